@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The package graph is the architecture: pure modules at the bottom, the C
+// shims beside them, one app module that wires them, and a thin executable.
+let package = Package(
+    name: "Arcade",
+    products: [
+        .executable(name: "arcade", targets: ["arcade"]),
+    ],
+    targets: [
+        // C libraries, reached through pkg-config.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl",
+                       providers: [.apt(["libssl-dev"])]),
+        // What the Glibc overlay does not expose: epoll, eventfd, sendfile, …
+        .target(name: "CSystem"),
+
+        // HTTP/1.1 messages, the incremental parser and the router: no I/O.
+        .target(name: "HTTP"),
+        // The epoll reactor that serves HTTP over sockets.
+        .target(name: "HTTPServer", dependencies: ["HTTP", "CSystem"]),
+
+        // SQLite behind a small typed wrapper.
+        .target(name: "Storage", dependencies: ["CSQLite"]),
+
+        // The site: wires the infrastructure modules together.
+        .target(name: "ArcadeApp", dependencies: ["HTTP", "HTTPServer", "Storage", "CSystem"]),
+        .executableTarget(name: "arcade", dependencies: ["ArcadeApp"]),
+
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "ArcadeApp", "CSystem"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,86 @@
+import HTTPServer
+import Storage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `arcade [serve] [options]`: the entry point the executable calls.
+public enum CommandLineTool {
+    public static func main(_ arguments: [String]) -> Int32 {
+        var rest = arguments.dropFirst()
+        if rest.first == "-h" || rest.first == "--help" || rest.first == "help" {
+            write(usage(), to: 1)
+            return 0
+        }
+        if rest.first == "serve" { rest = rest.dropFirst() }
+        if rest.contains("-h") || rest.contains("--help") {
+            write(usage(), to: 1)
+            return 0
+        }
+        if let first = rest.first, !first.hasPrefix("-") {
+            return fail(UsageError("unknown command '\(first)'"))
+        }
+        let options: ServeOptions
+        do {
+            options = try ServeOptions.parse(rest, environment: ServeOptions.environment)
+        } catch {
+            return fail(error)
+        }
+        return serve(options)
+    }
+
+    static func serve(_ options: ServeOptions) -> Int32 {
+        do {
+            let site = try Site(options: options)
+            let server = try HTTPServer(configuration: options.server, responder: site.router)
+            write("arcade: serving \(options.publicDirectory) on http://\(display(options.server.host)):\(server.port)"
+                + " with \(server.configuration.workers) worker(s), database \(options.database)\n", to: 1)
+            let signal = server.runUntilSignalled()
+            write("arcade: stopped on signal \(signal)\n", to: 1)
+            return 0
+        } catch {
+            write("arcade: \(error)\n", to: 2)
+            return 1
+        }
+    }
+
+    private static func display(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+
+    private static func fail(_ error: UsageError) -> Int32 {
+        write("arcade: \(error)\n\n" + usage(), to: 2)
+        return 2
+    }
+
+    static func usage() -> String {
+        let defaults = ServeOptions()
+        var text = """
+            Arcade: a self-hosted retro game site.
+
+            USAGE:
+              arcade [serve] [OPTIONS]    serve the site (the default command)
+              arcade --help               show this help
+
+            OPTIONS (each may also be set by the environment variable shown):
+
+            """
+        let rows = ServeOptions.options.map { ("\($0.flag) \($0.placeholder)", $0) }
+        let width = rows.map(\.0.count).max()! + 2
+        for (left, option) in rows {
+            let pad = String(repeating: " ", count: width - left.count)
+            text += "  \(left)\(pad)\(option.help)\n"
+            text += "  \(String(repeating: " ", count: width))default: \(option.current(defaults)); env: \(option.variable)\n"
+        }
+        text += "  -h, --help\(String(repeating: " ", count: width - 10))show this help\n"
+        text += "\nStop with Ctrl-C or SIGTERM: in-flight requests finish, then the server exits 0.\n"
+        return text
+    }
+
+    static func write(_ text: String, to fd: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { return }
+            bytes = bytes.dropFirst(n)
+        }
+    }
+}

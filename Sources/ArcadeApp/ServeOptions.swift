@@ -1,0 +1,131 @@
+import HTTPServer
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `arcade serve` settings: each flag also has an environment variable;
+/// a flag wins over the variable, which wins over the default.
+public struct ServeOptions: Sendable {
+    public var server = ServerConfiguration()
+    public var database = "./arcade.sqlite"
+    public var publicDirectory = "./Public"
+
+    public init() {}
+
+    struct Option: Sendable {
+        let flag: String
+        let variable: String
+        let placeholder: String
+        let help: String
+        let current: @Sendable (ServeOptions) -> String
+        /// Applies the value; false when it does not parse.
+        let apply: @Sendable (inout ServeOptions, String) -> Bool
+    }
+
+    static let options: [Option] = [
+        Option(flag: "--host", variable: "ARCADE_HOST", placeholder: "ADDRESS",
+               help: "IPv4 or IPv6 address to listen on", current: { $0.server.host }) {
+            guard !$1.isEmpty else { return false }
+            $0.server.host = $1
+            return true
+        },
+        Option(flag: "--port", variable: "ARCADE_PORT", placeholder: "N",
+               help: "TCP port; 0 picks a free one", current: { "\($0.server.port)" }) {
+            guard let port = Int($1), (0...65535).contains(port) else { return false }
+            $0.server.port = port
+            return true
+        },
+        Option(flag: "--workers", variable: "ARCADE_WORKERS", placeholder: "N",
+               help: "event-loop threads (default: one per usable CPU)", current: { "\($0.server.workers)" }) {
+            guard let n = Int($1), (1...256).contains(n) else { return false }
+            $0.server.workers = n
+            return true
+        },
+        Option(flag: "--db", variable: "ARCADE_DB", placeholder: "PATH",
+               help: "SQLite database file, created if missing", current: { $0.database }) {
+            guard !$1.isEmpty else { return false }
+            $0.database = $1
+            return true
+        },
+        Option(flag: "--public", variable: "ARCADE_PUBLIC", placeholder: "DIR",
+               help: "directory served at the site root", current: { $0.publicDirectory }) {
+            guard !$1.isEmpty else { return false }
+            $0.publicDirectory = $1
+            return true
+        },
+        Option(flag: "--max-connections", variable: "ARCADE_MAX_CONNECTIONS", placeholder: "N",
+               help: "connections open at once; more get 503", current: { "\($0.server.maxConnections)" }) {
+            guard let n = Int($1), n >= 1 else { return false }
+            $0.server.maxConnections = n
+            return true
+        },
+        Option(flag: "--max-body", variable: "ARCADE_MAX_BODY", placeholder: "BYTES",
+               help: "largest request body; larger gets 413", current: { "\($0.server.limits.maxBody)" }) {
+            guard let n = Int($1), n >= 0 else { return false }
+            $0.server.limits.maxBody = n
+            return true
+        },
+        seconds("--header-timeout", "ARCADE_HEADER_TIMEOUT", "to receive a request head", \.headerTimeout),
+        seconds("--body-timeout", "ARCADE_BODY_TIMEOUT", "allowed between reads of a body", \.bodyTimeout),
+        seconds("--idle-timeout", "ARCADE_IDLE_TIMEOUT", "an idle keep-alive connection stays open", \.idleTimeout),
+        seconds("--write-timeout", "ARCADE_WRITE_TIMEOUT", "a response may stall on a client that does not read", \.writeTimeout),
+        Option(flag: "--access-log", variable: "ARCADE_ACCESS_LOG", placeholder: "on|off",
+               help: "one line per request on standard output", current: { $0.server.accessLog ? "on" : "off" }) {
+            switch $1 {
+            case "on", "1", "true", "yes": $0.server.accessLog = true
+            case "off", "0", "false", "no": $0.server.accessLog = false
+            default: return false
+            }
+            return true
+        },
+    ]
+
+    private static func seconds(_ flag: String, _ variable: String, _ what: String,
+                                _ key: WritableKeyPath<ServerConfiguration, Double> & Sendable) -> Option {
+        Option(flag: flag, variable: variable, placeholder: "SECONDS", help: "seconds \(what)",
+               current: { ServeOptions.format($0.server[keyPath: key]) }) {
+            guard let value = Double($1), value > 0, value <= 86_400 else { return false }
+            $0.server[keyPath: key] = value
+            return true
+        }
+    }
+
+    static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)"
+    }
+
+    /// Reads the environment, then the flags.
+    static func parse(_ arguments: ArraySlice<String>, environment: (String) -> String?) throws(UsageError) -> ServeOptions {
+        var result = ServeOptions()
+        for option in options {
+            if let value = environment(option.variable), !option.apply(&result, value) {
+                throw UsageError("invalid value '\(value)' in \(option.variable)")
+            }
+        }
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            var name = argument, inlineValue: String?
+            if let eq = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<eq])
+                inlineValue = String(argument[argument.index(after: eq)...])
+            }
+            guard let option = options.first(where: { $0.flag == name }) else {
+                throw UsageError("unknown option '\(argument)'")
+            }
+            guard let value = inlineValue ?? rest.popFirst() else {
+                throw UsageError("\(option.flag) needs a value (\(option.placeholder))")
+            }
+            guard option.apply(&result, value) else {
+                throw UsageError("invalid value '\(value)' for \(option.flag)")
+            }
+        }
+        return result
+    }
+
+    static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+}
+
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,65 @@
+// Thin wrappers for the Linux calls the Glibc overlay does not expose to
+// Swift (or exposes awkwardly: variadic, macro constants, packed structs).
+#ifndef ARCADE_CSYSTEM_H
+#define ARCADE_CSYSTEM_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <signal.h>
+
+// epoll_event is packed on x86_64, which Swift imports poorly: pass fields.
+int csys_epoll_create(void);
+int csys_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
+// Fills parallel arrays; returns the count, or -1 with errno.
+int csys_epoll_wait(int epfd, uint32_t *events, uint64_t *data, int max, int timeout_ms);
+
+extern const int CSYS_EPOLL_CTL_ADD, CSYS_EPOLL_CTL_MOD, CSYS_EPOLL_CTL_DEL;
+extern const uint32_t CSYS_EPOLLIN, CSYS_EPOLLOUT, CSYS_EPOLLRDHUP, CSYS_EPOLLHUP,
+    CSYS_EPOLLERR, CSYS_EPOLLET, CSYS_EPOLLEXCLUSIVE;
+
+int csys_eventfd(void);
+// A blocking counting semaphore: each read takes one.
+int csys_semaphore(void);
+int csys_eventfd_signal(int fd);
+int csys_eventfd_drain(int fd);
+
+// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC.
+int csys_accept(int fd);
+// A non-blocking, close-on-exec TCP listener with SO_REUSEADDR (and
+// SO_REUSEPORT when asked); host is an IPv4 or IPv6 literal. Returns the
+// fd or -1 with errno; *bound_port receives the port actually bound.
+int csys_listen_tcp(const char *host, int port, int backlog, int reuse_port, int *bound_port);
+int csys_connect_tcp(const char *host, int port);
+
+ssize_t csys_sendfile(int out_fd, int in_fd, int64_t *offset, size_t count);
+ssize_t csys_writev(int fd, const struct iovec *iov, int count);
+ssize_t csys_send(int fd, const void *buf, size_t len);
+int csys_set_nodelay(int fd);
+int csys_shutdown_write(int fd);
+int csys_set_recv_buffer(int fd, int bytes);
+int csys_set_send_buffer(int fd, int bytes);
+
+// Monotonic and wall clocks in nanoseconds.
+int64_t csys_monotonic_ns(void);
+int64_t csys_realtime_ns(void);
+
+// Signals: block SIGINT/SIGTERM (so threads inherit the mask), ignore
+// SIGPIPE, and wait for one of the blocked signals; returns its number.
+int csys_block_shutdown_signals(void);
+int csys_wait_shutdown_signal(void);
+int csys_send_signal(pid_t pid, int sig);
+
+// CPUs this process may run on (respects taskset).
+int csys_available_cpus(void);
+
+// Threads without Foundation: start a detached-or-joinable pthread.
+typedef void (*csys_thread_body)(void *);
+int csys_thread_start(csys_thread_body body, void *context, uint64_t *handle);
+int csys_thread_join(uint64_t handle);
+
+// A process for tests and scripts: posix_spawn with argv/envp, and wait.
+pid_t csys_spawn(const char *path, char *const argv[], char *const envp[], int stdout_fd, int stderr_fd);
+int csys_wait_exit(pid_t pid, int *status, int timeout_ms);
+
+#endif

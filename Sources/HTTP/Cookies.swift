@@ -1,0 +1,79 @@
+/// Parsing of `Cookie` headers (RFC 6265 §5.4).
+public enum Cookies {
+    /// Name-value pairs from every `Cookie` header. The first occurrence of a
+    /// name wins; pairs without `=` and empty names are skipped; values keep
+    /// their bytes, with one pair of surrounding quotes removed.
+    public static func parse(_ headers: [String]) -> [String: String] {
+        var result: [String: String] = [:]
+        for header in headers {
+            for part in header.split(separator: ";") {
+                guard let eq = part.firstIndex(of: "=") else { continue }
+                let name = trimOWS(part[..<eq])
+                var value = trimOWS(part[part.index(after: eq)...])
+                guard !name.isEmpty else { continue }
+                if value.count >= 2, value.first == "\"", value.last == "\"" {
+                    value = value.dropFirst().dropLast()
+                }
+                if result[String(name)] == nil { result[String(name)] = String(value) }
+            }
+        }
+        return result
+    }
+}
+
+/// A `Set-Cookie` header value with its attributes (RFC 6265 §4.1).
+public struct SetCookie: Sendable, Equatable {
+    public enum SameSite: String, Sendable { case strict = "Strict", lax = "Lax", none = "None" }
+
+    public var name: String
+    public var value: String
+    public var path: String? = "/"
+    public var domain: String?
+    /// Seconds; zero or less deletes the cookie.
+    public var maxAge: Int?
+    public var secure = false
+    public var httpOnly = true
+    public var sameSite: SameSite? = .lax
+
+    public init(name: String, value: String, path: String? = "/", domain: String? = nil, maxAge: Int? = nil,
+                secure: Bool = false, httpOnly: Bool = true, sameSite: SameSite? = .lax) {
+        precondition(SetCookie.isToken(name), "cookie name must be a token")
+        precondition(SetCookie.isCookieValue(value), "cookie value has a forbidden byte")
+        self.name = name
+        self.value = value
+        self.path = path
+        self.domain = domain
+        self.maxAge = maxAge
+        self.secure = secure
+        self.httpOnly = httpOnly
+        self.sameSite = sameSite
+    }
+
+    /// A cookie that tells the browser to forget `name`.
+    public static func expired(_ name: String, path: String? = "/") -> SetCookie {
+        SetCookie(name: name, value: "", path: path, maxAge: 0)
+    }
+
+    public var headerValue: String {
+        var s = name + "=" + value
+        if let path { s += "; Path=" + path }
+        if let domain { s += "; Domain=" + domain }
+        if let maxAge { s += "; Max-Age=\(max(0, maxAge))" }
+        if secure || sameSite == SameSite.none { s += "; Secure" }
+        if httpOnly { s += "; HttpOnly" }
+        if let sameSite { s += "; SameSite=" + sameSite.rawValue }
+        return s
+    }
+
+    static func isToken(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.allSatisfy { CharacterClass.isTokenByte($0) }
+    }
+
+    /// cookie-octet: no CTLs, whitespace, DQUOTE, comma, semicolon or backslash.
+    static func isCookieValue(_ s: String) -> Bool {
+        s.utf8.allSatisfy { b in
+            b == 0x21 || (0x23...0x2B).contains(b) || (0x2D...0x3A).contains(b) || (0x3C...0x5B).contains(b)
+                || (0x5D...0x7E).contains(b)
+        }
+    }
+}

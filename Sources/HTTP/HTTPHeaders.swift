@@ -1,0 +1,162 @@
+/// An ordered list of header fields kept as bytes, so that a parsed request
+/// costs two allocations however many fields it has. Names compare
+/// case-insensitively (ASCII), values are kept as sent.
+public struct HTTPHeaders: Sendable, Sequence {
+    @usableFromInline struct Field: Sendable {
+        var nameStart: Int32, nameEnd: Int32, valueStart: Int32, valueEnd: Int32
+    }
+
+    @usableFromInline var bytes: [UInt8] = []
+    @usableFromInline var fields: [Field] = []
+
+    public init() {}
+
+    public init(_ pairs: [(String, String)]) {
+        for (name, value) in pairs { append(name, value) }
+    }
+
+    public var count: Int { fields.count }
+    public var isEmpty: Bool { fields.isEmpty }
+
+    public mutating func append(_ name: String, _ value: String) {
+        let nameStart = Int32(bytes.count)
+        bytes.append(contentsOf: name.utf8)
+        let nameEnd = Int32(bytes.count)
+        bytes.append(contentsOf: value.utf8)
+        fields.append(Field(nameStart: nameStart, nameEnd: nameEnd, valueStart: nameEnd, valueEnd: Int32(bytes.count)))
+    }
+
+    /// Replaces every field of that name with one field.
+    public mutating func set(_ name: String, _ value: String) {
+        remove(name)
+        append(name, value)
+    }
+
+    public mutating func remove(_ name: String) {
+        let kept = fields.filter { !matches($0, name) }
+        fields = kept
+    }
+
+    public func contains(_ name: String) -> Bool { fields.contains { matches($0, name) } }
+
+    /// The first value of a field, or nil.
+    public subscript(_ name: String) -> String? {
+        for field in fields where matches(field, name) { return value(field) }
+        return nil
+    }
+
+    public func values(_ name: String) -> [String] {
+        fields.filter { matches($0, name) }.map(value)
+    }
+
+    /// How many fields have that name.
+    public func count(of name: String) -> Int { fields.reduce(0) { $0 + (matches($1, name) ? 1 : 0) } }
+
+    /// Whether any comma-separated element of the named fields equals the
+    /// token, ignoring case (for `Connection: keep-alive, Upgrade`).
+    public func hasToken(_ token: String, in name: String) -> Bool {
+        for field in fields where matches(field, name) {
+            for element in value(field).split(separator: ",") {
+                if asciiEqualIgnoringCase(trimOWS(element).utf8, token.utf8) { return true }
+            }
+        }
+        return false
+    }
+
+    public func makeIterator() -> AnyIterator<(name: String, value: String)> {
+        var index = 0
+        return AnyIterator {
+            guard index < fields.count else { return nil }
+            defer { index += 1 }
+            let field = fields[index]
+            return (name(field), value(field))
+        }
+    }
+
+    /// Appends `Name: value\r\n` for each field.
+    public func write(into out: inout [UInt8]) {
+        bytes.withUnsafeBufferPointer { raw in
+            for field in fields {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: raw[Int(field.nameStart)..<Int(field.nameEnd)]))
+                out.append(0x3A); out.append(0x20)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: raw[Int(field.valueStart)..<Int(field.valueEnd)]))
+                out.append(0x0D); out.append(0x0A)
+            }
+        }
+    }
+
+    /// Whether the first value of the field equals `bytes` exactly.
+    public func firstValue(_ name: String, equals other: [UInt8]) -> Bool? {
+        for field in fields where matches(field, name) {
+            let length = Int(field.valueEnd - field.valueStart)
+            guard length == other.count else { return false }
+            return bytes.withUnsafeBufferPointer { buffer in
+                other.withUnsafeBufferPointer { o in
+                    for i in 0..<length where buffer[Int(field.valueStart) + i] != o[i] { return false }
+                    return true
+                }
+            }
+        }
+        return nil
+    }
+
+    // MARK: parser support: fields are written straight into storage.
+
+    mutating func beginField() -> Int32 { Int32(bytes.count) }
+    mutating func appendRaw(_ source: UnsafeRawBufferPointer) { bytes.append(contentsOf: source) }
+    mutating func appendRaw(_ byte: UInt8) { bytes.append(byte) }
+    var rawCount: Int { bytes.count }
+    mutating func truncateRaw(to count: Int) { bytes.removeSubrange(count...) }
+    mutating func addField(nameStart: Int32, nameEnd: Int32, valueStart: Int32, valueEnd: Int32) {
+        fields.append(Field(nameStart: nameStart, nameEnd: nameEnd, valueStart: valueStart, valueEnd: valueEnd))
+    }
+    mutating func reserve(bytes byteCount: Int, fields fieldCount: Int) {
+        bytes.reserveCapacity(byteCount)
+        fields.reserveCapacity(fieldCount)
+    }
+
+    // MARK: private
+
+    @inline(__always)
+    private func matches(_ field: Field, _ name: String) -> Bool {
+        let length = Int(field.nameEnd - field.nameStart)
+        guard length == name.utf8.count else { return false }
+        return bytes.withUnsafeBufferPointer { buffer in
+            asciiEqualIgnoringCase(UnsafeBufferPointer(rebasing: buffer[Int(field.nameStart)..<Int(field.nameEnd)]), name.utf8)
+        }
+    }
+
+    private func name(_ field: Field) -> String {
+        String(decoding: bytes[Int(field.nameStart)..<Int(field.nameEnd)], as: UTF8.self)
+    }
+
+    private func value(_ field: Field) -> String {
+        String(decoding: bytes[Int(field.valueStart)..<Int(field.valueEnd)], as: UTF8.self)
+    }
+}
+
+@inline(__always)
+func lowerASCII(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
+
+func asciiEqualIgnoringCase<A: Sequence<UInt8>, B: Sequence<UInt8>>(_ a: A, _ b: B) -> Bool {
+    var ia = a.makeIterator(), ib = b.makeIterator()
+    while true {
+        switch (ia.next(), ib.next()) {
+        case (nil, nil): return true
+        case let (x?, y?) where lowerASCII(x) == lowerASCII(y): continue
+        default: return false
+        }
+    }
+}
+
+func trimOWS(_ s: Substring) -> Substring { s.trimmingOWS }
+
+extension Substring {
+    /// Without leading and trailing spaces and tabs (optional whitespace, RFC 9110 §5.6.3).
+    public var trimmingOWS: Substring {
+        var s = self
+        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
+        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
+        return s
+    }
+}

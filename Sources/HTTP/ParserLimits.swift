@@ -1,0 +1,17 @@
+/// The explicit bounds the parser enforces, with nginx's defaults.
+public struct ParserLimits: Sendable {
+    /// Longest request line; longer is 414.
+    public var maxRequestLine = 8 * 1024
+    /// Longest single header line; longer is 431.
+    public var maxHeaderLine = 8 * 1024
+    /// All header lines together; more is 431.
+    public var maxHeaderBytes = 32 * 1024
+    /// Most header fields; more is 431.
+    public var maxHeaderCount = 100
+    /// Largest body, declared or chunked; larger is 413.
+    public var maxBody = 1024 * 1024
+    /// Longest chunk-size line with its extensions; longer is 400.
+    public var maxChunkLine = 4 * 1024
+
+    public init() {}
+}

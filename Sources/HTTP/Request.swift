@@ -1,0 +1,50 @@
+/// A complete HTTP request: head and body, as the parser hands it over.
+public struct Request: Sendable {
+    public var method: Method
+    public var version: Version
+    /// The request target in origin form (`/path?query`), still percent-encoded.
+    public var target: String
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    /// Path parameters filled in by the router (`/games/:id` → `id`).
+    public var parameters: [String: String] = [:]
+
+    public init(method: Method, target: String, version: Version = .http11,
+                headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.method = method
+        self.target = target
+        self.version = version
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The path part of the target, still percent-encoded.
+    public var rawPath: Substring {
+        if let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) { return target[..<q] }
+        return target[...]
+    }
+
+    /// The query string after `?`, still encoded, or nil.
+    public var rawQuery: Substring? {
+        guard let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        return target[target.utf8.index(after: q)...]
+    }
+
+    /// The path's segments, each percent-decoded; an encoded `/` stays inside
+    /// its segment. Nil when an escape is malformed or decodes to bad UTF-8.
+    public var pathSegments: [String]? { URI.decodeSegments(rawPath) }
+
+    /// The query parameters, decoded.
+    public var query: FormFields { FormFields(urlencoded: rawQuery ?? "") ?? FormFields() }
+
+    /// Cookies from every `Cookie` header.
+    public var cookies: [String: String] { Cookies.parse(headers.values("Cookie")) }
+
+    /// Whether the client lets the connection stay open after this request.
+    public var wantsKeepAlive: Bool {
+        switch version {
+        case .http11: !headers.hasToken("close", in: "Connection")
+        case .http10: headers.hasToken("keep-alive", in: "Connection")
+        }
+    }
+}

@@ -1,0 +1,108 @@
+/// What answers a request: a plain synchronous function, run on the event
+/// loop, or, when `offLoop` is set, on the server's pool of blocking threads
+/// so slow work (an outbound HTTP call, a long query) does not stall the loop.
+public struct Handler: Sendable {
+    public let offLoop: Bool
+    public let respond: @Sendable (Request) -> Response
+
+    public init(offLoop: Bool = false, _ respond: @escaping @Sendable (Request) -> Response) {
+        self.offLoop = offLoop
+        self.respond = respond
+    }
+}
+
+/// Chooses the handler for each request. The server calls it on the loop.
+public protocol Responder: Sendable {
+    /// Returns the handler; may annotate the request (path parameters).
+    func handler(for request: inout Request) -> Handler
+}
+
+/// Routes by method and path pattern. Patterns are `/`-separated segments:
+/// literals, `:name` parameters, and a final `*name` that takes the rest.
+/// HEAD falls back to GET; a path known under other methods is 405 with
+/// `Allow`; an unknown path goes to `fallback` (404 unless set).
+public struct Router: Responder {
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+        case rest(String)
+    }
+
+    struct Route: Sendable {
+        let method: Method
+        let segments: [Segment]
+        let handler: Handler
+    }
+
+    private var routes: [Route] = []
+    public var fallback = Handler { _ in Response.error(.notFound) }
+    /// Builds the 404/405/400 pages; the site replaces it with its own.
+    public var errorPage: @Sendable (Status, Request) -> Response = { status, _ in Response.error(status) }
+
+    public init() {}
+
+    public mutating func add(_ method: Method, _ pattern: String, offLoop: Bool = false,
+                             _ respond: @escaping @Sendable (Request) -> Response) {
+        let segments = pattern.split(separator: "/").enumerated().map { index, part -> Segment in
+            if part.hasPrefix(":") { return .parameter(String(part.dropFirst())) }
+            if part.hasPrefix("*") { return .rest(String(part.dropFirst())) }
+            return .literal(String(part))
+        }
+        if let restIndex = segments.firstIndex(where: { if case .rest = $0 { true } else { false } }) {
+            precondition(restIndex == segments.count - 1, "*rest must be the last segment of \(pattern)")
+        }
+        routes.append(Route(method: method, segments: segments, handler: Handler(offLoop: offLoop, respond)))
+    }
+
+    public mutating func get(_ p: String, offLoop: Bool = false, _ h: @escaping @Sendable (Request) -> Response) { add(.get, p, offLoop: offLoop, h) }
+    public mutating func post(_ p: String, offLoop: Bool = false, _ h: @escaping @Sendable (Request) -> Response) { add(.post, p, offLoop: offLoop, h) }
+    public mutating func put(_ p: String, offLoop: Bool = false, _ h: @escaping @Sendable (Request) -> Response) { add(.put, p, offLoop: offLoop, h) }
+    public mutating func delete(_ p: String, offLoop: Bool = false, _ h: @escaping @Sendable (Request) -> Response) { add(.delete, p, offLoop: offLoop, h) }
+
+    public func handler(for request: inout Request) -> Handler {
+        guard let path = request.pathSegments else {
+            let page = errorPage
+            return Handler { page(.badRequest, $0) }
+        }
+        var allowed: [Method] = []
+        for route in routes {
+            guard let parameters = Router.match(route.segments, path) else { continue }
+            if route.method == request.method || (request.method == .head && route.method == .get) {
+                // An exact HEAD route wins over GET's; GET serves HEAD otherwise.
+                if request.method == .head && route.method == .get
+                    && routes.contains(where: { $0.method == .head && Router.match($0.segments, path) != nil }) {
+                    continue
+                }
+                request.parameters = parameters
+                return route.handler
+            }
+            allowed.append(route.method)
+        }
+        if allowed.isEmpty { return fallback }
+        if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
+        let allow = Method.allCases.filter(allowed.contains).map(\.description).joined(separator: ", ")
+        let page = errorPage
+        return Handler { request in
+            var response = page(.methodNotAllowed, request)
+            response.headers.set("Allow", allow)
+            return response
+        }
+    }
+
+    static func match(_ pattern: [Segment], _ path: [String]) -> [String: String]? {
+        var parameters: [String: String] = [:]
+        for (index, segment) in pattern.enumerated() {
+            switch segment {
+            case .rest(let name):
+                parameters[name] = path[index...].joined(separator: "/")
+                return parameters
+            case .literal(let literal):
+                guard index < path.count, path[index] == literal else { return nil }
+            case .parameter(let name):
+                guard index < path.count else { return nil }
+                parameters[name] = path[index]
+            }
+        }
+        return pattern.count == path.count ? parameters : nil
+    }
+}

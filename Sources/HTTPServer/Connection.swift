@@ -1,0 +1,264 @@
+import CSystem
+import HTTP
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One client connection, confined to its loop's thread. It reads while it
+/// may, parses, answers in order, and applies back-pressure: while a handler
+/// runs off the loop or the client is slow to read, it stops parsing and
+/// keeps the unparsed bytes.
+final class Connection {
+    let fd: Int32
+    let id: UInt64
+    private unowned let loop: EventLoop
+    private var parser: RequestParser
+    private var output = OutputQueue()
+    private var unparsed: [UInt8] = []
+    private var served = 0
+
+    private var waitingForHandler = false
+    private var closeWhenFlushed = false
+    private var peerClosedInput = false
+    private var moreInputMayWait = false
+    private var lingering = false
+    private var closed = false
+
+    private let accepted: Int64
+    private var headStarted: Int64 = 0
+    private var lastRead: Int64
+    private var lastWrite: Int64
+    private var lastActivity: Int64
+    private var lingerDeadline: Int64 = 0
+
+    /// Pending output above which no further request is parsed.
+    private static let highWater = 256 * 1024
+    private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    init(fd: Int32, id: UInt64, loop: EventLoop) {
+        self.fd = fd
+        self.id = id
+        self.loop = loop
+        parser = RequestParser(limits: loop.configuration.limits)
+        accepted = loop.now
+        lastRead = accepted
+        lastWrite = accepted
+        lastActivity = accepted
+    }
+
+    /// Nothing in progress: safe to close on shutdown.
+    var isIdle: Bool { parser.isIdle && output.isEmpty && !waitingForHandler && unparsed.isEmpty && !lingering }
+
+    private var paused: Bool { waitingForHandler || closeWhenFlushed || output.pendingBytes > Self.highWater }
+
+    func handle(events: UInt32) {
+        if events & CSYS_EPOLLERR != 0 { close(); return }
+        if events & CSYS_EPOLLOUT != 0, !output.isEmpty { flush() }
+        if !closed, events & (CSYS_EPOLLIN | CSYS_EPOLLRDHUP | CSYS_EPOLLHUP) != 0 { readInput() }
+    }
+
+    // MARK: reading
+
+    private func readInput() {
+        let buffer = loop.readBuffer
+        while !closed {
+            if lingering { discardInput(); return }
+            if paused { moreInputMayWait = true; return }
+            let n = recv(fd, buffer.baseAddress, buffer.count, 0)
+            if n > 0 {
+                lastRead = loop.now
+                consume(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                // A short read drained the socket; edge triggering reports more.
+                if n < buffer.count { return }
+            } else if n == 0 {
+                peerClosed()
+                return
+            } else if errno == EINTR {
+                continue
+            } else {
+                if errno != EAGAIN && errno != EWOULDBLOCK { close() }
+                return
+            }
+        }
+    }
+
+    private func consume(_ input: UnsafeRawBufferPointer) {
+        var rest = input
+        while !rest.isEmpty && !closed {
+            if paused {
+                unparsed.append(contentsOf: rest)
+                break
+            }
+            let wasIdle = parser.isIdle
+            let (used, event) = parser.parse(rest)
+            rest = UnsafeRawBufferPointer(rebasing: rest[used...])
+            if wasIdle && !parser.isIdle { headStarted = loop.now }
+            switch event {
+            case .needMore:
+                break
+            case .expectsContinue:
+                // Only ask for the body if the client has not started sending it.
+                if rest.isEmpty { output.append { $0.append(contentsOf: Self.continueLine) } }
+            case .request(let request):
+                dispatch(request)
+            case .failure(let error):
+                refuse(error.status, error.reason, target: "-")
+                flush()
+                return
+            }
+        }
+        flush()
+    }
+
+    private func peerClosed() {
+        peerClosedInput = true
+        if !parser.isIdle {
+            close()  // a request cut short can never be answered
+        } else if output.isEmpty && !waitingForHandler && unparsed.isEmpty {
+            close()
+        }
+    }
+
+    /// After the last response, read and drop what the client still sends so
+    /// that closing does not reset the connection before it reads the reply.
+    private func discardInput() {
+        let buffer = loop.readBuffer
+        while true {
+            let n = recv(fd, buffer.baseAddress, buffer.count, 0)
+            if n > 0 { continue }
+            if n < 0 && errno == EINTR { continue }
+            if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { close() }
+            return
+        }
+    }
+
+    // MARK: answering
+
+    private func dispatch(_ parsed: Request) {
+        served += 1
+        headStarted = 0
+        var request = parsed
+        let keepAlive = request.wantsKeepAlive && served < loop.configuration.maxRequestsPerConnection && !loop.draining
+        let info = RequestInfo(method: request.method, target: request.target, version: request.version,
+                               keepAlive: keepAlive, start: loop.now)
+        if !keepAlive { closeWhenFlushed = true }
+        let handler = loop.context.responder.handler(for: &request)
+        if handler.offLoop {
+            waitingForHandler = true
+            let loop = self.loop, fd = self.fd, id = self.id
+            let frozen = request
+            loop.context.pool.submit {
+                loop.post(.response(fd: fd, id: id, handler.respond(frozen), info))
+            }
+        } else {
+            enqueue(handler.respond(request), info)
+        }
+    }
+
+    /// An off-loop handler finished.
+    func deliver(_ response: Response, _ info: RequestInfo) {
+        waitingForHandler = false
+        enqueue(response, info)
+        flush()
+    }
+
+    private func enqueue(_ response: Response, _ info: RequestInfo) {
+        let framing = ResponseHead.Framing(version: info.version, keepAlive: info.keepAlive, isHead: info.method == .head)
+        let wasEmpty = output.isEmpty
+        output.append { ResponseHead.write(response, framing: framing, date: loop.dateLine,
+                                           serverName: loop.context.serverLine, into: &$0) }
+        let sendsBody = info.method != .head && response.status.allowsBody
+        if sendsBody { output.append(body: response.body) }
+        if wasEmpty { lastWrite = loop.now }
+        loop.logAccess(info, status: response.status.code, bytes: sendsBody ? response.body.count : 0)
+    }
+
+    private func refuse(_ status: Status, _ reason: String, target: String) {
+        closeWhenFlushed = true
+        unparsed = []
+        let info = RequestInfo(method: nil, target: target, version: .http11, keepAlive: false, start: loop.now)
+        enqueue(Response.error(status, detail: reason), info)
+    }
+
+    private func flush() {
+        guard !closed else { return }
+        let (result, written) = output.flush(to: fd)
+        if written > 0 { lastWrite = loop.now }
+        switch result {
+        case .failed:
+            close()
+        case .blocked:
+            break  // EPOLLOUT resumes us
+        case .drained:
+            lastActivity = loop.now
+            if closeWhenFlushed || (loop.draining && isIdle) {
+                beginLingeringClose()
+            } else if peerClosedInput && isIdle {
+                close()
+            } else {
+                resume()
+            }
+        }
+    }
+
+    /// Back-pressure released: parse what was kept, then read what waits.
+    private func resume() {
+        guard !paused, !closed else { return }
+        if !unparsed.isEmpty {
+            let kept = unparsed
+            unparsed = []
+            kept.withUnsafeBytes { consume($0) }
+            if paused || closed { return }
+        }
+        if peerClosedInput {
+            if isIdle { close() }
+        } else if moreInputMayWait {
+            moreInputMayWait = false
+            readInput()
+        }
+    }
+
+    private func beginLingeringClose() {
+        guard !lingering else { return }
+        lingering = true
+        lingerDeadline = loop.now + Clock.nanoseconds(2)
+        _ = csys_shutdown_write(fd)
+        if peerClosedInput { close() } else { discardInput() }
+    }
+
+    // MARK: time
+
+    func checkDeadlines() {
+        guard !closed else { return }
+        let now = loop.now, config = loop.configuration
+        if lingering {
+            if now >= lingerDeadline { close() }
+        } else if !output.isEmpty {
+            if now - lastWrite >= Clock.nanoseconds(config.writeTimeout) { close() }
+        } else if waitingForHandler {
+            return
+        } else if parser.isReadingBody {
+            if now - lastRead >= Clock.nanoseconds(config.bodyTimeout) { timeOut("body not received in time") }
+        } else if !parser.isIdle {
+            if now - headStarted >= Clock.nanoseconds(config.headerTimeout) { timeOut("request head not received in time") }
+        } else if served == 0 {
+            // A connection that never sends a request gets the header timeout.
+            if now - accepted >= Clock.nanoseconds(config.headerTimeout) { close() }
+        } else if now - lastActivity >= Clock.nanoseconds(config.idleTimeout) {
+            close()
+        }
+    }
+
+    private func timeOut(_ reason: String) {
+        refuse(.requestTimeout, reason, target: "-")
+        flush()
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        output.removeAll()
+        Glibc.close(fd)
+        loop.forget(self)
+    }
+}

@@ -1,0 +1,247 @@
+import CSystem
+import HTTP
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What every loop of one server shares. Immutable but for the atomic count.
+final class ServerContext: Sendable {
+    let configuration: ServerConfiguration
+    let responder: any Responder
+    let pool: BlockingPool
+    let openConnections = Atomic<Int>(0)
+    let serverLine: [UInt8]?
+    let refusal: [UInt8]
+
+    init(configuration: ServerConfiguration, responder: any Responder, pool: BlockingPool) {
+        self.configuration = configuration
+        self.responder = responder
+        self.pool = pool
+        serverLine = configuration.serverName.map { Array("Server: \($0)\r\n".utf8) }
+        let body = "503 Service Unavailable: too many connections\n"
+        refusal = Array(("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nRetry-After: 1\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body).utf8)
+    }
+}
+
+/// One epoll reactor on one thread. It owns its listener (SO_REUSEPORT lets
+/// the kernel spread connections over loops) and every connection it
+/// accepted; other threads reach it only through the inbox and the eventfd.
+final class EventLoop: @unchecked Sendable {
+    enum Message: Sendable {
+        case response(fd: Int32, id: UInt64, Response, RequestInfo)
+        case shutdown
+    }
+
+    private static let listenerToken = UInt64.max
+    private static let wakeToken = UInt64.max - 1
+    static let readBufferSize = 64 * 1024
+
+    let context: ServerContext
+    let configuration: ServerConfiguration
+    private let epoll: Int32
+    private let wake: Int32
+    private var listener: Int32
+    private let inbox = Mutex<[Message]>([])
+    private var connections: [Connection?] = []
+    private var openCount = 0
+    private var nextID: UInt64 = 0
+    private var acceptBlocked = false
+
+    let readBuffer: UnsafeMutableRawBufferPointer
+    private(set) var now: Int64 = Clock.now()
+    private(set) var dateLine: [UInt8] = []
+    private var dateSecond = -1
+    private(set) var draining = false
+    private var drainDeadline = Int64.max
+    private var nextSweep: Int64 = 0
+    private let sweepInterval: Int64
+    private var accessLog: [UInt8] = []
+
+    init(context: ServerContext, listener: Int32) throws {
+        self.context = context
+        configuration = context.configuration
+        self.listener = listener
+        epoll = csys_epoll_create()
+        guard epoll >= 0 else { throw SystemError("epoll_create1") }
+        wake = csys_eventfd()
+        guard wake >= 0 else { throw SystemError("eventfd") }
+        readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        let shortest = [configuration.headerTimeout, configuration.bodyTimeout,
+                        configuration.idleTimeout, configuration.writeTimeout].min()!
+        sweepInterval = max(Clock.nanoseconds(0.005), min(Clock.nanoseconds(0.25), Clock.nanoseconds(shortest / 8)))
+        guard csys_epoll_ctl(epoll, CSYS_EPOLL_CTL_ADD, listener, CSYS_EPOLLIN | CSYS_EPOLLET, Self.listenerToken) == 0,
+              csys_epoll_ctl(epoll, CSYS_EPOLL_CTL_ADD, wake, CSYS_EPOLLIN, Self.wakeToken) == 0
+        else { throw SystemError("epoll_ctl") }
+    }
+
+    deinit {
+        readBuffer.deallocate()
+        close(epoll)
+        close(wake)
+    }
+
+    /// Called from any thread.
+    func post(_ message: Message) {
+        inbox.withLock { $0.append(message) }
+        _ = csys_eventfd_signal(wake)
+    }
+
+    func run() {
+        var events = [UInt32](repeating: 0, count: 256)
+        var tokens = [UInt64](repeating: 0, count: 256)
+        refreshClock()
+        while true {
+            let wait = Int32(max(0, min(1000, (nextSweep - now) / 1_000_000 + 1)))
+            let count = csys_epoll_wait(epoll, &events, &tokens, 256, wait)
+            refreshClock()
+            if count < 0 && errno != EINTR { fatalError("epoll_wait: \(SystemError("epoll_wait"))") }
+            for i in 0..<max(0, Int(count)) {
+                switch tokens[i] {
+                case Self.listenerToken: acceptConnections()
+                case Self.wakeToken: handleInbox()
+                default:
+                    if let connection = connections[Int(tokens[i])] { connection.handle(events: events[i]) }
+                }
+            }
+            if now >= nextSweep { sweep() }
+            flushAccessLog()
+            if draining && (openCount == 0 || now >= drainDeadline) { break }
+        }
+        for case let connection? in connections { connection.close() }
+        flushAccessLog()
+    }
+
+    // MARK: connections
+
+    private func acceptConnections() {
+        guard !draining else { return }
+        let limit = configuration.maxConnections
+        while true {
+            let fd = csys_accept(listener)
+            if fd < 0 {
+                switch errno {
+                case EINTR, ECONNABORTED: continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM: acceptBlocked = true  // retried by the sweep
+                default: break
+                }
+                return
+            }
+            if context.openConnections.wrappingAdd(1, ordering: .relaxed).newValue > limit {
+                // Graceful refusal: a short 503, then close.
+                _ = context.refusal.withUnsafeBytes { csys_send(fd, $0.baseAddress, $0.count) }
+                close(fd)
+                context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+                continue
+            }
+            _ = csys_set_nodelay(fd)
+            guard csys_epoll_ctl(epoll, CSYS_EPOLL_CTL_ADD, fd,
+                                 CSYS_EPOLLIN | CSYS_EPOLLOUT | CSYS_EPOLLRDHUP | CSYS_EPOLLET, UInt64(fd)) == 0 else {
+                close(fd)
+                context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+                continue
+            }
+            nextID += 1
+            if Int(fd) >= connections.count {
+                connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
+            }
+            connections[Int(fd)] = Connection(fd: fd, id: nextID, loop: self)
+            openCount += 1
+        }
+    }
+
+    func forget(_ connection: Connection) {
+        connections[Int(connection.fd)] = nil
+        openCount -= 1
+        context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+    }
+
+    private func handleInbox() {
+        _ = csys_eventfd_drain(wake)
+        let messages = inbox.withLock { box in
+            let taken = box
+            box.removeAll()
+            return taken
+        }
+        for message in messages {
+            switch message {
+            case .response(let fd, let id, let response, let info):
+                // The connection may have closed (and its fd been reused) meanwhile.
+                if Int(fd) < connections.count, let connection = connections[Int(fd)], connection.id == id {
+                    connection.deliver(response, info)
+                }
+            case .shutdown:
+                beginDraining()
+            }
+        }
+    }
+
+    /// Stop accepting, close idle connections, let the busy ones finish.
+    private func beginDraining() {
+        guard !draining else { return }
+        draining = true
+        drainDeadline = now + Clock.nanoseconds(configuration.shutdownGrace)
+        close(listener)
+        listener = -1
+        for case let connection? in connections where connection.isIdle { connection.close() }
+    }
+
+    private func sweep() {
+        nextSweep = now + sweepInterval
+        if acceptBlocked {
+            acceptBlocked = false
+            acceptConnections()
+        }
+        for case let connection? in connections { connection.checkDeadlines() }
+    }
+
+    private func refreshClock() {
+        now = Clock.now()
+        let second = Int(csys_realtime_ns() / 1_000_000_000)
+        if second != dateSecond {
+            dateSecond = second
+            dateLine = ResponseHead.dateLine(secondsSinceEpoch: second)
+        }
+    }
+
+    // MARK: access log
+
+    func logAccess(_ info: RequestInfo, status: Int, bytes: Int) {
+        guard configuration.accessLog else { return }
+        let micros = (Clock.now() - info.start) / 1000
+        accessLog.append(contentsOf: (info.method?.description ?? "-").utf8)
+        accessLog.append(0x20)
+        accessLog.append(contentsOf: info.target.utf8.prefix(2048))
+        accessLog.append(0x20)
+        ResponseHead.appendDecimal(status, into: &accessLog)
+        accessLog.append(0x20)
+        ResponseHead.appendDecimal(bytes, into: &accessLog)
+        accessLog.append(0x20)
+        ResponseHead.appendDecimal(Int(micros), into: &accessLog)
+        accessLog.append(contentsOf: "us\n".utf8)
+        if accessLog.count > 16 * 1024 { flushAccessLog() }
+    }
+
+    private func flushAccessLog() {
+        guard !accessLog.isEmpty else { return }
+        accessLog.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = write(1, bytes.baseAddress! + offset, bytes.count - offset)
+                if n <= 0 { if n < 0 && errno == EINTR { continue }; break }
+                offset += n
+            }
+        }
+        accessLog.removeAll(keepingCapacity: true)
+    }
+}
+
+/// What the access log and the response framing need to know of a request.
+struct RequestInfo: Sendable {
+    var method: Method?
+    var target: String
+    var version: Version
+    var keepAlive: Bool
+    var start: Int64
+}

@@ -1,0 +1,37 @@
+import HTTP
+
+/// Everything the server can be told; the defaults are nginx's where nginx has one.
+public struct ServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    /// 0 picks a free port; `HTTPServer.port` says which.
+    public var port = 8080
+    /// Event-loop threads; by default one per CPU this process may use.
+    public var workers = ServerConfiguration.availableCPUs
+    /// Threads that run `offLoop` handlers.
+    public var blockingThreads = 4
+    public var limits = ParserLimits()
+    /// Most connections open at once; more are answered 503 and closed.
+    public var maxConnections = 10_000
+    /// Requests served on one connection before it is closed.
+    public var maxRequestsPerConnection = 1000
+    /// Seconds to receive a whole request head (defeats slowloris).
+    public var headerTimeout: Double = 10
+    /// Seconds allowed between two reads of a body.
+    public var bodyTimeout: Double = 30
+    /// Seconds a keep-alive connection may sit idle.
+    public var idleTimeout: Double = 75
+    /// Seconds a response may make no progress toward a client that does not read.
+    public var writeTimeout: Double = 30
+    /// Seconds granted to in-flight requests on shutdown.
+    public var shutdownGrace: Double = 4
+    /// One line per request on standard output.
+    public var accessLog = true
+    /// The `Server` header's value; nil sends none.
+    public var serverName: String? = "arcade"
+
+    public init() {}
+
+    public static var availableCPUs: Int { Int(csys_available_cpus()) }
+}
+
+import CSystem
