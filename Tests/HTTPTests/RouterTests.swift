@@ -1,0 +1,119 @@
+import Testing
+@testable import HTTP
+
+@Suite("Router")
+struct RouterTests {
+    func router() -> Router {
+        var r = Router()
+        r.get("/games/:id") { .text("game \($0.parameters["id"] ?? "?")") }
+        r.post("/games/:id/guess") { .text("guess \($0.parameters["id"] ?? "?")") }
+        r.get("/files/*path") { .text("file \($0.parameters["path"] ?? "?")") }
+        r.get("/") { _ in .text("home") }
+        return r
+    }
+
+    func answer(_ method: Method, _ target: String) -> Response {
+        var request = Request(method: method, target: target)
+        return router().handler(for: &request).respond(request)
+    }
+
+    func body(_ r: Response) -> String {
+        guard case .bytes(let b) = r.body else { return "" }
+        return String(decoding: b, as: UTF8.self)
+    }
+
+    @Test func parametersAreDecodedPerSegment() {
+        #expect(body(answer(.get, "/games/42")) == "game 42")
+        #expect(body(answer(.get, "/games/a%2Fb")) == "game a/b", "an encoded slash stays in its segment")
+        #expect(body(answer(.get, "/games/caf%C3%A9?x=1")) == "game café")
+        #expect(body(answer(.post, "/games/7/guess")) == "guess 7")
+        #expect(body(answer(.get, "/files/css/site.css")) == "file css/site.css")
+        #expect(body(answer(.get, "/")) == "home")
+    }
+
+    @Test func headFallsBackToGet() {
+        #expect(answer(.head, "/games/1").status == .ok)
+    }
+
+    @Test func unknownPathIs404() {
+        #expect(answer(.get, "/nothing").status == .notFound)
+        #expect(answer(.get, "/games/1/extra").status == .notFound)
+    }
+
+    @Test func wrongMethodIs405WithAllow() {
+        let response = answer(.delete, "/games/1")
+        #expect(response.status == .methodNotAllowed)
+        #expect(response.headers["Allow"] == "GET, HEAD")
+        #expect(answer(.get, "/games/1/guess").headers["Allow"] == "POST")
+    }
+
+    @Test func badEscapeIs400() {
+        #expect(answer(.get, "/games/%FF").status == .badRequest, "not UTF-8")
+    }
+}
+
+@Suite("Forms, queries and cookies")
+struct FormTests {
+    @Test func urlencodedFields() throws {
+        let form = try #require(FormFields(urlencoded: "a=1&b=two+words&c=%E2%9C%93&a=2&flag&=empty"))
+        #expect(form["a"] == "1")
+        #expect(form.all("a") == ["1", "2"])
+        #expect(form["b"] == "two words")
+        #expect(form["c"] == "✓")
+        #expect(form["flag"] == "")
+        #expect(form[""] == "empty")
+        #expect(form["missing"] == nil)
+    }
+
+    @Test func malformedFormsAreRefused() {
+        #expect(FormFields(urlencoded: "a=%zz") == nil)
+        #expect(FormFields(urlencoded: "a=%C3") == nil, "truncated UTF-8")
+        #expect(FormFields(body: [0x61, 0x3D, 0xFF]) == nil)
+        #expect(FormFields(urlencoded: String(repeating: "a=1&", count: FormFields.maxFields + 1)) == nil)
+    }
+
+    @Test func roundTrip() throws {
+        let form = FormFields([("name", "Zoë & co"), ("q", "1+1=2")])
+        let again = try #require(FormFields(urlencoded: form.urlencoded))
+        #expect(again["name"] == "Zoë & co")
+        #expect(again["q"] == "1+1=2")
+    }
+
+    @Test func queryFromRequest() {
+        let request = Request(method: .get, target: "/s?q=mastermind&page=2")
+        #expect(request.query["q"] == "mastermind")
+        #expect(request.query["page"] == "2")
+    }
+
+    @Test func cookies() {
+        let parsed = Cookies.parse(["a=1; b=\"quoted\"; junk; =x", "a=2; c=3"])
+        #expect(parsed == ["a": "1", "b": "quoted", "c": "3"])
+    }
+
+    @Test func setCookieAttributes() {
+        let cookie = SetCookie(name: "sid", value: "abc", maxAge: 3600, secure: true, sameSite: .strict)
+        #expect(cookie.headerValue == "sid=abc; Path=/; Max-Age=3600; Secure; HttpOnly; SameSite=Strict")
+        #expect(SetCookie.expired("sid").headerValue == "sid=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax")
+        #expect(!SetCookie.isCookieValue("a;b"))
+        #expect(!SetCookie.isToken("a b"))
+    }
+
+    @Test func percentEncoding() {
+        #expect(URI.encode("a b/c") == "a%20b%2Fc")
+        #expect(URI.encode("a b/c", keepSlash: true) == "a%20b/c")
+        #expect(URI.decode("%41%42") == "AB")
+        #expect(URI.decode("%4") == nil)
+        #expect(URI.decodeSegments("/a/%2e%2e/b") == ["a", "..", "b"])
+    }
+
+    @Test func headersAreCaseInsensitiveAndOrdered() {
+        var headers = HTTPHeaders([("Content-Type", "text/plain"), ("Set-Cookie", "a=1"), ("set-cookie", "b=2")])
+        #expect(headers["content-type"] == "text/plain")
+        #expect(headers.values("SET-COOKIE") == ["a=1", "b=2"])
+        headers.set("Set-Cookie", "c=3")
+        #expect(headers.values("Set-Cookie") == ["c=3"])
+        var out: [UInt8] = []
+        headers.write(into: &out)
+        #expect(String(decoding: out, as: UTF8.self) == "Content-Type: text/plain\r\nSet-Cookie: c=3\r\n")
+    }
+}
