@@ -97,13 +97,14 @@ fail:;
     return -1;
 }
 
-int csys_connect_tcp(const char *host, int port) {
+int csys_connect_tcp(const char *host, int port, int recv_buffer) {
     struct sockaddr_storage ss;
     socklen_t len;
     int family = fill_addr(host, port, &ss, &len);
     if (family < 0) return -1;
     int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return -1;
+    if (recv_buffer > 0) setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &recv_buffer, sizeof recv_buffer);
     if (connect(fd, (struct sockaddr *)&ss, len) < 0) {
         int saved = errno;
         close(fd);

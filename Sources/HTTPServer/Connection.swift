@@ -163,7 +163,10 @@ final class Connection {
     }
 
     private func enqueue(_ response: Response, _ info: RequestInfo) {
-        let framing = ResponseHead.Framing(version: info.version, keepAlive: info.keepAlive, isHead: info.method == .head)
+        // A request that began before shutdown still learns the connection ends.
+        let keepAlive = info.keepAlive && !loop.draining
+        if !keepAlive { closeWhenFlushed = true }
+        let framing = ResponseHead.Framing(version: info.version, keepAlive: keepAlive)
         let wasEmpty = output.isEmpty
         output.append { ResponseHead.write(response, framing: framing, date: loop.dateLine,
                                            serverName: loop.context.serverLine, into: &$0) }

@@ -5,7 +5,6 @@ enum ResponseHead {
     struct Framing {
         var version: Version
         var keepAlive: Bool
-        var isHead: Bool
     }
 
     static func write(_ response: Response, framing: Framing, date: [UInt8], serverName: [UInt8]?,

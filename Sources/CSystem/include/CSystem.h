@@ -30,7 +30,8 @@ int csys_accept(int fd);
 // SO_REUSEPORT when asked); host is an IPv4 or IPv6 literal. Returns the
 // fd or -1 with errno; *bound_port receives the port actually bound.
 int csys_listen_tcp(const char *host, int port, int backlog, int reuse_port, int *bound_port);
-int csys_connect_tcp(const char *host, int port);
+// A blocking client socket; recv_buffer > 0 shrinks SO_RCVBUF before connecting.
+int csys_connect_tcp(const char *host, int port, int recv_buffer);
 
 ssize_t csys_sendfile(int out_fd, int in_fd, int64_t *offset, size_t count);
 ssize_t csys_writev(int fd, const struct iovec *iov, int count);

@@ -1,0 +1,141 @@
+import Testing
+import HTTP
+import HTTPServer
+
+@Suite("Connections over loopback")
+struct ConnectionTests {
+    @Test func keepAliveServesManyRequestsOnOneConnection() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = try server.client()
+        for i in 0..<5 {
+            client.send(get("/echo-path/\(i)"))
+            let response = try client.readResponse()
+            #expect(response.status == 200)
+            #expect(response.text == "\(i)")
+            #expect(response.header("Connection") == nil, "keep-alive is the HTTP/1.1 default")
+            #expect(response.header("Date")?.hasSuffix(" GMT") == true)
+        }
+        #expect(try !client.closes(within: 0.2))
+    }
+
+    @Test func pipelinedResponsesComeBackInOrder() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = try server.client()
+        // The first is answered off the loop and slowly; order must still hold.
+        client.send(get("/slow?ms=200") + get("/hello") + get("/echo-path/third")
+                    + "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 4\r\n\r\nbody")
+        #expect(try client.readResponse().text == "slept")
+        #expect(try client.readResponse().text == "hello")
+        #expect(try client.readResponse().text == "third")
+        #expect(try client.readResponse().text == "body")
+    }
+
+    @Test func http10ClosesUnlessAskedToKeepAlive() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let plain = try server.client()
+        plain.send("GET /hello HTTP/1.0\r\n\r\n")
+        let first = try plain.readResponse()
+        #expect(first.text == "hello")
+        #expect(first.header("Connection") == "close")
+        #expect(try plain.closes(within: 2))
+
+        let kept = try server.client()
+        kept.send("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        #expect(try kept.readResponse().header("Connection") == "keep-alive")
+        kept.send("GET /echo-path/again HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        #expect(try kept.readResponse().text == "again")
+    }
+
+    @Test func connectionCloseFromTheClientIsHonoured() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = try server.client()
+        client.send(get("/hello", "Connection: close\r\n"))
+        let response = try client.readResponse()
+        #expect(response.header("Connection") == "close")
+        #expect(try client.closes(within: 2))
+    }
+
+    @Test func headHasHeadersButNoBody() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = try server.client()
+        client.send(get("/big?n=5000"))
+        let full = try client.readResponse()
+        client.send("HEAD /big?n=5000 HTTP/1.1\r\nHost: t\r\n\r\n")
+        let head = try client.readResponse(head: true)
+        #expect(head.status == 200)
+        #expect(head.header("Content-Length") == full.header("Content-Length"))
+        #expect(head.header("Content-Length") == "5000")
+        // No stray body bytes: the next response parses cleanly.
+        client.send(get("/hello"))
+        #expect(try client.readResponse().text == "hello")
+    }
+
+    @Test func chunkedRequestBodies() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = try server.client()
+        client.send("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n")
+        client.send("4;ext=1\r\nWiki\r\n5\r\npedia\r\n")
+        client.send("0\r\nTrailer: x\r\n\r\n")
+        #expect(try client.readResponse().text == "Wikipedia")
+    }
+
+    @Test func bytesArrivingOneAtATime() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = try server.client()
+        for byte in Array("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabc".utf8) {
+            client.send([byte])
+        }
+        #expect(try client.readResponse().text == "abc")
+    }
+
+    @Test func expectContinue() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = try server.client()
+        client.send("POST /echo HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+        let interim = try client.readResponse()
+        #expect(interim.status == 100)
+        client.send("hello")
+        let final = try client.readResponse()
+        #expect(final.status == 200)
+        #expect(final.text == "hello")
+    }
+
+    @Test func expectContinueTooLargeIsRefusedWithoutContinue() throws {
+        let server = try TestServer { $0.limits.maxBody = 100 }
+        defer { server.stop() }
+        let client = try server.client()
+        client.send("POST /echo HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 101\r\n\r\n")
+        #expect(try client.readResponse().status == 413)
+    }
+
+    @Test func requestLimitPerConnection() throws {
+        let server = try TestServer { $0.maxRequestsPerConnection = 3 }
+        defer { server.stop() }
+        let client = try server.client()
+        client.send(get("/hello") + get("/hello") + get("/hello") + get("/hello"))
+        #expect(try client.readResponse().header("Connection") == nil)
+        #expect(try client.readResponse().header("Connection") == nil)
+        #expect(try client.readResponse().header("Connection") == "close")
+        #expect(try client.closes(within: 2))
+    }
+
+    @Test func routingStatuses() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = try server.client()
+        client.send(get("/nowhere"))
+        #expect(try client.readResponse().status == 404)
+        client.send("DELETE /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+        let wrong = try client.readResponse()
+        #expect(wrong.status == 405)
+        #expect(wrong.header("Allow") == "GET, HEAD")
+    }
+}

@@ -1,0 +1,93 @@
+import Testing
+import HTTP
+import HTTPServer
+
+@Suite("Timeouts")
+struct TimeoutTests {
+    static func server() throws -> TestServer {
+        try TestServer {
+            $0.headerTimeout = 0.4
+            $0.bodyTimeout = 0.4
+            $0.idleTimeout = 0.4
+            $0.writeTimeout = 0.5
+        }
+    }
+
+    @Test func slowlorisHeadIsCutOffWith408() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let client = try server.client()
+        // Trickle header bytes, each well within any per-read timeout:
+        // the whole head must still arrive within the header timeout.
+        client.send("GET /hello HTTP/1.1\r\n")
+        let start = csysNow()
+        var refused: WireResponse?
+        for i in 0..<20 {
+            guard client.send("X-\(i): y\r\n") else { break }
+            sleep(seconds: 0.05)
+            if let r = try? client.readResponse(timeout: 0.01) { refused = r; break }
+        }
+        let response = try refused ?? client.readResponse(timeout: 2)
+        #expect(response.status == 408)
+        #expect(csysNow() - start < 1.5)
+        #expect(try client.closes(within: 2))
+    }
+
+    @Test func silentConnectionIsClosed() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let client = try server.client()
+        #expect(try !client.closes(within: 0.2))
+        #expect(try client.closes(within: 1.5))
+    }
+
+    @Test func stalledBodyIsCutOffWith408() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let client = try server.client()
+        client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\nabc")
+        let start = csysNow()
+        let response = try client.readResponse(timeout: 3)
+        #expect(response.status == 408)
+        #expect(csysNow() - start >= 0.3)
+        #expect(try client.closes(within: 2))
+    }
+
+    @Test func bodyReadsResetTheBodyTimer() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let client = try server.client()
+        client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 6\r\n\r\n")
+        // 6 × 0.15 s = 0.9 s in all, more than the 0.4 s limit, but never 0.4 s apart.
+        for byte in Array("abcdef".utf8) {
+            sleep(seconds: 0.15)
+            client.send([byte])
+        }
+        #expect(try client.readResponse().text == "abcdef")
+    }
+
+    @Test func idleKeepAliveIsClosed() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let client = try server.client()
+        client.send(get("/hello"))
+        #expect(try client.readResponse().status == 200)
+        #expect(try !client.closes(within: 0.2))
+        #expect(try client.closes(within: 1.5))
+    }
+
+    @Test func stalledReaderIsDropped() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let client = try server.client(receiveBuffer: 4096)
+        let size = 16_000_000
+        client.send(get("/zeros?n=\(size)"))
+        sleep(seconds: 1.2)  // read nothing for longer than the write timeout
+        let received = try client.drain(timeout: 5)
+        #expect(received < size, "the server gave up on the stalled reader")
+    }
+}
+
+func csysNow() -> Double { Double(csys_monotonic_ns()) / 1e9 }
+
+import CSystem
