@@ -1,0 +1,92 @@
+import CSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `arcade` executable run as a child process, its output in files.
+final class ChildProcess {
+    let pid: pid_t
+    let scratch = ScratchDirectory()
+    private(set) var exitStatus: Int32?
+
+    /// The binary SwiftPM built beside this test bundle.
+    static var arcadeBinary: String {
+        let bundle = CommandLine.arguments[0]
+        let directory = bundle.contains("/") ? String(bundle[..<bundle.lastIndex(of: "/")!]) : "."
+        var candidate = directory
+        // The test bundle may sit inside `X.xctest/` folders; walk up to the build directory.
+        while !candidate.isEmpty {
+            if access(candidate + "/arcade", X_OK) == 0 { return candidate + "/arcade" }
+            guard let slash = candidate.lastIndex(of: "/") else { break }
+            candidate = String(candidate[..<slash])
+        }
+        return directory + "/arcade"
+    }
+
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        let binary = Self.arcadeBinary
+        guard access(binary, X_OK) == 0 else { throw TestFailure("no arcade binary at \(binary); run `swift build` first") }
+        let out = open(scratch.path + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let err = open(scratch.path + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        defer { close(out); close(err) }
+        var env = ["PATH=/usr/bin:/bin"]
+        for (k, v) in environment { env.append("\(k)=\(v)") }
+        let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
+        pid = csys_spawn(binary, argv, envp, out, err)
+        guard pid > 0 else { throw TestFailure("spawn failed: errno \(errno)") }
+    }
+
+    deinit {
+        if exitStatus == nil {
+            _ = csys_send_signal(pid, SIGKILL)
+            var status: Int32 = 0
+            _ = csys_wait_exit(pid, &status, 5000)
+        }
+    }
+
+    /// Waits for the exit; nil on timeout.
+    @discardableResult
+    func wait(timeout: Double) -> Int32? {
+        if let exitStatus { return exitStatus }
+        var status: Int32 = 0
+        guard csys_wait_exit(pid, &status, Int32(timeout * 1000)) == 0 else { return nil }
+        exitStatus = status
+        return status
+    }
+
+    func signal(_ number: Int32) { _ = csys_send_signal(pid, number) }
+
+    var standardOutput: String { read(scratch.path + "/stdout") }
+    var standardError: String { read(scratch.path + "/stderr") }
+
+    /// Waits for the start-up line and returns the port it names.
+    func waitForPort(timeout: Double = 10) throws -> Int {
+        let end = csysNow() + timeout
+        while csysNow() < end {
+            let out = standardOutput
+            if let range = out.firstRange(of: "http://127.0.0.1:") {
+                let digits = out[range.upperBound...].prefix { $0.isNumber }
+                if let port = Int(digits), out[range.upperBound...].dropFirst(digits.count).first == " " { return port }
+            }
+            if wait(timeout: 0) != nil { throw TestFailure("arcade exited: \(standardError)") }
+            sleep(seconds: 0.02)
+        }
+        throw TestFailure("arcade did not start: \(standardOutput) \(standardError)")
+    }
+
+    private func read(_ path: String) -> String {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return "" }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            bytes += chunk[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
