@@ -37,6 +37,16 @@ public struct Request: Sendable {
     /// The query parameters, decoded.
     public var query: FormFields { FormFields(urlencoded: rawQuery ?? "") ?? FormFields() }
 
+    /// The body as an urlencoded form; nil unless the Content-Type is
+    /// `application/x-www-form-urlencoded` and the body is valid UTF-8 with
+    /// well-formed escapes. Its size is bounded by the parser's body limit.
+    public var form: FormFields? {
+        guard let type = headers["Content-Type"]?.split(separator: ";").first?.trimmingOWS,
+              asciiEqualIgnoringCase(type.utf8, "application/x-www-form-urlencoded".utf8)
+        else { return nil }
+        return FormFields(body: body)
+    }
+
     /// Cookies from every `Cookie` header.
     public var cookies: [String: String] { Cookies.parse(headers.values("Cookie")) }
 

@@ -27,6 +27,10 @@ public enum URI {
     /// Decodes `%XX` escapes (and `+` as space when `plusAsSpace`); nil when an
     /// escape is malformed or the result is not UTF-8.
     public static func decode<S: StringProtocol>(_ text: S, plusAsSpace: Bool = false) -> String? {
+        // Most segments have nothing to decode: no scratch buffer then.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) {
+            return String(text)
+        }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()

@@ -85,6 +85,30 @@ struct FormTests {
         #expect(request.query["page"] == "2")
     }
 
+    @Test func formBodyNeedsItsContentType() throws {
+        var request = Request(method: .post, target: "/f", body: Array("guess=0135&name=J%C3%BCrgen".utf8))
+        #expect(request.form == nil, "no Content-Type")
+        request.headers.append("Content-Type", "Application/X-WWW-Form-Urlencoded; charset=UTF-8")
+        let form = try #require(request.form)
+        #expect(form["guess"] == "0135")
+        #expect(form["name"] == "Jürgen")
+        request.body = [0x61, 0x3D, 0xC3]
+        #expect(request.form == nil, "truncated UTF-8")
+    }
+
+    @Test func redirectIs303() {
+        let response = Response.redirect(to: "/mastermind")
+        #expect(response.status.code == 303)
+        #expect(response.headers["Location"] == "/mastermind")
+    }
+
+    @Test func errorPagesEscapeTheirDetail() {
+        guard case .bytes(let body) = Response.error(.badRequest, detail: "<script>").body else { Issue.record("no body"); return }
+        let text = String(decoding: body, as: UTF8.self)
+        #expect(text.contains("&lt;script&gt;"))
+        #expect(!text.contains("<script>"))
+    }
+
     @Test func cookies() {
         let parsed = Cookies.parse(["a=1; b=\"quoted\"; junk; =x", "a=2; c=3"])
         #expect(parsed == ["a": "1", "b": "quoted", "c": "3"])
