@@ -24,9 +24,9 @@ public struct ServeOptions: Sendable {
 
     static let options: [Option] = [
         Option(flag: "--host", variable: "ARCADE_HOST", placeholder: "ADDRESS",
-               help: "IPv4 or IPv6 address to listen on", current: { $0.server.host }) {
-            guard !$1.isEmpty else { return false }
-            $0.server.host = $1
+               help: "IPv4 or IPv6 address to listen on (or localhost)", current: { $0.server.host }) {
+            guard let address = ServeOptions.listenAddress($1) else { return false }
+            $0.server.host = address
             return true
         },
         Option(flag: "--port", variable: "ARCADE_PORT", placeholder: "N",
@@ -88,6 +88,15 @@ public struct ServeOptions: Sendable {
             $0.server[keyPath: key] = value
             return true
         }
+    }
+
+    /// An IP literal to bind; `localhost` means the IPv4 loopback. Names
+    /// are refused: binding must not depend on a resolver.
+    static func listenAddress(_ text: String) -> String? {
+        if text == "localhost" { return "127.0.0.1" }
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1 { return text }
+        return nil
     }
 
     static func format(_ seconds: Double) -> String {

@@ -97,6 +97,30 @@ fail:;
     return -1;
 }
 
+int csys_probe_port(const char *host, int port, int *bound_port) {
+    struct sockaddr_storage ss;
+    socklen_t len;
+    int family = fill_addr(host, port, &ss, &len);
+    if (family < 0) return -1;
+    int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    int rc = bind(fd, (struct sockaddr *)&ss, len);
+    if (rc == 0) {
+        struct sockaddr_storage got;
+        socklen_t got_len = sizeof got;
+        rc = getsockname(fd, (struct sockaddr *)&got, &got_len);
+        if (rc == 0)
+            *bound_port = family == AF_INET ? ntohs(((struct sockaddr_in *)&got)->sin_port)
+                                            : ntohs(((struct sockaddr_in6 *)&got)->sin6_port);
+    }
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return rc;
+}
+
 int csys_connect_tcp(const char *host, int port, int recv_buffer) {
     struct sockaddr_storage ss;
     socklen_t len;

@@ -77,6 +77,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     deinit {
+        if listener >= 0 { close(listener) }
         readBuffer.deallocate()
         close(epoll)
         close(wake)

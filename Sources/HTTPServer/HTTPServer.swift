@@ -28,12 +28,19 @@ public final class HTTPServer: Sendable {
         configuration.workers = max(1, configuration.workers)
         context = ServerContext(configuration: configuration, responder: responder,
                                 pool: BlockingPool(threads: configuration.blockingThreads))
-        var boundPort: Int32 = Int32(configuration.port)
+        // Each loop binds its own SO_REUSEPORT listener, but a second server
+        // must not silently join the group: probe the port with a plain bind.
+        var boundPort: Int32 = 0
+        guard csys_probe_port(configuration.host, Int32(configuration.port), &boundPort) == 0 else {
+            let error = SystemError("listen on \(configuration.host):\(configuration.port)")
+            context.pool.shutdown()
+            throw error
+        }
         var loops: [EventLoop] = []
         for _ in 0..<configuration.workers {
             let fd = csys_listen_tcp(configuration.host, boundPort, 4096, 1, &boundPort)
             guard fd >= 0 else {
-                let error = SystemError("listen on \(configuration.host):\(configuration.port)")
+                let error = SystemError("listen on \(configuration.host):\(boundPort)")
                 context.pool.shutdown()
                 throw error
             }

@@ -17,7 +17,8 @@ struct CommandLineTests {
     }
 
     @Test(arguments: [["--bogus"], ["--port", "seventy"], ["--port"], ["--workers", "0"], ["frobnicate"],
-                      ["serve", "--idle-timeout", "-1"], ["--access-log", "maybe"]])
+                      ["serve", "--idle-timeout", "-1"], ["--access-log", "maybe"],
+                      ["--host", "example.com"], ["--host", "300.1.1.1"], ["--max-body", "lots"]])
     func badFlagsPrintUsageAndExit2(_ arguments: [String]) throws {
         let child = try ChildProcess(arguments)
         #expect(child.wait(timeout: 10) == 2)
@@ -61,6 +62,35 @@ struct CommandLineTests {
         child.signal(SIGINT)
         #expect(child.wait(timeout: 5) == 0)
         #expect(!child.standardOutput.contains("GET /healthz"), "access log switched off")
+    }
+
+    @Test func servesOnIPv6Loopback() throws {
+        let db = ScratchDirectory()
+        let child = try ChildProcess(["--host", "::1", "--port", "0", "--db", db.path + "/c.sqlite"])
+        let end = csysNow() + 10
+        var port: Int?
+        while port == nil && csysNow() < end {
+            if let range = child.standardOutput.firstRange(of: "http://[::1]:") {
+                port = Int(child.standardOutput[range.upperBound...].prefix { $0.isNumber })
+            }
+            sleep(seconds: 0.02)
+        }
+        let fd = csys_connect_tcp("::1", Int32(try #require(port)), 0)
+        #expect(fd >= 0)
+        if fd >= 0 { close(fd) }
+        child.signal(SIGTERM)
+        #expect(child.wait(timeout: 5) == 0)
+    }
+
+    @Test func portInUseFailsClearly() throws {
+        let db = ScratchDirectory()
+        let first = try ChildProcess(["--port", "0", "--db", db.path + "/d.sqlite"])
+        let port = try first.waitForPort()
+        let second = try ChildProcess(["--port", "\(port)", "--db", db.path + "/e.sqlite"])
+        #expect(second.wait(timeout: 10) == 1)
+        #expect(second.standardError.contains("Address already in use"))
+        first.signal(SIGTERM)
+        #expect(first.wait(timeout: 5) == 0)
     }
 
     @Test func unusableDatabaseFailsAtStartup() throws {

@@ -68,3 +68,42 @@ struct RefusalTests {
         #expect(try d.readResponse().status == 200)
     }
 }
+
+@Suite("Garbage on the wire")
+struct GarbageTests {
+    /// A deterministic generator, so a failure can be replayed.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test func randomBytesNeverHangOrCrashTheServer() throws {
+        let server = try TestServer { $0.headerTimeout = 1 }
+        defer { server.stop() }
+        var rng = SplitMix(state: 2026)
+        let prefixes = ["", "GET / HTTP/1.1\r\n", "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n",
+                        "GET /hello HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n", "PUT /echo HTTP/1.0\r\n"]
+        for round in 0..<150 {
+            let client = try server.client()
+            var bytes = Array(prefixes[round % prefixes.count].utf8)
+            for _ in 0..<Int.random(in: 1...600, using: &rng) {
+                // Mostly HTTP-ish bytes, some raw.
+                let pool = Array("GET /%:; \r\n\t0123456789abcdefHTTP/1.0chunked\u{0}\u{7f}\"=".utf8)
+                bytes.append(Bool.random(using: &rng) ? pool.randomElement(using: &rng)! : UInt8.random(in: 0...255, using: &rng))
+            }
+            client.send(bytes)
+            // Whatever the server answers, it must close or keep waiting; then
+            // stay healthy for the next client.
+            _ = try? client.readAvailable(timeout: 0.02)
+        }
+        let check = try server.client()
+        check.send(get("/hello"))
+        #expect(try check.readResponse().text == "hello")
+    }
+}

@@ -30,6 +30,10 @@ int csys_accept(int fd);
 // SO_REUSEPORT when asked); host is an IPv4 or IPv6 literal. Returns the
 // fd or -1 with errno; *bound_port receives the port actually bound.
 int csys_listen_tcp(const char *host, int port, int backlog, int reuse_port, int *bound_port);
+// Binds (without SO_REUSEPORT) and closes at once: fails with EADDRINUSE if
+// anyone, even a SO_REUSEPORT group, holds the port. Port 0 picks a free one,
+// returned in *bound_port.
+int csys_probe_port(const char *host, int port, int *bound_port);
 // A blocking client socket; recv_buffer > 0 shrinks SO_RCVBUF before connecting.
 int csys_connect_tcp(const char *host, int port, int recv_buffer);
 
