@@ -22,6 +22,8 @@ let package = Package(
         // The epoll reactor that serves HTTP over sockets.
         .target(name: "HTTPServer", dependencies: ["HTTP", "CSystem"]),
 
+        // JSON values, a strict parser and a writer.
+        .target(name: "JSON"),
         // SQLite behind a small typed wrapper.
         .target(name: "Storage", dependencies: ["CSQLite"]),
 
@@ -30,6 +32,7 @@ let package = Package(
         .executableTarget(name: "arcade", dependencies: ["ArcadeApp"]),
 
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "ArcadeApp", "CSystem"]),
     ],
     swiftLanguageModes: [.v6]
