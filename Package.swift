@@ -22,6 +22,8 @@ let package = Package(
         // The epoll reactor that serves HTTP over sockets.
         .target(name: "HTTPServer", dependencies: ["HTTP", "CSystem"]),
 
+        // Mustache templates rendered straight into bytes.
+        .target(name: "Templates"),
         // JSON values, a strict parser and a writer.
         .target(name: "JSON"),
         // SQLite behind a small typed wrapper.
@@ -33,6 +35,7 @@ let package = Package(
 
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "TemplatesTests", dependencies: ["Templates", "JSON"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "ArcadeApp", "CSystem"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,44 @@
+/// A parsed Mustache template (the core spec, plus `{{>*dynamic}}`
+/// partials and arguments on interpolation tags).
+public struct Template: Sendable {
+    struct Name: Sendable {
+        /// Empty for the implicit iterator `.`.
+        let parts: [String]
+        var isImplicit: Bool { parts.isEmpty }
+
+        init(_ text: Substring) {
+            parts = text == "." ? [] : text.split(separator: ".", omittingEmptySubsequences: false).map { String($0) }
+        }
+    }
+
+    indirect enum Node: Sendable {
+        case text([UInt8])
+        case variable(Name, escaped: Bool, arguments: [Name])
+        case section(Name, [Node], inverted: Bool)
+        /// A partial by name, or by the value of a name when dynamic;
+        /// `indent` is prefixed to each of its lines when it stood alone.
+        case partial(String, dynamic: Bool, indent: String)
+    }
+
+    let nodes: [Node]
+    public let name: String
+
+    public init(_ source: String, name: String = "template") throws(TemplateError) {
+        self.name = name
+        var parser = TemplateParser(source: Array(source.utf8), file: name)
+        nodes = try parser.parse()
+    }
+
+    /// The source with `indent` before every line, for standalone partials.
+    static func indented(_ source: String, by indent: String) -> String {
+        guard !indent.isEmpty else { return source }
+        var out = ""
+        var atLineStart = true
+        for ch in source {
+            if atLineStart { out += indent; atLineStart = false }
+            out.append(ch)
+            if ch == "\n" || ch == "\r\n" { atLineStart = true }
+        }
+        return out
+    }
+}

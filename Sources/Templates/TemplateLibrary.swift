@@ -1,0 +1,53 @@
+import Synchronization
+
+/// A set of named templates that can include one another as partials.
+/// Templates are parsed once; standalone partials with an indent are
+/// parsed once per indent and cached.
+public final class TemplateLibrary: Sendable {
+    private let sources: [String: String]
+    private let parsed: [String: Template]
+    private let indented = Mutex<[String: Template]>([:])
+
+    /// Parses every source; the first syntax error is thrown.
+    public init(sources: [String: String]) throws(TemplateError) {
+        self.sources = sources
+        var parsed: [String: Template] = [:]
+        for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
+            parsed[name] = try Template(source, name: name)
+        }
+        self.parsed = parsed
+    }
+
+    public var names: [String] { parsed.keys.sorted() }
+
+    public func template(named name: String) -> Template? { parsed[name] }
+
+    /// Renders a template by name into `out`; false if there is no such template.
+    @discardableResult
+    public func render(_ name: String, _ context: TemplateValue, into out: inout [UInt8]) -> Bool {
+        guard let template = parsed[name] else { return false }
+        render(template, context, into: &out)
+        return true
+    }
+
+    public func render(_ template: Template, _ context: TemplateValue, into out: inout [UInt8]) {
+        var renderer = TemplateRenderer(partials: { [self] in self.partial($0, indent: $1) }, stack: [context])
+        renderer.render(template.nodes, into: &out)
+    }
+
+    public func render(_ name: String, _ context: TemplateValue) -> String {
+        var out: [UInt8] = []
+        render(name, context, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private func partial(_ name: String, indent: String) -> Template? {
+        if indent.isEmpty { return parsed[name] }
+        let key = indent + "\u{0}" + name
+        if let cached = indented.withLock({ $0[key] }) { return cached }
+        guard let source = sources[name],
+              let template = try? Template(Template.indented(source, by: indent), name: name) else { return parsed[name] }
+        indented.withLock { $0[key] = template }
+        return template
+    }
+}

@@ -1,0 +1,86 @@
+/// Renders nodes against a stack of contexts, straight into a byte buffer.
+struct TemplateRenderer {
+    let partials: (String, String) -> Template?   // (name, indent) → template
+    var stack: [TemplateValue]
+    var depth = 0
+    static let maxDepth = 100   // bounds recursive partials
+
+    mutating func render(_ nodes: [Template.Node], into out: inout [UInt8]) {
+        for node in nodes {
+            switch node {
+            case .text(let bytes):
+                out.append(contentsOf: bytes)
+            case .variable(let name, let escaped, let arguments):
+                let args = arguments.map { lookup($0) }
+                let value = lookup(name, arguments: args)
+                if escaped { HTMLEscaper.append(value.text, to: &out) } else { out.append(contentsOf: value.text.utf8) }
+            case .section(let name, let children, let inverted):
+                let value = lookup(name)
+                if inverted {
+                    if value.isFalsey { render(children, into: &out) }
+                } else if case .list(let items) = value {
+                    for item in items {
+                        stack.append(item)
+                        render(children, into: &out)
+                        stack.removeLast()
+                    }
+                } else if !value.isFalsey {
+                    stack.append(value)
+                    render(children, into: &out)
+                    stack.removeLast()
+                }
+            case .partial(let name, let dynamic, let indent):
+                guard depth < Self.maxDepth else { continue }
+                let resolved = dynamic ? lookup(Template.Name(name[...])).text : name
+                guard let template = partials(resolved, indent) else { continue }
+                depth += 1
+                render(template.nodes, into: &out)
+                depth -= 1
+            }
+        }
+    }
+
+    /// Finds the first part of a name up the stack, then the rest inside it.
+    func lookup(_ name: Template.Name, arguments: [TemplateValue] = []) -> TemplateValue {
+        guard let first = name.parts.first else { return stack.last ?? .null }
+        for context in stack.reversed() {
+            guard case .object(let members) = context, let found = members[first] else { continue }
+            var value = found
+            for (index, part) in name.parts.dropFirst().enumerated() {
+                switch value {
+                case .object(let inner):
+                    value = inner[part] ?? .null
+                case .function(let function):
+                    return function.call(name.parts.dropFirst(index + 1).joined(separator: "."), arguments)
+                default:
+                    return .null
+                }
+            }
+            if case .function(let function) = value { return function.call("", arguments) }
+            return value
+        }
+        return .null
+    }
+}
+
+/// Escapes text for HTML element content and quoted attribute values.
+public enum HTMLEscaper {
+    public static func append(_ text: String, to out: inout [UInt8]) {
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): out.append(contentsOf: [0x26, 0x61, 0x6D, 0x70, 0x3B])             // &amp;
+            case UInt8(ascii: "<"): out.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B])                   // &lt;
+            case UInt8(ascii: ">"): out.append(contentsOf: [0x26, 0x67, 0x74, 0x3B])                   // &gt;
+            case UInt8(ascii: "\""): out.append(contentsOf: [0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B])      // &quot;
+            case UInt8(ascii: "'"): out.append(contentsOf: [0x26, 0x23, 0x33, 0x39, 0x3B])             // &#39;
+            default: out.append(byte)
+            }
+        }
+    }
+
+    public static func escape(_ text: String) -> String {
+        var out: [UInt8] = []
+        append(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+}

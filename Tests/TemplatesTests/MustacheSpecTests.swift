@@ -1,0 +1,118 @@
+import Testing
+import JSON
+import Templates
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension TemplateValue {
+    init(_ json: JSONValue) {
+        switch json {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .integer(let i): self = .int(Int(i))
+        case .double(let d): self = .double(d)
+        case .string(let s): self = .string(s)
+        case .array(let a): self = .list(a.map(TemplateValue.init))
+        case .object(let members): self = .object(Dictionary(members.map { ($0.0, TemplateValue($0.1)) }, uniquingKeysWith: { $1 }))
+        }
+    }
+}
+
+func readFile(_ path: String) -> String? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = fread(&chunk, 1, chunk.count, file)
+        if n == 0 { break }
+        bytes += chunk[0..<n]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+@Suite("Mustache spec")
+struct MustacheSpecTests {
+    static let files = ["comments", "delimiters", "interpolation", "inverted", "partials", "sections"]
+
+    /// The official spec lives in ../shared/mustache-spec beside the project.
+    static func specDirectory() -> String? {
+        for candidate in ["../shared/mustache-spec", "../../shared/mustache-spec", "shared/mustache-spec"]
+        where access(candidate + "/sections.json", R_OK) == 0 {
+            return candidate
+        }
+        return nil
+    }
+
+    @Test func allCoreSpecTestsPass() throws {
+        let directory = try #require(Self.specDirectory(), "the Mustache spec is missing from ../shared/mustache-spec")
+        var total = 0, passed = 0
+        var failures: [String] = []
+        for file in Self.files {
+            let text = try #require(readFile("\(directory)/\(file).json"))
+            let spec = try JSONParser.parse(text)
+            for test in spec["tests"]?.array ?? [] {
+                total += 1
+                let name = "\(file): \(test["name"]?.string ?? "?")"
+                var sources = ["<test>": test["template"]?.string ?? ""]
+                for (partial, source) in test["partials"]?.members ?? [] { sources[partial] = source.string ?? "" }
+                do {
+                    let library = try TemplateLibrary(sources: sources)
+                    let output = library.render("<test>", TemplateValue(test["data"] ?? .null))
+                    if output == test["expected"]?.string { passed += 1 } else {
+                        failures.append("\(name): got \(output.debugDescription), expected \((test["expected"]?.string ?? "").debugDescription)")
+                    }
+                } catch {
+                    failures.append("\(name): \(error)")
+                }
+            }
+        }
+        print("Mustache spec: \(passed) of \(total) passing")
+        for failure in failures { Issue.record("\(failure)") }
+        #expect(total == 136)
+        #expect(passed == total)
+    }
+}
+
+@Suite("Templates beyond the spec")
+struct TemplateExtensionTests {
+    @Test func syntaxErrorsSayWhereAndWhat() {
+        func message(_ source: String) -> String {
+            do { _ = try Template(source, name: "home.mustache"); return "parsed" } catch { return "\(error)" }
+        }
+        #expect(message("<p>\n  {{#games}}\n  {{name}}\n") == "home.mustache:2:3: expected {{/games}} before the end of the template")
+        #expect(message("{{#a}}{{/b}}") == "home.mustache:1:7: expected {{/a}} to close the section opened at 1:1, but found {{/b}}")
+        #expect(message("x\n {{name") == "home.mustache:2:2: expected '}}' to close the tag")
+        #expect(message("{{}}") == "home.mustache:1:1: expected a name inside the tag")
+        #expect(message("{{/a}}") == "home.mustache:1:1: found {{/a}} with no open section")
+        #expect(message("{{=<% %>}}").hasPrefix("home.mustache:1:1: expected '=}}'"))
+        #expect(message("{{a..b}}") == "home.mustache:1:1: 'a..b' is not a valid name")
+    }
+
+    @Test func escapesByDefault() throws {
+        let library = try TemplateLibrary(sources: ["t": "{{x}}|{{{x}}}|{{&x}}"])
+        #expect(library.render("t", ["x": "<a href=\"'\">&</a>"])
+            == "&lt;a href=&quot;&#39;&quot;&gt;&amp;&lt;/a&gt;|<a href=\"'\">&</a>|<a href=\"'\">&</a>")
+    }
+
+    @Test func functionsTakeTheRestOfTheNameAndArguments() throws {
+        let t = TemplateFunction { path, args in .string("[\(path)|\(args.map { "\($0)" }.count)|\(args.first.map { if case .string(let s) = $0 { s } else { "?" } } ?? "")]") }
+        let library = try TemplateLibrary(sources: ["t": "{{t.home.title}} {{t.greeting player.name}} {{#player}}{{t.x name}}{{/player}}"])
+        let output = library.render("t", ["t": .function(t), "player": ["name": "<Ann>"]])
+        #expect(output == "[home.title|0|] [greeting|1|&lt;Ann&gt;] [x|1|&lt;Ann&gt;]")
+    }
+
+    @Test func dynamicPartialsMakeLayouts() throws {
+        let library = try TemplateLibrary(sources: [
+            "layout": "<main>\n  {{>*page}}\n</main>",
+            "home": "<h1>{{title}}</h1>\n<p>hi</p>\n",
+        ])
+        #expect(library.render("layout", ["page": "home", "title": "Arcade"]) == "<main>\n  <h1>Arcade</h1>\n  <p>hi</p>\n</main>")
+    }
+
+    @Test func recursivePartialsAreBounded() throws {
+        let library = try TemplateLibrary(sources: ["loop": "x{{>loop}}"])
+        #expect(library.render("loop", [:]).count == 101)
+    }
+}
