@@ -24,6 +24,8 @@ let package = Package(
 
         // Mustache templates rendered straight into bytes.
         .target(name: "Templates"),
+        // .strings and .stringsdict files, formatting, plurals, locale negotiation.
+        .target(name: "Localization"),
         // JSON values, a strict parser and a writer.
         .target(name: "JSON"),
         // SQLite behind a small typed wrapper.
@@ -36,6 +38,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "TemplatesTests", dependencies: ["Templates", "JSON"]),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "ArcadeApp", "CSystem"]),
     ],
     swiftLanguageModes: [.v6]
