@@ -25,7 +25,9 @@ let package = Package(
         // Mustache templates rendered straight into bytes.
         .target(name: "Templates"),
         // .strings and .stringsdict files, formatting, plurals, locale negotiation.
-        .target(name: "Localization"),
+        .target(name: "Localization", dependencies: ["PropertyList"]),
+        // XML property lists, as GTConstants and .stringsdict use them.
+        .target(name: "PropertyList"),
         // JSON values, a strict parser and a writer.
         .target(name: "JSON"),
         // SQLite behind a small typed wrapper.
@@ -38,7 +40,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "TemplatesTests", dependencies: ["Templates", "JSON"]),
-        .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization", "PropertyList"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "ArcadeApp", "CSystem"]),
     ],
     swiftLanguageModes: [.v6]
