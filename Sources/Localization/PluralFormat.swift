@@ -1,0 +1,115 @@
+import PropertyList
+
+/// One `.stringsdict` entry: `NSStringLocalizedFormatKey` with `%#@var@`
+/// variables, each choosing a form by the CLDR category of its argument.
+public struct PluralFormat: Sendable {
+    public struct Variable: Sendable {
+        public let valueType: String
+        public let forms: [PluralCategory: String]
+    }
+
+    public let format: String
+    public let variables: [String: Variable]
+
+    /// Reads every entry of a `.stringsdict` property list.
+    public static func entries(from plist: PropertyListValue, file: String) throws(LocalizationError) -> [String: PluralFormat] {
+        guard let members = plist.dictionary else {
+            throw LocalizationError("\(file): the top level must be a dict of keys to plural rules")
+        }
+        var result: [String: PluralFormat] = [:]
+        for (key, entry) in members {
+            guard let format = entry["NSStringLocalizedFormatKey"]?.string else {
+                throw LocalizationError("\(file): '\(key)' has no NSStringLocalizedFormatKey string")
+            }
+            var variables: [String: Variable] = [:]
+            for name in Self.variableNames(in: format) {
+                guard let spec = entry[name] else { throw LocalizationError("\(file): '\(key)' uses %#@\(name)@ but does not define it") }
+                guard spec["NSStringFormatSpecTypeKey"]?.string == "NSStringPluralRuleType" else {
+                    throw LocalizationError("\(file): '\(key).\(name)' must have NSStringFormatSpecTypeKey NSStringPluralRuleType")
+                }
+                var forms: [PluralCategory: String] = [:]
+                for category in PluralCategory.allCases {
+                    if let form = spec[category.rawValue]?.string { forms[category] = form }
+                }
+                guard forms[.other] != nil else { throw LocalizationError("\(file): '\(key).\(name)' needs an 'other' form") }
+                variables[name] = Variable(valueType: spec["NSStringFormatValueTypeKey"]?.string ?? "d", forms: forms)
+            }
+            result[key] = PluralFormat(format: format, variables: variables)
+        }
+        return result
+    }
+
+    static func variableNames(in format: String) -> [String] {
+        occurrences(in: format).map(\.name)
+    }
+
+    /// `%#@name@` and `%2$#@name@` occurrences, with their explicit position.
+    static func occurrences(in format: String) -> [(range: Range<String.Index>, name: String, position: Int?)] {
+        var result: [(Range<String.Index>, String, Int?)] = []
+        var rest = format[...]
+        while let percent = rest.firstIndex(of: "%") {
+            var i = format.index(after: percent)
+            var digits = ""
+            while i < format.endIndex, format[i].isASCII, format[i].isNumber { digits.append(format[i]); i = format.index(after: i) }
+            var position: Int?
+            if !digits.isEmpty {
+                guard i < format.endIndex, format[i] == "$" else { rest = format[i...]; continue }
+                position = Int(digits)
+                i = format.index(after: i)
+            }
+            guard format[i...].hasPrefix("#@"), let close = format[format.index(i, offsetBy: 2)...].firstIndex(of: "@") else {
+                rest = format[(i < format.endIndex ? format.index(after: i) : i)...]
+                continue
+            }
+            let name = String(format[format.index(i, offsetBy: 2)..<close])
+            result.append((percent..<format.index(after: close), name, position))
+            rest = format[format.index(after: close)...]
+        }
+        return result
+    }
+
+    /// The format with every variable replaced by its chosen form, each
+    /// form's specifiers pointed at the variable's argument.
+    func resolve(language: String, arguments: [FormatArgument]) -> String {
+        var out = ""
+        var cursor = format.startIndex
+        var next = 0
+        for occurrence in Self.occurrences(in: format) {
+            out += format[cursor..<occurrence.range.lowerBound]
+            cursor = occurrence.range.upperBound
+            let index = occurrence.position.map { $0 - 1 } ?? next
+            if occurrence.position == nil { next += 1 }
+            guard let variable = variables[occurrence.name] else { continue }
+            let value = index < arguments.count ? arguments[index].asDouble : 0
+            let category = value == 0 && variable.forms[.zero] != nil ? .zero : PluralRules.category(for: value, language: language)
+            let form = variable.forms[category] ?? variable.forms[.other]!
+            out += Self.pointing(form, at: index + 1)
+        }
+        out += format[cursor...]
+        return out
+    }
+
+    /// Rewrites unnumbered specifiers (`%d`, `%@`) as `%N$d`, `%N$@`.
+    static func pointing(_ form: String, at position: Int) -> String {
+        var out = ""
+        var i = form.startIndex
+        while i < form.endIndex {
+            let ch = form[i]
+            out.append(ch)
+            i = form.index(after: i)
+            guard ch == "%", i < form.endIndex else { continue }
+            if form[i] == "%" { out.append("%"); i = form.index(after: i); continue }
+            // Leave explicitly numbered specifiers alone.
+            var j = i
+            while j < form.endIndex, form[j].isASCII, form[j].isNumber { j = form.index(after: j) }
+            if j < form.endIndex, form[j] == "$", j > i { continue }
+            out += "\(position)$"
+        }
+        return out
+    }
+}
+
+public struct LocalizationError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
