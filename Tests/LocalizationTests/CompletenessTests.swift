@@ -1,0 +1,55 @@
+import Testing
+import Foundation  // only as an oracle for the shipped files
+@testable import Localization
+
+@Suite("Shipped localizations")
+struct CompletenessTests {
+    static let required = ["en", "es", "fr", "de", "ja", "ru"]
+
+    func load() throws -> Localizer { try Localizer.load(directory: "Localizations") }
+
+    @Test func everyRequiredLanguageShips() throws {
+        #expect(Set(try load().languages).isSuperset(of: Self.required))
+    }
+
+    @Test(arguments: CompletenessTests.required)
+    func languageHasEveryKeyWithTheSamePlaceholders(_ language: String) throws {
+        let l = try load()
+        let base = l.table("en"), table = l.table(language)
+        for key in base.keys.sorted() {
+            guard let text = table[key] else { Issue.record("\(language) lacks '\(key)'"); continue }
+            #expect(StringFormat.placeholders(in: text) == StringFormat.placeholders(in: base[key]!),
+                    "\(language) '\(key)': \(text) vs \(base[key]!)")
+        }
+        for key in table.keys where base[key] == nil { Issue.record("\(language) has '\(key)', which the base lacks") }
+    }
+
+    @Test(arguments: CompletenessTests.required)
+    func pluralsCoverEveryCategoryTheLanguageUses(_ language: String) throws {
+        let l = try load()
+        let base = l.pluralTable("en"), table = l.pluralTable(language)
+        for (key, basePlural) in base {
+            guard let plural = table[key] else { Issue.record("\(language) lacks plural '\(key)'"); continue }
+            #expect(Set(plural.variables.keys) == Set(basePlural.variables.keys), "\(language) '\(key)' variables")
+            for (name, variable) in plural.variables {
+                #expect(variable.valueType == basePlural.variables[name]?.valueType)
+                let needed = Set((0...1000).map { PluralRules.category(for: Double($0), language: language) })
+                for category in needed where category != .other {
+                    #expect(variable.forms[category] != nil, "\(language) '\(key).\(name)' lacks the '\(category)' form")
+                }
+                for (category, form) in variable.forms {
+                    let kinds = StringFormat.placeholders(in: form).map(\.kind)
+                    #expect(kinds.allSatisfy { $0 == .integer }, "\(language) '\(key).\(name).\(category)': \(form)")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: CompletenessTests.required)
+    func applesParserReadsTheSameTable(_ language: String) throws {
+        let path = "Localizations/\(language).lproj/Localizable.strings"
+        let data = try #require(FileManager.default.contents(atPath: path))
+        let apple = try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: String])
+        #expect(try StringsFile(bytes: Array(data), file: path).table == apple)
+    }
+}
