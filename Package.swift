@@ -30,15 +30,18 @@ let package = Package(
         .target(name: "PropertyList"),
         // JSON values, a strict parser and a writer.
         .target(name: "JSON"),
+        // HMAC, random bytes and password hashing from OpenSSL.
+        .target(name: "Crypto", dependencies: ["COpenSSL"]),
         // SQLite behind a small typed wrapper.
         .target(name: "Storage", dependencies: ["CSQLite"]),
 
         // The site: wires the infrastructure modules together.
-        .target(name: "ArcadeApp", dependencies: ["HTTP", "HTTPServer", "Storage", "CSystem"]),
+        .target(name: "ArcadeApp", dependencies: ["HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList", "Crypto"]),
         .executableTarget(name: "arcade", dependencies: ["ArcadeApp"]),
 
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "TemplatesTests", dependencies: ["Templates", "JSON"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "PropertyList"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "ArcadeApp", "CSystem"]),

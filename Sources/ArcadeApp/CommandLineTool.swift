@@ -1,4 +1,6 @@
 import HTTPServer
+import JSON
+import Localization
 import Storage
 #if canImport(Glibc)
 import Glibc
@@ -12,6 +14,7 @@ public enum CommandLineTool {
             write(usage(), to: 1)
             return 0
         }
+        if rest.first == "strings" { return strings(Array(rest.dropFirst())) }
         if rest.first == "serve" { rest = rest.dropFirst() }
         if rest.contains("-h") || rest.contains("--help") {
             write(usage(), to: 1)
@@ -44,6 +47,27 @@ public enum CommandLineTool {
         }
     }
 
+    /// `arcade strings FILE`: the parsed table as JSON with sorted keys.
+    static func strings(_ arguments: [String]) -> Int32 {
+        guard arguments.count == 1, !arguments[0].hasPrefix("-") else {
+            return fail(UsageError("strings takes one .strings file"))
+        }
+        let path = arguments[0]
+        guard let bytes = Localizer.readFile(path) else {
+            write("arcade: cannot read \(path)\n", to: 2)
+            return 1
+        }
+        do {
+            let table = try StringsFile(bytes: bytes, file: path).table
+            let json = JSONValue.object(table.map { ($0.key, JSONValue.string($0.value)) })
+            write(JSONWriter(sortedKeys: true, indent: 2).string(json) + "\n", to: 1)
+            return 0
+        } catch {
+            write("\(error)\n", to: 2)
+            return 1
+        }
+    }
+
     private static func display(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
 
     private static func fail(_ error: UsageError) -> Int32 {
@@ -58,6 +82,7 @@ public enum CommandLineTool {
 
             USAGE:
               arcade [serve] [OPTIONS]    serve the site (the default command)
+              arcade strings FILE         print a .strings file as JSON (keys sorted)
               arcade --help               show this help
 
             OPTIONS (each may also be set by the environment variable shown):

@@ -107,7 +107,7 @@ public final class Localizer: Sendable {
         return names.sorted()
     }
 
-    static func readFile(_ path: String) -> [UInt8]? {
+    public static func readFile(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
