@@ -1,52 +1,178 @@
 import CSQLite
 
-/// A SQLite database file opened for the server: WAL journal, a busy
-/// timeout, and foreign keys on. Each event loop gets its own connection.
-public final class Database: @unchecked Sendable {
-    public struct Error: Swift.Error, CustomStringConvertible {
-        public let message: String
-        public var description: String { message }
+/// A value bound to, or read from, a SQL statement.
+public enum SQLValue: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+
+    public init(stringLiteral value: String) { self = .text(value) }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(_ value: Int) { self = .integer(Int64(value)) }
+    public init(_ value: String?) { self = value.map { .text($0) } ?? .null }
+}
+
+/// A result row with typed access by column name.
+public struct Row: Sendable {
+    public let columns: [String]
+    public let values: [SQLValue]
+
+    public subscript(_ name: String) -> SQLValue {
+        guard let i = columns.firstIndex(of: name) else { return .null }
+        return values[i]
     }
 
+    public func int(_ name: String) -> Int? { if case .integer(let v) = self[name] { Int(v) } else { nil } }
+    public func double(_ name: String) -> Double? {
+        switch self[name] { case .real(let v): v; case .integer(let v): Double(v); default: nil }
+    }
+    public func string(_ name: String) -> String? { if case .text(let v) = self[name] { v } else { nil } }
+    public func blob(_ name: String) -> [UInt8]? { if case .blob(let v) = self[name] { v } else { nil } }
+}
+
+public struct DatabaseError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// One SQLite connection: WAL journal with full sync (a write that
+/// returned has reached the disk), foreign keys on, a busy timeout, and a
+/// cache of prepared statements. Use it from one thread at a time;
+/// `DatabasePool` gives each thread its own.
+public final class Database {
     public let path: String
     private var handle: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
 
-    public init(path: String) throws {
+    public init(path: String) throws(DatabaseError) {
         self.path = path
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &handle, flags, nil)
         guard rc == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(handle)
-            throw Error(message: "cannot open database \(path): \(message)")
+            handle = nil
+            throw DatabaseError("cannot open database \(path): \(message)")
         }
         sqlite3_busy_timeout(handle, 5000)
-        try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")
+        do {
+            // journal_mode reads the file: a corrupt or foreign file fails here.
+            _ = try query("PRAGMA journal_mode=WAL")
+            try execute("PRAGMA synchronous=FULL")
+            try execute("PRAGMA foreign_keys=ON")
+        } catch {
+            throw DatabaseError("cannot use database \(path): \(error.message)")
+        }
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
 
-    /// Runs one or more statements that return no rows.
-    public func execute(_ sql: String) throws {
+    private func failure(_ sql: String) -> DatabaseError {
+        DatabaseError("\(String(cString: sqlite3_errmsg(handle))) (in: \(sql.prefix(120)))")
+    }
+
+    private func prepared(_ sql: String) throws(DatabaseError) -> OpaquePointer {
+        if let statement = statements[sql] {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+            return statement
+        }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
+              let statement else { throw failure(sql) }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func bind(_ statement: OpaquePointer, _ values: [SQLValue], sql: String) throws(DatabaseError) {
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        for (i, value) in values.enumerated() {
+            let index = Int32(i + 1)
+            let rc: Int32
+            switch value {
+            case .null: rc = sqlite3_bind_null(statement, index)
+            case .integer(let v): rc = sqlite3_bind_int64(statement, index, v)
+            case .real(let v): rc = sqlite3_bind_double(statement, index, v)
+            case .text(let v): rc = sqlite3_bind_text(statement, index, v, -1, transient)
+            case .blob(let v): rc = v.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32(v.count), transient) }
+            }
+            guard rc == SQLITE_OK else { throw failure(sql) }
+        }
+    }
+
+    /// Runs one statement that returns no rows; returns the rows changed.
+    @discardableResult
+    public func execute(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> Int {
+        let statement = try prepared(sql)
+        try bind(statement, values, sql: sql)
+        defer { sqlite3_reset(statement) }
+        var rc = sqlite3_step(statement)
+        while rc == SQLITE_ROW { rc = sqlite3_step(statement) }
+        guard rc == SQLITE_DONE else { throw failure(sql) }
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// Runs a script of several statements (migrations), without caching.
+    public func executeScript(_ sql: String) throws(DatabaseError) {
         var message: UnsafeMutablePointer<CChar>?
         guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? "unknown error"
             sqlite3_free(message)
-            throw Error(message: "\(path): \(text)")
+            throw DatabaseError(text)
         }
     }
 
-    /// The first column of the first row, as text.
-    public func scalar(_ sql: String) throws -> String? {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
-            throw Error(message: "\(path): \(String(cString: sqlite3_errmsg(handle)))")
-        }
-        defer { sqlite3_finalize(statement) }
-        switch sqlite3_step(statement) {
-        case SQLITE_ROW: return sqlite3_column_text(statement, 0).map { String(cString: $0) }
-        case SQLITE_DONE: return nil
-        default: throw Error(message: "\(path): \(String(cString: sqlite3_errmsg(handle)))")
+    public func query(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> [Row] {
+        let statement = try prepared(sql)
+        try bind(statement, values, sql: sql)
+        defer { sqlite3_reset(statement) }
+        let count = sqlite3_column_count(statement)
+        let columns = (0..<count).map { String(cString: sqlite3_column_name(statement, $0)) }
+        var rows: [Row] = []
+        while true {
+            let rc = sqlite3_step(statement)
+            if rc == SQLITE_DONE { return rows }
+            guard rc == SQLITE_ROW else { throw failure(sql) }
+            rows.append(Row(columns: columns, values: (0..<count).map { column(statement, $0) }))
         }
     }
+
+    public func first(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> Row? {
+        try query(sql, values).first
+    }
+
+    private func column(_ statement: OpaquePointer, _ i: Int32) -> SQLValue {
+        switch sqlite3_column_type(statement, i) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, i))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, i))
+        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, i)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, i))
+            guard count > 0, let base = sqlite3_column_blob(statement, i) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: base, count: count)))
+        default: return .null
+        }
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back
+    /// when it throws. BEGIN IMMEDIATE takes the write lock up front.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            _ = try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    public var lastInsertID: Int64 { sqlite3_last_insert_rowid(handle) }
 }
