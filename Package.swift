@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "Templates"),
         // .strings and .stringsdict files, formatting, plurals, locale negotiation.
         .target(name: "Localization", dependencies: ["PropertyList"]),
+        // Typed site constants with overrides and hotfixes (the GTConstants model).
+        .target(name: "Constants", dependencies: ["PropertyList"]),
         // XML property lists, as GTConstants and .stringsdict use them.
         .target(name: "PropertyList"),
         // JSON values, a strict parser and a writer.
@@ -36,13 +38,14 @@ let package = Package(
         .target(name: "Storage", dependencies: ["CSQLite"]),
 
         // The site: wires the infrastructure modules together.
-        .target(name: "ArcadeApp", dependencies: ["HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList", "Crypto"]),
+        .target(name: "ArcadeApp", dependencies: ["HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList", "Crypto", "Constants"]),
         .executableTarget(name: "arcade", dependencies: ["ArcadeApp"]),
 
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+        .testTarget(name: "ConstantsTests", dependencies: ["Constants", "PropertyList"]),
         .testTarget(name: "TemplatesTests", dependencies: ["Templates", "JSON"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "PropertyList"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "ArcadeApp", "CSystem"]),

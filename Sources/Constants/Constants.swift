@@ -1,0 +1,93 @@
+import PropertyList
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Typed site constants in the GTConstants model: `Config/Constants.plist`
+/// holds the defaults; `Constants_<env>.plist` files override them in
+/// order; live hotfixes override everything. Top-level keys are replaced
+/// whole. A hotfix must keep the default's type.
+public final class Constants: Sendable {
+    public struct Error: Swift.Error, Sendable, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// The merged files, before hotfixes.
+    public let base: [String: PropertyListValue]
+    private let hotfixes = Mutex<[String: PropertyListValue]>([:])
+
+    public init(base: [String: PropertyListValue]) { self.base = base }
+
+    /// Reads `Constants.plist` and then `Constants_<env>.plist` for each
+    /// environment name, in order.
+    public static func load(directory: String, environments: [String] = []) throws -> Constants {
+        var merged: [String: PropertyListValue] = [:]
+        let files = ["Constants.plist"] + environments.map { "Constants_\($0).plist" }
+        for (index, name) in files.enumerated() {
+            let path = directory + "/" + name
+            guard let bytes = readFile(path) else {
+                throw Error(index == 0 ? "\(path): the constants file is missing" : "\(path): no such override file for --env \(environments[index - 1])")
+            }
+            guard case .dictionary(let members) = try PropertyListParser.parse(bytes, file: path) else {
+                throw Error("\(path): the top level must be a <dict>")
+            }
+            for (key, value) in members {
+                if index > 0, let existing = merged[key], existing.typeName != value.typeName {
+                    throw Error("\(path): '\(key)' is a \(value.typeName) here but a \(existing.typeName) in Constants.plist")
+                }
+                merged[key] = value
+            }
+        }
+        return Constants(base: merged)
+    }
+
+    public func value(_ key: String) -> PropertyListValue? { hotfixes.withLock { $0[key] } ?? base[key] }
+
+    public func int(_ key: String, default fallback: Int) -> Int {
+        if case .integer(let v) = value(key) { return v }
+        return fallback
+    }
+
+    public func double(_ key: String, default fallback: Double) -> Double {
+        switch value(key) {
+        case .real(let v): v
+        case .integer(let v): Double(v)
+        default: fallback
+        }
+    }
+
+    public func string(_ key: String, default fallback: String) -> String {
+        if case .string(let v) = value(key) { return v }
+        return fallback
+    }
+
+    public func bool(_ key: String, default fallback: Bool) -> Bool {
+        if case .bool(let v) = value(key) { return v }
+        return fallback
+    }
+
+    /// Sets or removes a live override; refuses a change of type.
+    public func setHotfix(_ key: String, _ value: PropertyListValue?) throws(Error) {
+        if let value, let original = base[key], original.typeName != value.typeName {
+            throw Error("'\(key)' is a \(original.typeName); a \(value.typeName) cannot replace it")
+        }
+        hotfixes.withLock { $0[key] = value }
+    }
+
+    static func readFile(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(fd, &chunk, chunk.count)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            bytes += chunk[0..<n]
+        }
+        return bytes
+    }
+}
