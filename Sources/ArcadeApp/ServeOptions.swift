@@ -9,6 +9,15 @@ public struct ServeOptions: Sendable {
     public var server = ServerConfiguration()
     public var database = "./arcade.sqlite"
     public var publicDirectory = "./Public"
+    public var templates = "./Templates"
+    public var localizations = "./Localizations"
+    public var config = "./Config"
+    /// Override files applied in order: `Constants_<env>.plist`.
+    public var environments: [String] = []
+    /// Reload changed templates on the next request.
+    public var dev = false
+    /// Mark cookies `Secure` (when served over TLS, e.g. behind a proxy).
+    public var secureCookies = false
 
     public init() {}
 
@@ -53,6 +62,43 @@ public struct ServeOptions: Sendable {
             $0.publicDirectory = $1
             return true
         },
+        Option(flag: "--templates", variable: "ARCADE_TEMPLATES", placeholder: "DIR",
+               help: "Mustache templates, parsed at start-up", current: { $0.templates }) {
+            guard !$1.isEmpty else { return false }
+            $0.templates = $1
+            return true
+        },
+        Option(flag: "--localizations", variable: "ARCADE_LOCALIZATIONS", placeholder: "DIR",
+               help: "<lang>.lproj folders of .strings and .stringsdict files", current: { $0.localizations }) {
+            guard !$1.isEmpty else { return false }
+            $0.localizations = $1
+            return true
+        },
+        Option(flag: "--config", variable: "ARCADE_CONFIG", placeholder: "DIR",
+               help: "folder of Constants.plist and its overrides", current: { $0.config }) {
+            guard !$1.isEmpty else { return false }
+            $0.config = $1
+            return true
+        },
+        Option(flag: "--env", variable: "ARCADE_ENV", placeholder: "NAME[,NAME]",
+               help: "apply Constants_NAME.plist overrides, in order", current: { $0.environments.isEmpty ? "none" : $0.environments.joined(separator: ",") }) {
+            let names = $1.split(separator: ",").map(String.init)
+            guard names.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } }) else { return false }
+            $0.environments = names
+            return true
+        },
+        Option(flag: "--dev", variable: "ARCADE_DEV", placeholder: "on|off",
+               help: "reload changed templates on the next request", current: { $0.dev ? "on" : "off" }) {
+            guard let on = ServeOptions.onOff($1) else { return false }
+            $0.dev = on
+            return true
+        },
+        Option(flag: "--secure-cookies", variable: "ARCADE_SECURE_COOKIES", placeholder: "on|off",
+               help: "mark cookies Secure (when served over TLS)", current: { $0.secureCookies ? "on" : "off" }) {
+            guard let on = ServeOptions.onOff($1) else { return false }
+            $0.secureCookies = on
+            return true
+        },
         Option(flag: "--max-connections", variable: "ARCADE_MAX_CONNECTIONS", placeholder: "N",
                help: "connections open at once; more get 503", current: { "\($0.server.maxConnections)" }) {
             guard let n = Int($1), n >= 1 else { return false }
@@ -71,11 +117,8 @@ public struct ServeOptions: Sendable {
         seconds("--write-timeout", "ARCADE_WRITE_TIMEOUT", "a response may stall on a client that does not read", \.writeTimeout),
         Option(flag: "--access-log", variable: "ARCADE_ACCESS_LOG", placeholder: "on|off",
                help: "one line per request on standard output", current: { $0.server.accessLog ? "on" : "off" }) {
-            switch $1 {
-            case "on", "1", "true", "yes": $0.server.accessLog = true
-            case "off", "0", "false", "no": $0.server.accessLog = false
-            default: return false
-            }
+            guard let on = ServeOptions.onOff($1) else { return false }
+            $0.server.accessLog = on
             return true
         },
     ]
@@ -97,6 +140,14 @@ public struct ServeOptions: Sendable {
         var v4 = in_addr(), v6 = in6_addr()
         if inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1 { return text }
         return nil
+    }
+
+    static func onOff(_ text: String) -> Bool? {
+        switch text {
+        case "on", "1", "true", "yes": true
+        case "off", "0", "false", "no": false
+        default: nil
+        }
     }
 
     static func format(_ seconds: Double) -> String {

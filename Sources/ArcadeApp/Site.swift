@@ -1,18 +1,124 @@
+import Constants
+import Crypto
 import HTTP
 import HTTPServer
+import Localization
 import Storage
+import Templates
 
 /// The site: every route Arcade answers, wired to the infrastructure.
-public struct Site: Sendable {
+public final class Site: Sendable {
     public let router: Router
+    let pool: DatabasePool
+    let localizer: Localizer
+    let constants: Constants
+    let identity: Identity
+    let pages: Pages
+    let hotfixes: StringHotfixes
 
     public init(options: ServeOptions) throws {
-        // Open (or create) the database now so a bad path fails at start-up.
-        _ = try Database(path: options.database)
+        pool = DatabasePool(path: options.database)
+        let db = try pool.connection()
+        try db.migrate(Schema.migrations)
+        let key = try Site.secret("cookie-signing", in: db)
+        let overlay = StringOverlay()
+        localizer = try Localizer.load(directory: options.localizations, overlay: overlay, log: { Log.info($0) })
+        hotfixes = StringHotfixes(pool: pool, overlay: overlay)
+        try hotfixes.load()
+        constants = try Constants.load(directory: options.config, environments: options.environments)
+        let templates = try TemplateStore(directory: options.templates, dev: options.dev)
+        for required in ["layout", "home", "error", "language-menu"] where try templates.library().template(named: required) == nil {
+            throw TemplateStoreError("\(options.templates)/\(required).mustache is missing")
+        }
+        let constants = self.constants
+        pages = Pages(templates: templates, localizer: localizer, version: { constants.string("site.version", default: "1.0.0") })
+        identity = Identity(signer: Signer(key: key), csrfKey: Crypto.hmacSHA256(key: key, message: Array("csrf".utf8)), pool: pool,
+                            negotiation: LanguageNegotiation(available: localizer.languages, fallback: localizer.base),
+                            secureCookies: options.secureCookies)
         let files = try StaticFiles(root: options.publicDirectory)
+
         var router = Router()
         router.get("/healthz") { _ in .text("ok") }
-        router.fallback = files.handler
+        router.fallback = Handler { [pages = pages, identity = identity] request in
+            let response = files.respond(to: request)
+            guard response.status.code >= 400 else { return response }
+            // Static misses get the site's own localized error page.
+            let visitor = try? identity.visitor(for: request)
+            return pages.error(response.status, language: visitor?.language ?? "en", csrf: visitor?.csrfToken ?? "",
+                               path: "/", cookies: visitor?.cookies ?? [])
+        }
+        let pages = self.pages, localizer = self.localizer, identity = self.identity
+        router.errorPage = { status, request in
+            let visitor = try? identity.visitor(for: request)
+            return pages.error(status, language: visitor?.language ?? localizer.base, csrf: visitor?.csrfToken ?? "", path: "/",
+                               cookies: visitor?.cookies ?? [])
+        }
+        router.refusalPage = { error in
+            pages.error(error.status, language: localizer.base, csrf: "", path: "/")
+        }
+        let kit = RouteKit(identity: identity, pages: pages)
+        kit.page(&router, "/") { request, visitor in
+            pages.render("home", title: localizer.string("home.title", language: visitor.language), language: visitor.language,
+                         csrf: visitor.csrfToken, path: "/", data: ["isHome": true, "games": .list([]), "gameCount": .int(0)])
+        }
         self.router = router
     }
+
+    /// A random secret kept in the database, made at first start.
+    static func secret(_ name: String, in db: Database) throws -> [UInt8] {
+        if let existing = try db.first("SELECT value FROM secrets WHERE name = ?", [.text(name)])?.blob("value"), existing.count >= 32 {
+            return existing
+        }
+        let fresh = Crypto.randomBytes(32)
+        try db.execute("INSERT OR REPLACE INTO secrets (name, value) VALUES (?, ?)", [.text(name), .blob(fresh)])
+        return fresh
+    }
+}
+
+/// How routes are declared: pages identify the visitor first; actions also
+/// check the CSRF token.
+struct RouteKit: Sendable {
+    let identity: Identity
+    let pages: Pages
+
+    /// A GET page: the visitor is identified (and new cookies set) first;
+    /// a failure inside becomes the localized 500 page.
+    func page(_ router: inout Router, _ pattern: String,
+              _ render: @escaping @Sendable (Request, Visitor) throws -> Response) {
+        let identity = self.identity, pages = self.pages
+        router.get(pattern) { request in
+            do {
+                let visitor = try identity.visitor(for: request)
+                var response = try render(request, visitor)
+                for cookie in visitor.cookies { response.setCookie(cookie) }
+                return response
+            } catch {
+                Log.error("GET \(request.target): \(error)")
+                return pages.error(.internalServerError, language: "en", csrf: "", path: "/")
+            }
+        }
+    }
+
+    /// A state-changing POST: refused with a localized 403 unless it carries
+    /// the session's CSRF token.
+    func action(_ router: inout Router, _ pattern: String,
+                _ handle: @escaping @Sendable (Request, Visitor) throws -> Response) {
+        let identity = self.identity, pages = self.pages
+        router.post(pattern) { request in
+            do {
+                let visitor = try identity.visitor(for: request)
+                guard identity.passesCSRF(request) else {
+                    return pages.error(.forbidden, language: visitor.language, csrf: visitor.csrfToken, path: "/",
+                                       cookies: visitor.cookies)
+                }
+                var response = try handle(request, visitor)
+                for cookie in visitor.cookies { response.setCookie(cookie) }
+                return response
+            } catch {
+                Log.error("POST \(request.target): \(error)")
+                return pages.error(.internalServerError, language: "en", csrf: "", path: "/")
+            }
+        }
+    }
+
 }

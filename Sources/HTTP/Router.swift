@@ -15,6 +15,12 @@ public struct Handler: Sendable {
 public protocol Responder: Sendable {
     /// Returns the handler; may annotate the request (path parameters).
     func handler(for request: inout Request) -> Handler
+    /// The page for a request the server refused before routing (400, 413, …).
+    func refusal(_ error: HTTPError) -> Response
+}
+
+extension Responder {
+    public func refusal(_ error: HTTPError) -> Response { Response.error(error.status, detail: error.reason) }
 }
 
 /// Routes by method and path pattern. Patterns are `/`-separated segments:
@@ -38,6 +44,8 @@ public struct Router: Responder {
     public var fallback = Handler { _ in Response.error(.notFound) }
     /// Builds the 404/405/400 pages; the site replaces it with its own.
     public var errorPage: @Sendable (Status, Request) -> Response = { status, _ in Response.error(status) }
+    /// Builds the page for requests refused before routing.
+    public var refusalPage: @Sendable (HTTPError) -> Response = { Response.error($0.status, detail: $0.reason) }
 
     public init() {}
 
@@ -58,6 +66,8 @@ public struct Router: Responder {
     public mutating func post(_ p: String, offLoop: Bool = false, _ h: @escaping @Sendable (Request) -> Response) { add(.post, p, offLoop: offLoop, h) }
     public mutating func put(_ p: String, offLoop: Bool = false, _ h: @escaping @Sendable (Request) -> Response) { add(.put, p, offLoop: offLoop, h) }
     public mutating func delete(_ p: String, offLoop: Bool = false, _ h: @escaping @Sendable (Request) -> Response) { add(.delete, p, offLoop: offLoop, h) }
+
+    public func refusal(_ error: HTTPError) -> Response { refusalPage(error) }
 
     public func handler(for request: inout Request) -> Handler {
         guard let path = request.pathSegments else {

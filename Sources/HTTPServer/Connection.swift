@@ -180,7 +180,9 @@ final class Connection {
         closeWhenFlushed = true
         unparsed = []
         let info = RequestInfo(method: nil, target: target, version: .http11, keepAlive: false, start: loop.now)
-        enqueue(Response.error(status, detail: reason), info)
+        var response = loop.context.responder.refusal(HTTPError(status, reason))
+        response.headers.remove("Connection")
+        enqueue(response, info)
     }
 
     private func flush() {

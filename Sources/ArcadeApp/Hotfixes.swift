@@ -1,0 +1,36 @@
+import Localization
+import Storage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// String hotfixes: kept in SQLite, served from the shared overlay. A write
+/// commits first, then updates the overlay, so every worker sees it on its
+/// next request and a restart keeps it.
+struct StringHotfixes: Sendable {
+    let pool: DatabasePool
+    let overlay: StringOverlay
+
+    func load() throws {
+        var all: [String: [String: String]] = [:]
+        for row in try pool.connection().query("SELECT key, language, value FROM string_hotfixes") {
+            guard let key = row.string("key"), let language = row.string("language"), let value = row.string("value") else { continue }
+            all[language, default: [:]][key] = value
+        }
+        overlay.replaceAll(all)
+    }
+
+    /// Sets (or, with nil, removes) a hotfix; `language` may be `StringOverlay.allLanguages`.
+    func set(_ key: String, language: String, to value: String?) throws {
+        let db = try pool.connection()
+        if let value {
+            try db.execute("""
+                INSERT INTO string_hotfixes (key, language, value, updated) VALUES (?, ?, ?, ?)
+                ON CONFLICT (key, language) DO UPDATE SET value = excluded.value, updated = excluded.updated
+                """, [.text(key), .text(language), .text(value), .integer(Int64(time(nil)))])
+        } else {
+            try db.execute("DELETE FROM string_hotfixes WHERE key = ? AND language = ?", [.text(key), .text(language)])
+        }
+        overlay.set(key, language: language, to: value)
+    }
+}

@@ -1,0 +1,86 @@
+import Crypto
+import HTTP
+import Localization
+import Storage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Who is asking, as far as the site knows: an anonymous player (signed,
+/// long-lived cookie), a browser session (signed session cookie), the
+/// language, and the CSRF token tied to the session. A tampered or forged
+/// cookie is ignored: its bearer becomes a new player.
+struct Visitor: Sendable {
+    static let playerCookie = "arcade_player"
+    static let sessionCookie = "arcade_session"
+    static let languageCookie = "arcade_lang"
+
+    let playerID: String
+    let sessionID: String
+    let language: String
+    let csrfToken: String
+    /// Cookies the response must set.
+    var cookies: [SetCookie] = []
+}
+
+/// Identifies visitors and guards state-changing requests.
+struct Identity: Sendable {
+    let signer: Signer
+    let csrfKey: [UInt8]
+    let pool: DatabasePool
+    let negotiation: LanguageNegotiation
+    let secureCookies: Bool
+
+    func visitor(for request: Request) throws -> Visitor {
+        let cookies = request.cookies
+        var toSet: [SetCookie] = []
+        let player: String
+        if let known = cookies[Visitor.playerCookie].flatMap(signer.verify), Self.isID(known) {
+            player = known
+        } else {
+            player = Self.newID()
+            // Committed before the response that hands out the cookie.
+            try pool.connection().execute("INSERT OR IGNORE INTO players (id, first_seen) VALUES (?, ?)",
+                                          [.text(player), .integer(Int64(time(nil)))])
+            toSet.append(SetCookie(name: Visitor.playerCookie, value: signer.sign(player), maxAge: 2 * 365 * 86_400,
+                                   secure: secureCookies, sameSite: .lax))
+        }
+        let session: String
+        if let known = cookies[Visitor.sessionCookie].flatMap(signer.verify), Self.isID(known) {
+            session = known
+        } else {
+            session = Self.newID()
+            toSet.append(SetCookie(name: Visitor.sessionCookie, value: signer.sign(session), secure: secureCookies, sameSite: .lax))
+        }
+        var language: String
+        if let asked = request.query["lang"], let chosen = negotiation.match(asked) {
+            language = chosen
+            toSet.append(SetCookie(name: Visitor.languageCookie, value: chosen, maxAge: 365 * 86_400,
+                                   secure: secureCookies, sameSite: .lax))
+        } else if let remembered = cookies[Visitor.languageCookie], let chosen = negotiation.match(remembered) {
+            language = chosen
+        } else {
+            language = negotiation.negotiate(request.headers["Accept-Language"])
+        }
+        return Visitor(playerID: player, sessionID: session, language: language, csrfToken: csrfToken(session: session),
+                       cookies: toSet)
+    }
+
+    func csrfToken(session: String) -> String {
+        Base64URL.encode(Crypto.hmacSHA256(key: csrfKey, message: Array("csrf|\(session)".utf8)))
+    }
+
+    /// Whether a POST carries the token of the session it comes from, in the
+    /// form field `csrf` or the `X-CSRF-Token` header.
+    func passesCSRF(_ request: Request) -> Bool {
+        guard let session = request.cookies[Visitor.sessionCookie].flatMap(signer.verify) else { return false }
+        let sent = request.headers["X-CSRF-Token"] ?? request.form?["csrf"] ?? ""
+        return Crypto.constantTimeEqual(Array(sent.utf8), Array(csrfToken(session: session).utf8))
+    }
+
+    static func newID() -> String { Base64URL.encode(Crypto.randomBytes(16)) }
+
+    static func isID(_ text: String) -> Bool {
+        text.utf8.count == 22 && Base64URL.decode(text)?.count == 16
+    }
+}
