@@ -41,14 +41,17 @@ let package = Package(
         .target(name: "ArcadeApp", dependencies: ["HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList", "Crypto", "Constants"]),
         .executableTarget(name: "arcade", dependencies: ["ArcadeApp"]),
 
+        // Helpers shared by the test targets: a raw loopback client, child processes, scratch folders.
+        .target(name: "TestSupport", dependencies: ["CSystem"], path: "Tests/Support"),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+        .testTarget(name: "SiteTests", dependencies: ["ArcadeApp", "HTTP", "HTTPServer", "CSystem", "Storage", "Crypto", "TestSupport"]),
         .testTarget(name: "ConstantsTests", dependencies: ["Constants", "PropertyList"]),
         .testTarget(name: "TemplatesTests", dependencies: ["Templates", "JSON"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "PropertyList"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "ArcadeApp", "CSystem"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "ArcadeApp", "CSystem", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import HTTP
 import HTTPServer
@@ -89,6 +90,5 @@ struct TimeoutTests {
     }
 }
 
-func csysNow() -> Double { Double(csys_monotonic_ns()) / 1e9 }
 
 import CSystem

@@ -1,3 +1,4 @@
+import TestSupport
 import HTTP
 import HTTPServer
 #if canImport(Glibc)

@@ -3,49 +3,49 @@ import CSystem
 import Glibc
 #endif
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// A response as read off the wire.
-struct WireResponse {
-    var status: Int
-    var reason: String
-    var headers: [(String, String)]
-    var body: [UInt8]
+public struct WireResponse {
+    public var status: Int
+    public var reason: String
+    public var headers: [(String, String)]
+    public var body: [UInt8]
 
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         headers.first { $0.0.lowercased() == name.lowercased() }?.1
     }
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// A blocking loopback client that speaks raw bytes, with deadlines on
 /// every read so a misbehaving server fails a test instead of hanging it.
-final class RawClient {
-    private(set) var fd: Int32
+public final class RawClient {
+    public private(set) var fd: Int32
     private var buffer: [UInt8] = []
-    private(set) var sawEOF = false
+    public private(set) var sawEOF = false
 
-    init(port: Int, receiveBuffer: Int = 0) throws {
+    public init(port: Int, receiveBuffer: Int = 0) throws {
         fd = csys_connect_tcp("127.0.0.1", Int32(port), Int32(receiveBuffer))
         guard fd >= 0 else { throw TestFailure("connect to \(port): errno \(errno)") }
     }
 
     deinit { if fd >= 0 { Glibc.close(fd) } }
 
-    func close() {
+    public func close() {
         if fd >= 0 { Glibc.close(fd) }
         fd = -1
     }
 
     /// Sends everything; false if the server has closed or reset.
     @discardableResult
-    func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+    public func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
     @discardableResult
-    func send(_ bytes: [UInt8]) -> Bool {
+    public func send(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { csys_send(fd, $0.baseAddress! + offset, $0.count - offset) }
@@ -73,7 +73,7 @@ final class RawClient {
     private func deadline(_ seconds: Double) -> Int64 { csys_monotonic_ns() + Int64(seconds * 1e9) }
 
     /// Reads one response. `head` says the request was HEAD (no body follows).
-    func readResponse(timeout: Double = 5, head: Bool = false) throws -> WireResponse {
+    public func readResponse(timeout: Double = 5, head: Bool = false) throws -> WireResponse {
         let end = deadline(timeout)
         var headEnd: Int?
         while true {
@@ -110,7 +110,7 @@ final class RawClient {
     }
 
     /// True when the server closes (EOF or reset) within the timeout; data is discarded.
-    func closes(within timeout: Double) throws -> Bool {
+    public func closes(within timeout: Double) throws -> Bool {
         let end = deadline(timeout)
         while !sawEOF {
             buffer.removeAll()
@@ -120,7 +120,7 @@ final class RawClient {
     }
 
     /// Reads until the server closes; returns how many bytes arrived.
-    func drain(timeout: Double) throws -> Int {
+    public func drain(timeout: Double) throws -> Int {
         let end = deadline(timeout)
         var total = buffer.count
         buffer.removeAll()
@@ -133,7 +133,7 @@ final class RawClient {
     }
 
     /// Whatever arrived within `timeout`, as text.
-    func readAvailable(timeout: Double) throws -> String {
+    public func readAvailable(timeout: Double) throws -> String {
         let end = deadline(timeout)
         while try fill(deadline: end), !sawEOF {}
         defer { buffer.removeAll() }
@@ -147,7 +147,10 @@ final class RawClient {
     }
 }
 
-func sleep(seconds: Double) {
+public func sleep(seconds: Double) {
     var ts = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
     nanosleep(&ts, nil)
 }
+
+/// Monotonic seconds.
+public func csysNow() -> Double { Double(csys_monotonic_ns()) / 1e9 }

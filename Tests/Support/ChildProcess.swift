@@ -4,13 +4,13 @@ import Glibc
 #endif
 
 /// The `arcade` executable run as a child process, its output in files.
-final class ChildProcess {
-    let pid: pid_t
-    let scratch = ScratchDirectory()
-    private(set) var exitStatus: Int32?
+public final class ChildProcess {
+    public let pid: pid_t
+    public let scratch = ScratchDirectory()
+    public private(set) var exitStatus: Int32?
 
     /// The binary SwiftPM built beside this test bundle.
-    static var arcadeBinary: String {
+    public static var arcadeBinary: String {
         let bundle = CommandLine.arguments[0]
         let directory = bundle.contains("/") ? String(bundle[..<bundle.lastIndex(of: "/")!]) : "."
         var candidate = directory
@@ -23,7 +23,7 @@ final class ChildProcess {
         return directory + "/arcade"
     }
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
         let binary = Self.arcadeBinary
         guard access(binary, X_OK) == 0 else { throw TestFailure("no arcade binary at \(binary); run `swift build` first") }
         let out = open(scratch.path + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -48,7 +48,7 @@ final class ChildProcess {
 
     /// Waits for the exit; nil on timeout.
     @discardableResult
-    func wait(timeout: Double) -> Int32? {
+    public func wait(timeout: Double) -> Int32? {
         if let exitStatus { return exitStatus }
         var status: Int32 = 0
         guard csys_wait_exit(pid, &status, Int32(timeout * 1000)) == 0 else { return nil }
@@ -56,13 +56,13 @@ final class ChildProcess {
         return status
     }
 
-    func signal(_ number: Int32) { _ = csys_send_signal(pid, number) }
+    public func signal(_ number: Int32) { _ = csys_send_signal(pid, number) }
 
-    var standardOutput: String { read(scratch.path + "/stdout") }
-    var standardError: String { read(scratch.path + "/stderr") }
+    public var standardOutput: String { read(scratch.path + "/stdout") }
+    public var standardError: String { read(scratch.path + "/stderr") }
 
     /// Waits for the start-up line and returns the port it names.
-    func waitForPort(timeout: Double = 10) throws -> Int {
+    public func waitForPort(timeout: Double = 10) throws -> Int {
         let end = csysNow() + timeout
         while csysNow() < end {
             let out = standardOutput

@@ -1,0 +1,71 @@
+import TestSupport
+import HTTP
+import HTTPServer
+@testable import ArcadeApp
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func scratchDirectory() -> String {
+    var template = Array("/tmp/arcade-site-XXXXXX".utf8CString)
+    return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+}
+
+/// The real site on a free loopback port, with its own database file.
+final class SiteServer {
+    let site: Site
+    let server: HTTPServer
+    let database: String
+    var port: Int { server.port }
+
+    init(router: ((Site) -> Router)? = nil, _ configure: (inout ServeOptions) -> Void = { _ in }) throws {
+        var options = ServeOptions()
+        database = scratchDirectory() + "/site.sqlite"
+        options.database = database
+        options.server.port = 0
+        options.server.workers = 2
+        options.server.accessLog = false
+        configure(&options)
+        site = try Site(options: options)
+        server = try HTTPServer(configuration: options.server, responder: router?(site) ?? site.router)
+        server.start()
+    }
+
+    func stop() {
+        server.shutdown()
+        server.wait()
+    }
+
+    /// One request on a fresh connection.
+    func get(_ path: String, headers: [String: String] = [:]) throws -> WireResponse {
+        let client = try RawClient(port: port)
+        let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+        client.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\(extra)Connection: close\r\n\r\n")
+        return try client.readResponse()
+    }
+
+    func post(_ path: String, body: String, headers: [String: String] = [:]) throws -> WireResponse {
+        let client = try RawClient(port: port)
+        let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+        client.send("POST \(path) HTTP/1.1\r\nHost: t\r\n\(extra)Content-Type: application/x-www-form-urlencoded\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+        return try client.readResponse()
+    }
+}
+
+extension WireResponse {
+    /// `name=value` of each Set-Cookie, for sending back.
+    var cookies: [String: String] {
+        var result: [String: String] = [:]
+        for (name, value) in headers where name.lowercased() == "set-cookie" {
+            let pair = value.split(separator: ";")[0]
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            result[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return result
+    }
+
+    func cookieHeader(adding more: [String: String] = [:]) -> String {
+        cookies.merging(more) { $1 }.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")
+    }
+}

@@ -1,0 +1,149 @@
+import TestSupport
+import Testing
+import HTTP
+import HTTPServer
+import Storage
+import Crypto
+@testable import ArcadeApp
+
+@Suite("The site over loopback")
+struct SiteTests {
+    @Test func homePageIsLocalizedFromAcceptLanguage() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let english = try server.get("/")
+        #expect(english.status == 200)
+        #expect(english.text.contains("<html lang=\"en\""))
+        #expect(english.text.contains("<h1>Pick a game</h1>"))
+        #expect(english.header("Content-Language") == "en")
+        let russian = try server.get("/", headers: ["Accept-Language": "ru-RU,ru;q=0.9,en;q=0.5"])
+        #expect(russian.text.contains("<html lang=\"ru\""))
+        #expect(russian.text.contains("<h1>Выберите игру</h1>"))
+        #expect(russian.text.contains("Пока нет игр"), "the plural form for zero")
+        #expect(russian.header("Content-Language") == "ru")
+        #expect(russian.header("Vary")?.contains("Accept-Language") == true)
+        let refused = try server.get("/", headers: ["Accept-Language": "ru;q=0, ja;q=0.1"])
+        #expect(refused.header("Content-Language") == "ja")
+    }
+
+    @Test func everyHTMLResponseCarriesTheSecurityHeaders() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        for path in ["/", "/no-such-page"] {
+            let response = try server.get(path)
+            let csp = try #require(response.header("Content-Security-Policy"))
+            #expect(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"))
+            #expect(csp.contains("frame-ancestors 'none'"))
+            #expect(response.header("X-Content-Type-Options") == "nosniff")
+            #expect(response.header("Referrer-Policy") != nil)
+            #expect(!response.text.contains("<script>"), "no inline script")
+            #expect(response.text.contains("<meta name=\"csrf-token\" content=\""))
+        }
+    }
+
+    @Test func languageSwitchSticksAcrossPages() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let first = try server.get("/?lang=fr")
+        #expect(first.text.contains("<html lang=\"fr\""))
+        #expect(first.cookies["arcade_lang"] == "fr")
+        let cookie = first.cookieHeader()
+        let next = try server.get("/", headers: ["Cookie": cookie, "Accept-Language": "de"])
+        #expect(next.text.contains("<h1>Choisissez un jeu</h1>"), "the cookie beats Accept-Language")
+        let missing = try server.get("/nowhere", headers: ["Cookie": cookie])
+        #expect(missing.status == 404)
+        #expect(missing.text.contains("Page introuvable"))
+        let unknown = try server.get("/?lang=xx", headers: ["Cookie": cookie])
+        #expect(unknown.text.contains("<html lang=\"fr\""), "an unknown language changes nothing")
+    }
+
+    @Test func playersAreSignedAndForgeriesIgnored() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let first = try server.get("/")
+        let player = try #require(first.cookies["arcade_player"])
+        let setCookie = try #require(first.headers.first { $0.0 == "Set-Cookie" && $0.1.hasPrefix("arcade_player=") }?.1)
+        #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax"))
+        let db = try Database(path: server.database)
+        #expect(try db.query("SELECT id FROM players").count == 1)
+        // Returning with the cookie: same player, no new cookie.
+        let again = try server.get("/", headers: ["Cookie": first.cookieHeader()])
+        #expect(again.cookies["arcade_player"] == nil)
+        // A forged cookie (another id, or a broken signature) makes a new player.
+        let parts = player.split(separator: ".")
+        let forged = Base64URL.encode(Array("AAAAAAAAAAAAAAAAAAAAAA".utf8)) + "." + parts[1]
+        for bad in [forged, String(parts[0]) + ".xyz", "garbage", ""] {
+            let response = try server.get("/", headers: ["Cookie": "arcade_player=\(bad)"])
+            #expect(response.cookies["arcade_player"] != nil && response.cookies["arcade_player"] != player)
+        }
+        #expect(try db.query("SELECT id FROM players").count == 5)
+    }
+
+    @Test func csrfGuardsEveryAction() throws {
+        let server = try SiteServer(router: { site in
+            var router = site.router
+            RouteKit(identity: site.identity, pages: site.pages).action(&router, "/test/echo") { request, _ in
+                .text("done: \(request.form?["x"] ?? "")")
+            }
+            return router
+        })
+        defer { server.stop() }
+        let page = try server.get("/")
+        let token = try #require(page.text.firstRange(of: "name=\"csrf-token\" content=\"").map { range in
+            String(page.text[range.upperBound...].prefix { $0 != "\"" })
+        })
+        let cookie = page.cookieHeader()
+        #expect(try server.post("/test/echo", body: "x=1&csrf=\(token)", headers: ["Cookie": cookie]).text == "done: 1")
+        #expect(try server.post("/test/echo", body: "x=2", headers: ["Cookie": cookie, "X-CSRF-Token": token]).text == "done: 2")
+        let missing = try server.post("/test/echo", body: "x=3", headers: ["Cookie": cookie])
+        #expect(missing.status == 403)
+        #expect(missing.text.contains("This form has expired"))
+        #expect(try server.post("/test/echo", body: "x=4&csrf=\(token)x", headers: ["Cookie": cookie]).status == 403)
+        #expect(try server.post("/test/echo", body: "x=5&csrf=\(token)").status == 403, "no session, no entry")
+        let other = try server.get("/")
+        #expect(try server.post("/test/echo", body: "x=6&csrf=\(token)", headers: ["Cookie": other.cookieHeader()]).status == 403,
+                "a token from another session")
+    }
+
+    @Test func hotfixesShowOnTheNextRequestOnEveryWorkerAndSurviveRestart() throws {
+        let server = try SiteServer()
+        try server.site.hotfixes.set("home.heading", language: "en", to: "<b>Play</b> now")
+        // Many fresh connections spread over both workers.
+        for _ in 0..<8 {
+            let page = try server.get("/")
+            #expect(page.text.contains("<h1>&lt;b&gt;Play&lt;/b&gt; now</h1>"), "escaped, and applied")
+        }
+        #expect(try server.get("/", headers: ["Accept-Language": "de"]).text.contains("<h1>Wähle ein Spiel</h1>"))
+        server.stop()
+        var options = ServeOptions()
+        options.database = server.database
+        let restarted = try Site(options: options)
+        #expect(restarted.localizer.string("home.heading", language: "en") == "<b>Play</b> now")
+        try restarted.hotfixes.set("home.heading", language: "en", to: nil)
+        #expect(restarted.localizer.string("home.heading", language: "en") == "Pick a game")
+    }
+
+    @Test func refusalsUseTheSitePage() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        client.send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 5000000\r\n\r\n")
+        let response = try client.readResponse()
+        #expect(response.status == 413)
+        #expect(response.text.contains("Too much data"))
+        #expect(response.header("Connection") == "close")
+        #expect(response.header("Content-Security-Policy") != nil)
+    }
+
+    @Test func staticFilesStillServe() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let css = try server.get("/css/site.css")
+        #expect(css.status == 200)
+        #expect(css.header("Content-Type") == "text/css; charset=utf-8")
+        let js = try server.get("/js/site.js")
+        #expect(js.header("Content-Type") == "text/javascript; charset=utf-8")
+        #expect(try server.get("/healthz").text == "ok")
+        #expect(try server.get("/../etc/passwd").status == 400)
+    }
+}
