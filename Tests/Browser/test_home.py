@@ -1,0 +1,71 @@
+"""The home page and the language menu in a real browser."""
+import os
+import unittest
+
+from arcade_browser import ARTIFACTS, BrowserTest
+from selenium.webdriver.common.keys import Keys
+
+
+class EnglishHome(BrowserTest):
+    def test_home_page_in_english(self):
+        self.open("/")
+        self.assertEqual(self.driver.find_element("css selector", "html").get_attribute("lang"), "en")
+        self.assertEqual(self.text("h1"), "Pick a game")
+        self.assertIn("Arcade", self.driver.title)
+        self.assertEqual(self.text("[data-empty=games]"), "No games are open yet. Check back soon!")
+        # The stylesheet and the deferred script loaded (the script marks <html>).
+        self.assertIn("js", self.driver.find_element("css selector", "html").get_attribute("class"))
+        color = self.driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+        self.assertNotEqual(color, "rgba(0, 0, 0, 0)")
+
+    def test_language_menu_switches_and_the_choice_sticks(self):
+        self.open("/")
+        self.driver.find_element("css selector", "a[data-lang=fr]").click()
+        self.assertEqual(self.text("h1"), "Choisissez un jeu")
+        self.assertEqual(self.driver.find_element("css selector", "html").get_attribute("lang"), "fr")
+        # The script tidies ?lang= out of the address; the cookie remembers.
+        self.assertNotIn("lang=", self.driver.current_url)
+        self.open("/no-such-page")
+        self.assertEqual(self.text("h1"), "Page introuvable")
+        self.open("/")
+        self.assertEqual(self.text("h1"), "Choisissez un jeu")
+        current = self.driver.find_element("css selector", "a[aria-current=true][data-lang]")
+        self.assertEqual(current.get_attribute("data-lang"), "fr")
+        # And back again.
+        self.driver.find_element("css selector", "a[data-lang=en]").click()
+        self.assertEqual(self.text("h1"), "Pick a game")
+
+    def test_keyboard_reaches_the_skip_link_first(self):
+        self.open("/")
+        self.driver.find_element("css selector", "body").send_keys(Keys.TAB)
+        focused = self.driver.switch_to.active_element
+        self.assertEqual(focused.get_attribute("class"), "skip-link")
+        self.assertTrue(focused.is_displayed())
+
+
+class RussianHome(BrowserTest):
+    languages = "ru-RU,ru"
+
+    def test_home_page_in_russian_when_the_browser_prefers_it(self):
+        self.open("/")
+        self.assertEqual(self.driver.find_element("css selector", "html").get_attribute("lang"), "ru")
+        self.assertEqual(self.text("h1"), "Выберите игру")
+        self.assertEqual(self.text("[data-empty=games]"), "Пока нет открытых игр. Загляните позже!")
+
+
+class PhoneHome(BrowserTest):
+    width, height = 360, 800
+
+    def test_works_at_360_pixels_and_saves_a_screenshot(self):
+        self.open("/")
+        width = self.driver.execute_script("return document.documentElement.clientWidth")
+        scroll = self.driver.execute_script("return document.documentElement.scrollWidth")
+        self.assertLessEqual(scroll, width, "no sideways scrolling on a phone")
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        path = os.path.join(ARTIFACTS, "home-360.png")
+        self.assertTrue(self.driver.save_screenshot(path))
+        self.assertGreater(os.path.getsize(path), 1000)
+
+
+if __name__ == "__main__":
+    unittest.main()
