@@ -1,5 +1,6 @@
 import HTTP
 import Localization
+import Synchronization
 import Templates
 
 /// Renders pages inside the shared layout, in the visitor's language, with
@@ -8,15 +9,33 @@ struct Pages: Sendable {
     let templates: TemplateStore
     let localizer: Localizer
     let version: @Sendable () -> String
+    /// The language menu for each current language, built once.
+    let menus: [String: TemplateValue]
+    /// The menu rendered per language: it depends only on the language and
+    /// the strings, so it is rendered once and again after a hotfix.
+    let renderedMenus = RenderedMenus()
+
+    final class RenderedMenus: Sendable {
+        let storage = Mutex<[String: (version: Int, html: String)]>([:])
+    }
+
+    init(templates: TemplateStore, localizer: Localizer, version: @escaping @Sendable () -> String) {
+        self.templates = templates
+        self.localizer = localizer
+        self.version = version
+        var menus: [String: TemplateValue] = [:]
+        for current in localizer.languages { menus[current] = Pages.languageMenu(localizer, current: current) }
+        self.menus = menus
+    }
 
     static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
         + "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     /// `t.some.key` in a template: the localized string, formatted with the tag's arguments.
     func strings(_ language: String) -> TemplateValue {
-        let localizer = self.localizer
+        let strings = localizer.strings(for: language)
         return .function(TemplateFunction { key, arguments in
-            .string(localizer.string(key, language: language, arguments.map(Pages.formatArgument)))
+            .string(strings.string(key, arguments.isEmpty ? [] : arguments.map(Pages.formatArgument)))
         })
     }
 
@@ -31,25 +50,39 @@ struct Pages: Sendable {
         }
     }
 
-    /// The language menu: each language in its own name, linking to this page.
-    func languageMenu(current: String, path: String) -> TemplateValue {
+    /// The language menu: each language in its own name. The links are
+    /// relative (`?lang=fr`), so they switch the language of the page at hand.
+    static func languageMenu(_ localizer: Localizer, current: String) -> TemplateValue {
         .list(localizer.languages.map { code in
             .object(["code": .string(code), "name": .string(localizer.string("language.name.\(code)", language: code)),
-                     "href": .string(path + "?lang=" + URI.encode(code)), "current": .bool(code == current)])
+                     "href": .string("?lang=" + URI.encode(code)), "current": .bool(code == current)])
         })
+    }
+
+    /// The language menu's HTML for a language (re-rendered every time in --dev).
+    func languageMenuHTML(_ language: String, library: TemplateLibrary) -> String {
+        let version = localizer.overlay.version
+        if !templates.dev, let cached = renderedMenus.storage.withLock({ $0[language] }), cached.version == version { return cached.html }
+        var out: [UInt8] = []
+        library.render("language-menu", .object(["t": strings(language), "languages": menus[language] ?? .list([])]), into: &out)
+        let html = String(decoding: out, as: UTF8.self)
+        renderedMenus.storage.withLock { $0[language] = (version, html) }
+        return html
     }
 
     func render(_ page: String, status: Status = .ok, title: String, language: String, csrf: String, path: String,
                 data: [String: TemplateValue] = [:], cookies: [SetCookie] = []) -> Response {
         var context: [String: TemplateValue] = [
             "page": .string(page), "title": .string(title), "lang": .string(language), "csrf": .string(csrf),
-            "t": strings(language), "languages": languageMenu(current: language, path: path), "version": .string(version()),
+            "t": strings(language), "version": .string(version()),
         ]
         for (key, value) in data { context[key] = value }
         var body: [UInt8] = []
         body.reserveCapacity(8192)
         do {
-            try templates.library().render("layout", .object(context), into: &body)
+            let library = try templates.library()
+            context["languageMenu"] = .string(languageMenuHTML(language, library: library))
+            library.render("layout", .object(context), into: &body)
         } catch {
             // Only in --dev: show the template error rather than a blank page.
             Log.error("\(error)")
@@ -63,13 +96,12 @@ struct Pages: Sendable {
     /// The headers every HTML response carries.
     static func secure(_ response: Response, language: String) -> Response {
         var response = response
-        response.headers.set("Content-Security-Policy", contentSecurityPolicy)
-        response.headers.set("X-Content-Type-Options", "nosniff")
-        response.headers.set("Referrer-Policy", "same-origin")
-        response.headers.set("X-Frame-Options", "DENY")
-        response.headers.set("Content-Language", language)
-        response.headers.set("Vary", "Accept-Language, Cookie")
-        response.headers.set("Cache-Control", "private, no-cache")
+        for (name, value) in [("Content-Security-Policy", contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"),
+                              ("Referrer-Policy", "same-origin"), ("X-Frame-Options", "DENY"), ("Content-Language", language),
+                              ("Vary", "Accept-Language, Cookie"), ("Cache-Control", "private, no-cache")] {
+            // Appending is enough on a fresh page; replace only what a handler set.
+            if response.headers.contains(name) { response.headers.set(name, value) } else { response.headers.append(name, value) }
+        }
         return response
     }
 

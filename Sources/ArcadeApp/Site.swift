@@ -32,7 +32,7 @@ public final class Site: Sendable {
         }
         let constants = self.constants
         pages = Pages(templates: templates, localizer: localizer, version: { constants.string("site.version", default: "1.0.0") })
-        identity = Identity(signer: Signer(key: key), csrfKey: Crypto.hmacSHA256(key: key, message: Array("csrf".utf8)), pool: pool,
+        identity = Identity(signer: Signer(key: key), csrfKey: HMACKey(Crypto.hmacSHA256(key: key, message: Array("csrf".utf8))), pool: pool,
                             negotiation: LanguageNegotiation(available: localizer.languages, fallback: localizer.base),
                             secureCookies: options.secureCookies)
         let files = try StaticFiles(root: options.publicDirectory)

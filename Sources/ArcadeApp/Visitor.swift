@@ -26,10 +26,12 @@ struct Visitor: Sendable {
 /// Identifies visitors and guards state-changing requests.
 struct Identity: Sendable {
     let signer: Signer
-    let csrfKey: [UInt8]
+    let csrfKey: HMACKey
     let pool: DatabasePool
     let negotiation: LanguageNegotiation
     let secureCookies: Bool
+    /// Session → CSRF token, so a returning visitor costs no HMAC.
+    let tokens = BoundedCache<String, String>(limit: 50_000)
 
     func visitor(for request: Request) throws -> Visitor {
         let cookies = request.cookies
@@ -67,7 +69,10 @@ struct Identity: Sendable {
     }
 
     func csrfToken(session: String) -> String {
-        Base64URL.encode(Crypto.hmacSHA256(key: csrfKey, message: Array("csrf|\(session)".utf8)))
+        if let known = tokens[session] { return known }
+        let token = Base64URL.encode(csrfKey.authenticate("csrf|" + session))
+        tokens[session] = token
+        return token
     }
 
     /// Whether a POST carries the token of the session it comes from, in the

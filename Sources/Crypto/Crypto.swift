@@ -1,4 +1,5 @@
 import COpenSSL
+import Synchronization
 
 /// Cryptographic building blocks from OpenSSL.
 public enum Crypto {
@@ -22,6 +23,13 @@ public enum Crypto {
         }
         precondition(result != nil, "HMAC failed")
         return Array(out.prefix(Int(length)))
+    }
+
+    public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        precondition(EVP_Digest(bytes, bytes.count, &out, &length, EVP_sha256(), nil) == 1, "SHA-256 failed")
+        return out
     }
 
     /// PBKDF2-HMAC-SHA256 (for passwords; OWASP asks for ≥ 600,000 iterations).
@@ -73,46 +81,123 @@ public enum Base64URL {
 
     /// Nil for anything but canonical unpadded base64url.
     public static func decode(_ text: String) -> [UInt8]? {
-        let chars = Array(text.utf8)
-        guard chars.count % 4 != 1 else { return nil }
-        var out: [UInt8] = []
-        var buffer = 0, bits = 0
-        for c in chars {
-            let v = reverse[Int(c)]
-            guard v >= 0 else { return nil }
-            buffer = buffer << 6 | Int(v)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(buffer >> bits & 0xFF))
+        var text = text
+        return text.withUTF8 { chars -> [UInt8]? in
+            guard chars.count % 4 != 1 else { return nil }
+            return reverse.withUnsafeBufferPointer { table -> [UInt8]? in
+                var out: [UInt8] = []
+                out.reserveCapacity(chars.count * 3 / 4)
+                var buffer = 0, bits = 0
+                for c in chars {
+                    let v = table[Int(c)]
+                    guard v >= 0 else { return nil }
+                    buffer = (buffer << 6 | Int(v)) & 0xFFFFFF
+                    bits += 6
+                    if bits >= 8 {
+                        bits -= 8
+                        out.append(UInt8(buffer >> bits & 0xFF))
+                    }
+                }
+                // Leftover bits must be zero, so each byte string has one encoding.
+                guard buffer & ((1 << bits) - 1) == 0 else { return nil }
+                return out
             }
         }
-        // Leftover bits must be zero, so each byte string has one encoding.
-        guard buffer & ((1 << bits) - 1) == 0 else { return nil }
-        return out
+    }
+}
+
+/// An HMAC-SHA256 key prepared once (RFC 2104): OpenSSL's SHA-256 states
+/// after the inner and outer padded key, copied by value for each message.
+/// OpenSSL 3's one-shot HMAC() fetches the digest on every call, which
+/// costs more than the hashing itself on the path of every page.
+public struct HMACKey: Sendable {
+    private let inner: SHA256_CTX
+    private let outer: SHA256_CTX
+
+    public init(_ key: [UInt8]) {
+        var block = key.count > 64 ? Crypto.sha256(key) : key
+        block += [UInt8](repeating: 0, count: 64 - block.count)
+        let ipad = block.map { $0 ^ 0x36 }, opad = block.map { $0 ^ 0x5C }
+        var inner = SHA256_CTX(), outer = SHA256_CTX()
+        precondition(SHA256_Init(&inner) == 1 && SHA256_Update(&inner, ipad, 64) == 1
+                     && SHA256_Init(&outer) == 1 && SHA256_Update(&outer, opad, 64) == 1, "SHA-256 unavailable")
+        self.inner = inner
+        self.outer = outer
+    }
+
+    public func authenticate(_ message: UnsafeRawBufferPointer) -> [UInt8] {
+        var ctx = inner
+        var innerHash = [UInt8](repeating: 0, count: 32)
+        _ = SHA256_Update(&ctx, message.baseAddress, message.count)
+        _ = SHA256_Final(&innerHash, &ctx)
+        ctx = outer
+        return [UInt8](unsafeUninitializedCapacity: 32) { mac, count in
+            _ = SHA256_Update(&ctx, innerHash, 32)
+            _ = SHA256_Final(mac.baseAddress, &ctx)
+            count = 32
+        }
+    }
+
+    public func authenticate(_ message: [UInt8]) -> [UInt8] { message.withUnsafeBytes { authenticate($0) } }
+
+    public func authenticate(_ message: String) -> [UInt8] {
+        var message = message
+        return message.withUTF8 { authenticate(UnsafeRawBufferPointer($0)) }
     }
 }
 
 /// Values signed with HMAC-SHA256: `value.signature`, both base64url.
+/// Genuine values are remembered (a bounded map from the exact signed text),
+/// since returning visitors present the same cookies on every request;
+/// anything that fails is checked afresh every time.
 public struct Signer: Sendable {
-    private let key: [UInt8]
+    private let key: HMACKey
+    private let verified = BoundedCache<String, String>(limit: 50_000)
 
     public init(key: [UInt8]) {
         precondition(key.count >= 32, "a signing key needs at least 256 bits")
-        self.key = key
+        self.key = HMACKey(key)
     }
 
     public func sign(_ value: String) -> String {
         let payload = Base64URL.encode(Array(value.utf8))
-        return payload + "." + Base64URL.encode(Crypto.hmacSHA256(key: key, message: Array(payload.utf8)))
+        return payload + "." + Base64URL.encode(key.authenticate(payload))
     }
 
     /// The value, if the signature is genuine; nil for anything tampered or malformed.
     public func verify(_ signed: String) -> String? {
-        let parts = signed.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].utf8.count <= 4096, let signature = Base64URL.decode(String(parts[1])),
-              Crypto.constantTimeEqual(signature, Crypto.hmacSHA256(key: key, message: Array(parts[0].utf8))),
-              let bytes = Base64URL.decode(String(parts[0])) else { return nil }
+        if let known = verified[signed] { return known }
+        guard let value = check(signed) else { return nil }
+        verified[signed] = value
+        return value
+    }
+
+    private func check(_ signed: String) -> String? {
+        let utf8 = signed.utf8
+        guard let dot = utf8.firstIndex(of: UInt8(ascii: ".")), utf8.distance(from: utf8.startIndex, to: dot) <= 4096 else { return nil }
+        let payload = String(signed[..<dot]), signatureText = String(signed[utf8.index(after: dot)...])
+        guard let signature = Base64URL.decode(signatureText),
+              Crypto.constantTimeEqual(signature, key.authenticate(payload)),
+              let bytes = Base64URL.decode(payload) else { return nil }
         return String(validating: bytes, as: UTF8.self)
+    }
+}
+
+/// A thread-safe map that forgets everything when it grows past its limit:
+/// enough to keep the hot entries of a cache without unbounded memory.
+public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private let storage = Mutex<[Key: Value]>([:])
+    private let limit: Int
+
+    public init(limit: Int) { self.limit = limit }
+
+    public subscript(key: Key) -> Value? {
+        get { storage.withLock { $0[key] } }
+        set {
+            storage.withLock {
+                if $0.count >= limit { $0.removeAll(keepingCapacity: true) }
+                $0[key] = newValue
+            }
+        }
     }
 }

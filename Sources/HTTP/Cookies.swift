@@ -6,18 +6,41 @@ public enum Cookies {
     public static func parse(_ headers: [String]) -> [String: String] {
         var result: [String: String] = [:]
         for header in headers {
-            for part in header.split(separator: ";") {
-                guard let eq = part.firstIndex(of: "=") else { continue }
-                let name = trimOWS(part[..<eq])
-                var value = trimOWS(part[part.index(after: eq)...])
-                guard !name.isEmpty else { continue }
-                if value.count >= 2, value.first == "\"", value.last == "\"" {
-                    value = value.dropFirst().dropLast()
+            var header = header
+            header.withUTF8 { bytes in
+                var i = 0
+                while i < bytes.count {
+                    var end = i
+                    while end < bytes.count && bytes[end] != UInt8(ascii: ";") { end += 1 }
+                    parsePair(bytes, i, end, into: &result)
+                    i = end + 1
                 }
-                if result[String(name)] == nil { result[String(name)] = String(value) }
             }
         }
         return result
+    }
+
+    // One `name=value` pair, trimmed, with one pair of quotes removed.
+    private static func parsePair(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, into result: inout [String: String]) {
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+        var eq = start
+        while eq < end && bytes[eq] != UInt8(ascii: "=") { eq += 1 }
+        guard eq < end else { return }
+        var nameStart = start, nameEnd = eq
+        while nameStart < nameEnd && isSpace(bytes[nameStart]) { nameStart += 1 }
+        while nameEnd > nameStart && isSpace(bytes[nameEnd - 1]) { nameEnd -= 1 }
+        guard nameEnd > nameStart else { return }
+        var valueStart = eq + 1, valueEnd = end
+        while valueStart < valueEnd && isSpace(bytes[valueStart]) { valueStart += 1 }
+        while valueEnd > valueStart && isSpace(bytes[valueEnd - 1]) { valueEnd -= 1 }
+        if valueEnd - valueStart >= 2 && bytes[valueStart] == UInt8(ascii: "\"") && bytes[valueEnd - 1] == UInt8(ascii: "\"") {
+            valueStart += 1
+            valueEnd -= 1
+        }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), as: UTF8.self)
+        if result[name] == nil {
+            result[name] = String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)
+        }
     }
 }
 

@@ -10,18 +10,35 @@ import Glibc
 public final class StringOverlay: Sendable {
     public static let allLanguages = "*"
     private let values = Mutex<[String: [String: String]]>([:])
+    /// How many overrides exist: with none, lookups skip the lock.
+    private let count = Atomic<Int>(0)
+    private let changes = Atomic<Int>(0)
 
     public init() {}
 
+    /// Grows with every change, so caches of rendered text can tell they are stale.
+    public var version: Int { changes.load(ordering: .acquiring) }
+
     public func value(_ key: String, language: String) -> String? {
-        values.withLock { $0[language]?[key] ?? $0[Self.allLanguages]?[key] }
+        guard count.load(ordering: .acquiring) > 0 else { return nil }
+        return values.withLock { $0[language]?[key] ?? $0[Self.allLanguages]?[key] }
     }
 
     public func set(_ key: String, language: String, to value: String?) {
-        values.withLock { $0[language, default: [:]][key] = value }
+        values.withLock {
+            $0[language, default: [:]][key] = value
+            count.store($0.values.reduce(0) { $0 + $1.count }, ordering: .releasing)
+            changes.add(1, ordering: .releasing)
+        }
     }
 
-    public func replaceAll(_ all: [String: [String: String]]) { values.withLock { $0 = all } }
+    public func replaceAll(_ all: [String: [String: String]]) {
+        values.withLock {
+            $0 = all
+            count.store(all.values.reduce(0) { $0 + $1.count }, ordering: .releasing)
+            changes.add(1, ordering: .releasing)
+        }
+    }
 }
 
 /// Every language's strings and plurals, with the fallbacks: a hotfix, then
@@ -33,6 +50,14 @@ public final class Localizer: Sendable {
     public let overlay: StringOverlay
     private let strings: [String: [String: String]]
     private let plurals: [String: [String: PluralFormat]]
+    /// Per language, every base key resolved once: the language's own entry,
+    /// or the base language's. A page lookup is then one hash lookup.
+    private let resolved: [String: [String: Entry]]
+
+    enum Entry: Sendable {
+        case text(String)
+        case plural(PluralFormat, language: String)
+    }
     private let reported = Mutex<Set<String>>([])
     private let log: @Sendable (String) -> Void
 
@@ -44,6 +69,16 @@ public final class Localizer: Sendable {
         self.overlay = overlay
         self.log = log
         languages = [base] + Set(strings.keys).union(plurals.keys).subtracting([base]).sorted()
+        var resolved: [String: [String: Entry]] = [:]
+        for language in languages {
+            var table: [String: Entry] = [:]
+            for candidate in language == base ? [base] : [base, language] {  // the language overwrites the base
+                for (key, text) in strings[candidate] ?? [:] { table[key] = .text(text) }
+                for (key, plural) in plurals[candidate] ?? [:] { table[key] = .plural(plural, language: candidate) }
+            }
+            resolved[language] = table
+        }
+        self.resolved = resolved
     }
 
     /// Reads `<dir>/<lang>.lproj/Localizable.strings` and `.stringsdict`.
@@ -80,18 +115,26 @@ public final class Localizer: Sendable {
 
     /// The localized, formatted string; a key missing everywhere shows itself.
     public func string(_ key: String, language: String, _ arguments: [FormatArgument] = []) -> String {
+        strings(for: language).string(key, arguments)
+    }
+
+    /// One language's strings, for many lookups (a page's worth).
+    public func strings(for language: String) -> LanguageStrings {
+        LanguageStrings(localizer: self, language: language, table: resolved[language] ?? resolved[base] ?? [:])
+    }
+
+    func string(_ key: String, language: String, table: [String: Entry], _ arguments: [FormatArgument]) -> String {
         if let hotfix = overlay.value(key, language: language) { return StringFormat.format(hotfix, arguments) }
-        for candidate in language == base ? [base] : [language, base] {
-            if let plural = plurals[candidate]?[key] {
-                return StringFormat.format(plural.resolve(language: candidate, arguments: arguments), arguments)
-            }
-            if let text = strings[candidate]?[key] {
-                return arguments.isEmpty ? text : StringFormat.format(text, arguments)
-            }
+        switch table[key] {
+        case .text(let text):
+            return arguments.isEmpty ? text : StringFormat.format(text, arguments)
+        case .plural(let plural, let table):
+            return StringFormat.format(plural.resolve(language: table, arguments: arguments), arguments)
+        case nil:
+            let first = reported.withLock { $0.insert(key).inserted }
+            if first { log("missing localized string '\(key)' in every language") }
+            return key
         }
-        let first = reported.withLock { $0.insert(key).inserted }
-        if first { log("missing localized string '\(key)' in every language") }
-        return key
     }
 
     static func listDirectory(_ path: String) throws -> [String] {
@@ -120,5 +163,16 @@ public final class Localizer: Sendable {
             bytes += chunk[0..<n]
         }
         return bytes
+    }
+}
+
+/// A language's resolved table, looked up without re-hashing the language.
+public struct LanguageStrings: Sendable {
+    let localizer: Localizer
+    public let language: String
+    let table: [String: Localizer.Entry]
+
+    public func string(_ key: String, _ arguments: [FormatArgument] = []) -> String {
+        localizer.string(key, language: language, table: table, arguments)
     }
 }

@@ -4,10 +4,13 @@ public struct Template: Sendable {
     struct Name: Sendable {
         /// Empty for the implicit iterator `.`.
         let parts: [String]
+        /// The parts after the first, joined: what a function at the first part receives.
+        let tail: String
         var isImplicit: Bool { parts.isEmpty }
 
         init(_ text: Substring) {
             parts = text == "." ? [] : text.split(separator: ".", omittingEmptySubsequences: false).map { String($0) }
+            tail = parts.dropFirst().joined(separator: ".")
         }
     }
 

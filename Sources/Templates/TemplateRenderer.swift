@@ -13,7 +13,9 @@ struct TemplateRenderer {
             case .variable(let name, let escaped, let arguments):
                 let args = arguments.map { lookup($0) }
                 let value = lookup(name, arguments: args)
-                if escaped { HTMLEscaper.append(value.text, to: &out) } else { out.append(contentsOf: value.text.utf8) }
+                if case .string(let text) = value {
+                    if escaped { HTMLEscaper.append(text, to: &out) } else { out.append(contentsOf: text.utf8) }
+                } else if escaped { HTMLEscaper.append(value.text, to: &out) } else { out.append(contentsOf: value.text.utf8) }
             case .section(let name, let children, let inverted):
                 let value = lookup(name)
                 if inverted {
@@ -45,6 +47,7 @@ struct TemplateRenderer {
         guard let first = name.parts.first else { return stack.last ?? .null }
         for context in stack.reversed() {
             guard case .object(let members) = context, let found = members[first] else { continue }
+            if case .function(let function) = found { return function.call(name.tail, arguments) }
             var value = found
             for (index, part) in name.parts.dropFirst().enumerated() {
                 switch value {
@@ -66,17 +69,30 @@ struct TemplateRenderer {
 /// Escapes text for HTML element content and quoted attribute values.
 public enum HTMLEscaper {
     public static func append(_ text: String, to out: inout [UInt8]) {
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): out.append(contentsOf: [0x26, 0x61, 0x6D, 0x70, 0x3B])             // &amp;
-            case UInt8(ascii: "<"): out.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B])                   // &lt;
-            case UInt8(ascii: ">"): out.append(contentsOf: [0x26, 0x67, 0x74, 0x3B])                   // &gt;
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B])      // &quot;
-            case UInt8(ascii: "'"): out.append(contentsOf: [0x26, 0x23, 0x33, 0x39, 0x3B])             // &#39;
-            default: out.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            // Copy runs that need no escaping in one go.
+            var start = 0
+            for i in 0..<bytes.count {
+                let entity: [UInt8]
+                switch bytes[i] {
+                case UInt8(ascii: "&"): entity = amp
+                case UInt8(ascii: "<"): entity = lt
+                case UInt8(ascii: ">"): entity = gt
+                case UInt8(ascii: "\""): entity = quot
+                case UInt8(ascii: "'"): entity = apos
+                default: continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                out.append(contentsOf: entity)
+                start = i + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
         }
     }
+
+    private static let amp = Array("&amp;".utf8), lt = Array("&lt;".utf8), gt = Array("&gt;".utf8)
+    private static let quot = Array("&quot;".utf8), apos = Array("&#39;".utf8)
 
     public static func escape(_ text: String) -> String {
         var out: [UInt8] = []

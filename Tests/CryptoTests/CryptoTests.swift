@@ -11,6 +11,18 @@ struct CryptoTests {
         #expect(hex(mac) == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 
+    @Test func preparedKeysMatchOneShotHMAC() {
+        for keyLength in [0, 4, 32, 64, 65, 200] {
+            let key = (0..<keyLength).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+            for message in ["", "a", String(repeating: "xyz", count: 100)] {
+                #expect(HMACKey(key).authenticate(message) == Crypto.hmacSHA256(key: key, message: Array(message.utf8)),
+                        "key \(keyLength), message \(message.count)")
+            }
+        }
+        #expect(hex(HMACKey(Array("Jefe".utf8)).authenticate("what do ya want for nothing?"))
+            == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    }
+
     @Test func pbkdf2MatchesKnownVector() {
         // RFC 7914 §11 (PBKDF2-HMAC-SHA256, "passwd"/"salt", 1 iteration, 64 bytes).
         let key = Crypto.pbkdf2SHA256(password: Array("passwd".utf8), salt: Array("salt".utf8), iterations: 1, length: 64)
