@@ -44,14 +44,14 @@ public final class Site: Sendable {
             guard response.status.code >= 400 else { return response }
             // Static misses get the site's own localized error page.
             let visitor = try? identity.visitor(for: request)
-            return pages.error(response.status, language: visitor?.language ?? "en", csrf: visitor?.csrfToken ?? "",
-                               path: "/", cookies: visitor?.cookies ?? [])
+            return pages.error(response.status, language: visitor?.language ?? identity.language(for: request).0,
+                               csrf: visitor?.csrfToken ?? "", path: "/", cookies: visitor?.cookies ?? [])
         }
         let pages = self.pages, localizer = self.localizer, identity = self.identity
         router.errorPage = { status, request in
             let visitor = try? identity.visitor(for: request)
-            return pages.error(status, language: visitor?.language ?? localizer.base, csrf: visitor?.csrfToken ?? "", path: "/",
-                               cookies: visitor?.cookies ?? [])
+            return pages.error(status, language: visitor?.language ?? identity.language(for: request).0,
+                               csrf: visitor?.csrfToken ?? "", path: "/", cookies: visitor?.cookies ?? [])
         }
         router.refusalPage = { error in
             pages.error(error.status, language: localizer.base, csrf: "", path: "/")
@@ -94,7 +94,7 @@ struct RouteKit: Sendable {
                 return response
             } catch {
                 Log.error("GET \(request.target): \(error)")
-                return pages.error(.internalServerError, language: "en", csrf: "", path: "/")
+                return pages.error(.internalServerError, language: identity.language(for: request).0, csrf: "", path: "/")
             }
         }
     }
@@ -116,7 +116,7 @@ struct RouteKit: Sendable {
                 return response
             } catch {
                 Log.error("POST \(request.target): \(error)")
-                return pages.error(.internalServerError, language: "en", csrf: "", path: "/")
+                return pages.error(.internalServerError, language: identity.language(for: request).0, csrf: "", path: "/")
             }
         }
     }

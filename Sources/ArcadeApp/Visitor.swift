@@ -54,18 +54,24 @@ struct Identity: Sendable {
             session = Self.newID()
             toSet.append(SetCookie(name: Visitor.sessionCookie, value: signer.sign(session), secure: secureCookies, sameSite: .lax))
         }
-        var language: String
-        if let asked = request.query["lang"], let chosen = negotiation.match(asked) {
-            language = chosen
-            toSet.append(SetCookie(name: Visitor.languageCookie, value: chosen, maxAge: 365 * 86_400,
+        let (language, switched) = self.language(for: request, cookies: cookies)
+        if switched {
+            toSet.append(SetCookie(name: Visitor.languageCookie, value: language, maxAge: 365 * 86_400,
                                    secure: secureCookies, sameSite: .lax))
-        } else if let remembered = cookies[Visitor.languageCookie], let chosen = negotiation.match(remembered) {
-            language = chosen
-        } else {
-            language = negotiation.negotiate(request.headers["Accept-Language"])
         }
         return Visitor(playerID: player, sessionID: session, language: language, csrfToken: csrfToken(session: session),
                        cookies: toSet)
+    }
+
+    /// The page language: `?lang=` (a switch, to remember), the remembered
+    /// choice, or the browser's preference. Needs no database, so even a
+    /// failure page can speak the visitor's language.
+    func language(for request: Request, cookies: [String: String]? = nil) -> (String, switched: Bool) {
+        if let asked = request.query["lang"], let chosen = negotiation.match(asked) { return (chosen, true) }
+        if let remembered = (cookies ?? request.cookies)[Visitor.languageCookie], let chosen = negotiation.match(remembered) {
+            return (chosen, false)
+        }
+        return (negotiation.negotiate(request.headers["Accept-Language"]), false)
     }
 
     func csrfToken(session: String) -> String {

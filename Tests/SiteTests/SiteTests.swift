@@ -1,5 +1,8 @@
 import TestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTP
 import HTTPServer
 import Storage
@@ -145,5 +148,53 @@ struct SiteTests {
         #expect(js.header("Content-Type") == "text/javascript; charset=utf-8")
         #expect(try server.get("/healthz").text == "ok")
         #expect(try server.get("/../etc/passwd").status == 400)
+    }
+}
+
+@Suite("Error pages and --dev")
+struct ErrorPageTests {
+    @Test func wrongMethodAndServerErrorsAreLocalizedPages() throws {
+        struct Broken: Error {}
+        let server = try SiteServer(router: { site in
+            var router = site.router
+            RouteKit(identity: site.identity, pages: site.pages).page(&router, "/test/broken") { _, _ in throw Broken() }
+            return router
+        })
+        defer { server.stop() }
+        let wrong = try server.post("/", body: "")
+        #expect(wrong.status == 405)
+        #expect(wrong.header("Allow") == "GET, HEAD")
+        #expect(wrong.text.contains("Method not allowed") && wrong.text.contains("class=\"site-header\""))
+        let broken = try server.get("/test/broken", headers: ["Accept-Language": "de"])
+        #expect(broken.status == 500)
+        #expect(broken.text.contains("Etwas ist schiefgelaufen"))
+        #expect(!broken.text.contains("Broken"), "no internals on the page")
+    }
+
+    @Test func devModeReloadsChangedTemplates() throws {
+        let scratch = ScratchDirectory()
+        _ = system("cp -r Templates '\(scratch.path)/Templates'")
+        let server = try SiteServer(router: nil) { $0.templates = scratch.path + "/Templates"; $0.dev = true }
+        defer { server.stop() }
+        #expect(try server.get("/").text.contains("<h1>Pick a game</h1>"))
+        sleep(seconds: 0.01)
+        scratch.write("Templates/home.mustache", "<h1>Changed: {{t.home.heading}}</h1>\n")
+        #expect(try server.get("/").text.contains("<h1>Changed: Pick a game</h1>"))
+        // A syntax error shows on the page; the server keeps running.
+        scratch.write("Templates/home.mustache", "<h1>{{#oops}}</h1>\n")
+        let broken = try server.get("/")
+        #expect(broken.status == 500)
+        #expect(broken.text.contains("home.mustache:1:5"))
+        scratch.write("Templates/home.mustache", "<h1>Fixed</h1>\n")
+        #expect(try server.get("/").text.contains("<h1>Fixed</h1>"))
+    }
+
+    @Test func withoutDevTemplatesAreParsedOnce() throws {
+        let scratch = ScratchDirectory()
+        _ = system("cp -r Templates '\(scratch.path)/Templates'")
+        let server = try SiteServer(router: nil) { $0.templates = scratch.path + "/Templates" }
+        defer { server.stop() }
+        scratch.write("Templates/home.mustache", "<h1>Changed</h1>\n")
+        #expect(try server.get("/").text.contains("<h1>Pick a game</h1>"))
     }
 }
