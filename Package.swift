@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
         .testTarget(name: "SiteTests", dependencies: ["ArcadeApp", "HTTP", "HTTPServer", "CSystem", "Storage", "Crypto", "TestSupport"]),
         .testTarget(name: "ConstantsTests", dependencies: ["Constants", "PropertyList"]),
         .testTarget(name: "TemplatesTests", dependencies: ["Templates", "JSON"]),

@@ -6,21 +6,17 @@ import HTTPServer
 import Glibc
 #endif
 
-func scratchDirectory() -> String {
-    var template = Array("/tmp/arcade-site-XXXXXX".utf8CString)
-    return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-}
-
 /// The real site on a free loopback port, with its own database file.
 final class SiteServer {
     let site: Site
     let server: HTTPServer
     let database: String
+    let scratch = ScratchDirectory()
     var port: Int { server.port }
 
     init(router: ((Site) -> Router)? = nil, _ configure: (inout ServeOptions) -> Void = { _ in }) throws {
         var options = ServeOptions()
-        database = scratchDirectory() + "/site.sqlite"
+        database = scratch.path + "/site.sqlite"
         options.database = database
         options.server.port = 0
         options.server.workers = 2

@@ -1,17 +1,15 @@
 import Testing
 import Storage
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
-func scratchPath(_ name: String) -> String {
-    var template = Array("/tmp/arcade-db-XXXXXX".utf8CString)
-    let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    return dir + "/" + name
-}
-
 @Suite("SQLite storage")
 struct StorageTests {
+    let scratch = ScratchDirectory()
+    func scratchPath(_ name: String) -> String { scratch.path + "/" + name }
+
     static let schema = [
         Migration(1, "CREATE TABLE players (id TEXT PRIMARY KEY, first_seen INTEGER NOT NULL);"),
         Migration(2, "CREATE TABLE notes (player TEXT NOT NULL REFERENCES players(id), body TEXT, score REAL, data BLOB);"),
