@@ -20,14 +20,16 @@ let package = Package(
         // HTTP/1.1 messages, the incremental parser and the router: no I/O.
         .target(name: "HTTP"),
         // The epoll reactor that serves HTTP over sockets.
-        .target(name: "HTTPServer", dependencies: ["HTTP", "CSystem"]),
+        .target(name: "HTTPServer", dependencies: ["HTTP", "CSystem", "Files"]),
 
         // Mustache templates rendered straight into bytes.
         .target(name: "Templates"),
         // .strings and .stringsdict files, formatting, plurals, locale negotiation.
-        .target(name: "Localization", dependencies: ["PropertyList"]),
+        .target(name: "Localization", dependencies: ["PropertyList", "Files"]),
         // Typed site constants with overrides and hotfixes (the GTConstants model).
-        .target(name: "Constants", dependencies: ["PropertyList"]),
+        .target(name: "Constants", dependencies: ["PropertyList", "Files"]),
+        // Reading files and directories without Foundation.
+        .target(name: "Files"),
         // XML property lists, as GTConstants and .stringsdict use them.
         .target(name: "PropertyList"),
         // JSON values, a strict parser and a writer.
@@ -38,7 +40,7 @@ let package = Package(
         .target(name: "Storage", dependencies: ["CSQLite"]),
 
         // The site: wires the infrastructure modules together.
-        .target(name: "ArcadeApp", dependencies: ["HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList", "Crypto", "Constants"]),
+        .target(name: "ArcadeApp", dependencies: ["HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList", "Crypto", "Constants", "Files"]),
         .executableTarget(name: "arcade", dependencies: ["ArcadeApp"]),
 
         // Helpers shared by the test targets: a raw loopback client, child processes, scratch folders.

@@ -1,3 +1,4 @@
+import Files
 import HTTPServer
 import JSON
 import Localization
@@ -53,7 +54,7 @@ public enum CommandLineTool {
             return fail(UsageError("strings takes one .strings file"))
         }
         let path = arguments[0]
-        guard let bytes = Localizer.readFile(path) else {
+        guard let bytes = Files.read(path) else {
             write("arcade: cannot read \(path)\n", to: 2)
             return 1
         }

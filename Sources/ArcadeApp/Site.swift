@@ -85,40 +85,31 @@ struct RouteKit: Sendable {
     /// a failure inside becomes the localized 500 page.
     func page(_ router: inout Router, _ pattern: String,
               _ render: @escaping @Sendable (Request, Visitor) throws -> Response) {
-        let identity = self.identity, pages = self.pages
-        router.get(pattern) { request in
-            do {
-                let visitor = try identity.visitor(for: request)
-                var response = try render(request, visitor)
-                for cookie in visitor.cookies { response.setCookie(cookie) }
-                return response
-            } catch {
-                Log.error("GET \(request.target): \(error)")
-                return pages.error(.internalServerError, language: identity.language(for: request).0, csrf: "", path: "/")
-            }
-        }
+        router.get(pattern) { [self] request in respond(to: request, checkingCSRF: false, render) }
     }
 
     /// A state-changing POST: refused with a localized 403 unless it carries
     /// the session's CSRF token.
     func action(_ router: inout Router, _ pattern: String,
                 _ handle: @escaping @Sendable (Request, Visitor) throws -> Response) {
-        let identity = self.identity, pages = self.pages
-        router.post(pattern) { request in
-            do {
-                let visitor = try identity.visitor(for: request)
-                guard identity.passesCSRF(request) else {
-                    return pages.error(.forbidden, language: visitor.language, csrf: visitor.csrfToken, path: "/",
-                                       cookies: visitor.cookies)
-                }
-                var response = try handle(request, visitor)
-                for cookie in visitor.cookies { response.setCookie(cookie) }
-                return response
-            } catch {
-                Log.error("POST \(request.target): \(error)")
-                return pages.error(.internalServerError, language: identity.language(for: request).0, csrf: "", path: "/")
-            }
-        }
+        router.post(pattern) { [self] request in respond(to: request, checkingCSRF: true, handle) }
     }
 
+    private func respond(to request: Request, checkingCSRF: Bool,
+                         _ handle: (Request, Visitor) throws -> Response) -> Response {
+        do {
+            let visitor = try identity.visitor(for: request)
+            var response: Response
+            if checkingCSRF && !identity.passesCSRF(request) {
+                response = pages.error(.forbidden, language: visitor.language, csrf: visitor.csrfToken, path: "/")
+            } else {
+                response = try handle(request, visitor)
+            }
+            for cookie in visitor.cookies { response.setCookie(cookie) }
+            return response
+        } catch {
+            Log.error("\(request.method) \(request.target): \(error)")
+            return pages.error(.internalServerError, language: identity.language(for: request).0, csrf: "", path: "/")
+        }
+    }
 }

@@ -1,8 +1,6 @@
+import Files
 import Synchronization
 import Templates
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The templates in `Templates/`, parsed once at start-up. With `--dev`, a
 /// changed file is re-read on the next request; a syntax error then shows
@@ -44,37 +42,17 @@ final class TemplateStore: Sendable {
     /// Every `*.mustache` file by name without the extension, and a stamp
     /// that changes when any of them changes.
     static func read(_ directory: String) throws -> ([String: String], Int) {
-        guard let dir = opendir(directory) else { throw TemplateStoreError("\(directory): cannot read the templates directory") }
-        defer { closedir(dir) }
+        guard let names = Files.list(directory) else { throw TemplateStoreError("\(directory): cannot read the templates directory") }
         var sources: [String: String] = [:]
         var stamp = 0
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            guard name.hasSuffix(".mustache") else { continue }
+        for name in names where name.hasSuffix(".mustache") {
             let path = directory + "/" + name
-            var info = stat()
-            guard stat(path, &info) == 0, let bytes = readAll(path) else { throw TemplateStoreError("\(path): cannot read") }
+            guard let bytes = Files.read(path), let fileStamp = Files.stamp(path) else { throw TemplateStoreError("\(path): cannot read") }
             guard let text = String(validating: bytes, as: UTF8.self) else { throw TemplateStoreError("\(path): not UTF-8") }
             sources[String(name.dropLast(9))] = text
-            stamp = stamp &* 31 &+ Int(info.st_mtim.tv_sec) &* 1_000_003 &+ Int(info.st_mtim.tv_nsec) &+ Int(info.st_size)
+            stamp = stamp &* 31 &+ fileStamp
         }
         return (sources, stamp)
-    }
-
-    static func readAll(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = Glibc.read(fd, &chunk, chunk.count)
-            if n <= 0 { break }
-            bytes += chunk[0..<n]
-        }
-        return bytes
     }
 }
 

@@ -1,8 +1,6 @@
+import Files
 import PropertyList
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Typed site constants in the GTConstants model: `Config/Constants.plist`
 /// holds the defaults; `Constants_<env>.plist` files override them in
@@ -27,7 +25,7 @@ public final class Constants: Sendable {
         let files = ["Constants.plist"] + environments.map { "Constants_\($0).plist" }
         for (index, name) in files.enumerated() {
             let path = directory + "/" + name
-            guard let bytes = readFile(path) else {
+            guard let bytes = Files.read(path) else {
                 throw Error(index == 0 ? "\(path): the constants file is missing" : "\(path): no such override file for --env \(environments[index - 1])")
             }
             guard case .dictionary(let members) = try PropertyListParser.parse(bytes, file: path) else {
@@ -74,20 +72,5 @@ public final class Constants: Sendable {
             throw Error("'\(key)' is a \(original.typeName); a \(value.typeName) cannot replace it")
         }
         hotfixes.withLock { $0[key] = value }
-    }
-
-    static func readFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = read(fd, &chunk, chunk.count)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            bytes += chunk[0..<n]
-        }
-        return bytes
     }
 }

@@ -1,3 +1,4 @@
+import Files
 import HTTP
 import Synchronization
 #if canImport(Glibc)
@@ -120,7 +121,7 @@ public final class StaticFiles: Sendable {
         headers.append("ETag", etag)
         headers.append("Cache-Control", cacheControl)
         headers.append("X-Content-Type-Options", "nosniff")
-        let body = size <= Self.memoryLimit ? StaticFiles.readFile(resolved, size: size) : nil
+        let body = size <= Self.memoryLimit ? Files.read(resolved) : nil
         if size <= Self.memoryLimit && body == nil { return nil }
         return Entry(file: resolved, size: body?.count ?? size, mtime: mtime, etag: Array(etag.utf8),
                      headers: headers, body: body, checked: now)
@@ -130,21 +131,5 @@ public final class StaticFiles: Sendable {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
-    }
-
-    static func readFile(_ path: String, size: Int) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var failed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            while count < size {
-                let n = read(fd, buffer.baseAddress! + count, size - count)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { failed = n < 0; break }
-                count += n
-            }
-        }
-        return failed ? nil : bytes
     }
 }

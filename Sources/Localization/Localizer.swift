@@ -1,8 +1,6 @@
+import Files
 import PropertyList
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Live overrides ("hotfixes") of strings: per language, or for every
 /// language under `StringOverlay.allLanguages`. Shared by every worker, so a
@@ -86,13 +84,14 @@ public final class Localizer: Sendable {
                             log: @escaping @Sendable (String) -> Void = { _ in }) throws -> Localizer {
         var strings: [String: [String: String]] = [:]
         var plurals: [String: [String: PluralFormat]] = [:]
-        for entry in try listDirectory(directory) where entry.hasSuffix(".lproj") {
+        guard let entries = Files.list(directory) else { throw LocalizationError("\(directory): cannot read the directory") }
+        for entry in entries where entry.hasSuffix(".lproj") {
             let language = String(entry.dropLast(6))
             let folder = directory + "/" + entry
-            if let bytes = readFile(folder + "/Localizable.strings") {
+            if let bytes = Files.read(folder + "/Localizable.strings") {
                 strings[language] = try StringsFile(bytes: bytes, file: folder + "/Localizable.strings").table
             }
-            if let bytes = readFile(folder + "/Localizable.stringsdict") {
+            if let bytes = Files.read(folder + "/Localizable.stringsdict") {
                 let plist = try PropertyListParser.parse(bytes, file: folder + "/Localizable.stringsdict")
                 plurals[language] = try PluralFormat.entries(from: plist, file: folder + "/Localizable.stringsdict")
             }
@@ -135,34 +134,6 @@ public final class Localizer: Sendable {
             if first { log("missing localized string '\(key)' in every language") }
             return key
         }
-    }
-
-    static func listDirectory(_ path: String) throws -> [String] {
-        guard let dir = opendir(path) else { throw LocalizationError("\(path): cannot read the directory") }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
-    }
-
-    public static func readFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = read(fd, &chunk, chunk.count)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            bytes += chunk[0..<n]
-        }
-        return bytes
     }
 }
 
