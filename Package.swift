@@ -39,14 +39,18 @@ let package = Package(
         // SQLite behind a small typed wrapper.
         .target(name: "Storage", dependencies: ["CSQLite"]),
 
+        // Games: pure domain modules, no I/O.
+        .target(name: "Mastermind"),
+
         // The site: wires the infrastructure modules together.
-        .target(name: "ArcadeApp", dependencies: ["HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList", "Crypto", "Constants", "Files"]),
+        .target(name: "ArcadeApp", dependencies: ["HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList", "Crypto", "Constants", "Files", "Mastermind"]),
         .executableTarget(name: "arcade", dependencies: ["ArcadeApp"]),
 
         // Helpers shared by the test targets: a raw loopback client, child processes, scratch folders.
         .target(name: "TestSupport", dependencies: ["CSystem"], path: "Tests/Support"),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "MastermindTests", dependencies: ["Mastermind"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
         .testTarget(name: "SiteTests", dependencies: ["ArcadeApp", "HTTP", "HTTPServer", "CSystem", "Storage", "Crypto", "TestSupport"]),

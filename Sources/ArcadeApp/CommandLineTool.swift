@@ -16,6 +16,7 @@ public enum CommandLineTool {
             return 0
         }
         if rest.first == "strings" { return strings(Array(rest.dropFirst())) }
+        if rest.first == "mastermind" { return MastermindCommand.run(Array(rest.dropFirst())) }
         if rest.first == "serve" { rest = rest.dropFirst() }
         if rest.contains("-h") || rest.contains("--help") {
             write(usage(), to: 1)
@@ -84,6 +85,9 @@ public enum CommandLineTool {
             USAGE:
               arcade [serve] [OPTIONS]    serve the site (the default command)
               arcade strings FILE         print a .strings file as JSON (keys sorted)
+              arcade mastermind score SECRET GUESS
+                                          print the pegs as "red blue gray"
+              arcade mastermind solve-all play the hint solver against every secret
               arcade --help               show this help
 
             OPTIONS (each may also be set by the environment variable shown):

@@ -1,0 +1,65 @@
+/// One peg of feedback, as shown: shuffled once when the guess is scored.
+public enum Peg: String, Sendable, CaseIterable {
+    case red, blue, gray
+}
+
+/// A scored guess with its pegs in their stored (shuffled) order.
+public struct Turn: Sendable, Equatable {
+    public let guess: Code
+    public let feedback: Feedback
+    public let pegs: [Peg]
+
+    public init(guess: Code, feedback: Feedback, pegs: [Peg]) {
+        self.guess = guess
+        self.feedback = feedback
+        self.pegs = pegs
+    }
+}
+
+/// A game of Mastermind: the secret, the turns so far, and what is allowed next.
+public struct Game: Sendable {
+    public enum Outcome: String, Sendable { case playing, won, lost }
+
+    public enum Refusal: Error, Equatable, Sendable {
+        case invalid(Code.Problem)
+        case finished
+    }
+
+    public let rules: Rules
+    public let secret: Code
+    public private(set) var turns: [Turn]
+
+    public init(rules: Rules, secret: Code, turns: [Turn] = []) {
+        self.rules = rules
+        self.secret = secret
+        self.turns = turns
+    }
+
+    public var attemptsLeft: Int { max(0, rules.attempts - turns.count) }
+
+    public var outcome: Outcome {
+        if turns.last?.feedback.isWin(rules) == true { return .won }
+        return turns.count >= rules.attempts ? .lost : .playing
+    }
+
+    /// Scores a guess. The pegs are shuffled with the given generator so the
+    /// row never tells which digit earned which peg.
+    public mutating func guess<R: RandomNumberGenerator>(_ text: String, using random: inout R) throws(Refusal) -> Turn {
+        guard outcome == .playing else { throw .finished }
+        let code: Code
+        do { code = try Code(text, rules: rules) } catch { throw .invalid(error) }
+        let feedback = Feedback.score(secret: secret, guess: code)
+        var pegs = Array(repeating: Peg.red, count: feedback.red) + Array(repeating: .blue, count: feedback.blue)
+            + Array(repeating: .gray, count: feedback.gray)
+        pegs.shuffle(using: &random)
+        let turn = Turn(guess: code, feedback: feedback, pegs: pegs)
+        turns.append(turn)
+        return turn
+    }
+
+    /// A uniformly random secret, without modulo bias (the generator's own
+    /// `random(in:)` uses rejection sampling).
+    public static func randomSecret<R: RandomNumberGenerator>(_ rules: Rules, using random: inout R) -> Code {
+        Code(digits: (0..<rules.length).map { _ in UInt8(Int.random(in: rules.digitMin...rules.digitMax, using: &random)) })
+    }
+}

@@ -1,0 +1,99 @@
+/// Knuth's minimax hint: among all codes, the guess whose worst-case answer
+/// leaves the fewest codes still consistent with the feedback so far; ties
+/// go to a code that could itself be the secret, then to the lowest.
+public final class Solver: Sendable {
+    public let rules: Rules
+    private let codes: [UInt8]   // every code's digits, back to back
+    private let count: Int
+    private let buckets: Int
+
+    public init(rules: Rules) {
+        self.rules = rules
+        count = rules.codeCount
+        buckets = (rules.length + 1) * (rules.length + 1)
+        var codes: [UInt8] = []
+        codes.reserveCapacity(count * rules.length)
+        for i in 0..<count { codes += Code(index: i, rules: rules).digits }
+        self.codes = codes
+    }
+
+    /// The next guess given the turns so far (nil if no code fits them).
+    public func nextGuess(after history: [(Code, Feedback)]) -> Code? {
+        let length = rules.length
+        return codes.withUnsafeBufferPointer { all -> Code? in
+            func code(_ i: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: all[(i * length)..<((i + 1) * length)]) }
+            // The codes consistent with every answer so far.
+            var consistent: [Int] = []
+            outer: for i in 0..<count {
+                for (guess, feedback) in history {
+                    let (red, blue) = guess.digits.withUnsafeBufferPointer { Scorer.score(code(i), $0) }
+                    if red != feedback.red || blue != feedback.blue { continue outer }
+                }
+                consistent.append(i)
+            }
+            guard !consistent.isEmpty else { return nil }
+            if consistent.count == 1 { return Code(digits: Array(code(consistent[0]))) }
+            let isConsistent = Set(consistent)
+            // Digits no guess has used yet are interchangeable: permuting them
+            // maps the consistent codes onto themselves. So only guesses that
+            // bring in unused digits in increasing order need scoring (on the
+            // first move: 0000, 0001, 0011, 0012, 0123). Each is the lowest
+            // code of its class, so ties still go to the lowest.
+            var used = [Bool](repeating: false, count: 16)
+            for (guess, _) in history { for d in guess.digits { used[Int(d)] = true } }
+            let candidates = (0..<count).filter { isCanonical(code($0), used: used) }
+            var best = -1, bestWorst = Int.max, bestFits = false
+            var partition = [Int](repeating: 0, count: buckets)
+            for g in candidates {
+                for b in 0..<buckets { partition[b] = 0 }
+                var worst = 0
+                let guess = code(g)
+                for s in consistent {
+                    let (red, blue) = Scorer.score(code(s), guess)
+                    let bucket = red * (length + 1) + blue
+                    partition[bucket] += 1
+                    if partition[bucket] > worst {
+                        worst = partition[bucket]
+                        if worst > bestWorst { break }  // cannot win: stop counting
+                    }
+                }
+                let fits = isConsistent.contains(g)
+                if worst < bestWorst || (worst == bestWorst && fits && !bestFits) {
+                    best = g
+                    bestWorst = worst
+                    bestFits = fits
+                }
+            }
+            return Code(digits: Array(code(best)))
+        }
+    }
+
+    /// Whether the unused digits of a code appear as the smallest unused
+    /// digits, in increasing order of first appearance.
+    private func isCanonical(_ digits: UnsafeBufferPointer<UInt8>, used: [Bool]) -> Bool {
+        var introduced = used
+        for d in digits where !used[Int(d)] {
+            if introduced[Int(d)] { continue }
+            // Every unused digit below d must already have been introduced.
+            for lower in rules.digitMin..<Int(d) where !introduced[lower] { return false }
+            introduced[Int(d)] = true
+        }
+        return true
+    }
+
+    /// Plays the solver against a secret; returns the guesses it took.
+    public func play(secret: Code, cache: inout [String: Code]) -> Int {
+        var history: [(Code, Feedback)] = []
+        while true {
+            let key = history.map { "\($0.0)\($0.1.red)\($0.1.blue)" }.joined(separator: "|")
+            let guess: Code
+            if let known = cache[key] { guess = known } else {
+                guess = nextGuess(after: history)!
+                cache[key] = guess
+            }
+            let feedback = Feedback.score(secret: secret, guess: guess)
+            history.append((guess, feedback))
+            if feedback.isWin(rules) { return history.count }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Testing
+@testable import Mastermind
+
+func code(_ s: String) -> Code { try! Code(s, rules: .classic) }
+
+@Suite("Mastermind scoring and games")
+struct MastermindTests {
+    @Test(arguments: [
+        ("0135", "2211", 0, 1, 3), ("0123", "1000", 0, 2, 2), ("1123", "1111", 2, 0, 2), ("0110", "1100", 2, 2, 0),
+        ("1234", "1111", 1, 0, 3), ("1213", "3111", 1, 2, 1), ("0135", "0156", 2, 1, 1), ("0000", "0000", 4, 0, 0),
+        ("0123", "3210", 0, 4, 0), ("7777", "0000", 0, 0, 4), ("1122", "2211", 0, 4, 0), ("1122", "1212", 2, 2, 0),
+        ("0012", "2100", 0, 4, 0), ("0001", "1000", 2, 2, 0), ("4567", "7654", 0, 4, 0), ("1111", "1234", 1, 0, 3),
+    ])
+    func scoring(_ secret: String, _ guess: String, _ red: Int, _ blue: Int, _ gray: Int) {
+        #expect(Feedback.score(secret: code(secret), guess: code(guess)) == Feedback(red: red, blue: blue, gray: gray),
+                "\(secret) vs \(guess)")
+    }
+
+    @Test func scoringIsSymmetricInBlueAndRed() {
+        // Swapping secret and guess never changes the pegs.
+        for a in stride(from: 0, to: 4096, by: 37) {
+            for b in stride(from: 0, to: 4096, by: 53) {
+                let x = Code(index: a, rules: .classic), y = Code(index: b, rules: .classic)
+                #expect(Feedback.score(secret: x, guess: y) == Feedback.score(secret: y, guess: x))
+            }
+        }
+    }
+
+    @Test(arguments: [("013", Code.Problem.wrongLength(expected: 4, got: 3)), ("01355", .wrongLength(expected: 4, got: 5)),
+                      ("0138", .outOfRange(digit: "8", min: 0, max: 7)), ("01a5", .notADigit("a")), ("０１２３", .notADigit("０")),
+                      ("", .wrongLength(expected: 4, got: 0)), ("01 5", .notADigit(" "))])
+    func invalidCodesSayWhy(_ text: String, _ problem: Code.Problem) {
+        #expect(throws: problem) { try Code(text, rules: .classic) }
+    }
+
+    @Test func aGameIsWonOrLost() throws {
+        var rng = SystemRandomNumberGenerator()
+        var game = Game(rules: .classic, secret: code("0135"))
+        let first = try game.guess("0156", using: &rng)
+        #expect(first.feedback == Feedback(red: 2, blue: 1, gray: 1))
+        #expect(first.pegs.sorted { $0.rawValue < $1.rawValue } == [.blue, .gray, .red, .red])
+        #expect(game.attemptsLeft == 9)
+        _ = try game.guess("0135", using: &rng)
+        #expect(game.outcome == .won)
+        #expect(throws: Game.Refusal.finished) { try game.guess("0000", using: &rng) }
+
+        var lost = Game(rules: Rules(attempts: 2), secret: code("7777"))
+        _ = try lost.guess("0000", using: &rng)
+        #expect(throws: Game.Refusal.invalid(.notADigit("x"))) { try lost.guess("x000", using: &rng) }
+        #expect(lost.turns.count == 1, "an invalid guess changes nothing")
+        _ = try lost.guess("0001", using: &rng)
+        #expect(lost.outcome == .lost)
+    }
+
+    @Test func pegOrderIsShuffled() throws {
+        var rng = SystemRandomNumberGenerator()
+        var orders = Set<[Peg]>()
+        for _ in 0..<50 {
+            var game = Game(rules: .classic, secret: code("0135"))
+            orders.insert(try game.guess("0153", using: &rng).pegs)
+        }
+        #expect(orders.count > 1, "pegs do not always come in the same order")
+    }
+
+    @Test func secretsAreUniform() {
+        var rng = SystemRandomNumberGenerator()
+        var counts = [Int](repeating: 0, count: 8)
+        for _ in 0..<20_000 { for d in Game.randomSecret(.classic, using: &rng).digits { counts[Int(d)] += 1 } }
+        // 80,000 digits: each of 8 values near 10,000 (a 6-sigma band).
+        #expect(counts.allSatisfy { (9_400...10_600).contains($0) }, "\(counts)")
+    }
+
+    @Test func solverHintsAreConsistentAndSmall() {
+        let solver = Solver(rules: .classic)
+        let first = solver.nextGuess(after: [])!
+        #expect(first.digits.count == 4)
+        let secret = code("5306")
+        let history = [(first, Feedback.score(secret: secret, guess: first))]
+        let second = solver.nextGuess(after: history)!
+        #expect(second != first)
+        // Impossible feedback leaves nothing to propose.
+        #expect(solver.nextGuess(after: [(code("0000"), Feedback(red: 4, blue: 0, gray: 0)),
+                                         (code("1111"), Feedback(red: 4, blue: 0, gray: 0))]) == nil)
+    }
+
+    @Test func smallerGamesAreSolvedWithinKnuthsBound() {
+        // 4 pegs of 6 colours: Knuth's minimax never needs more than 5.
+        let rules = Rules(length: 4, digitMin: 1, digitMax: 6)
+        let solver = Solver(rules: rules)
+        var cache: [String: Code] = [:]
+        var worst = 0
+        for i in 0..<rules.codeCount {
+            worst = max(worst, solver.play(secret: Code(index: i, rules: rules), cache: &cache))
+        }
+        #expect(worst <= 5)
+    }
+}
