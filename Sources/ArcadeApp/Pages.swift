@@ -93,6 +93,21 @@ struct Pages: Sendable {
         return Pages.secure(response, language: language)
     }
 
+    /// A part of a page (for a script that updates the page in place).
+    func fragment(_ name: String, status: Status = .ok, language: String, csrf: String,
+                  data: [String: TemplateValue]) -> Response {
+        var context: [String: TemplateValue] = ["t": strings(language), "lang": .string(language), "csrf": .string(csrf)]
+        for (key, value) in data { context[key] = value }
+        var body: [UInt8] = []
+        do {
+            try templates.library().render(name, .object(context), into: &body)
+        } catch {
+            Log.error("\(error)")
+            return Pages.secure(Response.text("Template error: \(error)\n", status: .internalServerError), language: language)
+        }
+        return Pages.secure(Response(status: status, contentType: "text/html; charset=utf-8", body: body), language: language)
+    }
+
     /// The headers every HTML response carries.
     static func secure(_ response: Response, language: String) -> Response {
         var response = response

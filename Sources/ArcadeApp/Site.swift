@@ -58,9 +58,16 @@ public final class Site: Sendable {
         }
         let kit = RouteKit(identity: identity, pages: pages)
         kit.page(&router, "/") { request, visitor in
-            pages.render("home", title: localizer.string("home.title", language: visitor.language), language: visitor.language,
-                         csrf: visitor.csrfToken, path: "/", data: ["isHome": true, "games": .list([]), "gameCount": .int(0)])
+            let t = localizer.strings(for: visitor.language)
+            let games: [TemplateValue] = [
+                ["slug": "mastermind", "href": "/mastermind", "name": .string(t.string("mastermind.title")),
+                 "description": .string(t.string("home.game.mastermind"))],
+            ]
+            return pages.render("home", title: t.string("home.title"), language: visitor.language,
+                                csrf: visitor.csrfToken, path: "/",
+                                data: ["isHome": true, "games": .list(games), "gameCount": .int(games.count)])
         }
+        MastermindRoutes(store: MastermindStore(pool: pool), constants: constants, pages: pages, kit: kit).register(&router)
         self.router = router
     }
 
@@ -90,9 +97,9 @@ struct RouteKit: Sendable {
 
     /// A state-changing POST: refused with a localized 403 unless it carries
     /// the session's CSRF token.
-    func action(_ router: inout Router, _ pattern: String,
+    func action(_ router: inout Router, _ pattern: String, offLoop: Bool = false,
                 _ handle: @escaping @Sendable (Request, Visitor) throws -> Response) {
-        router.post(pattern) { [self] request in respond(to: request, checkingCSRF: true, handle) }
+        router.post(pattern, offLoop: offLoop) { [self] request in respond(to: request, checkingCSRF: true, handle) }
     }
 
     private func respond(to request: Request, checkingCSRF: Bool,

@@ -51,6 +51,19 @@ public enum Crypto {
     }
 }
 
+/// OpenSSL's CSPRNG as a Swift random number generator. The standard
+/// library's `random(in:)` over it rejects out-of-range draws, so ranges
+/// come out uniform, with no modulo bias.
+public struct SecureRandom: RandomNumberGenerator, Sendable {
+    public init() {}
+
+    public mutating func next() -> UInt64 {
+        var value: UInt64 = 0
+        withUnsafeMutableBytes(of: &value) { precondition(RAND_bytes($0.baseAddress!.assumingMemoryBound(to: UInt8.self), 8) == 1) }
+        return value
+    }
+}
+
 /// URL- and cookie-safe base64 without padding (RFC 4648 §5).
 public enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)

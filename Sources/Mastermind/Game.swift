@@ -28,18 +28,21 @@ public struct Game: Sendable {
     public let rules: Rules
     public let secret: Code
     public private(set) var turns: [Turn]
+    /// Abandoned before the end: counts as lost.
+    public let forfeited: Bool
 
-    public init(rules: Rules, secret: Code, turns: [Turn] = []) {
+    public init(rules: Rules, secret: Code, turns: [Turn] = [], forfeited: Bool = false) {
         self.rules = rules
         self.secret = secret
         self.turns = turns
+        self.forfeited = forfeited
     }
 
-    public var attemptsLeft: Int { max(0, rules.attempts - turns.count) }
+    public var attemptsLeft: Int { outcome == .playing ? max(0, rules.attempts - turns.count) : 0 }
 
     public var outcome: Outcome {
         if turns.last?.feedback.isWin(rules) == true { return .won }
-        return turns.count >= rules.attempts ? .lost : .playing
+        return turns.count >= rules.attempts || forfeited ? .lost : .playing
     }
 
     /// Scores a guess. The pegs are shuffled with the given generator so the

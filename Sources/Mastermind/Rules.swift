@@ -1,6 +1,6 @@
 /// The shape of a game: code length, digit range and attempts (from the
 /// constants; the classic game is 4 digits of 0–7 in 10 tries).
-public struct Rules: Sendable, Equatable {
+public struct Rules: Sendable, Hashable {
     public let length: Int
     public let digitMin: Int
     public let digitMax: Int

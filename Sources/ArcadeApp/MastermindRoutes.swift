@@ -1,0 +1,165 @@
+import Constants
+import Crypto
+import HTTP
+import Localization
+import Mastermind
+import Synchronization
+import Templates
+
+/// Mastermind on the web: complete without JavaScript (forms and 303s), and
+/// with it, boards updated in place from a server-rendered fragment (the
+/// request says `X-Fragment: board`). The secret appears only once the game is over.
+struct MastermindRoutes: Sendable {
+    let store: MastermindStore
+    let constants: Constants
+    let pages: Pages
+    let kit: RouteKit
+    let solvers = Solvers()
+
+    /// One solver per rule set (building one lists every code).
+    final class Solvers: Sendable {
+        private let cache = Mutex<[Rules: Solver]>([:])
+        func solver(_ rules: Rules) -> Solver {
+            if let known = cache.withLock({ $0[rules] }) { return known }
+            let made = Solver(rules: rules)
+            cache.withLock { $0[rules] = made }
+            return made
+        }
+    }
+
+    /// The rules for new games, from the constants (so a hotfix applies to the next game).
+    var rules: Rules {
+        let length = constants.int("mastermind.codeLength", default: 4), low = constants.int("mastermind.digitMin", default: 0)
+        let high = constants.int("mastermind.digitMax", default: 7), attempts = constants.int("mastermind.attempts", default: 10)
+        guard (1...8).contains(length), (0...9).contains(low), (low...9).contains(high), attempts >= 1 else { return .classic }
+        return Rules(length: length, digitMin: low, digitMax: high, attempts: attempts)
+    }
+
+    func register(_ router: inout Router) {
+        kit.page(&router, "/mastermind") { request, visitor in
+            let record = try store.latest(player: visitor.playerID) ?? newGame(visitor)
+            return board(record, visitor, request)
+        }
+        kit.action(&router, "/mastermind/guess") { request, visitor in
+            let form = request.form ?? FormFields()
+            var random = SecureRandom()
+            let result = try store.guess(player: visitor.playerID, game: form["game"].flatMap { Int64($0) },
+                                         turn: form["turn"].flatMap { Int($0) }, form["guess"] ?? "", using: &random)
+            switch result {
+            case .success(let record):
+                return isFragment(request) ? board(record, visitor, request) : .redirect(to: "/mastermind")
+            case .failure(let refusal):
+                // Nothing changed: show the current board with a clear message.
+                let record = try store.latest(player: visitor.playerID) ?? newGame(visitor)
+                return board(record, visitor, request, status: .unprocessableContent,
+                             error: message(refusal, language: visitor.language), value: form["guess"] ?? "")
+            }
+        }
+        kit.action(&router, "/mastermind/new") { request, visitor in
+            let record = try newGame(visitor)
+            return isFragment(request) ? board(record, visitor, request) : .redirect(to: "/mastermind")
+        }
+        // The solver can take tens of milliseconds: keep it off the event loop.
+        kit.action(&router, "/mastermind/hint", offLoop: true) { request, visitor in
+            guard let record = try store.latest(player: visitor.playerID), record.game.outcome == .playing else {
+                return isFragment(request) ? board(try store.latest(player: visitor.playerID) ?? newGame(visitor), visitor, request)
+                    : .redirect(to: "/mastermind")
+            }
+            let history = record.game.turns.map { ($0.guess, $0.feedback) }
+            if let hint = solvers.solver(record.game.rules).nextGuess(after: history) {
+                _ = try store.recordHint(player: visitor.playerID, game: record.id, hint: hint)
+            }
+            guard isFragment(request) else { return .redirect(to: "/mastermind") }
+            return board(try store.latest(player: visitor.playerID) ?? record, visitor, request)
+        }
+        kit.page(&router, "/mastermind/stats") { request, visitor in
+            let stats = try store.stats(player: visitor.playerID)
+            let t = pages.localizer.strings(for: visitor.language)
+            return pages.render("mastermind-stats", title: t.string("stats.title"), language: visitor.language,
+                                csrf: visitor.csrfToken, path: "/mastermind/stats", data: ["stats": statsContext(stats)])
+        }
+    }
+
+    private func newGame(_ visitor: Visitor) throws -> MastermindStore.Record {
+        var random = SecureRandom()
+        let rules = self.rules
+        return try store.start(player: visitor.playerID, rules: rules, secret: Game.randomSecret(rules, using: &random))
+    }
+
+    private func isFragment(_ request: Request) -> Bool { request.headers["X-Fragment"] == "board" }
+
+    private func message(_ refusal: MastermindStore.Refusal, language: String) -> String {
+        let t = pages.localizer.strings(for: language)
+        switch refusal {
+        case .invalid(.wrongLength(let expected, let got)): return t.string("mastermind.error.length", [.int(expected), .int(got)])
+        case .invalid(.outOfRange(let digit, let low, let high)):
+            return t.string("mastermind.error.range", [.int(low), .int(high), .string(String(digit))])
+        case .invalid(.notADigit(let ch)): return t.string("mastermind.error.digit", [.string(String(ch))])
+        case .finished: return t.string("mastermind.error.finished")
+        case .stale: return t.string("mastermind.error.stale")
+        }
+    }
+
+    /// The board page, or just the board for a script.
+    private func board(_ record: MastermindStore.Record, _ visitor: Visitor, _ request: Request, status: Status = .ok,
+                       error: String? = nil, value: String = "") -> Response {
+        let wins = (try? store.stats(player: visitor.playerID).wins) ?? 0
+        let context = boardContext(record, language: visitor.language, error: error, value: value, wins: wins)
+        if isFragment(request) {
+            return pages.fragment("mastermind-board", status: status, language: visitor.language, csrf: visitor.csrfToken,
+                                  data: ["mm": context])
+        }
+        return pages.render("mastermind", status: status, title: pages.localizer.string("mastermind.title", language: visitor.language),
+                            language: visitor.language, csrf: visitor.csrfToken, path: "/mastermind", data: ["mm": context])
+    }
+
+    func boardContext(_ record: MastermindStore.Record, language: String, error: String?, value: String, wins: Int) -> TemplateValue {
+        let t = pages.localizer.strings(for: language)
+        let game = record.game, rules = game.rules
+        let pegLabel: [Peg: String] = [.red: t.string("mastermind.peg.red"), .blue: t.string("mastermind.peg.blue"),
+                                       .gray: t.string("mastermind.peg.gray")]
+        let rows: [TemplateValue] = game.turns.enumerated().map { index, turn in
+            let summary = t.string("mastermind.row.summary", [.int(turn.feedback.red), .int(turn.feedback.blue)])
+            return .object([
+                "number": .int(index + 1), "guess": .string(turn.guess.description), "red": .int(turn.feedback.red),
+                "blue": .int(turn.feedback.blue), "gray": .int(turn.feedback.gray), "summary": .string(summary),
+                "pegs": .list(turn.pegs.map { .object(["kind": .string($0.rawValue), "label": .string(pegLabel[$0]!)]) }),
+            ])
+        }
+        let outcome = game.outcome
+        var announcement = ""
+        if let last = game.turns.last {
+            announcement = t.string("mastermind.row.announce", [.string(last.guess.description), .int(last.feedback.red),
+                                                                 .int(last.feedback.blue), .int(game.attemptsLeft)])
+        }
+        if outcome == .won { announcement = t.string("mastermind.won.title") }
+        if outcome == .lost { announcement = t.string("mastermind.lost.title") }
+        return .object([
+            "gameId": .int(Int(record.id)), "turn": .int(game.turns.count), "attemptsLeft": .int(game.attemptsLeft),
+            "attempts": .int(rules.attempts), "length": .int(rules.length), "digitMin": .int(rules.digitMin),
+            "digitMax": .int(rules.digitMax), "keys": .list((rules.digitMin...rules.digitMax).map { .int($0) }),
+            "outcome": .string(outcome.rawValue), "isPlaying": .bool(outcome == .playing), "isOver": .bool(outcome != .playing),
+            "isWon": .bool(outcome == .won), "isLost": .bool(outcome == .lost), "rows": .list(rows),
+            // The secret is in the page state only once the game is over.
+            "secret": outcome == .playing ? .null : .string(game.secret.description),
+            "usedHint": .bool(record.usedHint), "hint": record.hint.map { .string($0) } ?? .null,
+            "error": error.map { .string($0) } ?? .null, "value": .string(value), "wins": .int(wins),
+            "announcement": .string(announcement),
+        ])
+    }
+
+    func statsContext(_ stats: MastermindStore.Stats) -> TemplateValue {
+        let most = max(1, stats.distribution.max() ?? 1)
+        let bars: [TemplateValue] = stats.distribution.enumerated().map { index, count in
+            let width = count == 0 ? 2 : max(4, count * 250 / most)
+            return .object(["guesses": .int(index + 1), "count": .int(count), "y": .int(index * 26), "textY": .int(index * 26 + 15),
+                            "width": .int(width), "labelX": .int(30 + width)])
+        }
+        return .object([
+            "played": .int(stats.played), "wins": .int(stats.wins), "winPercent": .int(stats.winPercent),
+            "currentStreak": .int(stats.currentStreak), "longestStreak": .int(stats.longestStreak),
+            "hintWins": .int(stats.hintWins), "bars": .list(bars), "hasGames": .bool(stats.played > 0),
+            "chartHeight": .int(max(26, stats.distribution.count * 26)),
+        ])
+    }
+}

@@ -1,0 +1,139 @@
+import Mastermind
+import Storage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Mastermind games in SQLite, one active game per player. Every change
+/// runs in one transaction, so two tabs guessing at once cannot corrupt a
+/// game, and a guess is counted once.
+struct MastermindStore: Sendable {
+    let pool: DatabasePool
+
+    struct Record: Sendable {
+        let id: Int64
+        var game: Game
+        let usedHint: Bool
+        let hint: String?
+    }
+
+    enum Refusal: Error, Equatable {
+        case invalid(Code.Problem)
+        case finished
+        /// The page showed another game, or an older turn: nothing was counted.
+        case stale
+    }
+
+    struct Stats: Sendable {
+        var played = 0, wins = 0, hintWins = 0, currentStreak = 0, longestStreak = 0
+        /// Wins without a hint, by number of guesses (index 0 is one guess).
+        var distribution: [Int] = []
+        var winPercent: Int { played == 0 ? 0 : Int((Double(wins) * 100 / Double(played)).rounded()) }
+    }
+
+    /// The player's latest game: the one in play, or the last finished.
+    func latest(player: String) throws -> Record? {
+        try load(pool.connection(), "SELECT * FROM mastermind_games WHERE player = ? ORDER BY id DESC LIMIT 1", [.text(player)])
+    }
+
+    /// Starts a game; one still in play is abandoned and counts as lost.
+    func start(player: String, rules: Rules, secret: Code) throws -> Record {
+        let db = try pool.connection()
+        return try db.transaction {
+            let now = Int64(time(nil))
+            try db.execute("UPDATE mastermind_games SET status = 'lost', finished = ? WHERE player = ? AND status = 'playing'",
+                           [.integer(now), .text(player)])
+            try db.execute("""
+                INSERT INTO mastermind_games (player, secret, code_length, digit_min, digit_max, attempts, status, created)
+                VALUES (?, ?, ?, ?, ?, ?, 'playing', ?)
+                """, [.text(player), .text(secret.description), SQLValue(rules.length), SQLValue(rules.digitMin),
+                      SQLValue(rules.digitMax), SQLValue(rules.attempts), .integer(now)])
+            return Record(id: db.lastInsertID, game: Game(rules: rules, secret: secret), usedHint: false, hint: nil)
+        }
+    }
+
+    /// Scores a guess for the game the page showed, at the turn it showed.
+    func guess<R: RandomNumberGenerator>(player: String, game id: Int64?, turn: Int?, _ text: String,
+                                         using random: inout R) throws -> Result<Record, Refusal> {
+        let db = try pool.connection()
+        return try db.transaction { () throws -> Result<Record, Refusal> in
+            guard var record = try load(db, "SELECT * FROM mastermind_games WHERE player = ? ORDER BY id DESC LIMIT 1",
+                                        [.text(player)]) else { return .failure(.stale) }
+            if let id, id != record.id { return .failure(.stale) }
+            guard record.game.outcome == .playing else { return .failure(.finished) }
+            if let turn, turn != record.game.turns.count { return .failure(.stale) }
+            let scored: Turn
+            do throws(Game.Refusal) { scored = try record.game.guess(text, using: &random) } catch {
+                switch error {
+                case .invalid(let problem): return .failure(.invalid(problem))
+                case .finished: return .failure(.finished)
+                }
+            }
+            try db.execute("INSERT INTO mastermind_guesses VALUES (?, ?, ?, ?, ?, ?, ?)", [
+                .integer(record.id), SQLValue(record.game.turns.count), .text(scored.guess.description),
+                SQLValue(scored.feedback.red), SQLValue(scored.feedback.blue), SQLValue(scored.feedback.gray),
+                .text(String(scored.pegs.map { $0.rawValue.first! })),
+            ])
+            let outcome = record.game.outcome
+            try db.execute("UPDATE mastermind_games SET status = ?, hint = NULL, finished = ? WHERE id = ?",
+                           [.text(outcome.rawValue), outcome == .playing ? .null : .integer(Int64(time(nil))), .integer(record.id)])
+            record = Record(id: record.id, game: record.game, usedHint: record.usedHint, hint: nil)
+            return .success(record)
+        }
+    }
+
+    /// Remembers a hint on the game in play (and that one was used).
+    func recordHint(player: String, game id: Int64, hint: Code) throws -> Bool {
+        try pool.connection().execute(
+            "UPDATE mastermind_games SET used_hint = 1, hint = ? WHERE id = ? AND player = ? AND status = 'playing'",
+            [.text(hint.description), .integer(id), .text(player)]) == 1
+    }
+
+    func stats(player: String) throws -> Stats {
+        let db = try pool.connection()
+        var stats = Stats()
+        var streak = 0
+        let rows = try db.query("""
+            SELECT g.status, g.used_hint, g.attempts, (SELECT COUNT(*) FROM mastermind_guesses WHERE game = g.id) AS guesses
+            FROM mastermind_games g WHERE g.player = ? AND g.status != 'playing' ORDER BY g.id
+            """, [.text(player)])
+        for row in rows {
+            stats.played += 1
+            let attempts = row.int("attempts") ?? 10
+            if stats.distribution.count < attempts { stats.distribution += Array(repeating: 0, count: attempts - stats.distribution.count) }
+            if row.string("status") == "won" {
+                stats.wins += 1
+                streak += 1
+                stats.longestStreak = max(stats.longestStreak, streak)
+                if row.int("used_hint") == 1 {
+                    stats.hintWins += 1
+                } else if let guesses = row.int("guesses"), guesses >= 1, guesses <= stats.distribution.count {
+                    stats.distribution[guesses - 1] += 1
+                }
+            } else {
+                streak = 0
+            }
+        }
+        stats.currentStreak = streak
+        return stats
+    }
+
+    private func load(_ db: Database, _ sql: String, _ values: [SQLValue]) throws -> Record? {
+        guard let row = try db.first(sql, values), let id = row.int("id"), let secretText = row.string("secret") else { return nil }
+        let rules = Rules(length: row.int("code_length") ?? 4, digitMin: row.int("digit_min") ?? 0,
+                          digitMax: row.int("digit_max") ?? 7, attempts: row.int("attempts") ?? 10)
+        let secret = try Code(secretText, rules: rules)
+        var turns: [Turn] = []
+        for g in try db.query("SELECT * FROM mastermind_guesses WHERE game = ? ORDER BY number", [.integer(Int64(id))]) {
+            guard let text = g.string("guess"), let pegText = g.string("pegs") else { continue }
+            let pegs = pegText.map { ch -> Peg in ch == "r" ? .red : ch == "b" ? .blue : .gray }
+            turns.append(Turn(guess: try Code(text, rules: rules),
+                              feedback: Feedback(red: g.int("red") ?? 0, blue: g.int("blue") ?? 0, gray: g.int("gray") ?? 0),
+                              pegs: pegs))
+        }
+        // A game abandoned for a new one stays lost.
+        let game = Game(rules: rules, secret: secret, turns: turns,
+                        forfeited: row.string("status") == "lost" && turns.count < rules.attempts)
+        return Record(id: Int64(id), game: game, usedHint: row.int("used_hint") == 1, hint: row.string("hint"))
+    }
+}
