@@ -102,12 +102,19 @@ struct RouteKit: Sendable {
         router.post(pattern, offLoop: offLoop) { [self] request in respond(to: request, checkingCSRF: true, handle) }
     }
 
+    private func isFormPost(_ request: Request) -> Bool {
+        request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
+    }
+
     private func respond(to request: Request, checkingCSRF: Bool,
                          _ handle: (Request, Visitor) throws -> Response) -> Response {
         do {
             let visitor = try identity.visitor(for: request)
             var response: Response
-            if checkingCSRF && !identity.passesCSRF(request) {
+            if checkingCSRF && isFormPost(request) && request.form == nil {
+                // A body that claims to be a form but does not parse: say so.
+                response = pages.error(.badRequest, language: visitor.language, csrf: visitor.csrfToken, path: "/")
+            } else if checkingCSRF && !identity.passesCSRF(request) {
                 response = pages.error(.forbidden, language: visitor.language, csrf: visitor.csrfToken, path: "/")
             } else {
                 response = try handle(request, visitor)

@@ -196,6 +196,8 @@ final class Connection {
             break  // EPOLLOUT resumes us
         case .drained:
             lastActivity = loop.now
+            // A handler still running off the loop owes this connection a response.
+            if waitingForHandler { return }
             if closeWhenFlushed || (loop.draining && isIdle) {
                 beginLingeringClose()
             } else if peerClosedInput && isIdle {

@@ -33,6 +33,18 @@ struct ConnectionTests {
         #expect(try client.readResponse().text == "body")
     }
 
+    @Test func offLoopHandlerAnswersBeforeConnectionClose() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        for version in ["HTTP/1.1\r\nHost: t\r\nConnection: close", "HTTP/1.0"] {
+            let client = try server.client()
+            client.send("GET /slow?ms=150 \(version)\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.text == "slept", "\(version)")
+            #expect(try client.closes(within: 2))
+        }
+    }
+
     @Test func http10ClosesUnlessAskedToKeepAlive() throws {
         let server = try TestServer()
         defer { server.stop() }

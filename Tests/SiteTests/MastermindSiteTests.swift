@@ -1,0 +1,206 @@
+import TestSupport
+import Testing
+import Storage
+import Synchronization
+@testable import ArcadeApp
+
+/// A client that keeps cookies and the page's CSRF token, as a browser would.
+final class Player: @unchecked Sendable {
+    let server: SiteServer
+    var cookies: [String: String] = [:]
+    var csrf = ""
+
+    init(_ server: SiteServer) { self.server = server }
+
+    var cookieHeader: String { cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") }
+
+    @discardableResult
+    func get(_ path: String) throws -> WireResponse {
+        let response = try server.get(path, headers: ["Cookie": cookieHeader])
+        absorb(response)
+        return response
+    }
+
+    @discardableResult
+    func post(_ path: String, _ body: String, fragment: Bool = false) throws -> WireResponse {
+        var headers = ["Cookie": cookieHeader]
+        if fragment { headers["X-Fragment"] = "board" }
+        let response = try server.post(path, body: body.isEmpty ? "csrf=\(csrf)" : "csrf=\(csrf)&" + body, headers: headers)
+        absorb(response)
+        return response
+    }
+
+    func absorb(_ response: WireResponse) {
+        for (name, value) in response.cookies { cookies[name] = value }
+        if let range = response.text.firstRange(of: "name=\"csrf-token\" content=\"") {
+            csrf = String(response.text[range.upperBound...].prefix { $0 != "\"" })
+        }
+    }
+
+    func secret() throws -> String {
+        let db = try Database(path: server.database)
+        return try #require(try db.first("SELECT secret FROM mastermind_games ORDER BY id DESC LIMIT 1")?.string("secret"))
+    }
+
+    static func attribute(_ name: String, in html: String) -> String? {
+        html.firstRange(of: "\(name)=\"").map { String(html[$0.upperBound...].prefix { $0 != "\"" }) }
+    }
+}
+
+/// A wrong guess for a secret (never the secret itself).
+func wrong(_ secret: String, _ n: Int) -> String {
+    var candidate = String(format4(n))
+    if candidate == secret { candidate = String(format4(n + 1)) }
+    return candidate
+}
+
+func format4(_ n: Int) -> String {
+    let digits = (0..<4).map { String((n >> (3 * (3 - $0))) & 7) }
+    return digits.joined()
+}
+
+@Suite("Mastermind over HTTP")
+struct MastermindSiteTests {
+    @Test func invalidGuessesAre422AndChangeNothing() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        let board = try player.get("/mastermind")
+        let game = try #require(Player.attribute("data-game", in: board.text))
+        let cases: [(String, String)] = [
+            ("013", "A guess has 4 digits; you entered 3."), ("01234", "A guess has 4 digits; you entered 5."),
+            ("0189", "“8” is not one of them"), ("01a3", "“a” is not a digit"), ("", "you entered 0"),
+            ("０１２３", "is not a digit"), ("0 12", "“ ” is not a digit"),
+        ]
+        for (guess, message) in cases {
+            let response = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(guess.addingFormEncoding)")
+            #expect(response.status == 422, "\(guess)")
+            #expect(response.text.contains(message), "\(guess): \(message)")
+            #expect(Player.attribute("data-attempts-left", in: response.text) == "10")
+            #expect(!response.text.contains("class=\"row\""), "nothing was scored")
+        }
+        let malformed = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=%ZZ")
+        #expect(malformed.status == 400, "a body that is not a valid form")
+        #expect(malformed.text.contains("Bad request"))
+        #expect(try player.post("/mastermind/guess", "game=\(game)&turn=5&guess=0123").text.contains("out of date"))
+        #expect(try player.post("/mastermind/guess", "game=999&turn=0&guess=0123").status == 422)
+        let forged = try server.post("/mastermind/guess", body: "game=\(game)&turn=0&guess=0123",
+                                     headers: ["Cookie": player.cookieHeader])
+        #expect(forged.status == 403)
+        #expect(Player.attribute("data-attempts-left", in: try player.get("/mastermind").text) == "10")
+    }
+
+    @Test func theSecretNeverLeavesTheServerBeforeTheEnd() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        let first = try player.get("/mastermind")
+        let secret = try player.secret()
+        var responses = [first]
+        for n in 0..<10 {
+            let game = try #require(Player.attribute("data-game", in: responses.last!.text))
+            responses.append(try player.post("/mastermind/guess", "game=\(game)&turn=\(n)&guess=\(wrong(secret, n * 411 + 7))",
+                                             fragment: n % 2 == 0))
+            if n < 9 { responses.append(try player.get("/mastermind")) }
+            responses.append(try player.post("/mastermind/hint", "", fragment: true))
+        }
+        for response in responses.dropLast(2) {
+            // A hint is computed from the feedback the player already has, so
+            // it may name the secret once only one code fits; it is no leak.
+            var text = response.text
+            if let start = text.firstRange(of: "<p class=\"banner\" data-hint="), let end = text[start.upperBound...].firstRange(of: "</p>") {
+                text.removeSubrange(start.lowerBound..<end.upperBound)
+            }
+            let everything = response.headers.map { "\($0.0): \($0.1)" }.joined(separator: "\n") + text
+            #expect(!everything.contains(secret), "the secret leaked before the end")
+            #expect(!response.text.contains("data-secret"))
+        }
+        let end = try player.get("/mastermind")
+        #expect(Player.attribute("data-outcome", in: end.text) == "lost")
+        #expect(Player.attribute("data-secret", in: end.text) == secret)
+    }
+
+    @Test func aGameCanBeWonWithFormsAlone() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        let board = try player.get("/mastermind")
+        let game = try #require(Player.attribute("data-game", in: board.text))
+        let secret = try player.secret()
+        let miss = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, 100))")
+        #expect(miss.status == 303)
+        #expect(miss.header("Location") == "/mastermind")
+        let win = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=\(secret)")
+        #expect(win.status == 303)
+        let result = try player.get("/mastermind")
+        #expect(Player.attribute("data-outcome", in: result.text) == "won")
+        #expect(result.text.contains("data-guess=\"\(secret)\" data-red=\"4\" data-blue=\"0\" data-gray=\"0\""))
+        #expect(result.text.contains("You cracked the code!"))
+        #expect(try player.post("/mastermind/guess", "game=\(game)&turn=2&guess=\(secret)").text.contains("This game is over"))
+        let stats = try player.get("/mastermind/stats")
+        #expect(stats.text.contains("data-played=\"1\" data-wins=\"1\""))
+        #expect(stats.text.contains("data-guesses=\"2\" data-count=\"1\""))
+        #expect(stats.text.contains("<svg class=\"chart\""))
+        // A new game starts clean.
+        #expect(try player.post("/mastermind/new", "").status == 303)
+        let fresh = try player.get("/mastermind")
+        #expect(Player.attribute("data-attempts-left", in: fresh.text) == "10")
+        #expect(Player.attribute("data-game", in: fresh.text) != game)
+    }
+
+    @Test func concurrentGuessersCountEachAttemptOnce() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        let board = try player.get("/mastermind")
+        let game = try #require(Player.attribute("data-game", in: board.text))
+        let secret = try player.secret()
+        // Sixteen tabs submit the same turn at once: exactly one counts.
+        let statuses = Mutex<[Int]>([])
+        concurrently(16) { i in
+            let status = (try? player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, i))").status) ?? -1
+            statuses.withLock { $0.append(status) }
+        }
+        #expect(statuses.withLock { $0.filter { $0 == 303 }.count } == 1)
+        #expect(statuses.withLock { $0.filter { $0 == 422 }.count } == 15)
+        // Sixteen posts without a turn: ten count, then the game is over.
+        concurrently(16) { i in _ = try? player.post("/mastermind/guess", "game=\(game)&guess=\(wrong(secret, 50 + i))") }
+        let db = try Database(path: server.database)
+        let numbers = try db.query("SELECT number FROM mastermind_guesses ORDER BY number").compactMap { $0.int("number") }
+        #expect(numbers == Array(1...10), "each attempt counted once, in order")
+        #expect(try db.first("SELECT status FROM mastermind_games")?.string("status") == "lost")
+    }
+
+    @Test func gamesAndWinsSurviveARestart() throws {
+        let server = try SiteServer()
+        let player = Player(server)
+        let board = try player.get("/mastermind")
+        let game = try #require(Player.attribute("data-game", in: board.text))
+        try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
+        try player.post("/mastermind/new", "")
+        try player.post("/mastermind/guess", "game=\(Int(game)! + 1)&turn=0&guess=\(wrong(try player.secret(), 3))")
+        server.stop()
+
+        let again = try SiteServer(router: nil) { $0.database = server.database }
+        defer { again.stop() }
+        let returning = Player(again)
+        returning.cookies = player.cookies
+        let page = try returning.get("/mastermind")
+        #expect(page.text.contains("data-wins=\"1\""))
+        #expect(page.text.contains("class=\"row\""), "the game in play, with its guess")
+        #expect(Player.attribute("data-attempts-left", in: page.text) == "9")
+    }
+}
+
+extension String {
+    var addingFormEncoding: String {
+        var out = ""
+        for byte in utf8 {
+            switch byte {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: out.unicodeScalars.append(Unicode.Scalar(byte))
+            default: out += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return out
+    }
+}
