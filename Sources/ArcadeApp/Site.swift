@@ -65,7 +65,8 @@ public final class Site: Sendable {
             ]
             return pages.render("home", title: t.string("home.title"), language: visitor.language,
                                 csrf: visitor.csrfToken, path: "/",
-                                data: ["isHome": true, "games": .list(games), "gameCount": .int(games.count)])
+                                data: ["isHome": true, "games": .list(games), "hasGames": .bool(!games.isEmpty),
+                                       "gameCount": .int(games.count)])
         }
         MastermindRoutes(store: MastermindStore(pool: pool), constants: constants, pages: pages, kit: kit).register(&router)
         self.router = router

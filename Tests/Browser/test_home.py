@@ -12,7 +12,8 @@ class EnglishHome(BrowserTest):
         self.assertEqual(self.driver.find_element("css selector", "html").get_attribute("lang"), "en")
         self.assertEqual(self.text("h1"), "Pick a game")
         self.assertIn("Arcade", self.driver.title)
-        self.assertEqual(self.text("[data-empty=games]"), "No games are open yet. Check back soon!")
+        card = self.driver.find_element("css selector", "[data-game=mastermind] a")
+        self.assertEqual(card.text, "Mastermind")
         # The stylesheet and the deferred script loaded (the script marks <html>).
         self.assertIn("js", self.driver.find_element("css selector", "html").get_attribute("class"))
         color = self.driver.execute_script("return getComputedStyle(document.body).backgroundColor")
@@ -50,7 +51,7 @@ class RussianHome(BrowserTest):
         self.open("/")
         self.assertEqual(self.driver.find_element("css selector", "html").get_attribute("lang"), "ru")
         self.assertEqual(self.text("h1"), "Выберите игру")
-        self.assertEqual(self.text("[data-empty=games]"), "Пока нет открытых игр. Загляните позже!")
+        self.assertEqual(self.text("[data-game=mastermind] a"), "Мастермайнд")
 
 
 class PhoneHome(BrowserTest):

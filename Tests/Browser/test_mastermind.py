@@ -1,0 +1,136 @@
+"""Mastermind in a real browser: keypad, keyboard, losing, errors, statistics, a phone."""
+import os
+import sqlite3
+import unittest
+
+from arcade_browser import ARTIFACTS, BrowserTest
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait as SeleniumWait
+
+
+def WebDriverWait(driver, timeout):
+    """Waits that survive the board being replaced while they look at it."""
+    return SeleniumWait(driver, timeout, ignored_exceptions=[NoSuchElementException, StaleElementReferenceException])
+
+DATABASE = os.environ.get("ARCADE_DB")
+
+
+def secret_of(game_id):
+    """The secret, read from the server's database the way an oracle would."""
+    with sqlite3.connect(DATABASE) as db:
+        return db.execute("SELECT secret FROM mastermind_games WHERE id = ?", (game_id,)).fetchone()[0]
+
+
+def wrong_guess(secret, n):
+    guess = "".join(str((n >> (3 * (3 - i))) & 7) for i in range(4))
+    return guess if guess != secret else wrong_guess(secret, n + 1)
+
+
+class Mastermind(BrowserTest):
+    def board(self):
+        return self.driver.find_element("css selector", "#board")
+
+    def game(self):
+        return self.board().get_attribute("data-game")
+
+    def rows(self):
+        return len(self.driver.find_elements("css selector", "#board .row"))
+
+    def wait_rows(self, count):
+        WebDriverWait(self.driver, 10).until(lambda d: self.rows() == count)
+
+    def start(self):
+        self.open("/mastermind")
+        WebDriverWait(self.driver, 10).until(
+            lambda d: not d.find_element("css selector", "[data-keypad]").get_attribute("hidden"))
+        if self.board().get_attribute("data-outcome"):
+            self.driver.find_element("css selector", ".result button[type=submit]").click()
+            WebDriverWait(self.driver, 10).until(lambda d: not self.board().get_attribute("data-outcome"))
+        return secret_of(int(self.game()))
+
+    def tap(self, code):
+        for digit in code:
+            self.driver.find_element("css selector", f"[data-keypad] button[data-key='{digit}']").click()
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='Enter']").click()
+
+    def test_won_with_the_keypad(self):
+        secret = self.start()
+        miss = wrong_guess(secret, 5)
+        self.tap(miss)
+        self.wait_rows(1)
+        row = self.driver.find_element("css selector", "#board .row")
+        self.assertEqual(row.get_attribute("data-guess"), miss)
+        # Delete only touches the guess being typed.
+        self.tap_digits("77")
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='Backspace']").click()
+        self.assertEqual(self.driver.find_element("id", "guess").get_attribute("value"), "7")
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='Backspace']").click()
+        self.assertEqual(self.rows(), 1)
+        self.tap(secret)
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+        self.assertEqual(self.driver.find_element("css selector", "[data-secret]").get_attribute("data-secret"), secret)
+        # Focus moved to the result, and the result was announced.
+        self.assertEqual(self.driver.switch_to.active_element.tag_name, "h2")
+        self.assertTrue(self.driver.find_element("id", "mastermind-live").get_attribute("textContent"))
+
+    def tap_digits(self, digits):
+        for digit in digits:
+            self.driver.find_element("css selector", f"[data-keypad] button[data-key='{digit}']").click()
+
+    def test_won_with_the_physical_keyboard(self):
+        secret = self.start()
+        body = self.driver.find_element("css selector", "body")
+        body.send_keys(wrong_guess(secret, 9) + Keys.ENTER)
+        self.wait_rows(1)
+        # The field has focus now; typing there works as in any field.
+        self.driver.switch_to.active_element.send_keys(secret + Keys.ENTER)
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+
+    def test_lost_after_ten_tries(self):
+        secret = self.start()
+        for n in range(10):
+            self.tap(wrong_guess(secret, 100 + n))
+            self.wait_rows(n + 1)
+        self.assertEqual(self.board().get_attribute("data-outcome"), "lost")
+        self.assertEqual(self.board().get_attribute("data-attempts-left"), "0")
+        self.assertIn(secret, self.text(".result"))
+
+    def test_an_invalid_guess_shows_a_clear_error(self):
+        self.start()
+        field = self.driver.find_element("id", "guess")
+        field.send_keys("0189" + Keys.ENTER)
+        error = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-error]"))
+        self.assertIn("“8” is not one of them", error.text)
+        self.assertEqual(self.rows(), 0)
+        self.assertEqual(self.driver.find_element("id", "guess").get_attribute("aria-invalid"), "true")
+
+    def test_statistics_update_after_a_game(self):
+        self.open("/mastermind/stats")
+        before = int(self.driver.find_element("css selector", "[data-played]").get_attribute("data-wins"))
+        secret = self.start()
+        self.tap(secret)
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+        self.open("/mastermind/stats")
+        stats = self.driver.find_element("css selector", "[data-played]")
+        self.assertEqual(int(stats.get_attribute("data-wins")), before + 1)
+        bar = self.driver.find_element("css selector", "svg.chart g[data-guesses='1']")
+        self.assertGreaterEqual(int(bar.get_attribute("data-count")), 1)
+
+
+class MastermindOnAPhone(Mastermind):
+    width, height = 360, 800
+
+    def test_the_board_fits_a_phone(self):
+        secret = self.start()
+        self.tap(wrong_guess(secret, 1))
+        self.wait_rows(1)
+        width = self.driver.execute_script("return document.documentElement.clientWidth")
+        scroll = self.driver.execute_script("return document.documentElement.scrollWidth")
+        self.assertLessEqual(scroll, width)
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        self.assertTrue(self.driver.save_screenshot(os.path.join(ARTIFACTS, "mastermind-360.png")))
+
+
+if __name__ == "__main__":
+    unittest.main()
