@@ -34,6 +34,8 @@ let package = Package(
         .target(name: "PropertyList"),
         // JSON values, a strict parser and a writer.
         .target(name: "JSON"),
+        // A blocking HTTP/1.1 client, https through OpenSSL; for off-loop work.
+        .target(name: "HTTPClient", dependencies: ["COpenSSL", "CSystem"]),
         // HMAC, random bytes and password hashing from OpenSSL.
         .target(name: "Crypto", dependencies: ["COpenSSL"]),
         // SQLite behind a small typed wrapper.
@@ -43,7 +45,7 @@ let package = Package(
         .target(name: "Mastermind"),
 
         // The site: wires the infrastructure modules together.
-        .target(name: "ArcadeApp", dependencies: ["HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList", "Crypto", "Constants", "Files", "Mastermind"]),
+        .target(name: "ArcadeApp", dependencies: ["HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList", "Crypto", "Constants", "Files", "Mastermind", "HTTPClient"]),
         .executableTarget(name: "arcade", dependencies: ["ArcadeApp"]),
 
         // Helpers shared by the test targets: a raw loopback client, child processes, scratch folders.
@@ -53,7 +55,7 @@ let package = Package(
         .testTarget(name: "MastermindTests", dependencies: ["Mastermind"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
-        .testTarget(name: "SiteTests", dependencies: ["ArcadeApp", "HTTP", "HTTPServer", "CSystem", "Storage", "Crypto", "TestSupport"]),
+        .testTarget(name: "SiteTests", dependencies: ["ArcadeApp", "HTTP", "HTTPServer", "CSystem", "Storage", "Crypto", "TestSupport", "HTTPClient", "Mastermind", "Constants", "PropertyList", "Files"]),
         .testTarget(name: "ConstantsTests", dependencies: ["Constants", "PropertyList"]),
         .testTarget(name: "TemplatesTests", dependencies: ["Templates", "JSON"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "PropertyList"]),

@@ -14,7 +14,16 @@ struct MastermindRoutes: Sendable {
     let constants: Constants
     let pages: Pages
     let kit: RouteKit
+    let secrets: SecretSource
     let solvers = Solvers()
+
+    init(store: MastermindStore, constants: Constants, pages: Pages, kit: RouteKit) {
+        self.store = store
+        self.constants = constants
+        self.pages = pages
+        self.kit = kit
+        secrets = SecretSource(constants: constants)
+    }
 
     /// One solver per rule set (building one lists every code).
     final class Solvers: Sendable {
@@ -36,7 +45,8 @@ struct MastermindRoutes: Sendable {
     }
 
     func register(_ router: inout Router) {
-        kit.page(&router, "/mastermind") { request, visitor in
+        // Starting a game may ask random.org for the secret: these two run off the loop.
+        kit.page(&router, "/mastermind", offLoop: true) { request, visitor in
             let record = try store.latest(player: visitor.playerID) ?? newGame(visitor)
             return board(record, visitor, request)
         }
@@ -55,7 +65,7 @@ struct MastermindRoutes: Sendable {
                              error: message(refusal, language: visitor.language), value: form["guess"] ?? "")
             }
         }
-        kit.action(&router, "/mastermind/new") { request, visitor in
+        kit.action(&router, "/mastermind/new", offLoop: true) { request, visitor in
             let record = try newGame(visitor)
             return isFragment(request) ? board(record, visitor, request) : .redirect(to: "/mastermind")
         }
@@ -81,9 +91,8 @@ struct MastermindRoutes: Sendable {
     }
 
     private func newGame(_ visitor: Visitor) throws -> MastermindStore.Record {
-        var random = SecureRandom()
         let rules = self.rules
-        return try store.start(player: visitor.playerID, rules: rules, secret: Game.randomSecret(rules, using: &random))
+        return try store.start(player: visitor.playerID, rules: rules, secret: secrets.secret(rules))
     }
 
     private func isFragment(_ request: Request) -> Bool { request.headers["X-Fragment"] == "board" }

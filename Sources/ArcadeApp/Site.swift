@@ -91,9 +91,9 @@ struct RouteKit: Sendable {
 
     /// A GET page: the visitor is identified (and new cookies set) first;
     /// a failure inside becomes the localized 500 page.
-    func page(_ router: inout Router, _ pattern: String,
+    func page(_ router: inout Router, _ pattern: String, offLoop: Bool = false,
               _ render: @escaping @Sendable (Request, Visitor) throws -> Response) {
-        router.get(pattern) { [self] request in respond(to: request, checkingCSRF: false, render) }
+        router.get(pattern, offLoop: offLoop) { [self] request in respond(to: request, checkingCSRF: false, render) }
     }
 
     /// A state-changing POST: refused with a localized 403 unless it carries
