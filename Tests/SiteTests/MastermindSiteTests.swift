@@ -130,6 +130,13 @@ struct MastermindSiteTests {
         let miss = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, 100))")
         #expect(miss.status == 303)
         #expect(miss.header("Location") == "/mastermind")
+        // The pegs were shuffled once, when scored: every reload shows the same order.
+        func pegs(_ html: String) -> String {
+            html.firstRange(of: "<span class=\"pegs\"").map { String(html[$0.lowerBound...].prefix(400)) } ?? ""
+        }
+        let shown = pegs(try player.get("/mastermind").text)
+        #expect(!shown.isEmpty)
+        for _ in 0..<5 { #expect(pegs(try player.get("/mastermind").text) == shown) }
         let win = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=\(secret)")
         #expect(win.status == 303)
         let result = try player.get("/mastermind")
