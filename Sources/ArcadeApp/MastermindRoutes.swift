@@ -86,7 +86,8 @@ struct MastermindRoutes: Sendable {
             let stats = try store.stats(player: visitor.playerID)
             let t = pages.localizer.strings(for: visitor.language)
             return pages.render("mastermind-stats", title: t.string("stats.title"), language: visitor.language,
-                                csrf: visitor.csrfToken, path: "/mastermind/stats", data: ["stats": statsContext(stats)])
+                                csrf: visitor.csrfToken, path: "/mastermind/stats", section: "mastermind",
+                                data: ["stats": statsContext(stats)])
         }
     }
 
@@ -119,7 +120,8 @@ struct MastermindRoutes: Sendable {
                                   data: ["mm": context])
         }
         return pages.render("mastermind", status: status, title: pages.localizer.string("mastermind.title", language: visitor.language),
-                            language: visitor.language, csrf: visitor.csrfToken, path: "/mastermind", data: ["mm": context])
+                            language: visitor.language, csrf: visitor.csrfToken, path: "/mastermind", section: "mastermind",
+                            data: ["mm": context])
     }
 
     func boardContext(_ record: MastermindStore.Record, language: String, error: String?, value: String, wins: Int) -> TemplateValue {

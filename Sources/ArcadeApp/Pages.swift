@@ -9,20 +9,24 @@ struct Pages: Sendable {
     let templates: TemplateStore
     let localizer: Localizer
     let version: @Sendable () -> String
+    /// Hotfix versions that invalidate cached chrome (strings, constants).
+    let versions: @Sendable () -> Int
     /// The language menu for each current language, built once.
     let menus: [String: TemplateValue]
-    /// The menu rendered per language: it depends only on the language and
-    /// the strings, so it is rendered once and again after a hotfix.
-    let renderedMenus = RenderedMenus()
+    let chrome = ChromeCache()
 
-    final class RenderedMenus: Sendable {
+    /// The site's header and footer depend only on the language, the section
+    /// and the hotfixes, so each is rendered once and reused (never in --dev).
+    final class ChromeCache: Sendable {
         let storage = Mutex<[String: (version: Int, html: String)]>([:])
     }
 
-    init(templates: TemplateStore, localizer: Localizer, version: @escaping @Sendable () -> String) {
+    init(templates: TemplateStore, localizer: Localizer, version: @escaping @Sendable () -> String,
+         versions: @escaping @Sendable () -> Int) {
         self.templates = templates
         self.localizer = localizer
         self.version = version
+        self.versions = versions
         var menus: [String: TemplateValue] = [:]
         for current in localizer.languages { menus[current] = Pages.languageMenu(localizer, current: current) }
         self.menus = menus
@@ -59,29 +63,31 @@ struct Pages: Sendable {
         })
     }
 
-    /// The language menu's HTML for a language (re-rendered every time in --dev).
-    func languageMenuHTML(_ language: String, library: TemplateLibrary) -> String {
-        let version = localizer.overlay.version
-        if !templates.dev, let cached = renderedMenus.storage.withLock({ $0[language] }), cached.version == version { return cached.html }
+    /// A chrome partial (`site-header`, `site-footer`) for a language and section.
+    func chromeHTML(_ partial: String, language: String, section: String, library: TemplateLibrary) -> String {
+        let key = partial + "|" + language + "|" + section, version = versions()
+        if !templates.dev, let cached = chrome.storage.withLock({ $0[key] }), cached.version == version { return cached.html }
         var out: [UInt8] = []
-        library.render("language-menu", .object(["t": strings(language), "languages": menus[language] ?? .list([])]), into: &out)
+        library.render(partial, .object(["t": strings(language), "languages": menus[language] ?? .list([]),
+                                         "version": .string(self.version()), "section": .object([section: true])]), into: &out)
         let html = String(decoding: out, as: UTF8.self)
-        renderedMenus.storage.withLock { $0[language] = (version, html) }
+        chrome.storage.withLock { $0[key] = (version, html) }
         return html
     }
 
     func render(_ page: String, status: Status = .ok, title: String, language: String, csrf: String, path: String,
-                data: [String: TemplateValue] = [:], cookies: [SetCookie] = []) -> Response {
+                section: String = "", data: [String: TemplateValue] = [:], cookies: [SetCookie] = []) -> Response {
         var context: [String: TemplateValue] = [
             "page": .string(page), "title": .string(title), "lang": .string(language), "csrf": .string(csrf),
-            "t": strings(language), "version": .string(version()),
+            "t": strings(language),
         ]
         for (key, value) in data { context[key] = value }
         var body: [UInt8] = []
         body.reserveCapacity(8192)
         do {
             let library = try templates.library()
-            context["languageMenu"] = .string(languageMenuHTML(language, library: library))
+            context["chrome"] = .object(["header": .string(chromeHTML("site-header", language: language, section: section, library: library)),
+                                         "footer": .string(chromeHTML("site-footer", language: language, section: section, library: library))])
             library.render("layout", .object(context), into: &body)
         } catch {
             // Only in --dev: show the template error rather than a blank page.

@@ -27,11 +27,12 @@ public final class Site: Sendable {
         try hotfixes.load()
         constants = try Constants.load(directory: options.config, environments: options.environments)
         let templates = try TemplateStore(directory: options.templates, dev: options.dev)
-        for required in ["layout", "home", "error", "language-menu"] where try templates.library().template(named: required) == nil {
+        for required in ["layout", "home", "error", "language-menu", "site-header", "site-footer"] where try templates.library().template(named: required) == nil {
             throw TemplateStoreError("\(options.templates)/\(required).mustache is missing")
         }
         let constants = self.constants
-        pages = Pages(templates: templates, localizer: localizer, version: { constants.string("site.version", default: "1.0.0") })
+        pages = Pages(templates: templates, localizer: localizer, version: { constants.string("site.version", default: "1.0.0") },
+                      versions: { overlay.version &* 1_000_003 &+ constants.version })
         identity = Identity(signer: Signer(key: key), csrfKey: HMACKey(Crypto.hmacSHA256(key: key, message: Array("csrf".utf8))), pool: pool,
                             negotiation: LanguageNegotiation(available: localizer.languages, fallback: localizer.base),
                             secureCookies: options.secureCookies)
@@ -64,7 +65,7 @@ public final class Site: Sendable {
                  "description": .string(t.string("home.game.mastermind"))],
             ]
             return pages.render("home", title: t.string("home.title"), language: visitor.language,
-                                csrf: visitor.csrfToken, path: "/",
+                                csrf: visitor.csrfToken, path: "/", section: "home",
                                 data: ["isHome": true, "games": .list(games), "hasGames": .bool(!games.isEmpty),
                                        "gameCount": .int(games.count)])
         }

@@ -15,6 +15,10 @@ public final class Constants: Sendable {
     /// The merged files, before hotfixes.
     public let base: [String: PropertyListValue]
     private let hotfixes = Mutex<[String: PropertyListValue]>([:])
+    private let changes = Atomic<Int>(0)
+
+    /// Grows with every hotfix, so caches of rendered text can tell they are stale.
+    public var version: Int { changes.load(ordering: .acquiring) }
 
     public init(base: [String: PropertyListValue]) { self.base = base }
 
@@ -72,5 +76,6 @@ public final class Constants: Sendable {
             throw Error("'\(key)' is a \(original.typeName); a \(value.typeName) cannot replace it")
         }
         hotfixes.withLock { $0[key] = value }
+        changes.add(1, ordering: .releasing)
     }
 }

@@ -10,6 +10,26 @@ public struct PluralFormat: Sendable {
 
     public let format: String
     public let variables: [String: Variable]
+    /// The format cut at its variables, parsed once: literal text, then the
+    /// variable and the argument it takes (its forms already point there).
+    private let pieces: [(literal: String, variable: String?, argument: Int, forms: [PluralCategory: String])]
+
+    init(format: String, variables: [String: Variable]) {
+        self.format = format
+        self.variables = variables
+        var pieces: [(String, String?, Int, [PluralCategory: String])] = []
+        var cursor = format.startIndex
+        var next = 0
+        for occurrence in Self.occurrences(in: format) {
+            let index = occurrence.position.map { $0 - 1 } ?? next
+            if occurrence.position == nil { next += 1 }
+            let forms = (variables[occurrence.name]?.forms ?? [:]).mapValues { Self.pointing($0, at: index + 1) }
+            pieces.append((String(format[cursor..<occurrence.range.lowerBound]), occurrence.name, index, forms))
+            cursor = occurrence.range.upperBound
+        }
+        pieces.append((String(format[cursor...]), nil, 0, [:]))
+        self.pieces = pieces
+    }
 
     /// Reads every entry of a `.stringsdict` property list.
     public static func entries(from plist: PropertyListValue, file: String) throws(LocalizationError) -> [String: PluralFormat] {
@@ -72,20 +92,13 @@ public struct PluralFormat: Sendable {
     /// form's specifiers pointed at the variable's argument.
     func resolve(language: String, arguments: [FormatArgument]) -> String {
         var out = ""
-        var cursor = format.startIndex
-        var next = 0
-        for occurrence in Self.occurrences(in: format) {
-            out += format[cursor..<occurrence.range.lowerBound]
-            cursor = occurrence.range.upperBound
-            let index = occurrence.position.map { $0 - 1 } ?? next
-            if occurrence.position == nil { next += 1 }
-            guard let variable = variables[occurrence.name] else { continue }
-            let value = index < arguments.count ? arguments[index].asDouble : 0
-            let category = value == 0 && variable.forms[.zero] != nil ? .zero : PluralRules.category(for: value, language: language)
-            let form = variable.forms[category] ?? variable.forms[.other]!
-            out += Self.pointing(form, at: index + 1)
+        for piece in pieces {
+            out += piece.literal
+            guard piece.variable != nil, let other = piece.forms[.other] else { continue }
+            let value = piece.argument < arguments.count ? arguments[piece.argument].asDouble : 0
+            let category = value == 0 && piece.forms[.zero] != nil ? .zero : PluralRules.category(for: value, language: language)
+            out += piece.forms[category] ?? other
         }
-        out += format[cursor...]
         return out
     }
 

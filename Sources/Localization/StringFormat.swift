@@ -153,6 +153,8 @@ public enum StringFormat {
         switch kind(of: spec.conversion)! {
         case .object:
             return argument.asString  // as Foundation: no width or precision for %@
+        case .integer where spec.flags.isEmpty && spec.width.isEmpty && spec.precision.isEmpty:
+            return String(argument.asInt)  // the common %d: no need for printf
         case .integer, .unsigned, .character:
             return printf("%" + spec.flags + spec.width + spec.precision + "ll" + String(conversion == "D" ? "d" : conversion == "U" ? "u" : conversion == "O" ? "o" : conversion == "C" ? "c" : conversion), Int64(argument.asInt))
         case .double:

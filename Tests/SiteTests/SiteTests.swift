@@ -7,6 +7,8 @@ import HTTP
 import HTTPServer
 import Storage
 import Crypto
+import Localization
+import PropertyList
 @testable import ArcadeApp
 
 @Suite("The site over loopback")
@@ -124,6 +126,19 @@ struct SiteTests {
         #expect(restarted.localizer.string("home.heading", language: "en") == "<b>Play</b> now")
         try restarted.hotfixes.set("home.heading", language: "en", to: nil)
         #expect(restarted.localizer.string("home.heading", language: "en") == "Pick a game")
+    }
+
+    @Test func hotfixesReachTheCachedHeaderAndFooter() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        #expect(try server.get("/").text.contains(">Home</a>"))
+        try server.site.hotfixes.set("nav.home", language: StringOverlay.allLanguages, to: "Start page")
+        try server.site.constants.setHotfix("site.version", .string("9.9.9"))
+        let page = try server.get("/")
+        #expect(page.text.contains(">Start page</a>"))
+        #expect(page.text.contains("Version 9.9.9"))
+        #expect(page.text.contains("aria-current=\"page\">Start page</a>"), "the home section is marked")
+        #expect(try server.get("/mastermind/stats").text.contains("aria-current=\"page\">Mastermind</a>"))
     }
 
     @Test func refusalsUseTheSitePage() throws {
