@@ -1,0 +1,31 @@
+/// The ways to play.
+public enum Mode: String, Sendable, CaseIterable {
+    /// Six faces: "Who is First Last?"
+    case normal
+    /// Only people whose first name starts with "Mat".
+    case matt
+    /// One face and six names.
+    case reverse
+    /// Only current staff; the title shows after the answer.
+    case team
+    /// A wrong face disappears every few seconds.
+    case hint
+    /// Two faces: a 50/50 guess.
+    case fifty
+    /// The game ends at the first wrong answer.
+    case practice
+    /// As many as you can in a minute.
+    case timed
+
+    /// Faces (or names) per round.
+    public var choices: Int { self == .fifty ? 2 : 6 }
+
+    /// Whom this mode plays with.
+    public func pool(_ people: [Person]) -> [Person] {
+        switch self {
+        case .matt: people.filter { $0.firstName.hasPrefix("Mat") }
+        case .team: people.filter(\.isCurrentStaff)
+        default: people
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// One question: the people shown (no one twice), which of them is the
+/// answer, and the order in which hint mode hides the wrong ones.
+public struct Round: Sendable, Equatable {
+    public let mode: Mode
+    public let people: [Person]
+    public let answer: Int
+    /// Indices of the wrong choices, in the order they disappear.
+    public let hideOrder: [Int]
+
+    public init(mode: Mode, people: [Person], answer: Int, hideOrder: [Int]) {
+        self.mode = mode
+        self.people = people
+        self.answer = answer
+        self.hideOrder = hideOrder
+    }
+
+    public var answerPerson: Person { people[answer] }
+
+    /// A new round from the mode's pool, or nil if the pool is empty. A pool
+    /// smaller than the mode's size gives a smaller round.
+    public static func make<R: RandomNumberGenerator>(_ mode: Mode, from everyone: [Person], using random: inout R) -> Round? {
+        let pool = mode.pool(everyone)
+        guard !pool.isEmpty else { return nil }
+        var picked = pool
+        picked.shuffle(using: &random)
+        picked = Array(picked.prefix(min(mode.choices, pool.count)))
+        let answer = Int.random(in: 0..<picked.count, using: &random)
+        var hide = Array(picked.indices.filter { $0 != answer })
+        hide.shuffle(using: &random)
+        return Round(mode: mode, people: picked, answer: answer, hideOrder: hide)
+    }
+
+    /// Which choices hint mode has hidden after `elapsed` seconds: one more
+    /// every `interval`, until only the answer is left.
+    public func hidden(after elapsed: Double, interval: Double) -> Set<Int> {
+        guard mode == .hint, interval > 0, elapsed >= interval else { return [] }
+        let count = min(hideOrder.count, Int((elapsed / interval).rounded(.down)))
+        return Set(hideOrder.prefix(count))
+    }
+}

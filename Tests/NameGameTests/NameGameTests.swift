@@ -1,0 +1,131 @@
+import Testing
+import JSON
+import Files
+@testable import NameGame
+
+func json(_ text: String) -> JSONValue { try! JSONParser.parse(text) }
+
+@Suite("The Name Game")
+struct NameGameTests {
+    static let current = """
+        [{"id": "a1", "type": "people", "slug": "ann", "firstName": "Ann", "lastName": "Ames", "jobTitle": "Engineer",
+          "headshot": {"type": "image", "mimeType": "image/jpeg", "id": "h1", "url": "https://img/ann.jpg", "alt": "Ann", "height": 10, "width": 10},
+          "socialLinks": []},
+         {"id": "b2", "type": "people", "slug": "bo", "firstName": "Bo", "lastName": "Berg",
+          "headshot": {"type": "image", "mimeType": "image/png", "id": "h2", "url": "/b.png"}, "socialLinks": [], "bio": "x"},
+         {"id": "c3", "firstName": "", "lastName": "", "headshot": {"url": "/c.png", "mimeType": "image/png"}},
+         {"id": "d4", "firstName": "Dee", "lastName": "Dale", "jobTitle": "QA"},
+         {"id": "e5", "firstName": "Eve", "lastName": "Ek", "headshot": {"url": "  ", "mimeType": "image/png"}},
+         {"id": "f6", "firstName": "Fay", "lastName": "Fox", "headshot": {"url": "/f.bin", "mimeType": "application/octet-stream"}},
+         {"id": "a1", "firstName": "Ann", "lastName": "Again", "headshot": {"url": "/a.png", "mimeType": "image/png"}}]
+        """
+
+    @Test func readsTheCurrentShapeAndFilters() throws {
+        let directory = try Directory(json: json(Self.current))
+        #expect(directory.people.map(\.id) == ["a1", "b2"])
+        #expect(directory.people[0].jobTitle == "Engineer")
+        #expect(directory.people[1].jobTitle == nil, "former staff")
+        #expect(directory.skipped.count == 5)
+        #expect(directory.skipped.contains { $0.contains("no name") })
+        #expect(directory.skipped.contains { $0.contains("no headshot") })
+        #expect(directory.skipped.contains { $0.contains("not an image") })
+        #expect(directory.skipped.contains { $0.contains("repeated id") })
+    }
+
+    @Test func readsThe2017Shape() throws {
+        let directory = try Directory(json: json("""
+            {"items": [{"id": "x", "type": "people", "slug": "x", "firstName": "Xia", "lastName": "Xu", "jobTitle": "Dev",
+                        "headshot": {"type": "image", "mimeType": "image/jpeg", "id": "h", "url": "//images.example/x.jpg",
+                                     "alt": "x", "height": 340, "width": 340}, "socialLinks": []}],
+             "meta": {"skip": 0, "limit": 100, "total": 1}}
+            """))
+        #expect(directory.people.first?.headshotURL == "https://images.example/x.jpg")
+    }
+
+    @Test func malformedJSONNamesThePosition() {
+        do {
+            _ = try Directory(bytes: Array("[{\"id\": 1,}]".utf8), file: "people.json")
+            Issue.record("parsed")
+        } catch {
+            #expect(error.description.hasPrefix("people.json:1:"))
+        }
+        #expect(throws: Directory.Error.self) { try Directory(json: json("{\"people\": []}")) }
+    }
+
+    @Test func theBundledDirectoryHasTheRightMix() throws {
+        let bytes = try #require(Files.read("Config/people.json"))
+        let directory = try Directory(bytes: bytes, file: "Config/people.json")
+        #expect(directory.people.count >= 120)
+        #expect(directory.people.filter { ["Mat", "Matt", "Matthew", "Mathilda"].contains($0.firstName) }.count >= 8)
+        #expect(directory.people.filter { !$0.isCurrentStaff }.count >= 20)
+        #expect(directory.skipped.count >= 3, "broken headshots are left out")
+        for person in directory.people {
+            #expect(Files.read("Public" + person.headshotURL) != nil, "\(person.headshotURL) exists")
+            #expect(!person.headshotURL.lowercased().contains(person.firstName.lowercased()), "file names give nothing away")
+        }
+    }
+
+    func people(_ n: Int, matts: Int = 0, former: Int = 0) -> [Person] {
+        (0..<n).map { i in
+            Person(id: "p\(i)", firstName: i < matts ? "Matt\(i)" : "Name\(i)", lastName: "L\(i)",
+                   jobTitle: i < former ? nil : "Job", headshotURL: "/h/\(i).svg")
+        }
+    }
+
+    @Test(arguments: Mode.allCases)
+    func roundsHaveNoRepeatsAndTheAnswerInside(_ mode: Mode) throws {
+        var rng = SystemRandomNumberGenerator()
+        let everyone = people(40, matts: 9, former: 12)
+        for _ in 0..<200 {
+            let round = try #require(Round.make(mode, from: everyone, using: &rng))
+            #expect(Set(round.people.map(\.id)).count == round.people.count)
+            #expect(round.people.count == mode.choices)
+            #expect(round.people.indices.contains(round.answer))
+            #expect(round.people.allSatisfy { mode.pool(everyone).contains($0) })
+            #expect(Set(round.hideOrder) == Set(round.people.indices).subtracting([round.answer]))
+        }
+    }
+
+    @Test func poolsFollowTheMode() {
+        let everyone = people(30, matts: 4, former: 10)
+        #expect(Mode.matt.pool(everyone).count == 4)
+        #expect(Mode.team.pool(everyone).allSatisfy { $0.isCurrentStaff })
+        #expect(Mode.team.pool(everyone).count == 20)
+        var rng = SystemRandomNumberGenerator()
+        #expect(Round.make(.matt, from: everyone, using: &rng)?.people.count == 4, "fewer than six: as many as there are")
+        #expect(Round.make(.matt, from: people(5), using: &rng) == nil)
+    }
+
+    @Test func answersAreSpreadOverPositions() {
+        var rng = SystemRandomNumberGenerator()
+        var positions = [Int](repeating: 0, count: 6)
+        for _ in 0..<3000 { positions[Round.make(.normal, from: people(50), using: &rng)!.answer] += 1 }
+        #expect(positions.allSatisfy { (350...650).contains($0) }, "\(positions)")
+    }
+
+    @Test func hintModeHidesOneWrongFaceAtEachInterval() {
+        let round = Round(mode: .hint, people: people(6), answer: 2, hideOrder: [4, 0, 5, 1, 3])
+        #expect(round.hidden(after: 0, interval: 2).isEmpty)
+        #expect(round.hidden(after: 1.999, interval: 2).isEmpty)
+        #expect(round.hidden(after: 2, interval: 2) == [4])
+        #expect(round.hidden(after: 5.9, interval: 2) == [4, 0])
+        #expect(round.hidden(after: 10, interval: 2) == [4, 0, 5, 1, 3])
+        #expect(round.hidden(after: 60, interval: 2) == [4, 0, 5, 1, 3], "never the answer")
+        #expect(Round(mode: .normal, people: people(6), answer: 2, hideOrder: [4, 0, 5, 1, 3]).hidden(after: 60, interval: 2).isEmpty)
+    }
+
+    @Test func statisticsMergeExactly() {
+        var a = Stats(), b = Stats()
+        a.record(wrongTaps: 2, identifiedAfter: 3000)
+        a.record(wrongTaps: 0, identifiedAfter: 1000)
+        b.record(wrongTaps: 1, identifiedAfter: 8000)
+        b.record(wrongTaps: 3, identifiedAfter: nil)  // a practice round lost
+        let lifetime = a + b
+        #expect(lifetime.rounds == 4)
+        #expect(lifetime.identified == 3)
+        #expect(lifetime.correctTaps == 3 && lifetime.incorrectTaps == 6 && lifetime.totalTaps == 9)
+        #expect(lifetime.averageIdentifyMilliseconds == 4000, "the mean of all rounds, not of the two averages (2000 and 8000)")
+        #expect(lifetime.accuracy == 3.0 / 9.0)
+        #expect(Stats().averageIdentifyMilliseconds == nil && Stats().accuracy == nil)
+    }
+}
