@@ -46,5 +46,48 @@ enum Schema {
                 PRIMARY KEY (game, number)
             );
             """),
+        Migration(3, """
+            CREATE TABLE namegame_sessions (
+                id INTEGER PRIMARY KEY,
+                player TEXT NOT NULL REFERENCES players(id),
+                mode TEXT NOT NULL,
+                started_ms INTEGER NOT NULL,
+                ended INTEGER NOT NULL DEFAULT 0,
+                rounds INTEGER NOT NULL DEFAULT 0,
+                identified INTEGER NOT NULL DEFAULT 0,
+                correct INTEGER NOT NULL DEFAULT 0,
+                incorrect INTEGER NOT NULL DEFAULT 0,
+                identify_ms INTEGER NOT NULL DEFAULT 0,
+                next_people TEXT
+            );
+            -- One session in play per player and mode.
+            CREATE UNIQUE INDEX namegame_one_session ON namegame_sessions (player, mode) WHERE ended = 0;
+            CREATE TABLE namegame_rounds (
+                id INTEGER PRIMARY KEY,
+                session INTEGER NOT NULL REFERENCES namegame_sessions(id),
+                player TEXT NOT NULL,
+                mode TEXT NOT NULL,
+                people TEXT NOT NULL,
+                answer INTEGER NOT NULL,
+                hide_order TEXT NOT NULL,
+                started_ms INTEGER NOT NULL,
+                wrong TEXT NOT NULL DEFAULT '',
+                status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'identified', 'failed')),
+                finished_ms INTEGER
+            );
+            CREATE INDEX namegame_rounds_by_session ON namegame_rounds (session, id);
+            CREATE INDEX namegame_rounds_by_player ON namegame_rounds (player, finished_ms);
+            -- Lifetime figures per player and mode, as sums: merging never overwrites an average.
+            CREATE TABLE namegame_lifetime (
+                player TEXT NOT NULL REFERENCES players(id),
+                mode TEXT NOT NULL,
+                rounds INTEGER NOT NULL DEFAULT 0,
+                identified INTEGER NOT NULL DEFAULT 0,
+                correct INTEGER NOT NULL DEFAULT 0,
+                incorrect INTEGER NOT NULL DEFAULT 0,
+                identify_ms INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (player, mode)
+            );
+            """),
     ]
 }

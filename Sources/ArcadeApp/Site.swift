@@ -1,8 +1,11 @@
 import Constants
 import Crypto
+import Files
 import HTTP
+import HTTPClient
 import HTTPServer
 import Localization
+import NameGame
 import Storage
 import Templates
 
@@ -27,6 +30,7 @@ public final class Site: Sendable {
         try hotfixes.load()
         constants = try Constants.load(directory: options.config, environments: options.environments)
         let templates = try TemplateStore(directory: options.templates, dev: options.dev)
+        let directory = try Site.loadPeople(constants.string("namegame.profiles", default: "Config/people.json"))
         for required in ["layout", "home", "error", "language-menu", "site-header", "site-footer"] where try templates.library().template(named: required) == nil {
             throw TemplateStoreError("\(options.templates)/\(required).mustache is missing")
         }
@@ -63,6 +67,8 @@ public final class Site: Sendable {
             let games: [TemplateValue] = [
                 ["slug": "mastermind", "href": "/mastermind", "name": .string(t.string("mastermind.title")),
                  "description": .string(t.string("home.game.mastermind"))],
+                ["slug": "namegame", "href": "/namegame", "name": .string(t.string("namegame.title")),
+                 "description": .string(t.string("home.game.namegame"))],
             ]
             return pages.render("home", title: t.string("home.title"), language: visitor.language,
                                 csrf: visitor.csrfToken, path: "/", section: "home",
@@ -70,7 +76,30 @@ public final class Site: Sendable {
                                        "gameCount": .int(games.count)])
         }
         MastermindRoutes(store: MastermindStore(pool: pool), constants: constants, pages: pages, kit: kit).register(&router)
+        NameGameRoutes(store: NameGameStore(pool: pool), directory: directory, constants: constants, pages: pages, kit: kit)
+            .register(&router)
         self.router = router
+    }
+
+    /// The Name Game's people: a file path (the default, bundled) or an
+    /// http(s) URL. Malformed JSON stops start-up with the file and position.
+    static func loadPeople(_ source: String) throws -> Directory {
+        let bytes: [UInt8]
+        if source.hasPrefix("http://") || source.hasPrefix("https://") {
+            switch HTTPClient(timeout: 10, maxResponseBytes: 16 << 20).get(source) {
+            case .success(let response) where response.status == 200: bytes = response.body
+            case .success(let response): throw TemplateStoreError("\(source): HTTP \(response.status)")
+            case .failure(let failure): throw TemplateStoreError("\(source): \(failure)")
+            }
+        } else {
+            guard let read = Files.read(source) else { throw TemplateStoreError("\(source): cannot read the people file") }
+            bytes = read
+        }
+        let directory = try Directory(bytes: bytes, file: source)
+        if !directory.skipped.isEmpty {
+            Log.info("Name Game: \(directory.people.count) people, \(directory.skipped.count) left out (\(directory.skipped.prefix(3).joined(separator: "; "))\(directory.skipped.count > 3 ? "; …" : ""))")
+        }
+        return directory
     }
 
     /// A random secret kept in the database, made at first start.

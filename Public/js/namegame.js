@@ -1,0 +1,58 @@
+// The Name Game, enhanced: keys 1–6 pick, Enter goes on; hint mode fades
+// faces out as the server hides them; timed mode counts down. Without this
+// script every choice is still a plain form button.
+(function () {
+  "use strict";
+  var game = document.getElementById("namegame");
+  if (!game) return;
+
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
+    var target = event.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
+    if (/^[1-6]$/.test(event.key)) {
+      var choice = game.querySelector('button[data-key="' + event.key + '"]:not([disabled])');
+      if (choice) { event.preventDefault(); choice.click(); }
+    } else if (event.key === "Enter" && !(target && target.tagName === "BUTTON")) {
+      var next = game.querySelector("button[data-next]");
+      if (next) { event.preventDefault(); next.click(); }
+    }
+  });
+
+  // Move focus to the round's outcome or question, for screen readers and keys.
+  var next = game.querySelector("button[data-next]");
+  if (next) next.focus(); else { var question = game.querySelector(".question"); if (question) question.focus(); }
+
+  // Hint mode: ask the server which faces are hidden now (it decides; the
+  // page never knows the answer), and fade them out.
+  var hintMs = parseInt(game.getAttribute("data-hint-ms"), 10);
+  if (hintMs && !game.hasAttribute("data-answered")) {
+    var poll = window.setInterval(function () {
+      fetch(window.location.pathname, { credentials: "same-origin" }).then(function (r) { return r.text(); }).then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.getElementById("namegame");
+        if (!fresh || fresh.getAttribute("data-round") !== game.getAttribute("data-round")) { window.clearInterval(poll); return; }
+        Array.prototype.forEach.call(fresh.querySelectorAll("button[data-hidden]"), function (hidden) {
+          var mine = game.querySelector('button[data-choice="' + hidden.getAttribute("data-choice") + '"]');
+          if (mine && !mine.hasAttribute("data-hidden")) {
+            mine.setAttribute("data-hidden", "true");
+            mine.disabled = true;
+            mine.classList.add("is-hidden");
+          }
+        });
+      });
+    }, hintMs);
+  }
+
+  // Timed mode: count down, then show the summary.
+  var timer = game.querySelector("[data-seconds-left]");
+  if (timer && !game.hasAttribute("data-ended")) {
+    var left = parseInt(timer.getAttribute("data-seconds-left"), 10);
+    var template = timer.textContent.replace(String(left), "{n}");
+    var tick = window.setInterval(function () {
+      left -= 1;
+      if (left <= 0) { window.clearInterval(tick); window.location.reload(); return; }
+      timer.textContent = template.replace("{n}", String(left));
+    }, 1000);
+  }
+})();

@@ -1,0 +1,205 @@
+import Constants
+import Crypto
+import HTTP
+import Localization
+import NameGame
+import Templates
+
+/// The Name Game on the web. Every face or name is a form button, so it
+/// plays without JavaScript; the answer stays on the server until the
+/// round is answered (faces are "Face 1"…, file names are opaque ids).
+struct NameGameRoutes: Sendable {
+    let store: NameGameStore
+    let directory: Directory
+    let constants: Constants
+    let pages: Pages
+    let kit: RouteKit
+
+    var hintInterval: Double { max(0.2, constants.double("namegame.hintInterval", default: 2)) }
+    var timedSeconds: Int { max(5, constants.int("namegame.timedSeconds", default: 60)) }
+
+    func register(_ router: inout Router) {
+        kit.page(&router, "/namegame") { request, visitor in
+            let t = pages.localizer.strings(for: visitor.language)
+            let modes: [TemplateValue] = Mode.allCases.map { mode in
+                ["mode": .string(mode.rawValue), "href": .string("/namegame/\(mode.rawValue)"),
+                 "name": .string(t.string("namegame.mode.\(mode.rawValue)")),
+                 "description": .string(t.string("namegame.mode.\(mode.rawValue).about"))]
+            }
+            return pages.render("namegame-menu", title: t.string("namegame.title"), language: visitor.language,
+                                csrf: visitor.csrfToken, path: "/namegame", section: "namegame", data: ["modes": .list(modes)])
+        }
+        kit.page(&router, "/namegame/stats") { request, visitor in
+            try statsPage(visitor)
+        }
+        kit.page(&router, "/namegame/:mode") { request, visitor in
+            guard let mode = Mode(rawValue: request.parameters["mode"] ?? "") else {
+                return pages.error(.notFound, language: visitor.language, csrf: visitor.csrfToken, path: "/")
+            }
+            return try play(mode, visitor)
+        }
+        kit.action(&router, "/namegame/answer") { request, visitor in
+            let form = request.form ?? FormFields()
+            let mode = form["mode"].flatMap(Mode.init) ?? .normal
+            guard let roundID = form["round"].flatMap({ Int64($0) }), let choice = form["choice"].flatMap({ Int($0) }) else {
+                return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
+            }
+            switch try store.answer(player: visitor.playerID, round: roundID, choice: choice, people: directory,
+                                    hintInterval: hintInterval, timedSeconds: timedSeconds) {
+            case .success(let record):
+                return .redirect(to: "/namegame/\(record.round.mode.rawValue)")
+            case .failure(let refusal):
+                let key: String = switch refusal {
+                case .unknownRound, .invalidChoice: "namegame.error.invalid"
+                case .alreadyAnswered: "namegame.error.answered"
+                case .alreadyTried: "namegame.error.tried"
+                case .hidden: "namegame.error.hidden"
+                case .timeUp: "namegame.error.timeup"
+                }
+                return try play(mode, visitor, status: .unprocessableContent, error: key)
+            }
+        }
+        kit.action(&router, "/namegame/next") { request, visitor in
+            let mode = request.form?["mode"].flatMap(Mode.init) ?? .normal
+            if let session = try store.openSession(player: visitor.playerID, mode: mode),
+               let latest = try store.latestRound(session: session.id, people: directory), latest.isOpen,
+               !timeIsUp(session) {
+                return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.unanswered")
+            }
+            if let session = try store.openSession(player: visitor.playerID, mode: mode), !timeIsUp(session) {
+                _ = try newRound(mode, session: session, visitor)
+            } else {
+                let session = try store.startSession(player: visitor.playerID, mode: mode)
+                _ = try newRound(mode, session: session, visitor)
+            }
+            return .redirect(to: "/namegame/\(mode.rawValue)")
+        }
+    }
+
+    private func timeIsUp(_ session: NameGameStore.Session) -> Bool {
+        session.mode == .timed && NameGameStore.nowMilliseconds() - session.startedMilliseconds > Int64(timedSeconds) * 1000
+    }
+
+    private func newRound(_ mode: Mode, session: NameGameStore.Session, _ visitor: Visitor) throws -> NameGameStore.RoundRecord? {
+        var random = SecureRandom()
+        var round: Round?
+        // The people hinted for prefetch last time become this round.
+        let hinted = session.nextPeople.compactMap { directory.person($0) }
+        if hinted.count == session.nextPeople.count, !hinted.isEmpty, Set(hinted).isSubset(of: Set(mode.pool(directory.people))) {
+            var hide = Array(hinted.indices)
+            let answer = Int.random(in: 0..<hinted.count, using: &random)
+            hide.removeAll { $0 == answer }
+            hide.shuffle(using: &random)
+            round = Round(mode: mode, people: hinted, answer: answer, hideOrder: hide)
+        } else {
+            round = Round.make(mode, from: directory.people, using: &random)
+        }
+        guard let round else { return nil }
+        let next = Round.make(mode, from: directory.people, using: &random)?.people ?? []
+        return try store.addRound(round, next: next, session: session.id, player: visitor.playerID)
+    }
+
+    /// The mode's page: the round in play, or the summary of a finished session.
+    private func play(_ mode: Mode, _ visitor: Visitor, status: Status = .ok, error: String? = nil) throws -> Response {
+        var session = try store.openSession(player: visitor.playerID, mode: mode)
+        if let open = session, timeIsUp(open) {
+            try store.endSession(open.id)
+            session = try store.lastSession(player: visitor.playerID, mode: mode)
+        }
+        if session == nil { session = try store.lastSession(player: visitor.playerID, mode: mode) }
+        if session == nil { session = try store.startSession(player: visitor.playerID, mode: mode) }
+        guard var current = session else { throw NameGameFailure.noSession }
+        var record = try store.latestRound(session: current.id, people: directory)
+        if record == nil && !current.ended {
+            record = try newRound(mode, session: current, visitor)
+            current = try store.openSession(player: visitor.playerID, mode: mode) ?? current
+        }
+        let t = pages.localizer.strings(for: visitor.language)
+        let context = roundContext(mode, session: current, record: record, t: t, error: error.map { t.string($0) })
+        return pages.render("namegame", status: status, title: t.string("namegame.mode.\(mode.rawValue)"), language: visitor.language,
+                            csrf: visitor.csrfToken, path: "/namegame/\(mode.rawValue)", section: "namegame", data: ["ng": context])
+    }
+
+    enum NameGameFailure: Error { case noSession }
+
+    func roundContext(_ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord?, t: LanguageStrings,
+                      error: String?) -> TemplateValue {
+        var context: [String: TemplateValue] = [
+            "mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
+            "error": error.map { .string($0) } ?? .null, "ended": .bool(session.ended || timeIsUp(session)),
+            "reverse": .bool(mode == .reverse), "isTimed": .bool(mode == .timed), "isHint": .bool(mode == .hint),
+            "isPractice": .bool(mode == .practice), "hintMilliseconds": .int(Int(hintInterval * 1000)),
+        ]
+        let stats = session.stats
+        context["session"] = .object([
+            "rounds": .int(stats.rounds), "correct": .int(stats.correctTaps), "incorrect": .int(stats.incorrectTaps),
+            "total": .int(stats.totalTaps), "accuracy": .int(Int(((stats.accuracy ?? 0) * 100).rounded())),
+            "average": .string(stats.averageIdentifyMilliseconds.map { Self.seconds($0 / 1000) } ?? "–"),
+            "streak": .int(stats.identified),
+        ])
+        if mode == .timed {
+            let left = max(0, Int64(timedSeconds) * 1000 - (NameGameStore.nowMilliseconds() - session.startedMilliseconds))
+            context["secondsLeft"] = .int(Int((Double(left) / 1000).rounded(.up)))
+        }
+        context["prefetch"] = .list(session.nextPeople.compactMap { directory.person($0) }.map { .string($0.headshotURL) })
+        guard let record else { return .object(context) }
+        let round = record.round
+        let answered = !record.isOpen
+        let elapsed = Double(NameGameStore.nowMilliseconds() - record.startedMilliseconds) / 1000
+        let hidden = answered ? [] : round.hidden(after: elapsed, interval: hintInterval)
+        context["roundId"] = .int(Int(record.id))
+        context["answered"] = .bool(answered)
+        context["identified"] = .bool(record.status == "identified")
+        context["failed"] = .bool(record.status == "failed")
+        context["open"] = .bool(record.isOpen && !(session.ended || timeIsUp(session)))
+        context["question"] = .string(mode == .reverse ? t.string("namegame.question.reverse")
+                                      : t.string("namegame.question", [.string(round.answerPerson.fullName)]))
+        if mode == .reverse {
+            context["face"] = .object(["img": .string(round.answerPerson.headshotURL), "alt": .string(t.string("namegame.face.single"))])
+        }
+        if round.people.count < mode.choices {
+            context["smallPool"] = .string(t.string("namegame.smallpool", [.int(round.people.count)]))
+        }
+        context["choices"] = .list(round.people.enumerated().map { index, person in
+            var result = ""
+            if record.wrong.contains(index) { result = "wrong" }
+            if answered && index == round.answer && record.status == "identified" { result = "correct" }
+            let showName = mode == .reverse || answered
+            return .object([
+                "index": .int(index), "key": .int(index + 1), "img": .string(person.headshotURL),
+                "alt": .string(t.string("namegame.face", [.int(index + 1)])),
+                "name": showName ? .string(person.fullName) : .null,
+                "title": answered && mode == .team ? .string(person.jobTitle ?? "") : .null,
+                "result": .string(result), "isAnswer": .bool(answered && index == round.answer),
+                "hidden": .bool(hidden.contains(index)), "disabled": .bool(answered || !result.isEmpty || hidden.contains(index)),
+            ])
+        })
+        return .object(context)
+    }
+
+    static func seconds(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    private func statsPage(_ visitor: Visitor) throws -> Response {
+        let t = pages.localizer.strings(for: visitor.language)
+        let rows: [TemplateValue] = try store.lifetime(player: visitor.playerID).map { mode, stats in
+            .object(["mode": .string(mode.rawValue), "name": .string(t.string("namegame.mode.\(mode.rawValue)")),
+                     "rounds": .int(stats.rounds), "correct": .int(stats.correctTaps), "incorrect": .int(stats.incorrectTaps),
+                     "total": .int(stats.totalTaps), "accuracy": .int(Int(((stats.accuracy ?? 0) * 100).rounded())),
+                     "average": .string(stats.averageIdentifyMilliseconds.map { Self.seconds($0 / 1000) } ?? "–")])
+        }
+        let times = try store.recentIdentifyTimes(player: visitor.playerID)
+        let most = max(1, times.max() ?? 1)
+        let bars: [TemplateValue] = times.enumerated().map { index, seconds in
+            let height = max(2, Int(seconds / most * 100))
+            return .object(["x": .int(index * 15), "y": .int(110 - height), "height": .int(height),
+                            "seconds": .string(Self.seconds(seconds))])
+        }
+        return pages.render("namegame-stats", title: t.string("namegame.stats.title"), language: visitor.language,
+                            csrf: visitor.csrfToken, path: "/namegame/stats", section: "namegame",
+                            data: ["rows": .list(rows), "hasRows": .bool(!rows.isEmpty), "bars": .list(bars),
+                                   "hasBars": .bool(!bars.isEmpty), "chartWidth": .int(max(150, times.count * 15))])
+    }
+}

@@ -1,0 +1,178 @@
+import NameGame
+import Storage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Name Game sessions and rounds in SQLite. A round lives only here: the
+/// page never holds its answer before it is answered. Every answer is
+/// checked and recorded in one transaction.
+struct NameGameStore: Sendable {
+    let pool: DatabasePool
+
+    static func nowMilliseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+
+    struct Session: Sendable {
+        let id: Int64
+        let mode: Mode
+        let startedMilliseconds: Int64
+        let ended: Bool
+        let stats: Stats
+        let nextPeople: [String]
+    }
+
+    struct RoundRecord: Sendable {
+        let id: Int64
+        let session: Int64
+        let round: Round
+        let startedMilliseconds: Int64
+        let wrong: [Int]
+        let status: String
+        var isOpen: Bool { status == "open" }
+    }
+
+    enum Refusal: Error, Equatable {
+        case unknownRound, alreadyAnswered, invalidChoice, alreadyTried, hidden, timeUp
+    }
+
+    func openSession(player: String, mode: Mode) throws -> Session? {
+        try pool.connection().first("SELECT * FROM namegame_sessions WHERE player = ? AND mode = ? AND ended = 0",
+                                    [.text(player), .text(mode.rawValue)]).map(session)
+    }
+
+    func lastSession(player: String, mode: Mode) throws -> Session? {
+        try pool.connection().first("SELECT * FROM namegame_sessions WHERE player = ? AND mode = ? ORDER BY id DESC LIMIT 1",
+                                    [.text(player), .text(mode.rawValue)]).map(session)
+    }
+
+    func startSession(player: String, mode: Mode) throws -> Session {
+        let db = try pool.connection()
+        return try db.transaction {
+            try db.execute("UPDATE namegame_sessions SET ended = 1 WHERE player = ? AND mode = ? AND ended = 0",
+                           [.text(player), .text(mode.rawValue)])
+            try db.execute("INSERT INTO namegame_sessions (player, mode, started_ms) VALUES (?, ?, ?)",
+                           [.text(player), .text(mode.rawValue), .integer(Self.nowMilliseconds())])
+            return Session(id: db.lastInsertID, mode: mode, startedMilliseconds: Self.nowMilliseconds(), ended: false,
+                           stats: Stats(), nextPeople: [])
+        }
+    }
+
+    func endSession(_ id: Int64) throws {
+        try pool.connection().execute("UPDATE namegame_sessions SET ended = 1 WHERE id = ?", [.integer(id)])
+    }
+
+    func latestRound(session: Int64, people: Directory) throws -> RoundRecord? {
+        try pool.connection().first("SELECT * FROM namegame_rounds WHERE session = ? ORDER BY id DESC LIMIT 1",
+                                    [.integer(session)]).flatMap { round($0, people) }
+    }
+
+    func round(id: Int64, player: String, people: Directory) throws -> RoundRecord? {
+        try pool.connection().first("SELECT * FROM namegame_rounds WHERE id = ? AND player = ?", [.integer(id), .text(player)])
+            .flatMap { round($0, people) }
+    }
+
+    /// Stores a new round, and the people of the one after it (for prefetching).
+    func addRound(_ round: Round, next: [Person], session: Int64, player: String) throws -> RoundRecord {
+        let db = try pool.connection()
+        let started = Self.nowMilliseconds()
+        try db.transaction {
+            try db.execute("""
+                INSERT INTO namegame_rounds (session, player, mode, people, answer, hide_order, started_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, [.integer(session), .text(player), .text(round.mode.rawValue), .text(round.people.map(\.id).joined(separator: ",")),
+                      SQLValue(round.answer), .text(round.hideOrder.map(String.init).joined(separator: ",")), .integer(started)])
+            try db.execute("UPDATE namegame_sessions SET next_people = ? WHERE id = ?",
+                           [.text(next.map(\.id).joined(separator: ",")), .integer(session)])
+        }
+        return RoundRecord(id: db.lastInsertID, session: session, round: round, startedMilliseconds: started, wrong: [], status: "open")
+    }
+
+    /// Records a tap. The round must be open, the choice valid, not tried
+    /// before and not hidden; in timed mode the minute must not be over.
+    func answer(player: String, round id: Int64, choice: Int, people: Directory, hintInterval: Double,
+                timedSeconds: Int) throws -> Result<RoundRecord, Refusal> {
+        let db = try pool.connection()
+        return try db.transaction { () throws -> Result<RoundRecord, Refusal> in
+            guard let record = try round(id: id, player: player, people: people) else { return .failure(.unknownRound) }
+            guard record.isOpen else { return .failure(.alreadyAnswered) }
+            let round = record.round
+            guard round.people.indices.contains(choice) else { return .failure(.invalidChoice) }
+            guard !record.wrong.contains(choice) else { return .failure(.alreadyTried) }
+            let now = Self.nowMilliseconds()
+            let elapsed = Double(now - record.startedMilliseconds) / 1000
+            if round.hidden(after: elapsed, interval: hintInterval).contains(choice) { return .failure(.hidden) }
+            guard let session = try db.first("SELECT * FROM namegame_sessions WHERE id = ?", [.integer(record.session)]).map(session)
+            else { return .failure(.unknownRound) }
+            if round.mode == .timed && now - session.startedMilliseconds > Int64(timedSeconds) * 1000 { return .failure(.timeUp) }
+            let correct = choice == round.answer
+            let wrong = correct ? record.wrong : record.wrong + [choice]
+            let failed = !correct && round.mode == .practice
+            let status = correct ? "identified" : failed ? "failed" : "open"
+            try db.execute("UPDATE namegame_rounds SET wrong = ?, status = ?, finished_ms = ? WHERE id = ?",
+                           [.text(wrong.map(String.init).joined(separator: ",")), .text(status),
+                            status == "open" ? .null : .integer(now), .integer(id)])
+            // The figures change by exact amounts, in the session and for a lifetime.
+            let finished = status != "open"
+            let delta: [SQLValue] = [SQLValue(finished ? 1 : 0), SQLValue(correct ? 1 : 0), SQLValue(correct ? 1 : 0),
+                                     SQLValue(correct ? 0 : 1), .integer(correct ? now - record.startedMilliseconds : 0)]
+            try db.execute("""
+                UPDATE namegame_sessions SET rounds = rounds + ?, identified = identified + ?, correct = correct + ?,
+                    incorrect = incorrect + ?, identify_ms = identify_ms + ?, ended = ended OR ? WHERE id = ?
+                """, delta + [SQLValue(failed ? 1 : 0), .integer(record.session)])
+            try db.execute("INSERT OR IGNORE INTO namegame_lifetime (player, mode) VALUES (?, ?)", [.text(player), .text(round.mode.rawValue)])
+            try db.execute("""
+                UPDATE namegame_lifetime SET rounds = rounds + ?, identified = identified + ?, correct = correct + ?,
+                    incorrect = incorrect + ?, identify_ms = identify_ms + ? WHERE player = ? AND mode = ?
+                """, delta + [.text(player), .text(round.mode.rawValue)])
+            return .success(RoundRecord(id: id, session: record.session, round: round, startedMilliseconds: record.startedMilliseconds,
+                                        wrong: wrong, status: status))
+        }
+    }
+
+    func lifetime(player: String) throws -> [(Mode, Stats)] {
+        try pool.connection().query("SELECT * FROM namegame_lifetime WHERE player = ?", [.text(player)]).compactMap { row in
+            guard let mode = row.string("mode").flatMap(Mode.init) else { return nil }
+            return (mode, stats(row))
+        }.sorted { Mode.allCases.firstIndex(of: $0.0)! < Mode.allCases.firstIndex(of: $1.0)! }
+    }
+
+    /// Seconds to identify someone, over the player's last rounds (oldest first).
+    func recentIdentifyTimes(player: String, limit: Int = 20) throws -> [Double] {
+        try pool.connection().query("""
+            SELECT finished_ms - started_ms AS ms FROM namegame_rounds
+            WHERE player = ? AND status = 'identified' ORDER BY finished_ms DESC LIMIT ?
+            """, [.text(player), SQLValue(limit)]).compactMap { $0.int("ms").map { Double($0) / 1000 } }.reversed()
+    }
+
+    private func stats(_ row: Row) -> Stats {
+        var stats = Stats()
+        stats.rounds = row.int("rounds") ?? 0
+        stats.identified = row.int("identified") ?? 0
+        stats.correctTaps = row.int("correct") ?? 0
+        stats.incorrectTaps = row.int("incorrect") ?? 0
+        stats.identifyMilliseconds = row.int("identify_ms") ?? 0
+        return stats
+    }
+
+    private func session(_ row: Row) -> Session {
+        Session(id: Int64(row.int("id") ?? 0), mode: row.string("mode").flatMap(Mode.init) ?? .normal,
+                startedMilliseconds: Int64(row.int("started_ms") ?? 0), ended: row.int("ended") == 1, stats: stats(row),
+                nextPeople: (row.string("next_people") ?? "").split(separator: ",").map(String.init))
+    }
+
+    private func round(_ row: Row, _ directory: Directory) -> RoundRecord? {
+        guard let mode = row.string("mode").flatMap(Mode.init) else { return nil }
+        let people = (row.string("people") ?? "").split(separator: ",").compactMap { directory.person(String($0)) }
+        let hide = (row.string("hide_order") ?? "").split(separator: ",").compactMap { Int($0) }
+        guard !people.isEmpty, let answer = row.int("answer"), people.indices.contains(answer) else { return nil }
+        return RoundRecord(id: Int64(row.int("id") ?? 0), session: Int64(row.int("session") ?? 0),
+                           round: Round(mode: mode, people: people, answer: answer, hideOrder: hide),
+                           startedMilliseconds: Int64(row.int("started_ms") ?? 0),
+                           wrong: (row.string("wrong") ?? "").split(separator: ",").compactMap { Int($0) },
+                           status: row.string("status") ?? "open")
+    }
+}
