@@ -1,0 +1,151 @@
+import TestSupport
+import Testing
+import Storage
+import PropertyList
+@testable import ArcadeApp
+
+extension Player {
+    /// The round on a Name Game page: its id and the answer's index, read
+    /// from the database as an oracle (the page must not tell).
+    func round(_ html: String) throws -> (id: String, answer: Int) {
+        let id = try #require(Player.attribute("data-round", in: html))
+        let db = try Database(path: server.database)
+        let answer = try #require(try db.first("SELECT answer FROM namegame_rounds WHERE id = ?", [.integer(Int64(id)!)])?.int("answer"))
+        return (id, answer)
+    }
+}
+
+@Suite("The Name Game over HTTP")
+struct NameGameSiteTests {
+    @Test func everyModeIsReachableFromTheMenu() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        let menu = try player.get("/namegame").text
+        for mode in ["normal", "matt", "reverse", "team", "hint", "fifty", "practice", "timed"] {
+            #expect(menu.contains("href=\"/namegame/\(mode)\""), "\(mode)")
+            let page = try player.get("/namegame/\(mode)")
+            #expect(page.status == 200)
+            #expect(page.text.contains("data-mode=\"\(mode)\""))
+        }
+        #expect(try player.get("/namegame/nonsense").status == 404)
+    }
+
+    @Test func theAnswerIsNotInThePageBeforeAnswering() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        for mode in ["normal", "reverse", "team", "hint", "fifty"] {
+            let page = try player.get("/namegame/\(mode)").text
+            let (_, answer) = try player.round(page)
+            #expect(!page.contains("data-result"), "\(mode)")
+            #expect(!page.contains("is-right"), "\(mode)")
+            let db = try Database(path: server.database)
+            let people = try #require(try db.first("SELECT people FROM namegame_rounds ORDER BY id DESC LIMIT 1")?.string("people"))
+            let ids = people.split(separator: ",").map(String.init)
+            #expect(!ids.contains { page.contains("value=\"\($0)\"") }, "person ids are not in the page")
+            if mode != "reverse" {
+                // No names under the faces: only the question's name appears.
+                let unnamed = page.ranges(of: "class=\"face-name\"><span class=\"key-hint\"").count
+                #expect(unnamed == (mode == "fifty" ? 2 : 6), "\(mode): every face is unnamed")
+            }
+            _ = answer
+        }
+    }
+
+    @Test func aRoundPlaysAndBadOrReplayedAnswersChangeNothing() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        let page = try player.get("/namegame/normal").text
+        let (round, answer) = try player.round(page)
+        let wrongChoice = (answer + 1) % 6
+        #expect(try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(wrongChoice)").status == 303)
+        let afterWrong = try player.get("/namegame/normal").text
+        #expect(afterWrong.contains("data-choice=\"\(wrongChoice)\" data-key=\"\(wrongChoice + 1)\" data-result=\"wrong\""))
+        #expect(!afterWrong.contains("data-answered"), "a wrong tap does not end the round")
+        // Tapping the same wrong face again, a choice out of range, a foreign round, nonsense.
+        for body in ["round=\(round)&choice=\(wrongChoice)", "round=\(round)&choice=9", "round=999&choice=0",
+                     "round=\(round)&choice=x", "round=\(round)"] {
+            let response = try player.post("/namegame/answer", "mode=normal&" + body)
+            #expect(response.status == 422, "\(body)")
+            #expect(response.text.contains("data-error"), "\(body)")
+        }
+        #expect(try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)").status == 303)
+        let done = try player.get("/namegame/normal").text
+        #expect(done.contains("data-answered=\"true\""))
+        #expect(done.contains("data-result=\"correct\""))
+        #expect(done.contains("data-session-correct=\"1\" data-session-incorrect=\"1\""))
+        // Replaying the winning answer counts nothing more.
+        let replay = try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
+        #expect(replay.status == 422)
+        #expect(replay.text.contains("already answered"))
+        let stats = try player.get("/namegame/stats").text
+        #expect(stats.contains("data-mode=\"normal\" data-rounds=\"1\" data-correct=\"1\" data-incorrect=\"1\""))
+        #expect(stats.contains("<svg class=\"chart\""))
+        // A forged post (no token) is refused.
+        let forged = try server.post("/namegame/answer", body: "mode=normal&round=\(round)&choice=0", headers: ["Cookie": player.cookieHeader])
+        #expect(forged.status == 403)
+        // Next starts a fresh round; asking for another before answering it is refused.
+        #expect(try player.post("/namegame/next", "mode=normal").status == 303)
+        let fresh = try player.get("/namegame/normal").text
+        #expect(try player.round(fresh).id != round)
+        #expect(try player.post("/namegame/next", "mode=normal").status == 422)
+    }
+
+    @Test func practiceEndsAtTheFirstMistakeWithTheStreak() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        for _ in 0..<2 {
+            let (round, answer) = try player.round(try player.get("/namegame/practice").text)
+            try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\(answer)")
+            try player.post("/namegame/next", "mode=practice")
+        }
+        let (round, answer) = try player.round(try player.get("/namegame/practice").text)
+        try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\((answer + 1) % 6)")
+        let over = try player.get("/namegame/practice").text
+        #expect(over.contains("data-ended=\"true\""))
+        #expect(over.contains("data-streak=\"2\""))
+        #expect(try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\(answer)").status == 422)
+        #expect(try player.post("/namegame/next", "mode=practice").status == 303)
+        #expect(!(try player.get("/namegame/practice").text.contains("data-ended")), "a new run")
+    }
+
+    @Test func timedSessionsEndWhenTheTimeIsUp() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        try server.site.constants.setHotfix("namegame.timedSeconds", .integer(5))
+        let player = Player(server)
+        let page = try player.get("/namegame/timed").text
+        let seconds = Int(Player.attribute("data-seconds-left", in: page) ?? "") ?? 0
+        #expect((4...5).contains(seconds))
+        let (round, answer) = try player.round(page)
+        sleep(seconds: 5.3)
+        let late = try player.post("/namegame/answer", "mode=timed&round=\(round)&choice=\(answer)")
+        #expect(late.status == 422)
+        #expect(late.text.contains("Time is up"))
+        #expect(try player.get("/namegame/timed").text.contains("data-ended=\"true\""))
+    }
+
+    @Test func hintModeHidesWrongFacesOverTime() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        try server.site.constants.setHotfix("namegame.hintInterval", .real(0.3))
+        let player = Player(server)
+        let page = try player.get("/namegame/hint").text
+        let (round, answer) = try player.round(page)
+        #expect(!page.contains("data-hidden"))
+        sleep(seconds: 0.7)
+        let later = try player.get("/namegame/hint").text
+        let hidden = later.ranges(of: "data-hidden=\"true\"").count
+        #expect((2...3).contains(hidden), "one more every 0.3 s")
+        #expect(!later.contains("data-choice=\"\(answer)\" data-key=\"\(answer + 1)\" data-hidden"), "never the answer")
+        sleep(seconds: 1.2)
+        let end = try player.get("/namegame/hint").text
+        #expect(end.ranges(of: "data-hidden=\"true\"").count == 5)
+        // A hidden face cannot be chosen.
+        let hiddenChoice = (0..<6).first { $0 != answer }!
+        #expect(try player.post("/namegame/answer", "mode=hint&round=\(round)&choice=\(hiddenChoice)").status == 422)
+    }
+}
