@@ -90,6 +90,18 @@ struct StartupTests {
         #expect(child.standardError.contains("de.lproj/Localizable.strings:2:1: expected ';'"), "\(child.standardError)")
     }
 
+    @Test func malformedPeopleStopStartup() throws {
+        let scratch = ScratchDirectory()
+        _ = system("cp -r Config '\(scratch.path)/Config'")
+        scratch.write("Config/people.json", "[\n  {\"id\": \"a\", \"firstName\": \"Ann\",}\n]\n")
+        scratch.write("Config/Constants_broken.plist",
+                      "<plist><dict><key>namegame.profiles</key><string>\(scratch.path)/Config/people.json</string></dict></plist>")
+        let child = try ChildProcess(["--port", "0", "--db", scratch.path + "/a.sqlite", "--config", scratch.path + "/Config",
+                                      "--env", "broken"])
+        #expect(child.wait(timeout: 10) == 1)
+        #expect(child.standardError.contains("people.json:2:"), "\(child.standardError)")
+    }
+
     @Test func corruptDatabaseStopsStartup() throws {
         let scratch = ScratchDirectory()
         scratch.write("bad.sqlite", String(repeating: "this is not sqlite ", count: 500))

@@ -167,6 +167,22 @@ struct RandomOrgTests {
         #expect(secret.count == 4 && secret.allSatisfy { ("0"..."7").contains($0) })
     }
 
+    @Test func peopleCanComeFromAURL() throws {
+        let files = try StaticFiles(root: "Config")
+        var router = Router()
+        router.fallback = files.handler
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.workers = 1
+        configuration.accessLog = false
+        let server = try HTTPServer(configuration: configuration, responder: router)
+        server.start()
+        defer { server.shutdown(); server.wait() }
+        let directory = try Site.loadPeople("http://127.0.0.1:\(server.port)/people.json")
+        #expect(directory.people.count >= 120)
+        #expect(throws: (any Error).self) { try Site.loadPeople("http://127.0.0.1:\(server.port)/missing.json") }
+    }
+
     @Test func aSlowRandomOrgDoesNotStallOtherVisitors() throws {
         let fake = try FakeRandomOrg(delay: 0.9)
         defer { fake.stop() }
