@@ -5,7 +5,9 @@ import unittest
 
 from arcade_browser import ARTIFACTS, BrowserTest
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait as SeleniumWait
 
 DATABASE = os.environ.get("ARCADE_DB")
@@ -26,12 +28,21 @@ class NameGame(BrowserTest):
     def game(self):
         return self.driver.find_element("id", "namegame")
 
+    def navigate(self, act):
+        """Does something that posts a form, and waits for the next page."""
+        old = self.game()
+        act()
+        wait(self.driver).until(expected_conditions.staleness_of(old))
+        wait(self.driver).until(lambda d: d.execute_script("return document.readyState") == "complete" and self.game())
+
+    def choose(self, index):
+        self.navigate(lambda: self.driver.find_element("css selector", f'button[data-choice="{index}"]').click())
+
     def fresh_round(self, mode):
         self.open(f"/namegame/{mode}")
         game = self.game()
         if game.get_attribute("data-answered") or game.get_attribute("data-ended"):
-            self.driver.find_element("css selector", "button[data-next]").click()
-            wait(self.driver).until(lambda d: not self.game().get_attribute("data-answered") and not self.game().get_attribute("data-ended"))
+            self.navigate(lambda: self.driver.find_element("css selector", "button[data-next]").click())
         game = self.game()
         self.assertEqual(game.get_attribute("data-mode"), mode)
         return game.get_attribute("data-round"), answer_of(game.get_attribute("data-round"))
@@ -43,10 +54,10 @@ class NameGame(BrowserTest):
             self.assertEqual(len(choices), 2 if mode == "fifty" else 6, mode)
             if mode != "practice":  # a wrong tap first marks that face
                 wrong = (answer + 1) % len(choices)
-                self.driver.find_element("css selector", f'button[data-choice="{wrong}"]').click()
-                wait(self.driver).until(lambda d: d.find_element("css selector", f'button[data-choice="{wrong}"]').get_attribute("data-result") == "wrong")
-            self.driver.find_element("css selector", f'button[data-choice="{answer}"]').click()
-            wait(self.driver).until(lambda d: self.game().get_attribute("data-answered") == "true")
+                self.choose(wrong)
+                self.assertEqual(self.driver.find_element("css selector", f'button[data-choice="{wrong}"]').get_attribute("data-result"), "wrong")
+            self.choose(answer)
+            self.assertEqual(self.game().get_attribute("data-answered"), "true")
             self.assertEqual(self.driver.find_element("css selector", f'button[data-choice="{answer}"]').get_attribute("data-result"), "correct", mode)
             if mode == "team":
                 self.assertTrue(self.driver.find_element("css selector", ".face-title").text, "the title shows after the answer")
@@ -54,12 +65,12 @@ class NameGame(BrowserTest):
     def test_every_mode_by_keys(self):
         for mode in MODES:
             round_id, answer = self.fresh_round(mode)
-            body = self.driver.find_element("css selector", "body")
-            body.send_keys(str(answer + 1))
-            wait(self.driver).until(lambda d: self.game().get_attribute("data-answered") == "true")
+            self.navigate(lambda: self.driver.find_element("css selector", "body").send_keys(str(answer + 1)))
+            self.assertEqual(self.game().get_attribute("data-answered"), "true", mode)
             # Enter goes on to the next round.
-            self.driver.find_element("css selector", "body").send_keys(Keys.ENTER)
-            wait(self.driver).until(lambda d: self.game().get_attribute("data-round") != round_id and not self.game().get_attribute("data-answered"))
+            self.navigate(lambda: self.driver.switch_to.active_element.send_keys(Keys.ENTER))
+            self.assertNotEqual(self.game().get_attribute("data-round"), round_id)
+            self.assertFalse(self.game().get_attribute("data-answered"))
 
     def test_faces_have_alt_text_that_gives_nothing_away(self):
         self.fresh_round("normal")
@@ -73,8 +84,7 @@ class NameGame(BrowserTest):
             return int(rows[0].get_attribute("data-correct")) if rows else 0
         before = correct_in_normal()
         round_id, answer = self.fresh_round("normal")
-        self.driver.find_element("css selector", f'button[data-choice="{answer}"]').click()
-        wait(self.driver).until(lambda d: self.game().get_attribute("data-answered") == "true")
+        self.choose(answer)
         self.open("/namegame/stats")
         self.assertEqual(correct_in_normal(), before + 1)
         self.assertTrue(self.driver.find_elements("css selector", "svg.chart rect"))
