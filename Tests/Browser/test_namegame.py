@@ -7,7 +7,6 @@ from arcade_browser import ARTIFACTS, BrowserTest
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait as SeleniumWait
 
 DATABASE = os.environ.get("ARCADE_DB")
@@ -32,7 +31,16 @@ class NameGame(BrowserTest):
         """Does something that posts a form, and waits for the next page."""
         old = self.game()
         act()
-        wait(self.driver).until(expected_conditions.staleness_of(old))
+
+        def gone(_):
+            # Chromium reports a detached node either as stale or as "does not
+            # belong to the document"; both mean the old page is gone.
+            try:
+                old.is_enabled()
+                return False
+            except (StaleElementReferenceException, WebDriverException):
+                return True
+        SeleniumWait(self.driver, 10).until(gone)
         wait(self.driver).until(lambda d: d.execute_script("return document.readyState") == "complete" and self.game())
 
     def choose(self, index):
