@@ -152,6 +152,9 @@ struct NameGameRoutes: Sendable {
         context["identified"] = .bool(record.status == "identified")
         context["failed"] = .bool(record.status == "failed")
         context["open"] = .bool(record.isOpen && !(session.ended || timeIsUp(session)))
+        if let finished = record.finishedMilliseconds {
+            context["roundSeconds"] = .string(Self.seconds(Double(finished - record.startedMilliseconds) / 1000))
+        }
         context["question"] = .string(mode == .reverse ? t.string("namegame.question.reverse")
                                       : t.string("namegame.question", [.string(round.answerPerson.fullName)]))
         if mode == .reverse {

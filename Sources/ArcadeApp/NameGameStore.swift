@@ -32,6 +32,7 @@ struct NameGameStore: Sendable {
         let startedMilliseconds: Int64
         let wrong: [Int]
         let status: String
+        var finishedMilliseconds: Int64? = nil
         var isOpen: Bool { status == "open" }
     }
 
@@ -173,6 +174,6 @@ struct NameGameStore: Sendable {
                            round: Round(mode: mode, people: people, answer: answer, hideOrder: hide),
                            startedMilliseconds: Int64(row.int("started_ms") ?? 0),
                            wrong: (row.string("wrong") ?? "").split(separator: ",").compactMap { Int($0) },
-                           status: row.string("status") ?? "open")
+                           status: row.string("status") ?? "open", finishedMilliseconds: row.int("finished_ms").map { Int64($0) })
     }
 }
