@@ -44,9 +44,10 @@ let package = Package(
         // Games: pure domain modules, no I/O.
         .target(name: "Mastermind"),
         .target(name: "NameGame", dependencies: ["JSON"]),
+        .target(name: "Once"),
 
         // The site: wires the infrastructure modules together.
-        .target(name: "ArcadeApp", dependencies: ["HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList", "Crypto", "Constants", "Files", "Mastermind", "HTTPClient", "NameGame"]),
+        .target(name: "ArcadeApp", dependencies: ["HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList", "Crypto", "Constants", "Files", "Mastermind", "HTTPClient", "NameGame", "Once"]),
         .executableTarget(name: "arcade", dependencies: ["ArcadeApp"]),
 
         // Helpers shared by the test targets: a raw loopback client, child processes, scratch folders.
@@ -54,6 +55,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "MastermindTests", dependencies: ["Mastermind"]),
+        .testTarget(name: "OnceTests", dependencies: ["Once"]),
         .testTarget(name: "NameGameTests", dependencies: ["NameGame", "JSON", "Files"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
