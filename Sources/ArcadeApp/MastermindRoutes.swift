@@ -15,9 +15,11 @@ struct MastermindRoutes: Sendable {
     let pages: Pages
     let kit: RouteKit
     let secrets: SecretSource
+    let once: OnceStore
     let solvers = Solvers()
 
-    init(store: MastermindStore, constants: Constants, pages: Pages, kit: RouteKit) {
+    init(store: MastermindStore, constants: Constants, pages: Pages, kit: RouteKit, once: OnceStore) {
+        self.once = once
         self.store = store
         self.constants = constants
         self.pages = pages
@@ -57,6 +59,7 @@ struct MastermindRoutes: Sendable {
                                          turn: form["turn"].flatMap { Int($0) }, form["guess"] ?? "", using: &random)
             switch result {
             case .success(let record):
+                if record.game.outcome != .playing { try recordEnd(record, visitor) }
                 return isFragment(request) ? board(record, visitor, request) : .redirect(to: "/mastermind")
             case .failure(let refusal):
                 // Nothing changed: show the current board with a clear message.
@@ -91,6 +94,21 @@ struct MastermindRoutes: Sendable {
         }
     }
 
+    /// A finished game: remembered in the once-store; the first win schedules
+    /// a reminder to try the Name Game for three days.
+    private func recordEnd(_ record: MastermindStore.Record, _ visitor: Visitor) throws {
+        try once.perform(visitor) { o in
+            var effects = o.markDone(SiteTasks.mastermindPlayed)
+            if record.game.outcome == .won {
+                effects += o.markDone(SiteTasks.mastermindWon)
+                if o.count(SiteTasks.mastermindWon) == 1 && !o.beenDone(SiteTasks.nameGamePlayed) {
+                    effects += o.toDo(SiteTasks.tryNameGame, scope: .until(3 * 86_400))
+                }
+            }
+            return effects
+        }
+    }
+
     private func newGame(_ visitor: Visitor) throws -> MastermindStore.Record {
         let rules = self.rules
         return try store.start(player: visitor.playerID, rules: rules, secret: secrets.secret(rules))
@@ -119,9 +137,11 @@ struct MastermindRoutes: Sendable {
             return pages.fragment("mastermind-board", status: status, language: visitor.language, csrf: visitor.csrfToken,
                                   data: ["mm": context])
         }
+        let banners = (try? OnceRoutes.banners(once, visitor, game: "mastermind", back: "/mastermind",
+                                               t: pages.localizer.strings(for: visitor.language))) ?? .null
         return pages.render("mastermind", status: status, title: pages.localizer.string("mastermind.title", language: visitor.language),
                             language: visitor.language, csrf: visitor.csrfToken, path: "/mastermind", section: "mastermind",
-                            data: ["mm": context])
+                            data: ["mm": context, "once": banners])
     }
 
     func boardContext(_ record: MastermindStore.Record, language: String, error: String?, value: String, wins: Int) -> TemplateValue {

@@ -14,6 +14,7 @@ struct NameGameRoutes: Sendable {
     let constants: Constants
     let pages: Pages
     let kit: RouteKit
+    let once: OnceStore
 
     var hintInterval: Double { max(0.2, constants.double("namegame.hintInterval", default: 2)) }
     var timedSeconds: Int { max(5, constants.int("namegame.timedSeconds", default: 60)) }
@@ -47,6 +48,10 @@ struct NameGameRoutes: Sendable {
             switch try store.answer(player: visitor.playerID, round: roundID, choice: choice, people: directory,
                                     hintInterval: hintInterval, timedSeconds: timedSeconds) {
             case .success(let record):
+                if !record.isOpen {
+                    // Playing the Name Game: remembered, and the reminder to try it is done.
+                    try once.perform(visitor) { $0.markDone(SiteTasks.nameGamePlayed) + $0.markDone(SiteTasks.tryNameGame) }
+                }
                 return .redirect(to: "/namegame/\(record.round.mode.rawValue)")
             case .failure(let refusal):
                 let key: String = switch refusal {
@@ -116,8 +121,10 @@ struct NameGameRoutes: Sendable {
         }
         let t = pages.localizer.strings(for: visitor.language)
         let context = roundContext(mode, session: current, record: record, t: t, error: error.map { t.string($0) })
+        let banners = try OnceRoutes.banners(once, visitor, game: "namegame", back: "/namegame/\(mode.rawValue)", t: t)
         return pages.render("namegame", status: status, title: t.string("namegame.mode.\(mode.rawValue)"), language: visitor.language,
-                            csrf: visitor.csrfToken, path: "/namegame/\(mode.rawValue)", section: "namegame", data: ["ng": context])
+                            csrf: visitor.csrfToken, path: "/namegame/\(mode.rawValue)", section: "namegame",
+                            data: ["ng": context, "once": banners])
     }
 
     enum NameGameFailure: Error { case noSession }

@@ -89,5 +89,37 @@ enum Schema {
                 PRIMARY KEY (player, mode)
             );
             """),
+        Migration(4, """
+            -- Once-store marks: how many times a task was done at each instant, so
+            -- counts stay exact in every scope while repeats cost no extra rows.
+            CREATE TABLE once_marks (
+                player TEXT NOT NULL REFERENCES players(id),
+                task TEXT NOT NULL,
+                at_ms INTEGER NOT NULL,
+                times INTEGER NOT NULL DEFAULT 1,
+                PRIMARY KEY (player, task, at_ms)
+            );
+            CREATE TABLE once_todos (
+                player TEXT NOT NULL REFERENCES players(id),
+                task TEXT NOT NULL,
+                created_ms INTEGER NOT NULL,
+                expires_ms INTEGER,
+                info TEXT,
+                PRIMARY KEY (player, task)
+            );
+            -- When each player first saw each site version, and began each browser session.
+            CREATE TABLE once_versions (
+                player TEXT NOT NULL REFERENCES players(id),
+                version TEXT NOT NULL,
+                first_seen_ms INTEGER NOT NULL,
+                PRIMARY KEY (player, version)
+            );
+            CREATE TABLE once_sessions (
+                player TEXT NOT NULL REFERENCES players(id),
+                session TEXT NOT NULL,
+                started_ms INTEGER NOT NULL,
+                PRIMARY KEY (player, session)
+            );
+            """),
     ]
 }

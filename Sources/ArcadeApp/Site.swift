@@ -62,6 +62,7 @@ public final class Site: Sendable {
             pages.error(error.status, language: localizer.base, csrf: "", path: "/")
         }
         let kit = RouteKit(identity: identity, pages: pages)
+        let onceStore = OnceStore(pool: pool, constants: constants)
         kit.page(&router, "/") { request, visitor in
             let t = localizer.strings(for: visitor.language)
             let games: [TemplateValue] = [
@@ -70,14 +71,17 @@ public final class Site: Sendable {
                 ["slug": "namegame", "href": "/namegame", "name": .string(t.string("namegame.title")),
                  "description": .string(t.string("home.game.namegame"))],
             ]
+            let once = try OnceRoutes.banners(onceStore, visitor, game: nil, back: "/", t: t, whatsNew: true)
             return pages.render("home", title: t.string("home.title"), language: visitor.language,
                                 csrf: visitor.csrfToken, path: "/", section: "home",
-                                data: ["isHome": true, "games": .list(games), "hasGames": .bool(!games.isEmpty),
+                                data: ["once": once, "isHome": true, "games": .list(games), "hasGames": .bool(!games.isEmpty),
                                        "gameCount": .int(games.count)])
         }
-        MastermindRoutes(store: MastermindStore(pool: pool), constants: constants, pages: pages, kit: kit).register(&router)
-        NameGameRoutes(store: NameGameStore(pool: pool), directory: directory, constants: constants, pages: pages, kit: kit)
+        MastermindRoutes(store: MastermindStore(pool: pool), constants: constants, pages: pages, kit: kit, once: onceStore)
             .register(&router)
+        NameGameRoutes(store: NameGameStore(pool: pool), directory: directory, constants: constants, pages: pages, kit: kit,
+                       once: onceStore).register(&router)
+        OnceRoutes(store: onceStore, pages: pages, kit: kit).register(&router)
         self.router = router
     }
 

@@ -1,0 +1,72 @@
+import HTTP
+import Localization
+import Once
+import Templates
+
+/// The once-store's pages: dismissing a card or banner, and "your progress".
+struct OnceRoutes: Sendable {
+    let store: OnceStore
+    let pages: Pages
+    let kit: RouteKit
+
+    func register(_ router: inout Router) {
+        kit.action(&router, "/once/dismiss") { request, visitor in
+            let form = request.form ?? FormFields()
+            guard let task = form["task"], SiteTasks.dismissable.contains(task) else {
+                return pages.error(.badRequest, language: visitor.language, csrf: visitor.csrfToken, path: "/")
+            }
+            try store.perform(visitor) { once in
+                task == SiteTasks.tryNameGame ? once.clearToDo(task) : once.markDone(task)
+            }
+            return .redirect(to: Self.localPath(form["back"]))
+        }
+        kit.page(&router, "/progress") { request, visitor in
+            let once = try store.perform(visitor).once
+            let t = pages.localizer.strings(for: visitor.language)
+            let done: [TemplateValue] = once.record.done.keys.sorted().map { task in
+                let count = once.count(task)
+                let known = ["mastermind.played", "mastermind.won", "namegame.played", "tutorial.mastermind", "tutorial.namegame", "whatsnew"]
+                let text = known.contains(task) ? t.string("progress.task.\(task)", [.int(count)]) : "\(task) (\(count))"
+                return ["task": .string(task), "count": .int(count), "text": .string(text)]
+            }
+            let todo: [TemplateValue] = once.record.toDos.keys.sorted().filter { once.needToDo($0) }.map { task in
+                ["task": .string(task), "text": .string(task == SiteTasks.tryNameGame ? t.string("progress.todo.namegame.try") : task)]
+            }
+            return pages.render("progress", title: t.string("progress.title"), language: visitor.language, csrf: visitor.csrfToken,
+                                path: "/progress", section: "progress",
+                                data: ["done": .list(done), "hasDone": .bool(!done.isEmpty), "todo": .list(todo),
+                                       "hasToDo": .bool(!todo.isEmpty)])
+        }
+    }
+
+    /// Only a path on this site: never `//elsewhere` or a full URL.
+    static func localPath(_ text: String?) -> String {
+        guard let text, text.hasPrefix("/"), !text.hasPrefix("//"), !text.contains("\\"),
+              text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return "/" }
+        return text
+    }
+
+    /// The banners and cards for a page. The what's-new note is marked as
+    /// seen here, so it appears once per version.
+    static func banners(_ store: OnceStore, _ visitor: Visitor, game: String?, back: String, t: LanguageStrings,
+                        whatsNew: Bool = false) throws -> TemplateValue {
+        var showWhatsNew = false
+        let snapshot = try store.perform(visitor) { once in
+            []
+        }
+        if whatsNew && snapshot.sawEarlierVersion && !snapshot.once.beenDone(SiteTasks.whatsNew, scope: .version) {
+            showWhatsNew = true
+            try store.perform(visitor) { $0.markDone(SiteTasks.whatsNew) }
+        }
+        let once = snapshot.once
+        var context: [String: TemplateValue] = [
+            "whatsNew": .bool(showWhatsNew), "version": .string(store.siteVersion),
+            "reminder": .bool(once.needToDo(SiteTasks.tryNameGame) && game != "namegame"), "back": .string(back),
+        ]
+        if let game, SiteTasks.showsTutorial(once, game: game) {
+            context["tutorial"] = .object(["task": .string(SiteTasks.tutorial(game)), "title": .string(t.string("once.tutorial.\(game).title")),
+                                           "text": .string(t.string("once.tutorial.\(game).text"))])
+        }
+        return .object(context)
+    }
+}

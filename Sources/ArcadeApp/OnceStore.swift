@@ -1,0 +1,90 @@
+import Constants
+import Once
+import Storage
+
+/// The once-store on SQLite: loads a player's record and scope anchors,
+/// runs `Once` on them, and writes the effects it returns in the same
+/// transaction, before the response goes out.
+struct OnceStore: Sendable {
+    let pool: DatabasePool
+    let constants: Constants
+
+    var siteVersion: String { constants.string("site.version", default: "1.0.0") }
+
+    struct Snapshot {
+        var once: Once
+        /// The player saw another site version before this one.
+        let sawEarlierVersion: Bool
+    }
+
+    /// Runs `body` on the visitor's once-record and persists what it changed.
+    @discardableResult
+    func perform(_ visitor: Visitor, _ body: (inout Once) -> [Once.Effect] = { _ in [] }) throws -> Snapshot {
+        let db = try pool.connection()
+        return try db.transaction {
+            let now = NameGameStore.nowMilliseconds()
+            try db.execute("INSERT OR IGNORE INTO once_versions VALUES (?, ?, ?)", [.text(visitor.playerID), .text(siteVersion), .integer(now)])
+            try db.execute("INSERT OR IGNORE INTO once_sessions VALUES (?, ?, ?)", [.text(visitor.playerID), .text(visitor.sessionID), .integer(now)])
+            let install = Double(try db.first("SELECT first_seen FROM players WHERE id = ?", [.text(visitor.playerID)])?.int("first_seen") ?? 0)
+            let version = try db.first("SELECT first_seen_ms FROM once_versions WHERE player = ? AND version = ?",
+                                       [.text(visitor.playerID), .text(siteVersion)])?.int("first_seen_ms") ?? Int(now)
+            let session = try db.first("SELECT started_ms FROM once_sessions WHERE player = ? AND session = ?",
+                                       [.text(visitor.playerID), .text(visitor.sessionID)])?.int("started_ms") ?? Int(now)
+            let earlier = try db.first("SELECT COUNT(*) AS n FROM once_versions WHERE player = ? AND version != ?",
+                                       [.text(visitor.playerID), .text(siteVersion)])?.int("n") ?? 0
+            var record = Once.Record()
+            for row in try db.query("SELECT task, at_ms, times FROM once_marks WHERE player = ?", [.text(visitor.playerID)]) {
+                guard let task = row.string("task"), let at = row.int("at_ms") else { continue }
+                record.done[task, default: [:]][Double(at) / 1000, default: 0] += row.int("times") ?? 1
+            }
+            for row in try db.query("SELECT * FROM once_todos WHERE player = ?", [.text(visitor.playerID)]) {
+                guard let task = row.string("task"), let created = row.int("created_ms") else { continue }
+                record.toDos[task] = Once.ToDo(created: Double(created) / 1000, expires: row.int("expires_ms").map { Double($0) / 1000 },
+                                               info: row.string("info"))
+            }
+            var once = Once(record: record, anchors: Once.Anchors(install: install, version: Double(version) / 1000,
+                                                                  session: Double(session) / 1000),
+                            clock: { Double(NameGameStore.nowMilliseconds()) / 1000 })
+            for effect in body(&once) { try write(effect, player: visitor.playerID, db) }
+            return Snapshot(once: once, sawEarlierVersion: earlier > 0)
+        }
+    }
+
+    private func write(_ effect: Once.Effect, player: String, _ db: Database) throws {
+        let p = SQLValue.text(player)
+        switch effect {
+        case .mark(let task, let at):
+            try db.execute("""
+                INSERT INTO once_marks (player, task, at_ms) VALUES (?, ?, ?)
+                ON CONFLICT (player, task, at_ms) DO UPDATE SET times = times + 1
+                """, [p, .text(task), .integer(Int64((at * 1000).rounded()))])
+        case .setToDo(let task, let item):
+            try db.execute("INSERT OR REPLACE INTO once_todos VALUES (?, ?, ?, ?, ?)", [
+                p, .text(task), .integer(Int64((item.created * 1000).rounded())),
+                item.expires.map { .integer(Int64(($0 * 1000).rounded())) } ?? .null, SQLValue(item.info)])
+        case .removeToDo(let task):
+            try db.execute("DELETE FROM once_todos WHERE player = ? AND task = ?", [p, .text(task)])
+        case .clearDone(let task):
+            try db.execute("DELETE FROM once_marks WHERE player = ? AND task = ?", [p, .text(task)])
+        case .clearAll:
+            try db.execute("DELETE FROM once_marks WHERE player = ?", [p])
+            try db.execute("DELETE FROM once_todos WHERE player = ?", [p])
+        }
+    }
+}
+
+/// The tasks the site tracks, and what the page shows for them.
+enum SiteTasks {
+    static let mastermindPlayed = "mastermind.played"
+    static let mastermindWon = "mastermind.won"
+    static let nameGamePlayed = "namegame.played"
+    static let tryNameGame = "namegame.try"
+    static let whatsNew = "whatsnew"
+    static func tutorial(_ game: String) -> String { "tutorial.\(game)" }
+    static let dismissable = [tutorial("mastermind"), tutorial("namegame"), tryNameGame]
+
+    /// Shown until dismissed, or until the game was played twice.
+    static func showsTutorial(_ once: Once, game: String) -> Bool {
+        !once.beenDone(tutorial(game)) && !once.beenDone("\(game).played", count: .moreThan(1))
+    }
+}

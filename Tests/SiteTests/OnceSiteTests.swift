@@ -1,0 +1,89 @@
+import TestSupport
+import Testing
+import Storage
+import PropertyList
+@testable import ArcadeApp
+
+@Suite("The once-store on the site")
+struct OnceSiteTests {
+    @Test func tutorialShowsUntilDismissedAcrossSessions() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        #expect(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\""))
+        #expect(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\""), "still there on reload")
+        let dismissed = try player.post("/once/dismiss", "task=tutorial.mastermind&back=/mastermind")
+        #expect(dismissed.status == 303)
+        #expect(dismissed.header("Location") == "/mastermind")
+        #expect(!(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\"")))
+        // A new browser session of the same player: still dismissed.
+        player.cookies["arcade_session"] = nil
+        #expect(!(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\"")))
+        #expect(try player.get("/namegame/normal").text.contains("data-once=\"tutorial.namegame\""), "each game has its own")
+    }
+
+    @Test func tutorialGoesAfterTwoGames() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        for _ in 0..<2 {
+            let game = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
+            #expect(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\""))
+            try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
+            try player.post("/mastermind/new", "")
+        }
+        #expect(!(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\"")))
+    }
+
+    @Test func whatsNewShowsOncePerVersion() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        #expect(!(try player.get("/").text.contains("data-once=\"whatsnew\"")), "not for a first visit")
+        try server.site.constants.setHotfix("site.version", .string("1.1.0"))
+        let first = try player.get("/").text
+        #expect(first.contains("data-once=\"whatsnew\""))
+        #expect(first.contains("1.1.0"))
+        #expect(!(try player.get("/").text.contains("data-once=\"whatsnew\"")), "once per version")
+        try server.site.constants.setHotfix("site.version", .string("1.2.0"))
+        #expect(try player.get("/").text.contains("data-once=\"whatsnew\""))
+        #expect(!(try player.get("/").text.contains("data-once=\"whatsnew\"")))
+        let newcomer = Player(server)
+        #expect(!(try newcomer.get("/").text.contains("data-once=\"whatsnew\"")))
+    }
+
+    @Test func firstMastermindWinRemindsOfTheNameGameUntilPlayed() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        #expect(!(try player.get("/").text.contains("data-once=\"namegame.try\"")))
+        let game = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
+        try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
+        #expect(try player.get("/").text.contains("data-once=\"namegame.try\""))
+        #expect(try player.get("/mastermind").text.contains("data-once=\"namegame.try\""))
+        let db = try Database(path: server.database)
+        let expires = try #require(try db.first("SELECT expires_ms - created_ms AS span FROM once_todos WHERE task = 'namegame.try'")?.int("span"))
+        #expect(expires == 3 * 86_400 * 1000, "until(3 days)")
+        #expect(try player.get("/progress").text.contains("data-todo=\"namegame.try\""))
+        // Playing the Name Game marks it done.
+        let round = try player.round(try player.get("/namegame/normal").text)
+        try player.post("/namegame/answer", "mode=normal&round=\(round.id)&choice=\(round.answer)")
+        #expect(!(try player.get("/").text.contains("data-once=\"namegame.try\"")))
+        let progress = try player.get("/progress").text
+        #expect(progress.contains("data-task=\"mastermind.won\" data-count=\"1\""))
+        #expect(progress.contains("data-task=\"namegame.played\" data-count=\"1\""))
+        #expect(progress.contains("data-empty=\"todo\""))
+    }
+
+    @Test func dismissRefusesUnknownTasksAndForeignPlaces() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/")
+        #expect(try player.post("/once/dismiss", "task=mastermind.won&back=/").status == 400)
+        for back in ["//evil.example/", "https://evil.example/", "javascript:alert(1)", "/\\evil"] {
+            let response = try player.post("/once/dismiss", "task=tutorial.namegame&back=\(back.addingFormEncoding)")
+            #expect(response.header("Location") == "/", "\(back)")
+        }
+    }
+}
