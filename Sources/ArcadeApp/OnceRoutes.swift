@@ -51,9 +51,7 @@ struct OnceRoutes: Sendable {
     static func banners(_ store: OnceStore, _ visitor: Visitor, game: String?, back: String, t: LanguageStrings,
                         whatsNew: Bool = false) throws -> TemplateValue {
         var showWhatsNew = false
-        let snapshot = try store.perform(visitor) { once in
-            []
-        }
+        let snapshot = try store.perform(visitor)
         if whatsNew && snapshot.sawEarlierVersion && !snapshot.once.beenDone(SiteTasks.whatsNew, scope: .version) {
             showWhatsNew = true
             try store.perform(visitor) { $0.markDone(SiteTasks.whatsNew) }

@@ -1,4 +1,5 @@
 import Constants
+import Crypto
 import Once
 import Storage
 
@@ -17,11 +18,52 @@ struct OnceStore: Sendable {
         let sawEarlierVersion: Bool
     }
 
-    /// Runs `body` on the visitor's once-record and persists what it changed.
+    /// Anchors and records read from SQLite, kept for the next request. The
+    /// anchors never change once made; a record is dropped on every write.
+    final class Cache: Sendable {
+        let anchors = BoundedCache<String, AnchorEntry>(limit: 20_000)
+        let records = BoundedCache<String, Once.Record>(limit: 20_000)
+    }
+
+    struct AnchorEntry: Sendable {
+        let anchors: Once.Anchors
+        let sawEarlierVersion: Bool
+    }
+
+    let cache = Cache()
+
+    /// Runs `body` on the visitor's once-record. A body that changes nothing
+    /// is answered from memory; one that does runs again inside a
+    /// transaction on the record as stored, and its effects are written
+    /// before this returns (bodies are pure, so running twice is safe).
     @discardableResult
     func perform(_ visitor: Visitor, _ body: (inout Once) -> [Once.Effect] = { _ in [] }) throws -> Snapshot {
+        let anchor = try anchors(visitor)
+        let record: Once.Record
+        if let cached = cache.records[visitor.playerID] { record = cached } else {
+            record = try load(visitor.playerID, try pool.connection())
+            cache.records[visitor.playerID] = record
+        }
+        var once = Once(record: record, anchors: anchor.anchors, clock: Self.clock)
+        if body(&once).isEmpty { return Snapshot(once: once, sawEarlierVersion: anchor.sawEarlierVersion) }
         let db = try pool.connection()
-        return try db.transaction {
+        let written = try db.transaction {
+            var fresh = Once(record: try load(visitor.playerID, db), anchors: anchor.anchors, clock: Self.clock)
+            for effect in body(&fresh) { try write(effect, player: visitor.playerID, db) }
+            return fresh
+        }
+        cache.records[visitor.playerID] = nil
+        return Snapshot(once: written, sawEarlierVersion: anchor.sawEarlierVersion)
+    }
+
+    static let clock: @Sendable () -> Double = { Double(NameGameStore.nowMilliseconds()) / 1000 }
+
+    /// When the player arrived, first saw this version, and began this session.
+    private func anchors(_ visitor: Visitor) throws -> AnchorEntry {
+        let key = visitor.playerID + "|" + visitor.sessionID + "|" + siteVersion
+        if let known = cache.anchors[key] { return known }
+        let db = try pool.connection()
+        let entry = try db.transaction {
             let now = NameGameStore.nowMilliseconds()
             try db.execute("INSERT OR IGNORE INTO once_versions VALUES (?, ?, ?)", [.text(visitor.playerID), .text(siteVersion), .integer(now)])
             try db.execute("INSERT OR IGNORE INTO once_sessions VALUES (?, ?, ?)", [.text(visitor.playerID), .text(visitor.sessionID), .integer(now)])
@@ -32,22 +74,25 @@ struct OnceStore: Sendable {
                                        [.text(visitor.playerID), .text(visitor.sessionID)])?.int("started_ms") ?? Int(now)
             let earlier = try db.first("SELECT COUNT(*) AS n FROM once_versions WHERE player = ? AND version != ?",
                                        [.text(visitor.playerID), .text(siteVersion)])?.int("n") ?? 0
-            var record = Once.Record()
-            for row in try db.query("SELECT task, at_ms, times FROM once_marks WHERE player = ?", [.text(visitor.playerID)]) {
-                guard let task = row.string("task"), let at = row.int("at_ms") else { continue }
-                record.done[task, default: [:]][Double(at) / 1000, default: 0] += row.int("times") ?? 1
-            }
-            for row in try db.query("SELECT * FROM once_todos WHERE player = ?", [.text(visitor.playerID)]) {
-                guard let task = row.string("task"), let created = row.int("created_ms") else { continue }
-                record.toDos[task] = Once.ToDo(created: Double(created) / 1000, expires: row.int("expires_ms").map { Double($0) / 1000 },
-                                               info: row.string("info"))
-            }
-            var once = Once(record: record, anchors: Once.Anchors(install: install, version: Double(version) / 1000,
-                                                                  session: Double(session) / 1000),
-                            clock: { Double(NameGameStore.nowMilliseconds()) / 1000 })
-            for effect in body(&once) { try write(effect, player: visitor.playerID, db) }
-            return Snapshot(once: once, sawEarlierVersion: earlier > 0)
+            return AnchorEntry(anchors: Once.Anchors(install: install, version: Double(version) / 1000, session: Double(session) / 1000),
+                               sawEarlierVersion: earlier > 0)
         }
+        cache.anchors[key] = entry
+        return entry
+    }
+
+    private func load(_ player: String, _ db: Database) throws -> Once.Record {
+        var record = Once.Record()
+        for row in try db.query("SELECT task, at_ms, times FROM once_marks WHERE player = ?", [.text(player)]) {
+            guard let task = row.string("task"), let at = row.int("at_ms") else { continue }
+            record.done[task, default: [:]][Double(at) / 1000, default: 0] += row.int("times") ?? 1
+        }
+        for row in try db.query("SELECT * FROM once_todos WHERE player = ?", [.text(player)]) {
+            guard let task = row.string("task"), let created = row.int("created_ms") else { continue }
+            record.toDos[task] = Once.ToDo(created: Double(created) / 1000, expires: row.int("expires_ms").map { Double($0) / 1000 },
+                                           info: row.string("info"))
+        }
+        return record
     }
 
     private func write(_ effect: Once.Effect, player: String, _ db: Database) throws {
