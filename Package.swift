@@ -45,9 +45,10 @@ let package = Package(
         .target(name: "Mastermind"),
         .target(name: "NameGame", dependencies: ["JSON"]),
         .target(name: "Once"),
+        .target(name: "Interceptions"),
 
         // The site: wires the infrastructure modules together.
-        .target(name: "ArcadeApp", dependencies: ["HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList", "Crypto", "Constants", "Files", "Mastermind", "HTTPClient", "NameGame", "Once"]),
+        .target(name: "ArcadeApp", dependencies: ["HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList", "Crypto", "Constants", "Files", "Mastermind", "HTTPClient", "NameGame", "Once", "Interceptions"]),
         .executableTarget(name: "arcade", dependencies: ["ArcadeApp"]),
 
         // Helpers shared by the test targets: a raw loopback client, child processes, scratch folders.
@@ -56,6 +57,7 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "MastermindTests", dependencies: ["Mastermind"]),
         .testTarget(name: "OnceTests", dependencies: ["Once"]),
+        .testTarget(name: "InterceptionsTests", dependencies: ["Interceptions"]),
         .testTarget(name: "NameGameTests", dependencies: ["NameGame", "JSON", "Files"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
