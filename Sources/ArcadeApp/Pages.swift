@@ -127,14 +127,15 @@ struct Pages: Sendable {
     }
 
     /// A localized error page in the layout.
-    func error(_ status: Status, language: String, csrf: String, path: String, cookies: [SetCookie] = []) -> Response {
+    func error(_ status: Status, language: String, csrf: String, path: String, cookies: [SetCookie] = [],
+               message: String = "") -> Response {
         let family = localizer.rawString("error.\(status.code).name", language: language) != nil ? status.code
             : (status.code >= 500 ? 500 : 400)
         let name = localizer.string("error.\(family).name", language: language)
         return render("error", status: status, title: localizer.string("error.title", language: language, [.int(status.code), .string(name)]),
                       language: language, csrf: csrf, path: path,
                       data: ["status": .int(status.code), "name": .string(name),
-                             "message": .string(localizer.string("error.\(family).message", language: language))],
+                             "message": .string(message.isEmpty ? localizer.string("error.\(family).message", language: language) : message)],
                       cookies: cookies)
     }
 }

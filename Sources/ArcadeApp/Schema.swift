@@ -121,5 +121,25 @@ enum Schema {
                 PRIMARY KEY (player, session)
             );
             """),
+        Migration(5, """
+            -- Update rules (GTConstants' model); messages are JSON objects by language.
+            CREATE TABLE update_rules (
+                id INTEGER PRIMARY KEY,
+                platform TEXT NOT NULL CHECK (platform IN ('ios', 'android', 'web')),
+                restriction INTEGER NOT NULL CHECK (restriction BETWEEN 0 AND 2),
+                active INTEGER NOT NULL DEFAULT 1,
+                min_app_version TEXT,
+                min_app_messages TEXT NOT NULL DEFAULT '{}',
+                min_os_version TEXT,
+                min_os_messages TEXT NOT NULL DEFAULT '{}'
+            );
+            CREATE TABLE maintenance (
+                platform TEXT PRIMARY KEY CHECK (platform IN ('ios', 'android', 'web')),
+                active INTEGER NOT NULL DEFAULT 0,
+                messages TEXT NOT NULL DEFAULT '{}',
+                ends_at INTEGER,
+                poll_interval INTEGER NOT NULL DEFAULT 30
+            );
+            """),
     ]
 }

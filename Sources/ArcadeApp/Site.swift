@@ -3,6 +3,7 @@ import Crypto
 import Files
 import HTTP
 import HTTPClient
+import Interceptions
 import HTTPServer
 import Localization
 import NameGame
@@ -18,6 +19,7 @@ public final class Site: Sendable {
     let identity: Identity
     let pages: Pages
     let hotfixes: StringHotfixes
+    let interceptions: InterceptionsStore
 
     public init(options: ServeOptions) throws {
         pool = DatabasePool(path: options.database)
@@ -27,6 +29,7 @@ public final class Site: Sendable {
         let overlay = StringOverlay()
         localizer = try Localizer.load(directory: options.localizations, overlay: overlay, log: { Log.info($0) })
         hotfixes = StringHotfixes(pool: pool, overlay: overlay)
+        interceptions = InterceptionsStore(pool: pool)
         try hotfixes.load()
         constants = try Constants.load(directory: options.config, environments: options.environments)
         let templates = try TemplateStore(directory: options.templates, dev: options.dev)
@@ -61,7 +64,8 @@ public final class Site: Sendable {
         router.refusalPage = { error in
             pages.error(error.status, language: localizer.base, csrf: "", path: "/")
         }
-        let kit = RouteKit(identity: identity, pages: pages)
+        let interceptions = self.interceptions
+        let kit = RouteKit(identity: identity, pages: pages, interceptions: interceptions)
         let onceStore = OnceStore(pool: pool, constants: constants)
         kit.page(&router, "/") { request, visitor in
             let t = localizer.strings(for: visitor.language)
@@ -82,6 +86,7 @@ public final class Site: Sendable {
         NameGameRoutes(store: NameGameStore(pool: pool), directory: directory, constants: constants, pages: pages, kit: kit,
                        once: onceStore).register(&router)
         OnceRoutes(store: onceStore, pages: pages, kit: kit).register(&router)
+        InterceptionsRoutes(store: interceptions, constants: constants, overlay: overlay, base: localizer.base).register(&router)
         self.router = router
     }
 
@@ -122,6 +127,7 @@ public final class Site: Sendable {
 struct RouteKit: Sendable {
     let identity: Identity
     let pages: Pages
+    let interceptions: InterceptionsStore
 
     /// A GET page: the visitor is identified (and new cookies set) first;
     /// a failure inside becomes the localized 500 page.
@@ -143,6 +149,16 @@ struct RouteKit: Sendable {
 
     private func respond(to request: Request, checkingCSRF: Bool,
                          _ handle: (Request, Visitor) throws -> Response) -> Response {
+        // Maintenance: every player page answers 503 (static files, /healthz and the APIs keep working).
+        if let maintenance = try? interceptions.webMaintenance(), maintenance.active {
+            let language = identity.language(for: request).0
+            var response = pages.error(.serviceUnavailable, language: language, csrf: "", path: "/",
+                                       message: Requirement(version: Version("0")!, messages: maintenance.messages)
+                                           .message(for: language, base: "en"))
+            let now = Int(NameGameStore.nowMilliseconds() / 1000)
+            response.headers.set("Retry-After", String(max(60, min(86_400, (maintenance.endsAt ?? now + 300) - now))))
+            return response
+        }
         do {
             let visitor = try identity.visitor(for: request)
             var response: Response

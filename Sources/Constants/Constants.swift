@@ -45,6 +45,11 @@ public final class Constants: Sendable {
         return Constants(base: merged)
     }
 
+    /// Every live override, by key.
+    public var hotfixValues: [(String, PropertyListValue)] {
+        hotfixes.withLock { $0.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+    }
+
     public func value(_ key: String) -> PropertyListValue? { hotfixes.withLock { $0[key] } ?? base[key] }
 
     public func int(_ key: String, default fallback: Int) -> Int {

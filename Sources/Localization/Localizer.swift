@@ -30,6 +30,9 @@ public final class StringOverlay: Sendable {
         }
     }
 
+    /// The overrides for one language (or `allLanguages`).
+    public func values(for language: String) -> [String: String] { values.withLock { $0[language] ?? [:] } }
+
     public func replaceAll(_ all: [String: [String: String]]) {
         values.withLock {
             $0 = all

@@ -87,7 +87,7 @@ struct SiteTests {
     @Test func csrfGuardsEveryAction() throws {
         let server = try SiteServer(router: { site in
             var router = site.router
-            RouteKit(identity: site.identity, pages: site.pages).action(&router, "/test/echo") { request, _ in
+            RouteKit(identity: site.identity, pages: site.pages, interceptions: site.interceptions).action(&router, "/test/echo") { request, _ in
                 .text("done: \(request.form?["x"] ?? "")")
             }
             return router
@@ -172,7 +172,7 @@ struct ErrorPageTests {
         struct Broken: Error {}
         let server = try SiteServer(router: { site in
             var router = site.router
-            RouteKit(identity: site.identity, pages: site.pages).page(&router, "/test/broken") { _, _ in throw Broken() }
+            RouteKit(identity: site.identity, pages: site.pages, interceptions: site.interceptions).page(&router, "/test/broken") { _, _ in throw Broken() }
             return router
         })
         defer { server.stop() }

@@ -1,0 +1,119 @@
+import Constants
+import Crypto
+import HTTP
+import Interceptions
+import JSON
+import Localization
+import PropertyList
+
+/// The GTConstants-compatible API for native apps: `/api/interceptions`
+/// (hotfixes, update rules, maintenance, with a strong ETag) and
+/// `/api/update-check` (which rule, if any, a client version breaks).
+struct InterceptionsRoutes: Sendable {
+    let store: InterceptionsStore
+    let constants: Constants
+    let overlay: StringOverlay
+    let base: String
+
+    func register(_ router: inout Router) {
+        router.get("/api/update-check") { request in
+            do { return try updateCheck(request) } catch { return Self.json(.object([("error", .string("server error"))]), status: .internalServerError) }
+        }
+        router.get("/api/interceptions") { request in
+            do { return try interceptions(request) } catch { return Self.json(.object([("error", .string("server error"))]), status: .internalServerError) }
+        }
+    }
+
+    static func json(_ value: JSONValue, status: Status = .ok) -> Response {
+        var response = Response(status: status, contentType: "application/json", body: Array(JSONWriter(sortedKeys: true).string(value).utf8))
+        response.headers.append("Cache-Control", "no-cache")
+        response.headers.append("X-Content-Type-Options", "nosniff")
+        return response
+    }
+
+    static func badRequest(_ message: String) -> Response { json(.object([("error", .string(message))]), status: .badRequest) }
+
+    /// A language tag as a client may send it (`pt-BR`), or nil.
+    static func languageTag(_ text: String?) -> String? {
+        guard let text, !text.isEmpty, text.count <= 35,
+              text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else { return nil }
+        return text
+    }
+
+    private func updateCheck(_ request: Request) throws -> Response {
+        let query = request.query
+        guard let platform = query["platform"], InterceptionsStore.platforms.contains(platform) else {
+            return Self.badRequest("platform must be one of \(InterceptionsStore.platforms.joined(separator: ", "))")
+        }
+        guard let app = query["app_version"].flatMap(Version.init) else { return Self.badRequest("app_version must be a version such as 4.2") }
+        guard let os = query["os_version"].flatMap(Version.init) else { return Self.badRequest("os_version must be a version such as 9") }
+        let language: String
+        if let asked = query["lang"] {
+            guard let tag = Self.languageTag(asked) else { return Self.badRequest("lang must be a language tag such as pt-BR") }
+            language = tag
+        } else {
+            language = base
+        }
+        guard let violation = UpdateCheck.evaluate(try store.rules(), platform: platform, app: app, os: os, language: language, base: base) else {
+            return Self.json(.object([("update_needed", .bool(false))]))
+        }
+        return Self.json(.object([
+            ("update_needed", .bool(true)), ("rule", .integer(Int64(violation.rule.id))),
+            ("restriction", .integer(Int64(violation.rule.restriction.rawValue))), ("restriction_name", .string(violation.rule.restriction.name)),
+            ("kind", .string(violation.kind.rawValue)), ("minimum_version", .string(violation.requirement.version.text)),
+            ("message", .string(violation.message)),
+        ]))
+    }
+
+    private func interceptions(_ request: Request) throws -> Response {
+        let language = Self.languageTag(request.query["lang"]) ?? base
+        var hotfixes: [(String, JSONValue)] = []
+        var strings = overlay.values(for: StringOverlay.allLanguages)
+        for (key, value) in overlay.values(for: language) { strings[key] = value }
+        for (key, value) in strings.sorted(by: { $0.key < $1.key }) { hotfixes.append((key, .string(value))) }
+        for (key, value) in constants.hotfixValues { hotfixes.append((key, Self.json(value))) }
+        let rules = try store.rules()
+        var update: [(String, JSONValue)] = []
+        var maintenance: [(String, JSONValue)] = []
+        for platform in InterceptionsStore.platforms {
+            update.append((platform, .array(rules.filter { $0.platform == platform }.map { rule in
+                var members: [(String, JSONValue)] = [("restriction", .integer(Int64(rule.restriction.rawValue))),
+                                                      ("active", .integer(rule.active ? 1 : 0))]
+                for (key, requirement) in [("min_app_version", rule.minimumApp), ("min_os_version", rule.minimumOS)] {
+                    guard let requirement else { continue }
+                    members.append((key, .object([("version", .string(requirement.version.text)),
+                                                  ("message", .object(requirement.messages.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))])))
+                }
+                return .object(members)
+            })))
+            let m = try store.maintenance(platform)
+            let message = Requirement(version: Version("0")!, messages: m.messages).message(for: language, base: base)
+            maintenance.append((platform, .object([("active", .bool(m.active)), ("message", .string(message)),
+                                                   ("poll_interval", .integer(Int64(m.pollInterval)))])))
+        }
+        var response = Self.json(.object([("hotfixes", .object(hotfixes)), ("update", .object(update)), ("maintenance", .object(maintenance))]))
+        guard case .bytes(let body) = response.body else { return response }
+        // A strong ETag over the exact bytes.
+        let etag = "\"" + Base64URL.encode(Array(Crypto.sha256(body).prefix(18))) + "\""
+        response.headers.append("ETag", etag)
+        if let match = request.headers["If-None-Match"], match.split(separator: ",").contains(where: { $0.trimmingOWS == etag || $0.trimmingOWS == "*" }) {
+            var notModified = Response(status: .notModified)
+            notModified.headers.append("ETag", etag)
+            notModified.headers.append("Cache-Control", "no-cache")
+            return notModified
+        }
+        return response
+    }
+
+    /// Property-list values as JSON: numbers stay numbers.
+    static func json(_ value: PropertyListValue) -> JSONValue {
+        switch value {
+        case .string(let s), .date(let s), .data(let s): .string(s)
+        case .integer(let i): .integer(Int64(i))
+        case .real(let d): .double(d)
+        case .bool(let b): .bool(b)
+        case .array(let items): .array(items.map(json))
+        case .dictionary(let members): .object(members.map { ($0.0, json($0.1)) })
+        }
+    }
+}
