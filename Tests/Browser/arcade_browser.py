@@ -4,7 +4,9 @@ import os
 import unittest
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
 
 BASE_URL = os.environ.get("ARCADE_URL", "http://127.0.0.1:8080")
 ARTIFACTS = os.path.join(os.path.dirname(__file__), "..", "..", ".artifacts", "screenshots")
@@ -23,6 +25,19 @@ def chromium(languages="en-US,en", width=1280, height=900):
     return webdriver.Chrome(service=Service(driver_path), options=options)
 
 
+def gone(element):
+    """A wait condition: true once the element's page has been replaced.
+    Chromium reports a detached node either as stale or as "does not belong
+    to the document"; both mean the browser has moved on."""
+    def check(_):
+        try:
+            element.is_enabled()
+            return False
+        except (StaleElementReferenceException, WebDriverException):
+            return True
+    return check
+
+
 class BrowserTest(unittest.TestCase):
     languages = "en-US,en"
     width, height = 1280, 900
@@ -37,3 +52,10 @@ class BrowserTest(unittest.TestCase):
 
     def text(self, selector):
         return self.driver.find_element("css selector", selector).text
+
+    def click_and_wait(self, selector):
+        """Clicks something that loads a new page, and waits for it."""
+        page = self.driver.find_element("css selector", "html")
+        self.driver.find_element("css selector", selector).click()
+        WebDriverWait(self.driver, 10).until(gone(page))
+        WebDriverWait(self.driver, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")

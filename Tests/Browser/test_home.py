@@ -21,7 +21,7 @@ class EnglishHome(BrowserTest):
 
     def test_language_menu_switches_and_the_choice_sticks(self):
         self.open("/")
-        self.driver.find_element("css selector", "a[data-lang=fr]").click()
+        self.click_and_wait("a[data-lang=fr]")
         self.assertEqual(self.text("h1"), "Choisissez un jeu")
         self.assertEqual(self.driver.find_element("css selector", "html").get_attribute("lang"), "fr")
         # The script tidies ?lang= out of the address; the cookie remembers.
@@ -33,7 +33,7 @@ class EnglishHome(BrowserTest):
         current = self.driver.find_element("css selector", "a[aria-current=true][data-lang]")
         self.assertEqual(current.get_attribute("data-lang"), "fr")
         # And back again.
-        self.driver.find_element("css selector", "a[data-lang=en]").click()
+        self.click_and_wait("a[data-lang=en]")
         self.assertEqual(self.text("h1"), "Pick a game")
 
     def test_keyboard_reaches_the_skip_link_first(self):

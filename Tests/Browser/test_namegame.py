@@ -3,9 +3,8 @@ import os
 import sqlite3
 import unittest
 
-from arcade_browser import ARTIFACTS, BrowserTest
+from arcade_browser import ARTIFACTS, BrowserTest, gone
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
-from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait as SeleniumWait
 
@@ -31,16 +30,7 @@ class NameGame(BrowserTest):
         """Does something that posts a form, and waits for the next page."""
         old = self.game()
         act()
-
-        def gone(_):
-            # Chromium reports a detached node either as stale or as "does not
-            # belong to the document"; both mean the old page is gone.
-            try:
-                old.is_enabled()
-                return False
-            except (StaleElementReferenceException, WebDriverException):
-                return True
-        SeleniumWait(self.driver, 10).until(gone)
+        SeleniumWait(self.driver, 10).until(gone(old))
         wait(self.driver).until(lambda d: d.execute_script("return document.readyState") == "complete" and self.game())
 
     def choose(self, index):

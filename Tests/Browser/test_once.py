@@ -2,6 +2,9 @@
 import unittest
 
 from arcade_browser import BrowserTest
+from selenium.webdriver.support.ui import WebDriverWait
+
+from arcade_browser import gone
 
 
 class Tutorial(BrowserTest):
@@ -10,6 +13,7 @@ class Tutorial(BrowserTest):
         card = self.driver.find_element("css selector", '[data-once="tutorial.mastermind"]')
         self.assertIn("How to play", card.text)
         card.find_element("css selector", "button[data-dismiss]").click()
+        WebDriverWait(self.driver, 10).until(gone(card))
         self.assertFalse(self.driver.find_elements("css selector", '[data-once="tutorial.mastermind"]'))
         self.driver.refresh()
         self.assertFalse(self.driver.find_elements("css selector", '[data-once="tutorial.mastermind"]'))
