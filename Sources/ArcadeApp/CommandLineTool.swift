@@ -17,6 +17,7 @@ public enum CommandLineTool {
         }
         if rest.first == "strings" { return strings(Array(rest.dropFirst())) }
         if rest.first == "mastermind" { return MastermindCommand.run(Array(rest.dropFirst())) }
+        if rest.first == "admin" { return adminCommand(Array(rest.dropFirst())) }
         if rest.first == "serve" { rest = rest.dropFirst() }
         if rest.contains("-h") || rest.contains("--help") {
             write(usage(), to: 1)
@@ -70,6 +71,35 @@ public enum CommandLineTool {
         }
     }
 
+    /// `arcade admin create NAME [--db PATH]`: the password is read from
+    /// standard input, never from the command line.
+    static func adminCommand(_ arguments: [String]) -> Int32 {
+        guard arguments.first == "create", arguments.count >= 2, AdminStore.validName(arguments[1]) else {
+            return fail(UsageError("usage: arcade admin create NAME [--db PATH]  (the password comes from standard input)"))
+        }
+        let options: ServeOptions
+        do { options = try ServeOptions.parse(arguments.dropFirst(2), environment: ServeOptions.environment) } catch { return fail(error) }
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while Glibc.read(0, &byte, 1) == 1 && byte != 0x0A { line.append(byte) }
+        if line.last == 0x0D { line.removeLast() }
+        let password = String(decoding: line, as: UTF8.self)
+        guard password.count >= 10 else {
+            write("arcade: the password (from standard input) needs at least 10 characters\n", to: 2)
+            return 1
+        }
+        do {
+            let pool = DatabasePool(path: options.database)
+            try pool.connection().migrate(Schema.migrations)
+            try AdminStore(pool: pool).create(name: arguments[1], password: password)
+            write("arcade: created the admin account '\(arguments[1])'\n", to: 1)
+            return 0
+        } catch {
+            write("arcade: cannot create '\(arguments[1])': \(error)\n", to: 2)
+            return 1
+        }
+    }
+
     private static func display(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
 
     private static func fail(_ error: UsageError) -> Int32 {
@@ -88,6 +118,8 @@ public enum CommandLineTool {
               arcade mastermind score SECRET GUESS
                                           print the pegs as "red blue gray"
               arcade mastermind solve-all play the hint solver against every secret
+              arcade admin create NAME [--db PATH]
+                                          add an admin; the password is read from standard input
               arcade --help               show this help
 
             OPTIONS (each may also be set by the environment variable shown):

@@ -141,5 +141,37 @@ enum Schema {
                 poll_interval INTEGER NOT NULL DEFAULT 30
             );
             """),
+        Migration(6, """
+            CREATE TABLE admins (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL UNIQUE,
+                salt BLOB NOT NULL,
+                hash BLOB NOT NULL,
+                iterations INTEGER NOT NULL,
+                created INTEGER NOT NULL
+            );
+            -- Only a hash of each session token is kept.
+            CREATE TABLE admin_sessions (
+                token_hash BLOB PRIMARY KEY,
+                admin INTEGER NOT NULL REFERENCES admins(id) ON DELETE CASCADE,
+                created INTEGER NOT NULL,
+                last_seen INTEGER NOT NULL
+            );
+            CREATE TABLE admin_failures (
+                name TEXT NOT NULL,
+                address TEXT NOT NULL,
+                at INTEGER NOT NULL
+            );
+            CREATE INDEX admin_failures_by_key ON admin_failures (name, address, at);
+            CREATE TABLE audit (
+                id INTEGER PRIMARY KEY,
+                admin TEXT NOT NULL,
+                at INTEGER NOT NULL,
+                action TEXT NOT NULL,
+                target TEXT NOT NULL,
+                before TEXT,
+                after TEXT
+            );
+            """),
     ]
 }

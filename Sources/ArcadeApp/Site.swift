@@ -20,6 +20,7 @@ public final class Site: Sendable {
     let pages: Pages
     let hotfixes: StringHotfixes
     let interceptions: InterceptionsStore
+    let admins: AdminStore
 
     public init(options: ServeOptions) throws {
         pool = DatabasePool(path: options.database)
@@ -30,6 +31,13 @@ public final class Site: Sendable {
         localizer = try Localizer.load(directory: options.localizations, overlay: overlay, log: { Log.info($0) })
         hotfixes = StringHotfixes(pool: pool, overlay: overlay)
         interceptions = InterceptionsStore(pool: pool)
+        admins = AdminStore(pool: pool)
+        if try admins.count() == 0 {
+            // The first start: one admin, its password shown once, here only.
+            let password = Base64URL.encode(Crypto.randomBytes(15))
+            try admins.create(name: "admin", password: password)
+            Log.info("created the admin account 'admin' with the password \(password) (shown once; change it with `arcade admin create`)")
+        }
         try hotfixes.load()
         constants = try Constants.load(directory: options.config, environments: options.environments)
         let templates = try TemplateStore(directory: options.templates, dev: options.dev)
@@ -64,7 +72,7 @@ public final class Site: Sendable {
         router.refusalPage = { error in
             pages.error(error.status, language: localizer.base, csrf: "", path: "/")
         }
-        let interceptions = self.interceptions
+        let interceptions = self.interceptions, admins = self.admins
         let kit = RouteKit(identity: identity, pages: pages, interceptions: interceptions)
         let onceStore = OnceStore(pool: pool, constants: constants)
         kit.page(&router, "/") { request, visitor in
@@ -87,6 +95,7 @@ public final class Site: Sendable {
                        once: onceStore).register(&router)
         OnceRoutes(store: onceStore, pages: pages, kit: kit).register(&router)
         InterceptionsRoutes(store: interceptions, constants: constants, overlay: overlay, base: localizer.base).register(&router)
+        AdminRoutes(store: admins, pages: pages, identity: identity, secureCookies: options.secureCookies).register(&router)
         self.router = router
     }
 

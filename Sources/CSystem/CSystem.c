@@ -50,6 +50,15 @@ int csys_eventfd_drain(int fd) { uint64_t v; return (int)read(fd, &v, sizeof v);
 
 int csys_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); }
 
+int csys_peer_address(int fd, char *out, int out_len) {
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    if (getpeername(fd, (struct sockaddr *)&ss, &len) < 0) return -1;
+    const void *addr = ss.ss_family == AF_INET ? (const void *)&((struct sockaddr_in *)&ss)->sin_addr
+                                               : (const void *)&((struct sockaddr_in6 *)&ss)->sin6_addr;
+    return inet_ntop(ss.ss_family, addr, out, (socklen_t)out_len) ? 0 : -1;
+}
+
 static int fill_addr(const char *host, int port, struct sockaddr_storage *ss, socklen_t *len) {
     memset(ss, 0, sizeof *ss);
     struct sockaddr_in *v4 = (struct sockaddr_in *)ss;

@@ -8,6 +8,8 @@ public struct Request: Sendable {
     public var body: [UInt8]
     /// Path parameters filled in by the router (`/games/:id` → `id`).
     public var parameters: [String: String] = [:]
+    /// The client's address as the server saw it ("127.0.0.1"), or "" if unknown.
+    public var remoteAddress = ""
 
     public init(method: Method, target: String, version: Version = .http11,
                 headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {

@@ -13,6 +13,8 @@ final class Connection {
     let id: UInt64
     private unowned let loop: EventLoop
     private var parser: RequestParser
+    /// The peer's address, read once at accept.
+    private let remoteAddress: String
     private var output = OutputQueue()
     private var unparsed: [UInt8] = []
     private var served = 0
@@ -40,6 +42,9 @@ final class Connection {
         self.id = id
         self.loop = loop
         parser = RequestParser(limits: loop.configuration.limits)
+        var text = [CChar](repeating: 0, count: 64)
+        remoteAddress = csys_peer_address(fd, &text, Int32(text.count)) == 0
+            ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
         accepted = loop.now
         lastRead = accepted
         lastWrite = accepted
@@ -138,6 +143,7 @@ final class Connection {
         served += 1
         headStarted = 0
         var request = parsed
+        request.remoteAddress = remoteAddress
         let keepAlive = request.wantsKeepAlive && served < loop.configuration.maxRequestsPerConnection && !loop.draining
         let info = RequestInfo(method: request.method, target: request.target, version: request.version,
                                keepAlive: keepAlive, start: loop.now)

@@ -26,6 +26,8 @@ int csys_eventfd_drain(int fd);
 
 // accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC.
 int csys_accept(int fd);
+// The peer's address as text ("127.0.0.1", "::1"); 0 on success.
+int csys_peer_address(int fd, char *out, int out_len);
 // A non-blocking, close-on-exec TCP listener with SO_REUSEADDR (and
 // SO_REUSEPORT when asked); host is an IPv4 or IPv6 literal. Returns the
 // fd or -1 with errno; *bound_port receives the port actually bound.

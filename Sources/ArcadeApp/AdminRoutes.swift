@@ -1,0 +1,123 @@
+import HTTP
+import Localization
+import Templates
+
+/// `/admin`: sign-in with throttling, server-side sessions, sign-out and the
+/// audit log. Pages without a session redirect to the sign-in page; the
+/// admin API answers 401. These routes stay up during maintenance.
+struct AdminRoutes: Sendable {
+    static let cookie = "arcade_admin"
+    let store: AdminStore
+    let pages: Pages
+    let identity: Identity
+    let secureCookies: Bool
+
+    func register(_ router: inout Router) {
+        router.get("/admin/login") { request in
+            guarded(request) { visitor in loginPage(visitor, status: .ok, error: nil) }
+        }
+        // Hashing a password takes a moment: off the event loop.
+        router.post("/admin/login", offLoop: true) { request in
+            guarded(request, csrf: true) { visitor in
+                let form = request.form ?? FormFields()
+                let name = form["name"] ?? "", password = form["password"] ?? ""
+                let address = request.remoteAddress
+                guard AdminStore.validName(name), !password.isEmpty else {
+                    return loginPage(visitor, status: .unprocessableContent, error: "admin.login.wrong")
+                }
+                if try store.recentFailures(name: name, address: address) >= AdminStore.maxFailures {
+                    var page = loginPage(visitor, status: .tooManyRequests, error: "admin.login.throttled")
+                    page.headers.set("Retry-After", String(AdminStore.failureWindow))
+                    return page
+                }
+                guard let admin = try store.verify(name: name, password: password) else {
+                    try store.recordFailure(name: name, address: address)
+                    return loginPage(visitor, status: .unauthorized, error: "admin.login.wrong")
+                }
+                let token = try store.startSession(admin)
+                try store.audit(admin.name, action: "sign-in", target: address, before: nil, after: nil)
+                var response = Response.redirect(to: "/admin")
+                response.setCookie(SetCookie(name: Self.cookie, value: token, path: "/", secure: secureCookies, sameSite: .strict))
+                return response
+            }
+        }
+        router.post("/admin/logout") { request in
+            guarded(request, csrf: true) { _ in
+                if let token = request.cookies[Self.cookie] {
+                    if let admin = try store.session(token) { try store.audit(admin.name, action: "sign-out", target: "", before: nil, after: nil) }
+                    try store.endSession(token)
+                }
+                var response = Response.redirect(to: "/admin/login")
+                response.setCookie(SetCookie(name: Self.cookie, value: "", path: "/", maxAge: 0, secure: secureCookies, sameSite: .strict))
+                return response
+            }
+        }
+        router.get("/admin") { request in
+            signedIn(request) { visitor, admin in
+                pages.render("admin", title: pages.localizer.string("admin.title", language: visitor.language), language: visitor.language,
+                             csrf: visitor.csrfToken, path: "/admin", section: "admin", data: ["admin": .string(admin.name)])
+            }
+        }
+        router.get("/admin/audit") { request in
+            signedIn(request) { visitor, admin in
+                let entries: [TemplateValue] = try store.auditLog().map { row in
+                    .object(["at": .int(row.int("at") ?? 0), "admin": .string(row.string("admin") ?? ""),
+                             "action": .string(row.string("action") ?? ""), "target": .string(row.string("target") ?? ""),
+                             "before": .string(row.string("before") ?? ""), "after": .string(row.string("after") ?? "")])
+                }
+                return pages.render("admin-audit", title: pages.localizer.string("admin.audit.title", language: visitor.language),
+                                    language: visitor.language, csrf: visitor.csrfToken, path: "/admin/audit", section: "admin",
+                                    data: ["entries": .list(entries), "admin": .string(admin.name)])
+            }
+        }
+        router.get("/api/admin/session") { request in
+            let admin = request.cookies[Self.cookie].flatMap { try? store.session($0) }
+            guard let admin else {
+                var response = InterceptionsRoutes.json(.object([("error", .string("sign in first"))]), status: .unauthorized)
+                response.headers.set("WWW-Authenticate", "Cookie realm=\"arcade-admin\"")
+                return response
+            }
+            return InterceptionsRoutes.json(.object([("admin", .string(admin.name))]))
+        }
+    }
+
+    private func loginPage(_ visitor: Visitor, status: Status, error: String?) -> Response {
+        let t = pages.localizer.strings(for: visitor.language)
+        var response = pages.render("admin-login", status: status, title: t.string("admin.login.title"), language: visitor.language,
+                                    csrf: visitor.csrfToken, path: "/admin/login", section: "admin",
+                                    data: ["error": error.map { .string(t.string($0)) } ?? .null])
+        response.headers.set("Cache-Control", "no-store")
+        return response
+    }
+
+    /// Identifies the visitor (for the language and CSRF token) and, for
+    /// posts, checks the token; failures become the localized error pages.
+    private func guarded(_ request: Request, csrf: Bool = false, _ body: (Visitor) throws -> Response) -> Response {
+        do {
+            let visitor = try identity.visitor(for: request)
+            var response: Response
+            if csrf && !identity.passesCSRF(request) {
+                response = pages.error(.forbidden, language: visitor.language, csrf: visitor.csrfToken, path: "/")
+            } else {
+                response = try body(visitor)
+            }
+            for cookie in visitor.cookies { response.setCookie(cookie) }
+            return response
+        } catch {
+            Log.error("\(request.method) \(request.target): \(error)")
+            return pages.error(.internalServerError, language: identity.language(for: request).0, csrf: "", path: "/")
+        }
+    }
+
+    /// Pages that need a signed-in admin: without one, to the sign-in page.
+    private func signedIn(_ request: Request, _ body: @escaping (Visitor, AdminStore.Admin) throws -> Response) -> Response {
+        guarded(request) { visitor in
+            guard let token = request.cookies[Self.cookie], let admin = try store.session(token) else {
+                return .redirect(to: "/admin/login")
+            }
+            var response = try body(visitor, admin)
+            response.headers.set("Cache-Control", "no-store")
+            return response
+        }
+    }
+}

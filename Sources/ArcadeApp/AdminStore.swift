@@ -1,0 +1,97 @@
+import Crypto
+import Storage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Admin accounts, their sessions, failed sign-ins and the audit log.
+/// Passwords are hashed with PBKDF2-HMAC-SHA256 (600,000 iterations) and
+/// compared in constant time; session tokens are 256 random bits, of which
+/// only a hash is stored.
+struct AdminStore: Sendable {
+    let pool: DatabasePool
+    static let iterations = 600_000
+    /// Sessions end after this long without a request.
+    static let idleSeconds = 30 * 60
+    static let maxFailures = 5
+    static let failureWindow = 15 * 60
+
+    struct Admin: Sendable, Equatable {
+        let id: Int
+        let name: String
+    }
+
+    static func now() -> Int { Int(time(nil)) }
+
+    static func validName(_ name: String) -> Bool {
+        (1...64).contains(name.count) && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-@".contains($0)) }
+    }
+
+    func count() throws -> Int { try pool.connection().first("SELECT COUNT(*) AS n FROM admins")?.int("n") ?? 0 }
+
+    func create(name: String, password: String) throws {
+        let salt = Crypto.randomBytes(16)
+        let hash = Crypto.pbkdf2SHA256(password: Array(password.utf8), salt: salt, iterations: Self.iterations)
+        try pool.connection().execute("INSERT INTO admins (name, salt, hash, iterations, created) VALUES (?, ?, ?, ?, ?)",
+                                      [.text(name), .blob(salt), .blob(hash), SQLValue(Self.iterations), SQLValue(Self.now())])
+    }
+
+    /// The admin if the password is right. A missing account costs the same
+    /// hashing as a wrong password, so timing does not tell them apart.
+    func verify(name: String, password: String) throws -> Admin? {
+        let row = try pool.connection().first("SELECT * FROM admins WHERE name = ?", [.text(name)])
+        let salt = row?.blob("salt") ?? Array(repeating: 0, count: 16)
+        let iterations = row?.int("iterations") ?? Self.iterations
+        let computed = Crypto.pbkdf2SHA256(password: Array(password.utf8), salt: salt, iterations: iterations)
+        guard let row, let stored = row.blob("hash"), Crypto.constantTimeEqual(computed, stored), let id = row.int("id") else { return nil }
+        return Admin(id: id, name: name)
+    }
+
+    func recentFailures(name: String, address: String) throws -> Int {
+        try pool.connection().first("SELECT COUNT(*) AS n FROM admin_failures WHERE name = ? AND address = ? AND at > ?",
+                                    [.text(name), .text(address), SQLValue(Self.now() - Self.failureWindow)])?.int("n") ?? 0
+    }
+
+    func recordFailure(name: String, address: String) throws {
+        let db = try pool.connection()
+        try db.execute("INSERT INTO admin_failures VALUES (?, ?, ?)", [.text(name), .text(address), SQLValue(Self.now())])
+        try db.execute("DELETE FROM admin_failures WHERE at < ?", [SQLValue(Self.now() - Self.failureWindow)])
+    }
+
+    /// A new session: the token for the cookie.
+    func startSession(_ admin: Admin) throws -> String {
+        let token = Base64URL.encode(Crypto.randomBytes(32))
+        try pool.connection().execute("INSERT INTO admin_sessions VALUES (?, ?, ?, ?)",
+                                      [.blob(Crypto.sha256(Array(token.utf8))), SQLValue(admin.id), SQLValue(Self.now()), SQLValue(Self.now())])
+        return token
+    }
+
+    /// The admin of a live session (and the session is kept alive), or nil.
+    func session(_ token: String) throws -> Admin? {
+        guard token.utf8.count == 43 else { return nil }
+        let db = try pool.connection()
+        let key = SQLValue.blob(Crypto.sha256(Array(token.utf8)))
+        guard let row = try db.first("""
+            SELECT a.id, a.name, s.last_seen FROM admin_sessions s JOIN admins a ON a.id = s.admin WHERE s.token_hash = ?
+            """, [key]), let id = row.int("id"), let name = row.string("name"), let lastSeen = row.int("last_seen") else { return nil }
+        guard Self.now() - lastSeen <= Self.idleSeconds else {
+            try db.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [key])
+            return nil
+        }
+        try db.execute("UPDATE admin_sessions SET last_seen = ? WHERE token_hash = ?", [SQLValue(Self.now()), key])
+        return Admin(id: id, name: name)
+    }
+
+    func endSession(_ token: String) throws {
+        try pool.connection().execute("DELETE FROM admin_sessions WHERE token_hash = ?", [.blob(Crypto.sha256(Array(token.utf8)))])
+    }
+
+    func audit(_ admin: String, action: String, target: String, before: String?, after: String?) throws {
+        try pool.connection().execute("INSERT INTO audit (admin, at, action, target, before, after) VALUES (?, ?, ?, ?, ?, ?)",
+                                      [.text(admin), SQLValue(Self.now()), .text(action), .text(target), SQLValue(before), SQLValue(after)])
+    }
+
+    func auditLog(limit: Int = 200) throws -> [Row] {
+        try pool.connection().query("SELECT * FROM audit ORDER BY id DESC LIMIT ?", [SQLValue(limit)])
+    }
+}
