@@ -11,6 +11,7 @@ struct AdminRoutes: Sendable {
     let pages: Pages
     let identity: Identity
     let secureCookies: Bool
+    let hotfixes: AdminHotfixes
 
     func register(_ router: inout Router) {
         router.get("/admin/login") { request in
@@ -70,6 +71,33 @@ struct AdminRoutes: Sendable {
                                     data: ["entries": .list(entries), "admin": .string(admin.name)])
             }
         }
+        router.get("/admin/hotfixes") { request in
+            signedIn(request) { visitor, admin in try hotfixPage(request, visitor, status: .ok, message: nil) }
+        }
+        router.post("/admin/hotfixes") { request in
+            signedIn(request, csrf: true) { visitor, admin in
+                let form = request.form ?? FormFields()
+                let key = form["key"] ?? "", language = form["language"] ?? StringOverlay.allLanguages
+                let value = form["remove"] != nil ? nil : (form["value"] ?? "")
+                switch try hotfixes.set(key, language: language, to: value, by: admin.name) {
+                case .success: return .redirect(to: "/admin/hotfixes?q=\(URI.encode(key))")
+                case .failure(let refusal):
+                    return try hotfixPage(request, visitor, status: .unprocessableContent, message: describe(refusal, visitor.language))
+                }
+            }
+        }
+        router.post("/admin/hotfixes/revert") { request in
+            signedIn(request, csrf: true) { visitor, admin in
+                guard let id = request.form?["change"].flatMap({ Int($0) }), let result = try hotfixes.revert(id, by: admin.name) else {
+                    return try hotfixPage(request, visitor, status: .unprocessableContent,
+                                          message: pages.localizer.string("admin.hotfix.unknown", language: visitor.language))
+                }
+                if case .failure(let refusal) = result {
+                    return try hotfixPage(request, visitor, status: .unprocessableContent, message: describe(refusal, visitor.language))
+                }
+                return .redirect(to: "/admin/hotfixes?q=\(URI.encode(request.form?["key"] ?? ""))")
+            }
+        }
         router.get("/api/admin/session") { request in
             let admin = request.cookies[Self.cookie].flatMap { try? store.session($0) }
             guard let admin else {
@@ -79,6 +107,43 @@ struct AdminRoutes: Sendable {
             }
             return InterceptionsRoutes.json(.object([("admin", .string(admin.name))]))
         }
+    }
+
+    private func describe(_ refusal: AdminHotfixes.Refusal, _ language: String) -> String {
+        let t = pages.localizer.strings(for: language)
+        switch refusal {
+        case .unknownKey: return t.string("admin.hotfix.unknown")
+        case .unknownLanguage: return t.string("admin.hotfix.language.unknown")
+        case .tooLong: return t.string("admin.hotfix.long")
+        case .placeholders(let expected, let got):
+            return t.string("admin.hotfix.placeholders", [.string(expected.isEmpty ? "–" : expected), .string(got.isEmpty ? "–" : got)])
+        }
+    }
+
+    /// Keys matching the search, each with its base value, the language's
+    /// value and the overrides; and the history of an exact match.
+    private func hotfixPage(_ request: Request, _ visitor: Visitor, status: Status, message: String?) throws -> Response {
+        let localizer = pages.localizer
+        let query = (request.query["q"] ?? request.form?["key"] ?? "").lowercased()
+        let keys = localizer.table(localizer.base).keys.sorted().filter { query.isEmpty || $0.lowercased().contains(query) }
+        let rows: [TemplateValue] = keys.prefix(60).map { key in
+            let overrides: [TemplateValue] = ([StringOverlay.allLanguages] + localizer.languages).compactMap { language in
+                localizer.overlay.values(for: language)[key].map { .object(["language": .string(language), "value": .string($0)]) }
+            }
+            let history: [TemplateValue] = (key == query ? (try? hotfixes.history(key)) ?? [] : []).map { change in
+                .object(["id": .int(change.id), "language": .string(change.language), "before": .string(change.before ?? "–"),
+                         "after": .string(change.after ?? "–"), "admin": .string(change.admin)])
+            }
+            return .object(["key": .string(key), "base": .string(localizer.table(localizer.base)[key] ?? ""),
+                            "overrides": .list(overrides), "history": .list(history), "hasHistory": .bool(!history.isEmpty)])
+        }
+        let languages: [TemplateValue] = ([StringOverlay.allLanguages] + localizer.languages).map { .string($0) }
+        var response = pages.render("admin-hotfixes", status: status, title: localizer.string("admin.hotfix.title", language: visitor.language),
+                                    language: visitor.language, csrf: visitor.csrfToken, path: "/admin/hotfixes", section: "admin",
+                                    data: ["rows": .list(rows), "query": .string(query), "languages": .list(languages),
+                                           "message": message.map { .string($0) } ?? .null, "more": .bool(keys.count > 60)])
+        response.headers.set("Cache-Control", "no-store")
+        return response
     }
 
     private func loginPage(_ visitor: Visitor, status: Status, error: String?) -> Response {
@@ -110,8 +175,9 @@ struct AdminRoutes: Sendable {
     }
 
     /// Pages that need a signed-in admin: without one, to the sign-in page.
-    private func signedIn(_ request: Request, _ body: @escaping (Visitor, AdminStore.Admin) throws -> Response) -> Response {
-        guarded(request) { visitor in
+    private func signedIn(_ request: Request, csrf: Bool = false,
+                          _ body: @escaping (Visitor, AdminStore.Admin) throws -> Response) -> Response {
+        guarded(request, csrf: csrf) { visitor in
             guard let token = request.cookies[Self.cookie], let admin = try store.session(token) else {
                 return .redirect(to: "/admin/login")
             }

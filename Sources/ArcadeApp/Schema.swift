@@ -173,5 +173,18 @@ enum Schema {
                 after TEXT
             );
             """),
+        Migration(7, """
+            -- Every hotfix change, for each key's history and one-click revert.
+            CREATE TABLE hotfix_history (
+                id INTEGER PRIMARY KEY,
+                key TEXT NOT NULL,
+                language TEXT NOT NULL,
+                before TEXT,
+                after TEXT,
+                admin TEXT NOT NULL,
+                at INTEGER NOT NULL
+            );
+            CREATE INDEX hotfix_history_by_key ON hotfix_history (key, id);
+            """),
     ]
 }

@@ -72,7 +72,7 @@ public final class Site: Sendable {
         router.refusalPage = { error in
             pages.error(error.status, language: localizer.base, csrf: "", path: "/")
         }
-        let interceptions = self.interceptions, admins = self.admins
+        let interceptions = self.interceptions, admins = self.admins, hotfixes = self.hotfixes
         let kit = RouteKit(identity: identity, pages: pages, interceptions: interceptions)
         let onceStore = OnceStore(pool: pool, constants: constants)
         kit.page(&router, "/") { request, visitor in
@@ -95,7 +95,8 @@ public final class Site: Sendable {
                        once: onceStore).register(&router)
         OnceRoutes(store: onceStore, pages: pages, kit: kit).register(&router)
         InterceptionsRoutes(store: interceptions, constants: constants, overlay: overlay, base: localizer.base).register(&router)
-        AdminRoutes(store: admins, pages: pages, identity: identity, secureCookies: options.secureCookies).register(&router)
+        AdminRoutes(store: admins, pages: pages, identity: identity, secureCookies: options.secureCookies,
+                    hotfixes: AdminHotfixes(hotfixes: hotfixes, localizer: localizer, admins: admins, pool: pool)).register(&router)
         self.router = router
     }
 

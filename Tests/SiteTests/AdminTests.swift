@@ -97,3 +97,53 @@ struct AdminTests {
         #expect(try player.get("/admin/login").status == 200)
     }
 }
+
+@Suite("The hotfix editor", .serialized)
+struct HotfixEditorTests {
+    func admin(_ server: SiteServer) throws -> Player {
+        try server.site.admins.create(name: "frank", password: "correct horse battery")
+        let player = Player(server)
+        try player.get("/admin/login")
+        #expect(try player.post("/admin/login", "name=frank&password=correct+horse+battery").status == 303)
+        return player
+    }
+
+    @Test func placeholdersMustSurvive() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let admin = try admin(server)
+        // "Version %@": a %d or a missing placeholder is refused, with the reason.
+        let wrongType = try admin.post("/admin/hotfixes", "key=footer.version&language=*&value=" + "Release %d".addingFormEncoding)
+        #expect(wrongType.status == 422)
+        #expect(wrongType.text.contains("expected %1$@, found %1$d"))
+        #expect(try admin.post("/admin/hotfixes", "key=footer.version&language=*&value=Release").status == 422)
+        #expect(try admin.post("/admin/hotfixes", "key=no.such.key&language=*&value=x").status == 422)
+        #expect(try admin.post("/admin/hotfixes", "key=footer.version&language=xx&value=" + "V %@".addingFormEncoding).status == 422)
+        #expect(try admin.post("/admin/hotfixes", "key=footer.version&language=*&value=" + "Release %@".addingFormEncoding).status == 303)
+        #expect(try Player(server).get("/").text.contains("Release 1.0.0"))
+    }
+
+    @Test func aLanguageHotfixHistoryAndRevert() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let admin = try admin(server)
+        let xss = "<script>alert(1)</script> Jouez !"
+        #expect(try admin.post("/admin/hotfixes", "key=home.heading&language=fr&value=" + xss.addingFormEncoding).status == 303)
+        let player = Player(server)
+        let french = try player.get("/?lang=fr").text
+        #expect(french.contains("<h1>&lt;script&gt;alert(1)&lt;/script&gt; Jouez !</h1>"), "shown, and inert")
+        #expect(try player.get("/?lang=en").text.contains("<h1>Pick a game</h1>"), "other languages keep theirs")
+        let page = try admin.get("/admin/hotfixes?q=home.heading").text
+        let change = try #require(Player.attribute("data-change", in: page))
+        #expect(page.contains("data-override=\"fr\""))
+        #expect(try admin.post("/admin/hotfixes/revert", "change=\(change)&key=home.heading").status == 303)
+        #expect(try player.get("/?lang=fr").text.contains("<h1>Choisissez un jeu</h1>"))
+        let audit = try admin.get("/admin/audit").text
+        #expect(audit.contains("data-action=\"set hotfix\"") && audit.contains("data-action=\"remove hotfix\""))
+        // Without a session, nothing changes.
+        let outsider = Player(server)
+        try outsider.get("/")
+        #expect(try outsider.post("/admin/hotfixes", "key=home.heading&language=*&value=Hacked").status == 303)
+        #expect(!(try player.get("/?lang=en").text.contains("Hacked")))
+    }
+}
