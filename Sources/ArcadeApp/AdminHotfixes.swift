@@ -1,5 +1,7 @@
+import Constants
 import HTTP
 import Localization
+import PropertyList
 import Storage
 import Templates
 
@@ -13,9 +15,72 @@ struct AdminHotfixes: Sendable {
     let localizer: Localizer
     let admins: AdminStore
     let pool: DatabasePool
+    let constants: Constants
+
+    /// History rows for constants use this in place of a language.
+    static let constantMarker = "#constant"
 
     enum Refusal: Error, Equatable {
         case unknownKey, unknownLanguage, placeholders(expected: String, got: String), tooLong
+        case wrongType(String), notEditable
+    }
+
+    /// Parses text as a value of the constant's type.
+    static func parse(_ text: String, like base: PropertyListValue) -> PropertyListValue? {
+        switch base {
+        case .string: .string(text)
+        case .integer: Int(text.filter { !$0.isWhitespace }).map { .integer($0) }
+        case .real: Double(text.filter { !$0.isWhitespace }).flatMap { $0.isFinite ? .real($0) : nil }
+        case .bool: ["true": true, "false": false, "yes": true, "no": false, "1": true, "0": false][text.lowercased()].map { .bool($0) }
+        default: nil
+        }
+    }
+
+    static func text(_ value: PropertyListValue) -> String {
+        switch value {
+        case .string(let s): s
+        case .integer(let i): String(i)
+        case .real(let d): String(d)
+        case .bool(let b): b ? "true" : "false"
+        default: ""
+        }
+    }
+
+    /// Loads the persisted constant hotfixes at start-up.
+    func loadConstants() throws {
+        for row in try pool.connection().query("SELECT * FROM constant_hotfixes") {
+            guard let key = row.string("key"), let text = row.string("value"), let base = constants.base[key],
+                  let value = Self.parse(text, like: base) else { continue }
+            try constants.setHotfix(key, value)
+        }
+    }
+
+    /// Sets (or with nil removes) a constant's hotfix; it must keep the type.
+    func setConstant(_ key: String, to text: String?, by admin: String) throws -> Result<Void, Refusal> {
+        guard let base = constants.base[key] else { return .failure(.unknownKey) }
+        let before = constants.hotfixValues.first { $0.0 == key }.map { Self.text($0.1) }
+        var value: PropertyListValue?
+        if let text {
+            guard ["string", "integer", "real", "boolean"].contains(base.typeName) else { return .failure(.notEditable) }
+            guard let parsed = Self.parse(text, like: base) else { return .failure(.wrongType(base.typeName)) }
+            value = parsed
+        }
+        let after = value.map(Self.text)
+        guard before != after else { return .success(()) }
+        let db = try pool.connection()
+        try db.transaction {
+            if let value {
+                try db.execute("INSERT OR REPLACE INTO constant_hotfixes VALUES (?, ?, ?)", [.text(key), .text(base.typeName), .text(Self.text(value))])
+            } else {
+                try db.execute("DELETE FROM constant_hotfixes WHERE key = ?", [.text(key)])
+            }
+            try db.execute("INSERT INTO hotfix_history (key, language, before, after, admin, at) VALUES (?, ?, ?, ?, ?, ?)",
+                           [.text(key), .text(Self.constantMarker), SQLValue(before), SQLValue(after), .text(admin), SQLValue(AdminStore.now())])
+            try admins.audit(admin, action: value == nil ? "remove constant" : "set constant", target: key, before: before, after: after)
+        }
+        // Applied once committed.
+        try? constants.setHotfix(key, value)
+        return .success(())
     }
 
     /// Sets (or with nil removes) a hotfix after checking it.
@@ -55,6 +120,7 @@ struct AdminHotfixes: Sendable {
     func revert(_ id: Int, by admin: String) throws -> Result<Void, Refusal>? {
         guard let row = try pool.connection().first("SELECT * FROM hotfix_history WHERE id = ?", [SQLValue(id)]) else { return nil }
         let change = change(row)
+        if change.language == Self.constantMarker { return try setConstant(change.key, to: change.before, by: admin) }
         return try set(change.key, language: change.language, to: change.before, by: admin)
     }
 

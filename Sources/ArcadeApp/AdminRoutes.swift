@@ -86,6 +86,17 @@ struct AdminRoutes: Sendable {
                 }
             }
         }
+        router.post("/admin/constants") { request in
+            signedIn(request, csrf: true) { visitor, admin in
+                let form = request.form ?? FormFields()
+                let key = form["key"] ?? ""
+                switch try hotfixes.setConstant(key, to: form["remove"] != nil ? nil : (form["value"] ?? ""), by: admin.name) {
+                case .success: return .redirect(to: "/admin/hotfixes?q=\(URI.encode(key))")
+                case .failure(let refusal):
+                    return try hotfixPage(request, visitor, status: .unprocessableContent, message: describe(refusal, visitor.language))
+                }
+            }
+        }
         router.post("/admin/hotfixes/revert") { request in
             signedIn(request, csrf: true) { visitor, admin in
                 guard let id = request.form?["change"].flatMap({ Int($0) }), let result = try hotfixes.revert(id, by: admin.name) else {
@@ -115,6 +126,8 @@ struct AdminRoutes: Sendable {
         case .unknownKey: return t.string("admin.hotfix.unknown")
         case .unknownLanguage: return t.string("admin.hotfix.language.unknown")
         case .tooLong: return t.string("admin.hotfix.long")
+        case .wrongType(let type): return t.string("admin.constant.type", [.string(type)])
+        case .notEditable: return t.string("admin.constant.noteditable")
         case .placeholders(let expected, let got):
             return t.string("admin.hotfix.placeholders", [.string(expected.isEmpty ? "–" : expected), .string(got.isEmpty ? "–" : got)])
         }
@@ -138,9 +151,23 @@ struct AdminRoutes: Sendable {
                             "overrides": .list(overrides), "history": .list(history), "hasHistory": .bool(!history.isEmpty)])
         }
         let languages: [TemplateValue] = ([StringOverlay.allLanguages] + localizer.languages).map { .string($0) }
+        let constants = hotfixes.constants
+        let constantRows: [TemplateValue] = constants.base.keys.sorted().filter { query.isEmpty || $0.lowercased().contains(query) }
+            .compactMap { key in
+                guard let base = constants.base[key] else { return nil }
+                let current = constants.hotfixValues.first { $0.0 == key }.map { AdminHotfixes.text($0.1) }
+                let history: [TemplateValue] = (key.lowercased() == query ? (try? hotfixes.history(key)) ?? [] : []).map { change in
+                    .object(["id": .int(change.id), "language": .string(change.language), "before": .string(change.before ?? "–"),
+                             "after": .string(change.after ?? "–"), "admin": .string(change.admin)])
+                }
+                return .object(["key": .string(key), "type": .string(base.typeName), "base": .string(AdminHotfixes.text(base)),
+                                "current": current.map { .string($0) } ?? .null, "history": .list(history),
+                                "hasHistory": .bool(!history.isEmpty)])
+            }
         var response = pages.render("admin-hotfixes", status: status, title: localizer.string("admin.hotfix.title", language: visitor.language),
                                     language: visitor.language, csrf: visitor.csrfToken, path: "/admin/hotfixes", section: "admin",
                                     data: ["rows": .list(rows), "query": .string(query), "languages": .list(languages),
+                                           "constants": .list(constantRows),
                                            "message": message.map { .string($0) } ?? .null, "more": .bool(keys.count > 60)])
         response.headers.set("Cache-Control", "no-store")
         return response

@@ -186,5 +186,13 @@ enum Schema {
             );
             CREATE INDEX hotfix_history_by_key ON hotfix_history (key, id);
             """),
+        Migration(8, """
+            -- Constant hotfixes, as text with the type they must keep.
+            CREATE TABLE constant_hotfixes (
+                key TEXT PRIMARY KEY,
+                type TEXT NOT NULL,
+                value TEXT NOT NULL
+            );
+            """),
     ]
 }

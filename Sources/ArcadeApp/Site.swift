@@ -73,6 +73,8 @@ public final class Site: Sendable {
             pages.error(error.status, language: localizer.base, csrf: "", path: "/")
         }
         let interceptions = self.interceptions, admins = self.admins, hotfixes = self.hotfixes
+        let editor = AdminHotfixes(hotfixes: hotfixes, localizer: localizer, admins: admins, pool: pool, constants: constants)
+        try editor.loadConstants()
         let kit = RouteKit(identity: identity, pages: pages, interceptions: interceptions)
         let onceStore = OnceStore(pool: pool, constants: constants)
         kit.page(&router, "/") { request, visitor in
@@ -96,7 +98,7 @@ public final class Site: Sendable {
         OnceRoutes(store: onceStore, pages: pages, kit: kit).register(&router)
         InterceptionsRoutes(store: interceptions, constants: constants, overlay: overlay, base: localizer.base).register(&router)
         AdminRoutes(store: admins, pages: pages, identity: identity, secureCookies: options.secureCookies,
-                    hotfixes: AdminHotfixes(hotfixes: hotfixes, localizer: localizer, admins: admins, pool: pool)).register(&router)
+                    hotfixes: editor).register(&router)
         self.router = router
     }
 

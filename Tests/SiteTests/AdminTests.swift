@@ -146,4 +146,36 @@ struct HotfixEditorTests {
         #expect(try outsider.post("/admin/hotfixes", "key=home.heading&language=*&value=Hacked").status == 303)
         #expect(!(try player.get("/?lang=en").text.contains("Hacked")))
     }
+
+    @Test func constantHotfixesKeepTheirTypeAndSurviveRestart() throws {
+        let server = try SiteServer()
+        let admin = try admin(server)
+        let wrong = try admin.post("/admin/constants", "key=mastermind.attempts&value=ten")
+        #expect(wrong.status == 422)
+        #expect(wrong.text.contains("integer"))
+        #expect(try admin.post("/admin/constants", "key=nope&value=1").status == 422)
+        #expect(try admin.post("/admin/constants", "key=mastermind.attempts&value=12").status == 303)
+        #expect(try admin.post("/admin/constants", "key=namegame.hintInterval&value=1.5").status == 303)
+        let player = Player(server)
+        #expect(try player.get("/mastermind").text.contains("you have 12 tries"))
+        let api = try server.get("/api/interceptions").text
+        #expect(api.contains("\"mastermind.attempts\":12"), "a number stays a number")
+        server.stop()
+        var options = ServeOptions()
+        options.database = server.database
+        let restarted = try Site(options: options)
+        #expect(restarted.constants.int("mastermind.attempts", default: 0) == 12)
+        #expect(restarted.constants.double("namegame.hintInterval", default: 0) == 1.5)
+    }
+
+    @Test func aConstantHotfixReverts() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let admin = try admin(server)
+        #expect(try admin.post("/admin/constants", "key=site.version&value=2.0.0").status == 303)
+        let page = try admin.get("/admin/hotfixes?q=site.version").text
+        let change = try #require(Player.attribute("data-change", in: page))
+        #expect(try admin.post("/admin/hotfixes/revert", "change=\(change)&key=site.version").status == 303)
+        #expect(server.site.constants.string("site.version", default: "") == "1.0.0")
+    }
 }
