@@ -12,6 +12,7 @@ struct AdminRoutes: Sendable {
     let identity: Identity
     let secureCookies: Bool
     let hotfixes: AdminHotfixes
+    let interceptions: InterceptionsStore
 
     func register(_ router: inout Router) {
         router.get("/admin/login") { request in
@@ -109,6 +110,37 @@ struct AdminRoutes: Sendable {
                 return .redirect(to: "/admin/hotfixes?q=\(URI.encode(request.form?["key"] ?? ""))")
             }
         }
+        router.get("/admin/maintenance") { request in
+            signedIn(request) { visitor, admin in try maintenancePage(visitor, status: .ok, message: nil) }
+        }
+        router.post("/admin/maintenance") { request in
+            signedIn(request, csrf: true) { visitor, admin in
+                let form = request.form ?? FormFields()
+                guard let platform = form["platform"], InterceptionsStore.platforms.contains(platform) else {
+                    return try maintenancePage(visitor, status: .unprocessableContent,
+                                               message: pages.localizer.string("admin.maintenance.platform", language: visitor.language))
+                }
+                var messages: [String: String] = [:]
+                for language in pages.localizer.languages {
+                    if let text = form["message_\(language)"], !text.isEmpty { messages[language] = String(text.prefix(2000)) }
+                }
+                var endsAt: Int?
+                if let minutes = form["minutes"], !minutes.isEmpty {
+                    guard let m = Int(minutes), (1...10_080).contains(m) else {
+                        return try maintenancePage(visitor, status: .unprocessableContent,
+                                                   message: pages.localizer.string("admin.maintenance.minutes", language: visitor.language))
+                    }
+                    endsAt = AdminStore.now() + m * 60
+                }
+                let before = try interceptions.maintenance(platform)
+                let after = InterceptionsStore.Maintenance(active: form["active"] == "on", messages: messages, endsAt: endsAt,
+                                                           pollInterval: before.pollInterval)
+                try interceptions.setMaintenance(platform, after)
+                try store.audit(admin.name, action: "maintenance", target: platform, before: before.active ? "on" : "off",
+                                after: after.active ? "on" : "off")
+                return .redirect(to: "/admin/maintenance")
+            }
+        }
         router.get("/api/admin/session") { request in
             let admin = request.cookies[Self.cookie].flatMap { try? store.session($0) }
             guard let admin else {
@@ -169,6 +201,22 @@ struct AdminRoutes: Sendable {
                                     data: ["rows": .list(rows), "query": .string(query), "languages": .list(languages),
                                            "constants": .list(constantRows),
                                            "message": message.map { .string($0) } ?? .null, "more": .bool(keys.count > 60)])
+        response.headers.set("Cache-Control", "no-store")
+        return response
+    }
+
+    private func maintenancePage(_ visitor: Visitor, status: Status, message: String?) throws -> Response {
+        let localizer = pages.localizer
+        let platforms: [TemplateValue] = try InterceptionsStore.platforms.map { platform in
+            let m = try interceptions.maintenance(platform)
+            return .object(["platform": .string(platform), "active": .bool(m.active),
+                            "messages": .list(localizer.languages.map { language in
+                                .object(["language": .string(language), "text": .string(m.messages[language] ?? "")])
+                            })])
+        }
+        var response = pages.render("admin-maintenance", status: status, title: localizer.string("admin.maintenance.title", language: visitor.language),
+                                    language: visitor.language, csrf: visitor.csrfToken, path: "/admin/maintenance", section: "admin",
+                                    data: ["platforms": .list(platforms), "message": message.map { .string($0) } ?? .null])
         response.headers.set("Cache-Control", "no-store")
         return response
     }

@@ -98,7 +98,7 @@ public final class Site: Sendable {
         OnceRoutes(store: onceStore, pages: pages, kit: kit).register(&router)
         InterceptionsRoutes(store: interceptions, constants: constants, overlay: overlay, base: localizer.base).register(&router)
         AdminRoutes(store: admins, pages: pages, identity: identity, secureCookies: options.secureCookies,
-                    hotfixes: editor).register(&router)
+                    hotfixes: editor, interceptions: interceptions).register(&router)
         self.router = router
     }
 

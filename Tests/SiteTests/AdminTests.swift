@@ -178,4 +178,21 @@ struct HotfixEditorTests {
         #expect(try admin.post("/admin/hotfixes/revert", "change=\(change)&key=site.version").status == 303)
         #expect(server.site.constants.string("site.version", default: "") == "1.0.0")
     }
+
+    @Test func maintenanceFromTheAdminPages() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let admin = try admin(server)
+        #expect(try admin.post("/admin/maintenance", "platform=web&active=on&message_en=Back+at+noon&minutes=30").status == 303)
+        let page = try Player(server).get("/")
+        #expect(page.status == 503)
+        #expect(page.text.contains("Back at noon"))
+        #expect((1700...1800).contains(Int(page.header("Retry-After") ?? "") ?? 0))
+        #expect(try admin.get("/admin/maintenance").text.contains("data-platform=\"web\" data-active=\"true\""))
+        #expect(try admin.post("/admin/maintenance", "platform=mars&active=on").status == 422)
+        #expect(try admin.post("/admin/maintenance", "platform=web&active=on&minutes=-5").status == 422)
+        #expect(try admin.post("/admin/maintenance", "platform=web").status == 303, "unchecked: off")
+        #expect(try Player(server).get("/").status == 200)
+        #expect(try admin.get("/admin/audit").text.contains("data-action=\"maintenance\""))
+    }
 }
