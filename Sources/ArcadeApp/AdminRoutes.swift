@@ -1,4 +1,5 @@
 import HTTP
+import Interceptions
 import Localization
 import Templates
 
@@ -141,6 +142,50 @@ struct AdminRoutes: Sendable {
                 return .redirect(to: "/admin/maintenance")
             }
         }
+        router.get("/admin/rules") { request in
+            signedIn(request) { visitor, admin in try rulesPage(request, visitor, status: .ok, message: nil) }
+        }
+        router.post("/admin/rules") { request in
+            signedIn(request, csrf: true) { visitor, admin in
+                let form = request.form ?? FormFields()
+                let id = form["id"].flatMap { Int($0) }
+                if form["delete"] != nil, let id {
+                    _ = try interceptions.deleteRule(id)
+                    try store.audit(admin.name, action: "delete rule", target: "#\(id)", before: nil, after: nil)
+                    return .redirect(to: "/admin/rules")
+                }
+                let t = pages.localizer.strings(for: visitor.language)
+                guard let platform = form["platform"], InterceptionsStore.platforms.contains(platform),
+                      let restriction = form["restriction"].flatMap({ Int($0) }).flatMap(Restriction.init) else {
+                    return try rulesPage(request, visitor, status: .unprocessableContent, message: t.string("admin.rules.invalid"))
+                }
+                func requirement(_ prefix: String) -> (String, [String: String])?? {
+                    let version = (form["\(prefix)_version"] ?? "").filter { !$0.isWhitespace }
+                    if version.isEmpty { return .some(nil) }
+                    guard Version(version) != nil else { return nil }
+                    var messages: [String: String] = [:]
+                    for language in pages.localizer.languages {
+                        if let text = form["\(prefix)_message_\(language)"], !text.isEmpty { messages[language] = String(text.prefix(2000)) }
+                    }
+                    return .some((version, messages))
+                }
+                guard let app = requirement("app"), let os = requirement("os"), app != nil || os != nil else {
+                    return try rulesPage(request, visitor, status: .unprocessableContent, message: t.string("admin.rules.versions"))
+                }
+                let active = form["active"] == "on"
+                if let id {
+                    guard try interceptions.updateRule(id, platform: platform, restriction: restriction, active: active,
+                                                        minimumApp: app, minimumOS: os) else {
+                        return try rulesPage(request, visitor, status: .unprocessableContent, message: t.string("admin.rules.invalid"))
+                    }
+                    try store.audit(admin.name, action: "edit rule", target: "#\(id)", before: nil, after: "\(platform) \(restriction.name)")
+                } else {
+                    let new = try interceptions.addRule(platform: platform, restriction: restriction, active: active, minimumApp: app, minimumOS: os)
+                    try store.audit(admin.name, action: "add rule", target: "#\(new)", before: nil, after: "\(platform) \(restriction.name)")
+                }
+                return .redirect(to: "/admin/rules")
+            }
+        }
         router.get("/api/admin/session") { request in
             let admin = request.cookies[Self.cookie].flatMap { try? store.session($0) }
             guard let admin else {
@@ -201,6 +246,44 @@ struct AdminRoutes: Sendable {
                                     data: ["rows": .list(rows), "query": .string(query), "languages": .list(languages),
                                            "constants": .list(constantRows),
                                            "message": message.map { .string($0) } ?? .null, "more": .bool(keys.count > 60)])
+        response.headers.set("Cache-Control", "no-store")
+        return response
+    }
+
+    /// Every rule with its edit form, a form for a new one, and the preview:
+    /// "app 4.2 on OS 9 → rule #2 (high), message …".
+    private func rulesPage(_ request: Request, _ visitor: Visitor, status: Status, message: String?) throws -> Response {
+        let localizer = pages.localizer
+        let languages = localizer.languages
+        func fields(_ requirement: Requirement?) -> TemplateValue {
+            .object(["version": .string(requirement?.version.text ?? ""),
+                     "messages": .list(languages.map { .object(["language": .string($0), "text": .string(requirement?.messages[$0] ?? "")]) })])
+        }
+        let rules = try interceptions.rules()
+        let rows: [TemplateValue] = rules.map { rule in
+            .object(["id": .int(rule.id), "platform": .string(rule.platform), "restriction": .int(rule.restriction.rawValue),
+                     "restrictionName": .string(rule.restriction.name), "active": .bool(rule.active),
+                     "app": fields(rule.minimumApp), "os": fields(rule.minimumOS),
+                     "platforms": .list(InterceptionsStore.platforms.map { .object(["value": .string($0), "selected": .bool($0 == rule.platform)]) }),
+                     "restrictions": .list(Restriction.allCases.map { .object(["value": .int($0.rawValue), "name": .string($0.name),
+                                                                                "selected": .bool($0 == rule.restriction)]) })])
+        }
+        var preview: TemplateValue = .null
+        let query = request.query
+        if let platform = query["platform"], let app = query["app"].flatMap(Version.init), let os = query["os"].flatMap(Version.init) {
+            let language = InterceptionsRoutes.languageTag(query["lang"]) ?? localizer.base
+            if let violation = UpdateCheck.evaluate(rules, platform: platform, app: app, os: os, language: language, base: localizer.base) {
+                preview = .string("app \(app) on OS \(os) → rule #\(violation.rule.id) (\(violation.rule.restriction.name)), "
+                                  + "\(violation.kind == .app ? "app" : "OS") below \(violation.requirement.version): \(violation.message)")
+            } else {
+                preview = .string("app \(app) on OS \(os) → " + localizer.string("admin.rules.none", language: visitor.language))
+            }
+        }
+        var response = pages.render("admin-rules", status: status, title: localizer.string("admin.rules.title", language: visitor.language),
+                                    language: visitor.language, csrf: visitor.csrfToken, path: "/admin/rules", section: "admin",
+                                    data: ["rules": .list(rows), "new": fields(nil), "preview": preview,
+                                           "platforms": .list(InterceptionsStore.platforms.map { .string($0) }),
+                                           "message": message.map { .string($0) } ?? .null])
         response.headers.set("Cache-Control", "no-store")
         return response
     }

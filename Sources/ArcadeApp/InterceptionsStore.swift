@@ -45,6 +45,20 @@ struct InterceptionsStore: Sendable {
         return Int(db.lastInsertID)
     }
 
+    /// Replaces a rule's fields; false if there is no such rule.
+    func updateRule(_ id: Int, platform: String, restriction: Restriction, active: Bool, minimumApp: (String, [String: String])?,
+                    minimumOS: (String, [String: String])?) throws -> Bool {
+        try pool.connection().execute("""
+            UPDATE update_rules SET platform = ?, restriction = ?, active = ?, min_app_version = ?, min_app_messages = ?,
+                min_os_version = ?, min_os_messages = ? WHERE id = ?
+            """, [.text(platform), SQLValue(restriction.rawValue), SQLValue(active ? 1 : 0), SQLValue(minimumApp?.0),
+                  .text(Self.json(minimumApp?.1 ?? [:])), SQLValue(minimumOS?.0), .text(Self.json(minimumOS?.1 ?? [:])), SQLValue(id)]) == 1
+    }
+
+    func deleteRule(_ id: Int) throws -> Bool {
+        try pool.connection().execute("DELETE FROM update_rules WHERE id = ?", [SQLValue(id)]) == 1
+    }
+
     struct Maintenance: Sendable {
         var active = false
         var messages: [String: String] = [:]

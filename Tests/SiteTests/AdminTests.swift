@@ -195,4 +195,33 @@ struct HotfixEditorTests {
         #expect(try Player(server).get("/").status == 200)
         #expect(try admin.get("/admin/audit").text.contains("data-action=\"maintenance\""))
     }
+
+    @Test func rulesEditedInTheAdminAndPreviewed() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let admin = try admin(server)
+        let add = "platform=ios&active=on&restriction="
+        #expect(try admin.post("/admin/rules", add + "0&app_version=8.10&app_message_en=A+new+version+is+out").status == 303)
+        #expect(try admin.post("/admin/rules", add + "2&app_version=5.0&app_message_en=Update+to+keep+playing").status == 303)
+        #expect(try admin.post("/admin/rules", add + "1&os_version=9&os_message_en=System+too+old").status == 303)
+        #expect(try admin.post("/admin/rules", "platform=ios&restriction=2&app_version=10").status == 303, "inactive")
+        #expect(try admin.post("/admin/rules", add + "1&app_version=8.x").status == 422)
+        #expect(try admin.post("/admin/rules", add + "1").status == 422, "no version at all")
+        #expect(try admin.post("/admin/rules", "platform=mars&restriction=1&app_version=1").status == 422)
+        func preview(_ app: String, _ os: String) throws -> String {
+            let page = try admin.get("/admin/rules?platform=ios&app=\(app)&os=\(os)&lang=en").text
+            return try #require(page.firstRange(of: "data-preview>").map { String(page[$0.upperBound...].prefix { $0 != "<" }) })
+        }
+        #expect(try preview("4.2", "9").hasPrefix("app 4.2 on OS 9 → rule #2 (high)"))
+        #expect(try preview("6.5", "9").hasPrefix("app 6.5 on OS 9 → rule #1 (low)"))
+        #expect(try preview("9.6", "17").contains("no rule is violated"))
+        // The same answers through the public API.
+        #expect(try server.get("/api/update-check?platform=ios&app_version=4.2&os_version=9").text.contains("\"rule\":2"))
+        // Disable the high rule: 4.2 now only breaks the low one; then delete it.
+        #expect(try admin.post("/admin/rules", "id=2&platform=ios&restriction=2&app_version=5.0").status == 303)
+        #expect(try preview("4.2", "9").hasPrefix("app 4.2 on OS 9 → rule #1 (low)"))
+        #expect(try admin.post("/admin/rules", "id=1&delete=1").status == 303)
+        #expect(try preview("6.5", "9").contains("no rule is violated"))
+        #expect(try admin.get("/admin/audit").text.contains("data-action=\"add rule\""))
+    }
 }
