@@ -13,6 +13,15 @@ struct InterceptionsStore: Sendable {
 
     final class Switches: Sendable {
         let web = Mutex<Maintenance?>(nil)
+        let rules = Mutex<[UpdateRule]?>(nil)
+    }
+
+    /// The rules, from memory (every page asks); writes below refresh them.
+    func cachedRules() throws -> [UpdateRule] {
+        if let known = switches.rules.withLock({ $0 }) { return known }
+        let loaded = try rules()
+        switches.rules.withLock { $0 = loaded }
+        return loaded
     }
 
     /// The web's maintenance switch, from memory.
@@ -42,6 +51,7 @@ struct InterceptionsStore: Sendable {
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """, [.text(platform), SQLValue(restriction.rawValue), SQLValue(active ? 1 : 0), SQLValue(minimumApp?.0),
                   .text(Self.json(minimumApp?.1 ?? [:])), SQLValue(minimumOS?.0), .text(Self.json(minimumOS?.1 ?? [:]))])
+        switches.rules.withLock { $0 = nil }
         return Int(db.lastInsertID)
     }
 
@@ -53,10 +63,12 @@ struct InterceptionsStore: Sendable {
                 min_os_version = ?, min_os_messages = ? WHERE id = ?
             """, [.text(platform), SQLValue(restriction.rawValue), SQLValue(active ? 1 : 0), SQLValue(minimumApp?.0),
                   .text(Self.json(minimumApp?.1 ?? [:])), SQLValue(minimumOS?.0), .text(Self.json(minimumOS?.1 ?? [:])), SQLValue(id)]) == 1
+            && { switches.rules.withLock { $0 = nil }; return true }()
     }
 
     func deleteRule(_ id: Int) throws -> Bool {
-        try pool.connection().execute("DELETE FROM update_rules WHERE id = ?", [SQLValue(id)]) == 1
+        defer { switches.rules.withLock { $0 = nil } }
+        return try pool.connection().execute("DELETE FROM update_rules WHERE id = ?", [SQLValue(id)]) == 1
     }
 
     struct Maintenance: Sendable {

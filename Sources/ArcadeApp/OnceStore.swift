@@ -125,8 +125,9 @@ enum SiteTasks {
     static let nameGamePlayed = "namegame.played"
     static let tryNameGame = "namegame.try"
     static let whatsNew = "whatsnew"
+    static let updateDismissed = "update.dismissed"
     static func tutorial(_ game: String) -> String { "tutorial.\(game)" }
-    static let dismissable = [tutorial("mastermind"), tutorial("namegame"), tryNameGame]
+    static let dismissable = [tutorial("mastermind"), tutorial("namegame"), tryNameGame, updateDismissed]
 
     /// Shown until dismissed, or until the game was played twice.
     static func showsTutorial(_ once: Once, game: String) -> Bool {

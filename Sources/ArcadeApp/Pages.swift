@@ -99,6 +99,15 @@ struct Pages: Sendable {
         return Pages.secure(response, language: language)
     }
 
+    /// A partial's bytes, with the language's strings (for a part placed into a page).
+    func partial(_ name: String, language: String, csrf: String, data: [String: TemplateValue]) -> [UInt8] {
+        var context: [String: TemplateValue] = ["t": strings(language), "lang": .string(language), "csrf": .string(csrf)]
+        for (key, value) in data { context[key] = value }
+        var out: [UInt8] = []
+        (try? templates.library())?.render(name, .object(context), into: &out)
+        return out
+    }
+
     /// A part of a page (for a script that updates the page in place).
     func fragment(_ name: String, status: Status = .ok, language: String, csrf: String,
                   data: [String: TemplateValue]) -> Response {

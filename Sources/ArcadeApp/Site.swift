@@ -73,10 +73,11 @@ public final class Site: Sendable {
             pages.error(error.status, language: localizer.base, csrf: "", path: "/")
         }
         let interceptions = self.interceptions, admins = self.admins, hotfixes = self.hotfixes
+        let onceStore = OnceStore(pool: pool, constants: constants)
         let editor = AdminHotfixes(hotfixes: hotfixes, localizer: localizer, admins: admins, pool: pool, constants: constants)
         try editor.loadConstants()
-        let kit = RouteKit(identity: identity, pages: pages, interceptions: interceptions)
-        let onceStore = OnceStore(pool: pool, constants: constants)
+        let kit = RouteKit(identity: identity, pages: pages, interceptions: interceptions, once: onceStore,
+                           clientVersion: { constants.string("site.version", default: "1.0.0") })
         kit.page(&router, "/") { request, visitor in
             let t = localizer.strings(for: visitor.language)
             let games: [TemplateValue] = [
@@ -140,6 +141,22 @@ struct RouteKit: Sendable {
     let identity: Identity
     let pages: Pages
     let interceptions: InterceptionsStore
+    var once: OnceStore? = nil
+    /// The web app's version, compared with the rules' minimum app version.
+    var clientVersion: @Sendable () -> String = { "1.0.0" }
+
+    /// The update rule this browser breaks, if any (platform `web`; the OS
+    /// and its version from the User-Agent).
+    func updateNotice(_ request: Request) -> Violation? {
+        guard let rules = try? interceptions.cachedRules(), rules.contains(where: { $0.platform == "web" && $0.active }),
+              let app = Version(clientVersion()) else { return nil }
+        let os = ClientOS.parse(userAgent: request.headers["User-Agent"] ?? "")?.version ?? Version("9999")!
+        return UpdateCheck.evaluate(rules, platform: "web", app: app, os: os, language: identity.language(for: request).0)
+    }
+
+    static func isGamePage(_ path: Substring) -> Bool {
+        path == "/mastermind" || path.hasPrefix("/mastermind/") || path == "/namegame" || path.hasPrefix("/namegame/")
+    }
 
     /// A GET page: the visitor is identified (and new cookies set) first;
     /// a failure inside becomes the localized 500 page.
@@ -153,6 +170,22 @@ struct RouteKit: Sendable {
     func action(_ router: inout Router, _ pattern: String, offLoop: Bool = false,
                 _ handle: @escaping @Sendable (Request, Visitor) throws -> Response) {
         router.post(pattern, offLoop: offLoop) { [self] request in respond(to: request, checkingCSRF: true, handle) }
+    }
+
+    /// Puts the update banner at the top of the page's main content: low is
+    /// dismissible for 24 hours (the once-store remembers), medium and high stay.
+    private func addUpdateBanner(_ notice: Violation, to response: inout Response, _ visitor: Visitor, back: String) throws {
+        guard case .bytes(var body) = response.body else { return }
+        let low = notice.rule.restriction == .low
+        if low, let once, try once.perform(visitor).once.beenDone(SiteTasks.updateDismissed, scope: .since(86_400)) { return }
+        let marker = Array("<main id=\"main\" tabindex=\"-1\">\n".utf8)
+        guard let at = body.firstRange(of: marker)?.upperBound else { return }
+        let message = notice.message.isEmpty ? pages.localizer.string("update.required.text", language: visitor.language) : notice.message
+        let banner = pages.partial("update-banner", language: visitor.language, csrf: visitor.csrfToken,
+                                   data: ["level": .string(notice.rule.restriction.name), "message": .string(message),
+                                          "dismissible": .bool(low), "back": .string(OnceRoutes.localPath(back))])
+        body.insert(contentsOf: banner, at: at)
+        response.body = .bytes(body)
     }
 
     private func isFormPost(_ request: Request) -> Bool {
@@ -174,6 +207,16 @@ struct RouteKit: Sendable {
         do {
             let visitor = try identity.visitor(for: request)
             var response: Response
+            let notice = updateNotice(request)
+            if let notice, notice.rule.restriction == .high, Self.isGamePage(request.rawPath) {
+                // A high rule: game pages give way to "update required".
+                response = pages.render("update-required", title: pages.localizer.string("update.required.title", language: visitor.language),
+                                        language: visitor.language, csrf: visitor.csrfToken, path: "/",
+                                        data: ["message": .string(notice.message.isEmpty
+                                            ? pages.localizer.string("update.required.text", language: visitor.language) : notice.message)])
+                for cookie in visitor.cookies { response.setCookie(cookie) }
+                return response
+            }
             if checkingCSRF && isFormPost(request) && request.form == nil {
                 // A body that claims to be a form but does not parse: say so.
                 response = pages.error(.badRequest, language: visitor.language, csrf: visitor.csrfToken, path: "/")
@@ -182,6 +225,7 @@ struct RouteKit: Sendable {
             } else {
                 response = try handle(request, visitor)
             }
+            if let notice, response.status == .ok { try addUpdateBanner(notice, to: &response, visitor, back: String(request.rawPath)) }
             for cookie in visitor.cookies { response.setCookie(cookie) }
             return response
         } catch {
