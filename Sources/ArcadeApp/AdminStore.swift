@@ -10,6 +10,8 @@ import Glibc
 /// only a hash is stored.
 struct AdminStore: Sendable {
     let pool: DatabasePool
+    /// Seconds since the epoch; injected so tests can age sessions and failures.
+    var clock: @Sendable () -> Int = AdminStore.now
     static let iterations = 600_000
     /// Sessions end after this long without a request.
     static let idleSeconds = 30 * 60
@@ -33,7 +35,7 @@ struct AdminStore: Sendable {
         let salt = Crypto.randomBytes(16)
         let hash = Crypto.pbkdf2SHA256(password: Array(password.utf8), salt: salt, iterations: Self.iterations)
         try pool.connection().execute("INSERT INTO admins (name, salt, hash, iterations, created) VALUES (?, ?, ?, ?, ?)",
-                                      [.text(name), .blob(salt), .blob(hash), SQLValue(Self.iterations), SQLValue(Self.now())])
+                                      [.text(name), .blob(salt), .blob(hash), SQLValue(Self.iterations), SQLValue(clock())])
     }
 
     /// The admin if the password is right. A missing account costs the same
@@ -49,20 +51,20 @@ struct AdminStore: Sendable {
 
     func recentFailures(name: String, address: String) throws -> Int {
         try pool.connection().first("SELECT COUNT(*) AS n FROM admin_failures WHERE name = ? AND address = ? AND at > ?",
-                                    [.text(name), .text(address), SQLValue(Self.now() - Self.failureWindow)])?.int("n") ?? 0
+                                    [.text(name), .text(address), SQLValue(clock() - Self.failureWindow)])?.int("n") ?? 0
     }
 
     func recordFailure(name: String, address: String) throws {
         let db = try pool.connection()
-        try db.execute("INSERT INTO admin_failures VALUES (?, ?, ?)", [.text(name), .text(address), SQLValue(Self.now())])
-        try db.execute("DELETE FROM admin_failures WHERE at < ?", [SQLValue(Self.now() - Self.failureWindow)])
+        try db.execute("INSERT INTO admin_failures VALUES (?, ?, ?)", [.text(name), .text(address), SQLValue(clock())])
+        try db.execute("DELETE FROM admin_failures WHERE at < ?", [SQLValue(clock() - Self.failureWindow)])
     }
 
     /// A new session: the token for the cookie.
     func startSession(_ admin: Admin) throws -> String {
         let token = Base64URL.encode(Crypto.randomBytes(32))
         try pool.connection().execute("INSERT INTO admin_sessions VALUES (?, ?, ?, ?)",
-                                      [.blob(Crypto.sha256(Array(token.utf8))), SQLValue(admin.id), SQLValue(Self.now()), SQLValue(Self.now())])
+                                      [.blob(Crypto.sha256(Array(token.utf8))), SQLValue(admin.id), SQLValue(clock()), SQLValue(clock())])
         return token
     }
 
@@ -74,11 +76,11 @@ struct AdminStore: Sendable {
         guard let row = try db.first("""
             SELECT a.id, a.name, s.last_seen FROM admin_sessions s JOIN admins a ON a.id = s.admin WHERE s.token_hash = ?
             """, [key]), let id = row.int("id"), let name = row.string("name"), let lastSeen = row.int("last_seen") else { return nil }
-        guard Self.now() - lastSeen <= Self.idleSeconds else {
+        guard clock() - lastSeen <= Self.idleSeconds else {
             try db.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [key])
             return nil
         }
-        try db.execute("UPDATE admin_sessions SET last_seen = ? WHERE token_hash = ?", [SQLValue(Self.now()), key])
+        try db.execute("UPDATE admin_sessions SET last_seen = ? WHERE token_hash = ?", [SQLValue(clock()), key])
         return Admin(id: id, name: name)
     }
 
@@ -88,7 +90,7 @@ struct AdminStore: Sendable {
 
     func audit(_ admin: String, action: String, target: String, before: String?, after: String?) throws {
         try pool.connection().execute("INSERT INTO audit (admin, at, action, target, before, after) VALUES (?, ?, ?, ?, ?, ?)",
-                                      [.text(admin), SQLValue(Self.now()), .text(action), .text(target), SQLValue(before), SQLValue(after)])
+                                      [.text(admin), SQLValue(clock()), .text(action), .text(target), SQLValue(before), SQLValue(after)])
     }
 
     func auditLog(limit: Int = 200) throws -> [Row] {

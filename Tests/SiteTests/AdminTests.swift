@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Testing
 import Storage
+import Synchronization
 @testable import ArcadeApp
 
 @Suite("Admin accounts and sessions", .serialized)
@@ -64,6 +65,52 @@ struct AdminTests {
         #expect(try player.post("/admin/logout", "").status == 303)
         player.cookies["arcade_admin"] = token
         #expect(try player.get("/admin").status == 303, "the old token no longer works")
+    }
+
+    @Test func sessionsEndAfterThirtyIdleMinutesAndActivityKeepsThemAlive() throws {
+        let scratch = ScratchDirectory()
+        let path = scratch.path + "/idle.sqlite"
+        try Database(path: path).migrate(Schema.migrations)
+        let now = Atomic<Int>(1_800_000_000)
+        let store = AdminStore(pool: DatabasePool(path: path), clock: { now.load(ordering: .relaxed) })
+        try store.create(name: "erin", password: "correct horse battery")
+        let erin = try #require(try store.verify(name: "erin", password: "correct horse battery"))
+        let token = try store.startSession(erin)
+        // Each request resets the idle clock, so a session used every 29 minutes lives on.
+        for _ in 0..<4 {
+            now.add(29 * 60, ordering: .relaxed)
+            #expect(try store.session(token) == erin)
+        }
+        // Exactly 30 idle minutes is still in; one second more is out, for good.
+        now.add(30 * 60, ordering: .relaxed)
+        #expect(try store.session(token) == erin)
+        now.add(30 * 60 + 1, ordering: .relaxed)
+        #expect(try store.session(token) == nil)
+        now.add(-(30 * 60 + 1), ordering: .relaxed)
+        #expect(try store.session(token) == nil, "an expired session is deleted, not merely refused")
+        #expect(try Database(path: path).first("SELECT COUNT(*) AS n FROM admin_sessions")?.int("n") == 0)
+        // Failed sign-ins count for 15 minutes, then stop counting.
+        for _ in 0..<5 { try store.recordFailure(name: "erin", address: "192.0.2.1") }
+        #expect(try store.recentFailures(name: "erin", address: "192.0.2.1") == 5)
+        now.add(15 * 60 - 1, ordering: .relaxed)
+        #expect(try store.recentFailures(name: "erin", address: "192.0.2.1") == 5)
+        now.add(1, ordering: .relaxed)
+        #expect(try store.recentFailures(name: "erin", address: "192.0.2.1") == 0)
+    }
+
+    @Test func anIdleSessionSendsTheAdminBackToSignIn() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        try server.site.admins.create(name: "frank", password: "correct horse battery")
+        let player = Player(server)
+        #expect(try signIn(player, "frank", "correct horse battery").status == 303)
+        #expect(try player.get("/admin").status == 200)
+        // Age the stored session past the idle limit, as 31 quiet minutes would.
+        try Database(path: server.database).execute("UPDATE admin_sessions SET last_seen = last_seen - 31 * 60")
+        let page = try player.get("/admin")
+        #expect(page.status == 303)
+        #expect(page.header("Location") == "/admin/login")
+        #expect(try player.get("/api/admin/session").status == 401)
     }
 
     @Test func fiveFailuresPerAccountAndAddressGive429() throws {
