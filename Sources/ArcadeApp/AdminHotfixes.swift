@@ -9,7 +9,8 @@ import Templates
 /// overrides; set or remove one, globally or for a language. A string
 /// hotfix must keep the base string's placeholders (type and position).
 /// Each change is recorded in the key's history (with one-click revert)
-/// and in the audit log.
+/// and in the audit log. Plurals are hotfixed one form at a time, under
+/// keys like `home.games.count#games.one`.
 struct AdminHotfixes: Sendable {
     let hotfixes: StringHotfixes
     let localizer: Localizer
@@ -85,8 +86,11 @@ struct AdminHotfixes: Sendable {
 
     /// Sets (or with nil removes) a hotfix after checking it.
     func set(_ key: String, language: String, to value: String?, by admin: String) throws -> Result<Void, Refusal> {
-        guard let base = localizer.table(localizer.base)[key] else { return .failure(.unknownKey) }
         guard language == StringOverlay.allLanguages || localizer.languages.contains(language) else { return .failure(.unknownLanguage) }
+        // A plural form keeps the placeholders of the form it replaces.
+        guard let base = localizer.table(localizer.base)[key] ?? localizer.shippedForm(key, language: language) else {
+            return .failure(.unknownKey)
+        }
         if let value {
             guard value.utf8.count <= 4000 else { return .failure(.tooLong) }
             let expected = StringFormat.placeholders(in: base), got = StringFormat.placeholders(in: value)

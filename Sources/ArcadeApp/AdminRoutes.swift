@@ -215,7 +215,7 @@ struct AdminRoutes: Sendable {
     private func hotfixPage(_ request: Request, _ visitor: Visitor, status: Status, message: String?) throws -> Response {
         let localizer = pages.localizer
         let query = (request.query["q"] ?? request.form?["key"] ?? "").lowercased()
-        let keys = localizer.table(localizer.base).keys.sorted().filter { query.isEmpty || $0.lowercased().contains(query) }
+        let keys = (localizer.table(localizer.base).keys.sorted() + localizer.pluralFormKeys).filter { query.isEmpty || $0.lowercased().contains(query) }
         let rows: [TemplateValue] = keys.prefix(60).map { key in
             let overrides: [TemplateValue] = ([StringOverlay.allLanguages] + localizer.languages).compactMap { language in
                 localizer.overlay.values(for: language)[key].map { .object(["language": .string(language), "value": .string($0)]) }
@@ -224,7 +224,8 @@ struct AdminRoutes: Sendable {
                 .object(["id": .int(change.id), "language": .string(change.language), "before": .string(change.before ?? "–"),
                          "after": .string(change.after ?? "–"), "admin": .string(change.admin)])
             }
-            return .object(["key": .string(key), "base": .string(localizer.table(localizer.base)[key] ?? ""),
+            let base = localizer.table(localizer.base)[key] ?? localizer.shippedForm(key, language: localizer.base) ?? ""
+            return .object(["key": .string(key), "base": .string(base),
                             "overrides": .list(overrides), "history": .list(history), "hasHistory": .bool(!history.isEmpty)])
         }
         let languages: [TemplateValue] = ([StringOverlay.allLanguages] + localizer.languages).map { .string($0) }

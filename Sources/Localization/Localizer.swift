@@ -17,6 +17,8 @@ public final class StringOverlay: Sendable {
     /// Grows with every change, so caches of rendered text can tell they are stale.
     public var version: Int { changes.load(ordering: .acquiring) }
 
+    public var isEmpty: Bool { count.load(ordering: .acquiring) == 0 }
+
     public func value(_ key: String, language: String) -> String? {
         guard count.load(ordering: .acquiring) > 0 else { return nil }
         return values.withLock { $0[language]?[key] ?? $0[Self.allLanguages]?[key] }
@@ -107,6 +109,29 @@ public final class Localizer: Sendable {
     public var baseKeys: [String] { Set(strings[base, default: [:]].keys).union(plurals[base, default: [:]].keys).sorted() }
 
     public func table(_ language: String) -> [String: String] { strings[language] ?? [:] }
+
+    /// The hotfix key of every plural form any language ships, per base
+    /// plural key: `home.games.count#games.one`, `…#games.few`, ….
+    public var pluralFormKeys: [String] {
+        var keys: Set<String> = []
+        for (key, plural) in plurals[base] ?? [:] {
+            for variable in plural.variables.keys {
+                for language in languages {
+                    for category in (plurals[language]?[key]?.variables[variable]?.forms ?? [:]).keys {
+                        keys.insert(PluralFormat.formKey(key, variable: variable, category: category))
+                    }
+                }
+            }
+        }
+        return keys.sorted()
+    }
+
+    /// The shipped text of a plural form in a language (its own category,
+    /// else its `other`; the base language's when it has no such plural).
+    public func shippedForm(_ formKey: String, language: String) -> String? {
+        guard let (key, variable, category) = PluralFormat.splitFormKey(formKey), plurals[base]?[key] != nil else { return nil }
+        return plurals[language]?[key]?.form(variable, category) ?? plurals[base]?[key]?.form(variable, category)
+    }
     public func pluralTable(_ language: String) -> [String: PluralFormat] { plurals[language] ?? [:] }
 
     /// The unformatted text for a key: hotfix, language, base, or nil.
@@ -131,7 +156,10 @@ public final class Localizer: Sendable {
         case .text(let text):
             return arguments.isEmpty ? text : StringFormat.format(text, arguments)
         case .plural(let plural, let table):
-            return StringFormat.format(plural.resolve(language: table, arguments: arguments), arguments)
+            let override: ((String, PluralCategory) -> String?)? = overlay.isEmpty ? nil : { variable, category in
+                self.overlay.value(PluralFormat.formKey(key, variable: variable, category: category), language: language)
+            }
+            return StringFormat.format(plural.resolve(language: table, arguments: arguments, override: override), arguments)
         case nil:
             let first = reported.withLock { $0.insert(key).inserted }
             if first { log("missing localized string '\(key)' in every language") }

@@ -21,6 +21,8 @@ public struct PluralFormat: Sendable {
         var cursor = format.startIndex
         var next = 0
         for occurrence in Self.occurrences(in: format) {
+            // Plain specifiers before the variable take arguments too (`%@: %#@n@` counts the second).
+            next += StringFormat.specs(Array(format[cursor..<occurrence.range.lowerBound].utf8)).count { $0.position == nil }
             let index = occurrence.position.map { $0 - 1 } ?? next
             if occurrence.position == nil { next += 1 }
             let forms = (variables[occurrence.name]?.forms ?? [:]).mapValues { Self.pointing($0, at: index + 1) }
@@ -88,16 +90,52 @@ public struct PluralFormat: Sendable {
         return result
     }
 
+    /// The hotfix key of one form of one variable: `home.games.count#games.one`.
+    /// Hotfixes replace single forms, so a hotfixed plural stays a plural.
+    public static func formKey(_ key: String, variable: String, category: PluralCategory) -> String {
+        "\(key)#\(variable).\(category.rawValue)"
+    }
+
+    /// The parts of a form key, or nil if it is not one.
+    public static func splitFormKey(_ formKey: String) -> (key: String, variable: String, category: PluralCategory)? {
+        guard let hash = formKey.lastIndex(of: "#"), let dot = formKey[hash...].lastIndex(of: "."),
+              let category = PluralCategory(rawValue: String(formKey[formKey.index(after: dot)...])) else { return nil }
+        let variable = String(formKey[formKey.index(after: hash)..<dot])
+        guard !variable.isEmpty else { return nil }
+        return (String(formKey[..<hash]), variable, category)
+    }
+
+    /// The shipped form for a category: its own, else `other`.
+    public func form(_ variable: String, _ category: PluralCategory) -> String? {
+        guard let forms = variables[variable]?.forms else { return nil }
+        return forms[category] ?? forms[.other]
+    }
+
     /// The format with every variable replaced by its chosen form, each
-    /// form's specifiers pointed at the variable's argument.
-    func resolve(language: String, arguments: [FormatArgument]) -> String {
+    /// form's specifiers pointed at the variable's argument. `override`
+    /// supplies hotfixed forms, which win over the shipped ones and may add
+    /// a `zero` form the language lacks.
+    func resolve(language: String, arguments: [FormatArgument],
+                 override: ((_ variable: String, _ category: PluralCategory) -> String?)? = nil) -> String {
         var out = ""
         for piece in pieces {
             out += piece.literal
-            guard piece.variable != nil, let other = piece.forms[.other] else { continue }
+            guard let variable = piece.variable, let other = piece.forms[.other] else { continue }
             let value = piece.argument < arguments.count ? arguments[piece.argument].asDouble : 0
-            let category = value == 0 && piece.forms[.zero] != nil ? .zero : PluralRules.category(for: value, language: language)
-            out += piece.forms[category] ?? other
+            guard let override else {
+                let category = value == 0 && piece.forms[.zero] != nil ? .zero : PluralRules.category(for: value, language: language)
+                out += piece.forms[category] ?? other
+                continue
+            }
+            let zero = value == 0 ? override(variable, .zero) : nil
+            let category = value == 0 && (zero != nil || piece.forms[.zero] != nil) ? .zero : PluralRules.category(for: value, language: language)
+            if let hotfix = zero ?? override(variable, category) {
+                out += Self.pointing(hotfix, at: piece.argument + 1)
+            } else if let shipped = piece.forms[category] {
+                out += shipped
+            } else {
+                out += override(variable, .other).map { Self.pointing($0, at: piece.argument + 1) } ?? other
+            }
         }
         return out
     }

@@ -65,6 +65,50 @@ struct LocalizerTests {
         #expect(l.string("hello", language: "ru", ["x"]) == "Привет, x!")
     }
 
+    @Test func pluralHotfixesReplaceOneFormAndKeepThePlural() throws {
+        let l = try localizer()
+        let one = PluralFormat.formKey("games.count", variable: "games", category: .one)
+        #expect(one == "games.count#games.one")
+        #expect(PluralFormat.splitFormKey(one)! == ("games.count", "games", .one))
+        #expect(PluralFormat.splitFormKey("games.count#games.seven") == nil)
+        #expect(PluralFormat.splitFormKey("games.count") == nil)
+        #expect(l.pluralFormKeys == ["few", "many", "one", "other", "zero"].map { "games.count#games.\($0)" })
+        #expect(l.shippedForm("games.count#games.few", language: "ru") == "%d игры")
+        #expect(l.shippedForm("games.count#games.two", language: "en") == "%d games", "a missing category is `other`")
+        #expect(l.shippedForm("nowhere#games.one", language: "en") == nil)
+
+        l.overlay.set(one, language: "en", to: "a single %d game")
+        #expect(l.string("games.count", language: "en", [.int(1)]) == "a single 1 game to play")
+        #expect(l.string("games.count", language: "en", [.int(4)]) == "4 games to play", "other forms untouched")
+        #expect(l.string("games.count", language: "ru", [.int(1)]) == "1 game to play", "other languages untouched")
+        // A global `other` reaches Russian `few` only where Russian has no `few` of its own.
+        l.overlay.set("games.count#games.other", language: StringOverlay.allLanguages, to: "%d matches")
+        #expect(l.string("games.count", language: "en", [.int(4)]) == "4 matches to play")
+        #expect(l.string("games.count", language: "ru", [.int(3)]) == "3 игры to play")
+        #expect(l.string("games.count", language: "ja", [.int(3)]) == "3 matches to play")
+        // A hotfixed `zero` wins for 0 even without a shipped one; the rest keep their CLDR forms.
+        l.overlay.set("games.count#games.zero", language: "ru", to: "Ни одной игры")
+        #expect(l.string("games.count", language: "ru", [.int(0)]) == "Ни одной игры to play")
+        #expect(l.string("games.count", language: "ru", [.int(11)]) == "11 игр to play")
+        l.overlay.set(one, language: "en", to: nil)
+        #expect(l.string("games.count", language: "en", [.int(1)]) == "1 game to play")
+    }
+
+    @Test func aPluralHotfixPointsAtItsOwnArgument() throws {
+        let dict = """
+            <plist version="1.0"><dict><key>pair</key><dict>
+              <key>NSStringLocalizedFormatKey</key><string>%@: %#@n@</string>
+              <key>n</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>
+                <key>one</key><string>%d point</string><key>other</key><string>%d points</string></dict>
+            </dict></dict></plist>
+            """
+        let plurals = try PluralFormat.entries(from: PropertyListParser.parse(Array(dict.utf8)), file: "x")
+        let l = Localizer(base: "en", strings: ["en": [:]], plurals: ["en": plurals])
+        l.overlay.set("pair#n.other", language: "en", to: "%d pts")
+        #expect(l.string("pair", language: "en", ["Ann", .int(7)]) == "Ann: 7 pts")
+        #expect(l.string("pair", language: "en", ["Ann", .int(1)]) == "Ann: 1 point")
+    }
+
     let negotiation = LanguageNegotiation(available: ["en", "es", "fr", "de", "ja", "ru"], fallback: "en")
 
     @Test(arguments: [

@@ -170,6 +170,35 @@ struct HotfixEditorTests {
         #expect(try Player(server).get("/").text.contains("Release 1.0.0"))
     }
 
+    @Test func pluralFormsAreHotfixedOneAtATime() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let admin = try admin(server)
+        let key = "home.games.count#games.other"
+        // The editor lists every form a language ships, Russian's `few` included, with the base text.
+        let page = try admin.get("/admin/hotfixes?q=home.games.count").text
+        #expect(page.contains("data-key=\"\(key)\""))
+        #expect(page.contains("data-key=\"home.games.count#games.few\""))
+        #expect(page.contains("%d games"))
+        // The form's placeholder must survive.
+        let refused = try admin.post("/admin/hotfixes", "key=\(key.addingFormEncoding)&language=en&value=" + "%@ games".addingFormEncoding)
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("expected %1$d, found %1$@"))
+        #expect(try admin.post("/admin/hotfixes", "key=home.games.count%23games.seven&language=en&value=x").status == 422)
+        let before = try Player(server).get("/").text
+        #expect(before.contains("(2 games)"))
+        #expect(try admin.post("/admin/hotfixes", "key=\(key.addingFormEncoding)&language=en&value=" + "%d arcade games".addingFormEncoding).status == 303)
+        #expect(try Player(server).get("/").text.contains("(2 arcade games)"))
+        #expect(try server.get("/", headers: ["Accept-Language": "de"]).text.contains("(2 Spiele)"), "only English changed")
+        let interceptions = try Player(server).get("/api/interceptions").text
+        #expect(interceptions.contains("\"\(key)\":\"%d arcade games\""))
+        // Reverting brings the shipped form back.
+        let history = try admin.get("/admin/hotfixes?q=\(key.addingFormEncoding)").text
+        let change = try #require(Player.attribute("data-change", in: history))
+        #expect(try admin.post("/admin/hotfixes/revert", "change=\(change)&key=\(key.addingFormEncoding)").status == 303)
+        #expect(try Player(server).get("/").text.contains("(2 games)"))
+    }
+
     @Test func aLanguageHotfixHistoryAndRevert() throws {
         let server = try SiteServer()
         defer { server.stop() }
