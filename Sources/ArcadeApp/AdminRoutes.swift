@@ -172,15 +172,21 @@ struct AdminRoutes: Sendable {
                 guard let app = requirement("app"), let os = requirement("os"), app != nil || os != nil else {
                     return try rulesPage(request, visitor, status: .unprocessableContent, message: t.string("admin.rules.versions"))
                 }
+                // Only browser rules may name a system: native rules are for their own.
+                let system = form["system"].flatMap { $0.isEmpty ? nil : $0 }
+                if let system, platform != "web" || !InterceptionsStore.systems.contains(system) {
+                    return try rulesPage(request, visitor, status: .unprocessableContent, message: t.string("admin.rules.invalid"))
+                }
                 let active = form["active"] == "on"
                 if let id {
                     guard try interceptions.updateRule(id, platform: platform, restriction: restriction, active: active,
-                                                        minimumApp: app, minimumOS: os) else {
+                                                        minimumApp: app, minimumOS: os, os: system) else {
                         return try rulesPage(request, visitor, status: .unprocessableContent, message: t.string("admin.rules.invalid"))
                     }
                     try store.audit(admin.name, action: "edit rule", target: "#\(id)", before: nil, after: "\(platform) \(restriction.name)")
                 } else {
-                    let new = try interceptions.addRule(platform: platform, restriction: restriction, active: active, minimumApp: app, minimumOS: os)
+                    let new = try interceptions.addRule(platform: platform, restriction: restriction, active: active, minimumApp: app,
+                                                        minimumOS: os, os: system)
                     try store.audit(admin.name, action: "add rule", target: "#\(new)", before: nil, after: "\(platform) \(restriction.name)")
                 }
                 return .redirect(to: "/admin/rules")
@@ -266,6 +272,8 @@ struct AdminRoutes: Sendable {
                      "restrictionName": .string(rule.restriction.name), "active": .bool(rule.active),
                      "app": fields(rule.minimumApp), "os": fields(rule.minimumOS),
                      "platforms": .list(InterceptionsStore.platforms.map { .object(["value": .string($0), "selected": .bool($0 == rule.platform)]) }),
+                     "system": rule.os.map { .string($0) } ?? .null,
+                     "systems": .list(InterceptionsStore.systems.map { .object(["value": .string($0), "selected": .bool($0 == rule.os)]) }),
                      "restrictions": .list(Restriction.allCases.map { .object(["value": .int($0.rawValue), "name": .string($0.name),
                                                                                 "selected": .bool($0 == rule.restriction)]) })])
         }
@@ -273,7 +281,9 @@ struct AdminRoutes: Sendable {
         let query = request.query
         if let platform = query["platform"], let app = query["app"].flatMap(Version.init), let os = query["os"].flatMap(Version.init) {
             let language = InterceptionsRoutes.languageTag(query["lang"]) ?? localizer.base
-            if let violation = UpdateCheck.evaluate(rules, platform: platform, app: app, os: os, language: language, base: localizer.base) {
+            let system = query["system"].flatMap { InterceptionsStore.systems.contains($0) ? $0 : nil }
+            if let violation = UpdateCheck.evaluate(rules, platform: platform, app: app, os: os, system: system,
+                                                    language: language, base: localizer.base) {
                 preview = .string("app \(app) on OS \(os) → rule #\(violation.rule.id) (\(violation.rule.restriction.name)), "
                                   + "\(violation.kind == .app ? "app" : "OS") below \(violation.requirement.version): \(violation.message)")
             } else {
@@ -284,6 +294,7 @@ struct AdminRoutes: Sendable {
                                     language: visitor.language, csrf: visitor.csrfToken, path: "/admin/rules", section: "admin",
                                     data: ["rules": .list(rows), "new": fields(nil), "preview": preview,
                                            "platforms": .list(InterceptionsStore.platforms.map { .string($0) }),
+                                           "systems": .list(InterceptionsStore.systems.map { .string($0) }),
                                            "message": message.map { .string($0) } ?? .null])
         response.headers.set("Cache-Control", "no-store")
         return response

@@ -79,6 +79,7 @@ struct InterceptionsRoutes: Sendable {
             update.append((platform, .array(rules.filter { $0.platform == platform }.map { rule in
                 var members: [(String, JSONValue)] = [("restriction", .integer(Int64(rule.restriction.rawValue))),
                                                       ("active", .integer(rule.active ? 1 : 0))]
+                if let system = rule.os { members.append(("os", .string(system))) }  // an Arcade extension, for browser rules
                 for (key, requirement) in [("min_app_version", rule.minimumApp), ("min_os_version", rule.minimumOS)] {
                     guard let requirement else { continue }
                     members.append((key, .object([("version", .string(requirement.version.text)),

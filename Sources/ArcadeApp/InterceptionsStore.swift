@@ -6,6 +6,8 @@ import Synchronization
 /// Update rules and maintenance switches in SQLite.
 struct InterceptionsStore: Sendable {
     static let platforms = ["ios", "android", "web"]
+    /// The systems a browser rule may be limited to (those `ClientOS` reads).
+    static let systems = ["ios", "android", "macos", "windows"]
     let pool: DatabasePool
     /// The maintenance switches, read once and kept current by `setMaintenance`,
     /// since every page asks.
@@ -38,31 +40,32 @@ struct InterceptionsStore: Sendable {
                   let restriction = row.int("restriction").flatMap(Restriction.init) else { return nil }
             return UpdateRule(id: id, platform: platform, restriction: restriction, active: row.int("active") == 1,
                               minimumApp: requirement(row.string("min_app_version"), row.string("min_app_messages")),
-                              minimumOS: requirement(row.string("min_os_version"), row.string("min_os_messages")))
+                              minimumOS: requirement(row.string("min_os_version"), row.string("min_os_messages")), os: row.string("os"))
         }
     }
 
     @discardableResult
     func addRule(platform: String, restriction: Restriction, active: Bool, minimumApp: (String, [String: String])?,
-                 minimumOS: (String, [String: String])?) throws -> Int {
+                 minimumOS: (String, [String: String])?, os: String? = nil) throws -> Int {
         let db = try pool.connection()
         try db.execute("""
-            INSERT INTO update_rules (platform, restriction, active, min_app_version, min_app_messages, min_os_version, min_os_messages)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO update_rules (platform, restriction, active, min_app_version, min_app_messages, min_os_version, min_os_messages, os)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, [.text(platform), SQLValue(restriction.rawValue), SQLValue(active ? 1 : 0), SQLValue(minimumApp?.0),
-                  .text(Self.json(minimumApp?.1 ?? [:])), SQLValue(minimumOS?.0), .text(Self.json(minimumOS?.1 ?? [:]))])
+                  .text(Self.json(minimumApp?.1 ?? [:])), SQLValue(minimumOS?.0), .text(Self.json(minimumOS?.1 ?? [:])), SQLValue(os)])
         switches.rules.withLock { $0 = nil }
         return Int(db.lastInsertID)
     }
 
     /// Replaces a rule's fields; false if there is no such rule.
     func updateRule(_ id: Int, platform: String, restriction: Restriction, active: Bool, minimumApp: (String, [String: String])?,
-                    minimumOS: (String, [String: String])?) throws -> Bool {
+                    minimumOS: (String, [String: String])?, os: String? = nil) throws -> Bool {
         try pool.connection().execute("""
             UPDATE update_rules SET platform = ?, restriction = ?, active = ?, min_app_version = ?, min_app_messages = ?,
-                min_os_version = ?, min_os_messages = ? WHERE id = ?
+                min_os_version = ?, min_os_messages = ?, os = ? WHERE id = ?
             """, [.text(platform), SQLValue(restriction.rawValue), SQLValue(active ? 1 : 0), SQLValue(minimumApp?.0),
-                  .text(Self.json(minimumApp?.1 ?? [:])), SQLValue(minimumOS?.0), .text(Self.json(minimumOS?.1 ?? [:])), SQLValue(id)]) == 1
+                  .text(Self.json(minimumApp?.1 ?? [:])), SQLValue(minimumOS?.0), .text(Self.json(minimumOS?.1 ?? [:])),
+                  SQLValue(os), SQLValue(id)]) == 1
             && { switches.rules.withLock { $0 = nil }; return true }()
     }
 

@@ -194,5 +194,9 @@ enum Schema {
                 value TEXT NOT NULL
             );
             """),
+        Migration(9, """
+            -- A browser rule may be for one operating system only.
+            ALTER TABLE update_rules ADD COLUMN os TEXT CHECK (os IN ('ios', 'android', 'macos', 'windows'));
+            """),
     ]
 }

@@ -150,8 +150,10 @@ struct RouteKit: Sendable {
     func updateNotice(_ request: Request) -> Violation? {
         guard let rules = try? interceptions.cachedRules(), rules.contains(where: { $0.platform == "web" && $0.active }),
               let app = Version(clientVersion()) else { return nil }
-        let os = ClientOS.parse(userAgent: request.headers["User-Agent"] ?? "")?.version ?? Version("9999")!
-        return UpdateCheck.evaluate(rules, platform: "web", app: app, os: os, language: identity.language(for: request).0)
+        // An unrecognized system is held to no OS minimum.
+        let client = ClientOS.parse(userAgent: request.headers["User-Agent"] ?? "")
+        return UpdateCheck.evaluate(rules, platform: "web", app: app, os: client?.version ?? Version("9999")!, system: client?.name,
+                                    language: identity.language(for: request).0)
     }
 
     static func isGamePage(_ path: Substring) -> Bool {

@@ -64,14 +64,20 @@ public struct UpdateRule: Sendable {
     public let active: Bool
     public let minimumApp: Requirement?
     public let minimumOS: Requirement?
+    /// For browser rules: the operating system the rule is for (`ios`,
+    /// `android`, `macos`, `windows`), or nil for every one. OS versions
+    /// mean nothing across systems, so `Windows 10` is never held to `iOS 15`.
+    public let os: String?
 
-    public init(id: Int, platform: String, restriction: Restriction, active: Bool, minimumApp: Requirement?, minimumOS: Requirement?) {
+    public init(id: Int, platform: String, restriction: Restriction, active: Bool, minimumApp: Requirement?, minimumOS: Requirement?,
+                os: String? = nil) {
         self.id = id
         self.platform = platform
         self.restriction = restriction
         self.active = active
         self.minimumApp = minimumApp
         self.minimumOS = minimumOS
+        self.os = os
     }
 }
 
@@ -87,11 +93,12 @@ public struct Violation: Sendable {
 public enum UpdateCheck {
     /// GTConstants' evaluation: only active rules for the platform; the
     /// highest restriction first (ties in rule order); within a rule the app
-    /// version before the OS version; the first violation wins.
-    public static func evaluate(_ rules: [UpdateRule], platform: String, app: Version, os: Version,
+    /// version before the OS version; the first violation wins. A rule
+    /// naming a system applies only to clients on it (`system`).
+    public static func evaluate(_ rules: [UpdateRule], platform: String, app: Version, os: Version, system: String? = nil,
                                 language: String, base: String = "en") -> Violation? {
         let candidates = rules.enumerated()
-            .filter { $0.element.active && $0.element.platform == platform }
+            .filter { $0.element.active && $0.element.platform == platform && ($0.element.os == nil || $0.element.os == system) }
             .sorted { $0.element.restriction != $1.element.restriction ? $0.element.restriction > $1.element.restriction : $0.offset < $1.offset }
             .map(\.element)
         for rule in candidates {

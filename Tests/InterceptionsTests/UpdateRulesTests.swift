@@ -73,4 +73,22 @@ struct UpdateRulesTests {
         #expect(UpdateCheck.evaluate(readmeRules, platform: "android", app: v("50"), os: v("14"), language: "en")?.rule.id == 5)
         #expect(UpdateCheck.evaluate(readmeRules, platform: "web", app: v("1"), os: v("1"), language: "en") == nil)
     }
+
+    @Test func browserRulesForOneSystemSkipTheOthers() {
+        let rules = [
+            UpdateRule(id: 1, platform: "web", restriction: .high, active: true, minimumApp: nil, minimumOS: requirement("15"), os: "ios"),
+            UpdateRule(id: 2, platform: "web", restriction: .medium, active: true, minimumApp: nil, minimumOS: requirement("10"), os: "windows"),
+            UpdateRule(id: 3, platform: "web", restriction: .low, active: true, minimumApp: requirement("2.0"), minimumOS: nil),
+        ]
+        func check(_ os: String, _ system: String?) -> Int? {
+            UpdateCheck.evaluate(rules, platform: "web", app: v("2.0"), os: v(os), system: system, language: "en")?.rule.id
+        }
+        #expect(check("14.8", "ios") == 1)
+        #expect(check("17", "ios") == nil)
+        #expect(check("10.0", "windows") == nil, "Windows 10 is not held to iOS 15")
+        #expect(check("6.1", "windows") == 2)
+        #expect(check("1", nil) == nil, "an unknown system meets no system's rule")
+        #expect(UpdateCheck.evaluate(rules, platform: "web", app: v("1.9"), os: v("1"), system: "macos", language: "en")?.rule.id == 3,
+                "a rule for every system applies to all")
+    }
 }

@@ -300,4 +300,23 @@ struct HotfixEditorTests {
         #expect(try preview("6.5", "9").contains("no rule is violated"))
         #expect(try admin.get("/admin/audit").text.contains("data-action=\"add rule\""))
     }
+
+    @Test func browserRulesMayNameASystem() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let admin = try admin(server)
+        #expect(try admin.post("/admin/rules", "platform=ios&system=ios&restriction=1&os_version=15").status == 422,
+                "native rules are for their own system")
+        #expect(try admin.post("/admin/rules", "platform=web&system=beos&restriction=1&os_version=15").status == 422)
+        #expect(try admin.post("/admin/rules", "platform=web&system=windows&active=on&restriction=2&os_version=11").status == 303)
+        let page = try admin.get("/admin/rules?platform=web&app=1.0&os=10&system=windows&lang=en").text
+        #expect(page.contains("#1 · web (windows)"))
+        #expect(page.contains("<option value=\"windows\" selected>"))
+        #expect(page.contains("→ rule #1 (high)"))
+        #expect(try admin.get("/admin/rules?platform=web&app=1.0&os=10&system=macos&lang=en").text.contains("no rule is violated"))
+        #expect(try server.get("/api/interceptions").text.contains("\"os\":\"windows\""))
+        // Editing keeps or clears the system.
+        #expect(try admin.post("/admin/rules", "id=1&platform=web&active=on&restriction=2&os_version=11").status == 303)
+        #expect(!(try server.get("/api/interceptions").text.contains("\"os\":")))
+    }
 }
