@@ -14,7 +14,7 @@ public struct Template: Sendable {
         }
     }
 
-    indirect enum Node: Sendable {
+    enum Node: Sendable {
         case text([UInt8])
         case variable(Name, escaped: Bool, arguments: [Name])
         case section(Name, [Node], inverted: Bool)
