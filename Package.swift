@@ -45,6 +45,7 @@ let package = Package(
         .target(name: "Mastermind"),
         .target(name: "NameGame", dependencies: ["JSON"]),
         .target(name: "Once"),
+        .target(name: "Cheats"),
         .target(name: "Interceptions"),
 
         // The site: wires the infrastructure modules together.
@@ -57,6 +58,7 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "MastermindTests", dependencies: ["Mastermind"]),
         .testTarget(name: "OnceTests", dependencies: ["Once"]),
+        .testTarget(name: "CheatsTests", dependencies: ["Cheats"]),
         .testTarget(name: "InterceptionsTests", dependencies: ["Interceptions"]),
         .testTarget(name: "NameGameTests", dependencies: ["NameGame", "JSON", "Files"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),

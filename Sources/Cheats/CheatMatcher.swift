@@ -1,0 +1,40 @@
+/// Every cheat matched at once for one player. The matcher is a value: each
+/// player has their own, so players never affect each other.
+public struct CheatMatcher: Sendable, Equatable {
+    public let cheats: [CheatCode]
+    public private(set) var progress: [String: CheatProgress]
+
+    /// What one action did: the cheats it completed, and the cheat the
+    /// player is furthest along (for a progress hint).
+    public struct Outcome: Sendable, Equatable {
+        public let unlocked: [String]
+        public let closest: String?
+        public let state: CheatProgress.State
+        public let progress: Int
+        public let length: Int
+    }
+
+    public init(cheats: [CheatCode], progress: [String: CheatProgress] = [:]) throws(CheatError) {
+        var names: Set<String> = []
+        for cheat in cheats where !names.insert(cheat.name).inserted { throw CheatError("two cheats are named '\(cheat.name)'") }
+        self.cheats = cheats
+        self.progress = progress.filter { names.contains($0.key) }
+    }
+
+    public mutating func record(_ action: Action, at time: Double) -> Outcome {
+        var unlocked: [String] = []
+        var best: (name: String, state: CheatProgress.State, progress: Int, length: Int)?
+        for cheat in cheats {
+            var state = progress[cheat.name] ?? CheatProgress()
+            if state.record(action, at: time, for: cheat) { unlocked.append(cheat.name) }
+            progress[cheat.name] = state
+            // Closest: the largest share of a sequence entered so far.
+            guard state.progress > 0, let length = cheat.sequences.filter({ $0.count > state.progress }).map(\.count).min() else { continue }
+            if best.map({ Double(state.progress) / Double(length) > Double($0.progress) / Double($0.length) }) ?? true {
+                best = (cheat.name, state.state, state.progress, length)
+            }
+        }
+        if let best { return Outcome(unlocked: unlocked, closest: best.name, state: best.state, progress: best.progress, length: best.length) }
+        return Outcome(unlocked: unlocked, closest: nil, state: unlocked.isEmpty ? .notMatched : .matched, progress: 0, length: 0)
+    }
+}
