@@ -127,6 +127,7 @@ enum SiteTasks {
     static let whatsNew = "whatsnew"
     static let updateDismissed = "update.dismissed"
     static func tutorial(_ game: String) -> String { "tutorial.\(game)" }
+    static func cheat(_ name: String) -> String { "cheat.\(name)" }
     static let dismissable = [tutorial("mastermind"), tutorial("namegame"), tryNameGame, updateDismissed]
 
     /// Shown until dismissed, or until the game was played twice.

@@ -198,5 +198,13 @@ enum Schema {
             -- A browser rule may be for one operating system only.
             ALTER TABLE update_rules ADD COLUMN os TEXT CHECK (os IN ('ios', 'android', 'macos', 'windows'));
             """),
+        Migration(10, """
+            -- Each player's progress through every cheat, as JSON:
+            -- {"konami": {"at": seconds, "recent": ["swipe:up", …]}, …}.
+            CREATE TABLE cheat_progress (
+                player TEXT PRIMARY KEY,
+                progress TEXT NOT NULL
+            );
+            """),
     ]
 }

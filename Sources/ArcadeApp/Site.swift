@@ -42,6 +42,7 @@ public final class Site: Sendable {
         constants = try Constants.load(directory: options.config, environments: options.environments)
         let templates = try TemplateStore(directory: options.templates, dev: options.dev)
         let directory = try Site.loadPeople(constants.string("namegame.profiles", default: "Config/people.json"))
+        let cheatBook = try CheatBook.load(constants.string("cheats.file", default: "Config/cheats.json"))
         for required in ["layout", "home", "error", "language-menu", "site-header", "site-footer"] where try templates.library().template(named: required) == nil {
             throw TemplateStoreError("\(options.templates)/\(required).mustache is missing")
         }
@@ -97,6 +98,7 @@ public final class Site: Sendable {
         NameGameRoutes(store: NameGameStore(pool: pool), directory: directory, constants: constants, pages: pages, kit: kit,
                        once: onceStore).register(&router)
         OnceRoutes(store: onceStore, pages: pages, kit: kit).register(&router)
+        CheatRoutes(store: CheatStore(pool: pool, book: cheatBook), once: onceStore, kit: kit).register(&router)
         InterceptionsRoutes(store: interceptions, constants: constants, overlay: overlay, base: localizer.base).register(&router)
         AdminRoutes(store: admins, pages: pages, identity: identity, secureCookies: options.secureCookies,
                     hotfixes: editor, interceptions: interceptions).register(&router)

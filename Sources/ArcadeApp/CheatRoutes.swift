@@ -1,0 +1,46 @@
+import Cheats
+import HTTP
+import JSON
+
+/// `POST /cheats/actions`: one key press, swipe, tap burst or shake. The
+/// answer says how far the player is into the closest cheat (never naming
+/// a cheat not yet found) and which effects an action unlocked.
+struct CheatRoutes: Sendable {
+    let store: CheatStore
+    let once: OnceStore
+    let kit: RouteKit
+    let limiter = RateLimiter(perSecond: 30)
+
+    func register(_ router: inout Router) {
+        kit.action(&router, "/cheats/actions") { request, visitor in
+            let form = request.form ?? FormFields()
+            let action: Action
+            do {
+                action = try Action(kind: form["kind"] ?? "", value: form["value"] ?? "")
+            } catch {
+                return InterceptionsRoutes.badRequest("\(error)")
+            }
+            let now = OnceStore.clock()
+            guard limiter.allow(visitor.playerID, at: now) else {
+                var response = InterceptionsRoutes.json(.object([("error", .string("more than \(limiter.limit) actions a second"))]),
+                                                        status: .tooManyRequests)
+                response.headers.set("Retry-After", "1")
+                return response
+            }
+            let outcome = try store.record(action, player: visitor.playerID, at: now)
+            var found = try once.perform(visitor).once
+            if !outcome.unlocked.isEmpty {
+                found = try once.perform(visitor) { o in outcome.unlocked.flatMap { o.markDone(SiteTasks.cheat($0)) } }.once
+            }
+            // A cheat's name is only told once the player has found it.
+            let closest = outcome.closest.flatMap { found.beenDone(SiteTasks.cheat($0)) ? $0 : nil }
+            let effects = outcome.unlocked.compactMap { store.book.entry($0)?.effect }
+            return InterceptionsRoutes.json(.object([
+                ("state", .string(outcome.unlocked.isEmpty ? outcome.state.rawValue : "matched")),
+                ("cheat", closest.map { .string($0) } ?? .null),
+                ("progress", .integer(Int64(outcome.progress))), ("length", .integer(Int64(outcome.length))),
+                ("unlocked", .array(effects.map { .string($0) })),
+            ]))
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Cheats
+import JSON
+import Storage
+
+/// Players' progress through the cheats, kept in SQLite so it survives a
+/// restart and is shared by every worker. Each action is read, matched and
+/// written in one transaction, so two tabs cannot both use one completion.
+struct CheatStore: Sendable {
+    let pool: DatabasePool
+    let book: CheatBook
+
+    /// Matches one action for a player and stores the new progress.
+    func record(_ action: Action, player: String, at time: Double) throws -> CheatMatcher.Outcome {
+        let db = try pool.connection()
+        return try db.transaction {
+            var matcher = try CheatMatcher(cheats: book.codes, progress: try load(player, db))
+            let outcome = matcher.record(action, at: time)
+            let members: [(String, JSONValue)] = matcher.progress.sorted { $0.key < $1.key }.compactMap { name, progress in
+                guard !progress.recent.isEmpty, let at = progress.lastTime else { return nil }
+                return (name, .object([("at", .double(at)), ("recent", .array(progress.recent.map { .string($0.description) }))]))
+            }
+            try db.execute("INSERT OR REPLACE INTO cheat_progress VALUES (?, ?)",
+                           [.text(player), .text(JSONWriter().string(.object(members)))])
+            return outcome
+        }
+    }
+
+    /// A stored progress that no longer parses (say, after the cheats file
+    /// changed) is dropped rather than refused: it is only a partial input.
+    private func load(_ player: String, _ db: Database) throws -> [String: CheatProgress] {
+        guard let text = try db.first("SELECT progress FROM cheat_progress WHERE player = ?", [.text(player)])?.string("progress"),
+              let json = try? JSONParser.parse(text), let members = json.members else { return [:] }
+        var result: [String: CheatProgress] = [:]
+        for (name, value) in members {
+            guard let at = value["at"]?.double, let list = value["recent"]?.array else { continue }
+            let recent = list.compactMap { $0.string.flatMap { try? Action($0) } }
+            guard recent.count == list.count else { continue }
+            result[name] = CheatProgress(recent: recent, lastTime: at)
+        }
+        return result
+    }
+}

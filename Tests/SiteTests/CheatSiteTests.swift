@@ -1,0 +1,86 @@
+import TestSupport
+import Testing
+import JSON
+import Storage
+@testable import ArcadeApp
+
+@Suite("Cheat actions over HTTP", .serialized)
+struct CheatSiteTests {
+    static let konami = ["swipe=up", "swipe=up", "swipe=down", "swipe=down", "swipe=left", "swipe=right", "swipe=left", "swipe=right",
+                         "key=b", "key=a"]
+
+    func act(_ player: Player, _ pair: String) throws -> WireResponse {
+        let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+        return try player.post("/cheats/actions", "kind=\(parts[0])&value=\((parts.count > 1 ? parts[1] : "").addingFormEncoding)")
+    }
+
+    func storedProgress(_ server: SiteServer) throws -> String? {
+        try Database(path: server.database).first("SELECT progress FROM cheat_progress")?.string("progress")
+    }
+
+    @Test func theKonamiCodeUnlocksItsEffectAndNamesStayHiddenUntilFound() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/")
+        var last: JSONValue = .null
+        for (i, pair) in Self.konami.enumerated() {
+            let response = try act(player, pair)
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type") == "application/json")
+            last = try JSONParser.parse(response.text)
+            if i < Self.konami.count - 1 {
+                #expect(last["state"]?.string == "matching")
+                #expect(last["progress"]?.int == i + 1 && last["length"]?.int == 10)
+                #expect(last["cheat"]?.isNull == true, "an unfound cheat is not named")
+                #expect(last["unlocked"]?.array?.isEmpty == true)
+            }
+        }
+        #expect(last["state"]?.string == "matched")
+        #expect(last["unlocked"] == .array([.string("mastermind.reveal")]))
+        #expect(try Database(path: server.database).first("SELECT COUNT(*) AS n FROM once_marks WHERE task = 'cheat.konami'")?.int("n") == 1)
+        // Found now: the progress hint may name it.
+        let again = try JSONParser.parse(try act(player, "swipe=up").text)
+        #expect(again["cheat"]?.string == "konami")
+        // Another player starts from nothing.
+        let other = Player(server)
+        try other.get("/")
+        #expect(try JSONParser.parse(try act(other, "key=a").text)["progress"]?.int == 0)
+    }
+
+    @Test func malformedActionsAre400AndChangeNothing() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/")
+        #expect(try act(player, "swipe=up").status == 200)
+        let before = try storedProgress(server)
+        for bad in ["swipe=diagonal", "tap=0", "tap=-3", "tap=lots", "wave=1", "key=", "shake=hard", "=up"] {
+            let response = try act(player, bad)
+            #expect(response.status == 400, "\(bad)")
+            #expect(try JSONParser.parse(response.text)["error"]?.string?.isEmpty == false)
+        }
+        #expect(try player.post("/cheats/actions", "").status == 400, "no fields at all")
+        #expect(try storedProgress(server) == before)
+        // Without the CSRF token: refused.
+        #expect(try server.post("/cheats/actions", body: "kind=key&value=a", headers: ["Cookie": player.cookieHeader]).status == 403)
+        #expect(try storedProgress(server) == before)
+    }
+
+    @Test func moreThanThirtyActionsASecondGive429() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/")
+        // 100 quick actions span at most three one-second windows (≤ 90 allowed), so some must be refused.
+        var statuses: [Int] = []
+        for _ in 0..<100 { statuses.append(try act(player, "key=x").status) }
+        #expect(statuses.allSatisfy { $0 == 200 || $0 == 429 })
+        #expect(statuses.prefix(30).contains(200) && statuses.contains(429))
+        #expect(statuses.filter { $0 == 200 }.count <= 90)
+        // Another player is not limited by this one.
+        let other = Player(server)
+        try other.get("/")
+        #expect(try act(other, "key=x").status == 200)
+    }
+}
