@@ -1,0 +1,123 @@
+// Cheat-code capture: key presses, swipes, tap bursts and shakes are posted
+// one by one to /cheats/actions, in order; the server matches them against
+// every cheat and answers with the progress and any unlocked effect.
+(function () {
+  "use strict";
+  if (!window.Arcade || !window.fetch) return;
+  var announcer = document.getElementById("cheat-announcer");
+  var progressBar = document.getElementById("cheat-progress");
+
+  var queue = Promise.resolve();
+  function send(kind, value) {
+    queue = queue.then(function () {
+      return Arcade.post("/cheats/actions", "kind=" + encodeURIComponent(kind) + "&value=" + encodeURIComponent(String(value)))
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(apply)
+        .catch(function () { /* a lost action only breaks a sequence */ });
+    });
+  }
+
+  var effects = {
+    "theme.crt": function () { document.body.classList.toggle("theme-crt"); },
+    "credits": function () { window.location.assign("/credits"); },
+    "mastermind.reveal": function () { if (/^\/mastermind\/?$/.test(window.location.pathname)) window.location.reload(); },
+    "namegame.firstLetter": function () { if (/^\/namegame\/[a-z]+$/.test(window.location.pathname)) window.location.reload(); }
+  };
+
+  function apply(answer) {
+    if (!answer) return;
+    if (progressBar) {
+      // A subtle hint: a thin bar that grows while a sequence is on track.
+      var share = answer.length > 0 ? answer.progress / answer.length : 0;
+      progressBar.style.transform = "scaleX(" + share + ")";
+      progressBar.setAttribute("data-progress", String(answer.progress));
+    }
+    var unlocked = answer.unlocked || [];
+    if (unlocked.length && announcer) announcer.textContent = announcer.getAttribute("data-unlocked");
+    unlocked.forEach(function (effect) {
+      document.documentElement.setAttribute("data-last-cheat", effect);
+      if (effects[effect]) effects[effect]();
+    });
+  }
+
+  // Keys: not auto-repeat, not lone modifiers, not typing in a field. Arrows are swipes.
+  var modifiers = ["Shift", "Control", "Alt", "Meta", "AltGraph", "CapsLock", "Fn", "OS", "Dead", "Unidentified"];
+  var arrows = { ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right" };
+  document.addEventListener("keydown", function (event) {
+    if (event.repeat || event.ctrlKey || event.metaKey || event.altKey || modifiers.indexOf(event.key) >= 0) return;
+    var target = event.target;
+    if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+    if (arrows[event.key]) send("swipe", arrows[event.key]);
+    else if (event.key && event.key.length <= 32) send("key", event.key);
+  });
+
+  // Touch: one finger. A swipe is at least 40 px along its dominant axis
+  // within 800 ms; a tap at most 250 ms and 10 px; taps within 300 ms of
+  // each other are one burst, posted as tap(n).
+  var start = null, fingers = 0, taps = 0, burst = null;
+  function touchLike(event) { return event.pointerType === "touch" || event.pointerType === "pen"; }
+  document.addEventListener("pointerdown", function (event) {
+    if (!touchLike(event)) return;
+    fingers += 1;
+    start = fingers === 1 ? { x: event.clientX, y: event.clientY, t: event.timeStamp, id: event.pointerId } : null;
+  });
+  function lift(event, cancelled) {
+    if (!touchLike(event)) return;
+    fingers = Math.max(0, fingers - 1);
+    var s = start;
+    if (!s || s.id !== event.pointerId) return;
+    start = null;
+    if (cancelled) return;
+    var dx = event.clientX - s.x, dy = event.clientY - s.y, dt = event.timeStamp - s.t;
+    var ax = Math.abs(dx), ay = Math.abs(dy);
+    if (Math.max(ax, ay) >= 40 && dt <= 800) {
+      flushTaps();
+      send("swipe", ax > ay ? (dx > 0 ? "right" : "left") : (dy > 0 ? "down" : "up"));
+    } else if (dt <= 250 && Math.sqrt(dx * dx + dy * dy) <= 10) {
+      taps += 1;
+      clearTimeout(burst);
+      burst = setTimeout(flushTaps, 300);
+    }
+  }
+  function flushTaps() {
+    clearTimeout(burst);
+    if (taps > 0) send("tap", taps);
+    taps = 0;
+  }
+  document.addEventListener("pointerup", function (event) { lift(event, false); });
+  document.addEventListener("pointercancel", function (event) { lift(event, true); });
+
+  // Shake: a change of over 15 m/s² on two axes, at most one shake a second.
+  var last = null, lastShake = 0;
+  function onMotion(event) {
+    var a = event.accelerationIncludingGravity;
+    if (!a || a.x === null) return;
+    if (last) {
+      var moved = [Math.abs(a.x - last.x), Math.abs(a.y - last.y), Math.abs(a.z - last.z)].filter(function (d) { return d > 15; });
+      var now = Date.now();
+      if (moved.length >= 2 && now - lastShake >= 1000) { lastShake = now; send("shake", ""); }
+    }
+    last = { x: a.x, y: a.y, z: a.z };
+  }
+  if (window.DeviceMotionEvent) {
+    if (typeof DeviceMotionEvent.requestPermission === "function") {
+      // iOS asks first, and only from a tap.
+      var footer = document.querySelector("footer");
+      if (footer && announcer) {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "button-quiet";
+        button.setAttribute("data-enable-shake", "");
+        button.textContent = announcer.getAttribute("data-enable-shake");
+        button.addEventListener("click", function () {
+          DeviceMotionEvent.requestPermission().then(function (state) {
+            if (state === "granted") { window.addEventListener("devicemotion", onMotion); button.remove(); }
+          }).catch(function () {});
+        });
+        footer.appendChild(button);
+      }
+    } else {
+      window.addEventListener("devicemotion", onMotion);
+    }
+  }
+})();
