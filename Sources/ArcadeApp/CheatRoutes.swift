@@ -1,6 +1,7 @@
 import Cheats
 import HTTP
 import JSON
+import Templates
 
 /// `POST /cheats/actions`: one key press, swipe, tap burst or shake. The
 /// answer says how far the player is into the closest cheat (never naming
@@ -9,6 +10,7 @@ struct CheatRoutes: Sendable {
     let store: CheatStore
     let once: OnceStore
     let kit: RouteKit
+    let pages: Pages
     let limiter = RateLimiter(perSecond: 30)
 
     func register(_ router: inout Router) {
@@ -41,6 +43,29 @@ struct CheatRoutes: Sendable {
                 ("progress", .integer(Int64(outcome.progress))), ("length", .integer(Int64(outcome.length))),
                 ("unlocked", .array(effects.map { .string($0) })),
             ]))
+        }
+        // How many cheats the player has found; only found ones are named, with how to enter them.
+        kit.page(&router, "/cheats") { request, visitor in
+            let record = try once.perform(visitor).once
+            let t = pages.localizer.strings(for: visitor.language)
+            let found: [TemplateValue] = store.book.entries.filter { record.beenDone(SiteTasks.cheat($0.code.name)) }.map { entry in
+                ["name": .string(t.string("cheats.name.\(entry.code.name)")), "hint": .string(t.string(entry.hint)),
+                 "slug": .string(entry.code.name)]
+            }
+            return pages.render("cheats", title: t.string("cheats.title"), language: visitor.language, csrf: visitor.csrfToken,
+                                path: "/cheats", section: "cheats",
+                                data: ["found": .list(found), "hasFound": .bool(!found.isEmpty),
+                                       "count": .string(t.string("cheats.count", [.int(found.count), .int(store.book.entries.count)])),
+                                       "foundCount": .int(found.count), "total": .int(store.book.entries.count)])
+        }
+        // Hidden until the credits cheat is found: a plain 404 before.
+        kit.page(&router, "/credits") { request, visitor in
+            guard try once.perform(visitor).once.beenDone(SiteTasks.cheat("credits")) else {
+                return pages.error(.notFound, language: visitor.language, csrf: visitor.csrfToken, path: "/credits")
+            }
+            let t = pages.localizer.strings(for: visitor.language)
+            return pages.render("credits", title: t.string("credits.title"), language: visitor.language, csrf: visitor.csrfToken,
+                                path: "/credits", section: "cheats")
         }
     }
 }

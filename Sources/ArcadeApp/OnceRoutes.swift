@@ -23,7 +23,8 @@ struct OnceRoutes: Sendable {
         kit.page(&router, "/progress") { request, visitor in
             let once = try store.perform(visitor).once
             let t = pages.localizer.strings(for: visitor.language)
-            let done: [TemplateValue] = once.record.done.keys.sorted().map { task in
+            // Cheats have their own page, which keeps unfound ones secret.
+            let done: [TemplateValue] = once.record.done.keys.sorted().filter { !$0.hasPrefix("cheat.") }.map { task in
                 let count = once.count(task)
                 let known = ["mastermind.played", "mastermind.won", "namegame.played", "tutorial.mastermind", "tutorial.namegame", "whatsnew"]
                 let text = known.contains(task) ? t.string("progress.task.\(task)", [.int(count)]) : "\(task) (\(count))"

@@ -98,7 +98,7 @@ public final class Site: Sendable {
         NameGameRoutes(store: NameGameStore(pool: pool), directory: directory, constants: constants, pages: pages, kit: kit,
                        once: onceStore).register(&router)
         OnceRoutes(store: onceStore, pages: pages, kit: kit).register(&router)
-        CheatRoutes(store: CheatStore(pool: pool, book: cheatBook), once: onceStore, kit: kit).register(&router)
+        CheatRoutes(store: CheatStore(pool: pool, book: cheatBook), once: onceStore, kit: kit, pages: pages).register(&router)
         InterceptionsRoutes(store: interceptions, constants: constants, overlay: overlay, base: localizer.base).register(&router)
         AdminRoutes(store: admins, pages: pages, identity: identity, secureCookies: options.secureCookies,
                     hotfixes: editor, interceptions: interceptions).register(&router)
@@ -192,6 +192,15 @@ struct RouteKit: Sendable {
         response.body = .bytes(body)
     }
 
+    /// The CRT theme, toggled by each completion of the `crt` cheat, on every page.
+    private func addTheme(to response: inout Response, _ visitor: Visitor) throws {
+        guard let once, case .bytes(var body) = response.body, response.headers["Content-Type"]?.hasPrefix("text/html") == true,
+              try once.perform(visitor).once.count(SiteTasks.cheat("crt")) % 2 == 1,
+              let at = body.firstRange(of: Array("<body>".utf8)) else { return }
+        body.replaceSubrange(at, with: Array("<body class=\"theme-crt\">".utf8))
+        response.body = .bytes(body)
+    }
+
     private func isFormPost(_ request: Request) -> Bool {
         request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
     }
@@ -230,6 +239,7 @@ struct RouteKit: Sendable {
                 response = try handle(request, visitor)
             }
             if let notice, response.status == .ok { try addUpdateBanner(notice, to: &response, visitor, back: String(request.rawPath)) }
+            try addTheme(to: &response, visitor)
             for cookie in visitor.cookies { response.setCookie(cookie) }
             return response
         } catch {

@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 import Cheats
 import JSON
+import Localization
 @testable import ArcadeApp
 
 @Suite("The cheats file")
@@ -18,6 +19,12 @@ struct CheatBookTests {
                 for (i, action) in sequence.enumerated() { unlocked += matcher.record(action, at: Double(i) * 0.5).unlocked }
                 #expect(unlocked == [entry.code.name], "\(entry.code.name): \(sequence)")
             }
+        }
+        // Every cheat has a localized name and hint in the base language (completeness covers the rest).
+        let strings = try Localizer.load(directory: "Localizations")
+        for entry in book.entries {
+            #expect(strings.table("en")[entry.hint] != nil, "\(entry.hint)")
+            #expect(strings.table("en")["cheats.name.\(entry.code.name)"] != nil, "\(entry.code.name)")
         }
         let konami = try #require(book.entry("konami"))
         #expect(konami.effect == "mastermind.reveal")

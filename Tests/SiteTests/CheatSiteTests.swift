@@ -9,6 +9,7 @@ struct CheatSiteTests {
     static let konami = ["swipe=up", "swipe=up", "swipe=down", "swipe=down", "swipe=left", "swipe=right", "swipe=left", "swipe=right",
                          "key=b", "key=a"]
 
+    @discardableResult
     func act(_ player: Player, _ pair: String) throws -> WireResponse {
         let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
         return try player.post("/cheats/actions", "kind=\(parts[0])&value=\((parts.count > 1 ? parts[1] : "").addingFormEncoding)")
@@ -82,5 +83,34 @@ struct CheatSiteTests {
         let other = Player(server)
         try other.get("/")
         #expect(try act(other, "key=x").status == 200)
+    }
+
+    @Test func theThemeTogglesTheCreditsOpenAndTheFoundPageCounts() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/")
+        let empty = try player.get("/cheats").text
+        #expect(empty.contains("data-found=\"0\" data-total=\"4\""))
+        #expect(!empty.contains("Konami") && !empty.contains("data-cheat="), "no unfound cheat is named")
+        #expect(try player.get("/credits").status == 404, "hidden until found")
+        // R E T R O: the CRT theme on every page, and off again on the next completion.
+        var unlocked: JSONValue = .null
+        for key in ["r", "e", "t", "r", "o"] { unlocked = try JSONParser.parse(try act(player, "key=\(key)").text)["unlocked"] ?? .null }
+        #expect(unlocked == .array([.string("theme.crt")]))
+        #expect(try player.get("/").text.contains("<body class=\"theme-crt\">"))
+        #expect(try player.get("/mastermind").text.contains("<body class=\"theme-crt\">"))
+        #expect(!(try Player(server).get("/").text.contains("theme-crt")), "only for this player")
+        for key in ["R", "E", "T", "R", "O"] { try act(player, "key=\(key)") }
+        #expect(!(try player.get("/").text.contains("theme-crt")))
+        // Two shakes open the credits.
+        try act(player, "shake=")
+        #expect(try JSONParser.parse(try act(player, "shake=").text)["unlocked"] == .array([.string("credits")]))
+        #expect(try player.get("/credits").status == 200)
+        let found = try player.get("/cheats").text
+        #expect(found.contains("data-found=\"2\" data-total=\"4\""))
+        #expect(found.contains("You have found 2 of 4 cheats."))
+        #expect(found.contains("data-cheat=\"crt\"") && found.contains("data-cheat=\"credits\""))
+        #expect(!found.contains("data-cheat=\"konami\""))
     }
 }
