@@ -11,6 +11,7 @@ struct CheatRoutes: Sendable {
     let once: OnceStore
     let kit: RouteKit
     let pages: Pages
+    let mastermind: MastermindStore
     let limiter = RateLimiter(perSecond: 30)
 
     func register(_ router: inout Router) {
@@ -37,6 +38,10 @@ struct CheatRoutes: Sendable {
             // A cheat's name is only told once the player has found it.
             let closest = outcome.closest.flatMap { found.beenDone(SiteTasks.cheat($0)) ? $0 : nil }
             let effects = outcome.unlocked.compactMap { store.book.entry($0)?.effect }
+            if effects.contains("mastermind.reveal") {
+                var random = SystemRandomNumberGenerator()
+                _ = try mastermind.reveal(player: visitor.playerID, using: &random)
+            }
             return InterceptionsRoutes.json(.object([
                 ("state", .string(outcome.unlocked.isEmpty ? outcome.state.rawValue : "matched")),
                 ("cheat", closest.map { .string($0) } ?? .null),

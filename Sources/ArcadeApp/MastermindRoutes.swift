@@ -174,6 +174,11 @@ struct MastermindRoutes: Sendable {
             // The secret is in the page state only once the game is over.
             "secret": outcome == .playing ? .null : .string(game.secret.description),
             "usedHint": .bool(record.usedHint), "hint": record.hint.map { .string($0) } ?? .null,
+            // The cheat's reveal: position (1-based) and digit, shown while playing and marked on the result.
+            "revealed": record.revealed.map { position in
+                .object(["position": .int(position + 1),
+                         "digit": .string(String(Array(game.secret.description)[min(position, game.secret.description.count - 1)]))])
+            } ?? .null,
             "error": error.map { .string($0) } ?? .null, "value": .string(value), "wins": .int(wins),
             "announcement": .string(announcement),
         ])

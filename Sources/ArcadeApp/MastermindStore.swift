@@ -15,6 +15,8 @@ struct MastermindStore: Sendable {
         var game: Game
         let usedHint: Bool
         let hint: String?
+        /// The position a cheat revealed (0-based), if any.
+        var revealed: Int? = nil
     }
 
     enum Refusal: Error, Equatable {
@@ -89,6 +91,23 @@ struct MastermindStore: Sendable {
             [.text(hint.description), .integer(id), .text(player)]) == 1
     }
 
+    /// Reveals one position of the game in play, once per game: one the
+    /// player has not yet had red at, chosen at random. Like a hint, it
+    /// makes a win assisted. Nil when there is no game or it was revealed.
+    func reveal<R: RandomNumberGenerator>(player: String, using random: inout R) throws -> Int? {
+        let db = try pool.connection()
+        return try db.transaction {
+            guard let record = try load(db, "SELECT * FROM mastermind_games WHERE player = ? AND status = 'playing'", [.text(player)]),
+                  record.revealed == nil else { return nil }
+            let secret = Array(record.game.secret.description)
+            let solved = Set(record.game.turns.flatMap { turn in Array(turn.guess.description).indices.filter { Array(turn.guess.description)[$0] == secret[$0] } })
+            let open = secret.indices.filter { !solved.contains($0) }
+            guard let position = (open.isEmpty ? Array(secret.indices) : open).randomElement(using: &random) else { return nil }
+            try db.execute("UPDATE mastermind_games SET revealed = ?, used_hint = 1 WHERE id = ?", [SQLValue(position), .integer(record.id)])
+            return position
+        }
+    }
+
     func stats(player: String) throws -> Stats {
         let db = try pool.connection()
         var stats = Stats()
@@ -134,6 +153,6 @@ struct MastermindStore: Sendable {
         // A game abandoned for a new one stays lost.
         let game = Game(rules: rules, secret: secret, turns: turns,
                         forfeited: row.string("status") == "lost" && turns.count < rules.attempts)
-        return Record(id: Int64(id), game: game, usedHint: row.int("used_hint") == 1, hint: row.string("hint"))
+        return Record(id: Int64(id), game: game, usedHint: row.int("used_hint") == 1, hint: row.string("hint"), revealed: row.int("revealed"))
     }
 }

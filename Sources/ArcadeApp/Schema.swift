@@ -206,5 +206,9 @@ enum Schema {
                 progress TEXT NOT NULL
             );
             """),
+        Migration(11, """
+            -- The position the Konami cheat revealed in a game (0-based), once per game.
+            ALTER TABLE mastermind_games ADD COLUMN revealed INTEGER;
+            """),
     ]
 }

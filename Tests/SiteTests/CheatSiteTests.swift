@@ -113,4 +113,30 @@ struct CheatSiteTests {
         #expect(found.contains("data-cheat=\"crt\"") && found.contains("data-cheat=\"credits\""))
         #expect(!found.contains("data-cheat=\"konami\""))
     }
+
+    @Test func konamiRevealsOneDigitOncePerGameAndMarksTheResult() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        let page = try player.get("/mastermind")
+        #expect(!page.text.contains("data-revealed"))
+        let secret = Array(try player.secret())
+        for pair in Self.konami { try act(player, pair) }
+        let shown = try #require(Player.attribute("data-revealed", in: try player.get("/mastermind").text))
+        let parts = shown.split(separator: ":").map(String.init)
+        let position = try #require(Int(parts[0]))
+        #expect((1...4).contains(position) && parts[1] == String(secret[position - 1]), "the right digit at its position")
+        // Once per game: a second Konami changes nothing.
+        for pair in Self.konami { try act(player, pair) }
+        #expect(Player.attribute("data-revealed", in: try player.get("/mastermind").text) == shown)
+        // Finish the game: the result page marks the reveal, and the win counts as assisted.
+        let game = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
+        #expect(try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(String(secret))").status == 303)
+        let result = try player.get("/mastermind").text
+        #expect(result.contains("data-revealed-mark=\"\(position)\""))
+        #expect(result.contains("data-used-hint"))
+        // A new game starts unrevealed.
+        try player.post("/mastermind/new", "")
+        #expect(!(try player.get("/mastermind").text.contains("data-revealed=")))
+    }
 }
