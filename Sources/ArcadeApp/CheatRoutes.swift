@@ -12,6 +12,7 @@ struct CheatRoutes: Sendable {
     let kit: RouteKit
     let pages: Pages
     let mastermind: MastermindStore
+    let nameGame: NameGameStore
     let limiter = RateLimiter(perSecond: 30)
 
     func register(_ router: inout Router) {
@@ -42,6 +43,7 @@ struct CheatRoutes: Sendable {
                 var random = SystemRandomNumberGenerator()
                 _ = try mastermind.reveal(player: visitor.playerID, using: &random)
             }
+            if effects.contains("namegame.firstLetter") { _ = try nameGame.cheat(player: visitor.playerID) }
             return InterceptionsRoutes.json(.object([
                 ("state", .string(outcome.unlocked.isEmpty ? outcome.state.rawValue : "matched")),
                 ("cheat", closest.map { .string($0) } ?? .null),

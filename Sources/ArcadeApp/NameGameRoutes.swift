@@ -153,7 +153,16 @@ struct NameGameRoutes: Sendable {
         let round = record.round
         let answered = !record.isOpen
         let elapsed = Double(NameGameStore.nowMilliseconds() - record.startedMilliseconds) / 1000
-        let hidden = answered ? [] : round.hidden(after: elapsed, interval: hintInterval)
+        var hidden = answered ? [] : round.hidden(after: elapsed, interval: hintInterval)
+        if record.cheat && !answered {
+            // The cheat: the name's first letter when faces are the question, else half the wrong faces gone.
+            if mode == .reverse {
+                context["cheat"] = .string(t.string("namegame.cheat.letter", [.string(String(round.answerPerson.fullName.prefix(1)))]))
+            } else {
+                hidden.formUnion(round.hideOrder.prefix(round.hideOrder.count / 2))
+                context["cheat"] = .string(t.string("namegame.cheat.faces"))
+            }
+        }
         context["roundId"] = .int(Int(record.id))
         context["answered"] = .bool(answered)
         context["identified"] = .bool(record.status == "identified")

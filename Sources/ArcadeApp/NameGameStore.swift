@@ -33,6 +33,8 @@ struct NameGameStore: Sendable {
         let wrong: [Int]
         let status: String
         var finishedMilliseconds: Int64? = nil
+        /// The "who is it?" cheat helped: the name's first letter, or half the wrong faces gone.
+        var cheat = false
         var isOpen: Bool { status == "open" }
     }
 
@@ -94,6 +96,14 @@ struct NameGameStore: Sendable {
 
     /// Records a tap. The round must be open, the choice valid, not tried
     /// before and not hidden; in timed mode the minute must not be over.
+    /// Marks the player's latest open round as helped by the cheat; false if none is open.
+    func cheat(player: String) throws -> Bool {
+        try pool.connection().execute("""
+            UPDATE namegame_rounds SET cheat = 1 WHERE id = (SELECT id FROM namegame_rounds WHERE player = ? AND status = 'open'
+                ORDER BY id DESC LIMIT 1)
+            """, [.text(player)]) == 1
+    }
+
     func answer(player: String, round id: Int64, choice: Int, people: Directory, hintInterval: Double,
                 timedSeconds: Int) throws -> Result<RoundRecord, Refusal> {
         let db = try pool.connection()
@@ -174,6 +184,7 @@ struct NameGameStore: Sendable {
                            round: Round(mode: mode, people: people, answer: answer, hideOrder: hide),
                            startedMilliseconds: Int64(row.int("started_ms") ?? 0),
                            wrong: (row.string("wrong") ?? "").split(separator: ",").compactMap { Int($0) },
-                           status: row.string("status") ?? "open", finishedMilliseconds: row.int("finished_ms").map { Int64($0) })
+                           status: row.string("status") ?? "open", finishedMilliseconds: row.int("finished_ms").map { Int64($0) },
+                           cheat: row.int("cheat") == 1)
     }
 }

@@ -210,5 +210,9 @@ enum Schema {
             -- The position the Konami cheat revealed in a game (0-based), once per game.
             ALTER TABLE mastermind_games ADD COLUMN revealed INTEGER;
             """),
+        Migration(12, """
+            -- A Name Game round helped by the "who is it?" cheat.
+            ALTER TABLE namegame_rounds ADD COLUMN cheat INTEGER NOT NULL DEFAULT 0;
+            """),
     ]
 }

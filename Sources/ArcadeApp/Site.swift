@@ -99,7 +99,7 @@ public final class Site: Sendable {
                        once: onceStore).register(&router)
         OnceRoutes(store: onceStore, pages: pages, kit: kit).register(&router)
         CheatRoutes(store: CheatStore(pool: pool, book: cheatBook), once: onceStore, kit: kit, pages: pages,
-                    mastermind: MastermindStore(pool: pool)).register(&router)
+                    mastermind: MastermindStore(pool: pool), nameGame: NameGameStore(pool: pool)).register(&router)
         InterceptionsRoutes(store: interceptions, constants: constants, overlay: overlay, base: localizer.base).register(&router)
         AdminRoutes(store: admins, pages: pages, identity: identity, secureCookies: options.secureCookies,
                     hotfixes: editor, interceptions: interceptions).register(&router)

@@ -139,4 +139,29 @@ struct CheatSiteTests {
         try player.post("/mastermind/new", "")
         #expect(!(try player.get("/mastermind").text.contains("data-revealed=")))
     }
+
+    @Test func whoIsItHelpsTheRoundInPlay() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        // Reverse mode (a face, pick the name): the name's first letter.
+        let before = try player.get("/namegame/reverse").text
+        #expect(!before.contains("data-cheat-help"))
+        for key in ["w", "h", "o"] { try act(player, "key=\(key)") }
+        let page = try player.get("/namegame/reverse").text
+        let row = try #require(try Database(path: server.database).first("SELECT answer, cheat FROM namegame_rounds ORDER BY id DESC LIMIT 1"))
+        #expect(row.int("cheat") == 1)
+        let answer = try #require(row.int("answer"))
+        let marker = "data-choice=\"\(answer)\""
+        let after = try #require(page.firstRange(of: marker)).upperBound
+        let nameStart = try #require(page[after...].firstRange(of: "<span class=\"face-name\">")).upperBound
+        let initial = try #require(page[nameStart...].first)
+        #expect(page.contains("The name starts with “\(initial)”."))
+        // Normal mode (a name, pick the face): half the wrong faces are hidden.
+        try player.get("/namegame/normal")
+        for key in ["w", "h", "o"] { try act(player, "key=\(key)") }
+        let normal = try player.get("/namegame/normal").text
+        #expect(normal.contains("data-cheat-help"))
+        #expect(normal.ranges(of: "data-hidden=\"true\"").count == 2, "2 of the 5 wrong faces")
+    }
 }
