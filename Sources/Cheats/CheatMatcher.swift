@@ -29,7 +29,9 @@ public struct CheatMatcher: Sendable, Equatable {
             if state.record(action, at: time, for: cheat) { unlocked.append(cheat.name) }
             progress[cheat.name] = state
             // Closest: the largest share of a sequence entered so far.
-            guard state.progress > 0, let length = cheat.sequences.filter({ $0.count > state.progress }).map(\.count).min() else { continue }
+            // Its length: the shortest sequence the entered actions are on the way to.
+            let on = cheat.sequences.filter { $0.count > state.progress && Array($0.prefix(state.progress)) == state.recent }
+            guard state.progress > 0, let length = on.map(\.count).min() else { continue }
             if best.map({ Double(state.progress) / Double(length) > Double($0.progress) / Double($0.length) }) ?? true {
                 best = (cheat.name, state.state, state.progress, length)
             }

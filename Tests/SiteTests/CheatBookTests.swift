@@ -28,7 +28,7 @@ struct CheatBookTests {
         }
         let konami = try #require(book.entry("konami"))
         #expect(konami.effect == "mastermind.reveal")
-        #expect(konami.code.sequences.count == 2 && konami.code.sequences[1].suffix(2) == [.tap(1), .tap(1)])
+        #expect(konami.code.sequences.count == 3 && konami.code.sequences[1].suffix(2) == [.tap(1), .tap(1)] && konami.code.sequences[2].last == .tap(2))
     }
 
     @Test(arguments: [

@@ -32,7 +32,8 @@ struct CheatSiteTests {
             last = try JSONParser.parse(response.text)
             if i < Self.konami.count - 1 {
                 #expect(last["state"]?.string == "matching")
-                #expect(last["progress"]?.int == i + 1 && last["length"]?.int == 10)
+                // The touch form (9 actions) shares the first 8; after B only the keyboard form (10) is left.
+                #expect(last["progress"]?.int == i + 1 && last["length"]?.int == (i < 8 ? 9 : 10))
                 #expect(last["cheat"]?.isNull == true, "an unfound cheat is not named")
                 #expect(last["unlocked"]?.array?.isEmpty == true)
             }

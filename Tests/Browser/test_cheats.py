@@ -1,0 +1,102 @@
+"""Cheat codes in a real browser: the Konami code by keyboard and by touch,
+the retro theme, and the "cheats found" page."""
+import os
+import sqlite3
+import time
+import unittest
+
+from arcade_browser import BrowserTest
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait as SeleniumWait
+
+DATABASE = os.environ.get("ARCADE_DB")
+
+
+def WebDriverWait(driver, timeout):
+    return SeleniumWait(driver, timeout, ignored_exceptions=[NoSuchElementException, StaleElementReferenceException])
+
+
+def secret_of(game_id):
+    with sqlite3.connect(DATABASE) as db:
+        return db.execute("SELECT secret FROM mastermind_games WHERE id = ?", (game_id,)).fetchone()[0]
+
+
+class Cheats(BrowserTest):
+    def start_mastermind(self):
+        self.open("/mastermind")
+        board = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "#board"))
+        return secret_of(int(board.get_attribute("data-game")))
+
+    def check_revealed(self, secret):
+        revealed = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-revealed]")).get_attribute("data-revealed")
+        position, digit = revealed.split(":")
+        self.assertEqual(secret[int(position) - 1], digit)
+
+    def type_keys(self, keys):
+        # Keys go to the page, not to a field: cheats ignore typing in fields.
+        self.driver.execute_script("document.activeElement && document.activeElement.blur()")
+        chain = ActionChains(self.driver)
+        for key in keys:
+            chain.send_keys(key).pause(0.05)
+        chain.perform()
+
+    def test_konami_with_the_keyboard_reveals_a_digit(self):
+        secret = self.start_mastermind()
+        self.type_keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT,
+                        Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
+        self.check_revealed(secret)
+
+    def touch(self, points, pause=0.02):
+        """One finger: down at the first point, through the others, up at the last."""
+        send = lambda kind, point: self.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {
+            "type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": point[0], "y": point[1]}]})
+        send("touchStart", points[0])
+        for point in points[1:]:
+            time.sleep(pause)
+            send("touchMove", point)
+        send("touchEnd", points[-1])
+
+    def test_konami_by_touch_reveals_a_digit(self):
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+        secret = self.start_mastermind()
+        rect = self.driver.execute_script(
+            "var r = document.querySelector('#board').getBoundingClientRect(); return [r.left, r.top, r.width, r.height];")
+        x, y = rect[0] + min(rect[2] / 2, 150), rect[1] + 60
+        moves = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
+        for direction in ["up", "up", "down", "down", "left", "right", "left", "right"]:
+            dx, dy = moves[direction]
+            self.touch([(x + dx * step, y + 40 + dy * step) for step in (0, 20, 40, 60, 80)])
+            time.sleep(0.1)
+        # Two quick taps: one burst, tap(2).
+        self.touch([(x, y)], pause=0)
+        time.sleep(0.08)
+        self.touch([(x, y)], pause=0)
+        self.check_revealed(secret)
+
+    def test_retro_theme_toggles_and_the_found_page_counts(self):
+        self.open("/cheats")
+        self.assertEqual(self.driver.find_element("css selector", "[data-found]").get_attribute("data-found"), "0")
+        self.open("/")
+        body = self.driver.find_element("css selector", "body")
+        self.assertNotIn("theme-crt", body.get_attribute("class") or "")
+        self.type_keys(list("retro"))
+        WebDriverWait(self.driver, 10).until(
+            lambda d: "theme-crt" in (d.find_element("css selector", "body").get_attribute("class") or ""))
+        # The server remembers: every page has it now.
+        self.open("/mastermind")
+        self.assertIn("theme-crt", self.driver.find_element("css selector", "body").get_attribute("class") or "")
+        self.type_keys(list("retro"))
+        WebDriverWait(self.driver, 10).until(
+            lambda d: "theme-crt" not in (d.find_element("css selector", "body").get_attribute("class") or ""))
+        self.open("/cheats")
+        found = self.driver.find_element("css selector", "[data-found]")
+        self.assertEqual(found.get_attribute("data-found"), "1")
+        self.assertEqual(len(self.driver.find_elements("css selector", "[data-cheat]")), 1)
+        self.assertIn("1", found.text)
+
+
+if __name__ == "__main__":
+    unittest.main()
