@@ -100,24 +100,23 @@
     last = { x: a.x, y: a.y, z: a.z };
   }
   if (window.DeviceMotionEvent) {
-    if (typeof DeviceMotionEvent.requestPermission === "function") {
-      // iOS asks first, and only from a tap.
-      var footer = document.querySelector("footer");
-      if (footer && announcer) {
-        var button = document.createElement("button");
-        button.type = "button";
-        button.className = "button-quiet";
-        button.setAttribute("data-enable-shake", "");
-        button.textContent = announcer.getAttribute("data-enable-shake");
-        button.addEventListener("click", function () {
-          DeviceMotionEvent.requestPermission().then(function (state) {
-            if (state === "granted") { window.addEventListener("devicemotion", onMotion); button.remove(); }
-          }).catch(function () {});
-        });
-        footer.appendChild(button);
-      }
-    } else {
-      window.addEventListener("devicemotion", onMotion);
+    window.addEventListener("devicemotion", onMotion);
+    // iOS and iPadOS deliver no motion until asked, and only from a tap.
+    // (Chromium also has requestPermission, but grants without asking.)
+    var apple = /iP(hone|ad|od)/.test(navigator.userAgent) || (/Macintosh/.test(navigator.userAgent) && navigator.maxTouchPoints > 1);
+    var footer = document.querySelector("footer");
+    if (apple && typeof DeviceMotionEvent.requestPermission === "function" && footer && announcer) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "button-quiet";
+      button.setAttribute("data-enable-shake", "");
+      button.textContent = announcer.getAttribute("data-enable-shake");
+      button.addEventListener("click", function () {
+        DeviceMotionEvent.requestPermission().then(function (state) {
+          if (state === "granted") button.remove();
+        }).catch(function () {});
+      });
+      footer.appendChild(button);
     }
   }
 })();

@@ -97,6 +97,21 @@ class Cheats(BrowserTest):
         self.assertEqual(len(self.driver.find_elements("css selector", "[data-cheat]")), 1)
         self.assertIn("1", found.text)
 
+    def test_two_shakes_open_the_credits(self):
+        self.open("/credits")
+        self.assertEqual(self.driver.find_elements("css selector", "[data-credits]"), [], "hidden until found")
+        self.open("/")
+        shake = """
+            var samples = arguments[0];
+            samples.forEach(function (a) {
+              window.dispatchEvent(new DeviceMotionEvent("devicemotion", {accelerationIncludingGravity: {x: a[0], y: a[1], z: a[2]}}));
+            });"""
+        self.driver.execute_script(shake, [[0, 0, 9.8], [20, 18, 9.8]])
+        time.sleep(1.1)  # at most one shake a second
+        self.driver.execute_script(shake, [[0, 0, 9.8]])
+        WebDriverWait(self.driver, 10).until(lambda d: d.current_url.endswith("/credits"))
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-credits]"))
+
 
 if __name__ == "__main__":
     unittest.main()
