@@ -44,12 +44,18 @@ struct CheatRoutes: Sendable {
                 _ = try mastermind.reveal(player: visitor.playerID, using: &random)
             }
             if effects.contains("namegame.firstLetter") { _ = try nameGame.cheat(player: visitor.playerID) }
-            return InterceptionsRoutes.json(.object([
+            var response = InterceptionsRoutes.json(.object([
                 ("state", .string(outcome.unlocked.isEmpty ? outcome.state.rawValue : "matched")),
                 ("cheat", closest.map { .string($0) } ?? .null),
                 ("progress", .integer(Int64(outcome.progress))), ("length", .integer(Int64(outcome.length))),
                 ("unlocked", .array(effects.map { .string($0) })),
             ]))
+            if effects.contains("theme.crt") {
+                // Each completion toggles: on after an odd number of them.
+                let on = found.count(SiteTasks.cheat("crt")) % 2 == 1
+                response.setCookie(SetCookie(name: RouteKit.themeCookie, value: on ? "crt" : "", maxAge: on ? 365 * 86_400 : 0))
+            }
+            return response
         }
         // How many cheats the player has found; only found ones are named, with how to enter them.
         kit.page(&router, "/cheats") { request, visitor in

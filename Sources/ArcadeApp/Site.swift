@@ -193,10 +193,14 @@ struct RouteKit: Sendable {
         response.body = .bytes(body)
     }
 
-    /// The CRT theme, toggled by each completion of the `crt` cheat, on every page.
-    private func addTheme(to response: inout Response, _ visitor: Visitor) throws {
-        guard let once, case .bytes(var body) = response.body, response.headers["Content-Type"]?.hasPrefix("text/html") == true,
-              try once.perform(visitor).once.count(SiteTasks.cheat("crt")) % 2 == 1,
+    /// The CRT theme, toggled by each completion of the `crt` cheat, on
+    /// every page. A cosmetic choice, so a plain cookie carries it and pages
+    /// need no database lookup.
+    static let themeCookie = "arcade_theme"
+
+    private func addTheme(to response: inout Response, _ request: Request) {
+        guard request.cookies[Self.themeCookie] == "crt", case .bytes(var body) = response.body,
+              response.headers["Content-Type"]?.hasPrefix("text/html") == true,
               let at = body.firstRange(of: Array("<body>".utf8)) else { return }
         body.replaceSubrange(at, with: Array("<body class=\"theme-crt\">".utf8))
         response.body = .bytes(body)
@@ -240,7 +244,7 @@ struct RouteKit: Sendable {
                 response = try handle(request, visitor)
             }
             if let notice, response.status == .ok { try addUpdateBanner(notice, to: &response, visitor, back: String(request.rawPath)) }
-            try addTheme(to: &response, visitor)
+            addTheme(to: &response, request)
             for cookie in visitor.cookies { response.setCookie(cookie) }
             return response
         } catch {
