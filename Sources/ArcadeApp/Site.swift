@@ -199,7 +199,9 @@ struct RouteKit: Sendable {
     static let themeCookie = "arcade_theme"
 
     private func addTheme(to response: inout Response, _ request: Request) {
-        guard request.cookies[Self.themeCookie] == "crt", case .bytes(var body) = response.body,
+        // A substring test first: parsing every request's cookies again would cost more than the page's tags.
+        guard request.headers["Cookie"]?.contains("\(Self.themeCookie)=crt") == true, request.cookies[Self.themeCookie] == "crt",
+              case .bytes(var body) = response.body,
               response.headers["Content-Type"]?.hasPrefix("text/html") == true,
               let at = body.firstRange(of: Array("<body>".utf8)) else { return }
         body.replaceSubrange(at, with: Array("<body class=\"theme-crt\">".utf8))
