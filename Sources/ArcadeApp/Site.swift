@@ -198,10 +198,8 @@ struct RouteKit: Sendable {
     /// need no database lookup.
     static let themeCookie = "arcade_theme"
 
-    private func addTheme(to response: inout Response, _ request: Request) {
-        // A substring test first: parsing every request's cookies again would cost more than the page's tags.
-        guard request.headers["Cookie"]?.contains("\(Self.themeCookie)=crt") == true, request.cookies[Self.themeCookie] == "crt",
-              case .bytes(var body) = response.body,
+    private func addTheme(to response: inout Response) {
+        guard case .bytes(var body) = response.body,
               response.headers["Content-Type"]?.hasPrefix("text/html") == true,
               let at = body.firstRange(of: Array("<body>".utf8)) else { return }
         body.replaceSubrange(at, with: Array("<body class=\"theme-crt\">".utf8))
@@ -246,7 +244,7 @@ struct RouteKit: Sendable {
                 response = try handle(request, visitor)
             }
             if let notice, response.status == .ok { try addUpdateBanner(notice, to: &response, visitor, back: String(request.rawPath)) }
-            addTheme(to: &response, request)
+            if visitor.crtTheme { addTheme(to: &response) }
             for cookie in visitor.cookies { response.setCookie(cookie) }
             return response
         } catch {

@@ -21,6 +21,8 @@ struct Visitor: Sendable {
     let csrfToken: String
     /// Cookies the response must set.
     var cookies: [SetCookie] = []
+    /// The CRT theme cheat is on (a plain cookie: it is only cosmetic).
+    var crtTheme = false
 }
 
 /// Identifies visitors and guards state-changing requests.
@@ -60,7 +62,7 @@ struct Identity: Sendable {
                                    secure: secureCookies, sameSite: .lax))
         }
         return Visitor(playerID: player, sessionID: session, language: language, csrfToken: csrfToken(session: session),
-                       cookies: toSet)
+                       cookies: toSet, crtTheme: cookies[RouteKit.themeCookie] == "crt")
     }
 
     /// The page language: `?lang=` (a switch, to remember), the remembered
