@@ -1,15 +1,10 @@
+import PropertyList
 /// A parsed `.strings` file: Apple's old-style property list grammar for
 /// string tables (`CFOldStylePList`). Where Apple's parser silently stops at
 /// a stray token and drops the rest of the file, this one throws, naming
 /// the file, line and column.
 public struct StringsFile: Sendable {
-    public struct Error: Swift.Error, Sendable, CustomStringConvertible {
-        public let file: String
-        public let line: Int
-        public let column: Int
-        public let message: String
-        public var description: String { "\(file):\(line):\(column): \(message)" }
-    }
+    public typealias Error = SourceError
 
     /// Keys to values; for a duplicate key the last one wins.
     public private(set) var table: [String: String] = [:]

@@ -3,13 +3,7 @@
 /// data, with comments, CDATA and the XML entities. Errors name the line and
 /// column and say what was expected.
 public struct PropertyListParser {
-    public struct Error: Swift.Error, Sendable, CustomStringConvertible {
-        public let file: String
-        public let line: Int
-        public let column: Int
-        public let message: String
-        public var description: String { "\(file):\(line):\(column): \(message)" }
-    }
+    public typealias Error = SourceError
 
     public static let maxDepth = 128
 
