@@ -1,4 +1,5 @@
 import PropertyList
+
 /// A parsed `.strings` file: Apple's old-style property list grammar for
 /// string tables (`CFOldStylePList`). Where Apple's parser silently stops at
 /// a stray token and drops the rest of the file, this one throws, naming
