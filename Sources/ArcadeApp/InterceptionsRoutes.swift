@@ -78,12 +78,13 @@ struct InterceptionsRoutes: Sendable {
         for platform in InterceptionsStore.platforms {
             update.append((platform, .array(rules.filter { $0.platform == platform }.map { rule in
                 var members: [(String, JSONValue)] = [("restriction", .integer(Int64(rule.restriction.rawValue))),
-                                                      ("active", .integer(rule.active ? 1 : 0))]
+                                                      ("active", .bool(rule.active))]
                 if let system = rule.os { members.append(("os", .string(system))) }  // an Arcade extension, for browser rules
+                // GTConstants drops a rule that lacks either minimum, and reads an empty version as "never older".
                 for (key, requirement) in [("min_app_version", rule.minimumApp), ("min_os_version", rule.minimumOS)] {
-                    guard let requirement else { continue }
-                    members.append((key, .object([("version", .string(requirement.version.text)),
-                                                  ("message", .object(requirement.messages.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))])))
+                    let messages = (requirement?.messages ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }
+                    members.append((key, .object([("version", .string(requirement?.version.text ?? "")),
+                                                  ("message", .object(messages))])))
                 }
                 return .object(members)
             })))

@@ -11,7 +11,9 @@ public struct CheatProgress: Sendable, Equatable {
     public private(set) var state: State = .reset
     /// The actions that are a prefix of some sequence (normalized).
     public private(set) var recent: [Action] = []
-    /// The last action that was accepted as part of the cheat.
+    /// The last action accepted as part of the cheat; nil after a wrong
+    /// action, which restarts the cheat (where the Cheats library is after
+    /// its `reset()`).
     public private(set) var previousAction: Action?
     /// When the last action arrived, in seconds.
     public private(set) var lastTime: Double?
@@ -29,7 +31,8 @@ public struct CheatProgress: Sendable, Equatable {
     public var progress: Int { state == .matched ? 0 : recent.count }
 
     /// The action that would take the cheat one step further (from the
-    /// sequence the player is furthest along).
+    /// sequence the player is furthest along); after a wrong action, the
+    /// first one, since the cheat has restarted.
     public func nextAction(for cheat: CheatCode) -> Action? {
         let n = recent.count
         return cheat.sequences.first { $0.count > n && Array($0.prefix(n)) == recent }?[n] ?? cheat.sequences.first?.first
@@ -66,6 +69,7 @@ public struct CheatProgress: Sendable, Equatable {
             previousAction = action
             state = .matching
         } else {
+            previousAction = nil
             state = .notMatched
         }
         return false

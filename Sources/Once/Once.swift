@@ -12,8 +12,9 @@ public struct Once: Sendable {
         case session
         /// The last Δ seconds (a mark exactly Δ ago counts).
         case since(Double)
-        /// For to-dos: expires Δ seconds after `toDo`. As a `beenDone`
-        /// scope it means the same as `since(Δ)`.
+        /// Up to Δ seconds from now, as in Ecno: for a to-do, due through
+        /// its deadline Δ after `toDo`; as a `beenDone` scope it holds every
+        /// mark so far (use `since(Δ)` for the last Δ seconds).
         case until(Double)
     }
 
@@ -93,8 +94,8 @@ public struct Once: Sendable {
 
     /// How many times the task was done within the scope.
     public func count(_ task: String, scope: Scope = .install) -> Int {
-        let start = self.start(of: scope)
-        return (record.done[task] ?? [:]).reduce(0) { $0 + ($1.key >= start ? $1.value : 0) }
+        let span = self.span(of: scope)
+        return (record.done[task] ?? [:]).reduce(0) { $0 + (span.from <= $1.key && $1.key <= span.to ? $1.value : 0) }
     }
 
     /// Whether the task's count within the scope satisfies `count`. A task
@@ -106,23 +107,22 @@ public struct Once: Sendable {
 
     public func lastDone(_ task: String) -> Double? { record.done[task]?.keys.max() }
 
-    /// Without a scope, always marks the task to do. With `until(Δ)`, marks
-    /// it to expire Δ later. With another scope, marks it only if it was
-    /// not done within that scope.
+    /// Without a scope, always marks the task to do. With a scope, marks it
+    /// only if it was not done within that scope, as Ecno does; `until(Δ)`
+    /// holds every mark so far, so it marks a task never done, due for Δ.
     @discardableResult
     public mutating func toDo(_ task: String, scope: Scope? = nil, info: String? = nil) -> [Effect] {
         var expires: Double?
-        switch scope {
-        case nil: break
-        case .until(let delta): expires = now + delta
-        case let scope?: if beenDone(task, scope: scope) { return [] }
+        if let scope {
+            if beenDone(task, scope: scope) { return [] }
+            if case .until(let delta) = scope { expires = now + delta }
         }
         let item = ToDo(created: now, expires: expires, info: info)
         record.toDos[task] = item
         return [.setToDo(task: task, item)]
     }
 
-    /// Whether the task is still to do (a to-do expires at its deadline).
+    /// Whether the task is still to do (a to-do is due through its deadline, as in Ecno).
     public func needToDo(_ task: String) -> Bool { live(task) != nil }
 
     /// The info passed to `toDo`; nil once the to-do has expired.
@@ -148,16 +148,18 @@ public struct Once: Sendable {
 
     private func live(_ task: String) -> ToDo? {
         guard let item = record.toDos[task] else { return nil }
-        if let expires = item.expires, now >= expires { return nil }
+        if let expires = item.expires, now > expires { return nil }
         return item
     }
 
-    private func start(of scope: Scope) -> Double {
+    /// The instants a scope covers, both ends included.
+    private func span(of scope: Scope) -> (from: Double, to: Double) {
         switch scope {
-        case .install: anchors.install
-        case .version: anchors.version
-        case .session: anchors.session
-        case .since(let delta), .until(let delta): now - delta
+        case .install: (anchors.install, .infinity)
+        case .version: (anchors.version, .infinity)
+        case .session: (anchors.session, .infinity)
+        case .since(let delta): (now - delta, .infinity)
+        case .until(let delta): (-.infinity, now + delta)
         }
     }
 }

@@ -96,7 +96,8 @@ struct CheatsTests {
         p.record(.key("a"), at: 0, for: cheat)
         #expect(p.state == .matching && p.progress == 1 && p.previousAction == .key("a") && p.nextAction(for: cheat) == .key("b"))
         p.record(.key("z"), at: 1, for: cheat)
-        #expect(p.state == .notMatched && p.progress == 0 && p.previousAction == .key("a"))
+        // A wrong action restarts the cheat by itself: Arcade is then where the Cheats library is after reset().
+        #expect(p.state == .notMatched && p.progress == 0 && p.previousAction == nil && p.nextAction(for: cheat) == .key("a"))
         p.record(.key("a"), at: 2, for: cheat)
         p.record(.key("b"), at: 3, for: cheat)
         var m = try CheatMatcher(cheats: [cheat], progress: ["abc": p])
@@ -106,6 +107,20 @@ struct CheatsTests {
         #expect(m.record(.key("b"), at: 6) == CheatMatcher.Outcome(unlocked: [], closest: "abc", state: .matching, progress: 2, length: 3))
         p.reset()
         #expect(p == CheatProgress())
+    }
+
+    /// The Cheats library ignores a tap it is not expecting (and keys while it expects a swipe);
+    /// Arcade counts every action, so a stray tap breaks the sequence, which then starts afresh.
+    @Test func anUnexpectedTapOrKeyCountsAsAWrongAction() throws {
+        let cheat = try CheatCode(name: "konami", sequences: [konami])
+        var p = CheatProgress()
+        for (i, action) in konami.prefix(4).enumerated() { p.record(action, at: Double(i), for: cheat) }
+        #expect(p.progress == 4)
+        p.record(.tap(1), at: 4, for: cheat)
+        #expect(p.state == .notMatched && p.progress == 0, "the library would have ignored the tap")
+        var m = try CheatMatcher(cheats: [cheat])
+        #expect(feed(&m, Array(konami.prefix(5)) + [.key("q")] + Array(konami.suffix(5))) == [], "a stray key breaks it too")
+        #expect(feed(&m, konami, from: 20) == ["konami"], "and the whole code again unlocks it")
     }
 
     @Test func badCheatsAndActionsAreRefused() throws {

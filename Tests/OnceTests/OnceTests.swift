@@ -92,16 +92,43 @@ struct OnceTests {
         #expect(o.needToDo("tour"))
     }
 
-    @Test func untilExpiresExactlyAtItsDeadline() {
+    /// Matches Ecno: `until(Δ)` spans up to Δ from now, both ends included.
+    @Test func untilIsDueThroughItsDeadline() {
         let clock = TestClock()
         var o = once(clock)
         o.toDo("remind", scope: .until(3 * 86_400), info: "try the Name Game")
-        clock.advance(3 * 86_400 - 0.001)
-        #expect(o.needToDo("remind"))
+        clock.advance(3 * 86_400)
+        #expect(o.needToDo("remind"), "still due at the exact deadline, as in Ecno")
         #expect(o.infoForToDo("remind") == "try the Name Game")
         clock.advance(0.001)
-        #expect(!o.needToDo("remind"), "expired at the deadline")
+        #expect(!o.needToDo("remind"), "expired just after it")
         #expect(o.infoForToDo("remind") == nil, "an expired to-do returns no info")
+    }
+
+    /// Matches Ecno: as a count scope, `until(Δ)` holds every mark so far (not the last Δ).
+    @Test func untilAsACountScopeHoldsEveryMark() {
+        let clock = TestClock()
+        var o = once(clock)
+        o.markDone("t")
+        clock.advance(30 * 86_400)
+        o.markDone("t")
+        #expect(o.count("t", scope: .until(60)) == 2, "a mark a month old counts")
+        #expect(o.count("t", scope: .since(60)) == 1, "since(Δ) is the last Δ")
+        #expect(!o.beenDone("never", scope: .until(60)))
+    }
+
+    /// Matches Ecno: `toDo(.until)` follows the rule of every scope, so a task ever done is not marked.
+    @Test func toDoUntilSkipsATaskEverDone() {
+        let clock = TestClock()
+        var o = once(clock)
+        #expect(o.toDo("fresh", scope: .until(60)) != [], "never done: marked, due for Δ")
+        #expect(o.needToDo("fresh"))
+        o.markDone("old")
+        clock.advance(365 * 86_400)
+        #expect(o.toDo("old", scope: .until(60)).isEmpty, "done a year ago: not marked")
+        #expect(!o.needToDo("old"))
+        o.clearDone("old")
+        #expect(o.toDo("old", scope: .until(60)) != [], "after clearDone it is marked again")
     }
 
     @Test func markDoneClearsTheToDo() {
