@@ -113,6 +113,14 @@ public struct ServeOptions: Sendable {
         },
         seconds("--header-timeout", "ARCADE_HEADER_TIMEOUT", "to receive a request head", \.headerTimeout),
         seconds("--body-timeout", "ARCADE_BODY_TIMEOUT", "allowed between reads of a body", \.bodyTimeout),
+        seconds("--body-grace", "ARCADE_BODY_GRACE", "a body may take before --min-body-rate applies", \.bodyGracePeriod),
+        Option(flag: "--min-body-rate", variable: "ARCADE_MIN_BODY_RATE", placeholder: "BYTES",
+               help: "bytes a second a body must average after --body-grace, or 408 (0: off)",
+               current: { "\($0.server.minBodyRate)" }) {
+            guard let n = Int($1), n >= 0 else { return false }
+            $0.server.minBodyRate = n
+            return true
+        },
         seconds("--idle-timeout", "ARCADE_IDLE_TIMEOUT", "an idle keep-alive connection stays open", \.idleTimeout),
         seconds("--write-timeout", "ARCADE_WRITE_TIMEOUT", "a response may stall on a client that does not read", \.writeTimeout),
         Option(flag: "--access-log", variable: "ARCADE_ACCESS_LOG", placeholder: "on|off",

@@ -1,7 +1,9 @@
 /// An incremental HTTP/1.1 request parser (RFC 9112). Feed it whatever bytes
 /// have arrived, one at a time or many requests at once; it consumes up to
 /// the end of one request and says what happened. It refuses what nginx
-/// refuses, with the same statuses, and never reads past its limits.
+/// refuses, with the same statuses, and never reads past its limits. Lines
+/// end in CRLF only (llhttp's strict mode): a bare LF is 400, since a proxy
+/// that reads it otherwise could be made to see a different request.
 public struct RequestParser {
     public enum Event {
         /// Everything given was consumed; more bytes are needed.
@@ -24,12 +26,12 @@ public struct RequestParser {
 
     // Sub-states of a chunk extension: `;name=value` or `;name="quoted"`.
     private enum ExtState: UInt8 {
-        case afterSize, beforeName, name, afterName, beforeValue, token, quoted, quotedPair, afterValue
+        case beforeName, name, afterName, beforeValue, token, quoted, quotedPair, afterValue
     }
 
     public let limits: ParserLimits
     private var state = State.start
-    private var ext = ExtState.afterSize
+    private var ext = ExtState.beforeName
     private var lineLength = 0
     private var headerBytes = 0
     private var method: [UInt8] = []
@@ -66,6 +68,9 @@ public struct RequestParser {
         }
     }
 
+    /// Body bytes received so far of the request being read.
+    public var bodyBytesReceived: Int { body.count }
+
     public mutating func parse(_ input: UnsafeRawBufferPointer) -> (consumed: Int, event: Event) {
         guard input.count > 0, let start = input.baseAddress else { return (0, .needMore) }
         return CharacterClass.table.withUnsafeBufferPointer { classes in
@@ -89,7 +94,7 @@ public struct RequestParser {
 
             case .start:
                 if byte == 0x0D { state = .startLF; i += 1; continue }
-                if byte == 0x0A { i += 1; continue }
+                if byte == 0x0A { return fail(.badRequest, "bare LF") }
                 guard cls[Int(byte)] & CharacterClass.token != 0 else {
                     return fail(.badRequest, "invalid request line")
                 }
@@ -137,7 +142,7 @@ public struct RequestParser {
                 if byte == 0x0D {
                     state = .requestLineLF
                 } else if byte == 0x0A {
-                    if let failure = finishRequestLine() { return fail(failure.status, failure.reason) }
+                    return fail(.badRequest, "bare LF")
                 } else if byte > 0x20 && byte < 0x7F && version.count < 8 {
                     version.append(byte)
                 } else {
@@ -150,11 +155,11 @@ public struct RequestParser {
                 if let failure = finishRequestLine() { return fail(failure.status, failure.reason) }
 
             case .fieldStart:
-                if byte == 0x0D || byte == 0x0A {
+                if byte == 0x0A { return fail(.badRequest, "bare LF") }
+                if byte == 0x0D {
                     i += 1
                     headerBytes += 1
-                    if byte == 0x0D { state = .headEndLF; continue }
-                    if let event = finishHead() { return (i, event) }
+                    state = .headEndLF
                     continue
                 }
                 if byte == 0x20 || byte == 0x09 { return fail(.badRequest, "obsolete line folding") }
@@ -209,7 +214,7 @@ public struct RequestParser {
                 i += 1
                 switch p[i - 1] {
                 case 0x0D: state = .fieldLF
-                case 0x0A: finishField()
+                case 0x0A: return fail(.badRequest, "bare LF")
                 default: return fail(.badRequest, "invalid byte in header value")
                 }
 
@@ -245,21 +250,26 @@ public struct RequestParser {
                     if remaining > limits.maxBody - body.count { return fail(.contentTooLarge, "chunked body too large") }
                     continue
                 }
-                guard sawChunkDigit else { return fail(.badRequest, "invalid chunk size") }
+                // The size ends at `;` or CRLF, with nothing between (no space).
+                guard sawChunkDigit, byte == UInt8(ascii: ";") || byte == 0x0D else {
+                    return fail(.badRequest, "invalid chunk size")
+                }
+                i += 1
+                if byte == 0x0D { state = .chunkSizeLF; continue }
                 state = .chunkExt
-                ext = .afterSize
-                lineLength -= 1  // re-counted in chunkExt
+                ext = .beforeName
 
             case .chunkExt:
                 lineLength += 1
                 if lineLength > limits.maxChunkLine { return fail(.badRequest, "chunk line too long") }
                 i += 1
-                if byte == 0x0D || byte == 0x0A {
+                if byte == 0x0A { return fail(.badRequest, "bare LF in chunk") }
+                if byte == 0x0D {
                     switch ext {
-                    case .afterSize, .name, .afterName, .token, .afterValue: break
+                    case .name, .afterName, .token, .afterValue: break
                     default: return fail(.badRequest, "invalid chunk extension")
                     }
-                    if byte == 0x0D { state = .chunkSizeLF } else if let event = finishChunkSize() { return (i, event) }
+                    state = .chunkSizeLF
                     continue
                 }
                 if !advanceChunkExtension(byte, cls) { return fail(.badRequest, "invalid chunk extension") }
@@ -277,10 +287,11 @@ public struct RequestParser {
                 if remaining == 0 { state = .chunkDataEnd }
 
             case .chunkDataEnd:
+                guard byte == 0x0D else {
+                    return fail(.badRequest, byte == 0x0A ? "bare LF in chunk" : "chunk data longer than its size")
+                }
                 i += 1
-                if byte == 0x0D { state = .chunkDataLF }
-                else if byte == 0x0A { beginChunk() }
-                else { return fail(.badRequest, "chunk data longer than its size") }
+                state = .chunkDataLF
 
             case .chunkDataLF:
                 guard byte == 0x0A else { return fail(.badRequest, "bare CR in chunk") }
@@ -443,7 +454,7 @@ public struct RequestParser {
         let isSpace = byte == 0x20 || byte == 0x09
         let isToken = cls[Int(byte)] & CharacterClass.token != 0
         switch ext {
-        case .afterSize, .afterValue:
+        case .afterValue:
             if isSpace { return true }
             guard byte == UInt8(ascii: ";") else { return false }
             ext = .beforeName

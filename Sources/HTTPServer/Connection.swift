@@ -28,6 +28,7 @@ final class Connection {
 
     private let accepted: Int64
     private var headStarted: Int64 = 0
+    private var bodyStarted: Int64 = 0
     private var lastRead: Int64
     private var lastWrite: Int64
     private var lastActivity: Int64
@@ -94,10 +95,11 @@ final class Connection {
                 unparsed.append(contentsOf: rest)
                 break
             }
-            let wasIdle = parser.isIdle
+            let wasIdle = parser.isIdle, wasReadingBody = parser.isReadingBody
             let (used, event) = parser.parse(rest)
             rest = UnsafeRawBufferPointer(rebasing: rest[used...])
             if wasIdle && !parser.isIdle { headStarted = loop.now }
+            if !wasReadingBody && parser.isReadingBody { bodyStarted = loop.now }
             switch event {
             case .needMore:
                 break
@@ -251,7 +253,11 @@ final class Connection {
         } else if waitingForHandler {
             return
         } else if parser.isReadingBody {
-            if now - lastRead >= Clock.nanoseconds(config.bodyTimeout) { timeOut("body not received in time") }
+            if now - lastRead >= Clock.nanoseconds(config.bodyTimeout) {
+                timeOut("body not received in time")
+            } else if bodyTooSlow(now: now, config) {
+                timeOut("body arriving too slowly")
+            }
         } else if !parser.isIdle {
             if now - headStarted >= Clock.nanoseconds(config.headerTimeout) { timeOut("request head not received in time") }
         } else if served == 0 {
@@ -260,6 +266,14 @@ final class Connection {
         } else if now - lastActivity >= Clock.nanoseconds(config.idleTimeout) {
             close()
         }
+    }
+
+    /// Past the grace period, each `minBodyRate` bytes received buys one
+    /// more second, as mod_reqtimeout's MinRate does.
+    private func bodyTooSlow(now: Int64, _ config: ServerConfiguration) -> Bool {
+        guard config.minBodyRate > 0 else { return false }
+        let elapsed = Double(now - bodyStarted) / 1e9 - config.bodyGracePeriod
+        return elapsed > 0 && Double(parser.bodyBytesReceived) < elapsed * Double(config.minBodyRate)
     }
 
     private func timeOut(_ reason: String) {

@@ -68,7 +68,7 @@ final class EventLoop: @unchecked Sendable {
         wake = csys_eventfd()
         guard wake >= 0 else { throw SystemError("eventfd") }
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
-        let shortest = [configuration.headerTimeout, configuration.bodyTimeout,
+        let shortest = [configuration.headerTimeout, configuration.bodyTimeout, configuration.bodyGracePeriod,
                         configuration.idleTimeout, configuration.writeTimeout].min()!
         sweepInterval = max(Clock.nanoseconds(0.005), min(Clock.nanoseconds(0.25), Clock.nanoseconds(shortest / 8)))
         guard csys_epoll_ctl(epoll, CSYS_EPOLL_CTL_ADD, listener, CSYS_EPOLLIN | CSYS_EPOLLET, Self.listenerToken) == 0,

@@ -18,6 +18,12 @@ public struct ServerConfiguration: Sendable {
     public var headerTimeout: Double = 10
     /// Seconds allowed between two reads of a body.
     public var bodyTimeout: Double = 30
+    /// Seconds a body may take before `minBodyRate` applies (Apache's mod_reqtimeout).
+    public var bodyGracePeriod: Double = 10
+    /// After the grace period, bytes a second a body must keep arriving at
+    /// on average, or it gets 408: a body trickled a byte at a time cannot
+    /// hold a connection. 0 turns the check off.
+    public var minBodyRate = 500
     /// Seconds a keep-alive connection may sit idle.
     public var idleTimeout: Double = 75
     /// Seconds a response may make no progress toward a client that does not read.

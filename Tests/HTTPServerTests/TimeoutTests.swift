@@ -92,3 +92,53 @@ struct TimeoutTests {
 
 
 import CSystem
+
+@Suite("Minimum body rate")
+struct BodyRateTests {
+    static func server() throws -> TestServer {
+        try TestServer {
+            $0.bodyTimeout = 30
+            $0.bodyGracePeriod = 1
+            $0.minBodyRate = 500
+        }
+    }
+
+    /// One byte a second never trips the gap timeout, but after the grace period it is far under the rate.
+    @Test func aTrickledBodyGets408AfterTheGracePeriod() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let clients = try (0..<20).map { _ in try server.client() }
+        for client in clients { client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 100000\r\n\r\n") }
+        let start = csysNow()
+        var answered: [Int] = []
+        for tick in 0..<12 where answered.count < clients.count {
+            for (i, client) in clients.enumerated() where !answered.contains(i) {
+                if tick % 2 == 0 { client.send("x") }  // one byte a second
+                if let response = try? client.readResponse(timeout: 0.01) {
+                    #expect(response.status == 408)
+                    answered.append(i)
+                }
+            }
+            sleep(seconds: 0.5)
+        }
+        #expect(answered.count == clients.count, "every trickling connection is refused")
+        #expect(csysNow() - start < 1 + 3, "within the grace period plus a few seconds")
+        for client in clients { #expect(try client.closes(within: 2)) }
+    }
+
+    /// A slow but steady upload (1,000 bytes a second, over twice the rate) is accepted.
+    @Test func aSteadyBodyAboveTheRateIsAccepted() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let client = try server.client()
+        let body = String(repeating: "b", count: 3_000)
+        client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.utf8.count)\r\n\r\n")
+        for piece in stride(from: 0, to: 3_000, by: 250) {
+            client.send(String(repeating: "b", count: 250))
+            if piece + 250 < 3_000 { sleep(seconds: 0.25) }
+        }
+        let response = try client.readResponse(timeout: 3)
+        #expect(response.status == 200)
+        #expect(response.text == body)
+    }
+}
