@@ -116,8 +116,9 @@ struct AdminHotfixes: Sendable {
         let id: Int, key: String, language: String, before: String?, after: String?, admin: String, at: Int
     }
 
+    /// A key's 50 most recent changes, newest first (the page never grows with a long history).
     func history(_ key: String) throws -> [Change] {
-        try pool.connection().query("SELECT * FROM hotfix_history WHERE key = ? ORDER BY id DESC", [.text(key)]).map(change)
+        try pool.connection().query("SELECT * FROM hotfix_history WHERE key = ? ORDER BY id DESC LIMIT 50", [.text(key)]).map(change)
     }
 
     /// Puts a key back as it was before a change.

@@ -221,7 +221,10 @@ struct AdminRoutes: Sendable {
     private func hotfixPage(_ request: Request, _ visitor: Visitor, status: Status, message: String?) throws -> Response {
         let localizer = pages.localizer
         let query = (request.query["q"] ?? request.form?["key"] ?? "").lowercased()
-        let keys = (localizer.table(localizer.base).keys.sorted() + localizer.pluralFormKeys).filter { query.isEmpty || $0.lowercased().contains(query) }
+        // A query longer than every key matches none, so the search never grows with it.
+        let searchable = query.utf8.count <= FieldLimits.site.limit(for: "q")
+        let keys = (localizer.table(localizer.base).keys.sorted() + localizer.pluralFormKeys)
+            .filter { query.isEmpty || (searchable && $0.lowercased().contains(query)) }
         let rows: [TemplateValue] = keys.prefix(60).map { key in
             let overrides: [TemplateValue] = ([StringOverlay.allLanguages] + localizer.languages).compactMap { language in
                 localizer.overlay.values(for: language)[key].map { .object(["language": .string(language), "value": .string($0)]) }
@@ -236,7 +239,8 @@ struct AdminRoutes: Sendable {
         }
         let languages: [TemplateValue] = ([StringOverlay.allLanguages] + localizer.languages).map { .string($0) }
         let constants = hotfixes.constants
-        let constantRows: [TemplateValue] = constants.base.keys.sorted().filter { query.isEmpty || $0.lowercased().contains(query) }
+        let constantRows: [TemplateValue] = constants.base.keys.sorted()
+            .filter { query.isEmpty || (searchable && $0.lowercased().contains(query)) }
             .compactMap { key in
                 guard let base = constants.base[key] else { return nil }
                 let current = constants.hotfixValues.first { $0.0 == key }.map { AdminHotfixes.text($0.1) }
@@ -331,7 +335,9 @@ struct AdminRoutes: Sendable {
         do {
             let visitor = try identity.visitor(for: request)
             var response: Response
-            if csrf && !identity.passesCSRF(request) {
+            if csrf, let refusal = pages.fieldTooLong(request, visitor) {
+                response = refusal
+            } else if csrf && !identity.passesCSRF(request) {
                 response = pages.error(.forbidden, language: visitor.language, csrf: visitor.csrfToken, path: "/")
             } else {
                 response = try body(visitor)

@@ -136,6 +136,13 @@ struct Pages: Sendable {
     }
 
     /// A localized error page in the layout.
+    /// A localized 422 naming the first form field longer than the site allows, or nil.
+    func fieldTooLong(_ request: Request, _ visitor: Visitor) -> Response? {
+        guard let form = request.form, let over = FieldLimits.site.firstViolation(in: form) else { return nil }
+        return error(.unprocessableContent, language: visitor.language, csrf: visitor.csrfToken, path: "/",
+                     message: localizer.string("error.field.long", language: visitor.language, [.string(over.name), .int(over.limit)]))
+    }
+
     func error(_ status: Status, language: String, csrf: String, path: String, cookies: [SetCookie] = [],
                message: String = "") -> Response {
         let family = localizer.rawString("error.\(status.code).name", language: language) != nil ? status.code

@@ -238,6 +238,8 @@ struct RouteKit: Sendable {
             if checkingCSRF && isFormPost(request) && request.form == nil {
                 // A body that claims to be a form but does not parse: say so.
                 response = pages.error(.badRequest, language: visitor.language, csrf: visitor.csrfToken, path: "/")
+            } else if checkingCSRF, let refusal = pages.fieldTooLong(request, visitor) {
+                response = refusal
             } else if checkingCSRF && !identity.passesCSRF(request) {
                 response = pages.error(.forbidden, language: visitor.language, csrf: visitor.csrfToken, path: "/")
             } else {

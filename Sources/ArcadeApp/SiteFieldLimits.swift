@@ -1,0 +1,13 @@
+import HTTP
+
+extension FieldLimits {
+    /// What each of the site's form fields may hold (characters). Checked by
+    /// every action before its handler runs; longer is a localized 422.
+    static let site = FieldLimits(
+        byName: [
+            "csrf": 128, "key": 200, "value": 4000, "password": 1024, "name": 64, "back": 512, "q": 200,
+            "guess": 32, "answer": 64, "choice": 64,
+        ],
+        byPrefix: [("message_", 2000), ("app_message_", 2000), ("os_message_", 2000)],
+        otherwise: 64)
+}
