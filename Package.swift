@@ -19,8 +19,10 @@ let package = Package(
 
         // HTTP/1.1 messages, the incremental parser and the router: no I/O.
         .target(name: "HTTP"),
+        // Threads, a condition variable and the event-loop marker, shared by the server and the database writer.
+        .target(name: "Threads", dependencies: ["CSystem"]),
         // The epoll reactor that serves HTTP over sockets.
-        .target(name: "HTTPServer", dependencies: ["HTTP", "CSystem", "Files"]),
+        .target(name: "HTTPServer", dependencies: ["HTTP", "CSystem", "Files", "Threads"]),
 
         // Mustache templates rendered straight into bytes.
         .target(name: "Templates"),
@@ -39,7 +41,7 @@ let package = Package(
         // HMAC, random bytes and password hashing from OpenSSL.
         .target(name: "Crypto", dependencies: ["COpenSSL"]),
         // SQLite behind a small typed wrapper.
-        .target(name: "Storage", dependencies: ["CSQLite"]),
+        .target(name: "Storage", dependencies: ["CSQLite", "Threads"]),
 
         // Games: pure domain modules, no I/O.
         .target(name: "Mastermind"),

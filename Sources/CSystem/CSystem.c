@@ -232,6 +232,10 @@ int csys_thread_start(csys_thread_body body, void *context, uint64_t *handle) {
 
 int csys_thread_join(uint64_t handle) { return pthread_join((pthread_t)handle, NULL); }
 
+static __thread int thread_role;
+void csys_set_thread_role(int role) { thread_role = role; }
+int csys_thread_role(void) { return thread_role; }
+
 pid_t csys_spawn(const char *path, char *const argv[], char *const envp[], int stdout_fd, int stderr_fd) {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);

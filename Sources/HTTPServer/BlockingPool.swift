@@ -1,5 +1,6 @@
 import CSystem
 import Synchronization
+import Threads
 #if canImport(Glibc)
 import Glibc
 #endif

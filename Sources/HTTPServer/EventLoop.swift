@@ -1,5 +1,6 @@
 import CSystem
 import HTTP
+import Threads
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -90,6 +91,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     func run() {
+        ThreadRole.markEventLoop()
         var events = [UInt32](repeating: 0, count: 256)
         var tokens = [UInt64](repeating: 0, count: 256)
         refreshClock()

@@ -1,6 +1,7 @@
 import CSystem
 import HTTP
 import Synchronization
+import Threads
 #if canImport(Glibc)
 import Glibc
 #endif

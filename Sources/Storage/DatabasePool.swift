@@ -3,22 +3,65 @@ import Synchronization
 import Glibc
 #endif
 
-/// One connection per thread (each event loop, each pool thread), opened
-/// on first use. SQLite connections must not be shared across threads
-/// without locking; this way no request ever waits on another's connection.
+/// A database as the server uses it: one reading connection per thread (each
+/// event loop, each pool thread), opened on first use, so no request waits on
+/// another's connection; and one `DatabaseWriter` through which every write
+/// goes, committed in groups off the event loops.
 public final class DatabasePool: Sendable {
     public let path: String
     private let connections = Mutex<[UInt: UnsafeSendable<Database>]>([:])
+    private let writerBox = Mutex<DatabaseWriter?>(nil)
+    private let commitDelay: Double
 
-    public init(path: String) { self.path = path }
+    /// `commitDelay` slows every commit down, to test what a slow disk does.
+    public init(path: String, commitDelay: Double = 0) {
+        self.path = path
+        self.commitDelay = commitDelay
+    }
 
-    /// The calling thread's connection.
+    /// The calling thread's connection (on the writer's thread, the writer's own).
     public func connection() throws(DatabaseError) -> Database {
-        let thread = UInt(bitPattern: Int(bitPattern: UInt(pthread_self())))
+        let thread = DatabaseWriter.currentThread
         if let existing = connections.withLock({ $0[thread] }) { return existing.value }
         let database = try Database(path: path)
         connections.withLock { $0[thread] = UnsafeSendable(database) }
         return database
+    }
+
+    /// The writer, started on first use.
+    public func writer() throws(DatabaseError) -> DatabaseWriter {
+        try writerBox.withLock { (box: inout DatabaseWriter?) throws(DatabaseError) -> DatabaseWriter in
+            if let box { return box }
+            let created = try DatabaseWriter(path: path, commitDelay: commitDelay) { [self] database in
+                connections.withLock { $0[DatabaseWriter.currentThread] = UnsafeSendable(database) }
+            }
+            box = created
+            return created
+        }
+    }
+
+    /// Runs `body` as one transaction through the writer and returns once it is on disk.
+    /// Blocks: for off-loop handlers and commands, never an event loop.
+    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try writer().perform(body)
+    }
+
+    /// Queues a write nobody waits for (bookkeeping a page view may do): the loop goes on at once.
+    public func writeLater(_ work: @escaping DatabaseWriter.Work, failed: @escaping @Sendable (any Error) -> Void = { _ in }) {
+        do {
+            try writer().submit(work) { error in if let error { failed(error) } }
+        } catch {
+            failed(error)
+        }
+    }
+
+    /// Commits what is queued and stops the writer.
+    public func close() {
+        let writer = writerBox.withLock { box in
+            defer { box = nil }
+            return box
+        }
+        writer?.stop()
     }
 }
 

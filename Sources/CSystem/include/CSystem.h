@@ -64,6 +64,9 @@ int csys_available_cpus(void);
 typedef void (*csys_thread_body)(void *);
 int csys_thread_start(csys_thread_body body, void *context, uint64_t *handle);
 int csys_thread_join(uint64_t handle);
+// A per-thread role (0 = ordinary, 1 = event loop), so code can refuse to block on a loop.
+void csys_set_thread_role(int role);
+int csys_thread_role(void);
 
 // A process for tests and scripts: posix_spawn with argv/envp, and wait.
 pid_t csys_spawn(const char *path, char *const argv[], char *const envp[], int stdout_fd, int stderr_fd);

@@ -1,10 +1,10 @@
 import CSystem
 
 /// A joinable OS thread running a closure; Foundation's Thread without Foundation.
-struct OSThread {
+public struct OSThread: Sendable {
     private let handle: UInt64
 
-    init(_ body: @escaping @Sendable () -> Void) {
+    public init(_ body: @escaping @Sendable () -> Void) {
         final class Box { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         var handle: UInt64 = 0
@@ -16,5 +16,5 @@ struct OSThread {
         self.handle = handle
     }
 
-    func join() { _ = csys_thread_join(handle) }
+    public func join() { _ = csys_thread_join(handle) }
 }

@@ -1,0 +1,186 @@
+import Synchronization
+import Threads
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one writer of a database: a thread that owns the only connection
+/// that writes, takes every transaction waiting for it and commits them
+/// together (group commit: one flush for many requests, as PostgreSQL and
+/// InnoDB do). Each transaction runs in its own savepoint, so one that
+/// throws rolls back alone and the others commit. A transaction's caller
+/// learns its fate only after the flush, so an acknowledged write is on
+/// disk. Event loops never wait here; they read through their own WAL
+/// connections meanwhile.
+public final class DatabaseWriter: Sendable {
+    public typealias Work = @Sendable (Database) throws -> Void
+
+    private struct Job: Sendable {
+        let work: Work
+        let done: @Sendable ((any Error)?) -> Void
+    }
+
+    private struct Queue: @unchecked Sendable {
+        var jobs: [Job] = []
+        var stopping = false
+    }
+
+    private let condition = Condition()
+    private nonisolated(unsafe) var queue = Queue()
+    private let database: UnsafeTransfer<Database>
+    private let thread = Mutex<OSThread?>(nil)
+    private let threadID = Atomic<UInt>(0)
+    /// Seconds to wait before each commit: a slow disk, for tests only.
+    private let commitDelay: Double
+    /// Transactions and commits so far (their ratio is the batch size).
+    public let transactions = Atomic<Int>(0)
+    public let commits = Atomic<Int>(0)
+
+    init(path: String, commitDelay: Double, adopt: @escaping @Sendable (Database) -> Void) throws(DatabaseError) {
+        self.commitDelay = commitDelay
+        let box = UnsafeTransfer(try Database(path: path, role: .writer))
+        database = box
+        let started = OSThread { [self] in
+            threadID.store(Self.currentThread, ordering: .releasing)
+            adopt(box.value)
+            run(box.value)
+        }
+        thread.withLock { $0 = started }
+        while threadID.load(ordering: .acquiring) == 0 { sched_yield() }
+    }
+
+    static var currentThread: UInt { UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))) }
+
+    /// True on the writer's own thread (inside a transaction).
+    public var isCurrentThread: Bool { threadID.load(ordering: .relaxed) == Self.currentThread }
+
+    /// Queues `work`; `done` runs on the writer's thread once the batch holding it has committed
+    /// (nil) or once it failed (the error; nothing it wrote is kept).
+    public func submit(_ work: @escaping Work, done: @escaping @Sendable ((any Error)?) -> Void) {
+        let accepted = condition.withLock {
+            guard !queue.stopping else { return false }
+            queue.jobs.append(Job(work: work, done: done))
+            condition.broadcast()
+            return true
+        }
+        if !accepted { done(DatabaseError("the database writer has stopped")) }
+    }
+
+    /// Runs `body` as one transaction and returns once it is committed. Blocks the calling thread,
+    /// so never call it on an event loop (a debug build stops there). On the writer's own thread
+    /// it runs at once, inside the transaction already open.
+    public func perform<T>(_ body: (Database) throws -> T) throws -> T {
+        if isCurrentThread { return try body(database.value) }
+        assert(!ThreadRole.isEventLoop, "an event loop must not wait for a database commit")
+        return try withoutActuallyEscaping(body) { body in
+            // The writer drops its only reference to `body` before the caller may return.
+            let answer = Answer<T>(body)
+            submit({ db in try answer.run(db) }, done: { error in answer.finish(error) })
+            return try answer.wait()
+        }
+    }
+
+    /// Lets queued transactions commit, then stops the thread.
+    public func stop() {
+        condition.withLock {
+            queue.stopping = true
+            condition.broadcast()
+        }
+        thread.withLock { started in
+            started?.join()
+            started = nil
+        }
+    }
+
+    private func run(_ db: Database) {
+        while true {
+            let batch: [Job] = condition.withLock {
+                while queue.jobs.isEmpty && !queue.stopping { condition.wait() }
+                defer { queue.jobs.removeAll(keepingCapacity: true) }
+                return queue.jobs
+            }
+            if batch.isEmpty { return }  // stopping, and nothing left
+            commit(batch, db)
+        }
+    }
+
+    private func commit(_ batch: [Job], _ db: Database) {
+        var failures = [(any Error)?](repeating: nil, count: batch.count)
+        do {
+            try db.execute("BEGIN IMMEDIATE")
+        } catch {
+            for job in batch { job.done(error) }
+            return
+        }
+        for (i, job) in batch.enumerated() {
+            do {
+                try db.execute("SAVEPOINT job")
+                try job.work(db)
+                try db.execute("RELEASE job")
+            } catch {
+                failures[i] = error
+                if db.inTransaction {
+                    _ = try? db.execute("ROLLBACK TO job")
+                    _ = try? db.execute("RELEASE job")
+                } else {
+                    // SQLite ended the whole transaction (a full disk, say): the earlier jobs are lost too.
+                    for k in 0..<i where failures[k] == nil { failures[k] = error }
+                    _ = try? db.execute("BEGIN IMMEDIATE")
+                }
+            }
+        }
+        if commitDelay > 0 { usleep(UInt32(commitDelay * 1_000_000)) }
+        do {
+            if db.inTransaction { try db.execute("COMMIT") }
+        } catch {
+            _ = try? db.execute("ROLLBACK")
+            for i in failures.indices where failures[i] == nil { failures[i] = error }
+        }
+        transactions.wrappingAdd(batch.count, ordering: .relaxed)
+        commits.wrappingAdd(1, ordering: .relaxed)
+        for (job, failure) in zip(batch, failures) { job.done(failure) }
+    }
+}
+
+/// One caller's transaction and result, handed between the caller and the writer's thread.
+private final class Answer<T>: @unchecked Sendable {
+    private let condition = Condition()
+    private var body: ((Database) throws -> T)?
+    private var result: Result<T, any Error>?
+    private var finished = false
+
+    init(_ body: @escaping (Database) throws -> T) { self.body = body }
+
+    func run(_ db: Database) throws {
+        guard let body = condition.withLock({ () -> ((Database) throws -> T)? in
+            defer { self.body = nil }
+            return self.body
+        }) else { return }
+        let value = try body(db)
+        condition.withLock { result = .success(value) }
+    }
+
+    func finish(_ error: (any Error)?) {
+        condition.withLock {
+            if let error { result = .failure(error) }
+            body = nil
+            finished = true
+            condition.broadcast()
+        }
+    }
+
+    func wait() throws -> T {
+        let outcome = condition.withLock {
+            while !finished { condition.wait() }
+            return result
+        }
+        guard let outcome else { throw DatabaseError("the transaction was not run") }
+        return try outcome.get()
+    }
+}
+
+/// A value moved to another thread while its owner waits (or never touches it again).
+struct UnsafeTransfer<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

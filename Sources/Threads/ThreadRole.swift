@@ -1,0 +1,11 @@
+import CSystem
+
+/// What the calling thread is for. An event loop must never wait (for a
+/// disk flush, a lock held across I/O, the network): code that would can
+/// ask, and a debug build stops at the first such wait.
+public enum ThreadRole {
+    /// Marks the calling thread as an event loop, for its whole life.
+    public static func markEventLoop() { csys_set_thread_role(1) }
+
+    public static var isEventLoop: Bool { csys_thread_role() == 1 }
+}

@@ -1,0 +1,92 @@
+import Testing
+import Storage
+import Synchronization
+import TestSupport
+
+@Suite("The database writer: group commit")
+struct DatabaseWriterTests {
+    let scratch = ScratchDirectory()
+
+    func pool(commitDelay: Double = 0) throws -> DatabasePool {
+        let pool = DatabasePool(path: scratch.path + "/w.sqlite", commitDelay: commitDelay)
+        try pool.connection().migrate(StorageTests.schema)
+        return pool
+    }
+
+    struct Refused: Error {}
+
+    /// 40 writers at once on a slow disk: every write is committed, in far fewer flushes than writes.
+    @Test func concurrentWritesShareCommits() throws {
+        let pool = try pool(commitDelay: 0.05)
+        defer { pool.close() }
+        let failures = Atomic<Int>(0)
+        concurrently(40) { i in
+            do {
+                try pool.write { db in try db.execute("INSERT INTO players VALUES (?, ?)", [.text("p\(i)"), .integer(Int64(i))]) }
+            } catch {
+                failures.wrappingAdd(1, ordering: .relaxed)
+            }
+        }
+        #expect(failures.load(ordering: .relaxed) == 0)
+        // Acknowledged means committed: a fresh connection sees every row.
+        #expect(try Database(path: pool.path).first("SELECT COUNT(*) AS n FROM players")?.int("n") == 40)
+        let writer = try pool.writer()
+        #expect(writer.transactions.load(ordering: .relaxed) == 40)
+        #expect(writer.commits.load(ordering: .relaxed) < 20, "transactions waiting together share one flush")
+    }
+
+    /// A transaction that throws (a broken constraint, a stale turn) rolls back alone; the batch commits.
+    @Test func aFailingTransactionLeavesTheOthersCommitted() throws {
+        let pool = try pool(commitDelay: 0.2)
+        defer { pool.close() }
+        let writer = try pool.writer()
+        let results = Mutex<[Int: Bool]>([:])
+        let gate = Atomic<Int>(0)
+        // The first job holds the writer until the other three are queued, so all four share a batch.
+        writer.submit({ db in
+            try db.execute("INSERT INTO players VALUES ('first', 0)")
+            while gate.load(ordering: .acquiring) < 3 { sleep(seconds: 0.001) }
+        }, done: { error in results.withLock { $0[0] = error == nil } })
+        for (i, sql) in [(1, "INSERT INTO players VALUES ('second', 1)"),
+                         (2, "INSERT INTO notes VALUES ('nobody', 'x', 0, NULL)"),  // foreign key: fails
+                         (3, "INSERT INTO players VALUES ('third', 3)")] {
+            writer.submit({ db in
+                try db.execute(sql)
+                if i == 2 { throw Refused() }
+            }, done: { error in results.withLock { $0[i] = error == nil } })
+            gate.wrappingAdd(1, ordering: .releasing)
+        }
+        try pool.write { _ in }  // queued behind them: returns once they are settled
+        #expect(results.withLock { $0 } == [0: true, 1: true, 2: false, 3: true])
+        let rows = try Database(path: pool.path).query("SELECT id FROM players ORDER BY first_seen").compactMap { $0.string("id") }
+        #expect(rows == ["first", "second", "third"])
+        #expect(try Database(path: pool.path).first("SELECT COUNT(*) AS n FROM notes")?.int("n") == 0)
+    }
+
+    /// Inside a transaction, the pool's connection is the writer's, and a nested write runs inline,
+    /// so a request reads its own writes and never waits on itself.
+    @Test func aTransactionReadsItsOwnWritesAndNestsInline() throws {
+        let pool = try pool()
+        defer { pool.close() }
+        let seen = try pool.write { db -> Int in
+            try db.execute("INSERT INTO players VALUES ('me', 1)")
+            try pool.write { inner in try inner.execute("INSERT INTO players VALUES ('nested', 2)") }
+            return try pool.connection().first("SELECT COUNT(*) AS n FROM players")?.int("n") ?? -1
+        }
+        #expect(seen == 2)
+        #expect(throws: Refused.self) { try pool.write { db in try db.execute("INSERT INTO players VALUES ('gone', 3)"); throw Refused() } }
+        #expect(try pool.connection().first("SELECT COUNT(*) AS n FROM players WHERE id = 'gone'")?.int("n") == 0)
+    }
+
+    @Test func stopCommitsWhatIsQueued() throws {
+        let pool = try pool(commitDelay: 0.05)
+        let committed = Atomic<Int>(0)
+        for i in 0..<10 {
+            pool.writeLater({ db in try db.execute("INSERT INTO players VALUES (?, ?)", [.text("q\(i)"), .integer(Int64(i))]) })
+        }
+        try pool.writer().submit({ _ in }, done: { _ in committed.wrappingAdd(1, ordering: .relaxed) })
+        pool.close()
+        #expect(committed.load(ordering: .relaxed) == 1)
+        #expect(try Database(path: pool.path).first("SELECT COUNT(*) AS n FROM players")?.int("n") == 10)
+    }
+}
