@@ -68,8 +68,7 @@ struct AdminHotfixes: Sendable {
         }
         let after = value.map(Self.text)
         guard before != after else { return .success(()) }
-        let db = try pool.connection()
-        try db.transaction {
+        try pool.write { db in
             if let value {
                 try db.execute("INSERT OR REPLACE INTO constant_hotfixes VALUES (?, ?, ?)", [.text(key), .text(base.typeName), .text(Self.text(value))])
             } else {
@@ -101,8 +100,7 @@ struct AdminHotfixes: Sendable {
         }
         let before = localizer.overlay.values(for: language)[key]
         guard before != value else { return .success(()) }
-        let db = try pool.connection()
-        try db.transaction {
+        try pool.write { db in
             try hotfixes.set(key, language: language, to: value)
             try db.execute("INSERT INTO hotfix_history (key, language, before, after, admin, at) VALUES (?, ?, ?, ?, ?, ?)",
                            [.text(key), .text(language), SQLValue(before), SQLValue(value), .text(admin), SQLValue(AdminStore.now())])

@@ -16,10 +16,11 @@ struct AdminRoutes: Sendable {
     let interceptions: InterceptionsStore
 
     func register(_ router: inout Router) {
-        router.get("/admin/login") { request in
+        // Admin pages renew the session, a write they wait for: all of them run off the event loop.
+        router.get("/admin/login", offLoop: true) { request in
             guarded(request) { visitor in loginPage(visitor, status: .ok, error: nil) }
         }
-        // Hashing a password takes a moment: off the event loop.
+        // Hashing a password takes a moment, and every change waits for its commit: off the event loop.
         router.post("/admin/login", offLoop: true) { request in
             guarded(request, csrf: true) { visitor in
                 let form = request.form ?? FormFields()
@@ -44,7 +45,7 @@ struct AdminRoutes: Sendable {
                 return response
             }
         }
-        router.post("/admin/logout") { request in
+        router.post("/admin/logout", offLoop: true) { request in
             guarded(request, csrf: true) { _ in
                 if let token = request.cookies[Self.cookie] {
                     if let admin = try store.session(token) { try store.audit(admin.name, action: "sign-out", target: "", before: nil, after: nil) }
@@ -55,13 +56,13 @@ struct AdminRoutes: Sendable {
                 return response
             }
         }
-        router.get("/admin") { request in
+        router.get("/admin", offLoop: true) { request in
             signedIn(request) { visitor, admin in
                 pages.render("admin", title: pages.localizer.string("admin.title", language: visitor.language), language: visitor.language,
                              csrf: visitor.csrfToken, path: "/admin", section: "admin", data: ["admin": .string(admin.name)])
             }
         }
-        router.get("/admin/audit") { request in
+        router.get("/admin/audit", offLoop: true) { request in
             signedIn(request) { visitor, admin in
                 let entries: [TemplateValue] = try store.auditLog().map { row in
                     .object(["at": .int(row.int("at") ?? 0), "admin": .string(row.string("admin") ?? ""),
@@ -73,10 +74,10 @@ struct AdminRoutes: Sendable {
                                     data: ["entries": .list(entries), "admin": .string(admin.name)])
             }
         }
-        router.get("/admin/hotfixes") { request in
+        router.get("/admin/hotfixes", offLoop: true) { request in
             signedIn(request) { visitor, admin in try hotfixPage(request, visitor, status: .ok, message: nil) }
         }
-        router.post("/admin/hotfixes") { request in
+        router.post("/admin/hotfixes", offLoop: true) { request in
             signedIn(request, csrf: true) { visitor, admin in
                 let form = request.form ?? FormFields()
                 let key = form["key"] ?? "", language = form["language"] ?? StringOverlay.allLanguages
@@ -88,7 +89,7 @@ struct AdminRoutes: Sendable {
                 }
             }
         }
-        router.post("/admin/constants") { request in
+        router.post("/admin/constants", offLoop: true) { request in
             signedIn(request, csrf: true) { visitor, admin in
                 let form = request.form ?? FormFields()
                 let key = form["key"] ?? ""
@@ -99,7 +100,7 @@ struct AdminRoutes: Sendable {
                 }
             }
         }
-        router.post("/admin/hotfixes/revert") { request in
+        router.post("/admin/hotfixes/revert", offLoop: true) { request in
             signedIn(request, csrf: true) { visitor, admin in
                 guard let id = request.form?["change"].flatMap({ Int($0) }), let result = try hotfixes.revert(id, by: admin.name) else {
                     return try hotfixPage(request, visitor, status: .unprocessableContent,
@@ -111,10 +112,10 @@ struct AdminRoutes: Sendable {
                 return .redirect(to: "/admin/hotfixes?q=\(URI.encode(request.form?["key"] ?? ""))")
             }
         }
-        router.get("/admin/maintenance") { request in
+        router.get("/admin/maintenance", offLoop: true) { request in
             signedIn(request) { visitor, admin in try maintenancePage(visitor, status: .ok, message: nil) }
         }
-        router.post("/admin/maintenance") { request in
+        router.post("/admin/maintenance", offLoop: true) { request in
             signedIn(request, csrf: true) { visitor, admin in
                 let form = request.form ?? FormFields()
                 guard let platform = form["platform"], InterceptionsStore.platforms.contains(platform) else {
@@ -142,10 +143,10 @@ struct AdminRoutes: Sendable {
                 return .redirect(to: "/admin/maintenance")
             }
         }
-        router.get("/admin/rules") { request in
+        router.get("/admin/rules", offLoop: true) { request in
             signedIn(request) { visitor, admin in try rulesPage(request, visitor, status: .ok, message: nil) }
         }
-        router.post("/admin/rules") { request in
+        router.post("/admin/rules", offLoop: true) { request in
             signedIn(request, csrf: true) { visitor, admin in
                 let form = request.form ?? FormFields()
                 let id = form["id"].flatMap { Int($0) }
@@ -192,7 +193,7 @@ struct AdminRoutes: Sendable {
                 return .redirect(to: "/admin/rules")
             }
         }
-        router.get("/api/admin/session") { request in
+        router.get("/api/admin/session", offLoop: true) { request in
             let admin = request.cookies[Self.cookie].flatMap { try? store.session($0) }
             guard let admin else {
                 var response = InterceptionsRoutes.json(.object([("error", .string("sign in first"))]), status: .unauthorized)

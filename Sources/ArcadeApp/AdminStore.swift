@@ -55,20 +55,24 @@ struct AdminStore: Sendable {
     }
 
     func recordFailure(name: String, address: String) throws {
-        let db = try pool.connection()
-        try db.execute("INSERT INTO admin_failures VALUES (?, ?, ?)", [.text(name), .text(address), SQLValue(clock())])
-        try db.execute("DELETE FROM admin_failures WHERE at < ?", [SQLValue(clock() - Self.failureWindow)])
+        try pool.write { db in
+            try db.execute("INSERT INTO admin_failures VALUES (?, ?, ?)", [.text(name), .text(address), SQLValue(clock())])
+            try db.execute("DELETE FROM admin_failures WHERE at < ?", [SQLValue(clock() - Self.failureWindow)])
+        }
     }
 
     /// A new session: the token for the cookie.
     func startSession(_ admin: Admin) throws -> String {
         let token = Base64URL.encode(Crypto.randomBytes(32))
-        try pool.connection().execute("INSERT INTO admin_sessions VALUES (?, ?, ?, ?)",
-                                      [.blob(Crypto.sha256(Array(token.utf8))), SQLValue(admin.id), SQLValue(clock()), SQLValue(clock())])
+        try pool.write { db in
+            try db.execute("INSERT INTO admin_sessions VALUES (?, ?, ?, ?)",
+                           [.blob(Crypto.sha256(Array(token.utf8))), SQLValue(admin.id), SQLValue(clock()), SQLValue(clock())])
+        }
         return token
     }
 
-    /// The admin of a live session (and the session is kept alive), or nil.
+    /// The admin of a live session, or nil. Its idle clock is renewed at most once a minute (admin
+    /// pages run off the event loop, so they may wait for that write).
     func session(_ token: String) throws -> Admin? {
         guard token.utf8.count == 43 else { return nil }
         let db = try pool.connection()
@@ -76,21 +80,26 @@ struct AdminStore: Sendable {
         guard let row = try db.first("""
             SELECT a.id, a.name, s.last_seen FROM admin_sessions s JOIN admins a ON a.id = s.admin WHERE s.token_hash = ?
             """, [key]), let id = row.int("id"), let name = row.string("name"), let lastSeen = row.int("last_seen") else { return nil }
-        guard clock() - lastSeen <= Self.idleSeconds else {
-            try db.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [key])
+        let now = clock()
+        guard now - lastSeen <= Self.idleSeconds else {
+            try pool.write { try $0.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [key]) }
             return nil
         }
-        try db.execute("UPDATE admin_sessions SET last_seen = ? WHERE token_hash = ?", [SQLValue(clock()), key])
+        if now - lastSeen >= 60 {
+            try pool.write { try $0.execute("UPDATE admin_sessions SET last_seen = ? WHERE token_hash = ?", [SQLValue(now), key]) }
+        }
         return Admin(id: id, name: name)
     }
 
     func endSession(_ token: String) throws {
-        try pool.connection().execute("DELETE FROM admin_sessions WHERE token_hash = ?", [.blob(Crypto.sha256(Array(token.utf8)))])
+        try pool.write { try $0.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [.blob(Crypto.sha256(Array(token.utf8)))]) }
     }
 
     func audit(_ admin: String, action: String, target: String, before: String?, after: String?) throws {
-        try pool.connection().execute("INSERT INTO audit (admin, at, action, target, before, after) VALUES (?, ?, ?, ?, ?, ?)",
-                                      [.text(admin), SQLValue(clock()), .text(action), .text(target), SQLValue(before), SQLValue(after)])
+        try pool.write { db in
+            try db.execute("INSERT INTO audit (admin, at, action, target, before, after) VALUES (?, ?, ?, ?, ?, ?)",
+                           [.text(admin), SQLValue(clock()), .text(action), .text(target), SQLValue(before), SQLValue(after)])
+        }
     }
 
     func auditLog(limit: Int = 200) throws -> [Row] {

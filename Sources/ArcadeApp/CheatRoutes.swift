@@ -31,7 +31,7 @@ struct CheatRoutes: Sendable {
                 response.headers.set("Retry-After", "1")
                 return response
             }
-            let outcome = try store.record(action, player: visitor.playerID, at: now)
+            let outcome = try store.record(action, player: visitor.player, at: now)
             var found = try once.perform(visitor).once
             if !outcome.unlocked.isEmpty {
                 found = try once.perform(visitor) { o in outcome.unlocked.flatMap { o.markDone(SiteTasks.cheat($0)) } }.once

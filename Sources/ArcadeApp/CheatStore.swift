@@ -10,9 +10,10 @@ struct CheatStore: Sendable {
     let book: CheatBook
 
     /// Matches one action for a player and stores the new progress.
-    func record(_ action: Action, player: String, at time: Double) throws -> CheatMatcher.Outcome {
-        let db = try pool.connection()
-        return try db.transaction {
+    func record(_ action: Action, player who: Player, at time: Double) throws -> CheatMatcher.Outcome {
+        let player = who.id
+        return try pool.write { db in
+            try who.ensureRow(db)
             var matcher = try CheatMatcher(cheats: book.codes, progress: try load(player, db))
             let outcome = matcher.record(action, at: time)
             let members: [(String, JSONValue)] = matcher.progress.sorted { $0.key < $1.key }.compactMap { name, progress in

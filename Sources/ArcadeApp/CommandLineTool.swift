@@ -42,6 +42,7 @@ public enum CommandLineTool {
             write("arcade: serving \(options.publicDirectory) on http://\(display(options.server.host)):\(server.port)"
                 + " with \(server.configuration.workers) worker(s), database \(options.database)\n", to: 1)
             let signal = server.runUntilSignalled()
+            site.close()
             write("arcade: stopped on signal \(signal)\n", to: 1)
             return 0
         } catch {

@@ -22,14 +22,15 @@ struct StringHotfixes: Sendable {
 
     /// Sets (or, with nil, removes) a hotfix; `language` may be `StringOverlay.allLanguages`.
     func set(_ key: String, language: String, to value: String?) throws {
-        let db = try pool.connection()
-        if let value {
-            try db.execute("""
-                INSERT INTO string_hotfixes (key, language, value, updated) VALUES (?, ?, ?, ?)
-                ON CONFLICT (key, language) DO UPDATE SET value = excluded.value, updated = excluded.updated
-                """, [.text(key), .text(language), .text(value), .integer(Int64(time(nil)))])
-        } else {
-            try db.execute("DELETE FROM string_hotfixes WHERE key = ? AND language = ?", [.text(key), .text(language)])
+        try pool.write { db in
+            if let value {
+                try db.execute("""
+                    INSERT INTO string_hotfixes (key, language, value, updated) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (key, language) DO UPDATE SET value = excluded.value, updated = excluded.updated
+                    """, [.text(key), .text(language), .text(value), .integer(Int64(time(nil)))])
+            } else {
+                try db.execute("DELETE FROM string_hotfixes WHERE key = ? AND language = ?", [.text(key), .text(language)])
+            }
         }
         overlay.set(key, language: language, to: value)
     }

@@ -47,31 +47,36 @@ struct InterceptionsStore: Sendable {
     @discardableResult
     func addRule(platform: String, restriction: Restriction, active: Bool, minimumApp: (String, [String: String])?,
                  minimumOS: (String, [String: String])?, os: String? = nil) throws -> Int {
-        let db = try pool.connection()
-        try db.execute("""
-            INSERT INTO update_rules (platform, restriction, active, min_app_version, min_app_messages, min_os_version, min_os_messages, os)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.text(platform), SQLValue(restriction.rawValue), SQLValue(active ? 1 : 0), SQLValue(minimumApp?.0),
-                  .text(Self.json(minimumApp?.1 ?? [:])), SQLValue(minimumOS?.0), .text(Self.json(minimumOS?.1 ?? [:])), SQLValue(os)])
+        let id = try pool.write { db in
+            try db.execute("""
+                INSERT INTO update_rules (platform, restriction, active, min_app_version, min_app_messages, min_os_version, min_os_messages, os)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.text(platform), SQLValue(restriction.rawValue), SQLValue(active ? 1 : 0), SQLValue(minimumApp?.0),
+                      .text(Self.json(minimumApp?.1 ?? [:])), SQLValue(minimumOS?.0), .text(Self.json(minimumOS?.1 ?? [:])), SQLValue(os)])
+            return Int(db.lastInsertID)
+        }
         switches.rules.withLock { $0 = nil }
-        return Int(db.lastInsertID)
+        return id
     }
 
     /// Replaces a rule's fields; false if there is no such rule.
     func updateRule(_ id: Int, platform: String, restriction: Restriction, active: Bool, minimumApp: (String, [String: String])?,
                     minimumOS: (String, [String: String])?, os: String? = nil) throws -> Bool {
-        try pool.connection().execute("""
-            UPDATE update_rules SET platform = ?, restriction = ?, active = ?, min_app_version = ?, min_app_messages = ?,
-                min_os_version = ?, min_os_messages = ?, os = ? WHERE id = ?
-            """, [.text(platform), SQLValue(restriction.rawValue), SQLValue(active ? 1 : 0), SQLValue(minimumApp?.0),
-                  .text(Self.json(minimumApp?.1 ?? [:])), SQLValue(minimumOS?.0), .text(Self.json(minimumOS?.1 ?? [:])),
-                  SQLValue(os), SQLValue(id)]) == 1
-            && { switches.rules.withLock { $0 = nil }; return true }()
+        let changed = try pool.write { db in
+            try db.execute("""
+                UPDATE update_rules SET platform = ?, restriction = ?, active = ?, min_app_version = ?, min_app_messages = ?,
+                    min_os_version = ?, min_os_messages = ?, os = ? WHERE id = ?
+                """, [.text(platform), SQLValue(restriction.rawValue), SQLValue(active ? 1 : 0), SQLValue(minimumApp?.0),
+                      .text(Self.json(minimumApp?.1 ?? [:])), SQLValue(minimumOS?.0), .text(Self.json(minimumOS?.1 ?? [:])),
+                      SQLValue(os), SQLValue(id)]) == 1
+        }
+        switches.rules.withLock { $0 = nil }
+        return changed
     }
 
     func deleteRule(_ id: Int) throws -> Bool {
         defer { switches.rules.withLock { $0 = nil } }
-        return try pool.connection().execute("DELETE FROM update_rules WHERE id = ?", [SQLValue(id)]) == 1
+        return try pool.write { try $0.execute("DELETE FROM update_rules WHERE id = ?", [SQLValue(id)]) == 1 }
     }
 
     struct Maintenance: Sendable {
@@ -91,9 +96,11 @@ struct InterceptionsStore: Sendable {
 
     func setMaintenance(_ platform: String, _ value: Maintenance) throws {
         defer { if platform == "web" { switches.web.withLock { $0 = value } } }
-        try pool.connection().execute("INSERT OR REPLACE INTO maintenance VALUES (?, ?, ?, ?, ?)", [
-            .text(platform), SQLValue(value.active ? 1 : 0), .text(Self.json(value.messages)),
-            value.endsAt.map { SQLValue($0) } ?? .null, SQLValue(value.pollInterval)])
+        try pool.write { db in
+            try db.execute("INSERT OR REPLACE INTO maintenance VALUES (?, ?, ?, ?, ?)", [
+                .text(platform), SQLValue(value.active ? 1 : 0), .text(Self.json(value.messages)),
+                value.endsAt.map { SQLValue($0) } ?? .null, SQLValue(value.pollInterval)])
+        }
     }
 
     private func requirement(_ version: String?, _ messages: String?) -> Requirement? {

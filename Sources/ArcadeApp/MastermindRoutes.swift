@@ -111,7 +111,7 @@ struct MastermindRoutes: Sendable {
 
     private func newGame(_ visitor: Visitor) throws -> MastermindStore.Record {
         let rules = self.rules
-        return try store.start(player: visitor.playerID, rules: rules, secret: secrets.secret(rules))
+        return try store.start(player: visitor.player, rules: rules, secret: secrets.secret(rules))
     }
 
     private func isFragment(_ request: Request) -> Bool { request.headers["X-Fragment"] == "board" }

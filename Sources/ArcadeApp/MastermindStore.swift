@@ -39,9 +39,10 @@ struct MastermindStore: Sendable {
     }
 
     /// Starts a game; one still in play is abandoned and counts as lost.
-    func start(player: String, rules: Rules, secret: Code) throws -> Record {
-        let db = try pool.connection()
-        return try db.transaction {
+    func start(player who: Player, rules: Rules, secret: Code) throws -> Record {
+        let player = who.id
+        return try pool.write { db in
+            try who.ensureRow(db)
             let now = Int64(time(nil))
             try db.execute("UPDATE mastermind_games SET status = 'lost', finished = ? WHERE player = ? AND status = 'playing'",
                            [.integer(now), .text(player)])
@@ -57,8 +58,7 @@ struct MastermindStore: Sendable {
     /// Scores a guess for the game the page showed, at the turn it showed.
     func guess<R: RandomNumberGenerator>(player: String, game id: Int64?, turn: Int?, _ text: String,
                                          using random: inout R) throws -> Result<Record, Refusal> {
-        let db = try pool.connection()
-        return try db.transaction { () throws -> Result<Record, Refusal> in
+        return try pool.write { db throws -> Result<Record, Refusal> in
             guard var record = try load(db, "SELECT * FROM mastermind_games WHERE player = ? ORDER BY id DESC LIMIT 1",
                                         [.text(player)]) else { return .failure(.stale) }
             if let id, id != record.id { return .failure(.stale) }
@@ -86,17 +86,17 @@ struct MastermindStore: Sendable {
 
     /// Remembers a hint on the game in play (and that one was used).
     func recordHint(player: String, game id: Int64, hint: Code) throws -> Bool {
-        try pool.connection().execute(
-            "UPDATE mastermind_games SET used_hint = 1, hint = ? WHERE id = ? AND player = ? AND status = 'playing'",
-            [.text(hint.description), .integer(id), .text(player)]) == 1
+        try pool.write { db in
+            try db.execute("UPDATE mastermind_games SET used_hint = 1, hint = ? WHERE id = ? AND player = ? AND status = 'playing'",
+                           [.text(hint.description), .integer(id), .text(player)]) == 1
+        }
     }
 
     /// Reveals one position of the game in play, once per game: one the
     /// player has not yet had red at, chosen at random. Like a hint, it
     /// makes a win assisted. Nil when there is no game or it was revealed.
     func reveal<R: RandomNumberGenerator>(player: String, using random: inout R) throws -> Int? {
-        let db = try pool.connection()
-        return try db.transaction {
+        return try pool.write { db in
             guard let record = try load(db, "SELECT * FROM mastermind_games WHERE player = ? AND status = 'playing'", [.text(player)]),
                   record.revealed == nil else { return nil }
             let secret = Array(record.game.secret.description)

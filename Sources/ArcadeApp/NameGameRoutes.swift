@@ -33,7 +33,8 @@ struct NameGameRoutes: Sendable {
         kit.page(&router, "/namegame/stats") { request, visitor in
             try statsPage(visitor)
         }
-        kit.page(&router, "/namegame/:mode") { request, visitor in
+        // Dealing a round is a write: off the event loop.
+        kit.page(&router, "/namegame/:mode", offLoop: true) { request, visitor in
             guard let mode = Mode(rawValue: request.parameters["mode"] ?? "") else {
                 return pages.error(.notFound, language: visitor.language, csrf: visitor.csrfToken, path: "/")
             }
@@ -74,7 +75,7 @@ struct NameGameRoutes: Sendable {
             if let session = try store.openSession(player: visitor.playerID, mode: mode), !timeIsUp(session) {
                 _ = try newRound(mode, session: session, visitor)
             } else {
-                let session = try store.startSession(player: visitor.playerID, mode: mode)
+                let session = try store.startSession(player: visitor.player, mode: mode)
                 _ = try newRound(mode, session: session, visitor)
             }
             return .redirect(to: "/namegame/\(mode.rawValue)")
@@ -101,7 +102,7 @@ struct NameGameRoutes: Sendable {
         }
         guard let round else { return nil }
         let next = Round.make(mode, from: directory.people, using: &random)?.people ?? []
-        return try store.addRound(round, next: next, session: session.id, player: visitor.playerID)
+        return try store.addRound(round, next: next, session: session.id, player: visitor.player)
     }
 
     /// The mode's page: the round in play, or the summary of a finished session.
@@ -112,7 +113,7 @@ struct NameGameRoutes: Sendable {
             session = try store.lastSession(player: visitor.playerID, mode: mode)
         }
         if session == nil { session = try store.lastSession(player: visitor.playerID, mode: mode) }
-        if session == nil { session = try store.startSession(player: visitor.playerID, mode: mode) }
+        if session == nil { session = try store.startSession(player: visitor.player, mode: mode) }
         guard var current = session else { throw NameGameFailure.noSession }
         var record = try store.latestRound(session: current.id, people: directory)
         if record == nil && !current.ended {

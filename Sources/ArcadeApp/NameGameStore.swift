@@ -52,9 +52,10 @@ struct NameGameStore: Sendable {
                                     [.text(player), .text(mode.rawValue)]).map(session)
     }
 
-    func startSession(player: String, mode: Mode) throws -> Session {
-        let db = try pool.connection()
-        return try db.transaction {
+    func startSession(player who: Player, mode: Mode) throws -> Session {
+        let player = who.id
+        return try pool.write { db in
+            try who.ensureRow(db)
             try db.execute("UPDATE namegame_sessions SET ended = 1 WHERE player = ? AND mode = ? AND ended = 0",
                            [.text(player), .text(mode.rawValue)])
             try db.execute("INSERT INTO namegame_sessions (player, mode, started_ms) VALUES (?, ?, ?)",
@@ -65,7 +66,7 @@ struct NameGameStore: Sendable {
     }
 
     func endSession(_ id: Int64) throws {
-        try pool.connection().execute("UPDATE namegame_sessions SET ended = 1 WHERE id = ?", [.integer(id)])
+        try pool.write { try $0.execute("UPDATE namegame_sessions SET ended = 1 WHERE id = ?", [.integer(id)]) }
     }
 
     func latestRound(session: Int64, people: Directory) throws -> RoundRecord? {
@@ -79,10 +80,11 @@ struct NameGameStore: Sendable {
     }
 
     /// Stores a new round, and the people of the one after it (for prefetching).
-    func addRound(_ round: Round, next: [Person], session: Int64, player: String) throws -> RoundRecord {
-        let db = try pool.connection()
+    func addRound(_ round: Round, next: [Person], session: Int64, player who: Player) throws -> RoundRecord {
+        let player = who.id
         let started = Self.nowMilliseconds()
-        try db.transaction {
+        let id = try pool.write { db in
+            try who.ensureRow(db)
             try db.execute("""
                 INSERT INTO namegame_rounds (session, player, mode, people, answer, hide_order, started_ms)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -90,24 +92,26 @@ struct NameGameStore: Sendable {
                       SQLValue(round.answer), .text(round.hideOrder.map(String.init).joined(separator: ",")), .integer(started)])
             try db.execute("UPDATE namegame_sessions SET next_people = ? WHERE id = ?",
                            [.text(next.map(\.id).joined(separator: ",")), .integer(session)])
+            return db.lastInsertID
         }
-        return RoundRecord(id: db.lastInsertID, session: session, round: round, startedMilliseconds: started, wrong: [], status: "open")
+        return RoundRecord(id: id, session: session, round: round, startedMilliseconds: started, wrong: [], status: "open")
+    }
+
+    /// Marks the player's latest open round as helped by the cheat; false if none is open.
+    func cheat(player: String) throws -> Bool {
+        try pool.write { db in
+            try db.execute("""
+                UPDATE namegame_rounds SET cheat = 1 WHERE id = (SELECT id FROM namegame_rounds WHERE player = ? AND status = 'open'
+                    ORDER BY id DESC LIMIT 1)
+                """, [.text(player)]) == 1
+        }
     }
 
     /// Records a tap. The round must be open, the choice valid, not tried
     /// before and not hidden; in timed mode the minute must not be over.
-    /// Marks the player's latest open round as helped by the cheat; false if none is open.
-    func cheat(player: String) throws -> Bool {
-        try pool.connection().execute("""
-            UPDATE namegame_rounds SET cheat = 1 WHERE id = (SELECT id FROM namegame_rounds WHERE player = ? AND status = 'open'
-                ORDER BY id DESC LIMIT 1)
-            """, [.text(player)]) == 1
-    }
-
     func answer(player: String, round id: Int64, choice: Int, people: Directory, hintInterval: Double,
                 timedSeconds: Int) throws -> Result<RoundRecord, Refusal> {
-        let db = try pool.connection()
-        return try db.transaction { () throws -> Result<RoundRecord, Refusal> in
+        return try pool.write { db throws -> Result<RoundRecord, Refusal> in
             guard let record = try round(id: id, player: player, people: people) else { return .failure(.unknownRound) }
             guard record.isOpen else { return .failure(.alreadyAnswered) }
             let round = record.round

@@ -55,7 +55,8 @@ struct OnceRoutes: Sendable {
         let snapshot = try store.perform(visitor)
         if whatsNew && snapshot.sawEarlierVersion && !snapshot.once.beenDone(SiteTasks.whatsNew, scope: .version) {
             showWhatsNew = true
-            try store.perform(visitor) { $0.markDone(SiteTasks.whatsNew) }
+            // A page view may be on an event loop: the mark is queued, not waited for.
+            try store.perform(visitor, wait: false) { $0.markDone(SiteTasks.whatsNew) }
         }
         let once = snapshot.once
         var context: [String: TemplateValue] = [

@@ -34,10 +34,14 @@ struct OnceStore: Sendable {
 
     /// Runs `body` on the visitor's once-record. A body that changes nothing
     /// is answered from memory; one that does runs again inside a
-    /// transaction on the record as stored, and its effects are written
+    /// transaction on the record as stored, and its effects are committed
     /// before this returns (bodies are pure, so running twice is safe).
+    /// With `wait: false` (bookkeeping a page view does on an event loop) the
+    /// effects are queued for the writer and the answer is the record as it
+    /// will be.
     @discardableResult
-    func perform(_ visitor: Visitor, _ body: (inout Once) -> [Once.Effect] = { _ in [] }) throws -> Snapshot {
+    func perform(_ visitor: Visitor, wait: Bool = true,
+                 _ body: @escaping @Sendable (inout Once) -> [Once.Effect] = { _ in [] }) throws -> Snapshot {
         let anchor = try anchors(visitor)
         let record: Once.Record
         if let cached = cache.records[visitor.playerID] { record = cached } else {
@@ -46,39 +50,72 @@ struct OnceStore: Sendable {
         }
         var once = Once(record: record, anchors: anchor.anchors, clock: Self.clock)
         if body(&once).isEmpty { return Snapshot(once: once, sawEarlierVersion: anchor.sawEarlierVersion) }
-        let db = try pool.connection()
-        let written = try db.transaction {
-            var fresh = Once(record: try load(visitor.playerID, db), anchors: anchor.anchors, clock: Self.clock)
+        let anchors = anchor.anchors
+        let change = { @Sendable [self] (db: Database) throws -> Once in
+            try ensureRows(visitor, anchors, db)
+            var fresh = Once(record: try load(visitor.playerID, db), anchors: anchors, clock: Self.clock)
             for effect in body(&fresh) { try write(effect, player: visitor.playerID, db) }
             return fresh
         }
+        guard wait else {
+            // Until the writer commits it, the cached record already holds the change.
+            cache.records[visitor.playerID] = once.record
+            pool.writeLater({ [cache] db in
+                _ = try change(db)
+                cache.records[visitor.playerID] = nil
+            }) { [cache] in
+                cache.records[visitor.playerID] = nil
+                Log.error("once-store: \($0)")
+            }
+            return Snapshot(once: once, sawEarlierVersion: anchor.sawEarlierVersion)
+        }
         cache.records[visitor.playerID] = nil
+        let written = try pool.write { try change($0) }
         return Snapshot(once: written, sawEarlierVersion: anchor.sawEarlierVersion)
     }
 
     static let clock: @Sendable () -> Double = { Double(NameGameStore.nowMilliseconds()) / 1000 }
 
-    /// When the player arrived, first saw this version, and began this session.
+    /// When the player arrived, first saw this version, and began this session: read on the
+    /// calling thread; an anchor not stored yet is queued for the writer (never waited for),
+    /// and a player without a row (who has only looked) gets anchors at once and no write.
     private func anchors(_ visitor: Visitor) throws -> AnchorEntry {
         let key = visitor.playerID + "|" + visitor.sessionID + "|" + siteVersion
         if let known = cache.anchors[key] { return known }
         let db = try pool.connection()
-        let entry = try db.transaction {
-            let now = NameGameStore.nowMilliseconds()
-            try db.execute("INSERT OR IGNORE INTO once_versions VALUES (?, ?, ?)", [.text(visitor.playerID), .text(siteVersion), .integer(now)])
-            try db.execute("INSERT OR IGNORE INTO once_sessions VALUES (?, ?, ?)", [.text(visitor.playerID), .text(visitor.sessionID), .integer(now)])
-            let install = Double(try db.first("SELECT first_seen FROM players WHERE id = ?", [.text(visitor.playerID)])?.int("first_seen") ?? 0)
-            let version = try db.first("SELECT first_seen_ms FROM once_versions WHERE player = ? AND version = ?",
-                                       [.text(visitor.playerID), .text(siteVersion)])?.int("first_seen_ms") ?? Int(now)
-            let session = try db.first("SELECT started_ms FROM once_sessions WHERE player = ? AND session = ?",
-                                       [.text(visitor.playerID), .text(visitor.sessionID)])?.int("started_ms") ?? Int(now)
-            let earlier = try db.first("SELECT COUNT(*) AS n FROM once_versions WHERE player = ? AND version != ?",
-                                       [.text(visitor.playerID), .text(siteVersion)])?.int("n") ?? 0
-            return AnchorEntry(anchors: Once.Anchors(install: install, version: Double(version) / 1000, session: Double(session) / 1000),
-                               sawEarlierVersion: earlier > 0)
+        let now = NameGameStore.nowMilliseconds()
+        let player = SQLValue.text(visitor.playerID), version = SQLValue.text(siteVersion), session = SQLValue.text(visitor.sessionID)
+        let entry: AnchorEntry
+        if let install = try db.first("SELECT first_seen FROM players WHERE id = ?", [player])?.int("first_seen") {
+            let seen = try db.first("SELECT first_seen_ms FROM once_versions WHERE player = ? AND version = ?", [player, version])?
+                .int("first_seen_ms")
+            let started = try db.first("SELECT started_ms FROM once_sessions WHERE player = ? AND session = ?", [player, session])?
+                .int("started_ms")
+            let earlier = try db.first("SELECT COUNT(*) AS n FROM once_versions WHERE player = ? AND version != ?", [player, version])?
+                .int("n") ?? 0
+            entry = AnchorEntry(anchors: Once.Anchors(install: Double(install), version: Double(seen ?? Int(now)) / 1000,
+                                                      session: Double(started ?? Int(now)) / 1000),
+                                sawEarlierVersion: earlier > 0)
+            if seen == nil || started == nil {
+                let anchors = entry.anchors
+                pool.writeLater({ [self] db in try ensureRows(visitor, anchors, db) }) { Log.error("once-store anchors: \($0)") }
+            }
+        } else {
+            let at = Double(now) / 1000
+            entry = AnchorEntry(anchors: Once.Anchors(install: Double(visitor.player.firstSeen), version: at, session: at),
+                                sawEarlierVersion: false)
         }
         cache.anchors[key] = entry
         return entry
+    }
+
+    /// The player's row and the anchors in use, made by their first write (inside its transaction).
+    private func ensureRows(_ visitor: Visitor, _ anchors: Once.Anchors, _ db: Database) throws {
+        try visitor.player.ensureRow(db)
+        try db.execute("INSERT OR IGNORE INTO once_versions VALUES (?, ?, ?)",
+                       [.text(visitor.playerID), .text(siteVersion), .integer(Int64((anchors.version * 1000).rounded()))])
+        try db.execute("INSERT OR IGNORE INTO once_sessions VALUES (?, ?, ?)",
+                       [.text(visitor.playerID), .text(visitor.sessionID), .integer(Int64((anchors.session * 1000).rounded()))])
     }
 
     private func load(_ player: String, _ db: Database) throws -> Once.Record {

@@ -18,6 +18,8 @@ public struct ServeOptions: Sendable {
     public var dev = false
     /// Mark cookies `Secure` (when served over TLS, e.g. behind a proxy).
     public var secureCookies = false
+    /// Seconds added to every commit: a slow disk, for tests (no flag).
+    public var commitDelay: Double = 0
 
     public init() {}
 

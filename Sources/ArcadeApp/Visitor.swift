@@ -15,7 +15,7 @@ struct Visitor: Sendable {
     static let sessionCookie = "arcade_session"
     static let languageCookie = "arcade_lang"
 
-    let playerID: String
+    let player: Player
     let sessionID: String
     let language: String
     let csrfToken: String
@@ -23,6 +23,8 @@ struct Visitor: Sendable {
     var cookies: [SetCookie] = []
     /// The CRT theme cheat is on (a plain cookie: it is only cosmetic).
     var crtTheme = false
+
+    var playerID: String { player.id }
 }
 
 /// Identifies visitors and guards state-changing requests.
@@ -38,16 +40,15 @@ struct Identity: Sendable {
     func visitor(for request: Request) throws -> Visitor {
         let cookies = request.cookies
         var toSet: [SetCookie] = []
-        let player: String
-        if let known = cookies[Visitor.playerCookie].flatMap(signer.verify), Self.isID(known) {
+        let player: Player
+        if let known = cookies[Visitor.playerCookie].flatMap(signer.verify).flatMap(Self.player) {
             player = known
         } else {
-            player = Self.newID()
-            // Committed before the response that hands out the cookie.
-            try pool.connection().execute("INSERT OR IGNORE INTO players (id, first_seen) VALUES (?, ?)",
-                                          [.text(player), .integer(Int64(time(nil)))])
-            toSet.append(SetCookie(name: Visitor.playerCookie, value: signer.sign(player), maxAge: 2 * 365 * 86_400,
-                                   secure: secureCookies, sameSite: .lax))
+            // Nothing is written for a visitor who only looks: the id and its first-seen time travel
+            // in the signed cookie, and the row is made by the player's first action.
+            player = Player(id: Self.newID(), firstSeen: Int(time(nil)))
+            toSet.append(SetCookie(name: Visitor.playerCookie, value: signer.sign("\(player.id).\(player.firstSeen)"),
+                                   maxAge: 2 * 365 * 86_400, secure: secureCookies, sameSite: .lax))
         }
         let session: String
         if let known = cookies[Visitor.sessionCookie].flatMap(signer.verify), Self.isID(known) {
@@ -61,7 +62,7 @@ struct Identity: Sendable {
             toSet.append(SetCookie(name: Visitor.languageCookie, value: language, maxAge: 365 * 86_400,
                                    secure: secureCookies, sameSite: .lax))
         }
-        return Visitor(playerID: player, sessionID: session, language: language, csrfToken: csrfToken(session: session),
+        return Visitor(player: player, sessionID: session, language: language, csrfToken: csrfToken(session: session),
                        cookies: toSet, crtTheme: cookies[RouteKit.themeCookie] == "crt")
     }
 
@@ -92,6 +93,16 @@ struct Identity: Sendable {
     }
 
     static func newID() -> String { Base64URL.encode(Crypto.randomBytes(16)) }
+
+    /// A player cookie's signed value: `ID.FIRSTSEEN`, or a bare id from before first-seen times travelled
+    /// in it (such a player has a row, so the time given here is never stored).
+    static func player(_ value: String) -> Player? {
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), isID(String(parts[0])) else { return nil }
+        if parts.count == 1 { return Player(id: String(parts[0]), firstSeen: Int(time(nil))) }
+        guard parts[1].utf8.count <= 12, let seconds = Int(parts[1]), seconds >= 0 else { return nil }
+        return Player(id: String(parts[0]), firstSeen: seconds)
+    }
 
     static func isID(_ text: String) -> Bool {
         text.utf8.count == 22 && Base64URL.decode(text)?.count == 16

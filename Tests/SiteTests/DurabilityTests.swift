@@ -1,6 +1,7 @@
 import TestSupport
 import Testing
 import Crypto
+import JSON
 import Storage
 #if canImport(Glibc)
 import Glibc
@@ -8,53 +9,98 @@ import Glibc
 
 @Suite("Acknowledged writes survive kill -9")
 struct DurabilityTests {
-    /// The player id inside a signed `arcade_player` cookie.
-    static func playerID(_ response: WireResponse) -> String? {
-        guard let cookie = response.headers.first(where: { $0.0 == "Set-Cookie" && $0.1.hasPrefix("arcade_player=") })?.1 else { return nil }
-        let value = cookie.dropFirst("arcade_player=".count).prefix { $0 != ";" }
-        guard let payload = value.split(separator: ".").first, let bytes = Base64URL.decode(String(payload)) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+    /// The player id inside a signed `arcade_player` cookie (`ID.FIRSTSEEN`, signed).
+    static func playerID(_ cookie: String) -> String? {
+        guard let payload = cookie.split(separator: ".").first, let bytes = Base64URL.decode(String(payload)) else { return nil }
+        return String(decoding: bytes, as: UTF8.self).split(separator: ".").first.map(String.init)
     }
 
-    @Test(arguments: [40, 150, 400])
-    func everyAcknowledgedPlayerIsInTheDatabase(_ killAfter: Int) throws {
+    static let konamiSwipes = ["up", "up", "down", "down", "left", "right", "left", "right"]
+
+    /// 50 players on 8 pipelined connections post Mastermind guesses and cheat actions, which the
+    /// writer commits in groups; the server is killed mid-stream. Every write it answered must be in
+    /// the file: each answered guess is a stored guess, each answered action a step of stored progress.
+    @Test(arguments: [30, 200, 500])
+    func everyAnsweredWriteIsInTheFile(_ killAfter: Int) throws {
         let scratch = ScratchDirectory()
         let database = scratch.path + "/durable.sqlite"
-        let child = try ChildProcess(["--port", "0", "--db", database, "--access-log", "off"])
+        let child = try ChildProcess(["--port", "0", "--db", database, "--access-log", "off", "--workers", "2"])
         let port = try child.waitForPort()
 
-        // Four connections, each with many requests in flight; every request
-        // without a cookie makes a new player, acknowledged by its Set-Cookie.
-        let clients = try (0..<4).map { _ in try RawClient(port: port) }
-        for client in clients {
-            client.send(String(repeating: "GET / HTTP/1.1\r\nHost: t\r\n\r\n", count: 200))
+        struct Seat { let id: String; let cookie: String; let csrf: String; let secret: String }
+        var seats: [Seat] = []
+        for _ in 0..<50 {
+            let page = try RawClient(port: port)
+            page.send("GET /mastermind HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            let response = try page.readResponse()
+            let cookie = response.cookieHeader()
+            let csrf = try #require(Player.attribute("name=\"csrf-token\" content", in: response.text))
+            let id = try #require(response.cookies["arcade_player"].flatMap(Self.playerID))
+            seats.append(Seat(id: id, cookie: cookie, csrf: csrf, secret: ""))
         }
-        var acknowledged: [String] = []
-        var killed = false
-        outer: while true {
+        let db = try Database(path: database)
+        seats = try seats.map { seat in
+            let secret = try db.first("SELECT secret FROM mastermind_games WHERE player = ? AND status = 'playing'", [.text(seat.id)])?
+                .string("secret") ?? "7777"
+            return Seat(id: seat.id, cookie: seat.cookie, csrf: seat.csrf, secret: secret)
+        }
+
+        // Each connection carries its players' writes, interleaved: a guess, then a swipe, eight times.
+        let clients = try (0..<8).map { _ in try RawClient(port: port) }
+        var expected: [[(player: String, kind: String)]] = Array(repeating: [], count: 8)
+        for (c, client) in clients.enumerated() {
+            var wire = ""
+            for step in 0..<8 {
+                for seat in seats.enumerated().filter({ $0.offset % 8 == c }).map(\.element) {
+                    let guess = wrong(seat.secret, step * 7 + 1)
+                    for (path, body, kind) in [("/mastermind/guess", "csrf=\(seat.csrf)&guess=\(guess)", "guess"),
+                                               ("/cheats/actions", "csrf=\(seat.csrf)&kind=swipe&value=\(Self.konamiSwipes[step])", "swipe")] {
+                        wire += "POST \(path) HTTP/1.1\r\nHost: t\r\nCookie: \(seat.cookie)\r\n"
+                            + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                        expected[c].append((seat.id, kind))
+                    }
+                }
+            }
+            client.send(wire)
+        }
+        var answered: [String: [String: Int]] = [:]
+        var next = Array(repeating: 0, count: 8)
+        var total = 0, killed = false
+        while true {
             var progressed = false
-            for client in clients {
-                guard let response = try? client.readResponse(timeout: killed ? 0.5 : 5) else { continue }
+            for (c, client) in clients.enumerated() where next[c] < expected[c].count {
+                guard let response = try? client.readResponse(timeout: killed ? 0.5 : 10) else { continue }
                 progressed = true
-                #expect(response.status == 200)
-                if let id = Self.playerID(response) { acknowledged.append(id) }
-                if !killed && acknowledged.count >= killAfter {
+                let (player, kind) = expected[c][next[c]]
+                next[c] += 1
+                // A guess after a lucky win is refused (422): not a write, so not counted.
+                #expect(response.status == (kind == "guess" ? 303 : 200) || (kind == "guess" && response.status == 422),
+                        "\(kind): \(response.status)")
+                if response.status != 422 { answered[player, default: [:]][kind, default: 0] += 1 }
+                total += 1
+                if !killed && total >= killAfter {
                     child.signal(SIGKILL)
                     killed = true
                 }
             }
-            // After the kill, drain what was already sent: it counts too.
-            if killed && !progressed { break outer }
-            if !killed && !progressed { break outer }
+            if !progressed { break }
         }
         #expect(killed, "the server was killed mid-stream")
         #expect(child.wait(timeout: 5) == 128 + SIGKILL)
 
-        let db = try Database(path: database)
-        let stored = Set(try db.query("SELECT id FROM players").compactMap { $0.string("id") })
-        let lost = acknowledged.filter { !stored.contains($0) }
-        #expect(lost.isEmpty, "\(lost.count) of \(acknowledged.count) acknowledged players were lost")
-        #expect(acknowledged.count >= killAfter)
+        let after = try Database(path: database)
+        var lost: [String] = []
+        for (player, counts) in answered {
+            let guesses = try after.first("""
+                SELECT COUNT(*) AS n FROM mastermind_guesses g JOIN mastermind_games m ON m.id = g.game WHERE m.player = ?
+                """, [.text(player)])?.int("n") ?? 0
+            if guesses < counts["guess", default: 0] { lost.append("\(player): \(guesses) of \(counts["guess", default: 0]) guesses") }
+            let progress = try after.first("SELECT progress FROM cheat_progress WHERE player = ?", [.text(player)])?.string("progress") ?? ""
+            let steps = (try? JSONParser.parse(progress))?["konami"]?["recent"]?.array?.count ?? 0
+            if steps < counts["swipe", default: 0] { lost.append("\(player): \(steps) of \(counts["swipe", default: 0]) swipes") }
+        }
+        #expect(lost.isEmpty, "acknowledged writes lost: \(lost.prefix(5))")
+        #expect(total >= killAfter)
     }
 }
 

@@ -30,6 +30,7 @@ final class SiteServer {
     func stop() {
         server.shutdown()
         server.wait()
+        site.close()
     }
 
     /// One request on a fresh connection.

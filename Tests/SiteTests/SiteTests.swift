@@ -70,8 +70,7 @@ struct SiteTests {
         let setCookie = try #require(first.headers.first { $0.0 == "Set-Cookie" && $0.1.hasPrefix("arcade_player=") }?.1)
         #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax"))
         let db = try Database(path: server.database)
-        #expect(try db.query("SELECT id FROM players").count == 1)
-        // Returning with the cookie: same player, no new cookie.
+        #expect(try db.query("SELECT id FROM players").isEmpty, "a visitor who only looks writes nothing")
         let again = try server.get("/", headers: ["Cookie": first.cookieHeader()])
         #expect(again.cookies["arcade_player"] == nil)
         // A forged cookie (another id, or a broken signature) makes a new player.
@@ -81,7 +80,31 @@ struct SiteTests {
             let response = try server.get("/", headers: ["Cookie": "arcade_player=\(bad)"])
             #expect(response.cookies["arcade_player"] != nil && response.cookies["arcade_player"] != player)
         }
-        #expect(try db.query("SELECT id FROM players").count == 5)
+        #expect(try db.query("SELECT id FROM players").isEmpty)
+    }
+
+    /// A cookie-less view of any page adds no row; the visitor's first action makes it, with the
+    /// first-seen time the signed cookie carried.
+    @Test func aPageViewWritesNothingAndTheFirstActionMakesThePlayer() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let db = try Database(path: server.database)
+        func rows() throws -> Int { try db.first("SELECT (SELECT COUNT(*) FROM players) + (SELECT COUNT(*) FROM once_sessions) "
+                                                 + "+ (SELECT COUNT(*) FROM once_versions) AS n")?.int("n") ?? -1 }
+        for path in ["/", "/namegame", "/progress", "/cheats", "/mastermind/stats", "/namegame/stats", "/nowhere"] {
+            _ = try server.get(path)
+            #expect(try rows() == 0, "\(path) wrote")
+        }
+        let player = Player(server)
+        let first = try player.get("/progress")
+        let id = try #require(first.cookies["arcade_player"].flatMap(DurabilityTests.playerID))
+        try player.get("/")
+        #expect(try rows() == 0)
+        #expect(try player.post("/once/dismiss", "task=tutorial.mastermind&back=/").status == 303)
+        let row = try #require(try db.first("SELECT first_seen FROM players WHERE id = ?", [.text(id)]))
+        #expect(abs((row.int("first_seen") ?? 0) - Int(time(nil))) < 60)
+        #expect(try db.first("SELECT COUNT(*) AS n FROM players")?.int("n") == 1)
+        #expect(!(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\"")), "the action was remembered")
     }
 
     @Test func csrfGuardsEveryAction() throws {
