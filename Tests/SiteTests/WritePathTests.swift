@@ -1,0 +1,35 @@
+import TestSupport
+import Testing
+import Storage
+@testable import ArcadeApp
+
+/// Writes wait for their commit off the event loop; the loop goes on serving.
+@Suite("The write path", .serialized)
+struct WritePathTests {
+    /// On a disk that takes half a second per flush, a player's action waits for its commit while
+    /// the same (single) worker keeps answering /healthz and pages at once.
+    @Test func aSlowFlushNeverStallsTheWorker() throws {
+        let server = try SiteServer(router: nil) {
+            $0.server.workers = 1
+            $0.commitDelay = 0.5
+        }
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/")
+        let writer = try RawClient(port: server.port)
+        let body = "csrf=\(player.csrf)&kind=key&value=x"
+        let start = csysNow()
+        writer.send("POST /cheats/actions HTTP/1.1\r\nHost: t\r\nCookie: \(player.cookieHeader)\r\n"
+                    + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        sleep(seconds: 0.1)  // the action is now waiting on the flush
+        for path in ["/healthz", "/healthz", "/", "/healthz"] {
+            let asked = csysNow()
+            #expect(try server.get(path, headers: ["Cookie": player.cookieHeader]).status == 200)
+            #expect(csysNow() - asked < 0.05, "\(path) waited for someone else's commit")
+        }
+        let answer = try writer.readResponse(timeout: 5)
+        #expect(answer.status == 200)
+        #expect(csysNow() - start >= 0.5, "the action was answered only after its commit")
+        #expect(try Database(path: server.database).first("SELECT COUNT(*) AS n FROM cheat_progress")?.int("n") == 1)
+    }
+}
