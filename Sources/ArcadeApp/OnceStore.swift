@@ -42,7 +42,9 @@ struct OnceStore: Sendable {
     @discardableResult
     func perform(_ visitor: Visitor, wait: Bool = true,
                  _ body: @escaping @Sendable (inout Once) -> [Once.Effect] = { _ in [] }) throws -> Snapshot {
-        let anchor = try anchors(visitor)
+        // The version is read once: a hotfix may change it before the writer runs this.
+        let version = siteVersion
+        let anchor = try anchors(visitor, version: version)
         let record: Once.Record
         if let cached = cache.records[visitor.playerID] { record = cached } else {
             record = try load(visitor.playerID, try pool.connection())
@@ -52,20 +54,20 @@ struct OnceStore: Sendable {
         if body(&once).isEmpty { return Snapshot(once: once, sawEarlierVersion: anchor.sawEarlierVersion) }
         let anchors = anchor.anchors
         let change = { @Sendable [self] (db: Database) throws -> Once in
-            try ensureRows(visitor, anchors, db)
+            try ensureRows(visitor, anchors, version: version, db)
             var fresh = Once(record: try load(visitor.playerID, db), anchors: anchors, clock: Self.clock)
             for effect in body(&fresh) { try write(effect, player: visitor.playerID, db) }
             return fresh
         }
         guard wait else {
             // Until the writer commits it, the cached record already holds the change.
-            cache.records[visitor.playerID] = once.record
-            pool.writeLater({ [cache] db in
-                _ = try change(db)
-                cache.records[visitor.playerID] = nil
-            }) { [cache] in
-                cache.records[visitor.playerID] = nil
-                Log.error("once-store: \($0)")
+            let pending = once.record
+            cache.records[visitor.playerID] = pending
+            pool.writeLater({ db in _ = try change(db) }) { [cache] error in
+                // Dropped only once committed (a reader before then would miss the change), and only if no
+                // later page view has queued another change on top of it since.
+                cache.records.remove(visitor.playerID, ifStill: pending)
+                if let error { Log.error("once-store: \(error)") }
             }
             return Snapshot(once: once, sawEarlierVersion: anchor.sawEarlierVersion)
         }
@@ -79,7 +81,7 @@ struct OnceStore: Sendable {
     /// When the player arrived, first saw this version, and began this session: read on the
     /// calling thread; an anchor not stored yet is queued for the writer (never waited for),
     /// and a player without a row (who has only looked) gets anchors at once and no write.
-    private func anchors(_ visitor: Visitor) throws -> AnchorEntry {
+    private func anchors(_ visitor: Visitor, version siteVersion: String) throws -> AnchorEntry {
         let key = visitor.playerID + "|" + visitor.sessionID + "|" + siteVersion
         if let known = cache.anchors[key] { return known }
         let db = try pool.connection()
@@ -98,7 +100,9 @@ struct OnceStore: Sendable {
                                 sawEarlierVersion: earlier > 0)
             if seen == nil || started == nil {
                 let anchors = entry.anchors
-                pool.writeLater({ [self] db in try ensureRows(visitor, anchors, db) }) { Log.error("once-store anchors: \($0)") }
+                pool.writeLater({ [self] db in try ensureRows(visitor, anchors, version: siteVersion, db) }) { error in
+                    if let error { Log.error("once-store anchors: \(error)") }
+                }
             }
         } else {
             let at = Double(now) / 1000
@@ -110,10 +114,10 @@ struct OnceStore: Sendable {
     }
 
     /// The player's row and the anchors in use, made by their first write (inside its transaction).
-    private func ensureRows(_ visitor: Visitor, _ anchors: Once.Anchors, _ db: Database) throws {
+    private func ensureRows(_ visitor: Visitor, _ anchors: Once.Anchors, version: String, _ db: Database) throws {
         try visitor.player.ensureRow(db)
         try db.execute("INSERT OR IGNORE INTO once_versions VALUES (?, ?, ?)",
-                       [.text(visitor.playerID), .text(siteVersion), .integer(Int64((anchors.version * 1000).rounded()))])
+                       [.text(visitor.playerID), .text(version), .integer(Int64((anchors.version * 1000).rounded()))])
         try db.execute("INSERT OR IGNORE INTO once_sessions VALUES (?, ?, ?)",
                        [.text(visitor.playerID), .text(visitor.sessionID), .integer(Int64((anchors.session * 1000).rounded()))])
     }

@@ -214,3 +214,10 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
         }
     }
 }
+
+extension BoundedCache where Value: Equatable {
+    /// Drops the entry only while it still holds `value`, not a newer one set since.
+    public func remove(_ key: Key, ifStill value: Value) {
+        storage.withLock { if $0[key] == value { $0[key] = nil } }
+    }
+}

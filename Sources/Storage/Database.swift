@@ -66,8 +66,6 @@ public final class Database {
             _ = try query("PRAGMA journal_mode=WAL")
             try execute("PRAGMA synchronous=FULL")
             try execute("PRAGMA foreign_keys=ON")
-            // Reads come from the mapped file instead of a read() per page.
-            _ = try query("PRAGMA mmap_size=268435456")
             switch role {
             case .writer:
                 // The writer holds the hot pages of every table it changes; its commits (and so

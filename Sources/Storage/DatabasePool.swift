@@ -47,11 +47,13 @@ public final class DatabasePool: Sendable {
     }
 
     /// Queues a write nobody waits for (bookkeeping a page view may do): the loop goes on at once.
-    public func writeLater(_ work: @escaping DatabaseWriter.Work, failed: @escaping @Sendable (any Error) -> Void = { _ in }) {
+    /// `done` runs on the writer's thread once the write is committed (nil) or has failed.
+    public func writeLater(_ work: @escaping DatabaseWriter.Work,
+                           done: @escaping @Sendable ((any Error)?) -> Void = { _ in }) {
         do {
-            try writer().submit(work) { error in if let error { failed(error) } }
+            try writer().submit(work, done: done)
         } catch {
-            failed(error)
+            done(error)
         }
     }
 

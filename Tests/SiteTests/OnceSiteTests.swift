@@ -54,6 +54,29 @@ struct OnceSiteTests {
         #expect(!(try newcomer.get("/").text.contains("data-once=\"whatsnew\"")))
     }
 
+    /// Bookkeeping queued at one version and written after a hotfix changed it belongs to the version it was
+    /// seen at: otherwise the new version looks already seen, and its what's new never shows.
+    @Test func whatsNewQueuedBeforeAVersionChangeKeepsItsVersion() throws {
+        let server = try SiteServer(router: nil) { $0.commitDelay = 0.4 }
+        defer { server.stop() }
+        let player = Player(server), other = Player(server)
+        try player.get("/")
+        #expect(try player.post("/once/dismiss", "task=tutorial.mastermind&back=/").status == 303)
+        try other.get("/")
+        try server.site.constants.setHotfix("site.version", .string("1.1.0"))
+        // Keep the writer busy with someone else's commit, so the page's bookkeeping waits in its queue.
+        let busy = try RawClient(port: server.port)
+        let body = "task=tutorial.mastermind&back=/&csrf=\(other.csrf)"
+        busy.send("POST /once/dismiss HTTP/1.1\r\nHost: t\r\nCookie: \(other.cookieHeader)\r\n"
+                  + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        sleep(seconds: 0.1)
+        #expect(try player.get("/").text.contains("data-once=\"whatsnew\""))
+        try server.site.constants.setHotfix("site.version", .string("1.2.0"))
+        #expect(try busy.readResponse(timeout: 5).status == 303)
+        #expect(try player.post("/once/dismiss", "task=tutorial.namegame&back=/").status == 303, "after the queue")
+        #expect(try player.get("/").text.contains("data-once=\"whatsnew\""), "1.2.0 is new to this player")
+    }
+
     @Test func firstMastermindWinRemindsOfTheNameGameUntilPlayed() throws {
         let server = try SiteServer()
         defer { server.stop() }
