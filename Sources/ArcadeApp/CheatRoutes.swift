@@ -41,6 +41,10 @@ struct CheatRoutes: Sendable {
             let effects = outcome.unlocked.compactMap { store.book.entry($0)?.effect }
             if effects.contains("mastermind.reveal") {
                 var random = SystemRandomNumberGenerator()
+                // On the unstarted board, the reveal starts the game it reveals a digit of.
+                if try mastermind.latest(player: visitor.playerID) == nil {
+                    _ = try mastermind.start(player: visitor.player, mastermind.deal())
+                }
                 _ = try mastermind.reveal(player: visitor.playerID, using: &random)
             }
             if effects.contains("namegame.firstLetter") { _ = try nameGame.cheat(player: visitor.playerID) }

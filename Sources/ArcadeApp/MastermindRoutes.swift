@@ -14,7 +14,6 @@ struct MastermindRoutes: Sendable {
     let constants: Constants
     let pages: Pages
     let kit: RouteKit
-    let secrets: SecretSource
     let once: OnceStore
     let solvers = Solvers()
 
@@ -24,7 +23,6 @@ struct MastermindRoutes: Sendable {
         self.constants = constants
         self.pages = pages
         self.kit = kit
-        secrets = SecretSource(constants: constants)
     }
 
     /// One solver per rule set (building one lists every code).
@@ -38,45 +36,39 @@ struct MastermindRoutes: Sendable {
         }
     }
 
-    /// The rules for new games, from the constants (so a hotfix applies to the next game).
-    var rules: Rules {
-        let length = constants.int("mastermind.codeLength", default: 4), low = constants.int("mastermind.digitMin", default: 0)
-        let high = constants.int("mastermind.digitMax", default: 7), attempts = constants.int("mastermind.attempts", default: 10)
-        guard (1...8).contains(length), (0...9).contains(low), (low...9).contains(high), attempts >= 1 else { return .classic }
-        return Rules(length: length, digitMin: low, digitMax: high, attempts: attempts)
-    }
-
     func register(_ router: inout Router) {
-        // Starting a game may ask random.org for the secret: these two run off the loop.
-        kit.page(&router, "/mastermind", offLoop: true) { request, visitor in
-            let record = try store.latest(player: visitor.playerID) ?? newGame(visitor)
-            return board(record, visitor, request)
+        // Looking writes nothing: a player's first board is unstarted until their first guess.
+        kit.page(&router, "/mastermind") { request, visitor in
+            board(try store.latest(player: visitor.playerID) ?? store.unstarted(), visitor, request)
         }
+        // Actions run off the loop (the default): a first guess may ask random.org for the secret.
         kit.action(&router, "/mastermind/guess") { request, visitor in
             let form = request.form ?? FormFields()
             var random = SecureRandom()
-            let result = try store.guess(player: visitor.playerID, game: form["game"].flatMap { Int64($0) },
-                                         turn: form["turn"].flatMap { Int($0) }, form["guess"] ?? "", using: &random)
+            let game = form["game"].flatMap { Int64($0) }
+            let result = try store.guess(player: visitor.player, game: game, turn: form["turn"].flatMap { Int($0) },
+                                         form["guess"] ?? "", first: game == 0 ? store.deal() : nil, using: &random)
             switch result {
             case .success(let record):
                 if record.game.outcome != .playing { try recordEnd(record, visitor) }
                 return isFragment(request) ? board(record, visitor, request) : .redirect(to: "/mastermind")
             case .failure(let refusal):
                 // Nothing changed: show the current board with a clear message.
-                let record = try store.latest(player: visitor.playerID) ?? newGame(visitor)
+                let record = try store.latest(player: visitor.playerID) ?? store.unstarted()
                 return board(record, visitor, request, status: .unprocessableContent,
                              error: message(refusal, language: visitor.language), value: form["guess"] ?? "")
             }
         }
-        kit.action(&router, "/mastermind/new", offLoop: true) { request, visitor in
-            let record = try newGame(visitor)
+        kit.action(&router, "/mastermind/new") { request, visitor in
+            let record = try store.start(player: visitor.player, store.deal())
             return isFragment(request) ? board(record, visitor, request) : .redirect(to: "/mastermind")
         }
         // The solver can take tens of milliseconds: keep it off the event loop.
-        kit.action(&router, "/mastermind/hint", offLoop: true) { request, visitor in
-            guard let record = try store.latest(player: visitor.playerID), record.game.outcome == .playing else {
-                return isFragment(request) ? board(try store.latest(player: visitor.playerID) ?? newGame(visitor), visitor, request)
-                    : .redirect(to: "/mastermind")
+        kit.action(&router, "/mastermind/hint") { request, visitor in
+            // Asking for a hint on the unstarted board starts the game.
+            let record = try store.latest(player: visitor.playerID) ?? store.start(player: visitor.player, store.deal())
+            guard record.game.outcome == .playing else {
+                return isFragment(request) ? board(record, visitor, request) : .redirect(to: "/mastermind")
             }
             let history = record.game.turns.map { ($0.guess, $0.feedback) }
             if let hint = solvers.solver(record.game.rules).nextGuess(after: history) {
@@ -107,11 +99,6 @@ struct MastermindRoutes: Sendable {
             }
             return effects
         }
-    }
-
-    private func newGame(_ visitor: Visitor) throws -> MastermindStore.Record {
-        let rules = self.rules
-        return try store.start(player: visitor.player, rules: rules, secret: secrets.secret(rules))
     }
 
     private func isFragment(_ request: Request) -> Bool { request.headers["X-Fragment"] == "board" }

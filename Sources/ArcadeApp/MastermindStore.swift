@@ -1,3 +1,4 @@
+import Constants
 import Mastermind
 import Storage
 #if canImport(Glibc)
@@ -9,6 +10,41 @@ import Glibc
 /// game, and a guess is counted once.
 struct MastermindStore: Sendable {
     let pool: DatabasePool
+    let constants: Constants
+    let secrets: SecretSource
+
+    init(pool: DatabasePool, constants: Constants) {
+        self.pool = pool
+        self.constants = constants
+        secrets = SecretSource(constants: constants)
+    }
+
+    /// The rules for new games, from the constants (so a hotfix applies to the next game).
+    var rules: Rules {
+        let length = constants.int("mastermind.codeLength", default: 4), low = constants.int("mastermind.digitMin", default: 0)
+        let high = constants.int("mastermind.digitMax", default: 7), attempts = constants.int("mastermind.attempts", default: 10)
+        guard (1...8).contains(length), (0...9).contains(low), (low...9).contains(high), attempts >= 1 else { return .classic }
+        return Rules(length: length, digitMin: low, digitMax: high, attempts: attempts)
+    }
+
+    /// A new game's rules and secret. The secret may come from random.org, so call it off the event loop,
+    /// and outside any transaction.
+    struct Deal: Sendable {
+        let rules: Rules
+        let secret: Code
+    }
+
+    func deal() -> Deal {
+        let rules = self.rules
+        return Deal(rules: rules, secret: secrets.secret(rules))
+    }
+
+    /// The board before a player's first game: nothing is stored (and no secret drawn) until they act on it.
+    /// Its id is 0, which a guess sends back to start the game.
+    func unstarted() -> Record {
+        let rules = self.rules
+        return Record(id: 0, game: Game(rules: rules, secret: Code(index: 0, rules: rules)), usedHint: false, hint: nil)
+    }
 
     struct Record: Sendable {
         let id: Int64
@@ -39,28 +75,38 @@ struct MastermindStore: Sendable {
     }
 
     /// Starts a game; one still in play is abandoned and counts as lost.
-    func start(player who: Player, rules: Rules, secret: Code) throws -> Record {
-        let player = who.id
-        return try pool.write { db in
-            try who.ensureRow(db)
-            let now = Int64(time(nil))
-            try db.execute("UPDATE mastermind_games SET status = 'lost', finished = ? WHERE player = ? AND status = 'playing'",
-                           [.integer(now), .text(player)])
-            try db.execute("""
-                INSERT INTO mastermind_games (player, secret, code_length, digit_min, digit_max, attempts, status, created)
-                VALUES (?, ?, ?, ?, ?, ?, 'playing', ?)
-                """, [.text(player), .text(secret.description), SQLValue(rules.length), SQLValue(rules.digitMin),
-                      SQLValue(rules.digitMax), SQLValue(rules.attempts), .integer(now)])
-            return Record(id: db.lastInsertID, game: Game(rules: rules, secret: secret), usedHint: false, hint: nil)
-        }
+    func start(player: Player, _ deal: Deal) throws -> Record {
+        try pool.write { db in try insert(player, deal, db) }
     }
 
-    /// Scores a guess for the game the page showed, at the turn it showed.
-    func guess<R: RandomNumberGenerator>(player: String, game id: Int64?, turn: Int?, _ text: String,
+    private func insert(_ who: Player, _ deal: Deal, _ db: Database) throws -> Record {
+        try who.ensureRow(db)
+        let now = Int64(time(nil)), rules = deal.rules
+        try db.execute("UPDATE mastermind_games SET status = 'lost', finished = ? WHERE player = ? AND status = 'playing'",
+                       [.integer(now), .text(who.id)])
+        try db.execute("""
+            INSERT INTO mastermind_games (player, secret, code_length, digit_min, digit_max, attempts, status, created)
+            VALUES (?, ?, ?, ?, ?, ?, 'playing', ?)
+            """, [.text(who.id), .text(deal.secret.description), SQLValue(rules.length), SQLValue(rules.digitMin),
+                  SQLValue(rules.digitMax), SQLValue(rules.attempts), .integer(now)])
+        return Record(id: db.lastInsertID, game: Game(rules: rules, secret: deal.secret), usedHint: false, hint: nil)
+    }
+
+    /// Scores a guess for the game the page showed, at the turn it showed. Game 0 is the unstarted board:
+    /// for a player with no game yet, `first` becomes the game, stored with its first valid guess (an invalid
+    /// guess stores nothing); for anyone else it is a page out of date.
+    func guess<R: RandomNumberGenerator>(player who: Player, game id: Int64?, turn: Int?, _ text: String, first: Deal?,
                                          using random: inout R) throws -> Result<Record, Refusal> {
         return try pool.write { db throws -> Result<Record, Refusal> in
-            guard var record = try load(db, "SELECT * FROM mastermind_games WHERE player = ? ORDER BY id DESC LIMIT 1",
-                                        [.text(player)]) else { return .failure(.stale) }
+            var record: Record
+            if let latest = try load(db, "SELECT * FROM mastermind_games WHERE player = ? ORDER BY id DESC LIMIT 1",
+                                     [.text(who.id)]) {
+                record = latest
+            } else if id == 0, let first {
+                record = Record(id: 0, game: Game(rules: first.rules, secret: first.secret), usedHint: false, hint: nil)
+            } else {
+                return .failure(.stale)
+            }
             if let id, id != record.id { return .failure(.stale) }
             guard record.game.outcome == .playing else { return .failure(.finished) }
             if let turn, turn != record.game.turns.count { return .failure(.stale) }
@@ -70,6 +116,11 @@ struct MastermindStore: Sendable {
                 case .invalid(let problem): return .failure(.invalid(problem))
                 case .finished: return .failure(.finished)
                 }
+            }
+            if record.id == 0, let first {
+                let turns = record.game.turns
+                record = try insert(who, first, db)
+                record.game = Game(rules: first.rules, secret: first.secret, turns: turns)
             }
             try db.execute("INSERT INTO mastermind_guesses VALUES (?, ?, ?, ?, ?, ?, ?)", [
                 .integer(record.id), SQLValue(record.game.turns.count), .text(scored.guess.description),

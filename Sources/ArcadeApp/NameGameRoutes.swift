@@ -33,7 +33,7 @@ struct NameGameRoutes: Sendable {
         kit.page(&router, "/namegame/stats") { request, visitor in
             try statsPage(visitor)
         }
-        // Dealing a round is a write: off the event loop.
+        // Off the event loop: a returning player's page may end a timed session or deal a missing round.
         kit.page(&router, "/namegame/:mode", offLoop: true) { request, visitor in
             guard let mode = Mode(rawValue: request.parameters["mode"] ?? "") else {
                 return pages.error(.notFound, language: visitor.language, csrf: visitor.csrfToken, path: "/")
@@ -113,29 +113,34 @@ struct NameGameRoutes: Sendable {
             session = try store.lastSession(player: visitor.playerID, mode: mode)
         }
         if session == nil { session = try store.lastSession(player: visitor.playerID, mode: mode) }
-        if session == nil { session = try store.startSession(player: visitor.player, mode: mode) }
-        guard var current = session else { throw NameGameFailure.noSession }
+        let t = pages.localizer.strings(for: visitor.language)
+        let banners = try OnceRoutes.banners(once, visitor, game: "namegame", back: "/namegame/\(mode.rawValue)", t: t)
+        func page(_ context: TemplateValue) -> Response {
+            pages.render("namegame", status: status, title: t.string("namegame.mode.\(mode.rawValue)"), language: visitor.language,
+                         csrf: visitor.csrfToken, path: "/namegame/\(mode.rawValue)", section: "namegame",
+                         data: ["ng": context, "once": banners])
+        }
+        guard var current = session else {
+            // Never played this mode: a start card. Looking writes nothing, and the clock (and the hints'
+            // timer) starts when the player presses Start, not when the page loads.
+            return page(["mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
+                         "about": .string(t.string("namegame.mode.\(mode.rawValue).about")), "notStarted": .bool(true),
+                         "isTimed": .bool(mode == .timed), "error": error.map { .string(t.string($0)) } ?? .null])
+        }
         var record = try store.latestRound(session: current.id, people: directory)
         if record == nil && !current.ended {
             record = try newRound(mode, session: current, visitor)
             current = try store.openSession(player: visitor.playerID, mode: mode) ?? current
         }
-        let t = pages.localizer.strings(for: visitor.language)
-        let context = roundContext(mode, session: current, record: record, t: t, error: error.map { t.string($0) })
-        let banners = try OnceRoutes.banners(once, visitor, game: "namegame", back: "/namegame/\(mode.rawValue)", t: t)
-        return pages.render("namegame", status: status, title: t.string("namegame.mode.\(mode.rawValue)"), language: visitor.language,
-                            csrf: visitor.csrfToken, path: "/namegame/\(mode.rawValue)", section: "namegame",
-                            data: ["ng": context, "once": banners])
+        return page(roundContext(mode, session: current, record: record, t: t, error: error.map { t.string($0) }))
     }
-
-    enum NameGameFailure: Error { case noSession }
 
     func roundContext(_ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord?, t: LanguageStrings,
                       error: String?) -> TemplateValue {
         var context: [String: TemplateValue] = [
             "mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
             "error": error.map { .string($0) } ?? .null, "ended": .bool(session.ended || timeIsUp(session)),
-            "reverse": .bool(mode == .reverse), "isTimed": .bool(mode == .timed), "isHint": .bool(mode == .hint),
+            "reverse": .bool(mode == .reverse), "isTimed": .bool(mode == .timed), "timer": .bool(mode == .timed), "isHint": .bool(mode == .hint),
             "isPractice": .bool(mode == .practice), "hintMilliseconds": .int(Int(hintInterval * 1000)),
         ]
         let stats = session.stats

@@ -50,12 +50,16 @@ struct OnceStore: Sendable {
             record = try load(visitor.playerID, try pool.connection())
             cache.records[visitor.playerID] = record
         }
-        var once = Once(record: record, anchors: anchor.anchors, clock: Self.clock)
+        // One instant for the request: a body the writer runs later still marks the moment the player acted
+        // (a late mark could land after the next version's anchor and look done there).
+        let now = Self.clock()
+        let clock: @Sendable () -> Double = { now }
+        var once = Once(record: record, anchors: anchor.anchors, clock: clock)
         if body(&once).isEmpty { return Snapshot(once: once, sawEarlierVersion: anchor.sawEarlierVersion) }
         let anchors = anchor.anchors
         let change = { @Sendable [self] (db: Database) throws -> Once in
             try ensureRows(visitor, anchors, version: version, db)
-            var fresh = Once(record: try load(visitor.playerID, db), anchors: anchors, clock: Self.clock)
+            var fresh = Once(record: try load(visitor.playerID, db), anchors: anchors, clock: clock)
             for effect in body(&fresh) { try write(effect, player: visitor.playerID, db) }
             return fresh
         }

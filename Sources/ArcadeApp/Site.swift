@@ -93,13 +93,14 @@ public final class Site: Sendable {
                                 data: ["once": once, "isHome": true, "games": .list(games), "hasGames": .bool(!games.isEmpty),
                                        "gameCount": .int(games.count)])
         }
-        MastermindRoutes(store: MastermindStore(pool: pool), constants: constants, pages: pages, kit: kit, once: onceStore)
+        let mastermind = MastermindStore(pool: pool, constants: constants)
+        MastermindRoutes(store: mastermind, constants: constants, pages: pages, kit: kit, once: onceStore)
             .register(&router)
         NameGameRoutes(store: NameGameStore(pool: pool), directory: directory, constants: constants, pages: pages, kit: kit,
                        once: onceStore).register(&router)
         OnceRoutes(store: onceStore, pages: pages, kit: kit).register(&router)
         CheatRoutes(store: CheatStore(pool: pool, book: cheatBook), once: onceStore, kit: kit, pages: pages,
-                    mastermind: MastermindStore(pool: pool), nameGame: NameGameStore(pool: pool)).register(&router)
+                    mastermind: mastermind, nameGame: NameGameStore(pool: pool)).register(&router)
         InterceptionsRoutes(store: interceptions, constants: constants, overlay: overlay, base: localizer.base).register(&router)
         AdminRoutes(store: admins, pages: pages, identity: identity, secureCookies: options.secureCookies,
                     hotfixes: editor, interceptions: interceptions).register(&router)

@@ -27,6 +27,10 @@ class Cheats(BrowserTest):
     def start_mastermind(self):
         self.open("/mastermind")
         board = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "#board"))
+        if board.get_attribute("data-game") == "0":  # the unstarted board: start the game, so its secret exists
+            self.assertEqual(self.post("/mastermind/new"), 200)
+            self.open("/mastermind")
+            board = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "#board"))
         return secret_of(int(board.get_attribute("data-game")))
 
     def check_revealed(self, secret):

@@ -42,6 +42,9 @@ class Mastermind(BrowserTest):
 
     def start(self):
         self.open("/mastermind")
+        if self.game() == "0":  # the unstarted board: start a game as "new game" does, so its secret exists
+            self.assertEqual(self.post("/mastermind/new"), 200)
+            self.open("/mastermind")
         WebDriverWait(self.driver, 10).until(
             lambda d: not d.find_element("css selector", "[data-keypad]").get_attribute("hidden"))
         if self.board().get_attribute("data-outcome"):

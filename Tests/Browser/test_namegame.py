@@ -39,7 +39,8 @@ class NameGame(BrowserTest):
     def fresh_round(self, mode):
         self.open(f"/namegame/{mode}")
         game = self.game()
-        if game.get_attribute("data-answered") or game.get_attribute("data-ended"):
+        started = not self.driver.find_elements("css selector", "[data-start]")
+        if game.get_attribute("data-answered") or game.get_attribute("data-ended") or not started:
             self.navigate(lambda: self.driver.find_element("css selector", "button[data-next]").click())
         game = self.game()
         self.assertEqual(game.get_attribute("data-mode"), mode)
@@ -87,6 +88,15 @@ class NameGame(BrowserTest):
         self.assertEqual(correct_in_normal(), before + 1)
         self.assertTrue(self.driver.find_elements("css selector", "svg.chart rect"))
 
+    def test_a_mode_starts_with_the_start_button(self):
+        self.open("/namegame/timed")
+        self.assertTrue(self.driver.find_elements("css selector", "[data-start]"))
+        self.assertFalse(self.driver.find_elements("css selector", "button[data-choice]"), "no round dealt by looking")
+        self.navigate(lambda: self.driver.find_element("css selector", "[data-start] button[data-next]").click())
+        self.assertTrue(self.game().get_attribute("data-round"))
+        self.assertEqual(len(self.driver.find_elements("css selector", "button[data-choice]")), 6)
+        self.assertTrue(self.driver.find_element("css selector", ".timer").text)
+
 
 class NameGameOnAPhone(BrowserTest):
     width, height = 360, 800
@@ -94,8 +104,9 @@ class NameGameOnAPhone(BrowserTest):
     def test_targets_are_large_on_a_phone(self):
         self.open("/namegame/normal")
         game = self.driver.find_element("id", "namegame")
-        if game.get_attribute("data-answered"):
+        if game.get_attribute("data-answered") or self.driver.find_elements("css selector", "[data-start]"):
             self.driver.find_element("css selector", "button[data-next]").click()
+            wait(self.driver).until(lambda d: d.find_elements("css selector", "button[data-choice]"))
         for button in self.driver.find_elements("css selector", "button[data-choice]"):
             self.assertGreaterEqual(button.size["height"], 44)
             self.assertGreaterEqual(button.size["width"], 44)

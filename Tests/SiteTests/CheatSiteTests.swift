@@ -121,8 +121,9 @@ struct CheatSiteTests {
         let player = Player(server)
         let page = try player.get("/mastermind")
         #expect(!page.text.contains("data-revealed"))
-        let secret = Array(try player.secret())
+        // On the unstarted board, the reveal starts the game.
         for pair in Self.konami { try act(player, pair) }
+        let secret = Array(try player.secret())
         let shown = try #require(Player.attribute("data-revealed", in: try player.get("/mastermind").text))
         let parts = shown.split(separator: ":").map(String.init)
         let position = try #require(Int(parts[0]))
@@ -146,10 +147,10 @@ struct CheatSiteTests {
         defer { server.stop() }
         let player = Player(server)
         // Reverse mode (a face, pick the name): the name's first letter.
-        let before = try player.get("/namegame/reverse").text
+        let before = try player.play("reverse").text
         #expect(!before.contains("data-cheat-help"))
         for key in ["w", "h", "o"] { try act(player, "key=\(key)") }
-        let page = try player.get("/namegame/reverse").text
+        let page = try player.play("reverse").text
         let row = try #require(try Database(path: server.database).first("SELECT answer, cheat FROM namegame_rounds ORDER BY id DESC LIMIT 1"))
         #expect(row.int("cheat") == 1)
         let answer = try #require(row.int("answer"))
@@ -159,9 +160,9 @@ struct CheatSiteTests {
         let initial = try #require(page[nameStart...].first)
         #expect(page.contains("The name starts with “\(initial)”."))
         // Normal mode (a name, pick the face): half the wrong faces are hidden.
-        try player.get("/namegame/normal")
+        try player.play("normal")
         for key in ["w", "h", "o"] { try act(player, "key=\(key)") }
-        let normal = try player.get("/namegame/normal").text
+        let normal = try player.play("normal").text
         #expect(normal.contains("data-cheat-help"))
         #expect(normal.ranges(of: "data-hidden=\"true\"").count == 2, "2 of the 5 wrong faces")
     }

@@ -37,6 +37,23 @@ final class Player: @unchecked Sendable {
         }
     }
 
+    /// Starts a Mastermind game as the "new game" button does; returns its id (read `secret()` after).
+    @discardableResult
+    func startMastermind() throws -> String {
+        if csrf.isEmpty { try get("/") }
+        let board = try post("/mastermind/new", "", fragment: true)
+        return try #require(Self.attribute("data-game", in: board.text))
+    }
+
+    /// A Name Game mode's page, pressing Start first if the player has never played it.
+    @discardableResult
+    func play(_ mode: String) throws -> WireResponse {
+        let page = try get("/namegame/\(mode)")
+        guard page.text.contains("data-start") else { return page }
+        try post("/namegame/next", "mode=\(mode)")
+        return try get("/namegame/\(mode)")
+    }
+
     func secret() throws -> String {
         let db = try Database(path: server.database)
         return try #require(try db.first("SELECT secret FROM mastermind_games ORDER BY id DESC LIMIT 1")?.string("secret"))
@@ -94,6 +111,7 @@ struct MastermindSiteTests {
         let server = try SiteServer()
         defer { server.stop() }
         let player = Player(server)
+        _ = try player.startMastermind()
         let first = try player.get("/mastermind")
         let secret = try player.secret()
         var responses = [first]
@@ -124,8 +142,7 @@ struct MastermindSiteTests {
         let server = try SiteServer()
         defer { server.stop() }
         let player = Player(server)
-        let board = try player.get("/mastermind")
-        let game = try #require(Player.attribute("data-game", in: board.text))
+        let game = try player.startMastermind()
         let secret = try player.secret()
         let miss = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, 100))")
         #expect(miss.status == 303)
@@ -159,8 +176,7 @@ struct MastermindSiteTests {
         let server = try SiteServer()
         defer { server.stop() }
         let player = Player(server)
-        let board = try player.get("/mastermind")
-        let game = try #require(Player.attribute("data-game", in: board.text))
+        let game = try player.startMastermind()
         let secret = try player.secret()
         // Sixteen tabs submit the same turn at once: exactly one counts.
         let statuses = Mutex<[Int]>([])
@@ -181,8 +197,7 @@ struct MastermindSiteTests {
     @Test func gamesAndWinsSurviveARestart() throws {
         let server = try SiteServer()
         let player = Player(server)
-        let board = try player.get("/mastermind")
-        let game = try #require(Player.attribute("data-game", in: board.text))
+        let game = try player.startMastermind()
         try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
         try player.post("/mastermind/new", "")
         try player.post("/mastermind/guess", "game=\(Int(game)! + 1)&turn=0&guess=\(wrong(try player.secret(), 3))")

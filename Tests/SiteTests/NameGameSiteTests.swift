@@ -24,7 +24,7 @@ struct NameGameSiteTests {
         let menu = try player.get("/namegame").text
         for mode in ["normal", "matt", "reverse", "team", "hint", "fifty", "practice", "timed"] {
             #expect(menu.contains("href=\"/namegame/\(mode)\""), "\(mode)")
-            let page = try player.get("/namegame/\(mode)")
+            let page = try player.play("\(mode)")
             #expect(page.status == 200)
             #expect(page.text.contains("data-mode=\"\(mode)\""))
         }
@@ -36,7 +36,7 @@ struct NameGameSiteTests {
         defer { server.stop() }
         let player = Player(server)
         for mode in ["normal", "reverse", "team", "hint", "fifty"] {
-            let page = try player.get("/namegame/\(mode)").text
+            let page = try player.play("\(mode)").text
             let (_, answer) = try player.round(page)
             #expect(!page.contains("data-result"), "\(mode)")
             #expect(!page.contains("is-right"), "\(mode)")
@@ -57,11 +57,11 @@ struct NameGameSiteTests {
         let server = try SiteServer()
         defer { server.stop() }
         let player = Player(server)
-        let page = try player.get("/namegame/normal").text
+        let page = try player.play("normal").text
         let (round, answer) = try player.round(page)
         let wrongChoice = (answer + 1) % 6
         #expect(try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(wrongChoice)").status == 303)
-        let afterWrong = try player.get("/namegame/normal").text
+        let afterWrong = try player.play("normal").text
         #expect(afterWrong.contains("data-choice=\"\(wrongChoice)\" data-key=\"\(wrongChoice + 1)\" data-result=\"wrong\""))
         #expect(!afterWrong.contains("data-answered"), "a wrong tap does not end the round")
         // Tapping the same wrong face again, a choice out of range, a foreign round, nonsense.
@@ -72,7 +72,7 @@ struct NameGameSiteTests {
             #expect(response.text.contains("data-error"), "\(body)")
         }
         #expect(try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)").status == 303)
-        let done = try player.get("/namegame/normal").text
+        let done = try player.play("normal").text
         #expect(done.contains("data-answered=\"true\""))
         #expect(done.contains("data-result=\"correct\""))
         #expect(done.contains("data-session-correct=\"1\" data-session-incorrect=\"1\""))
@@ -88,7 +88,7 @@ struct NameGameSiteTests {
         #expect(forged.status == 403)
         // Next starts a fresh round; asking for another before answering it is refused.
         #expect(try player.post("/namegame/next", "mode=normal").status == 303)
-        let fresh = try player.get("/namegame/normal").text
+        let fresh = try player.play("normal").text
         #expect(try player.round(fresh).id != round)
         #expect(try player.post("/namegame/next", "mode=normal").status == 422)
     }
@@ -98,18 +98,18 @@ struct NameGameSiteTests {
         defer { server.stop() }
         let player = Player(server)
         for _ in 0..<2 {
-            let (round, answer) = try player.round(try player.get("/namegame/practice").text)
+            let (round, answer) = try player.round(try player.play("practice").text)
             try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\(answer)")
             try player.post("/namegame/next", "mode=practice")
         }
-        let (round, answer) = try player.round(try player.get("/namegame/practice").text)
+        let (round, answer) = try player.round(try player.play("practice").text)
         try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\((answer + 1) % 6)")
-        let over = try player.get("/namegame/practice").text
+        let over = try player.play("practice").text
         #expect(over.contains("data-ended=\"true\""))
         #expect(over.contains("data-streak=\"2\""))
         #expect(try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\(answer)").status == 422)
         #expect(try player.post("/namegame/next", "mode=practice").status == 303)
-        #expect(!(try player.get("/namegame/practice").text.contains("data-ended")), "a new run")
+        #expect(!(try player.play("practice").text.contains("data-ended")), "a new run")
     }
 
     @Test func timedSessionsEndWhenTheTimeIsUp() throws {
@@ -117,7 +117,7 @@ struct NameGameSiteTests {
         defer { server.stop() }
         try server.site.constants.setHotfix("namegame.timedSeconds", .integer(5))
         let player = Player(server)
-        let page = try player.get("/namegame/timed").text
+        let page = try player.play("timed").text
         let seconds = Int(Player.attribute("data-seconds-left", in: page) ?? "") ?? 0
         #expect((4...5).contains(seconds))
         let (round, answer) = try player.round(page)
@@ -125,7 +125,7 @@ struct NameGameSiteTests {
         let late = try player.post("/namegame/answer", "mode=timed&round=\(round)&choice=\(answer)")
         #expect(late.status == 422)
         #expect(late.text.contains("Time is up"))
-        #expect(try player.get("/namegame/timed").text.contains("data-ended=\"true\""))
+        #expect(try player.play("timed").text.contains("data-ended=\"true\""))
     }
 
     @Test func hintModeHidesWrongFacesOverTime() throws {
@@ -133,16 +133,16 @@ struct NameGameSiteTests {
         defer { server.stop() }
         try server.site.constants.setHotfix("namegame.hintInterval", .real(0.3))
         let player = Player(server)
-        let page = try player.get("/namegame/hint").text
+        let page = try player.play("hint").text
         let (round, answer) = try player.round(page)
         #expect(!page.contains("data-hidden"))
         sleep(seconds: 0.7)
-        let later = try player.get("/namegame/hint").text
+        let later = try player.play("hint").text
         let hidden = later.ranges(of: "data-hidden=\"true\"").count
         #expect((2...3).contains(hidden), "one more every 0.3 s")
         #expect(!later.contains("data-choice=\"\(answer)\" data-key=\"\(answer + 1)\" data-hidden"), "never the answer")
         sleep(seconds: 1.2)
-        let end = try player.get("/namegame/hint").text
+        let end = try player.play("hint").text
         #expect(end.ranges(of: "data-hidden=\"true\"").count == 5)
         // A hidden face cannot be chosen.
         let hiddenChoice = (0..<6).first { $0 != answer }!

@@ -19,7 +19,7 @@ struct OnceSiteTests {
         // A new browser session of the same player: still dismissed.
         player.cookies["arcade_session"] = nil
         #expect(!(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\"")))
-        #expect(try player.get("/namegame/normal").text.contains("data-once=\"tutorial.namegame\""), "each game has its own")
+        #expect(try player.play("normal").text.contains("data-once=\"tutorial.namegame\""), "each game has its own")
     }
 
     @Test func tutorialGoesAfterTwoGames() throws {
@@ -27,7 +27,7 @@ struct OnceSiteTests {
         defer { server.stop() }
         let player = Player(server)
         for _ in 0..<2 {
-            let game = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
+            let game = try player.startMastermind()
             #expect(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\""))
             try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
             try player.post("/mastermind/new", "")
@@ -70,11 +70,17 @@ struct OnceSiteTests {
         busy.send("POST /once/dismiss HTTP/1.1\r\nHost: t\r\nCookie: \(other.cookieHeader)\r\n"
                   + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
         sleep(seconds: 0.1)
+        let asked = NameGameStore.nowMilliseconds()
         #expect(try player.get("/").text.contains("data-once=\"whatsnew\""))
+        let answered = NameGameStore.nowMilliseconds()
         try server.site.constants.setHotfix("site.version", .string("1.2.0"))
         #expect(try busy.readResponse(timeout: 5).status == 303)
         #expect(try player.post("/once/dismiss", "task=tutorial.namegame&back=/").status == 303, "after the queue")
         #expect(try player.get("/").text.contains("data-once=\"whatsnew\""), "1.2.0 is new to this player")
+        // The mark is dated when the page was seen, not when the writer got to it.
+        let seen = try Database(path: server.database).first("SELECT MIN(at_ms) AS at FROM once_marks WHERE task = 'whatsnew'")
+        let at = try #require(seen?.int("at"))
+        #expect((asked...answered).contains(Int64(at)), "marked at \(at), seen between \(asked) and \(answered)")
     }
 
     @Test func firstMastermindWinRemindsOfTheNameGameUntilPlayed() throws {
@@ -82,7 +88,7 @@ struct OnceSiteTests {
         defer { server.stop() }
         let player = Player(server)
         #expect(!(try player.get("/").text.contains("data-once=\"namegame.try\"")))
-        let game = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
+        let game = try player.startMastermind()
         try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
         #expect(try player.get("/").text.contains("data-once=\"namegame.try\""))
         #expect(try player.get("/mastermind").text.contains("data-once=\"namegame.try\""))
@@ -91,7 +97,7 @@ struct OnceSiteTests {
         #expect(expires == 3 * 86_400 * 1000, "until(3 days)")
         #expect(try player.get("/progress").text.contains("data-todo=\"namegame.try\""))
         // Playing the Name Game marks it done.
-        let round = try player.round(try player.get("/namegame/normal").text)
+        let round = try player.round(try player.play("normal").text)
         try player.post("/namegame/answer", "mode=normal&round=\(round.id)&choice=\(round.answer)")
         #expect(!(try player.get("/").text.contains("data-once=\"namegame.try\"")))
         let progress = try player.get("/progress").text

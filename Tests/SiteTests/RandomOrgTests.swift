@@ -138,7 +138,7 @@ struct RandomOrgTests {
         let server = try site(randomOrg: fake.url)
         defer { server.stop() }
         let player = Player(server)
-        try player.get("/mastermind")
+        try player.startMastermind()
         #expect(try player.secret() == "3071")
     }
 
@@ -147,7 +147,7 @@ struct RandomOrgTests {
         let server = try site(randomOrg: "https://localhost:\(tls.port)", certificates: tls.certificate)
         defer { server.stop() }
         let player = Player(server)
-        try player.get("/mastermind")
+        try player.startMastermind()
         #expect(try player.secret() == "5502")
     }
 
@@ -159,8 +159,9 @@ struct RandomOrgTests {
         let server = try site(randomOrg: fake.url)
         defer { server.stop() }
         let player = Player(server)
+        try player.get("/")
         let start = csysNow()
-        let board = try player.get("/mastermind")
+        let board = try player.post("/mastermind/new", "", fragment: true)
         #expect(board.status == 200)
         #expect(csysNow() - start < 1.8, "a slow random.org costs at most the 1 s timeout")
         let secret = try player.secret()
@@ -191,7 +192,7 @@ struct RandomOrgTests {
         let starter = Player(server)
         let waiting = csysNow()
         nonisolated(unsafe) var startedAt = 0.0
-        let thread = ThreadRunner { startedAt = csysNow(); _ = try? starter.get("/mastermind") }
+        let thread = ThreadRunner { startedAt = csysNow(); _ = try? starter.startMastermind() }
         sleep(seconds: 0.2)
         // One event-loop thread only: the home page is still served at once.
         let start = csysNow()

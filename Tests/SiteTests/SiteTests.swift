@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+import NameGame
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -89,9 +90,12 @@ struct SiteTests {
         let server = try SiteServer()
         defer { server.stop() }
         let db = try Database(path: server.database)
-        func rows() throws -> Int { try db.first("SELECT (SELECT COUNT(*) FROM players) + (SELECT COUNT(*) FROM once_sessions) "
-                                                 + "+ (SELECT COUNT(*) FROM once_versions) AS n")?.int("n") ?? -1 }
-        for path in ["/", "/namegame", "/progress", "/cheats", "/mastermind/stats", "/namegame/stats", "/nowhere"] {
+        let tables = ["players", "once_sessions", "once_versions", "mastermind_games", "namegame_sessions", "namegame_rounds"]
+        func rows() throws -> Int {
+            try db.first("SELECT " + tables.map { "(SELECT COUNT(*) FROM \($0))" }.joined(separator: " + ") + " AS n")?.int("n") ?? -1
+        }
+        let games = ["/mastermind"] + Mode.allCases.map { "/namegame/\($0.rawValue)" }
+        for path in ["/", "/namegame", "/progress", "/cheats", "/mastermind/stats", "/namegame/stats", "/nowhere"] + games {
             _ = try server.get(path)
             #expect(try rows() == 0, "\(path) wrote")
         }
@@ -105,6 +109,38 @@ struct SiteTests {
         #expect(abs((row.int("first_seen") ?? 0) - Int(time(nil))) < 60)
         #expect(try db.first("SELECT COUNT(*) AS n FROM players")?.int("n") == 1)
         #expect(!(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\"")), "the action was remembered")
+    }
+
+    /// A first look at a game stores nothing: Mastermind shows an unstarted board (game 0, no secret drawn) that the
+    /// first valid guess starts; a Name Game mode shows a start card whose button deals the first round.
+    @Test func gamesStartWithTheFirstAction() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let db = try Database(path: server.database)
+        func count(_ table: String) throws -> Int { try db.first("SELECT COUNT(*) AS n FROM \(table)")?.int("n") ?? -1 }
+        let player = Player(server)
+        let board = try player.get("/mastermind").text
+        #expect(Player.attribute("data-game", in: board) == "0")
+        #expect(Player.attribute("data-attempts-left", in: board) == "10")
+        #expect(try player.post("/mastermind/guess", "game=0&turn=0&guess=12").status == 422)
+        #expect(try count("players") == 0 && count("mastermind_games") == 0, "an invalid first guess stores nothing")
+        #expect(try player.post("/mastermind/guess", "game=0&turn=0&guess=0123").status == 303)
+        #expect(try count("players") == 1 && count("mastermind_games") == 1 && count("mastermind_guesses") == 1)
+        let started = try player.get("/mastermind").text
+        #expect(Player.attribute("data-game", in: started) != "0")
+        #expect(Player.attribute("data-attempts-left", in: started) == "9")
+        #expect(try player.post("/mastermind/guess", "game=0&turn=0&guess=4567").status == 422, "another tab's first board")
+        #expect(try count("mastermind_guesses") == 1, "one counted turn for two tabs")
+
+        let looker = Player(server)
+        let card = try looker.get("/namegame/timed").text
+        #expect(card.contains("data-start") && !card.contains("data-round="))
+        #expect(card.contains("The clock starts when you press Start."))
+        #expect(try count("namegame_sessions") == 0 && count("players") == 1)
+        #expect(try looker.post("/namegame/next", "mode=timed").status == 303)
+        let round = try looker.get("/namegame/timed").text
+        #expect(round.contains("data-round=") && round.contains("data-seconds-left=\"60\""))
+        #expect(try count("namegame_sessions") == 1 && count("namegame_rounds") == 1 && count("players") == 2)
     }
 
     @Test func csrfGuardsEveryAction() throws {
