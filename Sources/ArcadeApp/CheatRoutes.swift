@@ -1,6 +1,7 @@
 import Cheats
 import HTTP
 import JSON
+import Once
 import Templates
 
 /// `POST /cheats/actions`: one key press, swipe, tap burst or shake. The
@@ -15,51 +16,68 @@ struct CheatRoutes: Sendable {
     let nameGame: NameGameStore
     let limiter = RateLimiter(perSecond: 30)
 
+    /// A completed cheat: found (in the once-store) and its effect applied, each committed before the answer.
+    private func complete(_ outcome: CheatMatcher.Outcome, _ visitor: Visitor) throws -> Response {
+        let found = try once.perform(visitor) { o in outcome.unlocked.flatMap { o.markDone(SiteTasks.cheat($0)) } }.once
+        let effects = outcome.unlocked.compactMap { store.book.entry($0)?.effect }
+        if effects.contains("mastermind.reveal") {
+            var random = SystemRandomNumberGenerator()
+            // On the unstarted board, the reveal starts the game it reveals a digit of.
+            if try mastermind.latest(player: visitor.playerID) == nil {
+                _ = try mastermind.start(player: visitor.player, mastermind.deal())
+            }
+            _ = try mastermind.reveal(player: visitor.playerID, using: &random)
+        }
+        if effects.contains("namegame.firstLetter") { _ = try nameGame.cheat(player: visitor.playerID) }
+        var response = answer(outcome, found: found, effects: effects)
+        if effects.contains("theme.crt") {
+            // Each completion toggles: on after an odd number of them.
+            let on = found.count(SiteTasks.cheat("crt")) % 2 == 1
+            response.setCookie(SetCookie(name: RouteKit.themeCookie, value: on ? "crt" : "", maxAge: on ? 365 * 86_400 : 0))
+        }
+        return response
+    }
+
+    private func answer(_ outcome: CheatMatcher.Outcome, found: Once, effects: [String]) -> Response {
+        // A cheat's name is only told once the player has found it.
+        let closest = outcome.closest.flatMap { found.beenDone(SiteTasks.cheat($0)) ? $0 : nil }
+        return InterceptionsRoutes.json(.object([
+            ("state", .string(outcome.unlocked.isEmpty ? outcome.state.rawValue : "matched")),
+            ("cheat", closest.map { .string($0) } ?? .null),
+            ("progress", .integer(Int64(outcome.progress))), ("length", .integer(Int64(outcome.length))),
+            ("unlocked", .array(effects.map { .string($0) })),
+        ]))
+    }
+
     func register(_ router: inout Router) {
-        kit.action(&router, "/cheats/actions") { request, visitor in
+        // The site's most frequent write (every key press on every page): it holds no thread while its
+        // commit is grouped with others'; only a completion (rare) finishes on a pool thread.
+        kit.deferredAction(&router, "/cheats/actions") { request, visitor, later in
             let form = request.form ?? FormFields()
             let action: Action
             do {
                 action = try Action(kind: form["kind"] ?? "", value: form["value"] ?? "")
             } catch {
-                return InterceptionsRoutes.badRequest("\(error)")
+                return later.send(InterceptionsRoutes.badRequest("\(error)"))
             }
             let now = OnceStore.clock()
             guard limiter.allow(visitor.playerID, at: now) else {
                 var response = InterceptionsRoutes.json(.object([("error", .string("more than \(limiter.limit) actions a second"))]),
                                                         status: .tooManyRequests)
                 response.headers.set("Retry-After", "1")
-                return response
+                return later.send(response)
             }
-            let outcome = try store.record(action, player: visitor.player, at: now)
-            var found = try once.perform(visitor).once
-            if !outcome.unlocked.isEmpty {
-                found = try once.perform(visitor) { o in outcome.unlocked.flatMap { o.markDone(SiteTasks.cheat($0)) } }.once
-            }
-            // A cheat's name is only told once the player has found it.
-            let closest = outcome.closest.flatMap { found.beenDone(SiteTasks.cheat($0)) ? $0 : nil }
-            let effects = outcome.unlocked.compactMap { store.book.entry($0)?.effect }
-            if effects.contains("mastermind.reveal") {
-                var random = SystemRandomNumberGenerator()
-                // On the unstarted board, the reveal starts the game it reveals a digit of.
-                if try mastermind.latest(player: visitor.playerID) == nil {
-                    _ = try mastermind.start(player: visitor.player, mastermind.deal())
+            let found = try once.perform(visitor).once
+            store.record(action, player: visitor.player, at: now) { result in
+                switch result {
+                case .failure(let error):
+                    later.fail(error)
+                case .success(let outcome) where outcome.unlocked.isEmpty:
+                    later.send(answer(outcome, found: found, effects: []))
+                case .success(let outcome):
+                    later.sendBlocking { try complete(outcome, visitor) }
                 }
-                _ = try mastermind.reveal(player: visitor.playerID, using: &random)
             }
-            if effects.contains("namegame.firstLetter") { _ = try nameGame.cheat(player: visitor.playerID) }
-            var response = InterceptionsRoutes.json(.object([
-                ("state", .string(outcome.unlocked.isEmpty ? outcome.state.rawValue : "matched")),
-                ("cheat", closest.map { .string($0) } ?? .null),
-                ("progress", .integer(Int64(outcome.progress))), ("length", .integer(Int64(outcome.length))),
-                ("unlocked", .array(effects.map { .string($0) })),
-            ]))
-            if effects.contains("theme.crt") {
-                // Each completion toggles: on after an odd number of them.
-                let on = found.count(SiteTasks.cheat("crt")) % 2 == 1
-                response.setCookie(SetCookie(name: RouteKit.themeCookie, value: on ? "crt" : "", maxAge: on ? 365 * 86_400 : 0))
-            }
-            return response
         }
         // How many cheats the player has found; only found ones are named, with how to enter them.
         kit.page(&router, "/cheats") { request, visitor in

@@ -10,11 +10,13 @@ struct CheatStore: Sendable {
     let book: CheatBook
 
     /// Matches one action for a player and stores the new progress.
-    func record(_ action: Action, player who: Player, at time: Double) throws -> CheatMatcher.Outcome {
+    /// Queued for the writer; `then` runs on its thread once committed.
+    func record(_ action: Action, player who: Player, at time: Double,
+                then: @escaping @Sendable (Result<CheatMatcher.Outcome, any Error>) -> Void) {
         let player = who.id
-        return try pool.write { db in
+        pool.write({ [book] db in
             try who.ensureRow(db)
-            var matcher = try CheatMatcher(cheats: book.codes, progress: try load(player, db))
+            var matcher = try CheatMatcher(cheats: book.codes, progress: try Self.load(player, db))
             let outcome = matcher.record(action, at: time)
             let members: [(String, JSONValue)] = matcher.progress.sorted { $0.key < $1.key }.compactMap { name, progress in
                 guard !progress.recent.isEmpty, let at = progress.lastTime else { return nil }
@@ -23,12 +25,12 @@ struct CheatStore: Sendable {
             try db.execute("INSERT OR REPLACE INTO cheat_progress VALUES (?, ?)",
                            [.text(player), .text(JSONWriter().string(.object(members)))])
             return outcome
-        }
+        }, then: then)
     }
 
     /// A stored progress that no longer parses (say, after the cheats file
     /// changed) is dropped rather than refused: it is only a partial input.
-    private func load(_ player: String, _ db: Database) throws -> [String: CheatProgress] {
+    private static func load(_ player: String, _ db: Database) throws -> [String: CheatProgress] {
         guard let text = try db.first("SELECT progress FROM cheat_progress WHERE player = ?", [.text(player)])?.string("progress"),
               let json = try? JSONParser.parse(text), let members = json.members else { return [:] }
         var result: [String: CheatProgress] = [:]

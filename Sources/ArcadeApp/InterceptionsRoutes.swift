@@ -25,7 +25,7 @@ struct InterceptionsRoutes: Sendable {
     }
 
     static func json(_ value: JSONValue, status: Status = .ok) -> Response {
-        var response = Response(status: status, contentType: "application/json", body: Array(JSONWriter(sortedKeys: true).string(value).utf8))
+        var response = Response(status: status, contentType: "application/json", body: JSONWriter(sortedKeys: true).bytes(value))
         response.headers.append("Cache-Control", "no-cache")
         response.headers.append("X-Content-Type-Options", "nosniff")
         return response

@@ -46,7 +46,9 @@ struct OnceStore: Sendable {
         let version = siteVersion
         let anchor = try anchors(visitor, version: version)
         let record: Once.Record
-        if let cached = cache.records[visitor.playerID] { record = cached } else {
+        if visitor.isNew {
+            record = Once.Record()
+        } else if let cached = cache.records[visitor.playerID] { record = cached } else {
             record = try load(visitor.playerID, try pool.connection())
             cache.records[visitor.playerID] = record
         }
@@ -86,6 +88,11 @@ struct OnceStore: Sendable {
     /// calling thread; an anchor not stored yet is queued for the writer (never waited for),
     /// and a player without a row (who has only looked) gets anchors at once and no write.
     private func anchors(_ visitor: Visitor, version siteVersion: String) throws -> AnchorEntry {
+        if visitor.isNew {
+            let at = Double(NameGameStore.nowMilliseconds()) / 1000
+            return AnchorEntry(anchors: Once.Anchors(install: Double(visitor.player.firstSeen), version: at, session: at),
+                               sawEarlierVersion: false)
+        }
         let key = visitor.playerID + "|" + visitor.sessionID + "|" + siteVersion
         if let known = cache.anchors[key] { return known }
         let db = try pool.connection()

@@ -189,6 +189,41 @@ struct RouteKit: Sendable {
         router.post(pattern, offLoop: offLoop) { [self] request in respond(to: request, checkingCSRF: true, handle) }
     }
 
+    /// A state-changing POST that holds no thread while its write commits: `handle` runs on the event loop
+    /// after the same checks as `action`, queues its write, and answers through `Later` once it is committed.
+    func deferredAction(_ router: inout Router, _ pattern: String,
+                        _ handle: @escaping @Sendable (Request, Visitor, Later) throws -> Void) {
+        router.add(.post, pattern) { [self] request, reply in
+            switch prelude(request, checkingCSRF: true) {
+            case .answered(let response):
+                reply.send(response)
+            case .proceed(let visitor, let notice):
+                let later = Later(reply: reply) { result in
+                    switch result {
+                    case .success(let response):
+                        reply.send(finish(response, request, visitor, notice))
+                    case .failure(let error):
+                        reply.send(failure(request, error))
+                    }
+                }
+                do { try handle(request, visitor, later) } catch { later.fail(error) }
+            }
+        }
+    }
+
+    /// A deferred action's answer, from any thread: exactly one of `send`, `fail` or `sendBlocking`.
+    struct Later: Sendable {
+        let reply: Reply
+        let done: @Sendable (Result<Response, any Error>) -> Void
+
+        func send(_ response: Response) { done(.success(response)) }
+        func fail(_ error: any Error) { done(.failure(error)) }
+        /// Finishes on a pool thread, for work that may block (an outbound call, a wait for a commit).
+        func sendBlocking(_ body: @escaping @Sendable () throws -> Response) {
+            reply.offload { [done] in done(Result { try body() }) }
+        }
+    }
+
     /// Puts the update banner at the top of the page's main content: low is
     /// dismissible for 24 hours (the once-store remembers), medium and high stay.
     private func addUpdateBanner(_ notice: Violation, to response: inout Response, _ visitor: Visitor, back: String) throws {
@@ -224,6 +259,25 @@ struct RouteKit: Sendable {
 
     private func respond(to request: Request, checkingCSRF: Bool,
                          _ handle: (Request, Visitor) throws -> Response) -> Response {
+        switch prelude(request, checkingCSRF: checkingCSRF) {
+        case .answered(let response):
+            return response
+        case .proceed(let visitor, let notice):
+            do {
+                return finish(try handle(request, visitor), request, visitor, notice)
+            } catch {
+                return failure(request, error)
+            }
+        }
+    }
+
+    private enum Prelude {
+        /// Answered before the handler: maintenance, update required, a bad form, a failed CSRF check.
+        case answered(Response)
+        case proceed(Visitor, Violation?)
+    }
+
+    private func prelude(_ request: Request, checkingCSRF: Bool) -> Prelude {
         // Maintenance: every player page answers 503 (static files, /healthz and the APIs keep working).
         if let maintenance = try? interceptions.webMaintenance(), maintenance.active {
             let language = identity.language(for: request).0
@@ -232,38 +286,49 @@ struct RouteKit: Sendable {
                                            .message(for: language, base: "en"))
             let now = Int(NameGameStore.nowMilliseconds() / 1000)
             response.headers.set("Retry-After", String(max(60, min(86_400, (maintenance.endsAt ?? now + 300) - now))))
-            return response
+            return .answered(response)
         }
-        do {
-            let visitor = try identity.visitor(for: request)
-            var response: Response
-            let notice = updateNotice(request)
-            if let notice, notice.rule.restriction == .high, Self.isGamePage(request.rawPath) {
-                // A high rule: game pages give way to "update required".
-                response = pages.render("update-required", title: pages.localizer.string("update.required.title", language: visitor.language),
-                                        language: visitor.language, csrf: visitor.csrfToken, path: "/",
-                                        data: ["message": .string(notice.message.isEmpty
-                                            ? pages.localizer.string("update.required.text", language: visitor.language) : notice.message)])
-                for cookie in visitor.cookies { response.setCookie(cookie) }
-                return response
-            }
-            if checkingCSRF && isFormPost(request) && request.form == nil {
-                // A body that claims to be a form but does not parse: say so.
-                response = pages.error(.badRequest, language: visitor.language, csrf: visitor.csrfToken, path: "/")
-            } else if checkingCSRF, let refusal = pages.fieldTooLong(request, visitor) {
-                response = refusal
-            } else if checkingCSRF && !identity.passesCSRF(request) {
-                response = pages.error(.forbidden, language: visitor.language, csrf: visitor.csrfToken, path: "/")
-            } else {
-                response = try handle(request, visitor)
-            }
-            if let notice, response.status == .ok { try addUpdateBanner(notice, to: &response, visitor, back: String(request.rawPath)) }
-            if visitor.crtTheme { addTheme(to: &response) }
+        let visitor: Visitor
+        do { visitor = try identity.visitor(for: request) } catch { return .answered(failure(request, error)) }
+        let notice = updateNotice(request)
+        if let notice, notice.rule.restriction == .high, Self.isGamePage(request.rawPath) {
+            // A high rule: game pages give way to "update required".
+            var response = pages.render("update-required", title: pages.localizer.string("update.required.title", language: visitor.language),
+                                    language: visitor.language, csrf: visitor.csrfToken, path: "/",
+                                    data: ["message": .string(notice.message.isEmpty
+                                        ? pages.localizer.string("update.required.text", language: visitor.language) : notice.message)])
             for cookie in visitor.cookies { response.setCookie(cookie) }
-            return response
-        } catch {
-            Log.error("\(request.method) \(request.target): \(error)")
-            return pages.error(.internalServerError, language: identity.language(for: request).0, csrf: "", path: "/")
+            return .answered(response)
         }
+        let response: Response
+        if checkingCSRF && isFormPost(request) && request.form == nil {
+            // A body that claims to be a form but does not parse: say so.
+            response = pages.error(.badRequest, language: visitor.language, csrf: visitor.csrfToken, path: "/")
+        } else if checkingCSRF, let refusal = pages.fieldTooLong(request, visitor) {
+            response = refusal
+        } else if checkingCSRF && !identity.passesCSRF(request) {
+            response = pages.error(.forbidden, language: visitor.language, csrf: visitor.csrfToken, path: "/")
+        } else {
+            return .proceed(visitor, notice)
+        }
+        return .answered(finish(response, request, visitor, notice))
+    }
+
+    /// What every handler's answer gets: the update banner, the theme, the visitor's new cookies.
+    private func finish(_ answer: Response, _ request: Request, _ visitor: Visitor, _ notice: Violation?) -> Response {
+        var response = answer
+        do {
+            if let notice, response.status == .ok { try addUpdateBanner(notice, to: &response, visitor, back: String(request.rawPath)) }
+        } catch {
+            return failure(request, error)
+        }
+        if visitor.crtTheme { addTheme(to: &response) }
+        for cookie in visitor.cookies { response.setCookie(cookie) }
+        return response
+    }
+
+    private func failure(_ request: Request, _ error: any Error) -> Response {
+        Log.error("\(request.method) \(request.target): \(error)")
+        return pages.error(.internalServerError, language: identity.language(for: request).0, csrf: "", path: "/")
     }
 }

@@ -23,6 +23,9 @@ struct Visitor: Sendable {
     var cookies: [SetCookie] = []
     /// The CRT theme cheat is on (a plain cookie: it is only cosmetic).
     var crtTheme = false
+    /// The player id was made for this request: nothing is stored for it, so nothing need be looked up
+    /// (or cached: a crawler would fill the caches with visitors who never return).
+    var isNew = false
 
     var playerID: String { player.id }
 }
@@ -62,8 +65,10 @@ struct Identity: Sendable {
             toSet.append(SetCookie(name: Visitor.languageCookie, value: language, maxAge: 365 * 86_400,
                                    secure: secureCookies, sameSite: .lax))
         }
-        return Visitor(player: player, sessionID: session, language: language, csrfToken: csrfToken(session: session),
-                       cookies: toSet, crtTheme: cookies[RouteKit.themeCookie] == "crt")
+        let isNew = toSet.first?.name == Visitor.playerCookie
+        return Visitor(player: player, sessionID: session, language: language,
+                       csrfToken: csrfToken(session: session, remember: !isNew),
+                       cookies: toSet, crtTheme: cookies[RouteKit.themeCookie] == "crt", isNew: isNew)
     }
 
     /// The page language: `?lang=` (a switch, to remember), the remembered
@@ -77,10 +82,10 @@ struct Identity: Sendable {
         return (negotiation.negotiate(request.headers["Accept-Language"]), false)
     }
 
-    func csrfToken(session: String) -> String {
+    func csrfToken(session: String, remember: Bool = true) -> String {
         if let known = tokens[session] { return known }
         let token = Base64URL.encode(csrfKey.authenticate("csrf|" + session))
-        tokens[session] = token
+        if remember { tokens[session] = token }
         return token
     }
 

@@ -4,8 +4,8 @@ public struct Request: Sendable {
     public var version: Version
     /// The request target in origin form (`/path?query`), still percent-encoded.
     public var target: String
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+    public var headers: HTTPHeaders { didSet { parse() } }
+    public var body: [UInt8] { didSet { parse() } }
     /// Path parameters filled in by the router (`/games/:id` → `id`).
     public var parameters: [String: String] = [:]
     /// The client's address as the server saw it ("127.0.0.1"), or "" if unknown.
@@ -18,6 +18,17 @@ public struct Request: Sendable {
         self.version = version
         self.headers = headers
         self.body = body
+        parse()
+    }
+
+    /// The form and the cookies are read several times a request (checks, then the handler): parsed once,
+    /// when the head and body are set.
+    private mutating func parse() {
+        cookies = Cookies.parse(headers.values("Cookie"))
+        guard let type = headers["Content-Type"]?.split(separator: ";").first?.trimmingOWS,
+              asciiEqualIgnoringCase(type.utf8, "application/x-www-form-urlencoded".utf8)
+        else { form = nil; return }
+        form = FormFields(body: body)
     }
 
     /// The path part of the target, still percent-encoded.
@@ -42,15 +53,10 @@ public struct Request: Sendable {
     /// The body as an urlencoded form; nil unless the Content-Type is
     /// `application/x-www-form-urlencoded` and the body is valid UTF-8 with
     /// well-formed escapes. Its size is bounded by the parser's body limit.
-    public var form: FormFields? {
-        guard let type = headers["Content-Type"]?.split(separator: ";").first?.trimmingOWS,
-              asciiEqualIgnoringCase(type.utf8, "application/x-www-form-urlencoded".utf8)
-        else { return nil }
-        return FormFields(body: body)
-    }
+    public private(set) var form: FormFields?
 
     /// Cookies from every `Cookie` header.
-    public var cookies: [String: String] { Cookies.parse(headers.values("Cookie")) }
+    public private(set) var cookies: [String: String] = [:]
 
     /// Whether the client lets the connection stay open after this request.
     public var wantsKeepAlive: Bool {

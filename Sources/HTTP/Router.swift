@@ -1,14 +1,41 @@
 /// What answers a request: a plain synchronous function, run on the event
 /// loop, or, when `offLoop` is set, on the server's pool of blocking threads
-/// so slow work (an outbound HTTP call, a long query) does not stall the loop.
+/// so slow work (an outbound HTTP call, a long query) does not stall the loop;
+/// or a `deferred` start, run on the loop, that answers later through its `Reply`
+/// from any thread (when a write it queued has been committed, say), with no thread waiting meanwhile.
 public struct Handler: Sendable {
     public let offLoop: Bool
     public let respond: @Sendable (Request) -> Response
+    public let deferred: (@Sendable (Request, Reply) -> Void)?
 
     public init(offLoop: Bool = false, _ respond: @escaping @Sendable (Request) -> Response) {
         self.offLoop = offLoop
         self.respond = respond
+        deferred = nil
     }
+
+    public init(deferred start: @escaping @Sendable (Request, Reply) -> Void) {
+        offLoop = false
+        respond = { _ in Response.error(.internalServerError) }
+        deferred = start
+    }
+}
+
+/// How a deferred handler answers: exactly once, with `send`, from any thread. Work that may block
+/// (before the answer) goes to the server's pool of blocking threads with `offload`.
+public struct Reply: Sendable {
+    private let deliver: @Sendable (Response) -> Void
+    private let blocking: @Sendable (@escaping @Sendable () -> Void) -> Void
+
+    public init(deliver: @escaping @Sendable (Response) -> Void,
+                offload: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+        self.deliver = deliver
+        blocking = offload
+    }
+
+    public func send(_ response: Response) { deliver(response) }
+
+    public func offload(_ work: @escaping @Sendable () -> Void) { blocking(work) }
 }
 
 /// Chooses the handler for each request. The server calls it on the loop.
@@ -60,6 +87,12 @@ public struct Router: Responder {
             precondition(restIndex == segments.count - 1, "*rest must be the last segment of \(pattern)")
         }
         routes.append(Route(method: method, segments: segments, handler: Handler(offLoop: offLoop, respond)))
+    }
+
+    public mutating func add(_ method: Method, _ pattern: String, deferred: @escaping @Sendable (Request, Reply) -> Void) {
+        add(method, pattern) { _ in Response.error(.internalServerError) }
+        let last = routes.removeLast()
+        routes.append(Route(method: last.method, segments: last.segments, handler: Handler(deferred: deferred)))
     }
 
     public mutating func get(_ p: String, offLoop: Bool = false, _ h: @escaping @Sendable (Request) -> Response) { add(.get, p, offLoop: offLoop, h) }

@@ -151,7 +151,11 @@ final class Connection {
                                keepAlive: keepAlive, start: loop.now)
         if !keepAlive { closeWhenFlushed = true }
         let handler = loop.context.responder.handler(for: &request)
-        if handler.offLoop {
+        if let start = handler.deferred {
+            waitingForHandler = true
+            let loop = self.loop, fd = self.fd, id = self.id, pool = loop.context.pool
+            start(request, Reply(deliver: { loop.post(.response(fd: fd, id: id, $0, info)) }, offload: { pool.submit($0) }))
+        } else if handler.offLoop {
             waitingForHandler = true
             let loop = self.loop, fd = self.fd, id = self.id
             let frozen = request

@@ -9,76 +9,91 @@ public struct JSONWriter {
     }
 
     public func string(_ value: JSONValue) -> String {
-        var out = ""
+        String(decoding: bytes(value), as: UTF8.self)
+    }
+
+    /// The UTF-8 text, built as bytes (a response body needs nothing else).
+    public func bytes(_ value: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(128)
         write(value, into: &out, level: 0)
         return out
     }
 
-    private func newline(_ out: inout String, _ level: Int) {
+    private func newline(_ out: inout [UInt8], _ level: Int) {
         guard let indent else { return }
-        out += "\n" + String(repeating: " ", count: indent * level)
+        out.append(UInt8(ascii: "\n"))
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * level))
     }
 
-    private func write(_ value: JSONValue, into out: inout String, level: Int) {
+    private func write(_ value: JSONValue, into out: inout [UInt8], level: Int) {
         switch value {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .integer(let i): out += String(i)
+        case .null: out += "null".utf8
+        case .bool(let b): out += (b ? "true" : "false").utf8
+        case .integer(let i): out += String(i).utf8
         case .double(let d):
-            if d == d.rounded(), abs(d) < 1e15 { out += String(Int64(d)) } else { out += "\(d)" }
+            if d == d.rounded(), abs(d) < 1e15 { out += String(Int64(d)).utf8 } else { out += "\(d)".utf8 }
         case .string(let s): JSONWriter.quote(s, into: &out)
         case .array(let items):
-            if items.isEmpty { out += "[]"; return }
-            out += "["
+            if items.isEmpty { out += "[]".utf8; return }
+            out.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(&out, level + 1)
                 write(item, into: &out, level: level + 1)
             }
             newline(&out, level)
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            if members.isEmpty { out += "{}"; return }
+            if members.isEmpty { out += "{}".utf8; return }
             // Later duplicates win, as in lookups.
             var seen = Set<String>()
             var unique = members.reversed().filter { seen.insert($0.0).inserted }.reversed().map { $0 }
             if sortedKeys { unique.sort { $0.0.unicodeScalars.lexicographicallyPrecedes($1.0.unicodeScalars) } }
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (i, (name, item)) in unique.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(&out, level + 1)
                 JSONWriter.quote(name, into: &out)
-                out += indent == nil ? ":" : ": "
+                out += (indent == nil ? ":" : ": ").utf8
                 write(item, into: &out, level: level + 1)
             }
             newline(&out, level)
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
+    private static let hex = Array("0123456789abcdef".utf8)
+
     /// A JSON string literal; `<`, `>` and `&` are escaped too, so the
-    /// output is safe inside HTML.
-    public static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        let hex = Array("0123456789abcdef")
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "<", ">", "&", "\u{2028}", "\u{2029}":
-                let v = scalar.value
-                out += "\\u" + String([hex[Int(v >> 12 & 15)], hex[Int(v >> 8 & 15)], hex[Int(v >> 4 & 15)], hex[Int(v & 15)]])
+    /// output is safe inside HTML (and U+2028, U+2029 inside scripts).
+    public static func quote(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        let utf8 = Array(s.utf8)
+        var i = 0
+        while i < utf8.count {
+            let byte = utf8[i]
+            switch byte {
+            case UInt8(ascii: "\""): out += #"\""#.utf8
+            case UInt8(ascii: "\\"): out += #"\\"#.utf8
+            case UInt8(ascii: "\n"): out += #"\n"#.utf8
+            case UInt8(ascii: "\r"): out += #"\r"#.utf8
+            case UInt8(ascii: "\t"): out += #"\t"#.utf8
+            case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), 0..<0x20:
+                escape(UInt32(byte), into: &out)
+            case 0xE2 where i + 2 < utf8.count && utf8[i + 1] == 0x80 && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9):
+                escape(utf8[i + 2] == 0xA8 ? 0x2028 : 0x2029, into: &out)
+                i += 2
             default:
-                if scalar.value < 0x20 {
-                    out += "\\u00" + String([hex[Int(scalar.value >> 4)], hex[Int(scalar.value & 15)]])
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+                out.append(byte)
             }
+            i += 1
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func escape(_ v: UInt32, into out: inout [UInt8]) {
+        out += #"\u"#.utf8
+        out += [hex[Int(v >> 12 & 15)], hex[Int(v >> 8 & 15)], hex[Int(v >> 4 & 15)], hex[Int(v & 15)]]
     }
 }

@@ -46,6 +46,16 @@ public final class DatabasePool: Sendable {
         try writer().perform(body)
     }
 
+    /// Queues `body` as one transaction and returns at once; `then` gets its result on the writer's thread once
+    /// it is committed (or has failed and rolled back alone). Nothing blocks: for the event loop.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T,
+                                   then: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        let result = ResultBox<T>()
+        writeLater({ db in result.value = try body(db) }) { error in
+            if let error { then(.failure(error)) } else if let value = result.value { then(.success(value)) }
+        }
+    }
+
     /// Queues a write nobody waits for (bookkeeping a page view may do): the loop goes on at once.
     /// `done` runs on the writer's thread once the write is committed (nil) or has failed.
     public func writeLater(_ work: @escaping DatabaseWriter.Work,
@@ -71,4 +81,9 @@ public final class DatabasePool: Sendable {
 struct UnsafeSendable<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }
+}
+
+/// A job's result, written and read only on the writer's thread (the job runs, then its completion).
+private final class ResultBox<T>: @unchecked Sendable {
+    var value: T?
 }

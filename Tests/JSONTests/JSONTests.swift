@@ -42,4 +42,13 @@ struct JSONTests {
         #expect(JSONWriter(sortedKeys: true, indent: 2).string(.object([("b", .bool(true)), ("a", .array([]))]))
             == "{\n  \"a\": [],\n  \"b\": true\n}")
     }
+
+    /// Every escape the writer makes, byte by byte: controls, HTML's three, the two line separators
+    /// JavaScript will not take raw; other text (accents, kana, emoji) passes through and parses back.
+    @Test func writerEscapesEveryRiskyCharacter() throws {
+        let text = "a\u{1}\t\n\r\\\"<&>\u{2028}\u{2029}é日😀\u{7F}"
+        let written = JSONWriter().string(.string(text))
+        #expect(written == #""a\u0001\t\n\r\\\"\u003c\u0026\u003e\u2028\u2029é日😀\#u{7F}""#)
+        #expect(try JSONParser.parse(written) == .string(text))
+    }
 }
