@@ -5,6 +5,7 @@ import HTTPServer
 import HTTPClient
 import Mastermind
 import PropertyList
+import CSystem
 @testable import ArcadeApp
 #if canImport(Glibc)
 import Glibc
@@ -213,16 +214,3 @@ extension SiteServer {
         return self
     }
 }
-
-/// One OS thread running a closure, joinable.
-final class ThreadRunner: @unchecked Sendable {
-    private var handle: UInt64 = 0
-    init(_ body: @escaping () -> Void) {
-        final class Box { let run: () -> Void; init(_ r: @escaping () -> Void) { run = r } }
-        let context = Unmanaged.passRetained(Box(body)).toOpaque()
-        _ = csys_thread_start({ Unmanaged<Box>.fromOpaque($0!).takeRetainedValue().run() }, context, &handle)
-    }
-    func join() { _ = csys_thread_join(handle) }
-}
-
-import CSystem

@@ -154,3 +154,14 @@ public func sleep(seconds: Double) {
 
 /// Monotonic seconds.
 public func csysNow() -> Double { Double(csys_monotonic_ns()) / 1e9 }
+
+/// One OS thread running a closure, joinable.
+public final class ThreadRunner: @unchecked Sendable {
+    private var handle: UInt64 = 0
+    public init(_ body: @escaping () -> Void) {
+        final class Box { let run: () -> Void; init(_ r: @escaping () -> Void) { run = r } }
+        let context = Unmanaged.passRetained(Box(body)).toOpaque()
+        _ = csys_thread_start({ Unmanaged<Box>.fromOpaque($0!).takeRetainedValue().run() }, context, &handle)
+    }
+    public func join() { _ = csys_thread_join(handle) }
+}
