@@ -67,3 +67,29 @@ class BrowserTest(unittest.TestCase):
             "return fetch(arguments[0], {method: 'POST', headers: {'Content-Type': 'application/x-www-form-urlencoded'},"
             " body: 'csrf=' + encodeURIComponent(token) + (arguments[1] ? '&' + arguments[1] : '')}).then(r => r.status)",
             path, fields)
+
+    def screenshots(self, name, path, prepare=None):
+        """Saves `path` at 360x740 and 1280x900, light and dark, with JavaScript on and off, as
+        .artifacts/screenshots/NAME-WIDTH-THEME-js|nojs.png; `prepare` runs after each load."""
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        saved = []
+        try:
+            for width, height in ((360, 740), (1280, 900)):
+                self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                    "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+                for theme in ("light", "dark"):
+                    self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+                        "features": [{"name": "prefers-color-scheme", "value": theme}]})
+                    for js in (True, False):
+                        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": not js})
+                        self.open(path)
+                        if prepare:
+                            prepare()
+                        file = os.path.join(ARTIFACTS, f"{name}-{width}-{theme}-{'js' if js else 'nojs'}.png")
+                        self.assertTrue(self.driver.save_screenshot(file))
+                        saved.append(file)
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        return saved

@@ -57,6 +57,20 @@ class Mastermind(BrowserTest):
             self.driver.find_element("css selector", f"[data-keypad] button[data-key='{digit}']").click()
         self.driver.find_element("css selector", "[data-keypad] button[data-key='Enter']").click()
 
+    def test_the_unstarted_board_starts_with_the_first_guess(self):
+        self.open("/mastermind")
+        self.assertEqual(self.game(), "0", "looking stores no game")
+        self.assertEqual(self.board().get_attribute("data-attempts-left"), "10")
+        WebDriverWait(self.driver, 10).until(
+            lambda d: not d.find_element("css selector", "[data-keypad]").get_attribute("hidden"))
+        self.tap("0123")
+        self.wait_rows(1)
+        game = self.game()
+        self.assertNotEqual(game, "0")
+        self.assertEqual(len(secret_of(int(game))), 4)
+        if not self.board().get_attribute("data-outcome"):  # 0123 may be the secret itself
+            self.assertEqual(self.board().get_attribute("data-attempts-left"), "9")
+
     def test_won_with_the_keypad(self):
         secret = self.start()
         miss = wrong_guess(secret, 5)

@@ -97,6 +97,15 @@ class NameGame(BrowserTest):
         self.assertEqual(len(self.driver.find_elements("css selector", "button[data-choice]")), 6)
         self.assertTrue(self.driver.find_element("css selector", ".timer").text)
 
+    def test_the_start_card_looks_right_everywhere(self):
+        def check():
+            start = self.driver.find_element("css selector", "[data-start] button[data-next]")
+            self.assertTrue(start.is_displayed())
+            self.assertGreaterEqual(start.size["height"], 44)
+            width = self.driver.execute_script("return document.documentElement.clientWidth")
+            self.assertLessEqual(self.driver.execute_script("return document.documentElement.scrollWidth"), width)
+        self.assertEqual(len(self.screenshots("namegame-start", "/namegame/hint", check)), 8)
+
 
 class NameGameOnAPhone(BrowserTest):
     width, height = 360, 800
