@@ -194,8 +194,3 @@ public struct ServeOptions: Sendable {
 
     static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 }
-
-struct UsageError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

@@ -82,6 +82,9 @@ struct Pages: Sendable {
             "t": strings(language),
         ]
         for (key, value) in data { context[key] = value }
+        let look = PageLook.current
+        if look.crtTheme { context["crtTheme"] = .bool(true) }
+        if status == .ok, let banner = look.banner { context["updateBanner"] = banner }
         var body: [UInt8] = []
         body.reserveCapacity(8192)
         do {

@@ -6,30 +6,6 @@ import Storage
 import Glibc
 #endif
 
-/// Who is asking, as far as the site knows: an anonymous player (signed,
-/// long-lived cookie), a browser session (signed session cookie), the
-/// language, and the CSRF token tied to the session. A tampered or forged
-/// cookie is ignored: its bearer becomes a new player.
-struct Visitor: Sendable {
-    static let playerCookie = "arcade_player"
-    static let sessionCookie = "arcade_session"
-    static let languageCookie = "arcade_lang"
-
-    let player: Player
-    let sessionID: String
-    let language: String
-    let csrfToken: String
-    /// Cookies the response must set.
-    var cookies: [SetCookie] = []
-    /// The CRT theme cheat is on (a plain cookie: it is only cosmetic).
-    var crtTheme = false
-    /// The player id was made for this request: nothing is stored for it, so nothing need be looked up
-    /// (or cached: a crawler would fill the caches with visitors who never return).
-    var isNew = false
-
-    var playerID: String { player.id }
-}
-
 /// Identifies visitors and guards state-changing requests.
 struct Identity: Sendable {
     let signer: Signer

@@ -1,0 +1,150 @@
+import Constants
+import Crypto
+import Files
+import HTTP
+import HTTPClient
+import Interceptions
+import HTTPServer
+import Localization
+import NameGame
+import Storage
+import Templates
+
+/// The site: every route Arcade answers, wired to the infrastructure.
+public final class Site: Sendable {
+    public let router: Router
+    let pool: DatabasePool
+    let localizer: Localizer
+    let constants: Constants
+    let identity: Identity
+    let pages: Pages
+    let hotfixes: StringHotfixes
+    let interceptions: InterceptionsStore
+    let admins: AdminStore
+
+    public init(options: ServeOptions) throws {
+        pool = DatabasePool(path: options.database, commitDelay: options.commitDelay)
+        let db = try pool.connection()
+        try db.migrate(Schema.migrations)
+        let key = try Site.secret("cookie-signing", in: db)
+        let overlay = StringOverlay()
+        localizer = try Localizer.load(directory: options.localizations, overlay: overlay, log: { Log.info($0) })
+        hotfixes = StringHotfixes(pool: pool, overlay: overlay)
+        interceptions = InterceptionsStore(pool: pool)
+        admins = AdminStore(pool: pool)
+        if try admins.count() == 0 {
+            // The first start: one admin, its password shown once, here only.
+            let password = Base64URL.encode(Crypto.randomBytes(15))
+            try admins.create(name: "admin", password: password)
+            Log.info("created the admin account 'admin' with the password \(password) (shown once; change it with `arcade admin create`)")
+        }
+        try hotfixes.load()
+        constants = try Constants.load(directory: options.config, environments: options.environments)
+        let templates = try TemplateStore(directory: options.templates, dev: options.dev)
+        let directory = try Site.loadPeople(constants.string("namegame.profiles", default: "Config/people.json"))
+        let cheatBook = try CheatBook.load(constants.string("cheats.file", default: "Config/cheats.json"))
+        for required in ["layout", "home", "error", "language-menu", "site-header", "site-footer"] where try templates.library().template(named: required) == nil {
+            throw TemplateStoreError("\(options.templates)/\(required).mustache is missing")
+        }
+        let constants = self.constants
+        pages = Pages(templates: templates, localizer: localizer, version: { constants.string("site.version", default: "1.0.0") },
+                      versions: { overlay.version &* 1_000_003 &+ constants.version })
+        identity = Identity(signer: Signer(key: key), csrfKey: HMACKey(Crypto.hmacSHA256(key: key, message: Array("csrf".utf8))), pool: pool,
+                            negotiation: LanguageNegotiation(available: localizer.languages, fallback: localizer.base),
+                            secureCookies: options.secureCookies)
+        let files = try StaticFiles(root: options.publicDirectory)
+
+        var router = Router()
+        router.get("/healthz") { _ in .text("ok") }
+        router.fallback = Handler { [pages = pages, identity = identity] request in
+            let response = files.respond(to: request)
+            guard response.status.code >= 400 else { return response }
+            // Static misses get the site's own localized error page.
+            let visitor = try? identity.visitor(for: request)
+            return pages.error(response.status, language: visitor?.language ?? identity.language(for: request).0,
+                               csrf: visitor?.csrfToken ?? "", path: "/", cookies: visitor?.cookies ?? [])
+        }
+        let pages = self.pages, localizer = self.localizer, identity = self.identity
+        router.errorPage = { status, request in
+            let visitor = try? identity.visitor(for: request)
+            return pages.error(status, language: visitor?.language ?? identity.language(for: request).0,
+                               csrf: visitor?.csrfToken ?? "", path: "/", cookies: visitor?.cookies ?? [])
+        }
+        router.refusalPage = { error in
+            pages.error(error.status, language: localizer.base, csrf: "", path: "/")
+        }
+        let interceptions = self.interceptions, admins = self.admins, hotfixes = self.hotfixes
+        let onceStore = OnceStore(pool: pool, constants: constants)
+        let editor = AdminHotfixes(hotfixes: hotfixes, localizer: localizer, admins: admins, pool: pool, constants: constants)
+        try editor.loadConstants()
+        let kit = RouteKit(identity: identity, pages: pages, interceptions: interceptions, once: onceStore,
+                           clientVersion: { constants.string("site.version", default: "1.0.0") })
+        kit.page(&router, "/") { request, visitor in
+            let t = localizer.strings(for: visitor.language)
+            let games: [TemplateValue] = [
+                ["slug": "mastermind", "href": "/mastermind", "name": .string(t.string("mastermind.title")),
+                 "description": .string(t.string("home.game.mastermind"))],
+                ["slug": "namegame", "href": "/namegame", "name": .string(t.string("namegame.title")),
+                 "description": .string(t.string("home.game.namegame"))],
+            ]
+            let once = try OnceRoutes.banners(onceStore, visitor, game: nil, back: "/", t: t, whatsNew: true)
+            return pages.render("home", title: t.string("home.title"), language: visitor.language,
+                                csrf: visitor.csrfToken, path: "/", section: "home",
+                                data: ["once": once, "isHome": true, "games": .list(games), "hasGames": .bool(!games.isEmpty),
+                                       "gameCount": .int(games.count)])
+        }
+        let mastermind = MastermindStore(pool: pool, constants: constants)
+        MastermindRoutes(store: mastermind, constants: constants, pages: pages, kit: kit, once: onceStore)
+            .register(&router)
+        NameGameRoutes(store: NameGameStore(pool: pool), directory: directory, constants: constants, pages: pages, kit: kit,
+                       once: onceStore).register(&router)
+        OnceRoutes(store: onceStore, pages: pages, kit: kit).register(&router)
+        CheatRoutes(store: CheatStore(pool: pool, book: cheatBook), once: onceStore, kit: kit, pages: pages,
+                    mastermind: mastermind, nameGame: NameGameStore(pool: pool)).register(&router)
+        InterceptionsRoutes(store: interceptions, constants: constants, overlay: overlay, base: localizer.base).register(&router)
+        AdminRoutes(store: admins, pages: pages, identity: identity, secureCookies: options.secureCookies,
+                    hotfixes: editor, interceptions: interceptions).register(&router)
+        self.router = router
+    }
+
+    /// Commits what the writer still holds and stops it; reports how many transactions shared each flush.
+    public func close() {
+        if let writer = try? pool.writer() {
+            let transactions = writer.transactions.load(ordering: .relaxed), commits = writer.commits.load(ordering: .relaxed)
+            let average = commits == 0 ? 0 : Double(transactions) / Double(commits)
+            Log.info("database: \(transactions) transactions in \(commits) commits (\(Double(Int(average * 100)) / 100) a commit)")
+        }
+        pool.close()
+    }
+
+    /// The Name Game's people: a file path (the default, bundled) or an
+    /// http(s) URL. Malformed JSON stops start-up with the file and position.
+    static func loadPeople(_ source: String) throws -> Directory {
+        let bytes: [UInt8]
+        if source.hasPrefix("http://") || source.hasPrefix("https://") {
+            switch HTTPClient(timeout: 10, maxResponseBytes: 16 << 20).get(source) {
+            case .success(let response) where response.status == 200: bytes = response.body
+            case .success(let response): throw TemplateStoreError("\(source): HTTP \(response.status)")
+            case .failure(let failure): throw TemplateStoreError("\(source): \(failure)")
+            }
+        } else {
+            guard let read = Files.read(source) else { throw TemplateStoreError("\(source): cannot read the people file") }
+            bytes = read
+        }
+        let directory = try Directory(bytes: bytes, file: source)
+        if !directory.skipped.isEmpty {
+            Log.info("Name Game: \(directory.people.count) people, \(directory.skipped.count) left out (\(directory.skipped.prefix(3).joined(separator: "; "))\(directory.skipped.count > 3 ? "; …" : ""))")
+        }
+        return directory
+    }
+
+    /// A random secret kept in the database, made at first start.
+    static func secret(_ name: String, in db: Database) throws -> [UInt8] {
+        if let existing = try db.first("SELECT value FROM secrets WHERE name = ?", [.text(name)])?.blob("value"), existing.count >= 32 {
+            return existing
+        }
+        let fresh = Crypto.randomBytes(32)
+        try db.execute("INSERT OR REPLACE INTO secrets (name, value) VALUES (?, ?)", [.text(name), .blob(fresh)])
+        return fresh
+    }
+}
