@@ -93,3 +93,39 @@ class BrowserTest(unittest.TestCase):
             self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
             self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
         return saved
+
+    LOW_CONTRAST_JS = """
+        function rgb(text) { const m = text.match(/[\\d.]+/g).map(Number); return m.length > 3 ? m : m.concat([1]); }
+        function luminance(c) {
+            const [r, g, b] = c.slice(0, 3).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+            return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        }
+        function background(node) {
+            for (; node && node.nodeType === 1; node = node.parentElement) {
+                const c = rgb(getComputedStyle(node).backgroundColor);
+                if (c[3] > 0.5) return c;
+            }
+            return [255, 255, 255, 1];
+        }
+        const bad = [];
+        for (const el of document.querySelectorAll('body *')) {
+            const own = Array.from(el.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
+            const box = el.getBoundingClientRect();
+            if (!own || box.width === 0 || box.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+            if (el.closest('.visually-hidden')) continue;
+            const style = getComputedStyle(el);
+            const l1 = luminance(rgb(style.color)), l2 = luminance(background(el));
+            const ratio = (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+            const large = parseFloat(style.fontSize) >= 24 || (parseFloat(style.fontSize) >= 18.66 && style.fontWeight >= 700);
+            if (ratio < (large ? 3 : 4.5)) bad.push(el.tagName.toLowerCase() + ' "' + el.textContent.trim().slice(0, 30) + '" ' + ratio.toFixed(2));
+        }
+        return bad;
+    """
+
+    def low_contrast(self):
+        """Text on the page under WCAG AA contrast (4.5:1, 3:1 for large text), as 'tag "text" ratio'."""
+        return self.driver.execute_script(self.LOW_CONTRAST_JS)
+
+    def emulate_scheme(self, scheme):
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-color-scheme", "value": scheme}]})

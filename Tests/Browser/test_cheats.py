@@ -119,3 +119,23 @@ class Cheats(BrowserTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RetroTheme(BrowserTest):
+    """The retro theme is readable whatever the system's setting."""
+
+    def test_retro_is_readable_in_light_and_dark(self):
+        self.open("/")
+        for scheme in ("light", "dark"):  # the default theme, as a baseline
+            self.emulate_scheme(scheme)
+            for path in ("/", "/mastermind", "/namegame", "/cheats"):
+                self.open(path)
+                self.assertEqual(self.low_contrast(), [], f"{path} in {scheme}, default theme")
+        self.driver.add_cookie({"name": "arcade_theme", "value": "crt", "path": "/", "httpOnly": True})
+        for scheme in ("light", "dark"):
+            self.emulate_scheme(scheme)
+            for path in ("/", "/mastermind", "/namegame", "/cheats"):
+                self.open(path)
+                self.assertIn("theme-crt", self.driver.find_element("tag name", "body").get_attribute("class"))
+                self.assertEqual(self.low_contrast(), [], f"{path} in {scheme}")
+        self.assertEqual(len(self.screenshots("retro-mastermind", "/mastermind")), 8)

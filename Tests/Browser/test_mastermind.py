@@ -133,6 +133,25 @@ class Mastermind(BrowserTest):
         self.assertEqual(int(stats.get_attribute("data-wins")), before + 1)
         bar = self.driver.find_element("css selector", "svg.chart g[data-guesses='1']")
         self.assertGreaterEqual(int(bar.get_attribute("data-count")), 1)
+        # Every label, "10" included, ends before its bar starts.
+        overlaps = self.driver.execute_script(
+            "return Array.from(document.querySelectorAll('svg.chart g')).filter(g => {"
+            " const label = g.querySelector('.chart-label').getBBox(), bar = g.querySelector('.chart-bar').getBBox();"
+            " return label.x + label.width > bar.x - 2; }).map(g => g.dataset.guesses)")
+        self.assertEqual(overlaps, [])
+
+    def test_without_javascript_the_keypad_stays_hidden(self):
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+        try:
+            self.open("/mastermind")
+            self.assertFalse(self.driver.find_element("css selector", "[data-keypad]").is_displayed())
+            self.assertTrue(self.driver.find_element("id", "guess").is_displayed())
+            # A guess posted without a script lands on its new row.
+            self.driver.find_element("id", "guess").send_keys("0123")
+            self.driver.find_element("css selector", ".guess-form button[type=submit]").click()
+            WebDriverWait(self.driver, 10).until(lambda d: "#row-1" in d.current_url or "#result" in d.current_url)
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
 
 
 class MastermindOnAPhone(Mastermind):

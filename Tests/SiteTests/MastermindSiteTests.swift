@@ -146,7 +146,7 @@ struct MastermindSiteTests {
         let secret = try player.secret()
         let miss = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, 100))")
         #expect(miss.status == 303)
-        #expect(miss.header("Location") == "/mastermind")
+        #expect(miss.header("Location") == "/mastermind#row-1", "without a script, back to the new row")
         // The pegs were shuffled once, when scored: every reload shows the same order.
         func pegs(_ html: String) -> String {
             html.firstRange(of: "<span class=\"pegs\"").map { String(html[$0.lowerBound...].prefix(400)) } ?? ""
@@ -156,7 +156,10 @@ struct MastermindSiteTests {
         for _ in 0..<5 { #expect(pegs(try player.get("/mastermind").text) == shown) }
         let win = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=\(secret)")
         #expect(win.status == 303)
+        #expect(win.header("Location") == "/mastermind#result")
         let result = try player.get("/mastermind")
+        #expect(result.text.contains("id=\"row-2\"") && result.text.contains("id=\"result\""))
+        #expect(result.text.contains("2 of 10 guesses used") && !result.text.contains("No tries left"), "a win is no loss")
         #expect(Player.attribute("data-outcome", in: result.text) == "won")
         #expect(result.text.contains("data-guess=\"\(secret)\" data-red=\"4\" data-blue=\"0\" data-gray=\"0\""))
         #expect(result.text.contains("You cracked the code!"))
@@ -170,6 +173,68 @@ struct MastermindSiteTests {
         let fresh = try player.get("/mastermind")
         #expect(Player.attribute("data-attempts-left", in: fresh.text) == "10")
         #expect(Player.attribute("data-game", in: fresh.text) != game)
+    }
+
+    /// A game won in place (a script posts, the board is swapped) shows the new win count and how many
+    /// guesses it took, in every language, never "no tries left".
+    @Test func anInPlaceWinUpdatesTheCountAndSaysHowManyGuesses() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind()
+        let secret = try player.secret()
+        for n in 0..<5 {
+            try player.post("/mastermind/guess", "game=\(game)&turn=\(n)&guess=\(wrong(secret, n * 97 + 3))", fragment: true)
+        }
+        let board = try player.post("/mastermind/guess", "game=\(game)&turn=5&guess=\(secret)", fragment: true).text
+        #expect(Player.attribute("data-outcome", in: board) == "won")
+        #expect(board.contains("data-wins=\"1\""), "the fragment carries the new count")
+        #expect(board.contains("6 of 10 guesses used") && !board.contains("No tries left"))
+        for (language, words) in [("ja", "10回中6回使用"), ("de", "6 von 10 Versuchen gebraucht"), ("ru", "6 из 10")] {
+            let page = try player.get("/mastermind?lang=\(language)").text
+            #expect(page.contains(words), "\(language)")
+        }
+    }
+
+    /// Hint wins are counted apart, so after only those the chart would be bars of 0: it says so instead.
+    @Test func statisticsAfterOnlyAHintWinShowNoEmptyChart() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind()
+        try player.post("/mastermind/hint", "")
+        try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
+        let stats = try player.get("/mastermind/stats").text
+        #expect(stats.contains("data-played=\"1\" data-wins=\"1\"") && stats.contains("data-hint-wins=\"1\""))
+        #expect(!stats.contains("<svg class=\"chart\""), "no chart of zeros")
+        #expect(stats.contains("data-empty=\"bars\"") && stats.contains("The chart counts wins without help"))
+    }
+
+    /// Giving up asks first (a page: no script needed), then shows the code, says so, and counts one loss.
+    @Test func givingUpAsksFirstThenShowsTheCode() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        #expect(!(try player.get("/mastermind").text.contains("data-giveup-link")), "nothing to give up on an unstarted board")
+        let game = try player.startMastermind()
+        let secret = try player.secret()
+        try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, 5))")
+        let board = try player.get("/mastermind").text
+        #expect(board.contains("href=\"/mastermind/giveup\"") && !board.contains("Give up and start over"))
+        let ask = try player.get("/mastermind/giveup")
+        #expect(ask.status == 200 && ask.text.contains("Give up this game?") && ask.text.contains("value=\"\(game)\""))
+        let after = try player.get("/mastermind").text
+        #expect(!ask.text.contains(secret) && Player.attribute("data-attempts-left", in: after) == "9", "asking changes nothing")
+        let done = try player.post("/mastermind/giveup", "game=\(game)")
+        #expect(done.status == 303 && done.header("Location") == "/mastermind#result")
+        let result = try player.get("/mastermind").text
+        #expect(Player.attribute("data-outcome", in: result) == "lost" && result.contains("data-gave-up"))
+        #expect(Player.attribute("data-secret", in: result) == secret)
+        #expect(try player.get("/mastermind/stats").text.contains("data-played=\"1\" data-wins=\"0\""))
+        // A stale give-up (another game, or one already over) changes nothing.
+        #expect(try player.post("/mastermind/giveup", "game=\(game)").status == 303)
+        #expect(try player.get("/mastermind/stats").text.contains("data-played=\"1\""))
+        #expect(try player.get("/mastermind/giveup").status == 303, "nothing in play: back to the board")
     }
 
     @Test func concurrentGuessersCountEachAttemptOnce() throws {

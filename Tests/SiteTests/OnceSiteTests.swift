@@ -22,6 +22,28 @@ struct OnceSiteTests {
         #expect(try player.play("normal").text.contains("data-once=\"tutorial.namegame\""), "each game has its own")
     }
 
+    /// A dismissed tutorial can still be read: every game page links its help page, which works without a script.
+    @Test func theHelpStaysReachableAfterTheTutorialIsDismissed() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/mastermind")
+        #expect(try player.post("/once/dismiss", "task=tutorial.mastermind&back=/mastermind").status == 303)
+        let board = try player.get("/mastermind").text
+        #expect(!board.contains("data-once=\"tutorial.mastermind\"") && board.contains("href=\"/mastermind/help\""))
+        let help = try player.get("/mastermind/help")
+        #expect(help.status == 200 && help.text.contains("a round peg marks a right digit in the right place"))
+        #expect(help.text.contains("href=\"/mastermind\""))
+        #expect(try player.play("timed").text.contains("href=\"/namegame/help?mode=timed\""))
+        let nameGameHelp = try player.get("/namegame/help?mode=timed").text
+        #expect(nameGameHelp.contains("Pick the face that matches the name") && nameGameHelp.contains("href=\"/namegame/timed\""))
+        #expect(try player.get("/namegame/help?mode=%3Cx%3E").text.contains("href=\"/namegame\""), "an unknown mode links the menu")
+        // Every page names its icon, which exists (no 404 per page view).
+        #expect(board.contains("<link rel=\"icon\" href=\"/favicon.ico\">"))
+        let icon = try server.get("/favicon.ico")
+        #expect(icon.status == 200 && icon.header("Content-Type") == "image/x-icon" && icon.body.count > 1000)
+    }
+
     @Test func tutorialGoesAfterTwoGames() throws {
         let server = try SiteServer()
         defer { server.stop() }

@@ -51,7 +51,9 @@ struct MastermindRoutes: Sendable {
             switch result {
             case .success(let record):
                 if record.game.outcome != .playing { try recordEnd(record, visitor) }
-                return isFragment(request) ? board(record, visitor, request) : .redirect(to: "/mastermind")
+                // Without a script, land on what changed (a phone would otherwise show the page's top).
+                let anchor = record.game.outcome == .playing ? "#row-\(record.game.turns.count)" : "#result"
+                return isFragment(request) ? board(record, visitor, request) : .redirect(to: "/mastermind" + anchor)
             case .failure(let refusal):
                 // Nothing changed: show the current board with a clear message.
                 let record = try store.latest(player: visitor.playerID) ?? store.unstarted()
@@ -76,6 +78,22 @@ struct MastermindRoutes: Sendable {
             }
             guard isFragment(request) else { return .redirect(to: "/mastermind") }
             return board(try store.latest(player: visitor.playerID) ?? record, visitor, request)
+        }
+        // Giving up asks first (a page, so it works without a script), then shows the code and counts a loss.
+        kit.page(&router, "/mastermind/giveup") { request, visitor in
+            guard let record = try store.latest(player: visitor.playerID), record.game.outcome == .playing else {
+                return .redirect(to: "/mastermind")
+            }
+            let t = pages.localizer.strings(for: visitor.language)
+            return pages.render("mastermind-giveup", title: t.string("mastermind.giveup.title"), language: visitor.language,
+                                csrf: visitor.csrfToken, path: "/mastermind/giveup", section: "mastermind",
+                                data: ["game": .int(Int(record.id))])
+        }
+        kit.action(&router, "/mastermind/giveup") { request, visitor in
+            if let id = request.form?["game"].flatMap({ Int64($0) }), let record = try store.giveUp(player: visitor.playerID, game: id) {
+                try recordEnd(record, visitor)
+            }
+            return .redirect(to: "/mastermind#result")
         }
         kit.page(&router, "/mastermind/stats") { request, visitor in
             let stats = try store.stats(player: visitor.playerID)
@@ -158,6 +176,7 @@ struct MastermindRoutes: Sendable {
             "digitMax": .int(rules.digitMax), "keys": .list((rules.digitMin...rules.digitMax).map { .int($0) }),
             "outcome": .string(outcome.rawValue), "isPlaying": .bool(outcome == .playing), "isOver": .bool(outcome != .playing),
             "isWon": .bool(outcome == .won), "isLost": .bool(outcome == .lost), "rows": .list(rows),
+            "gaveUp": .bool(outcome == .lost && game.forfeited), "started": .bool(record.id != 0),
             // The secret is in the page state only once the game is over.
             "secret": outcome == .playing ? .null : .string(game.secret.description),
             "usedHint": .bool(record.usedHint), "hint": record.hint.map { .string($0) } ?? .null,
@@ -174,14 +193,16 @@ struct MastermindRoutes: Sendable {
     func statsContext(_ stats: MastermindStore.Stats) -> TemplateValue {
         let most = max(1, stats.distribution.max() ?? 1)
         let bars: [TemplateValue] = stats.distribution.enumerated().map { index, count in
-            let width = count == 0 ? 2 : max(4, count * 250 / most)
+            let width = count == 0 ? 2 : max(4, count * 240 / most)
             return .object(["guesses": .int(index + 1), "count": .int(count), "y": .int(index * 26), "textY": .int(index * 26 + 15),
-                            "width": .int(width), "labelX": .int(30 + width)])
+                            "width": .int(width), "labelX": .int(40 + width)])
         }
         return .object([
             "played": .int(stats.played), "wins": .int(stats.wins), "winPercent": .int(stats.winPercent),
             "currentStreak": .int(stats.currentStreak), "longestStreak": .int(stats.longestStreak),
             "hintWins": .int(stats.hintWins), "bars": .list(bars), "hasGames": .bool(stats.played > 0),
+            // Only wins without help are charted: a chart of zeros says nothing.
+            "hasBars": .bool(stats.distribution.contains { $0 > 0 }),
             "chartHeight": .int(max(26, stats.distribution.count * 26)),
         ])
     }

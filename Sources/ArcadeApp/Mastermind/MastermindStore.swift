@@ -135,6 +135,15 @@ struct MastermindStore: Sendable {
         }
     }
 
+    /// Ends the game in play as lost, if it is still the one the page showed; nil when it is not.
+    func giveUp(player: String, game id: Int64) throws -> Record? {
+        try pool.write { db in
+            guard try db.execute("UPDATE mastermind_games SET status = 'lost', finished = ? WHERE id = ? AND player = ? AND status = 'playing'",
+                                 [.integer(Int64(time(nil))), .integer(id), .text(player)]) == 1 else { return nil }
+            return try load(db, "SELECT * FROM mastermind_games WHERE id = ?", [.integer(id)])
+        }
+    }
+
     /// Remembers a hint on the game in play (and that one was used).
     func recordHint(player: String, game id: Int64, hint: Code) throws -> Bool {
         try pool.write { db in

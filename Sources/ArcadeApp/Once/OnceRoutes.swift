@@ -1,5 +1,6 @@
 import HTTP
 import Localization
+import NameGame
 import Once
 import Templates
 
@@ -19,6 +20,18 @@ struct OnceRoutes: Sendable {
                 task == SiteTasks.tryNameGame ? once.clearToDo(task) : once.markDone(task)
             }
             return .redirect(to: Self.localPath(form["back"]))
+        }
+        // The tutorial cards, always reachable (a dismissed card is gone from the game page).
+        for game in ["mastermind", "namegame"] {
+            kit.page(&router, "/\(game)/help") { request, visitor in
+                let t = pages.localizer.strings(for: visitor.language)
+                let mode = request.query["mode"].flatMap(Mode.init).map { "/\($0.rawValue)" } ?? ""
+                return pages.render("help", title: t.string("once.tutorial.\(game).title"), language: visitor.language,
+                                    csrf: visitor.csrfToken, path: "/\(game)/help", section: game,
+                                    data: ["game": .string(game), "title": .string(t.string("once.tutorial.\(game).title")),
+                                           "text": .string(t.string("once.tutorial.\(game).text")),
+                                           "back": .string("/\(game)" + (game == "namegame" ? mode : ""))])
+            }
         }
         kit.page(&router, "/progress") { request, visitor in
             let once = try store.perform(visitor).once

@@ -94,11 +94,12 @@ public final class Site: Sendable {
                                        "gameCount": .int(games.count)])
         }
         let mastermind = MastermindStore(pool: pool, constants: constants)
+        // First: its /namegame/help comes before the Name Game's /namegame/:mode.
+        OnceRoutes(store: onceStore, pages: pages, kit: kit).register(&router)
         MastermindRoutes(store: mastermind, constants: constants, pages: pages, kit: kit, once: onceStore)
             .register(&router)
         NameGameRoutes(store: NameGameStore(pool: pool), directory: directory, constants: constants, pages: pages, kit: kit,
                        once: onceStore).register(&router)
-        OnceRoutes(store: onceStore, pages: pages, kit: kit).register(&router)
         CheatRoutes(store: CheatStore(pool: pool, book: cheatBook), once: onceStore, kit: kit, pages: pages,
                     mastermind: mastermind, nameGame: NameGameStore(pool: pool)).register(&router)
         InterceptionsRoutes(store: interceptions, constants: constants, overlay: overlay, base: localizer.base).register(&router)
