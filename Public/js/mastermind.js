@@ -59,6 +59,16 @@
         if (button) press(button.getAttribute("data-key"));
       });
     }
+    var copy = host.querySelector("[data-copy-share]");
+    var share = host.querySelector("[data-share]");
+    if (copy && share && navigator.clipboard) {
+      copy.hidden = false;
+      copy.addEventListener("click", function () {
+        navigator.clipboard.writeText(share.textContent).then(function () {
+          copy.textContent = copy.getAttribute("data-copied");
+        });
+      });
+    }
     var forms = host.querySelectorAll("[data-mastermind-form], [data-board-action]");
     Array.prototype.forEach.call(forms, function (each) {
       each.addEventListener("submit", function (event) { event.preventDefault(); send(each); });

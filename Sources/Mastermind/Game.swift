@@ -60,6 +60,13 @@ public struct Game: Sendable {
         return turn
     }
 
+    /// Hard mode's rule: the first earlier turn (0-based) whose feedback `guess` could not have earned, were it
+    /// the secret; nil when the guess fits everything shown so far. Scoring is symmetric, so this asks what the
+    /// earlier guess would score against `guess`.
+    public func contradiction(_ guess: Code) -> Int? {
+        turns.firstIndex { Feedback.score(secret: guess, guess: $0.guess) != $0.feedback }
+    }
+
     /// A uniformly random secret, without modulo bias (the generator's own
     /// `random(in:)` uses rejection sampling).
     public static func randomSecret<R: RandomNumberGenerator>(_ rules: Rules, using random: inout R) -> Code {

@@ -140,6 +140,18 @@ class Mastermind(BrowserTest):
             " return label.x + label.width > bar.x - 2; }).map(g => g.dataset.guesses)")
         self.assertEqual(overlaps, [])
 
+    def test_the_result_panel_shares_and_looks_right(self):
+        secret = self.start()
+        self.tap(wrong_guess(secret, 2))
+        self.wait_rows(1)
+        self.tap(secret)
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+        share = self.driver.find_element("css selector", "[data-share]").text
+        self.assertTrue(share.startswith("Arcade Mastermind 2/10"), share)
+        self.assertTrue(self.driver.find_element("css selector", "[data-copy-share]").is_displayed())
+        self.assertTrue(self.driver.find_elements("css selector", "svg.chart g[data-current]"))
+        self.assertEqual(len(self.screenshots("mastermind-result", "/mastermind")), 8)
+
     def test_without_javascript_the_keypad_stays_hidden(self):
         self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
         try:

@@ -94,4 +94,18 @@ struct MastermindTests {
         }
         #expect(worst <= 5)
     }
+
+    /// Hard mode: a guess must be a code that could still be the secret, given every row shown.
+    @Test func hardModeNamesTheFirstRowAGuessContradicts() throws {
+        let rules = Rules.classic
+        var game = Game(rules: rules, secret: try Code("0123", rules: rules))
+        var random = SystemRandomNumberGenerator()
+        _ = try game.guess("0456", using: &random)   // 1 red (0), 0 blue
+        _ = try game.guess("7103", using: &random)   // 1 red (3), 2 blue (1, 0)
+        #expect(game.contradiction(try Code("0123", rules: rules)) == nil, "the secret always fits")
+        #expect(game.contradiction(try Code("4567", rules: rules)) == 0, "no 0 in place: row 1 had one red")
+        #expect(game.contradiction(try Code("0777", rules: rules)) == 1, "fits row 1, not row 2")
+        #expect(game.contradiction(try Code("0456", rules: rules)) == 0, "an earlier guess fits only if it won")
+        #expect(Game(rules: rules, secret: try Code("0123", rules: rules)).contradiction(try Code("7777", rules: rules)) == nil)
+    }
 }

@@ -237,6 +237,69 @@ struct MastermindSiteTests {
         #expect(try player.get("/mastermind/giveup").status == 303, "nothing in play: back to the board")
     }
 
+    /// The share text: the game, N/10 or X/10, then each row's pegs as symbols in stored order; no digits of any
+    /// guess or of the code. The result also shows the streaks and the distribution with this game's bar marked.
+    @Test func aFinishedGameHasAResultWorthSharing() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        func share(_ html: String) throws -> String {
+            let start = try #require(html.firstRange(of: "data-share>"))
+            return String(html[start.upperBound...].prefix { $0 != "<" })
+        }
+        let game = try player.startMastermind()
+        let secret = try player.secret()
+        let misses = [wrong(secret, 9), wrong(secret, 700)]
+        for (n, guess) in misses.enumerated() { try player.post("/mastermind/guess", "game=\(game)&turn=\(n)&guess=\(guess)") }
+        try player.post("/mastermind/guess", "game=\(game)&turn=2&guess=\(secret)")
+        let won = try player.get("/mastermind").text
+        let text = try share(won)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Arcade Mastermind 3/10")
+        #expect(lines.count == 4 && lines.last == "🔴🔴🔴🔴")
+        #expect(lines.dropFirst().allSatisfy { $0.count == 4 && $0.allSatisfy { "🔴🔵⚪".contains($0) } })
+        let rows = lines.dropFirst().joined()
+        #expect(!rows.contains { $0.isNumber }, "no digits in the rows")
+        #expect(won.contains("data-streak=\"1\" data-best-streak=\"1\""))
+        #expect(won.contains("data-guesses=\"3\" data-count=\"1\" data-current"))
+
+        try player.post("/mastermind/new", "")
+        let next = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
+        let nextSecret = try player.secret()
+        for n in 0..<10 { try player.post("/mastermind/guess", "game=\(next)&turn=\(n)&guess=\(wrong(nextSecret, n * 131 + 1))") }
+        let lost = try share(try player.get("/mastermind").text)
+        #expect(lost.hasPrefix("Arcade Mastermind X/10\n") && lost.split(separator: "\n").count == 11)
+        let lostRows = lost.dropFirst(23)
+        #expect(!lost.contains(nextSecret) && !lostRows.contains { $0.isNumber })
+    }
+
+    /// Hard mode: every guess must fit all earlier feedback; one that does not is 422, names the row, changes nothing.
+    @Test func hardModeRefusesAGuessThatContradictsARow() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/")
+        let started = try player.post("/mastermind/new", "hard=1", fragment: true).text
+        #expect(started.contains("data-mode=\"hard\""))
+        let game = try #require(Player.attribute("data-game", in: started))
+        let secret = try player.secret()
+        // A first guess sharing nothing with the secret: any later guess reusing one of its digits contradicts it.
+        let digits = Set(secret)
+        let absent = try #require((0...7).map { Character(String($0)) }.first { !digits.contains($0) })
+        try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(String(repeating: absent, count: 4))")
+        let refused = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=\(absent)\(secret.dropFirst())")
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("Hard mode: a guess must fit row 1 (0 in place, 0 misplaced)."))
+        #expect(Player.attribute("data-attempts-left", in: refused.text) == "9", "nothing counted")
+        #expect(try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=\(secret)").status == 303)
+        let stats = try player.get("/mastermind/stats").text
+        #expect(stats.contains("data-hard-wins=\"1\""))
+        #expect(try player.get("/mastermind").text.contains("Arcade Mastermind 2/10*"))
+        // A normal game stays normal.
+        let normal = try player.post("/mastermind/new", "", fragment: true).text
+        #expect(!normal.contains("data-mode=\"hard\""))
+    }
+
     @Test func concurrentGuessersCountEachAttemptOnce() throws {
         let server = try SiteServer()
         defer { server.stop() }

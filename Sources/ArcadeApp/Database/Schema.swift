@@ -214,5 +214,9 @@ enum Schema {
             -- A Name Game round helped by the "who is it?" cheat.
             ALTER TABLE namegame_rounds ADD COLUMN cheat INTEGER NOT NULL DEFAULT 0;
             """),
+        Migration(13, """
+            -- Hard mode: every guess must fit all the feedback shown before it.
+            ALTER TABLE mastermind_games ADD COLUMN hard INTEGER NOT NULL DEFAULT 0;
+            """),
     ]
 }

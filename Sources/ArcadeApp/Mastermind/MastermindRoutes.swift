@@ -62,7 +62,7 @@ struct MastermindRoutes: Sendable {
             }
         }
         kit.action(&router, "/mastermind/new") { request, visitor in
-            let record = try store.start(player: visitor.player, store.deal())
+            let record = try store.start(player: visitor.player, store.deal(hard: request.form?["hard"] == "1"))
             return isFragment(request) ? board(record, visitor, request) : .redirect(to: "/mastermind")
         }
         // The solver can take tens of milliseconds: keep it off the event loop.
@@ -130,14 +130,16 @@ struct MastermindRoutes: Sendable {
         case .invalid(.notADigit(let ch)): return t.string("mastermind.error.digit", [.string(String(ch))])
         case .finished: return t.string("mastermind.error.finished")
         case .stale: return t.string("mastermind.error.stale")
+        case .contradicts(let row, let feedback):
+            return t.string("mastermind.error.hard", [.int(row + 1), .int(feedback.red), .int(feedback.blue)])
         }
     }
 
     /// The board page, or just the board for a script.
     private func board(_ record: MastermindStore.Record, _ visitor: Visitor, _ request: Request, status: Status = .ok,
                        error: String? = nil, value: String = "") -> Response {
-        let wins = (try? store.stats(player: visitor.playerID).wins) ?? 0
-        let context = boardContext(record, language: visitor.language, error: error, value: value, wins: wins)
+        let stats = (try? store.stats(player: visitor.playerID)) ?? MastermindStore.Stats()
+        let context = boardContext(record, language: visitor.language, error: error, value: value, stats: stats)
         if isFragment(request) {
             return pages.fragment("mastermind-board", status: status, language: visitor.language, csrf: visitor.csrfToken,
                                   data: ["mm": context])
@@ -149,7 +151,8 @@ struct MastermindRoutes: Sendable {
                             data: ["mm": context, "once": banners])
     }
 
-    func boardContext(_ record: MastermindStore.Record, language: String, error: String?, value: String, wins: Int) -> TemplateValue {
+    func boardContext(_ record: MastermindStore.Record, language: String, error: String?, value: String,
+                      stats: MastermindStore.Stats) -> TemplateValue {
         let t = pages.localizer.strings(for: language)
         let game = record.game, rules = game.rules
         let pegLabel: [Peg: String] = [.red: t.string("mastermind.peg.red"), .blue: t.string("mastermind.peg.blue"),
@@ -185,9 +188,35 @@ struct MastermindRoutes: Sendable {
                 .object(["position": .int(position + 1),
                          "digit": .string(String(Array(game.secret.description)[min(position, game.secret.description.count - 1)]))])
             } ?? .null,
-            "error": error.map { .string($0) } ?? .null, "value": .string(value), "wins": .int(wins),
+            "error": error.map { .string($0) } ?? .null, "value": .string(value), "wins": .int(stats.wins),
+            "hard": .bool(record.hard), "share": outcome == .playing ? .null : .string(shareText(record, t: t)),
+            "currentStreak": .int(stats.currentStreak), "longestStreak": .int(stats.longestStreak),
+            "distributionHeight": .int(max(18, stats.distribution.count * 18)),
+            "distribution": outcome == .playing ? .null : distribution(stats, highlight: outcome == .won && !record.usedHint
+                                                                         ? game.turns.count : nil),
             "announcement": .string(announcement),
         ])
+    }
+
+    /// What a player can paste anywhere: the game, N/10 (X/10 for a loss, `*` in hard mode), then each row's
+    /// pegs in their stored order. No digit of any guess or of the code.
+    func shareText(_ record: MastermindStore.Record, t: LanguageStrings) -> String {
+        let game = record.game
+        let score = game.outcome == .won ? String(game.turns.count) : "X"
+        var lines = ["\(t.string("site.name")) \(t.string("mastermind.title")) \(score)/\(game.rules.attempts)\(record.hard ? "*" : "")"]
+        let symbol: [Peg: String] = [.red: "🔴", .blue: "🔵", .gray: "⚪"]
+        lines += game.turns.map { turn in turn.pegs.map { symbol[$0]! }.joined() }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The guess distribution, this game's bar marked (a win without help).
+    func distribution(_ stats: MastermindStore.Stats, highlight: Int?) -> TemplateValue {
+        let most = max(1, stats.distribution.max() ?? 1)
+        return .list(stats.distribution.enumerated().map { index, count in
+            let width = count == 0 ? 2 : max(4, count * 200 / most)
+            return .object(["guesses": .int(index + 1), "count": .int(count), "y": .int(index * 18), "textY": .int(index * 18 + 12),
+                            "width": .int(width), "labelX": .int(40 + width), "current": .bool(highlight == index + 1)])
+        })
     }
 
     func statsContext(_ stats: MastermindStore.Stats) -> TemplateValue {
@@ -200,7 +229,9 @@ struct MastermindRoutes: Sendable {
         return .object([
             "played": .int(stats.played), "wins": .int(stats.wins), "winPercent": .int(stats.winPercent),
             "currentStreak": .int(stats.currentStreak), "longestStreak": .int(stats.longestStreak),
-            "hintWins": .int(stats.hintWins), "bars": .list(bars), "hasGames": .bool(stats.played > 0),
+            "distributionHeight": .int(max(18, stats.distribution.count * 18)),
+            "hintWins": .int(stats.hintWins), "hardWins": .int(stats.hardWins), "bars": .list(bars),
+            "hasGames": .bool(stats.played > 0),
             // Only wins without help are charted: a chart of zeros says nothing.
             "hasBars": .bool(stats.distribution.contains { $0 > 0 }),
             "chartHeight": .int(max(26, stats.distribution.count * 26)),

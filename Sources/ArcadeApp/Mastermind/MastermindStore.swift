@@ -32,11 +32,12 @@ struct MastermindStore: Sendable {
     struct Deal: Sendable {
         let rules: Rules
         let secret: Code
+        var hard = false
     }
 
-    func deal() -> Deal {
+    func deal(hard: Bool = false) -> Deal {
         let rules = self.rules
-        return Deal(rules: rules, secret: secrets.secret(rules))
+        return Deal(rules: rules, secret: secrets.secret(rules), hard: hard)
     }
 
     /// The board before a player's first game: nothing is stored (and no secret drawn) until they act on it.
@@ -53,6 +54,8 @@ struct MastermindStore: Sendable {
         let hint: String?
         /// The position a cheat revealed (0-based), if any.
         var revealed: Int? = nil
+        /// Hard mode: every guess must fit the feedback shown before it.
+        var hard = false
     }
 
     enum Refusal: Error, Equatable {
@@ -60,10 +63,12 @@ struct MastermindStore: Sendable {
         case finished
         /// The page showed another game, or an older turn: nothing was counted.
         case stale
+        /// Hard mode: the guess could not be the secret, given this (0-based) earlier row.
+        case contradicts(row: Int, Feedback)
     }
 
     struct Stats: Sendable {
-        var played = 0, wins = 0, hintWins = 0, currentStreak = 0, longestStreak = 0
+        var played = 0, wins = 0, hintWins = 0, hardWins = 0, currentStreak = 0, longestStreak = 0
         /// Wins without a hint, by number of guesses (index 0 is one guess).
         var distribution: [Int] = []
         var winPercent: Int { played == 0 ? 0 : Int((Double(wins) * 100 / Double(played)).rounded()) }
@@ -85,11 +90,12 @@ struct MastermindStore: Sendable {
         try db.execute("UPDATE mastermind_games SET status = 'lost', finished = ? WHERE player = ? AND status = 'playing'",
                        [.integer(now), .text(who.id)])
         try db.execute("""
-            INSERT INTO mastermind_games (player, secret, code_length, digit_min, digit_max, attempts, status, created)
-            VALUES (?, ?, ?, ?, ?, ?, 'playing', ?)
+            INSERT INTO mastermind_games (player, secret, code_length, digit_min, digit_max, attempts, status, created, hard)
+            VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?)
             """, [.text(who.id), .text(deal.secret.description), SQLValue(rules.length), SQLValue(rules.digitMin),
-                  SQLValue(rules.digitMax), SQLValue(rules.attempts), .integer(now)])
-        return Record(id: db.lastInsertID, game: Game(rules: rules, secret: deal.secret), usedHint: false, hint: nil)
+                  SQLValue(rules.digitMax), SQLValue(rules.attempts), .integer(now), SQLValue(deal.hard ? 1 : 0)])
+        return Record(id: db.lastInsertID, game: Game(rules: rules, secret: deal.secret), usedHint: false, hint: nil,
+                      hard: deal.hard)
     }
 
     /// Scores a guess for the game the page showed, at the turn it showed. Game 0 is the unstarted board:
@@ -110,6 +116,9 @@ struct MastermindStore: Sendable {
             if let id, id != record.id { return .failure(.stale) }
             guard record.game.outcome == .playing else { return .failure(.finished) }
             if let turn, turn != record.game.turns.count { return .failure(.stale) }
+            if record.hard, let code = try? Code(text, rules: record.game.rules), let row = record.game.contradiction(code) {
+                return .failure(.contradicts(row: row, record.game.turns[row].feedback))
+            }
             let scored: Turn
             do throws(Game.Refusal) { scored = try record.game.guess(text, using: &random) } catch {
                 switch error {
@@ -130,7 +139,7 @@ struct MastermindStore: Sendable {
             let outcome = record.game.outcome
             try db.execute("UPDATE mastermind_games SET status = ?, hint = NULL, finished = ? WHERE id = ?",
                            [.text(outcome.rawValue), outcome == .playing ? .null : .integer(Int64(time(nil))), .integer(record.id)])
-            record = Record(id: record.id, game: record.game, usedHint: record.usedHint, hint: nil)
+            record = Record(id: record.id, game: record.game, usedHint: record.usedHint, hint: nil, hard: record.hard)
             return .success(record)
         }
     }
@@ -173,7 +182,7 @@ struct MastermindStore: Sendable {
         var stats = Stats()
         var streak = 0
         let rows = try db.query("""
-            SELECT g.status, g.used_hint, g.attempts, (SELECT COUNT(*) FROM mastermind_guesses WHERE game = g.id) AS guesses
+            SELECT g.status, g.used_hint, g.hard, g.attempts, (SELECT COUNT(*) FROM mastermind_guesses WHERE game = g.id) AS guesses
             FROM mastermind_games g WHERE g.player = ? AND g.status != 'playing' ORDER BY g.id
             """, [.text(player)])
         for row in rows {
@@ -182,6 +191,7 @@ struct MastermindStore: Sendable {
             if stats.distribution.count < attempts { stats.distribution += Array(repeating: 0, count: attempts - stats.distribution.count) }
             if row.string("status") == "won" {
                 stats.wins += 1
+                if row.int("hard") == 1 { stats.hardWins += 1 }
                 streak += 1
                 stats.longestStreak = max(stats.longestStreak, streak)
                 if row.int("used_hint") == 1 {
@@ -213,6 +223,7 @@ struct MastermindStore: Sendable {
         // A game abandoned for a new one stays lost.
         let game = Game(rules: rules, secret: secret, turns: turns,
                         forfeited: row.string("status") == "lost" && turns.count < rules.attempts)
-        return Record(id: Int64(id), game: game, usedHint: row.int("used_hint") == 1, hint: row.string("hint"), revealed: row.int("revealed"))
+        return Record(id: Int64(id), game: game, usedHint: row.int("used_hint") == 1, hint: row.string("hint"), revealed: row.int("revealed"),
+                      hard: row.int("hard") == 1)
     }
 }
