@@ -218,5 +218,14 @@ enum Schema {
             -- Hard mode: every guess must fit all the feedback shown before it.
             ALTER TABLE mastermind_games ADD COLUMN hard INTEGER NOT NULL DEFAULT 0;
             """),
+        Migration(14, """
+            -- The daily code: the daily a game is (days since the site's first), and the daily of the day it was played;
+            -- one daily game per player per day, beside at most one ordinary game in play.
+            ALTER TABLE mastermind_games ADD COLUMN daily INTEGER;
+            ALTER TABLE mastermind_games ADD COLUMN played_day INTEGER;
+            DROP INDEX mastermind_one_active;
+            CREATE UNIQUE INDEX mastermind_one_active ON mastermind_games (player) WHERE status = 'playing' AND daily IS NULL;
+            CREATE UNIQUE INDEX mastermind_one_daily ON mastermind_games (player, daily) WHERE daily IS NOT NULL;
+            """),
     ]
 }

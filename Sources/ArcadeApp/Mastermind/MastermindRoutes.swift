@@ -3,6 +3,7 @@ import Crypto
 import HTTP
 import Localization
 import Mastermind
+import Storage
 import Synchronization
 import Templates
 
@@ -41,22 +42,44 @@ struct MastermindRoutes: Sendable {
         kit.page(&router, "/mastermind") { request, visitor in
             board(try store.latest(player: visitor.playerID) ?? store.unstarted(), visitor, request)
         }
+        // The daily code: the same for everyone today; one game each; past days from the archive.
+        kit.page(&router, "/mastermind/daily") { request, visitor in
+            let today = store.today
+            return board(try store.daily(player: visitor.playerID, today) ?? store.unstartedDaily(today), visitor, request)
+        }
+        kit.page(&router, "/mastermind/daily/:n") { request, visitor in
+            guard let number = request.parameters["n"].flatMap({ Int($0) }), (0...store.today).contains(number) else {
+                return pages.error(.notFound, language: visitor.language, csrf: visitor.csrfToken, path: "/mastermind/daily")
+            }
+            if number == store.today { return .redirect(to: "/mastermind/daily") }
+            return board(try store.daily(player: visitor.playerID, number) ?? store.unstartedDaily(number), visitor, request)
+        }
+        kit.page(&router, "/mastermind/archive") { request, visitor in
+            try archive(request, visitor)
+        }
         // Actions run off the loop (the default): a first guess may ask random.org for the secret.
         kit.action(&router, "/mastermind/guess") { request, visitor in
             let form = request.form ?? FormFields()
             var random = SecureRandom()
             let game = form["game"].flatMap { Int64($0) }
-            let result = try store.guess(player: visitor.player, game: game, turn: form["turn"].flatMap { Int($0) },
-                                         form["guess"] ?? "", first: game == 0 ? store.deal() : nil, using: &random)
+            // A daily board says which day; one not yet come (or malformed) is refused like a stale page.
+            let daily = form["daily"].map { Int($0).flatMap { (0...store.today).contains($0) ? $0 : nil } ?? -1 }
+            let first = daily.map { store.dailyDeal($0) } ?? (game == 0 ? store.deal() : nil)
+            let result = daily == -1 ? .failure(.stale)
+                : try store.guess(player: visitor.player, game: game, turn: form["turn"].flatMap { Int($0) },
+                                  form["guess"] ?? "", first: first, using: &random)
+            let path = daily.map { $0 == store.today ? "/mastermind/daily" : "/mastermind/daily/\($0)" } ?? "/mastermind"
             switch result {
             case .success(let record):
                 if record.game.outcome != .playing { try recordEnd(record, visitor) }
                 // Without a script, land on what changed (a phone would otherwise show the page's top).
                 let anchor = record.game.outcome == .playing ? "#row-\(record.game.turns.count)" : "#result"
-                return isFragment(request) ? board(record, visitor, request) : .redirect(to: "/mastermind" + anchor)
+                return isFragment(request) ? board(record, visitor, request) : .redirect(to: path + anchor)
             case .failure(let refusal):
                 // Nothing changed: show the current board with a clear message.
-                let record = try store.latest(player: visitor.playerID) ?? store.unstarted()
+                let shown = daily.flatMap { $0 >= 0 ? $0 : nil }
+                let record = try shown.map { try store.daily(player: visitor.playerID, $0) ?? store.unstartedDaily($0) }
+                    ?? store.latest(player: visitor.playerID) ?? store.unstarted()
                 return board(record, visitor, request, status: .unprocessableContent,
                              error: message(refusal, language: visitor.language), value: form["guess"] ?? "")
             }
@@ -139,16 +162,27 @@ struct MastermindRoutes: Sendable {
     private func board(_ record: MastermindStore.Record, _ visitor: Visitor, _ request: Request, status: Status = .ok,
                        error: String? = nil, value: String = "") -> Response {
         let stats = (try? store.stats(player: visitor.playerID)) ?? MastermindStore.Stats()
-        let context = boardContext(record, language: visitor.language, error: error, value: value, stats: stats)
+        var context = boardContext(record, language: visitor.language, error: error, value: value, stats: stats)
+        if let number = record.daily, case .object(var fields) = context {
+            let daily = (try? store.dailyStats(player: visitor.playerID)) ?? MastermindStore.DailyStats()
+            fields["daily"] = .int(number)
+            fields["isDaily"] = .bool(true)
+            fields["isToday"] = .bool(number == store.today)
+            fields["currentStreak"] = .int(daily.currentStreak)
+            fields["longestStreak"] = .int(daily.longestStreak)
+            fields["hasDistribution"] = .bool(false)
+            context = .object(fields)
+        }
         if isFragment(request) {
             return pages.fragment("mastermind-board", status: status, language: visitor.language, csrf: visitor.csrfToken,
                                   data: ["mm": context])
         }
         let banners = (try? OnceRoutes.banners(once, visitor, game: "mastermind", back: "/mastermind",
                                                t: pages.localizer.strings(for: visitor.language))) ?? .null
-        return pages.render("mastermind", status: status, title: pages.localizer.string("mastermind.title", language: visitor.language),
-                            language: visitor.language, csrf: visitor.csrfToken, path: "/mastermind", section: "mastermind",
-                            data: ["mm": context, "once": banners])
+        let t = pages.localizer.strings(for: visitor.language)
+        let title = record.daily.map { t.string("mastermind.daily.title", [.int($0)]) } ?? t.string("mastermind.title")
+        return pages.render("mastermind", status: status, title: title, language: visitor.language, csrf: visitor.csrfToken,
+                            path: "/mastermind", section: "mastermind", data: ["mm": context, "once": banners, "heading": .string(title)])
     }
 
     func boardContext(_ record: MastermindStore.Record, language: String, error: String?, value: String,
@@ -191,7 +225,7 @@ struct MastermindRoutes: Sendable {
             "error": error.map { .string($0) } ?? .null, "value": .string(value), "wins": .int(stats.wins),
             "hard": .bool(record.hard), "share": outcome == .playing ? .null : .string(shareText(record, t: t)),
             "currentStreak": .int(stats.currentStreak), "longestStreak": .int(stats.longestStreak),
-            "distributionHeight": .int(max(18, stats.distribution.count * 18)),
+            "distributionHeight": .int(max(18, stats.distribution.count * 18)), "hasDistribution": .bool(outcome != .playing),
             "distribution": outcome == .playing ? .null : distribution(stats, highlight: outcome == .won && !record.usedHint
                                                                          ? game.turns.count : nil),
             "announcement": .string(announcement),
@@ -203,7 +237,8 @@ struct MastermindRoutes: Sendable {
     func shareText(_ record: MastermindStore.Record, t: LanguageStrings) -> String {
         let game = record.game
         let score = game.outcome == .won ? String(game.turns.count) : "X"
-        var lines = ["\(t.string("site.name")) \(t.string("mastermind.title")) \(score)/\(game.rules.attempts)\(record.hard ? "*" : "")"]
+        let daily = record.daily.map { " #\($0)" } ?? ""
+        var lines = ["\(t.string("site.name")) \(t.string("mastermind.title"))\(daily) \(score)/\(game.rules.attempts)\(record.hard ? "*" : "")"]
         let symbol: [Peg: String] = [.red: "🔴", .blue: "🔵", .gray: "⚪"]
         lines += game.turns.map { turn in turn.pegs.map { symbol[$0]! }.joined() }
         return lines.joined(separator: "\n")
@@ -219,6 +254,33 @@ struct MastermindRoutes: Sendable {
         })
     }
 
+    /// The last 30 dailies before `?before=` (default today), each with how this player did.
+    private func archive(_ request: Request, _ visitor: Visitor) throws -> Response {
+        let t = pages.localizer.strings(for: visitor.language)
+        let today = store.today
+        let before = min(today, max(0, request.query["before"].flatMap { Int($0) } ?? today))
+        let days = Array(stride(from: before - 1, through: max(0, before - 30), by: -1))
+        var outcomes: [Int: String] = [:]
+        if let oldest = days.last, let newest = days.first {
+            for row in try store.pool.connection().query(
+                "SELECT daily, status FROM mastermind_games WHERE player = ? AND daily BETWEEN ? AND ?",
+                [.text(visitor.playerID), SQLValue(oldest), SQLValue(newest)]) {
+                if let day = row.int("daily") { outcomes[day] = row.string("status") }
+            }
+        }
+        let list: [TemplateValue] = days.map { day in
+            let outcome = outcomes[day] ?? "none"
+            return .object(["number": .int(day), "href": .string("/mastermind/daily/\(day)"), "outcome": .string(outcome),
+                            "label": .string(t.string("mastermind.daily.title", [.int(day)])),
+                            "status": .string(t.string("mastermind.archive.\(outcome)"))])
+        }
+        let older = (days.last ?? 0) > 0 ? "/mastermind/archive?before=\(days.last!)" : nil
+        return pages.render("mastermind-archive", title: t.string("mastermind.archive.title"), language: visitor.language,
+                            csrf: visitor.csrfToken, path: "/mastermind/archive", section: "mastermind",
+                            data: ["days": .list(list), "hasDays": .bool(!list.isEmpty), "today": .int(today),
+                                   "older": older.map { .string($0) } ?? .null])
+    }
+
     func statsContext(_ stats: MastermindStore.Stats) -> TemplateValue {
         let most = max(1, stats.distribution.max() ?? 1)
         let bars: [TemplateValue] = stats.distribution.enumerated().map { index, count in
@@ -229,7 +291,6 @@ struct MastermindRoutes: Sendable {
         return .object([
             "played": .int(stats.played), "wins": .int(stats.wins), "winPercent": .int(stats.winPercent),
             "currentStreak": .int(stats.currentStreak), "longestStreak": .int(stats.longestStreak),
-            "distributionHeight": .int(max(18, stats.distribution.count * 18)),
             "hintWins": .int(stats.hintWins), "hardWins": .int(stats.hardWins), "bars": .list(bars),
             "hasGames": .bool(stats.played > 0),
             // Only wins without help are charted: a chart of zeros says nothing.

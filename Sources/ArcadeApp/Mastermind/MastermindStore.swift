@@ -1,4 +1,5 @@
 import Constants
+import Crypto
 import Mastermind
 import Storage
 #if canImport(Glibc)
@@ -12,11 +13,40 @@ struct MastermindStore: Sendable {
     let pool: DatabasePool
     let constants: Constants
     let secrets: SecretSource
+    /// The daily code's key: the day alone does not tell the code.
+    let dailyKey: HMACKey
+    /// The UTC day (days since 1970) the site first ran: daily #0.
+    let firstDay: Int
+    let clock: @Sendable () -> Double
 
-    init(pool: DatabasePool, constants: Constants) {
+    init(pool: DatabasePool, constants: Constants, dailyKey: [UInt8], firstDay: Int,
+         clock: @escaping @Sendable () -> Double) {
         self.pool = pool
         self.constants = constants
         secrets = SecretSource(constants: constants)
+        self.dailyKey = HMACKey(dailyKey)
+        self.firstDay = firstDay
+        self.clock = clock
+    }
+
+    /// Today's daily number.
+    var today: Int { max(0, Int(clock() / 86_400) - firstDay) }
+
+    /// The daily code of day `number`, the same for every player: digits from HMAC(key, day), by rejection so each
+    /// digit is uniform.
+    func dailyDeal(_ number: Int) -> Deal {
+        let rules = self.rules
+        var digits: [UInt8] = []
+        var counter = 0
+        let span = rules.digitMax - rules.digitMin + 1
+        while digits.count < rules.length {
+            for byte in dailyKey.authenticate("mastermind-daily|\(number)|\(counter)") where digits.count < rules.length {
+                // Bytes at or over the largest multiple of the span are skipped, so no digit is favoured.
+                if Int(byte) < 256 - 256 % span { digits.append(UInt8(rules.digitMin + Int(byte) % span)) }
+            }
+            counter += 1
+        }
+        return Deal(rules: rules, secret: Code(digits: digits), daily: number)
     }
 
     /// The rules for new games, from the constants (so a hotfix applies to the next game).
@@ -33,6 +63,8 @@ struct MastermindStore: Sendable {
         let rules: Rules
         let secret: Code
         var hard = false
+        /// The daily this game is, if it is one.
+        var daily: Int? = nil
     }
 
     func deal(hard: Bool = false) -> Deal {
@@ -56,6 +88,8 @@ struct MastermindStore: Sendable {
         var revealed: Int? = nil
         /// Hard mode: every guess must fit the feedback shown before it.
         var hard = false
+        /// The daily number, for a daily game.
+        var daily: Int? = nil
     }
 
     enum Refusal: Error, Equatable {
@@ -76,7 +110,22 @@ struct MastermindStore: Sendable {
 
     /// The player's latest game: the one in play, or the last finished.
     func latest(player: String) throws -> Record? {
-        try load(pool.connection(), "SELECT * FROM mastermind_games WHERE player = ? ORDER BY id DESC LIMIT 1", [.text(player)])
+        try load(pool.connection(), Self.latestSQL, [.text(player)])
+    }
+
+    private static let latestSQL = "SELECT * FROM mastermind_games WHERE player = ? AND daily IS NULL ORDER BY id DESC LIMIT 1"
+    private static let dailySQL = "SELECT * FROM mastermind_games WHERE player = ? AND daily = ?"
+
+    /// The player's game of daily `number`, if they started it.
+    func daily(player: String, _ number: Int) throws -> Record? {
+        try load(pool.connection(), Self.dailySQL, [.text(player), SQLValue(number)])
+    }
+
+    /// The board of a daily not started yet (game 0, like the first ordinary board).
+    func unstartedDaily(_ number: Int) -> Record {
+        var record = unstarted()
+        record.daily = number
+        return record
     }
 
     /// Starts a game; one still in play is abandoned and counts as lost.
@@ -87,29 +136,36 @@ struct MastermindStore: Sendable {
     private func insert(_ who: Player, _ deal: Deal, _ db: Database) throws -> Record {
         try who.ensureRow(db)
         let now = Int64(time(nil)), rules = deal.rules
-        try db.execute("UPDATE mastermind_games SET status = 'lost', finished = ? WHERE player = ? AND status = 'playing'",
-                       [.integer(now), .text(who.id)])
+        if deal.daily == nil {
+            try db.execute("UPDATE mastermind_games SET status = 'lost', finished = ? WHERE player = ? AND status = 'playing' AND daily IS NULL",
+                           [.integer(now), .text(who.id)])
+        }
         try db.execute("""
-            INSERT INTO mastermind_games (player, secret, code_length, digit_min, digit_max, attempts, status, created, hard)
-            VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?)
+            INSERT INTO mastermind_games (player, secret, code_length, digit_min, digit_max, attempts, status, created, hard,
+                                          daily, played_day)
+            VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?, ?, ?)
             """, [.text(who.id), .text(deal.secret.description), SQLValue(rules.length), SQLValue(rules.digitMin),
-                  SQLValue(rules.digitMax), SQLValue(rules.attempts), .integer(now), SQLValue(deal.hard ? 1 : 0)])
+                  SQLValue(rules.digitMax), SQLValue(rules.attempts), .integer(now), SQLValue(deal.hard ? 1 : 0),
+                  deal.daily.map { SQLValue($0) } ?? .null, SQLValue(today)])
         return Record(id: db.lastInsertID, game: Game(rules: rules, secret: deal.secret), usedHint: false, hint: nil,
-                      hard: deal.hard)
+                      hard: deal.hard, daily: deal.daily)
     }
 
     /// Scores a guess for the game the page showed, at the turn it showed. Game 0 is the unstarted board:
     /// for a player with no game yet, `first` becomes the game, stored with its first valid guess (an invalid
     /// guess stores nothing); for anyone else it is a page out of date.
+    /// A daily game is found by its number (`first.daily`), an ordinary one as the player's latest.
     func guess<R: RandomNumberGenerator>(player who: Player, game id: Int64?, turn: Int?, _ text: String, first: Deal?,
                                          using random: inout R) throws -> Result<Record, Refusal> {
         return try pool.write { db throws -> Result<Record, Refusal> in
             var record: Record
-            if let latest = try load(db, "SELECT * FROM mastermind_games WHERE player = ? ORDER BY id DESC LIMIT 1",
-                                     [.text(who.id)]) {
-                record = latest
+            let existing = try first?.daily.map { try load(db, Self.dailySQL, [.text(who.id), SQLValue($0)]) }
+                ?? load(db, Self.latestSQL, [.text(who.id)])
+            if let existing {
+                record = existing
             } else if id == 0, let first {
-                record = Record(id: 0, game: Game(rules: first.rules, secret: first.secret), usedHint: false, hint: nil)
+                record = Record(id: 0, game: Game(rules: first.rules, secret: first.secret), usedHint: false, hint: nil,
+                                daily: first.daily)
             } else {
                 return .failure(.stale)
             }
@@ -139,7 +195,8 @@ struct MastermindStore: Sendable {
             let outcome = record.game.outcome
             try db.execute("UPDATE mastermind_games SET status = ?, hint = NULL, finished = ? WHERE id = ?",
                            [.text(outcome.rawValue), outcome == .playing ? .null : .integer(Int64(time(nil))), .integer(record.id)])
-            record = Record(id: record.id, game: record.game, usedHint: record.usedHint, hint: nil, hard: record.hard)
+            record = Record(id: record.id, game: record.game, usedHint: record.usedHint, hint: nil, hard: record.hard,
+                            daily: record.daily)
             return .success(record)
         }
     }
@@ -177,13 +234,41 @@ struct MastermindStore: Sendable {
         }
     }
 
+    /// The daily's own figures: games, wins, and the streak of dailies won on their own day, one after another
+    /// (a missed or lost day ends it; archive games never count).
+    struct DailyStats: Sendable {
+        var played = 0, wins = 0, currentStreak = 0, longestStreak = 0
+    }
+
+    func dailyStats(player: String) throws -> DailyStats {
+        var stats = DailyStats()
+        let rows = try pool.connection().query("""
+            SELECT daily, status, played_day FROM mastermind_games
+            WHERE player = ? AND daily IS NOT NULL AND status != 'playing' ORDER BY daily
+            """, [.text(player)])
+        var streak = 0, last: Int? = nil
+        for row in rows {
+            guard let day = row.int("daily") else { continue }
+            stats.played += 1
+            let won = row.string("status") == "won"
+            if won { stats.wins += 1 }
+            guard row.int("played_day") == day else { continue }  // played on another day: an archive game
+            streak = won ? (last == day - 1 ? streak + 1 : 1) : 0
+            last = won ? day : nil
+            stats.longestStreak = max(stats.longestStreak, streak)
+        }
+        // A streak lives while its last win is today's or yesterday's daily.
+        stats.currentStreak = last.map { today - $0 <= 1 } == true ? streak : 0
+        return stats
+    }
+
     func stats(player: String) throws -> Stats {
         let db = try pool.connection()
         var stats = Stats()
         var streak = 0
         let rows = try db.query("""
             SELECT g.status, g.used_hint, g.hard, g.attempts, (SELECT COUNT(*) FROM mastermind_guesses WHERE game = g.id) AS guesses
-            FROM mastermind_games g WHERE g.player = ? AND g.status != 'playing' ORDER BY g.id
+            FROM mastermind_games g WHERE g.player = ? AND g.status != 'playing' AND g.daily IS NULL ORDER BY g.id
             """, [.text(player)])
         for row in rows {
             stats.played += 1
@@ -224,6 +309,6 @@ struct MastermindStore: Sendable {
         let game = Game(rules: rules, secret: secret, turns: turns,
                         forfeited: row.string("status") == "lost" && turns.count < rules.attempts)
         return Record(id: Int64(id), game: game, usedHint: row.int("used_hint") == 1, hint: row.string("hint"), revealed: row.int("revealed"),
-                      hard: row.int("hard") == 1)
+                      hard: row.int("hard") == 1, daily: row.int("daily"))
     }
 }

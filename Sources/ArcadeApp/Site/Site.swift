@@ -93,7 +93,8 @@ public final class Site: Sendable {
                                 data: ["once": once, "isHome": true, "games": .list(games), "hasGames": .bool(!games.isEmpty),
                                        "gameCount": .int(games.count)])
         }
-        let mastermind = MastermindStore(pool: pool, constants: constants)
+        let mastermind = MastermindStore(pool: pool, constants: constants, dailyKey: try Site.secret("mastermind-daily", in: db),
+                                         firstDay: try Site.firstDay(in: db, clock: options.clock), clock: options.clock)
         // First: its /namegame/help comes before the Name Game's /namegame/:mode.
         OnceRoutes(store: onceStore, pages: pages, kit: kit).register(&router)
         MastermindRoutes(store: mastermind, constants: constants, pages: pages, kit: kit, once: onceStore)
@@ -137,6 +138,17 @@ public final class Site: Sendable {
             Log.info("Name Game: \(directory.people.count) people, \(directory.skipped.count) left out (\(directory.skipped.prefix(3).joined(separator: "; "))\(directory.skipped.count > 3 ? "; …" : ""))")
         }
         return directory
+    }
+
+    /// The UTC day (since 1970) the site first ran, kept in the database: the daily code's #0.
+    static func firstDay(in db: Database, clock: () -> Double) throws -> Int {
+        if let stored = try db.first("SELECT value FROM secrets WHERE name = 'first-day'")?.blob("value"),
+           let day = Int(String(decoding: stored, as: UTF8.self)) {
+            return day
+        }
+        let day = Int(clock() / 86_400)
+        try db.execute("INSERT INTO secrets (name, value) VALUES ('first-day', ?)", [.blob(Array(String(day).utf8))])
+        return day
     }
 
     /// A random secret kept in the database, made at first start.
