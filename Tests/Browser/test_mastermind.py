@@ -152,6 +152,17 @@ class Mastermind(BrowserTest):
         self.assertTrue(self.driver.find_elements("css selector", "svg.chart g[data-current]"))
         self.assertEqual(len(self.screenshots("mastermind-result", "/mastermind")), 8)
 
+    def test_the_daily_code_and_its_archive(self):
+        self.open("/mastermind/daily")
+        self.assertEqual(self.board().get_attribute("data-daily"), "0")
+        self.assertIn("#0", self.driver.find_element("tag name", "h1").text)
+        self.tap("0123")
+        self.wait_rows(1)
+        self.assertNotEqual(self.game(), "0")
+        self.assertEqual(len(self.screenshots("mastermind-daily", "/mastermind/daily")), 8)
+        self.assertEqual(len(self.screenshots("mastermind-archive", "/mastermind/archive")), 8)
+        self.assertTrue(self.driver.find_elements("css selector", "[data-empty=archive]"))
+
     def test_without_javascript_the_keypad_stays_hidden(self):
         self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
         try:

@@ -31,7 +31,7 @@ struct DailySiteTests {
         let ann = Player(server), bob = Player(server)
         let board = try ann.get("/mastermind/daily").text
         #expect(Player.attribute("data-daily", in: board) == "0" && Player.attribute("data-game", in: board) == "0")
-        #expect(board.contains("Daily #0"))
+        #expect(board.contains("Daily #0") && board.contains("One code for everyone today; one game each."))
         try bob.get("/mastermind/daily")
         for player in [ann, bob] {
             #expect(try player.post("/mastermind/guess", "game=0&turn=0&daily=0&guess=0123").header("Location") == "/mastermind/daily#row-1")
