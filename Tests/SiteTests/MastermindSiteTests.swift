@@ -300,6 +300,23 @@ struct MastermindSiteTests {
         #expect(!normal.contains("data-mode=\"hard\""))
     }
 
+    /// The keypad remembers: digits of a row that scored nothing are marked as not in the code, for screen readers too.
+    @Test func theKeypadRulesOutDigitsARowProvedAbsent() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind()
+        let secret = try player.secret()
+        let absent = (0...7).map { Character(String($0)) }.filter { !secret.contains($0) }
+        try #require(absent.count >= 2)
+        let guess = String([absent[0], absent[0], absent[1], absent[1]])
+        let board = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(guess)", fragment: true).text
+        for digit in absent.prefix(2) {
+            #expect(board.contains("data-key=\"\(digit)\" class=\"is-absent\" data-absent aria-label=\"\(digit): not in the code\""))
+        }
+        #expect(!board.contains("data-key=\"\(secret.first!)\" class=\"is-absent\""), "a digit of the code is never ruled out")
+    }
+
     @Test func concurrentGuessersCountEachAttemptOnce() throws {
         let server = try SiteServer()
         defer { server.stop() }

@@ -210,7 +210,13 @@ struct MastermindRoutes: Sendable {
         return .object([
             "gameId": .int(Int(record.id)), "turn": .int(game.turns.count), "attemptsLeft": .int(game.attemptsLeft),
             "attempts": .int(rules.attempts), "length": .int(rules.length), "digitMin": .int(rules.digitMin),
-            "digitMax": .int(rules.digitMax), "keys": .list((rules.digitMin...rules.digitMax).map { .int($0) }),
+            "digitMax": .int(rules.digitMax),
+            // As Wordle's keyboard: a digit of a row that scored nothing at all is not in the code.
+            "keys": .list((rules.digitMin...rules.digitMax).map { digit in
+                let absent = game.turns.contains { $0.feedback.red + $0.feedback.blue == 0 && $0.guess.digits.contains(UInt8(digit)) }
+                return .object(["digit": .int(digit), "absent": .bool(absent),
+                                "label": absent ? .string(t.string("mastermind.key.absent", [.int(digit)])) : .null])
+            }),
             "outcome": .string(outcome.rawValue), "isPlaying": .bool(outcome == .playing), "isOver": .bool(outcome != .playing),
             "isWon": .bool(outcome == .won), "isLost": .bool(outcome == .lost), "rows": .list(rows),
             "gaveUp": .bool(outcome == .lost && game.forfeited), "started": .bool(record.id != 0),
