@@ -163,6 +163,22 @@ class Mastermind(BrowserTest):
         self.assertEqual(len(self.screenshots("mastermind-archive", "/mastermind/archive")), 8)
         self.assertTrue(self.driver.find_elements("css selector", "[data-empty=archive]"))
 
+    def test_pegs_reveal_in_turn_unless_motion_is_reduced(self):
+        secret = self.start()
+        self.tap(wrong_guess(secret, 3))
+        self.wait_rows(1)
+        script = ("return Array.from(document.querySelectorAll('#board .row:last-child .peg'))"
+                  ".map(p => getComputedStyle(p).animationName + ' ' + getComputedStyle(p).animationDelay)")
+        moving = self.driver.execute_script(script)
+        self.assertTrue(moving and all(m.startswith("peg-in") for m in moving), moving)
+        self.assertEqual(len(set(moving)), len(moving), "each peg has its own delay")
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        try:
+            self.assertTrue(all(m.startswith("none") for m in self.driver.execute_script(script)))
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
     def test_without_javascript_the_keypad_stays_hidden(self):
         self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
         try:
