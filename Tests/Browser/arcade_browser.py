@@ -1,5 +1,6 @@
 """Shared set-up for Arcade's browser tests: a headless Chromium driven by
 Debian's chromedriver, pointed at the server scripts/test started."""
+import importlib.util
 import os
 import unittest
 
@@ -129,3 +130,19 @@ class BrowserTest(unittest.TestCase):
     def emulate_scheme(self, scheme):
         self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
             "features": [{"name": "prefers-color-scheme", "value": scheme}]})
+
+    AXE_RUN_JS = """
+        const done = arguments[arguments.length - 1];
+        axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations
+            .filter(v => v.impact === 'serious' || v.impact === 'critical')
+            .map(v => v.impact + ' ' + v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))));
+    """
+
+    def axe_violations(self):
+        """axe-core's serious and critical violations on the current page, as 'impact rule: nodes'. axe.min.js comes
+        from PyPI's axe-playwright-python (installed without its dependencies; no Playwright is used)."""
+        spec = importlib.util.find_spec("axe_playwright_python")
+        with open(os.path.join(spec.submodule_search_locations[0], "axe.min.js"), encoding="utf-8") as source:
+            self.driver.execute_script(source.read())
+        self.driver.set_script_timeout(30)
+        return self.driver.execute_async_script(self.AXE_RUN_JS)

@@ -1,0 +1,60 @@
+"""axe-core on every player page, at both widths, in light and dark, in the default and the retro theme."""
+import unittest
+
+from arcade_browser import BrowserTest
+
+PAGES = ["/", "/mastermind", "/mastermind/stats", "/mastermind/daily", "/mastermind/archive", "/mastermind/help",
+         "/namegame", "/namegame/normal", "/namegame/stats", "/progress", "/cheats", "/nowhere"]
+
+
+class Accessibility(BrowserTest):
+    def check_all(self, theme):
+        found = []
+        for width, height in ((1280, 900), (360, 740)):
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+            for scheme in ("light", "dark"):
+                self.emulate_scheme(scheme)
+                for path in PAGES:
+                    self.open(path)
+                    found += [f"{path} {width}px {scheme} {theme}: {v}" for v in self.axe_violations()]
+        self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        return found
+
+    def test_axe_reports_what_it_should(self):
+        # The harness itself: a planted faint paragraph and an image without alt text are caught (styles set through
+        # the CSSOM: the page's CSP refuses style attributes).
+        self.open("/")
+        self.driver.execute_script(
+            "const p = document.createElement('p'); p.textContent = 'faint'; p.style.color = '#eee'; p.style.background = '#fff';"
+            "const i = document.createElement('img'); i.src = '/favicon.ico';"
+            "document.querySelector('main').append(p, i);")
+        found = " ".join(self.axe_violations())
+        self.assertIn("serious color-contrast", found)
+        self.assertIn("critical image-alt", found)
+
+    def test_no_serious_violations_in_the_default_theme(self):
+        self.open("/")
+        self.assertEqual(self.check_all("default"), [])
+
+    def test_no_serious_violations_in_the_retro_theme(self):
+        self.open("/")
+        self.driver.add_cookie({"name": "arcade_theme", "value": "crt", "path": "/", "httpOnly": True})
+        self.assertEqual(self.check_all("retro"), [])
+
+    def test_a_round_and_a_finished_game_too(self):
+        # A Name Game round in play and a Mastermind result, the states a first visit does not show.
+        self.open("/namegame/normal")
+        self.driver.find_element("css selector", "button[data-next]").click()
+        found = [f"round: {v}" for v in self.axe_violations()]
+        self.open("/mastermind")
+        self.assertEqual(self.post("/mastermind/new"), 200)
+        self.open("/mastermind/giveup")
+        found += [f"give up: {v}" for v in self.axe_violations()]
+        self.driver.find_element("css selector", "[data-confirm-giveup]").click()
+        found += [f"result: {v}" for v in self.axe_violations()]
+        self.assertEqual(found, [])
+
+
+if __name__ == "__main__":
+    unittest.main()
