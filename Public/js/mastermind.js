@@ -47,13 +47,25 @@
     if (live) live.textContent = fresh.getAttribute("data-announce") || "";
     var input = field();
     var heading = host.querySelector(".result h2");
-    if (heading) heading.focus(); else if (input) input.focus();
+    if (heading) heading.focus(); else if (input) input.focus({ preventScroll: true });
+    reveal(heading);
+  }
+
+  // Keep the guess being typed in view above the keypad (the newest row sits just above it), or the result.
+  function reveal(heading) {
+    var target = heading || host.querySelector(".guess-form .form-row");
+    if (target && target.scrollIntoView) target.scrollIntoView({ block: "nearest" });
   }
 
   function setup() {
     var keypad = host.querySelector("[data-keypad]");
+    document.body.classList.toggle("has-keypad", !!keypad);
+    document.documentElement.classList.toggle("has-keypad-page", !!keypad);
     if (keypad) {
       keypad.hidden = false;
+      // The on-screen keypad types: a phone's own keyboard would only cover the board.
+      var input = field();
+      if (input) input.setAttribute("inputmode", "none");
       keypad.addEventListener("click", function (event) {
         var button = event.target.closest("button[data-key]");
         if (button) press(button.getAttribute("data-key"));
@@ -90,4 +102,5 @@
   });
 
   setup();
+  reveal(null);
 })();

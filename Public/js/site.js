@@ -19,6 +19,62 @@
     }
   };
 
+  // The menu is always open on a wide screen (CSS shows it without a script; this keeps its state true too).
+  var menu = document.querySelector(".site-menu");
+  if (menu && window.matchMedia) {
+    var wide = window.matchMedia("(min-width: 48rem)");
+    var follow = function () { menu.open = wide.matches; };
+    follow();
+    if (wide.addEventListener) wide.addEventListener("change", follow);
+  }
+
+  // How to play, as a dialog: the tutorial card opens as one on a first visit (its Dismiss still posts), and each
+  // game's "How to play" link opens its help page's text in one. Without a script both stay a card and a page.
+  function openDialog(content, closeLabel) {
+    var dialog = document.createElement("dialog");
+    dialog.className = "help-dialog";
+    dialog.appendChild(content);
+    var form = document.createElement("form");
+    form.method = "dialog";
+    var close = document.createElement("button");
+    close.type = "submit";
+    close.className = "button-quiet";
+    close.textContent = closeLabel || "×";
+    form.appendChild(close);
+    dialog.appendChild(form);
+    dialog.addEventListener("close", function () { dialog.remove(); });
+    document.body.appendChild(dialog);
+    dialog.showModal();
+    return dialog;
+  }
+  if (window.HTMLDialogElement) {
+    var tutorial = document.querySelector("[data-tutorial]");
+    if (tutorial) {
+      // Shown once: closing the dialog, however, dismisses the tutorial (the card's own form is not needed).
+      var task = tutorial.getAttribute("data-once");
+      var own = tutorial.querySelector("form");
+      if (own) own.remove();
+      tutorial.remove();
+      openDialog(tutorial, tutorial.getAttribute("data-close-label")).addEventListener("close", function () {
+        window.Arcade.post("/once/dismiss", "task=" + encodeURIComponent(task) + "&back=/").then(function () {
+          document.documentElement.setAttribute("data-tutorial-dismissed", task);
+        });
+      });
+    }
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest && event.target.closest("a[data-help-link]");
+      if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      event.preventDefault();
+      fetch(link.getAttribute("href"), { credentials: "same-origin" }).then(function (r) { return r.text(); }).then(function (html) {
+        var article = new DOMParser().parseFromString(html, "text/html").querySelector("[data-help]");
+        if (!article) { window.location.href = link.getAttribute("href"); return; }
+        var back = article.querySelector("a.button");
+        if (back) back.parentNode.remove();
+        openDialog(document.importNode(article, true), link.getAttribute("data-close-label"));
+      });
+    });
+  }
+
   // After a language switch, keep the address free of ?lang=.
   if (window.history && window.history.replaceState && /[?&]lang=/.test(window.location.search)) {
     var url = new URL(window.location.href);

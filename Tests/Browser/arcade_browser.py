@@ -50,6 +50,19 @@ class BrowserTest(unittest.TestCase):
 
     def open(self, path):
         self.driver.get(BASE_URL + path)
+        self.close_tutorial()
+
+    def close_tutorial(self):
+        """A game's first visit opens How to play as a dialog (with scripts on): close it, as a player would, and
+        wait until that dismissal is stored, so the next page does not open it again."""
+        try:
+            buttons = self.driver.find_elements("css selector", "dialog[open] form[method=dialog] button")
+        except WebDriverException:
+            return  # scripts off: no dialog
+        if buttons:
+            buttons[0].click()
+            WebDriverWait(self.driver, 10).until(
+                lambda d: d.find_element("css selector", "html").get_attribute("data-tutorial-dismissed"))
 
     def text(self, selector):
         return self.driver.find_element("css selector", selector).text

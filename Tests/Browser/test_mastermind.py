@@ -196,6 +196,48 @@ class Mastermind(BrowserTest):
 class MastermindOnAPhone(Mastermind):
     width, height = 360, 800
 
+    def fits(self, selector):
+        return self.driver.execute_script(
+            "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+            "return r.top >= 0 && r.bottom <= innerHeight && r.height > 0;", selector)
+
+    def test_phone_first_the_guess_the_newest_row_and_the_whole_keypad_show(self):
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        secret = self.start()
+        # A new player, without scrolling: the guess being typed and every key, Enter included.
+        self.assertTrue(self.fits("#guess"))
+        for key in ["0", "7", "Backspace", "Enter"]:
+            self.assertTrue(self.fits(f"[data-keypad] button[data-key='{key}']"), key)
+        self.assertEqual(self.driver.find_element("id", "guess").get_attribute("inputmode"), "none",
+                         "the phone's own keyboard stays down while the keypad types")
+        self.assertFalse(self.driver.find_element("css selector", ".nav a[href='/namegame']").is_displayed(),
+                         "the menu is folded")
+        for n in range(6):
+            self.tap(wrong_guess(secret, 40 + n * 57))
+            self.wait_rows(n + 1)
+        top_of_keypad = self.driver.execute_script(
+            "return document.querySelector('[data-keypad]').getBoundingClientRect().top")
+        newest = self.driver.execute_script(
+            "const r = document.querySelector('#board .row:last-child').getBoundingClientRect(); return [r.top, r.bottom]")
+        guess = self.driver.execute_script("const r = document.getElementById('guess').getBoundingClientRect(); return r.bottom")
+        self.assertGreaterEqual(newest[0], 0)
+        self.assertLessEqual(newest[1], top_of_keypad, "the newest row is above the keypad")
+        self.assertLessEqual(guess, top_of_keypad, "so is the guess being typed")
+        self.assertTrue(self.driver.save_screenshot(os.path.join(ARTIFACTS, "mastermind-phone-six-rows.png")))
+
+    def test_the_folded_menu_opens_without_a_script(self):
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+        try:
+            self.open("/")
+            link = self.driver.find_element("css selector", ".nav a[href='/mastermind']")
+            self.assertFalse(link.is_displayed())
+            self.driver.find_element("css selector", ".site-menu > summary").click()
+            self.assertTrue(link.is_displayed())
+            self.assertTrue(self.driver.find_element("css selector", "a[data-lang=ja]").is_displayed())
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+
     def test_the_board_fits_a_phone(self):
         secret = self.start()
         self.tap(wrong_guess(secret, 1))

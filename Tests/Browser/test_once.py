@@ -1,24 +1,41 @@
-"""The once-store in a real browser: a dismissed tutorial stays gone."""
+"""The once-store in a real browser: How to play shows once, as a dialog with scripts and a card without."""
 import unittest
 
-from arcade_browser import BrowserTest
+from arcade_browser import BASE_URL, BrowserTest
 from selenium.webdriver.support.ui import WebDriverWait
-
-from arcade_browser import gone
 
 
 class Tutorial(BrowserTest):
-    def test_dismiss_the_tutorial_and_it_stays_gone(self):
-        self.open("/mastermind")
-        card = self.driver.find_element("css selector", '[data-once="tutorial.mastermind"]')
-        self.assertIn("How to play", card.text)
-        card.find_element("css selector", "button[data-dismiss]").click()
-        WebDriverWait(self.driver, 10).until(gone(card))
-        self.assertFalse(self.driver.find_elements("css selector", '[data-once="tutorial.mastermind"]'))
+    def test_the_tutorial_opens_once_as_a_dialog(self):
+        self.driver.get(BASE_URL + "/mastermind")  # not self.open, which closes it
+        dialog = self.driver.find_element("css selector", "dialog[open]")
+        self.assertIn("How to play", dialog.text)
+        self.assertFalse(self.driver.find_elements("css selector", "main [data-once='tutorial.mastermind']"),
+                         "no card in the page's flow")
+        dialog.find_element("css selector", "form[method=dialog] button").click()
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "html").get_attribute("data-tutorial-dismissed"))
         self.driver.refresh()
-        self.assertFalse(self.driver.find_elements("css selector", '[data-once="tutorial.mastermind"]'))
+        self.assertFalse(self.driver.find_elements("css selector", "dialog[open]"), "closed once, gone for good")
+        # The help stays a click away, in the same kind of dialog.
+        self.driver.find_element("css selector", "a[data-help-link]").click()
+        help_dialog = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "dialog[open]"))
+        self.assertIn("round peg", help_dialog.text)
         self.open("/progress")
         self.assertTrue(self.driver.find_elements("css selector", '[data-task="tutorial.mastermind"]'))
+
+    def test_without_scripts_it_is_a_card_with_a_dismiss_button(self):
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+        try:
+            self.driver.get(BASE_URL + "/mastermind")
+            card = self.driver.find_element("css selector", '[data-once="tutorial.mastermind"]')
+            card.find_element("css selector", "button[data-dismiss]").click()
+            WebDriverWait(self.driver, 10).until(
+                lambda d: not d.find_elements("css selector", '[data-once="tutorial.mastermind"]'))
+            self.driver.get(BASE_URL + "/mastermind/help")
+            self.assertIn("round peg", self.driver.find_element("css selector", "[data-help]").text)
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
 
 
 if __name__ == "__main__":
