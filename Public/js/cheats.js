@@ -18,7 +18,7 @@
   }
 
   var effects = {
-    "theme.crt": function () { document.body.classList.toggle("theme-crt"); },
+    "theme.crt": function () { document.documentElement.classList.toggle("theme-crt"); },
     "credits": function () { window.location.assign("/credits"); },
     "mastermind.reveal": function () { if (/^\/mastermind\/?$/.test(window.location.pathname)) window.location.reload(); },
     "namegame.firstLetter": function () { if (/^\/namegame\/[a-z]+$/.test(window.location.pathname)) window.location.reload(); }

@@ -19,6 +19,10 @@
     }
   };
 
+  // The theme applies as soon as it is chosen (without a script, its button posts the form).
+  var themeSelect = document.querySelector("[data-theme-select]");
+  if (themeSelect) themeSelect.addEventListener("change", function () { themeSelect.form.submit(); });
+
   // The menu is always open on a wide screen (CSS shows it without a script; this keeps its state true too).
   var menu = document.querySelector(".site-menu");
   if (menu && window.matchMedia) {

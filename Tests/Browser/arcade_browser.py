@@ -131,14 +131,15 @@ class BrowserTest(unittest.TestCase):
             const l1 = luminance(rgb(style.color)), l2 = luminance(background(el));
             const ratio = (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
             const large = parseFloat(style.fontSize) >= 24 || (parseFloat(style.fontSize) >= 18.66 && style.fontWeight >= 700);
-            if (ratio < (large ? 3 : 4.5)) bad.push(el.tagName.toLowerCase() + ' "' + el.textContent.trim().slice(0, 30) + '" ' + ratio.toFixed(2));
+            if (ratio < (arguments[0] ? 7 : (large ? 3 : 4.5))) bad.push(el.tagName.toLowerCase() + ' "' + el.textContent.trim().slice(0, 30) + '" ' + ratio.toFixed(2));
         }
         return bad;
     """
 
-    def low_contrast(self):
-        """Text on the page under WCAG AA contrast (4.5:1, 3:1 for large text), as 'tag "text" ratio'."""
-        return self.driver.execute_script(self.LOW_CONTRAST_JS)
+    def low_contrast(self, aaa=False):
+        """Text on the page under WCAG AA contrast (4.5:1, 3:1 for large text), or AAA's 7:1 for all text,
+        as 'tag "text" ratio'."""
+        return self.driver.execute_script(self.LOW_CONTRAST_JS, aaa)
 
     def emulate_scheme(self, scheme):
         self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {

@@ -2,6 +2,8 @@
 import unittest
 
 from arcade_browser import BrowserTest
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 PAGES = ["/", "/mastermind", "/mastermind/stats", "/mastermind/daily", "/mastermind/archive", "/mastermind/help",
          "/namegame", "/namegame/normal", "/namegame/stats", "/progress", "/cheats", "/nowhere"]
@@ -41,6 +43,34 @@ class Accessibility(BrowserTest):
         self.open("/")
         self.driver.add_cookie({"name": "arcade_theme", "value": "crt", "path": "/", "httpOnly": True})
         self.assertEqual(self.check_all("retro"), [])
+
+    def test_no_serious_violations_in_the_chosen_themes_and_high_contrast_is_aaa(self):
+        self.open("/")
+        for theme in ("light", "dark", "contrast"):
+            self.driver.add_cookie({"name": "arcade_theme", "value": theme, "path": "/", "httpOnly": True})
+            self.assertEqual(self.check_all(theme), [])
+        for path in PAGES:
+            self.open(path)
+            self.assertEqual(self.low_contrast(aaa=True), [], f"{path}: high contrast is 7:1 everywhere")
+
+    def test_the_theme_chooser_works_with_and_without_a_script(self):
+        self.open("/mastermind")
+        Select(self.driver.find_element("id", "theme-select")).select_by_value("contrast")
+        self.wait_for_class("theme-contrast")
+        self.assertIn("/mastermind", self.driver.current_url)
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+        try:
+            self.open("/")
+            Select(self.driver.find_element("id", "theme-select")).select_by_value("light")
+            self.driver.find_element("css selector", ".theme-chooser button[type=submit]").click()
+            self.wait_for_class("theme-light")
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+        self.assertEqual(len(self.screenshots("theme-light-home", "/")), 8)
+
+    def wait_for_class(self, name):
+        WebDriverWait(self.driver, 10, ignored_exceptions=[StaleElementReferenceException]).until(
+            lambda d: name in (d.find_element("css selector", "html").get_dom_attribute("class") or ""))
 
     def test_a_round_and_a_finished_game_too(self):
         # A Name Game round in play and a Mastermind result, the states a first visit does not show.

@@ -84,17 +84,17 @@ class Cheats(BrowserTest):
         self.open("/cheats")
         self.assertEqual(self.driver.find_element("css selector", "[data-found]").get_attribute("data-found"), "0")
         self.open("/")
-        body = self.driver.find_element("css selector", "body")
-        self.assertNotIn("theme-crt", body.get_attribute("class") or "")
+        root = self.driver.find_element("css selector", "html")
+        self.assertNotIn("theme-crt", root.get_attribute("class") or "")
         self.type_keys(list("retro"))
         WebDriverWait(self.driver, 10).until(
-            lambda d: "theme-crt" in (d.find_element("css selector", "body").get_attribute("class") or ""))
+            lambda d: "theme-crt" in (d.find_element("css selector", "html").get_attribute("class") or ""))
         # The server remembers: every page has it now.
         self.open("/mastermind")
-        self.assertIn("theme-crt", self.driver.find_element("css selector", "body").get_attribute("class") or "")
+        self.assertIn("theme-crt", self.driver.find_element("css selector", "html").get_attribute("class") or "")
         self.type_keys(list("retro"))
         WebDriverWait(self.driver, 10).until(
-            lambda d: "theme-crt" not in (d.find_element("css selector", "body").get_attribute("class") or ""))
+            lambda d: "theme-crt" not in (d.find_element("css selector", "html").get_attribute("class") or ""))
         self.open("/cheats")
         found = self.driver.find_element("css selector", "[data-found]")
         self.assertEqual(found.get_attribute("data-found"), "1")
@@ -136,6 +136,6 @@ class RetroTheme(BrowserTest):
             self.emulate_scheme(scheme)
             for path in ("/", "/mastermind", "/namegame", "/cheats"):
                 self.open(path)
-                self.assertIn("theme-crt", self.driver.find_element("tag name", "body").get_attribute("class"))
+                self.assertIn("theme-crt", self.driver.find_element("tag name", "html").get_attribute("class"))
                 self.assertEqual(self.low_contrast(), [], f"{path} in {scheme}")
         self.assertEqual(len(self.screenshots("retro-mastermind", "/mastermind")), 8)

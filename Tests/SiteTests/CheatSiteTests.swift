@@ -99,8 +99,8 @@ struct CheatSiteTests {
         var unlocked: JSONValue = .null
         for key in ["r", "e", "t", "r", "o"] { unlocked = try JSONParser.parse(try act(player, "key=\(key)").text)["unlocked"] ?? .null }
         #expect(unlocked == .array([.string("theme.crt")]))
-        #expect(try player.get("/").text.contains("<body class=\"theme-crt\">"))
-        #expect(try player.get("/mastermind").text.contains("<body class=\"theme-crt\">"))
+        #expect(try player.get("/").text.contains("dir=\"ltr\" class=\"theme-crt\">"))
+        #expect(try player.get("/mastermind").text.contains("dir=\"ltr\" class=\"theme-crt\">"))
         #expect(!(try Player(server).get("/").text.contains("theme-crt")), "only for this player")
         for key in ["R", "E", "T", "R", "O"] { try act(player, "key=\(key)") }
         #expect(!(try player.get("/").text.contains("theme-crt")))

@@ -143,6 +143,30 @@ struct SiteTests {
         #expect(try count("namegame_sessions") == 1 && count("namegame_rounds") == 1 && count("players") == 2)
     }
 
+    /// The theme chooser: a form post (no script needed), a class on <html> the template renders, the choice
+    /// selected in the menu, retro only while its cheat has it on, anything else refused.
+    @Test func aThemeIsChosenAndAppliedOnEveryPage() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        let home = try player.get("/").text
+        #expect(home.contains("<html lang=\"en\" dir=\"ltr\">") && home.contains("<option value=\"\" selected>System</option>"))
+        #expect(!home.contains("value=\"crt\""), "retro is not offered before its cheat")
+        let chosen = try player.post("/theme", "theme=contrast&back=/mastermind")
+        #expect(chosen.status == 303 && chosen.header("Location") == "/mastermind")
+        #expect(chosen.cookies["arcade_theme"] == "contrast")
+        for path in ["/", "/mastermind", "/namegame", "/nowhere"] {
+            let page = try player.get(path).text
+            #expect(page.contains("dir=\"ltr\" class=\"theme-contrast\">"), "\(path)")
+            #expect(page.contains("<option value=\"contrast\" selected>High contrast</option>"), "\(path)")
+        }
+        #expect(try player.post("/theme", "theme=crt&back=/").status == 422, "retro comes from its cheat")
+        #expect(try player.post("/theme", "theme=%3Cscript%3E&back=/").status == 422)
+        #expect(try player.post("/theme", "theme=&back=//evil.example").header("Location") == "/", "only a local path")
+        #expect(try player.get("/").text.contains("<html lang=\"en\" dir=\"ltr\">"), "back to the system's setting")
+        #expect(try server.post("/theme", body: "theme=dark", headers: ["Cookie": player.cookieHeader]).status == 403, "CSRF")
+    }
+
     @Test func csrfGuardsEveryAction() throws {
         let server = try SiteServer(router: { site in
             var router = site.router

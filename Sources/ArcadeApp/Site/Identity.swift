@@ -44,7 +44,7 @@ struct Identity: Sendable {
         let isNew = toSet.first?.name == Visitor.playerCookie
         return Visitor(player: player, sessionID: session, language: language,
                        csrfToken: csrfToken(session: session, remember: !isNew),
-                       cookies: toSet, crtTheme: cookies[RouteKit.themeCookie] == "crt", isNew: isNew)
+                       cookies: toSet, theme: PageLook.theme(cookies[RouteKit.themeCookie]), isNew: isNew)
     }
 
     /// The page language: `?lang=` (a switch, to remember), the remembered

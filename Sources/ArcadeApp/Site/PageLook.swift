@@ -4,9 +4,19 @@ import Templates
 /// update banner. RouteKit sets it around a handler (a task-local, so handlers need not pass it on) and
 /// `Pages.render` reads it as template data.
 struct PageLook: Sendable {
-    var crtTheme = false
+    /// The theme class on <html> ("" follows the system's light or dark setting).
+    var theme = ""
     /// The update banner's data (`level`, `message`, `dismissible`, `back`), shown on 200 pages only.
     var banner: TemplateValue? = nil
 
     @TaskLocal static var current = PageLook()
+
+    /// The themes a player may choose; `crt` (retro) comes from its cheat.
+    static let choices = ["light", "dark", "contrast"]
+
+    /// A theme cookie's value, if it names a theme.
+    static func theme(_ cookie: String?) -> String {
+        guard let cookie, choices.contains(cookie) || cookie == "crt" else { return "" }
+        return cookie
+    }
 }

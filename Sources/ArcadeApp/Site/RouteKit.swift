@@ -144,7 +144,7 @@ struct RouteKit: Sendable {
         }
         let look: PageLook
         do {
-            look = PageLook(crtTheme: visitor.crtTheme, banner: try banner(notice, visitor, back: String(request.rawPath)))
+            look = PageLook(theme: visitor.theme, banner: try banner(notice, visitor, back: String(request.rawPath)))
         } catch {
             return .answered(failure(request, error))
         }

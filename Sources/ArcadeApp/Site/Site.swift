@@ -61,14 +61,18 @@ public final class Site: Sendable {
             guard response.status.code >= 400 else { return response }
             // Static misses get the site's own localized error page.
             let visitor = try? identity.visitor(for: request)
-            return pages.error(response.status, language: visitor?.language ?? identity.language(for: request).0,
-                               csrf: visitor?.csrfToken ?? "", path: "/", cookies: visitor?.cookies ?? [])
+            return PageLook.$current.withValue(PageLook(theme: visitor?.theme ?? "")) {
+                pages.error(response.status, language: visitor?.language ?? identity.language(for: request).0,
+                            csrf: visitor?.csrfToken ?? "", path: "/", cookies: visitor?.cookies ?? [])
+            }
         }
         let pages = self.pages, localizer = self.localizer, identity = self.identity
         router.errorPage = { status, request in
             let visitor = try? identity.visitor(for: request)
-            return pages.error(status, language: visitor?.language ?? identity.language(for: request).0,
-                               csrf: visitor?.csrfToken ?? "", path: "/", cookies: visitor?.cookies ?? [])
+            return PageLook.$current.withValue(PageLook(theme: visitor?.theme ?? "")) {
+                pages.error(status, language: visitor?.language ?? identity.language(for: request).0,
+                            csrf: visitor?.csrfToken ?? "", path: "/", cookies: visitor?.cookies ?? [])
+            }
         }
         router.refusalPage = { error in
             pages.error(error.status, language: localizer.base, csrf: "", path: "/")
@@ -79,6 +83,18 @@ public final class Site: Sendable {
         try editor.loadConstants()
         let kit = RouteKit(identity: identity, pages: pages, interceptions: interceptions, once: onceStore,
                            clientVersion: { constants.string("site.version", default: "1.0.0") })
+        // The theme chooser: a cookie (cosmetic, so pages need no lookup); nothing to commit, so on the loop.
+        kit.action(&router, "/theme", offLoop: false) { request, visitor in
+            let form = request.form ?? FormFields()
+            let chosen = form["theme"] ?? ""
+            guard chosen.isEmpty || PageLook.choices.contains(chosen) || (chosen == "crt" && visitor.theme == "crt") else {
+                return pages.error(.unprocessableContent, language: visitor.language, csrf: visitor.csrfToken, path: "/")
+            }
+            var response = Response.redirect(to: OnceRoutes.localPath(form["back"]))
+            response.setCookie(SetCookie(name: RouteKit.themeCookie, value: chosen, maxAge: chosen.isEmpty ? 0 : 365 * 86_400,
+                                         secure: options.secureCookies, sameSite: .lax))
+            return response
+        }
         kit.page(&router, "/") { request, visitor in
             let t = localizer.strings(for: visitor.language)
             let games: [TemplateValue] = [

@@ -21,8 +21,9 @@ struct Visitor: Sendable {
     let csrfToken: String
     /// Cookies the response must set.
     var cookies: [SetCookie] = []
-    /// The CRT theme cheat is on (a plain cookie: it is only cosmetic).
-    var crtTheme = false
+    /// The chosen theme (`light`, `dark`, `contrast`, or `crt` from the cheat; "" follows the system): a plain
+    /// cookie, since it is only cosmetic and a page then needs no lookup.
+    var theme = ""
     /// The player id was made for this request: nothing is stored for it, so nothing need be looked up
     /// (or cached: a crawler would fill the caches with visitors who never return).
     var isNew = false
