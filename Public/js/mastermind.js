@@ -23,6 +23,18 @@
     } else if (/^[0-9]$/.test(key) && input.value.length < length) {
       input.value += key;
     }
+    showTyped();
+  }
+
+  // The row being typed shows the guess digit by digit, as a game board would.
+  function showTyped() {
+    var input = field();
+    var cells = host.querySelectorAll("[data-current-row] [data-cell]");
+    Array.prototype.forEach.call(cells, function (cell, i) {
+      var digit = input ? (input.value.charAt(i) || "") : "";
+      cell.textContent = digit;
+      cell.classList.toggle("is-filled", digit !== "");
+    });
   }
 
   function send(target) {
@@ -81,6 +93,9 @@
         });
       });
     }
+    var typed = field();
+    if (typed) typed.addEventListener("input", showTyped);
+    showTyped();
     var forms = host.querySelectorAll("[data-mastermind-form], [data-board-action]");
     Array.prototype.forEach.call(forms, function (each) {
       each.addEventListener("submit", function (event) { event.preventDefault(); send(each); });

@@ -167,7 +167,7 @@ class Mastermind(BrowserTest):
         secret = self.start()
         self.tap(wrong_guess(secret, 3))
         self.wait_rows(1)
-        script = ("return Array.from(document.querySelectorAll('#board .row:last-child .peg'))"
+        script = ("return Array.from(document.querySelectorAll('#board .row.is-newest .peg'))"
                   ".map(p => getComputedStyle(p).animationName + ' ' + getComputedStyle(p).animationDelay)")
         moving = self.driver.execute_script(script)
         self.assertTrue(moving and all(m.startswith("peg-in") for m in moving), moving)
@@ -213,13 +213,20 @@ class MastermindOnAPhone(Mastermind):
                          "the phone's own keyboard stays down while the keypad types")
         self.assertFalse(self.driver.find_element("css selector", ".nav a[href='/namegame']").is_displayed(),
                          "the menu is folded")
+        # The row being typed fills digit by digit.
+        for digit in "52":
+            self.driver.find_element("css selector", f"[data-keypad] button[data-key='{digit}']").click()
+        cells = [c.text for c in self.driver.find_elements("css selector", "[data-current-row] [data-cell]")]
+        self.assertEqual(cells, ["5", "2", "", ""])
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='Backspace']").click()
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='Backspace']").click()
         for n in range(6):
             self.tap(wrong_guess(secret, 40 + n * 57))
             self.wait_rows(n + 1)
         top_of_keypad = self.driver.execute_script(
             "return document.querySelector('[data-keypad]').getBoundingClientRect().top")
         newest = self.driver.execute_script(
-            "const r = document.querySelector('#board .row:last-child').getBoundingClientRect(); return [r.top, r.bottom]")
+            "const r = document.querySelector('#board .row.is-newest').getBoundingClientRect(); return [r.top, r.bottom]")
         guess = self.driver.execute_script("const r = document.getElementById('guess').getBoundingClientRect(); return r.bottom")
         self.assertGreaterEqual(newest[0], 0)
         self.assertLessEqual(newest[1], top_of_keypad, "the newest row is above the keypad")

@@ -94,7 +94,7 @@ struct MastermindSiteTests {
             #expect(response.status == 422, "\(guess)")
             #expect(response.text.contains(message), "\(guess): \(message)")
             #expect(Player.attribute("data-attempts-left", in: response.text) == "10")
-            #expect(!response.text.contains("class=\"row\""), "nothing was scored")
+            #expect(!response.text.contains("id=\"row-"), "nothing was scored")
         }
         let malformed = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=%ZZ")
         #expect(malformed.status == 400, "a body that is not a valid form")
@@ -317,6 +317,23 @@ struct MastermindSiteTests {
         #expect(!board.contains("data-key=\"\(secret.first!)\" class=\"is-absent\""), "a digit of the code is never ruled out")
     }
 
+    /// The board is a board: played rows, the row being typed, then a slot for each attempt still to come.
+    @Test func theBoardShowsEveryAttempt() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        func count(_ needle: String, _ html: String) -> Int { html.ranges(of: needle).count }
+        let fresh = try player.get("/mastermind").text
+        #expect(count("id=\"row-", fresh) == 0 && count("data-current-row", fresh) == 1 && count("class=\"slot\"", fresh) == 9)
+        #expect(count("data-cell", fresh) == 4, "one cell per digit in the row being typed")
+        let game = try player.startMastermind()
+        let secret = try player.secret()
+        let one = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, 9))", fragment: true).text
+        #expect(count("id=\"row-", one) == 1 && count("data-current-row", one) == 1 && count("class=\"slot\"", one) == 8)
+        let over = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=\(secret)", fragment: true).text
+        #expect(count("id=\"row-", over) == 2 && count("data-current-row", over) == 0 && count("class=\"slot\"", over) == 0)
+    }
+
     @Test func concurrentGuessersCountEachAttemptOnce() throws {
         let server = try SiteServer()
         defer { server.stop() }
@@ -354,7 +371,7 @@ struct MastermindSiteTests {
         returning.cookies = player.cookies
         let page = try returning.get("/mastermind")
         #expect(page.text.contains("data-wins=\"1\""))
-        #expect(page.text.contains("class=\"row\""), "the game in play, with its guess")
+        #expect(page.text.contains("id=\"row-1\""), "the game in play, with its guess")
         #expect(Player.attribute("data-attempts-left", in: page.text) == "9")
     }
 }

@@ -194,7 +194,7 @@ struct MastermindRoutes: Sendable {
         let rows: [TemplateValue] = game.turns.enumerated().map { index, turn in
             let summary = t.string("mastermind.row.summary", [.int(turn.feedback.red), .int(turn.feedback.blue)])
             return .object([
-                "number": .int(index + 1), "guess": .string(turn.guess.description), "red": .int(turn.feedback.red),
+                "number": .int(index + 1), "newest": .bool(index == game.turns.count - 1), "guess": .string(turn.guess.description), "red": .int(turn.feedback.red),
                 "blue": .int(turn.feedback.blue), "gray": .int(turn.feedback.gray), "summary": .string(summary),
                 "pegs": .list(turn.pegs.map { .object(["kind": .string($0.rawValue), "label": .string(pegLabel[$0]!)]) }),
             ])
@@ -206,6 +206,7 @@ struct MastermindRoutes: Sendable {
                                                                  .int(last.feedback.blue), .int(game.attemptsLeft)])
         }
         if outcome == .won { announcement = t.string("mastermind.won.title") }
+        let upcoming: [Int] = outcome == .playing ? Array(stride(from: game.turns.count + 2, through: rules.attempts, by: 1)) : []
         if outcome == .lost { announcement = t.string("mastermind.lost.title") }
         return .object([
             "gameId": .int(Int(record.id)), "turn": .int(game.turns.count), "attemptsLeft": .int(game.attemptsLeft),
@@ -232,6 +233,9 @@ struct MastermindRoutes: Sendable {
             "hard": .bool(record.hard), "share": outcome == .playing ? .null : .string(shareText(record, t: t)),
             "currentStreak": .int(stats.currentStreak), "longestStreak": .int(stats.longestStreak),
             "distributionHeight": .int(max(18, stats.distribution.count * 18)), "hasDistribution": .bool(outcome != .playing),
+            // The rest of the board: the row being typed, then one empty slot per attempt still to come.
+            "nextNumber": .int(game.turns.count + 1), "cells": .list(Array(repeating: .bool(true), count: rules.length)),
+            "upcoming": .list(upcoming.map { .int($0) }),
             "distribution": outcome == .playing ? .null : distribution(stats, highlight: outcome == .won && !record.usedHint
                                                                          ? game.turns.count : nil),
             "announcement": .string(announcement),
