@@ -103,7 +103,12 @@ struct CheatSiteTests {
         #expect(try player.get("/mastermind").text.contains("dir=\"ltr\" class=\"theme-crt\">"))
         #expect(!(try Player(server).get("/").text.contains("theme-crt")), "only for this player")
         for key in ["R", "E", "T", "R", "O"] { try act(player, "key=\(key)") }
-        #expect(!(try player.get("/").text.contains("theme-crt")))
+        let off = try player.get("/").text
+        #expect(!off.contains("class=\"theme-crt\""))
+        #expect(off.contains("<option value=\"crt\">Retro</option>"), "found once, retro stays in the theme chooser")
+        #expect(try player.post("/theme", "theme=crt&back=/").status == 303)
+        #expect(try player.get("/").text.contains("class=\"theme-crt\""))
+        try player.post("/theme", "theme=&back=/")
         // Two shakes open the credits.
         try act(player, "shake=")
         #expect(try JSONParser.parse(try act(player, "shake=").text)["unlocked"] == .array([.string("credits")]))

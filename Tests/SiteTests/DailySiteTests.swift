@@ -84,5 +84,8 @@ struct DailySiteTests {
         let archive = try player.get("/mastermind/archive").text
         #expect(archive.contains("data-daily=\"2\" data-outcome=\"won\"") && archive.contains("data-daily=\"0\" data-outcome=\"won\""))
         #expect(!archive.contains("data-daily=\"3\""), "today is not in the archive")
+        let stats = try player.get("/mastermind/stats").text
+        #expect(stats.contains("data-daily-played=\"4\" data-daily-wins=\"4\"") && stats.contains("data-daily-streak=\"1\""))
+        #expect(stats.contains("data-played=\"0\""), "the daily keeps its own statistics")
     }
 }

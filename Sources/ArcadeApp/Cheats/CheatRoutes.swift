@@ -34,6 +34,8 @@ struct CheatRoutes: Sendable {
             // Each completion toggles: on after an odd number of them.
             let on = found.count(SiteTasks.cheat("crt")) % 2 == 1
             response.setCookie(SetCookie(name: RouteKit.themeCookie, value: on ? "crt" : "", maxAge: on ? 365 * 86_400 : 0))
+            // Found once, retro stays in the theme chooser.
+            response.setCookie(SetCookie(name: RouteKit.retroCookie, value: "1", maxAge: 365 * 86_400))
         }
         return response
     }

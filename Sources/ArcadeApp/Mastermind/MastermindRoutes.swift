@@ -119,11 +119,14 @@ struct MastermindRoutes: Sendable {
             return .redirect(to: "/mastermind#result")
         }
         kit.page(&router, "/mastermind/stats") { request, visitor in
-            let stats = try store.stats(player: visitor.playerID)
+            let stats = try store.stats(player: visitor.playerID), daily = try store.dailyStats(player: visitor.playerID)
             let t = pages.localizer.strings(for: visitor.language)
             return pages.render("mastermind-stats", title: t.string("stats.title"), language: visitor.language,
                                 csrf: visitor.csrfToken, path: "/mastermind/stats", section: "mastermind",
-                                data: ["stats": statsContext(stats)])
+                                data: ["stats": statsContext(stats),
+                                       "daily": ["played": .int(daily.played), "wins": .int(daily.wins),
+                                                 "currentStreak": .int(daily.currentStreak),
+                                                 "longestStreak": .int(daily.longestStreak)]])
         }
     }
 

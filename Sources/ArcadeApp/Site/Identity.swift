@@ -44,7 +44,8 @@ struct Identity: Sendable {
         let isNew = toSet.first?.name == Visitor.playerCookie
         return Visitor(player: player, sessionID: session, language: language,
                        csrfToken: csrfToken(session: session, remember: !isNew),
-                       cookies: toSet, theme: PageLook.theme(cookies[RouteKit.themeCookie]), isNew: isNew)
+                       cookies: toSet, theme: PageLook.theme(cookies[RouteKit.themeCookie]),
+                       retroUnlocked: cookies[RouteKit.retroCookie] == "1" || cookies[RouteKit.themeCookie] == "crt", isNew: isNew)
     }
 
     /// The page language: `?lang=` (a switch, to remember), the remembered

@@ -6,6 +6,8 @@ import Templates
 struct PageLook: Sendable {
     /// The theme class on <html> ("" follows the system's light or dark setting).
     var theme = ""
+    /// Retro is offered in the chooser once its cheat was found.
+    var retroUnlocked = false
     /// The update banner's data (`level`, `message`, `dismissible`, `back`), shown on 200 pages only.
     var banner: TemplateValue? = nil
 

@@ -84,8 +84,8 @@ struct Pages: Sendable {
         for (key, value) in data { context[key] = value }
         let look = PageLook.current
         if !look.theme.isEmpty { context["theme"] = .string(look.theme) }
-        // The chooser: every theme, the current one selected; retro only while it is on (its cheat turns it on).
-        let offered = [""] + PageLook.choices + (look.theme == "crt" ? ["crt"] : [])
+        // The chooser: every theme, the current one selected; retro once its cheat was found.
+        let offered = [""] + PageLook.choices + (look.retroUnlocked || look.theme == "crt" ? ["crt"] : [])
         context["themes"] = .list(offered.map { name in
             .object(["value": .string(name), "selected": .bool(name == look.theme),
                      "label": .string(localizer.string("theme.\(name.isEmpty ? "system" : name)", language: language))])

@@ -92,6 +92,8 @@ struct RouteKit: Sendable {
     /// every page. A cosmetic choice, so a plain cookie carries it and pages
     /// need no database lookup.
     static let themeCookie = "arcade_theme"
+    /// Set when the retro cheat was found: the chooser offers retro from then on.
+    static let retroCookie = "arcade_retro"
 
     private func isFormPost(_ request: Request) -> Bool {
         request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
@@ -144,7 +146,7 @@ struct RouteKit: Sendable {
         }
         let look: PageLook
         do {
-            look = PageLook(theme: visitor.theme, banner: try banner(notice, visitor, back: String(request.rawPath)))
+            look = PageLook(theme: visitor.theme, retroUnlocked: visitor.retroUnlocked, banner: try banner(notice, visitor, back: String(request.rawPath)))
         } catch {
             return .answered(failure(request, error))
         }

@@ -61,7 +61,7 @@ public final class Site: Sendable {
             guard response.status.code >= 400 else { return response }
             // Static misses get the site's own localized error page.
             let visitor = try? identity.visitor(for: request)
-            return PageLook.$current.withValue(PageLook(theme: visitor?.theme ?? "")) {
+            return PageLook.$current.withValue(PageLook(theme: visitor?.theme ?? "", retroUnlocked: visitor?.retroUnlocked ?? false)) {
                 pages.error(response.status, language: visitor?.language ?? identity.language(for: request).0,
                             csrf: visitor?.csrfToken ?? "", path: "/", cookies: visitor?.cookies ?? [])
             }
@@ -69,7 +69,7 @@ public final class Site: Sendable {
         let pages = self.pages, localizer = self.localizer, identity = self.identity
         router.errorPage = { status, request in
             let visitor = try? identity.visitor(for: request)
-            return PageLook.$current.withValue(PageLook(theme: visitor?.theme ?? "")) {
+            return PageLook.$current.withValue(PageLook(theme: visitor?.theme ?? "", retroUnlocked: visitor?.retroUnlocked ?? false)) {
                 pages.error(status, language: visitor?.language ?? identity.language(for: request).0,
                             csrf: visitor?.csrfToken ?? "", path: "/", cookies: visitor?.cookies ?? [])
             }
@@ -87,7 +87,7 @@ public final class Site: Sendable {
         kit.action(&router, "/theme", offLoop: false) { request, visitor in
             let form = request.form ?? FormFields()
             let chosen = form["theme"] ?? ""
-            guard chosen.isEmpty || PageLook.choices.contains(chosen) || (chosen == "crt" && visitor.theme == "crt") else {
+            guard chosen.isEmpty || PageLook.choices.contains(chosen) || (chosen == "crt" && visitor.retroUnlocked) else {
                 return pages.error(.unprocessableContent, language: visitor.language, csrf: visitor.csrfToken, path: "/")
             }
             var response = Response.redirect(to: OnceRoutes.localPath(form["back"]))

@@ -24,6 +24,8 @@ struct Visitor: Sendable {
     /// The chosen theme (`light`, `dark`, `contrast`, or `crt` from the cheat; "" follows the system): a plain
     /// cookie, since it is only cosmetic and a page then needs no lookup.
     var theme = ""
+    /// The retro cheat was found (a plain cookie too): the chooser offers retro.
+    var retroUnlocked = false
     /// The player id was made for this request: nothing is stored for it, so nothing need be looked up
     /// (or cached: a crawler would fill the caches with visitors who never return).
     var isNew = false
