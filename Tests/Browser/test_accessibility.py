@@ -10,7 +10,22 @@ PAGES = ["/", "/mastermind", "/mastermind/stats", "/mastermind/daily", "/masterm
 
 
 class Accessibility(BrowserTest):
+    def play_a_little(self):
+        """The states a first visit does not show: a finished game (/mastermind shows its result), a daily in play
+        with a row, and a Name Game round (once per test: the player keeps them)."""
+        if getattr(self, "played", False):
+            return
+        self.played = True
+        self.open("/mastermind")
+        self.assertEqual(self.post("/mastermind/new"), 200)
+        self.open("/mastermind")
+        game = self.driver.find_element("id", "board").get_attribute("data-game")
+        self.assertEqual(self.post("/mastermind/giveup", f"game={game}"), 200)
+        self.assertEqual(self.post("/mastermind/guess", "game=0&turn=0&daily=0&guess=0123"), 200)
+        self.assertEqual(self.post("/namegame/next", "mode=normal"), 200)
+
     def check_all(self, theme):
+        self.play_a_little()
         found = []
         for width, height in ((1280, 900), (360, 740)):
             self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {

@@ -278,7 +278,7 @@ struct MastermindSiteTests {
         let server = try SiteServer()
         defer { server.stop() }
         let player = Player(server)
-        try player.get("/")
+        #expect(try player.get("/mastermind").text.contains("data-start-hard"), "a first game can be hard too")
         let started = try player.post("/mastermind/new", "hard=1", fragment: true).text
         #expect(started.contains("data-mode=\"hard\""))
         let game = try #require(Player.attribute("data-game", in: started))
