@@ -65,7 +65,7 @@
 
   // Keep the guess being typed in view above the keypad (the newest row sits just above it), or the result.
   function reveal(heading) {
-    var target = heading || host.querySelector(".guess-form .form-row");
+    var target = heading || host.querySelector(".guess-form .form-row") || host.querySelector(".result");
     if (target && target.scrollIntoView) target.scrollIntoView({ block: "nearest" });
   }
 
