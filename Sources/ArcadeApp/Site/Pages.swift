@@ -19,6 +19,8 @@ struct Pages: Sendable {
     /// and the hotfixes, so each is rendered once and reused (never in --dev).
     final class ChromeCache: Sendable {
         let storage = Mutex<[String: (version: Int, html: String)]>([:])
+        /// The theme chooser, cut where the CSRF token and the path go.
+        let chooser = Mutex<[String: (version: Int, parts: [String])]>([:])
     }
 
     init(templates: TemplateStore, localizer: Localizer, version: @escaping @Sendable () -> String,
@@ -75,6 +77,30 @@ struct Pages: Sendable {
         return html
     }
 
+    /// The theme chooser on every page: rendered once per language, theme and retro flag, then only the CSRF token
+    /// and the page's path go in (it is on every page, so it must cost no template work).
+    func themeChooser(language: String, look: PageLook, csrf: String, back: String) -> String {
+        let retro = look.retroUnlocked || look.theme == "crt"
+        let key = "theme-chooser|" + language + "|" + look.theme + (retro ? "|retro" : "")
+        let version = versions()
+        var parts: [String]
+        if !templates.dev, let cached = chrome.chooser.withLock({ $0[key] }), cached.version == version {
+            parts = cached.parts
+        } else {
+            let offered = [""] + PageLook.choices + (retro ? ["crt"] : [])
+            let themes: [TemplateValue] = offered.map { name in
+                .object(["value": .string(name), "selected": .bool(name == look.theme),
+                         "label": .string(localizer.string("theme.\(name.isEmpty ? "system" : name)", language: language))])
+            }
+            let html = String(decoding: partial("theme-chooser", language: language, csrf: "\u{1}",
+                                                data: ["themes": .list(themes), "back": .string("\u{1}")]), as: UTF8.self)
+            parts = html.split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
+            chrome.chooser.withLock { [parts] in $0[key] = (version, parts) }
+        }
+        guard parts.count == 3 else { return "" }
+        return parts[0] + HTMLEscaper.escape(csrf) + parts[1] + HTMLEscaper.escape(back) + parts[2]
+    }
+
     func render(_ page: String, status: Status = .ok, title: String, language: String, csrf: String, path: String,
                 section: String = "", data: [String: TemplateValue] = [:], cookies: [SetCookie] = []) -> Response {
         var context: [String: TemplateValue] = [
@@ -84,13 +110,7 @@ struct Pages: Sendable {
         for (key, value) in data { context[key] = value }
         let look = PageLook.current
         if !look.theme.isEmpty { context["theme"] = .string(look.theme) }
-        // The chooser: every theme, the current one selected; retro once its cheat was found.
-        let offered = [""] + PageLook.choices + (look.retroUnlocked || look.theme == "crt" ? ["crt"] : [])
-        context["themes"] = .list(offered.map { name in
-            .object(["value": .string(name), "selected": .bool(name == look.theme),
-                     "label": .string(localizer.string("theme.\(name.isEmpty ? "system" : name)", language: language))])
-        })
-        context["themeBack"] = .string(path)
+        context["themeChooser"] = .string(themeChooser(language: language, look: look, csrf: csrf, back: path))
         if status == .ok, let banner = look.banner { context["updateBanner"] = banner }
         var body: [UInt8] = []
         body.reserveCapacity(8192)
