@@ -12,19 +12,10 @@ import Templates
 /// request says `X-Fragment: board`). The secret appears only once the game is over.
 struct MastermindRoutes: Sendable {
     let store: MastermindStore
-    let constants: Constants
     let pages: Pages
     let kit: RouteKit
     let once: OnceStore
     let solvers = Solvers()
-
-    init(store: MastermindStore, constants: Constants, pages: Pages, kit: RouteKit, once: OnceStore) {
-        self.once = once
-        self.store = store
-        self.constants = constants
-        self.pages = pages
-        self.kit = kit
-    }
 
     /// One solver per rule set (building one lists every code).
     final class Solvers: Sendable {

@@ -113,7 +113,7 @@ public final class Site: Sendable {
                                          firstDay: try Site.firstDay(in: db, clock: options.clock), clock: options.clock)
         // First: its /namegame/help comes before the Name Game's /namegame/:mode.
         OnceRoutes(store: onceStore, pages: pages, kit: kit).register(&router)
-        MastermindRoutes(store: mastermind, constants: constants, pages: pages, kit: kit, once: onceStore)
+        MastermindRoutes(store: mastermind, pages: pages, kit: kit, once: onceStore)
             .register(&router)
         NameGameRoutes(store: NameGameStore(pool: pool), directory: directory, constants: constants, pages: pages, kit: kit,
                        once: onceStore).register(&router)
