@@ -177,4 +177,12 @@ public struct LanguageStrings: Sendable {
     public func string(_ key: String, _ arguments: [FormatArgument] = []) -> String {
         localizer.string(key, language: language, table: table, arguments)
     }
+
+    /// The string for `key` as it is now, looked up once; only the formatting is left for each call. A hotfix made
+    /// later is not seen: bind again when `StringOverlay.version` changes.
+    public func bound(_ key: String) -> @Sendable ([FormatArgument]) -> String {
+        if let hotfix = localizer.overlay.value(key, language: language) { return { StringFormat.format(hotfix, $0) } }
+        if case .text(let text)? = table[key] { return { $0.isEmpty ? text : StringFormat.format(text, $0) } }
+        return { [self] in string(key, $0) }   // a plural is chosen by its count; a missing key is reported once
+    }
 }

@@ -21,10 +21,17 @@ public struct Template: Sendable {
         /// A partial by name, or by the value of a name when dynamic;
         /// `indent` is prefixed to each of its lines when it stood alone.
         case partial(String, dynamic: Bool, indent: String)
+        /// A compile-time function bound to its path (`t.home.games.count n`): only the arguments are looked up.
+        case bound(TemplateFunction.Bound, escaped: Bool, arguments: [Name])
     }
 
     let nodes: [Node]
     public let name: String
+
+    init(nodes: [Node], name: String) {
+        self.nodes = nodes
+        self.name = name
+    }
 
     public init(_ source: String, name: String = "template") throws(TemplateError) {
         self.name = name

@@ -7,6 +7,8 @@ public final class TemplateLibrary: Sendable {
     private let sources: [String: String]
     private let parsed: [String: Template]
     private let indented = Mutex<[String: Template]>([:])
+    /// The context below every render's own (a compiled library's constants).
+    private let base: TemplateValue?
 
     /// Parses every source; the first syntax error is thrown.
     public init(sources: [String: String]) throws(TemplateError) {
@@ -16,6 +18,13 @@ public final class TemplateLibrary: Sendable {
             parsed[name] = try Template(source, name: name)
         }
         self.parsed = parsed
+        base = nil
+    }
+
+    private init(sources: [String: String], parsed: [String: Template], base: TemplateValue) {
+        self.sources = sources
+        self.parsed = parsed
+        self.base = base
     }
 
     public var names: [String] { parsed.keys.sorted() }
@@ -31,7 +40,7 @@ public final class TemplateLibrary: Sendable {
     }
 
     public func render(_ template: Template, _ context: TemplateValue, into out: inout [UInt8]) {
-        var renderer = TemplateRenderer(partials: { [self] in self.partial($0, indent: $1) }, stack: [context])
+        var renderer = TemplateRenderer(partials: { [self] in self.partial($0, indent: $1) }, stack: base.map { [$0, context] } ?? [context])
         renderer.render(template.nodes, into: &out)
     }
 
@@ -41,7 +50,14 @@ public final class TemplateLibrary: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private func partial(_ name: String, indent: String) -> Template? {
+    /// This library compiled against `constants` (see `TemplateCompiler`): what renders the same for every request is
+    /// done once. The constants stay at the bottom of every render's context, for what could not be folded.
+    public func compiled(constants: TemplateFields) -> TemplateLibrary {
+        var compiler = TemplateCompiler(constants: constants, library: self)
+        return TemplateLibrary(sources: sources, parsed: parsed.mapValues { compiler.compile($0) }, base: .object(constants))
+    }
+
+    func partial(_ name: String, indent: String) -> Template? {
         if indent.isEmpty { return parsed[name] }
         let key = indent + "\u{0}" + name
         if let cached = indented.withLock({ $0[key] }) { return cached }

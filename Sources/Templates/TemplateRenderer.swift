@@ -11,11 +11,9 @@ struct TemplateRenderer {
             case .text(let bytes):
                 out.append(contentsOf: bytes)
             case .variable(let name, let escaped, let arguments):
-                let args = arguments.map { lookup($0) }
-                let value = lookup(name, arguments: args)
-                if case .string(let text) = value {
-                    if escaped { HTMLEscaper.append(text, to: &out) } else { out.append(contentsOf: text.utf8) }
-                } else if escaped { HTMLEscaper.append(value.text, to: &out) } else { out.append(contentsOf: value.text.utf8) }
+                write(lookup(name, arguments: arguments.isEmpty ? [] : arguments.map { lookup($0) }), escaped: escaped, into: &out)
+            case .bound(let function, let escaped, let arguments):
+                write(function(arguments.map { lookup($0) }), escaped: escaped, into: &out)
             case .section(let name, let children, let inverted):
                 let value = lookup(name)
                 if inverted {
@@ -40,6 +38,12 @@ struct TemplateRenderer {
                 depth -= 1
             }
         }
+    }
+
+    func write(_ value: TemplateValue, escaped: Bool, into out: inout [UInt8]) {
+        if case .string(var text) = value {
+            if escaped { HTMLEscaper.append(text, to: &out) } else { text.withUTF8 { out.append(contentsOf: $0) } }
+        } else if escaped { HTMLEscaper.append(value.text, to: &out) } else { out.append(contentsOf: value.text.utf8) }
     }
 
     /// Finds the first part of a name up the stack, then the rest inside it.

@@ -9,7 +9,7 @@ public enum TemplateValue: Sendable, ExpressibleByStringLiteral, ExpressibleByBo
     /// Text; escaped on output unless the tag is `{{{triple}}}` or `{{& amp}}`.
     case string(String)
     case list([TemplateValue])
-    case object([String: TemplateValue])
+    case object(TemplateFields)
     /// A value computed from the rest of a dotted name and the tag's
     /// arguments: `{{t.home.title}}` calls it with `"home.title"`, and
     /// `{{t.greeting player.name}}` also passes the value of `player.name`.
@@ -20,7 +20,7 @@ public enum TemplateValue: Sendable, ExpressibleByStringLiteral, ExpressibleByBo
     public init(integerLiteral value: Int) { self = .int(value) }
     public init(arrayLiteral elements: TemplateValue...) { self = .list(elements) }
     public init(dictionaryLiteral elements: (String, TemplateValue)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+        self = .object(TemplateFields(elements))
     }
 
     /// Mustache truthiness: false, null, "" and empty lists are false.
@@ -35,7 +35,7 @@ public enum TemplateValue: Sendable, ExpressibleByStringLiteral, ExpressibleByBo
     }
 
     /// The text an interpolation tag writes.
-    var text: String {
+    public var text: String {
         switch self {
         case .null: ""
         case .bool(let b): b ? "true" : "false"
@@ -49,9 +49,15 @@ public enum TemplateValue: Sendable, ExpressibleByStringLiteral, ExpressibleByBo
 
 /// See `TemplateValue.function`.
 public struct TemplateFunction: Sendable {
+    public typealias Bound = @Sendable (_ arguments: [TemplateValue]) -> TemplateValue
     public let call: @Sendable (_ path: String, _ arguments: [TemplateValue]) -> TemplateValue
+    /// The function with its path fixed, for a template compiled against it (`t.home.title` looks its
+    /// string up once, at compile time); nil where the path alone says nothing.
+    public let bind: @Sendable (_ path: String) -> Bound?
 
-    public init(_ call: @escaping @Sendable (_ path: String, _ arguments: [TemplateValue]) -> TemplateValue) {
+    public init(_ call: @escaping @Sendable (_ path: String, _ arguments: [TemplateValue]) -> TemplateValue,
+                bind: @escaping @Sendable (_ path: String) -> Bound? = { _ in nil }) {
         self.call = call
+        self.bind = bind
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 import JSON
+import Synchronization
 import Templates
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +15,7 @@ extension TemplateValue {
         case .double(let d): self = .double(d)
         case .string(let s): self = .string(s)
         case .array(let a): self = .list(a.map(TemplateValue.init))
-        case .object(let members): self = .object(Dictionary(members.map { ($0.0, TemplateValue($0.1)) }, uniquingKeysWith: { $1 }))
+        case .object(let members): self = .object(TemplateFields(members.map { ($0.0, TemplateValue($0.1)) }))
         }
     }
 }
@@ -45,7 +46,9 @@ struct MustacheSpecTests {
         return nil
     }
 
-    @Test func allCoreSpecTestsPass() throws {
+    /// As parsed, and compiled (partials linked in place, text joined): both must pass the whole spec.
+    @Test(arguments: [false, true])
+    func allCoreSpecTestsPass(compiled: Bool) throws {
         let directory = try #require(Self.specDirectory(), "the Mustache spec is missing from ../shared/mustache-spec")
         var total = 0, passed = 0
         var failures: [String] = []
@@ -58,7 +61,8 @@ struct MustacheSpecTests {
                 var sources = ["<test>": test["template"]?.string ?? ""]
                 for (partial, source) in test["partials"]?.members ?? [] { sources[partial] = source.string ?? "" }
                 do {
-                    let library = try TemplateLibrary(sources: sources)
+                    let parsed = try TemplateLibrary(sources: sources)
+                    let library = compiled ? parsed.compiled(constants: [:]) : parsed
                     let output = library.render("<test>", TemplateValue(test["data"] ?? .null))
                     if output == test["expected"]?.string { passed += 1 } else {
                         failures.append("\(name): got \(output.debugDescription), expected \((test["expected"]?.string ?? "").debugDescription)")
@@ -114,5 +118,29 @@ struct TemplateExtensionTests {
     @Test func recursivePartialsAreBounded() throws {
         let library = try TemplateLibrary(sources: ["loop": "x{{>loop}}"])
         #expect(library.render("loop", [:]).count == 101)
+    }
+
+    /// Compiled against a language's strings: plain lookups become text once, lookups with arguments bind their
+    /// path once and take the arguments per render, and the result is the same as rendering the parsed template.
+    @Test func compilingFoldsConstantsAndBindsFunctions() throws {
+        let lookups = Mutex(0), bindings = Mutex(0)
+        let t = TemplateFunction({ path, args in
+            lookups.withLock { $0 += 1 }
+            return .string("<\(path)\(args.map { " " + $0.text }.joined())>")
+        }, bind: { path in
+            bindings.withLock { $0 += 1 }
+            return { args in .string("<\(path)\(args.map { " " + $0.text }.joined())>") }
+        })
+        let sources = ["page": "{{t.title}}|{{{t.raw}}}|{{>part}}|{{#items}}{{t.count n}}{{/items}}|{{csrf}}",
+                       "part": "{{t.part}}+{{csrf}}"]
+        let parsed = try TemplateLibrary(sources: sources)
+        let compiled = parsed.compiled(constants: ["t": .function(t)])
+        #expect(lookups.withLock { $0 } == 4)   // title, raw, part (linked into page, and alone): at compile time
+        #expect(bindings.withLock { $0 } == 1)  // count
+        let context: TemplateValue = ["csrf": "k&", "items": [["n": 1], ["n": 2]]]
+        let expected = "&lt;title&gt;|<raw>|&lt;part&gt;+k&amp;|&lt;count 1&gt;&lt;count 2&gt;|k&amp;"
+        #expect(compiled.render("page", context) == expected)
+        #expect(lookups.withLock { $0 } == 4)   // rendering looked nothing up by name
+        #expect(parsed.render("page", ["t": .function(t), "csrf": "k&", "items": [["n": 1], ["n": 2]]]) == expected)
     }
 }

@@ -137,7 +137,7 @@ struct NameGameRoutes: Sendable {
 
     func roundContext(_ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord?, t: LanguageStrings,
                       error: String?) -> TemplateValue {
-        var context: [String: TemplateValue] = [
+        var context: TemplateFields = [
             "mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
             "error": error.map { .string($0) } ?? .null, "ended": .bool(session.ended || timeIsUp(session)),
             "reverse": .bool(mode == .reverse), "isTimed": .bool(mode == .timed), "timer": .bool(mode == .timed), "isHint": .bool(mode == .hint),

@@ -72,7 +72,7 @@ struct OnceRoutes: Sendable {
             try store.perform(visitor, wait: false) { $0.markDone(SiteTasks.whatsNew) }
         }
         let once = snapshot.once
-        var context: [String: TemplateValue] = [
+        var context: TemplateFields = [
             "whatsNew": .bool(showWhatsNew), "version": .string(store.siteVersion),
             "reminder": .bool(once.needToDo(SiteTasks.tryNameGame) && game != "namegame"), "back": .string(back),
         ]

@@ -14,12 +14,15 @@ struct Pages: Sendable {
     /// The language menu for each current language, built once.
     let menus: [String: TemplateValue]
     let chrome = ChromeCache()
+    let compiled = CompiledLibraries()
 
-    /// The site's header and footer depend only on the language, the section
-    /// and the hotfixes, so each is rendered once and reused (never in --dev).
+    final class CompiledLibraries: Sendable {
+        let libraries = Mutex<[String: (source: TemplateLibrary, version: Int, library: TemplateLibrary)]>([:])
+    }
+
+    /// The theme chooser, rendered once per language, theme and retro flag (never in --dev), cut where the CSRF
+    /// token and the path go.
     final class ChromeCache: Sendable {
-        let storage = Mutex<[String: (version: Int, html: String)]>([:])
-        /// The theme chooser, cut where the CSRF token and the path go.
         let chooser = Mutex<[String: (version: Int, parts: [String])]>([:])
     }
 
@@ -40,9 +43,25 @@ struct Pages: Sendable {
     /// `t.some.key` in a template: the localized string, formatted with the tag's arguments.
     func strings(_ language: String) -> TemplateValue {
         let strings = localizer.strings(for: language)
-        return .function(TemplateFunction { key, arguments in
+        return .function(TemplateFunction({ key, arguments in
             .string(strings.string(key, arguments.isEmpty ? [] : arguments.map(Pages.formatArgument)))
-        })
+        }, bind: { key in
+            let bound = strings.bound(key)
+            return { arguments in .string(bound(arguments.map(Pages.formatArgument))) }
+        }))
+    }
+
+    /// The templates compiled for one language (its strings, menu and the site version folded in), rebuilt when the
+    /// templates (in --dev) or a hotfix change.
+    func library(_ language: String) throws -> TemplateLibrary {
+        let source = try templates.library(), version = versions()
+        if let hit = compiled.libraries.withLock({ $0[language] }), hit.source === source, hit.version == version {
+            return hit.library
+        }
+        let library = source.compiled(constants: ["t": strings(language), "lang": .string(language),
+                                                   "languages": menus[language] ?? .list([]), "version": .string(self.version())])
+        compiled.libraries.withLock { $0[language] = (source, version, library) }
+        return library
     }
 
     static func formatArgument(_ value: TemplateValue) -> FormatArgument {
@@ -63,18 +82,6 @@ struct Pages: Sendable {
             .object(["code": .string(code), "name": .string(localizer.string("language.name.\(code)", language: code)),
                      "href": .string("?lang=" + URI.encode(code)), "current": .bool(code == current)])
         })
-    }
-
-    /// A chrome partial (`site-header`, `site-footer`) for a language and section.
-    func chromeHTML(_ partial: String, language: String, section: String, library: TemplateLibrary) -> String {
-        let key = partial + "|" + language + "|" + section, version = versions()
-        if !templates.dev, let cached = chrome.storage.withLock({ $0[key] }), cached.version == version { return cached.html }
-        var out: [UInt8] = []
-        library.render(partial, .object(["t": strings(language), "languages": menus[language] ?? .list([]),
-                                         "version": .string(self.version()), "section": .object([section: true])]), into: &out)
-        let html = String(decoding: out, as: UTF8.self)
-        chrome.storage.withLock { $0[key] = (version, html) }
-        return html
     }
 
     /// The theme chooser on every page: rendered once per language, theme and retro flag, then only the CSRF token
@@ -102,11 +109,9 @@ struct Pages: Sendable {
     }
 
     func render(_ page: String, status: Status = .ok, title: String, language: String, csrf: String, path: String,
-                section: String = "", data: [String: TemplateValue] = [:], cookies: [SetCookie] = []) -> Response {
-        var context: [String: TemplateValue] = [
-            "page": .string(page), "title": .string(title), "lang": .string(language), "csrf": .string(csrf),
-            "t": strings(language),
-        ]
+                section: String = "", data: TemplateFields = [:], cookies: [SetCookie] = []) -> Response {
+        var context: TemplateFields = ["page": .string(page), "title": .string(title), "csrf": .string(csrf),
+                                       "section": .object([section: true])]
         for (key, value) in data { context[key] = value }
         let look = PageLook.current
         if !look.theme.isEmpty { context["theme"] = .string(look.theme) }
@@ -115,10 +120,7 @@ struct Pages: Sendable {
         var body: [UInt8] = []
         body.reserveCapacity(8192)
         do {
-            let library = try templates.library()
-            context["chrome"] = .object(["header": .string(chromeHTML("site-header", language: language, section: section, library: library)),
-                                         "footer": .string(chromeHTML("site-footer", language: language, section: section, library: library))])
-            library.render("layout", .object(context), into: &body)
+            try library(language).render("layout", .object(context), into: &body)
         } catch {
             // Only in --dev: show the template error rather than a blank page.
             Log.error("\(error)")
@@ -130,22 +132,22 @@ struct Pages: Sendable {
     }
 
     /// A partial's bytes, with the language's strings (for a part placed into a page).
-    func partial(_ name: String, language: String, csrf: String, data: [String: TemplateValue]) -> [UInt8] {
-        var context: [String: TemplateValue] = ["t": strings(language), "lang": .string(language), "csrf": .string(csrf)]
+    func partial(_ name: String, language: String, csrf: String, data: TemplateFields) -> [UInt8] {
+        var context: TemplateFields = ["csrf": .string(csrf)]
         for (key, value) in data { context[key] = value }
         var out: [UInt8] = []
-        (try? templates.library())?.render(name, .object(context), into: &out)
+        (try? library(language))?.render(name, .object(context), into: &out)
         return out
     }
 
     /// A part of a page (for a script that updates the page in place).
     func fragment(_ name: String, status: Status = .ok, language: String, csrf: String,
-                  data: [String: TemplateValue]) -> Response {
-        var context: [String: TemplateValue] = ["t": strings(language), "lang": .string(language), "csrf": .string(csrf)]
+                  data: TemplateFields) -> Response {
+        var context: TemplateFields = ["csrf": .string(csrf)]
         for (key, value) in data { context[key] = value }
         var body: [UInt8] = []
         do {
-            try templates.library().render(name, .object(context), into: &body)
+            try library(language).render(name, .object(context), into: &body)
         } catch {
             Log.error("\(error)")
             return Pages.secure(Response.text("Template error: \(error)\n", status: .internalServerError), language: language)
