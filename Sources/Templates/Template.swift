@@ -4,6 +4,8 @@ public struct Template: Sendable {
     struct Name: Sendable {
         /// Empty for the implicit iterator `.`.
         let parts: [String]
+        /// Each part's `TemplateFields.key`, computed once here.
+        let keys: [UInt64]
         /// The parts after the first, joined: what a function at the first part receives.
         let tail: String
         var isImplicit: Bool { parts.isEmpty }
@@ -11,6 +13,7 @@ public struct Template: Sendable {
         init(_ text: Substring) {
             parts = text == "." ? [] : text.split(separator: ".", omittingEmptySubsequences: false).map { String($0) }
             tail = parts.dropFirst().joined(separator: ".")
+            keys = parts.map(TemplateFields.key)
         }
     }
 
@@ -18,9 +21,10 @@ public struct Template: Sendable {
         case text([UInt8])
         case variable(Name, escaped: Bool, arguments: [Name])
         case section(Name, [Node], inverted: Bool)
-        /// A partial by name, or by the value of a name when dynamic;
-        /// `indent` is prefixed to each of its lines when it stood alone.
-        case partial(String, dynamic: Bool, indent: String)
+        /// A partial by name; `indent` is prefixed to each of its lines when it stood alone.
+        case partial(String, indent: String)
+        /// A partial named by the value of a name (`{{>*page}}`).
+        case dynamicPartial(Name, indent: String)
         /// A compile-time function bound to its path (`t.home.games.count n`): only the arguments are looked up.
         case bound(TemplateFunction.Bound, escaped: Bool, arguments: [Name])
     }

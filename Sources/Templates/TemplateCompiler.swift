@@ -43,16 +43,24 @@ struct TemplateCompiler {
             case .variable, .bound:
                 out.append(node)
             case .section(let name, let children, let inverted):
+                // On a constant (the language menu), rendered now if everything inside is found in it.
+                if isConstant(name) {
+                    var renderer = TemplateRenderer(partials: { [library] in library.partial($0, indent: $1) },
+                                                    stack: [.object(constants)], misses: .init())
+                    var bytes: [UInt8] = []
+                    renderer.render([node], into: &bytes)
+                    if renderer.misses?.count == 0 { append(bytes, to: &out); continue }
+                }
                 out.append(.section(name, compile(children), inverted: inverted))
-            case .partial(let name, false, let indent) where !linking.contains(name) && linking.count < Self.maxLinkDepth:
+            case .partial(let name, let indent) where !linking.contains(name) && linking.count < Self.maxLinkDepth:
                 guard let partial = library.partial(name, indent: indent) else { continue }  // missing renders nothing
                 linking.append(name)
                 for linked in compile(partial.nodes) {
                     if case .text(let bytes) = linked { append(bytes, to: &out) } else { out.append(linked) }
                 }
                 linking.removeLast()
-            case .partial:
-                out.append(node)   // dynamic, or recursive: found by name when rendered
+            case .partial, .dynamicPartial:
+                out.append(node)   // recursive, or dynamic: found by name when rendered
             }
         }
         return out

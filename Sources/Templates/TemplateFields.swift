@@ -1,36 +1,54 @@
-/// An object's fields, in the order they were given. Pages have a dozen fields at most, so a linear scan that compares
-/// names (short names compare as two machine words) beats hashing them, and building one allocates no hash table.
+/// An object's fields, in the order they were given. Pages have a dozen fields at most, so a linear scan over
+/// fingerprints of the names (one integer compare a field, the names compared only on a match) beats hashing them,
+/// and building one allocates no hash table.
 public struct TemplateFields: Sendable, ExpressibleByDictionaryLiteral, Sequence {
-    private(set) var names: [String]
-    private(set) var values: [TemplateValue]
+    struct Field: Sendable {
+        let key: UInt64
+        let name: String
+        var value: TemplateValue
+    }
+    private(set) var fields: [Field]
 
-    public init() { names = []; values = [] }
+    public init() { fields = [] }
 
     /// Later fields replace earlier ones of the same name.
     public init<S: Sequence>(_ fields: S) where S.Element == (String, TemplateValue) {
-        names = []
-        values = []
+        self.fields = []
+        self.fields.reserveCapacity(fields.underestimatedCount)
         for (name, value) in fields { self[name] = value }
     }
 
     public init(dictionaryLiteral elements: (String, TemplateValue)...) { self.init(elements) }
 
     public subscript(name: String) -> TemplateValue? {
-        get {
-            for index in names.indices where names[index] == name { return values[index] }
-            return nil
-        }
+        get { self[TemplateFields.key(name), name] }
         set {
-            if let index = names.firstIndex(of: name) {
-                if let newValue { values[index] = newValue } else { names.remove(at: index); values.remove(at: index) }
+            let key = TemplateFields.key(name)
+            if let index = fields.firstIndex(where: { $0.key == key && $0.name == name }) {
+                if let newValue { fields[index].value = newValue } else { fields.remove(at: index) }
             } else if let newValue {
-                names.append(name)
-                values.append(newValue)
+                fields.append(Field(key: key, name: name, value: newValue))
             }
         }
     }
 
-    public var count: Int { names.count }
+    /// The lookup a compiled name makes: its key was computed when the template was parsed.
+    subscript(key: UInt64, name: String) -> TemplateValue? {
+        for field in fields where field.key == key && field.name == name { return field.value }
+        return nil
+    }
 
-    public func makeIterator() -> Zip2Sequence<[String], [TemplateValue]>.Iterator { zip(names, values).makeIterator() }
+    public var count: Int { fields.count }
+
+    public func makeIterator() -> AnyIterator<(String, TemplateValue)> {
+        var iterator = fields.makeIterator()
+        return AnyIterator { iterator.next().map { ($0.name, $0.value) } }
+    }
+
+    /// FNV-1a over the name's UTF-8: a few instructions a byte, no per-process seed to set up.
+    static func key(_ name: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return hash
+    }
 }

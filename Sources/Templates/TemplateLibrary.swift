@@ -51,7 +51,8 @@ public final class TemplateLibrary: Sendable {
     }
 
     /// This library compiled against `constants` (see `TemplateCompiler`): what renders the same for every request is
-    /// done once. The constants stay at the bottom of every render's context, for what could not be folded.
+    /// done once. The constants stay at the bottom of every render's context, for what could not be folded. Their
+    /// names are reserved: tags on them are resolved at compile time even inside sections, so no context may use them.
     public func compiled(constants: TemplateFields) -> TemplateLibrary {
         var compiler = TemplateCompiler(constants: constants, library: self)
         return TemplateLibrary(sources: sources, parsed: parsed.mapValues { compiler.compile($0) }, base: .object(constants))

@@ -100,7 +100,8 @@ struct TemplateParser {
                 let dynamic = trimmed.hasPrefix("*")
                 let name = dynamic ? trimmed.dropFirst().trimmingBlanks : trimmed
                 guard !name.isEmpty else { throw error("expected a partial name", at: tagStart) }
-                stack[stack.count - 1].nodes.append(.partial(String(name), dynamic: dynamic, indent: indent))
+                stack[stack.count - 1].nodes.append(dynamic ? .dynamicPartial(Template.Name(name), indent: indent)
+                                                            : .partial(String(name), indent: indent))
             default:  // "", "{", "&": interpolation, with optional arguments
                 flush(&text, into: &stack)
                 let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })

@@ -4,10 +4,14 @@ struct TemplateRenderer {
     var stack: [TemplateValue]
     var depth = 0
     static let maxDepth = 100   // bounds recursive partials
+    /// Counts names found nowhere, when compiling: a part that needs one cannot be rendered ahead.
+    var misses: Misses? = nil
+
+    final class Misses { var count = 0 }
 
     mutating func render(_ nodes: [Template.Node], into out: inout [UInt8]) {
-        for node in nodes {
-            switch node {
+        for index in nodes.indices {
+            switch nodes[index] {
             case .text(let bytes):
                 out.append(contentsOf: bytes)
             case .variable(let name, let escaped, let arguments):
@@ -29,15 +33,19 @@ struct TemplateRenderer {
                     render(children, into: &out)
                     stack.removeLast()
                 }
-            case .partial(let name, let dynamic, let indent):
-                guard depth < Self.maxDepth else { continue }
-                let resolved = dynamic ? lookup(Template.Name(name[...])).text : name
-                guard let template = partials(resolved, indent) else { continue }
-                depth += 1
-                render(template.nodes, into: &out)
-                depth -= 1
+            case .partial(let name, let indent):
+                include(name, indent: indent, into: &out)
+            case .dynamicPartial(let name, let indent):
+                include(lookup(name).text, indent: indent, into: &out)
             }
         }
+    }
+
+    private mutating func include(_ name: String, indent: String, into out: inout [UInt8]) {
+        guard depth < Self.maxDepth, let template = partials(name, indent) else { return }
+        depth += 1
+        render(template.nodes, into: &out)
+        depth -= 1
     }
 
     func write(_ value: TemplateValue, escaped: Bool, into out: inout [UInt8]) {
@@ -48,24 +56,29 @@ struct TemplateRenderer {
 
     /// Finds the first part of a name up the stack, then the rest inside it.
     func lookup(_ name: Template.Name, arguments: [TemplateValue] = []) -> TemplateValue {
-        guard let first = name.parts.first else { return stack.last ?? .null }
-        for context in stack.reversed() {
-            guard case .object(let members) = context, let found = members[first] else { continue }
+        guard !name.parts.isEmpty else { return stack.last ?? .null }
+        var level = stack.count - 1
+        while level >= 0 {
+            defer { level -= 1 }
+            guard case .object(let fields) = stack[level], let found = fields[name.keys[0], name.parts[0]] else { continue }
             if case .function(let function) = found { return function.call(name.tail, arguments) }
             var value = found
-            for (index, part) in name.parts.dropFirst().enumerated() {
+            var part = 1
+            while part < name.parts.count {
                 switch value {
                 case .object(let inner):
-                    value = inner[part] ?? .null
+                    value = inner[name.keys[part], name.parts[part]] ?? .null
                 case .function(let function):
-                    return function.call(name.parts.dropFirst(index + 1).joined(separator: "."), arguments)
+                    return function.call(name.parts[part...].joined(separator: "."), arguments)
                 default:
                     return .null
                 }
+                part += 1
             }
             if case .function(let function) = value { return function.call("", arguments) }
             return value
         }
+        misses?.count += 1
         return .null
     }
 }

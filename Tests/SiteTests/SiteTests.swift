@@ -170,7 +170,7 @@ struct SiteTests {
     @Test func csrfGuardsEveryAction() throws {
         let server = try SiteServer(router: { site in
             var router = site.router
-            RouteKit(identity: site.identity, pages: site.pages, interceptions: site.interceptions).action(&router, "/test/echo") { request, _ in
+            site.kit.action(&router, "/test/echo") { request, _ in
                 .text("done: \(request.form?["x"] ?? "")")
             }
             return router
@@ -255,7 +255,8 @@ struct ErrorPageTests {
         struct Broken: Error {}
         let server = try SiteServer(router: { site in
             var router = site.router
-            RouteKit(identity: site.identity, pages: site.pages, interceptions: site.interceptions).page(&router, "/test/broken") { _, _ in throw Broken() }
+            site.kit.page(&router, "/test/broken") { _, _ in throw Broken() }
+            site.kit.page(&router, "/test/gone") { _, _ in throw HTTPError(.notFound, "") }
             return router
         })
         defer { server.stop() }
@@ -267,6 +268,10 @@ struct ErrorPageTests {
         #expect(broken.status == 500)
         #expect(broken.text.contains("Etwas ist schiefgelaufen"))
         #expect(!broken.text.contains("Broken"), "no internals on the page")
+        // An error that carries its status is that status's localized page, with the security headers.
+        let gone = try server.get("/test/gone", headers: ["Accept-Language": "de"])
+        #expect(gone.status == 404 && gone.text.contains("class=\"site-header\"") && gone.text.contains("lang=\"de\""))
+        #expect(gone.header("Content-Security-Policy") == Pages.contentSecurityPolicy)
     }
 
     @Test func devModeReloadsChangedTemplates() throws {

@@ -143,4 +143,14 @@ struct TemplateExtensionTests {
         #expect(lookups.withLock { $0 } == 4)   // rendering looked nothing up by name
         #expect(parsed.render("page", ["t": .function(t), "csrf": "k&", "items": [["n": 1], ["n": 2]]]) == expected)
     }
+
+    /// A section on a constant is rendered ahead only when everything inside it is found there: one that needs the
+    /// request's data stays a section.
+    @Test func constantSectionsFoldOnlyWhenSelfContained() throws {
+        let sources = ["page": "{{#menu}}<{{code}}{{#current}}*{{/current}}>{{/menu}}|{{#menu}}{{code}}={{csrf}};{{/menu}}"]
+        let constants: TemplateFields = ["menu": [["code": "en", "current": true], ["code": "fr", "current": false]]]
+        let compiled = try TemplateLibrary(sources: sources).compiled(constants: constants)
+        #expect(compiled.render("page", ["csrf": "k"]) == "<en*><fr>|en=k;fr=k;")
+        #expect(compiled.render("page", ["csrf": "j"]) == "<en*><fr>|en=j;fr=j;")
+    }
 }

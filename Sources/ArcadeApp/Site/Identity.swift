@@ -79,14 +79,24 @@ struct Identity: Sendable {
     /// A player cookie's signed value: `ID.FIRSTSEEN`, or a bare id from before first-seen times travelled
     /// in it (such a player has a row, so the time given here is never stored).
     static func player(_ value: String) -> Player? {
-        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), isID(String(parts[0])) else { return nil }
-        if parts.count == 1 { return Player(id: String(parts[0]), firstSeen: Int(time(nil))) }
-        guard parts[1].utf8.count <= 12, let seconds = Int(parts[1]), seconds >= 0 else { return nil }
-        return Player(id: String(parts[0]), firstSeen: seconds)
+        guard let dot = value.utf8.firstIndex(of: UInt8(ascii: ".")) else {
+            return isID(value) ? Player(id: value, firstSeen: Int(time(nil))) : nil
+        }
+        let id = String(value[..<dot]), rest = value.utf8[value.utf8.index(after: dot)...]
+        guard isID(id), rest.count <= 12, let seconds = Int(Substring(rest)), seconds >= 0 else { return nil }
+        return Player(id: id, firstSeen: seconds)
     }
 
+    /// 16 bytes in unpadded base64url: 22 characters, the last carrying 2 bits and 4 zero bits.
     static func isID(_ text: String) -> Bool {
-        text.utf8.count == 22 && Base64URL.decode(text)?.count == 16
+        let utf8 = text.utf8
+        guard utf8.count == 22, let last = utf8.last, "AQgw".utf8.contains(last) else { return false }
+        return utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"): true
+            default: false
+            }
+        }
     }
 }

@@ -13,18 +13,23 @@ struct Pages: Sendable {
     let versions: @Sendable () -> Int
     /// The language menu for each current language, built once.
     let menus: [String: TemplateValue]
-    let chrome = ChromeCache()
     let compiled = CompiledLibraries()
 
     final class CompiledLibraries: Sendable {
         let libraries = Mutex<[String: (source: TemplateLibrary, version: Int, library: TemplateLibrary)]>([:])
+        let data = Mutex<[String: (version: Int, value: TemplateValue)]>([:])
     }
 
-    /// The theme chooser, rendered once per language, theme and retro flag (never in --dev), cut where the CSRF
-    /// token and the path go.
-    final class ChromeCache: Sendable {
-        let chooser = Mutex<[String: (version: Int, parts: [String])]>([:])
+    /// Page data that depends only on the language and the hotfixes (the home page's list of games), built once for
+    /// both.
+    func perLanguage(_ name: String, _ language: String, _ build: (LanguageStrings) -> TemplateValue) -> TemplateValue {
+        let key = name + "|" + language, version = versions()
+        if !templates.dev, let hit = compiled.data.withLock({ $0[key] }), hit.version == version { return hit.value }
+        let value = build(localizer.strings(for: language))
+        compiled.data.withLock { $0[key] = (version, value) }
+        return value
     }
+
 
     init(templates: TemplateStore, localizer: Localizer, version: @escaping @Sendable () -> String,
          versions: @escaping @Sendable () -> Int) {
@@ -59,7 +64,8 @@ struct Pages: Sendable {
             return hit.library
         }
         let library = source.compiled(constants: ["t": strings(language), "lang": .string(language),
-                                                   "languages": menus[language] ?? .list([]), "version": .string(self.version())])
+                                                   "languageMenu": menus[language] ?? .list([]),
+                                                   "siteVersion": .string(self.version())])
         compiled.libraries.withLock { $0[language] = (source, version, library) }
         return library
     }
@@ -84,28 +90,16 @@ struct Pages: Sendable {
         })
     }
 
-    /// The theme chooser on every page: rendered once per language, theme and retro flag, then only the CSRF token
-    /// and the page's path go in (it is on every page, so it must cost no template work).
-    func themeChooser(language: String, look: PageLook, csrf: String, back: String) -> String {
+    /// The theme chooser's options for a language, the visitor's theme and whether retro is unlocked: data, built
+    /// once for each, since every page carries it.
+    func themes(language: String, look: PageLook) -> TemplateValue {
         let retro = look.retroUnlocked || look.theme == "crt"
-        let key = "theme-chooser|" + language + "|" + look.theme + (retro ? "|retro" : "")
-        let version = versions()
-        var parts: [String]
-        if !templates.dev, let cached = chrome.chooser.withLock({ $0[key] }), cached.version == version {
-            parts = cached.parts
-        } else {
-            let offered = [""] + PageLook.choices + (retro ? ["crt"] : [])
-            let themes: [TemplateValue] = offered.map { name in
-                .object(["value": .string(name), "selected": .bool(name == look.theme),
-                         "label": .string(localizer.string("theme.\(name.isEmpty ? "system" : name)", language: language))])
-            }
-            let html = String(decoding: partial("theme-chooser", language: language, csrf: "\u{1}",
-                                                data: ["themes": .list(themes), "back": .string("\u{1}")]), as: UTF8.self)
-            parts = html.split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
-            chrome.chooser.withLock { [parts] in $0[key] = (version, parts) }
+        return perLanguage("themes|" + look.theme + (retro ? "|retro" : ""), language) { t in
+            .list(([""] + PageLook.choices + (retro ? ["crt"] : [])).map { name in
+                ["value": .string(name), "selected": .bool(name == look.theme),
+                 "label": .string(t.string("theme.\(name.isEmpty ? "system" : name)"))]
+            })
         }
-        guard parts.count == 3 else { return "" }
-        return parts[0] + HTMLEscaper.escape(csrf) + parts[1] + HTMLEscaper.escape(back) + parts[2]
     }
 
     func render(_ page: String, status: Status = .ok, title: String, language: String, csrf: String, path: String,
@@ -115,7 +109,8 @@ struct Pages: Sendable {
         for (key, value) in data { context[key] = value }
         let look = PageLook.current
         if !look.theme.isEmpty { context["theme"] = .string(look.theme) }
-        context["themeChooser"] = .string(themeChooser(language: language, look: look, csrf: csrf, back: path))
+        context["themes"] = themes(language: language, look: look)
+        context["path"] = .string(path)
         if status == .ok, let banner = look.banner { context["updateBanner"] = banner }
         var body: [UInt8] = []
         body.reserveCapacity(8192)
@@ -156,13 +151,16 @@ struct Pages: Sendable {
     }
 
     /// The headers every HTML response carries.
+    static let securityHeaders = [("Content-Security-Policy", contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"),
+                                  ("Referrer-Policy", "same-origin"), ("X-Frame-Options", "DENY"),
+                                  ("Vary", "Accept-Language, Cookie"), ("Cache-Control", "private, no-cache")]
+
     static func secure(_ response: Response, language: String) -> Response {
         var response = response
-        for (name, value) in [("Content-Security-Policy", contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"),
-                              ("Referrer-Policy", "same-origin"), ("X-Frame-Options", "DENY"), ("Content-Language", language),
-                              ("Vary", "Accept-Language, Cookie"), ("Cache-Control", "private, no-cache")] {
-            // Appending is enough on a fresh page; replace only what a handler set.
-            if response.headers.contains(name) { response.headers.set(name, value) } else { response.headers.append(name, value) }
+        // A fresh page has only its Content-Type: appending is enough; replace only what a handler set.
+        let fresh = response.headers.count <= 1
+        for (name, value) in securityHeaders + [("Content-Language", language)] {
+            if !fresh && response.headers.contains(name) { response.headers.set(name, value) } else { response.headers.append(name, value) }
         }
         return response
     }

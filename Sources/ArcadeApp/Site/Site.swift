@@ -18,6 +18,8 @@ public final class Site: Sendable {
     let constants: Constants
     let identity: Identity
     let pages: Pages
+    /// How player routes are declared (the site's middleware); tests add routes through it.
+    let kit: RouteKit
     let hotfixes: StringHotfixes
     let interceptions: InterceptionsStore
     let admins: AdminStore
@@ -81,8 +83,18 @@ public final class Site: Sendable {
         let onceStore = OnceStore(pool: pool, constants: constants)
         let editor = AdminHotfixes(hotfixes: hotfixes, localizer: localizer, admins: admins, pool: pool, constants: constants)
         try editor.loadConstants()
-        let kit = RouteKit(identity: identity, pages: pages, interceptions: interceptions, once: onceStore,
-                           clientVersion: { constants.string("site.version", default: "1.0.0") })
+        // The player pages' middleware, outermost first; the game routes add UpdateRequired, actions CSRFCheck.
+        let errors = ErrorPages(pages: pages, identity: identity)
+        let site = RouterGroup<SiteContext>(context: SiteContext.init)
+            .adding(errors)
+            .adding(SecurityHeaders<SiteContext>())
+            .adding(MaintenanceGate(interceptions: interceptions, identity: identity, pages: pages, clock: options.clock))
+            .adding(VisitorCookies(identity: identity))
+            .adding(UpdateNotice(interceptions: interceptions, identity: identity, pages: pages, once: onceStore,
+                                 clientVersion: { constants.string("site.version", default: "1.0.0") }))
+        let kit = RouteKit(group: site, identity: identity, pages: pages, errors: errors)
+        self.kit = kit
+        let games = kit.adding(UpdateRequired(pages: pages))
         // The theme chooser: a cookie (cosmetic, so pages need no lookup); nothing to commit, so on the loop.
         kit.action(&router, "/theme", offLoop: false) { request, visitor in
             let form = request.form ?? FormFields()
@@ -97,25 +109,27 @@ public final class Site: Sendable {
         }
         kit.page(&router, "/") { request, visitor in
             let t = localizer.strings(for: visitor.language)
-            let games: [TemplateValue] = [
-                ["slug": "mastermind", "href": "/mastermind", "name": .string(t.string("mastermind.title")),
-                 "description": .string(t.string("home.game.mastermind"))],
-                ["slug": "namegame", "href": "/namegame", "name": .string(t.string("namegame.title")),
-                 "description": .string(t.string("home.game.namegame"))],
-            ]
+            // The games and their count depend only on the language: built once.
+            let catalog = pages.perLanguage("home.games", visitor.language) { t in
+                let games: [TemplateValue] = [
+                    ["slug": "mastermind", "href": "/mastermind", "name": .string(t.string("mastermind.title")),
+                     "description": .string(t.string("home.game.mastermind"))],
+                    ["slug": "namegame", "href": "/namegame", "name": .string(t.string("namegame.title")),
+                     "description": .string(t.string("home.game.namegame"))]]
+                return ["games": .list(games), "hasGames": .bool(!games.isEmpty), "count": .string(t.string("home.games.count", [.int(games.count)]))]
+            }
             let once = try OnceRoutes.banners(onceStore, visitor, game: nil, back: "/", t: t, whatsNew: true)
             return pages.render("home", title: t.string("home.title"), language: visitor.language,
                                 csrf: visitor.csrfToken, path: "/", section: "home",
-                                data: ["once": once, "isHome": true, "games": .list(games), "hasGames": .bool(!games.isEmpty),
-                                       "gameCount": .int(games.count)])
+                                data: ["once": once, "catalog": catalog])
         }
         let mastermind = MastermindStore(pool: pool, constants: constants, dailyKey: try Site.secret("mastermind-daily", in: db),
                                          firstDay: try Site.firstDay(in: db, clock: options.clock), clock: options.clock)
         // First: its /namegame/help comes before the Name Game's /namegame/:mode.
         OnceRoutes(store: onceStore, pages: pages, kit: kit).register(&router)
-        MastermindRoutes(store: mastermind, pages: pages, kit: kit, once: onceStore)
+        MastermindRoutes(store: mastermind, pages: pages, kit: games, once: onceStore)
             .register(&router)
-        NameGameRoutes(store: NameGameStore(pool: pool), directory: directory, constants: constants, pages: pages, kit: kit,
+        NameGameRoutes(store: NameGameStore(pool: pool), directory: directory, constants: constants, pages: pages, kit: games,
                        once: onceStore).register(&router)
         CheatRoutes(store: CheatStore(pool: pool, book: cheatBook), once: onceStore, kit: kit, pages: pages,
                     mastermind: mastermind, nameGame: NameGameStore(pool: pool)).register(&router)

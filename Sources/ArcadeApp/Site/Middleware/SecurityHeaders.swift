@@ -1,0 +1,22 @@
+import HTTP
+
+/// The headers every answer carries: a strict Content-Security-Policy (no inline script), no sniffing, no framing,
+/// no referrer beyond the site, and no shared caching of pages made for one visitor.
+struct SecurityHeaders<Context: Sendable>: Middleware {
+    static var fields: [(String, String)] {
+        [("Content-Security-Policy", Pages.contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"),
+         ("Referrer-Policy", "same-origin"), ("X-Frame-Options", "DENY"), ("Vary", "Accept-Language, Cookie"),
+         ("Cache-Control", "private, no-cache")]
+    }
+
+    func handle(_ request: Request, context: Context, next: Next<Context>) throws -> Response {
+        Self.apply(try next(request, context))
+    }
+
+    /// Adds what the answer does not set itself (a handler may ask for `no-store`).
+    static func apply(_ response: Response) -> Response {
+        var response = response
+        for (name, value) in fields where !response.headers.contains(name) { response.headers.append(name, value) }
+        return response
+    }
+}

@@ -1,0 +1,15 @@
+import HTTP
+
+/// On the game routes: a high update rule gives way to "update required" instead of the game.
+struct UpdateRequired: Middleware {
+    let pages: Pages
+
+    func handle(_ request: Request, context: SiteContext, next: Next<SiteContext>) throws -> Response {
+        guard let notice = context.notice, notice.rule.restriction == .high else { return try next(request, context) }
+        let visitor = try context.requireVisitor()
+        let text = notice.message.isEmpty ? pages.localizer.string("update.required.text", language: visitor.language)
+            : notice.message
+        return pages.render("update-required", title: pages.localizer.string("update.required.title", language: visitor.language),
+                            language: visitor.language, csrf: visitor.csrfToken, path: "/", data: ["message": .string(text)])
+    }
+}
