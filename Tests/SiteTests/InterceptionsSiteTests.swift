@@ -82,7 +82,7 @@ struct InterceptionsSiteTests {
         let server = try SiteServer()
         defer { server.stop() }
         try server.site.interceptions.setMaintenance("web", .init(active: true, messages: ["en": "Polishing the pixels.", "de": "Wir polieren die Pixel."],
-                                                                  endsAt: Int(NameGameStore.nowMilliseconds() / 1000) + 600))
+                                                                  endsAt: Int(WallClock.system()) + 600))
         for path in ["/", "/mastermind", "/namegame/normal", "/progress"] {
             let page = try server.get(path)
             #expect(page.status == 503, "\(path)")

@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 import Storage
 import PropertyList
+import Synchronization
 @testable import ArcadeApp
 
 extension Player {
@@ -112,16 +113,18 @@ struct NameGameSiteTests {
         #expect(!(try player.play("practice").text.contains("data-ended")), "a new run")
     }
 
+    /// The site's one clock is injected: the test moves it past the minute instead of waiting.
     @Test func timedSessionsEndWhenTheTimeIsUp() throws {
-        let server = try SiteServer()
+        let clock = DailySiteTests.Clock()
+        let server = try DailySiteTests.server(clock)
         defer { server.stop() }
-        try server.site.constants.setHotfix("namegame.timedSeconds", .integer(5))
         let player = Player(server)
         let page = try player.play("timed").text
-        let seconds = Int(Player.attribute("data-seconds-left", in: page) ?? "") ?? 0
-        #expect((4...5).contains(seconds))
+        #expect(Player.attribute("data-seconds-left", in: page) == "60")
         let (round, answer) = try player.round(page)
-        sleep(seconds: 5.3)
+        clock.seconds.withLock { $0 += 59 }
+        #expect(Player.attribute("data-seconds-left", in: try player.play("timed").text) == "1")
+        clock.seconds.withLock { $0 += 1.5 }
         let late = try player.post("/namegame/answer", "mode=timed&round=\(round)&choice=\(answer)")
         #expect(late.status == 422)
         #expect(late.text.contains("Time is up"))

@@ -92,9 +92,9 @@ struct OnceSiteTests {
         busy.send("POST /once/dismiss HTTP/1.1\r\nHost: t\r\nCookie: \(other.cookieHeader)\r\n"
                   + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
         sleep(seconds: 0.1)
-        let asked = NameGameStore.nowMilliseconds()
+        let asked = WallClock.milliseconds(WallClock.system)
         #expect(try player.get("/").text.contains("data-once=\"whatsnew\""))
-        let answered = NameGameStore.nowMilliseconds()
+        let answered = WallClock.milliseconds(WallClock.system)
         try server.site.constants.setHotfix("site.version", .string("1.2.0"))
         #expect(try busy.readResponse(timeout: 5).status == 303)
         #expect(try player.post("/once/dismiss", "task=tutorial.namegame&back=/").status == 303, "after the queue")

@@ -75,7 +75,7 @@ struct AdminHotfixes: Sendable {
                 try db.execute("DELETE FROM constant_hotfixes WHERE key = ?", [.text(key)])
             }
             try db.execute("INSERT INTO hotfix_history (key, language, before, after, admin, at) VALUES (?, ?, ?, ?, ?, ?)",
-                           [.text(key), .text(Self.constantMarker), SQLValue(before), SQLValue(after), .text(admin), SQLValue(AdminStore.now())])
+                           [.text(key), .text(Self.constantMarker), SQLValue(before), SQLValue(after), .text(admin), SQLValue(admins.clock())])
             try admins.audit(admin, action: value == nil ? "remove constant" : "set constant", target: key, before: before, after: after)
         }
         // Applied once committed.
@@ -103,7 +103,7 @@ struct AdminHotfixes: Sendable {
         try pool.write { db in
             try hotfixes.set(key, language: language, to: value)
             try db.execute("INSERT INTO hotfix_history (key, language, before, after, admin, at) VALUES (?, ?, ?, ?, ?, ?)",
-                           [.text(key), .text(language), SQLValue(before), SQLValue(value), .text(admin), SQLValue(AdminStore.now())])
+                           [.text(key), .text(language), SQLValue(before), SQLValue(value), .text(admin), SQLValue(admins.clock())])
             try admins.audit(admin, action: value == nil ? "remove hotfix" : "set hotfix", target: "\(key) [\(language)]",
                              before: before, after: value)
         }

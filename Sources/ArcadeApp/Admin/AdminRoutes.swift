@@ -16,13 +16,22 @@ struct AdminRoutes: Sendable {
     let interceptions: InterceptionsStore
 
     func register(_ router: inout Router) {
+        // The admin's middleware, outermost first; these routes stay up during maintenance. Sign-in and sign-out
+        // check the CSRF token; every other page needs a session too.
+        let visitors = RouterGroup<SiteContext>("/admin", context: SiteContext.init)
+            .adding(SecurityHeaders<SiteContext>())
+            .adding(ErrorPages(pages: pages, identity: identity))
+            .adding(VisitorCookies(identity: identity))
+        let forms = visitors.adding(CSRFCheck(identity: identity, pages: pages))
+        let signedIn = visitors.adding(AdminSession(store: store))
+        let signedInForms = forms.adding(AdminSession(store: store))
         // Admin pages renew the session, a write they wait for: all of them run off the event loop.
-        router.get("/admin/login", offLoop: true) { request in
-            guarded(request) { visitor in loginPage(visitor, status: .ok, error: nil) }
+        visitors.get("/login", offLoop: true, in: &router) { request, context in
+            try context.visitor { visitor in loginPage(visitor, status: .ok, error: nil) }
         }
         // Hashing a password takes a moment, and every change waits for its commit: off the event loop.
-        router.post("/admin/login", offLoop: true) { request in
-            guarded(request, csrf: true) { visitor in
+        forms.post("/login", offLoop: true, in: &router) { request, context in
+            try context.visitor { visitor in
                 let form = request.form ?? FormFields()
                 let name = form["name"] ?? "", password = form["password"] ?? ""
                 let address = request.remoteAddress
@@ -45,8 +54,8 @@ struct AdminRoutes: Sendable {
                 return response
             }
         }
-        router.post("/admin/logout", offLoop: true) { request in
-            guarded(request, csrf: true) { _ in
+        forms.post("/logout", offLoop: true, in: &router) { request, context in
+            try context.visitor { _ in
                 if let token = request.cookies[Self.cookie] {
                     if let admin = try store.session(token) { try store.audit(admin.name, action: "sign-out", target: "", before: nil, after: nil) }
                     try store.endSession(token)
@@ -56,14 +65,14 @@ struct AdminRoutes: Sendable {
                 return response
             }
         }
-        router.get("/admin", offLoop: true) { request in
-            signedIn(request) { visitor, admin in
+        signedIn.get("", offLoop: true, in: &router) { request, context in
+            try context.admin { visitor, admin in
                 pages.render("admin", title: pages.localizer.string("admin.title", language: visitor.language), language: visitor.language,
                              csrf: visitor.csrfToken, path: "/admin", section: "admin", data: ["admin": .string(admin.name)])
             }
         }
-        router.get("/admin/audit", offLoop: true) { request in
-            signedIn(request) { visitor, admin in
+        signedIn.get("/audit", offLoop: true, in: &router) { request, context in
+            try context.admin { visitor, admin in
                 let entries: [TemplateValue] = try store.auditLog().map { row in
                     .object(["at": .int(row.int("at") ?? 0), "admin": .string(row.string("admin") ?? ""),
                              "action": .string(row.string("action") ?? ""), "target": .string(row.string("target") ?? ""),
@@ -74,11 +83,11 @@ struct AdminRoutes: Sendable {
                                     data: ["entries": .list(entries), "admin": .string(admin.name)])
             }
         }
-        router.get("/admin/hotfixes", offLoop: true) { request in
-            signedIn(request) { visitor, admin in try hotfixPage(request, visitor, status: .ok, message: nil) }
+        signedIn.get("/hotfixes", offLoop: true, in: &router) { request, context in
+            try context.admin { visitor, admin in try hotfixPage(request, visitor, status: .ok, message: nil) }
         }
-        router.post("/admin/hotfixes", offLoop: true) { request in
-            signedIn(request, csrf: true) { visitor, admin in
+        signedInForms.post("/hotfixes", offLoop: true, in: &router) { request, context in
+            try context.admin { visitor, admin in
                 let form = request.form ?? FormFields()
                 let key = form["key"] ?? "", language = form["language"] ?? StringOverlay.allLanguages
                 let value = form["remove"] != nil ? nil : (form["value"] ?? "")
@@ -89,8 +98,8 @@ struct AdminRoutes: Sendable {
                 }
             }
         }
-        router.post("/admin/constants", offLoop: true) { request in
-            signedIn(request, csrf: true) { visitor, admin in
+        signedInForms.post("/constants", offLoop: true, in: &router) { request, context in
+            try context.admin { visitor, admin in
                 let form = request.form ?? FormFields()
                 let key = form["key"] ?? ""
                 switch try hotfixes.setConstant(key, to: form["remove"] != nil ? nil : (form["value"] ?? ""), by: admin.name) {
@@ -100,8 +109,8 @@ struct AdminRoutes: Sendable {
                 }
             }
         }
-        router.post("/admin/hotfixes/revert", offLoop: true) { request in
-            signedIn(request, csrf: true) { visitor, admin in
+        signedInForms.post("/hotfixes/revert", offLoop: true, in: &router) { request, context in
+            try context.admin { visitor, admin in
                 guard let id = request.form?["change"].flatMap({ Int($0) }), let result = try hotfixes.revert(id, by: admin.name) else {
                     return try hotfixPage(request, visitor, status: .unprocessableContent,
                                           message: pages.localizer.string("admin.hotfix.unknown", language: visitor.language))
@@ -112,11 +121,11 @@ struct AdminRoutes: Sendable {
                 return .redirect(to: "/admin/hotfixes?q=\(URI.encode(request.form?["key"] ?? ""))")
             }
         }
-        router.get("/admin/maintenance", offLoop: true) { request in
-            signedIn(request) { visitor, admin in try maintenancePage(visitor, status: .ok, message: nil) }
+        signedIn.get("/maintenance", offLoop: true, in: &router) { request, context in
+            try context.admin { visitor, admin in try maintenancePage(visitor, status: .ok, message: nil) }
         }
-        router.post("/admin/maintenance", offLoop: true) { request in
-            signedIn(request, csrf: true) { visitor, admin in
+        signedInForms.post("/maintenance", offLoop: true, in: &router) { request, context in
+            try context.admin { visitor, admin in
                 let form = request.form ?? FormFields()
                 guard let platform = form["platform"], InterceptionsStore.platforms.contains(platform) else {
                     return try maintenancePage(visitor, status: .unprocessableContent,
@@ -132,7 +141,7 @@ struct AdminRoutes: Sendable {
                         return try maintenancePage(visitor, status: .unprocessableContent,
                                                    message: pages.localizer.string("admin.maintenance.minutes", language: visitor.language))
                     }
-                    endsAt = AdminStore.now() + m * 60
+                    endsAt = store.clock() + m * 60
                 }
                 let before = try interceptions.maintenance(platform)
                 let after = InterceptionsStore.Maintenance(active: form["active"] == "on", messages: messages, endsAt: endsAt,
@@ -143,11 +152,11 @@ struct AdminRoutes: Sendable {
                 return .redirect(to: "/admin/maintenance")
             }
         }
-        router.get("/admin/rules", offLoop: true) { request in
-            signedIn(request) { visitor, admin in try rulesPage(request, visitor, status: .ok, message: nil) }
+        signedIn.get("/rules", offLoop: true, in: &router) { request, context in
+            try context.admin { visitor, admin in try rulesPage(request, visitor, status: .ok, message: nil) }
         }
-        router.post("/admin/rules", offLoop: true) { request in
-            signedIn(request, csrf: true) { visitor, admin in
+        signedInForms.post("/rules", offLoop: true, in: &router) { request, context in
+            try context.admin { visitor, admin in
                 let form = request.form ?? FormFields()
                 let id = form["id"].flatMap { Int($0) }
                 if form["delete"] != nil, let id {
@@ -328,39 +337,5 @@ struct AdminRoutes: Sendable {
                                     data: ["error": error.map { .string(t.string($0)) } ?? .null])
         response.headers.set("Cache-Control", "no-store")
         return response
-    }
-
-    /// Identifies the visitor (for the language and CSRF token) and, for
-    /// posts, checks the token; failures become the localized error pages.
-    private func guarded(_ request: Request, csrf: Bool = false, _ body: (Visitor) throws -> Response) -> Response {
-        do {
-            let visitor = try identity.visitor(for: request)
-            var response: Response
-            if csrf, let refusal = pages.fieldTooLong(request, visitor) {
-                response = refusal
-            } else if csrf && !identity.passesCSRF(request) {
-                response = pages.error(.forbidden, language: visitor.language, csrf: visitor.csrfToken, path: "/")
-            } else {
-                response = try body(visitor)
-            }
-            for cookie in visitor.cookies { response.setCookie(cookie) }
-            return response
-        } catch {
-            Log.error("\(request.method) \(request.target): \(error)")
-            return pages.error(.internalServerError, language: identity.language(for: request).0, csrf: "", path: "/")
-        }
-    }
-
-    /// Pages that need a signed-in admin: without one, to the sign-in page.
-    private func signedIn(_ request: Request, csrf: Bool = false,
-                          _ body: @escaping (Visitor, AdminStore.Admin) throws -> Response) -> Response {
-        guarded(request, csrf: csrf) { visitor in
-            guard let token = request.cookies[Self.cookie], let admin = try store.session(token) else {
-                return .redirect(to: "/admin/login")
-            }
-            var response = try body(visitor, admin)
-            response.headers.set("Cache-Control", "no-store")
-            return response
-        }
     }
 }

@@ -11,7 +11,7 @@ import Glibc
 struct AdminStore: Sendable {
     let pool: DatabasePool
     /// Seconds since the epoch; injected so tests can age sessions and failures.
-    var clock: @Sendable () -> Int = AdminStore.now
+    var clock: @Sendable () -> Int = { Int(WallClock.system()) }
     static let iterations = 600_000
     /// Sessions end after this long without a request.
     static let idleSeconds = 30 * 60
@@ -23,7 +23,6 @@ struct AdminStore: Sendable {
         let name: String
     }
 
-    static func now() -> Int { Int(time(nil)) }
 
     static func validName(_ name: String) -> Bool {
         (1...64).contains(name.count) && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-@".contains($0)) }

@@ -9,6 +9,7 @@ import Glibc
 /// next request and a restart keeps it.
 struct StringHotfixes: Sendable {
     let pool: DatabasePool
+    var clock: @Sendable () -> Double = WallClock.system
     let overlay: StringOverlay
 
     func load() throws {
@@ -27,7 +28,7 @@ struct StringHotfixes: Sendable {
                 try db.execute("""
                     INSERT INTO string_hotfixes (key, language, value, updated) VALUES (?, ?, ?, ?)
                     ON CONFLICT (key, language) DO UPDATE SET value = excluded.value, updated = excluded.updated
-                    """, [.text(key), .text(language), .text(value), .integer(Int64(time(nil)))])
+                    """, [.text(key), .text(language), .text(value), .integer(Int64(clock()))])
             } else {
                 try db.execute("DELETE FROM string_hotfixes WHERE key = ? AND language = ?", [.text(key), .text(language)])
             }

@@ -62,7 +62,7 @@ struct CheatRoutes: Sendable {
             } catch {
                 return later.send(InterceptionsRoutes.badRequest("\(error)"))
             }
-            let now = OnceStore.clock()
+            let now = once.clock()
             guard limiter.allow(visitor.playerID, at: now) else {
                 var response = InterceptionsRoutes.json(.object([("error", .string("more than \(limiter.limit) actions a second"))]),
                                                         status: .tooManyRequests)

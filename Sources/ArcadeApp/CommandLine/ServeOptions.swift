@@ -21,7 +21,7 @@ public struct ServeOptions: Sendable {
     /// Seconds added to every commit: a slow disk, for tests (no flag).
     public var commitDelay: Double = 0
     /// The wall clock, in seconds since 1970 (tests move it; no flag). The daily code reads its day from it.
-    public var clock: @Sendable () -> Double = { Double(NameGameStore.nowMilliseconds()) / 1000 }
+    public var clock: @Sendable () -> Double = WallClock.system
 
     public init() {}
 

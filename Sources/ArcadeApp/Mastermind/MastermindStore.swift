@@ -135,7 +135,7 @@ struct MastermindStore: Sendable {
 
     private func insert(_ who: Player, _ deal: Deal, _ db: Database) throws -> Record {
         try who.ensureRow(db)
-        let now = Int64(time(nil)), rules = deal.rules
+        let now = Int64(clock()), rules = deal.rules
         if deal.daily == nil {
             try db.execute("UPDATE mastermind_games SET status = 'lost', finished = ? WHERE player = ? AND status = 'playing' AND daily IS NULL",
                            [.integer(now), .text(who.id)])
@@ -194,7 +194,7 @@ struct MastermindStore: Sendable {
             ])
             let outcome = record.game.outcome
             try db.execute("UPDATE mastermind_games SET status = ?, hint = NULL, finished = ? WHERE id = ?",
-                           [.text(outcome.rawValue), outcome == .playing ? .null : .integer(Int64(time(nil))), .integer(record.id)])
+                           [.text(outcome.rawValue), outcome == .playing ? .null : .integer(Int64(clock())), .integer(record.id)])
             record = Record(id: record.id, game: record.game, usedHint: record.usedHint, hint: nil, hard: record.hard,
                             daily: record.daily)
             return .success(record)
@@ -205,7 +205,7 @@ struct MastermindStore: Sendable {
     func giveUp(player: String, game id: Int64) throws -> Record? {
         try pool.write { db in
             guard try db.execute("UPDATE mastermind_games SET status = 'lost', finished = ? WHERE id = ? AND player = ? AND status = 'playing'",
-                                 [.integer(Int64(time(nil))), .integer(id), .text(player)]) == 1 else { return nil }
+                                 [.integer(Int64(clock())), .integer(id), .text(player)]) == 1 else { return nil }
             return try load(db, "SELECT * FROM mastermind_games WHERE id = ?", [.integer(id)])
         }
     }

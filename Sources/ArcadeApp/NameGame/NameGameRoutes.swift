@@ -83,7 +83,7 @@ struct NameGameRoutes: Sendable {
     }
 
     private func timeIsUp(_ session: NameGameStore.Session) -> Bool {
-        session.mode == .timed && NameGameStore.nowMilliseconds() - session.startedMilliseconds > Int64(timedSeconds) * 1000
+        session.mode == .timed && store.nowMilliseconds() - session.startedMilliseconds > Int64(timedSeconds) * 1000
     }
 
     private func newRound(_ mode: Mode, session: NameGameStore.Session, _ visitor: Visitor) throws -> NameGameStore.RoundRecord? {
@@ -151,14 +151,14 @@ struct NameGameRoutes: Sendable {
             "streak": .int(stats.identified),
         ])
         if mode == .timed {
-            let left = max(0, Int64(timedSeconds) * 1000 - (NameGameStore.nowMilliseconds() - session.startedMilliseconds))
+            let left = max(0, Int64(timedSeconds) * 1000 - (store.nowMilliseconds() - session.startedMilliseconds))
             context["secondsLeft"] = .int(Int((Double(left) / 1000).rounded(.up)))
         }
         context["prefetch"] = .list(session.nextPeople.compactMap { directory.person($0) }.map { .string($0.headshotURL) })
         guard let record else { return .object(context) }
         let round = record.round
         let answered = !record.isOpen
-        let elapsed = Double(NameGameStore.nowMilliseconds() - record.startedMilliseconds) / 1000
+        let elapsed = Double(store.nowMilliseconds() - record.startedMilliseconds) / 1000
         var hidden = answered ? [] : round.hidden(after: elapsed, interval: hintInterval)
         if record.cheat && !answered {
             // The cheat: the name's first letter when faces are the question, else half the wrong faces gone.

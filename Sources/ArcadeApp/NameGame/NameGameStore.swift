@@ -9,12 +9,9 @@ import Glibc
 /// checked and recorded in one transaction.
 struct NameGameStore: Sendable {
     let pool: DatabasePool
+    var clock: @Sendable () -> Double = WallClock.system
 
-    static func nowMilliseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
-    }
+    func nowMilliseconds() -> Int64 { WallClock.milliseconds(clock) }
 
     struct Session: Sendable {
         let id: Int64
@@ -59,8 +56,8 @@ struct NameGameStore: Sendable {
             try db.execute("UPDATE namegame_sessions SET ended = 1 WHERE player = ? AND mode = ? AND ended = 0",
                            [.text(player), .text(mode.rawValue)])
             try db.execute("INSERT INTO namegame_sessions (player, mode, started_ms) VALUES (?, ?, ?)",
-                           [.text(player), .text(mode.rawValue), .integer(Self.nowMilliseconds())])
-            return Session(id: db.lastInsertID, mode: mode, startedMilliseconds: Self.nowMilliseconds(), ended: false,
+                           [.text(player), .text(mode.rawValue), .integer(nowMilliseconds())])
+            return Session(id: db.lastInsertID, mode: mode, startedMilliseconds: nowMilliseconds(), ended: false,
                            stats: Stats(), nextPeople: [])
         }
     }
@@ -82,7 +79,7 @@ struct NameGameStore: Sendable {
     /// Stores a new round, and the people of the one after it (for prefetching).
     func addRound(_ round: Round, next: [Person], session: Int64, player who: Player) throws -> RoundRecord {
         let player = who.id
-        let started = Self.nowMilliseconds()
+        let started = nowMilliseconds()
         let id = try pool.write { db in
             try who.ensureRow(db)
             try db.execute("""
@@ -117,7 +114,7 @@ struct NameGameStore: Sendable {
             let round = record.round
             guard round.people.indices.contains(choice) else { return .failure(.invalidChoice) }
             guard !record.wrong.contains(choice) else { return .failure(.alreadyTried) }
-            let now = Self.nowMilliseconds()
+            let now = nowMilliseconds()
             let elapsed = Double(now - record.startedMilliseconds) / 1000
             if round.hidden(after: elapsed, interval: hintInterval).contains(choice) { return .failure(.hidden) }
             guard let session = try db.first("SELECT * FROM namegame_sessions WHERE id = ?", [.integer(record.session)]).map(session)

@@ -8,6 +8,7 @@ import Storage
 /// transaction, before the response goes out.
 struct OnceStore: Sendable {
     let pool: DatabasePool
+    var clock: @Sendable () -> Double = WallClock.system
     let constants: Constants
 
     var siteVersion: String { constants.string("site.version", default: "1.0.0") }
@@ -54,7 +55,7 @@ struct OnceStore: Sendable {
         }
         // One instant for the request: a body the writer runs later still marks the moment the player acted
         // (a late mark could land after the next version's anchor and look done there).
-        let now = Self.clock()
+        let now = clock()
         let clock: @Sendable () -> Double = { now }
         var once = Once(record: record, anchors: anchor.anchors, clock: clock)
         if body(&once).isEmpty { return Snapshot(once: once, sawEarlierVersion: anchor.sawEarlierVersion) }
@@ -82,21 +83,20 @@ struct OnceStore: Sendable {
         return Snapshot(once: written, sawEarlierVersion: anchor.sawEarlierVersion)
     }
 
-    static let clock: @Sendable () -> Double = { Double(NameGameStore.nowMilliseconds()) / 1000 }
 
     /// When the player arrived, first saw this version, and began this session: read on the
     /// calling thread; an anchor not stored yet is queued for the writer (never waited for),
     /// and a player without a row (who has only looked) gets anchors at once and no write.
     private func anchors(_ visitor: Visitor, version siteVersion: String) throws -> AnchorEntry {
         if visitor.isNew {
-            let at = Double(NameGameStore.nowMilliseconds()) / 1000
+            let at = clock()
             return AnchorEntry(anchors: Once.Anchors(install: Double(visitor.player.firstSeen), version: at, session: at),
                                sawEarlierVersion: false)
         }
         let key = visitor.playerID + "|" + visitor.sessionID + "|" + siteVersion
         if let known = cache.anchors[key] { return known }
         let db = try pool.connection()
-        let now = NameGameStore.nowMilliseconds()
+        let now = WallClock.milliseconds(clock)
         let player = SQLValue.text(visitor.playerID), version = SQLValue.text(siteVersion), session = SQLValue.text(visitor.sessionID)
         let entry: AnchorEntry
         if let install = try db.first("SELECT first_seen FROM players WHERE id = ?", [player])?.int("first_seen") {

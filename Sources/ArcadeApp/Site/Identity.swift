@@ -11,6 +11,7 @@ struct Identity: Sendable {
     let signer: Signer
     let csrfKey: HMACKey
     let pool: DatabasePool
+    var clock: @Sendable () -> Double = WallClock.system
     let negotiation: LanguageNegotiation
     let secureCookies: Bool
     /// Session → CSRF token, so a returning visitor costs no HMAC.
@@ -20,12 +21,12 @@ struct Identity: Sendable {
         let cookies = request.cookies
         var toSet: [SetCookie] = []
         let player: Player
-        if let known = cookies[Visitor.playerCookie].flatMap(signer.verify).flatMap(Self.player) {
+        if let known = cookies[Visitor.playerCookie].flatMap(signer.verify).flatMap({ Self.player($0, now: Int(clock())) }) {
             player = known
         } else {
             // Nothing is written for a visitor who only looks: the id and its first-seen time travel
             // in the signed cookie, and the row is made by the player's first action.
-            player = Player(id: Self.newID(), firstSeen: Int(time(nil)))
+            player = Player(id: Self.newID(), firstSeen: Int(clock()))
             toSet.append(SetCookie(name: Visitor.playerCookie, value: signer.sign("\(player.id).\(player.firstSeen)"),
                                    maxAge: 2 * 365 * 86_400, secure: secureCookies, sameSite: .lax))
         }
@@ -78,9 +79,9 @@ struct Identity: Sendable {
 
     /// A player cookie's signed value: `ID.FIRSTSEEN`, or a bare id from before first-seen times travelled
     /// in it (such a player has a row, so the time given here is never stored).
-    static func player(_ value: String) -> Player? {
+    static func player(_ value: String, now: Int) -> Player? {
         guard let dot = value.utf8.firstIndex(of: UInt8(ascii: ".")) else {
-            return isID(value) ? Player(id: value, firstSeen: Int(time(nil))) : nil
+            return isID(value) ? Player(id: value, firstSeen: now) : nil
         }
         let id = String(value[..<dot]), rest = value.utf8[value.utf8.index(after: dot)...]
         guard isID(id), rest.count <= 12, let seconds = Int(Substring(rest)), seconds >= 0 else { return nil }

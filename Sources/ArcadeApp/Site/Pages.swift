@@ -119,11 +119,11 @@ struct Pages: Sendable {
         } catch {
             // Only in --dev: show the template error rather than a blank page.
             Log.error("\(error)")
-            return Pages.secure(Response.text("Template error: \(error)\n", status: .internalServerError), language: language)
+            return Pages.withLanguage(Response.text("Template error: \(error)\n", status: .internalServerError), language: language)
         }
         var response = Response(status: status, contentType: "text/html; charset=utf-8", body: body)
         for cookie in cookies { response.setCookie(cookie) }
-        return Pages.secure(response, language: language)
+        return Pages.withLanguage(response, language: language)
     }
 
     /// A partial's bytes, with the language's strings (for a part placed into a page).
@@ -145,23 +145,15 @@ struct Pages: Sendable {
             try library(language).render(name, .object(context), into: &body)
         } catch {
             Log.error("\(error)")
-            return Pages.secure(Response.text("Template error: \(error)\n", status: .internalServerError), language: language)
+            return Pages.withLanguage(Response.text("Template error: \(error)\n", status: .internalServerError), language: language)
         }
-        return Pages.secure(Response(status: status, contentType: "text/html; charset=utf-8", body: body), language: language)
+        return Pages.withLanguage(Response(status: status, contentType: "text/html; charset=utf-8", body: body), language: language)
     }
 
-    /// The headers every HTML response carries.
-    static let securityHeaders = [("Content-Security-Policy", contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"),
-                                  ("Referrer-Policy", "same-origin"), ("X-Frame-Options", "DENY"),
-                                  ("Vary", "Accept-Language, Cookie"), ("Cache-Control", "private, no-cache")]
-
-    static func secure(_ response: Response, language: String) -> Response {
+    /// A page's own headers: its language (the security headers come from `SecurityHeaders`).
+    static func withLanguage(_ response: Response, language: String) -> Response {
         var response = response
-        // A fresh page has only its Content-Type: appending is enough; replace only what a handler set.
-        let fresh = response.headers.count <= 1
-        for (name, value) in securityHeaders + [("Content-Language", language)] {
-            if !fresh && response.headers.contains(name) { response.headers.set(name, value) } else { response.headers.append(name, value) }
-        }
+        response.headers.set("Content-Language", language)
         return response
     }
 

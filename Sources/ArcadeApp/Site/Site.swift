@@ -31,9 +31,9 @@ public final class Site: Sendable {
         let key = try Site.secret("cookie-signing", in: db)
         let overlay = StringOverlay()
         localizer = try Localizer.load(directory: options.localizations, overlay: overlay, log: { Log.info($0) })
-        hotfixes = StringHotfixes(pool: pool, overlay: overlay)
+        hotfixes = StringHotfixes(pool: pool, clock: options.clock, overlay: overlay)
         interceptions = InterceptionsStore(pool: pool)
-        admins = AdminStore(pool: pool)
+        admins = AdminStore(pool: pool, clock: { [clock = options.clock] in Int(clock()) })
         if try admins.count() == 0 {
             // The first start: one admin, its password shown once, here only.
             let password = Base64URL.encode(Crypto.randomBytes(15))
@@ -52,42 +52,41 @@ public final class Site: Sendable {
         pages = Pages(templates: templates, localizer: localizer, version: { constants.string("site.version", default: "1.0.0") },
                       versions: { overlay.version &* 1_000_003 &+ constants.version })
         identity = Identity(signer: Signer(key: key), csrfKey: HMACKey(Crypto.hmacSHA256(key: key, message: Array("csrf".utf8))), pool: pool,
+                            clock: options.clock,
                             negotiation: LanguageNegotiation(available: localizer.languages, fallback: localizer.base),
                             secureCookies: options.secureCookies)
         let files = try StaticFiles(root: options.publicDirectory)
 
         var router = Router()
         router.get("/healthz") { _ in .text("ok") }
-        router.fallback = Handler { [pages = pages, identity = identity] request in
-            let response = files.respond(to: request)
-            guard response.status.code >= 400 else { return response }
-            // Static misses get the site's own localized error page.
-            let visitor = try? identity.visitor(for: request)
-            return PageLook.$current.withValue(PageLook(theme: visitor?.theme ?? "", retroUnlocked: visitor?.retroUnlocked ?? false)) {
-                pages.error(response.status, language: visitor?.language ?? identity.language(for: request).0,
-                            csrf: visitor?.csrfToken ?? "", path: "/", cookies: visitor?.cookies ?? [])
-            }
-        }
         let pages = self.pages, localizer = self.localizer, identity = self.identity
-        router.errorPage = { status, request in
+        // Pages the router answers itself (404, 405, a static miss, a refused request): localized, in the visitor's
+        // theme, with the security headers.
+        let errorPage: @Sendable (Status, Request) -> Response = { status, request in
             let visitor = try? identity.visitor(for: request)
-            return PageLook.$current.withValue(PageLook(theme: visitor?.theme ?? "", retroUnlocked: visitor?.retroUnlocked ?? false)) {
+            let look = PageLook(theme: visitor?.theme ?? "", retroUnlocked: visitor?.retroUnlocked ?? false)
+            return SecurityHeaders<SiteContext>.apply(PageLook.$current.withValue(look) {
                 pages.error(status, language: visitor?.language ?? identity.language(for: request).0,
                             csrf: visitor?.csrfToken ?? "", path: "/", cookies: visitor?.cookies ?? [])
-            }
+            })
         }
+        router.fallback = Handler { request in
+            let response = files.respond(to: request)
+            return response.status.code >= 400 ? errorPage(response.status, request) : response
+        }
+        router.errorPage = errorPage
         router.refusalPage = { error in
-            pages.error(error.status, language: localizer.base, csrf: "", path: "/")
+            SecurityHeaders<SiteContext>.apply(pages.error(error.status, language: localizer.base, csrf: "", path: "/"))
         }
         let interceptions = self.interceptions, admins = self.admins, hotfixes = self.hotfixes
-        let onceStore = OnceStore(pool: pool, constants: constants)
+        let onceStore = OnceStore(pool: pool, clock: options.clock, constants: constants)
         let editor = AdminHotfixes(hotfixes: hotfixes, localizer: localizer, admins: admins, pool: pool, constants: constants)
         try editor.loadConstants()
-        // The player pages' middleware, outermost first; the game routes add UpdateRequired, actions CSRFCheck.
+        // The player pages' middleware, outermost first (error pages get the security headers too); the game routes add UpdateRequired, actions CSRFCheck.
         let errors = ErrorPages(pages: pages, identity: identity)
         let site = RouterGroup<SiteContext>(context: SiteContext.init)
-            .adding(errors)
             .adding(SecurityHeaders<SiteContext>())
+            .adding(errors)
             .adding(MaintenanceGate(interceptions: interceptions, identity: identity, pages: pages, clock: options.clock))
             .adding(VisitorCookies(identity: identity))
             .adding(UpdateNotice(interceptions: interceptions, identity: identity, pages: pages, once: onceStore,
@@ -129,10 +128,10 @@ public final class Site: Sendable {
         OnceRoutes(store: onceStore, pages: pages, kit: kit).register(&router)
         MastermindRoutes(store: mastermind, pages: pages, kit: games, once: onceStore)
             .register(&router)
-        NameGameRoutes(store: NameGameStore(pool: pool), directory: directory, constants: constants, pages: pages, kit: games,
+        NameGameRoutes(store: NameGameStore(pool: pool, clock: options.clock), directory: directory, constants: constants, pages: pages, kit: games,
                        once: onceStore).register(&router)
         CheatRoutes(store: CheatStore(pool: pool, book: cheatBook), once: onceStore, kit: kit, pages: pages,
-                    mastermind: mastermind, nameGame: NameGameStore(pool: pool)).register(&router)
+                    mastermind: mastermind, nameGame: NameGameStore(pool: pool, clock: options.clock)).register(&router)
         InterceptionsRoutes(store: interceptions, constants: constants, overlay: overlay, base: localizer.base).register(&router)
         AdminRoutes(store: admins, pages: pages, identity: identity, secureCookies: options.secureCookies,
                     hotfixes: editor, interceptions: interceptions).register(&router)

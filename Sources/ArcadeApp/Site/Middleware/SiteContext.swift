@@ -7,6 +7,8 @@ struct SiteContext: Sendable {
     var visitor: Visitor?
     /// The update rule this browser breaks, if any; set by `UpdateNotice`.
     var notice: Violation?
+    /// The signed-in admin; set by `AdminSession`.
+    var admin: AdminStore.Admin?
 
     init(_ request: Request) {}
 
@@ -14,5 +16,14 @@ struct SiteContext: Sendable {
     func requireVisitor() throws -> Visitor {
         guard let visitor else { throw HTTPError(.internalServerError, "route declared without VisitorCookies") }
         return visitor
+    }
+
+    /// Runs `body` with the visitor.
+    func visitor<T>(_ body: (Visitor) throws -> T) throws -> T { try body(requireVisitor()) }
+
+    /// Runs `body` with the visitor and the signed-in admin, for handlers in a group with `AdminSession`.
+    func admin<T>(_ body: (Visitor, AdminStore.Admin) throws -> T) throws -> T {
+        guard let admin else { throw HTTPError(.internalServerError, "route declared without AdminSession") }
+        return try body(requireVisitor(), admin)
     }
 }
