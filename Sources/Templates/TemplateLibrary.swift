@@ -58,6 +58,19 @@ public final class TemplateLibrary: Sendable {
         return TemplateLibrary(sources: sources, parsed: parsed.mapValues { compiler.compile($0) }, base: .object(constants))
     }
 
+    /// The template `name` compiled further against `shared`: values one kind of page shares across requests (its
+    /// title, its theme, its list of games), folded in where no section could shadow them. The request's context must
+    /// not use their names.
+    public func prepared(_ name: String, shared: TemplateFields) -> PreparedTemplate? {
+        guard let template = parsed[name] else { return nil }
+        var constants = TemplateFields()
+        if case .object(let fields)? = base { constants = fields }
+        var compiler = TemplateCompiler(constants: constants, shared: shared, library: self)
+        var below = constants
+        for (name, value) in shared { below[name] = value }
+        return PreparedTemplate(template: compiler.compile(template), base: .object(below), library: self)
+    }
+
     func partial(_ name: String, indent: String) -> Template? {
         if indent.isEmpty { return parsed[name] }
         let key = indent + "\u{0}" + name
@@ -66,5 +79,18 @@ public final class TemplateLibrary: Sendable {
               let template = try? Template(Template.indented(source, by: indent), name: name) else { return parsed[name] }
         indented.withLock { $0[key] = template }
         return template
+    }
+}
+
+/// A template prepared for one kind of page (see `TemplateLibrary.prepared`): rendering it looks up only what the
+/// request brings.
+public struct PreparedTemplate: Sendable {
+    let template: Template
+    let base: TemplateValue
+    let library: TemplateLibrary
+
+    public func render(_ context: TemplateValue, into out: inout [UInt8]) {
+        var renderer = TemplateRenderer(partials: { [library] in library.partial($0, indent: $1) }, stack: [base, context])
+        renderer.render(template.nodes, into: &out)
     }
 }

@@ -153,4 +153,25 @@ struct TemplateExtensionTests {
         #expect(compiled.render("page", ["csrf": "k"]) == "<en*><fr>|en=k;fr=k;")
         #expect(compiled.render("page", ["csrf": "j"]) == "<en*><fr>|en=j;fr=j;")
     }
+
+    /// A page's shared values are folded where nothing can shadow them; inside a section whose items may carry the same
+    /// name, they are looked up as usual, and a dynamic partial named by one is linked in.
+    @Test func preparedPagesFoldSharedValuesOnlyWhereUnshadowed() throws {
+        let sources = ["layout": "<{{title}}>{{>*page}}|{{#items}}[{{title}}]{{/items}}|{{^items}}{{title}}{{/items}}|{{csrf}}",
+                       "home": "{{#games}}{{name}}{{/games}}"]
+        let library = try TemplateLibrary(sources: sources).compiled(constants: [:])
+        let shared: TemplateFields = ["title": "Home", "page": "home", "games": [["name": "a"], ["name": "b"]]]
+        let prepared = try #require(library.prepared("layout", shared: shared))
+        func render(_ context: TemplateValue) -> String {
+            var out: [UInt8] = []
+            prepared.render(context, into: &out)
+            return String(decoding: out, as: UTF8.self)
+        }
+        #expect(render(["csrf": "k", "items": [["title": "own"], ["x": 1]]]) == "<Home>ab|[own][Home]||k")
+        #expect(render(["csrf": "j"]) == "<Home>ab||Home|j")
+        // The same as rendering the unprepared layout with everything in one context.
+        var all: [UInt8] = []
+        library.render("layout", ["csrf": "j", "title": "Home", "page": "home", "games": [["name": "a"], ["name": "b"]]], into: &all)
+        #expect(String(decoding: all, as: UTF8.self) == "<Home>ab||Home|j")
+    }
 }

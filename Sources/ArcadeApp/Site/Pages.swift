@@ -18,6 +18,7 @@ struct Pages: Sendable {
     final class CompiledLibraries: Sendable {
         let libraries = Mutex<[String: (source: TemplateLibrary, version: Int, library: TemplateLibrary)]>([:])
         let data = Mutex<[String: (version: Int, value: TemplateValue)]>([:])
+        let prepared = Mutex<[String: (library: TemplateLibrary, layout: PreparedTemplate)]>([:])
     }
 
     /// Page data that depends only on the language and the hotfixes (the home page's list of games), built once for
@@ -102,20 +103,21 @@ struct Pages: Sendable {
         }
     }
 
+    /// A page in the layout. What every request for this page shares (its title, section, theme and `shared` data,
+    /// which must depend only on the page and the language) is compiled into the layout once; each request renders
+    /// only its own part (`data`, the CSRF token, the path, the update banner).
     func render(_ page: String, status: Status = .ok, title: String, language: String, csrf: String, path: String,
-                section: String = "", data: TemplateFields = [:], cookies: [SetCookie] = []) -> Response {
-        var context: TemplateFields = ["page": .string(page), "title": .string(title), "csrf": .string(csrf),
-                                       "section": .object([section: true])]
-        for (key, value) in data { context[key] = value }
+                section: String = "", shared: TemplateFields = [:], data: TemplateFields = [:],
+                cookies: [SetCookie] = []) -> Response {
         let look = PageLook.current
-        if !look.theme.isEmpty { context["theme"] = .string(look.theme) }
-        context["themes"] = themes(language: language, look: look)
-        context["path"] = .string(path)
+        var context: TemplateFields = ["csrf": .string(csrf), "path": .string(path)]
+        for (key, value) in data { context[key] = value }
         if status == .ok, let banner = look.banner { context["updateBanner"] = banner }
         var body: [UInt8] = []
         body.reserveCapacity(8192)
         do {
-            try library(language).render("layout", .object(context), into: &body)
+            try prepared(page, title: title, language: language, section: section, look: look, shared: shared)
+                .render(.object(context), into: &body)
         } catch {
             // Only in --dev: show the template error rather than a blank page.
             Log.error("\(error)")
@@ -125,6 +127,26 @@ struct Pages: Sendable {
         for cookie in cookies { response.setCookie(cookie) }
         return Pages.withLanguage(response, language: language)
     }
+
+    /// The layout prepared for one page, title, section and look in one language; rebuilt with the language's library.
+    private func prepared(_ page: String, title: String, language: String, section: String, look: PageLook,
+                          shared: TemplateFields) throws -> PreparedTemplate {
+        let library = try library(language)
+        let key = "\(language)|\(page)|\(section)|\(look.theme)|\(look.retroUnlocked)|\(title)"
+        if let hit = compiled.prepared.withLock({ $0[key] }), hit.library === library { return hit.layout }
+        var known: TemplateFields = ["page": .string(page), "title": .string(title), "section": .object([section: true]),
+                                     "themes": themes(language: language, look: look), "theme": .string(look.theme)]
+        for (key, value) in shared { known[key] = value }
+        guard let layout = library.prepared("layout", shared: known) else { throw TemplateStoreError("layout is missing") }
+        compiled.prepared.withLock { cache in
+            // Titles are few (each page's, each error's); the bound only guards against a page that puts data in one.
+            if cache.count >= Pages.preparedLimit { cache.removeAll() }
+            cache[key] = (library, layout)
+        }
+        return layout
+    }
+
+    static let preparedLimit = 1_000
 
     /// A partial's bytes, with the language's strings (for a part placed into a page).
     func partial(_ name: String, language: String, csrf: String, data: TemplateFields) -> [UInt8] {

@@ -120,7 +120,7 @@ public final class Site: Sendable {
             let once = try OnceRoutes.banners(onceStore, visitor, game: nil, back: "/", t: t, whatsNew: true)
             return pages.render("home", title: t.string("home.title"), language: visitor.language,
                                 csrf: visitor.csrfToken, path: "/", section: "home",
-                                data: ["once": once, "catalog": catalog])
+                                shared: ["catalog": catalog], data: ["once": once])
         }
         let mastermind = MastermindStore(pool: pool, constants: constants, dailyKey: try Site.secret("mastermind-daily", in: db),
                                          firstDay: try Site.firstDay(in: db, clock: options.clock), clock: options.clock)
