@@ -1,27 +1,60 @@
-/// Parsing of `Cookie` headers (RFC 6265 §5.4).
-public enum Cookies {
+/// The cookies a request carries (RFC 6265 §5.4), in the order sent. A request has a handful, so a list searched in
+/// order is cheaper to build and to read than a hash table.
+public struct Cookies: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    private var pairs: [(name: String, value: String)] = []
+
+    public init() {}
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        for (name, value) in elements where self[name] == nil { pairs.append((name, value)) }
+    }
+
+    /// The first value sent under that name.
+    public subscript(name: String) -> String? {
+        for pair in pairs where pair.name == name { return pair.value }
+        return nil
+    }
+
+    public var count: Int { pairs.count }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { pairs.makeIterator() }
+
+    /// The same cookies, whatever their order.
+    public static func == (a: Cookies, b: Cookies) -> Bool {
+        a.count == b.count && a.pairs.allSatisfy { b[$0.name] == $0.value }
+    }
+
     /// Name-value pairs from every `Cookie` header. The first occurrence of a
     /// name wins; pairs without `=` and empty names are skipped; values keep
     /// their bytes, with one pair of surrounding quotes removed.
-    public static func parse(_ headers: [String]) -> [String: String] {
-        var result: [String: String] = [:]
+    public static func parse(_ headers: [String]) -> Cookies {
+        var result = Cookies()
         for header in headers {
             var header = header
-            header.withUTF8 { bytes in
-                var i = 0
-                while i < bytes.count {
-                    var end = i
-                    while end < bytes.count && bytes[end] != UInt8(ascii: ";") { end += 1 }
-                    parsePair(bytes, i, end, into: &result)
-                    i = end + 1
-                }
-            }
+            header.withUTF8 { result.parse($0) }
         }
         return result
     }
 
+    /// The cookies of a request's `Cookie` fields, read from the header bytes.
+    static func parse(_ headers: HTTPHeaders) -> Cookies {
+        var result = Cookies()
+        headers.forEachValue(of: "Cookie") { result.parse($0) }
+        return result
+    }
+
+    private mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var i = 0
+        while i < bytes.count {
+            var end = i
+            while end < bytes.count && bytes[end] != UInt8(ascii: ";") { end += 1 }
+            parsePair(bytes, i, end)
+            i = end + 1
+        }
+    }
+
     // One `name=value` pair, trimmed, with one pair of quotes removed.
-    private static func parsePair(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, into result: inout [String: String]) {
+    private mutating func parsePair(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
         func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
         var eq = start
         while eq < end && bytes[eq] != UInt8(ascii: "=") { eq += 1 }
@@ -38,8 +71,8 @@ public enum Cookies {
             valueEnd -= 1
         }
         let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), as: UTF8.self)
-        if result[name] == nil {
-            result[name] = String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)
+        if self[name] == nil {
+            pairs.append((name, String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)))
         }
     }
 }

@@ -26,6 +26,17 @@ public struct HTTPHeaders: Sendable, Sequence {
         fields.append(Field(nameStart: nameStart, nameEnd: nameEnd, valueStart: nameEnd, valueEnd: Int32(bytes.count)))
     }
 
+    /// Appends every field of `other` (a block of fields built once) with one copy of its bytes.
+    public mutating func append(contentsOf other: HTTPHeaders) {
+        let shift = Int32(bytes.count)
+        bytes.append(contentsOf: other.bytes)
+        fields.reserveCapacity(fields.count + other.fields.count)
+        for field in other.fields {
+            fields.append(Field(nameStart: field.nameStart + shift, nameEnd: field.nameEnd + shift,
+                                valueStart: field.valueStart + shift, valueEnd: field.valueEnd + shift))
+        }
+    }
+
     /// Replaces every field of that name with one field.
     public mutating func set(_ name: String, _ value: String) {
         remove(name)
@@ -47,6 +58,15 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     public func values(_ name: String) -> [String] {
         fields.filter { matches($0, name) }.map(value)
+    }
+
+    /// Calls `body` with the bytes of each value of that name, in order, without copying them.
+    func forEachValue(of name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        bytes.withUnsafeBufferPointer { buffer in
+            for field in fields where matches(field, name) {
+                body(UnsafeBufferPointer(rebasing: buffer[Int(field.valueStart)..<Int(field.valueEnd)]))
+            }
+        }
     }
 
     /// How many fields have that name.

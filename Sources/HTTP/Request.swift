@@ -24,7 +24,7 @@ public struct Request: Sendable {
     /// The form and the cookies are read several times a request (checks, then the handler): parsed once,
     /// when the head and body are set.
     private mutating func parse() {
-        cookies = Cookies.parse(headers.values("Cookie"))
+        cookies = Cookies.parse(headers)
         guard let type = headers["Content-Type"]?.split(separator: ";").first?.trimmingOWS,
               asciiEqualIgnoringCase(type.utf8, "application/x-www-form-urlencoded".utf8)
         else { form = nil; return }
@@ -56,7 +56,7 @@ public struct Request: Sendable {
     public private(set) var form: FormFields?
 
     /// Cookies from every `Cookie` header.
-    public private(set) var cookies: [String: String] = [:]
+    public private(set) var cookies = Cookies()
 
     /// Whether the client lets the connection stay open after this request.
     public var wantsKeepAlive: Bool {

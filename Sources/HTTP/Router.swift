@@ -68,6 +68,10 @@ public struct Router: Responder {
     }
 
     private var routes: [Route] = []
+    /// Route indexes by their first segment when it is a literal ("" for `/`), and those starting with a parameter:
+    /// a request is matched against the few that could match, in the order they were added.
+    private var byFirstSegment: [String: [Int]] = [:]
+    private var startingWithParameter: [Int] = []
     public var fallback = Handler { _ in Response.error(.notFound) }
     /// Builds the 404/405/400 pages; the site replaces it with its own.
     public var errorPage: @Sendable (Status, Request) -> Response = { status, _ in Response.error(status) }
@@ -85,6 +89,11 @@ public struct Router: Responder {
         }
         if let restIndex = segments.firstIndex(where: { if case .rest = $0 { true } else { false } }) {
             precondition(restIndex == segments.count - 1, "*rest must be the last segment of \(pattern)")
+        }
+        switch segments.first {
+        case .literal(let first)?: byFirstSegment[first, default: []].append(routes.count)
+        case nil: byFirstSegment["", default: []].append(routes.count)
+        default: startingWithParameter.append(routes.count)
         }
         routes.append(Route(method: method, segments: segments, handler: Handler(offLoop: offLoop, respond)))
     }
@@ -108,7 +117,8 @@ public struct Router: Responder {
             return Handler { page(.badRequest, $0) }
         }
         var allowed: [Method] = []
-        for route in routes {
+        for index in candidates(path.first ?? "") {
+            let route = routes[index]
             guard let parameters = Router.match(route.segments, path) else { continue }
             if route.method == request.method || (request.method == .head && route.method == .get) {
                 // An exact HEAD route wins over GET's; GET serves HEAD otherwise.
@@ -130,6 +140,14 @@ public struct Router: Responder {
             response.headers.set("Allow", allow)
             return response
         }
+    }
+
+    /// The indexes of the routes that could match a path starting with `first`, in the order they were added.
+    private func candidates(_ first: String) -> [Int] {
+        let literal = byFirstSegment[first] ?? []
+        if startingWithParameter.isEmpty { return literal }
+        if literal.isEmpty { return startingWithParameter }
+        return (literal + startingWithParameter).sorted()
     }
 
     static func match(_ pattern: [Segment], _ path: [String]) -> [String: String]? {

@@ -52,12 +52,23 @@ public enum URI {
 
     /// Splits a raw path on `/` and decodes each segment.
     public static func decodeSegments(_ rawPath: Substring) -> [String]? {
-        var segments: [String] = []
-        for part in rawPath.split(separator: "/", omittingEmptySubsequences: true) {
-            guard let decoded = decode(part) else { return nil }
-            segments.append(decoded)
+        var path = rawPath
+        return path.withUTF8 { bytes -> [String]? in
+            var segments: [String] = []
+            var start = 0
+            for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "/") {
+                defer { start = end + 1 }
+                guard end > start else { continue }
+                let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if part.contains(UInt8(ascii: "%")) {
+                    guard let decoded = decode(String(decoding: part, as: UTF8.self)) else { return nil }
+                    segments.append(decoded)
+                } else {
+                    segments.append(String(decoding: part, as: UTF8.self))
+                }
+            }
+            return segments
         }
-        return segments
     }
 
     /// Percent-encodes everything but unreserved characters.

@@ -1,9 +1,19 @@
+import Synchronization
+
 /// Chooses a shipped language for a request: RFC 4647 lookup over
 /// `Accept-Language` (q=0 means "not acceptable"), with the regional
 /// equivalences browsers need (zh-TW → zh-Hant, es-MX → es-419 → es, …).
 public struct LanguageNegotiation: Sendable {
     public let available: [String]
     public let fallback: String
+    /// Browsers send a few distinct headers and tags: each is negotiated once (forgotten all at once past a bound).
+    private let memo = Memo()
+
+    final class Memo: Sendable {
+        let headers = Mutex<[String: String]>([:])
+        let tags = Mutex<[String: String?]>([:])
+        static let limit = 4_096
+    }
 
     public init(available: [String], fallback: String) {
         self.available = available
@@ -58,7 +68,15 @@ public struct LanguageNegotiation: Sendable {
     }()
 
     public func negotiate(_ header: String?) -> String {
-        let ranges = Self.parse(header ?? "")
+        let header = header ?? ""
+        if let known = memo.headers.withLock({ $0[header] }) { return known }
+        let chosen = choose(header)
+        memo.headers.withLock { if $0.count >= Memo.limit { $0.removeAll() }; $0[header] = chosen }
+        return chosen
+    }
+
+    private func choose(_ header: String) -> String {
+        let ranges = Self.parse(header)
         let refused = Set(ranges.filter { $0.q == 0 }.flatMap { Self.lookupChain($0.range).prefix(1) })
         let acceptable = available.filter { !refused.contains($0.lowercased()) }
         for (range, q) in ranges where q > 0 {
@@ -69,7 +87,12 @@ public struct LanguageNegotiation: Sendable {
     }
 
     /// The shipped language a single tag looks up to, if any.
-    public func match(_ tag: String) -> String? { match(tag, among: available) }
+    public func match(_ tag: String) -> String? {
+        if let known = memo.tags.withLock({ $0[tag] }) { return known }
+        let found = match(tag, among: available)
+        memo.tags.withLock { if $0.count >= Memo.limit { $0.removeAll() }; $0[tag] = found }
+        return found
+    }
 
     private func match(_ tag: String, among candidates: [String]) -> String? {
         for candidate in Self.lookupChain(tag) {

@@ -22,7 +22,7 @@ struct OnceStore: Sendable {
     /// Anchors and records read from SQLite, kept for the next request. The
     /// anchors never change once made; a record is dropped on every write.
     final class Cache: Sendable {
-        let anchors = BoundedCache<String, AnchorEntry>(limit: 20_000)
+        let anchors = BoundedCache<AnchorKey, AnchorEntry>(limit: 20_000)
         let records = BoundedCache<String, Once.Record>(limit: 20_000)
     }
 
@@ -87,13 +87,15 @@ struct OnceStore: Sendable {
     /// When the player arrived, first saw this version, and began this session: read on the
     /// calling thread; an anchor not stored yet is queued for the writer (never waited for),
     /// and a player without a row (who has only looked) gets anchors at once and no write.
+    struct AnchorKey: Hashable, Sendable { let player, session, version: String }
+
     private func anchors(_ visitor: Visitor, version siteVersion: String) throws -> AnchorEntry {
         if visitor.isNew {
             let at = clock()
             return AnchorEntry(anchors: Once.Anchors(install: Double(visitor.player.firstSeen), version: at, session: at),
                                sawEarlierVersion: false)
         }
-        let key = visitor.playerID + "|" + visitor.sessionID + "|" + siteVersion
+        let key = AnchorKey(player: visitor.playerID, session: visitor.sessionID, version: siteVersion)
         if let known = cache.anchors[key] { return known }
         let db = try pool.connection()
         let now = WallClock.milliseconds(clock)

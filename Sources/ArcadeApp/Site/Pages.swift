@@ -18,7 +18,13 @@ struct Pages: Sendable {
     final class CompiledLibraries: Sendable {
         let libraries = Mutex<[String: (source: TemplateLibrary, version: Int, library: TemplateLibrary)]>([:])
         let data = Mutex<[String: (version: Int, value: TemplateValue)]>([:])
-        let prepared = Mutex<[String: (library: TemplateLibrary, layout: PreparedTemplate)]>([:])
+        let prepared = Mutex<[PreparedKey: (library: TemplateLibrary, layout: PreparedTemplate)]>([:])
+    }
+
+    /// What a prepared layout depends on besides the language's library.
+    struct PreparedKey: Hashable {
+        let language, page, section, theme, title: String
+        let retro: Bool
     }
 
     /// Page data that depends only on the language and the hotfixes (the home page's list of games), built once for
@@ -132,7 +138,8 @@ struct Pages: Sendable {
     private func prepared(_ page: String, title: String, language: String, section: String, look: PageLook,
                           shared: TemplateFields) throws -> PreparedTemplate {
         let library = try library(language)
-        let key = "\(language)|\(page)|\(section)|\(look.theme)|\(look.retroUnlocked)|\(title)"
+        let key = PreparedKey(language: language, page: page, section: section, theme: look.theme, title: title,
+                              retro: look.retroUnlocked)
         if let hit = compiled.prepared.withLock({ $0[key] }), hit.library === library { return hit.layout }
         var known: TemplateFields = ["page": .string(page), "title": .string(title), "section": .object([section: true]),
                                      "themes": themes(language: language, look: look), "theme": .string(look.theme)]

@@ -3,11 +3,7 @@ import HTTP
 /// The headers every answer carries: a strict Content-Security-Policy (no inline script), no sniffing, no framing,
 /// no referrer beyond the site, and no shared caching of pages made for one visitor.
 struct SecurityHeaders<Context: Sendable>: Middleware {
-    static var fields: [(String, String)] {
-        [("Content-Security-Policy", Pages.contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"),
-         ("Referrer-Policy", "same-origin"), ("X-Frame-Options", "DENY"), ("Vary", "Accept-Language, Cookie"),
-         ("Cache-Control", "private, no-cache")]
-    }
+    static var fields: [(String, String)] { securityFields }
 
     func handle(_ request: Request, context: Context, next: Next<Context>) throws -> Response {
         Self.apply(try next(request, context))
@@ -16,7 +12,17 @@ struct SecurityHeaders<Context: Sendable>: Middleware {
     /// Adds what the answer does not set itself (a handler may ask for `no-store`).
     static func apply(_ response: Response) -> Response {
         var response = response
-        for (name, value) in fields where !response.headers.contains(name) { response.headers.append(name, value) }
+        if !securityFields.contains(where: { response.headers.contains($0.0) }) {
+            response.headers.append(contentsOf: securityBlock)   // the usual case: one copy
+        } else {
+            for (name, value) in securityFields where !response.headers.contains(name) { response.headers.append(name, value) }
+        }
         return response
     }
 }
+
+// Built once (a generic type cannot hold static constants).
+private let securityFields = [("Content-Security-Policy", Pages.contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"),
+                              ("Referrer-Policy", "same-origin"), ("X-Frame-Options", "DENY"),
+                              ("Vary", "Accept-Language, Cookie"), ("Cache-Control", "private, no-cache")]
+private let securityBlock = HTTPHeaders(securityFields)
