@@ -6,7 +6,8 @@ import Synchronization
 /// escapes every middleware is answered plainly, with its `HTTPResponseError` status or 500).
 public struct RouterGroup<Context: Sendable>: Sendable {
     public let prefix: String
-    let middleware: [any Middleware<Context>]
+    /// Each middleware's `handle`, as a closure made where its type was known: calling it needs no existential.
+    let middleware: [Step]
     let context: @Sendable (Request) -> Context
 
     public init(_ prefix: String = "", context: @escaping @Sendable (Request) -> Context) {
@@ -15,7 +16,9 @@ public struct RouterGroup<Context: Sendable>: Sendable {
         self.context = context
     }
 
-    private init(prefix: String, middleware: [any Middleware<Context>], context: @escaping @Sendable (Request) -> Context) {
+    typealias Step = @Sendable (Request, Context, Next<Context>) throws -> Response
+
+    private init(prefix: String, middleware: [Step], context: @escaping @Sendable (Request) -> Context) {
         self.prefix = prefix
         self.middleware = middleware
         self.context = context
@@ -23,7 +26,7 @@ public struct RouterGroup<Context: Sendable>: Sendable {
 
     /// This group with `added` running inside its middleware, nearer the handlers.
     public func adding(_ added: some Middleware<Context>) -> RouterGroup {
-        RouterGroup(prefix: prefix, middleware: middleware + [added], context: context)
+        RouterGroup(prefix: prefix, middleware: middleware + [{ try added.handle($0, context: $1, next: $2) }], context: context)
     }
 
     /// A group under a longer path, with the same middleware.
@@ -57,31 +60,34 @@ public struct RouterGroup<Context: Sendable>: Sendable {
         let middleware = self.middleware, makeContext = context
         router.add(method, prefix + path) { request, reply in
             let answer = DeferredAnswer(reply)
-            let first = RouterGroup.run(middleware, request, makeContext(request)) { request, context in
+            let first = RouterGroup.run(RouterGroup.compose(middleware) { request, context in
                 try start(request, context, answer.reply)
                 var placeholder = Response(status: .noContent)
                 placeholder.headers.append(DeferredAnswer.marker, "")
                 return placeholder
-            }
+            }, request, makeContext(request))
             if first.headers.contains(DeferredAnswer.marker) { answer.middlewareDone(first.headers) } else { reply.send(first) }
         }
     }
 
     func chain(_ handle: @escaping Handle) -> @Sendable (Request) -> Response {
-        let middleware = self.middleware, makeContext = context
-        return { request in RouterGroup.run(middleware, request, makeContext(request), handle) }
+        let chain = RouterGroup.compose(middleware, handle), makeContext = context
+        return { request in RouterGroup.run(chain, request, makeContext(request)) }
     }
 
-    static func run(_ middleware: [any Middleware<Context>], _ request: Request, _ context: Context,
-                    _ handle: (Request, Context) throws -> Response) -> Response {
+    /// The middleware around `handle`, outermost first, nested once when the route is added.
+    static func compose(_ middleware: [Step], _ handle: @escaping Handle) -> Handle {
+        var chain = handle
+        for step in middleware.reversed() {
+            let inner = chain
+            chain = { request, context in try step(request, context, Next(call: inner)) }
+        }
+        return chain
+    }
+
+    static func run(_ chain: Handle, _ request: Request, _ context: Context) -> Response {
         do {
-            return try withoutActuallyEscaping(handle) { handle in
-                func step(_ index: Int, _ request: Request, _ context: Context) throws -> Response {
-                    guard index < middleware.count else { return try handle(request, context) }
-                    return try middleware[index].handle(request, context: context, next: Next { try step(index + 1, $0, $1) })
-                }
-                return try step(0, request, context)
-            }
+            return try chain(request, context)
         } catch let error as any HTTPResponseError {
             return Response.error(error.status, detail: error.message.isEmpty ? nil : error.message)
         } catch {

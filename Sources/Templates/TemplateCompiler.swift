@@ -21,7 +21,7 @@ struct TemplateCompiler {
         self.constants = constants
         self.shared = shared
         var known = constants
-        for (name, value) in shared { known[name] = value }
+        known.merge(shared)
         self.known = known
         self.library = library
     }

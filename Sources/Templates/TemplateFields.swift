@@ -18,7 +18,12 @@ public struct TemplateFields: Sendable, ExpressibleByDictionaryLiteral, Sequence
         for (name, value) in fields { self[name] = value }
     }
 
-    public init(dictionaryLiteral elements: (String, TemplateValue)...) { self.init(elements) }
+    /// A literal's names are distinct (as a dictionary literal's must be): appended without a search.
+    public init(dictionaryLiteral elements: (String, TemplateValue)...) { self.init(distinct: elements) }
+
+    init(distinct elements: [(String, TemplateValue)]) {
+        fields = elements.map { Field(key: TemplateFields.key($0.0), name: $0.0, value: $0.1) }
+    }
 
     public subscript(name: String) -> TemplateValue? {
         get { self[TemplateFields.key(name), name] }
@@ -40,9 +45,22 @@ public struct TemplateFields: Sendable, ExpressibleByDictionaryLiteral, Sequence
 
     public var count: Int { fields.count }
 
-    public func makeIterator() -> AnyIterator<(String, TemplateValue)> {
-        var iterator = fields.makeIterator()
-        return AnyIterator { iterator.next().map { ($0.name, $0.value) } }
+    public func makeIterator() -> Iterator { Iterator(fields: fields.makeIterator()) }
+
+    public struct Iterator: IteratorProtocol {
+        var fields: IndexingIterator<[Field]>
+        public mutating func next() -> (String, TemplateValue)? { fields.next().map { ($0.name, $0.value) } }
+    }
+
+    /// Adds `other`'s fields, replacing those of the same name (their keys are reused, not computed again).
+    public mutating func merge(_ other: TemplateFields) {
+        for field in other.fields {
+            if let index = fields.firstIndex(where: { $0.key == field.key && $0.name == field.name }) {
+                fields[index].value = field.value
+            } else {
+                fields.append(field)
+            }
+        }
     }
 
     /// FNV-1a over the name's UTF-8: a few instructions a byte, no per-process seed to set up.

@@ -67,7 +67,7 @@ public final class TemplateLibrary: Sendable {
         if case .object(let fields)? = base { constants = fields }
         var compiler = TemplateCompiler(constants: constants, shared: shared, library: self)
         var below = constants
-        for (name, value) in shared { below[name] = value }
+        below.merge(shared)
         return PreparedTemplate(template: compiler.compile(template), base: .object(below), library: self)
     }
 

@@ -20,7 +20,7 @@ public enum TemplateValue: Sendable, ExpressibleByStringLiteral, ExpressibleByBo
     public init(integerLiteral value: Int) { self = .int(value) }
     public init(arrayLiteral elements: TemplateValue...) { self = .list(elements) }
     public init(dictionaryLiteral elements: (String, TemplateValue)...) {
-        self = .object(TemplateFields(elements))
+        self = .object(TemplateFields(distinct: elements))
     }
 
     /// Mustache truthiness: false, null, "" and empty lists are false.

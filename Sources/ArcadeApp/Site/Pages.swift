@@ -117,7 +117,7 @@ struct Pages: Sendable {
                 cookies: [SetCookie] = []) -> Response {
         let look = PageLook.current
         var context: TemplateFields = ["csrf": .string(csrf), "path": .string(path)]
-        for (key, value) in data { context[key] = value }
+        context.merge(data)
         if status == .ok, let banner = look.banner { context["updateBanner"] = banner }
         var body: [UInt8] = []
         body.reserveCapacity(8192)
@@ -143,7 +143,7 @@ struct Pages: Sendable {
         if let hit = compiled.prepared.withLock({ $0[key] }), hit.library === library { return hit.layout }
         var known: TemplateFields = ["page": .string(page), "title": .string(title), "section": .object([section: true]),
                                      "themes": themes(language: language, look: look), "theme": .string(look.theme)]
-        for (key, value) in shared { known[key] = value }
+        known.merge(shared)
         guard let layout = library.prepared("layout", shared: known) else { throw TemplateStoreError("layout is missing") }
         compiled.prepared.withLock { cache in
             // Titles are few (each page's, each error's); the bound only guards against a page that puts data in one.
@@ -158,7 +158,7 @@ struct Pages: Sendable {
     /// A partial's bytes, with the language's strings (for a part placed into a page).
     func partial(_ name: String, language: String, csrf: String, data: TemplateFields) -> [UInt8] {
         var context: TemplateFields = ["csrf": .string(csrf)]
-        for (key, value) in data { context[key] = value }
+        context.merge(data)
         var out: [UInt8] = []
         (try? library(language))?.render(name, .object(context), into: &out)
         return out
@@ -168,7 +168,7 @@ struct Pages: Sendable {
     func fragment(_ name: String, status: Status = .ok, language: String, csrf: String,
                   data: TemplateFields) -> Response {
         var context: TemplateFields = ["csrf": .string(csrf)]
-        for (key, value) in data { context[key] = value }
+        context.merge(data)
         var body: [UInt8] = []
         do {
             try library(language).render(name, .object(context), into: &body)
