@@ -198,13 +198,14 @@ public struct Signer: Sendable {
 
 /// A thread-safe map that forgets everything when it grows past its limit:
 /// enough to keep the hot entries of a cache without unbounded memory.
+/// Inlinable, so each use is specialized for its types (unspecialized, a lookup costs more than the hashing).
 public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private let storage = Mutex<[Key: Value]>([:])
-    private let limit: Int
+    @usableFromInline let storage = Mutex<[Key: Value]>([:])
+    @usableFromInline let limit: Int
 
     public init(limit: Int) { self.limit = limit }
 
-    public subscript(key: Key) -> Value? {
+    @inlinable public subscript(key: Key) -> Value? {
         get { storage.withLock { $0[key] } }
         set {
             storage.withLock {
@@ -217,7 +218,7 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
 
 extension BoundedCache where Value: Equatable {
     /// Drops the entry only while it still holds `value`, not a newer one set since.
-    public func remove(_ key: Key, ifStill value: Value) {
+    @inlinable public func remove(_ key: Key, ifStill value: Value) {
         storage.withLock { if $0[key] == value { $0[key] = nil } }
     }
 }

@@ -141,8 +141,13 @@ public struct HTTPHeaders: Sendable, Sequence {
     private func matches(_ field: Field, _ name: String) -> Bool {
         let length = Int(field.nameEnd - field.nameStart)
         guard length == name.utf8.count else { return false }
-        return bytes.withUnsafeBufferPointer { buffer in
-            asciiEqualIgnoringCase(UnsafeBufferPointer(rebasing: buffer[Int(field.nameStart)..<Int(field.nameEnd)]), name.utf8)
+        var name = name
+        return name.withUTF8 { wanted in
+            bytes.withUnsafeBufferPointer { buffer in
+                let start = Int(field.nameStart)
+                for i in 0..<length where lowerASCII(buffer[start + i]) != lowerASCII(wanted[i]) { return false }
+                return true
+            }
         }
     }
 

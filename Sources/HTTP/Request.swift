@@ -3,7 +3,7 @@ public struct Request: Sendable {
     public var method: Method
     public var version: Version
     /// The request target in origin form (`/path?query`), still percent-encoded.
-    public var target: String
+    public var target: String { didSet { decodedPath = nil } }
     public var headers: HTTPHeaders { didSet { parse() } }
     public var body: [UInt8] { didSet { parse() } }
     /// Path parameters filled in by the router (`/games/:id` → `id`).
@@ -45,7 +45,10 @@ public struct Request: Sendable {
 
     /// The path's segments, each percent-decoded; an encoded `/` stays inside
     /// its segment. Nil when an escape is malformed or decodes to bad UTF-8.
-    public var pathSegments: [String]? { URI.decodeSegments(rawPath) }
+    public var pathSegments: [String]? { decodedPath ?? URI.decodeSegments(rawPath) }
+
+    /// The segments, once the router has decoded them (handlers and static files need not do it again).
+    var decodedPath: [String]?
 
     /// The query parameters, decoded.
     public var query: FormFields { FormFields(urlencoded: rawQuery ?? "") ?? FormFields() }

@@ -116,6 +116,7 @@ public struct Router: Responder {
             let page = errorPage
             return Handler { page(.badRequest, $0) }
         }
+        request.decodedPath = path
         var allowed: [Method] = []
         for index in candidates(path.first ?? "") {
             let route = routes[index]
