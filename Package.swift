@@ -18,14 +18,15 @@ let package = Package(
         .target(name: "CSystem"),
 
         // HTTP/1.1 messages, the incremental parser and the router: no I/O.
-        .target(name: "HTTP"),
+        .target(name: "HTMLEscaping"),
+        .target(name: "HTTP", dependencies: ["HTMLEscaping"]),
         // Threads, a condition variable and the event-loop marker, shared by the server and the database writer.
         .target(name: "Threads", dependencies: ["CSystem"]),
         // The epoll reactor that serves HTTP over sockets.
         .target(name: "HTTPServer", dependencies: ["HTTP", "CSystem", "Files", "Threads"]),
 
         // Mustache templates rendered straight into bytes.
-        .target(name: "Templates"),
+        .target(name: "Templates", dependencies: ["HTMLEscaping"]),
         // .strings and .stringsdict files, formatting, plurals, locale negotiation.
         .target(name: "Localization", dependencies: ["PropertyList", "Files"]),
         // Typed site constants with overrides and hotfixes (the GTConstants model).

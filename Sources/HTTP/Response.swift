@@ -1,3 +1,4 @@
+import HTMLEscaping
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -55,8 +56,8 @@ public struct Response: Sendable {
 
     /// A small HTML error page that names the status; the reason is escaped.
     public static func error(_ status: Status, detail: String? = nil) -> Response {
-        let title = "\(status.code) \(HTML.escape(status.reason))"
-        let para = detail.map { "<p>\(HTML.escape($0))</p>" } ?? ""
+        let title = "\(status.code) \(HTMLEscaper.escape(status.reason))"
+        let para = detail.map { "<p>\(HTMLEscaper.escape($0))</p>" } ?? ""
         var response = Response.html(
             "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>\(title)</title></head>"
                 + "<body><h1>\(title)</h1>\(para)</body></html>\n",
@@ -75,23 +76,4 @@ public final class OpenFile: Sendable {
     public init(descriptor: Int32) { self.descriptor = descriptor }
 
     deinit { close(descriptor) }
-}
-
-/// Minimal HTML escaping for text the server itself writes.
-public enum HTML {
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for ch in text.unicodeScalars {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out
-    }
 }

@@ -63,7 +63,7 @@ struct AdminStore: Sendable {
     /// A new session: the token for the cookie.
     func startSession(_ admin: Admin) throws -> String {
         let token = Base64URL.encode(Crypto.randomBytes(32))
-        try pool.write { db in
+        _ = try pool.write { db in
             try db.execute("INSERT INTO admin_sessions VALUES (?, ?, ?, ?)",
                            [.blob(Crypto.sha256(Array(token.utf8))), SQLValue(admin.id), SQLValue(clock()), SQLValue(clock())])
         }
@@ -81,21 +81,21 @@ struct AdminStore: Sendable {
             """, [key]), let id = row.int("id"), let name = row.string("name"), let lastSeen = row.int("last_seen") else { return nil }
         let now = clock()
         guard now - lastSeen <= Self.idleSeconds else {
-            try pool.write { try $0.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [key]) }
+            _ = try pool.write { try $0.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [key]) }
             return nil
         }
         if now - lastSeen >= 60 {
-            try pool.write { try $0.execute("UPDATE admin_sessions SET last_seen = ? WHERE token_hash = ?", [SQLValue(now), key]) }
+            _ = try pool.write { try $0.execute("UPDATE admin_sessions SET last_seen = ? WHERE token_hash = ?", [SQLValue(now), key]) }
         }
         return Admin(id: id, name: name)
     }
 
     func endSession(_ token: String) throws {
-        try pool.write { try $0.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [.blob(Crypto.sha256(Array(token.utf8)))]) }
+        _ = try pool.write { try $0.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [.blob(Crypto.sha256(Array(token.utf8)))]) }
     }
 
     func audit(_ admin: String, action: String, target: String, before: String?, after: String?) throws {
-        try pool.write { db in
+        _ = try pool.write { db in
             try db.execute("INSERT INTO audit (admin, at, action, target, before, after) VALUES (?, ?, ?, ?, ?, ?)",
                            [.text(admin), SQLValue(clock()), .text(action), .text(target), SQLValue(before), SQLValue(after)])
         }
