@@ -2,7 +2,7 @@
 import unittest
 
 from arcade_browser import BrowserTest
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 PAGES = ["/", "/mastermind", "/mastermind/stats", "/mastermind/daily", "/mastermind/archive", "/mastermind/help",
@@ -84,7 +84,9 @@ class Accessibility(BrowserTest):
         self.assertEqual(len(self.screenshots("theme-light-home", "/")), 8)
 
     def wait_for_class(self, name):
-        WebDriverWait(self.driver, 10, ignored_exceptions=[StaleElementReferenceException]).until(
+        # While the page navigates, Chromium may answer for the old document's node (stale, or "does not belong to
+        # the document"): ask again; a class that never comes still times out.
+        WebDriverWait(self.driver, 10, ignored_exceptions=[StaleElementReferenceException, WebDriverException]).until(
             lambda d: name in (d.find_element("css selector", "html").get_dom_attribute("class") or ""))
 
     def test_a_round_and_a_finished_game_too(self):
