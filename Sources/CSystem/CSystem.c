@@ -155,6 +155,13 @@ ssize_t csys_sendfile(int out_fd, int in_fd, int64_t *offset, size_t count) {
 }
 
 ssize_t csys_writev(int fd, const struct iovec *iov, int count) { return writev(fd, iov, count); }
+
+ssize_t csys_writev_more(int fd, const struct iovec *iov, int count) {
+    struct msghdr msg = {0};
+    msg.msg_iov = (struct iovec *)iov;
+    msg.msg_iovlen = (size_t)count;
+    return sendmsg(fd, &msg, MSG_MORE | MSG_NOSIGNAL);
+}
 ssize_t csys_send(int fd, const void *buf, size_t len) { return send(fd, buf, len, MSG_NOSIGNAL); }
 
 int csys_set_nodelay(int fd) {

@@ -24,5 +24,13 @@ enum CharacterClass {
         return t
     }()
 
+    /// The table at a fixed address, for the parser's loop: reading it through `withUnsafeBufferPointer` made every
+    /// parse go through generic code (its result copied by value witnesses).
+    nonisolated(unsafe) static let classes: UnsafePointer<UInt8> = {
+        let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        pointer.initialize(from: table, count: 256)
+        return UnsafePointer(pointer)  // written once, then only read; lives as long as the process
+    }()
+
     @inline(__always) static func isTokenByte(_ b: UInt8) -> Bool { table[Int(b)] & token != 0 }
 }

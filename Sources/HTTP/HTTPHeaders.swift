@@ -95,13 +95,36 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     /// Appends `Name: value\r\n` for each field.
     public func write(into out: inout [UInt8]) {
+        let start = out.count, count = serializedCount
+        out.append(contentsOf: repeatElement(0, count: count))
+        out.withUnsafeMutableBufferPointer { _ = serialize(to: $0.baseAddress! + start) }
+    }
+
+    /// How many bytes `serialize(to:)` writes.
+    public var serializedCount: Int {
+        var total = 4 * fields.count
+        for field in fields { total += Int(field.nameEnd - field.nameStart) + Int(field.valueEnd - field.valueStart) }
+        return total
+    }
+
+    /// Writes `Name: value\r\n` for each field at `out`, which has room for `serializedCount` bytes; returns
+    /// that count. (The server writes a whole response head this way, with one copy per piece.)
+    public func serialize(to out: UnsafeMutablePointer<UInt8>) -> Int {
         bytes.withUnsafeBufferPointer { raw in
+            guard let base = raw.baseAddress else { return 0 }
+            var p = out
             for field in fields {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: raw[Int(field.nameStart)..<Int(field.nameEnd)]))
-                out.append(0x3A); out.append(0x20)
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: raw[Int(field.valueStart)..<Int(field.valueEnd)]))
-                out.append(0x0D); out.append(0x0A)
+                let nameLength = Int(field.nameEnd - field.nameStart), valueLength = Int(field.valueEnd - field.valueStart)
+                p.update(from: base + Int(field.nameStart), count: nameLength)
+                p[nameLength] = 0x3A
+                p[nameLength + 1] = 0x20
+                p += nameLength + 2
+                p.update(from: base + Int(field.valueStart), count: valueLength)
+                p[valueLength] = 0x0D
+                p[valueLength + 1] = 0x0A
+                p += valueLength + 2
             }
+            return p - out
         }
     }
 

@@ -17,7 +17,7 @@ public struct RequestParser {
         case failure(HTTPError)
     }
 
-    private enum State: UInt8 {
+    @usableFromInline enum State: UInt8 {
         case start, startLF, method, target, version, requestLineLF
         case fieldStart, fieldName, fieldValue, fieldLF, headEndLF
         case body, chunkSize, chunkExt, chunkSizeLF, chunkData, chunkDataEnd, chunkDataLF
@@ -30,7 +30,7 @@ public struct RequestParser {
     }
 
     public let limits: ParserLimits
-    private var state = State.start
+    @usableFromInline var state = State.start
     private var ext = ExtState.beforeName
     private var lineLength = 0
     private var headerBytes = 0
@@ -42,7 +42,7 @@ public struct RequestParser {
     private var nameEnd: Int32 = 0
     private var valueEnd: Int32 = 0
     private var leadingSpace = true
-    private var inTrailers = false
+    @usableFromInline var inTrailers = false
     private var fieldCount = 0
     private var body: [UInt8] = []
     private var remaining = 0
@@ -58,9 +58,11 @@ public struct RequestParser {
     }
 
     /// True until the first byte of a request (other than blank lines).
-    public var isIdle: Bool { state == .start || state == .startLF }
+    /// (Inlinable, like `isReadingBody`: the server asks around every parse, and a call across modules copied the
+    /// whole parser to ask.)
+    @inlinable public var isIdle: Bool { state == .start || state == .startLF }
     /// True while reading a body, when the body timeout applies.
-    public var isReadingBody: Bool {
+    @inlinable public var isReadingBody: Bool {
         switch state {
         case .body, .chunkSize, .chunkExt, .chunkSizeLF, .chunkData, .chunkDataEnd, .chunkDataLF: true
         case .fieldStart, .fieldName, .fieldValue, .fieldLF, .headEndLF: inTrailers
@@ -73,14 +75,12 @@ public struct RequestParser {
 
     public mutating func parse(_ input: UnsafeRawBufferPointer) -> (consumed: Int, event: Event) {
         guard input.count > 0, let start = input.baseAddress else { return (0, .needMore) }
-        return CharacterClass.table.withUnsafeBufferPointer { classes in
-            parse(start.assumingMemoryBound(to: UInt8.self), input.count, classes)
-        }
+        return parse(start.assumingMemoryBound(to: UInt8.self), input.count, CharacterClass.classes)
     }
 
     // The loop returns at the first event; `i` is the next unread byte.
     private mutating func parse(_ p: UnsafePointer<UInt8>, _ n: Int,
-                                _ cls: UnsafeBufferPointer<UInt8>) -> (consumed: Int, event: Event) {
+                                _ cls: UnsafePointer<UInt8>) -> (consumed: Int, event: Event) {
         var i = 0
         func fail(_ status: Status, _ reason: String) -> (Int, Event) {
             state = .failed
@@ -450,7 +450,7 @@ public struct RequestParser {
         return nil
     }
 
-    private mutating func advanceChunkExtension(_ byte: UInt8, _ cls: UnsafeBufferPointer<UInt8>) -> Bool {
+    private mutating func advanceChunkExtension(_ byte: UInt8, _ cls: UnsafePointer<UInt8>) -> Bool {
         let isSpace = byte == 0x20 || byte == 0x09
         let isToken = cls[Int(byte)] & CharacterClass.token != 0
         switch ext {

@@ -55,6 +55,7 @@ public enum URI {
         var path = rawPath
         return path.withUTF8 { bytes -> [String]? in
             var segments: [String] = []
+            segments.reserveCapacity(8)  // one allocation for most paths, not one per doubling
             var start = 0
             for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "/") {
                 defer { start = end + 1 }

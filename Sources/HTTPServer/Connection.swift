@@ -100,7 +100,7 @@ final class Connection {
             rest = UnsafeRawBufferPointer(rebasing: rest[used...])
             if wasIdle && !parser.isIdle { headStarted = loop.now }
             if !wasReadingBody && parser.isReadingBody { bodyStarted = loop.now }
-            switch event {
+            switch consume event {
             case .needMore:
                 break
             case .expectsContinue:
@@ -141,10 +141,10 @@ final class Connection {
 
     // MARK: answering
 
-    private func dispatch(_ parsed: Request) {
+    private func dispatch(_ parsed: consuming Request) {
         served += 1
         headStarted = 0
-        var request = parsed
+        var request = consume parsed
         request.remoteAddress = remoteAddress
         let keepAlive = request.wantsKeepAlive && served < loop.configuration.maxRequestsPerConnection && !loop.draining
         let info = RequestInfo(method: request.method, target: request.target, version: request.version,

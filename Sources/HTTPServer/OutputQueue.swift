@@ -12,6 +12,8 @@ struct OutputQueue {
         case buffered(start: Int, end: Int)
         case bytes([UInt8], start: Int)
         case file(OpenFile, offset: Int, end: Int)
+
+        var isFile: Bool { if case .file = self { true } else { false } }
     }
 
     enum FlushResult { case drained, blocked, failed }
@@ -66,13 +68,19 @@ struct OutputQueue {
                 var position = Int64(offset)
                 n = csys_sendfile(fd, file.descriptor, &position, end - offset)
             } else {
-                n = gather(from: first, iovecs: []) { iov in iov.withUnsafeBufferPointer { csys_writev(fd, $0.baseAddress, Int32($0.count)) } }
+                n = withUnsafeTemporaryAllocation(of: iovec.self, capacity: Self.maxGather) { iov in
+                    gather(from: first, into: iov, count: 0) { count, fileNext in
+                        fileNext ? csys_writev_more(fd, iov.baseAddress, Int32(count))
+                                 : csys_writev(fd, iov.baseAddress, Int32(count))
+                    }
+                }
             }
             if n < 0 {
                 if errno == EINTR { continue }
                 return (errno == EAGAIN || errno == EWOULDBLOCK ? .blocked : .failed, total)
             }
-            if n == 0 { return (.blocked, total) }
+            // sendfile reads nothing when the file shrank under us: the promised length cannot be kept.
+            if n == 0 { return (pieces[first].isFile ? .failed : .blocked, total) }
             total += n
             advance(by: n)
         }
@@ -89,22 +97,22 @@ struct OutputQueue {
 
     // Collects pointers to consecutive memory pieces by nesting
     // withUnsafeBufferPointer, so no pointer outlives its array's access.
-    private func gather(from index: Int, iovecs: [iovec], _ body: ([iovec]) -> Int) -> Int {
-        guard index < pieces.count, iovecs.count < Self.maxGather else { return body(iovecs) }
+    // The body learns whether a file follows, so a head can wait for its body.
+    private func gather(from index: Int, into iov: UnsafeMutableBufferPointer<iovec>, count: Int,
+                        _ body: (_ count: Int, _ fileNext: Bool) -> Int) -> Int {
+        guard index < pieces.count, count < iov.count else { return body(count, false) }
         switch pieces[index] {
         case .file:
-            return body(iovecs)
+            return body(count, true)
         case .buffered(let start, let end):
             return buffer.withUnsafeBufferPointer { b in
-                var next = iovecs
-                next.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: b.baseAddress! + start), iov_len: end - start))
-                return gather(from: index + 1, iovecs: next, body)
+                iov[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: b.baseAddress! + start), iov_len: end - start)
+                return gather(from: index + 1, into: iov, count: count + 1, body)
             }
         case .bytes(let bytes, let start):
             return bytes.withUnsafeBufferPointer { b in
-                var next = iovecs
-                next.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: b.baseAddress! + start), iov_len: b.count - start))
-                return gather(from: index + 1, iovecs: next, body)
+                iov[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: b.baseAddress! + start), iov_len: b.count - start)
+                return gather(from: index + 1, into: iov, count: count + 1, body)
             }
         }
     }

@@ -5,28 +5,46 @@ import Synchronization
 import Glibc
 #endif
 
-/// Serves a directory at the site root. Small files are cached in memory
-/// and revalidated with stat(2) at most once a second; larger ones go out
-/// with sendfile. A path that could leave the directory is never served:
+/// Serves a directory at the site root. Files are revalidated with stat(2) at
+/// most once a second; small ones are kept in memory, larger ones kept open
+/// and sent with sendfile, which spares copying them into the socket. A path that could leave the directory is never served:
 /// `..`, encoded slashes, NUL, dotfiles, or a symlink whose target lies outside.
 public final class StaticFiles: Sendable {
     public let root: String
     private let cacheControl: String
     private let cache = Mutex<[String: Entry]>([:])
 
-    /// Files up to this size are kept in memory.
-    static let memoryLimit = 256 * 1024
+    /// Files up to this size are kept in memory; larger ones are kept open.
+    static let memoryLimit = 8 * 1024
     static let maxEntries = 2048
     static let revalidateAfter = Clock.nanoseconds(1)
 
-    struct Entry {
+    /// A class: a request takes it out of the cache with one retain, not one per field.
+    final class Entry: Sendable {
         let file: String       // the resolved path
         let size: Int
         let mtime: Int
+        let inode: UInt
         let etag: [UInt8]
         let headers: HTTPHeaders
-        let body: [UInt8]?
-        var checked: Int64
+        let body: Response.Body
+        let checked: Int64
+
+        init(file: String, size: Int, mtime: Int, inode: UInt, etag: [UInt8], headers: HTTPHeaders, body: Response.Body,
+             checked: Int64) {
+            self.file = file
+            self.size = size
+            self.mtime = mtime
+            self.inode = inode
+            self.etag = etag
+            self.headers = headers
+            self.body = body
+            self.checked = checked
+        }
+
+        func checked(at now: Int64) -> Entry {
+            Entry(file: file, size: size, mtime: mtime, inode: inode, etag: etag, headers: headers, body: body, checked: now)
+        }
     }
 
     public init(root: String, cacheControl: String = "public, max-age=300") throws {
@@ -45,13 +63,15 @@ public final class StaticFiles: Sendable {
         }
         guard let segments = request.pathSegments else { return .error(.badRequest, detail: "invalid percent-encoding") }
         for segment in segments {
-            if segment == "." || segment == ".." || segment.utf8.contains(where: { $0 == 0x2F || $0 == 0x5C || $0 == 0 }) {
-                return .error(.badRequest, detail: "invalid path")
+            let bytes = segment.utf8
+            if bytes.contains(where: { $0 == 0x2F || $0 == 0x5C || $0 == 0 }) { return .error(.badRequest, detail: "invalid path") }
+            if bytes.first == 0x2E {  // `.` and `..` are refused, dotfiles not found
+                return bytes.count <= 2 && bytes.allSatisfy { $0 == 0x2E } ? .error(.badRequest, detail: "invalid path")
+                    : .error(.notFound)
             }
-            if segment.hasPrefix(".") { return .error(.notFound) }
         }
-        let relative = segments.joined(separator: "/")
-        guard let entry = lookup(relative) else { return .error(.notFound) }
+        // Cached under the path as sent (no string to build); a miss joins the decoded segments to find the file.
+        guard let entry = lookup(String(request.rawPath), segments) else { return .error(.notFound) }
 
         if let match = request.headers.firstValue("If-None-Match", equals: entry.etag) {
             if match || request.headers["If-None-Match"].map(etagListMatches(entry)) == true {
@@ -61,14 +81,7 @@ public final class StaticFiles: Sendable {
                   since == HTTPDate.format(secondsSinceEpoch: entry.mtime) {
             return Response(status: .notModified, headers: entry.headers)
         }
-        if let body = entry.body { return Response(status: .ok, headers: entry.headers, body: .bytes(body)) }
-        // Large file: open it now; the descriptor closes when the response is sent.
-        let fd = open(entry.file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .error(.notFound) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { close(fd); return .error(.notFound) }
-        return Response(status: .ok, headers: entry.headers,
-                        body: .file(OpenFile(descriptor: fd), offset: 0, count: min(entry.size, Int(info.st_size))))
+        return Response(status: .ok, headers: entry.headers, body: entry.body)
     }
 
     private func etagListMatches(_ entry: Entry) -> (String) -> Bool {
@@ -81,24 +94,22 @@ public final class StaticFiles: Sendable {
         }
     }
 
-    private func lookup(_ relative: String) -> Entry? {
+    private func lookup(_ key: String, _ segments: [String]) -> Entry? {
         let now = Clock.now()
-        if let entry = cache.withLock({ $0[relative] }), now - entry.checked < Self.revalidateAfter {
-            return entry
-        }
-        let previous = cache.withLock { $0[relative] }
-        guard let fresh = load(relative, previous: previous, now: now) else {
-            cache.withLock { _ = $0.removeValue(forKey: relative) }
+        let previous = cache.withLock { $0[key] }
+        if let previous, now - previous.checked < Self.revalidateAfter { return previous }
+        guard let fresh = load(segments.joined(separator: "/"), previous: previous, now: now) else {
+            cache.withLock { _ = $0.removeValue(forKey: key) }
             return nil
         }
         cache.withLock { cache in
-            if cache.count >= Self.maxEntries && cache[relative] == nil { cache.removeAll() }
-            cache[relative] = fresh
+            if cache.count >= Self.maxEntries && cache[key] == nil { cache.removeAll() }
+            cache[key] = fresh
         }
         return fresh
     }
 
-    private func load(_ relative: String, previous: Entry?, now: Int64) -> Entry? {
+    private func load(_ relative: String, previous: Entry?, now: Int64, retries: Int = 1) -> Entry? {
         var path = relative.isEmpty ? root : root + "/" + relative
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
@@ -109,10 +120,10 @@ public final class StaticFiles: Sendable {
         guard info.st_mode & S_IFMT == S_IFREG else { return nil }
         // Symlinks may point anywhere: the resolved file must stay under root.
         guard let resolved = StaticFiles.realPath(path), resolved.hasPrefix(root + "/") else { return nil }
-        let size = Int(info.st_size), mtime = Int(info.st_mtim.tv_sec)
-        if var previous, previous.size == size, previous.mtime == mtime, previous.file == resolved {
-            previous.checked = now
-            return previous
+        let size = Int(info.st_size), mtime = Int(info.st_mtim.tv_sec), inode = UInt(info.st_ino)
+        if let previous, previous.size == size, previous.mtime == mtime, previous.inode == inode,
+           previous.file == resolved {
+            return previous.checked(at: now)
         }
         let etag = "\"\(String(mtime, radix: 16))-\(String(size, radix: 16))\""
         var headers = HTTPHeaders()
@@ -121,9 +132,22 @@ public final class StaticFiles: Sendable {
         headers.append("ETag", etag)
         headers.append("Cache-Control", cacheControl)
         headers.append("X-Content-Type-Options", "nosniff")
-        let body = size <= Self.memoryLimit ? Files.read(resolved) : nil
-        if size <= Self.memoryLimit && body == nil { return nil }
-        return Entry(file: resolved, size: body?.count ?? size, mtime: mtime, etag: Array(etag.utf8),
+        let body: Response.Body
+        if size <= Self.memoryLimit {
+            guard let bytes = Files.read(resolved) else { return nil }
+            body = .bytes(bytes)
+        } else {
+            // Kept open while cached: sendfile reads at an offset, so connections share it.
+            let fd = open(resolved, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return nil }
+            var opened = stat()
+            guard fstat(fd, &opened) == 0, opened.st_ino == info.st_ino, opened.st_size == info.st_size else {
+                close(fd)  // replaced between stat and open: look again, once
+                return retries > 0 ? load(relative, previous: previous, now: now, retries: retries - 1) : nil
+            }
+            body = .file(OpenFile(descriptor: fd), offset: 0, count: size)
+        }
+        return Entry(file: resolved, size: body.count, mtime: mtime, inode: inode, etag: Array(etag.utf8),
                      headers: headers, body: body, checked: now)
     }
 

@@ -93,6 +93,44 @@ struct StaticFileTests {
         }
     }
 
+    /// Files above the memory limit stay open while cached: a file replaced by another of the same size and time
+    /// (a deploy that renames a new build into place) must not keep answering from the old one.
+    @Test func aReplacedOpenFileIsServedFresh() throws {
+        let old = [UInt8](repeating: UInt8(ascii: "a"), count: 40_000), new = [UInt8](repeating: UInt8(ascii: "b"), count: 40_000)
+        root.write("kept.txt", old)
+        try withServer { server in
+            let client = try server.client()
+            client.send(get("/kept.txt"))
+            #expect(try client.readResponse().body == old)
+            var times = stat()
+            stat(root.path + "/kept.txt", &times)
+            root.write("kept.next", new)
+            var same = [times.st_atim, times.st_mtim]
+            utimensat(AT_FDCWD, root.path + "/kept.next", &same, 0)
+            rename(root.path + "/kept.next", root.path + "/kept.txt")
+            sleep(seconds: 1.1)
+            client.send(get("/kept.txt"))
+            #expect(try client.readResponse().body == new)
+        }
+    }
+
+    /// A file cut short while it is being sent cannot give the length promised: the connection closes at once
+    /// (it used to wait for the socket forever, since sendfile reading nothing looked like a full socket).
+    @Test func aFileCutShortMidSendClosesTheConnection() throws {
+        root.write("huge.bin", [UInt8](repeating: 7, count: 32 << 20))
+        try withServer { server in
+            let client = try server.client()
+            client.send(get("/huge.bin"))
+            sleep(seconds: 0.3)  // the server has filled the socket and waits for the client to read
+            truncate(root.path + "/huge.bin", 1000)
+            let received = try client.drain(timeout: 5)
+            #expect(received < 32 << 20)
+            let other = try server.client()
+            other.send(get("/css/site.css"))
+            #expect(try other.readResponse().status == 200, "the server goes on serving")
+        }
+    }
+
     @Test(arguments: [
         ("/../escape.txt", 400), ("/css/../../secret.txt", 400), ("/%2e%2e/%2e%2e/etc/passwd", 400),
         ("/css/..%2f..%2fetc%2fpasswd", 400), ("/css%2fsite.css", 400), ("/index.html%00.css", 400),

@@ -41,6 +41,9 @@ int csys_connect_tcp(const char *host, int port, int recv_buffer);
 
 ssize_t csys_sendfile(int out_fd, int in_fd, int64_t *offset, size_t count);
 ssize_t csys_writev(int fd, const struct iovec *iov, int count);
+/// Like writev on a socket, telling the kernel more data follows at once (a file sent next), so the two
+/// leave in the same segments.
+ssize_t csys_writev_more(int fd, const struct iovec *iov, int count);
 ssize_t csys_send(int fd, const void *buf, size_t len);
 int csys_set_nodelay(int fd);
 int csys_shutdown_write(int fd);
