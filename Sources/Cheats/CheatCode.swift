@@ -8,6 +8,8 @@ public struct CheatCode: Sendable, Equatable {
     /// exactly the limit is still in time.
     public let timeout: Double?
     public let caseSensitive: Bool
+    /// The length of the longest sequence (known at init: the matcher asks on every action).
+    public let longest: Int
 
     public static let defaultTimeout = 2.0
 
@@ -24,7 +26,6 @@ public struct CheatCode: Sendable, Equatable {
         self.sequences = sequences.map { $0.map { $0.normalized(caseSensitive: caseSensitive) } }
         self.timeout = timeout
         self.caseSensitive = caseSensitive
+        longest = sequences.reduce(0) { max($0, $1.count) }
     }
-
-    public var longest: Int { sequences.map(\.count).max() ?? 0 }
 }

@@ -15,10 +15,18 @@ public struct CheatMatcher: Sendable, Equatable {
     }
 
     public init(cheats: [CheatCode], progress: [String: CheatProgress] = [:]) throws(CheatError) {
-        var names: Set<String> = []
-        for cheat in cheats where !names.insert(cheat.name).inserted { throw CheatError("two cheats are named '\(cheat.name)'") }
+        // Built for every action, usually from a handful of cheats: those are compared pairwise (a set cost more).
+        if cheats.count <= 32 {
+            for (index, cheat) in cheats.enumerated() where cheats[..<index].contains(where: { $0.name == cheat.name }) {
+                throw CheatError("two cheats are named '\(cheat.name)'")
+            }
+            self.progress = progress.filter { entry in cheats.contains { $0.name == entry.key } }
+        } else {
+            var names: Set<String> = []
+            for cheat in cheats where !names.insert(cheat.name).inserted { throw CheatError("two cheats are named '\(cheat.name)'") }
+            self.progress = progress.filter { names.contains($0.key) }
+        }
         self.cheats = cheats
-        self.progress = progress.filter { names.contains($0.key) }
     }
 
     public mutating func record(_ action: Action, at time: Double) -> Outcome {
@@ -30,8 +38,9 @@ public struct CheatMatcher: Sendable, Equatable {
             progress[cheat.name] = state
             // Closest: the largest share of a sequence entered so far.
             // Its length: the shortest sequence the entered actions are on the way to.
-            let on = cheat.sequences.filter { $0.count > state.progress && Array($0.prefix(state.progress)) == state.recent }
-            guard state.progress > 0, let length = on.map(\.count).min() else { continue }
+            guard state.progress > 0, let length = cheat.sequences.lazy
+                .filter({ $0.count > state.progress && $0.prefix(state.progress).elementsEqual(state.recent) })
+                .map({ $0.count }).min() else { continue }
             if best.map({ Double(state.progress) / Double(length) > Double($0.progress) / Double($0.length) }) ?? true {
                 best = (cheat.name, state.state, state.progress, length)
             }

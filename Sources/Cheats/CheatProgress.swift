@@ -35,7 +35,7 @@ public struct CheatProgress: Sendable, Equatable {
     /// first one, since the cheat has restarted.
     public func nextAction(for cheat: CheatCode) -> Action? {
         let n = recent.count
-        return cheat.sequences.first { $0.count > n && Array($0.prefix(n)) == recent }?[n] ?? cheat.sequences.first?.first
+        return cheat.sequences.first { $0.count > n && $0.prefix(n).elementsEqual(recent) }?[n] ?? cheat.sequences.first?.first
     }
 
     public mutating func reset() {
@@ -50,8 +50,10 @@ public struct CheatProgress: Sendable, Equatable {
         // A gap over the limit makes the earlier actions stale: start afresh with this one.
         if let timeout = cheat.timeout, let lastTime, time - lastTime > timeout { recent.removeAll() }
         lastTime = time
-        let candidate = recent + [action]
-        if cheat.sequences.contains(where: { candidate.count >= $0.count && Array(candidate.suffix($0.count)) == $0 }) {
+        var candidate = recent
+        candidate.append(action)
+        // (Slices compared in place: this runs for every cheat on every key press.)
+        if cheat.sequences.contains(where: { candidate.count >= $0.count && candidate.suffix($0.count).elementsEqual($0) }) {
             recent.removeAll()
             previousAction = action
             state = .matched
@@ -60,8 +62,8 @@ public struct CheatProgress: Sendable, Equatable {
         // The longest suffix of what was entered that some sequence starts with.
         var keep = min(candidate.count, cheat.longest - 1)
         while keep > 0 {
-            let tail = Array(candidate.suffix(keep))
-            if cheat.sequences.contains(where: { $0.count > keep && Array($0.prefix(keep)) == tail }) { break }
+            let tail = candidate.suffix(keep)
+            if cheat.sequences.contains(where: { $0.count > keep && $0.prefix(keep).elementsEqual(tail) }) { break }
             keep -= 1
         }
         recent = Array(candidate.suffix(keep))

@@ -49,7 +49,8 @@ public struct FormFields: Sendable, Sequence {
     private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String? {
         let part = UnsafeBufferPointer(rebasing: bytes[from..<to])
         if !part.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) {
-            return String(validating: part, as: UTF8.self)
+            // ASCII (tokens, ids, most values) is UTF-8 already: only other bytes need the validating decoder.
+            return part.allSatisfy({ $0 < 0x80 }) ? String(decoding: part, as: UTF8.self) : String(validating: part, as: UTF8.self)
         }
         var out: [UInt8] = []
         out.reserveCapacity(part.count)

@@ -158,7 +158,51 @@ public struct HTTPHeaders: Sendable, Sequence {
         fields.reserveCapacity(fieldCount)
     }
 
+    /// Whether the first field of that name has, before any `;` parameters and around optional whitespace, the
+    /// value `wanted` (ASCII case ignored): a media type check without building strings.
+    public func firstValue(_ name: String, hasMainValue wanted: StaticString) -> Bool {
+        guard let field = fields.first(where: { matches($0, name) }) else { return false }
+        return bytes.withUnsafeBufferPointer { buffer in
+            var start = Int(field.valueStart), end = start
+            while end < Int(field.valueEnd) && buffer[end] != UInt8(ascii: ";") { end += 1 }
+            while start < end && (buffer[start] == 0x20 || buffer[start] == 0x09) { start += 1 }
+            while end > start && (buffer[end - 1] == 0x20 || buffer[end - 1] == 0x09) { end -= 1 }
+            guard end - start == wanted.utf8CodeUnitCount else { return false }
+            let w = wanted.utf8Start
+            for i in 0..<(end - start) where lowerASCII(buffer[start + i]) != lowerASCII(w[i]) { return false }
+            return true
+        }
+    }
+
+    /// Appends the fields of `other` whose names this block lacks, and each of its fields named `always` (cookies
+    /// set by middleware and by the handler are all kept), comparing names as bytes.
+    public mutating func appendMissing(from other: HTTPHeaders, always: String) {
+        let known = fields.count
+        other.bytes.withUnsafeBufferPointer { theirs in
+            for field in other.fields {
+                let name = UnsafeBufferPointer(rebasing: theirs[Int(field.nameStart)..<Int(field.nameEnd)])
+                let present = (0..<known).contains { index in nameEquals(fields[index], name) }
+                if present && !other.matches(field, always) { continue }
+                let nameStart = Int32(bytes.count)
+                bytes.append(contentsOf: name)
+                let nameEnd = Int32(bytes.count)
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: theirs[Int(field.valueStart)..<Int(field.valueEnd)]))
+                fields.append(Field(nameStart: nameStart, nameEnd: nameEnd, valueStart: nameEnd, valueEnd: Int32(bytes.count)))
+            }
+        }
+    }
+
     // MARK: private
+
+    private func nameEquals(_ field: Field, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        let length = Int(field.nameEnd - field.nameStart)
+        guard length == name.count else { return false }
+        return bytes.withUnsafeBufferPointer { buffer in
+            let start = Int(field.nameStart)
+            for i in 0..<length where lowerASCII(buffer[start + i]) != lowerASCII(name[i]) { return false }
+            return true
+        }
+    }
 
     @inline(__always)
     private func matches(_ field: Field, _ name: String) -> Bool {

@@ -5,7 +5,7 @@ import Glibc
 /// A complete HTTP request: head and body, as the parser hands it over.
 public struct Request: Sendable {
     public var method: Method
-    public var version: Version
+    public var version: HTTPVersion
     /// The request target in origin form (`/path?query`), still percent-encoded.
     public var target: String { didSet { decodedPath = nil } }
     public var headers: HTTPHeaders { didSet { parse() } }
@@ -15,7 +15,7 @@ public struct Request: Sendable {
     /// The client's address as the server saw it ("127.0.0.1"), or "" if unknown.
     public var remoteAddress = ""
 
-    public init(method: Method, target: String, version: Version = .http11,
+    public init(method: Method, target: String, version: HTTPVersion = .http11,
                 headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.method = method
         self.target = target
@@ -29,9 +29,7 @@ public struct Request: Sendable {
     /// when the head and body are set.
     private mutating func parse() {
         cookies = Cookies.parse(headers)
-        guard let type = headers["Content-Type"]?.split(separator: ";").first?.trimmingOWS,
-              asciiEqualIgnoringCase(type.utf8, "application/x-www-form-urlencoded".utf8)
-        else { form = nil; return }
+        guard headers.firstValue("Content-Type", hasMainValue: "application/x-www-form-urlencoded") else { form = nil; return }
         form = FormFields(body: body)
     }
 

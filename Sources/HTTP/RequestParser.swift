@@ -48,7 +48,7 @@ public struct RequestParser {
     private var remaining = 0
     private var sawChunkDigit = false
     private var parsedMethod = Method.get
-    private var parsedVersion = Version.http11
+    private var parsedVersion = HTTPVersion.http11
 
     public init(limits: ParserLimits = ParserLimits()) {
         self.limits = limits

@@ -125,9 +125,7 @@ private final class DeferredAnswer: Sendable {
     /// The answer's own headers win; the middleware's cookies are all kept.
     private static func merge(_ response: Response, _ added: HTTPHeaders) -> Response {
         var response = response
-        for (name, value) in added where asciiEqualIgnoringCase(name.utf8, "Set-Cookie".utf8) || !response.headers.contains(name) {
-            response.headers.append(name, value)
-        }
+        response.headers.appendMissing(from: added, always: "Set-Cookie")
         return response
     }
 }

@@ -244,7 +244,7 @@ final class EventLoop: @unchecked Sendable {
 struct RequestInfo: Sendable {
     var method: Method?
     var target: String
-    var version: Version
+    var version: HTTPVersion
     var keepAlive: Bool
     var start: Int64
 }

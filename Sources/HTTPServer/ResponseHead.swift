@@ -4,7 +4,7 @@ import HTTP
 /// then each piece is copied in place (appending piece by piece cost more than the rest of a static file's answer).
 enum ResponseHead {
     struct Framing {
-        var version: Version
+        var version: HTTPVersion
         var keepAlive: Bool
     }
 

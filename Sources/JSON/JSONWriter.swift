@@ -46,9 +46,13 @@ public struct JSONWriter {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             if members.isEmpty { out += "{}".utf8; return }
-            // Later duplicates win, as in lookups.
-            var seen = Set<String>()
-            var unique = members.reversed().filter { seen.insert($0.0).inserted }.reversed().map { $0 }
+            // Later duplicates win, as in lookups. (Objects built in code have none; small ones are checked
+            // pairwise, since a set cost more than writing the object.)
+            var unique = members
+            if members.count > 8 || members.indices.contains(where: { i in members[..<i].contains { $0.0 == members[i].0 } }) {
+                var seen = Set<String>()
+                unique = members.reversed().filter { seen.insert($0.0).inserted }.reversed()
+            }
             if sortedKeys { unique.sort { $0.0.unicodeScalars.lexicographicallyPrecedes($1.0.unicodeScalars) } }
             out.append(UInt8(ascii: "{"))
             for (i, (name, item)) in unique.enumerated() {
@@ -69,31 +73,41 @@ public struct JSONWriter {
     /// output is safe inside HTML (and U+2028, U+2029 inside scripts).
     public static func quote(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        let utf8 = Array(s.utf8)
-        var i = 0
-        while i < utf8.count {
-            let byte = utf8[i]
-            switch byte {
-            case UInt8(ascii: "\""): out += #"\""#.utf8
-            case UInt8(ascii: "\\"): out += #"\\"#.utf8
-            case UInt8(ascii: "\n"): out += #"\n"#.utf8
-            case UInt8(ascii: "\r"): out += #"\r"#.utf8
-            case UInt8(ascii: "\t"): out += #"\t"#.utf8
-            case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), 0..<0x20:
-                escape(UInt32(byte), into: &out)
-            case 0xE2 where i + 2 < utf8.count && utf8[i + 1] == 0x80 && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9):
-                escape(utf8[i + 2] == 0xA8 ? 0x2028 : 0x2029, into: &out)
-                i += 2
-            default:
-                out.append(byte)
+        var s = s
+        s.withUTF8 { utf8 in
+            var i = 0, plain = 0  // bytes from `plain` to `i` need no escape: copied in one go
+            func flush() { if plain < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plain..<i])) } }
+            while i < utf8.count {
+                let byte = utf8[i]
+                let escaped: [UInt8]?
+                var width = 1
+                switch byte {
+                case UInt8(ascii: "\""): escaped = Array(#"\""#.utf8)
+                case UInt8(ascii: "\\"): escaped = Array(#"\\"#.utf8)
+                case UInt8(ascii: "\n"): escaped = Array(#"\n"#.utf8)
+                case UInt8(ascii: "\r"): escaped = Array(#"\r"#.utf8)
+                case UInt8(ascii: "\t"): escaped = Array(#"\t"#.utf8)
+                case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), 0..<0x20: escaped = unicodeEscape(UInt32(byte))
+                case 0xE2 where i + 2 < utf8.count && utf8[i + 1] == 0x80 && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9):
+                    escaped = unicodeEscape(utf8[i + 2] == 0xA8 ? 0x2028 : 0x2029)
+                    width = 3
+                default: escaped = nil
+                }
+                if let escaped {
+                    flush()
+                    out.append(contentsOf: escaped)
+                    i += width
+                    plain = i
+                } else {
+                    i += 1
+                }
             }
-            i += 1
+            flush()
         }
         out.append(UInt8(ascii: "\""))
     }
 
-    private static func escape(_ v: UInt32, into out: inout [UInt8]) {
-        out += #"\u"#.utf8
-        out += [hex[Int(v >> 12 & 15)], hex[Int(v >> 8 & 15)], hex[Int(v >> 4 & 15)], hex[Int(v & 15)]]
+    private static func unicodeEscape(_ v: UInt32) -> [UInt8] {
+        Array(#"\u"#.utf8) + [hex[Int(v >> 12 & 15)], hex[Int(v >> 8 & 15)], hex[Int(v >> 4 & 15)], hex[Int(v & 15)]]
     }
 }

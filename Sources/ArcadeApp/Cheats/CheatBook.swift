@@ -22,13 +22,13 @@ struct CheatBook: Sendable {
     func entry(_ name: String) -> Entry? { entries.first { $0.code.name == name } }
 
     static func load(_ path: String) throws -> CheatBook {
-        guard let bytes = Files.read(path) else { throw CheatError("\(path): cannot read the cheats file") }
+        guard let bytes = Files.read(path) else { throw StartupError.unreadable(file: path, reason: "cannot read the cheats file") }
         do {
             return try CheatBook(json: JSONParser.parse(bytes))
         } catch let error as JSONParser.Error {
-            throw CheatError("\(path):\(error)")
-        } catch let error as CheatError {
-            throw CheatError("\(path): \(error)")
+            throw StartupError.invalid(file: "\(path):\(error.line):\(error.column)", reason: error.message)
+        } catch {
+            throw StartupError.invalid(file: path, reason: "\(error)")
         }
     }
 

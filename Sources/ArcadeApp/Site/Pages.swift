@@ -144,7 +144,7 @@ struct Pages: Sendable {
         var known: TemplateFields = ["page": .string(page), "title": .string(title), "section": .object([section: true]),
                                      "themes": themes(language: language, look: look), "theme": .string(look.theme)]
         known.merge(shared)
-        guard let layout = library.prepared("layout", shared: known) else { throw TemplateStoreError("layout is missing") }
+        guard let layout = library.prepared("layout", shared: known) else { throw StartupError.missing(file: "layout.mustache") }
         compiled.prepared.withLock { cache in
             // Titles are few (each page's, each error's); the bound only guards against a page that puts data in one.
             if cache.count >= Pages.preparedLimit { cache.removeAll() }

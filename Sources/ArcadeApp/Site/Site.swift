@@ -4,6 +4,7 @@ import Files
 import HTTP
 import HTTPClient
 import Interceptions
+import JSON
 import HTTPServer
 import Localization
 import NameGame
@@ -25,28 +26,42 @@ public final class Site: Sendable {
     let admins: AdminStore
 
     public init(options: ServeOptions) throws {
-        pool = DatabasePool(path: options.database, commitDelay: options.commitDelay)
-        let db = try pool.connection()
-        try db.migrate(Schema.migrations)
-        let key = try Site.secret("cookie-signing", in: db)
-        let overlay = StringOverlay()
-        localizer = try Localizer.load(directory: options.localizations, overlay: overlay, log: { Log.info($0) })
-        hotfixes = StringHotfixes(pool: pool, clock: options.clock, overlay: overlay)
-        interceptions = InterceptionsStore(pool: pool)
-        admins = AdminStore(pool: pool, clock: { [clock = options.clock] in Int(clock()) })
-        if try admins.count() == 0 {
-            // The first start: one admin, its password shown once, here only.
-            let password = Base64URL.encode(Crypto.randomBytes(15))
-            try admins.create(name: "admin", password: password)
-            Log.info("created the admin account 'admin' with the password \(password) (shown once; change it with `arcade admin create`)")
+        let pool = DatabasePool(path: options.database, commitDelay: options.commitDelay)
+        self.pool = pool
+        // What start-up keeps in the database, read or made at once (a database error names the file).
+        let (key, dailyKey, firstDay) = try StartupError.reading(options.database, as: StartupError.database) {
+            let db = try pool.connection()
+            try db.migrate(Schema.migrations)
+            return (try Site.secret("cookie-signing", in: db), try Site.secret("mastermind-daily", in: db),
+                    try Site.firstDay(in: db, clock: options.clock))
         }
-        try hotfixes.load()
-        constants = try Constants.load(directory: options.config, environments: options.environments)
+        let overlay = StringOverlay()
+        localizer = try StartupError.reading(options.localizations) {
+            try Localizer.load(directory: options.localizations, overlay: overlay, log: { Log.info($0) })
+        }
+        let hotfixes = StringHotfixes(pool: pool, clock: options.clock, overlay: overlay)
+        let admins = AdminStore(pool: pool, clock: { [clock = options.clock] in Int(clock()) })
+        self.hotfixes = hotfixes
+        self.admins = admins
+        interceptions = InterceptionsStore(pool: pool)
+        try StartupError.reading(options.database, as: StartupError.database) {
+            if try admins.count() == 0 {
+                // The first start: one admin, its password shown once, here only.
+                let password = Base64URL.encode(Crypto.randomBytes(15))
+                try admins.create(name: "admin", password: password)
+                Log.info("created the admin account 'admin' with the password \(password) (shown once; change it with `arcade admin create`)")
+            }
+            try hotfixes.load()
+        }
+        constants = try StartupError.reading(options.config) {
+            try Constants.load(directory: options.config, environments: options.environments)
+        }
         let templates = try TemplateStore(directory: options.templates, dev: options.dev)
         let directory = try Site.loadPeople(constants.string("namegame.profiles", default: "Config/people.json"))
-        let cheatBook = try CheatBook.load(constants.string("cheats.file", default: "Config/cheats.json"))
+        let cheatsFile = constants.string("cheats.file", default: "Config/cheats.json")
+        let cheatBook = try CheatBook.load(cheatsFile)
         for required in ["layout", "home", "error", "language-menu", "site-header", "site-footer"] where try templates.library().template(named: required) == nil {
-            throw TemplateStoreError("\(options.templates)/\(required).mustache is missing")
+            throw StartupError.missing(file: "\(options.templates)/\(required).mustache")
         }
         let constants = self.constants
         pages = Pages(templates: templates, localizer: localizer, version: { constants.string("site.version", default: "1.0.0") },
@@ -55,7 +70,9 @@ public final class Site: Sendable {
                             clock: options.clock,
                             negotiation: LanguageNegotiation(available: localizer.languages, fallback: localizer.base),
                             secureCookies: options.secureCookies)
-        let files = try StaticFiles(root: options.publicDirectory)
+        let files = try StartupError.reading(options.publicDirectory, as: StartupError.unreadable) {
+            try StaticFiles(root: options.publicDirectory)
+        }
 
         var router = Router()
         router.get("/healthz") { _ in .text("ok") }
@@ -78,10 +95,10 @@ public final class Site: Sendable {
         router.refusalPage = { error in
             SecurityHeaders<SiteContext>.apply(pages.error(error.status, language: localizer.base, csrf: "", path: "/"))
         }
-        let interceptions = self.interceptions, admins = self.admins, hotfixes = self.hotfixes
+        let interceptions = self.interceptions
         let onceStore = OnceStore(pool: pool, clock: options.clock, constants: constants)
         let editor = AdminHotfixes(hotfixes: hotfixes, localizer: localizer, admins: admins, pool: pool, constants: constants)
-        try editor.loadConstants()
+        try StartupError.reading(options.database, as: StartupError.database) { try editor.loadConstants() }
         // The player pages' middleware, outermost first (error pages get the security headers too); the game routes add UpdateRequired, actions CSRFCheck.
         let errors = ErrorPages(pages: pages, identity: identity)
         let site = RouterGroup<SiteContext>(context: SiteContext.init)
@@ -122,8 +139,8 @@ public final class Site: Sendable {
                                 csrf: visitor.csrfToken, path: "/", section: "home",
                                 shared: ["catalog": catalog], data: ["once": once])
         }
-        let mastermind = MastermindStore(pool: pool, constants: constants, dailyKey: try Site.secret("mastermind-daily", in: db),
-                                         firstDay: try Site.firstDay(in: db, clock: options.clock), clock: options.clock)
+        let mastermind = MastermindStore(pool: pool, constants: constants, dailyKey: dailyKey,
+                                         firstDay: firstDay, clock: options.clock)
         // First: its /namegame/help comes before the Name Game's /namegame/:mode.
         OnceRoutes(store: onceStore, pages: pages, kit: kit).register(&router)
         MastermindRoutes(store: mastermind, pages: pages, kit: games, once: onceStore)
@@ -155,14 +172,18 @@ public final class Site: Sendable {
         if source.hasPrefix("http://") || source.hasPrefix("https://") {
             switch HTTPClient(timeout: 10, maxResponseBytes: 16 << 20).get(source) {
             case .success(let response) where response.status == 200: bytes = response.body
-            case .success(let response): throw TemplateStoreError("\(source): HTTP \(response.status)")
-            case .failure(let failure): throw TemplateStoreError("\(source): \(failure)")
+            case .success(let response): throw StartupError.unreadable(file: source, reason: "HTTP \(response.status)")
+            case .failure(let failure): throw StartupError.unreadable(file: source, reason: "\(failure)")
             }
         } else {
-            guard let read = Files.read(source) else { throw TemplateStoreError("\(source): cannot read the people file") }
+            guard let read = Files.read(source) else { throw StartupError.unreadable(file: source, reason: "cannot read the people file") }
             bytes = read
         }
-        let directory = try Directory(bytes: bytes, file: source)
+        let json: JSONValue
+        do { json = try JSONParser.parse(bytes) } catch {
+            throw StartupError.invalid(file: "\(source):\(error.line):\(error.column)", reason: error.message)
+        }
+        let directory = try StartupError.reading(source) { try Directory(json: json) }
         if !directory.skipped.isEmpty {
             Log.info("Name Game: \(directory.people.count) people, \(directory.skipped.count) left out (\(directory.skipped.prefix(3).joined(separator: "; "))\(directory.skipped.count > 3 ? "; …" : ""))")
         }

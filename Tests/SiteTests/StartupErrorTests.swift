@@ -1,0 +1,77 @@
+import TestSupport
+import Testing
+@testable import ArcadeApp
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whatever stops the site from starting is one `StartupError` naming the file at fault.
+@Suite("Start-up errors")
+struct StartupErrorTests {
+    let scratch = ScratchDirectory()
+
+    /// A copy of the real templates to break.
+    func templates(without missing: String? = nil, replacing name: String? = nil, with text: String = "") -> String {
+        let directory = scratch.path + "/Templates"
+        _ = system("mkdir -p '\(directory)' && cp Templates/*.mustache '\(directory)/'")
+        if let missing { _ = system("rm '\(directory)/\(missing).mustache'") }
+        if let name { scratch.write("Templates/\(name).mustache", text) }
+        return directory
+    }
+
+    func start(_ configure: (inout ServeOptions) -> Void) -> StartupError? {
+        var options = ServeOptions()
+        options.database = scratch.path + "/site.sqlite"
+        configure(&options)
+        do {
+            _ = try Site(options: options)
+            return nil
+        } catch {
+            return error as? StartupError
+        }
+    }
+
+    @Test func aMissingTemplateIsNamed() {
+        let directory = templates(without: "home")
+        #expect(start { $0.templates = directory } == .missing(file: directory + "/home.mustache"))
+    }
+
+    @Test func aTemplateSyntaxErrorNamesLineAndColumn() {
+        let directory = templates(replacing: "home", with: "<p>\n  {{#games}}\n")
+        let error = start { $0.templates = directory }
+        #expect(error == .invalid(file: directory + "/home.mustache:2:3", reason: "expected {{/games}} before the end of the template"))
+        #expect(error?.description == directory + "/home.mustache:2:3: expected {{/games}} before the end of the template")
+    }
+
+    @Test func aDatabaseThatCannotOpenIsNamed() {
+        let path = scratch.path + "/no/such/directory/site.sqlite"
+        let error = start { $0.database = path }
+        guard case .database(let file, _)? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(file == path)
+    }
+
+    @Test func missingDirectoriesAreNamed() {
+        let publicDirectory = scratch.path + "/no-public"
+        guard case .unreadable(let file, _)? = start({ $0.publicDirectory = publicDirectory }) else {
+            Issue.record("a missing public directory was not reported as unreadable"); return
+        }
+        #expect(file == publicDirectory)
+        let localizations = scratch.path + "/no-localizations"
+        #expect(start { $0.localizations = localizations }?.file == localizations)
+        let config = scratch.path + "/no-config"
+        #expect(start { $0.config = config }?.file == config)
+    }
+
+    @Test func aBrokenCheatsFileNamesLineAndColumn() {
+        scratch.write("cheats.json", "{\"cheats\": [\n{\"name\": \"x\",}\n]}")
+        do {
+            _ = try CheatBook.load(scratch.path + "/cheats.json")
+            Issue.record("accepted")
+        } catch let error as StartupError {
+            guard case .invalid(let file, _) = error else { Issue.record("\(error)"); return }
+            #expect(file.hasPrefix(scratch.path + "/cheats.json:2:"))
+        } catch {
+            Issue.record("not a start-up error: \(error)")
+        }
+    }
+}
