@@ -19,6 +19,10 @@
     }
   });
 
+  // The keys work only with this script: only then are they explained.
+  var keys = game.querySelector("[data-keys]");
+  if (keys) keys.hidden = false;
+
   // Move focus to the round's outcome or question, for screen readers and keys.
   var next = game.querySelector("button[data-next]");
   if (next) next.focus(); else { var question = game.querySelector(".question"); if (question) question.focus(); }

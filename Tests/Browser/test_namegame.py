@@ -107,6 +107,118 @@ class NameGame(BrowserTest):
         self.assertEqual(len(self.screenshots("namegame-start", "/namegame/hint", check)), 8)
 
 
+    OPACITY_JS = """
+        let value = 1;
+        for (let node = arguments[0]; node && node.nodeType === 1; node = node.parentElement) {
+            value *= parseFloat(getComputedStyle(node).opacity);
+        }
+        return value;
+    """
+
+    CONTRAST_JS = """
+        function rgb(t) { const m = t.match(/[\\d.]+/g).map(Number); return m.length > 3 ? m : m.concat([1]); }
+        function lum(c) {
+            const [r, g, b] = c.slice(0, 3).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+            return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        }
+        function back(n) {
+            for (; n && n.nodeType === 1; n = n.parentElement) { const c = rgb(getComputedStyle(n).backgroundColor); if (c[3] > 0.5) return c; }
+            return [255, 255, 255, 1];
+        }
+        const a = lum(rgb(getComputedStyle(arguments[0]).color)), b = lum(back(arguments[0]));
+        return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    """
+
+    def opacity(self, element):
+        """The element's opacity as drawn: its own times every ancestor's."""
+        return self.driver.execute_script(self.OPACITY_JS, element)
+
+    def test_the_answer_stands_out_after_answering(self):
+        for mode in ("normal", "reverse"):
+            round_id, answer = self.fresh_round(mode)
+            wrong = (answer + 1) % 6
+            self.choose(wrong)
+            self.choose(answer)
+            right = self.driver.find_element("css selector", f'button[data-choice="{answer}"]')
+            self.assertEqual(right.get_attribute("data-result"), "correct")
+            self.assertEqual(self.opacity(right), 1.0, f"{mode}: the right answer is not dimmed")
+            name = right.find_element("css selector", ".face-name")
+            self.assertGreaterEqual(self.driver.execute_script(self.CONTRAST_JS, name), 4.5,
+                                    f"{mode}: the right answer's name reads at full contrast")
+            marked = self.driver.find_element("css selector", f'button[data-choice="{wrong}"]')
+            self.assertEqual(marked.get_attribute("data-result"), "wrong", "the wrong pick stays marked")
+            other = next(i for i in range(6) if i not in (answer, wrong))
+            self.assertLess(self.opacity(self.driver.find_element("css selector", f'button[data-choice="{other}"]')), 1.0,
+                            "the rest step back")
+        self.screenshots("namegame-answered", "/namegame/normal")
+
+    def test_the_timed_end_leaves_nothing_to_click(self):
+        round_id, answer = self.fresh_round("timed")
+        question = self.text("h1.question")
+        # Time travel through the database (the server reads the session's start from it): the minute is over.
+        with sqlite3.connect(DATABASE) as db:
+            db.execute("UPDATE namegame_sessions SET started_ms = started_ms - 61000 WHERE id ="
+                       " (SELECT session FROM namegame_rounds WHERE id = ?)", (int(round_id),))
+        self.open("/namegame/timed")
+        self.assertEqual(self.game().get_attribute("data-ended"), "true")
+        self.assertEqual(self.text("[data-last-question]"), question, "the question stays")
+        choices = self.driver.find_elements("css selector", "button[data-choice]")
+        self.assertEqual(len(choices), 6)
+        self.assertTrue(all(not choice.is_enabled() for choice in choices), "nothing can be clicked")
+        right = self.driver.find_element("css selector", f'button[data-choice="{answer}"]')
+        self.assertIn("is-right", right.get_attribute("class"), "the answer is shown")
+        self.assertEqual(self.opacity(right), 1.0)
+        self.screenshots("namegame-timed-end", "/namegame/timed")
+
+    def test_keys_are_explained_only_when_they_work(self):
+        self.fresh_round("fifty")
+        keys = self.driver.find_element("css selector", "[data-keys]")
+        self.assertTrue(keys.is_displayed())
+        self.assertIn("1–2", keys.text, "the round's own count")
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+        try:
+            self.open("/namegame/fifty")
+            self.assertFalse(self.driver.find_element("css selector", "[data-keys]").is_displayed(), "no keys without scripts")
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+        round_id, answer = self.fresh_round("reverse")
+        hints = [b.find_element("css selector", ".key-hint").text for b in self.driver.find_elements("css selector", "button[data-choice]")]
+        self.assertEqual(hints, [str(i) for i in range(1, 7)], "reverse mode's names carry their keys")
+        self.navigate(lambda: self.driver.find_element("css selector", "body").send_keys(str(answer + 1)))
+        focused = self.driver.switch_to.active_element
+        self.assertTrue(self.driver.execute_script("return arguments[0].hasAttribute('data-next')", focused), "focus is on Next")
+        ring = self.driver.execute_script("const s = getComputedStyle(arguments[0]); return [s.outlineStyle, s.outlineWidth];", focused)
+        self.assertNotEqual(ring[0], "none", "Next shows where focus is")
+        self.assertGreaterEqual(float(ring[1].rstrip("px")), 2)
+
+
+class NameGameStatisticsInJapanese(BrowserTest):
+    languages = "ja"
+    width, height = 360, 740
+
+    def test_the_statistics_fit_a_phone_and_explain_themselves(self):
+        self.open("/namegame/normal")
+        for _ in range(2):
+            game = self.driver.find_element("id", "namegame")
+            if game.get_attribute("data-answered") or self.driver.find_elements("css selector", "[data-start]"):
+                self.click_and_wait("button[data-next]")
+            round_id = self.driver.find_element("id", "namegame").get_attribute("data-round")
+            self.click_and_wait(f'button[data-choice="{answer_of(round_id)}"]')
+        self.open("/namegame/stats")
+        width = self.driver.execute_script("return document.documentElement.clientWidth")
+        self.assertLessEqual(self.driver.execute_script("return document.documentElement.scrollWidth"), width, "no sideways scroll")
+        chart = self.driver.find_element("css selector", "svg.chart")
+        self.assertLess(chart.size["height"], 200, "two rounds draw two short bars, not one giant one")
+        self.assertTrue(self.driver.find_elements("css selector", "svg .chart-axis"))
+        self.assertEqual(len(self.driver.find_elements("css selector", "svg .chart-value")), 2)
+        self.assertIn("秒", self.text("svg .chart-axis-title"))
+        self.assertTrue(self.text("#times-summary"))
+        cells = self.driver.find_elements("css selector", "table[data-lifetime] td")
+        self.assertTrue(cells and all(cell.size["width"] <= width for cell in cells))
+        self.assertEqual(self.axe_violations(), [])
+        self.screenshots("namegame-stats-ja", "/namegame/stats")
+
+
 class NameGameOnAPhone(BrowserTest):
     width, height = 360, 800
 

@@ -162,7 +162,9 @@ struct CheatSiteTests {
         let marker = "data-choice=\"\(answer)\""
         let after = try #require(page.firstRange(of: marker)).upperBound
         let nameStart = try #require(page[after...].firstRange(of: "<span class=\"face-name\">")).upperBound
-        let initial = try #require(page[nameStart...].first)
+        // The name follows the choice's key number.
+        let name = try #require(page[nameStart...].firstRange(of: "</span> ")).upperBound
+        let initial = try #require(page[name...].first)
         #expect(page.contains("The name starts with “\(initial)”."))
         // Normal mode (a name, pick the face): half the wrong faces are hidden.
         try player.play("normal")

@@ -131,6 +131,102 @@ struct NameGameSiteTests {
         #expect(try player.play("timed").text.contains("data-ended=\"true\""))
     }
 
+    /// Defects 1 and 3: when the time is up, the last round stays on the page as it was asked, with its answer shown,
+    /// and nothing in it can be chosen any more.
+    @Test func theTimedEndKeepsTheQuestionAndNothingStaysClickable() throws {
+        let clock = DailySiteTests.Clock()
+        let server = try DailySiteTests.server(clock)
+        defer { server.stop() }
+        let player = Player(server)
+        let page = try player.play("timed").text
+        let (_, answer) = try player.round(page)
+        let question = try #require(page.firstMatch(of: /<h1 class="question" tabindex="-1">([^<]+)<\/h1>/)).1
+        clock.seconds.withLock { $0 += 61 }
+        let over = try player.play("timed").text
+        #expect(over.contains("data-ended=\"true\""))
+        #expect(over.contains("<h2 class=\"question\" data-last-question>\(question)</h2>"), "the question stays")
+        let buttons = over.ranges(of: "data-choice=").count
+        #expect(buttons == 6)
+        #expect(over.ranges(of: " disabled>").count == 6, "no face can be chosen after the time is up")
+        #expect(over.contains("data-choice=\"\(answer)\" data-key=\"\(answer + 1)\""))
+        #expect(over.ranges(of: "is-right").count == 1, "the answer is shown")
+        #expect(!over.contains("data-keys"), "no keys to explain on a finished session")
+    }
+
+    /// Defect 3 for practice: the summary keeps the question that ended the run.
+    @Test func thePracticeEndKeepsTheQuestion() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        let page = try player.play("practice").text
+        let (round, answer) = try player.round(page)
+        let question = try #require(page.firstMatch(of: /<h1 class="question" tabindex="-1">([^<]+)<\/h1>/)).1
+        try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\((answer + 1) % 6)")
+        let over = try player.play("practice").text
+        #expect(over.contains("data-summary"))
+        #expect(over.contains("data-last-question>\(question)</h2>"))
+    }
+
+    /// Defect 5: the keys are explained only to scripts (hidden until one shows it), with the round's own count, and
+    /// names in reverse mode carry their key.
+    @Test func keysAreExplainedWithTheRoundsCount() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        #expect(try player.play("fifty").text.contains("<p class=\"field-help\" data-keys hidden>Keys: 1–2 choose"))
+        #expect(try player.play("normal").text.contains("data-keys hidden>Keys: 1–6 choose"))
+        let reverse = try player.play("reverse").text
+        #expect(reverse.ranges(of: "class=\"face-name\"><span class=\"key-hint\" aria-hidden=\"true\">").count == 6)
+    }
+
+    /// Defect 6: progress speaks in words; bookkeeping marks never show as keys.
+    @Test func progressShowsNoInternalKeys() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        for _ in 0..<2 {
+            let (round, answer) = try player.round(try player.play("normal").text)
+            try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
+            try player.post("/namegame/next", "mode=normal")
+        }
+        let progress = try player.get("/progress").text
+        #expect(progress.contains("Name Game rounds played: 2"))
+        #expect(!progress.contains("namegame.try"))
+        #expect(progress.firstMatch(of: /<li data-task="[^"]+" data-count="\d+">[a-z]+\.[a-z.]+/) == nil, "no raw key as text")
+    }
+
+    /// Defect 4: the chart has an axis, numbered rows with their values, a summary and the same data as a table; the
+    /// lifetime table says what each cell is, so a phone can stack it.
+    @Test func theStatisticsExplainThemselves() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        for _ in 0..<3 {
+            let (round, answer) = try player.round(try player.play("normal").text)
+            try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
+            try player.post("/namegame/next", "mode=normal")
+        }
+        let stats = try player.get("/namegame/stats").text
+        #expect(stats.contains("data-bars=\"3\""))
+        #expect(stats.contains("class=\"chart-axis\""))
+        #expect(stats.ranges(of: "class=\"chart-tick-label\"").count == 3)
+        #expect(stats.ranges(of: "class=\"chart-value\"").count == 3)
+        #expect(stats.contains(">Seconds</text>"))
+        #expect(stats.contains("<figcaption id=\"times-summary\">Fastest "))
+        #expect(stats.contains("<table data-times>"))
+        #expect(stats.contains("<td data-label=\"Rounds\">"))
+        #expect(stats.contains("class=\"table-scroll\" tabindex=\"0\" role=\"region\""))
+        let japanese = try server.get("/namegame/stats", headers: ["Cookie": player.cookieHeader, "Accept-Language": "ja"]).text
+        #expect(japanese.contains("秒</text>"))
+    }
+
+    @Test func theChartScaleIsRound() {
+        #expect(TimeChart.niceCeiling(0.4) == 1)
+        #expect(TimeChart.niceCeiling(3.4) == 5)
+        #expect(TimeChart.niceCeiling(12) == 20)
+        #expect(TimeChart.niceCeiling(50) == 50)
+    }
+
     @Test func hintModeHidesWrongFacesOverTime() throws {
         let server = try SiteServer()
         defer { server.stop() }

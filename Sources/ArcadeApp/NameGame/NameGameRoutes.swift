@@ -158,9 +158,13 @@ struct NameGameRoutes: Sendable {
         guard let record else { return .object(context) }
         let round = record.round
         let answered = !record.isOpen
+        // A session that ended (time up) with this round unanswered: nothing can be chosen any more, and the answer
+        // is shown, so the last question still teaches a name.
+        let over = session.ended || timeIsUp(session)
+        let reveal = answered || over
         let elapsed = Double(store.nowMilliseconds() - record.startedMilliseconds) / 1000
-        var hidden = answered ? [] : round.hidden(after: elapsed, interval: hintInterval)
-        if record.cheat && !answered {
+        var hidden = reveal ? [] : round.hidden(after: elapsed, interval: hintInterval)
+        if record.cheat && !reveal {
             // The cheat: the name's first letter when faces are the question, else half the wrong faces gone.
             if mode == .reverse {
                 context["cheat"] = .string(t.string("namegame.cheat.letter", [.string(String(round.answerPerson.fullName.prefix(1)))]))
@@ -182,6 +186,7 @@ struct NameGameRoutes: Sendable {
         if mode == .reverse {
             context["face"] = .object(["img": .string(round.answerPerson.headshotURL), "alt": .string(t.string("namegame.face.single"))])
         }
+        context["keyCount"] = .int(round.people.count)
         if round.people.count < mode.choices {
             context["smallPool"] = .string(t.string("namegame.smallpool", [.int(round.people.count)]))
         }
@@ -189,14 +194,14 @@ struct NameGameRoutes: Sendable {
             var result = ""
             if record.wrong.contains(index) { result = "wrong" }
             if answered && index == round.answer && record.status == "identified" { result = "correct" }
-            let showName = mode == .reverse || answered
+            let showName = mode == .reverse || reveal
             return .object([
                 "index": .int(index), "key": .int(index + 1), "img": .string(person.headshotURL),
                 "alt": .string(t.string("namegame.face", [.int(index + 1)])),
                 "name": showName ? .string(person.fullName) : .null,
-                "title": answered && mode == .team ? .string(person.jobTitle ?? "") : .null,
-                "result": .string(result), "isAnswer": .bool(answered && index == round.answer),
-                "hidden": .bool(hidden.contains(index)), "disabled": .bool(answered || !result.isEmpty || hidden.contains(index)),
+                "title": reveal && mode == .team ? .string(person.jobTitle ?? "") : .null,
+                "result": .string(result), "isAnswer": .bool(reveal && index == round.answer),
+                "hidden": .bool(hidden.contains(index)), "disabled": .bool(reveal || !result.isEmpty || hidden.contains(index)),
             ])
         })
         return .object(context)
@@ -216,15 +221,14 @@ struct NameGameRoutes: Sendable {
                      "average": .string(stats.averageIdentifyMilliseconds.map { Self.seconds($0 / 1000) } ?? "–")])
         }
         let times = try store.recentIdentifyTimes(player: visitor.playerID)
-        let most = max(1, times.max() ?? 1)
-        let bars: [TemplateValue] = times.enumerated().map { index, seconds in
-            let height = max(2, Int(seconds / most * 100))
-            return .object(["x": .int(index * 15), "y": .int(110 - height), "height": .int(height),
-                            "seconds": .string(Self.seconds(seconds))])
-        }
+        let chart = TimeChart(times: times, valueLabel: { t.string("namegame.stats.seconds", [.string(Self.seconds($0))]) })
+        let summary = times.isEmpty ? "" : t.string("namegame.stats.summary", [
+            .string(Self.seconds(times.min() ?? 0)), .string(Self.seconds(times.max() ?? 0)),
+            .string(Self.seconds(times.reduce(0, +) / Double(times.count)))])
         return pages.render("namegame-stats", title: t.string("namegame.stats.title"), language: visitor.language,
                             csrf: visitor.csrfToken, path: "/namegame/stats", section: "namegame",
-                            data: ["rows": .list(rows), "hasRows": .bool(!rows.isEmpty), "bars": .list(bars),
-                                   "hasBars": .bool(!bars.isEmpty), "chartWidth": .int(max(150, times.count * 15))])
+                            data: ["rows": .list(rows), "hasRows": .bool(!rows.isEmpty), "bars": .list(chart.bars),
+                                   "hasBars": .bool(!times.isEmpty), "barCount": .int(times.count), "chart": chart.frame,
+                                   "ticks": .list(chart.ticks), "summary": .string(summary)])
     }
 }

@@ -37,11 +37,13 @@ struct OnceRoutes: Sendable {
             let once = try store.perform(visitor).once
             let t = pages.localizer.strings(for: visitor.language)
             // Cheats have their own page, which keeps unfound ones secret.
-            let done: [TemplateValue] = once.record.done.keys.sorted().filter { !$0.hasPrefix("cheat.") }.map { task in
+            // Only what a player would call an achievement, in words; bookkeeping marks (a card dismissed, a reminder
+            // done) stay out, and never show as keys.
+            let shown = [SiteTasks.mastermindPlayed, SiteTasks.mastermindWon, SiteTasks.nameGamePlayed, SiteTasks.tutorial("mastermind"),
+                         SiteTasks.tutorial("namegame"), SiteTasks.whatsNew]
+            let done: [TemplateValue] = shown.filter { once.count($0) > 0 }.map { task in
                 let count = once.count(task)
-                let known = ["mastermind.played", "mastermind.won", "namegame.played", "tutorial.mastermind", "tutorial.namegame", "whatsnew"]
-                let text = known.contains(task) ? t.string("progress.task.\(task)", [.int(count)]) : "\(task) (\(count))"
-                return ["task": .string(task), "count": .int(count), "text": .string(text)]
+                return ["task": .string(task), "count": .int(count), "text": .string(t.string("progress.task.\(task)", [.int(count)]))]
             }
             let todo: [TemplateValue] = once.record.toDos.keys.sorted().filter { once.needToDo($0) }.map { task in
                 ["task": .string(task), "text": .string(task == SiteTasks.tryNameGame ? t.string("progress.todo.namegame.try") : task)]
