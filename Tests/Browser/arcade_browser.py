@@ -108,7 +108,7 @@ class BrowserTest(unittest.TestCase):
             self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
         return saved
 
-    LOW_CONTRAST_JS = """
+    COLOR_JS = """
         function rgb(text) { const m = text.match(/[\\d.]+/g).map(Number); return m.length > 3 ? m : m.concat([1]); }
         function luminance(c) {
             const [r, g, b] = c.slice(0, 3).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
@@ -121,6 +121,8 @@ class BrowserTest(unittest.TestCase):
             }
             return [255, 255, 255, 1];
         }
+    """
+    LOW_CONTRAST_JS = COLOR_JS + """
         const bad = [];
         for (const el of document.querySelectorAll('body *')) {
             const own = Array.from(el.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
@@ -135,6 +137,15 @@ class BrowserTest(unittest.TestCase):
         }
         return bad;
     """
+
+    CONTRAST_OF_JS = COLOR_JS + """
+        const a = luminance(rgb(getComputedStyle(arguments[0]).color)), b = luminance(background(arguments[0]));
+        return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    """
+
+    def contrast_of(self, element):
+        """The contrast ratio of an element's text on the background behind it."""
+        return self.driver.execute_script(self.CONTRAST_OF_JS, element)
 
     def low_contrast(self, aaa=False):
         """Text on the page under WCAG AA contrast (4.5:1, 3:1 for large text), or AAA's 7:1 for all text,

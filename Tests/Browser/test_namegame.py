@@ -115,20 +115,6 @@ class NameGame(BrowserTest):
         return value;
     """
 
-    CONTRAST_JS = """
-        function rgb(t) { const m = t.match(/[\\d.]+/g).map(Number); return m.length > 3 ? m : m.concat([1]); }
-        function lum(c) {
-            const [r, g, b] = c.slice(0, 3).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
-            return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-        }
-        function back(n) {
-            for (; n && n.nodeType === 1; n = n.parentElement) { const c = rgb(getComputedStyle(n).backgroundColor); if (c[3] > 0.5) return c; }
-            return [255, 255, 255, 1];
-        }
-        const a = lum(rgb(getComputedStyle(arguments[0]).color)), b = lum(back(arguments[0]));
-        return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-    """
-
     def opacity(self, element):
         """The element's opacity as drawn: its own times every ancestor's."""
         return self.driver.execute_script(self.OPACITY_JS, element)
@@ -143,7 +129,7 @@ class NameGame(BrowserTest):
             self.assertEqual(right.get_attribute("data-result"), "correct")
             self.assertEqual(self.opacity(right), 1.0, f"{mode}: the right answer is not dimmed")
             name = right.find_element("css selector", ".face-name")
-            self.assertGreaterEqual(self.driver.execute_script(self.CONTRAST_JS, name), 4.5,
+            self.assertGreaterEqual(self.contrast_of(name), 4.5,
                                     f"{mode}: the right answer's name reads at full contrast")
             marked = self.driver.find_element("css selector", f'button[data-choice="{wrong}"]')
             self.assertEqual(marked.get_attribute("data-result"), "wrong", "the wrong pick stays marked")

@@ -14,6 +14,15 @@ extension Player {
         let answer = try #require(try db.first("SELECT answer FROM namegame_rounds WHERE id = ?", [.integer(Int64(id)!)])?.int("answer"))
         return (id, answer)
     }
+
+    /// Answers `count` rounds of a mode right, going on to the next each time.
+    func answerRounds(_ mode: String, count: Int) throws {
+        for _ in 0..<count {
+            let (round, answer) = try self.round(try play(mode).text)
+            try post("/namegame/answer", "mode=\(mode)&round=\(round)&choice=\(answer)")
+            try post("/namegame/next", "mode=\(mode)")
+        }
+    }
 }
 
 @Suite("The Name Game over HTTP")
@@ -184,11 +193,7 @@ struct NameGameSiteTests {
         let server = try SiteServer()
         defer { server.stop() }
         let player = Player(server)
-        for _ in 0..<2 {
-            let (round, answer) = try player.round(try player.play("normal").text)
-            try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
-            try player.post("/namegame/next", "mode=normal")
-        }
+        try player.answerRounds("normal", count: 2)
         let progress = try player.get("/progress").text
         #expect(progress.contains("Name Game rounds played: 2"))
         #expect(!progress.contains("namegame.try"))
@@ -201,11 +206,7 @@ struct NameGameSiteTests {
         let server = try SiteServer()
         defer { server.stop() }
         let player = Player(server)
-        for _ in 0..<3 {
-            let (round, answer) = try player.round(try player.play("normal").text)
-            try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
-            try player.post("/namegame/next", "mode=normal")
-        }
+        try player.answerRounds("normal", count: 3)
         let stats = try player.get("/namegame/stats").text
         #expect(stats.contains("data-bars=\"3\""))
         #expect(stats.contains("class=\"chart-axis\""))
