@@ -12,15 +12,14 @@ import Glibc
 public final class StaticFiles: Sendable {
     public let root: String
     private let cacheControl: String
-    private let cache = Mutex<[String: Entry]>([:])
+    private let cache = Mutex<[String: Cached]>([:])
 
     /// Files up to this size are kept in memory; larger ones are kept open.
     static let memoryLimit = 8 * 1024
     static let maxEntries = 2048
     static let revalidateAfter = Clock.nanoseconds(1)
 
-    /// A class: a request takes it out of the cache with one retain, not one per field.
-    final class Entry: Sendable {
+    struct Entry {
         let file: String       // the resolved path
         let size: Int
         let mtime: Int
@@ -28,23 +27,15 @@ public final class StaticFiles: Sendable {
         let etag: [UInt8]
         let headers: HTTPHeaders
         let body: Response.Body
+    }
+
+    /// An entry and when it was last checked, boxed: a request takes it out of the cache with one retain, not one per
+    /// field of the entry.
+    final class Cached: Sendable {
+        let entry: Entry
         let checked: Int64
 
-        init(file: String, size: Int, mtime: Int, inode: UInt, etag: [UInt8], headers: HTTPHeaders, body: Response.Body,
-             checked: Int64) {
-            self.file = file
-            self.size = size
-            self.mtime = mtime
-            self.inode = inode
-            self.etag = etag
-            self.headers = headers
-            self.body = body
-            self.checked = checked
-        }
-
-        func checked(at now: Int64) -> Entry {
-            Entry(file: file, size: size, mtime: mtime, inode: inode, etag: etag, headers: headers, body: body, checked: now)
-        }
+        init(_ entry: Entry, checked: Int64) { self.entry = entry; self.checked = checked }
     }
 
     public init(root: String, cacheControl: String = "public, max-age=300") throws {
@@ -71,21 +62,21 @@ public final class StaticFiles: Sendable {
             }
         }
         // Cached under the path as sent (no string to build); a miss joins the decoded segments to find the file.
-        guard let entry = lookup(String(request.rawPath), segments) else { return .error(.notFound) }
-
-        if let match = request.headers.firstValue("If-None-Match", equals: entry.etag) {
-            if match || request.headers["If-None-Match"].map(etagListMatches(entry)) == true {
-                return Response(status: .notModified, headers: entry.headers)
+        guard let cached = lookup(String(request.rawPath), segments) else { return .error(.notFound) }
+        // Fields read through the box, not copied out of it (each copy would retain every field).
+        if let match = request.headers.firstValue("If-None-Match", equals: cached.entry.etag) {
+            if match || request.headers["If-None-Match"].map(etagListMatches(cached.entry.etag)) == true {
+                return Response(status: .notModified, headers: cached.entry.headers)
             }
         } else if let since = request.headers["If-Modified-Since"],
-                  since == HTTPDate.format(secondsSinceEpoch: entry.mtime) {
-            return Response(status: .notModified, headers: entry.headers)
+                  since == HTTPDate.format(secondsSinceEpoch: cached.entry.mtime) {
+            return Response(status: .notModified, headers: cached.entry.headers)
         }
-        return Response(status: .ok, headers: entry.headers, body: entry.body)
+        return Response(status: .ok, headers: cached.entry.headers, body: cached.entry.body)
     }
 
-    private func etagListMatches(_ entry: Entry) -> (String) -> Bool {
-        let tag = String(decoding: entry.etag, as: UTF8.self)
+    private func etagListMatches(_ etag: [UInt8]) -> (String) -> Bool {
+        let tag = String(decoding: etag, as: UTF8.self)
         return { header in
             header.split(separator: ",").contains { element in
                 let e = element.trimmingOWS
@@ -94,14 +85,15 @@ public final class StaticFiles: Sendable {
         }
     }
 
-    private func lookup(_ key: String, _ segments: [String]) -> Entry? {
+    private func lookup(_ key: String, _ segments: [String]) -> Cached? {
         let now = Clock.now()
         let previous = cache.withLock { $0[key] }
         if let previous, now - previous.checked < Self.revalidateAfter { return previous }
-        guard let fresh = load(segments.joined(separator: "/"), previous: previous, now: now) else {
+        guard let entry = load(segments.joined(separator: "/"), previous: previous?.entry) else {
             cache.withLock { _ = $0.removeValue(forKey: key) }
             return nil
         }
+        let fresh = Cached(entry, checked: now)
         cache.withLock { cache in
             if cache.count >= Self.maxEntries && cache[key] == nil { cache.removeAll() }
             cache[key] = fresh
@@ -109,7 +101,7 @@ public final class StaticFiles: Sendable {
         return fresh
     }
 
-    private func load(_ relative: String, previous: Entry?, now: Int64, retries: Int = 1) -> Entry? {
+    private func load(_ relative: String, previous: Entry?, retries: Int = 1) -> Entry? {
         var path = relative.isEmpty ? root : root + "/" + relative
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
@@ -123,7 +115,7 @@ public final class StaticFiles: Sendable {
         let size = Int(info.st_size), mtime = Int(info.st_mtim.tv_sec), inode = UInt(info.st_ino)
         if let previous, previous.size == size, previous.mtime == mtime, previous.inode == inode,
            previous.file == resolved {
-            return previous.checked(at: now)
+            return previous
         }
         let etag = "\"\(String(mtime, radix: 16))-\(String(size, radix: 16))\""
         var headers = HTTPHeaders()
@@ -143,12 +135,12 @@ public final class StaticFiles: Sendable {
             var opened = stat()
             guard fstat(fd, &opened) == 0, opened.st_ino == info.st_ino, opened.st_size == info.st_size else {
                 close(fd)  // replaced between stat and open: look again, once
-                return retries > 0 ? load(relative, previous: previous, now: now, retries: retries - 1) : nil
+                return retries > 0 ? load(relative, previous: previous, retries: retries - 1) : nil
             }
             body = .file(OpenFile(descriptor: fd), offset: 0, count: size)
         }
         return Entry(file: resolved, size: body.count, mtime: mtime, inode: inode, etag: Array(etag.utf8),
-                     headers: headers, body: body, checked: now)
+                     headers: headers, body: body)
     }
 
     static func realPath(_ path: String) -> String? {
