@@ -50,9 +50,11 @@ let package = Package(
         .target(name: "Once"),
         .target(name: "Cheats"),
         .target(name: "Interceptions"),
+        // Spaced repetition (FSRS-5): when to ask about each person again. Pure; the caller passes the time.
+        .target(name: "SpacedRepetition"),
 
         // The site: wires the infrastructure modules together.
-        .target(name: "ArcadeApp", dependencies: ["HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList", "Crypto", "Constants", "Files", "Mastermind", "HTTPClient", "NameGame", "Once", "Interceptions", "Cheats"]),
+        .target(name: "ArcadeApp", dependencies: ["HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList", "Crypto", "Constants", "Files", "Mastermind", "HTTPClient", "NameGame", "Once", "Interceptions", "Cheats", "SpacedRepetition"]),
         .executableTarget(name: "arcade", dependencies: ["ArcadeApp"]),
 
         // Helpers shared by the test targets: a raw loopback client, child processes, scratch folders.
@@ -64,6 +66,7 @@ let package = Package(
         .testTarget(name: "CheatsTests", dependencies: ["Cheats"]),
         .testTarget(name: "InterceptionsTests", dependencies: ["Interceptions"]),
         .testTarget(name: "NameGameTests", dependencies: ["NameGame", "JSON", "Files"]),
+        .testTarget(name: "SpacedRepetitionTests", dependencies: ["SpacedRepetition"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
         .testTarget(name: "SiteTests", dependencies: ["ArcadeApp", "HTTP", "HTTPServer", "CSystem", "Storage", "Crypto", "TestSupport", "HTTPClient", "Mastermind", "Constants", "PropertyList", "Files", "JSON", "Interceptions", "Localization"]),
