@@ -40,4 +40,32 @@ public enum Files {
         guard stat(path, &info) == 0 else { return nil }
         return Int(info.st_mtim.tv_sec) &* 1_000_000_007 &+ Int(info.st_mtim.tv_nsec) &+ Int(info.st_size) &* 31
     }
+
+    /// Writes `bytes` to a new file (refusing to replace one), flushed to disk with its folder (made if missing) before
+    /// returning: a caller may then record the file as saved.
+    public static func writeDurably(_ bytes: [UInt8], to path: String) -> Bool {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        if mkdir(folder, 0o750) != 0 && errno != EEXIST { return false }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o640)
+        guard fd >= 0 else { return false }
+        var written = 0
+        let ok = bytes.withUnsafeBytes { raw -> Bool in
+            while written < raw.count {
+                let n = write(fd, raw.baseAddress! + written, raw.count - written)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                written += n
+            }
+            return fsync(fd) == 0
+        }
+        close(fd)
+        guard ok else { unlink(path); return false }
+        let dir = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dir >= 0 { _ = fsync(dir); close(dir) }
+        return true
+    }
+
+    /// Removes a file; true if it is gone.
+    @discardableResult
+    public static func remove(_ path: String) -> Bool { unlink(path) == 0 || errno == ENOENT }
 }

@@ -10,6 +10,10 @@ public struct ParserLimits: Sendable {
     public var maxHeaderCount = 100
     /// Largest body, declared or chunked; larger is 413.
     public var maxBody = 1024 * 1024
+    /// Largest body of a POST to one of `uploadPaths` (photo uploads, imports); larger is 413.
+    public var maxUploadBody = 32 * 1024 * 1024
+    /// Target prefixes whose POSTs may carry up to `maxUploadBody`.
+    public var uploadPaths: [String] = []
     /// Longest chunk-size line with its extensions; longer is 400.
     public var maxChunkLine = 4 * 1024
 

@@ -35,6 +35,8 @@ public struct RequestParser {
     private var lineLength = 0
     private var headerBytes = 0
     private var method: [UInt8] = []
+    /// The largest body this request may have: `maxBody`, or `maxUploadBody` for a POST to an upload path.
+    private var bodyLimit = 0
     private var target: [UInt8] = []
     private var version: [UInt8] = []
     private var headers = HTTPHeaders()
@@ -243,11 +245,11 @@ public struct RequestParser {
                     i += 1
                     sawChunkDigit = true
                     // Refuse before the arithmetic could overflow.
-                    guard remaining <= (limits.maxBody - body.count) / 16 + 1 else {
+                    guard remaining <= (bodyLimit - body.count) / 16 + 1 else {
                         return fail(.contentTooLarge, "chunked body too large")
                     }
                     remaining = remaining * 16 + Int(digit)
-                    if remaining > limits.maxBody - body.count { return fail(.contentTooLarge, "chunked body too large") }
+                    if remaining > bodyLimit - body.count { return fail(.contentTooLarge, "chunked body too large") }
                     continue
                 }
                 // The size ends at `;` or CRLF, with nothing between (no space).
@@ -379,6 +381,11 @@ public struct RequestParser {
         let hostCount = headers.count(of: "Host")
         if hostCount > 1 { return failHead(.badRequest, "duplicate Host") }
         if hostCount == 0 && parsedVersion == .http11 { return failHead(.badRequest, "missing Host") }
+        bodyLimit = limits.maxBody
+        if !limits.uploadPaths.isEmpty, method.elementsEqual("POST".utf8),
+           limits.uploadPaths.contains(where: { target.starts(with: $0.utf8) }) {
+            bodyLimit = max(limits.maxBody, limits.maxUploadBody)
+        }
 
         let transferEncodings = headers.values("Transfer-Encoding")
         let lengths = headers.values("Content-Length")
@@ -403,7 +410,7 @@ public struct RequestParser {
                 return failHead(.badRequest, "invalid Content-Length")
             }
             length = text.reduce(0) { $0 * 10 + Int($1 - 0x30) }
-            if length > limits.maxBody { return failHead(.contentTooLarge, "body too large") }
+            if length > bodyLimit { return failHead(.contentTooLarge, "body too large") }
         }
 
         var expectsContinue = false

@@ -5,12 +5,22 @@ public struct Person: Sendable, Equatable, Hashable {
     public let id: String
     public let firstName: String
     public let lastName: String
-    /// Nil for former staff.
     public let jobTitle: String?
     public let headshotURL: String
+    /// Former staff: still played, but not in team mode.
+    public let retired: Bool
+
+    public init(id: String, firstName: String, lastName: String, jobTitle: String?, headshotURL: String, retired: Bool) {
+        self.id = id
+        self.firstName = firstName
+        self.lastName = lastName
+        self.jobTitle = jobTitle
+        self.headshotURL = headshotURL
+        self.retired = retired
+    }
 
     public var fullName: String { firstName + " " + lastName }
-    public var isCurrentStaff: Bool { jobTitle != nil }
+    public var isCurrentStaff: Bool { !retired }
 }
 
 /// The people of a WillowTree-format profile list, with those that cannot
@@ -18,8 +28,30 @@ public struct Person: Sendable, Equatable, Hashable {
 /// counted.
 public struct Directory: Sendable {
     public let people: [Person]
-    /// Why each left-out profile was left out, for the log.
-    public let skipped: [String]
+    /// Each left-out profile and why.
+    public let skipped: [Skipped]
+    private let index: [String: Int]
+
+    /// A profile that cannot be played: its id (or `#index`) and the reason.
+    public struct Skipped: Sendable, Equatable, CustomStringConvertible {
+        public enum Reason: Sendable, Equatable {
+            case noID, noName, noHeadshot, repeatedID
+            /// The headshot's declared type, not an image one.
+            case notAnImage(String)
+        }
+        public let label: String
+        public let reason: Reason
+
+        public var description: String {
+            switch reason {
+            case .noID: "\(label): no id"
+            case .noName: "\(label): no name"
+            case .noHeadshot: "\(label): no headshot"
+            case .repeatedID: "\(label): repeated id"
+            case .notAnImage(let type): "\(label): headshot is \(type), not an image"
+            }
+        }
+    }
 
     public struct Error: Swift.Error, Sendable, CustomStringConvertible {
         public let description: String
@@ -36,25 +68,32 @@ public struct Directory: Sendable {
         } else {
             throw Error(description: "expected an array of profiles or an object with \"items\"")
         }
-        var people: [Person] = [], skipped: [String] = [], seen = Set<String>()
+        var people: [Person] = [], skipped: [Skipped] = [], seen = Set<String>()
         for (index, item) in items.enumerated() {
             let label = item["id"]?.string ?? "#\(index)"
-            guard let id = item["id"]?.string, !id.isEmpty else { skipped.append("\(label): no id"); continue }
+            guard let id = item["id"]?.string, !id.isEmpty else { skipped.append(Skipped(label: label, reason: .noID)); continue }
             let first = (item["firstName"]?.string ?? "").trimmingSpaces, last = (item["lastName"]?.string ?? "").trimmingSpaces
-            guard !first.isEmpty || !last.isEmpty else { skipped.append("\(label): no name"); continue }
+            guard !first.isEmpty || !last.isEmpty else { skipped.append(Skipped(label: label, reason: .noName)); continue }
             guard let headshot = item["headshot"], var url = headshot["url"]?.string, !url.trimmingSpaces.isEmpty else {
-                skipped.append("\(label): no headshot"); continue
+                skipped.append(Skipped(label: label, reason: .noHeadshot)); continue
             }
             if let mime = headshot["mimeType"]?.string, !mime.hasPrefix("image/") {
-                skipped.append("\(label): headshot is \(mime), not an image"); continue
+                skipped.append(Skipped(label: label, reason: .notAnImage(mime))); continue
             }
             if url.hasPrefix("//") { url = "https:" + url }  // the 2017 shape
-            guard seen.insert(id).inserted else { skipped.append("\(label): repeated id"); continue }
+            guard seen.insert(id).inserted else { skipped.append(Skipped(label: label, reason: .repeatedID)); continue }
             let title = item["jobTitle"]?.string.flatMap { $0.trimmingSpaces.isEmpty ? nil : $0 }
-            people.append(Person(id: id, firstName: first, lastName: last, jobTitle: title, headshotURL: url))
+            // WillowTree lists former staff without a job title.
+            people.append(Person(id: id, firstName: first, lastName: last, jobTitle: title, headshotURL: url,
+                                 retired: title == nil))
         }
+        self.init(people: people, skipped: skipped)
+    }
+
+    public init(people: [Person], skipped: [Skipped] = []) {
         self.people = people
         self.skipped = skipped
+        index = Dictionary(people.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Parses JSON bytes; malformed JSON names the file, line and column.
@@ -64,11 +103,11 @@ public struct Directory: Sendable {
         do { try self.init(json: json) } catch { throw Error(description: "\(file): \(error.description)") }
     }
 
-    public func person(_ id: String) -> Person? { people.first { $0.id == id } }
+    public func person(_ id: String) -> Person? { index[id].map { people[$0] } }
 }
 
 extension String {
-    var trimmingSpaces: String {
+    public var trimmingSpaces: String {
         var s = self[...]
         while let c = s.first, c.isWhitespace { s.removeFirst() }
         while let c = s.last, c.isWhitespace { s.removeLast() }

@@ -91,6 +91,21 @@ struct ParserAcceptsTests {
             == .requests(["POST / 10"]))
     }
 
+    @Test func uploadPathsTakeTheLargerLimitForPostOnly() {
+        var limits = ParserLimits()
+        limits.maxBody = 10
+        limits.maxUploadBody = 20
+        limits.uploadPaths = ["/admin/people"]
+        let body = String(repeating: "x", count: 15)
+        #expect(outcome("POST /admin/people/import HTTP/1.1\r\nHost: h\r\nContent-Length: 15\r\n\r\n\(body)", limits: limits)
+            == .requests(["POST /admin/people/import 15"]))
+        #expect(outcome("POST /admin/people HTTP/1.1\r\nHost: h\r\nContent-Length: 21\r\n\r\n", limits: limits) == .failed(413))
+        #expect(outcome("POST /other HTTP/1.1\r\nHost: h\r\nContent-Length: 15\r\n\r\n\(body)", limits: limits) == .failed(413))
+        #expect(outcome("PUT /admin/people HTTP/1.1\r\nHost: h\r\nContent-Length: 15\r\n\r\n\(body)", limits: limits) == .failed(413))
+        #expect(outcome("POST /admin/people HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nf\r\n\(body)\r\n0\r\n\r\n",
+                        limits: limits) == .requests(["POST /admin/people 15"]))
+    }
+
     @Test func headerLimitsAtTheirEdges() {
         let hundred = (0..<100).map { "X-\($0): v\r\n" }.joined()
         #expect(outcome("GET / HTTP/1.1\r\nHost: h\r\n" + (0..<99).map { "X-\($0): v\r\n" }.joined() + "\r\n") == .requests(["GET / 0"]))

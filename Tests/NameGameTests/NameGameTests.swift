@@ -26,10 +26,10 @@ struct NameGameTests {
         #expect(directory.people[0].jobTitle == "Engineer")
         #expect(directory.people[1].jobTitle == nil, "former staff")
         #expect(directory.skipped.count == 5)
-        #expect(directory.skipped.contains { $0.contains("no name") })
-        #expect(directory.skipped.contains { $0.contains("no headshot") })
-        #expect(directory.skipped.contains { $0.contains("not an image") })
-        #expect(directory.skipped.contains { $0.contains("repeated id") })
+        #expect(directory.skipped.contains { $0.description.contains("no name") })
+        #expect(directory.skipped.contains { $0.description.contains("no headshot") })
+        #expect(directory.skipped.contains { $0.description.contains("not an image") })
+        #expect(directory.skipped.contains { $0.description.contains("repeated id") })
     }
 
     @Test func readsThe2017Shape() throws {
@@ -68,7 +68,7 @@ struct NameGameTests {
     func people(_ n: Int, matts: Int = 0, former: Int = 0) -> [Person] {
         (0..<n).map { i in
             Person(id: "p\(i)", firstName: i < matts ? "Matt\(i)" : "Name\(i)", lastName: "L\(i)",
-                   jobTitle: i < former ? nil : "Job", headshotURL: "/h/\(i).svg")
+                   jobTitle: i < former ? nil : "Job", headshotURL: "/h/\(i).svg", retired: i < former)
         }
     }
 

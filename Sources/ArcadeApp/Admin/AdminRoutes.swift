@@ -14,6 +14,7 @@ struct AdminRoutes: Sendable {
     let secureCookies: Bool
     let hotfixes: AdminHotfixes
     let interceptions: InterceptionsStore
+    let people: PeopleStore
 
     func register(_ router: inout Router) {
         // The admin's middleware, outermost first; these routes stay up during maintenance. Sign-in and sign-out
@@ -202,6 +203,8 @@ struct AdminRoutes: Sendable {
                 return .redirect(to: "/admin/rules")
             }
         }
+        PeopleRoutes(store: people, pages: pages, identity: identity).register(&router, signedIn: signedIn,
+                                                                               forms: signedInForms)
         router.get("/api/admin/session", offLoop: true) { request in
             let admin = request.cookies[Self.cookie].flatMap { try? store.session($0) }
             guard let admin else {

@@ -96,9 +96,15 @@ struct AdminStore: Sendable {
 
     func audit(_ admin: String, action: String, target: String, before: String?, after: String?) throws {
         _ = try pool.write { db in
-            try db.execute("INSERT INTO audit (admin, at, action, target, before, after) VALUES (?, ?, ?, ?, ?, ?)",
-                           [.text(admin), SQLValue(clock()), .text(action), .text(target), SQLValue(before), SQLValue(after)])
+            try Self.audit(db, at: clock(), admin, action: action, target: target, before: before, after: after)
         }
+    }
+
+    /// An audit entry inside the caller's transaction, so the change and its entry commit together.
+    static func audit(_ db: Database, at seconds: Int, _ admin: String, action: String, target: String, before: String?,
+                      after: String?) throws {
+        try db.execute("INSERT INTO audit (admin, at, action, target, before, after) VALUES (?, ?, ?, ?, ?, ?)",
+                       [.text(admin), SQLValue(seconds), .text(action), .text(target), SQLValue(before), SQLValue(after)])
     }
 
     func auditLog(limit: Int = 200) throws -> [Row] {

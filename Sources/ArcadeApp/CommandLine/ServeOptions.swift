@@ -23,7 +23,15 @@ public struct ServeOptions: Sendable {
     /// The wall clock, in seconds since 1970 (tests move it; no flag). The daily code reads its day from it.
     public var clock: @Sendable () -> Double = WallClock.system
 
-    public init() {}
+    public init() {
+        server.limits.uploadPaths = ["/admin/people"]
+    }
+
+    /// Uploaded photos: a `photos` folder beside the database.
+    public var photosDirectory: String {
+        guard let slash = database.lastIndex(of: "/") else { return "photos" }
+        return String(database[..<slash]) + "/photos"
+    }
 
     struct Option: Sendable {
         let flag: String
@@ -113,6 +121,12 @@ public struct ServeOptions: Sendable {
                help: "largest request body; larger gets 413", current: { "\($0.server.limits.maxBody)" }) {
             guard let n = Int($1), n >= 0 else { return false }
             $0.server.limits.maxBody = n
+            return true
+        },
+        Option(flag: "--max-upload", variable: "ARCADE_MAX_UPLOAD", placeholder: "BYTES",
+               help: "largest upload to /admin/people (photos, imports)", current: { "\($0.server.limits.maxUploadBody)" }) {
+            guard let n = Int($1), n >= 0 else { return false }
+            $0.server.limits.maxUploadBody = n
             return true
         },
         seconds("--header-timeout", "ARCADE_HEADER_TIMEOUT", "to receive a request head", \.headerTimeout),

@@ -227,5 +227,46 @@ enum Schema {
             CREATE UNIQUE INDEX mastermind_one_active ON mastermind_games (player) WHERE status = 'playing' AND daily IS NULL;
             CREATE UNIQUE INDEX mastermind_one_daily ON mastermind_games (player, daily) WHERE daily IS NOT NULL;
             """),
+            Migration(15, """
+            -- The Name Game's people, edited in Admin → People; seeded once from the configured profiles.
+            -- photo: the path it is served at (/headshots/… bundled, /photos/… uploaded).
+            CREATE TABLE people (
+                id TEXT PRIMARY KEY,
+                first_name TEXT NOT NULL,
+                last_name TEXT NOT NULL,
+                job_title TEXT,
+                photo TEXT NOT NULL,
+                retired INTEGER NOT NULL DEFAULT 0,
+                updated_ms INTEGER NOT NULL
+            );
+            -- An import waiting for the admin's confirmation: what it will do, as JSON.
+            CREATE TABLE people_imports (
+                id TEXT PRIMARY KEY,
+                admin TEXT NOT NULL,
+                created_ms INTEGER NOT NULL,
+                plan TEXT NOT NULL
+            );
+            -- What each player knows of each person they have met (FSRS-5).
+            CREATE TABLE namegame_cards (
+                player TEXT NOT NULL,
+                person TEXT NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('learning', 'review', 'relearning')),
+                step INTEGER,
+                stability REAL NOT NULL,
+                difficulty REAL NOT NULL,
+                due_ms INTEGER NOT NULL,
+                last_ms INTEGER NOT NULL,
+                reviews INTEGER NOT NULL DEFAULT 1,
+                lapses INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (player, person)
+            );
+            CREATE INDEX namegame_cards_due ON namegame_cards (player, due_ms);
+            -- Streaks in every mode: rounds in a row identified at the first pick.
+            ALTER TABLE namegame_lifetime ADD COLUMN streak INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE namegame_lifetime ADD COLUMN best_streak INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE namegame_sessions ADD COLUMN streak INTEGER NOT NULL DEFAULT 0;
+            -- A review session: the people still to ask, in order.
+            ALTER TABLE namegame_sessions ADD COLUMN queue TEXT;
+            """),
     ]
 }

@@ -10,12 +10,14 @@ import Templates
 /// round is answered (faces are "Face 1"…, file names are opaque ids).
 struct NameGameRoutes: Sendable {
     let store: NameGameStore
-    let directory: Directory
+    let people: PeopleStore
     let constants: Constants
     let pages: Pages
     let kit: RouteKit
     let once: OnceStore
 
+    /// Everyone playable now (admins may change them at any moment).
+    var directory: Directory { people.directory }
     var hintInterval: Double { max(0.2, constants.double("namegame.hintInterval", default: 2)) }
     var timedSeconds: Int { max(5, constants.int("namegame.timedSeconds", default: 60)) }
 

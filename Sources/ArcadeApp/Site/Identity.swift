@@ -89,9 +89,10 @@ struct Identity: Sendable {
 
     /// Whether a POST carries the token of the session it comes from, in the
     /// form field `csrf` or the `X-CSRF-Token` header.
-    func passesCSRF(_ request: Request) -> Bool {
+    /// `token`: one a multipart form carried, where `request.form` cannot see it.
+    func passesCSRF(_ request: Request, token: String? = nil) -> Bool {
         guard let session = request.cookies[Visitor.sessionCookie].flatMap(signer.verify) else { return false }
-        let sent = request.headers["X-CSRF-Token"] ?? request.form?["csrf"] ?? ""
+        let sent = request.headers["X-CSRF-Token"] ?? request.form?["csrf"] ?? token ?? ""
         return Crypto.constantTimeEqual(Array(sent.utf8), Array(csrfToken(session: session).utf8))
     }
 

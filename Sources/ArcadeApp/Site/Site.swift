@@ -57,7 +57,13 @@ public final class Site: Sendable {
             try Constants.load(directory: options.config, environments: options.environments)
         }
         let templates = try TemplateStore(directory: options.templates, dev: options.dev)
-        let directory = try Site.loadPeople(constants.string("namegame.profiles", default: "Config/people.json"))
+        let people = PeopleStore(pool: pool, clock: options.clock, photos: PhotoLibrary(folder: options.photosDirectory))
+        let profiles = constants.string("namegame.profiles", default: "Config/people.json")
+        try StartupError.reading(options.database, as: StartupError.database) {
+            // Read (and fetched, for a URL) only until the first start has copied them into the database.
+            if try !people.isSeeded() { try people.seed(Site.loadPeople(profiles)) }
+            try people.reload()
+        }
         let cheatsFile = constants.string("cheats.file", default: "Config/cheats.json")
         let cheatBook = try CheatBook.load(cheatsFile)
         for required in ["layout", "home", "error", "language-menu", "site-header", "site-footer"] where try templates.library().template(named: required) == nil {
@@ -145,13 +151,13 @@ public final class Site: Sendable {
         OnceRoutes(store: onceStore, pages: pages, kit: kit).register(&router)
         MastermindRoutes(store: mastermind, pages: pages, kit: games, once: onceStore)
             .register(&router)
-        NameGameRoutes(store: NameGameStore(pool: pool, clock: options.clock), directory: directory, constants: constants, pages: pages, kit: games,
+        NameGameRoutes(store: NameGameStore(pool: pool, clock: options.clock), people: people, constants: constants, pages: pages, kit: games,
                        once: onceStore).register(&router)
         CheatRoutes(store: CheatStore(pool: pool, book: cheatBook), once: onceStore, kit: kit, pages: pages,
                     mastermind: mastermind, nameGame: NameGameStore(pool: pool, clock: options.clock)).register(&router)
         InterceptionsRoutes(store: interceptions, constants: constants, overlay: overlay, base: localizer.base).register(&router)
         AdminRoutes(store: admins, pages: pages, identity: identity, secureCookies: options.secureCookies,
-                    hotfixes: editor, interceptions: interceptions).register(&router)
+                    hotfixes: editor, interceptions: interceptions, people: people).register(&router)
         self.router = router
     }
 
@@ -185,7 +191,7 @@ public final class Site: Sendable {
         }
         let directory = try StartupError.reading(source) { try Directory(json: json) }
         if !directory.skipped.isEmpty {
-            Log.info("Name Game: \(directory.people.count) people, \(directory.skipped.count) left out (\(directory.skipped.prefix(3).joined(separator: "; "))\(directory.skipped.count > 3 ? "; …" : ""))")
+            Log.info("Name Game: \(directory.people.count) people, \(directory.skipped.count) left out (\(directory.skipped.prefix(3).map(\.description).joined(separator: "; "))\(directory.skipped.count > 3 ? "; …" : ""))")
         }
         return directory
     }

@@ -13,7 +13,7 @@ struct CSRFCheck: Middleware {
             return pages.error(.badRequest, language: visitor.language, csrf: visitor.csrfToken, path: "/")
         }
         if let refusal = pages.fieldTooLong(request, visitor) { return refusal }
-        guard identity.passesCSRF(request) else {
+        guard identity.passesCSRF(request, token: context.upload?["csrf"]) else {
             return pages.error(.forbidden, language: visitor.language, csrf: visitor.csrfToken, path: "/")
         }
         return try next(request, context)

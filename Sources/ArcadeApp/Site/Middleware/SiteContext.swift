@@ -9,6 +9,8 @@ struct SiteContext: Sendable {
     var notice: Violation?
     /// The signed-in admin; set by `AdminSession`.
     var admin: AdminStore.Admin?
+    /// A multipart form's parts; set by `MultipartForm`.
+    var upload: Upload?
 
     init(_ request: Request) {}
 

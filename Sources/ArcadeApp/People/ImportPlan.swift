@@ -1,0 +1,167 @@
+import Crypto
+import HTTP
+import JSON
+import NameGame
+
+/// What an upload of people would do, shown to the admin before anything changes: each person read from a WillowTree
+/// JSON file (either shape) or a CSV (`first,last,title,photo_file`) is added, changed or left out with the reason.
+/// Photos come in the same upload and are matched by file name. Accepted photos are stored at once (opaque names,
+/// unused until confirmed; a cancelled plan deletes them).
+struct ImportPlan: Sendable, Equatable {
+    enum Action: String, Sendable { case add, change, skip }
+
+    /// Why a person is left out: a localized string's key (`people.import.skip.*`) and its argument.
+    struct Reason: Sendable, Equatable {
+        let key: String
+        var argument = ""
+    }
+
+    struct Entry: Sendable, Equatable {
+        let action: Action
+        /// The person as they will be (for a skip: as read).
+        let person: Person
+        let reason: Reason?
+        /// A photo this plan stored, deleted if the plan is cancelled.
+        let newPhoto: Bool
+    }
+
+    var entries: [Entry]
+
+    func count(_ action: Action) -> Int { entries.count { $0.action == action } }
+
+    /// The refusal of a whole upload, as a localized string's key.
+    struct Refusal: Error, Equatable {
+        let key: String
+        var argument = ""
+    }
+
+    static let maxPeople = 5000
+
+    /// Reads the people file and matches its photos against those uploaded and the people already there.
+    static func make(file: MultipartPart, photos uploaded: [MultipartPart], existing: Directory,
+                     library: PhotoLibrary) throws(Refusal) -> ImportPlan {
+        guard let text = file.text else { throw Refusal(key: "people.import.error.encoding") }
+        let trimmed = text.drop { $0.isWhitespace }
+        var read: [(person: Person, photoFile: String?)] = [], entries: [Entry] = []
+        if trimmed.first == "[" || trimmed.first == "{" {
+            let directory: Directory
+            do { directory = try Directory(bytes: file.body, file: file.filename ?? "upload") } catch {
+                throw Refusal(key: "people.import.error.json", argument: error.description)
+            }
+            read = directory.people.map { ($0, photoFileName($0.headshotURL)) }
+            for skipped in directory.skipped {
+                let person = Person(id: skipped.label, firstName: skipped.label, lastName: "", jobTitle: nil, headshotURL: "",
+                                    retired: false)
+                let key: String = switch skipped.reason {
+                case .noID: "people.import.skip.noid"
+                case .noName: "people.import.skip.noname"
+                case .noHeadshot: "people.import.skip.nophoto"
+                case .repeatedID: "people.import.skip.repeated"
+                case .notAnImage: "people.import.skip.notimage"
+                }
+                entries.append(Entry(action: .skip, person: person, reason: Reason(key: key), newPhoto: false))
+            }
+        } else {
+            let table: CSVTable
+            do { table = try CSVTable(text) } catch { throw Refusal(key: "people.import.error.csv", argument: String(error.line)) }
+            var rows = table.rows
+            if let first = rows.first, first.map({ $0.trimmingSpaces.lowercased() }) == ["first", "last", "title", "photo_file"] {
+                rows.removeFirst()
+            }
+            for (index, row) in rows.enumerated() {
+                let label = "#\(index + 1)"
+                guard row.count == 4 else {
+                    let person = Person(id: label, firstName: label, lastName: "", jobTitle: nil, headshotURL: "", retired: false)
+                    entries.append(Entry(action: .skip, person: person, reason: Reason(key: "people.import.skip.columns"),
+                                         newPhoto: false))
+                    continue
+                }
+                guard let fields = PeopleStore.Fields(first: row[0], last: row[1], title: row[2]) else {
+                    let person = Person(id: label, firstName: row[0], lastName: row[1], jobTitle: nil, headshotURL: "",
+                                        retired: false)
+                    entries.append(Entry(action: .skip, person: person, reason: Reason(key: "people.import.skip.noname"),
+                                         newPhoto: false))
+                    continue
+                }
+                let photo = row[3].trimmingSpaces
+                read.append((Person(id: "", firstName: fields.firstName, lastName: fields.lastName, jobTitle: fields.jobTitle,
+                                    headshotURL: "", retired: false), photo.isEmpty ? nil : photo))
+            }
+        }
+        guard read.count + entries.count <= maxPeople else {
+            throw Refusal(key: "people.import.error.many", argument: String(maxPeople))
+        }
+        var byName: [String: Person] = [:]
+        for person in existing.people { byName[person.fullName.lowercased()] = byName[person.fullName.lowercased()] ?? person }
+        let files = Dictionary(uploaded.compactMap { part in part.filename.map { ($0, part.body) } }, uniquingKeysWith: { a, _ in a })
+        var seen = Set<String>()
+        for (candidate, photoFile) in read {
+            // The same person as one already here: by id (JSON), else by full name.
+            let match = existing.person(candidate.id) ?? byName[candidate.fullName.lowercased()]
+            func skip(_ key: String, _ argument: String = "") {
+                entries.append(Entry(action: .skip, person: candidate, reason: Reason(key: key, argument: argument), newPhoto: false))
+            }
+            guard seen.insert(match?.id ?? (candidate.id.isEmpty ? candidate.fullName.lowercased() : candidate.id)).inserted else {
+                skip("people.import.skip.repeated"); continue
+            }
+            var photo = match?.headshotURL, newPhoto = false
+            if let photoFile, let bytes = files[photoFile] {
+                switch library.save(bytes) {
+                case .success(let path): photo = path; newPhoto = true
+                case .failure(.tooLarge): skip("people.import.skip.toolarge", photoFile); continue
+                case .failure(.unsaved): throw Refusal(key: "people.error.unsaved")
+                case .failure: skip("people.import.skip.notimage", photoFile); continue
+                }
+            } else if match == nil {
+                if let photoFile { skip("people.import.skip.missingphoto", photoFile) } else { skip("people.import.skip.nophoto") }
+                continue
+            }
+            let id = match?.id ?? (candidate.id.isEmpty ? "p" + PhotoLibrary.hex(Crypto.randomBytes(8)) : candidate.id)
+            let person = Person(id: id, firstName: candidate.firstName, lastName: candidate.lastName,
+                                jobTitle: candidate.jobTitle, headshotURL: photo ?? "",
+                                retired: candidate.retired)
+            if let match, match == person { skip("people.import.skip.unchanged"); continue }
+            entries.append(Entry(action: match == nil ? .add : .change, person: person, reason: nil, newPhoto: newPhoto))
+        }
+        return ImportPlan(entries: entries)
+    }
+
+    /// The last path component of a headshot URL, which an upload's photo file must be named.
+    static func photoFileName(_ url: String) -> String? {
+        let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+        return path.split(separator: "/").last.map(String.init)
+    }
+
+    /// Deletes the photos this plan stored.
+    func discardPhotos(_ library: PhotoLibrary) {
+        for entry in entries where entry.newPhoto { library.discard(entry.person.headshotURL) }
+    }
+
+    // Kept in the database between the preview and the confirmation.
+    var json: JSONValue {
+        .array(entries.map { entry in
+            .object([("action", .string(entry.action.rawValue)), ("id", .string(entry.person.id)),
+                     ("first", .string(entry.person.firstName)), ("last", .string(entry.person.lastName)),
+                     ("title", entry.person.jobTitle.map { .string($0) } ?? .null), ("photo", .string(entry.person.headshotURL)),
+                     ("retired", .bool(entry.person.retired)), ("newPhoto", .bool(entry.newPhoto)),
+                     ("reason", entry.reason.map { .string($0.key) } ?? .null), ("argument", .string(entry.reason?.argument ?? ""))])
+        })
+    }
+
+    init(entries: [Entry]) { self.entries = entries }
+
+    init?(json: JSONValue) {
+        guard let items = json.array else { return nil }
+        var entries: [Entry] = []
+        for item in items {
+            guard let action = item["action"]?.string.flatMap(Action.init), let id = item["id"]?.string,
+                  let first = item["first"]?.string, let last = item["last"]?.string, let photo = item["photo"]?.string
+            else { return nil }
+            let person = Person(id: id, firstName: first, lastName: last, jobTitle: item["title"]?.string, headshotURL: photo,
+                                retired: item["retired"]?.bool ?? false)
+            let reason = item["reason"]?.string.map { Reason(key: $0, argument: item["argument"]?.string ?? "") }
+            entries.append(Entry(action: action, person: person, reason: reason, newPhoto: item["newPhoto"]?.bool ?? false))
+        }
+        self.entries = entries
+    }
+}

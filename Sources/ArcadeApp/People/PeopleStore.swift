@@ -1,0 +1,209 @@
+import Crypto
+import JSON
+import NameGame
+import Storage
+import Synchronization
+
+/// The Name Game's people, kept in the database and edited in Admin → People. The game reads them from memory
+/// (`directory`), refreshed after every change; every change commits with its audit entry.
+final class PeopleStore: Sendable {
+    let pool: DatabasePool
+    let clock: @Sendable () -> Double
+    let photos: PhotoLibrary
+    private let current = Mutex(Directory(people: []))
+
+    init(pool: DatabasePool, clock: @escaping @Sendable () -> Double, photos: PhotoLibrary) {
+        self.pool = pool
+        self.clock = clock
+        self.photos = photos
+    }
+
+    /// Everyone, current and former staff, in the order they were added.
+    var directory: Directory { current.withLock { $0 } }
+
+    /// What an admin typed for a person, checked.
+    struct Fields: Sendable, Equatable {
+        var firstName: String
+        var lastName: String
+        var jobTitle: String?
+        static let maxLength = 100
+
+        /// Trimmed; nil when both names are empty, a field is too long or holds control characters.
+        init?(first: String, last: String, title: String?) {
+            firstName = first.trimmingSpaces
+            lastName = last.trimmingSpaces
+            jobTitle = title.map(\.trimmingSpaces).flatMap { $0.isEmpty ? nil : $0 }
+            let all = [firstName, lastName, jobTitle ?? ""]
+            guard !(firstName.isEmpty && lastName.isEmpty),
+                  all.allSatisfy({ $0.count <= Self.maxLength && !$0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } })
+            else { return nil }
+        }
+    }
+
+    func isSeeded() throws -> Bool {
+        try pool.connection().first("SELECT 1 AS x FROM secrets WHERE name = 'people-seeded'") != nil
+    }
+
+    /// The first start: the configured profiles (the bundled fictional people by default) become the site's people.
+    /// Later starts keep what admins made of them, even an empty list.
+    func seed(_ directory: Directory) throws {
+        try pool.write { db in
+            guard try db.first("SELECT 1 AS x FROM secrets WHERE name = 'people-seeded'") == nil else { return }
+            for person in directory.people { try insert(db, person) }
+            try db.execute("INSERT INTO secrets (name, value) VALUES ('people-seeded', ?)", [.blob([1])])
+        }
+        try reload()
+    }
+
+    func reload() throws {
+        let people = try pool.connection().query("SELECT * FROM people ORDER BY rowid").map(Self.person)
+        current.withLock { $0 = Directory(people: people) }
+    }
+
+    func add(_ fields: Fields, photo: String, by admin: String) throws -> Person {
+        let person = Person(id: "p" + PhotoLibrary.hex(Crypto.randomBytes(8)), firstName: fields.firstName,
+                            lastName: fields.lastName, jobTitle: fields.jobTitle, headshotURL: photo, retired: false)
+        try pool.write { db in
+            try insert(db, person)
+            try audit(db, admin, "add person", person, before: nil, after: Self.describe(person))
+        }
+        try reload()
+        return person
+    }
+
+    /// Changes names and title, and the photo when one is given (the old upload is then deleted).
+    func update(_ id: String, _ fields: Fields, photo: String?, by admin: String) throws -> Bool {
+        guard let before = directory.person(id) else { return false }
+        let after = Person(id: id, firstName: fields.firstName, lastName: fields.lastName, jobTitle: fields.jobTitle,
+                           headshotURL: photo ?? before.headshotURL, retired: before.retired)
+        try pool.write { db in
+            try db.execute("""
+                UPDATE people SET first_name = ?, last_name = ?, job_title = ?, photo = ?, updated_ms = ? WHERE id = ?
+                """, [.text(after.firstName), .text(after.lastName), SQLValue(after.jobTitle), .text(after.headshotURL),
+                      .integer(now()), .text(id)])
+            try audit(db, admin, "edit person", after, before: Self.describe(before), after: Self.describe(after))
+        }
+        if photo != nil && before.headshotURL != after.headshotURL { photos.discard(before.headshotURL) }
+        try reload()
+        return true
+    }
+
+    /// Former staff stay in the game (not in team mode); retiring is undone the same way.
+    func setRetired(_ id: String, _ retired: Bool, by admin: String) throws -> Bool {
+        guard let person = directory.person(id) else { return false }
+        try pool.write { db in
+            try db.execute("UPDATE people SET retired = ?, updated_ms = ? WHERE id = ?",
+                           [SQLValue(retired ? 1 : 0), .integer(now()), .text(id)])
+            try audit(db, admin, retired ? "retire person" : "reinstate person", person, before: nil, after: nil)
+        }
+        try reload()
+        return true
+    }
+
+    /// Gone from the game and from every player's learning; their rounds stay in the statistics.
+    func delete(_ id: String, by admin: String) throws -> Bool {
+        guard let person = directory.person(id) else { return false }
+        try pool.write { db in
+            try db.execute("DELETE FROM people WHERE id = ?", [.text(id)])
+            try db.execute("DELETE FROM namegame_cards WHERE person = ?", [.text(id)])
+            try audit(db, admin, "delete person", person, before: Self.describe(person), after: nil)
+        }
+        photos.discard(person.headshotURL)
+        try reload()
+        return true
+    }
+
+    /// Keeps a previewed import until the admin confirms or cancels it; imports left a day are dropped.
+    func stage(_ plan: ImportPlan, by admin: String) throws -> String {
+        let id = PhotoLibrary.hex(Crypto.randomBytes(16))
+        let stale = try pool.write { db in
+            let old = try db.query("SELECT plan FROM people_imports WHERE created_ms < ?", [.integer(now() - 86_400_000)])
+            try db.execute("DELETE FROM people_imports WHERE created_ms < ?", [.integer(now() - 86_400_000)])
+            try db.execute("INSERT INTO people_imports (id, admin, created_ms, plan) VALUES (?, ?, ?, ?)",
+                           [.text(id), .text(admin), .integer(now()), .text(JSONWriter().string(plan.json))])
+            return old.compactMap(Self.plan)
+        }
+        for plan in stale { plan.discardPhotos(photos) }
+        return id
+    }
+
+    func staged(_ id: String) throws -> ImportPlan? {
+        try pool.connection().first("SELECT plan FROM people_imports WHERE id = ?", [.text(id)]).flatMap(Self.plan)
+    }
+
+    /// Drops a previewed import and the photos it stored.
+    func cancel(_ id: String) throws {
+        let plan = try pool.write { db in
+            let plan = try db.first("SELECT plan FROM people_imports WHERE id = ?", [.text(id)]).flatMap(Self.plan)
+            try db.execute("DELETE FROM people_imports WHERE id = ?", [.text(id)])
+            return plan
+        }
+        plan?.discardPhotos(photos)
+    }
+
+    private static func plan(_ row: Row) -> ImportPlan? {
+        (try? JSONParser.parse(Array((row.string("plan") ?? "").utf8))).flatMap(ImportPlan.init(json:))
+    }
+
+    /// Applies a previewed import in one transaction, an audit entry for each person; nil if it is gone (applied or
+    /// cancelled already).
+    func confirm(_ id: String, by admin: String) throws -> ImportPlan? {
+        var replaced: [String] = []
+        let applied = try pool.write { db -> ImportPlan? in
+            replaced = []
+            guard let plan = try db.first("SELECT plan FROM people_imports WHERE id = ?", [.text(id)]).flatMap(Self.plan)
+            else { return nil }
+            try db.execute("DELETE FROM people_imports WHERE id = ?", [.text(id)])
+            for entry in plan.entries {
+                switch entry.action {
+                case .add:
+                    try insert(db, entry.person)
+                    try audit(db, admin, "import: add person", entry.person, before: nil, after: Self.describe(entry.person))
+                case .change:
+                    let before = try db.first("SELECT * FROM people WHERE id = ?", [.text(entry.person.id)]).map(Self.person)
+                    try db.execute("""
+                        UPDATE people SET first_name = ?, last_name = ?, job_title = ?, photo = ?, retired = ?, updated_ms = ?
+                        WHERE id = ?
+                        """, [.text(entry.person.firstName), .text(entry.person.lastName), SQLValue(entry.person.jobTitle),
+                              .text(entry.person.headshotURL), SQLValue(entry.person.retired ? 1 : 0), .integer(now()),
+                              .text(entry.person.id)])
+                    try audit(db, admin, "import: edit person", entry.person, before: before.map(Self.describe),
+                              after: Self.describe(entry.person))
+                    if let old = before?.headshotURL, old != entry.person.headshotURL { replaced.append(old) }
+                case .skip:
+                    continue
+                }
+            }
+            return plan
+        }
+        for photo in replaced { photos.discard(photo) }
+        try reload()
+        return applied
+    }
+
+    private func insert(_ db: Database, _ person: Person) throws {
+        try db.execute("""
+            INSERT INTO people (id, first_name, last_name, job_title, photo, retired, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, [.text(person.id), .text(person.firstName), .text(person.lastName), SQLValue(person.jobTitle),
+                  .text(person.headshotURL), SQLValue(person.retired ? 1 : 0), .integer(now())])
+    }
+
+    private func audit(_ db: Database, _ admin: String, _ action: String, _ person: Person, before: String?,
+                       after: String?) throws {
+        try AdminStore.audit(db, at: Int(clock()), admin, action: action, target: "\(person.fullName) (\(person.id))",
+                             before: before, after: after)
+    }
+
+    private func now() -> Int64 { WallClock.milliseconds(clock) }
+
+    /// A person as one line for the audit log.
+    static func describe(_ person: Person) -> String {
+        [person.fullName, person.jobTitle ?? "–", person.retired ? "former staff" : nil, person.headshotURL]
+            .compactMap { $0 }.joined(separator: " · ")
+    }
+
+    private static func person(_ row: Row) -> Person {
+        Person(id: row.string("id") ?? "", firstName: row.string("first_name") ?? "", lastName: row.string("last_name") ?? "",
+               jobTitle: row.string("job_title"), headshotURL: row.string("photo") ?? "", retired: row.int("retired") == 1)
+    }
+}

@@ -1,0 +1,65 @@
+import Crypto
+import Files
+import HTTP
+
+/// Uploaded photos: kept in a folder beside the database under opaque names (random, with the extension of the
+/// type their bytes show), served at `/photos/NAME` by `PeopleRoutes`. A name never changes content, so browsers may
+/// keep a photo for good.
+struct PhotoLibrary: Sendable {
+    static let maxBytes = 2 << 20
+    let folder: String
+
+    enum Refusal: Error, Equatable {
+        case empty, tooLarge, notAnImage, unsaved
+    }
+
+    /// Checks and stores a photo, flushed to disk; its path for the site.
+    func save(_ bytes: [UInt8]) -> Result<String, Refusal> {
+        guard !bytes.isEmpty else { return .failure(.empty) }
+        guard bytes.count <= Self.maxBytes else { return .failure(.tooLarge) }
+        guard let type = ImageType.sniff(bytes) else { return .failure(.notAnImage) }
+        let name = Self.hex(Crypto.randomBytes(16)) + "." + type.fileExtension
+        guard Files.writeDurably(bytes, to: folder + "/" + name) else { return .failure(.unsaved) }
+        return .success("/photos/" + name)
+    }
+
+    /// Deletes an uploaded photo no one uses any more (bundled headshots are left alone).
+    func discard(_ path: String) {
+        guard let name = Self.name(path) else { return }
+        Files.remove(folder + "/" + name)
+    }
+
+    /// The stored photo `name` as a response, or nil if the name is not one we make or the file is gone.
+    func response(_ name: String) -> Response? {
+        guard Self.validName(name), let bytes = Files.read(folder + "/" + name), let type = ImageType.sniff(bytes) else {
+            return nil
+        }
+        var response = Response(contentType: type.mediaType, body: bytes)
+        response.headers.set("Cache-Control", "public, max-age=31536000, immutable")
+        response.headers.set("X-Content-Type-Options", "nosniff")
+        return response
+    }
+
+    /// The file name of an uploaded photo's path.
+    static func name(_ path: String) -> String? {
+        guard path.hasPrefix("/photos/") else { return nil }
+        let name = String(path.dropFirst("/photos/".count))
+        return validName(name) ? name : nil
+    }
+
+    /// 32 lowercase hex digits and one of our extensions: nothing else reaches the file system.
+    static func validName(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].utf8.count == 32,
+              parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return false }
+        return ImageType.allCases.contains { $0.fileExtension == parts[1] }
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 15)]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
