@@ -46,7 +46,7 @@ let package = Package(
 
         // Games: pure domain modules, no I/O.
         .target(name: "Mastermind"),
-        .target(name: "NameGame", dependencies: ["JSON"]),
+        .target(name: "NameGame", dependencies: ["JSON", "SpacedRepetition"]),
         .target(name: "Once"),
         .target(name: "Cheats"),
         .target(name: "Interceptions"),
@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "OnceTests", dependencies: ["Once"]),
         .testTarget(name: "CheatsTests", dependencies: ["Cheats"]),
         .testTarget(name: "InterceptionsTests", dependencies: ["Interceptions"]),
-        .testTarget(name: "NameGameTests", dependencies: ["NameGame", "JSON", "Files"]),
+        .testTarget(name: "NameGameTests", dependencies: ["NameGame", "JSON", "Files", "SpacedRepetition"]),
         .testTarget(name: "SpacedRepetitionTests", dependencies: ["SpacedRepetition"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),

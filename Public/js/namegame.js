@@ -1,4 +1,4 @@
-// The Name Game, enhanced: keys 1–6 pick, Enter goes on; hint mode fades
+// The Name Game, enhanced: keys 1–6 pick, 0 says "I don't know", Enter goes on; hint mode fades
 // faces out as the server hides them; timed mode counts down. Without this
 // script every choice is still a plain form button.
 (function () {
@@ -10,7 +10,7 @@
     if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
     var target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
-    if (/^[1-6]$/.test(event.key)) {
+    if (/^[0-6]$/.test(event.key)) {
       var choice = game.querySelector('button[data-key="' + event.key + '"]:not([disabled])');
       if (choice) { event.preventDefault(); choice.click(); }
     } else if (event.key === "Enter" && !(target && target.tagName === "BUTTON")) {

@@ -16,6 +16,16 @@ public enum Mode: String, Sendable, CaseIterable {
     case practice
     /// As many as you can in a minute.
     case timed
+    /// Spaced repetition: whom to ask is the scheduler's choice.
+    case learn
+    /// Exactly the people missed in a session, once each (started from that session, not from the menu).
+    case review
+
+    /// The modes a player picks from.
+    public static var menu: [Mode] { allCases.filter { $0 != .review } }
+
+    /// Whether the answer is chosen for the player (by the scheduler or a review list) rather than at random.
+    public var isScheduled: Bool { self == .learn || self == .review }
 
     /// Faces (or names) per round.
     public var choices: Int { self == .fifty ? 2 : 6 }

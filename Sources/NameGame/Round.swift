@@ -30,6 +30,19 @@ public struct Round: Sendable, Equatable {
         return Round(mode: mode, people: picked, answer: answer, hideOrder: hide)
     }
 
+    /// A round asking for `person`, with the others drawn at random from the mode's pool.
+    public static func make<R: RandomNumberGenerator>(_ mode: Mode, asking person: Person, from everyone: [Person],
+                                                      using random: inout R) -> Round {
+        var others = mode.pool(everyone).filter { $0.id != person.id }
+        others.shuffle(using: &random)
+        var picked = [person] + others.prefix(mode.choices - 1)
+        picked.shuffle(using: &random)
+        let answer = picked.firstIndex { $0.id == person.id }!
+        var hide = Array(picked.indices.filter { $0 != answer })
+        hide.shuffle(using: &random)
+        return Round(mode: mode, people: picked, answer: answer, hideOrder: hide)
+    }
+
     /// Which choices hint mode has hidden after `elapsed` seconds: one more
     /// every `interval`, until only the answer is left.
     public func hidden(after elapsed: Double, interval: Double) -> Set<Int> {

@@ -1,4 +1,5 @@
 import Testing
+import SpacedRepetition
 import JSON
 import Files
 @testable import NameGame
@@ -127,5 +128,58 @@ struct NameGameTests {
         #expect(lifetime.averageIdentifyMilliseconds == 4000, "the mean of all rounds, not of the two averages (2000 and 8000)")
         #expect(lifetime.accuracy == 3.0 / 9.0)
         #expect(Stats().averageIdentifyMilliseconds == nil && Stats().accuracy == nil)
+    }
+}
+
+@Suite struct LearningPlanTests {
+    let people = (0..<8).map { Person(id: "p\($0)", firstName: "N\($0)", lastName: "L", jobTitle: "J", headshotURL: "/h", retired: false) }
+    let fsrs = FSRS()
+    let now: Int64 = 1_700_000_000_000
+
+    @Test func aMissIsAskedNextThenNewPeopleInSmallBatches() {
+        let plan = LearningPlan()
+        var cards: [String: Card] = [:]
+        // Nothing met: the first person.
+        #expect(plan.next(people: people, cards: cards, now: now)?.id == "p0")
+        // p5 was missed (in any mode): it comes first, though due in ten minutes.
+        cards["p5"] = fsrs.review(Card(due: now), .again, at: now)
+        #expect(plan.next(people: people, cards: cards, now: now)?.id == "p5")
+        // Not twice in a row when someone else will do: then someone new.
+        #expect(plan.next(people: people, cards: cards, now: now, avoid: "p5")?.id == "p0")
+        // Four being learned: no one new; the learning card due soonest instead.
+        for id in ["p0", "p1", "p2"] { cards[id] = fsrs.review(Card(due: now), .good, at: now + 1) }
+        let next = plan.next(people: people, cards: cards, now: now, avoid: "p5")
+        #expect(next?.id == "p0")
+    }
+
+    @Test func wellKnownPeopleComeOnlyWhenDueOrWhenNothingElseIs() {
+        let plan = LearningPlan()
+        var cards: [String: Card] = [:]
+        for person in people {
+            cards[person.id] = fsrs.review(fsrs.review(Card(due: now), .good, at: now), .good, at: now + 600_000)
+        }
+        // Everyone graduated, due in days: the one due soonest (no one new is left).
+        #expect(cards.values.allSatisfy { $0.state == .review && $0.due > now + FSRS.day })
+        #expect(plan.next(people: people, cards: cards, now: now) != nil)
+        // One falls due: that one.
+        cards["p3"]!.due = now - 1
+        #expect(plan.next(people: people, cards: cards, now: now)?.id == "p3")
+    }
+
+    @Test func ratings() {
+        let plan = LearningPlan()
+        #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 2_000) == .good)
+        #expect(plan.rating(wrongPicks: 1, gaveUp: false, milliseconds: 2_000) == .again)
+        #expect(plan.rating(wrongPicks: 0, gaveUp: true, milliseconds: 2_000) == .again)
+        #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 9_000) == .again)
+    }
+
+    @Test func masteryCountsWithoutNaming() {
+        let plan = LearningPlan()
+        var cards: [String: Card] = [:]
+        cards["p0"] = Card(state: .review, step: nil, stability: 30, difficulty: 5, due: now + 30 * FSRS.day, lastReview: now)
+        cards["p1"] = Card(state: .review, step: nil, stability: 3, difficulty: 5, due: now - 1, lastReview: now - FSRS.day)
+        cards["p2"] = fsrs.review(Card(due: now), .again, at: now)
+        #expect(plan.mastery(people: people, cards: cards, now: now) == LearningPlan.Mastery(knownWell: 1, learning: 2, notMet: 5, due: 1))
     }
 }

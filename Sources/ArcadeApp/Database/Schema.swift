@@ -265,8 +265,30 @@ enum Schema {
             ALTER TABLE namegame_lifetime ADD COLUMN streak INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE namegame_lifetime ADD COLUMN best_streak INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE namegame_sessions ADD COLUMN streak INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE namegame_sessions ADD COLUMN best_streak INTEGER NOT NULL DEFAULT 0;
             -- A review session: the people still to ask, in order.
             ALTER TABLE namegame_sessions ADD COLUMN queue TEXT;
+            -- A round may end with "I don't know" (skipped): the table is rebuilt, as SQLite cannot change a CHECK.
+            CREATE TABLE namegame_rounds_new (
+                id INTEGER PRIMARY KEY,
+                session INTEGER NOT NULL REFERENCES namegame_sessions(id),
+                player TEXT NOT NULL,
+                mode TEXT NOT NULL,
+                people TEXT NOT NULL,
+                answer INTEGER NOT NULL,
+                hide_order TEXT NOT NULL,
+                started_ms INTEGER NOT NULL,
+                wrong TEXT NOT NULL DEFAULT '',
+                status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'identified', 'failed', 'skipped')),
+                finished_ms INTEGER,
+                cheat INTEGER NOT NULL DEFAULT 0
+            );
+            INSERT INTO namegame_rounds_new SELECT id, session, player, mode, people, answer, hide_order, started_ms, wrong,
+                status, finished_ms, cheat FROM namegame_rounds;
+            DROP TABLE namegame_rounds;
+            ALTER TABLE namegame_rounds_new RENAME TO namegame_rounds;
+            CREATE INDEX namegame_rounds_by_session ON namegame_rounds (session, id);
+            CREATE INDEX namegame_rounds_by_player ON namegame_rounds (player, finished_ms);
             """),
     ]
 }

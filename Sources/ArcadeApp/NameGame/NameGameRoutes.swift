@@ -24,7 +24,7 @@ struct NameGameRoutes: Sendable {
     func register(_ router: inout Router) {
         kit.page(&router, "/namegame") { request, visitor in
             let t = pages.localizer.strings(for: visitor.language)
-            let modes: [TemplateValue] = Mode.allCases.map { mode in
+            let modes: [TemplateValue] = Mode.menu.map { mode in
                 ["mode": .string(mode.rawValue), "href": .string("/namegame/\(mode.rawValue)"),
                  "name": .string(t.string("namegame.mode.\(mode.rawValue)")),
                  "description": .string(t.string("namegame.mode.\(mode.rawValue).about"))]
@@ -57,15 +57,33 @@ struct NameGameRoutes: Sendable {
                 }
                 return .redirect(to: "/namegame/\(record.round.mode.rawValue)")
             case .failure(let refusal):
-                let key: String = switch refusal {
-                case .unknownRound, .invalidChoice: "namegame.error.invalid"
-                case .alreadyAnswered: "namegame.error.answered"
-                case .alreadyTried: "namegame.error.tried"
-                case .hidden: "namegame.error.hidden"
-                case .timeUp: "namegame.error.timeup"
-                }
-                return try play(mode, visitor, status: .unprocessableContent, error: key)
+                return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
             }
+        }
+        kit.action(&router, "/namegame/dontknow") { request, visitor in
+            let form = request.form ?? FormFields()
+            let mode = form["mode"].flatMap(Mode.init) ?? .normal
+            guard let roundID = form["round"].flatMap({ Int64($0) }) else {
+                return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
+            }
+            switch try store.giveUp(player: visitor.playerID, round: roundID, people: directory, timedSeconds: timedSeconds) {
+            case .success(let record): return .redirect(to: "/namegame/\(record.round.mode.rawValue)")
+            case .failure(let refusal): return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
+            }
+        }
+        // Review my misses: a review session of exactly the people a session missed.
+        kit.action(&router, "/namegame/review") { request, visitor in
+            guard let id = request.form?["session"].flatMap({ Int64($0) }),
+                  let session = try store.session(id: id, player: visitor.playerID) else {
+                return try play(.review, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
+            }
+            let missed = try store.misses(session: session.id, people: directory)
+            guard !missed.isEmpty else {
+                return try play(session.mode, visitor, status: .unprocessableContent, error: "namegame.review.none")
+            }
+            let review = try store.startReview(player: visitor.player, people: missed)
+            _ = try newRound(.review, session: review, visitor)
+            return .redirect(to: "/namegame/review")
         }
         kit.action(&router, "/namegame/next") { request, visitor in
             let mode = request.form?["mode"].flatMap(Mode.init) ?? .normal
@@ -84,12 +102,42 @@ struct NameGameRoutes: Sendable {
         }
     }
 
+    static func key(_ refusal: NameGameStore.Refusal) -> String {
+        switch refusal {
+        case .unknownRound, .invalidChoice: "namegame.error.invalid"
+        case .alreadyAnswered: "namegame.error.answered"
+        case .alreadyTried: "namegame.error.tried"
+        case .hidden: "namegame.error.hidden"
+        case .timeUp: "namegame.error.timeup"
+        }
+    }
+
     private func timeIsUp(_ session: NameGameStore.Session) -> Bool {
         session.mode == .timed && store.nowMilliseconds() - session.startedMilliseconds > Int64(timedSeconds) * 1000
     }
 
     private func newRound(_ mode: Mode, session: NameGameStore.Session, _ visitor: Visitor) throws -> NameGameStore.RoundRecord? {
         var random = SecureRandom()
+        let everyone = directory.people
+        switch mode {
+        case .learn:
+            let avoid = try store.latestRound(session: session.id, people: directory)?.round.answerPerson.id
+            let cards = try store.cards(player: visitor.playerID)
+            guard let person = store.plan.next(people: everyone, cards: cards, now: store.nowMilliseconds(), avoid: avoid)
+            else { return nil }
+            return try store.addRound(Round.make(.learn, asking: person, from: everyone, using: &random), next: [],
+                                      session: session.id, player: visitor.player)
+        case .review:
+            // One round per missed person (anyone since deleted is passed over); then the session is over.
+            while let id = try store.popQueue(session: session.id) {
+                guard let person = directory.person(id) else { continue }
+                return try store.addRound(Round.make(.review, asking: person, from: everyone, using: &random), next: [],
+                                          session: session.id, player: visitor.player)
+            }
+            try store.endSession(session.id)
+            return nil
+        default: break
+        }
         var round: Round?
         // The people hinted for prefetch last time become this round.
         let hinted = session.nextPeople.compactMap { directory.person($0) }
@@ -150,8 +198,11 @@ struct NameGameRoutes: Sendable {
             "rounds": .int(stats.rounds), "correct": .int(stats.correctTaps), "incorrect": .int(stats.incorrectTaps),
             "total": .int(stats.totalTaps), "accuracy": .int(Int(((stats.accuracy ?? 0) * 100).rounded())),
             "average": .string(stats.averageIdentifyMilliseconds.map { Self.seconds($0 / 1000) } ?? "–"),
-            "streak": .int(stats.identified),
+            "streak": .int(session.streak), "best": .int(session.bestStreak),
         ])
+        context["sessionId"] = .int(Int(session.id))
+        context["isReview"] = .bool(mode == .review)
+        context["isLearn"] = .bool(mode == .learn)
         if mode == .timed {
             let left = max(0, Int64(timedSeconds) * 1000 - (store.nowMilliseconds() - session.startedMilliseconds))
             context["secondsLeft"] = .int(Int((Double(left) / 1000).rounded(.up)))
@@ -176,6 +227,17 @@ struct NameGameRoutes: Sendable {
             }
         }
         context["roundId"] = .int(Int(record.id))
+        context["skipped"] = .bool(record.status == "skipped")
+        if answered || over {
+            // Review my misses: offered once the round is over, when the session missed anyone.
+            let misses = try? store.misses(session: session.id, people: directory)
+            if let misses, !misses.isEmpty {
+                context["misses"] = .string(t.string("namegame.review.button", [.int(misses.count)]))
+            }
+        }
+        if record.status == "skipped" {
+            context["revealed"] = .string(t.string("namegame.dontknow.answer", [.string(round.answerPerson.fullName)]))
+        }
         context["answered"] = .bool(answered)
         context["identified"] = .bool(record.status == "identified")
         context["failed"] = .bool(record.status == "failed")
@@ -216,12 +278,24 @@ struct NameGameRoutes: Sendable {
 
     private func statsPage(_ visitor: Visitor) throws -> Response {
         let t = pages.localizer.strings(for: visitor.language)
-        let rows: [TemplateValue] = try store.lifetime(player: visitor.playerID).map { mode, stats in
-            .object(["mode": .string(mode.rawValue), "name": .string(t.string("namegame.mode.\(mode.rawValue)")),
-                     "rounds": .int(stats.rounds), "correct": .int(stats.correctTaps), "incorrect": .int(stats.incorrectTaps),
-                     "total": .int(stats.totalTaps), "accuracy": .int(Int(((stats.accuracy ?? 0) * 100).rounded())),
-                     "average": .string(stats.averageIdentifyMilliseconds.map { Self.seconds($0 / 1000) } ?? "–")])
+        let rows: [TemplateValue] = try store.lifetime(player: visitor.playerID).map { row in
+            let stats = row.stats
+            let average = stats.averageIdentifyMilliseconds.map { Self.seconds($0 / 1000) } ?? "–"
+            let accuracy = Int(((stats.accuracy ?? 0) * 100).rounded())
+            let fields: TemplateFields = [
+                "mode": .string(row.mode.rawValue), "name": .string(t.string("namegame.mode.\(row.mode.rawValue)")),
+                "rounds": .int(stats.rounds), "correct": .int(stats.correctTaps), "incorrect": .int(stats.incorrectTaps),
+                "total": .int(stats.totalTaps), "accuracy": .int(accuracy), "average": .string(average),
+                "streak": .int(row.streak), "best": .int(row.best),
+            ]
+            return .object(fields)
         }
+        let cards = try store.cards(player: visitor.playerID)
+        let mastery = store.plan.mastery(people: directory.people, cards: cards, now: store.nowMilliseconds())
+        let masteryData: TemplateFields = [
+            "known": .int(mastery.knownWell), "learning": .int(mastery.learning), "notMet": .int(mastery.notMet),
+            "due": .int(mastery.due), "total": .int(directory.people.count),
+        ]
         let times = try store.recentIdentifyTimes(player: visitor.playerID)
         let chart = TimeChart(times: times, valueLabel: { t.string("namegame.stats.seconds", [.string(Self.seconds($0))]) })
         let summary = times.isEmpty ? "" : t.string("namegame.stats.summary", [
@@ -231,6 +305,6 @@ struct NameGameRoutes: Sendable {
                             csrf: visitor.csrfToken, path: "/namegame/stats", section: "namegame",
                             data: ["rows": .list(rows), "hasRows": .bool(!rows.isEmpty), "bars": .list(chart.bars),
                                    "hasBars": .bool(!times.isEmpty), "barCount": .int(times.count), "chart": chart.frame,
-                                   "ticks": .list(chart.ticks), "summary": .string(summary)])
+                                   "ticks": .list(chart.ticks), "summary": .string(summary), "mastery": .object(masteryData)])
     }
 }

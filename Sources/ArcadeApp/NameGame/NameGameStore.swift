@@ -1,4 +1,5 @@
 import NameGame
+import SpacedRepetition
 import Storage
 #if canImport(Glibc)
 import Glibc
@@ -10,6 +11,8 @@ import Glibc
 struct NameGameStore: Sendable {
     let pool: DatabasePool
     var clock: @Sendable () -> Double = WallClock.system
+    var fsrs = FSRS()
+    var plan = LearningPlan()
 
     func nowMilliseconds() -> Int64 { WallClock.milliseconds(clock) }
 
@@ -20,6 +23,11 @@ struct NameGameStore: Sendable {
         let ended: Bool
         let stats: Stats
         let nextPeople: [String]
+        /// Rounds in a row identified at the first pick: now, and the session's best.
+        var streak = 0
+        var bestStreak = 0
+        /// A review session's people still to ask.
+        var queue: [String] = []
     }
 
     struct RoundRecord: Sendable {
@@ -37,6 +45,11 @@ struct NameGameStore: Sendable {
 
     enum Refusal: Error, Equatable {
         case unknownRound, alreadyAnswered, invalidChoice, alreadyTried, hidden, timeUp
+    }
+
+    func session(id: Int64, player: String) throws -> Session? {
+        try pool.connection().first("SELECT * FROM namegame_sessions WHERE id = ? AND player = ?", [.integer(id), .text(player)])
+            .map(session)
     }
 
     func openSession(player: String, mode: Mode) throws -> Session? {
@@ -124,32 +137,144 @@ struct NameGameStore: Sendable {
             let wrong = correct ? record.wrong : record.wrong + [choice]
             let failed = !correct && round.mode == .practice
             let status = correct ? "identified" : failed ? "failed" : "open"
-            try db.execute("UPDATE namegame_rounds SET wrong = ?, status = ?, finished_ms = ? WHERE id = ?",
-                           [.text(wrong.map(String.init).joined(separator: ",")), .text(status),
-                            status == "open" ? .null : .integer(now), .integer(id)])
-            // The figures change by exact amounts, in the session and for a lifetime.
-            let finished = status != "open"
-            let delta: [SQLValue] = [SQLValue(finished ? 1 : 0), SQLValue(correct ? 1 : 0), SQLValue(correct ? 1 : 0),
-                                     SQLValue(correct ? 0 : 1), .integer(correct ? now - record.startedMilliseconds : 0)]
-            try db.execute("""
-                UPDATE namegame_sessions SET rounds = rounds + ?, identified = identified + ?, correct = correct + ?,
-                    incorrect = incorrect + ?, identify_ms = identify_ms + ?, ended = ended OR ? WHERE id = ?
-                """, delta + [SQLValue(failed ? 1 : 0), .integer(record.session)])
-            try db.execute("INSERT OR IGNORE INTO namegame_lifetime (player, mode) VALUES (?, ?)", [.text(player), .text(round.mode.rawValue)])
-            try db.execute("""
-                UPDATE namegame_lifetime SET rounds = rounds + ?, identified = identified + ?, correct = correct + ?,
-                    incorrect = incorrect + ?, identify_ms = identify_ms + ? WHERE player = ? AND mode = ?
-                """, delta + [.text(player), .text(round.mode.rawValue)])
+            try finish(db, player: player, record, session: session, status: status, wrong: wrong, now: now)
             return .success(RoundRecord(id: id, session: record.session, round: round, startedMilliseconds: record.startedMilliseconds,
-                                        wrong: wrong, status: status))
+                                        wrong: wrong, status: status, finishedMilliseconds: status == "open" ? nil : now))
         }
     }
 
-    func lifetime(player: String) throws -> [(Mode, Stats)] {
+    /// "I don't know": the round ends as a miss and shows the answer; practice ends there, as on a wrong pick.
+    func giveUp(player: String, round id: Int64, people: Directory, timedSeconds: Int) throws -> Result<RoundRecord, Refusal> {
+        try pool.write { db throws -> Result<RoundRecord, Refusal> in
+            guard let record = try round(id: id, player: player, people: people) else { return .failure(.unknownRound) }
+            guard record.isOpen else { return .failure(.alreadyAnswered) }
+            guard let session = try db.first("SELECT * FROM namegame_sessions WHERE id = ?", [.integer(record.session)]).map(session)
+            else { return .failure(.unknownRound) }
+            let now = nowMilliseconds()
+            if record.round.mode == .timed && now - session.startedMilliseconds > Int64(timedSeconds) * 1000 { return .failure(.timeUp) }
+            try finish(db, player: player, record, session: session, status: "skipped", wrong: record.wrong, now: now)
+            return .success(RoundRecord(id: id, session: record.session, round: record.round,
+                                        startedMilliseconds: record.startedMilliseconds, wrong: record.wrong, status: "skipped",
+                                        finishedMilliseconds: now))
+        }
+    }
+
+    /// Records a tap's outcome: the round, the session's and lifetime figures (by exact amounts), the streaks, and, once
+    /// the round is over, what the player now knows of the person asked.
+    private func finish(_ db: Database, player: String, _ record: RoundRecord, session: Session, status: String, wrong: [Int],
+                        now: Int64) throws {
+        let round = record.round, mode = round.mode.rawValue
+        let identified = status == "identified", gaveUp = status == "skipped", finished = status != "open"
+        try db.execute("UPDATE namegame_rounds SET wrong = ?, status = ?, finished_ms = ? WHERE id = ?",
+                       [.text(wrong.map(String.init).joined(separator: ",")), .text(status),
+                        finished ? .integer(now) : .null, .integer(record.id)])
+        // A miss (a wrong pick, or "I don't know") counts as an incorrect tap; the right pick as a correct one.
+        let missed = !identified && (wrong.count > record.wrong.count || gaveUp)
+        let delta: [SQLValue] = [SQLValue(finished ? 1 : 0), SQLValue(identified ? 1 : 0), SQLValue(identified ? 1 : 0),
+                                 SQLValue(missed ? 1 : 0), .integer(identified ? now - record.startedMilliseconds : 0)]
+        // Streaks: rounds in a row identified at the first pick. "I don't know" in learn mode leaves it alone.
+        let streak: String = !finished ? "streak"
+            : identified && wrong.isEmpty ? "streak + 1"
+            : gaveUp && round.mode == .learn ? "streak" : "0"
+        let ends = status == "failed" || (gaveUp && round.mode == .practice)
+        try db.execute("""
+            UPDATE namegame_sessions SET rounds = rounds + ?, identified = identified + ?, correct = correct + ?,
+                incorrect = incorrect + ?, identify_ms = identify_ms + ?, streak = \(streak),
+                best_streak = max(best_streak, \(streak)), ended = ended OR ? WHERE id = ?
+            """, delta + [SQLValue(ends ? 1 : 0), .integer(record.session)])
+        try db.execute("INSERT OR IGNORE INTO namegame_lifetime (player, mode) VALUES (?, ?)", [.text(player), .text(mode)])
+        try db.execute("""
+            UPDATE namegame_lifetime SET rounds = rounds + ?, identified = identified + ?, correct = correct + ?,
+                incorrect = incorrect + ?, identify_ms = identify_ms + ?, streak = \(streak),
+                best_streak = max(best_streak, \(streak)) WHERE player = ? AND mode = ?
+            """, delta + [.text(player), .text(mode)])
+        guard finished else { return }
+        // Every mode teaches the scheduler about the person asked.
+        let person = round.answerPerson.id
+        let card = try db.first("SELECT * FROM namegame_cards WHERE player = ? AND person = ?", [.text(player), .text(person)])
+            .map(Self.card) ?? Card(due: now)
+        let rating = plan.rating(wrongPicks: wrong.count, gaveUp: gaveUp || status == "failed",
+                                 milliseconds: Int(now - record.startedMilliseconds))
+        let next = fsrs.review(card, rating, at: now)
+        try db.execute("""
+            INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews, lapses)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
+            ON CONFLICT (player, person) DO UPDATE SET state = excluded.state, step = excluded.step,
+                stability = excluded.stability, difficulty = excluded.difficulty, due_ms = excluded.due_ms,
+                last_ms = excluded.last_ms, reviews = reviews + 1, lapses = lapses + excluded.lapses
+            """, [.text(player), .text(person), .text(next.state.rawValue), next.step.map { SQLValue($0) } ?? .null,
+                  .real(next.stability ?? 0), .real(next.difficulty ?? 0), .integer(next.due), .integer(now),
+                  SQLValue(rating == .again ? 1 : 0)])
+    }
+
+    /// What the player knows of each person met.
+    func cards(player: String) throws -> [String: Card] {
+        var cards: [String: Card] = [:]
+        for row in try pool.connection().query("SELECT * FROM namegame_cards WHERE player = ?", [.text(player)]) {
+            if let person = row.string("person") { cards[person] = Self.card(row) }
+        }
+        return cards
+    }
+
+    private static func card(_ row: Row) -> Card {
+        Card(state: row.string("state").flatMap(Card.State.init) ?? .learning, step: row.int("step"),
+             stability: row.double("stability"), difficulty: row.double("difficulty"), due: Int64(row.int("due_ms") ?? 0),
+             lastReview: row.int("last_ms").map { Int64($0) })
+    }
+
+    /// The people a session missed (a wrong pick, a failed round, "I don't know"), in the order they were asked.
+    func misses(session: Int64, people: Directory) throws -> [Person] {
+        let rows = try pool.connection().query("""
+            SELECT people, answer FROM namegame_rounds WHERE session = ? AND (wrong != '' OR status IN ('failed', 'skipped'))
+            ORDER BY id
+            """, [.integer(session)])
+        var seen = Set<String>(), result: [Person] = []
+        for row in rows {
+            let ids = (row.string("people") ?? "").split(separator: ",").map(String.init)
+            guard let answer = row.int("answer"), ids.indices.contains(answer), seen.insert(ids[answer]).inserted,
+                  let person = people.person(ids[answer]) else { continue }
+            result.append(person)
+        }
+        return result
+    }
+
+    /// A review session asking `people` once each, in order; the player's previous review session ends.
+    func startReview(player who: Player, people: [Person]) throws -> Session {
+        let session = try startSession(player: who, mode: .review)
+        try pool.write { db in
+            try db.execute("UPDATE namegame_sessions SET queue = ? WHERE id = ?",
+                           [.text(people.map(\.id).joined(separator: ",")), .integer(session.id)])
+        }
+        return Session(id: session.id, mode: .review, startedMilliseconds: session.startedMilliseconds, ended: false,
+                       stats: Stats(), nextPeople: [], streak: 0, queue: people.map(\.id))
+    }
+
+    /// Takes the head of a review session's queue.
+    func popQueue(session: Int64) throws -> String? {
+        try pool.write { db in
+            guard let row = try db.first("SELECT queue FROM namegame_sessions WHERE id = ?", [.integer(session)]) else { return nil }
+            var queue = (row.string("queue") ?? "").split(separator: ",").map(String.init)
+            guard !queue.isEmpty else { return nil }
+            let head = queue.removeFirst()
+            try db.execute("UPDATE namegame_sessions SET queue = ? WHERE id = ?",
+                           [.text(queue.joined(separator: ",")), .integer(session)])
+            return head
+        }
+    }
+
+    /// A mode's figures for a lifetime, with its current and best streak.
+    struct Lifetime: Sendable {
+        let mode: Mode
+        let stats: Stats
+        let streak: Int
+        let best: Int
+    }
+
+    func lifetime(player: String) throws -> [Lifetime] {
         try pool.connection().query("SELECT * FROM namegame_lifetime WHERE player = ?", [.text(player)]).compactMap { row in
             guard let mode = row.string("mode").flatMap(Mode.init) else { return nil }
-            return (mode, stats(row))
-        }.sorted { Mode.allCases.firstIndex(of: $0.0)! < Mode.allCases.firstIndex(of: $1.0)! }
+            return Lifetime(mode: mode, stats: stats(row), streak: row.int("streak") ?? 0, best: row.int("best_streak") ?? 0)
+        }.sorted { Mode.allCases.firstIndex(of: $0.mode)! < Mode.allCases.firstIndex(of: $1.mode)! }
     }
 
     /// Seconds to identify someone, over the player's last rounds (oldest first).
@@ -173,7 +298,8 @@ struct NameGameStore: Sendable {
     private func session(_ row: Row) -> Session {
         Session(id: Int64(row.int("id") ?? 0), mode: row.string("mode").flatMap(Mode.init) ?? .normal,
                 startedMilliseconds: Int64(row.int("started_ms") ?? 0), ended: row.int("ended") == 1, stats: stats(row),
-                nextPeople: (row.string("next_people") ?? "").split(separator: ",").map(String.init))
+                nextPeople: (row.string("next_people") ?? "").split(separator: ",").map(String.init),
+                streak: row.int("streak") ?? 0, bestStreak: row.int("best_streak") ?? 0, queue: (row.string("queue") ?? "").split(separator: ",").map(String.init))
     }
 
     private func round(_ row: Row, _ directory: Directory) -> RoundRecord? {

@@ -1,0 +1,55 @@
+import SpacedRepetition
+
+/// Whom learn mode asks next, and how a finished round rates the person it asked. Pure: the caller passes the cards
+/// (what the player knows of each person met) and the time.
+public struct LearningPlan: Sendable {
+    /// Learning cards due this soon are asked rather than waiting idle (Anki's "learn ahead" limit).
+    public var learnAhead: Int64 = 20 * FSRS.minute
+    /// New people are met only while fewer than this many are still being learned: small batches.
+    public var batch = 4
+    /// A right answer slower than this is a lapse: the name did not come.
+    public var slowMilliseconds = 8_000
+
+    public init() {}
+
+    /// Missed people falling due come first, then people due for review, then someone new (in a small batch), then the
+    /// well-known person due soonest (rarely, since they are due far ahead). `avoid` (the person just asked) is skipped
+    /// when anyone else would do. Nil only when there is no one.
+    public func next(people: [Person], cards: [String: Card], now: Int64, avoid: String? = nil) -> Person? {
+        let candidates = people.count > 1 ? people.filter { $0.id != avoid } : people
+        let met = candidates.compactMap { person in cards[person.id].map { (person, $0) } }
+        let learning = met.filter { $0.1.state != .review }
+        if let missed = learning.filter({ $0.1.due <= now + learnAhead }).min(by: { $0.1.due < $1.1.due }) {
+            return missed.0
+        }
+        if let due = met.filter({ $0.1.state == .review && $0.1.due <= now }).min(by: { $0.1.due < $1.1.due }) {
+            return due.0
+        }
+        let stillLearning = cards.values.count { $0.state != .review }
+        if stillLearning < batch, let new = candidates.first(where: { cards[$0.id] == nil }) { return new }
+        return met.min(by: { $0.1.due < $1.1.due })?.0 ?? candidates.first
+    }
+
+    /// A round's verdict on the person asked: a wrong pick, "I don't know" or a slow answer is a lapse.
+    public func rating(wrongPicks: Int, gaveUp: Bool, milliseconds: Int) -> Rating {
+        wrongPicks > 0 || gaveUp || milliseconds > slowMilliseconds ? .again : .good
+    }
+
+    /// What a player knows, in four counts; people not met are only counted, never named.
+    public struct Mastery: Sendable, Equatable {
+        public var knownWell = 0, learning = 0, notMet = 0, due = 0
+    }
+
+    /// "Known well": in review with memory that lasts three weeks (Anki calls such cards mature).
+    public static let knownWellDays = 21.0
+
+    public func mastery(people: [Person], cards: [String: Card], now: Int64) -> Mastery {
+        var result = Mastery()
+        for person in people {
+            guard let card = cards[person.id] else { result.notMet += 1; continue }
+            if card.state == .review && (card.stability ?? 0) >= Self.knownWellDays { result.knownWell += 1 } else { result.learning += 1 }
+            if card.due <= now { result.due += 1 }
+        }
+        return result
+    }
+}
