@@ -5,8 +5,10 @@ from arcade_browser import BrowserTest
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+NAME_GAME = ["/namegame/" + mode for mode in
+             ("normal", "matt", "reverse", "team", "hint", "fifty", "practice", "timed", "learn", "review", "help", "stats")]
 PAGES = ["/", "/mastermind", "/mastermind/stats", "/mastermind/daily", "/mastermind/archive", "/mastermind/help",
-         "/namegame", "/namegame/normal", "/namegame/stats", "/progress", "/cheats", "/nowhere"]
+         "/namegame"] + NAME_GAME + ["/progress", "/cheats", "/nowhere"]
 
 
 class Accessibility(BrowserTest):
@@ -23,6 +25,7 @@ class Accessibility(BrowserTest):
         self.assertEqual(self.post("/mastermind/giveup", f"game={game}"), 200)
         self.assertEqual(self.post("/mastermind/guess", "game=0&turn=0&daily=0&guess=0123"), 200)
         self.assertEqual(self.post("/namegame/next", "mode=normal"), 200)
+        self.assertEqual(self.post("/namegame/next", "mode=learn"), 200)
 
     def check_all(self, theme):
         self.play_a_little()

@@ -9,7 +9,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait as SeleniumWait
 
 DATABASE = os.environ.get("ARCADE_DB")
-MODES = ["normal", "matt", "reverse", "team", "hint", "fifty", "practice", "timed"]
+MODES = ["normal", "matt", "reverse", "team", "hint", "fifty", "practice", "timed", "learn"]
 
 
 def wait(driver, timeout=10):
@@ -22,7 +22,8 @@ def answer_of(round_id):
         return db.execute("SELECT answer FROM namegame_rounds WHERE id = ?", (int(round_id),)).fetchone()[0]
 
 
-class NameGame(BrowserTest):
+class NameGameHelpers:
+    """Playing through the page, for the test classes below."""
     def game(self):
         return self.driver.find_element("id", "namegame")
 
@@ -46,6 +47,8 @@ class NameGame(BrowserTest):
         self.assertEqual(game.get_attribute("data-mode"), mode)
         return game.get_attribute("data-round"), answer_of(game.get_attribute("data-round"))
 
+
+class NameGame(NameGameHelpers, BrowserTest):
     def test_every_mode_by_click(self):
         for mode in MODES:
             round_id, answer = self.fresh_round(mode)
@@ -203,6 +206,68 @@ class NameGameStatisticsInJapanese(BrowserTest):
         self.assertTrue(cells and all(cell.size["width"] <= width for cell in cells))
         self.assertEqual(self.axe_violations(), [])
         self.screenshots("namegame-stats-ja", "/namegame/stats")
+
+
+def asked_of(round_id):
+    """The id of the person a round asks for (the oracle, as answer_of)."""
+    with sqlite3.connect(DATABASE) as db:
+        people, answer = db.execute("SELECT people, answer FROM namegame_rounds WHERE id = ?", (int(round_id),)).fetchone()
+    return people.split(",")[answer]
+
+
+class LearnModeOnAPhone(NameGameHelpers, BrowserTest):
+    width, height = 360, 740
+
+    def test_learn_by_keyboard_a_miss_comes_back(self):
+        round_id, answer = self.fresh_round("learn")
+        missed = asked_of(round_id)
+        # 0 is "I don't know": the answer is shown and named; Enter goes on.
+        self.navigate(lambda: self.driver.find_element("css selector", "body").send_keys("0"))
+        self.assertTrue(self.driver.find_element("css selector", "[data-revealed]").text)
+        right = self.driver.find_element("css selector", f'button[data-choice="{answer}"]')
+        self.assertIn("is-right", right.get_attribute("class"))
+        self.assertTrue(self.driver.find_element("css selector", "button[data-review]").is_displayed())
+        self.navigate(lambda: self.driver.switch_to.active_element.send_keys(Keys.ENTER))
+        # Someone else now (never the same person twice in a row), answered by key...
+        game = self.game()
+        self.assertNotEqual(asked_of(game.get_attribute("data-round")), missed)
+        key = str(answer_of(game.get_attribute("data-round")) + 1)
+        self.navigate(lambda: self.driver.find_element("css selector", "body").send_keys(key))
+        self.assertEqual(self.game().get_attribute("data-answered"), "true")
+        self.navigate(lambda: self.driver.switch_to.active_element.send_keys(Keys.ENTER))
+        # ...then the one missed comes back.
+        self.assertEqual(asked_of(self.game().get_attribute("data-round")), missed)
+        self.screenshots("namegame-learn-round", "/namegame/learn")
+
+    def test_learn_by_touch(self):
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 2})
+        round_id, answer = self.fresh_round("learn")
+
+        def tap(selector):
+            box = self.driver.execute_script(
+                "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+                "return [r.left + r.width / 2, r.top + r.height / 2, r.width, r.height];", selector)
+            self.assertGreaterEqual(box[2], 44)
+            self.assertGreaterEqual(box[3], 44)
+            point = [{"x": box[0], "y": box[1]}]
+            self.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": point})
+            self.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+        self.driver.execute_script(
+            "document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", f'button[data-choice="{answer}"]')
+        self.navigate(lambda: tap(f'button[data-choice="{answer}"]'))
+        self.assertEqual(self.game().get_attribute("data-answered"), "true")
+        self.assertEqual(self.driver.find_element("css selector", f'button[data-choice="{answer}"]').get_attribute("data-result"), "correct")
+        width = self.driver.execute_script("return document.documentElement.clientWidth")
+        self.assertLessEqual(self.driver.execute_script("return document.documentElement.scrollWidth"), width)
+        next_button = "button[data-next]"
+        self.driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", next_button)
+        self.navigate(lambda: tap(next_button))
+        self.assertNotEqual(self.game().get_attribute("data-round"), round_id)
+        # I don't know, by touch.
+        self.driver.execute_script("document.querySelector('button[data-dontknow]').scrollIntoView({block: 'center'})")
+        self.navigate(lambda: tap("button[data-dontknow]"))
+        self.assertTrue(self.driver.find_element("css selector", "[data-revealed]").text)
 
 
 class NameGameOnAPhone(BrowserTest):
