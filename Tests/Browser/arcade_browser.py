@@ -156,6 +156,19 @@ class BrowserTest(unittest.TestCase):
         self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
             "features": [{"name": "prefers-color-scheme", "value": scheme}]})
 
+    def sizes_and_schemes(self):
+        """Yields (width, scheme) for 1280x900 and 360x740, each in light and dark, with the page emulated so; the
+        device metrics are cleared afterwards."""
+        try:
+            for width, height in ((1280, 900), (360, 740)):
+                self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                    "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+                for scheme in ("light", "dark"):
+                    self.emulate_scheme(scheme)
+                    yield width, scheme
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
     AXE_RUN_JS = """
         const done = arguments[arguments.length - 1];
         axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations

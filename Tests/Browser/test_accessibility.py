@@ -30,15 +30,10 @@ class Accessibility(BrowserTest):
     def check_all(self, theme):
         self.play_a_little()
         found = []
-        for width, height in ((1280, 900), (360, 740)):
-            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-                "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
-            for scheme in ("light", "dark"):
-                self.emulate_scheme(scheme)
-                for path in PAGES:
-                    self.open(path)
-                    found += [f"{path} {width}px {scheme} {theme}: {v}" for v in self.axe_violations()]
-        self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        for width, scheme in self.sizes_and_schemes():
+            for path in PAGES:
+                self.open(path)
+                found += [f"{path} {width}px {scheme} {theme}: {v}" for v in self.axe_violations()]
         return found
 
     def test_axe_reports_what_it_should(self):

@@ -64,19 +64,14 @@ class PeopleEditor(BrowserTest):
 
     def axe_everywhere(self, path):
         found = []
-        for width, height in ((1280, 900), (360, 740)):
-            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-                "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
-            for scheme in ("light", "dark"):
-                self.emulate_scheme(scheme)
-                self.open(path)
-                found += [f"{path} {width}px {scheme}: {v}" for v in self.axe_violations()]
-                wide = self.driver.execute_script(
-                    "const w = document.documentElement.clientWidth;"
-                    "return Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > w + 1)"
-                    ".map(e => e.tagName + '.' + e.className + '#' + e.id)")
-                self.assertEqual(wide, [], f"{path} at {width}px scrolls sideways")
-        self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        for width, scheme in self.sizes_and_schemes():
+            self.open(path)
+            found += [f"{path} {width}px {scheme}: {v}" for v in self.axe_violations()]
+            wide = self.driver.execute_script(
+                "const w = document.documentElement.clientWidth;"
+                "return Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > w + 1)"
+                ".map(e => e.tagName + '.' + e.className + '#' + e.id)")
+            self.assertEqual(wide, [], f"{path} at {width}px scrolls sideways")
         return found
 
     def test_add_a_person_with_a_photo_then_edit_and_import(self):
