@@ -259,15 +259,15 @@ struct HotfixEditorTests {
         let server = try SiteServer()
         defer { server.stop() }
         let admin = try admin(server)
-        #expect(try admin.post("/admin/maintenance", "platform=web&active=on&message_en=Back+at+noon&minutes=30").status == 303)
+        #expect(try admin.post("/admin/maintenance", "platform=web&switch=on&confirm=1&message_en=Back+at+noon&minutes=30").status == 303)
         let page = try Player(server).get("/")
         #expect(page.status == 503)
         #expect(page.text.contains("Back at noon"))
         #expect((1700...1800).contains(Int(page.header("Retry-After") ?? "") ?? 0))
-        #expect(try admin.get("/admin/maintenance").text.contains("data-platform=\"web\" data-active=\"true\""))
-        #expect(try admin.post("/admin/maintenance", "platform=mars&active=on").status == 422)
-        #expect(try admin.post("/admin/maintenance", "platform=web&active=on&minutes=-5").status == 422)
-        #expect(try admin.post("/admin/maintenance", "platform=web").status == 303, "unchecked: off")
+        #expect(try admin.get("/admin/maintenance").text.contains("data-platform=\"web\" data-state=\"on\""))
+        #expect(try admin.post("/admin/maintenance", "platform=mars&switch=on").status == 422)
+        #expect(try admin.post("/admin/maintenance", "platform=web&switch=on&minutes=-5").status == 422)
+        #expect(try admin.post("/admin/maintenance", "platform=web&switch=off&confirm=1").status == 303)
         #expect(try Player(server).get("/").status == 200)
         #expect(try admin.get("/admin/audit").text.contains("data-action=\"maintenance\""))
     }
@@ -285,17 +285,19 @@ struct HotfixEditorTests {
         #expect(try admin.post("/admin/rules", add + "1").status == 422, "no version at all")
         #expect(try admin.post("/admin/rules", "platform=mars&restriction=1&app_version=1").status == 422)
         func preview(_ app: String, _ os: String) throws -> String {
-            let page = try admin.get("/admin/rules?platform=ios&app=\(app)&os=\(os)&lang=en").text
-            return try #require(page.firstRange(of: "data-preview>").map { String(page[$0.upperBound...].prefix { $0 != "<" }) })
+            let page = try admin.get("/admin/rules?preview=1&platform=ios&app=\(app)&os=\(os)&language=en").text
+            return try #require(page.firstRange(of: "role=\"status\" data-preview").map { range in
+                String(page[range.upperBound...].drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
+            })
         }
-        #expect(try preview("4.2", "9").hasPrefix("app 4.2 on OS 9 → rule #2 (high)"))
-        #expect(try preview("6.5", "9").hasPrefix("app 6.5 on OS 9 → rule #1 (low)"))
+        #expect(try preview("4.2", "9").hasPrefix("app 4.2 on OS 9 → rule #2 (high), app below 5.0"))
+        #expect(try preview("6.5", "9").hasPrefix("app 6.5 on OS 9 → rule #1 (low), app below 8.10"))
         #expect(try preview("9.6", "17").contains("no rule is violated"))
         // The same answers through the public API.
         #expect(try server.get("/api/update-check?platform=ios&app_version=4.2&os_version=9").text.contains("\"rule\":2"))
         // Disable the high rule: 4.2 now only breaks the low one; then delete it.
         #expect(try admin.post("/admin/rules", "id=2&platform=ios&restriction=2&app_version=5.0").status == 303)
-        #expect(try preview("4.2", "9").hasPrefix("app 4.2 on OS 9 → rule #1 (low)"))
+        #expect(try preview("4.2", "9").hasPrefix("app 4.2 on OS 9 → rule #1 (low),"))
         #expect(try admin.post("/admin/rules", "id=1&delete=1").status == 303)
         #expect(try preview("6.5", "9").contains("no rule is violated"))
         #expect(try admin.get("/admin/audit").text.contains("data-action=\"add rule\""))
@@ -309,11 +311,11 @@ struct HotfixEditorTests {
                 "native rules are for their own system")
         #expect(try admin.post("/admin/rules", "platform=web&system=beos&restriction=1&os_version=15").status == 422)
         #expect(try admin.post("/admin/rules", "platform=web&system=windows&active=on&restriction=2&os_version=11").status == 303)
-        let page = try admin.get("/admin/rules?platform=web&app=1.0&os=10&system=windows&lang=en").text
+        let page = try admin.get("/admin/rules?preview=1&platform=web&app=1.0&os=10&system=windows&language=en").text
         #expect(page.contains("#1 · web (windows)"))
         #expect(page.contains("<option value=\"windows\" selected>"))
         #expect(page.contains("→ rule #1 (high)"))
-        #expect(try admin.get("/admin/rules?platform=web&app=1.0&os=10&system=macos&lang=en").text.contains("no rule is violated"))
+        #expect(try admin.get("/admin/rules?preview=1&platform=web&app=1.0&os=10&system=macos&language=en").text.contains("no rule is violated"))
         #expect(try server.get("/api/interceptions").text.contains("\"os\":\"windows\""))
         // Editing keeps or clears the system.
         #expect(try admin.post("/admin/rules", "id=1&platform=web&active=on&restriction=2&os_version=11").status == 303)

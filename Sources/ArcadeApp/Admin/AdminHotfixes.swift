@@ -83,21 +83,27 @@ struct AdminHotfixes: Sendable {
         return .success(())
     }
 
-    /// Sets (or with nil removes) a hotfix after checking it.
-    func set(_ key: String, language: String, to value: String?, by admin: String) throws -> Result<Void, Refusal> {
-        guard language == StringOverlay.allLanguages || localizer.languages.contains(language) else { return .failure(.unknownLanguage) }
+    /// Why a hotfix would be refused, or nil: the language, the key, the length and the base string's placeholders.
+    func check(_ key: String, language: String, value: String?) -> Refusal? {
+        guard language == StringOverlay.allLanguages || localizer.languages.contains(language) else { return .unknownLanguage }
         // A plural form keeps the placeholders of the form it replaces.
         guard let base = localizer.table(localizer.base)[key] ?? localizer.shippedForm(key, language: language) else {
-            return .failure(.unknownKey)
+            return .unknownKey
         }
         if let value {
-            guard value.utf8.count <= 4000 else { return .failure(.tooLong) }
+            guard value.utf8.count <= 4000 else { return .tooLong }
             let expected = StringFormat.placeholders(in: base), got = StringFormat.placeholders(in: value)
             guard expected == got else {
-                return .failure(.placeholders(expected: expected.map(\.description).joined(separator: " "),
-                                              got: got.map(\.description).joined(separator: " ")))
+                return .placeholders(expected: expected.map(\.description).joined(separator: " "),
+                                     got: got.map(\.description).joined(separator: " "))
             }
         }
+        return nil
+    }
+
+    /// Sets (or with nil removes) a hotfix after checking it.
+    func set(_ key: String, language: String, to value: String?, by admin: String) throws -> Result<Void, Refusal> {
+        if let refusal = check(key, language: language, value: value) { return .failure(refusal) }
         let before = localizer.overlay.values(for: language)[key]
         guard before != value else { return .success(()) }
         try pool.write { db in

@@ -290,5 +290,33 @@ enum Schema {
             CREATE INDEX namegame_rounds_by_session ON namegame_rounds (session, id);
             CREATE INDEX namegame_rounds_by_player ON namegame_rounds (player, finished_ms);
             """),
+        Migration(16, """
+            -- Every change to an update rule or a maintenance switch, as the whole item before and after (JSON; null
+            -- where it did not exist), so any one can be reverted.
+            CREATE TABLE change_history (
+                id INTEGER PRIMARY KEY,
+                kind TEXT NOT NULL CHECK (kind IN ('rule', 'maintenance')),
+                target TEXT NOT NULL,
+                before TEXT,
+                after TEXT,
+                admin TEXT NOT NULL,
+                at INTEGER NOT NULL
+            );
+            CREATE INDEX change_history_by_target ON change_history (kind, target, id);
+            -- Changes that start (and may end) at a given time; applied by the scheduler, whatever the requests.
+            CREATE TABLE scheduled_changes (
+                id INTEGER PRIMARY KEY,
+                kind TEXT NOT NULL CHECK (kind IN ('maintenance', 'rule', 'hotfix')),
+                target TEXT NOT NULL,
+                payload TEXT NOT NULL,
+                starts_at INTEGER NOT NULL,
+                ends_at INTEGER,
+                state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'started', 'done', 'cancelled')),
+                undo TEXT,
+                admin TEXT NOT NULL,
+                created INTEGER NOT NULL
+            );
+            CREATE INDEX scheduled_changes_due ON scheduled_changes (state, starts_at);
+            """),
     ]
 }

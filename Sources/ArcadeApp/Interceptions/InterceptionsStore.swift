@@ -9,6 +9,8 @@ struct InterceptionsStore: Sendable {
     /// The systems a browser rule may be limited to (those `ClientOS` reads).
     static let systems = ["ios", "android", "macos", "windows"]
     let pool: DatabasePool
+    /// The site's one clock, for the history's times.
+    var clock: @Sendable () -> Double = WallClock.system
     /// The maintenance switches, read once and kept current by `setMaintenance`,
     /// since every page asks.
     let switches = Switches()
@@ -16,6 +18,15 @@ struct InterceptionsStore: Sendable {
     final class Switches: Sendable {
         let web = Mutex<Maintenance?>(nil)
         let rules = Mutex<[UpdateRule]?>(nil)
+        /// Counts the writes, so watchers (the live-push stream) notice a change without reading the tables.
+        let generation = Atomic<Int>(0)
+    }
+
+    /// Writes bump the generation (after they committed) and drop the cached values.
+    private func changed() {
+        switches.rules.withLock { $0 = nil }
+        switches.web.withLock { $0 = nil }
+        switches.generation.wrappingAdd(1, ordering: .releasing)
     }
 
     /// The rules, from memory (every page asks); writes below refresh them.
@@ -34,76 +45,218 @@ struct InterceptionsStore: Sendable {
         return value
     }
 
-    func rules() throws -> [UpdateRule] {
-        try pool.connection().query("SELECT * FROM update_rules ORDER BY id").compactMap { row in
-            guard let id = row.int("id"), let platform = row.string("platform"),
-                  let restriction = row.int("restriction").flatMap(Restriction.init) else { return nil }
-            return UpdateRule(id: id, platform: platform, restriction: restriction, active: row.int("active") == 1,
-                              minimumApp: requirement(row.string("min_app_version"), row.string("min_app_messages")),
-                              minimumOS: requirement(row.string("min_os_version"), row.string("min_os_messages")), os: row.string("os"))
-        }
+    func rules(in db: Database? = nil) throws -> [UpdateRule] {
+        try (db ?? pool.connection()).query("SELECT * FROM update_rules ORDER BY id").compactMap(Self.rule)
+    }
+
+    func rule(_ id: Int, in db: Database? = nil) throws -> UpdateRule? {
+        try (db ?? pool.connection()).first("SELECT * FROM update_rules WHERE id = ?", [SQLValue(id)]).flatMap(Self.rule)
+    }
+
+    private static func rule(_ row: Row) -> UpdateRule? {
+        guard let id = row.int("id"), let platform = row.string("platform"),
+              let restriction = row.int("restriction").flatMap(Restriction.init) else { return nil }
+        return UpdateRule(id: id, platform: platform, restriction: restriction, active: row.int("active") == 1,
+                          minimumApp: requirement(row.string("min_app_version"), row.string("min_app_messages")),
+                          minimumOS: requirement(row.string("min_os_version"), row.string("min_os_messages")), os: row.string("os"))
     }
 
     @discardableResult
     func addRule(platform: String, restriction: Restriction, active: Bool, minimumApp: (String, [String: String])?,
-                 minimumOS: (String, [String: String])?, os: String? = nil) throws -> Int {
-        let id = try pool.write { db in
-            try db.execute("""
-                INSERT INTO update_rules (platform, restriction, active, min_app_version, min_app_messages, min_os_version, min_os_messages, os)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.text(platform), SQLValue(restriction.rawValue), SQLValue(active ? 1 : 0), SQLValue(minimumApp?.0),
-                      .text(Self.json(minimumApp?.1 ?? [:])), SQLValue(minimumOS?.0), .text(Self.json(minimumOS?.1 ?? [:])), SQLValue(os)])
-            return Int(db.lastInsertID)
-        }
-        switches.rules.withLock { $0 = nil }
-        return id
+                 minimumOS: (String, [String: String])?, os: String? = nil, by admin: String = "system") throws -> Int {
+        try save(UpdateRule(id: 0, platform: platform, restriction: restriction, active: active,
+                            minimumApp: Self.requirement(minimumApp), minimumOS: Self.requirement(minimumOS), os: os), by: admin)
     }
 
     /// Replaces a rule's fields; false if there is no such rule.
     func updateRule(_ id: Int, platform: String, restriction: Restriction, active: Bool, minimumApp: (String, [String: String])?,
-                    minimumOS: (String, [String: String])?, os: String? = nil) throws -> Bool {
-        let changed = try pool.write { db in
-            try db.execute("""
-                UPDATE update_rules SET platform = ?, restriction = ?, active = ?, min_app_version = ?, min_app_messages = ?,
-                    min_os_version = ?, min_os_messages = ?, os = ? WHERE id = ?
-                """, [.text(platform), SQLValue(restriction.rawValue), SQLValue(active ? 1 : 0), SQLValue(minimumApp?.0),
-                      .text(Self.json(minimumApp?.1 ?? [:])), SQLValue(minimumOS?.0), .text(Self.json(minimumOS?.1 ?? [:])),
-                      SQLValue(os), SQLValue(id)]) == 1
+                    minimumOS: (String, [String: String])?, os: String? = nil, by admin: String = "system") throws -> Bool {
+        guard try rule(id) != nil else { return false }
+        try save(UpdateRule(id: id, platform: platform, restriction: restriction, active: active,
+                            minimumApp: Self.requirement(minimumApp), minimumOS: Self.requirement(minimumOS), os: os), by: admin)
+        return true
+    }
+
+    /// Adds (id 0) or replaces a rule, with its history entry and audit line in the same transaction; returns its id.
+    @discardableResult
+    func save(_ rule: UpdateRule, by admin: String) throws -> Int {
+        defer { changed() }
+        return try pool.write { db in
+            let before = try rule.id == 0 ? nil : self.rule(rule.id, in: db)
+            let id = try Self.put(rule, in: db)
+            let after = try self.rule(id, in: db)
+            try record(db, .rule, "#\(id)", before: before.map(Self.json), after: after.map(Self.json), by: admin,
+                       action: before == nil ? "add rule" : "edit rule",
+                       summary: (before.map(Self.summary), after.map(Self.summary)))
+            return id
         }
-        switches.rules.withLock { $0 = nil }
-        return changed
     }
 
-    func deleteRule(_ id: Int) throws -> Bool {
-        defer { switches.rules.withLock { $0 = nil } }
-        return try pool.write { try $0.execute("DELETE FROM update_rules WHERE id = ?", [SQLValue(id)]) == 1 }
+    func deleteRule(_ id: Int, by admin: String = "system") throws -> Bool {
+        defer { changed() }
+        return try pool.write { db in
+            guard let before = try rule(id, in: db) else { return false }
+            try db.execute("DELETE FROM update_rules WHERE id = ?", [SQLValue(id)])
+            try record(db, .rule, "#\(id)", before: Self.json(before), after: nil, by: admin, action: "delete rule",
+                       summary: (Self.summary(before), nil))
+            return true
+        }
     }
 
-    struct Maintenance: Sendable {
+    private static func put(_ rule: UpdateRule, in db: Database) throws -> Int {
+        let values: [SQLValue] = [.text(rule.platform), SQLValue(rule.restriction.rawValue), SQLValue(rule.active ? 1 : 0),
+                                  SQLValue(rule.minimumApp?.version.text), .text(json(rule.minimumApp?.messages ?? [:])),
+                                  SQLValue(rule.minimumOS?.version.text), .text(json(rule.minimumOS?.messages ?? [:])),
+                                  SQLValue(rule.os)]
+        if rule.id == 0 {
+            try db.execute("""
+                INSERT INTO update_rules (platform, restriction, active, min_app_version, min_app_messages, min_os_version,
+                    min_os_messages, os) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, values)
+            return Int(db.lastInsertID)
+        }
+        // With its id, so a reverted deletion brings the same rule back.
+        try db.execute("""
+            INSERT OR REPLACE INTO update_rules (platform, restriction, active, min_app_version, min_app_messages,
+                min_os_version, min_os_messages, os, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, values + [SQLValue(rule.id)])
+        return rule.id
+    }
+
+    struct Maintenance: Sendable, Equatable {
         var active = false
         var messages: [String: String] = [:]
         var endsAt: Int?
         var pollInterval = 30
     }
 
-    func maintenance(_ platform: String) throws -> Maintenance {
-        guard let row = try pool.connection().first("SELECT * FROM maintenance WHERE platform = ?", [.text(platform)]) else {
+    func maintenance(_ platform: String, in db: Database? = nil) throws -> Maintenance {
+        guard let row = try (db ?? pool.connection()).first("SELECT * FROM maintenance WHERE platform = ?", [.text(platform)]) else {
             return Maintenance()
         }
         return Maintenance(active: row.int("active") == 1, messages: Self.messages(row.string("messages")),
                            endsAt: row.int("ends_at"), pollInterval: row.int("poll_interval") ?? 30)
     }
 
-    func setMaintenance(_ platform: String, _ value: Maintenance) throws {
-        defer { if platform == "web" { switches.web.withLock { $0 = value } } }
+    func setMaintenance(_ platform: String, _ value: Maintenance, by admin: String = "system") throws {
+        defer { changed() }
         try pool.write { db in
+            let before = try maintenance(platform, in: db)
+            guard before != value else { return }
             try db.execute("INSERT OR REPLACE INTO maintenance VALUES (?, ?, ?, ?, ?)", [
                 .text(platform), SQLValue(value.active ? 1 : 0), .text(Self.json(value.messages)),
                 value.endsAt.map { SQLValue($0) } ?? .null, SQLValue(value.pollInterval)])
+            try record(db, .maintenance, platform, before: Self.json(before), after: Self.json(value), by: admin,
+                       action: "maintenance", summary: (before.active ? "on" : "off", value.active ? "on" : "off"))
         }
     }
 
-    private func requirement(_ version: String?, _ messages: String?) -> Requirement? {
+    // MARK: history
+
+    enum Kind: String, Sendable { case rule, maintenance }
+
+    struct Change: Sendable {
+        let id: Int, kind: Kind, target: String, before: String?, after: String?, admin: String, at: Int
+    }
+
+    /// One history entry and its audit line, in the change's own transaction.
+    private func record(_ db: Database, _ kind: Kind, _ target: String, before: String?, after: String?, by admin: String,
+                        action: String, summary: (before: String?, after: String?)) throws {
+        let at = Int(clock())
+        try db.execute("INSERT INTO change_history (kind, target, before, after, admin, at) VALUES (?, ?, ?, ?, ?, ?)",
+                       [.text(kind.rawValue), .text(target), SQLValue(before), SQLValue(after), .text(admin), SQLValue(at)])
+        try AdminStore.audit(db, at: at, admin, action: action, target: target, before: summary.before, after: summary.after)
+    }
+
+    /// The newest changes first: of one item, or of every one of a kind.
+    func history(_ kind: Kind, target: String? = nil, limit: Int = 50) throws -> [Change] {
+        let rows = if let target {
+            try pool.connection().query("SELECT * FROM change_history WHERE kind = ? AND target = ? ORDER BY id DESC LIMIT ?",
+                                        [.text(kind.rawValue), .text(target), SQLValue(limit)])
+        } else {
+            try pool.connection().query("SELECT * FROM change_history WHERE kind = ? ORDER BY id DESC LIMIT ?",
+                                        [.text(kind.rawValue), SQLValue(limit)])
+        }
+        return rows.compactMap { row in
+            guard let id = row.int("id"), let kind = row.string("kind").flatMap(Kind.init), let target = row.string("target")
+            else { return nil }
+            return Change(id: id, kind: kind, target: target, before: row.string("before"), after: row.string("after"),
+                          admin: row.string("admin") ?? "", at: row.int("at") ?? 0)
+        }
+    }
+
+    /// Puts an item back as it was before a change (itself a change, audited); false if there is no such change.
+    func revert(_ id: Int, by admin: String) throws -> Bool {
+        guard let row = try pool.connection().first("SELECT * FROM change_history WHERE id = ?", [SQLValue(id)]),
+              let kind = row.string("kind").flatMap(Kind.init), let target = row.string("target") else { return false }
+        let before = row.string("before")
+        switch kind {
+        case .maintenance:
+            try setMaintenance(target, before.flatMap(Self.maintenance(json:)) ?? Maintenance(), by: admin)
+        case .rule:
+            guard let ruleID = Int(target.dropFirst()) else { return false }
+            if let rule = before.flatMap(Self.rule(json:)) { try save(rule, by: admin) } else { _ = try deleteRule(ruleID, by: admin) }
+        }
+        return true
+    }
+
+    /// A rule in a few words, for the audit log: `web high, app ≥ 4.2, OS ≥ 15`.
+    static func summary(_ rule: UpdateRule) -> String {
+        var parts = ["\(rule.platform)\(rule.os.map { " (\($0))" } ?? "") \(rule.restriction.name)\(rule.active ? "" : " (off)")"]
+        if let app = rule.minimumApp { parts.append("app ≥ \(app.version.text)") }
+        if let os = rule.minimumOS { parts.append("OS ≥ \(os.version.text)") }
+        return parts.joined(separator: ", ")
+    }
+
+    // MARK: JSON forms (history, scheduled changes)
+
+    static func json(_ rule: UpdateRule) -> String {
+        func requirement(_ r: Requirement?) -> JSONValue {
+            r.map { .object([("version", .string($0.version.text)), ("messages", messagesJSON($0.messages))]) } ?? .null
+        }
+        return JSONWriter(sortedKeys: true).string(.object([
+            ("id", .integer(Int64(rule.id))), ("platform", .string(rule.platform)),
+            ("restriction", .integer(Int64(rule.restriction.rawValue))), ("active", .bool(rule.active)),
+            ("app", requirement(rule.minimumApp)), ("os", requirement(rule.minimumOS)),
+            ("system", rule.os.map { .string($0) } ?? .null)]))
+    }
+
+    static func rule(json text: String) -> UpdateRule? {
+        guard let value = try? JSONParser.parse(text), let id = value["id"]?.int, let platform = value["platform"]?.string,
+              let restriction = value["restriction"]?.int.flatMap(Restriction.init) else { return nil }
+        func requirement(_ v: JSONValue?) -> Requirement? {
+            guard let v, let version = v["version"]?.string.flatMap(Version.init) else { return nil }
+            return Requirement(version: version, messages: messages(v["messages"]))
+        }
+        return UpdateRule(id: id, platform: platform, restriction: restriction, active: value["active"]?.bool ?? false,
+                          minimumApp: requirement(value["app"]), minimumOS: requirement(value["os"]), os: value["system"]?.string)
+    }
+
+    static func json(_ m: Maintenance) -> String {
+        JSONWriter(sortedKeys: true).string(.object([
+            ("active", .bool(m.active)), ("messages", messagesJSON(m.messages)),
+            ("ends_at", m.endsAt.map { .integer(Int64($0)) } ?? .null), ("poll_interval", .integer(Int64(m.pollInterval)))]))
+    }
+
+    static func maintenance(json text: String) -> Maintenance? {
+        guard let value = try? JSONParser.parse(text), let active = value["active"]?.bool else { return nil }
+        return Maintenance(active: active, messages: messages(value["messages"]), endsAt: value["ends_at"]?.int,
+                           pollInterval: value["poll_interval"]?.int ?? 30)
+    }
+
+    private static func messagesJSON(_ messages: [String: String]) -> JSONValue {
+        .object(messages.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+    }
+
+    private static func messages(_ value: JSONValue?) -> [String: String] {
+        Dictionary((value?.members ?? []).compactMap { key, value in value.string.map { (key, $0) } }, uniquingKeysWith: { $1 })
+    }
+
+    private static func requirement(_ fields: (String, [String: String])?) -> Requirement? {
+        fields.flatMap { version, messages in Version(version).map { Requirement(version: $0, messages: messages) } }
+    }
+
+    private static func requirement(_ version: String?, _ messages: String?) -> Requirement? {
         guard let version, let parsed = Version(version) else { return nil }
         return Requirement(version: parsed, messages: Self.messages(messages))
     }

@@ -10,6 +10,8 @@ struct PageLook: Sendable {
     var retroUnlocked = false
     /// The update banner's data (`level`, `message`, `dismissible`, `back`), shown on 200 pages only.
     var banner: TemplateValue? = nil
+    /// What the last admin change did ("Saved."), shown once on the next page; set by `AdminSession`.
+    var flash: String? = nil
 
     @TaskLocal static var current = PageLook()
 

@@ -119,6 +119,7 @@ struct Pages: Sendable {
         var context: TemplateFields = ["csrf": .string(csrf), "path": .string(path)]
         context.merge(data)
         if status == .ok, let banner = look.banner { context["updateBanner"] = banner }
+        if status == .ok, let flash = look.flash { context["flash"] = .string(flash) }
         var body: [UInt8] = []
         body.reserveCapacity(8192)
         do {
@@ -194,14 +195,16 @@ struct Pages: Sendable {
                      message: localizer.string("error.field.long", language: visitor.language, [.string(over.name), .int(over.limit)]))
     }
 
+    /// `retry`: the page is closed for now (maintenance), so it offers to try this path again instead of links that
+    /// would meet the same closed door.
     func error(_ status: Status, language: String, csrf: String, path: String, cookies: [SetCookie] = [],
-               message: String = "") -> Response {
+               message: String = "", retry: String? = nil) -> Response {
         let family = localizer.rawString("error.\(status.code).name", language: language) != nil ? status.code
             : (status.code >= 500 ? 500 : 400)
         let name = localizer.string("error.\(family).name", language: language)
         return render("error", status: status, title: localizer.string("error.title", language: language, [.int(status.code), .string(name)]),
-                      language: language, csrf: csrf, path: path,
-                      data: ["status": .int(status.code), "name": .string(name),
+                      language: language, csrf: csrf, path: path, section: retry == nil ? "" : "closed",
+                      data: ["status": .int(status.code), "name": .string(name), "retry": retry.map { .string($0) } ?? .null,
                              "message": .string(message.isEmpty ? localizer.string("error.\(family).message", language: language) : message)],
                       cookies: cookies)
     }

@@ -24,6 +24,9 @@ public final class Site: Sendable {
     let hotfixes: StringHotfixes
     let interceptions: InterceptionsStore
     let admins: AdminStore
+    let schedule: ChangeSchedule
+    /// Set last in `init`: its thread starts with everything it touches in place.
+    private let ticker: SiteTicker
 
     public init(options: ServeOptions) throws {
         let pool = DatabasePool(path: options.database, commitDelay: options.commitDelay)
@@ -43,7 +46,7 @@ public final class Site: Sendable {
         let admins = AdminStore(pool: pool, clock: { [clock = options.clock] in Int(clock()) })
         self.hotfixes = hotfixes
         self.admins = admins
-        interceptions = InterceptionsStore(pool: pool)
+        interceptions = InterceptionsStore(pool: pool, clock: options.clock)
         try StartupError.reading(options.database, as: StartupError.database) {
             if try admins.count() == 0 {
                 // The first start: one admin, its password shown once, here only.
@@ -156,13 +159,20 @@ public final class Site: Sendable {
         CheatRoutes(store: CheatStore(pool: pool, book: cheatBook), once: onceStore, kit: kit, pages: pages,
                     mastermind: mastermind, nameGame: NameGameStore(pool: pool, clock: options.clock)).register(&router)
         InterceptionsRoutes(store: interceptions, constants: constants, overlay: overlay, base: localizer.base).register(&router)
+        let schedule = ChangeSchedule(pool: pool, interceptions: interceptions, hotfixes: editor, clock: options.clock)
+        self.schedule = schedule
         AdminRoutes(store: admins, pages: pages, identity: identity, secureCookies: options.secureCookies,
-                    hotfixes: editor, interceptions: interceptions, people: people).register(&router)
+                    hotfixes: editor, interceptions: interceptions, people: people, schedule: schedule,
+                    version: { constants.string("site.version", default: "1.0.0") }).register(&router)
         self.router = router
+        ticker = SiteTicker {
+            do { try schedule.applyDue() } catch { Log.error("scheduled changes: \(error)") }
+        }
     }
 
     /// Commits what the writer still holds and stops it; reports how many transactions shared each flush.
     public func close() {
+        ticker.stop()
         if let writer = try? pool.writer() {
             let transactions = writer.transactions.load(ordering: .relaxed), commits = writer.commits.load(ordering: .relaxed)
             let average = commits == 0 ? 0 : Double(transactions) / Double(commits)

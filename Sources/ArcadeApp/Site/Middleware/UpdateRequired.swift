@@ -1,6 +1,7 @@
 import HTTP
 
-/// On the game routes: a high update rule gives way to "update required" instead of the game.
+/// On the game routes: a high update rule gives way to "update required" instead of the game. Its one button reloads
+/// this page (once the player has updated, it is the game again); links to other games would lead back here.
 struct UpdateRequired: Middleware {
     let pages: Pages
 
@@ -10,6 +11,7 @@ struct UpdateRequired: Middleware {
         let text = notice.message.isEmpty ? pages.localizer.string("update.required.text", language: visitor.language)
             : notice.message
         return pages.render("update-required", title: pages.localizer.string("update.required.title", language: visitor.language),
-                            language: visitor.language, csrf: visitor.csrfToken, path: "/", data: ["message": .string(text)])
+                            language: visitor.language, csrf: visitor.csrfToken, path: OnceRoutes.localPath(request.target),
+                            section: "closed", data: ["message": .string(text)])
     }
 }
