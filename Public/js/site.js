@@ -85,4 +85,23 @@
     url.searchParams.delete("lang");
     window.history.replaceState(null, "", url.pathname + url.search + url.hash);
   }
+
+  // Live push: when hotfixes, rules or maintenance change, the server sends the interceptions document's new ETag.
+  // A player page then asks for itself again (HEAD) and reloads only if it is now closed (maintenance) or needs an
+  // update; a closed page reloads once it is open again. Admin pages are never closed, so they do not listen.
+  if (window.EventSource && window.fetch && location.pathname.indexOf("/admin") !== 0) {
+    var lang = document.documentElement.getAttribute("lang") || "";
+    var closedNow = !!document.querySelector('[data-status="503"], [data-update="high"]');
+    var known = null;
+    var stream = new EventSource("/api/interceptions/events?lang=" + encodeURIComponent(lang));
+    stream.addEventListener("etag", function (event) {
+      if (known === null || known === event.data) { known = event.data; return; }
+      known = event.data;
+      fetch(location.href, { method: "HEAD", credentials: "same-origin", cache: "no-store" }).then(function (answer) {
+        var closed = answer.status === 503 || answer.headers.get("X-Arcade-Update") === "required";
+        if (closed !== closedNow) { location.reload(); }
+      }).catch(function () {});
+    });
+    window.addEventListener("pagehide", function () { stream.close(); });
+  }
 })();

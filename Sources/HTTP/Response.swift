@@ -11,10 +11,12 @@ public struct Response: Sendable {
         case bytes([UInt8])
         /// A byte range of an open file, sent with sendfile(2).
         case file(OpenFile, offset: Int, count: Int)
+        /// An open event stream: `initial` now, then what is published to `channel` (see `EventChannels`).
+        case events(channel: String, initial: [UInt8])
 
         public var count: Int {
             switch self {
-            case .empty: 0
+            case .empty, .events: 0
             case .bytes(let b): b.count
             case .file(_, _, let count): count
             }
@@ -63,6 +65,16 @@ public struct Response: Sendable {
                 + "<body><h1>\(title)</h1>\(para)</body></html>\n",
             status: status)
         response.headers.append("Cache-Control", "no-store")
+        return response
+    }
+
+    /// `text/event-stream` on a channel; the connection stays open until the client or the server ends it.
+    public static func eventStream(channel: String, initial: [UInt8]) -> Response {
+        var response = Response(status: .ok, headers: HTTPHeaders([("Content-Type", "text/event-stream; charset=utf-8"),
+                                                                   ("Cache-Control", "no-store"),
+                                                                   ("X-Accel-Buffering", "no")]),
+                                body: .events(channel: channel, initial: initial))
+        response.headers.append("X-Content-Type-Options", "nosniff")
         return response
     }
 

@@ -44,10 +44,13 @@ public protocol Responder: Sendable {
     func handler(for request: inout Request) -> Handler
     /// The page for a request the server refused before routing (400, 413, …).
     func refusal(_ error: HTTPError) -> Response
+    /// Where event streams' events come from, if the responder has any.
+    var channels: EventChannels? { get }
 }
 
 extension Responder {
     public func refusal(_ error: HTTPError) -> Response { Response.error(error.status, detail: error.reason) }
+    public var channels: EventChannels? { nil }
 }
 
 /// Routes by method and path pattern. Patterns are `/`-separated segments:
@@ -77,6 +80,8 @@ public struct Router: Responder {
     public var errorPage: @Sendable (Status, Request) -> Response = { status, _ in Response.error(status) }
     /// Builds the page for requests refused before routing.
     public var refusalPage: @Sendable (HTTPError) -> Response = { Response.error($0.status, detail: $0.reason) }
+    /// The event streams' channels (Server-Sent Events routes publish here).
+    public var channels: EventChannels?
 
     public init() {}
 

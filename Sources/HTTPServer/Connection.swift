@@ -25,6 +25,8 @@ final class Connection {
     private var moreInputMayWait = false
     private var lingering = false
     private var closed = false
+    /// Set once the connection answers with an event stream: from then on it only receives what is published here.
+    private(set) var streamChannel: String?
 
     private let accepted: Int64
     private var headStarted: Int64 = 0
@@ -68,7 +70,7 @@ final class Connection {
     private func readInput() {
         let buffer = loop.readBuffer
         while !closed {
-            if lingering { discardInput(); return }
+            if lingering || streamChannel != nil { discardInput(); return }
             if paused { moreInputMayWait = true; return }
             let n = recv(fd, buffer.baseAddress, buffer.count, 0)
             if n > 0 {
@@ -167,6 +169,15 @@ final class Connection {
         }
     }
 
+    /// An event for this connection's stream. A client too slow to take them is closed by the write timeout.
+    func push(_ bytes: [UInt8]) {
+        guard !closed, streamChannel != nil else { return }
+        let wasEmpty = output.isEmpty
+        output.append { $0.append(contentsOf: bytes) }
+        if wasEmpty { lastWrite = loop.now }
+        flush()
+    }
+
     /// An off-loop handler finished.
     func deliver(_ response: Response, _ info: RequestInfo) {
         waitingForHandler = false
@@ -176,8 +187,15 @@ final class Connection {
 
     private func enqueue(_ response: Response, _ info: RequestInfo) {
         // A request that began before shutdown still learns the connection ends.
-        let keepAlive = info.keepAlive && !loop.draining
-        if !keepAlive { closeWhenFlushed = true }
+        var keepAlive = info.keepAlive && !loop.draining
+        if case .events(let channel, _) = response.body, info.method != .head, response.status == .ok, !loop.draining {
+            // The stream's end is the connection's: no further request is read on it.
+            streamChannel = channel
+            keepAlive = false
+            loop.streamOpened()
+        } else if !keepAlive {
+            closeWhenFlushed = true
+        }
         let framing = ResponseHead.Framing(version: info.version, keepAlive: keepAlive)
         let wasEmpty = output.isEmpty
         output.append { ResponseHead.write(response, framing: framing, date: loop.dateLine,
@@ -210,6 +228,10 @@ final class Connection {
             lastActivity = loop.now
             // A handler still running off the loop owes this connection a response.
             if waitingForHandler { return }
+            if streamChannel != nil {
+                if loop.draining { close() }
+                return
+            }
             if closeWhenFlushed || (loop.draining && isIdle) {
                 beginLingeringClose()
             } else if peerClosedInput && isIdle {
@@ -252,6 +274,9 @@ final class Connection {
         let now = loop.now, config = loop.configuration
         if lingering {
             if now >= lingerDeadline { close() }
+        } else if streamChannel != nil {
+            // Idle is a stream's normal state; only a client that stopped reading is closed.
+            if !output.isEmpty && now - lastWrite >= Clock.nanoseconds(config.writeTimeout) { close() }
         } else if !output.isEmpty {
             if now - lastWrite >= Clock.nanoseconds(config.writeTimeout) { close() }
         } else if waitingForHandler {
@@ -288,6 +313,7 @@ final class Connection {
     func close() {
         guard !closed else { return }
         closed = true
+        if streamChannel != nil { loop.streamClosed() }
         output.removeAll()
         Glibc.close(fd)
         loop.forget(self)

@@ -32,6 +32,8 @@ final class ServerContext: Sendable {
 final class EventLoop: @unchecked Sendable {
     enum Message: Sendable {
         case response(fd: Int32, id: UInt64, Response, RequestInfo)
+        /// An event for the streams open on a channel.
+        case publish(channel: String, bytes: [UInt8])
         case shutdown
     }
 
@@ -59,6 +61,9 @@ final class EventLoop: @unchecked Sendable {
     private var nextSweep: Int64 = 0
     private let sweepInterval: Int64
     private var accessLog: [UInt8] = []
+    /// Event streams open on this loop, and when they next get a heartbeat.
+    private var streams = 0
+    private var nextHeartbeat: Int64 = 0
 
     init(context: ServerContext, listener: Int32) throws {
         self.context = context
@@ -174,6 +179,9 @@ final class EventLoop: @unchecked Sendable {
                 if Int(fd) < connections.count, let connection = connections[Int(fd)], connection.id == id {
                     connection.deliver(response, info)
                 }
+            case .publish(let channel, let bytes):
+                guard streams > 0 else { continue }
+                for case let connection? in connections where connection.streamChannel == channel { connection.push(bytes) }
             case .shutdown:
                 beginDraining()
             }
@@ -197,7 +205,18 @@ final class EventLoop: @unchecked Sendable {
             acceptConnections()
         }
         for case let connection? in connections { connection.checkDeadlines() }
+        if streams > 0 && now >= nextHeartbeat {
+            nextHeartbeat = now + Clock.nanoseconds(configuration.heartbeatInterval)
+            for case let connection? in connections where connection.streamChannel != nil { connection.push(EventChannels.heartbeat) }
+        }
     }
+
+    func streamOpened() {
+        if streams == 0 { nextHeartbeat = now + Clock.nanoseconds(configuration.heartbeatInterval) }
+        streams += 1
+    }
+
+    func streamClosed() { streams -= 1 }
 
     private func refreshClock() {
         now = Clock.now()

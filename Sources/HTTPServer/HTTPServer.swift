@@ -21,6 +21,8 @@ public final class HTTPServer: Sendable {
     private let context: ServerContext
     private let loops: [EventLoop]
     private let threads = Mutex<[OSThread]>([])
+    /// This server's place among the responder's event channels, left when it stops.
+    private let attachment: Int?
 
     public init(configuration: ServerConfiguration, responder: any Responder) throws {
         signal(SIGPIPE, SIG_IGN)
@@ -48,6 +50,9 @@ public final class HTTPServer: Sendable {
             loops.append(try EventLoop(context: context, listener: fd))
         }
         self.loops = loops
+        attachment = responder.channels?.attach { [loops] channel, bytes in
+            for loop in loops { loop.post(.publish(channel: channel, bytes: bytes)) }
+        }
         self.port = Int(boundPort)
         configuration.port = Int(boundPort)
         self.configuration = configuration
@@ -69,6 +74,7 @@ public final class HTTPServer: Sendable {
     public func wait() {
         let running = threads.withLock { $0 }
         for thread in running { thread.join() }
+        if let attachment { context.responder.channels?.detach(attachment) }
         context.pool.shutdown()
     }
 

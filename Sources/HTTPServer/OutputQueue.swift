@@ -47,6 +47,8 @@ struct OutputQueue {
         switch body {
         case .empty:
             break
+        case .events(_, let initial):
+            if !initial.isEmpty { append { $0.append(contentsOf: initial) } }
         case .bytes(let bytes) where bytes.count <= Self.copyLimit:
             append { $0.append(contentsOf: bytes) }
         case .bytes(let bytes):

@@ -11,7 +11,9 @@ enum ResponseHead {
     static func write(_ response: Response, framing: Framing, date: [UInt8], serverName: [UInt8]?,
                       into out: inout [UInt8]) {
         let status = statusLine(response.status)
-        let hasLength = response.status.allowsBody
+        // An event stream has no length: it ends when the connection does (and says so).
+        var hasLength = response.status.allowsBody
+        if case .events = response.body { hasLength = false }
         let connection = !framing.keepAlive ? connectionClose : framing.version == .http10 ? connectionKeepAlive : []
         let maximum = status.count + date.count + (serverName?.count ?? 0) + (hasLength ? contentLength.count + 22 : 0)
             + connection.count + response.headers.serializedCount + 2

@@ -29,6 +29,8 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Double = 75
     /// Seconds a response may make no progress toward a client that does not read.
     public var writeTimeout: Double = 30
+    /// Seconds between the comment lines sent on idle event streams.
+    public var heartbeatInterval: Double = 15
     /// Seconds granted to in-flight requests on shutdown.
     public var shutdownGrace: Double = 4
     /// One line per request on standard output.

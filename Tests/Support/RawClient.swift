@@ -140,6 +140,16 @@ public final class RawClient {
         return String(decoding: buffer, as: UTF8.self)
     }
 
+    /// Reads until `text` has arrived (returning everything so far, consumed) or the timeout passes (nil).
+    public func read(until text: String, timeout: Double) throws -> String? {
+        let end = deadline(timeout), needle = Array(text.utf8)
+        while find(needle) == nil {
+            guard !sawEOF, try fill(deadline: end) else { return nil }
+        }
+        defer { buffer.removeAll() }
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
     private func find(_ needle: [UInt8]) -> Int? {
         guard buffer.count >= needle.count else { return nil }
         for i in 0...(buffer.count - needle.count) where buffer[i..<(i + needle.count)].elementsEqual(needle) { return i }

@@ -14,6 +14,8 @@ struct InterceptionsRoutes: Sendable {
     let constants: Constants
     let overlay: StringOverlay
     let base: String
+    /// The shipped languages, one event channel each.
+    let languages: [String]
 
     func register(_ router: inout Router) {
         router.get("/api/update-check") { request in
@@ -21,6 +23,15 @@ struct InterceptionsRoutes: Sendable {
         }
         router.get("/api/interceptions") { request in
             do { return try interceptions(request) } catch { return Self.json(.object([("error", .string("server error"))]), status: .internalServerError) }
+        }
+        // Live push: the document's ETag now, then each new one (the site's ticker publishes them on change).
+        router.get("/api/interceptions/events") { request in
+            let language = channelLanguage(request.query["lang"])
+            guard let (_, etag) = try? document(language: language) else {
+                return Self.json(.object([("error", .string("server error"))]), status: .internalServerError)
+            }
+            return .eventStream(channel: Self.channel(language),
+                                initial: Array("retry: 2000\n".utf8) + EventChannels.encode(event: "etag", data: etag))
         }
     }
 
@@ -65,8 +76,34 @@ struct InterceptionsRoutes: Sendable {
         ]))
     }
 
+    /// Streams are per shipped language (the document differs by language); any other tag gets the base's.
+    private func channelLanguage(_ tag: String?) -> String {
+        guard let tag, languages.contains(tag) else { return base }
+        return tag
+    }
+
+    static func channel(_ language: String) -> String { "interceptions/" + language }
+
+    /// Each shipped language's current ETag on its channel: what `SiteTicker` calls when something changed.
+    func publishETags(to channels: EventChannels) throws {
+        for language in languages {
+            channels.publish(Self.channel(language), event: "etag", data: try document(language: language).etag)
+        }
+    }
+
     private func interceptions(_ request: Request) throws -> Response {
-        let language = Self.languageTag(request.query["lang"]) ?? base
+        let (response, etag) = try document(language: Self.languageTag(request.query["lang"]) ?? base)
+        if let match = request.headers["If-None-Match"], match.split(separator: ",").contains(where: { $0.trimmingOWS == etag || $0.trimmingOWS == "*" }) {
+            var notModified = Response(status: .notModified)
+            notModified.headers.append("ETag", etag)
+            notModified.headers.append("Cache-Control", "no-cache")
+            return notModified
+        }
+        return response
+    }
+
+    /// The interceptions document for a language, and its strong ETag.
+    private func document(language: String) throws -> (Response, etag: String) {
         var hotfixes: [(String, JSONValue)] = []
         var strings = overlay.values(for: StringOverlay.allLanguages)
         for (key, value) in overlay.values(for: language) { strings[key] = value }
@@ -94,17 +131,11 @@ struct InterceptionsRoutes: Sendable {
                                                    ("poll_interval", .integer(Int64(m.pollInterval)))])))
         }
         var response = Self.json(.object([("hotfixes", .object(hotfixes)), ("update", .object(update)), ("maintenance", .object(maintenance))]))
-        guard case .bytes(let body) = response.body else { return response }
+        guard case .bytes(let body) = response.body else { return (response, "") }
         // A strong ETag over the exact bytes.
         let etag = "\"" + Base64URL.encode(Array(Crypto.sha256(body).prefix(18))) + "\""
         response.headers.append("ETag", etag)
-        if let match = request.headers["If-None-Match"], match.split(separator: ",").contains(where: { $0.trimmingOWS == etag || $0.trimmingOWS == "*" }) {
-            var notModified = Response(status: .notModified)
-            notModified.headers.append("ETag", etag)
-            notModified.headers.append("Cache-Control", "no-cache")
-            return notModified
-        }
-        return response
+        return (response, etag)
     }
 
     /// Property-list values as JSON: numbers stay numbers.

@@ -9,6 +9,7 @@ import HTTPServer
 import Localization
 import NameGame
 import Storage
+import Synchronization
 import Templates
 
 /// The site: every route Arcade answers, wired to the infrastructure.
@@ -158,15 +159,32 @@ public final class Site: Sendable {
                        once: onceStore).register(&router)
         CheatRoutes(store: CheatStore(pool: pool, book: cheatBook), once: onceStore, kit: kit, pages: pages,
                     mastermind: mastermind, nameGame: NameGameStore(pool: pool, clock: options.clock)).register(&router)
-        InterceptionsRoutes(store: interceptions, constants: constants, overlay: overlay, base: localizer.base).register(&router)
+        let api = InterceptionsRoutes(store: interceptions, constants: constants, overlay: overlay, base: localizer.base,
+                                      languages: localizer.languages)
+        api.register(&router)
+        let channels = EventChannels()
+        router.channels = channels
         let schedule = ChangeSchedule(pool: pool, interceptions: interceptions, hotfixes: editor, clock: options.clock)
         self.schedule = schedule
         AdminRoutes(store: admins, pages: pages, identity: identity, secureCookies: options.secureCookies,
                     hotfixes: editor, interceptions: interceptions, people: people, schedule: schedule,
                     version: { constants.string("site.version", default: "1.0.0") }).register(&router)
         self.router = router
+        // What the live streams watch: hotfixes (strings, constants), rules and maintenance, as counters.
+        let watched: @Sendable () -> [Int] = {
+            [overlay.version, constants.version, interceptions.switches.generation.load(ordering: .acquiring)]
+        }
+        let seen = Mutex(watched())
         ticker = SiteTicker {
             do { try schedule.applyDue() } catch { Log.error("scheduled changes: \(error)") }
+            let now = watched()
+            guard seen.withLock({ $0 }) != now else { return }
+            do {
+                try api.publishETags(to: channels)
+                seen.withLock { $0 = now }
+            } catch {
+                Log.error("live push: \(error)")
+            }
         }
     }
 

@@ -10,8 +10,11 @@ struct UpdateRequired: Middleware {
         let visitor = try context.requireVisitor()
         let text = notice.message.isEmpty ? pages.localizer.string("update.required.text", language: visitor.language)
             : notice.message
-        return pages.render("update-required", title: pages.localizer.string("update.required.title", language: visitor.language),
+        // Said in a header too, so an open page's script (told of a change by the live stream) can tell by a HEAD.
+        var response = pages.render("update-required", title: pages.localizer.string("update.required.title", language: visitor.language),
                             language: visitor.language, csrf: visitor.csrfToken, path: OnceRoutes.localPath(request.target),
                             section: "closed", data: ["message": .string(text)])
+        response.headers.set("X-Arcade-Update", "required")
+        return response
     }
 }
