@@ -251,4 +251,40 @@ struct AdminConsoleTests {
         #expect(try Self.within(2) { server.site.localizer.string("home.title", language: "en") != "Holiday Arcade" })
         #expect(try Player(server).get("/").text.contains("<h1>") )
     }
+
+    /// Regression for the editor that reset to "all languages" with the English text after a save.
+    @Test func theHotfixEditorChangesOneLanguageAtATimeAndAsksBeforeAll() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let admin = try Self.admin(server)
+        // The first screen is a search, not every key.
+        let first = try admin.get("/admin/hotfixes").text
+        #expect(first.contains("data-hotfix-hint"))
+        #expect(!first.contains("data-key="))
+        // Each language's row shows what it ships.
+        var page = try admin.get("/admin/hotfixes?q=home.heading").text
+        #expect(page.contains("data-language=\"fr\""))
+        #expect(page.contains("Choisissez un jeu") && page.contains("Pick a game"))
+        #expect(!page.contains("<option value=\"*\""), "no language chooser that starts at all languages")
+        // Setting German touches German only, and says so.
+        let saved = try admin.post("/admin/hotfixes", "key=home.heading&language=de&value=Such+dir+ein+Spiel+aus")
+        #expect(saved.status == 303)
+        page = try admin.get(saved.header("Location") ?? "").text
+        #expect(page.contains("data-flash") && page.contains("Saved home.heading for de."))
+        #expect(page.contains("data-override=\"de\""))
+        #expect(!page.contains("data-override=\"fr\"") && !page.contains("data-override=\"*\""))
+        #expect(try server.get("/?lang=fr").text.contains("<h1>Choisissez un jeu</h1>"))
+        #expect(try server.get("/?lang=de").text.contains("<h1>Such dir ein Spiel aus</h1>"))
+        // Every language at once: first a list of what it replaces, and nothing changes yet.
+        let ask = try admin.post("/admin/hotfixes", "key=home.heading&language=*&value=Play")
+        #expect(ask.status == 200)
+        #expect(ask.text.contains("data-replaces"))
+        #expect(ask.text.contains("data-language=\"ja\"") && ask.text.contains("keeps its own hotfix"), "German keeps its own")
+        #expect(try server.get("/?lang=fr").text.contains("<h1>Choisissez un jeu</h1>"))
+        #expect(try admin.post("/admin/hotfixes", "key=home.heading&language=*&value=Play&confirm=1").status == 303)
+        #expect(try server.get("/?lang=fr").text.contains("<h1>Play</h1>"))
+        #expect(try server.get("/?lang=de").text.contains("<h1>Such dir ein Spiel aus</h1>"))
+        // With no search, the keys that have hotfixes are listed.
+        #expect(try admin.get("/admin/hotfixes").text.contains("data-key=\"home.heading\""))
+    }
 }
