@@ -1,7 +1,10 @@
-"""An admin hotfixes the French home heading; a player sees it; the admin reverts it."""
+"""The admin console in a browser: hotfixes seen by a player, every page clean at both sizes, maintenance pushed
+live to an open page, the people editor."""
 import os
 import re
 import unittest
+
+from selenium.webdriver.support.ui import WebDriverWait
 
 from arcade_browser import ARTIFACTS, BrowserTest, chromium, BASE_URL
 
@@ -13,20 +16,42 @@ def admin_password():
     return match.group(1)
 
 
-class HotfixJourney(BrowserTest):
-    def test_hotfix_seen_by_a_player_then_reverted(self):
+class AdminBrowserTest(BrowserTest):
+    def sign_in(self):
         self.open("/admin/login")
         self.driver.find_element("id", "admin-name").send_keys("admin")
         self.driver.find_element("id", "admin-password").send_keys(admin_password())
         self.click_and_wait("form.admin-login button[type=submit]")
+
+    def axe_everywhere(self, path):
+        """axe at both sizes in both schemes, and no sideways scroll; returns what it found."""
+        found = []
+        for width, scheme in self.sizes_and_schemes():
+            self.open(path)
+            found += [f"{path} {width}px {scheme}: {v}" for v in self.axe_violations()]
+            wide = self.driver.execute_script(
+                "const w = document.documentElement.clientWidth;"
+                "return Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > w + 1)"
+                ".map(e => e.tagName + '.' + e.className + '#' + e.id)")
+            self.assertEqual(wide, [], f"{path} at {width}px scrolls sideways")
+        return found
+
+
+class HotfixJourney(AdminBrowserTest):
+    def test_hotfix_seen_by_a_player_then_reverted(self):
+        self.sign_in()
         self.assertIn("/admin", self.driver.current_url)
         self.open("/admin/hotfixes?q=home.heading")
-        card = self.driver.find_element("css selector", 'section[data-key="home.heading"]')
-        card.find_element("css selector", 'select[name="language"] option[value="fr"]').click()
-        field = card.find_element("css selector", 'input[name="value"]')
+        row = 'section[data-key="home.heading"] form[data-language="fr"]'
+        field = self.driver.find_element("css selector", row + ' input[name="value"]')
+        self.assertEqual(field.get_attribute("value"), "Choisissez un jeu", "the row starts from the French text")
         field.clear()
         field.send_keys("Choisissez vite un jeu")
-        self.click_and_wait('section[data-key="home.heading"] button[data-set]')
+        self.click_and_wait(row + " button[data-set]")
+        self.assertIn("Saved home.heading for fr.", self.text("[data-flash]"))
+        # The other languages' rows are untouched, each with its own text.
+        self.assertEqual(self.driver.find_element("css selector", 'form[data-language="de"] input[name="value"]')
+                         .get_attribute("value"), "Wähle ein Spiel")
 
         player = chromium("fr-FR,fr")
         self.addCleanup(player.quit)
@@ -37,6 +62,54 @@ class HotfixJourney(BrowserTest):
         self.click_and_wait("button[data-revert]")
         player.get(BASE_URL + "/")
         self.assertEqual(player.find_element("css selector", "h1").text, "Choisissez un jeu")
+
+
+class AdminConsole(AdminBrowserTest):
+    def test_every_admin_page_is_clean_at_both_sizes(self):
+        self.sign_in()
+        # Something in each list, so the pages are seen with content.
+        self.assertEqual(self.post("/admin/rules", "platform=web&active=on&restriction=0&app_version=0.1"), 200)
+        self.open("/admin")
+        self.assertEqual(self.driver.find_element("css selector", "[data-dashboard]").get_attribute("data-maintenance-web"),
+                         "off")
+        pages = ["/admin", "/admin/hotfixes", "/admin/hotfixes?q=home.heading", "/admin/maintenance",
+                 "/admin/rules?preview=1&platform=web&app=0.0.1&os=", "/admin/schedule", "/admin/audit"]
+        found = []
+        for path in pages:
+            found += self.axe_everywhere(path)
+        self.assertEqual(found, [])
+        for name, path in (("admin-dashboard", "/admin"), ("admin-hotfixes", "/admin/hotfixes?q=home.heading"),
+                           ("admin-maintenance", "/admin/maintenance"), ("admin-schedule", "/admin/schedule"),
+                           ("admin-rules", "/admin/rules?preview=1&platform=web&app=0.0.1&os=")):
+            self.screenshots(name, path)
+
+    def test_maintenance_switched_on_reaches_an_open_page_without_a_click(self):
+        self.sign_in()
+        player = chromium()
+        self.addCleanup(player.quit)
+        player.get(BASE_URL + "/progress")
+        self.assertFalse(player.find_elements("css selector", '[data-status="503"]'))
+        self.open("/admin/maintenance")
+        self.driver.find_element("id", "m-web-en").send_keys("Polishing the pixels")
+        self.click_and_wait('#maintenance-web button[name="switch"][value="on"]')
+        # Asked once more, with what it does.
+        self.assertIn("503", self.text("[data-confirm]"))
+        self.assertEqual(self.axe_violations(), [])
+        self.assertTrue(self.driver.save_screenshot(os.path.join(ARTIFACTS, "admin-maintenance-confirm.png")))
+        self.click_and_wait("button[data-confirm-yes]")
+        self.assertIn("Maintenance is on for web", self.text("[data-flash]"))
+        self.assertEqual(self.driver.find_element("id", "maintenance-web").get_attribute("data-state"), "on")
+        # The open page learns it by the live stream and shows the closed page, within 2 s (and a margin).
+        WebDriverWait(player, 4).until(lambda d: d.find_elements("css selector", '[data-status="503"]'))
+        self.assertIn("Polishing the pixels", player.find_element("css selector", "main").text)
+        self.assertTrue(player.find_elements("css selector", "a[data-retry]"))
+        self.assertFalse(player.find_elements("css selector", 'a[href="/mastermind"]'), "no link to a closed page")
+        # Switched off: the closed page opens again by itself.
+        self.open("/admin/maintenance")
+        self.click_and_wait('#maintenance-web button[name="switch"][value="off"]')
+        self.click_and_wait("button[data-confirm-yes]")
+        WebDriverWait(player, 4).until(lambda d: not d.find_elements("css selector", '[data-status="503"]'))
+        self.assertIn("/progress", player.current_url)
 
 
 if __name__ == "__main__":
@@ -55,25 +128,7 @@ def png(width, height, color):
             + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
 
-class PeopleEditor(BrowserTest):
-    def sign_in(self):
-        self.open("/admin/login")
-        self.driver.find_element("id", "admin-name").send_keys("admin")
-        self.driver.find_element("id", "admin-password").send_keys(admin_password())
-        self.click_and_wait("form.admin-login button[type=submit]")
-
-    def axe_everywhere(self, path):
-        found = []
-        for width, scheme in self.sizes_and_schemes():
-            self.open(path)
-            found += [f"{path} {width}px {scheme}: {v}" for v in self.axe_violations()]
-            wide = self.driver.execute_script(
-                "const w = document.documentElement.clientWidth;"
-                "return Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > w + 1)"
-                ".map(e => e.tagName + '.' + e.className + '#' + e.id)")
-            self.assertEqual(wide, [], f"{path} at {width}px scrolls sideways")
-        return found
-
+class PeopleEditor(AdminBrowserTest):
     def test_add_a_person_with_a_photo_then_edit_and_import(self):
         self.sign_in()
         self.open("/admin/people")
