@@ -73,7 +73,7 @@ class AdminConsole(AdminBrowserTest):
         self.assertEqual(self.driver.find_element("css selector", "[data-dashboard]").get_attribute("data-maintenance-web"),
                          "off")
         pages = ["/admin", "/admin/hotfixes", "/admin/hotfixes?q=home.heading", "/admin/maintenance",
-                 "/admin/rules?preview=1&platform=web&app=0.0.1&os=", "/admin/schedule", "/admin/audit"]
+                 "/admin/rules?preview=1&platform=web&app=0.0.1&os=", "/admin/schedule", "/admin/audit", "/admin/strings"]
         found = []
         for path in pages:
             found += self.axe_everywhere(path)

@@ -287,4 +287,22 @@ struct AdminConsoleTests {
         // With no search, the keys that have hotfixes are listed.
         #expect(try admin.get("/admin/hotfixes").text.contains("data-key=\"home.heading\""))
     }
+
+    @Test func theMissingTranslationReportListsWhatFallsBackToTheBase() throws {
+        let scratch = ScratchDirectory()
+        let copy = scratch.path + "/Localizations"
+        #expect(system("cp -r Localizations '\(copy)' && sed -i '/^\"home.heading\" =/d' '\(copy)/fr.lproj/Localizable.strings'") == 0)
+        let server = try SiteServer(router: nil) { $0.localizations = copy }
+        defer { server.stop() }
+        let admin = try Self.admin(server)
+        var page = try admin.get("/admin/strings").text
+        #expect(page.contains("data-missing-language=\"fr\" data-missing=\"1\""))
+        #expect(page.contains("data-missing-language=\"de\" data-missing=\"0\""))
+        #expect(page.contains("data-missing-key=\"home.heading\""))
+        #expect(!page.contains("data-hotfixed"))
+        #expect(try server.get("/?lang=fr").text.contains("<h1>Pick a game</h1>"), "the base shows where French has none")
+        #expect(try admin.post("/admin/hotfixes", "key=home.heading&language=fr&value=Choisissez").status == 303)
+        page = try admin.get("/admin/strings").text
+        #expect(page.contains("data-hotfixed"))
+    }
 }

@@ -245,6 +245,32 @@ struct AdminRoutes: Sendable {
                 return Flash.redirect("/admin/rules", t.string("admin.reverted"))
             }
         }
+        // The missing-translation report: per language, the keys that fall back to the base language.
+        signedIn.get("/strings", offLoop: true, in: &router) { request, context in
+            try context.admin { visitor, admin in
+                let localizer = pages.localizer
+                let t = localizer.strings(for: visitor.language)
+                let keys = localizer.baseKeys
+                let everywhere = localizer.overlay.values(for: StringOverlay.allLanguages)
+                let languages: [TemplateValue] = localizer.languages.filter { $0 != localizer.base }.map { language in
+                    let own = localizer.table(language), plurals = localizer.pluralTable(language)
+                    let hotfixes = localizer.overlay.values(for: language)
+                    let missing = keys.filter { own[$0] == nil && plurals[$0] == nil }
+                    return .object(["language": .string(language), "count": .int(missing.count),
+                                    "summary": .string(missing.isEmpty ? t.string("admin.strings.complete")
+                                                       : t.string("admin.strings.missing", [.int(missing.count), .int(keys.count)])),
+                                    "keys": .list(missing.map { key in
+                                        .object(["key": .string(key),
+                                                 "hotfixed": .bool(hotfixes[key] != nil || everywhere[key] != nil)])
+                                    }), "hasMissing": .bool(!missing.isEmpty)])
+                }
+                var response = pages.render("admin-strings", title: t.string("admin.strings.title"), language: visitor.language,
+                                            csrf: visitor.csrfToken, path: "/admin/strings", section: "admin",
+                                            data: ["languages": .list(languages), "base": .string(localizer.base)])
+                response.headers.set("Cache-Control", "no-store")
+                return response
+            }
+        }
         signedIn.get("/schedule", offLoop: true, in: &router) { request, context in
             try context.admin { visitor, admin in try schedulePage(visitor, status: .ok, message: nil) }
         }
