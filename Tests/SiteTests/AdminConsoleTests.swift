@@ -162,6 +162,8 @@ struct AdminConsoleTests {
         #expect(page.text.contains("data-update=\"high\""))
         #expect(page.text.contains("href=\"/mastermind\" data-reload"))
         #expect(!page.text.contains("href=\"/namegame\""), "the other game leads to the same page")
+        #expect(page.text.split(separator: "Please reload.", omittingEmptySubsequences: false).count == 2,
+                "said once, not again in a banner")
     }
 
     @Test func rulePreviewWorksWithoutAnOSAndKeepsTheAdminsLanguage() throws {

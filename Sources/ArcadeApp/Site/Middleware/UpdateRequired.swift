@@ -11,9 +11,12 @@ struct UpdateRequired: Middleware {
         let text = notice.message.isEmpty ? pages.localizer.string("update.required.text", language: visitor.language)
             : notice.message
         // Said in a header too, so an open page's script (told of a change by the live stream) can tell by a HEAD.
-        var response = pages.render("update-required", title: pages.localizer.string("update.required.title", language: visitor.language),
+        // The page says it already; the banner other pages carry would say it twice.
+        var look = PageLook.current
+        look.banner = nil
+        var response = PageLook.$current.withValue(look) { pages.render("update-required", title: pages.localizer.string("update.required.title", language: visitor.language),
                             language: visitor.language, csrf: visitor.csrfToken, path: OnceRoutes.localPath(request.target),
-                            section: "closed", data: ["message": .string(text)])
+                            section: "closed", data: ["message": .string(text)]) }
         response.headers.set("X-Arcade-Update", "required")
         return response
     }
