@@ -259,7 +259,11 @@ class LearnModeOnAPhone(NameGameHelpers, BrowserTest):
         self.assertEqual(self.game().get_attribute("data-answered"), "true")
         self.assertEqual(self.driver.find_element("css selector", f'button[data-choice="{answer}"]').get_attribute("data-result"), "correct")
         width = self.driver.execute_script("return document.documentElement.clientWidth")
-        self.assertLessEqual(self.driver.execute_script("return document.documentElement.scrollWidth"), width)
+        wide = self.driver.execute_script(
+            "return Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > arguments[0] + 1)"
+            ".map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right) + ' '"
+            " + (e.textContent || '').trim().slice(0, 40))", width)
+        self.assertLessEqual(self.driver.execute_script("return document.documentElement.scrollWidth"), width, wide)
         next_button = "button[data-next]"
         self.driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", next_button)
         self.navigate(lambda: tap(next_button))
