@@ -28,6 +28,7 @@ public struct Status: Sendable, Equatable, Hashable, CustomStringConvertible {
     public static let forbidden = Status(code: 403)
     public static let notFound = Status(code: 404)
     public static let methodNotAllowed = Status(code: 405)
+    public static let conflict = Status(code: 409)
     public static let requestTimeout = Status(code: 408)
     public static let contentTooLarge = Status(code: 413)
     public static let uriTooLong = Status(code: 414)

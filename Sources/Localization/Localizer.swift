@@ -61,12 +61,18 @@ public final class Localizer: Sendable {
         case text(String)
         case plural(PluralFormat, language: String)
     }
+    /// The base language's comments for translators, and its keys in the file's order: what an export repeats.
+    public let comments: [String: String]
+    public let order: [String]
     private let reported = Mutex<Set<String>>([])
     private let log: @Sendable (String) -> Void
 
     public init(base: String, strings: [String: [String: String]], plurals: [String: [String: PluralFormat]] = [:],
-                overlay: StringOverlay = StringOverlay(), log: @escaping @Sendable (String) -> Void = { _ in }) {
+                overlay: StringOverlay = StringOverlay(), comments: [String: String] = [:], order: [String] = [],
+                log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.base = base
+        self.comments = comments
+        self.order = order.isEmpty ? (strings[base] ?? [:]).keys.sorted() : order
         self.strings = strings
         self.plurals = plurals
         self.overlay = overlay
@@ -81,6 +87,16 @@ public final class Localizer: Sendable {
             }
             resolved[language] = table
         }
+        // The pseudo-locale: the base language's text transformed, its plurals' forms too.
+        resolved[PseudoLocale.tag] = (resolved[base] ?? [:]).mapValues { entry in
+            switch entry {
+            case .text(let text): .text(PseudoLocale.transform(text))
+            case .plural(let plural, let language):
+                .plural(PluralFormat(format: plural.format, variables: plural.variables.mapValues { variable in
+                    .init(valueType: variable.valueType, forms: variable.forms.mapValues(PseudoLocale.transform))
+                }), language: language)
+            }
+        }
         self.resolved = resolved
     }
 
@@ -89,12 +105,15 @@ public final class Localizer: Sendable {
                             log: @escaping @Sendable (String) -> Void = { _ in }) throws -> Localizer {
         var strings: [String: [String: String]] = [:]
         var plurals: [String: [String: PluralFormat]] = [:]
+        var comments: [String: String] = [:], order: [String] = []
         guard let entries = Files.list(directory) else { throw LocalizationError("\(directory): cannot read the directory") }
         for entry in entries where entry.hasSuffix(".lproj") {
             let language = String(entry.dropLast(6))
             let folder = directory + "/" + entry
             if let bytes = Files.read(folder + "/Localizable.strings") {
-                strings[language] = try StringsFile(bytes: bytes, file: folder + "/Localizable.strings").table
+                let file = try StringsFile(bytes: bytes, file: folder + "/Localizable.strings")
+                strings[language] = file.table
+                if language == base { (comments, order) = (file.comments, file.keys) }
             }
             if let bytes = Files.read(folder + "/Localizable.stringsdict") {
                 let plist = try PropertyListParser.parse(bytes, file: folder + "/Localizable.stringsdict")
@@ -102,7 +121,8 @@ public final class Localizer: Sendable {
             }
         }
         guard strings[base] != nil else { throw LocalizationError("\(directory): no \(base).lproj/Localizable.strings for the base language") }
-        return Localizer(base: base, strings: strings, plurals: plurals, overlay: overlay, log: log)
+        return Localizer(base: base, strings: strings, plurals: plurals, overlay: overlay, comments: comments, order: order,
+                         log: log)
     }
 
     /// Every key of the base language, strings and plurals.

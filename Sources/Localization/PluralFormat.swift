@@ -61,7 +61,7 @@ public struct PluralFormat: Sendable {
         return result
     }
 
-    static func variableNames(in format: String) -> [String] {
+    public static func variableNames(in format: String) -> [String] {
         occurrences(in: format).map(\.name)
     }
 

@@ -11,6 +11,9 @@ public struct StringsFile: Sendable {
     public private(set) var table: [String: String] = [:]
     /// Keys in the order they first appear.
     public private(set) var keys: [String] = []
+    /// The comment written just above a key (for translators), without its `/* */` or `//`. A comment set apart
+    /// by a blank line (a file's header) belongs to no key.
+    public private(set) var comments: [String: String] = [:]
 
     public init(table: [String: String]) {
         self.table = table
@@ -20,9 +23,43 @@ public struct StringsFile: Sendable {
     public init(bytes: [UInt8], file: String = "<strings>") throws(Error) {
         let units = try Self.decode(bytes, file: file)
         var parser = Parser(units: units, file: file)
-        for (key, value) in try parser.entries() {
+        for (key, value, comment) in try parser.entries() {
             if table.updateValue(value, forKey: key) == nil { keys.append(key) }
+            if let comment { comments[key] = comment }
         }
+    }
+
+    /// A `.strings` file in UTF-8: each entry quoted, after its comment (a lone line of its own, or none).
+    public static func encode(header: String? = nil, _ entries: [(key: String, value: String, comment: String?)]) -> String {
+        var out = header.map { "/* " + commentText($0) + " */\n\n" } ?? ""
+        for entry in entries {
+            if let comment = entry.comment { out += "/* " + commentText(comment) + " */\n" }
+            out += quote(entry.key) + " = " + quote(entry.value) + ";\n"
+        }
+        return out
+    }
+
+    /// A comment cannot hold its own end.
+    static func commentText(_ text: String) -> String {
+        text.replacing("*/", with: "* /")
+    }
+
+    static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\U" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 
     /// UTF-8 with or without a BOM, or UTF-16 with a BOM, as UTF-16 units.
@@ -64,6 +101,8 @@ public struct StringsFile: Sendable {
         let units: [UInt16]
         let file: String
         var index = 0
+        /// The last comment `skipSpace` passed, while no blank line has followed it.
+        var comment: String?
 
         init(units: [UInt16], file: String) {
             self.units = units
@@ -95,13 +134,21 @@ public struct StringsFile: Sendable {
 
         /// Skips whitespace and comments; false at the end of input.
         mutating func skipSpace() throws(Error) -> Bool {
+            var newlines = 0
             while index < units.count {
                 let u = units[index]
-                if (0x09...0x0D).contains(u) || u == 0x20 || u == 0x2028 || u == 0x2029 { index += 1; continue }
+                if (0x09...0x0D).contains(u) || u == 0x20 || u == 0x2028 || u == 0x2029 {
+                    if u == 0x0A { newlines += 1; if newlines > 1 { comment = nil } }
+                    index += 1
+                    continue
+                }
                 guard u == 0x2F, index + 1 < units.count else { return true }
                 if units[index + 1] == 0x2F {
                     index += 2
+                    let start = index
                     while index < units.count, ![0x0A, 0x0D, 0x2028, 0x2029].contains(units[index]) { index += 1 }
+                    comment = text(start..<index)
+                    newlines = 0
                 } else if units[index + 1] == 0x2A {
                     let start = index
                     index += 2
@@ -110,6 +157,8 @@ public struct StringsFile: Sendable {
                         if units[index] == 0x2A && units[index + 1] == 0x2F { index += 2; break }
                         index += 1
                     }
+                    comment = text(start + 2..<index - 2)
+                    newlines = 0
                 } else {
                     return true  // a '/' that starts an unquoted string
                 }
@@ -117,9 +166,20 @@ public struct StringsFile: Sendable {
             return false
         }
 
-        mutating func entries() throws(Error) -> [(String, String)] {
-            var result: [(String, String)] = []
-            while try skipSpace() {
+        func text(_ range: Range<Int>) -> String {
+            let text = String(decoding: units[range], as: UTF16.self)
+            var scalars = text.unicodeScalars[...]
+            while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
+            while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+            return String(String.UnicodeScalarView(scalars))
+        }
+
+        mutating func entries() throws(Error) -> [(String, String, String?)] {
+            var result: [(String, String, String?)] = []
+            while true {
+                comment = nil
+                guard try skipSpace() else { break }
+                let keyComment = comment
                 guard let key = try string() else {
                     throw error("expected a key: a quoted string or a token of letters, digits and _$/:.-")
                 }
@@ -144,7 +204,7 @@ public struct StringsFile: Sendable {
                     throw error("expected ';' after the value of \(quoted(key))")
                 }
                 index += 1
-                result.append((key, value))
+                result.append((key, value, keyComment))
             }
             return result
         }

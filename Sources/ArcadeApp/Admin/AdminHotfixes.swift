@@ -107,13 +107,34 @@ struct AdminHotfixes: Sendable {
         let before = localizer.overlay.values(for: language)[key]
         guard before != value else { return .success(()) }
         try pool.write { db in
-            try hotfixes.set(key, language: language, to: value)
-            try db.execute("INSERT INTO hotfix_history (key, language, before, after, admin, at) VALUES (?, ?, ?, ?, ?, ?)",
-                           [.text(key), .text(language), SQLValue(before), SQLValue(value), .text(admin), SQLValue(admins.clock())])
+            try record(db, key, language: language, from: before, to: value, by: admin)
             try admins.audit(admin, action: value == nil ? "remove hotfix" : "set hotfix", target: "\(key) [\(language)]",
                              before: before, after: value)
         }
+        localizer.overlay.set(key, language: language, to: value)
         return .success(())
+    }
+
+    /// A hotfix's row and its history row, in the caller's transaction (`batch`: the import it is part of).
+    func record(_ db: Database, _ key: String, language: String, from before: String?, to value: String?, by admin: String,
+                batch: Int? = nil) throws {
+        try hotfixes.save(db, key, language: language, to: value)
+        try db.execute("INSERT INTO hotfix_history (key, language, before, after, admin, at, batch) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       [.text(key), .text(language), SQLValue(before), SQLValue(value), .text(admin), SQLValue(admins.clock()),
+                        batch.map { SQLValue($0) } ?? .null])
+    }
+
+    /// A refusal in the admin's words.
+    static func describe(_ refusal: Refusal, _ t: LanguageStrings) -> String {
+        switch refusal {
+        case .unknownKey: t.string("admin.hotfix.unknown")
+        case .unknownLanguage: t.string("admin.hotfix.language.unknown")
+        case .tooLong: t.string("admin.hotfix.long")
+        case .wrongType(let type): t.string("admin.constant.type", [.string(type)])
+        case .notEditable: t.string("admin.constant.noteditable")
+        case .placeholders(let expected, let got):
+            t.string("admin.hotfix.placeholders", [.string(expected.isEmpty ? "–" : expected), .string(got.isEmpty ? "–" : got)])
+        }
     }
 
     struct Change: Sendable {

@@ -245,32 +245,6 @@ struct AdminRoutes: Sendable {
                 return Flash.redirect("/admin/rules", t.string("admin.reverted"))
             }
         }
-        // The missing-translation report: per language, the keys that fall back to the base language.
-        signedIn.get("/strings", offLoop: true, in: &router) { request, context in
-            try context.admin { visitor, admin in
-                let localizer = pages.localizer
-                let t = localizer.strings(for: visitor.language)
-                let keys = localizer.baseKeys
-                let everywhere = localizer.overlay.values(for: StringOverlay.allLanguages)
-                let languages: [TemplateValue] = localizer.languages.filter { $0 != localizer.base }.map { language in
-                    let own = localizer.table(language), plurals = localizer.pluralTable(language)
-                    let hotfixes = localizer.overlay.values(for: language)
-                    let missing = keys.filter { own[$0] == nil && plurals[$0] == nil }
-                    return .object(["language": .string(language), "count": .int(missing.count),
-                                    "summary": .string(missing.isEmpty ? t.string("admin.strings.complete")
-                                                       : t.string("admin.strings.missing", [.int(missing.count), .int(keys.count)])),
-                                    "keys": .list(missing.map { key in
-                                        .object(["key": .string(key),
-                                                 "hotfixed": .bool(hotfixes[key] != nil || everywhere[key] != nil)])
-                                    }), "hasMissing": .bool(!missing.isEmpty)])
-                }
-                var response = pages.render("admin-strings", title: t.string("admin.strings.title"), language: visitor.language,
-                                            csrf: visitor.csrfToken, path: "/admin/strings", section: "admin",
-                                            data: ["languages": .list(languages), "base": .string(localizer.base)])
-                response.headers.set("Cache-Control", "no-store")
-                return response
-            }
-        }
         signedIn.get("/schedule", offLoop: true, in: &router) { request, context in
             try context.admin { visitor, admin in try schedulePage(visitor, status: .ok, message: nil) }
         }
@@ -327,6 +301,8 @@ struct AdminRoutes: Sendable {
         }
         PeopleRoutes(store: people, pages: pages, identity: identity).register(&router, signedIn: signedIn,
                                                                                forms: signedInForms)
+        StringsRoutes(exchange: StringsExchange(hotfixes: hotfixes), pages: pages, identity: identity)
+            .register(&router, signedIn: signedIn, forms: signedInForms)
         router.get("/api/admin/session", offLoop: true) { request in
             let admin = request.cookies[Self.cookie].flatMap { try? store.session($0) }
             guard let admin else {
@@ -408,16 +384,7 @@ struct AdminRoutes: Sendable {
     }
 
     private func describe(_ refusal: AdminHotfixes.Refusal, _ language: String) -> String {
-        let t = pages.localizer.strings(for: language)
-        switch refusal {
-        case .unknownKey: return t.string("admin.hotfix.unknown")
-        case .unknownLanguage: return t.string("admin.hotfix.language.unknown")
-        case .tooLong: return t.string("admin.hotfix.long")
-        case .wrongType(let type): return t.string("admin.constant.type", [.string(type)])
-        case .notEditable: return t.string("admin.constant.noteditable")
-        case .placeholders(let expected, let got):
-            return t.string("admin.hotfix.placeholders", [.string(expected.isEmpty ? "–" : expected), .string(got.isEmpty ? "–" : got)])
-        }
+        AdminHotfixes.describe(refusal, pages.localizer.strings(for: language))
     }
 
     /// Search first: keys matching the query (or, with none, the keys that have hotfixes), each with a row per

@@ -90,6 +90,15 @@ struct AdminStore: Sendable {
         return Admin(id: id, name: name)
     }
 
+    /// Whether a token belongs to a live session: a read only, for pages on the event loop.
+    func isSignedIn(_ token: String) -> Bool {
+        guard token.utf8.count == 43, let db = try? pool.connection(),
+              let row = try? db.first("SELECT last_seen FROM admin_sessions WHERE token_hash = ?",
+                                      [.blob(Crypto.sha256(Array(token.utf8)))]),
+              let lastSeen = row.int("last_seen") else { return false }
+        return clock() - lastSeen <= Self.idleSeconds
+    }
+
     func endSession(_ token: String) throws {
         _ = try pool.write { try $0.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [.blob(Crypto.sha256(Array(token.utf8)))]) }
     }

@@ -23,16 +23,19 @@ struct StringHotfixes: Sendable {
 
     /// Sets (or, with nil, removes) a hotfix; `language` may be `StringOverlay.allLanguages`.
     func set(_ key: String, language: String, to value: String?) throws {
-        try pool.write { db in
-            if let value {
-                try db.execute("""
-                    INSERT INTO string_hotfixes (key, language, value, updated) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (key, language) DO UPDATE SET value = excluded.value, updated = excluded.updated
-                    """, [.text(key), .text(language), .text(value), .integer(Int64(clock()))])
-            } else {
-                try db.execute("DELETE FROM string_hotfixes WHERE key = ? AND language = ?", [.text(key), .text(language)])
-            }
-        }
+        try pool.write { db in try save(db, key, language: language, to: value) }
         overlay.set(key, language: language, to: value)
+    }
+
+    /// The row of a hotfix, inside the caller's transaction; the caller updates the overlay once it commits.
+    func save(_ db: Database, _ key: String, language: String, to value: String?) throws {
+        if let value {
+            try db.execute("""
+                INSERT INTO string_hotfixes (key, language, value, updated) VALUES (?, ?, ?, ?)
+                ON CONFLICT (key, language) DO UPDATE SET value = excluded.value, updated = excluded.updated
+                """, [.text(key), .text(language), .text(value), .integer(Int64(clock()))])
+        } else {
+            try db.execute("DELETE FROM string_hotfixes WHERE key = ? AND language = ?", [.text(key), .text(language)])
+        }
     }
 }

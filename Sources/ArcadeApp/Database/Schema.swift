@@ -318,5 +318,22 @@ enum Schema {
             );
             CREATE INDEX scheduled_changes_due ON scheduled_changes (state, starts_at);
             """),
+        Migration(17, """
+            -- A translator's file: kept from its upload (for the preview) until applied as hotfixes, in one change
+            -- whose history rows share its id, so one revert undoes it.
+            CREATE TABLE string_imports (
+                id INTEGER PRIMARY KEY,
+                language TEXT NOT NULL,
+                format TEXT NOT NULL CHECK (format IN ('strings', 'stringsdict')),
+                file TEXT NOT NULL,
+                content BLOB NOT NULL,
+                admin TEXT NOT NULL,
+                staged_at INTEGER NOT NULL,
+                applied_at INTEGER,
+                changes INTEGER,
+                reverted_at INTEGER
+            );
+            ALTER TABLE hotfix_history ADD COLUMN batch INTEGER;
+            """),
     ]
 }

@@ -14,6 +14,8 @@ struct Identity: Sendable {
     var clock: @Sendable () -> Double = WallClock.system
     let negotiation: LanguageNegotiation
     let secureCookies: Bool
+    /// Whether the request comes from a signed-in admin: only they may choose the pseudo-locale.
+    var isAdmin: @Sendable (Request) -> Bool = { _ in false }
     /// Session → CSRF token, so a returning visitor costs no HMAC.
     let tokens = BoundedCache<String, String>(limit: 50_000)
 
@@ -72,10 +74,17 @@ struct Identity: Sendable {
     /// The page language: `?lang=` (a switch, to remember), the remembered
     /// choice, or the browser's preference. Needs no database, so even a
     /// failure page can speak the visitor's language.
+    /// The pseudo-locale (`en-XA`) is an admin's only, checked when asked for: anyone else gets the language it
+    /// falls back to.
     func language(for request: Request, cookies: Cookies? = nil) -> (String, switched: Bool) {
-        if let asked = request.query["lang"], let chosen = negotiation.match(asked) { return (chosen, true) }
-        if let remembered = (cookies ?? request.cookies)[Visitor.languageCookie], let chosen = negotiation.match(remembered) {
-            return (chosen, false)
+        let remembered = (cookies ?? request.cookies)[Visitor.languageCookie]
+        if let asked = request.query["lang"] {
+            if asked == PseudoLocale.tag, isAdmin(request) { return (asked, true) }
+            if let chosen = negotiation.match(asked) { return (chosen, true) }
+        }
+        if let remembered {
+            if remembered == PseudoLocale.tag, isAdmin(request) { return (remembered, false) }
+            if let chosen = negotiation.match(remembered) { return (chosen, false) }
         }
         return (negotiation.negotiate(request.headers["Accept-Language"]), false)
     }

@@ -71,7 +71,7 @@ struct Pages: Sendable {
             return hit.library
         }
         let library = source.compiled(constants: ["t": strings(language), "lang": .string(language),
-                                                   "languageMenu": menus[language] ?? .list([]),
+                                                   "languageMenu": menus[language] ?? menus[localizer.base] ?? .list([]),
                                                    "siteVersion": .string(self.version())])
         compiled.libraries.withLock { $0[language] = (source, version, library) }
         return library

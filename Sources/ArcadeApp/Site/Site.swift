@@ -79,7 +79,8 @@ public final class Site: Sendable {
         identity = Identity(signer: Signer(key: key), csrfKey: HMACKey(Crypto.hmacSHA256(key: key, message: Array("csrf".utf8))), pool: pool,
                             clock: options.clock,
                             negotiation: LanguageNegotiation(available: localizer.languages, fallback: localizer.base),
-                            secureCookies: options.secureCookies)
+                            secureCookies: options.secureCookies,
+                            isAdmin: { request in request.cookies[AdminRoutes.cookie].map { admins.isSignedIn($0) } ?? false })
         let files = try StartupError.reading(options.publicDirectory, as: StartupError.unreadable) {
             try StaticFiles(root: options.publicDirectory)
         }
