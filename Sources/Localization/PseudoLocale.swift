@@ -5,20 +5,13 @@ public enum PseudoLocale {
     public static let tag = "en-XA"
 
     public static func transform(_ text: String) -> String {
-        var out = "["
-        var letters = 0
-        var scalars = text.unicodeScalars[...]
-        while let scalar = scalars.first {
-            if scalar == "%" {
-                let spec = specifier(scalars)
-                out.unicodeScalars.append(contentsOf: spec)
-                scalars = scalars.dropFirst(spec.count)
-                continue
-            }
-            scalars = scalars.dropFirst()
-            if let accented = accents[scalar] { out.unicodeScalars.append(accented); letters += 1 }
-            else { out.unicodeScalars.append(scalar); if scalar.properties.isAlphabetic { letters += 1 } }
+        let bytes = Array(text.utf8)
+        var out = "[", letters = 0, cursor = 0
+        for range in kept(bytes) where range.lowerBound >= cursor {
+            out += accented(bytes[cursor..<range.lowerBound], letters: &letters) + String(decoding: bytes[range], as: UTF8.self)
+            cursor = range.upperBound
         }
+        out += accented(bytes[cursor...], letters: &letters)
         // About 30% more, in words that wrap like real ones.
         var padding = ""
         let wanted = (letters * 3 + 9) / 10
@@ -26,26 +19,36 @@ public enum PseudoLocale {
         return out + padding + "]"
     }
 
-    /// A printf or `%#@name@` specifier at the start of `scalars`, kept as it is.
-    static func specifier(_ scalars: Substring.UnicodeScalarView) -> Substring.UnicodeScalarView {
-        var end = scalars.index(after: scalars.startIndex)
-        guard end < scalars.endIndex else { return scalars }
-        if scalars[end] == "%" { return scalars[...end] }
-        while end < scalars.endIndex {
-            let scalar = scalars[end]
-            if scalar.properties.isWhitespace { return scalars[..<end] }  // "50% off": a lone percent sign
-            if scalar == "@" && scalars[scalars.index(before: end)] == "#" {
-                // `%#@name@`: up to the closing `@`.
-                var close = scalars.index(after: end)
-                while close < scalars.endIndex, scalars[close] != "@" { close = scalars.index(after: close) }
-                return scalars[..<min(scalars.index(after: close), scalars.endIndex)]
+    /// What stays as written: the format's specifiers (as `StringFormat` reads them), `%%`, and `%#@name@` variables,
+    /// by where they start, the longest first.
+    static func kept(_ bytes: [UInt8]) -> [Range<Int>] {
+        let percent = UInt8(ascii: "%"), at = UInt8(ascii: "@")
+        var ranges = StringFormat.specs(bytes).map(\.source)
+        var i = 0
+        while i + 1 < bytes.count {
+            guard bytes[i] == percent else { i += 1; continue }
+            if bytes[i + 1] == percent { ranges.append(i..<i + 2); i += 2; continue }
+            var j = i + 1
+            while j < bytes.count, (0x30...0x39).contains(bytes[j]) || bytes[j] == UInt8(ascii: "$") { j += 1 }
+            if j + 1 < bytes.count, bytes[j] == UInt8(ascii: "#"), bytes[j + 1] == at,
+               let close = bytes[(j + 2)...].firstIndex(of: at) {
+                ranges.append(i..<close + 1)
+                i = close + 1
+                continue
             }
-            if scalar.properties.isAlphabetic && !"hlqLzjt".unicodeScalars.contains(scalar) || scalar == "@" {
-                return scalars[...end]
-            }
-            end = scalars.index(after: end)
+            i += 1
         }
-        return scalars
+        return ranges.sorted { ($0.lowerBound, $1.count) < ($1.lowerBound, $0.count) }
+    }
+
+    static func accented(_ bytes: ArraySlice<UInt8>, letters: inout Int) -> String {
+        var out = ""
+        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+            if let accented = accents[scalar] { out.unicodeScalars.append(accented); letters += 1; continue }
+            out.unicodeScalars.append(scalar)
+            if scalar.properties.isAlphabetic { letters += 1 }
+        }
+        return out
     }
 
     private static let filler = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
