@@ -179,7 +179,8 @@ class TranslatorsRoundTrip(AdminBrowserTest):
     def test_the_pseudo_locale_shows_an_admin_what_is_not_localized(self):
         self.sign_in()
         try:
-            self.open("/?lang=en-XA")
+            self.open("/admin/strings")
+            self.click_and_wait("a[data-pseudo-locale]")
             self.assertEqual(self.driver.find_element("css selector", "html").get_attribute("lang"), "en-XA")
             heading = self.text("h1")
             self.assertTrue(heading.startswith("[") and heading.endswith("]"), heading)
