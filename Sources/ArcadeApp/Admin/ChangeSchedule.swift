@@ -93,14 +93,14 @@ struct ChangeSchedule: Sendable {
             // A window already over when first seen (the site was down) still leaves its trace, started and ended.
             if change.state == "pending" {
                 let undo = try start(change)
-                try pool.write { db in
+                _ = try pool.write { db in
                     try db.execute("UPDATE scheduled_changes SET state = 'started', undo = ? WHERE id = ?",
                                    [SQLValue(undo), SQLValue(change.id)])
                 }
                 if let end = change.endsAt, end > now { continue }
             }
             try finish(change)
-            try pool.write { db in
+            _ = try pool.write { db in
                 try db.execute("UPDATE scheduled_changes SET state = 'done' WHERE id = ?", [SQLValue(change.id)])
             }
         }

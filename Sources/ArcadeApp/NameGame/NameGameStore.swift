@@ -76,7 +76,7 @@ struct NameGameStore: Sendable {
     }
 
     func endSession(_ id: Int64) throws {
-        try pool.write { try $0.execute("UPDATE namegame_sessions SET ended = 1 WHERE id = ?", [.integer(id)]) }
+        _ = try pool.write { try $0.execute("UPDATE namegame_sessions SET ended = 1 WHERE id = ?", [.integer(id)]) }
     }
 
     func latestRound(session: Int64, people: Directory) throws -> RoundRecord? {
@@ -241,7 +241,7 @@ struct NameGameStore: Sendable {
     /// A review session asking `people` once each, in order; the player's previous review session ends.
     func startReview(player who: Player, people: [Person]) throws -> Session {
         let session = try startSession(player: who, mode: .review)
-        try pool.write { db in
+        _ = try pool.write { db in
             try db.execute("UPDATE namegame_sessions SET queue = ? WHERE id = ?",
                            [.text(people.map(\.id).joined(separator: ",")), .integer(session.id)])
         }
