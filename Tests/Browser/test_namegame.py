@@ -239,6 +239,21 @@ class LearnModeOnAPhone(NameGameHelpers, BrowserTest):
         self.assertEqual(asked_of(self.game().get_attribute("data-round")), missed)
         self.screenshots("namegame-learn-round", "/namegame/learn")
 
+    WIDER_WHILE_ANIMATING_JS = """
+        const width = arguments[0], wider = [];
+        for (const animation of document.getAnimations()) {
+            const end = animation.effect.getComputedTiming().endTime;
+            animation.pause();
+            for (let step = 0; step <= 20; step++) {
+                animation.currentTime = end * step / 20;
+                const seen = document.documentElement.scrollWidth;
+                if (seen > width) wider.push(`${animation.animationName} at ${Math.round(end * step / 20)} ms: ${seen}px`);
+            }
+            animation.finish();
+        }
+        return wider;
+    """
+
     def test_learn_by_touch(self):
         self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 2})
         round_id, answer = self.fresh_round("learn")
@@ -264,6 +279,8 @@ class LearnModeOnAPhone(NameGameHelpers, BrowserTest):
             ".map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right) + ' '"
             " + (e.textContent || '').trim().slice(0, 40))", width)
         self.assertLessEqual(self.driver.execute_script("return document.documentElement.scrollWidth"), width, wide)
+        # Nor at any moment of the animations the answer started (stepped through, not left to timing).
+        self.assertEqual(self.driver.execute_script(self.WIDER_WHILE_ANIMATING_JS, width), [])
         next_button = "button[data-next]"
         self.driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", next_button)
         self.navigate(lambda: tap(next_button))
