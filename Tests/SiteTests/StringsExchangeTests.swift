@@ -74,11 +74,14 @@ struct StringsExchangeTests {
         defer { server.stop() }
         let admin = try AdminConsoleTests.admin(server)
         let scratch = ScratchDirectory()
-        let exported = scratch.path + "/ja.strings"
-        #expect(Files.writeDurably(try admin.get("/admin/strings/ja.strings").body, to: exported))
-        let fromExport = try ChildProcess(["strings", exported]), fromShipped = try ChildProcess(["strings", "Localizations/ja.lproj/Localizable.strings"])
-        #expect(fromExport.wait(timeout: 10) == 0 && fromShipped.wait(timeout: 10) == 0)
-        #expect(!fromExport.standardOutput.isEmpty && fromExport.standardOutput == fromShipped.standardOutput)
+        for format in ["strings", "stringsdict"] {
+            let exported = scratch.path + "/ru.\(format)"
+            #expect(Files.writeDurably(try admin.get("/admin/strings/ru.\(format)").body, to: exported))
+            let fromExport = try ChildProcess(["strings", exported])
+            let fromShipped = try ChildProcess(["strings", "Localizations/ru.lproj/Localizable.\(format)"])
+            #expect(fromExport.wait(timeout: 10) == 0 && fromShipped.wait(timeout: 10) == 0)
+            #expect(fromExport.standardOutput.count > 100 && fromExport.standardOutput == fromShipped.standardOutput, "\(format)")
+        }
     }
 
     @Test func anImportIsPreviewedAppliedAsOneChangeAndUndoneByOneRevert() throws {

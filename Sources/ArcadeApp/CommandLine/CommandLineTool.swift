@@ -2,6 +2,7 @@ import Files
 import HTTPServer
 import JSON
 import Localization
+import PropertyList
 import Storage
 #if canImport(Glibc)
 import Glibc
@@ -51,10 +52,11 @@ public enum CommandLineTool {
         }
     }
 
-    /// `arcade strings FILE`: the parsed table as JSON with sorted keys.
+    /// `arcade strings FILE`: the parsed table as JSON with sorted keys; for a `.stringsdict`, each key's format and
+    /// its variables' forms.
     static func strings(_ arguments: [String]) -> Int32 {
         guard arguments.count == 1, !arguments[0].hasPrefix("-") else {
-            return fail(UsageError("strings takes one .strings file"))
+            return fail(UsageError("strings takes one .strings or .stringsdict file"))
         }
         let path = arguments[0]
         guard let bytes = Files.read(path) else {
@@ -62,8 +64,18 @@ public enum CommandLineTool {
             return 1
         }
         do {
-            let table = try StringsFile(bytes: bytes, file: path).table
-            let json = JSONValue.object(table.map { ($0.key, JSONValue.string($0.value)) })
+            let json: JSONValue
+            if path.hasSuffix(".stringsdict") {
+                let plurals = try PluralFormat.entries(from: try PropertyListParser.parse(bytes, file: path), file: path)
+                json = .object(plurals.map { key, plural in
+                    (key, .object([("format", .string(plural.format)), ("variables", .object(plural.variables.map { name, variable in
+                        (name, .object([("type", .string(variable.valueType)),
+                                        ("forms", .object(variable.forms.map { ($0.key.rawValue, .string($0.value)) }))]))
+                    }))]))
+                })
+            } else {
+                json = .object(try StringsFile(bytes: bytes, file: path).table.map { ($0.key, JSONValue.string($0.value)) })
+            }
             write(JSONWriter(sortedKeys: true, indent: 2).string(json) + "\n", to: 1)
             return 0
         } catch {
@@ -115,7 +127,7 @@ public enum CommandLineTool {
 
             USAGE:
               arcade [serve] [OPTIONS]    serve the site (the default command)
-              arcade strings FILE         print a .strings file as JSON (keys sorted)
+              arcade strings FILE         print a .strings or .stringsdict file as JSON (keys sorted)
               arcade mastermind score SECRET GUESS
                                           print the pegs as "red blue gray"
               arcade mastermind solve-all play the hint solver against every secret
