@@ -127,6 +127,8 @@ struct StringsExchangeTests {
         #expect(try db.first("SELECT COUNT(*) AS n FROM audit WHERE action = 'import strings'")?.int("n") == 1, "one audited change")
         #expect(try db.first("SELECT COUNT(*) AS n FROM hotfix_history WHERE batch = ?", [.text(id)])?.int("n") == 2)
         #expect(try admin.get("/admin/strings").text.contains("data-revert-import=\"\(id)\""))
+        #expect(try admin.get("/admin/hotfixes?q=home.title").text.contains("data-import-batch=\"\(id)\""),
+                "the key's history says which import changed it")
         // Applying it twice changes nothing more.
         #expect(try admin.post("/admin/strings/import/apply", "import=\(id)").status == 409)
 

@@ -139,6 +139,8 @@ struct AdminHotfixes: Sendable {
 
     struct Change: Sendable {
         let id: Int, key: String, language: String, before: String?, after: String?, admin: String, at: Int
+        /// The import this change was part of.
+        var batch: Int? = nil
     }
 
     /// A key's 50 most recent changes, newest first (the page never grows with a long history).
@@ -156,6 +158,7 @@ struct AdminHotfixes: Sendable {
 
     private func change(_ row: Row) -> Change {
         Change(id: row.int("id") ?? 0, key: row.string("key") ?? "", language: row.string("language") ?? "",
-               before: row.string("before"), after: row.string("after"), admin: row.string("admin") ?? "", at: row.int("at") ?? 0)
+               before: row.string("before"), after: row.string("after"), admin: row.string("admin") ?? "", at: row.int("at") ?? 0,
+               batch: row.int("batch"))
     }
 }

@@ -412,7 +412,8 @@ struct AdminRoutes: Sendable {
             }
             let history: [TemplateValue] = (key == query ? (try? hotfixes.history(key)) ?? [] : []).map { change in
                 .object(["id": .int(change.id), "language": .string(change.language), "before": .string(change.before ?? "–"),
-                         "after": .string(change.after ?? "–"), "admin": .string(change.admin), "at": .string(UTCTime.format(change.at))])
+                         "after": .string(change.after ?? "–"), "admin": .string(change.admin), "at": .string(UTCTime.format(change.at)),
+                         "batch": change.batch.map { .int($0) } ?? .null])
             }
             return .object(["key": .string(key), "base": .string(base), "languages": .list(languages),
                             "all": all[key].map { .string($0) } ?? .null,
