@@ -38,7 +38,7 @@ let package = Package(
         // JSON values, a strict parser and a writer.
         .target(name: "JSON"),
         // A blocking HTTP/1.1 client, https through OpenSSL; for off-loop work.
-        .target(name: "HTTPClient", dependencies: ["COpenSSL", "CSystem"]),
+        .target(name: "HTTPClient", dependencies: ["HTTP", "COpenSSL", "CSystem"]),
         // HMAC, random bytes and password hashing from OpenSSL.
         .target(name: "Crypto", dependencies: ["COpenSSL"]),
         // SQLite behind a small typed wrapper.

@@ -4,6 +4,10 @@
 /// refuses, with the same statuses, and never reads past its limits. Lines
 /// end in CRLF only (llhttp's strict mode): a bare LF is 400, since a proxy
 /// that reads it otherwise could be made to see a different request.
+///
+/// Made with `RequestParser(responses:)`, it reads responses instead, for the HTTP client: a status line, then the same
+/// fields, chunked coding and limits, the body framed as RFC 9112 §6.3 says (none for 1xx, 204 and 304; else chunked,
+/// Content-Length, or up to the end of the stream, which `finish()` reports).
 public struct RequestParser {
     public enum Event {
         /// Everything given was consumed; more bytes are needed.
@@ -15,12 +19,15 @@ public struct RequestParser {
         case request(Request)
         /// The request is refused; the connection must close after answering.
         case failure(HTTPError)
+        /// In response mode: a whole response (a 1xx one is interim: the final one follows).
+        case response(status: Int, headers: HTTPHeaders, body: [UInt8])
     }
 
     @usableFromInline enum State: UInt8 {
         case start, startLF, method, target, version, requestLineLF
         case fieldStart, fieldName, fieldValue, fieldLF, headEndLF
         case body, chunkSize, chunkExt, chunkSizeLF, chunkData, chunkDataEnd, chunkDataLF
+        case statusLine, untilClose
         case failed
     }
 
@@ -30,6 +37,9 @@ public struct RequestParser {
     }
 
     public let limits: ParserLimits
+    /// Response mode (the client's).
+    private let readsResponses: Bool
+    private var status = 0
     @usableFromInline var state = State.start
     private var ext = ExtState.beforeName
     private var lineLength = 0
@@ -53,7 +63,17 @@ public struct RequestParser {
     private var parsedVersion = HTTPVersion.http11
 
     public init(limits: ParserLimits = ParserLimits()) {
+        self.init(limits: limits, responses: false)
+    }
+
+    /// A parser of responses; `maxBody` of `limits` bounds their bodies.
+    public init(responses limits: ParserLimits) {
+        self.init(limits: limits, responses: true)
+    }
+
+    private init(limits: ParserLimits, responses: Bool) {
         self.limits = limits
+        readsResponses = responses
         method.reserveCapacity(8)
         target.reserveCapacity(64)
         version.reserveCapacity(8)
@@ -97,6 +117,7 @@ public struct RequestParser {
             case .start:
                 if byte == 0x0D { state = .startLF; i += 1; continue }
                 if byte == 0x0A { return fail(.badRequest, "bare LF") }
+                if readsResponses { state = .statusLine; lineLength = 0; continue }
                 guard cls[Int(byte)] & CharacterClass.token != 0 else {
                     return fail(.badRequest, "invalid request line")
                 }
@@ -154,7 +175,27 @@ public struct RequestParser {
             case .requestLineLF:
                 guard byte == 0x0A else { return fail(.badRequest, "bare CR") }
                 i += 1
-                if let failure = finishRequestLine() { return fail(failure.status, failure.reason) }
+                if let failure = readsResponses ? finishStatusLine() : finishRequestLine() {
+                    return fail(failure.status, failure.reason)
+                }
+
+            case .statusLine:
+                var j = i
+                while j < n, p[j] != 0x0D, p[j] != 0x0A { j += 1 }
+                lineLength += j - i
+                if lineLength > limits.maxRequestLine { return fail(.badRequest, "status line too long") }
+                target.append(contentsOf: UnsafeBufferPointer(start: p + i, count: j - i))
+                i = j
+                guard i < n else { break }
+                if p[i] == 0x0A { return fail(.badRequest, "bare LF") }
+                i += 1
+                state = .requestLineLF
+
+            case .untilClose:
+                let take = n - i
+                if take > bodyLimit - body.count { return fail(.contentTooLarge, "response body too large") }
+                body.append(contentsOf: UnsafeBufferPointer(start: p + i, count: take))
+                i = n
 
             case .fieldStart:
                 if byte == 0x0A { return fail(.badRequest, "bare LF") }
@@ -236,7 +277,7 @@ public struct RequestParser {
                 body.append(contentsOf: UnsafeBufferPointer(start: p + i, count: take))
                 i += take
                 remaining -= take
-                if remaining == 0 { return (i, .request(completeRequest())) }
+                if remaining == 0 { return (i, complete()) }
 
             case .chunkSize:
                 lineLength += 1
@@ -377,7 +418,8 @@ public struct RequestParser {
 
     /// Decides the body's framing once the head is in (RFC 9112 §6).
     private mutating func finishHead() -> Event? {
-        if inTrailers { return .request(completeRequest()) }
+        if inTrailers { return complete() }
+        if readsResponses { return finishResponseHead() }
         let hostCount = headers.count(of: "Host")
         if hostCount > 1 { return failHead(.badRequest, "duplicate Host") }
         if hostCount == 0 && parsedVersion == .http11 { return failHead(.badRequest, "missing Host") }
@@ -432,6 +474,70 @@ public struct RequestParser {
             return .request(completeRequest())
         }
         return expectsContinue ? .expectsContinue : nil
+    }
+
+    /// "HTTP/1.x" SP 3DIGIT, then SP and a reason phrase (which may be empty, or missing altogether).
+    private mutating func finishStatusLine() -> HTTPError? {
+        let line = target
+        guard line.count >= 12, line.starts(with: "HTTP/1.".utf8), (0x30...0x39).contains(line[7]), line[8] == 0x20,
+              line[9...11].allSatisfy({ (0x30...0x39).contains($0) }), line.count == 12 || line[12] == 0x20,
+              line.dropFirst(12).allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else {
+            return HTTPError(.badRequest, "invalid status line")
+        }
+        status = line[9...11].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        guard (100...599).contains(status) else { return HTTPError(.badRequest, "invalid status code") }
+        state = .fieldStart
+        headerBytes = 0
+        fieldCount = 0
+        headers = HTTPHeaders()
+        return nil
+    }
+
+    /// A response's framing (RFC 9112 §6.3): no body for 1xx, 204 and 304; chunked; a length; or the rest of the stream.
+    private mutating func finishResponseHead() -> Event? {
+        bodyLimit = limits.maxBody
+        body = []
+        if (100..<200).contains(status) || status == 204 || status == 304 { return complete() }
+        let transferEncodings = headers.values("Transfer-Encoding"), lengths = headers.values("Content-Length")
+        if !transferEncodings.isEmpty {
+            if !lengths.isEmpty { return failHead(.badRequest, "Content-Length with Transfer-Encoding") }
+            let codings = transferEncodings.flatMap { $0.split(separator: ",") }.map { trimOWS($0).lowercased() }
+            guard codings == ["chunked"] else { return failHead(.notImplemented, "unsupported transfer coding") }
+            beginChunk()
+            return nil
+        }
+        guard let length = lengths.first else { state = .untilClose; return nil }
+        let text = length.utf8
+        guard lengths.allSatisfy({ $0 == length }), !text.isEmpty, text.count <= 18,
+              text.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            return failHead(.badRequest, "invalid Content-Length")
+        }
+        remaining = text.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        if remaining > bodyLimit { return failHead(.contentTooLarge, "response body too large") }
+        if remaining == 0 { return complete() }
+        state = .body
+        return nil
+    }
+
+    /// At the end of the stream: a response read up to it is whole; anything else begun was cut short.
+    public mutating func finish() -> Event {
+        if state == .untilClose { return complete() }
+        let begun = !(state == .start && target.isEmpty)
+        state = .failed
+        return .failure(HTTPError(.badRequest, begun ? "the connection closed inside a response"
+                                                     : "the connection closed before a response"))
+    }
+
+    private mutating func complete() -> Event {
+        guard readsResponses else { return .request(completeRequest()) }
+        let event = Event.response(status: status, headers: headers, body: body)
+        state = .start
+        target.removeAll(keepingCapacity: true)
+        headers = HTTPHeaders()
+        body = []
+        inTrailers = false
+        remaining = 0
+        return event
     }
 
     private mutating func failHead(_ status: Status, _ reason: String) -> Event {

@@ -1,3 +1,4 @@
+import HTTP
 import COpenSSL
 import CSystem
 #if canImport(Glibc)
@@ -76,17 +77,34 @@ public struct HTTPClient: Sendable {
         let request = "GET \(target.path) HTTP/1.1\r\nHost: \(hostHeader)\r\n"
             + "User-Agent: \(userAgent)\r\nAccept: */*\r\nConnection: close\r\n\r\n"
         if let failure = transport.write(Array(request.utf8), deadline: deadline) { return .failure(failure) }
-        var received: [UInt8] = []
-        var parser = ResponseParser()
+        // The server's parser, in response mode: one HTTP/1.1 grammar and one set of limits for both directions.
+        var limits = ParserLimits()
+        limits.maxBody = maxResponseBytes
+        var parser = RequestParser(responses: limits)
         while true {
             switch transport.read(deadline: deadline) {
             case .failure(let failure): return .failure(failure)
             case .success(let chunk):
-                if chunk.isEmpty { return parser.finish(received) }
-                received += chunk
-                if received.count > maxResponseBytes { return .failure(.tooLarge(maxResponseBytes)) }
-                if let complete = parser.complete(received) { return complete }
+                if chunk.isEmpty { return outcome(parser.finish()) ?? .failure(.malformed("no response")) }
+                var offset = 0
+                while offset < chunk.count {
+                    let (used, event) = chunk[offset...].withUnsafeBytes { parser.parse($0) }
+                    offset += used
+                    if let outcome = outcome(event) { return outcome }
+                }
             }
+        }
+    }
+
+    /// A final response or a failure; nil while more is needed (or after an interim 1xx response).
+    private func outcome(_ event: RequestParser.Event) -> Result<Response, Failure>? {
+        switch event {
+        case .response(let status, _, _) where status < 200: return nil
+        case .response(let status, let headers, let body):
+            return .success(Response(status: status, headers: headers.map { ($0.name, $0.value) }, body: body))
+        case .failure(let error) where error.status == .contentTooLarge: return .failure(.tooLarge(maxResponseBytes))
+        case .failure(let error): return .failure(.malformed(error.reason))
+        case .needMore, .expectsContinue, .request: return nil
         }
     }
 }

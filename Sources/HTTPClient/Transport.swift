@@ -106,7 +106,8 @@ final class TLSTransport: Transport {
             var text = [CChar](repeating: 0, count: 256)
             if code != 0 { ERR_error_string_n(code, &text, text.count) }
             ERR_clear_error()
-            return .tls(code == 0 ? what : "\(what): \(String(cString: text))")
+            let message = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return .tls(code == 0 ? what : "\(what): \(message)")
         }
         guard let context = SSL_CTX_new(TLS_client_method()) else { socket.close(); return .failure(failure("no context")) }
         _ = arcade_ctx_min_tls12(context)

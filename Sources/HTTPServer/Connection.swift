@@ -114,6 +114,8 @@ final class Connection {
                 refuse(error.status, error.reason, target: "-")
                 flush()
                 return
+            case .response:
+                return  // a server's parser reads requests; this cannot happen
             }
         }
         flush()

@@ -37,6 +37,7 @@ func parseAll(_ bytes: [UInt8], limits: ParserLimits = ParserLimits(), chunkSize
             case .expectsContinue: break
             case .request(let r): requests.append(r)
             case .failure(let e): return (.failed(e.status.code), requests)
+            case .response: return (.failed(0), requests)  // never, in request mode
             }
         }
         if offset >= bytes.count && !pending.isEmpty && !progressed { break }

@@ -1,5 +1,5 @@
-// libFuzzer entry point for the HTTP request parser. Linked by
-// scripts/fuzz-parser against the HTTP module's instrumented objects.
+// libFuzzer entry point for the HTTP parser, in request mode (the server's) and response mode (the client's). Linked
+// by scripts/fuzz-parser against the HTTP module's instrumented objects.
 //
 // Oracle: the same bytes must give the same requests and the same refusal
 // whether they arrive at once or in pieces; and nothing may trap.
@@ -17,8 +17,8 @@ private func limits() -> ParserLimits {
     return limits
 }
 
-private func run(_ bytes: UnsafeBufferPointer<UInt8>, piece: Int) -> [String] {
-    var parser = RequestParser(limits: limits())
+private func run(_ bytes: UnsafeBufferPointer<UInt8>, piece: Int, responses: Bool) -> [String] {
+    var parser = responses ? RequestParser(responses: limits()) : RequestParser(limits: limits())
     var log: [String] = []
     var pending: [UInt8] = []
     var offset = 0
@@ -49,6 +49,10 @@ private func run(_ bytes: UnsafeBufferPointer<UInt8>, piece: Int) -> [String] {
                 _ = request.wantsKeepAlive
                 _ = FormFields(body: request.body)
                 log.append("\(request.method) \(request.target) \(request.headers.count) \(request.body)")
+            case .response(let status, let headers, let body):
+                precondition(responses, "a response in request mode")
+                precondition(body.count <= 2000 && headers.count <= 12, "response over the limits")
+                log.append("\(status) \(headers.count) \(body)")
             case .failure(let error):
                 precondition([400, 413, 414, 417, 431, 501, 505].contains(error.status.code), "unexpected status")
                 log.append("fail \(error.status.code)")
@@ -57,15 +61,18 @@ private func run(_ bytes: UnsafeBufferPointer<UInt8>, piece: Int) -> [String] {
         }
         if offset >= bytes.count && !progressed { break }
     }
+    if responses { log.append("\(parser.finish())") }
     return log
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeBufferPointer(start: data, count: size)
-    let whole = run(bytes, piece: max(1, size))
     let piece = 1 + Int(size > 0 ? data[0] % 7 : 0)
-    let pieces = run(bytes, piece: piece)
-    precondition(whole == pieces, "whole and split parses differ")
+    for responses in [false, true] {
+        let whole = run(bytes, piece: max(1, size), responses: responses)
+        let pieces = run(bytes, piece: piece, responses: responses)
+        precondition(whole == pieces, "whole and split parses differ")
+    }
     return 0
 }
