@@ -531,13 +531,20 @@ public struct RequestParser {
     private mutating func complete() -> Event {
         guard readsResponses else { return .request(completeRequest()) }
         let event = Event.response(status: status, headers: headers, body: body)
+        resetForNextMessage()
+        return event
+    }
+
+    /// Ready for the next message on the connection (buffers keep their capacity).
+    private mutating func resetForNextMessage() {
         state = .start
+        method.removeAll(keepingCapacity: true)
         target.removeAll(keepingCapacity: true)
+        version.removeAll(keepingCapacity: true)
         headers = HTTPHeaders()
         body = []
         inTrailers = false
         remaining = 0
-        return event
     }
 
     private mutating func failHead(_ status: Status, _ reason: String) -> Event {
@@ -614,14 +621,7 @@ public struct RequestParser {
             version: parsedVersion,
             headers: headers,
             body: body)
-        state = .start
-        method.removeAll(keepingCapacity: true)
-        target.removeAll(keepingCapacity: true)
-        version.removeAll(keepingCapacity: true)
-        headers = HTTPHeaders()
-        body = []
-        inTrailers = false
-        remaining = 0
+        resetForNextMessage()
         return request
     }
 }

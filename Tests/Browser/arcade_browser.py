@@ -99,6 +99,8 @@ class BrowserTest(unittest.TestCase):
                         self.open(path)
                         if prepare:
                             prepare()
+                        # As a player sees the page once it settles, not a frame of an entrance animation.
+                        self.driver.execute_script("document.getAnimations().forEach(a => a.finish())")
                         file = os.path.join(ARTIFACTS, f"{name}-{width}-{theme}-{'js' if js else 'nojs'}.png")
                         self.assertTrue(self.driver.save_screenshot(file))
                         saved.append(file)

@@ -29,12 +29,15 @@ class AdminBrowserTest(BrowserTest):
         for width, scheme in self.sizes_and_schemes():
             self.open(path)
             found += [f"{path} {width}px {scheme}: {v}" for v in self.axe_violations()]
-            wide = self.driver.execute_script(
-                "const w = document.documentElement.clientWidth;"
-                "return Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > w + 1)"
-                ".map(e => e.tagName + '.' + e.className + '#' + e.id)")
-            self.assertEqual(wide, [], f"{path} at {width}px scrolls sideways")
+            self.assertEqual(self.sticking_out(), [], f"{path} at {width}px scrolls sideways")
         return found
+
+    def sticking_out(self):
+        """The elements wider than the page, which would make it scroll sideways."""
+        return self.driver.execute_script(
+            "const w = document.documentElement.clientWidth;"
+            "return Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > w + 1)"
+            ".map(e => e.tagName + '.' + e.className + '#' + e.id)")
 
 
 class HotfixJourney(AdminBrowserTest):
@@ -157,11 +160,7 @@ class TranslatorsRoundTrip(AdminBrowserTest):
             self.open("/admin/strings")
             self.upload()
             found += [f"preview {width}px {scheme}: {v}" for v in self.axe_violations()]
-            wide = self.driver.execute_script(
-                "const w = document.documentElement.clientWidth;"
-                "return Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > w + 1)"
-                ".map(e => e.tagName + '.' + e.className)")
-            self.assertEqual(wide, [], f"the preview at {width}px scrolls sideways")
+            self.assertEqual(self.sticking_out(), [], f"the preview at {width}px scrolls sideways")
         self.assertEqual(found, [])
         self.screenshots("admin-strings-import", "/admin/strings", prepare=self.upload)
         self.click_and_wait("button[data-apply-import]")
@@ -171,6 +170,9 @@ class TranslatorsRoundTrip(AdminBrowserTest):
         player.get(BASE_URL + "/")
         self.assertEqual(player.find_element("css selector", "h1").text, "Wähle schnell ein Spiel")
         self.screenshots("admin-strings", "/admin/strings")
+        # Further down: the pseudo-locale card and the import just applied, with its revert button.
+        self.screenshots("admin-strings-imports", "/admin/strings", prepare=lambda: self.driver.execute_script(
+            "document.getElementById('strings-pseudo').scrollIntoView({block: 'start'})"))
         self.click_and_wait("button[data-revert-import]")
         player.get(BASE_URL + "/")
         self.assertEqual(player.find_element("css selector", "h1").text, "Wähle ein Spiel")
