@@ -14,6 +14,8 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"])]),
+        // libpq, loaded at run time only when a PostgreSQL URL is given: nothing to install for SQLite.
+        .target(name: "CPostgres"),
         // What the Glibc overlay does not expose: epoll, eventfd, sendfile, …
         .target(name: "CSystem"),
 
@@ -41,8 +43,8 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["HTTP", "COpenSSL", "CSystem"]),
         // HMAC, random bytes and password hashing from OpenSSL.
         .target(name: "Crypto", dependencies: ["COpenSSL"]),
-        // SQLite behind a small typed wrapper.
-        .target(name: "Storage", dependencies: ["CSQLite", "Threads"]),
+        // SQLite or PostgreSQL behind one small typed wrapper.
+        .target(name: "Storage", dependencies: ["CSQLite", "CPostgres", "Threads"]),
 
         // Games: pure domain modules, no I/O.
         .target(name: "Mastermind"),

@@ -82,6 +82,9 @@ public struct Router: Responder {
     public var refusalPage: @Sendable (HTTPError) -> Response = { Response.error($0.status, detail: $0.reason) }
     /// The event streams' channels (Server-Sent Events routes publish here).
     public var channels: EventChannels?
+    /// Runs every route added afterwards off the loop, deferred ones' starts included: for a database each query
+    /// of which is a network round trip (PostgreSQL), which no loop may wait for. The fallback stays on the loop.
+    public var offLoopByDefault = false
 
     public init() {}
 
@@ -100,13 +103,15 @@ public struct Router: Responder {
         case nil: byFirstSegment["", default: []].append(routes.count)
         default: startingWithParameter.append(routes.count)
         }
-        routes.append(Route(method: method, segments: segments, handler: Handler(offLoop: offLoop, respond)))
+        routes.append(Route(method: method, segments: segments, handler: Handler(offLoop: offLoop || offLoopByDefault, respond)))
     }
 
     public mutating func add(_ method: Method, _ pattern: String, deferred: @escaping @Sendable (Request, Reply) -> Void) {
         add(method, pattern) { _ in Response.error(.internalServerError) }
         let last = routes.removeLast()
-        routes.append(Route(method: last.method, segments: last.segments, handler: Handler(deferred: deferred)))
+        let start: @Sendable (Request, Reply) -> Void = offLoopByDefault
+            ? { request, reply in reply.offload { deferred(request, reply) } } : deferred
+        routes.append(Route(method: last.method, segments: last.segments, handler: Handler(deferred: start)))
     }
 
     public mutating func get(_ p: String, offLoop: Bool = false, _ h: @escaping @Sendable (Request) -> Response) { add(.get, p, offLoop: offLoop, h) }

@@ -8,22 +8,28 @@ import Glibc
 /// another's connection; and one `DatabaseWriter` through which every write
 /// goes, committed in groups off the event loops.
 public final class DatabasePool: Sendable {
-    public let path: String
+    public let location: DatabaseLocation
+    /// How messages name the database.
+    public var path: String { location.description }
     private let connections = Mutex<[UInt: UnsafeSendable<Database>]>([:])
     private let writerBox = Mutex<DatabaseWriter?>(nil)
     private let commitDelay: Double
 
     /// `commitDelay` slows every commit down, to test what a slow disk does.
-    public init(path: String, commitDelay: Double = 0) {
-        self.path = path
+    public init(location: DatabaseLocation, commitDelay: Double = 0) {
+        self.location = location
         self.commitDelay = commitDelay
+    }
+
+    public convenience init(path: String, commitDelay: Double = 0) {
+        self.init(location: .sqlite(path), commitDelay: commitDelay)
     }
 
     /// The calling thread's connection (on the writer's thread, the writer's own).
     public func connection() throws(DatabaseError) -> Database {
         let thread = DatabaseWriter.currentThread
         if let existing = connections.withLock({ $0[thread] }) { return existing.value }
-        let database = try Database(path: path)
+        let database = try Database(location: location)
         connections.withLock { $0[thread] = UnsafeSendable(database) }
         return database
     }
@@ -32,7 +38,7 @@ public final class DatabasePool: Sendable {
     public func writer() throws(DatabaseError) -> DatabaseWriter {
         try writerBox.withLock { (box: inout DatabaseWriter?) throws(DatabaseError) -> DatabaseWriter in
             if let box { return box }
-            let created = try DatabaseWriter(path: path, commitDelay: commitDelay) { [self] database in
+            let created = try DatabaseWriter(location: location, commitDelay: commitDelay) { [self] database in
                 connections.withLock { $0[DatabaseWriter.currentThread] = UnsafeSendable(database) }
             }
             box = created

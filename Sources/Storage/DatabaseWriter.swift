@@ -36,9 +36,9 @@ public final class DatabaseWriter: Sendable {
     public let transactions = Atomic<Int>(0)
     public let commits = Atomic<Int>(0)
 
-    init(path: String, commitDelay: Double, adopt: @escaping @Sendable (Database) -> Void) throws(DatabaseError) {
+    init(location: DatabaseLocation, commitDelay: Double, adopt: @escaping @Sendable (Database) -> Void) throws(DatabaseError) {
         self.commitDelay = commitDelay
-        let box = UnsafeTransfer(try Database(path: path, role: .writer))
+        let box = UnsafeTransfer(try Database(location: location, role: .writer))
         database = box
         let started = OSThread { [self] in
             threadID.store(Self.currentThread, ordering: .releasing)
@@ -107,7 +107,7 @@ public final class DatabaseWriter: Sendable {
     private func commit(_ batch: [Job], _ db: Database) {
         var failures = [(any Error)?](repeating: nil, count: batch.count)
         do {
-            try db.execute("BEGIN IMMEDIATE")
+            try db.beginWrite()
         } catch {
             for job in batch { job.done(error) }
             return
@@ -125,7 +125,7 @@ public final class DatabaseWriter: Sendable {
                 } else {
                     // SQLite ended the whole transaction (a full disk, say): the earlier jobs are lost too.
                     for k in 0..<i where failures[k] == nil { failures[k] = error }
-                    _ = try? db.execute("BEGIN IMMEDIATE")
+                    _ = try? db.beginWrite()
                 }
             }
         }

@@ -18,7 +18,7 @@ struct AdminConsoleTests {
         var now: Int { Int(seconds.withLock { $0 }) }
     }
 
-    static func server(_ clock: Clock, database: String? = nil) throws -> SiteServer {
+    static func server(_ clock: Clock, database: DatabaseLocation? = nil) throws -> SiteServer {
         try SiteServer(router: nil) { options in
             options.clock = { clock.seconds.withLock { $0 } }
             if let database { options.database = database }
@@ -238,7 +238,7 @@ struct AdminConsoleTests {
     @Test func aScheduledHotfixSurvivesARestartAndPutsTheTextBack() throws {
         let clock = Clock()
         let scratch = ScratchDirectory()
-        let database = scratch.path + "/restart.sqlite"
+        let database = DatabaseLocation.sqlite(scratch.path + "/restart.sqlite")
         var server = try Self.server(clock, database: database)
         let admin = try Self.admin(server)
         #expect(try admin.post("/admin/schedule", "kind=hotfix&key=home.title&language=en&value=Holiday+Arcade"

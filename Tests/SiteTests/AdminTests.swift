@@ -53,7 +53,7 @@ struct AdminTests {
         #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
         let token = try #require(right.cookies["arcade_admin"])
         #expect(Array(token.utf8).count == 43, "256 random bits")
-        let db = try Database(path: server.database)
+        let db = try Database(location: server.database)
         #expect(try db.first("SELECT COUNT(*) AS n FROM admin_sessions WHERE token_hash = ?", [.text(token)])?.int("n") == 0,
                 "only a hash of the token is stored")
         #expect(try player.get("/admin").text.contains("data-admin=\"alice\""))
@@ -106,7 +106,7 @@ struct AdminTests {
         #expect(try signIn(player, "frank", "correct horse battery").status == 303)
         #expect(try player.get("/admin").status == 200)
         // Age the stored session past the idle limit, as 31 quiet minutes would.
-        try Database(path: server.database).execute("UPDATE admin_sessions SET last_seen = last_seen - 31 * 60")
+        try Database(location: server.database).execute("UPDATE admin_sessions SET last_seen = last_seen - 31 * 60")
         let page = try player.get("/admin")
         #expect(page.status == 303)
         #expect(page.header("Location") == "/admin/login")

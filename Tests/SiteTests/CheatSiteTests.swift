@@ -16,7 +16,7 @@ struct CheatSiteTests {
     }
 
     func storedProgress(_ server: SiteServer) throws -> String? {
-        try Database(path: server.database).first("SELECT progress FROM cheat_progress")?.string("progress")
+        try Database(location: server.database).first("SELECT progress FROM cheat_progress")?.string("progress")
     }
 
     @Test func theKonamiCodeUnlocksItsEffectAndNamesStayHiddenUntilFound() throws {
@@ -40,7 +40,7 @@ struct CheatSiteTests {
         }
         #expect(last["state"]?.string == "matched")
         #expect(last["unlocked"] == .array([.string("mastermind.reveal")]))
-        #expect(try Database(path: server.database).first("SELECT COUNT(*) AS n FROM once_marks WHERE task = 'cheat.konami'")?.int("n") == 1)
+        #expect(try Database(location: server.database).first("SELECT COUNT(*) AS n FROM once_marks WHERE task = 'cheat.konami'")?.int("n") == 1)
         // Found now: the progress hint may name it.
         let again = try JSONParser.parse(try act(player, "swipe=up").text)
         #expect(again["cheat"]?.string == "konami")
@@ -156,7 +156,7 @@ struct CheatSiteTests {
         #expect(!before.contains("data-cheat-help"))
         for key in ["w", "h", "o"] { try act(player, "key=\(key)") }
         let page = try player.play("reverse").text
-        let row = try #require(try Database(path: server.database).first("SELECT answer, cheat FROM namegame_rounds ORDER BY id DESC LIMIT 1"))
+        let row = try #require(try Database(location: server.database).first("SELECT answer, cheat FROM namegame_rounds ORDER BY id DESC LIMIT 1"))
         #expect(row.int("cheat") == 1)
         let answer = try #require(row.int("answer"))
         let marker = "data-choice=\"\(answer)\""

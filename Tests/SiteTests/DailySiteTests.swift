@@ -18,7 +18,7 @@ struct DailySiteTests {
     }
 
     static func secret(_ server: SiteServer, player: Player, day: Int) throws -> String {
-        let db = try Database(path: server.database)
+        let db = try Database(location: server.database)
         let id = try #require(DurabilityTests.playerID(player.cookies["arcade_player"] ?? ""))
         return try #require(try db.first("SELECT secret FROM mastermind_games WHERE player = ? AND daily = ?",
                                          [.text(id), .integer(Int64(day))])?.string("secret"))

@@ -13,7 +13,7 @@ extension Player {
     /// The person a round asks for, by id, from the database (the oracle).
     func askedID(_ html: String) throws -> String {
         let id = try #require(Player.attribute("data-round", in: html))
-        let db = try Database(path: server.database)
+        let db = try Database(location: server.database)
         let row = try #require(try db.first("SELECT people, answer FROM namegame_rounds WHERE id = ?", [.integer(Int64(id)!)]))
         return row.string("people")!.split(separator: ",").map(String.init)[row.int("answer")!]
     }
@@ -42,7 +42,7 @@ struct LearnSiteTests {
         let (round, answer) = try player.round(page)
         let missed = try player.askedID(page)
         try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\((answer + 1) % 6)")
-        let db = try Database(path: server.database)
+        let db = try Database(location: server.database)
         #expect(try db.first("SELECT COUNT(*) AS n FROM namegame_cards WHERE person = ?", [.text(missed)])?.int("n") == 0,
                 "the round is still open: nothing learned yet")
         try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
@@ -94,7 +94,7 @@ struct LearnSiteTests {
         #expect(stats.contains("data-mode=\"learn\""))
         #expect(stats.contains("data-best=\"2\""))
         // Every person asked has been met; none is known well after a few minutes; no names shown.
-        let db = try Database(path: server.database)
+        let db = try Database(location: server.database)
         let met = try #require(try db.first("SELECT COUNT(*) AS n FROM namegame_cards")?.int("n"))
         #expect(met >= 2)
         #expect(stats.contains("data-known=\"0\" data-learning=\"\(met)\""))

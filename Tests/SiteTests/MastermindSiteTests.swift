@@ -55,7 +55,7 @@ final class Player: @unchecked Sendable {
     }
 
     func secret() throws -> String {
-        let db = try Database(path: server.database)
+        let db = try Database(location: server.database)
         return try #require(try db.first("SELECT secret FROM mastermind_games ORDER BY id DESC LIMIT 1")?.string("secret"))
     }
 
@@ -350,7 +350,7 @@ struct MastermindSiteTests {
         #expect(statuses.withLock { $0.filter { $0 == 422 }.count } == 15)
         // Sixteen posts without a turn: ten count, then the game is over.
         concurrently(16) { i in _ = try? player.post("/mastermind/guess", "game=\(game)&guess=\(wrong(secret, 50 + i))") }
-        let db = try Database(path: server.database)
+        let db = try Database(location: server.database)
         let numbers = try db.query("SELECT number FROM mastermind_guesses ORDER BY number").compactMap { $0.int("number") }
         #expect(numbers == Array(1...10), "each attempt counted once, in order")
         #expect(try db.first("SELECT status FROM mastermind_games")?.string("status") == "lost")

@@ -10,7 +10,7 @@ extension Player {
     /// from the database as an oracle (the page must not tell).
     func round(_ html: String) throws -> (id: String, answer: Int) {
         let id = try #require(Player.attribute("data-round", in: html))
-        let db = try Database(path: server.database)
+        let db = try Database(location: server.database)
         let answer = try #require(try db.first("SELECT answer FROM namegame_rounds WHERE id = ?", [.integer(Int64(id)!)])?.int("answer"))
         return (id, answer)
     }
@@ -50,7 +50,7 @@ struct NameGameSiteTests {
             let (_, answer) = try player.round(page)
             #expect(!page.contains("data-result"), "\(mode)")
             #expect(!page.contains("is-right"), "\(mode)")
-            let db = try Database(path: server.database)
+            let db = try Database(location: server.database)
             let people = try #require(try db.first("SELECT people FROM namegame_rounds ORDER BY id DESC LIMIT 1")?.string("people"))
             let ids = people.split(separator: ",").map(String.init)
             #expect(!ids.contains { page.contains("value=\"\($0)\"") }, "person ids are not in the page")

@@ -100,7 +100,7 @@ struct OnceSiteTests {
         #expect(try player.post("/once/dismiss", "task=tutorial.namegame&back=/").status == 303, "after the queue")
         #expect(try player.get("/").text.contains("data-once=\"whatsnew\""), "1.2.0 is new to this player")
         // The mark is dated when the page was seen, not when the writer got to it.
-        let seen = try Database(path: server.database).first("SELECT MIN(at_ms) AS at FROM once_marks WHERE task = 'whatsnew'")
+        let seen = try Database(location: server.database).first("SELECT MIN(at_ms) AS at FROM once_marks WHERE task = 'whatsnew'")
         let at = try #require(seen?.int("at"))
         #expect((asked...answered).contains(Int64(at)), "marked at \(at), seen between \(asked) and \(answered)")
     }
@@ -114,7 +114,7 @@ struct OnceSiteTests {
         try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
         #expect(try player.get("/").text.contains("data-once=\"namegame.try\""))
         #expect(try player.get("/mastermind").text.contains("data-once=\"namegame.try\""))
-        let db = try Database(path: server.database)
+        let db = try Database(location: server.database)
         let expires = try #require(try db.first("SELECT expires_ms - created_ms AS span FROM once_todos WHERE task = 'namegame.try'")?.int("span"))
         #expect(expires == 3 * 86_400 * 1000, "until(3 days)")
         #expect(try player.get("/progress").text.contains("data-todo=\"namegame.try\""))

@@ -141,7 +141,7 @@ struct PeopleSiteTests {
         try admin.signInAsAdmin()
         try admin.upload("/admin/people", [("first", "Ada"), ("last", "Byron")],
                          files: [UploadFile(field: "photo", name: "a.png", type: "image/png", bytes: Images.png)])
-        let db = try Database(path: server.database)
+        let db = try Database(location: server.database)
         let id = try #require(try db.first("SELECT id FROM people")?.string("id"))
         let edited = try admin.upload("/admin/people/\(id)", [("first", "Ada"), ("last", "Lovelace"), ("title", "Analyst")],
                                       files: [UploadFile(field: "photo", name: "b.jpg", type: "image/jpeg", bytes: Images.jpeg)])
@@ -191,7 +191,7 @@ struct PeopleSiteTests {
         #expect(page.contains("the photo missing.png is not in the upload"))
         #expect(page.contains("w5.png is not a JPEG, PNG or WebP photo"))
         #expect(page.contains("no name"))
-        let db = try Database(path: server.database)
+        let db = try Database(location: server.database)
         #expect(try db.first("SELECT first_name FROM people WHERE id = 'w1'")?.string("first_name") == "Old", "nothing yet")
         let importID = try #require(Player.attribute("name=\"import\" value", in: page))
         let confirmed = try admin.post("/admin/people/import/confirm", "import=\(importID)")

@@ -1,6 +1,7 @@
 import TestSupport
 import HTTP
 import HTTPServer
+import Storage
 @testable import ArcadeApp
 #if canImport(Glibc)
 import Glibc
@@ -10,18 +11,18 @@ import Glibc
 final class SiteServer {
     let site: Site
     let server: HTTPServer
-    let database: String
+    let database: DatabaseLocation
     let scratch = ScratchDirectory()
     var port: Int { server.port }
 
     init(router: ((Site) -> Router)? = nil, _ configure: (inout ServeOptions) -> Void = { _ in }) throws {
         var options = ServeOptions()
-        database = scratch.path + "/site.sqlite"
-        options.database = database
+        options.database = .sqlite(scratch.path + "/site.sqlite")
         options.server.port = 0
         options.server.workers = 2
         options.server.accessLog = false
         configure(&options)
+        database = options.database
         site = try Site(options: options)
         server = try HTTPServer(configuration: options.server, responder: router?(site) ?? site.router)
         server.start()

@@ -70,7 +70,7 @@ struct SiteTests {
         let player = try #require(first.cookies["arcade_player"])
         let setCookie = try #require(first.headers.first { $0.0 == "Set-Cookie" && $0.1.hasPrefix("arcade_player=") }?.1)
         #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax"))
-        let db = try Database(path: server.database)
+        let db = try Database(location: server.database)
         #expect(try db.query("SELECT id FROM players").isEmpty, "a visitor who only looks writes nothing")
         let again = try server.get("/", headers: ["Cookie": first.cookieHeader()])
         #expect(again.cookies["arcade_player"] == nil)
@@ -89,7 +89,7 @@ struct SiteTests {
     @Test func aPageViewWritesNothingAndTheFirstActionMakesThePlayer() throws {
         let server = try SiteServer()
         defer { server.stop() }
-        let db = try Database(path: server.database)
+        let db = try Database(location: server.database)
         let tables = ["players", "once_sessions", "once_versions", "mastermind_games", "namegame_sessions", "namegame_rounds"]
         func rows() throws -> Int {
             try db.first("SELECT " + tables.map { "(SELECT COUNT(*) FROM \($0))" }.joined(separator: " + ") + " AS n")?.int("n") ?? -1
@@ -116,7 +116,7 @@ struct SiteTests {
     @Test func gamesStartWithTheFirstAction() throws {
         let server = try SiteServer()
         defer { server.stop() }
-        let db = try Database(path: server.database)
+        let db = try Database(location: server.database)
         func count(_ table: String) throws -> Int { try db.first("SELECT COUNT(*) AS n FROM \(table)")?.int("n") ?? -1 }
         let player = Player(server)
         let board = try player.get("/mastermind").text

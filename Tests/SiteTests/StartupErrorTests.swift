@@ -21,7 +21,7 @@ struct StartupErrorTests {
 
     func start(_ configure: (inout ServeOptions) -> Void) -> StartupError? {
         var options = ServeOptions()
-        options.database = scratch.path + "/site.sqlite"
+        options.database = .sqlite(scratch.path + "/site.sqlite")
         configure(&options)
         do {
             _ = try Site(options: options)
@@ -45,7 +45,7 @@ struct StartupErrorTests {
 
     @Test func aDatabaseThatCannotOpenIsNamed() {
         let path = scratch.path + "/no/such/directory/site.sqlite"
-        let error = start { $0.database = path }
+        let error = start { $0.database = .sqlite(path) }
         guard case .database(let file, _)? = error else { Issue.record("\(String(describing: error))"); return }
         #expect(file == path)
     }

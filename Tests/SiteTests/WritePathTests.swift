@@ -37,6 +37,6 @@ struct WritePathTests {
         let answer = try writer.readResponse(timeout: 10)
         #expect(answer.status == 200)
         #expect(csysNow() - start >= 3, "the action was answered only after its commit")
-        #expect(try Database(path: server.database).first("SELECT COUNT(*) AS n FROM cheat_progress")?.int("n") == 1)
+        #expect(try Database(location: server.database).first("SELECT COUNT(*) AS n FROM cheat_progress")?.int("n") == 1)
     }
 }

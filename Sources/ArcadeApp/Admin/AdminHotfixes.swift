@@ -70,7 +70,7 @@ struct AdminHotfixes: Sendable {
         guard before != after else { return .success(()) }
         try pool.write { db in
             if let value {
-                try db.execute("INSERT OR REPLACE INTO constant_hotfixes VALUES (?, ?, ?)", [.text(key), .text(base.typeName), .text(Self.text(value))])
+                try db.execute("INSERT INTO constant_hotfixes VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value", [.text(key), .text(base.typeName), .text(Self.text(value))])
             } else {
                 try db.execute("DELETE FROM constant_hotfixes WHERE key = ?", [.text(key)])
             }

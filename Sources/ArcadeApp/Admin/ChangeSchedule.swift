@@ -38,11 +38,10 @@ struct ChangeSchedule: Sendable {
 
     private func add(_ kind: Kind, _ target: String, _ payload: JSONValue, from start: Int, until end: Int?, by admin: String) throws -> Int {
         try pool.write { db in
-            try db.execute("""
+            let id = Int(try db.insert("""
                 INSERT INTO scheduled_changes (kind, target, payload, starts_at, ends_at, admin, created) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, [.text(kind.rawValue), .text(target), .text(JSONWriter().string(payload)), SQLValue(start),
-                      end.map { SQLValue($0) } ?? .null, .text(admin), SQLValue(Int(clock()))])
-            let id = Int(db.lastInsertID)
+                      end.map { SQLValue($0) } ?? .null, .text(admin), SQLValue(Int(clock()))]))
             try AdminStore.audit(db, at: Int(clock()), admin, action: "schedule \(kind.rawValue)", target: target,
                                  before: nil, after: UTCTime.format(start) + (end.map { " → " + UTCTime.format($0) } ?? ""))
             return id

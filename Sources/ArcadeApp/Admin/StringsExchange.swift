@@ -173,10 +173,9 @@ struct StringsExchange: Sendable {
         let now = hotfixes.admins.clock()
         return try pool.write { db in
             try db.execute("DELETE FROM string_imports WHERE applied_at IS NULL AND staged_at < ?", [SQLValue(now - Self.stagedSeconds)])
-            try db.execute("INSERT INTO string_imports (language, format, file, content, admin, staged_at) VALUES (?, ?, ?, ?, ?, ?)",
-                           [.text(language), .text(format.rawValue), .text(String(file.prefix(200))), .blob(bytes), .text(admin),
-                            SQLValue(now)])
-            return Int(db.lastInsertID)
+            return Int(try db.insert(
+                "INSERT INTO string_imports (language, format, file, content, admin, staged_at) VALUES (?, ?, ?, ?, ?, ?)",
+                [.text(language), .text(format.rawValue), .text(String(file.prefix(200))), .blob(bytes), .text(admin), SQLValue(now)]))
         }
     }
 

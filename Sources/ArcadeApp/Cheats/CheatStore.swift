@@ -22,7 +22,7 @@ struct CheatStore: Sendable {
                 guard !progress.recent.isEmpty, let at = progress.lastTime else { return nil }
                 return (name, .object([("at", .double(at)), ("recent", .array(progress.recent.map { .string($0.description) }))]))
             }
-            try db.execute("INSERT OR REPLACE INTO cheat_progress VALUES (?, ?)",
+            try db.execute("INSERT INTO cheat_progress VALUES (?, ?) ON CONFLICT (player) DO UPDATE SET progress = excluded.progress",
                            [.text(player), .text(JSONWriter().string(.object(members)))])
             return outcome
         }, then: then)

@@ -102,7 +102,7 @@ public enum CommandLineTool {
             return 1
         }
         do {
-            let pool = DatabasePool(path: options.database)
+            let pool = DatabasePool(location: options.database)
             try pool.connection().migrate(Schema.migrations)
             try AdminStore(pool: pool).create(name: arguments[1], password: password)
             write("arcade: created the admin account '\(arguments[1])'\n", to: 1)

@@ -1,4 +1,5 @@
 import HTTPServer
+import Storage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,7 +8,7 @@ import Glibc
 /// a flag wins over the variable, which wins over the default.
 public struct ServeOptions: Sendable {
     public var server = ServerConfiguration()
-    public var database = "./arcade.sqlite"
+    public var database = DatabaseLocation.sqlite("./arcade.sqlite")
     public var publicDirectory = "./Public"
     public var templates = "./Templates"
     public var localizations = "./Localizations"
@@ -27,10 +28,10 @@ public struct ServeOptions: Sendable {
         server.limits.uploadPaths = ["/admin/people"]
     }
 
-    /// Uploaded photos: a `photos` folder beside the database.
+    /// Uploaded photos: a `photos` folder beside an SQLite file; with PostgreSQL, `./photos`.
     public var photosDirectory: String {
-        guard let slash = database.lastIndex(of: "/") else { return "photos" }
-        return String(database[..<slash]) + "/photos"
+        guard case .sqlite(let path) = database, let slash = path.lastIndex(of: "/") else { return "photos" }
+        return String(path[..<slash]) + "/photos"
     }
 
     struct Option: Sendable {
@@ -62,10 +63,11 @@ public struct ServeOptions: Sendable {
             $0.server.workers = n
             return true
         },
-        Option(flag: "--db", variable: "ARCADE_DB", placeholder: "PATH",
-               help: "SQLite database file, created if missing", current: { $0.database }) {
-            guard !$1.isEmpty else { return false }
-            $0.database = $1
+        Option(flag: "--db", variable: "ARCADE_DB", placeholder: "PATH|URL",
+               help: "SQLite file (PATH or sqlite:PATH, created if missing) or postgresql://USER@HOST:PORT/DB",
+               current: { $0.database.description }) {
+            guard let location = try? DatabaseLocation(parsing: $1) else { return false }
+            $0.database = location
             return true
         },
         Option(flag: "--public", variable: "ARCADE_PUBLIC", placeholder: "DIR",

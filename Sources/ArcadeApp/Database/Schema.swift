@@ -335,5 +335,12 @@ enum Schema {
             );
             ALTER TABLE hotfix_history ADD COLUMN batch INTEGER;
             """),
+        Migration(18, """
+            -- The people's order, as they were added (SQLite's row id, which PostgreSQL has no equivalent of).
+            ALTER TABLE people ADD COLUMN position INTEGER;
+            UPDATE people SET position = rowid;
+            """, postgresql: """
+            ALTER TABLE people ADD COLUMN position INTEGER;
+            """),
     ]
 }

@@ -109,16 +109,19 @@ struct InterceptionsStore: Sendable {
                                   SQLValue(rule.minimumOS?.version.text), .text(json(rule.minimumOS?.messages ?? [:])),
                                   SQLValue(rule.os)]
         if rule.id == 0 {
-            try db.execute("""
+            return Int(try db.insert("""
                 INSERT INTO update_rules (platform, restriction, active, min_app_version, min_app_messages, min_os_version,
                     min_os_messages, os) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, values)
-            return Int(db.lastInsertID)
+                """, values))
         }
         // With its id, so a reverted deletion brings the same rule back.
         try db.execute("""
-            INSERT OR REPLACE INTO update_rules (platform, restriction, active, min_app_version, min_app_messages,
+            INSERT INTO update_rules (platform, restriction, active, min_app_version, min_app_messages,
                 min_os_version, min_os_messages, os, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET platform = excluded.platform, restriction = excluded.restriction,
+                active = excluded.active, min_app_version = excluded.min_app_version,
+                min_app_messages = excluded.min_app_messages, min_os_version = excluded.min_os_version,
+                min_os_messages = excluded.min_os_messages, os = excluded.os
             """, values + [SQLValue(rule.id)])
         return rule.id
     }
@@ -143,7 +146,10 @@ struct InterceptionsStore: Sendable {
         try pool.write { db in
             let before = try maintenance(platform, in: db)
             guard before != value else { return }
-            try db.execute("INSERT OR REPLACE INTO maintenance VALUES (?, ?, ?, ?, ?)", [
+            try db.execute("""
+                INSERT INTO maintenance VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform) DO UPDATE SET active = excluded.active,
+                    messages = excluded.messages, ends_at = excluded.ends_at, poll_interval = excluded.poll_interval
+                """, [
                 .text(platform), SQLValue(value.active ? 1 : 0), .text(Self.json(value.messages)),
                 value.endsAt.map { SQLValue($0) } ?? .null, SQLValue(value.pollInterval)])
             try record(db, .maintenance, platform, before: Self.json(before), after: Self.json(value), by: admin,

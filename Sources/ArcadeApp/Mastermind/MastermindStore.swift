@@ -140,14 +140,14 @@ struct MastermindStore: Sendable {
             try db.execute("UPDATE mastermind_games SET status = 'lost', finished = ? WHERE player = ? AND status = 'playing' AND daily IS NULL",
                            [.integer(now), .text(who.id)])
         }
-        try db.execute("""
+        let id = try db.insert("""
             INSERT INTO mastermind_games (player, secret, code_length, digit_min, digit_max, attempts, status, created, hard,
                                           daily, played_day)
             VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?, ?, ?)
             """, [.text(who.id), .text(deal.secret.description), SQLValue(rules.length), SQLValue(rules.digitMin),
                   SQLValue(rules.digitMax), SQLValue(rules.attempts), .integer(now), SQLValue(deal.hard ? 1 : 0),
                   deal.daily.map { SQLValue($0) } ?? .null, SQLValue(today)])
-        return Record(id: db.lastInsertID, game: Game(rules: rules, secret: deal.secret), usedHint: false, hint: nil,
+        return Record(id: id, game: Game(rules: rules, secret: deal.secret), usedHint: false, hint: nil,
                       hard: deal.hard, daily: deal.daily)
     }
 

@@ -68,9 +68,9 @@ struct NameGameStore: Sendable {
             try who.ensureRow(db)
             try db.execute("UPDATE namegame_sessions SET ended = 1 WHERE player = ? AND mode = ? AND ended = 0",
                            [.text(player), .text(mode.rawValue)])
-            try db.execute("INSERT INTO namegame_sessions (player, mode, started_ms) VALUES (?, ?, ?)",
-                           [.text(player), .text(mode.rawValue), .integer(nowMilliseconds())])
-            return Session(id: db.lastInsertID, mode: mode, startedMilliseconds: nowMilliseconds(), ended: false,
+            let id = try db.insert("INSERT INTO namegame_sessions (player, mode, started_ms) VALUES (?, ?, ?)",
+                                   [.text(player), .text(mode.rawValue), .integer(nowMilliseconds())])
+            return Session(id: id, mode: mode, startedMilliseconds: nowMilliseconds(), ended: false,
                            stats: Stats(), nextPeople: [])
         }
     }
@@ -95,14 +95,14 @@ struct NameGameStore: Sendable {
         let started = nowMilliseconds()
         let id = try pool.write { db in
             try who.ensureRow(db)
-            try db.execute("""
+            let id = try db.insert("""
                 INSERT INTO namegame_rounds (session, player, mode, people, answer, hide_order, started_ms)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, [.integer(session), .text(player), .text(round.mode.rawValue), .text(round.people.map(\.id).joined(separator: ",")),
                       SQLValue(round.answer), .text(round.hideOrder.map(String.init).joined(separator: ",")), .integer(started)])
             try db.execute("UPDATE namegame_sessions SET next_people = ? WHERE id = ?",
                            [.text(next.map(\.id).joined(separator: ",")), .integer(session)])
-            return db.lastInsertID
+            return id
         }
         return RoundRecord(id: id, session: session, round: round, startedMilliseconds: started, wrong: [], status: "open")
     }
@@ -182,7 +182,7 @@ struct NameGameStore: Sendable {
                 incorrect = incorrect + ?, identify_ms = identify_ms + ?, streak = \(streak),
                 best_streak = max(best_streak, \(streak)), ended = ended OR ? WHERE id = ?
             """, delta + [SQLValue(ends ? 1 : 0), .integer(record.session)])
-        try db.execute("INSERT OR IGNORE INTO namegame_lifetime (player, mode) VALUES (?, ?)", [.text(player), .text(mode)])
+        try db.execute("INSERT INTO namegame_lifetime (player, mode) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(player), .text(mode)])
         try db.execute("""
             UPDATE namegame_lifetime SET rounds = rounds + ?, identified = identified + ?, correct = correct + ?,
                 incorrect = incorrect + ?, identify_ms = identify_ms + ?, streak = \(streak),

@@ -129,9 +129,9 @@ struct OnceStore: Sendable {
     /// The player's row and the anchors in use, made by their first write (inside its transaction).
     private func ensureRows(_ visitor: Visitor, _ anchors: Once.Anchors, version: String, _ db: Database) throws {
         try visitor.player.ensureRow(db)
-        try db.execute("INSERT OR IGNORE INTO once_versions VALUES (?, ?, ?)",
+        try db.execute("INSERT INTO once_versions VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                        [.text(visitor.playerID), .text(version), .integer(Int64((anchors.version * 1000).rounded()))])
-        try db.execute("INSERT OR IGNORE INTO once_sessions VALUES (?, ?, ?)",
+        try db.execute("INSERT INTO once_sessions VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                        [.text(visitor.playerID), .text(visitor.sessionID), .integer(Int64((anchors.session * 1000).rounded()))])
     }
 
@@ -158,7 +158,10 @@ struct OnceStore: Sendable {
                 ON CONFLICT (player, task, at_ms) DO UPDATE SET times = times + 1
                 """, [p, .text(task), .integer(Int64((at * 1000).rounded()))])
         case .setToDo(let task, let item):
-            try db.execute("INSERT OR REPLACE INTO once_todos VALUES (?, ?, ?, ?, ?)", [
+            try db.execute("""
+                INSERT INTO once_todos VALUES (?, ?, ?, ?, ?) ON CONFLICT (player, task) DO UPDATE SET
+                    created_ms = excluded.created_ms, expires_ms = excluded.expires_ms, info = excluded.info
+                """, [
                 p, .text(task), .integer(Int64((item.created * 1000).rounded())),
                 item.expires.map { .integer(Int64(($0 * 1000).rounded())) } ?? .null, SQLValue(item.info)])
         case .removeToDo(let task):

@@ -56,7 +56,7 @@ final class PeopleStore: Sendable {
     }
 
     func reload() throws {
-        let people = try pool.connection().query("SELECT * FROM people ORDER BY rowid").map(Self.person)
+        let people = try pool.connection().query("SELECT * FROM people ORDER BY position, id").map(Self.person)
         current.withLock { $0 = Directory(people: people) }
     }
 
@@ -183,7 +183,8 @@ final class PeopleStore: Sendable {
 
     private func insert(_ db: Database, _ person: Person) throws {
         try db.execute("""
-            INSERT INTO people (id, first_name, last_name, job_title, photo, retired, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO people (id, first_name, last_name, job_title, photo, retired, updated_ms, position)
+            VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM people))
             """, [.text(person.id), .text(person.firstName), .text(person.lastName), SQLValue(person.jobTitle),
                   .text(person.headshotURL), SQLValue(person.retired ? 1 : 0), .integer(now())])
     }

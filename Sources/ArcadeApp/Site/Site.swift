@@ -30,10 +30,10 @@ public final class Site: Sendable {
     private let ticker: SiteTicker
 
     public init(options: ServeOptions) throws {
-        let pool = DatabasePool(path: options.database, commitDelay: options.commitDelay)
+        let pool = DatabasePool(location: options.database, commitDelay: options.commitDelay)
         self.pool = pool
         // What start-up keeps in the database, read or made at once (a database error names the file).
-        let (key, dailyKey, firstDay) = try StartupError.reading(options.database, as: StartupError.database) {
+        let (key, dailyKey, firstDay) = try StartupError.reading(options.database.description, as: StartupError.database) {
             let db = try pool.connection()
             try db.migrate(Schema.migrations)
             return (try Site.secret("cookie-signing", in: db), try Site.secret("mastermind-daily", in: db),
@@ -48,7 +48,7 @@ public final class Site: Sendable {
         self.hotfixes = hotfixes
         self.admins = admins
         interceptions = InterceptionsStore(pool: pool, clock: options.clock)
-        try StartupError.reading(options.database, as: StartupError.database) {
+        try StartupError.reading(options.database.description, as: StartupError.database) {
             if try admins.count() == 0 {
                 // The first start: one admin, its password shown once, here only.
                 let password = Base64URL.encode(Crypto.randomBytes(15))
@@ -63,7 +63,7 @@ public final class Site: Sendable {
         let templates = try TemplateStore(directory: options.templates, dev: options.dev)
         let people = PeopleStore(pool: pool, clock: options.clock, photos: PhotoLibrary(folder: options.photosDirectory))
         let profiles = constants.string("namegame.profiles", default: "Config/people.json")
-        try StartupError.reading(options.database, as: StartupError.database) {
+        try StartupError.reading(options.database.description, as: StartupError.database) {
             // Read (and fetched, for a URL) only until the first start has copied them into the database.
             if try !people.isSeeded() { try people.seed(Site.loadPeople(profiles)) }
             try people.reload()
@@ -86,6 +86,7 @@ public final class Site: Sendable {
         }
 
         var router = Router()
+        router.offLoopByDefault = pool.location.dialect == .postgresql
         router.get("/healthz") { _ in .text("ok") }
         let pages = self.pages, localizer = self.localizer, identity = self.identity
         // Pages the router answers itself (404, 405, a static miss, a refused request): localized, in the visitor's
@@ -109,7 +110,7 @@ public final class Site: Sendable {
         let interceptions = self.interceptions
         let onceStore = OnceStore(pool: pool, clock: options.clock, constants: constants)
         let editor = AdminHotfixes(hotfixes: hotfixes, localizer: localizer, admins: admins, pool: pool, constants: constants)
-        try StartupError.reading(options.database, as: StartupError.database) { try editor.loadConstants() }
+        try StartupError.reading(options.database.description, as: StartupError.database) { try editor.loadConstants() }
         // The player pages' middleware, outermost first (error pages get the security headers too); the game routes add UpdateRequired, actions CSRFCheck.
         let errors = ErrorPages(pages: pages, identity: identity)
         let site = RouterGroup<SiteContext>(context: SiteContext.init)
@@ -242,7 +243,7 @@ public final class Site: Sendable {
             return existing
         }
         let fresh = Crypto.randomBytes(32)
-        try db.execute("INSERT OR REPLACE INTO secrets (name, value) VALUES (?, ?)", [.text(name), .blob(fresh)])
+        try db.execute("INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value", [.text(name), .blob(fresh)])
         return fresh
     }
 }

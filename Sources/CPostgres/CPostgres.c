@@ -1,0 +1,106 @@
+#include "CPostgres.h"
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct { char *relname; int be_pid; char *extra; } pg_notify;
+
+static struct {
+    PGconn *(*connectdb)(const char *);
+    int (*status)(const PGconn *);
+    char *(*error_message)(const PGconn *);
+    void (*finish)(PGconn *);
+    int (*transaction_status)(const PGconn *);
+    int (*socket)(const PGconn *);
+    int (*consume_input)(PGconn *);
+    pg_notify *(*notifies)(PGconn *);
+    void (*freemem)(void *);
+    PGresult *(*exec)(PGconn *, const char *);
+    PGresult *(*prepare)(PGconn *, const char *, const char *, int, const unsigned int *);
+    PGresult *(*exec_prepared)(PGconn *, const char *, int, const char *const *, const int *, const int *, int);
+    int (*result_status)(const PGresult *);
+    char *(*result_error_message)(const PGresult *);
+    char *(*result_error_field)(const PGresult *, int);
+    int (*ntuples)(const PGresult *);
+    int (*nfields)(const PGresult *);
+    char *(*fname)(const PGresult *, int);
+    unsigned int (*ftype)(const PGresult *, int);
+    int (*getisnull)(const PGresult *, int, int);
+    char *(*getvalue)(const PGresult *, int, int);
+    int (*getlength)(const PGresult *, int, int);
+    char *(*cmd_tuples)(PGresult *);
+    void (*clear)(PGresult *);
+} pq;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static char load_error[512];
+static int loaded = -1;
+
+#define BIND(field, name) \
+    if (!(*(void **)&pq.field = dlsym(handle, name))) { \
+        snprintf(load_error, sizeof load_error, "libpq.so.5 has no %s", name); return; }
+
+static void load(void) {
+    void *handle = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        const char *why = dlerror();
+        snprintf(load_error, sizeof load_error, "%s", why ? why : "libpq.so.5: cannot be loaded");
+        return;
+    }
+    BIND(connectdb, "PQconnectdb") BIND(status, "PQstatus") BIND(error_message, "PQerrorMessage")
+    BIND(finish, "PQfinish") BIND(transaction_status, "PQtransactionStatus") BIND(socket, "PQsocket")
+    BIND(consume_input, "PQconsumeInput") BIND(notifies, "PQnotifies") BIND(freemem, "PQfreemem")
+    BIND(exec, "PQexec") BIND(prepare, "PQprepare") BIND(exec_prepared, "PQexecPrepared")
+    BIND(result_status, "PQresultStatus") BIND(result_error_message, "PQresultErrorMessage")
+    BIND(result_error_field, "PQresultErrorField") BIND(ntuples, "PQntuples") BIND(nfields, "PQnfields")
+    BIND(fname, "PQfname") BIND(ftype, "PQftype") BIND(getisnull, "PQgetisnull") BIND(getvalue, "PQgetvalue")
+    BIND(getlength, "PQgetlength") BIND(cmd_tuples, "PQcmdTuples") BIND(clear, "PQclear")
+    loaded = 0;
+}
+
+int cpg_load(char *error, size_t size) {
+    pthread_once(&once, load);
+    if (loaded != 0 && error && size) snprintf(error, size, "%s", load_error);
+    return loaded;
+}
+
+PGconn *cpg_connectdb(const char *conninfo) { return pq.connectdb(conninfo); }
+int cpg_status(const PGconn *conn) { return pq.status(conn); }
+const char *cpg_error_message(const PGconn *conn) { return pq.error_message(conn); }
+void cpg_finish(PGconn *conn) { pq.finish(conn); }
+int cpg_transaction_status(const PGconn *conn) { return pq.transaction_status(conn); }
+int cpg_socket(const PGconn *conn) { return pq.socket(conn); }
+int cpg_consume_input(PGconn *conn) { return pq.consume_input(conn); }
+
+int cpg_next_notification(PGconn *conn, char *channel, size_t size) {
+    pg_notify *notify = pq.notifies(conn);
+    if (!notify) return 0;
+    snprintf(channel, size, "%s", notify->relname);
+    pq.freemem(notify);
+    return 1;
+}
+
+PGresult *cpg_exec(PGconn *conn, const char *sql) { return pq.exec(conn, sql); }
+PGresult *cpg_prepare(PGconn *conn, const char *name, const char *sql, int count, const unsigned int *types) {
+    return pq.prepare(conn, name, sql, count, types);
+}
+PGresult *cpg_exec_prepared(PGconn *conn, const char *name, int count, const char *const *values,
+                            const int *lengths, const int *formats) {
+    return pq.exec_prepared(conn, name, count, values, lengths, formats, 0);
+}
+int cpg_result_status(const PGresult *result) { return pq.result_status(result); }
+const char *cpg_result_error(const PGresult *result) { return pq.result_error_message(result); }
+const char *cpg_sqlstate(const PGresult *result) {
+    const char *state = pq.result_error_field(result, 'C');
+    return state ? state : "";
+}
+int cpg_ntuples(const PGresult *result) { return pq.ntuples(result); }
+int cpg_nfields(const PGresult *result) { return pq.nfields(result); }
+const char *cpg_fname(const PGresult *result, int column) { return pq.fname(result, column); }
+unsigned int cpg_ftype(const PGresult *result, int column) { return pq.ftype(result, column); }
+int cpg_getisnull(const PGresult *result, int row, int column) { return pq.getisnull(result, row, column); }
+const char *cpg_getvalue(const PGresult *result, int row, int column) { return pq.getvalue(result, row, column); }
+int cpg_getlength(const PGresult *result, int row, int column) { return pq.getlength(result, row, column); }
+const char *cpg_cmd_tuples(PGresult *result) { return pq.cmd_tuples(result); }
+void cpg_clear(PGresult *result) { if (result) pq.clear(result); }

@@ -1,0 +1,197 @@
+import CPostgres
+
+/// One PostgreSQL connection through libpq (loaded on first use): statements prepared once per connection,
+/// parameters sent as text (bytea as binary), results read as text and typed by their column's type.
+/// Blocking: it is used only from the threads that may wait (the writer, the pool threads, commands).
+final class PostgresConnection: Connection {
+    private let connection: OpaquePointer
+    private let name: String
+    private var statements: [String: (name: String, count: Int)] = [:]
+
+    /// The one lock every write transaction takes, whatever instance it runs on: what BEGIN IMMEDIATE is to SQLite.
+    static let writeLock = 0x4172_6361_6465  // "Arcade"
+
+    init(url: String, role: Database.Role) throws(DatabaseError) {
+        name = DatabaseLocation.postgresql(url).description
+        var reason = [CChar](repeating: 0, count: 512)
+        guard cpg_load(&reason, reason.count) == 0 else {
+            throw DatabaseError("PostgreSQL needs libpq, which is not installed (Debian: apt-get install libpq5): "
+                                + String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        guard let connection = cpg_connectdb(url) else { throw DatabaseError("\(name): out of memory") }
+        guard cpg_status(connection) == CPG_CONNECTION_OK else {
+            let message = Self.text(cpg_error_message(connection))
+            cpg_finish(connection)
+            throw DatabaseError("cannot connect to \(name): \(message)")
+        }
+        self.connection = connection
+        // An acknowledged write is durable (the server default, stated so no configuration can weaken it).
+        try executeScript("SET synchronous_commit = on; SET client_min_messages = warning; SET TIME ZONE 'UTC'")
+        _ = role
+    }
+
+    deinit { cpg_finish(connection) }
+
+    private static func text(_ pointer: UnsafePointer<CChar>?) -> String {
+        guard let pointer else { return "" }
+        var message = String(cString: pointer)
+        while message.last?.isWhitespace == true { message.removeLast() }
+        return message
+    }
+
+    /// The result, or the error it carries (cleared either way on failure).
+    private func check(_ result: OpaquePointer?, _ sql: String) throws(DatabaseError) -> OpaquePointer {
+        let status = cpg_result_status(result)
+        guard let result, status == CPG_COMMAND_OK || status == CPG_TUPLES_OK else {
+            let message = result.map { Self.text(cpg_result_error($0)) } ?? Self.text(cpg_error_message(connection))
+            cpg_clear(result)
+            throw DatabaseError("\(message.isEmpty ? "the query failed" : message) (in: \(sql.prefix(120)))")
+        }
+        return result
+    }
+
+    private func run(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) -> OpaquePointer {
+        let statement: (name: String, count: Int)
+        if let known = statements[sql] {
+            statement = known
+        } else {
+            let (numbered, count) = SQLScanner(sql).numberedParameters()
+            let name = "s\(statements.count)"
+            // Types from the first call's values, so `SELECT ? AS n` is a number; a null leaves it to the server.
+            let types: [UInt32] = (0..<count).map { i in
+                guard i < values.count else { return 0 }
+                switch values[i] {
+                case .integer: return 20  // int8
+                case .real: return 701  // float8
+                case .blob: return 17  // bytea
+                case .text, .null: return 0
+                }
+            }
+            cpg_clear(try check(cpg_prepare(connection, name, numbered, Int32(count), types), sql))
+            statement = (name, count)
+            statements[sql] = statement
+        }
+        guard values.count == statement.count else {
+            throw DatabaseError("\(statement.count) parameters, \(values.count) values (in: \(sql.prefix(120)))")
+        }
+        // Each value as a C string (or bytes, for a blob), alive for the call.
+        var buffers: [[CChar]?] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+        for value in values {
+            var bytes: [CChar]?
+            var format: Int32 = 0
+            switch value {
+            case .null: bytes = nil
+            case .integer(let v): bytes = Array(String(v).utf8CString)
+            case .real(let v): bytes = Array(Self.decimal(v).utf8CString)
+            case .text(let v): bytes = Array(v.utf8CString)
+            case .blob(let v): bytes = v.map { CChar(bitPattern: $0) }; format = 1
+            }
+            lengths.append(Int32(bytes.map { format == 1 ? $0.count : $0.count - 1 } ?? 0))
+            formats.append(format)
+            buffers.append(bytes)
+        }
+        return try withPointers(buffers) { pointers throws(DatabaseError) in
+            try check(cpg_exec_prepared(connection, statement.name, Int32(values.count), pointers, lengths, formats), sql)
+        }
+    }
+
+    /// A Double as PostgreSQL reads it back exactly.
+    private static func decimal(_ v: Double) -> String {
+        if v.isNaN { return "NaN" }
+        if v.isInfinite { return v > 0 ? "Infinity" : "-Infinity" }
+        return "\(v)"
+    }
+
+    private func withPointers<T>(_ buffers: [[CChar]?], _ body: ([UnsafePointer<CChar>?]) throws(DatabaseError) -> T)
+        throws(DatabaseError) -> T {
+        var pointers: [UnsafePointer<CChar>?] = []
+        var owned: [UnsafeMutablePointer<CChar>] = []
+        defer { owned.forEach { $0.deallocate() } }
+        for buffer in buffers {
+            guard let buffer else { pointers.append(nil); continue }
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, buffer.count))
+            copy.initialize(from: buffer, count: buffer.count)
+            owned.append(copy)
+            pointers.append(UnsafePointer(copy))
+        }
+        return try body(pointers)
+    }
+
+    func execute(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) -> Int {
+        let result = try run(sql, values)
+        defer { cpg_clear(result) }
+        return Int(Self.text(cpg_cmd_tuples(result))) ?? 0
+    }
+
+    func query(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) -> [Row] {
+        let result = try run(sql, values)
+        defer { cpg_clear(result) }
+        let count = cpg_nfields(result)
+        let columns = (0..<count).map { String(cString: cpg_fname(result, $0)) }
+        let types = (0..<count).map { cpg_ftype(result, $0) }
+        return (0..<cpg_ntuples(result)).map { row in
+            Row(columns: columns, values: (0..<count).map { column in
+                guard cpg_getisnull(result, row, column) == 0, let value = cpg_getvalue(result, row, column) else { return .null }
+                return Self.value(value, length: Int(cpg_getlength(result, row, column)), type: types[Int(column)])
+            })
+        }
+    }
+
+    /// A text-format value as the engine-neutral SQLValue its column type means.
+    private static func value(_ pointer: UnsafePointer<CChar>, length: Int, type: UInt32) -> SQLValue {
+        let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
+        let text = String(decoding: bytes, as: UTF8.self)
+        switch type {
+        case 20, 21, 23, 26: return Int64(text).map { .integer($0) } ?? .text(text)  // int8, int2, int4, oid
+        case 16: return .integer(text == "t" ? 1 : 0)  // bool, as SQLite has it
+        case 700, 701: return Double(text).map { .real($0) } ?? .text(text)
+        case 1700: return Int64(text).map { .integer($0) } ?? Double(text).map { .real($0) } ?? .text(text)  // numeric
+        case 17: return .blob(hex(bytes) ?? [])  // bytea, "\x…"
+        default: return .text(text)
+        }
+    }
+
+    private static func hex(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard bytes.count >= 2, bytes[0] == 0x5C, bytes[1] == 0x78, bytes.count % 2 == 0 else { return nil }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: c - 0x30
+            case 0x61...0x66: c - 0x61 + 10
+            case 0x41...0x46: c - 0x41 + 10
+            default: nil
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count - 2) / 2)
+        var i = 2
+        while i < bytes.count {
+            guard let high = nibble(bytes[i]), let low = nibble(bytes[i + 1]) else { return nil }
+            out.append(high << 4 | low)
+            i += 2
+        }
+        return out
+    }
+
+    func executeScript(_ sql: String) throws(DatabaseError) {
+        cpg_clear(try check(cpg_exec(connection, sql), sql))
+    }
+
+    func beginWrite() throws(DatabaseError) {
+        try executeScript("BEGIN; SELECT pg_advisory_xact_lock(\(Self.writeLock))")
+    }
+
+    var inTransaction: Bool { cpg_transaction_status(connection) != CPG_TRANS_IDLE }
+
+    var schemaVersion: Int {
+        get throws(DatabaseError) {
+            try executeScript("CREATE TABLE IF NOT EXISTS arcade_schema (version BIGINT NOT NULL)")
+            return try query("SELECT max(version) AS version FROM arcade_schema", []).first?.int("version") ?? 0
+        }
+    }
+
+    func setSchemaVersion(_ version: Int) throws(DatabaseError) {
+        try executeScript("DELETE FROM arcade_schema; INSERT INTO arcade_schema VALUES (\(version))")
+    }
+}
