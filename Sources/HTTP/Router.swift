@@ -109,8 +109,10 @@ public struct Router: Responder {
     public mutating func add(_ method: Method, _ pattern: String, deferred: @escaping @Sendable (Request, Reply) -> Void) {
         add(method, pattern) { _ in Response.error(.internalServerError) }
         let last = routes.removeLast()
-        let start: @Sendable (Request, Reply) -> Void = offLoopByDefault
-            ? { request, reply in reply.offload { deferred(request, reply) } } : deferred
+        var start = deferred
+        if offLoopByDefault {
+            start = { request, reply in reply.offload { deferred(request, reply) } }
+        }
         routes.append(Route(method: last.method, segments: last.segments, handler: Handler(deferred: start)))
     }
 
