@@ -60,7 +60,7 @@ let package = Package(
         .executableTarget(name: "arcade", dependencies: ["ArcadeApp"]),
 
         // Helpers shared by the test targets: a raw loopback client, child processes, scratch folders.
-        .target(name: "TestSupport", dependencies: ["CSystem"], path: "Tests/Support"),
+        .target(name: "TestSupport", dependencies: ["CSystem", "Storage"], path: "Tests/Support"),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "MastermindTests", dependencies: ["Mastermind"]),

@@ -7,8 +7,8 @@ import TestSupport
 struct DatabaseWriterTests {
     let scratch = ScratchDirectory()
 
-    func pool(commitDelay: Double = 0) throws -> DatabasePool {
-        let pool = DatabasePool(path: scratch.path + "/w.sqlite", commitDelay: commitDelay)
+    func pool(_ engine: Engine, commitDelay: Double = 0) throws -> DatabasePool {
+        let pool = DatabasePool(location: try TestDatabase.fresh(engine, in: scratch, name: "w"), commitDelay: commitDelay)
         try pool.connection().migrate(StorageTests.schema)
         return pool
     }
@@ -16,8 +16,8 @@ struct DatabaseWriterTests {
     struct Refused: Error {}
 
     /// 40 writers at once on a slow disk: every write is committed, in far fewer flushes than writes.
-    @Test func concurrentWritesShareCommits() throws {
-        let pool = try pool(commitDelay: 0.05)
+    @Test(arguments: Engine.allCases) func concurrentWritesShareCommits(_ engine: Engine) throws {
+        let pool = try pool(engine, commitDelay: 0.05)
         defer { pool.close() }
         let failures = Atomic<Int>(0)
         concurrently(40) { i in
@@ -29,15 +29,15 @@ struct DatabaseWriterTests {
         }
         #expect(failures.load(ordering: .relaxed) == 0)
         // Acknowledged means committed: a fresh connection sees every row.
-        #expect(try Database(path: pool.path).first("SELECT COUNT(*) AS n FROM players")?.int("n") == 40)
+        #expect(try Database(location: pool.location).first("SELECT COUNT(*) AS n FROM players")?.int("n") == 40)
         let writer = try pool.writer()
         #expect(writer.transactions.load(ordering: .relaxed) == 40)
         #expect(writer.commits.load(ordering: .relaxed) < 20, "transactions waiting together share one flush")
     }
 
     /// A transaction that throws (a broken constraint, a stale turn) rolls back alone; the batch commits.
-    @Test func aFailingTransactionLeavesTheOthersCommitted() throws {
-        let pool = try pool(commitDelay: 0.2)
+    @Test(arguments: Engine.allCases) func aFailingTransactionLeavesTheOthersCommitted(_ engine: Engine) throws {
+        let pool = try pool(engine, commitDelay: 0.2)
         defer { pool.close() }
         let writer = try pool.writer()
         let results = Mutex<[Int: Bool]>([:])
@@ -58,15 +58,15 @@ struct DatabaseWriterTests {
         }
         try pool.write { _ in }  // queued behind them: returns once they are settled
         #expect(results.withLock { $0 } == [0: true, 1: true, 2: false, 3: true])
-        let rows = try Database(path: pool.path).query("SELECT id FROM players ORDER BY first_seen").compactMap { $0.string("id") }
+        let rows = try Database(location: pool.location).query("SELECT id FROM players ORDER BY first_seen").compactMap { $0.string("id") }
         #expect(rows == ["first", "second", "third"])
-        #expect(try Database(path: pool.path).first("SELECT COUNT(*) AS n FROM notes")?.int("n") == 0)
+        #expect(try Database(location: pool.location).first("SELECT COUNT(*) AS n FROM notes")?.int("n") == 0)
     }
 
     /// Inside a transaction, the pool's connection is the writer's, and a nested write runs inline,
     /// so a request reads its own writes and never waits on itself.
-    @Test func aTransactionReadsItsOwnWritesAndNestsInline() throws {
-        let pool = try pool()
+    @Test(arguments: Engine.allCases) func aTransactionReadsItsOwnWritesAndNestsInline(_ engine: Engine) throws {
+        let pool = try pool(engine)
         defer { pool.close() }
         let seen = try pool.write { db -> Int in
             try db.execute("INSERT INTO players VALUES ('me', 1)")
@@ -78,8 +78,8 @@ struct DatabaseWriterTests {
         #expect(try pool.connection().first("SELECT COUNT(*) AS n FROM players WHERE id = 'gone'")?.int("n") == 0)
     }
 
-    @Test func stopCommitsWhatIsQueued() throws {
-        let pool = try pool(commitDelay: 0.05)
+    @Test(arguments: Engine.allCases) func stopCommitsWhatIsQueued(_ engine: Engine) throws {
+        let pool = try pool(engine, commitDelay: 0.05)
         let committed = Atomic<Int>(0)
         for i in 0..<10 {
             pool.writeLater({ db in try db.execute("INSERT INTO players VALUES (?, ?)", [.text("q\(i)"), .integer(Int64(i))]) })
@@ -87,6 +87,6 @@ struct DatabaseWriterTests {
         try pool.writer().submit({ _ in }, done: { _ in committed.wrappingAdd(1, ordering: .relaxed) })
         pool.close()
         #expect(committed.load(ordering: .relaxed) == 1)
-        #expect(try Database(path: pool.path).first("SELECT COUNT(*) AS n FROM players")?.int("n") == 10)
+        #expect(try Database(location: pool.location).first("SELECT COUNT(*) AS n FROM players")?.int("n") == 10)
     }
 }

@@ -1,47 +1,68 @@
 import Testing
-import Storage
+@testable import Storage
 import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
-@Suite("SQLite storage")
+@Suite("Storage, on both engines")
 struct StorageTests {
     let scratch = ScratchDirectory()
     func scratchPath(_ name: String) -> String { scratch.path + "/" + name }
 
     static let schema = [
         Migration(1, "CREATE TABLE players (id TEXT PRIMARY KEY, first_seen INTEGER NOT NULL);"),
-        Migration(2, "CREATE TABLE notes (player TEXT NOT NULL REFERENCES players(id), body TEXT, score REAL, data BLOB);"),
+        Migration(2, """
+            CREATE TABLE notes (player TEXT NOT NULL REFERENCES players(id), body TEXT, score REAL, data BLOB);
+            CREATE TABLE counters (id INTEGER PRIMARY KEY, label TEXT NOT NULL);
+            """),
     ]
 
-    @Test func migrationsRunOnceAndRowsAreTyped() throws {
-        let db = try Database(path: scratchPath("a.sqlite"))
+    @Test(arguments: Engine.allCases) func migrationsRunOnceAndRowsAreTyped(_ engine: Engine) throws {
+        let db = try Database(location: TestDatabase.fresh(engine, in: scratch))
         try db.migrate(Self.schema)
         try db.migrate(Self.schema)  // again: nothing to do
-        #expect(try db.first("PRAGMA user_version")?.int("user_version") == 2)
+        #expect(try db.schemaVersion == 2)
         try db.execute("INSERT INTO players VALUES (?, ?)", ["p1", 42])
-        try db.execute("INSERT INTO notes VALUES (?, ?, ?, ?)", ["p1", "héllo", .real(1.5), .blob([0, 1, 2])])
-        let row = try #require(try db.first("SELECT * FROM notes"))
-        #expect(row.string("body") == "héllo")
+        try db.execute("INSERT INTO players VALUES (?, ?)", ["p'2", .integer(Int64.max)])
+        let bytes: [UInt8] = [0, 1, 2, 0x5C, 0x78, 255]
+        try db.execute("INSERT INTO notes VALUES (?, ?, ?, ?)", ["p1", "héllo 'quoted' ? $1", .real(1.5), .blob(bytes)])
+        try db.execute("INSERT INTO notes VALUES (?, ?, ?, ?)", ["p'2", .null, .real(-0.1), .blob([])])
+        let row = try #require(try db.first("SELECT * FROM notes WHERE player = ?", ["p1"]))
+        #expect(row.string("body") == "héllo 'quoted' ? $1")
         #expect(row.double("score") == 1.5)
-        #expect(row.blob("data") == [0, 1, 2])
+        #expect(row.blob("data") == bytes)
         #expect(row.int("missing") == nil)
+        let other = try #require(try db.first("SELECT n.*, p.first_seen FROM notes n JOIN players p ON p.id = n.player WHERE p.id = 'p''2'"))
+        #expect(other["body"] == .null)
+        #expect(other.double("score") == -0.1)
+        #expect(other.blob("data") == [])
+        #expect(other.int("first_seen") == Int(Int64.max))
+        // Aggregates read as numbers in both engines.
+        let sums = try #require(try db.first("SELECT COUNT(*) AS n, SUM(first_seen - 42) AS s, MAX(first_seen) AS m FROM players"))
+        #expect(sums.int("n") == 2)
+        #expect(sums.int("s") == Int(Int64.max) - 42)
+        #expect(sums.int("m") == Int(Int64.max))
+        #expect(try db.execute("UPDATE players SET first_seen = first_seen WHERE id LIKE ?", ["p%"]) == 2)
+        #expect(try db.insert("INSERT INTO counters (label) VALUES (?)", ["a"]) == 1)
+        #expect(try db.insert("INSERT INTO counters (label) VALUES (?)", ["b"]) == 2)
         #expect(throws: DatabaseError.self) { try db.execute("INSERT INTO notes VALUES ('nobody', 'x', 0, NULL)") }
     }
 
-    @Test func aFailedMigrationLeavesTheDatabaseUntouched() throws {
-        let path = scratchPath("b.sqlite")
-        let db = try Database(path: path)
+    @Test(arguments: Engine.allCases) func aFailedMigrationLeavesTheDatabaseUntouched(_ engine: Engine) throws {
+        let db = try Database(location: TestDatabase.fresh(engine, in: scratch))
         try db.migrate([Self.schema[0]])
         let broken = [Self.schema[0], Migration(2, "CREATE TABLE half (x INTEGER);"), Migration(3, "THIS IS NOT SQL;")]
-        #expect(throws: DatabaseError.self) { try db.migrate(broken) }
-        #expect(try db.first("PRAGMA user_version")?.int("user_version") == 1)
-        #expect(try db.query("SELECT name FROM sqlite_master WHERE name = 'half'").isEmpty)
+        do { try db.migrate(broken); Issue.record("a broken migration ran") } catch {
+            #expect(error.message.contains("migration 3 failed"), "\(error)")
+            #expect(error.message.contains("the database is unchanged"))
+        }
+        #expect(try db.schemaVersion == 1)
+        #expect(throws: DatabaseError.self) { try db.query("SELECT * FROM half") }
     }
 
-    @Test func transactionsRollBackOnError() throws {
-        let db = try Database(path: scratchPath("c.sqlite"))
+    @Test(arguments: Engine.allCases) func transactionsRollBackOnError(_ engine: Engine) throws {
+        let db = try Database(location: TestDatabase.fresh(engine, in: scratch))
         try db.migrate(Self.schema)
         struct Boom: Error {}
         #expect(throws: Boom.self) {
@@ -65,9 +86,31 @@ struct StorageTests {
         #expect(throws: DatabaseError.self) { _ = try Database(path: "/proc/arcade-cannot-write/x.sqlite") }
     }
 
-    @Test func eachThreadGetsItsOwnConnection() throws {
-        let pool = DatabasePool(path: scratchPath("d.sqlite"))
+    @Test(arguments: Engine.allCases) func eachThreadGetsItsOwnConnection(_ engine: Engine) throws {
+        let pool = DatabasePool(location: try TestDatabase.fresh(engine, in: scratch))
         let here = try pool.connection()
         #expect(try pool.connection() === here)
+    }
+
+    @Test func wrongLocationsAndUnreachableServersFailClearly() throws {
+        #expect(throws: DatabaseError.self) { try DatabaseLocation(parsing: "mysql://x@y/z") }
+        #expect(throws: DatabaseError.self) { try DatabaseLocation(parsing: "sqlite:") }
+        #expect(try DatabaseLocation(parsing: "sqlite:/tmp/a.sqlite") == .sqlite("/tmp/a.sqlite"))
+        #expect(try DatabaseLocation(parsing: "data/a.sqlite") == .sqlite("data/a.sqlite"))
+        let url = "postgresql://arcade:s3cret@127.0.0.1:1/arcade?connect_timeout=2"
+        #expect(try DatabaseLocation(parsing: url).description == "postgresql://arcade@127.0.0.1:1/arcade?connect_timeout=2")
+        do { _ = try Database(location: .postgresql(url)); Issue.record("connected to a closed port") } catch {
+            #expect(error.message.hasPrefix("cannot connect to postgresql://arcade@127.0.0.1:1/arcade"), "\(error)")
+            #expect(!error.message.contains("s3cret"))
+        }
+    }
+
+    @Test func parametersAreNumberedOutsideQuotesAndSchemaIsTranslated() {
+        let (sql, count) = SQLScanner("SELECT '?', \"a?\" FROM t WHERE x = ? -- why?\nAND y = ?").numberedParameters()
+        #expect(sql == "SELECT '?', \"a?\" FROM t WHERE x = $1 -- why?\nAND y = $2")
+        #expect(count == 2)
+        #expect(SQLDialect.postgresql.schema("CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER, r REAL, b BLOB, s TEXT DEFAULT 'INTEGER')")
+                == "CREATE TABLE t (id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, n BIGINT, r DOUBLE PRECISION, b BYTEA, s TEXT DEFAULT 'INTEGER')")
+        #expect(SQLDialect.sqlite.schema("CREATE TABLE t (id INTEGER PRIMARY KEY)") == "CREATE TABLE t (id INTEGER PRIMARY KEY)")
     }
 }
