@@ -19,8 +19,8 @@ struct CheatSiteTests {
         try Database(location: server.database).first("SELECT progress FROM cheat_progress")?.string("progress")
     }
 
-    @Test func theKonamiCodeUnlocksItsEffectAndNamesStayHiddenUntilFound() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func theKonamiCodeUnlocksItsEffectAndNamesStayHiddenUntilFound(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         try player.get("/")
@@ -50,8 +50,8 @@ struct CheatSiteTests {
         #expect(try JSONParser.parse(try act(other, "key=a").text)["progress"]?.int == 0)
     }
 
-    @Test func malformedActionsAre400AndChangeNothing() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func malformedActionsAre400AndChangeNothing(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         try player.get("/")
@@ -69,8 +69,8 @@ struct CheatSiteTests {
         #expect(try storedProgress(server) == before)
     }
 
-    @Test func moreThanThirtyActionsASecondGive429() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func moreThanThirtyActionsASecondGive429(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         try player.get("/")
@@ -86,8 +86,8 @@ struct CheatSiteTests {
         #expect(try act(other, "key=x").status == 200)
     }
 
-    @Test func theThemeTogglesTheCreditsOpenAndTheFoundPageCounts() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func theThemeTogglesTheCreditsOpenAndTheFoundPageCounts(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         try player.get("/")
@@ -120,8 +120,8 @@ struct CheatSiteTests {
         #expect(!found.contains("data-cheat=\"konami\""))
     }
 
-    @Test func konamiRevealsOneDigitOncePerGameAndMarksTheResult() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func konamiRevealsOneDigitOncePerGameAndMarksTheResult(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         let page = try player.get("/mastermind")
@@ -147,8 +147,8 @@ struct CheatSiteTests {
         #expect(!(try player.get("/mastermind").text.contains("data-revealed=")))
     }
 
-    @Test func whoIsItHelpsTheRoundInPlay() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func whoIsItHelpsTheRoundInPlay(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         // Reverse mode (a face, pick the name): the name's first letter.

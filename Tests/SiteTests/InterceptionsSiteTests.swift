@@ -22,8 +22,8 @@ struct InterceptionsSiteTests {
 
     func json(_ response: WireResponse) throws -> JSONValue { try JSONParser.parse(response.body) }
 
-    @Test func updateCheckGivesTheReadmeAnswers() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func updateCheckGivesTheReadmeAnswers(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         try Self.seed(server.site)
         let high = try json(server.get("/api/update-check?platform=ios&app_version=4.2&os_version=9"))
@@ -50,8 +50,8 @@ struct InterceptionsSiteTests {
         #expect(try json(response)["error"]?.string?.isEmpty == false)
     }
 
-    @Test func interceptionsHaveTheGTConstantsShape() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func interceptionsHaveTheGTConstantsShape(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         try Self.seed(server.site)
         try server.site.hotfixes.set("home.heading", language: StringOverlay.allLanguages, to: "Play!")
@@ -78,8 +78,8 @@ struct InterceptionsSiteTests {
         #expect(try json(server.get("/api/interceptions?lang=fr-CA"))["maintenance"]?["ios"]?["message"]?.string == "Bientôt")
     }
 
-    @Test func maintenanceAnswers503WhileStaticFilesAndHealthKeepWorking() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func maintenanceAnswers503WhileStaticFilesAndHealthKeepWorking(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         try server.site.interceptions.setMaintenance("web", .init(active: true, messages: ["en": "Polishing the pixels.", "de": "Wir polieren die Pixel."],
                                                                   endsAt: Int(WallClock.system()) + 600))
@@ -97,8 +97,8 @@ struct InterceptionsSiteTests {
         #expect(try server.get("/").status == 200)
     }
 
-    @Test func strongETagAnd304() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func strongETagAnd304(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let first = try server.get("/api/interceptions")
         let etag = try #require(first.header("ETag"))

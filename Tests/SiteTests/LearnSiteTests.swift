@@ -21,8 +21,8 @@ extension Player {
 
 @Suite("Learning by spaced repetition, over HTTP")
 struct LearnSiteTests {
-    @Test func aWrongPickInNormalModeIsTheNextLearnQuestion() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func aWrongPickInNormalModeIsTheNextLearnQuestion(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         // Learn a few people first, so the scheduler has others it could ask; the last learn round answered too.
@@ -53,8 +53,8 @@ struct LearnSiteTests {
         #expect(try player.askedID(try player.play("learn").text) == missed)
     }
 
-    @Test func iDontKnowShowsTheAnswerAndCountsAMiss() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func iDontKnowShowsTheAnswerAndCountsAMiss(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         let page = try player.play("normal").text
@@ -78,8 +78,8 @@ struct LearnSiteTests {
         #expect(try player.play("practice").text.contains("data-ended=\"true\""))
     }
 
-    @Test func iDontKnowKeepsTheLearnStreakButEndsOthers() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func iDontKnowKeepsTheLearnStreakButEndsOthers(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         for mode in ["learn", "normal"] {
@@ -100,8 +100,8 @@ struct LearnSiteTests {
         #expect(stats.contains("data-known=\"0\" data-learning=\"\(met)\""))
     }
 
-    @Test func reviewMyMissesAsksExactlyThoseMissed() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func reviewMyMissesAsksExactlyThoseMissed(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         var missed: [String] = []

@@ -78,8 +78,8 @@ func format4(_ n: Int) -> String {
 
 @Suite("Mastermind over HTTP")
 struct MastermindSiteTests {
-    @Test func invalidGuessesAre422AndChangeNothing() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func invalidGuessesAre422AndChangeNothing(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         let board = try player.get("/mastermind")
@@ -107,8 +107,8 @@ struct MastermindSiteTests {
         #expect(Player.attribute("data-attempts-left", in: try player.get("/mastermind").text) == "10")
     }
 
-    @Test func theSecretNeverLeavesTheServerBeforeTheEnd() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func theSecretNeverLeavesTheServerBeforeTheEnd(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         _ = try player.startMastermind()
@@ -138,8 +138,8 @@ struct MastermindSiteTests {
         #expect(Player.attribute("data-secret", in: end.text) == secret)
     }
 
-    @Test func aGameCanBeWonWithFormsAlone() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func aGameCanBeWonWithFormsAlone(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         let game = try player.startMastermind()
@@ -177,8 +177,8 @@ struct MastermindSiteTests {
 
     /// A game won in place (a script posts, the board is swapped) shows the new win count and how many
     /// guesses it took, in every language, never "no tries left".
-    @Test func anInPlaceWinUpdatesTheCountAndSaysHowManyGuesses() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func anInPlaceWinUpdatesTheCountAndSaysHowManyGuesses(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         let game = try player.startMastermind()
@@ -197,8 +197,8 @@ struct MastermindSiteTests {
     }
 
     /// Hint wins are counted apart, so after only those the chart would be bars of 0: it says so instead.
-    @Test func statisticsAfterOnlyAHintWinShowNoEmptyChart() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func statisticsAfterOnlyAHintWinShowNoEmptyChart(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         let game = try player.startMastermind()
@@ -211,8 +211,8 @@ struct MastermindSiteTests {
     }
 
     /// Giving up asks first (a page: no script needed), then shows the code, says so, and counts one loss.
-    @Test func givingUpAsksFirstThenShowsTheCode() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func givingUpAsksFirstThenShowsTheCode(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         #expect(!(try player.get("/mastermind").text.contains("data-giveup-link")), "nothing to give up on an unstarted board")
@@ -239,8 +239,8 @@ struct MastermindSiteTests {
 
     /// The share text: the game, N/10 or X/10, then each row's pegs as symbols in stored order; no digits of any
     /// guess or of the code. The result also shows the streaks and the distribution with this game's bar marked.
-    @Test func aFinishedGameHasAResultWorthSharing() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func aFinishedGameHasAResultWorthSharing(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         func share(_ html: String) throws -> String {
@@ -274,8 +274,8 @@ struct MastermindSiteTests {
     }
 
     /// Hard mode: every guess must fit all earlier feedback; one that does not is 422, names the row, changes nothing.
-    @Test func hardModeRefusesAGuessThatContradictsARow() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func hardModeRefusesAGuessThatContradictsARow(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         #expect(try player.get("/mastermind").text.contains("data-start-hard"), "a first game can be hard too")
@@ -301,8 +301,8 @@ struct MastermindSiteTests {
     }
 
     /// The keypad remembers: digits of a row that scored nothing are marked as not in the code, for screen readers too.
-    @Test func theKeypadRulesOutDigitsARowProvedAbsent() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func theKeypadRulesOutDigitsARowProvedAbsent(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         let game = try player.startMastermind()
@@ -318,8 +318,8 @@ struct MastermindSiteTests {
     }
 
     /// The board is a board: played rows, the row being typed, then a slot for each attempt still to come.
-    @Test func theBoardShowsEveryAttempt() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func theBoardShowsEveryAttempt(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         func count(_ needle: String, _ html: String) -> Int { html.ranges(of: needle).count }
@@ -334,8 +334,8 @@ struct MastermindSiteTests {
         #expect(count("id=\"row-", over) == 2 && count("data-current-row", over) == 0 && count("class=\"slot\"", over) == 0)
     }
 
-    @Test func concurrentGuessersCountEachAttemptOnce() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func concurrentGuessersCountEachAttemptOnce(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         let game = try player.startMastermind()
@@ -356,8 +356,8 @@ struct MastermindSiteTests {
         #expect(try db.first("SELECT status FROM mastermind_games")?.string("status") == "lost")
     }
 
-    @Test func gamesAndWinsSurviveARestart() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func gamesAndWinsSurviveARestart(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         let player = Player(server)
         let game = try player.startMastermind()
         try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
@@ -365,7 +365,7 @@ struct MastermindSiteTests {
         try player.post("/mastermind/guess", "game=\(Int(game)! + 1)&turn=0&guess=\(wrong(try player.secret(), 3))")
         server.stop()
 
-        let again = try SiteServer(router: nil) { $0.database = server.database }
+        let again = try SiteServer(engine: engine, router: nil) { $0.database = server.database }
         defer { again.stop() }
         let returning = Player(again)
         returning.cookies = player.cookies

@@ -27,8 +27,8 @@ extension Player {
 
 @Suite("The Name Game over HTTP")
 struct NameGameSiteTests {
-    @Test func everyModeIsReachableFromTheMenu() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func everyModeIsReachableFromTheMenu(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         let menu = try player.get("/namegame").text
@@ -41,8 +41,8 @@ struct NameGameSiteTests {
         #expect(try player.get("/namegame/nonsense").status == 404)
     }
 
-    @Test func theAnswerIsNotInThePageBeforeAnswering() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func theAnswerIsNotInThePageBeforeAnswering(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         for mode in ["normal", "reverse", "team", "hint", "fifty"] {
@@ -63,8 +63,8 @@ struct NameGameSiteTests {
         }
     }
 
-    @Test func aRoundPlaysAndBadOrReplayedAnswersChangeNothing() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func aRoundPlaysAndBadOrReplayedAnswersChangeNothing(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         let page = try player.play("normal").text
@@ -103,8 +103,8 @@ struct NameGameSiteTests {
         #expect(try player.post("/namegame/next", "mode=normal").status == 422)
     }
 
-    @Test func practiceEndsAtTheFirstMistakeWithTheStreak() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func practiceEndsAtTheFirstMistakeWithTheStreak(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         for _ in 0..<2 {
@@ -163,8 +163,8 @@ struct NameGameSiteTests {
     }
 
     /// Defect 3 for practice: the summary keeps the question that ended the run.
-    @Test func thePracticeEndKeepsTheQuestion() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func thePracticeEndKeepsTheQuestion(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         let page = try player.play("practice").text
@@ -178,8 +178,8 @@ struct NameGameSiteTests {
 
     /// Defect 5: the keys are explained only to scripts (hidden until one shows it), with the round's own count, and
     /// names in reverse mode carry their key.
-    @Test func keysAreExplainedWithTheRoundsCount() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func keysAreExplainedWithTheRoundsCount(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         #expect(try player.play("fifty").text.contains("<p class=\"field-help\" data-keys hidden>Keys: 1–2 choose"))
@@ -189,8 +189,8 @@ struct NameGameSiteTests {
     }
 
     /// Defect 6: progress speaks in words; bookkeeping marks never show as keys.
-    @Test func progressShowsNoInternalKeys() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func progressShowsNoInternalKeys(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         try player.answerRounds("normal", count: 2)
@@ -202,8 +202,8 @@ struct NameGameSiteTests {
 
     /// Defect 4: the chart has an axis, numbered rows with their values, a summary and the same data as a table; the
     /// lifetime table says what each cell is, so a phone can stack it.
-    @Test func theStatisticsExplainThemselves() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func theStatisticsExplainThemselves(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         try player.answerRounds("normal", count: 3)
@@ -228,8 +228,8 @@ struct NameGameSiteTests {
         #expect(TimeChart.niceCeiling(50) == 50)
     }
 
-    @Test func hintModeHidesWrongFacesOverTime() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func hintModeHidesWrongFacesOverTime(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         try server.site.constants.setHotfix("namegame.hintInterval", .real(0.3))
         let player = Player(server)

@@ -6,8 +6,8 @@ import PropertyList
 
 @Suite("The once-store on the site")
 struct OnceSiteTests {
-    @Test func tutorialShowsUntilDismissedAcrossSessions() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func tutorialShowsUntilDismissedAcrossSessions(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         #expect(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\""))
@@ -23,8 +23,8 @@ struct OnceSiteTests {
     }
 
     /// A dismissed tutorial can still be read: every game page links its help page, which works without a script.
-    @Test func theHelpStaysReachableAfterTheTutorialIsDismissed() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func theHelpStaysReachableAfterTheTutorialIsDismissed(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         try player.get("/mastermind")
@@ -44,8 +44,8 @@ struct OnceSiteTests {
         #expect(icon.status == 200 && icon.header("Content-Type") == "image/x-icon" && icon.body.count > 1000)
     }
 
-    @Test func tutorialGoesAfterTwoGames() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func tutorialGoesAfterTwoGames(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         for _ in 0..<2 {
@@ -57,8 +57,8 @@ struct OnceSiteTests {
         #expect(!(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\"")))
     }
 
-    @Test func whatsNewShowsOncePerVersion() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func whatsNewShowsOncePerVersion(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         #expect(!(try player.get("/").text.contains("data-once=\"whatsnew\"")), "not for a first visit")
@@ -78,8 +78,8 @@ struct OnceSiteTests {
 
     /// Bookkeeping queued at one version and written after a hotfix changed it belongs to the version it was
     /// seen at: otherwise the new version looks already seen, and its what's new never shows.
-    @Test func whatsNewQueuedBeforeAVersionChangeKeepsItsVersion() throws {
-        let server = try SiteServer(router: nil) { $0.commitDelay = 0.4 }
+    @Test(arguments: Engine.allCases) func whatsNewQueuedBeforeAVersionChangeKeepsItsVersion(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine, router: nil) { $0.commitDelay = 0.4 }
         defer { server.stop() }
         let player = Player(server), other = Player(server)
         try player.get("/")
@@ -105,8 +105,8 @@ struct OnceSiteTests {
         #expect((asked...answered).contains(Int64(at)), "marked at \(at), seen between \(asked) and \(answered)")
     }
 
-    @Test func firstMastermindWinRemindsOfTheNameGameUntilPlayed() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func firstMastermindWinRemindsOfTheNameGameUntilPlayed(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         #expect(!(try player.get("/").text.contains("data-once=\"namegame.try\"")))
@@ -128,8 +128,8 @@ struct OnceSiteTests {
         #expect(progress.contains("data-empty=\"todo\""))
     }
 
-    @Test func dismissRefusesUnknownTasksAndForeignPlaces() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func dismissRefusesUnknownTasksAndForeignPlaces(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         try player.get("/")

@@ -7,7 +7,7 @@ import Storage
 import Glibc
 #endif
 
-/// The real site on a free loopback port, with its own database file.
+/// The real site on a free loopback port, with its own database (an SQLite file, or a PostgreSQL schema).
 final class SiteServer {
     let site: Site
     let server: HTTPServer
@@ -15,9 +15,10 @@ final class SiteServer {
     let scratch = ScratchDirectory()
     var port: Int { server.port }
 
-    init(router: ((Site) -> Router)? = nil, _ configure: (inout ServeOptions) -> Void = { _ in }) throws {
+    init(engine: Engine = .sqlite, router: ((Site) -> Router)? = nil,
+         _ configure: (inout ServeOptions) -> Void = { _ in }) throws {
         var options = ServeOptions()
-        options.database = .sqlite(scratch.path + "/site.sqlite")
+        options.database = try TestDatabase.fresh(engine, in: scratch)
         options.server.port = 0
         options.server.workers = 2
         options.server.accessLog = false

@@ -27,8 +27,8 @@ struct StringsExchangeTests {
         page.text.firstRange(of: "name=\"import\" value=\"").map { String(page.text[$0.upperBound...].prefix { $0 != "\"" }) }
     }
 
-    @Test func exportThenImportOfEveryShippedLanguageIsANoOp() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func exportThenImportOfEveryShippedLanguageIsANoOp(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let admin = try AdminConsoleTests.admin(server)
         let localizer = server.site.localizer
@@ -69,8 +69,8 @@ struct StringsExchangeTests {
         #expect(try Player(server).get("/admin/strings/de.strings").status == 303)
     }
 
-    @Test func theCommandLineReadsAnExportBackToTheSameTable() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func theCommandLineReadsAnExportBackToTheSameTable(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let admin = try AdminConsoleTests.admin(server)
         let scratch = ScratchDirectory()
@@ -84,8 +84,8 @@ struct StringsExchangeTests {
         }
     }
 
-    @Test func anImportIsPreviewedAppliedAsOneChangeAndUndoneByOneRevert() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func anImportIsPreviewedAppliedAsOneChangeAndUndoneByOneRevert(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let admin = try AdminConsoleTests.admin(server)
         let localizer = server.site.localizer
@@ -142,8 +142,8 @@ struct StringsExchangeTests {
         #expect(try admin.post("/admin/strings/import/revert", "import=\(id)").status == 422, "a revert is done once")
     }
 
-    @Test func aBadFileIsRefusedWhole() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func aBadFileIsRefusedWhole(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let admin = try AdminConsoleTests.admin(server)
         let broken = "\"home.title\" = \"Spielhalle\";\n\"home.heading\" = \"Wähle\"\n\"site.name\" = \"x\";\n"
@@ -168,8 +168,8 @@ struct StringsExchangeTests {
         #expect(try Self.importFile(anonymous, language: "de", name: "de.strings", "\"home.title\" = \"x\";").status != 200)
     }
 
-    @Test func thePseudoLocaleIsForAdminsOnly() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func thePseudoLocaleIsForAdminsOnly(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let visitor = Player(server)
         let plain = try visitor.get("/?lang=en-XA")

@@ -17,8 +17,8 @@ struct UpdateRulesSiteTests {
         }
     }
 
-    @Test func lowIsADismissibleBannerRememberedFor24Hours() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func lowIsADismissibleBannerRememberedFor24Hours(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         // The web app is version 1.0.0; this low rule wants 2.0.
         try server.site.interceptions.addRule(platform: "web", restriction: .low, active: true,
@@ -32,8 +32,8 @@ struct UpdateRulesSiteTests {
         #expect(!(try player.get("/").text.contains("data-update")), "dismissed for a day")
     }
 
-    @Test func mediumIsAPersistentWarning() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func mediumIsAPersistentWarning(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         try server.site.interceptions.addRule(platform: "web", restriction: .medium, active: true, minimumApp: nil,
                                                minimumOS: ("18", ["en": "Your system will soon be too old."]), os: "ios")
@@ -46,8 +46,8 @@ struct UpdateRulesSiteTests {
         #expect(!(try server.get("/", headers: ["User-Agent": Self.windows10]).text.contains("data-update")))
     }
 
-    @Test func highReplacesGamePagesOnly() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func highReplacesGamePagesOnly(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         try server.site.interceptions.addRule(platform: "web", restriction: .high, active: true, minimumApp: nil,
                                                minimumOS: ("11", ["en": "Windows 11 or newer is needed to play."]))

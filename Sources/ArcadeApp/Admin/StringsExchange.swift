@@ -210,8 +210,8 @@ struct StringsExchange: Sendable {
                 try hotfixes.record(db, change.key, language: language, from: change.before, to: change.after, by: admin, batch: id)
             }
             let now = hotfixes.admins.clock()
-            try db.execute("UPDATE string_imports SET applied_at = ?, changes = ?, content = x'' WHERE id = ?",
-                           [SQLValue(now), SQLValue(changes.count), SQLValue(id)])
+            try db.execute("UPDATE string_imports SET applied_at = ?, changes = ?, content = ? WHERE id = ?",
+                           [SQLValue(now), SQLValue(changes.count), .blob([]), SQLValue(id)])
             try AdminStore.audit(db, at: now, admin, action: "import strings", target: "\(staged.file) [\(language)] #\(id)",
                                  before: nil, after: "\(changes.count) changes")
             return true

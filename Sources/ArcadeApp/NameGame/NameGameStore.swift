@@ -177,16 +177,18 @@ struct NameGameStore: Sendable {
             : identified && wrong.isEmpty ? "streak + 1"
             : gaveUp && round.mode == .learn ? "streak" : "0"
         let ends = status == "failed" || (gaveUp && round.mode == .practice)
+        // In the SQL both engines read: no two-argument max(), no OR over integers.
+        let best = "CASE WHEN best_streak > \(streak) THEN best_streak ELSE \(streak) END"
         try db.execute("""
             UPDATE namegame_sessions SET rounds = rounds + ?, identified = identified + ?, correct = correct + ?,
                 incorrect = incorrect + ?, identify_ms = identify_ms + ?, streak = \(streak),
-                best_streak = max(best_streak, \(streak)), ended = ended OR ? WHERE id = ?
+                best_streak = \(best), ended = CASE WHEN ? = 1 THEN 1 ELSE ended END WHERE id = ?
             """, delta + [SQLValue(ends ? 1 : 0), .integer(record.session)])
         try db.execute("INSERT INTO namegame_lifetime (player, mode) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(player), .text(mode)])
         try db.execute("""
             UPDATE namegame_lifetime SET rounds = rounds + ?, identified = identified + ?, correct = correct + ?,
                 incorrect = incorrect + ?, identify_ms = identify_ms + ?, streak = \(streak),
-                best_streak = max(best_streak, \(streak)) WHERE player = ? AND mode = ?
+                best_streak = \(best) WHERE player = ? AND mode = ?
             """, delta + [.text(player), .text(mode)])
         guard finished else { return }
         // Every mode teaches the scheduler about the person asked.
@@ -201,7 +203,7 @@ struct NameGameStore: Sendable {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
             ON CONFLICT (player, person) DO UPDATE SET state = excluded.state, step = excluded.step,
                 stability = excluded.stability, difficulty = excluded.difficulty, due_ms = excluded.due_ms,
-                last_ms = excluded.last_ms, reviews = reviews + 1, lapses = lapses + excluded.lapses
+                last_ms = excluded.last_ms, reviews = namegame_cards.reviews + 1, lapses = namegame_cards.lapses + excluded.lapses
             """, [.text(player), .text(person), .text(next.state.rawValue), next.step.map { SQLValue($0) } ?? .null,
                   .real(next.stability ?? 0), .real(next.difficulty ?? 0), .integer(next.due), .integer(now),
                   SQLValue(rating == .again ? 1 : 0)])

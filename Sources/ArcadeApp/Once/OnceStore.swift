@@ -155,7 +155,7 @@ struct OnceStore: Sendable {
         case .mark(let task, let at):
             try db.execute("""
                 INSERT INTO once_marks (player, task, at_ms) VALUES (?, ?, ?)
-                ON CONFLICT (player, task, at_ms) DO UPDATE SET times = times + 1
+                ON CONFLICT (player, task, at_ms) DO UPDATE SET times = once_marks.times + 1
                 """, [p, .text(task), .integer(Int64((at * 1000).rounded()))])
         case .setToDo(let task, let item):
             try db.execute("""
