@@ -12,8 +12,8 @@ public enum Engine: String, CaseIterable, Sendable, CustomStringConvertible {
 }
 
 /// A fresh, empty database for one test: an SQLite file in the test's scratch folder, or a schema of its own on the
-/// test PostgreSQL server (`ARCADE_TEST_POSTGRES`, as `scripts/test` sets it; otherwise a throwaway cluster started
-/// here with `scripts/postgres` on first use and stopped when the test process exits).
+/// test PostgreSQL server (`ARCADE_TEST_POSTGRES`, as `scripts/test` sets it; otherwise a cluster of the user's own,
+/// started here with `scripts/postgres` on first use and left running for the next run).
 public enum TestDatabase {
     public static func fresh(_ engine: Engine, in scratch: ScratchDirectory, name: String = "site") throws -> DatabaseLocation {
         switch engine {
@@ -43,26 +43,21 @@ public enum TestDatabase {
         }
     }
 
+    /// One cluster per user, in a fixed folder, kept running for the next `swift test` (reused when it answers).
     private static func startCluster() throws -> String {
-        var template = Array("/tmp/arcade-pg-XXXXXX".utf8CString)
-        let folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-        clusterFolder = strdup(folder)
+        let folder = "/tmp/arcade-test-postgres-\(getuid())"
+        let url = "postgresql://postgres@/postgres?host=\(folder)"
+        if access(folder + "/.s.PGSQL.5432", F_OK) == 0, (try? Database(location: .postgresql(url))) != nil { return url }
+        _ = system("scripts/postgres stop '\(folder)' >/dev/null 2>&1; rm -rf '\(folder)'")
         guard let pipe = popen("scripts/postgres start '\(folder)'", "r") else { throw DatabaseError("cannot run scripts/postgres") }
         var output = ""
         var buffer = [CChar](repeating: 0, count: 512)
         while fgets(&buffer, Int32(buffer.count), pipe) != nil {
             output += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
-        guard pclose(pipe) == 0, let line = output.split(separator: "\n").last, line.hasPrefix("postgresql://") else {
-            throw DatabaseError("scripts/postgres could not start a test cluster: \(output)")
+        guard pclose(pipe) == 0, output.contains(url) else {
+            throw DatabaseError("scripts/postgres could not start a test cluster in \(folder): \(output)")
         }
-        atexit {
-            guard let folder = TestDatabase.clusterFolder else { return }
-            let path = String(cString: folder)
-            _ = system("scripts/postgres stop '\(path)' >/dev/null 2>&1; rm -rf '\(path)'")
-        }
-        return String(line)
+        return url
     }
-
-    nonisolated(unsafe) private static var clusterFolder: UnsafeMutablePointer<CChar>?
 }
