@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+import Storage
 @testable import ArcadeApp
 #if canImport(Glibc)
 import Glibc
@@ -48,6 +49,23 @@ struct StartupErrorTests {
         let error = start { $0.database = .sqlite(path) }
         guard case .database(let file, _)? = error else { Issue.record("\(String(describing: error))"); return }
         #expect(file == path)
+    }
+
+    @Test func anUnreachablePostgreSQLServerOrAFailedMigrationStopsStartUpClearly() throws {
+        let url = "postgresql://arcade:hidden@127.0.0.1:1/arcade?connect_timeout=2"
+        guard case .database(let name, let reason)? = start({ $0.database = .postgresql(url) }) else {
+            Issue.record("an unreachable server did not stop start-up"); return
+        }
+        #expect(name == "postgresql://arcade@127.0.0.1:1/arcade?connect_timeout=2")
+        #expect(reason.contains("cannot connect") && !reason.contains("hidden"), "\(reason)")
+        // A schema newer than this build: refused, nothing changed.
+        let location = try TestDatabase.fresh(.postgresql, in: scratch)
+        let db = try Database(location: location)
+        try db.executeScript("CREATE TABLE arcade_schema (version BIGINT NOT NULL); INSERT INTO arcade_schema VALUES (999)")
+        guard case .database(_, let newer)? = start({ $0.database = location }) else {
+            Issue.record("a newer schema did not stop start-up"); return
+        }
+        #expect(newer.contains("schema version 999 is newer"), "\(newer)")
     }
 
     @Test func missingDirectoriesAreNamed() {
