@@ -73,10 +73,10 @@ int cpg_transaction_status(const PGconn *conn) { return pq.transaction_status(co
 int cpg_socket(const PGconn *conn) { return pq.socket(conn); }
 int cpg_consume_input(PGconn *conn) { return pq.consume_input(conn); }
 
-int cpg_next_notification(PGconn *conn, char *channel, size_t size) {
+int cpg_next_notification(PGconn *conn, char *payload, size_t size) {
     pg_notify *notify = pq.notifies(conn);
     if (!notify) return 0;
-    snprintf(channel, size, "%s", notify->relname);
+    snprintf(payload, size, "%s", notify->extra ? notify->extra : "");
     pq.freemem(notify);
     return 1;
 }

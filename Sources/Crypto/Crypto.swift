@@ -216,6 +216,11 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
     }
 }
 
+extension BoundedCache {
+    /// Forgets everything (the data changed somewhere this cache cannot tell).
+    @inlinable public func removeAll() { storage.withLock { $0.removeAll(keepingCapacity: true) } }
+}
+
 extension BoundedCache where Value: Equatable {
     /// Drops the entry only while it still holds `value`, not a newer one set since.
     @inlinable public func remove(_ key: Key, ifStill value: Value) {

@@ -174,6 +174,19 @@ final class PostgresConnection: Connection {
         return out
     }
 
+    /// The connection's socket, for waiting on notifications.
+    var socket: Int32 { cpg_socket(connection) }
+
+    /// Reads what the server sent; false when the connection is broken.
+    func consumeInput() -> Bool { cpg_consume_input(connection) == 1 && cpg_status(connection) == CPG_CONNECTION_OK }
+
+    /// The payload of the next notification received on a channel this connection listens to, if any.
+    func nextNotification() -> String? {
+        var payload = [CChar](repeating: 0, count: 512)
+        guard cpg_next_notification(connection, &payload, payload.count) == 1 else { return nil }
+        return String(decoding: payload.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     func executeScript(_ sql: String) throws(DatabaseError) {
         cpg_clear(try check(cpg_exec(connection, sql), sql))
     }

@@ -14,25 +14,26 @@ struct AdminTests {
         return try player.post("/admin/login", "name=\(name)&password=\(password.addingFormEncoding)")
     }
 
-    @Test func theCommandLineCreatesAnAdminFromStandardInput() throws {
+    @Test(arguments: Engine.allCases) func theCommandLineCreatesAnAdminFromStandardInput(_ engine: Engine) throws {
         let scratch = ScratchDirectory()
-        let db = scratch.path + "/admins.sqlite"
+        let location = try TestDatabase.fresh(engine, in: scratch, name: "admins")
+        let db = location.argument
         scratch.write("password.txt", "correct horse battery\n")
         // The password comes from standard input, never from the command line.
         let shell = "'\(ChildProcess.arcadeBinary)' admin create alice --db '\(db)' < '\(scratch.path)/password.txt'"
         #expect(system(shell) == 0)
-        let store = AdminStore(pool: DatabasePool(path: db))
+        let store = AdminStore(pool: DatabasePool(location: location))
         #expect(try store.verify(name: "alice", password: "correct horse battery")?.name == "alice")
         #expect(try store.verify(name: "alice", password: "wrong") == nil)
-        let row = try #require(try Database(path: db).first("SELECT * FROM admins WHERE name = 'alice'"))
+        let row = try #require(try Database(location: location).first("SELECT * FROM admins WHERE name = 'alice'"))
         #expect(row.int("iterations")! >= 600_000)
         #expect(row.blob("hash")?.count == 32 && row.blob("salt")?.count == 16)
         scratch.write("short.txt", "short\n")
         #expect(system("'\(ChildProcess.arcadeBinary)' admin create bob --db '\(db)' < '\(scratch.path)/short.txt' 2>/dev/null") != 0)
     }
 
-    @Test func signInSessionsAndSignOut() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func signInSessionsAndSignOut(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         try server.site.admins.create(name: "alice", password: "correct horse battery")
         let player = Player(server)
@@ -67,12 +68,12 @@ struct AdminTests {
         #expect(try player.get("/admin").status == 303, "the old token no longer works")
     }
 
-    @Test func sessionsEndAfterThirtyIdleMinutesAndActivityKeepsThemAlive() throws {
+    @Test(arguments: Engine.allCases) func sessionsEndAfterThirtyIdleMinutesAndActivityKeepsThemAlive(_ engine: Engine) throws {
         let scratch = ScratchDirectory()
-        let path = scratch.path + "/idle.sqlite"
-        try Database(path: path).migrate(Schema.migrations)
+        let location = try TestDatabase.fresh(engine, in: scratch, name: "idle")
+        try Database(location: location).migrate(Schema.migrations)
         let now = Atomic<Int>(1_800_000_000)
-        let store = AdminStore(pool: DatabasePool(path: path), clock: { now.load(ordering: .relaxed) })
+        let store = AdminStore(pool: DatabasePool(location: location), clock: { now.load(ordering: .relaxed) })
         try store.create(name: "erin", password: "correct horse battery")
         let erin = try #require(try store.verify(name: "erin", password: "correct horse battery"))
         let token = try store.startSession(erin)
@@ -88,7 +89,7 @@ struct AdminTests {
         #expect(try store.session(token) == nil)
         now.add(-(30 * 60 + 1), ordering: .relaxed)
         #expect(try store.session(token) == nil, "an expired session is deleted, not merely refused")
-        #expect(try Database(path: path).first("SELECT COUNT(*) AS n FROM admin_sessions")?.int("n") == 0)
+        #expect(try Database(location: location).first("SELECT COUNT(*) AS n FROM admin_sessions")?.int("n") == 0)
         // Failed sign-ins count for 15 minutes, then stop counting.
         for _ in 0..<5 { try store.recordFailure(name: "erin", address: "192.0.2.1") }
         #expect(try store.recentFailures(name: "erin", address: "192.0.2.1") == 5)
@@ -98,8 +99,8 @@ struct AdminTests {
         #expect(try store.recentFailures(name: "erin", address: "192.0.2.1") == 0)
     }
 
-    @Test func anIdleSessionSendsTheAdminBackToSignIn() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func anIdleSessionSendsTheAdminBackToSignIn(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         try server.site.admins.create(name: "frank", password: "correct horse battery")
         let player = Player(server)
@@ -113,8 +114,8 @@ struct AdminTests {
         #expect(try player.get("/api/admin/session").status == 401)
     }
 
-    @Test func fiveFailuresPerAccountAndAddressGive429() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func fiveFailuresPerAccountAndAddressGive429(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         try server.site.admins.create(name: "carol", password: "correct horse battery")
         let player = Player(server)
@@ -125,8 +126,8 @@ struct AdminTests {
         #expect(try signIn(player, "dave", "whatever").status == 401, "another account is not throttled")
     }
 
-    @Test func signInNeedsTheFormToken() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func signInNeedsTheFormToken(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         try server.site.admins.create(name: "erin", password: "correct horse battery")
         let player = Player(server)
@@ -135,8 +136,8 @@ struct AdminTests {
         #expect(forged.status == 403)
     }
 
-    @Test func adminWorksDuringMaintenance() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func adminWorksDuringMaintenance(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         try server.site.interceptions.setMaintenance("web", .init(active: true))
         let player = Player(server)
@@ -155,8 +156,8 @@ struct HotfixEditorTests {
         return player
     }
 
-    @Test func placeholdersMustSurvive() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func placeholdersMustSurvive(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let admin = try admin(server)
         // "Version %@": a %d or a missing placeholder is refused, with the reason.
@@ -170,8 +171,8 @@ struct HotfixEditorTests {
         #expect(try Player(server).get("/").text.contains("Release 1.0.0"))
     }
 
-    @Test func pluralFormsAreHotfixedOneAtATime() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func pluralFormsAreHotfixedOneAtATime(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let admin = try admin(server)
         let key = "home.games.count#games.other"
@@ -199,8 +200,8 @@ struct HotfixEditorTests {
         #expect(try Player(server).get("/").text.contains("(2 games)"))
     }
 
-    @Test func aLanguageHotfixHistoryAndRevert() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func aLanguageHotfixHistoryAndRevert(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let admin = try admin(server)
         let xss = "<script>alert(1)</script> Jouez !"
@@ -223,8 +224,8 @@ struct HotfixEditorTests {
         #expect(!(try player.get("/?lang=en").text.contains("Hacked")))
     }
 
-    @Test func constantHotfixesKeepTheirTypeAndSurviveRestart() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func constantHotfixesKeepTheirTypeAndSurviveRestart(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         let admin = try admin(server)
         let wrong = try admin.post("/admin/constants", "key=mastermind.attempts&value=ten")
         #expect(wrong.status == 422)
@@ -244,8 +245,8 @@ struct HotfixEditorTests {
         #expect(restarted.constants.double("namegame.hintInterval", default: 0) == 1.5)
     }
 
-    @Test func aConstantHotfixReverts() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func aConstantHotfixReverts(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let admin = try admin(server)
         #expect(try admin.post("/admin/constants", "key=site.version&value=2.0.0").status == 303)
@@ -255,8 +256,8 @@ struct HotfixEditorTests {
         #expect(server.site.constants.string("site.version", default: "") == "1.0.0")
     }
 
-    @Test func maintenanceFromTheAdminPages() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func maintenanceFromTheAdminPages(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let admin = try admin(server)
         #expect(try admin.post("/admin/maintenance", "platform=web&switch=on&confirm=1&message_en=Back+at+noon&minutes=30").status == 303)
@@ -272,8 +273,8 @@ struct HotfixEditorTests {
         #expect(try admin.get("/admin/audit").text.contains("data-action=\"maintenance\""))
     }
 
-    @Test func rulesEditedInTheAdminAndPreviewed() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func rulesEditedInTheAdminAndPreviewed(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let admin = try admin(server)
         let add = "platform=ios&active=on&restriction="
@@ -303,8 +304,8 @@ struct HotfixEditorTests {
         #expect(try admin.get("/admin/audit").text.contains("data-action=\"add rule\""))
     }
 
-    @Test func browserRulesMayNameASystem() throws {
-        let server = try SiteServer()
+    @Test(arguments: Engine.allCases) func browserRulesMayNameASystem(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let admin = try admin(server)
         #expect(try admin.post("/admin/rules", "platform=ios&system=ios&restriction=1&os_version=15").status == 422,

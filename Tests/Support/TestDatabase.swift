@@ -11,6 +11,16 @@ public enum Engine: String, CaseIterable, Sendable, CustomStringConvertible {
     public var description: String { rawValue }
 }
 
+extension DatabaseLocation {
+    /// As `--db` takes it.
+    public var argument: String {
+        switch self {
+        case .sqlite(let path): path
+        case .postgresql(let url): url
+        }
+    }
+}
+
 /// A fresh, empty database for one test: an SQLite file in the test's scratch folder, or a schema of its own on the
 /// test PostgreSQL server (`ARCADE_TEST_POSTGRES`, as `scripts/test` sets it; otherwise a cluster of the user's own,
 /// started here with `scripts/postgres` on first use and left running for the next run).

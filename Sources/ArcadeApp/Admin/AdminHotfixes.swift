@@ -48,12 +48,16 @@ struct AdminHotfixes: Sendable {
     }
 
     /// Loads the persisted constant hotfixes at start-up.
+    /// Reads every constant hotfix again: those removed meanwhile (by another instance) are dropped.
     func loadConstants() throws {
+        var kept = Set<String>()
         for row in try pool.connection().query("SELECT * FROM constant_hotfixes") {
             guard let key = row.string("key"), let text = row.string("value"), let base = constants.base[key],
                   let value = Self.parse(text, like: base) else { continue }
             try constants.setHotfix(key, value)
+            kept.insert(key)
         }
+        for (key, _) in constants.hotfixValues where !kept.contains(key) { try constants.setHotfix(key, nil) }
     }
 
     /// Sets (or with nil removes) a constant's hotfix; it must keep the type.

@@ -342,5 +342,46 @@ enum Schema {
             """, postgresql: """
             ALTER TABLE people ADD COLUMN position INTEGER;
             """),
+        Migration(19, """
+            -- PostgreSQL only: how instances sharing the database learn that data they cache changed (ChangeFeed).
+            """, postgresql: """
+            -- A version per cached kind, bumped by every statement that changes it, and a notification at commit:
+            -- the kind, or kind:player for a player's once-store records.
+            CREATE TABLE cache_versions (name TEXT PRIMARY KEY, version BIGINT NOT NULL);
+            CREATE FUNCTION arcade_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                INSERT INTO cache_versions (name, version) VALUES (TG_ARGV[0], 1)
+                    ON CONFLICT (name) DO UPDATE SET version = cache_versions.version + 1;
+                PERFORM pg_notify('arcade_changes', TG_ARGV[0]);
+                RETURN NULL;
+            END $$;
+            CREATE FUNCTION arcade_player_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'DELETE' THEN
+                    PERFORM pg_notify('arcade_changes', TG_ARGV[0] || ':' || OLD.player);
+                ELSE
+                    PERFORM pg_notify('arcade_changes', TG_ARGV[0] || ':' || NEW.player);
+                END IF;
+                RETURN NULL;
+            END $$;
+            CREATE TRIGGER changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON string_hotfixes
+                FOR EACH STATEMENT EXECUTE FUNCTION arcade_changed('hotfixes');
+            CREATE TRIGGER changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON constant_hotfixes
+                FOR EACH STATEMENT EXECUTE FUNCTION arcade_changed('constants');
+            CREATE TRIGGER changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON update_rules
+                FOR EACH STATEMENT EXECUTE FUNCTION arcade_changed('interceptions');
+            CREATE TRIGGER changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON maintenance
+                FOR EACH STATEMENT EXECUTE FUNCTION arcade_changed('interceptions');
+            CREATE TRIGGER changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON people
+                FOR EACH STATEMENT EXECUTE FUNCTION arcade_changed('people');
+            CREATE TRIGGER changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON once_marks
+                FOR EACH STATEMENT EXECUTE FUNCTION arcade_changed('once');
+            CREATE TRIGGER changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON once_todos
+                FOR EACH STATEMENT EXECUTE FUNCTION arcade_changed('once');
+            CREATE TRIGGER changed_player AFTER INSERT OR UPDATE OR DELETE ON once_marks
+                FOR EACH ROW EXECUTE FUNCTION arcade_player_changed('once');
+            CREATE TRIGGER changed_player AFTER INSERT OR UPDATE OR DELETE ON once_todos
+                FOR EACH ROW EXECUTE FUNCTION arcade_player_changed('once');
+            """),
     ]
 }

@@ -22,8 +22,9 @@ struct InterceptionsStore: Sendable {
         let generation = Atomic<Int>(0)
     }
 
-    /// Writes bump the generation (after they committed) and drop the cached values.
-    private func changed() {
+    /// Writes bump the generation (after they committed) and drop the cached values; so does another instance's
+    /// write, through the change feed.
+    func changed() {
         switches.rules.withLock { $0 = nil }
         switches.web.withLock { $0 = nil }
         switches.generation.wrappingAdd(1, ordering: .releasing)

@@ -28,6 +28,9 @@ public final class Site: Sendable {
     let schedule: ChangeSchedule
     /// Set last in `init`: its thread starts with everything it touches in place.
     private let ticker: SiteTicker
+    /// Other instances' changes to what this one caches (PostgreSQL only).
+    private let changes: ChangeFeed?
+    private let leadership: Leadership
 
     public init(options: ServeOptions) throws {
         let pool = DatabasePool(location: options.database, commitDelay: options.commitDelay)
@@ -177,8 +180,29 @@ public final class Site: Sendable {
             [overlay.version, constants.version, interceptions.switches.generation.load(ordering: .acquiring)]
         }
         let seen = Mutex(watched())
+        // Another instance's write reaches this one's caches: strings, constants, rules and maintenance (which the
+        // live streams then push), people, and a player's once-store records.
+        changes = ChangeFeed.start(options.database) { kind, key in
+            let all = kind == ChangeFeed.everything
+            do {
+                if all || kind == "hotfixes" { try hotfixes.load() }
+                if all || kind == "constants" { try editor.loadConstants() }
+                if all || kind == "interceptions" { interceptions.changed() }
+                if all || kind == "people" { try people.reload() }
+                if all || kind == "once" {
+                    if let key { onceStore.cache.records[key] = nil } else { onceStore.cache.records.removeAll() }
+                }
+            } catch {
+                Log.error("reading changes made elsewhere (\(kind)): \(error)")
+            }
+        }
+        // Scheduled changes are applied once, by whichever instance leads.
+        let leadership = Leadership(options.database)
+        self.leadership = leadership
         ticker = SiteTicker {
-            do { try schedule.applyDue() } catch { Log.error("scheduled changes: \(error)") }
+            if leadership.held() {
+                do { try schedule.applyDue() } catch { Log.error("scheduled changes: \(error)") }
+            }
             let now = watched()
             guard seen.withLock({ $0 }) != now else { return }
             do {
@@ -193,6 +217,8 @@ public final class Site: Sendable {
     /// Commits what the writer still holds and stops it; reports how many transactions shared each flush.
     public func close() {
         ticker.stop()
+        changes?.stop()
+        leadership.resign()
         if let writer = try? pool.writer() {
             let transactions = writer.transactions.load(ordering: .relaxed), commits = writer.commits.load(ordering: .relaxed)
             let average = commits == 0 ? 0 : Double(transactions) / Double(commits)

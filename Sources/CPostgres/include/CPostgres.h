@@ -21,8 +21,8 @@ void cpg_finish(PGconn *conn);
 int cpg_transaction_status(const PGconn *conn);
 int cpg_socket(const PGconn *conn);
 int cpg_consume_input(PGconn *conn);
-/// The channel of the next notification received, copied into `channel`; 1 if there was one, else 0.
-int cpg_next_notification(PGconn *conn, char *channel, size_t size);
+/// The payload of the next notification received, copied into `payload`; 1 if there was one, else 0.
+int cpg_next_notification(PGconn *conn, char *payload, size_t size);
 
 PGresult *cpg_exec(PGconn *conn, const char *sql);
 PGresult *cpg_prepare(PGconn *conn, const char *name, const char *sql, int count, const unsigned int *types);

@@ -1,0 +1,93 @@
+import Synchronization
+import Threads
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What other instances changed in the data this one caches, for a database several instances share (PostgreSQL):
+/// triggers bump a version per cached kind (`cache_versions`) and notify `arcade_changes` with `kind` or `kind:key`
+/// when the change commits; a thread of its own listens, and every few seconds compares the versions too, so a
+/// notification lost (a dropped connection) still heals. On SQLite there is one instance and nothing to watch.
+public final class ChangeFeed: Sendable {
+    /// A kind of cached data changed (for one key, when the notification names it); `everything` after a reconnect.
+    public typealias Handler = @Sendable (_ kind: String, _ key: String?) -> Void
+    public static let everything = "*"
+
+    private let stopping = Atomic<Bool>(false)
+    private let thread = Mutex<OSThread?>(nil)
+
+    /// Starts watching, or returns nil for an engine with one instance.
+    public static func start(_ location: DatabaseLocation, every seconds: Double = 2,
+                             _ handler: @escaping Handler) -> ChangeFeed? {
+        guard case .postgresql(let url) = location else { return nil }
+        return ChangeFeed(url: url, every: seconds, handler)
+    }
+
+    private init(url: String, every seconds: Double, _ handler: @escaping Handler) {
+        let started = OSThread { [self] in run(url: url, every: seconds, handler) }
+        thread.withLock { $0 = started }
+    }
+
+    public func stop() {
+        stopping.store(true, ordering: .releasing)
+        thread.withLock { started in
+            started?.join()
+            started = nil
+        }
+    }
+
+    private static func seconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    private func run(url: String, every interval: Double, _ handler: Handler) {
+        var connection: PostgresConnection?
+        var versions: [String: Int64]?
+        var connectedBefore = false
+        var lastCheck = -Double.infinity
+        while !stopping.load(ordering: .acquiring) {
+            guard let live = connection else {
+                do {
+                    let fresh = try PostgresConnection(url: url, role: .reader)
+                    try fresh.executeScript("LISTEN arcade_changes")
+                    connection = fresh
+                    // What changed while nobody listened is unknown: after a reconnect, everything is read again.
+                    if connectedBefore { handler(Self.everything, nil) }
+                    connectedBefore = true
+                    versions = nil
+                    lastCheck = -Double.infinity
+                } catch {
+                    usleep(500_000)
+                }
+                continue
+            }
+            var waiting = pollfd(fd: live.socket, events: Int16(POLLIN), revents: 0)
+            _ = poll(&waiting, 1, 250)
+            guard live.consumeInput() else { connection = nil; continue }
+            while let payload = live.nextNotification() {
+                if let colon = payload.firstIndex(of: ":") {
+                    handler(String(payload[..<colon]), String(payload[payload.index(after: colon)...]))
+                } else {
+                    handler(payload, nil)
+                }
+            }
+            let now = Self.seconds()
+            guard now - lastCheck >= interval else { continue }
+            lastCheck = now
+            do {
+                var current: [String: Int64] = [:]
+                for row in try live.query("SELECT name, version FROM cache_versions", []) {
+                    if let name = row.string("name"), case .integer(let version) = row["version"] { current[name] = version }
+                }
+                if let known = versions {
+                    for (name, version) in current where known[name] != version { handler(name, nil) }
+                }
+                versions = current
+            } catch {
+                connection = nil
+            }
+        }
+    }
+}
