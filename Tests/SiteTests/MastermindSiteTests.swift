@@ -6,11 +6,11 @@ import Synchronization
 
 /// A client that keeps cookies and the page's CSRF token, as a browser would.
 final class Player: @unchecked Sendable {
-    let server: SiteServer
+    let server: any Endpoint
     var cookies: [String: String] = [:]
     var csrf = ""
 
-    init(_ server: SiteServer) { self.server = server }
+    init(_ server: any Endpoint) { self.server = server }
 
     var cookieHeader: String { cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") }
 

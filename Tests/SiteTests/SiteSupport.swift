@@ -7,8 +7,38 @@ import Storage
 import Glibc
 #endif
 
+/// A running site reached over loopback: the site in this process, or an `arcade` (or nginx before several) apart.
+protocol Endpoint: Sendable {
+    var port: Int { get }
+    var database: DatabaseLocation { get }
+}
+
+/// A site in another process: its port, and the database it uses.
+struct RemoteSite: Endpoint {
+    let port: Int
+    let database: DatabaseLocation
+}
+
+extension Endpoint {
+    /// One request on a fresh connection.
+    func get(_ path: String, headers: [String: String] = [:]) throws -> WireResponse {
+        let client = try RawClient(port: port)
+        let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+        client.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\(extra)Connection: close\r\n\r\n")
+        return try client.readResponse()
+    }
+
+    func post(_ path: String, body: String, headers: [String: String] = [:]) throws -> WireResponse {
+        let client = try RawClient(port: port)
+        let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+        client.send("POST \(path) HTTP/1.1\r\nHost: t\r\n\(extra)Content-Type: application/x-www-form-urlencoded\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+        return try client.readResponse()
+    }
+}
+
 /// The real site on a free loopback port, with its own database (an SQLite file, or a PostgreSQL schema).
-final class SiteServer {
+final class SiteServer: Endpoint, @unchecked Sendable {
     let site: Site
     let server: HTTPServer
     let database: DatabaseLocation
@@ -33,22 +63,6 @@ final class SiteServer {
         server.shutdown()
         server.wait()
         site.close()
-    }
-
-    /// One request on a fresh connection.
-    func get(_ path: String, headers: [String: String] = [:]) throws -> WireResponse {
-        let client = try RawClient(port: port)
-        let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
-        client.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\(extra)Connection: close\r\n\r\n")
-        return try client.readResponse()
-    }
-
-    func post(_ path: String, body: String, headers: [String: String] = [:]) throws -> WireResponse {
-        let client = try RawClient(port: port)
-        let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
-        client.send("POST \(path) HTTP/1.1\r\nHost: t\r\n\(extra)Content-Type: application/x-www-form-urlencoded\r\n"
-                    + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
-        return try client.readResponse()
     }
 }
 

@@ -23,9 +23,10 @@ public final class ChildProcess {
         return directory + "/arcade"
     }
 
-    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        let binary = Self.arcadeBinary
-        guard access(binary, X_OK) == 0 else { throw TestFailure("no arcade binary at \(binary); run `swift build` first") }
+    /// Runs `arcade` with `arguments`, or another program (nginx) when `executable` names it.
+    public init(_ arguments: [String], executable: String? = nil, environment: [String: String] = [:]) throws {
+        let binary = executable ?? Self.arcadeBinary
+        guard access(binary, X_OK) == 0 else { throw TestFailure("no executable at \(binary) (for arcade: run `swift build` first)") }
         let out = open(scratch.path + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let err = open(scratch.path + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         defer { close(out); close(err) }
