@@ -19,34 +19,59 @@ struct DurabilityTests {
 
     /// 50 players on 8 pipelined connections post Mastermind guesses and cheat actions, which the
     /// writer commits in groups; the server is killed mid-stream. Every write it answered must be in
-    /// the file: each answered guess is a stored guess, each answered action a step of stored progress.
-    @Test(arguments: [30, 200, 500])
-    func everyAnsweredWriteIsInTheFile(_ killAfter: Int) throws {
+    /// the database: each answered guess is a stored guess, each answered action a step of stored progress.
+    @Test(arguments: Engine.allCases, [30, 200, 500])
+    func everyAnsweredWriteIsInTheFile(_ engine: Engine, _ killAfter: Int) throws {
         let scratch = ScratchDirectory()
-        let database = scratch.path + "/durable.sqlite"
-        let child = try ChildProcess(["--port", "0", "--db", database, "--access-log", "off", "--workers", "2"])
-        let port = try child.waitForPort()
+        let database = try TestDatabase.fresh(engine, in: scratch, name: "durable")
+        let child = try ChildProcess(Self.arguments(database))
+        try Self.killMidStream(database, ports: [try child.waitForPort()], victim: child, killAfter: killAfter)
+    }
 
-        struct Seat { let id: String; let cookie: String; let csrf: String; let secret: String }
+    /// Two instances on one PostgreSQL take writes; one is killed: what it answered is kept, and the other goes on.
+    @Test func killingOneOfTwoInstancesLosesNothingItAnswered() throws {
+        let scratch = ScratchDirectory()
+        let database = try TestDatabase.fresh(.postgresql, in: scratch, name: "pair")
+        let a = try ChildProcess(Self.arguments(database))
+        let portA = try a.waitForPort(timeout: 30)
+        let b = try ChildProcess(Self.arguments(database))
+        let portB = try b.waitForPort(timeout: 30)
+        try Self.killMidStream(database, ports: [portA, portB], victim: a, killAfter: 150)
+        // B still serves, reads and writes.
+        let survivor = Player(RemoteSite(port: portB, database: database))
+        #expect(try survivor.get("/mastermind").status == 200)
+        #expect(try survivor.post("/cheats/actions", "kind=swipe&value=up").status == 200)
+    }
+
+    static func arguments(_ database: DatabaseLocation) -> [String] {
+        ["--port", "0", "--db", database.argument, "--access-log", "off", "--workers", "2"]
+    }
+
+    /// Seats 50 players, spreads their connections over `ports`, kills `victim` once it has answered `killAfter`
+    /// writes, and checks that every write any instance answered is in the database.
+    static func killMidStream(_ database: DatabaseLocation, ports: [Int], victim: ChildProcess, killAfter: Int) throws {
+        struct Seat { let id: String; let cookie: String; let csrf: String; let secret: String; let port: Int }
         var seats: [Seat] = []
-        for _ in 0..<50 {
+        for i in 0..<50 {
+            let port = ports[(i % 8) % ports.count]
             let page = try RawClient(port: port)
             page.send("GET /mastermind HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
             let response = try page.readResponse()
             let cookie = response.cookieHeader()
             let csrf = try #require(Player.attribute("name=\"csrf-token\" content", in: response.text))
             let id = try #require(response.cookies["arcade_player"].flatMap(Self.playerID))
-            seats.append(Seat(id: id, cookie: cookie, csrf: csrf, secret: ""))
+            seats.append(Seat(id: id, cookie: cookie, csrf: csrf, secret: "", port: port))
         }
-        let db = try Database(path: database)
+        let db = try Database(location: database)
         seats = try seats.map { seat in
             let secret = try db.first("SELECT secret FROM mastermind_games WHERE player = ? AND status = 'playing'", [.text(seat.id)])?
                 .string("secret") ?? "7777"
-            return Seat(id: seat.id, cookie: seat.cookie, csrf: seat.csrf, secret: secret)
+            return Seat(id: seat.id, cookie: seat.cookie, csrf: seat.csrf, secret: secret, port: seat.port)
         }
 
         // Each connection carries its players' writes, interleaved: a guess, then a swipe, eight times.
-        let clients = try (0..<8).map { _ in try RawClient(port: port) }
+        let connectionPorts = (0..<8).map { ports[$0 % ports.count] }
+        let clients = try connectionPorts.map { try RawClient(port: $0) }
         var expected: [[(player: String, kind: String)]] = Array(repeating: [], count: 8)
         for (c, client) in clients.enumerated() {
             var wire = ""
@@ -63,13 +88,15 @@ struct DurabilityTests {
             }
             client.send(wire)
         }
+        let victimPort = ports[0]
         var answered: [String: [String: Int]] = [:]
         var next = Array(repeating: 0, count: 8)
-        var total = 0, killed = false
+        var fromVictim = 0, killed = false
         while true {
             var progressed = false
             for (c, client) in clients.enumerated() where next[c] < expected[c].count {
-                guard let response = try? client.readResponse(timeout: killed ? 0.5 : 10) else { continue }
+                let onVictim = connectionPorts[c] == victimPort
+                guard let response = try? client.readResponse(timeout: killed && onVictim ? 0.5 : 10) else { continue }
                 progressed = true
                 let (player, kind) = expected[c][next[c]]
                 next[c] += 1
@@ -77,18 +104,18 @@ struct DurabilityTests {
                 #expect(response.status == (kind == "guess" ? 303 : 200) || (kind == "guess" && response.status == 422),
                         "\(kind): \(response.status)")
                 if response.status != 422 { answered[player, default: [:]][kind, default: 0] += 1 }
-                total += 1
-                if !killed && total >= killAfter {
-                    child.signal(SIGKILL)
+                if onVictim { fromVictim += 1 }
+                if !killed && fromVictim >= killAfter {
+                    victim.signal(SIGKILL)
                     killed = true
                 }
             }
             if !progressed { break }
         }
         #expect(killed, "the server was killed mid-stream")
-        #expect(child.wait(timeout: 5) == 128 + SIGKILL)
+        #expect(victim.wait(timeout: 5) == 128 + SIGKILL)
 
-        let after = try Database(path: database)
+        let after = try Database(location: database)
         var lost: [String] = []
         for (player, counts) in answered {
             let guesses = try after.first("""
@@ -100,7 +127,13 @@ struct DurabilityTests {
             if steps < counts["swipe", default: 0] { lost.append("\(player): \(steps) of \(counts["swipe", default: 0]) swipes") }
         }
         #expect(lost.isEmpty, "acknowledged writes lost: \(lost.prefix(5))")
-        #expect(total >= killAfter)
+        #expect(fromVictim >= killAfter)
+        if ports.count > 1 {
+            // The survivor answered all of its connections' writes.
+            for c in connectionPorts.indices where connectionPorts[c] != victimPort {
+                #expect(next[c] == expected[c].count, "connection \(c) to the survivor stopped at \(next[c])")
+            }
+        }
     }
 }
 
