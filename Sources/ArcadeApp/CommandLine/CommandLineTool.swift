@@ -19,6 +19,7 @@ public enum CommandLineTool {
         if rest.first == "strings" { return strings(Array(rest.dropFirst())) }
         if rest.first == "mastermind" { return MastermindCommand.run(Array(rest.dropFirst())) }
         if rest.first == "admin" { return adminCommand(Array(rest.dropFirst())) }
+        if rest.first == "db" { return databaseCommand(Array(rest.dropFirst())) }
         if rest.first == "serve" { rest = rest.dropFirst() }
         if rest.contains("-h") || rest.contains("--help") {
             write(usage(), to: 1)
@@ -113,6 +114,35 @@ public enum CommandLineTool {
         }
     }
 
+    /// `arcade db copy --from sqlite:PATH --to URL`: moves a stopped site's data to another database.
+    static func databaseCommand(_ arguments: [String]) -> Int32 {
+        let usage = UsageError("usage: arcade db copy --from sqlite:PATH --to postgresql://USER@HOST:PORT/DB")
+        guard arguments.count == 5, arguments[0] == "copy", arguments[1] == "--from", arguments[3] == "--to" else {
+            return fail(usage)
+        }
+        do {
+            let copy = DatabaseCopy(source: try DatabaseLocation(parsing: arguments[2]),
+                                    target: try DatabaseLocation(parsing: arguments[4]))
+            let tables = try copy.run()
+            var report = ""
+            for table in tables {
+                report += "\(table.name): \(table.rows) rows\(table.copied == table.rows ? "" : ", \(table.copied) copied")\n"
+            }
+            let mismatched = tables.filter { $0.rows != $0.copied }
+            write(report, to: 1)
+            guard mismatched.isEmpty else {
+                write("arcade: the counts differ for \(mismatched.map(\.name).joined(separator: ", "))\n", to: 2)
+                return 1
+            }
+            let total = tables.reduce(0) { $0 + $1.rows }
+            write("arcade: copied \(total) rows in \(tables.count) tables to \(copy.target); the counts match\n", to: 1)
+            return 0
+        } catch {
+            write("arcade: \(error)\n", to: 2)
+            return 1
+        }
+    }
+
     private static func display(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
 
     private static func fail(_ error: UsageError) -> Int32 {
@@ -133,6 +163,8 @@ public enum CommandLineTool {
               arcade mastermind solve-all play the hint solver against every secret
               arcade admin create NAME [--db PATH]
                                           add an admin; the password is read from standard input
+              arcade db copy --from sqlite:PATH --to postgresql://USER@HOST:PORT/DB
+                                          copy a stopped site's data into an empty database
               arcade --help               show this help
 
             OPTIONS (each may also be set by the environment variable shown):

@@ -1,0 +1,90 @@
+import Storage
+
+/// `arcade db copy`: every table of a stopped site's SQLite file into another database (PostgreSQL, to move to
+/// several instances), in one transaction, parents before the tables that reference them; then the row counts of
+/// both sides are compared. A target that already holds data is refused, and nothing is written to it.
+struct DatabaseCopy {
+    let source: DatabaseLocation
+    let target: DatabaseLocation
+
+    struct Table: Sendable, Equatable {
+        let name: String
+        let rows: Int
+        let copied: Int
+    }
+
+    func run() throws -> [Table] {
+        guard case .sqlite = source else { throw DatabaseError("--from must be an SQLite file (sqlite:PATH)") }
+        guard source != target else { throw DatabaseError("--from and --to are the same database") }
+        let from = try Database(location: source)
+        // Both at this build's schema, so their tables and columns match.
+        try from.migrate(Schema.migrations)
+        let to = try Database(location: target)
+        try to.migrate(Schema.migrations)
+        let tables = try Self.ordered(from)
+        let counts = try tables.map { try Self.count($0, in: to) }
+        let held = zip(tables, counts).filter { $0.1 > 0 }
+        guard held.isEmpty else {
+            throw DatabaseError("\(target) already holds data (\(held.map { "\($0.0): \($0.1) rows" }.joined(separator: ", "))); "
+                                + "copy into an empty database. Nothing was copied.")
+        }
+        try to.transaction {
+            for table in tables { try Self.copy(table, from: from, to: to) }
+            if to.dialect == .postgresql {
+                // Identity columns continue after the copied ids.
+                for table in tables where try Self.hasIdentity(table, in: to) {
+                    _ = try to.query("SELECT setval(pg_get_serial_sequence('\(table)', 'id'), COALESCE(MAX(id), 0) + 1, false) "
+                                     + "AS v FROM \(table)")
+                }
+            }
+        }
+        return try tables.map { Table(name: $0, rows: try Self.count($0, in: from), copied: try Self.count($0, in: to)) }
+    }
+
+    /// The SQLite file's tables, each after the tables its foreign keys name.
+    static func ordered(_ db: Database) throws -> [String] {
+        let names = try db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            .compactMap { $0.string("name") }
+        var parents: [String: Set<String>] = [:]
+        for name in names {
+            parents[name] = Set(try db.query("SELECT \"table\" AS parent FROM pragma_foreign_key_list(?)", [.text(name)])
+                .compactMap { $0.string("parent") }.filter { $0 != name })
+        }
+        var done: [String] = []
+        var placed = Set<String>()
+        while done.count < names.count {
+            guard let next = names.first(where: { !placed.contains($0) && parents[$0, default: []].isSubset(of: placed) }) else {
+                throw DatabaseError("the tables' foreign keys form a cycle")
+            }
+            done.append(next)
+            placed.insert(next)
+        }
+        return done
+    }
+
+    static func count(_ table: String, in db: Database) throws -> Int {
+        try db.first("SELECT COUNT(*) AS n FROM \(table)")?.int("n") ?? 0
+    }
+
+    static func hasIdentity(_ table: String, in db: Database) throws -> Bool {
+        try db.first("""
+            SELECT COUNT(*) AS n FROM information_schema.columns
+            WHERE table_schema = current_schema() AND table_name = ? AND column_name = 'id' AND is_identity = 'YES'
+            """, [.text(table)])?.int("n") == 1
+    }
+
+    /// In pages of 500 rows by row id, so a large table never sits in memory whole.
+    static func copy(_ table: String, from: Database, to: Database) throws {
+        var after: Int64 = .min
+        while true {
+            let rows = try from.query("SELECT rowid AS arcade_rowid, * FROM \(table) WHERE rowid > ? ORDER BY rowid LIMIT 500",
+                                      [.integer(after)])
+            guard let last = rows.last, case .integer(let lastID) = last["arcade_rowid"] else { return }
+            let columns = last.columns.filter { $0 != "arcade_rowid" }
+            let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES ("
+                + columns.map { _ in "?" }.joined(separator: ", ") + ")"
+            for row in rows { try to.execute(sql, columns.map { row[$0] }) }
+            after = lastID
+        }
+    }
+}
