@@ -18,8 +18,8 @@ struct AdminConsoleTests {
         var now: Int { Int(seconds.withLock { $0 }) }
     }
 
-    static func server(_ clock: Clock, database: DatabaseLocation? = nil) throws -> SiteServer {
-        try SiteServer(router: nil) { options in
+    static func server(_ clock: Clock, engine: Engine = .sqlite, database: DatabaseLocation? = nil) throws -> SiteServer {
+        try SiteServer(engine: engine, router: nil) { options in
             options.clock = { clock.seconds.withLock { $0 } }
             if let database { options.database = database }
         }
@@ -55,9 +55,9 @@ struct AdminConsoleTests {
         }
     }
 
-    @Test func theAuditLogShowsUTCTimesAndAFailedSignInKeepsTheName() throws {
+    @Test(arguments: Engine.allCases) func theAuditLogShowsUTCTimesAndAFailedSignInKeepsTheName(_ engine: Engine) throws {
         let clock = Clock()
-        let server = try Self.server(clock)
+        let server = try Self.server(clock, engine: engine)
         defer { server.stop() }
         try server.site.admins.create(name: "frank", password: "correct horse battery")
         let visitor = Player(server)
@@ -72,9 +72,9 @@ struct AdminConsoleTests {
         #expect(!audit.contains("1795389240"))
     }
 
-    @Test func theDashboardShowsStatesAndRecentChanges() throws {
+    @Test(arguments: Engine.allCases) func theDashboardShowsStatesAndRecentChanges(_ engine: Engine) throws {
         let clock = Clock()
-        let server = try Self.server(clock)
+        let server = try Self.server(clock, engine: engine)
         defer { server.stop() }
         let admin = try Self.admin(server)
         var page = try admin.get("/admin").text
@@ -97,9 +97,9 @@ struct AdminConsoleTests {
         }
     }
 
-    @Test func maintenanceAsksFirstShowsItsStateAndEndAndReverts() throws {
+    @Test(arguments: Engine.allCases) func maintenanceAsksFirstShowsItsStateAndEndAndReverts(_ engine: Engine) throws {
         let clock = Clock()
-        let server = try Self.server(clock)
+        let server = try Self.server(clock, engine: engine)
         defer { server.stop() }
         let admin = try Self.admin(server)
         var page = try admin.get("/admin/maintenance").text
@@ -138,9 +138,9 @@ struct AdminConsoleTests {
         #expect(audit.split(separator: "data-action=\"maintenance\"", omittingEmptySubsequences: false).count - 1 == 2)
     }
 
-    @Test func aMaintenanceEndTimeEndsItWithoutARequest() throws {
+    @Test(arguments: Engine.allCases) func aMaintenanceEndTimeEndsItWithoutARequest(_ engine: Engine) throws {
         let clock = Clock()
-        let server = try Self.server(clock)
+        let server = try Self.server(clock, engine: engine)
         defer { server.stop() }
         let admin = try Self.admin(server)
         #expect(try admin.post("/admin/maintenance", "platform=web&switch=on&confirm=1&minutes=10").status == 303)
@@ -208,9 +208,9 @@ struct AdminConsoleTests {
         #expect(audit.contains("data-action=\"delete rule\"") && audit.contains("data-action=\"edit rule\""))
     }
 
-    @Test func aScheduledMaintenanceWindowStartsAndEndsOnTime() throws {
+    @Test(arguments: Engine.allCases) func aScheduledMaintenanceWindowStartsAndEndsOnTime(_ engine: Engine) throws {
         let clock = Clock()
-        let server = try Self.server(clock)
+        let server = try Self.server(clock, engine: engine)
         defer { server.stop() }
         let admin = try Self.admin(server)
         // 23:20 to 23:30 UTC, six minutes ahead.
@@ -235,10 +235,10 @@ struct AdminConsoleTests {
                 "a hotfix that breaks placeholders is refused when scheduled, not at its time")
     }
 
-    @Test func aScheduledHotfixSurvivesARestartAndPutsTheTextBack() throws {
+    @Test(arguments: Engine.allCases) func aScheduledHotfixSurvivesARestartAndPutsTheTextBack(_ engine: Engine) throws {
         let clock = Clock()
         let scratch = ScratchDirectory()
-        let database = DatabaseLocation.sqlite(scratch.path + "/restart.sqlite")
+        let database = try TestDatabase.fresh(engine, in: scratch, name: "restart")
         var server = try Self.server(clock, database: database)
         let admin = try Self.admin(server)
         #expect(try admin.post("/admin/schedule", "kind=hotfix&key=home.title&language=en&value=Holiday+Arcade"
