@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "ConstantsTests", dependencies: ["Constants", "PropertyList"]),
         .testTarget(name: "TemplatesTests", dependencies: ["Templates", "JSON"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "PropertyList"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "ArcadeApp", "CSystem", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "ArcadeApp", "CSystem", "TestSupport", "Threads"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -82,9 +82,10 @@ public struct Router: Responder {
     public var refusalPage: @Sendable (HTTPError) -> Response = { Response.error($0.status, detail: $0.reason) }
     /// The event streams' channels (Server-Sent Events routes publish here).
     public var channels: EventChannels?
-    /// Runs every route added afterwards off the loop, deferred ones' starts included: for a database each query
-    /// of which is a network round trip (PostgreSQL), which no loop may wait for. The fallback stays on the loop.
-    public var offLoopByDefault = false
+    /// Runs the starts of deferred routes added afterwards off the loop: for a database each query of which is a
+    /// network round trip (PostgreSQL), which no loop may wait for. Other routes stay on the loop, and run again on
+    /// the pool when they would have waited (`ThreadRole.noteWouldWait`).
+    public var deferredOffLoop = false
 
     public init() {}
 
@@ -103,14 +104,14 @@ public struct Router: Responder {
         case nil: byFirstSegment["", default: []].append(routes.count)
         default: startingWithParameter.append(routes.count)
         }
-        routes.append(Route(method: method, segments: segments, handler: Handler(offLoop: offLoop || offLoopByDefault, respond)))
+        routes.append(Route(method: method, segments: segments, handler: Handler(offLoop: offLoop, respond)))
     }
 
     public mutating func add(_ method: Method, _ pattern: String, deferred: @escaping @Sendable (Request, Reply) -> Void) {
         add(method, pattern) { _ in Response.error(.internalServerError) }
         let last = routes.removeLast()
         var start = deferred
-        if offLoopByDefault {
+        if deferredOffLoop {
             start = { request, reply in reply.offload { deferred(request, reply) } }
         }
         routes.append(Route(method: last.method, segments: last.segments, handler: Handler(deferred: start)))

@@ -1,5 +1,6 @@
 import CSystem
 import HTTP
+import Threads
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -167,7 +168,17 @@ final class Connection {
                 loop.post(.response(fd: fd, id: id, handler.respond(frozen), info))
             }
         } else {
-            enqueue(handler.respond(request), info)
+            _ = ThreadRole.takeWouldWait()
+            let response = handler.respond(request)
+            guard ThreadRole.takeWouldWait() else { return enqueue(response, info) }
+            // It needed to wait (for a database across the network): its answer is dropped, and it runs again on
+            // the pool. Handlers read before they write, so the first run changed nothing.
+            waitingForHandler = true
+            let loop = self.loop, fd = self.fd, id = self.id
+            let frozen = request
+            loop.context.pool.submit {
+                loop.post(.response(fd: fd, id: id, handler.respond(frozen), info))
+            }
         }
     }
 

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// What other instances changed in the data this one caches, for a database several instances share (PostgreSQL):
-/// triggers bump a version per cached kind (`cache_versions`) and notify `arcade_changes` with `kind` or `kind:key`
+/// triggers bump a version per cached kind (`cache_versions`) and notify `arcade_SCHEMA` with `kind` or `kind:key`
 /// when the change commits; a thread of its own listens, and every few seconds compares the versions too, so a
 /// notification lost (a dropped connection) still heals. On SQLite there is one instance and nothing to watch.
 public final class ChangeFeed: Sendable {
@@ -51,7 +51,11 @@ public final class ChangeFeed: Sendable {
             guard let live = connection else {
                 do {
                     let fresh = try PostgresConnection(url: url, role: .reader)
-                    try fresh.executeScript("LISTEN arcade_changes")
+                    // The site's own channel: sites (or tests) in other schemas of the database are not heard.
+                    guard let schema = try fresh.query("SELECT current_schema() AS s", []).first?.string("s") else {
+                        throw DatabaseError("no current schema")
+                    }
+                    try fresh.executeScript("LISTEN \"arcade_\(schema.replacing("\"", with: "\"\""))\"")
                     connection = fresh
                     // What changed while nobody listened is unknown: after a reconnect, everything is read again.
                     if connectedBefore { handler(Self.everything, nil) }

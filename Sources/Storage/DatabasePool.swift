@@ -1,4 +1,5 @@
 import Synchronization
+import Threads
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,8 +26,16 @@ public final class DatabasePool: Sendable {
         self.init(location: .sqlite(path), commitDelay: commitDelay)
     }
 
-    /// The calling thread's connection (on the writer's thread, the writer's own).
+    /// The calling thread's connection (on the writer's thread, the writer's own). On an event loop, a database
+    /// across the network (PostgreSQL) is refused, and the refusal noted: the server runs the request again on a
+    /// thread that may wait, so a page served from memory stays on the loop and one that needs a query does not.
     public func connection() throws(DatabaseError) -> Database {
+        if location.dialect == .postgresql && ThreadRole.isEventLoop {
+            // Run again, it would queue its writes twice: handlers read first (a debug build stops here otherwise).
+            assert(!ThreadRole.queuedWrite, "a handler on an event loop queued a write, then read from PostgreSQL")
+            ThreadRole.noteWouldWait()
+            throw DatabaseError("an event loop may not wait for PostgreSQL")
+        }
         let thread = DatabaseWriter.currentThread
         if let existing = connections.withLock({ $0[thread] }) { return existing.value }
         let database = try Database(location: location)
@@ -66,6 +75,7 @@ public final class DatabasePool: Sendable {
     /// `done` runs on the writer's thread once the write is committed (nil) or has failed.
     public func writeLater(_ work: @escaping DatabaseWriter.Work,
                            done: @escaping @Sendable ((any Error)?) -> Void = { _ in }) {
+        if ThreadRole.isEventLoop { ThreadRole.noteQueuedWrite() }
         do {
             try writer().submit(work, done: done)
         } catch {

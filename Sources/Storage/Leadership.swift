@@ -6,7 +6,7 @@ import Synchronization
 public final class Leadership: Sendable {
     private let url: String?
     private let connection = Mutex<UnsafeSendable<PostgresConnection>?>(nil)
-    static let lock = 0x4172_6361_6465 + 1
+    static let lock: Int32 = 0x4172_6365
 
     public init(_ location: DatabaseLocation) {
         if case .postgresql(let url) = location { self.url = url } else { url = nil }
@@ -22,7 +22,7 @@ public final class Leadership: Sendable {
                 held = nil
             }
             guard let fresh = try? PostgresConnection(url: url, role: .reader),
-                  let got = try? fresh.query("SELECT pg_try_advisory_lock(\(Self.lock)) AS got", []).first?.int("got"),
+                  let got = try? fresh.query("SELECT pg_try_advisory_lock(\(PostgresConnection.lock(Self.lock))) AS got", []).first?.int("got"),
                   got == 1 else { return false }
             held = UnsafeSendable(fresh)
             return true

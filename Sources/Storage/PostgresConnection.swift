@@ -8,8 +8,11 @@ final class PostgresConnection: Connection {
     private let name: String
     private var statements: [String: (name: String, count: Int)] = [:]
 
+    /// The advisory locks of a site: each a pair, this class and the site's schema (several sites, or tests, may share
+    /// one database in schemas of their own, and never wait for each other's locks).
+    static func lock(_ kind: Int32) -> String { "\(kind), hashtext(current_schema())" }
     /// The one lock every write transaction takes, whatever instance it runs on: what BEGIN IMMEDIATE is to SQLite.
-    static let writeLock = 0x4172_6361_6465  // "Arcade"
+    static let writeLock: Int32 = 0x4172_6364  // "Arcd"
 
     init(url: String, role: Database.Role) throws(DatabaseError) {
         name = DatabaseLocation.postgresql(url).description
@@ -192,7 +195,7 @@ final class PostgresConnection: Connection {
     }
 
     func beginWrite() throws(DatabaseError) {
-        try executeScript("BEGIN; SELECT pg_advisory_xact_lock(\(Self.writeLock))")
+        try executeScript("BEGIN; SELECT pg_advisory_xact_lock(\(Self.lock(Self.writeLock)))")
     }
 
     var inTransaction: Bool { cpg_transaction_status(connection) != CPG_TRANS_IDLE }

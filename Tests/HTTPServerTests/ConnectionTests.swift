@@ -1,6 +1,7 @@
 import TestSupport
 import Testing
 import HTTP
+import Threads
 import HTTPServer
 
 @Suite("Connections over loopback")
@@ -43,6 +44,27 @@ struct ConnectionTests {
             #expect(response.text == "slept", "\(version)")
             #expect(try client.closes(within: 2))
         }
+    }
+
+    /// A handler on the loop that would have waited (for PostgreSQL, say) runs again on the pool, and only that
+    /// answer is sent; one that did not stays on the loop. Pipelined, so the order must hold too.
+    @Test func aHandlerThatWouldWaitRunsAgainOffTheLoop() throws {
+        var router = TestServer.routes()
+        router.get("/where") { request in
+            if ThreadRole.isEventLoop && request.query["wait"] == "1" {
+                ThreadRole.noteWouldWait()
+                return .text("loop (dropped)")
+            }
+            return .text(ThreadRole.isEventLoop ? "loop" : "pool")
+        }
+        let server = try TestServer(router: router)
+        defer { server.stop() }
+        let client = try server.client()
+        client.send("GET /where?wait=1 HTTP/1.1\r\nHost: t\r\n\r\nGET /where HTTP/1.1\r\nHost: t\r\n\r\n"
+                    + "GET /where?wait=1 HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try client.readResponse().text == "pool")
+        #expect(try client.readResponse().text == "loop")
+        #expect(try client.readResponse().text == "pool")
     }
 
     @Test func http10ClosesUnlessAskedToKeepAlive() throws {

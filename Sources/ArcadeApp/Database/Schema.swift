@@ -345,22 +345,22 @@ enum Schema {
         Migration(19, """
             -- PostgreSQL only: how instances sharing the database learn that data they cache changed (ChangeFeed).
             """, postgresql: """
-            -- A version per cached kind, bumped by every statement that changes it, and a notification at commit:
-            -- the kind, or kind:player for a player's once-store records.
+            -- A version per cached kind, bumped by every statement that changes it, and a notification at commit on
+            -- the site's channel (arcade_SCHEMA): the kind, or kind:player for a player's once-store records.
             CREATE TABLE cache_versions (name TEXT PRIMARY KEY, version BIGINT NOT NULL);
             CREATE FUNCTION arcade_changed() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
                 INSERT INTO cache_versions (name, version) VALUES (TG_ARGV[0], 1)
                     ON CONFLICT (name) DO UPDATE SET version = cache_versions.version + 1;
-                PERFORM pg_notify('arcade_changes', TG_ARGV[0]);
+                PERFORM pg_notify('arcade_' || current_schema(), TG_ARGV[0]);
                 RETURN NULL;
             END $$;
             CREATE FUNCTION arcade_player_changed() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
                 IF TG_OP = 'DELETE' THEN
-                    PERFORM pg_notify('arcade_changes', TG_ARGV[0] || ':' || OLD.player);
+                    PERFORM pg_notify('arcade_' || current_schema(), TG_ARGV[0] || ':' || OLD.player);
                 ELSE
-                    PERFORM pg_notify('arcade_changes', TG_ARGV[0] || ':' || NEW.player);
+                    PERFORM pg_notify('arcade_' || current_schema(), TG_ARGV[0] || ':' || NEW.player);
                 END IF;
                 RETURN NULL;
             END $$;

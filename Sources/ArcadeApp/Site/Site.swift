@@ -89,7 +89,7 @@ public final class Site: Sendable {
         }
 
         var router = Router()
-        router.offLoopByDefault = pool.location.dialect == .postgresql
+        router.deferredOffLoop = pool.location.dialect == .postgresql
         router.get("/healthz") { _ in .text("ok") }
         let pages = self.pages, localizer = self.localizer, identity = self.identity
         // Pages the router answers itself (404, 405, a static miss, a refused request): localized, in the visitor's
