@@ -10,7 +10,10 @@ struct DatabaseCopyTests {
         let source = DatabaseLocation.sqlite(scratch.path + "/site.sqlite")
         let target = try TestDatabase.fresh(.postgresql, in: scratch, name: "moved")
         // A site that has been played on, then stopped.
-        let old = try SiteServer(router: nil) { $0.database = source }
+        let old = try SiteServer(router: nil) {
+            $0.database = source
+            $0.photos = scratch.path + "/photos"  // beside the file, where a site keeps them by default
+        }
         let player = Player(old)
         try player.get("/")
         try player.startMastermind()
@@ -19,6 +22,11 @@ struct DatabaseCopyTests {
         let admin = try AdminConsoleTests.admin(old)
         try admin.get("/admin/hotfixes")
         #expect(try admin.post("/admin/hotfixes", "key=home.title&language=de&value=Spielhalle").status == 303)
+        try admin.get("/admin/people")
+        #expect(try admin.upload("/admin/people", [("first", "Zed"), ("last", "Quill"), ("title", "Engineer")],
+                                 files: [UploadFile(field: "photo", name: "zed.png", type: "image/png", bytes: Images.png)]).status == 303)
+        let photo = try #require(try Database(location: source).first("SELECT photo FROM people WHERE first_name = 'Zed'")?
+            .string("photo"))
         old.stop()
         let before = try Database(location: source)
         let games = try #require(try before.first("SELECT MAX(id) AS id FROM mastermind_games")?.int("id"))
@@ -27,20 +35,28 @@ struct DatabaseCopyTests {
         #expect(copy.wait(timeout: 60) == 0, "\(copy.standardError)")
         #expect(copy.standardOutput.contains("the counts match"), "\(copy.standardOutput)")
         #expect(copy.standardOutput.contains("mastermind_guesses: 1 rows"))
+        #expect(copy.standardOutput.contains("photo files: 1 rows"), "\(copy.standardOutput)")
         let after = try Database(location: target)
-        for table in try DatabaseCopy.ordered(before) {
+        #expect(try DatabaseCopy.count("photos", in: after) == 1, "the photo file, into the database")
+        for table in try DatabaseCopy.ordered(before) where table != "photos" {
             #expect(try DatabaseCopy.count(table, in: after) == DatabaseCopy.count(table, in: before), "\(table)")
         }
 
         // The site on PostgreSQL: the same cookies sign in the same player, the game and the hotfix are there,
         // and new rows continue after the copied ids.
-        let moved = try SiteServer(router: nil) { $0.database = target }
+        let moved = try SiteServer(router: nil) {
+            $0.database = target
+            $0.photos = scratch.path + "/moved-photos"
+        }
         defer { moved.stop() }
         let returning = Player(moved)
         returning.cookies = player.cookies
         let board = try returning.get("/mastermind")
         #expect(board.text.contains("data-game=\"\(games)\""), "the player's game came along")
         #expect(try returning.get("/?lang=de").text.contains("Spielhalle"))
+        // The uploaded photo came along, out of the database (the new site's folder starts empty).
+        let served = try moved.get(photo)
+        #expect(served.status == 200 && served.body == Images.png)
         let fresh = Player(moved)
         try fresh.get("/")
         let id = try #require(Int(try fresh.startMastermind()))

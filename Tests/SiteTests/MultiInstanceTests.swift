@@ -23,13 +23,11 @@ struct MultiInstanceTests {
 
         init() throws {
             database = try TestDatabase.fresh(.postgresql, in: scratch, name: "pair")
-            let arguments = ["--port", "0", "--db", database.argument, "--access-log", "off", "--workers", "1",
-                             "--public", "Public", "--templates", "Templates", "--localizations", "Localizations",
-                             "--config", "Config"]
-            // One after the other: the first start creates the admin account.
-            a = try ChildProcess(arguments)
+            let arguments = ["--port", "0", "--db", database.argument, "--access-log", "off", "--workers", "1"]
+            // One after the other: the first start creates the admin account. Each keeps its own photo files.
+            a = try ChildProcess(arguments + ["--photos", scratch.path + "/photos-a"])
             portA = try a.waitForPort(timeout: 30)
-            b = try ChildProcess(arguments)
+            b = try ChildProcess(arguments + ["--photos", scratch.path + "/photos-b"])
             portB = try b.waitForPort(timeout: 30)
             let log = a.standardOutput + a.standardError
             guard let range = log.firstRange(of: "with the password ") else { throw TestFailure("no admin password: \(log)") }
@@ -137,5 +135,27 @@ struct MultiInstanceTests {
         #expect(try adminB.post("/admin/maintenance", "platform=web&switch=on&confirm=1&message_en=Back+soon").status == 303)
         let closed = Self.time(within: 2) { (try? deployment.siteA.get("/mastermind").status) == 503 }
         #expect(closed != nil, "A still served the game 2 s after maintenance was switched on through B")
+    }
+
+    /// A photo uploaded through A is served by B, which never had the file.
+    @Test func aPhotoUploadedThroughOneInstanceIsServedByTheOther() throws {
+        let deployment = try Deployment()
+        let admin = try deployment.admin(on: deployment.siteA)
+        try admin.get("/admin/people")
+        let added = try admin.upload("/admin/people", [("first", "Zed"), ("last", "Quill"), ("title", "Engineer")],
+                                     files: [UploadFile(field: "photo", name: "zed.png", type: "image/png", bytes: Images.png)])
+        #expect(added.status == 303, "\(added.status)")
+        let list = try admin.get("/admin/people").text
+        // The only uploaded photo (the bundled people's are under /headshots/).
+        let at = try #require(list.firstRange(of: "src=\"/photos/"))
+        let photo = try #require(Player.attribute("src", in: String(list[at.lowerBound...])))
+        let name = String(photo.dropFirst("/photos/".count))
+        #expect(access(deployment.scratch.path + "/photos-b/" + name, F_OK) != 0)
+        let served = try deployment.siteB.get(photo)
+        #expect(served.status == 200)
+        #expect(served.body == Images.png)
+        #expect(access(deployment.scratch.path + "/photos-b/" + name, F_OK) == 0, "B keeps a copy")
+        // The person is in B's directory too.
+        #expect(Self.time(within: 2) { (try? Player(deployment.siteB).get("/namegame/normal").status) == 200 } != nil)
     }
 }

@@ -49,6 +49,7 @@ final class SiteServer: Endpoint, @unchecked Sendable {
          _ configure: (inout ServeOptions) -> Void = { _ in }) throws {
         var options = ServeOptions()
         options.database = try TestDatabase.fresh(engine, in: scratch)
+        options.photos = scratch.path + "/photos"
         options.server.port = 0
         options.server.workers = 2
         options.server.accessLog = false

@@ -28,8 +28,12 @@ public struct ServeOptions: Sendable {
         server.limits.uploadPaths = ["/admin/people"]
     }
 
-    /// Uploaded photos: a `photos` folder beside an SQLite file; with PostgreSQL, `./photos`.
+    /// Where uploaded photos are kept, when `--photos` says.
+    public var photos: String?
+
+    /// Uploaded photos: `--photos`, or a `photos` folder beside an SQLite file; with PostgreSQL, `./photos`.
     public var photosDirectory: String {
+        if let photos { return photos }
         guard case .sqlite(let path) = database, let slash = path.lastIndex(of: "/") else { return "photos" }
         return String(path[..<slash]) + "/photos"
     }
@@ -68,6 +72,13 @@ public struct ServeOptions: Sendable {
                current: { $0.database.description }) {
             guard let location = try? DatabaseLocation(parsing: $1) else { return false }
             $0.database = location
+            return true
+        },
+        Option(flag: "--photos", variable: "ARCADE_PHOTOS", placeholder: "DIR",
+               help: "uploaded photos (with PostgreSQL, each instance's copy; the database holds them all)",
+               current: { $0.photosDirectory }) {
+            guard !$1.isEmpty else { return false }
+            $0.photos = $1
             return true
         },
         Option(flag: "--public", variable: "ARCADE_PUBLIC", placeholder: "DIR",

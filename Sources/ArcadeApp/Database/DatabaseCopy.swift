@@ -1,3 +1,4 @@
+import Files
 import Storage
 
 /// `arcade db copy`: every table of a stopped site's SQLite file into another database (PostgreSQL, to move to
@@ -21,15 +22,23 @@ struct DatabaseCopy {
         try from.migrate(Schema.migrations)
         let to = try Database(location: target)
         try to.migrate(Schema.migrations)
-        let tables = try Self.ordered(from)
-        let counts = try tables.map { try Self.count($0, in: to) }
-        let held = zip(tables, counts).filter { $0.1 > 0 }
+        // An SQLite site keeps its photos as files (its `photos` table stays empty): they are read below.
+        let tables = try Self.ordered(from).filter { $0 != "photos" }
+        let counts = try (tables + ["photos"]).map { try Self.count($0, in: to) }
+        let held = zip(tables + ["photos"], counts).filter { $0.1 > 0 }
         guard held.isEmpty else {
             throw DatabaseError("\(target) already holds data (\(held.map { "\($0.0): \($0.1) rows" }.joined(separator: ", "))); "
                                 + "copy into an empty database. Nothing was copied.")
         }
+        var photos = (found: 0, stored: 0)
         try to.transaction {
             for table in tables { try Self.copy(table, from: from, to: to) }
+            // Uploaded photos live as files beside an SQLite site; instances sharing a database keep them in it.
+            if to.dialect == .postgresql {
+                var options = ServeOptions()
+                options.database = source
+                photos = try Self.copyPhotos(from: from, folder: options.photosDirectory, to: to)
+            }
             if to.dialect == .postgresql {
                 // Identity columns continue after the copied ids.
                 for table in tables where try Self.hasIdentity(table, in: to) {
@@ -38,7 +47,20 @@ struct DatabaseCopy {
                 }
             }
         }
-        return try tables.map { Table(name: $0, rows: try Self.count($0, in: from), copied: try Self.count($0, in: to)) }
+        let copied = try tables.map { Table(name: $0, rows: try Self.count($0, in: from), copied: try Self.count($0, in: to)) }
+        return copied + (photos.found > 0 ? [Table(name: "photo files", rows: photos.found, copied: photos.stored)] : [])
+    }
+
+    /// Each uploaded photo the people name, read from the site's photos folder into the target's `photos` table.
+    static func copyPhotos(from: Database, folder: String, to: Database) throws -> (found: Int, stored: Int) {
+        var found = 0, stored = 0
+        for row in try from.query("SELECT photo FROM people WHERE photo LIKE '/photos/%'") {
+            guard let name = row.string("photo").flatMap(PhotoLibrary.name) else { continue }
+            found += 1
+            guard let bytes = Files.read(folder + "/" + name) else { continue }
+            stored += try to.execute("INSERT INTO photos (name, bytes) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(name), .blob(bytes)])
+        }
+        return (found, stored)
     }
 
     /// The SQLite file's tables, each after the tables its foreign keys name.

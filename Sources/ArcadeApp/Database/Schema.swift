@@ -383,5 +383,9 @@ enum Schema {
             CREATE TRIGGER changed_player AFTER INSERT OR UPDATE OR DELETE ON once_todos
                 FOR EACH ROW EXECUTE FUNCTION arcade_player_changed('once');
             """),
+        Migration(20, """
+            -- Uploaded photos, for instances sharing a database (each keeps a file copy); one SQLite site keeps files only.
+            CREATE TABLE photos (name TEXT PRIMARY KEY, bytes BLOB NOT NULL);
+            """),
     ]
 }

@@ -1,13 +1,16 @@
 import Crypto
 import Files
 import HTTP
+import Storage
 
 /// Uploaded photos: kept in a folder beside the database under opaque names (random, with the extension of the
 /// type their bytes show), served at `/photos/NAME` by `PeopleRoutes`. A name never changes content, so browsers may
-/// keep a photo for good.
+/// keep a photo for good. With a database several instances share (`shared`), each photo is kept in it too
+/// (`photos`), and an instance that lacks the file fetches it from there once.
 struct PhotoLibrary: Sendable {
     static let maxBytes = 2 << 20
     let folder: String
+    var shared: DatabasePool? = nil
 
     enum Refusal: Error, Equatable {
         case empty, tooLarge, notAnImage, unsaved
@@ -20,6 +23,14 @@ struct PhotoLibrary: Sendable {
         guard let type = ImageType.sniff(bytes) else { return .failure(.notAnImage) }
         let name = Self.hex(Crypto.randomBytes(16)) + "." + type.fileExtension
         guard Files.writeDurably(bytes, to: folder + "/" + name) else { return .failure(.unsaved) }
+        if let shared {
+            do {
+                try shared.write { db in try db.execute("INSERT INTO photos (name, bytes) VALUES (?, ?)", [.text(name), .blob(bytes)]) }
+            } catch {
+                Files.remove(folder + "/" + name)
+                return .failure(.unsaved)
+            }
+        }
         return .success("/photos/" + name)
     }
 
@@ -27,17 +38,25 @@ struct PhotoLibrary: Sendable {
     func discard(_ path: String) {
         guard let name = Self.name(path) else { return }
         Files.remove(folder + "/" + name)
+        _ = try? shared?.write { db in try db.execute("DELETE FROM photos WHERE name = ?", [.text(name)]) }
     }
 
-    /// The stored photo `name` as a response, or nil if the name is not one we make or the file is gone.
+    /// The stored photo `name` as a response, or nil if the name is not one we make or the photo is gone.
     func response(_ name: String) -> Response? {
-        guard Self.validName(name), let bytes = Files.read(folder + "/" + name), let type = ImageType.sniff(bytes) else {
-            return nil
-        }
+        guard Self.validName(name), let bytes = Files.read(folder + "/" + name) ?? fetch(name),
+              let type = ImageType.sniff(bytes) else { return nil }
         var response = Response(contentType: type.mediaType, body: bytes)
         response.headers.set("Cache-Control", "public, max-age=31536000, immutable")
         response.headers.set("X-Content-Type-Options", "nosniff")
         return response
+    }
+
+    /// A photo another instance took, from the shared database, kept as a file for the next time.
+    private func fetch(_ name: String) -> [UInt8]? {
+        guard let shared, let bytes = try? shared.connection().first("SELECT bytes FROM photos WHERE name = ?", [.text(name)])?
+            .blob("bytes") else { return nil }
+        _ = Files.writeDurably(bytes, to: folder + "/" + name)
+        return bytes
     }
 
     /// The file name of an uploaded photo's path.

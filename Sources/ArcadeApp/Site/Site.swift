@@ -64,7 +64,8 @@ public final class Site: Sendable {
             try Constants.load(directory: options.config, environments: options.environments)
         }
         let templates = try TemplateStore(directory: options.templates, dev: options.dev)
-        let people = PeopleStore(pool: pool, clock: options.clock, photos: PhotoLibrary(folder: options.photosDirectory))
+        let photos = PhotoLibrary(folder: options.photosDirectory, shared: options.database.dialect == .postgresql ? pool : nil)
+        let people = PeopleStore(pool: pool, clock: options.clock, photos: photos)
         let profiles = constants.string("namegame.profiles", default: "Config/people.json")
         try StartupError.reading(options.database.description, as: StartupError.database) {
             // Read (and fetched, for a URL) only until the first start has copied them into the database.
