@@ -28,7 +28,8 @@ struct DurabilityTests {
         try Self.killMidStream(database, ports: [try child.waitForPort()], victim: child, killAfter: killAfter)
     }
 
-    /// Two instances on one PostgreSQL take writes; one is killed: what it answered is kept, and the other goes on.
+    /// Two instances on one PostgreSQL take writes; one is killed: what it answered is kept and served by the other,
+    /// which goes on.
     @Test func killingOneOfTwoInstancesLosesNothingItAnswered() throws {
         let scratch = ScratchDirectory()
         let database = try TestDatabase.fresh(.postgresql, in: scratch, name: "pair")
@@ -133,6 +134,16 @@ struct DurabilityTests {
             for c in connectionPorts.indices where connectionPorts[c] != victimPort {
                 #expect(next[c] == expected[c].count, "connection \(c) to the survivor stopped at \(next[c])")
             }
+            // And it shows each of the victim's players every guess the victim answered.
+            var unseen: [String] = []
+            for seat in seats where seat.port == victimPort {
+                let answeredGuesses = answered[seat.id]?["guess"] ?? 0
+                let client = try RawClient(port: ports[1])
+                client.send("GET /mastermind HTTP/1.1\r\nHost: t\r\nCookie: \(seat.cookie)\r\nConnection: close\r\n\r\n")
+                let rows = try client.readResponse().text.ranges(of: " data-guess=\"").count
+                if rows < answeredGuesses { unseen.append("\(seat.id): \(rows) of \(answeredGuesses) guesses") }
+            }
+            #expect(unseen.isEmpty, "answered by the victim, not shown by the survivor: \(unseen.prefix(5))")
         }
     }
 }
