@@ -1,6 +1,7 @@
 #include "CPostgres.h"
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,10 +43,13 @@ static int loaded = -1;
         snprintf(load_error, sizeof load_error, "libpq.so.5 has no %s", name); return; }
 
 static void load(void) {
-    void *handle = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
+    // ARCADE_LIBPQ names another file (a libpq outside the linker's paths).
+    const char *name = getenv("ARCADE_LIBPQ");
+    if (!name || !*name) name = "libpq.so.5";
+    void *handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         const char *why = dlerror();
-        snprintf(load_error, sizeof load_error, "%s", why ? why : "libpq.so.5: cannot be loaded");
+        snprintf(load_error, sizeof load_error, "%s", why ? why : "libpq cannot be loaded");
         return;
     }
     BIND(connectdb, "PQconnectdb") BIND(status, "PQstatus") BIND(error_message, "PQerrorMessage")

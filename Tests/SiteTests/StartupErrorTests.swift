@@ -68,6 +68,19 @@ struct StartupErrorTests {
         #expect(newer.contains("schema version 999 is newer"), "\(newer)")
     }
 
+    /// Without libpq, a PostgreSQL URL stops start-up naming the package to install (SQLite needs none of it).
+    @Test func aMissingLibpqIsNamedWithItsPackage() throws {
+        let child = try ChildProcess(["--port", "0", "--db", "postgresql://arcade@127.0.0.1:1/arcade"],
+                                     environment: ["ARCADE_LIBPQ": "/nonexistent/libpq.so.5"])
+        #expect(child.wait(timeout: 10) == 1)
+        #expect(child.standardError.contains("apt-get install libpq5"), "\(child.standardError)")
+        let sqlite = try ChildProcess(["--port", "0", "--db", scratch.path + "/fine.sqlite"],
+                                      environment: ["ARCADE_LIBPQ": "/nonexistent/libpq.so.5"])
+        _ = try sqlite.waitForPort(timeout: 30)
+        sqlite.signal(SIGTERM)
+        #expect(sqlite.wait(timeout: 10) == 0)
+    }
+
     @Test func missingDirectoriesAreNamed() {
         let publicDirectory = scratch.path + "/no-public"
         guard case .unreadable(let file, _)? = start({ $0.publicDirectory = publicDirectory }) else {

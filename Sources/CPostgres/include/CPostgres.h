@@ -1,7 +1,7 @@
 #ifndef CPOSTGRES_H
 #define CPOSTGRES_H
-// libpq, loaded at run time (dlopen "libpq.so.5") only when a PostgreSQL URL is given, so the package builds and
-// runs with SQLite on a machine without libpq. The few functions Arcade uses, with libpq's own signatures.
+// libpq, loaded at run time (dlopen "libpq.so.5", or the file ARCADE_LIBPQ names) only when a PostgreSQL URL is
+// given, so the package builds and runs with SQLite on a machine without libpq. The few functions Arcade uses, with libpq's own signatures.
 #include <stddef.h>
 
 typedef struct pg_conn PGconn;
