@@ -32,6 +32,7 @@ static struct {
     int (*getlength)(const PGresult *, int, int);
     char *(*cmd_tuples)(PGresult *);
     void (*clear)(PGresult *);
+    unsigned char *(*unescape_bytea)(const unsigned char *, size_t *);
 } pq;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -60,6 +61,7 @@ static void load(void) {
     BIND(result_error_field, "PQresultErrorField") BIND(ntuples, "PQntuples") BIND(nfields, "PQnfields")
     BIND(fname, "PQfname") BIND(ftype, "PQftype") BIND(getisnull, "PQgetisnull") BIND(getvalue, "PQgetvalue")
     BIND(getlength, "PQgetlength") BIND(cmd_tuples, "PQcmdTuples") BIND(clear, "PQclear")
+    BIND(unescape_bytea, "PQunescapeBytea")
     loaded = 0;
 }
 
@@ -108,3 +110,7 @@ const char *cpg_getvalue(const PGresult *result, int row, int column) { return p
 int cpg_getlength(const PGresult *result, int row, int column) { return pq.getlength(result, row, column); }
 const char *cpg_cmd_tuples(PGresult *result) { return pq.cmd_tuples(result); }
 void cpg_clear(PGresult *result) { if (result) pq.clear(result); }
+unsigned char *cpg_unescape_bytea(const char *text, size_t *length) {
+    return pq.unescape_bytea((const unsigned char *)text, length);
+}
+void cpg_free(void *pointer) { if (pointer) pq.freemem(pointer); }

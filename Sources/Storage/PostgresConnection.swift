@@ -151,30 +151,17 @@ final class PostgresConnection: Connection {
         case 16: return .integer(text == "t" ? 1 : 0)  // bool, as SQLite has it
         case 700, 701: return Double(text).map { .real($0) } ?? .text(text)
         case 1700: return Int64(text).map { .integer($0) } ?? Double(text).map { .real($0) } ?? .text(text)  // numeric
-        case 17: return .blob(hex(bytes) ?? [])  // bytea, "\x…"
+        case 17: return .blob(bytea(pointer))  // bytea, "\x…"
         default: return .text(text)
         }
     }
 
-    private static func hex(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
-        guard bytes.count >= 2, bytes[0] == 0x5C, bytes[1] == 0x78, bytes.count % 2 == 0 else { return nil }
-        func nibble(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 0x30...0x39: c - 0x30
-            case 0x61...0x66: c - 0x61 + 10
-            case 0x41...0x46: c - 0x41 + 10
-            default: nil
-            }
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count - 2) / 2)
-        var i = 2
-        while i < bytes.count {
-            guard let high = nibble(bytes[i]), let low = nibble(bytes[i + 1]) else { return nil }
-            out.append(high << 4 | low)
-            i += 2
-        }
-        return out
+    /// A bytea in text form, decoded by libpq.
+    private static func bytea(_ pointer: UnsafePointer<CChar>) -> [UInt8] {
+        var length = 0
+        guard let bytes = cpg_unescape_bytea(pointer, &length) else { return [] }
+        defer { cpg_free(bytes) }
+        return Array(UnsafeBufferPointer(start: bytes, count: length))
     }
 
     /// The connection's socket, for waiting on notifications.

@@ -2,6 +2,11 @@ import Storage
 
 /// The database schema, as migrations applied at start-up.
 enum Schema {
+    /// The tables other instances cache, and the kind of cached data each belongs to (`ChangeFeed`).
+    static let watched = [("string_hotfixes", "hotfixes"), ("constant_hotfixes", "constants"),
+                          ("update_rules", "interceptions"), ("maintenance", "interceptions"), ("people", "people"),
+                          ("once_marks", "once"), ("once_todos", "once")]
+
     static let migrations = [
         Migration(1, """
             CREATE TABLE secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);
@@ -364,25 +369,13 @@ enum Schema {
                 END IF;
                 RETURN NULL;
             END $$;
-            CREATE TRIGGER changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON string_hotfixes
-                FOR EACH STATEMENT EXECUTE FUNCTION arcade_changed('hotfixes');
-            CREATE TRIGGER changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON constant_hotfixes
-                FOR EACH STATEMENT EXECUTE FUNCTION arcade_changed('constants');
-            CREATE TRIGGER changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON update_rules
-                FOR EACH STATEMENT EXECUTE FUNCTION arcade_changed('interceptions');
-            CREATE TRIGGER changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON maintenance
-                FOR EACH STATEMENT EXECUTE FUNCTION arcade_changed('interceptions');
-            CREATE TRIGGER changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON people
-                FOR EACH STATEMENT EXECUTE FUNCTION arcade_changed('people');
-            CREATE TRIGGER changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON once_marks
-                FOR EACH STATEMENT EXECUTE FUNCTION arcade_changed('once');
-            CREATE TRIGGER changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON once_todos
-                FOR EACH STATEMENT EXECUTE FUNCTION arcade_changed('once');
-            CREATE TRIGGER changed_player AFTER INSERT OR UPDATE OR DELETE ON once_marks
-                FOR EACH ROW EXECUTE FUNCTION arcade_player_changed('once');
-            CREATE TRIGGER changed_player AFTER INSERT OR UPDATE OR DELETE ON once_todos
-                FOR EACH ROW EXECUTE FUNCTION arcade_player_changed('once');
-            """),
+            """ + watched.map { table, kind in
+                "CREATE TRIGGER changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \(table) "
+                    + "FOR EACH STATEMENT EXECUTE FUNCTION arcade_changed('\(kind)');\n"
+            }.joined() + ["once_marks", "once_todos"].map { table in
+                "CREATE TRIGGER changed_player AFTER INSERT OR UPDATE OR DELETE ON \(table) "
+                    + "FOR EACH ROW EXECUTE FUNCTION arcade_player_changed('once');\n"
+            }.joined()),
         Migration(20, """
             -- Uploaded photos, for instances sharing a database (each keeps a file copy); one SQLite site keeps files only.
             CREATE TABLE photos (name TEXT PRIMARY KEY, bytes BLOB NOT NULL);

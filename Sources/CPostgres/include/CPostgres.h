@@ -41,5 +41,8 @@ const char *cpg_getvalue(const PGresult *result, int row, int column);
 int cpg_getlength(const PGresult *result, int row, int column);
 const char *cpg_cmd_tuples(PGresult *result);
 void cpg_clear(PGresult *result);
+/// A bytea value in text form ("\\x…") as bytes, copied into a buffer the caller frees with cpg_free; NULL if malformed.
+unsigned char *cpg_unescape_bytea(const char *text, size_t *length);
+void cpg_free(void *pointer);
 
 #endif
