@@ -86,9 +86,9 @@ extension AdminController {
             .object(["id": .int(rule.id), "platform": .string(rule.platform), "restriction": .int(rule.restriction.rawValue),
                      "restrictionName": .string(rule.restriction.name), "active": .bool(rule.active),
                      "app": fields(rule.minimumApp), "os": fields(rule.minimumOS),
-                     "platforms": .list(InterceptionsStore.platforms.map { .object(["value": .string($0), "selected": .bool($0 == rule.platform)]) }),
+                     "platforms": Self.options(InterceptionsStore.platforms, selected: rule.platform),
                      "system": rule.os.map { .string($0) } ?? .null,
-                     "systems": .list(InterceptionsStore.systems.map { .object(["value": .string($0), "selected": .bool($0 == rule.os)]) }),
+                     "systems": Self.options(InterceptionsStore.systems, selected: rule.os),
                      "restrictions": .list(Restriction.allCases.map { .object(["value": .int($0.rawValue), "name": .string($0.name),
                                                                                 "selected": .bool($0 == rule.restriction)]) })])
         }
@@ -99,31 +99,12 @@ extension AdminController {
                      app: (query["app"] ?? "").filter { !$0.isWhitespace }, os: (query["os"] ?? "").filter { !$0.isWhitespace },
                      system: query["system"].flatMap { InterceptionsStore.systems.contains($0) ? $0 : nil },
                      language: query["language"].flatMap { localizer.languages.contains($0) ? $0 : nil } ?? localizer.base)
-        var preview: TemplateValue = .null, previewError: TemplateValue = .null
-        if query["preview"] != nil {
-            // A blank OS is the usual case on the web (a browser that names no version): its minimums are not checked.
-            if let app = Version(asked.app), let os = asked.os.isEmpty ? Version("9999") : Version(asked.os) {
-                let client = asked.os.isEmpty ? t.string("admin.rules.preview.client.noos", [.string(app.text)])
-                    : t.string("admin.rules.preview.client", [.string(app.text), .string(os.text)])
-                if let violation = UpdateCheck.evaluate(rules, platform: asked.platform, app: app, os: os, system: asked.system,
-                                                        language: asked.language, base: localizer.base) {
-                    let below = violation.kind == .app ? "admin.rules.preview.app" : "admin.rules.preview.os"
-                    preview = .object(["client": .string(client), "rule": .int(violation.rule.id),
-                                       "restriction": .string(violation.rule.restriction.name),
-                                       "why": .string(t.string(below, [.string(violation.requirement.version.text)])),
-                                       "message": .string(violation.message)])
-                } else {
-                    preview = .object(["client": .string(client), "none": .string(t.string("admin.rules.none"))])
-                }
-            } else {
-                previewError = .string(t.string("admin.rules.preview.invalid"))
-            }
-        }
+        let (preview, previewError) = query["preview"] == nil ? (TemplateValue.null, TemplateValue.null) : self.preview(asked, rules: rules, t: t)
         let previewForm: TemplateValue = .object([
             "app": .string(query["preview"] == nil ? version() : asked.app), "os": .string(asked.os),
-            "platforms": .list(InterceptionsStore.platforms.map { .object(["value": .string($0), "selected": .bool($0 == asked.platform)]) }),
-            "systems": .list(InterceptionsStore.systems.map { .object(["value": .string($0), "selected": .bool($0 == asked.system)]) }),
-            "languages": .list(localizer.languages.map { .object(["value": .string($0), "selected": .bool($0 == asked.language)]) })])
+            "platforms": Self.options(InterceptionsStore.platforms, selected: asked.platform),
+            "systems": Self.options(InterceptionsStore.systems, selected: asked.system),
+            "languages": Self.options(localizer.languages, selected: asked.language)])
         let ruleChanges = try interceptions.history(.rule, limit: 20)
         var response = pages.render("admin-rules", status: status, title: localizer.string("admin.rules.title", language: visitor.language),
                                     for: visitor, path: "/admin/rules", section: "admin",
@@ -135,5 +116,35 @@ extension AdminController {
                                            "message": message.map { .string($0) } ?? .null])
         response.headers.set("Cache-Control", "no-store")
         return response
+    }
+
+    typealias PreviewQuery = (platform: String, app: String, os: String, system: String?, language: String)
+
+    /// "app 4.2 on OS 9 → rule #2 (high), message …", or why the versions asked about do not parse.
+    private func preview(_ asked: PreviewQuery, rules: [UpdateRule], t: LanguageStrings)
+        -> (preview: TemplateValue, error: TemplateValue) {
+        let localizer = pages.localizer
+        // A blank OS is the usual case on the web (a browser that names no version): its minimums are not checked.
+        if let app = Version(asked.app), let os = asked.os.isEmpty ? Version("9999") : Version(asked.os) {
+            let client = asked.os.isEmpty ? t.string("admin.rules.preview.client.noos", [.string(app.text)])
+                : t.string("admin.rules.preview.client", [.string(app.text), .string(os.text)])
+            if let violation = UpdateCheck.evaluate(rules, platform: asked.platform, app: app, os: os, system: asked.system,
+                                                    language: asked.language, base: localizer.base) {
+                let below = violation.kind == .app ? "admin.rules.preview.app" : "admin.rules.preview.os"
+                return (.object(["client": .string(client), "rule": .int(violation.rule.id),
+                                   "restriction": .string(violation.rule.restriction.name),
+                                   "why": .string(t.string(below, [.string(violation.requirement.version.text)])),
+                                   "message": .string(violation.message)]), .null)
+            } else {
+                return (.object(["client": .string(client), "none": .string(t.string("admin.rules.none"))]), .null)
+            }
+        } else {
+            return (.null, .string(t.string("admin.rules.preview.invalid")))
+        }
+    }
+
+    /// A `<select>`'s options, `selected` marked.
+    static func options(_ values: [String], selected: String?) -> TemplateValue {
+        .list(values.map { .object(["value": .string($0), "selected": .bool($0 == selected)]) })
     }
 }

@@ -204,16 +204,7 @@ struct MastermindController: Sendable {
                       stats: MastermindStore.Stats) -> TemplateValue {
         let t = pages.localizer.strings(for: language)
         let game = record.game, rules = game.rules
-        let pegLabel: [Peg: String] = [.red: t.string("mastermind.peg.red"), .blue: t.string("mastermind.peg.blue"),
-                                       .gray: t.string("mastermind.peg.gray")]
-        let rows: [TemplateValue] = game.turns.enumerated().map { index, turn in
-            let summary = t.string("mastermind.row.summary", [.int(turn.feedback.red), .int(turn.feedback.blue)])
-            return .object([
-                "number": .int(index + 1), "newest": .bool(index == game.turns.count - 1), "guess": .string(turn.guess.description), "red": .int(turn.feedback.red),
-                "blue": .int(turn.feedback.blue), "gray": .int(turn.feedback.gray), "summary": .string(summary),
-                "pegs": .list(turn.pegs.map { .object(["kind": .string($0.rawValue), "label": .string(pegLabel[$0]!)]) }),
-            ])
-        }
+        let rows = rowsContext(game, t: t)
         let outcome = game.outcome
         var announcement = ""
         if let last = game.turns.last {
@@ -227,12 +218,7 @@ struct MastermindController: Sendable {
             "gameId": .int(Int(record.id)), "turn": .int(game.turns.count), "attemptsLeft": .int(game.attemptsLeft),
             "attempts": .int(rules.attempts), "length": .int(rules.length), "digitMin": .int(rules.digitMin),
             "digitMax": .int(rules.digitMax),
-            // As Wordle's keyboard: a digit of a row that scored nothing at all is not in the code.
-            "keys": .list((rules.digitMin...rules.digitMax).map { digit in
-                let absent = game.turns.contains { $0.feedback.red + $0.feedback.blue == 0 && $0.guess.digits.contains(UInt8(digit)) }
-                return .object(["digit": .int(digit), "absent": .bool(absent),
-                                "label": absent ? .string(t.string("mastermind.key.absent", [.int(digit)])) : .null])
-            }),
+            "keys": keysContext(game, t: t),
             "outcome": .string(outcome.rawValue), "isPlaying": .bool(outcome == .playing), "isOver": .bool(outcome != .playing),
             "isWon": .bool(outcome == .won), "isLost": .bool(outcome == .lost), "rows": .list(rows),
             "gaveUp": .bool(outcome == .lost && game.forfeited), "started": .bool(record.id != 0),
@@ -255,6 +241,31 @@ struct MastermindController: Sendable {
                                                                          ? game.turns.count : nil),
             "announcement": .string(announcement),
         ])
+    }
+
+    /// The rows played, each with its pegs and what a screen reader says of them.
+    private func rowsContext(_ game: Game, t: LanguageStrings) -> [TemplateValue] {
+        let pegLabel: [Peg: String] = [.red: t.string("mastermind.peg.red"), .blue: t.string("mastermind.peg.blue"),
+                                       .gray: t.string("mastermind.peg.gray")]
+        return game.turns.enumerated().map { index, turn in
+            let summary = t.string("mastermind.row.summary", [.int(turn.feedback.red), .int(turn.feedback.blue)])
+            return .object([
+                "number": .int(index + 1), "newest": .bool(index == game.turns.count - 1), "guess": .string(turn.guess.description), "red": .int(turn.feedback.red),
+                "blue": .int(turn.feedback.blue), "gray": .int(turn.feedback.gray), "summary": .string(summary),
+                "pegs": .list(turn.pegs.map { .object(["kind": .string($0.rawValue), "label": .string(pegLabel[$0]!)]) }),
+            ])
+        }
+    }
+
+    /// The keypad; as Wordle's keyboard, a digit of a row that scored nothing at all is marked as not in the code.
+    private func keysContext(_ game: Game, t: LanguageStrings) -> TemplateValue {
+        .list((game.rules.digitMin...game.rules.digitMax).map { digit in
+            let absent = game.turns.contains {
+                $0.feedback.red + $0.feedback.blue == 0 && $0.guess.digits.contains(UInt8(digit))
+            }
+            return .object(["digit": .int(digit), "absent": .bool(absent),
+                            "label": absent ? .string(t.string("mastermind.key.absent", [.int(digit)])) : .null])
+        })
     }
 
     /// What a player can paste anywhere: the game, N/10 (X/10 for a loss, `*` in hard mode), then each row's

@@ -197,6 +197,15 @@ struct NameGameController: Sendable {
 
     func roundContext(_ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord?, t: LanguageStrings,
                       error: String?) -> TemplateValue {
+        var context = sessionFields(mode, session: session, t: t, error: error)
+        guard let record else { return .object(context) }
+        roundFields(mode, session: session, record: record, t: t, into: &context)
+        return .object(context)
+    }
+
+    /// What the page shows of the session, with or without a round.
+    private func sessionFields(_ mode: Mode, session: NameGameStore.Session, t: LanguageStrings,
+                               error: String?) -> TemplateFields {
         var context: TemplateFields = [
             "mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
             "error": error.map { .string($0) } ?? .null, "ended": .bool(session.ended || timeIsUp(session)),
@@ -218,7 +227,12 @@ struct NameGameController: Sendable {
             context["secondsLeft"] = .int(Int((Double(left) / 1000).rounded(.up)))
         }
         context["prefetch"] = .list(session.nextPeople.compactMap { directory.person($0) }.map { .string($0.headshotURL) })
-        guard let record else { return .object(context) }
+        return context
+    }
+
+    /// What the page shows of the round: the question, the choices, and what an answer or the clock revealed.
+    private func roundFields(_ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord,
+                             t: LanguageStrings, into context: inout TemplateFields) {
         let round = record.round
         let answered = !record.isOpen
         // A session that ended (time up) with this round unanswered: nothing can be chosen any more, and the answer
@@ -264,7 +278,14 @@ struct NameGameController: Sendable {
         if round.people.count < mode.choices {
             context["smallPool"] = .string(t.string("namegame.smallpool", [.int(round.people.count)]))
         }
-        context["choices"] = .list(round.people.enumerated().map { index, person in
+        context["choices"] = choices(mode, record: record, reveal: reveal, hidden: hidden, t: t)
+    }
+
+    /// The faces (or names) to choose from, each with what the player did and what is revealed of it.
+    private func choices(_ mode: Mode, record: NameGameStore.RoundRecord, reveal: Bool, hidden: Set<Int>,
+                         t: LanguageStrings) -> TemplateValue {
+        let round = record.round, answered = !record.isOpen
+        return .list(round.people.enumerated().map { index, person in
             var result = ""
             if record.wrong.contains(index) { result = "wrong" }
             if answered && index == round.answer && record.status == "identified" { result = "correct" }
@@ -278,7 +299,6 @@ struct NameGameController: Sendable {
                 "hidden": .bool(hidden.contains(index)), "disabled": .bool(reveal || !result.isEmpty || hidden.contains(index)),
             ])
         })
-        return .object(context)
     }
 
     static func seconds(_ value: Double) -> String {
