@@ -55,7 +55,7 @@ struct DatabaseCopy {
     static func copyPhotos(from: Database, folder: String, to: Database) throws -> (found: Int, stored: Int) {
         var found = 0, stored = 0
         for row in try from.query("SELECT photo FROM people WHERE photo LIKE '/photos/%'") {
-            guard let name = row.string("photo").flatMap(PhotoLibrary.name) else { continue }
+            guard let name = PhotoLibrary.name(try row.decode("photo")) else { continue }
             found += 1
             guard let bytes = Files.read(folder + "/" + name) else { continue }
             stored += try to.execute("INSERT INTO photos (name, bytes) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(name), .blob(bytes)])

@@ -318,7 +318,9 @@ enum Schema {
                 finished_ms INTEGER,
                 cheat INTEGER NOT NULL DEFAULT 0
             );
-            INSERT INTO namegame_rounds_new SELECT id, session, player, mode, people, answer, hide_order, started_ms, wrong,
+            INSERT INTO namegame_rounds_new (id, session, player, mode, people, answer, hide_order, started_ms, wrong,
+                status, finished_ms, cheat)
+            SELECT id, session, player, mode, people, answer, hide_order, started_ms, wrong,
                 status, finished_ms, cheat FROM namegame_rounds;
             DROP TABLE namegame_rounds;
             ALTER TABLE namegame_rounds_new RENAME TO namegame_rounds;
