@@ -174,7 +174,9 @@ public final class Database {
     }
 
     /// The one value a query always returns (a COUNT): no row, or NULL, is an error naming the query.
-    public func scalar<T: ColumnValue>(_ type: T.Type, _ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> T {
+    public func scalar<T: ColumnValue>(_ type: T.Type, _ sql: String, _ values: [SQLValue] = []) throws(DatabaseError)
+        -> T
+    {
         guard let row = try first(sql, values), let name = row.columns.first else {
             throw DatabaseError("no row (in: \(sql.prefix(160)))")
         }
@@ -182,7 +184,9 @@ public final class Database {
     }
 
     /// One value: the first column of the first row (a COUNT, a MAX …); nil when there is no row or it is NULL.
-    public func value<T: ColumnValue>(_ type: T.Type, _ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> T? {
+    public func value<T: ColumnValue>(_ type: T.Type, _ sql: String, _ values: [SQLValue] = []) throws(DatabaseError)
+        -> T?
+    {
         guard let row = try first(sql, values), let name = row.columns.first else { return nil }
         return try row.decodeIfPresent(name, as: type)
     }

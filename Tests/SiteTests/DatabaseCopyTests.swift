@@ -21,7 +21,8 @@ struct DatabaseCopyTests {
         #expect(try player.post("/mastermind/guess", "guess=\(wrong(secret, 3))").status == 303)
         // A Name Game round with a wrong pick: its faces and the session's next people are rows of their own.
         let (round, answer) = try player.round(try player.play("normal").text)
-        #expect(try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\((answer + 1) % 6)").status == 303)
+        #expect(
+            try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\((answer + 1) % 6)").status == 303)
         let admin = try AdminConsoleTests.admin(old)
         try admin.get("/admin/hotfixes")
         #expect(try admin.post("/admin/hotfixes", "key=home.title&language=de&value=Spielhalle").status == 303)
@@ -59,7 +60,8 @@ struct DatabaseCopyTests {
         let board = try returning.get("/mastermind")
         #expect(board.text.contains("data-game=\"\(games)\""), "the player's game came along")
         #expect(try returning.get("/?lang=de").text.contains("Spielhalle"))
-        #expect(try returning.get("/namegame/normal").text.contains("data-result=\"wrong\""), "the wrong pick came along")
+        #expect(
+            try returning.get("/namegame/normal").text.contains("data-result=\"wrong\""), "the wrong pick came along")
         // The uploaded photo came along, out of the database (the new site's folder starts empty).
         let served = try moved.get(photo)
         #expect(served.status == 200 && served.body == Images.png)

@@ -15,7 +15,8 @@ extension Player {
         let id = try #require(Player.attribute("data-round", in: html))
         let db = try Database(location: server.database)
         let row = try #require(try db.first("""
-            SELECT f.person FROM namegame_rounds r JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
+            SELECT f.person FROM namegame_rounds r
+            JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
             WHERE r.id = ?
             """, [.integer(Int64(id)!)]))
         return try row.decode("person")

@@ -52,7 +52,8 @@ struct NameGameSiteTests {
             #expect(!page.contains("is-right"), "\(mode)")
             let db = try Database(location: server.database)
             let ids = try db.query("""
-                SELECT person FROM namegame_round_faces WHERE round = (SELECT MAX(id) FROM namegame_rounds) ORDER BY position
+                SELECT person FROM namegame_round_faces WHERE round = (SELECT MAX(id) FROM namegame_rounds)
+                ORDER BY position
                 """).map { row throws in try row.decode("person", as: String.self) }
             #expect(!ids.isEmpty)
             #expect(!ids.contains { page.contains("value=\"\($0)\"") }, "person ids are not in the page")

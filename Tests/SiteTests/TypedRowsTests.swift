@@ -17,10 +17,12 @@ struct TypedRowsTests {
         try db.execute("INSERT INTO players (id, first_seen) VALUES ('pl', 1)")
         try db.execute("""
             INSERT INTO namegame_sessions (id, player, mode, started_ms, next_people, queue)
-            VALUES (1, 'pl', 'review', 10, 'a,b,c', 'x,y'), (2, 'pl', 'normal', 20, NULL, ''), (3, 'pl', 'hint', 30, '', NULL)
+            VALUES (1, 'pl', 'review', 10, 'a,b,c', 'x,y'), (2, 'pl', 'normal', 20, NULL, ''),
+                   (3, 'pl', 'hint', 30, '', NULL)
             """)
         try db.execute("""
-            INSERT INTO namegame_rounds (id, session, player, mode, people, answer, hide_order, started_ms, wrong, status)
+            INSERT INTO namegame_rounds (id, session, player, mode, people, answer, hide_order, started_ms, wrong,
+                                         status)
             VALUES (7, 1, 'pl', 'review', 'p0,p1,p2,p3', 2, '3,0,1', 100, '1,3', 'open'),
                    (8, 2, 'pl', 'normal', 'p4,p0', 0, '1', 200, '', 'identified')
             """)
@@ -29,12 +31,15 @@ struct TypedRowsTests {
         let faces = try db.query("""
             SELECT round, position, person, hide_rank, wrong_rank FROM namegame_round_faces ORDER BY round, position
             """).map { row throws in
-            "\(try row.decode("round", as: Int.self)):\(try row.decode("position", as: Int.self)):"
-                + "\(try row.decode("person", as: String.self)):\(try row.decodeIfPresent("hide_rank", as: Int.self) ?? -1):"
-                + "\(try row.decodeIfPresent("wrong_rank", as: Int.self) ?? -1)"
+            let hide = try row.decodeIfPresent("hide_rank", as: Int.self) ?? -1
+            let wrong = try row.decodeIfPresent("wrong_rank", as: Int.self) ?? -1
+            return "\(try row.decode("round", as: Int.self)):\(try row.decode("position", as: Int.self)):"
+                + "\(try row.decode("person", as: String.self)):\(hide):\(wrong)"
         }
         #expect(faces == ["7:0:p0:1:-1", "7:1:p1:2:0", "7:2:p2:-1:-1", "7:3:p3:0:1", "8:0:p4:-1:-1", "8:1:p0:0:-1"])
-        let lists = try db.query("SELECT session, list, position, person FROM namegame_session_people ORDER BY session, list, position")
+        let lists = try db.query(
+            "SELECT session, list, position, person FROM namegame_session_people ORDER BY session, list, position"
+        )
             .map { row throws in
                 "\(try row.decode("session", as: Int.self)):\(try row.decode("list", as: String.self)):"
                     + "\(try row.decode("position", as: Int.self)):\(try row.decode("person", as: String.self))"
@@ -46,7 +51,9 @@ struct TypedRowsTests {
 
         let store = NameGameStore(pool: DatabasePool(location: location))
         let people = Directory(people: ["p0", "p1", "p2", "p3", "p4"].map {
-            Person(id: $0, firstName: $0, lastName: "L", jobTitle: nil, headshotURL: "/headshots/\($0).jpg", retired: false)
+                Person(
+                    id: $0, firstName: $0, lastName: "L", jobTitle: nil, headshotURL: "/headshots/\($0).jpg",
+                    retired: false)
         })
         let session = try #require(try store.session(id: 1, player: "pl"))
         #expect(session.nextPeople == ["a", "b", "c"] && session.queue == ["x", "y"])

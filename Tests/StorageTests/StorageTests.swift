@@ -53,7 +53,8 @@ struct StorageTests {
         let db = try Database(location: TestDatabase.fresh(engine, in: scratch))
         try db.migrate(Self.schema)
         try db.execute("INSERT INTO players (id, first_seen) VALUES (?, ?)", ["p1", 42])
-        try db.execute("INSERT INTO notes (player, body, score, data) VALUES (?, ?, ?, ?)", ["p1", .null, .real(2.5), .blob([7])])
+        try db.execute(
+            "INSERT INTO notes (player, body, score, data) VALUES (?, ?, ?, ?)", ["p1", .null, .real(2.5), .blob([7])])
         let row = try #require(try db.first("SELECT player, body, score, data FROM notes"))
         #expect(try row.decode("player") == "p1")
         #expect(try row.decode("score") == 2.5)
@@ -82,7 +83,9 @@ struct StorageTests {
         #expect(partial?.message.contains("first_seen is missing") == true)
         #expect(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM players") == 1)
         #expect(try db.value(Int.self, "SELECT first_seen FROM players WHERE id = 'nobody'") == nil)
-        #expect(throws: DatabaseError.self) { try db.scalar(Int.self, "SELECT MAX(first_seen) AS m FROM players WHERE id = 'x'") }
+        #expect(throws: DatabaseError.self) {
+            try db.scalar(Int.self, "SELECT MAX(first_seen) AS m FROM players WHERE id = 'x'")
+        }
     }
 
     @Test(arguments: Engine.allCases) func aFailedMigrationLeavesTheDatabaseUntouched(_ engine: Engine) throws {

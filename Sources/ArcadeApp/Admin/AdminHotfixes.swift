@@ -75,7 +75,10 @@ struct AdminHotfixes: Sendable {
         guard before != after else { return .success(()) }
         try pool.write { db in
             if let value {
-                try db.execute("INSERT INTO constant_hotfixes (key, type, value) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value", [.text(key), .text(base.typeName), .text(Self.text(value))])
+                try db.execute("""
+                    INSERT INTO constant_hotfixes (key, type, value) VALUES (?, ?, ?)
+                    ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value
+                    """, [.text(key), .text(base.typeName), .text(Self.text(value))])
             } else {
                 try db.execute("DELETE FROM constant_hotfixes WHERE key = ?", [.text(key)])
             }
@@ -163,14 +166,18 @@ struct AdminHotfixes: Sendable {
 
     /// A key's 50 most recent changes, newest first (the page never grows with a long history).
     func history(_ key: String) throws -> [Change] {
-        try pool.connection().fetchAll(Change.self, "SELECT \(Change.columns) FROM hotfix_history WHERE key = ? ORDER BY id DESC LIMIT 50",
-                                       [.text(key)])
+        try pool.connection().fetchAll(
+            Change.self, "SELECT \(Change.columns) FROM hotfix_history WHERE key = ? ORDER BY id DESC LIMIT 50",
+            [.text(key)])
     }
 
     /// Puts a key back as it was before a change.
     func revert(_ id: Int, by admin: String) throws -> Result<Void, Refusal>? {
-        guard let change = try pool.connection().fetchOne(Change.self, "SELECT \(Change.columns) FROM hotfix_history WHERE id = ?",
-                                                          [SQLValue(id)]) else { return nil }
+        guard
+            let change = try pool.connection().fetchOne(
+                Change.self, "SELECT \(Change.columns) FROM hotfix_history WHERE id = ?",
+                [SQLValue(id)])
+        else { return nil }
         if change.language == Self.constantMarker { return try setConstant(change.key, to: change.before, by: admin) }
         return try set(change.key, language: change.language, to: change.before, by: admin)
     }

@@ -71,8 +71,9 @@ struct AdminStore: Sendable {
     /// The admin if the password is right. A missing account costs the same
     /// hashing as a wrong password, so timing does not tell them apart.
     func verify(name: String, password: String) throws -> Admin? {
-        let account = try pool.connection().fetchOne(Account.self, "SELECT \(Account.columns) FROM admins WHERE name = ?",
-                                                     [.text(name)])
+        let account = try pool.connection().fetchOne(
+            Account.self, "SELECT \(Account.columns) FROM admins WHERE name = ?",
+            [.text(name)])
         let salt = account?.salt ?? Array(repeating: 0, count: 16)
         let computed = Crypto.pbkdf2SHA256(password: Array(password.utf8), salt: salt,
                                            iterations: account?.iterations ?? Self.iterations)
@@ -81,13 +82,16 @@ struct AdminStore: Sendable {
     }
 
     func recentFailures(name: String, address: String) throws -> Int {
-        try pool.connection().scalar(Int.self, "SELECT COUNT(*) AS n FROM admin_failures WHERE name = ? AND address = ? AND at > ?",
-                                     [.text(name), .text(address), SQLValue(clock() - Self.failureWindow)])
+        try pool.connection().scalar(
+            Int.self, "SELECT COUNT(*) AS n FROM admin_failures WHERE name = ? AND address = ? AND at > ?",
+            [.text(name), .text(address), SQLValue(clock() - Self.failureWindow)])
     }
 
     func recordFailure(name: String, address: String) throws {
         try pool.write { db in
-            try db.execute("INSERT INTO admin_failures (name, address, at) VALUES (?, ?, ?)", [.text(name), .text(address), SQLValue(clock())])
+            try db.execute(
+                "INSERT INTO admin_failures (name, address, at) VALUES (?, ?, ?)",
+                [.text(name), .text(address), SQLValue(clock())])
             try db.execute("DELETE FROM admin_failures WHERE at < ?", [SQLValue(clock() - Self.failureWindow)])
         }
     }
@@ -111,7 +115,8 @@ struct AdminStore: Sendable {
         guard let row = try db.first("""
             SELECT a.id, a.name, s.last_seen FROM admin_sessions s JOIN admins a ON a.id = s.admin WHERE s.token_hash = ?
             """, [key]) else { return nil }
-        let id: Int = try row.decode("id"), name: String = try row.decode("name"), lastSeen: Int = try row.decode("last_seen")
+        let id: Int = try row.decode("id"), name: String = try row.decode("name"),
+            lastSeen: Int = try row.decode("last_seen")
         let now = clock()
         guard now - lastSeen <= Self.idleSeconds else {
             _ = try pool.write { try $0.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [key]) }
@@ -149,7 +154,8 @@ struct AdminStore: Sendable {
     }
 
     func auditLog(limit: Int = 200) throws -> [AuditEntry] {
-        try pool.connection().fetchAll(AuditEntry.self, "SELECT \(AuditEntry.columns) FROM audit ORDER BY id DESC LIMIT ?",
-                                       [SQLValue(limit)])
+        try pool.connection().fetchAll(
+            AuditEntry.self, "SELECT \(AuditEntry.columns) FROM audit ORDER BY id DESC LIMIT ?",
+            [SQLValue(limit)])
     }
 }

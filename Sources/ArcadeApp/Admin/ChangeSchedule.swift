@@ -28,7 +28,9 @@ struct ChangeSchedule: Sendable {
         init(row: Row) throws(DatabaseError) {
             let name: String = try row.decode("kind")
             guard let kind = Kind(rawValue: name) else { throw DatabaseError("scheduled_changes: kind \(name)") }
-            guard let payload = try? JSONParser.parse(try row.decode("payload", as: String.self)) else { change = nil; return }
+            guard let payload = try? JSONParser.parse(try row.decode("payload", as: String.self)) else {
+                change = nil; return
+            }
             change = Change(id: try row.decode("id"), kind: kind, target: try row.decode("target"), payload: payload,
                             startsAt: try row.decode("starts_at"), endsAt: try row.decodeIfPresent("ends_at"),
                             state: try row.decode("state"), admin: try row.decode("admin"))
@@ -67,7 +69,8 @@ struct ChangeSchedule: Sendable {
     func cancel(_ id: Int, by admin: String) throws -> Bool {
         let now = Int(clock())
         return try pool.write { db in
-            guard let row = try db.first("SELECT target, state FROM scheduled_changes WHERE id = ?", [SQLValue(id)]) else {
+            guard let row = try db.first("SELECT target, state FROM scheduled_changes WHERE id = ?", [SQLValue(id)])
+            else {
                 return false
             }
             let state: String = try row.decode("state")
@@ -153,7 +156,8 @@ struct ChangeSchedule: Sendable {
     /// Applies the end: what the start replaced comes back.
     private func finish(_ change: Change) throws {
         guard change.endsAt != nil else { return }
-        let undo = try pool.connection().value(String.self, "SELECT undo FROM scheduled_changes WHERE id = ?", [SQLValue(change.id)])
+        let undo = try pool.connection().value(
+            String.self, "SELECT undo FROM scheduled_changes WHERE id = ?", [SQLValue(change.id)])
         switch change.kind {
         case .maintenance:
             var m = undo.flatMap(InterceptionsStore.maintenance(json:)) ?? .init()

@@ -15,7 +15,8 @@ struct StringHotfixes: Sendable {
     func load() throws {
         var all: [String: [String: String]] = [:]
         for row in try pool.connection().query("SELECT key, language, value FROM string_hotfixes") {
-            all[try row.decode("language", as: String.self), default: [:]][try row.decode("key")] = try row.decode("value", as: String.self)
+            all[try row.decode("language", as: String.self), default: [:]][try row.decode("key")] = try row.decode(
+                "value", as: String.self)
         }
         overlay.replaceAll(all)
     }

@@ -196,7 +196,8 @@ struct StringsExchange: Sendable {
     }
 
     func staged(_ id: Int) throws -> Import? {
-        try pool.connection().fetchOne(Import.self, "SELECT \(Import.columns) FROM string_imports WHERE id = ?", [SQLValue(id)])
+        try pool.connection().fetchOne(
+            Import.self, "SELECT \(Import.columns) FROM string_imports WHERE id = ?", [SQLValue(id)])
     }
 
     enum Outcome: Equatable, Sendable { case applied(Int), alreadyApplied, unknown }

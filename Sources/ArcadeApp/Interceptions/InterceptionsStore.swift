@@ -47,7 +47,8 @@ struct InterceptionsStore: Sendable {
     }
 
     func rules(in db: Database? = nil) throws -> [UpdateRule] {
-        try (db ?? pool.connection()).fetchAll(RuleRow.self, "SELECT \(RuleRow.columns) FROM update_rules ORDER BY id").map(\.rule)
+        try (db ?? pool.connection()).fetchAll(RuleRow.self, "SELECT \(RuleRow.columns) FROM update_rules ORDER BY id")
+            .map(\.rule)
     }
 
     func rule(_ id: Int, in db: Database? = nil) throws -> UpdateRule? {
@@ -64,11 +65,13 @@ struct InterceptionsStore: Sendable {
 
         init(row: Row) throws(DatabaseError) {
             let level: Int = try row.decode("restriction")
-            guard let restriction = Restriction(rawValue: level) else { throw DatabaseError("update_rules: restriction \(level)") }
+            guard let restriction = Restriction(rawValue: level) else {
+                throw DatabaseError("update_rules: restriction \(level)")
+            }
+            let app = requirement(try row.decodeIfPresent("min_app_version"), try row.decode("min_app_messages"))
+            let system = requirement(try row.decodeIfPresent("min_os_version"), try row.decode("min_os_messages"))
             rule = UpdateRule(id: try row.decode("id"), platform: try row.decode("platform"), restriction: restriction,
-                              active: try row.decode("active"),
-                              minimumApp: requirement(try row.decodeIfPresent("min_app_version"), try row.decode("min_app_messages")),
-                              minimumOS: requirement(try row.decodeIfPresent("min_os_version"), try row.decode("min_os_messages")),
+                              active: try row.decode("active"), minimumApp: app, minimumOS: system,
                               os: try row.decodeIfPresent("os"))
         }
     }
@@ -81,8 +84,9 @@ struct InterceptionsStore: Sendable {
 
         init(row: Row) throws(DatabaseError) {
             platform = try row.decode("platform")
-            maintenance = Maintenance(active: try row.decode("active"), messages: messages(try row.decode("messages", as: String.self)),
-                                      endsAt: try row.decodeIfPresent("ends_at"), pollInterval: try row.decode("poll_interval"))
+            maintenance = Maintenance(
+                active: try row.decode("active"), messages: messages(try row.decode("messages", as: String.self)),
+                endsAt: try row.decodeIfPresent("ends_at"), pollInterval: try row.decode("poll_interval"))
         }
     }
 
@@ -94,8 +98,9 @@ struct InterceptionsStore: Sendable {
         init(row: Row) throws(DatabaseError) {
             let name: String = try row.decode("kind")
             guard let kind = Kind(rawValue: name) else { throw DatabaseError("change_history: kind \(name)") }
-            change = Change(id: try row.decode("id"), kind: kind, target: try row.decode("target"), before: try row.decodeIfPresent("before"),
-                            after: try row.decodeIfPresent("after"), admin: try row.decode("admin"), at: try row.decode("at"))
+            change = Change(id: try row.decode("id"), kind: kind, target: try row.decode("target"),
+                            before: try row.decodeIfPresent("before"), after: try row.decodeIfPresent("after"),
+                            admin: try row.decode("admin"), at: try row.decode("at"))
         }
     }
 
@@ -172,8 +177,9 @@ struct InterceptionsStore: Sendable {
     }
 
     func maintenance(_ platform: String, in db: Database? = nil) throws -> Maintenance {
-        try (db ?? pool.connection()).fetchOne(MaintenanceRow.self, "SELECT \(MaintenanceRow.columns) FROM maintenance WHERE platform = ?",
-                                               [.text(platform)])?.maintenance ?? Maintenance()
+        try (db ?? pool.connection()).fetchOne(
+            MaintenanceRow.self, "SELECT \(MaintenanceRow.columns) FROM maintenance WHERE platform = ?",
+            [.text(platform)])?.maintenance ?? Maintenance()
     }
 
     func setMaintenance(_ platform: String, _ value: Maintenance, by admin: String = "system") throws {
@@ -182,7 +188,8 @@ struct InterceptionsStore: Sendable {
             let before = try maintenance(platform, in: db)
             guard before != value else { return }
             try db.execute("""
-                INSERT INTO maintenance (\(MaintenanceRow.columns)) VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform) DO UPDATE SET active = excluded.active,
+                INSERT INTO maintenance (\(MaintenanceRow.columns)) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (platform) DO UPDATE SET active = excluded.active,
                     messages = excluded.messages, ends_at = excluded.ends_at, poll_interval = excluded.poll_interval
                 """, [
                 .text(platform), SQLValue(value.active ? 1 : 0), .text(Self.json(value.messages)),
@@ -213,7 +220,8 @@ struct InterceptionsStore: Sendable {
     func history(_ kind: Kind, target: String? = nil, limit: Int = 50) throws -> [Change] {
         let select = "SELECT \(ChangeRow.columns) FROM change_history"
         let rows = if let target {
-            try pool.connection().fetchAll(ChangeRow.self, "\(select) WHERE kind = ? AND target = ? ORDER BY id DESC LIMIT ?",
+            try pool.connection().fetchAll(ChangeRow.self,
+                                           select + " WHERE kind = ? AND target = ? ORDER BY id DESC LIMIT ?",
                                            [.text(kind.rawValue), .text(target), SQLValue(limit)])
         } else {
             try pool.connection().fetchAll(ChangeRow.self, "\(select) WHERE kind = ? ORDER BY id DESC LIMIT ?",
@@ -224,9 +232,10 @@ struct InterceptionsStore: Sendable {
 
     /// Puts an item back as it was before a change (itself a change, audited); false if there is no such change.
     func revert(_ id: Int, by admin: String) throws -> Bool {
-        guard let change = try pool.connection().fetchOne(ChangeRow.self,
-                                                          "SELECT \(ChangeRow.columns) FROM change_history WHERE id = ?",
-                                                          [SQLValue(id)])?.change else { return false }
+        let select = "SELECT \(ChangeRow.columns) FROM change_history WHERE id = ?"
+        guard let change = try pool.connection().fetchOne(ChangeRow.self, select, [SQLValue(id)])?.change else {
+            return false
+        }
         let before = change.before, target = change.target
         switch change.kind {
         case .maintenance:

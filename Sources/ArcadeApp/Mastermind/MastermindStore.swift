@@ -293,7 +293,8 @@ struct MastermindStore: Sendable {
             stats.played += 1
             let won = try row.decode("status", as: String.self) == "won"
             if won { stats.wins += 1 }
-            guard try row.decodeIfPresent("played_day", as: Int.self) == day else { continue }  // played on another day: an archive game
+            // Played on another day: an archive game.
+            guard try row.decodeIfPresent("played_day", as: Int.self) == day else { continue }
             streak = won ? (last == day - 1 ? streak + 1 : 1) : 0
             last = won ? day : nil
             stats.longestStreak = max(stats.longestStreak, streak)
@@ -337,8 +338,10 @@ struct MastermindStore: Sendable {
     /// Each daily's outcome (its status) for the player, from day `oldest` through `newest`.
     func dailyOutcomes(player: String, from oldest: Int, through newest: Int) throws -> [Int: String] {
         var outcomes: [Int: String] = [:]
-        for row in try pool.connection().query("SELECT daily, status FROM mastermind_games WHERE player = ? AND daily BETWEEN ? AND ?",
-                                               [.text(player), SQLValue(oldest), SQLValue(newest)]) {
+        for row in try pool.connection().query(
+            "SELECT daily, status FROM mastermind_games WHERE player = ? AND daily BETWEEN ? AND ?",
+            [.text(player), SQLValue(oldest), SQLValue(newest)])
+        {
             outcomes[try row.decode("daily")] = try row.decode("status", as: String.self)
         }
         return outcomes
@@ -346,19 +349,25 @@ struct MastermindStore: Sendable {
 
     /// The first game `condition` finds, with its guesses.
     private func load(_ db: Database, _ condition: String, _ values: [SQLValue]) throws -> Record? {
-        guard let row = try db.fetchOne(GameRow.self, "SELECT \(GameRow.columns) FROM mastermind_games WHERE \(condition)", values)
+        guard
+            let row = try db.fetchOne(
+                GameRow.self, "SELECT \(GameRow.columns) FROM mastermind_games WHERE \(condition)", values)
         else { return nil }
         let rules = row.rules
         let secret = try Code(row.secret, rules: rules)
         var turns: [Turn] = []
-        for g in try db.fetchAll(GuessRow.self, "SELECT \(GuessRow.columns) FROM mastermind_guesses WHERE game = ? ORDER BY number",
-                                 [.integer(row.id)]) {
+        for g in try db.fetchAll(
+            GuessRow.self, "SELECT \(GuessRow.columns) FROM mastermind_guesses WHERE game = ? ORDER BY number",
+            [.integer(row.id)])
+        {
             let pegs = g.pegs.map { ch -> Peg in ch == "r" ? .red : ch == "b" ? .blue : .gray }
             turns.append(Turn(guess: try Code(g.guess, rules: rules), feedback: g.feedback, pegs: pegs))
         }
         // A game abandoned for a new one stays lost.
-        let game = Game(rules: rules, secret: secret, turns: turns, forfeited: row.status == "lost" && turns.count < rules.attempts)
-        return Record(id: row.id, game: game, usedHint: row.usedHint, hint: row.hint, revealed: row.revealed, hard: row.hard,
-                      daily: row.daily)
+        let game = Game(
+            rules: rules, secret: secret, turns: turns, forfeited: row.status == "lost" && turns.count < rules.attempts)
+        return Record(
+            id: row.id, game: game, usedHint: row.usedHint, hint: row.hint, revealed: row.revealed, hard: row.hard,
+            daily: row.daily)
     }
 }

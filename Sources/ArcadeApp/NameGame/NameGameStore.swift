@@ -18,7 +18,8 @@ struct NameGameStore: Sendable {
 
     /// A `namegame_sessions` row, with its people to come (`namegame_session_people`).
     struct Session: Sendable, FetchableRecord {
-        static let columns = "id, mode, started_ms, ended, rounds, identified, correct, incorrect, identify_ms, streak, best_streak"
+        static let columns =
+            "id, mode, started_ms, ended, rounds, identified, correct, incorrect, identify_ms, streak, best_streak"
         let id: Int64
         let mode: Mode
         let startedMilliseconds: Int64
@@ -45,9 +46,11 @@ struct NameGameStore: Sendable {
         }
 
         init(row: Row) throws(DatabaseError) {
-            self.init(id: try row.decode("id"), mode: try NameGameStore.mode(row), startedMilliseconds: try row.decode("started_ms"),
-                      ended: try row.decode("ended"), stats: try NameGameStore.stats(row), nextPeople: [],
-                      streak: try row.decode("streak"), bestStreak: try row.decode("best_streak"))
+            self.init(
+                id: try row.decode("id"), mode: try NameGameStore.mode(row),
+                startedMilliseconds: try row.decode("started_ms"),
+                ended: try row.decode("ended"), stats: try NameGameStore.stats(row), nextPeople: [],
+                streak: try row.decode("streak"), bestStreak: try row.decode("best_streak"))
         }
     }
 
@@ -107,10 +110,14 @@ struct NameGameStore: Sendable {
         init(row: Row) throws(DatabaseError) {
             person = try row.decode("person")
             let name: String = try row.decode("state")
-            guard let state = Card.State(rawValue: name) else { throw DatabaseError("namegame_cards: unknown state \(name)") }
-            card = Card(state: state, step: try row.decodeIfPresent("step"), stability: try row.decode("stability", as: Double.self),
-                        difficulty: try row.decode("difficulty", as: Double.self), due: try row.decode("due_ms"),
-                        lastReview: try row.decode("last_ms", as: Int64.self))
+            guard let state = Card.State(rawValue: name) else {
+                throw DatabaseError("namegame_cards: unknown state \(name)")
+            }
+            card = Card(
+                state: state, step: try row.decodeIfPresent("step"),
+                stability: try row.decode("stability", as: Double.self),
+                difficulty: try row.decode("difficulty", as: Double.self), due: try row.decode("due_ms"),
+                lastReview: try row.decode("last_ms", as: Int64.self))
         }
     }
 
@@ -140,24 +147,36 @@ struct NameGameStore: Sendable {
     }
 
     func lastSession(player: String, mode: Mode) throws -> Session? {
-        try session(pool.connection(), "player = ? AND mode = ? ORDER BY id DESC LIMIT 1", [.text(player), .text(mode.rawValue)])
+        try session(
+            pool.connection(), "player = ? AND mode = ? ORDER BY id DESC LIMIT 1",
+            [.text(player), .text(mode.rawValue)])
     }
 
     /// The first session `condition` finds, with its lists.
     private func session(_ db: Database, _ condition: String, _ values: [SQLValue]) throws -> Session? {
-        guard var session = try db.fetchOne(Session.self, "SELECT \(Session.columns) FROM namegame_sessions WHERE \(condition)",
-                                            values) else { return nil }
-        for row in try db.query("SELECT list, person FROM namegame_session_people WHERE session = ? ORDER BY list, position",
-                                [.integer(session.id)]) {
+        guard
+            var session = try db.fetchOne(
+                Session.self, "SELECT \(Session.columns) FROM namegame_sessions WHERE \(condition)",
+                values)
+        else { return nil }
+        for row in try db.query(
+            "SELECT list, person FROM namegame_session_people WHERE session = ? ORDER BY list, position",
+            [.integer(session.id)])
+        {
             let person: String = try row.decode("person")
-            if try row.decode("list", as: String.self) == "next" { session.nextPeople.append(person) } else { session.queue.append(person) }
+            if try row.decode("list", as: String.self) == "next" {
+                session.nextPeople.append(person)
+            } else {
+                session.queue.append(person)
+            }
         }
         return session
     }
 
     /// Replaces one of a session's lists of people.
     private func setList(_ db: Database, _ list: String, session: Int64, _ people: [String]) throws {
-        try db.execute("DELETE FROM namegame_session_people WHERE session = ? AND list = ?", [.integer(session), .text(list)])
+        try db.execute(
+            "DELETE FROM namegame_session_people WHERE session = ? AND list = ?", [.integer(session), .text(list)])
         for (position, person) in people.enumerated() {
             try db.execute("INSERT INTO namegame_session_people (session, list, position, person) VALUES (?, ?, ?, ?)",
                            [.integer(session), .text(list), SQLValue(position), .text(person)])
@@ -197,11 +216,15 @@ struct NameGameStore: Sendable {
             try who.ensureRow(db)
             let id = try db.insert("""
                 INSERT INTO namegame_rounds (session, player, mode, answer, started_ms) VALUES (?, ?, ?, ?, ?)
-                """, [.integer(session), .text(player), .text(round.mode.rawValue), SQLValue(round.answer), .integer(started)])
+                """, [.integer(session), .text(player), .text(round.mode.rawValue), SQLValue(round.answer),
+                      .integer(started)])
             for (position, person) in round.people.enumerated() {
-                try db.execute("INSERT INTO namegame_round_faces (round, position, person, hide_rank) VALUES (?, ?, ?, ?)",
-                               [.integer(id), SQLValue(position), .text(person.id),
-                                round.hideOrder.firstIndex(of: position).map { SQLValue($0) } ?? .null])
+                try db.execute(
+                    "INSERT INTO namegame_round_faces (round, position, person, hide_rank) VALUES (?, ?, ?, ?)",
+                    [
+                        .integer(id), SQLValue(position), .text(person.id),
+                        round.hideOrder.firstIndex(of: position).map { SQLValue($0) } ?? .null,
+                    ])
             }
             try setList(db, "next", session: session, next.map(\.id))
             return id
@@ -234,7 +257,9 @@ struct NameGameStore: Sendable {
             let now = nowMilliseconds()
             let elapsed = Double(now - record.startedMilliseconds) / 1000
             if round.hidden(after: elapsed, interval: hintInterval).contains(choice) { return .failure(.hidden) }
-            guard let session = try session(db, "id = ?", [.integer(record.session)]) else { return .failure(.unknownRound) }
+            guard let session = try session(db, "id = ?", [.integer(record.session)]) else {
+                return .failure(.unknownRound)
+            }
             if round.mode == .timed && now - session.startedMilliseconds > Int64(timedSeconds) * 1000 { return .failure(.timeUp) }
             let correct = choice == round.answer
             let wrong = correct ? record.wrong : record.wrong + [choice]
@@ -253,7 +278,9 @@ struct NameGameStore: Sendable {
                 return .failure(.unknownRound)
             }
             guard record.isOpen else { return .failure(.alreadyAnswered) }
-            guard let session = try session(db, "id = ?", [.integer(record.session)]) else { return .failure(.unknownRound) }
+            guard let session = try session(db, "id = ?", [.integer(record.session)]) else {
+                return .failure(.unknownRound)
+            }
             let now = nowMilliseconds()
             if record.round.mode == .timed && now - session.startedMilliseconds > Int64(timedSeconds) * 1000 { return .failure(.timeUp) }
             try finish(db, player: player, record, session: session, status: "skipped", wrong: record.wrong, now: now)
@@ -300,8 +327,10 @@ struct NameGameStore: Sendable {
         guard finished else { return }
         // Every mode teaches the scheduler about the person asked.
         let person = round.answerPerson.id
-        let card = try db.fetchOne(CardRow.self, "SELECT \(CardRow.columns) FROM namegame_cards WHERE player = ? AND person = ?",
-                                   [.text(player), .text(person)])?.card ?? Card(due: now)
+        let card =
+            try db.fetchOne(
+                CardRow.self, "SELECT \(CardRow.columns) FROM namegame_cards WHERE player = ? AND person = ?",
+                [.text(player), .text(person)])?.card ?? Card(due: now)
         let rating = plan.rating(wrongPicks: wrong.count, gaveUp: gaveUp || status == "failed",
                                  milliseconds: Int(now - record.startedMilliseconds))
         let next = fsrs.review(card, rating, at: now)
@@ -319,8 +348,10 @@ struct NameGameStore: Sendable {
     /// What the player knows of each person met.
     func cards(player: String) throws -> [String: Card] {
         var cards: [String: Card] = [:]
-        for row in try pool.connection().fetchAll(CardRow.self, "SELECT \(CardRow.columns) FROM namegame_cards WHERE player = ?",
-                                                  [.text(player)]) {
+        for row in try pool.connection().fetchAll(
+            CardRow.self, "SELECT \(CardRow.columns) FROM namegame_cards WHERE player = ?",
+            [.text(player)])
+        {
             cards[row.person] = row.card
         }
         return cards
@@ -329,7 +360,8 @@ struct NameGameStore: Sendable {
     /// The people a session missed (a wrong pick, a failed round, "I don't know"), in the order they were asked.
     func misses(session: Int64, people: Directory) throws -> [Person] {
         let rows = try pool.connection().query("""
-            SELECT f.person FROM namegame_rounds r JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
+            SELECT f.person FROM namegame_rounds r
+            JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
             WHERE r.session = ? AND (r.status IN ('failed', 'skipped')
                 OR EXISTS (SELECT 1 FROM namegame_round_faces w WHERE w.round = r.id AND w.wrong_rank IS NOT NULL))
             ORDER BY r.id
@@ -365,8 +397,10 @@ struct NameGameStore: Sendable {
     }
 
     func lifetime(player: String) throws -> [Lifetime] {
-        try pool.connection().fetchAll(Lifetime.self, "SELECT \(Lifetime.columns) FROM namegame_lifetime WHERE player = ?",
-                                       [.text(player)]).sorted { Mode.allCases.firstIndex(of: $0.mode)! < Mode.allCases.firstIndex(of: $1.mode)! }
+        try pool.connection().fetchAll(
+            Lifetime.self, "SELECT \(Lifetime.columns) FROM namegame_lifetime WHERE player = ?",
+            [.text(player)]
+        ).sorted { Mode.allCases.firstIndex(of: $0.mode)! < Mode.allCases.firstIndex(of: $1.mode)! }
     }
 
     /// Seconds to identify someone, over the player's last rounds (oldest first).
@@ -374,7 +408,8 @@ struct NameGameStore: Sendable {
         try pool.connection().query("""
             SELECT finished_ms - started_ms AS ms FROM namegame_rounds
             WHERE player = ? AND status = 'identified' ORDER BY finished_ms DESC LIMIT ?
-            """, [.text(player), SQLValue(limit)]).map { row throws in Double(try row.decode("ms", as: Int.self)) / 1000 }.reversed()
+            """, [.text(player), SQLValue(limit)])
+            .map { row throws in Double(try row.decode("ms", as: Int.self)) / 1000 }.reversed()
     }
 
     fileprivate static func stats(_ row: Row) throws(DatabaseError) -> Stats {
@@ -389,16 +424,23 @@ struct NameGameStore: Sendable {
 
     fileprivate static func mode(_ row: Row) throws(DatabaseError) -> Mode {
         let name: String = try row.decode("mode")
-        guard let mode = Mode(rawValue: name) else { throw DatabaseError("unknown Name Game mode \(name) (in: \(row.query))") }
+        guard let mode = Mode(rawValue: name) else {
+            throw DatabaseError("unknown Name Game mode \(name) (in: \(row.query))")
+        }
         return mode
     }
 
     /// The first round `condition` finds, with its faces; nil when its people are no longer in the directory.
-    private func round(_ db: Database, _ condition: String, _ values: [SQLValue], _ directory: Directory) throws -> RoundRecord? {
-        guard let row = try db.fetchOne(RoundRow.self, "SELECT \(RoundRow.columns) FROM namegame_rounds WHERE \(condition)", values)
+    private func round(_ db: Database, _ condition: String, _ values: [SQLValue], _ directory: Directory) throws
+        -> RoundRecord?
+    {
+        guard
+            let row = try db.fetchOne(
+                RoundRow.self, "SELECT \(RoundRow.columns) FROM namegame_rounds WHERE \(condition)", values)
         else { return nil }
-        let faces = try db.fetchAll(Face.self, "SELECT \(Face.columns) FROM namegame_round_faces WHERE round = ? ORDER BY position",
-                                    [.integer(row.id)])
+        let faces = try db.fetchAll(
+            Face.self, "SELECT \(Face.columns) FROM namegame_round_faces WHERE round = ? ORDER BY position",
+            [.integer(row.id)])
         let people = faces.compactMap { directory.person($0.person) }
         let hide = faces.filter { $0.hideRank != nil }.sorted { $0.hideRank! < $1.hideRank! }.map(\.position)
         let wrong = faces.filter { $0.wrongRank != nil }.sorted { $0.wrongRank! < $1.wrongRank! }.map(\.position)

@@ -102,12 +102,15 @@ struct OnceStore: Sendable {
         let player = SQLValue.text(visitor.playerID), version = SQLValue.text(siteVersion), session = SQLValue.text(visitor.sessionID)
         let entry: AnchorEntry
         if let install = try db.value(Int.self, "SELECT first_seen FROM players WHERE id = ?", [player]) {
-            let seen = try db.value(Int.self, "SELECT first_seen_ms FROM once_versions WHERE player = ? AND version = ?",
-                                    [player, version])
-            let started = try db.value(Int.self, "SELECT started_ms FROM once_sessions WHERE player = ? AND session = ?",
-                                       [player, session])
-            let earlier = try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM once_versions WHERE player = ? AND version != ?",
-                                        [player, version])
+            let seen = try db.value(
+                Int.self, "SELECT first_seen_ms FROM once_versions WHERE player = ? AND version = ?",
+                [player, version])
+            let started = try db.value(
+                Int.self, "SELECT started_ms FROM once_sessions WHERE player = ? AND session = ?",
+                [player, session])
+            let earlier = try db.scalar(
+                Int.self, "SELECT COUNT(*) AS n FROM once_versions WHERE player = ? AND version != ?",
+                [player, version])
             entry = AnchorEntry(anchors: Once.Anchors(install: Double(install), version: Double(seen ?? Int(now)) / 1000,
                                                       session: Double(started ?? Int(now)) / 1000),
                                 sawEarlierVersion: earlier > 0)
@@ -129,18 +132,24 @@ struct OnceStore: Sendable {
     /// The player's row and the anchors in use, made by their first write (inside its transaction).
     private func ensureRows(_ visitor: Visitor, _ anchors: Once.Anchors, version: String, _ db: Database) throws {
         try visitor.player.ensureRow(db)
-        try db.execute("INSERT INTO once_versions (player, version, first_seen_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                       [.text(visitor.playerID), .text(version), .integer(Int64((anchors.version * 1000).rounded()))])
-        try db.execute("INSERT INTO once_sessions (player, session, started_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                       [.text(visitor.playerID), .text(visitor.sessionID), .integer(Int64((anchors.session * 1000).rounded()))])
+        try db.execute(
+            "INSERT INTO once_versions (player, version, first_seen_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [.text(visitor.playerID), .text(version), .integer(Int64((anchors.version * 1000).rounded()))])
+        try db.execute(
+            "INSERT INTO once_sessions (player, session, started_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [.text(visitor.playerID), .text(visitor.sessionID), .integer(Int64((anchors.session * 1000).rounded()))])
     }
 
     private func load(_ player: String, _ db: Database) throws -> Once.Record {
         var record = Once.Record()
-        for mark in try db.fetchAll(Mark.self, "SELECT \(Mark.columns) FROM once_marks WHERE player = ?", [.text(player)]) {
+        for mark in try db.fetchAll(
+            Mark.self, "SELECT \(Mark.columns) FROM once_marks WHERE player = ?", [.text(player)])
+        {
             record.done[mark.task, default: [:]][Double(mark.atMilliseconds) / 1000, default: 0] += mark.times
         }
-        for todo in try db.fetchAll(ToDoRow.self, "SELECT \(ToDoRow.columns) FROM once_todos WHERE player = ?", [.text(player)]) {
+        for todo in try db.fetchAll(
+            ToDoRow.self, "SELECT \(ToDoRow.columns) FROM once_todos WHERE player = ?", [.text(player)])
+        {
             record.toDos[todo.task] = todo.toDo
         }
         return record
@@ -181,7 +190,8 @@ struct OnceStore: Sendable {
                 """, [p, .text(task), .integer(Int64((at * 1000).rounded()))])
         case .setToDo(let task, let item):
             try db.execute("""
-                INSERT INTO once_todos (player, \(ToDoRow.columns)) VALUES (?, ?, ?, ?, ?) ON CONFLICT (player, task) DO UPDATE SET
+                INSERT INTO once_todos (player, \(ToDoRow.columns)) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (player, task) DO UPDATE SET
                     created_ms = excluded.created_ms, expires_ms = excluded.expires_ms, info = excluded.info
                 """, [
                 p, .text(task), .integer(Int64((item.created * 1000).rounded())),

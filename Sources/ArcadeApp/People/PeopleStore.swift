@@ -56,7 +56,8 @@ final class PeopleStore: Sendable {
     }
 
     func reload() throws {
-        let people = try pool.connection().fetchAll(PersonRow.self, "SELECT \(PersonRow.columns) FROM people ORDER BY position, id")
+        let people = try pool.connection().fetchAll(
+            PersonRow.self, "SELECT \(PersonRow.columns) FROM people ORDER BY position, id")
             .map(\.person)
         current.withLock { $0 = Directory(people: people) }
     }
@@ -130,13 +131,17 @@ final class PeopleStore: Sendable {
     }
 
     func staged(_ id: String) throws -> ImportPlan? {
-        try pool.connection().first("SELECT plan FROM people_imports WHERE id = ?", [.text(id)]).flatMap { row throws in try Self.plan(row) }
+        try pool.connection().first("SELECT plan FROM people_imports WHERE id = ?", [.text(id)]).flatMap { row throws in
+            try Self.plan(row)
+        }
     }
 
     /// Drops a previewed import and the photos it stored.
     func cancel(_ id: String) throws {
         let plan = try pool.write { db in
-            let plan = try db.first("SELECT plan FROM people_imports WHERE id = ?", [.text(id)]).flatMap { row throws in try Self.plan(row) }
+            let plan = try db.first("SELECT plan FROM people_imports WHERE id = ?", [.text(id)]).flatMap { row throws in
+                try Self.plan(row)
+            }
             try db.execute("DELETE FROM people_imports WHERE id = ?", [.text(id)])
             return plan
         }
@@ -214,9 +219,11 @@ final class PeopleStore: Sendable {
         let person: Person
 
         init(row: Row) throws(DatabaseError) {
-            person = Person(id: try row.decode("id"), firstName: try row.decode("first_name"), lastName: try row.decode("last_name"),
-                            jobTitle: try row.decodeIfPresent("job_title"), headshotURL: try row.decode("photo"),
-                            retired: try row.decode("retired"))
+            person = Person(
+                id: try row.decode("id"), firstName: try row.decode("first_name"),
+                lastName: try row.decode("last_name"),
+                jobTitle: try row.decodeIfPresent("job_title"), headshotURL: try row.decode("photo"),
+                retired: try row.decode("retired"))
         }
     }
 }

@@ -266,7 +266,9 @@ public final class Site: Sendable {
 
     /// A random secret kept in the database, made at first start.
     static func secret(_ name: String, in db: Database) throws -> [UInt8] {
-        if let existing = try db.value([UInt8].self, "SELECT value FROM secrets WHERE name = ?", [.text(name)]), existing.count >= 32 {
+        if let existing = try db.value([UInt8].self, "SELECT value FROM secrets WHERE name = ?", [.text(name)]),
+            existing.count >= 32
+        {
             return existing
         }
         let fresh = Crypto.randomBytes(32)
