@@ -19,6 +19,10 @@ struct DatabaseCopyTests {
         try player.startMastermind()
         let secret = try player.secret()
         #expect(try player.post("/mastermind/guess", "guess=\(wrong(secret, 3))").status == 303)
+        // A Name Game round with a wrong pick: its faces and the session's next people are rows of their own.
+        let (round, answer) = try player.round(try player.play("normal").text)
+        #expect(
+            try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\((answer + 1) % 6)").status == 303)
         let admin = try AdminConsoleTests.admin(old)
         try admin.get("/admin/hotfixes")
         #expect(try admin.post("/admin/hotfixes", "key=home.title&language=de&value=Spielhalle").status == 303)
@@ -35,6 +39,8 @@ struct DatabaseCopyTests {
         #expect(copy.wait(timeout: 60) == 0, "\(copy.standardError)")
         #expect(copy.standardOutput.contains("the counts match"), "\(copy.standardOutput)")
         #expect(copy.standardOutput.contains("mastermind_guesses: 1 rows"))
+        #expect(copy.standardOutput.contains("namegame_round_faces: 6 rows"), "\(copy.standardOutput)")
+        #expect(copy.standardOutput.contains("namegame_session_people: 6 rows"), "\(copy.standardOutput)")
         #expect(copy.standardOutput.contains("photo files: 1 rows"), "\(copy.standardOutput)")
         let after = try Database(location: target)
         #expect(try DatabaseCopy.count("photos", in: after) == 1, "the photo file, into the database")
@@ -54,6 +60,8 @@ struct DatabaseCopyTests {
         let board = try returning.get("/mastermind")
         #expect(board.text.contains("data-game=\"\(games)\""), "the player's game came along")
         #expect(try returning.get("/?lang=de").text.contains("Spielhalle"))
+        #expect(
+            try returning.get("/namegame/normal").text.contains("data-result=\"wrong\""), "the wrong pick came along")
         // The uploaded photo came along, out of the database (the new site's folder starts empty).
         let served = try moved.get(photo)
         #expect(served.status == 200 && served.body == Images.png)

@@ -14,8 +14,12 @@ extension Player {
     func askedID(_ html: String) throws -> String {
         let id = try #require(Player.attribute("data-round", in: html))
         let db = try Database(location: server.database)
-        let row = try #require(try db.first("SELECT people, answer FROM namegame_rounds WHERE id = ?", [.integer(Int64(id)!)]))
-        return row.string("people")!.split(separator: ",").map(String.init)[row.int("answer")!]
+        let row = try #require(try db.first("""
+            SELECT f.person FROM namegame_rounds r
+            JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
+            WHERE r.id = ?
+            """, [.integer(Int64(id)!)]))
+        return try row.decode("person")
     }
 }
 

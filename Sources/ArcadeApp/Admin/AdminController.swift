@@ -92,10 +92,10 @@ struct AdminController: Sendable {
     func audit(_ request: Request, _ context: AdminContext) throws -> Response {
         let visitor = context.visitor
         let admin = context.admin
-        let entries: [TemplateValue] = try store.auditLog().map { row in
-            .object(["at": .string(UTCTime.format(row.int("at") ?? 0)), "admin": .string(row.string("admin") ?? ""),
-                     "action": .string(row.string("action") ?? ""), "target": .string(row.string("target") ?? ""),
-                     "before": .string(row.string("before") ?? ""), "after": .string(row.string("after") ?? "")])
+        let entries: [TemplateValue] = try store.auditLog().map { entry in
+            .object(["at": .string(UTCTime.format(entry.at)), "admin": .string(entry.admin),
+                     "action": .string(entry.action), "target": .string(entry.target),
+                     "before": .string(entry.before ?? ""), "after": .string(entry.after ?? "")])
         }
         return pages.render("admin-audit", title: pages.localizer.string("admin.audit.title", language: visitor.language),
                             for: visitor, path: "/admin/audit", section: "admin",
@@ -125,9 +125,9 @@ struct AdminController: Sendable {
                             "label": .string(language == StringOverlay.allLanguages ? t.string("admin.hotfix.all") : language),
                             "count": .int(count)])
         }
-        let recent: [TemplateValue] = try store.auditLog(limit: 10).map { row in
-            .object(["at": .string(UTCTime.format(row.int("at") ?? 0)), "admin": .string(row.string("admin") ?? ""),
-                     "action": .string(row.string("action") ?? ""), "target": .string(row.string("target") ?? "")])
+        let recent: [TemplateValue] = try store.auditLog(limit: 10).map { entry in
+            .object(["at": .string(UTCTime.format(entry.at)), "admin": .string(entry.admin),
+                     "action": .string(entry.action), "target": .string(entry.target)])
         }
         let scheduled = try schedule.upcoming().map { scheduledRow($0, t) }
         return pages.render("admin", title: t.string("admin.title"), for: visitor,

@@ -299,11 +299,7 @@ struct MastermindController: Sendable {
         let days = Array(stride(from: before - 1, through: max(0, before - 30), by: -1))
         var outcomes: [Int: String] = [:]
         if let oldest = days.last, let newest = days.first {
-            for row in try store.pool.connection().query(
-                "SELECT daily, status FROM mastermind_games WHERE player = ? AND daily BETWEEN ? AND ?",
-                [.text(visitor.playerID), SQLValue(oldest), SQLValue(newest)]) {
-                if let day = row.int("daily") { outcomes[day] = row.string("status") }
-            }
+            outcomes = try store.dailyOutcomes(player: visitor.playerID, from: oldest, through: newest)
         }
         let list: [TemplateValue] = days.map { day in
             let outcome = outcomes[day] ?? "none"

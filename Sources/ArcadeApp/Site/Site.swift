@@ -188,7 +188,7 @@ public final class Site: Sendable {
 
     /// The UTC day (since 1970) the site first ran, kept in the database: the daily code's #0.
     static func firstDay(in db: Database, clock: () -> Double) throws -> Int {
-        if let stored = try db.first("SELECT value FROM secrets WHERE name = 'first-day'")?.blob("value"),
+        if let stored = try db.value([UInt8].self, "SELECT value FROM secrets WHERE name = 'first-day'"),
            let day = Int(String(decoding: stored, as: UTF8.self)) {
             return day
         }
@@ -199,7 +199,9 @@ public final class Site: Sendable {
 
     /// A random secret kept in the database, made at first start.
     static func secret(_ name: String, in db: Database) throws -> [UInt8] {
-        if let existing = try db.first("SELECT value FROM secrets WHERE name = ?", [.text(name)])?.blob("value"), existing.count >= 32 {
+        if let existing = try db.value([UInt8].self, "SELECT value FROM secrets WHERE name = ?", [.text(name)]),
+            existing.count >= 32
+        {
             return existing
         }
         let fresh = Crypto.randomBytes(32)
