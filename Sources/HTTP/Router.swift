@@ -66,6 +66,8 @@ public struct RouteConflict: Error, CustomStringConvertible {
 public final class Router {
     private var root = Node()
     private var conflicts: [String] = []
+    /// Every route, in the order added, with the file that added it: what the README's "Where things are" lists.
+    public private(set) var table: [RouteEntry] = []
     public var fallback: Handler = .loop { _ in Response.error(.notFound) }
     /// Builds the 404/405/400 pages; the site replaces it with its own.
     public var errorPage: @Sendable (Status, Request) -> Response = { status, _ in Response.error(status) }
@@ -80,7 +82,8 @@ public final class Router {
 
     public init() {}
 
-    public func add(_ method: Method, _ pattern: String, _ handler: Handler) {
+    public func add(_ method: Method, _ pattern: String, _ handler: Handler, file: String = #fileID) {
+        table.append(RouteEntry(method: method, pattern: pattern, file: file))
         var handler = handler
         if deferredOffLoop, case .deferred(let start) = handler {
             handler = .deferred { request, reply in reply.offload { start(request, reply) } }
@@ -89,12 +92,14 @@ public final class Router {
         if let conflict = root.insert(method, segments[...], handler, pattern: pattern) { conflicts.append(conflict) }
     }
 
-    public func get(_ pattern: String, _ execution: Execution = .loop, _ respond: @escaping @Sendable (Request) -> Response) {
-        add(.get, pattern, Handler(execution, respond))
+    public func get(_ pattern: String, _ execution: Execution = .loop, file: String = #fileID,
+                    _ respond: @escaping @Sendable (Request) -> Response) {
+        add(.get, pattern, Handler(execution, respond), file: file)
     }
 
-    public func post(_ pattern: String, _ execution: Execution = .loop, _ respond: @escaping @Sendable (Request) -> Response) {
-        add(.post, pattern, Handler(execution, respond))
+    public func post(_ pattern: String, _ execution: Execution = .loop, file: String = #fileID,
+                     _ respond: @escaping @Sendable (Request) -> Response) {
+        add(.post, pattern, Handler(execution, respond), file: file)
     }
 
     /// A group of routes under `prefix` whose handlers take a context made from each request.
@@ -105,8 +110,16 @@ public final class Router {
     /// The routes, ready to answer; throws the first conflict found.
     public func build() throws(RouteConflict) -> Routes {
         if let first = conflicts.first { throw RouteConflict(description: first) }
-        return Routes(root: root, fallback: fallback, errorPage: errorPage, refusalPage: refusalPage, channels: channels)
+        return Routes(root: root, fallback: fallback, errorPage: errorPage, refusalPage: refusalPage, channels: channels,
+                      table: table)
     }
+}
+
+/// A route as declared: its method, its pattern, and the source file that declared it (`#fileID`).
+public struct RouteEntry: Sendable, Equatable {
+    public let method: Method
+    public let pattern: String
+    public let file: String
 }
 
 /// A trie of path segments; a node's handlers are the routes that end there, by method.
@@ -184,6 +197,7 @@ public struct Routes: Responder {
     let errorPage: @Sendable (Status, Request) -> Response
     let refusalPage: @Sendable (HTTPError) -> Response
     public let channels: EventChannels?
+    public let table: [RouteEntry]
 
     public func refusal(_ error: HTTPError) -> Response { refusalPage(error) }
 

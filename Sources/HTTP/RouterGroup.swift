@@ -56,14 +56,18 @@ public struct RouterGroup<Context: Sendable> {
         RouterGroup(router: router, prefix: prefix, execution: execution, wrap: wrap)
     }
 
-    public func on(_ method: Method, _ path: String, use handle: @escaping Handle) {
+    public func on(_ method: Method, _ path: String, file: String = #fileID, use handle: @escaping Handle) {
         let chain = wrap(handle)
-        router.add(method, prefix + path, Handler(execution) { request in Self.run(chain, request) })
+        router.add(method, prefix + path, Handler(execution) { request in Self.run(chain, request) }, file: file)
     }
 
-    public func get(_ path: String, use handle: @escaping Handle) { on(.get, path, use: handle) }
+    public func get(_ path: String, file: String = #fileID, use handle: @escaping Handle) {
+        on(.get, path, file: file, use: handle)
+    }
 
-    public func post(_ path: String, use handle: @escaping Handle) { on(.post, path, use: handle) }
+    public func post(_ path: String, file: String = #fileID, use handle: @escaping Handle) {
+        on(.post, path, file: file, use: handle)
+    }
 
     public typealias Start = @Sendable (Request, Context, Reply) throws -> Void
 
@@ -71,7 +75,7 @@ public struct RouterGroup<Context: Sendable> {
     /// middleware run first, around `start`, on the loop: the headers they add to what `start` returns (cookies,
     /// security headers) are carried over to the real answer. An answer of their own, or an error `start` throws,
     /// is sent at once.
-    public func deferred(_ method: Method, _ path: String, use start: @escaping Start) {
+    public func deferred(_ method: Method, _ path: String, file: String = #fileID, use start: @escaping Start) {
         let chain = wrap { request, context in
             guard let reply = request.deferredReply else { preconditionFailure("a deferred route ran without its reply") }
             try start(request, context, reply)
@@ -83,7 +87,7 @@ public struct RouterGroup<Context: Sendable> {
             request.deferredReply = answer.reply
             let first = Self.run(chain, request)
             if first.awaitsReply { answer.middlewareDone(first.headers) } else { reply.send(first) }
-        })
+        }, file: file)
     }
 
     static func run(_ chain: @Sendable (Request) throws -> Response, _ request: Request) -> Response {

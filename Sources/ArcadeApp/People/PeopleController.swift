@@ -22,6 +22,15 @@ struct PeopleController: Sendable {
         routes.actions.post("/admin/people/:id/delete", use: delete)
     }
 
+    func addPhotoRoute(to files: RouterGroup<RequestContext>) {
+        files.get("/photos/:name", use: photo)
+    }
+
+    func photo(_ request: Request, _ context: RequestContext) throws -> Response {
+        guard let photo = store.photos.response(request.parameters["name"] ?? "") else { throw HTTPError(.notFound, "") }
+        return photo
+    }
+
     func list(_ request: Request, _ context: AdminContext) throws -> Response {
         let visitor = context.visitor
         return listPage(request, visitor, status: .ok, message: nil)

@@ -142,9 +142,9 @@ public final class Site: Sendable {
                                     schedule: services.schedule, version: services.version)
         admin.addRoutes(to: AdminRoutes(site: site, api: api, identity: identity, errors: errors, store: services.admins,
                                         pages: pages))
-        router.get("/photos/:name", .pool) { [people = services.people] request in
-            people.photos.response(request.parameters["name"] ?? "") ?? .error(.notFound)
-        }
+        // Uploaded photos, for players' pages: no cookies, no session.
+        PeopleController(store: services.people, pages: pages)
+            .addPhotoRoute(to: router.group(context: RequestContext.init).running(.pool))
         return router
     }
 
