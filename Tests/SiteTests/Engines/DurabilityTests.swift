@@ -97,9 +97,11 @@ struct DurabilityTests {
             var wire = ""
             for step in 0..<8 {
                 for seat in seats.enumerated().filter({ $0.offset % 8 == c }).map(\.element) {
-                    let guess = "csrf=\(seat.csrf)&game=\(seat.game)&turn=\(seat.turn + step)&guess=\(wrong(seat.secret, step * 7 + 1))"
+                    let guess = "csrf=\(seat.csrf)&game=\(seat.game)&turn=\(seat.turn + step)"
+                        + "&guess=\(wrong(seat.secret, step * 7 + 1))"
                     let swipe = "csrf=\(seat.csrf)&kind=swipe&value=\(Self.konamiSwipes[step])"
-                    for (path, body, kind) in [("/mastermind/guess", guess, "guess"), ("/cheats/actions", swipe, "swipe")] {
+                    let writes = [("/mastermind/guess", guess, "guess"), ("/cheats/actions", swipe, "swipe")]
+                    for (path, body, kind) in writes {
                         wire += "POST \(path) HTTP/1.1\r\nHost: t\r\nCookie: \(seat.cookie)\r\n"
                             + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
                         expected[c].append((seat.id, kind))
@@ -110,7 +112,7 @@ struct DurabilityTests {
         }
         let victimPort = ports[0]
         // The guesses already on each board (its first, answered before the stream) count too.
-        var answered: [String: [String: Int]] = Dictionary(uniqueKeysWithValues: seats.map { ($0.id, ["guess": $0.turn]) })
+        var answered = Dictionary(uniqueKeysWithValues: seats.map { ($0.id, ["guess": $0.turn]) })
         var byVictim: [String: Int] = [:]
         var next = Array(repeating: 0, count: 8)
         var fromVictim = 0, killed = false
