@@ -78,7 +78,8 @@ struct CheatSiteTests {
         var statuses: [Int] = []
         for _ in 0..<100 { statuses.append(try act(player, "key=x").status) }
         #expect(statuses.allSatisfy { $0 == 200 || $0 == 429 })
-        #expect(statuses.prefix(30).contains(200) && statuses.contains(429))
+        // The first 30 fall in one window, all allowed: the limit is reached, not assumed.
+        #expect(statuses.prefix(30).allSatisfy { $0 == 200 } && statuses.contains(429), "\(statuses)")
         #expect(statuses.filter { $0 == 200 }.count <= 90)
         // Another player is not limited by this one.
         let other = Player(server)

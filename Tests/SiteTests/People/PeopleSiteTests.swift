@@ -7,52 +7,6 @@ import Glibc
 #endif
 @testable import ArcadeApp
 
-/// A file in a multipart upload.
-struct UploadFile {
-    let field: String
-    let name: String
-    let type: String
-    let bytes: [UInt8]
-}
-
-extension Player {
-    /// Posts a `multipart/form-data` form as a browser does, the CSRF token first.
-    @discardableResult
-    func upload(_ path: String, _ fields: [(String, String)], files: [UploadFile] = []) throws -> WireResponse {
-        let boundary = "----arcadeTestBoundary7MA4YWxk"
-        var body: [UInt8] = []
-        for (name, value) in [("csrf", csrf)] + fields {
-            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
-        }
-        for file in files {
-            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.name)\"\r\nContent-Type: \(file.type)\r\n\r\n".utf8)
-            body += file.bytes + Array("\r\n".utf8)
-        }
-        body += Array("--\(boundary)--\r\n".utf8)
-        let client = try RawClient(port: server.port)
-        client.send(Array("POST \(path) HTTP/1.1\r\nHost: t\r\nCookie: \(cookieHeader)\r\nContent-Type: multipart/form-data; boundary=\(boundary)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8) + body)
-        let response = try client.readResponse()
-        absorb(response)
-        return response
-    }
-
-    /// Signs in as a new admin.
-    func signInAsAdmin() throws {
-        guard let site = server as? SiteServer else { throw TestFailure("an admin is created in-process only") }
-        try site.site.admins.create(name: "alice", password: "correct horse battery")
-        try get("/admin/login")
-        let response = try post("/admin/login", "name=alice&password=correct+horse+battery")
-        #expect(response.status == 303)
-    }
-}
-
-/// Tiny but genuine images: the magic bytes are what the site checks.
-enum Images {
-    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [UInt8](repeating: 1, count: 40)
-    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 2, count: 40)
-    static let svg = Array("<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>".utf8)
-}
-
 @Suite("Admin → People over HTTP", .serialized)
 struct PeopleSiteTests {
     /// A site whose people file holds `json` (an empty list by default).
@@ -218,17 +172,5 @@ struct PeopleSiteTests {
         #expect(try admin.post("/admin/people/import/cancel", "import=\(csvID)").status == 303)
         #expect((Files.list(server.scratch.path + "/photos") ?? []) == before)
         #expect(try db.first("SELECT COUNT(*) AS n FROM people")?.int("n") == 2)
-    }
-}
-
-@Suite struct CSVTableTests {
-    @Test func quotedFieldsCommasAndLineBreaks() throws {
-        let table = try CSVTable("a,b\r\n\"c, d\",\"say \"\"hi\"\"\"\n\"two\nlines\",\n\n")
-        #expect(table.rows == [["a", "b"], ["c, d", "say \"hi\""], ["two\nlines", ""]])
-    }
-
-    @Test func anOpenQuoteIsAnErrorWithItsLine() {
-        #expect(throws: CSVTable.Error(line: 2)) { try CSVTable("a,b\n\"open,c\nd") }
-        #expect(throws: CSVTable.Error(line: 1)) { try CSVTable("\"x\"y,z") }
     }
 }

@@ -224,13 +224,6 @@ struct NameGameSiteTests {
         #expect(japanese.contains("秒</text>"))
     }
 
-    @Test func theChartScaleIsRound() {
-        #expect(TimeChart.niceCeiling(0.4) == 1)
-        #expect(TimeChart.niceCeiling(3.4) == 5)
-        #expect(TimeChart.niceCeiling(12) == 20)
-        #expect(TimeChart.niceCeiling(50) == 50)
-    }
-
     @Test(arguments: Engine.allCases) func hintModeHidesWrongFacesOverTime(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }

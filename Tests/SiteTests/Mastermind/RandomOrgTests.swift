@@ -6,6 +6,7 @@ import HTTPClient
 import Mastermind
 import PropertyList
 import CSystem
+import Storage
 @testable import ArcadeApp
 #if canImport(Glibc)
 import Glibc
@@ -201,6 +202,9 @@ struct RandomOrgTests {
         #expect(csysNow() - start < 0.3)
         thread.join()
         #expect(startedAt >= waiting)
+        // The slow start did happen: the game it waited for is in the database.
+        let games = try Database(location: server.database).first("SELECT COUNT(*) AS n FROM mastermind_games")
+        #expect(games?.int("n") == 1)
     }
 }
 
