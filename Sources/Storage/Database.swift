@@ -94,6 +94,11 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     public let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+
+    /// The refusal of a PostgreSQL connection on an event loop: the request runs again on the pool, so it is no
+    /// failure to report.
+    public static let onEventLoop = DatabaseError("an event loop may not wait for PostgreSQL")
+    public var isOnEventLoop: Bool { message == Self.onEventLoop.message }
 }
 
 /// What an engine does, as one database connection: a statement cache, parameters as `?`.

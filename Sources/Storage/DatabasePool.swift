@@ -34,7 +34,7 @@ public final class DatabasePool: Sendable {
             // Run again, it would queue its writes twice: handlers read first (a debug build stops here otherwise).
             assert(!ThreadRole.queuedWrite, "a handler on an event loop queued a write, then read from PostgreSQL")
             ThreadRole.noteWouldWait()
-            throw DatabaseError("an event loop may not wait for PostgreSQL")
+            throw DatabaseError.onEventLoop
         }
         let thread = DatabaseWriter.currentThread
         if let existing = connections.withLock({ $0[thread] }) { return existing.value }

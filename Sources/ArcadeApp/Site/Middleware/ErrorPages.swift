@@ -1,5 +1,6 @@
 import HTTP
 import Localization
+import Storage
 
 /// An answer a handler cannot give, thrown: its status, and what the page says (a string key in the visitor's
 /// language; none for the status's own words).
@@ -38,7 +39,9 @@ struct ErrorPages: Middleware {
     /// `visitor`: known when the error comes from inside `VisitorCookies`, which then sets its cookies on the page.
     func answer(for error: any Error, _ request: Request, visitor: Visitor? = nil) -> Response {
         let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
-        if status.code >= 500 { Log.error("\(request.method) \(request.target): \(error)") }
+        if status.code >= 500 && (error as? DatabaseError)?.isOnEventLoop != true {
+            Log.error("\(request.method) \(request.target): \(error)")
+        }
         let message: String
         switch error {
         case let error as PageError:
