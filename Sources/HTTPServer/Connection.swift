@@ -1,6 +1,7 @@
 import CSystem
 import HTTP
 import Threads
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,7 +48,8 @@ final class Connection {
         self.loop = loop
         parser = RequestParser(limits: loop.configuration.limits)
         var text = [CChar](repeating: 0, count: 64)
-        remoteAddress = csys_peer_address(fd, &text, Int32(text.count)) == 0
+        remoteAddress =
+            csys_peer_address(fd, &text, Int32(text.count)) == 0
             ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
         accepted = loop.now
         lastRead = accepted
@@ -61,7 +63,10 @@ final class Connection {
     private var paused: Bool { waitingForHandler || closeWhenFlushed || output.pendingBytes > Self.highWater }
 
     func handle(events: UInt32) {
-        if events & CSYS_EPOLLERR != 0 { close(); return }
+        if events & CSYS_EPOLLERR != 0 {
+            close()
+            return
+        }
         if events & CSYS_EPOLLOUT != 0, !output.isEmpty { flush() }
         if !closed, events & (CSYS_EPOLLIN | CSYS_EPOLLRDHUP | CSYS_EPOLLHUP) != 0 { readInput() }
     }
@@ -71,8 +76,14 @@ final class Connection {
     private func readInput() {
         let buffer = loop.readBuffer
         while !closed {
-            if lingering || streamChannel != nil { discardInput(); return }
-            if paused { moreInputMayWait = true; return }
+            if lingering || streamChannel != nil {
+                discardInput()
+                return
+            }
+            if paused {
+                moreInputMayWait = true
+                return
+            }
             let n = recv(fd, buffer.baseAddress, buffer.count, 0)
             if n > 0 {
                 lastRead = loop.now
@@ -98,7 +109,8 @@ final class Connection {
                 unparsed.append(contentsOf: rest)
                 break
             }
-            let wasIdle = parser.isIdle, wasReadingBody = parser.isReadingBody
+            let wasIdle = parser.isIdle
+            let wasReadingBody = parser.isReadingBody
             let (used, event) = parser.parse(rest)
             rest = UnsafeRawBufferPointer(rebasing: rest[used...])
             if wasIdle && !parser.isIdle { headStarted = loop.now }
@@ -152,15 +164,21 @@ final class Connection {
         var request = consume parsed
         request.remoteAddress = remoteAddress
         let keepAlive = request.wantsKeepAlive && served < loop.configuration.maxRequestsPerConnection && !loop.draining
-        let info = RequestInfo(method: request.method, target: request.target, version: request.version,
-                               keepAlive: keepAlive, start: loop.now)
+        let info = RequestInfo(
+            method: request.method, target: request.target, version: request.version,
+            keepAlive: keepAlive, start: loop.now)
         if !keepAlive { closeWhenFlushed = true }
         let handler = loop.context.responder.handler(for: &request)
         switch handler {
         case .deferred(let start):
             waitingForHandler = true
-            let loop = self.loop, fd = self.fd, id = self.id, pool = loop.context.pool
-            start(request, Reply(deliver: { loop.post(.response(fd: fd, id: id, $0, info)) }, offload: { pool.submit($0) }))
+            let loop = self.loop
+            let fd = self.fd
+            let id = self.id
+            let pool = loop.context.pool
+            start(
+                request,
+                Reply(deliver: { loop.post(.response(fd: fd, id: id, $0, info)) }, offload: { pool.submit($0) }))
         case .pool(let respond):
             waitingForHandler = true
             onPool(respond, request, info)
@@ -176,7 +194,9 @@ final class Connection {
     }
 
     private func onPool(_ respond: @escaping @Sendable (Request) -> Response, _ request: Request, _ info: RequestInfo) {
-        let loop = self.loop, fd = self.fd, id = self.id
+        let loop = self.loop
+        let fd = self.fd
+        let id = self.id
         loop.context.pool.submit { loop.post(.response(fd: fd, id: id, respond(request), info)) }
     }
 
@@ -209,8 +229,11 @@ final class Connection {
         }
         let framing = ResponseHead.Framing(version: info.version, keepAlive: keepAlive)
         let wasEmpty = output.isEmpty
-        output.append { ResponseHead.write(response, framing: framing, date: loop.dateLine,
-                                           serverName: loop.context.serverLine, into: &$0) }
+        output.append {
+            ResponseHead.write(
+                response, framing: framing, date: loop.dateLine,
+                serverName: loop.context.serverLine, into: &$0)
+        }
         let sendsBody = info.method != .head && response.status.allowsBody
         if sendsBody { output.append(body: response.body) }
         if wasEmpty { lastWrite = loop.now }
@@ -282,7 +305,8 @@ final class Connection {
 
     func checkDeadlines() {
         guard !closed else { return }
-        let now = loop.now, config = loop.configuration
+        let now = loop.now
+        let config = loop.configuration
         if lingering {
             if now >= lingerDeadline { close() }
         } else if streamChannel != nil {
@@ -299,7 +323,9 @@ final class Connection {
                 timeOut("body arriving too slowly")
             }
         } else if !parser.isIdle {
-            if now - headStarted >= Clock.nanoseconds(config.headerTimeout) { timeOut("request head not received in time") }
+            if now - headStarted >= Clock.nanoseconds(config.headerTimeout) {
+                timeOut("request head not received in time")
+            }
         } else if served == 0 {
             // A connection that never sends a request gets the header timeout.
             if now - accepted >= Clock.nanoseconds(config.headerTimeout) { close() }

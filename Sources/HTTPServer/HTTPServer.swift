@@ -2,6 +2,7 @@ import CSystem
 import HTTP
 import Synchronization
 import Threads
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,8 +30,9 @@ public final class HTTPServer: Sendable {
         HTTPServer.raiseOpenFileLimit()
         var configuration = configuration
         configuration.workers = max(1, configuration.workers)
-        context = ServerContext(configuration: configuration, responder: responder,
-                                pool: BlockingPool(threads: configuration.blockingThreads))
+        context = ServerContext(
+            configuration: configuration, responder: responder,
+            pool: BlockingPool(threads: configuration.blockingThreads))
         // Each loop binds its own SO_REUSEPORT listener, but a second server
         // must not silently join the group: probe the port with a plain bind.
         var boundPort: Int32 = 0

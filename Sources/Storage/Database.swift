@@ -1,4 +1,3 @@
-
 /// A value bound to, or read from, a SQL statement.
 public enum SQLValue: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
     case null
@@ -33,7 +32,11 @@ public struct Row: Sendable {
 
     public func int(_ name: String) -> Int? { if case .integer(let v) = self[name] { Int(v) } else { nil } }
     public func double(_ name: String) -> Double? {
-        switch self[name] { case .real(let v): v; case .integer(let v): Double(v); default: nil }
+        switch self[name] {
+        case .real(let v): v
+        case .integer(let v): Double(v)
+        default: nil
+        }
     }
     public func string(_ name: String) -> String? { if case .text(let v) = self[name] { v } else { nil } }
     public func blob(_ name: String) -> [UInt8]? { if case .blob(let v) = self[name] { v } else { nil } }
@@ -64,25 +67,44 @@ public protocol ColumnValue {
 }
 
 extension Int64: ColumnValue {
-    public init?(column value: SQLValue) { guard case .integer(let v) = value else { return nil }; self = v }
+    public init?(column value: SQLValue) {
+        guard case .integer(let v) = value else { return nil }
+        self = v
+    }
 }
 extension Int: ColumnValue {
-    public init?(column value: SQLValue) { guard case .integer(let v) = value else { return nil }; self = Int(v) }
+    public init?(column value: SQLValue) {
+        guard case .integer(let v) = value else { return nil }
+        self = Int(v)
+    }
 }
 /// SQLite's 0 and 1, and PostgreSQL's booleans as the connection returns them.
 extension Bool: ColumnValue {
-    public init?(column value: SQLValue) { guard case .integer(let v) = value else { return nil }; self = v != 0 }
+    public init?(column value: SQLValue) {
+        guard case .integer(let v) = value else { return nil }
+        self = v != 0
+    }
 }
 extension Double: ColumnValue {
     public init?(column value: SQLValue) {
-        switch value { case .real(let v): self = v; case .integer(let v): self = Double(v); default: return nil }
+        switch value {
+        case .real(let v): self = v
+        case .integer(let v): self = Double(v)
+        default: return nil
+        }
     }
 }
 extension String: ColumnValue {
-    public init?(column value: SQLValue) { guard case .text(let v) = value else { return nil }; self = v }
+    public init?(column value: SQLValue) {
+        guard case .text(let v) = value else { return nil }
+        self = v
+    }
 }
 extension Array: ColumnValue where Element == UInt8 {
-    public init?(column value: SQLValue) { guard case .blob(let v) = value else { return nil }; self = v }
+    public init?(column value: SQLValue) {
+        guard case .blob(let v) = value else { return nil }
+        self = v
+    }
 }
 
 /// A record read from a row: its initializer trusts the schema, so a row that does not fit is an error, not defaults.
@@ -165,21 +187,29 @@ public final class Database {
     }
 
     /// Every row as a record.
-    public func fetchAll<R: FetchableRecord>(_ type: R.Type, _ sql: String, _ values: [SQLValue] = [])
-        throws(DatabaseError) -> [R] {
+    public func fetchAll<R: FetchableRecord>(
+        _ type: R.Type, _ sql: String, _ values: [SQLValue] = []
+    )
+        throws(DatabaseError) -> [R]
+    {
         var records: [R] = []
         for row in try query(sql, values) { records.append(try R(row: row)) }
         return records
     }
 
     /// The first row as a record, if there is one.
-    public func fetchOne<R: FetchableRecord>(_ type: R.Type, _ sql: String, _ values: [SQLValue] = [])
-        throws(DatabaseError) -> R? {
+    public func fetchOne<R: FetchableRecord>(
+        _ type: R.Type, _ sql: String, _ values: [SQLValue] = []
+    )
+        throws(DatabaseError) -> R?
+    {
         try first(sql, values).map { row throws(DatabaseError) in try R(row: row) }
     }
 
     /// The one value a query always returns (a COUNT): no row, or NULL, is an error naming the query.
-    public func scalar<T: ColumnValue>(_ type: T.Type, _ sql: String, _ values: [SQLValue] = []) throws(DatabaseError)
+    public func scalar<T: ColumnValue>(
+        _ type: T.Type, _ sql: String, _ values: [SQLValue] = []
+    ) throws(DatabaseError)
         -> T
     {
         guard let row = try first(sql, values), let name = row.columns.first else {
@@ -189,7 +219,9 @@ public final class Database {
     }
 
     /// One value: the first column of the first row (a COUNT, a MAX …); nil when there is no row or it is NULL.
-    public func value<T: ColumnValue>(_ type: T.Type, _ sql: String, _ values: [SQLValue] = []) throws(DatabaseError)
+    public func value<T: ColumnValue>(
+        _ type: T.Type, _ sql: String, _ values: [SQLValue] = []
+    ) throws(DatabaseError)
         -> T?
     {
         guard let row = try first(sql, values), let name = row.columns.first else { return nil }

@@ -1,6 +1,7 @@
+import CSystem
 import TestSupport
 import Testing
-import CSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,15 +12,19 @@ struct CommandLineTests {
         let child = try ChildProcess(["--help"])
         #expect(child.wait(timeout: 10) == 0)
         let help = child.standardOutput
-        for word in ["serve", "--host", "--port", "--workers", "--db", "--public", "ARCADE_PORT", "ARCADE_DB",
-                     "--header-timeout", "--access-log", "8080", "127.0.0.1"] {
+        for word in [
+            "serve", "--host", "--port", "--workers", "--db", "--public", "ARCADE_PORT", "ARCADE_DB",
+            "--header-timeout", "--access-log", "8080", "127.0.0.1",
+        ] {
             #expect(help.contains(word), "help mentions \(word)")
         }
     }
 
-    @Test(arguments: [["--bogus"], ["--port", "seventy"], ["--port"], ["--workers", "0"], ["frobnicate"],
-                      ["serve", "--idle-timeout", "-1"], ["--access-log", "maybe"],
-                      ["--host", "example.com"], ["--host", "300.1.1.1"], ["--max-body", "lots"]])
+    @Test(arguments: [
+        ["--bogus"], ["--port", "seventy"], ["--port"], ["--workers", "0"], ["frobnicate"],
+        ["serve", "--idle-timeout", "-1"], ["--access-log", "maybe"],
+        ["--host", "example.com"], ["--host", "300.1.1.1"], ["--max-body", "lots"],
+    ])
     func badFlagsPrintUsageAndExit2(_ arguments: [String]) throws {
         let child = try ChildProcess(arguments)
         #expect(child.wait(timeout: 10) == 2)
@@ -54,8 +59,12 @@ struct CommandLineTests {
 
     @Test func environmentConfiguresTheServer() throws {
         let db = ScratchDirectory()
-        let child = try ChildProcess([], environment: ["ARCADE_PORT": "0", "ARCADE_DB": db.path + "/b.sqlite",
-                                                       "ARCADE_ACCESS_LOG": "off", "ARCADE_PUBLIC": "Public"])
+        let child = try ChildProcess(
+            [],
+            environment: [
+                "ARCADE_PORT": "0", "ARCADE_DB": db.path + "/b.sqlite",
+                "ARCADE_ACCESS_LOG": "off", "ARCADE_PUBLIC": "Public",
+            ])
         let port = try child.waitForPort()
         let client = try RawClient(port: port)
         client.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")

@@ -32,7 +32,10 @@ struct AdminHotfixes: Sendable {
         case .string: .string(text)
         case .integer: Int(text.filter { !$0.isWhitespace }).map { .integer($0) }
         case .real: Double(text.filter { !$0.isWhitespace }).flatMap { $0.isFinite ? .real($0) : nil }
-        case .bool: ["true": true, "false": false, "yes": true, "no": false, "1": true, "0": false][text.lowercased()].map { .bool($0) }
+        case .bool:
+            ["true": true, "false": false, "yes": true, "no": false, "1": true, "0": false][text.lowercased()].map {
+                .bool($0)
+            }
         default: nil
         }
     }
@@ -52,7 +55,8 @@ struct AdminHotfixes: Sendable {
     func loadConstants() throws {
         var kept = Set<String>()
         for row in try pool.connection().query("SELECT key, value FROM constant_hotfixes") {
-            let key: String = try row.decode("key"), text: String = try row.decode("value")
+            let key: String = try row.decode("key")
+            let text: String = try row.decode("value")
             // A constant the build no longer has, or whose type changed, keeps its row but is not applied.
             guard let base = constants.base[key], let value = Self.parse(text, like: base) else { continue }
             try constants.setHotfix(key, value)
@@ -67,7 +71,9 @@ struct AdminHotfixes: Sendable {
         let before = constants.hotfixValues.first { $0.0 == key }.map { Self.text($0.1) }
         var value: PropertyListValue?
         if let text {
-            guard ["string", "integer", "real", "boolean"].contains(base.typeName) else { return .failure(.notEditable) }
+            guard ["string", "integer", "real", "boolean"].contains(base.typeName) else {
+                return .failure(.notEditable)
+            }
             guard let parsed = Self.parse(text, like: base) else { return .failure(.wrongType(base.typeName)) }
             value = parsed
         }
@@ -75,16 +81,23 @@ struct AdminHotfixes: Sendable {
         guard before != after else { return .success(()) }
         try pool.write { db in
             if let value {
-                try db.execute("""
+                try db.execute(
+                    """
                     INSERT INTO constant_hotfixes (key, type, value) VALUES (?, ?, ?)
                     ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value
                     """, [.text(key), .text(base.typeName), .text(Self.text(value))])
             } else {
                 try db.execute("DELETE FROM constant_hotfixes WHERE key = ?", [.text(key)])
             }
-            try db.execute("INSERT INTO hotfix_history (key, language, before, after, admin, at) VALUES (?, ?, ?, ?, ?, ?)",
-                           [.text(key), .text(Self.constantMarker), SQLValue(before), SQLValue(after), .text(admin), SQLValue(admins.clock())])
-            try admins.audit(admin, action: value == nil ? "remove constant" : "set constant", target: key, before: before, after: after)
+            try db.execute(
+                "INSERT INTO hotfix_history (key, language, before, after, admin, at) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    .text(key), .text(Self.constantMarker), SQLValue(before), SQLValue(after), .text(admin),
+                    SQLValue(admins.clock()),
+                ])
+            try admins.audit(
+                admin, action: value == nil ? "remove constant" : "set constant", target: key, before: before,
+                after: after)
         }
         // Applied once committed.
         try? constants.setHotfix(key, value)
@@ -93,17 +106,21 @@ struct AdminHotfixes: Sendable {
 
     /// Why a hotfix would be refused, or nil: the language, the key, the length and the base string's placeholders.
     func check(_ key: String, language: String, value: String?) -> Refusal? {
-        guard language == StringOverlay.allLanguages || localizer.languages.contains(language) else { return .unknownLanguage }
+        guard language == StringOverlay.allLanguages || localizer.languages.contains(language) else {
+            return .unknownLanguage
+        }
         // A plural form keeps the placeholders of the form it replaces.
         guard let base = localizer.table(localizer.base)[key] ?? localizer.shippedForm(key, language: language) else {
             return .unknownKey
         }
         if let value {
             guard value.utf8.count <= 4000 else { return .tooLong }
-            let expected = StringFormat.placeholders(in: base), got = StringFormat.placeholders(in: value)
+            let expected = StringFormat.placeholders(in: base)
+            let got = StringFormat.placeholders(in: value)
             guard expected == got else {
-                return .placeholders(expected: expected.map(\.description).joined(separator: " "),
-                                     got: got.map(\.description).joined(separator: " "))
+                return .placeholders(
+                    expected: expected.map(\.description).joined(separator: " "),
+                    got: got.map(\.description).joined(separator: " "))
             }
         }
         return nil
@@ -116,20 +133,26 @@ struct AdminHotfixes: Sendable {
         guard before != value else { return .success(()) }
         try pool.write { db in
             try record(db, key, language: language, from: before, to: value, by: admin)
-            try admins.audit(admin, action: value == nil ? "remove hotfix" : "set hotfix", target: "\(key) [\(language)]",
-                             before: before, after: value)
+            try admins.audit(
+                admin, action: value == nil ? "remove hotfix" : "set hotfix", target: "\(key) [\(language)]",
+                before: before, after: value)
         }
         localizer.overlay.set(key, language: language, to: value)
         return .success(())
     }
 
     /// A hotfix's row and its history row, in the caller's transaction (`batch`: the import it is part of).
-    func record(_ db: Database, _ key: String, language: String, from before: String?, to value: String?, by admin: String,
-                batch: Int? = nil) throws {
+    func record(
+        _ db: Database, _ key: String, language: String, from before: String?, to value: String?, by admin: String,
+        batch: Int? = nil
+    ) throws {
         try hotfixes.save(db, key, language: language, to: value)
-        try db.execute("INSERT INTO hotfix_history (key, language, before, after, admin, at, batch) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       [.text(key), .text(language), SQLValue(before), SQLValue(value), .text(admin), SQLValue(admins.clock()),
-                        batch.map { SQLValue($0) } ?? .null])
+        try db.execute(
+            "INSERT INTO hotfix_history (key, language, before, after, admin, at, batch) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                .text(key), .text(language), SQLValue(before), SQLValue(value), .text(admin), SQLValue(admins.clock()),
+                batch.map { SQLValue($0) } ?? .null,
+            ])
     }
 
     /// A refusal in the admin's words.
@@ -141,7 +164,9 @@ struct AdminHotfixes: Sendable {
         case .wrongType(let type): t.string("admin.constant.type", [.string(type)])
         case .notEditable: t.string("admin.constant.noteditable")
         case .placeholders(let expected, let got):
-            t.string("admin.hotfix.placeholders", [.string(expected.isEmpty ? "–" : expected), .string(got.isEmpty ? "–" : got)])
+            t.string(
+                "admin.hotfix.placeholders",
+                [.string(expected.isEmpty ? "–" : expected), .string(got.isEmpty ? "–" : got)])
         }
     }
 

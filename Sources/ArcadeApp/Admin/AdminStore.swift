@@ -1,5 +1,6 @@
 import Crypto
 import Storage
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,9 +55,9 @@ struct AdminStore: Sendable {
         }
     }
 
-
     static func validName(_ name: String) -> Bool {
-        (1...64).contains(name.count) && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-@".contains($0)) }
+        (1...64).contains(name.count)
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-@".contains($0)) }
     }
 
     func count() throws -> Int { try pool.connection().scalar(Int.self, "SELECT COUNT(*) AS n FROM admins") }
@@ -64,8 +65,9 @@ struct AdminStore: Sendable {
     func create(name: String, password: String) throws {
         let salt = Crypto.randomBytes(16)
         let hash = Crypto.pbkdf2SHA256(password: Array(password.utf8), salt: salt, iterations: Self.iterations)
-        try pool.connection().execute("INSERT INTO admins (name, salt, hash, iterations, created) VALUES (?, ?, ?, ?, ?)",
-                                      [.text(name), .blob(salt), .blob(hash), SQLValue(Self.iterations), SQLValue(clock())])
+        try pool.connection().execute(
+            "INSERT INTO admins (name, salt, hash, iterations, created) VALUES (?, ?, ?, ?, ?)",
+            [.text(name), .blob(salt), .blob(hash), SQLValue(Self.iterations), SQLValue(clock())])
     }
 
     /// The admin if the password is right. A missing account costs the same
@@ -75,8 +77,9 @@ struct AdminStore: Sendable {
             Account.self, "SELECT \(Account.columns) FROM admins WHERE name = ?",
             [.text(name)])
         let salt = account?.salt ?? Array(repeating: 0, count: 16)
-        let computed = Crypto.pbkdf2SHA256(password: Array(password.utf8), salt: salt,
-                                           iterations: account?.iterations ?? Self.iterations)
+        let computed = Crypto.pbkdf2SHA256(
+            password: Array(password.utf8), salt: salt,
+            iterations: account?.iterations ?? Self.iterations)
         guard let account, Crypto.constantTimeEqual(computed, account.hash) else { return nil }
         return Admin(id: account.id, name: name)
     }
@@ -100,8 +103,9 @@ struct AdminStore: Sendable {
     func startSession(_ admin: Admin) throws -> String {
         let token = Base64URL.encode(Crypto.randomBytes(32))
         _ = try pool.write { db in
-            try db.execute("INSERT INTO admin_sessions (token_hash, admin, created, last_seen) VALUES (?, ?, ?, ?)",
-                           [.blob(Crypto.sha256(Array(token.utf8))), SQLValue(admin.id), SQLValue(clock()), SQLValue(clock())])
+            try db.execute(
+                "INSERT INTO admin_sessions (token_hash, admin, created, last_seen) VALUES (?, ?, ?, ?)",
+                [.blob(Crypto.sha256(Array(token.utf8))), SQLValue(admin.id), SQLValue(clock()), SQLValue(clock())])
         }
         return token
     }
@@ -112,18 +116,24 @@ struct AdminStore: Sendable {
         guard token.utf8.count == 43 else { return nil }
         let db = try pool.connection()
         let key = SQLValue.blob(Crypto.sha256(Array(token.utf8)))
-        guard let row = try db.first("""
-            SELECT a.id, a.name, s.last_seen FROM admin_sessions s JOIN admins a ON a.id = s.admin WHERE s.token_hash = ?
-            """, [key]) else { return nil }
-        let id: Int = try row.decode("id"), name: String = try row.decode("name"),
-            lastSeen: Int = try row.decode("last_seen")
+        guard
+            let row = try db.first(
+                """
+                SELECT a.id, a.name, s.last_seen FROM admin_sessions s JOIN admins a ON a.id = s.admin WHERE s.token_hash = ?
+                """, [key])
+        else { return nil }
+        let id: Int = try row.decode("id")
+        let name: String = try row.decode("name")
+        let lastSeen: Int = try row.decode("last_seen")
         let now = clock()
         guard now - lastSeen <= Self.idleSeconds else {
             _ = try pool.write { try $0.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [key]) }
             return nil
         }
         if now - lastSeen >= 60 {
-            _ = try pool.write { try $0.execute("UPDATE admin_sessions SET last_seen = ? WHERE token_hash = ?", [SQLValue(now), key]) }
+            _ = try pool.write {
+                try $0.execute("UPDATE admin_sessions SET last_seen = ? WHERE token_hash = ?", [SQLValue(now), key])
+            }
         }
         return Admin(id: id, name: name)
     }
@@ -131,13 +141,17 @@ struct AdminStore: Sendable {
     /// Whether a token belongs to a live session: a read only, for pages on the event loop.
     func isSignedIn(_ token: String) -> Bool {
         guard token.utf8.count == 43, let db = try? pool.connection(),
-              let lastSeen = try? db.value(Int.self, "SELECT last_seen FROM admin_sessions WHERE token_hash = ?",
-                                           [.blob(Crypto.sha256(Array(token.utf8)))]) else { return false }
+            let lastSeen = try? db.value(
+                Int.self, "SELECT last_seen FROM admin_sessions WHERE token_hash = ?",
+                [.blob(Crypto.sha256(Array(token.utf8)))])
+        else { return false }
         return clock() - lastSeen <= Self.idleSeconds
     }
 
     func endSession(_ token: String) throws {
-        _ = try pool.write { try $0.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [.blob(Crypto.sha256(Array(token.utf8)))]) }
+        _ = try pool.write {
+            try $0.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [.blob(Crypto.sha256(Array(token.utf8)))])
+        }
     }
 
     func audit(_ admin: String, action: String, target: String, before: String?, after: String?) throws {
@@ -147,10 +161,13 @@ struct AdminStore: Sendable {
     }
 
     /// An audit entry inside the caller's transaction, so the change and its entry commit together.
-    static func audit(_ db: Database, at seconds: Int, _ admin: String, action: String, target: String, before: String?,
-                      after: String?) throws {
-        try db.execute("INSERT INTO audit (admin, at, action, target, before, after) VALUES (?, ?, ?, ?, ?, ?)",
-                       [.text(admin), SQLValue(seconds), .text(action), .text(target), SQLValue(before), SQLValue(after)])
+    static func audit(
+        _ db: Database, at seconds: Int, _ admin: String, action: String, target: String, before: String?,
+        after: String?
+    ) throws {
+        try db.execute(
+            "INSERT INTO audit (admin, at, action, target, before, after) VALUES (?, ?, ?, ?, ?, ?)",
+            [.text(admin), SQLValue(seconds), .text(action), .text(target), SQLValue(before), SQLValue(after)])
     }
 
     func auditLog(limit: Int = 200) throws -> [AuditEntry] {

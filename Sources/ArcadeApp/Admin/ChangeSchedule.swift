@@ -29,18 +29,23 @@ struct ChangeSchedule: Sendable {
             let name: String = try row.decode("kind")
             guard let kind = Kind(rawValue: name) else { throw DatabaseError("scheduled_changes: kind \(name)") }
             guard let payload = try? JSONParser.parse(try row.decode("payload", as: String.self)) else {
-                change = nil; return
+                change = nil
+                return
             }
-            change = Change(id: try row.decode("id"), kind: kind, target: try row.decode("target"), payload: payload,
-                            startsAt: try row.decode("starts_at"), endsAt: try row.decodeIfPresent("ends_at"),
-                            state: try row.decode("state"), admin: try row.decode("admin"))
+            change = Change(
+                id: try row.decode("id"), kind: kind, target: try row.decode("target"), payload: payload,
+                startsAt: try row.decode("starts_at"), endsAt: try row.decodeIfPresent("ends_at"),
+                state: try row.decode("state"), admin: try row.decode("admin"))
         }
     }
 
     /// A maintenance window for a platform, with its message per language.
-    func maintenance(_ platform: String, messages: [String: String], from start: Int, until end: Int?, by admin: String) throws -> Int {
-        try add(.maintenance, platform, .object(messages.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }),
-                from: start, until: end, by: admin)
+    func maintenance(
+        _ platform: String, messages: [String: String], from start: Int, until end: Int?, by admin: String
+    ) throws -> Int {
+        try add(
+            .maintenance, platform, .object(messages.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }),
+            from: start, until: end, by: admin)
     }
 
     /// A rule switched on at the start (and back as it was at the end).
@@ -49,18 +54,30 @@ struct ChangeSchedule: Sendable {
     }
 
     /// A hotfix set at the start (and the key put back as it was at the end).
-    func hotfix(_ key: String, language: String, value: String, from start: Int, until end: Int?, by admin: String) throws -> Int {
-        try add(.hotfix, key, .object([("language", .string(language)), ("value", .string(value))]), from: start, until: end, by: admin)
+    func hotfix(
+        _ key: String, language: String, value: String, from start: Int, until end: Int?, by admin: String
+    ) throws -> Int {
+        try add(
+            .hotfix, key, .object([("language", .string(language)), ("value", .string(value))]), from: start,
+            until: end, by: admin)
     }
 
-    private func add(_ kind: Kind, _ target: String, _ payload: JSONValue, from start: Int, until end: Int?, by admin: String) throws -> Int {
+    private func add(
+        _ kind: Kind, _ target: String, _ payload: JSONValue, from start: Int, until end: Int?, by admin: String
+    ) throws -> Int {
         try pool.write { db in
-            let id = Int(try db.insert("""
-                INSERT INTO scheduled_changes (kind, target, payload, starts_at, ends_at, admin, created) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, [.text(kind.rawValue), .text(target), .text(JSONWriter().string(payload)), SQLValue(start),
-                      end.map { SQLValue($0) } ?? .null, .text(admin), SQLValue(Int(clock()))]))
-            try AdminStore.audit(db, at: Int(clock()), admin, action: "schedule \(kind.rawValue)", target: target,
-                                 before: nil, after: UTCTime.format(start) + (end.map { " → " + UTCTime.format($0) } ?? ""))
+            let id = Int(
+                try db.insert(
+                    """
+                    INSERT INTO scheduled_changes (kind, target, payload, starts_at, ends_at, admin, created) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        .text(kind.rawValue), .text(target), .text(JSONWriter().string(payload)), SQLValue(start),
+                        end.map { SQLValue($0) } ?? .null, .text(admin), SQLValue(Int(clock())),
+                    ]))
+            try AdminStore.audit(
+                db, at: Int(clock()), admin, action: "schedule \(kind.rawValue)", target: target,
+                before: nil, after: UTCTime.format(start) + (end.map { " → " + UTCTime.format($0) } ?? ""))
             return id
         }
     }
@@ -80,34 +97,42 @@ struct ChangeSchedule: Sendable {
             } else {
                 try db.execute("UPDATE scheduled_changes SET ends_at = ? WHERE id = ?", [SQLValue(now), SQLValue(id)])
             }
-            try AdminStore.audit(db, at: now, admin, action: "cancel scheduled change", target: "#\(id)",
-                                 before: try row.decode("target", as: String.self), after: nil)
+            try AdminStore.audit(
+                db, at: now, admin, action: "cancel scheduled change", target: "#\(id)",
+                before: try row.decode("target", as: String.self), after: nil)
             return true
         }
     }
 
     /// What is still to start or to end, soonest first.
     func upcoming() throws -> [Change] {
-        try pool.connection().fetchAll(ChangeRow.self, """
+        try pool.connection().fetchAll(
+            ChangeRow.self,
+            """
             SELECT \(ChangeRow.columns) FROM scheduled_changes WHERE state IN ('pending', 'started')
             ORDER BY CASE state WHEN 'started' THEN ends_at ELSE starts_at END LIMIT 100
-            """).compactMap(\.change)
+            """
+        ).compactMap(\.change)
     }
 
     /// Starts and ends what is due; called by the ticker (never on an event loop: it writes).
     func applyDue() throws {
         let now = Int(clock())
-        let due = try pool.connection().fetchAll(ChangeRow.self, """
+        let due = try pool.connection().fetchAll(
+            ChangeRow.self,
+            """
             SELECT \(ChangeRow.columns) FROM scheduled_changes WHERE (state = 'pending' AND starts_at <= ?)
                 OR (state = 'started' AND ends_at IS NOT NULL AND ends_at <= ?) ORDER BY id
-            """, [SQLValue(now), SQLValue(now)]).compactMap(\.change)
+            """, [SQLValue(now), SQLValue(now)]
+        ).compactMap(\.change)
         for change in due {
             // A window already over when first seen (the site was down) still leaves its trace, started and ended.
             if change.state == "pending" {
                 let undo = try start(change)
                 _ = try pool.write { db in
-                    try db.execute("UPDATE scheduled_changes SET state = 'started', undo = ? WHERE id = ?",
-                                   [SQLValue(undo), SQLValue(change.id)])
+                    try db.execute(
+                        "UPDATE scheduled_changes SET state = 'started', undo = ? WHERE id = ?",
+                        [SQLValue(undo), SQLValue(change.id)])
                 }
                 if let end = change.endsAt, end > now { continue }
             }
@@ -137,8 +162,9 @@ struct ChangeSchedule: Sendable {
             let undo = InterceptionsStore.json(m)
             m.active = true
             m.endsAt = change.endsAt
-            m.messages = Dictionary((change.payload.members ?? []).compactMap { k, v in v.string.map { (k, $0) } },
-                                    uniquingKeysWith: { $1 })
+            m.messages = Dictionary(
+                (change.payload.members ?? []).compactMap { k, v in v.string.map { (k, $0) } },
+                uniquingKeysWith: { $1 })
             try interceptions.setMaintenance(change.target, m, by: by(change))
             return undo
         case .rule:
@@ -146,10 +172,13 @@ struct ChangeSchedule: Sendable {
             try interceptions.save(rule.with(active: true), by: by(change))
             return InterceptionsStore.json(rule)
         case .hotfix:
-            guard let language = change.payload["language"]?.string, let value = change.payload["value"]?.string else { return nil }
+            guard let language = change.payload["language"]?.string, let value = change.payload["value"]?.string else {
+                return nil
+            }
             let before = hotfixes.localizer.overlay.values(for: language)[change.target]
             _ = try hotfixes.set(change.target, language: language, to: value, by: by(change))
-            return JSONWriter().string(.object([("language", .string(language)), ("value", before.map { .string($0) } ?? .null)]))
+            return JSONWriter().string(
+                .object([("language", .string(language)), ("value", before.map { .string($0) } ?? .null)]))
         }
     }
 
@@ -165,18 +194,23 @@ struct ChangeSchedule: Sendable {
             m.endsAt = nil
             try interceptions.setMaintenance(change.target, m, by: by(change))
         case .rule:
-            guard let rule = undo.flatMap(InterceptionsStore.rule(json:)), try interceptions.rule(rule.id) != nil else { return }
+            guard let rule = undo.flatMap(InterceptionsStore.rule(json:)), try interceptions.rule(rule.id) != nil else {
+                return
+            }
             try interceptions.save(rule, by: by(change))
         case .hotfix:
-            guard let undo, let json = try? JSONParser.parse(undo), let language = json["language"]?.string else { return }
+            guard let undo, let json = try? JSONParser.parse(undo), let language = json["language"]?.string else {
+                return
+            }
             _ = try hotfixes.set(change.target, language: language, to: json["value"]?.string, by: by(change))
         }
     }
 }
 
-private extension UpdateRule {
-    func with(active: Bool) -> UpdateRule {
-        UpdateRule(id: id, platform: platform, restriction: restriction, active: active, minimumApp: minimumApp,
-                   minimumOS: minimumOS, os: os)
+extension UpdateRule {
+    fileprivate func with(active: Bool) -> UpdateRule {
+        UpdateRule(
+            id: id, platform: platform, restriction: restriction, active: active, minimumApp: minimumApp,
+            minimumOS: minimumOS, os: os)
     }
 }

@@ -1,6 +1,7 @@
 import NameGame
 import SpacedRepetition
 import Storage
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,8 +33,10 @@ struct NameGameStore: Sendable {
         /// A review session's people still to ask.
         var queue: [String] = []
 
-        init(id: Int64, mode: Mode, startedMilliseconds: Int64, ended: Bool, stats: Stats, nextPeople: [String],
-             streak: Int = 0, bestStreak: Int = 0, queue: [String] = []) {
+        init(
+            id: Int64, mode: Mode, startedMilliseconds: Int64, ended: Bool, stats: Stats, nextPeople: [String],
+            streak: Int = 0, bestStreak: Int = 0, queue: [String] = []
+        ) {
             self.id = id
             self.mode = mode
             self.startedMilliseconds = startedMilliseconds
@@ -178,8 +181,9 @@ struct NameGameStore: Sendable {
         try db.execute(
             "DELETE FROM namegame_session_people WHERE session = ? AND list = ?", [.integer(session), .text(list)])
         for (position, person) in people.enumerated() {
-            try db.execute("INSERT INTO namegame_session_people (session, list, position, person) VALUES (?, ?, ?, ?)",
-                           [.integer(session), .text(list), SQLValue(position), .text(person)])
+            try db.execute(
+                "INSERT INTO namegame_session_people (session, list, position, person) VALUES (?, ?, ?, ?)",
+                [.integer(session), .text(list), SQLValue(position), .text(person)])
         }
     }
 
@@ -187,12 +191,15 @@ struct NameGameStore: Sendable {
         let player = who.id
         return try pool.write { db in
             try who.ensureRow(db)
-            try db.execute("UPDATE namegame_sessions SET ended = 1 WHERE player = ? AND mode = ? AND ended = 0",
-                           [.text(player), .text(mode.rawValue)])
-            let id = try db.insert("INSERT INTO namegame_sessions (player, mode, started_ms) VALUES (?, ?, ?)",
-                                   [.text(player), .text(mode.rawValue), .integer(nowMilliseconds())])
-            return Session(id: id, mode: mode, startedMilliseconds: nowMilliseconds(), ended: false,
-                           stats: Stats(), nextPeople: [])
+            try db.execute(
+                "UPDATE namegame_sessions SET ended = 1 WHERE player = ? AND mode = ? AND ended = 0",
+                [.text(player), .text(mode.rawValue)])
+            let id = try db.insert(
+                "INSERT INTO namegame_sessions (player, mode, started_ms) VALUES (?, ?, ?)",
+                [.text(player), .text(mode.rawValue), .integer(nowMilliseconds())])
+            return Session(
+                id: id, mode: mode, startedMilliseconds: nowMilliseconds(), ended: false,
+                stats: Stats(), nextPeople: [])
         }
     }
 
@@ -214,10 +221,14 @@ struct NameGameStore: Sendable {
         let started = nowMilliseconds()
         let id = try pool.write { db in
             try who.ensureRow(db)
-            let id = try db.insert("""
+            let id = try db.insert(
+                """
                 INSERT INTO namegame_rounds (session, player, mode, answer, started_ms) VALUES (?, ?, ?, ?, ?)
-                """, [.integer(session), .text(player), .text(round.mode.rawValue), SQLValue(round.answer),
-                      .integer(started)])
+                """,
+                [
+                    .integer(session), .text(player), .text(round.mode.rawValue), SQLValue(round.answer),
+                    .integer(started),
+                ])
             for (position, person) in round.people.enumerated() {
                 try db.execute(
                     "INSERT INTO namegame_round_faces (round, position, person, hide_rank) VALUES (?, ?, ?, ?)",
@@ -229,13 +240,15 @@ struct NameGameStore: Sendable {
             try setList(db, "next", session: session, next.map(\.id))
             return id
         }
-        return RoundRecord(id: id, session: session, round: round, startedMilliseconds: started, wrong: [], status: "open")
+        return RoundRecord(
+            id: id, session: session, round: round, startedMilliseconds: started, wrong: [], status: "open")
     }
 
     /// Marks the player's latest open round as helped by the cheat; false if none is open.
     func cheat(player: String) throws -> Bool {
         try pool.write { db in
-            try db.execute("""
+            try db.execute(
+                """
                 UPDATE namegame_rounds SET cheat = 1 WHERE id = (SELECT id FROM namegame_rounds WHERE player = ? AND status = 'open'
                     ORDER BY id DESC LIMIT 1)
                 """, [.text(player)]) == 1
@@ -244,8 +257,10 @@ struct NameGameStore: Sendable {
 
     /// Records a tap. The round must be open, the choice valid, not tried
     /// before and not hidden; in timed mode the minute must not be over.
-    func answer(player: String, round id: Int64, choice: Int, people: Directory, hintInterval: Double,
-                timedSeconds: Int) throws -> Result<RoundRecord, Refusal> {
+    func answer(
+        player: String, round id: Int64, choice: Int, people: Directory, hintInterval: Double,
+        timedSeconds: Int
+    ) throws -> Result<RoundRecord, Refusal> {
         return try pool.write { db throws -> Result<RoundRecord, Refusal> in
             guard let record = try round(db, "id = ? AND player = ?", [.integer(id), .text(player)], people) else {
                 return .failure(.unknownRound)
@@ -260,19 +275,25 @@ struct NameGameStore: Sendable {
             guard let session = try session(db, "id = ?", [.integer(record.session)]) else {
                 return .failure(.unknownRound)
             }
-            if round.mode == .timed && now - session.startedMilliseconds > Int64(timedSeconds) * 1000 { return .failure(.timeUp) }
+            if round.mode == .timed && now - session.startedMilliseconds > Int64(timedSeconds) * 1000 {
+                return .failure(.timeUp)
+            }
             let correct = choice == round.answer
             let wrong = correct ? record.wrong : record.wrong + [choice]
             let failed = !correct && round.mode == .practice
             let status = correct ? "identified" : failed ? "failed" : "open"
             try finish(db, player: player, record, session: session, status: status, wrong: wrong, now: now)
-            return .success(RoundRecord(id: id, session: record.session, round: round, startedMilliseconds: record.startedMilliseconds,
-                                        wrong: wrong, status: status, finishedMilliseconds: status == "open" ? nil : now))
+            return .success(
+                RoundRecord(
+                    id: id, session: record.session, round: round, startedMilliseconds: record.startedMilliseconds,
+                    wrong: wrong, status: status, finishedMilliseconds: status == "open" ? nil : now))
         }
     }
 
     /// "I don't know": the round ends as a miss and shows the answer; practice ends there, as on a wrong pick.
-    func giveUp(player: String, round id: Int64, people: Directory, timedSeconds: Int) throws -> Result<RoundRecord, Refusal> {
+    func giveUp(
+        player: String, round id: Int64, people: Directory, timedSeconds: Int
+    ) throws -> Result<RoundRecord, Refusal> {
         try pool.write { db throws -> Result<RoundRecord, Refusal> in
             guard let record = try round(db, "id = ? AND player = ?", [.integer(id), .text(player)], people) else {
                 return .failure(.unknownRound)
@@ -282,44 +303,64 @@ struct NameGameStore: Sendable {
                 return .failure(.unknownRound)
             }
             let now = nowMilliseconds()
-            if record.round.mode == .timed && now - session.startedMilliseconds > Int64(timedSeconds) * 1000 { return .failure(.timeUp) }
+            if record.round.mode == .timed && now - session.startedMilliseconds > Int64(timedSeconds) * 1000 {
+                return .failure(.timeUp)
+            }
             try finish(db, player: player, record, session: session, status: "skipped", wrong: record.wrong, now: now)
-            return .success(RoundRecord(id: id, session: record.session, round: record.round,
-                                        startedMilliseconds: record.startedMilliseconds, wrong: record.wrong, status: "skipped",
-                                        finishedMilliseconds: now))
+            return .success(
+                RoundRecord(
+                    id: id, session: record.session, round: record.round,
+                    startedMilliseconds: record.startedMilliseconds, wrong: record.wrong, status: "skipped",
+                    finishedMilliseconds: now))
         }
     }
 
     /// Records a tap's outcome: the round, the session's and lifetime figures (by exact amounts), the streaks, and, once
     /// the round is over, what the player now knows of the person asked.
-    private func finish(_ db: Database, player: String, _ record: RoundRecord, session: Session, status: String, wrong: [Int],
-                        now: Int64) throws {
-        let round = record.round, mode = round.mode.rawValue
-        let identified = status == "identified", gaveUp = status == "skipped", finished = status != "open"
-        try db.execute("UPDATE namegame_rounds SET status = ?, finished_ms = ? WHERE id = ?",
-                       [.text(status), finished ? .integer(now) : .null, .integer(record.id)])
+    private func finish(
+        _ db: Database, player: String, _ record: RoundRecord, session: Session, status: String, wrong: [Int],
+        now: Int64
+    ) throws {
+        let round = record.round
+        let mode = round.mode.rawValue
+        let identified = status == "identified"
+        let gaveUp = status == "skipped"
+        let finished = status != "open"
+        try db.execute(
+            "UPDATE namegame_rounds SET status = ?, finished_ms = ? WHERE id = ?",
+            [.text(status), finished ? .integer(now) : .null, .integer(record.id)])
         for (rank, position) in wrong.enumerated().dropFirst(record.wrong.count) {
-            try db.execute("UPDATE namegame_round_faces SET wrong_rank = ? WHERE round = ? AND position = ?",
-                           [SQLValue(rank), .integer(record.id), SQLValue(position)])
+            try db.execute(
+                "UPDATE namegame_round_faces SET wrong_rank = ? WHERE round = ? AND position = ?",
+                [SQLValue(rank), .integer(record.id), SQLValue(position)])
         }
         // A miss (a wrong pick, or "I don't know") counts as an incorrect tap; the right pick as a correct one.
         let missed = !identified && (wrong.count > record.wrong.count || gaveUp)
-        let delta: [SQLValue] = [SQLValue(finished ? 1 : 0), SQLValue(identified ? 1 : 0), SQLValue(identified ? 1 : 0),
-                                 SQLValue(missed ? 1 : 0), .integer(identified ? now - record.startedMilliseconds : 0)]
+        let delta: [SQLValue] = [
+            SQLValue(finished ? 1 : 0), SQLValue(identified ? 1 : 0), SQLValue(identified ? 1 : 0),
+            SQLValue(missed ? 1 : 0), .integer(identified ? now - record.startedMilliseconds : 0),
+        ]
         // Streaks: rounds in a row identified at the first pick. "I don't know" in learn mode leaves it alone.
-        let streak: String = !finished ? "streak"
-            : identified && wrong.isEmpty ? "streak + 1"
-            : gaveUp && round.mode == .learn ? "streak" : "0"
+        let streak: String =
+            !finished
+            ? "streak"
+            : identified && wrong.isEmpty
+                ? "streak + 1"
+                : gaveUp && round.mode == .learn ? "streak" : "0"
         let ends = status == "failed" || (gaveUp && round.mode == .practice)
         // In the SQL both engines read: no two-argument max(), no OR over integers.
         let best = "CASE WHEN best_streak > \(streak) THEN best_streak ELSE \(streak) END"
-        try db.execute("""
+        try db.execute(
+            """
             UPDATE namegame_sessions SET rounds = rounds + ?, identified = identified + ?, correct = correct + ?,
                 incorrect = incorrect + ?, identify_ms = identify_ms + ?, streak = \(streak),
                 best_streak = \(best), ended = CASE WHEN ? = 1 THEN 1 ELSE ended END WHERE id = ?
             """, delta + [SQLValue(ends ? 1 : 0), .integer(record.session)])
-        try db.execute("INSERT INTO namegame_lifetime (player, mode) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(player), .text(mode)])
-        try db.execute("""
+        try db.execute(
+            "INSERT INTO namegame_lifetime (player, mode) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            [.text(player), .text(mode)])
+        try db.execute(
+            """
             UPDATE namegame_lifetime SET rounds = rounds + ?, identified = identified + ?, correct = correct + ?,
                 incorrect = incorrect + ?, identify_ms = identify_ms + ?, streak = \(streak),
                 best_streak = \(best) WHERE player = ? AND mode = ?
@@ -331,18 +372,23 @@ struct NameGameStore: Sendable {
             try db.fetchOne(
                 CardRow.self, "SELECT \(CardRow.columns) FROM namegame_cards WHERE player = ? AND person = ?",
                 [.text(player), .text(person)])?.card ?? Card(due: now)
-        let rating = plan.rating(wrongPicks: wrong.count, gaveUp: gaveUp || status == "failed",
-                                 milliseconds: Int(now - record.startedMilliseconds))
+        let rating = plan.rating(
+            wrongPicks: wrong.count, gaveUp: gaveUp || status == "failed",
+            milliseconds: Int(now - record.startedMilliseconds))
         let next = fsrs.review(card, rating, at: now)
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews, lapses)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
             ON CONFLICT (player, person) DO UPDATE SET state = excluded.state, step = excluded.step,
                 stability = excluded.stability, difficulty = excluded.difficulty, due_ms = excluded.due_ms,
                 last_ms = excluded.last_ms, reviews = namegame_cards.reviews + 1, lapses = namegame_cards.lapses + excluded.lapses
-            """, [.text(player), .text(person), .text(next.state.rawValue), next.step.map { SQLValue($0) } ?? .null,
-                  .real(next.stability ?? 0), .real(next.difficulty ?? 0), .integer(next.due), .integer(now),
-                  SQLValue(rating == .again ? 1 : 0)])
+            """,
+            [
+                .text(player), .text(person), .text(next.state.rawValue), next.step.map { SQLValue($0) } ?? .null,
+                .real(next.stability ?? 0), .real(next.difficulty ?? 0), .integer(next.due), .integer(now),
+                SQLValue(rating == .again ? 1 : 0),
+            ])
     }
 
     /// What the player knows of each person met.
@@ -359,14 +405,16 @@ struct NameGameStore: Sendable {
 
     /// The people a session missed (a wrong pick, a failed round, "I don't know"), in the order they were asked.
     func misses(session: Int64, people: Directory) throws -> [Person] {
-        let rows = try pool.connection().query("""
+        let rows = try pool.connection().query(
+            """
             SELECT f.person FROM namegame_rounds r
             JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
             WHERE r.session = ? AND (r.status IN ('failed', 'skipped')
                 OR EXISTS (SELECT 1 FROM namegame_round_faces w WHERE w.round = r.id AND w.wrong_rank IS NOT NULL))
             ORDER BY r.id
             """, [.integer(session)])
-        var seen = Set<String>(), result: [Person] = []
+        var seen = Set<String>()
+        var result: [Person] = []
         for row in rows {
             let id: String = try row.decode("person")
             guard seen.insert(id).inserted, let person = people.person(id) else { continue }
@@ -379,19 +427,24 @@ struct NameGameStore: Sendable {
     func startReview(player who: Player, people: [Person]) throws -> Session {
         let session = try startSession(player: who, mode: .review)
         try pool.write { db in try setList(db, "queue", session: session.id, people.map(\.id)) }
-        return Session(id: session.id, mode: .review, startedMilliseconds: session.startedMilliseconds, ended: false,
-                       stats: Stats(), nextPeople: [], streak: 0, queue: people.map(\.id))
+        return Session(
+            id: session.id, mode: .review, startedMilliseconds: session.startedMilliseconds, ended: false,
+            stats: Stats(), nextPeople: [], streak: 0, queue: people.map(\.id))
     }
 
     /// Takes the head of a review session's queue.
     func popQueue(session: Int64) throws -> String? {
         try pool.write { db in
-            guard let row = try db.first("""
-                SELECT position, person FROM namegame_session_people WHERE session = ? AND list = 'queue'
-                ORDER BY position LIMIT 1
-                """, [.integer(session)]) else { return nil }
-            try db.execute("DELETE FROM namegame_session_people WHERE session = ? AND list = 'queue' AND position = ?",
-                           [.integer(session), .integer(try row.decode("position"))])
+            guard
+                let row = try db.first(
+                    """
+                    SELECT position, person FROM namegame_session_people WHERE session = ? AND list = 'queue'
+                    ORDER BY position LIMIT 1
+                    """, [.integer(session)])
+            else { return nil }
+            try db.execute(
+                "DELETE FROM namegame_session_people WHERE session = ? AND list = 'queue' AND position = ?",
+                [.integer(session), .integer(try row.decode("position"))])
             return try row.decode("person", as: String.self)
         }
     }
@@ -405,11 +458,13 @@ struct NameGameStore: Sendable {
 
     /// Seconds to identify someone, over the player's last rounds (oldest first).
     func recentIdentifyTimes(player: String, limit: Int = 20) throws -> [Double] {
-        try pool.connection().query("""
+        try pool.connection().query(
+            """
             SELECT finished_ms - started_ms AS ms FROM namegame_rounds
             WHERE player = ? AND status = 'identified' ORDER BY finished_ms DESC LIMIT ?
-            """, [.text(player), SQLValue(limit)])
-            .map { row throws in Double(try row.decode("ms", as: Int.self)) / 1000 }.reversed()
+            """, [.text(player), SQLValue(limit)]
+        )
+        .map { row throws in Double(try row.decode("ms", as: Int.self)) / 1000 }.reversed()
     }
 
     fileprivate static func stats(_ row: Row) throws(DatabaseError) -> Stats {
@@ -431,7 +486,9 @@ struct NameGameStore: Sendable {
     }
 
     /// The first round `condition` finds, with its faces; nil when its people are no longer in the directory.
-    private func round(_ db: Database, _ condition: String, _ values: [SQLValue], _ directory: Directory) throws
+    private func round(
+        _ db: Database, _ condition: String, _ values: [SQLValue], _ directory: Directory
+    ) throws
         -> RoundRecord?
     {
         guard
@@ -445,9 +502,10 @@ struct NameGameStore: Sendable {
         let hide = faces.filter { $0.hideRank != nil }.sorted { $0.hideRank! < $1.hideRank! }.map(\.position)
         let wrong = faces.filter { $0.wrongRank != nil }.sorted { $0.wrongRank! < $1.wrongRank! }.map(\.position)
         guard !people.isEmpty, people.indices.contains(row.answer) else { return nil }
-        return RoundRecord(id: row.id, session: row.session,
-                           round: Round(mode: row.mode, people: people, answer: row.answer, hideOrder: hide),
-                           startedMilliseconds: row.startedMilliseconds, wrong: wrong, status: row.status,
-                           finishedMilliseconds: row.finishedMilliseconds, cheat: row.cheat)
+        return RoundRecord(
+            id: row.id, session: row.session,
+            round: Round(mode: row.mode, people: people, answer: row.answer, hideOrder: hide),
+            startedMilliseconds: row.startedMilliseconds, wrong: wrong, status: row.status,
+            finishedMilliseconds: row.finishedMilliseconds, cheat: row.cheat)
     }
 }

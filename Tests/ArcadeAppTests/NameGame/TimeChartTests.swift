@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ArcadeApp
 
 @Suite("The Name Game's time chart")

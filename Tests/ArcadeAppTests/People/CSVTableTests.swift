@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ArcadeApp
 
 @Suite("CSV tables")

@@ -1,5 +1,6 @@
-import Testing
 import HTTP
+import Testing
+
 @testable import ArcadeApp
 
 @Suite("The site's form field limits")
@@ -14,6 +15,8 @@ struct FieldLimitsTests {
         let japanese = String(repeating: "名", count: 2000)
         #expect(limits.firstViolation(in: FormFields([("message_ja", japanese)])) == nil)
         #expect(limits.firstViolation(in: FormFields([("message_ja", japanese + "名")]))?.name == "message_ja")
-        #expect(limits.firstViolation(in: FormFields([("key", "home.title"), ("mode", String(repeating: "x", count: 65))]))?.name == "mode")
+        #expect(
+            limits.firstViolation(
+                in: FormFields([("key", "home.title"), ("mode", String(repeating: "x", count: 65))]))?.name == "mode")
     }
 }

@@ -1,11 +1,13 @@
-import TestSupport
-import Testing
 import Storage
 import Synchronization
+import TestSupport
+import Testing
+
+@testable import ArcadeApp
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import ArcadeApp
 
 /// The admin console as a new operator meets it: the dashboard, maintenance with its confirmation and history, the
 /// rule preview, scheduled changes on a controlled clock, times in UTC.
@@ -18,7 +20,8 @@ struct AdminConsoleTests {
         var now: Int { Int(seconds.withLock { $0 }) }
     }
 
-    static func server(_ clock: Clock, engine: Engine = .sqlite, database: DatabaseLocation? = nil) throws -> SiteServer {
+    static func server(_ clock: Clock, engine: Engine = .sqlite, database: DatabaseLocation? = nil) throws -> SiteServer
+    {
         try SiteServer(engine: engine, routes: nil) { options in
             options.clock = { clock.seconds.withLock { $0 } }
             if let database { options.database = database }
@@ -42,7 +45,8 @@ struct AdminConsoleTests {
         return try condition()
     }
 
-    @Test(arguments: Engine.allCases) func theAuditLogShowsUTCTimesAndAFailedSignInKeepsTheName(_ engine: Engine) throws {
+    @Test(arguments: Engine.allCases) func theAuditLogShowsUTCTimesAndAFailedSignInKeepsTheName(_ engine: Engine) throws
+    {
         let clock = Clock()
         let server = try Self.server(clock, engine: engine)
         defer { server.stop() }
@@ -70,7 +74,8 @@ struct AdminConsoleTests {
         #expect(page.contains("data-hotfixes-de=\"0\""))
         #expect(page.contains("data-scheduled=\"0\""))
         #expect(try admin.post("/admin/maintenance", "platform=ios&switch=on&confirm=1&message_en=Soon").status == 303)
-        try server.site.interceptions.addRule(platform: "web", restriction: .high, active: true, minimumApp: ("2", [:]), minimumOS: nil)
+        try server.site.interceptions.addRule(
+            platform: "web", restriction: .high, active: true, minimumApp: ("2", [:]), minimumOS: nil)
         #expect(try admin.post("/admin/hotfixes", "key=home.title&language=de&value=Spielhalle").status == 303)
         page = try admin.get("/admin").text
         #expect(page.contains("data-maintenance-ios=\"on\""))
@@ -91,7 +96,8 @@ struct AdminConsoleTests {
         let admin = try Self.admin(server)
         var page = try admin.get("/admin/maintenance").text
         // The web comes first, and its state is said in words.
-        let web = try #require(page.firstRange(of: "data-platform=\"web\"")), ios = try #require(page.firstRange(of: "data-platform=\"ios\""))
+        let web = try #require(page.firstRange(of: "data-platform=\"web\""))
+        let ios = try #require(page.firstRange(of: "data-platform=\"ios\""))
         #expect(web.lowerBound < ios.lowerBound)
         #expect(page.contains("data-state=\"off\""))
         // Switching on asks once more and changes nothing yet.
@@ -99,7 +105,8 @@ struct AdminConsoleTests {
         #expect(ask.status == 200)
         #expect(ask.text.contains("data-confirm") && ask.text.contains("503"))
         #expect(try Player(server).get("/").status == 200)
-        let confirm = try admin.post("/admin/maintenance", "platform=web&switch=on&message_en=Back+soon&minutes=10&confirm=1")
+        let confirm = try admin.post(
+            "/admin/maintenance", "platform=web&switch=on&message_en=Back+soon&minutes=10&confirm=1")
         #expect(confirm.status == 303)
         page = try admin.get("/admin/maintenance").text
         #expect(page.contains("data-flash") && page.contains("Maintenance is on for web"))
@@ -143,22 +150,25 @@ struct AdminConsoleTests {
     @Test func updateRequiredOffersAReloadAndNoWayRound() throws {
         let server = try SiteServer()
         defer { server.stop() }
-        try server.site.interceptions.addRule(platform: "web", restriction: .high, active: true, minimumApp: ("99", ["en": "Please reload."]),
-                                               minimumOS: nil)
+        try server.site.interceptions.addRule(
+            platform: "web", restriction: .high, active: true, minimumApp: ("99", ["en": "Please reload."]),
+            minimumOS: nil)
         let page = try Player(server).get("/mastermind")
         #expect(page.text.contains("data-update=\"high\""))
         #expect(page.text.contains("href=\"/mastermind\" data-reload"))
         #expect(!page.text.contains("href=\"/namegame\""), "the other game leads to the same page")
-        #expect(page.text.split(separator: "Please reload.", omittingEmptySubsequences: false).count == 2,
-                "said once, not again in a banner")
+        #expect(
+            page.text.split(separator: "Please reload.", omittingEmptySubsequences: false).count == 2,
+            "said once, not again in a banner")
     }
 
     @Test func rulePreviewWorksWithoutAnOSAndKeepsTheAdminsLanguage() throws {
         let server = try SiteServer()
         defer { server.stop() }
         let admin = try Self.admin(server)
-        try server.site.interceptions.addRule(platform: "web", restriction: .medium, active: true,
-                                               minimumApp: ("3", ["en": "Old", "ja": "古い"]), minimumOS: ("10", [:]))
+        try server.site.interceptions.addRule(
+            platform: "web", restriction: .medium, active: true,
+            minimumApp: ("3", ["en": "Old", "ja": "古い"]), minimumOS: ("10", [:]))
         let page = try admin.get("/admin/rules?preview=1&platform=web&app=2&os=&language=ja").text
         #expect(page.contains("data-preview-rule=\"1\""))
         #expect(page.contains("古い"), "the message in the previewed language")
@@ -201,8 +211,12 @@ struct AdminConsoleTests {
         defer { server.stop() }
         let admin = try Self.admin(server)
         // 23:20 to 23:30 UTC, six minutes ahead.
-        #expect(try admin.post("/admin/schedule", "kind=maintenance&platform=web&starts=2026-11-22T23:20&ends=2026-11-22T23:30"
-                               + "&message_en=Upgrading").status == 303)
+        #expect(
+            try admin.post(
+                "/admin/schedule",
+                "kind=maintenance&platform=web&starts=2026-11-22T23:20&ends=2026-11-22T23:30"
+                    + "&message_en=Upgrading"
+            ).status == 303)
         #expect(try admin.get("/admin").text.contains("data-scheduled=\"1\""))
         #expect(try admin.get("/admin/schedule").text.contains("2026-11-22 23:20 UTC → 2026-11-22 23:30 UTC"))
         clock.advance(5 * 60 + 50)
@@ -214,12 +228,20 @@ struct AdminConsoleTests {
         clock.advance(10 * 60)
         #expect(try Self.within(2) { try Player(server).get("/").status == 200 })
         #expect(try admin.get("/admin").text.contains("data-scheduled=\"0\""))
-        #expect(try server.site.interceptions.history(.maintenance, target: "web").count == 2, "start and end, in the history")
+        #expect(
+            try server.site.interceptions.history(.maintenance, target: "web").count == 2,
+            "start and end, in the history")
         // Refused: an end before the start, a start that is not a time.
-        #expect(try admin.post("/admin/schedule", "kind=maintenance&platform=web&starts=2026-11-23T10:00&ends=2026-11-23T09:00").status == 422)
+        #expect(
+            try admin.post(
+                "/admin/schedule", "kind=maintenance&platform=web&starts=2026-11-23T10:00&ends=2026-11-23T09:00"
+            ).status == 422)
         #expect(try admin.post("/admin/schedule", "kind=maintenance&platform=web&starts=soon").status == 422)
-        #expect(try admin.post("/admin/schedule", "kind=hotfix&key=home.title&language=de&value=%25d&starts=2026-11-23T10:00").status == 422,
-                "a hotfix that breaks placeholders is refused when scheduled, not at its time")
+        #expect(
+            try admin.post(
+                "/admin/schedule", "kind=hotfix&key=home.title&language=de&value=%25d&starts=2026-11-23T10:00"
+            ).status == 422,
+            "a hotfix that breaks placeholders is refused when scheduled, not at its time")
     }
 
     @Test(arguments: Engine.allCases) func aScheduledHotfixSurvivesARestartAndPutsTheTextBack(_ engine: Engine) throws {
@@ -228,8 +250,12 @@ struct AdminConsoleTests {
         let database = try TestDatabase.fresh(engine, in: scratch, name: "restart")
         var server = try Self.server(clock, database: database)
         let admin = try Self.admin(server)
-        #expect(try admin.post("/admin/schedule", "kind=hotfix&key=home.title&language=en&value=Holiday+Arcade"
-                               + "&starts=2026-11-23T00:00&ends=2026-11-23T01:00").status == 303)
+        #expect(
+            try admin.post(
+                "/admin/schedule",
+                "kind=hotfix&key=home.title&language=en&value=Holiday+Arcade"
+                    + "&starts=2026-11-23T00:00&ends=2026-11-23T01:00"
+            ).status == 303)
         server.stop()
         // Started again, with nobody visiting: the hotfix starts at its time, then the shipped text comes back.
         server = try Self.server(clock, database: database)
@@ -238,7 +264,7 @@ struct AdminConsoleTests {
         #expect(try Self.within(2) { server.site.localizer.string("home.title", language: "en") == "Holiday Arcade" })
         clock.advance(3600)
         #expect(try Self.within(2) { server.site.localizer.string("home.title", language: "en") != "Holiday Arcade" })
-        #expect(try Player(server).get("/").text.contains("<h1>") )
+        #expect(try Player(server).get("/").text.contains("<h1>"))
     }
 
     /// Regression for the editor that reset to "all languages" with the English text after a save.
@@ -268,7 +294,9 @@ struct AdminConsoleTests {
         let ask = try admin.post("/admin/hotfixes", "key=home.heading&language=*&value=Play")
         #expect(ask.status == 200)
         #expect(ask.text.contains("data-replaces"))
-        #expect(ask.text.contains("data-language=\"ja\"") && ask.text.contains("keeps its own hotfix"), "German keeps its own")
+        #expect(
+            ask.text.contains("data-language=\"ja\"") && ask.text.contains("keeps its own hotfix"),
+            "German keeps its own")
         #expect(try server.get("/?lang=fr").text.contains("<h1>Choisissez un jeu</h1>"))
         #expect(try admin.post("/admin/hotfixes", "key=home.heading&language=*&value=Play&confirm=1").status == 303)
         #expect(try server.get("/?lang=fr").text.contains("<h1>Play</h1>"))
@@ -280,7 +308,10 @@ struct AdminConsoleTests {
     @Test func theMissingTranslationReportListsWhatFallsBackToTheBase() throws {
         let scratch = ScratchDirectory()
         let copy = scratch.path + "/Localizations"
-        #expect(system("cp -r Localizations '\(copy)' && sed -i '/^\"home.heading\" =/d' '\(copy)/fr.lproj/Localizable.strings'") == 0)
+        #expect(
+            system(
+                "cp -r Localizations '\(copy)' && sed -i '/^\"home.heading\" =/d' '\(copy)/fr.lproj/Localizable.strings'"
+            ) == 0)
         let server = try SiteServer(routes: nil) { $0.localizations = copy }
         defer { server.stop() }
         let admin = try Self.admin(server)
@@ -289,7 +320,8 @@ struct AdminConsoleTests {
         #expect(page.contains("data-missing-language=\"de\" data-missing=\"0\""))
         #expect(page.contains("data-missing-key=\"home.heading\""))
         #expect(!page.contains("data-hotfixed"))
-        #expect(try server.get("/?lang=fr").text.contains("<h1>Pick a game</h1>"), "the base shows where French has none")
+        #expect(
+            try server.get("/?lang=fr").text.contains("<h1>Pick a game</h1>"), "the base shows where French has none")
         #expect(try admin.post("/admin/hotfixes", "key=home.heading&language=fr&value=Choisissez").status == 303)
         page = try admin.get("/admin/strings").text
         #expect(page.contains("data-hotfixed"))

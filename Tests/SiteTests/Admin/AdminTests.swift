@@ -1,11 +1,13 @@
+import Storage
+import Synchronization
 import TestSupport
+import Testing
+
+@testable import ArcadeApp
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-import Storage
-import Synchronization
-@testable import ArcadeApp
 
 @Suite("Admin accounts and sessions", .serialized)
 struct AdminTests {
@@ -29,7 +31,10 @@ struct AdminTests {
         #expect(row.int("iterations")! >= 600_000)
         #expect(row.blob("hash")?.count == 32 && row.blob("salt")?.count == 16)
         scratch.write("short.txt", "short\n")
-        #expect(system("'\(ChildProcess.arcadeBinary)' admin create bob --db '\(db)' < '\(scratch.path)/short.txt' 2>/dev/null") != 0)
+        #expect(
+            system(
+                "'\(ChildProcess.arcadeBinary)' admin create bob --db '\(db)' < '\(scratch.path)/short.txt' 2>/dev/null"
+            ) != 0)
     }
 
     @Test(arguments: Engine.allCases) func signInSessionsAndSignOut(_ engine: Engine) throws {
@@ -55,8 +60,10 @@ struct AdminTests {
         let token = try #require(right.cookies["arcade_admin"])
         #expect(Array(token.utf8).count == 43, "256 random bits")
         let db = try Database(location: server.database)
-        #expect(try db.first("SELECT COUNT(*) AS n FROM admin_sessions WHERE token_hash = ?", [.text(token)])?.int("n") == 0,
-                "only a hash of the token is stored")
+        #expect(
+            try db.first("SELECT COUNT(*) AS n FROM admin_sessions WHERE token_hash = ?", [.text(token)])?.int("n")
+                == 0,
+            "only a hash of the token is stored")
         #expect(try player.get("/admin").text.contains("data-admin=\"alice\""))
         #expect(try player.get("/api/admin/session").text.contains("\"admin\":\"alice\""))
         let audit = try player.get("/admin/audit").text
@@ -68,7 +75,9 @@ struct AdminTests {
         #expect(try player.get("/admin").status == 303, "the old token no longer works")
     }
 
-    @Test(arguments: Engine.allCases) func sessionsEndAfterThirtyIdleMinutesAndActivityKeepsThemAlive(_ engine: Engine) throws {
+    @Test(arguments: Engine.allCases) func sessionsEndAfterThirtyIdleMinutesAndActivityKeepsThemAlive(
+        _ engine: Engine
+    ) throws {
         let scratch = ScratchDirectory()
         let location = try TestDatabase.fresh(engine, in: scratch, name: "idle")
         try Database(location: location).migrate(Schema.migrations)
@@ -132,7 +141,8 @@ struct AdminTests {
         try server.site.admins.create(name: "erin", password: "correct horse battery")
         let player = Player(server)
         try player.get("/admin/login")
-        let forged = try server.post("/admin/login", body: "name=erin&password=correct+horse+battery", headers: ["Cookie": player.cookieHeader])
+        let forged = try server.post(
+            "/admin/login", body: "name=erin&password=correct+horse+battery", headers: ["Cookie": player.cookieHeader])
         #expect(forged.status == 403)
     }
 

@@ -1,11 +1,13 @@
+import Storage
+import Synchronization
 import TestSupport
+import Testing
+
+@testable import ArcadeApp
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-import Storage
-import Synchronization
-@testable import ArcadeApp
 
 @Suite("The hotfix editor", .serialized)
 struct HotfixEditorTests {
@@ -22,13 +24,19 @@ struct HotfixEditorTests {
         defer { server.stop() }
         let admin = try admin(server)
         // "Version %@": a %d or a missing placeholder is refused, with the reason.
-        let wrongType = try admin.post("/admin/hotfixes", "key=footer.version&language=*&value=" + "Release %d".addingFormEncoding)
+        let wrongType = try admin.post(
+            "/admin/hotfixes", "key=footer.version&language=*&value=" + "Release %d".addingFormEncoding)
         #expect(wrongType.status == 422)
         #expect(wrongType.text.contains("expected %1$@, found %1$d"))
         #expect(try admin.post("/admin/hotfixes", "key=footer.version&language=*&value=Release").status == 422)
         #expect(try admin.post("/admin/hotfixes", "key=no.such.key&language=*&value=x").status == 422)
-        #expect(try admin.post("/admin/hotfixes", "key=footer.version&language=xx&value=" + "V %@".addingFormEncoding).status == 422)
-        #expect(try admin.post("/admin/hotfixes", "key=footer.version&language=*&confirm=1&value=" + "Release %@".addingFormEncoding).status == 303)
+        #expect(
+            try admin.post("/admin/hotfixes", "key=footer.version&language=xx&value=" + "V %@".addingFormEncoding)
+                .status == 422)
+        #expect(
+            try admin.post(
+                "/admin/hotfixes", "key=footer.version&language=*&confirm=1&value=" + "Release %@".addingFormEncoding
+            ).status == 303)
         #expect(try Player(server).get("/").text.contains("Release 1.0.0"))
     }
 
@@ -43,21 +51,29 @@ struct HotfixEditorTests {
         #expect(page.contains("data-key=\"home.games.count#games.few\""))
         #expect(page.contains("%d games"))
         // The form's placeholder must survive.
-        let refused = try admin.post("/admin/hotfixes", "key=\(key.addingFormEncoding)&language=en&value=" + "%@ games".addingFormEncoding)
+        let refused = try admin.post(
+            "/admin/hotfixes", "key=\(key.addingFormEncoding)&language=en&value=" + "%@ games".addingFormEncoding)
         #expect(refused.status == 422)
         #expect(refused.text.contains("expected %1$d, found %1$@"))
-        #expect(try admin.post("/admin/hotfixes", "key=home.games.count%23games.seven&language=en&value=x").status == 422)
+        #expect(
+            try admin.post("/admin/hotfixes", "key=home.games.count%23games.seven&language=en&value=x").status == 422)
         let before = try Player(server).get("/").text
         #expect(before.contains("(2 games)"))
-        #expect(try admin.post("/admin/hotfixes", "key=\(key.addingFormEncoding)&language=en&value=" + "%d arcade games".addingFormEncoding).status == 303)
+        #expect(
+            try admin.post(
+                "/admin/hotfixes",
+                "key=\(key.addingFormEncoding)&language=en&value=" + "%d arcade games".addingFormEncoding
+            ).status == 303)
         #expect(try Player(server).get("/").text.contains("(2 arcade games)"))
-        #expect(try server.get("/", headers: ["Accept-Language": "de"]).text.contains("(2 Spiele)"), "only English changed")
+        #expect(
+            try server.get("/", headers: ["Accept-Language": "de"]).text.contains("(2 Spiele)"), "only English changed")
         let interceptions = try Player(server).get("/api/interceptions").text
         #expect(interceptions.contains("\"\(key)\":\"%d arcade games\""))
         // Reverting brings the shipped form back.
         let history = try admin.get("/admin/hotfixes?q=\(key.addingFormEncoding)").text
         let change = try #require(Player.attribute("data-change", in: history))
-        #expect(try admin.post("/admin/hotfixes/revert", "change=\(change)&key=\(key.addingFormEncoding)").status == 303)
+        #expect(
+            try admin.post("/admin/hotfixes/revert", "change=\(change)&key=\(key.addingFormEncoding)").status == 303)
         #expect(try Player(server).get("/").text.contains("(2 games)"))
     }
 
@@ -66,7 +82,9 @@ struct HotfixEditorTests {
         defer { server.stop() }
         let admin = try admin(server)
         let xss = "<script>alert(1)</script> Jouez !"
-        #expect(try admin.post("/admin/hotfixes", "key=home.heading&language=fr&value=" + xss.addingFormEncoding).status == 303)
+        #expect(
+            try admin.post("/admin/hotfixes", "key=home.heading&language=fr&value=" + xss.addingFormEncoding).status
+                == 303)
         let player = Player(server)
         let french = try player.get("/?lang=fr").text
         #expect(french.contains("<h1>&lt;script&gt;alert(1)&lt;/script&gt; Jouez !</h1>"), "shown, and inert")
@@ -121,7 +139,9 @@ struct HotfixEditorTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let admin = try admin(server)
-        #expect(try admin.post("/admin/maintenance", "platform=web&switch=on&confirm=1&message_en=Back+at+noon&minutes=30").status == 303)
+        #expect(
+            try admin.post("/admin/maintenance", "platform=web&switch=on&confirm=1&message_en=Back+at+noon&minutes=30")
+                .status == 303)
         let page = try Player(server).get("/")
         #expect(page.status == 503)
         #expect(page.text.contains("Back at noon"))
@@ -139,8 +159,12 @@ struct HotfixEditorTests {
         defer { server.stop() }
         let admin = try admin(server)
         let add = "platform=ios&active=on&restriction="
-        #expect(try admin.post("/admin/rules", add + "0&app_version=8.10&app_message_en=A+new+version+is+out").status == 303)
-        #expect(try admin.post("/admin/rules", add + "2&app_version=5.0&app_message_en=Update+to+keep+playing").status == 303)
+        #expect(
+            try admin.post("/admin/rules", add + "0&app_version=8.10&app_message_en=A+new+version+is+out").status == 303
+        )
+        #expect(
+            try admin.post("/admin/rules", add + "2&app_version=5.0&app_message_en=Update+to+keep+playing").status
+                == 303)
         #expect(try admin.post("/admin/rules", add + "1&os_version=9&os_message_en=System+too+old").status == 303)
         #expect(try admin.post("/admin/rules", "platform=ios&restriction=2&app_version=10").status == 303, "inactive")
         #expect(try admin.post("/admin/rules", add + "1&app_version=8.x").status == 422)
@@ -148,15 +172,17 @@ struct HotfixEditorTests {
         #expect(try admin.post("/admin/rules", "platform=mars&restriction=1&app_version=1").status == 422)
         func preview(_ app: String, _ os: String) throws -> String {
             let page = try admin.get("/admin/rules?preview=1&platform=ios&app=\(app)&os=\(os)&language=en").text
-            return try #require(page.firstRange(of: "role=\"status\" data-preview").map { range in
-                String(page[range.upperBound...].drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
-            })
+            return try #require(
+                page.firstRange(of: "role=\"status\" data-preview").map { range in
+                    String(page[range.upperBound...].drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
+                })
         }
         #expect(try preview("4.2", "9").hasPrefix("app 4.2 on OS 9 → rule #2 (high), app below 5.0"))
         #expect(try preview("6.5", "9").hasPrefix("app 6.5 on OS 9 → rule #1 (low), app below 8.10"))
         #expect(try preview("9.6", "17").contains("no rule is violated"))
         // The same answers through the public API.
-        #expect(try server.get("/api/update-check?platform=ios&app_version=4.2&os_version=9").text.contains("\"rule\":2"))
+        #expect(
+            try server.get("/api/update-check?platform=ios&app_version=4.2&os_version=9").text.contains("\"rule\":2"))
         // Disable the high rule: 4.2 now only breaks the low one; then delete it.
         #expect(try admin.post("/admin/rules", "id=2&platform=ios&restriction=2&app_version=5.0").status == 303)
         #expect(try preview("4.2", "9").hasPrefix("app 4.2 on OS 9 → rule #1 (low),"))
@@ -169,15 +195,20 @@ struct HotfixEditorTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let admin = try admin(server)
-        #expect(try admin.post("/admin/rules", "platform=ios&system=ios&restriction=1&os_version=15").status == 422,
-                "native rules are for their own system")
+        #expect(
+            try admin.post("/admin/rules", "platform=ios&system=ios&restriction=1&os_version=15").status == 422,
+            "native rules are for their own system")
         #expect(try admin.post("/admin/rules", "platform=web&system=beos&restriction=1&os_version=15").status == 422)
-        #expect(try admin.post("/admin/rules", "platform=web&system=windows&active=on&restriction=2&os_version=11").status == 303)
+        #expect(
+            try admin.post("/admin/rules", "platform=web&system=windows&active=on&restriction=2&os_version=11").status
+                == 303)
         let page = try admin.get("/admin/rules?preview=1&platform=web&app=1.0&os=10&system=windows&language=en").text
         #expect(page.contains("#1 · web (windows)"))
         #expect(page.contains("<option value=\"windows\" selected>"))
         #expect(page.contains("→ rule #1 (high)"))
-        #expect(try admin.get("/admin/rules?preview=1&platform=web&app=1.0&os=10&system=macos&language=en").text.contains("no rule is violated"))
+        #expect(
+            try admin.get("/admin/rules?preview=1&platform=web&app=1.0&os=10&system=macos&language=en").text.contains(
+                "no rule is violated"))
         #expect(try server.get("/api/interceptions").text.contains("\"os\":\"windows\""))
         // Editing keeps or clears the system.
         #expect(try admin.post("/admin/rules", "id=1&platform=web&active=on&restriction=2&os_version=11").status == 303)

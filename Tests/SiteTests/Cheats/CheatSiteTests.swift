@@ -1,25 +1,31 @@
-import TestSupport
-import Testing
 import JSON
 import Storage
+import TestSupport
+import Testing
+
 @testable import ArcadeApp
 
 @Suite("Cheat actions over HTTP", .serialized)
 struct CheatSiteTests {
-    static let konami = ["swipe=up", "swipe=up", "swipe=down", "swipe=down", "swipe=left", "swipe=right", "swipe=left", "swipe=right",
-                         "key=b", "key=a"]
+    static let konami = [
+        "swipe=up", "swipe=up", "swipe=down", "swipe=down", "swipe=left", "swipe=right", "swipe=left", "swipe=right",
+        "key=b", "key=a",
+    ]
 
     @discardableResult
     func act(_ player: Player, _ pair: String) throws -> WireResponse {
         let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-        return try player.post("/cheats/actions", "kind=\(parts[0])&value=\((parts.count > 1 ? parts[1] : "").addingFormEncoding)")
+        return try player.post(
+            "/cheats/actions", "kind=\(parts[0])&value=\((parts.count > 1 ? parts[1] : "").addingFormEncoding)")
     }
 
     func storedProgress(_ server: SiteServer) throws -> String? {
         try Database(location: server.database).first("SELECT progress FROM cheat_progress")?.string("progress")
     }
 
-    @Test(arguments: Engine.allCases) func theKonamiCodeUnlocksItsEffectAndNamesStayHiddenUntilFound(_ engine: Engine) throws {
+    @Test(arguments: Engine.allCases) func theKonamiCodeUnlocksItsEffectAndNamesStayHiddenUntilFound(
+        _ engine: Engine
+    ) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
@@ -40,7 +46,9 @@ struct CheatSiteTests {
         }
         #expect(last["state"]?.string == "matched")
         #expect(last["unlocked"] == .array([.string("mastermind.reveal")]))
-        #expect(try Database(location: server.database).first("SELECT COUNT(*) AS n FROM once_marks WHERE task = 'cheat.konami'")?.int("n") == 1)
+        #expect(
+            try Database(location: server.database).first(
+                "SELECT COUNT(*) AS n FROM once_marks WHERE task = 'cheat.konami'")?.int("n") == 1)
         // Found now: the progress hint may name it.
         let again = try JSONParser.parse(try act(player, "swipe=up").text)
         #expect(again["cheat"]?.string == "konami")
@@ -65,7 +73,9 @@ struct CheatSiteTests {
         #expect(try player.post("/cheats/actions", "").status == 400, "no fields at all")
         #expect(try storedProgress(server) == before)
         // Without the CSRF token: refused.
-        #expect(try server.post("/cheats/actions", body: "kind=key&value=a", headers: ["Cookie": player.cookieHeader]).status == 403)
+        #expect(
+            try server.post("/cheats/actions", body: "kind=key&value=a", headers: ["Cookie": player.cookieHeader])
+                .status == 403)
         #expect(try storedProgress(server) == before)
     }
 
@@ -98,7 +108,9 @@ struct CheatSiteTests {
         #expect(try player.get("/credits").status == 404, "hidden until found")
         // R E T R O: the CRT theme on every page, and off again on the next completion.
         var unlocked: JSONValue = .null
-        for key in ["r", "e", "t", "r", "o"] { unlocked = try JSONParser.parse(try act(player, "key=\(key)").text)["unlocked"] ?? .null }
+        for key in ["r", "e", "t", "r", "o"] {
+            unlocked = try JSONParser.parse(try act(player, "key=\(key)").text)["unlocked"] ?? .null
+        }
         #expect(unlocked == .array([.string("theme.crt")]))
         #expect(try player.get("/").text.contains("dir=\"ltr\" class=\"theme-crt\">"))
         #expect(try player.get("/mastermind").text.contains("dir=\"ltr\" class=\"theme-crt\">"))
@@ -133,7 +145,8 @@ struct CheatSiteTests {
         let shown = try #require(Player.attribute("data-revealed", in: try player.get("/mastermind").text))
         let parts = shown.split(separator: ":").map(String.init)
         let position = try #require(Int(parts[0]))
-        #expect((1...4).contains(position) && parts[1] == String(secret[position - 1]), "the right digit at its position")
+        #expect(
+            (1...4).contains(position) && parts[1] == String(secret[position - 1]), "the right digit at its position")
         // Once per game: a second Konami changes nothing.
         for pair in Self.konami { try act(player, pair) }
         #expect(Player.attribute("data-revealed", in: try player.get("/mastermind").text) == shown)
@@ -157,7 +170,9 @@ struct CheatSiteTests {
         #expect(!before.contains("data-cheat-help"))
         for key in ["w", "h", "o"] { try act(player, "key=\(key)") }
         let page = try player.play("reverse").text
-        let row = try #require(try Database(location: server.database).first("SELECT answer, cheat FROM namegame_rounds ORDER BY id DESC LIMIT 1"))
+        let row = try #require(
+            try Database(location: server.database).first(
+                "SELECT answer, cheat FROM namegame_rounds ORDER BY id DESC LIMIT 1"))
         #expect(row.int("cheat") == 1)
         let answer = try #require(row.int("answer"))
         let marker = "data-choice=\"\(answer)\""

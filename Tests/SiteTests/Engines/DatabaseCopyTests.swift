@@ -1,6 +1,7 @@
+import Storage
 import TestSupport
 import Testing
-import Storage
+
 @testable import ArcadeApp
 
 @Suite("arcade db copy: a site moved from SQLite to PostgreSQL")
@@ -27,10 +28,14 @@ struct DatabaseCopyTests {
         try admin.get("/admin/hotfixes")
         #expect(try admin.post("/admin/hotfixes", "key=home.title&language=de&value=Spielhalle").status == 303)
         try admin.get("/admin/people")
-        #expect(try admin.upload("/admin/people", [("first", "Zed"), ("last", "Quill"), ("title", "Engineer")],
-                                 files: [UploadFile(field: "photo", name: "zed.png", type: "image/png", bytes: Images.png)]).status == 303)
-        let photo = try #require(try Database(location: source).first("SELECT photo FROM people WHERE first_name = 'Zed'")?
-            .string("photo"))
+        #expect(
+            try admin.upload(
+                "/admin/people", [("first", "Zed"), ("last", "Quill"), ("title", "Engineer")],
+                files: [UploadFile(field: "photo", name: "zed.png", type: "image/png", bytes: Images.png)]
+            ).status == 303)
+        let photo = try #require(
+            try Database(location: source).first("SELECT photo FROM people WHERE first_name = 'Zed'")?
+                .string("photo"))
         old.stop()
         let before = try Database(location: source)
         let games = try #require(try before.first("SELECT MAX(id) AS id FROM mastermind_games")?.int("id"))

@@ -1,8 +1,9 @@
-import TestSupport
-import Testing
 import Crypto
 import JSON
 import Storage
+import TestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +12,9 @@ import Glibc
 struct DurabilityTests {
     /// The player id inside a signed `arcade_player` cookie (`ID.FIRSTSEEN`, signed).
     static func playerID(_ cookie: String) -> String? {
-        guard let payload = cookie.split(separator: ".").first, let bytes = Base64URL.decode(String(payload)) else { return nil }
+        guard let payload = cookie.split(separator: ".").first, let bytes = Base64URL.decode(String(payload)) else {
+            return nil
+        }
         return String(decoding: bytes, as: UTF8.self).split(separator: ".").first.map(String.init)
     }
 
@@ -60,8 +63,15 @@ struct DurabilityTests {
     /// Seats 50 players, spreads their connections over `ports`, kills `victim` once it has answered `killAfter`
     /// writes, and checks that every write any instance answered is in the database.
     static func killMidStream(_ database: DatabaseLocation, ports: [Int], victim: ChildProcess, killAfter: Int) throws {
-        struct Seat { let id: String; let cookie: String; let csrf: String; let game: String; let turn: Int
-                      let secret: String; let port: Int }
+        struct Seat {
+            let id: String
+            let cookie: String
+            let csrf: String
+            let game: String
+            let turn: Int
+            let secret: String
+            let port: Int
+        }
         let db = try Database(location: database)
         var seats: [Seat] = []
         for i in 0..<50 {
@@ -82,10 +92,14 @@ struct DurabilityTests {
             form = try Self.guessForm(board)
             let id = try #require(player.cookies["arcade_player"].flatMap(Self.playerID))
             let game = try #require(Int64(form.game))
-            let secret = try #require(try db.first("SELECT secret FROM mastermind_games WHERE id = ? AND player = ?",
-                                                   [.integer(game), .text(id)])?.string("secret"))
-            seats.append(Seat(id: id, cookie: player.cookieHeader, csrf: form.csrf, game: form.game, turn: form.turn,
-                              secret: secret, port: port))
+            let secret = try #require(
+                try db.first(
+                    "SELECT secret FROM mastermind_games WHERE id = ? AND player = ?",
+                    [.integer(game), .text(id)])?.string("secret"))
+            seats.append(
+                Seat(
+                    id: id, cookie: player.cookieHeader, csrf: form.csrf, game: form.game, turn: form.turn,
+                    secret: secret, port: port))
         }
 
         // Each connection carries its players' writes, interleaved: a guess, then a swipe, eight times. Each guess
@@ -97,12 +111,14 @@ struct DurabilityTests {
             var wire = ""
             for step in 0..<8 {
                 for seat in seats.enumerated().filter({ $0.offset % 8 == c }).map(\.element) {
-                    let guess = "csrf=\(seat.csrf)&game=\(seat.game)&turn=\(seat.turn + step)"
+                    let guess =
+                        "csrf=\(seat.csrf)&game=\(seat.game)&turn=\(seat.turn + step)"
                         + "&guess=\(wrong(seat.secret, step * 7 + 1))"
                     let swipe = "csrf=\(seat.csrf)&kind=swipe&value=\(Self.konamiSwipes[step])"
                     let writes = [("/mastermind/guess", guess, "guess"), ("/cheats/actions", swipe, "swipe")]
                     for (path, body, kind) in writes {
-                        wire += "POST \(path) HTTP/1.1\r\nHost: t\r\nCookie: \(seat.cookie)\r\n"
+                        wire +=
+                            "POST \(path) HTTP/1.1\r\nHost: t\r\nCookie: \(seat.cookie)\r\n"
                             + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
                         expected[c].append((seat.id, kind))
                     }
@@ -115,7 +131,8 @@ struct DurabilityTests {
         var answered = Dictionary(uniqueKeysWithValues: seats.map { ($0.id, ["guess": $0.turn]) })
         var byVictim: [String: Int] = [:]
         var next = Array(repeating: 0, count: 8)
-        var fromVictim = 0, killed = false
+        var fromVictim = 0
+        var killed = false
         while true {
             var progressed = false
             for (c, client) in clients.enumerated() where next[c] < expected[c].count {
@@ -150,13 +167,21 @@ struct DurabilityTests {
         let after = try Database(location: database)
         var lost: [String] = []
         for (player, counts) in answered {
-            let guesses = try after.first("""
-                SELECT COUNT(*) AS n FROM mastermind_guesses g JOIN mastermind_games m ON m.id = g.game WHERE m.player = ?
-                """, [.text(player)])?.int("n") ?? 0
-            if guesses < counts["guess", default: 0] { lost.append("\(player): \(guesses) of \(counts["guess", default: 0]) guesses") }
-            let progress = try after.first("SELECT progress FROM cheat_progress WHERE player = ?", [.text(player)])?.string("progress") ?? ""
+            let guesses =
+                try after.first(
+                    """
+                    SELECT COUNT(*) AS n FROM mastermind_guesses g JOIN mastermind_games m ON m.id = g.game WHERE m.player = ?
+                    """, [.text(player)])?.int("n") ?? 0
+            if guesses < counts["guess", default: 0] {
+                lost.append("\(player): \(guesses) of \(counts["guess", default: 0]) guesses")
+            }
+            let progress =
+                try after.first("SELECT progress FROM cheat_progress WHERE player = ?", [.text(player)])?.string(
+                    "progress") ?? ""
             let steps = (try? JSONParser.parse(progress))?["konami"]?["recent"]?.array?.count ?? 0
-            if steps < counts["swipe", default: 0] { lost.append("\(player): \(steps) of \(counts["swipe", default: 0]) swipes") }
+            if steps < counts["swipe", default: 0] {
+                lost.append("\(player): \(steps) of \(counts["swipe", default: 0]) swipes")
+            }
         }
         #expect(lost.isEmpty, "acknowledged writes lost: \(lost.prefix(5))")
         if ports.count > 1 {
@@ -170,7 +195,8 @@ struct DurabilityTests {
             for seat in seats where seat.port == victimPort {
                 let answeredGuesses = answered[seat.id]?["guess"] ?? 0
                 let client = try RawClient(port: ports[1])
-                client.send("GET /mastermind HTTP/1.1\r\nHost: t\r\nCookie: \(seat.cookie)\r\nConnection: close\r\n\r\n")
+                client.send(
+                    "GET /mastermind HTTP/1.1\r\nHost: t\r\nCookie: \(seat.cookie)\r\nConnection: close\r\n\r\n")
                 let rows = try client.readResponse().text.ranges(of: " data-guess=\"").count
                 if rows < answeredGuesses { unseen.append("\(seat.id): \(rows) of \(answeredGuesses) guesses") }
                 shown += min(rows, answeredGuesses)

@@ -1,9 +1,10 @@
-import TestSupport
-import Testing
+import CSystem
 import JSON
 import Storage
 import Synchronization
-import CSystem
+import TestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,7 +31,9 @@ struct MultiInstanceTests {
             b = try ChildProcess(arguments + ["--photos", scratch.path + "/photos-b"])
             portB = try b.waitForPort(timeout: 30)
             let log = a.standardOutput + a.standardError
-            guard let range = log.firstRange(of: "with the password ") else { throw TestFailure("no admin password: \(log)") }
+            guard let range = log.firstRange(of: "with the password ") else {
+                throw TestFailure("no admin password: \(log)")
+            }
             adminPassword = String(log[range.upperBound...].prefix { !$0.isWhitespace })
             try startNginx()
         }
@@ -40,7 +43,9 @@ struct MultiInstanceTests {
             guard csys_probe_port("127.0.0.1", 0, &port) == 0 else { throw TestFailure("no free port") }
             portN = Int(port)
             let folder = scratch.path
-            scratch.write("nginx.conf", """
+            scratch.write(
+                "nginx.conf",
+                """
                 worker_processes 1;
                 daemon off;
                 pid \(folder)/nginx.pid;
@@ -59,7 +64,9 @@ struct MultiInstanceTests {
                 """)
             nginx = try ChildProcess(["-c", folder + "/nginx.conf"], executable: "/usr/sbin/nginx")
             for _ in 0..<200 {
-                if let answer = try? RemoteSite(port: portN, database: database).get("/healthz"), answer.status == 200 { return }
+                if let answer = try? RemoteSite(port: portN, database: database).get("/healthz"), answer.status == 200 {
+                    return
+                }
                 usleep(25_000)
             }
             throw TestFailure("nginx did not start: \(nginx?.standardError ?? "")")
@@ -117,7 +124,8 @@ struct MultiInstanceTests {
         let db = try Database(location: deployment.database)
         let game = try #require(try db.first("SELECT id, status FROM mastermind_games ORDER BY id DESC LIMIT 1"))
         #expect(game.string("status") == "won")
-        #expect(try db.first("SELECT COUNT(*) AS n FROM mastermind_guesses WHERE game = ?", [game["id"]])?.int("n") == 5)
+        #expect(
+            try db.first("SELECT COUNT(*) AS n FROM mastermind_guesses WHERE game = ?", [game["id"]])?.int("n") == 5)
 
         // The Konami code, its actions alternating between the instances, is found once.
         var last: JSONValue = .null
@@ -132,7 +140,9 @@ struct MultiInstanceTests {
         let adminB = Player(deployment.siteB)
         adminB.cookies = adminA.cookies
         try adminB.get("/admin/maintenance")
-        #expect(try adminB.post("/admin/maintenance", "platform=web&switch=on&confirm=1&message_en=Back+soon").status == 303)
+        #expect(
+            try adminB.post("/admin/maintenance", "platform=web&switch=on&confirm=1&message_en=Back+soon").status == 303
+        )
         let closed = Self.time(within: 2) { (try? deployment.siteA.get("/mastermind").status) == 503 }
         #expect(closed != nil, "A still served the game 2 s after maintenance was switched on through B")
     }
@@ -142,8 +152,9 @@ struct MultiInstanceTests {
         let deployment = try Deployment()
         let admin = try deployment.admin(on: deployment.siteA)
         try admin.get("/admin/people")
-        let added = try admin.upload("/admin/people", [("first", "Zed"), ("last", "Quill"), ("title", "Engineer")],
-                                     files: [UploadFile(field: "photo", name: "zed.png", type: "image/png", bytes: Images.png)])
+        let added = try admin.upload(
+            "/admin/people", [("first", "Zed"), ("last", "Quill"), ("title", "Engineer")],
+            files: [UploadFile(field: "photo", name: "zed.png", type: "image/png", bytes: Images.png)])
         #expect(added.status == 303, "\(added.status)")
         let list = try admin.get("/admin/people").text
         // The only uploaded photo (the bundled people's are under /headshots/).

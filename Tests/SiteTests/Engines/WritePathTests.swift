@@ -1,6 +1,7 @@
+import Storage
 import TestSupport
 import Testing
-import Storage
+
 @testable import ArcadeApp
 
 /// Writes wait for their commit off the event loop; the loop goes on serving.
@@ -20,8 +21,10 @@ struct WritePathTests {
         let writer = try RawClient(port: server.port)
         let body = "csrf=\(player.csrf)&kind=key&value=x"
         let start = csysNow()
-        writer.send("POST /cheats/actions HTTP/1.1\r\nHost: t\r\nCookie: \(player.cookieHeader)\r\n"
-                    + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        writer.send(
+            "POST /cheats/actions HTTP/1.1\r\nHost: t\r\nCookie: \(player.cookieHeader)\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        )
         sleep(seconds: 0.1)  // the action is now waiting on the flush
         var waits: [Double] = []
         for path in ["/healthz", "/", "/healthz", "/healthz", "/", "/healthz", "/healthz", "/", "/healthz"] {
@@ -37,6 +40,7 @@ struct WritePathTests {
         let answer = try writer.readResponse(timeout: 10)
         #expect(answer.status == 200)
         #expect(csysNow() - start >= 3, "the action was answered only after its commit")
-        #expect(try Database(location: server.database).first("SELECT COUNT(*) AS n FROM cheat_progress")?.int("n") == 1)
+        #expect(
+            try Database(location: server.database).first("SELECT COUNT(*) AS n FROM cheat_progress")?.int("n") == 1)
     }
 }

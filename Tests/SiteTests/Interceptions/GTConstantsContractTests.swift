@@ -1,7 +1,8 @@
-import TestSupport
-import Testing
 import JSON
 import Localization
+import TestSupport
+import Testing
+
 @testable import ArcadeApp
 
 /// GTConstants' reading of `/api/interceptions`, written down from its sources
@@ -53,7 +54,8 @@ enum GTConstantsClient {
         var kept: [Rule] = []
         for item in items {
             guard let active = bool(item["active"]), case .integer(let raw)? = item["restriction"],
-                  let app = minimum(item["min_app_version"]), let os = minimum(item["min_os_version"]) else { continue }
+                let app = minimum(item["min_app_version"]), let os = minimum(item["min_os_version"])
+            else { continue }
             kept.append(Rule(active: active, restriction: Int(min(max(raw, 0), 2)), app: app, os: os))
         }
         return (kept, items.count - kept.count)
@@ -63,10 +65,12 @@ enum GTConstantsClient {
     /// (digit runs compared as numbers, so "5" is older than "5.0").
     static func isOlder(_ a: String, than b: String) -> Bool {
         guard !a.isEmpty, !b.isEmpty else { return false }
-        var x = Substring(a), y = Substring(b)
+        var x = Substring(a)
+        var y = Substring(b)
         while let c = x.first, let d = y.first {
             if c.isNumber && d.isNumber {
-                let m = x.prefix { $0.isNumber }, n = y.prefix { $0.isNumber }
+                let m = x.prefix { $0.isNumber }
+                let n = y.prefix { $0.isNumber }
                 let (p, q) = (Int(m) ?? 0, Int(n) ?? 0)
                 if p != q { return p < q }
                 x = x.dropFirst(m.count)
@@ -83,7 +87,8 @@ enum GTConstantsClient {
     /// `configureUpdateRequirements()`: active rules, highest restriction first, app before OS.
     static func violation(_ rules: [Rule], app: String, os: String) -> (rule: Rule, kind: String)? {
         for rule in rules.filter(\.active).enumerated().sorted(by: {
-            $0.element.restriction != $1.element.restriction ? $0.element.restriction > $1.element.restriction : $0.offset < $1.offset
+            $0.element.restriction != $1.element.restriction
+                ? $0.element.restriction > $1.element.restriction : $0.offset < $1.offset
         }).map(\.element) {
             if isOlder(app, than: rule.app.number) { return (rule, "app") }
             if isOlder(os, than: rule.os.number) { return (rule, "os") }
@@ -94,9 +99,12 @@ enum GTConstantsClient {
     /// `GTMaintenanceHelper.updateWithData`: `active as? Bool ?? false`, `message as? String`,
     /// `poll_interval as? TimeInterval` (30 when absent).
     static func maintenance(_ document: JSONValue, platform: String) -> Maintenance? {
-        guard case .object? = document["maintenance"]?[platform], let data = document["maintenance"]?[platform] else { return nil }
-        return Maintenance(active: bool(data["active"]) ?? false, message: data["message"]?.string,
-                           pollInterval: data["poll_interval"]?.double ?? 30)
+        guard case .object? = document["maintenance"]?[platform], let data = document["maintenance"]?[platform] else {
+            return nil
+        }
+        return Maintenance(
+            active: bool(data["active"]) ?? false, message: data["message"]?.string,
+            pollInterval: data["poll_interval"]?.double ?? 30)
     }
 
     /// `responseObject["hotfixes"] as? [String: AnyObject]`, then `hotFix(key:) -> String?` or `-> NSNumber?`.
@@ -125,7 +133,8 @@ struct GTConstantsContractTests {
         #expect(rules[0].app.messages["pt"] == "Há uma nova versão.")
         // The README's clients: GTConstants and /api/update-check name the same rule.
         for (app, os, expected) in [("4.2", "9", 2), ("6.5", "9", 1), ("9.6", "17.1", 0), ("9.6", "8.4", 3)] {
-            let check = try JSONParser.parse(server.get("/api/update-check?platform=ios&app_version=\(app)&os_version=\(os)").body)
+            let check = try JSONParser.parse(
+                server.get("/api/update-check?platform=ios&app_version=\(app)&os_version=\(os)").body)
             let client = GTConstantsClient.violation(rules, app: app, os: os)
             #expect((check["rule"]?.int ?? 0) == expected, "update-check for app \(app) on OS \(os)")
             let index = client.flatMap { found in rules.firstIndex { $0 == found.rule } }.map { $0 + 1 } ?? 0
@@ -139,18 +148,32 @@ struct GTConstantsContractTests {
         let server = try SiteServer()
         defer { server.stop() }
         let store = server.site.interceptions
-        _ = try store.addRule(platform: platform, restriction: .low, active: true, minimumApp: ("3.1", ["en": "app"]), minimumOS: nil)
-        _ = try store.addRule(platform: platform, restriction: .medium, active: true, minimumApp: nil, minimumOS: ("12", ["en": "os"]))
-        _ = try store.addRule(platform: platform, restriction: .high, active: true, minimumApp: ("2", [:]), minimumOS: ("10.3", ["de": "alt"]))
-        _ = try store.addRule(platform: platform, restriction: .high, active: false, minimumApp: ("9", ["en": "off"]), minimumOS: nil)
+        _ = try store.addRule(
+            platform: platform, restriction: .low, active: true, minimumApp: ("3.1", ["en": "app"]), minimumOS: nil)
+        _ = try store.addRule(
+            platform: platform, restriction: .medium, active: true, minimumApp: nil, minimumOS: ("12", ["en": "os"]))
+        _ = try store.addRule(
+            platform: platform, restriction: .high, active: true, minimumApp: ("2", [:]),
+            minimumOS: ("10.3", ["de": "alt"]))
+        _ = try store.addRule(
+            platform: platform, restriction: .high, active: false, minimumApp: ("9", ["en": "off"]), minimumOS: nil)
         let (rules, dropped) = GTConstantsClient.rules(try document(server), platform: platform)
         #expect(dropped == 0)
-        #expect(rules == [
-            .init(active: true, restriction: 0, app: .init(number: "3.1", messages: ["en": "app"]), os: .init(number: "", messages: [:])),
-            .init(active: true, restriction: 1, app: .init(number: "", messages: [:]), os: .init(number: "12", messages: ["en": "os"])),
-            .init(active: true, restriction: 2, app: .init(number: "2", messages: [:]), os: .init(number: "10.3", messages: ["de": "alt"])),
-            .init(active: false, restriction: 2, app: .init(number: "9", messages: ["en": "off"]), os: .init(number: "", messages: [:])),
-        ])
+        #expect(
+            rules == [
+                .init(
+                    active: true, restriction: 0, app: .init(number: "3.1", messages: ["en": "app"]),
+                    os: .init(number: "", messages: [:])),
+                .init(
+                    active: true, restriction: 1, app: .init(number: "", messages: [:]),
+                    os: .init(number: "12", messages: ["en": "os"])),
+                .init(
+                    active: true, restriction: 2, app: .init(number: "2", messages: [:]),
+                    os: .init(number: "10.3", messages: ["de": "alt"])),
+                .init(
+                    active: false, restriction: 2, app: .init(number: "9", messages: ["en": "off"]),
+                    os: .init(number: "", messages: [:])),
+            ])
         // An empty minimum is never violated; the inactive rule never applies.
         #expect(GTConstantsClient.violation(rules, app: "1", os: "99")?.rule == rules[2])
         #expect(GTConstantsClient.violation(rules, app: "3.0", os: "99")?.rule == rules[0])
@@ -165,19 +188,25 @@ struct GTConstantsContractTests {
         let server = try SiteServer()
         defer { server.stop() }
         let bare = try document(server)
-        #expect(GTConstantsClient.hotfixes(bare)?.isEmpty == true, "an empty object, not a missing key, without hotfixes")
+        #expect(
+            GTConstantsClient.hotfixes(bare)?.isEmpty == true, "an empty object, not a missing key, without hotfixes")
         for platform in InterceptionsStore.platforms {
-            #expect(GTConstantsClient.maintenance(bare, platform: platform) == .init(active: false, message: "", pollInterval: 30))
+            #expect(
+                GTConstantsClient.maintenance(bare, platform: platform)
+                    == .init(active: false, message: "", pollInterval: 30))
             #expect(bare["update"]?[platform]?.array?.isEmpty == true)
         }
         try server.site.hotfixes.set("home.heading", language: StringOverlay.allLanguages, to: "Build %@")
         try server.site.constants.setHotfix("mastermind.attempts", .integer(12))
-        try server.site.interceptions.setMaintenance("ios", .init(active: true, messages: ["en": "Back soon"], pollInterval: 45))
+        try server.site.interceptions.setMaintenance(
+            "ios", .init(active: true, messages: ["en": "Back soon"], pollInterval: 45))
         let full = try document(server)
         let hotfixes = try #require(GTConstantsClient.hotfixes(full))
         #expect(hotfixes["home.heading"] == .string("Build %@"), "hotFix(key:) -> String?")
         #expect(hotfixes["mastermind.attempts"] == .integer(12), "hotFix(key:) -> NSNumber?")
-        #expect(GTConstantsClient.maintenance(full, platform: "ios") == .init(active: true, message: "Back soon", pollInterval: 45))
+        #expect(
+            GTConstantsClient.maintenance(full, platform: "ios")
+                == .init(active: true, message: "Back soon", pollInterval: 45))
     }
 
     /// The client's own comparison, as written in GTConstants (the README lists where Arcade differs).

@@ -1,9 +1,10 @@
+import Interceptions
+import JSON
+import Localization
+import PropertyList
 import TestSupport
 import Testing
-import JSON
-import PropertyList
-import Interceptions
-import Localization
+
 @testable import ArcadeApp
 
 @Suite("GTConstants interceptions API")
@@ -11,13 +12,17 @@ struct InterceptionsSiteTests {
     /// The README's example: three rules for iOS, one inactive, one for Android.
     static func seed(_ site: Site) throws {
         let store = site.interceptions
-        try store.addRule(platform: "ios", restriction: .low, active: true,
-                          minimumApp: ("8.10", ["en": "A new version is out.", "pt": "Há uma nova versão."]), minimumOS: nil)
-        try store.addRule(platform: "ios", restriction: .high, active: true,
-                          minimumApp: ("5.0", ["en": "This version no longer works. Update to keep playing."]), minimumOS: nil)
-        try store.addRule(platform: "ios", restriction: .medium, active: true, minimumApp: nil,
-                          minimumOS: ("9", ["en": "Your system is too old for the next release."]))
-        try store.addRule(platform: "ios", restriction: .high, active: false, minimumApp: ("10", ["en": "x"]), minimumOS: nil)
+        try store.addRule(
+            platform: "ios", restriction: .low, active: true,
+            minimumApp: ("8.10", ["en": "A new version is out.", "pt": "Há uma nova versão."]), minimumOS: nil)
+        try store.addRule(
+            platform: "ios", restriction: .high, active: true,
+            minimumApp: ("5.0", ["en": "This version no longer works. Update to keep playing."]), minimumOS: nil)
+        try store.addRule(
+            platform: "ios", restriction: .medium, active: true, minimumApp: nil,
+            minimumOS: ("9", ["en": "Your system is too old for the next release."]))
+        try store.addRule(
+            platform: "ios", restriction: .high, active: false, minimumApp: ("10", ["en": "x"]), minimumOS: nil)
     }
 
     func json(_ response: WireResponse) throws -> JSONValue { try JSONParser.parse(response.body) }
@@ -40,8 +45,11 @@ struct InterceptionsSiteTests {
         #expect(try json(none) == .object([("update_needed", .bool(false))]))
     }
 
-    @Test(arguments: ["", "platform=ios", "platform=symbian&app_version=1&os_version=1", "platform=ios&app_version=4.x&os_version=9",
-                      "platform=ios&app_version=4.2&os_version=", "platform=ios&app_version=4.2&os_version=9&lang=<script>", "platform=ios&app_version=4.2.&os_version=9"])
+    @Test(arguments: [
+        "", "platform=ios", "platform=symbian&app_version=1&os_version=1", "platform=ios&app_version=4.x&os_version=9",
+        "platform=ios&app_version=4.2&os_version=", "platform=ios&app_version=4.2&os_version=9&lang=<script>",
+        "platform=ios&app_version=4.2.&os_version=9",
+    ])
     func badParametersAre400WithAJSONError(_ query: String) throws {
         let server = try SiteServer()
         defer { server.stop() }
@@ -56,7 +64,8 @@ struct InterceptionsSiteTests {
         try Self.seed(server.site)
         try server.site.hotfixes.set("home.heading", language: StringOverlay.allLanguages, to: "Play!")
         try server.site.constants.setHotfix("mastermind.attempts", .integer(20))
-        try server.site.interceptions.setMaintenance("ios", .init(active: true, messages: ["en": "Back soon", "fr": "Bientôt"], pollInterval: 30))
+        try server.site.interceptions.setMaintenance(
+            "ios", .init(active: true, messages: ["en": "Back soon", "fr": "Bientôt"], pollInterval: 30))
         let response = try server.get("/api/interceptions")
         #expect(response.header("Content-Type") == "application/json")
         let body = try json(response)
@@ -75,14 +84,21 @@ struct InterceptionsSiteTests {
         #expect(body["maintenance"]?["ios"]?["message"]?.string == "Back soon")
         #expect(body["maintenance"]?["ios"]?["poll_interval"] == .integer(30))
         #expect(body["maintenance"]?["web"]?["active"] == .bool(false))
-        #expect(try json(server.get("/api/interceptions?lang=fr-CA"))["maintenance"]?["ios"]?["message"]?.string == "Bientôt")
+        #expect(
+            try json(server.get("/api/interceptions?lang=fr-CA"))["maintenance"]?["ios"]?["message"]?.string
+                == "Bientôt")
     }
 
-    @Test(arguments: Engine.allCases) func maintenanceAnswers503WhileStaticFilesAndHealthKeepWorking(_ engine: Engine) throws {
+    @Test(arguments: Engine.allCases) func maintenanceAnswers503WhileStaticFilesAndHealthKeepWorking(
+        _ engine: Engine
+    ) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
-        try server.site.interceptions.setMaintenance("web", .init(active: true, messages: ["en": "Polishing the pixels.", "de": "Wir polieren die Pixel."],
-                                                                  endsAt: Int(WallClock.system()) + 600))
+        try server.site.interceptions.setMaintenance(
+            "web",
+            .init(
+                active: true, messages: ["en": "Polishing the pixels.", "de": "Wir polieren die Pixel."],
+                endsAt: Int(WallClock.system()) + 600))
         for path in ["/", "/mastermind", "/namegame/normal", "/progress"] {
             let page = try server.get(path)
             #expect(page.status == 503, "\(path)")

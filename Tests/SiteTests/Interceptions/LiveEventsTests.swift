@@ -1,9 +1,11 @@
 import TestSupport
 import Testing
+
+@testable import ArcadeApp
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import ArcadeApp
 
 /// Live push: `/api/interceptions/events` tells open pages the interceptions document changed.
 @Suite("Live push of interceptions", .serialized)

@@ -1,11 +1,13 @@
+import Interceptions
 import TestSupport
 import Testing
-import Interceptions
+
 @testable import ArcadeApp
 
 @Suite("Update rules for browsers")
 struct UpdateRulesSiteTests {
-    static let iPhone17 = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 Version/17.1 Mobile/15E148 Safari/604.1"
+    static let iPhone17 =
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 Version/17.1 Mobile/15E148 Safari/604.1"
     static let windows10 = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/120.0 Safari/537.36"
 
     func player(_ server: SiteServer, agent: String) -> (String) throws -> WireResponse {
@@ -21,8 +23,9 @@ struct UpdateRulesSiteTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         // The web app is version 1.0.0; this low rule wants 2.0.
-        try server.site.interceptions.addRule(platform: "web", restriction: .low, active: true,
-                                               minimumApp: ("2.0", ["en": "A fresher Arcade is on the way."]), minimumOS: nil)
+        try server.site.interceptions.addRule(
+            platform: "web", restriction: .low, active: true,
+            minimumApp: ("2.0", ["en": "A fresher Arcade is on the way."]), minimumOS: nil)
         let player = Player(server)
         let home = try player.get("/")
         #expect(home.text.contains("data-update=\"low\""))
@@ -35,8 +38,9 @@ struct UpdateRulesSiteTests {
     @Test(arguments: Engine.allCases) func mediumIsAPersistentWarning(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
-        try server.site.interceptions.addRule(platform: "web", restriction: .medium, active: true, minimumApp: nil,
-                                               minimumOS: ("18", ["en": "Your system will soon be too old."]), os: "ios")
+        try server.site.interceptions.addRule(
+            platform: "web", restriction: .medium, active: true, minimumApp: nil,
+            minimumOS: ("18", ["en": "Your system will soon be too old."]), os: "ios")
         let get = player(server, agent: Self.iPhone17)
         let page = try get("/")
         #expect(page.text.contains("data-update=\"medium\""))
@@ -49,8 +53,9 @@ struct UpdateRulesSiteTests {
     @Test(arguments: Engine.allCases) func highReplacesGamePagesOnly(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
-        try server.site.interceptions.addRule(platform: "web", restriction: .high, active: true, minimumApp: nil,
-                                               minimumOS: ("11", ["en": "Windows 11 or newer is needed to play."]))
+        try server.site.interceptions.addRule(
+            platform: "web", restriction: .high, active: true, minimumApp: nil,
+            minimumOS: ("11", ["en": "Windows 11 or newer is needed to play."]))
         let windows = player(server, agent: Self.windows10)
         let game = try windows("/mastermind")
         #expect(game.text.contains("data-update=\"high\""))

@@ -1,7 +1,8 @@
-import TestSupport
-import Testing
 import Storage
 import Synchronization
+import TestSupport
+import Testing
+
 @testable import ArcadeApp
 
 @Suite("Mastermind over HTTP")
@@ -29,8 +30,9 @@ struct MastermindSiteTests {
         #expect(malformed.text.contains("Bad request"))
         #expect(try player.post("/mastermind/guess", "game=\(game)&turn=5&guess=0123").text.contains("out of date"))
         #expect(try player.post("/mastermind/guess", "game=999&turn=0&guess=0123").status == 422)
-        let forged = try server.post("/mastermind/guess", body: "game=\(game)&turn=0&guess=0123",
-                                     headers: ["Cookie": player.cookieHeader])
+        let forged = try server.post(
+            "/mastermind/guess", body: "game=\(game)&turn=0&guess=0123",
+            headers: ["Cookie": player.cookieHeader])
         #expect(forged.status == 403)
         #expect(Player.attribute("data-attempts-left", in: try player.get("/mastermind").text) == "10")
     }
@@ -45,8 +47,10 @@ struct MastermindSiteTests {
         var responses = [first]
         for n in 0..<10 {
             let game = try #require(Player.attribute("data-game", in: responses.last!.text))
-            responses.append(try player.post("/mastermind/guess", "game=\(game)&turn=\(n)&guess=\(wrong(secret, n * 411 + 7))",
-                                             fragment: n % 2 == 0))
+            responses.append(
+                try player.post(
+                    "/mastermind/guess", "game=\(game)&turn=\(n)&guess=\(wrong(secret, n * 411 + 7))",
+                    fragment: n % 2 == 0))
             if n < 9 { responses.append(try player.get("/mastermind")) }
             responses.append(try player.post("/mastermind/hint", "", fragment: true))
         }
@@ -54,7 +58,9 @@ struct MastermindSiteTests {
             // A hint is computed from the feedback the player already has, so
             // it may name the secret once only one code fits; it is no leak.
             var text = response.text
-            if let start = text.firstRange(of: "<p class=\"banner\" data-hint="), let end = text[start.upperBound...].firstRange(of: "</p>") {
+            if let start = text.firstRange(of: "<p class=\"banner\" data-hint="),
+                let end = text[start.upperBound...].firstRange(of: "</p>")
+            {
                 text.removeSubrange(start.lowerBound..<end.upperBound)
             }
             let everything = response.headers.map { "\($0.0): \($0.1)" }.joined(separator: "\n") + text
@@ -87,11 +93,14 @@ struct MastermindSiteTests {
         #expect(win.header("Location") == "/mastermind#result")
         let result = try player.get("/mastermind")
         #expect(result.text.contains("id=\"row-2\"") && result.text.contains("id=\"result\""))
-        #expect(result.text.contains("2 of 10 guesses used") && !result.text.contains("No tries left"), "a win is no loss")
+        #expect(
+            result.text.contains("2 of 10 guesses used") && !result.text.contains("No tries left"), "a win is no loss")
         #expect(Player.attribute("data-outcome", in: result.text) == "won")
         #expect(result.text.contains("data-guess=\"\(secret)\" data-red=\"4\" data-blue=\"0\" data-gray=\"0\""))
         #expect(result.text.contains("You cracked the code!"))
-        #expect(try player.post("/mastermind/guess", "game=\(game)&turn=2&guess=\(secret)").text.contains("This game is over"))
+        #expect(
+            try player.post("/mastermind/guess", "game=\(game)&turn=2&guess=\(secret)").text.contains(
+                "This game is over"))
         let stats = try player.get("/mastermind/stats")
         #expect(stats.text.contains("data-played=\"1\" data-wins=\"1\""))
         #expect(stats.text.contains("data-guesses=\"2\" data-count=\"1\""))
@@ -112,7 +121,8 @@ struct MastermindSiteTests {
         let game = try player.startMastermind()
         let secret = try player.secret()
         for n in 0..<5 {
-            try player.post("/mastermind/guess", "game=\(game)&turn=\(n)&guess=\(wrong(secret, n * 97 + 3))", fragment: true)
+            try player.post(
+                "/mastermind/guess", "game=\(game)&turn=\(n)&guess=\(wrong(secret, n * 97 + 3))", fragment: true)
         }
         let board = try player.post("/mastermind/guess", "game=\(game)&turn=5&guess=\(secret)", fragment: true).text
         #expect(Player.attribute("data-outcome", in: board) == "won")
@@ -143,7 +153,9 @@ struct MastermindSiteTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
-        #expect(!(try player.get("/mastermind").text.contains("data-giveup-link")), "nothing to give up on an unstarted board")
+        #expect(
+            !(try player.get("/mastermind").text.contains("data-giveup-link")),
+            "nothing to give up on an unstarted board")
         let game = try player.startMastermind()
         let secret = try player.secret()
         try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, 5))")
@@ -152,7 +164,9 @@ struct MastermindSiteTests {
         let ask = try player.get("/mastermind/giveup")
         #expect(ask.status == 200 && ask.text.contains("Give up this game?") && ask.text.contains("value=\"\(game)\""))
         let after = try player.get("/mastermind").text
-        #expect(!ask.text.contains(secret) && Player.attribute("data-attempts-left", in: after) == "9", "asking changes nothing")
+        #expect(
+            !ask.text.contains(secret) && Player.attribute("data-attempts-left", in: after) == "9",
+            "asking changes nothing")
         let done = try player.post("/mastermind/giveup", "game=\(game)")
         #expect(done.status == 303 && done.header("Location") == "/mastermind#result")
         let result = try player.get("/mastermind").text
@@ -178,7 +192,9 @@ struct MastermindSiteTests {
         let game = try player.startMastermind()
         let secret = try player.secret()
         let misses = [wrong(secret, 9), wrong(secret, 700)]
-        for (n, guess) in misses.enumerated() { try player.post("/mastermind/guess", "game=\(game)&turn=\(n)&guess=\(guess)") }
+        for (n, guess) in misses.enumerated() {
+            try player.post("/mastermind/guess", "game=\(game)&turn=\(n)&guess=\(guess)")
+        }
         try player.post("/mastermind/guess", "game=\(game)&turn=2&guess=\(secret)")
         let won = try player.get("/mastermind").text
         let text = try share(won)
@@ -194,7 +210,9 @@ struct MastermindSiteTests {
         try player.post("/mastermind/new", "")
         let next = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
         let nextSecret = try player.secret()
-        for n in 0..<10 { try player.post("/mastermind/guess", "game=\(next)&turn=\(n)&guess=\(wrong(nextSecret, n * 131 + 1))") }
+        for n in 0..<10 {
+            try player.post("/mastermind/guess", "game=\(next)&turn=\(n)&guess=\(wrong(nextSecret, n * 131 + 1))")
+        }
         let lost = try share(try player.get("/mastermind").text)
         #expect(lost.hasPrefix("Arcade Mastermind X/10\n") && lost.split(separator: "\n").count == 11)
         let lostRows = lost.dropFirst(23)
@@ -240,9 +258,13 @@ struct MastermindSiteTests {
         let guess = String([absent[0], absent[0], absent[1], absent[1]])
         let board = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(guess)", fragment: true).text
         for digit in absent.prefix(2) {
-            #expect(board.contains("data-key=\"\(digit)\" class=\"is-absent\" data-absent aria-label=\"\(digit): not in the code\""))
+            #expect(
+                board.contains(
+                    "data-key=\"\(digit)\" class=\"is-absent\" data-absent aria-label=\"\(digit): not in the code\""))
         }
-        #expect(!board.contains("data-key=\"\(secret.first!)\" class=\"is-absent\""), "a digit of the code is never ruled out")
+        #expect(
+            !board.contains("data-key=\"\(secret.first!)\" class=\"is-absent\""),
+            "a digit of the code is never ruled out")
     }
 
     /// The board is a board: played rows, the row being typed, then a slot for each attempt still to come.
@@ -252,14 +274,19 @@ struct MastermindSiteTests {
         let player = Player(server)
         func count(_ needle: String, _ html: String) -> Int { html.ranges(of: needle).count }
         let fresh = try player.get("/mastermind").text
-        #expect(count("id=\"row-", fresh) == 0 && count("data-current-row", fresh) == 1 && count("class=\"slot\"", fresh) == 9)
+        #expect(
+            count("id=\"row-", fresh) == 0 && count("data-current-row", fresh) == 1
+                && count("class=\"slot\"", fresh) == 9)
         #expect(count("data-cell", fresh) == 4, "one cell per digit in the row being typed")
         let game = try player.startMastermind()
         let secret = try player.secret()
-        let one = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, 9))", fragment: true).text
-        #expect(count("id=\"row-", one) == 1 && count("data-current-row", one) == 1 && count("class=\"slot\"", one) == 8)
+        let one = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, 9))", fragment: true)
+            .text
+        #expect(
+            count("id=\"row-", one) == 1 && count("data-current-row", one) == 1 && count("class=\"slot\"", one) == 8)
         let over = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=\(secret)", fragment: true).text
-        #expect(count("id=\"row-", over) == 2 && count("data-current-row", over) == 0 && count("class=\"slot\"", over) == 0)
+        #expect(
+            count("id=\"row-", over) == 2 && count("data-current-row", over) == 0 && count("class=\"slot\"", over) == 0)
     }
 
     @Test(arguments: Engine.allCases) func concurrentGuessersCountEachAttemptOnce(_ engine: Engine) throws {
@@ -271,15 +298,19 @@ struct MastermindSiteTests {
         // Sixteen tabs submit the same turn at once: exactly one counts.
         let statuses = Mutex<[Int]>([])
         concurrently(16) { i in
-            let status = (try? player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, i))").status) ?? -1
+            let status =
+                (try? player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, i))").status) ?? -1
             statuses.withLock { $0.append(status) }
         }
         #expect(statuses.withLock { $0.filter { $0 == 303 }.count } == 1)
         #expect(statuses.withLock { $0.filter { $0 == 422 }.count } == 15)
         // Sixteen posts without a turn: ten count, then the game is over.
-        concurrently(16) { i in _ = try? player.post("/mastermind/guess", "game=\(game)&guess=\(wrong(secret, 50 + i))") }
+        concurrently(16) { i in _ = try? player.post("/mastermind/guess", "game=\(game)&guess=\(wrong(secret, 50 + i))")
+        }
         let db = try Database(location: server.database)
-        let numbers = try db.query("SELECT number FROM mastermind_guesses ORDER BY number").compactMap { $0.int("number") }
+        let numbers = try db.query("SELECT number FROM mastermind_guesses ORDER BY number").compactMap {
+            $0.int("number")
+        }
         #expect(numbers == Array(1...10), "each attempt counted once, in order")
         #expect(try db.first("SELECT status FROM mastermind_games")?.string("status") == "lost")
     }

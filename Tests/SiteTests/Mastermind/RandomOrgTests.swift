@@ -1,13 +1,16 @@
-import TestSupport
-import Testing
+import CSystem
+import Files
 import HTTP
-import HTTPServer
 import HTTPClient
+import HTTPServer
 import Mastermind
 import PropertyList
-import CSystem
 import Storage
+import TestSupport
+import Testing
+
 @testable import ArcadeApp
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,7 +26,8 @@ final class FakeRandomOrg {
         router.get("/integers/", .pool) { request in
             if delay > 0 { sleep(seconds: delay) }
             guard request.query["num"] == "4", request.query["min"] == "0", request.query["max"] == "7",
-                  request.query["format"] == "plain", request.query["rnd"] == "new" else {
+                request.query["format"] == "plain", request.query["rnd"] == "new"
+            else {
                 return .text("Error: unexpected request \(request.target)", status: .badRequest)
             }
             return .text(body, status: Status(code: status))
@@ -51,8 +55,11 @@ final class FakeTLSServer {
 
     init(files: [String: String], names: String = "DNS:localhost,IP:127.0.0.1") throws {
         let dir = scratch.path
-        guard system("openssl req -x509 -newkey rsa:2048 -nodes -keyout '\(dir)/key.pem' -out '\(dir)/cert.pem' -days 1 "
-                     + "-subj /CN=localhost -addext 'subjectAltName=\(names)' 2>/dev/null") == 0 else {
+        guard
+            system(
+                "openssl req -x509 -newkey rsa:2048 -nodes -keyout '\(dir)/key.pem' -out '\(dir)/cert.pem' -days 1 "
+                    + "-subj /CN=localhost -addext 'subjectAltName=\(names)' 2>/dev/null") == 0
+        else {
             throw TestFailure("openssl could not make a certificate")
         }
         for (path, body) in files {
@@ -61,12 +68,16 @@ final class FakeTLSServer {
         var free: Int32 = 0
         guard csys_probe_port("127.0.0.1", 0, &free) == 0 else { throw TestFailure("no free port") }
         port = Int(free)
-        _ = system("cd '\(dir)/www' && openssl s_server -accept \(port) -cert ../cert.pem -key ../key.pem -HTTP -quiet "
-                   + "> ../server.log 2>&1 & echo $! > ../pid")
+        _ = system(
+            "cd '\(dir)/www' && openssl s_server -accept \(port) -cert ../cert.pem -key ../key.pem -HTTP -quiet "
+                + "> ../server.log 2>&1 & echo $! > ../pid")
         child = Int32(String(decoding: Files.read(dir + "/pid") ?? [], as: UTF8.self).filter(\.isNumber)) ?? 0
         // Wait until it accepts connections.
         for _ in 0..<100 {
-            if let probe = try? RawClient(port: port) { probe.close(); return }
+            if let probe = try? RawClient(port: port) {
+                probe.close()
+                return
+            }
             sleep(seconds: 0.05)
         }
         throw TestFailure("openssl s_server did not start")
@@ -74,8 +85,6 @@ final class FakeTLSServer {
 
     deinit { if child > 0 { kill(child, SIGTERM) } }
 }
-
-import Files
 
 let integersPath = "integers/?num=4&min=0&max=7&col=1&base=10&format=plain&rnd=new"
 
@@ -91,13 +100,19 @@ struct RandomOrgTests {
         #expect(response.header("content-type")?.hasPrefix("text/plain") == true)
         let big = try FakeRandomOrg(body: String(repeating: "7\n", count: 10_000))
         defer { big.stop() }
-        if case .failure(let failure) = HTTPClient(timeout: 2, maxResponseBytes: 1000).get(big.url + "/" + integersPath) {
+        if case .failure(let failure) = HTTPClient(timeout: 2, maxResponseBytes: 1000).get(big.url + "/" + integersPath)
+        {
             #expect(failure == .tooLarge(1000))
-        } else { Issue.record("no size cap") }
+        } else {
+            Issue.record("no size cap")
+        }
         for bad in ["ftp://x/", "http://", "http://host:99999/", "https://a b/", "nonsense"] {
             if case .failure(.badURL) = client.get(bad) {} else { Issue.record("accepted \(bad)") }
         }
-        if case .failure(.connect) = HTTPClient(timeout: 2).get("http://127.0.0.1:1/") {} else { Issue.record("connected to a closed port") }
+        if case .failure(.connect) = HTTPClient(timeout: 2).get("http://127.0.0.1:1/") {
+        } else {
+            Issue.record("connected to a closed port")
+        }
     }
 
     @Test func clientTimesOutOnASlowServer() throws {
@@ -116,14 +131,21 @@ struct RandomOrgTests {
         #expect(try trusted.get(url).get().text == "3\n0\n7\n1\n")
         #expect(try trusted.get("https://localhost:\(tls.port)/" + integersPath).get().status == 200)
         // The system's roots do not know a self-signed certificate.
-        guard case .failure(.tls(let why)) = HTTPClient(timeout: 3).get(url) else { Issue.record("trusted a self-signed certificate"); return }
+        guard case .failure(.tls(let why)) = HTTPClient(timeout: 3).get(url) else {
+            Issue.record("trusted a self-signed certificate")
+            return
+        }
         #expect(why.contains("certificate"))
     }
 
     @Test func httpsRefusesACertificateForAnotherName() throws {
         let tls = try FakeTLSServer(files: [integersPath: "1\n2\n3\n4\n"], names: "DNS:elsewhere.example")
-        let result = HTTPClient(timeout: 3, trustedCertificates: tls.certificate).get("https://127.0.0.1:\(tls.port)/" + integersPath)
-        guard case .failure(.tls) = result else { Issue.record("accepted a certificate for another name"); return }
+        let result = HTTPClient(timeout: 3, trustedCertificates: tls.certificate).get(
+            "https://127.0.0.1:\(tls.port)/" + integersPath)
+        guard case .failure(.tls) = result else {
+            Issue.record("accepted a certificate for another name")
+            return
+        }
     }
 
     func site(randomOrg url: String, certificates: String = "") throws -> SiteServer {
@@ -153,8 +175,10 @@ struct RandomOrgTests {
         #expect(try player.secret() == "5502")
     }
 
-    @Test(arguments: [(200, "Error: The maximum number of requests has been exceeded", 0.0), (503, "3\n0\n7\n1\n", 0.0),
-                      (200, "banana", 0.0), (200, "3\n0\n7\n", 0.0), (200, "3\n0\n9\n1\n", 0.0), (200, "3\n0\n7\n1\n", 2.0)])
+    @Test(arguments: [
+        (200, "Error: The maximum number of requests has been exceeded", 0.0), (503, "3\n0\n7\n1\n", 0.0),
+        (200, "banana", 0.0), (200, "3\n0\n7\n", 0.0), (200, "3\n0\n9\n1\n", 0.0), (200, "3\n0\n7\n1\n", 2.0),
+    ])
     func failuresFallBackToTheCSPRNG(_ status: Int, _ body: String, _ delay: Double) throws {
         let fake = try FakeRandomOrg(status: status, body: body, delay: delay)
         defer { fake.stop() }
@@ -180,7 +204,10 @@ struct RandomOrgTests {
         configuration.accessLog = false
         let server = try HTTPServer(configuration: configuration, responder: router.build())
         server.start()
-        defer { server.shutdown(); server.wait() }
+        defer {
+            server.shutdown()
+            server.wait()
+        }
         let directory = try Site.loadPeople("http://127.0.0.1:\(server.port)/people.json")
         #expect(directory.people.count >= 120)
         #expect(throws: (any Error).self) { try Site.loadPeople("http://127.0.0.1:\(server.port)/missing.json") }
@@ -194,7 +221,10 @@ struct RandomOrgTests {
         let starter = Player(server)
         let waiting = csysNow()
         nonisolated(unsafe) var startedAt = 0.0
-        let thread = ThreadRunner { startedAt = csysNow(); _ = try? starter.startMastermind() }
+        let thread = ThreadRunner {
+            startedAt = csysNow()
+            _ = try? starter.startMastermind()
+        }
         sleep(seconds: 0.2)
         // One event-loop thread only: the home page is still served at once.
         let start = csysNow()

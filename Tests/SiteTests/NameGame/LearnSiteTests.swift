@@ -1,6 +1,7 @@
+import Storage
 import TestSupport
 import Testing
-import Storage
+
 @testable import ArcadeApp
 
 extension Player {
@@ -14,11 +15,13 @@ extension Player {
     func askedID(_ html: String) throws -> String {
         let id = try #require(Player.attribute("data-round", in: html))
         let db = try Database(location: server.database)
-        let row = try #require(try db.first("""
-            SELECT f.person FROM namegame_rounds r
-            JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
-            WHERE r.id = ?
-            """, [.integer(Int64(id)!)]))
+        let row = try #require(
+            try db.first(
+                """
+                SELECT f.person FROM namegame_rounds r
+                JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
+                WHERE r.id = ?
+                """, [.integer(Int64(id)!)]))
         return try row.decode("person")
     }
 }
@@ -47,8 +50,9 @@ struct LearnSiteTests {
         let missed = try player.askedID(page)
         try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\((answer + 1) % 6)")
         let db = try Database(location: server.database)
-        #expect(try db.first("SELECT COUNT(*) AS n FROM namegame_cards WHERE person = ?", [.text(missed)])?.int("n") == 0,
-                "the round is still open: nothing learned yet")
+        #expect(
+            try db.first("SELECT COUNT(*) AS n FROM namegame_cards WHERE person = ?", [.text(missed)])?.int("n") == 0,
+            "the round is still open: nothing learned yet")
         try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
         let card = try #require(try db.first("SELECT * FROM namegame_cards WHERE person = ?", [.text(missed)]))
         #expect(card.int("lapses") == 1)

@@ -1,8 +1,9 @@
+import PropertyList
+import Storage
+import Synchronization
 import TestSupport
 import Testing
-import Storage
-import PropertyList
-import Synchronization
+
 @testable import ArcadeApp
 
 extension Player {
@@ -11,7 +12,8 @@ extension Player {
     func round(_ html: String) throws -> (id: String, answer: Int) {
         let id = try #require(Player.attribute("data-round", in: html))
         let db = try Database(location: server.database)
-        let answer = try #require(try db.first("SELECT answer FROM namegame_rounds WHERE id = ?", [.integer(Int64(id)!)])?.int("answer"))
+        let answer = try #require(
+            try db.first("SELECT answer FROM namegame_rounds WHERE id = ?", [.integer(Int64(id)!)])?.int("answer"))
         return (id, answer)
     }
 
@@ -51,10 +53,12 @@ struct NameGameSiteTests {
             #expect(!page.contains("data-result"), "\(mode)")
             #expect(!page.contains("is-right"), "\(mode)")
             let db = try Database(location: server.database)
-            let ids = try db.query("""
+            let ids = try db.query(
+                """
                 SELECT person FROM namegame_round_faces WHERE round = (SELECT MAX(id) FROM namegame_rounds)
                 ORDER BY position
-                """).map { row throws in try row.decode("person", as: String.self) }
+                """
+            ).map { row throws in try row.decode("person", as: String.self) }
             #expect(!ids.isEmpty)
             #expect(!ids.contains { page.contains("value=\"\($0)\"") }, "person ids are not in the page")
             if mode != "reverse" {
@@ -75,11 +79,14 @@ struct NameGameSiteTests {
         let wrongChoice = (answer + 1) % 6
         #expect(try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(wrongChoice)").status == 303)
         let afterWrong = try player.play("normal").text
-        #expect(afterWrong.contains("data-choice=\"\(wrongChoice)\" data-key=\"\(wrongChoice + 1)\" data-result=\"wrong\""))
+        #expect(
+            afterWrong.contains("data-choice=\"\(wrongChoice)\" data-key=\"\(wrongChoice + 1)\" data-result=\"wrong\""))
         #expect(!afterWrong.contains("data-answered"), "a wrong tap does not end the round")
         // Tapping the same wrong face again, a choice out of range, a foreign round, nonsense.
-        for body in ["round=\(round)&choice=\(wrongChoice)", "round=\(round)&choice=9", "round=999&choice=0",
-                     "round=\(round)&choice=x", "round=\(round)"] {
+        for body in [
+            "round=\(round)&choice=\(wrongChoice)", "round=\(round)&choice=9", "round=999&choice=0",
+            "round=\(round)&choice=x", "round=\(round)",
+        ] {
             let response = try player.post("/namegame/answer", "mode=normal&" + body)
             #expect(response.status == 422, "\(body)")
             #expect(response.text.contains("data-error"), "\(body)")
@@ -97,7 +104,8 @@ struct NameGameSiteTests {
         #expect(stats.contains("data-mode=\"normal\" data-rounds=\"1\" data-correct=\"1\" data-incorrect=\"1\""))
         #expect(stats.contains("<svg class=\"chart\""))
         // A forged post (no token) is refused.
-        let forged = try server.post("/namegame/answer", body: "mode=normal&round=\(round)&choice=0", headers: ["Cookie": player.cookieHeader])
+        let forged = try server.post(
+            "/namegame/answer", body: "mode=normal&round=\(round)&choice=0", headers: ["Cookie": player.cookieHeader])
         #expect(forged.status == 403)
         // Next starts a fresh round; asking for another before answering it is refused.
         #expect(try player.post("/namegame/next", "mode=normal").status == 303)
@@ -200,7 +208,9 @@ struct NameGameSiteTests {
         let progress = try player.get("/progress").text
         #expect(progress.contains("Name Game rounds played: 2"))
         #expect(!progress.contains("namegame.try"))
-        #expect(progress.firstMatch(of: /<li data-task="[^"]+" data-count="\d+">[a-z]+\.[a-z.]+/) == nil, "no raw key as text")
+        #expect(
+            progress.firstMatch(of: /<li data-task="[^"]+" data-count="\d+">[a-z]+\.[a-z.]+/) == nil,
+            "no raw key as text")
     }
 
     /// Defect 4: the chart has an axis, numbered rows with their values, a summary and the same data as a table; the
@@ -220,7 +230,9 @@ struct NameGameSiteTests {
         #expect(stats.contains("<table data-times>"))
         #expect(stats.contains("<td data-label=\"Rounds\">"))
         #expect(stats.contains("class=\"table-scroll\" tabindex=\"0\" role=\"region\""))
-        let japanese = try server.get("/namegame/stats", headers: ["Cookie": player.cookieHeader, "Accept-Language": "ja"]).text
+        let japanese = try server.get(
+            "/namegame/stats", headers: ["Cookie": player.cookieHeader, "Accept-Language": "ja"]
+        ).text
         #expect(japanese.contains("秒</text>"))
     }
 

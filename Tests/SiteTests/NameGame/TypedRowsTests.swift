@@ -2,6 +2,7 @@ import NameGame
 import Storage
 import TestSupport
 import Testing
+
 @testable import ArcadeApp
 
 @Suite("Typed rows: records that trust the schema, lists in their own tables")
@@ -15,12 +16,14 @@ struct TypedRowsTests {
         let db = try Database(location: location)
         try db.migrate(Schema.migrations.filter { $0.version <= 20 })
         try db.execute("INSERT INTO players (id, first_seen) VALUES ('pl', 1)")
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO namegame_sessions (id, player, mode, started_ms, next_people, queue)
             VALUES (1, 'pl', 'review', 10, 'a,b,c', 'x,y'), (2, 'pl', 'normal', 20, NULL, ''),
                    (3, 'pl', 'hint', 30, '', NULL)
             """)
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO namegame_rounds (id, session, player, mode, people, answer, hide_order, started_ms, wrong,
                                          status)
             VALUES (7, 1, 'pl', 'review', 'p0,p1,p2,p3', 2, '3,0,1', 100, '1,3', 'open'),
@@ -28,9 +31,11 @@ struct TypedRowsTests {
             """)
         try db.migrate(Schema.migrations)
 
-        let faces = try db.query("""
+        let faces = try db.query(
+            """
             SELECT round, position, person, hide_rank, wrong_rank FROM namegame_round_faces ORDER BY round, position
-            """).map { row throws in
+            """
+        ).map { row throws in
             let hide = try row.decodeIfPresent("hide_rank", as: Int.self) ?? -1
             let wrong = try row.decodeIfPresent("wrong_rank", as: Int.self) ?? -1
             return "\(try row.decode("round", as: Int.self)):\(try row.decode("position", as: Int.self)):"
@@ -40,21 +45,22 @@ struct TypedRowsTests {
         let lists = try db.query(
             "SELECT session, list, position, person FROM namegame_session_people ORDER BY session, list, position"
         )
-            .map { row throws in
-                "\(try row.decode("session", as: Int.self)):\(try row.decode("list", as: String.self)):"
-                    + "\(try row.decode("position", as: Int.self)):\(try row.decode("person", as: String.self))"
-            }
+        .map { row throws in
+            "\(try row.decode("session", as: Int.self)):\(try row.decode("list", as: String.self)):"
+                + "\(try row.decode("position", as: Int.self)):\(try row.decode("person", as: String.self))"
+        }
         #expect(lists == ["1:next:0:a", "1:next:1:b", "1:next:2:c", "1:queue:0:x", "1:queue:1:y"])
         // The comma-joined columns are gone.
         #expect(throws: DatabaseError.self) { try db.query("SELECT people FROM namegame_rounds") }
         #expect(throws: DatabaseError.self) { try db.query("SELECT queue FROM namegame_sessions") }
 
         let store = NameGameStore(pool: DatabasePool(location: location))
-        let people = Directory(people: ["p0", "p1", "p2", "p3", "p4"].map {
+        let people = Directory(
+            people: ["p0", "p1", "p2", "p3", "p4"].map {
                 Person(
                     id: $0, firstName: $0, lastName: "L", jobTitle: nil, headshotURL: "/headshots/\($0).jpg",
                     retired: false)
-        })
+            })
         let session = try #require(try store.session(id: 1, player: "pl"))
         #expect(session.nextPeople == ["a", "b", "c"] && session.queue == ["x", "y"])
         let empty = try #require(try store.session(id: 2, player: "pl"))
@@ -73,23 +79,28 @@ struct TypedRowsTests {
         let db = try Database(location: TestDatabase.fresh(engine, in: scratch))
         try db.migrate(Schema.migrations)
         try db.execute("INSERT INTO players (id, first_seen) VALUES ('pl', 1)")
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO mastermind_games (player, secret, code_length, digit_min, digit_max, attempts, status, created)
             VALUES ('pl', '1234', 4, 0, 7, 10, 'playing', 5)
             """)
-        let game = try #require(try db.fetchOne(MastermindStore.GameRow.self,
-                                                "SELECT \(MastermindStore.GameRow.columns) FROM mastermind_games"))
+        let game = try #require(
+            try db.fetchOne(
+                MastermindStore.GameRow.self,
+                "SELECT \(MastermindStore.GameRow.columns) FROM mastermind_games"))
         #expect(game.rules.length == 4 && game.status == "playing" && game.daily == nil && !game.hard)
         let columns = MastermindStore.GameRow.columns.replacing("code_length, ", with: "")
         let missing = #expect(throws: DatabaseError.self) {
             try db.fetchOne(MastermindStore.GameRow.self, "SELECT \(columns) FROM mastermind_games")
         }
-        #expect(missing?.message.hasPrefix("column code_length is missing (in: SELECT id, player, secret,") == true,
-                "\(missing?.message ?? "")")
+        #expect(
+            missing?.message.hasPrefix("column code_length is missing (in: SELECT id, player, secret,") == true,
+            "\(missing?.message ?? "")")
         // NULL where the schema promises a value (selected as an expression, as no row can hold it).
         let null = #expect(throws: DatabaseError.self) {
-            try db.fetchOne(MastermindStore.GameRow.self,
-                            "SELECT \(columns), CAST(NULL AS INTEGER) AS code_length FROM mastermind_games")
+            try db.fetchOne(
+                MastermindStore.GameRow.self,
+                "SELECT \(columns), CAST(NULL AS INTEGER) AS code_length FROM mastermind_games")
         }
         #expect(null?.message.hasPrefix("column code_length is NULL") == true, "\(null?.message ?? "")")
     }

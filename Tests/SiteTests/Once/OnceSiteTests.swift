@@ -1,7 +1,8 @@
+import PropertyList
+import Storage
 import TestSupport
 import Testing
-import Storage
-import PropertyList
+
 @testable import ArcadeApp
 
 @Suite("The once-store on the site")
@@ -11,7 +12,8 @@ struct OnceSiteTests {
         defer { server.stop() }
         let player = Player(server)
         #expect(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\""))
-        #expect(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\""), "still there on reload")
+        #expect(
+            try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\""), "still there on reload")
         let dismissed = try player.post("/once/dismiss", "task=tutorial.mastermind&back=/mastermind")
         #expect(dismissed.status == 303)
         #expect(dismissed.header("Location") == "/mastermind")
@@ -36,8 +38,12 @@ struct OnceSiteTests {
         #expect(help.text.contains("href=\"/mastermind\""))
         #expect(try player.play("timed").text.contains("href=\"/namegame/help?mode=timed\""))
         let nameGameHelp = try player.get("/namegame/help?mode=timed").text
-        #expect(nameGameHelp.contains("Pick the face that matches the name") && nameGameHelp.contains("href=\"/namegame/timed\""))
-        #expect(try player.get("/namegame/help?mode=%3Cx%3E").text.contains("href=\"/namegame\""), "an unknown mode links the menu")
+        #expect(
+            nameGameHelp.contains("Pick the face that matches the name")
+                && nameGameHelp.contains("href=\"/namegame/timed\""))
+        #expect(
+            try player.get("/namegame/help?mode=%3Cx%3E").text.contains("href=\"/namegame\""),
+            "an unknown mode links the menu")
         // Every page names its icon, which exists (no 404 per page view).
         #expect(board.contains("<link rel=\"icon\" href=\"/favicon.ico\">"))
         let icon = try server.get("/favicon.ico")
@@ -81,7 +87,8 @@ struct OnceSiteTests {
     @Test(arguments: Engine.allCases) func whatsNewQueuedBeforeAVersionChangeKeepsItsVersion(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine, routes: nil) { $0.commitDelay = 0.4 }
         defer { server.stop() }
-        let player = Player(server), other = Player(server)
+        let player = Player(server)
+        let other = Player(server)
         try player.get("/")
         #expect(try player.post("/once/dismiss", "task=tutorial.mastermind&back=/").status == 303)
         try other.get("/")
@@ -89,8 +96,10 @@ struct OnceSiteTests {
         // Keep the writer busy with someone else's commit, so the page's bookkeeping waits in its queue.
         let busy = try RawClient(port: server.port)
         let body = "task=tutorial.mastermind&back=/&csrf=\(other.csrf)"
-        busy.send("POST /once/dismiss HTTP/1.1\r\nHost: t\r\nCookie: \(other.cookieHeader)\r\n"
-                  + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        busy.send(
+            "POST /once/dismiss HTTP/1.1\r\nHost: t\r\nCookie: \(other.cookieHeader)\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        )
         sleep(seconds: 0.1)
         let asked = WallClock.milliseconds(WallClock.system)
         #expect(try player.get("/").text.contains("data-once=\"whatsnew\""))
@@ -100,7 +109,8 @@ struct OnceSiteTests {
         #expect(try player.post("/once/dismiss", "task=tutorial.namegame&back=/").status == 303, "after the queue")
         #expect(try player.get("/").text.contains("data-once=\"whatsnew\""), "1.2.0 is new to this player")
         // The mark is dated when the page was seen, not when the writer got to it.
-        let seen = try Database(location: server.database).first("SELECT MIN(at_ms) AS at FROM once_marks WHERE task = 'whatsnew'")
+        let seen = try Database(location: server.database).first(
+            "SELECT MIN(at_ms) AS at FROM once_marks WHERE task = 'whatsnew'")
         let at = try #require(seen?.int("at"))
         #expect((asked...answered).contains(Int64(at)), "marked at \(at), seen between \(asked) and \(answered)")
     }
@@ -115,7 +125,9 @@ struct OnceSiteTests {
         #expect(try player.get("/").text.contains("data-once=\"namegame.try\""))
         #expect(try player.get("/mastermind").text.contains("data-once=\"namegame.try\""))
         let db = try Database(location: server.database)
-        let expires = try #require(try db.first("SELECT expires_ms - created_ms AS span FROM once_todos WHERE task = 'namegame.try'")?.int("span"))
+        let expires = try #require(
+            try db.first("SELECT expires_ms - created_ms AS span FROM once_todos WHERE task = 'namegame.try'")?.int(
+                "span"))
         #expect(expires == 3 * 86_400 * 1000, "until(3 days)")
         #expect(try player.get("/progress").text.contains("data-todo=\"namegame.try\""))
         // Playing the Name Game marks it done.

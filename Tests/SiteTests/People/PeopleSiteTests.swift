@@ -1,11 +1,13 @@
+import Files
+import Storage
 import TestSupport
 import Testing
-import Storage
-import Files
+
+@testable import ArcadeApp
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import ArcadeApp
 
 @Suite("Admin → People over HTTP", .serialized)
 struct PeopleSiteTests {
@@ -14,8 +16,10 @@ struct PeopleSiteTests {
         let scratch = ScratchDirectory()
         _ = system("cp -r Config '\(scratch.path)/Config'")
         scratch.write("Config/people.json", json)
-        scratch.write("Config/Constants_people.plist",
-                      "<plist><dict><key>namegame.profiles</key><string>\(scratch.path)/Config/people.json</string></dict></plist>")
+        scratch.write(
+            "Config/Constants_people.plist",
+            "<plist><dict><key>namegame.profiles</key><string>\(scratch.path)/Config/people.json</string></dict></plist>"
+        )
         return try SiteServer(routes: nil) { options in
             options.config = scratch.path + "/Config"
             options.environments = ["people"]
@@ -28,12 +32,14 @@ struct PeopleSiteTests {
         defer { server.stop() }
         let admin = Player(server)
         try admin.signInAsAdmin()
-        let added = try admin.upload("/admin/people", [("first", "Zed"), ("last", "Quill"), ("title", "Engineer")],
-                                     files: [UploadFile(field: "photo", name: "zed.png", type: "image/png", bytes: Images.png)])
+        let added = try admin.upload(
+            "/admin/people", [("first", "Zed"), ("last", "Quill"), ("title", "Engineer")],
+            files: [UploadFile(field: "photo", name: "zed.png", type: "image/png", bytes: Images.png)])
         #expect(added.status == 303, "\(added.text)")
         let list = try admin.get("/admin/people").text
         #expect(list.contains("Zed Quill"))
-        let photo = try #require(Player.attribute("src", in: String(list[list.firstRange(of: "data-person=")!.lowerBound...])))
+        let photo = try #require(
+            Player.attribute("src", in: String(list[list.firstRange(of: "data-person=")!.lowerBound...])))
         #expect(photo.hasPrefix("/photos/") && photo.hasSuffix(".png") && !photo.contains("zed"))
         // Served with its type, for good, never sniffed.
         let served = try server.get(photo)
@@ -60,15 +66,21 @@ struct PeopleSiteTests {
         defer { server.stop() }
         let admin = Player(server)
         try admin.signInAsAdmin()
-        for file in [UploadFile(field: "photo", name: "face.svg", type: "image/svg+xml", bytes: Images.svg),
-                     UploadFile(field: "photo", name: "face.png", type: "image/png", bytes: Array("just some text".utf8))] {
+        for file in [
+            UploadFile(field: "photo", name: "face.svg", type: "image/svg+xml", bytes: Images.svg),
+            UploadFile(field: "photo", name: "face.png", type: "image/png", bytes: Array("just some text".utf8)),
+        ] {
             let refused = try admin.upload("/admin/people", [("first", "Eve"), ("last", "Mal")], files: [file])
             #expect(refused.status == 422)
             #expect(refused.text.contains("not a JPEG, PNG or WebP"))
         }
-        let tooBig = try admin.upload("/admin/people", [("first", "Eve"), ("last", "Mal")],
-                                      files: [UploadFile(field: "photo", name: "big.jpg", type: "image/jpeg",
-                                                         bytes: Images.jpeg + [UInt8](repeating: 0, count: 2 << 20))])
+        let tooBig = try admin.upload(
+            "/admin/people", [("first", "Eve"), ("last", "Mal")],
+            files: [
+                UploadFile(
+                    field: "photo", name: "big.jpg", type: "image/jpeg",
+                    bytes: Images.jpeg + [UInt8](repeating: 0, count: 2 << 20))
+            ])
         #expect(tooBig.status == 422)
         #expect(tooBig.text.contains("larger than 2 MB"))
         #expect(!(try admin.get("/admin/people").text.contains("Eve Mal")))
@@ -76,12 +88,14 @@ struct PeopleSiteTests {
         // Without the CSRF token, or not signed in: nothing.
         let stranger = Player(server)
         try stranger.get("/")
-        let anonymous = try stranger.upload("/admin/people", [("first", "X"), ("last", "Y")],
-                                            files: [UploadFile(field: "photo", name: "a.png", type: "image/png", bytes: Images.png)])
+        let anonymous = try stranger.upload(
+            "/admin/people", [("first", "X"), ("last", "Y")],
+            files: [UploadFile(field: "photo", name: "a.png", type: "image/png", bytes: Images.png)])
         #expect(anonymous.status == 303 && anonymous.header("Location") == "/admin/login")
         admin.csrf = "forged"
-        let forged = try admin.upload("/admin/people", [("first", "X"), ("last", "Y")],
-                                      files: [UploadFile(field: "photo", name: "a.png", type: "image/png", bytes: Images.png)])
+        let forged = try admin.upload(
+            "/admin/people", [("first", "X"), ("last", "Y")],
+            files: [UploadFile(field: "photo", name: "a.png", type: "image/png", bytes: Images.png)])
         #expect(forged.status == 403)
         // A body that is not multipart, or is broken, is refused.
         admin.csrf = ""
@@ -94,12 +108,14 @@ struct PeopleSiteTests {
         defer { server.stop() }
         let admin = Player(server)
         try admin.signInAsAdmin()
-        try admin.upload("/admin/people", [("first", "Ada"), ("last", "Byron")],
-                         files: [UploadFile(field: "photo", name: "a.png", type: "image/png", bytes: Images.png)])
+        try admin.upload(
+            "/admin/people", [("first", "Ada"), ("last", "Byron")],
+            files: [UploadFile(field: "photo", name: "a.png", type: "image/png", bytes: Images.png)])
         let db = try Database(location: server.database)
         let id = try #require(try db.first("SELECT id FROM people")?.string("id"))
-        let edited = try admin.upload("/admin/people/\(id)", [("first", "Ada"), ("last", "Lovelace"), ("title", "Analyst")],
-                                      files: [UploadFile(field: "photo", name: "b.jpg", type: "image/jpeg", bytes: Images.jpeg)])
+        let edited = try admin.upload(
+            "/admin/people/\(id)", [("first", "Ada"), ("last", "Lovelace"), ("title", "Analyst")],
+            files: [UploadFile(field: "photo", name: "b.jpg", type: "image/jpeg", bytes: Images.jpeg)])
         #expect(edited.status == 303)
         let row = try #require(try db.first("SELECT * FROM people WHERE id = ?", [.text(id)]))
         #expect(row.string("last_name") == "Lovelace" && row.string("job_title") == "Analyst")
@@ -119,10 +135,11 @@ struct PeopleSiteTests {
     }
 
     @Test func importPreviewsThenConfirms() throws {
-        let server = try Self.server(people: """
-            [{"id": "w1", "firstName": "Old", "lastName": "Name", "jobTitle": "Dev",
-              "headshot": {"url": "/headshots/x.svg", "mimeType": "image/svg+xml"}}]
-            """)
+        let server = try Self.server(
+            people: """
+                [{"id": "w1", "firstName": "Old", "lastName": "Name", "jobTitle": "Dev",
+                  "headshot": {"url": "/headshots/x.svg", "mimeType": "image/svg+xml"}}]
+                """)
         defer { server.stop() }
         let admin = Player(server)
         try admin.signInAsAdmin()
@@ -135,11 +152,14 @@ struct PeopleSiteTests {
               {"id": "w5", "firstName": "Svg", "lastName": "Face", "headshot": {"url": "//cdn/x/w5.png"}}
             ], "meta": {}}
             """
-        let preview = try admin.upload("/admin/people/import", [], files: [
-            UploadFile(field: "file", name: "people.json", type: "application/json", bytes: Array(json.utf8)),
-            UploadFile(field: "photos", name: "w1.png", type: "image/png", bytes: Images.png),
-            UploadFile(field: "photos", name: "w2.jpg", type: "image/jpeg", bytes: Images.jpeg),
-            UploadFile(field: "photos", name: "w5.png", type: "image/png", bytes: Images.svg)])
+        let preview = try admin.upload(
+            "/admin/people/import", [],
+            files: [
+                UploadFile(field: "file", name: "people.json", type: "application/json", bytes: Array(json.utf8)),
+                UploadFile(field: "photos", name: "w1.png", type: "image/png", bytes: Images.png),
+                UploadFile(field: "photos", name: "w2.jpg", type: "image/jpeg", bytes: Images.jpeg),
+                UploadFile(field: "photos", name: "w5.png", type: "image/png", bytes: Images.svg),
+            ])
         #expect(preview.status == 200, "\(preview.text)")
         let page = preview.text
         #expect(page.contains("1 to add, 1 to change, 3 left out"), "\(page)")
@@ -147,7 +167,8 @@ struct PeopleSiteTests {
         #expect(page.contains("w5.png is not a JPEG, PNG or WebP photo"))
         #expect(page.contains("no name"))
         let db = try Database(location: server.database)
-        #expect(try db.first("SELECT first_name FROM people WHERE id = 'w1'")?.string("first_name") == "Old", "nothing yet")
+        #expect(
+            try db.first("SELECT first_name FROM people WHERE id = 'w1'")?.string("first_name") == "Old", "nothing yet")
         let importID = try #require(Player.attribute("name=\"import\" value", in: page))
         let confirmed = try admin.post("/admin/people/import/confirm", "import=\(importID)")
         #expect(confirmed.status == 303)
@@ -162,9 +183,12 @@ struct PeopleSiteTests {
         // A CSV with a header; a cancelled import keeps no photo.
         let before = Files.list(server.scratch.path + "/photos") ?? []
         let csv = "first,last,title,photo_file\r\n\"Cy\",\"Young, Jr.\",Pitcher,cy.png\r\nbroken row\r\n"
-        let csvPreview = try admin.upload("/admin/people/import", [], files: [
-            UploadFile(field: "file", name: "people.csv", type: "text/csv", bytes: Array(csv.utf8)),
-            UploadFile(field: "photos", name: "cy.png", type: "image/png", bytes: Images.png)])
+        let csvPreview = try admin.upload(
+            "/admin/people/import", [],
+            files: [
+                UploadFile(field: "file", name: "people.csv", type: "text/csv", bytes: Array(csv.utf8)),
+                UploadFile(field: "photos", name: "cy.png", type: "image/png", bytes: Images.png),
+            ])
         #expect(csvPreview.text.contains("1 to add, 0 to change, 1 left out"), "\(csvPreview.text)")
         #expect(csvPreview.text.contains("Cy Young, Jr."))
         let csvID = try #require(Player.attribute("name=\"import\" value", in: csvPreview.text))

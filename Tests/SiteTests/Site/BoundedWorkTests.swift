@@ -1,6 +1,7 @@
-import TestSupport
 import HTTP
+import TestSupport
 import Testing
+
 @testable import ArcadeApp
 
 /// No form field may make a request do work that grows with its size on the
@@ -31,9 +32,10 @@ struct BoundedWorkTests {
             let client = try RawClient(port: server.port)
             let body = "csrf=\(admin.csrf)&\(field)=\(huge)"
             let start = csysNow()
-            client.send("POST \(path) HTTP/1.1\r\nHost: t\r\nCookie: \(admin.cookieHeader)\r\n"
-                        + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n"
-                        + "Connection: close\r\n\r\n\(body)")
+            client.send(
+                "POST \(path) HTTP/1.1\r\nHost: t\r\nCookie: \(admin.cookieHeader)\r\n"
+                    + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n"
+                    + "Connection: close\r\n\r\n\(body)")
             // The same single worker answers a health check meanwhile.
             let healthStart = csysNow()
             #expect(try server.get("/healthz").status == 200)

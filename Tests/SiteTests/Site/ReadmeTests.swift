@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Testing
+
 @testable import ArcadeApp
 
 /// The README cannot drift from the code: its route table is what the site declares, and its list of what
@@ -35,10 +36,12 @@ struct ReadmeTests {
         let listed = Self.section("Where things are").filter { $0.hasPrefix("| `") }.map(String.init)
         if listed != expected {
             try? FileManager.default.createDirectory(atPath: ".artifacts", withIntermediateDirectories: true)
-            try? expected.joined(separator: "\n").write(toFile: ".artifacts/where-things-are.md", atomically: true,
-                                                         encoding: .utf8)
+            try? expected.joined(separator: "\n").write(
+                toFile: ".artifacts/where-things-are.md", atomically: true,
+                encoding: .utf8)
         }
-        #expect(listed == expected, "README's route table differs; the expected rows are in .artifacts/where-things-are.md")
+        #expect(
+            listed == expected, "README's route table differs; the expected rows are in .artifacts/where-things-are.md")
         #expect(expected.count > 50, "every route is listed (\(expected.count))")
     }
 
@@ -50,7 +53,9 @@ struct ReadmeTests {
             if let apt = words.firstIndex(of: "ensure_apt") {
                 installed += words[(apt + 1)...].prefix { !$0.hasPrefix("#") && !$0.hasPrefix("|") && $0 != "&&" }
             }
-            installed += words.filter { $0.hasPrefix("\"") && $0.contains("==") }.map { $0.trimmingCharacters(in: ["\""]) }
+            installed += words.filter { $0.hasPrefix("\"") && $0.contains("==") }.map {
+                $0.trimmingCharacters(in: ["\""])
+            }
         }
         let listed = Self.section("The two commands").joined(separator: "\n")
         #expect(installed.count >= 10, "\(installed)")

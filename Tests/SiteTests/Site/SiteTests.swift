@@ -1,16 +1,18 @@
+import Crypto
+import HTTP
+import HTTPServer
+import Localization
+import NameGame
+import PropertyList
+import Storage
 import TestSupport
 import Testing
-import NameGame
+
+@testable import ArcadeApp
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import HTTP
-import HTTPServer
-import Storage
-import Crypto
-import Localization
-import PropertyList
-@testable import ArcadeApp
 
 @Suite("The site over loopback")
 struct SiteTests {
@@ -68,7 +70,8 @@ struct SiteTests {
         defer { server.stop() }
         let first = try server.get("/")
         let player = try #require(first.cookies["arcade_player"])
-        let setCookie = try #require(first.headers.first { $0.0 == "Set-Cookie" && $0.1.hasPrefix("arcade_player=") }?.1)
+        let setCookie = try #require(
+            first.headers.first { $0.0 == "Set-Cookie" && $0.1.hasPrefix("arcade_player=") }?.1)
         #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax"))
         let db = try Database(location: server.database)
         #expect(try db.query("SELECT id FROM players").isEmpty, "a visitor who only looks writes nothing")
@@ -90,12 +93,17 @@ struct SiteTests {
         let server = try SiteServer()
         defer { server.stop() }
         let db = try Database(location: server.database)
-        let tables = ["players", "once_sessions", "once_versions", "mastermind_games", "namegame_sessions", "namegame_rounds"]
+        let tables = [
+            "players", "once_sessions", "once_versions", "mastermind_games", "namegame_sessions", "namegame_rounds",
+        ]
         func rows() throws -> Int {
-            try db.first("SELECT " + tables.map { "(SELECT COUNT(*) FROM \($0))" }.joined(separator: " + ") + " AS n")?.int("n") ?? -1
+            try db.first("SELECT " + tables.map { "(SELECT COUNT(*) FROM \($0))" }.joined(separator: " + ") + " AS n")?
+                .int("n") ?? -1
         }
         let games = ["/mastermind"] + Mode.allCases.map { "/namegame/\($0.rawValue)" }
-        for path in ["/", "/namegame", "/progress", "/cheats", "/mastermind/stats", "/namegame/stats", "/nowhere"] + games {
+        for path in ["/", "/namegame", "/progress", "/cheats", "/mastermind/stats", "/namegame/stats", "/nowhere"]
+            + games
+        {
             _ = try server.get(path)
             #expect(try rows() == 0, "\(path) wrote")
         }
@@ -108,7 +116,9 @@ struct SiteTests {
         let row = try #require(try db.first("SELECT first_seen FROM players WHERE id = ?", [.text(id)]))
         #expect(abs((row.int("first_seen") ?? 0) - Int(time(nil))) < 60)
         #expect(try db.first("SELECT COUNT(*) AS n FROM players")?.int("n") == 1)
-        #expect(!(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\"")), "the action was remembered")
+        #expect(
+            !(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\"")),
+            "the action was remembered")
     }
 
     /// A first look at a game stores nothing: Mastermind shows an unstarted board (game 0, no secret drawn) that the
@@ -129,7 +139,8 @@ struct SiteTests {
         let started = try player.get("/mastermind").text
         #expect(Player.attribute("data-game", in: started) != "0")
         #expect(Player.attribute("data-attempts-left", in: started) == "9")
-        #expect(try player.post("/mastermind/guess", "game=0&turn=0&guess=4567").status == 422, "another tab's first board")
+        #expect(
+            try player.post("/mastermind/guess", "game=0&turn=0&guess=4567").status == 422, "another tab's first board")
         #expect(try count("mastermind_guesses") == 1, "one counted turn for two tabs")
 
         let looker = Player(server)
@@ -150,7 +161,9 @@ struct SiteTests {
         defer { server.stop() }
         let player = Player(server)
         let home = try player.get("/").text
-        #expect(home.contains("<html lang=\"en\" dir=\"ltr\">") && home.contains("<option value=\"\" selected>System</option>"))
+        #expect(
+            home.contains("<html lang=\"en\" dir=\"ltr\">")
+                && home.contains("<option value=\"\" selected>System</option>"))
         #expect(!home.contains("value=\"crt\""), "retro is not offered before its cheat")
         let chosen = try player.post("/theme", "theme=contrast&back=/mastermind")
         #expect(chosen.status == 303 && chosen.header("Location") == "/mastermind")
@@ -164,7 +177,9 @@ struct SiteTests {
         #expect(try player.post("/theme", "theme=%3Cscript%3E&back=/").status == 422)
         #expect(try player.post("/theme", "theme=&back=//evil.example").header("Location") == "/", "only a local path")
         #expect(try player.get("/").text.contains("<html lang=\"en\" dir=\"ltr\">"), "back to the system's setting")
-        #expect(try server.post("/theme", body: "theme=dark", headers: ["Cookie": player.cookieHeader]).status == 403, "CSRF")
+        #expect(
+            try server.post("/theme", body: "theme=dark", headers: ["Cookie": player.cookieHeader]).status == 403,
+            "CSRF")
     }
 
     @Test func csrfGuardsEveryAction() throws {
@@ -173,20 +188,25 @@ struct SiteTests {
         })
         defer { server.stop() }
         let page = try server.get("/")
-        let token = try #require(page.text.firstRange(of: "name=\"csrf-token\" content=\"").map { range in
-            String(page.text[range.upperBound...].prefix { $0 != "\"" })
-        })
+        let token = try #require(
+            page.text.firstRange(of: "name=\"csrf-token\" content=\"").map { range in
+                String(page.text[range.upperBound...].prefix { $0 != "\"" })
+            })
         let cookie = page.cookieHeader()
         #expect(try server.post("/test/echo", body: "x=1&csrf=\(token)", headers: ["Cookie": cookie]).text == "done: 1")
-        #expect(try server.post("/test/echo", body: "x=2", headers: ["Cookie": cookie, "X-CSRF-Token": token]).text == "done: 2")
+        #expect(
+            try server.post("/test/echo", body: "x=2", headers: ["Cookie": cookie, "X-CSRF-Token": token]).text
+                == "done: 2")
         let missing = try server.post("/test/echo", body: "x=3", headers: ["Cookie": cookie])
         #expect(missing.status == 403)
         #expect(missing.text.contains("This form has expired"))
         #expect(try server.post("/test/echo", body: "x=4&csrf=\(token)x", headers: ["Cookie": cookie]).status == 403)
         #expect(try server.post("/test/echo", body: "x=5&csrf=\(token)").status == 403, "no session, no entry")
         let other = try server.get("/")
-        #expect(try server.post("/test/echo", body: "x=6&csrf=\(token)", headers: ["Cookie": other.cookieHeader()]).status == 403,
-                "a token from another session")
+        #expect(
+            try server.post("/test/echo", body: "x=6&csrf=\(token)", headers: ["Cookie": other.cookieHeader()]).status
+                == 403,
+            "a token from another session")
     }
 
     @Test func hotfixesShowOnTheNextRequestOnEveryWorkerAndSurviveRestart() throws {
@@ -271,7 +291,10 @@ struct ErrorPageTests {
     @Test func devModeReloadsChangedTemplates() throws {
         let scratch = ScratchDirectory()
         _ = system("cp -r Templates '\(scratch.path)/Templates'")
-        let server = try SiteServer(routes: nil) { $0.templates = scratch.path + "/Templates"; $0.dev = true }
+        let server = try SiteServer(routes: nil) {
+            $0.templates = scratch.path + "/Templates"
+            $0.dev = true
+        }
         defer { server.stop() }
         #expect(try server.get("/").text.contains("<h1>Pick a game</h1>"))
         sleep(seconds: 0.01)

@@ -1,7 +1,9 @@
+import Storage
 import TestSupport
 import Testing
-import Storage
+
 @testable import ArcadeApp
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,42 +42,55 @@ struct StartupErrorTests {
     @Test func aTemplateSyntaxErrorNamesLineAndColumn() {
         let directory = templates(replacing: "home", with: "<p>\n  {{#games}}\n")
         let error = start { $0.templates = directory }
-        #expect(error == .invalid(file: directory + "/home.mustache:2:3", reason: "expected {{/games}} before the end of the template"))
-        #expect(error?.description == directory + "/home.mustache:2:3: expected {{/games}} before the end of the template")
+        #expect(
+            error
+                == .invalid(
+                    file: directory + "/home.mustache:2:3", reason: "expected {{/games}} before the end of the template"
+                ))
+        #expect(
+            error?.description == directory + "/home.mustache:2:3: expected {{/games}} before the end of the template")
     }
 
     @Test func aDatabaseThatCannotOpenIsNamed() {
         let path = scratch.path + "/no/such/directory/site.sqlite"
         let error = start { $0.database = .sqlite(path) }
-        guard case .database(let file, _)? = error else { Issue.record("\(String(describing: error))"); return }
+        guard case .database(let file, _)? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
         #expect(file == path)
     }
 
     @Test func anUnreachablePostgreSQLServerOrAFailedMigrationStopsStartUpClearly() throws {
         let url = "postgresql://arcade:hidden@127.0.0.1:1/arcade?connect_timeout=2"
         guard case .database(let name, let reason)? = start({ $0.database = .postgresql(url) }) else {
-            Issue.record("an unreachable server did not stop start-up"); return
+            Issue.record("an unreachable server did not stop start-up")
+            return
         }
         #expect(name == "postgresql://arcade@127.0.0.1:1/arcade?connect_timeout=2")
         #expect(reason.contains("cannot connect") && !reason.contains("hidden"), "\(reason)")
         // A schema newer than this build: refused, nothing changed.
         let location = try TestDatabase.fresh(.postgresql, in: scratch)
         let db = try Database(location: location)
-        try db.executeScript("CREATE TABLE arcade_schema (version BIGINT NOT NULL); INSERT INTO arcade_schema VALUES (999)")
+        try db.executeScript(
+            "CREATE TABLE arcade_schema (version BIGINT NOT NULL); INSERT INTO arcade_schema VALUES (999)")
         guard case .database(_, let newer)? = start({ $0.database = location }) else {
-            Issue.record("a newer schema did not stop start-up"); return
+            Issue.record("a newer schema did not stop start-up")
+            return
         }
         #expect(newer.contains("schema version 999 is newer"), "\(newer)")
     }
 
     /// Without libpq, a PostgreSQL URL stops start-up naming the package to install (SQLite needs none of it).
     @Test func aMissingLibpqIsNamedWithItsPackage() throws {
-        let child = try ChildProcess(["--port", "0", "--db", "postgresql://arcade@127.0.0.1:1/arcade"],
-                                     environment: ["ARCADE_LIBPQ": "/nonexistent/libpq.so.5"])
+        let child = try ChildProcess(
+            ["--port", "0", "--db", "postgresql://arcade@127.0.0.1:1/arcade"],
+            environment: ["ARCADE_LIBPQ": "/nonexistent/libpq.so.5"])
         #expect(child.wait(timeout: 10) == 1)
         #expect(child.standardError.contains("apt-get install libpq5"), "\(child.standardError)")
-        let sqlite = try ChildProcess(["--port", "0", "--db", scratch.path + "/fine.sqlite"],
-                                      environment: ["ARCADE_LIBPQ": "/nonexistent/libpq.so.5"])
+        let sqlite = try ChildProcess(
+            ["--port", "0", "--db", scratch.path + "/fine.sqlite"],
+            environment: ["ARCADE_LIBPQ": "/nonexistent/libpq.so.5"])
         _ = try sqlite.waitForPort(timeout: 30)
         sqlite.signal(SIGTERM)
         #expect(sqlite.wait(timeout: 10) == 0)
@@ -84,7 +99,8 @@ struct StartupErrorTests {
     @Test func missingDirectoriesAreNamed() {
         let publicDirectory = scratch.path + "/no-public"
         guard case .unreadable(let file, _)? = start({ $0.publicDirectory = publicDirectory }) else {
-            Issue.record("a missing public directory was not reported as unreadable"); return
+            Issue.record("a missing public directory was not reported as unreadable")
+            return
         }
         #expect(file == publicDirectory)
         let localizations = scratch.path + "/no-localizations"
@@ -99,7 +115,10 @@ struct StartupErrorTests {
             _ = try CheatBook.load(scratch.path + "/cheats.json")
             Issue.record("accepted")
         } catch let error as StartupError {
-            guard case .invalid(let file, _) = error else { Issue.record("\(error)"); return }
+            guard case .invalid(let file, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(file.hasPrefix(scratch.path + "/cheats.json:2:"))
         } catch {
             Issue.record("not a start-up error: \(error)")

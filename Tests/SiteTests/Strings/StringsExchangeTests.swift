@@ -4,14 +4,16 @@ import PropertyList
 import Storage
 import TestSupport
 import Testing
+
 @testable import ArcadeApp
 
 /// The translators' round trip: export, import with a preview, one revert; and the admins' pseudo-locale.
 @Suite("Strings export and import")
 struct StringsExchangeTests {
     static func importFile(_ admin: Player, language: String, name: String, _ text: String) throws -> WireResponse {
-        try admin.upload("/admin/strings/import", [("language", language)],
-                         files: [UploadFile(field: "file", name: name, type: "application/octet-stream", bytes: Array(text.utf8))])
+        try admin.upload(
+            "/admin/strings/import", [("language", language)],
+            files: [UploadFile(field: "file", name: name, type: "application/octet-stream", bytes: Array(text.utf8))])
     }
 
     /// The preview's counts, read from its data attributes.
@@ -24,7 +26,9 @@ struct StringsExchangeTests {
     }
 
     static func importID(_ page: WireResponse) -> String? {
-        page.text.firstRange(of: "name=\"import\" value=\"").map { String(page.text[$0.upperBound...].prefix { $0 != "\"" }) }
+        page.text.firstRange(of: "name=\"import\" value=\"").map {
+            String(page.text[$0.upperBound...].prefix { $0 != "\"" })
+        }
     }
 
     @Test(arguments: Engine.allCases) func exportThenImportOfEveryShippedLanguageIsANoOp(_ engine: Engine) throws {
@@ -38,11 +42,16 @@ struct StringsExchangeTests {
             #expect(strings.status == 200)
             #expect(strings.header("Content-Disposition") == "attachment; filename=\"\(language).strings\"")
             let parsed = try StringsFile(bytes: strings.body)
-            #expect(parsed.table == localizer.table(language), "\(language): the export reads back as the shipped table")
-            #expect(parsed.comments["site.name"] == "The site's name, in the header and titles.", "the base language's comment")
+            #expect(
+                parsed.table == localizer.table(language), "\(language): the export reads back as the shipped table")
+            #expect(
+                parsed.comments["site.name"] == "The site's name, in the header and titles.",
+                "the base language's comment")
             let preview = try Self.importFile(admin, language: language, name: "\(language).strings", strings.text)
             #expect(preview.status == 200)
-            #expect(Self.counts(preview) == ["new": 0, "changed": 0, "unchanged": parsed.keys.count, "refused": 0], "\(language)")
+            #expect(
+                Self.counts(preview) == ["new": 0, "changed": 0, "unchanged": parsed.keys.count, "refused": 0],
+                "\(language)")
             #expect(preview.text.contains("data-nothing"), "nothing to apply")
 
             let plurals = try admin.get("/admin/strings/\(language).stringsdict")
@@ -52,11 +61,16 @@ struct StringsExchangeTests {
             #expect(Set(entries.keys) == Set(shipped.keys))
             for (key, plural) in entries {
                 #expect(plural.format == shipped[key]?.format)
-                for (name, variable) in plural.variables { #expect(variable.forms == shipped[key]?.variables[name]?.forms, "\(language) \(key)") }
+                for (name, variable) in plural.variables {
+                    #expect(variable.forms == shipped[key]?.variables[name]?.forms, "\(language) \(key)")
+                }
             }
-            let pluralPreview = try Self.importFile(admin, language: language, name: "\(language).stringsdict", plurals.text)
-            #expect(Self.counts(pluralPreview)["changed"] == 0 && Self.counts(pluralPreview)["refused"] == 0
-                    && Self.counts(pluralPreview)["new"] == 0 && (Self.counts(pluralPreview)["unchanged"] ?? 0) > 0, "\(language)")
+            let pluralPreview = try Self.importFile(
+                admin, language: language, name: "\(language).stringsdict", plurals.text)
+            #expect(
+                Self.counts(pluralPreview)["changed"] == 0 && Self.counts(pluralPreview)["refused"] == 0
+                    && Self.counts(pluralPreview)["new"] == 0 && (Self.counts(pluralPreview)["unchanged"] ?? 0) > 0,
+                "\(language)")
         }
         #expect(try server.site.pool.connection().first("SELECT COUNT(*) AS n FROM string_hotfixes")?.int("n") == 0)
         // A hotfix is part of what the language shows, so of its export.
@@ -80,11 +94,15 @@ struct StringsExchangeTests {
             let fromExport = try ChildProcess(["strings", exported])
             let fromShipped = try ChildProcess(["strings", "Localizations/ru.lproj/Localizable.\(format)"])
             #expect(fromExport.wait(timeout: 10) == 0 && fromShipped.wait(timeout: 10) == 0)
-            #expect(fromExport.standardOutput.count > 100 && fromExport.standardOutput == fromShipped.standardOutput, "\(format)")
+            #expect(
+                fromExport.standardOutput.count > 100 && fromExport.standardOutput == fromShipped.standardOutput,
+                "\(format)")
         }
     }
 
-    @Test(arguments: Engine.allCases) func anImportIsPreviewedAppliedAsOneChangeAndUndoneByOneRevert(_ engine: Engine) throws {
+    @Test(arguments: Engine.allCases) func anImportIsPreviewedAppliedAsOneChangeAndUndoneByOneRevert(
+        _ engine: Engine
+    ) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let admin = try AdminConsoleTests.admin(server)
@@ -117,18 +135,27 @@ struct StringsExchangeTests {
             <key>NSStringFormatValueTypeKey</key><string>d</string><key>two</key><string>%d Spielchen</string>
             <key>other</key><string>%d Spiele</string></dict></dict></dict></plist>
             """
-        #expect(Self.counts(try Self.importFile(admin, language: "de", name: "x.stringsdict", plural)) == ["new": 1, "changed": 0,
-                                                                                                          "unchanged": 1, "refused": 0])
+        #expect(
+            Self.counts(try Self.importFile(admin, language: "de", name: "x.stringsdict", plural)) == [
+                "new": 1, "changed": 0,
+                "unchanged": 1, "refused": 0,
+            ])
 
         let applied = try admin.post("/admin/strings/import/apply", "import=\(id)")
         #expect(applied.status == 303)
-        #expect(localizer.overlay.values(for: "de") == ["home.title": "Spielhalle: Retro", "home.heading": "Wähle dein Spiel"])
+        #expect(
+            localizer.overlay.values(for: "de") == [
+                "home.title": "Spielhalle: Retro", "home.heading": "Wähle dein Spiel",
+            ])
         let db = try server.site.pool.connection()
-        #expect(try db.first("SELECT COUNT(*) AS n FROM audit WHERE action = 'import strings'")?.int("n") == 1, "one audited change")
+        #expect(
+            try db.first("SELECT COUNT(*) AS n FROM audit WHERE action = 'import strings'")?.int("n") == 1,
+            "one audited change")
         #expect(try db.first("SELECT COUNT(*) AS n FROM hotfix_history WHERE batch = ?", [.text(id)])?.int("n") == 2)
         #expect(try admin.get("/admin/strings").text.contains("data-revert-import=\"\(id)\""))
-        #expect(try admin.get("/admin/hotfixes?q=home.title").text.contains("data-import-batch=\"\(id)\""),
-                "the key's history says which import changed it")
+        #expect(
+            try admin.get("/admin/hotfixes?q=home.title").text.contains("data-import-batch=\"\(id)\""),
+            "the key's history says which import changed it")
         // Applying it twice changes nothing more.
         #expect(try admin.post("/admin/strings/import/apply", "import=\(id)").status == 409)
 
@@ -150,7 +177,8 @@ struct StringsExchangeTests {
         let refused = try Self.importFile(admin, language: "de", name: "de.strings", broken)
         #expect(refused.status == 422)
         #expect(refused.text.contains("3:1"), "line and column of the error")
-        let plist = try Self.importFile(admin, language: "de", name: "de.stringsdict", "<plist><dict><key>a</key></plist>")
+        let plist = try Self.importFile(
+            admin, language: "de", name: "de.stringsdict", "<plist><dict><key>a</key></plist>")
         #expect(plist.status == 422)
         #expect(try Self.importFile(admin, language: "de", name: "de.strings", "").status == 422, "an empty file")
         #expect(try Self.importFile(admin, language: "xx", name: "de.strings", "\"a\" = \"b\";").status == 422)
@@ -165,7 +193,8 @@ struct StringsExchangeTests {
         // Without the form token, nothing is read.
         let anonymous = Player(server)
         try anonymous.get("/")
-        #expect(try Self.importFile(anonymous, language: "de", name: "de.strings", "\"home.title\" = \"x\";").status != 200)
+        #expect(
+            try Self.importFile(anonymous, language: "de", name: "de.strings", "\"home.title\" = \"x\";").status != 200)
     }
 
     @Test(arguments: Engine.allCases) func thePseudoLocaleIsForAdminsOnly(_ engine: Engine) throws {

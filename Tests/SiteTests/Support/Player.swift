@@ -1,6 +1,6 @@
+import Storage
 import TestSupport
 import Testing
-import Storage
 
 /// A client that keeps cookies and the page's CSRF token, as a browser would.
 final class Player: @unchecked Sendable {
@@ -23,7 +23,8 @@ final class Player: @unchecked Sendable {
     func post(_ path: String, _ body: String, fragment: Bool = false) throws -> WireResponse {
         var headers = ["Cookie": cookieHeader]
         if fragment { headers["X-Fragment"] = "board" }
-        let response = try server.post(path, body: body.isEmpty ? "csrf=\(csrf)" : "csrf=\(csrf)&" + body, headers: headers)
+        let response = try server.post(
+            path, body: body.isEmpty ? "csrf=\(csrf)" : "csrf=\(csrf)&" + body, headers: headers)
         absorb(response)
         return response
     }
@@ -54,7 +55,8 @@ final class Player: @unchecked Sendable {
 
     func secret() throws -> String {
         let db = try Database(location: server.database)
-        return try #require(try db.first("SELECT secret FROM mastermind_games ORDER BY id DESC LIMIT 1")?.string("secret"))
+        return try #require(
+            try db.first("SELECT secret FROM mastermind_games ORDER BY id DESC LIMIT 1")?.string("secret"))
     }
 
     static func attribute(_ name: String, in html: String) -> String? {

@@ -1,8 +1,10 @@
-import TestSupport
 import HTTP
 import HTTPServer
 import Storage
+import TestSupport
+
 @testable import ArcadeApp
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,8 +33,9 @@ extension Endpoint {
     func post(_ path: String, body: String, headers: [String: String] = [:]) throws -> WireResponse {
         let client = try RawClient(port: port)
         let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
-        client.send("POST \(path) HTTP/1.1\r\nHost: t\r\n\(extra)Content-Type: application/x-www-form-urlencoded\r\n"
-                    + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+        client.send(
+            "POST \(path) HTTP/1.1\r\nHost: t\r\n\(extra)Content-Type: application/x-www-form-urlencoded\r\n"
+                + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
         return try client.readResponse()
     }
 }
@@ -45,8 +48,10 @@ final class SiteServer: Endpoint, @unchecked Sendable {
     let scratch = ScratchDirectory()
     var port: Int { server.port }
 
-    init(engine: Engine = .sqlite, routes: ((PlayerRoutes) -> Void)? = nil,
-         _ configure: (inout ServeOptions) -> Void = { _ in }) throws {
+    init(
+        engine: Engine = .sqlite, routes: ((PlayerRoutes) -> Void)? = nil,
+        _ configure: (inout ServeOptions) -> Void = { _ in }
+    ) throws {
         var options = ServeOptions()
         options.database = try TestDatabase.fresh(engine, in: scratch)
         options.photos = scratch.path + "/photos"

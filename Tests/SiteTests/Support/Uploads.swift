@@ -1,11 +1,13 @@
+import Files
+import Storage
 import TestSupport
 import Testing
-import Storage
-import Files
+
+@testable import ArcadeApp
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import ArcadeApp
 
 /// A file in a multipart upload.
 struct UploadFile {
@@ -25,12 +27,17 @@ extension Player {
             body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
         }
         for file in files {
-            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.name)\"\r\nContent-Type: \(file.type)\r\n\r\n".utf8)
+            body += Array(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.name)\"\r\nContent-Type: \(file.type)\r\n\r\n"
+                    .utf8)
             body += file.bytes + Array("\r\n".utf8)
         }
         body += Array("--\(boundary)--\r\n".utf8)
         let client = try RawClient(port: server.port)
-        client.send(Array("POST \(path) HTTP/1.1\r\nHost: t\r\nCookie: \(cookieHeader)\r\nContent-Type: multipart/form-data; boundary=\(boundary)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8) + body)
+        client.send(
+            Array(
+                "POST \(path) HTTP/1.1\r\nHost: t\r\nCookie: \(cookieHeader)\r\nContent-Type: multipart/form-data; boundary=\(boundary)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+                    .utf8) + body)
         let response = try client.readResponse()
         absorb(response)
         return response
@@ -48,7 +55,9 @@ extension Player {
 
 /// Tiny but genuine images: the magic bytes are what the site checks.
 enum Images {
-    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [UInt8](repeating: 1, count: 40)
+    static let png: [UInt8] =
+        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        + [UInt8](repeating: 1, count: 40)
     static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 2, count: 40)
     static let svg = Array("<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>".utf8)
 }

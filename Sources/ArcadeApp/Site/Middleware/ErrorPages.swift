@@ -56,14 +56,18 @@ struct ErrorPages: Middleware {
     }
 
     /// The localized error page, in the visitor's theme, with the security headers.
-    func page(_ status: Status, _ request: Request, visitor known: Visitor? = nil, message: String = "",
-              retry: String? = nil) -> Response {
+    func page(
+        _ status: Status, _ request: Request, visitor known: Visitor? = nil, message: String = "",
+        retry: String? = nil
+    ) -> Response {
         let visitor = known ?? (try? identity.visitor(for: request))
         let look = PageLook(theme: visitor?.theme ?? "", retroUnlocked: visitor?.retroUnlocked ?? false)
-        return SecurityHeaders<RequestContext>.apply(PageLook.$current.withValue(look) {
-            pages.error(status, language: visitor?.language ?? language(request), csrf: visitor?.csrfToken ?? "",
-                        path: "/", cookies: known == nil ? visitor?.cookies ?? [] : [], message: message, retry: retry)
-        })
+        return SecurityHeaders<RequestContext>.apply(
+            PageLook.$current.withValue(look) {
+                pages.error(
+                    status, language: visitor?.language ?? language(request), csrf: visitor?.csrfToken ?? "",
+                    path: "/", cookies: known == nil ? visitor?.cookies ?? [] : [], message: message, retry: retry)
+            })
     }
 
     private func language(_ request: Request) -> String { identity.language(for: request).0 }
