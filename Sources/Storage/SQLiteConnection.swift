@@ -80,7 +80,7 @@ final class SQLiteConnection: Connection {
         }
     }
 
-    func execute(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> Int {
+    @discardableResult func execute(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> Int {
         let statement = try prepared(sql)
         try bind(statement, values, sql: sql)
         defer { sqlite3_reset(statement) }

@@ -25,7 +25,6 @@ struct StringsController: Sendable {
 
     /// `de.strings`, `de.stringsdict`: a download.
     func download(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
         let name = request.parameters["file"] ?? ""
         guard let dot = name.lastIndex(of: "."),
             let format = StringsExchange.Format(rawValue: String(name[name.index(after: dot)...])),

@@ -132,7 +132,6 @@ struct PeopleController: Sendable {
     }
 
     func retire(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
         let admin = context.admin
         let id = request.parameters["id"] ?? ""
         guard try store.setRetired(id, request.form?["retired"] == "1", by: admin.name) else {

@@ -25,7 +25,7 @@ struct PhotoLibrary: Sendable {
         guard Files.writeDurably(bytes, to: folder + "/" + name) else { return .failure(.unsaved) }
         if let shared {
             do {
-                try shared.write { db in
+                _ = try shared.write { db in
                     try db.execute("INSERT INTO photos (name, bytes) VALUES (?, ?)", [.text(name), .blob(bytes)])
                 }
             } catch {
