@@ -12,8 +12,7 @@ extension AdminController {
     }
 
     func hotfixList(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
-        return try hotfixPage(request, visitor, status: .ok, message: nil)
+        try hotfixPage(request, context.visitor, status: .ok, message: nil)
     }
 
     func saveHotfix(_ request: Request, _ context: AdminContext) throws -> Response {
