@@ -71,11 +71,16 @@ let package = Package(
         .testTarget(name: "SpacedRepetitionTests", dependencies: ["SpacedRepetition"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
+        // Unit suites of the site's pure parts (files, tables, times, limits): no server, no database.
+        .testTarget(name: "ArcadeAppTests", dependencies: ["ArcadeApp", "HTTP", "Cheats", "JSON", "Localization", "TestSupport"]),
+        // The site end to end, one folder per feature: a real server on loopback, real databases.
         .testTarget(name: "SiteTests", dependencies: ["ArcadeApp", "HTTP", "HTTPServer", "CSystem", "Storage", "Crypto", "TestSupport", "HTTPClient", "Mastermind", "Constants", "PropertyList", "Files", "JSON", "Interceptions", "Localization"]),
         .testTarget(name: "ConstantsTests", dependencies: ["Constants", "PropertyList"]),
         .testTarget(name: "TemplatesTests", dependencies: ["Templates", "JSON"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "PropertyList"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "ArcadeApp", "CSystem", "TestSupport", "Threads"]),
+        // The real `arcade` executable as a child process: flags, environment, signals.
+        .testTarget(name: "CommandLineTests", dependencies: ["CSystem", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -138,7 +138,7 @@ final class PostgresConnection: Connection {
             Row(columns: columns, values: (0..<count).map { column in
                 guard cpg_getisnull(result, row, column) == 0, let value = cpg_getvalue(result, row, column) else { return .null }
                 return Self.value(value, length: Int(cpg_getlength(result, row, column)), type: types[Int(column)])
-            })
+            }, query: sql)
         }
     }
 

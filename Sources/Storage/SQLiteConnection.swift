@@ -106,7 +106,7 @@ final class SQLiteConnection: Connection {
             let rc = sqlite3_step(statement)
             if rc == SQLITE_DONE { return rows }
             guard rc == SQLITE_ROW else { throw failure(sql) }
-            rows.append(Row(columns: columns, values: (0..<count).map { column(statement, $0) }))
+            rows.append(Row(columns: columns, values: (0..<count).map { column(statement, $0) }, query: sql))
         }
     }
 

@@ -223,8 +223,8 @@ class NameGameStatisticsInJapanese(BrowserTest):
 def asked_of(round_id):
     """The id of the person a round asks for (the oracle, as answer_of)."""
     with sqlite3.connect(DATABASE) as db:
-        people, answer = db.execute("SELECT people, answer FROM namegame_rounds WHERE id = ?", (int(round_id),)).fetchone()
-    return people.split(",")[answer]
+        return db.execute("SELECT f.person FROM namegame_rounds r JOIN namegame_round_faces f"
+                          " ON f.round = r.id AND f.position = r.answer WHERE r.id = ?", (int(round_id),)).fetchone()[0]
 
 
 class LearnModeOnAPhone(NameGameHelpers, BrowserTest):

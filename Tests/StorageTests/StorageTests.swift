@@ -49,6 +49,45 @@ struct StorageTests {
         #expect(throws: DatabaseError.self) { try db.execute("INSERT INTO notes VALUES ('nobody', 'x', 0, NULL)") }
     }
 
+    @Test(arguments: Engine.allCases) func typedReadsTrustTheSchemaAndNameWhatIsWrong(_ engine: Engine) throws {
+        let db = try Database(location: TestDatabase.fresh(engine, in: scratch))
+        try db.migrate(Self.schema)
+        try db.execute("INSERT INTO players (id, first_seen) VALUES (?, ?)", ["p1", 42])
+        try db.execute(
+            "INSERT INTO notes (player, body, score, data) VALUES (?, ?, ?, ?)", ["p1", .null, .real(2.5), .blob([7])])
+        let row = try #require(try db.first("SELECT player, body, score, data FROM notes"))
+        #expect(try row.decode("player") == "p1")
+        #expect(try row.decode("score") == 2.5)
+        #expect(try row.decode("data") == [UInt8]([7]))
+        #expect(try row.decodeIfPresent("body", as: String.self) == nil)
+        // NULL where a value is required, a column the query did not select, a value of another type: each an error
+        // that names the column and the query, never a default.
+        let null = #expect(throws: DatabaseError.self) { try row.decode("body", as: String.self) }
+        #expect(null?.message == "column body is NULL (in: SELECT player, body, score, data FROM notes)")
+        let missing = #expect(throws: DatabaseError.self) { try row.decodeIfPresent("first_seen", as: Int.self) }
+        #expect(missing?.message.hasPrefix("column first_seen is missing (in: SELECT player") == true)
+        let wrong = #expect(throws: DatabaseError.self) { try row.decode("player", as: Int.self) }
+        #expect(wrong?.message.hasPrefix("column player is not Int") == true)
+        // Records and single values.
+        struct Player: FetchableRecord {
+            let id: String, firstSeen: Int
+            init(row: Row) throws(DatabaseError) {
+                id = try row.decode("id")
+                firstSeen = try row.decode("first_seen")
+            }
+        }
+        let players = try db.fetchAll(Player.self, "SELECT id, first_seen FROM players")
+        #expect(players.map(\.id) == ["p1"] && players.map(\.firstSeen) == [42])
+        #expect(try db.fetchOne(Player.self, "SELECT id, first_seen FROM players WHERE id = 'nobody'") == nil)
+        let partial = #expect(throws: DatabaseError.self) { try db.fetchOne(Player.self, "SELECT id FROM players") }
+        #expect(partial?.message.contains("first_seen is missing") == true)
+        #expect(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM players") == 1)
+        #expect(try db.value(Int.self, "SELECT first_seen FROM players WHERE id = 'nobody'") == nil)
+        #expect(throws: DatabaseError.self) {
+            try db.scalar(Int.self, "SELECT MAX(first_seen) AS m FROM players WHERE id = 'x'")
+        }
+    }
+
     @Test(arguments: Engine.allCases) func aFailedMigrationLeavesTheDatabaseUntouched(_ engine: Engine) throws {
         let db = try Database(location: TestDatabase.fresh(engine, in: scratch))
         try db.migrate([Self.schema[0]])

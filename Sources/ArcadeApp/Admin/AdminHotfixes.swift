@@ -51,9 +51,10 @@ struct AdminHotfixes: Sendable {
     /// Reads every constant hotfix again: those removed meanwhile (by another instance) are dropped.
     func loadConstants() throws {
         var kept = Set<String>()
-        for row in try pool.connection().query("SELECT * FROM constant_hotfixes") {
-            guard let key = row.string("key"), let text = row.string("value"), let base = constants.base[key],
-                  let value = Self.parse(text, like: base) else { continue }
+        for row in try pool.connection().query("SELECT key, value FROM constant_hotfixes") {
+            let key: String = try row.decode("key"), text: String = try row.decode("value")
+            // A constant the build no longer has, or whose type changed, keeps its row but is not applied.
+            guard let base = constants.base[key], let value = Self.parse(text, like: base) else { continue }
             try constants.setHotfix(key, value)
             kept.insert(key)
         }
@@ -74,7 +75,10 @@ struct AdminHotfixes: Sendable {
         guard before != after else { return .success(()) }
         try pool.write { db in
             if let value {
-                try db.execute("INSERT INTO constant_hotfixes VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value", [.text(key), .text(base.typeName), .text(Self.text(value))])
+                try db.execute("""
+                    INSERT INTO constant_hotfixes (key, type, value) VALUES (?, ?, ?)
+                    ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value
+                    """, [.text(key), .text(base.typeName), .text(Self.text(value))])
             } else {
                 try db.execute("DELETE FROM constant_hotfixes WHERE key = ?", [.text(key)])
             }
@@ -141,28 +145,40 @@ struct AdminHotfixes: Sendable {
         }
     }
 
-    struct Change: Sendable {
+    /// A `hotfix_history` row.
+    struct Change: Sendable, FetchableRecord {
+        static let columns = "id, key, language, before, after, admin, at, batch"
         let id: Int, key: String, language: String, before: String?, after: String?, admin: String, at: Int
         /// The import this change was part of.
         var batch: Int? = nil
+
+        init(row: Row) throws(DatabaseError) {
+            id = try row.decode("id")
+            key = try row.decode("key")
+            language = try row.decode("language")
+            before = try row.decodeIfPresent("before")
+            after = try row.decodeIfPresent("after")
+            admin = try row.decode("admin")
+            at = try row.decode("at")
+            batch = try row.decodeIfPresent("batch")
+        }
     }
 
     /// A key's 50 most recent changes, newest first (the page never grows with a long history).
     func history(_ key: String) throws -> [Change] {
-        try pool.connection().query("SELECT * FROM hotfix_history WHERE key = ? ORDER BY id DESC LIMIT 50", [.text(key)]).map(change)
+        try pool.connection().fetchAll(
+            Change.self, "SELECT \(Change.columns) FROM hotfix_history WHERE key = ? ORDER BY id DESC LIMIT 50",
+            [.text(key)])
     }
 
     /// Puts a key back as it was before a change.
     func revert(_ id: Int, by admin: String) throws -> Result<Void, Refusal>? {
-        guard let row = try pool.connection().first("SELECT * FROM hotfix_history WHERE id = ?", [SQLValue(id)]) else { return nil }
-        let change = change(row)
+        guard
+            let change = try pool.connection().fetchOne(
+                Change.self, "SELECT \(Change.columns) FROM hotfix_history WHERE id = ?",
+                [SQLValue(id)])
+        else { return nil }
         if change.language == Self.constantMarker { return try setConstant(change.key, to: change.before, by: admin) }
         return try set(change.key, language: change.language, to: change.before, by: admin)
-    }
-
-    private func change(_ row: Row) -> Change {
-        Change(id: row.int("id") ?? 0, key: row.string("key") ?? "", language: row.string("language") ?? "",
-               before: row.string("before"), after: row.string("after"), admin: row.string("admin") ?? "", at: row.int("at") ?? 0,
-               batch: row.int("batch"))
     }
 }

@@ -20,6 +20,23 @@ struct ChangeSchedule: Sendable {
         let admin: String
     }
 
+    /// A `scheduled_changes` row (its `undo`, `created` aside); a payload that no longer parses is no change.
+    struct ChangeRow: FetchableRecord {
+        static let columns = "id, kind, target, payload, starts_at, ends_at, state, admin"
+        let change: Change?
+
+        init(row: Row) throws(DatabaseError) {
+            let name: String = try row.decode("kind")
+            guard let kind = Kind(rawValue: name) else { throw DatabaseError("scheduled_changes: kind \(name)") }
+            guard let payload = try? JSONParser.parse(try row.decode("payload", as: String.self)) else {
+                change = nil; return
+            }
+            change = Change(id: try row.decode("id"), kind: kind, target: try row.decode("target"), payload: payload,
+                            startsAt: try row.decode("starts_at"), endsAt: try row.decodeIfPresent("ends_at"),
+                            state: try row.decode("state"), admin: try row.decode("admin"))
+        }
+    }
+
     /// A maintenance window for a platform, with its message per language.
     func maintenance(_ platform: String, messages: [String: String], from start: Int, until end: Int?, by admin: String) throws -> Int {
         try add(.maintenance, platform, .object(messages.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }),
@@ -52,42 +69,38 @@ struct ChangeSchedule: Sendable {
     func cancel(_ id: Int, by admin: String) throws -> Bool {
         let now = Int(clock())
         return try pool.write { db in
-            guard let row = try db.first("SELECT target, state FROM scheduled_changes WHERE id = ?", [SQLValue(id)]),
-                  let state = row.string("state"), state == "pending" || state == "started" else { return false }
+            guard let row = try db.first("SELECT target, state FROM scheduled_changes WHERE id = ?", [SQLValue(id)])
+            else {
+                return false
+            }
+            let state: String = try row.decode("state")
+            guard state == "pending" || state == "started" else { return false }
             if state == "pending" {
                 try db.execute("UPDATE scheduled_changes SET state = 'cancelled' WHERE id = ?", [SQLValue(id)])
             } else {
                 try db.execute("UPDATE scheduled_changes SET ends_at = ? WHERE id = ?", [SQLValue(now), SQLValue(id)])
             }
             try AdminStore.audit(db, at: now, admin, action: "cancel scheduled change", target: "#\(id)",
-                                 before: row.string("target"), after: nil)
+                                 before: try row.decode("target", as: String.self), after: nil)
             return true
         }
     }
 
     /// What is still to start or to end, soonest first.
     func upcoming() throws -> [Change] {
-        try pool.connection().query("""
-            SELECT * FROM scheduled_changes WHERE state IN ('pending', 'started')
+        try pool.connection().fetchAll(ChangeRow.self, """
+            SELECT \(ChangeRow.columns) FROM scheduled_changes WHERE state IN ('pending', 'started')
             ORDER BY CASE state WHEN 'started' THEN ends_at ELSE starts_at END LIMIT 100
-            """).compactMap(Self.change)
-    }
-
-    private static func change(_ row: Row) -> Change? {
-        guard let id = row.int("id"), let kind = row.string("kind").flatMap(Kind.init), let target = row.string("target"),
-              let payload = row.string("payload").flatMap({ try? JSONParser.parse($0) }), let startsAt = row.int("starts_at")
-        else { return nil }
-        return Change(id: id, kind: kind, target: target, payload: payload, startsAt: startsAt, endsAt: row.int("ends_at"),
-                      state: row.string("state") ?? "pending", admin: row.string("admin") ?? "")
+            """).compactMap(\.change)
     }
 
     /// Starts and ends what is due; called by the ticker (never on an event loop: it writes).
     func applyDue() throws {
         let now = Int(clock())
-        let due = try pool.connection().query("""
-            SELECT * FROM scheduled_changes WHERE (state = 'pending' AND starts_at <= ?)
+        let due = try pool.connection().fetchAll(ChangeRow.self, """
+            SELECT \(ChangeRow.columns) FROM scheduled_changes WHERE (state = 'pending' AND starts_at <= ?)
                 OR (state = 'started' AND ends_at IS NOT NULL AND ends_at <= ?) ORDER BY id
-            """, [SQLValue(now), SQLValue(now)]).compactMap(Self.change)
+            """, [SQLValue(now), SQLValue(now)]).compactMap(\.change)
         for change in due {
             // A window already over when first seen (the site was down) still leaves its trace, started and ended.
             if change.state == "pending" {
@@ -143,8 +156,8 @@ struct ChangeSchedule: Sendable {
     /// Applies the end: what the start replaced comes back.
     private func finish(_ change: Change) throws {
         guard change.endsAt != nil else { return }
-        let undo = try pool.connection().first("SELECT undo FROM scheduled_changes WHERE id = ?", [SQLValue(change.id)])?
-            .string("undo")
+        let undo = try pool.connection().value(
+            String.self, "SELECT undo FROM scheduled_changes WHERE id = ?", [SQLValue(change.id)])
         switch change.kind {
         case .maintenance:
             var m = undo.flatMap(InterceptionsStore.maintenance(json:)) ?? .init()

@@ -15,8 +15,8 @@ struct StringHotfixes: Sendable {
     func load() throws {
         var all: [String: [String: String]] = [:]
         for row in try pool.connection().query("SELECT key, language, value FROM string_hotfixes") {
-            guard let key = row.string("key"), let language = row.string("language"), let value = row.string("value") else { continue }
-            all[language, default: [:]][key] = value
+            all[try row.decode("language", as: String.self), default: [:]][try row.decode("key")] = try row.decode(
+                "value", as: String.self)
         }
         overlay.replaceAll(all)
     }

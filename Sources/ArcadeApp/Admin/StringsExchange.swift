@@ -46,9 +46,25 @@ struct StringsExchange: Sendable {
     /// A file that cannot be read: refused whole, with where and why (`12:5: expected ';' …`).
     struct Unreadable: Error, Sendable { let message: String }
 
-    struct Import: Sendable {
+    /// A `string_imports` row (its `staged_at` aside).
+    struct Import: Sendable, FetchableRecord {
+        static let columns = "id, language, format, file, content, admin, applied_at, changes, reverted_at"
         let id: Int, language: String, format: Format, file: String, content: [UInt8], admin: String
         let appliedAt: Int?, changes: Int?, revertedAt: Int?
+
+        init(row: Row) throws(DatabaseError) {
+            let name: String = try row.decode("format")
+            guard let format = Format(rawValue: name) else { throw DatabaseError("string_imports: format \(name)") }
+            self.format = format
+            id = try row.decode("id")
+            language = try row.decode("language")
+            file = try row.decode("file")
+            content = try row.decode("content")
+            admin = try row.decode("admin")
+            appliedAt = try row.decodeIfPresent("applied_at")
+            changes = try row.decodeIfPresent("changes")
+            revertedAt = try row.decodeIfPresent("reverted_at")
+        }
     }
 
     // MARK: export
@@ -180,7 +196,8 @@ struct StringsExchange: Sendable {
     }
 
     func staged(_ id: Int) throws -> Import? {
-        try pool.connection().first("SELECT * FROM string_imports WHERE id = ?", [SQLValue(id)]).flatMap(Self.record)
+        try pool.connection().fetchOne(
+            Import.self, "SELECT \(Import.columns) FROM string_imports WHERE id = ?", [SQLValue(id)])
     }
 
     enum Outcome: Equatable, Sendable { case applied(Int), alreadyApplied, unknown }
@@ -225,13 +242,14 @@ struct StringsExchange: Sendable {
     /// (that later change is kept and counted as skipped).
     func revert(_ id: Int, by admin: String) throws -> (reverted: Int, skipped: Int)? {
         guard let staged = try staged(id), staged.appliedAt != nil, staged.revertedAt == nil else { return nil }
-        let rows = try pool.connection().query("SELECT * FROM hotfix_history WHERE batch = ? ORDER BY id DESC", [SQLValue(id)])
+        let rows = try pool.connection().fetchAll(AdminHotfixes.Change.self, """
+            SELECT \(AdminHotfixes.Change.columns) FROM hotfix_history WHERE batch = ? ORDER BY id DESC
+            """, [SQLValue(id)])
         var undo: [(key: String, language: String, before: String?, after: String?)] = []
         var skipped = 0
         for row in rows {
-            guard let key = row.string("key"), let language = row.string("language") else { continue }
-            let now = localizer.overlay.values(for: language)[key]
-            if now == row.string("after") { undo.append((key, language, now, row.string("before"))) } else { skipped += 1 }
+            let now = localizer.overlay.values(for: row.language)[row.key]
+            if now == row.after { undo.append((row.key, row.language, now, row.before)) } else { skipped += 1 }
         }
         let done: Bool = try pool.write { db in
             guard try db.first("SELECT id FROM string_imports WHERE id = ? AND reverted_at IS NULL", [SQLValue(id)]) != nil else {
@@ -253,15 +271,8 @@ struct StringsExchange: Sendable {
 
     /// The ten most recent applied imports, newest first.
     func recent() throws -> [Import] {
-        try pool.connection().query("SELECT * FROM string_imports WHERE applied_at IS NOT NULL ORDER BY id DESC LIMIT 10")
-            .compactMap(Self.record)
-    }
-
-    private static func record(_ row: Row) -> Import? {
-        guard let id = row.int("id"), let language = row.string("language"),
-              let format = row.string("format").flatMap(Format.init(rawValue:)) else { return nil }
-        return Import(id: id, language: language, format: format, file: row.string("file") ?? "", content: row.blob("content") ?? [],
-                      admin: row.string("admin") ?? "", appliedAt: row.int("applied_at"), changes: row.int("changes"),
-                      revertedAt: row.int("reverted_at"))
+        try pool.connection().fetchAll(Import.self, """
+            SELECT \(Import.columns) FROM string_imports WHERE applied_at IS NOT NULL ORDER BY id DESC LIMIT 10
+            """)
     }
 }

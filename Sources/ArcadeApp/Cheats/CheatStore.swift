@@ -22,8 +22,10 @@ struct CheatStore: Sendable {
                 guard !progress.recent.isEmpty, let at = progress.lastTime else { return nil }
                 return (name, .object([("at", .double(at)), ("recent", .array(progress.recent.map { .string($0.description) }))]))
             }
-            try db.execute("INSERT INTO cheat_progress VALUES (?, ?) ON CONFLICT (player) DO UPDATE SET progress = excluded.progress",
-                           [.text(player), .text(JSONWriter().string(.object(members)))])
+            try db.execute("""
+                INSERT INTO cheat_progress (player, progress) VALUES (?, ?)
+                ON CONFLICT (player) DO UPDATE SET progress = excluded.progress
+                """, [.text(player), .text(JSONWriter().string(.object(members)))])
             return outcome
         }, then: then)
     }
@@ -31,7 +33,9 @@ struct CheatStore: Sendable {
     /// A stored progress that no longer parses (say, after the cheats file
     /// changed) is dropped rather than refused: it is only a partial input.
     private static func load(_ player: String, _ db: Database) throws -> [String: CheatProgress] {
-        guard let text = try db.first("SELECT progress FROM cheat_progress WHERE player = ?", [.text(player)])?.string("progress"),
+        guard
+            let text = try db.value(
+                String.self, "SELECT progress FROM cheat_progress WHERE player = ?", [.text(player)]),
               let json = try? JSONParser.parse(text), let members = json.members else { return [:] }
         var result: [String: CheatProgress] = [:]
         for (name, value) in members {

@@ -40,7 +40,7 @@ public enum CommandLineTool {
     static func serve(_ options: ServeOptions) -> Int32 {
         do {
             let site = try Site(options: options)
-            let server = try HTTPServer(configuration: options.server, responder: site.router)
+            let server = try HTTPServer(configuration: options.server, responder: site.routes)
             write("arcade: serving \(options.publicDirectory) on http://\(display(options.server.host)):\(server.port)"
                 + " with \(server.configuration.workers) worker(s), database \(options.database)\n", to: 1)
             let signal = server.runUntilSignalled()

@@ -7,6 +7,36 @@ enum Schema {
                           ("update_rules", "interceptions"), ("maintenance", "interceptions"), ("people", "people"),
                           ("once_marks", "once"), ("once_todos", "once")]
 
+    /// Migration 21: the Name Game's lists, once comma-joined in TEXT columns, as rows of their own.
+    static let namegameLists = """
+        -- A round's faces: its people in their places, when each hides in hint mode (0 first; the answer never
+        -- does), and the order of the player's wrong picks (0 first; NULL: not picked wrongly).
+        CREATE TABLE namegame_round_faces (
+            round INTEGER NOT NULL REFERENCES namegame_rounds(id),
+            position INTEGER NOT NULL,
+            person TEXT NOT NULL,
+            hide_rank INTEGER,
+            wrong_rank INTEGER,
+            PRIMARY KEY (round, position)
+        );
+        -- A session's people to come: the next round's (for prefetching) and a review's queue, in order.
+        CREATE TABLE namegame_session_people (
+            session INTEGER NOT NULL REFERENCES namegame_sessions(id),
+            list TEXT NOT NULL CHECK (list IN ('next', 'queue')),
+            position INTEGER NOT NULL,
+            person TEXT NOT NULL,
+            PRIMARY KEY (session, list, position)
+        );
+
+        """
+    static let namegameDrops = """
+        ALTER TABLE namegame_rounds DROP COLUMN people;
+        ALTER TABLE namegame_rounds DROP COLUMN hide_order;
+        ALTER TABLE namegame_rounds DROP COLUMN wrong;
+        ALTER TABLE namegame_sessions DROP COLUMN next_people;
+        ALTER TABLE namegame_sessions DROP COLUMN queue;
+        """
+
     static let migrations = [
         Migration(1, """
             CREATE TABLE secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);
@@ -288,7 +318,9 @@ enum Schema {
                 finished_ms INTEGER,
                 cheat INTEGER NOT NULL DEFAULT 0
             );
-            INSERT INTO namegame_rounds_new SELECT id, session, player, mode, people, answer, hide_order, started_ms, wrong,
+            INSERT INTO namegame_rounds_new (id, session, player, mode, people, answer, hide_order, started_ms, wrong,
+                status, finished_ms, cheat)
+            SELECT id, session, player, mode, people, answer, hide_order, started_ms, wrong,
                 status, finished_ms, cheat FROM namegame_rounds;
             DROP TABLE namegame_rounds;
             ALTER TABLE namegame_rounds_new RENAME TO namegame_rounds;
@@ -380,5 +412,46 @@ enum Schema {
             -- Uploaded photos, for instances sharing a database (each keeps a file copy); one SQLite site keeps files only.
             CREATE TABLE photos (name TEXT PRIMARY KEY, bytes BLOB NOT NULL);
             """),
+        Migration(21, namegameLists + """
+            -- Each comma-joined list, split into (owner, list, position, item) rows with a recursive query.
+            CREATE TEMP TABLE namegame_split (owner INTEGER, list TEXT, position INTEGER, item TEXT);
+            INSERT INTO namegame_split (owner, list, position, item)
+            WITH RECURSIVE split (owner, list, position, item, rest) AS (
+                SELECT id, 'people', -1, '', people || ',' FROM namegame_rounds
+                UNION ALL SELECT id, 'hide', -1, '', hide_order || ',' FROM namegame_rounds
+                UNION ALL SELECT id, 'wrong', -1, '', wrong || ',' FROM namegame_rounds
+                UNION ALL SELECT id, 'next', -1, '', COALESCE(next_people, '') || ',' FROM namegame_sessions
+                UNION ALL SELECT id, 'queue', -1, '', COALESCE(queue, '') || ',' FROM namegame_sessions
+                UNION ALL SELECT owner, list, position + 1, substr(rest, 1, instr(rest, ',') - 1),
+                    substr(rest, instr(rest, ',') + 1) FROM split WHERE rest != ''
+            )
+            SELECT owner, list, position, item FROM split WHERE position >= 0 AND item != '';
+            INSERT INTO namegame_round_faces (round, position, person, hide_rank, wrong_rank)
+            SELECT p.owner, p.position, p.item,
+                (SELECT MIN(h.position) FROM namegame_split h
+                 WHERE h.owner = p.owner AND h.list = 'hide' AND h.item = CAST(p.position AS TEXT)),
+                (SELECT MIN(w.position) FROM namegame_split w
+                 WHERE w.owner = p.owner AND w.list = 'wrong' AND w.item = CAST(p.position AS TEXT))
+            FROM namegame_split p WHERE p.list = 'people';
+            INSERT INTO namegame_session_people (session, list, position, person)
+            SELECT owner, list, position, item FROM namegame_split WHERE list IN ('next', 'queue');
+            DROP TABLE namegame_split;
+            """ + namegameDrops, postgresql: namegameLists + """
+            INSERT INTO namegame_round_faces (round, position, person, hide_rank, wrong_rank)
+            SELECT r.id, p.n - 1, p.item,
+                (SELECT MIN(h.n) - 1 FROM unnest(string_to_array(r.hide_order, ',')) WITH ORDINALITY AS h (item, n)
+                 WHERE h.item = CAST(p.n - 1 AS TEXT)),
+                (SELECT MIN(w.n) - 1 FROM unnest(string_to_array(r.wrong, ',')) WITH ORDINALITY AS w (item, n)
+                 WHERE w.item = CAST(p.n - 1 AS TEXT))
+            FROM namegame_rounds r, unnest(string_to_array(r.people, ',')) WITH ORDINALITY AS p (item, n)
+            WHERE p.item != '';
+            INSERT INTO namegame_session_people (session, list, position, person)
+            SELECT s.id, 'next', p.n - 1, p.item
+            FROM namegame_sessions s, unnest(string_to_array(s.next_people, ',')) WITH ORDINALITY AS p (item, n)
+            WHERE p.item != ''
+            UNION ALL SELECT s.id, 'queue', p.n - 1, p.item
+            FROM namegame_sessions s, unnest(string_to_array(s.queue, ',')) WITH ORDINALITY AS p (item, n)
+            WHERE p.item != '';
+            """ + namegameDrops),
     ]
 }

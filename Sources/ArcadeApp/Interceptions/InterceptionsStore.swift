@@ -47,19 +47,61 @@ struct InterceptionsStore: Sendable {
     }
 
     func rules(in db: Database? = nil) throws -> [UpdateRule] {
-        try (db ?? pool.connection()).query("SELECT * FROM update_rules ORDER BY id").compactMap(Self.rule)
+        try (db ?? pool.connection()).fetchAll(RuleRow.self, "SELECT \(RuleRow.columns) FROM update_rules ORDER BY id")
+            .map(\.rule)
     }
 
     func rule(_ id: Int, in db: Database? = nil) throws -> UpdateRule? {
-        try (db ?? pool.connection()).first("SELECT * FROM update_rules WHERE id = ?", [SQLValue(id)]).flatMap(Self.rule)
+        try (db ?? pool.connection()).fetchOne(RuleRow.self, "SELECT \(RuleRow.columns) FROM update_rules WHERE id = ?",
+                                               [SQLValue(id)])?.rule
     }
 
-    private static func rule(_ row: Row) -> UpdateRule? {
-        guard let id = row.int("id"), let platform = row.string("platform"),
-              let restriction = row.int("restriction").flatMap(Restriction.init) else { return nil }
-        return UpdateRule(id: id, platform: platform, restriction: restriction, active: row.int("active") == 1,
-                          minimumApp: requirement(row.string("min_app_version"), row.string("min_app_messages")),
-                          minimumOS: requirement(row.string("min_os_version"), row.string("min_os_messages")), os: row.string("os"))
+    /// An `update_rules` row.
+    struct RuleRow: FetchableRecord {
+        static let columns = """
+            id, platform, restriction, active, min_app_version, min_app_messages, min_os_version, min_os_messages, os
+            """
+        let rule: UpdateRule
+
+        init(row: Row) throws(DatabaseError) {
+            let level: Int = try row.decode("restriction")
+            guard let restriction = Restriction(rawValue: level) else {
+                throw DatabaseError("update_rules: restriction \(level)")
+            }
+            let app = requirement(try row.decodeIfPresent("min_app_version"), try row.decode("min_app_messages"))
+            let system = requirement(try row.decodeIfPresent("min_os_version"), try row.decode("min_os_messages"))
+            rule = UpdateRule(id: try row.decode("id"), platform: try row.decode("platform"), restriction: restriction,
+                              active: try row.decode("active"), minimumApp: app, minimumOS: system,
+                              os: try row.decodeIfPresent("os"))
+        }
+    }
+
+    /// A `maintenance` row.
+    struct MaintenanceRow: FetchableRecord {
+        static let columns = "platform, active, messages, ends_at, poll_interval"
+        let platform: String
+        let maintenance: Maintenance
+
+        init(row: Row) throws(DatabaseError) {
+            platform = try row.decode("platform")
+            maintenance = Maintenance(
+                active: try row.decode("active"), messages: messages(try row.decode("messages", as: String.self)),
+                endsAt: try row.decodeIfPresent("ends_at"), pollInterval: try row.decode("poll_interval"))
+        }
+    }
+
+    /// A `change_history` row.
+    struct ChangeRow: FetchableRecord {
+        static let columns = "id, kind, target, before, after, admin, at"
+        let change: Change
+
+        init(row: Row) throws(DatabaseError) {
+            let name: String = try row.decode("kind")
+            guard let kind = Kind(rawValue: name) else { throw DatabaseError("change_history: kind \(name)") }
+            change = Change(id: try row.decode("id"), kind: kind, target: try row.decode("target"),
+                            before: try row.decodeIfPresent("before"), after: try row.decodeIfPresent("after"),
+                            admin: try row.decode("admin"), at: try row.decode("at"))
+        }
     }
 
     @discardableResult
@@ -135,11 +177,9 @@ struct InterceptionsStore: Sendable {
     }
 
     func maintenance(_ platform: String, in db: Database? = nil) throws -> Maintenance {
-        guard let row = try (db ?? pool.connection()).first("SELECT * FROM maintenance WHERE platform = ?", [.text(platform)]) else {
-            return Maintenance()
-        }
-        return Maintenance(active: row.int("active") == 1, messages: Self.messages(row.string("messages")),
-                           endsAt: row.int("ends_at"), pollInterval: row.int("poll_interval") ?? 30)
+        try (db ?? pool.connection()).fetchOne(
+            MaintenanceRow.self, "SELECT \(MaintenanceRow.columns) FROM maintenance WHERE platform = ?",
+            [.text(platform)])?.maintenance ?? Maintenance()
     }
 
     func setMaintenance(_ platform: String, _ value: Maintenance, by admin: String = "system") throws {
@@ -148,7 +188,8 @@ struct InterceptionsStore: Sendable {
             let before = try maintenance(platform, in: db)
             guard before != value else { return }
             try db.execute("""
-                INSERT INTO maintenance VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform) DO UPDATE SET active = excluded.active,
+                INSERT INTO maintenance (\(MaintenanceRow.columns)) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (platform) DO UPDATE SET active = excluded.active,
                     messages = excluded.messages, ends_at = excluded.ends_at, poll_interval = excluded.poll_interval
                 """, [
                 .text(platform), SQLValue(value.active ? 1 : 0), .text(Self.json(value.messages)),
@@ -177,27 +218,26 @@ struct InterceptionsStore: Sendable {
 
     /// The newest changes first: of one item, or of every one of a kind.
     func history(_ kind: Kind, target: String? = nil, limit: Int = 50) throws -> [Change] {
+        let select = "SELECT \(ChangeRow.columns) FROM change_history"
         let rows = if let target {
-            try pool.connection().query("SELECT * FROM change_history WHERE kind = ? AND target = ? ORDER BY id DESC LIMIT ?",
-                                        [.text(kind.rawValue), .text(target), SQLValue(limit)])
+            try pool.connection().fetchAll(ChangeRow.self,
+                                           select + " WHERE kind = ? AND target = ? ORDER BY id DESC LIMIT ?",
+                                           [.text(kind.rawValue), .text(target), SQLValue(limit)])
         } else {
-            try pool.connection().query("SELECT * FROM change_history WHERE kind = ? ORDER BY id DESC LIMIT ?",
-                                        [.text(kind.rawValue), SQLValue(limit)])
+            try pool.connection().fetchAll(ChangeRow.self, "\(select) WHERE kind = ? ORDER BY id DESC LIMIT ?",
+                                           [.text(kind.rawValue), SQLValue(limit)])
         }
-        return rows.compactMap { row in
-            guard let id = row.int("id"), let kind = row.string("kind").flatMap(Kind.init), let target = row.string("target")
-            else { return nil }
-            return Change(id: id, kind: kind, target: target, before: row.string("before"), after: row.string("after"),
-                          admin: row.string("admin") ?? "", at: row.int("at") ?? 0)
-        }
+        return rows.map(\.change)
     }
 
     /// Puts an item back as it was before a change (itself a change, audited); false if there is no such change.
     func revert(_ id: Int, by admin: String) throws -> Bool {
-        guard let row = try pool.connection().first("SELECT * FROM change_history WHERE id = ?", [SQLValue(id)]),
-              let kind = row.string("kind").flatMap(Kind.init), let target = row.string("target") else { return false }
-        let before = row.string("before")
-        switch kind {
+        let select = "SELECT \(ChangeRow.columns) FROM change_history WHERE id = ?"
+        guard let change = try pool.connection().fetchOne(ChangeRow.self, select, [SQLValue(id)])?.change else {
+            return false
+        }
+        let before = change.before, target = change.target
+        switch change.kind {
         case .maintenance:
             try setMaintenance(target, before.flatMap(Self.maintenance(json:)) ?? Maintenance(), by: admin)
         case .rule:
@@ -263,7 +303,7 @@ struct InterceptionsStore: Sendable {
         fields.flatMap { version, messages in Version(version).map { Requirement(version: $0, messages: messages) } }
     }
 
-    private static func requirement(_ version: String?, _ messages: String?) -> Requirement? {
+    fileprivate static func requirement(_ version: String?, _ messages: String?) -> Requirement? {
         guard let version, let parsed = Version(version) else { return nil }
         return Requirement(version: parsed, messages: Self.messages(messages))
     }

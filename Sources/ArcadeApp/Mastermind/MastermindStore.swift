@@ -108,13 +108,54 @@ struct MastermindStore: Sendable {
         var winPercent: Int { played == 0 ? 0 : Int((Double(wins) * 100 / Double(played)).rounded()) }
     }
 
+    /// A `mastermind_games` row.
+    struct GameRow: FetchableRecord {
+        static let columns = """
+            id, player, secret, code_length, digit_min, digit_max, attempts, status, used_hint, hint, created, finished,
+            revealed, hard, daily, played_day
+            """
+        let id: Int64, player: String, secret: String, rules: Rules, status: String, usedHint: Bool, hint: String?
+        let created: Int64, finished: Int64?, revealed: Int?, hard: Bool, daily: Int?, playedDay: Int?
+
+        init(row: Row) throws(DatabaseError) {
+            id = try row.decode("id")
+            player = try row.decode("player")
+            secret = try row.decode("secret")
+            rules = Rules(length: try row.decode("code_length"), digitMin: try row.decode("digit_min"),
+                          digitMax: try row.decode("digit_max"), attempts: try row.decode("attempts"))
+            status = try row.decode("status")
+            usedHint = try row.decode("used_hint")
+            hint = try row.decodeIfPresent("hint")
+            created = try row.decode("created")
+            finished = try row.decodeIfPresent("finished")
+            revealed = try row.decodeIfPresent("revealed")
+            hard = try row.decode("hard")
+            daily = try row.decodeIfPresent("daily")
+            playedDay = try row.decodeIfPresent("played_day")
+        }
+    }
+
+    /// A `mastermind_guesses` row.
+    struct GuessRow: FetchableRecord {
+        static let columns = "game, number, guess, red, blue, gray, pegs"
+        let game: Int64, number: Int, guess: String, feedback: Feedback, pegs: String
+
+        init(row: Row) throws(DatabaseError) {
+            game = try row.decode("game")
+            number = try row.decode("number")
+            guess = try row.decode("guess")
+            feedback = Feedback(red: try row.decode("red"), blue: try row.decode("blue"), gray: try row.decode("gray"))
+            pegs = try row.decode("pegs")
+        }
+    }
+
     /// The player's latest game: the one in play, or the last finished.
     func latest(player: String) throws -> Record? {
         try load(pool.connection(), Self.latestSQL, [.text(player)])
     }
 
-    private static let latestSQL = "SELECT * FROM mastermind_games WHERE player = ? AND daily IS NULL ORDER BY id DESC LIMIT 1"
-    private static let dailySQL = "SELECT * FROM mastermind_games WHERE player = ? AND daily = ?"
+    private static let latestSQL = "player = ? AND daily IS NULL ORDER BY id DESC LIMIT 1"
+    private static let dailySQL = "player = ? AND daily = ?"
 
     /// The player's game of daily `number`, if they started it.
     func daily(player: String, _ number: Int) throws -> Record? {
@@ -187,7 +228,7 @@ struct MastermindStore: Sendable {
                 record = try insert(who, first, db)
                 record.game = Game(rules: first.rules, secret: first.secret, turns: turns)
             }
-            try db.execute("INSERT INTO mastermind_guesses VALUES (?, ?, ?, ?, ?, ?, ?)", [
+            try db.execute("INSERT INTO mastermind_guesses (\(GuessRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)", [
                 .integer(record.id), SQLValue(record.game.turns.count), .text(scored.guess.description),
                 SQLValue(scored.feedback.red), SQLValue(scored.feedback.blue), SQLValue(scored.feedback.gray),
                 .text(String(scored.pegs.map { $0.rawValue.first! })),
@@ -206,7 +247,7 @@ struct MastermindStore: Sendable {
         try pool.write { db in
             guard try db.execute("UPDATE mastermind_games SET status = 'lost', finished = ? WHERE id = ? AND player = ? AND status = 'playing'",
                                  [.integer(Int64(clock())), .integer(id), .text(player)]) == 1 else { return nil }
-            return try load(db, "SELECT * FROM mastermind_games WHERE id = ?", [.integer(id)])
+            return try load(db, "id = ?", [.integer(id)])
         }
     }
 
@@ -223,7 +264,7 @@ struct MastermindStore: Sendable {
     /// makes a win assisted. Nil when there is no game or it was revealed.
     func reveal<R: RandomNumberGenerator>(player: String, using random: inout R) throws -> Int? {
         return try pool.write { db in
-            guard let record = try load(db, "SELECT * FROM mastermind_games WHERE player = ? AND status = 'playing'", [.text(player)]),
+            guard let record = try load(db, "player = ? AND status = 'playing'", [.text(player)]),
                   record.revealed == nil else { return nil }
             let secret = Array(record.game.secret.description)
             let solved = Set(record.game.turns.flatMap { turn in Array(turn.guess.description).indices.filter { Array(turn.guess.description)[$0] == secret[$0] } })
@@ -248,11 +289,12 @@ struct MastermindStore: Sendable {
             """, [.text(player)])
         var streak = 0, last: Int? = nil
         for row in rows {
-            guard let day = row.int("daily") else { continue }
+            let day: Int = try row.decode("daily")
             stats.played += 1
-            let won = row.string("status") == "won"
+            let won = try row.decode("status", as: String.self) == "won"
             if won { stats.wins += 1 }
-            guard row.int("played_day") == day else { continue }  // played on another day: an archive game
+            // Played on another day: an archive game.
+            guard try row.decodeIfPresent("played_day", as: Int.self) == day else { continue }
             streak = won ? (last == day - 1 ? streak + 1 : 1) : 0
             last = won ? day : nil
             stats.longestStreak = max(stats.longestStreak, streak)
@@ -272,16 +314,17 @@ struct MastermindStore: Sendable {
             """, [.text(player)])
         for row in rows {
             stats.played += 1
-            let attempts = row.int("attempts") ?? 10
+            let attempts: Int = try row.decode("attempts")
             if stats.distribution.count < attempts { stats.distribution += Array(repeating: 0, count: attempts - stats.distribution.count) }
-            if row.string("status") == "won" {
+            if try row.decode("status", as: String.self) == "won" {
                 stats.wins += 1
-                if row.int("hard") == 1 { stats.hardWins += 1 }
+                if try row.decode("hard", as: Bool.self) { stats.hardWins += 1 }
                 streak += 1
                 stats.longestStreak = max(stats.longestStreak, streak)
-                if row.int("used_hint") == 1 {
+                let guesses: Int = try row.decode("guesses")
+                if try row.decode("used_hint", as: Bool.self) {
                     stats.hintWins += 1
-                } else if let guesses = row.int("guesses"), guesses >= 1, guesses <= stats.distribution.count {
+                } else if guesses >= 1, guesses <= stats.distribution.count {
                     stats.distribution[guesses - 1] += 1
                 }
             } else {
@@ -292,23 +335,39 @@ struct MastermindStore: Sendable {
         return stats
     }
 
-    private func load(_ db: Database, _ sql: String, _ values: [SQLValue]) throws -> Record? {
-        guard let row = try db.first(sql, values), let id = row.int("id"), let secretText = row.string("secret") else { return nil }
-        let rules = Rules(length: row.int("code_length") ?? 4, digitMin: row.int("digit_min") ?? 0,
-                          digitMax: row.int("digit_max") ?? 7, attempts: row.int("attempts") ?? 10)
-        let secret = try Code(secretText, rules: rules)
+    /// Each daily's outcome (its status) for the player, from day `oldest` through `newest`.
+    func dailyOutcomes(player: String, from oldest: Int, through newest: Int) throws -> [Int: String] {
+        var outcomes: [Int: String] = [:]
+        for row in try pool.connection().query(
+            "SELECT daily, status FROM mastermind_games WHERE player = ? AND daily BETWEEN ? AND ?",
+            [.text(player), SQLValue(oldest), SQLValue(newest)])
+        {
+            outcomes[try row.decode("daily")] = try row.decode("status", as: String.self)
+        }
+        return outcomes
+    }
+
+    /// The first game `condition` finds, with its guesses.
+    private func load(_ db: Database, _ condition: String, _ values: [SQLValue]) throws -> Record? {
+        guard
+            let row = try db.fetchOne(
+                GameRow.self, "SELECT \(GameRow.columns) FROM mastermind_games WHERE \(condition)", values)
+        else { return nil }
+        let rules = row.rules
+        let secret = try Code(row.secret, rules: rules)
         var turns: [Turn] = []
-        for g in try db.query("SELECT * FROM mastermind_guesses WHERE game = ? ORDER BY number", [.integer(Int64(id))]) {
-            guard let text = g.string("guess"), let pegText = g.string("pegs") else { continue }
-            let pegs = pegText.map { ch -> Peg in ch == "r" ? .red : ch == "b" ? .blue : .gray }
-            turns.append(Turn(guess: try Code(text, rules: rules),
-                              feedback: Feedback(red: g.int("red") ?? 0, blue: g.int("blue") ?? 0, gray: g.int("gray") ?? 0),
-                              pegs: pegs))
+        for g in try db.fetchAll(
+            GuessRow.self, "SELECT \(GuessRow.columns) FROM mastermind_guesses WHERE game = ? ORDER BY number",
+            [.integer(row.id)])
+        {
+            let pegs = g.pegs.map { ch -> Peg in ch == "r" ? .red : ch == "b" ? .blue : .gray }
+            turns.append(Turn(guess: try Code(g.guess, rules: rules), feedback: g.feedback, pegs: pegs))
         }
         // A game abandoned for a new one stays lost.
-        let game = Game(rules: rules, secret: secret, turns: turns,
-                        forfeited: row.string("status") == "lost" && turns.count < rules.attempts)
-        return Record(id: Int64(id), game: game, usedHint: row.int("used_hint") == 1, hint: row.string("hint"), revealed: row.int("revealed"),
-                      hard: row.int("hard") == 1, daily: row.int("daily"))
+        let game = Game(
+            rules: rules, secret: secret, turns: turns, forfeited: row.status == "lost" && turns.count < rules.attempts)
+        return Record(
+            id: row.id, game: game, usedHint: row.usedHint, hint: row.hint, revealed: row.revealed, hard: row.hard,
+            daily: row.daily)
     }
 }

@@ -101,13 +101,16 @@ struct OnceStore: Sendable {
         let now = WallClock.milliseconds(clock)
         let player = SQLValue.text(visitor.playerID), version = SQLValue.text(siteVersion), session = SQLValue.text(visitor.sessionID)
         let entry: AnchorEntry
-        if let install = try db.first("SELECT first_seen FROM players WHERE id = ?", [player])?.int("first_seen") {
-            let seen = try db.first("SELECT first_seen_ms FROM once_versions WHERE player = ? AND version = ?", [player, version])?
-                .int("first_seen_ms")
-            let started = try db.first("SELECT started_ms FROM once_sessions WHERE player = ? AND session = ?", [player, session])?
-                .int("started_ms")
-            let earlier = try db.first("SELECT COUNT(*) AS n FROM once_versions WHERE player = ? AND version != ?", [player, version])?
-                .int("n") ?? 0
+        if let install = try db.value(Int.self, "SELECT first_seen FROM players WHERE id = ?", [player]) {
+            let seen = try db.value(
+                Int.self, "SELECT first_seen_ms FROM once_versions WHERE player = ? AND version = ?",
+                [player, version])
+            let started = try db.value(
+                Int.self, "SELECT started_ms FROM once_sessions WHERE player = ? AND session = ?",
+                [player, session])
+            let earlier = try db.scalar(
+                Int.self, "SELECT COUNT(*) AS n FROM once_versions WHERE player = ? AND version != ?",
+                [player, version])
             entry = AnchorEntry(anchors: Once.Anchors(install: Double(install), version: Double(seen ?? Int(now)) / 1000,
                                                       session: Double(started ?? Int(now)) / 1000),
                                 sawEarlierVersion: earlier > 0)
@@ -129,24 +132,52 @@ struct OnceStore: Sendable {
     /// The player's row and the anchors in use, made by their first write (inside its transaction).
     private func ensureRows(_ visitor: Visitor, _ anchors: Once.Anchors, version: String, _ db: Database) throws {
         try visitor.player.ensureRow(db)
-        try db.execute("INSERT INTO once_versions VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                       [.text(visitor.playerID), .text(version), .integer(Int64((anchors.version * 1000).rounded()))])
-        try db.execute("INSERT INTO once_sessions VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                       [.text(visitor.playerID), .text(visitor.sessionID), .integer(Int64((anchors.session * 1000).rounded()))])
+        try db.execute(
+            "INSERT INTO once_versions (player, version, first_seen_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [.text(visitor.playerID), .text(version), .integer(Int64((anchors.version * 1000).rounded()))])
+        try db.execute(
+            "INSERT INTO once_sessions (player, session, started_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [.text(visitor.playerID), .text(visitor.sessionID), .integer(Int64((anchors.session * 1000).rounded()))])
     }
 
     private func load(_ player: String, _ db: Database) throws -> Once.Record {
         var record = Once.Record()
-        for row in try db.query("SELECT task, at_ms, times FROM once_marks WHERE player = ?", [.text(player)]) {
-            guard let task = row.string("task"), let at = row.int("at_ms") else { continue }
-            record.done[task, default: [:]][Double(at) / 1000, default: 0] += row.int("times") ?? 1
+        for mark in try db.fetchAll(
+            Mark.self, "SELECT \(Mark.columns) FROM once_marks WHERE player = ?", [.text(player)])
+        {
+            record.done[mark.task, default: [:]][Double(mark.atMilliseconds) / 1000, default: 0] += mark.times
         }
-        for row in try db.query("SELECT * FROM once_todos WHERE player = ?", [.text(player)]) {
-            guard let task = row.string("task"), let created = row.int("created_ms") else { continue }
-            record.toDos[task] = Once.ToDo(created: Double(created) / 1000, expires: row.int("expires_ms").map { Double($0) / 1000 },
-                                           info: row.string("info"))
+        for todo in try db.fetchAll(
+            ToDoRow.self, "SELECT \(ToDoRow.columns) FROM once_todos WHERE player = ?", [.text(player)])
+        {
+            record.toDos[todo.task] = todo.toDo
         }
         return record
+    }
+
+    /// A `once_marks` row (its player aside).
+    struct Mark: FetchableRecord {
+        static let columns = "task, at_ms, times"
+        let task: String, atMilliseconds: Int64, times: Int
+
+        init(row: Row) throws(DatabaseError) {
+            task = try row.decode("task")
+            atMilliseconds = try row.decode("at_ms")
+            times = try row.decode("times")
+        }
+    }
+
+    /// A `once_todos` row (its player aside).
+    struct ToDoRow: FetchableRecord {
+        static let columns = "task, created_ms, expires_ms, info"
+        let task: String, toDo: Once.ToDo
+
+        init(row: Row) throws(DatabaseError) {
+            task = try row.decode("task")
+            toDo = Once.ToDo(created: Double(try row.decode("created_ms", as: Int64.self)) / 1000,
+                             expires: try row.decodeIfPresent("expires_ms", as: Int64.self).map { Double($0) / 1000 },
+                             info: try row.decodeIfPresent("info"))
+        }
     }
 
     private func write(_ effect: Once.Effect, player: String, _ db: Database) throws {
@@ -159,7 +190,8 @@ struct OnceStore: Sendable {
                 """, [p, .text(task), .integer(Int64((at * 1000).rounded()))])
         case .setToDo(let task, let item):
             try db.execute("""
-                INSERT INTO once_todos VALUES (?, ?, ?, ?, ?) ON CONFLICT (player, task) DO UPDATE SET
+                INSERT INTO once_todos (player, \(ToDoRow.columns)) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (player, task) DO UPDATE SET
                     created_ms = excluded.created_ms, expires_ms = excluded.expires_ms, info = excluded.info
                 """, [
                 p, .text(task), .integer(Int64((item.created * 1000).rounded())),

@@ -56,7 +56,9 @@ final class PeopleStore: Sendable {
     }
 
     func reload() throws {
-        let people = try pool.connection().query("SELECT * FROM people ORDER BY position, id").map(Self.person)
+        let people = try pool.connection().fetchAll(
+            PersonRow.self, "SELECT \(PersonRow.columns) FROM people ORDER BY position, id")
+            .map(\.person)
         current.withLock { $0 = Directory(people: people) }
     }
 
@@ -118,31 +120,37 @@ final class PeopleStore: Sendable {
         let id = PhotoLibrary.hex(Crypto.randomBytes(16))
         let stale = try pool.write { db in
             let old = try db.query("SELECT plan FROM people_imports WHERE created_ms < ?", [.integer(now() - 86_400_000)])
+                .map { row throws in try Self.plan(row) }
             try db.execute("DELETE FROM people_imports WHERE created_ms < ?", [.integer(now() - 86_400_000)])
             try db.execute("INSERT INTO people_imports (id, admin, created_ms, plan) VALUES (?, ?, ?, ?)",
                            [.text(id), .text(admin), .integer(now()), .text(JSONWriter().string(plan.json))])
-            return old.compactMap(Self.plan)
+            return old.compactMap { $0 }
         }
         for plan in stale { plan.discardPhotos(photos) }
         return id
     }
 
     func staged(_ id: String) throws -> ImportPlan? {
-        try pool.connection().first("SELECT plan FROM people_imports WHERE id = ?", [.text(id)]).flatMap(Self.plan)
+        try pool.connection().first("SELECT plan FROM people_imports WHERE id = ?", [.text(id)]).flatMap { row throws in
+            try Self.plan(row)
+        }
     }
 
     /// Drops a previewed import and the photos it stored.
     func cancel(_ id: String) throws {
         let plan = try pool.write { db in
-            let plan = try db.first("SELECT plan FROM people_imports WHERE id = ?", [.text(id)]).flatMap(Self.plan)
+            let plan = try db.first("SELECT plan FROM people_imports WHERE id = ?", [.text(id)]).flatMap { row throws in
+                try Self.plan(row)
+            }
             try db.execute("DELETE FROM people_imports WHERE id = ?", [.text(id)])
             return plan
         }
         plan?.discardPhotos(photos)
     }
 
-    private static func plan(_ row: Row) -> ImportPlan? {
-        (try? JSONParser.parse(Array((row.string("plan") ?? "").utf8))).flatMap(ImportPlan.init(json:))
+    /// A stored plan that no longer parses is as good as gone.
+    private static func plan(_ row: Row) throws(DatabaseError) -> ImportPlan? {
+        (try? JSONParser.parse(Array(try row.decode("plan", as: String.self).utf8))).flatMap(ImportPlan.init(json:))
     }
 
     /// Applies a previewed import in one transaction, an audit entry for each person; nil if it is gone (applied or
@@ -151,7 +159,8 @@ final class PeopleStore: Sendable {
         var replaced: [String] = []
         let applied = try pool.write { db -> ImportPlan? in
             replaced = []
-            guard let plan = try db.first("SELECT plan FROM people_imports WHERE id = ?", [.text(id)]).flatMap(Self.plan)
+            guard let plan = try db.first("SELECT plan FROM people_imports WHERE id = ?", [.text(id)])
+                .flatMap({ row throws in try Self.plan(row) })
             else { return nil }
             try db.execute("DELETE FROM people_imports WHERE id = ?", [.text(id)])
             for entry in plan.entries {
@@ -160,7 +169,8 @@ final class PeopleStore: Sendable {
                     try insert(db, entry.person)
                     try audit(db, admin, "import: add person", entry.person, before: nil, after: Self.describe(entry.person))
                 case .change:
-                    let before = try db.first("SELECT * FROM people WHERE id = ?", [.text(entry.person.id)]).map(Self.person)
+                    let before = try db.fetchOne(PersonRow.self, "SELECT \(PersonRow.columns) FROM people WHERE id = ?",
+                                                 [.text(entry.person.id)])?.person
                     try db.execute("""
                         UPDATE people SET first_name = ?, last_name = ?, job_title = ?, photo = ?, retired = ?, updated_ms = ?
                         WHERE id = ?
@@ -203,8 +213,17 @@ final class PeopleStore: Sendable {
             .compactMap { $0 }.joined(separator: " · ")
     }
 
-    private static func person(_ row: Row) -> Person {
-        Person(id: row.string("id") ?? "", firstName: row.string("first_name") ?? "", lastName: row.string("last_name") ?? "",
-               jobTitle: row.string("job_title"), headshotURL: row.string("photo") ?? "", retired: row.int("retired") == 1)
+    /// A `people` row (its `updated_ms` and `position` aside).
+    struct PersonRow: FetchableRecord {
+        static let columns = "id, first_name, last_name, job_title, photo, retired"
+        let person: Person
+
+        init(row: Row) throws(DatabaseError) {
+            person = Person(
+                id: try row.decode("id"), firstName: try row.decode("first_name"),
+                lastName: try row.decode("last_name"),
+                jobTitle: try row.decodeIfPresent("job_title"), headshotURL: try row.decode("photo"),
+                retired: try row.decode("retired"))
+        }
     }
 }

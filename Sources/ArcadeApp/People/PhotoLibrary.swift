@@ -53,8 +53,11 @@ struct PhotoLibrary: Sendable {
 
     /// A photo another instance took, from the shared database, kept as a file for the next time.
     private func fetch(_ name: String) -> [UInt8]? {
-        guard let shared, let bytes = try? shared.connection().first("SELECT bytes FROM photos WHERE name = ?", [.text(name)])?
-            .blob("bytes") else { return nil }
+        guard let shared,
+            let bytes = try? shared.connection().value(
+                [UInt8].self, "SELECT bytes FROM photos WHERE name = ?",
+                [.text(name)])
+        else { return nil }
         _ = Files.writeDurably(bytes, to: folder + "/" + name)
         return bytes
     }

@@ -1,0 +1,333 @@
+import Constants
+import Crypto
+import HTTP
+import Localization
+import Mastermind
+import Storage
+import Synchronization
+import Templates
+
+/// Mastermind on the web: complete without JavaScript (forms and 303s), and
+/// with it, boards updated in place from a server-rendered fragment (the
+/// request says `X-Fragment: board`). The secret appears only once the game is over.
+struct MastermindController: Sendable {
+    let store: MastermindStore
+    let pages: Pages
+    let once: OnceStore
+    let solvers = Solvers()
+
+    /// One solver per rule set (building one lists every code).
+    final class Solvers: Sendable {
+        private let cache = Mutex<[Rules: Solver]>([:])
+        func solver(_ rules: Rules) -> Solver {
+            if let known = cache.withLock({ $0[rules] }) { return known }
+            let made = Solver(rules: rules)
+            cache.withLock { $0[rules] = made }
+            return made
+        }
+    }
+
+    func addRoutes(to routes: PlayerRoutes) {
+        routes.pages.get("/mastermind", use: current)
+        routes.pages.get("/mastermind/daily", use: today)
+        routes.pages.get("/mastermind/daily/:n", use: pastDaily)
+        routes.pages.get("/mastermind/archive", use: archive)
+        routes.pages.get("/mastermind/giveup", use: confirmGiveUp)
+        routes.pages.get("/mastermind/stats", use: statsPage)
+        // Actions run off the loop: a first guess may ask random.org for the secret, a hint runs the solver.
+        routes.actions.post("/mastermind/guess", use: guess)
+        routes.actions.post("/mastermind/new", use: newGame)
+        routes.actions.post("/mastermind/hint", use: hint)
+        routes.actions.post("/mastermind/giveup", use: giveUp)
+    }
+
+    /// Looking writes nothing: a player's first board is unstarted until their first guess.
+    func current(_ request: Request, _ context: PlayerContext) throws -> Response {
+        board(try store.latest(player: context.visitor.playerID) ?? store.unstarted(), context.visitor, request)
+    }
+
+    /// The daily code: the same for everyone today; one game each; past days from the archive.
+    func today(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let today = store.today
+        let record = try store.daily(player: context.visitor.playerID, today) ?? store.unstartedDaily(today)
+        return board(record, context.visitor, request)
+    }
+
+    func pastDaily(_ request: Request, _ context: PlayerContext) throws -> Response {
+        guard let number = request.parameters["n"].flatMap({ Int($0) }), (0...store.today).contains(number) else {
+            throw PageError(.notFound)
+        }
+        if number == store.today { return .redirect(to: "/mastermind/daily") }
+        let record = try store.daily(player: context.visitor.playerID, number) ?? store.unstartedDaily(number)
+        return board(record, context.visitor, request)
+    }
+
+    func guess(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let form = request.form ?? FormFields()
+        var random = SecureRandom()
+        let game = form["game"].flatMap { Int64($0) }
+        // A daily board says which day; one not yet come (or malformed) is refused like a stale page.
+        let daily = form["daily"].map { Int($0).flatMap { (0...store.today).contains($0) ? $0 : nil } ?? -1 }
+        let first = daily.map { store.dailyDeal($0) } ?? (game == 0 ? store.deal() : nil)
+        let result = daily == -1 ? .failure(.stale)
+            : try store.guess(player: visitor.player, game: game, turn: form["turn"].flatMap { Int($0) },
+                              form["guess"] ?? "", first: first, using: &random)
+        let path = daily.map { $0 == store.today ? "/mastermind/daily" : "/mastermind/daily/\($0)" } ?? "/mastermind"
+        switch result {
+        case .success(let record):
+            if record.game.outcome != .playing { try recordEnd(record, visitor) }
+            // Without a script, land on what changed (a phone would otherwise show the page's top).
+            let anchor = record.game.outcome == .playing ? "#row-\(record.game.turns.count)" : "#result"
+            return isFragment(request) ? board(record, visitor, request) : .redirect(to: path + anchor)
+        case .failure(let refusal):
+            // Nothing changed: show the current board with a clear message.
+            let shown = daily.flatMap { $0 >= 0 ? $0 : nil }
+            let record = try shown.map { try store.daily(player: visitor.playerID, $0) ?? store.unstartedDaily($0) }
+                ?? store.latest(player: visitor.playerID) ?? store.unstarted()
+            return board(record, visitor, request, status: .unprocessableContent,
+                         error: message(refusal, language: visitor.language), value: form["guess"] ?? "")
+        }
+    }
+
+    func newGame(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let record = try store.start(player: context.visitor.player, store.deal(hard: request.form?["hard"] == "1"))
+        return isFragment(request) ? board(record, context.visitor, request) : .redirect(to: "/mastermind")
+    }
+
+    /// The solver can take tens of milliseconds: off the event loop, as every action.
+    func hint(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        // Asking for a hint on the unstarted board starts the game.
+        let record = try store.latest(player: visitor.playerID) ?? store.start(player: visitor.player, store.deal())
+        guard record.game.outcome == .playing else {
+            return isFragment(request) ? board(record, visitor, request) : .redirect(to: "/mastermind")
+        }
+        let history = record.game.turns.map { ($0.guess, $0.feedback) }
+        if let hint = solvers.solver(record.game.rules).nextGuess(after: history) {
+            _ = try store.recordHint(player: visitor.playerID, game: record.id, hint: hint)
+        }
+        guard isFragment(request) else { return .redirect(to: "/mastermind") }
+        return board(try store.latest(player: visitor.playerID) ?? record, visitor, request)
+    }
+
+    /// Giving up asks first (a page, so it works without a script), then shows the code and counts a loss.
+    func confirmGiveUp(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        guard let record = try store.latest(player: visitor.playerID), record.game.outcome == .playing else {
+            return .redirect(to: "/mastermind")
+        }
+        let t = pages.localizer.strings(for: visitor.language)
+        return pages.render("mastermind-giveup", title: t.string("mastermind.giveup.title"), for: visitor,
+                            path: "/mastermind/giveup", section: "mastermind", data: ["game": .int(Int(record.id))])
+    }
+
+    func giveUp(_ request: Request, _ context: PlayerContext) throws -> Response {
+        if let id = request.form?["game"].flatMap({ Int64($0) }),
+           let record = try store.giveUp(player: context.visitor.playerID, game: id) {
+            try recordEnd(record, context.visitor)
+        }
+        return .redirect(to: "/mastermind#result")
+    }
+
+    func statsPage(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let stats = try store.stats(player: visitor.playerID), daily = try store.dailyStats(player: visitor.playerID)
+        let t = pages.localizer.strings(for: visitor.language)
+        return pages.render("mastermind-stats", title: t.string("stats.title"), for: visitor, path: "/mastermind/stats",
+                            section: "mastermind",
+                            data: ["stats": statsContext(stats),
+                                   "daily": ["played": .int(daily.played), "wins": .int(daily.wins),
+                                             "currentStreak": .int(daily.currentStreak),
+                                             "longestStreak": .int(daily.longestStreak)]])
+    }
+
+    /// A finished game: remembered in the once-store; the first win schedules
+    /// a reminder to try the Name Game for three days.
+    private func recordEnd(_ record: MastermindStore.Record, _ visitor: Visitor) throws {
+        try once.perform(visitor) { o in
+            var effects = o.markDone(SiteTasks.mastermindPlayed)
+            if record.game.outcome == .won {
+                effects += o.markDone(SiteTasks.mastermindWon)
+                if o.count(SiteTasks.mastermindWon) == 1 && !o.beenDone(SiteTasks.nameGamePlayed) {
+                    effects += o.toDo(SiteTasks.tryNameGame, scope: .until(3 * 86_400))
+                }
+            }
+            return effects
+        }
+    }
+
+    private func isFragment(_ request: Request) -> Bool { request.headers["X-Fragment"] == "board" }
+
+    private func message(_ refusal: MastermindStore.Refusal, language: String) -> String {
+        let t = pages.localizer.strings(for: language)
+        switch refusal {
+        case .invalid(.wrongLength(let expected, let got)): return t.string("mastermind.error.length", [.int(expected), .int(got)])
+        case .invalid(.outOfRange(let digit, let low, let high)):
+            return t.string("mastermind.error.range", [.int(low), .int(high), .string(String(digit))])
+        case .invalid(.notADigit(let ch)): return t.string("mastermind.error.digit", [.string(String(ch))])
+        case .finished: return t.string("mastermind.error.finished")
+        case .stale: return t.string("mastermind.error.stale")
+        case .contradicts(let row, let feedback):
+            return t.string("mastermind.error.hard", [.int(row + 1), .int(feedback.red), .int(feedback.blue)])
+        }
+    }
+
+    /// The board page, or just the board for a script.
+    private func board(_ record: MastermindStore.Record, _ visitor: Visitor, _ request: Request, status: Status = .ok,
+                       error: String? = nil, value: String = "") -> Response {
+        let stats = (try? store.stats(player: visitor.playerID)) ?? MastermindStore.Stats()
+        var context = boardContext(record, language: visitor.language, error: error, value: value, stats: stats)
+        if let number = record.daily, case .object(var fields) = context {
+            let daily = (try? store.dailyStats(player: visitor.playerID)) ?? MastermindStore.DailyStats()
+            fields["daily"] = .int(number)
+            fields["isDaily"] = .bool(true)
+            fields["isToday"] = .bool(number == store.today)
+            fields["currentStreak"] = .int(daily.currentStreak)
+            fields["longestStreak"] = .int(daily.longestStreak)
+            fields["hasDistribution"] = .bool(false)
+            context = .object(fields)
+        }
+        if isFragment(request) {
+            return pages.fragment("mastermind-board", status: status, for: visitor,
+                                  data: ["mm": context])
+        }
+        let banners = (try? OnceController.banners(once, visitor, game: "mastermind", back: "/mastermind",
+                                               t: pages.localizer.strings(for: visitor.language))) ?? .null
+        let t = pages.localizer.strings(for: visitor.language)
+        let title = record.daily.map { t.string("mastermind.daily.title", [.int($0)]) } ?? t.string("mastermind.title")
+        return pages.render("mastermind", status: status, title: title, for: visitor,
+                            path: "/mastermind", section: "mastermind", data: ["mm": context, "once": banners, "heading": .string(title)])
+    }
+
+    func boardContext(_ record: MastermindStore.Record, language: String, error: String?, value: String,
+                      stats: MastermindStore.Stats) -> TemplateValue {
+        let t = pages.localizer.strings(for: language)
+        let game = record.game, rules = game.rules
+        let rows = rowsContext(game, t: t)
+        let outcome = game.outcome
+        var announcement = ""
+        if let last = game.turns.last {
+            announcement = t.string("mastermind.row.announce", [.string(last.guess.description), .int(last.feedback.red),
+                                                                 .int(last.feedback.blue), .int(game.attemptsLeft)])
+        }
+        if outcome == .won { announcement = t.string("mastermind.won.title") }
+        let upcoming: [Int] = outcome == .playing ? Array(stride(from: game.turns.count + 2, through: rules.attempts, by: 1)) : []
+        if outcome == .lost { announcement = t.string("mastermind.lost.title") }
+        return .object([
+            "gameId": .int(Int(record.id)), "turn": .int(game.turns.count), "attemptsLeft": .int(game.attemptsLeft),
+            "attempts": .int(rules.attempts), "length": .int(rules.length), "digitMin": .int(rules.digitMin),
+            "digitMax": .int(rules.digitMax),
+            "keys": keysContext(game, t: t),
+            "outcome": .string(outcome.rawValue), "isPlaying": .bool(outcome == .playing), "isOver": .bool(outcome != .playing),
+            "isWon": .bool(outcome == .won), "isLost": .bool(outcome == .lost), "rows": .list(rows),
+            "gaveUp": .bool(outcome == .lost && game.forfeited), "started": .bool(record.id != 0),
+            // The secret is in the page state only once the game is over.
+            "secret": outcome == .playing ? .null : .string(game.secret.description),
+            "usedHint": .bool(record.usedHint), "hint": record.hint.map { .string($0) } ?? .null,
+            // The cheat's reveal: position (1-based) and digit, shown while playing and marked on the result.
+            "revealed": record.revealed.map { position in
+                .object(["position": .int(position + 1),
+                         "digit": .string(String(Array(game.secret.description)[min(position, game.secret.description.count - 1)]))])
+            } ?? .null,
+            "error": error.map { .string($0) } ?? .null, "value": .string(value), "wins": .int(stats.wins),
+            "hard": .bool(record.hard), "share": outcome == .playing ? .null : .string(shareText(record, t: t)),
+            "currentStreak": .int(stats.currentStreak), "longestStreak": .int(stats.longestStreak),
+            "distributionHeight": .int(max(18, stats.distribution.count * 18)), "hasDistribution": .bool(outcome != .playing),
+            // The rest of the board: the row being typed, then one empty slot per attempt still to come.
+            "nextNumber": .int(game.turns.count + 1), "cells": .list(Array(repeating: .bool(true), count: rules.length)),
+            "upcoming": .list(upcoming.map { .int($0) }),
+            "distribution": outcome == .playing ? .null : distribution(stats, highlight: outcome == .won && !record.usedHint
+                                                                         ? game.turns.count : nil),
+            "announcement": .string(announcement),
+        ])
+    }
+
+    /// The rows played, each with its pegs and what a screen reader says of them.
+    private func rowsContext(_ game: Game, t: LanguageStrings) -> [TemplateValue] {
+        let pegLabel: [Peg: String] = [.red: t.string("mastermind.peg.red"), .blue: t.string("mastermind.peg.blue"),
+                                       .gray: t.string("mastermind.peg.gray")]
+        return game.turns.enumerated().map { index, turn in
+            let summary = t.string("mastermind.row.summary", [.int(turn.feedback.red), .int(turn.feedback.blue)])
+            return .object([
+                "number": .int(index + 1), "newest": .bool(index == game.turns.count - 1), "guess": .string(turn.guess.description), "red": .int(turn.feedback.red),
+                "blue": .int(turn.feedback.blue), "gray": .int(turn.feedback.gray), "summary": .string(summary),
+                "pegs": .list(turn.pegs.map { .object(["kind": .string($0.rawValue), "label": .string(pegLabel[$0]!)]) }),
+            ])
+        }
+    }
+
+    /// The keypad; as Wordle's keyboard, a digit of a row that scored nothing at all is marked as not in the code.
+    private func keysContext(_ game: Game, t: LanguageStrings) -> TemplateValue {
+        .list((game.rules.digitMin...game.rules.digitMax).map { digit in
+            let absent = game.turns.contains {
+                $0.feedback.red + $0.feedback.blue == 0 && $0.guess.digits.contains(UInt8(digit))
+            }
+            return .object(["digit": .int(digit), "absent": .bool(absent),
+                            "label": absent ? .string(t.string("mastermind.key.absent", [.int(digit)])) : .null])
+        })
+    }
+
+    /// What a player can paste anywhere: the game, N/10 (X/10 for a loss, `*` in hard mode), then each row's
+    /// pegs in their stored order. No digit of any guess or of the code.
+    func shareText(_ record: MastermindStore.Record, t: LanguageStrings) -> String {
+        let game = record.game
+        let score = game.outcome == .won ? String(game.turns.count) : "X"
+        let daily = record.daily.map { " #\($0)" } ?? ""
+        var lines = ["\(t.string("site.name")) \(t.string("mastermind.title"))\(daily) \(score)/\(game.rules.attempts)\(record.hard ? "*" : "")"]
+        let symbol: [Peg: String] = [.red: "🔴", .blue: "🔵", .gray: "⚪"]
+        lines += game.turns.map { turn in turn.pegs.map { symbol[$0]! }.joined() }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The guess distribution, this game's bar marked (a win without help).
+    func distribution(_ stats: MastermindStore.Stats, highlight: Int?) -> TemplateValue {
+        let most = max(1, stats.distribution.max() ?? 1)
+        return .list(stats.distribution.enumerated().map { index, count in
+            let width = count == 0 ? 2 : max(4, count * 200 / most)
+            return .object(["guesses": .int(index + 1), "count": .int(count), "y": .int(index * 18), "textY": .int(index * 18 + 12),
+                            "width": .int(width), "labelX": .int(40 + width), "current": .bool(highlight == index + 1)])
+        })
+    }
+
+    /// The last 30 dailies before `?before=` (default today), each with how this player did.
+    func archive(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let t = pages.localizer.strings(for: visitor.language)
+        let today = store.today
+        let before = min(today, max(0, request.query["before"].flatMap { Int($0) } ?? today))
+        let days = Array(stride(from: before - 1, through: max(0, before - 30), by: -1))
+        var outcomes: [Int: String] = [:]
+        if let oldest = days.last, let newest = days.first {
+            outcomes = try store.dailyOutcomes(player: visitor.playerID, from: oldest, through: newest)
+        }
+        let list: [TemplateValue] = days.map { day in
+            let outcome = outcomes[day] ?? "none"
+            return .object(["number": .int(day), "href": .string("/mastermind/daily/\(day)"), "outcome": .string(outcome),
+                            "label": .string(t.string("mastermind.daily.title", [.int(day)])),
+                            "status": .string(t.string("mastermind.archive.\(outcome)"))])
+        }
+        let older = (days.last ?? 0) > 0 ? "/mastermind/archive?before=\(days.last!)" : nil
+        return pages.render("mastermind-archive", title: t.string("mastermind.archive.title"), for: visitor, path: "/mastermind/archive", section: "mastermind",
+                            data: ["days": .list(list), "hasDays": .bool(!list.isEmpty), "today": .int(today),
+                                   "older": older.map { .string($0) } ?? .null])
+    }
+
+    func statsContext(_ stats: MastermindStore.Stats) -> TemplateValue {
+        let most = max(1, stats.distribution.max() ?? 1)
+        let bars: [TemplateValue] = stats.distribution.enumerated().map { index, count in
+            let width = count == 0 ? 2 : max(4, count * 240 / most)
+            return .object(["guesses": .int(index + 1), "count": .int(count), "y": .int(index * 26), "textY": .int(index * 26 + 15),
+                            "width": .int(width), "labelX": .int(40 + width)])
+        }
+        return .object([
+            "played": .int(stats.played), "wins": .int(stats.wins), "winPercent": .int(stats.winPercent),
+            "currentStreak": .int(stats.currentStreak), "longestStreak": .int(stats.longestStreak),
+            "hintWins": .int(stats.hintWins), "hardWins": .int(stats.hardWins), "bars": .list(bars),
+            "hasGames": .bool(stats.played > 0),
+            // Only wins without help are charted: a chart of zeros says nothing.
+            "hasBars": .bool(stats.distribution.contains { $0 > 0 }),
+            "chartHeight": .int(max(26, stats.distribution.count * 26)),
+        ])
+    }
+}
