@@ -404,7 +404,9 @@ struct NameGameController: Sendable {
         let mastery = Self.mastery(store, people: directory.people, cards: cards)
         // The people I know: everyone learned (past the learning steps) shows their face and name; the rest wait as
         // silhouettes, never named.
-        let wall: [TemplateValue] = directory.people.map { person in
+        let learnedFirst = directory.people.filter { cards[$0.id]?.state == .review }
+            + directory.people.filter { cards[$0.id]?.state != .review }
+        let wall: [TemplateValue] = learnedFirst.map { person in
             guard let card = cards[person.id], card.state == .review else { return ["unknown": .bool(true)] }
             return ["img": .string(person.headshotURL), "name": .string(person.fullName)]
         }

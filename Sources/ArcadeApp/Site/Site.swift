@@ -140,7 +140,10 @@ public final class Site: Sendable {
                 once: services.once, clientVersion: services.version))
         let player = PlayerRoutes(players, identity: identity, pages: pages)
         let games = player.adding(UpdateRequired(pages: pages))
-        HomeController(pages: pages, once: services.once, secureCookies: options.secureCookies).addRoutes(to: player)
+        HomeController(
+            pages: pages, once: services.once, secureCookies: options.secureCookies, mastermind: services.mastermind,
+            nameGame: services.nameGame, people: services.people, cheats: services.cheats.book
+        ).addRoutes(to: player)
         OnceController(store: services.once, pages: pages).addRoutes(to: player)
         MastermindController(store: services.mastermind, pages: pages, once: services.once).addRoutes(to: games)
         NameGameController(
