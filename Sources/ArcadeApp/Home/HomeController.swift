@@ -96,7 +96,8 @@ struct HomeController: Sendable {
 
     /// Seconds as h:mm:ss, what the countdown shows before its script ticks (and without one).
     static func clockFace(_ seconds: Int) -> String {
-        let minutes = seconds / 60 % 60, rest = seconds % 60
+        let minutes = seconds / 60 % 60
+        let rest = seconds % 60
         return "\(seconds / 3600):\(minutes < 10 ? "0" : "")\(minutes):\(rest < 10 ? "0" : "")\(rest)"
     }
 

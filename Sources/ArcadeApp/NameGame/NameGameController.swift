@@ -404,7 +404,8 @@ struct NameGameController: Sendable {
         let mastery = Self.mastery(store, people: directory.people, cards: cards)
         // The people I know: everyone learned (past the learning steps) shows their face and name; the rest wait as
         // silhouettes, never named.
-        let learnedFirst = directory.people.filter { cards[$0.id]?.state == .review }
+        let learnedFirst =
+            directory.people.filter { cards[$0.id]?.state == .review }
             + directory.people.filter { cards[$0.id]?.state != .review }
         let wall: [TemplateValue] = learnedFirst.map { person in
             guard let card = cards[person.id], card.state == .review else { return ["unknown": .bool(true)] }
@@ -434,7 +435,8 @@ struct NameGameController: Sendable {
                 "rows": .list(rows), "hasRows": .bool(!rows.isEmpty), "bars": .list(chart.bars),
                 "hasBars": .bool(!times.isEmpty), "barCount": .int(times.count), "chart": chart.frame,
                 "ticks": .list(chart.ticks), "summary": .string(summary), "mastery": .object(masteryData),
-                "wall": .list(wall), "wallLabel": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),
+                "wall": .list(wall),
+                "wallLabel": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),
             ])
     }
 }

@@ -423,7 +423,8 @@ struct NameGameStore: Sendable {
     /// Whether the player has met someone (been introduced, or asked about them in any mode).
     func hasMet(player: String, person: String) throws -> Bool {
         try pool.connection().first(
-            "SELECT 1 AS met FROM namegame_cards WHERE player = ? AND person = ?", [.text(player), .text(person)]) != nil
+            "SELECT 1 AS met FROM namegame_cards WHERE player = ? AND person = ?", [.text(player), .text(person)])
+            != nil
     }
 
     /// What the player knows of each person met.

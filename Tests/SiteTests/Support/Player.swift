@@ -47,9 +47,16 @@ final class Player: @unchecked Sendable {
     /// A Name Game mode's page, pressing Start first if the player has never played it.
     @discardableResult
     func play(_ mode: String) throws -> WireResponse {
-        let page = try get("/namegame/\(mode)")
-        guard page.text.contains("data-start") else { return page }
-        try post("/namegame/next", "mode=\(mode)")
+        var page = try get("/namegame/\(mode)")
+        if page.text.contains("data-start") {
+            try post("/namegame/next", "mode=\(mode)")
+            page = try get("/namegame/\(mode)")
+        }
+        // Learn mode introduces someone new before the question about them: seen, and on to the question.
+        guard page.text.contains("data-intro"), let round = Player.attribute("data-round", in: page.text) else {
+            return page
+        }
+        try post("/namegame/meet", "round=\(round)")
         return try get("/namegame/\(mode)")
     }
 
