@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// An HTTP/1.1 server: one epoll loop per worker thread, each with its own
-/// SO_REUSEPORT listener, plus a small pool for handlers marked `offLoop`.
+/// SO_REUSEPORT listener, plus a small pool for `.pool` handlers.
 ///
 ///     let server = try HTTPServer(configuration: config, responder: router)
 ///     server.start()

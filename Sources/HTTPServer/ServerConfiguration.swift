@@ -8,7 +8,7 @@ public struct ServerConfiguration: Sendable {
     public var port = 8080
     /// Event-loop threads; by default one per CPU this process may use.
     public var workers = ServerConfiguration.availableCPUs
-    /// Threads that run `offLoop` handlers. Every state-changing request is one and waits there for
+    /// Threads that run `.pool` handlers. Every state-changing request is one and waits there for
     /// its group commit, so this many can share a flush.
     public var blockingThreads = 32
     public var limits = ParserLimits()
