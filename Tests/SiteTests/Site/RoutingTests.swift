@@ -38,8 +38,9 @@ struct RoutingTests {
         let guess = try server.post(
             "/mastermind/guess", body: "guess=1234", headers: ["Cookie": player.cookieHeader])
         #expect(guess.header("X-Arcade-Update") == "required", "\(guess.status)")
-        #expect(try server.post("/theme", body: "theme=dark", headers: ["Cookie": player.cookieHeader]).status == 403,
-                "other actions still check their token")
+        #expect(
+            try server.post("/theme", body: "theme=dark", headers: ["Cookie": player.cookieHeader]).status == 403,
+            "other actions still check their token")
     }
 
     /// A deferred action's middleware (cookies for a new visitor, security headers) reach its real answer.
