@@ -1,3 +1,4 @@
+import CSystem
 import Files
 import HTTPServer
 import JSON
@@ -41,9 +42,32 @@ public enum CommandLineTool {
         do {
             let site = try Site(options: options)
             let server = try HTTPServer(configuration: options.server, responder: site.router)
-            write("arcade: serving \(options.publicDirectory) on http://\(display(options.server.host)):\(server.port)"
+            let scheme = server.tls == nil ? "http" : "https"
+            write("arcade: serving \(options.publicDirectory) on \(scheme)://\(display(options.server.host)):\(server.port)"
                 + " with \(server.configuration.workers) worker(s), database \(options.database)\n", to: 1)
-            let signal = server.runUntilSignalled()
+            var redirect: HTTPServer?
+            if let tls = server.tls {
+                write("arcade: TLS 1.2 and 1.3 with \(tls.summary); "
+                    + (tls.kernelTLS ? "kernel TLS (kTLS): files go out with sendfile, zero-copy"
+                                     : "no kernel TLS (the tls module is not loaded): files are encrypted from a buffer")
+                    + "\n", to: 1)
+                if let port = options.redirectHTTP {
+                    var plain = options.server
+                    plain.port = port
+                    plain.tls = nil
+                    plain.workers = 1
+                    let responder = try HTTPSRedirect(httpsPort: server.port, acmeDirectory: options.acmeDirectory,
+                                                      passing: ["/healthz"], to: site.router)
+                    redirect = try HTTPServer(configuration: plain, responder: responder)
+                    _ = csys_block_shutdown_signals()  // its threads must not take SIGTERM or SIGHUP
+                    redirect?.start()
+                    write("arcade: redirecting http://\(display(options.server.host)):\(redirect!.port) to HTTPS"
+                        + (options.acmeDirectory.map { ", ACME challenges from \($0)" } ?? "") + "\n", to: 1)
+                }
+            }
+            let signal = server.runUntilSignalled { write("arcade: \($0)\n", to: 2) }
+            redirect?.shutdown()
+            redirect?.wait()
             site.close()
             write("arcade: stopped on signal \(signal)\n", to: 1)
             return 0
