@@ -39,6 +39,10 @@ public enum CommandLineTool {
     }
 
     static func serve(_ options: ServeOptions) -> Int32 {
+        // Before the site starts any thread: every thread must leave SIGINT, SIGTERM and SIGHUP to the one that waits
+        // for them (between two polls of the certificate files no thread waits, and one that did not block them
+        // would take the default action: exit).
+        _ = csys_block_shutdown_signals()
         do {
             let site = try Site(options: options)
             let server = try HTTPServer(configuration: options.server, responder: site.router)
@@ -59,7 +63,6 @@ public enum CommandLineTool {
                     let responder = try HTTPSRedirect(httpsPort: server.port, acmeDirectory: options.acmeDirectory,
                                                       passing: ["/healthz"], to: site.router)
                     redirect = try HTTPServer(configuration: plain, responder: responder)
-                    _ = csys_block_shutdown_signals()  // its threads must not take SIGTERM or SIGHUP
                     redirect?.start()
                     write("arcade: redirecting http://\(display(options.server.host)):\(redirect!.port) to HTTPS"
                         + (options.acmeDirectory.map { ", ACME challenges from \($0)" } ?? "") + "\n", to: 1)
