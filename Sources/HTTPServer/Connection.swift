@@ -408,7 +408,13 @@ final class Connection {
         closed = true
         if streamChannel != nil { loop.streamClosed() }
         output.removeAll()
-        if handshaking { endHandshake() }
+        if handshaking {
+            endHandshake()
+        } else if let tls {
+            // OpenSSL drops a session from its cache when the connection did not end with close_notify both ways;
+            // most clients just close, so mark it ended, or a returning client (by session ID) would never resume.
+            SSL_set_shutdown(tls, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN)
+        }
         if let tls { SSL_free(tls) }
         tls = nil
         Glibc.close(fd)

@@ -158,6 +158,15 @@ struct TLSTests {
             first.sendall(b"GET /hello HTTP/1.1\\r\\nHost: t\\r\\n\\r\\n"); read_response(first)
             second = connect(tls12, session=first.session)
             assert second.version() == "TLSv1.2" and second.session_reused, (second.version(), second.session_reused)
+            # By session ID alone (no tickets), after the first connection closed without close_notify, as most do.
+            ids = context(maximum=ssl.TLSVersion.TLSv1_2)
+            ids.options |= ssl.OP_NO_TICKET
+            first = connect(ids)
+            first.sendall(b"GET /hello HTTP/1.1\\r\\nHost: t\\r\\n\\r\\n"); read_response(first)
+            session = first.session
+            first.close()
+            time.sleep(0.2)
+            assert connect(ids, session=session).session_reused, "not resumed by session ID"
             # TLS 1.3: tickets arrive after the handshake, so read an answer before taking the session.
             tls13 = context()
             a = connect(tls13); a.sendall(b"GET /hello HTTP/1.1\\r\\nHost: t\\r\\n\\r\\n"); read_response(a)
