@@ -6,6 +6,14 @@ public protocol Middleware<Context>: Sendable {
     func handle(_ request: Request, context: Context, next: Next<Context>) throws -> Response
 }
 
+/// A middleware that learns something about the request (the visitor, the signed-in admin, an upload's parts) and
+/// hands the rest of the chain a richer context holding it: the routes after it need not check that it was done.
+public protocol ContextMiddleware<Parent, Child>: Sendable {
+    associatedtype Parent: Sendable
+    associatedtype Child: Sendable
+    func handle(_ request: Request, context: Parent, next: Next<Child>) throws -> Response
+}
+
 /// The rest of the chain, from a middleware's point of view.
 public struct Next<Context: Sendable> {
     let call: (Request, Context) throws -> Response

@@ -61,6 +61,8 @@ public struct Request: Sendable {
 
     /// The segments, once the router has decoded them (handlers and static files need not do it again).
     var decodedPath: [String]?
+    /// A deferred route's reply, for its start (set by `RouterGroup.deferred`).
+    var deferredReply: Reply?
 
     /// The query parameters, decoded.
     public var query: FormFields { FormFields(urlencoded: rawQuery ?? "") ?? FormFields() }

@@ -1,23 +1,22 @@
-/// What answers a request: a plain synchronous function, run on the event
-/// loop, or, when `offLoop` is set, on the server's pool of blocking threads
-/// so slow work (an outbound HTTP call, a long query) does not stall the loop;
-/// or a `deferred` start, run on the loop, that answers later through its `Reply`
-/// from any thread (when a write it queued has been committed, say), with no thread waiting meanwhile.
-public struct Handler: Sendable {
-    public let offLoop: Bool
-    public let respond: @Sendable (Request) -> Response
-    public let deferred: (@Sendable (Request, Reply) -> Void)?
+/// Where a route's work runs.
+public enum Execution: Sendable {
+    /// On the event loop: for work served from memory.
+    case loop
+    /// On the server's pool of blocking threads, so slow work (an outbound call, a wait for a commit) does not
+    /// stall the loop.
+    case pool
+}
 
-    public init(offLoop: Bool = false, _ respond: @escaping @Sendable (Request) -> Response) {
-        self.offLoop = offLoop
-        self.respond = respond
-        deferred = nil
-    }
+/// What answers a request: a plain synchronous function, run on the event loop or on the pool; or a deferred start,
+/// run on the loop, that answers later through its `Reply` from any thread (when a write it queued has been
+/// committed, say), with no thread waiting meanwhile.
+public enum Handler: Sendable {
+    case loop(@Sendable (Request) -> Response)
+    case pool(@Sendable (Request) -> Response)
+    case deferred(@Sendable (Request, Reply) -> Void)
 
-    public init(deferred start: @escaping @Sendable (Request, Reply) -> Void) {
-        offLoop = false
-        respond = { _ in Response.error(.internalServerError) }
-        deferred = start
+    public init(_ execution: Execution, _ respond: @escaping @Sendable (Request) -> Response) {
+        self = execution == .loop ? .loop(respond) : .pool(respond)
     }
 }
 
@@ -27,8 +26,10 @@ public struct Reply: Sendable {
     private let deliver: @Sendable (Response) -> Void
     private let blocking: @Sendable (@escaping @Sendable () -> Void) -> Void
 
-    public init(deliver: @escaping @Sendable (Response) -> Void,
-                offload: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+    public init(
+        deliver: @escaping @Sendable (Response) -> Void,
+        offload: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
+    ) {
         self.deliver = deliver
         blocking = offload
     }
@@ -53,29 +54,21 @@ extension Responder {
     public var channels: EventChannels? { nil }
 }
 
-/// Routes by method and path pattern. Patterns are `/`-separated segments:
-/// literals, `:name` parameters, and a final `*name` that takes the rest.
-/// HEAD falls back to GET; a path known under other methods is 405 with
-/// `Allow`; an unknown path goes to `fallback` (404 unless set).
-public struct Router: Responder {
-    enum Segment: Sendable, Equatable {
-        case literal(String)
-        case parameter(String)
-        case rest(String)
-    }
+/// Two routes that could take the same path, refused when the routes are built (at start-up).
+public struct RouteConflict: Error, CustomStringConvertible {
+    public let description: String
+}
 
-    struct Route: Sendable {
-        let method: Method
-        let segments: [Segment]
-        let handler: Handler
-    }
-
-    private var routes: [Route] = []
-    /// Route indexes by their first segment when it is a literal ("" for `/`), and those starting with a parameter:
-    /// a request is matched against the few that could match, in the order they were added.
-    private var byFirstSegment: [String: [Int]] = [:]
-    private var startingWithParameter: [Int] = []
-    public var fallback = Handler { _ in Response.error(.notFound) }
+/// Collects routes, then builds the `Routes` that answer requests. Patterns are `/`-separated segments: literals,
+/// `:name` parameters, and a final `*name` that takes the rest. As in RoutingKit's trie, literals match before
+/// parameters and parameters before a rest, whatever the order routes were added in; two routes that could take
+/// the same path (the same method on the same shape) are refused by `build()`.
+public final class Router {
+    private var root = Node()
+    private var conflicts: [String] = []
+    /// Every route, in the order added, with the file that added it: what the README's "Where things are" lists.
+    public private(set) var table: [RouteEntry] = []
+    public var fallback: Handler = .loop { _ in Response.error(.notFound) }
     /// Builds the 404/405/400 pages; the site replaces it with its own.
     public var errorPage: @Sendable (Status, Request) -> Response = { status, _ in Response.error(status) }
     /// Builds the page for requests refused before routing.
@@ -89,95 +82,156 @@ public struct Router: Responder {
 
     public init() {}
 
-    public mutating func add(_ method: Method, _ pattern: String, offLoop: Bool = false,
-                             _ respond: @escaping @Sendable (Request) -> Response) {
-        let segments = pattern.split(separator: "/").enumerated().map { index, part -> Segment in
-            if part.hasPrefix(":") { return .parameter(String(part.dropFirst())) }
-            if part.hasPrefix("*") { return .rest(String(part.dropFirst())) }
-            return .literal(String(part))
+    public func add(_ method: Method, _ pattern: String, _ handler: Handler, file: String = #fileID) {
+        table.append(RouteEntry(method: method, pattern: pattern, file: file))
+        var handler = handler
+        if deferredOffLoop, case .deferred(let start) = handler {
+            handler = .deferred { request, reply in reply.offload { start(request, reply) } }
         }
-        if let restIndex = segments.firstIndex(where: { if case .rest = $0 { true } else { false } }) {
-            precondition(restIndex == segments.count - 1, "*rest must be the last segment of \(pattern)")
-        }
-        switch segments.first {
-        case .literal(let first)?: byFirstSegment[first, default: []].append(routes.count)
-        case nil: byFirstSegment["", default: []].append(routes.count)
-        default: startingWithParameter.append(routes.count)
-        }
-        routes.append(Route(method: method, segments: segments, handler: Handler(offLoop: offLoop, respond)))
+        let segments = pattern.split(separator: "/").map(String.init)
+        if let conflict = root.insert(method, segments[...], handler, pattern: pattern) { conflicts.append(conflict) }
     }
 
-    public mutating func add(_ method: Method, _ pattern: String, deferred: @escaping @Sendable (Request, Reply) -> Void) {
-        add(method, pattern) { _ in Response.error(.internalServerError) }
-        let last = routes.removeLast()
-        var start = deferred
-        if deferredOffLoop {
-            start = { request, reply in reply.offload { deferred(request, reply) } }
-        }
-        routes.append(Route(method: last.method, segments: last.segments, handler: Handler(deferred: start)))
+    public func get(_ pattern: String, _ execution: Execution = .loop, file: String = #fileID,
+                    _ respond: @escaping @Sendable (Request) -> Response) {
+        add(.get, pattern, Handler(execution, respond), file: file)
     }
 
-    public mutating func get(_ p: String, offLoop: Bool = false, _ h: @escaping @Sendable (Request) -> Response) { add(.get, p, offLoop: offLoop, h) }
-    public mutating func post(_ p: String, offLoop: Bool = false, _ h: @escaping @Sendable (Request) -> Response) { add(.post, p, offLoop: offLoop, h) }
-    public mutating func put(_ p: String, offLoop: Bool = false, _ h: @escaping @Sendable (Request) -> Response) { add(.put, p, offLoop: offLoop, h) }
-    public mutating func delete(_ p: String, offLoop: Bool = false, _ h: @escaping @Sendable (Request) -> Response) { add(.delete, p, offLoop: offLoop, h) }
+    public func post(_ pattern: String, _ execution: Execution = .loop, file: String = #fileID,
+                     _ respond: @escaping @Sendable (Request) -> Response) {
+        add(.post, pattern, Handler(execution, respond), file: file)
+    }
+
+    /// A group of routes under `prefix` whose handlers take a context made from each request.
+    public func group<Context>(_ prefix: String = "", context: @escaping @Sendable (Request) -> Context) -> RouterGroup<Context> {
+        RouterGroup(router: self, prefix: prefix, context: context)
+    }
+
+    /// The routes, ready to answer; throws the first conflict found.
+    public func build() throws(RouteConflict) -> Routes {
+        if let first = conflicts.first { throw RouteConflict(description: first) }
+        return Routes(root: root, fallback: fallback, errorPage: errorPage, refusalPage: refusalPage, channels: channels,
+                      table: table)
+    }
+}
+
+/// A route as declared: its method, its pattern, and the source file that declared it (`#fileID`).
+public struct RouteEntry: Sendable, Equatable {
+    public let method: Method
+    public let pattern: String
+    public let file: String
+}
+
+/// A trie of path segments; a node's handlers are the routes that end there, by method.
+struct Node: Sendable {
+    var literals: [String: Node] = [:]
+    /// At most one parameter name per position: two would make the same path mean two things.
+    var parameter: (name: String, node: [Node])? = nil
+    var rest: (name: String, handlers: [Method: Handler])? = nil
+    var handlers: [Method: Handler] = [:]
+    /// Each method's pattern here, to name both sides of a conflict.
+    var patterns: [Method: String] = [:]
+
+    /// Adds a route; returns a conflict's description instead when it could take another route's paths.
+    mutating func insert(_ method: Method, _ path: ArraySlice<String>, _ handler: Handler, pattern: String) -> String? {
+        guard let first = path.first else {
+            if let other = patterns[method] { return "\(method) \(pattern) conflicts with \(method) \(other)" }
+            handlers[method] = handler
+            patterns[method] = pattern
+            return nil
+        }
+        let remaining = path.dropFirst()
+        if first.hasPrefix("*") {
+            guard remaining.isEmpty else { return "*rest must be the last segment of \(pattern)" }
+            let name = String(first.dropFirst())
+            var current = rest ?? (name, [:])
+            if current.name != name || current.handlers[method] != nil {
+                return "\(method) \(pattern) conflicts with another route ending in *\(current.name)"
+            }
+            current.handlers[method] = handler
+            rest = current
+            return nil
+        }
+        if first.hasPrefix(":") {
+            let name = String(first.dropFirst())
+            var child = parameter ?? (name, [Node()])
+            guard child.name == name else {
+                return "\(pattern) names a parameter :\(name) where another route has :\(child.name)"
+            }
+            let conflict = child.node[0].insert(method, remaining, handler, pattern: pattern)
+            parameter = child
+            return conflict
+        }
+        var child = literals[first] ?? Node()
+        let conflict = child.insert(method, remaining, handler, pattern: pattern)
+        literals[first] = child
+        return conflict
+    }
+
+    /// Searches literals, then the parameter, then a rest; `found` is asked at each node that ends a path and
+    /// stops the search by returning true.
+    func search(_ path: ArraySlice<String>, _ parameters: inout [String: String],
+                _ found: (_ handlers: [Method: Handler], _ parameters: [String: String]) -> Bool) -> Bool {
+        guard let first = path.first else { return !handlers.isEmpty && found(handlers, parameters) }
+        if let child = literals[first], child.search(path.dropFirst(), &parameters, found) { return true }
+        if let (name, node) = parameter {
+            let previous = parameters[name]
+            parameters[name] = first
+            if node[0].search(path.dropFirst(), &parameters, found) { return true }
+            parameters[name] = previous
+        }
+        if let (name, handlers) = rest {
+            parameters[name] = path.joined(separator: "/")
+            if found(handlers, parameters) { return true }
+            parameters[name] = nil
+        }
+        return false
+    }
+}
+
+/// Routes by method and path. HEAD falls back to GET; a path known under other methods is 405 with `Allow`; an
+/// unknown path goes to `fallback`.
+public struct Routes: Responder {
+    let root: Node
+    let fallback: Handler
+    let errorPage: @Sendable (Status, Request) -> Response
+    let refusalPage: @Sendable (HTTPError) -> Response
+    public let channels: EventChannels?
+    public let table: [RouteEntry]
 
     public func refusal(_ error: HTTPError) -> Response { refusalPage(error) }
 
     public func handler(for request: inout Request) -> Handler {
         guard let path = request.pathSegments else {
             let page = errorPage
-            return Handler { page(.badRequest, $0) }
+            return .loop { page(.badRequest, $0) }
         }
         request.decodedPath = path
-        var allowed: [Method] = []
-        for index in candidates(path.first ?? "") {
-            let route = routes[index]
-            guard let parameters = Router.match(route.segments, path) else { continue }
-            if route.method == request.method || (request.method == .head && route.method == .get) {
-                // An exact HEAD route wins over GET's; GET serves HEAD otherwise.
-                if request.method == .head && route.method == .get
-                    && routes.contains(where: { $0.method == .head && Router.match($0.segments, path) != nil }) {
-                    continue
-                }
-                request.parameters = parameters
-                return route.handler
+        var chosen: (Handler, [String: String])?
+        var allowed: Set<Method> = []
+        var parameters: [String: String] = [:]
+        let method = request.method
+        _ = root.search(path[...], &parameters) { handlers, parameters in
+            // An exact HEAD route wins over GET's; GET serves HEAD otherwise.
+            if let handler = handlers[method] ?? (method == .head ? handlers[.get] : nil) {
+                chosen = (handler, parameters)
+                return true
             }
-            allowed.append(route.method)
+            allowed.formUnion(handlers.keys)
+            return false
+        }
+        if let (handler, parameters) = chosen {
+            request.parameters = parameters
+            return handler
         }
         if allowed.isEmpty { return fallback }
-        if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
+        if allowed.contains(.get) { allowed.insert(.head) }
         let allow = Method.allCases.filter(allowed.contains).map(\.description).joined(separator: ", ")
         let page = errorPage
-        return Handler { request in
+        return .loop { request in
             var response = page(.methodNotAllowed, request)
             response.headers.set("Allow", allow)
             return response
         }
-    }
-
-    /// The indexes of the routes that could match a path starting with `first`, in the order they were added.
-    private func candidates(_ first: String) -> [Int] {
-        let literal = byFirstSegment[first] ?? []
-        if startingWithParameter.isEmpty { return literal }
-        if literal.isEmpty { return startingWithParameter }
-        return (literal + startingWithParameter).sorted()
-    }
-
-    static func match(_ pattern: [Segment], _ path: [String]) -> [String: String]? {
-        var parameters: [String: String] = [:]
-        for (index, segment) in pattern.enumerated() {
-            switch segment {
-            case .rest(let name):
-                parameters[name] = path[index...].joined(separator: "/")
-                return parameters
-            case .literal(let literal):
-                guard index < path.count, path[index] == literal else { return nil }
-            case .parameter(let name):
-                guard index < path.count else { return nil }
-                parameters[name] = path[index]
-            }
-        }
-        return pattern.count == path.count ? parameters : nil
     }
 }

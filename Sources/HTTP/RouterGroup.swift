@@ -1,93 +1,98 @@
 import Synchronization
 
-/// Routes that share a path prefix and a chain of middleware, declared where the routes are: a group made from
-/// another keeps its middleware and adds its own, as Hummingbird's `RouterGroup` does. Handlers take the context the
-/// middleware built and may throw; the chain's first middleware should turn errors into pages (an error that
-/// escapes every middleware is answered plainly, with its `HTTPResponseError` status or 500).
-public struct RouterGroup<Context: Sendable>: Sendable {
-    public let prefix: String
-    /// Each middleware's `handle`, as a closure made where its type was known: calling it needs no existential.
-    let middleware: [Step]
-    let context: @Sendable (Request) -> Context
+/// Routes that share a path prefix, a chain of middleware and where they run, declared where the routes are. A group
+/// made from another keeps its middleware and adds its own, as Hummingbird's `RouterGroup` does; a middleware may
+/// turn the context into a richer one (`ContextMiddleware`, as Hummingbird's `ChildRequestContext`), so a handler
+/// receives exactly the context its group guarantees. Handlers may throw: the group's first middleware should turn
+/// errors into answers (an error that escapes every middleware is answered plainly, with its
+/// `HTTPResponseError` status or 500).
+public struct RouterGroup<Context: Sendable> {
+    public typealias Handle = @Sendable (Request, Context) throws -> Response
+    /// The middleware (and the context they build) around a handler: composed once, when a route is added.
+    typealias Wrap = @Sendable (@escaping Handle) -> @Sendable (Request) throws -> Response
 
-    public init(_ prefix: String = "", context: @escaping @Sendable (Request) -> Context) {
-        self.prefix = prefix
-        middleware = []
-        self.context = context
+    let router: Router
+    public let prefix: String
+    /// Where this group's routes run; deferred routes start on the loop whatever it says.
+    public let execution: Execution
+    let wrap: Wrap
+
+    init(router: Router, prefix: String, context: @escaping @Sendable (Request) -> Context) {
+        self.init(router: router, prefix: prefix, execution: .loop) { handle in
+            { request in try handle(request, context(request)) }
+        }
     }
 
-    typealias Step = @Sendable (Request, Context, Next<Context>) throws -> Response
-
-    private init(prefix: String, middleware: [Step], context: @escaping @Sendable (Request) -> Context) {
+    init(router: Router, prefix: String, execution: Execution, wrap: @escaping Wrap) {
+        self.router = router
         self.prefix = prefix
-        self.middleware = middleware
-        self.context = context
+        self.execution = execution
+        self.wrap = wrap
     }
 
     /// This group with `added` running inside its middleware, nearer the handlers.
     public func adding(_ added: some Middleware<Context>) -> RouterGroup {
-        RouterGroup(prefix: prefix, middleware: middleware + [{ try added.handle($0, context: $1, next: $2) }], context: context)
+        let outer = wrap
+        return RouterGroup(router: router, prefix: prefix, execution: execution) { handle in
+            outer { request, context in try added.handle(request, context: context, next: Next(call: handle)) }
+        }
+    }
+
+    /// A group whose handlers take the richer context `added` builds.
+    public func adding<Child>(_ added: some ContextMiddleware<Context, Child>) -> RouterGroup<Child> {
+        let outer = wrap
+        return RouterGroup<Child>(router: router, prefix: prefix, execution: execution) { handle in
+            outer { request, context in try added.handle(request, context: context, next: Next(call: handle)) }
+        }
     }
 
     /// A group under a longer path, with the same middleware.
     public func group(_ path: String) -> RouterGroup {
-        RouterGroup(prefix: prefix + path, middleware: middleware, context: context)
+        RouterGroup(router: router, prefix: prefix + path, execution: execution, wrap: wrap)
     }
 
-    public typealias Handle = @Sendable (Request, Context) throws -> Response
-
-    /// Adds a route; `offLoop` runs it (middleware and all) on the server's pool of blocking threads.
-    public func on(_ method: Method, _ path: String, offLoop: Bool = false, in router: inout Router,
-                   _ handle: @escaping Handle) {
-        let chain = self.chain(handle)
-        router.add(method, prefix + path, offLoop: offLoop) { request in chain(request) }
+    /// The same group, its routes run as `execution` says.
+    public func running(_ execution: Execution) -> RouterGroup {
+        RouterGroup(router: router, prefix: prefix, execution: execution, wrap: wrap)
     }
 
-    public func get(_ path: String, offLoop: Bool = false, in router: inout Router, _ handle: @escaping Handle) {
-        on(.get, path, offLoop: offLoop, in: &router, handle)
+    public func on(_ method: Method, _ path: String, file: String = #fileID, use handle: @escaping Handle) {
+        let chain = wrap(handle)
+        router.add(method, prefix + path, Handler(execution) { request in Self.run(chain, request) }, file: file)
     }
 
-    public func post(_ path: String, offLoop: Bool = false, in router: inout Router, _ handle: @escaping Handle) {
-        on(.post, path, offLoop: offLoop, in: &router, handle)
+    public func get(_ path: String, file: String = #fileID, use handle: @escaping Handle) {
+        on(.get, path, file: file, use: handle)
     }
+
+    public func post(_ path: String, file: String = #fileID, use handle: @escaping Handle) {
+        on(.post, path, file: file, use: handle)
+    }
+
+    public typealias Start = @Sendable (Request, Context, Reply) throws -> Void
 
     /// A route that answers later, from any thread, through its `Reply` (when a write it queued is committed). The
-    /// middleware run first, around `start` (on the loop): they see a placeholder answer, and the headers they add
-    /// to it (cookies, security headers) are carried over to the real one. An answer of their own, or an error
-    /// `start` throws, is sent at once.
-    public func deferred(_ method: Method, _ path: String, in router: inout Router,
-                         _ start: @escaping @Sendable (Request, Context, Reply) throws -> Void) {
-        let middleware = self.middleware, makeContext = context
-        router.add(method, prefix + path) { request, reply in
+    /// middleware run first, around `start`, on the loop: the headers they add to what `start` returns (cookies,
+    /// security headers) are carried over to the real answer. An answer of their own, or an error `start` throws,
+    /// is sent at once.
+    public func deferred(_ method: Method, _ path: String, file: String = #fileID, use start: @escaping Start) {
+        let chain = wrap { request, context in
+            guard let reply = request.deferredReply else { preconditionFailure("a deferred route ran without its reply") }
+            try start(request, context, reply)
+            return .awaitingReply
+        }
+        router.add(method, prefix + path, .deferred { request, reply in
             let answer = DeferredAnswer(reply)
-            let first = RouterGroup.run(RouterGroup.compose(middleware) { request, context in
-                try start(request, context, answer.reply)
-                var placeholder = Response(status: .noContent)
-                placeholder.headers.append(DeferredAnswer.marker, "")
-                return placeholder
-            }, request, makeContext(request))
-            if first.headers.contains(DeferredAnswer.marker) { answer.middlewareDone(first.headers) } else { reply.send(first) }
-        }
+            var request = request
+            request.deferredReply = answer.reply
+            let first = Self.run(chain, request)
+            if first.awaitsReply { answer.middlewareDone(first.headers) } else { reply.send(first) }
+        }, file: file)
     }
 
-    func chain(_ handle: @escaping Handle) -> @Sendable (Request) -> Response {
-        let chain = RouterGroup.compose(middleware, handle), makeContext = context
-        return { request in RouterGroup.run(chain, request, makeContext(request)) }
-    }
-
-    /// The middleware around `handle`, outermost first, nested once when the route is added.
-    static func compose(_ middleware: [Step], _ handle: @escaping Handle) -> Handle {
-        var chain = handle
-        for step in middleware.reversed() {
-            let inner = chain
-            chain = { request, context in try step(request, context, Next(call: inner)) }
-        }
-        return chain
-    }
-
-    static func run(_ chain: Handle, _ request: Request, _ context: Context) -> Response {
+    static func run(_ chain: @Sendable (Request) throws -> Response, _ request: Request) -> Response {
         do {
-            return try chain(request, context)
+            return try chain(request)
         } catch let error as any HTTPResponseError {
             return Response.error(error.status, detail: error.message.isEmpty ? nil : error.message)
         } catch {
@@ -96,9 +101,17 @@ public struct RouterGroup<Context: Sendable>: Sendable {
     }
 }
 
+extension Response {
+    /// What a deferred route's chain returns in place of its answer, for the middleware to add their headers to.
+    static var awaitingReply: Response {
+        var response = Response(status: .noContent)
+        response.awaitsReply = true
+        return response
+    }
+}
+
 /// Joins a deferred route's answer with the headers its middleware added, whichever comes second.
 private final class DeferredAnswer: Sendable {
-    static let marker = "X-Deferred-Placeholder"
     private let state = Mutex<(headers: HTTPHeaders?, early: Response?)>((nil, nil))
     private let outer: Reply
     var reply: Reply {
@@ -108,10 +121,11 @@ private final class DeferredAnswer: Sendable {
     init(_ reply: Reply) { outer = reply }
 
     func middlewareDone(_ headers: HTTPHeaders) {
-        var added = headers
-        added.remove(DeferredAnswer.marker)
-        guard let early = state.withLock({ state -> Response? in state.headers = added; return state.early }) else { return }
-        outer.send(Self.merge(early, added))
+        guard let early = state.withLock({ state -> Response? in
+            state.headers = headers
+            return state.early
+        }) else { return }
+        outer.send(Self.merge(early, headers))
     }
 
     private func deliver(_ response: Response) {

@@ -231,30 +231,28 @@ final class Connection {
                                keepAlive: keepAlive, start: loop.now)
         if !keepAlive { closeWhenFlushed = true }
         let handler = loop.context.responder.handler(for: &request)
-        if let start = handler.deferred {
+        switch handler {
+        case .deferred(let start):
             waitingForHandler = true
             let loop = self.loop, fd = self.fd, id = self.id, pool = loop.context.pool
             start(request, Reply(deliver: { loop.post(.response(fd: fd, id: id, $0, info)) }, offload: { pool.submit($0) }))
-        } else if handler.offLoop {
+        case .pool(let respond):
             waitingForHandler = true
-            let loop = self.loop, fd = self.fd, id = self.id
-            let frozen = request
-            loop.context.pool.submit {
-                loop.post(.response(fd: fd, id: id, handler.respond(frozen), info))
-            }
-        } else {
+            onPool(respond, request, info)
+        case .loop(let respond):
             _ = ThreadRole.takeWouldWait()
-            let response = handler.respond(request)
+            let response = respond(request)
             guard ThreadRole.takeWouldWait() else { return enqueue(response, info) }
             // It needed to wait (for a database across the network): its answer is dropped, and it runs again on
             // the pool. Handlers read before they write, so the first run changed nothing.
             waitingForHandler = true
-            let loop = self.loop, fd = self.fd, id = self.id
-            let frozen = request
-            loop.context.pool.submit {
-                loop.post(.response(fd: fd, id: id, handler.respond(frozen), info))
-            }
+            onPool(respond, request, info)
         }
+    }
+
+    private func onPool(_ respond: @escaping @Sendable (Request) -> Response, _ request: Request, _ info: RequestInfo) {
+        let loop = self.loop, fd = self.fd, id = self.id
+        loop.context.pool.submit { loop.post(.response(fd: fd, id: id, respond(request), info)) }
     }
 
     /// An event for this connection's stream. A client too slow to take them is closed by the write timeout.

@@ -35,13 +35,13 @@ public struct HTTPSRedirect: Responder {
         let path = request.rawPath
         if passed.contains(String(path)) { return inner.handler(for: &request) }
         if path.hasPrefix(Self.challengePrefix) {
-            guard let challenges else { return Handler { _ in .error(.notFound) } }
+            guard let challenges else { return .loop { _ in .error(.notFound) } }
             request.target = "/" + path.dropFirst(Self.challengePrefix.count)
-            return Handler { challenges.respond(to: $0) }
+            return .loop { challenges.respond(to: $0) }
         }
         let location = "https://" + Self.host(request.headers["Host"]) + (httpsPort == 443 ? "" : ":\(httpsPort)")
             + (request.target.hasPrefix("/") ? request.target : "/")
-        return Handler { _ in .redirect(to: location, status: Status(code: 308)) }
+        return .loop { _ in .redirect(to: location, status: Status(code: 308)) }
     }
 
     /// The Host header without its port; a missing or malformed one (it must be a name or an IP literal) gives

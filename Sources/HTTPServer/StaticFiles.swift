@@ -44,7 +44,7 @@ public final class StaticFiles: Sendable {
         self.cacheControl = cacheControl
     }
 
-    public var handler: Handler { Handler { [self] in self.respond(to: $0) } }
+    public var handler: Handler { .loop { [self] in self.respond(to: $0) } }
 
     public func respond(to request: Request) -> Response {
         guard request.method == .get || request.method == .head else {

@@ -49,7 +49,7 @@ struct ConnectionTests {
     /// A handler on the loop that would have waited (for PostgreSQL, say) runs again on the pool, and only that
     /// answer is sent; one that did not stays on the loop. Pipelined, so the order must hold too.
     @Test func aHandlerThatWouldWaitRunsAgainOffTheLoop() throws {
-        var router = TestServer.routes()
+        let router = TestServer.routes()
         router.get("/where") { request in
             if ThreadRole.isEventLoop && request.query["wait"] == "1" {
                 ThreadRole.noteWouldWait()

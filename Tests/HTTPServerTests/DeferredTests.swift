@@ -18,10 +18,10 @@ struct DeferredTests {
     }
 
     static func server(_ parked: Parked) throws -> TestServer {
-        var router = TestServer.routes()
-        router.add(.get, "/later", deferred: { _, reply in parked.replies.withLock { $0.append(reply) } })
-        router.add(.get, "/now", deferred: { request, reply in reply.send(.text("now \(request.query["n"] ?? "")")) })
-        router.add(.get, "/blocking", deferred: { _, reply in
+        let router = TestServer.routes()
+        router.add(.get, "/later", .deferred { _, reply in parked.replies.withLock { $0.append(reply) } })
+        router.add(.get, "/now", .deferred { request, reply in reply.send(.text("now \(request.query["n"] ?? "")")) })
+        router.add(.get, "/blocking", .deferred { _, reply in
             reply.offload { sleep(seconds: 0.05); reply.send(.text("from the pool")) }
         })
         return try TestServer({ $0.workers = 1 }, router: router)

@@ -11,7 +11,7 @@ import Glibc
 struct EventStreamTests {
     static func server(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> (TestServer, EventChannels) {
         let channels = EventChannels()
-        var router = TestServer.routes()
+        let router = TestServer.routes()
         router.channels = channels
         router.get("/events/:channel") { request in
             .eventStream(channel: request.parameters["channel"] ?? "", initial: EventChannels.encode(event: "hello", data: "0"))

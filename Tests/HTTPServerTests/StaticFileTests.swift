@@ -25,7 +25,7 @@ struct StaticFileTests {
 
     func withServer(_ body: (TestServer) throws -> Void) throws {
         let files = try StaticFiles(root: root.path)
-        var router = Router()
+        let router = Router()
         router.fallback = files.handler
         let server = try TestServer(router: router)
         defer { server.stop() }

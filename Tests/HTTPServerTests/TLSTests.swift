@@ -109,7 +109,7 @@ struct TLSTests {
         // Large enough to be sent from an open file (sendfile without TLS), and not a multiple of a record.
         let big = (0..<200_003).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 / 7) }
         files.write("big.bin", big)
-        var router = TestServer.routes()
+        let router = TestServer.routes()
         router.fallback = try StaticFiles(root: files.path).handler
         let server = try Self.server(certificate, router: router)
         defer { server.stop() }
@@ -348,10 +348,10 @@ struct TLSTests {
 
     @Test func plainHTTPIsRedirectedButChallengesAndHealthAreServed() throws {
         let webroot = ScratchDirectory()
-        var site = Router()
+        let site = Router()
         site.get("/healthz") { _ in .text("ok") }
         let redirect = try HTTPSRedirect(httpsPort: 8443, acmeDirectory: webroot.path + "/acme",
-                                         passing: ["/healthz"], to: site)
+                                         passing: ["/healthz"], to: site.build())
         webroot.write("acme/.well-known/acme-challenge/token-1", "token-1.thumbprint")
         var configuration = ServerConfiguration()
         configuration.port = 0

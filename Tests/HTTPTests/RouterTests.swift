@@ -4,7 +4,7 @@ import Testing
 @Suite("Router")
 struct RouterTests {
     func router() -> Router {
-        var r = Router()
+        let r = Router()
         r.get("/games/:id") { .text("game \($0.parameters["id"] ?? "?")") }
         r.post("/games/:id/guess") { .text("guess \($0.parameters["id"] ?? "?")") }
         r.get("/files/*path") { .text("file \($0.parameters["path"] ?? "?")") }
@@ -12,9 +12,54 @@ struct RouterTests {
         return r
     }
 
-    func answer(_ method: Method, _ target: String) -> Response {
+    func answer(_ method: Method, _ target: String, _ routes: Routes? = nil) -> Response {
         var request = Request(method: method, target: target)
-        return router().handler(for: &request).respond(request)
+        switch (routes ?? (try! router().build())).handler(for: &request) {
+        case .loop(let respond), .pool(let respond): return respond(request)
+        case .deferred: return .text("deferred", status: .internalServerError)
+        }
+    }
+
+    /// As RoutingKit's trie: a literal segment beats a parameter, and a parameter a rest, in whichever order the
+    /// routes were added; a path the literal branch cannot finish falls back to the parameter's.
+    @Test func literalsMatchBeforeParametersWhateverTheOrder() throws {
+        for literalFirst in [true, false] {
+            let r = Router()
+            let add = [
+                { r.get("/people/import") { _ in .text("import") } },
+                { r.get("/people/:id") { .text("person \($0.parameters["id"] ?? "?")") } },
+                { r.get("/people/*rest") { .text("rest \($0.parameters["rest"] ?? "?")") } },
+                { r.post("/people/import/confirm") { _ in .text("confirm") } },
+            ]
+            for step in literalFirst ? add : add.reversed() { step() }
+            let routes = try r.build()
+            #expect(body(answer(.get, "/people/import", routes)) == "import")
+            #expect(body(answer(.get, "/people/ada", routes)) == "person ada")
+            #expect(body(answer(.get, "/people/a/b", routes)) == "rest a/b")
+            #expect(body(answer(.post, "/people/import/confirm", routes)) == "confirm")
+            #expect(body(answer(.get, "/people/import/confirm", routes)) == "rest import/confirm")
+        }
+    }
+
+    /// Two routes that could take the same path are refused when the routes are built (at start-up), naming both.
+    @Test func routesThatCouldTakeTheSamePathAreRefused() {
+        let same = Router()
+        same.get("/games/:id") { _ in .text("a") }
+        same.get("/games/:id") { _ in .text("b") }
+        #expect(throws: RouteConflict.self) { try same.build() }
+        let renamed = Router()
+        renamed.get("/games/:id") { _ in .text("a") }
+        renamed.post("/games/:game/guess") { _ in .text("b") }
+        #expect(throws: RouteConflict.self) { try renamed.build() }
+        let rests = Router()
+        rests.get("/files/*path") { _ in .text("a") }
+        rests.get("/files/*other") { _ in .text("b") }
+        #expect(throws: RouteConflict.self) { try rests.build() }
+        let fine = Router()
+        fine.get("/games/:id") { _ in .text("a") }
+        fine.post("/games/:id") { _ in .text("b") }
+        fine.get("/games/new") { _ in .text("c") }
+        #expect(throws: Never.self) { try fine.build() }
     }
 
     func body(_ r: Response) -> String {

@@ -19,7 +19,7 @@ struct AdminConsoleTests {
     }
 
     static func server(_ clock: Clock, engine: Engine = .sqlite, database: DatabaseLocation? = nil) throws -> SiteServer {
-        try SiteServer(engine: engine, router: nil) { options in
+        try SiteServer(engine: engine, routes: nil) { options in
             options.clock = { clock.seconds.withLock { $0 } }
             if let database { options.database = database }
         }
@@ -294,7 +294,7 @@ struct AdminConsoleTests {
         let scratch = ScratchDirectory()
         let copy = scratch.path + "/Localizations"
         #expect(system("cp -r Localizations '\(copy)' && sed -i '/^\"home.heading\" =/d' '\(copy)/fr.lproj/Localizable.strings'") == 0)
-        let server = try SiteServer(router: nil) { $0.localizations = copy }
+        let server = try SiteServer(routes: nil) { $0.localizations = copy }
         defer { server.stop() }
         let admin = try Self.admin(server)
         var page = try admin.get("/admin/strings").text

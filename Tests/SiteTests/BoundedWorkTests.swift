@@ -18,7 +18,7 @@ struct BoundedWorkTests {
     ]
 
     @Test func aMegabyteFieldIsRefusedQuicklyWhileTheWorkerStaysResponsive() throws {
-        let server = try SiteServer(router: nil) { $0.server.workers = 1 }
+        let server = try SiteServer(routes: nil) { $0.server.workers = 1 }
         defer { server.stop() }
         try server.site.admins.create(name: "alice", password: "correct horse battery")
         let admin = Player(server)

@@ -14,7 +14,7 @@ struct DailySiteTests {
     }
 
     static func server(_ clock: Clock) throws -> SiteServer {
-        try SiteServer(router: nil) { $0.clock = { clock.seconds.withLock { $0 } } }
+        try SiteServer(routes: nil) { $0.clock = { clock.seconds.withLock { $0 } } }
     }
 
     static func secret(_ server: SiteServer, player: Player, day: Int) throws -> String {

@@ -10,7 +10,7 @@ struct DatabaseCopyTests {
         let source = DatabaseLocation.sqlite(scratch.path + "/site.sqlite")
         let target = try TestDatabase.fresh(.postgresql, in: scratch, name: "moved")
         // A site that has been played on, then stopped.
-        let old = try SiteServer(router: nil) {
+        let old = try SiteServer(routes: nil) {
             $0.database = source
             $0.photos = scratch.path + "/photos"  // beside the file, where a site keeps them by default
         }
@@ -44,7 +44,7 @@ struct DatabaseCopyTests {
 
         // The site on PostgreSQL: the same cookies sign in the same player, the game and the hotfix are there,
         // and new rows continue after the copied ids.
-        let moved = try SiteServer(router: nil) {
+        let moved = try SiteServer(routes: nil) {
             $0.database = target
             $0.photos = scratch.path + "/moved-photos"
         }

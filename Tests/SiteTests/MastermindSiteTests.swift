@@ -365,7 +365,7 @@ struct MastermindSiteTests {
         try player.post("/mastermind/guess", "game=\(Int(game)! + 1)&turn=0&guess=\(wrong(try player.secret(), 3))")
         server.stop()
 
-        let again = try SiteServer(engine: engine, router: nil) { $0.database = server.database }
+        let again = try SiteServer(engine: engine, routes: nil) { $0.database = server.database }
         defer { again.stop() }
         let returning = Player(again)
         returning.cookies = player.cookies

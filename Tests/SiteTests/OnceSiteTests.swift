@@ -79,7 +79,7 @@ struct OnceSiteTests {
     /// Bookkeeping queued at one version and written after a hotfix changed it belongs to the version it was
     /// seen at: otherwise the new version looks already seen, and its what's new never shows.
     @Test(arguments: Engine.allCases) func whatsNewQueuedBeforeAVersionChangeKeepsItsVersion(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine, router: nil) { $0.commitDelay = 0.4 }
+        let server = try SiteServer(engine: engine, routes: nil) { $0.commitDelay = 0.4 }
         defer { server.stop() }
         let player = Player(server), other = Player(server)
         try player.get("/")

@@ -62,7 +62,7 @@ struct PeopleSiteTests {
         scratch.write("Config/people.json", json)
         scratch.write("Config/Constants_people.plist",
                       "<plist><dict><key>namegame.profiles</key><string>\(scratch.path)/Config/people.json</string></dict></plist>")
-        return try SiteServer(router: nil) { options in
+        return try SiteServer(routes: nil) { options in
             options.config = scratch.path + "/Config"
             options.environments = ["people"]
             _ = scratch  // kept alive with the options' paths

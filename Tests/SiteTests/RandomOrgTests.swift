@@ -18,8 +18,8 @@ final class FakeRandomOrg {
     var url: String { "http://127.0.0.1:\(server.port)" }
 
     init(status: Int = 200, body: String = "3\n0\n7\n1\n", delay: Double = 0) throws {
-        var router = Router()
-        router.get("/integers/", offLoop: true) { request in
+        let router = Router()
+        router.get("/integers/", .pool) { request in
             if delay > 0 { sleep(seconds: delay) }
             guard request.query["num"] == "4", request.query["min"] == "0", request.query["max"] == "7",
                   request.query["format"] == "plain", request.query["rnd"] == "new" else {
@@ -31,7 +31,7 @@ final class FakeRandomOrg {
         configuration.port = 0
         configuration.workers = 1
         configuration.accessLog = false
-        server = try HTTPServer(configuration: configuration, responder: router)
+        server = try HTTPServer(configuration: configuration, responder: router.build())
         server.start()
     }
 
@@ -126,7 +126,7 @@ struct RandomOrgTests {
     }
 
     func site(randomOrg url: String, certificates: String = "") throws -> SiteServer {
-        try SiteServer(router: nil) { options in options.server.workers = 1 }.configured { site in
+        try SiteServer(routes: nil) { options in options.server.workers = 1 }.configured { site in
             try site.constants.setHotfix("mastermind.random", .string("random.org"))
             try site.constants.setHotfix("mastermind.randomOrgURL", .string(url))
             try site.constants.setHotfix("mastermind.randomOrgCertificates", .string(certificates))
@@ -171,13 +171,13 @@ struct RandomOrgTests {
 
     @Test func peopleCanComeFromAURL() throws {
         let files = try StaticFiles(root: "Config")
-        var router = Router()
+        let router = Router()
         router.fallback = files.handler
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.workers = 1
         configuration.accessLog = false
-        let server = try HTTPServer(configuration: configuration, responder: router)
+        let server = try HTTPServer(configuration: configuration, responder: router.build())
         server.start()
         defer { server.shutdown(); server.wait() }
         let directory = try Site.loadPeople("http://127.0.0.1:\(server.port)/people.json")

@@ -45,7 +45,7 @@ final class SiteServer: Endpoint, @unchecked Sendable {
     let scratch = ScratchDirectory()
     var port: Int { server.port }
 
-    init(engine: Engine = .sqlite, router: ((Site) -> Router)? = nil,
+    init(engine: Engine = .sqlite, routes: ((PlayerRoutes) -> Void)? = nil,
          _ configure: (inout ServeOptions) -> Void = { _ in }) throws {
         var options = ServeOptions()
         options.database = try TestDatabase.fresh(engine, in: scratch)
@@ -55,8 +55,8 @@ final class SiteServer: Endpoint, @unchecked Sendable {
         options.server.accessLog = false
         configure(&options)
         database = options.database
-        site = try Site(options: options)
-        server = try HTTPServer(configuration: options.server, responder: router?(site) ?? site.router)
+        site = try Site(options: options, adding: routes ?? { _ in })
+        server = try HTTPServer(configuration: options.server, responder: site.routes)
         server.start()
     }
 

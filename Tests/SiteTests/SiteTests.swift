@@ -168,12 +168,8 @@ struct SiteTests {
     }
 
     @Test func csrfGuardsEveryAction() throws {
-        let server = try SiteServer(router: { site in
-            var router = site.router
-            site.kit.action(&router, "/test/echo") { request, _ in
-                .text("done: \(request.form?["x"] ?? "")")
-            }
-            return router
+        let server = try SiteServer(routes: { routes in
+            routes.actions.post("/test/echo") { request, _ in .text("done: \(request.form?["x"] ?? "")") }
         })
         defer { server.stop() }
         let page = try server.get("/")
@@ -253,11 +249,9 @@ struct SiteTests {
 struct ErrorPageTests {
     @Test func wrongMethodAndServerErrorsAreLocalizedPages() throws {
         struct Broken: Error {}
-        let server = try SiteServer(router: { site in
-            var router = site.router
-            site.kit.page(&router, "/test/broken") { _, _ in throw Broken() }
-            site.kit.page(&router, "/test/gone") { _, _ in throw HTTPError(.notFound, "") }
-            return router
+        let server = try SiteServer(routes: { routes in
+            routes.pages.get("/test/broken") { _, _ in throw Broken() }
+            routes.pages.get("/test/gone") { _, _ in throw HTTPError(.notFound, "") }
         })
         defer { server.stop() }
         let wrong = try server.post("/", body: "")
@@ -277,7 +271,7 @@ struct ErrorPageTests {
     @Test func devModeReloadsChangedTemplates() throws {
         let scratch = ScratchDirectory()
         _ = system("cp -r Templates '\(scratch.path)/Templates'")
-        let server = try SiteServer(router: nil) { $0.templates = scratch.path + "/Templates"; $0.dev = true }
+        let server = try SiteServer(routes: nil) { $0.templates = scratch.path + "/Templates"; $0.dev = true }
         defer { server.stop() }
         #expect(try server.get("/").text.contains("<h1>Pick a game</h1>"))
         sleep(seconds: 0.01)
@@ -295,7 +289,7 @@ struct ErrorPageTests {
     @Test func withoutDevTemplatesAreParsedOnce() throws {
         let scratch = ScratchDirectory()
         _ = system("cp -r Templates '\(scratch.path)/Templates'")
-        let server = try SiteServer(router: nil) { $0.templates = scratch.path + "/Templates" }
+        let server = try SiteServer(routes: nil) { $0.templates = scratch.path + "/Templates" }
         defer { server.stop() }
         scratch.write("Templates/home.mustache", "<h1>Changed</h1>\n")
         #expect(try server.get("/").text.contains("<h1>Pick a game</h1>"))

@@ -10,7 +10,7 @@ struct WritePathTests {
     /// the same (single) worker keeps answering /healthz and pages within 50 ms, all before the commit could have
     /// finished.
     @Test func aSlowFlushNeverStallsTheWorker() throws {
-        let server = try SiteServer(router: nil) {
+        let server = try SiteServer(routes: nil) {
             $0.server.workers = 1
             $0.commitDelay = 3
         }

@@ -45,7 +45,7 @@ public enum CommandLineTool {
         _ = csys_block_shutdown_signals()
         do {
             let site = try Site(options: options)
-            let server = try HTTPServer(configuration: options.server, responder: site.router)
+            let server = try HTTPServer(configuration: options.server, responder: site.routes)
             let scheme = server.tls == nil ? "http" : "https"
             write("arcade: serving \(options.publicDirectory) on \(scheme)://\(display(options.server.host)):\(server.port)"
                 + " with \(server.configuration.workers) worker(s), database \(options.database)\n", to: 1)
@@ -61,7 +61,7 @@ public enum CommandLineTool {
                     plain.tls = nil
                     plain.workers = 1
                     let responder = try HTTPSRedirect(httpsPort: server.port, acmeDirectory: options.acmeDirectory,
-                                                      passing: ["/healthz"], to: site.router)
+                                                      passing: ["/healthz"], to: site.routes)
                     redirect = try HTTPServer(configuration: plain, responder: responder)
                     redirect?.start()
                     write("arcade: redirecting http://\(display(options.server.host)):\(redirect!.port) to HTTPS"

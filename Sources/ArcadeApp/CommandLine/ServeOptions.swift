@@ -62,18 +62,8 @@ public struct ServeOptions: Sendable {
             $0.server.host = address
             return true
         },
-        Option(flag: "--port", variable: "ARCADE_PORT", placeholder: "N",
-               help: "TCP port; 0 picks a free one", current: { "\($0.server.port)" }) {
-            guard let port = Int($1), (0...65535).contains(port) else { return false }
-            $0.server.port = port
-            return true
-        },
-        Option(flag: "--workers", variable: "ARCADE_WORKERS", placeholder: "N",
-               help: "event-loop threads (default: one per usable CPU)", current: { "\($0.server.workers)" }) {
-            guard let n = Int($1), (1...256).contains(n) else { return false }
-            $0.server.workers = n
-            return true
-        },
+        integer("--port", "ARCADE_PORT", "N", "TCP port; 0 picks a free one", \.server.port, 0...65535),
+        integer("--workers", "ARCADE_WORKERS", "N", "event-loop threads (default: one per usable CPU)", \.server.workers, 1...256),
         Option(flag: "--db", variable: "ARCADE_DB", placeholder: "PATH|URL",
                help: "SQLite file (PATH or sqlite:PATH, created if missing) or postgresql://USER@HOST:PORT/DB",
                current: { $0.database.description }) {
@@ -88,30 +78,10 @@ public struct ServeOptions: Sendable {
             $0.photos = $1
             return true
         },
-        Option(flag: "--public", variable: "ARCADE_PUBLIC", placeholder: "DIR",
-               help: "directory served at the site root", current: { $0.publicDirectory }) {
-            guard !$1.isEmpty else { return false }
-            $0.publicDirectory = $1
-            return true
-        },
-        Option(flag: "--templates", variable: "ARCADE_TEMPLATES", placeholder: "DIR",
-               help: "Mustache templates, parsed at start-up", current: { $0.templates }) {
-            guard !$1.isEmpty else { return false }
-            $0.templates = $1
-            return true
-        },
-        Option(flag: "--localizations", variable: "ARCADE_LOCALIZATIONS", placeholder: "DIR",
-               help: "<lang>.lproj folders of .strings and .stringsdict files", current: { $0.localizations }) {
-            guard !$1.isEmpty else { return false }
-            $0.localizations = $1
-            return true
-        },
-        Option(flag: "--config", variable: "ARCADE_CONFIG", placeholder: "DIR",
-               help: "folder of Constants.plist and its overrides", current: { $0.config }) {
-            guard !$1.isEmpty else { return false }
-            $0.config = $1
-            return true
-        },
+        folder("--public", "ARCADE_PUBLIC", "directory served at the site root", \.publicDirectory),
+        folder("--templates", "ARCADE_TEMPLATES", "Mustache templates, parsed at start-up", \.templates),
+        folder("--localizations", "ARCADE_LOCALIZATIONS", "<lang>.lproj folders of .strings and .stringsdict files", \.localizations),
+        folder("--config", "ARCADE_CONFIG", "folder of Constants.plist and its overrides", \.config),
         Option(flag: "--env", variable: "ARCADE_ENV", placeholder: "NAME[,NAME]",
                help: "apply Constants_NAME.plist overrides, in order", current: { $0.environments.isEmpty ? "none" : $0.environments.joined(separator: ",") }) {
             let names = $1.split(separator: ",").map(String.init)
@@ -119,18 +89,8 @@ public struct ServeOptions: Sendable {
             $0.environments = names
             return true
         },
-        Option(flag: "--dev", variable: "ARCADE_DEV", placeholder: "on|off",
-               help: "reload changed templates on the next request", current: { $0.dev ? "on" : "off" }) {
-            guard let on = ServeOptions.onOff($1) else { return false }
-            $0.dev = on
-            return true
-        },
-        Option(flag: "--secure-cookies", variable: "ARCADE_SECURE_COOKIES", placeholder: "on|off",
-               help: "mark cookies Secure (when served over TLS)", current: { $0.secureCookies ? "on" : "off" }) {
-            guard let on = ServeOptions.onOff($1) else { return false }
-            $0.secureCookies = on
-            return true
-        },
+        toggle("--dev", "ARCADE_DEV", "reload changed templates on the next request", \.dev),
+        toggle("--secure-cookies", "ARCADE_SECURE_COOKIES", "mark cookies Secure (when served over TLS)", \.secureCookies),
         Option(flag: "--tls-cert", variable: "ARCADE_TLS_CERT", placeholder: "FILE",
                help: "serve HTTPS with this PEM certificate (and its chain); needs --tls-key",
                current: { $0.tlsCertificate ?? "none" }) {
@@ -145,13 +105,8 @@ public struct ServeOptions: Sendable {
             $0.tlsKey = $1
             return true
         },
-        Option(flag: "--hsts-max-age", variable: "ARCADE_HSTS_MAX_AGE", placeholder: "SECONDS",
-               help: "under TLS, Strict-Transport-Security's max-age (0: not sent)",
-               current: { "\($0.server.hstsMaxAge)" }) {
-            guard let n = Int($1), n >= 0 else { return false }
-            $0.server.hstsMaxAge = n
-            return true
-        },
+        integer("--hsts-max-age", "ARCADE_HSTS_MAX_AGE", "SECONDS", "under TLS, Strict-Transport-Security's max-age (0: not sent)",
+                \.server.hstsMaxAge, 0...Int.max),
         Option(flag: "--redirect-http", variable: "ARCADE_REDIRECT_HTTP", placeholder: "PORT",
                help: "also listen for plain HTTP here and answer 308 to HTTPS (0: off)",
                current: { $0.redirectHTTP.map { "\($0)" } ?? "0" }) {
@@ -166,43 +121,47 @@ public struct ServeOptions: Sendable {
             $0.acmeDirectory = $1
             return true
         },
-        Option(flag: "--max-connections", variable: "ARCADE_MAX_CONNECTIONS", placeholder: "N",
-               help: "connections open at once; more get 503", current: { "\($0.server.maxConnections)" }) {
-            guard let n = Int($1), n >= 1 else { return false }
-            $0.server.maxConnections = n
-            return true
-        },
-        Option(flag: "--max-body", variable: "ARCADE_MAX_BODY", placeholder: "BYTES",
-               help: "largest request body; larger gets 413", current: { "\($0.server.limits.maxBody)" }) {
-            guard let n = Int($1), n >= 0 else { return false }
-            $0.server.limits.maxBody = n
-            return true
-        },
-        Option(flag: "--max-upload", variable: "ARCADE_MAX_UPLOAD", placeholder: "BYTES",
-               help: "largest upload to /admin/people (photos, imports)", current: { "\($0.server.limits.maxUploadBody)" }) {
-            guard let n = Int($1), n >= 0 else { return false }
-            $0.server.limits.maxUploadBody = n
-            return true
-        },
+        integer("--max-connections", "ARCADE_MAX_CONNECTIONS", "N", "connections open at once; more get 503", \.server.maxConnections, 1...Int.max),
+        integer("--max-body", "ARCADE_MAX_BODY", "BYTES", "largest request body; larger gets 413", \.server.limits.maxBody, 0...Int.max),
+        integer("--max-upload", "ARCADE_MAX_UPLOAD", "BYTES", "largest upload to /admin/people (photos, imports)", \.server.limits.maxUploadBody, 0...Int.max),
         seconds("--header-timeout", "ARCADE_HEADER_TIMEOUT", "to receive a request head", \.headerTimeout),
         seconds("--body-timeout", "ARCADE_BODY_TIMEOUT", "allowed between reads of a body", \.bodyTimeout),
         seconds("--body-grace", "ARCADE_BODY_GRACE", "a body may take before --min-body-rate applies", \.bodyGracePeriod),
-        Option(flag: "--min-body-rate", variable: "ARCADE_MIN_BODY_RATE", placeholder: "BYTES",
-               help: "bytes a second a body must average after --body-grace, or 408 (0: off)",
-               current: { "\($0.server.minBodyRate)" }) {
-            guard let n = Int($1), n >= 0 else { return false }
-            $0.server.minBodyRate = n
-            return true
-        },
+        integer("--min-body-rate", "ARCADE_MIN_BODY_RATE", "BYTES", "bytes a second a body must average after --body-grace, or 408 (0: off)", \.server.minBodyRate, 0...Int.max),
         seconds("--idle-timeout", "ARCADE_IDLE_TIMEOUT", "an idle keep-alive connection stays open", \.idleTimeout),
         seconds("--write-timeout", "ARCADE_WRITE_TIMEOUT", "a response may stall on a client that does not read", \.writeTimeout),
-        Option(flag: "--access-log", variable: "ARCADE_ACCESS_LOG", placeholder: "on|off",
-               help: "one line per request on standard output", current: { $0.server.accessLog ? "on" : "off" }) {
-            guard let on = ServeOptions.onOff($1) else { return false }
-            $0.server.accessLog = on
-            return true
-        },
+        toggle("--access-log", "ARCADE_ACCESS_LOG", "one line per request on standard output", \.server.accessLog),
     ]
+
+    /// A folder or file path: any non-empty text.
+    private static func folder(_ flag: String, _ variable: String, _ help: String,
+                               _ key: WritableKeyPath<ServeOptions, String> & Sendable) -> Option {
+        Option(flag: flag, variable: variable, placeholder: "DIR", help: help, current: { $0[keyPath: key] }) {
+            guard !$1.isEmpty else { return false }
+            $0[keyPath: key] = $1
+            return true
+        }
+    }
+
+    private static func toggle(_ flag: String, _ variable: String, _ help: String,
+                               _ key: WritableKeyPath<ServeOptions, Bool> & Sendable) -> Option {
+        Option(flag: flag, variable: variable, placeholder: "on|off", help: help,
+               current: { $0[keyPath: key] ? "on" : "off" }) {
+            guard let on = ServeOptions.onOff($1) else { return false }
+            $0[keyPath: key] = on
+            return true
+        }
+    }
+
+    private static func integer(_ flag: String, _ variable: String, _ placeholder: String, _ help: String,
+                                _ key: WritableKeyPath<ServeOptions, Int> & Sendable, _ range: ClosedRange<Int>) -> Option {
+        Option(flag: flag, variable: variable, placeholder: placeholder, help: help,
+               current: { "\($0[keyPath: key])" }) {
+            guard let n = Int($1), range.contains(n) else { return false }
+            $0[keyPath: key] = n
+            return true
+        }
+    }
 
     private static func seconds(_ flag: String, _ variable: String, _ what: String,
                                 _ key: WritableKeyPath<ServerConfiguration, Double> & Sendable) -> Option {

@@ -19,12 +19,12 @@ struct TimeChart {
             let width = max(2, x(seconds) - TimeChart.left)
             return ["round": .int(index + 1), "y": .int(y), "labelY": .int(y + TimeChart.barHeight - 2),
                     "width": .int(width), "valueX": .int(TimeChart.left + width + 4),
-                    "value": .string(valueLabel(seconds)), "seconds": .string(NameGameRoutes.seconds(seconds))]
+                    "value": .string(valueLabel(seconds)), "seconds": .string(NameGameController.seconds(seconds))]
         }
         let axisY = 4 + times.count * TimeChart.rowHeight + 2
         ticks = [0, top / 2, top].map { seconds in
             ["x": .int(x(seconds)), "tickEnd": .int(axisY + 4), "labelY": .int(axisY + 16),
-             "label": .string(NameGameRoutes.seconds(seconds))]
+             "label": .string(NameGameController.seconds(seconds))]
         }
         let height = axisY + 36
         frame = ["width": .int(TimeChart.width), "height": .int(height), "left": .int(TimeChart.left),

@@ -33,8 +33,8 @@ struct Identity: Sendable {
             toSet.append(SetCookie(name: Visitor.languageCookie, value: language, maxAge: 365 * 86_400,
                                    secure: secureCookies, sameSite: .lax))
         }
-        let theme = PageLook.theme(cookies[RouteKit.themeCookie])
-        let retro = cookies[RouteKit.retroCookie] == "1" || theme == "crt"
+        let theme = PageLook.theme(cookies[LookCookies.theme])
+        let retro = cookies[LookCookies.retro] == "1" || theme == "crt"
         let pair = cookies[Visitor.playerCookie].flatMap { player in
             cookies[Visitor.sessionCookie].map { SignedPair(player: player, session: $0) }
         }

@@ -135,6 +135,18 @@ struct Pages: Sendable {
         return Pages.withLanguage(response, language: language)
     }
 
+    /// A page for `visitor`: in their language, with their CSRF token.
+    func render(_ page: String, status: Status = .ok, title: String, for visitor: Visitor, path: String,
+                section: String = "", shared: TemplateFields = [:], data: TemplateFields = [:]) -> Response {
+        render(page, status: status, title: title, language: visitor.language, csrf: visitor.csrfToken, path: path,
+               section: section, shared: shared, data: data)
+    }
+
+    /// A part of a page for `visitor` (for a script that updates the page in place).
+    func fragment(_ name: String, status: Status = .ok, for visitor: Visitor, data: TemplateFields) -> Response {
+        fragment(name, status: status, language: visitor.language, csrf: visitor.csrfToken, data: data)
+    }
+
     /// The layout prepared for one page, title, section and look in one language; rebuilt with the language's library.
     private func prepared(_ page: String, title: String, language: String, section: String, look: PageLook,
                           shared: TemplateFields) throws -> PreparedTemplate {
@@ -188,13 +200,6 @@ struct Pages: Sendable {
     }
 
     /// A localized error page in the layout.
-    /// A localized 422 naming the first form field longer than the site allows, or nil.
-    func fieldTooLong(_ request: Request, _ visitor: Visitor) -> Response? {
-        guard let form = request.form, let over = FieldLimits.site.firstViolation(in: form) else { return nil }
-        return error(.unprocessableContent, language: visitor.language, csrf: visitor.csrfToken, path: "/",
-                     message: localizer.string("error.field.long", language: visitor.language, [.string(over.name), .int(over.limit)]))
-    }
-
     /// `retry`: the page is closed for now (maintenance), so it offers to try this path again instead of links that
     /// would meet the same closed door.
     func error(_ status: Status, language: String, csrf: String, path: String, cookies: [SetCookie] = [],

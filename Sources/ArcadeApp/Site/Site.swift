@@ -14,14 +14,12 @@ import Templates
 
 /// The site: every route Arcade answers, wired to the infrastructure.
 public final class Site: Sendable {
-    public let router: Router
+    public let routes: Routes
     let pool: DatabasePool
     let localizer: Localizer
     let constants: Constants
     let identity: Identity
     let pages: Pages
-    /// How player routes are declared (the site's middleware); tests add routes through it.
-    let kit: RouteKit
     let hotfixes: StringHotfixes
     let interceptions: InterceptionsStore
     let admins: AdminStore
@@ -32,11 +30,17 @@ public final class Site: Sendable {
     private let changes: ChangeFeed?
     private let leadership: Leadership
 
-    public init(options: ServeOptions) throws {
+    public convenience init(options: ServeOptions) throws {
+        try self.init(options: options, adding: { _ in })
+    }
+
+    /// `adding`: more player routes, beside the site's (tests add some).
+    init(options: ServeOptions, adding extra: (PlayerRoutes) -> Void) throws {
         let pool = DatabasePool(location: options.database, commitDelay: options.commitDelay)
         self.pool = pool
+        let database = options.database.description
         // What start-up keeps in the database, read or made at once (a database error names the file).
-        let (key, dailyKey, firstDay) = try StartupError.reading(options.database.description, as: StartupError.database) {
+        let (key, dailyKey, firstDay) = try StartupError.reading(database, as: StartupError.database) {
             let db = try pool.connection()
             try db.migrate(Schema.migrations)
             return (try Site.secret("cookie-signing", in: db), try Site.secret("mastermind-daily", in: db),
@@ -46,173 +50,102 @@ public final class Site: Sendable {
         localizer = try StartupError.reading(options.localizations) {
             try Localizer.load(directory: options.localizations, overlay: overlay, log: { Log.info($0) })
         }
-        let hotfixes = StringHotfixes(pool: pool, clock: options.clock, overlay: overlay)
-        let admins = AdminStore(pool: pool, clock: { [clock = options.clock] in Int(clock()) })
-        self.hotfixes = hotfixes
-        self.admins = admins
+        hotfixes = StringHotfixes(pool: pool, clock: options.clock, overlay: overlay)
+        admins = AdminStore(pool: pool, clock: { [clock = options.clock] in Int(clock()) })
         interceptions = InterceptionsStore(pool: pool, clock: options.clock)
-        try StartupError.reading(options.database.description, as: StartupError.database) {
-            if try admins.count() == 0 {
-                // The first start: one admin, its password shown once, here only.
-                let password = Base64URL.encode(Crypto.randomBytes(15))
-                try admins.create(name: "admin", password: password)
-                Log.info("created the admin account 'admin' with the password \(password) (shown once; change it with `arcade admin create`)")
-            }
+        try StartupError.reading(database, as: StartupError.database) { [admins, hotfixes] in
+            try Site.firstAdmin(admins)
             try hotfixes.load()
         }
-        constants = try StartupError.reading(options.config) {
+        let constants = try StartupError.reading(options.config) {
             try Constants.load(directory: options.config, environments: options.environments)
         }
+        self.constants = constants
         let templates = try TemplateStore(directory: options.templates, dev: options.dev)
-        let photos = PhotoLibrary(folder: options.photosDirectory, shared: options.database.dialect == .postgresql ? pool : nil)
-        let people = PeopleStore(pool: pool, clock: options.clock, photos: photos)
-        let profiles = constants.string("namegame.profiles", default: "Config/people.json")
-        try StartupError.reading(options.database.description, as: StartupError.database) {
-            // Read (and fetched, for a URL) only until the first start has copied them into the database.
-            if try !people.isSeeded() { try people.seed(Site.loadPeople(profiles)) }
-            try people.reload()
-        }
-        let cheatsFile = constants.string("cheats.file", default: "Config/cheats.json")
-        let cheatBook = try CheatBook.load(cheatsFile)
-        for required in ["layout", "home", "error", "language-menu", "site-header", "site-footer"] where try templates.library().template(named: required) == nil {
+        for required in ["layout", "home", "error", "language-menu", "site-header", "site-footer"]
+        where try templates.library().template(named: required) == nil {
             throw StartupError.missing(file: "\(options.templates)/\(required).mustache")
         }
-        let constants = self.constants
-        pages = Pages(templates: templates, localizer: localizer, version: { constants.string("site.version", default: "1.0.0") },
+        pages = Pages(templates: templates, localizer: localizer,
+                      version: { constants.string("site.version", default: "1.0.0") },
                       versions: { overlay.version &* 1_000_003 &+ constants.version })
-        identity = Identity(signer: Signer(key: key), csrfKey: HMACKey(Crypto.hmacSHA256(key: key, message: Array("csrf".utf8))), pool: pool,
-                            clock: options.clock,
+        let csrfKey = HMACKey(Crypto.hmacSHA256(key: key, message: Array("csrf".utf8)))
+        identity = Identity(signer: Signer(key: key), csrfKey: csrfKey, pool: pool, clock: options.clock,
                             negotiation: LanguageNegotiation(available: localizer.languages, fallback: localizer.base),
                             secureCookies: options.secureCookies,
-                            isAdmin: { request in request.cookies[AdminRoutes.cookie].map { admins.isSignedIn($0) } ?? false })
+                            isAdmin: { [admins] request in
+                                request.cookies[AdminController.cookie].map { admins.isSignedIn($0) } ?? false
+                            })
+        let services = try Services(options: options, site: (pool, constants, overlay, hotfixes, admins, interceptions),
+                                    localizer: localizer, dailyKey: dailyKey, firstDay: firstDay)
+        schedule = services.schedule
+        let router = try Site.router(options, services, pages: pages, identity: identity, extra: extra)
+        routes = try StartupError.reading("routes") { try router.build() }
+        changes = ChangeFeed.start(options.database, services.reload)
+        // Scheduled changes are applied once, by whichever instance leads.
+        leadership = Leadership(options.database)
+        ticker = SiteTicker(services.tick(leadership: leadership, channels: router.channels))
+    }
+
+    /// The first start: one admin, its password shown once, here only.
+    private static func firstAdmin(_ admins: AdminStore) throws {
+        guard try admins.count() == 0 else { return }
+        let password = Base64URL.encode(Crypto.randomBytes(15))
+        try admins.create(name: "admin", password: password)
+        Log.info("created the admin account 'admin' with the password \(password) (shown once; change it with `arcade admin create`)")
+    }
+
+    /// Every route, in groups that carry their middleware, outermost first: error pages get the security headers
+    /// too; the admin pages and the API stay up during maintenance.
+    private static func router(_ options: ServeOptions, _ services: Services, pages: Pages, identity: Identity,
+                               extra: (PlayerRoutes) -> Void) throws -> Router {
+        let router = Router()
+        router.deferredOffLoop = options.database.dialect == .postgresql
+        router.channels = EventChannels()
+        let errors = ErrorPages(pages: pages, identity: identity)
         let files = try StartupError.reading(options.publicDirectory, as: StartupError.unreadable) {
             try StaticFiles(root: options.publicDirectory)
         }
-
-        var router = Router()
-        router.deferredOffLoop = pool.location.dialect == .postgresql
-        router.get("/healthz") { _ in .text("ok") }
-        let pages = self.pages, localizer = self.localizer, identity = self.identity
         // Pages the router answers itself (404, 405, a static miss, a refused request): localized, in the visitor's
         // theme, with the security headers.
-        let errorPage: @Sendable (Status, Request) -> Response = { status, request in
-            let visitor = try? identity.visitor(for: request)
-            let look = PageLook(theme: visitor?.theme ?? "", retroUnlocked: visitor?.retroUnlocked ?? false)
-            return SecurityHeaders<SiteContext>.apply(PageLook.$current.withValue(look) {
-                pages.error(status, language: visitor?.language ?? identity.language(for: request).0,
-                            csrf: visitor?.csrfToken ?? "", path: "/", cookies: visitor?.cookies ?? [])
-            })
-        }
-        router.fallback = Handler { request in
+        router.fallback = .loop { request in
             let response = files.respond(to: request)
-            return response.status.code >= 400 ? errorPage(response.status, request) : response
+            return response.status.code >= 400 ? errors.page(response.status, request) : response
         }
-        router.errorPage = errorPage
+        router.errorPage = { status, request in errors.page(status, request) }
         router.refusalPage = { error in
-            SecurityHeaders<SiteContext>.apply(pages.error(error.status, language: localizer.base, csrf: "", path: "/"))
+            SecurityHeaders<RequestContext>.apply(
+                pages.error(error.status, language: pages.localizer.base, csrf: "", path: "/"))
         }
-        let interceptions = self.interceptions
-        let onceStore = OnceStore(pool: pool, clock: options.clock, constants: constants)
-        let editor = AdminHotfixes(hotfixes: hotfixes, localizer: localizer, admins: admins, pool: pool, constants: constants)
-        try StartupError.reading(options.database.description, as: StartupError.database) { try editor.loadConstants() }
-        // The player pages' middleware, outermost first (error pages get the security headers too); the game routes add UpdateRequired, actions CSRFCheck.
-        let errors = ErrorPages(pages: pages, identity: identity)
-        let site = RouterGroup<SiteContext>(context: SiteContext.init)
-            .adding(SecurityHeaders<SiteContext>())
-            .adding(errors)
-            .adding(MaintenanceGate(interceptions: interceptions, identity: identity, pages: pages, clock: options.clock))
-            .adding(VisitorCookies(identity: identity))
-            .adding(UpdateNotice(interceptions: interceptions, identity: identity, pages: pages, once: onceStore,
-                                 clientVersion: { constants.string("site.version", default: "1.0.0") }))
-        let kit = RouteKit(group: site, identity: identity, pages: pages, errors: errors)
-        self.kit = kit
-        let games = kit.adding(UpdateRequired(pages: pages))
-        // The theme chooser: a cookie (cosmetic, so pages need no lookup); nothing to commit, so on the loop.
-        kit.action(&router, "/theme", offLoop: false) { request, visitor in
-            let form = request.form ?? FormFields()
-            let chosen = form["theme"] ?? ""
-            guard chosen.isEmpty || PageLook.choices.contains(chosen) || (chosen == "crt" && visitor.retroUnlocked) else {
-                return pages.error(.unprocessableContent, language: visitor.language, csrf: visitor.csrfToken, path: "/")
-            }
-            var response = Response.redirect(to: OnceRoutes.localPath(form["back"]))
-            response.setCookie(SetCookie(name: RouteKit.themeCookie, value: chosen, maxAge: chosen.isEmpty ? 0 : 365 * 86_400,
-                                         secure: options.secureCookies, sameSite: .lax))
-            return response
-        }
-        kit.page(&router, "/") { request, visitor in
-            let t = localizer.strings(for: visitor.language)
-            // The games and their count depend only on the language: built once.
-            let catalog = pages.perLanguage("home.games", visitor.language) { t in
-                let games: [TemplateValue] = [
-                    ["slug": "mastermind", "href": "/mastermind", "name": .string(t.string("mastermind.title")),
-                     "description": .string(t.string("home.game.mastermind"))],
-                    ["slug": "namegame", "href": "/namegame", "name": .string(t.string("namegame.title")),
-                     "description": .string(t.string("home.game.namegame"))]]
-                return ["games": .list(games), "hasGames": .bool(!games.isEmpty), "count": .string(t.string("home.games.count", [.int(games.count)]))]
-            }
-            let once = try OnceRoutes.banners(onceStore, visitor, game: nil, back: "/", t: t, whatsNew: true)
-            return pages.render("home", title: t.string("home.title"), language: visitor.language,
-                                csrf: visitor.csrfToken, path: "/", section: "home",
-                                shared: ["catalog": catalog], data: ["once": once])
-        }
-        let mastermind = MastermindStore(pool: pool, constants: constants, dailyKey: dailyKey,
-                                         firstDay: firstDay, clock: options.clock)
-        // First: its /namegame/help comes before the Name Game's /namegame/:mode.
-        OnceRoutes(store: onceStore, pages: pages, kit: kit).register(&router)
-        MastermindRoutes(store: mastermind, pages: pages, kit: games, once: onceStore)
-            .register(&router)
-        NameGameRoutes(store: NameGameStore(pool: pool, clock: options.clock), people: people, constants: constants, pages: pages, kit: games,
-                       once: onceStore).register(&router)
-        CheatRoutes(store: CheatStore(pool: pool, book: cheatBook), once: onceStore, kit: kit, pages: pages,
-                    mastermind: mastermind, nameGame: NameGameStore(pool: pool, clock: options.clock)).register(&router)
-        let api = InterceptionsRoutes(store: interceptions, constants: constants, overlay: overlay, base: localizer.base,
-                                      languages: localizer.languages)
-        api.register(&router)
-        let channels = EventChannels()
-        router.channels = channels
-        let schedule = ChangeSchedule(pool: pool, interceptions: interceptions, hotfixes: editor, clock: options.clock)
-        self.schedule = schedule
-        AdminRoutes(store: admins, pages: pages, identity: identity, secureCookies: options.secureCookies,
-                    hotfixes: editor, interceptions: interceptions, people: people, schedule: schedule,
-                    version: { constants.string("site.version", default: "1.0.0") }).register(&router)
-        self.router = router
-        // What the live streams watch: hotfixes (strings, constants), rules and maintenance, as counters.
-        let watched: @Sendable () -> [Int] = {
-            [overlay.version, constants.version, interceptions.switches.generation.load(ordering: .acquiring)]
-        }
-        let seen = Mutex(watched())
-        // Another instance's write reaches this one's caches: strings, constants, rules and maintenance (which the
-        // live streams then push), people, and a player's once-store records.
-        changes = ChangeFeed.start(options.database) { kind, key in
-            let all = kind == ChangeFeed.everything
-            do {
-                if all || kind == "hotfixes" { try hotfixes.load() }
-                if all || kind == "constants" { try editor.loadConstants() }
-                if all || kind == "interceptions" { interceptions.changed() }
-                if all || kind == "people" { try people.reload() }
-                if all || kind == "once" {
-                    if let key { onceStore.cache.records[key] = nil } else { onceStore.cache.records.removeAll() }
-                }
-            } catch {
-                Log.error("reading changes made elsewhere (\(kind)): \(error)")
-            }
-        }
-        // Scheduled changes are applied once, by whichever instance leads.
-        let leadership = Leadership(options.database)
-        self.leadership = leadership
-        ticker = SiteTicker {
-            if leadership.held() {
-                do { try schedule.applyDue() } catch { Log.error("scheduled changes: \(error)") }
-            }
-            let now = watched()
-            guard seen.withLock({ $0 }) != now else { return }
-            do {
-                try api.publishETags(to: channels)
-                seen.withLock { $0 = now }
-            } catch {
-                Log.error("live push: \(error)")
-            }
-        }
+        router.get("/healthz") { _ in .text("ok") }
+        let site = router.group(context: RequestContext.init).adding(SecurityHeaders()).adding(errors)
+        let players = site.adding(MaintenanceGate(interceptions: services.interceptions, identity: identity,
+                                                  errors: errors, clock: options.clock))
+            .adding(VisitorCookies(identity: identity, errors: errors))
+            .adding(UpdateNotice(interceptions: services.interceptions, identity: identity, pages: pages,
+                                 once: services.once, clientVersion: services.version))
+        let player = PlayerRoutes(players, identity: identity, pages: pages)
+        let games = player.adding(UpdateRequired(pages: pages))
+        HomeController(pages: pages, once: services.once, secureCookies: options.secureCookies).addRoutes(to: player)
+        OnceController(store: services.once, pages: pages).addRoutes(to: player)
+        MastermindController(store: services.mastermind, pages: pages, once: services.once).addRoutes(to: games)
+        NameGameController(store: services.nameGame, people: services.people, constants: services.constants,
+                           pages: pages, once: services.once).addRoutes(to: games)
+        CheatController(store: services.cheats, once: services.once, pages: pages, errors: errors,
+                        mastermind: services.mastermind, nameGame: services.nameGame).addRoutes(to: player)
+        extra(player)
+        let api = router.group(context: RequestContext.init).adding(ErrorPages(pages: pages, identity: identity, format: .json))
+        services.api.addRoutes(to: api)
+        let admin = AdminController(store: services.admins, pages: pages, identity: identity,
+                                    secureCookies: options.secureCookies, hotfixes: services.editor,
+                                    interceptions: services.interceptions, people: services.people,
+                                    schedule: services.schedule, version: services.version)
+        admin.addRoutes(to: AdminRoutes(site: site, api: api, identity: identity, errors: errors, store: services.admins,
+                                        pages: pages))
+        // Uploaded photos, for players' pages: no cookies, no session.
+        PeopleController(store: services.people, pages: pages)
+            .addPhotoRoute(to: router.group(context: RequestContext.init).running(.pool))
+        return router
     }
 
     /// Commits what the writer still holds and stops it; reports how many transactions shared each flush.

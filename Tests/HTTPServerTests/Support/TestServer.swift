@@ -16,7 +16,7 @@ final class TestServer {
         configuration.workers = 2
         configuration.accessLog = false
         configure(&configuration)
-        server = try HTTPServer(configuration: configuration, responder: router)
+        server = try HTTPServer(configuration: configuration, responder: router.build())
         server.start()
     }
 
@@ -28,7 +28,7 @@ final class TestServer {
     func client(receiveBuffer: Int = 0) throws -> RawClient { try RawClient(port: port, receiveBuffer: receiveBuffer) }
 
     static func routes() -> Router {
-        var router = Router()
+        let router = Router()
         router.get("/hello") { _ in .text("hello") }
         router.get("/echo-path/*rest") { .text($0.parameters["rest"] ?? "") }
         router.post("/echo") { request in
@@ -46,7 +46,7 @@ final class TestServer {
             Response(status: .ok, contentType: "application/octet-stream",
                      body: [UInt8](repeating: 0x30, count: Int(request.query["n"] ?? "") ?? 1_000_000))
         }
-        router.get("/slow", offLoop: true) { request in
+        router.get("/slow", .pool) { request in
             sleep(seconds: Double(Int(request.query["ms"] ?? "") ?? 100) / 1000)
             return .text("slept")
         }

@@ -2,20 +2,17 @@ import HTTP
 
 /// On state-changing routes: a body that claims to be a form but does not parse is a 400, a field longer than the
 /// site allows a 422 naming it, and a missing or wrong CSRF token a 403, before the handler runs.
-struct CSRFCheck: Middleware {
+struct CSRFCheck<Context: VisitorContext>: Middleware {
     let identity: Identity
     let pages: Pages
 
-    func handle(_ request: Request, context: SiteContext, next: Next<SiteContext>) throws -> Response {
-        let visitor = try context.requireVisitor()
+    func handle(_ request: Request, context: Context, next: Next<Context>) throws -> Response {
         let isForm = request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
-        if isForm && request.form == nil {
-            return pages.error(.badRequest, language: visitor.language, csrf: visitor.csrfToken, path: "/")
+        if isForm && request.form == nil { throw PageError(.badRequest) }
+        if let over = request.form.flatMap({ FieldLimits.site.firstViolation(in: $0) }) {
+            throw PageError(.unprocessableContent, "error.field.long", [.string(over.name), .int(over.limit)])
         }
-        if let refusal = pages.fieldTooLong(request, visitor) { return refusal }
-        guard identity.passesCSRF(request, token: context.upload?["csrf"]) else {
-            return pages.error(.forbidden, language: visitor.language, csrf: visitor.csrfToken, path: "/")
-        }
+        guard identity.passesCSRF(request, token: context.formToken) else { throw PageError(.forbidden) }
         return try next(request, context)
     }
 }

@@ -1,25 +1,67 @@
 import HTTP
+import Localization
 
-/// The outermost middleware: an error a handler throws becomes the localized error page, with the status it carries
-/// (an `HTTPResponseError`) or 500, logged; the visitor sees the words, never the error.
+/// An answer a handler cannot give, thrown: its status, and what the page says (a string key in the visitor's
+/// language; none for the status's own words).
+struct PageError: HTTPResponseError {
+    let status: Status
+    let key: String?
+    let arguments: [FormatArgument]
+
+    init(_ status: Status, _ key: String? = nil, _ arguments: [FormatArgument] = []) {
+        self.status = status
+        self.key = key
+        self.arguments = arguments
+    }
+
+    var message: String { key ?? "" }
+}
+
+/// The one error path, outermost in every group: an error a handler or middleware throws becomes the localized error
+/// page (for the API, a JSON object), with the status it carries (an `HTTPResponseError`) or 500, which is logged;
+/// the visitor sees the words, never the error. The router's own 404, 405 and 400 pages come from here too.
 struct ErrorPages: Middleware {
+    enum Format: Sendable { case page, json }
+
     let pages: Pages
     let identity: Identity
+    var format = Format.page
 
-    func handle(_ request: Request, context: SiteContext, next: Next<SiteContext>) throws -> Response {
+    func handle(_ request: Request, context: RequestContext, next: Next<RequestContext>) throws -> Response {
         do {
             return try next(request, context)
         } catch {
-            return page(for: error, request)
+            return answer(for: error, request)
         }
     }
 
-    func page(for error: any Error, _ request: Request) -> Response {
-        let language = identity.language(for: request).0
-        if let error = error as? any HTTPResponseError, error.status.code < 500 {
-            return pages.error(error.status, language: language, csrf: "", path: "/", message: error.message)
+    /// `visitor`: known when the error comes from inside `VisitorCookies`, which then sets its cookies on the page.
+    func answer(for error: any Error, _ request: Request, visitor: Visitor? = nil) -> Response {
+        let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
+        if status.code >= 500 { Log.error("\(request.method) \(request.target): \(error)") }
+        let message: String
+        switch error {
+        case let error as PageError:
+            message = error.key.map { pages.localizer.string($0, language: language(request), error.arguments) } ?? ""
+        case let error as any HTTPResponseError where status.code < 500: message = error.message
+        default: message = ""
         }
-        Log.error("\(request.method) \(request.target): \(error)")
-        return pages.error(.internalServerError, language: language, csrf: "", path: "/")
+        guard format == .page else {
+            return JSONAnswer.error(message.isEmpty ? status.reason : message, status: status)
+        }
+        return page(status, request, visitor: visitor, message: message)
     }
+
+    /// The localized error page, in the visitor's theme, with the security headers.
+    func page(_ status: Status, _ request: Request, visitor known: Visitor? = nil, message: String = "",
+              retry: String? = nil) -> Response {
+        let visitor = known ?? (try? identity.visitor(for: request))
+        let look = PageLook(theme: visitor?.theme ?? "", retroUnlocked: visitor?.retroUnlocked ?? false)
+        return SecurityHeaders<RequestContext>.apply(PageLook.$current.withValue(look) {
+            pages.error(status, language: visitor?.language ?? language(request), csrf: visitor?.csrfToken ?? "",
+                        path: "/", cookies: known == nil ? visitor?.cookies ?? [] : [], message: message, retry: retry)
+        })
+    }
+
+    private func language(_ request: Request) -> String { identity.language(for: request).0 }
 }

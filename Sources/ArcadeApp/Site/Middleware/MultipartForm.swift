@@ -2,18 +2,13 @@ import HTTP
 
 /// Routes that take uploads: the body must be `multipart/form-data`; its parts are read before the handler runs (and
 /// before `CSRFCheck`, which finds the token among them). A malformed body gets its error page and changes nothing.
-struct MultipartForm: Middleware {
-    let pages: Pages
+struct MultipartForm: ContextMiddleware {
     var limits = MultipartLimits(maxParts: 1000, maxHeaderBytes: 4096, maxPartBytes: 32 << 20)
 
-    func handle(_ request: Request, context: SiteContext, next: Next<SiteContext>) throws -> Response {
-        let visitor = try context.requireVisitor()
-        let parts: [MultipartPart]
-        do { parts = try MultipartParser.parse(request.body, contentType: request.headers["Content-Type"] ?? "", limits: limits) }
-        catch { return pages.error(error.status, language: visitor.language, csrf: visitor.csrfToken, path: "/") }
-        var context = context
-        context.upload = Upload(parts: parts)
-        return try next(request, context)
+    func handle(_ request: Request, context: AdminContext, next: Next<UploadContext>) throws -> Response {
+        let parts = try MultipartParser.parse(request.body, contentType: request.headers["Content-Type"] ?? "",
+                                              limits: limits)
+        return try next(request, UploadContext(visitor: context.visitor, admin: context.admin, upload: Upload(parts: parts)))
     }
 }
 
@@ -28,6 +23,6 @@ struct Upload: Sendable {
 
     /// The files sent under `name` (empty file inputs, which browsers send with no file name and no bytes, left out).
     func files(_ name: String) -> [MultipartPart] {
-        parts.filter { $0.name == name && $0.filename != nil && !($0.filename!.isEmpty && $0.body.isEmpty) }
+        parts.filter { part in part.name == name && part.filename.map { !$0.isEmpty || !part.body.isEmpty } == true }
     }
 }

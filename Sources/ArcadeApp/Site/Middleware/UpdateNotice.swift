@@ -13,9 +13,9 @@ struct UpdateNotice: Middleware {
     /// The web app's version, compared with the rules' minimum app version.
     let clientVersion: @Sendable () -> String
 
-    func handle(_ request: Request, context: SiteContext, next: Next<SiteContext>) throws -> Response {
+    func handle(_ request: Request, context: PlayerContext, next: Next<PlayerContext>) throws -> Response {
         var context = context
-        let visitor = try context.requireVisitor()
+        let visitor = context.visitor
         context.notice = notice(request)
         let look = PageLook(theme: visitor.theme, retroUnlocked: visitor.retroUnlocked,
                             banner: try banner(context.notice, visitor, back: String(request.rawPath)))
@@ -38,6 +38,6 @@ struct UpdateNotice: Middleware {
         let message = notice.message.isEmpty ? pages.localizer.string("update.required.text", language: visitor.language)
             : notice.message
         return .object(["level": .string(notice.rule.restriction.name), "message": .string(message),
-                        "dismissible": .bool(low), "back": .string(OnceRoutes.localPath(back))])
+                        "dismissible": .bool(low), "back": .string(OnceController.localPath(back))])
     }
 }

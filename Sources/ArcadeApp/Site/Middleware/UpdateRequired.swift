@@ -5,9 +5,9 @@ import HTTP
 struct UpdateRequired: Middleware {
     let pages: Pages
 
-    func handle(_ request: Request, context: SiteContext, next: Next<SiteContext>) throws -> Response {
+    func handle(_ request: Request, context: PlayerContext, next: Next<PlayerContext>) throws -> Response {
         guard let notice = context.notice, notice.rule.restriction == .high else { return try next(request, context) }
-        let visitor = try context.requireVisitor()
+        let visitor = context.visitor
         let text = notice.message.isEmpty ? pages.localizer.string("update.required.text", language: visitor.language)
             : notice.message
         // Said in a header too, so an open page's script (told of a change by the live stream) can tell by a HEAD.
@@ -15,7 +15,7 @@ struct UpdateRequired: Middleware {
         var look = PageLook.current
         look.banner = nil
         var response = PageLook.$current.withValue(look) { pages.render("update-required", title: pages.localizer.string("update.required.title", language: visitor.language),
-                            language: visitor.language, csrf: visitor.csrfToken, path: OnceRoutes.localPath(request.target),
+                            for: visitor, path: OnceController.localPath(request.target),
                             section: "closed", data: ["message": .string(text)]) }
         response.headers.set("X-Arcade-Update", "required")
         return response

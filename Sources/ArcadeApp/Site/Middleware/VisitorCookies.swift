@@ -1,15 +1,19 @@
 import HTTP
 
 /// Identifies the visitor from their signed cookies (a new one is minted, not stored, until their first action),
-/// and sets the cookies this request made on whatever the handler answers.
-struct VisitorCookies: Middleware {
+/// and sets the cookies this request made on whatever the handler answers, an error page included.
+struct VisitorCookies: ContextMiddleware {
     let identity: Identity
+    let errors: ErrorPages
 
-    func handle(_ request: Request, context: SiteContext, next: Next<SiteContext>) throws -> Response {
-        var context = context
+    func handle(_ request: Request, context: RequestContext, next: Next<PlayerContext>) throws -> Response {
         let visitor = try identity.visitor(for: request)
-        context.visitor = visitor
-        var response = try next(request, context)
+        var response: Response
+        do {
+            response = try next(request, PlayerContext(visitor: visitor))
+        } catch {
+            response = errors.answer(for: error, request, visitor: visitor)
+        }
         for cookie in visitor.cookies { response.setCookie(cookie) }
         return response
     }

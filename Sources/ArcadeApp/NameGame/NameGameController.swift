@@ -8,12 +8,11 @@ import Templates
 /// The Name Game on the web. Every face or name is a form button, so it
 /// plays without JavaScript; the answer stays on the server until the
 /// round is answered (faces are "Face 1"…, file names are opaque ids).
-struct NameGameRoutes: Sendable {
+struct NameGameController: Sendable {
     let store: NameGameStore
     let people: PeopleStore
     let constants: Constants
     let pages: Pages
-    let kit: RouteKit
     let once: OnceStore
 
     /// Everyone playable now (admins may change them at any moment).
@@ -21,85 +20,97 @@ struct NameGameRoutes: Sendable {
     var hintInterval: Double { max(0.2, constants.double("namegame.hintInterval", default: 2)) }
     var timedSeconds: Int { max(5, constants.int("namegame.timedSeconds", default: 60)) }
 
-    func register(_ router: inout Router) {
-        kit.page(&router, "/namegame") { request, visitor in
-            let t = pages.localizer.strings(for: visitor.language)
-            let modes: [TemplateValue] = Mode.menu.map { mode in
-                ["mode": .string(mode.rawValue), "href": .string("/namegame/\(mode.rawValue)"),
-                 "name": .string(t.string("namegame.mode.\(mode.rawValue)")),
-                 "description": .string(t.string("namegame.mode.\(mode.rawValue).about"))]
-            }
-            return pages.render("namegame-menu", title: t.string("namegame.title"), language: visitor.language,
-                                csrf: visitor.csrfToken, path: "/namegame", section: "namegame", data: ["modes": .list(modes)])
-        }
-        kit.page(&router, "/namegame/stats") { request, visitor in
-            try statsPage(visitor)
-        }
+    func addRoutes(to routes: PlayerRoutes) {
+        routes.pages.get("/namegame", use: menu)
+        routes.pages.get("/namegame/stats") { _, context in try statsPage(context.visitor) }
         // Off the event loop: a returning player's page may end a timed session or deal a missing round.
-        kit.page(&router, "/namegame/:mode", offLoop: true) { request, visitor in
-            guard let mode = Mode(rawValue: request.parameters["mode"] ?? "") else {
-                return pages.error(.notFound, language: visitor.language, csrf: visitor.csrfToken, path: "/")
-            }
-            return try play(mode, visitor)
+        routes.pages.running(.pool).get("/namegame/:mode", use: mode)
+        routes.actions.post("/namegame/answer", use: answer)
+        routes.actions.post("/namegame/dontknow", use: dontKnow)
+        routes.actions.post("/namegame/review", use: review)
+        routes.actions.post("/namegame/next", use: next)
+    }
+
+    func menu(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let t = pages.localizer.strings(for: context.visitor.language)
+        let modes: [TemplateValue] = Mode.menu.map { mode in
+            ["mode": .string(mode.rawValue), "href": .string("/namegame/\(mode.rawValue)"),
+             "name": .string(t.string("namegame.mode.\(mode.rawValue)")),
+             "description": .string(t.string("namegame.mode.\(mode.rawValue).about"))]
         }
-        kit.action(&router, "/namegame/answer") { request, visitor in
-            let form = request.form ?? FormFields()
-            let mode = form["mode"].flatMap(Mode.init) ?? .normal
-            guard let roundID = form["round"].flatMap({ Int64($0) }), let choice = form["choice"].flatMap({ Int($0) }) else {
-                return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
-            }
-            switch try store.answer(player: visitor.playerID, round: roundID, choice: choice, people: directory,
-                                    hintInterval: hintInterval, timedSeconds: timedSeconds) {
-            case .success(let record):
-                if !record.isOpen {
-                    // Playing the Name Game: remembered, and the reminder to try it is done.
-                    try once.perform(visitor) { $0.markDone(SiteTasks.nameGamePlayed) + $0.markDone(SiteTasks.tryNameGame) }
-                }
-                return .redirect(to: "/namegame/\(record.round.mode.rawValue)")
-            case .failure(let refusal):
-                return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
-            }
+        return pages.render("namegame-menu", title: t.string("namegame.title"), for: context.visitor, path: "/namegame",
+                            section: "namegame", data: ["modes": .list(modes)])
+    }
+
+    func mode(_ request: Request, _ context: PlayerContext) throws -> Response {
+        guard let mode = Mode(rawValue: request.parameters["mode"] ?? "") else { throw PageError(.notFound) }
+        return try play(mode, context.visitor)
+    }
+
+    func answer(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let form = request.form ?? FormFields()
+        let mode = form["mode"].flatMap(Mode.init) ?? .normal
+        guard let roundID = form["round"].flatMap({ Int64($0) }), let choice = form["choice"].flatMap({ Int($0) }) else {
+            return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
         }
-        kit.action(&router, "/namegame/dontknow") { request, visitor in
-            let form = request.form ?? FormFields()
-            let mode = form["mode"].flatMap(Mode.init) ?? .normal
-            guard let roundID = form["round"].flatMap({ Int64($0) }) else {
-                return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
+        switch try store.answer(player: visitor.playerID, round: roundID, choice: choice, people: directory,
+                                hintInterval: hintInterval, timedSeconds: timedSeconds) {
+        case .success(let record):
+            if !record.isOpen {
+                // Playing the Name Game: remembered, and the reminder to try it is done.
+                try once.perform(visitor) { $0.markDone(SiteTasks.nameGamePlayed) + $0.markDone(SiteTasks.tryNameGame) }
             }
-            switch try store.giveUp(player: visitor.playerID, round: roundID, people: directory, timedSeconds: timedSeconds) {
-            case .success(let record): return .redirect(to: "/namegame/\(record.round.mode.rawValue)")
-            case .failure(let refusal): return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
-            }
+            return .redirect(to: "/namegame/\(record.round.mode.rawValue)")
+        case .failure(let refusal):
+            return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
         }
-        // Review my misses: a review session of exactly the people a session missed.
-        kit.action(&router, "/namegame/review") { request, visitor in
-            guard let id = request.form?["session"].flatMap({ Int64($0) }),
-                  let session = try store.session(id: id, player: visitor.playerID) else {
-                return try play(.review, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
-            }
-            let missed = try store.misses(session: session.id, people: directory)
-            guard !missed.isEmpty else {
-                return try play(session.mode, visitor, status: .unprocessableContent, error: "namegame.review.none")
-            }
-            let review = try store.startReview(player: visitor.player, people: missed)
-            _ = try newRound(.review, session: review, visitor)
-            return .redirect(to: "/namegame/review")
+    }
+
+    func dontKnow(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let form = request.form ?? FormFields()
+        let mode = form["mode"].flatMap(Mode.init) ?? .normal
+        guard let roundID = form["round"].flatMap({ Int64($0) }) else {
+            return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
         }
-        kit.action(&router, "/namegame/next") { request, visitor in
-            let mode = request.form?["mode"].flatMap(Mode.init) ?? .normal
-            if let session = try store.openSession(player: visitor.playerID, mode: mode),
-               let latest = try store.latestRound(session: session.id, people: directory), latest.isOpen,
-               !timeIsUp(session) {
-                return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.unanswered")
-            }
-            if let session = try store.openSession(player: visitor.playerID, mode: mode), !timeIsUp(session) {
-                _ = try newRound(mode, session: session, visitor)
-            } else {
-                let session = try store.startSession(player: visitor.player, mode: mode)
-                _ = try newRound(mode, session: session, visitor)
-            }
-            return .redirect(to: "/namegame/\(mode.rawValue)")
+        switch try store.giveUp(player: visitor.playerID, round: roundID, people: directory, timedSeconds: timedSeconds) {
+        case .success(let record): return .redirect(to: "/namegame/\(record.round.mode.rawValue)")
+        case .failure(let refusal): return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
         }
+    }
+
+    /// Review my misses: a review session of exactly the people a session missed.
+    func review(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        guard let id = request.form?["session"].flatMap({ Int64($0) }),
+              let session = try store.session(id: id, player: visitor.playerID) else {
+            return try play(.review, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
+        }
+        let missed = try store.misses(session: session.id, people: directory)
+        guard !missed.isEmpty else {
+            return try play(session.mode, visitor, status: .unprocessableContent, error: "namegame.review.none")
+        }
+        let review = try store.startReview(player: visitor.player, people: missed)
+        _ = try newRound(.review, session: review, visitor)
+        return .redirect(to: "/namegame/review")
+    }
+
+    func next(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let mode = request.form?["mode"].flatMap(Mode.init) ?? .normal
+        if let session = try store.openSession(player: visitor.playerID, mode: mode),
+           let latest = try store.latestRound(session: session.id, people: directory), latest.isOpen,
+           !timeIsUp(session) {
+            return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.unanswered")
+        }
+        if let session = try store.openSession(player: visitor.playerID, mode: mode), !timeIsUp(session) {
+            _ = try newRound(mode, session: session, visitor)
+        } else {
+            let session = try store.startSession(player: visitor.player, mode: mode)
+            _ = try newRound(mode, session: session, visitor)
+        }
+        return .redirect(to: "/namegame/\(mode.rawValue)")
     }
 
     static func key(_ refusal: NameGameStore.Refusal) -> String {
@@ -164,10 +175,9 @@ struct NameGameRoutes: Sendable {
         }
         if session == nil { session = try store.lastSession(player: visitor.playerID, mode: mode) }
         let t = pages.localizer.strings(for: visitor.language)
-        let banners = try OnceRoutes.banners(once, visitor, game: "namegame", back: "/namegame/\(mode.rawValue)", t: t)
+        let banners = try OnceController.banners(once, visitor, game: "namegame", back: "/namegame/\(mode.rawValue)", t: t)
         func page(_ context: TemplateValue) -> Response {
-            pages.render("namegame", status: status, title: t.string("namegame.mode.\(mode.rawValue)"), language: visitor.language,
-                         csrf: visitor.csrfToken, path: "/namegame/\(mode.rawValue)", section: "namegame",
+            pages.render("namegame", status: status, title: t.string("namegame.mode.\(mode.rawValue)"), for: visitor, path: "/namegame/\(mode.rawValue)", section: "namegame",
                          data: ["ng": context, "once": banners])
         }
         guard var current = session else {
@@ -301,8 +311,7 @@ struct NameGameRoutes: Sendable {
         let summary = times.isEmpty ? "" : t.string("namegame.stats.summary", [
             .string(Self.seconds(times.min() ?? 0)), .string(Self.seconds(times.max() ?? 0)),
             .string(Self.seconds(times.reduce(0, +) / Double(times.count)))])
-        return pages.render("namegame-stats", title: t.string("namegame.stats.title"), language: visitor.language,
-                            csrf: visitor.csrfToken, path: "/namegame/stats", section: "namegame",
+        return pages.render("namegame-stats", title: t.string("namegame.stats.title"), for: visitor, path: "/namegame/stats", section: "namegame",
                             data: ["rows": .list(rows), "hasRows": .bool(!rows.isEmpty), "bars": .list(chart.bars),
                                    "hasBars": .bool(!times.isEmpty), "barCount": .int(times.count), "chart": chart.frame,
                                    "ticks": .list(chart.ticks), "summary": .string(summary), "mastery": .object(masteryData)])

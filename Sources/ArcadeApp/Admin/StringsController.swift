@@ -4,77 +4,85 @@ import Templates
 
 /// Admin → Strings (`/admin/strings`): the translators' round trip (export each language, import a file with a
 /// preview, recent imports with revert) and the missing-translation report.
-struct StringsRoutes: Sendable {
+struct StringsController: Sendable {
     let exchange: StringsExchange
     let pages: Pages
-    let identity: Identity
 
     var localizer: Localizer { pages.localizer }
 
-    func register(_ router: inout Router, signedIn: RouterGroup<SiteContext>, forms: RouterGroup<SiteContext>) {
-        let uploads = signedIn.adding(MultipartForm(pages: pages)).adding(CSRFCheck(identity: identity, pages: pages))
-        signedIn.get("/strings", offLoop: true, in: &router) { request, context in
-            try context.admin { visitor, _ in try stringsPage(visitor, status: .ok, message: nil) }
+    func addRoutes(to routes: AdminRoutes) {
+        routes.pages.get("/admin/strings", use: stringsList)
+        routes.pages.get("/admin/strings/:file", use: download)
+        routes.uploads.post("/admin/strings/import", use: importFile)
+        routes.actions.post("/admin/strings/import/apply", use: applyImport)
+        routes.actions.post("/admin/strings/import/revert", use: revertImport)
+    }
+
+    func stringsList(_ request: Request, _ context: AdminContext) throws -> Response {
+        let visitor = context.visitor
+        return try stringsPage(visitor, status: .ok, message: nil)
+    }
+
+    /// `de.strings`, `de.stringsdict`: a download.
+    func download(_ request: Request, _ context: AdminContext) throws -> Response {
+        let visitor = context.visitor
+        let name = request.parameters["file"] ?? ""
+        guard let dot = name.lastIndex(of: "."), let format = StringsExchange.Format(rawValue: String(name[name.index(after: dot)...])),
+              let text = exchange.export(String(name[..<dot]), format) else {
+            throw PageError(.notFound)
         }
-        // `de.strings`, `de.stringsdict`: a download.
-        signedIn.get("/strings/:file", offLoop: true, in: &router) { request, context in
-            try context.admin { visitor, _ in
-                let name = request.parameters["file"] ?? ""
-                guard let dot = name.lastIndex(of: "."), let format = StringsExchange.Format(rawValue: String(name[name.index(after: dot)...])),
-                      let text = exchange.export(String(name[..<dot]), format) else {
-                    return pages.error(.notFound, language: visitor.language, csrf: visitor.csrfToken, path: "/admin/strings")
-                }
-                var response = Response(status: .ok, contentType: format == .strings ? "text/plain; charset=utf-8"
-                                                                                      : "application/xml; charset=utf-8",
-                                        body: Array(text.utf8))
-                response.headers.set("Content-Disposition", "attachment; filename=\"\(name)\"")
-                return response
-            }
+        var response = Response(status: .ok, contentType: format == .strings ? "text/plain; charset=utf-8"
+                                                                              : "application/xml; charset=utf-8",
+                                body: Array(text.utf8))
+        response.headers.set("Content-Disposition", "attachment; filename=\"\(name)\"")
+        return response
+    }
+
+    func importFile(_ request: Request, _ context: UploadContext) throws -> Response {
+        let visitor = context.visitor
+        let admin = context.admin
+        let upload = context.upload
+        let t = localizer.strings(for: visitor.language)
+        let language = upload["language"] ?? ""
+        guard localizer.languages.contains(language) else {
+            return try stringsPage(visitor, status: .unprocessableContent, message: t.string("admin.hotfix.language.unknown"))
         }
-        uploads.post("/strings/import", offLoop: true, in: &router) { request, context in
-            try context.admin { visitor, admin in
-                let upload = context.upload!
-                let t = localizer.strings(for: visitor.language)
-                let language = upload["language"] ?? ""
-                guard localizer.languages.contains(language) else {
-                    return try stringsPage(visitor, status: .unprocessableContent, message: t.string("admin.hotfix.language.unknown"))
-                }
-                guard let file = upload.files("file").first, !file.body.isEmpty else {
-                    return try stringsPage(visitor, status: .unprocessableContent, message: t.string("admin.strings.import.nofile"))
-                }
-                guard file.body.count <= StringsExchange.maxFileBytes else {
-                    return try stringsPage(visitor, status: .contentTooLarge, message: t.string("admin.strings.import.toolarge"))
-                }
-                let name = file.filename ?? "", format = StringsExchange.Format(file: name, bytes: file.body)
-                do {
-                    let entries = try exchange.preview(file.body, language: language, format: format, file: name)
-                    let id = try exchange.stage(file.body, language: language, format: format, file: name, by: admin.name)
-                    return previewPage(entries, id: id, file: name, language: language, visitor)
-                } catch let unreadable as StringsExchange.Unreadable {
-                    return try stringsPage(visitor, status: .unprocessableContent,
-                                           message: t.string("admin.strings.import.unreadable", [.string(unreadable.message)]))
-                }
-            }
+        guard let file = upload.files("file").first, !file.body.isEmpty else {
+            return try stringsPage(visitor, status: .unprocessableContent, message: t.string("admin.strings.import.nofile"))
         }
-        forms.post("/strings/import/apply", offLoop: true, in: &router) { request, context in
-            try context.admin { visitor, admin in
-                let t = localizer.strings(for: visitor.language)
-                switch try exchange.apply(request.form?["import"].flatMap { Int($0) } ?? 0, by: admin.name) {
-                case .applied(let count): return Flash.redirect("/admin/strings", t.string("admin.strings.import.applied", [.int(count)]))
-                case .alreadyApplied: return try stringsPage(visitor, status: .conflict, message: t.string("admin.strings.import.done"))
-                case .unknown: return try stringsPage(visitor, status: .unprocessableContent, message: t.string("admin.hotfix.unknown"))
-                }
-            }
+        guard file.body.count <= StringsExchange.maxFileBytes else {
+            return try stringsPage(visitor, status: .contentTooLarge, message: t.string("admin.strings.import.toolarge"))
         }
-        forms.post("/strings/import/revert", offLoop: true, in: &router) { request, context in
-            try context.admin { visitor, admin in
-                let t = localizer.strings(for: visitor.language)
-                guard let (reverted, skipped) = try exchange.revert(request.form?["import"].flatMap { Int($0) } ?? 0, by: admin.name) else {
-                    return try stringsPage(visitor, status: .unprocessableContent, message: t.string("admin.hotfix.unknown"))
-                }
-                return Flash.redirect("/admin/strings", t.string("admin.strings.imports.undone", [.int(reverted), .int(skipped)]))
-            }
+        let name = file.filename ?? "", format = StringsExchange.Format(file: name, bytes: file.body)
+        do {
+            let entries = try exchange.preview(file.body, language: language, format: format, file: name)
+            let id = try exchange.stage(file.body, language: language, format: format, file: name, by: admin.name)
+            return previewPage(entries, id: id, file: name, language: language, visitor)
+        } catch let unreadable as StringsExchange.Unreadable {
+            return try stringsPage(visitor, status: .unprocessableContent,
+                                   message: t.string("admin.strings.import.unreadable", [.string(unreadable.message)]))
         }
+    }
+
+    func applyImport(_ request: Request, _ context: AdminContext) throws -> Response {
+        let visitor = context.visitor
+        let admin = context.admin
+        let t = localizer.strings(for: visitor.language)
+        switch try exchange.apply(request.form?["import"].flatMap { Int($0) } ?? 0, by: admin.name) {
+        case .applied(let count): return Flash.redirect("/admin/strings", t.string("admin.strings.import.applied", [.int(count)]))
+        case .alreadyApplied: return try stringsPage(visitor, status: .conflict, message: t.string("admin.strings.import.done"))
+        case .unknown: return try stringsPage(visitor, status: .unprocessableContent, message: t.string("admin.hotfix.unknown"))
+        }
+    }
+
+    func revertImport(_ request: Request, _ context: AdminContext) throws -> Response {
+        let visitor = context.visitor
+        let admin = context.admin
+        let t = localizer.strings(for: visitor.language)
+        guard let (reverted, skipped) = try exchange.revert(request.form?["import"].flatMap { Int($0) } ?? 0, by: admin.name) else {
+            return try stringsPage(visitor, status: .unprocessableContent, message: t.string("admin.hotfix.unknown"))
+        }
+        return Flash.redirect("/admin/strings", t.string("admin.strings.imports.undone", [.int(reverted), .int(skipped)]))
     }
 
     /// Export links, the import form, recent imports, then per language the keys that fall back to the base language.
@@ -103,7 +111,7 @@ struct StringsRoutes: Sendable {
                      "changes": .int(record.changes ?? 0), "reverted": .bool(record.revertedAt != nil)])
         }
         var response = pages.render("admin-strings", status: status, title: t.string("admin.strings.title"),
-                                    language: visitor.language, csrf: visitor.csrfToken, path: "/admin/strings", section: "admin",
+                                    for: visitor, path: "/admin/strings", section: "admin",
                                     data: ["missingLanguages": .list(missing), "base": .string(localizer.base),
                                            "languages": .list(languages), "imports": .list(imports),
                                            "hasImports": .bool(!imports.isEmpty), "message": message.map { .string($0) } ?? .null])
@@ -123,8 +131,7 @@ struct StringsRoutes: Sendable {
                      "reason": .string(entry.refusal.map { describe($0, t) } ?? "")])
         }
         let applicable = count(.new) + count(.changed)
-        return pages.render("admin-strings-import", title: t.string("admin.strings.import.title"), language: visitor.language,
-                            csrf: visitor.csrfToken, path: "/admin/strings", section: "admin",
+        return pages.render("admin-strings-import", title: t.string("admin.strings.import.title"), for: visitor, path: "/admin/strings", section: "admin",
                             data: ["import": .int(id), "rows": .list(rows), "hasRows": .bool(!rows.isEmpty),
                                    "heading": .string(t.string("admin.strings.import.heading", [.string(file), .string(language)])),
                                    "summary": .string(t.string("admin.strings.import.summary", [.int(count(.new)), .int(count(.changed)),

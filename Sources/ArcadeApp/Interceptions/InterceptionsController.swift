@@ -9,7 +9,7 @@ import PropertyList
 /// The GTConstants-compatible API for native apps: `/api/interceptions`
 /// (hotfixes, update rules, maintenance, with a strong ETag) and
 /// `/api/update-check` (which rule, if any, a client version breaks).
-struct InterceptionsRoutes: Sendable {
+struct InterceptionsController: Sendable {
     let store: InterceptionsStore
     let constants: Constants
     let overlay: StringOverlay
@@ -17,32 +17,15 @@ struct InterceptionsRoutes: Sendable {
     /// The shipped languages, one event channel each.
     let languages: [String]
 
-    func register(_ router: inout Router) {
-        router.get("/api/update-check") { request in
-            do { return try updateCheck(request) } catch { return Self.json(.object([("error", .string("server error"))]), status: .internalServerError) }
-        }
-        router.get("/api/interceptions") { request in
-            do { return try interceptions(request) } catch { return Self.json(.object([("error", .string("server error"))]), status: .internalServerError) }
-        }
+    /// Served from memory, on the loop; errors are JSON (`ErrorPages` in its JSON form).
+    func addRoutes(to api: RouterGroup<RequestContext>) {
+        api.get("/api/update-check", use: updateCheck)
+        api.get("/api/interceptions", use: interceptions)
         // Live push: the document's ETag now, then each new one (the site's ticker publishes them on change).
-        router.get("/api/interceptions/events") { request in
-            let language = channelLanguage(request.query["lang"])
-            guard let (_, etag) = try? document(language: language) else {
-                return Self.json(.object([("error", .string("server error"))]), status: .internalServerError)
-            }
-            return .eventStream(channel: Self.channel(language),
-                                initial: Array("retry: 2000\n".utf8) + EventChannels.encode(event: "etag", data: etag))
-        }
+        api.get("/api/interceptions/events", use: events)
     }
 
-    static func json(_ value: JSONValue, status: Status = .ok) -> Response {
-        var response = Response(status: status, contentType: "application/json", body: JSONWriter(sortedKeys: true).bytes(value))
-        response.headers.append("Cache-Control", "no-cache")
-        response.headers.append("X-Content-Type-Options", "nosniff")
-        return response
-    }
-
-    static func badRequest(_ message: String) -> Response { json(.object([("error", .string(message))]), status: .badRequest) }
+    static func badRequest(_ message: String) -> Response { JSONAnswer.error(message, status: .badRequest) }
 
     /// A language tag as a client may send it (`pt-BR`), or nil.
     static func languageTag(_ text: String?) -> String? {
@@ -51,7 +34,7 @@ struct InterceptionsRoutes: Sendable {
         return text
     }
 
-    private func updateCheck(_ request: Request) throws -> Response {
+    func updateCheck(_ request: Request, _ context: RequestContext) throws -> Response {
         let query = request.query
         guard let platform = query["platform"], InterceptionsStore.platforms.contains(platform) else {
             return Self.badRequest("platform must be one of \(InterceptionsStore.platforms.joined(separator: ", "))")
@@ -66,14 +49,21 @@ struct InterceptionsRoutes: Sendable {
             language = base
         }
         guard let violation = UpdateCheck.evaluate(try store.rules(), platform: platform, app: app, os: os, language: language, base: base) else {
-            return Self.json(.object([("update_needed", .bool(false))]))
+            return JSONAnswer.make(.object([("update_needed", .bool(false))]))
         }
-        return Self.json(.object([
+        return JSONAnswer.make(.object([
             ("update_needed", .bool(true)), ("rule", .integer(Int64(violation.rule.id))),
             ("restriction", .integer(Int64(violation.rule.restriction.rawValue))), ("restriction_name", .string(violation.rule.restriction.name)),
             ("kind", .string(violation.kind.rawValue)), ("minimum_version", .string(violation.requirement.version.text)),
             ("message", .string(violation.message)),
         ]))
+    }
+
+    func events(_ request: Request, _ context: RequestContext) throws -> Response {
+        let language = channelLanguage(request.query["lang"])
+        let (_, etag) = try document(language: language)
+        return .eventStream(channel: Self.channel(language),
+                            initial: Array("retry: 2000\n".utf8) + EventChannels.encode(event: "etag", data: etag))
     }
 
     /// Streams are per shipped language (the document differs by language); any other tag gets the base's.
@@ -91,7 +81,7 @@ struct InterceptionsRoutes: Sendable {
         }
     }
 
-    private func interceptions(_ request: Request) throws -> Response {
+    func interceptions(_ request: Request, _ context: RequestContext) throws -> Response {
         let (response, etag) = try document(language: Self.languageTag(request.query["lang"]) ?? base)
         if let match = request.headers["If-None-Match"], match.split(separator: ",").contains(where: { $0.trimmingOWS == etag || $0.trimmingOWS == "*" }) {
             var notModified = Response(status: .notModified)
@@ -130,7 +120,7 @@ struct InterceptionsRoutes: Sendable {
             maintenance.append((platform, .object([("active", .bool(m.active)), ("message", .string(message)),
                                                    ("poll_interval", .integer(Int64(m.pollInterval)))])))
         }
-        var response = Self.json(.object([("hotfixes", .object(hotfixes)), ("update", .object(update)), ("maintenance", .object(maintenance))]))
+        var response = JSONAnswer.make(.object([("hotfixes", .object(hotfixes)), ("update", .object(update)), ("maintenance", .object(maintenance))]))
         guard case .bytes(let body) = response.body else { return (response, "") }
         // A strong ETag over the exact bytes.
         let etag = "\"" + Base64URL.encode(Array(Crypto.sha256(body).prefix(18))) + "\""

@@ -10,10 +10,9 @@ import Templates
 /// Mastermind on the web: complete without JavaScript (forms and 303s), and
 /// with it, boards updated in place from a server-rendered fragment (the
 /// request says `X-Fragment: board`). The secret appears only once the game is over.
-struct MastermindRoutes: Sendable {
+struct MastermindController: Sendable {
     let store: MastermindStore
     let pages: Pages
-    let kit: RouteKit
     let once: OnceStore
     let solvers = Solvers()
 
@@ -28,97 +27,119 @@ struct MastermindRoutes: Sendable {
         }
     }
 
-    func register(_ router: inout Router) {
-        // Looking writes nothing: a player's first board is unstarted until their first guess.
-        kit.page(&router, "/mastermind") { request, visitor in
-            board(try store.latest(player: visitor.playerID) ?? store.unstarted(), visitor, request)
+    func addRoutes(to routes: PlayerRoutes) {
+        routes.pages.get("/mastermind", use: current)
+        routes.pages.get("/mastermind/daily", use: today)
+        routes.pages.get("/mastermind/daily/:n", use: pastDaily)
+        routes.pages.get("/mastermind/archive", use: archive)
+        routes.pages.get("/mastermind/giveup", use: confirmGiveUp)
+        routes.pages.get("/mastermind/stats", use: statsPage)
+        // Actions run off the loop: a first guess may ask random.org for the secret, a hint runs the solver.
+        routes.actions.post("/mastermind/guess", use: guess)
+        routes.actions.post("/mastermind/new", use: newGame)
+        routes.actions.post("/mastermind/hint", use: hint)
+        routes.actions.post("/mastermind/giveup", use: giveUp)
+    }
+
+    /// Looking writes nothing: a player's first board is unstarted until their first guess.
+    func current(_ request: Request, _ context: PlayerContext) throws -> Response {
+        board(try store.latest(player: context.visitor.playerID) ?? store.unstarted(), context.visitor, request)
+    }
+
+    /// The daily code: the same for everyone today; one game each; past days from the archive.
+    func today(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let today = store.today
+        let record = try store.daily(player: context.visitor.playerID, today) ?? store.unstartedDaily(today)
+        return board(record, context.visitor, request)
+    }
+
+    func pastDaily(_ request: Request, _ context: PlayerContext) throws -> Response {
+        guard let number = request.parameters["n"].flatMap({ Int($0) }), (0...store.today).contains(number) else {
+            throw PageError(.notFound)
         }
-        // The daily code: the same for everyone today; one game each; past days from the archive.
-        kit.page(&router, "/mastermind/daily") { request, visitor in
-            let today = store.today
-            return board(try store.daily(player: visitor.playerID, today) ?? store.unstartedDaily(today), visitor, request)
+        if number == store.today { return .redirect(to: "/mastermind/daily") }
+        let record = try store.daily(player: context.visitor.playerID, number) ?? store.unstartedDaily(number)
+        return board(record, context.visitor, request)
+    }
+
+    func guess(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let form = request.form ?? FormFields()
+        var random = SecureRandom()
+        let game = form["game"].flatMap { Int64($0) }
+        // A daily board says which day; one not yet come (or malformed) is refused like a stale page.
+        let daily = form["daily"].map { Int($0).flatMap { (0...store.today).contains($0) ? $0 : nil } ?? -1 }
+        let first = daily.map { store.dailyDeal($0) } ?? (game == 0 ? store.deal() : nil)
+        let result = daily == -1 ? .failure(.stale)
+            : try store.guess(player: visitor.player, game: game, turn: form["turn"].flatMap { Int($0) },
+                              form["guess"] ?? "", first: first, using: &random)
+        let path = daily.map { $0 == store.today ? "/mastermind/daily" : "/mastermind/daily/\($0)" } ?? "/mastermind"
+        switch result {
+        case .success(let record):
+            if record.game.outcome != .playing { try recordEnd(record, visitor) }
+            // Without a script, land on what changed (a phone would otherwise show the page's top).
+            let anchor = record.game.outcome == .playing ? "#row-\(record.game.turns.count)" : "#result"
+            return isFragment(request) ? board(record, visitor, request) : .redirect(to: path + anchor)
+        case .failure(let refusal):
+            // Nothing changed: show the current board with a clear message.
+            let shown = daily.flatMap { $0 >= 0 ? $0 : nil }
+            let record = try shown.map { try store.daily(player: visitor.playerID, $0) ?? store.unstartedDaily($0) }
+                ?? store.latest(player: visitor.playerID) ?? store.unstarted()
+            return board(record, visitor, request, status: .unprocessableContent,
+                         error: message(refusal, language: visitor.language), value: form["guess"] ?? "")
         }
-        kit.page(&router, "/mastermind/daily/:n") { request, visitor in
-            guard let number = request.parameters["n"].flatMap({ Int($0) }), (0...store.today).contains(number) else {
-                return pages.error(.notFound, language: visitor.language, csrf: visitor.csrfToken, path: "/mastermind/daily")
-            }
-            if number == store.today { return .redirect(to: "/mastermind/daily") }
-            return board(try store.daily(player: visitor.playerID, number) ?? store.unstartedDaily(number), visitor, request)
-        }
-        kit.page(&router, "/mastermind/archive") { request, visitor in
-            try archive(request, visitor)
-        }
-        // Actions run off the loop (the default): a first guess may ask random.org for the secret.
-        kit.action(&router, "/mastermind/guess") { request, visitor in
-            let form = request.form ?? FormFields()
-            var random = SecureRandom()
-            let game = form["game"].flatMap { Int64($0) }
-            // A daily board says which day; one not yet come (or malformed) is refused like a stale page.
-            let daily = form["daily"].map { Int($0).flatMap { (0...store.today).contains($0) ? $0 : nil } ?? -1 }
-            let first = daily.map { store.dailyDeal($0) } ?? (game == 0 ? store.deal() : nil)
-            let result = daily == -1 ? .failure(.stale)
-                : try store.guess(player: visitor.player, game: game, turn: form["turn"].flatMap { Int($0) },
-                                  form["guess"] ?? "", first: first, using: &random)
-            let path = daily.map { $0 == store.today ? "/mastermind/daily" : "/mastermind/daily/\($0)" } ?? "/mastermind"
-            switch result {
-            case .success(let record):
-                if record.game.outcome != .playing { try recordEnd(record, visitor) }
-                // Without a script, land on what changed (a phone would otherwise show the page's top).
-                let anchor = record.game.outcome == .playing ? "#row-\(record.game.turns.count)" : "#result"
-                return isFragment(request) ? board(record, visitor, request) : .redirect(to: path + anchor)
-            case .failure(let refusal):
-                // Nothing changed: show the current board with a clear message.
-                let shown = daily.flatMap { $0 >= 0 ? $0 : nil }
-                let record = try shown.map { try store.daily(player: visitor.playerID, $0) ?? store.unstartedDaily($0) }
-                    ?? store.latest(player: visitor.playerID) ?? store.unstarted()
-                return board(record, visitor, request, status: .unprocessableContent,
-                             error: message(refusal, language: visitor.language), value: form["guess"] ?? "")
-            }
-        }
-        kit.action(&router, "/mastermind/new") { request, visitor in
-            let record = try store.start(player: visitor.player, store.deal(hard: request.form?["hard"] == "1"))
+    }
+
+    func newGame(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let record = try store.start(player: context.visitor.player, store.deal(hard: request.form?["hard"] == "1"))
+        return isFragment(request) ? board(record, context.visitor, request) : .redirect(to: "/mastermind")
+    }
+
+    /// The solver can take tens of milliseconds: off the event loop, as every action.
+    func hint(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        // Asking for a hint on the unstarted board starts the game.
+        let record = try store.latest(player: visitor.playerID) ?? store.start(player: visitor.player, store.deal())
+        guard record.game.outcome == .playing else {
             return isFragment(request) ? board(record, visitor, request) : .redirect(to: "/mastermind")
         }
-        // The solver can take tens of milliseconds: keep it off the event loop.
-        kit.action(&router, "/mastermind/hint") { request, visitor in
-            // Asking for a hint on the unstarted board starts the game.
-            let record = try store.latest(player: visitor.playerID) ?? store.start(player: visitor.player, store.deal())
-            guard record.game.outcome == .playing else {
-                return isFragment(request) ? board(record, visitor, request) : .redirect(to: "/mastermind")
-            }
-            let history = record.game.turns.map { ($0.guess, $0.feedback) }
-            if let hint = solvers.solver(record.game.rules).nextGuess(after: history) {
-                _ = try store.recordHint(player: visitor.playerID, game: record.id, hint: hint)
-            }
-            guard isFragment(request) else { return .redirect(to: "/mastermind") }
-            return board(try store.latest(player: visitor.playerID) ?? record, visitor, request)
+        let history = record.game.turns.map { ($0.guess, $0.feedback) }
+        if let hint = solvers.solver(record.game.rules).nextGuess(after: history) {
+            _ = try store.recordHint(player: visitor.playerID, game: record.id, hint: hint)
         }
-        // Giving up asks first (a page, so it works without a script), then shows the code and counts a loss.
-        kit.page(&router, "/mastermind/giveup") { request, visitor in
-            guard let record = try store.latest(player: visitor.playerID), record.game.outcome == .playing else {
-                return .redirect(to: "/mastermind")
-            }
-            let t = pages.localizer.strings(for: visitor.language)
-            return pages.render("mastermind-giveup", title: t.string("mastermind.giveup.title"), language: visitor.language,
-                                csrf: visitor.csrfToken, path: "/mastermind/giveup", section: "mastermind",
-                                data: ["game": .int(Int(record.id))])
+        guard isFragment(request) else { return .redirect(to: "/mastermind") }
+        return board(try store.latest(player: visitor.playerID) ?? record, visitor, request)
+    }
+
+    /// Giving up asks first (a page, so it works without a script), then shows the code and counts a loss.
+    func confirmGiveUp(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        guard let record = try store.latest(player: visitor.playerID), record.game.outcome == .playing else {
+            return .redirect(to: "/mastermind")
         }
-        kit.action(&router, "/mastermind/giveup") { request, visitor in
-            if let id = request.form?["game"].flatMap({ Int64($0) }), let record = try store.giveUp(player: visitor.playerID, game: id) {
-                try recordEnd(record, visitor)
-            }
-            return .redirect(to: "/mastermind#result")
+        let t = pages.localizer.strings(for: visitor.language)
+        return pages.render("mastermind-giveup", title: t.string("mastermind.giveup.title"), for: visitor,
+                            path: "/mastermind/giveup", section: "mastermind", data: ["game": .int(Int(record.id))])
+    }
+
+    func giveUp(_ request: Request, _ context: PlayerContext) throws -> Response {
+        if let id = request.form?["game"].flatMap({ Int64($0) }),
+           let record = try store.giveUp(player: context.visitor.playerID, game: id) {
+            try recordEnd(record, context.visitor)
         }
-        kit.page(&router, "/mastermind/stats") { request, visitor in
-            let stats = try store.stats(player: visitor.playerID), daily = try store.dailyStats(player: visitor.playerID)
-            let t = pages.localizer.strings(for: visitor.language)
-            return pages.render("mastermind-stats", title: t.string("stats.title"), language: visitor.language,
-                                csrf: visitor.csrfToken, path: "/mastermind/stats", section: "mastermind",
-                                data: ["stats": statsContext(stats),
-                                       "daily": ["played": .int(daily.played), "wins": .int(daily.wins),
-                                                 "currentStreak": .int(daily.currentStreak),
-                                                 "longestStreak": .int(daily.longestStreak)]])
-        }
+        return .redirect(to: "/mastermind#result")
+    }
+
+    func statsPage(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let stats = try store.stats(player: visitor.playerID), daily = try store.dailyStats(player: visitor.playerID)
+        let t = pages.localizer.strings(for: visitor.language)
+        return pages.render("mastermind-stats", title: t.string("stats.title"), for: visitor, path: "/mastermind/stats",
+                            section: "mastermind",
+                            data: ["stats": statsContext(stats),
+                                   "daily": ["played": .int(daily.played), "wins": .int(daily.wins),
+                                             "currentStreak": .int(daily.currentStreak),
+                                             "longestStreak": .int(daily.longestStreak)]])
     }
 
     /// A finished game: remembered in the once-store; the first win schedules
@@ -168,14 +189,14 @@ struct MastermindRoutes: Sendable {
             context = .object(fields)
         }
         if isFragment(request) {
-            return pages.fragment("mastermind-board", status: status, language: visitor.language, csrf: visitor.csrfToken,
+            return pages.fragment("mastermind-board", status: status, for: visitor,
                                   data: ["mm": context])
         }
-        let banners = (try? OnceRoutes.banners(once, visitor, game: "mastermind", back: "/mastermind",
+        let banners = (try? OnceController.banners(once, visitor, game: "mastermind", back: "/mastermind",
                                                t: pages.localizer.strings(for: visitor.language))) ?? .null
         let t = pages.localizer.strings(for: visitor.language)
         let title = record.daily.map { t.string("mastermind.daily.title", [.int($0)]) } ?? t.string("mastermind.title")
-        return pages.render("mastermind", status: status, title: title, language: visitor.language, csrf: visitor.csrfToken,
+        return pages.render("mastermind", status: status, title: title, for: visitor,
                             path: "/mastermind", section: "mastermind", data: ["mm": context, "once": banners, "heading": .string(title)])
     }
 
@@ -259,7 +280,8 @@ struct MastermindRoutes: Sendable {
     }
 
     /// The last 30 dailies before `?before=` (default today), each with how this player did.
-    private func archive(_ request: Request, _ visitor: Visitor) throws -> Response {
+    func archive(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
         let t = pages.localizer.strings(for: visitor.language)
         let today = store.today
         let before = min(today, max(0, request.query["before"].flatMap { Int($0) } ?? today))
@@ -279,8 +301,7 @@ struct MastermindRoutes: Sendable {
                             "status": .string(t.string("mastermind.archive.\(outcome)"))])
         }
         let older = (days.last ?? 0) > 0 ? "/mastermind/archive?before=\(days.last!)" : nil
-        return pages.render("mastermind-archive", title: t.string("mastermind.archive.title"), language: visitor.language,
-                            csrf: visitor.csrfToken, path: "/mastermind/archive", section: "mastermind",
+        return pages.render("mastermind-archive", title: t.string("mastermind.archive.title"), for: visitor, path: "/mastermind/archive", section: "mastermind",
                             data: ["days": .list(list), "hasDays": .bool(!list.isEmpty), "today": .int(today),
                                    "older": older.map { .string($0) } ?? .null])
     }

@@ -1,0 +1,116 @@
+import Cheats
+import HTTP
+import JSON
+import Once
+import Templates
+
+/// `POST /cheats/actions`: one key press, swipe, tap burst or shake. The
+/// answer says how far the player is into the closest cheat (never naming
+/// a cheat not yet found) and which effects an action unlocked.
+struct CheatController: Sendable {
+    let store: CheatStore
+    let once: OnceStore
+    let pages: Pages
+    let errors: ErrorPages
+    let mastermind: MastermindStore
+    let nameGame: NameGameStore
+    let limiter = RateLimiter(perSecond: 30)
+
+    /// A completed cheat: found (in the once-store) and its effect applied, each committed before the answer.
+    private func complete(_ outcome: CheatMatcher.Outcome, _ visitor: Visitor) throws -> Response {
+        let found = try once.perform(visitor) { o in outcome.unlocked.flatMap { o.markDone(SiteTasks.cheat($0)) } }.once
+        let effects = outcome.unlocked.compactMap { store.book.entry($0)?.effect }
+        if effects.contains("mastermind.reveal") {
+            var random = SystemRandomNumberGenerator()
+            // On the unstarted board, the reveal starts the game it reveals a digit of.
+            if try mastermind.latest(player: visitor.playerID) == nil {
+                _ = try mastermind.start(player: visitor.player, mastermind.deal())
+            }
+            _ = try mastermind.reveal(player: visitor.playerID, using: &random)
+        }
+        if effects.contains("namegame.firstLetter") { _ = try nameGame.cheat(player: visitor.playerID) }
+        var response = answer(outcome, found: found, effects: effects)
+        if effects.contains("theme.crt") {
+            // Each completion toggles: on after an odd number of them.
+            let on = found.count(SiteTasks.cheat("crt")) % 2 == 1
+            response.setCookie(SetCookie(name: LookCookies.theme, value: on ? "crt" : "", maxAge: on ? 365 * 86_400 : 0))
+            // Found once, retro stays in the theme chooser.
+            response.setCookie(SetCookie(name: LookCookies.retro, value: "1", maxAge: 365 * 86_400))
+        }
+        return response
+    }
+
+    private func answer(_ outcome: CheatMatcher.Outcome, found: Once, effects: [String]) -> Response {
+        // A cheat's name is only told once the player has found it.
+        let closest = outcome.closest.flatMap { found.beenDone(SiteTasks.cheat($0)) ? $0 : nil }
+        return JSONAnswer.make(.object([
+            ("state", .string(outcome.unlocked.isEmpty ? outcome.state.rawValue : "matched")),
+            ("cheat", closest.map { .string($0) } ?? .null),
+            ("progress", .integer(Int64(outcome.progress))), ("length", .integer(Int64(outcome.length))),
+            ("unlocked", .array(effects.map { .string($0) })),
+        ]))
+    }
+
+    func addRoutes(to routes: PlayerRoutes) {
+        // The site's most frequent write (every key press on every page): it holds no thread while its
+        // commit is grouped with others'; only a completion (rare) finishes on a pool thread.
+        routes.actions.deferred(.post, "/cheats/actions", use: action)
+        routes.pages.get("/cheats", use: list)
+        routes.pages.get("/credits", use: credits)
+    }
+
+    func action(_ request: Request, _ context: PlayerContext, _ reply: Reply) throws {
+        let visitor = context.visitor
+        let later = Later(reply: reply, request: request, errors: errors)
+        let form = request.form ?? FormFields()
+        let action: Action
+        do {
+            action = try Action(kind: form["kind"] ?? "", value: form["value"] ?? "")
+        } catch {
+            return later.send(JSONAnswer.error("\(error)", status: .badRequest))
+        }
+        let now = once.clock()
+        guard limiter.allow(visitor.playerID, at: now) else {
+            var response = JSONAnswer.error("more than \(limiter.limit) actions a second", status: .tooManyRequests)
+            response.headers.set("Retry-After", "1")
+            return later.send(response)
+        }
+        let found = try once.perform(visitor).once
+        store.record(action, player: visitor.player, at: now) { result in
+            switch result {
+            case .failure(let error):
+                later.fail(error)
+            case .success(let outcome) where outcome.unlocked.isEmpty:
+                later.send(answer(outcome, found: found, effects: []))
+            case .success(let outcome):
+                later.sendBlocking { try complete(outcome, visitor) }
+            }
+        }
+    }
+
+    /// How many cheats the player has found; only found ones are named, with how to enter them.
+    func list(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let record = try once.perform(visitor).once
+        let t = pages.localizer.strings(for: visitor.language)
+        let found: [TemplateValue] = store.book.entries.filter { record.beenDone(SiteTasks.cheat($0.code.name)) }.map {
+            entry in
+            ["name": .string(t.string("cheats.name.\(entry.code.name)")), "hint": .string(t.string(entry.hint)),
+             "slug": .string(entry.code.name)]
+        }
+        let total = store.book.entries.count
+        return pages.render("cheats", title: t.string("cheats.title"), for: visitor, path: "/cheats", section: "cheats",
+                            data: ["found": .list(found), "hasFound": .bool(!found.isEmpty),
+                                   "count": .string(t.string("cheats.count", [.int(found.count), .int(total)])),
+                                   "foundCount": .int(found.count), "total": .int(total)])
+    }
+
+    /// Hidden until the credits cheat is found: a plain 404 before.
+    func credits(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        guard try once.perform(visitor).once.beenDone(SiteTasks.cheat("credits")) else { throw PageError(.notFound) }
+        let t = pages.localizer.strings(for: visitor.language)
+        return pages.render("credits", title: t.string("credits.title"), for: visitor, path: "/credits",
+                            section: "cheats")
+    }
+}

@@ -1,0 +1,91 @@
+import HTTP
+import Localization
+import NameGame
+import Once
+import Templates
+
+/// The once-store's pages: dismissing a card or banner, and "your progress".
+struct OnceController: Sendable {
+    let store: OnceStore
+    let pages: Pages
+
+    func addRoutes(to routes: PlayerRoutes) {
+        routes.actions.post("/once/dismiss", use: dismiss)
+        // The tutorial cards, always reachable (a dismissed card is gone from the game page).
+        routes.pages.get("/mastermind/help") { request, context in try help("mastermind", request, context) }
+        routes.pages.get("/namegame/help") { request, context in try help("namegame", request, context) }
+        routes.pages.get("/progress", use: progress)
+    }
+
+    func dismiss(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let form = request.form ?? FormFields()
+        guard let task = form["task"], SiteTasks.dismissable.contains(task) else { throw PageError(.badRequest) }
+        try store.perform(context.visitor) { once in
+            task == SiteTasks.tryNameGame ? once.clearToDo(task) : once.markDone(task)
+        }
+        return .redirect(to: Self.localPath(form["back"]))
+    }
+
+    func help(_ game: String, _ request: Request, _ context: PlayerContext) throws -> Response {
+        let t = pages.localizer.strings(for: context.visitor.language)
+        let mode = request.query["mode"].flatMap(Mode.init).map { "/\($0.rawValue)" } ?? ""
+        let title = t.string("once.tutorial.\(game).title")
+        return pages.render("help", title: title, for: context.visitor, path: "/\(game)/help", section: game,
+                            data: ["game": .string(game), "title": .string(title),
+                                   "text": .string(t.string("once.tutorial.\(game).text")),
+                                   "back": .string("/\(game)" + (game == "namegame" ? mode : ""))])
+    }
+
+    func progress(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let once = try store.perform(visitor).once
+        let t = pages.localizer.strings(for: visitor.language)
+        // Cheats have their own page, which keeps unfound ones secret. Only what a player would call an achievement,
+        // in words; bookkeeping marks (a card dismissed, a reminder done) stay out, and never show as keys.
+        let shown = [SiteTasks.mastermindPlayed, SiteTasks.mastermindWon, SiteTasks.nameGamePlayed,
+                     SiteTasks.tutorial("mastermind"), SiteTasks.tutorial("namegame"), SiteTasks.whatsNew]
+        let done: [TemplateValue] = shown.filter { once.count($0) > 0 }.map { task in
+            let count = once.count(task)
+            return ["task": .string(task), "count": .int(count),
+                    "text": .string(t.string("progress.task.\(task)", [.int(count)]))]
+        }
+        let todo: [TemplateValue] = once.record.toDos.keys.sorted().filter { once.needToDo($0) }.map { task in
+            ["task": .string(task),
+             "text": .string(task == SiteTasks.tryNameGame ? t.string("progress.todo.namegame.try") : task)]
+        }
+        return pages.render("progress", title: t.string("progress.title"), for: visitor, path: "/progress",
+                            section: "progress",
+                            data: ["done": .list(done), "hasDone": .bool(!done.isEmpty), "todo": .list(todo),
+                                   "hasToDo": .bool(!todo.isEmpty)])
+    }
+
+    /// Only a path on this site: never `//elsewhere` or a full URL.
+    static func localPath(_ text: String?) -> String {
+        guard let text, text.hasPrefix("/"), !text.hasPrefix("//"), !text.contains("\\"),
+              text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return "/" }
+        return text
+    }
+
+    /// The banners and cards for a page. The what's-new note is marked as
+    /// seen here, so it appears once per version.
+    static func banners(_ store: OnceStore, _ visitor: Visitor, game: String?, back: String, t: LanguageStrings,
+                        whatsNew: Bool = false) throws -> TemplateValue {
+        var showWhatsNew = false
+        let snapshot = try store.perform(visitor)
+        if whatsNew && snapshot.sawEarlierVersion && !snapshot.once.beenDone(SiteTasks.whatsNew, scope: .version) {
+            showWhatsNew = true
+            // A page view may be on an event loop: the mark is queued, not waited for.
+            try store.perform(visitor, wait: false) { $0.markDone(SiteTasks.whatsNew) }
+        }
+        let once = snapshot.once
+        var context: TemplateFields = [
+            "whatsNew": .bool(showWhatsNew), "version": .string(store.siteVersion),
+            "reminder": .bool(once.needToDo(SiteTasks.tryNameGame) && game != "namegame"), "back": .string(back),
+        ]
+        if let game, SiteTasks.showsTutorial(once, game: game) {
+            context["tutorial"] = .object(["task": .string(SiteTasks.tutorial(game)), "title": .string(t.string("once.tutorial.\(game).title")),
+                                           "text": .string(t.string("once.tutorial.\(game).text"))])
+        }
+        return .object(context)
+    }
+}

@@ -1,0 +1,49 @@
+import HTTP
+
+/// The groups a player feature adds its routes to, each with the site's middleware (see `Site.routes`):
+/// `pages` answer GETs on the event loop; `actions` are state-changing POSTs that pass `CSRFCheck` and run on the
+/// pool, since each waits for its write to be committed before answering.
+struct PlayerRoutes {
+    let pages: RouterGroup<PlayerContext>
+    let actions: RouterGroup<PlayerContext>
+
+    init(_ players: RouterGroup<PlayerContext>, identity: Identity, pages: Pages) {
+        self.pages = players
+        actions = players.adding(CSRFCheck(identity: identity, pages: pages)).running(.pool)
+    }
+
+    private init(pages: RouterGroup<PlayerContext>, actions: RouterGroup<PlayerContext>) {
+        self.pages = pages
+        self.actions = actions
+    }
+
+    /// Both groups with `middleware` added.
+    func adding(_ middleware: some Middleware<PlayerContext>) -> PlayerRoutes {
+        PlayerRoutes(pages: pages.adding(middleware), actions: actions.adding(middleware))
+    }
+}
+
+/// A deferred action's answer, from any thread: exactly one of `send`, `fail` or `sendBlocking`. A failure is the
+/// site's error page (the route's middleware have run already; their headers are carried over).
+struct Later: Sendable {
+    let reply: Reply
+    let request: Request
+    let errors: ErrorPages
+
+    func send(_ response: Response) { reply.send(response) }
+    func fail(_ error: any Error) { reply.send(errors.answer(for: error, request)) }
+    /// Finishes on a pool thread, for work that may block (an outbound call, a wait for a commit).
+    func sendBlocking(_ body: @escaping @Sendable () throws -> Response) {
+        reply.offload { [self] in
+            do { send(try body()) } catch { fail(error) }
+        }
+    }
+}
+
+/// The cookies of cosmetic choices: plain, since pages then need no database lookup.
+enum LookCookies {
+    /// The theme, toggled to CRT by each completion of the `crt` cheat.
+    static let theme = "arcade_theme"
+    /// Set when the retro cheat was found: the chooser offers retro from then on.
+    static let retro = "arcade_retro"
+}
