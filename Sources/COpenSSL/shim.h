@@ -37,9 +37,82 @@ static inline void arcade_tls_error(const char *what, const char *file, char *er
     snprintf(error, size, "%s %s: %s", what, file, reason);
 }
 
+#include <pthread.h>
+#include <openssl/core_names.h>
+
+// Session ticket keys, rotated in memory: new tickets are sealed with the current key, and a ticket sealed with the
+// previous one is still accepted (and replaced), so no ticket outlives two rotation periods and a stolen key opens
+// little. One ring per server, kept across certificate reloads.
+typedef struct { unsigned char name[16], aes[32], hmac[32]; } arcade_ticket_key;
+typedef struct { pthread_mutex_t lock; arcade_ticket_key current, previous; } arcade_ticket_ring;
+
+static pthread_once_t arcade_ticket_once = PTHREAD_ONCE_INIT;
+static int arcade_ticket_index = -1;
+static void arcade_ticket_index_make(void) { arcade_ticket_index = SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, NULL); }
+
+static inline int arcade_ticket_key_make(arcade_ticket_key *key) {
+    return RAND_bytes(key->name, 16) == 1 && RAND_bytes(key->aes, 32) == 1 && RAND_bytes(key->hmac, 32) == 1;
+}
+
+/// The current key becomes the previous one, and a new one is made.
+static inline int arcade_ticket_ring_rotate(arcade_ticket_ring *ring) {
+    arcade_ticket_key fresh;
+    if (!arcade_ticket_key_make(&fresh)) return 0;
+    pthread_mutex_lock(&ring->lock);
+    ring->previous = ring->current;
+    ring->current = fresh;
+    pthread_mutex_unlock(&ring->lock);
+    OPENSSL_cleanse(&fresh, sizeof fresh);
+    return 1;
+}
+
+static inline arcade_ticket_ring *arcade_ticket_ring_new(void) {
+    arcade_ticket_ring *ring = OPENSSL_zalloc(sizeof *ring);
+    if (!ring) return NULL;
+    pthread_mutex_init(&ring->lock, NULL);
+    if (!arcade_ticket_ring_rotate(ring) || !arcade_ticket_ring_rotate(ring)) { OPENSSL_free(ring); return NULL; }
+    return ring;
+}
+
+static inline void arcade_ticket_ring_free(arcade_ticket_ring *ring) {
+    pthread_mutex_destroy(&ring->lock);
+    OPENSSL_clear_free(ring, sizeof *ring);
+}
+
+static int arcade_ticket_callback(SSL *ssl, unsigned char name[16], unsigned char *iv, EVP_CIPHER_CTX *cipher,
+                                  EVP_MAC_CTX *mac, int encrypt) {
+    arcade_ticket_ring *ring = SSL_CTX_get_ex_data(SSL_get_SSL_CTX(ssl), arcade_ticket_index);
+    if (!ring) return -1;
+    arcade_ticket_key key;
+    int result = 1;
+    pthread_mutex_lock(&ring->lock);
+    if (encrypt || memcmp(name, ring->current.name, 16) == 0) {
+        key = ring->current;
+    } else if (memcmp(name, ring->previous.name, 16) == 0) {
+        key = ring->previous;
+        result = 2;  // accepted, and a new ticket under the current key is sent
+    } else {
+        result = 0;  // unknown or expired: a full handshake
+    }
+    pthread_mutex_unlock(&ring->lock);
+    if (result == 0) return 0;
+    OSSL_PARAM params[2] = { OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)"SHA256", 0),
+                             OSSL_PARAM_construct_end() };
+    int ok;
+    if (encrypt) {
+        memcpy(name, key.name, 16);
+        ok = RAND_bytes(iv, 16) == 1 && EVP_EncryptInit_ex(cipher, EVP_aes_256_cbc(), NULL, key.aes, iv) == 1;
+    } else {
+        ok = EVP_DecryptInit_ex(cipher, EVP_aes_256_cbc(), NULL, key.aes, iv) == 1;
+    }
+    ok = ok && EVP_MAC_CTX_set_params(mac, params) == 1 && EVP_MAC_init(mac, key.hmac, 32, NULL) == 1;
+    OPENSSL_cleanse(&key, sizeof key);
+    return ok ? result : -1;
+}
+
 /// A server context from a PEM chain and key; NULL with `error` filled when they do not load or do not match.
 static inline SSL_CTX *arcade_tls_server_context(const char *chain, const char *key, int ktls,
-                                                  char *error, size_t size) {
+                                                  arcade_ticket_ring *tickets, char *error, size_t size) {
     ERR_clear_error();
     SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
     if (!ctx) { arcade_tls_error("cannot create a context for", chain, error, size); return NULL; }
@@ -57,6 +130,11 @@ static inline SSL_CTX *arcade_tls_server_context(const char *chain, const char *
     SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_SERVER);
     SSL_CTX_set_session_id_context(ctx, (const unsigned char *)"arcade", 6);
     SSL_CTX_set_alpn_select_cb(ctx, arcade_alpn_select, NULL);
+    // Sessions last a day (Mozilla's figure), in the cache and in tickets sealed by the ring's keys.
+    SSL_CTX_set_timeout(ctx, 86400);
+    pthread_once(&arcade_ticket_once, arcade_ticket_index_make);
+    SSL_CTX_set_ex_data(ctx, arcade_ticket_index, tickets);
+    SSL_CTX_set_tlsext_ticket_key_evp_cb(ctx, arcade_ticket_callback);
     if (SSL_CTX_use_certificate_chain_file(ctx, chain) != 1) {
         arcade_tls_error("cannot load the certificate", chain, error, size);
     } else if (SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1) {

@@ -88,6 +88,7 @@ public final class HTTPServer: Sendable {
         start()
         var signal: Int32 = 0
         var seen = tls?.loadedStamp ?? [], tried = seen
+        var nextRotation = Clock.now() + TLSContext.ticketKeyPeriod
         while true {
             signal = csys_wait_signal(tls == nil ? -1 : 2000)
             if signal == SIGHUP {
@@ -99,6 +100,10 @@ public final class HTTPServer: Sendable {
                     log("SIGHUP: no certificate to reload")
                 }
             } else if signal == 0, let tls {
+                if Clock.now() >= nextRotation {
+                    tls.rotateTicketKeys()
+                    nextRotation = Clock.now() + TLSContext.ticketKeyPeriod
+                }
                 // A renewal writes two files: wait until both have stopped changing.
                 let now = tls.stampOnDisk()
                 if now != tried && now == seen {

@@ -27,6 +27,19 @@ public final class TLSContext: Sendable {
     /// Whether the kernel can take over the record layer (kTLS), so files go out with sendfile.
     public let kernelTLS: Bool
     private let current: Mutex<Loaded>
+    /// Session ticket keys, shared by every context this one loads (a reload does not void the tickets out there).
+    private let tickets: TicketRing
+    /// How often the ticket key is replaced; a ticket is accepted for up to two periods.
+    public static let ticketKeyPeriod: Int64 = 12 * 3600 * 1_000_000_000
+
+    final class TicketRing: @unchecked Sendable {
+        let pointer: UnsafeMutablePointer<arcade_ticket_ring>
+        init?() {
+            guard let ring = arcade_ticket_ring_new() else { return nil }
+            pointer = ring
+        }
+        deinit { arcade_ticket_ring_free(pointer) }
+    }
 
     struct Loaded: @unchecked Sendable {
         let context: OpaquePointer
@@ -37,7 +50,14 @@ public final class TLSContext: Sendable {
     public init(files: TLSFiles) throws(TLSError) {
         self.files = files
         kernelTLS = TLSContext.kernelSupportsTLS()
-        current = Mutex(try TLSContext.load(files, kernelTLS: kernelTLS))
+        guard let tickets = TicketRing() else { throw TLSError(description: "cannot make session ticket keys") }
+        self.tickets = tickets
+        current = Mutex(try TLSContext.load(files, kernelTLS: kernelTLS, tickets: tickets))
+    }
+
+    /// Replaces the session ticket key; tickets sealed with the one before stay valid until the next rotation.
+    public func rotateTicketKeys() {
+        _ = arcade_ticket_ring_rotate(tickets.pointer)
     }
 
     deinit { current.withLock { SSL_CTX_free($0.context) } }
@@ -48,7 +68,7 @@ public final class TLSContext: Sendable {
     /// Loads the files again. A pair that fails to load leaves the old one in use.
     @discardableResult
     public func reload() throws(TLSError) -> String {
-        let fresh = try TLSContext.load(files, kernelTLS: kernelTLS)
+        let fresh = try TLSContext.load(files, kernelTLS: kernelTLS, tickets: tickets)
         let old = current.withLock { loaded in
             let old = loaded.context
             loaded = fresh
@@ -74,11 +94,11 @@ public final class TLSContext: Sendable {
         }
     }
 
-    private static func load(_ files: TLSFiles, kernelTLS: Bool) throws(TLSError) -> Loaded {
+    private static func load(_ files: TLSFiles, kernelTLS: Bool, tickets: TicketRing) throws(TLSError) -> Loaded {
         let stamp = stamp(files)
         var error = [CChar](repeating: 0, count: 512)
         guard let context = arcade_tls_server_context(files.certificate, files.key, kernelTLS ? 1 : 0,
-                                                        &error, error.count) else {
+                                                        tickets.pointer, &error, error.count) else {
             throw TLSError(description: String(decoding: error.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self))
         }
         var text = [CChar](repeating: 0, count: 512)
