@@ -6,14 +6,16 @@ import PackageDescription
 let package = Package(
     name: "Arcade",
     products: [
-        .executable(name: "arcade", targets: ["arcade"]),
+        .executable(name: "arcade", targets: ["arcade"])
     ],
     targets: [
         // C libraries, reached through pkg-config.
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
-                       providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl",
-                       providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "COpenSSL", pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]),
         // libpq, loaded at run time only when a PostgreSQL URL is given: nothing to install for SQLite.
         .target(name: "CPostgres"),
         // What the Glibc overlay does not expose: epoll, eventfd, sendfile, …
@@ -56,7 +58,13 @@ let package = Package(
         .target(name: "SpacedRepetition"),
 
         // The site: wires the infrastructure modules together.
-        .target(name: "ArcadeApp", dependencies: ["HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList", "Crypto", "Constants", "Files", "Mastermind", "HTTPClient", "NameGame", "Once", "Interceptions", "Cheats", "SpacedRepetition"]),
+        .target(
+            name: "ArcadeApp",
+            dependencies: [
+                "HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList",
+                "Crypto", "Constants", "Files", "Mastermind", "HTTPClient", "NameGame", "Once", "Interceptions",
+                "Cheats", "SpacedRepetition",
+            ]),
         .executableTarget(name: "arcade", dependencies: ["ArcadeApp"]),
 
         // Helpers shared by the test targets: a raw loopback client, child processes, scratch folders.
@@ -71,11 +79,25 @@ let package = Package(
         .testTarget(name: "SpacedRepetitionTests", dependencies: ["SpacedRepetition"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
-        .testTarget(name: "SiteTests", dependencies: ["ArcadeApp", "HTTP", "HTTPServer", "CSystem", "Storage", "Crypto", "TestSupport", "HTTPClient", "Mastermind", "Constants", "PropertyList", "Files", "JSON", "Interceptions", "Localization"]),
+        // Unit suites of the site's pure parts (files, tables, times, limits): no server, no database.
+        .testTarget(
+            name: "ArcadeAppTests",
+            dependencies: ["ArcadeApp", "HTTP", "Cheats", "JSON", "Localization", "TestSupport"]),
+        // The site end to end, one folder per feature: a real server on loopback, real databases.
+        .testTarget(
+            name: "SiteTests",
+            dependencies: [
+                "ArcadeApp", "HTTP", "HTTPServer", "CSystem", "Storage", "Crypto", "TestSupport", "HTTPClient",
+                "Mastermind", "Constants", "PropertyList", "Files", "JSON", "Interceptions", "Localization",
+            ]),
         .testTarget(name: "ConstantsTests", dependencies: ["Constants", "PropertyList"]),
         .testTarget(name: "TemplatesTests", dependencies: ["Templates", "JSON"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "PropertyList"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "ArcadeApp", "CSystem", "TestSupport", "Threads"]),
+        .testTarget(
+            name: "HTTPServerTests",
+            dependencies: ["HTTPServer", "HTTP", "ArcadeApp", "CSystem", "TestSupport", "Threads"]),
+        // The real `arcade` executable as a child process: flags, environment, signals.
+        .testTarget(name: "CommandLineTests", dependencies: ["CSystem", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,12 +18,15 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
         switch kind {
         case "key":
             guard !value.isEmpty, value.unicodeScalars.count <= Self.maxKeyLength,
-                  !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else {
                 throw CheatError("a key must be 1 to \(Self.maxKeyLength) printable characters")
             }
             self = .key(value)
         case "swipe":
-            guard let direction = Direction(rawValue: value) else { throw CheatError("a swipe is up, down, left or right, not '\(value.prefix(20))'") }
+            guard let direction = Direction(rawValue: value) else {
+                throw CheatError("a swipe is up, down, left or right, not '\(value.prefix(20))'")
+            }
             self = .swipe(direction)
         case "tap":
             guard value.utf8.count <= 3, let count = Int(value), (1...100).contains(count) else {
@@ -40,7 +43,10 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses the compact form used in cheat files: `key:a`, `swipe:up`, `tap:2`, `shake`.
     public init(_ text: String) throws(CheatError) {
-        if text == "shake" { self = .shake; return }
+        if text == "shake" {
+            self = .shake
+            return
+        }
         guard let colon = text.firstIndex(of: ":") else { throw CheatError("'\(text)' is not kind:value (or shake)") }
         try self.init(kind: String(text[..<colon]), value: String(text[text.index(after: colon)...]))
     }

@@ -13,15 +13,21 @@ public struct CheatCode: Sendable, Equatable {
 
     public static let defaultTimeout = 2.0
 
-    public init(name: String, sequences: [[Action]], timeout: Double? = CheatCode.defaultTimeout,
-                caseSensitive: Bool = false) throws(CheatError) {
+    public init(
+        name: String, sequences: [[Action]], timeout: Double? = CheatCode.defaultTimeout,
+        caseSensitive: Bool = false
+    ) throws(CheatError) {
         guard !name.isEmpty else { throw CheatError("a cheat needs a name") }
         guard !sequences.isEmpty else { throw CheatError("cheat '\(name)' has no sequence") }
         for sequence in sequences {
             guard !sequence.isEmpty else { throw CheatError("cheat '\(name)' has an empty sequence") }
-            for case .tap(let count) in sequence where count < 1 { throw CheatError("cheat '\(name)' has tap(\(count)); taps start at 1") }
+            for case .tap(let count) in sequence where count < 1 {
+                throw CheatError("cheat '\(name)' has tap(\(count)); taps start at 1")
+            }
         }
-        if let timeout { guard timeout > 0, timeout.isFinite else { throw CheatError("cheat '\(name)' needs a positive timeout") } }
+        if let timeout {
+            guard timeout > 0, timeout.isFinite else { throw CheatError("cheat '\(name)' needs a positive timeout") }
+        }
         self.name = name
         self.sequences = sequences.map { $0.map { $0.normalized(caseSensitive: caseSensitive) } }
         self.timeout = timeout

@@ -17,13 +17,16 @@ public struct CheatMatcher: Sendable, Equatable {
     public init(cheats: [CheatCode], progress: [String: CheatProgress] = [:]) throws(CheatError) {
         // Built for every action, usually from a handful of cheats: those are compared pairwise (a set cost more).
         if cheats.count <= 32 {
-            for (index, cheat) in cheats.enumerated() where cheats[..<index].contains(where: { $0.name == cheat.name }) {
+            for (index, cheat) in cheats.enumerated() where cheats[..<index].contains(where: { $0.name == cheat.name })
+            {
                 throw CheatError("two cheats are named '\(cheat.name)'")
             }
             self.progress = progress.filter { entry in cheats.contains { $0.name == entry.key } }
         } else {
             var names: Set<String> = []
-            for cheat in cheats where !names.insert(cheat.name).inserted { throw CheatError("two cheats are named '\(cheat.name)'") }
+            for cheat in cheats where !names.insert(cheat.name).inserted {
+                throw CheatError("two cheats are named '\(cheat.name)'")
+            }
             self.progress = progress.filter { names.contains($0.key) }
         }
         self.cheats = cheats
@@ -38,14 +41,20 @@ public struct CheatMatcher: Sendable, Equatable {
             progress[cheat.name] = state
             // Closest: the largest share of a sequence entered so far.
             // Its length: the shortest sequence the entered actions are on the way to.
-            guard state.progress > 0, let length = cheat.sequences.lazy
-                .filter({ $0.count > state.progress && $0.prefix(state.progress).elementsEqual(state.recent) })
-                .map({ $0.count }).min() else { continue }
+            guard state.progress > 0,
+                let length = cheat.sequences.lazy
+                    .filter({ $0.count > state.progress && $0.prefix(state.progress).elementsEqual(state.recent) })
+                    .map({ $0.count }).min()
+            else { continue }
             if best.map({ Double(state.progress) / Double(length) > Double($0.progress) / Double($0.length) }) ?? true {
                 best = (cheat.name, state.state, state.progress, length)
             }
         }
-        if let best { return Outcome(unlocked: unlocked, closest: best.name, state: best.state, progress: best.progress, length: best.length) }
-        return Outcome(unlocked: unlocked, closest: nil, state: unlocked.isEmpty ? .notMatched : .matched, progress: 0, length: 0)
+        if let best {
+            return Outcome(
+                unlocked: unlocked, closest: best.name, state: best.state, progress: best.progress, length: best.length)
+        }
+        return Outcome(
+            unlocked: unlocked, closest: nil, state: unlocked.isEmpty ? .notMatched : .matched, progress: 0, length: 0)
     }
 }

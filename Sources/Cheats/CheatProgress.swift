@@ -35,7 +35,8 @@ public struct CheatProgress: Sendable, Equatable {
     /// first one, since the cheat has restarted.
     public func nextAction(for cheat: CheatCode) -> Action? {
         let n = recent.count
-        return cheat.sequences.first { $0.count > n && $0.prefix(n).elementsEqual(recent) }?[n] ?? cheat.sequences.first?.first
+        return cheat.sequences.first { $0.count > n && $0.prefix(n).elementsEqual(recent) }?[n]
+            ?? cheat.sequences.first?.first
     }
 
     public mutating func reset() {
@@ -53,7 +54,9 @@ public struct CheatProgress: Sendable, Equatable {
         var candidate = recent
         candidate.append(action)
         // (Slices compared in place: this runs for every cheat on every key press.)
-        if cheat.sequences.contains(where: { candidate.count >= $0.count && candidate.suffix($0.count).elementsEqual($0) }) {
+        if cheat.sequences.contains(where: {
+            candidate.count >= $0.count && candidate.suffix($0.count).elementsEqual($0)
+        }) {
             recent.removeAll()
             previousAction = action
             state = .matched

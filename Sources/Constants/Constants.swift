@@ -30,14 +30,18 @@ public final class Constants: Sendable {
         for (index, name) in files.enumerated() {
             let path = directory + "/" + name
             guard let bytes = Files.read(path) else {
-                throw Error(index == 0 ? "\(path): the constants file is missing" : "\(path): no such override file for --env \(environments[index - 1])")
+                throw Error(
+                    index == 0
+                        ? "\(path): the constants file is missing"
+                        : "\(path): no such override file for --env \(environments[index - 1])")
             }
             guard case .dictionary(let members) = try PropertyListParser.parse(bytes, file: path) else {
                 throw Error("\(path): the top level must be a <dict>")
             }
             for (key, value) in members {
                 if index > 0, let existing = merged[key], existing.typeName != value.typeName {
-                    throw Error("\(path): '\(key)' is a \(value.typeName) here but a \(existing.typeName) in Constants.plist")
+                    throw Error(
+                        "\(path): '\(key)' is a \(value.typeName) here but a \(existing.typeName) in Constants.plist")
                 }
                 merged[key] = value
             }

@@ -17,8 +17,9 @@ public enum Crypto {
         var length: UInt32 = 0
         let result = key.withUnsafeBytes { k in
             message.withUnsafeBytes { m in
-                HMAC(EVP_sha256(), k.baseAddress, Int32(key.count), m.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                     message.count, &out, &length)
+                HMAC(
+                    EVP_sha256(), k.baseAddress, Int32(key.count), m.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                    message.count, &out, &length)
             }
         }
         precondition(result != nil, "HMAC failed")
@@ -36,8 +37,9 @@ public enum Crypto {
     public static func pbkdf2SHA256(password: [UInt8], salt: [UInt8], iterations: Int, length: Int = 32) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: length)
         let ok = password.withUnsafeBytes { p in
-            PKCS5_PBKDF2_HMAC(p.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(password.count), salt, Int32(salt.count),
-                              Int32(iterations), EVP_sha256(), Int32(length), &out)
+            PKCS5_PBKDF2_HMAC(
+                p.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(password.count), salt, Int32(salt.count),
+                Int32(iterations), EVP_sha256(), Int32(length), &out)
         }
         precondition(ok == 1, "PBKDF2 failed")
         return out
@@ -59,7 +61,9 @@ public struct SecureRandom: RandomNumberGenerator, Sendable {
 
     public mutating func next() -> UInt64 {
         var value: UInt64 = 0
-        withUnsafeMutableBytes(of: &value) { precondition(RAND_bytes($0.baseAddress!.assumingMemoryBound(to: UInt8.self), 8) == 1) }
+        withUnsafeMutableBytes(of: &value) {
+            precondition(RAND_bytes($0.baseAddress!.assumingMemoryBound(to: UInt8.self), 8) == 1)
+        }
         return value
     }
 }
@@ -100,7 +104,8 @@ public enum Base64URL {
             return reverse.withUnsafeBufferPointer { table -> [UInt8]? in
                 var out: [UInt8] = []
                 out.reserveCapacity(chars.count * 3 / 4)
-                var buffer = 0, bits = 0
+                var buffer = 0
+                var bits = 0
                 for c in chars {
                     let v = table[Int(c)]
                     guard v >= 0 else { return nil }
@@ -130,10 +135,13 @@ public struct HMACKey: Sendable {
     public init(_ key: [UInt8]) {
         var block = key.count > 64 ? Crypto.sha256(key) : key
         block += [UInt8](repeating: 0, count: 64 - block.count)
-        let ipad = block.map { $0 ^ 0x36 }, opad = block.map { $0 ^ 0x5C }
-        var inner = SHA256_CTX(), outer = SHA256_CTX()
-        precondition(SHA256_Init(&inner) == 1 && SHA256_Update(&inner, ipad, 64) == 1
-                     && SHA256_Init(&outer) == 1 && SHA256_Update(&outer, opad, 64) == 1, "SHA-256 unavailable")
+        let ipad = block.map { $0 ^ 0x36 }
+        let opad = block.map { $0 ^ 0x5C }
+        var inner = SHA256_CTX()
+        var outer = SHA256_CTX()
+        precondition(
+            SHA256_Init(&inner) == 1 && SHA256_Update(&inner, ipad, 64) == 1
+                && SHA256_Init(&outer) == 1 && SHA256_Update(&outer, opad, 64) == 1, "SHA-256 unavailable")
         self.inner = inner
         self.outer = outer
     }
@@ -187,11 +195,14 @@ public struct Signer: Sendable {
 
     private func check(_ signed: String) -> String? {
         let utf8 = signed.utf8
-        guard let dot = utf8.firstIndex(of: UInt8(ascii: ".")), utf8.distance(from: utf8.startIndex, to: dot) <= 4096 else { return nil }
-        let payload = String(signed[..<dot]), signatureText = String(signed[utf8.index(after: dot)...])
+        guard let dot = utf8.firstIndex(of: UInt8(ascii: ".")), utf8.distance(from: utf8.startIndex, to: dot) <= 4096
+        else { return nil }
+        let payload = String(signed[..<dot])
+        let signatureText = String(signed[utf8.index(after: dot)...])
         guard let signature = Base64URL.decode(signatureText),
-              Crypto.constantTimeEqual(signature, key.authenticate(payload)),
-              let bytes = Base64URL.decode(payload) else { return nil }
+            Crypto.constantTimeEqual(signature, key.authenticate(payload)),
+            let bytes = Base64URL.decode(payload)
+        else { return nil }
         return String(validating: bytes, as: UTF8.self)
     }
 }

@@ -59,9 +59,15 @@ public enum Files {
             return fsync(fd) == 0
         }
         close(fd)
-        guard ok else { unlink(path); return false }
+        guard ok else {
+            unlink(path)
+            return false
+        }
         let dir = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dir >= 0 { _ = fsync(dir); close(dir) }
+        if dir >= 0 {
+            _ = fsync(dir)
+            close(dir)
+        }
         return true
     }
 

@@ -1,8 +1,8 @@
 /// Byte classes from RFC 9110 §5.6, as a lookup table.
 enum CharacterClass {
-    static let token: UInt8 = 1        // tchar
-    static let fieldValue: UInt8 = 2   // VCHAR, obs-text, SP, HTAB
-    static let target: UInt8 = 4       // what a request-target may hold
+    static let token: UInt8 = 1  // tchar
+    static let fieldValue: UInt8 = 2  // VCHAR, obs-text, SP, HTAB
+    static let target: UInt8 = 4  // what a request-target may hold
     static let hex: UInt8 = 8
 
     static let table: [UInt8] = {

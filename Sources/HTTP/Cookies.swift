@@ -59,20 +59,25 @@ public struct Cookies: Sendable, Equatable, Sequence, ExpressibleByDictionaryLit
         var eq = start
         while eq < end && bytes[eq] != UInt8(ascii: "=") { eq += 1 }
         guard eq < end else { return }
-        var nameStart = start, nameEnd = eq
+        var nameStart = start
+        var nameEnd = eq
         while nameStart < nameEnd && isSpace(bytes[nameStart]) { nameStart += 1 }
         while nameEnd > nameStart && isSpace(bytes[nameEnd - 1]) { nameEnd -= 1 }
         guard nameEnd > nameStart else { return }
-        var valueStart = eq + 1, valueEnd = end
+        var valueStart = eq + 1
+        var valueEnd = end
         while valueStart < valueEnd && isSpace(bytes[valueStart]) { valueStart += 1 }
         while valueEnd > valueStart && isSpace(bytes[valueEnd - 1]) { valueEnd -= 1 }
-        if valueEnd - valueStart >= 2 && bytes[valueStart] == UInt8(ascii: "\"") && bytes[valueEnd - 1] == UInt8(ascii: "\"") {
+        if valueEnd - valueStart >= 2 && bytes[valueStart] == UInt8(ascii: "\"")
+            && bytes[valueEnd - 1] == UInt8(ascii: "\"")
+        {
             valueStart += 1
             valueEnd -= 1
         }
         let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), as: UTF8.self)
         if self[name] == nil {
-            pairs.append((name, String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)))
+            pairs.append(
+                (name, String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)))
         }
     }
 }
@@ -91,8 +96,10 @@ public struct SetCookie: Sendable, Equatable {
     public var httpOnly = true
     public var sameSite: SameSite? = .lax
 
-    public init(name: String, value: String, path: String? = "/", domain: String? = nil, maxAge: Int? = nil,
-                secure: Bool = false, httpOnly: Bool = true, sameSite: SameSite? = .lax) {
+    public init(
+        name: String, value: String, path: String? = "/", domain: String? = nil, maxAge: Int? = nil,
+        secure: Bool = false, httpOnly: Bool = true, sameSite: SameSite? = .lax
+    ) {
         precondition(SetCookie.isToken(name), "cookie name must be a token")
         precondition(SetCookie.isCookieValue(value), "cookie value has a forbidden byte")
         self.name = name

@@ -25,7 +25,8 @@ public struct FieldLimits: Sendable {
     /// Linear in the form's size: most values are settled by their byte count alone.
     public func firstViolation(in fields: FormFields) -> (name: String, limit: Int)? {
         for (name, value) in fields {
-            let limit = limit(for: name), bytes = value.utf8.count
+            let limit = limit(for: name)
+            let bytes = value.utf8.count
             if bytes <= limit { continue }
             // A scalar is at most 4 bytes, so past 4 × limit bytes no count is needed.
             if bytes > 4 * limit || value.unicodeScalars.count > limit { return (String(name.prefix(64)), limit) }

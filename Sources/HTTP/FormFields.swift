@@ -50,7 +50,8 @@ public struct FormFields: Sendable, Sequence {
         let part = UnsafeBufferPointer(rebasing: bytes[from..<to])
         if !part.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) {
             // ASCII (tokens, ids, most values) is UTF-8 already: only other bytes need the validating decoder.
-            return part.allSatisfy({ $0 < 0x80 }) ? String(decoding: part, as: UTF8.self) : String(validating: part, as: UTF8.self)
+            return part.allSatisfy({ $0 < 0x80 })
+                ? String(decoding: part, as: UTF8.self) : String(validating: part, as: UTF8.self)
         }
         var out: [UInt8] = []
         out.reserveCapacity(part.count)

@@ -32,8 +32,10 @@ public struct HTTPHeaders: Sendable, Sequence {
         bytes.append(contentsOf: other.bytes)
         fields.reserveCapacity(fields.count + other.fields.count)
         for field in other.fields {
-            fields.append(Field(nameStart: field.nameStart + shift, nameEnd: field.nameEnd + shift,
-                                valueStart: field.valueStart + shift, valueEnd: field.valueEnd + shift))
+            fields.append(
+                Field(
+                    nameStart: field.nameStart + shift, nameEnd: field.nameEnd + shift,
+                    valueStart: field.valueStart + shift, valueEnd: field.valueEnd + shift))
         }
     }
 
@@ -95,7 +97,8 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     /// Appends `Name: value\r\n` for each field.
     public func write(into out: inout [UInt8]) {
-        let start = out.count, count = serializedCount
+        let start = out.count
+        let count = serializedCount
         out.append(contentsOf: repeatElement(0, count: count))
         out.withUnsafeMutableBufferPointer { _ = serialize(to: $0.baseAddress! + start) }
     }
@@ -114,7 +117,8 @@ public struct HTTPHeaders: Sendable, Sequence {
             guard let base = raw.baseAddress else { return 0 }
             var p = out
             for field in fields {
-                let nameLength = Int(field.nameEnd - field.nameStart), valueLength = Int(field.valueEnd - field.valueStart)
+                let nameLength = Int(field.nameEnd - field.nameStart)
+                let valueLength = Int(field.valueEnd - field.valueStart)
                 p.update(from: base + Int(field.nameStart), count: nameLength)
                 p[nameLength] = 0x3A
                 p[nameLength + 1] = 0x20
@@ -163,7 +167,8 @@ public struct HTTPHeaders: Sendable, Sequence {
     public func firstValue(_ name: String, hasMainValue wanted: StaticString) -> Bool {
         guard let field = fields.first(where: { matches($0, name) }) else { return false }
         return bytes.withUnsafeBufferPointer { buffer in
-            var start = Int(field.valueStart), end = start
+            var start = Int(field.valueStart)
+            var end = start
             while end < Int(field.valueEnd) && buffer[end] != UInt8(ascii: ";") { end += 1 }
             while start < end && (buffer[start] == 0x20 || buffer[start] == 0x09) { start += 1 }
             while end > start && (buffer[end - 1] == 0x20 || buffer[end - 1] == 0x09) { end -= 1 }
@@ -186,8 +191,10 @@ public struct HTTPHeaders: Sendable, Sequence {
                 let nameStart = Int32(bytes.count)
                 bytes.append(contentsOf: name)
                 let nameEnd = Int32(bytes.count)
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: theirs[Int(field.valueStart)..<Int(field.valueEnd)]))
-                fields.append(Field(nameStart: nameStart, nameEnd: nameEnd, valueStart: nameEnd, valueEnd: Int32(bytes.count)))
+                bytes.append(
+                    contentsOf: UnsafeBufferPointer(rebasing: theirs[Int(field.valueStart)..<Int(field.valueEnd)]))
+                fields.append(
+                    Field(nameStart: nameStart, nameEnd: nameEnd, valueStart: nameEnd, valueEnd: Int32(bytes.count)))
             }
         }
     }
@@ -231,7 +238,8 @@ public struct HTTPHeaders: Sendable, Sequence {
 func lowerASCII(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
 
 func asciiEqualIgnoringCase<A: Sequence<UInt8>, B: Sequence<UInt8>>(_ a: A, _ b: B) -> Bool {
-    var ia = a.makeIterator(), ib = b.makeIterator()
+    var ia = a.makeIterator()
+    var ib = b.makeIterator()
     while true {
         switch (ia.next(), ib.next()) {
         case (nil, nil): return true

@@ -51,7 +51,8 @@ public struct MultipartParser {
     /// Fails when the boundary is not one RFC 2046 allows (1 to 70 characters of its set, not ending in a space).
     public init(boundary: String, limits: MultipartLimits = MultipartLimits()) throws(HTTPError) {
         let bytes = Array(boundary.utf8)
-        guard (1...70).contains(bytes.count), bytes.last != 0x20, bytes.allSatisfy(MultipartParser.isBoundaryByte) else {
+        guard (1...70).contains(bytes.count), bytes.last != 0x20, bytes.allSatisfy(MultipartParser.isBoundaryByte)
+        else {
             throw HTTPError(.badRequest, "invalid multipart boundary")
         }
         self.limits = limits
@@ -61,7 +62,9 @@ public struct MultipartParser {
     /// The boundary of a `multipart/form-data` Content-Type (token or quoted), or nil for any other type.
     public static func boundary(contentType: String) -> String? {
         let parts = contentType.split(separator: ";", omittingEmptySubsequences: false)
-        guard let type = parts.first, asciiEqualIgnoringCase(type.trimmingOWS.utf8, "multipart/form-data".utf8) else { return nil }
+        guard let type = parts.first, asciiEqualIgnoringCase(type.trimmingOWS.utf8, "multipart/form-data".utf8) else {
+            return nil
+        }
         for parameter in parts.dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
             guard pair.count == 2, asciiEqualIgnoringCase(pair[0].trimmingOWS.utf8, "boundary".utf8) else { continue }
@@ -76,8 +79,10 @@ public struct MultipartParser {
     }
 
     /// A whole body at once.
-    public static func parse(_ body: [UInt8], contentType: String,
-                             limits: MultipartLimits = MultipartLimits()) throws(HTTPError) -> [MultipartPart] {
+    public static func parse(
+        _ body: [UInt8], contentType: String,
+        limits: MultipartLimits = MultipartLimits()
+    ) throws(HTTPError) -> [MultipartPart] {
         guard let boundary = boundary(contentType: contentType) else {
             throw HTTPError(.unsupportedMediaType, "expected multipart/form-data with a boundary")
         }
@@ -90,7 +95,10 @@ public struct MultipartParser {
         guard state != .failed else { throw HTTPError(.badRequest, "multipart parser used after failure") }
         if state == .epilogue { return }  // after the last boundary: ignored, as RFC 2046 says
         pending.append(contentsOf: bytes)
-        do { try advance() } catch { state = .failed; throw error }
+        do { try advance() } catch {
+            state = .failed
+            throw error
+        }
         // Keep what is unread at the front, without moving bytes on every feed.
         if start > 4096 && start > pending.count / 2 {
             pending.removeSubrange(0..<start)
@@ -112,13 +120,17 @@ public struct MultipartParser {
             switch state {
             case .preamble:
                 // Text before the first boundary is ignored: only a delimiter's length is kept while looking.
-                guard let found = find(delimiter) else { keepTail(); return }
+                guard let found = find(delimiter) else {
+                    keepTail()
+                    return
+                }
                 start = found + delimiter.count
                 state = .afterDelimiter
             case .afterDelimiter:
                 while start < pending.count, pending[start] == 0x20 || pending[start] == 0x09 { start += 1 }  // padding
                 guard pending.count - start >= 2 else { return }
-                let a = pending[start], b = pending[start + 1]
+                let a = pending[start]
+                let b = pending[start + 1]
                 start += 2
                 if a == 0x2D && b == 0x2D {
                     state = .epilogue
@@ -136,10 +148,14 @@ public struct MultipartParser {
                 } else if let found = find([0x0D, 0x0A, 0x0D, 0x0A]) {
                     end = found + 2
                 } else {
-                    if pending.count - start > limits.maxHeaderBytes { throw HTTPError(.contentTooLarge, "part headers too large") }
+                    if pending.count - start > limits.maxHeaderBytes {
+                        throw HTTPError(.contentTooLarge, "part headers too large")
+                    }
                     return
                 }
-                guard end - start <= limits.maxHeaderBytes else { throw HTTPError(.contentTooLarge, "part headers too large") }
+                guard end - start <= limits.maxHeaderBytes else {
+                    throw HTTPError(.contentTooLarge, "part headers too large")
+                }
                 current = try Self.part(headers: pending[start..<end])
                 start = end + 2
                 state = .body
@@ -177,7 +193,8 @@ public struct MultipartParser {
     /// The first index at or after `start` where `needle` begins. Linear: every needle starts with CR, which occurs in
     /// it only there, so a comparison that gets k bytes in cannot meet another candidate start before them.
     private func find(_ needle: [UInt8]) -> Int? {
-        let count = pending.count, length = needle.count
+        let count = pending.count
+        let length = needle.count
         guard count - start >= length else { return nil }
         return pending.withUnsafeBufferPointer { bytes in
             needle.withUnsafeBufferPointer { wanted in
@@ -201,8 +218,12 @@ public struct MultipartParser {
 
     /// Reads `Content-Disposition: form-data; name="…"; filename="…"` and `Content-Type`; other fields are ignored.
     private static func part(headers block: ArraySlice<UInt8>) throws(HTTPError) -> MultipartPart {
-        guard let text = String(validating: block, as: UTF8.self) else { throw HTTPError(.badRequest, "part headers are not UTF-8") }
-        var name: String?, filename: String?, type: String?
+        guard let text = String(validating: block, as: UTF8.self) else {
+            throw HTTPError(.badRequest, "part headers are not UTF-8")
+        }
+        var name: String?
+        var filename: String?
+        var type: String?
         for line in text.split(separator: "\r\n", omittingEmptySubsequences: true) {
             guard !line.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
                 throw HTTPError(.badRequest, "a bare CR or LF in part headers")
@@ -211,10 +232,12 @@ public struct MultipartParser {
                 throw HTTPError(.badRequest, "folded part header")
             }
             guard let colon = line.firstIndex(of: ":"), colon != line.startIndex,
-                  line[..<colon].utf8.allSatisfy(CharacterClass.isTokenByte) else {
+                line[..<colon].utf8.allSatisfy(CharacterClass.isTokenByte)
+            else {
                 throw HTTPError(.badRequest, "invalid part header")
             }
-            let field = line[..<colon], value = line[line.index(after: colon)...].trimmingOWS
+            let field = line[..<colon]
+            let value = line[line.index(after: colon)...].trimmingOWS
             if asciiEqualIgnoringCase(field.utf8, "Content-Disposition".utf8) {
                 let parameters = try disposition(value)
                 name = parameters.name
@@ -233,12 +256,18 @@ public struct MultipartParser {
         func skipSpace() { while let c = rest.first, c == 0x20 || c == 0x09 { rest = rest.dropFirst() } }
         func token() -> [UInt8] {
             var out: [UInt8] = []
-            while let c = rest.first, CharacterClass.isTokenByte(c) { out.append(c); rest = rest.dropFirst() }
+            while let c = rest.first, CharacterClass.isTokenByte(c) {
+                out.append(c)
+                rest = rest.dropFirst()
+            }
             return out
         }
         let kind = token()
-        guard asciiEqualIgnoringCase(kind, "form-data".utf8) else { throw HTTPError(.badRequest, "a part that is not form-data") }
-        var name: String?, filename: String?
+        guard asciiEqualIgnoringCase(kind, "form-data".utf8) else {
+            throw HTTPError(.badRequest, "a part that is not form-data")
+        }
+        var name: String?
+        var filename: String?
         while true {
             skipSpace()
             guard let c = rest.first else { break }
@@ -247,7 +276,9 @@ public struct MultipartParser {
             skipSpace()
             let key = token()
             skipSpace()
-            guard !key.isEmpty, rest.first == UInt8(ascii: "=") else { throw HTTPError(.badRequest, "invalid Content-Disposition") }
+            guard !key.isEmpty, rest.first == UInt8(ascii: "=") else {
+                throw HTTPError(.badRequest, "invalid Content-Disposition")
+            }
             rest = rest.dropFirst()
             skipSpace()
             var bytes: [UInt8] = []
@@ -256,8 +287,15 @@ public struct MultipartParser {
                 var closed = false
                 while let c = rest.first {
                     rest = rest.dropFirst()
-                    if c == UInt8(ascii: "\"") { closed = true; break }
-                    if c == UInt8(ascii: "\\"), let escaped = rest.first { bytes.append(escaped); rest = rest.dropFirst(); continue }
+                    if c == UInt8(ascii: "\"") {
+                        closed = true
+                        break
+                    }
+                    if c == UInt8(ascii: "\\"), let escaped = rest.first {
+                        bytes.append(escaped)
+                        rest = rest.dropFirst()
+                        continue
+                    }
                     bytes.append(c)
                 }
                 guard closed else { throw HTTPError(.badRequest, "unterminated quoted string in Content-Disposition") }
@@ -282,9 +320,12 @@ public struct MultipartParser {
     private static func isBoundaryByte(_ b: UInt8) -> Bool {
         switch b {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
-        case UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "+"), UInt8(ascii: "_"), UInt8(ascii: ","),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "?"),
-             UInt8(ascii: " "): true
+        case UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "+"), UInt8(ascii: "_"),
+            UInt8(ascii: ","),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "="),
+            UInt8(ascii: "?"),
+            UInt8(ascii: " "):
+            true
         default: false
         }
     }

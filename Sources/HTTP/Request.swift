@@ -15,8 +15,10 @@ public struct Request: Sendable {
     /// The client's address as the server saw it ("127.0.0.1"), or "" if unknown.
     public var remoteAddress = ""
 
-    public init(method: Method, target: String, version: HTTPVersion = .http11,
-                headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    public init(
+        method: Method, target: String, version: HTTPVersion = .http11,
+        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
+    ) {
         self.method = method
         self.target = target
         self.version = version
@@ -29,7 +31,10 @@ public struct Request: Sendable {
     /// when the head and body are set.
     private mutating func parse() {
         cookies = Cookies.parse(headers)
-        guard headers.firstValue("Content-Type", hasMainValue: "application/x-www-form-urlencoded") else { form = nil; return }
+        guard headers.firstValue("Content-Type", hasMainValue: "application/x-www-form-urlencoded") else {
+            form = nil
+            return
+        }
         form = FormFields(body: body)
     }
 

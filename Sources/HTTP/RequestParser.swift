@@ -101,8 +101,10 @@ public struct RequestParser {
     }
 
     // The loop returns at the first event; `i` is the next unread byte.
-    private mutating func parse(_ p: UnsafePointer<UInt8>, _ n: Int,
-                                _ cls: UnsafePointer<UInt8>) -> (consumed: Int, event: Event) {
+    private mutating func parse(
+        _ p: UnsafePointer<UInt8>, _ n: Int,
+        _ cls: UnsafePointer<UInt8>
+    ) -> (consumed: Int, event: Event) {
         var i = 0
         func fail(_ status: Status, _ reason: String) -> (Int, Event) {
             state = .failed
@@ -115,9 +117,17 @@ public struct RequestParser {
                 return (i, .failure(HTTPError(.badRequest, "parser used after failure")))
 
             case .start:
-                if byte == 0x0D { state = .startLF; i += 1; continue }
+                if byte == 0x0D {
+                    state = .startLF
+                    i += 1
+                    continue
+                }
                 if byte == 0x0A { return fail(.badRequest, "bare LF") }
-                if readsResponses { state = .statusLine; lineLength = 0; continue }
+                if readsResponses {
+                    state = .statusLine
+                    lineLength = 0
+                    continue
+                }
                 guard cls[Int(byte)] & CharacterClass.token != 0 else {
                     return fail(.badRequest, "invalid request line")
                 }
@@ -153,7 +163,9 @@ public struct RequestParser {
                 lineLength += 1
                 if lineLength > limits.maxRequestLine { return fail(.uriTooLong, "request line too long") }
                 guard p[i] == 0x20, !target.isEmpty else {
-                    return fail(.badRequest, p[i] == 0x0D || p[i] == 0x0A ? "missing HTTP version" : "invalid byte in request target")
+                    return fail(
+                        .badRequest,
+                        p[i] == 0x0D || p[i] == 0x0A ? "missing HTTP version" : "invalid byte in request target")
                 }
                 i += 1
                 state = .version
@@ -206,7 +218,9 @@ public struct RequestParser {
                     continue
                 }
                 if byte == 0x20 || byte == 0x09 { return fail(.badRequest, "obsolete line folding") }
-                guard cls[Int(byte)] & CharacterClass.token != 0 else { return fail(.badRequest, "invalid header name") }
+                guard cls[Int(byte)] & CharacterClass.token != 0 else {
+                    return fail(.badRequest, "invalid header name")
+                }
                 fieldCount += 1
                 if fieldCount > limits.maxHeaderCount { return fail(.headerFieldsTooLarge, "too many header fields") }
                 lineLength = 0
@@ -298,7 +312,10 @@ public struct RequestParser {
                     return fail(.badRequest, "invalid chunk size")
                 }
                 i += 1
-                if byte == 0x0D { state = .chunkSizeLF; continue }
+                if byte == 0x0D {
+                    state = .chunkSizeLF
+                    continue
+                }
                 state = .chunkExt
                 ext = .beforeName
 
@@ -367,7 +384,7 @@ public struct RequestParser {
         // "HTTP/" DIGIT "." DIGIT; a well-formed other version is 505.
         let v = version
         guard v.count == 8, v[0] == 0x48, v[1] == 0x54, v[2] == 0x54, v[3] == 0x50, v[4] == 0x2F,
-              (0x30...0x39).contains(v[5]), v[6] == 0x2E, (0x30...0x39).contains(v[7])
+            (0x30...0x39).contains(v[5]), v[6] == 0x2E, (0x30...0x39).contains(v[7])
         else { return HTTPError(.badRequest, "invalid HTTP version") }
         switch (v[5], v[7]) {
         case (0x31, 0x31): parsedVersion = .http11
@@ -396,7 +413,9 @@ public struct RequestParser {
             guard parsedMethod == .options else { return HTTPError(.badRequest, "asterisk target without OPTIONS") }
         } else if let schemeEnd = absoluteFormPrefixLength() {
             var pathStart = schemeEnd
-            while pathStart < target.count, target[pathStart] != UInt8(ascii: "/"), target[pathStart] != UInt8(ascii: "?") {
+            while pathStart < target.count, target[pathStart] != UInt8(ascii: "/"),
+                target[pathStart] != UInt8(ascii: "?")
+            {
                 pathStart += 1
             }
             guard pathStart > schemeEnd else { return HTTPError(.badRequest, "absolute target without host") }
@@ -425,7 +444,8 @@ public struct RequestParser {
         if hostCount == 0 && parsedVersion == .http11 { return failHead(.badRequest, "missing Host") }
         bodyLimit = limits.maxBody
         if !limits.uploadPaths.isEmpty, method.elementsEqual("POST".utf8),
-           limits.uploadPaths.contains(where: { target.starts(with: $0.utf8) }) {
+            limits.uploadPaths.contains(where: { target.starts(with: $0.utf8) })
+        {
             bodyLimit = max(limits.maxBody, limits.maxUploadBody)
         }
 
@@ -438,7 +458,8 @@ public struct RequestParser {
             let codings = transferEncodings.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
                 .map { trimOWS($0).lowercased() }
             if codings.contains(where: { $0 != "chunked" }) {
-                return codings.contains("") ? failHead(.badRequest, "empty transfer coding")
+                return codings.contains("")
+                    ? failHead(.badRequest, "empty transfer coding")
                     : failHead(.notImplemented, "unsupported transfer coding")
             }
             if codings.count != 1 { return failHead(.badRequest, "chunked applied twice") }
@@ -480,8 +501,9 @@ public struct RequestParser {
     private mutating func finishStatusLine() -> HTTPError? {
         let line = target
         guard line.count >= 12, line.starts(with: "HTTP/1.".utf8), (0x30...0x39).contains(line[7]), line[8] == 0x20,
-              line[9...11].allSatisfy({ (0x30...0x39).contains($0) }), line.count == 12 || line[12] == 0x20,
-              line.dropFirst(12).allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else {
+            line[9...11].allSatisfy({ (0x30...0x39).contains($0) }), line.count == 12 || line[12] == 0x20,
+            line.dropFirst(12).allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) })
+        else {
             return HTTPError(.badRequest, "invalid status line")
         }
         status = line[9...11].reduce(0) { $0 * 10 + Int($1 - 0x30) }
@@ -498,7 +520,8 @@ public struct RequestParser {
         bodyLimit = limits.maxBody
         body = []
         if (100..<200).contains(status) || status == 204 || status == 304 { return complete() }
-        let transferEncodings = headers.values("Transfer-Encoding"), lengths = headers.values("Content-Length")
+        let transferEncodings = headers.values("Transfer-Encoding")
+        let lengths = headers.values("Content-Length")
         if !transferEncodings.isEmpty {
             if !lengths.isEmpty { return failHead(.badRequest, "Content-Length with Transfer-Encoding") }
             let codings = transferEncodings.flatMap { $0.split(separator: ",") }.map { trimOWS($0).lowercased() }
@@ -506,10 +529,14 @@ public struct RequestParser {
             beginChunk()
             return nil
         }
-        guard let length = lengths.first else { state = .untilClose; return nil }
+        guard let length = lengths.first else {
+            state = .untilClose
+            return nil
+        }
         let text = length.utf8
         guard lengths.allSatisfy({ $0 == length }), !text.isEmpty, text.count <= 18,
-              text.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            text.allSatisfy({ (0x30...0x39).contains($0) })
+        else {
             return failHead(.badRequest, "invalid Content-Length")
         }
         remaining = text.reduce(0) { $0 * 10 + Int($1 - 0x30) }
@@ -524,8 +551,12 @@ public struct RequestParser {
         if state == .untilClose { return complete() }
         let begun = !(state == .start && target.isEmpty)
         state = .failed
-        return .failure(HTTPError(.badRequest, begun ? "the connection closed inside a response"
-                                                     : "the connection closed before a response"))
+        return .failure(
+            HTTPError(
+                .badRequest,
+                begun
+                    ? "the connection closed inside a response"
+                    : "the connection closed before a response"))
     }
 
     private mutating func complete() -> Event {
@@ -584,28 +615,49 @@ public struct RequestParser {
             ext = .name
         case .name:
             if isToken { return true }
-            if isSpace { ext = .afterName; return true }
-            if byte == UInt8(ascii: "=") { ext = .beforeValue; return true }
+            if isSpace {
+                ext = .afterName
+                return true
+            }
+            if byte == UInt8(ascii: "=") {
+                ext = .beforeValue
+                return true
+            }
             guard byte == UInt8(ascii: ";") else { return false }
             ext = .beforeName
         case .afterName:
             if isSpace { return true }
-            if byte == UInt8(ascii: "=") { ext = .beforeValue; return true }
+            if byte == UInt8(ascii: "=") {
+                ext = .beforeValue
+                return true
+            }
             guard byte == UInt8(ascii: ";") else { return false }
             ext = .beforeName
         case .beforeValue:
             if isSpace { return true }
-            if byte == UInt8(ascii: "\"") { ext = .quoted; return true }
+            if byte == UInt8(ascii: "\"") {
+                ext = .quoted
+                return true
+            }
             guard isToken else { return false }
             ext = .token
         case .token:
             if isToken { return true }
-            if isSpace { ext = .afterValue; return true }
+            if isSpace {
+                ext = .afterValue
+                return true
+            }
             guard byte == UInt8(ascii: ";") else { return false }
             ext = .beforeName
         case .quoted:
-            if byte == UInt8(ascii: "\"") { ext = .afterValue; return true }
-            if byte == UInt8(ascii: "\\") { ext = .quotedPair; return true }
+            if byte == UInt8(ascii: "\"") {
+                ext = .afterValue
+                return true
+            }
+            if byte == UInt8(ascii: "\\") {
+                ext = .quotedPair
+                return true
+            }
             return byte == 0x09 || (byte >= 0x20 && byte != 0x7F)
         case .quotedPair:
             guard byte == 0x09 || (byte >= 0x20 && byte != 0x7F) else { return false }

@@ -1,4 +1,5 @@
 import HTMLEscaping
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -72,10 +73,14 @@ public struct Response: Sendable {
 
     /// `text/event-stream` on a channel; the connection stays open until the client or the server ends it.
     public static func eventStream(channel: String, initial: [UInt8]) -> Response {
-        var response = Response(status: .ok, headers: HTTPHeaders([("Content-Type", "text/event-stream; charset=utf-8"),
-                                                                   ("Cache-Control", "no-store"),
-                                                                   ("X-Accel-Buffering", "no")]),
-                                body: .events(channel: channel, initial: initial))
+        var response = Response(
+            status: .ok,
+            headers: HTTPHeaders([
+                ("Content-Type", "text/event-stream; charset=utf-8"),
+                ("Cache-Control", "no-store"),
+                ("X-Accel-Buffering", "no"),
+            ]),
+            body: .events(channel: channel, initial: initial))
         response.headers.append("X-Content-Type-Options", "nosniff")
         return response
     }

@@ -92,26 +92,33 @@ public final class Router {
         if let conflict = root.insert(method, segments[...], handler, pattern: pattern) { conflicts.append(conflict) }
     }
 
-    public func get(_ pattern: String, _ execution: Execution = .loop, file: String = #fileID,
-                    _ respond: @escaping @Sendable (Request) -> Response) {
+    public func get(
+        _ pattern: String, _ execution: Execution = .loop, file: String = #fileID,
+        _ respond: @escaping @Sendable (Request) -> Response
+    ) {
         add(.get, pattern, Handler(execution, respond), file: file)
     }
 
-    public func post(_ pattern: String, _ execution: Execution = .loop, file: String = #fileID,
-                     _ respond: @escaping @Sendable (Request) -> Response) {
+    public func post(
+        _ pattern: String, _ execution: Execution = .loop, file: String = #fileID,
+        _ respond: @escaping @Sendable (Request) -> Response
+    ) {
         add(.post, pattern, Handler(execution, respond), file: file)
     }
 
     /// A group of routes under `prefix` whose handlers take a context made from each request.
-    public func group<Context>(_ prefix: String = "", context: @escaping @Sendable (Request) -> Context) -> RouterGroup<Context> {
+    public func group<Context>(
+        _ prefix: String = "", context: @escaping @Sendable (Request) -> Context
+    ) -> RouterGroup<Context> {
         RouterGroup(router: self, prefix: prefix, context: context)
     }
 
     /// The routes, ready to answer; throws the first conflict found.
     public func build() throws(RouteConflict) -> Routes {
         if let first = conflicts.first { throw RouteConflict(description: first) }
-        return Routes(root: root, fallback: fallback, errorPage: errorPage, refusalPage: refusalPage, channels: channels,
-                      table: table)
+        return Routes(
+            root: root, fallback: fallback, errorPage: errorPage, refusalPage: refusalPage, channels: channels,
+            table: table)
     }
 }
 
@@ -170,8 +177,10 @@ struct Node: Sendable {
 
     /// Searches literals, then the parameter, then a rest; `found` is asked at each node that ends a path and
     /// stops the search by returning true.
-    func search(_ path: ArraySlice<String>, _ parameters: inout [String: String],
-                _ found: (_ handlers: [Method: Handler], _ parameters: [String: String]) -> Bool) -> Bool {
+    func search(
+        _ path: ArraySlice<String>, _ parameters: inout [String: String],
+        _ found: (_ handlers: [Method: Handler], _ parameters: [String: String]) -> Bool
+    ) -> Bool {
         guard let first = path.first else { return !handlers.isEmpty && found(handlers, parameters) }
         if let child = literals[first], child.search(path.dropFirst(), &parameters, found) { return true }
         if let (name, node) = parameter {

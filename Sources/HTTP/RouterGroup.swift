@@ -77,17 +77,21 @@ public struct RouterGroup<Context: Sendable> {
     /// is sent at once.
     public func deferred(_ method: Method, _ path: String, file: String = #fileID, use start: @escaping Start) {
         let chain = wrap { request, context in
-            guard let reply = request.deferredReply else { preconditionFailure("a deferred route ran without its reply") }
+            guard let reply = request.deferredReply else {
+                preconditionFailure("a deferred route ran without its reply")
+            }
             try start(request, context, reply)
             return .awaitingReply
         }
-        router.add(method, prefix + path, .deferred { request, reply in
-            let answer = DeferredAnswer(reply)
-            var request = request
-            request.deferredReply = answer.reply
-            let first = Self.run(chain, request)
-            if first.awaitsReply { answer.middlewareDone(first.headers) } else { reply.send(first) }
-        }, file: file)
+        router.add(
+            method, prefix + path,
+            .deferred { request, reply in
+                let answer = DeferredAnswer(reply)
+                var request = request
+                request.deferredReply = answer.reply
+                let first = Self.run(chain, request)
+                if first.awaitsReply { answer.middlewareDone(first.headers) } else { reply.send(first) }
+            }, file: file)
     }
 
     static func run(_ chain: @Sendable (Request) throws -> Response, _ request: Request) -> Response {
@@ -121,18 +125,22 @@ private final class DeferredAnswer: Sendable {
     init(_ reply: Reply) { outer = reply }
 
     func middlewareDone(_ headers: HTTPHeaders) {
-        guard let early = state.withLock({ state -> Response? in
-            state.headers = headers
-            return state.early
-        }) else { return }
+        guard
+            let early = state.withLock({ state -> Response? in
+                state.headers = headers
+                return state.early
+            })
+        else { return }
         outer.send(Self.merge(early, headers))
     }
 
     private func deliver(_ response: Response) {
-        guard let headers = state.withLock({ state -> HTTPHeaders? in
-            if state.headers == nil { state.early = response }
-            return state.headers
-        }) else { return }
+        guard
+            let headers = state.withLock({ state -> HTTPHeaders? in
+                if state.headers == nil { state.early = response }
+                return state.headers
+            })
+        else { return }
         outer.send(Self.merge(response, headers))
     }
 

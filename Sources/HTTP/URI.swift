@@ -79,7 +79,7 @@ public enum URI {
         for byte in text.utf8 {
             switch byte {
             case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.append(byte)
             case UInt8(ascii: "/") where keepSlash:
                 out.append(byte)

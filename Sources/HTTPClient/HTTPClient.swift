@@ -1,6 +1,7 @@
-import HTTP
 import COpenSSL
 import CSystem
+import HTTP
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -74,7 +75,8 @@ public struct HTTPClient: Sendable {
         defer { transport.close() }
         let name = target.host.contains(":") ? "[\(target.host)]" : target.host
         let hostHeader = target.defaultPort ? name : "\(name):\(target.port)"
-        let request = "GET \(target.path) HTTP/1.1\r\nHost: \(hostHeader)\r\n"
+        let request =
+            "GET \(target.path) HTTP/1.1\r\nHost: \(hostHeader)\r\n"
             + "User-Agent: \(userAgent)\r\nAccept: */*\r\nConnection: close\r\n\r\n"
         if let failure = transport.write(Array(request.utf8), deadline: deadline) { return .failure(failure) }
         // The server's parser, in response mode: one HTTP/1.1 grammar and one set of limits for both directions.
@@ -119,20 +121,31 @@ struct Target {
 
     init?(_ url: String) {
         let lower = url.lowercased()
-        if lower.hasPrefix("https://") { secure = true } else if lower.hasPrefix("http://") { secure = false } else { return nil }
+        if lower.hasPrefix("https://") {
+            secure = true
+        } else if lower.hasPrefix("http://") {
+            secure = false
+        } else {
+            return nil
+        }
         let rest = url.dropFirst(secure ? 8 : 7)
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         var path = String(rest[authorityEnd...])
         if path.isEmpty || path.first == "?" { path = "/" + path }
         guard !authority.isEmpty, !authority.contains("@"), authority.allSatisfy({ $0.isASCII && !$0.isWhitespace }),
-              path.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else { return nil }
-        var host = String(authority), port = secure ? 443 : 80
+            path.allSatisfy({ $0.isASCII && !$0.isWhitespace })
+        else { return nil }
+        var host = String(authority)
+        var port = secure ? 443 : 80
         if authority.first == "[" {  // [IPv6]:port
             guard let close = authority.firstIndex(of: "]") else { return nil }
             host = String(authority[authority.index(after: authority.startIndex)..<close])
             let after = authority[authority.index(after: close)...]
-            if after.first == ":" { guard let p = Int(after.dropFirst()), (1...65535).contains(p) else { return nil }; port = p }
+            if after.first == ":" {
+                guard let p = Int(after.dropFirst()), (1...65535).contains(p) else { return nil }
+                port = p
+            }
         } else if let colon = authority.lastIndex(of: ":") {
             guard let p = Int(authority[authority.index(after: colon)...]), (1...65535).contains(p) else { return nil }
             host = String(authority[..<colon])

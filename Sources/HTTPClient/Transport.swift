@@ -1,5 +1,6 @@
 import COpenSSL
 import CSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,18 +36,29 @@ final class Socket: Transport {
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_family = AF_UNSPEC
         var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else { return .failure(.resolve(host)) }
+        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else {
+            return .failure(.resolve(host))
+        }
         defer { freeaddrinfo(list) }
         var lastError = "no address"
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let info = entry {
             entry = info.pointee.ai_next
-            let fd = socket(info.pointee.ai_family, info.pointee.ai_socktype | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
-                            info.pointee.ai_protocol)
+            let fd = socket(
+                info.pointee.ai_family,
+                info.pointee.ai_socktype | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
+                info.pointee.ai_protocol)
             guard fd >= 0 else { continue }
             if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return .success(Socket(fd: fd)) }
-            guard errno == EINPROGRESS else { lastError = String(cString: strerror(errno)); Glibc.close(fd); continue }
-            guard wait(fd, for: Int16(POLLOUT), until: deadline) else { Glibc.close(fd); return .failure(.timeout) }
+            guard errno == EINPROGRESS else {
+                lastError = String(cString: strerror(errno))
+                Glibc.close(fd)
+                continue
+            }
+            guard wait(fd, for: Int16(POLLOUT), until: deadline) else {
+                Glibc.close(fd)
+                return .failure(.timeout)
+            }
             var error: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
             getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
@@ -61,7 +73,10 @@ final class Socket: Transport {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { csys_send(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n > 0 { offset += n; continue }
+            if n > 0 {
+                offset += n
+                continue
+            }
             if n < 0 && (errno == EAGAIN || errno == EINTR) {
                 guard wait(fd, for: Int16(POLLOUT), until: deadline) else { return .timeout }
                 continue
@@ -100,7 +115,9 @@ final class TLSTransport: Transport {
         self.ssl = ssl
     }
 
-    static func open(_ socket: Socket, host: String, trusted: String?, deadline: Int64) -> Result<TLSTransport, HTTPClient.Failure> {
+    static func open(
+        _ socket: Socket, host: String, trusted: String?, deadline: Int64
+    ) -> Result<TLSTransport, HTTPClient.Failure> {
         func failure(_ what: String) -> HTTPClient.Failure {
             let code = ERR_get_error()
             var text = [CChar](repeating: 0, count: 256)
@@ -109,17 +126,23 @@ final class TLSTransport: Transport {
             let message = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return .tls(code == 0 ? what : "\(what): \(message)")
         }
-        guard let context = SSL_CTX_new(TLS_client_method()) else { socket.close(); return .failure(failure("no context")) }
+        guard let context = SSL_CTX_new(TLS_client_method()) else {
+            socket.close()
+            return .failure(failure("no context"))
+        }
         _ = arcade_ctx_min_tls12(context)
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
-        let loaded = trusted.map { SSL_CTX_load_verify_locations(context, $0, nil) } ?? SSL_CTX_set_default_verify_paths(context)
+        let loaded =
+            trusted.map { SSL_CTX_load_verify_locations(context, $0, nil) } ?? SSL_CTX_set_default_verify_paths(context)
         guard loaded == 1, let ssl = SSL_new(context) else {
-            SSL_CTX_free(context); socket.close()
+            SSL_CTX_free(context)
+            socket.close()
             return .failure(failure("cannot load trusted certificates"))
         }
         let transport = TLSTransport(socket: socket, context: context, ssl: ssl)
         SSL_set_fd(ssl, socket.fd)
-        var v4 = in_addr(), v6 = in6_addr()
+        var v4 = in_addr()
+        var v6 = in6_addr()
         let isIP = inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
         if isIP {
             X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host)
@@ -137,13 +160,18 @@ final class TLSTransport: Transport {
             case SSL_ERROR_WANT_WRITE: events = Int16(POLLOUT)
             default:
                 let verify = SSL_get_verify_result(ssl)
-                let reason = verify != X509_V_OK ? "certificate not trusted: " + String(cString: X509_verify_cert_error_string(verify))
+                let reason =
+                    verify != X509_V_OK
+                    ? "certificate not trusted: " + String(cString: X509_verify_cert_error_string(verify))
                     : "handshake failed"
                 let result = failure(reason)
                 transport.close()
                 return .failure(result)
             }
-            guard wait(socket.fd, for: events, until: deadline) else { transport.close(); return .failure(.timeout) }
+            guard wait(socket.fd, for: events, until: deadline) else {
+                transport.close()
+                return .failure(.timeout)
+            }
         }
     }
 
@@ -151,10 +179,15 @@ final class TLSTransport: Transport {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { SSL_write(ssl, $0.baseAddress! + offset, Int32($0.count - offset)) }
-            if n > 0 { offset += Int(n); continue }
+            if n > 0 {
+                offset += Int(n)
+                continue
+            }
             switch SSL_get_error(ssl, n) {
-            case SSL_ERROR_WANT_READ: guard wait(socket.fd, for: Int16(POLLIN), until: deadline) else { return .timeout }
-            case SSL_ERROR_WANT_WRITE: guard wait(socket.fd, for: Int16(POLLOUT), until: deadline) else { return .timeout }
+            case SSL_ERROR_WANT_READ:
+                guard wait(socket.fd, for: Int16(POLLIN), until: deadline) else { return .timeout }
+            case SSL_ERROR_WANT_WRITE:
+                guard wait(socket.fd, for: Int16(POLLOUT), until: deadline) else { return .timeout }
             default: return .tls("write failed")
             }
         }
@@ -167,8 +200,10 @@ final class TLSTransport: Transport {
             let n = buffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
             if n > 0 { return .success(Array(buffer[0..<Int(n)])) }
             switch SSL_get_error(ssl, n) {
-            case SSL_ERROR_WANT_READ: guard wait(socket.fd, for: Int16(POLLIN), until: deadline) else { return .failure(.timeout) }
-            case SSL_ERROR_WANT_WRITE: guard wait(socket.fd, for: Int16(POLLOUT), until: deadline) else { return .failure(.timeout) }
+            case SSL_ERROR_WANT_READ:
+                guard wait(socket.fd, for: Int16(POLLIN), until: deadline) else { return .failure(.timeout) }
+            case SSL_ERROR_WANT_WRITE:
+                guard wait(socket.fd, for: Int16(POLLOUT), until: deadline) else { return .failure(.timeout) }
             case SSL_ERROR_ZERO_RETURN: return .success([])
             case SSL_ERROR_SYSCALL where n == 0: return .success([])  // closed without close_notify: end of stream
             default: return .failure(.tls("read failed"))

@@ -1,6 +1,7 @@
 import CSystem
 import Synchronization
 import Threads
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,7 +51,10 @@ final class BlockingPool: Sendable {
         while true {
             var token: UInt64 = 0
             let got = withUnsafeMutableBytes(of: &token) { read(semaphore, $0.baseAddress, 8) }
-            if got < 0 { if errno == EINTR { continue }; return }
+            if got < 0 {
+                if errno == EINTR { continue }
+                return
+            }
             let job = jobs.withLock { $0.isEmpty ? Job.stop : $0.removeFirst() }
             guard case .run(let body) = job else { return }
             body()

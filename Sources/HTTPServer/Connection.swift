@@ -2,6 +2,7 @@ import COpenSSL
 import CSystem
 import HTTP
 import Threads
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,7 +55,8 @@ final class Connection {
         self.loop = loop
         parser = RequestParser(limits: loop.configuration.limits)
         var text = [CChar](repeating: 0, count: 64)
-        remoteAddress = csys_peer_address(fd, &text, Int32(text.count)) == 0
+        remoteAddress =
+            csys_peer_address(fd, &text, Int32(text.count)) == 0
             ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
         accepted = loop.now
         lastRead = accepted
@@ -68,7 +70,10 @@ final class Connection {
     private var paused: Bool { waitingForHandler || closeWhenFlushed || output.pendingBytes > Self.highWater }
 
     func handle(events: UInt32) {
-        if events & CSYS_EPOLLERR != 0 { close(); return }
+        if events & CSYS_EPOLLERR != 0 {
+            close()
+            return
+        }
         if handshaking {
             continueHandshake()
             // The request may have come with the handshake's last flight, already read into OpenSSL's buffer.
@@ -138,9 +143,13 @@ final class Connection {
         if n > 0 { return Int(n) }
         switch SSL_get_error(tls, n) {
         case SSL_ERROR_WANT_READ: return -1
-        case SSL_ERROR_WANT_WRITE: readWantsWrite = true; return -1
+        case SSL_ERROR_WANT_WRITE:
+            readWantsWrite = true
+            return -1
         case SSL_ERROR_ZERO_RETURN: return 0
-        default: ERR_clear_error(); return -2
+        default:
+            ERR_clear_error()
+            return -2
         }
     }
 
@@ -149,8 +158,14 @@ final class Connection {
     private func readInput() {
         let buffer = loop.readBuffer
         while !closed {
-            if lingering || streamChannel != nil { discardInput(); return }
-            if paused { moreInputMayWait = true; return }
+            if lingering || streamChannel != nil {
+                discardInput()
+                return
+            }
+            if paused {
+                moreInputMayWait = true
+                return
+            }
             let n = receive(buffer)
             if n > 0 {
                 lastRead = loop.now
@@ -174,7 +189,8 @@ final class Connection {
                 unparsed.append(contentsOf: rest)
                 break
             }
-            let wasIdle = parser.isIdle, wasReadingBody = parser.isReadingBody
+            let wasIdle = parser.isIdle
+            let wasReadingBody = parser.isReadingBody
             let (used, event) = parser.parse(rest)
             rest = UnsafeRawBufferPointer(rebasing: rest[used...])
             if wasIdle && !parser.isIdle { headStarted = loop.now }
@@ -227,15 +243,21 @@ final class Connection {
         var request = consume parsed
         request.remoteAddress = remoteAddress
         let keepAlive = request.wantsKeepAlive && served < loop.configuration.maxRequestsPerConnection && !loop.draining
-        let info = RequestInfo(method: request.method, target: request.target, version: request.version,
-                               keepAlive: keepAlive, start: loop.now)
+        let info = RequestInfo(
+            method: request.method, target: request.target, version: request.version,
+            keepAlive: keepAlive, start: loop.now)
         if !keepAlive { closeWhenFlushed = true }
         let handler = loop.context.responder.handler(for: &request)
         switch handler {
         case .deferred(let start):
             waitingForHandler = true
-            let loop = self.loop, fd = self.fd, id = self.id, pool = loop.context.pool
-            start(request, Reply(deliver: { loop.post(.response(fd: fd, id: id, $0, info)) }, offload: { pool.submit($0) }))
+            let loop = self.loop
+            let fd = self.fd
+            let id = self.id
+            let pool = loop.context.pool
+            start(
+                request,
+                Reply(deliver: { loop.post(.response(fd: fd, id: id, $0, info)) }, offload: { pool.submit($0) }))
         case .pool(let respond):
             waitingForHandler = true
             onPool(respond, request, info)
@@ -251,7 +273,9 @@ final class Connection {
     }
 
     private func onPool(_ respond: @escaping @Sendable (Request) -> Response, _ request: Request, _ info: RequestInfo) {
-        let loop = self.loop, fd = self.fd, id = self.id
+        let loop = self.loop
+        let fd = self.fd
+        let id = self.id
         loop.context.pool.submit { loop.post(.response(fd: fd, id: id, respond(request), info)) }
     }
 
@@ -284,8 +308,11 @@ final class Connection {
         }
         let framing = ResponseHead.Framing(version: info.version, keepAlive: keepAlive)
         let wasEmpty = output.isEmpty
-        output.append { ResponseHead.write(response, framing: framing, date: loop.dateLine,
-                                           serverName: loop.context.serverLine, into: &$0) }
+        output.append {
+            ResponseHead.write(
+                response, framing: framing, date: loop.dateLine,
+                serverName: loop.context.serverLine, into: &$0)
+        }
         let sendsBody = info.method != .head && response.status.allowsBody
         if sendsBody { output.append(body: response.body) }
         if wasEmpty { lastWrite = loop.now }
@@ -303,7 +330,9 @@ final class Connection {
 
     private func flush() {
         guard !closed else { return }
-        let (result, written) = tls == nil || kernelSends ? output.flush(to: fd)
+        let (result, written) =
+            tls == nil || kernelSends
+            ? output.flush(to: fd)
             : output.flush(tls: tls!, staging: loop.tlsStaging)
         if written > 0 { lastWrite = loop.now }
         switch result {
@@ -362,7 +391,8 @@ final class Connection {
 
     func checkDeadlines() {
         guard !closed else { return }
-        let now = loop.now, config = loop.configuration
+        let now = loop.now
+        let config = loop.configuration
         if lingering {
             if now >= lingerDeadline { close() }
         } else if streamChannel != nil {
@@ -379,7 +409,9 @@ final class Connection {
                 timeOut("body arriving too slowly")
             }
         } else if !parser.isIdle {
-            if now - headStarted >= Clock.nanoseconds(config.headerTimeout) { timeOut("request head not received in time") }
+            if now - headStarted >= Clock.nanoseconds(config.headerTimeout) {
+                timeOut("request head not received in time")
+            }
         } else if served == 0 {
             // A connection that never sends a request gets the header timeout.
             if now - accepted >= Clock.nanoseconds(config.headerTimeout) { close() }

@@ -1,7 +1,8 @@
 import CSystem
 import HTTP
-import Threads
 import Synchronization
+import Threads
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,8 +31,9 @@ final class ServerContext: Sendable {
         }
         serverLine = lines.isEmpty ? nil : Array(lines.utf8)
         let body = "503 Service Unavailable: too many connections\n"
-        refusal = Array(("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nRetry-After: 1\r\n"
-            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body).utf8)
+        refusal = Array(
+            ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nRetry-After: 1\r\n"
+                + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body).utf8)
     }
 }
 
@@ -86,11 +88,13 @@ final class EventLoop: @unchecked Sendable {
         guard wake >= 0 else { throw SystemError("eventfd") }
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         tlsStaging = .allocate(byteCount: context.tls == nil ? 0 : 16 * 1024, alignment: 16)
-        let shortest = [configuration.headerTimeout, configuration.bodyTimeout, configuration.bodyGracePeriod,
-                        configuration.idleTimeout, configuration.writeTimeout].min()!
+        let shortest = [
+            configuration.headerTimeout, configuration.bodyTimeout, configuration.bodyGracePeriod,
+            configuration.idleTimeout, configuration.writeTimeout,
+        ].min()!
         sweepInterval = max(Clock.nanoseconds(0.005), min(Clock.nanoseconds(0.25), Clock.nanoseconds(shortest / 8)))
         guard csys_epoll_ctl(epoll, CSYS_EPOLL_CTL_ADD, listener, CSYS_EPOLLIN | CSYS_EPOLLET, Self.listenerToken) == 0,
-              csys_epoll_ctl(epoll, CSYS_EPOLL_CTL_ADD, wake, CSYS_EPOLLIN, Self.wakeToken) == 0
+            csys_epoll_ctl(epoll, CSYS_EPOLL_CTL_ADD, wake, CSYS_EPOLLIN, Self.wakeToken) == 0
         else { throw SystemError("epoll_ctl") }
     }
 
@@ -151,14 +155,19 @@ final class EventLoop: @unchecked Sendable {
             }
             if context.openConnections.wrappingAdd(1, ordering: .relaxed).newValue > limit {
                 // Graceful refusal: a short 503, then close (a TLS client could not read it: only closed).
-                if context.tls == nil { _ = context.refusal.withUnsafeBytes { csys_send(fd, $0.baseAddress, $0.count) } }
+                if context.tls == nil {
+                    _ = context.refusal.withUnsafeBytes { csys_send(fd, $0.baseAddress, $0.count) }
+                }
                 close(fd)
                 context.openConnections.wrappingSubtract(1, ordering: .relaxed)
                 continue
             }
             _ = csys_set_nodelay(fd)
-            guard csys_epoll_ctl(epoll, CSYS_EPOLL_CTL_ADD, fd,
-                                 CSYS_EPOLLIN | CSYS_EPOLLOUT | CSYS_EPOLLRDHUP | CSYS_EPOLLET, UInt64(fd)) == 0 else {
+            guard
+                csys_epoll_ctl(
+                    epoll, CSYS_EPOLL_CTL_ADD, fd,
+                    CSYS_EPOLLIN | CSYS_EPOLLOUT | CSYS_EPOLLRDHUP | CSYS_EPOLLET, UInt64(fd)) == 0
+            else {
                 close(fd)
                 context.openConnections.wrappingSubtract(1, ordering: .relaxed)
                 continue
@@ -196,7 +205,9 @@ final class EventLoop: @unchecked Sendable {
                 }
             case .publish(let channel, let bytes):
                 guard streams > 0 else { continue }
-                for case let connection? in connections where connection.streamChannel == channel { connection.push(bytes) }
+                for case let connection? in connections where connection.streamChannel == channel {
+                    connection.push(bytes)
+                }
             case .shutdown:
                 beginDraining()
             }
@@ -222,7 +233,9 @@ final class EventLoop: @unchecked Sendable {
         for case let connection? in connections { connection.checkDeadlines() }
         if streams > 0 && now >= nextHeartbeat {
             nextHeartbeat = now + Clock.nanoseconds(configuration.heartbeatInterval)
-            for case let connection? in connections where connection.streamChannel != nil { connection.push(EventChannels.heartbeat) }
+            for case let connection? in connections where connection.streamChannel != nil {
+                connection.push(EventChannels.heartbeat)
+            }
         }
     }
 
@@ -266,7 +279,10 @@ final class EventLoop: @unchecked Sendable {
             var offset = 0
             while offset < bytes.count {
                 let n = write(1, bytes.baseAddress! + offset, bytes.count - offset)
-                if n <= 0 { if n < 0 && errno == EINTR { continue }; break }
+                if n <= 0 {
+                    if n < 0 && errno == EINTR { continue }
+                    break
+                }
                 offset += n
             }
         }

@@ -1,4 +1,5 @@
 import HTTP
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,7 +16,9 @@ public struct HTTPSRedirect: Responder {
     let inner: any Responder
 
     /// `acmeDirectory` is the webroot; its `.well-known/acme-challenge` folder is made (and the webroot) if missing.
-    public init(httpsPort: Int, acmeDirectory: String?, passing passed: Set<String> = [], to inner: any Responder) throws {
+    public init(
+        httpsPort: Int, acmeDirectory: String?, passing passed: Set<String> = [], to inner: any Responder
+    ) throws {
         self.httpsPort = httpsPort
         self.passed = passed
         self.inner = inner
@@ -39,7 +42,8 @@ public struct HTTPSRedirect: Responder {
             request.target = "/" + path.dropFirst(Self.challengePrefix.count)
             return .loop { challenges.respond(to: $0) }
         }
-        let location = "https://" + Self.host(request.headers["Host"]) + (httpsPort == 443 ? "" : ":\(httpsPort)")
+        let location =
+            "https://" + Self.host(request.headers["Host"]) + (httpsPort == 443 ? "" : ":\(httpsPort)")
             + (request.target.hasPrefix("/") ? request.target : "/")
         return .loop { _ in .redirect(to: location, status: Status(code: 308)) }
     }

@@ -2,6 +2,7 @@ import CSystem
 import HTTP
 import Synchronization
 import Threads
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,8 +33,9 @@ public final class HTTPServer: Sendable {
         var configuration = configuration
         configuration.workers = max(1, configuration.workers)
         tls = try configuration.tls.map { try TLSContext(files: $0) }
-        context = ServerContext(configuration: configuration, responder: responder,
-                                pool: BlockingPool(threads: configuration.blockingThreads), tls: tls)
+        context = ServerContext(
+            configuration: configuration, responder: responder,
+            pool: BlockingPool(threads: configuration.blockingThreads), tls: tls)
         // Each loop binds its own SO_REUSEPORT listener, but a second server
         // must not silently join the group: probe the port with a plain bind.
         var boundPort: Int32 = 0
@@ -87,7 +89,8 @@ public final class HTTPServer: Sendable {
         _ = csys_block_shutdown_signals()  // before any thread starts, so all inherit the mask
         start()
         var signal: Int32 = 0
-        var seen = tls?.loadedStamp ?? [], tried = seen
+        var seen = tls?.loadedStamp ?? []
+        var tried = seen
         var nextRotation = Clock.now() + TLSContext.ticketKeyPeriod
         while true {
             signal = csys_wait_signal(tls == nil ? -1 : 2000)

@@ -1,6 +1,7 @@
 import COpenSSL
 import CSystem
 import HTTP
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -73,8 +74,9 @@ struct OutputQueue {
             } else {
                 n = withUnsafeTemporaryAllocation(of: iovec.self, capacity: Self.maxGather) { iov in
                     gather(from: first, into: iov, count: 0) { count, fileNext in
-                        fileNext ? csys_writev_more(fd, iov.baseAddress, Int32(count))
-                                 : csys_writev(fd, iov.baseAddress, Int32(count))
+                        fileNext
+                            ? csys_writev_more(fd, iov.baseAddress, Int32(count))
+                            : csys_writev(fd, iov.baseAddress, Int32(count))
                     }
                 }
             }
@@ -145,20 +147,24 @@ struct OutputQueue {
     // Collects pointers to consecutive memory pieces by nesting
     // withUnsafeBufferPointer, so no pointer outlives its array's access.
     // The body learns whether a file follows, so a head can wait for its body.
-    private func gather(from index: Int, into iov: UnsafeMutableBufferPointer<iovec>, count: Int,
-                        _ body: (_ count: Int, _ fileNext: Bool) -> Int) -> Int {
+    private func gather(
+        from index: Int, into iov: UnsafeMutableBufferPointer<iovec>, count: Int,
+        _ body: (_ count: Int, _ fileNext: Bool) -> Int
+    ) -> Int {
         guard index < pieces.count, count < iov.count else { return body(count, false) }
         switch pieces[index] {
         case .file:
             return body(count, true)
         case .buffered(let start, let end):
             return buffer.withUnsafeBufferPointer { b in
-                iov[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: b.baseAddress! + start), iov_len: end - start)
+                iov[count] = iovec(
+                    iov_base: UnsafeMutableRawPointer(mutating: b.baseAddress! + start), iov_len: end - start)
                 return gather(from: index + 1, into: iov, count: count + 1, body)
             }
         case .bytes(let bytes, let start):
             return bytes.withUnsafeBufferPointer { b in
-                iov[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: b.baseAddress! + start), iov_len: b.count - start)
+                iov[count] = iovec(
+                    iov_base: UnsafeMutableRawPointer(mutating: b.baseAddress! + start), iov_len: b.count - start)
                 return gather(from: index + 1, into: iov, count: count + 1, body)
             }
         }
@@ -170,11 +176,29 @@ struct OutputQueue {
         while n > 0 && first < pieces.count {
             switch pieces[first] {
             case .buffered(let start, let end):
-                if n >= end - start { n -= end - start; first += 1 } else { pieces[first] = .buffered(start: start + n, end: end); n = 0 }
+                if n >= end - start {
+                    n -= end - start
+                    first += 1
+                } else {
+                    pieces[first] = .buffered(start: start + n, end: end)
+                    n = 0
+                }
             case .bytes(let bytes, let start):
-                if n >= bytes.count - start { n -= bytes.count - start; first += 1 } else { pieces[first] = .bytes(bytes, start: start + n); n = 0 }
+                if n >= bytes.count - start {
+                    n -= bytes.count - start
+                    first += 1
+                } else {
+                    pieces[first] = .bytes(bytes, start: start + n)
+                    n = 0
+                }
             case .file(let file, let offset, let end):
-                if n >= end - offset { n -= end - offset; first += 1 } else { pieces[first] = .file(file, offset: offset + n, end: end); n = 0 }
+                if n >= end - offset {
+                    n -= end - offset
+                    first += 1
+                } else {
+                    pieces[first] = .file(file, offset: offset + n, end: end)
+                    n = 0
+                }
             }
         }
     }

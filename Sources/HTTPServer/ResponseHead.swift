@@ -8,14 +8,17 @@ enum ResponseHead {
         var keepAlive: Bool
     }
 
-    static func write(_ response: Response, framing: Framing, date: [UInt8], serverName: [UInt8]?,
-                      into out: inout [UInt8]) {
+    static func write(
+        _ response: Response, framing: Framing, date: [UInt8], serverName: [UInt8]?,
+        into out: inout [UInt8]
+    ) {
         let status = statusLine(response.status)
         // An event stream has no length: it ends when the connection does (and says so).
         var hasLength = response.status.allowsBody
         if case .events = response.body { hasLength = false }
         let connection = !framing.keepAlive ? connectionClose : framing.version == .http10 ? connectionKeepAlive : []
-        let maximum = status.count + date.count + (serverName?.count ?? 0) + (hasLength ? contentLength.count + 22 : 0)
+        let maximum =
+            status.count + date.count + (serverName?.count ?? 0) + (hasLength ? contentLength.count + 22 : 0)
             + connection.count + response.headers.serializedCount + 2
         let start = out.count
         grow(&out, by: maximum)
@@ -65,7 +68,9 @@ enum ResponseHead {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var writer = Writer(at: digits.baseAddress!)
             writer.writeDecimal(value)
-            out.append(contentsOf: UnsafeBufferPointer(start: digits.baseAddress, count: writer.position - digits.baseAddress!))
+            out.append(
+                contentsOf: UnsafeBufferPointer(start: digits.baseAddress, count: writer.position - digits.baseAddress!)
+            )
         }
     }
 
@@ -85,8 +90,12 @@ enum ResponseHead {
 
         /// A non-negative number in at most 20 digits.
         mutating func writeDecimal(_ value: Int) {
-            var v = max(value, 0), length = 1
-            while v >= 10 { v /= 10; length += 1 }
+            var v = max(value, 0)
+            var length = 1
+            while v >= 10 {
+                v /= 10
+                length += 1
+            }
             v = max(value, 0)
             for i in stride(from: length - 1, through: 0, by: -1) {
                 position[i] = UInt8(truncatingIfNeeded: 0x30 + v % 10)

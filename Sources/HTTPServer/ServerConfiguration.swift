@@ -1,3 +1,4 @@
+import CSystem
 import HTTP
 
 /// Everything the server can be told; the defaults are nginx's where nginx has one.
@@ -48,5 +49,3 @@ public struct ServerConfiguration: Sendable {
 
     public static var availableCPUs: Int { Int(csys_available_cpus()) }
 }
-
-import CSystem

@@ -1,6 +1,7 @@
 import Files
 import HTTP
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,7 +21,7 @@ public final class StaticFiles: Sendable {
     static let revalidateAfter = Clock.nanoseconds(1)
 
     struct Entry {
-        let file: String       // the resolved path
+        let file: String  // the resolved path
         let size: Int
         let mtime: Int
         let inode: UInt
@@ -35,7 +36,10 @@ public final class StaticFiles: Sendable {
         let entry: Entry
         let checked: Int64
 
-        init(_ entry: Entry, checked: Int64) { self.entry = entry; self.checked = checked }
+        init(_ entry: Entry, checked: Int64) {
+            self.entry = entry
+            self.checked = checked
+        }
     }
 
     public init(root: String, cacheControl: String = "public, max-age=300") throws {
@@ -52,12 +56,17 @@ public final class StaticFiles: Sendable {
             response.headers.set("Allow", "GET, HEAD")
             return response
         }
-        guard let segments = request.pathSegments else { return .error(.badRequest, detail: "invalid percent-encoding") }
+        guard let segments = request.pathSegments else {
+            return .error(.badRequest, detail: "invalid percent-encoding")
+        }
         for segment in segments {
             let bytes = segment.utf8
-            if bytes.contains(where: { $0 == 0x2F || $0 == 0x5C || $0 == 0 }) { return .error(.badRequest, detail: "invalid path") }
+            if bytes.contains(where: { $0 == 0x2F || $0 == 0x5C || $0 == 0 }) {
+                return .error(.badRequest, detail: "invalid path")
+            }
             if bytes.first == 0x2E {  // `.` and `..` are refused, dotfiles not found
-                return bytes.count <= 2 && bytes.allSatisfy { $0 == 0x2E } ? .error(.badRequest, detail: "invalid path")
+                return bytes.count <= 2 && bytes.allSatisfy { $0 == 0x2E }
+                    ? .error(.badRequest, detail: "invalid path")
                     : .error(.notFound)
             }
         }
@@ -69,7 +78,8 @@ public final class StaticFiles: Sendable {
                 return Response(status: .notModified, headers: cached.entry.headers)
             }
         } else if let since = request.headers["If-Modified-Since"],
-                  since == HTTPDate.format(secondsSinceEpoch: cached.entry.mtime) {
+            since == HTTPDate.format(secondsSinceEpoch: cached.entry.mtime)
+        {
             return Response(status: .notModified, headers: cached.entry.headers)
         }
         return Response(status: .ok, headers: cached.entry.headers, body: cached.entry.body)
@@ -112,9 +122,12 @@ public final class StaticFiles: Sendable {
         guard info.st_mode & S_IFMT == S_IFREG else { return nil }
         // Symlinks may point anywhere: the resolved file must stay under root.
         guard let resolved = StaticFiles.realPath(path), resolved.hasPrefix(root + "/") else { return nil }
-        let size = Int(info.st_size), mtime = Int(info.st_mtim.tv_sec), inode = UInt(info.st_ino)
+        let size = Int(info.st_size)
+        let mtime = Int(info.st_mtim.tv_sec)
+        let inode = UInt(info.st_ino)
         if let previous, previous.size == size, previous.mtime == mtime, previous.inode == inode,
-           previous.file == resolved {
+            previous.file == resolved
+        {
             return previous
         }
         let etag = "\"\(String(mtime, radix: 16))-\(String(size, radix: 16))\""
@@ -139,8 +152,9 @@ public final class StaticFiles: Sendable {
             }
             body = .file(OpenFile(descriptor: fd), offset: 0, count: size)
         }
-        return Entry(file: resolved, size: body.count, mtime: mtime, inode: inode, etag: Array(etag.utf8),
-                     headers: headers, body: body)
+        return Entry(
+            file: resolved, size: body.count, mtime: mtime, inode: inode, etag: Array(etag.utf8),
+            headers: headers, body: body)
     }
 
     static func realPath(_ path: String) -> String? {

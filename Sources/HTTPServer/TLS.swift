@@ -1,6 +1,7 @@
 import COpenSSL
 import Files
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -88,7 +89,10 @@ public final class TLSContext: Sendable {
     func session(fd: Int32) -> OpaquePointer? {
         current.withLock { loaded in
             guard let ssl = SSL_new(loaded.context) else { return nil }
-            guard SSL_set_fd(ssl, fd) == 1 else { SSL_free(ssl); return nil }
+            guard SSL_set_fd(ssl, fd) == 1 else {
+                SSL_free(ssl)
+                return nil
+            }
             SSL_set_accept_state(ssl)
             return ssl
         }
@@ -97,21 +101,28 @@ public final class TLSContext: Sendable {
     private static func load(_ files: TLSFiles, kernelTLS: Bool, tickets: TicketRing) throws(TLSError) -> Loaded {
         let stamp = stamp(files)
         var error = [CChar](repeating: 0, count: 512)
-        guard let context = arcade_tls_server_context(files.certificate, files.key, kernelTLS ? 1 : 0,
-                                                        tickets.pointer, &error, error.count) else {
+        guard
+            let context = arcade_tls_server_context(
+                files.certificate, files.key, kernelTLS ? 1 : 0,
+                tickets.pointer, &error, error.count)
+        else {
             throw TLSError(description: String(decoding: error.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self))
         }
         var text = [CChar](repeating: 0, count: 512)
         arcade_tls_describe(context, &text, text.count)
-        return Loaded(context: context, stamp: stamp, summary: String(decoding: text.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self))
+        return Loaded(
+            context: context, stamp: stamp,
+            summary: String(decoding: text.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self))
     }
 
     private static func stamp(_ files: TLSFiles) -> [Int] {
         [files.certificate, files.key].flatMap { path -> [Int] in
             var info = stat()
             guard stat(path, &info) == 0 else { return [-1, -1, -1, -1] }
-            return [Int(info.st_dev), Int(info.st_ino), Int(info.st_size),
-                    Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)]
+            return [
+                Int(info.st_dev), Int(info.st_ino), Int(info.st_size),
+                Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec),
+            ]
         }
     }
 

@@ -8,7 +8,8 @@ public struct Version: Sendable, Comparable, CustomStringConvertible {
     public init?(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard !text.isEmpty, parts.count <= 8,
-              parts.allSatisfy({ !$0.isEmpty && $0.count <= 9 && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
+            parts.allSatisfy({ !$0.isEmpty && $0.count <= 9 && $0.allSatisfy { $0.isASCII && $0.isNumber } })
+        else { return nil }
         components = parts.map { Int($0)! }
         self.text = text
     }
@@ -18,7 +19,8 @@ public struct Version: Sendable, Comparable, CustomStringConvertible {
 
     static func compare(_ a: Version, _ b: Version) -> Int {
         for i in 0..<max(a.components.count, b.components.count) {
-            let x = i < a.components.count ? a.components[i] : 0, y = i < b.components.count ? b.components[i] : 0
+            let x = i < a.components.count ? a.components[i] : 0
+            let y = i < b.components.count ? b.components[i] : 0
             if x != y { return x < y ? -1 : 1 }
         }
         return 0
@@ -48,7 +50,9 @@ public struct Requirement: Sendable {
     public func message(for language: String, base: String) -> String {
         var tag = language
         while true {
-            if let text = messages[tag] ?? messages.first(where: { $0.key.lowercased() == tag.lowercased() })?.value { return text }
+            if let text = messages[tag] ?? messages.first(where: { $0.key.lowercased() == tag.lowercased() })?.value {
+                return text
+            }
             guard let dash = tag.lastIndex(of: "-") else { break }
             tag = String(tag[..<dash])
         }
@@ -69,8 +73,11 @@ public struct UpdateRule: Sendable {
     /// mean nothing across systems, so `Windows 10` is never held to `iOS 15`.
     public let os: String?
 
-    public init(id: Int, platform: String, restriction: Restriction, active: Bool, minimumApp: Requirement?, minimumOS: Requirement?,
-                os: String? = nil) {
+    public init(
+        id: Int, platform: String, restriction: Restriction, active: Bool, minimumApp: Requirement?,
+        minimumOS: Requirement?,
+        os: String? = nil
+    ) {
         self.id = id
         self.platform = platform
         self.restriction = restriction
@@ -95,18 +102,30 @@ public enum UpdateCheck {
     /// highest restriction first (ties in rule order); within a rule the app
     /// version before the OS version; the first violation wins. A rule
     /// naming a system applies only to clients on it (`system`).
-    public static func evaluate(_ rules: [UpdateRule], platform: String, app: Version, os: Version, system: String? = nil,
-                                language: String, base: String = "en") -> Violation? {
+    public static func evaluate(
+        _ rules: [UpdateRule], platform: String, app: Version, os: Version, system: String? = nil,
+        language: String, base: String = "en"
+    ) -> Violation? {
         let candidates = rules.enumerated()
-            .filter { $0.element.active && $0.element.platform == platform && ($0.element.os == nil || $0.element.os == system) }
-            .sorted { $0.element.restriction != $1.element.restriction ? $0.element.restriction > $1.element.restriction : $0.offset < $1.offset }
+            .filter {
+                $0.element.active && $0.element.platform == platform
+                    && ($0.element.os == nil || $0.element.os == system)
+            }
+            .sorted {
+                $0.element.restriction != $1.element.restriction
+                    ? $0.element.restriction > $1.element.restriction : $0.offset < $1.offset
+            }
             .map(\.element)
         for rule in candidates {
             if let requirement = rule.minimumApp, app < requirement.version {
-                return Violation(rule: rule, kind: .app, requirement: requirement, message: requirement.message(for: language, base: base))
+                return Violation(
+                    rule: rule, kind: .app, requirement: requirement,
+                    message: requirement.message(for: language, base: base))
             }
             if let requirement = rule.minimumOS, os < requirement.version {
-                return Violation(rule: rule, kind: .os, requirement: requirement, message: requirement.message(for: language, base: base))
+                return Violation(
+                    rule: rule, kind: .os, requirement: requirement,
+                    message: requirement.message(for: language, base: base))
             }
         }
         return nil

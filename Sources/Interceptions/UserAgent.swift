@@ -1,6 +1,6 @@
 /// The operating system and its version, read from a browser's User-Agent.
 public struct ClientOS: Sendable, Equatable {
-    public let name: String      // "ios", "android", "macos", "windows"
+    public let name: String  // "ios", "android", "macos", "windows"
     public let version: Version
 
     /// Recognizes iOS/iPadOS, Android, macOS and Windows; nil otherwise.
@@ -12,7 +12,9 @@ public struct ClientOS: Sendable, Equatable {
         ]
         for (name, marker, separator) in patterns {
             guard let range = userAgent.firstRange(of: marker) else { continue }
-            let raw = userAgent[range.upperBound...].prefix { $0.isASCII && ($0.isNumber || $0 == separator || $0 == ".") }
+            let raw = userAgent[range.upperBound...].prefix {
+                $0.isASCII && ($0.isNumber || $0 == separator || $0 == ".")
+            }
             let text = String(raw.map { $0 == "_" ? "." : $0 }).trimmingTrailingDots
             if let version = Version(text) { return ClientOS(name: name, version: version) }
         }

@@ -33,10 +33,16 @@ public struct JSONParser {
 
     private func error(_ message: String, at position: Int? = nil) -> Error {
         let end = min(position ?? index, bytes.count)
-        var line = 1, column = 1
+        var line = 1
+        var column = 1
         var i = 0
         while i < end {
-            if bytes[i] == 0x0A { line += 1; column = 1 } else if bytes[i] & 0xC0 != 0x80 { column += 1 }
+            if bytes[i] == 0x0A {
+                line += 1
+                column = 1
+            } else if bytes[i] & 0xC0 != 0x80 {
+                column += 1
+            }
             i += 1
         }
         return Error(message: message, line: line, column: column)
@@ -75,7 +81,10 @@ public struct JSONParser {
         index += 1
         var members: [(String, JSONValue)] = []
         skipSpace()
-        if peek == UInt8(ascii: "}") { index += 1; return .object(members) }
+        if peek == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
         while true {
             skipSpace()
             guard peek == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
@@ -88,7 +97,9 @@ public struct JSONParser {
             skipSpace()
             switch peek {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return .object(members)
+            case UInt8(ascii: "}"):
+                index += 1
+                return .object(members)
             default: throw error("expected ',' or '}' in object")
             }
         }
@@ -98,14 +109,19 @@ public struct JSONParser {
         index += 1
         var items: [JSONValue] = []
         skipSpace()
-        if peek == UInt8(ascii: "]") { index += 1; return .array(items) }
+        if peek == UInt8(ascii: "]") {
+            index += 1
+            return .array(items)
+        }
         while true {
             skipSpace()
             items.append(try value(depth: depth + 1))
             skipSpace()
             switch peek {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return .array(items)
+            case UInt8(ascii: "]"):
+                index += 1
+                return .array(items)
             default: throw error("expected ',' or ']' in array")
             }
         }
@@ -162,7 +178,8 @@ public struct JSONParser {
                 case UInt8(ascii: "u"):
                     var scalar = try hex4()
                     if (0xD800..<0xDC00).contains(scalar) {
-                        guard peek == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
+                        guard peek == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u")
+                        else {
                             throw error("lone high surrogate")
                         }
                         index += 2

@@ -35,7 +35,10 @@ public struct JSONWriter {
             if d == d.rounded(), abs(d) < 1e15 { out += String(Int64(d)).utf8 } else { out += "\(d)".utf8 }
         case .string(let s): JSONWriter.quote(s, into: &out)
         case .array(let items):
-            if items.isEmpty { out += "[]".utf8; return }
+            if items.isEmpty {
+                out += "[]".utf8
+                return
+            }
             out.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -45,11 +48,16 @@ public struct JSONWriter {
             newline(&out, level)
             out.append(UInt8(ascii: "]"))
         case .object(let members):
-            if members.isEmpty { out += "{}".utf8; return }
+            if members.isEmpty {
+                out += "{}".utf8
+                return
+            }
             // Later duplicates win, as in lookups. (Objects built in code have none; small ones are checked
             // pairwise, since a set cost more than writing the object.)
             var unique = members
-            if members.count > 8 || members.indices.contains(where: { i in members[..<i].contains { $0.0 == members[i].0 } }) {
+            if members.count > 8
+                || members.indices.contains(where: { i in members[..<i].contains { $0.0 == members[i].0 } })
+            {
                 var seen = Set<String>()
                 unique = members.reversed().filter { seen.insert($0.0).inserted }.reversed()
             }
@@ -75,7 +83,8 @@ public struct JSONWriter {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { utf8 in
-            var i = 0, plain = 0  // bytes from `plain` to `i` need no escape: copied in one go
+            var i = 0
+            var plain = 0  // bytes from `plain` to `i` need no escape: copied in one go
             func flush() { if plain < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plain..<i])) } }
             while i < utf8.count {
                 let byte = utf8[i]
@@ -87,8 +96,10 @@ public struct JSONWriter {
                 case UInt8(ascii: "\n"): escaped = Array(#"\n"#.utf8)
                 case UInt8(ascii: "\r"): escaped = Array(#"\r"#.utf8)
                 case UInt8(ascii: "\t"): escaped = Array(#"\t"#.utf8)
-                case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), 0..<0x20: escaped = unicodeEscape(UInt32(byte))
-                case 0xE2 where i + 2 < utf8.count && utf8[i + 1] == 0x80 && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9):
+                case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), 0..<0x20:
+                    escaped = unicodeEscape(UInt32(byte))
+                case 0xE2
+                where i + 2 < utf8.count && utf8[i + 1] == 0x80 && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9):
                     escaped = unicodeEscape(utf8[i + 2] == 0xA8 ? 0x2028 : 0x2029)
                     width = 3
                 default: escaped = nil

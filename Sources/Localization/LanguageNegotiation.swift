@@ -26,13 +26,17 @@ public struct LanguageNegotiation: Sendable {
         for (order, part) in header.split(separator: ",").enumerated() {
             let pieces = part.split(separator: ";")
             guard let tag = pieces.first.map({ String($0.filter { !$0.isWhitespace }) }), !tag.isEmpty,
-                  tag.count <= 64, tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "*") })
+                tag.count <= 64,
+                tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "*") })
             else { continue }
             var q = 1.0
             for parameter in pieces.dropFirst() {
                 let kv = parameter.split(separator: "=", maxSplits: 1).map { $0.filter { !$0.isWhitespace } }
                 if kv.count == 2, kv[0].lowercased() == "q" {
-                    guard let value = Double(kv[1]), (0...1).contains(value) else { q = -1; break }
+                    guard let value = Double(kv[1]), (0...1).contains(value) else {
+                        q = -1
+                        break
+                    }
                     q = value
                 }
             }
@@ -56,8 +60,10 @@ public struct LanguageNegotiation: Sendable {
         return chain.filter { seen.insert($0).inserted }
     }
 
-    static let latinAmericanSpanish = ["ar", "bo", "cl", "co", "cr", "cu", "do", "ec", "gt", "hn", "mx", "ni", "pa", "pe",
-                                       "pr", "py", "sv", "us", "uy", "ve", "419"]
+    static let latinAmericanSpanish = [
+        "ar", "bo", "cl", "co", "cr", "cu", "do", "ec", "gt", "hn", "mx", "ni", "pa", "pe",
+        "pr", "py", "sv", "us", "uy", "ve", "419",
+    ]
     static let equivalences: [String: [String]] = {
         var map: [String: [String]] = [
             "zh-tw": ["zh-hant"], "zh-hk": ["zh-hant"], "zh-mo": ["zh-hant"],
@@ -71,7 +77,10 @@ public struct LanguageNegotiation: Sendable {
         let header = header ?? ""
         if let known = memo.headers.withLock({ $0[header] }) { return known }
         let chosen = choose(header)
-        memo.headers.withLock { if $0.count >= Memo.limit { $0.removeAll() }; $0[header] = chosen }
+        memo.headers.withLock {
+            if $0.count >= Memo.limit { $0.removeAll() }
+            $0[header] = chosen
+        }
         return chosen
     }
 
@@ -90,7 +99,10 @@ public struct LanguageNegotiation: Sendable {
     public func match(_ tag: String) -> String? {
         if let known = memo.tags.withLock({ $0[tag] }) { return known }
         let found = match(tag, among: available)
-        memo.tags.withLock { if $0.count >= Memo.limit { $0.removeAll() }; $0[tag] = found }
+        memo.tags.withLock {
+            if $0.count >= Memo.limit { $0.removeAll() }
+            $0[tag] = found
+        }
         return found
     }
 

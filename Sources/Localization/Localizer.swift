@@ -67,9 +67,11 @@ public final class Localizer: Sendable {
     private let reported = Mutex<Set<String>>([])
     private let log: @Sendable (String) -> Void
 
-    public init(base: String, strings: [String: [String: String]], plurals: [String: [String: PluralFormat]] = [:],
-                overlay: StringOverlay = StringOverlay(), comments: [String: String] = [:], order: [String] = [],
-                log: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(
+        base: String, strings: [String: [String: String]], plurals: [String: [String: PluralFormat]] = [:],
+        overlay: StringOverlay = StringOverlay(), comments: [String: String] = [:], order: [String] = [],
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.base = base
         self.comments = comments
         self.order = order.isEmpty ? (strings[base] ?? [:]).keys.sorted() : order
@@ -92,21 +94,30 @@ public final class Localizer: Sendable {
             switch entry {
             case .text(let text): .text(PseudoLocale.transform(text))
             case .plural(let plural, let language):
-                .plural(PluralFormat(format: plural.format, variables: plural.variables.mapValues { variable in
-                    .init(valueType: variable.valueType, forms: variable.forms.mapValues(PseudoLocale.transform))
-                }), language: language)
+                .plural(
+                    PluralFormat(
+                        format: plural.format,
+                        variables: plural.variables.mapValues { variable in
+                            .init(
+                                valueType: variable.valueType, forms: variable.forms.mapValues(PseudoLocale.transform))
+                        }), language: language)
             }
         }
         self.resolved = resolved
     }
 
     /// Reads `<dir>/<lang>.lproj/Localizable.strings` and `.stringsdict`.
-    public static func load(directory: String, base: String = "en", overlay: StringOverlay = StringOverlay(),
-                            log: @escaping @Sendable (String) -> Void = { _ in }) throws -> Localizer {
+    public static func load(
+        directory: String, base: String = "en", overlay: StringOverlay = StringOverlay(),
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws -> Localizer {
         var strings: [String: [String: String]] = [:]
         var plurals: [String: [String: PluralFormat]] = [:]
-        var comments: [String: String] = [:], order: [String] = []
-        guard let entries = Files.list(directory) else { throw LocalizationError("\(directory): cannot read the directory") }
+        var comments: [String: String] = [:]
+        var order: [String] = []
+        guard let entries = Files.list(directory) else {
+            throw LocalizationError("\(directory): cannot read the directory")
+        }
         for entry in entries where entry.hasSuffix(".lproj") {
             let language = String(entry.dropLast(6))
             let folder = directory + "/" + entry
@@ -120,13 +131,18 @@ public final class Localizer: Sendable {
                 plurals[language] = try PluralFormat.entries(from: plist, file: folder + "/Localizable.stringsdict")
             }
         }
-        guard strings[base] != nil else { throw LocalizationError("\(directory): no \(base).lproj/Localizable.strings for the base language") }
-        return Localizer(base: base, strings: strings, plurals: plurals, overlay: overlay, comments: comments, order: order,
-                         log: log)
+        guard strings[base] != nil else {
+            throw LocalizationError("\(directory): no \(base).lproj/Localizable.strings for the base language")
+        }
+        return Localizer(
+            base: base, strings: strings, plurals: plurals, overlay: overlay, comments: comments, order: order,
+            log: log)
     }
 
     /// Every key of the base language, strings and plurals.
-    public var baseKeys: [String] { Set(strings[base, default: [:]].keys).union(plurals[base, default: [:]].keys).sorted() }
+    public var baseKeys: [String] {
+        Set(strings[base, default: [:]].keys).union(plurals[base, default: [:]].keys).sorted()
+    }
 
     public func table(_ language: String) -> [String: String] { strings[language] ?? [:] }
 
@@ -149,7 +165,9 @@ public final class Localizer: Sendable {
     /// The shipped text of a plural form in a language (its own category,
     /// else its `other`; the base language's when it has no such plural).
     public func shippedForm(_ formKey: String, language: String) -> String? {
-        guard let (key, variable, category) = PluralFormat.splitFormKey(formKey), plurals[base]?[key] != nil else { return nil }
+        guard let (key, variable, category) = PluralFormat.splitFormKey(formKey), plurals[base]?[key] != nil else {
+            return nil
+        }
         return plurals[language]?[key]?.form(variable, category) ?? plurals[base]?[key]?.form(variable, category)
     }
     public func pluralTable(_ language: String) -> [String: PluralFormat] { plurals[language] ?? [:] }
@@ -176,10 +194,15 @@ public final class Localizer: Sendable {
         case .text(let text):
             return arguments.isEmpty ? text : StringFormat.format(text, arguments)
         case .plural(let plural, let table):
-            let override: ((String, PluralCategory) -> String?)? = overlay.isEmpty ? nil : { variable, category in
-                self.overlay.value(PluralFormat.formKey(key, variable: variable, category: category), language: language)
-            }
-            return StringFormat.format(plural.resolve(language: table, arguments: arguments, override: override), arguments)
+            let override: ((String, PluralCategory) -> String?)? =
+                overlay.isEmpty
+                ? nil
+                : { variable, category in
+                    self.overlay.value(
+                        PluralFormat.formKey(key, variable: variable, category: category), language: language)
+                }
+            return StringFormat.format(
+                plural.resolve(language: table, arguments: arguments, override: override), arguments)
         case nil:
             let first = reported.withLock { $0.insert(key).inserted }
             if first { log("missing localized string '\(key)' in every language") }
@@ -203,6 +226,6 @@ public struct LanguageStrings: Sendable {
     public func bound(_ key: String) -> @Sendable ([FormatArgument]) -> String {
         if let hotfix = localizer.overlay.value(key, language: language) { return { StringFormat.format(hotfix, $0) } }
         if case .text(let text)? = table[key] { return { $0.isEmpty ? text : StringFormat.format(text, $0) } }
-        return { [self] in string(key, $0) }   // a plural is chosen by its count; a missing key is reported once
+        return { [self] in string(key, $0) }  // a plural is chosen by its count; a missing key is reported once
     }
 }

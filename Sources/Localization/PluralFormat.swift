@@ -22,7 +22,9 @@ public struct PluralFormat: Sendable {
         var next = 0
         for occurrence in Self.occurrences(in: format) {
             // Plain specifiers before the variable take arguments too (`%@: %#@n@` counts the second).
-            next += StringFormat.specs(Array(format[cursor..<occurrence.range.lowerBound].utf8)).count { $0.position == nil }
+            next += StringFormat.specs(Array(format[cursor..<occurrence.range.lowerBound].utf8)).count {
+                $0.position == nil
+            }
             let index = occurrence.position.map { $0 - 1 } ?? next
             if occurrence.position == nil { next += 1 }
             let forms = (variables[occurrence.name]?.forms ?? [:]).mapValues { Self.pointing($0, at: index + 1) }
@@ -34,7 +36,9 @@ public struct PluralFormat: Sendable {
     }
 
     /// Reads every entry of a `.stringsdict` property list.
-    public static func entries(from plist: PropertyListValue, file: String) throws(LocalizationError) -> [String: PluralFormat] {
+    public static func entries(
+        from plist: PropertyListValue, file: String
+    ) throws(LocalizationError) -> [String: PluralFormat] {
         guard let members = plist.dictionary else {
             throw LocalizationError("\(file): the top level must be a dict of keys to plural rules")
         }
@@ -45,15 +49,20 @@ public struct PluralFormat: Sendable {
             }
             var variables: [String: Variable] = [:]
             for name in Self.variableNames(in: format) {
-                guard let spec = entry[name] else { throw LocalizationError("\(file): '\(key)' uses %#@\(name)@ but does not define it") }
+                guard let spec = entry[name] else {
+                    throw LocalizationError("\(file): '\(key)' uses %#@\(name)@ but does not define it")
+                }
                 guard spec["NSStringFormatSpecTypeKey"]?.string == "NSStringPluralRuleType" else {
-                    throw LocalizationError("\(file): '\(key).\(name)' must have NSStringFormatSpecTypeKey NSStringPluralRuleType")
+                    throw LocalizationError(
+                        "\(file): '\(key).\(name)' must have NSStringFormatSpecTypeKey NSStringPluralRuleType")
                 }
                 var forms: [PluralCategory: String] = [:]
                 for category in PluralCategory.allCases {
                     if let form = spec[category.rawValue]?.string { forms[category] = form }
                 }
-                guard forms[.other] != nil else { throw LocalizationError("\(file): '\(key).\(name)' needs an 'other' form") }
+                guard forms[.other] != nil else {
+                    throw LocalizationError("\(file): '\(key).\(name)' needs an 'other' form")
+                }
                 variables[name] = Variable(valueType: spec["NSStringFormatValueTypeKey"]?.string ?? "d", forms: forms)
             }
             result[key] = PluralFormat(format: format, variables: variables)
@@ -72,14 +81,21 @@ public struct PluralFormat: Sendable {
         while let percent = rest.firstIndex(of: "%") {
             var i = format.index(after: percent)
             var digits = ""
-            while i < format.endIndex, format[i].isASCII, format[i].isNumber { digits.append(format[i]); i = format.index(after: i) }
+            while i < format.endIndex, format[i].isASCII, format[i].isNumber {
+                digits.append(format[i])
+                i = format.index(after: i)
+            }
             var position: Int?
             if !digits.isEmpty {
-                guard i < format.endIndex, format[i] == "$" else { rest = format[i...]; continue }
+                guard i < format.endIndex, format[i] == "$" else {
+                    rest = format[i...]
+                    continue
+                }
                 position = Int(digits)
                 i = format.index(after: i)
             }
-            guard format[i...].hasPrefix("#@"), let close = format[format.index(i, offsetBy: 2)...].firstIndex(of: "@") else {
+            guard format[i...].hasPrefix("#@"), let close = format[format.index(i, offsetBy: 2)...].firstIndex(of: "@")
+            else {
                 rest = format[(i < format.endIndex ? format.index(after: i) : i)...]
                 continue
             }
@@ -99,7 +115,8 @@ public struct PluralFormat: Sendable {
     /// The parts of a form key, or nil if it is not one.
     public static func splitFormKey(_ formKey: String) -> (key: String, variable: String, category: PluralCategory)? {
         guard let hash = formKey.lastIndex(of: "#"), let dot = formKey[hash...].lastIndex(of: "."),
-              let category = PluralCategory(rawValue: String(formKey[formKey.index(after: dot)...])) else { return nil }
+            let category = PluralCategory(rawValue: String(formKey[formKey.index(after: dot)...]))
+        else { return nil }
         let variable = String(formKey[formKey.index(after: hash)..<dot])
         guard !variable.isEmpty else { return nil }
         return (String(formKey[..<hash]), variable, category)
@@ -115,20 +132,26 @@ public struct PluralFormat: Sendable {
     /// form's specifiers pointed at the variable's argument. `override`
     /// supplies hotfixed forms, which win over the shipped ones and may add
     /// a `zero` form the language lacks.
-    func resolve(language: String, arguments: [FormatArgument],
-                 override: ((_ variable: String, _ category: PluralCategory) -> String?)? = nil) -> String {
+    func resolve(
+        language: String, arguments: [FormatArgument],
+        override: ((_ variable: String, _ category: PluralCategory) -> String?)? = nil
+    ) -> String {
         var out = ""
         for piece in pieces {
             out += piece.literal
             guard let variable = piece.variable, let other = piece.forms[.other] else { continue }
             let value = piece.argument < arguments.count ? arguments[piece.argument].asDouble : 0
             guard let override else {
-                let category = value == 0 && piece.forms[.zero] != nil ? .zero : PluralRules.category(for: value, language: language)
+                let category =
+                    value == 0 && piece.forms[.zero] != nil
+                    ? .zero : PluralRules.category(for: value, language: language)
                 out += piece.forms[category] ?? other
                 continue
             }
             let zero = value == 0 ? override(variable, .zero) : nil
-            let category = value == 0 && (zero != nil || piece.forms[.zero] != nil) ? .zero : PluralRules.category(for: value, language: language)
+            let category =
+                value == 0 && (zero != nil || piece.forms[.zero] != nil)
+                ? .zero : PluralRules.category(for: value, language: language)
             if let hotfix = zero ?? override(variable, category) {
                 out += Self.pointing(hotfix, at: piece.argument + 1)
             } else if let shipped = piece.forms[category] {
@@ -149,7 +172,11 @@ public struct PluralFormat: Sendable {
             out.append(ch)
             i = form.index(after: i)
             guard ch == "%", i < form.endIndex else { continue }
-            if form[i] == "%" { out.append("%"); i = form.index(after: i); continue }
+            if form[i] == "%" {
+                out.append("%")
+                i = form.index(after: i)
+                continue
+            }
             // Leave explicitly numbered specifiers alone.
             var j = i
             while j < form.endIndex, form[j].isASCII, form[j].isNumber { j = form.index(after: j) }

@@ -16,7 +16,8 @@ public enum PluralRules {
             return abs(count) < 2 ? .one : (isInteger && i != 0 && i % 1_000_000 == 0 ? .many : .other)
         case "ru", "uk":
             guard isInteger else { return .other }
-            let mod10 = i % 10, mod100 = i % 100
+            let mod10 = i % 10
+            let mod100 = i % 100
             if mod10 == 1 && mod100 != 11 { return .one }
             if (2...4).contains(mod10) && !(12...14).contains(mod100) { return .few }
             return .many

@@ -66,9 +66,13 @@ public enum StringFormat {
         switch conversion {
         case UInt8(ascii: "@"), UInt8(ascii: "s"), UInt8(ascii: "S"): .object
         case UInt8(ascii: "d"), UInt8(ascii: "i"), UInt8(ascii: "D"): .integer
-        case UInt8(ascii: "u"), UInt8(ascii: "U"), UInt8(ascii: "x"), UInt8(ascii: "X"), UInt8(ascii: "o"), UInt8(ascii: "O"): .unsigned
-        case UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "g"), UInt8(ascii: "G"),
-             UInt8(ascii: "a"), UInt8(ascii: "A"): .double
+        case UInt8(ascii: "u"), UInt8(ascii: "U"), UInt8(ascii: "x"), UInt8(ascii: "X"), UInt8(ascii: "o"),
+            UInt8(ascii: "O"):
+            .unsigned
+        case UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "g"),
+            UInt8(ascii: "G"),
+            UInt8(ascii: "a"), UInt8(ascii: "A"):
+            .double
         case UInt8(ascii: "c"), UInt8(ascii: "C"): .character
         case UInt8(ascii: "p"): .pointer
         default: nil
@@ -80,27 +84,47 @@ public enum StringFormat {
         var result: [Spec] = []
         var i = 0
         while i < bytes.count {
-            guard bytes[i] == UInt8(ascii: "%") else { i += 1; continue }
+            guard bytes[i] == UInt8(ascii: "%") else {
+                i += 1
+                continue
+            }
             let start = i
             i += 1
             guard i < bytes.count else { break }
-            if bytes[i] == UInt8(ascii: "%") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "%") {
+                i += 1
+                continue
+            }
             var spec = Spec(conversion: 0, source: start..<start)
             // Positional: digits then '$'.
             var j = i
             while j < bytes.count, (0x30...0x39).contains(bytes[j]) { j += 1 }
-            if j > i, j < bytes.count, bytes[j] == UInt8(ascii: "$"), let n = Int(String(decoding: bytes[i..<j], as: UTF8.self)), n > 0 {
+            if j > i, j < bytes.count, bytes[j] == UInt8(ascii: "$"),
+                let n = Int(String(decoding: bytes[i..<j], as: UTF8.self)), n > 0
+            {
                 spec.position = n
                 i = j + 1
             }
-            while i < bytes.count, "-+ 0#'".utf8.contains(bytes[i]) { spec.flags.append(Character(Unicode.Scalar(bytes[i]))); i += 1 }
-            while i < bytes.count, (0x30...0x39).contains(bytes[i]) { spec.width.append(Character(Unicode.Scalar(bytes[i]))); i += 1 }
+            while i < bytes.count, "-+ 0#'".utf8.contains(bytes[i]) {
+                spec.flags.append(Character(Unicode.Scalar(bytes[i])))
+                i += 1
+            }
+            while i < bytes.count, (0x30...0x39).contains(bytes[i]) {
+                spec.width.append(Character(Unicode.Scalar(bytes[i])))
+                i += 1
+            }
             if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
                 spec.precision = "."
                 i += 1
-                while i < bytes.count, (0x30...0x39).contains(bytes[i]) { spec.precision.append(Character(Unicode.Scalar(bytes[i]))); i += 1 }
+                while i < bytes.count, (0x30...0x39).contains(bytes[i]) {
+                    spec.precision.append(Character(Unicode.Scalar(bytes[i])))
+                    i += 1
+                }
             }
-            while i < bytes.count, "hlqLzjt".utf8.contains(bytes[i]) { spec.length.append(Character(Unicode.Scalar(bytes[i]))); i += 1 }
+            while i < bytes.count, "hlqLzjt".utf8.contains(bytes[i]) {
+                spec.length.append(Character(Unicode.Scalar(bytes[i])))
+                i += 1
+            }
             guard i < bytes.count, kind(of: bytes[i]) != nil else { continue }
             spec.conversion = bytes[i]
             i += 1
@@ -142,9 +166,14 @@ public enum StringFormat {
     private static func appendLiteral(_ bytes: ArraySlice<UInt8>, isEnd: Bool = false, to out: inout [UInt8]) {
         var i = bytes.startIndex
         while i < bytes.endIndex {
-            if bytes[i] == UInt8(ascii: "%") && i + 1 == bytes.endIndex && isEnd { break }  // a lone final %, as Foundation
+            // A lone final %, as Foundation.
+            if bytes[i] == UInt8(ascii: "%") && i + 1 == bytes.endIndex && isEnd { break }
             out.append(bytes[i])
-            if bytes[i] == UInt8(ascii: "%"), i + 1 < bytes.endIndex, bytes[i + 1] == UInt8(ascii: "%") { i += 2 } else { i += 1 }
+            if bytes[i] == UInt8(ascii: "%"), i + 1 < bytes.endIndex, bytes[i + 1] == UInt8(ascii: "%") {
+                i += 2
+            } else {
+                i += 1
+            }
         }
     }
 
@@ -156,7 +185,13 @@ public enum StringFormat {
         case .integer where spec.flags.isEmpty && spec.width.isEmpty && spec.precision.isEmpty:
             return String(argument.asInt)  // the common %d: no need for printf
         case .integer, .unsigned, .character:
-            return printf("%" + spec.flags + spec.width + spec.precision + "ll" + String(conversion == "D" ? "d" : conversion == "U" ? "u" : conversion == "O" ? "o" : conversion == "C" ? "c" : conversion), Int64(argument.asInt))
+            return printf(
+                "%" + spec.flags + spec.width + spec.precision + "ll"
+                    + String(
+                        conversion == "D"
+                            ? "d"
+                            : conversion == "U" ? "u" : conversion == "O" ? "o" : conversion == "C" ? "c" : conversion),
+                Int64(argument.asInt))
         case .double:
             return printf("%" + spec.flags + spec.width + spec.precision + String(conversion), argument.asDouble)
         case .pointer:
@@ -168,6 +203,7 @@ public enum StringFormat {
         var buffer = [CChar](repeating: 0, count: 512)
         let n = withVaList([value]) { vsnprintf(&buffer, buffer.count, format, $0) }
         guard n >= 0 else { return "" }
-        return String(decoding: buffer.prefix(min(Int(n), buffer.count - 1)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(
+            decoding: buffer.prefix(min(Int(n), buffer.count - 1)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

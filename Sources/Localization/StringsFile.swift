@@ -30,7 +30,9 @@ public struct StringsFile: Sendable {
     }
 
     /// A `.strings` file in UTF-8: each entry quoted, after its comment (a lone line of its own, or none).
-    public static func encode(header: String? = nil, _ entries: [(key: String, value: String, comment: String?)]) -> String {
+    public static func encode(
+        header: String? = nil, _ entries: [(key: String, value: String, comment: String?)]
+    ) -> String {
         var out = header.map { "/* " + commentText($0) + " */\n\n" } ?? ""
         for entry in entries {
             if let comment = entry.comment { out += "/* " + commentText(comment) + " */\n" }
@@ -64,7 +66,8 @@ public struct StringsFile: Sendable {
 
     /// UTF-8 with or without a BOM, or UTF-16 with a BOM, as UTF-16 units.
     static func decode(_ bytes: [UInt8], file: String) throws(Error) -> [UInt16] {
-        let bigEndian = bytes.starts(with: [0xFE, 0xFF]), littleEndian = bytes.starts(with: [0xFF, 0xFE])
+        let bigEndian = bytes.starts(with: [0xFE, 0xFF])
+        let littleEndian = bytes.starts(with: [0xFF, 0xFE])
         if bigEndian || littleEndian {
             guard bytes.count % 2 == 0 else {
                 throw Error(file: file, line: 1, column: 1, message: "UTF-16 file with an odd number of bytes")
@@ -82,17 +85,24 @@ public struct StringsFile: Sendable {
         units.reserveCapacity(body.count)
         var decoder = UTF8()
         var iterator = body.makeIterator()
-        var line = 1, column = 1
+        var line = 1
+        var column = 1
         while true {
             switch decoder.decode(&iterator) {
             case .scalarValue(let scalar):
                 units.append(contentsOf: scalar.utf16)
-                if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+                if scalar == "\n" {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
             case .emptyInput:
                 return units
             case .error:
-                throw Error(file: file, line: line, column: column,
-                            message: "invalid UTF-8 (a strings file is UTF-8, or UTF-16 with a byte order mark)")
+                throw Error(
+                    file: file, line: line, column: column,
+                    message: "invalid UTF-8 (a strings file is UTF-8, or UTF-16 with a byte order mark)")
             }
         }
     }
@@ -110,14 +120,22 @@ public struct StringsFile: Sendable {
         }
 
         func error(_ message: String, at position: Int? = nil) -> Error {
-            var line = 1, column = 1
+            var line = 1
+            var column = 1
             var i = 0
             let end = min(position ?? index, units.count)
             while i < end {
                 let u = units[i]
-                if u == 0x0A || u == 0x2028 || u == 0x2029 { line += 1; column = 1 }
-                else if u == 0x0D { line += 1; column = 1; if i + 1 < end && units[i + 1] == 0x0A { i += 1 } }
-                else if !(0xDC00..<0xE000).contains(u) { column += 1 }
+                if u == 0x0A || u == 0x2028 || u == 0x2029 {
+                    line += 1
+                    column = 1
+                } else if u == 0x0D {
+                    line += 1
+                    column = 1
+                    if i + 1 < end && units[i + 1] == 0x0A { i += 1 }
+                } else if !(0xDC00..<0xE000).contains(u) {
+                    column += 1
+                }
                 i += 1
             }
             return Error(file: file, line: line, column: column, message: message)
@@ -127,7 +145,8 @@ public struct StringsFile: Sendable {
             switch u {
             case 0x61...0x7A, 0x41...0x5A, 0x30...0x39: true
             case UInt16(UInt8(ascii: "_")), UInt16(UInt8(ascii: "$")), UInt16(UInt8(ascii: "/")),
-                 UInt16(UInt8(ascii: ":")), UInt16(UInt8(ascii: ".")), UInt16(UInt8(ascii: "-")): true
+                UInt16(UInt8(ascii: ":")), UInt16(UInt8(ascii: ".")), UInt16(UInt8(ascii: "-")):
+                true
             default: false
             }
         }
@@ -138,7 +157,10 @@ public struct StringsFile: Sendable {
             while index < units.count {
                 let u = units[index]
                 if (0x09...0x0D).contains(u) || u == 0x20 || u == 0x2028 || u == 0x2029 {
-                    if u == 0x0A { newlines += 1; if newlines > 1 { comment = nil } }
+                    if u == 0x0A {
+                        newlines += 1
+                        if newlines > 1 { comment = nil }
+                    }
                     index += 1
                     continue
                 }
@@ -154,7 +176,10 @@ public struct StringsFile: Sendable {
                     index += 2
                     while true {
                         guard index + 1 < units.count else { throw error("unterminated /* comment", at: start) }
-                        if units[index] == 0x2A && units[index + 1] == 0x2F { index += 2; break }
+                        if units[index] == 0x2A && units[index + 1] == 0x2F {
+                            index += 2
+                            break
+                        }
                         index += 1
                     }
                     comment = text(start + 2..<index - 2)
@@ -183,7 +208,9 @@ public struct StringsFile: Sendable {
                 guard let key = try string() else {
                     throw error("expected a key: a quoted string or a token of letters, digits and _$/:.-")
                 }
-                guard try skipSpace() else { throw error("expected '=' or ';' after the key \(quoted(key)), found the end of the file") }
+                guard try skipSpace() else {
+                    throw error("expected '=' or ';' after the key \(quoted(key)), found the end of the file")
+                }
                 let value: String
                 if units[index] == UInt16(UInt8(ascii: ";")) {
                     value = key  // "key"; means the value is the key
@@ -191,12 +218,15 @@ public struct StringsFile: Sendable {
                     index += 1
                     guard try skipSpace() else { throw error("expected a value after '=', found the end of the file") }
                     if units[index] == UInt16(UInt8(ascii: "(")) || units[index] == UInt16(UInt8(ascii: "{"))
-                        || units[index] == UInt16(UInt8(ascii: "<")) {
+                        || units[index] == UInt16(UInt8(ascii: "<"))
+                    {
                         throw error("values in a strings file must be strings")
                     }
                     guard let v = try string() else { throw error("expected a value: a quoted string or a token") }
                     value = v
-                    guard try skipSpace() else { throw error("expected ';' after the value of \(quoted(key)), found the end of the file") }
+                    guard try skipSpace() else {
+                        throw error("expected ';' after the value of \(quoted(key)), found the end of the file")
+                    }
                 } else {
                     throw error("expected '=' or ';' after the key \(quoted(key))")
                 }
@@ -232,7 +262,10 @@ public struct StringsFile: Sendable {
                 let u = units[index]
                 index += 1
                 if u == quote { break }
-                guard u == 0x5C else { out.append(u); continue }
+                guard u == 0x5C else {
+                    out.append(u)
+                    continue
+                }
                 guard index < units.count else { throw error("unterminated quoted string", at: start) }
                 let e = units[index]
                 index += 1
@@ -281,12 +314,20 @@ public struct StringsFile: Sendable {
 /// NeXTSTEP bytes 0x80–0xFF as UTF-16, for octal escapes (0xFE and 0xFF are
 /// undefined and give U+0000, as in CoreFoundation).
 private let nextStep: [UInt16] = [
-    0x00A0, 0x00C0, 0x00C1, 0x00C2, 0x00C3, 0x00C4, 0x00C5, 0x00C7, 0x00C8, 0x00C9, 0x00CA, 0x00CB, 0x00CC, 0x00CD, 0x00CE, 0x00CF,
-    0x00D0, 0x00D1, 0x00D2, 0x00D3, 0x00D4, 0x00D5, 0x00D6, 0x00D9, 0x00DA, 0x00DB, 0x00DC, 0x00DD, 0x00DE, 0x00B5, 0x00D7, 0x00F7,
-    0x00A9, 0x00A1, 0x00A2, 0x00A3, 0x2044, 0x00A5, 0x0192, 0x00A7, 0x00A4, 0x2019, 0x201C, 0x00AB, 0x2039, 0x203A, 0xFB01, 0xFB02,
-    0x00AE, 0x2013, 0x2020, 0x2021, 0x00B7, 0x00A6, 0x00B6, 0x2022, 0x201A, 0x201E, 0x201D, 0x00BB, 0x2026, 0x2030, 0x00AC, 0x00BF,
-    0x00B9, 0x02CB, 0x00B4, 0x02C6, 0x02DC, 0x00AF, 0x02D8, 0x02D9, 0x00A8, 0x00B2, 0x02DA, 0x00B8, 0x00B3, 0x02DD, 0x02DB, 0x02C7,
-    0x2014, 0x00B1, 0x00BC, 0x00BD, 0x00BE, 0x00E0, 0x00E1, 0x00E2, 0x00E3, 0x00E4, 0x00E5, 0x00E7, 0x00E8, 0x00E9, 0x00EA, 0x00EB,
-    0x00EC, 0x00C6, 0x00ED, 0x00AA, 0x00EE, 0x00EF, 0x00F0, 0x00F1, 0x0141, 0x00D8, 0x0152, 0x00BA, 0x00F2, 0x00F3, 0x00F4, 0x00F5,
-    0x00F6, 0x00E6, 0x00F9, 0x00FA, 0x00FB, 0x0131, 0x00FC, 0x00FD, 0x0142, 0x00F8, 0x0153, 0x00DF, 0x00FE, 0x00FF, 0x0000, 0x0000,
+    0x00A0, 0x00C0, 0x00C1, 0x00C2, 0x00C3, 0x00C4, 0x00C5, 0x00C7, 0x00C8, 0x00C9, 0x00CA, 0x00CB, 0x00CC, 0x00CD,
+    0x00CE, 0x00CF,
+    0x00D0, 0x00D1, 0x00D2, 0x00D3, 0x00D4, 0x00D5, 0x00D6, 0x00D9, 0x00DA, 0x00DB, 0x00DC, 0x00DD, 0x00DE, 0x00B5,
+    0x00D7, 0x00F7,
+    0x00A9, 0x00A1, 0x00A2, 0x00A3, 0x2044, 0x00A5, 0x0192, 0x00A7, 0x00A4, 0x2019, 0x201C, 0x00AB, 0x2039, 0x203A,
+    0xFB01, 0xFB02,
+    0x00AE, 0x2013, 0x2020, 0x2021, 0x00B7, 0x00A6, 0x00B6, 0x2022, 0x201A, 0x201E, 0x201D, 0x00BB, 0x2026, 0x2030,
+    0x00AC, 0x00BF,
+    0x00B9, 0x02CB, 0x00B4, 0x02C6, 0x02DC, 0x00AF, 0x02D8, 0x02D9, 0x00A8, 0x00B2, 0x02DA, 0x00B8, 0x00B3, 0x02DD,
+    0x02DB, 0x02C7,
+    0x2014, 0x00B1, 0x00BC, 0x00BD, 0x00BE, 0x00E0, 0x00E1, 0x00E2, 0x00E3, 0x00E4, 0x00E5, 0x00E7, 0x00E8, 0x00E9,
+    0x00EA, 0x00EB,
+    0x00EC, 0x00C6, 0x00ED, 0x00AA, 0x00EE, 0x00EF, 0x00F0, 0x00F1, 0x0141, 0x00D8, 0x0152, 0x00BA, 0x00F2, 0x00F3,
+    0x00F4, 0x00F5,
+    0x00F6, 0x00E6, 0x00F9, 0x00FA, 0x00FB, 0x0131, 0x00FC, 0x00FD, 0x0142, 0x00F8, 0x0153, 0x00DF, 0x00FE, 0x00FF,
+    0x0000, 0x0000,
 ]

@@ -28,7 +28,8 @@ enum Scorer {
     @inline(__always)
     static func score(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> (red: Int, blue: Int) {
         var red = 0
-        var countA = SIMD16<UInt8>(), countB = SIMD16<UInt8>()
+        var countA = SIMD16<UInt8>()
+        var countB = SIMD16<UInt8>()
         for i in 0..<a.count {
             if a[i] == b[i] {
                 red += 1

@@ -47,12 +47,14 @@ public struct Game: Sendable {
 
     /// Scores a guess. The pegs are shuffled with the given generator so the
     /// row never tells which digit earned which peg.
-    public mutating func guess<R: RandomNumberGenerator>(_ text: String, using random: inout R) throws(Refusal) -> Turn {
+    public mutating func guess<R: RandomNumberGenerator>(_ text: String, using random: inout R) throws(Refusal) -> Turn
+    {
         guard outcome == .playing else { throw .finished }
         let code: Code
         do { code = try Code(text, rules: rules) } catch { throw .invalid(error) }
         let feedback = Feedback.score(secret: secret, guess: code)
-        var pegs = Array(repeating: Peg.red, count: feedback.red) + Array(repeating: .blue, count: feedback.blue)
+        var pegs =
+            Array(repeating: Peg.red, count: feedback.red) + Array(repeating: .blue, count: feedback.blue)
             + Array(repeating: .gray, count: feedback.gray)
         pegs.shuffle(using: &random)
         let turn = Turn(guess: code, feedback: feedback, pegs: pegs)
@@ -70,6 +72,8 @@ public struct Game: Sendable {
     /// A uniformly random secret, without modulo bias (the generator's own
     /// `random(in:)` uses rejection sampling).
     public static func randomSecret<R: RandomNumberGenerator>(_ rules: Rules, using random: inout R) -> Code {
-        Code(digits: (0..<rules.length).map { _ in UInt8(Int.random(in: rules.digitMin...rules.digitMax, using: &random)) })
+        Code(
+            digits: (0..<rules.length).map { _ in UInt8(Int.random(in: rules.digitMin...rules.digitMax, using: &random))
+            })
     }
 }

@@ -7,8 +7,9 @@ public struct Rules: Sendable, Hashable {
     public let attempts: Int
 
     public init(length: Int = 4, digitMin: Int = 0, digitMax: Int = 7, attempts: Int = 10) {
-        precondition((1...8).contains(length) && (0...9).contains(digitMin) && (digitMin...9).contains(digitMax)
-                     && attempts >= 1, "invalid Mastermind rules")
+        precondition(
+            (1...8).contains(length) && (0...9).contains(digitMin) && (digitMin...9).contains(digitMax)
+                && attempts >= 1, "invalid Mastermind rules")
         self.length = length
         self.digitMin = digitMin
         self.digitMax = digitMax

@@ -3,7 +3,7 @@
 /// go to a code that could itself be the secret, then to the lowest.
 public final class Solver: Sendable {
     public let rules: Rules
-    private let codes: [UInt8]   // every code's digits, back to back
+    private let codes: [UInt8]  // every code's digits, back to back
     private let count: Int
     private let buckets: Int
 
@@ -21,7 +21,9 @@ public final class Solver: Sendable {
     public func nextGuess(after history: [(Code, Feedback)]) -> Code? {
         let length = rules.length
         return codes.withUnsafeBufferPointer { all -> Code? in
-            func code(_ i: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: all[(i * length)..<((i + 1) * length)]) }
+            func code(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: all[(i * length)..<((i + 1) * length)])
+            }
             // The codes consistent with every answer so far.
             var consistent: [Int] = []
             outer: for i in 0..<count {
@@ -42,7 +44,9 @@ public final class Solver: Sendable {
             var used = [Bool](repeating: false, count: 16)
             for (guess, _) in history { for d in guess.digits { used[Int(d)] = true } }
             let candidates = (0..<count).filter { isCanonical(code($0), used: used) }
-            var best = -1, bestWorst = Int.max, bestFits = false
+            var best = -1
+            var bestWorst = Int.max
+            var bestFits = false
             var partition = [Int](repeating: 0, count: buckets)
             for g in candidates {
                 for b in 0..<buckets { partition[b] = 0 }
@@ -87,7 +91,9 @@ public final class Solver: Sendable {
         while true {
             let key = history.map { "\($0.0)\($0.1.red)\($0.1.blue)" }.joined(separator: "|")
             let guess: Code
-            if let known = cache[key] { guess = known } else {
+            if let known = cache[key] {
+                guess = known
+            } else {
                 guess = nextGuess(after: history)!
                 cache[key] = guess
             }

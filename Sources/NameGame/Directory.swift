@@ -10,7 +10,8 @@ public struct Person: Sendable, Equatable, Hashable {
     /// Former staff: still played, but not in team mode.
     public let retired: Bool
 
-    public init(id: String, firstName: String, lastName: String, jobTitle: String?, headshotURL: String, retired: Bool) {
+    public init(id: String, firstName: String, lastName: String, jobTitle: String?, headshotURL: String, retired: Bool)
+    {
         self.id = id
         self.firstName = firstName
         self.lastName = lastName
@@ -68,24 +69,40 @@ public struct Directory: Sendable {
         } else {
             throw Error(description: "expected an array of profiles or an object with \"items\"")
         }
-        var people: [Person] = [], skipped: [Skipped] = [], seen = Set<String>()
+        var people: [Person] = []
+        var skipped: [Skipped] = []
+        var seen = Set<String>()
         for (index, item) in items.enumerated() {
             let label = item["id"]?.string ?? "#\(index)"
-            guard let id = item["id"]?.string, !id.isEmpty else { skipped.append(Skipped(label: label, reason: .noID)); continue }
-            let first = (item["firstName"]?.string ?? "").trimmingSpaces, last = (item["lastName"]?.string ?? "").trimmingSpaces
-            guard !first.isEmpty || !last.isEmpty else { skipped.append(Skipped(label: label, reason: .noName)); continue }
+            guard let id = item["id"]?.string, !id.isEmpty else {
+                skipped.append(Skipped(label: label, reason: .noID))
+                continue
+            }
+            let first = (item["firstName"]?.string ?? "").trimmingSpaces
+            let last = (item["lastName"]?.string ?? "").trimmingSpaces
+            guard !first.isEmpty || !last.isEmpty else {
+                skipped.append(Skipped(label: label, reason: .noName))
+                continue
+            }
             guard let headshot = item["headshot"], var url = headshot["url"]?.string, !url.trimmingSpaces.isEmpty else {
-                skipped.append(Skipped(label: label, reason: .noHeadshot)); continue
+                skipped.append(Skipped(label: label, reason: .noHeadshot))
+                continue
             }
             if let mime = headshot["mimeType"]?.string, !mime.hasPrefix("image/") {
-                skipped.append(Skipped(label: label, reason: .notAnImage(mime))); continue
+                skipped.append(Skipped(label: label, reason: .notAnImage(mime)))
+                continue
             }
             if url.hasPrefix("//") { url = "https:" + url }  // the 2017 shape
-            guard seen.insert(id).inserted else { skipped.append(Skipped(label: label, reason: .repeatedID)); continue }
+            guard seen.insert(id).inserted else {
+                skipped.append(Skipped(label: label, reason: .repeatedID))
+                continue
+            }
             let title = item["jobTitle"]?.string.flatMap { $0.trimmingSpaces.isEmpty ? nil : $0 }
             // WillowTree lists former staff without a job title.
-            people.append(Person(id: id, firstName: first, lastName: last, jobTitle: title, headshotURL: url,
-                                 retired: title == nil))
+            people.append(
+                Person(
+                    id: id, firstName: first, lastName: last, jobTitle: title, headshotURL: url,
+                    retired: title == nil))
         }
         self.init(people: people, skipped: skipped)
     }
@@ -99,7 +116,9 @@ public struct Directory: Sendable {
     /// Parses JSON bytes; malformed JSON names the file, line and column.
     public init(bytes: [UInt8], file: String) throws(Error) {
         let json: JSONValue
-        do { json = try JSONParser.parse(bytes) } catch { throw Error(description: "\(file):\(error.line):\(error.column): \(error.message)") }
+        do { json = try JSONParser.parse(bytes) } catch {
+            throw Error(description: "\(file):\(error.line):\(error.column): \(error.message)")
+        }
         do { try self.init(json: json) } catch { throw Error(description: "\(file): \(error.description)") }
     }
 

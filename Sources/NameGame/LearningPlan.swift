@@ -46,8 +46,15 @@ public struct LearningPlan: Sendable {
     public func mastery(people: [Person], cards: [String: Card], now: Int64) -> Mastery {
         var result = Mastery()
         for person in people {
-            guard let card = cards[person.id] else { result.notMet += 1; continue }
-            if card.state == .review && (card.stability ?? 0) >= Self.knownWellDays { result.knownWell += 1 } else { result.learning += 1 }
+            guard let card = cards[person.id] else {
+                result.notMet += 1
+                continue
+            }
+            if card.state == .review && (card.stability ?? 0) >= Self.knownWellDays {
+                result.knownWell += 1
+            } else {
+                result.learning += 1
+            }
             if card.due <= now { result.due += 1 }
         }
         return result

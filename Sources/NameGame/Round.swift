@@ -18,7 +18,9 @@ public struct Round: Sendable, Equatable {
 
     /// A new round from the mode's pool, or nil if the pool is empty. A pool
     /// smaller than the mode's size gives a smaller round.
-    public static func make<R: RandomNumberGenerator>(_ mode: Mode, from everyone: [Person], using random: inout R) -> Round? {
+    public static func make<R: RandomNumberGenerator>(
+        _ mode: Mode, from everyone: [Person], using random: inout R
+    ) -> Round? {
         let pool = mode.pool(everyone)
         guard !pool.isEmpty else { return nil }
         var picked = pool
@@ -31,8 +33,10 @@ public struct Round: Sendable, Equatable {
     }
 
     /// A round asking for `person`, with the others drawn at random from the mode's pool.
-    public static func make<R: RandomNumberGenerator>(_ mode: Mode, asking person: Person, from everyone: [Person],
-                                                      using random: inout R) -> Round {
+    public static func make<R: RandomNumberGenerator>(
+        _ mode: Mode, asking person: Person, from everyone: [Person],
+        using random: inout R
+    ) -> Round {
         var others = mode.pool(everyone).filter { $0.id != person.id }
         others.shuffle(using: &random)
         var picked = [person] + others.prefix(mode.choices - 1)

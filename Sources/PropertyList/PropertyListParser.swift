@@ -8,7 +8,8 @@ public struct PropertyListParser {
     public static let maxDepth = 128
 
     public static func parse(_ bytes: [UInt8], file: String = "<plist>") throws(Error) -> PropertyListValue {
-        var parser = PropertyListParser(bytes: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes, file: file)
+        var parser = PropertyListParser(
+            bytes: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes, file: file)
         return try parser.document()
     }
 
@@ -27,9 +28,15 @@ public struct PropertyListParser {
     }
 
     private func error(_ message: String, at position: Int? = nil) -> Error {
-        var line = 1, column = 1
+        var line = 1
+        var column = 1
         for i in 0..<min(position ?? index, bytes.count) {
-            if bytes[i] == 0x0A { line += 1; column = 1 } else if bytes[i] & 0xC0 != 0x80 { column += 1 }
+            if bytes[i] == 0x0A {
+                line += 1
+                column = 1
+            } else if bytes[i] & 0xC0 != 0x80 {
+                column += 1
+            }
         }
         return Error(file: file, line: line, column: column, message: message)
     }
@@ -42,7 +49,10 @@ public struct PropertyListParser {
     private mutating func skip(past text: String, what: String) throws(Error) {
         let start = index
         while index < bytes.count {
-            if starts(text, at: index) { index += text.utf8.count; return }
+            if starts(text, at: index) {
+                index += text.utf8.count
+                return
+            }
             index += 1
         }
         throw error("unterminated \(what)", at: start)
@@ -52,11 +62,17 @@ public struct PropertyListParser {
     private mutating func skipMisc() throws(Error) {
         while index < bytes.count {
             let b = bytes[index]
-            if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { index += 1 }
-            else if starts("<!--", at: index) { try skip(past: "-->", what: "comment") }
-            else if starts("<?", at: index) { try skip(past: "?>", what: "processing instruction") }
-            else if starts("<!DOCTYPE", at: index) { try skip(past: ">", what: "DOCTYPE") }
-            else { return }
+            if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D {
+                index += 1
+            } else if starts("<!--", at: index) {
+                try skip(past: "-->", what: "comment")
+            } else if starts("<?", at: index) {
+                try skip(past: "?>", what: "processing instruction")
+            } else if starts("<!DOCTYPE", at: index) {
+                try skip(past: ">", what: "DOCTYPE")
+            } else {
+                return
+            }
         }
     }
 
@@ -70,16 +86,21 @@ public struct PropertyListParser {
         if closing { index += 1 }
         let nameStart = index
         while index < bytes.count, bytes[index] != UInt8(ascii: ">"), bytes[index] != UInt8(ascii: "/"),
-              bytes[index] != 0x20, bytes[index] != 0x0A, bytes[index] != 0x09, bytes[index] != 0x0D { index += 1 }
+            bytes[index] != 0x20, bytes[index] != 0x0A, bytes[index] != 0x09, bytes[index] != 0x0D
+        { index += 1 }
         let name = String(decoding: bytes[nameStart..<index], as: UTF8.self)
         guard !name.isEmpty else { throw error("expected an element name", at: start) }
         // Attributes are ignored (only <plist version="1.0"> has any).
         var quote: UInt8? = nil
         while index < bytes.count {
             let b = bytes[index]
-            if let q = quote { if b == q { quote = nil } }
-            else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") { quote = b }
-            else if b == UInt8(ascii: ">") { break }
+            if let q = quote {
+                if b == q { quote = nil }
+            } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+                quote = b
+            } else if b == UInt8(ascii: ">") {
+                break
+            }
             index += 1
         }
         guard index < bytes.count else { throw error("unterminated <\(name)> tag", at: start) }
@@ -155,7 +176,9 @@ public struct PropertyListParser {
                 members.append((key, try value(valueToken, at: valueAt, depth: depth + 1)))
             }
         default:
-            throw error("unknown element <\(name)>; expected dict, array, key, string, integer, real, true, false, date or data", at: at)
+            throw error(
+                "unknown element <\(name)>; expected dict, array, key, string, integer, real, true, false, date or data",
+                at: at)
         }
     }
 
@@ -181,7 +204,9 @@ public struct PropertyListParser {
             } else if b == UInt8(ascii: "<") {
                 let (token, at) = try tag()
                 guard case .close(name) = token else { throw error("expected </\(name)>", at: at) }
-                guard let s = String(validating: out, as: UTF8.self) else { throw error("text is not UTF-8", at: start) }
+                guard let s = String(validating: out, as: UTF8.self) else {
+                    throw error("text is not UTF-8", at: start)
+                }
                 return s
             } else if b == UInt8(ascii: "&") {
                 out += try entity()
@@ -207,9 +232,14 @@ public struct PropertyListParser {
         case "apos": return [UInt8(ascii: "'")]
         default:
             var code: UInt32?
-            if name.hasPrefix("#x") { code = UInt32(name.dropFirst(2), radix: 16) }
-            else if name.hasPrefix("#") { code = UInt32(name.dropFirst()) }
-            guard let code, let scalar = Unicode.Scalar(code), code != 0 else { throw error("unknown entity &\(name);", at: start) }
+            if name.hasPrefix("#x") {
+                code = UInt32(name.dropFirst(2), radix: 16)
+            } else if name.hasPrefix("#") {
+                code = UInt32(name.dropFirst())
+            }
+            guard let code, let scalar = Unicode.Scalar(code), code != 0 else {
+                throw error("unknown entity &\(name);", at: start)
+            }
             return Array(String(Character(scalar)).utf8)
         }
     }

@@ -18,7 +18,8 @@ public indirect enum PropertyListValue: Sendable, Equatable {
         case let (.real(x), .real(y)): x == y
         case let (.bool(x), .bool(y)): x == y
         case let (.array(x), .array(y)): x == y
-        case let (.dictionary(x), .dictionary(y)): x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case let (.dictionary(x), .dictionary(y)):
+            x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         default: false
         }
     }

@@ -62,9 +62,11 @@ public struct FSRS: Sendable {
     private let decay = -0.5
     private var factor: Double { pow(0.9, 1 / decay) - 1 }
 
-    public init(weights: [Double] = FSRS.defaultWeights, desiredRetention: Double = 0.9,
-                learningSteps: [Int64] = [FSRS.minute, 10 * FSRS.minute], relearningSteps: [Int64] = [10 * FSRS.minute],
-                maximumInterval: Int = 36_500) {
+    public init(
+        weights: [Double] = FSRS.defaultWeights, desiredRetention: Double = 0.9,
+        learningSteps: [Int64] = [FSRS.minute, 10 * FSRS.minute], relearningSteps: [Int64] = [10 * FSRS.minute],
+        maximumInterval: Int = 36_500
+    ) {
         precondition(weights.count == 19, "FSRS-5 has 19 weights")
         w = weights
         self.desiredRetention = desiredRetention

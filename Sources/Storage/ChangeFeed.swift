@@ -1,5 +1,6 @@
 import Synchronization
 import Threads
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,8 +18,10 @@ public final class ChangeFeed: Sendable {
     private let thread = Mutex<OSThread?>(nil)
 
     /// Starts watching, or returns nil for an engine with one instance.
-    public static func start(_ location: DatabaseLocation, every seconds: Double = 2,
-                             _ handler: @escaping Handler) -> ChangeFeed? {
+    public static func start(
+        _ location: DatabaseLocation, every seconds: Double = 2,
+        _ handler: @escaping Handler
+    ) -> ChangeFeed? {
         guard case .postgresql(let url) = location else { return nil }
         return ChangeFeed(url: url, every: seconds, handler)
     }
@@ -69,7 +72,10 @@ public final class ChangeFeed: Sendable {
             }
             var waiting = pollfd(fd: live.socket, events: Int16(POLLIN), revents: 0)
             _ = poll(&waiting, 1, 250)
-            guard live.consumeInput() else { connection = nil; continue }
+            guard live.consumeInput() else {
+                connection = nil
+                continue
+            }
             while let payload = live.nextNotification() {
                 if let colon = payload.firstIndex(of: ":") {
                     handler(String(payload[..<colon]), String(payload[payload.index(after: colon)...]))
@@ -83,7 +89,9 @@ public final class ChangeFeed: Sendable {
             do {
                 var current: [String: Int64] = [:]
                 for row in try live.query("SELECT name, version FROM cache_versions", []) {
-                    if let name = row.string("name"), case .integer(let version) = row["version"] { current[name] = version }
+                    if let name = row.string("name"), case .integer(let version) = row["version"] {
+                        current[name] = version
+                    }
                 }
                 if let known = versions {
                     for (name, version) in current where known[name] != version { handler(name, nil) }

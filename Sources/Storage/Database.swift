@@ -1,4 +1,3 @@
-
 /// A value bound to, or read from, a SQL statement.
 public enum SQLValue: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
     case null
@@ -17,6 +16,14 @@ public enum SQLValue: Sendable, Equatable, ExpressibleByStringLiteral, Expressib
 public struct Row: Sendable {
     public let columns: [String]
     public let values: [SQLValue]
+    /// The statement that read it, for errors that say where a column was expected.
+    public let query: String
+
+    public init(columns: [String], values: [SQLValue], query: String = "") {
+        self.columns = columns
+        self.values = values
+        self.query = query
+    }
 
     public subscript(_ name: String) -> SQLValue {
         guard let i = columns.firstIndex(of: name) else { return .null }
@@ -25,16 +32,95 @@ public struct Row: Sendable {
 
     public func int(_ name: String) -> Int? { if case .integer(let v) = self[name] { Int(v) } else { nil } }
     public func double(_ name: String) -> Double? {
-        switch self[name] { case .real(let v): v; case .integer(let v): Double(v); default: nil }
+        switch self[name] {
+        case .real(let v): v
+        case .integer(let v): Double(v)
+        default: nil
+        }
     }
     public func string(_ name: String) -> String? { if case .text(let v) = self[name] { v } else { nil } }
     public func blob(_ name: String) -> [UInt8]? { if case .blob(let v) = self[name] { v } else { nil } }
+
+    /// A `NOT NULL` column, trusted to be there: missing, NULL or of another type is an error naming the column
+    /// and the query, never a default.
+    public func decode<T: ColumnValue>(_ name: String, as type: T.Type = T.self) throws(DatabaseError) -> T {
+        guard let value = try decodeIfPresent(name, as: type) else { throw problem(name, "is NULL") }
+        return value
+    }
+
+    /// A nullable column: NULL is nil; a missing column or a value of another type is an error.
+    public func decodeIfPresent<T: ColumnValue>(_ name: String, as type: T.Type = T.self) throws(DatabaseError) -> T? {
+        guard let i = columns.firstIndex(of: name) else { throw problem(name, "is missing") }
+        if values[i] == .null { return nil }
+        guard let value = T(column: values[i]) else { throw problem(name, "is not \(T.self) (\(values[i]))") }
+        return value
+    }
+
+    private func problem(_ name: String, _ what: String) -> DatabaseError {
+        DatabaseError("column \(name) \(what) (in: \(query.prefix(160)))")
+    }
+}
+
+/// What a column may be read as, from the value either engine returns.
+public protocol ColumnValue {
+    init?(column value: SQLValue)
+}
+
+extension Int64: ColumnValue {
+    public init?(column value: SQLValue) {
+        guard case .integer(let v) = value else { return nil }
+        self = v
+    }
+}
+extension Int: ColumnValue {
+    public init?(column value: SQLValue) {
+        guard case .integer(let v) = value else { return nil }
+        self = Int(v)
+    }
+}
+/// SQLite's 0 and 1, and PostgreSQL's booleans as the connection returns them.
+extension Bool: ColumnValue {
+    public init?(column value: SQLValue) {
+        guard case .integer(let v) = value else { return nil }
+        self = v != 0
+    }
+}
+extension Double: ColumnValue {
+    public init?(column value: SQLValue) {
+        switch value {
+        case .real(let v): self = v
+        case .integer(let v): self = Double(v)
+        default: return nil
+        }
+    }
+}
+extension String: ColumnValue {
+    public init?(column value: SQLValue) {
+        guard case .text(let v) = value else { return nil }
+        self = v
+    }
+}
+extension Array: ColumnValue where Element == UInt8 {
+    public init?(column value: SQLValue) {
+        guard case .blob(let v) = value else { return nil }
+        self = v
+    }
+}
+
+/// A record read from a row: its initializer trusts the schema, so a row that does not fit is an error, not defaults.
+public protocol FetchableRecord {
+    init(row: Row) throws(DatabaseError)
 }
 
 public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     public let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+
+    /// The refusal of a PostgreSQL connection on an event loop: the request runs again on the pool, so it is no
+    /// failure to report.
+    public static let onEventLoop = DatabaseError("an event loop may not wait for PostgreSQL")
+    public var isOnEventLoop: Bool { message == Self.onEventLoop.message }
 }
 
 /// What an engine does, as one database connection: a statement cache, parameters as `?`.
@@ -98,6 +184,48 @@ public final class Database {
 
     public func first(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> Row? {
         try query(sql, values).first
+    }
+
+    /// Every row as a record.
+    public func fetchAll<R: FetchableRecord>(
+        _ type: R.Type, _ sql: String, _ values: [SQLValue] = []
+    )
+        throws(DatabaseError) -> [R]
+    {
+        var records: [R] = []
+        for row in try query(sql, values) { records.append(try R(row: row)) }
+        return records
+    }
+
+    /// The first row as a record, if there is one.
+    public func fetchOne<R: FetchableRecord>(
+        _ type: R.Type, _ sql: String, _ values: [SQLValue] = []
+    )
+        throws(DatabaseError) -> R?
+    {
+        try first(sql, values).map { row throws(DatabaseError) in try R(row: row) }
+    }
+
+    /// The one value a query always returns (a COUNT): no row, or NULL, is an error naming the query.
+    public func scalar<T: ColumnValue>(
+        _ type: T.Type, _ sql: String, _ values: [SQLValue] = []
+    ) throws(DatabaseError)
+        -> T
+    {
+        guard let row = try first(sql, values), let name = row.columns.first else {
+            throw DatabaseError("no row (in: \(sql.prefix(160)))")
+        }
+        return try row.decode(name, as: type)
+    }
+
+    /// One value: the first column of the first row (a COUNT, a MAX …); nil when there is no row or it is NULL.
+    public func value<T: ColumnValue>(
+        _ type: T.Type, _ sql: String, _ values: [SQLValue] = []
+    ) throws(DatabaseError)
+        -> T?
+    {
+        guard let row = try first(sql, values), let name = row.columns.first else { return nil }
+        return try row.decodeIfPresent(name, as: type)
     }
 
     /// Opens a write transaction that holds the database's one write lock until it ends.

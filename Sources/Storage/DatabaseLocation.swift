@@ -13,7 +13,8 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
             guard !path.isEmpty else { throw DatabaseError("sqlite: needs a file path, as in sqlite:arcade.sqlite") }
             self = .sqlite(path)
         } else if text.contains("://") {
-            throw DatabaseError("\(text): not a database; give a file path, sqlite:PATH or postgresql://USER@HOST:PORT/DB")
+            throw DatabaseError(
+                "\(text): not a database; give a file path, sqlite:PATH or postgresql://USER@HOST:PORT/DB")
         } else {
             guard !text.isEmpty else { throw DatabaseError("the database path is empty") }
             self = .sqlite(text)

@@ -1,5 +1,6 @@
 import Synchronization
 import Threads
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,7 +35,7 @@ public final class DatabasePool: Sendable {
             // Run again, it would queue its writes twice: handlers read first (a debug build stops here otherwise).
             assert(!ThreadRole.queuedWrite, "a handler on an event loop queued a write, then read from PostgreSQL")
             ThreadRole.noteWouldWait()
-            throw DatabaseError("an event loop may not wait for PostgreSQL")
+            throw DatabaseError.onEventLoop
         }
         let thread = DatabaseWriter.currentThread
         if let existing = connections.withLock({ $0[thread] }) { return existing.value }
@@ -63,8 +64,10 @@ public final class DatabasePool: Sendable {
 
     /// Queues `body` as one transaction and returns at once; `then` gets its result on the writer's thread once
     /// it is committed (or has failed and rolled back alone). Nothing blocks: for the event loop.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T,
-                                   then: @escaping @Sendable (Result<T, any Error>) -> Void) {
+    public func write<T: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T,
+        then: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
         let result = ResultBox<T>()
         writeLater({ db in result.value = try body(db) }) { error in
             if let error { then(.failure(error)) } else if let value = result.value { then(.success(value)) }
@@ -73,8 +76,10 @@ public final class DatabasePool: Sendable {
 
     /// Queues a write nobody waits for (bookkeeping a page view may do): the loop goes on at once.
     /// `done` runs on the writer's thread once the write is committed (nil) or has failed.
-    public func writeLater(_ work: @escaping DatabaseWriter.Work,
-                           done: @escaping @Sendable ((any Error)?) -> Void = { _ in }) {
+    public func writeLater(
+        _ work: @escaping DatabaseWriter.Work,
+        done: @escaping @Sendable ((any Error)?) -> Void = { _ in }
+    ) {
         if ThreadRole.isEventLoop { ThreadRole.noteQueuedWrite() }
         do {
             try writer().submit(work, done: done)

@@ -1,5 +1,6 @@
 import Synchronization
 import Threads
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,7 +37,9 @@ public final class DatabaseWriter: Sendable {
     public let transactions = Atomic<Int>(0)
     public let commits = Atomic<Int>(0)
 
-    init(location: DatabaseLocation, commitDelay: Double, adopt: @escaping @Sendable (Database) -> Void) throws(DatabaseError) {
+    init(
+        location: DatabaseLocation, commitDelay: Double, adopt: @escaping @Sendable (Database) -> Void
+    ) throws(DatabaseError) {
         self.commitDelay = commitDelay
         let box = UnsafeTransfer(try Database(location: location, role: .writer))
         database = box
@@ -152,10 +155,12 @@ private final class Answer<T>: @unchecked Sendable {
     init(_ body: @escaping (Database) throws -> T) { self.body = body }
 
     func run(_ db: Database) throws {
-        guard let body = condition.withLock({ () -> ((Database) throws -> T)? in
-            defer { self.body = nil }
-            return self.body
-        }) else { return }
+        guard
+            let body = condition.withLock({ () -> ((Database) throws -> T)? in
+                defer { self.body = nil }
+                return self.body
+            })
+        else { return }
         let value = try body(db)
         condition.withLock { result = .success(value) }
     }

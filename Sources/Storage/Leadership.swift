@@ -22,8 +22,11 @@ public final class Leadership: Sendable {
                 held = nil
             }
             guard let fresh = try? PostgresConnection(url: url, role: .reader),
-                  let got = try? fresh.query("SELECT pg_try_advisory_lock(\(PostgresConnection.lock(Self.lock))) AS got", []).first?.int("got"),
-                  got == 1 else { return false }
+                let got = try? fresh.query(
+                    "SELECT pg_try_advisory_lock(\(PostgresConnection.lock(Self.lock))) AS got", []
+                ).first?.int("got"),
+                got == 1
+            else { return false }
             held = UnsafeSendable(fresh)
             return true
         }

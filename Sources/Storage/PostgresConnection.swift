@@ -18,8 +18,9 @@ final class PostgresConnection: Connection {
         name = DatabaseLocation.postgresql(url).description
         var reason = [CChar](repeating: 0, count: 512)
         guard cpg_load(&reason, reason.count) == 0 else {
-            throw DatabaseError("PostgreSQL needs libpq, which is not installed (Debian: apt-get install libpq5): "
-                                + String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw DatabaseError(
+                "PostgreSQL needs libpq, which is not installed (Debian: apt-get install libpq5): "
+                    + String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         guard let connection = cpg_connectdb(url) else { throw DatabaseError("\(name): out of memory") }
         guard cpg_status(connection) == CPG_CONNECTION_OK else {
@@ -89,14 +90,17 @@ final class PostgresConnection: Connection {
             case .integer(let v): bytes = Array(String(v).utf8CString)
             case .real(let v): bytes = Array(Self.decimal(v).utf8CString)
             case .text(let v): bytes = Array(v.utf8CString)
-            case .blob(let v): bytes = v.map { CChar(bitPattern: $0) }; format = 1
+            case .blob(let v):
+                bytes = v.map { CChar(bitPattern: $0) }
+                format = 1
             }
             lengths.append(Int32(bytes.map { format == 1 ? $0.count : $0.count - 1 } ?? 0))
             formats.append(format)
             buffers.append(bytes)
         }
         return try withPointers(buffers) { pointers throws(DatabaseError) in
-            try check(cpg_exec_prepared(connection, statement.name, Int32(values.count), pointers, lengths, formats), sql)
+            try check(
+                cpg_exec_prepared(connection, statement.name, Int32(values.count), pointers, lengths, formats), sql)
         }
     }
 
@@ -107,13 +111,19 @@ final class PostgresConnection: Connection {
         return "\(v)"
     }
 
-    private func withPointers<T>(_ buffers: [[CChar]?], _ body: ([UnsafePointer<CChar>?]) throws(DatabaseError) -> T)
-        throws(DatabaseError) -> T {
+    private func withPointers<T>(
+        _ buffers: [[CChar]?], _ body: ([UnsafePointer<CChar>?]) throws(DatabaseError) -> T
+    )
+        throws(DatabaseError) -> T
+    {
         var pointers: [UnsafePointer<CChar>?] = []
         var owned: [UnsafeMutablePointer<CChar>] = []
-        defer { owned.forEach { $0.deallocate() } }
+        defer { for pointer in owned { pointer.deallocate() } }
         for buffer in buffers {
-            guard let buffer else { pointers.append(nil); continue }
+            guard let buffer else {
+                pointers.append(nil)
+                continue
+            }
             let copy = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, buffer.count))
             copy.initialize(from: buffer, count: buffer.count)
             owned.append(copy)
@@ -135,10 +145,14 @@ final class PostgresConnection: Connection {
         let columns = (0..<count).map { String(cString: cpg_fname(result, $0)) }
         let types = (0..<count).map { cpg_ftype(result, $0) }
         return (0..<cpg_ntuples(result)).map { row in
-            Row(columns: columns, values: (0..<count).map { column in
-                guard cpg_getisnull(result, row, column) == 0, let value = cpg_getvalue(result, row, column) else { return .null }
-                return Self.value(value, length: Int(cpg_getlength(result, row, column)), type: types[Int(column)])
-            })
+            Row(
+                columns: columns,
+                values: (0..<count).map { column in
+                    guard cpg_getisnull(result, row, column) == 0, let value = cpg_getvalue(result, row, column) else {
+                        return .null
+                    }
+                    return Self.value(value, length: Int(cpg_getlength(result, row, column)), type: types[Int(column)])
+                }, query: sql)
         }
     }
 

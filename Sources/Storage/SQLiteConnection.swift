@@ -55,7 +55,8 @@ final class SQLiteConnection: Connection {
         }
         var statement: OpaquePointer?
         guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
-              let statement else { throw failure(sql) }
+            let statement
+        else { throw failure(sql) }
         statements[sql] = statement
         return statement
     }
@@ -70,13 +71,16 @@ final class SQLiteConnection: Connection {
             case .integer(let v): rc = sqlite3_bind_int64(statement, index, v)
             case .real(let v): rc = sqlite3_bind_double(statement, index, v)
             case .text(let v): rc = sqlite3_bind_text(statement, index, v, -1, transient)
-            case .blob(let v): rc = v.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32(v.count), transient) }
+            case .blob(let v):
+                rc = v.withUnsafeBytes {
+                    sqlite3_bind_blob(statement, index, $0.baseAddress, Int32(v.count), transient)
+                }
             }
             guard rc == SQLITE_OK else { throw failure(sql) }
         }
     }
 
-    func execute(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> Int {
+    @discardableResult func execute(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> Int {
         let statement = try prepared(sql)
         try bind(statement, values, sql: sql)
         defer { sqlite3_reset(statement) }
@@ -106,7 +110,7 @@ final class SQLiteConnection: Connection {
             let rc = sqlite3_step(statement)
             if rc == SQLITE_DONE { return rows }
             guard rc == SQLITE_ROW else { throw failure(sql) }
-            rows.append(Row(columns: columns, values: (0..<count).map { column(statement, $0) }))
+            rows.append(Row(columns: columns, values: (0..<count).map { column(statement, $0) }, query: sql))
         }
     }
 
@@ -136,5 +140,7 @@ final class SQLiteConnection: Connection {
         }
     }
 
-    func setSchemaVersion(_ version: Int) throws(DatabaseError) { try executeScript("PRAGMA user_version = \(version)") }
+    func setSchemaVersion(_ version: Int) throws(DatabaseError) {
+        try executeScript("PRAGMA user_version = \(version)")
+    }
 }

@@ -49,7 +49,10 @@ public struct Template: Sendable {
         var out = ""
         var atLineStart = true
         for ch in source {
-            if atLineStart { out += indent; atLineStart = false }
+            if atLineStart {
+                out += indent
+                atLineStart = false
+            }
             out.append(ch)
             if ch == "\n" || ch == "\r\n" { atLineStart = true }
         }

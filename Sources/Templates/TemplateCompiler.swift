@@ -34,7 +34,11 @@ struct TemplateCompiler {
         var out: [Template.Node] = []
         func append(_ bytes: [UInt8], to out: inout [Template.Node]) {
             guard !bytes.isEmpty else { return }
-            if case .text(let previous)? = out.last { out[out.count - 1] = .text(previous + bytes) } else { out.append(.text(bytes)) }
+            if case .text(let previous)? = out.last {
+                out[out.count - 1] = .text(previous + bytes)
+            } else {
+                out.append(.text(bytes))
+            }
         }
         for node in nodes {
             switch node {
@@ -44,11 +48,13 @@ struct TemplateCompiler {
                 let renderer = TemplateRenderer(partials: { _, _ in nil }, stack: [.object(known)])
                 if arguments.allSatisfy(isKnown) {
                     var bytes: [UInt8] = []
-                    renderer.write(renderer.lookup(name, arguments: arguments.map { renderer.lookup($0) }), escaped: escaped,
-                                   into: &bytes)
+                    renderer.write(
+                        renderer.lookup(name, arguments: arguments.map { renderer.lookup($0) }), escaped: escaped,
+                        into: &bytes)
                     append(bytes, to: &out)
                 } else if let root = name.parts.first, case .function(let function)? = known[root],
-                          let bound = function.bind(name.tail) {
+                    let bound = function.bind(name.tail)
+                {
                     out.append(.bound(bound, escaped: escaped, arguments: arguments))
                 } else {
                     out.append(node)
@@ -58,11 +64,15 @@ struct TemplateCompiler {
             case .section(let name, let children, let inverted):
                 // On a known value (the language menu), rendered now if everything inside is found in it.
                 if isKnown(name) {
-                    var renderer = TemplateRenderer(partials: { [library] in library.partial($0, indent: $1) },
-                                                    stack: [.object(known)], misses: .init())
+                    var renderer = TemplateRenderer(
+                        partials: { [library] in library.partial($0, indent: $1) },
+                        stack: [.object(known)], misses: .init())
                     var bytes: [UInt8] = []
                     renderer.render([node], into: &bytes)
-                    if renderer.misses?.count == 0 { append(bytes, to: &out); continue }
+                    if renderer.misses?.count == 0 {
+                        append(bytes, to: &out)
+                        continue
+                    }
                 }
                 // An inverted section pushes nothing; any other may push a context that shadows shared names.
                 if !inverted { sectionDepth += 1 }
@@ -74,7 +84,7 @@ struct TemplateCompiler {
                 let renderer = TemplateRenderer(partials: { _, _ in nil }, stack: [.object(known)])
                 link(renderer.lookup(name).text, indent: indent, node: node, into: &out)
             case .dynamicPartial:
-                out.append(node)   // found by name when rendered
+                out.append(node)  // found by name when rendered
             }
         }
         return out
@@ -82,7 +92,10 @@ struct TemplateCompiler {
 
     /// A static partial's nodes, compiled in place; a recursive one is left to be found when rendered.
     private mutating func link(_ name: String, indent: String, node: Template.Node, into out: inout [Template.Node]) {
-        guard !linking.contains(name), linking.count < Self.maxLinkDepth else { out.append(node); return }
+        guard !linking.contains(name), linking.count < Self.maxLinkDepth else {
+            out.append(node)
+            return
+        }
         guard let partial = library.partial(name, indent: indent) else { return }  // missing renders nothing
         linking.append(name)
         for linked in compile(partial.nodes) {

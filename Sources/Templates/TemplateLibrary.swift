@@ -40,7 +40,8 @@ public final class TemplateLibrary: Sendable {
     }
 
     public func render(_ template: Template, _ context: TemplateValue, into out: inout [UInt8]) {
-        var renderer = TemplateRenderer(partials: { [self] in self.partial($0, indent: $1) }, stack: base.map { [$0, context] } ?? [context])
+        var renderer = TemplateRenderer(
+            partials: { [self] in self.partial($0, indent: $1) }, stack: base.map { [$0, context] } ?? [context])
         renderer.render(template.nodes, into: &out)
     }
 
@@ -55,7 +56,8 @@ public final class TemplateLibrary: Sendable {
     /// names are reserved: tags on them are resolved at compile time even inside sections, so no context may use them.
     public func compiled(constants: TemplateFields) -> TemplateLibrary {
         var compiler = TemplateCompiler(constants: constants, library: self)
-        return TemplateLibrary(sources: sources, parsed: parsed.mapValues { compiler.compile($0) }, base: .object(constants))
+        return TemplateLibrary(
+            sources: sources, parsed: parsed.mapValues { compiler.compile($0) }, base: .object(constants))
     }
 
     /// The template `name` compiled further against `shared`: values one kind of page shares across requests (its
@@ -76,7 +78,8 @@ public final class TemplateLibrary: Sendable {
         let key = indent + "\u{0}" + name
         if let cached = indented.withLock({ $0[key] }) { return cached }
         guard let source = sources[name],
-              let template = try? Template(Template.indented(source, by: indent), name: name) else { return parsed[name] }
+            let template = try? Template(Template.indented(source, by: indent), name: name)
+        else { return parsed[name] }
         indented.withLock { $0[key] = template }
         return template
     }
@@ -90,7 +93,8 @@ public struct PreparedTemplate: Sendable {
     let library: TemplateLibrary
 
     public func render(_ context: TemplateValue, into out: inout [UInt8]) {
-        var renderer = TemplateRenderer(partials: { [library] in library.partial($0, indent: $1) }, stack: [base, context])
+        var renderer = TemplateRenderer(
+            partials: { [library] in library.partial($0, indent: $1) }, stack: [base, context])
         renderer.render(template.nodes, into: &out)
     }
 }

@@ -23,11 +23,14 @@ struct TemplateParser {
     mutating func parse() throws(TemplateError) -> [Template.Node] {
         var stack = [Frame(name: "", inverted: false, nodes: [], at: 0)]
         var text: [UInt8] = []
-        var lineStart = 0          // where the current line began
-        var tagOnLine = false      // a non-standalone tag already sits on this line
+        var lineStart = 0  // where the current line began
+        var tagOnLine = false  // a non-standalone tag already sits on this line
 
         func flush(_ text: inout [UInt8], into stack: inout [Frame]) {
-            if !text.isEmpty { stack[stack.count - 1].nodes.append(.text(text)); text = [] }
+            if !text.isEmpty {
+                stack[stack.count - 1].nodes.append(.text(text))
+                text = []
+            }
         }
 
         while position < source.count {
@@ -52,11 +55,14 @@ struct TemplateParser {
                 var j = tagEnd
                 while j < source.count, source[j] == 0x20 || source[j] == 0x09 { j += 1 }
                 if j == source.count {
-                    standalone = true; lineEnd = j
+                    standalone = true
+                    lineEnd = j
                 } else if source[j] == 0x0A {
-                    standalone = true; lineEnd = j + 1
+                    standalone = true
+                    lineEnd = j + 1
                 } else if source[j] == 0x0D, j + 1 < source.count, source[j + 1] == 0x0A {
-                    standalone = true; lineEnd = j + 2
+                    standalone = true
+                    lineEnd = j + 2
                 }
             }
             var indent = ""
@@ -92,23 +98,30 @@ struct TemplateParser {
                 guard stack.count > 1 else { throw error("found {{/\(trimmed)}} with no open section", at: tagStart) }
                 let frame = stack.removeLast()
                 guard frame.name == trimmed else {
-                    throw error("expected {{/\(frame.name)}} to close the section opened at \(location(frame.at)), but found {{/\(trimmed)}}", at: tagStart)
+                    throw error(
+                        "expected {{/\(frame.name)}} to close the section opened at \(location(frame.at)), but found {{/\(trimmed)}}",
+                        at: tagStart)
                 }
-                stack[stack.count - 1].nodes.append(.section(Template.Name(frame.name), frame.nodes, inverted: frame.inverted))
+                stack[stack.count - 1].nodes.append(
+                    .section(Template.Name(frame.name), frame.nodes, inverted: frame.inverted))
             case ">":
                 flush(&text, into: &stack)
                 let dynamic = trimmed.hasPrefix("*")
                 let name = dynamic ? trimmed.dropFirst().trimmingBlanks : trimmed
                 guard !name.isEmpty else { throw error("expected a partial name", at: tagStart) }
-                stack[stack.count - 1].nodes.append(dynamic ? .dynamicPartial(Template.Name(name), indent: indent)
-                                                            : .partial(String(name), indent: indent))
+                stack[stack.count - 1].nodes.append(
+                    dynamic
+                        ? .dynamicPartial(Template.Name(name), indent: indent)
+                        : .partial(String(name), indent: indent))
             default:  // "", "{", "&": interpolation, with optional arguments
                 flush(&text, into: &stack)
                 let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
                 guard let first = words.first else { throw error("expected a name inside the tag", at: tagStart) }
                 for word in words { try checkName(word, at: tagStart) }
-                stack[stack.count - 1].nodes.append(.variable(Template.Name(first), escaped: kind == "",
-                                                              arguments: words.dropFirst().map(Template.Name.init)))
+                stack[stack.count - 1].nodes.append(
+                    .variable(
+                        Template.Name(first), escaped: kind == "",
+                        arguments: words.dropFirst().map(Template.Name.init)))
             }
         }
         flush(&text, into: &stack)
@@ -127,11 +140,18 @@ struct TemplateParser {
         var closer = close
         if i < source.count {
             switch source[i] {
-            case UInt8(ascii: "{"): kind = "{"; i += 1; closer = [UInt8(ascii: "}")] + close
+            case UInt8(ascii: "{"):
+                kind = "{"
+                i += 1
+                closer = [UInt8(ascii: "}")] + close
             case UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "/"),
-                 UInt8(ascii: "!"), UInt8(ascii: ">"):
-                kind = String(Character(Unicode.Scalar(source[i]))); i += 1
-            case UInt8(ascii: "="): kind = "="; i += 1; closer = [UInt8(ascii: "=")] + close
+                UInt8(ascii: "!"), UInt8(ascii: ">"):
+                kind = String(Character(Unicode.Scalar(source[i])))
+                i += 1
+            case UInt8(ascii: "="):
+                kind = "="
+                i += 1
+                closer = [UInt8(ascii: "=")] + close
             default: break
             }
         }
@@ -144,7 +164,8 @@ struct TemplateParser {
 
     private func checkName(_ name: Substring, at: Int) throws(TemplateError) {
         guard !name.isEmpty else { throw error("expected a name inside the tag", at: at) }
-        guard name == "." || !name.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
+        guard name == "." || !name.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
+        else {
             throw error("'\(name)' is not a valid name", at: at)
         }
     }
@@ -169,9 +190,15 @@ struct TemplateParser {
     }
 
     private func lineAndColumn(_ offset: Int) -> (Int, Int) {
-        var line = 1, column = 1
+        var line = 1
+        var column = 1
         for i in 0..<min(offset, source.count) {
-            if source[i] == 0x0A { line += 1; column = 1 } else if source[i] & 0xC0 != 0x80 { column += 1 }
+            if source[i] == 0x0A {
+                line += 1
+                column = 1
+            } else if source[i] & 0xC0 != 0x80 {
+                column += 1
+            }
         }
         return (line, column)
     }

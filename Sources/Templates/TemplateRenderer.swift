@@ -2,10 +2,10 @@ import HTMLEscaping
 
 /// Renders nodes against a stack of contexts, straight into a byte buffer.
 struct TemplateRenderer {
-    let partials: (String, String) -> Template?   // (name, indent) → template
+    let partials: (String, String) -> Template?  // (name, indent) → template
     var stack: [TemplateValue]
     var depth = 0
-    static let maxDepth = 100   // bounds recursive partials
+    static let maxDepth = 100  // bounds recursive partials
     /// Counts names found nowhere, when compiling: a part that needs one cannot be rendered ahead.
     var misses: Misses? = nil
 
@@ -17,7 +17,9 @@ struct TemplateRenderer {
             case .text(let bytes):
                 out.append(contentsOf: bytes)
             case .variable(let name, let escaped, let arguments):
-                write(lookup(name, arguments: arguments.isEmpty ? [] : arguments.map { lookup($0) }), escaped: escaped, into: &out)
+                write(
+                    lookup(name, arguments: arguments.isEmpty ? [] : arguments.map { lookup($0) }), escaped: escaped,
+                    into: &out)
             case .bound(let function, let escaped, let arguments):
                 write(function(arguments.map { lookup($0) }), escaped: escaped, into: &out)
             case .section(let name, let children, let inverted):
@@ -53,7 +55,11 @@ struct TemplateRenderer {
     func write(_ value: TemplateValue, escaped: Bool, into out: inout [UInt8]) {
         if case .string(var text) = value {
             if escaped { HTMLEscaper.append(text, to: &out) } else { text.withUTF8 { out.append(contentsOf: $0) } }
-        } else if escaped { HTMLEscaper.append(value.text, to: &out) } else { out.append(contentsOf: value.text.utf8) }
+        } else if escaped {
+            HTMLEscaper.append(value.text, to: &out)
+        } else {
+            out.append(contentsOf: value.text.utf8)
+        }
     }
 
     /// Finds the first part of a name up the stack, then the rest inside it.
@@ -62,7 +68,9 @@ struct TemplateRenderer {
         var level = stack.count - 1
         while level >= 0 {
             defer { level -= 1 }
-            guard case .object(let fields) = stack[level], let found = fields[name.keys[0], name.parts[0]] else { continue }
+            guard case .object(let fields) = stack[level], let found = fields[name.keys[0], name.parts[0]] else {
+                continue
+            }
             if case .function(let function) = found { return function.call(name.tail, arguments) }
             var value = found
             var part = 1

@@ -55,8 +55,10 @@ public struct TemplateFunction: Sendable {
     /// string up once, at compile time); nil where the path alone says nothing.
     public let bind: @Sendable (_ path: String) -> Bound?
 
-    public init(_ call: @escaping @Sendable (_ path: String, _ arguments: [TemplateValue]) -> TemplateValue,
-                bind: @escaping @Sendable (_ path: String) -> Bound? = { _ in nil }) {
+    public init(
+        _ call: @escaping @Sendable (_ path: String, _ arguments: [TemplateValue]) -> TemplateValue,
+        bind: @escaping @Sendable (_ path: String) -> Bound? = { _ in nil }
+    ) {
         self.call = call
         self.bind = bind
     }

@@ -1,4 +1,5 @@
 import ArcadeApp
+
 #if canImport(Glibc)
 import Glibc
 #endif

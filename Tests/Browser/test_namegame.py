@@ -74,6 +74,18 @@ class NameGame(NameGameHelpers, BrowserTest):
             self.assertNotEqual(self.game().get_attribute("data-round"), round_id)
             self.assertFalse(self.game().get_attribute("data-answered"))
 
+    def test_hint_mode_hides_faces_on_the_open_page(self):
+        """namegame.js asks the server (through the site's request helper) which faces are hidden now and fades them
+        on the page at hand: a face is hidden while the round's page stays the same, without a reload."""
+        self.fresh_round("hint")
+        game = self.game()
+        hidden = lambda: len(self.driver.find_elements("css selector", "button.face.is-hidden[data-hidden]"))
+        served = hidden()  # a slow load may already bring some (one more every two seconds)
+        self.assertLess(served, 5, "a wrong face is left to hide")
+        wait(self.driver, 15).until(lambda _: hidden() > served)
+        self.assertTrue(game.get_attribute("data-round"), "the same page, not a reloaded one")
+        self.assertFalse(any(face.is_enabled() for face in self.driver.find_elements("css selector", "button[data-hidden]")))
+
     def test_faces_have_alt_text_that_gives_nothing_away(self):
         self.fresh_round("normal")
         alts = [img.get_attribute("alt") for img in self.driver.find_elements("css selector", "button[data-choice] img")]
@@ -211,8 +223,8 @@ class NameGameStatisticsInJapanese(BrowserTest):
 def asked_of(round_id):
     """The id of the person a round asks for (the oracle, as answer_of)."""
     with sqlite3.connect(DATABASE) as db:
-        people, answer = db.execute("SELECT people, answer FROM namegame_rounds WHERE id = ?", (int(round_id),)).fetchone()
-    return people.split(",")[answer]
+        return db.execute("SELECT f.person FROM namegame_rounds r JOIN namegame_round_faces f"
+                          " ON f.round = r.id AND f.position = r.answer WHERE r.id = ?", (int(round_id),)).fetchone()[0]
 
 
 class LearnModeOnAPhone(NameGameHelpers, BrowserTest):

@@ -1,9 +1,12 @@
 import Testing
+
 @testable import Cheats
 
 func keys(_ text: String) -> [Action] { text.split(separator: " ").map { .key(String($0)) } }
-let konami: [Action] = [.swipe(.up), .swipe(.up), .swipe(.down), .swipe(.down), .swipe(.left), .swipe(.right),
-                        .swipe(.left), .swipe(.right), .key("b"), .key("a")]
+let konami: [Action] = [
+    .swipe(.up), .swipe(.up), .swipe(.down), .swipe(.down), .swipe(.left), .swipe(.right),
+    .swipe(.left), .swipe(.right), .key("b"), .key("a"),
+]
 
 /// Feeds actions one second apart; returns the times each cheat fired.
 func feed(_ matcher: inout CheatMatcher, _ actions: [Action], from start: Double = 0, gap: Double = 1) -> [String] {
@@ -24,13 +27,17 @@ struct CheatsTests {
         var m = try CheatMatcher(cheats: [CheatCode(name: "abac", sequences: [keys("a b a c")])])
         let actions = keys("a b a b a c")
         var fired: [Int] = []
-        for (i, action) in actions.enumerated() where !m.record(action, at: Double(i)).unlocked.isEmpty { fired.append(i) }
+        for (i, action) in actions.enumerated() where !m.record(action, at: Double(i)).unlocked.isEmpty {
+            fired.append(i)
+        }
         #expect(fired == [5])
     }
 
     @Test func cheatsSharingAPrefixFireOnlyOnTheirOwnInput() throws {
-        var m = try CheatMatcher(cheats: [CheatCode(name: "abc", sequences: [keys("a b c")]),
-                                          CheatCode(name: "abd", sequences: [keys("a b d")])])
+        var m = try CheatMatcher(cheats: [
+            CheatCode(name: "abc", sequences: [keys("a b c")]),
+            CheatCode(name: "abd", sequences: [keys("a b d")]),
+        ])
         #expect(feed(&m, keys("a b c")) == ["abc"])
         #expect(feed(&m, keys("a b d"), from: 10) == ["abd"])
         #expect(feed(&m, keys("a b e"), from: 20) == [])
@@ -82,7 +89,8 @@ struct CheatsTests {
 
     @Test func playersDoNotAffectEachOther() throws {
         let cheats = [try CheatCode(name: "abc", sequences: [keys("a b c")])]
-        var ann = try CheatMatcher(cheats: cheats), bob = try CheatMatcher(cheats: cheats)
+        var ann = try CheatMatcher(cheats: cheats)
+        var bob = try CheatMatcher(cheats: cheats)
         _ = ann.record(.key("a"), at: 0)
         _ = ann.record(.key("b"), at: 1)
         #expect(bob.record(.key("c"), at: 2).unlocked.isEmpty)
@@ -94,17 +102,23 @@ struct CheatsTests {
         var p = CheatProgress()
         #expect(p.state == .reset && p.nextAction(for: cheat) == .key("a"))
         p.record(.key("a"), at: 0, for: cheat)
-        #expect(p.state == .matching && p.progress == 1 && p.previousAction == .key("a") && p.nextAction(for: cheat) == .key("b"))
+        #expect(
+            p.state == .matching && p.progress == 1 && p.previousAction == .key("a")
+                && p.nextAction(for: cheat) == .key("b"))
         p.record(.key("z"), at: 1, for: cheat)
         // A wrong action restarts the cheat by itself: Arcade is then where the Cheats library is after reset().
-        #expect(p.state == .notMatched && p.progress == 0 && p.previousAction == nil && p.nextAction(for: cheat) == .key("a"))
+        #expect(
+            p.state == .notMatched && p.progress == 0 && p.previousAction == nil
+                && p.nextAction(for: cheat) == .key("a"))
         p.record(.key("a"), at: 2, for: cheat)
         p.record(.key("b"), at: 3, for: cheat)
         var m = try CheatMatcher(cheats: [cheat], progress: ["abc": p])
         let outcome = m.record(.key("x"), at: 4)
         #expect(outcome.closest == nil && outcome.state == .notMatched)
         _ = m.record(.key("a"), at: 5)
-        #expect(m.record(.key("b"), at: 6) == CheatMatcher.Outcome(unlocked: [], closest: "abc", state: .matching, progress: 2, length: 3))
+        #expect(
+            m.record(.key("b"), at: 6)
+                == CheatMatcher.Outcome(unlocked: [], closest: "abc", state: .matching, progress: 2, length: 3))
         p.reset()
         #expect(p == CheatProgress())
     }
@@ -119,7 +133,9 @@ struct CheatsTests {
         p.record(.tap(1), at: 4, for: cheat)
         #expect(p.state == .notMatched && p.progress == 0, "the library would have ignored the tap")
         var m = try CheatMatcher(cheats: [cheat])
-        #expect(feed(&m, Array(konami.prefix(5)) + [.key("q")] + Array(konami.suffix(5))) == [], "a stray key breaks it too")
+        #expect(
+            feed(&m, Array(konami.prefix(5)) + [.key("q")] + Array(konami.suffix(5))) == [], "a stray key breaks it too"
+        )
         #expect(feed(&m, konami, from: 20) == ["konami"], "and the whole code again unlocks it")
     }
 
@@ -130,8 +146,10 @@ struct CheatsTests {
         #expect(throws: CheatError.self) { try CheatCode(name: "t", sequences: [[.shake]], timeout: 0) }
         let one = try CheatCode(name: "x", sequences: [[.shake]])
         #expect(throws: CheatError.self) { try CheatMatcher(cheats: [one, one]) }
-        for (kind, value) in [("swipe", "diagonal"), ("tap", "0"), ("tap", "-1"), ("tap", "x"), ("tap", "1000"),
-                              ("key", ""), ("key", "\u{7}"), ("key", String(repeating: "k", count: 33)), ("wave", "1"), ("shake", "hard")] {
+        for (kind, value) in [
+            ("swipe", "diagonal"), ("tap", "0"), ("tap", "-1"), ("tap", "x"), ("tap", "1000"),
+            ("key", ""), ("key", "\u{7}"), ("key", String(repeating: "k", count: 33)), ("wave", "1"), ("shake", "hard"),
+        ] {
             #expect(throws: CheatError.self, "\(kind)=\(value)") { try Action(kind: kind, value: value) }
         }
         #expect(try Action(kind: "key", value: "ArrowUp") == .key("ArrowUp"))
@@ -139,6 +157,8 @@ struct CheatsTests {
         #expect(try Action("swipe:left") == .swipe(.left))
         #expect(try Action("shake") == .shake)
         #expect(throws: CheatError.self) { try Action("swipe") }
-        for action in [Action.key("a"), .swipe(.down), .tap(4), .shake] { #expect(try Action(action.description) == action) }
+        for action in [Action.key("a"), .swipe(.down), .tap(4), .shake] {
+            #expect(try Action(action.description) == action)
+        }
     }
 }

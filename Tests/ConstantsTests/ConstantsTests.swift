@@ -1,6 +1,6 @@
-import Testing
 import Constants
 import PropertyList
+import Testing
 
 @Suite("Constants")
 struct ConstantsTests {

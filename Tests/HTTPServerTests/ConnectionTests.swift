@@ -1,8 +1,8 @@
+import HTTP
+import HTTPServer
 import TestSupport
 import Testing
-import HTTP
 import Threads
-import HTTPServer
 
 @Suite("Connections over loopback")
 struct ConnectionTests {
@@ -26,8 +26,9 @@ struct ConnectionTests {
         defer { server.stop() }
         let client = try server.client()
         // The first is answered off the loop and slowly; order must still hold.
-        client.send(get("/slow?ms=200") + get("/hello") + get("/echo-path/third")
-                    + "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 4\r\n\r\nbody")
+        client.send(
+            get("/slow?ms=200") + get("/hello") + get("/echo-path/third")
+                + "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 4\r\n\r\nbody")
         #expect(try client.readResponse().text == "slept")
         #expect(try client.readResponse().text == "hello")
         #expect(try client.readResponse().text == "third")
@@ -60,8 +61,9 @@ struct ConnectionTests {
         let server = try TestServer(router: router)
         defer { server.stop() }
         let client = try server.client()
-        client.send("GET /where?wait=1 HTTP/1.1\r\nHost: t\r\n\r\nGET /where HTTP/1.1\r\nHost: t\r\n\r\n"
-                    + "GET /where?wait=1 HTTP/1.1\r\nHost: t\r\n\r\n")
+        client.send(
+            "GET /where?wait=1 HTTP/1.1\r\nHost: t\r\n\r\nGET /where HTTP/1.1\r\nHost: t\r\n\r\n"
+                + "GET /where?wait=1 HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try client.readResponse().text == "pool")
         #expect(try client.readResponse().text == "loop")
         #expect(try client.readResponse().text == "pool")

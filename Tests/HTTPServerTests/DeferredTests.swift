@@ -1,8 +1,8 @@
-import TestSupport
-import Testing
 import HTTP
 import HTTPServer
 import Synchronization
+import TestSupport
+import Testing
 
 /// Deferred handlers: the loop goes on while an answer is pending, and the answer, from any thread, arrives
 /// in order on its connection.
@@ -13,7 +13,10 @@ struct DeferredTests {
         let replies = Mutex<[Reply]>([])
         var count: Int { replies.withLock { $0.count } }
         func sendAll(_ text: String) {
-            for reply in replies.withLock({ all in defer { all = [] }; return all }) { reply.send(.text(text)) }
+            for reply in replies.withLock({ all in
+                defer { all = [] }
+                return all
+            }) { reply.send(.text(text)) }
         }
     }
 
@@ -21,9 +24,14 @@ struct DeferredTests {
         let router = TestServer.routes()
         router.add(.get, "/later", .deferred { _, reply in parked.replies.withLock { $0.append(reply) } })
         router.add(.get, "/now", .deferred { request, reply in reply.send(.text("now \(request.query["n"] ?? "")")) })
-        router.add(.get, "/blocking", .deferred { _, reply in
-            reply.offload { sleep(seconds: 0.05); reply.send(.text("from the pool")) }
-        })
+        router.add(
+            .get, "/blocking",
+            .deferred { _, reply in
+                reply.offload {
+                    sleep(seconds: 0.05)
+                    reply.send(.text("from the pool"))
+                }
+            })
         return try TestServer({ $0.workers = 1 }, router: router)
     }
 

@@ -1,7 +1,8 @@
-import TestSupport
-import Testing
 import HTTP
 import HTTPServer
+import TestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,12 +10,15 @@ import Glibc
 /// Server-Sent Events: a response that stays open on a channel and gets what is published to it.
 @Suite("Event streams")
 struct EventStreamTests {
-    static func server(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> (TestServer, EventChannels) {
+    static func server(
+        _ configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) throws -> (TestServer, EventChannels) {
         let channels = EventChannels()
         let router = TestServer.routes()
         router.channels = channels
         router.get("/events/:channel") { request in
-            .eventStream(channel: request.parameters["channel"] ?? "", initial: EventChannels.encode(event: "hello", data: "0"))
+            .eventStream(
+                channel: request.parameters["channel"] ?? "", initial: EventChannels.encode(event: "hello", data: "0"))
         }
         return (try TestServer(configure, router: router), channels)
     }
@@ -22,7 +26,8 @@ struct EventStreamTests {
     @Test func aStreamGetsItsChannelsEventsOnly() throws {
         let (server, channels) = try Self.server()
         defer { server.stop() }
-        let red = try server.client(), blue = try server.client()
+        let red = try server.client()
+        let blue = try server.client()
         red.send(get("/events/red"))
         blue.send(get("/events/blue"))
         let head = try red.readResponse(head: true)
@@ -44,7 +49,10 @@ struct EventStreamTests {
     }
 
     @Test func idleStreamsGetHeartbeatsAndOutliveTheIdleTimeout() throws {
-        let (server, _) = try Self.server { $0.heartbeatInterval = 0.2; $0.idleTimeout = 0.3 }
+        let (server, _) = try Self.server {
+            $0.heartbeatInterval = 0.2
+            $0.idleTimeout = 0.3
+        }
         defer { server.stop() }
         let client = try server.client()
         client.send(get("/events/x"))

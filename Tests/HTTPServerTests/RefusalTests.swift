@@ -1,16 +1,22 @@
-import TestSupport
-import Testing
 import HTTP
 import HTTPServer
+import TestSupport
+import Testing
 
 @Suite("Bad requests over the wire: a short answer, then close")
 struct RefusalTests {
     static let cases: [(String, String, Int)] = [
         ("long request line", "GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: t\r\n\r\n", 414),
         ("long header", "GET / HTTP/1.1\r\nHost: t\r\nX: " + String(repeating: "b", count: 9000) + "\r\n\r\n", 431),
-        ("too many headers", "GET / HTTP/1.1\r\nHost: t\r\n" + (0..<101).map { "X-\($0): v\r\n" }.joined() + "\r\n", 431),
+        (
+            "too many headers", "GET / HTTP/1.1\r\nHost: t\r\n" + (0..<101).map { "X-\($0): v\r\n" }.joined() + "\r\n",
+            431
+        ),
         ("body too large", "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 2000000\r\n\r\n", 413),
-        ("smuggling", "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
+        (
+            "smuggling",
+            "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400
+        ),
         ("obs-fold", "GET / HTTP/1.1\r\nHost: t\r\nX: a\r\n b\r\n\r\n", 400),
         ("missing host", "GET / HTTP/1.1\r\n\r\n", 400),
         ("gzip coding", "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip\r\n\r\n", 501),
@@ -48,7 +54,8 @@ struct RefusalTests {
             $0.workers = 1
         }
         defer { server.stop() }
-        let a = try server.client(), b = try server.client()
+        let a = try server.client()
+        let b = try server.client()
         a.send(get("/hello"))
         b.send(get("/hello"))
         #expect(try a.readResponse().status == 200)
@@ -88,15 +95,19 @@ struct GarbageTests {
         let server = try TestServer { $0.headerTimeout = 1 }
         defer { server.stop() }
         var rng = SplitMix(state: 2026)
-        let prefixes = ["", "GET / HTTP/1.1\r\n", "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n",
-                        "GET /hello HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n", "PUT /echo HTTP/1.0\r\n"]
+        let prefixes = [
+            "", "GET / HTTP/1.1\r\n", "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n",
+            "GET /hello HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n", "PUT /echo HTTP/1.0\r\n",
+        ]
         for round in 0..<150 {
             let client = try server.client()
             var bytes = Array(prefixes[round % prefixes.count].utf8)
             for _ in 0..<Int.random(in: 1...600, using: &rng) {
                 // Mostly HTTP-ish bytes, some raw.
                 let pool = Array("GET /%:; \r\n\t0123456789abcdefHTTP/1.0chunked\u{0}\u{7f}\"=".utf8)
-                bytes.append(Bool.random(using: &rng) ? pool.randomElement(using: &rng)! : UInt8.random(in: 0...255, using: &rng))
+                bytes.append(
+                    Bool.random(using: &rng) ? pool.randomElement(using: &rng)! : UInt8.random(in: 0...255, using: &rng)
+                )
             }
             client.send(bytes)
             // Whatever the server answers, it must close or keep waiting; then

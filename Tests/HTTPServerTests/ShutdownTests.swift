@@ -1,8 +1,9 @@
-import TestSupport
-import Testing
+import CSystem
 import HTTP
 import HTTPServer
-import CSystem
+import TestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,7 +1,8 @@
-import TestSupport
-import Testing
 import HTTP
 import HTTPServer
+import TestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -96,7 +97,8 @@ struct StaticFileTests {
     /// Files above the memory limit stay open while cached: a file replaced by another of the same size and time
     /// (a deploy that renames a new build into place) must not keep answering from the old one.
     @Test func aReplacedOpenFileIsServedFresh() throws {
-        let old = [UInt8](repeating: UInt8(ascii: "a"), count: 40_000), new = [UInt8](repeating: UInt8(ascii: "b"), count: 40_000)
+        let old = [UInt8](repeating: UInt8(ascii: "a"), count: 40_000)
+        let new = [UInt8](repeating: UInt8(ascii: "b"), count: 40_000)
         root.write("kept.txt", old)
         try withServer { server in
             let client = try server.client()

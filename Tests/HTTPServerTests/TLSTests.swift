@@ -1,8 +1,8 @@
 import Foundation
-import TestSupport
-import Testing
 import HTTP
 import HTTPServer
+import TestSupport
+import Testing
 
 /// A self-signed certificate for 127.0.0.1 and localhost, made with `openssl req -x509` in a scratch folder.
 final class TestCertificate {
@@ -16,11 +16,16 @@ final class TestCertificate {
 
     /// Writes a new pair (a new serial) as `<prefix>cert.pem` and `<prefix>key.pem`.
     func make(_ kind: Kind, into prefix: String) throws {
-        let algorithm = kind == .ecdsa ? ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"]
-                                       : ["-newkey", "rsa:2048"]
-        let result = run(["openssl", "req", "-x509"] + algorithm + ["-nodes", "-days", "2", "-subj", "/CN=localhost",
-                         "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-                         "-keyout", folder.path + "/\(prefix)key.pem", "-out", folder.path + "/\(prefix)cert.pem"])
+        let algorithm =
+            kind == .ecdsa
+            ? ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"]
+            : ["-newkey", "rsa:2048"]
+        let result = run(
+            ["openssl", "req", "-x509"] + algorithm + [
+                "-nodes", "-days", "2", "-subj", "/CN=localhost",
+                "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                "-keyout", folder.path + "/\(prefix)key.pem", "-out", folder.path + "/\(prefix)cert.pem",
+            ])
         guard result.status == 0 else { throw TestFailure("openssl req: \(result.error)") }
     }
 
@@ -31,7 +36,11 @@ final class TestCertificate {
     }
 }
 
-struct ToolResult { let status: Int32; let output: String; let error: String }
+struct ToolResult {
+    let status: Int32
+    let output: String
+    let error: String
+}
 
 /// Runs a real client (curl, openssl, python3) to its end.
 @discardableResult
@@ -39,7 +48,9 @@ func run(_ arguments: [String], input: String? = nil) -> ToolResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = arguments
-    let out = Pipe(), err = Pipe(), inPipe = Pipe()
+    let out = Pipe()
+    let err = Pipe()
+    let inPipe = Pipe()
     process.standardOutput = out
     process.standardError = err
     process.standardInput = inPipe
@@ -53,8 +64,9 @@ func run(_ arguments: [String], input: String? = nil) -> ToolResult {
     let outputData = out.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     while !reader.isFinished { usleep(1000) }
-    return ToolResult(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                      error: String(decoding: errorData, as: UTF8.self))
+    return ToolResult(
+        status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+        error: String(decoding: errorData, as: UTF8.self))
 }
 
 /// Python's ssl module against the server: `script` gets `port`, `cafile` and `connect(version=None, source=None)`.
@@ -95,12 +107,15 @@ func python(_ script: String, port: Int, cafile: String, arguments: [String] = [
 
 @Suite("TLS")
 struct TLSTests {
-    static func server(_ certificate: TestCertificate, router: Router = TestServer.routes(),
-                       _ configure: @escaping (inout ServerConfiguration) -> Void = { _ in }) throws -> TestServer {
-        try TestServer({
-            $0.tls = certificate.files
-            configure(&$0)
-        }, router: router)
+    static func server(
+        _ certificate: TestCertificate, router: Router = TestServer.routes(),
+        _ configure: @escaping (inout ServerConfiguration) -> Void = { _ in }
+    ) throws -> TestServer {
+        try TestServer(
+            {
+                $0.tls = certificate.files
+                configure(&$0)
+            }, router: router)
     }
 
     @Test func curlGetsPagesAndFilesOverOneKeptAliveConnection() throws {
@@ -115,9 +130,11 @@ struct TLSTests {
         defer { server.stop() }
         let base = "https://127.0.0.1:\(server.port)"
         let out = ScratchDirectory()
-        let result = run(["curl", "-sS", "-v", "--cacert", certificate.certificate, "-D", out.path + "/heads",
-                          "-o", out.path + "/hello", base + "/hello", "-o", out.path + "/big", base + "/big.bin",
-                          "-o", out.path + "/generated", base + "/big?n=1000000"])
+        let result = run([
+            "curl", "-sS", "-v", "--cacert", certificate.certificate, "-D", out.path + "/heads",
+            "-o", out.path + "/hello", base + "/hello", "-o", out.path + "/big", base + "/big.bin",
+            "-o", out.path + "/generated", base + "/big?n=1000000",
+        ])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.error.contains("ALPN: server accepted http/1.1"))
         #expect(result.error.contains("Re-using existing connection"))
@@ -133,8 +150,10 @@ struct TLSTests {
         let certificate = try TestCertificate()
         let server = try Self.server(certificate) { $0.hstsMaxAge = 0 }
         defer { server.stop() }
-        let result = run(["curl", "-sS", "-D", "-", "-o", "/dev/null", "--cacert", certificate.certificate,
-                          "https://127.0.0.1:\(server.port)/hello"])
+        let result = run([
+            "curl", "-sS", "-D", "-", "-o", "/dev/null", "--cacert", certificate.certificate,
+            "https://127.0.0.1:\(server.port)/hello",
+        ])
         #expect(result.output.hasPrefix("HTTP/1.1 200"))
         #expect(!result.output.contains("Strict-Transport-Security"))
     }
@@ -143,7 +162,8 @@ struct TLSTests {
         let certificate = try TestCertificate()
         let server = try Self.server(certificate)
         defer { server.stop() }
-        let result = python("""
+        let result = python(
+            """
             s = connect()
             assert s.version() == "TLSv1.3", s.version()
             assert s.selected_alpn_protocol() == "http/1.1"
@@ -184,7 +204,9 @@ struct TLSTests {
         defer { server.stop() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        process.arguments = [
+            "python3", "-c",
+            """
             import socket, ssl, sys
             ctx = ssl.create_default_context(cafile="\(certificate.certificate)")
             ctx.maximum_version = ssl.TLSVersion.TLSv1_2
@@ -199,8 +221,10 @@ struct TLSTests {
             for _ in range(3):
                 print(connect(ticket).session_reused, flush=True)
                 sys.stdin.readline()
-            """]
-        let input = Pipe(), output = Pipe()
+            """,
+        ]
+        let input = Pipe()
+        let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         try process.run()
@@ -228,7 +252,8 @@ struct TLSTests {
         let certificate = try TestCertificate()
         let server = try Self.server(certificate)
         defer { server.stop() }
-        let result = python("""
+        let result = python(
+            """
             s = connect()
             sizes = [300000, 17, 70000, 16384, 1]
             s.sendall(b"".join(b"GET /big?n=%d HTTP/1.1\\r\\nHost: t\\r\\n\\r\\n" % n for n in sizes))
@@ -250,14 +275,16 @@ struct TLSTests {
         let certificate = try TestCertificate(.rsa)
         let server = try Self.server(certificate)
         defer { server.stop() }
-        let result = python("""
+        let result = python(
+            """
             for maximum in [ssl.TLSVersion.TLSv1_2, ssl.TLSVersion.TLSv1_3]:
                 s = connect(context(maximum=maximum))
                 s.sendall(b"GET /hello HTTP/1.1\\r\\nHost: t\\r\\n\\r\\n")
                 assert read_response(s)[0].endswith(b"hello")
                 print(s.version(), s.cipher()[0])
             """, port: server.port, cafile: certificate.certificate)
-        #expect(result.output == "TLSv1.2 ECDHE-RSA-AES256-GCM-SHA384\nTLSv1.3 TLS_AES_256_GCM_SHA384\n", "\(result.error)")
+        #expect(
+            result.output == "TLSv1.2 ECDHE-RSA-AES256-GCM-SHA384\nTLSv1.3 TLS_AES_256_GCM_SHA384\n", "\(result.error)")
     }
 
     /// The client is let offer them (security level 0), so each refusal is the server's: its alert says so.
@@ -266,8 +293,9 @@ struct TLSTests {
         let server = try Self.server(certificate)
         defer { server.stop() }
         func handshake(_ options: [String]) -> ToolResult {
-            run(["openssl", "s_client", "-connect", "127.0.0.1:\(server.port)", "-CAfile", certificate.certificate]
-                + options, input: "")
+            run(
+                ["openssl", "s_client", "-connect", "127.0.0.1:\(server.port)", "-CAfile", certificate.certificate]
+                    + options, input: "")
         }
         for version in ["-tls1", "-tls1_1"] {
             let result = handshake([version, "-cipher", "DEFAULT@SECLEVEL=0"])
@@ -299,7 +327,8 @@ struct TLSTests {
         let certificate = try TestCertificate()
         let server = try Self.server(certificate) { $0.maxHandshakesPerAddress = 4 }
         defer { server.stop() }
-        let result = python("""
+        let result = python(
+            """
             held = [socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.2", 0)) for _ in range(4)]
             time.sleep(0.3)
             extra = socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.2", 0), timeout=2)
@@ -326,7 +355,8 @@ struct TLSTests {
             $0.bodyTimeout = 5
         }
         defer { server.stop() }
-        let result = python("""
+        let result = python(
+            """
             s = connect()
             s.sendall(b"POST /echo HTTP/1.1\\r\\nHost: t\\r\\nContent-Length: 100000\\r\\n\\r\\n")
             start = time.monotonic()
@@ -349,8 +379,12 @@ struct TLSTests {
         let certificate = try TestCertificate()
         let secure = try Self.server(certificate)
         let plain = try TestServer()
-        defer { secure.stop(); plain.stop() }
-        let result = python("""
+        defer {
+            secure.stop()
+            plain.stop()
+        }
+        let result = python(
+            """
             import glob, json
             cases = [
                 b"GET /hello HTTP/1.1\\nHost: t\\n\\n",
@@ -395,15 +429,19 @@ struct TLSTests {
         let webroot = ScratchDirectory()
         let site = Router()
         site.get("/healthz") { _ in .text("ok") }
-        let redirect = try HTTPSRedirect(httpsPort: 8443, acmeDirectory: webroot.path + "/acme",
-                                         passing: ["/healthz"], to: site.build())
+        let redirect = try HTTPSRedirect(
+            httpsPort: 8443, acmeDirectory: webroot.path + "/acme",
+            passing: ["/healthz"], to: site.build())
         webroot.write("acme/.well-known/acme-challenge/token-1", "token-1.thumbprint")
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.accessLog = false
         let server = try HTTPServer(configuration: configuration, responder: redirect)
         server.start()
-        defer { server.shutdown(); server.wait() }
+        defer {
+            server.shutdown()
+            server.wait()
+        }
         func ask(_ request: String) throws -> WireResponse {
             let client = try RawClient(port: server.port)
             client.send(request)
@@ -432,8 +470,11 @@ struct TLSTests {
 @Suite("TLS serve")
 struct TLSServeTests {
     static func freePort() throws -> Int {
-        let probe = run(["python3", "-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); "
-                         + "print(s.getsockname()[1])"])
+        let probe = run([
+            "python3", "-c",
+            "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); "
+                + "print(s.getsockname()[1])",
+        ])
         guard let port = Int(probe.output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw TestFailure("no free port: \(probe.error)")
         }
@@ -444,9 +485,11 @@ struct TLSServeTests {
         let certificate = try TestCertificate()
         let db = ScratchDirectory()
         let redirectPort = try Self.freePort()
-        let child = try ChildProcess(["serve", "--port", "0", "--db", db.path + "/a.sqlite", "--public", "Public",
-                                      "--tls-cert", certificate.certificate, "--tls-key", certificate.key,
-                                      "--redirect-http", "\(redirectPort)", "--hsts-max-age", "600"])
+        let child = try ChildProcess([
+            "serve", "--port", "0", "--db", db.path + "/a.sqlite", "--public", "Public",
+            "--tls-cert", certificate.certificate, "--tls-key", certificate.key,
+            "--redirect-http", "\(redirectPort)", "--hsts-max-age", "600",
+        ])
         let port = try child.waitForPort()
         #expect(child.standardOutput.contains("https://127.0.0.1:\(port)"))
         #expect(child.standardOutput.contains("kernel TLS"))
@@ -459,8 +502,10 @@ struct TLSServeTests {
         #expect(servedSerial() == firstSerial)
 
         // Secure defaults: cookies are Secure without --secure-cookies, and pages send HSTS.
-        let page = run(["curl", "-sS", "-D", "-", "-o", "/dev/null", "--cacert", certificate.certificate,
-                        "https://127.0.0.1:\(port)/"])
+        let page = run([
+            "curl", "-sS", "-D", "-", "-o", "/dev/null", "--cacert", certificate.certificate,
+            "https://127.0.0.1:\(port)/",
+        ])
         #expect(page.output.contains("Strict-Transport-Security: max-age=600"), "\(page.error)")
         let cookies = page.output.split(separator: "\r\n").filter { $0.lowercased().hasPrefix("set-cookie:") }
         #expect(!cookies.isEmpty)
@@ -485,7 +530,8 @@ struct TLSServeTests {
             print("again", second.split(b"\\r\\n")[0].decode(), second.endswith(b"ok"), flush=True)
             """
         before.arguments = ["python3", "-c", script]
-        let toPython = Pipe(), fromPython = Pipe()
+        let toPython = Pipe()
+        let fromPython = Pipe()
         before.standardInput = toPython
         before.standardOutput = fromPython
         try before.run()
@@ -519,8 +565,9 @@ struct TLSServeTests {
         #expect(child.standardError.contains("kept the old certificate (/CN=localhost, serial \(nextSerial)"))
         #expect(child.standardError.contains("the key does not match the certificate"))
         #expect(servedSerial() == nextSerial)
-        #expect(run(["curl", "-sS", "--cacert", certificate.certificate, "https://127.0.0.1:\(port)/healthz"])
-            .output == "ok")
+        #expect(
+            run(["curl", "-sS", "--cacert", certificate.certificate, "https://127.0.0.1:\(port)/healthz"])
+                .output == "ok")
         child.signal(SIGTERM)
         #expect(child.wait(timeout: 10) == 0)
     }
@@ -528,9 +575,12 @@ struct TLSServeTests {
     @Test func changedFilesAreLoadedWithoutASignal() throws {
         let certificate = try TestCertificate()
         let db = ScratchDirectory()
-        let child = try ChildProcess(["serve", "--port", "0", "--db", db.path + "/a.sqlite", "--public", "Public"],
-                                     environment: ["ARCADE_TLS_CERT": certificate.certificate,
-                                                   "ARCADE_TLS_KEY": certificate.key])
+        let child = try ChildProcess(
+            ["serve", "--port", "0", "--db", db.path + "/a.sqlite", "--public", "Public"],
+            environment: [
+                "ARCADE_TLS_CERT": certificate.certificate,
+                "ARCADE_TLS_KEY": certificate.key,
+            ])
         _ = try child.waitForPort()
         try certificate.make(.ecdsa, into: "next-")
         let nextSerial = certificate.serial(of: certificate.folder.path + "/next-cert.pem")
@@ -554,8 +604,10 @@ struct TLSServeTests {
         #expect(lone.standardError.contains("--tls-cert and --tls-key go together"))
         let broken = ScratchDirectory()
         broken.write("key.pem", "not a key")
-        let bad = try ChildProcess(["serve", "--port", "0", "--db", broken.path + "/a.sqlite", "--public", "Public",
-                                    "--tls-cert", certificate.certificate, "--tls-key", broken.path + "/key.pem"])
+        let bad = try ChildProcess([
+            "serve", "--port", "0", "--db", broken.path + "/a.sqlite", "--public", "Public",
+            "--tls-cert", certificate.certificate, "--tls-key", broken.path + "/key.pem",
+        ])
         #expect(bad.wait(timeout: 20) == 1)
         #expect(bad.standardError.contains("cannot load the key \(broken.path)/key.pem"))
     }

@@ -1,7 +1,8 @@
-import TestSupport
-import Testing
+import CSystem
 import HTTP
 import HTTPServer
+import TestSupport
+import Testing
 
 @Suite("Timeouts")
 struct TimeoutTests {
@@ -27,7 +28,10 @@ struct TimeoutTests {
         for i in 0..<20 {
             guard client.send("X-\(i): y\r\n") else { break }
             sleep(seconds: 0.05)
-            if let r = try? client.readResponse(timeout: 0.01) { refused = r; break }
+            if let r = try? client.readResponse(timeout: 0.01) {
+                refused = r
+                break
+            }
         }
         let response = try refused ?? client.readResponse(timeout: 2)
         #expect(response.status == 408)
@@ -89,9 +93,6 @@ struct TimeoutTests {
         #expect(received < size, "the server gave up on the stalled reader")
     }
 }
-
-
-import CSystem
 
 @Suite("Minimum body rate")
 struct BodyRateTests {

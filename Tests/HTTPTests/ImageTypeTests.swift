@@ -1,5 +1,5 @@
-import Testing
 import HTTP
+import Testing
 
 @Suite("Image sniffing")
 struct ImageTypeTests {
@@ -11,7 +11,9 @@ struct ImageTypeTests {
     }
 
     @Test func everythingElseIsRefused() {
-        #expect(ImageType.sniff(Array("<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>".utf8)) == nil)
+        #expect(
+            ImageType.sniff(Array("<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>".utf8))
+                == nil)
         #expect(ImageType.sniff(Array("GIF89a".utf8) + [1, 0, 1, 0]) == nil)
         #expect(ImageType.sniff(Array("just text renamed to photo.png".utf8)) == nil)
         #expect(ImageType.sniff(Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVE".utf8)) == nil, "a RIFF that is not WebP")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTP
 
 @Suite("Multipart form data")
@@ -13,7 +14,9 @@ struct MultipartParserTests {
         out += Array("Content-Disposition: form-data; name=\"first\"\r\n\r\nAda\r\n--\(boundary)\r\n".utf8)
         out += Array("Content-Disposition: form-data; name=\"photo\"; filename=\"C:\\\\fakepath\\\\ada.png\"\r\n".utf8)
         out += Array("Content-Type: image/png\r\n\r\n".utf8) + png
-        out += Array("\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"empty\"\r\n\r\n\r\n--\(boundary)--\r\nepilogue".utf8)
+        out += Array(
+            "\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"empty\"\r\n\r\n\r\n--\(boundary)--\r\nepilogue"
+                .utf8)
         return out
     }
 
@@ -23,7 +26,9 @@ struct MultipartParserTests {
         MultipartPart(name: "empty", body: []),
     ]
 
-    func parse(_ chunks: [ArraySlice<UInt8>], limits: MultipartLimits = MultipartLimits()) throws(HTTPError) -> [MultipartPart] {
+    func parse(
+        _ chunks: [ArraySlice<UInt8>], limits: MultipartLimits = MultipartLimits()
+    ) throws(HTTPError) -> [MultipartPart] {
         var parser = try MultipartParser(boundary: Self.boundary, limits: limits)
         for chunk in chunks { try parser.feed(chunk) }
         return try parser.finish()
@@ -36,12 +41,15 @@ struct MultipartParserTests {
         for split in 0...body.count {
             #expect(try parse([body[..<split], body[split...]]) == Self.expected, "split at \(split)")
         }
-        #expect(try MultipartParser.parse(body, contentType: "multipart/form-data; boundary=\(Self.boundary)") == Self.expected)
+        #expect(
+            try MultipartParser.parse(body, contentType: "multipart/form-data; boundary=\(Self.boundary)")
+                == Self.expected)
     }
 
     @Test func theBoundaryComesFromTheContentType() {
         #expect(MultipartParser.boundary(contentType: "multipart/form-data; boundary=abc") == "abc")
-        #expect(MultipartParser.boundary(contentType: "Multipart/Form-Data; charset=utf-8; BOUNDARY=\"a b:c\"") == "a b:c")
+        #expect(
+            MultipartParser.boundary(contentType: "Multipart/Form-Data; charset=utf-8; BOUNDARY=\"a b:c\"") == "a b:c")
         #expect(MultipartParser.boundary(contentType: "multipart/form-data") == nil)
         #expect(MultipartParser.boundary(contentType: "multipart/form-data; boundary=\"unclosed") == nil)
         #expect(MultipartParser.boundary(contentType: "application/x-www-form-urlencoded; boundary=abc") == nil)
@@ -53,7 +61,9 @@ struct MultipartParserTests {
     @Test func aMissingClosingBoundaryIsRefused() {
         var body = Self.body
         body.removeLast("--\r\nepilogue".utf8.count)
-        #expect(throws: HTTPError(.badRequest, "multipart body without its closing boundary")) { try parse([body[...]]) }
+        #expect(throws: HTTPError(.badRequest, "multipart body without its closing boundary")) {
+            try parse([body[...]])
+        }
         #expect(throws: HTTPError.self) { try parse([Array("no boundary at all".utf8)[...]]) }
     }
 
@@ -62,7 +72,9 @@ struct MultipartParserTests {
         #expect(throws: HTTPError(.contentTooLarge, "a part is larger than 10 bytes")) {
             try parse([body[...]], limits: MultipartLimits(maxPartBytes: 10))
         }
-        #expect(throws: HTTPError(.contentTooLarge, "more than 2 parts")) { try parse([body[...]], limits: MultipartLimits(maxParts: 2)) }
+        #expect(throws: HTTPError(.contentTooLarge, "more than 2 parts")) {
+            try parse([body[...]], limits: MultipartLimits(maxParts: 2))
+        }
         #expect(throws: HTTPError(.contentTooLarge, "part headers too large")) {
             try parse([body[...]], limits: MultipartLimits(maxHeaderBytes: 40))
         }
@@ -78,13 +90,17 @@ struct MultipartParserTests {
             let text = "--\(Self.boundary)\r\nContent-Disposition: \(disposition)\r\n\r\nx\r\n--\(Self.boundary)--"
             return try parse([Array(text.utf8)[...]])
         }
-        #expect(throws: HTTPError.self) { try part("form-data; name=\"f\"; filename=\"a.png\rContent-Type: text/html\"") }
+        #expect(throws: HTTPError.self) {
+            try part("form-data; name=\"f\"; filename=\"a.png\rContent-Type: text/html\"")
+        }
         #expect(throws: HTTPError.self) { try part("form-data; name=\"f\"; filename=\"a.png\nX: y\"") }
         #expect(throws: HTTPError.self) { try part("form-data; name=\"f\"; filename=\"a\u{1}.png\"") }
         #expect(throws: HTTPError.self) { try part("form-data; name=\"f\"; filename=\"unclosed") }
         #expect(throws: HTTPError.self) { try part("attachment; name=\"f\"") }
         #expect(try part("form-data; name=\"f\"; filename=\"../../etc/passwd\"").first?.filename == "passwd")
-        #expect(try part("form-data; name=\"f\"; filename=\"say \\\"cheese\\\".png\"").first?.filename == "say \"cheese\".png")
+        #expect(
+            try part("form-data; name=\"f\"; filename=\"say \\\"cheese\\\".png\"").first?.filename
+                == "say \"cheese\".png")
         #expect(try part("form-data; name=f; filename=plain.png").first?.filename == "plain.png")
         #expect(throws: HTTPError.self) { try part("form-data; filename=\"nameless.png\"") }
     }

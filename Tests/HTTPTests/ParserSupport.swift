@@ -2,8 +2,8 @@
 
 /// What the parser made of some bytes, fed all at once or one byte at a time.
 enum Outcome: Equatable, CustomStringConvertible {
-    case requests([String])     // "METHOD target body-length" per request
-    case failed(Int)            // the status code
+    case requests([String])  // "METHOD target body-length" per request
+    case failed(Int)  // the status code
     case incomplete
 
     var description: String {

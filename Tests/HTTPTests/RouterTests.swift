@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTP
 
 @Suite("Router")
@@ -148,7 +149,10 @@ struct FormTests {
     }
 
     @Test func errorPagesEscapeTheirDetail() {
-        guard case .bytes(let body) = Response.error(.badRequest, detail: "<script>").body else { Issue.record("no body"); return }
+        guard case .bytes(let body) = Response.error(.badRequest, detail: "<script>").body else {
+            Issue.record("no body")
+            return
+        }
         let text = String(decoding: body, as: UTF8.self)
         #expect(text.contains("&lt;script&gt;"))
         #expect(!text.contains("<script>"))

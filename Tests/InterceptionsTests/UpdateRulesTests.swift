@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Interceptions
 
 func v(_ s: String) -> Version { Version(s)! }
@@ -8,14 +9,19 @@ func requirement(_ version: String, _ messages: [String: String] = ["en": "Pleas
 
 /// The README's example rules for iOS.
 let readmeRules = [
-    UpdateRule(id: 1, platform: "ios", restriction: .low, active: true,
-               minimumApp: requirement("8.10", ["en": "A new version is out.", "pt": "Há uma nova versão."]), minimumOS: nil),
-    UpdateRule(id: 2, platform: "ios", restriction: .high, active: true,
-               minimumApp: requirement("5.0", ["en": "This version no longer works. Update to keep playing."]), minimumOS: nil),
-    UpdateRule(id: 3, platform: "ios", restriction: .medium, active: true, minimumApp: nil,
-               minimumOS: requirement("9", ["en": "Your system is too old for the next release."])),
-    UpdateRule(id: 4, platform: "ios", restriction: .high, active: false, minimumApp: requirement("10"), minimumOS: nil),
-    UpdateRule(id: 5, platform: "android", restriction: .high, active: true, minimumApp: requirement("99"), minimumOS: nil),
+    UpdateRule(
+        id: 1, platform: "ios", restriction: .low, active: true,
+        minimumApp: requirement("8.10", ["en": "A new version is out.", "pt": "Há uma nova versão."]), minimumOS: nil),
+    UpdateRule(
+        id: 2, platform: "ios", restriction: .high, active: true,
+        minimumApp: requirement("5.0", ["en": "This version no longer works. Update to keep playing."]), minimumOS: nil),
+    UpdateRule(
+        id: 3, platform: "ios", restriction: .medium, active: true, minimumApp: nil,
+        minimumOS: requirement("9", ["en": "Your system is too old for the next release."])),
+    UpdateRule(
+        id: 4, platform: "ios", restriction: .high, active: false, minimumApp: requirement("10"), minimumOS: nil),
+    UpdateRule(
+        id: 5, platform: "android", restriction: .high, active: true, minimumApp: requirement("99"), minimumOS: nil),
 ]
 
 @Suite("Update rules")
@@ -26,7 +32,9 @@ struct UpdateRulesTests {
         #expect(v("8.2.1") < v("8.10"))
         #expect(v("10") > v("9.9.9"))
         #expect(v("1.0.1") > v("1"))
-        for bad in ["", "1..2", "1.a", "v1", ".1", "1.", " 1", "1.2.3.4.5.6.7.8.9", "1234567890"] { #expect(Version(bad) == nil, "\(bad)") }
+        for bad in ["", "1..2", "1.a", "v1", ".1", "1.", " 1", "1.2.3.4.5.6.7.8.9", "1234567890"] {
+            #expect(Version(bad) == nil, "\(bad)")
+        }
     }
 
     @Test func theReadmeExample() {
@@ -46,17 +54,25 @@ struct UpdateRulesTests {
     }
 
     @Test func appIsCheckedBeforeOSAndHigherRestrictionsFirst() {
-        let rules = [UpdateRule(id: 1, platform: "web", restriction: .medium, active: true,
-                                minimumApp: requirement("2"), minimumOS: requirement("10", ["en": "os"]))]
+        let rules = [
+            UpdateRule(
+                id: 1, platform: "web", restriction: .medium, active: true,
+                minimumApp: requirement("2"), minimumOS: requirement("10", ["en": "os"]))
+        ]
         #expect(UpdateCheck.evaluate(rules, platform: "web", app: v("1"), os: v("5"), language: "en")?.kind == .app)
         #expect(UpdateCheck.evaluate(rules, platform: "web", app: v("2"), os: v("5"), language: "en")?.kind == .os)
         // The medium OS rule beats the low app rule.
-        #expect(UpdateCheck.evaluate(readmeRules, platform: "ios", app: v("6.5"), os: v("8"), language: "en")?.rule.id == 3)
+        #expect(
+            UpdateCheck.evaluate(readmeRules, platform: "ios", app: v("6.5"), os: v("8"), language: "en")?.rule.id == 3)
     }
 
     @Test func tiesGoToTheFirstRule() {
-        let rules = [UpdateRule(id: 7, platform: "ios", restriction: .high, active: true, minimumApp: requirement("3"), minimumOS: nil),
-                     UpdateRule(id: 8, platform: "ios", restriction: .high, active: true, minimumApp: requirement("5"), minimumOS: nil)]
+        let rules = [
+            UpdateRule(
+                id: 7, platform: "ios", restriction: .high, active: true, minimumApp: requirement("3"), minimumOS: nil),
+            UpdateRule(
+                id: 8, platform: "ios", restriction: .high, active: true, minimumApp: requirement("5"), minimumOS: nil),
+        ]
         #expect(UpdateCheck.evaluate(rules, platform: "ios", app: v("1"), os: v("1"), language: "en")?.rule.id == 7)
     }
 
@@ -66,29 +82,41 @@ struct UpdateRulesTests {
         #expect(r.message(for: "pt", base: "en") == "Português")
         #expect(r.message(for: "zh-Hant-TW", base: "en") == "繁體")
         #expect(r.message(for: "ja", base: "en") == "English")
-        #expect(requirement("1", ["fr": "x"]).message(for: "ja", base: "en") == "", "a missing message is empty, not a crash")
+        #expect(
+            requirement("1", ["fr": "x"]).message(for: "ja", base: "en") == "",
+            "a missing message is empty, not a crash")
     }
 
     @Test func otherPlatformsAreSeparate() {
-        #expect(UpdateCheck.evaluate(readmeRules, platform: "android", app: v("50"), os: v("14"), language: "en")?.rule.id == 5)
+        #expect(
+            UpdateCheck.evaluate(readmeRules, platform: "android", app: v("50"), os: v("14"), language: "en")?.rule.id
+                == 5)
         #expect(UpdateCheck.evaluate(readmeRules, platform: "web", app: v("1"), os: v("1"), language: "en") == nil)
     }
 
     @Test func browserRulesForOneSystemSkipTheOthers() {
         let rules = [
-            UpdateRule(id: 1, platform: "web", restriction: .high, active: true, minimumApp: nil, minimumOS: requirement("15"), os: "ios"),
-            UpdateRule(id: 2, platform: "web", restriction: .medium, active: true, minimumApp: nil, minimumOS: requirement("10"), os: "windows"),
-            UpdateRule(id: 3, platform: "web", restriction: .low, active: true, minimumApp: requirement("2.0"), minimumOS: nil),
+            UpdateRule(
+                id: 1, platform: "web", restriction: .high, active: true, minimumApp: nil, minimumOS: requirement("15"),
+                os: "ios"),
+            UpdateRule(
+                id: 2, platform: "web", restriction: .medium, active: true, minimumApp: nil,
+                minimumOS: requirement("10"), os: "windows"),
+            UpdateRule(
+                id: 3, platform: "web", restriction: .low, active: true, minimumApp: requirement("2.0"), minimumOS: nil),
         ]
         func check(_ os: String, _ system: String?) -> Int? {
-            UpdateCheck.evaluate(rules, platform: "web", app: v("2.0"), os: v(os), system: system, language: "en")?.rule.id
+            UpdateCheck.evaluate(rules, platform: "web", app: v("2.0"), os: v(os), system: system, language: "en")?.rule
+                .id
         }
         #expect(check("14.8", "ios") == 1)
         #expect(check("17", "ios") == nil)
         #expect(check("10.0", "windows") == nil, "Windows 10 is not held to iOS 15")
         #expect(check("6.1", "windows") == 2)
         #expect(check("1", nil) == nil, "an unknown system meets no system's rule")
-        #expect(UpdateCheck.evaluate(rules, platform: "web", app: v("1.9"), os: v("1"), system: "macos", language: "en")?.rule.id == 3,
-                "a rule for every system applies to all")
+        #expect(
+            UpdateCheck.evaluate(rules, platform: "web", app: v("1.9"), os: v("1"), system: "macos", language: "en")?
+                .rule.id == 3,
+            "a rule for every system applies to all")
     }
 }

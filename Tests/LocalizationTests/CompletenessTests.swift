@@ -1,5 +1,6 @@
-import Testing
 import Foundation  // only as an oracle for the shipped files
+import Testing
+
 @testable import Localization
 
 @Suite("Shipped localizations")
@@ -15,11 +16,16 @@ struct CompletenessTests {
     @Test(arguments: CompletenessTests.required)
     func languageHasEveryKeyWithTheSamePlaceholders(_ language: String) throws {
         let l = try load()
-        let base = l.table("en"), table = l.table(language)
+        let base = l.table("en")
+        let table = l.table(language)
         for key in base.keys.sorted() {
-            guard let text = table[key] else { Issue.record("\(language) lacks '\(key)'"); continue }
-            #expect(StringFormat.placeholders(in: text) == StringFormat.placeholders(in: base[key]!),
-                    "\(language) '\(key)': \(text) vs \(base[key]!)")
+            guard let text = table[key] else {
+                Issue.record("\(language) lacks '\(key)'")
+                continue
+            }
+            #expect(
+                StringFormat.placeholders(in: text) == StringFormat.placeholders(in: base[key]!),
+                "\(language) '\(key)': \(text) vs \(base[key]!)")
         }
         for key in table.keys where base[key] == nil { Issue.record("\(language) has '\(key)', which the base lacks") }
     }
@@ -27,15 +33,20 @@ struct CompletenessTests {
     @Test(arguments: CompletenessTests.required)
     func pluralsCoverEveryCategoryTheLanguageUses(_ language: String) throws {
         let l = try load()
-        let base = l.pluralTable("en"), table = l.pluralTable(language)
+        let base = l.pluralTable("en")
+        let table = l.pluralTable(language)
         for (key, basePlural) in base {
-            guard let plural = table[key] else { Issue.record("\(language) lacks plural '\(key)'"); continue }
+            guard let plural = table[key] else {
+                Issue.record("\(language) lacks plural '\(key)'")
+                continue
+            }
             #expect(Set(plural.variables.keys) == Set(basePlural.variables.keys), "\(language) '\(key)' variables")
             for (name, variable) in plural.variables {
                 #expect(variable.valueType == basePlural.variables[name]?.valueType)
                 let needed = Set((0...1000).map { PluralRules.category(for: Double($0), language: language) })
                 for category in needed where category != .other {
-                    #expect(variable.forms[category] != nil, "\(language) '\(key).\(name)' lacks the '\(category)' form")
+                    #expect(
+                        variable.forms[category] != nil, "\(language) '\(key).\(name)' lacks the '\(category)' form")
                 }
                 for (category, form) in variable.forms {
                     let kinds = StringFormat.placeholders(in: form).map(\.kind)
@@ -49,7 +60,8 @@ struct CompletenessTests {
     func applesParserReadsTheSameTable(_ language: String) throws {
         let path = "Localizations/\(language).lproj/Localizable.strings"
         let data = try #require(FileManager.default.contents(atPath: path))
-        let apple = try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: String])
+        let apple = try #require(
+            try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: String])
         #expect(try StringsFile(bytes: Array(data), file: path).table == apple)
     }
 }

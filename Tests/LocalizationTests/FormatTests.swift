@@ -1,5 +1,6 @@
-import Testing
 import Foundation  // only as an oracle: String(format:)
+import Testing
+
 @testable import Localization
 
 @Suite("Formatting and plurals")
@@ -35,15 +36,21 @@ struct FormatTests {
 
     @Test func placeholdersHaveKindsAndPositions() {
         #expect(StringFormat.placeholders(in: "Welcome back, %@") == [.init(position: 1, kind: .object)])
-        #expect(StringFormat.placeholders(in: "%2$@ has %1$d points (%.1f%%)")
-            == [.init(position: 1, kind: .integer), .init(position: 2, kind: .object), .init(position: 1, kind: .double)].sorted { $0.position < $1.position })
+        #expect(
+            StringFormat.placeholders(in: "%2$@ has %1$d points (%.1f%%)")
+                == [
+                    .init(position: 1, kind: .integer), .init(position: 2, kind: .object),
+                    .init(position: 1, kind: .double),
+                ].sorted { $0.position < $1.position })
         #expect(StringFormat.placeholders(in: "%ld games") == StringFormat.placeholders(in: "%d partidas"))
         #expect(StringFormat.placeholders(in: "Hi, %@") != StringFormat.placeholders(in: "Hi %d"))
     }
 
     @Test func russianHasFewAndMany() {
-        let expected: [(Double, PluralCategory)] = [(0, .many), (1, .one), (2, .few), (4, .few), (5, .many), (11, .many),
-                                                    (12, .many), (21, .one), (22, .few), (25, .many), (101, .one), (111, .many), (1.5, .other)]
+        let expected: [(Double, PluralCategory)] = [
+            (0, .many), (1, .one), (2, .few), (4, .few), (5, .many), (11, .many),
+            (12, .many), (21, .one), (22, .few), (25, .many), (101, .one), (111, .many), (1.5, .other),
+        ]
         for (n, category) in expected { #expect(PluralRules.category(for: n, language: "ru") == category, "\(n)") }
     }
 

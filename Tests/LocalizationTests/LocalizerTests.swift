@@ -1,6 +1,8 @@
-import Testing
-@testable import Localization
 import PropertyList
+import Synchronization
+import Testing
+
+@testable import Localization
 
 @Suite("Localizer and negotiation")
 struct LocalizerTests {
@@ -26,10 +28,13 @@ struct LocalizerTests {
 
     func localizer(log: @escaping @Sendable (String) -> Void = { _ in }) throws -> Localizer {
         let plurals = try PluralFormat.entries(from: PropertyListParser.parse(Array(Self.stringsdict.utf8)), file: "x")
-        return Localizer(base: "en",
-                         strings: ["en": ["hello": "Hello, %@!", "only.en": "English only", "pos": "%2$@ %1$@"],
-                                   "ru": ["hello": "Привет, %@!", "pos": "%1$@ %2$@"]],
-                         plurals: ["en": plurals, "ru": plurals], log: log)
+        return Localizer(
+            base: "en",
+            strings: [
+                "en": ["hello": "Hello, %@!", "only.en": "English only", "pos": "%2$@ %1$@"],
+                "ru": ["hello": "Привет, %@!", "pos": "%1$@ %2$@"],
+            ],
+            plurals: ["en": plurals, "ru": plurals], log: log)
     }
 
     @Test func fallsBackToBaseThenKey() throws {
@@ -111,13 +116,15 @@ struct LocalizerTests {
 
     let negotiation = LanguageNegotiation(available: ["en", "es", "fr", "de", "ja", "ru"], fallback: "en")
 
-    @Test(arguments: [
-        (nil, "en"), ("", "en"), ("ru", "ru"), ("ru-RU,ru;q=0.9,en;q=0.8", "ru"), ("fr-CH, fr;q=0.9, en;q=0.8", "fr"),
-        ("es-MX", "es"), ("es-419", "es"), ("es-AR;q=0.5, de;q=0.4", "es"), ("pt-BR, ja;q=0.5", "ja"),
-        ("zh-TW, de;q=0.1", "de"), ("en;q=0, ru;q=0.1", "ru"), ("*;q=0.5, ja", "ja"), ("en;q=0, *", "es"),
-        ("ru;q=0, *", "en"), ("de;q=0.5, fr;q=0.5", "de"), ("xx, yy", "en"), ("ja;q=bogus, fr", "fr"),
-        ("JA-jp", "ja"), ("de-DE-1996", "de"),
-    ] as [(String?, String)])
+    @Test(
+        arguments: [
+            (nil, "en"), ("", "en"), ("ru", "ru"), ("ru-RU,ru;q=0.9,en;q=0.8", "ru"),
+            ("fr-CH, fr;q=0.9, en;q=0.8", "fr"),
+            ("es-MX", "es"), ("es-419", "es"), ("es-AR;q=0.5, de;q=0.4", "es"), ("pt-BR, ja;q=0.5", "ja"),
+            ("zh-TW, de;q=0.1", "de"), ("en;q=0, ru;q=0.1", "ru"), ("*;q=0.5, ja", "ja"), ("en;q=0, *", "es"),
+            ("ru;q=0, *", "en"), ("de;q=0.5, fr;q=0.5", "de"), ("xx, yy", "en"), ("ja;q=bogus, fr", "fr"),
+            ("JA-jp", "ja"), ("de-DE-1996", "de"),
+        ] as [(String?, String)])
     func negotiates(_ header: String?, _ expected: String) {
         #expect(negotiation.negotiate(header) == expected, "\(header ?? "nil")")
     }
@@ -139,7 +146,6 @@ final class LockedList: @unchecked Sendable {
     func append(_ s: String) { lock.run { storage.append(s) } }
 }
 
-import Synchronization
 final class Mutex: @unchecked Sendable {
     private let inner = Synchronization.Mutex<Void>(())
     func run<T>(_ body: () -> T) -> T { inner.withLock { _ in body() } }

@@ -1,6 +1,6 @@
-import Testing
 import Foundation  // only as an oracle: PropertyListSerialization
 import PropertyList
+import Testing
 
 /// Converts Foundation's reading to ours, for comparison.
 func fromFoundation(_ any: Any) -> PropertyListValue? {
@@ -15,7 +15,10 @@ func fromFoundation(_ any: Any) -> PropertyListValue? {
         return items.count == a.count ? .array(items) : nil
     case let d as [String: Any]:
         var members: [(String, PropertyListValue)] = []
-        for key in d.keys.sorted() { guard let v = fromFoundation(d[key]!) else { return nil }; members.append((key, v)) }
+        for key in d.keys.sorted() {
+            guard let v = fromFoundation(d[key]!) else { return nil }
+            members.append((key, v))
+        }
         return .dictionary(members)
     default: return nil
     }
@@ -25,7 +28,8 @@ func sortedKeys(_ v: PropertyListValue) -> PropertyListValue {
     switch v {
     case .array(let a): .array(a.map(sortedKeys))
     case .dictionary(let d):
-        .dictionary(Dictionary(d, uniquingKeysWith: { $1 }).sorted { $0.key < $1.key }.map { ($0.key, sortedKeys($0.value)) })
+        .dictionary(
+            Dictionary(d, uniquingKeysWith: { $1 }).sorted { $0.key < $1.key }.map { ($0.key, sortedKeys($0.value)) })
     default: v
     }
 }

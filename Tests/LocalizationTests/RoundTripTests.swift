@@ -46,8 +46,10 @@ struct RoundTripTests {
         #expect(try PropertyListParser.parse(Array(PropertyListWriter.xml(value).utf8)) == value)
     }
 
-    @Test(arguments: ["Pick a game", "%@ (current)", "%1$@ beat %2$@ in %3$d tries", "%#@games@", "100% sure", "%.1f%% done",
-                      "%ld left"])
+    @Test(arguments: [
+        "Pick a game", "%@ (current)", "%1$@ beat %2$@ in %3$d tries", "%#@games@", "100% sure", "%.1f%% done",
+        "%ld left",
+    ])
     func thePseudoLocaleKeepsPlaceholdersAndGrows(_ text: String) {
         let pseudo = PseudoLocale.transform(text)
         #expect(StringFormat.placeholders(in: pseudo) == StringFormat.placeholders(in: text), "\(pseudo)")

@@ -1,5 +1,6 @@
-import Testing
 import Foundation  // only as an oracle: Apple's own parser
+import Testing
+
 @testable import Localization
 
 /// Apple's parser, through swift-corelibs-foundation (the same CFOldStylePList code).
@@ -43,7 +44,8 @@ struct StringsFileTests {
     @Test func byteOrderMarksAndUTF16() throws {
         let text = "\"k\" = \"välue ✓\";"
         let utf8BOM: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(text.utf8)
-        var le: [UInt8] = [0xFF, 0xFE], be: [UInt8] = [0xFE, 0xFF]
+        var le: [UInt8] = [0xFF, 0xFE]
+        var be: [UInt8] = [0xFE, 0xFF]
         for unit in text.utf16 {
             le += [UInt8(unit & 0xFF), UInt8(unit >> 8)]
             be += [UInt8(unit >> 8), UInt8(unit & 0xFF)]
@@ -56,13 +58,23 @@ struct StringsFileTests {
 
     @Test func randomValidFilesAgreeWithApple() throws {
         var rng = SystemRandomNumberGenerator()
-        let pieces = ["a", "Z", "9", "é", "ゲ", "😀", " ", "\\n", "\\t", "\\\"", "\\\\", "\\101", "\\351", "\\U00e9", "\\UD83D\\UDE00",
-                      "%@", "%1$d", "'", "/", "*", "=", ";", "\n", "\\q"]
+        let pieces = [
+            "a", "Z", "9", "é", "ゲ", "😀", " ", "\\n", "\\t", "\\\"", "\\\\", "\\101", "\\351", "\\U00e9",
+            "\\UD83D\\UDE00",
+            "%@", "%1$d", "'", "/", "*", "=", ";", "\n", "\\q",
+        ]
         for _ in 0..<300 {
             var text = ""
             for _ in 0..<Int.random(in: 1...6, using: &rng) {
-                func quoted() -> String { "\"" + (0..<Int.random(in: 0...8, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined() + "\"" }
-                text += quoted() + [" = ", "=", " =\n"].randomElement(using: &rng)! + quoted() + ";" + ["\n", " ", "/* c */", "// c\n"].randomElement(using: &rng)!
+                func quoted() -> String {
+                    "\""
+                        + (0..<Int.random(in: 0...8, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }
+                        .joined() + "\""
+                }
+                text +=
+                    quoted() + [" = ", "=", " =\n"].randomElement(using: &rng)! + quoted() + ";" + [
+                        "\n", " ", "/* c */", "// c\n",
+                    ].randomElement(using: &rng)!
             }
             let apple = try #require(appleTable(Array(text.utf8)), "Apple refused \(text.debugDescription)")
             #expect(try ours(text) == apple, "\(text.debugDescription)")
@@ -99,7 +111,9 @@ struct StringsFileTests {
     }
 
     @Test func invalidUTF8IsRefused() {
-        #expect(throws: StringsFile.Error.self) { try StringsFile(bytes: [0x22, 0x61, 0x22, 0x3B, 0x0A, 0xFF, 0xFE, 0x41]) }
+        #expect(throws: StringsFile.Error.self) {
+            try StringsFile(bytes: [0x22, 0x61, 0x22, 0x3B, 0x0A, 0xFF, 0xFE, 0x41])
+        }
         #expect(throws: StringsFile.Error.self) { try StringsFile(bytes: [0xFF, 0xFE, 0x41]) }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Mastermind
 
 func code(_ s: String) -> Code { try! Code(s, rules: .classic) }
@@ -12,23 +13,27 @@ struct MastermindTests {
         ("0012", "2100", 0, 4, 0), ("0001", "1000", 2, 2, 0), ("4567", "7654", 0, 4, 0), ("1111", "1234", 1, 0, 3),
     ])
     func scoring(_ secret: String, _ guess: String, _ red: Int, _ blue: Int, _ gray: Int) {
-        #expect(Feedback.score(secret: code(secret), guess: code(guess)) == Feedback(red: red, blue: blue, gray: gray),
-                "\(secret) vs \(guess)")
+        #expect(
+            Feedback.score(secret: code(secret), guess: code(guess)) == Feedback(red: red, blue: blue, gray: gray),
+            "\(secret) vs \(guess)")
     }
 
     @Test func scoringIsSymmetricInBlueAndRed() {
         // Swapping secret and guess never changes the pegs.
         for a in stride(from: 0, to: 4096, by: 37) {
             for b in stride(from: 0, to: 4096, by: 53) {
-                let x = Code(index: a, rules: .classic), y = Code(index: b, rules: .classic)
+                let x = Code(index: a, rules: .classic)
+                let y = Code(index: b, rules: .classic)
                 #expect(Feedback.score(secret: x, guess: y) == Feedback.score(secret: y, guess: x))
             }
         }
     }
 
-    @Test(arguments: [("013", Code.Problem.wrongLength(expected: 4, got: 3)), ("01355", .wrongLength(expected: 4, got: 5)),
-                      ("0138", .outOfRange(digit: "8", min: 0, max: 7)), ("01a5", .notADigit("a")), ("０１２３", .notADigit("０")),
-                      ("", .wrongLength(expected: 4, got: 0)), ("01 5", .notADigit(" "))])
+    @Test(arguments: [
+        ("013", Code.Problem.wrongLength(expected: 4, got: 3)), ("01355", .wrongLength(expected: 4, got: 5)),
+        ("0138", .outOfRange(digit: "8", min: 0, max: 7)), ("01a5", .notADigit("a")), ("０１２３", .notADigit("０")),
+        ("", .wrongLength(expected: 4, got: 0)), ("01 5", .notADigit(" ")),
+    ])
     func invalidCodesSayWhy(_ text: String, _ problem: Code.Problem) {
         #expect(throws: problem) { try Code(text, rules: .classic) }
     }
@@ -79,8 +84,11 @@ struct MastermindTests {
         let second = solver.nextGuess(after: history)!
         #expect(second != first)
         // Impossible feedback leaves nothing to propose.
-        #expect(solver.nextGuess(after: [(code("0000"), Feedback(red: 4, blue: 0, gray: 0)),
-                                         (code("1111"), Feedback(red: 4, blue: 0, gray: 0))]) == nil)
+        #expect(
+            solver.nextGuess(after: [
+                (code("0000"), Feedback(red: 4, blue: 0, gray: 0)),
+                (code("1111"), Feedback(red: 4, blue: 0, gray: 0)),
+            ]) == nil)
     }
 
     @Test func smallerGamesAreSolvedWithinKnuthsBound() {
@@ -100,12 +108,14 @@ struct MastermindTests {
         let rules = Rules.classic
         var game = Game(rules: rules, secret: try Code("0123", rules: rules))
         var random = SystemRandomNumberGenerator()
-        _ = try game.guess("0456", using: &random)   // 1 red (0), 0 blue
-        _ = try game.guess("7103", using: &random)   // 1 red (3), 2 blue (1, 0)
+        _ = try game.guess("0456", using: &random)  // 1 red (0), 0 blue
+        _ = try game.guess("7103", using: &random)  // 1 red (3), 2 blue (1, 0)
         #expect(game.contradiction(try Code("0123", rules: rules)) == nil, "the secret always fits")
         #expect(game.contradiction(try Code("4567", rules: rules)) == 0, "no 0 in place: row 1 had one red")
         #expect(game.contradiction(try Code("0777", rules: rules)) == 1, "fits row 1, not row 2")
         #expect(game.contradiction(try Code("0456", rules: rules)) == 0, "an earlier guess fits only if it won")
-        #expect(Game(rules: rules, secret: try Code("0123", rules: rules)).contradiction(try Code("7777", rules: rules)) == nil)
+        #expect(
+            Game(rules: rules, secret: try Code("0123", rules: rules)).contradiction(try Code("7777", rules: rules))
+                == nil)
     }
 }

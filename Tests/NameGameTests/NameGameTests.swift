@@ -1,7 +1,8 @@
-import Testing
-import SpacedRepetition
-import JSON
 import Files
+import JSON
+import SpacedRepetition
+import Testing
+
 @testable import NameGame
 
 func json(_ text: String) -> JSONValue { try! JSONParser.parse(text) }
@@ -34,12 +35,14 @@ struct NameGameTests {
     }
 
     @Test func readsThe2017Shape() throws {
-        let directory = try Directory(json: json("""
-            {"items": [{"id": "x", "type": "people", "slug": "x", "firstName": "Xia", "lastName": "Xu", "jobTitle": "Dev",
-                        "headshot": {"type": "image", "mimeType": "image/jpeg", "id": "h", "url": "//images.example/x.jpg",
-                                     "alt": "x", "height": 340, "width": 340}, "socialLinks": []}],
-             "meta": {"skip": 0, "limit": 100, "total": 1}}
-            """))
+        let directory = try Directory(
+            json: json(
+                """
+                {"items": [{"id": "x", "type": "people", "slug": "x", "firstName": "Xia", "lastName": "Xu", "jobTitle": "Dev",
+                            "headshot": {"type": "image", "mimeType": "image/jpeg", "id": "h", "url": "//images.example/x.jpg",
+                                         "alt": "x", "height": 340, "width": 340}, "socialLinks": []}],
+                 "meta": {"skip": 0, "limit": 100, "total": 1}}
+                """))
         #expect(directory.people.first?.headshotURL == "https://images.example/x.jpg")
     }
 
@@ -62,14 +65,17 @@ struct NameGameTests {
         #expect(directory.skipped.count >= 3, "broken headshots are left out")
         for person in directory.people {
             #expect(Files.read("Public" + person.headshotURL) != nil, "\(person.headshotURL) exists")
-            #expect(!person.headshotURL.lowercased().contains(person.firstName.lowercased()), "file names give nothing away")
+            #expect(
+                !person.headshotURL.lowercased().contains(person.firstName.lowercased()), "file names give nothing away"
+            )
         }
     }
 
     func people(_ n: Int, matts: Int = 0, former: Int = 0) -> [Person] {
         (0..<n).map { i in
-            Person(id: "p\(i)", firstName: i < matts ? "Matt\(i)" : "Name\(i)", lastName: "L\(i)",
-                   jobTitle: i < former ? nil : "Job", headshotURL: "/h/\(i).svg", retired: i < former)
+            Person(
+                id: "p\(i)", firstName: i < matts ? "Matt\(i)" : "Name\(i)", lastName: "L\(i)",
+                jobTitle: i < former ? nil : "Job", headshotURL: "/h/\(i).svg", retired: i < former)
         }
     }
 
@@ -93,7 +99,8 @@ struct NameGameTests {
         #expect(Mode.team.pool(everyone).allSatisfy { $0.isCurrentStaff })
         #expect(Mode.team.pool(everyone).count == 20)
         var rng = SystemRandomNumberGenerator()
-        #expect(Round.make(.matt, from: everyone, using: &rng)?.people.count == 4, "fewer than six: as many as there are")
+        #expect(
+            Round.make(.matt, from: everyone, using: &rng)?.people.count == 4, "fewer than six: as many as there are")
         #expect(Round.make(.matt, from: people(5), using: &rng) == nil)
     }
 
@@ -112,11 +119,15 @@ struct NameGameTests {
         #expect(round.hidden(after: 5.9, interval: 2) == [4, 0])
         #expect(round.hidden(after: 10, interval: 2) == [4, 0, 5, 1, 3])
         #expect(round.hidden(after: 60, interval: 2) == [4, 0, 5, 1, 3], "never the answer")
-        #expect(Round(mode: .normal, people: people(6), answer: 2, hideOrder: [4, 0, 5, 1, 3]).hidden(after: 60, interval: 2).isEmpty)
+        #expect(
+            Round(mode: .normal, people: people(6), answer: 2, hideOrder: [4, 0, 5, 1, 3]).hidden(
+                after: 60, interval: 2
+            ).isEmpty)
     }
 
     @Test func statisticsMergeExactly() {
-        var a = Stats(), b = Stats()
+        var a = Stats()
+        var b = Stats()
         a.record(wrongTaps: 2, identifiedAfter: 3000)
         a.record(wrongTaps: 0, identifiedAfter: 1000)
         b.record(wrongTaps: 1, identifiedAfter: 8000)
@@ -125,14 +136,18 @@ struct NameGameTests {
         #expect(lifetime.rounds == 4)
         #expect(lifetime.identified == 3)
         #expect(lifetime.correctTaps == 3 && lifetime.incorrectTaps == 6 && lifetime.totalTaps == 9)
-        #expect(lifetime.averageIdentifyMilliseconds == 4000, "the mean of all rounds, not of the two averages (2000 and 8000)")
+        #expect(
+            lifetime.averageIdentifyMilliseconds == 4000,
+            "the mean of all rounds, not of the two averages (2000 and 8000)")
         #expect(lifetime.accuracy == 3.0 / 9.0)
         #expect(Stats().averageIdentifyMilliseconds == nil && Stats().accuracy == nil)
     }
 }
 
 @Suite struct LearningPlanTests {
-    let people = (0..<8).map { Person(id: "p\($0)", firstName: "N\($0)", lastName: "L", jobTitle: "J", headshotURL: "/h", retired: false) }
+    let people = (0..<8).map {
+        Person(id: "p\($0)", firstName: "N\($0)", lastName: "L", jobTitle: "J", headshotURL: "/h", retired: false)
+    }
     let fsrs = FSRS()
     let now: Int64 = 1_700_000_000_000
 
@@ -177,9 +192,13 @@ struct NameGameTests {
     @Test func masteryCountsWithoutNaming() {
         let plan = LearningPlan()
         var cards: [String: Card] = [:]
-        cards["p0"] = Card(state: .review, step: nil, stability: 30, difficulty: 5, due: now + 30 * FSRS.day, lastReview: now)
-        cards["p1"] = Card(state: .review, step: nil, stability: 3, difficulty: 5, due: now - 1, lastReview: now - FSRS.day)
+        cards["p0"] = Card(
+            state: .review, step: nil, stability: 30, difficulty: 5, due: now + 30 * FSRS.day, lastReview: now)
+        cards["p1"] = Card(
+            state: .review, step: nil, stability: 3, difficulty: 5, due: now - 1, lastReview: now - FSRS.day)
         cards["p2"] = fsrs.review(Card(due: now), .again, at: now)
-        #expect(plan.mastery(people: people, cards: cards, now: now) == LearningPlan.Mastery(knownWell: 1, learning: 2, notMet: 5, due: 1))
+        #expect(
+            plan.mastery(people: people, cards: cards, now: now)
+                == LearningPlan.Mastery(knownWell: 1, learning: 2, notMet: 5, due: 1))
     }
 }

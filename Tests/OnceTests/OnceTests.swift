@@ -1,5 +1,6 @@
-import Testing
 import Synchronization
+import Testing
+
 @testable import Once
 
 /// A clock the test moves by hand.
@@ -10,7 +11,9 @@ final class TestClock: Sendable {
 }
 
 func once(_ clock: TestClock, install: Double = 1_000, version: Double = 1_000, session: Double = 1_000) -> Once {
-    Once(record: Once.Record(), anchors: Once.Anchors(install: install, version: version, session: session), clock: { clock.now })
+    Once(
+        record: Once.Record(), anchors: Once.Anchors(install: install, version: version, session: session),
+        clock: { clock.now })
 }
 
 @Suite("The once-store")
@@ -46,8 +49,8 @@ struct OnceTests {
     @Test func sinceIncludesItsExactBoundary() {
         let clock = TestClock()
         var o = once(clock)
-        o.markDone("t")          // at 1000
-        clock.advance(60)        // now 1060
+        o.markDone("t")  // at 1000
+        clock.advance(60)  // now 1060
         #expect(o.beenDone("t", scope: .since(60)), "a mark exactly Δ ago counts")
         #expect(!o.beenDone("t", scope: .since(59.999)))
         clock.advance(0.001)
@@ -57,16 +60,17 @@ struct OnceTests {
     @Test func installVersionAndSessionScopes() {
         let clock = TestClock()
         var o = once(clock, install: 900, version: 1_050, session: 1_100)
-        o.markDone("t")          // 1000: after install, before the version and session began
+        o.markDone("t")  // 1000: after install, before the version and session began
         clock.advance(75)
-        o.markDone("t")          // 1075: in this version, before this session
+        o.markDone("t")  // 1075: in this version, before this session
         clock.advance(50)
-        o.markDone("t")          // 1125: in this session
+        o.markDone("t")  // 1125: in this session
         #expect(o.count("t", scope: .install) == 3)
         #expect(o.count("t", scope: .version) == 2)
         #expect(o.count("t", scope: .session) == 1)
         // A new session or a new version starts counting afresh.
-        let later = Once(record: o.record, anchors: Once.Anchors(install: 900, version: 1_200, session: 1_130), clock: { clock.now })
+        let later = Once(
+            record: o.record, anchors: Once.Anchors(install: 900, version: 1_200, session: 1_130), clock: { clock.now })
         #expect(!later.beenDone("t", scope: .session))
         #expect(!later.beenDone("t", scope: .version))
         #expect(later.beenDone("t", scope: .install))
@@ -144,7 +148,9 @@ struct OnceTests {
     @Test func clearing() {
         let clock = TestClock()
         var o = once(clock)
-        o.markDone("a"); o.markDone("b"); o.toDo("c")
+        o.markDone("a")
+        o.markDone("b")
+        o.toDo("c")
         o.clearDone("a")
         #expect(!o.beenDone("a") && o.beenDone("b"))
         o.clearToDo("c")

@@ -9,21 +9,31 @@ import Testing
 
     @Test func intervalsAndStatesFollowTheWorkedExample() {
         let fsrs = FSRS()
-        var card = Card(due: Self.start), cards: [Card] = []
-        let ratings: [Rating] = [.good, .good, .good, .good, .good, .good, .again, .again, .good, .good, .good, .good, .good]
+        var card = Card(due: Self.start)
+        var cards: [Card] = []
+        let ratings: [Rating] = [
+            .good, .good, .good, .good, .good, .good, .again, .again, .good, .good, .good, .good, .good,
+        ]
         for rating in ratings {
             card = fsrs.review(card, rating, at: card.due)
             cards.append(card)
         }
-        #expect(cards.map { Int(($0.due - $0.lastReview!) / FSRS.day) } == [0, 4, 14, 44, 125, 328, 0, 0, 7, 16, 34, 71, 142])
-        #expect(cards.map(\.state) == [.learning, .review, .review, .review, .review, .review, .relearning, .relearning,
-                                       .review, .review, .review, .review, .review])
+        #expect(
+            cards.map { Int(($0.due - $0.lastReview!) / FSRS.day) } == [
+                0, 4, 14, 44, 125, 328, 0, 0, 7, 16, 34, 71, 142,
+            ])
+        #expect(
+            cards.map(\.state) == [
+                .learning, .review, .review, .review, .review, .review, .relearning, .relearning,
+                .review, .review, .review, .review, .review,
+            ])
     }
 
     @Test func memoryStateAfterSpacedReviews() {
         // Again, then Good five times, 0, 0, 1, 3, 8 and 21 days apart; then Good once more.
         let fsrs = FSRS()
-        var card = Card(due: Self.start), now = Self.start
+        var card = Card(due: Self.start)
+        var now = Self.start
         for (rating, days) in zip([Rating.again, .good, .good, .good, .good, .good], [Int64(0), 0, 1, 3, 8, 21]) {
             card = fsrs.review(card, rating, at: now)
             now += days * FSRS.day
@@ -67,8 +77,10 @@ import Testing
 
     @Test func retrievabilityFallsWithTime() {
         let fsrs = FSRS()
-        let card = fsrs.review(fsrs.review(Card(due: Self.start), .good, at: Self.start), .good, at: Self.start + 600_000)
-        let soon = fsrs.retrievability(card, at: card.lastReview!), later = fsrs.retrievability(card, at: card.due)
+        let card = fsrs.review(
+            fsrs.review(Card(due: Self.start), .good, at: Self.start), .good, at: Self.start + 600_000)
+        let soon = fsrs.retrievability(card, at: card.lastReview!)
+        let later = fsrs.retrievability(card, at: card.due)
         let much = fsrs.retrievability(card, at: card.due + 100 * FSRS.day)
         #expect(soon == 1)
         #expect(abs(later - 0.9) < 0.02)  // due when recall is expected to fall to 90%

@@ -1,14 +1,15 @@
-import Testing
 import Storage
 import Synchronization
 import TestSupport
+import Testing
 
 @Suite("The database writer: group commit")
 struct DatabaseWriterTests {
     let scratch = ScratchDirectory()
 
     func pool(_ engine: Engine, commitDelay: Double = 0) throws -> DatabasePool {
-        let pool = DatabasePool(location: try TestDatabase.fresh(engine, in: scratch, name: "w"), commitDelay: commitDelay)
+        let pool = DatabasePool(
+            location: try TestDatabase.fresh(engine, in: scratch, name: "w"), commitDelay: commitDelay)
         try pool.connection().migrate(StorageTests.schema)
         return pool
     }
@@ -22,7 +23,9 @@ struct DatabaseWriterTests {
         let failures = Atomic<Int>(0)
         concurrently(40) { i in
             do {
-                try pool.write { db in try db.execute("INSERT INTO players VALUES (?, ?)", [.text("p\(i)"), .integer(Int64(i))]) }
+                try pool.write { db in
+                    try db.execute("INSERT INTO players VALUES (?, ?)", [.text("p\(i)"), .integer(Int64(i))])
+                }
             } catch {
                 failures.wrappingAdd(1, ordering: .relaxed)
             }
@@ -33,6 +36,7 @@ struct DatabaseWriterTests {
         let writer = try pool.writer()
         #expect(writer.transactions.load(ordering: .relaxed) == 40)
         #expect(writer.commits.load(ordering: .relaxed) < 20, "transactions waiting together share one flush")
+        #expect(writer.commits.load(ordering: .relaxed) >= 1, "the writes were committed, not merely counted")
     }
 
     /// A transaction that throws (a broken constraint, a stale turn) rolls back alone; the batch commits.
@@ -43,22 +47,27 @@ struct DatabaseWriterTests {
         let results = Mutex<[Int: Bool]>([:])
         let gate = Atomic<Int>(0)
         // The first job holds the writer until the other three are queued, so all four share a batch.
-        writer.submit({ db in
-            try db.execute("INSERT INTO players VALUES ('first', 0)")
-            while gate.load(ordering: .acquiring) < 3 { sleep(seconds: 0.001) }
-        }, done: { error in results.withLock { $0[0] = error == nil } })
-        for (i, sql) in [(1, "INSERT INTO players VALUES ('second', 1)"),
-                         (2, "INSERT INTO notes VALUES ('nobody', 'x', 0, NULL)"),  // foreign key: fails
-                         (3, "INSERT INTO players VALUES ('third', 3)")] {
-            writer.submit({ db in
-                try db.execute(sql)
-                if i == 2 { throw Refused() }
-            }, done: { error in results.withLock { $0[i] = error == nil } })
+        writer.submit(
+            { db in
+                try db.execute("INSERT INTO players VALUES ('first', 0)")
+                while gate.load(ordering: .acquiring) < 3 { sleep(seconds: 0.001) }
+            }, done: { error in results.withLock { $0[0] = error == nil } })
+        for (i, sql) in [
+            (1, "INSERT INTO players VALUES ('second', 1)"),
+            (2, "INSERT INTO notes VALUES ('nobody', 'x', 0, NULL)"),  // foreign key: fails
+            (3, "INSERT INTO players VALUES ('third', 3)"),
+        ] {
+            writer.submit(
+                { db in
+                    try db.execute(sql)
+                    if i == 2 { throw Refused() }
+                }, done: { error in results.withLock { $0[i] = error == nil } })
             gate.wrappingAdd(1, ordering: .releasing)
         }
         try pool.write { _ in }  // queued behind them: returns once they are settled
         #expect(results.withLock { $0 } == [0: true, 1: true, 2: false, 3: true])
-        let rows = try Database(location: pool.location).query("SELECT id FROM players ORDER BY first_seen").compactMap { $0.string("id") }
+        let rows = try Database(location: pool.location).query("SELECT id FROM players ORDER BY first_seen").compactMap
+        { $0.string("id") }
         #expect(rows == ["first", "second", "third"])
         #expect(try Database(location: pool.location).first("SELECT COUNT(*) AS n FROM notes")?.int("n") == 0)
     }
@@ -74,7 +83,12 @@ struct DatabaseWriterTests {
             return try pool.connection().first("SELECT COUNT(*) AS n FROM players")?.int("n") ?? -1
         }
         #expect(seen == 2)
-        #expect(throws: Refused.self) { try pool.write { db in try db.execute("INSERT INTO players VALUES ('gone', 3)"); throw Refused() } }
+        #expect(throws: Refused.self) {
+            try pool.write { db in
+                try db.execute("INSERT INTO players VALUES ('gone', 3)")
+                throw Refused()
+            }
+        }
         #expect(try pool.connection().first("SELECT COUNT(*) AS n FROM players WHERE id = 'gone'")?.int("n") == 0)
     }
 
@@ -82,7 +96,9 @@ struct DatabaseWriterTests {
         let pool = try pool(engine, commitDelay: 0.05)
         let committed = Atomic<Int>(0)
         for i in 0..<10 {
-            pool.writeLater({ db in try db.execute("INSERT INTO players VALUES (?, ?)", [.text("q\(i)"), .integer(Int64(i))]) })
+            pool.writeLater({ db in
+                try db.execute("INSERT INTO players VALUES (?, ?)", [.text("q\(i)"), .integer(Int64(i))])
+            })
         }
         try pool.writer().submit({ _ in }, done: { _ in committed.wrappingAdd(1, ordering: .relaxed) })
         pool.close()

@@ -1,6 +1,8 @@
-import Testing
-@testable import Storage
 import TestSupport
+import Testing
+
+@testable import Storage
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,7 +14,9 @@ struct StorageTests {
 
     static let schema = [
         Migration(1, "CREATE TABLE players (id TEXT PRIMARY KEY, first_seen INTEGER NOT NULL);"),
-        Migration(2, """
+        Migration(
+            2,
+            """
             CREATE TABLE notes (player TEXT NOT NULL REFERENCES players(id), body TEXT, score REAL, data BLOB);
             CREATE TABLE counters (id INTEGER PRIMARY KEY, label TEXT NOT NULL);
             """),
@@ -26,20 +30,23 @@ struct StorageTests {
         try db.execute("INSERT INTO players VALUES (?, ?)", ["p1", 42])
         try db.execute("INSERT INTO players VALUES (?, ?)", ["p'2", .integer(Int64.max)])
         let bytes: [UInt8] = [0, 1, 2, 0x5C, 0x78, 255]
-        try db.execute("INSERT INTO notes VALUES (?, ?, ?, ?)", ["p1", "héllo 'quoted' ? $1", .real(1.5), .blob(bytes)])
+        try db.execute(
+            "INSERT INTO notes VALUES (?, ?, ?, ?)", ["p1", "héllo 'quoted' ? $1", .real(1.5), .blob(bytes)])
         try db.execute("INSERT INTO notes VALUES (?, ?, ?, ?)", ["p'2", .null, .real(-0.1), .blob([])])
         let row = try #require(try db.first("SELECT * FROM notes WHERE player = ?", ["p1"]))
         #expect(row.string("body") == "héllo 'quoted' ? $1")
         #expect(row.double("score") == 1.5)
         #expect(row.blob("data") == bytes)
         #expect(row.int("missing") == nil)
-        let other = try #require(try db.first("SELECT n.*, p.first_seen FROM notes n JOIN players p ON p.id = n.player WHERE p.id = 'p''2'"))
+        let other = try #require(
+            try db.first("SELECT n.*, p.first_seen FROM notes n JOIN players p ON p.id = n.player WHERE p.id = 'p''2'"))
         #expect(other["body"] == .null)
         #expect(other.double("score") == -0.1)
         #expect(other.blob("data") == [])
         #expect(other.int("first_seen") == Int(Int64.max))
         // Aggregates read as numbers in both engines.
-        let sums = try #require(try db.first("SELECT COUNT(*) AS n, SUM(first_seen - 42) AS s, MAX(first_seen) AS m FROM players"))
+        let sums = try #require(
+            try db.first("SELECT COUNT(*) AS n, SUM(first_seen - 42) AS s, MAX(first_seen) AS m FROM players"))
         #expect(sums.int("n") == 2)
         #expect(sums.int("s") == Int(Int64.max) - 42)
         #expect(sums.int("m") == Int(Int64.max))
@@ -49,11 +56,53 @@ struct StorageTests {
         #expect(throws: DatabaseError.self) { try db.execute("INSERT INTO notes VALUES ('nobody', 'x', 0, NULL)") }
     }
 
+    @Test(arguments: Engine.allCases) func typedReadsTrustTheSchemaAndNameWhatIsWrong(_ engine: Engine) throws {
+        let db = try Database(location: TestDatabase.fresh(engine, in: scratch))
+        try db.migrate(Self.schema)
+        try db.execute("INSERT INTO players (id, first_seen) VALUES (?, ?)", ["p1", 42])
+        try db.execute(
+            "INSERT INTO notes (player, body, score, data) VALUES (?, ?, ?, ?)", ["p1", .null, .real(2.5), .blob([7])])
+        let row = try #require(try db.first("SELECT player, body, score, data FROM notes"))
+        #expect(try row.decode("player") == "p1")
+        #expect(try row.decode("score") == 2.5)
+        #expect(try row.decode("data") == [UInt8]([7]))
+        #expect(try row.decodeIfPresent("body", as: String.self) == nil)
+        // NULL where a value is required, a column the query did not select, a value of another type: each an error
+        // that names the column and the query, never a default.
+        let null = #expect(throws: DatabaseError.self) { try row.decode("body", as: String.self) }
+        #expect(null?.message == "column body is NULL (in: SELECT player, body, score, data FROM notes)")
+        let missing = #expect(throws: DatabaseError.self) { try row.decodeIfPresent("first_seen", as: Int.self) }
+        #expect(missing?.message.hasPrefix("column first_seen is missing (in: SELECT player") == true)
+        let wrong = #expect(throws: DatabaseError.self) { try row.decode("player", as: Int.self) }
+        #expect(wrong?.message.hasPrefix("column player is not Int") == true)
+        // Records and single values.
+        struct Player: FetchableRecord {
+            let id: String, firstSeen: Int
+            init(row: Row) throws(DatabaseError) {
+                id = try row.decode("id")
+                firstSeen = try row.decode("first_seen")
+            }
+        }
+        let players = try db.fetchAll(Player.self, "SELECT id, first_seen FROM players")
+        #expect(players.map(\.id) == ["p1"] && players.map(\.firstSeen) == [42])
+        #expect(try db.fetchOne(Player.self, "SELECT id, first_seen FROM players WHERE id = 'nobody'") == nil)
+        let partial = #expect(throws: DatabaseError.self) { try db.fetchOne(Player.self, "SELECT id FROM players") }
+        #expect(partial?.message.contains("first_seen is missing") == true)
+        #expect(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM players") == 1)
+        #expect(try db.value(Int.self, "SELECT first_seen FROM players WHERE id = 'nobody'") == nil)
+        #expect(throws: DatabaseError.self) {
+            try db.scalar(Int.self, "SELECT MAX(first_seen) AS m FROM players WHERE id = 'x'")
+        }
+    }
+
     @Test(arguments: Engine.allCases) func aFailedMigrationLeavesTheDatabaseUntouched(_ engine: Engine) throws {
         let db = try Database(location: TestDatabase.fresh(engine, in: scratch))
         try db.migrate([Self.schema[0]])
         let broken = [Self.schema[0], Migration(2, "CREATE TABLE half (x INTEGER);"), Migration(3, "THIS IS NOT SQL;")]
-        do { try db.migrate(broken); Issue.record("a broken migration ran") } catch {
+        do {
+            try db.migrate(broken)
+            Issue.record("a broken migration ran")
+        } catch {
             #expect(error.message.contains("migration 3 failed"), "\(error)")
             #expect(error.message.contains("the database is unchanged"))
         }
@@ -79,7 +128,10 @@ struct StorageTests {
         let fd = open(path, O_WRONLY | O_CREAT, 0o644)
         _ = write(fd, String(repeating: "not a database ", count: 300), 300 * 15)
         close(fd)
-        do { _ = try Database(path: path); Issue.record("opened a corrupt file") } catch {
+        do {
+            _ = try Database(path: path)
+            Issue.record("opened a corrupt file")
+        } catch {
             #expect(error.message.contains("not a database"), "\(error)")
             #expect(error.message.contains(path))
         }
@@ -98,8 +150,13 @@ struct StorageTests {
         #expect(try DatabaseLocation(parsing: "sqlite:/tmp/a.sqlite") == .sqlite("/tmp/a.sqlite"))
         #expect(try DatabaseLocation(parsing: "data/a.sqlite") == .sqlite("data/a.sqlite"))
         let url = "postgresql://arcade:s3cret@127.0.0.1:1/arcade?connect_timeout=2"
-        #expect(try DatabaseLocation(parsing: url).description == "postgresql://arcade@127.0.0.1:1/arcade?connect_timeout=2")
-        do { _ = try Database(location: .postgresql(url)); Issue.record("connected to a closed port") } catch {
+        #expect(
+            try DatabaseLocation(parsing: url).description == "postgresql://arcade@127.0.0.1:1/arcade?connect_timeout=2"
+        )
+        do {
+            _ = try Database(location: .postgresql(url))
+            Issue.record("connected to a closed port")
+        } catch {
             #expect(error.message.hasPrefix("cannot connect to postgresql://arcade@127.0.0.1:1/arcade"), "\(error)")
             #expect(!error.message.contains("s3cret"))
         }
@@ -109,8 +166,13 @@ struct StorageTests {
         let (sql, count) = SQLScanner("SELECT '?', \"a?\" FROM t WHERE x = ? -- why?\nAND y = ?").numberedParameters()
         #expect(sql == "SELECT '?', \"a?\" FROM t WHERE x = $1 -- why?\nAND y = $2")
         #expect(count == 2)
-        #expect(SQLDialect.postgresql.schema("CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER, r REAL, b BLOB, s TEXT DEFAULT 'INTEGER')")
-                == "CREATE TABLE t (id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, n BIGINT, r DOUBLE PRECISION, b BYTEA, s TEXT DEFAULT 'INTEGER')")
-        #expect(SQLDialect.sqlite.schema("CREATE TABLE t (id INTEGER PRIMARY KEY)") == "CREATE TABLE t (id INTEGER PRIMARY KEY)")
+        #expect(
+            SQLDialect.postgresql.schema(
+                "CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER, r REAL, b BLOB, s TEXT DEFAULT 'INTEGER')")
+                == "CREATE TABLE t (id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, n BIGINT, r DOUBLE PRECISION, b BYTEA, s TEXT DEFAULT 'INTEGER')"
+        )
+        #expect(
+            SQLDialect.sqlite.schema("CREATE TABLE t (id INTEGER PRIMARY KEY)")
+                == "CREATE TABLE t (id INTEGER PRIMARY KEY)")
     }
 }

@@ -1,4 +1,5 @@
 import CSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,15 +27,23 @@ public final class ChildProcess {
     /// Runs `arcade` with `arguments`, or another program (nginx) when `executable` names it.
     public init(_ arguments: [String], executable: String? = nil, environment: [String: String] = [:]) throws {
         let binary = executable ?? Self.arcadeBinary
-        guard access(binary, X_OK) == 0 else { throw TestFailure("no executable at \(binary) (for arcade: run `swift build` first)") }
+        guard access(binary, X_OK) == 0 else {
+            throw TestFailure("no executable at \(binary) (for arcade: run `swift build` first)")
+        }
         let out = open(scratch.path + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let err = open(scratch.path + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        defer { close(out); close(err) }
+        defer {
+            close(out)
+            close(err)
+        }
         var env = ["PATH=/usr/bin:/bin"]
         for (k, v) in environment { env.append("\(k)=\(v)") }
         let argv = ([binary] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
         pid = csys_spawn(binary, argv, envp, out, err)
         guard pid > 0 else { throw TestFailure("spawn failed: errno \(errno)") }
     }

@@ -1,4 +1,5 @@
 import CSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -64,8 +65,14 @@ public final class RawClient {
         if ready == 0 { return false }
         var chunk = [UInt8](repeating: 0, count: 65536)
         let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if n > 0 { buffer += chunk[0..<n]; return true }
-        if n == 0 || errno == ECONNRESET { sawEOF = true; return true }
+        if n > 0 {
+            buffer += chunk[0..<n]
+            return true
+        }
+        if n == 0 || errno == ECONNRESET {
+            sawEOF = true
+            return true
+        }
         if errno == EINTR || errno == EAGAIN { return true }
         throw TestFailure("recv: errno \(errno)")
     }
@@ -77,8 +84,15 @@ public final class RawClient {
         let end = deadline(timeout)
         var headEnd: Int?
         while true {
-            if let i = find([13, 10, 13, 10]) { headEnd = i; break }
-            if sawEOF { throw TestFailure("connection closed before a response head; got \(String(decoding: buffer, as: UTF8.self).prefix(200))") }
+            if let i = find([13, 10, 13, 10]) {
+                headEnd = i
+                break
+            }
+            if sawEOF {
+                throw TestFailure(
+                    "connection closed before a response head; got \(String(decoding: buffer, as: UTF8.self).prefix(200))"
+                )
+            }
             guard try fill(deadline: end) else { throw TestFailure("timed out waiting for a response head") }
         }
         let headText = String(decoding: buffer[0..<headEnd!], as: UTF8.self)
@@ -92,17 +106,22 @@ public final class RawClient {
             let colon = line.firstIndex(of: ":")!
             return (String(line[..<colon]), String(line[line.index(after: colon)...].drop(while: { $0 == " " })))
         }
-        var response = WireResponse(status: status, reason: statusLine.count > 2 ? statusLine[2] : "", headers: headers, body: [])
+        var response = WireResponse(
+            status: status, reason: statusLine.count > 2 ? statusLine[2] : "", headers: headers, body: [])
         if head || status < 200 || status == 204 || status == 304 { return response }
         if let length = response.header("Content-Length").flatMap(Int.init) {
             while buffer.count < length {
                 if sawEOF { throw TestFailure("closed after \(buffer.count) of \(length) body bytes") }
-                guard try fill(deadline: end) else { throw TestFailure("timed out reading body (\(buffer.count)/\(length))") }
+                guard try fill(deadline: end) else {
+                    throw TestFailure("timed out reading body (\(buffer.count)/\(length))")
+                }
             }
             response.body = Array(buffer[0..<length])
             buffer.removeFirst(length)
         } else {
-            while !sawEOF { guard try fill(deadline: end) else { throw TestFailure("timed out reading body to close") } }
+            while !sawEOF {
+                guard try fill(deadline: end) else { throw TestFailure("timed out reading body to close") }
+            }
             response.body = buffer
             buffer = []
         }
@@ -142,7 +161,8 @@ public final class RawClient {
 
     /// Reads until `text` has arrived (returning everything so far, consumed) or the timeout passes (nil).
     public func read(until text: String, timeout: Double) throws -> String? {
-        let end = deadline(timeout), needle = Array(text.utf8)
+        let end = deadline(timeout)
+        let needle = Array(text.utf8)
         while find(needle) == nil {
             guard !sawEOF, try fill(deadline: end) else { return nil }
         }
@@ -152,7 +172,9 @@ public final class RawClient {
 
     private func find(_ needle: [UInt8]) -> Int? {
         guard buffer.count >= needle.count else { return nil }
-        for i in 0...(buffer.count - needle.count) where buffer[i..<(i + needle.count)].elementsEqual(needle) { return i }
+        for i in 0...(buffer.count - needle.count) where buffer[i..<(i + needle.count)].elementsEqual(needle) {
+            return i
+        }
         return nil
     }
 }
@@ -169,7 +191,10 @@ public func csysNow() -> Double { Double(csys_monotonic_ns()) / 1e9 }
 public final class ThreadRunner: @unchecked Sendable {
     private var handle: UInt64 = 0
     public init(_ body: @escaping () -> Void) {
-        final class Box { let run: () -> Void; init(_ r: @escaping () -> Void) { run = r } }
+        final class Box {
+            let run: () -> Void
+            init(_ r: @escaping () -> Void) { run = r }
+        }
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         _ = csys_thread_start({ Unmanaged<Box>.fromOpaque($0!).takeRetainedValue().run() }, context, &handle)
     }

@@ -1,5 +1,6 @@
 import Storage
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,13 +26,16 @@ extension DatabaseLocation {
 /// test PostgreSQL server (`ARCADE_TEST_POSTGRES`, as `scripts/test` sets it; otherwise a cluster of the user's own,
 /// started here with `scripts/postgres` on first use and left running for the next run).
 public enum TestDatabase {
-    public static func fresh(_ engine: Engine, in scratch: ScratchDirectory, name: String = "site") throws -> DatabaseLocation {
+    public static func fresh(
+        _ engine: Engine, in scratch: ScratchDirectory, name: String = "site"
+    ) throws -> DatabaseLocation {
         switch engine {
         case .sqlite:
             return .sqlite(scratch.path + "/\(name).sqlite")
         case .postgresql:
             let server = try serverURL()
-            let schema = "t\(getpid())_\(counter.add(1, ordering: .relaxed).newValue)_\(name.filter(\.isLetter).lowercased())"
+            let schema =
+                "t\(getpid())_\(counter.add(1, ordering: .relaxed).newValue)_\(name.filter(\.isLetter).lowercased())"
             try Database(location: .postgresql(server)).executeScript("CREATE SCHEMA \(schema)")
             return .postgresql(server + (server.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)")
         }
@@ -57,9 +61,13 @@ public enum TestDatabase {
     private static func startCluster() throws -> String {
         let folder = "/tmp/arcade-test-postgres-\(getuid())"
         let url = "postgresql://postgres@/postgres?host=\(folder)"
-        if access(folder + "/.s.PGSQL.5432", F_OK) == 0, (try? Database(location: .postgresql(url))) != nil { return url }
+        if access(folder + "/.s.PGSQL.5432", F_OK) == 0, (try? Database(location: .postgresql(url))) != nil {
+            return url
+        }
         _ = system("scripts/postgres stop '\(folder)' >/dev/null 2>&1; rm -rf '\(folder)'")
-        guard let pipe = popen("scripts/postgres start '\(folder)'", "r") else { throw DatabaseError("cannot run scripts/postgres") }
+        guard let pipe = popen("scripts/postgres start '\(folder)'", "r") else {
+            throw DatabaseError("cannot run scripts/postgres")
+        }
         var output = ""
         var buffer = [CChar](repeating: 0, count: 512)
         while fgets(&buffer, Int32(buffer.count), pipe) != nil {

@@ -1,7 +1,8 @@
-import Testing
 import JSON
 import Synchronization
 import Templates
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,7 +51,8 @@ struct MustacheSpecTests {
     @Test(arguments: [false, true])
     func allCoreSpecTestsPass(compiled: Bool) throws {
         let directory = try #require(Self.specDirectory(), "the Mustache spec is missing from ../shared/mustache-spec")
-        var total = 0, passed = 0
+        var total = 0
+        var passed = 0
         var failures: [String] = []
         for file in Self.files {
             let text = try #require(readFile("\(directory)/\(file).json"))
@@ -64,8 +66,12 @@ struct MustacheSpecTests {
                     let parsed = try TemplateLibrary(sources: sources)
                     let library = compiled ? parsed.compiled(constants: [:]) : parsed
                     let output = library.render("<test>", TemplateValue(test["data"] ?? .null))
-                    if output == test["expected"]?.string { passed += 1 } else {
-                        failures.append("\(name): got \(output.debugDescription), expected \((test["expected"]?.string ?? "").debugDescription)")
+                    if output == test["expected"]?.string {
+                        passed += 1
+                    } else {
+                        failures.append(
+                            "\(name): got \(output.debugDescription), expected \((test["expected"]?.string ?? "").debugDescription)"
+                        )
                     }
                 } catch {
                     failures.append("\(name): \(error)")
@@ -83,10 +89,17 @@ struct MustacheSpecTests {
 struct TemplateExtensionTests {
     @Test func syntaxErrorsSayWhereAndWhat() {
         func message(_ source: String) -> String {
-            do { _ = try Template(source, name: "home.mustache"); return "parsed" } catch { return "\(error)" }
+            do {
+                _ = try Template(source, name: "home.mustache")
+                return "parsed"
+            } catch { return "\(error)" }
         }
-        #expect(message("<p>\n  {{#games}}\n  {{name}}\n") == "home.mustache:2:3: expected {{/games}} before the end of the template")
-        #expect(message("{{#a}}{{/b}}") == "home.mustache:1:7: expected {{/a}} to close the section opened at 1:1, but found {{/b}}")
+        #expect(
+            message("<p>\n  {{#games}}\n  {{name}}\n")
+                == "home.mustache:2:3: expected {{/games}} before the end of the template")
+        #expect(
+            message("{{#a}}{{/b}}")
+                == "home.mustache:1:7: expected {{/a}} to close the section opened at 1:1, but found {{/b}}")
         #expect(message("x\n {{name") == "home.mustache:2:2: expected '}}' to close the tag")
         #expect(message("{{}}") == "home.mustache:1:1: expected a name inside the tag")
         #expect(message("{{/a}}") == "home.mustache:1:1: found {{/a}} with no open section")
@@ -96,13 +109,20 @@ struct TemplateExtensionTests {
 
     @Test func escapesByDefault() throws {
         let library = try TemplateLibrary(sources: ["t": "{{x}}|{{{x}}}|{{&x}}"])
-        #expect(library.render("t", ["x": "<a href=\"'\">&</a>"])
-            == "&lt;a href=&quot;&#39;&quot;&gt;&amp;&lt;/a&gt;|<a href=\"'\">&</a>|<a href=\"'\">&</a>")
+        #expect(
+            library.render("t", ["x": "<a href=\"'\">&</a>"])
+                == "&lt;a href=&quot;&#39;&quot;&gt;&amp;&lt;/a&gt;|<a href=\"'\">&</a>|<a href=\"'\">&</a>")
     }
 
     @Test func functionsTakeTheRestOfTheNameAndArguments() throws {
-        let t = TemplateFunction { path, args in .string("[\(path)|\(args.map { "\($0)" }.count)|\(args.first.map { if case .string(let s) = $0 { s } else { "?" } } ?? "")]") }
-        let library = try TemplateLibrary(sources: ["t": "{{t.home.title}} {{t.greeting player.name}} {{#player}}{{t.x name}}{{/player}}"])
+        let t = TemplateFunction { path, args in
+            .string(
+                "[\(path)|\(args.map { "\($0)" }.count)|\(args.first.map { if case .string(let s) = $0 { s } else { "?" } } ?? "")]"
+            )
+        }
+        let library = try TemplateLibrary(sources: [
+            "t": "{{t.home.title}} {{t.greeting player.name}} {{#player}}{{t.x name}}{{/player}}"
+        ])
         let output = library.render("t", ["t": .function(t), "player": ["name": "<Ann>"]])
         #expect(output == "[home.title|0|] [greeting|1|&lt;Ann&gt;] [x|1|&lt;Ann&gt;]")
     }
@@ -112,7 +132,9 @@ struct TemplateExtensionTests {
             "layout": "<main>\n  {{>*page}}\n</main>",
             "home": "<h1>{{title}}</h1>\n<p>hi</p>\n",
         ])
-        #expect(library.render("layout", ["page": "home", "title": "Arcade"]) == "<main>\n  <h1>Arcade</h1>\n  <p>hi</p>\n</main>")
+        #expect(
+            library.render("layout", ["page": "home", "title": "Arcade"])
+                == "<main>\n  <h1>Arcade</h1>\n  <p>hi</p>\n</main>")
     }
 
     @Test func recursivePartialsAreBounded() throws {
@@ -123,31 +145,38 @@ struct TemplateExtensionTests {
     /// Compiled against a language's strings: plain lookups become text once, lookups with arguments bind their
     /// path once and take the arguments per render, and the result is the same as rendering the parsed template.
     @Test func compilingFoldsConstantsAndBindsFunctions() throws {
-        let lookups = Mutex(0), bindings = Mutex(0)
-        let t = TemplateFunction({ path, args in
-            lookups.withLock { $0 += 1 }
-            return .string("<\(path)\(args.map { " " + $0.text }.joined())>")
-        }, bind: { path in
-            bindings.withLock { $0 += 1 }
-            return { args in .string("<\(path)\(args.map { " " + $0.text }.joined())>") }
-        })
-        let sources = ["page": "{{t.title}}|{{{t.raw}}}|{{>part}}|{{#items}}{{t.count n}}{{/items}}|{{csrf}}",
-                       "part": "{{t.part}}+{{csrf}}"]
+        let lookups = Mutex(0)
+        let bindings = Mutex(0)
+        let t = TemplateFunction(
+            { path, args in
+                lookups.withLock { $0 += 1 }
+                return .string("<\(path)\(args.map { " " + $0.text }.joined())>")
+            },
+            bind: { path in
+                bindings.withLock { $0 += 1 }
+                return { args in .string("<\(path)\(args.map { " " + $0.text }.joined())>") }
+            })
+        let sources = [
+            "page": "{{t.title}}|{{{t.raw}}}|{{>part}}|{{#items}}{{t.count n}}{{/items}}|{{csrf}}",
+            "part": "{{t.part}}+{{csrf}}",
+        ]
         let parsed = try TemplateLibrary(sources: sources)
         let compiled = parsed.compiled(constants: ["t": .function(t)])
-        #expect(lookups.withLock { $0 } == 4)   // title, raw, part (linked into page, and alone): at compile time
+        #expect(lookups.withLock { $0 } == 4)  // title, raw, part (linked into page, and alone): at compile time
         #expect(bindings.withLock { $0 } == 1)  // count
         let context: TemplateValue = ["csrf": "k&", "items": [["n": 1], ["n": 2]]]
         let expected = "&lt;title&gt;|<raw>|&lt;part&gt;+k&amp;|&lt;count 1&gt;&lt;count 2&gt;|k&amp;"
         #expect(compiled.render("page", context) == expected)
-        #expect(lookups.withLock { $0 } == 4)   // rendering looked nothing up by name
+        #expect(lookups.withLock { $0 } == 4)  // rendering looked nothing up by name
         #expect(parsed.render("page", ["t": .function(t), "csrf": "k&", "items": [["n": 1], ["n": 2]]]) == expected)
     }
 
     /// A section on a constant is rendered ahead only when everything inside it is found there: one that needs the
     /// request's data stays a section.
     @Test func constantSectionsFoldOnlyWhenSelfContained() throws {
-        let sources = ["page": "{{#menu}}<{{code}}{{#current}}*{{/current}}>{{/menu}}|{{#menu}}{{code}}={{csrf}};{{/menu}}"]
+        let sources = [
+            "page": "{{#menu}}<{{code}}{{#current}}*{{/current}}>{{/menu}}|{{#menu}}{{code}}={{csrf}};{{/menu}}"
+        ]
         let constants: TemplateFields = ["menu": [["code": "en", "current": true], ["code": "fr", "current": false]]]
         let compiled = try TemplateLibrary(sources: sources).compiled(constants: constants)
         #expect(compiled.render("page", ["csrf": "k"]) == "<en*><fr>|en=k;fr=k;")
@@ -157,8 +186,10 @@ struct TemplateExtensionTests {
     /// A page's shared values are folded where nothing can shadow them; inside a section whose items may carry the same
     /// name, they are looked up as usual, and a dynamic partial named by one is linked in.
     @Test func preparedPagesFoldSharedValuesOnlyWhereUnshadowed() throws {
-        let sources = ["layout": "<{{title}}>{{>*page}}|{{#items}}[{{title}}]{{/items}}|{{^items}}{{title}}{{/items}}|{{csrf}}",
-                       "home": "{{#games}}{{name}}{{/games}}"]
+        let sources = [
+            "layout": "<{{title}}>{{>*page}}|{{#items}}[{{title}}]{{/items}}|{{^items}}{{title}}{{/items}}|{{csrf}}",
+            "home": "{{#games}}{{name}}{{/games}}",
+        ]
         let library = try TemplateLibrary(sources: sources).compiled(constants: [:])
         let shared: TemplateFields = ["title": "Home", "page": "home", "games": [["name": "a"], ["name": "b"]]]
         let prepared = try #require(library.prepared("layout", shared: shared))
@@ -171,7 +202,9 @@ struct TemplateExtensionTests {
         #expect(render(["csrf": "j"]) == "<Home>ab||Home|j")
         // The same as rendering the unprepared layout with everything in one context.
         var all: [UInt8] = []
-        library.render("layout", ["csrf": "j", "title": "Home", "page": "home", "games": [["name": "a"], ["name": "b"]]], into: &all)
+        library.render(
+            "layout", ["csrf": "j", "title": "Home", "page": "home", "games": [["name": "a"], ["name": "b"]]],
+            into: &all)
         #expect(String(decoding: all, as: UTF8.self) == "<Home>ab||Home|j")
     }
 }

@@ -11,8 +11,7 @@ extension AdminController {
     }
 
     func maintenanceList(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
-        return try maintenancePage(visitor, status: .ok, message: nil)
+        try maintenancePage(context.visitor, status: .ok, message: nil)
     }
 
     func saveMaintenance(_ request: Request, _ context: AdminContext) throws -> Response {
@@ -21,7 +20,8 @@ extension AdminController {
         let form = request.form ?? FormFields()
         let t = pages.localizer.strings(for: visitor.language)
         guard let platform = form["platform"], InterceptionsStore.platforms.contains(platform) else {
-            return try maintenancePage(visitor, status: .unprocessableContent, message: t.string("admin.maintenance.platform"))
+            return try maintenancePage(
+                visitor, status: .unprocessableContent, message: t.string("admin.maintenance.platform"))
         }
         var messages: [String: String] = [:]
         for language in pages.localizer.languages {
@@ -32,25 +32,30 @@ extension AdminController {
         let now = store.clock()
         if let minutes = form["minutes"], !minutes.isEmpty {
             guard let m = Int(minutes), (1...10_080).contains(m) else {
-                return try maintenancePage(visitor, status: .unprocessableContent, message: t.string("admin.maintenance.minutes"))
+                return try maintenancePage(
+                    visitor, status: .unprocessableContent, message: t.string("admin.maintenance.minutes"))
             }
             endsAt = now + m * 60
         } else if let text = form["ends"], !text.isEmpty {
             guard let time = UTCTime.parse(text), time > now, time - now <= 10_080 * 60 else {
-                return try maintenancePage(visitor, status: .unprocessableContent, message: t.string("admin.maintenance.minutes"))
+                return try maintenancePage(
+                    visitor, status: .unprocessableContent, message: t.string("admin.maintenance.minutes"))
             }
             endsAt = time
         }
         let before = try interceptions.maintenance(platform)
         // The state changes only through the explicit switch buttons; "Save" keeps it.
         let active = form["switch"].map { $0 == "on" } ?? before.active
-        let after = InterceptionsStore.Maintenance(active: active, messages: messages, endsAt: active ? endsAt : nil,
-                                                   pollInterval: before.pollInterval)
+        let after = InterceptionsStore.Maintenance(
+            active: active, messages: messages, endsAt: active ? endsAt : nil,
+            pollInterval: before.pollInterval)
         if active != before.active && form["confirm"] != "1" {
             return try maintenanceConfirmation(visitor, platform: platform, form: form, on: active)
         }
         try interceptions.setMaintenance(platform, after, by: admin.name)
-        let key = after.active == before.active ? "admin.maintenance.saved" : after.active ? "admin.maintenance.nowon" : "admin.maintenance.nowoff"
+        let key =
+            after.active == before.active
+            ? "admin.maintenance.saved" : after.active ? "admin.maintenance.nowon" : "admin.maintenance.nowoff"
         return Flash.redirect("/admin/maintenance#maintenance-\(platform)", t.string(key, [.string(platform)]))
     }
 
@@ -59,7 +64,8 @@ extension AdminController {
         let admin = context.admin
         let t = pages.localizer.strings(for: visitor.language)
         guard let id = request.form?["change"].flatMap({ Int($0) }), try interceptions.revert(id, by: admin.name) else {
-            return try maintenancePage(visitor, status: .unprocessableContent, message: t.string("admin.hotfix.unknown"))
+            return try maintenancePage(
+                visitor, status: .unprocessableContent, message: t.string("admin.hotfix.unknown"))
         }
         return Flash.redirect("/admin/maintenance", t.string("admin.reverted"))
     }
@@ -71,19 +77,24 @@ extension AdminController {
         let t = localizer.strings(for: visitor.language)
         let platforms: [TemplateValue] = try ["web", "ios", "android"].map { platform in
             let m = try interceptions.maintenance(platform)
-            let changes = try interceptions.history(.maintenance, target: platform, limit: 10), history = historyRows(changes, t)
-            return .object(["platform": .string(platform), "active": .bool(m.active), "state": .string(m.active ? "on" : "off"),
-                            "stateText": .string(t.string(m.active ? "admin.state.on" : "admin.state.off")),
-                            "endsAt": m.endsAt.map { .string(UTCTime.format($0)) } ?? .null,
-                            "endsValue": .string(m.endsAt.map(UTCTime.inputValue) ?? ""),
-                            "messages": .list(localizer.languages.map { language in
-                                .object(["language": .string(language), "text": .string(m.messages[language] ?? "")])
-                            }),
-                            "history": history, "hasHistory": .bool(!changes.isEmpty)])
+            let changes = try interceptions.history(.maintenance, target: platform, limit: 10)
+            let history = historyRows(changes, t)
+            return .object([
+                "platform": .string(platform), "active": .bool(m.active), "state": .string(m.active ? "on" : "off"),
+                "stateText": .string(t.string(m.active ? "admin.state.on" : "admin.state.off")),
+                "endsAt": m.endsAt.map { .string(UTCTime.format($0)) } ?? .null,
+                "endsValue": .string(m.endsAt.map(UTCTime.inputValue) ?? ""),
+                "messages": .list(
+                    localizer.languages.map { language in
+                        .object(["language": .string(language), "text": .string(m.messages[language] ?? "")])
+                    }),
+                "history": history, "hasHistory": .bool(!changes.isEmpty),
+            ])
         }
-        var response = pages.render("admin-maintenance", status: status, title: t.string("admin.maintenance.title"),
-                                    for: visitor, path: "/admin/maintenance", section: "admin",
-                                    data: ["platforms": .list(platforms), "message": message.map { .string($0) } ?? .null])
+        var response = pages.render(
+            "admin-maintenance", status: status, title: t.string("admin.maintenance.title"),
+            for: visitor, path: "/admin/maintenance", section: "admin",
+            data: ["platforms": .list(platforms), "message": message.map { .string($0) } ?? .null])
         response.headers.set("Cache-Control", "no-store")
         return response
     }
@@ -94,10 +105,16 @@ extension AdminController {
         let fields: [TemplateValue] = form.pairs.filter { $0.0 != "csrf" && $0.0 != "confirm" }.map { name, value in
             .object(["name": .string(name), "value": .string(value)])
         }
-        return pages.render("admin-confirm", title: t.string("admin.confirm.title"), for: visitor, path: "/admin/maintenance", section: "admin",
-                            data: ["action": "/admin/maintenance", "back": "/admin/maintenance", "fields": .list(fields),
-                                   "question": .string(t.string(on ? "admin.maintenance.confirm.on" : "admin.maintenance.confirm.off",
-                                                                [.string(platform)])),
-                                   "confirm": .string(t.string(on ? "admin.maintenance.switch.on" : "admin.maintenance.switch.off"))])
+        return pages.render(
+            "admin-confirm", title: t.string("admin.confirm.title"), for: visitor, path: "/admin/maintenance",
+            section: "admin",
+            data: [
+                "action": "/admin/maintenance", "back": "/admin/maintenance", "fields": .list(fields),
+                "question": .string(
+                    t.string(
+                        on ? "admin.maintenance.confirm.on" : "admin.maintenance.confirm.off",
+                        [.string(platform)])),
+                "confirm": .string(t.string(on ? "admin.maintenance.switch.on" : "admin.maintenance.switch.off")),
+            ])
     }
 }

@@ -11,8 +11,7 @@ extension AdminController {
     }
 
     func ruleList(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
-        return try rulesPage(request, visitor, status: .ok, message: nil)
+        try rulesPage(request, context.visitor, status: .ok, message: nil)
     }
 
     func saveRule(_ request: Request, _ context: AdminContext) throws -> Response {
@@ -23,13 +22,16 @@ extension AdminController {
         let t = pages.localizer.strings(for: visitor.language)
         if form["delete"] != nil, let id {
             guard try interceptions.deleteRule(id, by: admin.name) else {
-                return try rulesPage(request, visitor, status: .unprocessableContent, message: t.string("admin.rules.invalid"))
+                return try rulesPage(
+                    request, visitor, status: .unprocessableContent, message: t.string("admin.rules.invalid"))
             }
             return Flash.redirect("/admin/rules", t.string("admin.rules.deleted", [.int(id)]))
         }
         guard let platform = form["platform"], InterceptionsStore.platforms.contains(platform),
-              let restriction = form["restriction"].flatMap({ Int($0) }).flatMap(Restriction.init) else {
-            return try rulesPage(request, visitor, status: .unprocessableContent, message: t.string("admin.rules.invalid"))
+            let restriction = form["restriction"].flatMap({ Int($0) }).flatMap(Restriction.init)
+        else {
+            return try rulesPage(
+                request, visitor, status: .unprocessableContent, message: t.string("admin.rules.invalid"))
         }
         func requirement(_ prefix: String) -> (String, [String: String])?? {
             let version = (form["\(prefix)_version"] ?? "").filter { !$0.isWhitespace }
@@ -37,28 +39,37 @@ extension AdminController {
             guard Version(version) != nil else { return nil }
             var messages: [String: String] = [:]
             for language in pages.localizer.languages {
-                if let text = form["\(prefix)_message_\(language)"], !text.isEmpty { messages[language] = String(text.prefix(2000)) }
+                if let text = form["\(prefix)_message_\(language)"], !text.isEmpty {
+                    messages[language] = String(text.prefix(2000))
+                }
             }
             return .some((version, messages))
         }
         guard let app = requirement("app"), let os = requirement("os"), app != nil || os != nil else {
-            return try rulesPage(request, visitor, status: .unprocessableContent, message: t.string("admin.rules.versions"))
+            return try rulesPage(
+                request, visitor, status: .unprocessableContent, message: t.string("admin.rules.versions"))
         }
         // Only browser rules may name a system: native rules are for their own.
         let system = form["system"].flatMap { $0.isEmpty ? nil : $0 }
         if let system, platform != "web" || !InterceptionsStore.systems.contains(system) {
-            return try rulesPage(request, visitor, status: .unprocessableContent, message: t.string("admin.rules.invalid"))
+            return try rulesPage(
+                request, visitor, status: .unprocessableContent, message: t.string("admin.rules.invalid"))
         }
         let active = form["active"] == "on"
         if let id {
-            guard try interceptions.updateRule(id, platform: platform, restriction: restriction, active: active,
-                                                minimumApp: app, minimumOS: os, os: system, by: admin.name) else {
-                return try rulesPage(request, visitor, status: .unprocessableContent, message: t.string("admin.rules.invalid"))
+            guard
+                try interceptions.updateRule(
+                    id, platform: platform, restriction: restriction, active: active,
+                    minimumApp: app, minimumOS: os, os: system, by: admin.name)
+            else {
+                return try rulesPage(
+                    request, visitor, status: .unprocessableContent, message: t.string("admin.rules.invalid"))
             }
             return Flash.redirect("/admin/rules#rule-\(id)", t.string("admin.rules.saved", [.int(id)]))
         }
-        let new = try interceptions.addRule(platform: platform, restriction: restriction, active: active, minimumApp: app,
-                                            minimumOS: os, os: system, by: admin.name)
+        let new = try interceptions.addRule(
+            platform: platform, restriction: restriction, active: active, minimumApp: app,
+            minimumOS: os, os: system, by: admin.name)
         return Flash.redirect("/admin/rules#rule-\(new)", t.string("admin.rules.added", [.int(new)]))
     }
 
@@ -67,7 +78,8 @@ extension AdminController {
         let admin = context.admin
         let t = pages.localizer.strings(for: visitor.language)
         guard let id = request.form?["change"].flatMap({ Int($0) }), try interceptions.revert(id, by: admin.name) else {
-            return try rulesPage(request, visitor, status: .unprocessableContent, message: t.string("admin.hotfix.unknown"))
+            return try rulesPage(
+                request, visitor, status: .unprocessableContent, message: t.string("admin.hotfix.unknown"))
         }
         return Flash.redirect("/admin/rules", t.string("admin.reverted"))
     }
@@ -78,62 +90,103 @@ extension AdminController {
         let localizer = pages.localizer
         let languages = localizer.languages
         func fields(_ requirement: Requirement?) -> TemplateValue {
-            .object(["version": .string(requirement?.version.text ?? ""),
-                     "messages": .list(languages.map { .object(["language": .string($0), "text": .string(requirement?.messages[$0] ?? "")]) })])
+            .object([
+                "version": .string(requirement?.version.text ?? ""),
+                "messages": .list(
+                    languages.map {
+                        .object(["language": .string($0), "text": .string(requirement?.messages[$0] ?? "")])
+                    }),
+            ])
         }
         let rules = try interceptions.rules()
         let rows: [TemplateValue] = rules.map { rule in
-            .object(["id": .int(rule.id), "platform": .string(rule.platform), "restriction": .int(rule.restriction.rawValue),
-                     "restrictionName": .string(rule.restriction.name), "active": .bool(rule.active),
-                     "app": fields(rule.minimumApp), "os": fields(rule.minimumOS),
-                     "platforms": .list(InterceptionsStore.platforms.map { .object(["value": .string($0), "selected": .bool($0 == rule.platform)]) }),
-                     "system": rule.os.map { .string($0) } ?? .null,
-                     "systems": .list(InterceptionsStore.systems.map { .object(["value": .string($0), "selected": .bool($0 == rule.os)]) }),
-                     "restrictions": .list(Restriction.allCases.map { .object(["value": .int($0.rawValue), "name": .string($0.name),
-                                                                                "selected": .bool($0 == rule.restriction)]) })])
+            .object([
+                "id": .int(rule.id), "platform": .string(rule.platform), "restriction": .int(rule.restriction.rawValue),
+                "restrictionName": .string(rule.restriction.name), "active": .bool(rule.active),
+                "app": fields(rule.minimumApp), "os": fields(rule.minimumOS),
+                "platforms": Self.options(InterceptionsStore.platforms, selected: rule.platform),
+                "system": rule.os.map { .string($0) } ?? .null,
+                "systems": Self.options(InterceptionsStore.systems, selected: rule.os),
+                "restrictions": .list(
+                    Restriction.allCases.map {
+                        .object([
+                            "value": .int($0.rawValue), "name": .string($0.name),
+                            "selected": .bool($0 == rule.restriction),
+                        ])
+                    }),
+            ])
         }
         // The preview's own fields, kept in the form; its language is the preview's, never the admin's page language.
         let query = request.query
         let t = localizer.strings(for: visitor.language)
-        let asked = (platform: query["platform"].flatMap { InterceptionsStore.platforms.contains($0) ? $0 : nil } ?? "web",
-                     app: (query["app"] ?? "").filter { !$0.isWhitespace }, os: (query["os"] ?? "").filter { !$0.isWhitespace },
-                     system: query["system"].flatMap { InterceptionsStore.systems.contains($0) ? $0 : nil },
-                     language: query["language"].flatMap { localizer.languages.contains($0) ? $0 : nil } ?? localizer.base)
-        var preview: TemplateValue = .null, previewError: TemplateValue = .null
-        if query["preview"] != nil {
-            // A blank OS is the usual case on the web (a browser that names no version): its minimums are not checked.
-            if let app = Version(asked.app), let os = asked.os.isEmpty ? Version("9999") : Version(asked.os) {
-                let client = asked.os.isEmpty ? t.string("admin.rules.preview.client.noos", [.string(app.text)])
-                    : t.string("admin.rules.preview.client", [.string(app.text), .string(os.text)])
-                if let violation = UpdateCheck.evaluate(rules, platform: asked.platform, app: app, os: os, system: asked.system,
-                                                        language: asked.language, base: localizer.base) {
-                    let below = violation.kind == .app ? "admin.rules.preview.app" : "admin.rules.preview.os"
-                    preview = .object(["client": .string(client), "rule": .int(violation.rule.id),
-                                       "restriction": .string(violation.rule.restriction.name),
-                                       "why": .string(t.string(below, [.string(violation.requirement.version.text)])),
-                                       "message": .string(violation.message)])
-                } else {
-                    preview = .object(["client": .string(client), "none": .string(t.string("admin.rules.none"))])
-                }
-            } else {
-                previewError = .string(t.string("admin.rules.preview.invalid"))
-            }
-        }
+        let asked = (
+            platform: query["platform"].flatMap { InterceptionsStore.platforms.contains($0) ? $0 : nil } ?? "web",
+            app: (query["app"] ?? "").filter { !$0.isWhitespace }, os: (query["os"] ?? "").filter { !$0.isWhitespace },
+            system: query["system"].flatMap { InterceptionsStore.systems.contains($0) ? $0 : nil },
+            language: query["language"].flatMap { localizer.languages.contains($0) ? $0 : nil } ?? localizer.base
+        )
+        let (preview, previewError) =
+            query["preview"] == nil ? (TemplateValue.null, TemplateValue.null) : self.preview(asked, rules: rules, t: t)
         let previewForm: TemplateValue = .object([
             "app": .string(query["preview"] == nil ? version() : asked.app), "os": .string(asked.os),
-            "platforms": .list(InterceptionsStore.platforms.map { .object(["value": .string($0), "selected": .bool($0 == asked.platform)]) }),
-            "systems": .list(InterceptionsStore.systems.map { .object(["value": .string($0), "selected": .bool($0 == asked.system)]) }),
-            "languages": .list(localizer.languages.map { .object(["value": .string($0), "selected": .bool($0 == asked.language)]) })])
+            "platforms": Self.options(InterceptionsStore.platforms, selected: asked.platform),
+            "systems": Self.options(InterceptionsStore.systems, selected: asked.system),
+            "languages": Self.options(localizer.languages, selected: asked.language),
+        ])
         let ruleChanges = try interceptions.history(.rule, limit: 20)
-        var response = pages.render("admin-rules", status: status, title: localizer.string("admin.rules.title", language: visitor.language),
-                                    for: visitor, path: "/admin/rules", section: "admin",
-                                    data: ["rules": .list(rows), "new": fields(nil), "preview": preview,
-                                           "previewError": previewError, "previewForm": previewForm,
-                                           "history": historyRows(ruleChanges, t), "hasHistory": .bool(!ruleChanges.isEmpty),
-                                           "platforms": .list(InterceptionsStore.platforms.map { .string($0) }),
-                                           "systems": .list(InterceptionsStore.systems.map { .string($0) }),
-                                           "message": message.map { .string($0) } ?? .null])
+        var response = pages.render(
+            "admin-rules", status: status, title: localizer.string("admin.rules.title", language: visitor.language),
+            for: visitor, path: "/admin/rules", section: "admin",
+            data: [
+                "rules": .list(rows), "new": fields(nil), "preview": preview,
+                "previewError": previewError, "previewForm": previewForm,
+                "history": historyRows(ruleChanges, t), "hasHistory": .bool(!ruleChanges.isEmpty),
+                "platforms": .list(InterceptionsStore.platforms.map { .string($0) }),
+                "systems": .list(InterceptionsStore.systems.map { .string($0) }),
+                "message": message.map { .string($0) } ?? .null,
+            ])
         response.headers.set("Cache-Control", "no-store")
         return response
+    }
+
+    typealias PreviewQuery = (platform: String, app: String, os: String, system: String?, language: String)
+
+    /// "app 4.2 on OS 9 → rule #2 (high), message …", or why the versions asked about do not parse.
+    private func preview(
+        _ asked: PreviewQuery, rules: [UpdateRule], t: LanguageStrings
+    )
+        -> (preview: TemplateValue, error: TemplateValue)
+    {
+        let localizer = pages.localizer
+        // A blank OS is the usual case on the web (a browser that names no version): its minimums are not checked.
+        if let app = Version(asked.app), let os = asked.os.isEmpty ? Version("9999") : Version(asked.os) {
+            let client =
+                asked.os.isEmpty
+                ? t.string("admin.rules.preview.client.noos", [.string(app.text)])
+                : t.string("admin.rules.preview.client", [.string(app.text), .string(os.text)])
+            if let violation = UpdateCheck.evaluate(
+                rules, platform: asked.platform, app: app, os: os, system: asked.system,
+                language: asked.language, base: localizer.base)
+            {
+                let below = violation.kind == .app ? "admin.rules.preview.app" : "admin.rules.preview.os"
+                return (
+                    .object([
+                        "client": .string(client), "rule": .int(violation.rule.id),
+                        "restriction": .string(violation.rule.restriction.name),
+                        "why": .string(t.string(below, [.string(violation.requirement.version.text)])),
+                        "message": .string(violation.message),
+                    ]), .null
+                )
+            } else {
+                return (.object(["client": .string(client), "none": .string(t.string("admin.rules.none"))]), .null)
+            }
+        } else {
+            return (.null, .string(t.string("admin.rules.preview.invalid")))
+        }
+    }
+
+    /// A `<select>`'s options, `selected` marked.
+    static func options(_ values: [String], selected: String?) -> TemplateValue {
+        .list(values.map { .object(["value": .string($0), "selected": .bool($0 == selected)]) })
     }
 }

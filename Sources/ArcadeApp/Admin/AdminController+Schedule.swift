@@ -11,8 +11,7 @@ extension AdminController {
     }
 
     func scheduled(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
-        return try schedulePage(visitor, status: .ok, message: nil)
+        try schedulePage(context.visitor, status: .ok, message: nil)
     }
 
     func addScheduled(_ request: Request, _ context: AdminContext) throws -> Response {
@@ -33,23 +32,31 @@ extension AdminController {
         switch form["kind"] {
         case "maintenance":
             guard let platform = form["platform"], InterceptionsStore.platforms.contains(platform) else {
-                return try schedulePage(visitor, status: .unprocessableContent, message: t.string("admin.maintenance.platform"))
+                return try schedulePage(
+                    visitor, status: .unprocessableContent, message: t.string("admin.maintenance.platform"))
             }
             var messages: [String: String] = [:]
             for language in pages.localizer.languages {
-                if let text = form["message_\(language)"], !text.isEmpty { messages[language] = String(text.prefix(2000)) }
+                if let text = form["message_\(language)"], !text.isEmpty {
+                    messages[language] = String(text.prefix(2000))
+                }
             }
             _ = try schedule.maintenance(platform, messages: messages, from: start, until: until, by: admin.name)
         case "rule":
-            guard let id = form["rule"].flatMap({ Int($0.filter { $0 != "#" }) }), try interceptions.rule(id) != nil else {
-                return try schedulePage(visitor, status: .unprocessableContent, message: t.string("admin.rules.invalid"))
+            guard let id = form["rule"].flatMap({ Int($0.filter { $0 != "#" }) }), try interceptions.rule(id) != nil
+            else {
+                return try schedulePage(
+                    visitor, status: .unprocessableContent, message: t.string("admin.rules.invalid"))
             }
             _ = try schedule.rule(id, from: start, until: until, by: admin.name)
         case "hotfix":
-            let key = form["key"] ?? "", language = form["language"] ?? StringOverlay.allLanguages, value = form["value"] ?? ""
+            let key = form["key"] ?? ""
+            let language = form["language"] ?? StringOverlay.allLanguages
+            let value = form["value"] ?? ""
             // Checked now as an admin's hotfix would be, so the tick never meets a refusal.
             if let refusal = hotfixes.check(key, language: language, value: value) {
-                return try schedulePage(visitor, status: .unprocessableContent, message: describe(refusal, visitor.language))
+                return try schedulePage(
+                    visitor, status: .unprocessableContent, message: describe(refusal, visitor.language))
             }
             _ = try schedule.hotfix(key, language: language, value: value, from: start, until: until, by: admin.name)
         default:
@@ -73,31 +80,43 @@ extension AdminController {
         let t = localizer.strings(for: visitor.language)
         let upcoming = try schedule.upcoming().map { scheduledRow($0, t) }
         let soon = UTCTime.inputValue((store.clock() / 60 + 60) * 60)
-        var response = pages.render("admin-schedule", status: status, title: t.string("admin.schedule.title"),
-                                    for: visitor, path: "/admin/schedule", section: "admin",
-                                    data: ["upcoming": .list(upcoming), "hasUpcoming": .bool(!upcoming.isEmpty),
-                                           "soon": .string(soon), "now": .string(UTCTime.format(store.clock())),
-                                           "platforms": .list(["web", "ios", "android"].map { .string($0) }),
-                                           "rules": .list(try interceptions.rules().map { rule in
-                                               .object(["id": .int(rule.id), "summary": .string(InterceptionsStore.summary(rule))])
-                                           }),
-                                           "languages": .list(([StringOverlay.allLanguages] + localizer.languages).map { .string($0) }),
-                                           "messages": .list(localizer.languages.map { .string($0) }),
-                                           "message": message.map { .string($0) } ?? .null])
+        var response = pages.render(
+            "admin-schedule", status: status, title: t.string("admin.schedule.title"),
+            for: visitor, path: "/admin/schedule", section: "admin",
+            data: [
+                "upcoming": .list(upcoming), "hasUpcoming": .bool(!upcoming.isEmpty),
+                "soon": .string(soon), "now": .string(UTCTime.format(store.clock())),
+                "platforms": .list(["web", "ios", "android"].map { .string($0) }),
+                "rules": .list(
+                    try interceptions.rules().map { rule in
+                        .object(["id": .int(rule.id), "summary": .string(InterceptionsStore.summary(rule))])
+                    }),
+                "languages": .list(([StringOverlay.allLanguages] + localizer.languages).map { .string($0) }),
+                "messages": .list(localizer.languages.map { .string($0) }),
+                "message": message.map { .string($0) } ?? .null,
+            ])
         response.headers.set("Cache-Control", "no-store")
         return response
     }
 
     /// A scheduled change in words: "Maintenance on web", and when.
     func scheduledRow(_ change: ChangeSchedule.Change, _ t: LanguageStrings) -> TemplateValue {
-        let what: String = switch change.kind {
-        case .maintenance: t.string("admin.schedule.what.maintenance", [.string(change.target)])
-        case .rule: t.string("admin.schedule.what.rule", [.string(change.target)])
-        case .hotfix: t.string("admin.schedule.what.hotfix", [.string(change.target),
-                                                               .string(change.payload["language"]?.string ?? "")])
-        }
+        let what: String =
+            switch change.kind {
+            case .maintenance: t.string("admin.schedule.what.maintenance", [.string(change.target)])
+            case .rule: t.string("admin.schedule.what.rule", [.string(change.target)])
+            case .hotfix:
+                t.string(
+                    "admin.schedule.what.hotfix",
+                    [
+                        .string(change.target),
+                        .string(change.payload["language"]?.string ?? ""),
+                    ])
+            }
         let when = UTCTime.format(change.startsAt) + (change.endsAt.map { " → " + UTCTime.format($0) } ?? "")
-        return .object(["id": .int(change.id), "what": .string(what), "when": .string(when), "state": .string(change.state),
-                        "stateText": .string(t.string("admin.schedule.state.\(change.state)")), "admin": .string(change.admin)])
+        return .object([
+            "id": .int(change.id), "what": .string(what), "when": .string(when), "state": .string(change.state),
+            "stateText": .string(t.string("admin.schedule.state.\(change.state)")), "admin": .string(change.admin),
+        ])
     }
 }

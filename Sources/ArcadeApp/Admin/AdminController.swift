@@ -45,14 +45,14 @@ struct AdminController: Sendable {
     }
 
     func loginForm(_ request: Request, _ context: PlayerContext) throws -> Response {
-        let visitor = context.visitor
-        return loginPage(visitor, status: .ok, error: nil)
+        loginPage(context.visitor, status: .ok, error: nil)
     }
 
     func signIn(_ request: Request, _ context: PlayerContext) throws -> Response {
         let visitor = context.visitor
         let form = request.form ?? FormFields()
-        let name = form["name"] ?? "", password = form["password"] ?? ""
+        let name = form["name"] ?? ""
+        let password = form["password"] ?? ""
         let address = request.remoteAddress
         guard AdminStore.validName(name), !password.isEmpty else {
             return loginPage(visitor, status: .unprocessableContent, error: "admin.login.wrong", name: name)
@@ -69,17 +69,21 @@ struct AdminController: Sendable {
         let token = try store.startSession(admin)
         try store.audit(admin.name, action: "sign-in", target: address, before: nil, after: nil)
         var response = Response.redirect(to: "/admin")
-        response.setCookie(SetCookie(name: Self.cookie, value: token, path: "/", secure: secureCookies, sameSite: .strict))
+        response.setCookie(
+            SetCookie(name: Self.cookie, value: token, path: "/", secure: secureCookies, sameSite: .strict))
         return response
     }
 
     func signOut(_ request: Request, _ context: PlayerContext) throws -> Response {
         if let token = request.cookies[Self.cookie] {
-            if let admin = try store.session(token) { try store.audit(admin.name, action: "sign-out", target: "", before: nil, after: nil) }
+            if let admin = try store.session(token) {
+                try store.audit(admin.name, action: "sign-out", target: "", before: nil, after: nil)
+            }
             try store.endSession(token)
         }
         var response = Response.redirect(to: "/admin/login")
-        response.setCookie(SetCookie(name: Self.cookie, value: "", path: "/", maxAge: 0, secure: secureCookies, sameSite: .strict))
+        response.setCookie(
+            SetCookie(name: Self.cookie, value: "", path: "/", maxAge: 0, secure: secureCookies, sameSite: .strict))
         return response
     }
 
@@ -92,14 +96,17 @@ struct AdminController: Sendable {
     func audit(_ request: Request, _ context: AdminContext) throws -> Response {
         let visitor = context.visitor
         let admin = context.admin
-        let entries: [TemplateValue] = try store.auditLog().map { row in
-            .object(["at": .string(UTCTime.format(row.int("at") ?? 0)), "admin": .string(row.string("admin") ?? ""),
-                     "action": .string(row.string("action") ?? ""), "target": .string(row.string("target") ?? ""),
-                     "before": .string(row.string("before") ?? ""), "after": .string(row.string("after") ?? "")])
+        let entries: [TemplateValue] = try store.auditLog().map { entry in
+            .object([
+                "at": .string(UTCTime.format(entry.at)), "admin": .string(entry.admin),
+                "action": .string(entry.action), "target": .string(entry.target),
+                "before": .string(entry.before ?? ""), "after": .string(entry.after ?? ""),
+            ])
         }
-        return pages.render("admin-audit", title: pages.localizer.string("admin.audit.title", language: visitor.language),
-                            for: visitor, path: "/admin/audit", section: "admin",
-                            data: ["entries": .list(entries), "admin": .string(admin.name)])
+        return pages.render(
+            "admin-audit", title: pages.localizer.string("admin.audit.title", language: visitor.language),
+            for: visitor, path: "/admin/audit", section: "admin",
+            data: ["entries": .list(entries), "admin": .string(admin.name)])
     }
 
     /// What an operator checks first: maintenance and active rules per platform, hotfixes per language, what is
@@ -112,47 +119,64 @@ struct AdminController: Sendable {
             let m = try interceptions.maintenance(platform)
             let active = rules.filter { $0.platform == platform && $0.active }
             let highest = active.map(\.restriction).max()
-            return .object(["platform": .string(platform), "state": .string(m.active ? "on" : "off"),
-                            "stateText": .string(t.string(m.active ? "admin.state.on" : "admin.state.off")),
-                            "endsAt": m.endsAt.map { .string(UTCTime.format($0)) } ?? .null,
-                            "rules": .int(active.count),
-                            "rulesText": .string(t.string("admin.dashboard.rules", [.int(active.count)])),
-                            "highest": highest.map { .string($0.name) } ?? .null])
+            return .object([
+                "platform": .string(platform), "state": .string(m.active ? "on" : "off"),
+                "stateText": .string(t.string(m.active ? "admin.state.on" : "admin.state.off")),
+                "endsAt": m.endsAt.map { .string(UTCTime.format($0)) } ?? .null,
+                "rules": .int(active.count),
+                "rulesText": .string(t.string("admin.dashboard.rules", [.int(active.count)])),
+                "highest": highest.map { .string($0.name) } ?? .null,
+            ])
         }
         let languages: [TemplateValue] = ([StringOverlay.allLanguages] + localizer.languages).map { language in
             let count = localizer.overlay.values(for: language).count
-            return .object(["language": .string(language == StringOverlay.allLanguages ? "all" : language),
-                            "label": .string(language == StringOverlay.allLanguages ? t.string("admin.hotfix.all") : language),
-                            "count": .int(count)])
+            return .object([
+                "language": .string(language == StringOverlay.allLanguages ? "all" : language),
+                "label": .string(language == StringOverlay.allLanguages ? t.string("admin.hotfix.all") : language),
+                "count": .int(count),
+            ])
         }
-        let recent: [TemplateValue] = try store.auditLog(limit: 10).map { row in
-            .object(["at": .string(UTCTime.format(row.int("at") ?? 0)), "admin": .string(row.string("admin") ?? ""),
-                     "action": .string(row.string("action") ?? ""), "target": .string(row.string("target") ?? "")])
+        let recent: [TemplateValue] = try store.auditLog(limit: 10).map { entry in
+            .object([
+                "at": .string(UTCTime.format(entry.at)), "admin": .string(entry.admin),
+                "action": .string(entry.action), "target": .string(entry.target),
+            ])
         }
         let scheduled = try schedule.upcoming().map { scheduledRow($0, t) }
-        return pages.render("admin", title: t.string("admin.title"), for: visitor,
-                            path: "/admin", section: "admin",
-                            data: ["admin": .string(admin.name), "platforms": .list(platforms), "languages": .list(languages),
-                                   "recent": .list(recent), "hasRecent": .bool(!recent.isEmpty),
-                                   "scheduled": .list(scheduled), "scheduledCount": .int(scheduled.count),
-                                   "hasScheduled": .bool(!scheduled.isEmpty)])
+        return pages.render(
+            "admin", title: t.string("admin.title"), for: visitor,
+            path: "/admin", section: "admin",
+            data: [
+                "admin": .string(admin.name), "platforms": .list(platforms), "languages": .list(languages),
+                "recent": .list(recent), "hasRecent": .bool(!recent.isEmpty),
+                "scheduled": .list(scheduled), "scheduledCount": .int(scheduled.count),
+                "hasScheduled": .bool(!scheduled.isEmpty),
+            ])
     }
 
     /// History entries (rules, maintenance) as rows with a revert button.
     func historyRows(_ changes: [InterceptionsStore.Change], _ t: LanguageStrings) -> TemplateValue {
-        .list(changes.map { change in
-            .object(["id": .int(change.id), "at": .string(UTCTime.format(change.at)), "admin": .string(change.admin),
-                     "target": .string(change.target),
-                     "before": .string(describe(change.kind, change.before, t)), "after": .string(describe(change.kind, change.after, t))])
-        })
+        .list(
+            changes.map { change in
+                .object([
+                    "id": .int(change.id), "at": .string(UTCTime.format(change.at)), "admin": .string(change.admin),
+                    "target": .string(change.target),
+                    "before": .string(describe(change.kind, change.before, t)),
+                    "after": .string(describe(change.kind, change.after, t)),
+                ])
+            })
     }
 
     /// The sign-in form; after a failure it keeps the name typed (never the password).
     func loginPage(_ visitor: Visitor, status: Status, error: String?, name: String = "") -> Response {
         let t = pages.localizer.strings(for: visitor.language)
-        var response = pages.render("admin-login", status: status, title: t.string("admin.login.title"), for: visitor, path: "/admin/login", section: "admin",
-                                    data: ["error": error.map { .string(t.string($0)) } ?? .null,
-                                           "name": .string(String(name.prefix(64)))])
+        var response = pages.render(
+            "admin-login", status: status, title: t.string("admin.login.title"), for: visitor, path: "/admin/login",
+            section: "admin",
+            data: [
+                "error": error.map { .string(t.string($0)) } ?? .null,
+                "name": .string(String(name.prefix(64))),
+            ])
         response.headers.set("Cache-Control", "no-store")
         return response
     }
@@ -164,7 +188,8 @@ struct AdminController: Sendable {
         case .rule: return InterceptionsStore.rule(json: json).map(InterceptionsStore.summary) ?? "?"
         case .maintenance:
             guard let m = InterceptionsStore.maintenance(json: json) else { return "?" }
-            return t.string(m.active ? "admin.state.on" : "admin.state.off") + (m.endsAt.map { " → " + UTCTime.format($0) } ?? "")
+            return t.string(m.active ? "admin.state.on" : "admin.state.off")
+                + (m.endsAt.map { " → " + UTCTime.format($0) } ?? "")
         }
     }
 }

@@ -32,7 +32,10 @@ struct AdminHotfixes: Sendable {
         case .string: .string(text)
         case .integer: Int(text.filter { !$0.isWhitespace }).map { .integer($0) }
         case .real: Double(text.filter { !$0.isWhitespace }).flatMap { $0.isFinite ? .real($0) : nil }
-        case .bool: ["true": true, "false": false, "yes": true, "no": false, "1": true, "0": false][text.lowercased()].map { .bool($0) }
+        case .bool:
+            ["true": true, "false": false, "yes": true, "no": false, "1": true, "0": false][text.lowercased()].map {
+                .bool($0)
+            }
         default: nil
         }
     }
@@ -51,9 +54,11 @@ struct AdminHotfixes: Sendable {
     /// Reads every constant hotfix again: those removed meanwhile (by another instance) are dropped.
     func loadConstants() throws {
         var kept = Set<String>()
-        for row in try pool.connection().query("SELECT * FROM constant_hotfixes") {
-            guard let key = row.string("key"), let text = row.string("value"), let base = constants.base[key],
-                  let value = Self.parse(text, like: base) else { continue }
+        for row in try pool.connection().query("SELECT key, value FROM constant_hotfixes") {
+            let key: String = try row.decode("key")
+            let text: String = try row.decode("value")
+            // A constant the build no longer has, or whose type changed, keeps its row but is not applied.
+            guard let base = constants.base[key], let value = Self.parse(text, like: base) else { continue }
             try constants.setHotfix(key, value)
             kept.insert(key)
         }
@@ -66,7 +71,9 @@ struct AdminHotfixes: Sendable {
         let before = constants.hotfixValues.first { $0.0 == key }.map { Self.text($0.1) }
         var value: PropertyListValue?
         if let text {
-            guard ["string", "integer", "real", "boolean"].contains(base.typeName) else { return .failure(.notEditable) }
+            guard ["string", "integer", "real", "boolean"].contains(base.typeName) else {
+                return .failure(.notEditable)
+            }
             guard let parsed = Self.parse(text, like: base) else { return .failure(.wrongType(base.typeName)) }
             value = parsed
         }
@@ -74,13 +81,23 @@ struct AdminHotfixes: Sendable {
         guard before != after else { return .success(()) }
         try pool.write { db in
             if let value {
-                try db.execute("INSERT INTO constant_hotfixes VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value", [.text(key), .text(base.typeName), .text(Self.text(value))])
+                try db.execute(
+                    """
+                    INSERT INTO constant_hotfixes (key, type, value) VALUES (?, ?, ?)
+                    ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value
+                    """, [.text(key), .text(base.typeName), .text(Self.text(value))])
             } else {
                 try db.execute("DELETE FROM constant_hotfixes WHERE key = ?", [.text(key)])
             }
-            try db.execute("INSERT INTO hotfix_history (key, language, before, after, admin, at) VALUES (?, ?, ?, ?, ?, ?)",
-                           [.text(key), .text(Self.constantMarker), SQLValue(before), SQLValue(after), .text(admin), SQLValue(admins.clock())])
-            try admins.audit(admin, action: value == nil ? "remove constant" : "set constant", target: key, before: before, after: after)
+            try db.execute(
+                "INSERT INTO hotfix_history (key, language, before, after, admin, at) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    .text(key), .text(Self.constantMarker), SQLValue(before), SQLValue(after), .text(admin),
+                    SQLValue(admins.clock()),
+                ])
+            try admins.audit(
+                admin, action: value == nil ? "remove constant" : "set constant", target: key, before: before,
+                after: after)
         }
         // Applied once committed.
         try? constants.setHotfix(key, value)
@@ -89,17 +106,21 @@ struct AdminHotfixes: Sendable {
 
     /// Why a hotfix would be refused, or nil: the language, the key, the length and the base string's placeholders.
     func check(_ key: String, language: String, value: String?) -> Refusal? {
-        guard language == StringOverlay.allLanguages || localizer.languages.contains(language) else { return .unknownLanguage }
+        guard language == StringOverlay.allLanguages || localizer.languages.contains(language) else {
+            return .unknownLanguage
+        }
         // A plural form keeps the placeholders of the form it replaces.
         guard let base = localizer.table(localizer.base)[key] ?? localizer.shippedForm(key, language: language) else {
             return .unknownKey
         }
         if let value {
             guard value.utf8.count <= 4000 else { return .tooLong }
-            let expected = StringFormat.placeholders(in: base), got = StringFormat.placeholders(in: value)
+            let expected = StringFormat.placeholders(in: base)
+            let got = StringFormat.placeholders(in: value)
             guard expected == got else {
-                return .placeholders(expected: expected.map(\.description).joined(separator: " "),
-                                     got: got.map(\.description).joined(separator: " "))
+                return .placeholders(
+                    expected: expected.map(\.description).joined(separator: " "),
+                    got: got.map(\.description).joined(separator: " "))
             }
         }
         return nil
@@ -112,20 +133,26 @@ struct AdminHotfixes: Sendable {
         guard before != value else { return .success(()) }
         try pool.write { db in
             try record(db, key, language: language, from: before, to: value, by: admin)
-            try admins.audit(admin, action: value == nil ? "remove hotfix" : "set hotfix", target: "\(key) [\(language)]",
-                             before: before, after: value)
+            try admins.audit(
+                admin, action: value == nil ? "remove hotfix" : "set hotfix", target: "\(key) [\(language)]",
+                before: before, after: value)
         }
         localizer.overlay.set(key, language: language, to: value)
         return .success(())
     }
 
     /// A hotfix's row and its history row, in the caller's transaction (`batch`: the import it is part of).
-    func record(_ db: Database, _ key: String, language: String, from before: String?, to value: String?, by admin: String,
-                batch: Int? = nil) throws {
+    func record(
+        _ db: Database, _ key: String, language: String, from before: String?, to value: String?, by admin: String,
+        batch: Int? = nil
+    ) throws {
         try hotfixes.save(db, key, language: language, to: value)
-        try db.execute("INSERT INTO hotfix_history (key, language, before, after, admin, at, batch) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       [.text(key), .text(language), SQLValue(before), SQLValue(value), .text(admin), SQLValue(admins.clock()),
-                        batch.map { SQLValue($0) } ?? .null])
+        try db.execute(
+            "INSERT INTO hotfix_history (key, language, before, after, admin, at, batch) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                .text(key), .text(language), SQLValue(before), SQLValue(value), .text(admin), SQLValue(admins.clock()),
+                batch.map { SQLValue($0) } ?? .null,
+            ])
     }
 
     /// A refusal in the admin's words.
@@ -137,32 +164,46 @@ struct AdminHotfixes: Sendable {
         case .wrongType(let type): t.string("admin.constant.type", [.string(type)])
         case .notEditable: t.string("admin.constant.noteditable")
         case .placeholders(let expected, let got):
-            t.string("admin.hotfix.placeholders", [.string(expected.isEmpty ? "–" : expected), .string(got.isEmpty ? "–" : got)])
+            t.string(
+                "admin.hotfix.placeholders",
+                [.string(expected.isEmpty ? "–" : expected), .string(got.isEmpty ? "–" : got)])
         }
     }
 
-    struct Change: Sendable {
+    /// A `hotfix_history` row.
+    struct Change: Sendable, FetchableRecord {
+        static let columns = "id, key, language, before, after, admin, at, batch"
         let id: Int, key: String, language: String, before: String?, after: String?, admin: String, at: Int
         /// The import this change was part of.
         var batch: Int? = nil
+
+        init(row: Row) throws(DatabaseError) {
+            id = try row.decode("id")
+            key = try row.decode("key")
+            language = try row.decode("language")
+            before = try row.decodeIfPresent("before")
+            after = try row.decodeIfPresent("after")
+            admin = try row.decode("admin")
+            at = try row.decode("at")
+            batch = try row.decodeIfPresent("batch")
+        }
     }
 
     /// A key's 50 most recent changes, newest first (the page never grows with a long history).
     func history(_ key: String) throws -> [Change] {
-        try pool.connection().query("SELECT * FROM hotfix_history WHERE key = ? ORDER BY id DESC LIMIT 50", [.text(key)]).map(change)
+        try pool.connection().fetchAll(
+            Change.self, "SELECT \(Change.columns) FROM hotfix_history WHERE key = ? ORDER BY id DESC LIMIT 50",
+            [.text(key)])
     }
 
     /// Puts a key back as it was before a change.
     func revert(_ id: Int, by admin: String) throws -> Result<Void, Refusal>? {
-        guard let row = try pool.connection().first("SELECT * FROM hotfix_history WHERE id = ?", [SQLValue(id)]) else { return nil }
-        let change = change(row)
+        guard
+            let change = try pool.connection().fetchOne(
+                Change.self, "SELECT \(Change.columns) FROM hotfix_history WHERE id = ?",
+                [SQLValue(id)])
+        else { return nil }
         if change.language == Self.constantMarker { return try setConstant(change.key, to: change.before, by: admin) }
         return try set(change.key, language: change.language, to: change.before, by: admin)
-    }
-
-    private func change(_ row: Row) -> Change {
-        Change(id: row.int("id") ?? 0, key: row.string("key") ?? "", language: row.string("language") ?? "",
-               before: row.string("before"), after: row.string("after"), admin: row.string("admin") ?? "", at: row.int("at") ?? 0,
-               batch: row.int("batch"))
     }
 }

@@ -13,8 +13,10 @@ struct AdminRoutes {
     /// Scripts' JSON API (`/api/admin/…`).
     let api: RouterGroup<RequestContext>
 
-    init(site: RouterGroup<RequestContext>, api: RouterGroup<RequestContext>, identity: Identity, errors: ErrorPages,
-         store: AdminStore, pages: Pages) {
+    init(
+        site: RouterGroup<RequestContext>, api: RouterGroup<RequestContext>, identity: Identity, errors: ErrorPages,
+        store: AdminStore, pages: Pages
+    ) {
         let visitors = site.running(.pool).adding(VisitorCookies(identity: identity, errors: errors))
         let session = AdminSession(store: store)
         self.visitors = visitors

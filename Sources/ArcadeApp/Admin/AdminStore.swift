@@ -1,5 +1,6 @@
 import Crypto
 import Storage
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,39 +24,77 @@ struct AdminStore: Sendable {
         let name: String
     }
 
+    /// An `admins` row.
+    struct Account: FetchableRecord {
+        static let columns = "id, name, salt, hash, iterations, created"
+        let id: Int, name: String, salt: [UInt8], hash: [UInt8], iterations: Int, created: Int
 
-    static func validName(_ name: String) -> Bool {
-        (1...64).contains(name.count) && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-@".contains($0)) }
+        init(row: Row) throws(DatabaseError) {
+            id = try row.decode("id")
+            name = try row.decode("name")
+            salt = try row.decode("salt")
+            hash = try row.decode("hash")
+            iterations = try row.decode("iterations")
+            created = try row.decode("created")
+        }
     }
 
-    func count() throws -> Int { try pool.connection().first("SELECT COUNT(*) AS n FROM admins")?.int("n") ?? 0 }
+    /// An `audit` row.
+    struct AuditEntry: Sendable, FetchableRecord {
+        static let columns = "id, admin, at, action, target, before, after"
+        let id: Int64, admin: String, at: Int, action: String, target: String, before: String?, after: String?
+
+        init(row: Row) throws(DatabaseError) {
+            id = try row.decode("id")
+            admin = try row.decode("admin")
+            at = try row.decode("at")
+            action = try row.decode("action")
+            target = try row.decode("target")
+            before = try row.decodeIfPresent("before")
+            after = try row.decodeIfPresent("after")
+        }
+    }
+
+    static func validName(_ name: String) -> Bool {
+        (1...64).contains(name.count)
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-@".contains($0)) }
+    }
+
+    func count() throws -> Int { try pool.connection().scalar(Int.self, "SELECT COUNT(*) AS n FROM admins") }
 
     func create(name: String, password: String) throws {
         let salt = Crypto.randomBytes(16)
         let hash = Crypto.pbkdf2SHA256(password: Array(password.utf8), salt: salt, iterations: Self.iterations)
-        try pool.connection().execute("INSERT INTO admins (name, salt, hash, iterations, created) VALUES (?, ?, ?, ?, ?)",
-                                      [.text(name), .blob(salt), .blob(hash), SQLValue(Self.iterations), SQLValue(clock())])
+        try pool.connection().execute(
+            "INSERT INTO admins (name, salt, hash, iterations, created) VALUES (?, ?, ?, ?, ?)",
+            [.text(name), .blob(salt), .blob(hash), SQLValue(Self.iterations), SQLValue(clock())])
     }
 
     /// The admin if the password is right. A missing account costs the same
     /// hashing as a wrong password, so timing does not tell them apart.
     func verify(name: String, password: String) throws -> Admin? {
-        let row = try pool.connection().first("SELECT * FROM admins WHERE name = ?", [.text(name)])
-        let salt = row?.blob("salt") ?? Array(repeating: 0, count: 16)
-        let iterations = row?.int("iterations") ?? Self.iterations
-        let computed = Crypto.pbkdf2SHA256(password: Array(password.utf8), salt: salt, iterations: iterations)
-        guard let row, let stored = row.blob("hash"), Crypto.constantTimeEqual(computed, stored), let id = row.int("id") else { return nil }
-        return Admin(id: id, name: name)
+        let account = try pool.connection().fetchOne(
+            Account.self, "SELECT \(Account.columns) FROM admins WHERE name = ?",
+            [.text(name)])
+        let salt = account?.salt ?? Array(repeating: 0, count: 16)
+        let computed = Crypto.pbkdf2SHA256(
+            password: Array(password.utf8), salt: salt,
+            iterations: account?.iterations ?? Self.iterations)
+        guard let account, Crypto.constantTimeEqual(computed, account.hash) else { return nil }
+        return Admin(id: account.id, name: name)
     }
 
     func recentFailures(name: String, address: String) throws -> Int {
-        try pool.connection().first("SELECT COUNT(*) AS n FROM admin_failures WHERE name = ? AND address = ? AND at > ?",
-                                    [.text(name), .text(address), SQLValue(clock() - Self.failureWindow)])?.int("n") ?? 0
+        try pool.connection().scalar(
+            Int.self, "SELECT COUNT(*) AS n FROM admin_failures WHERE name = ? AND address = ? AND at > ?",
+            [.text(name), .text(address), SQLValue(clock() - Self.failureWindow)])
     }
 
     func recordFailure(name: String, address: String) throws {
         try pool.write { db in
-            try db.execute("INSERT INTO admin_failures VALUES (?, ?, ?)", [.text(name), .text(address), SQLValue(clock())])
+            try db.execute(
+                "INSERT INTO admin_failures (name, address, at) VALUES (?, ?, ?)",
+                [.text(name), .text(address), SQLValue(clock())])
             try db.execute("DELETE FROM admin_failures WHERE at < ?", [SQLValue(clock() - Self.failureWindow)])
         }
     }
@@ -64,8 +103,9 @@ struct AdminStore: Sendable {
     func startSession(_ admin: Admin) throws -> String {
         let token = Base64URL.encode(Crypto.randomBytes(32))
         _ = try pool.write { db in
-            try db.execute("INSERT INTO admin_sessions VALUES (?, ?, ?, ?)",
-                           [.blob(Crypto.sha256(Array(token.utf8))), SQLValue(admin.id), SQLValue(clock()), SQLValue(clock())])
+            try db.execute(
+                "INSERT INTO admin_sessions (token_hash, admin, created, last_seen) VALUES (?, ?, ?, ?)",
+                [.blob(Crypto.sha256(Array(token.utf8))), SQLValue(admin.id), SQLValue(clock()), SQLValue(clock())])
         }
         return token
     }
@@ -76,16 +116,24 @@ struct AdminStore: Sendable {
         guard token.utf8.count == 43 else { return nil }
         let db = try pool.connection()
         let key = SQLValue.blob(Crypto.sha256(Array(token.utf8)))
-        guard let row = try db.first("""
-            SELECT a.id, a.name, s.last_seen FROM admin_sessions s JOIN admins a ON a.id = s.admin WHERE s.token_hash = ?
-            """, [key]), let id = row.int("id"), let name = row.string("name"), let lastSeen = row.int("last_seen") else { return nil }
+        guard
+            let row = try db.first(
+                """
+                SELECT a.id, a.name, s.last_seen FROM admin_sessions s JOIN admins a ON a.id = s.admin WHERE s.token_hash = ?
+                """, [key])
+        else { return nil }
+        let id: Int = try row.decode("id")
+        let name: String = try row.decode("name")
+        let lastSeen: Int = try row.decode("last_seen")
         let now = clock()
         guard now - lastSeen <= Self.idleSeconds else {
             _ = try pool.write { try $0.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [key]) }
             return nil
         }
         if now - lastSeen >= 60 {
-            _ = try pool.write { try $0.execute("UPDATE admin_sessions SET last_seen = ? WHERE token_hash = ?", [SQLValue(now), key]) }
+            _ = try pool.write {
+                try $0.execute("UPDATE admin_sessions SET last_seen = ? WHERE token_hash = ?", [SQLValue(now), key])
+            }
         }
         return Admin(id: id, name: name)
     }
@@ -93,14 +141,17 @@ struct AdminStore: Sendable {
     /// Whether a token belongs to a live session: a read only, for pages on the event loop.
     func isSignedIn(_ token: String) -> Bool {
         guard token.utf8.count == 43, let db = try? pool.connection(),
-              let row = try? db.first("SELECT last_seen FROM admin_sessions WHERE token_hash = ?",
-                                      [.blob(Crypto.sha256(Array(token.utf8)))]),
-              let lastSeen = row.int("last_seen") else { return false }
+            let lastSeen = try? db.value(
+                Int.self, "SELECT last_seen FROM admin_sessions WHERE token_hash = ?",
+                [.blob(Crypto.sha256(Array(token.utf8)))])
+        else { return false }
         return clock() - lastSeen <= Self.idleSeconds
     }
 
     func endSession(_ token: String) throws {
-        _ = try pool.write { try $0.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [.blob(Crypto.sha256(Array(token.utf8)))]) }
+        _ = try pool.write {
+            try $0.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [.blob(Crypto.sha256(Array(token.utf8)))])
+        }
     }
 
     func audit(_ admin: String, action: String, target: String, before: String?, after: String?) throws {
@@ -110,13 +161,18 @@ struct AdminStore: Sendable {
     }
 
     /// An audit entry inside the caller's transaction, so the change and its entry commit together.
-    static func audit(_ db: Database, at seconds: Int, _ admin: String, action: String, target: String, before: String?,
-                      after: String?) throws {
-        try db.execute("INSERT INTO audit (admin, at, action, target, before, after) VALUES (?, ?, ?, ?, ?, ?)",
-                       [.text(admin), SQLValue(seconds), .text(action), .text(target), SQLValue(before), SQLValue(after)])
+    static func audit(
+        _ db: Database, at seconds: Int, _ admin: String, action: String, target: String, before: String?,
+        after: String?
+    ) throws {
+        try db.execute(
+            "INSERT INTO audit (admin, at, action, target, before, after) VALUES (?, ?, ?, ?, ?, ?)",
+            [.text(admin), SQLValue(seconds), .text(action), .text(target), SQLValue(before), SQLValue(after)])
     }
 
-    func auditLog(limit: Int = 200) throws -> [Row] {
-        try pool.connection().query("SELECT * FROM audit ORDER BY id DESC LIMIT ?", [SQLValue(limit)])
+    func auditLog(limit: Int = 200) throws -> [AuditEntry] {
+        try pool.connection().fetchAll(
+            AuditEntry.self, "SELECT \(AuditEntry.columns) FROM audit ORDER BY id DESC LIMIT ?",
+            [SQLValue(limit)])
     }
 }

@@ -9,7 +9,8 @@ enum Flash {
     /// `303` to `location`, saying `message` there.
     static func redirect(_ location: String, _ message: String) -> Response {
         var response = Response.redirect(to: location)
-        response.setCookie(SetCookie(name: cookie, value: URI.encode(message), path: "/admin", maxAge: 60, sameSite: .strict))
+        response.setCookie(
+            SetCookie(name: cookie, value: URI.encode(message), path: "/admin", maxAge: 60, sameSite: .strict))
         return response
     }
 }

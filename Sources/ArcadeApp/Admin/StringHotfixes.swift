@@ -1,5 +1,6 @@
 import Localization
 import Storage
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,8 +16,8 @@ struct StringHotfixes: Sendable {
     func load() throws {
         var all: [String: [String: String]] = [:]
         for row in try pool.connection().query("SELECT key, language, value FROM string_hotfixes") {
-            guard let key = row.string("key"), let language = row.string("language"), let value = row.string("value") else { continue }
-            all[language, default: [:]][key] = value
+            all[try row.decode("language", as: String.self), default: [:]][try row.decode("key")] = try row.decode(
+                "value", as: String.self)
         }
         overlay.replaceAll(all)
     }
@@ -30,7 +31,8 @@ struct StringHotfixes: Sendable {
     /// The row of a hotfix, inside the caller's transaction; the caller updates the overlay once it commits.
     func save(_ db: Database, _ key: String, language: String, to value: String?) throws {
         if let value {
-            try db.execute("""
+            try db.execute(
+                """
                 INSERT INTO string_hotfixes (key, language, value, updated) VALUES (?, ?, ?, ?)
                 ON CONFLICT (key, language) DO UPDATE SET value = excluded.value, updated = excluded.updated
                 """, [.text(key), .text(language), .text(value), .integer(Int64(clock()))])

@@ -19,21 +19,24 @@ struct StringsController: Sendable {
     }
 
     func stringsList(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
-        return try stringsPage(visitor, status: .ok, message: nil)
+        try stringsPage(context.visitor, status: .ok, message: nil)
     }
 
     /// `de.strings`, `de.stringsdict`: a download.
     func download(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
         let name = request.parameters["file"] ?? ""
-        guard let dot = name.lastIndex(of: "."), let format = StringsExchange.Format(rawValue: String(name[name.index(after: dot)...])),
-              let text = exchange.export(String(name[..<dot]), format) else {
+        guard let dot = name.lastIndex(of: "."),
+            let format = StringsExchange.Format(rawValue: String(name[name.index(after: dot)...])),
+            let text = exchange.export(String(name[..<dot]), format)
+        else {
             throw PageError(.notFound)
         }
-        var response = Response(status: .ok, contentType: format == .strings ? "text/plain; charset=utf-8"
-                                                                              : "application/xml; charset=utf-8",
-                                body: Array(text.utf8))
+        var response = Response(
+            status: .ok,
+            contentType: format == .strings
+                ? "text/plain; charset=utf-8"
+                : "application/xml; charset=utf-8",
+            body: Array(text.utf8))
         response.headers.set("Content-Disposition", "attachment; filename=\"\(name)\"")
         return response
     }
@@ -45,22 +48,27 @@ struct StringsController: Sendable {
         let t = localizer.strings(for: visitor.language)
         let language = upload["language"] ?? ""
         guard localizer.languages.contains(language) else {
-            return try stringsPage(visitor, status: .unprocessableContent, message: t.string("admin.hotfix.language.unknown"))
+            return try stringsPage(
+                visitor, status: .unprocessableContent, message: t.string("admin.hotfix.language.unknown"))
         }
         guard let file = upload.files("file").first, !file.body.isEmpty else {
-            return try stringsPage(visitor, status: .unprocessableContent, message: t.string("admin.strings.import.nofile"))
+            return try stringsPage(
+                visitor, status: .unprocessableContent, message: t.string("admin.strings.import.nofile"))
         }
         guard file.body.count <= StringsExchange.maxFileBytes else {
-            return try stringsPage(visitor, status: .contentTooLarge, message: t.string("admin.strings.import.toolarge"))
+            return try stringsPage(
+                visitor, status: .contentTooLarge, message: t.string("admin.strings.import.toolarge"))
         }
-        let name = file.filename ?? "", format = StringsExchange.Format(file: name, bytes: file.body)
+        let name = file.filename ?? ""
+        let format = StringsExchange.Format(file: name, bytes: file.body)
         do {
             let entries = try exchange.preview(file.body, language: language, format: format, file: name)
             let id = try exchange.stage(file.body, language: language, format: format, file: name, by: admin.name)
             return previewPage(entries, id: id, file: name, language: language, visitor)
         } catch let unreadable as StringsExchange.Unreadable {
-            return try stringsPage(visitor, status: .unprocessableContent,
-                                   message: t.string("admin.strings.import.unreadable", [.string(unreadable.message)]))
+            return try stringsPage(
+                visitor, status: .unprocessableContent,
+                message: t.string("admin.strings.import.unreadable", [.string(unreadable.message)]))
         }
     }
 
@@ -69,9 +77,12 @@ struct StringsController: Sendable {
         let admin = context.admin
         let t = localizer.strings(for: visitor.language)
         switch try exchange.apply(request.form?["import"].flatMap { Int($0) } ?? 0, by: admin.name) {
-        case .applied(let count): return Flash.redirect("/admin/strings", t.string("admin.strings.import.applied", [.int(count)]))
-        case .alreadyApplied: return try stringsPage(visitor, status: .conflict, message: t.string("admin.strings.import.done"))
-        case .unknown: return try stringsPage(visitor, status: .unprocessableContent, message: t.string("admin.hotfix.unknown"))
+        case .applied(let count):
+            return Flash.redirect("/admin/strings", t.string("admin.strings.import.applied", [.int(count)]))
+        case .alreadyApplied:
+            return try stringsPage(visitor, status: .conflict, message: t.string("admin.strings.import.done"))
+        case .unknown:
+            return try stringsPage(visitor, status: .unprocessableContent, message: t.string("admin.hotfix.unknown"))
         }
     }
 
@@ -79,10 +90,14 @@ struct StringsController: Sendable {
         let visitor = context.visitor
         let admin = context.admin
         let t = localizer.strings(for: visitor.language)
-        guard let (reverted, skipped) = try exchange.revert(request.form?["import"].flatMap { Int($0) } ?? 0, by: admin.name) else {
+        guard
+            let (reverted, skipped) = try exchange.revert(
+                request.form?["import"].flatMap { Int($0) } ?? 0, by: admin.name)
+        else {
             return try stringsPage(visitor, status: .unprocessableContent, message: t.string("admin.hotfix.unknown"))
         }
-        return Flash.redirect("/admin/strings", t.string("admin.strings.imports.undone", [.int(reverted), .int(skipped)]))
+        return Flash.redirect(
+            "/admin/strings", t.string("admin.strings.imports.undone", [.int(reverted), .int(skipped)]))
     }
 
     /// Export links, the import form, recent imports, then per language the keys that fall back to the base language.
@@ -91,57 +106,86 @@ struct StringsController: Sendable {
         let keys = localizer.baseKeys
         let everywhere = localizer.overlay.values(for: StringOverlay.allLanguages)
         let missing: [TemplateValue] = localizer.languages.filter { $0 != localizer.base }.map { language in
-            let own = localizer.table(language), plurals = localizer.pluralTable(language)
+            let own = localizer.table(language)
+            let plurals = localizer.pluralTable(language)
             let hotfixes = localizer.overlay.values(for: language)
             let missing = keys.filter { own[$0] == nil && plurals[$0] == nil }
-            return .object(["language": .string(language), "count": .int(missing.count),
-                            "summary": .string(missing.isEmpty ? t.string("admin.strings.complete")
-                                               : t.string("admin.strings.missing", [.int(missing.count), .int(keys.count)])),
-                            "keys": .list(missing.map { key in
-                                .object(["key": .string(key), "hotfixed": .bool(hotfixes[key] != nil || everywhere[key] != nil)])
-                            }), "hasMissing": .bool(!missing.isEmpty)])
+            return .object([
+                "language": .string(language), "count": .int(missing.count),
+                "summary": .string(
+                    missing.isEmpty
+                        ? t.string("admin.strings.complete")
+                        : t.string("admin.strings.missing", [.int(missing.count), .int(keys.count)])),
+                "keys": .list(
+                    missing.map { key in
+                        .object([
+                            "key": .string(key), "hotfixed": .bool(hotfixes[key] != nil || everywhere[key] != nil),
+                        ])
+                    }), "hasMissing": .bool(!missing.isEmpty),
+            ])
         }
         let languages: [TemplateValue] = localizer.languages.map { language in
-            .object(["code": .string(language), "name": .string(localizer.string("language.name.\(language)", language: language)),
-                     "selected": .bool(language == visitor.language)])
+            .object([
+                "code": .string(language),
+                "name": .string(localizer.string("language.name.\(language)", language: language)),
+                "selected": .bool(language == visitor.language),
+            ])
         }
         let imports: [TemplateValue] = try exchange.recent().map { record in
-            .object(["id": .int(record.id), "language": .string(record.language), "file": .string(record.file),
-                     "admin": .string(record.admin), "at": .string(UTCTime.format(record.appliedAt ?? 0)),
-                     "changes": .int(record.changes ?? 0), "reverted": .bool(record.revertedAt != nil)])
+            .object([
+                "id": .int(record.id), "language": .string(record.language), "file": .string(record.file),
+                "admin": .string(record.admin), "at": .string(UTCTime.format(record.appliedAt ?? 0)),
+                "changes": .int(record.changes ?? 0), "reverted": .bool(record.revertedAt != nil),
+            ])
         }
-        var response = pages.render("admin-strings", status: status, title: t.string("admin.strings.title"),
-                                    for: visitor, path: "/admin/strings", section: "admin",
-                                    data: ["missingLanguages": .list(missing), "base": .string(localizer.base),
-                                           "languages": .list(languages), "imports": .list(imports),
-                                           "hasImports": .bool(!imports.isEmpty), "message": message.map { .string($0) } ?? .null])
+        var response = pages.render(
+            "admin-strings", status: status, title: t.string("admin.strings.title"),
+            for: visitor, path: "/admin/strings", section: "admin",
+            data: [
+                "missingLanguages": .list(missing), "base": .string(localizer.base),
+                "languages": .list(languages), "imports": .list(imports),
+                "hasImports": .bool(!imports.isEmpty), "message": message.map { .string($0) } ?? .null,
+            ])
         response.headers.set("Cache-Control", "no-store")
         return response
     }
 
     /// What the file would change, entry by entry; the unchanged ones only counted.
-    private func previewPage(_ entries: [StringsExchange.Entry], id: Int, file: String, language: String,
-                             _ visitor: Visitor) -> Response {
+    private func previewPage(
+        _ entries: [StringsExchange.Entry], id: Int, file: String, language: String,
+        _ visitor: Visitor
+    ) -> Response {
         let t = localizer.strings(for: visitor.language)
         func count(_ status: StringsExchange.Status) -> Int { entries.count { $0.status == status } }
         let rows: [TemplateValue] = entries.filter { $0.status != .unchanged }.map { entry in
-            .object(["key": .string(entry.key), "status": .string(entry.status.rawValue),
-                     "statusText": .string(t.string("admin.strings.status.\(entry.status.rawValue)")),
-                     "current": .string(entry.current ?? "–"), "imported": .string(entry.imported),
-                     "reason": .string(entry.refusal.map { describe($0, t) } ?? "")])
+            .object([
+                "key": .string(entry.key), "status": .string(entry.status.rawValue),
+                "statusText": .string(t.string("admin.strings.status.\(entry.status.rawValue)")),
+                "current": .string(entry.current ?? "–"), "imported": .string(entry.imported),
+                "reason": .string(entry.refusal.map { describe($0, t) } ?? ""),
+            ])
         }
         let applicable = count(.new) + count(.changed)
-        return pages.render("admin-strings-import", title: t.string("admin.strings.import.title"), for: visitor, path: "/admin/strings", section: "admin",
-                            data: ["import": .int(id), "rows": .list(rows), "hasRows": .bool(!rows.isEmpty),
-                                   "heading": .string(t.string("admin.strings.import.heading", [.string(file), .string(language)])),
-                                   "summary": .string(t.string("admin.strings.import.summary", [.int(count(.new)), .int(count(.changed)),
-                                                                                               .int(count(.unchanged)),
-                                                                                               .int(count(.refused))])),
-                                   "new": .int(count(.new)), "changed": .int(count(.changed)),
-                                   "unchanged": .int(count(.unchanged)), "refused": .int(count(.refused)),
-                                   "hasRefused": .bool(count(.refused) > 0),
-                                   "apply": .string(t.string("admin.strings.import.apply", [.int(applicable)])),
-                                   "nothing": .bool(applicable == 0)])
+        return pages.render(
+            "admin-strings-import", title: t.string("admin.strings.import.title"), for: visitor, path: "/admin/strings",
+            section: "admin",
+            data: [
+                "import": .int(id), "rows": .list(rows), "hasRows": .bool(!rows.isEmpty),
+                "heading": .string(t.string("admin.strings.import.heading", [.string(file), .string(language)])),
+                "summary": .string(
+                    t.string(
+                        "admin.strings.import.summary",
+                        [
+                            .int(count(.new)), .int(count(.changed)),
+                            .int(count(.unchanged)),
+                            .int(count(.refused)),
+                        ])),
+                "new": .int(count(.new)), "changed": .int(count(.changed)),
+                "unchanged": .int(count(.unchanged)), "refused": .int(count(.refused)),
+                "hasRefused": .bool(count(.refused) > 0),
+                "apply": .string(t.string("admin.strings.import.apply", [.int(applicable)])),
+                "nothing": .bool(applicable == 0),
+            ])
     }
 
     private func describe(_ refusal: StringsExchange.Refusal, _ t: LanguageStrings) -> String {

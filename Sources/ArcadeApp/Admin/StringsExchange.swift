@@ -19,8 +19,14 @@ struct StringsExchange: Sendable {
 
         /// By the file's name, else by its first character (a property list starts with `<`).
         init(file: String, bytes: [UInt8]) {
-            if file.hasSuffix(".stringsdict") { self = .stringsdict; return }
-            if file.hasSuffix(".strings") { self = .strings; return }
+            if file.hasSuffix(".stringsdict") {
+                self = .stringsdict
+                return
+            }
+            if file.hasSuffix(".strings") {
+                self = .strings
+                return
+            }
             let first = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
             self = first == UInt8(ascii: "<") ? .stringsdict : .strings
         }
@@ -46,9 +52,25 @@ struct StringsExchange: Sendable {
     /// A file that cannot be read: refused whole, with where and why (`12:5: expected ';' …`).
     struct Unreadable: Error, Sendable { let message: String }
 
-    struct Import: Sendable {
+    /// A `string_imports` row (its `staged_at` aside).
+    struct Import: Sendable, FetchableRecord {
+        static let columns = "id, language, format, file, content, admin, applied_at, changes, reverted_at"
         let id: Int, language: String, format: Format, file: String, content: [UInt8], admin: String
         let appliedAt: Int?, changes: Int?, revertedAt: Int?
+
+        init(row: Row) throws(DatabaseError) {
+            let name: String = try row.decode("format")
+            guard let format = Format(rawValue: name) else { throw DatabaseError("string_imports: format \(name)") }
+            self.format = format
+            id = try row.decode("id")
+            language = try row.decode("language")
+            file = try row.decode("file")
+            content = try row.decode("content")
+            admin = try row.decode("admin")
+            appliedAt = try row.decodeIfPresent("applied_at")
+            changes = try row.decodeIfPresent("changes")
+            revertedAt = try row.decodeIfPresent("reverted_at")
+        }
     }
 
     // MARK: export
@@ -66,7 +88,10 @@ struct StringsExchange: Sendable {
         var entries: [(key: String, value: String, comment: String?)] = []
         var untranslated: [String] = []
         for key in localizer.order {
-            guard let value = current(key, language, own: own[key]) else { untranslated.append(key); continue }
+            guard let value = current(key, language, own: own[key]) else {
+                untranslated.append(key)
+                continue
+            }
             entries.append((key, value, localizer.comments[key]))
         }
         var header = "Arcade: \(language), as shipped with its hotfixes. Comments are the \(localizer.base) file's."
@@ -85,8 +110,10 @@ struct StringsExchange: Sendable {
             var seen: Set<String> = []
             for name in PluralFormat.variableNames(in: plural.format) where seen.insert(name).inserted {
                 guard let variable = plural.variables[name] else { continue }
-                var spec: [(String, PropertyListValue)] = [("NSStringFormatSpecTypeKey", .string("NSStringPluralRuleType")),
-                                                           ("NSStringFormatValueTypeKey", .string(variable.valueType))]
+                var spec: [(String, PropertyListValue)] = [
+                    ("NSStringFormatSpecTypeKey", .string("NSStringPluralRuleType")),
+                    ("NSStringFormatValueTypeKey", .string(variable.valueType)),
+                ]
                 for category in PluralCategory.allCases {
                     let formKey = PluralFormat.formKey(key, variable: name, category: category)
                     if let form = current(formKey, language, own: variable.forms[category]) {
@@ -102,13 +129,15 @@ struct StringsExchange: Sendable {
 
     /// What a language shows for a key now: its hotfix, the all-languages hotfix, or what it ships (`own`).
     private func current(_ key: String, _ language: String, own: String?) -> String? {
-        localizer.overlay.values(for: language)[key] ?? localizer.overlay.values(for: StringOverlay.allLanguages)[key] ?? own
+        localizer.overlay.values(for: language)[key] ?? localizer.overlay.values(for: StringOverlay.allLanguages)[key]
+            ?? own
     }
 
     /// What a language ships for a string key or a plural form key (`key#variable.category`), without fallbacks.
     private func shipped(_ key: String, _ language: String) -> String? {
         if let (plural, variable, category) = PluralFormat.splitFormKey(key),
-           let form = localizer.pluralTable(language)[plural]?.variables[variable]?.forms[category] {
+            let form = localizer.pluralTable(language)[plural]?.variables[variable]?.forms[category]
+        {
             return form
         }
         return localizer.table(language)[key]
@@ -134,25 +163,33 @@ struct StringsExchange: Sendable {
             var entries: [Entry] = []
             for (key, value) in members {
                 let format = value["NSStringLocalizedFormatKey"]?.string ?? ""
-                guard let shipped = localizer.pluralTable(language)[key] ?? localizer.pluralTable(localizer.base)[key] else {
-                    entries.append(Entry(key: key, current: nil, imported: format, status: .refused, refusal: .hotfix(.unknownKey)))
+                guard let shipped = localizer.pluralTable(language)[key] ?? localizer.pluralTable(localizer.base)[key]
+                else {
+                    entries.append(
+                        Entry(key: key, current: nil, imported: format, status: .refused, refusal: .hotfix(.unknownKey))
+                    )
                     continue
                 }
                 guard format == shipped.format else {
-                    entries.append(Entry(key: key, current: shipped.format, imported: format, status: .refused,
-                                         refusal: .formatDiffers))
+                    entries.append(
+                        Entry(
+                            key: key, current: shipped.format, imported: format, status: .refused,
+                            refusal: .formatDiffers))
                     continue
                 }
                 var seen: Set<String> = []
                 for name in PluralFormat.variableNames(in: format) where seen.insert(name).inserted {
                     guard shipped.variables[name] != nil, let spec = value[name]?.dictionary else {
-                        entries.append(Entry(key: "\(key)#\(name)", current: nil, imported: "", status: .refused,
-                                             refusal: .unknownVariable(name)))
+                        entries.append(
+                            Entry(
+                                key: "\(key)#\(name)", current: nil, imported: "", status: .refused,
+                                refusal: .unknownVariable(name)))
                         continue
                     }
                     for (name2, form) in spec {
                         guard let category = PluralCategory(rawValue: name2), let text = form.string else { continue }
-                        entries.append(entry(PluralFormat.formKey(key, variable: name, category: category), text, language))
+                        entries.append(
+                            entry(PluralFormat.formKey(key, variable: name, category: category), text, language))
                     }
                 }
             }
@@ -165,22 +202,30 @@ struct StringsExchange: Sendable {
         if let refusal = hotfixes.check(key, language: language, value: value) {
             return Entry(key: key, current: now, imported: value, status: .refused, refusal: .hotfix(refusal))
         }
-        return Entry(key: key, current: now, imported: value, status: now == nil ? .new : now == value ? .unchanged : .changed)
+        return Entry(
+            key: key, current: now, imported: value, status: now == nil ? .new : now == value ? .unchanged : .changed)
     }
 
     /// Keeps an uploaded file for its preview; returns its id.
     func stage(_ bytes: [UInt8], language: String, format: Format, file: String, by admin: String) throws -> Int {
         let now = hotfixes.admins.clock()
         return try pool.write { db in
-            try db.execute("DELETE FROM string_imports WHERE applied_at IS NULL AND staged_at < ?", [SQLValue(now - Self.stagedSeconds)])
-            return Int(try db.insert(
-                "INSERT INTO string_imports (language, format, file, content, admin, staged_at) VALUES (?, ?, ?, ?, ?, ?)",
-                [.text(language), .text(format.rawValue), .text(String(file.prefix(200))), .blob(bytes), .text(admin), SQLValue(now)]))
+            try db.execute(
+                "DELETE FROM string_imports WHERE applied_at IS NULL AND staged_at < ?",
+                [SQLValue(now - Self.stagedSeconds)])
+            return Int(
+                try db.insert(
+                    "INSERT INTO string_imports (language, format, file, content, admin, staged_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        .text(language), .text(format.rawValue), .text(String(file.prefix(200))), .blob(bytes),
+                        .text(admin), SQLValue(now),
+                    ]))
         }
     }
 
     func staged(_ id: Int) throws -> Import? {
-        try pool.connection().first("SELECT * FROM string_imports WHERE id = ?", [SQLValue(id)]).flatMap(Self.record)
+        try pool.connection().fetchOne(
+            Import.self, "SELECT \(Import.columns) FROM string_imports WHERE id = ?", [SQLValue(id)])
     }
 
     enum Outcome: Equatable, Sendable { case applied(Int), alreadyApplied, unknown }
@@ -191,29 +236,38 @@ struct StringsExchange: Sendable {
         guard let staged = try staged(id) else { return .unknown }
         guard staged.appliedAt == nil else { return .alreadyApplied }
         let entries: [Entry]
-        do { entries = try preview(staged.content, language: staged.language, format: staged.format, file: staged.file) }
-        catch { return .unknown }
-        let language = staged.language, everywhere = localizer.overlay.values(for: StringOverlay.allLanguages)
+        do {
+            entries = try preview(staged.content, language: staged.language, format: staged.format, file: staged.file)
+        } catch { return .unknown }
+        let language = staged.language
+        let everywhere = localizer.overlay.values(for: StringOverlay.allLanguages)
         let own = localizer.overlay.values(for: language)
         // A value the language ships anyway needs no hotfix: it removes one (unless an all-languages one would show).
-        let changes: [(key: String, before: String?, after: String?)] = entries.filter { $0.status == .new || $0.status == .changed }
-            .map { entry in
-                let needless = entry.imported == shipped(entry.key, language) && everywhere[entry.key] == nil
-                return (entry.key, own[entry.key], needless ? nil : entry.imported)
-            }
-            .filter { $0.before != $0.after }
+        let changes: [(key: String, before: String?, after: String?)] = entries.filter {
+            $0.status == .new || $0.status == .changed
+        }
+        .map { entry in
+            let needless = entry.imported == shipped(entry.key, language) && everywhere[entry.key] == nil
+            return (entry.key, own[entry.key], needless ? nil : entry.imported)
+        }
+        .filter { $0.before != $0.after }
         let applied: Bool = try pool.write { db in
-            guard try db.first("SELECT id FROM string_imports WHERE id = ? AND applied_at IS NULL", [SQLValue(id)]) != nil else {
+            guard
+                try db.first("SELECT id FROM string_imports WHERE id = ? AND applied_at IS NULL", [SQLValue(id)]) != nil
+            else {
                 return false
             }
             for change in changes {
-                try hotfixes.record(db, change.key, language: language, from: change.before, to: change.after, by: admin, batch: id)
+                try hotfixes.record(
+                    db, change.key, language: language, from: change.before, to: change.after, by: admin, batch: id)
             }
             let now = hotfixes.admins.clock()
-            try db.execute("UPDATE string_imports SET applied_at = ?, changes = ?, content = ? WHERE id = ?",
-                           [SQLValue(now), SQLValue(changes.count), .blob([]), SQLValue(id)])
-            try AdminStore.audit(db, at: now, admin, action: "import strings", target: "\(staged.file) [\(language)] #\(id)",
-                                 before: nil, after: "\(changes.count) changes")
+            try db.execute(
+                "UPDATE string_imports SET applied_at = ?, changes = ?, content = ? WHERE id = ?",
+                [SQLValue(now), SQLValue(changes.count), .blob([]), SQLValue(id)])
+            try AdminStore.audit(
+                db, at: now, admin, action: "import strings", target: "\(staged.file) [\(language)] #\(id)",
+                before: nil, after: "\(changes.count) changes")
             return true
         }
         guard applied else { return .alreadyApplied }
@@ -225,25 +279,33 @@ struct StringsExchange: Sendable {
     /// (that later change is kept and counted as skipped).
     func revert(_ id: Int, by admin: String) throws -> (reverted: Int, skipped: Int)? {
         guard let staged = try staged(id), staged.appliedAt != nil, staged.revertedAt == nil else { return nil }
-        let rows = try pool.connection().query("SELECT * FROM hotfix_history WHERE batch = ? ORDER BY id DESC", [SQLValue(id)])
+        let rows = try pool.connection().fetchAll(
+            AdminHotfixes.Change.self,
+            """
+            SELECT \(AdminHotfixes.Change.columns) FROM hotfix_history WHERE batch = ? ORDER BY id DESC
+            """, [SQLValue(id)])
         var undo: [(key: String, language: String, before: String?, after: String?)] = []
         var skipped = 0
         for row in rows {
-            guard let key = row.string("key"), let language = row.string("language") else { continue }
-            let now = localizer.overlay.values(for: language)[key]
-            if now == row.string("after") { undo.append((key, language, now, row.string("before"))) } else { skipped += 1 }
+            let now = localizer.overlay.values(for: row.language)[row.key]
+            if now == row.after { undo.append((row.key, row.language, now, row.before)) } else { skipped += 1 }
         }
         let done: Bool = try pool.write { db in
-            guard try db.first("SELECT id FROM string_imports WHERE id = ? AND reverted_at IS NULL", [SQLValue(id)]) != nil else {
+            guard
+                try db.first("SELECT id FROM string_imports WHERE id = ? AND reverted_at IS NULL", [SQLValue(id)])
+                    != nil
+            else {
                 return false
             }
             for change in undo {
-                try hotfixes.record(db, change.key, language: change.language, from: change.before, to: change.after, by: admin)
+                try hotfixes.record(
+                    db, change.key, language: change.language, from: change.before, to: change.after, by: admin)
             }
             let now = hotfixes.admins.clock()
             try db.execute("UPDATE string_imports SET reverted_at = ? WHERE id = ?", [SQLValue(now), SQLValue(id)])
-            try AdminStore.audit(db, at: now, admin, action: "revert import", target: "\(staged.file) [\(staged.language)] #\(id)",
-                                 before: "\(undo.count + skipped) changes", after: "\(undo.count) reverted, \(skipped) kept")
+            try AdminStore.audit(
+                db, at: now, admin, action: "revert import", target: "\(staged.file) [\(staged.language)] #\(id)",
+                before: "\(undo.count + skipped) changes", after: "\(undo.count) reverted, \(skipped) kept")
             return true
         }
         guard done else { return nil }
@@ -253,15 +315,10 @@ struct StringsExchange: Sendable {
 
     /// The ten most recent applied imports, newest first.
     func recent() throws -> [Import] {
-        try pool.connection().query("SELECT * FROM string_imports WHERE applied_at IS NOT NULL ORDER BY id DESC LIMIT 10")
-            .compactMap(Self.record)
-    }
-
-    private static func record(_ row: Row) -> Import? {
-        guard let id = row.int("id"), let language = row.string("language"),
-              let format = row.string("format").flatMap(Format.init(rawValue:)) else { return nil }
-        return Import(id: id, language: language, format: format, file: row.string("file") ?? "", content: row.blob("content") ?? [],
-                      admin: row.string("admin") ?? "", appliedAt: row.int("applied_at"), changes: row.int("changes"),
-                      revertedAt: row.int("reverted_at"))
+        try pool.connection().fetchAll(
+            Import.self,
+            """
+            SELECT \(Import.columns) FROM string_imports WHERE applied_at IS NOT NULL ORDER BY id DESC LIMIT 10
+            """)
     }
 }

@@ -22,7 +22,9 @@ struct CheatBook: Sendable {
     func entry(_ name: String) -> Entry? { entries.first { $0.code.name == name } }
 
     static func load(_ path: String) throws -> CheatBook {
-        guard let bytes = Files.read(path) else { throw StartupError.unreadable(file: path, reason: "cannot read the cheats file") }
+        guard let bytes = Files.read(path) else {
+            throw StartupError.unreadable(file: path, reason: "cannot read the cheats file")
+        }
         do {
             return try CheatBook(json: JSONParser.parse(bytes))
         } catch let error as JSONParser.Error {
@@ -33,7 +35,9 @@ struct CheatBook: Sendable {
     }
 
     init(json: JSONValue) throws(CheatError) {
-        guard let list = json["cheats"]?.array, !list.isEmpty else { throw CheatError("expected {\"cheats\": [ … ]} with at least one cheat") }
+        guard let list = json["cheats"]?.array, !list.isEmpty else {
+            throw CheatError("expected {\"cheats\": [ … ]} with at least one cheat")
+        }
         var entries: [Entry] = []
         for (index, item) in list.enumerated() {
             let name = item["name"]?.string ?? ""
@@ -41,26 +45,39 @@ struct CheatBook: Sendable {
             guard let effect = item["effect"]?.string, Self.effects.contains(effect) else {
                 throw CheatError("\(label): effect must be one of \(Self.effects.sorted().joined(separator: ", "))")
             }
-            guard let hint = item["hint"]?.string, !hint.isEmpty else { throw CheatError("\(label): needs a hint (a localized key)") }
-            guard let sequences = item["sequences"]?.array else { throw CheatError("\(label): needs sequences, a list of lists") }
+            guard let hint = item["hint"]?.string, !hint.isEmpty else {
+                throw CheatError("\(label): needs a hint (a localized key)")
+            }
+            guard let sequences = item["sequences"]?.array else {
+                throw CheatError("\(label): needs sequences, a list of lists")
+            }
             var parsed: [[Action]] = []
             for sequence in sequences {
-                guard let steps = sequence.array else { throw CheatError("\(label): each sequence is a list of actions") }
+                guard let steps = sequence.array else {
+                    throw CheatError("\(label): each sequence is a list of actions")
+                }
                 var actions: [Action] = []
                 for step in steps {
-                    guard let text = step.string else { throw CheatError("\(label): each action is a string like \"key:a\"") }
+                    guard let text = step.string else {
+                        throw CheatError("\(label): each action is a string like \"key:a\"")
+                    }
                     do { actions.append(try Action(text)) } catch { throw CheatError("\(label): \(error)") }
                 }
                 parsed.append(actions)
             }
             var timeout: Double? = CheatCode.defaultTimeout
             if let value = item["timeout"] {
-                if value.isNull { timeout = nil } else {
-                    guard let seconds = value.double else { throw CheatError("\(label): timeout is a number of seconds or null") }
+                if value.isNull {
+                    timeout = nil
+                } else {
+                    guard let seconds = value.double else {
+                        throw CheatError("\(label): timeout is a number of seconds or null")
+                    }
                     timeout = seconds
                 }
             }
-            let code = try CheatCode(name: name, sequences: parsed, timeout: timeout, caseSensitive: item["caseSensitive"]?.bool ?? false)
+            let code = try CheatCode(
+                name: name, sequences: parsed, timeout: timeout, caseSensitive: item["caseSensitive"]?.bool ?? false)
             entries.append(Entry(code: code, effect: effect, hint: hint))
         }
         _ = try CheatMatcher(cheats: entries.map(\.code))  // refuses duplicate names

@@ -33,7 +33,8 @@ struct CheatController: Sendable {
         if effects.contains("theme.crt") {
             // Each completion toggles: on after an odd number of them.
             let on = found.count(SiteTasks.cheat("crt")) % 2 == 1
-            response.setCookie(SetCookie(name: LookCookies.theme, value: on ? "crt" : "", maxAge: on ? 365 * 86_400 : 0))
+            response.setCookie(
+                SetCookie(name: LookCookies.theme, value: on ? "crt" : "", maxAge: on ? 365 * 86_400 : 0))
             // Found once, retro stays in the theme chooser.
             response.setCookie(SetCookie(name: LookCookies.retro, value: "1", maxAge: 365 * 86_400))
         }
@@ -43,12 +44,13 @@ struct CheatController: Sendable {
     private func answer(_ outcome: CheatMatcher.Outcome, found: Once, effects: [String]) -> Response {
         // A cheat's name is only told once the player has found it.
         let closest = outcome.closest.flatMap { found.beenDone(SiteTasks.cheat($0)) ? $0 : nil }
-        return JSONAnswer.make(.object([
-            ("state", .string(outcome.unlocked.isEmpty ? outcome.state.rawValue : "matched")),
-            ("cheat", closest.map { .string($0) } ?? .null),
-            ("progress", .integer(Int64(outcome.progress))), ("length", .integer(Int64(outcome.length))),
-            ("unlocked", .array(effects.map { .string($0) })),
-        ]))
+        return JSONAnswer.make(
+            .object([
+                ("state", .string(outcome.unlocked.isEmpty ? outcome.state.rawValue : "matched")),
+                ("cheat", closest.map { .string($0) } ?? .null),
+                ("progress", .integer(Int64(outcome.progress))), ("length", .integer(Int64(outcome.length))),
+                ("unlocked", .array(effects.map { .string($0) })),
+            ]))
     }
 
     func addRoutes(to routes: PlayerRoutes) {
@@ -95,14 +97,19 @@ struct CheatController: Sendable {
         let t = pages.localizer.strings(for: visitor.language)
         let found: [TemplateValue] = store.book.entries.filter { record.beenDone(SiteTasks.cheat($0.code.name)) }.map {
             entry in
-            ["name": .string(t.string("cheats.name.\(entry.code.name)")), "hint": .string(t.string(entry.hint)),
-             "slug": .string(entry.code.name)]
+            [
+                "name": .string(t.string("cheats.name.\(entry.code.name)")), "hint": .string(t.string(entry.hint)),
+                "slug": .string(entry.code.name),
+            ]
         }
         let total = store.book.entries.count
-        return pages.render("cheats", title: t.string("cheats.title"), for: visitor, path: "/cheats", section: "cheats",
-                            data: ["found": .list(found), "hasFound": .bool(!found.isEmpty),
-                                   "count": .string(t.string("cheats.count", [.int(found.count), .int(total)])),
-                                   "foundCount": .int(found.count), "total": .int(total)])
+        return pages.render(
+            "cheats", title: t.string("cheats.title"), for: visitor, path: "/cheats", section: "cheats",
+            data: [
+                "found": .list(found), "hasFound": .bool(!found.isEmpty),
+                "count": .string(t.string("cheats.count", [.int(found.count), .int(total)])),
+                "foundCount": .int(found.count), "total": .int(total),
+            ])
     }
 
     /// Hidden until the credits cheat is found: a plain 404 before.
@@ -110,7 +117,8 @@ struct CheatController: Sendable {
         let visitor = context.visitor
         guard try once.perform(visitor).once.beenDone(SiteTasks.cheat("credits")) else { throw PageError(.notFound) }
         let t = pages.localizer.strings(for: visitor.language)
-        return pages.render("credits", title: t.string("credits.title"), for: visitor, path: "/credits",
-                            section: "cheats")
+        return pages.render(
+            "credits", title: t.string("credits.title"), for: visitor, path: "/credits",
+            section: "cheats")
     }
 }

@@ -11,28 +11,43 @@ struct CheatStore: Sendable {
 
     /// Matches one action for a player and stores the new progress.
     /// Queued for the writer; `then` runs on its thread once committed.
-    func record(_ action: Action, player who: Player, at time: Double,
-                then: @escaping @Sendable (Result<CheatMatcher.Outcome, any Error>) -> Void) {
+    func record(
+        _ action: Action, player who: Player, at time: Double,
+        then: @escaping @Sendable (Result<CheatMatcher.Outcome, any Error>) -> Void
+    ) {
         let player = who.id
-        pool.write({ [book] db in
-            try who.ensureRow(db)
-            var matcher = try CheatMatcher(cheats: book.codes, progress: try Self.load(player, db))
-            let outcome = matcher.record(action, at: time)
-            let members: [(String, JSONValue)] = matcher.progress.sorted { $0.key < $1.key }.compactMap { name, progress in
-                guard !progress.recent.isEmpty, let at = progress.lastTime else { return nil }
-                return (name, .object([("at", .double(at)), ("recent", .array(progress.recent.map { .string($0.description) }))]))
-            }
-            try db.execute("INSERT INTO cheat_progress VALUES (?, ?) ON CONFLICT (player) DO UPDATE SET progress = excluded.progress",
-                           [.text(player), .text(JSONWriter().string(.object(members)))])
-            return outcome
-        }, then: then)
+        pool.write(
+            { [book] db in
+                try who.ensureRow(db)
+                var matcher = try CheatMatcher(cheats: book.codes, progress: try Self.load(player, db))
+                let outcome = matcher.record(action, at: time)
+                let members: [(String, JSONValue)] = matcher.progress.sorted { $0.key < $1.key }.compactMap {
+                    name, progress in
+                    guard !progress.recent.isEmpty, let at = progress.lastTime else { return nil }
+                    return (
+                        name,
+                        .object([
+                            ("at", .double(at)), ("recent", .array(progress.recent.map { .string($0.description) })),
+                        ])
+                    )
+                }
+                try db.execute(
+                    """
+                    INSERT INTO cheat_progress (player, progress) VALUES (?, ?)
+                    ON CONFLICT (player) DO UPDATE SET progress = excluded.progress
+                    """, [.text(player), .text(JSONWriter().string(.object(members)))])
+                return outcome
+            }, then: then)
     }
 
     /// A stored progress that no longer parses (say, after the cheats file
     /// changed) is dropped rather than refused: it is only a partial input.
     private static func load(_ player: String, _ db: Database) throws -> [String: CheatProgress] {
-        guard let text = try db.first("SELECT progress FROM cheat_progress WHERE player = ?", [.text(player)])?.string("progress"),
-              let json = try? JSONParser.parse(text), let members = json.members else { return [:] }
+        guard
+            let text = try db.value(
+                String.self, "SELECT progress FROM cheat_progress WHERE player = ?", [.text(player)]),
+            let json = try? JSONParser.parse(text), let members = json.members
+        else { return [:] }
         var result: [String: CheatProgress] = [:]
         for (name, value) in members {
             guard let at = value["at"]?.double, let list = value["recent"]?.array else { continue }

@@ -5,6 +5,7 @@ import JSON
 import Localization
 import PropertyList
 import Storage
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,25 +48,30 @@ public enum CommandLineTool {
             let site = try Site(options: options)
             let server = try HTTPServer(configuration: options.server, responder: site.routes)
             let scheme = server.tls == nil ? "http" : "https"
-            write("arcade: serving \(options.publicDirectory) on \(scheme)://\(display(options.server.host)):\(server.port)"
-                + " with \(server.configuration.workers) worker(s), database \(options.database)\n", to: 1)
+            write(
+                "arcade: serving \(options.publicDirectory) on \(scheme)://\(display(options.server.host)):\(server.port)"
+                    + " with \(server.configuration.workers) worker(s), database \(options.database)\n", to: 1)
             var redirect: HTTPServer?
             if let tls = server.tls {
-                write("arcade: TLS 1.2 and 1.3 with \(tls.summary); "
-                    + (tls.kernelTLS ? "kernel TLS (kTLS): files go out with sendfile, zero-copy"
-                                     : "no kernel TLS (the tls module is not loaded): files are encrypted from a buffer")
-                    + "\n", to: 1)
+                write(
+                    "arcade: TLS 1.2 and 1.3 with \(tls.summary); "
+                        + (tls.kernelTLS
+                            ? "kernel TLS (kTLS): files go out with sendfile, zero-copy"
+                            : "no kernel TLS (the tls module is not loaded): files are encrypted from a buffer")
+                        + "\n", to: 1)
                 if let port = options.redirectHTTP {
                     var plain = options.server
                     plain.port = port
                     plain.tls = nil
                     plain.workers = 1
-                    let responder = try HTTPSRedirect(httpsPort: server.port, acmeDirectory: options.acmeDirectory,
-                                                      passing: ["/healthz"], to: site.routes)
+                    let responder = try HTTPSRedirect(
+                        httpsPort: server.port, acmeDirectory: options.acmeDirectory,
+                        passing: ["/healthz"], to: site.routes)
                     redirect = try HTTPServer(configuration: plain, responder: responder)
                     redirect?.start()
-                    write("arcade: redirecting http://\(display(options.server.host)):\(redirect!.port) to HTTPS"
-                        + (options.acmeDirectory.map { ", ACME challenges from \($0)" } ?? "") + "\n", to: 1)
+                    write(
+                        "arcade: redirecting http://\(display(options.server.host)):\(redirect!.port) to HTTPS"
+                            + (options.acmeDirectory.map { ", ACME challenges from \($0)" } ?? "") + "\n", to: 1)
                 }
             }
             let signal = server.runUntilSignalled { write("arcade: \($0)\n", to: 2) }
@@ -94,15 +100,37 @@ public enum CommandLineTool {
         do {
             let json: JSONValue
             if path.hasSuffix(".stringsdict") {
-                let plurals = try PluralFormat.entries(from: try PropertyListParser.parse(bytes, file: path), file: path)
-                json = .object(plurals.map { key, plural in
-                    (key, .object([("format", .string(plural.format)), ("variables", .object(plural.variables.map { name, variable in
-                        (name, .object([("type", .string(variable.valueType)),
-                                        ("forms", .object(variable.forms.map { ($0.key.rawValue, .string($0.value)) }))]))
-                    }))]))
-                })
+                let plurals = try PluralFormat.entries(
+                    from: try PropertyListParser.parse(bytes, file: path), file: path)
+                json = .object(
+                    plurals.map { key, plural in
+                        (
+                            key,
+                            .object([
+                                ("format", .string(plural.format)),
+                                (
+                                    "variables",
+                                    .object(
+                                        plural.variables.map { name, variable in
+                                            (
+                                                name,
+                                                .object([
+                                                    ("type", .string(variable.valueType)),
+                                                    (
+                                                        "forms",
+                                                        .object(
+                                                            variable.forms.map { ($0.key.rawValue, .string($0.value)) })
+                                                    ),
+                                                ])
+                                            )
+                                        })
+                                ),
+                            ])
+                        )
+                    })
             } else {
-                json = .object(try StringsFile(bytes: bytes, file: path).table.map { ($0.key, JSONValue.string($0.value)) })
+                json = .object(
+                    try StringsFile(bytes: bytes, file: path).table.map { ($0.key, JSONValue.string($0.value)) })
             }
             write(JSONWriter(sortedKeys: true, indent: 2).string(json) + "\n", to: 1)
             return 0
@@ -116,10 +144,13 @@ public enum CommandLineTool {
     /// standard input, never from the command line.
     static func adminCommand(_ arguments: [String]) -> Int32 {
         guard arguments.first == "create", arguments.count >= 2, AdminStore.validName(arguments[1]) else {
-            return fail(UsageError("usage: arcade admin create NAME [--db PATH]  (the password comes from standard input)"))
+            return fail(
+                UsageError("usage: arcade admin create NAME [--db PATH]  (the password comes from standard input)"))
         }
         let options: ServeOptions
-        do { options = try ServeOptions.parse(arguments.dropFirst(2), environment: ServeOptions.environment) } catch { return fail(error) }
+        do { options = try ServeOptions.parse(arguments.dropFirst(2), environment: ServeOptions.environment) } catch {
+            return fail(error)
+        }
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while Glibc.read(0, &byte, 1) == 1 && byte != 0x0A { line.append(byte) }
@@ -148,12 +179,14 @@ public enum CommandLineTool {
             return fail(usage)
         }
         do {
-            let copy = DatabaseCopy(source: try DatabaseLocation(parsing: arguments[2]),
-                                    target: try DatabaseLocation(parsing: arguments[4]))
+            let copy = DatabaseCopy(
+                source: try DatabaseLocation(parsing: arguments[2]),
+                target: try DatabaseLocation(parsing: arguments[4]))
             let tables = try copy.run()
             var report = ""
             for table in tables {
-                report += "\(table.name): \(table.rows) rows\(table.copied == table.rows ? "" : ", \(table.copied) copied")\n"
+                report +=
+                    "\(table.name): \(table.rows) rows\(table.copied == table.rows ? "" : ", \(table.copied) copied")\n"
             }
             let mismatched = tables.filter { $0.rows != $0.copied }
             write(report, to: 1)
@@ -202,7 +235,8 @@ public enum CommandLineTool {
         for (left, option) in rows {
             let pad = String(repeating: " ", count: width - left.count)
             text += "  \(left)\(pad)\(option.help)\n"
-            text += "  \(String(repeating: " ", count: width))default: \(option.current(defaults)); env: \(option.variable)\n"
+            text +=
+                "  \(String(repeating: " ", count: width))default: \(option.current(defaults)); env: \(option.variable)\n"
         }
         text += "  -h, --help\(String(repeating: " ", count: width - 10))show this help\n"
         text += "\nStop with Ctrl-C or SIGTERM: in-flight requests finish, then the server exits 0.\n"

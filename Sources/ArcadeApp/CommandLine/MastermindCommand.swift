@@ -9,7 +9,8 @@ enum MastermindCommand {
         case "score":
             guard arguments.count == 3 else { return usage() }
             do {
-                let secret = try Code(arguments[1], rules: rules), guess = try Code(arguments[2], rules: rules)
+                let secret = try Code(arguments[1], rules: rules)
+                let guess = try Code(arguments[2], rules: rules)
                 CommandLineTool.write("\(Feedback.score(secret: secret, guess: guess))\n", to: 1)
                 return 0
             } catch {
@@ -32,14 +33,16 @@ enum MastermindCommand {
             }
             let average = Double(total) / Double(rules.codeCount)
             let rounded = Double(Int(average * 1000 + 0.5)) / 1000
-            CommandLineTool.write("average \(rounded) worst \(histogram.keys.max() ?? 0) over \(rules.codeCount)\n", to: 1)
+            CommandLineTool.write(
+                "average \(rounded) worst \(histogram.keys.max() ?? 0) over \(rules.codeCount)\n", to: 1)
             return 0
         case "hint-bench":
             // The costliest hint is the second: the first guess's answer
             // leaves the most codes. Time one hint for every possible answer.
             let solver = Solver(rules: rules)
             let first = solver.nextGuess(after: [])!
-            var seen = Set<Feedback>(), times: [Double] = []
+            var seen = Set<Feedback>()
+            var times: [Double] = []
             for i in 0..<rules.codeCount {
                 let feedback = Feedback.score(secret: Code(index: i, rules: rules), guess: first)
                 guard seen.insert(feedback).inserted else { continue }
@@ -52,8 +55,9 @@ enum MastermindCommand {
             let opening = Double(csys_monotonic_ns() - start) / 1e6
             times.sort()
             func ms(_ v: Double) -> String { String(Double(Int(v * 100)) / 100) }
-            CommandLineTool.write("hint: first \(ms(opening)) ms; second, over \(times.count) answers: median \(ms(times[times.count / 2])) ms, "
-                                  + "max \(ms(times.last!)) ms (target <= 50 ms)\n", to: 1)
+            CommandLineTool.write(
+                "hint: first \(ms(opening)) ms; second, over \(times.count) answers: median \(ms(times[times.count / 2])) ms, "
+                    + "max \(ms(times.last!)) ms (target <= 50 ms)\n", to: 1)
             return times.last! <= 50 ? 0 : 1
         default:
             return usage()
@@ -69,7 +73,8 @@ enum MastermindCommand {
     }
 
     private static func usage() -> Int32 {
-        CommandLineTool.write("""
+        CommandLineTool.write(
+            """
             usage: arcade mastermind score SECRET GUESS   print red blue gray, e.g. "2 1 1"
                    arcade mastermind solve-all            play the hint solver against every secret
 

@@ -1,5 +1,6 @@
 import HTTPServer
 import Storage
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -56,86 +57,127 @@ public struct ServeOptions: Sendable {
     }
 
     static let options: [Option] = [
-        Option(flag: "--host", variable: "ARCADE_HOST", placeholder: "ADDRESS",
-               help: "IPv4 or IPv6 address to listen on (or localhost)", current: { $0.server.host }) {
+        Option(
+            flag: "--host", variable: "ARCADE_HOST", placeholder: "ADDRESS",
+            help: "IPv4 or IPv6 address to listen on (or localhost)", current: { $0.server.host }
+        ) {
             guard let address = ServeOptions.listenAddress($1) else { return false }
             $0.server.host = address
             return true
         },
         integer("--port", "ARCADE_PORT", "N", "TCP port; 0 picks a free one", \.server.port, 0...65535),
-        integer("--workers", "ARCADE_WORKERS", "N", "event-loop threads (default: one per usable CPU)", \.server.workers, 1...256),
-        Option(flag: "--db", variable: "ARCADE_DB", placeholder: "PATH|URL",
-               help: "SQLite file (PATH or sqlite:PATH, created if missing) or postgresql://USER@HOST:PORT/DB",
-               current: { $0.database.description }) {
+        integer(
+            "--workers", "ARCADE_WORKERS", "N", "event-loop threads (default: one per usable CPU)", \.server.workers,
+            1...256),
+        Option(
+            flag: "--db", variable: "ARCADE_DB", placeholder: "PATH|URL",
+            help: "SQLite file (PATH or sqlite:PATH, created if missing) or postgresql://USER@HOST:PORT/DB",
+            current: { $0.database.description }
+        ) {
             guard let location = try? DatabaseLocation(parsing: $1) else { return false }
             $0.database = location
             return true
         },
-        Option(flag: "--photos", variable: "ARCADE_PHOTOS", placeholder: "DIR",
-               help: "uploaded photos (with PostgreSQL, each instance's copy; the database holds them all)",
-               current: { $0.photosDirectory }) {
+        Option(
+            flag: "--photos", variable: "ARCADE_PHOTOS", placeholder: "DIR",
+            help: "uploaded photos (with PostgreSQL, each instance's copy; the database holds them all)",
+            current: { $0.photosDirectory }
+        ) {
             guard !$1.isEmpty else { return false }
             $0.photos = $1
             return true
         },
         folder("--public", "ARCADE_PUBLIC", "directory served at the site root", \.publicDirectory),
         folder("--templates", "ARCADE_TEMPLATES", "Mustache templates, parsed at start-up", \.templates),
-        folder("--localizations", "ARCADE_LOCALIZATIONS", "<lang>.lproj folders of .strings and .stringsdict files", \.localizations),
+        folder(
+            "--localizations", "ARCADE_LOCALIZATIONS", "<lang>.lproj folders of .strings and .stringsdict files",
+            \.localizations),
         folder("--config", "ARCADE_CONFIG", "folder of Constants.plist and its overrides", \.config),
-        Option(flag: "--env", variable: "ARCADE_ENV", placeholder: "NAME[,NAME]",
-               help: "apply Constants_NAME.plist overrides, in order", current: { $0.environments.isEmpty ? "none" : $0.environments.joined(separator: ",") }) {
+        Option(
+            flag: "--env", variable: "ARCADE_ENV", placeholder: "NAME[,NAME]",
+            help: "apply Constants_NAME.plist overrides, in order",
+            current: { $0.environments.isEmpty ? "none" : $0.environments.joined(separator: ",") }
+        ) {
             let names = $1.split(separator: ",").map(String.init)
-            guard names.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } }) else { return false }
+            guard
+                names.allSatisfy({
+                    !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+                })
+            else { return false }
             $0.environments = names
             return true
         },
         toggle("--dev", "ARCADE_DEV", "reload changed templates on the next request", \.dev),
-        toggle("--secure-cookies", "ARCADE_SECURE_COOKIES", "mark cookies Secure (when served over TLS)", \.secureCookies),
-        Option(flag: "--tls-cert", variable: "ARCADE_TLS_CERT", placeholder: "FILE",
-               help: "serve HTTPS with this PEM certificate (and its chain); needs --tls-key",
-               current: { $0.tlsCertificate ?? "none" }) {
+        toggle(
+            "--secure-cookies", "ARCADE_SECURE_COOKIES", "mark cookies Secure (when served over TLS)", \.secureCookies),
+        Option(
+            flag: "--tls-cert", variable: "ARCADE_TLS_CERT", placeholder: "FILE",
+            help: "serve HTTPS with this PEM certificate (and its chain); needs --tls-key",
+            current: { $0.tlsCertificate ?? "none" }
+        ) {
             guard !$1.isEmpty else { return false }
             $0.tlsCertificate = $1
             return true
         },
-        Option(flag: "--tls-key", variable: "ARCADE_TLS_KEY", placeholder: "FILE",
-               help: "the certificate's PEM private key; both reload on SIGHUP or when they change",
-               current: { $0.tlsKey ?? "none" }) {
+        Option(
+            flag: "--tls-key", variable: "ARCADE_TLS_KEY", placeholder: "FILE",
+            help: "the certificate's PEM private key; both reload on SIGHUP or when they change",
+            current: { $0.tlsKey ?? "none" }
+        ) {
             guard !$1.isEmpty else { return false }
             $0.tlsKey = $1
             return true
         },
-        integer("--hsts-max-age", "ARCADE_HSTS_MAX_AGE", "SECONDS", "under TLS, Strict-Transport-Security's max-age (0: not sent)",
-                \.server.hstsMaxAge, 0...Int.max),
-        Option(flag: "--redirect-http", variable: "ARCADE_REDIRECT_HTTP", placeholder: "PORT",
-               help: "also listen for plain HTTP here and answer 308 to HTTPS (0: off)",
-               current: { $0.redirectHTTP.map { "\($0)" } ?? "0" }) {
+        integer(
+            "--hsts-max-age", "ARCADE_HSTS_MAX_AGE", "SECONDS",
+            "under TLS, Strict-Transport-Security's max-age (0: not sent)",
+            \.server.hstsMaxAge, 0...Int.max),
+        Option(
+            flag: "--redirect-http", variable: "ARCADE_REDIRECT_HTTP", placeholder: "PORT",
+            help: "also listen for plain HTTP here and answer 308 to HTTPS (0: off)",
+            current: { $0.redirectHTTP.map { "\($0)" } ?? "0" }
+        ) {
             guard let port = Int($1), (0...65535).contains(port) else { return false }
             $0.redirectHTTP = port == 0 ? nil : port
             return true
         },
-        Option(flag: "--acme-dir", variable: "ARCADE_ACME_DIR", placeholder: "DIR",
-               help: "certbot's --webroot: /.well-known/acme-challenge/ is served from it on --redirect-http",
-               current: { $0.acmeDirectory ?? "none" }) {
+        Option(
+            flag: "--acme-dir", variable: "ARCADE_ACME_DIR", placeholder: "DIR",
+            help: "certbot's --webroot: /.well-known/acme-challenge/ is served from it on --redirect-http",
+            current: { $0.acmeDirectory ?? "none" }
+        ) {
             guard !$1.isEmpty else { return false }
             $0.acmeDirectory = $1
             return true
         },
-        integer("--max-connections", "ARCADE_MAX_CONNECTIONS", "N", "connections open at once; more get 503", \.server.maxConnections, 1...Int.max),
-        integer("--max-body", "ARCADE_MAX_BODY", "BYTES", "largest request body; larger gets 413", \.server.limits.maxBody, 0...Int.max),
-        integer("--max-upload", "ARCADE_MAX_UPLOAD", "BYTES", "largest upload to /admin/people (photos, imports)", \.server.limits.maxUploadBody, 0...Int.max),
+        integer(
+            "--max-connections", "ARCADE_MAX_CONNECTIONS", "N", "connections open at once; more get 503",
+            \.server.maxConnections, 1...Int.max),
+        integer(
+            "--max-body", "ARCADE_MAX_BODY", "BYTES", "largest request body; larger gets 413", \.server.limits.maxBody,
+            0...Int.max),
+        integer(
+            "--max-upload", "ARCADE_MAX_UPLOAD", "BYTES", "largest upload to /admin/people (photos, imports)",
+            \.server.limits.maxUploadBody, 0...Int.max),
         seconds("--header-timeout", "ARCADE_HEADER_TIMEOUT", "to receive a request head", \.headerTimeout),
         seconds("--body-timeout", "ARCADE_BODY_TIMEOUT", "allowed between reads of a body", \.bodyTimeout),
-        seconds("--body-grace", "ARCADE_BODY_GRACE", "a body may take before --min-body-rate applies", \.bodyGracePeriod),
-        integer("--min-body-rate", "ARCADE_MIN_BODY_RATE", "BYTES", "bytes a second a body must average after --body-grace, or 408 (0: off)", \.server.minBodyRate, 0...Int.max),
+        seconds(
+            "--body-grace", "ARCADE_BODY_GRACE", "a body may take before --min-body-rate applies", \.bodyGracePeriod),
+        integer(
+            "--min-body-rate", "ARCADE_MIN_BODY_RATE", "BYTES",
+            "bytes a second a body must average after --body-grace, or 408 (0: off)", \.server.minBodyRate, 0...Int.max),
         seconds("--idle-timeout", "ARCADE_IDLE_TIMEOUT", "an idle keep-alive connection stays open", \.idleTimeout),
-        seconds("--write-timeout", "ARCADE_WRITE_TIMEOUT", "a response may stall on a client that does not read", \.writeTimeout),
+        seconds(
+            "--write-timeout", "ARCADE_WRITE_TIMEOUT", "a response may stall on a client that does not read",
+            \.writeTimeout),
         toggle("--access-log", "ARCADE_ACCESS_LOG", "one line per request on standard output", \.server.accessLog),
     ]
 
     /// A folder or file path: any non-empty text.
-    private static func folder(_ flag: String, _ variable: String, _ help: String,
-                               _ key: WritableKeyPath<ServeOptions, String> & Sendable) -> Option {
+    private static func folder(
+        _ flag: String, _ variable: String, _ help: String,
+        _ key: WritableKeyPath<ServeOptions, String> & Sendable
+    ) -> Option {
         Option(flag: flag, variable: variable, placeholder: "DIR", help: help, current: { $0[keyPath: key] }) {
             guard !$1.isEmpty else { return false }
             $0[keyPath: key] = $1
@@ -143,30 +185,42 @@ public struct ServeOptions: Sendable {
         }
     }
 
-    private static func toggle(_ flag: String, _ variable: String, _ help: String,
-                               _ key: WritableKeyPath<ServeOptions, Bool> & Sendable) -> Option {
-        Option(flag: flag, variable: variable, placeholder: "on|off", help: help,
-               current: { $0[keyPath: key] ? "on" : "off" }) {
+    private static func toggle(
+        _ flag: String, _ variable: String, _ help: String,
+        _ key: WritableKeyPath<ServeOptions, Bool> & Sendable
+    ) -> Option {
+        Option(
+            flag: flag, variable: variable, placeholder: "on|off", help: help,
+            current: { $0[keyPath: key] ? "on" : "off" }
+        ) {
             guard let on = ServeOptions.onOff($1) else { return false }
             $0[keyPath: key] = on
             return true
         }
     }
 
-    private static func integer(_ flag: String, _ variable: String, _ placeholder: String, _ help: String,
-                                _ key: WritableKeyPath<ServeOptions, Int> & Sendable, _ range: ClosedRange<Int>) -> Option {
-        Option(flag: flag, variable: variable, placeholder: placeholder, help: help,
-               current: { "\($0[keyPath: key])" }) {
+    private static func integer(
+        _ flag: String, _ variable: String, _ placeholder: String, _ help: String,
+        _ key: WritableKeyPath<ServeOptions, Int> & Sendable, _ range: ClosedRange<Int>
+    ) -> Option {
+        Option(
+            flag: flag, variable: variable, placeholder: placeholder, help: help,
+            current: { "\($0[keyPath: key])" }
+        ) {
             guard let n = Int($1), range.contains(n) else { return false }
             $0[keyPath: key] = n
             return true
         }
     }
 
-    private static func seconds(_ flag: String, _ variable: String, _ what: String,
-                                _ key: WritableKeyPath<ServerConfiguration, Double> & Sendable) -> Option {
-        Option(flag: flag, variable: variable, placeholder: "SECONDS", help: "seconds \(what)",
-               current: { ServeOptions.format($0.server[keyPath: key]) }) {
+    private static func seconds(
+        _ flag: String, _ variable: String, _ what: String,
+        _ key: WritableKeyPath<ServerConfiguration, Double> & Sendable
+    ) -> Option {
+        Option(
+            flag: flag, variable: variable, placeholder: "SECONDS", help: "seconds \(what)",
+            current: { ServeOptions.format($0.server[keyPath: key]) }
+        ) {
             guard let value = Double($1), value > 0, value <= 86_400 else { return false }
             $0.server[keyPath: key] = value
             return true
@@ -177,7 +231,8 @@ public struct ServeOptions: Sendable {
     /// are refused: binding must not depend on a resolver.
     static func listenAddress(_ text: String) -> String? {
         if text == "localhost" { return "127.0.0.1" }
-        var v4 = in_addr(), v6 = in6_addr()
+        var v4 = in_addr()
+        var v6 = in6_addr()
         if inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1 { return text }
         return nil
     }
@@ -195,7 +250,9 @@ public struct ServeOptions: Sendable {
     }
 
     /// Reads the environment, then the flags.
-    static func parse(_ arguments: ArraySlice<String>, environment: (String) -> String?) throws(UsageError) -> ServeOptions {
+    static func parse(
+        _ arguments: ArraySlice<String>, environment: (String) -> String?
+    ) throws(UsageError) -> ServeOptions {
         var result = ServeOptions()
         for option in options {
             if let value = environment(option.variable), !option.apply(&result, value) {
@@ -204,7 +261,8 @@ public struct ServeOptions: Sendable {
         }
         var rest = arguments[...]
         while let argument = rest.popFirst() {
-            var name = argument, inlineValue: String?
+            var name = argument
+            var inlineValue: String?
             if let eq = argument.firstIndex(of: "="), argument.hasPrefix("--") {
                 name = String(argument[..<eq])
                 inlineValue = String(argument[argument.index(after: eq)...])

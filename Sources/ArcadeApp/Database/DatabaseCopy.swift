@@ -27,8 +27,9 @@ struct DatabaseCopy {
         let counts = try (tables + ["photos"]).map { try Self.count($0, in: to) }
         let held = zip(tables + ["photos"], counts).filter { $0.1 > 0 }
         guard held.isEmpty else {
-            throw DatabaseError("\(target) already holds data (\(held.map { "\($0.0): \($0.1) rows" }.joined(separator: ", "))); "
-                                + "copy into an empty database. Nothing was copied.")
+            throw DatabaseError(
+                "\(target) already holds data (\(held.map { "\($0.0): \($0.1) rows" }.joined(separator: ", "))); "
+                    + "copy into an empty database. Nothing was copied.")
         }
         var photos = (found: 0, stored: 0)
         try to.transaction {
@@ -42,40 +43,51 @@ struct DatabaseCopy {
             if to.dialect == .postgresql {
                 // Identity columns continue after the copied ids.
                 for table in tables where try Self.hasIdentity(table, in: to) {
-                    _ = try to.query("SELECT setval(pg_get_serial_sequence('\(table)', 'id'), COALESCE(MAX(id), 0) + 1, false) "
-                                     + "AS v FROM \(table)")
+                    _ = try to.query(
+                        "SELECT setval(pg_get_serial_sequence('\(table)', 'id'), COALESCE(MAX(id), 0) + 1, false) "
+                            + "AS v FROM \(table)")
                 }
             }
         }
-        let copied = try tables.map { Table(name: $0, rows: try Self.count($0, in: from), copied: try Self.count($0, in: to)) }
-        return copied + (photos.found > 0 ? [Table(name: "photo files", rows: photos.found, copied: photos.stored)] : [])
+        let copied = try tables.map {
+            Table(name: $0, rows: try Self.count($0, in: from), copied: try Self.count($0, in: to))
+        }
+        return copied
+            + (photos.found > 0 ? [Table(name: "photo files", rows: photos.found, copied: photos.stored)] : [])
     }
 
     /// Each uploaded photo the people name, read from the site's photos folder into the target's `photos` table.
     static func copyPhotos(from: Database, folder: String, to: Database) throws -> (found: Int, stored: Int) {
-        var found = 0, stored = 0
+        var found = 0
+        var stored = 0
         for row in try from.query("SELECT photo FROM people WHERE photo LIKE '/photos/%'") {
-            guard let name = row.string("photo").flatMap(PhotoLibrary.name) else { continue }
+            guard let name = PhotoLibrary.name(try row.decode("photo")) else { continue }
             found += 1
             guard let bytes = Files.read(folder + "/" + name) else { continue }
-            stored += try to.execute("INSERT INTO photos (name, bytes) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(name), .blob(bytes)])
+            stored += try to.execute(
+                "INSERT INTO photos (name, bytes) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(name), .blob(bytes)])
         }
         return (found, stored)
     }
 
     /// The SQLite file's tables, each after the tables its foreign keys name.
     static func ordered(_ db: Database) throws -> [String] {
-        let names = try db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-            .compactMap { $0.string("name") }
+        let names = try db.query(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        )
+        .map { row throws in try row.decode("name", as: String.self) }
         var parents: [String: Set<String>] = [:]
         for name in names {
-            parents[name] = Set(try db.query("SELECT \"table\" AS parent FROM pragma_foreign_key_list(?)", [.text(name)])
-                .compactMap { $0.string("parent") }.filter { $0 != name })
+            parents[name] = Set(
+                try db.query("SELECT \"table\" AS parent FROM pragma_foreign_key_list(?)", [.text(name)])
+                    .map { row throws in try row.decode("parent", as: String.self) }.filter { $0 != name })
         }
         var done: [String] = []
         var placed = Set<String>()
         while done.count < names.count {
-            guard let next = names.first(where: { !placed.contains($0) && parents[$0, default: []].isSubset(of: placed) }) else {
+            guard
+                let next = names.first(where: { !placed.contains($0) && parents[$0, default: []].isSubset(of: placed) })
+            else {
                 throw DatabaseError("the tables' foreign keys form a cycle")
             }
             done.append(next)
@@ -85,25 +97,31 @@ struct DatabaseCopy {
     }
 
     static func count(_ table: String, in db: Database) throws -> Int {
-        try db.first("SELECT COUNT(*) AS n FROM \(table)")?.int("n") ?? 0
+        try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM \(table)")
     }
 
     static func hasIdentity(_ table: String, in db: Database) throws -> Bool {
-        try db.first("""
+        try db.scalar(
+            Int.self,
+            """
             SELECT COUNT(*) AS n FROM information_schema.columns
             WHERE table_schema = current_schema() AND table_name = ? AND column_name = 'id' AND is_identity = 'YES'
-            """, [.text(table)])?.int("n") == 1
+            """, [.text(table)]) == 1
     }
 
     /// In pages of 500 rows by row id, so a large table never sits in memory whole.
     static func copy(_ table: String, from: Database, to: Database) throws {
         var after: Int64 = .min
+        let columns = try from.query("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(table)])
+            .map { row throws in try row.decode("name", as: String.self) }
         while true {
-            let rows = try from.query("SELECT rowid AS arcade_rowid, * FROM \(table) WHERE rowid > ? ORDER BY rowid LIMIT 500",
-                                      [.integer(after)])
-            guard let last = rows.last, case .integer(let lastID) = last["arcade_rowid"] else { return }
-            let columns = last.columns.filter { $0 != "arcade_rowid" }
-            let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES ("
+            let rows = try from.query(
+                "SELECT rowid AS arcade_rowid, \(columns.joined(separator: ", ")) FROM \(table) "
+                    + "WHERE rowid > ? ORDER BY rowid LIMIT 500", [.integer(after)])
+            guard let last = rows.last else { return }
+            let lastID: Int64 = try last.decode("arcade_rowid")
+            let sql =
+                "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES ("
                 + columns.map { _ in "?" }.joined(separator: ", ") + ")"
             for row in rows { try to.execute(sql, columns.map { row[$0] }) }
             after = lastID

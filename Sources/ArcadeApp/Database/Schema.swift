@@ -3,12 +3,46 @@ import Storage
 /// The database schema, as migrations applied at start-up.
 enum Schema {
     /// The tables other instances cache, and the kind of cached data each belongs to (`ChangeFeed`).
-    static let watched = [("string_hotfixes", "hotfixes"), ("constant_hotfixes", "constants"),
-                          ("update_rules", "interceptions"), ("maintenance", "interceptions"), ("people", "people"),
-                          ("once_marks", "once"), ("once_todos", "once")]
+    static let watched = [
+        ("string_hotfixes", "hotfixes"), ("constant_hotfixes", "constants"),
+        ("update_rules", "interceptions"), ("maintenance", "interceptions"), ("people", "people"),
+        ("once_marks", "once"), ("once_todos", "once"),
+    ]
+
+    /// Migration 21: the Name Game's lists, once comma-joined in TEXT columns, as rows of their own.
+    static let namegameLists = """
+        -- A round's faces: its people in their places, when each hides in hint mode (0 first; the answer never
+        -- does), and the order of the player's wrong picks (0 first; NULL: not picked wrongly).
+        CREATE TABLE namegame_round_faces (
+            round INTEGER NOT NULL REFERENCES namegame_rounds(id),
+            position INTEGER NOT NULL,
+            person TEXT NOT NULL,
+            hide_rank INTEGER,
+            wrong_rank INTEGER,
+            PRIMARY KEY (round, position)
+        );
+        -- A session's people to come: the next round's (for prefetching) and a review's queue, in order.
+        CREATE TABLE namegame_session_people (
+            session INTEGER NOT NULL REFERENCES namegame_sessions(id),
+            list TEXT NOT NULL CHECK (list IN ('next', 'queue')),
+            position INTEGER NOT NULL,
+            person TEXT NOT NULL,
+            PRIMARY KEY (session, list, position)
+        );
+
+        """
+    static let namegameDrops = """
+        ALTER TABLE namegame_rounds DROP COLUMN people;
+        ALTER TABLE namegame_rounds DROP COLUMN hide_order;
+        ALTER TABLE namegame_rounds DROP COLUMN wrong;
+        ALTER TABLE namegame_sessions DROP COLUMN next_people;
+        ALTER TABLE namegame_sessions DROP COLUMN queue;
+        """
 
     static let migrations = [
-        Migration(1, """
+        Migration(
+            1,
+            """
             CREATE TABLE secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);
             CREATE TABLE players (
                 id TEXT PRIMARY KEY,
@@ -22,7 +56,9 @@ enum Schema {
                 PRIMARY KEY (key, language)
             );
             """),
-        Migration(2, """
+        Migration(
+            2,
+            """
             CREATE TABLE mastermind_games (
                 id INTEGER PRIMARY KEY,
                 player TEXT NOT NULL REFERENCES players(id),
@@ -51,7 +87,9 @@ enum Schema {
                 PRIMARY KEY (game, number)
             );
             """),
-        Migration(3, """
+        Migration(
+            3,
+            """
             CREATE TABLE namegame_sessions (
                 id INTEGER PRIMARY KEY,
                 player TEXT NOT NULL REFERENCES players(id),
@@ -94,7 +132,9 @@ enum Schema {
                 PRIMARY KEY (player, mode)
             );
             """),
-        Migration(4, """
+        Migration(
+            4,
+            """
             -- Once-store marks: how many times a task was done at each instant, so
             -- counts stay exact in every scope while repeats cost no extra rows.
             CREATE TABLE once_marks (
@@ -126,7 +166,9 @@ enum Schema {
                 PRIMARY KEY (player, session)
             );
             """),
-        Migration(5, """
+        Migration(
+            5,
+            """
             -- Update rules (GTConstants' model); messages are JSON objects by language.
             CREATE TABLE update_rules (
                 id INTEGER PRIMARY KEY,
@@ -146,7 +188,9 @@ enum Schema {
                 poll_interval INTEGER NOT NULL DEFAULT 30
             );
             """),
-        Migration(6, """
+        Migration(
+            6,
+            """
             CREATE TABLE admins (
                 id INTEGER PRIMARY KEY,
                 name TEXT NOT NULL UNIQUE,
@@ -178,7 +222,9 @@ enum Schema {
                 after TEXT
             );
             """),
-        Migration(7, """
+        Migration(
+            7,
+            """
             -- Every hotfix change, for each key's history and one-click revert.
             CREATE TABLE hotfix_history (
                 id INTEGER PRIMARY KEY,
@@ -191,7 +237,9 @@ enum Schema {
             );
             CREATE INDEX hotfix_history_by_key ON hotfix_history (key, id);
             """),
-        Migration(8, """
+        Migration(
+            8,
+            """
             -- Constant hotfixes, as text with the type they must keep.
             CREATE TABLE constant_hotfixes (
                 key TEXT PRIMARY KEY,
@@ -199,11 +247,15 @@ enum Schema {
                 value TEXT NOT NULL
             );
             """),
-        Migration(9, """
+        Migration(
+            9,
+            """
             -- A browser rule may be for one operating system only.
             ALTER TABLE update_rules ADD COLUMN os TEXT CHECK (os IN ('ios', 'android', 'macos', 'windows'));
             """),
-        Migration(10, """
+        Migration(
+            10,
+            """
             -- Each player's progress through every cheat, as JSON:
             -- {"konami": {"at": seconds, "recent": ["swipe:up", …]}, …}.
             CREATE TABLE cheat_progress (
@@ -211,19 +263,27 @@ enum Schema {
                 progress TEXT NOT NULL
             );
             """),
-        Migration(11, """
+        Migration(
+            11,
+            """
             -- The position the Konami cheat revealed in a game (0-based), once per game.
             ALTER TABLE mastermind_games ADD COLUMN revealed INTEGER;
             """),
-        Migration(12, """
+        Migration(
+            12,
+            """
             -- A Name Game round helped by the "who is it?" cheat.
             ALTER TABLE namegame_rounds ADD COLUMN cheat INTEGER NOT NULL DEFAULT 0;
             """),
-        Migration(13, """
+        Migration(
+            13,
+            """
             -- Hard mode: every guess must fit all the feedback shown before it.
             ALTER TABLE mastermind_games ADD COLUMN hard INTEGER NOT NULL DEFAULT 0;
             """),
-        Migration(14, """
+        Migration(
+            14,
+            """
             -- The daily code: the daily a game is (days since the site's first), and the daily of the day it was played;
             -- one daily game per player per day, beside at most one ordinary game in play.
             ALTER TABLE mastermind_games ADD COLUMN daily INTEGER;
@@ -232,7 +292,9 @@ enum Schema {
             CREATE UNIQUE INDEX mastermind_one_active ON mastermind_games (player) WHERE status = 'playing' AND daily IS NULL;
             CREATE UNIQUE INDEX mastermind_one_daily ON mastermind_games (player, daily) WHERE daily IS NOT NULL;
             """),
-            Migration(15, """
+        Migration(
+            15,
+            """
             -- The Name Game's people, edited in Admin → People; seeded once from the configured profiles.
             -- photo: the path it is served at (/headshots/… bundled, /photos/… uploaded).
             CREATE TABLE people (
@@ -288,14 +350,18 @@ enum Schema {
                 finished_ms INTEGER,
                 cheat INTEGER NOT NULL DEFAULT 0
             );
-            INSERT INTO namegame_rounds_new SELECT id, session, player, mode, people, answer, hide_order, started_ms, wrong,
+            INSERT INTO namegame_rounds_new (id, session, player, mode, people, answer, hide_order, started_ms, wrong,
+                status, finished_ms, cheat)
+            SELECT id, session, player, mode, people, answer, hide_order, started_ms, wrong,
                 status, finished_ms, cheat FROM namegame_rounds;
             DROP TABLE namegame_rounds;
             ALTER TABLE namegame_rounds_new RENAME TO namegame_rounds;
             CREATE INDEX namegame_rounds_by_session ON namegame_rounds (session, id);
             CREATE INDEX namegame_rounds_by_player ON namegame_rounds (player, finished_ms);
             """),
-        Migration(16, """
+        Migration(
+            16,
+            """
             -- Every change to an update rule or a maintenance switch, as the whole item before and after (JSON; null
             -- where it did not exist), so any one can be reverted.
             CREATE TABLE change_history (
@@ -323,7 +389,9 @@ enum Schema {
             );
             CREATE INDEX scheduled_changes_due ON scheduled_changes (state, starts_at);
             """),
-        Migration(17, """
+        Migration(
+            17,
+            """
             -- A translator's file: kept from its upload (for the preview) until applied as hotfixes, in one change
             -- whose history rows share its id, so one revert undoes it.
             CREATE TABLE string_imports (
@@ -340,45 +408,99 @@ enum Schema {
             );
             ALTER TABLE hotfix_history ADD COLUMN batch INTEGER;
             """),
-        Migration(18, """
+        Migration(
+            18,
+            """
             -- The people's order, as they were added (SQLite's row id, which PostgreSQL has no equivalent of).
             ALTER TABLE people ADD COLUMN position INTEGER;
             UPDATE people SET position = rowid;
-            """, postgresql: """
-            ALTER TABLE people ADD COLUMN position INTEGER;
-            """),
-        Migration(19, """
+            """,
+            postgresql: """
+                ALTER TABLE people ADD COLUMN position INTEGER;
+                """),
+        Migration(
+            19,
+            """
             -- PostgreSQL only: how instances sharing the database learn that data they cache changed (ChangeFeed).
-            """, postgresql: """
-            -- A version per cached kind, bumped by every statement that changes it, and a notification at commit on
-            -- the site's channel (arcade_SCHEMA): the kind, or kind:player for a player's once-store records.
-            CREATE TABLE cache_versions (name TEXT PRIMARY KEY, version BIGINT NOT NULL);
-            CREATE FUNCTION arcade_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                INSERT INTO cache_versions (name, version) VALUES (TG_ARGV[0], 1)
-                    ON CONFLICT (name) DO UPDATE SET version = cache_versions.version + 1;
-                PERFORM pg_notify('arcade_' || current_schema(), TG_ARGV[0]);
-                RETURN NULL;
-            END $$;
-            CREATE FUNCTION arcade_player_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                IF TG_OP = 'DELETE' THEN
-                    PERFORM pg_notify('arcade_' || current_schema(), TG_ARGV[0] || ':' || OLD.player);
-                ELSE
-                    PERFORM pg_notify('arcade_' || current_schema(), TG_ARGV[0] || ':' || NEW.player);
-                END IF;
-                RETURN NULL;
-            END $$;
-            """ + watched.map { table, kind in
-                "CREATE TRIGGER changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \(table) "
-                    + "FOR EACH STATEMENT EXECUTE FUNCTION arcade_changed('\(kind)');\n"
-            }.joined() + ["once_marks", "once_todos"].map { table in
-                "CREATE TRIGGER changed_player AFTER INSERT OR UPDATE OR DELETE ON \(table) "
-                    + "FOR EACH ROW EXECUTE FUNCTION arcade_player_changed('once');\n"
-            }.joined()),
-        Migration(20, """
+            """,
+            postgresql: """
+                -- A version per cached kind, bumped by every statement that changes it, and a notification at commit on
+                -- the site's channel (arcade_SCHEMA): the kind, or kind:player for a player's once-store records.
+                CREATE TABLE cache_versions (name TEXT PRIMARY KEY, version BIGINT NOT NULL);
+                CREATE FUNCTION arcade_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    INSERT INTO cache_versions (name, version) VALUES (TG_ARGV[0], 1)
+                        ON CONFLICT (name) DO UPDATE SET version = cache_versions.version + 1;
+                    PERFORM pg_notify('arcade_' || current_schema(), TG_ARGV[0]);
+                    RETURN NULL;
+                END $$;
+                CREATE FUNCTION arcade_player_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF TG_OP = 'DELETE' THEN
+                        PERFORM pg_notify('arcade_' || current_schema(), TG_ARGV[0] || ':' || OLD.player);
+                    ELSE
+                        PERFORM pg_notify('arcade_' || current_schema(), TG_ARGV[0] || ':' || NEW.player);
+                    END IF;
+                    RETURN NULL;
+                END $$;
+                """
+                    + watched.map { table, kind in
+                        "CREATE TRIGGER changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \(table) "
+                            + "FOR EACH STATEMENT EXECUTE FUNCTION arcade_changed('\(kind)');\n"
+                    }.joined()
+                    + ["once_marks", "once_todos"].map { table in
+                        "CREATE TRIGGER changed_player AFTER INSERT OR UPDATE OR DELETE ON \(table) "
+                            + "FOR EACH ROW EXECUTE FUNCTION arcade_player_changed('once');\n"
+                    }.joined()),
+        Migration(
+            20,
+            """
             -- Uploaded photos, for instances sharing a database (each keeps a file copy); one SQLite site keeps files only.
             CREATE TABLE photos (name TEXT PRIMARY KEY, bytes BLOB NOT NULL);
             """),
+        Migration(
+            21,
+            namegameLists + """
+                -- Each comma-joined list, split into (owner, list, position, item) rows with a recursive query.
+                CREATE TEMP TABLE namegame_split (owner INTEGER, list TEXT, position INTEGER, item TEXT);
+                INSERT INTO namegame_split (owner, list, position, item)
+                WITH RECURSIVE split (owner, list, position, item, rest) AS (
+                    SELECT id, 'people', -1, '', people || ',' FROM namegame_rounds
+                    UNION ALL SELECT id, 'hide', -1, '', hide_order || ',' FROM namegame_rounds
+                    UNION ALL SELECT id, 'wrong', -1, '', wrong || ',' FROM namegame_rounds
+                    UNION ALL SELECT id, 'next', -1, '', COALESCE(next_people, '') || ',' FROM namegame_sessions
+                    UNION ALL SELECT id, 'queue', -1, '', COALESCE(queue, '') || ',' FROM namegame_sessions
+                    UNION ALL SELECT owner, list, position + 1, substr(rest, 1, instr(rest, ',') - 1),
+                        substr(rest, instr(rest, ',') + 1) FROM split WHERE rest != ''
+                )
+                SELECT owner, list, position, item FROM split WHERE position >= 0 AND item != '';
+                INSERT INTO namegame_round_faces (round, position, person, hide_rank, wrong_rank)
+                SELECT p.owner, p.position, p.item,
+                    (SELECT MIN(h.position) FROM namegame_split h
+                     WHERE h.owner = p.owner AND h.list = 'hide' AND h.item = CAST(p.position AS TEXT)),
+                    (SELECT MIN(w.position) FROM namegame_split w
+                     WHERE w.owner = p.owner AND w.list = 'wrong' AND w.item = CAST(p.position AS TEXT))
+                FROM namegame_split p WHERE p.list = 'people';
+                INSERT INTO namegame_session_people (session, list, position, person)
+                SELECT owner, list, position, item FROM namegame_split WHERE list IN ('next', 'queue');
+                DROP TABLE namegame_split;
+                """ + namegameDrops,
+            postgresql: namegameLists + """
+                INSERT INTO namegame_round_faces (round, position, person, hide_rank, wrong_rank)
+                SELECT r.id, p.n - 1, p.item,
+                    (SELECT MIN(h.n) - 1 FROM unnest(string_to_array(r.hide_order, ',')) WITH ORDINALITY AS h (item, n)
+                     WHERE h.item = CAST(p.n - 1 AS TEXT)),
+                    (SELECT MIN(w.n) - 1 FROM unnest(string_to_array(r.wrong, ',')) WITH ORDINALITY AS w (item, n)
+                     WHERE w.item = CAST(p.n - 1 AS TEXT))
+                FROM namegame_rounds r, unnest(string_to_array(r.people, ',')) WITH ORDINALITY AS p (item, n)
+                WHERE p.item != '';
+                INSERT INTO namegame_session_people (session, list, position, person)
+                SELECT s.id, 'next', p.n - 1, p.item
+                FROM namegame_sessions s, unnest(string_to_array(s.next_people, ',')) WITH ORDINALITY AS p (item, n)
+                WHERE p.item != ''
+                UNION ALL SELECT s.id, 'queue', p.n - 1, p.item
+                FROM namegame_sessions s, unnest(string_to_array(s.queue, ',')) WITH ORDINALITY AS p (item, n)
+                WHERE p.item != '';
+                """ + namegameDrops),
     ]
 }

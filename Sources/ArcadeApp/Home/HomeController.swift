@@ -19,17 +19,24 @@ struct HomeController: Sendable {
         // The games and their count depend only on the language: built once.
         let catalog = pages.perLanguage("home.games", visitor.language) { t in
             let games: [TemplateValue] = [
-                ["slug": "mastermind", "href": "/mastermind", "name": .string(t.string("mastermind.title")),
-                 "description": .string(t.string("home.game.mastermind"))],
-                ["slug": "namegame", "href": "/namegame", "name": .string(t.string("namegame.title")),
-                 "description": .string(t.string("home.game.namegame"))],
+                [
+                    "slug": "mastermind", "href": "/mastermind", "name": .string(t.string("mastermind.title")),
+                    "description": .string(t.string("home.game.mastermind")),
+                ],
+                [
+                    "slug": "namegame", "href": "/namegame", "name": .string(t.string("namegame.title")),
+                    "description": .string(t.string("home.game.namegame")),
+                ],
             ]
-            return ["games": .list(games), "hasGames": .bool(!games.isEmpty),
-                    "count": .string(t.string("home.games.count", [.int(games.count)]))]
+            return [
+                "games": .list(games), "hasGames": .bool(!games.isEmpty),
+                "count": .string(t.string("home.games.count", [.int(games.count)])),
+            ]
         }
         let banners = try OnceController.banners(once, visitor, game: nil, back: "/", t: t, whatsNew: true)
-        return pages.render("home", title: t.string("home.title"), for: visitor, path: "/", section: "home",
-                            shared: ["catalog": catalog], data: ["once": banners])
+        return pages.render(
+            "home", title: t.string("home.title"), for: visitor, path: "/", section: "home",
+            shared: ["catalog": catalog], data: ["once": banners])
     }
 
     func chooseTheme(_ request: Request, _ context: PlayerContext) throws -> Response {
@@ -38,8 +45,10 @@ struct HomeController: Sendable {
         guard chosen.isEmpty || PageLook.choices.contains(chosen) || (chosen == "crt" && context.visitor.retroUnlocked)
         else { throw PageError(.unprocessableContent) }
         var response = Response.redirect(to: OnceController.localPath(form["back"]))
-        response.setCookie(SetCookie(name: LookCookies.theme, value: chosen, maxAge: chosen.isEmpty ? 0 : 365 * 86_400,
-                                     secure: secureCookies, sameSite: .lax))
+        response.setCookie(
+            SetCookie(
+                name: LookCookies.theme, value: chosen, maxAge: chosen.isEmpty ? 0 : 365 * 86_400,
+                secure: secureCookies, sameSite: .lax))
         return response
     }
 }

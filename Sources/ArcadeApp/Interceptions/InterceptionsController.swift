@@ -30,7 +30,8 @@ struct InterceptionsController: Sendable {
     /// A language tag as a client may send it (`pt-BR`), or nil.
     static func languageTag(_ text: String?) -> String? {
         guard let text, !text.isEmpty, text.count <= 35,
-              text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else { return nil }
+            text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+        else { return nil }
         return text
     }
 
@@ -39,31 +40,44 @@ struct InterceptionsController: Sendable {
         guard let platform = query["platform"], InterceptionsStore.platforms.contains(platform) else {
             return Self.badRequest("platform must be one of \(InterceptionsStore.platforms.joined(separator: ", "))")
         }
-        guard let app = query["app_version"].flatMap(Version.init) else { return Self.badRequest("app_version must be a version such as 4.2") }
-        guard let os = query["os_version"].flatMap(Version.init) else { return Self.badRequest("os_version must be a version such as 9") }
+        guard let app = query["app_version"].flatMap(Version.init) else {
+            return Self.badRequest("app_version must be a version such as 4.2")
+        }
+        guard let os = query["os_version"].flatMap(Version.init) else {
+            return Self.badRequest("os_version must be a version such as 9")
+        }
         let language: String
         if let asked = query["lang"] {
-            guard let tag = Self.languageTag(asked) else { return Self.badRequest("lang must be a language tag such as pt-BR") }
+            guard let tag = Self.languageTag(asked) else {
+                return Self.badRequest("lang must be a language tag such as pt-BR")
+            }
             language = tag
         } else {
             language = base
         }
-        guard let violation = UpdateCheck.evaluate(try store.rules(), platform: platform, app: app, os: os, language: language, base: base) else {
+        guard
+            let violation = UpdateCheck.evaluate(
+                try store.rules(), platform: platform, app: app, os: os, language: language, base: base)
+        else {
             return JSONAnswer.make(.object([("update_needed", .bool(false))]))
         }
-        return JSONAnswer.make(.object([
-            ("update_needed", .bool(true)), ("rule", .integer(Int64(violation.rule.id))),
-            ("restriction", .integer(Int64(violation.rule.restriction.rawValue))), ("restriction_name", .string(violation.rule.restriction.name)),
-            ("kind", .string(violation.kind.rawValue)), ("minimum_version", .string(violation.requirement.version.text)),
-            ("message", .string(violation.message)),
-        ]))
+        return JSONAnswer.make(
+            .object([
+                ("update_needed", .bool(true)), ("rule", .integer(Int64(violation.rule.id))),
+                ("restriction", .integer(Int64(violation.rule.restriction.rawValue))),
+                ("restriction_name", .string(violation.rule.restriction.name)),
+                ("kind", .string(violation.kind.rawValue)),
+                ("minimum_version", .string(violation.requirement.version.text)),
+                ("message", .string(violation.message)),
+            ]))
     }
 
     func events(_ request: Request, _ context: RequestContext) throws -> Response {
         let language = channelLanguage(request.query["lang"])
         let (_, etag) = try document(language: language)
-        return .eventStream(channel: Self.channel(language),
-                            initial: Array("retry: 2000\n".utf8) + EventChannels.encode(event: "etag", data: etag))
+        return .eventStream(
+            channel: Self.channel(language),
+            initial: Array("retry: 2000\n".utf8) + EventChannels.encode(event: "etag", data: etag))
     }
 
     /// Streams are per shipped language (the document differs by language); any other tag gets the base's.
@@ -83,7 +97,9 @@ struct InterceptionsController: Sendable {
 
     func interceptions(_ request: Request, _ context: RequestContext) throws -> Response {
         let (response, etag) = try document(language: Self.languageTag(request.query["lang"]) ?? base)
-        if let match = request.headers["If-None-Match"], match.split(separator: ",").contains(where: { $0.trimmingOWS == etag || $0.trimmingOWS == "*" }) {
+        if let match = request.headers["If-None-Match"],
+            match.split(separator: ",").contains(where: { $0.trimmingOWS == etag || $0.trimmingOWS == "*" })
+        {
             var notModified = Response(status: .notModified)
             notModified.headers.append("ETag", etag)
             notModified.headers.append("Cache-Control", "no-cache")
@@ -103,24 +119,51 @@ struct InterceptionsController: Sendable {
         var update: [(String, JSONValue)] = []
         var maintenance: [(String, JSONValue)] = []
         for platform in InterceptionsStore.platforms {
-            update.append((platform, .array(rules.filter { $0.platform == platform }.map { rule in
-                var members: [(String, JSONValue)] = [("restriction", .integer(Int64(rule.restriction.rawValue))),
-                                                      ("active", .bool(rule.active))]
-                if let system = rule.os { members.append(("os", .string(system))) }  // an Arcade extension, for browser rules
-                // GTConstants drops a rule that lacks either minimum, and reads an empty version as "never older".
-                for (key, requirement) in [("min_app_version", rule.minimumApp), ("min_os_version", rule.minimumOS)] {
-                    let messages = (requirement?.messages ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }
-                    members.append((key, .object([("version", .string(requirement?.version.text ?? "")),
-                                                  ("message", .object(messages))])))
-                }
-                return .object(members)
-            })))
+            update.append(
+                (
+                    platform,
+                    .array(
+                        rules.filter { $0.platform == platform }.map { rule in
+                            var members: [(String, JSONValue)] = [
+                                ("restriction", .integer(Int64(rule.restriction.rawValue))),
+                                ("active", .bool(rule.active)),
+                            ]
+                            // An Arcade extension, for browser rules.
+                            if let system = rule.os { members.append(("os", .string(system))) }
+                            // GTConstants drops a rule that lacks either minimum, and reads an empty version as "never older".
+                            for (key, requirement) in [
+                                ("min_app_version", rule.minimumApp), ("min_os_version", rule.minimumOS),
+                            ] {
+                                let messages = (requirement?.messages ?? [:]).sorted { $0.key < $1.key }.map {
+                                    ($0.key, JSONValue.string($0.value))
+                                }
+                                members.append(
+                                    (
+                                        key,
+                                        .object([
+                                            ("version", .string(requirement?.version.text ?? "")),
+                                            ("message", .object(messages)),
+                                        ])
+                                    ))
+                            }
+                            return .object(members)
+                        })
+                ))
             let m = try store.maintenance(platform)
             let message = Requirement(version: Version("0")!, messages: m.messages).message(for: language, base: base)
-            maintenance.append((platform, .object([("active", .bool(m.active)), ("message", .string(message)),
-                                                   ("poll_interval", .integer(Int64(m.pollInterval)))])))
+            maintenance.append(
+                (
+                    platform,
+                    .object([
+                        ("active", .bool(m.active)), ("message", .string(message)),
+                        ("poll_interval", .integer(Int64(m.pollInterval))),
+                    ])
+                ))
         }
-        var response = JSONAnswer.make(.object([("hotfixes", .object(hotfixes)), ("update", .object(update)), ("maintenance", .object(maintenance))]))
+        var response = JSONAnswer.make(
+            .object([
+                ("hotfixes", .object(hotfixes)), ("update", .object(update)), ("maintenance", .object(maintenance)),
+            ]))
         guard case .bytes(let body) = response.body else { return (response, "") }
         // A strong ETag over the exact bytes.
         let etag = "\"" + Base64URL.encode(Array(Crypto.sha256(body).prefix(18))) + "\""

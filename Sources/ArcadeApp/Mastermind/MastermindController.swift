@@ -70,9 +70,12 @@ struct MastermindController: Sendable {
         // A daily board says which day; one not yet come (or malformed) is refused like a stale page.
         let daily = form["daily"].map { Int($0).flatMap { (0...store.today).contains($0) ? $0 : nil } ?? -1 }
         let first = daily.map { store.dailyDeal($0) } ?? (game == 0 ? store.deal() : nil)
-        let result = daily == -1 ? .failure(.stale)
-            : try store.guess(player: visitor.player, game: game, turn: form["turn"].flatMap { Int($0) },
-                              form["guess"] ?? "", first: first, using: &random)
+        let result =
+            daily == -1
+            ? .failure(.stale)
+            : try store.guess(
+                player: visitor.player, game: game, turn: form["turn"].flatMap { Int($0) },
+                form["guess"] ?? "", first: first, using: &random)
         let path = daily.map { $0 == store.today ? "/mastermind/daily" : "/mastermind/daily/\($0)" } ?? "/mastermind"
         switch result {
         case .success(let record):
@@ -83,10 +86,12 @@ struct MastermindController: Sendable {
         case .failure(let refusal):
             // Nothing changed: show the current board with a clear message.
             let shown = daily.flatMap { $0 >= 0 ? $0 : nil }
-            let record = try shown.map { try store.daily(player: visitor.playerID, $0) ?? store.unstartedDaily($0) }
+            let record =
+                try shown.map { try store.daily(player: visitor.playerID, $0) ?? store.unstartedDaily($0) }
                 ?? store.latest(player: visitor.playerID) ?? store.unstarted()
-            return board(record, visitor, request, status: .unprocessableContent,
-                         error: message(refusal, language: visitor.language), value: form["guess"] ?? "")
+            return board(
+                record, visitor, request, status: .unprocessableContent,
+                error: message(refusal, language: visitor.language), value: form["guess"] ?? "")
         }
     }
 
@@ -118,13 +123,15 @@ struct MastermindController: Sendable {
             return .redirect(to: "/mastermind")
         }
         let t = pages.localizer.strings(for: visitor.language)
-        return pages.render("mastermind-giveup", title: t.string("mastermind.giveup.title"), for: visitor,
-                            path: "/mastermind/giveup", section: "mastermind", data: ["game": .int(Int(record.id))])
+        return pages.render(
+            "mastermind-giveup", title: t.string("mastermind.giveup.title"), for: visitor,
+            path: "/mastermind/giveup", section: "mastermind", data: ["game": .int(Int(record.id))])
     }
 
     func giveUp(_ request: Request, _ context: PlayerContext) throws -> Response {
         if let id = request.form?["game"].flatMap({ Int64($0) }),
-           let record = try store.giveUp(player: context.visitor.playerID, game: id) {
+            let record = try store.giveUp(player: context.visitor.playerID, game: id)
+        {
             try recordEnd(record, context.visitor)
         }
         return .redirect(to: "/mastermind#result")
@@ -132,14 +139,20 @@ struct MastermindController: Sendable {
 
     func statsPage(_ request: Request, _ context: PlayerContext) throws -> Response {
         let visitor = context.visitor
-        let stats = try store.stats(player: visitor.playerID), daily = try store.dailyStats(player: visitor.playerID)
+        let stats = try store.stats(player: visitor.playerID)
+        let daily = try store.dailyStats(player: visitor.playerID)
         let t = pages.localizer.strings(for: visitor.language)
-        return pages.render("mastermind-stats", title: t.string("stats.title"), for: visitor, path: "/mastermind/stats",
-                            section: "mastermind",
-                            data: ["stats": statsContext(stats),
-                                   "daily": ["played": .int(daily.played), "wins": .int(daily.wins),
-                                             "currentStreak": .int(daily.currentStreak),
-                                             "longestStreak": .int(daily.longestStreak)]])
+        return pages.render(
+            "mastermind-stats", title: t.string("stats.title"), for: visitor, path: "/mastermind/stats",
+            section: "mastermind",
+            data: [
+                "stats": statsContext(stats),
+                "daily": [
+                    "played": .int(daily.played), "wins": .int(daily.wins),
+                    "currentStreak": .int(daily.currentStreak),
+                    "longestStreak": .int(daily.longestStreak),
+                ],
+            ])
     }
 
     /// A finished game: remembered in the once-store; the first win schedules
@@ -162,7 +175,8 @@ struct MastermindController: Sendable {
     private func message(_ refusal: MastermindStore.Refusal, language: String) -> String {
         let t = pages.localizer.strings(for: language)
         switch refusal {
-        case .invalid(.wrongLength(let expected, let got)): return t.string("mastermind.error.length", [.int(expected), .int(got)])
+        case .invalid(.wrongLength(let expected, let got)):
+            return t.string("mastermind.error.length", [.int(expected), .int(got)])
         case .invalid(.outOfRange(let digit, let low, let high)):
             return t.string("mastermind.error.range", [.int(low), .int(high), .string(String(digit))])
         case .invalid(.notADigit(let ch)): return t.string("mastermind.error.digit", [.string(String(ch))])
@@ -174,8 +188,10 @@ struct MastermindController: Sendable {
     }
 
     /// The board page, or just the board for a script.
-    private func board(_ record: MastermindStore.Record, _ visitor: Visitor, _ request: Request, status: Status = .ok,
-                       error: String? = nil, value: String = "") -> Response {
+    private func board(
+        _ record: MastermindStore.Record, _ visitor: Visitor, _ request: Request, status: Status = .ok,
+        error: String? = nil, value: String = ""
+    ) -> Response {
         let stats = (try? store.stats(player: visitor.playerID)) ?? MastermindStore.Stats()
         var context = boardContext(record, language: visitor.language, error: error, value: value, stats: stats)
         if let number = record.daily, case .object(var fields) = context {
@@ -189,51 +205,51 @@ struct MastermindController: Sendable {
             context = .object(fields)
         }
         if isFragment(request) {
-            return pages.fragment("mastermind-board", status: status, for: visitor,
-                                  data: ["mm": context])
+            return pages.fragment(
+                "mastermind-board", status: status, for: visitor,
+                data: ["mm": context])
         }
-        let banners = (try? OnceController.banners(once, visitor, game: "mastermind", back: "/mastermind",
-                                               t: pages.localizer.strings(for: visitor.language))) ?? .null
+        let banners =
+            (try? OnceController.banners(
+                once, visitor, game: "mastermind", back: "/mastermind",
+                t: pages.localizer.strings(for: visitor.language))) ?? .null
         let t = pages.localizer.strings(for: visitor.language)
         let title = record.daily.map { t.string("mastermind.daily.title", [.int($0)]) } ?? t.string("mastermind.title")
-        return pages.render("mastermind", status: status, title: title, for: visitor,
-                            path: "/mastermind", section: "mastermind", data: ["mm": context, "once": banners, "heading": .string(title)])
+        return pages.render(
+            "mastermind", status: status, title: title, for: visitor,
+            path: "/mastermind", section: "mastermind",
+            data: ["mm": context, "once": banners, "heading": .string(title)])
     }
 
-    func boardContext(_ record: MastermindStore.Record, language: String, error: String?, value: String,
-                      stats: MastermindStore.Stats) -> TemplateValue {
+    func boardContext(
+        _ record: MastermindStore.Record, language: String, error: String?, value: String,
+        stats: MastermindStore.Stats
+    ) -> TemplateValue {
         let t = pages.localizer.strings(for: language)
-        let game = record.game, rules = game.rules
-        let pegLabel: [Peg: String] = [.red: t.string("mastermind.peg.red"), .blue: t.string("mastermind.peg.blue"),
-                                       .gray: t.string("mastermind.peg.gray")]
-        let rows: [TemplateValue] = game.turns.enumerated().map { index, turn in
-            let summary = t.string("mastermind.row.summary", [.int(turn.feedback.red), .int(turn.feedback.blue)])
-            return .object([
-                "number": .int(index + 1), "newest": .bool(index == game.turns.count - 1), "guess": .string(turn.guess.description), "red": .int(turn.feedback.red),
-                "blue": .int(turn.feedback.blue), "gray": .int(turn.feedback.gray), "summary": .string(summary),
-                "pegs": .list(turn.pegs.map { .object(["kind": .string($0.rawValue), "label": .string(pegLabel[$0]!)]) }),
-            ])
-        }
+        let game = record.game
+        let rules = game.rules
+        let rows = rowsContext(game, t: t)
         let outcome = game.outcome
         var announcement = ""
         if let last = game.turns.last {
-            announcement = t.string("mastermind.row.announce", [.string(last.guess.description), .int(last.feedback.red),
-                                                                 .int(last.feedback.blue), .int(game.attemptsLeft)])
+            announcement = t.string(
+                "mastermind.row.announce",
+                [
+                    .string(last.guess.description), .int(last.feedback.red),
+                    .int(last.feedback.blue), .int(game.attemptsLeft),
+                ])
         }
         if outcome == .won { announcement = t.string("mastermind.won.title") }
-        let upcoming: [Int] = outcome == .playing ? Array(stride(from: game.turns.count + 2, through: rules.attempts, by: 1)) : []
+        let upcoming: [Int] =
+            outcome == .playing ? Array(stride(from: game.turns.count + 2, through: rules.attempts, by: 1)) : []
         if outcome == .lost { announcement = t.string("mastermind.lost.title") }
         return .object([
             "gameId": .int(Int(record.id)), "turn": .int(game.turns.count), "attemptsLeft": .int(game.attemptsLeft),
             "attempts": .int(rules.attempts), "length": .int(rules.length), "digitMin": .int(rules.digitMin),
             "digitMax": .int(rules.digitMax),
-            // As Wordle's keyboard: a digit of a row that scored nothing at all is not in the code.
-            "keys": .list((rules.digitMin...rules.digitMax).map { digit in
-                let absent = game.turns.contains { $0.feedback.red + $0.feedback.blue == 0 && $0.guess.digits.contains(UInt8(digit)) }
-                return .object(["digit": .int(digit), "absent": .bool(absent),
-                                "label": absent ? .string(t.string("mastermind.key.absent", [.int(digit)])) : .null])
-            }),
-            "outcome": .string(outcome.rawValue), "isPlaying": .bool(outcome == .playing), "isOver": .bool(outcome != .playing),
+            "keys": keysContext(game, t: t),
+            "outcome": .string(outcome.rawValue), "isPlaying": .bool(outcome == .playing),
+            "isOver": .bool(outcome != .playing),
             "isWon": .bool(outcome == .won), "isLost": .bool(outcome == .lost), "rows": .list(rows),
             "gaveUp": .bool(outcome == .lost && game.forfeited), "started": .bool(record.id != 0),
             // The secret is in the page state only once the game is over.
@@ -241,20 +257,61 @@ struct MastermindController: Sendable {
             "usedHint": .bool(record.usedHint), "hint": record.hint.map { .string($0) } ?? .null,
             // The cheat's reveal: position (1-based) and digit, shown while playing and marked on the result.
             "revealed": record.revealed.map { position in
-                .object(["position": .int(position + 1),
-                         "digit": .string(String(Array(game.secret.description)[min(position, game.secret.description.count - 1)]))])
+                .object([
+                    "position": .int(position + 1),
+                    "digit": .string(
+                        String(Array(game.secret.description)[min(position, game.secret.description.count - 1)])),
+                ])
             } ?? .null,
             "error": error.map { .string($0) } ?? .null, "value": .string(value), "wins": .int(stats.wins),
             "hard": .bool(record.hard), "share": outcome == .playing ? .null : .string(shareText(record, t: t)),
             "currentStreak": .int(stats.currentStreak), "longestStreak": .int(stats.longestStreak),
-            "distributionHeight": .int(max(18, stats.distribution.count * 18)), "hasDistribution": .bool(outcome != .playing),
+            "distributionHeight": .int(max(18, stats.distribution.count * 18)),
+            "hasDistribution": .bool(outcome != .playing),
             // The rest of the board: the row being typed, then one empty slot per attempt still to come.
-            "nextNumber": .int(game.turns.count + 1), "cells": .list(Array(repeating: .bool(true), count: rules.length)),
+            "nextNumber": .int(game.turns.count + 1),
+            "cells": .list(Array(repeating: .bool(true), count: rules.length)),
             "upcoming": .list(upcoming.map { .int($0) }),
-            "distribution": outcome == .playing ? .null : distribution(stats, highlight: outcome == .won && !record.usedHint
-                                                                         ? game.turns.count : nil),
+            "distribution": outcome == .playing
+                ? .null
+                : distribution(
+                    stats,
+                    highlight: outcome == .won && !record.usedHint
+                        ? game.turns.count : nil),
             "announcement": .string(announcement),
         ])
+    }
+
+    /// The rows played, each with its pegs and what a screen reader says of them.
+    private func rowsContext(_ game: Game, t: LanguageStrings) -> [TemplateValue] {
+        let pegLabel: [Peg: String] = [
+            .red: t.string("mastermind.peg.red"), .blue: t.string("mastermind.peg.blue"),
+            .gray: t.string("mastermind.peg.gray"),
+        ]
+        return game.turns.enumerated().map { index, turn in
+            let summary = t.string("mastermind.row.summary", [.int(turn.feedback.red), .int(turn.feedback.blue)])
+            return .object([
+                "number": .int(index + 1), "newest": .bool(index == game.turns.count - 1),
+                "guess": .string(turn.guess.description), "red": .int(turn.feedback.red),
+                "blue": .int(turn.feedback.blue), "gray": .int(turn.feedback.gray), "summary": .string(summary),
+                "pegs": .list(
+                    turn.pegs.map { .object(["kind": .string($0.rawValue), "label": .string(pegLabel[$0]!)]) }),
+            ])
+        }
+    }
+
+    /// The keypad; as Wordle's keyboard, a digit of a row that scored nothing at all is marked as not in the code.
+    private func keysContext(_ game: Game, t: LanguageStrings) -> TemplateValue {
+        .list(
+            (game.rules.digitMin...game.rules.digitMax).map { digit in
+                let absent = game.turns.contains {
+                    $0.feedback.red + $0.feedback.blue == 0 && $0.guess.digits.contains(UInt8(digit))
+                }
+                return .object([
+                    "digit": .int(digit), "absent": .bool(absent),
+                    "label": absent ? .string(t.string("mastermind.key.absent", [.int(digit)])) : .null,
+                ])
+            })
     }
 
     /// What a player can paste anywhere: the game, N/10 (X/10 for a loss, `*` in hard mode), then each row's
@@ -263,7 +320,9 @@ struct MastermindController: Sendable {
         let game = record.game
         let score = game.outcome == .won ? String(game.turns.count) : "X"
         let daily = record.daily.map { " #\($0)" } ?? ""
-        var lines = ["\(t.string("site.name")) \(t.string("mastermind.title"))\(daily) \(score)/\(game.rules.attempts)\(record.hard ? "*" : "")"]
+        var lines = [
+            "\(t.string("site.name")) \(t.string("mastermind.title"))\(daily) \(score)/\(game.rules.attempts)\(record.hard ? "*" : "")"
+        ]
         let symbol: [Peg: String] = [.red: "🔴", .blue: "🔵", .gray: "⚪"]
         lines += game.turns.map { turn in turn.pegs.map { symbol[$0]! }.joined() }
         return lines.joined(separator: "\n")
@@ -272,11 +331,15 @@ struct MastermindController: Sendable {
     /// The guess distribution, this game's bar marked (a win without help).
     func distribution(_ stats: MastermindStore.Stats, highlight: Int?) -> TemplateValue {
         let most = max(1, stats.distribution.max() ?? 1)
-        return .list(stats.distribution.enumerated().map { index, count in
-            let width = count == 0 ? 2 : max(4, count * 200 / most)
-            return .object(["guesses": .int(index + 1), "count": .int(count), "y": .int(index * 18), "textY": .int(index * 18 + 12),
-                            "width": .int(width), "labelX": .int(40 + width), "current": .bool(highlight == index + 1)])
-        })
+        return .list(
+            stats.distribution.enumerated().map { index, count in
+                let width = count == 0 ? 2 : max(4, count * 200 / most)
+                return .object([
+                    "guesses": .int(index + 1), "count": .int(count), "y": .int(index * 18),
+                    "textY": .int(index * 18 + 12),
+                    "width": .int(width), "labelX": .int(40 + width), "current": .bool(highlight == index + 1),
+                ])
+            })
     }
 
     /// The last 30 dailies before `?before=` (default today), each with how this player did.
@@ -288,30 +351,34 @@ struct MastermindController: Sendable {
         let days = Array(stride(from: before - 1, through: max(0, before - 30), by: -1))
         var outcomes: [Int: String] = [:]
         if let oldest = days.last, let newest = days.first {
-            for row in try store.pool.connection().query(
-                "SELECT daily, status FROM mastermind_games WHERE player = ? AND daily BETWEEN ? AND ?",
-                [.text(visitor.playerID), SQLValue(oldest), SQLValue(newest)]) {
-                if let day = row.int("daily") { outcomes[day] = row.string("status") }
-            }
+            outcomes = try store.dailyOutcomes(player: visitor.playerID, from: oldest, through: newest)
         }
         let list: [TemplateValue] = days.map { day in
             let outcome = outcomes[day] ?? "none"
-            return .object(["number": .int(day), "href": .string("/mastermind/daily/\(day)"), "outcome": .string(outcome),
-                            "label": .string(t.string("mastermind.daily.title", [.int(day)])),
-                            "status": .string(t.string("mastermind.archive.\(outcome)"))])
+            return .object([
+                "number": .int(day), "href": .string("/mastermind/daily/\(day)"), "outcome": .string(outcome),
+                "label": .string(t.string("mastermind.daily.title", [.int(day)])),
+                "status": .string(t.string("mastermind.archive.\(outcome)")),
+            ])
         }
         let older = (days.last ?? 0) > 0 ? "/mastermind/archive?before=\(days.last!)" : nil
-        return pages.render("mastermind-archive", title: t.string("mastermind.archive.title"), for: visitor, path: "/mastermind/archive", section: "mastermind",
-                            data: ["days": .list(list), "hasDays": .bool(!list.isEmpty), "today": .int(today),
-                                   "older": older.map { .string($0) } ?? .null])
+        return pages.render(
+            "mastermind-archive", title: t.string("mastermind.archive.title"), for: visitor,
+            path: "/mastermind/archive", section: "mastermind",
+            data: [
+                "days": .list(list), "hasDays": .bool(!list.isEmpty), "today": .int(today),
+                "older": older.map { .string($0) } ?? .null,
+            ])
     }
 
     func statsContext(_ stats: MastermindStore.Stats) -> TemplateValue {
         let most = max(1, stats.distribution.max() ?? 1)
         let bars: [TemplateValue] = stats.distribution.enumerated().map { index, count in
             let width = count == 0 ? 2 : max(4, count * 240 / most)
-            return .object(["guesses": .int(index + 1), "count": .int(count), "y": .int(index * 26), "textY": .int(index * 26 + 15),
-                            "width": .int(width), "labelX": .int(40 + width)])
+            return .object([
+                "guesses": .int(index + 1), "count": .int(count), "y": .int(index * 26), "textY": .int(index * 26 + 15),
+                "width": .int(width), "labelX": .int(40 + width),
+            ])
         }
         return .object([
             "played": .int(stats.played), "wins": .int(stats.wins), "winPercent": .int(stats.winPercent),

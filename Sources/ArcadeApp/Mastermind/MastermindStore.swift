@@ -2,6 +2,7 @@ import Constants
 import Crypto
 import Mastermind
 import Storage
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,8 +20,10 @@ struct MastermindStore: Sendable {
     let firstDay: Int
     let clock: @Sendable () -> Double
 
-    init(pool: DatabasePool, constants: Constants, dailyKey: [UInt8], firstDay: Int,
-         clock: @escaping @Sendable () -> Double) {
+    init(
+        pool: DatabasePool, constants: Constants, dailyKey: [UInt8], firstDay: Int,
+        clock: @escaping @Sendable () -> Double
+    ) {
         self.pool = pool
         self.constants = constants
         secrets = SecretSource(constants: constants)
@@ -40,7 +43,8 @@ struct MastermindStore: Sendable {
         var counter = 0
         let span = rules.digitMax - rules.digitMin + 1
         while digits.count < rules.length {
-            for byte in dailyKey.authenticate("mastermind-daily|\(number)|\(counter)") where digits.count < rules.length {
+            for byte in dailyKey.authenticate("mastermind-daily|\(number)|\(counter)") where digits.count < rules.length
+            {
                 // Bytes at or over the largest multiple of the span are skipped, so no digit is favoured.
                 if Int(byte) < 256 - 256 % span { digits.append(UInt8(rules.digitMin + Int(byte) % span)) }
             }
@@ -51,9 +55,13 @@ struct MastermindStore: Sendable {
 
     /// The rules for new games, from the constants (so a hotfix applies to the next game).
     var rules: Rules {
-        let length = constants.int("mastermind.codeLength", default: 4), low = constants.int("mastermind.digitMin", default: 0)
-        let high = constants.int("mastermind.digitMax", default: 7), attempts = constants.int("mastermind.attempts", default: 10)
-        guard (1...8).contains(length), (0...9).contains(low), (low...9).contains(high), attempts >= 1 else { return .classic }
+        let length = constants.int("mastermind.codeLength", default: 4)
+        let low = constants.int("mastermind.digitMin", default: 0)
+        let high = constants.int("mastermind.digitMax", default: 7)
+        let attempts = constants.int("mastermind.attempts", default: 10)
+        guard (1...8).contains(length), (0...9).contains(low), (low...9).contains(high), attempts >= 1 else {
+            return .classic
+        }
         return Rules(length: length, digitMin: low, digitMax: high, attempts: attempts)
     }
 
@@ -108,13 +116,55 @@ struct MastermindStore: Sendable {
         var winPercent: Int { played == 0 ? 0 : Int((Double(wins) * 100 / Double(played)).rounded()) }
     }
 
+    /// A `mastermind_games` row.
+    struct GameRow: FetchableRecord {
+        static let columns = """
+            id, player, secret, code_length, digit_min, digit_max, attempts, status, used_hint, hint, created, finished,
+            revealed, hard, daily, played_day
+            """
+        let id: Int64, player: String, secret: String, rules: Rules, status: String, usedHint: Bool, hint: String?
+        let created: Int64, finished: Int64?, revealed: Int?, hard: Bool, daily: Int?, playedDay: Int?
+
+        init(row: Row) throws(DatabaseError) {
+            id = try row.decode("id")
+            player = try row.decode("player")
+            secret = try row.decode("secret")
+            rules = Rules(
+                length: try row.decode("code_length"), digitMin: try row.decode("digit_min"),
+                digitMax: try row.decode("digit_max"), attempts: try row.decode("attempts"))
+            status = try row.decode("status")
+            usedHint = try row.decode("used_hint")
+            hint = try row.decodeIfPresent("hint")
+            created = try row.decode("created")
+            finished = try row.decodeIfPresent("finished")
+            revealed = try row.decodeIfPresent("revealed")
+            hard = try row.decode("hard")
+            daily = try row.decodeIfPresent("daily")
+            playedDay = try row.decodeIfPresent("played_day")
+        }
+    }
+
+    /// A `mastermind_guesses` row.
+    struct GuessRow: FetchableRecord {
+        static let columns = "game, number, guess, red, blue, gray, pegs"
+        let game: Int64, number: Int, guess: String, feedback: Feedback, pegs: String
+
+        init(row: Row) throws(DatabaseError) {
+            game = try row.decode("game")
+            number = try row.decode("number")
+            guess = try row.decode("guess")
+            feedback = Feedback(red: try row.decode("red"), blue: try row.decode("blue"), gray: try row.decode("gray"))
+            pegs = try row.decode("pegs")
+        }
+    }
+
     /// The player's latest game: the one in play, or the last finished.
     func latest(player: String) throws -> Record? {
         try load(pool.connection(), Self.latestSQL, [.text(player)])
     }
 
-    private static let latestSQL = "SELECT * FROM mastermind_games WHERE player = ? AND daily IS NULL ORDER BY id DESC LIMIT 1"
-    private static let dailySQL = "SELECT * FROM mastermind_games WHERE player = ? AND daily = ?"
+    private static let latestSQL = "player = ? AND daily IS NULL ORDER BY id DESC LIMIT 1"
+    private static let dailySQL = "player = ? AND daily = ?"
 
     /// The player's game of daily `number`, if they started it.
     func daily(player: String, _ number: Int) throws -> Record? {
@@ -135,44 +185,57 @@ struct MastermindStore: Sendable {
 
     private func insert(_ who: Player, _ deal: Deal, _ db: Database) throws -> Record {
         try who.ensureRow(db)
-        let now = Int64(clock()), rules = deal.rules
+        let now = Int64(clock())
+        let rules = deal.rules
         if deal.daily == nil {
-            try db.execute("UPDATE mastermind_games SET status = 'lost', finished = ? WHERE player = ? AND status = 'playing' AND daily IS NULL",
-                           [.integer(now), .text(who.id)])
+            try db.execute(
+                "UPDATE mastermind_games SET status = 'lost', finished = ? WHERE player = ? AND status = 'playing' AND daily IS NULL",
+                [.integer(now), .text(who.id)])
         }
-        let id = try db.insert("""
+        let id = try db.insert(
+            """
             INSERT INTO mastermind_games (player, secret, code_length, digit_min, digit_max, attempts, status, created, hard,
                                           daily, played_day)
             VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?, ?, ?)
-            """, [.text(who.id), .text(deal.secret.description), SQLValue(rules.length), SQLValue(rules.digitMin),
-                  SQLValue(rules.digitMax), SQLValue(rules.attempts), .integer(now), SQLValue(deal.hard ? 1 : 0),
-                  deal.daily.map { SQLValue($0) } ?? .null, SQLValue(today)])
-        return Record(id: id, game: Game(rules: rules, secret: deal.secret), usedHint: false, hint: nil,
-                      hard: deal.hard, daily: deal.daily)
+            """,
+            [
+                .text(who.id), .text(deal.secret.description), SQLValue(rules.length), SQLValue(rules.digitMin),
+                SQLValue(rules.digitMax), SQLValue(rules.attempts), .integer(now), SQLValue(deal.hard ? 1 : 0),
+                deal.daily.map { SQLValue($0) } ?? .null, SQLValue(today),
+            ])
+        return Record(
+            id: id, game: Game(rules: rules, secret: deal.secret), usedHint: false, hint: nil,
+            hard: deal.hard, daily: deal.daily)
     }
 
     /// Scores a guess for the game the page showed, at the turn it showed. Game 0 is the unstarted board:
     /// for a player with no game yet, `first` becomes the game, stored with its first valid guess (an invalid
     /// guess stores nothing); for anyone else it is a page out of date.
     /// A daily game is found by its number (`first.daily`), an ordinary one as the player's latest.
-    func guess<R: RandomNumberGenerator>(player who: Player, game id: Int64?, turn: Int?, _ text: String, first: Deal?,
-                                         using random: inout R) throws -> Result<Record, Refusal> {
+    func guess<R: RandomNumberGenerator>(
+        player who: Player, game id: Int64?, turn: Int?, _ text: String, first: Deal?,
+        using random: inout R
+    ) throws -> Result<Record, Refusal> {
         return try pool.write { db throws -> Result<Record, Refusal> in
             var record: Record
-            let existing = try first?.daily.map { try load(db, Self.dailySQL, [.text(who.id), SQLValue($0)]) }
+            let existing =
+                try first?.daily.map { try load(db, Self.dailySQL, [.text(who.id), SQLValue($0)]) }
                 ?? load(db, Self.latestSQL, [.text(who.id)])
             if let existing {
                 record = existing
             } else if id == 0, let first {
-                record = Record(id: 0, game: Game(rules: first.rules, secret: first.secret), usedHint: false, hint: nil,
-                                daily: first.daily)
+                record = Record(
+                    id: 0, game: Game(rules: first.rules, secret: first.secret), usedHint: false, hint: nil,
+                    daily: first.daily)
             } else {
                 return .failure(.stale)
             }
             if let id, id != record.id { return .failure(.stale) }
             guard record.game.outcome == .playing else { return .failure(.finished) }
             if let turn, turn != record.game.turns.count { return .failure(.stale) }
-            if record.hard, let code = try? Code(text, rules: record.game.rules), let row = record.game.contradiction(code) {
+            if record.hard, let code = try? Code(text, rules: record.game.rules),
+                let row = record.game.contradiction(code)
+            {
                 return .failure(.contradicts(row: row, record.game.turns[row].feedback))
             }
             let scored: Turn
@@ -187,16 +250,20 @@ struct MastermindStore: Sendable {
                 record = try insert(who, first, db)
                 record.game = Game(rules: first.rules, secret: first.secret, turns: turns)
             }
-            try db.execute("INSERT INTO mastermind_guesses VALUES (?, ?, ?, ?, ?, ?, ?)", [
-                .integer(record.id), SQLValue(record.game.turns.count), .text(scored.guess.description),
-                SQLValue(scored.feedback.red), SQLValue(scored.feedback.blue), SQLValue(scored.feedback.gray),
-                .text(String(scored.pegs.map { $0.rawValue.first! })),
-            ])
+            try db.execute(
+                "INSERT INTO mastermind_guesses (\(GuessRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    .integer(record.id), SQLValue(record.game.turns.count), .text(scored.guess.description),
+                    SQLValue(scored.feedback.red), SQLValue(scored.feedback.blue), SQLValue(scored.feedback.gray),
+                    .text(String(scored.pegs.map { $0.rawValue.first! })),
+                ])
             let outcome = record.game.outcome
-            try db.execute("UPDATE mastermind_games SET status = ?, hint = NULL, finished = ? WHERE id = ?",
-                           [.text(outcome.rawValue), outcome == .playing ? .null : .integer(Int64(clock())), .integer(record.id)])
-            record = Record(id: record.id, game: record.game, usedHint: record.usedHint, hint: nil, hard: record.hard,
-                            daily: record.daily)
+            try db.execute(
+                "UPDATE mastermind_games SET status = ?, hint = NULL, finished = ? WHERE id = ?",
+                [.text(outcome.rawValue), outcome == .playing ? .null : .integer(Int64(clock())), .integer(record.id)])
+            record = Record(
+                id: record.id, game: record.game, usedHint: record.usedHint, hint: nil, hard: record.hard,
+                daily: record.daily)
             return .success(record)
         }
     }
@@ -204,17 +271,21 @@ struct MastermindStore: Sendable {
     /// Ends the game in play as lost, if it is still the one the page showed; nil when it is not.
     func giveUp(player: String, game id: Int64) throws -> Record? {
         try pool.write { db in
-            guard try db.execute("UPDATE mastermind_games SET status = 'lost', finished = ? WHERE id = ? AND player = ? AND status = 'playing'",
-                                 [.integer(Int64(clock())), .integer(id), .text(player)]) == 1 else { return nil }
-            return try load(db, "SELECT * FROM mastermind_games WHERE id = ?", [.integer(id)])
+            guard
+                try db.execute(
+                    "UPDATE mastermind_games SET status = 'lost', finished = ? WHERE id = ? AND player = ? AND status = 'playing'",
+                    [.integer(Int64(clock())), .integer(id), .text(player)]) == 1
+            else { return nil }
+            return try load(db, "id = ?", [.integer(id)])
         }
     }
 
     /// Remembers a hint on the game in play (and that one was used).
     func recordHint(player: String, game id: Int64, hint: Code) throws -> Bool {
         try pool.write { db in
-            try db.execute("UPDATE mastermind_games SET used_hint = 1, hint = ? WHERE id = ? AND player = ? AND status = 'playing'",
-                           [.text(hint.description), .integer(id), .text(player)]) == 1
+            try db.execute(
+                "UPDATE mastermind_games SET used_hint = 1, hint = ? WHERE id = ? AND player = ? AND status = 'playing'",
+                [.text(hint.description), .integer(id), .text(player)]) == 1
         }
     }
 
@@ -223,13 +294,21 @@ struct MastermindStore: Sendable {
     /// makes a win assisted. Nil when there is no game or it was revealed.
     func reveal<R: RandomNumberGenerator>(player: String, using random: inout R) throws -> Int? {
         return try pool.write { db in
-            guard let record = try load(db, "SELECT * FROM mastermind_games WHERE player = ? AND status = 'playing'", [.text(player)]),
-                  record.revealed == nil else { return nil }
+            guard let record = try load(db, "player = ? AND status = 'playing'", [.text(player)]),
+                record.revealed == nil
+            else { return nil }
             let secret = Array(record.game.secret.description)
-            let solved = Set(record.game.turns.flatMap { turn in Array(turn.guess.description).indices.filter { Array(turn.guess.description)[$0] == secret[$0] } })
+            let solved = Set(
+                record.game.turns.flatMap { turn in
+                    Array(turn.guess.description).indices.filter { Array(turn.guess.description)[$0] == secret[$0] }
+                })
             let open = secret.indices.filter { !solved.contains($0) }
-            guard let position = (open.isEmpty ? Array(secret.indices) : open).randomElement(using: &random) else { return nil }
-            try db.execute("UPDATE mastermind_games SET revealed = ?, used_hint = 1 WHERE id = ?", [SQLValue(position), .integer(record.id)])
+            guard let position = (open.isEmpty ? Array(secret.indices) : open).randomElement(using: &random) else {
+                return nil
+            }
+            try db.execute(
+                "UPDATE mastermind_games SET revealed = ?, used_hint = 1 WHERE id = ?",
+                [SQLValue(position), .integer(record.id)])
             return position
         }
     }
@@ -242,17 +321,20 @@ struct MastermindStore: Sendable {
 
     func dailyStats(player: String) throws -> DailyStats {
         var stats = DailyStats()
-        let rows = try pool.connection().query("""
+        let rows = try pool.connection().query(
+            """
             SELECT daily, status, played_day FROM mastermind_games
             WHERE player = ? AND daily IS NOT NULL AND status != 'playing' ORDER BY daily
             """, [.text(player)])
-        var streak = 0, last: Int? = nil
+        var streak = 0
+        var last: Int? = nil
         for row in rows {
-            guard let day = row.int("daily") else { continue }
+            let day: Int = try row.decode("daily")
             stats.played += 1
-            let won = row.string("status") == "won"
+            let won = try row.decode("status", as: String.self) == "won"
             if won { stats.wins += 1 }
-            guard row.int("played_day") == day else { continue }  // played on another day: an archive game
+            // Played on another day: an archive game.
+            guard try row.decodeIfPresent("played_day", as: Int.self) == day else { continue }
             streak = won ? (last == day - 1 ? streak + 1 : 1) : 0
             last = won ? day : nil
             stats.longestStreak = max(stats.longestStreak, streak)
@@ -266,22 +348,26 @@ struct MastermindStore: Sendable {
         let db = try pool.connection()
         var stats = Stats()
         var streak = 0
-        let rows = try db.query("""
+        let rows = try db.query(
+            """
             SELECT g.status, g.used_hint, g.hard, g.attempts, (SELECT COUNT(*) FROM mastermind_guesses WHERE game = g.id) AS guesses
             FROM mastermind_games g WHERE g.player = ? AND g.status != 'playing' AND g.daily IS NULL ORDER BY g.id
             """, [.text(player)])
         for row in rows {
             stats.played += 1
-            let attempts = row.int("attempts") ?? 10
-            if stats.distribution.count < attempts { stats.distribution += Array(repeating: 0, count: attempts - stats.distribution.count) }
-            if row.string("status") == "won" {
+            let attempts: Int = try row.decode("attempts")
+            if stats.distribution.count < attempts {
+                stats.distribution += Array(repeating: 0, count: attempts - stats.distribution.count)
+            }
+            if try row.decode("status", as: String.self) == "won" {
                 stats.wins += 1
-                if row.int("hard") == 1 { stats.hardWins += 1 }
+                if try row.decode("hard", as: Bool.self) { stats.hardWins += 1 }
                 streak += 1
                 stats.longestStreak = max(stats.longestStreak, streak)
-                if row.int("used_hint") == 1 {
+                let guesses: Int = try row.decode("guesses")
+                if try row.decode("used_hint", as: Bool.self) {
                     stats.hintWins += 1
-                } else if let guesses = row.int("guesses"), guesses >= 1, guesses <= stats.distribution.count {
+                } else if guesses >= 1, guesses <= stats.distribution.count {
                     stats.distribution[guesses - 1] += 1
                 }
             } else {
@@ -292,23 +378,39 @@ struct MastermindStore: Sendable {
         return stats
     }
 
-    private func load(_ db: Database, _ sql: String, _ values: [SQLValue]) throws -> Record? {
-        guard let row = try db.first(sql, values), let id = row.int("id"), let secretText = row.string("secret") else { return nil }
-        let rules = Rules(length: row.int("code_length") ?? 4, digitMin: row.int("digit_min") ?? 0,
-                          digitMax: row.int("digit_max") ?? 7, attempts: row.int("attempts") ?? 10)
-        let secret = try Code(secretText, rules: rules)
+    /// Each daily's outcome (its status) for the player, from day `oldest` through `newest`.
+    func dailyOutcomes(player: String, from oldest: Int, through newest: Int) throws -> [Int: String] {
+        var outcomes: [Int: String] = [:]
+        for row in try pool.connection().query(
+            "SELECT daily, status FROM mastermind_games WHERE player = ? AND daily BETWEEN ? AND ?",
+            [.text(player), SQLValue(oldest), SQLValue(newest)])
+        {
+            outcomes[try row.decode("daily")] = try row.decode("status", as: String.self)
+        }
+        return outcomes
+    }
+
+    /// The first game `condition` finds, with its guesses.
+    private func load(_ db: Database, _ condition: String, _ values: [SQLValue]) throws -> Record? {
+        guard
+            let row = try db.fetchOne(
+                GameRow.self, "SELECT \(GameRow.columns) FROM mastermind_games WHERE \(condition)", values)
+        else { return nil }
+        let rules = row.rules
+        let secret = try Code(row.secret, rules: rules)
         var turns: [Turn] = []
-        for g in try db.query("SELECT * FROM mastermind_guesses WHERE game = ? ORDER BY number", [.integer(Int64(id))]) {
-            guard let text = g.string("guess"), let pegText = g.string("pegs") else { continue }
-            let pegs = pegText.map { ch -> Peg in ch == "r" ? .red : ch == "b" ? .blue : .gray }
-            turns.append(Turn(guess: try Code(text, rules: rules),
-                              feedback: Feedback(red: g.int("red") ?? 0, blue: g.int("blue") ?? 0, gray: g.int("gray") ?? 0),
-                              pegs: pegs))
+        for g in try db.fetchAll(
+            GuessRow.self, "SELECT \(GuessRow.columns) FROM mastermind_guesses WHERE game = ? ORDER BY number",
+            [.integer(row.id)])
+        {
+            let pegs = g.pegs.map { ch -> Peg in ch == "r" ? .red : ch == "b" ? .blue : .gray }
+            turns.append(Turn(guess: try Code(g.guess, rules: rules), feedback: g.feedback, pegs: pegs))
         }
         // A game abandoned for a new one stays lost.
-        let game = Game(rules: rules, secret: secret, turns: turns,
-                        forfeited: row.string("status") == "lost" && turns.count < rules.attempts)
-        return Record(id: Int64(id), game: game, usedHint: row.int("used_hint") == 1, hint: row.string("hint"), revealed: row.int("revealed"),
-                      hard: row.int("hard") == 1, daily: row.int("daily"))
+        let game = Game(
+            rules: rules, secret: secret, turns: turns, forfeited: row.status == "lost" && turns.count < rules.attempts)
+        return Record(
+            id: row.id, game: game, usedHint: row.usedHint, hint: row.hint, revealed: row.revealed, hard: row.hard,
+            daily: row.daily)
     }
 }

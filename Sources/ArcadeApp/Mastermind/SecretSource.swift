@@ -41,22 +41,30 @@ struct SecretSource: Sendable {
 
     func fromRandomOrg(_ rules: Rules) -> Result<Code, Unavailable> {
         let base = constants.string("mastermind.randomOrgURL", default: "https://www.random.org")
-        let url = "\(base)/integers/?num=\(rules.length)&min=\(rules.digitMin)&max=\(rules.digitMax)&col=1&base=10&format=plain&rnd=new"
-        var client = HTTPClient(timeout: constants.double("mastermind.randomOrgTimeout", default: 1), maxResponseBytes: 4096)
+        let url =
+            "\(base)/integers/?num=\(rules.length)&min=\(rules.digitMin)&max=\(rules.digitMax)&col=1&base=10&format=plain&rnd=new"
+        var client = HTTPClient(
+            timeout: constants.double("mastermind.randomOrgTimeout", default: 1), maxResponseBytes: 4096)
         let trusted = constants.string("mastermind.randomOrgCertificates", default: "")
         if !trusted.isEmpty { client.trustedCertificates = trusted }
         switch client.get(url) {
         case .failure(let failure):
             return .failure(Unavailable(kind: failure == .timeout ? "timeout" : "network", detail: "\(failure)"))
         case .success(let response):
-            guard response.status == 200 else { return .failure(Unavailable(kind: "http", detail: "HTTP \(response.status)")) }
+            guard response.status == 200 else {
+                return .failure(Unavailable(kind: "http", detail: "HTTP \(response.status)"))
+            }
             let text = response.text
-            if text.hasPrefix("Error:") { return .failure(Unavailable(kind: "error", detail: String(text.prefix(120)))) }
+            if text.hasPrefix("Error:") {
+                return .failure(Unavailable(kind: "error", detail: String(text.prefix(120))))
+            }
             let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
             let digits = lines.compactMap { Int($0) }
             guard lines.count == rules.length, digits.count == rules.length,
-                  digits.allSatisfy({ (rules.digitMin...rules.digitMax).contains($0) }) else {
-                return .failure(Unavailable(kind: "malformed", detail: "malformed answer: \(text.prefix(60).debugDescription)"))
+                digits.allSatisfy({ (rules.digitMin...rules.digitMax).contains($0) })
+            else {
+                return .failure(
+                    Unavailable(kind: "malformed", detail: "malformed answer: \(text.prefix(60).debugDescription)"))
             }
             return .success(Code(digits: digits.map { UInt8($0) }))
         }

@@ -34,12 +34,15 @@ struct NameGameController: Sendable {
     func menu(_ request: Request, _ context: PlayerContext) throws -> Response {
         let t = pages.localizer.strings(for: context.visitor.language)
         let modes: [TemplateValue] = Mode.menu.map { mode in
-            ["mode": .string(mode.rawValue), "href": .string("/namegame/\(mode.rawValue)"),
-             "name": .string(t.string("namegame.mode.\(mode.rawValue)")),
-             "description": .string(t.string("namegame.mode.\(mode.rawValue).about"))]
+            [
+                "mode": .string(mode.rawValue), "href": .string("/namegame/\(mode.rawValue)"),
+                "name": .string(t.string("namegame.mode.\(mode.rawValue)")),
+                "description": .string(t.string("namegame.mode.\(mode.rawValue).about")),
+            ]
         }
-        return pages.render("namegame-menu", title: t.string("namegame.title"), for: context.visitor, path: "/namegame",
-                            section: "namegame", data: ["modes": .list(modes)])
+        return pages.render(
+            "namegame-menu", title: t.string("namegame.title"), for: context.visitor, path: "/namegame",
+            section: "namegame", data: ["modes": .list(modes)])
     }
 
     func mode(_ request: Request, _ context: PlayerContext) throws -> Response {
@@ -51,11 +54,14 @@ struct NameGameController: Sendable {
         let visitor = context.visitor
         let form = request.form ?? FormFields()
         let mode = form["mode"].flatMap(Mode.init) ?? .normal
-        guard let roundID = form["round"].flatMap({ Int64($0) }), let choice = form["choice"].flatMap({ Int($0) }) else {
+        guard let roundID = form["round"].flatMap({ Int64($0) }), let choice = form["choice"].flatMap({ Int($0) })
+        else {
             return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
         }
-        switch try store.answer(player: visitor.playerID, round: roundID, choice: choice, people: directory,
-                                hintInterval: hintInterval, timedSeconds: timedSeconds) {
+        switch try store.answer(
+            player: visitor.playerID, round: roundID, choice: choice, people: directory,
+            hintInterval: hintInterval, timedSeconds: timedSeconds)
+        {
         case .success(let record):
             if !record.isOpen {
                 // Playing the Name Game: remembered, and the reminder to try it is done.
@@ -74,9 +80,11 @@ struct NameGameController: Sendable {
         guard let roundID = form["round"].flatMap({ Int64($0) }) else {
             return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
         }
-        switch try store.giveUp(player: visitor.playerID, round: roundID, people: directory, timedSeconds: timedSeconds) {
+        switch try store.giveUp(player: visitor.playerID, round: roundID, people: directory, timedSeconds: timedSeconds)
+        {
         case .success(let record): return .redirect(to: "/namegame/\(record.round.mode.rawValue)")
-        case .failure(let refusal): return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
+        case .failure(let refusal):
+            return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
         }
     }
 
@@ -84,7 +92,8 @@ struct NameGameController: Sendable {
     func review(_ request: Request, _ context: PlayerContext) throws -> Response {
         let visitor = context.visitor
         guard let id = request.form?["session"].flatMap({ Int64($0) }),
-              let session = try store.session(id: id, player: visitor.playerID) else {
+            let session = try store.session(id: id, player: visitor.playerID)
+        else {
             return try play(.review, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
         }
         let missed = try store.misses(session: session.id, people: directory)
@@ -100,8 +109,9 @@ struct NameGameController: Sendable {
         let visitor = context.visitor
         let mode = request.form?["mode"].flatMap(Mode.init) ?? .normal
         if let session = try store.openSession(player: visitor.playerID, mode: mode),
-           let latest = try store.latestRound(session: session.id, people: directory), latest.isOpen,
-           !timeIsUp(session) {
+            let latest = try store.latestRound(session: session.id, people: directory), latest.isOpen,
+            !timeIsUp(session)
+        {
             return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.unanswered")
         }
         if let session = try store.openSession(player: visitor.playerID, mode: mode), !timeIsUp(session) {
@@ -127,23 +137,28 @@ struct NameGameController: Sendable {
         session.mode == .timed && store.nowMilliseconds() - session.startedMilliseconds > Int64(timedSeconds) * 1000
     }
 
-    private func newRound(_ mode: Mode, session: NameGameStore.Session, _ visitor: Visitor) throws -> NameGameStore.RoundRecord? {
+    private func newRound(
+        _ mode: Mode, session: NameGameStore.Session, _ visitor: Visitor
+    ) throws -> NameGameStore.RoundRecord? {
         var random = SecureRandom()
         let everyone = directory.people
         switch mode {
         case .learn:
             let avoid = try store.latestRound(session: session.id, people: directory)?.round.answerPerson.id
             let cards = try store.cards(player: visitor.playerID)
-            guard let person = store.plan.next(people: everyone, cards: cards, now: store.nowMilliseconds(), avoid: avoid)
+            guard
+                let person = store.plan.next(people: everyone, cards: cards, now: store.nowMilliseconds(), avoid: avoid)
             else { return nil }
-            return try store.addRound(Round.make(.learn, asking: person, from: everyone, using: &random), next: [],
-                                      session: session.id, player: visitor.player)
+            return try store.addRound(
+                Round.make(.learn, asking: person, from: everyone, using: &random), next: [],
+                session: session.id, player: visitor.player)
         case .review:
             // One round per missed person (anyone since deleted is passed over); then the session is over.
             while let id = try store.popQueue(session: session.id) {
                 guard let person = directory.person(id) else { continue }
-                return try store.addRound(Round.make(.review, asking: person, from: everyone, using: &random), next: [],
-                                          session: session.id, player: visitor.player)
+                return try store.addRound(
+                    Round.make(.review, asking: person, from: everyone, using: &random), next: [],
+                    session: session.id, player: visitor.player)
             }
             try store.endSession(session.id)
             return nil
@@ -152,7 +167,9 @@ struct NameGameController: Sendable {
         var round: Round?
         // The people hinted for prefetch last time become this round.
         let hinted = session.nextPeople.compactMap { directory.person($0) }
-        if hinted.count == session.nextPeople.count, !hinted.isEmpty, Set(hinted).isSubset(of: Set(mode.pool(directory.people))) {
+        if hinted.count == session.nextPeople.count, !hinted.isEmpty,
+            Set(hinted).isSubset(of: Set(mode.pool(directory.people)))
+        {
             var hide = Array(hinted.indices)
             let answer = Int.random(in: 0..<hinted.count, using: &random)
             hide.removeAll { $0 == answer }
@@ -175,17 +192,22 @@ struct NameGameController: Sendable {
         }
         if session == nil { session = try store.lastSession(player: visitor.playerID, mode: mode) }
         let t = pages.localizer.strings(for: visitor.language)
-        let banners = try OnceController.banners(once, visitor, game: "namegame", back: "/namegame/\(mode.rawValue)", t: t)
+        let banners = try OnceController.banners(
+            once, visitor, game: "namegame", back: "/namegame/\(mode.rawValue)", t: t)
         func page(_ context: TemplateValue) -> Response {
-            pages.render("namegame", status: status, title: t.string("namegame.mode.\(mode.rawValue)"), for: visitor, path: "/namegame/\(mode.rawValue)", section: "namegame",
-                         data: ["ng": context, "once": banners])
+            pages.render(
+                "namegame", status: status, title: t.string("namegame.mode.\(mode.rawValue)"), for: visitor,
+                path: "/namegame/\(mode.rawValue)", section: "namegame",
+                data: ["ng": context, "once": banners])
         }
         guard var current = session else {
             // Never played this mode: a start card. Looking writes nothing, and the clock (and the hints'
             // timer) starts when the player presses Start, not when the page loads.
-            return page(["mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
-                         "about": .string(t.string("namegame.mode.\(mode.rawValue).about")), "notStarted": .bool(true),
-                         "isTimed": .bool(mode == .timed), "error": error.map { .string(t.string($0)) } ?? .null])
+            return page([
+                "mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
+                "about": .string(t.string("namegame.mode.\(mode.rawValue).about")), "notStarted": .bool(true),
+                "isTimed": .bool(mode == .timed), "error": error.map { .string(t.string($0)) } ?? .null,
+            ])
         }
         var record = try store.latestRound(session: current.id, people: directory)
         if record == nil && !current.ended {
@@ -195,12 +217,26 @@ struct NameGameController: Sendable {
         return page(roundContext(mode, session: current, record: record, t: t, error: error.map { t.string($0) }))
     }
 
-    func roundContext(_ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord?, t: LanguageStrings,
-                      error: String?) -> TemplateValue {
+    func roundContext(
+        _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord?, t: LanguageStrings,
+        error: String?
+    ) -> TemplateValue {
+        var context = sessionFields(mode, session: session, t: t, error: error)
+        guard let record else { return .object(context) }
+        roundFields(mode, session: session, record: record, t: t, into: &context)
+        return .object(context)
+    }
+
+    /// What the page shows of the session, with or without a round.
+    private func sessionFields(
+        _ mode: Mode, session: NameGameStore.Session, t: LanguageStrings,
+        error: String?
+    ) -> TemplateFields {
         var context: TemplateFields = [
             "mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
             "error": error.map { .string($0) } ?? .null, "ended": .bool(session.ended || timeIsUp(session)),
-            "reverse": .bool(mode == .reverse), "isTimed": .bool(mode == .timed), "timer": .bool(mode == .timed), "isHint": .bool(mode == .hint),
+            "reverse": .bool(mode == .reverse), "isTimed": .bool(mode == .timed), "timer": .bool(mode == .timed),
+            "isHint": .bool(mode == .hint),
             "isPractice": .bool(mode == .practice), "hintMilliseconds": .int(Int(hintInterval * 1000)),
         ]
         let stats = session.stats
@@ -217,8 +253,16 @@ struct NameGameController: Sendable {
             let left = max(0, Int64(timedSeconds) * 1000 - (store.nowMilliseconds() - session.startedMilliseconds))
             context["secondsLeft"] = .int(Int((Double(left) / 1000).rounded(.up)))
         }
-        context["prefetch"] = .list(session.nextPeople.compactMap { directory.person($0) }.map { .string($0.headshotURL) })
-        guard let record else { return .object(context) }
+        context["prefetch"] = .list(
+            session.nextPeople.compactMap { directory.person($0) }.map { .string($0.headshotURL) })
+        return context
+    }
+
+    /// What the page shows of the round: the question, the choices, and what an answer or the clock revealed.
+    private func roundFields(
+        _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord,
+        t: LanguageStrings, into context: inout TemplateFields
+    ) {
         let round = record.round
         let answered = !record.isOpen
         // A session that ended (time up) with this round unanswered: nothing can be chosen any more, and the answer
@@ -230,7 +274,8 @@ struct NameGameController: Sendable {
         if record.cheat && !reveal {
             // The cheat: the name's first letter when faces are the question, else half the wrong faces gone.
             if mode == .reverse {
-                context["cheat"] = .string(t.string("namegame.cheat.letter", [.string(String(round.answerPerson.fullName.prefix(1)))]))
+                context["cheat"] = .string(
+                    t.string("namegame.cheat.letter", [.string(String(round.answerPerson.fullName.prefix(1)))]))
             } else {
                 hidden.formUnion(round.hideOrder.prefix(round.hideOrder.count / 2))
                 context["cheat"] = .string(t.string("namegame.cheat.faces"))
@@ -255,30 +300,45 @@ struct NameGameController: Sendable {
         if let finished = record.finishedMilliseconds {
             context["roundSeconds"] = .string(Self.seconds(Double(finished - record.startedMilliseconds) / 1000))
         }
-        context["question"] = .string(mode == .reverse ? t.string("namegame.question.reverse")
-                                      : t.string("namegame.question", [.string(round.answerPerson.fullName)]))
+        context["question"] = .string(
+            mode == .reverse
+                ? t.string("namegame.question.reverse")
+                : t.string("namegame.question", [.string(round.answerPerson.fullName)]))
         if mode == .reverse {
-            context["face"] = .object(["img": .string(round.answerPerson.headshotURL), "alt": .string(t.string("namegame.face.single"))])
+            context["face"] = .object([
+                "img": .string(round.answerPerson.headshotURL), "alt": .string(t.string("namegame.face.single")),
+            ])
         }
         context["keyCount"] = .int(round.people.count)
         if round.people.count < mode.choices {
             context["smallPool"] = .string(t.string("namegame.smallpool", [.int(round.people.count)]))
         }
-        context["choices"] = .list(round.people.enumerated().map { index, person in
-            var result = ""
-            if record.wrong.contains(index) { result = "wrong" }
-            if answered && index == round.answer && record.status == "identified" { result = "correct" }
-            let showName = mode == .reverse || reveal
-            return .object([
-                "index": .int(index), "key": .int(index + 1), "img": .string(person.headshotURL),
-                "alt": .string(t.string("namegame.face", [.int(index + 1)])),
-                "name": showName ? .string(person.fullName) : .null,
-                "title": reveal && mode == .team ? .string(person.jobTitle ?? "") : .null,
-                "result": .string(result), "isAnswer": .bool(reveal && index == round.answer),
-                "hidden": .bool(hidden.contains(index)), "disabled": .bool(reveal || !result.isEmpty || hidden.contains(index)),
-            ])
-        })
-        return .object(context)
+        context["choices"] = choices(mode, record: record, reveal: reveal, hidden: hidden, t: t)
+    }
+
+    /// The faces (or names) to choose from, each with what the player did and what is revealed of it.
+    private func choices(
+        _ mode: Mode, record: NameGameStore.RoundRecord, reveal: Bool, hidden: Set<Int>,
+        t: LanguageStrings
+    ) -> TemplateValue {
+        let round = record.round
+        let answered = !record.isOpen
+        return .list(
+            round.people.enumerated().map { index, person in
+                var result = ""
+                if record.wrong.contains(index) { result = "wrong" }
+                if answered && index == round.answer && record.status == "identified" { result = "correct" }
+                let showName = mode == .reverse || reveal
+                return .object([
+                    "index": .int(index), "key": .int(index + 1), "img": .string(person.headshotURL),
+                    "alt": .string(t.string("namegame.face", [.int(index + 1)])),
+                    "name": showName ? .string(person.fullName) : .null,
+                    "title": reveal && mode == .team ? .string(person.jobTitle ?? "") : .null,
+                    "result": .string(result), "isAnswer": .bool(reveal && index == round.answer),
+                    "hidden": .bool(hidden.contains(index)),
+                    "disabled": .bool(reveal || !result.isEmpty || hidden.contains(index)),
+                ])
+            })
     }
 
     static func seconds(_ value: Double) -> String {
@@ -294,7 +354,8 @@ struct NameGameController: Sendable {
             let accuracy = Int(((stats.accuracy ?? 0) * 100).rounded())
             let fields: TemplateFields = [
                 "mode": .string(row.mode.rawValue), "name": .string(t.string("namegame.mode.\(row.mode.rawValue)")),
-                "rounds": .int(stats.rounds), "correct": .int(stats.correctTaps), "incorrect": .int(stats.incorrectTaps),
+                "rounds": .int(stats.rounds), "correct": .int(stats.correctTaps),
+                "incorrect": .int(stats.incorrectTaps),
                 "total": .int(stats.totalTaps), "accuracy": .int(accuracy), "average": .string(average),
                 "streak": .int(row.streak), "best": .int(row.best),
             ]
@@ -307,13 +368,24 @@ struct NameGameController: Sendable {
             "due": .int(mastery.due), "total": .int(directory.people.count),
         ]
         let times = try store.recentIdentifyTimes(player: visitor.playerID)
-        let chart = TimeChart(times: times, valueLabel: { t.string("namegame.stats.seconds", [.string(Self.seconds($0))]) })
-        let summary = times.isEmpty ? "" : t.string("namegame.stats.summary", [
-            .string(Self.seconds(times.min() ?? 0)), .string(Self.seconds(times.max() ?? 0)),
-            .string(Self.seconds(times.reduce(0, +) / Double(times.count)))])
-        return pages.render("namegame-stats", title: t.string("namegame.stats.title"), for: visitor, path: "/namegame/stats", section: "namegame",
-                            data: ["rows": .list(rows), "hasRows": .bool(!rows.isEmpty), "bars": .list(chart.bars),
-                                   "hasBars": .bool(!times.isEmpty), "barCount": .int(times.count), "chart": chart.frame,
-                                   "ticks": .list(chart.ticks), "summary": .string(summary), "mastery": .object(masteryData)])
+        let chart = TimeChart(
+            times: times, valueLabel: { t.string("namegame.stats.seconds", [.string(Self.seconds($0))]) })
+        let summary =
+            times.isEmpty
+            ? ""
+            : t.string(
+                "namegame.stats.summary",
+                [
+                    .string(Self.seconds(times.min() ?? 0)), .string(Self.seconds(times.max() ?? 0)),
+                    .string(Self.seconds(times.reduce(0, +) / Double(times.count))),
+                ])
+        return pages.render(
+            "namegame-stats", title: t.string("namegame.stats.title"), for: visitor, path: "/namegame/stats",
+            section: "namegame",
+            data: [
+                "rows": .list(rows), "hasRows": .bool(!rows.isEmpty), "bars": .list(chart.bars),
+                "hasBars": .bool(!times.isEmpty), "barCount": .int(times.count), "chart": chart.frame,
+                "ticks": .list(chart.ticks), "summary": .string(summary), "mastery": .object(masteryData),
+            ])
     }
 }

@@ -17,19 +17,25 @@ struct TimeChart {
         bars = times.enumerated().map { index, seconds in
             let y = 4 + index * TimeChart.rowHeight
             let width = max(2, x(seconds) - TimeChart.left)
-            return ["round": .int(index + 1), "y": .int(y), "labelY": .int(y + TimeChart.barHeight - 2),
-                    "width": .int(width), "valueX": .int(TimeChart.left + width + 4),
-                    "value": .string(valueLabel(seconds)), "seconds": .string(NameGameController.seconds(seconds))]
+            return [
+                "round": .int(index + 1), "y": .int(y), "labelY": .int(y + TimeChart.barHeight - 2),
+                "width": .int(width), "valueX": .int(TimeChart.left + width + 4),
+                "value": .string(valueLabel(seconds)), "seconds": .string(NameGameController.seconds(seconds)),
+            ]
         }
         let axisY = 4 + times.count * TimeChart.rowHeight + 2
         ticks = [0, top / 2, top].map { seconds in
-            ["x": .int(x(seconds)), "tickEnd": .int(axisY + 4), "labelY": .int(axisY + 16),
-             "label": .string(NameGameController.seconds(seconds))]
+            [
+                "x": .int(x(seconds)), "tickEnd": .int(axisY + 4), "labelY": .int(axisY + 16),
+                "label": .string(NameGameController.seconds(seconds)),
+            ]
         }
         let height = axisY + 36
-        frame = ["width": .int(TimeChart.width), "height": .int(height), "left": .int(TimeChart.left),
-                 "right": .int(TimeChart.right), "labelX": .int(TimeChart.left - 6), "axisY": .int(axisY),
-                 "titleY": .int(axisY + 32), "barHeight": .int(TimeChart.barHeight)]
+        frame = [
+            "width": .int(TimeChart.width), "height": .int(height), "left": .int(TimeChart.left),
+            "right": .int(TimeChart.right), "labelX": .int(TimeChart.left - 6), "axisY": .int(axisY),
+            "titleY": .int(axisY + 32), "barHeight": .int(TimeChart.barHeight),
+        ]
     }
 
     /// The axis end: the slowest time rounded up to 1, 2 or 5 times a power of ten (at least a second).

@@ -30,10 +30,13 @@ struct OnceController: Sendable {
         let t = pages.localizer.strings(for: context.visitor.language)
         let mode = request.query["mode"].flatMap(Mode.init).map { "/\($0.rawValue)" } ?? ""
         let title = t.string("once.tutorial.\(game).title")
-        return pages.render("help", title: title, for: context.visitor, path: "/\(game)/help", section: game,
-                            data: ["game": .string(game), "title": .string(title),
-                                   "text": .string(t.string("once.tutorial.\(game).text")),
-                                   "back": .string("/\(game)" + (game == "namegame" ? mode : ""))])
+        return pages.render(
+            "help", title: title, for: context.visitor, path: "/\(game)/help", section: game,
+            data: [
+                "game": .string(game), "title": .string(title),
+                "text": .string(t.string("once.tutorial.\(game).text")),
+                "back": .string("/\(game)" + (game == "namegame" ? mode : "")),
+            ])
     }
 
     func progress(_ request: Request, _ context: PlayerContext) throws -> Response {
@@ -42,34 +45,46 @@ struct OnceController: Sendable {
         let t = pages.localizer.strings(for: visitor.language)
         // Cheats have their own page, which keeps unfound ones secret. Only what a player would call an achievement,
         // in words; bookkeeping marks (a card dismissed, a reminder done) stay out, and never show as keys.
-        let shown = [SiteTasks.mastermindPlayed, SiteTasks.mastermindWon, SiteTasks.nameGamePlayed,
-                     SiteTasks.tutorial("mastermind"), SiteTasks.tutorial("namegame"), SiteTasks.whatsNew]
+        let shown = [
+            SiteTasks.mastermindPlayed, SiteTasks.mastermindWon, SiteTasks.nameGamePlayed,
+            SiteTasks.tutorial("mastermind"), SiteTasks.tutorial("namegame"), SiteTasks.whatsNew,
+        ]
         let done: [TemplateValue] = shown.filter { once.count($0) > 0 }.map { task in
             let count = once.count(task)
-            return ["task": .string(task), "count": .int(count),
-                    "text": .string(t.string("progress.task.\(task)", [.int(count)]))]
+            return [
+                "task": .string(task), "count": .int(count),
+                "text": .string(t.string("progress.task.\(task)", [.int(count)])),
+            ]
         }
         let todo: [TemplateValue] = once.record.toDos.keys.sorted().filter { once.needToDo($0) }.map { task in
-            ["task": .string(task),
-             "text": .string(task == SiteTasks.tryNameGame ? t.string("progress.todo.namegame.try") : task)]
+            [
+                "task": .string(task),
+                "text": .string(task == SiteTasks.tryNameGame ? t.string("progress.todo.namegame.try") : task),
+            ]
         }
-        return pages.render("progress", title: t.string("progress.title"), for: visitor, path: "/progress",
-                            section: "progress",
-                            data: ["done": .list(done), "hasDone": .bool(!done.isEmpty), "todo": .list(todo),
-                                   "hasToDo": .bool(!todo.isEmpty)])
+        return pages.render(
+            "progress", title: t.string("progress.title"), for: visitor, path: "/progress",
+            section: "progress",
+            data: [
+                "done": .list(done), "hasDone": .bool(!done.isEmpty), "todo": .list(todo),
+                "hasToDo": .bool(!todo.isEmpty),
+            ])
     }
 
     /// Only a path on this site: never `//elsewhere` or a full URL.
     static func localPath(_ text: String?) -> String {
         guard let text, text.hasPrefix("/"), !text.hasPrefix("//"), !text.contains("\\"),
-              text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return "/" }
+            text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+        else { return "/" }
         return text
     }
 
     /// The banners and cards for a page. The what's-new note is marked as
     /// seen here, so it appears once per version.
-    static func banners(_ store: OnceStore, _ visitor: Visitor, game: String?, back: String, t: LanguageStrings,
-                        whatsNew: Bool = false) throws -> TemplateValue {
+    static func banners(
+        _ store: OnceStore, _ visitor: Visitor, game: String?, back: String, t: LanguageStrings,
+        whatsNew: Bool = false
+    ) throws -> TemplateValue {
         var showWhatsNew = false
         let snapshot = try store.perform(visitor)
         if whatsNew && snapshot.sawEarlierVersion && !snapshot.once.beenDone(SiteTasks.whatsNew, scope: .version) {
@@ -83,8 +98,10 @@ struct OnceController: Sendable {
             "reminder": .bool(once.needToDo(SiteTasks.tryNameGame) && game != "namegame"), "back": .string(back),
         ]
         if let game, SiteTasks.showsTutorial(once, game: game) {
-            context["tutorial"] = .object(["task": .string(SiteTasks.tutorial(game)), "title": .string(t.string("once.tutorial.\(game).title")),
-                                           "text": .string(t.string("once.tutorial.\(game).text"))])
+            context["tutorial"] = .object([
+                "task": .string(SiteTasks.tutorial(game)), "title": .string(t.string("once.tutorial.\(game).title")),
+                "text": .string(t.string("once.tutorial.\(game).text")),
+            ])
         }
         return .object(context)
     }

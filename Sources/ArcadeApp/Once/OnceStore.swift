@@ -41,15 +41,19 @@ struct OnceStore: Sendable {
     /// effects are queued for the writer and the answer is the record as it
     /// will be.
     @discardableResult
-    func perform(_ visitor: Visitor, wait: Bool = true,
-                 _ body: @escaping @Sendable (inout Once) -> [Once.Effect] = { _ in [] }) throws -> Snapshot {
+    func perform(
+        _ visitor: Visitor, wait: Bool = true,
+        _ body: @escaping @Sendable (inout Once) -> [Once.Effect] = { _ in [] }
+    ) throws -> Snapshot {
         // The version is read once: a hotfix may change it before the writer runs this.
         let version = siteVersion
         let anchor = try anchors(visitor, version: version)
         let record: Once.Record
         if visitor.isNew {
             record = Once.Record()
-        } else if let cached = cache.records[visitor.playerID] { record = cached } else {
+        } else if let cached = cache.records[visitor.playerID] {
+            record = cached
+        } else {
             record = try load(visitor.playerID, try pool.connection())
             cache.records[visitor.playerID] = record
         }
@@ -83,7 +87,6 @@ struct OnceStore: Sendable {
         return Snapshot(once: written, sawEarlierVersion: anchor.sawEarlierVersion)
     }
 
-
     /// When the player arrived, first saw this version, and began this session: read on the
     /// calling thread; an anchor not stored yet is queued for the writer (never waited for),
     /// and a player without a row (who has only looked) gets anchors at once and no write.
@@ -92,25 +95,33 @@ struct OnceStore: Sendable {
     private func anchors(_ visitor: Visitor, version siteVersion: String) throws -> AnchorEntry {
         if visitor.isNew {
             let at = clock()
-            return AnchorEntry(anchors: Once.Anchors(install: Double(visitor.player.firstSeen), version: at, session: at),
-                               sawEarlierVersion: false)
+            return AnchorEntry(
+                anchors: Once.Anchors(install: Double(visitor.player.firstSeen), version: at, session: at),
+                sawEarlierVersion: false)
         }
         let key = AnchorKey(player: visitor.playerID, session: visitor.sessionID, version: siteVersion)
         if let known = cache.anchors[key] { return known }
         let db = try pool.connection()
         let now = WallClock.milliseconds(clock)
-        let player = SQLValue.text(visitor.playerID), version = SQLValue.text(siteVersion), session = SQLValue.text(visitor.sessionID)
+        let player = SQLValue.text(visitor.playerID)
+        let version = SQLValue.text(siteVersion)
+        let session = SQLValue.text(visitor.sessionID)
         let entry: AnchorEntry
-        if let install = try db.first("SELECT first_seen FROM players WHERE id = ?", [player])?.int("first_seen") {
-            let seen = try db.first("SELECT first_seen_ms FROM once_versions WHERE player = ? AND version = ?", [player, version])?
-                .int("first_seen_ms")
-            let started = try db.first("SELECT started_ms FROM once_sessions WHERE player = ? AND session = ?", [player, session])?
-                .int("started_ms")
-            let earlier = try db.first("SELECT COUNT(*) AS n FROM once_versions WHERE player = ? AND version != ?", [player, version])?
-                .int("n") ?? 0
-            entry = AnchorEntry(anchors: Once.Anchors(install: Double(install), version: Double(seen ?? Int(now)) / 1000,
-                                                      session: Double(started ?? Int(now)) / 1000),
-                                sawEarlierVersion: earlier > 0)
+        if let install = try db.value(Int.self, "SELECT first_seen FROM players WHERE id = ?", [player]) {
+            let seen = try db.value(
+                Int.self, "SELECT first_seen_ms FROM once_versions WHERE player = ? AND version = ?",
+                [player, version])
+            let started = try db.value(
+                Int.self, "SELECT started_ms FROM once_sessions WHERE player = ? AND session = ?",
+                [player, session])
+            let earlier = try db.scalar(
+                Int.self, "SELECT COUNT(*) AS n FROM once_versions WHERE player = ? AND version != ?",
+                [player, version])
+            entry = AnchorEntry(
+                anchors: Once.Anchors(
+                    install: Double(install), version: Double(seen ?? Int(now)) / 1000,
+                    session: Double(started ?? Int(now)) / 1000),
+                sawEarlierVersion: earlier > 0)
             if seen == nil || started == nil {
                 let anchors = entry.anchors
                 pool.writeLater({ [self] db in try ensureRows(visitor, anchors, version: siteVersion, db) }) { error in
@@ -119,8 +130,9 @@ struct OnceStore: Sendable {
             }
         } else {
             let at = Double(now) / 1000
-            entry = AnchorEntry(anchors: Once.Anchors(install: Double(visitor.player.firstSeen), version: at, session: at),
-                                sawEarlierVersion: false)
+            entry = AnchorEntry(
+                anchors: Once.Anchors(install: Double(visitor.player.firstSeen), version: at, session: at),
+                sawEarlierVersion: false)
         }
         cache.anchors[key] = entry
         return entry
@@ -129,41 +141,75 @@ struct OnceStore: Sendable {
     /// The player's row and the anchors in use, made by their first write (inside its transaction).
     private func ensureRows(_ visitor: Visitor, _ anchors: Once.Anchors, version: String, _ db: Database) throws {
         try visitor.player.ensureRow(db)
-        try db.execute("INSERT INTO once_versions VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                       [.text(visitor.playerID), .text(version), .integer(Int64((anchors.version * 1000).rounded()))])
-        try db.execute("INSERT INTO once_sessions VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                       [.text(visitor.playerID), .text(visitor.sessionID), .integer(Int64((anchors.session * 1000).rounded()))])
+        try db.execute(
+            "INSERT INTO once_versions (player, version, first_seen_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [.text(visitor.playerID), .text(version), .integer(Int64((anchors.version * 1000).rounded()))])
+        try db.execute(
+            "INSERT INTO once_sessions (player, session, started_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [.text(visitor.playerID), .text(visitor.sessionID), .integer(Int64((anchors.session * 1000).rounded()))])
     }
 
     private func load(_ player: String, _ db: Database) throws -> Once.Record {
         var record = Once.Record()
-        for row in try db.query("SELECT task, at_ms, times FROM once_marks WHERE player = ?", [.text(player)]) {
-            guard let task = row.string("task"), let at = row.int("at_ms") else { continue }
-            record.done[task, default: [:]][Double(at) / 1000, default: 0] += row.int("times") ?? 1
+        for mark in try db.fetchAll(
+            Mark.self, "SELECT \(Mark.columns) FROM once_marks WHERE player = ?", [.text(player)])
+        {
+            record.done[mark.task, default: [:]][Double(mark.atMilliseconds) / 1000, default: 0] += mark.times
         }
-        for row in try db.query("SELECT * FROM once_todos WHERE player = ?", [.text(player)]) {
-            guard let task = row.string("task"), let created = row.int("created_ms") else { continue }
-            record.toDos[task] = Once.ToDo(created: Double(created) / 1000, expires: row.int("expires_ms").map { Double($0) / 1000 },
-                                           info: row.string("info"))
+        for todo in try db.fetchAll(
+            ToDoRow.self, "SELECT \(ToDoRow.columns) FROM once_todos WHERE player = ?", [.text(player)])
+        {
+            record.toDos[todo.task] = todo.toDo
         }
         return record
+    }
+
+    /// A `once_marks` row (its player aside).
+    struct Mark: FetchableRecord {
+        static let columns = "task, at_ms, times"
+        let task: String, atMilliseconds: Int64, times: Int
+
+        init(row: Row) throws(DatabaseError) {
+            task = try row.decode("task")
+            atMilliseconds = try row.decode("at_ms")
+            times = try row.decode("times")
+        }
+    }
+
+    /// A `once_todos` row (its player aside).
+    struct ToDoRow: FetchableRecord {
+        static let columns = "task, created_ms, expires_ms, info"
+        let task: String, toDo: Once.ToDo
+
+        init(row: Row) throws(DatabaseError) {
+            task = try row.decode("task")
+            toDo = Once.ToDo(
+                created: Double(try row.decode("created_ms", as: Int64.self)) / 1000,
+                expires: try row.decodeIfPresent("expires_ms", as: Int64.self).map { Double($0) / 1000 },
+                info: try row.decodeIfPresent("info"))
+        }
     }
 
     private func write(_ effect: Once.Effect, player: String, _ db: Database) throws {
         let p = SQLValue.text(player)
         switch effect {
         case .mark(let task, let at):
-            try db.execute("""
+            try db.execute(
+                """
                 INSERT INTO once_marks (player, task, at_ms) VALUES (?, ?, ?)
                 ON CONFLICT (player, task, at_ms) DO UPDATE SET times = once_marks.times + 1
                 """, [p, .text(task), .integer(Int64((at * 1000).rounded()))])
         case .setToDo(let task, let item):
-            try db.execute("""
-                INSERT INTO once_todos VALUES (?, ?, ?, ?, ?) ON CONFLICT (player, task) DO UPDATE SET
+            try db.execute(
+                """
+                INSERT INTO once_todos (player, \(ToDoRow.columns)) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (player, task) DO UPDATE SET
                     created_ms = excluded.created_ms, expires_ms = excluded.expires_ms, info = excluded.info
-                """, [
-                p, .text(task), .integer(Int64((item.created * 1000).rounded())),
-                item.expires.map { .integer(Int64(($0 * 1000).rounded())) } ?? .null, SQLValue(item.info)])
+                """,
+                [
+                    p, .text(task), .integer(Int64((item.created * 1000).rounded())),
+                    item.expires.map { .integer(Int64(($0 * 1000).rounded())) } ?? .null, SQLValue(item.info),
+                ])
         case .removeToDo(let task):
             try db.execute("DELETE FROM once_todos WHERE player = ? AND task = ?", [p, .text(task)])
         case .clearDone(let task):

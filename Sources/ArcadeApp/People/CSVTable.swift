@@ -9,8 +9,13 @@ struct CSVTable: Sendable, Equatable {
     }
 
     init(_ text: String) throws(Error) {
-        var rows: [[String]] = [], row: [String] = [], field = ""
-        var quoted = false, afterQuote = false, line = 1, quoteLine = 1
+        var rows: [[String]] = []
+        var row: [String] = []
+        var field = ""
+        var quoted = false
+        var afterQuote = false
+        var line = 1
+        var quoteLine = 1
         var scalars = text.unicodeScalars.makeIterator()
         var pending: Unicode.Scalar? = nil
         func endRow() {
@@ -25,7 +30,10 @@ struct CSVTable: Sendable, Equatable {
             if quoted {
                 if c == "\"" {
                     if let next = scalars.next() {
-                        if next == "\"" { field.unicodeScalars.append("\""); continue }
+                        if next == "\"" {
+                            field.unicodeScalars.append("\"")
+                            continue
+                        }
                         pending = next
                     }
                     quoted = false
@@ -37,10 +45,18 @@ struct CSVTable: Sendable, Equatable {
                 continue
             }
             switch c {
-            case ",": row.append(field); field = ""; afterQuote = false
+            case ",":
+                row.append(field)
+                field = ""
+                afterQuote = false
             case "\r": continue
-            case "\n": endRow(); line += 1; afterQuote = false
-            case "\"" where field.isEmpty && !afterQuote: quoted = true; quoteLine = line
+            case "\n":
+                endRow()
+                line += 1
+                afterQuote = false
+            case "\"" where field.isEmpty && !afterQuote:
+                quoted = true
+                quoteLine = line
             default:
                 // Text after a closing quote, or a quote inside a bare field, is malformed.
                 if afterQuote || c == "\"" { throw Error(line: line) }

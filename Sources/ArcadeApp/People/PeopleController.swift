@@ -27,21 +27,25 @@ struct PeopleController: Sendable {
     }
 
     func photo(_ request: Request, _ context: RequestContext) throws -> Response {
-        guard let photo = store.photos.response(request.parameters["name"] ?? "") else { throw HTTPError(.notFound, "") }
+        guard let photo = store.photos.response(request.parameters["name"] ?? "") else {
+            throw HTTPError(.notFound, "")
+        }
         return photo
     }
 
     func list(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
-        return listPage(request, visitor, status: .ok, message: nil)
+        listPage(request, context.visitor, status: .ok, message: nil)
     }
 
     func add(_ request: Request, _ context: UploadContext) throws -> Response {
         let visitor = context.visitor
         let admin = context.admin
         let upload = context.upload
-        guard let fields = PeopleStore.Fields(first: upload["first"] ?? "", last: upload["last"] ?? "",
-                                              title: upload["title"]) else {
+        guard
+            let fields = PeopleStore.Fields(
+                first: upload["first"] ?? "", last: upload["last"] ?? "",
+                title: upload["title"])
+        else {
             return listPage(request, visitor, status: .unprocessableContent, message: "people.error.name")
         }
         guard let file = upload.files("photo").first else {
@@ -65,14 +69,16 @@ struct PeopleController: Sendable {
             return listPage(request, visitor, status: .unprocessableContent, message: "people.import.error.nofile")
         }
         do {
-            let plan = try ImportPlan.make(file: file, photos: upload.files("photos"), existing: store.directory,
-                                           library: store.photos)
+            let plan = try ImportPlan.make(
+                file: file, photos: upload.files("photos"), existing: store.directory,
+                library: store.photos)
             let id = try store.stage(plan, by: admin.name)
             return previewPage(plan, id: id, visitor)
         } catch let refusal as ImportPlan.Refusal {
             let t = pages.localizer.strings(for: visitor.language)
-            return listPage(request, visitor, status: .unprocessableContent,
-                            message: nil, text: t.string(refusal.key, [.string(refusal.argument)]))
+            return listPage(
+                request, visitor, status: .unprocessableContent,
+                message: nil, text: t.string(refusal.key, [.string(refusal.argument)]))
         }
     }
 
@@ -105,8 +111,11 @@ struct PeopleController: Sendable {
         guard let person = store.directory.person(request.parameters["id"] ?? "") else {
             throw PageError(.notFound)
         }
-        guard let fields = PeopleStore.Fields(first: upload["first"] ?? "", last: upload["last"] ?? "",
-                                              title: upload["title"]) else {
+        guard
+            let fields = PeopleStore.Fields(
+                first: upload["first"] ?? "", last: upload["last"] ?? "",
+                title: upload["title"])
+        else {
             return personPage(person, visitor, status: .unprocessableContent, message: "people.error.name")
         }
         var photo: String?
@@ -122,7 +131,6 @@ struct PeopleController: Sendable {
     }
 
     func retire(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
         let admin = context.admin
         let id = request.parameters["id"] ?? ""
         guard try store.setRetired(id, request.form?["retired"] == "1", by: admin.name) else {
@@ -154,60 +162,91 @@ struct PeopleController: Sendable {
     }
 
     static func row(_ person: Person, _ t: LanguageStrings) -> TemplateValue {
-        .object(["id": .string(person.id), "name": .string(person.fullName), "first": .string(person.firstName),
-                 "last": .string(person.lastName), "title": .string(person.jobTitle ?? ""), "photo": .string(person.headshotURL),
-                 "retired": .bool(person.retired), "href": .string("/admin/people/\(URI.encode(person.id))"),
-                 "alt": .string(t.string("people.photo.alt", [.string(person.fullName)]))])
+        .object([
+            "id": .string(person.id), "name": .string(person.fullName), "first": .string(person.firstName),
+            "last": .string(person.lastName), "title": .string(person.jobTitle ?? ""),
+            "photo": .string(person.headshotURL),
+            "retired": .bool(person.retired), "href": .string("/admin/people/\(URI.encode(person.id))"),
+            "alt": .string(t.string("people.photo.alt", [.string(person.fullName)])),
+        ])
     }
 
-    private func listPage(_ request: Request, _ visitor: Visitor, status: Status, message: String?,
-                          text: String? = nil) -> Response {
+    private func listPage(
+        _ request: Request, _ visitor: Visitor, status: Status, message: String?,
+        text: String? = nil
+    ) -> Response {
         let t = pages.localizer.strings(for: visitor.language)
         let query = (request.query["q"] ?? "").trimmingSpaces
         let needle = query.lowercased()
         let everyone = store.directory.people
         // A query longer than any name matches none: the search never grows with it.
-        let matches = needle.isEmpty ? everyone : needle.count > 200 ? [] : everyone.filter {
-            $0.fullName.lowercased().contains(needle) || ($0.jobTitle ?? "").lowercased().contains(needle)
-        }
+        let matches =
+            needle.isEmpty
+            ? everyone
+            : needle.count > 200
+                ? []
+                : everyone.filter {
+                    $0.fullName.lowercased().contains(needle) || ($0.jobTitle ?? "").lowercased().contains(needle)
+                }
         var notice: String?
-        if let count = request.query["imported"].flatMap({ Int($0) }) { notice = t.string("people.imported", [.int(count)]) }
+        if let count = request.query["imported"].flatMap({ Int($0) }) {
+            notice = t.string("people.imported", [.int(count)])
+        }
         if request.query["added"] != nil { notice = t.string("people.added") }
         if request.query["deleted"] != nil { notice = t.string("people.deleted") }
-        return pages.render("admin-people", status: status, title: t.string("people.title"), for: visitor, path: "/admin/people", section: "admin",
-                            data: ["people": .list(matches.prefix(500).map { Self.row($0, t) }), "query": .string(query),
-                                   "count": .string(t.string("people.count", [.int(matches.count), .int(everyone.count)])),
-                                   "none": .bool(matches.isEmpty), "notice": notice.map { .string($0) } ?? .null,
-                                   "message": (text ?? message.map { t.string($0) }).map { .string($0) } ?? .null,
-                                   "maxPhoto": .string(t.string("people.photo.help"))])
+        return pages.render(
+            "admin-people", status: status, title: t.string("people.title"), for: visitor, path: "/admin/people",
+            section: "admin",
+            data: [
+                "people": .list(matches.prefix(500).map { Self.row($0, t) }), "query": .string(query),
+                "count": .string(t.string("people.count", [.int(matches.count), .int(everyone.count)])),
+                "none": .bool(matches.isEmpty), "notice": notice.map { .string($0) } ?? .null,
+                "message": (text ?? message.map { t.string($0) }).map { .string($0) } ?? .null,
+                "maxPhoto": .string(t.string("people.photo.help")),
+            ])
     }
 
     private func personPage(_ person: Person, _ visitor: Visitor, status: Status, message: String?) -> Response {
         let t = pages.localizer.strings(for: visitor.language)
-        return pages.render("admin-person", status: status, title: person.fullName, for: visitor, path: "/admin/people", section: "admin",
-                            data: ["person": Self.row(person, t), "message": message.map { .string(t.string($0)) } ?? .null,
-                                   "maxPhoto": .string(t.string("people.photo.help"))])
+        return pages.render(
+            "admin-person", status: status, title: person.fullName, for: visitor, path: "/admin/people",
+            section: "admin",
+            data: [
+                "person": Self.row(person, t), "message": message.map { .string(t.string($0)) } ?? .null,
+                "maxPhoto": .string(t.string("people.photo.help")),
+            ])
     }
 
     private func previewPage(_ plan: ImportPlan, id: String, _ visitor: Visitor) -> Response {
         let t = pages.localizer.strings(for: visitor.language)
         func rows(_ action: ImportPlan.Action) -> TemplateValue {
-            .list(plan.entries.filter { $0.action == action }.map { entry in
-                var row = Self.row(entry.person, t)
-                if case .object(var fields) = row {
-                    fields["reason"] = entry.reason.map { .string(t.string($0.key, [.string($0.argument)])) } ?? .null
-                    row = .object(fields)
-                }
-                return row
-            })
+            .list(
+                plan.entries.filter { $0.action == action }.map { entry in
+                    var row = Self.row(entry.person, t)
+                    if case .object(var fields) = row {
+                        fields["reason"] =
+                            entry.reason.map { .string(t.string($0.key, [.string($0.argument)])) } ?? .null
+                        row = .object(fields)
+                    }
+                    return row
+                })
         }
-        return pages.render("admin-people-import", title: t.string("people.import.title"), for: visitor, path: "/admin/people", section: "admin",
-                            data: ["import": .string(id), "added": rows(.add), "changed": rows(.change), "skipped": rows(.skip),
-                                   "hasAdded": .bool(plan.count(.add) > 0), "hasChanged": .bool(plan.count(.change) > 0),
-                                   "hasSkipped": .bool(plan.count(.skip) > 0),
-                                   "summary": .string(t.string("people.import.summary", [.int(plan.count(.add)),
-                                                                                           .int(plan.count(.change)),
-                                                                                           .int(plan.count(.skip))])),
-                                   "nothing": .bool(plan.count(.add) + plan.count(.change) == 0)])
+        return pages.render(
+            "admin-people-import", title: t.string("people.import.title"), for: visitor, path: "/admin/people",
+            section: "admin",
+            data: [
+                "import": .string(id), "added": rows(.add), "changed": rows(.change), "skipped": rows(.skip),
+                "hasAdded": .bool(plan.count(.add) > 0), "hasChanged": .bool(plan.count(.change) > 0),
+                "hasSkipped": .bool(plan.count(.skip) > 0),
+                "summary": .string(
+                    t.string(
+                        "people.import.summary",
+                        [
+                            .int(plan.count(.add)),
+                            .int(plan.count(.change)),
+                            .int(plan.count(.skip)),
+                        ])),
+                "nothing": .bool(plan.count(.add) + plan.count(.change) == 0),
+            ])
     }
 }

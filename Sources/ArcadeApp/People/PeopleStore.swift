@@ -35,7 +35,9 @@ final class PeopleStore: Sendable {
             jobTitle = title.map(\.trimmingSpaces).flatMap { $0.isEmpty ? nil : $0 }
             let all = [firstName, lastName, jobTitle ?? ""]
             guard !(firstName.isEmpty && lastName.isEmpty),
-                  all.allSatisfy({ $0.count <= Self.maxLength && !$0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } })
+                all.allSatisfy({
+                    $0.count <= Self.maxLength && !$0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+                })
             else { return nil }
         }
     }
@@ -56,13 +58,17 @@ final class PeopleStore: Sendable {
     }
 
     func reload() throws {
-        let people = try pool.connection().query("SELECT * FROM people ORDER BY position, id").map(Self.person)
+        let people = try pool.connection().fetchAll(
+            PersonRow.self, "SELECT \(PersonRow.columns) FROM people ORDER BY position, id"
+        )
+        .map(\.person)
         current.withLock { $0 = Directory(people: people) }
     }
 
     func add(_ fields: Fields, photo: String, by admin: String) throws -> Person {
-        let person = Person(id: "p" + PhotoLibrary.hex(Crypto.randomBytes(8)), firstName: fields.firstName,
-                            lastName: fields.lastName, jobTitle: fields.jobTitle, headshotURL: photo, retired: false)
+        let person = Person(
+            id: "p" + PhotoLibrary.hex(Crypto.randomBytes(8)), firstName: fields.firstName,
+            lastName: fields.lastName, jobTitle: fields.jobTitle, headshotURL: photo, retired: false)
         try pool.write { db in
             try insert(db, person)
             try audit(db, admin, "add person", person, before: nil, after: Self.describe(person))
@@ -74,13 +80,18 @@ final class PeopleStore: Sendable {
     /// Changes names and title, and the photo when one is given (the old upload is then deleted).
     func update(_ id: String, _ fields: Fields, photo: String?, by admin: String) throws -> Bool {
         guard let before = directory.person(id) else { return false }
-        let after = Person(id: id, firstName: fields.firstName, lastName: fields.lastName, jobTitle: fields.jobTitle,
-                           headshotURL: photo ?? before.headshotURL, retired: before.retired)
+        let after = Person(
+            id: id, firstName: fields.firstName, lastName: fields.lastName, jobTitle: fields.jobTitle,
+            headshotURL: photo ?? before.headshotURL, retired: before.retired)
         try pool.write { db in
-            try db.execute("""
+            try db.execute(
+                """
                 UPDATE people SET first_name = ?, last_name = ?, job_title = ?, photo = ?, updated_ms = ? WHERE id = ?
-                """, [.text(after.firstName), .text(after.lastName), SQLValue(after.jobTitle), .text(after.headshotURL),
-                      .integer(now()), .text(id)])
+                """,
+                [
+                    .text(after.firstName), .text(after.lastName), SQLValue(after.jobTitle), .text(after.headshotURL),
+                    .integer(now()), .text(id),
+                ])
             try audit(db, admin, "edit person", after, before: Self.describe(before), after: Self.describe(after))
         }
         if photo != nil && before.headshotURL != after.headshotURL { photos.discard(before.headshotURL) }
@@ -92,8 +103,9 @@ final class PeopleStore: Sendable {
     func setRetired(_ id: String, _ retired: Bool, by admin: String) throws -> Bool {
         guard let person = directory.person(id) else { return false }
         try pool.write { db in
-            try db.execute("UPDATE people SET retired = ?, updated_ms = ? WHERE id = ?",
-                           [SQLValue(retired ? 1 : 0), .integer(now()), .text(id)])
+            try db.execute(
+                "UPDATE people SET retired = ?, updated_ms = ? WHERE id = ?",
+                [SQLValue(retired ? 1 : 0), .integer(now()), .text(id)])
             try audit(db, admin, retired ? "retire person" : "reinstate person", person, before: nil, after: nil)
         }
         try reload()
@@ -117,32 +129,41 @@ final class PeopleStore: Sendable {
     func stage(_ plan: ImportPlan, by admin: String) throws -> String {
         let id = PhotoLibrary.hex(Crypto.randomBytes(16))
         let stale = try pool.write { db in
-            let old = try db.query("SELECT plan FROM people_imports WHERE created_ms < ?", [.integer(now() - 86_400_000)])
+            let old = try db.query(
+                "SELECT plan FROM people_imports WHERE created_ms < ?", [.integer(now() - 86_400_000)]
+            )
+            .map { row throws in try Self.plan(row) }
             try db.execute("DELETE FROM people_imports WHERE created_ms < ?", [.integer(now() - 86_400_000)])
-            try db.execute("INSERT INTO people_imports (id, admin, created_ms, plan) VALUES (?, ?, ?, ?)",
-                           [.text(id), .text(admin), .integer(now()), .text(JSONWriter().string(plan.json))])
-            return old.compactMap(Self.plan)
+            try db.execute(
+                "INSERT INTO people_imports (id, admin, created_ms, plan) VALUES (?, ?, ?, ?)",
+                [.text(id), .text(admin), .integer(now()), .text(JSONWriter().string(plan.json))])
+            return old.compactMap { $0 }
         }
         for plan in stale { plan.discardPhotos(photos) }
         return id
     }
 
     func staged(_ id: String) throws -> ImportPlan? {
-        try pool.connection().first("SELECT plan FROM people_imports WHERE id = ?", [.text(id)]).flatMap(Self.plan)
+        try pool.connection().first("SELECT plan FROM people_imports WHERE id = ?", [.text(id)]).flatMap { row throws in
+            try Self.plan(row)
+        }
     }
 
     /// Drops a previewed import and the photos it stored.
     func cancel(_ id: String) throws {
         let plan = try pool.write { db in
-            let plan = try db.first("SELECT plan FROM people_imports WHERE id = ?", [.text(id)]).flatMap(Self.plan)
+            let plan = try db.first("SELECT plan FROM people_imports WHERE id = ?", [.text(id)]).flatMap { row throws in
+                try Self.plan(row)
+            }
             try db.execute("DELETE FROM people_imports WHERE id = ?", [.text(id)])
             return plan
         }
         plan?.discardPhotos(photos)
     }
 
-    private static func plan(_ row: Row) -> ImportPlan? {
-        (try? JSONParser.parse(Array((row.string("plan") ?? "").utf8))).flatMap(ImportPlan.init(json:))
+    /// A stored plan that no longer parses is as good as gone.
+    private static func plan(_ row: Row) throws(DatabaseError) -> ImportPlan? {
+        (try? JSONParser.parse(Array(try row.decode("plan", as: String.self).utf8))).flatMap(ImportPlan.init(json:))
     }
 
     /// Applies a previewed import in one transaction, an audit entry for each person; nil if it is gone (applied or
@@ -151,24 +172,35 @@ final class PeopleStore: Sendable {
         var replaced: [String] = []
         let applied = try pool.write { db -> ImportPlan? in
             replaced = []
-            guard let plan = try db.first("SELECT plan FROM people_imports WHERE id = ?", [.text(id)]).flatMap(Self.plan)
+            guard
+                let plan = try db.first("SELECT plan FROM people_imports WHERE id = ?", [.text(id)])
+                    .flatMap({ row throws in try Self.plan(row) })
             else { return nil }
             try db.execute("DELETE FROM people_imports WHERE id = ?", [.text(id)])
             for entry in plan.entries {
                 switch entry.action {
                 case .add:
                     try insert(db, entry.person)
-                    try audit(db, admin, "import: add person", entry.person, before: nil, after: Self.describe(entry.person))
+                    try audit(
+                        db, admin, "import: add person", entry.person, before: nil, after: Self.describe(entry.person))
                 case .change:
-                    let before = try db.first("SELECT * FROM people WHERE id = ?", [.text(entry.person.id)]).map(Self.person)
-                    try db.execute("""
+                    let before = try db.fetchOne(
+                        PersonRow.self, "SELECT \(PersonRow.columns) FROM people WHERE id = ?",
+                        [.text(entry.person.id)])?.person
+                    try db.execute(
+                        """
                         UPDATE people SET first_name = ?, last_name = ?, job_title = ?, photo = ?, retired = ?, updated_ms = ?
                         WHERE id = ?
-                        """, [.text(entry.person.firstName), .text(entry.person.lastName), SQLValue(entry.person.jobTitle),
-                              .text(entry.person.headshotURL), SQLValue(entry.person.retired ? 1 : 0), .integer(now()),
-                              .text(entry.person.id)])
-                    try audit(db, admin, "import: edit person", entry.person, before: before.map(Self.describe),
-                              after: Self.describe(entry.person))
+                        """,
+                        [
+                            .text(entry.person.firstName), .text(entry.person.lastName),
+                            SQLValue(entry.person.jobTitle),
+                            .text(entry.person.headshotURL), SQLValue(entry.person.retired ? 1 : 0), .integer(now()),
+                            .text(entry.person.id),
+                        ])
+                    try audit(
+                        db, admin, "import: edit person", entry.person, before: before.map(Self.describe),
+                        after: Self.describe(entry.person))
                     if let old = before?.headshotURL, old != entry.person.headshotURL { replaced.append(old) }
                 case .skip:
                     continue
@@ -182,17 +214,24 @@ final class PeopleStore: Sendable {
     }
 
     private func insert(_ db: Database, _ person: Person) throws {
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO people (id, first_name, last_name, job_title, photo, retired, updated_ms, position)
             VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM people))
-            """, [.text(person.id), .text(person.firstName), .text(person.lastName), SQLValue(person.jobTitle),
-                  .text(person.headshotURL), SQLValue(person.retired ? 1 : 0), .integer(now())])
+            """,
+            [
+                .text(person.id), .text(person.firstName), .text(person.lastName), SQLValue(person.jobTitle),
+                .text(person.headshotURL), SQLValue(person.retired ? 1 : 0), .integer(now()),
+            ])
     }
 
-    private func audit(_ db: Database, _ admin: String, _ action: String, _ person: Person, before: String?,
-                       after: String?) throws {
-        try AdminStore.audit(db, at: Int(clock()), admin, action: action, target: "\(person.fullName) (\(person.id))",
-                             before: before, after: after)
+    private func audit(
+        _ db: Database, _ admin: String, _ action: String, _ person: Person, before: String?,
+        after: String?
+    ) throws {
+        try AdminStore.audit(
+            db, at: Int(clock()), admin, action: action, target: "\(person.fullName) (\(person.id))",
+            before: before, after: after)
     }
 
     private func now() -> Int64 { WallClock.milliseconds(clock) }
@@ -203,8 +242,17 @@ final class PeopleStore: Sendable {
             .compactMap { $0 }.joined(separator: " · ")
     }
 
-    private static func person(_ row: Row) -> Person {
-        Person(id: row.string("id") ?? "", firstName: row.string("first_name") ?? "", lastName: row.string("last_name") ?? "",
-               jobTitle: row.string("job_title"), headshotURL: row.string("photo") ?? "", retired: row.int("retired") == 1)
+    /// A `people` row (its `updated_ms` and `position` aside).
+    struct PersonRow: FetchableRecord {
+        static let columns = "id, first_name, last_name, job_title, photo, retired"
+        let person: Person
+
+        init(row: Row) throws(DatabaseError) {
+            person = Person(
+                id: try row.decode("id"), firstName: try row.decode("first_name"),
+                lastName: try row.decode("last_name"),
+                jobTitle: try row.decodeIfPresent("job_title"), headshotURL: try row.decode("photo"),
+                retired: try row.decode("retired"))
+        }
     }
 }

@@ -25,7 +25,9 @@ struct PhotoLibrary: Sendable {
         guard Files.writeDurably(bytes, to: folder + "/" + name) else { return .failure(.unsaved) }
         if let shared {
             do {
-                try shared.write { db in try db.execute("INSERT INTO photos (name, bytes) VALUES (?, ?)", [.text(name), .blob(bytes)]) }
+                _ = try shared.write { db in
+                    try db.execute("INSERT INTO photos (name, bytes) VALUES (?, ?)", [.text(name), .blob(bytes)])
+                }
             } catch {
                 Files.remove(folder + "/" + name)
                 return .failure(.unsaved)
@@ -44,7 +46,8 @@ struct PhotoLibrary: Sendable {
     /// The stored photo `name` as a response, or nil if the name is not one we make or the photo is gone.
     func response(_ name: String) -> Response? {
         guard Self.validName(name), let bytes = Files.read(folder + "/" + name) ?? fetch(name),
-              let type = ImageType.sniff(bytes) else { return nil }
+            let type = ImageType.sniff(bytes)
+        else { return nil }
         var response = Response(contentType: type.mediaType, body: bytes)
         response.headers.set("Cache-Control", "public, max-age=31536000, immutable")
         response.headers.set("X-Content-Type-Options", "nosniff")
@@ -53,8 +56,11 @@ struct PhotoLibrary: Sendable {
 
     /// A photo another instance took, from the shared database, kept as a file for the next time.
     private func fetch(_ name: String) -> [UInt8]? {
-        guard let shared, let bytes = try? shared.connection().first("SELECT bytes FROM photos WHERE name = ?", [.text(name)])?
-            .blob("bytes") else { return nil }
+        guard let shared,
+            let bytes = try? shared.connection().value(
+                [UInt8].self, "SELECT bytes FROM photos WHERE name = ?",
+                [.text(name)])
+        else { return nil }
         _ = Files.writeDurably(bytes, to: folder + "/" + name)
         return bytes
     }
@@ -70,7 +76,8 @@ struct PhotoLibrary: Sendable {
     static func validName(_ name: String) -> Bool {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].utf8.count == 32,
-              parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return false }
+            parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+        else { return false }
         return ImageType.allCases.contains { $0.fileExtension == parts[1] }
     }
 
@@ -78,7 +85,10 @@ struct PhotoLibrary: Sendable {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)
-        for byte in bytes { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 15)]) }
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 15)])
+        }
         return String(decoding: out, as: UTF8.self)
     }
 }

@@ -2,6 +2,7 @@ import Crypto
 import HTTP
 import Localization
 import Storage
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,8 +31,10 @@ struct Identity: Sendable {
         let (language, switched) = self.language(for: request, cookies: cookies)
         var toSet: [SetCookie] = []
         if switched {
-            toSet.append(SetCookie(name: Visitor.languageCookie, value: language, maxAge: 365 * 86_400,
-                                   secure: secureCookies, sameSite: .lax))
+            toSet.append(
+                SetCookie(
+                    name: Visitor.languageCookie, value: language, maxAge: 365 * 86_400,
+                    secure: secureCookies, sameSite: .lax))
         }
         let theme = PageLook.theme(cookies[LookCookies.theme])
         let retro = cookies[LookCookies.retro] == "1" || theme == "crt"
@@ -39,20 +42,25 @@ struct Identity: Sendable {
             cookies[Visitor.sessionCookie].map { SignedPair(player: player, session: $0) }
         }
         if let pair, let known = returning[pair] {
-            return Visitor(player: known.player, sessionID: known.session, language: language, csrfToken: known.csrfToken,
-                           cookies: toSet, theme: theme, retroUnlocked: retro)
+            return Visitor(
+                player: known.player, sessionID: known.session, language: language, csrfToken: known.csrfToken,
+                cookies: toSet, theme: theme, retroUnlocked: retro)
         }
         let player: Player
         var isNew = false
-        if let known = cookies[Visitor.playerCookie].flatMap(signer.verify).flatMap({ Self.player($0, now: Int(clock())) }) {
+        if let known = cookies[Visitor.playerCookie].flatMap(signer.verify).flatMap({
+            Self.player($0, now: Int(clock()))
+        }) {
             player = known
         } else {
             // Nothing is written for a visitor who only looks: the id and its first-seen time travel
             // in the signed cookie, and the row is made by the player's first action.
             player = Player(id: Self.newID(), firstSeen: Int(clock()))
             isNew = true
-            toSet.append(SetCookie(name: Visitor.playerCookie, value: signer.sign("\(player.id).\(player.firstSeen)"),
-                                   maxAge: 2 * 365 * 86_400, secure: secureCookies, sameSite: .lax))
+            toSet.append(
+                SetCookie(
+                    name: Visitor.playerCookie, value: signer.sign("\(player.id).\(player.firstSeen)"),
+                    maxAge: 2 * 365 * 86_400, secure: secureCookies, sameSite: .lax))
         }
         let session: String
         var sessionIsNew = false
@@ -61,14 +69,17 @@ struct Identity: Sendable {
         } else {
             session = Self.newID()
             sessionIsNew = true
-            toSet.append(SetCookie(name: Visitor.sessionCookie, value: signer.sign(session), secure: secureCookies, sameSite: .lax))
+            toSet.append(
+                SetCookie(
+                    name: Visitor.sessionCookie, value: signer.sign(session), secure: secureCookies, sameSite: .lax))
         }
         let token = csrfToken(session: session, remember: !isNew)
         if let pair, !isNew, !sessionIsNew {
             returning[pair] = Returning(player: player, session: session, csrfToken: token)
         }
-        return Visitor(player: player, sessionID: session, language: language, csrfToken: token,
-                       cookies: toSet, theme: theme, retroUnlocked: retro, isNew: isNew)
+        return Visitor(
+            player: player, sessionID: session, language: language, csrfToken: token,
+            cookies: toSet, theme: theme, retroUnlocked: retro, isNew: isNew)
     }
 
     /// The page language: `?lang=` (a switch, to remember), the remembered
@@ -113,7 +124,8 @@ struct Identity: Sendable {
         guard let dot = value.utf8.firstIndex(of: UInt8(ascii: ".")) else {
             return isID(value) ? Player(id: value, firstSeen: now) : nil
         }
-        let id = String(value[..<dot]), rest = value.utf8[value.utf8.index(after: dot)...]
+        let id = String(value[..<dot])
+        let rest = value.utf8[value.utf8.index(after: dot)...]
         guard isID(id), rest.count <= 12, let seconds = Int(Substring(rest)), seconds >= 0 else { return nil }
         return Player(id: id, firstSeen: seconds)
     }
@@ -124,8 +136,10 @@ struct Identity: Sendable {
         guard utf8.count == 22, let last = utf8.last, "AQgw".utf8.contains(last) else { return false }
         return utf8.allSatisfy { byte in
             switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"): true
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"):
+                true
             default: false
             }
         }

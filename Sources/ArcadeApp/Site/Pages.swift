@@ -30,16 +30,18 @@ struct Pages: Sendable {
     /// Page data that depends only on the language and the hotfixes (the home page's list of games), built once for
     /// both.
     func perLanguage(_ name: String, _ language: String, _ build: (LanguageStrings) -> TemplateValue) -> TemplateValue {
-        let key = name + "|" + language, version = versions()
+        let key = name + "|" + language
+        let version = versions()
         if !templates.dev, let hit = compiled.data.withLock({ $0[key] }), hit.version == version { return hit.value }
         let value = build(localizer.strings(for: language))
         compiled.data.withLock { $0[key] = (version, value) }
         return value
     }
 
-
-    init(templates: TemplateStore, localizer: Localizer, version: @escaping @Sendable () -> String,
-         versions: @escaping @Sendable () -> Int) {
+    init(
+        templates: TemplateStore, localizer: Localizer, version: @escaping @Sendable () -> String,
+        versions: @escaping @Sendable () -> Int
+    ) {
         self.templates = templates
         self.localizer = localizer
         self.version = version
@@ -49,30 +51,37 @@ struct Pages: Sendable {
         self.menus = menus
     }
 
-    static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
         + "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     /// `t.some.key` in a template: the localized string, formatted with the tag's arguments.
     func strings(_ language: String) -> TemplateValue {
         let strings = localizer.strings(for: language)
-        return .function(TemplateFunction({ key, arguments in
-            .string(strings.string(key, arguments.isEmpty ? [] : arguments.map(Pages.formatArgument)))
-        }, bind: { key in
-            let bound = strings.bound(key)
-            return { arguments in .string(bound(arguments.map(Pages.formatArgument))) }
-        }))
+        return .function(
+            TemplateFunction(
+                { key, arguments in
+                    .string(strings.string(key, arguments.isEmpty ? [] : arguments.map(Pages.formatArgument)))
+                },
+                bind: { key in
+                    let bound = strings.bound(key)
+                    return { arguments in .string(bound(arguments.map(Pages.formatArgument))) }
+                }))
     }
 
     /// The templates compiled for one language (its strings, menu and the site version folded in), rebuilt when the
     /// templates (in --dev) or a hotfix change.
     func library(_ language: String) throws -> TemplateLibrary {
-        let source = try templates.library(), version = versions()
+        let source = try templates.library()
+        let version = versions()
         if let hit = compiled.libraries.withLock({ $0[language] }), hit.source === source, hit.version == version {
             return hit.library
         }
-        let library = source.compiled(constants: ["t": strings(language), "lang": .string(language),
-                                                   "languageMenu": menus[language] ?? menus[localizer.base] ?? .list([]),
-                                                   "siteVersion": .string(self.version())])
+        let library = source.compiled(constants: [
+            "t": strings(language), "lang": .string(language),
+            "languageMenu": menus[language] ?? menus[localizer.base] ?? .list([]),
+            "siteVersion": .string(self.version()),
+        ])
         compiled.libraries.withLock { $0[language] = (source, version, library) }
         return library
     }
@@ -91,10 +100,13 @@ struct Pages: Sendable {
     /// The language menu: each language in its own name. The links are
     /// relative (`?lang=fr`), so they switch the language of the page at hand.
     static func languageMenu(_ localizer: Localizer, current: String) -> TemplateValue {
-        .list(localizer.languages.map { code in
-            .object(["code": .string(code), "name": .string(localizer.string("language.name.\(code)", language: code)),
-                     "href": .string("?lang=" + URI.encode(code)), "current": .bool(code == current)])
-        })
+        .list(
+            localizer.languages.map { code in
+                .object([
+                    "code": .string(code), "name": .string(localizer.string("language.name.\(code)", language: code)),
+                    "href": .string("?lang=" + URI.encode(code)), "current": .bool(code == current),
+                ])
+            })
     }
 
     /// The theme chooser's options for a language, the visitor's theme and whether retro is unlocked: data, built
@@ -102,19 +114,24 @@ struct Pages: Sendable {
     func themes(language: String, look: PageLook) -> TemplateValue {
         let retro = look.retroUnlocked || look.theme == "crt"
         return perLanguage("themes|" + look.theme + (retro ? "|retro" : ""), language) { t in
-            .list(([""] + PageLook.choices + (retro ? ["crt"] : [])).map { name in
-                ["value": .string(name), "selected": .bool(name == look.theme),
-                 "label": .string(t.string("theme.\(name.isEmpty ? "system" : name)"))]
-            })
+            .list(
+                ([""] + PageLook.choices + (retro ? ["crt"] : [])).map { name in
+                    [
+                        "value": .string(name), "selected": .bool(name == look.theme),
+                        "label": .string(t.string("theme.\(name.isEmpty ? "system" : name)")),
+                    ]
+                })
         }
     }
 
     /// A page in the layout. What every request for this page shares (its title, section, theme and `shared` data,
     /// which must depend only on the page and the language) is compiled into the layout once; each request renders
     /// only its own part (`data`, the CSRF token, the path, the update banner).
-    func render(_ page: String, status: Status = .ok, title: String, language: String, csrf: String, path: String,
-                section: String = "", shared: TemplateFields = [:], data: TemplateFields = [:],
-                cookies: [SetCookie] = []) -> Response {
+    func render(
+        _ page: String, status: Status = .ok, title: String, language: String, csrf: String, path: String,
+        section: String = "", shared: TemplateFields = [:], data: TemplateFields = [:],
+        cookies: [SetCookie] = []
+    ) -> Response {
         let look = PageLook.current
         var context: TemplateFields = ["csrf": .string(csrf), "path": .string(path)]
         context.merge(data)
@@ -128,7 +145,8 @@ struct Pages: Sendable {
         } catch {
             // Only in --dev: show the template error rather than a blank page.
             Log.error("\(error)")
-            return Pages.withLanguage(Response.text("Template error: \(error)\n", status: .internalServerError), language: language)
+            return Pages.withLanguage(
+                Response.text("Template error: \(error)\n", status: .internalServerError), language: language)
         }
         var response = Response(status: status, contentType: "text/html; charset=utf-8", body: body)
         for cookie in cookies { response.setCookie(cookie) }
@@ -136,10 +154,13 @@ struct Pages: Sendable {
     }
 
     /// A page for `visitor`: in their language, with their CSRF token.
-    func render(_ page: String, status: Status = .ok, title: String, for visitor: Visitor, path: String,
-                section: String = "", shared: TemplateFields = [:], data: TemplateFields = [:]) -> Response {
-        render(page, status: status, title: title, language: visitor.language, csrf: visitor.csrfToken, path: path,
-               section: section, shared: shared, data: data)
+    func render(
+        _ page: String, status: Status = .ok, title: String, for visitor: Visitor, path: String,
+        section: String = "", shared: TemplateFields = [:], data: TemplateFields = [:]
+    ) -> Response {
+        render(
+            page, status: status, title: title, language: visitor.language, csrf: visitor.csrfToken, path: path,
+            section: section, shared: shared, data: data)
     }
 
     /// A part of a page for `visitor` (for a script that updates the page in place).
@@ -148,16 +169,24 @@ struct Pages: Sendable {
     }
 
     /// The layout prepared for one page, title, section and look in one language; rebuilt with the language's library.
-    private func prepared(_ page: String, title: String, language: String, section: String, look: PageLook,
-                          shared: TemplateFields) throws -> PreparedTemplate {
+    private func prepared(
+        _ page: String, title: String, language: String, section: String, look: PageLook,
+        shared: TemplateFields
+    ) throws -> PreparedTemplate {
         let library = try library(language)
-        let key = PreparedKey(language: language, page: page, section: section, theme: look.theme, title: title,
-                              retro: look.retroUnlocked)
+        let key = PreparedKey(
+            language: language, page: page, section: section, theme: look.theme, title: title,
+            retro: look.retroUnlocked)
         if let hit = compiled.prepared.withLock({ $0[key] }), hit.library === library { return hit.layout }
-        var known: TemplateFields = ["page": .string(page), "title": .string(title), "section": .object([section: true]),
-                                     "themes": themes(language: language, look: look), "theme": .string(look.theme)]
+        var known: TemplateFields = [
+            "page": .string(page), "title": .string(title), "section": .object([section: true]),
+            "themes": themes(language: language, look: look), "theme": .string(look.theme),
+        ]
+        known.merge(navigation(language: language, section: section))
         known.merge(shared)
-        guard let layout = library.prepared("layout", shared: known) else { throw StartupError.missing(file: "layout.mustache") }
+        guard let layout = library.prepared("layout", shared: known) else {
+            throw StartupError.missing(file: "layout.mustache")
+        }
         compiled.prepared.withLock { cache in
             // Titles are few (each page's, each error's); the bound only guards against a page that puts data in one.
             if cache.count >= Pages.preparedLimit { cache.removeAll() }
@@ -167,6 +196,27 @@ struct Pages: Sendable {
     }
 
     static let preparedLimit = 1_000
+
+    /// The chrome's links (the header's `nav`, the footer's `footerNav`), each marked current in its own section, for
+    /// the `nav-link` partial.
+    func navigation(language: String, section: String) -> TemplateFields {
+        func links(_ items: [(section: String, href: String, label: String)]) -> TemplateValue {
+            .list(
+                items.map { item in
+                    [
+                        "href": .string(item.href), "current": .bool(item.section == section),
+                        "label": .string(localizer.string(item.label, language: language)),
+                    ]
+                })
+        }
+        return [
+            "nav": links([
+                ("home", "/", "nav.home"), ("mastermind", "/mastermind", "mastermind.title"),
+                ("namegame", "/namegame", "namegame.title"), ("progress", "/progress", "progress.title"),
+            ]),
+            "footerNav": links([("cheats", "/cheats", "cheats.title")]),
+        ]
+    }
 
     /// A partial's bytes, with the language's strings (for a part placed into a page).
     func partial(_ name: String, language: String, csrf: String, data: TemplateFields) -> [UInt8] {
@@ -178,8 +228,10 @@ struct Pages: Sendable {
     }
 
     /// A part of a page (for a script that updates the page in place).
-    func fragment(_ name: String, status: Status = .ok, language: String, csrf: String,
-                  data: TemplateFields) -> Response {
+    func fragment(
+        _ name: String, status: Status = .ok, language: String, csrf: String,
+        data: TemplateFields
+    ) -> Response {
         var context: TemplateFields = ["csrf": .string(csrf)]
         context.merge(data)
         var body: [UInt8] = []
@@ -187,9 +239,11 @@ struct Pages: Sendable {
             try library(language).render(name, .object(context), into: &body)
         } catch {
             Log.error("\(error)")
-            return Pages.withLanguage(Response.text("Template error: \(error)\n", status: .internalServerError), language: language)
+            return Pages.withLanguage(
+                Response.text("Template error: \(error)\n", status: .internalServerError), language: language)
         }
-        return Pages.withLanguage(Response(status: status, contentType: "text/html; charset=utf-8", body: body), language: language)
+        return Pages.withLanguage(
+            Response(status: status, contentType: "text/html; charset=utf-8", body: body), language: language)
     }
 
     /// A page's own headers: its language (the security headers come from `SecurityHeaders`).
@@ -202,15 +256,24 @@ struct Pages: Sendable {
     /// A localized error page in the layout.
     /// `retry`: the page is closed for now (maintenance), so it offers to try this path again instead of links that
     /// would meet the same closed door.
-    func error(_ status: Status, language: String, csrf: String, path: String, cookies: [SetCookie] = [],
-               message: String = "", retry: String? = nil) -> Response {
-        let family = localizer.rawString("error.\(status.code).name", language: language) != nil ? status.code
+    func error(
+        _ status: Status, language: String, csrf: String, path: String, cookies: [SetCookie] = [],
+        message: String = "", retry: String? = nil
+    ) -> Response {
+        let family =
+            localizer.rawString("error.\(status.code).name", language: language) != nil
+            ? status.code
             : (status.code >= 500 ? 500 : 400)
         let name = localizer.string("error.\(family).name", language: language)
-        return render("error", status: status, title: localizer.string("error.title", language: language, [.int(status.code), .string(name)]),
-                      language: language, csrf: csrf, path: path, section: retry == nil ? "" : "closed",
-                      data: ["status": .int(status.code), "name": .string(name), "retry": retry.map { .string($0) } ?? .null,
-                             "message": .string(message.isEmpty ? localizer.string("error.\(family).message", language: language) : message)],
-                      cookies: cookies)
+        return render(
+            "error", status: status,
+            title: localizer.string("error.title", language: language, [.int(status.code), .string(name)]),
+            language: language, csrf: csrf, path: path, section: retry == nil ? "" : "closed",
+            data: [
+                "status": .int(status.code), "name": .string(name), "retry": retry.map { .string($0) } ?? .null,
+                "message": .string(
+                    message.isEmpty ? localizer.string("error.\(family).message", language: language) : message),
+            ],
+            cookies: cookies)
     }
 }

@@ -10,6 +10,8 @@ struct Player: Sendable, Equatable {
 
     /// Makes the player's row if this is their first write (call inside the write's transaction).
     func ensureRow(_ db: Database) throws {
-        try db.execute("INSERT INTO players (id, first_seen) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(id), .integer(Int64(firstSeen))])
+        try db.execute(
+            "INSERT INTO players (id, first_seen) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            [.text(id), .integer(Int64(firstSeen))])
     }
 }

@@ -22,16 +22,19 @@ struct Services: Sendable {
     /// The site's version: a web client's app version.
     let version: @Sendable () -> String
 
-    init(options: ServeOptions,
-         site: (DatabasePool, Constants, StringOverlay, StringHotfixes, AdminStore, InterceptionsStore),
-         localizer: Localizer, dailyKey: [UInt8], firstDay: Int) throws {
+    init(
+        options: ServeOptions,
+        site: (DatabasePool, Constants, StringOverlay, StringHotfixes, AdminStore, InterceptionsStore),
+        localizer: Localizer, dailyKey: [UInt8], firstDay: Int
+    ) throws {
         let (pool, constants, overlay, hotfixes, admins, interceptions) = site
         (self.constants, self.overlay, self.hotfixes, self.admins, self.interceptions) =
             (constants, overlay, hotfixes, admins, interceptions)
         version = { constants.string("site.version", default: "1.0.0") }
         let database = options.database.description
-        let photos = PhotoLibrary(folder: options.photosDirectory,
-                                  shared: options.database.dialect == .postgresql ? pool : nil)
+        let photos = PhotoLibrary(
+            folder: options.photosDirectory,
+            shared: options.database.dialect == .postgresql ? pool : nil)
         people = PeopleStore(pool: pool, clock: options.clock, photos: photos)
         let profiles = constants.string("namegame.profiles", default: "Config/people.json")
         try StartupError.reading(database, as: StartupError.database) { [people] in
@@ -41,16 +44,19 @@ struct Services: Sendable {
         }
         let book = try CheatBook.load(constants.string("cheats.file", default: "Config/cheats.json"))
         once = OnceStore(pool: pool, clock: options.clock, constants: constants)
-        editor = AdminHotfixes(hotfixes: hotfixes, localizer: localizer, admins: admins, pool: pool,
-                               constants: constants)
+        editor = AdminHotfixes(
+            hotfixes: hotfixes, localizer: localizer, admins: admins, pool: pool,
+            constants: constants)
         try StartupError.reading(database, as: StartupError.database) { [editor] in try editor.loadConstants() }
-        mastermind = MastermindStore(pool: pool, constants: constants, dailyKey: dailyKey, firstDay: firstDay,
-                                     clock: options.clock)
+        mastermind = MastermindStore(
+            pool: pool, constants: constants, dailyKey: dailyKey, firstDay: firstDay,
+            clock: options.clock)
         nameGame = NameGameStore(pool: pool, clock: options.clock)
         cheats = CheatStore(pool: pool, book: book)
         schedule = ChangeSchedule(pool: pool, interceptions: interceptions, hotfixes: editor, clock: options.clock)
-        api = InterceptionsController(store: interceptions, constants: constants, overlay: overlay,
-                                      base: localizer.base, languages: localizer.languages)
+        api = InterceptionsController(
+            store: interceptions, constants: constants, overlay: overlay,
+            base: localizer.base, languages: localizer.languages)
     }
 
     /// Another instance's write reaches this one's caches: strings, constants, rules and maintenance (which the

@@ -3,9 +3,9 @@ import Crypto
 import Files
 import HTTP
 import HTTPClient
+import HTTPServer
 import Interceptions
 import JSON
-import HTTPServer
 import Localization
 import NameGame
 import Storage
@@ -43,8 +43,10 @@ public final class Site: Sendable {
         let (key, dailyKey, firstDay) = try StartupError.reading(database, as: StartupError.database) {
             let db = try pool.connection()
             try db.migrate(Schema.migrations)
-            return (try Site.secret("cookie-signing", in: db), try Site.secret("mastermind-daily", in: db),
-                    try Site.firstDay(in: db, clock: options.clock))
+            return (
+                try Site.secret("cookie-signing", in: db), try Site.secret("mastermind-daily", in: db),
+                try Site.firstDay(in: db, clock: options.clock)
+            )
         }
         let overlay = StringOverlay()
         localizer = try StartupError.reading(options.localizations) {
@@ -66,18 +68,21 @@ public final class Site: Sendable {
         where try templates.library().template(named: required) == nil {
             throw StartupError.missing(file: "\(options.templates)/\(required).mustache")
         }
-        pages = Pages(templates: templates, localizer: localizer,
-                      version: { constants.string("site.version", default: "1.0.0") },
-                      versions: { overlay.version &* 1_000_003 &+ constants.version })
+        pages = Pages(
+            templates: templates, localizer: localizer,
+            version: { constants.string("site.version", default: "1.0.0") },
+            versions: { overlay.version &* 1_000_003 &+ constants.version })
         let csrfKey = HMACKey(Crypto.hmacSHA256(key: key, message: Array("csrf".utf8)))
-        identity = Identity(signer: Signer(key: key), csrfKey: csrfKey, pool: pool, clock: options.clock,
-                            negotiation: LanguageNegotiation(available: localizer.languages, fallback: localizer.base),
-                            secureCookies: options.secureCookies,
-                            isAdmin: { [admins] request in
-                                request.cookies[AdminController.cookie].map { admins.isSignedIn($0) } ?? false
-                            })
-        let services = try Services(options: options, site: (pool, constants, overlay, hotfixes, admins, interceptions),
-                                    localizer: localizer, dailyKey: dailyKey, firstDay: firstDay)
+        identity = Identity(
+            signer: Signer(key: key), csrfKey: csrfKey, pool: pool, clock: options.clock,
+            negotiation: LanguageNegotiation(available: localizer.languages, fallback: localizer.base),
+            secureCookies: options.secureCookies,
+            isAdmin: { [admins] request in
+                request.cookies[AdminController.cookie].map { admins.isSignedIn($0) } ?? false
+            })
+        let services = try Services(
+            options: options, site: (pool, constants, overlay, hotfixes, admins, interceptions),
+            localizer: localizer, dailyKey: dailyKey, firstDay: firstDay)
         schedule = services.schedule
         let router = try Site.router(options, services, pages: pages, identity: identity, extra: extra)
         routes = try StartupError.reading("routes") { try router.build() }
@@ -92,13 +97,17 @@ public final class Site: Sendable {
         guard try admins.count() == 0 else { return }
         let password = Base64URL.encode(Crypto.randomBytes(15))
         try admins.create(name: "admin", password: password)
-        Log.info("created the admin account 'admin' with the password \(password) (shown once; change it with `arcade admin create`)")
+        Log.info(
+            "created the admin account 'admin' with the password \(password) (shown once; change it with `arcade admin create`)"
+        )
     }
 
     /// Every route, in groups that carry their middleware, outermost first: error pages get the security headers
     /// too; the admin pages and the API stay up during maintenance.
-    private static func router(_ options: ServeOptions, _ services: Services, pages: Pages, identity: Identity,
-                               extra: (PlayerRoutes) -> Void) throws -> Router {
+    private static func router(
+        _ options: ServeOptions, _ services: Services, pages: Pages, identity: Identity,
+        extra: (PlayerRoutes) -> Void
+    ) throws -> Router {
         let router = Router()
         router.deferredOffLoop = options.database.dialect == .postgresql
         router.channels = EventChannels()
@@ -119,29 +128,42 @@ public final class Site: Sendable {
         }
         router.get("/healthz") { _ in .text("ok") }
         let site = router.group(context: RequestContext.init).adding(SecurityHeaders()).adding(errors)
-        let players = site.adding(MaintenanceGate(interceptions: services.interceptions, identity: identity,
-                                                  errors: errors, clock: options.clock))
-            .adding(VisitorCookies(identity: identity, errors: errors))
-            .adding(UpdateNotice(interceptions: services.interceptions, identity: identity, pages: pages,
-                                 once: services.once, clientVersion: services.version))
+        let players = site.adding(
+            MaintenanceGate(
+                interceptions: services.interceptions, identity: identity,
+                errors: errors, clock: options.clock)
+        )
+        .adding(VisitorCookies(identity: identity, errors: errors))
+        .adding(
+            UpdateNotice(
+                interceptions: services.interceptions, identity: identity, pages: pages,
+                once: services.once, clientVersion: services.version))
         let player = PlayerRoutes(players, identity: identity, pages: pages)
         let games = player.adding(UpdateRequired(pages: pages))
         HomeController(pages: pages, once: services.once, secureCookies: options.secureCookies).addRoutes(to: player)
         OnceController(store: services.once, pages: pages).addRoutes(to: player)
         MastermindController(store: services.mastermind, pages: pages, once: services.once).addRoutes(to: games)
-        NameGameController(store: services.nameGame, people: services.people, constants: services.constants,
-                           pages: pages, once: services.once).addRoutes(to: games)
-        CheatController(store: services.cheats, once: services.once, pages: pages, errors: errors,
-                        mastermind: services.mastermind, nameGame: services.nameGame).addRoutes(to: player)
+        NameGameController(
+            store: services.nameGame, people: services.people, constants: services.constants,
+            pages: pages, once: services.once
+        ).addRoutes(to: games)
+        CheatController(
+            store: services.cheats, once: services.once, pages: pages, errors: errors,
+            mastermind: services.mastermind, nameGame: services.nameGame
+        ).addRoutes(to: player)
         extra(player)
-        let api = router.group(context: RequestContext.init).adding(ErrorPages(pages: pages, identity: identity, format: .json))
+        let api = router.group(context: RequestContext.init).adding(
+            ErrorPages(pages: pages, identity: identity, format: .json))
         services.api.addRoutes(to: api)
-        let admin = AdminController(store: services.admins, pages: pages, identity: identity,
-                                    secureCookies: options.secureCookies, hotfixes: services.editor,
-                                    interceptions: services.interceptions, people: services.people,
-                                    schedule: services.schedule, version: services.version)
-        admin.addRoutes(to: AdminRoutes(site: site, api: api, identity: identity, errors: errors, store: services.admins,
-                                        pages: pages))
+        let admin = AdminController(
+            store: services.admins, pages: pages, identity: identity,
+            secureCookies: options.secureCookies, hotfixes: services.editor,
+            interceptions: services.interceptions, people: services.people,
+            schedule: services.schedule, version: services.version)
+        admin.addRoutes(
+            to: AdminRoutes(
+                site: site, api: api, identity: identity, errors: errors, store: services.admins,
+                pages: pages))
         // Uploaded photos, for players' pages: no cookies, no session.
         PeopleController(store: services.people, pages: pages)
             .addPhotoRoute(to: router.group(context: RequestContext.init).running(.pool))
@@ -154,9 +176,12 @@ public final class Site: Sendable {
         changes?.stop()
         leadership.resign()
         if let writer = try? pool.writer() {
-            let transactions = writer.transactions.load(ordering: .relaxed), commits = writer.commits.load(ordering: .relaxed)
+            let transactions = writer.transactions.load(ordering: .relaxed)
+            let commits = writer.commits.load(ordering: .relaxed)
             let average = commits == 0 ? 0 : Double(transactions) / Double(commits)
-            Log.info("database: \(transactions) transactions in \(commits) commits (\(Double(Int(average * 100)) / 100) a commit)")
+            Log.info(
+                "database: \(transactions) transactions in \(commits) commits (\(Double(Int(average * 100)) / 100) a commit)"
+            )
         }
         pool.close()
     }
@@ -172,7 +197,9 @@ public final class Site: Sendable {
             case .failure(let failure): throw StartupError.unreadable(file: source, reason: "\(failure)")
             }
         } else {
-            guard let read = Files.read(source) else { throw StartupError.unreadable(file: source, reason: "cannot read the people file") }
+            guard let read = Files.read(source) else {
+                throw StartupError.unreadable(file: source, reason: "cannot read the people file")
+            }
             bytes = read
         }
         let json: JSONValue
@@ -181,15 +208,18 @@ public final class Site: Sendable {
         }
         let directory = try StartupError.reading(source) { try Directory(json: json) }
         if !directory.skipped.isEmpty {
-            Log.info("Name Game: \(directory.people.count) people, \(directory.skipped.count) left out (\(directory.skipped.prefix(3).map(\.description).joined(separator: "; "))\(directory.skipped.count > 3 ? "; …" : ""))")
+            Log.info(
+                "Name Game: \(directory.people.count) people, \(directory.skipped.count) left out (\(directory.skipped.prefix(3).map(\.description).joined(separator: "; "))\(directory.skipped.count > 3 ? "; …" : ""))"
+            )
         }
         return directory
     }
 
     /// The UTC day (since 1970) the site first ran, kept in the database: the daily code's #0.
     static func firstDay(in db: Database, clock: () -> Double) throws -> Int {
-        if let stored = try db.first("SELECT value FROM secrets WHERE name = 'first-day'")?.blob("value"),
-           let day = Int(String(decoding: stored, as: UTF8.self)) {
+        if let stored = try db.value([UInt8].self, "SELECT value FROM secrets WHERE name = 'first-day'"),
+            let day = Int(String(decoding: stored, as: UTF8.self))
+        {
             return day
         }
         let day = Int(clock() / 86_400)
@@ -199,11 +229,15 @@ public final class Site: Sendable {
 
     /// A random secret kept in the database, made at first start.
     static func secret(_ name: String, in db: Database) throws -> [UInt8] {
-        if let existing = try db.first("SELECT value FROM secrets WHERE name = ?", [.text(name)])?.blob("value"), existing.count >= 32 {
+        if let existing = try db.value([UInt8].self, "SELECT value FROM secrets WHERE name = ?", [.text(name)]),
+            existing.count >= 32
+        {
             return existing
         }
         let fresh = Crypto.randomBytes(32)
-        try db.execute("INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value", [.text(name), .blob(fresh)])
+        try db.execute(
+            "INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            [.text(name), .blob(fresh)])
         return fresh
     }
 }

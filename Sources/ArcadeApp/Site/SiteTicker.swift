@@ -1,5 +1,6 @@
 import Synchronization
 import Threads
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -26,8 +26,10 @@ enum StartupError: Error, Equatable, CustomStringConvertible {
     var description: String { "\(file): \(reason)" }
 
     /// Runs one step of start-up, naming `file` in whatever it throws (a start-up error passes through as it is).
-    static func reading<T>(_ file: String, as wrap: (String, String) -> StartupError = StartupError.invalid,
-                           _ step: () throws -> T) throws(StartupError) -> T {
+    static func reading<T>(
+        _ file: String, as wrap: (String, String) -> StartupError = StartupError.invalid,
+        _ step: () throws -> T
+    ) throws(StartupError) -> T {
         do {
             return try step()
         } catch let error as StartupError {

@@ -22,7 +22,8 @@ final class TemplateStore: Sendable {
         do {
             return try TemplateLibrary(sources: sources)
         } catch {
-            throw StartupError.invalid(file: "\(directory)/\(error.file).mustache:\(error.line):\(error.column)", reason: error.message)
+            throw StartupError.invalid(
+                file: "\(directory)/\(error.file).mustache:\(error.line):\(error.column)", reason: error.message)
         }
     }
 
@@ -42,13 +43,19 @@ final class TemplateStore: Sendable {
     /// Every `*.mustache` file by name without the extension, and a stamp
     /// that changes when any of them changes.
     static func read(_ directory: String) throws -> ([String: String], Int) {
-        guard let names = Files.list(directory) else { throw StartupError.unreadable(file: directory, reason: "cannot read the templates directory") }
+        guard let names = Files.list(directory) else {
+            throw StartupError.unreadable(file: directory, reason: "cannot read the templates directory")
+        }
         var sources: [String: String] = [:]
         var stamp = 0
         for name in names where name.hasSuffix(".mustache") {
             let path = directory + "/" + name
-            guard let bytes = Files.read(path), let fileStamp = Files.stamp(path) else { throw StartupError.unreadable(file: path, reason: "cannot read") }
-            guard let text = String(validating: bytes, as: UTF8.self) else { throw StartupError.unreadable(file: path, reason: "not UTF-8") }
+            guard let bytes = Files.read(path), let fileStamp = Files.stamp(path) else {
+                throw StartupError.unreadable(file: path, reason: "cannot read")
+            }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw StartupError.unreadable(file: path, reason: "not UTF-8")
+            }
             sources[String(name.dropLast(9))] = text
             stamp = stamp &* 31 &+ fileStamp
         }

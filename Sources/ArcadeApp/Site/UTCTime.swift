@@ -10,7 +10,8 @@ enum UTCTime {
         var parts = tm()
         gmtime_r(&t, &parts)
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min)) UTC"
+        return
+            "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min)) UTC"
     }
 
     /// The value of an `<input type="datetime-local">` (read as UTC), `YYYY-MM-DDTHH:MM[:SS]`, or this type's own
@@ -20,8 +21,10 @@ enum UTCTime {
         while s.last == " " { s = s.dropLast() }
         if s.hasSuffix(" UTC") { s = s.dropLast(4) } else if s.hasSuffix("Z") { s = s.dropLast() }
         let bytes = Array(s.utf8)
-        guard bytes.count == 16 || bytes.count == 19, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84 || bytes[10] == 32,
-              bytes[13] == 58, bytes.count == 16 || bytes[16] == 58 else { return nil }
+        guard bytes.count == 16 || bytes.count == 19, bytes[4] == 45, bytes[7] == 45,
+            bytes[10] == 84 || bytes[10] == 32,
+            bytes[13] == 58, bytes.count == 16 || bytes[16] == 58
+        else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             var n = 0
             for b in bytes[range] {
@@ -31,9 +34,10 @@ enum UTCTime {
             return n
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-              let minute = number(14..<16), let second = bytes.count == 19 ? number(17..<19) : 0,
-              (1970...9999).contains(year), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
-              second < 60 else { return nil }
+            let minute = number(14..<16), let second = bytes.count == 19 ? number(17..<19) : 0,
+            (1970...9999).contains(year), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
+            second < 60
+        else { return nil }
         var parts = tm()
         parts.tm_year = Int32(year - 1900)
         parts.tm_mon = Int32(month - 1)
@@ -53,8 +57,8 @@ enum UTCTime {
     }
 }
 
-private extension String {
-    func replacingFirstSpace(with replacement: Character) -> String {
+extension String {
+    fileprivate func replacingFirstSpace(with replacement: Character) -> String {
         guard let i = firstIndex(of: " ") else { return self }
         var copy = self
         copy.replaceSubrange(i...i, with: [replacement])

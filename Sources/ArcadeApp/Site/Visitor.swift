@@ -2,6 +2,7 @@ import Crypto
 import HTTP
 import Localization
 import Storage
+
 #if canImport(Glibc)
 import Glibc
 #endif

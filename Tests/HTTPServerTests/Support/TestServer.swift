@@ -1,6 +1,7 @@
-import TestSupport
 import HTTP
 import HTTPServer
+import TestSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,8 +44,9 @@ final class TestServer {
             return Response(status: .ok, contentType: "application/octet-stream", body: body)
         }
         router.get("/zeros") { request in
-            Response(status: .ok, contentType: "application/octet-stream",
-                     body: [UInt8](repeating: 0x30, count: Int(request.query["n"] ?? "") ?? 1_000_000))
+            Response(
+                status: .ok, contentType: "application/octet-stream",
+                body: [UInt8](repeating: 0x30, count: Int(request.query["n"] ?? "") ?? 1_000_000))
         }
         router.get("/slow", .pool) { request in
             sleep(seconds: Double(Int(request.query["ms"] ?? "") ?? 100) / 1000)

@@ -7,7 +7,8 @@ struct CSRFCheck<Context: VisitorContext>: Middleware {
     let pages: Pages
 
     func handle(_ request: Request, context: Context, next: Next<Context>) throws -> Response {
-        let isForm = request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
+        let isForm =
+            request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
         if isForm && request.form == nil { throw PageError(.badRequest) }
         if let over = request.form.flatMap({ FieldLimits.site.firstViolation(in: $0) }) {
             throw PageError(.unprocessableContent, "error.field.long", [.string(over.name), .int(over.limit)])

@@ -1,5 +1,6 @@
 import HTTP
 import Localization
+import Storage
 
 /// An answer a handler cannot give, thrown: its status, and what the page says (a string key in the visitor's
 /// language; none for the status's own words).
@@ -38,7 +39,9 @@ struct ErrorPages: Middleware {
     /// `visitor`: known when the error comes from inside `VisitorCookies`, which then sets its cookies on the page.
     func answer(for error: any Error, _ request: Request, visitor: Visitor? = nil) -> Response {
         let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
-        if status.code >= 500 { Log.error("\(request.method) \(request.target): \(error)") }
+        if status.code >= 500 && (error as? DatabaseError)?.isOnEventLoop != true {
+            Log.error("\(request.method) \(request.target): \(error)")
+        }
         let message: String
         switch error {
         case let error as PageError:
@@ -53,14 +56,18 @@ struct ErrorPages: Middleware {
     }
 
     /// The localized error page, in the visitor's theme, with the security headers.
-    func page(_ status: Status, _ request: Request, visitor known: Visitor? = nil, message: String = "",
-              retry: String? = nil) -> Response {
+    func page(
+        _ status: Status, _ request: Request, visitor known: Visitor? = nil, message: String = "",
+        retry: String? = nil
+    ) -> Response {
         let visitor = known ?? (try? identity.visitor(for: request))
         let look = PageLook(theme: visitor?.theme ?? "", retroUnlocked: visitor?.retroUnlocked ?? false)
-        return SecurityHeaders<RequestContext>.apply(PageLook.$current.withValue(look) {
-            pages.error(status, language: visitor?.language ?? language(request), csrf: visitor?.csrfToken ?? "",
-                        path: "/", cookies: known == nil ? visitor?.cookies ?? [] : [], message: message, retry: retry)
-        })
+        return SecurityHeaders<RequestContext>.apply(
+            PageLook.$current.withValue(look) {
+                pages.error(
+                    status, language: visitor?.language ?? language(request), csrf: visitor?.csrfToken ?? "",
+                    path: "/", cookies: known == nil ? visitor?.cookies ?? [] : [], message: message, retry: retry)
+            })
     }
 
     private func language(_ request: Request) -> String { identity.language(for: request).0 }

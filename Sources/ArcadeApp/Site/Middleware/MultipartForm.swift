@@ -6,9 +6,11 @@ struct MultipartForm: ContextMiddleware {
     var limits = MultipartLimits(maxParts: 1000, maxHeaderBytes: 4096, maxPartBytes: 32 << 20)
 
     func handle(_ request: Request, context: AdminContext, next: Next<UploadContext>) throws -> Response {
-        let parts = try MultipartParser.parse(request.body, contentType: request.headers["Content-Type"] ?? "",
-                                              limits: limits)
-        return try next(request, UploadContext(visitor: context.visitor, admin: context.admin, upload: Upload(parts: parts)))
+        let parts = try MultipartParser.parse(
+            request.body, contentType: request.headers["Content-Type"] ?? "",
+            limits: limits)
+        return try next(
+            request, UploadContext(visitor: context.visitor, admin: context.admin, upload: Upload(parts: parts)))
     }
 }
 

@@ -13,16 +13,20 @@ struct SecurityHeaders<Context: Sendable>: Middleware {
     static func apply(_ response: Response) -> Response {
         var response = response
         if !securityFields.contains(where: { response.headers.contains($0.0) }) {
-            response.headers.append(contentsOf: securityBlock)   // the usual case: one copy
+            response.headers.append(contentsOf: securityBlock)  // the usual case: one copy
         } else {
-            for (name, value) in securityFields where !response.headers.contains(name) { response.headers.append(name, value) }
+            for (name, value) in securityFields where !response.headers.contains(name) {
+                response.headers.append(name, value)
+            }
         }
         return response
     }
 }
 
 // Built once (a generic type cannot hold static constants).
-private let securityFields = [("Content-Security-Policy", Pages.contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"),
-                              ("Referrer-Policy", "same-origin"), ("X-Frame-Options", "DENY"),
-                              ("Vary", "Accept-Language, Cookie"), ("Cache-Control", "private, no-cache")]
+private let securityFields = [
+    ("Content-Security-Policy", Pages.contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "same-origin"), ("X-Frame-Options", "DENY"),
+    ("Vary", "Accept-Language, Cookie"), ("Cache-Control", "private, no-cache"),
+]
 private let securityBlock = HTTPHeaders(securityFields)

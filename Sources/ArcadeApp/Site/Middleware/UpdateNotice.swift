@@ -17,27 +17,35 @@ struct UpdateNotice: Middleware {
         var context = context
         let visitor = context.visitor
         context.notice = notice(request)
-        let look = PageLook(theme: visitor.theme, retroUnlocked: visitor.retroUnlocked,
-                            banner: try banner(context.notice, visitor, back: String(request.rawPath)))
+        let look = PageLook(
+            theme: visitor.theme, retroUnlocked: visitor.retroUnlocked,
+            banner: try banner(context.notice, visitor, back: String(request.rawPath)))
         return try PageLook.$current.withValue(look) { try next(request, context) }
     }
 
     func notice(_ request: Request) -> Violation? {
-        guard let rules = try? interceptions.cachedRules(), rules.contains(where: { $0.platform == "web" && $0.active }),
-              let app = Version(clientVersion()) else { return nil }
+        guard let rules = try? interceptions.cachedRules(),
+            rules.contains(where: { $0.platform == "web" && $0.active }),
+            let app = Version(clientVersion())
+        else { return nil }
         // An unrecognized system is held to no OS minimum.
         let client = ClientOS.parse(userAgent: request.headers["User-Agent"] ?? "")
-        return UpdateCheck.evaluate(rules, platform: "web", app: app, os: client?.version ?? Version("9999")!,
-                                    system: client?.name, language: identity.language(for: request).0)
+        return UpdateCheck.evaluate(
+            rules, platform: "web", app: app, os: client?.version ?? Version("9999")!,
+            system: client?.name, language: identity.language(for: request).0)
     }
 
     private func banner(_ notice: Violation?, _ visitor: Visitor, back: String) throws -> TemplateValue? {
         guard let notice else { return nil }
         let low = notice.rule.restriction == .low
         if low, try once.perform(visitor).once.beenDone(SiteTasks.updateDismissed, scope: .since(86_400)) { return nil }
-        let message = notice.message.isEmpty ? pages.localizer.string("update.required.text", language: visitor.language)
+        let message =
+            notice.message.isEmpty
+            ? pages.localizer.string("update.required.text", language: visitor.language)
             : notice.message
-        return .object(["level": .string(notice.rule.restriction.name), "message": .string(message),
-                        "dismissible": .bool(low), "back": .string(OnceController.localPath(back))])
+        return .object([
+            "level": .string(notice.rule.restriction.name), "message": .string(message),
+            "dismissible": .bool(low), "back": .string(OnceController.localPath(back)),
+        ])
     }
 }

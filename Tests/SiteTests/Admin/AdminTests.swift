@@ -1,0 +1,157 @@
+import Storage
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import ArcadeApp
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Admin accounts and sessions", .serialized)
+struct AdminTests {
+    func signIn(_ player: Player, _ name: String, _ password: String) throws -> WireResponse {
+        try player.get("/admin/login")
+        return try player.post("/admin/login", "name=\(name)&password=\(password.addingFormEncoding)")
+    }
+
+    @Test(arguments: Engine.allCases) func theCommandLineCreatesAnAdminFromStandardInput(_ engine: Engine) throws {
+        let scratch = ScratchDirectory()
+        let location = try TestDatabase.fresh(engine, in: scratch, name: "admins")
+        let db = location.argument
+        scratch.write("password.txt", "correct horse battery\n")
+        // The password comes from standard input, never from the command line.
+        let shell = "'\(ChildProcess.arcadeBinary)' admin create alice --db '\(db)' < '\(scratch.path)/password.txt'"
+        #expect(system(shell) == 0)
+        let store = AdminStore(pool: DatabasePool(location: location))
+        #expect(try store.verify(name: "alice", password: "correct horse battery")?.name == "alice")
+        #expect(try store.verify(name: "alice", password: "wrong") == nil)
+        let row = try #require(try Database(location: location).first("SELECT * FROM admins WHERE name = 'alice'"))
+        #expect(row.int("iterations")! >= 600_000)
+        #expect(row.blob("hash")?.count == 32 && row.blob("salt")?.count == 16)
+        scratch.write("short.txt", "short\n")
+        #expect(
+            system(
+                "'\(ChildProcess.arcadeBinary)' admin create bob --db '\(db)' < '\(scratch.path)/short.txt' 2>/dev/null"
+            ) != 0)
+    }
+
+    @Test(arguments: Engine.allCases) func signInSessionsAndSignOut(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        try server.site.admins.create(name: "alice", password: "correct horse battery")
+        let player = Player(server)
+        // Without a session: pages send to sign-in, the API says 401.
+        let page = try player.get("/admin")
+        #expect(page.status == 303)
+        #expect(page.header("Location") == "/admin/login")
+        #expect(try player.get("/admin/audit").status == 303)
+        #expect(try player.get("/api/admin/session").status == 401)
+        // A wrong password is 401 with a clear message.
+        let wrong = try signIn(player, "alice", "nope")
+        #expect(wrong.status == 401)
+        #expect(wrong.text.contains("do not match"))
+        // The right one: a session cookie, HttpOnly and SameSite=Strict.
+        let right = try signIn(player, "alice", "correct horse battery")
+        #expect(right.status == 303)
+        let cookie = try #require(right.headers.first { $0.0 == "Set-Cookie" && $0.1.hasPrefix("arcade_admin=") }?.1)
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+        let token = try #require(right.cookies["arcade_admin"])
+        #expect(Array(token.utf8).count == 43, "256 random bits")
+        let db = try Database(location: server.database)
+        #expect(
+            try db.first("SELECT COUNT(*) AS n FROM admin_sessions WHERE token_hash = ?", [.text(token)])?.int("n")
+                == 0,
+            "only a hash of the token is stored")
+        #expect(try player.get("/admin").text.contains("data-admin=\"alice\""))
+        #expect(try player.get("/api/admin/session").text.contains("\"admin\":\"alice\""))
+        let audit = try player.get("/admin/audit").text
+        #expect(audit.contains("data-action=\"sign-in\""))
+        // Sign-out needs the CSRF token, ends the session and clears the cookie.
+        #expect(try server.post("/admin/logout", body: "", headers: ["Cookie": player.cookieHeader]).status == 403)
+        #expect(try player.post("/admin/logout", "").status == 303)
+        player.cookies["arcade_admin"] = token
+        #expect(try player.get("/admin").status == 303, "the old token no longer works")
+    }
+
+    @Test(arguments: Engine.allCases) func sessionsEndAfterThirtyIdleMinutesAndActivityKeepsThemAlive(
+        _ engine: Engine
+    ) throws {
+        let scratch = ScratchDirectory()
+        let location = try TestDatabase.fresh(engine, in: scratch, name: "idle")
+        try Database(location: location).migrate(Schema.migrations)
+        let now = Atomic<Int>(1_800_000_000)
+        let store = AdminStore(pool: DatabasePool(location: location), clock: { now.load(ordering: .relaxed) })
+        try store.create(name: "erin", password: "correct horse battery")
+        let erin = try #require(try store.verify(name: "erin", password: "correct horse battery"))
+        let token = try store.startSession(erin)
+        // Each request resets the idle clock, so a session used every 29 minutes lives on.
+        for _ in 0..<4 {
+            now.add(29 * 60, ordering: .relaxed)
+            #expect(try store.session(token) == erin)
+        }
+        // Exactly 30 idle minutes is still in; one second more is out, for good.
+        now.add(30 * 60, ordering: .relaxed)
+        #expect(try store.session(token) == erin)
+        now.add(30 * 60 + 1, ordering: .relaxed)
+        #expect(try store.session(token) == nil)
+        now.add(-(30 * 60 + 1), ordering: .relaxed)
+        #expect(try store.session(token) == nil, "an expired session is deleted, not merely refused")
+        #expect(try Database(location: location).first("SELECT COUNT(*) AS n FROM admin_sessions")?.int("n") == 0)
+        // Failed sign-ins count for 15 minutes, then stop counting.
+        for _ in 0..<5 { try store.recordFailure(name: "erin", address: "192.0.2.1") }
+        #expect(try store.recentFailures(name: "erin", address: "192.0.2.1") == 5)
+        now.add(15 * 60 - 1, ordering: .relaxed)
+        #expect(try store.recentFailures(name: "erin", address: "192.0.2.1") == 5)
+        now.add(1, ordering: .relaxed)
+        #expect(try store.recentFailures(name: "erin", address: "192.0.2.1") == 0)
+    }
+
+    @Test(arguments: Engine.allCases) func anIdleSessionSendsTheAdminBackToSignIn(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        try server.site.admins.create(name: "frank", password: "correct horse battery")
+        let player = Player(server)
+        #expect(try signIn(player, "frank", "correct horse battery").status == 303)
+        #expect(try player.get("/admin").status == 200)
+        // Age the stored session past the idle limit, as 31 quiet minutes would.
+        try Database(location: server.database).execute("UPDATE admin_sessions SET last_seen = last_seen - 31 * 60")
+        let page = try player.get("/admin")
+        #expect(page.status == 303)
+        #expect(page.header("Location") == "/admin/login")
+        #expect(try player.get("/api/admin/session").status == 401)
+    }
+
+    @Test(arguments: Engine.allCases) func fiveFailuresPerAccountAndAddressGive429(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        try server.site.admins.create(name: "carol", password: "correct horse battery")
+        let player = Player(server)
+        for _ in 0..<5 { #expect(try signIn(player, "carol", "guess").status == 401) }
+        let throttled = try signIn(player, "carol", "correct horse battery")
+        #expect(throttled.status == 429, "even the right password waits")
+        #expect(throttled.header("Retry-After") == "900")
+        #expect(try signIn(player, "dave", "whatever").status == 401, "another account is not throttled")
+    }
+
+    @Test(arguments: Engine.allCases) func signInNeedsTheFormToken(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        try server.site.admins.create(name: "erin", password: "correct horse battery")
+        let player = Player(server)
+        try player.get("/admin/login")
+        let forged = try server.post(
+            "/admin/login", body: "name=erin&password=correct+horse+battery", headers: ["Cookie": player.cookieHeader])
+        #expect(forged.status == 403)
+    }
+
+    @Test(arguments: Engine.allCases) func adminWorksDuringMaintenance(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        try server.site.interceptions.setMaintenance("web", .init(active: true))
+        let player = Player(server)
+        #expect(try player.get("/").status == 503)
+        #expect(try player.get("/admin/login").status == 200)
+    }
+}

@@ -1,0 +1,217 @@
+import Storage
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import ArcadeApp
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("The hotfix editor", .serialized)
+struct HotfixEditorTests {
+    func admin(_ server: SiteServer) throws -> Player {
+        try server.site.admins.create(name: "frank", password: "correct horse battery")
+        let player = Player(server)
+        try player.get("/admin/login")
+        #expect(try player.post("/admin/login", "name=frank&password=correct+horse+battery").status == 303)
+        return player
+    }
+
+    @Test(arguments: Engine.allCases) func placeholdersMustSurvive(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let admin = try admin(server)
+        // "Version %@": a %d or a missing placeholder is refused, with the reason.
+        let wrongType = try admin.post(
+            "/admin/hotfixes", "key=footer.version&language=*&value=" + "Release %d".addingFormEncoding)
+        #expect(wrongType.status == 422)
+        #expect(wrongType.text.contains("expected %1$@, found %1$d"))
+        #expect(try admin.post("/admin/hotfixes", "key=footer.version&language=*&value=Release").status == 422)
+        #expect(try admin.post("/admin/hotfixes", "key=no.such.key&language=*&value=x").status == 422)
+        #expect(
+            try admin.post("/admin/hotfixes", "key=footer.version&language=xx&value=" + "V %@".addingFormEncoding)
+                .status == 422)
+        #expect(
+            try admin.post(
+                "/admin/hotfixes", "key=footer.version&language=*&confirm=1&value=" + "Release %@".addingFormEncoding
+            ).status == 303)
+        #expect(try Player(server).get("/").text.contains("Release 1.0.0"))
+    }
+
+    @Test(arguments: Engine.allCases) func pluralFormsAreHotfixedOneAtATime(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let admin = try admin(server)
+        let key = "home.games.count#games.other"
+        // The editor lists every form a language ships, Russian's `few` included, with the base text.
+        let page = try admin.get("/admin/hotfixes?q=home.games.count").text
+        #expect(page.contains("data-key=\"\(key)\""))
+        #expect(page.contains("data-key=\"home.games.count#games.few\""))
+        #expect(page.contains("%d games"))
+        // The form's placeholder must survive.
+        let refused = try admin.post(
+            "/admin/hotfixes", "key=\(key.addingFormEncoding)&language=en&value=" + "%@ games".addingFormEncoding)
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("expected %1$d, found %1$@"))
+        #expect(
+            try admin.post("/admin/hotfixes", "key=home.games.count%23games.seven&language=en&value=x").status == 422)
+        let before = try Player(server).get("/").text
+        #expect(before.contains("(2 games)"))
+        #expect(
+            try admin.post(
+                "/admin/hotfixes",
+                "key=\(key.addingFormEncoding)&language=en&value=" + "%d arcade games".addingFormEncoding
+            ).status == 303)
+        #expect(try Player(server).get("/").text.contains("(2 arcade games)"))
+        #expect(
+            try server.get("/", headers: ["Accept-Language": "de"]).text.contains("(2 Spiele)"), "only English changed")
+        let interceptions = try Player(server).get("/api/interceptions").text
+        #expect(interceptions.contains("\"\(key)\":\"%d arcade games\""))
+        // Reverting brings the shipped form back.
+        let history = try admin.get("/admin/hotfixes?q=\(key.addingFormEncoding)").text
+        let change = try #require(Player.attribute("data-change", in: history))
+        #expect(
+            try admin.post("/admin/hotfixes/revert", "change=\(change)&key=\(key.addingFormEncoding)").status == 303)
+        #expect(try Player(server).get("/").text.contains("(2 games)"))
+    }
+
+    @Test(arguments: Engine.allCases) func aLanguageHotfixHistoryAndRevert(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let admin = try admin(server)
+        let xss = "<script>alert(1)</script> Jouez !"
+        #expect(
+            try admin.post("/admin/hotfixes", "key=home.heading&language=fr&value=" + xss.addingFormEncoding).status
+                == 303)
+        let player = Player(server)
+        let french = try player.get("/?lang=fr").text
+        #expect(french.contains("<h1>&lt;script&gt;alert(1)&lt;/script&gt; Jouez !</h1>"), "shown, and inert")
+        #expect(try player.get("/?lang=en").text.contains("<h1>Pick a game</h1>"), "other languages keep theirs")
+        let page = try admin.get("/admin/hotfixes?q=home.heading").text
+        let change = try #require(Player.attribute("data-change", in: page))
+        #expect(page.contains("data-override=\"fr\""))
+        #expect(try admin.post("/admin/hotfixes/revert", "change=\(change)&key=home.heading").status == 303)
+        #expect(try player.get("/?lang=fr").text.contains("<h1>Choisissez un jeu</h1>"))
+        let audit = try admin.get("/admin/audit").text
+        #expect(audit.contains("data-action=\"set hotfix\"") && audit.contains("data-action=\"remove hotfix\""))
+        // Without a session, nothing changes.
+        let outsider = Player(server)
+        try outsider.get("/")
+        #expect(try outsider.post("/admin/hotfixes", "key=home.heading&language=*&value=Hacked").status == 303)
+        #expect(!(try player.get("/?lang=en").text.contains("Hacked")))
+    }
+
+    @Test(arguments: Engine.allCases) func constantHotfixesKeepTheirTypeAndSurviveRestart(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        let admin = try admin(server)
+        let wrong = try admin.post("/admin/constants", "key=mastermind.attempts&value=ten")
+        #expect(wrong.status == 422)
+        #expect(wrong.text.contains("integer"))
+        #expect(try admin.post("/admin/constants", "key=nope&value=1").status == 422)
+        #expect(try admin.post("/admin/constants", "key=mastermind.attempts&value=12").status == 303)
+        #expect(try admin.post("/admin/constants", "key=namegame.hintInterval&value=1.5").status == 303)
+        let player = Player(server)
+        #expect(try player.get("/mastermind").text.contains("you have 12 tries"))
+        let api = try server.get("/api/interceptions").text
+        #expect(api.contains("\"mastermind.attempts\":12"), "a number stays a number")
+        server.stop()
+        var options = ServeOptions()
+        options.database = server.database
+        let restarted = try Site(options: options)
+        #expect(restarted.constants.int("mastermind.attempts", default: 0) == 12)
+        #expect(restarted.constants.double("namegame.hintInterval", default: 0) == 1.5)
+    }
+
+    @Test(arguments: Engine.allCases) func aConstantHotfixReverts(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let admin = try admin(server)
+        #expect(try admin.post("/admin/constants", "key=site.version&value=2.0.0").status == 303)
+        let page = try admin.get("/admin/hotfixes?q=site.version").text
+        let change = try #require(Player.attribute("data-change", in: page))
+        #expect(try admin.post("/admin/hotfixes/revert", "change=\(change)&key=site.version").status == 303)
+        #expect(server.site.constants.string("site.version", default: "") == "1.0.0")
+    }
+
+    @Test(arguments: Engine.allCases) func maintenanceFromTheAdminPages(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let admin = try admin(server)
+        #expect(
+            try admin.post("/admin/maintenance", "platform=web&switch=on&confirm=1&message_en=Back+at+noon&minutes=30")
+                .status == 303)
+        let page = try Player(server).get("/")
+        #expect(page.status == 503)
+        #expect(page.text.contains("Back at noon"))
+        #expect((1700...1800).contains(Int(page.header("Retry-After") ?? "") ?? 0))
+        #expect(try admin.get("/admin/maintenance").text.contains("data-platform=\"web\" data-state=\"on\""))
+        #expect(try admin.post("/admin/maintenance", "platform=mars&switch=on").status == 422)
+        #expect(try admin.post("/admin/maintenance", "platform=web&switch=on&minutes=-5").status == 422)
+        #expect(try admin.post("/admin/maintenance", "platform=web&switch=off&confirm=1").status == 303)
+        #expect(try Player(server).get("/").status == 200)
+        #expect(try admin.get("/admin/audit").text.contains("data-action=\"maintenance\""))
+    }
+
+    @Test(arguments: Engine.allCases) func rulesEditedInTheAdminAndPreviewed(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let admin = try admin(server)
+        let add = "platform=ios&active=on&restriction="
+        #expect(
+            try admin.post("/admin/rules", add + "0&app_version=8.10&app_message_en=A+new+version+is+out").status == 303
+        )
+        #expect(
+            try admin.post("/admin/rules", add + "2&app_version=5.0&app_message_en=Update+to+keep+playing").status
+                == 303)
+        #expect(try admin.post("/admin/rules", add + "1&os_version=9&os_message_en=System+too+old").status == 303)
+        #expect(try admin.post("/admin/rules", "platform=ios&restriction=2&app_version=10").status == 303, "inactive")
+        #expect(try admin.post("/admin/rules", add + "1&app_version=8.x").status == 422)
+        #expect(try admin.post("/admin/rules", add + "1").status == 422, "no version at all")
+        #expect(try admin.post("/admin/rules", "platform=mars&restriction=1&app_version=1").status == 422)
+        func preview(_ app: String, _ os: String) throws -> String {
+            let page = try admin.get("/admin/rules?preview=1&platform=ios&app=\(app)&os=\(os)&language=en").text
+            return try #require(
+                page.firstRange(of: "role=\"status\" data-preview").map { range in
+                    String(page[range.upperBound...].drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
+                })
+        }
+        #expect(try preview("4.2", "9").hasPrefix("app 4.2 on OS 9 → rule #2 (high), app below 5.0"))
+        #expect(try preview("6.5", "9").hasPrefix("app 6.5 on OS 9 → rule #1 (low), app below 8.10"))
+        #expect(try preview("9.6", "17").contains("no rule is violated"))
+        // The same answers through the public API.
+        #expect(
+            try server.get("/api/update-check?platform=ios&app_version=4.2&os_version=9").text.contains("\"rule\":2"))
+        // Disable the high rule: 4.2 now only breaks the low one; then delete it.
+        #expect(try admin.post("/admin/rules", "id=2&platform=ios&restriction=2&app_version=5.0").status == 303)
+        #expect(try preview("4.2", "9").hasPrefix("app 4.2 on OS 9 → rule #1 (low),"))
+        #expect(try admin.post("/admin/rules", "id=1&delete=1").status == 303)
+        #expect(try preview("6.5", "9").contains("no rule is violated"))
+        #expect(try admin.get("/admin/audit").text.contains("data-action=\"add rule\""))
+    }
+
+    @Test(arguments: Engine.allCases) func browserRulesMayNameASystem(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let admin = try admin(server)
+        #expect(
+            try admin.post("/admin/rules", "platform=ios&system=ios&restriction=1&os_version=15").status == 422,
+            "native rules are for their own system")
+        #expect(try admin.post("/admin/rules", "platform=web&system=beos&restriction=1&os_version=15").status == 422)
+        #expect(
+            try admin.post("/admin/rules", "platform=web&system=windows&active=on&restriction=2&os_version=11").status
+                == 303)
+        let page = try admin.get("/admin/rules?preview=1&platform=web&app=1.0&os=10&system=windows&language=en").text
+        #expect(page.contains("#1 · web (windows)"))
+        #expect(page.contains("<option value=\"windows\" selected>"))
+        #expect(page.contains("→ rule #1 (high)"))
+        #expect(
+            try admin.get("/admin/rules?preview=1&platform=web&app=1.0&os=10&system=macos&language=en").text.contains(
+                "no rule is violated"))
+        #expect(try server.get("/api/interceptions").text.contains("\"os\":\"windows\""))
+        // Editing keeps or clears the system.
+        #expect(try admin.post("/admin/rules", "id=1&platform=web&active=on&restriction=2&os_version=11").status == 303)
+        #expect(!(try server.get("/api/interceptions").text.contains("\"os\":")))
+    }
+}

@@ -1,0 +1,192 @@
+import JSON
+import Storage
+import TestSupport
+import Testing
+
+@testable import ArcadeApp
+
+@Suite("Cheat actions over HTTP", .serialized)
+struct CheatSiteTests {
+    static let konami = [
+        "swipe=up", "swipe=up", "swipe=down", "swipe=down", "swipe=left", "swipe=right", "swipe=left", "swipe=right",
+        "key=b", "key=a",
+    ]
+
+    @discardableResult
+    func act(_ player: Player, _ pair: String) throws -> WireResponse {
+        let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+        return try player.post(
+            "/cheats/actions", "kind=\(parts[0])&value=\((parts.count > 1 ? parts[1] : "").addingFormEncoding)")
+    }
+
+    func storedProgress(_ server: SiteServer) throws -> String? {
+        try Database(location: server.database).first("SELECT progress FROM cheat_progress")?.string("progress")
+    }
+
+    @Test(arguments: Engine.allCases) func theKonamiCodeUnlocksItsEffectAndNamesStayHiddenUntilFound(
+        _ engine: Engine
+    ) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/")
+        var last: JSONValue = .null
+        for (i, pair) in Self.konami.enumerated() {
+            let response = try act(player, pair)
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type") == "application/json")
+            last = try JSONParser.parse(response.text)
+            if i < Self.konami.count - 1 {
+                #expect(last["state"]?.string == "matching")
+                // The touch form (9 actions) shares the first 8; after B only the keyboard form (10) is left.
+                #expect(last["progress"]?.int == i + 1 && last["length"]?.int == (i < 8 ? 9 : 10))
+                #expect(last["cheat"]?.isNull == true, "an unfound cheat is not named")
+                #expect(last["unlocked"]?.array?.isEmpty == true)
+            }
+        }
+        #expect(last["state"]?.string == "matched")
+        #expect(last["unlocked"] == .array([.string("mastermind.reveal")]))
+        #expect(
+            try Database(location: server.database).first(
+                "SELECT COUNT(*) AS n FROM once_marks WHERE task = 'cheat.konami'")?.int("n") == 1)
+        // Found now: the progress hint may name it.
+        let again = try JSONParser.parse(try act(player, "swipe=up").text)
+        #expect(again["cheat"]?.string == "konami")
+        // Another player starts from nothing.
+        let other = Player(server)
+        try other.get("/")
+        #expect(try JSONParser.parse(try act(other, "key=a").text)["progress"]?.int == 0)
+    }
+
+    @Test(arguments: Engine.allCases) func malformedActionsAre400AndChangeNothing(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/")
+        #expect(try act(player, "swipe=up").status == 200)
+        let before = try storedProgress(server)
+        for bad in ["swipe=diagonal", "tap=0", "tap=-3", "tap=lots", "wave=1", "key=", "shake=hard", "=up"] {
+            let response = try act(player, bad)
+            #expect(response.status == 400, "\(bad)")
+            #expect(try JSONParser.parse(response.text)["error"]?.string?.isEmpty == false)
+        }
+        #expect(try player.post("/cheats/actions", "").status == 400, "no fields at all")
+        #expect(try storedProgress(server) == before)
+        // Without the CSRF token: refused.
+        #expect(
+            try server.post("/cheats/actions", body: "kind=key&value=a", headers: ["Cookie": player.cookieHeader])
+                .status == 403)
+        #expect(try storedProgress(server) == before)
+    }
+
+    @Test(arguments: Engine.allCases) func moreThanThirtyActionsASecondGive429(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/")
+        // 100 quick actions span at most three one-second windows (≤ 90 allowed), so some must be refused.
+        var statuses: [Int] = []
+        for _ in 0..<100 { statuses.append(try act(player, "key=x").status) }
+        #expect(statuses.allSatisfy { $0 == 200 || $0 == 429 })
+        // The first 30 fall in one window, all allowed: the limit is reached, not assumed.
+        #expect(statuses.prefix(30).allSatisfy { $0 == 200 } && statuses.contains(429), "\(statuses)")
+        #expect(statuses.filter { $0 == 200 }.count <= 90)
+        // Another player is not limited by this one.
+        let other = Player(server)
+        try other.get("/")
+        #expect(try act(other, "key=x").status == 200)
+    }
+
+    @Test(arguments: Engine.allCases) func theThemeTogglesTheCreditsOpenAndTheFoundPageCounts(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/")
+        let empty = try player.get("/cheats").text
+        #expect(empty.contains("data-found=\"0\" data-total=\"4\""))
+        #expect(!empty.contains("Konami") && !empty.contains("data-cheat="), "no unfound cheat is named")
+        #expect(try player.get("/credits").status == 404, "hidden until found")
+        // R E T R O: the CRT theme on every page, and off again on the next completion.
+        var unlocked: JSONValue = .null
+        for key in ["r", "e", "t", "r", "o"] {
+            unlocked = try JSONParser.parse(try act(player, "key=\(key)").text)["unlocked"] ?? .null
+        }
+        #expect(unlocked == .array([.string("theme.crt")]))
+        #expect(try player.get("/").text.contains("dir=\"ltr\" class=\"theme-crt\">"))
+        #expect(try player.get("/mastermind").text.contains("dir=\"ltr\" class=\"theme-crt\">"))
+        #expect(!(try Player(server).get("/").text.contains("theme-crt")), "only for this player")
+        for key in ["R", "E", "T", "R", "O"] { try act(player, "key=\(key)") }
+        let off = try player.get("/").text
+        #expect(!off.contains("class=\"theme-crt\""))
+        #expect(off.contains("<option value=\"crt\">Retro</option>"), "found once, retro stays in the theme chooser")
+        #expect(try player.post("/theme", "theme=crt&back=/").status == 303)
+        #expect(try player.get("/").text.contains("class=\"theme-crt\""))
+        try player.post("/theme", "theme=&back=/")
+        // Two shakes open the credits.
+        try act(player, "shake=")
+        #expect(try JSONParser.parse(try act(player, "shake=").text)["unlocked"] == .array([.string("credits")]))
+        #expect(try player.get("/credits").status == 200)
+        let found = try player.get("/cheats").text
+        #expect(found.contains("data-found=\"2\" data-total=\"4\""))
+        #expect(found.contains("You have found 2 of 4 cheats."))
+        #expect(found.contains("data-cheat=\"crt\"") && found.contains("data-cheat=\"credits\""))
+        #expect(!found.contains("data-cheat=\"konami\""))
+    }
+
+    @Test(arguments: Engine.allCases) func konamiRevealsOneDigitOncePerGameAndMarksTheResult(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let page = try player.get("/mastermind")
+        #expect(!page.text.contains("data-revealed"))
+        // On the unstarted board, the reveal starts the game.
+        for pair in Self.konami { try act(player, pair) }
+        let secret = Array(try player.secret())
+        let shown = try #require(Player.attribute("data-revealed", in: try player.get("/mastermind").text))
+        let parts = shown.split(separator: ":").map(String.init)
+        let position = try #require(Int(parts[0]))
+        #expect(
+            (1...4).contains(position) && parts[1] == String(secret[position - 1]), "the right digit at its position")
+        // Once per game: a second Konami changes nothing.
+        for pair in Self.konami { try act(player, pair) }
+        #expect(Player.attribute("data-revealed", in: try player.get("/mastermind").text) == shown)
+        // Finish the game: the result page marks the reveal, and the win counts as assisted.
+        let game = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
+        #expect(try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(String(secret))").status == 303)
+        let result = try player.get("/mastermind").text
+        #expect(result.contains("data-revealed-mark=\"\(position)\""))
+        #expect(result.contains("data-used-hint"))
+        // A new game starts unrevealed.
+        try player.post("/mastermind/new", "")
+        #expect(!(try player.get("/mastermind").text.contains("data-revealed=")))
+    }
+
+    @Test(arguments: Engine.allCases) func whoIsItHelpsTheRoundInPlay(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        // Reverse mode (a face, pick the name): the name's first letter.
+        let before = try player.play("reverse").text
+        #expect(!before.contains("data-cheat-help"))
+        for key in ["w", "h", "o"] { try act(player, "key=\(key)") }
+        let page = try player.play("reverse").text
+        let row = try #require(
+            try Database(location: server.database).first(
+                "SELECT answer, cheat FROM namegame_rounds ORDER BY id DESC LIMIT 1"))
+        #expect(row.int("cheat") == 1)
+        let answer = try #require(row.int("answer"))
+        let marker = "data-choice=\"\(answer)\""
+        let after = try #require(page.firstRange(of: marker)).upperBound
+        let nameStart = try #require(page[after...].firstRange(of: "<span class=\"face-name\">")).upperBound
+        // The name follows the choice's key number.
+        let name = try #require(page[nameStart...].firstRange(of: "</span> ")).upperBound
+        let initial = try #require(page[name...].first)
+        #expect(page.contains("The name starts with “\(initial)”."))
+        // Normal mode (a name, pick the face): half the wrong faces are hidden.
+        try player.play("normal")
+        for key in ["w", "h", "o"] { try act(player, "key=\(key)") }
+        let normal = try player.play("normal").text
+        #expect(normal.contains("data-cheat-help"))
+        #expect(normal.ranges(of: "data-hidden=\"true\"").count == 2, "2 of the 5 wrong faces")
+    }
+}

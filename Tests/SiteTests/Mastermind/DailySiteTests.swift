@@ -1,0 +1,110 @@
+import Storage
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import ArcadeApp
+
+/// The daily code: one code for everyone on a UTC day, one game each, its own streak, past days from the archive.
+@Suite("Mastermind's daily code")
+struct DailySiteTests {
+    /// A wall clock the test moves, a day at a time.
+    final class Clock: Sendable {
+        let seconds = Mutex<Double>(20_000 * 86_400 + 3_600)
+        func advance(days: Int) { seconds.withLock { $0 += Double(days) * 86_400 } }
+    }
+
+    static func server(_ clock: Clock) throws -> SiteServer {
+        try SiteServer(routes: nil) { $0.clock = { clock.seconds.withLock { $0 } } }
+    }
+
+    static func secret(_ server: SiteServer, player: Player, day: Int) throws -> String {
+        let db = try Database(location: server.database)
+        let id = try #require(DurabilityTests.playerID(player.cookies["arcade_player"] ?? ""))
+        return try #require(
+            try db.first(
+                "SELECT secret FROM mastermind_games WHERE player = ? AND daily = ?",
+                [.text(id), .integer(Int64(day))])?.string("secret"))
+    }
+
+    @Test func oneCodeForEveryoneAndOneGameADay() throws {
+        let clock = Clock()
+        let server = try Self.server(clock)
+        defer { server.stop() }
+        let ann = Player(server)
+        let bob = Player(server)
+        let board = try ann.get("/mastermind/daily").text
+        #expect(Player.attribute("data-daily", in: board) == "0" && Player.attribute("data-game", in: board) == "0")
+        #expect(board.contains("Daily #0") && board.contains("One code for everyone today; one game each."))
+        try bob.get("/mastermind/daily")
+        for player in [ann, bob] {
+            #expect(
+                try player.post("/mastermind/guess", "game=0&turn=0&daily=0&guess=0123").header("Location")
+                    == "/mastermind/daily#row-1")
+        }
+        let code = try Self.secret(server, player: ann, day: 0)
+        #expect(try Self.secret(server, player: bob, day: 0) == code, "the same code for two players")
+        let annRow = try ann.get("/mastermind/daily").text
+        let bobRow = try bob.get("/mastermind/daily").text
+        #expect(Player.attribute("data-red", in: annRow) == Player.attribute("data-red", in: bobRow))
+        // An ordinary game in play alongside is untouched.
+        let ordinary = try ann.startMastermind()
+        let game = try #require(Player.attribute("data-game", in: annRow))
+        #expect(
+            try ann.post("/mastermind/guess", "game=\(game)&turn=1&daily=0&guess=\(code)").header("Location")
+                == "/mastermind/daily#result")
+        let won = try ann.get("/mastermind/daily").text
+        #expect(Player.attribute("data-outcome", in: won) == "won" && won.contains("Arcade Mastermind #0 2/10"))
+        #expect(
+            Player.attribute("data-game", in: try ann.get("/mastermind").text) == ordinary,
+            "the ordinary game is still there")
+        // One game a day: the finished daily stays finished.
+        #expect(try ann.post("/mastermind/guess", "game=0&turn=0&daily=0&guess=\(code)").status == 422)
+        #expect(
+            try ann.post("/mastermind/guess", "game=\(game)&turn=2&daily=0&guess=\(code)").text.contains(
+                "This game is over"))
+        // Days not yet come are refused.
+        #expect(try ann.get("/mastermind/daily/1").status == 404)
+        #expect(try ann.post("/mastermind/guess", "game=0&turn=0&daily=1&guess=0123").status == 422)
+        // A new day, a new code.
+        clock.advance(days: 1)
+        #expect(Player.attribute("data-daily", in: try ann.get("/mastermind/daily").text) == "1")
+        try ann.post("/mastermind/guess", "game=0&turn=0&daily=1&guess=0123")
+        #expect(try Self.secret(server, player: ann, day: 1) != code || code == "0123", "almost surely another code")
+        #expect(try ann.get("/mastermind/daily/0").text.contains("data-outcome=\"won\""), "yesterday, from the archive")
+    }
+
+    @Test func theStreakCountsDaysInARowAndTheArchiveNeverChangesIt() throws {
+        let clock = Clock()
+        let server = try Self.server(clock)
+        defer { server.stop() }
+        let player = Player(server)
+        func win(_ day: Int, path: String = "/mastermind/daily") throws -> String {
+            try player.get(path)
+            try player.post("/mastermind/guess", "game=0&turn=0&daily=\(day)&guess=0000")
+            let code = try Self.secret(server, player: player, day: day)
+            let game = try #require(Player.attribute("data-game", in: try player.get(path).text))
+            if code != "0000" { try player.post("/mastermind/guess", "game=\(game)&turn=1&daily=\(day)&guess=\(code)") }
+            return try player.get(path).text
+        }
+        #expect(try win(0).contains("data-streak=\"1\" data-best-streak=\"1\""))
+        clock.advance(days: 1)
+        #expect(try win(1).contains("data-streak=\"2\" data-best-streak=\"2\""))
+        clock.advance(days: 2)  // day 2 missed
+        let late = try win(2, path: "/mastermind/daily/2")
+        #expect(
+            late.contains("data-streak=\"0\" data-best-streak=\"2\""),
+            "a missed day ends it; the archive does not mend it")
+        #expect(try win(3).contains("data-streak=\"1\" data-best-streak=\"2\""))
+        let archive = try player.get("/mastermind/archive").text
+        #expect(
+            archive.contains("data-daily=\"2\" data-outcome=\"won\"")
+                && archive.contains("data-daily=\"0\" data-outcome=\"won\""))
+        #expect(!archive.contains("data-daily=\"3\""), "today is not in the archive")
+        let stats = try player.get("/mastermind/stats").text
+        #expect(
+            stats.contains("data-daily-played=\"4\" data-daily-wins=\"4\"") && stats.contains("data-daily-streak=\"1\"")
+        )
+        #expect(stats.contains("data-played=\"0\""), "the daily keeps its own statistics")
+    }
+}

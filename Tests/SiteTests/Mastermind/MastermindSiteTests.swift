@@ -1,0 +1,336 @@
+import Storage
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import ArcadeApp
+
+@Suite("Mastermind over HTTP")
+struct MastermindSiteTests {
+    @Test(arguments: Engine.allCases) func invalidGuessesAre422AndChangeNothing(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let board = try player.get("/mastermind")
+        let game = try #require(Player.attribute("data-game", in: board.text))
+        let cases: [(String, String)] = [
+            ("013", "A guess has 4 digits; you entered 3."), ("01234", "A guess has 4 digits; you entered 5."),
+            ("0189", "“8” is not one of them"), ("01a3", "“a” is not a digit"), ("", "you entered 0"),
+            ("０１２３", "is not a digit"), ("0 12", "“ ” is not a digit"),
+        ]
+        for (guess, message) in cases {
+            let response = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(guess.addingFormEncoding)")
+            #expect(response.status == 422, "\(guess)")
+            #expect(response.text.contains(message), "\(guess): \(message)")
+            #expect(Player.attribute("data-attempts-left", in: response.text) == "10")
+            #expect(!response.text.contains("id=\"row-"), "nothing was scored")
+        }
+        let malformed = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=%ZZ")
+        #expect(malformed.status == 400, "a body that is not a valid form")
+        #expect(malformed.text.contains("Bad request"))
+        #expect(try player.post("/mastermind/guess", "game=\(game)&turn=5&guess=0123").text.contains("out of date"))
+        #expect(try player.post("/mastermind/guess", "game=999&turn=0&guess=0123").status == 422)
+        let forged = try server.post(
+            "/mastermind/guess", body: "game=\(game)&turn=0&guess=0123",
+            headers: ["Cookie": player.cookieHeader])
+        #expect(forged.status == 403)
+        #expect(Player.attribute("data-attempts-left", in: try player.get("/mastermind").text) == "10")
+    }
+
+    @Test(arguments: Engine.allCases) func theSecretNeverLeavesTheServerBeforeTheEnd(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        _ = try player.startMastermind()
+        let first = try player.get("/mastermind")
+        let secret = try player.secret()
+        var responses = [first]
+        for n in 0..<10 {
+            let game = try #require(Player.attribute("data-game", in: responses.last!.text))
+            responses.append(
+                try player.post(
+                    "/mastermind/guess", "game=\(game)&turn=\(n)&guess=\(wrong(secret, n * 411 + 7))",
+                    fragment: n % 2 == 0))
+            if n < 9 { responses.append(try player.get("/mastermind")) }
+            responses.append(try player.post("/mastermind/hint", "", fragment: true))
+        }
+        for response in responses.dropLast(2) {
+            // A hint is computed from the feedback the player already has, so
+            // it may name the secret once only one code fits; it is no leak.
+            var text = response.text
+            if let start = text.firstRange(of: "<p class=\"banner\" data-hint="),
+                let end = text[start.upperBound...].firstRange(of: "</p>")
+            {
+                text.removeSubrange(start.lowerBound..<end.upperBound)
+            }
+            let everything = response.headers.map { "\($0.0): \($0.1)" }.joined(separator: "\n") + text
+            #expect(!everything.contains(secret), "the secret leaked before the end")
+            #expect(!response.text.contains("data-secret"))
+        }
+        let end = try player.get("/mastermind")
+        #expect(Player.attribute("data-outcome", in: end.text) == "lost")
+        #expect(Player.attribute("data-secret", in: end.text) == secret)
+    }
+
+    @Test(arguments: Engine.allCases) func aGameCanBeWonWithFormsAlone(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind()
+        let secret = try player.secret()
+        let miss = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, 100))")
+        #expect(miss.status == 303)
+        #expect(miss.header("Location") == "/mastermind#row-1", "without a script, back to the new row")
+        // The pegs were shuffled once, when scored: every reload shows the same order.
+        func pegs(_ html: String) -> String {
+            html.firstRange(of: "<span class=\"pegs\"").map { String(html[$0.lowerBound...].prefix(400)) } ?? ""
+        }
+        let shown = pegs(try player.get("/mastermind").text)
+        #expect(!shown.isEmpty)
+        for _ in 0..<5 { #expect(pegs(try player.get("/mastermind").text) == shown) }
+        let win = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=\(secret)")
+        #expect(win.status == 303)
+        #expect(win.header("Location") == "/mastermind#result")
+        let result = try player.get("/mastermind")
+        #expect(result.text.contains("id=\"row-2\"") && result.text.contains("id=\"result\""))
+        #expect(
+            result.text.contains("2 of 10 guesses used") && !result.text.contains("No tries left"), "a win is no loss")
+        #expect(Player.attribute("data-outcome", in: result.text) == "won")
+        #expect(result.text.contains("data-guess=\"\(secret)\" data-red=\"4\" data-blue=\"0\" data-gray=\"0\""))
+        #expect(result.text.contains("You cracked the code!"))
+        #expect(
+            try player.post("/mastermind/guess", "game=\(game)&turn=2&guess=\(secret)").text.contains(
+                "This game is over"))
+        let stats = try player.get("/mastermind/stats")
+        #expect(stats.text.contains("data-played=\"1\" data-wins=\"1\""))
+        #expect(stats.text.contains("data-guesses=\"2\" data-count=\"1\""))
+        #expect(stats.text.contains("<svg class=\"chart\""))
+        // A new game starts clean.
+        #expect(try player.post("/mastermind/new", "").status == 303)
+        let fresh = try player.get("/mastermind")
+        #expect(Player.attribute("data-attempts-left", in: fresh.text) == "10")
+        #expect(Player.attribute("data-game", in: fresh.text) != game)
+    }
+
+    /// A game won in place (a script posts, the board is swapped) shows the new win count and how many
+    /// guesses it took, in every language, never "no tries left".
+    @Test(arguments: Engine.allCases) func anInPlaceWinUpdatesTheCountAndSaysHowManyGuesses(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind()
+        let secret = try player.secret()
+        for n in 0..<5 {
+            try player.post(
+                "/mastermind/guess", "game=\(game)&turn=\(n)&guess=\(wrong(secret, n * 97 + 3))", fragment: true)
+        }
+        let board = try player.post("/mastermind/guess", "game=\(game)&turn=5&guess=\(secret)", fragment: true).text
+        #expect(Player.attribute("data-outcome", in: board) == "won")
+        #expect(board.contains("data-wins=\"1\""), "the fragment carries the new count")
+        #expect(board.contains("6 of 10 guesses used") && !board.contains("No tries left"))
+        for (language, words) in [("ja", "10回中6回使用"), ("de", "6 von 10 Versuchen gebraucht"), ("ru", "6 из 10")] {
+            let page = try player.get("/mastermind?lang=\(language)").text
+            #expect(page.contains(words), "\(language)")
+        }
+    }
+
+    /// Hint wins are counted apart, so after only those the chart would be bars of 0: it says so instead.
+    @Test(arguments: Engine.allCases) func statisticsAfterOnlyAHintWinShowNoEmptyChart(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind()
+        try player.post("/mastermind/hint", "")
+        try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
+        let stats = try player.get("/mastermind/stats").text
+        #expect(stats.contains("data-played=\"1\" data-wins=\"1\"") && stats.contains("data-hint-wins=\"1\""))
+        #expect(!stats.contains("<svg class=\"chart\""), "no chart of zeros")
+        #expect(stats.contains("data-empty=\"bars\"") && stats.contains("The chart counts wins without help"))
+    }
+
+    /// Giving up asks first (a page: no script needed), then shows the code, says so, and counts one loss.
+    @Test(arguments: Engine.allCases) func givingUpAsksFirstThenShowsTheCode(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        #expect(
+            !(try player.get("/mastermind").text.contains("data-giveup-link")),
+            "nothing to give up on an unstarted board")
+        let game = try player.startMastermind()
+        let secret = try player.secret()
+        try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, 5))")
+        let board = try player.get("/mastermind").text
+        #expect(board.contains("href=\"/mastermind/giveup\"") && !board.contains("Give up and start over"))
+        let ask = try player.get("/mastermind/giveup")
+        #expect(ask.status == 200 && ask.text.contains("Give up this game?") && ask.text.contains("value=\"\(game)\""))
+        let after = try player.get("/mastermind").text
+        #expect(
+            !ask.text.contains(secret) && Player.attribute("data-attempts-left", in: after) == "9",
+            "asking changes nothing")
+        let done = try player.post("/mastermind/giveup", "game=\(game)")
+        #expect(done.status == 303 && done.header("Location") == "/mastermind#result")
+        let result = try player.get("/mastermind").text
+        #expect(Player.attribute("data-outcome", in: result) == "lost" && result.contains("data-gave-up"))
+        #expect(Player.attribute("data-secret", in: result) == secret)
+        #expect(try player.get("/mastermind/stats").text.contains("data-played=\"1\" data-wins=\"0\""))
+        // A stale give-up (another game, or one already over) changes nothing.
+        #expect(try player.post("/mastermind/giveup", "game=\(game)").status == 303)
+        #expect(try player.get("/mastermind/stats").text.contains("data-played=\"1\""))
+        #expect(try player.get("/mastermind/giveup").status == 303, "nothing in play: back to the board")
+    }
+
+    /// The share text: the game, N/10 or X/10, then each row's pegs as symbols in stored order; no digits of any
+    /// guess or of the code. The result also shows the streaks and the distribution with this game's bar marked.
+    @Test(arguments: Engine.allCases) func aFinishedGameHasAResultWorthSharing(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        func share(_ html: String) throws -> String {
+            let start = try #require(html.firstRange(of: "data-share>"))
+            return String(html[start.upperBound...].prefix { $0 != "<" })
+        }
+        let game = try player.startMastermind()
+        let secret = try player.secret()
+        let misses = [wrong(secret, 9), wrong(secret, 700)]
+        for (n, guess) in misses.enumerated() {
+            try player.post("/mastermind/guess", "game=\(game)&turn=\(n)&guess=\(guess)")
+        }
+        try player.post("/mastermind/guess", "game=\(game)&turn=2&guess=\(secret)")
+        let won = try player.get("/mastermind").text
+        let text = try share(won)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Arcade Mastermind 3/10")
+        #expect(lines.count == 4 && lines.last == "🔴🔴🔴🔴")
+        #expect(lines.dropFirst().allSatisfy { $0.count == 4 && $0.allSatisfy { "🔴🔵⚪".contains($0) } })
+        let rows = lines.dropFirst().joined()
+        #expect(!rows.contains { $0.isNumber }, "no digits in the rows")
+        #expect(won.contains("data-streak=\"1\" data-best-streak=\"1\""))
+        #expect(won.contains("data-guesses=\"3\" data-count=\"1\" data-current"))
+
+        try player.post("/mastermind/new", "")
+        let next = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
+        let nextSecret = try player.secret()
+        for n in 0..<10 {
+            try player.post("/mastermind/guess", "game=\(next)&turn=\(n)&guess=\(wrong(nextSecret, n * 131 + 1))")
+        }
+        let lost = try share(try player.get("/mastermind").text)
+        #expect(lost.hasPrefix("Arcade Mastermind X/10\n") && lost.split(separator: "\n").count == 11)
+        let lostRows = lost.dropFirst(23)
+        #expect(!lost.contains(nextSecret) && !lostRows.contains { $0.isNumber })
+    }
+
+    /// Hard mode: every guess must fit all earlier feedback; one that does not is 422, names the row, changes nothing.
+    @Test(arguments: Engine.allCases) func hardModeRefusesAGuessThatContradictsARow(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        #expect(try player.get("/mastermind").text.contains("data-start-hard"), "a first game can be hard too")
+        let started = try player.post("/mastermind/new", "hard=1", fragment: true).text
+        #expect(started.contains("data-mode=\"hard\""))
+        let game = try #require(Player.attribute("data-game", in: started))
+        let secret = try player.secret()
+        // A first guess sharing nothing with the secret: any later guess reusing one of its digits contradicts it.
+        let digits = Set(secret)
+        let absent = try #require((0...7).map { Character(String($0)) }.first { !digits.contains($0) })
+        try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(String(repeating: absent, count: 4))")
+        let refused = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=\(absent)\(secret.dropFirst())")
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("Hard mode: a guess must fit row 1 (0 in place, 0 misplaced)."))
+        #expect(Player.attribute("data-attempts-left", in: refused.text) == "9", "nothing counted")
+        #expect(try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=\(secret)").status == 303)
+        let stats = try player.get("/mastermind/stats").text
+        #expect(stats.contains("data-hard-wins=\"1\""))
+        #expect(try player.get("/mastermind").text.contains("Arcade Mastermind 2/10*"))
+        // A normal game stays normal.
+        let normal = try player.post("/mastermind/new", "", fragment: true).text
+        #expect(!normal.contains("data-mode=\"hard\""))
+    }
+
+    /// The keypad remembers: digits of a row that scored nothing are marked as not in the code, for screen readers too.
+    @Test(arguments: Engine.allCases) func theKeypadRulesOutDigitsARowProvedAbsent(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind()
+        let secret = try player.secret()
+        let absent = (0...7).map { Character(String($0)) }.filter { !secret.contains($0) }
+        try #require(absent.count >= 2)
+        let guess = String([absent[0], absent[0], absent[1], absent[1]])
+        let board = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(guess)", fragment: true).text
+        for digit in absent.prefix(2) {
+            #expect(
+                board.contains(
+                    "data-key=\"\(digit)\" class=\"is-absent\" data-absent aria-label=\"\(digit): not in the code\""))
+        }
+        #expect(
+            !board.contains("data-key=\"\(secret.first!)\" class=\"is-absent\""),
+            "a digit of the code is never ruled out")
+    }
+
+    /// The board is a board: played rows, the row being typed, then a slot for each attempt still to come.
+    @Test(arguments: Engine.allCases) func theBoardShowsEveryAttempt(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        func count(_ needle: String, _ html: String) -> Int { html.ranges(of: needle).count }
+        let fresh = try player.get("/mastermind").text
+        #expect(
+            count("id=\"row-", fresh) == 0 && count("data-current-row", fresh) == 1
+                && count("class=\"slot\"", fresh) == 9)
+        #expect(count("data-cell", fresh) == 4, "one cell per digit in the row being typed")
+        let game = try player.startMastermind()
+        let secret = try player.secret()
+        let one = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, 9))", fragment: true)
+            .text
+        #expect(
+            count("id=\"row-", one) == 1 && count("data-current-row", one) == 1 && count("class=\"slot\"", one) == 8)
+        let over = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=\(secret)", fragment: true).text
+        #expect(
+            count("id=\"row-", over) == 2 && count("data-current-row", over) == 0 && count("class=\"slot\"", over) == 0)
+    }
+
+    @Test(arguments: Engine.allCases) func concurrentGuessersCountEachAttemptOnce(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind()
+        let secret = try player.secret()
+        // Sixteen tabs submit the same turn at once: exactly one counts.
+        let statuses = Mutex<[Int]>([])
+        concurrently(16) { i in
+            let status =
+                (try? player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, i))").status) ?? -1
+            statuses.withLock { $0.append(status) }
+        }
+        #expect(statuses.withLock { $0.filter { $0 == 303 }.count } == 1)
+        #expect(statuses.withLock { $0.filter { $0 == 422 }.count } == 15)
+        // Sixteen posts without a turn: ten count, then the game is over.
+        concurrently(16) { i in _ = try? player.post("/mastermind/guess", "game=\(game)&guess=\(wrong(secret, 50 + i))")
+        }
+        let db = try Database(location: server.database)
+        let numbers = try db.query("SELECT number FROM mastermind_guesses ORDER BY number").compactMap {
+            $0.int("number")
+        }
+        #expect(numbers == Array(1...10), "each attempt counted once, in order")
+        #expect(try db.first("SELECT status FROM mastermind_games")?.string("status") == "lost")
+    }
+
+    @Test(arguments: Engine.allCases) func gamesAndWinsSurviveARestart(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        let player = Player(server)
+        let game = try player.startMastermind()
+        try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
+        try player.post("/mastermind/new", "")
+        try player.post("/mastermind/guess", "game=\(Int(game)! + 1)&turn=0&guess=\(wrong(try player.secret(), 3))")
+        server.stop()
+
+        let again = try SiteServer(engine: engine, routes: nil) { $0.database = server.database }
+        defer { again.stop() }
+        let returning = Player(again)
+        returning.cookies = player.cookies
+        let page = try returning.get("/mastermind")
+        #expect(page.text.contains("data-wins=\"1\""))
+        #expect(page.text.contains("id=\"row-1\""), "the game in play, with its guess")
+        #expect(Player.attribute("data-attempts-left", in: page.text) == "9")
+    }
+}

@@ -1,0 +1,149 @@
+import Storage
+import TestSupport
+import Testing
+
+@testable import ArcadeApp
+
+extension Player {
+    /// The full name the page asks for ("Who is First Last?").
+    static func asked(_ html: String) -> String? {
+        guard let range = html.firstRange(of: "class=\"question\" tabindex=\"-1\">") else { return nil }
+        return String(html[range.upperBound...].prefix { $0 != "<" })
+    }
+
+    /// The person a round asks for, by id, from the database (the oracle).
+    func askedID(_ html: String) throws -> String {
+        let id = try #require(Player.attribute("data-round", in: html))
+        let db = try Database(location: server.database)
+        let row = try #require(
+            try db.first(
+                """
+                SELECT f.person FROM namegame_rounds r
+                JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
+                WHERE r.id = ?
+                """, [.integer(Int64(id)!)]))
+        return try row.decode("person")
+    }
+}
+
+@Suite("Learning by spaced repetition, over HTTP")
+struct LearnSiteTests {
+    @Test(arguments: Engine.allCases) func aWrongPickInNormalModeIsTheNextLearnQuestion(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        // Learn a few people first, so the scheduler has others it could ask; the last learn round answered too.
+        try player.answerRounds("learn", count: 3)
+        let learnPage = try player.play("learn").text
+        let lastLearned = try player.askedID(learnPage)
+        let (learnRound, learnAnswer) = try player.round(learnPage)
+        try player.post("/namegame/answer", "mode=learn&round=\(learnRound)&choice=\(learnAnswer)")
+        // A normal round asking someone else (learn mode never asks the same person twice in a row).
+        var page = try player.play("normal").text
+        while try player.askedID(page) == lastLearned {
+            let (round, answer) = try player.round(page)
+            try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
+            try player.post("/namegame/next", "mode=normal")
+            page = try player.play("normal").text
+        }
+        let (round, answer) = try player.round(page)
+        let missed = try player.askedID(page)
+        try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\((answer + 1) % 6)")
+        let db = try Database(location: server.database)
+        #expect(
+            try db.first("SELECT COUNT(*) AS n FROM namegame_cards WHERE person = ?", [.text(missed)])?.int("n") == 0,
+            "the round is still open: nothing learned yet")
+        try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
+        let card = try #require(try db.first("SELECT * FROM namegame_cards WHERE person = ?", [.text(missed)]))
+        #expect(card.int("lapses") == 1)
+        // Learn mode asks for them next.
+        try player.post("/namegame/next", "mode=learn")
+        #expect(try player.askedID(try player.play("learn").text) == missed)
+    }
+
+    @Test(arguments: Engine.allCases) func iDontKnowShowsTheAnswerAndCountsAMiss(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let page = try player.play("normal").text
+        #expect(page.contains("data-dontknow"))
+        let question = try #require(Player.asked(page))
+        let name = String(question.dropFirst("Who is ".count).dropLast())
+        let (round, _) = try player.round(page)
+        #expect(try player.post("/namegame/dontknow", "mode=normal&round=\(round)").status == 303)
+        let after = try player.play("normal").text
+        #expect(after.contains("data-revealed"))
+        #expect(after.contains("This is \(name)."), "\(name)")
+        #expect(after.contains("data-session-incorrect=\"1\""))
+        #expect(!after.contains("data-dontknow"), "answered: no second give-up")
+        #expect(try player.post("/namegame/dontknow", "mode=normal&round=\(round)").status == 422)
+        // Review my misses is offered at once.
+        #expect(after.contains("data-review"))
+
+        // Practice: giving up ends the run.
+        let practice = try player.play("practice").text
+        try player.post("/namegame/dontknow", "mode=practice&round=\(try player.round(practice).id)")
+        #expect(try player.play("practice").text.contains("data-ended=\"true\""))
+    }
+
+    @Test(arguments: Engine.allCases) func iDontKnowKeepsTheLearnStreakButEndsOthers(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        for mode in ["learn", "normal"] {
+            try player.answerRounds(mode, count: 2)
+            let page = try player.play(mode).text
+            #expect(page.contains("data-session-streak=\"2\""), "\(mode)")
+            try player.post("/namegame/dontknow", "mode=\(mode)&round=\(try player.round(page).id)")
+            let after = try player.play(mode).text
+            #expect(after.contains("data-session-streak=\"\(mode == "learn" ? 2 : 0)\""), "\(mode)")
+        }
+        let stats = try player.get("/namegame/stats").text
+        #expect(stats.contains("data-mode=\"learn\""))
+        #expect(stats.contains("data-best=\"2\""))
+        // Every person asked has been met; none is known well after a few minutes; no names shown.
+        let db = try Database(location: server.database)
+        let met = try #require(try db.first("SELECT COUNT(*) AS n FROM namegame_cards")?.int("n"))
+        #expect(met >= 2)
+        #expect(stats.contains("data-known=\"0\" data-learning=\"\(met)\""))
+    }
+
+    @Test(arguments: Engine.allCases) func reviewMyMissesAsksExactlyThoseMissed(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        var missed: [String] = []
+        for i in 0..<4 {
+            let page = try player.play("normal").text
+            let (round, answer) = try player.round(page)
+            if i % 2 == 0 {
+                missed.append(try player.askedID(page))
+                try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\((answer + 1) % 6)")
+            }
+            try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
+            try player.post("/namegame/next", "mode=normal")
+        }
+        let page = try player.play("normal").text
+        let (round, answer) = try player.round(page)
+        try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
+        let answered = try player.play("normal").text
+        #expect(answered.contains("(2)"), "two people missed")
+        let session = try #require(Player.attribute("name=\"session\" value", in: answered))
+        #expect(try player.post("/namegame/review", "session=\(session)").status == 303)
+        var asked: [String] = []
+        for _ in 0..<2 {
+            let review = try player.play("review").text
+            asked.append(try player.askedID(review))
+            let (id, right) = try player.round(review)
+            try player.post("/namegame/answer", "mode=review&round=\(id)&choice=\(right)")
+            try player.post("/namegame/next", "mode=review")
+        }
+        #expect(asked == missed)
+        let over = try player.play("review").text
+        #expect(over.contains("data-ended=\"true\""))
+        // Someone else's session cannot be reviewed.
+        let other = Player(server)
+        try other.get("/")
+        #expect(try other.post("/namegame/review", "session=\(session)").status == 422)
+    }
+}

@@ -1,0 +1,259 @@
+import PropertyList
+import Storage
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import ArcadeApp
+
+extension Player {
+    /// The round on a Name Game page: its id and the answer's index, read
+    /// from the database as an oracle (the page must not tell).
+    func round(_ html: String) throws -> (id: String, answer: Int) {
+        let id = try #require(Player.attribute("data-round", in: html))
+        let db = try Database(location: server.database)
+        let answer = try #require(
+            try db.first("SELECT answer FROM namegame_rounds WHERE id = ?", [.integer(Int64(id)!)])?.int("answer"))
+        return (id, answer)
+    }
+
+    /// Answers `count` rounds of a mode right, going on to the next each time.
+    func answerRounds(_ mode: String, count: Int) throws {
+        for _ in 0..<count {
+            let (round, answer) = try self.round(try play(mode).text)
+            try post("/namegame/answer", "mode=\(mode)&round=\(round)&choice=\(answer)")
+            try post("/namegame/next", "mode=\(mode)")
+        }
+    }
+}
+
+@Suite("The Name Game over HTTP")
+struct NameGameSiteTests {
+    @Test(arguments: Engine.allCases) func everyModeIsReachableFromTheMenu(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let menu = try player.get("/namegame").text
+        for mode in ["normal", "matt", "reverse", "team", "hint", "fifty", "practice", "timed"] {
+            #expect(menu.contains("href=\"/namegame/\(mode)\""), "\(mode)")
+            let page = try player.play("\(mode)")
+            #expect(page.status == 200)
+            #expect(page.text.contains("data-mode=\"\(mode)\""))
+        }
+        #expect(try player.get("/namegame/nonsense").status == 404)
+    }
+
+    @Test(arguments: Engine.allCases) func theAnswerIsNotInThePageBeforeAnswering(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        for mode in ["normal", "reverse", "team", "hint", "fifty"] {
+            let page = try player.play("\(mode)").text
+            let (_, answer) = try player.round(page)
+            #expect(!page.contains("data-result"), "\(mode)")
+            #expect(!page.contains("is-right"), "\(mode)")
+            let db = try Database(location: server.database)
+            let ids = try db.query(
+                """
+                SELECT person FROM namegame_round_faces WHERE round = (SELECT MAX(id) FROM namegame_rounds)
+                ORDER BY position
+                """
+            ).map { row throws in try row.decode("person", as: String.self) }
+            #expect(!ids.isEmpty)
+            #expect(!ids.contains { page.contains("value=\"\($0)\"") }, "person ids are not in the page")
+            if mode != "reverse" {
+                // No names under the faces: only the question's name appears.
+                let unnamed = page.ranges(of: "class=\"face-name\"><span class=\"key-hint\"").count
+                #expect(unnamed == (mode == "fifty" ? 2 : 6), "\(mode): every face is unnamed")
+            }
+            _ = answer
+        }
+    }
+
+    @Test(arguments: Engine.allCases) func aRoundPlaysAndBadOrReplayedAnswersChangeNothing(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let page = try player.play("normal").text
+        let (round, answer) = try player.round(page)
+        let wrongChoice = (answer + 1) % 6
+        #expect(try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(wrongChoice)").status == 303)
+        let afterWrong = try player.play("normal").text
+        #expect(
+            afterWrong.contains("data-choice=\"\(wrongChoice)\" data-key=\"\(wrongChoice + 1)\" data-result=\"wrong\""))
+        #expect(!afterWrong.contains("data-answered"), "a wrong tap does not end the round")
+        // Tapping the same wrong face again, a choice out of range, a foreign round, nonsense.
+        for body in [
+            "round=\(round)&choice=\(wrongChoice)", "round=\(round)&choice=9", "round=999&choice=0",
+            "round=\(round)&choice=x", "round=\(round)",
+        ] {
+            let response = try player.post("/namegame/answer", "mode=normal&" + body)
+            #expect(response.status == 422, "\(body)")
+            #expect(response.text.contains("data-error"), "\(body)")
+        }
+        #expect(try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)").status == 303)
+        let done = try player.play("normal").text
+        #expect(done.contains("data-answered=\"true\""))
+        #expect(done.contains("data-result=\"correct\""))
+        #expect(done.contains("data-session-correct=\"1\" data-session-incorrect=\"1\""))
+        // Replaying the winning answer counts nothing more.
+        let replay = try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
+        #expect(replay.status == 422)
+        #expect(replay.text.contains("already answered"))
+        let stats = try player.get("/namegame/stats").text
+        #expect(stats.contains("data-mode=\"normal\" data-rounds=\"1\" data-correct=\"1\" data-incorrect=\"1\""))
+        #expect(stats.contains("<svg class=\"chart\""))
+        // A forged post (no token) is refused.
+        let forged = try server.post(
+            "/namegame/answer", body: "mode=normal&round=\(round)&choice=0", headers: ["Cookie": player.cookieHeader])
+        #expect(forged.status == 403)
+        // Next starts a fresh round; asking for another before answering it is refused.
+        #expect(try player.post("/namegame/next", "mode=normal").status == 303)
+        let fresh = try player.play("normal").text
+        #expect(try player.round(fresh).id != round)
+        #expect(try player.post("/namegame/next", "mode=normal").status == 422)
+    }
+
+    @Test(arguments: Engine.allCases) func practiceEndsAtTheFirstMistakeWithTheStreak(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        for _ in 0..<2 {
+            let (round, answer) = try player.round(try player.play("practice").text)
+            try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\(answer)")
+            try player.post("/namegame/next", "mode=practice")
+        }
+        let (round, answer) = try player.round(try player.play("practice").text)
+        try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\((answer + 1) % 6)")
+        let over = try player.play("practice").text
+        #expect(over.contains("data-ended=\"true\""))
+        #expect(over.contains("data-streak=\"2\""))
+        #expect(try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\(answer)").status == 422)
+        #expect(try player.post("/namegame/next", "mode=practice").status == 303)
+        #expect(!(try player.play("practice").text.contains("data-ended")), "a new run")
+    }
+
+    /// The site's one clock is injected: the test moves it past the minute instead of waiting.
+    @Test func timedSessionsEndWhenTheTimeIsUp() throws {
+        let clock = DailySiteTests.Clock()
+        let server = try DailySiteTests.server(clock)
+        defer { server.stop() }
+        let player = Player(server)
+        let page = try player.play("timed").text
+        #expect(Player.attribute("data-seconds-left", in: page) == "60")
+        let (round, answer) = try player.round(page)
+        clock.seconds.withLock { $0 += 59 }
+        #expect(Player.attribute("data-seconds-left", in: try player.play("timed").text) == "1")
+        clock.seconds.withLock { $0 += 1.5 }
+        let late = try player.post("/namegame/answer", "mode=timed&round=\(round)&choice=\(answer)")
+        #expect(late.status == 422)
+        #expect(late.text.contains("Time is up"))
+        #expect(try player.play("timed").text.contains("data-ended=\"true\""))
+    }
+
+    /// Defects 1 and 3: when the time is up, the last round stays on the page as it was asked, with its answer shown,
+    /// and nothing in it can be chosen any more.
+    @Test func theTimedEndKeepsTheQuestionAndNothingStaysClickable() throws {
+        let clock = DailySiteTests.Clock()
+        let server = try DailySiteTests.server(clock)
+        defer { server.stop() }
+        let player = Player(server)
+        let page = try player.play("timed").text
+        let (_, answer) = try player.round(page)
+        let question = try #require(page.firstMatch(of: /<h1 class="question" tabindex="-1">([^<]+)<\/h1>/)).1
+        clock.seconds.withLock { $0 += 61 }
+        let over = try player.play("timed").text
+        #expect(over.contains("data-ended=\"true\""))
+        #expect(over.contains("<h2 class=\"question\" data-last-question>\(question)</h2>"), "the question stays")
+        let buttons = over.ranges(of: "data-choice=").count
+        #expect(buttons == 6)
+        #expect(over.ranges(of: " disabled>").count == 6, "no face can be chosen after the time is up")
+        #expect(over.contains("data-choice=\"\(answer)\" data-key=\"\(answer + 1)\""))
+        #expect(over.ranges(of: "is-right").count == 1, "the answer is shown")
+        #expect(!over.contains("data-keys"), "no keys to explain on a finished session")
+    }
+
+    /// Defect 3 for practice: the summary keeps the question that ended the run.
+    @Test(arguments: Engine.allCases) func thePracticeEndKeepsTheQuestion(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let page = try player.play("practice").text
+        let (round, answer) = try player.round(page)
+        let question = try #require(page.firstMatch(of: /<h1 class="question" tabindex="-1">([^<]+)<\/h1>/)).1
+        try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\((answer + 1) % 6)")
+        let over = try player.play("practice").text
+        #expect(over.contains("data-summary"))
+        #expect(over.contains("data-last-question>\(question)</h2>"))
+    }
+
+    /// Defect 5: the keys are explained only to scripts (hidden until one shows it), with the round's own count, and
+    /// names in reverse mode carry their key.
+    @Test(arguments: Engine.allCases) func keysAreExplainedWithTheRoundsCount(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        #expect(try player.play("fifty").text.contains("<p class=\"field-help\" data-keys hidden>Keys: 1–2 choose"))
+        #expect(try player.play("normal").text.contains("data-keys hidden>Keys: 1–6 choose"))
+        let reverse = try player.play("reverse").text
+        #expect(reverse.ranges(of: "class=\"face-name\"><span class=\"key-hint\" aria-hidden=\"true\">").count == 6)
+    }
+
+    /// Defect 6: progress speaks in words; bookkeeping marks never show as keys.
+    @Test(arguments: Engine.allCases) func progressShowsNoInternalKeys(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.answerRounds("normal", count: 2)
+        let progress = try player.get("/progress").text
+        #expect(progress.contains("Name Game rounds played: 2"))
+        #expect(!progress.contains("namegame.try"))
+        #expect(
+            progress.firstMatch(of: /<li data-task="[^"]+" data-count="\d+">[a-z]+\.[a-z.]+/) == nil,
+            "no raw key as text")
+    }
+
+    /// Defect 4: the chart has an axis, numbered rows with their values, a summary and the same data as a table; the
+    /// lifetime table says what each cell is, so a phone can stack it.
+    @Test(arguments: Engine.allCases) func theStatisticsExplainThemselves(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.answerRounds("normal", count: 3)
+        let stats = try player.get("/namegame/stats").text
+        #expect(stats.contains("data-bars=\"3\""))
+        #expect(stats.contains("class=\"chart-axis\""))
+        #expect(stats.ranges(of: "class=\"chart-tick-label\"").count == 3)
+        #expect(stats.ranges(of: "class=\"chart-value\"").count == 3)
+        #expect(stats.contains(">Seconds</text>"))
+        #expect(stats.contains("<figcaption id=\"times-summary\">Fastest "))
+        #expect(stats.contains("<table data-times>"))
+        #expect(stats.contains("<td data-label=\"Rounds\">"))
+        #expect(stats.contains("class=\"table-scroll\" tabindex=\"0\" role=\"region\""))
+        let japanese = try server.get(
+            "/namegame/stats", headers: ["Cookie": player.cookieHeader, "Accept-Language": "ja"]
+        ).text
+        #expect(japanese.contains("秒</text>"))
+    }
+
+    @Test(arguments: Engine.allCases) func hintModeHidesWrongFacesOverTime(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        try server.site.constants.setHotfix("namegame.hintInterval", .real(0.3))
+        let player = Player(server)
+        let page = try player.play("hint").text
+        let (round, answer) = try player.round(page)
+        #expect(!page.contains("data-hidden"))
+        sleep(seconds: 0.7)
+        let later = try player.play("hint").text
+        let hidden = later.ranges(of: "data-hidden=\"true\"").count
+        #expect((2...3).contains(hidden), "one more every 0.3 s")
+        #expect(!later.contains("data-choice=\"\(answer)\" data-key=\"\(answer + 1)\" data-hidden"), "never the answer")
+        sleep(seconds: 1.2)
+        let end = try player.play("hint").text
+        #expect(end.ranges(of: "data-hidden=\"true\"").count == 5)
+        // A hidden face cannot be chosen.
+        let hiddenChoice = (0..<6).first { $0 != answer }!
+        #expect(try player.post("/namegame/answer", "mode=hint&round=\(round)&choice=\(hiddenChoice)").status == 422)
+    }
+}

@@ -1,0 +1,154 @@
+import PropertyList
+import Storage
+import TestSupport
+import Testing
+
+@testable import ArcadeApp
+
+@Suite("The once-store on the site")
+struct OnceSiteTests {
+    @Test(arguments: Engine.allCases) func tutorialShowsUntilDismissedAcrossSessions(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        #expect(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\""))
+        #expect(
+            try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\""), "still there on reload")
+        let dismissed = try player.post("/once/dismiss", "task=tutorial.mastermind&back=/mastermind")
+        #expect(dismissed.status == 303)
+        #expect(dismissed.header("Location") == "/mastermind")
+        #expect(!(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\"")))
+        // A new browser session of the same player: still dismissed.
+        player.cookies["arcade_session"] = nil
+        #expect(!(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\"")))
+        #expect(try player.play("normal").text.contains("data-once=\"tutorial.namegame\""), "each game has its own")
+    }
+
+    /// A dismissed tutorial can still be read: every game page links its help page, which works without a script.
+    @Test(arguments: Engine.allCases) func theHelpStaysReachableAfterTheTutorialIsDismissed(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/mastermind")
+        #expect(try player.post("/once/dismiss", "task=tutorial.mastermind&back=/mastermind").status == 303)
+        let board = try player.get("/mastermind").text
+        #expect(!board.contains("data-once=\"tutorial.mastermind\"") && board.contains("href=\"/mastermind/help\""))
+        let help = try player.get("/mastermind/help")
+        #expect(help.status == 200 && help.text.contains("a round peg marks a right digit in the right place"))
+        #expect(help.text.contains("href=\"/mastermind\""))
+        #expect(try player.play("timed").text.contains("href=\"/namegame/help?mode=timed\""))
+        let nameGameHelp = try player.get("/namegame/help?mode=timed").text
+        #expect(
+            nameGameHelp.contains("Pick the face that matches the name")
+                && nameGameHelp.contains("href=\"/namegame/timed\""))
+        #expect(
+            try player.get("/namegame/help?mode=%3Cx%3E").text.contains("href=\"/namegame\""),
+            "an unknown mode links the menu")
+        // Every page names its icon, which exists (no 404 per page view).
+        #expect(board.contains("<link rel=\"icon\" href=\"/favicon.ico\">"))
+        let icon = try server.get("/favicon.ico")
+        #expect(icon.status == 200 && icon.header("Content-Type") == "image/x-icon" && icon.body.count > 1000)
+    }
+
+    @Test(arguments: Engine.allCases) func tutorialGoesAfterTwoGames(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        for _ in 0..<2 {
+            let game = try player.startMastermind()
+            #expect(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\""))
+            try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
+            try player.post("/mastermind/new", "")
+        }
+        #expect(!(try player.get("/mastermind").text.contains("data-once=\"tutorial.mastermind\"")))
+    }
+
+    @Test(arguments: Engine.allCases) func whatsNewShowsOncePerVersion(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        #expect(!(try player.get("/").text.contains("data-once=\"whatsnew\"")), "not for a first visit")
+        // What's new is for players: someone who has only looked has no row, and nothing to compare.
+        #expect(try player.post("/once/dismiss", "task=tutorial.mastermind&back=/").status == 303)
+        try server.site.constants.setHotfix("site.version", .string("1.1.0"))
+        let first = try player.get("/").text
+        #expect(first.contains("data-once=\"whatsnew\""))
+        #expect(first.contains("1.1.0"))
+        #expect(!(try player.get("/").text.contains("data-once=\"whatsnew\"")), "once per version")
+        try server.site.constants.setHotfix("site.version", .string("1.2.0"))
+        #expect(try player.get("/").text.contains("data-once=\"whatsnew\""))
+        #expect(!(try player.get("/").text.contains("data-once=\"whatsnew\"")))
+        let newcomer = Player(server)
+        #expect(!(try newcomer.get("/").text.contains("data-once=\"whatsnew\"")))
+    }
+
+    /// Bookkeeping queued at one version and written after a hotfix changed it belongs to the version it was
+    /// seen at: otherwise the new version looks already seen, and its what's new never shows.
+    @Test(arguments: Engine.allCases) func whatsNewQueuedBeforeAVersionChangeKeepsItsVersion(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine, routes: nil) { $0.commitDelay = 0.4 }
+        defer { server.stop() }
+        let player = Player(server)
+        let other = Player(server)
+        try player.get("/")
+        #expect(try player.post("/once/dismiss", "task=tutorial.mastermind&back=/").status == 303)
+        try other.get("/")
+        try server.site.constants.setHotfix("site.version", .string("1.1.0"))
+        // Keep the writer busy with someone else's commit, so the page's bookkeeping waits in its queue.
+        let busy = try RawClient(port: server.port)
+        let body = "task=tutorial.mastermind&back=/&csrf=\(other.csrf)"
+        busy.send(
+            "POST /once/dismiss HTTP/1.1\r\nHost: t\r\nCookie: \(other.cookieHeader)\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        )
+        sleep(seconds: 0.1)
+        let asked = WallClock.milliseconds(WallClock.system)
+        #expect(try player.get("/").text.contains("data-once=\"whatsnew\""))
+        let answered = WallClock.milliseconds(WallClock.system)
+        try server.site.constants.setHotfix("site.version", .string("1.2.0"))
+        #expect(try busy.readResponse(timeout: 5).status == 303)
+        #expect(try player.post("/once/dismiss", "task=tutorial.namegame&back=/").status == 303, "after the queue")
+        #expect(try player.get("/").text.contains("data-once=\"whatsnew\""), "1.2.0 is new to this player")
+        // The mark is dated when the page was seen, not when the writer got to it.
+        let seen = try Database(location: server.database).first(
+            "SELECT MIN(at_ms) AS at FROM once_marks WHERE task = 'whatsnew'")
+        let at = try #require(seen?.int("at"))
+        #expect((asked...answered).contains(Int64(at)), "marked at \(at), seen between \(asked) and \(answered)")
+    }
+
+    @Test(arguments: Engine.allCases) func firstMastermindWinRemindsOfTheNameGameUntilPlayed(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        #expect(!(try player.get("/").text.contains("data-once=\"namegame.try\"")))
+        let game = try player.startMastermind()
+        try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
+        #expect(try player.get("/").text.contains("data-once=\"namegame.try\""))
+        #expect(try player.get("/mastermind").text.contains("data-once=\"namegame.try\""))
+        let db = try Database(location: server.database)
+        let expires = try #require(
+            try db.first("SELECT expires_ms - created_ms AS span FROM once_todos WHERE task = 'namegame.try'")?.int(
+                "span"))
+        #expect(expires == 3 * 86_400 * 1000, "until(3 days)")
+        #expect(try player.get("/progress").text.contains("data-todo=\"namegame.try\""))
+        // Playing the Name Game marks it done.
+        let round = try player.round(try player.play("normal").text)
+        try player.post("/namegame/answer", "mode=normal&round=\(round.id)&choice=\(round.answer)")
+        #expect(!(try player.get("/").text.contains("data-once=\"namegame.try\"")))
+        let progress = try player.get("/progress").text
+        #expect(progress.contains("data-task=\"mastermind.won\" data-count=\"1\""))
+        #expect(progress.contains("data-task=\"namegame.played\" data-count=\"1\""))
+        #expect(progress.contains("data-empty=\"todo\""))
+    }
+
+    @Test(arguments: Engine.allCases) func dismissRefusesUnknownTasksAndForeignPlaces(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/")
+        #expect(try player.post("/once/dismiss", "task=mastermind.won&back=/").status == 400)
+        for back in ["//evil.example/", "https://evil.example/", "javascript:alert(1)", "/\\evil"] {
+            let response = try player.post("/once/dismiss", "task=tutorial.namegame&back=\(back.addingFormEncoding)")
+            #expect(response.header("Location") == "/", "\(back)")
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import Files
+import Storage
+import TestSupport
+import Testing
+
+@testable import ArcadeApp
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Admin → People over HTTP", .serialized)
+struct PeopleSiteTests {
+    /// A site whose people file holds `json` (an empty list by default).
+    static func server(people json: String = "[]") throws -> SiteServer {
+        let scratch = ScratchDirectory()
+        _ = system("cp -r Config '\(scratch.path)/Config'")
+        scratch.write("Config/people.json", json)
+        scratch.write(
+            "Config/Constants_people.plist",
+            "<plist><dict><key>namegame.profiles</key><string>\(scratch.path)/Config/people.json</string></dict></plist>"
+        )
+        return try SiteServer(routes: nil) { options in
+            options.config = scratch.path + "/Config"
+            options.environments = ["people"]
+            _ = scratch  // kept alive with the options' paths
+        }
+    }
+
+    @Test func anAddedPersonIsAskedInARound() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let admin = Player(server)
+        try admin.signInAsAdmin()
+        let added = try admin.upload(
+            "/admin/people", [("first", "Zed"), ("last", "Quill"), ("title", "Engineer")],
+            files: [UploadFile(field: "photo", name: "zed.png", type: "image/png", bytes: Images.png)])
+        #expect(added.status == 303, "\(added.text)")
+        let list = try admin.get("/admin/people").text
+        #expect(list.contains("Zed Quill"))
+        let photo = try #require(
+            Player.attribute("src", in: String(list[list.firstRange(of: "data-person=")!.lowerBound...])))
+        #expect(photo.hasPrefix("/photos/") && photo.hasSuffix(".png") && !photo.contains("zed"))
+        // Served with its type, for good, never sniffed.
+        let served = try server.get(photo)
+        #expect(served.status == 200)
+        #expect(served.header("Content-Type") == "image/png")
+        #expect(served.header("X-Content-Type-Options") == "nosniff")
+        #expect(served.header("Cache-Control")?.contains("max-age=31536000") == true)
+        #expect(served.body == Images.png)
+        #expect([400, 404].contains(try server.get("/photos/../site.sqlite").status))
+        #expect(try server.get("/photos/..%2Fsite.sqlite").status == 404)
+        #expect(try server.get("/photos/0123456789abcdef0123456789abcdef.svg").status == 404)
+        // Stored beside the database.
+        #expect(access(server.scratch.path + "/photos/" + photo.dropFirst("/photos/".count), R_OK) == 0)
+        // The only person: every round asks for them.
+        let player = Player(server)
+        let round = try player.play("normal").text
+        #expect(round.contains("Who is Zed Quill?") || round.contains("Zed Quill"), "\(round)")
+        let audit = try admin.get("/admin/audit").text
+        #expect(audit.contains("add person") && audit.contains("Zed Quill"))
+    }
+
+    @Test func svgAndRenamedTextAreRefusedAndChangeNothing() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let admin = Player(server)
+        try admin.signInAsAdmin()
+        for file in [
+            UploadFile(field: "photo", name: "face.svg", type: "image/svg+xml", bytes: Images.svg),
+            UploadFile(field: "photo", name: "face.png", type: "image/png", bytes: Array("just some text".utf8)),
+        ] {
+            let refused = try admin.upload("/admin/people", [("first", "Eve"), ("last", "Mal")], files: [file])
+            #expect(refused.status == 422)
+            #expect(refused.text.contains("not a JPEG, PNG or WebP"))
+        }
+        let tooBig = try admin.upload(
+            "/admin/people", [("first", "Eve"), ("last", "Mal")],
+            files: [
+                UploadFile(
+                    field: "photo", name: "big.jpg", type: "image/jpeg",
+                    bytes: Images.jpeg + [UInt8](repeating: 0, count: 2 << 20))
+            ])
+        #expect(tooBig.status == 422)
+        #expect(tooBig.text.contains("larger than 2 MB"))
+        #expect(!(try admin.get("/admin/people").text.contains("Eve Mal")))
+        #expect(Files.list(server.scratch.path + "/photos")?.isEmpty ?? true, "no photo was kept")
+        // Without the CSRF token, or not signed in: nothing.
+        let stranger = Player(server)
+        try stranger.get("/")
+        let anonymous = try stranger.upload(
+            "/admin/people", [("first", "X"), ("last", "Y")],
+            files: [UploadFile(field: "photo", name: "a.png", type: "image/png", bytes: Images.png)])
+        #expect(anonymous.status == 303 && anonymous.header("Location") == "/admin/login")
+        admin.csrf = "forged"
+        let forged = try admin.upload(
+            "/admin/people", [("first", "X"), ("last", "Y")],
+            files: [UploadFile(field: "photo", name: "a.png", type: "image/png", bytes: Images.png)])
+        #expect(forged.status == 403)
+        // A body that is not multipart, or is broken, is refused.
+        admin.csrf = ""
+        try admin.get("/admin/people")
+        #expect(try admin.post("/admin/people", "first=X").status == 415)
+    }
+
+    @Test func editRetireAndDelete() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let admin = Player(server)
+        try admin.signInAsAdmin()
+        try admin.upload(
+            "/admin/people", [("first", "Ada"), ("last", "Byron")],
+            files: [UploadFile(field: "photo", name: "a.png", type: "image/png", bytes: Images.png)])
+        let db = try Database(location: server.database)
+        let id = try #require(try db.first("SELECT id FROM people")?.string("id"))
+        let edited = try admin.upload(
+            "/admin/people/\(id)", [("first", "Ada"), ("last", "Lovelace"), ("title", "Analyst")],
+            files: [UploadFile(field: "photo", name: "b.jpg", type: "image/jpeg", bytes: Images.jpeg)])
+        #expect(edited.status == 303)
+        let row = try #require(try db.first("SELECT * FROM people WHERE id = ?", [.text(id)]))
+        #expect(row.string("last_name") == "Lovelace" && row.string("job_title") == "Analyst")
+        #expect(row.string("photo")?.hasSuffix(".jpg") == true)
+        #expect(Files.list(server.scratch.path + "/photos")?.count == 1, "the replaced photo is deleted")
+        // Team mode plays current staff only.
+        #expect(try admin.post("/admin/people/\(id)/retire", "retired=1").status == 303)
+        #expect(try db.first("SELECT retired FROM people")?.int("retired") == 1)
+        let team = try Player(server).play("team").text
+        #expect(!team.contains("data-round="))
+        // Deleting asks for confirmation.
+        #expect(try admin.post("/admin/people/\(id)/delete", "").status == 422)
+        #expect(try admin.post("/admin/people/\(id)/delete", "confirm=on").status == 303)
+        #expect(try db.first("SELECT COUNT(*) AS n FROM people")?.int("n") == 0)
+        let actions = try db.query("SELECT action FROM audit ORDER BY id").compactMap { $0.string("action") }
+        #expect(actions.suffix(3) == ["edit person", "retire person", "delete person"])
+    }
+
+    @Test func importPreviewsThenConfirms() throws {
+        let server = try Self.server(
+            people: """
+                [{"id": "w1", "firstName": "Old", "lastName": "Name", "jobTitle": "Dev",
+                  "headshot": {"url": "/headshots/x.svg", "mimeType": "image/svg+xml"}}]
+                """)
+        defer { server.stop() }
+        let admin = Player(server)
+        try admin.signInAsAdmin()
+        let json = """
+            {"items": [
+              {"id": "w1", "firstName": "New", "lastName": "Name", "jobTitle": "Lead", "headshot": {"url": "//cdn/x/w1.png"}},
+              {"id": "w2", "firstName": "Bo", "lastName": "Diddley", "jobTitle": "Dev", "headshot": {"url": "//cdn/x/w2.jpg"}},
+              {"id": "w3", "firstName": "No", "lastName": "Photo", "headshot": {"url": "//cdn/x/missing.png"}},
+              {"id": "w4", "firstName": "", "lastName": "", "headshot": {"url": "//cdn/x/w4.png"}},
+              {"id": "w5", "firstName": "Svg", "lastName": "Face", "headshot": {"url": "//cdn/x/w5.png"}}
+            ], "meta": {}}
+            """
+        let preview = try admin.upload(
+            "/admin/people/import", [],
+            files: [
+                UploadFile(field: "file", name: "people.json", type: "application/json", bytes: Array(json.utf8)),
+                UploadFile(field: "photos", name: "w1.png", type: "image/png", bytes: Images.png),
+                UploadFile(field: "photos", name: "w2.jpg", type: "image/jpeg", bytes: Images.jpeg),
+                UploadFile(field: "photos", name: "w5.png", type: "image/png", bytes: Images.svg),
+            ])
+        #expect(preview.status == 200, "\(preview.text)")
+        let page = preview.text
+        #expect(page.contains("1 to add, 1 to change, 3 left out"), "\(page)")
+        #expect(page.contains("the photo missing.png is not in the upload"))
+        #expect(page.contains("w5.png is not a JPEG, PNG or WebP photo"))
+        #expect(page.contains("no name"))
+        let db = try Database(location: server.database)
+        #expect(
+            try db.first("SELECT first_name FROM people WHERE id = 'w1'")?.string("first_name") == "Old", "nothing yet")
+        let importID = try #require(Player.attribute("name=\"import\" value", in: page))
+        let confirmed = try admin.post("/admin/people/import/confirm", "import=\(importID)")
+        #expect(confirmed.status == 303)
+        #expect(try db.first("SELECT first_name FROM people WHERE id = 'w1'")?.string("first_name") == "New")
+        #expect(try db.first("SELECT COUNT(*) AS n FROM people")?.int("n") == 2)
+        #expect(try db.first("SELECT retired FROM people WHERE id = 'w2'")?.int("retired") == 0)
+        let actions = try db.query("SELECT action FROM audit ORDER BY id").compactMap { $0.string("action") }
+        #expect(actions.filter { $0.hasPrefix("import:") }.sorted() == ["import: add person", "import: edit person"])
+        // Confirming twice changes nothing more.
+        #expect(try admin.post("/admin/people/import/confirm", "import=\(importID)").status == 422)
+
+        // A CSV with a header; a cancelled import keeps no photo.
+        let before = Files.list(server.scratch.path + "/photos") ?? []
+        let csv = "first,last,title,photo_file\r\n\"Cy\",\"Young, Jr.\",Pitcher,cy.png\r\nbroken row\r\n"
+        let csvPreview = try admin.upload(
+            "/admin/people/import", [],
+            files: [
+                UploadFile(field: "file", name: "people.csv", type: "text/csv", bytes: Array(csv.utf8)),
+                UploadFile(field: "photos", name: "cy.png", type: "image/png", bytes: Images.png),
+            ])
+        #expect(csvPreview.text.contains("1 to add, 0 to change, 1 left out"), "\(csvPreview.text)")
+        #expect(csvPreview.text.contains("Cy Young, Jr."))
+        let csvID = try #require(Player.attribute("name=\"import\" value", in: csvPreview.text))
+        #expect((Files.list(server.scratch.path + "/photos") ?? []).count == before.count + 1)
+        #expect(try admin.post("/admin/people/import/cancel", "import=\(csvID)").status == 303)
+        #expect((Files.list(server.scratch.path + "/photos") ?? []) == before)
+        #expect(try db.first("SELECT COUNT(*) AS n FROM people")?.int("n") == 2)
+    }
+}

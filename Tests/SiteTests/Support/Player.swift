@@ -1,0 +1,90 @@
+import Storage
+import TestSupport
+import Testing
+
+/// A client that keeps cookies and the page's CSRF token, as a browser would.
+final class Player: @unchecked Sendable {
+    let server: any Endpoint
+    var cookies: [String: String] = [:]
+    var csrf = ""
+
+    init(_ server: any Endpoint) { self.server = server }
+
+    var cookieHeader: String { cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") }
+
+    @discardableResult
+    func get(_ path: String) throws -> WireResponse {
+        let response = try server.get(path, headers: ["Cookie": cookieHeader])
+        absorb(response)
+        return response
+    }
+
+    @discardableResult
+    func post(_ path: String, _ body: String, fragment: Bool = false) throws -> WireResponse {
+        var headers = ["Cookie": cookieHeader]
+        if fragment { headers["X-Fragment"] = "board" }
+        let response = try server.post(
+            path, body: body.isEmpty ? "csrf=\(csrf)" : "csrf=\(csrf)&" + body, headers: headers)
+        absorb(response)
+        return response
+    }
+
+    func absorb(_ response: WireResponse) {
+        for (name, value) in response.cookies { cookies[name] = value }
+        if let range = response.text.firstRange(of: "name=\"csrf-token\" content=\"") {
+            csrf = String(response.text[range.upperBound...].prefix { $0 != "\"" })
+        }
+    }
+
+    /// Starts a Mastermind game as the "new game" button does; returns its id (read `secret()` after).
+    @discardableResult
+    func startMastermind() throws -> String {
+        if csrf.isEmpty { try get("/") }
+        let board = try post("/mastermind/new", "", fragment: true)
+        return try #require(Self.attribute("data-game", in: board.text))
+    }
+
+    /// A Name Game mode's page, pressing Start first if the player has never played it.
+    @discardableResult
+    func play(_ mode: String) throws -> WireResponse {
+        let page = try get("/namegame/\(mode)")
+        guard page.text.contains("data-start") else { return page }
+        try post("/namegame/next", "mode=\(mode)")
+        return try get("/namegame/\(mode)")
+    }
+
+    func secret() throws -> String {
+        let db = try Database(location: server.database)
+        return try #require(
+            try db.first("SELECT secret FROM mastermind_games ORDER BY id DESC LIMIT 1")?.string("secret"))
+    }
+
+    static func attribute(_ name: String, in html: String) -> String? {
+        html.firstRange(of: "\(name)=\"").map { String(html[$0.upperBound...].prefix { $0 != "\"" }) }
+    }
+}
+
+/// A wrong guess for a secret (never the secret itself).
+func wrong(_ secret: String, _ n: Int) -> String {
+    var candidate = String(format4(n))
+    if candidate == secret { candidate = String(format4(n + 1)) }
+    return candidate
+}
+
+func format4(_ n: Int) -> String {
+    let digits = (0..<4).map { String((n >> (3 * (3 - $0))) & 7) }
+    return digits.joined()
+}
+
+extension String {
+    var addingFormEncoding: String {
+        var out = ""
+        for byte in utf8 {
+            switch byte {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: out.unicodeScalars.append(Unicode.Scalar(byte))
+            default: out += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return out
+    }
+}
