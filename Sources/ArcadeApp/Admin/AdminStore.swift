@@ -5,7 +5,7 @@ import Storage
 import Glibc
 #endif
 
-/// Admin accounts, their sessions, failed sign-ins and the audit log.
+/// Admin accounts, their sessions and the audit log (failed sign-ins are `SignInLimits`', in memory).
 /// Passwords are hashed with PBKDF2-HMAC-SHA256 (600,000 iterations) and
 /// compared in constant time; session tokens are 256 random bits, of which
 /// only a hash is stored.
@@ -13,11 +13,11 @@ struct AdminStore: Sendable {
     let pool: DatabasePool
     /// Seconds since the epoch; injected so tests can age sessions and failures.
     var clock: @Sendable () -> Int = { Int(WallClock.system()) }
+    /// Every password hash a request asks for waits here (the command line's do not).
+    var hashing = HashGate()
     static let iterations = 600_000
     /// Sessions end after this long without a request.
     static let idleSeconds = 30 * 60
-    static let maxFailures = 5
-    static let failureWindow = 15 * 60
 
     struct Admin: Sendable, Equatable {
         let id: Int
@@ -82,21 +82,6 @@ struct AdminStore: Sendable {
             iterations: account?.iterations ?? Self.iterations)
         guard let account, Crypto.constantTimeEqual(computed, account.hash) else { return nil }
         return Admin(id: account.id, name: name)
-    }
-
-    func recentFailures(name: String, address: String) throws -> Int {
-        try pool.connection().scalar(
-            Int.self, "SELECT COUNT(*) AS n FROM admin_failures WHERE name = ? AND address = ? AND at > ?",
-            [.text(name), .text(address), SQLValue(clock() - Self.failureWindow)])
-    }
-
-    func recordFailure(name: String, address: String) throws {
-        try pool.write { db in
-            try db.execute(
-                "INSERT INTO admin_failures (name, address, at) VALUES (?, ?, ?)",
-                [.text(name), .text(address), SQLValue(clock())])
-            try db.execute("DELETE FROM admin_failures WHERE at < ?", [SQLValue(clock() - Self.failureWindow)])
-        }
     }
 
     /// A new session: the token for the cookie.

@@ -22,6 +22,9 @@ public struct ServeOptions: Sendable {
     public var secureCookies = false
     /// Seconds added to every commit: a slow disk, for tests (no flag).
     public var commitDelay: Double = 0
+    /// Password hashes computed at once (each takes a core for a moment), and how many more may wait.
+    public var hashThreads = 1
+    public var hashQueue = 4
     /// The wall clock, in seconds since 1970 (tests move it; no flag). The daily code reads its day from it.
     public var clock: @Sendable () -> Double = WallClock.system
 
@@ -123,6 +126,9 @@ public struct ServeOptions: Sendable {
         seconds(
             "--write-timeout", "ARCADE_WRITE_TIMEOUT", "a response may stall on a client that does not read",
             \.writeTimeout),
+        integer(
+            "--hash-threads", "ARCADE_HASH_THREADS", "N",
+            "password hashes at once (sign-ins beyond them and a short queue get 503)", \.hashThreads, 1...64),
         toggle("--access-log", "ARCADE_ACCESS_LOG", "one line per request on standard output", \.server.accessLog),
     ]
 

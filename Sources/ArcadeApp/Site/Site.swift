@@ -53,7 +53,9 @@ public final class Site: Sendable {
             try Localizer.load(directory: options.localizations, overlay: overlay, log: { Log.info($0) })
         }
         hotfixes = StringHotfixes(pool: pool, clock: options.clock, overlay: overlay)
-        admins = AdminStore(pool: pool, clock: { [clock = options.clock] in Int(clock()) })
+        admins = AdminStore(
+            pool: pool, clock: { [clock = options.clock] in Int(clock()) },
+            hashing: HashGate(slots: options.hashThreads, queue: options.hashQueue))
         interceptions = InterceptionsStore(pool: pool, clock: options.clock)
         try StartupError.reading(database, as: StartupError.database) { [admins, hotfixes] in
             try Site.firstAdmin(admins)
@@ -159,7 +161,7 @@ public final class Site: Sendable {
             store: services.admins, pages: pages, identity: identity,
             secureCookies: options.secureCookies, hotfixes: services.editor,
             interceptions: services.interceptions, people: services.people,
-            schedule: services.schedule, version: services.version)
+            schedule: services.schedule, limits: services.signIns, version: services.version)
         admin.addRoutes(
             to: AdminRoutes(
                 site: site, api: api, identity: identity, errors: errors, store: services.admins,

@@ -99,13 +99,6 @@ struct AdminTests {
         now.add(-(30 * 60 + 1), ordering: .relaxed)
         #expect(try store.session(token) == nil, "an expired session is deleted, not merely refused")
         #expect(try Database(location: location).first("SELECT COUNT(*) AS n FROM admin_sessions")?.int("n") == 0)
-        // Failed sign-ins count for 15 minutes, then stop counting.
-        for _ in 0..<5 { try store.recordFailure(name: "erin", address: "192.0.2.1") }
-        #expect(try store.recentFailures(name: "erin", address: "192.0.2.1") == 5)
-        now.add(15 * 60 - 1, ordering: .relaxed)
-        #expect(try store.recentFailures(name: "erin", address: "192.0.2.1") == 5)
-        now.add(1, ordering: .relaxed)
-        #expect(try store.recentFailures(name: "erin", address: "192.0.2.1") == 0)
     }
 
     @Test(arguments: Engine.allCases) func anIdleSessionSendsTheAdminBackToSignIn(_ engine: Engine) throws {
@@ -123,16 +116,16 @@ struct AdminTests {
         #expect(try player.get("/api/admin/session").status == 401)
     }
 
-    @Test(arguments: Engine.allCases) func fiveFailuresPerAccountAndAddressGive429(_ engine: Engine) throws {
+    @Test(arguments: Engine.allCases) func fiveFailuresOnAnAccountMakeItWait(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         try server.site.admins.create(name: "carol", password: "correct horse battery")
         let player = Player(server)
         for _ in 0..<5 { #expect(try signIn(player, "carol", "guess").status == 401) }
-        let throttled = try signIn(player, "carol", "correct horse battery")
+        let throttled = try signIn(Player(server, from: "127.0.0.9"), "carol", "correct horse battery")
         #expect(throttled.status == 429, "even the right password waits")
-        #expect(throttled.header("Retry-After") == "900")
-        #expect(try signIn(player, "dave", "whatever").status == 401, "another account is not throttled")
+        #expect(Int(throttled.header("Retry-After") ?? "") ?? 0 >= 1)
+        #expect(try signIn(Player(server, from: "127.0.0.8"), "dave", "whatever").status == 401)
     }
 
     @Test(arguments: Engine.allCases) func signInNeedsTheFormToken(_ engine: Engine) throws {
