@@ -162,11 +162,11 @@ final class Connection {
         served += 1
         headStarted = 0
         var request = consume parsed
-        request.remoteAddress = remoteAddress
+        request.remoteAddress = loop.configuration.trustedProxies.client(peer: remoteAddress, headers: request.headers)
         let keepAlive = request.wantsKeepAlive && served < loop.configuration.maxRequestsPerConnection && !loop.draining
         let info = RequestInfo(
             method: request.method, target: request.target, version: request.version,
-            keepAlive: keepAlive, start: loop.now)
+            keepAlive: keepAlive, start: loop.now, client: request.remoteAddress)
         if !keepAlive { closeWhenFlushed = true }
         let handler = loop.context.responder.handler(for: &request)
         switch handler {
@@ -243,7 +243,8 @@ final class Connection {
     private func refuse(_ status: Status, _ reason: String, target: String) {
         closeWhenFlushed = true
         unparsed = []
-        let info = RequestInfo(method: nil, target: target, version: .http11, keepAlive: false, start: loop.now)
+        let info = RequestInfo(
+            method: nil, target: target, version: .http11, keepAlive: false, start: loop.now, client: remoteAddress)
         var response = loop.context.responder.refusal(HTTPError(status, reason))
         response.headers.remove("Connection")
         enqueue(response, info)

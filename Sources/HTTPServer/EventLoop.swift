@@ -243,6 +243,8 @@ final class EventLoop: @unchecked Sendable {
     func logAccess(_ info: RequestInfo, status: Int, bytes: Int) {
         guard configuration.accessLog else { return }
         let micros = (Clock.now() - info.start) / 1000
+        accessLog.append(contentsOf: (info.client.isEmpty ? "-" : info.client).utf8.prefix(64))
+        accessLog.append(0x20)
         accessLog.append(contentsOf: (info.method?.description ?? "-").utf8)
         accessLog.append(0x20)
         accessLog.append(contentsOf: info.target.utf8.prefix(2048))
@@ -280,4 +282,6 @@ struct RequestInfo: Sendable {
     var version: HTTPVersion
     var keepAlive: Bool
     var start: Int64
+    /// The client's address, as the access log names it.
+    var client: String
 }

@@ -34,6 +34,8 @@ public struct ServerConfiguration: Sendable {
     public var heartbeatInterval: Double = 15
     /// Seconds granted to in-flight requests on shutdown.
     public var shutdownGrace: Double = 4
+    /// Peers whose `Forwarded` / `X-Forwarded-For` name the client (`request.remoteAddress`, the access log).
+    public var trustedProxies = TrustedProxies()
     /// One line per request on standard output.
     public var accessLog = true
     /// The `Server` header's value; nil sends none.

@@ -25,6 +25,8 @@ public struct ServeOptions: Sendable {
     /// Password hashes computed at once (each takes a core for a moment), and how many more may wait.
     public var hashThreads = 1
     public var hashQueue = 4
+    /// `--trusted-proxies` as given, for `--help`.
+    var trustedProxiesText = ""
     /// The wall clock, in seconds since 1970 (tests move it; no flag). The daily code reads its day from it.
     public var clock: @Sendable () -> Double = WallClock.system
 
@@ -129,6 +131,16 @@ public struct ServeOptions: Sendable {
         integer(
             "--hash-threads", "ARCADE_HASH_THREADS", "N",
             "password hashes at once (sign-ins beyond them and a short queue get 503)", \.hashThreads, 1...64),
+        Option(
+            flag: "--trusted-proxies", variable: "ARCADE_TRUSTED_PROXIES", placeholder: "CIDR[,CIDR]",
+            help: "reverse proxies whose Forwarded / X-Forwarded-For name the client (default: none)",
+            current: { $0.trustedProxiesText.isEmpty ? "none" : $0.trustedProxiesText }
+        ) {
+            guard let proxies = TrustedProxies(parsing: $1) else { return false }
+            $0.server.trustedProxies = proxies
+            $0.trustedProxiesText = $1
+            return true
+        },
         toggle("--access-log", "ARCADE_ACCESS_LOG", "one line per request on standard output", \.server.accessLog),
     ]
 

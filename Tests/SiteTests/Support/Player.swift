@@ -9,6 +9,8 @@ final class Player: @unchecked Sendable {
     var csrf = ""
     /// The loopback address this player connects from (127.0.0.x), or nil for 127.0.0.1.
     var address: String?
+    /// More headers on every request (a proxy's `X-Forwarded-For`, say).
+    var headers: [String: String] = [:]
 
     init(_ server: any Endpoint, from address: String? = nil) {
         self.server = server
@@ -19,14 +21,15 @@ final class Player: @unchecked Sendable {
 
     @discardableResult
     func get(_ path: String) throws -> WireResponse {
-        let response = try server.get(path, headers: ["Cookie": cookieHeader], from: address)
+        let response = try server.get(
+            path, headers: headers.merging(["Cookie": cookieHeader]) { $1 }, from: address)
         absorb(response)
         return response
     }
 
     @discardableResult
     func post(_ path: String, _ body: String, fragment: Bool = false) throws -> WireResponse {
-        var headers = ["Cookie": cookieHeader]
+        var headers = self.headers.merging(["Cookie": cookieHeader]) { $1 }
         if fragment { headers["X-Fragment"] = "board" }
         let response = try server.post(
             path, body: body.isEmpty ? "csrf=\(csrf)" : "csrf=\(csrf)&" + body, headers: headers, from: address)
