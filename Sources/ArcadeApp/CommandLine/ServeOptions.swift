@@ -25,6 +25,10 @@ public struct ServeOptions: Sendable {
     /// Password hashes computed at once (each takes a core for a moment), and how many more may wait.
     public var hashThreads = 1
     public var hashQueue = 4
+    /// Actions by visitors without a player cookie (each makes a player) allowed per client address a minute.
+    public var newPlayersPerMinute = 30
+    /// Writes waiting for the database writer at once; more get 503.
+    public var maxQueuedWrites = 4096
     /// `--trusted-proxies` as given, for `--help`.
     var trustedProxiesText = ""
     /// The wall clock, in seconds since 1970 (tests move it; no flag). The daily code reads its day from it.
@@ -141,6 +145,14 @@ public struct ServeOptions: Sendable {
             $0.trustedProxiesText = $1
             return true
         },
+        integer(
+            "--new-players-per-minute", "ARCADE_NEW_PLAYERS_PER_MINUTE", "N",
+            "players an address may make a minute (each action without a player cookie makes one; more get 429)",
+            \.newPlayersPerMinute, 1...100_000),
+        integer(
+            "--max-queued-writes", "ARCADE_MAX_QUEUED_WRITES", "N",
+            "writes waiting for the database at once; more get 503",
+            \.maxQueuedWrites, 1...1_000_000),
         toggle("--access-log", "ARCADE_ACCESS_LOG", "one line per request on standard output", \.server.accessLog),
     ]
 

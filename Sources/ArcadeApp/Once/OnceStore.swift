@@ -122,7 +122,9 @@ struct OnceStore: Sendable {
                     install: Double(install), version: Double(seen ?? Int(now)) / 1000,
                     session: Double(started ?? Int(now)) / 1000),
                 sawEarlierVersion: earlier > 0)
-            if seen == nil || started == nil {
+            // A new version is stored when first seen (a few rows a player, ever); a new session only with the
+            // player's next write, so page views without the session cookie never add a row each.
+            if seen == nil {
                 let anchors = entry.anchors
                 pool.writeLater({ [self] db in try ensureRows(visitor, anchors, version: siteVersion, db) }) { error in
                     if let error { Log.error("once-store anchors: \(error)") }

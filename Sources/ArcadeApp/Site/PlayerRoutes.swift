@@ -7,9 +7,10 @@ struct PlayerRoutes {
     let pages: RouterGroup<PlayerContext>
     let actions: RouterGroup<PlayerContext>
 
-    init(_ players: RouterGroup<PlayerContext>, identity: Identity, pages: Pages) {
+    init(_ players: RouterGroup<PlayerContext>, identity: Identity, pages: Pages, newPlayers: TokenBuckets) {
         self.pages = players
-        actions = players.adding(CSRFCheck(identity: identity, pages: pages)).running(.pool)
+        actions = players.adding(CSRFCheck(identity: identity, pages: pages))
+            .adding(NewPlayerLimit(buckets: newPlayers)).running(.pool)
     }
 
     private init(pages: RouterGroup<PlayerContext>, actions: RouterGroup<PlayerContext>) {

@@ -36,7 +36,8 @@ public final class Site: Sendable {
 
     /// `adding`: more player routes, beside the site's (tests add some).
     init(options: ServeOptions, adding extra: (PlayerRoutes) -> Void) throws {
-        let pool = DatabasePool(location: options.database, commitDelay: options.commitDelay)
+        let pool = DatabasePool(
+            location: options.database, commitDelay: options.commitDelay, maxQueued: options.maxQueuedWrites)
         self.pool = pool
         let database = options.database.description
         // What start-up keeps in the database, read or made at once (a database error names the file).
@@ -140,7 +141,10 @@ public final class Site: Sendable {
             UpdateNotice(
                 interceptions: services.interceptions, identity: identity, pages: pages,
                 once: services.once, clientVersion: services.version))
-        let player = PlayerRoutes(players, identity: identity, pages: pages)
+        let newPlayers = TokenBuckets(
+            capacity: options.newPlayersPerMinute, refill: 60 / Double(max(1, options.newPlayersPerMinute)),
+            clock: options.clock)
+        let player = PlayerRoutes(players, identity: identity, pages: pages, newPlayers: newPlayers)
         let games = player.adding(UpdateRequired(pages: pages))
         HomeController(pages: pages, once: services.once, secureCookies: options.secureCookies).addRoutes(to: player)
         OnceController(store: services.once, pages: pages).addRoutes(to: player)
