@@ -16,7 +16,10 @@ final class Connection {
     private unowned let loop: EventLoop
     private var parser: RequestParser
     /// The peer's address, read once at accept.
-    private let remoteAddress: String
+    let remoteAddress: String
+    /// Accepted beyond `maxConnections`, from the health reserve: it may ask for `/healthz`, once.
+    private let healthOnly: Bool
+    private var streamStarted: Int64 = 0
     private var output = OutputQueue()
     private var unparsed: [UInt8] = []
     private var served = 0
@@ -42,19 +45,23 @@ final class Connection {
     private static let highWater = 256 * 1024
     private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-    init(fd: Int32, id: UInt64, loop: EventLoop) {
+    init(fd: Int32, id: UInt64, loop: EventLoop, address: String, healthOnly: Bool = false) {
         self.fd = fd
         self.id = id
         self.loop = loop
+        self.healthOnly = healthOnly
         parser = RequestParser(limits: loop.configuration.limits)
-        var text = [CChar](repeating: 0, count: 64)
-        remoteAddress =
-            csys_peer_address(fd, &text, Int32(text.count)) == 0
-            ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        remoteAddress = address
         accepted = loop.now
         lastRead = accepted
         lastWrite = accepted
         lastActivity = accepted
+    }
+
+    static func peerAddress(_ fd: Int32) -> String {
+        var text = [CChar](repeating: 0, count: 64)
+        guard csys_peer_address(fd, &text, Int32(text.count)) == 0 else { return "" }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Nothing in progress: safe to close on shutdown.
@@ -162,6 +169,10 @@ final class Connection {
         served += 1
         headStarted = 0
         var request = consume parsed
+        if healthOnly {
+            guard request.rawPath == "/healthz" else { return refuse(.serviceUnavailable, "too many connections") }
+            closeWhenFlushed = true
+        }
         request.remoteAddress = loop.configuration.trustedProxies.client(peer: remoteAddress, headers: request.headers)
         let keepAlive = request.wantsKeepAlive && served < loop.configuration.maxRequestsPerConnection && !loop.draining
         let info = RequestInfo(
@@ -220,8 +231,12 @@ final class Connection {
         // A request that began before shutdown still learns the connection ends.
         var keepAlive = info.keepAlive && !loop.draining
         if case .events(let channel, _) = response.body, info.method != .head, response.status == .ok, !loop.draining {
+            guard loop.context.budget.openStream() else {
+                return enqueue(Self.refusal(loop, .serviceUnavailable, "too many event streams"), info)
+            }
             // The stream's end is the connection's: no further request is read on it.
             streamChannel = channel
+            streamStarted = loop.now
             keepAlive = false
             loop.streamOpened()
         } else if !keepAlive {
@@ -240,14 +255,20 @@ final class Connection {
         loop.logAccess(info, status: response.status.code, bytes: sendsBody ? response.body.count : 0)
     }
 
-    private func refuse(_ status: Status, _ reason: String, target: String) {
+    private func refuse(_ status: Status, _ reason: String, target: String = "-") {
         closeWhenFlushed = true
         unparsed = []
         let info = RequestInfo(
             method: nil, target: target, version: .http11, keepAlive: false, start: loop.now, client: remoteAddress)
+        enqueue(Self.refusal(loop, status, reason), info)
+    }
+
+    /// The site's page for a refusal; a 503 says when to come back.
+    private static func refusal(_ loop: EventLoop, _ status: Status, _ reason: String) -> Response {
         var response = loop.context.responder.refusal(HTTPError(status, reason))
         response.headers.remove("Connection")
-        enqueue(response, info)
+        if status == .serviceUnavailable { response.headers.set("Retry-After", "1") }
+        return response
     }
 
     private func flush() {
@@ -311,8 +332,10 @@ final class Connection {
         if lingering {
             if now >= lingerDeadline { close() }
         } else if streamChannel != nil {
-            // Idle is a stream's normal state; only a client that stopped reading is closed.
+            // Idle is a stream's normal state; only a client that stopped reading is closed. A stream ends after its
+            // lifetime (the client reconnects after the `retry:` it was sent), so none holds a connection forever.
             if !output.isEmpty && now - lastWrite >= Clock.nanoseconds(config.writeTimeout) { close() }
+            if output.isEmpty && now - streamStarted >= Clock.nanoseconds(config.streamLifetime) { close() }
         } else if !output.isEmpty {
             if now - lastWrite >= Clock.nanoseconds(config.writeTimeout) { close() }
         } else if waitingForHandler {
@@ -351,7 +374,10 @@ final class Connection {
     func close() {
         guard !closed else { return }
         closed = true
-        if streamChannel != nil { loop.streamClosed() }
+        if streamChannel != nil {
+            loop.streamClosed()
+            loop.context.budget.closeStream()
+        }
         output.removeAll()
         Glibc.close(fd)
         loop.forget(self)

@@ -13,6 +13,7 @@ final class ServerContext: Sendable {
     let responder: any Responder
     let pool: BlockingPool
     let openConnections = Atomic<Int>(0)
+    let budget: ConnectionBudget
     let serverLine: [UInt8]?
     let refusal: [UInt8]
 
@@ -20,6 +21,7 @@ final class ServerContext: Sendable {
         self.configuration = configuration
         self.responder = responder
         self.pool = pool
+        budget = ConnectionBudget(configuration)
         serverLine = configuration.serverName.map { Array("Server: \($0)\r\n".utf8) }
         let body = "503 Service Unavailable: too many connections\n"
         refusal = Array(
@@ -140,7 +142,9 @@ final class EventLoop: @unchecked Sendable {
                 }
                 return
             }
-            if context.openConnections.wrappingAdd(1, ordering: .relaxed).newValue > limit {
+            let open = context.openConnections.wrappingAdd(1, ordering: .relaxed).newValue
+            let address = Connection.peerAddress(fd)
+            guard open <= limit + configuration.healthReserve, context.budget.open(address) else {
                 // Graceful refusal: a short 503, then close.
                 _ = context.refusal.withUnsafeBytes { csys_send(fd, $0.baseAddress, $0.count) }
                 close(fd)
@@ -155,13 +159,15 @@ final class EventLoop: @unchecked Sendable {
             else {
                 close(fd)
                 context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+                context.budget.close(address)
                 continue
             }
             nextID += 1
             if Int(fd) >= connections.count {
                 connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
             }
-            connections[Int(fd)] = Connection(fd: fd, id: nextID, loop: self)
+            connections[Int(fd)] = Connection(
+                fd: fd, id: nextID, loop: self, address: address, healthOnly: open > limit)
             openCount += 1
         }
     }
@@ -170,6 +176,7 @@ final class EventLoop: @unchecked Sendable {
         connections[Int(connection.fd)] = nil
         openCount -= 1
         context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+        context.budget.close(connection.remoteAddress)
     }
 
     private func handleInbox() {

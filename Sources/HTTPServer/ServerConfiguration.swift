@@ -14,6 +14,14 @@ public struct ServerConfiguration: Sendable {
     public var limits = ParserLimits()
     /// Most connections open at once; more are answered 503 and closed.
     public var maxConnections = 10_000
+    /// Most connections one client address may hold (loopback included; trusted proxies have no cap).
+    public var maxConnectionsPerAddress = 64
+    /// Connections beyond `maxConnections` accepted for `/healthz` only, so a full site still says it is alive.
+    public var healthReserve = 16
+    /// The share of `maxConnections` event streams may take; more are answered 503.
+    public var maxStreamShare = 0.5
+    /// Seconds an event stream stays open; the client then reconnects (after its `retry:`).
+    public var streamLifetime: Double = 600
     /// Requests served on one connection before it is closed.
     public var maxRequestsPerConnection = 1000
     /// Seconds to receive a whole request head (defeats slowloris).

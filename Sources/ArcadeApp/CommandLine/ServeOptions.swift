@@ -116,6 +116,13 @@ public struct ServeOptions: Sendable {
             "--max-connections", "ARCADE_MAX_CONNECTIONS", "N", "connections open at once; more get 503",
             \.server.maxConnections, 1...Int.max),
         integer(
+            "--max-connections-per-address", "ARCADE_MAX_CONNECTIONS_PER_ADDRESS", "N",
+            "connections one client address may hold (trusted proxies: no cap); more get 503",
+            \.server.maxConnectionsPerAddress, 1...Int.max),
+        seconds(
+            "--stream-lifetime", "ARCADE_STREAM_LIFETIME", "an event stream stays open before the client reconnects",
+            \.streamLifetime),
+        integer(
             "--max-body", "ARCADE_MAX_BODY", "BYTES", "largest request body; larger gets 413", \.server.limits.maxBody,
             0...Int.max),
         integer(
