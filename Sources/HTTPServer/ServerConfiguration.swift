@@ -16,8 +16,9 @@ public struct ServerConfiguration: Sendable {
     public var maxConnections = 10_000
     /// Most connections one client address may hold (loopback included; trusted proxies have no cap).
     public var maxConnectionsPerAddress = 64
-    /// Connections beyond `maxConnections` accepted for `/healthz` only, so a full site still says it is alive.
-    public var healthReserve = 16
+    /// Connections beyond `maxConnections` accepted for `/healthz` only, so a full site still says it is alive
+    /// (0: beyond the cap, a connection is refused at once, before it sends anything).
+    public var healthReserve = 0
     /// The share of `maxConnections` event streams may take; more are answered 503.
     public var maxStreamShare = 0.5
     /// Seconds an event stream stays open; the client then reconnects (after its `retry:`).

@@ -36,6 +36,8 @@ public struct ServeOptions: Sendable {
 
     public init() {
         server.limits.uploadPaths = ["/admin/people"]
+        // A full site still answers its health check (load balancers, `scripts/test`).
+        server.healthReserve = 16
     }
 
     /// Where uploaded photos are kept, when `--photos` says.
