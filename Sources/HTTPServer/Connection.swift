@@ -20,6 +20,8 @@ final class Connection {
     /// Accepted beyond `maxConnections`, from the health reserve: it may ask for `/healthz`, once.
     private let healthOnly: Bool
     private var streamStarted: Int64 = 0
+    /// The body-rate window: when it began, and the body bytes received by then.
+    private var rateWindow: (start: Int64, bytes: Int) = (0, 0)
     private var output = OutputQueue()
     private var unparsed: [UInt8] = []
     private var served = 0
@@ -50,7 +52,7 @@ final class Connection {
         self.id = id
         self.loop = loop
         self.healthOnly = healthOnly
-        parser = RequestParser(limits: loop.configuration.limits)
+        parser = RequestParser(limits: loop.context.parserLimits)
         remoteAddress = address
         accepted = loop.now
         lastRead = accepted
@@ -358,12 +360,16 @@ final class Connection {
         }
     }
 
-    /// Past the grace period, each `minBodyRate` bytes received buys one
-    /// more second, as mod_reqtimeout's MinRate does.
+    /// Each window of `bodyGracePeriod` seconds must bring `minBodyRate` bytes a second: a body sent fast and
+    /// then a byte at a time is cut in the first slow window, not once its average since the start falls.
     private func bodyTooSlow(now: Int64, _ config: ServerConfiguration) -> Bool {
         guard config.minBodyRate > 0 else { return false }
-        let elapsed = Double(now - bodyStarted) / 1e9 - config.bodyGracePeriod
-        return elapsed > 0 && Double(parser.bodyBytesReceived) < elapsed * Double(config.minBodyRate)
+        if rateWindow.start < bodyStarted { rateWindow = (bodyStarted, 0) }
+        guard now - rateWindow.start >= Clock.nanoseconds(config.bodyGracePeriod) else { return false }
+        let received = parser.bodyBytesReceived - rateWindow.bytes
+        if Double(received) < config.bodyGracePeriod * Double(config.minBodyRate) { return true }
+        rateWindow = (now, parser.bodyBytesReceived)
+        return false
     }
 
     private func timeOut(_ reason: String) {

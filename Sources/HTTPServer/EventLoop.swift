@@ -14,6 +14,8 @@ final class ServerContext: Sendable {
     let pool: BlockingPool
     let openConnections = Atomic<Int>(0)
     let budget: ConnectionBudget
+    /// The configuration's, with the responder's upload gate.
+    let parserLimits: ParserLimits
     let serverLine: [UInt8]?
     let refusal: [UInt8]
 
@@ -22,6 +24,9 @@ final class ServerContext: Sendable {
         self.responder = responder
         self.pool = pool
         budget = ConnectionBudget(configuration)
+        var limits = configuration.limits
+        limits.uploadGate = limits.uploadGate ?? responder.uploadGate
+        parserLimits = limits
         serverLine = configuration.serverName.map { Array("Server: \($0)\r\n".utf8) }
         let body = "503 Service Unavailable: too many connections\n"
         refusal = Array(

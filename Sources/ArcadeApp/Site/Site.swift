@@ -130,6 +130,13 @@ public final class Site: Sendable {
                 pages.error(error.status, language: pages.localizer.base, csrf: "", path: "/"))
         }
         router.get("/healthz") { _ in .text("ok") }
+        // Uploads (up to --max-upload) are read only for a live admin session, checked on the head. On PostgreSQL
+        // the loop may not query: a session cookie is enough there, and the route checks it after the body.
+        let postgres = options.database.dialect == .postgresql
+        router.uploadGate = { [admins = services.admins] headers in
+            guard let token = Cookies.parse(headers.values("Cookie"))[AdminController.cookie] else { return false }
+            return postgres || admins.isSignedIn(token)
+        }
         let site = router.group(context: RequestContext.init).adding(SecurityHeaders()).adding(errors)
         let players = site.adding(
             MaintenanceGate(
