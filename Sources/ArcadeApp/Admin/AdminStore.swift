@@ -70,6 +70,42 @@ struct AdminStore: Sendable {
             [.text(name), .blob(salt), .blob(hash), SQLValue(Self.iterations), SQLValue(clock())])
     }
 
+    /// A new password for an existing account, ending every session it has (except `keeping`, a token's
+    /// session: the admin who changed it stays signed in there). False when there is no such account.
+    func setPassword(name: String, password: String, keeping token: String? = nil) throws -> Bool {
+        let salt = Crypto.randomBytes(16)
+        let hash = Crypto.pbkdf2SHA256(password: Array(password.utf8), salt: salt, iterations: Self.iterations)
+        let kept = SQLValue.blob(token.map { Crypto.sha256(Array($0.utf8)) } ?? [])
+        return try pool.write { db in
+            guard let id = try db.value(Int.self, "SELECT id FROM admins WHERE name = ?", [.text(name)]) else {
+                return false
+            }
+            try db.execute(
+                "UPDATE admins SET salt = ?, hash = ?, iterations = ? WHERE id = ?",
+                [.blob(salt), .blob(hash), SQLValue(Self.iterations), SQLValue(id)])
+            try db.execute("DELETE FROM admin_sessions WHERE admin = ? AND token_hash != ?", [SQLValue(id), kept])
+            return true
+        }
+    }
+
+    /// Every account's name and when it was made, by name.
+    func list() throws -> [(name: String, created: Int)] {
+        try pool.connection().fetchAll(Account.self, "SELECT \(Account.columns) FROM admins ORDER BY name")
+            .map { ($0.name, $0.created) }
+    }
+
+    /// Removes an account and its sessions; false when there is no such account.
+    func remove(name: String) throws -> Bool {
+        try pool.write { db in
+            guard let id = try db.value(Int.self, "SELECT id FROM admins WHERE name = ?", [.text(name)]) else {
+                return false
+            }
+            try db.execute("DELETE FROM admin_sessions WHERE admin = ?", [SQLValue(id)])
+            try db.execute("DELETE FROM admins WHERE id = ?", [SQLValue(id)])
+            return true
+        }
+    }
+
     /// The admin if the password is right. A missing account costs the same
     /// hashing as a wrong password, so timing does not tell them apart.
     func verify(name: String, password: String) throws -> Admin? {

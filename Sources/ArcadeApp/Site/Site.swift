@@ -101,7 +101,7 @@ public final class Site: Sendable {
         let password = Base64URL.encode(Crypto.randomBytes(15))
         try admins.create(name: "admin", password: password)
         Log.info(
-            "created the admin account 'admin' with the password \(password) (shown once; change it with `arcade admin create`)"
+            "created the admin account 'admin' with the password \(password) (shown once; change it with `arcade admin password admin`)"
         )
     }
 
