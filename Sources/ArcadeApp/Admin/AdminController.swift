@@ -1,3 +1,4 @@
+import Crypto
 import HTTP
 import Interceptions
 import Localization
@@ -12,13 +13,14 @@ struct AdminController: Sendable {
     static let deviceCookie = "arcade_admin_device"
     let store: AdminStore
     let pages: Pages
-    let identity: Identity
     let secureCookies: Bool
     let hotfixes: AdminHotfixes
     let interceptions: InterceptionsStore
     let people: PeopleStore
     let schedule: ChangeSchedule
     let limits: SignInLimits
+    /// Signs device cookies (the site's cookie key).
+    let signer: Signer
     /// The site's version: a web client's app version, so the rule preview starts from it.
     let version: @Sendable () -> String
 
@@ -48,8 +50,7 @@ struct AdminController: Sendable {
     }
 
     func loginForm(_ request: Request, _ context: PlayerContext) throws -> Response {
-        let visitor = context.visitor
-        return loginPage(visitor, status: .ok, error: nil)
+        loginPage(context.visitor, status: .ok, error: nil)
     }
 
     func signIn(_ request: Request, _ context: PlayerContext) throws -> Response {
@@ -84,7 +85,7 @@ struct AdminController: Sendable {
         response.setCookie(
             SetCookie(name: Self.cookie, value: token, path: "/", secure: secureCookies, sameSite: .strict))
         // This browser is now known for this account: its later sign-ins skip the address and account limits.
-        let deviceValue = identity.signer.sign("device|\(name)|\(device ?? Identity.newID())")
+        let deviceValue = signer.sign("device|\(name)|\(device ?? Identity.newID())")
         response.setCookie(
             SetCookie(
                 name: Self.deviceCookie, value: deviceValue, path: "/admin/login", maxAge: 365 * 86_400,
@@ -94,7 +95,7 @@ struct AdminController: Sendable {
 
     /// The id of a device cookie issued to `name`, or nil for anything else.
     func deviceID(_ cookie: String, for name: String) -> String? {
-        guard let value = identity.signer.verify(cookie) else { return nil }
+        guard let value = signer.verify(cookie) else { return nil }
         let parts = value.split(separator: "|", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "device", parts[1] == name, Identity.isID(String(parts[2])) else {
             return nil
@@ -198,15 +199,13 @@ struct AdminController: Sendable {
     /// The sign-in form; after a failure it keeps the name typed (never the password).
     func loginPage(_ visitor: Visitor, status: Status, error: String?, name: String = "") -> Response {
         let t = pages.localizer.strings(for: visitor.language)
-        var response = pages.render(
+        return pages.render(
             "admin-login", status: status, title: t.string("admin.login.title"), for: visitor, path: "/admin/login",
             section: "admin",
             data: [
                 "error": error.map { .string(t.string($0)) } ?? .null,
                 "name": .string(String(name.prefix(64))),
             ])
-        response.headers.set("Cache-Control", "no-store")
-        return response
     }
 
     /// A stored item in a few words for the history table.

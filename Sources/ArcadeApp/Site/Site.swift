@@ -111,8 +111,7 @@ public final class Site: Sendable {
         _ options: ServeOptions, _ services: Services, pages: Pages, identity: Identity,
         extra: (PlayerRoutes) -> Void
     ) throws -> Router {
-        let router = Router()
-        router.deferredOffLoop = options.database.dialect == .postgresql
+        let router = Router(deferredOffLoop: options.database.dialect == .postgresql)
         router.channels = EventChannels()
         let errors = ErrorPages(pages: pages, identity: identity)
         let files = try StartupError.reading(options.publicDirectory, as: StartupError.unreadable) {
@@ -151,7 +150,7 @@ public final class Site: Sendable {
         let newPlayers = TokenBuckets(
             capacity: options.newPlayersPerMinute, refill: 60 / Double(max(1, options.newPlayersPerMinute)),
             clock: options.clock)
-        let player = PlayerRoutes(players, identity: identity, pages: pages, newPlayers: newPlayers)
+        let player = PlayerRoutes(players, identity: identity, newPlayers: newPlayers)
         let games = player.adding(UpdateRequired(pages: pages))
         HomeController(pages: pages, once: services.once, secureCookies: options.secureCookies).addRoutes(to: player)
         OnceController(store: services.once, pages: pages).addRoutes(to: player)
@@ -169,10 +168,11 @@ public final class Site: Sendable {
             ErrorPages(pages: pages, identity: identity, format: .json))
         services.api.addRoutes(to: api)
         let admin = AdminController(
-            store: services.admins, pages: pages, identity: identity,
+            store: services.admins, pages: pages,
             secureCookies: options.secureCookies, hotfixes: services.editor,
             interceptions: services.interceptions, people: services.people,
-            schedule: services.schedule, limits: services.signIns, version: services.version)
+            schedule: services.schedule, limits: services.signIns, signer: identity.signer,
+            version: services.version)
         admin.addRoutes(
             to: AdminRoutes(
                 site: site, api: api, identity: identity, errors: errors, store: services.admins,
