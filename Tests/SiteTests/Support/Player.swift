@@ -7,24 +7,32 @@ final class Player: @unchecked Sendable {
     let server: any Endpoint
     var cookies: [String: String] = [:]
     var csrf = ""
+    /// The loopback address this player connects from (127.0.0.x), or nil for 127.0.0.1.
+    var address: String?
+    /// More headers on every request (a proxy's `X-Forwarded-For`, say).
+    var headers: [String: String] = [:]
 
-    init(_ server: any Endpoint) { self.server = server }
+    init(_ server: any Endpoint, from address: String? = nil) {
+        self.server = server
+        self.address = address
+    }
 
     var cookieHeader: String { cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") }
 
     @discardableResult
     func get(_ path: String) throws -> WireResponse {
-        let response = try server.get(path, headers: ["Cookie": cookieHeader])
+        let response = try server.get(
+            path, headers: headers.merging(["Cookie": cookieHeader]) { $1 }, from: address)
         absorb(response)
         return response
     }
 
     @discardableResult
     func post(_ path: String, _ body: String, fragment: Bool = false) throws -> WireResponse {
-        var headers = ["Cookie": cookieHeader]
+        var headers = self.headers.merging(["Cookie": cookieHeader]) { $1 }
         if fragment { headers["X-Fragment"] = "board" }
         let response = try server.post(
-            path, body: body.isEmpty ? "csrf=\(csrf)" : "csrf=\(csrf)&" + body, headers: headers)
+            path, body: body.isEmpty ? "csrf=\(csrf)" : "csrf=\(csrf)&" + body, headers: headers, from: address)
         absorb(response)
         return response
     }
