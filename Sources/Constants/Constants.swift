@@ -20,12 +20,23 @@ public final class Constants: Sendable {
     /// Grows with every hotfix, so caches of rendered text can tell they are stale.
     public var version: Int { changes.load(ordering: .acquiring) }
 
-    public init(base: [String: PropertyListValue]) { self.base = base }
+    public let schema: Schema
+
+    public init(base: [String: PropertyListValue], schema: Schema = .open) {
+        self.base = base
+        self.schema = schema
+    }
 
     /// Reads `Constants.plist` and then `Constants_<env>.plist` for each
     /// environment name, in order.
-    public static func load(directory: String, environments: [String] = []) throws -> Constants {
+    /// Every value must fit the schema: a value out of range stops start-up, naming the file, key and range.
+    public static func load(
+        directory: String, environments: [String] = [], schema: Schema = .open
+    ) throws
+        -> Constants
+    {
         var merged: [String: PropertyListValue] = [:]
+        var source: [String: String] = [:]
         let files = ["Constants.plist"] + environments.map { "Constants_\($0).plist" }
         for (index, name) in files.enumerated() {
             let path = directory + "/" + name
@@ -44,9 +55,22 @@ public final class Constants: Sendable {
                         "\(path): '\(key)' is a \(value.typeName) here but a \(existing.typeName) in Constants.plist")
                 }
                 merged[key] = value
+                source[key] = path
             }
         }
-        return Constants(base: merged)
+        // The merged values are checked: an override may replace a default the operator's settings refuse.
+        for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
+            if let range = schema.refusal(key, value) {
+                throw Error("\(source[key] ?? directory): '\(key)' must be \(range) (it is \(Self.show(value)))")
+            }
+        }
+        if !schema.isOpen {
+            for key in schema.rules.keys.sorted() where merged[key] == nil {
+                throw Error("\(directory)/Constants.plist: '\(key)' is missing")
+            }
+        }
+        if let problem = schema.across({ merged[$0] }) { throw Error("\(directory): \(problem)") }
+        return Constants(base: merged, schema: schema)
     }
 
     /// Every live override, by key.
@@ -79,11 +103,21 @@ public final class Constants: Sendable {
         return fallback
     }
 
-    /// Sets or removes a live override; refuses a change of type.
-    public func setHotfix(_ key: String, _ value: PropertyListValue?) throws(Error) {
-        if let value, let original = base[key], original.typeName != value.typeName {
-            throw Error("'\(key)' is a \(original.typeName); a \(value.typeName) cannot replace it")
+    /// Why a hotfix would be refused (naming the allowed range), or nil.
+    public func refusal(_ key: String, _ value: PropertyListValue?) -> String? {
+        if let value {
+            if let original = base[key], original.typeName != value.typeName {
+                return "'\(key)' is a \(original.typeName); a \(value.typeName) cannot replace it"
+            }
+            if let range = schema.refusal(key, value) { return range }
         }
+        let current = hotfixes.withLock { $0 }
+        return schema.across { $0 == key ? (value ?? base[key]) : (current[$0] ?? base[$0]) }
+    }
+
+    /// Sets or removes a live override; refuses a change of type or a value out of range.
+    public func setHotfix(_ key: String, _ value: PropertyListValue?) throws(Error) {
+        if let refusal = refusal(key, value) { throw Error(refusal) }
         hotfixes.withLock { $0[key] = value }
         changes.add(1, ordering: .releasing)
     }

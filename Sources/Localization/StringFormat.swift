@@ -144,6 +144,11 @@ public enum StringFormat {
         }.sorted { $0.position < $1.position }
     }
 
+    /// The widest width or precision any placeholder asks for (hotfixes cap it: `%99999d` costs the renderer).
+    public static func widestField(in format: String) -> Int {
+        specs(Array(format.utf8)).map { max(Int($0.width) ?? 0, Int($0.precision.dropFirst()) ?? 0) }.max() ?? 0
+    }
+
     public static func format(_ format: String, _ arguments: [FormatArgument]) -> String {
         let bytes = Array(format.utf8)
         var out: [UInt8] = []

@@ -18,12 +18,15 @@ struct AdminHotfixes: Sendable {
     let pool: DatabasePool
     let constants: Constants
 
+    /// The widest field width or precision a string hotfix may ask for.
+    static let widestField = 64
+
     /// History rows for constants use this in place of a language.
     static let constantMarker = "#constant"
 
     enum Refusal: Error, Equatable {
         case unknownKey, unknownLanguage, placeholders(expected: String, got: String), tooLong
-        case wrongType(String), notEditable
+        case wrongType(String), notEditable, outOfRange(String), wideField
     }
 
     /// Parses text as a value of the constant's type.
@@ -58,7 +61,10 @@ struct AdminHotfixes: Sendable {
             let key: String = try row.decode("key")
             let text: String = try row.decode("value")
             // A constant the build no longer has, or whose type changed, keeps its row but is not applied.
-            guard let base = constants.base[key], let value = Self.parse(text, like: base) else { continue }
+            // Nor one out of its (possibly narrowed) range.
+            guard let base = constants.base[key], let value = Self.parse(text, like: base),
+                constants.refusal(key, value) == nil
+            else { continue }
             try constants.setHotfix(key, value)
             kept.insert(key)
         }
@@ -77,6 +83,7 @@ struct AdminHotfixes: Sendable {
             guard let parsed = Self.parse(text, like: base) else { return .failure(.wrongType(base.typeName)) }
             value = parsed
         }
+        if let range = constants.refusal(key, value) { return .failure(.outOfRange(range)) }
         let after = value.map(Self.text)
         guard before != after else { return .success(()) }
         try pool.write { db in
@@ -115,6 +122,7 @@ struct AdminHotfixes: Sendable {
         }
         if let value {
             guard value.utf8.count <= 4000 else { return .tooLong }
+            guard StringFormat.widestField(in: value) <= Self.widestField else { return .wideField }
             let expected = StringFormat.placeholders(in: base)
             let got = StringFormat.placeholders(in: value)
             guard expected == got else {
@@ -163,6 +171,8 @@ struct AdminHotfixes: Sendable {
         case .tooLong: t.string("admin.hotfix.long")
         case .wrongType(let type): t.string("admin.constant.type", [.string(type)])
         case .notEditable: t.string("admin.constant.noteditable")
+        case .outOfRange(let range): t.string("admin.constant.range", [.string(range)])
+        case .wideField: t.string("admin.hotfix.width", [.int(widestField)])
         case .placeholders(let expected, let got):
             t.string(
                 "admin.hotfix.placeholders",

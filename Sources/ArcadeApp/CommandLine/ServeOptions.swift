@@ -1,3 +1,4 @@
+import Constants
 import HTTPServer
 import Storage
 
@@ -29,6 +30,10 @@ public struct ServeOptions: Sendable {
     public var newPlayersPerMinute = 30
     /// Writes waiting for the database writer at once; more get 503.
     public var maxQueuedWrites = 4096
+    /// Hosts (`host` or `host:port`) `mastermind.randomOrgURL` may name, always over HTTPS.
+    public var randomHosts = ["www.random.org"]
+    /// `mastermind.randomOrgURL` may also be plain `http://` (tests' fakes; no flag).
+    public var randomOrgPlainHTTP = false
     /// `--trusted-proxies` as given, for `--help`.
     var trustedProxiesText = ""
     /// The wall clock, in seconds since 1970 (tests move it; no flag). The daily code reads its day from it.
@@ -199,6 +204,18 @@ public struct ServeOptions: Sendable {
             guard let proxies = TrustedProxies(parsing: $1) else { return false }
             $0.server.trustedProxies = proxies
             $0.trustedProxiesText = $1
+            return true
+        },
+        Option(
+            flag: "--random-hosts", variable: "ARCADE_RANDOM_HOSTS", placeholder: "HOST[,HOST]",
+            help: "hosts mastermind.randomOrgURL may name (https only)",
+            current: { $0.randomHosts.joined(separator: ",") }
+        ) {
+            let hosts = $1.split(separator: ",").map { $0.lowercased() }
+            guard !hosts.isEmpty, hosts.allSatisfy({ Constants.Form.host(ofHTTPS: "https://" + $0) == $0 }) else {
+                return false
+            }
+            $0.randomHosts = hosts
             return true
         },
         integer(

@@ -114,7 +114,10 @@ struct InterceptionsController: Sendable {
         var strings = overlay.values(for: StringOverlay.allLanguages)
         for (key, value) in overlay.values(for: language) { strings[key] = value }
         for (key, value) in strings.sorted(by: { $0.key < $1.key }) { hotfixes.append((key, .string(value))) }
-        for (key, value) in constants.hotfixValues { hotfixes.append((key, Self.json(value))) }
+        // Only constants marked for apps: paths and URLs stay on the server.
+        for (key, value) in constants.hotfixValues where constants.schema.rules[key]?.forApps == true {
+            hotfixes.append((key, Self.json(value)))
+        }
         let rules = try store.rules()
         var update: [(String, JSONValue)] = []
         var maintenance: [(String, JSONValue)] = []

@@ -62,7 +62,9 @@ struct MastermindStore: Sendable {
         guard (1...8).contains(length), (0...9).contains(low), (low...9).contains(high), attempts >= 1 else {
             return .classic
         }
-        return Rules(length: length, digitMin: low, digitMax: high, attempts: attempts)
+        let rules = Rules(length: length, digitMin: low, digitMax: high, attempts: attempts)
+        // The hint solver enumerates every code: never more than the schema allows, whatever a file says.
+        return rules.codeCount <= SiteConstants.maxCodes ? rules : .classic
     }
 
     /// A new game's rules and secret. The secret may come from random.org, so call it off the event loop,

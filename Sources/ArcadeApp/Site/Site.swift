@@ -63,7 +63,9 @@ public final class Site: Sendable {
             try hotfixes.load()
         }
         let constants = try StartupError.reading(options.config) {
-            try Constants.load(directory: options.config, environments: options.environments)
+            var schema = SiteConstants.schema(randomHosts: options.randomHosts)
+            schema.plainHTTP = options.randomOrgPlainHTTP
+            return try Constants.load(directory: options.config, environments: options.environments, schema: schema)
         }
         self.constants = constants
         let templates = try TemplateStore(directory: options.templates, dev: options.dev)

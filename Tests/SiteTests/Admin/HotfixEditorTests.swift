@@ -1,3 +1,4 @@
+import HTTP
 import Storage
 import Synchronization
 import TestSupport
@@ -122,6 +123,46 @@ struct HotfixEditorTests {
         let restarted = try Site(options: options)
         #expect(restarted.constants.int("mastermind.attempts", default: 0) == 12)
         #expect(restarted.constants.double("namegame.hintInterval", default: 0) == 1.5)
+    }
+
+    @Test func constantHotfixesStayInTheirRange() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let admin = try admin(server)
+        for value in ["0", "31", "-5"] {
+            let refused = try admin.post("/admin/constants", "key=mastermind.attempts&value=\(value)")
+            #expect(refused.status == 422)
+            #expect(refused.text.contains("Allowed: 1…30"), "\(refused.text)")
+        }
+        #expect(try admin.post("/admin/constants", "key=namegame.timedSeconds&value=0").status == 422)
+        #expect(try admin.post("/admin/constants", "key=namegame.hintInterval&value=0.001").status == 422)
+        // 8 colours ^ 7 = 2 097 152 codes: the hint solver would enumerate them all.
+        #expect(try admin.post("/admin/constants", "key=mastermind.codeLength&value=6").status == 303)
+        let huge = try admin.post("/admin/constants", "key=mastermind.codeLength&value=7")
+        #expect(huge.status == 422)
+        #expect(huge.text.contains("1000000"), "\(huge.text)")
+        #expect(server.site.constants.int("mastermind.codeLength", default: 0) == 6)
+        for url in ["https://evil.example", "http://www.random.org", "https://www.random.org@evil.example"] {
+            let refused = try admin.post("/admin/constants", "key=mastermind.randomOrgURL&value=\(URI.encode(url))")
+            #expect(refused.status == 422, "\(url)")
+            #expect(refused.text.contains("https://www.random.org"))
+        }
+        #expect(
+            try admin.post("/admin/constants", "key=mastermind.randomOrgURL&value=https://www.random.org").status == 303
+        )
+        #expect(try admin.post("/admin/constants", "key=namegame.profiles&value=/etc/passwd").status == 303)
+        // Server-side constants never reach the apps.
+        let api = try server.get("/api/interceptions").text
+        #expect(api.contains("\"mastermind.codeLength\":6"))
+        #expect(!api.contains("randomOrgURL") && !api.contains("/etc/passwd"))
+        // A string hotfix may not ask for a huge field width.
+        let wide = try admin.post(
+            "/admin/hotfixes", "key=mastermind.wins&language=*&value=\(URI.encode("Wins: %99999d"))")
+        #expect(wide.status == 422)
+        #expect(wide.text.contains("at most 64"), "\(wide.text)")
+        let narrow = try admin.post(
+            "/admin/hotfixes", "key=mastermind.wins&language=en&value=\(URI.encode("Wins: %3d"))")
+        #expect(narrow.status == 303, "\(narrow.text)")
     }
 
     @Test(arguments: Engine.allCases) func aConstantHotfixReverts(_ engine: Engine) throws {

@@ -149,7 +149,12 @@ struct RandomOrgTests {
     }
 
     func site(randomOrg url: String, certificates: String = "") throws -> SiteServer {
-        try SiteServer(routes: nil) { options in options.server.workers = 1 }.configured { site in
+        let host = String(url.split(separator: "/")[1])
+        return try SiteServer(routes: nil) { options in
+            options.server.workers = 1
+            options.randomHosts.append(host)
+            options.randomOrgPlainHTTP = true
+        }.configured { site in
             try site.constants.setHotfix("mastermind.random", .string("random.org"))
             try site.constants.setHotfix("mastermind.randomOrgURL", .string(url))
             try site.constants.setHotfix("mastermind.randomOrgCertificates", .string(certificates))

@@ -37,6 +37,41 @@ struct StartupTests {
         #expect(child.standardError.contains("not a whole number"))
     }
 
+    @Test func constantsOutOfRangeStopStartup() throws {
+        let scratch = ScratchDirectory()
+        _ = system("cp -r Config '\(scratch.path)/Config'")
+        scratch.write(
+            "Config/Constants_wide.plist",
+            "<plist><dict><key>mastermind.attempts</key><integer>100000</integer></dict></plist>")
+        let child = try ChildProcess([
+            "--port", "0", "--db", scratch.path + "/a.sqlite", "--config", scratch.path + "/Config", "--env", "wide",
+        ])
+        #expect(child.wait(timeout: 10) == 1)
+        #expect(
+            child.standardError.contains("Constants_wide.plist: 'mastermind.attempts' must be 1…30"),
+            "\(child.standardError)")
+    }
+
+    @Test func randomOrgURLMustBeOnTheOperatorsList() throws {
+        let scratch = ScratchDirectory()
+        _ = system("cp -r Config '\(scratch.path)/Config'")
+        scratch.write(
+            "Config/Constants_elsewhere.plist",
+            "<plist><dict><key>mastermind.randomOrgURL</key><string>https://rng.example</string></dict></plist>")
+        let arguments = [
+            "--port", "0", "--db", scratch.path + "/a.sqlite", "--config", scratch.path + "/Config", "--env",
+            "elsewhere",
+        ]
+        let refused = try ChildProcess(arguments)
+        #expect(refused.wait(timeout: 10) == 1)
+        #expect(refused.standardError.contains("must be https://www.random.org"), "\(refused.standardError)")
+        // The operator names the host: the same file starts.
+        let allowed = try ChildProcess(arguments + ["--random-hosts", "rng.example"])
+        #expect(try allowed.waitForPort() > 0)
+        allowed.signal(SIGTERM)
+        #expect(allowed.wait(timeout: 10) == 0)
+    }
+
     @Test func brokenStringsFileStopsStartup() throws {
         let scratch = ScratchDirectory()
         copyTree("Localizations", scratch.path + "/Localizations")
