@@ -138,7 +138,9 @@ public final class Site: Sendable {
             guard let token = Cookies.parse(headers.values("Cookie"))[AdminController.cookie] else { return false }
             return postgres || admins.isSignedIn(token)
         }
-        let site = router.group(context: RequestContext.init).adding(SecurityHeaders()).adding(errors)
+        let root = router.group(context: RequestContext.init)
+        let site = (options.secureCookies ? root.adding(SecureCookies()) : root).adding(SecurityHeaders()).adding(
+            errors)
         let players = site.adding(
             MaintenanceGate(
                 interceptions: services.interceptions, identity: identity,
