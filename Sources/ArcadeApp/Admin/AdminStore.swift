@@ -18,6 +18,8 @@ struct AdminStore: Sendable {
     static let iterations = 600_000
     /// Sessions end after this long without a request.
     static let idleSeconds = 30 * 60
+    /// However busy, a session ends this long after sign-in (a stolen cookie does not live for ever).
+    static let lifetimeSeconds = 12 * 3600
 
     struct Admin: Sendable, Equatable {
         let id: Int
@@ -140,14 +142,16 @@ struct AdminStore: Sendable {
         guard
             let row = try db.first(
                 """
-                SELECT a.id, a.name, s.last_seen FROM admin_sessions s JOIN admins a ON a.id = s.admin WHERE s.token_hash = ?
+                SELECT a.id, a.name, s.created, s.last_seen FROM admin_sessions s JOIN admins a ON a.id = s.admin
+                WHERE s.token_hash = ?
                 """, [key])
         else { return nil }
         let id: Int = try row.decode("id")
         let name: String = try row.decode("name")
         let lastSeen: Int = try row.decode("last_seen")
+        let created: Int = try row.decode("created")
         let now = clock()
-        guard now - lastSeen <= Self.idleSeconds else {
+        guard now - lastSeen <= Self.idleSeconds, now - created <= Self.lifetimeSeconds else {
             _ = try pool.write { try $0.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [key]) }
             return nil
         }
@@ -162,11 +166,13 @@ struct AdminStore: Sendable {
     /// Whether a token belongs to a live session: a read only, for pages on the event loop.
     func isSignedIn(_ token: String) -> Bool {
         guard token.utf8.count == 43, let db = try? pool.connection(),
-            let lastSeen = try? db.value(
-                Int.self, "SELECT last_seen FROM admin_sessions WHERE token_hash = ?",
-                [.blob(Crypto.sha256(Array(token.utf8)))])
+            let row = try? db.first(
+                "SELECT created, last_seen FROM admin_sessions WHERE token_hash = ?",
+                [.blob(Crypto.sha256(Array(token.utf8)))]),
+            let created: Int = try? row.decode("created"), let lastSeen: Int = try? row.decode("last_seen")
         else { return false }
-        return clock() - lastSeen <= Self.idleSeconds
+        let now = clock()
+        return now - lastSeen <= Self.idleSeconds && now - created <= Self.lifetimeSeconds
     }
 
     func endSession(_ token: String) throws {

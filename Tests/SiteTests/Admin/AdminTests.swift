@@ -162,6 +162,23 @@ struct AdminTests {
         #expect(try player.get("/api/admin/session").status == 401)
     }
 
+    @Test func aBusySessionStillEndsTwelveHoursAfterSignIn() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        try server.site.admins.create(name: "frank", password: "correct horse battery")
+        let player = Player(server)
+        #expect(try signIn(player, "frank", "correct horse battery").status == 303)
+        let db = try Database(location: server.database)
+        // Used a moment ago, but signed in 12 hours and a second ago.
+        try db.execute("UPDATE admin_sessions SET created = created - 12 * 3600 + 1")
+        #expect(try player.get("/admin").status == 200, "12 hours less a second is still in")
+        try db.execute("UPDATE admin_sessions SET created = created - 2")
+        #expect(try player.get("/api/admin/session").status == 401)
+        let page = try player.get("/admin")
+        #expect(page.status == 303)
+        #expect(page.header("Location") == "/admin/login")
+    }
+
     @Test(arguments: Engine.allCases) func fiveFailuresOnAnAccountMakeItWait(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
