@@ -35,6 +35,7 @@ struct AdminController: Sendable {
         addMaintenanceRoutes(to: routes)
         addRulesRoutes(to: routes)
         addScheduleRoutes(to: routes)
+        addPasswordRoutes(to: routes)
         PeopleController(store: people, pages: pages).addRoutes(to: routes)
         StringsController(exchange: StringsExchange(hotfixes: hotfixes), pages: pages).addRoutes(to: routes)
     }

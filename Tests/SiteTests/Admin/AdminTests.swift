@@ -179,6 +179,40 @@ struct AdminTests {
         #expect(page.header("Location") == "/admin/login")
     }
 
+    @Test(arguments: Engine.allCases) func anAdminChangesTheirPasswordAndTheirOtherSessionsEnd(_ engine: Engine) throws
+    {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        try server.site.admins.create(name: "grace", password: "correct horse battery")
+        let here = Player(server)
+        let elsewhere = Player(server, from: "127.0.0.7")
+        #expect(try signIn(here, "grace", "correct horse battery").status == 303)
+        #expect(try signIn(elsewhere, "grace", "correct horse battery").status == 303)
+        let form = try here.get("/admin/password")
+        #expect(form.status == 200)
+        #expect(form.text.contains("name=\"current\"") && form.text.contains("name=\"new\""))
+        #expect(try here.get("/admin").text.contains("href=\"/admin/password\""))
+        let change =
+            "current=\("correct horse battery".addingFormEncoding)&new=\("staple battery horse".addingFormEncoding)"
+        // Without the CSRF token nothing changes.
+        let forged = try server.post("/admin/password", body: change, headers: ["Cookie": here.cookieHeader])
+        #expect(forged.status != 303)
+        let wrong = try here.post("/admin/password", "current=nope&new=\("staple battery horse".addingFormEncoding)")
+        #expect(wrong.status == 422)
+        #expect(wrong.text.contains("not right"))
+        let short = try here.post("/admin/password", "current=\("correct horse battery".addingFormEncoding)&new=short")
+        #expect(short.status == 422)
+        #expect(try elsewhere.get("/admin").status == 200, "refusals change nothing")
+        let changed = try here.post("/admin/password", change)
+        #expect(changed.status == 303)
+        #expect(changed.header("Location") == "/admin")
+        #expect(try here.get("/admin").status == 200, "this session stays")
+        #expect(try elsewhere.get("/admin").status == 303, "the other one ends")
+        #expect(try signIn(Player(server, from: "127.0.0.6"), "grace", "correct horse battery").status == 401)
+        #expect(try signIn(Player(server, from: "127.0.0.5"), "grace", "staple battery horse").status == 303)
+        #expect(try here.get("/admin/audit").text.contains("change password"))
+    }
+
     @Test(arguments: Engine.allCases) func fiveFailuresOnAnAccountMakeItWait(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }

@@ -1,0 +1,53 @@
+import HTTP
+
+/// `/admin/password`: an admin changes their own password, proving the current one; every other session of theirs
+/// ends (a stolen cookie with it), this one stays.
+extension AdminController {
+    func addPasswordRoutes(to routes: AdminRoutes) {
+        routes.pages.get("/admin/password", use: passwordForm)
+        routes.actions.post("/admin/password", use: changePassword)
+    }
+
+    func passwordForm(_ request: Request, _ context: AdminContext) throws -> Response {
+        passwordPage(context.visitor, status: .ok, error: nil)
+    }
+
+    func changePassword(_ request: Request, _ context: AdminContext) throws -> Response {
+        let visitor = context.visitor
+        let admin = context.admin
+        let form = request.form ?? FormFields()
+        let current = form["current"] ?? ""
+        let new = form["new"] ?? ""
+        // As `arcade admin password`: at least 10 characters; a bound so hashing costs what a sign-in does.
+        guard new.count >= 10, new.utf8.count <= 1024 else {
+            return passwordPage(visitor, status: .unprocessableContent, error: "admin.password.short")
+        }
+        guard let verified = try store.hashing.run({ try store.verify(name: admin.name, password: current) }) else {
+            var page = passwordPage(visitor, status: .serviceUnavailable, error: "admin.login.busy")
+            page.headers.set("Retry-After", "2")
+            return page
+        }
+        guard verified != nil else {
+            return passwordPage(visitor, status: .unprocessableContent, error: "admin.password.wrong")
+        }
+        guard
+            try store.hashing.run({
+                try store.setPassword(name: admin.name, password: new, keeping: request.cookies[Self.cookie])
+            }) != nil
+        else {
+            var page = passwordPage(visitor, status: .serviceUnavailable, error: "admin.login.busy")
+            page.headers.set("Retry-After", "2")
+            return page
+        }
+        try store.audit(admin.name, action: "change password", target: admin.name, before: nil, after: nil)
+        return Flash.redirect("/admin", pages.localizer.string("admin.password.changed", language: visitor.language))
+    }
+
+    func passwordPage(_ visitor: Visitor, status: Status, error: String?) -> Response {
+        let t = pages.localizer.strings(for: visitor.language)
+        return pages.render(
+            "admin-password", status: status, title: t.string("admin.password.title"), for: visitor,
+            path: "/admin/password", section: "admin",
+            data: ["error": error.map { .string(t.string($0)) } ?? .null])
+    }
+}
