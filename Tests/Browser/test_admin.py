@@ -76,7 +76,8 @@ class AdminConsole(AdminBrowserTest):
         self.assertEqual(self.driver.find_element("css selector", "[data-dashboard]").get_attribute("data-maintenance-web"),
                          "off")
         pages = ["/admin", "/admin/hotfixes", "/admin/hotfixes?q=home.heading", "/admin/maintenance",
-                 "/admin/rules?preview=1&platform=web&app=0.0.1&os=", "/admin/schedule", "/admin/audit", "/admin/strings"]
+                 "/admin/rules?preview=1&platform=web&app=0.0.1&os=", "/admin/schedule", "/admin/audit", "/admin/strings",
+                 "/admin/password"]
         found = []
         for path in pages:
             found += self.axe_everywhere(path)
@@ -95,6 +96,7 @@ class AdminConsole(AdminBrowserTest):
             self.assertEqual(self.post("/admin/rules", f"id={rule}&delete=1"), 200)
         for name, path in (("admin-dashboard", "/admin"), ("admin-hotfixes", "/admin/hotfixes?q=home.heading"),
                            ("admin-maintenance", "/admin/maintenance"), ("admin-schedule", "/admin/schedule"),
+                           ("admin-password", "/admin/password"),
                            ("admin-rules", "/admin/rules?preview=1&platform=web&app=0.0.1&os=")):
             self.screenshots(name, path)
 
