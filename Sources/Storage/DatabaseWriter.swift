@@ -12,7 +12,11 @@ import Glibc
 /// throws rolls back alone and the others commit. A transaction's caller
 /// learns its fate only after the flush, so an acknowledged write is on
 /// disk. Event loops never wait here; they read through their own WAL
-/// connections meanwhile.
+/// connections meanwhile. On PostgreSQL a group is pipelined (statements
+/// whose results nobody reads travel with the next that waits), takes no
+/// global lock (rows lock themselves), and runs again, whole, when it loses a
+/// race with another instance: a job's work may run more than once, so it
+/// changes nothing but the database.
 public final class DatabaseWriter: Sendable {
     public typealias Work = @Sendable (Database) throws -> Void
 
@@ -36,6 +40,10 @@ public final class DatabaseWriter: Sendable {
     /// Transactions and commits so far (their ratio is the batch size).
     public let transactions = Atomic<Int>(0)
     public let commits = Atomic<Int>(0)
+    /// Times the writer waited for PostgreSQL (its round trips per transaction: what pipelining saves), and groups
+    /// run again after losing a race with another instance.
+    public let roundTrips = Atomic<Int>(0)
+    public let retries = Atomic<Int>(0)
 
     init(
         location: DatabaseLocation, commitDelay: Double, adopt: @escaping @Sendable (Database) -> Void
@@ -107,41 +115,72 @@ public final class DatabaseWriter: Sendable {
         }
     }
 
+    /// How many times a group runs when it loses a race with another instance (a deadlock, a serialization
+    /// failure) before its callers are told the site is busy.
+    static let attempts = 4
+
     private func commit(_ batch: [Job], _ db: Database) {
+        let before = db.roundTrips
         var failures = [(any Error)?](repeating: nil, count: batch.count)
-        do {
-            try db.beginWrite()
-        } catch {
-            for job in batch { job.done(error) }
-            return
-        }
-        for (i, job) in batch.enumerated() {
+        for attempt in 1...Self.attempts {
+            failures = [(any Error)?](repeating: nil, count: batch.count)
             do {
-                try db.execute("SAVEPOINT job")
-                try job.work(db)
-                try db.execute("RELEASE job")
+                try run(batch, db, &failures)
+                break
             } catch {
-                failures[i] = error
-                if db.inTransaction {
-                    _ = try? db.execute("ROLLBACK TO job")
-                    _ = try? db.execute("RELEASE job")
-                } else {
-                    // SQLite ended the whole transaction (a full disk, say): the earlier jobs are lost too.
-                    for k in 0..<i where failures[k] == nil { failures[k] = error }
-                    _ = try? db.beginWrite()
+                if db.inTransaction { _ = try? db.execute("ROLLBACK") }
+                for i in failures.indices where failures[i] == nil || (error as? DatabaseError)?.isContention == true {
+                    failures[i] = error
                 }
+                guard (error as? DatabaseError)?.isContention == true, attempt < Self.attempts else { break }
+                retries.wrappingAdd(1, ordering: .relaxed)
+                // The other side holds its locks until it commits: let it, and do not meet it in step again.
+                usleep(UInt32.random(in: 200...2_000) * UInt32(attempt))
             }
         }
-        if commitDelay > 0 { usleep(UInt32(commitDelay * 1_000_000)) }
-        do {
-            if db.inTransaction { try db.execute("COMMIT") }
-        } catch {
-            _ = try? db.execute("ROLLBACK")
-            for i in failures.indices where failures[i] == nil { failures[i] = error }
-        }
+        roundTrips.wrappingAdd(db.roundTrips - before, ordering: .relaxed)
         transactions.wrappingAdd(batch.count, ordering: .relaxed)
         commits.wrappingAdd(1, ordering: .relaxed)
         for (job, failure) in zip(batch, failures) { job.done(failure) }
+    }
+
+    /// One attempt at a group: each job in its own savepoint, then COMMIT. A job that fails rolls back alone; on
+    /// PostgreSQL a statement sent without waiting may fail later, inside a following job, and names the job that
+    /// sent it: that one rolls back to its savepoint and the jobs after it run again. Throws when the whole group
+    /// fails (the COMMIT, a lost race, a lost connection).
+    private func run(_ batch: [Job], _ db: Database, _ failures: inout [(any Error)?]) throws {
+        try db.beginGroup()
+        var i = 0
+        while true {
+            do {
+                if i == batch.count {
+                    db.job = i
+                    if commitDelay > 0 { usleep(UInt32(commitDelay * 1_000_000)) }
+                    try db.execute("COMMIT")
+                    return
+                }
+                db.job = i
+                try db.send("SAVEPOINT job")
+                try batch[i].work(db)
+                try db.send("RELEASE job")
+                i += 1
+            } catch {
+                let known = error as? DatabaseError
+                if known?.isContention == true { throw error }
+                let failed = min(known?.job ?? i, i)
+                guard failed < batch.count else { throw error }  // the COMMIT itself
+                failures[failed] = error
+                if db.inTransaction {
+                    try db.execute("ROLLBACK TO job")
+                    try db.send("RELEASE job")
+                } else {
+                    // SQLite ended the whole transaction (a full disk, say): the earlier jobs are lost too.
+                    for k in 0..<failed where failures[k] == nil { failures[k] = error }
+                    try db.beginGroup()
+                }
+                i = failed + 1
+            }
+        }
     }
 }
 
@@ -154,13 +193,9 @@ private final class Answer<T>: @unchecked Sendable {
 
     init(_ body: @escaping (Database) throws -> T) { self.body = body }
 
+    /// May run more than once: the writer runs a job again when its group is retried.
     func run(_ db: Database) throws {
-        guard
-            let body = condition.withLock({ () -> ((Database) throws -> T)? in
-                defer { self.body = nil }
-                return self.body
-            })
-        else { return }
+        guard let body = condition.withLock({ self.body }) else { return }
         let value = try body(db)
         condition.withLock { result = .success(value) }
     }

@@ -2,9 +2,10 @@ import Cheats
 import JSON
 import Storage
 
-/// Players' progress through the cheats, kept in SQLite so it survives a
+/// Players' progress through the cheats, kept in the database so it survives a
 /// restart and is shared by every worker. Each action is read, matched and
-/// written in one transaction, so two tabs cannot both use one completion.
+/// written in one transaction, on the player's locked row, so two tabs cannot
+/// both use one completion.
 struct CheatStore: Sendable {
     let pool: DatabasePool
     let book: CheatBook
@@ -31,7 +32,7 @@ struct CheatStore: Sendable {
                         ])
                     )
                 }
-                try db.execute(
+                try db.send(
                     """
                     INSERT INTO cheat_progress (player, progress) VALUES (?, ?)
                     ON CONFLICT (player) DO UPDATE SET progress = excluded.progress

@@ -217,6 +217,8 @@ struct MastermindStore: Sendable {
         using random: inout R
     ) throws -> Result<Record, Refusal> {
         return try pool.write { db throws -> Result<Record, Refusal> in
+            // The player's row, locked: two tabs on two instances score one turn, and start one game.
+            try who.ensureRow(db)
             var record: Record
             let existing =
                 try first?.daily.map { try load(db, Self.dailySQL, [.text(who.id), SQLValue($0)]) }
@@ -294,6 +296,7 @@ struct MastermindStore: Sendable {
     /// makes a win assisted. Nil when there is no game or it was revealed.
     func reveal<R: RandomNumberGenerator>(player: String, using random: inout R) throws -> Int? {
         return try pool.write { db in
+            try Player.lock(player, db)  // once per game, whichever instance runs it
             guard let record = try load(db, "player = ? AND status = 'playing'", [.text(player)]),
                 record.revealed == nil
             else { return nil }

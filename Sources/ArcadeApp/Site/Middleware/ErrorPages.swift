@@ -38,7 +38,9 @@ struct ErrorPages: Middleware {
 
     /// `visitor`: known when the error comes from inside `VisitorCookies`, which then sets its cookies on the page.
     func answer(for error: any Error, _ request: Request, visitor: Visitor? = nil) -> Response {
-        let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
+        // A write that lost its race with another instance more often than the writer retries: busy, not broken.
+        let busy = (error as? DatabaseError)?.isContention == true
+        let status = (error as? any HTTPResponseError)?.status ?? (busy ? .serviceUnavailable : .internalServerError)
         if status.code >= 500 && (error as? DatabaseError)?.isOnEventLoop != true {
             Log.error("\(request.method) \(request.target): \(error)")
         }
