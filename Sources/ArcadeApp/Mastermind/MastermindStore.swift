@@ -217,12 +217,14 @@ struct MastermindStore: Sendable {
         using random: inout R
     ) throws -> Result<Record, Refusal> {
         return try pool.write { db throws -> Result<Record, Refusal> in
-            // The player's row, locked: two tabs on two instances score one turn, and start one game.
-            try who.ensureRow(db)
-            var record: Record
-            let existing =
+            // The player's row, locked: two tabs on two instances score one turn.
+            try Player.lock(who.id, db)
+            func current() throws -> Record? {
                 try first?.daily.map { try load(db, Self.dailySQL, [.text(who.id), SQLValue($0)]) }
-                ?? load(db, Self.latestSQL, [.text(who.id)])
+                    ?? load(db, Self.latestSQL, [.text(who.id)])
+            }
+            var record: Record
+            let existing = try current()
             if let existing {
                 record = existing
             } else if id == 0, let first {
@@ -248,6 +250,9 @@ struct MastermindStore: Sendable {
                 }
             }
             if record.id == 0, let first {
+                // A new player has no row to lock until now: another tab's first guess may have started the game.
+                try who.ensureRow(db)
+                if try current() != nil { return .failure(.stale) }
                 let turns = record.game.turns
                 record = try insert(who, first, db)
                 record.game = Game(rules: first.rules, secret: first.secret, turns: turns)

@@ -179,8 +179,12 @@ public final class Site: Sendable {
             let transactions = writer.transactions.load(ordering: .relaxed)
             let commits = writer.commits.load(ordering: .relaxed)
             let average = commits == 0 ? 0 : Double(transactions) / Double(commits)
+            let trips = writer.roundTrips.load(ordering: .relaxed)
+            let perWrite = transactions == 0 ? 0 : Double(trips) / Double(transactions)
             Log.info(
-                "database: \(transactions) transactions in \(commits) commits (\(Double(Int(average * 100)) / 100) a commit)"
+                "database: \(transactions) transactions in \(commits) commits (\(Double(Int(average * 100)) / 100) a commit),"
+                    + " \(trips) round trips (\(Double(Int(perWrite * 100)) / 100) a transaction),"
+                    + " \(writer.retries.load(ordering: .relaxed)) groups retried"
             )
         }
         pool.close()
