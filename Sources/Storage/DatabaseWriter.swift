@@ -8,15 +8,15 @@ import Glibc
 /// The one writer of a database: a thread that owns the only connection
 /// that writes, takes every transaction waiting for it and commits them
 /// together (group commit: one flush for many requests, as PostgreSQL and
-/// InnoDB do). Each transaction runs in its own savepoint, so one that
-/// throws rolls back alone and the others commit. A transaction's caller
+/// InnoDB do). One transaction that throws rolls back alone and the others
+/// commit (SQLite: a savepoint each). A transaction's caller
 /// learns its fate only after the flush, so an acknowledged write is on
 /// disk. Event loops never wait here; they read through their own WAL
 /// connections meanwhile. On PostgreSQL a group is pipelined (statements
 /// whose results nobody reads travel with the next that waits), takes no
-/// global lock (rows lock themselves), and runs again, whole, when it loses a
-/// race with another instance: a job's work may run more than once, so it
-/// changes nothing but the database.
+/// global lock (rows lock themselves), and runs again, whole, without a job
+/// that failed, or when it loses a race with another instance: work may run
+/// more than once, so it changes nothing but the database.
 public final class DatabaseWriter: Sendable {
     public typealias Work = @Sendable (Database) throws -> Void
 
@@ -122,20 +122,23 @@ public final class DatabaseWriter: Sendable {
     private func commit(_ batch: [Job], _ db: Database) {
         let before = db.roundTrips
         var failures = [(any Error)?](repeating: nil, count: batch.count)
-        for attempt in 1...Self.attempts {
-            failures = [(any Error)?](repeating: nil, count: batch.count)
+        var attempt = 1
+        while true {
             do {
                 try run(batch, db, &failures)
                 break
+            } catch is Replay {
+                if db.inTransaction { _ = try? db.execute("ROLLBACK") }
             } catch {
                 if db.inTransaction { _ = try? db.execute("ROLLBACK") }
-                for i in failures.indices where failures[i] == nil || (error as? DatabaseError)?.isContention == true {
-                    failures[i] = error
-                }
-                guard (error as? DatabaseError)?.isContention == true, attempt < Self.attempts else { break }
+                let contention = (error as? DatabaseError)?.isContention == true
+                for i in failures.indices where failures[i] == nil || contention { failures[i] = error }
+                guard contention, attempt < Self.attempts else { break }
+                attempt += 1
                 retries.wrappingAdd(1, ordering: .relaxed)
                 // The other side holds its locks until it commits: let it, and do not meet it in step again.
                 usleep(UInt32.random(in: 200...2_000) * UInt32(attempt))
+                failures = [(any Error)?](repeating: nil, count: batch.count)
             }
         }
         roundTrips.wrappingAdd(db.roundTrips - before, ordering: .relaxed)
@@ -144,11 +147,17 @@ public final class DatabaseWriter: Sendable {
         for (job, failure) in zip(batch, failures) { job.done(failure) }
     }
 
-    /// One attempt at a group: each job in its own savepoint, then COMMIT. A job that fails rolls back alone; on
-    /// PostgreSQL a statement sent without waiting may fail later, inside a following job, and names the job that
-    /// sent it: that one rolls back to its savepoint and the jobs after it run again. Throws when the whole group
-    /// fails (the COMMIT, a lost race, a lost connection).
+    /// A job failed inside a group without savepoints: the group rolls back and runs again without it.
+    private struct Replay: Error {}
+
+    /// One attempt at a group, then COMMIT. On SQLite each job runs in its own savepoint and one that fails rolls
+    /// back alone. On PostgreSQL savepoints would be two more statements a job; instead a job that fails (its error
+    /// may come back inside a later job, naming the job whose sent statement failed) rolls the group back, and the
+    /// group runs again without it: failures are rare, statements are not. Throws when the whole group fails (the
+    /// COMMIT, a lost race, a lost connection).
     private func run(_ batch: [Job], _ db: Database, _ failures: inout [(any Error)?]) throws {
+        let savepoints = db.dialect == .sqlite
+        db.job = 0
         try db.beginGroup()
         var i = 0
         while true {
@@ -159,17 +168,22 @@ public final class DatabaseWriter: Sendable {
                     try db.execute("COMMIT")
                     return
                 }
+                if failures[i] != nil {  // failed in an earlier run of this group
+                    i += 1
+                    continue
+                }
                 db.job = i
-                try db.send("SAVEPOINT job")
+                if savepoints { try db.send("SAVEPOINT job") }
                 try batch[i].work(db)
-                try db.send("RELEASE job")
+                if savepoints { try db.send("RELEASE job") }
                 i += 1
             } catch {
                 let known = error as? DatabaseError
                 if known?.isContention == true { throw error }
                 let failed = min(known?.job ?? i, i)
-                guard failed < batch.count else { throw error }  // the COMMIT itself
+                guard failed < batch.count, failures[failed] == nil else { throw error }  // the COMMIT itself
                 failures[failed] = error
+                guard savepoints else { throw Replay() }
                 if db.inTransaction {
                     try db.execute("ROLLBACK TO job")
                     try db.send("RELEASE job")
