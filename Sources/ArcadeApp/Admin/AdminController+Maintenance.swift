@@ -11,8 +11,7 @@ extension AdminController {
     }
 
     func maintenanceList(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
-        return try maintenancePage(visitor, status: .ok, message: nil)
+        try maintenancePage(context.visitor, status: .ok, message: nil)
     }
 
     func saveMaintenance(_ request: Request, _ context: AdminContext) throws -> Response {

@@ -11,8 +11,7 @@ extension AdminController {
     }
 
     func ruleList(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
-        return try rulesPage(request, visitor, status: .ok, message: nil)
+        try rulesPage(request, context.visitor, status: .ok, message: nil)
     }
 
     func saveRule(_ request: Request, _ context: AdminContext) throws -> Response {

@@ -11,8 +11,7 @@ extension AdminController {
     }
 
     func scheduled(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
-        return try schedulePage(visitor, status: .ok, message: nil)
+        try schedulePage(context.visitor, status: .ok, message: nil)
     }
 
     func addScheduled(_ request: Request, _ context: AdminContext) throws -> Response {

@@ -45,8 +45,7 @@ struct AdminController: Sendable {
     }
 
     func loginForm(_ request: Request, _ context: PlayerContext) throws -> Response {
-        let visitor = context.visitor
-        return loginPage(visitor, status: .ok, error: nil)
+        loginPage(context.visitor, status: .ok, error: nil)
     }
 
     func signIn(_ request: Request, _ context: PlayerContext) throws -> Response {

@@ -19,8 +19,7 @@ struct StringsController: Sendable {
     }
 
     func stringsList(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
-        return try stringsPage(visitor, status: .ok, message: nil)
+        try stringsPage(context.visitor, status: .ok, message: nil)
     }
 
     /// `de.strings`, `de.stringsdict`: a download.

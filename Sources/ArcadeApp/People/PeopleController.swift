@@ -34,8 +34,7 @@ struct PeopleController: Sendable {
     }
 
     func list(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
-        return listPage(request, visitor, status: .ok, message: nil)
+        listPage(request, context.visitor, status: .ok, message: nil)
     }
 
     func add(_ request: Request, _ context: UploadContext) throws -> Response {
