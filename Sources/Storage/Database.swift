@@ -1,5 +1,5 @@
 /// A value bound to, or read from, a SQL statement.
-public enum SQLValue: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+public enum SQLValue: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
     case null
     case integer(Int64)
     case real(Double)
@@ -202,7 +202,12 @@ public final class Database {
     public func executeScript(_ sql: String) throws(DatabaseError) { try connection.executeScript(sql) }
 
     public func query(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> [Row] {
-        try connection.query(sql, values)
+        if !prefetched.isEmpty,
+            let rows = prefetched.removeValue(forKey: PrefetchKey(job: connection.job, sql: sql, values: values))
+        {
+            return rows
+        }
+        return try connection.query(sql, values)
     }
 
     public func first(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> Row? {
@@ -266,6 +271,25 @@ public final class Database {
     public var forUpdate: String { dialect == .postgresql ? " FOR UPDATE" : "" }
 
     func beginGroup() throws(DatabaseError) { try connection.beginGroup() }
+
+    /// Rows read ahead for the writer's jobs, by job and statement: each job's first reads of a group, all sent in
+    /// one flight before the jobs run (`DatabaseWriter.submit(_:prefetch:done:)`), taken once by the job's query.
+    private var prefetched: [PrefetchKey: [Row]] = [:]
+    private struct PrefetchKey: Hashable {
+        let job: Int
+        let sql: String
+        let values: [SQLValue]
+    }
+
+    func prefetch(_ statements: [(sql: String, values: [SQLValue], job: Int)]) throws(DatabaseError) {
+        prefetched = [:]
+        guard let postgres = connection as? PostgresConnection, !statements.isEmpty else { return }
+        for (statement, rows) in zip(statements, try postgres.prefetch(statements)) {
+            prefetched[PrefetchKey(job: statement.job, sql: statement.sql, values: statement.values)] = rows
+        }
+    }
+
+    func clearPrefetched() { prefetched = [:] }
     var job: Int {
         get { connection.job }
         set { connection.job = newValue }

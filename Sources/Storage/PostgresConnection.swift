@@ -96,6 +96,12 @@ final class PostgresConnection: Connection {
     /// naming the transaction that sent it (the server skipped what followed it, up to the sync); with `keepLast`,
     /// the last statement's result is returned. Out of a transaction, the connection leaves pipeline mode.
     private func sync(keepLast: Bool) throws(DatabaseError) -> OpaquePointer? {
+        let pendingCount = pending.count
+        return try sync(keeping: { keepLast && $0 == pendingCount - 1 }).last ?? nil
+    }
+
+    /// As above, returning the results `keep` asks for, in order.
+    private func sync(keeping keep: (Int) -> Bool) throws(DatabaseError) -> [OpaquePointer] {
         guard cpg_pipeline_sync(connection) == 1 else {
             throw DatabaseError("\(name): \(Self.text(cpg_error_message(connection)))")
         }
@@ -103,7 +109,7 @@ final class PostgresConnection: Connection {
         let sent = pending
         pending = []
         var failure: DatabaseError?
-        var last: OpaquePointer?
+        var kept: [OpaquePointer] = []
         for (i, item) in sent.enumerated() {
             let result = cpg_get_result(connection)
             if result != nil { cpg_clear(cpg_get_result(connection)) }  // the NULL that ends each statement's results
@@ -113,7 +119,7 @@ final class PostgresConnection: Connection {
             }
             do throws(DatabaseError) {
                 let checked = try check(result, item.sql, job: item.job)
-                if keepLast && i == sent.count - 1 { last = checked } else { cpg_clear(checked) }
+                if keep(i) { kept.append(checked) } else { cpg_clear(checked) }
             } catch {
                 failure = error
             }
@@ -128,10 +134,31 @@ final class PostgresConnection: Connection {
             pipelined = false
         }
         if let failure {
-            cpg_clear(last)
+            for result in kept { cpg_clear(result) }
             throw failure
         }
-        return last
+        return kept
+    }
+
+    /// Several transactions' first statements in one flight (the writer's group prefetch): each sent as its job,
+    /// then one sync; the rows of each, in order.
+    func prefetch(_ statements: [(sql: String, values: [SQLValue], job: Int)]) throws(DatabaseError) -> [[Row]] {
+        guard pipelined else {
+            var all: [[Row]] = []
+            for statement in statements { all.append(try query(statement.sql, statement.values)) }
+            return all
+        }
+        let current = job
+        defer { job = current }
+        for statement in statements {
+            job = statement.job
+            try enqueue(statement.sql, statement.values)
+        }
+        let first = pending.count - statements.count
+        return try sync(keeping: { $0 >= first }).enumerated().map { i, result in
+            defer { cpg_clear(result) }
+            return rows(result, statements[i].sql)
+        }
     }
 
     /// The statement's name on this connection, prepared on first use.
@@ -235,6 +262,10 @@ final class PostgresConnection: Connection {
     func query(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) -> [Row] {
         let result = try run(sql, values)
         defer { cpg_clear(result) }
+        return rows(result, sql)
+    }
+
+    private func rows(_ result: OpaquePointer, _ sql: String) -> [Row] {
         let count = cpg_nfields(result)
         let columns = (0..<count).map { String(cString: cpg_fname(result, $0)) }
         let types = (0..<count).map { cpg_ftype(result, $0) }

@@ -97,6 +97,41 @@ struct WriterTests {
         #expect(try db.scalar(Int.self, "SELECT turns FROM players WHERE id = 'a'") == jobs + 1)
     }
 
+    /// Jobs that say what they begin with (a row lock, a read) have it read ahead for the whole group in one flight:
+    /// two round trips a group, however many jobs. A second job on the same row reads it live, after the first's write.
+    @Test func aPrefetchingGroupCostsTwoRoundTrips() throws {
+        let pool = try pool(.postgresql)
+        defer { pool.close() }
+        let writer = try pool.writer()
+        let read = "SELECT turns FROM players WHERE id = ?"
+        func submit(_ player: String, _ outcomes: Outcomes, _ i: Int) {
+            let prefetch: [(sql: String, values: [SQLValue])] = [
+                ("SELECT id FROM players WHERE id = ? FOR UPDATE", [.text(player)]), (read, [.text(player)]),
+            ]
+            writer.submit(
+                { db in
+                    let turns = try db.scalar(Int.self, read, [.text(player)])
+                    try db.send("UPDATE players SET turns = ? WHERE id = ?", [SQLValue(turns + 1), .text(player)])
+                }, prefetch: prefetch, done: { outcomes.record(i, $0) })
+        }
+        let warm = Outcomes()
+        submit("a", warm, 0)  // statements prepared once per connection, before counting
+        _ = warm.wait(for: 1)
+        let release = Flag()
+        hold(writer, until: release)
+        let jobs = 20
+        let outcomes = Outcomes()
+        for i in 0..<jobs { submit(i % 4 == 0 ? "b" : "a", outcomes, i) }
+        let trips = writer.roundTrips.load(ordering: .relaxed)
+        release.set()
+        #expect(outcomes.wait(for: jobs).values.allSatisfy { $0 == "ok" })
+        // The held group's one, the prefetch, the reads of jobs that repeat a row already read, the COMMIT.
+        #expect(writer.roundTrips.load(ordering: .relaxed) - trips == 1 + 1 + (jobs - 2) + 1)
+        let db = try Database(location: pool.location)
+        #expect(try db.scalar(Int.self, "SELECT turns FROM players WHERE id = 'a'") == 1 + 15)
+        #expect(try db.scalar(Int.self, "SELECT turns FROM players WHERE id = 'b'") == 5)
+    }
+
     /// A sent statement that fails is reported inside a later job; the job that sent it rolls back alone, and the
     /// jobs after it run again on what the group has written.
     @Test(arguments: Engine.allCases) func aFailedSentStatementFailsOnlyItsOwnJob(_ engine: Engine) throws {

@@ -17,9 +17,13 @@ struct CheatStore: Sendable {
         then: @escaping @Sendable (Result<CheatMatcher.Outcome, any Error>) -> Void
     ) {
         let player = who.id
+        // On PostgreSQL the player's row (made, locked) and progress are read ahead with the rest of the group's.
+        let prefetch =
+            pool.location.dialect == .postgresql
+            ? who.rowStatements(.postgresql) + [(Self.loadSQL, [.text(player)])] : []
         pool.write(
             { [book] db in
-                try who.ensureRow(db)
+                if prefetch.isEmpty { try who.ensureRow(db) }
                 var matcher = try CheatMatcher(cheats: book.codes, progress: try Self.load(player, db))
                 let outcome = matcher.record(action, at: time)
                 let members: [(String, JSONValue)] = matcher.progress.sorted { $0.key < $1.key }.compactMap {
@@ -38,15 +42,16 @@ struct CheatStore: Sendable {
                     ON CONFLICT (player) DO UPDATE SET progress = excluded.progress
                     """, [.text(player), .text(JSONWriter().string(.object(members)))])
                 return outcome
-            }, then: then)
+            }, prefetch: prefetch, then: then)
     }
+
+    private static let loadSQL = "SELECT progress FROM cheat_progress WHERE player = ?"
 
     /// A stored progress that no longer parses (say, after the cheats file
     /// changed) is dropped rather than refused: it is only a partial input.
     private static func load(_ player: String, _ db: Database) throws -> [String: CheatProgress] {
         guard
-            let text = try db.value(
-                String.self, "SELECT progress FROM cheat_progress WHERE player = ?", [.text(player)]),
+            let text = try db.value(String.self, loadSQL, [.text(player)]),
             let json = try? JSONParser.parse(text), let members = json.members
         else { return [:] }
         var result: [String: CheatProgress] = [:]
