@@ -142,7 +142,7 @@ extension AdminController {
                     ])
                 }
         let found = query.isEmpty ? "" : t.string("admin.hotfix.found", [.int(keys.count + constantRows.count)])
-        var response = pages.render(
+        return pages.render(
             "admin-hotfixes", status: status, title: t.string("admin.hotfix.title"),
             for: visitor, path: "/admin/hotfixes", section: "admin",
             data: [
@@ -151,8 +151,6 @@ extension AdminController {
                 "nothing": .bool(!query.isEmpty && rows.isEmpty && constantRows.isEmpty),
                 "message": message.map { .string($0) } ?? .null, "more": .bool(keys.count > shown),
             ])
-        response.headers.set("Cache-Control", "no-store")
-        return response
     }
 
     /// "Set for every language?": what each language shows now and what it will show (a language with its own hotfix

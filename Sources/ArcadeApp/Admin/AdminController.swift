@@ -10,7 +10,6 @@ struct AdminController: Sendable {
     static let cookie = "arcade_admin"
     let store: AdminStore
     let pages: Pages
-    let identity: Identity
     let secureCookies: Bool
     let hotfixes: AdminHotfixes
     let interceptions: InterceptionsStore
@@ -170,15 +169,13 @@ struct AdminController: Sendable {
     /// The sign-in form; after a failure it keeps the name typed (never the password).
     func loginPage(_ visitor: Visitor, status: Status, error: String?, name: String = "") -> Response {
         let t = pages.localizer.strings(for: visitor.language)
-        var response = pages.render(
+        return pages.render(
             "admin-login", status: status, title: t.string("admin.login.title"), for: visitor, path: "/admin/login",
             section: "admin",
             data: [
                 "error": error.map { .string(t.string($0)) } ?? .null,
                 "name": .string(String(name.prefix(64))),
             ])
-        response.headers.set("Cache-Control", "no-store")
-        return response
     }
 
     /// A stored item in a few words for the history table.
