@@ -54,21 +54,20 @@
   // Touch: one finger. A swipe is at least 40 px along its dominant axis
   // within 800 ms; a tap at most 250 ms and 10 px; taps within 300 ms of
   // each other are one burst, posted as tap(n).
-  var start = null, fingers = 0, taps = 0, burst = null;
-  function touchLike(event) { return event.pointerType === "touch" || event.pointerType === "pen"; }
-  document.addEventListener("pointerdown", function (event) {
-    if (!touchLike(event)) return;
-    fingers += 1;
-    start = fingers === 1 ? { x: event.clientX, y: event.clientY, t: event.timeStamp, id: event.pointerId } : null;
-  });
+  // Touch events, passive: the page scrolls as usual under a finger (nothing sets touch-action: none), and a swipe
+  // is still seen, since a touch that scrolls ends with touchend (a pointer would be cancelled).
+  var start = null, taps = 0, burst = null;
+  var passive = { passive: true };
+  document.addEventListener("touchstart", function (event) {
+    var touch = event.touches.length === 1 ? event.touches[0] : null;
+    start = touch ? { x: touch.clientX, y: touch.clientY, t: event.timeStamp, id: touch.identifier } : null;
+  }, passive);
   function lift(event, cancelled) {
-    if (!touchLike(event)) return;
-    fingers = Math.max(0, fingers - 1);
-    var s = start;
-    if (!s || s.id !== event.pointerId) return;
+    var s = start, touch = event.changedTouches[0];
+    if (!s || !touch || s.id !== touch.identifier) return;
     start = null;
     if (cancelled) return;
-    var dx = event.clientX - s.x, dy = event.clientY - s.y, dt = event.timeStamp - s.t;
+    var dx = touch.clientX - s.x, dy = touch.clientY - s.y, dt = event.timeStamp - s.t;
     var ax = Math.abs(dx), ay = Math.abs(dy);
     if (Math.max(ax, ay) >= 40 && dt <= 800) {
       flushTaps();
@@ -84,8 +83,8 @@
     if (taps > 0) send("tap", taps);
     taps = 0;
   }
-  document.addEventListener("pointerup", function (event) { lift(event, false); });
-  document.addEventListener("pointercancel", function (event) { lift(event, true); });
+  document.addEventListener("touchend", function (event) { lift(event, false); }, passive);
+  document.addEventListener("touchcancel", function (event) { lift(event, true); }, passive);
 
   // Shake: a change of over 15 m/s² on two axes, at most one shake a second.
   var last = null, lastShake = 0;

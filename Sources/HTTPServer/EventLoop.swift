@@ -13,6 +13,9 @@ final class ServerContext: Sendable {
     let responder: any Responder
     let pool: BlockingPool
     let openConnections = Atomic<Int>(0)
+    let budget: ConnectionBudget
+    /// The configuration's, with the responder's upload gate.
+    let parserLimits: ParserLimits
     /// Header lines every response carries: `Server`, and under TLS `Strict-Transport-Security`.
     let serverLine: [UInt8]?
     let refusal: [UInt8]
@@ -24,6 +27,10 @@ final class ServerContext: Sendable {
         self.configuration = configuration
         self.responder = responder
         self.pool = pool
+        budget = ConnectionBudget(configuration)
+        var limits = configuration.limits
+        limits.uploadGate = limits.uploadGate ?? responder.uploadGate
+        parserLimits = limits
         self.tls = tls
         var lines = configuration.serverName.map { "Server: \($0)\r\n" } ?? ""
         if tls != nil && configuration.hstsMaxAge > 0 {
@@ -153,7 +160,9 @@ final class EventLoop: @unchecked Sendable {
                 }
                 return
             }
-            if context.openConnections.wrappingAdd(1, ordering: .relaxed).newValue > limit {
+            let open = context.openConnections.wrappingAdd(1, ordering: .relaxed).newValue
+            let address = Connection.peerAddress(fd)
+            guard open <= limit + configuration.healthReserve, context.budget.open(address) else {
                 // Graceful refusal: a short 503, then close (a TLS client could not read it: only closed).
                 if context.tls == nil {
                     _ = context.refusal.withUnsafeBytes { csys_send(fd, $0.baseAddress, $0.count) }
@@ -170,13 +179,14 @@ final class EventLoop: @unchecked Sendable {
             else {
                 close(fd)
                 context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+                context.budget.close(address)
                 continue
             }
             nextID += 1
             if Int(fd) >= connections.count {
                 connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
             }
-            let connection = Connection(fd: fd, id: nextID, loop: self)
+            let connection = Connection(fd: fd, id: nextID, loop: self, address: address, healthOnly: open > limit)
             connections[Int(fd)] = connection
             openCount += 1
             if context.tls != nil { connection.startHandshake() }
@@ -187,6 +197,7 @@ final class EventLoop: @unchecked Sendable {
         connections[Int(connection.fd)] = nil
         openCount -= 1
         context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+        context.budget.close(connection.remoteAddress)
     }
 
     private func handleInbox() {
@@ -260,6 +271,8 @@ final class EventLoop: @unchecked Sendable {
     func logAccess(_ info: RequestInfo, status: Int, bytes: Int) {
         guard configuration.accessLog else { return }
         let micros = (Clock.now() - info.start) / 1000
+        accessLog.append(contentsOf: (info.client.isEmpty ? "-" : info.client).utf8.prefix(64))
+        accessLog.append(0x20)
         accessLog.append(contentsOf: (info.method?.description ?? "-").utf8)
         accessLog.append(0x20)
         accessLog.append(contentsOf: info.target.utf8.prefix(2048))
@@ -297,4 +310,6 @@ struct RequestInfo: Sendable {
     var version: HTTPVersion
     var keepAlive: Bool
     var start: Int64
+    /// The client's address, as the access log names it.
+    var client: String
 }
