@@ -338,15 +338,6 @@ class MastermindBoardScreenshots(MastermindBoard):
             self.tap(guess)
             self.wait_rows(n + 1)
         self.screenshots("board-midgame", "/mastermind")
-
-        def konami():
-            if not self.driver.execute_script("return document.documentElement.classList.contains('js')"):
-                return
-            self.driver.execute_script("document.activeElement && document.activeElement.blur()")
-            self.keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT,
-                       Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
-            WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-toast]"))
-        self.screenshots("board-toast", "/mastermind", konami)
         self.open("/mastermind")
         self.tap(secret)
         self.wait_dialog()
@@ -363,6 +354,18 @@ class MastermindBoardScreenshots(MastermindBoard):
             self.tap(secret_of(int(self.board().get_attribute("data-game"))))
         self.wait_dialog()
         self.screenshots("board-daily-result", "/mastermind/daily", self.wait_dialog)
+        # A game in play again, for the unlock toast (the digit it reveals drops into the row).
+        self.open("/mastermind")
+        self.assertEqual(self.post("/mastermind/new"), 200)
+
+        def konami():
+            if not self.driver.execute_script("return document.documentElement.classList.contains('js')"):
+                return
+            self.driver.execute_script("document.activeElement && document.activeElement.blur()")
+            self.keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT,
+                       Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
+            WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-toast]"))
+        self.screenshots("board-toast", "/mastermind", konami)
 
 
 if __name__ == "__main__":

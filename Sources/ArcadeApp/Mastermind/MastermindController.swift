@@ -278,7 +278,8 @@ struct MastermindController: Sendable {
                 ])
             } ?? .null,
             "error": error.map { .string($0) } ?? .null, "value": .string(value), "wins": .int(stats.wins),
-            "hard": .bool(record.hard), "share": outcome == .playing ? .null : .string(shareText(record, t: t, link: link)),
+            "hard": .bool(record.hard),
+            "share": outcome == .playing ? .null : .string(shareText(record, t: t, link: link)),
             "currentStreak": .int(stats.currentStreak), "longestStreak": .int(stats.longestStreak),
             "distributionHeight": .int(max(18, stats.distribution.count * 18)),
             "hasDistribution": .bool(outcome != .playing),
