@@ -86,18 +86,20 @@
   // Touch: one finger. A swipe is at least 40 px along its dominant axis
   // within 800 ms; a tap at most 250 ms and 10 px; taps within 300 ms of
   // each other are one burst, posted as tap(n).
-  // Passive touch listeners: the page scrolls as usual under the finger (nothing sets touch-action: none).
+  // Touch events, passive: the page scrolls as usual under a finger (nothing sets touch-action: none), and a swipe
+  // is still seen, since a touch that scrolls ends with touchend (a pointer would be cancelled).
   var start = null, taps = 0, burst = null;
+  var passive = { passive: true };
   document.addEventListener("touchstart", function (event) {
-    var t = event.touches;
-    start = t.length === 1 ? { x: t[0].clientX, y: t[0].clientY, t: event.timeStamp } : null;
-  }, { passive: true });
-  document.addEventListener("touchend", function (event) {
-    var s = start;
+    var touch = event.touches.length === 1 ? event.touches[0] : null;
+    start = touch ? { x: touch.clientX, y: touch.clientY, t: event.timeStamp, id: touch.identifier } : null;
+  }, passive);
+  function lift(event, cancelled) {
+    var s = start, touch = event.changedTouches[0];
+    if (!s || !touch || s.id !== touch.identifier) return;
     start = null;
-    if (!s || event.touches.length > 0 || !event.changedTouches.length) return;
-    var end = event.changedTouches[0];
-    var dx = end.clientX - s.x, dy = end.clientY - s.y, dt = event.timeStamp - s.t;
+    if (cancelled) return;
+    var dx = touch.clientX - s.x, dy = touch.clientY - s.y, dt = event.timeStamp - s.t;
     var ax = Math.abs(dx), ay = Math.abs(dy);
     if (Math.max(ax, ay) >= 40 && dt <= 800) {
       flushTaps();
@@ -107,13 +109,14 @@
       clearTimeout(burst);
       burst = setTimeout(flushTaps, 300);
     }
-  }, { passive: true });
-  document.addEventListener("touchcancel", function () { start = null; }, { passive: true });
+  }
   function flushTaps() {
     clearTimeout(burst);
     if (taps > 0) send("tap", taps);
     taps = 0;
   }
+  document.addEventListener("touchend", function (event) { lift(event, false); }, passive);
+  document.addEventListener("touchcancel", function (event) { lift(event, true); }, passive);
 
   // Shake: a change of over 15 m/s² on two axes, at most one shake a second.
   var last = null, lastShake = 0;

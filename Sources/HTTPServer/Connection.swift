@@ -1,3 +1,4 @@
+import COpenSSL
 import CSystem
 import HTTP
 import Threads
@@ -16,7 +17,18 @@ final class Connection {
     private unowned let loop: EventLoop
     private var parser: RequestParser
     /// The peer's address, read once at accept.
-    private let remoteAddress: String
+    let remoteAddress: String
+    /// Accepted beyond `maxConnections`, from the health reserve: it may ask for `/healthz`, once.
+    private let healthOnly: Bool
+    private var streamStarted: Int64 = 0
+    /// The body-rate window: when it began, and the body bytes received by then.
+    private var rateWindow: (start: Int64, bytes: Int) = (0, 0)
+    /// The TLS session (an `SSL *`), when the server speaks TLS.
+    private var tls: OpaquePointer?
+    private var handshaking = false
+    /// The kernel encrypts what is written (kTLS): output goes to the socket as on a plain connection.
+    private var kernelSends = false
+    private var readWantsWrite = false
     private var output = OutputQueue()
     private var unparsed: [UInt8] = []
     private var served = 0
@@ -42,19 +54,23 @@ final class Connection {
     private static let highWater = 256 * 1024
     private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-    init(fd: Int32, id: UInt64, loop: EventLoop) {
+    init(fd: Int32, id: UInt64, loop: EventLoop, address: String, healthOnly: Bool = false) {
         self.fd = fd
         self.id = id
         self.loop = loop
-        parser = RequestParser(limits: loop.configuration.limits)
-        var text = [CChar](repeating: 0, count: 64)
-        remoteAddress =
-            csys_peer_address(fd, &text, Int32(text.count)) == 0
-            ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        self.healthOnly = healthOnly
+        parser = RequestParser(limits: loop.context.parserLimits)
+        remoteAddress = address
         accepted = loop.now
         lastRead = accepted
         lastWrite = accepted
         lastActivity = accepted
+    }
+
+    static func peerAddress(_ fd: Int32) -> String {
+        var text = [CChar](repeating: 0, count: 64)
+        guard csys_peer_address(fd, &text, Int32(text.count)) == 0 else { return "" }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Nothing in progress: safe to close on shutdown.
@@ -67,8 +83,83 @@ final class Connection {
             close()
             return
         }
-        if events & CSYS_EPOLLOUT != 0, !output.isEmpty { flush() }
-        if !closed, events & (CSYS_EPOLLIN | CSYS_EPOLLRDHUP | CSYS_EPOLLHUP) != 0 { readInput() }
+        if handshaking {
+            continueHandshake()
+            // The request may have come with the handshake's last flight, already read into OpenSSL's buffer.
+            if !handshaking && !closed { readInput() }
+            return
+        }
+        // Under TLS a write may wait for a read and a read for a write (a key update), so either event retries both.
+        if events & CSYS_EPOLLOUT != 0 || tls != nil, !output.isEmpty { flush() }
+        if !closed, events & (CSYS_EPOLLIN | CSYS_EPOLLRDHUP | CSYS_EPOLLHUP) != 0 || readWantsWrite { readInput() }
+    }
+
+    // MARK: TLS
+
+    /// Counts the handshake against the client's address; too many in progress from one address close it.
+    func startHandshake() {
+        let context = loop.context
+        let allowed = context.handshakes.withLock { counts in
+            let n = counts[remoteAddress, default: 0]
+            guard n < context.configuration.maxHandshakesPerAddress else { return false }
+            counts[remoteAddress] = n + 1
+            return true
+        }
+        guard allowed, let ssl = context.tls?.session(fd: fd) else {
+            if allowed { endHandshake() }
+            close()
+            return
+        }
+        tls = ssl
+        handshaking = true
+    }
+
+    private func continueHandshake() {
+        let result = SSL_do_handshake(tls)
+        if result == 1 {
+            endHandshake()
+            kernelSends = arcade_ssl_ktls_send(tls) != 0
+            return
+        }
+        let error = SSL_get_error(tls, result)
+        if error != SSL_ERROR_WANT_READ && error != SSL_ERROR_WANT_WRITE {
+            ERR_clear_error()
+            close()  // a failed handshake (an old protocol, no shared suite, not TLS at all) gets no answer
+        }
+    }
+
+    private func endHandshake() {
+        handshaking = false
+        let address = remoteAddress
+        loop.context.handshakes.withLock { counts in
+            let n = counts[address, default: 1] - 1
+            counts[address] = n > 0 ? n : nil
+        }
+    }
+
+    /// Reads into `buffer`: the byte count, 0 at the end of input, -1 when nothing waits, -2 on an error.
+    private func receive(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let tls else {
+            while true {
+                let n = recv(fd, buffer.baseAddress, buffer.count, 0)
+                if n >= 0 { return n }
+                if errno == EINTR { continue }
+                return errno == EAGAIN || errno == EWOULDBLOCK ? -1 : -2
+            }
+        }
+        readWantsWrite = false
+        let n = SSL_read(tls, buffer.baseAddress, Int32(min(buffer.count, Int(Int32.max))))
+        if n > 0 { return Int(n) }
+        switch SSL_get_error(tls, n) {
+        case SSL_ERROR_WANT_READ: return -1
+        case SSL_ERROR_WANT_WRITE:
+            readWantsWrite = true
+            return -1
+        case SSL_ERROR_ZERO_RETURN: return 0
+        default:
+            ERR_clear_error()
+            return -2
+        }
     }
 
     // MARK: reading
@@ -84,19 +175,17 @@ final class Connection {
                 moreInputMayWait = true
                 return
             }
-            let n = recv(fd, buffer.baseAddress, buffer.count, 0)
+            let n = receive(buffer)
             if n > 0 {
                 lastRead = loop.now
                 consume(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-                // A short read drained the socket; edge triggering reports more.
-                if n < buffer.count { return }
+                // A short read drained the socket; edge triggering reports more. (TLS reads a record at a time.)
+                if n < buffer.count && tls == nil { return }
             } else if n == 0 {
                 peerClosed()
                 return
-            } else if errno == EINTR {
-                continue
             } else {
-                if errno != EAGAIN && errno != EWOULDBLOCK { close() }
+                if n == -2 { close() }
                 return
             }
         }
@@ -148,10 +237,9 @@ final class Connection {
     private func discardInput() {
         let buffer = loop.readBuffer
         while true {
-            let n = recv(fd, buffer.baseAddress, buffer.count, 0)
+            let n = receive(buffer)
             if n > 0 { continue }
-            if n < 0 && errno == EINTR { continue }
-            if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { close() }
+            if n != -1 { close() }
             return
         }
     }
@@ -162,11 +250,15 @@ final class Connection {
         served += 1
         headStarted = 0
         var request = consume parsed
-        request.remoteAddress = remoteAddress
+        if healthOnly {
+            guard request.rawPath == "/healthz" else { return refuse(.serviceUnavailable, "too many connections") }
+            closeWhenFlushed = true
+        }
+        request.remoteAddress = loop.configuration.trustedProxies.client(peer: remoteAddress, headers: request.headers)
         let keepAlive = request.wantsKeepAlive && served < loop.configuration.maxRequestsPerConnection && !loop.draining
         let info = RequestInfo(
             method: request.method, target: request.target, version: request.version,
-            keepAlive: keepAlive, start: loop.now)
+            keepAlive: keepAlive, start: loop.now, client: request.remoteAddress)
         if !keepAlive { closeWhenFlushed = true }
         let handler = loop.context.responder.handler(for: &request)
         switch handler {
@@ -220,8 +312,12 @@ final class Connection {
         // A request that began before shutdown still learns the connection ends.
         var keepAlive = info.keepAlive && !loop.draining
         if case .events(let channel, _) = response.body, info.method != .head, response.status == .ok, !loop.draining {
+            guard loop.context.budget.openStream() else {
+                return enqueue(Self.refusal(loop, .serviceUnavailable, "too many event streams"), info)
+            }
             // The stream's end is the connection's: no further request is read on it.
             streamChannel = channel
+            streamStarted = loop.now
             keepAlive = false
             loop.streamOpened()
         } else if !keepAlive {
@@ -240,18 +336,28 @@ final class Connection {
         loop.logAccess(info, status: response.status.code, bytes: sendsBody ? response.body.count : 0)
     }
 
-    private func refuse(_ status: Status, _ reason: String, target: String) {
+    private func refuse(_ status: Status, _ reason: String, target: String = "-") {
         closeWhenFlushed = true
         unparsed = []
-        let info = RequestInfo(method: nil, target: target, version: .http11, keepAlive: false, start: loop.now)
+        let info = RequestInfo(
+            method: nil, target: target, version: .http11, keepAlive: false, start: loop.now, client: remoteAddress)
+        enqueue(Self.refusal(loop, status, reason), info)
+    }
+
+    /// The site's page for a refusal; a 503 says when to come back.
+    private static func refusal(_ loop: EventLoop, _ status: Status, _ reason: String) -> Response {
         var response = loop.context.responder.refusal(HTTPError(status, reason))
         response.headers.remove("Connection")
-        enqueue(response, info)
+        if status == .serviceUnavailable { response.headers.set("Retry-After", "1") }
+        return response
     }
 
     private func flush() {
         guard !closed else { return }
-        let (result, written) = output.flush(to: fd)
+        let (result, written) =
+            tls == nil || kernelSends
+            ? output.flush(to: fd)
+            : output.flush(tls: tls!, staging: loop.tlsStaging)
         if written > 0 { lastWrite = loop.now }
         switch result {
         case .failed:
@@ -297,6 +403,10 @@ final class Connection {
         guard !lingering else { return }
         lingering = true
         lingerDeadline = loop.now + Clock.nanoseconds(2)
+        if let tls {
+            _ = SSL_shutdown(tls)  // close_notify, best effort
+            ERR_clear_error()
+        }
         _ = csys_shutdown_write(fd)
         if peerClosedInput { close() } else { discardInput() }
     }
@@ -310,8 +420,10 @@ final class Connection {
         if lingering {
             if now >= lingerDeadline { close() }
         } else if streamChannel != nil {
-            // Idle is a stream's normal state; only a client that stopped reading is closed.
+            // Idle is a stream's normal state; only a client that stopped reading is closed. A stream ends after its
+            // lifetime (the client reconnects after the `retry:` it was sent), so none holds a connection forever.
             if !output.isEmpty && now - lastWrite >= Clock.nanoseconds(config.writeTimeout) { close() }
+            if output.isEmpty && now - streamStarted >= Clock.nanoseconds(config.streamLifetime) { close() }
         } else if !output.isEmpty {
             if now - lastWrite >= Clock.nanoseconds(config.writeTimeout) { close() }
         } else if waitingForHandler {
@@ -334,12 +446,16 @@ final class Connection {
         }
     }
 
-    /// Past the grace period, each `minBodyRate` bytes received buys one
-    /// more second, as mod_reqtimeout's MinRate does.
+    /// Each window of `bodyGracePeriod` seconds must bring `minBodyRate` bytes a second: a body sent fast and
+    /// then a byte at a time is cut in the first slow window, not once its average since the start falls.
     private func bodyTooSlow(now: Int64, _ config: ServerConfiguration) -> Bool {
         guard config.minBodyRate > 0 else { return false }
-        let elapsed = Double(now - bodyStarted) / 1e9 - config.bodyGracePeriod
-        return elapsed > 0 && Double(parser.bodyBytesReceived) < elapsed * Double(config.minBodyRate)
+        if rateWindow.start < bodyStarted { rateWindow = (bodyStarted, 0) }
+        guard now - rateWindow.start >= Clock.nanoseconds(config.bodyGracePeriod) else { return false }
+        let received = parser.bodyBytesReceived - rateWindow.bytes
+        if Double(received) < config.bodyGracePeriod * Double(config.minBodyRate) { return true }
+        rateWindow = (now, parser.bodyBytesReceived)
+        return false
     }
 
     private func timeOut(_ reason: String) {
@@ -350,8 +466,20 @@ final class Connection {
     func close() {
         guard !closed else { return }
         closed = true
-        if streamChannel != nil { loop.streamClosed() }
+        if streamChannel != nil {
+            loop.streamClosed()
+            loop.context.budget.closeStream()
+        }
         output.removeAll()
+        if handshaking {
+            endHandshake()
+        } else if let tls {
+            // OpenSSL drops a session from its cache when the connection did not end with close_notify both ways;
+            // most clients just close, so mark it ended, or a returning client (by session ID) would never resume.
+            SSL_set_shutdown(tls, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN)
+        }
+        if let tls { SSL_free(tls) }
+        tls = nil
         Glibc.close(fd)
         loop.forget(self)
     }

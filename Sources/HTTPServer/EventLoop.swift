@@ -13,14 +13,30 @@ final class ServerContext: Sendable {
     let responder: any Responder
     let pool: BlockingPool
     let openConnections = Atomic<Int>(0)
+    let budget: ConnectionBudget
+    /// The configuration's, with the responder's upload gate.
+    let parserLimits: ParserLimits
+    /// Header lines every response carries: `Server`, and under TLS `Strict-Transport-Security`.
     let serverLine: [UInt8]?
     let refusal: [UInt8]
+    let tls: TLSContext?
+    /// TLS handshakes in progress, by client address.
+    let handshakes = Mutex<[String: Int]>([:])
 
-    init(configuration: ServerConfiguration, responder: any Responder, pool: BlockingPool) {
+    init(configuration: ServerConfiguration, responder: any Responder, pool: BlockingPool, tls: TLSContext?) {
         self.configuration = configuration
         self.responder = responder
         self.pool = pool
-        serverLine = configuration.serverName.map { Array("Server: \($0)\r\n".utf8) }
+        budget = ConnectionBudget(configuration)
+        var limits = configuration.limits
+        limits.uploadGate = limits.uploadGate ?? responder.uploadGate
+        parserLimits = limits
+        self.tls = tls
+        var lines = configuration.serverName.map { "Server: \($0)\r\n" } ?? ""
+        if tls != nil && configuration.hstsMaxAge > 0 {
+            lines += "Strict-Transport-Security: max-age=\(configuration.hstsMaxAge)\r\n"
+        }
+        serverLine = lines.isEmpty ? nil : Array(lines.utf8)
         let body = "503 Service Unavailable: too many connections\n"
         refusal = Array(
             ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nRetry-After: 1\r\n"
@@ -55,6 +71,8 @@ final class EventLoop: @unchecked Sendable {
     private var acceptBlocked = false
 
     let readBuffer: UnsafeMutableRawBufferPointer
+    /// Where TLS output is gathered into one record (16 KB, the largest) before it is encrypted.
+    let tlsStaging: UnsafeMutableRawBufferPointer
     private(set) var now: Int64 = Clock.now()
     private(set) var dateLine: [UInt8] = []
     private var dateSecond = -1
@@ -76,6 +94,7 @@ final class EventLoop: @unchecked Sendable {
         wake = csys_eventfd()
         guard wake >= 0 else { throw SystemError("eventfd") }
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        tlsStaging = .allocate(byteCount: context.tls == nil ? 0 : 16 * 1024, alignment: 16)
         let shortest = [
             configuration.headerTimeout, configuration.bodyTimeout, configuration.bodyGracePeriod,
             configuration.idleTimeout, configuration.writeTimeout,
@@ -89,6 +108,7 @@ final class EventLoop: @unchecked Sendable {
     deinit {
         if listener >= 0 { close(listener) }
         readBuffer.deallocate()
+        tlsStaging.deallocate()
         close(epoll)
         close(wake)
     }
@@ -140,9 +160,13 @@ final class EventLoop: @unchecked Sendable {
                 }
                 return
             }
-            if context.openConnections.wrappingAdd(1, ordering: .relaxed).newValue > limit {
-                // Graceful refusal: a short 503, then close.
-                _ = context.refusal.withUnsafeBytes { csys_send(fd, $0.baseAddress, $0.count) }
+            let open = context.openConnections.wrappingAdd(1, ordering: .relaxed).newValue
+            let address = Connection.peerAddress(fd)
+            guard open <= limit + configuration.healthReserve, context.budget.open(address) else {
+                // Graceful refusal: a short 503, then close (a TLS client could not read it: only closed).
+                if context.tls == nil {
+                    _ = context.refusal.withUnsafeBytes { csys_send(fd, $0.baseAddress, $0.count) }
+                }
                 close(fd)
                 context.openConnections.wrappingSubtract(1, ordering: .relaxed)
                 continue
@@ -155,14 +179,17 @@ final class EventLoop: @unchecked Sendable {
             else {
                 close(fd)
                 context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+                context.budget.close(address)
                 continue
             }
             nextID += 1
             if Int(fd) >= connections.count {
                 connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
             }
-            connections[Int(fd)] = Connection(fd: fd, id: nextID, loop: self)
+            let connection = Connection(fd: fd, id: nextID, loop: self, address: address, healthOnly: open > limit)
+            connections[Int(fd)] = connection
             openCount += 1
+            if context.tls != nil { connection.startHandshake() }
         }
     }
 
@@ -170,6 +197,7 @@ final class EventLoop: @unchecked Sendable {
         connections[Int(connection.fd)] = nil
         openCount -= 1
         context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+        context.budget.close(connection.remoteAddress)
     }
 
     private func handleInbox() {
@@ -243,6 +271,8 @@ final class EventLoop: @unchecked Sendable {
     func logAccess(_ info: RequestInfo, status: Int, bytes: Int) {
         guard configuration.accessLog else { return }
         let micros = (Clock.now() - info.start) / 1000
+        accessLog.append(contentsOf: (info.client.isEmpty ? "-" : info.client).utf8.prefix(64))
+        accessLog.append(0x20)
         accessLog.append(contentsOf: (info.method?.description ?? "-").utf8)
         accessLog.append(0x20)
         accessLog.append(contentsOf: info.target.utf8.prefix(2048))
@@ -280,4 +310,6 @@ struct RequestInfo: Sendable {
     var version: HTTPVersion
     var keepAlive: Bool
     var start: Int64
+    /// The client's address, as the access log names it.
+    var client: String
 }

@@ -91,12 +91,10 @@ extension AdminController {
                 "history": history, "hasHistory": .bool(!changes.isEmpty),
             ])
         }
-        var response = pages.render(
+        return pages.render(
             "admin-maintenance", status: status, title: t.string("admin.maintenance.title"),
             for: visitor, path: "/admin/maintenance", section: "admin",
             data: ["platforms": .list(platforms), "message": message.map { .string($0) } ?? .null])
-        response.headers.set("Cache-Control", "no-store")
-        return response
     }
 
     /// "Switch maintenance on for web?": what it does, and the same form again with `confirm`.

@@ -80,7 +80,7 @@ extension AdminController {
         let t = localizer.strings(for: visitor.language)
         let upcoming = try schedule.upcoming().map { scheduledRow($0, t) }
         let soon = UTCTime.inputValue((store.clock() / 60 + 60) * 60)
-        var response = pages.render(
+        return pages.render(
             "admin-schedule", status: status, title: t.string("admin.schedule.title"),
             for: visitor, path: "/admin/schedule", section: "admin",
             data: [
@@ -95,8 +95,6 @@ extension AdminController {
                 "messages": .list(localizer.languages.map { .string($0) }),
                 "message": message.map { .string($0) } ?? .null,
             ])
-        response.headers.set("Cache-Control", "no-store")
-        return response
     }
 
     /// A scheduled change in words: "Maintenance on web", and when.

@@ -1,3 +1,4 @@
+import Crypto
 import HTTP
 import Interceptions
 import Localization
@@ -8,14 +9,18 @@ import Templates
 /// admin API answers 401. These routes stay up during maintenance.
 struct AdminController: Sendable {
     static let cookie = "arcade_admin"
+    /// Issued by a successful sign-in, for that account's later sign-ins from the same browser.
+    static let deviceCookie = "arcade_admin_device"
     let store: AdminStore
     let pages: Pages
-    let identity: Identity
     let secureCookies: Bool
     let hotfixes: AdminHotfixes
     let interceptions: InterceptionsStore
     let people: PeopleStore
     let schedule: ChangeSchedule
+    let limits: SignInLimits
+    /// Signs device cookies (the site's cookie key).
+    let signer: Signer
     /// The site's version: a web client's app version, so the rule preview starts from it.
     let version: @Sendable () -> String
 
@@ -57,21 +62,45 @@ struct AdminController: Sendable {
         guard AdminStore.validName(name), !password.isEmpty else {
             return loginPage(visitor, status: .unprocessableContent, error: "admin.login.wrong", name: name)
         }
-        if try store.recentFailures(name: name, address: address) >= AdminStore.maxFailures {
+        let device = request.cookies[Self.deviceCookie].flatMap { deviceID($0, for: name) }
+        // Counted before any hashing: a refusal costs nothing and writes nothing.
+        if case .refused(let seconds) = limits.admit(name: name, address: address, device: device) {
             var page = loginPage(visitor, status: .tooManyRequests, error: "admin.login.throttled", name: name)
-            page.headers.set("Retry-After", String(AdminStore.failureWindow))
+            page.headers.set("Retry-After", String(seconds))
             return page
         }
-        guard let admin = try store.verify(name: name, password: password) else {
-            try store.recordFailure(name: name, address: address)
+        guard let verified = try store.hashing.run({ try store.verify(name: name, password: password) }) else {
+            limits.cancelled(name: name, address: address, device: device)
+            var page = loginPage(visitor, status: .serviceUnavailable, error: "admin.login.busy", name: name)
+            page.headers.set("Retry-After", "2")
+            return page
+        }
+        guard let admin = verified else {
             return loginPage(visitor, status: .unauthorized, error: "admin.login.wrong", name: name)
         }
+        limits.succeeded(name: name, address: address, device: device)
         let token = try store.startSession(admin)
         try store.audit(admin.name, action: "sign-in", target: address, before: nil, after: nil)
         var response = Response.redirect(to: "/admin")
         response.setCookie(
             SetCookie(name: Self.cookie, value: token, path: "/", secure: secureCookies, sameSite: .strict))
+        // This browser is now known for this account: its later sign-ins skip the address and account limits.
+        let deviceValue = signer.sign("device|\(name)|\(device ?? Identity.newID())")
+        response.setCookie(
+            SetCookie(
+                name: Self.deviceCookie, value: deviceValue, path: "/admin/login", maxAge: 365 * 86_400,
+                secure: secureCookies, sameSite: .strict))
         return response
+    }
+
+    /// The id of a device cookie issued to `name`, or nil for anything else.
+    func deviceID(_ cookie: String, for name: String) -> String? {
+        guard let value = signer.verify(cookie) else { return nil }
+        let parts = value.split(separator: "|", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "device", parts[1] == name, Identity.isID(String(parts[2])) else {
+            return nil
+        }
+        return String(parts[2])
     }
 
     func signOut(_ request: Request, _ context: PlayerContext) throws -> Response {
@@ -170,15 +199,13 @@ struct AdminController: Sendable {
     /// The sign-in form; after a failure it keeps the name typed (never the password).
     func loginPage(_ visitor: Visitor, status: Status, error: String?, name: String = "") -> Response {
         let t = pages.localizer.strings(for: visitor.language)
-        var response = pages.render(
+        return pages.render(
             "admin-login", status: status, title: t.string("admin.login.title"), for: visitor, path: "/admin/login",
             section: "admin",
             data: [
                 "error": error.map { .string(t.string($0)) } ?? .null,
                 "name": .string(String(name.prefix(64))),
             ])
-        response.headers.set("Cache-Control", "no-store")
-        return response
     }
 
     /// A stored item in a few words for the history table.

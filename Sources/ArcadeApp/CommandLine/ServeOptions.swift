@@ -22,15 +22,33 @@ public struct ServeOptions: Sendable {
     public var secureCookies = false
     /// Seconds added to every commit: a slow disk, for tests (no flag).
     public var commitDelay: Double = 0
+    /// Password hashes computed at once (each takes a core for a moment), and how many more may wait.
+    public var hashThreads = 1
+    public var hashQueue = 4
+    /// Actions by visitors without a player cookie (each makes a player) allowed per client address a minute.
+    public var newPlayersPerMinute = 30
+    /// Writes waiting for the database writer at once; more get 503.
+    public var maxQueuedWrites = 4096
+    /// `--trusted-proxies` as given, for `--help`.
+    var trustedProxiesText = ""
     /// The wall clock, in seconds since 1970 (tests move it; no flag). The daily code reads its day from it.
     public var clock: @Sendable () -> Double = WallClock.system
 
     public init() {
         server.limits.uploadPaths = ["/admin/people"]
+        // A full site still answers its health check (load balancers, `scripts/test`).
+        server.healthReserve = 16
     }
 
     /// Where uploaded photos are kept, when `--photos` says.
     public var photos: String?
+    /// `--tls-cert` and `--tls-key`: both or neither; with them the server speaks only HTTPS.
+    public var tlsCertificate: String?
+    public var tlsKey: String?
+    /// A plain-HTTP port that redirects to HTTPS (and answers ACME challenges and /healthz).
+    public var redirectHTTP: Int?
+    /// The webroot certbot writes ACME HTTP-01 challenges to, served on the redirect port.
+    public var acmeDirectory: String?
 
     /// Uploaded photos: `--photos`, or a `photos` folder beside an SQLite file; with PostgreSQL, `./photos`.
     public var photosDirectory: String {
@@ -103,9 +121,56 @@ public struct ServeOptions: Sendable {
         toggle("--dev", "ARCADE_DEV", "reload changed templates on the next request", \.dev),
         toggle(
             "--secure-cookies", "ARCADE_SECURE_COOKIES", "mark cookies Secure (when served over TLS)", \.secureCookies),
+        Option(
+            flag: "--tls-cert", variable: "ARCADE_TLS_CERT", placeholder: "FILE",
+            help: "serve HTTPS with this PEM certificate (and its chain); needs --tls-key",
+            current: { $0.tlsCertificate ?? "none" }
+        ) {
+            guard !$1.isEmpty else { return false }
+            $0.tlsCertificate = $1
+            return true
+        },
+        Option(
+            flag: "--tls-key", variable: "ARCADE_TLS_KEY", placeholder: "FILE",
+            help: "the certificate's PEM private key; both reload on SIGHUP or when they change",
+            current: { $0.tlsKey ?? "none" }
+        ) {
+            guard !$1.isEmpty else { return false }
+            $0.tlsKey = $1
+            return true
+        },
+        integer(
+            "--hsts-max-age", "ARCADE_HSTS_MAX_AGE", "SECONDS",
+            "under TLS, Strict-Transport-Security's max-age (0: not sent)",
+            \.server.hstsMaxAge, 0...Int.max),
+        Option(
+            flag: "--redirect-http", variable: "ARCADE_REDIRECT_HTTP", placeholder: "PORT",
+            help: "also listen for plain HTTP here and answer 308 to HTTPS (0: off)",
+            current: { $0.redirectHTTP.map { "\($0)" } ?? "0" }
+        ) {
+            guard let port = Int($1), (0...65535).contains(port) else { return false }
+            $0.redirectHTTP = port == 0 ? nil : port
+            return true
+        },
+        Option(
+            flag: "--acme-dir", variable: "ARCADE_ACME_DIR", placeholder: "DIR",
+            help: "certbot's --webroot: /.well-known/acme-challenge/ is served from it on --redirect-http",
+            current: { $0.acmeDirectory ?? "none" }
+        ) {
+            guard !$1.isEmpty else { return false }
+            $0.acmeDirectory = $1
+            return true
+        },
         integer(
             "--max-connections", "ARCADE_MAX_CONNECTIONS", "N", "connections open at once; more get 503",
             \.server.maxConnections, 1...Int.max),
+        integer(
+            "--max-connections-per-address", "ARCADE_MAX_CONNECTIONS_PER_ADDRESS", "N",
+            "connections one client address may hold (trusted proxies: no cap); more get 503",
+            \.server.maxConnectionsPerAddress, 1...Int.max),
+        seconds(
+            "--stream-lifetime", "ARCADE_STREAM_LIFETIME", "an event stream stays open before the client reconnects",
+            \.streamLifetime),
         integer(
             "--max-body", "ARCADE_MAX_BODY", "BYTES", "largest request body; larger gets 413", \.server.limits.maxBody,
             0...Int.max),
@@ -123,6 +188,27 @@ public struct ServeOptions: Sendable {
         seconds(
             "--write-timeout", "ARCADE_WRITE_TIMEOUT", "a response may stall on a client that does not read",
             \.writeTimeout),
+        integer(
+            "--hash-threads", "ARCADE_HASH_THREADS", "N",
+            "password hashes at once (sign-ins beyond them and a short queue get 503)", \.hashThreads, 1...64),
+        Option(
+            flag: "--trusted-proxies", variable: "ARCADE_TRUSTED_PROXIES", placeholder: "CIDR[,CIDR]",
+            help: "reverse proxies whose Forwarded / X-Forwarded-For name the client (default: none)",
+            current: { $0.trustedProxiesText.isEmpty ? "none" : $0.trustedProxiesText }
+        ) {
+            guard let proxies = TrustedProxies(parsing: $1) else { return false }
+            $0.server.trustedProxies = proxies
+            $0.trustedProxiesText = $1
+            return true
+        },
+        integer(
+            "--new-players-per-minute", "ARCADE_NEW_PLAYERS_PER_MINUTE", "N",
+            "players an address may make a minute (each action without a player cookie makes one; more get 429)",
+            \.newPlayersPerMinute, 1...100_000),
+        integer(
+            "--max-queued-writes", "ARCADE_MAX_QUEUED_WRITES", "N",
+            "writes waiting for the database at once; more get 503",
+            \.maxQueuedWrites, 1...1_000_000),
         toggle("--access-log", "ARCADE_ACCESS_LOG", "one line per request on standard output", \.server.accessLog),
     ]
 
@@ -229,6 +315,15 @@ public struct ServeOptions: Sendable {
             guard option.apply(&result, value) else {
                 throw UsageError("invalid value '\(value)' for \(option.flag)")
             }
+        }
+        switch (result.tlsCertificate, result.tlsKey) {
+        case (let certificate?, let key?):
+            result.server.tls = TLSFiles(certificate: certificate, key: key)
+            result.secureCookies = true  // cookies sent over HTTPS never travel in clear text
+        case (nil, nil):
+            if result.redirectHTTP != nil { throw UsageError("--redirect-http needs --tls-cert and --tls-key") }
+        default:
+            throw UsageError("--tls-cert and --tls-key go together")
         }
         return result
     }

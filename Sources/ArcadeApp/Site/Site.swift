@@ -36,7 +36,8 @@ public final class Site: Sendable {
 
     /// `adding`: more player routes, beside the site's (tests add some).
     init(options: ServeOptions, adding extra: (PlayerRoutes) -> Void) throws {
-        let pool = DatabasePool(location: options.database, commitDelay: options.commitDelay)
+        let pool = DatabasePool(
+            location: options.database, commitDelay: options.commitDelay, maxQueued: options.maxQueuedWrites)
         self.pool = pool
         let database = options.database.description
         // What start-up keeps in the database, read or made at once (a database error names the file).
@@ -53,7 +54,9 @@ public final class Site: Sendable {
             try Localizer.load(directory: options.localizations, overlay: overlay, log: { Log.info($0) })
         }
         hotfixes = StringHotfixes(pool: pool, clock: options.clock, overlay: overlay)
-        admins = AdminStore(pool: pool, clock: { [clock = options.clock] in Int(clock()) })
+        admins = AdminStore(
+            pool: pool, clock: { [clock = options.clock] in Int(clock()) },
+            hashing: HashGate(slots: options.hashThreads, queue: options.hashQueue))
         interceptions = InterceptionsStore(pool: pool, clock: options.clock)
         try StartupError.reading(database, as: StartupError.database) { [admins, hotfixes] in
             try Site.firstAdmin(admins)
@@ -98,7 +101,7 @@ public final class Site: Sendable {
         let password = Base64URL.encode(Crypto.randomBytes(15))
         try admins.create(name: "admin", password: password)
         Log.info(
-            "created the admin account 'admin' with the password \(password) (shown once; change it with `arcade admin create`)"
+            "created the admin account 'admin' with the password \(password) (shown once; change it with `arcade admin password admin`)"
         )
     }
 
@@ -108,8 +111,7 @@ public final class Site: Sendable {
         _ options: ServeOptions, _ services: Services, pages: Pages, identity: Identity,
         extra: (PlayerRoutes) -> Void
     ) throws -> Router {
-        let router = Router()
-        router.deferredOffLoop = options.database.dialect == .postgresql
+        let router = Router(deferredOffLoop: options.database.dialect == .postgresql)
         router.channels = EventChannels()
         let errors = ErrorPages(pages: pages, identity: identity)
         let files = try StartupError.reading(options.publicDirectory, as: StartupError.unreadable) {
@@ -127,6 +129,13 @@ public final class Site: Sendable {
                 pages.error(error.status, language: pages.localizer.base, csrf: "", path: "/"))
         }
         router.get("/healthz") { _ in .text("ok") }
+        // Uploads (up to --max-upload) are read only for a live admin session, checked on the head. On PostgreSQL
+        // the loop may not query: a session cookie is enough there, and the route checks it after the body.
+        let postgres = options.database.dialect == .postgresql
+        router.uploadGate = { [admins = services.admins] headers in
+            guard let token = Cookies.parse(headers.values("Cookie"))[AdminController.cookie] else { return false }
+            return postgres || admins.isSignedIn(token)
+        }
         let site = router.group(context: RequestContext.init).adding(SecurityHeaders()).adding(errors)
         let players = site.adding(
             MaintenanceGate(
@@ -138,9 +147,15 @@ public final class Site: Sendable {
             UpdateNotice(
                 interceptions: services.interceptions, identity: identity, pages: pages,
                 once: services.once, clientVersion: services.version))
-        let player = PlayerRoutes(players, identity: identity, pages: pages)
+        let newPlayers = TokenBuckets(
+            capacity: options.newPlayersPerMinute, refill: 60 / Double(max(1, options.newPlayersPerMinute)),
+            clock: options.clock)
+        let player = PlayerRoutes(players, identity: identity, newPlayers: newPlayers)
         let games = player.adding(UpdateRequired(pages: pages))
-        HomeController(pages: pages, once: services.once, secureCookies: options.secureCookies).addRoutes(to: player)
+        HomeController(
+            pages: pages, once: services.once, secureCookies: options.secureCookies, mastermind: services.mastermind,
+            nameGame: services.nameGame, people: services.people, cheats: services.cheats.book
+        ).addRoutes(to: player)
         OnceController(store: services.once, pages: pages).addRoutes(to: player)
         MastermindController(store: services.mastermind, pages: pages, once: services.once).addRoutes(to: games)
         NameGameController(
@@ -156,10 +171,11 @@ public final class Site: Sendable {
             ErrorPages(pages: pages, identity: identity, format: .json))
         services.api.addRoutes(to: api)
         let admin = AdminController(
-            store: services.admins, pages: pages, identity: identity,
+            store: services.admins, pages: pages,
             secureCookies: options.secureCookies, hotfixes: services.editor,
             interceptions: services.interceptions, people: services.people,
-            schedule: services.schedule, version: services.version)
+            schedule: services.schedule, limits: services.signIns, signer: identity.signer,
+            version: services.version)
         admin.addRoutes(
             to: AdminRoutes(
                 site: site, api: api, identity: identity, errors: errors, store: services.admins,
