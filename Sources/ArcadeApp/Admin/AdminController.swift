@@ -18,6 +18,7 @@ struct AdminController: Sendable {
     let schedule: ChangeSchedule
     /// The site's version: a web client's app version, so the rule preview starts from it.
     let version: @Sendable () -> String
+    let housekeeping: Housekeeping
 
     func addRoutes(to routes: AdminRoutes) {
         routes.visitors.get("/admin/login", use: loginForm)
@@ -144,6 +145,17 @@ struct AdminController: Sendable {
             ])
         }
         let scheduled = try schedule.upcoming().map { scheduledRow($0, t) }
+        let backup: String
+        if housekeeping.folder == nil {
+            backup = t.string("admin.backup.off")
+        } else if let last = housekeeping.lastBackup {
+            backup =
+                last.error.map { t.string("admin.backup.failed", [.string(UTCTime.format(last.at)), .string($0)]) }
+                ?? t.string(
+                    "admin.backup.last", [.string(UTCTime.format(last.at)), .int(last.bytes), .int(last.rows)])
+        } else {
+            backup = t.string("admin.backup.none")
+        }
         return pages.render(
             "admin", title: t.string("admin.title"), for: visitor,
             path: "/admin", section: "admin",
@@ -151,7 +163,10 @@ struct AdminController: Sendable {
                 "admin": .string(admin.name), "platforms": .list(platforms), "languages": .list(languages),
                 "recent": .list(recent), "hasRecent": .bool(!recent.isEmpty),
                 "scheduled": .list(scheduled), "scheduledCount": .int(scheduled.count),
-                "hasScheduled": .bool(!scheduled.isEmpty),
+                "hasScheduled": .bool(!scheduled.isEmpty), "backup": .string(backup),
+                "backupState": .string(
+                    housekeeping.lastBackup.map { $0.error == nil ? "ok" : "failed" }
+                        ?? (housekeeping.folder == nil ? "off" : "none")),
             ])
     }
 

@@ -29,6 +29,11 @@ public struct ServeOptions: Sendable {
         server.limits.uploadPaths = ["/admin/people"]
     }
 
+    /// Scheduled backups: the folder (none: off), hours between them, how many are kept.
+    public var backupDirectory: String?
+    public var backupEvery: Double = 24
+    public var backupKeep = 7
+
     /// Where uploaded photos are kept, when `--photos` says.
     public var photos: String?
 
@@ -80,6 +85,26 @@ public struct ServeOptions: Sendable {
             $0.photos = $1
             return true
         },
+        Option(
+            flag: "--backup-dir", variable: "ARCADE_BACKUP_DIR", placeholder: "DIR",
+            help: "take scheduled backups into DIR (on PostgreSQL, the leading instance does)",
+            current: { $0.backupDirectory ?? "none" }
+        ) {
+            guard !$1.isEmpty else { return false }
+            $0.backupDirectory = $1
+            return true
+        },
+        Option(
+            flag: "--backup-every", variable: "ARCADE_BACKUP_EVERY", placeholder: "HOURS",
+            help: "hours between scheduled backups", current: { ServeOptions.format($0.backupEvery) }
+        ) {
+            guard let hours = Double($1), hours > 0, hours <= 24 * 366 else { return false }
+            $0.backupEvery = hours
+            return true
+        },
+        integer(
+            "--backup-keep", "ARCADE_BACKUP_KEEP", "N", "scheduled backups kept (older ones are removed)",
+            \.backupKeep, 1...10_000),
         folder("--public", "ARCADE_PUBLIC", "directory served at the site root", \.publicDirectory),
         folder("--templates", "ARCADE_TEMPLATES", "Mustache templates, parsed at start-up", \.templates),
         folder(

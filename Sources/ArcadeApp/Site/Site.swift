@@ -29,6 +29,8 @@ public final class Site: Sendable {
     /// Other instances' changes to what this one caches (PostgreSQL only).
     private let changes: ChangeFeed?
     private let leadership: Leadership
+    /// Scheduled backups (and pruning), off the loops and the ticker.
+    private let housekeeping: Housekeeping
 
     public convenience init(options: ServeOptions) throws {
         try self.init(options: options, adding: { _ in })
@@ -84,11 +86,15 @@ public final class Site: Sendable {
             options: options, site: (pool, constants, overlay, hotfixes, admins, interceptions),
             localizer: localizer, dailyKey: dailyKey, firstDay: firstDay)
         schedule = services.schedule
-        let router = try Site.router(options, services, pages: pages, identity: identity, extra: extra)
+        // Scheduled changes, backups and pruning are done once, by whichever instance leads.
+        let leadership = Leadership(options.database)
+        self.leadership = leadership
+        let housekeeping = Housekeeping(options: options, leadership: leadership)
+        self.housekeeping = housekeeping
+        let router = try Site.router(
+            options, services, pages: pages, identity: identity, housekeeping: housekeeping, extra: extra)
         routes = try StartupError.reading("routes") { try router.build() }
         changes = ChangeFeed.start(options.database, services.reload)
-        // Scheduled changes are applied once, by whichever instance leads.
-        leadership = Leadership(options.database)
         ticker = SiteTicker(services.tick(leadership: leadership, channels: router.channels))
     }
 
@@ -106,7 +112,7 @@ public final class Site: Sendable {
     /// too; the admin pages and the API stay up during maintenance.
     private static func router(
         _ options: ServeOptions, _ services: Services, pages: Pages, identity: Identity,
-        extra: (PlayerRoutes) -> Void
+        housekeeping: Housekeeping, extra: (PlayerRoutes) -> Void
     ) throws -> Router {
         let router = Router()
         router.deferredOffLoop = options.database.dialect == .postgresql
@@ -159,7 +165,7 @@ public final class Site: Sendable {
             store: services.admins, pages: pages, identity: identity,
             secureCookies: options.secureCookies, hotfixes: services.editor,
             interceptions: services.interceptions, people: services.people,
-            schedule: services.schedule, version: services.version)
+            schedule: services.schedule, version: services.version, housekeeping: housekeeping)
         admin.addRoutes(
             to: AdminRoutes(
                 site: site, api: api, identity: identity, errors: errors, store: services.admins,
@@ -173,6 +179,7 @@ public final class Site: Sendable {
     /// Commits what the writer still holds and stops it; reports how many transactions shared each flush.
     public func close() {
         ticker.stop()
+        housekeeping.stop()
         changes?.stop()
         leadership.resign()
         if let writer = try? pool.writer() {
