@@ -146,6 +146,7 @@ public enum CommandLineTool {
         switch arguments.first {
         case "backup": return backupCommand(Array(arguments.dropFirst()))
         case "restore": return restoreCommand(Array(arguments.dropFirst()))
+        case "prune": return pruneCommand(Array(arguments.dropFirst()))
         default: break
         }
         let usage = UsageError("usage: arcade db copy --from sqlite:PATH --to postgresql://USER@HOST:PORT/DB")
@@ -202,6 +203,38 @@ public enum CommandLineTool {
             return 0
         } catch {
             write("arcade: backup failed: \(error)\n", to: 2)
+            return 1
+        }
+    }
+
+    /// `arcade db prune [--dry-run] [--forget-after DAYS] [--db PATH|URL]`: what the site does daily, by hand.
+    static func pruneCommand(_ arguments: [String]) -> Int32 {
+        let dryRun = arguments.contains("--dry-run")
+        let options: ServeOptions
+        do {
+            options = try ServeOptions.parse(
+                arguments.filter { $0 != "--dry-run" }[...], environment: ServeOptions.environment)
+        } catch {
+            return fail(error)
+        }
+        guard options.forgetAfter > 0 else {
+            write("arcade: --forget-after is 0: players are kept, nothing to prune\n", to: 1)
+            return 0
+        }
+        do {
+            let db = try Database(location: options.database, role: .writer)
+            try db.migrate(Schema.migrations)
+            let cutoff = Int(options.clock()) - options.forgetAfter * 86_400
+            let removed = try PlayerData.prune(
+                before: cutoff, dryRun: dryRun, read: { db }, write: { body in try db.transaction { try body(db) } })
+            write(
+                dryRun
+                    ? "arcade: would forget \(removed) players without results not seen for \(options.forgetAfter) days\n"
+                    : "arcade: forgot \(removed) players without results not seen for \(options.forgetAfter) days\n",
+                to: 1)
+            return 0
+        } catch {
+            write("arcade: \(error)\n", to: 2)
             return 1
         }
     }
@@ -273,6 +306,8 @@ public enum CommandLineTool {
                                           a consistent SQLite copy of a running site, checked, then named FILE
               arcade db restore FILE --to sqlite:PATH|URL [--replace]
                                           a backup into a stopped site's database (--replace: over its data)
+              arcade db prune [--dry-run] [--forget-after DAYS] [--db PATH|URL]
+                                          forget players without results not seen for DAYS (default 30)
               arcade --help               show this help
 
             OPTIONS (each may also be set by the environment variable shown):

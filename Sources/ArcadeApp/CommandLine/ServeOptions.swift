@@ -33,6 +33,8 @@ public struct ServeOptions: Sendable {
     public var backupDirectory: String?
     public var backupEvery: Double = 24
     public var backupKeep = 7
+    /// Days after which a player who never finished anything and stopped coming is deleted (0: never).
+    public var forgetAfter = 30
 
     /// Where uploaded photos are kept, when `--photos` says.
     public var photos: String?
@@ -105,6 +107,9 @@ public struct ServeOptions: Sendable {
         integer(
             "--backup-keep", "ARCADE_BACKUP_KEEP", "N", "scheduled backups kept (older ones are removed)",
             \.backupKeep, 1...10_000),
+        integer(
+            "--forget-after", "ARCADE_FORGET_AFTER", "DAYS",
+            "delete players without results not seen for DAYS (0: keep them)", \.forgetAfter, 0...36_500),
         folder("--public", "ARCADE_PUBLIC", "directory served at the site root", \.publicDirectory),
         folder("--templates", "ARCADE_TEMPLATES", "Mustache templates, parsed at start-up", \.templates),
         folder(

@@ -23,6 +23,9 @@ struct Backup {
     }
 
     func write(to path: String) throws -> Report {
+        if case .sqlite(let file) = source, access(file, R_OK) != 0 {
+            throw DatabaseError("there is no database at \(file) to back up")
+        }
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         guard access(folder, W_OK) == 0 else {
             throw DatabaseError("cannot write the backup into \(folder): \(String(cString: strerror(errno)))")
@@ -53,6 +56,9 @@ struct Backup {
         case .postgresql: try copyPostgres(into: temporary)
         }
         let copy = try Database(path: temporary, role: .writer)
+        guard try copy.value(Int.self, "SELECT 1 AS found FROM sqlite_master WHERE name = 'people'") != nil else {
+            throw DatabaseError("\(source) holds no Arcade site (start the site on it once)")
+        }
         if case .sqlite = source {
             // The site's photo files, into the file: the backup restores a site on its own.
             try copy.transaction { _ = try DatabaseCopy.copyPhotos(from: copy, folder: photos, to: copy) }

@@ -8,8 +8,9 @@ import Glibc
 #endif
 
 /// Work one instance does now and then, on a thread of its own (a backup may take minutes; the site ticker must
-/// not wait for it): scheduled backups into `--backup-dir`, the newest `--backup-keep` kept. On PostgreSQL only
-/// the leading instance does it.
+/// not wait for it): scheduled backups into `--backup-dir`, the newest `--backup-keep` kept, and once a day the
+/// players inactive for `--forget-after` days who never finished anything are deleted, in small batches that each
+/// hold the writer briefly. On PostgreSQL only the leading instance does either.
 final class Housekeeping: Sendable {
     /// The last scheduled backup, for the admin dashboard.
     struct Outcome: Sendable {
@@ -25,22 +26,27 @@ final class Housekeeping: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let thread = Mutex<OSThread?>(nil)
 
-    init(options: ServeOptions, leadership: Leadership) {
+    init(options: ServeOptions, pool: DatabasePool, leadership: Leadership) {
         folder = options.backupDirectory
-        guard let folder else { return }
         let backup = Backup(source: options.database, photos: options.photosDirectory)
         let every = Int(options.backupEvery * 3600)
         let keep = options.backupKeep
         let clock = options.clock
+        let forgetAfter = options.forgetAfter
         // After a restart the schedule continues from the newest backup there is.
-        let newest = Self.backups(in: folder).last.map { Self.modified(folder + "/" + $0) } ?? 0
-        let next = Mutex(newest == 0 ? Int(clock()) : newest + every)
-        let started = OSThread { [self] in
+        let newest = folder.flatMap { Self.backups(in: $0).last.map { Self.modified(folder! + "/" + $0) } } ?? 0
+        let nextBackup = Mutex(newest == 0 ? Int(clock()) : newest + every)
+        let nextPrune = Mutex(Int(clock()))
+        let started = OSThread { [self, folder] in
             while !stopping.load(ordering: .acquiring) {
                 let now = Int(clock())
-                if now >= next.withLock({ $0 }) && leadership.held() {
-                    next.withLock { $0 = now + every }
+                if let folder, now >= nextBackup.withLock({ $0 }) && leadership.held() {
+                    nextBackup.withLock { $0 = now + every }
                     run(backup, folder: folder, keep: keep, at: now)
+                }
+                if forgetAfter > 0, now >= nextPrune.withLock({ $0 }) && leadership.held() {
+                    nextPrune.withLock { $0 = now + 86_400 }
+                    prune(pool, before: now - forgetAfter * 86_400)
                 }
                 usleep(100_000)
             }
@@ -60,6 +66,16 @@ final class Housekeeping: Sendable {
         } catch {
             last.withLock { $0 = Outcome(at: now, path: path, bytes: 0, rows: 0, error: "\(error)") }
             Log.error("backup to \(path) failed: \(error)")
+        }
+    }
+
+    private func prune(_ pool: DatabasePool, before cutoff: Int) {
+        do {
+            let removed = try PlayerData.prune(
+                before: cutoff, dryRun: false, read: { try pool.connection() }, write: { try pool.write($0) })
+            if removed > 0 { Log.info("retention: forgot \(removed) inactive players without results") }
+        } catch {
+            Log.error("retention: \(error)")
         }
     }
 

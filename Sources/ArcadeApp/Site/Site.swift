@@ -89,7 +89,7 @@ public final class Site: Sendable {
         // Scheduled changes, backups and pruning are done once, by whichever instance leads.
         let leadership = Leadership(options.database)
         self.leadership = leadership
-        let housekeeping = Housekeeping(options: options, leadership: leadership)
+        let housekeeping = Housekeeping(options: options, pool: pool, leadership: leadership)
         self.housekeeping = housekeeping
         let router = try Site.router(
             options, services, pages: pages, identity: identity, housekeeping: housekeeping, extra: extra)
@@ -148,6 +148,7 @@ public final class Site: Sendable {
         let games = player.adding(UpdateRequired(pages: pages))
         HomeController(pages: pages, once: services.once, secureCookies: options.secureCookies).addRoutes(to: player)
         OnceController(store: services.once, pages: pages).addRoutes(to: player)
+        PrivacyController(once: services.once, pages: pages, secureCookies: options.secureCookies).addRoutes(to: player)
         MastermindController(store: services.mastermind, pages: pages, once: services.once).addRoutes(to: games)
         NameGameController(
             store: services.nameGame, people: services.people, constants: services.constants,
