@@ -164,11 +164,11 @@ final class Connection {
         var request = consume parsed
         request.remoteAddress = remoteAddress
         let keepAlive = request.wantsKeepAlive && served < loop.configuration.maxRequestsPerConnection && !loop.draining
+        let handler = loop.context.responder.handler(for: &request)
         let info = RequestInfo(
             method: request.method, target: request.target, version: request.version,
-            keepAlive: keepAlive, start: loop.now)
+            keepAlive: keepAlive, start: loop.now, route: request.route)
         if !keepAlive { closeWhenFlushed = true }
-        let handler = loop.context.responder.handler(for: &request)
         switch handler {
         case .deferred(let start):
             waitingForHandler = true

@@ -38,6 +38,8 @@ public struct ServerConfiguration: Sendable {
     public var accessLog = true
     /// The `Server` header's value; nil sends none.
     public var serverName: String? = "arcade"
+    /// Counts for `/metrics`, shared by every copy of this configuration.
+    public var metrics = ServerMetrics()
 
     public init() {}
 

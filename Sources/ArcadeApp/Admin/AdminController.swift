@@ -60,12 +60,14 @@ struct AdminController: Sendable {
             return loginPage(visitor, status: .unprocessableContent, error: "admin.login.wrong", name: name)
         }
         if try store.recentFailures(name: name, address: address) >= AdminStore.maxFailures {
+            SiteMetrics.refusals.add(["signin_throttled"])
             var page = loginPage(visitor, status: .tooManyRequests, error: "admin.login.throttled", name: name)
             page.headers.set("Retry-After", String(AdminStore.failureWindow))
             return page
         }
         guard let admin = try store.verify(name: name, password: password) else {
             try store.recordFailure(name: name, address: address)
+            SiteMetrics.refusals.add(["signin_wrong_password"])
             return loginPage(visitor, status: .unauthorized, error: "admin.login.wrong", name: name)
         }
         let token = try store.startSession(admin)

@@ -36,6 +36,9 @@ public struct ServeOptions: Sendable {
     /// Days after which a player who never finished anything and stopped coming is deleted (0: never).
     public var forgetAfter = 30
 
+    /// The bearer token `/metrics` asks of everyone; without one, loopback clients may read it.
+    public var metricsToken: String?
+
     /// Where uploaded photos are kept, when `--photos` says.
     public var photos: String?
 
@@ -110,6 +113,15 @@ public struct ServeOptions: Sendable {
         integer(
             "--forget-after", "ARCADE_FORGET_AFTER", "DAYS",
             "delete players without results not seen for DAYS (0: keep them)", \.forgetAfter, 0...36_500),
+        Option(
+            flag: "--metrics-token", variable: "ARCADE_METRICS_TOKEN", placeholder: "TOKEN",
+            help: "/metrics needs 'Authorization: Bearer TOKEN' (without: loopback clients only)",
+            current: { $0.metricsToken == nil ? "none" : "set" }
+        ) {
+            guard $1.utf8.count >= 16, $1.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return false }
+            $0.metricsToken = $1
+            return true
+        },
         folder("--public", "ARCADE_PUBLIC", "directory served at the site root", \.publicDirectory),
         folder("--templates", "ARCADE_TEMPLATES", "Mustache templates, parsed at start-up", \.templates),
         folder(

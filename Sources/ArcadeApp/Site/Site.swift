@@ -133,6 +133,10 @@ public final class Site: Sendable {
                 pages.error(error.status, language: pages.localizer.base, csrf: "", path: "/"))
         }
         router.get("/healthz") { _ in .text("ok") }
+        MetricsController(
+            server: options.server.metrics, pool: services.once.pool, token: options.metricsToken,
+            version: services.version, notFound: { errors.page(.notFound, $0) }
+        ).addRoutes(to: router)
         let site = router.group(context: RequestContext.init).adding(SecurityHeaders()).adding(errors)
         let players = site.adding(
             MaintenanceGate(
