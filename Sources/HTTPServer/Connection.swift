@@ -167,7 +167,8 @@ final class Connection {
         let handler = loop.context.responder.handler(for: &request)
         let info = RequestInfo(
             method: request.method, target: request.target, version: request.version,
-            keepAlive: keepAlive, start: loop.now, route: request.route)
+            keepAlive: keepAlive, start: loop.now, route: request.route, address: remoteAddress,
+            requestID: loop.configuration.accessLogJSON ? AccessLog.requestID(request.headers["X-Request-Id"]) : "")
         if !keepAlive { closeWhenFlushed = true }
         switch handler {
         case .deferred(let start):
@@ -228,6 +229,8 @@ final class Connection {
             closeWhenFlushed = true
         }
         let framing = ResponseHead.Framing(version: info.version, keepAlive: keepAlive)
+        var response = response
+        if !info.requestID.isEmpty { response.headers.set("X-Request-Id", info.requestID) }
         let wasEmpty = output.isEmpty
         output.append {
             ResponseHead.write(
@@ -243,7 +246,9 @@ final class Connection {
     private func refuse(_ status: Status, _ reason: String, target: String) {
         closeWhenFlushed = true
         unparsed = []
-        let info = RequestInfo(method: nil, target: target, version: .http11, keepAlive: false, start: loop.now)
+        let info = RequestInfo(
+            method: nil, target: target, version: .http11, keepAlive: false, start: loop.now, address: remoteAddress,
+            requestID: loop.configuration.accessLogJSON ? AccessLog.requestID(nil) : "")
         var response = loop.context.responder.refusal(HTTPError(status, reason))
         response.headers.remove("Connection")
         enqueue(response, info)

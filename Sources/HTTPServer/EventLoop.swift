@@ -250,6 +250,11 @@ final class EventLoop: @unchecked Sendable {
         configuration.metrics.record(info, status: status, nanoseconds: elapsed)
         guard configuration.accessLog else { return }
         let micros = elapsed / 1000
+        if configuration.accessLogJSON {
+            AccessLog.append(info, status: status, bytes: bytes, micros: micros, into: &accessLog)
+            if accessLog.count > 16 * 1024 { flushAccessLog() }
+            return
+        }
         accessLog.append(contentsOf: (info.method?.description ?? "-").utf8)
         accessLog.append(0x20)
         accessLog.append(contentsOf: info.target.utf8.prefix(2048))
@@ -289,4 +294,7 @@ struct RequestInfo: Sendable {
     var start: Int64
     /// The pattern of the route that took it (for metrics); nil for the fallback.
     var route: String? = nil
+    /// The client's address and the request's id, for the JSON access log.
+    var address = ""
+    var requestID = ""
 }

@@ -36,6 +36,8 @@ public struct ServerConfiguration: Sendable {
     public var shutdownGrace: Double = 4
     /// One line per request on standard output.
     public var accessLog = true
+    /// The access log as JSON lines, with request ids (`X-Request-Id`, sent back).
+    public var accessLogJSON = false
     /// The `Server` header's value; nil sends none.
     public var serverName: String? = "arcade"
     /// Counts for `/metrics`, shared by every copy of this configuration.

@@ -165,7 +165,17 @@ public struct ServeOptions: Sendable {
         seconds(
             "--write-timeout", "ARCADE_WRITE_TIMEOUT", "a response may stall on a client that does not read",
             \.writeTimeout),
-        toggle("--access-log", "ARCADE_ACCESS_LOG", "one line per request on standard output", \.server.accessLog),
+        Option(
+            flag: "--access-log", variable: "ARCADE_ACCESS_LOG", placeholder: "on|off|json",
+            help: "one line per request on standard output (json: one object a line, with request ids)",
+            current: { $0.server.accessLog ? ($0.server.accessLogJSON ? "json" : "on") : "off" }
+        ) {
+            let json = $1 == "json"
+            guard let on = json ? true : ServeOptions.onOff($1) else { return false }
+            $0.server.accessLog = on
+            $0.server.accessLogJSON = json
+            return true
+        },
     ]
 
     /// A folder or file path: any non-empty text.
