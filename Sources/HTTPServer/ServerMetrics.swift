@@ -1,3 +1,4 @@
+import CSystem
 import HTTP
 import Metrics
 import Synchronization
@@ -16,6 +17,8 @@ public final class ServerMetrics: Sendable {
     let durations = Histograms(labels: ["group"], bounds: Histograms.latency)
     let refusals = Counters(labels: ["status"])
     let streams = Atomic<Int>(0)
+    /// The last 24 hours, minute by minute, for the admin's insights.
+    public let traffic = RecentTraffic()
     private let longestTurn = Atomic<Int>(0)
     private let sources = Mutex<(connections: @Sendable () -> Int, queued: @Sendable () -> Int)>(({ 0 }, { 0 }))
 
@@ -32,6 +35,7 @@ public final class ServerMetrics: Sendable {
         let route = info.route ?? "fallback"
         requests.add([route, method.description, statusClass])
         durations.observe(Double(nanoseconds) / 1e9, [Self.group(info.route)])
+        traffic.observe(Double(nanoseconds) / 1e9, minute: Int(csys_realtime_ns() / 60_000_000_000))
     }
 
     /// `/admin/people/:id` → `admin`; `/` → `home`; the fallback → `static`.

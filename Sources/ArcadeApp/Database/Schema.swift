@@ -502,5 +502,15 @@ enum Schema {
                 FROM namegame_sessions s, unnest(string_to_array(s.queue, ',')) WITH ORDINALITY AS p (item, n)
                 WHERE p.item != '';
                 """ + namegameDrops),
+        Migration(
+            22,
+            """
+            -- The admin's insights: each aggregate reads a range of one of these.
+            CREATE INDEX mastermind_games_by_created ON mastermind_games (created);
+            CREATE INDEX mastermind_games_by_finished ON mastermind_games (finished);
+            CREATE INDEX namegame_rounds_by_started ON namegame_rounds (started_ms);
+            CREATE INDEX namegame_rounds_by_finished ON namegame_rounds (finished_ms);
+            CREATE INDEX once_marks_by_task ON once_marks (task, player);
+            """),
     ]
 }

@@ -171,10 +171,12 @@ public final class Site: Sendable {
             secureCookies: options.secureCookies, hotfixes: services.editor,
             interceptions: services.interceptions, people: services.people,
             schedule: services.schedule, version: services.version, housekeeping: housekeeping)
-        admin.addRoutes(
-            to: AdminRoutes(
-                site: site, api: api, identity: identity, errors: errors, store: services.admins,
-                pages: pages))
+        let adminRoutes = AdminRoutes(
+            site: site, api: api, identity: identity, errors: errors, store: services.admins, pages: pages)
+        admin.addRoutes(to: adminRoutes)
+        InsightsController(
+            pool: services.once.pool, pages: pages, traffic: options.server.metrics.traffic, clock: options.clock
+        ).addRoutes(to: adminRoutes)
         // Uploaded photos, for players' pages: no cookies, no session.
         PeopleController(store: services.people, pages: pages)
             .addPhotoRoute(to: router.group(context: RequestContext.init).running(.pool))
