@@ -12,12 +12,13 @@ struct BarChart {
     let categories: [String]
     let series: [(name: String, values: [Double])]
 
-    static let width = 640.0
-    static let height = 280.0
-    static let left = 56.0
-    static let right = 12.0
+    // Small enough that the ticks stay readable when a phone scales the chart down.
+    static let width = 480.0
+    static let height = 270.0
+    static let left = 52.0
+    static let right = 10.0
     static let top = 12.0
-    static let bottom = 56.0
+    static let bottom = 58.0
 
     var svg: String {
         let e = HTMLEscaper.escape
@@ -50,13 +51,13 @@ struct BarChart {
                 out += "width=\"\(Self.format(max(1, bar - 0.5)))\" height=\"\(Self.format(y(0) - y(value)))\"/>"
             }
         }
-        // The x axis: at most eight labels, evenly spread.
-        let every = max(1, (categories.count + 7) / 8)
+        // The x axis: at most six labels, evenly spread.
+        let every = max(1, (categories.count + 5) / 6)
         for (i, label) in categories.enumerated() where i % every == 0 {
             let x = Self.format(Self.left + slot * (Double(i) + 0.5))
             out += "<line class=\"chart-axis\" x1=\"\(x)\" x2=\"\(x)\" y1=\"\(Self.format(y(0)))\" "
             out += "y2=\"\(Self.format(y(0) + 4))\"/>"
-            out += "<text class=\"chart-tick\" x=\"\(x)\" y=\"\(Self.format(y(0) + 16))\" "
+            out += "<text class=\"chart-tick\" x=\"\(x)\" y=\"\(Self.format(y(0) + 20))\" "
             out += "text-anchor=\"middle\">\(e(label))</text>"
         }
         out += "<line class=\"chart-axis\" x1=\"\(Int(Self.left))\" x2=\"\(Int(Self.left))\" y1=\"\(Int(Self.top))\" "
@@ -65,7 +66,7 @@ struct BarChart {
         out += "y1=\"\(Self.format(y(0)))\" y2=\"\(Self.format(y(0)))\"/>"
         out += "<text class=\"chart-label\" x=\"\(Self.format(Self.left + plotWidth / 2))\" "
         out += "y=\"\(Int(Self.height) - 8)\" text-anchor=\"middle\">\(e(xLabel))</text>"
-        out += "<text class=\"chart-label\" transform=\"translate(14 \(Self.format(Self.top + plotHeight / 2))) "
+        out += "<text class=\"chart-label\" transform=\"translate(16 \(Self.format(Self.top + plotHeight / 2))) "
         out += "rotate(-90)\" text-anchor=\"middle\">\(e(yLabel))</text>"
         return out + "</svg>"
     }

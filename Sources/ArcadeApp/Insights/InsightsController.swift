@@ -2,16 +2,28 @@ import HTTP
 import Localization
 import Metrics
 import Storage
+import Synchronization
 import Templates
 
 /// `/admin/insights`: how the site is used, as charts drawn on the server with their numbers in tables beside
 /// them. The last 30 days come from the database, each aggregate from one query on an index of its time column;
 /// the traffic chart is this instance's own last 24 hours.
-struct InsightsController: Sendable {
+final class InsightsController: Sendable {
     let pool: DatabasePool
     let pages: Pages
     let traffic: RecentTraffic
     let clock: @Sendable () -> Double
+
+    init(pool: DatabasePool, pages: Pages, traffic: RecentTraffic, clock: @escaping @Sendable () -> Double) {
+        self.pool = pool
+        self.pages = pages
+        self.traffic = traffic
+        self.clock = clock
+    }
+
+    /// The last numbers read, reused for five minutes: the whole 30 days is millions of index entries.
+    let cache = Mutex<Numbers?>(nil)
+    static let cacheSeconds = 300
 
     func addRoutes(to routes: AdminRoutes) {
         routes.pages.get("/admin/insights", use: page)
@@ -23,15 +35,31 @@ struct InsightsController: Sendable {
         var table: [[String]]? = nil
     }
 
-    func page(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
-        let t = pages.localizer.strings(for: visitor.language)
+    /// The numbers behind the charts, in every language.
+    struct Numbers: Sendable {
+        let at: Int
+        let first: Int
+        let today: Int
+        let mastermindStarted: [Double]
+        let mastermindDone: [[Double]]
+        let roundsStarted: [Double]
+        let roundsDone: [[Double]]
+        let active: [Double]
+        let actions: [Double]
+        let guesses: [(Int, Double)]
+        let daily: [(Int, played: Int, won: Int)]
+        let modes: [(String, answered: Int, identified: Int)]
+        let hardest: [(name: String, rounds: Int, missed: Int)]
+        let cheats: [(String, Double)]
+    }
+
+    /// Reads every aggregate of the last 30 days (a few seconds on a million actions: the page keeps the result
+    /// for `cacheSeconds`).
+    static func numbers(_ pool: DatabasePool, now: Int) throws -> Numbers {
         let db = try pool.connection()
-        let now = Int(clock())
         let today = now / 86_400
         let first = today - 29
         let days = Array(first...today)
-        let dayLabels = days.map { Self.dayLabel($0) }
         func perDay(_ sql: String, _ cutoff: Int64, columns: [String]) throws -> [[Double]] {
             var values = columns.map { _ in Array(repeating: 0.0, count: days.count) }
             for row in try db.query(sql, [.integer(cutoff)]) {
@@ -107,7 +135,7 @@ struct InsightsController: Sendable {
         {
             modes.append((try row.decode("mode"), try row.decode("answered"), try row.decode("identified")))
         }
-        let hardest: [TemplateValue] = try db.query(
+        let hardest: [(name: String, rounds: Int, missed: Int)] = try db.query(
             """
             SELECT p.first_name AS first_name, p.last_name AS last_name, h.rounds AS rounds, h.missed AS missed FROM (
                 SELECT f.person AS person, COUNT(*) AS rounds,
@@ -118,12 +146,10 @@ struct InsightsController: Sendable {
             WHERE h.rounds >= 3 ORDER BY h.missed * 1.0 / h.rounds DESC, h.rounds DESC LIMIT 10
             """, [.integer(sinceMs)]
         ).map { row throws in
-            let rounds: Int = try row.decode("rounds")
-            let missed: Int = try row.decode("missed")
-            return .object([
-                "name": .string(try row.decode("first_name", as: String.self) + " " + row.decode("last_name")),
-                "rounds": .int(rounds), "missed": .int(missed), "rate": .string(Self.percent(missed, rounds)),
-            ])
+            (
+                try row.decode("first_name", as: String.self) + " " + row.decode("last_name"),
+                try row.decode("rounds"), try row.decode("missed")
+            )
         }
         var cheats: [(String, Double)] = []
         for row in try db.query(
@@ -137,6 +163,36 @@ struct InsightsController: Sendable {
                     String(try row.decode("task", as: String.self).dropFirst(6)),
                     Double(try row.decode("players", as: Int.self))
                 ))
+        }
+        return Numbers(
+            at: now, first: first, today: today, mastermindStarted: mastermindStarted, mastermindDone: mastermindDone,
+            roundsStarted: roundsStarted, roundsDone: roundsDone, active: active, actions: actions, guesses: guesses,
+            daily: daily, modes: modes, hardest: hardest, cheats: cheats)
+    }
+
+    func page(_ request: Request, _ context: AdminContext) throws -> Response {
+        let visitor = context.visitor
+        let t = pages.localizer.strings(for: visitor.language)
+        let now = Int(clock())
+        let n = try cache.withLock { cached in
+            if let cached, now - cached.at < Self.cacheSeconds, now / 86_400 == cached.today { return cached }
+            let fresh = try Self.numbers(pool, now: now)
+            cached = fresh
+            return fresh
+        }
+        let (first, today) = (n.first, n.today)
+        let dayLabels = Array(first...today).map { Self.dayLabel($0) }
+        let (mastermindStarted, mastermindDone, roundsStarted, roundsDone) = (
+            n.mastermindStarted, n.mastermindDone, n.roundsStarted, n.roundsDone
+        )
+        let (active, actions, guesses, daily, modes, cheats) = (
+            n.active, n.actions, n.guesses, n.daily, n.modes, n.cheats
+        )
+        let hardest: [TemplateValue] = n.hardest.map { row in
+            .object([
+                "name": .string(row.name), "rounds": .int(row.rounds), "missed": .int(row.missed),
+                "rate": .string(Self.percent(row.missed, row.rounds)),
+            ])
         }
         let hours = traffic.hours(endingAt: Int(clock()) / 60)
 
@@ -250,7 +306,10 @@ struct InsightsController: Sendable {
         return pages.render(
             "admin-insights", title: t.string("admin.insights.title"), for: visitor, path: "/admin/insights",
             section: "admin",
-            data: ["charts": .list(rendered), "hardest": .list(hardest), "hasHardest": .bool(!hardest.isEmpty)])
+            data: [
+                "charts": .list(rendered), "hardest": .list(hardest), "hasHardest": .bool(!hardest.isEmpty),
+                "asOf": .string(UTCTime.format(n.at)),
+            ])
     }
 
     static func percent(_ part: Int, _ whole: Int) -> String {
