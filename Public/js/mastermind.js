@@ -4,10 +4,8 @@
 (function () {
   "use strict";
   var host = document.getElementById("mastermind");
-  if (!host) return;
+  if (!host || !window.Arcade || !window.fetch) return;
   var live = document.getElementById("mastermind-live");
-  var meta = document.querySelector('meta[name="csrf-token"]');
-  var csrf = meta ? meta.getAttribute("content") : "";
 
   function field() { return host.querySelector("#guess"); }
   function form() { return host.querySelector("[data-mastermind-form]"); }
@@ -38,11 +36,8 @@
   }
 
   function send(target) {
-    var body = new URLSearchParams(new FormData(target));
-    fetch(target.getAttribute("action"), {
-      method: "POST", body: body, credentials: "same-origin",
-      headers: { "X-Fragment": "board", "X-CSRF-Token": csrf }
-    }).then(function (response) {
+    var body = new URLSearchParams(new FormData(target)).toString();
+    window.Arcade.post(target.getAttribute("action"), body, { "X-Fragment": "board" }).then(function (response) {
       return response.text();
     }).then(replace).catch(function () {
       target.submit();  // the network failed: fall back to a plain post

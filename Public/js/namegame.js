@@ -5,6 +5,7 @@
   "use strict";
   var game = document.getElementById("namegame");
   if (!game) return;
+  var canAsk = window.Arcade && window.fetch;
 
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
@@ -30,9 +31,9 @@
   // Hint mode: ask the server which faces are hidden now (it decides; the
   // page never knows the answer), and fade them out.
   var hintMs = parseInt(game.getAttribute("data-hint-ms"), 10);
-  if (hintMs && !game.hasAttribute("data-answered")) {
+  if (hintMs && canAsk && !game.hasAttribute("data-answered")) {
     var poll = window.setInterval(function () {
-      fetch(window.location.pathname, { credentials: "same-origin" }).then(function (r) { return r.text(); }).then(function (html) {
+      window.Arcade.get(window.location.pathname).then(function (r) { return r.text(); }).then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
         var fresh = doc.getElementById("namegame");
         if (!fresh || fresh.getAttribute("data-round") !== game.getAttribute("data-round")) { window.clearInterval(poll); return; }

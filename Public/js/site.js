@@ -7,15 +7,16 @@
   var meta = document.querySelector('meta[name="csrf-token"]');
   var csrf = meta ? meta.getAttribute("content") : "";
 
-  // A POST from script carries the CSRF token in a header, as forms carry it in a field.
+  // The site's one way to ask the server from script (the game scripts use it too): same-origin, and a POST carries
+  // the CSRF token in a header, as forms carry it in a field. `headers` adds to those.
   window.Arcade = {
-    post: function (url, body) {
-      return fetch(url, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "X-CSRF-Token": csrf, "Content-Type": "application/x-www-form-urlencoded" },
-        body: body || ""
-      });
+    get: function (url) {
+      return fetch(url, { credentials: "same-origin" });
+    },
+    post: function (url, body, headers) {
+      var all = { "X-CSRF-Token": csrf, "Content-Type": "application/x-www-form-urlencoded" };
+      for (var name in headers || {}) all[name] = headers[name];
+      return fetch(url, { method: "POST", credentials: "same-origin", headers: all, body: body || "" });
     }
   };
 
@@ -69,7 +70,7 @@
       var link = event.target.closest && event.target.closest("a[data-help-link]");
       if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;
       event.preventDefault();
-      fetch(link.getAttribute("href"), { credentials: "same-origin" }).then(function (r) { return r.text(); }).then(function (html) {
+      window.Arcade.get(link.getAttribute("href")).then(function (r) { return r.text(); }).then(function (html) {
         var article = new DOMParser().parseFromString(html, "text/html").querySelector("[data-help]");
         if (!article) { window.location.href = link.getAttribute("href"); return; }
         var back = article.querySelector("a.button");

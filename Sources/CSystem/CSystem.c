@@ -187,6 +187,7 @@ static void shutdown_set(sigset_t *set) {
     sigemptyset(set);
     sigaddset(set, SIGINT);
     sigaddset(set, SIGTERM);
+    sigaddset(set, SIGHUP);  // reloads the certificate (HTTPServer.runUntilSignalled)
 }
 
 int csys_block_shutdown_signals(void) {
@@ -202,6 +203,16 @@ int csys_wait_shutdown_signal(void) {
     int sig = 0;
     if (sigwait(&set, &sig) != 0) return -1;
     return sig;
+}
+
+int csys_wait_signal(int milliseconds) {
+    sigset_t set;
+    shutdown_set(&set);
+    if (milliseconds < 0) return csys_wait_shutdown_signal();
+    struct timespec timeout = { milliseconds / 1000, (long)(milliseconds % 1000) * 1000000L };
+    int sig;
+    while ((sig = sigtimedwait(&set, NULL, &timeout)) < 0 && errno == EINTR) {}
+    return sig < 0 ? 0 : sig;
 }
 
 int csys_send_signal(pid_t pid, int sig) { return kill(pid, sig); }

@@ -12,6 +12,12 @@ public struct Request: Sendable {
     public var body: [UInt8] { didSet { parse() } }
     /// Path parameters filled in by the router (`/games/:id` → `id`).
     public var parameters: [String: String] = [:]
+
+    /// A path parameter the route's pattern names; a name it does not is the route's bug, so a 500 that says which.
+    public func parameter(_ name: String) throws(HTTPError) -> String {
+        guard let value = parameters[name] else { throw HTTPError(.internalServerError, "no path parameter :\(name)") }
+        return value
+    }
     /// The client's address as the server saw it ("127.0.0.1"), or "" if unknown.
     public var remoteAddress = ""
     /// The pattern of the route that took it (`/games/:id`), set by the router; nil when none did.
@@ -68,8 +74,6 @@ public struct Request: Sendable {
 
     /// The segments, once the router has decoded them (handlers and static files need not do it again).
     var decodedPath: [String]?
-    /// A deferred route's reply, for its start (set by `RouterGroup.deferred`).
-    var deferredReply: Reply?
 
     /// The query parameters, decoded.
     public var query: FormFields { FormFields(urlencoded: rawQuery ?? "") ?? FormFields() }

@@ -27,8 +27,6 @@ public struct Response: Sendable {
     public var status: Status
     public var headers: HTTPHeaders
     public var body: Body
-    /// Set on the stand-in a deferred route's middleware see (see `RouterGroup.deferred`); never sent.
-    var awaitsReply = false
 
     public init(status: Status = .ok, headers: HTTPHeaders = HTTPHeaders(), body: Body = .empty) {
         self.status = status

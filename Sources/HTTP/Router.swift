@@ -75,12 +75,12 @@ public final class Router {
     public var refusalPage: @Sendable (HTTPError) -> Response = { Response.error($0.status, detail: $0.reason) }
     /// The event streams' channels (Server-Sent Events routes publish here).
     public var channels: EventChannels?
-    /// Runs the starts of deferred routes added afterwards off the loop: for a database each query of which is a
-    /// network round trip (PostgreSQL), which no loop may wait for. Other routes stay on the loop, and run again on
-    /// the pool when they would have waited (`ThreadRole.noteWouldWait`).
-    public var deferredOffLoop = false
+    /// Runs the starts of deferred routes off the loop: for a database each query of which is a network round trip
+    /// (PostgreSQL), which no loop may wait for. Other routes stay where their group says, and a `.loop` route runs
+    /// again on the pool when it would have waited (`ThreadRole.noteWouldWait`).
+    public let deferredOffLoop: Bool
 
-    public init() {}
+    public init(deferredOffLoop: Bool = false) { self.deferredOffLoop = deferredOffLoop }
 
     public func add(_ method: Method, _ pattern: String, _ handler: Handler, file: String = #fileID) {
         table.append(RouteEntry(method: method, pattern: pattern, file: file))

@@ -3,9 +3,9 @@ import Synchronization
 /// Routes that share a path prefix, a chain of middleware and where they run, declared where the routes are. A group
 /// made from another keeps its middleware and adds its own, as Hummingbird's `RouterGroup` does; a middleware may
 /// turn the context into a richer one (`ContextMiddleware`, as Hummingbird's `ChildRequestContext`), so a handler
-/// receives exactly the context its group guarantees. Handlers may throw: the group's first middleware should turn
-/// errors into answers (an error that escapes every middleware is answered plainly, with its
-/// `HTTPResponseError` status or 500).
+/// receives exactly the context its group guarantees. Handlers may throw: a middleware of the group should turn errors
+/// into answers (an error that escapes every middleware is answered plainly, with its `HTTPResponseError` status or
+/// 500).
 public struct RouterGroup<Context: Sendable> {
     public typealias Handle = @Sendable (Request, Context) throws -> Response
     /// The middleware (and the context they build) around a handler: composed once, when a route is added.
@@ -13,7 +13,7 @@ public struct RouterGroup<Context: Sendable> {
 
     let router: Router
     public let prefix: String
-    /// Where this group's routes run; deferred routes start on the loop whatever it says.
+    /// Where this group's plain routes run; deferred routes start where the router says (`deferredOffLoop`).
     public let execution: Execution
     let wrap: Wrap
 
@@ -72,25 +72,23 @@ public struct RouterGroup<Context: Sendable> {
     public typealias Start = @Sendable (Request, Context, Reply) throws -> Void
 
     /// A route that answers later, from any thread, through its `Reply` (when a write it queued is committed). The
-    /// middleware run first, around `start`, on the loop: the headers they add to what `start` returns (cookies,
-    /// security headers) are carried over to the real answer. An answer of their own, or an error `start` throws,
-    /// is sent at once.
+    /// middleware run first, around `start`, where the router's deferred starts run (the loop, or the pool for a
+    /// database across the network): the headers they add to the stand-in `start` leaves (cookies, security
+    /// headers) are carried over to the real answer. An answer of their own, or an error `start` throws, is sent
+    /// at once. The chain is composed for each request, around that request's reply.
     public func deferred(_ method: Method, _ path: String, file: String = #fileID, use start: @escaping Start) {
-        let chain = wrap { request, context in
-            guard let reply = request.deferredReply else {
-                preconditionFailure("a deferred route ran without its reply")
-            }
-            try start(request, context, reply)
-            return .awaitingReply
-        }
+        let wrap = self.wrap
         router.add(
             method, prefix + path,
             .deferred { request, reply in
                 let answer = DeferredAnswer(reply)
-                var request = request
-                request.deferredReply = answer.reply
+                let chain = wrap { request, context in
+                    try start(request, context, answer.reply)
+                    answer.started()
+                    return Response(status: .noContent)
+                }
                 let first = Self.run(chain, request)
-                if first.awaitsReply { answer.middlewareDone(first.headers) } else { reply.send(first) }
+                if answer.hasStarted { answer.middlewareDone(first.headers) } else { reply.send(first) }
             }, file: file)
     }
 
@@ -105,24 +103,19 @@ public struct RouterGroup<Context: Sendable> {
     }
 }
 
-extension Response {
-    /// What a deferred route's chain returns in place of its answer, for the middleware to add their headers to.
-    static var awaitingReply: Response {
-        var response = Response(status: .noContent)
-        response.awaitsReply = true
-        return response
-    }
-}
-
 /// Joins a deferred route's answer with the headers its middleware added, whichever comes second.
 private final class DeferredAnswer: Sendable {
-    private let state = Mutex<(headers: HTTPHeaders?, early: Response?)>((nil, nil))
+    private let state = Mutex<(headers: HTTPHeaders?, early: Response?, started: Bool)>((nil, nil, false))
     private let outer: Reply
     var reply: Reply {
         Reply(deliver: { [self] in deliver($0) }, offload: { [outer] in outer.offload($0) })
     }
 
     init(_ reply: Reply) { outer = reply }
+
+    /// The route's start returned: its reply will come, so the middleware's answer is a stand-in.
+    func started() { state.withLock { $0.started = true } }
+    var hasStarted: Bool { state.withLock { $0.started } }
 
     func middlewareDone(_ headers: HTTPHeaders) {
         guard

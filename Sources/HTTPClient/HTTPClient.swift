@@ -9,7 +9,7 @@ import Glibc
 /// A small blocking HTTP/1.1 client without Foundation: http, and https
 /// through OpenSSL with certificate and host-name verification. Every call
 /// has a deadline and a cap on the response size. It blocks, so call it off
-/// the event loop (a route marked `offLoop`).
+/// the event loop (a route that runs on the pool).
 public struct HTTPClient: Sendable {
     public struct Response: Sendable {
         public let status: Int

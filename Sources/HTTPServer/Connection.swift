@@ -1,3 +1,4 @@
+import COpenSSL
 import CSystem
 import HTTP
 import Threads
@@ -16,7 +17,13 @@ final class Connection {
     private unowned let loop: EventLoop
     private var parser: RequestParser
     /// The peer's address, read once at accept.
-    private let remoteAddress: String
+    let remoteAddress: String
+    /// The TLS session (an `SSL *`), when the server speaks TLS.
+    private var tls: OpaquePointer?
+    private var handshaking = false
+    /// The kernel encrypts what is written (kTLS): output goes to the socket as on a plain connection.
+    private var kernelSends = false
+    private var readWantsWrite = false
     private var output = OutputQueue()
     private var unparsed: [UInt8] = []
     private var served = 0
@@ -67,8 +74,83 @@ final class Connection {
             close()
             return
         }
-        if events & CSYS_EPOLLOUT != 0, !output.isEmpty { flush() }
-        if !closed, events & (CSYS_EPOLLIN | CSYS_EPOLLRDHUP | CSYS_EPOLLHUP) != 0 { readInput() }
+        if handshaking {
+            continueHandshake()
+            // The request may have come with the handshake's last flight, already read into OpenSSL's buffer.
+            if !handshaking && !closed { readInput() }
+            return
+        }
+        // Under TLS a write may wait for a read and a read for a write (a key update), so either event retries both.
+        if events & CSYS_EPOLLOUT != 0 || tls != nil, !output.isEmpty { flush() }
+        if !closed, events & (CSYS_EPOLLIN | CSYS_EPOLLRDHUP | CSYS_EPOLLHUP) != 0 || readWantsWrite { readInput() }
+    }
+
+    // MARK: TLS
+
+    /// Counts the handshake against the client's address; too many in progress from one address close it.
+    func startHandshake() {
+        let context = loop.context
+        let allowed = context.handshakes.withLock { counts in
+            let n = counts[remoteAddress, default: 0]
+            guard n < context.configuration.maxHandshakesPerAddress else { return false }
+            counts[remoteAddress] = n + 1
+            return true
+        }
+        guard allowed, let ssl = context.tls?.session(fd: fd) else {
+            if allowed { endHandshake() }
+            close()
+            return
+        }
+        tls = ssl
+        handshaking = true
+    }
+
+    private func continueHandshake() {
+        let result = SSL_do_handshake(tls)
+        if result == 1 {
+            endHandshake()
+            kernelSends = arcade_ssl_ktls_send(tls) != 0
+            return
+        }
+        let error = SSL_get_error(tls, result)
+        if error != SSL_ERROR_WANT_READ && error != SSL_ERROR_WANT_WRITE {
+            ERR_clear_error()
+            close()  // a failed handshake (an old protocol, no shared suite, not TLS at all) gets no answer
+        }
+    }
+
+    private func endHandshake() {
+        handshaking = false
+        let address = remoteAddress
+        loop.context.handshakes.withLock { counts in
+            let n = counts[address, default: 1] - 1
+            counts[address] = n > 0 ? n : nil
+        }
+    }
+
+    /// Reads into `buffer`: the byte count, 0 at the end of input, -1 when nothing waits, -2 on an error.
+    private func receive(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let tls else {
+            while true {
+                let n = recv(fd, buffer.baseAddress, buffer.count, 0)
+                if n >= 0 { return n }
+                if errno == EINTR { continue }
+                return errno == EAGAIN || errno == EWOULDBLOCK ? -1 : -2
+            }
+        }
+        readWantsWrite = false
+        let n = SSL_read(tls, buffer.baseAddress, Int32(min(buffer.count, Int(Int32.max))))
+        if n > 0 { return Int(n) }
+        switch SSL_get_error(tls, n) {
+        case SSL_ERROR_WANT_READ: return -1
+        case SSL_ERROR_WANT_WRITE:
+            readWantsWrite = true
+            return -1
+        case SSL_ERROR_ZERO_RETURN: return 0
+        default:
+            ERR_clear_error()
+            return -2
+        }
     }
 
     // MARK: reading
@@ -84,19 +166,17 @@ final class Connection {
                 moreInputMayWait = true
                 return
             }
-            let n = recv(fd, buffer.baseAddress, buffer.count, 0)
+            let n = receive(buffer)
             if n > 0 {
                 lastRead = loop.now
                 consume(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-                // A short read drained the socket; edge triggering reports more.
-                if n < buffer.count { return }
+                // A short read drained the socket; edge triggering reports more. (TLS reads a record at a time.)
+                if n < buffer.count && tls == nil { return }
             } else if n == 0 {
                 peerClosed()
                 return
-            } else if errno == EINTR {
-                continue
             } else {
-                if errno != EAGAIN && errno != EWOULDBLOCK { close() }
+                if n == -2 { close() }
                 return
             }
         }
@@ -148,10 +228,9 @@ final class Connection {
     private func discardInput() {
         let buffer = loop.readBuffer
         while true {
-            let n = recv(fd, buffer.baseAddress, buffer.count, 0)
+            let n = receive(buffer)
             if n > 0 { continue }
-            if n < 0 && errno == EINTR { continue }
-            if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { close() }
+            if n != -1 { close() }
             return
         }
     }
@@ -256,7 +335,10 @@ final class Connection {
 
     private func flush() {
         guard !closed else { return }
-        let (result, written) = output.flush(to: fd)
+        let (result, written) =
+            tls == nil || kernelSends
+            ? output.flush(to: fd)
+            : output.flush(tls: tls!, staging: loop.tlsStaging)
         if written > 0 { lastWrite = loop.now }
         switch result {
         case .failed:
@@ -302,6 +384,10 @@ final class Connection {
         guard !lingering else { return }
         lingering = true
         lingerDeadline = loop.now + Clock.nanoseconds(2)
+        if let tls {
+            _ = SSL_shutdown(tls)  // close_notify, best effort
+            ERR_clear_error()
+        }
         _ = csys_shutdown_write(fd)
         if peerClosedInput { close() } else { discardInput() }
     }
@@ -357,6 +443,15 @@ final class Connection {
         closed = true
         if streamChannel != nil { loop.streamClosed() }
         output.removeAll()
+        if handshaking {
+            endHandshake()
+        } else if let tls {
+            // OpenSSL drops a session from its cache when the connection did not end with close_notify both ways;
+            // most clients just close, so mark it ended, or a returning client (by session ID) would never resume.
+            SSL_set_shutdown(tls, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN)
+        }
+        if let tls { SSL_free(tls) }
+        tls = nil
         Glibc.close(fd)
         loop.forget(self)
     }

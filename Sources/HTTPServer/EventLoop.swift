@@ -13,14 +13,23 @@ final class ServerContext: Sendable {
     let responder: any Responder
     let pool: BlockingPool
     let openConnections = Atomic<Int>(0)
+    /// Header lines every response carries: `Server`, and under TLS `Strict-Transport-Security`.
     let serverLine: [UInt8]?
     let refusal: [UInt8]
+    let tls: TLSContext?
+    /// TLS handshakes in progress, by client address.
+    let handshakes = Mutex<[String: Int]>([:])
 
-    init(configuration: ServerConfiguration, responder: any Responder, pool: BlockingPool) {
+    init(configuration: ServerConfiguration, responder: any Responder, pool: BlockingPool, tls: TLSContext?) {
         self.configuration = configuration
         self.responder = responder
         self.pool = pool
-        serverLine = configuration.serverName.map { Array("Server: \($0)\r\n".utf8) }
+        self.tls = tls
+        var lines = configuration.serverName.map { "Server: \($0)\r\n" } ?? ""
+        if tls != nil && configuration.hstsMaxAge > 0 {
+            lines += "Strict-Transport-Security: max-age=\(configuration.hstsMaxAge)\r\n"
+        }
+        serverLine = lines.isEmpty ? nil : Array(lines.utf8)
         let body = "503 Service Unavailable: too many connections\n"
         refusal = Array(
             ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nRetry-After: 1\r\n"
@@ -55,6 +64,8 @@ final class EventLoop: @unchecked Sendable {
     private var acceptBlocked = false
 
     let readBuffer: UnsafeMutableRawBufferPointer
+    /// Where TLS output is gathered into one record (16 KB, the largest) before it is encrypted.
+    let tlsStaging: UnsafeMutableRawBufferPointer
     private(set) var now: Int64 = Clock.now()
     private(set) var dateLine: [UInt8] = []
     private var dateSecond = -1
@@ -76,6 +87,7 @@ final class EventLoop: @unchecked Sendable {
         wake = csys_eventfd()
         guard wake >= 0 else { throw SystemError("eventfd") }
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        tlsStaging = .allocate(byteCount: context.tls == nil ? 0 : 16 * 1024, alignment: 16)
         let shortest = [
             configuration.headerTimeout, configuration.bodyTimeout, configuration.bodyGracePeriod,
             configuration.idleTimeout, configuration.writeTimeout,
@@ -89,6 +101,7 @@ final class EventLoop: @unchecked Sendable {
     deinit {
         if listener >= 0 { close(listener) }
         readBuffer.deallocate()
+        tlsStaging.deallocate()
         close(epoll)
         close(wake)
     }
@@ -142,8 +155,10 @@ final class EventLoop: @unchecked Sendable {
                 return
             }
             if context.openConnections.wrappingAdd(1, ordering: .relaxed).newValue > limit {
-                // Graceful refusal: a short 503, then close.
-                _ = context.refusal.withUnsafeBytes { csys_send(fd, $0.baseAddress, $0.count) }
+                // Graceful refusal: a short 503, then close (a TLS client could not read it: only closed).
+                if context.tls == nil {
+                    _ = context.refusal.withUnsafeBytes { csys_send(fd, $0.baseAddress, $0.count) }
+                }
                 close(fd)
                 context.openConnections.wrappingSubtract(1, ordering: .relaxed)
                 continue
@@ -162,8 +177,10 @@ final class EventLoop: @unchecked Sendable {
             if Int(fd) >= connections.count {
                 connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
             }
-            connections[Int(fd)] = Connection(fd: fd, id: nextID, loop: self)
+            let connection = Connection(fd: fd, id: nextID, loop: self)
+            connections[Int(fd)] = connection
             openCount += 1
+            if context.tls != nil { connection.startHandshake() }
         }
     }
 

@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// An HTTP/1.1 server: one epoll loop per worker thread, each with its own
-/// SO_REUSEPORT listener, plus a small pool for handlers marked `offLoop`.
+/// SO_REUSEPORT listener, plus a small pool for `.pool` handlers.
 ///
 ///     let server = try HTTPServer(configuration: config, responder: router)
 ///     server.start()
@@ -20,6 +20,8 @@ public final class HTTPServer: Sendable {
     /// The port actually bound (useful with port 0).
     public let port: Int
     private let context: ServerContext
+    /// The certificate in use, when the server speaks TLS.
+    public let tls: TLSContext?
     private let loops: [EventLoop]
     private let threads = Mutex<[OSThread]>([])
     /// This server's place among the responder's event channels, left when it stops.
@@ -30,9 +32,10 @@ public final class HTTPServer: Sendable {
         HTTPServer.raiseOpenFileLimit()
         var configuration = configuration
         configuration.workers = max(1, configuration.workers)
+        tls = try configuration.tls.map { try TLSContext(files: $0) }
         context = ServerContext(
             configuration: configuration, responder: responder,
-            pool: BlockingPool(threads: configuration.blockingThreads))
+            pool: BlockingPool(threads: configuration.blockingThreads), tls: tls)
         // Each loop binds its own SO_REUSEPORT listener, but a second server
         // must not silently join the group: probe the port with a plain bind.
         var boundPort: Int32 = 0
@@ -83,14 +86,54 @@ public final class HTTPServer: Sendable {
         context.pool.shutdown()
     }
 
-    /// Serves until SIGINT or SIGTERM, then shuts down gracefully.
-    public func runUntilSignalled() -> Int32 {
+    /// Serves until SIGINT or SIGTERM, then shuts down gracefully. SIGHUP, or certificate files that changed
+    /// and then stayed unchanged for a poll, reload the certificate; each reload is reported to `log`.
+    public func runUntilSignalled(log: (String) -> Void = { _ in }) -> Int32 {
         _ = csys_block_shutdown_signals()  // before any thread starts, so all inherit the mask
         start()
-        let signal = csys_wait_shutdown_signal()
+        var signal: Int32 = 0
+        var seen = tls?.loadedStamp ?? []
+        var tried = seen
+        var nextRotation = Clock.now() + TLSContext.ticketKeyPeriod
+        while true {
+            signal = csys_wait_signal(tls == nil ? -1 : 2000)
+            if signal == SIGHUP {
+                if let tls {
+                    tried = tls.stampOnDisk()  // the poll does not try the same files again
+                    seen = tried
+                    reloadCertificate(log)
+                } else {
+                    log("SIGHUP: no certificate to reload")
+                }
+            } else if signal == 0, let tls {
+                if Clock.now() >= nextRotation {
+                    tls.rotateTicketKeys()
+                    nextRotation = Clock.now() + TLSContext.ticketKeyPeriod
+                }
+                // A renewal writes two files: wait until both have stopped changing.
+                let now = tls.stampOnDisk()
+                if now != tried && now == seen {
+                    tried = now  // a broken pair is tried once, not at every poll
+                    reloadCertificate(log)
+                }
+                seen = now
+            } else if signal != SIGHUP {
+                break
+            }
+        }
         shutdown()
         wait()
         return signal
+    }
+
+    /// Loads the certificate files again for new connections; a broken pair keeps the old one.
+    public func reloadCertificate(_ log: (String) -> Void) {
+        guard let tls else { return }
+        do {
+            log("reloaded the certificate: \(try tls.reload())")
+        } catch {
+            log("kept the old certificate (\(tls.summary)): \(error)")
+        }
     }
 
     private static func raiseOpenFileLimit() {

@@ -1,3 +1,4 @@
+import COpenSSL
 import CSystem
 import HTTP
 
@@ -87,6 +88,50 @@ struct OutputQueue {
             if n == 0 { return (pieces[first].isFile ? .failed : .blocked, total) }
             total += n
             advance(by: n)
+        }
+        reset()
+        return (.drained, total)
+    }
+
+    /// Writes through OpenSSL: consecutive pieces (a file read with pread) are gathered into `staging`, so a head
+    /// and its body go out as one record. After a blocked write the same bytes are offered again, as OpenSSL needs.
+    mutating func flush(tls ssl: OpaquePointer, staging: UnsafeMutableRawBufferPointer) -> (FlushResult, written: Int) {
+        var total = 0
+        let base = staging.baseAddress!
+        while !isEmpty {
+            var filled = 0
+            var index = first
+            gathering: while index < pieces.count && filled < staging.count {
+                let room = staging.count - filled
+                switch pieces[index] {
+                case .buffered(let start, let end):
+                    let n = min(end - start, room)
+                    buffer.withUnsafeBytes { (base + filled).copyMemory(from: $0.baseAddress! + start, byteCount: n) }
+                    filled += n
+                case .bytes(let bytes, let start):
+                    let n = min(bytes.count - start, room)
+                    bytes.withUnsafeBytes { (base + filled).copyMemory(from: $0.baseAddress! + start, byteCount: n) }
+                    filled += n
+                case .file(let file, let offset, let end):
+                    let want = min(end - offset, room)
+                    let n = pread(file.descriptor, base + filled, want, off_t(offset))
+                    if n < 0 && errno == EINTR { continue gathering }
+                    // The file shrank under us: the promised length cannot be kept.
+                    if n <= 0 { if filled == 0 { return (.failed, total) } else { break gathering } }
+                    filled += n
+                    if n < want { break gathering }
+                }
+                index += 1
+            }
+            let n = SSL_write(ssl, base, Int32(filled))
+            if n <= 0 {
+                let error = SSL_get_error(ssl, n)
+                if error == SSL_ERROR_WANT_WRITE || error == SSL_ERROR_WANT_READ { return (.blocked, total) }
+                ERR_clear_error()
+                return (.failed, total)
+            }
+            total += Int(n)
+            advance(by: Int(n))
         }
         reset()
         return (.drained, total)

@@ -8,7 +8,7 @@ public struct ServerConfiguration: Sendable {
     public var port = 8080
     /// Event-loop threads; by default one per CPU this process may use.
     public var workers = ServerConfiguration.availableCPUs
-    /// Threads that run `offLoop` handlers. Every state-changing request is one and waits there for
+    /// Threads that run `.pool` handlers. Every state-changing request is one and waits there for
     /// its group commit, so this many can share a flush.
     public var blockingThreads = 32
     public var limits = ParserLimits()
@@ -42,6 +42,12 @@ public struct ServerConfiguration: Sendable {
     public var serverName: String? = "arcade"
     /// Counts for `/metrics`, shared by every copy of this configuration.
     public var metrics = ServerMetrics()
+    /// Serve HTTPS with this certificate and key (PEM; the certificate file may hold the chain).
+    public var tls: TLSFiles?
+    /// Under TLS, the `Strict-Transport-Security` max-age in seconds; 0 sends none.
+    public var hstsMaxAge = 31_536_000
+    /// TLS handshakes one address may have in progress at once; more connections from it are closed at accept.
+    public var maxHandshakesPerAddress = 256
 
     public init() {}
 

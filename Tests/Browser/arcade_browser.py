@@ -13,10 +13,10 @@ BASE_URL = os.environ.get("ARCADE_URL", "http://127.0.0.1:8080")
 ARTIFACTS = os.path.join(os.path.dirname(__file__), "..", "..", ".artifacts", "screenshots")
 
 
-def chromium(languages="en-US,en", width=1280, height=900):
+def chromium(languages="en-US,en", width=1280, height=900, extra=()):
     options = webdriver.ChromeOptions()
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                 f"--window-size={width},{height}", f"--lang={languages.split(',')[0]}"):
+                 f"--window-size={width},{height}", f"--lang={languages.split(',')[0]}", *extra):
         options.add_argument(flag)
     options.add_experimental_option("prefs", {"intl.accept_languages": languages})
     binary = os.environ.get("CHROMIUM", "/usr/bin/chromium")

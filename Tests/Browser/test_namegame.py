@@ -74,6 +74,18 @@ class NameGame(NameGameHelpers, BrowserTest):
             self.assertNotEqual(self.game().get_attribute("data-round"), round_id)
             self.assertFalse(self.game().get_attribute("data-answered"))
 
+    def test_hint_mode_hides_faces_on_the_open_page(self):
+        """namegame.js asks the server (through the site's request helper) which faces are hidden now and fades them
+        on the page at hand: a face is hidden while the round's page stays the same, without a reload."""
+        self.fresh_round("hint")
+        game = self.game()
+        hidden = lambda: len(self.driver.find_elements("css selector", "button.face.is-hidden[data-hidden]"))
+        served = hidden()  # a slow load may already bring some (one more every two seconds)
+        self.assertLess(served, 5, "a wrong face is left to hide")
+        wait(self.driver, 15).until(lambda _: hidden() > served)
+        self.assertTrue(game.get_attribute("data-round"), "the same page, not a reloaded one")
+        self.assertFalse(any(face.is_enabled() for face in self.driver.find_elements("css selector", "button[data-hidden]")))
+
     def test_faces_have_alt_text_that_gives_nothing_away(self):
         self.fresh_round("normal")
         alts = [img.get_attribute("alt") for img in self.driver.find_elements("css selector", "button[data-choice] img")]

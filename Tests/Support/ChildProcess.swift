@@ -76,7 +76,7 @@ public final class ChildProcess {
         let end = csysNow() + timeout
         while csysNow() < end {
             let out = standardOutput
-            if let range = out.firstRange(of: "http://127.0.0.1:") {
+            if let range = out.firstRange(of: "://127.0.0.1:") {
                 let digits = out[range.upperBound...].prefix { $0.isNumber }
                 if let port = Int(digits), out[range.upperBound...].dropFirst(digits.count).first == " " { return port }
             }

@@ -12,8 +12,7 @@ extension AdminController {
     }
 
     func hotfixList(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
-        return try hotfixPage(request, visitor, status: .ok, message: nil)
+        try hotfixPage(request, context.visitor, status: .ok, message: nil)
     }
 
     func saveHotfix(_ request: Request, _ context: AdminContext) throws -> Response {
@@ -82,6 +81,17 @@ extension AdminController {
     /// Search first: keys matching the query (or, with none, the keys that have hotfixes), each with a row per
     /// language (the text it ships, its hotfix, a form that changes that language only), a separate "all languages"
     /// form, and the key's history with revert.
+    /// A key's changes, newest first, each revertable (an import's changes linked to it).
+    private func historyContext(_ key: String) -> [TemplateValue] {
+        ((try? hotfixes.history(key)) ?? []).map { change in
+            .object([
+                "id": .int(change.id), "language": .string(change.language), "before": .string(change.before ?? "–"),
+                "after": .string(change.after ?? "–"), "admin": .string(change.admin),
+                "at": .string(UTCTime.format(change.at)), "batch": change.batch.map { .int($0) } ?? .null,
+            ])
+        }
+    }
+
     func hotfixPage(_ request: Request, _ visitor: Visitor, status: Status, message: String?) throws -> Response {
         let localizer = pages.localizer
         let t = localizer.strings(for: visitor.language)
@@ -108,15 +118,7 @@ extension AdminController {
                     "value": .string(hotfix ?? all[key] ?? own ?? base),
                 ])
             }
-            let history: [TemplateValue] = (key == query ? (try? hotfixes.history(key)) ?? [] : []).map { change in
-                .object([
-                    "id": .int(change.id), "language": .string(change.language),
-                    "before": .string(change.before ?? "–"),
-                    "after": .string(change.after ?? "–"), "admin": .string(change.admin),
-                    "at": .string(UTCTime.format(change.at)),
-                    "batch": change.batch.map { .int($0) } ?? .null,
-                ])
-            }
+            let history = key == query ? historyContext(key) : []
             return .object([
                 "key": .string(key), "base": .string(base), "languages": .list(languages),
                 "all": all[key].map { .string($0) } ?? .null,
@@ -132,15 +134,7 @@ extension AdminController {
                 .compactMap { key in
                     guard let base = constants.base[key] else { return nil }
                     let current = constants.hotfixValues.first { $0.0 == key }.map { AdminHotfixes.text($0.1) }
-                    let history: [TemplateValue] = (key.lowercased() == query ? (try? hotfixes.history(key)) ?? [] : [])
-                        .map { change in
-                            .object([
-                                "id": .int(change.id), "language": .string(change.language),
-                                "before": .string(change.before ?? "–"),
-                                "after": .string(change.after ?? "–"), "admin": .string(change.admin),
-                                "at": .string(UTCTime.format(change.at)),
-                            ])
-                        }
+                    let history = key.lowercased() == query ? historyContext(key) : []
                     return .object([
                         "key": .string(key), "type": .string(base.typeName), "base": .string(AdminHotfixes.text(base)),
                         "current": current.map { .string($0) } ?? .null, "history": .list(history),
@@ -148,7 +142,7 @@ extension AdminController {
                     ])
                 }
         let found = query.isEmpty ? "" : t.string("admin.hotfix.found", [.int(keys.count + constantRows.count)])
-        var response = pages.render(
+        return pages.render(
             "admin-hotfixes", status: status, title: t.string("admin.hotfix.title"),
             for: visitor, path: "/admin/hotfixes", section: "admin",
             data: [
@@ -157,8 +151,6 @@ extension AdminController {
                 "nothing": .bool(!query.isEmpty && rows.isEmpty && constantRows.isEmpty),
                 "message": message.map { .string($0) } ?? .null, "more": .bool(keys.count > shown),
             ])
-        response.headers.set("Cache-Control", "no-store")
-        return response
     }
 
     /// "Set for every language?": what each language shows now and what it will show (a language with its own hotfix

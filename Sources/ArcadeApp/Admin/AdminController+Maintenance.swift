@@ -11,8 +11,7 @@ extension AdminController {
     }
 
     func maintenanceList(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
-        return try maintenancePage(visitor, status: .ok, message: nil)
+        try maintenancePage(context.visitor, status: .ok, message: nil)
     }
 
     func saveMaintenance(_ request: Request, _ context: AdminContext) throws -> Response {
@@ -92,12 +91,10 @@ extension AdminController {
                 "history": history, "hasHistory": .bool(!changes.isEmpty),
             ])
         }
-        var response = pages.render(
+        return pages.render(
             "admin-maintenance", status: status, title: t.string("admin.maintenance.title"),
             for: visitor, path: "/admin/maintenance", section: "admin",
             data: ["platforms": .list(platforms), "message": message.map { .string($0) } ?? .null])
-        response.headers.set("Cache-Control", "no-store")
-        return response
     }
 
     /// "Switch maintenance on for web?": what it does, and the same form again with `confirm`.

@@ -11,8 +11,7 @@ extension AdminController {
     }
 
     func ruleList(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
-        return try rulesPage(request, visitor, status: .ok, message: nil)
+        try rulesPage(request, context.visitor, status: .ok, message: nil)
     }
 
     func saveRule(_ request: Request, _ context: AdminContext) throws -> Response {
@@ -135,7 +134,7 @@ extension AdminController {
             "languages": Self.options(localizer.languages, selected: asked.language),
         ])
         let ruleChanges = try interceptions.history(.rule, limit: 20)
-        var response = pages.render(
+        return pages.render(
             "admin-rules", status: status, title: localizer.string("admin.rules.title", language: visitor.language),
             for: visitor, path: "/admin/rules", section: "admin",
             data: [
@@ -146,8 +145,6 @@ extension AdminController {
                 "systems": .list(InterceptionsStore.systems.map { .string($0) }),
                 "message": message.map { .string($0) } ?? .null,
             ])
-        response.headers.set("Cache-Control", "no-store")
-        return response
     }
 
     typealias PreviewQuery = (platform: String, app: String, os: String, system: String?, language: String)

@@ -11,8 +11,7 @@ extension AdminController {
     }
 
     func scheduled(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
-        return try schedulePage(visitor, status: .ok, message: nil)
+        try schedulePage(context.visitor, status: .ok, message: nil)
     }
 
     func addScheduled(_ request: Request, _ context: AdminContext) throws -> Response {
@@ -81,7 +80,7 @@ extension AdminController {
         let t = localizer.strings(for: visitor.language)
         let upcoming = try schedule.upcoming().map { scheduledRow($0, t) }
         let soon = UTCTime.inputValue((store.clock() / 60 + 60) * 60)
-        var response = pages.render(
+        return pages.render(
             "admin-schedule", status: status, title: t.string("admin.schedule.title"),
             for: visitor, path: "/admin/schedule", section: "admin",
             data: [
@@ -96,8 +95,6 @@ extension AdminController {
                 "messages": .list(localizer.languages.map { .string($0) }),
                 "message": message.map { .string($0) } ?? .null,
             ])
-        response.headers.set("Cache-Control", "no-store")
-        return response
     }
 
     /// A scheduled change in words: "Maintenance on web", and when.

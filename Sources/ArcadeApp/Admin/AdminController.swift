@@ -10,7 +10,6 @@ struct AdminController: Sendable {
     static let cookie = "arcade_admin"
     let store: AdminStore
     let pages: Pages
-    let identity: Identity
     let secureCookies: Bool
     let hotfixes: AdminHotfixes
     let interceptions: InterceptionsStore
@@ -46,8 +45,7 @@ struct AdminController: Sendable {
     }
 
     func loginForm(_ request: Request, _ context: PlayerContext) throws -> Response {
-        let visitor = context.visitor
-        return loginPage(visitor, status: .ok, error: nil)
+        loginPage(context.visitor, status: .ok, error: nil)
     }
 
     func signIn(_ request: Request, _ context: PlayerContext) throws -> Response {
@@ -188,15 +186,13 @@ struct AdminController: Sendable {
     /// The sign-in form; after a failure it keeps the name typed (never the password).
     func loginPage(_ visitor: Visitor, status: Status, error: String?, name: String = "") -> Response {
         let t = pages.localizer.strings(for: visitor.language)
-        var response = pages.render(
+        return pages.render(
             "admin-login", status: status, title: t.string("admin.login.title"), for: visitor, path: "/admin/login",
             section: "admin",
             data: [
                 "error": error.map { .string(t.string($0)) } ?? .null,
                 "name": .string(String(name.prefix(64))),
             ])
-        response.headers.set("Cache-Control", "no-store")
-        return response
     }
 
     /// A stored item in a few words for the history table.

@@ -17,13 +17,13 @@ struct AdminRoutes {
         site: RouterGroup<RequestContext>, api: RouterGroup<RequestContext>, identity: Identity, errors: ErrorPages,
         store: AdminStore, pages: Pages
     ) {
-        let visitors = site.running(.pool).adding(VisitorCookies(identity: identity, errors: errors))
+        let visitors = site.running(.pool).adding(NoStore()).adding(VisitorCookies(identity: identity, errors: errors))
         let session = AdminSession(store: store)
         self.visitors = visitors
-        forms = visitors.adding(CSRFCheck(identity: identity, pages: pages))
+        forms = visitors.adding(CSRFCheck(identity: identity))
         self.pages = visitors.adding(session)
         actions = forms.adding(session)
-        uploads = self.pages.adding(MultipartForm()).adding(CSRFCheck(identity: identity, pages: pages))
+        uploads = self.pages.adding(MultipartForm()).adding(CSRFCheck(identity: identity))
         self.api = api.running(.pool)
     }
 }

@@ -19,13 +19,12 @@ struct StringsController: Sendable {
     }
 
     func stringsList(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
-        return try stringsPage(visitor, status: .ok, message: nil)
+        try stringsPage(context.visitor, status: .ok, message: nil)
     }
 
     /// `de.strings`, `de.stringsdict`: a download.
     func download(_ request: Request, _ context: AdminContext) throws -> Response {
-        let name = request.parameters["file"] ?? ""
+        let name = try request.parameter("file")
         guard let dot = name.lastIndex(of: "."),
             let format = StringsExchange.Format(rawValue: String(name[name.index(after: dot)...])),
             let text = exchange.export(String(name[..<dot]), format)
@@ -139,7 +138,7 @@ struct StringsController: Sendable {
                 "changes": .int(record.changes ?? 0), "reverted": .bool(record.revertedAt != nil),
             ])
         }
-        var response = pages.render(
+        return pages.render(
             "admin-strings", status: status, title: t.string("admin.strings.title"),
             for: visitor, path: "/admin/strings", section: "admin",
             data: [
@@ -147,8 +146,6 @@ struct StringsController: Sendable {
                 "languages": .list(languages), "imports": .list(imports),
                 "hasImports": .bool(!imports.isEmpty), "message": message.map { .string($0) } ?? .null,
             ])
-        response.headers.set("Cache-Control", "no-store")
-        return response
     }
 
     /// What the file would change, entry by entry; the unchanged ones only counted.

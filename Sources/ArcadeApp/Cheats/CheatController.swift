@@ -63,7 +63,7 @@ struct CheatController: Sendable {
 
     func action(_ request: Request, _ context: PlayerContext, _ reply: Reply) throws {
         let visitor = context.visitor
-        let later = Later(reply: reply, request: request, errors: errors)
+        let later = Later(reply: reply, request: request, visitor: visitor, errors: errors)
         let form = request.form ?? FormFields()
         let action: Action
         do {

@@ -1,3 +1,4 @@
+import CSystem
 import Files
 import HTTPServer
 import JSON
@@ -39,13 +40,43 @@ public enum CommandLineTool {
     }
 
     static func serve(_ options: ServeOptions) -> Int32 {
+        // Before the site starts any thread: every thread must leave SIGINT, SIGTERM and SIGHUP to the one that waits
+        // for them (between two polls of the certificate files no thread waits, and one that did not block them
+        // would take the default action: exit).
+        _ = csys_block_shutdown_signals()
         do {
             let site = try Site(options: options)
             let server = try HTTPServer(configuration: options.server, responder: site.routes)
+            let scheme = server.tls == nil ? "http" : "https"
             write(
-                "arcade: serving \(options.publicDirectory) on http://\(display(options.server.host)):\(server.port)"
+                "arcade: serving \(options.publicDirectory) on \(scheme)://\(display(options.server.host)):\(server.port)"
                     + " with \(server.configuration.workers) worker(s), database \(options.database)\n", to: 1)
-            let signal = server.runUntilSignalled()
+            var redirect: HTTPServer?
+            if let tls = server.tls {
+                write(
+                    "arcade: TLS 1.2 and 1.3 with \(tls.summary); "
+                        + (tls.kernelTLS
+                            ? "kernel TLS (kTLS): files go out with sendfile, zero-copy"
+                            : "no kernel TLS (the tls module is not loaded): files are encrypted from a buffer")
+                        + "\n", to: 1)
+                if let port = options.redirectHTTP {
+                    var plain = options.server
+                    plain.port = port
+                    plain.tls = nil
+                    plain.workers = 1
+                    let responder = try HTTPSRedirect(
+                        httpsPort: server.port, acmeDirectory: options.acmeDirectory,
+                        passing: ["/healthz"], to: site.routes)
+                    redirect = try HTTPServer(configuration: plain, responder: responder)
+                    redirect?.start()
+                    write(
+                        "arcade: redirecting http://\(display(options.server.host)):\(redirect!.port) to HTTPS"
+                            + (options.acmeDirectory.map { ", ACME challenges from \($0)" } ?? "") + "\n", to: 1)
+                }
+            }
+            let signal = server.runUntilSignalled { write("arcade: \($0)\n", to: 2) }
+            redirect?.shutdown()
+            redirect?.wait()
             site.close()
             write("arcade: stopped on signal \(signal)\n", to: 1)
             return 0

@@ -41,6 +41,13 @@ public struct ServeOptions: Sendable {
 
     /// Where uploaded photos are kept, when `--photos` says.
     public var photos: String?
+    /// `--tls-cert` and `--tls-key`: both or neither; with them the server speaks only HTTPS.
+    public var tlsCertificate: String?
+    public var tlsKey: String?
+    /// A plain-HTTP port that redirects to HTTPS (and answers ACME challenges and /healthz).
+    public var redirectHTTP: Int?
+    /// The webroot certbot writes ACME HTTP-01 challenges to, served on the redirect port.
+    public var acmeDirectory: String?
 
     /// Uploaded photos: `--photos`, or a `photos` folder beside an SQLite file; with PostgreSQL, `./photos`.
     public var photosDirectory: String {
@@ -145,6 +152,46 @@ public struct ServeOptions: Sendable {
         toggle("--dev", "ARCADE_DEV", "reload changed templates on the next request", \.dev),
         toggle(
             "--secure-cookies", "ARCADE_SECURE_COOKIES", "mark cookies Secure (when served over TLS)", \.secureCookies),
+        Option(
+            flag: "--tls-cert", variable: "ARCADE_TLS_CERT", placeholder: "FILE",
+            help: "serve HTTPS with this PEM certificate (and its chain); needs --tls-key",
+            current: { $0.tlsCertificate ?? "none" }
+        ) {
+            guard !$1.isEmpty else { return false }
+            $0.tlsCertificate = $1
+            return true
+        },
+        Option(
+            flag: "--tls-key", variable: "ARCADE_TLS_KEY", placeholder: "FILE",
+            help: "the certificate's PEM private key; both reload on SIGHUP or when they change",
+            current: { $0.tlsKey ?? "none" }
+        ) {
+            guard !$1.isEmpty else { return false }
+            $0.tlsKey = $1
+            return true
+        },
+        integer(
+            "--hsts-max-age", "ARCADE_HSTS_MAX_AGE", "SECONDS",
+            "under TLS, Strict-Transport-Security's max-age (0: not sent)",
+            \.server.hstsMaxAge, 0...Int.max),
+        Option(
+            flag: "--redirect-http", variable: "ARCADE_REDIRECT_HTTP", placeholder: "PORT",
+            help: "also listen for plain HTTP here and answer 308 to HTTPS (0: off)",
+            current: { $0.redirectHTTP.map { "\($0)" } ?? "0" }
+        ) {
+            guard let port = Int($1), (0...65535).contains(port) else { return false }
+            $0.redirectHTTP = port == 0 ? nil : port
+            return true
+        },
+        Option(
+            flag: "--acme-dir", variable: "ARCADE_ACME_DIR", placeholder: "DIR",
+            help: "certbot's --webroot: /.well-known/acme-challenge/ is served from it on --redirect-http",
+            current: { $0.acmeDirectory ?? "none" }
+        ) {
+            guard !$1.isEmpty else { return false }
+            $0.acmeDirectory = $1
+            return true
+        },
         integer(
             "--max-connections", "ARCADE_MAX_CONNECTIONS", "N", "connections open at once; more get 503",
             \.server.maxConnections, 1...Int.max),
@@ -281,6 +328,15 @@ public struct ServeOptions: Sendable {
             guard option.apply(&result, value) else {
                 throw UsageError("invalid value '\(value)' for \(option.flag)")
             }
+        }
+        switch (result.tlsCertificate, result.tlsKey) {
+        case (let certificate?, let key?):
+            result.server.tls = TLSFiles(certificate: certificate, key: key)
+            result.secureCookies = true  // cookies sent over HTTPS never travel in clear text
+        case (nil, nil):
+            if result.redirectHTTP != nil { throw UsageError("--redirect-http needs --tls-cert and --tls-key") }
+        default:
+            throw UsageError("--tls-cert and --tls-key go together")
         }
         return result
     }

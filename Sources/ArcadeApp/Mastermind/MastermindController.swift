@@ -54,7 +54,7 @@ struct MastermindController: Sendable {
     }
 
     func pastDaily(_ request: Request, _ context: PlayerContext) throws -> Response {
-        guard let number = request.parameters["n"].flatMap({ Int($0) }), (0...store.today).contains(number) else {
+        guard let number = Int(try request.parameter("n")), (0...store.today).contains(number) else {
             throw PageError(.notFound)
         }
         if number == store.today { return .redirect(to: "/mastermind/daily") }

@@ -46,7 +46,7 @@ struct NameGameController: Sendable {
     }
 
     func mode(_ request: Request, _ context: PlayerContext) throws -> Response {
-        guard let mode = Mode(rawValue: request.parameters["mode"] ?? "") else { throw PageError(.notFound) }
+        guard let mode = Mode(rawValue: try request.parameter("mode")) else { throw PageError(.notFound) }
         return try play(mode, context.visitor)
     }
 

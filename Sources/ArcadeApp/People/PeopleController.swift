@@ -27,15 +27,14 @@ struct PeopleController: Sendable {
     }
 
     func photo(_ request: Request, _ context: RequestContext) throws -> Response {
-        guard let photo = store.photos.response(request.parameters["name"] ?? "") else {
+        guard let photo = store.photos.response(try request.parameter("name")) else {
             throw HTTPError(.notFound, "")
         }
         return photo
     }
 
     func list(_ request: Request, _ context: AdminContext) throws -> Response {
-        let visitor = context.visitor
-        return listPage(request, visitor, status: .ok, message: nil)
+        listPage(request, context.visitor, status: .ok, message: nil)
     }
 
     func add(_ request: Request, _ context: UploadContext) throws -> Response {
@@ -61,7 +60,6 @@ struct PeopleController: Sendable {
         }
     }
 
-    /// Before /people/:id, which would take "import" for an id.
     func importFile(_ request: Request, _ context: UploadContext) throws -> Response {
         let visitor = context.visitor
         let admin = context.admin
@@ -99,7 +97,7 @@ struct PeopleController: Sendable {
 
     func person(_ request: Request, _ context: AdminContext) throws -> Response {
         let visitor = context.visitor
-        guard let person = store.directory.person(request.parameters["id"] ?? "") else {
+        guard let person = store.directory.person(try request.parameter("id")) else {
             throw PageError(.notFound)
         }
         return personPage(person, visitor, status: .ok, message: nil)
@@ -109,7 +107,7 @@ struct PeopleController: Sendable {
         let visitor = context.visitor
         let admin = context.admin
         let upload = context.upload
-        guard let person = store.directory.person(request.parameters["id"] ?? "") else {
+        guard let person = store.directory.person(try request.parameter("id")) else {
             throw PageError(.notFound)
         }
         guard
@@ -133,7 +131,7 @@ struct PeopleController: Sendable {
 
     func retire(_ request: Request, _ context: AdminContext) throws -> Response {
         let admin = context.admin
-        let id = request.parameters["id"] ?? ""
+        let id = try request.parameter("id")
         guard try store.setRetired(id, request.form?["retired"] == "1", by: admin.name) else {
             throw PageError(.notFound)
         }
@@ -143,7 +141,7 @@ struct PeopleController: Sendable {
     func delete(_ request: Request, _ context: AdminContext) throws -> Response {
         let visitor = context.visitor
         let admin = context.admin
-        guard let person = store.directory.person(request.parameters["id"] ?? "") else {
+        guard let person = store.directory.person(try request.parameter("id")) else {
             throw PageError(.notFound)
         }
         guard request.form?["confirm"] == "on" else {

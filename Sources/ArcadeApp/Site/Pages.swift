@@ -182,6 +182,7 @@ struct Pages: Sendable {
             "page": .string(page), "title": .string(title), "section": .object([section: true]),
             "themes": themes(language: language, look: look), "theme": .string(look.theme),
         ]
+        known.merge(navigation(language: language, section: section))
         known.merge(shared)
         guard let layout = library.prepared("layout", shared: known) else {
             throw StartupError.missing(file: "layout.mustache")
@@ -195,6 +196,27 @@ struct Pages: Sendable {
     }
 
     static let preparedLimit = 1_000
+
+    /// The chrome's links (the header's `nav`, the footer's `footerNav`), each marked current in its own section, for
+    /// the `nav-link` partial.
+    func navigation(language: String, section: String) -> TemplateFields {
+        func links(_ items: [(section: String, href: String, label: String)]) -> TemplateValue {
+            .list(
+                items.map { item in
+                    [
+                        "href": .string(item.href), "current": .bool(item.section == section),
+                        "label": .string(localizer.string(item.label, language: language)),
+                    ]
+                })
+        }
+        return [
+            "nav": links([
+                ("home", "/", "nav.home"), ("mastermind", "/mastermind", "mastermind.title"),
+                ("namegame", "/namegame", "namegame.title"), ("progress", "/progress", "progress.title"),
+            ]),
+            "footerNav": links([("cheats", "/cheats", "cheats.title")]),
+        ]
+    }
 
     /// A partial's bytes, with the language's strings (for a part placed into a page).
     func partial(_ name: String, language: String, csrf: String, data: TemplateFields) -> [UInt8] {

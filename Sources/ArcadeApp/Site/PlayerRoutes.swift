@@ -1,25 +1,27 @@
 import HTTP
 
-/// The groups a player feature adds its routes to, each with the site's middleware (see `Site.routes`):
+/// The groups a player feature adds its routes to, each with the site's middleware (see `Site.router`):
 /// `pages` answer GETs on the event loop; `actions` are state-changing POSTs that pass `CSRFCheck` and run on the
 /// pool, since each waits for its write to be committed before answering.
 struct PlayerRoutes {
     let pages: RouterGroup<PlayerContext>
     let actions: RouterGroup<PlayerContext>
+    private let csrf: CSRFCheck<PlayerContext>
 
-    init(_ players: RouterGroup<PlayerContext>, identity: Identity, pages: Pages) {
-        self.pages = players
-        actions = players.adding(CSRFCheck(identity: identity, pages: pages)).running(.pool)
+    init(_ players: RouterGroup<PlayerContext>, identity: Identity) {
+        self.init(players, csrf: CSRFCheck(identity: identity))
     }
 
-    private init(pages: RouterGroup<PlayerContext>, actions: RouterGroup<PlayerContext>) {
-        self.pages = pages
-        self.actions = actions
+    private init(_ players: RouterGroup<PlayerContext>, csrf: CSRFCheck<PlayerContext>) {
+        self.csrf = csrf
+        pages = players
+        actions = players.adding(csrf).running(.pool)
     }
 
-    /// Both groups with `middleware` added.
+    /// Both groups with `middleware` added, before the actions' CSRF check (a game closed by an update rule says so
+    /// before it looks at the form).
     func adding(_ middleware: some Middleware<PlayerContext>) -> PlayerRoutes {
-        PlayerRoutes(pages: pages.adding(middleware), actions: actions.adding(middleware))
+        PlayerRoutes(pages.adding(middleware), csrf: csrf)
     }
 }
 
@@ -28,10 +30,12 @@ struct PlayerRoutes {
 struct Later: Sendable {
     let reply: Reply
     let request: Request
+    /// The visitor the route's middleware identified (and whose cookies they set).
+    let visitor: Visitor
     let errors: ErrorPages
 
     func send(_ response: Response) { reply.send(response) }
-    func fail(_ error: any Error) { reply.send(errors.answer(for: error, request)) }
+    func fail(_ error: any Error) { reply.send(errors.answer(for: error, request, visitor: visitor)) }
     /// Finishes on a pool thread, for work that may block (an outbound call, a wait for a commit).
     func sendBlocking(_ body: @escaping @Sendable () throws -> Response) {
         reply.offload { [self] in

@@ -114,8 +114,7 @@ public final class Site: Sendable {
         _ options: ServeOptions, _ services: Services, pages: Pages, identity: Identity,
         housekeeping: Housekeeping, extra: (PlayerRoutes) -> Void
     ) throws -> Router {
-        let router = Router()
-        router.deferredOffLoop = options.database.dialect == .postgresql
+        let router = Router(deferredOffLoop: options.database.dialect == .postgresql)
         router.channels = EventChannels()
         let errors = ErrorPages(pages: pages, identity: identity)
         let files = try StartupError.reading(options.publicDirectory, as: StartupError.unreadable) {
@@ -148,7 +147,7 @@ public final class Site: Sendable {
             UpdateNotice(
                 interceptions: services.interceptions, identity: identity, pages: pages,
                 once: services.once, clientVersion: services.version))
-        let player = PlayerRoutes(players, identity: identity, pages: pages)
+        let player = PlayerRoutes(players, identity: identity)
         let games = player.adding(UpdateRequired(pages: pages))
         HomeController(pages: pages, once: services.once, secureCookies: options.secureCookies).addRoutes(to: player)
         OnceController(store: services.once, pages: pages).addRoutes(to: player)
@@ -167,7 +166,7 @@ public final class Site: Sendable {
             ErrorPages(pages: pages, identity: identity, format: .json))
         services.api.addRoutes(to: api)
         let admin = AdminController(
-            store: services.admins, pages: pages, identity: identity,
+            store: services.admins, pages: pages,
             secureCookies: options.secureCookies, hotfixes: services.editor,
             interceptions: services.interceptions, people: services.people,
             schedule: services.schedule, version: services.version, housekeeping: housekeeping)

@@ -58,6 +58,8 @@ int64_t csys_realtime_ns(void);
 // SIGPIPE, and wait for one of the blocked signals; returns its number.
 int csys_block_shutdown_signals(void);
 int csys_wait_shutdown_signal(void);
+// SIGHUP is blocked with them: waits up to `milliseconds` (-1: forever) for one; 0 when none came.
+int csys_wait_signal(int milliseconds);
 int csys_send_signal(pid_t pid, int sig);
 
 // CPUs this process may run on (respects taskset).

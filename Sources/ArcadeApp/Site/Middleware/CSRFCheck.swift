@@ -4,7 +4,6 @@ import HTTP
 /// site allows a 422 naming it, and a missing or wrong CSRF token a 403, before the handler runs.
 struct CSRFCheck<Context: VisitorContext>: Middleware {
     let identity: Identity
-    let pages: Pages
 
     func handle(_ request: Request, context: Context, next: Next<Context>) throws -> Response {
         let isForm =

@@ -18,9 +18,10 @@ struct PageError: HTTPResponseError {
     var message: String { key ?? "" }
 }
 
-/// The one error path, outermost in every group: an error a handler or middleware throws becomes the localized error
-/// page (for the API, a JSON object), with the status it carries (an `HTTPResponseError`) or 500, which is logged;
-/// the visitor sees the words, never the error. The router's own 404, 405 and 400 pages come from here too.
+/// The one error path: an error a handler or middleware throws becomes the localized error page (for the API, a JSON
+/// object), with the status it carries (an `HTTPResponseError`) or 500, which is logged; the visitor sees the words,
+/// never the error. It sits in every group just inside `SecurityHeaders`; `VisitorCookies` calls it too, so an error
+/// page sets that visitor's cookies. The router's own 404, 405 and 400 pages come from here as well.
 struct ErrorPages: Middleware {
     enum Format: Sendable { case page, json }
 

@@ -6,9 +6,14 @@ struct MultipartForm: ContextMiddleware {
     var limits = MultipartLimits(maxParts: 1000, maxHeaderBytes: 4096, maxPartBytes: 32 << 20)
 
     func handle(_ request: Request, context: AdminContext, next: Next<UploadContext>) throws -> Response {
-        let parts = try MultipartParser.parse(
-            request.body, contentType: request.headers["Content-Type"] ?? "",
-            limits: limits)
+        // The parser's reason is for logs, not a localized page: the status's own words are shown.
+        let parts: [MultipartPart]
+        do {
+            parts = try MultipartParser.parse(
+                request.body, contentType: request.headers["Content-Type"] ?? "", limits: limits)
+        } catch {
+            throw PageError(error.status)
+        }
         return try next(
             request, UploadContext(visitor: context.visitor, admin: context.admin, upload: Upload(parts: parts)))
     }
