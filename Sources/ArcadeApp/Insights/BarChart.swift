@@ -71,12 +71,11 @@ struct BarChart {
         return out + "</svg>"
     }
 
-    /// The axis' top and tick step: 1, 2 or 5 times a power of ten, four or five ticks.
+    /// The axis' top and tick step: 1, 2 or 5 times a power of ten, at most five ticks, whole numbers (counts are).
     static func scale(_ peak: Double) -> (maximum: Double, step: Double) {
-        guard peak > 0 else { return (1, 0.25) }
+        guard peak > 0 else { return (1, 1) }
         var power = 1.0
         while power * 10 <= peak / 4 { power *= 10 }
-        while power > peak / 4 && power > 0.01 { power /= 10 }
         for factor in [1.0, 2, 5, 10] where (peak / (power * factor)).rounded(.up) <= 5 {
             let step = power * factor
             return ((peak / step).rounded(.up) * step, step)

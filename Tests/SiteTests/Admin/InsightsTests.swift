@@ -35,7 +35,8 @@ struct InsightsTests {
     }
 
     @Test func theAxisScaleIsRound() {
-        #expect(BarChart.scale(0) == (1, 0.25))
+        #expect(BarChart.scale(0) == (1, 1))
+        #expect(BarChart.scale(2) == (2, 1), "no half games")
         #expect(BarChart.scale(7) == (8, 2))
         #expect(BarChart.scale(100) == (100, 20))
         #expect(BarChart.scale(1234) == (1500, 500))
