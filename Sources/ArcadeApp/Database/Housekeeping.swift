@@ -26,7 +26,7 @@ final class Housekeeping: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let thread = Mutex<OSThread?>(nil)
 
-    init(options: ServeOptions, pool: DatabasePool, leadership: Leadership) {
+    init(options: ServeOptions, pool: DatabasePool, leadership: Leadership, insights: InsightsController) {
         folder = options.backupDirectory
         let backup = Backup(source: options.database, photos: options.photosDirectory)
         let every = Int(options.backupEvery * 3600)
@@ -44,6 +44,8 @@ final class Housekeeping: Sendable {
                     nextBackup.withLock { $0 = now + every }
                     run(backup, folder: folder, keep: keep, at: now)
                 }
+                // Every instance keeps its own insights.
+                insights.refreshIfWatched(now: now)
                 if forgetAfter > 0, now >= nextPrune.withLock({ $0 }) && leadership.held() {
                     nextPrune.withLock { $0 = now + 86_400 }
                     prune(pool, before: now - forgetAfter * 86_400)

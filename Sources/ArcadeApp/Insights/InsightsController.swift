@@ -24,6 +24,22 @@ final class InsightsController: Sendable {
     /// The last numbers read, reused for five minutes: the whole 30 days is millions of index entries.
     let cache = Mutex<Numbers?>(nil)
     static let cacheSeconds = 300
+    /// When an admin last opened the page: while one has in the last hour, the housekeeping thread reads the numbers
+    /// again before they age out, so the page answers from memory.
+    private let lastViewed = Atomic<Int>(Int.min / 2)
+
+    /// Called now and then off the loops: reads the numbers again when they are watched and about to age out.
+    func refreshIfWatched(now: Int) {
+        guard now - lastViewed.load(ordering: .relaxed) < 3600 else { return }
+        let age = cache.withLock { $0.map { now - $0.at } } ?? Int.max
+        guard age >= Self.cacheSeconds - 60 else { return }
+        do {
+            let fresh = try Self.numbers(pool, now: now)
+            cache.withLock { $0 = fresh }
+        } catch {
+            Log.error("insights: \(error)")
+        }
+    }
 
     func addRoutes(to routes: AdminRoutes) {
         routes.pages.get("/admin/insights", use: page)
@@ -174,6 +190,7 @@ final class InsightsController: Sendable {
         let visitor = context.visitor
         let t = pages.localizer.strings(for: visitor.language)
         let now = Int(clock())
+        lastViewed.store(now, ordering: .relaxed)
         let n = try cache.withLock { cached in
             if let cached, now - cached.at < Self.cacheSeconds, now / 86_400 == cached.today { return cached }
             let fresh = try Self.numbers(pool, now: now)

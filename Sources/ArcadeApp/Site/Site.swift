@@ -89,10 +89,13 @@ public final class Site: Sendable {
         // Scheduled changes, backups and pruning are done once, by whichever instance leads.
         let leadership = Leadership(options.database)
         self.leadership = leadership
-        let housekeeping = Housekeeping(options: options, pool: pool, leadership: leadership)
+        let insights = InsightsController(
+            pool: pool, pages: pages, traffic: options.server.metrics.traffic, clock: options.clock)
+        let housekeeping = Housekeeping(options: options, pool: pool, leadership: leadership, insights: insights)
         self.housekeeping = housekeeping
         let router = try Site.router(
-            options, services, pages: pages, identity: identity, housekeeping: housekeeping, extra: extra)
+            options, services, pages: pages, identity: identity, housekeeping: housekeeping, insights: insights,
+            extra: extra)
         routes = try StartupError.reading("routes") { try router.build() }
         changes = ChangeFeed.start(options.database, services.reload)
         ticker = SiteTicker(services.tick(leadership: leadership, channels: router.channels))
@@ -112,7 +115,7 @@ public final class Site: Sendable {
     /// too; the admin pages and the API stay up during maintenance.
     private static func router(
         _ options: ServeOptions, _ services: Services, pages: Pages, identity: Identity,
-        housekeeping: Housekeeping, extra: (PlayerRoutes) -> Void
+        housekeeping: Housekeeping, insights: InsightsController, extra: (PlayerRoutes) -> Void
     ) throws -> Router {
         let router = Router(deferredOffLoop: options.database.dialect == .postgresql)
         router.channels = EventChannels()
@@ -173,9 +176,7 @@ public final class Site: Sendable {
         let adminRoutes = AdminRoutes(
             site: site, api: api, identity: identity, errors: errors, store: services.admins, pages: pages)
         admin.addRoutes(to: adminRoutes)
-        InsightsController(
-            pool: services.once.pool, pages: pages, traffic: options.server.metrics.traffic, clock: options.clock
-        ).addRoutes(to: adminRoutes)
+        insights.addRoutes(to: adminRoutes)
         // Uploaded photos, for players' pages: no cookies, no session.
         PeopleController(store: services.people, pages: pages)
             .addPhotoRoute(to: router.group(context: RequestContext.init).running(.pool))
