@@ -20,7 +20,8 @@
   var effects = {
     "theme.crt": function () { document.documentElement.classList.toggle("theme-crt"); },
     "credits": function () { window.location.assign("/credits"); },
-    "mastermind.reveal": function () { if (/^\/mastermind\/?$/.test(window.location.pathname)) window.location.reload(); },
+    // The revealed digit drops into its cell of the row being played, without a reload.
+    "mastermind.reveal": function () { if (window.ArcadeMastermind) window.ArcadeMastermind.refresh(); },
     "namegame.firstLetter": function () { if (/^\/namegame\/[a-z]+$/.test(window.location.pathname)) window.location.reload(); }
   };
 
@@ -34,10 +35,37 @@
     }
     var unlocked = answer.unlocked || [];
     if (unlocked.length && announcer) announcer.textContent = announcer.getAttribute("data-unlocked");
+    (answer.toasts || []).forEach(toast);
+    if (unlocked.length) flash();
     unlocked.forEach(function (effect) {
       document.documentElement.setAttribute("data-last-cheat", effect);
       if (effects[effect]) effects[effect]();
     });
+  }
+
+  // "Cheat unlocked: The Konami code", for a few seconds (a status: read out, never taking focus).
+  var toastTimer = null;
+  function toast(text) {
+    var box = document.querySelector("[data-toast]");
+    if (!box) {
+      box = document.createElement("p");
+      box.className = "toast";
+      box.setAttribute("role", "status");
+      box.setAttribute("data-toast", "");
+      document.body.appendChild(box);
+    }
+    box.textContent = text;
+    box.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(function () { box.hidden = true; }, 4000);
+  }
+  // A short CRT flash over the page (CSS fades it instead when motion is reduced).
+  function flash() {
+    var root = document.documentElement;
+    root.classList.remove("cheat-flash");
+    void root.offsetWidth;
+    root.classList.add("cheat-flash");
+    setTimeout(function () { root.classList.remove("cheat-flash"); }, 600);
   }
 
   // Keys: not auto-repeat, not lone modifiers, not typing in a field. Arrows are swipes.
@@ -47,28 +75,31 @@
     if (event.repeat || event.ctrlKey || event.metaKey || event.altKey || modifiers.indexOf(event.key) >= 0) return;
     var target = event.target;
     if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
-    if (arrows[event.key]) send("swipe", arrows[event.key]);
+    if (arrows[event.key]) {
+      // On a game page the arrows are the Konami code's, not the page's scrolling.
+      if (document.querySelector("[data-cheat-area]")) event.preventDefault();
+      send("swipe", arrows[event.key]);
+    }
     else if (event.key && event.key.length <= 32) send("key", event.key);
   });
 
   // Touch: one finger. A swipe is at least 40 px along its dominant axis
   // within 800 ms; a tap at most 250 ms and 10 px; taps within 300 ms of
   // each other are one burst, posted as tap(n).
-  var start = null, fingers = 0, taps = 0, burst = null;
-  function touchLike(event) { return event.pointerType === "touch" || event.pointerType === "pen"; }
-  document.addEventListener("pointerdown", function (event) {
-    if (!touchLike(event)) return;
-    fingers += 1;
-    start = fingers === 1 ? { x: event.clientX, y: event.clientY, t: event.timeStamp, id: event.pointerId } : null;
-  });
+  // Touch events, passive: the page scrolls as usual under a finger (nothing sets touch-action: none), and a swipe
+  // is still seen, since a touch that scrolls ends with touchend (a pointer would be cancelled).
+  var start = null, taps = 0, burst = null;
+  var passive = { passive: true };
+  document.addEventListener("touchstart", function (event) {
+    var touch = event.touches.length === 1 ? event.touches[0] : null;
+    start = touch ? { x: touch.clientX, y: touch.clientY, t: event.timeStamp, id: touch.identifier } : null;
+  }, passive);
   function lift(event, cancelled) {
-    if (!touchLike(event)) return;
-    fingers = Math.max(0, fingers - 1);
-    var s = start;
-    if (!s || s.id !== event.pointerId) return;
+    var s = start, touch = event.changedTouches[0];
+    if (!s || !touch || s.id !== touch.identifier) return;
     start = null;
     if (cancelled) return;
-    var dx = event.clientX - s.x, dy = event.clientY - s.y, dt = event.timeStamp - s.t;
+    var dx = touch.clientX - s.x, dy = touch.clientY - s.y, dt = event.timeStamp - s.t;
     var ax = Math.abs(dx), ay = Math.abs(dy);
     if (Math.max(ax, ay) >= 40 && dt <= 800) {
       flushTaps();
@@ -84,8 +115,8 @@
     if (taps > 0) send("tap", taps);
     taps = 0;
   }
-  document.addEventListener("pointerup", function (event) { lift(event, false); });
-  document.addEventListener("pointercancel", function (event) { lift(event, true); });
+  document.addEventListener("touchend", function (event) { lift(event, false); }, passive);
+  document.addEventListener("touchcancel", function (event) { lift(event, true); }, passive);
 
   // Shake: a change of over 15 m/s² on two axes, at most one shake a second.
   var last = null, lastShake = 0;

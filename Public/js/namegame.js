@@ -24,9 +24,10 @@
   var keys = game.querySelector("[data-keys]");
   if (keys) keys.hidden = false;
 
-  // Move focus to the round's outcome or question, for screen readers and keys.
+  // Move focus to the round's outcome or question, for screen readers and keys; the page never scrolls itself.
   var next = game.querySelector("button[data-next]");
-  if (next) next.focus(); else { var question = game.querySelector(".question"); if (question) question.focus(); }
+  var focusTarget = next || game.querySelector(".question");
+  if (focusTarget) focusTarget.focus({ preventScroll: true });
 
   // Hint mode: ask the server which faces are hidden now (it decides; the
   // page never knows the answer), and fade them out.
@@ -50,14 +51,19 @@
   }
 
   // Timed mode: count down, then show the summary.
+  // Timed mode: count down (the text and the bar), change in the last five seconds, then show the summary.
   var timer = game.querySelector("[data-seconds-left]");
   if (timer && !game.hasAttribute("data-ended")) {
+    var text = timer.querySelector(".timer-text"), bar = timer.querySelector("progress");
     var left = parseInt(timer.getAttribute("data-seconds-left"), 10);
-    var template = timer.textContent.replace(String(left), "{n}");
+    var template = text.textContent.replace(String(left), "{n}");
     var tick = window.setInterval(function () {
       left -= 1;
       if (left <= 0) { window.clearInterval(tick); window.location.reload(); return; }
-      timer.textContent = template.replace("{n}", String(left));
+      text.textContent = template.replace("{n}", String(left));
+      timer.setAttribute("data-seconds-left", String(left));
+      if (bar) bar.value = left;
+      if (left <= 5) { timer.classList.add("is-ending"); timer.setAttribute("data-ending", "true"); }
     }, 1000);
   }
 })();

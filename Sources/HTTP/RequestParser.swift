@@ -446,6 +446,7 @@ public struct RequestParser {
         if !limits.uploadPaths.isEmpty, method.elementsEqual("POST".utf8),
             limits.uploadPaths.contains(where: { target.starts(with: $0.utf8) })
         {
+            if let gate = limits.uploadGate, !gate(headers) { return failHead(.unauthorized, "sign in first") }
             bodyLimit = max(limits.maxBody, limits.maxUploadBody)
         }
 

@@ -47,11 +47,14 @@ public protocol Responder: Sendable {
     func refusal(_ error: HTTPError) -> Response
     /// Where event streams' events come from, if the responder has any.
     var channels: EventChannels? { get }
+    /// Whether a POST to an upload path may send its body, judged from its head (`ParserLimits.uploadGate`).
+    var uploadGate: (@Sendable (HTTPHeaders) -> Bool)? { get }
 }
 
 extension Responder {
     public func refusal(_ error: HTTPError) -> Response { Response.error(error.status, detail: error.reason) }
     public var channels: EventChannels? { nil }
+    public var uploadGate: (@Sendable (HTTPHeaders) -> Bool)? { nil }
 }
 
 /// Two routes that could take the same path, refused when the routes are built (at start-up).
@@ -75,6 +78,8 @@ public final class Router {
     public var refusalPage: @Sendable (HTTPError) -> Response = { Response.error($0.status, detail: $0.reason) }
     /// The event streams' channels (Server-Sent Events routes publish here).
     public var channels: EventChannels?
+    /// See `Responder.uploadGate`.
+    public var uploadGate: (@Sendable (HTTPHeaders) -> Bool)?
     /// Runs the starts of deferred routes off the loop: for a database each query of which is a network round trip
     /// (PostgreSQL), which no loop may wait for. Other routes stay where their group says, and a `.loop` route runs
     /// again on the pool when it would have waited (`ThreadRole.noteWouldWait`).
@@ -118,7 +123,7 @@ public final class Router {
         if let first = conflicts.first { throw RouteConflict(description: first) }
         return Routes(
             root: root, fallback: fallback, errorPage: errorPage, refusalPage: refusalPage, channels: channels,
-            table: table)
+            table: table, uploadGate: uploadGate)
     }
 }
 
@@ -209,6 +214,7 @@ public struct Routes: Responder {
     let refusalPage: @Sendable (HTTPError) -> Response
     public let channels: EventChannels?
     public let table: [RouteEntry]
+    public let uploadGate: (@Sendable (HTTPHeaders) -> Bool)?
 
     public func refusal(_ error: HTTPError) -> Response { refusalPage(error) }
 

@@ -35,7 +35,7 @@ enum AccessLog {
         out.append(contentsOf: #"{"time":""#.utf8)
         out.append(contentsOf: timestamp(csys_realtime_ns()).utf8)
         out.append(contentsOf: #"","client":"#.utf8)
-        string(info.address, into: &out)
+        string(info.client, into: &out)
         out.append(contentsOf: #","method":"#.utf8)
         string(info.method?.description ?? "-", into: &out)
         out.append(contentsOf: #","path":"#.utf8)

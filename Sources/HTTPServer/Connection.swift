@@ -18,6 +18,11 @@ final class Connection {
     private var parser: RequestParser
     /// The peer's address, read once at accept.
     let remoteAddress: String
+    /// Accepted beyond `maxConnections`, from the health reserve: it may ask for `/healthz`, once.
+    private let healthOnly: Bool
+    private var streamStarted: Int64 = 0
+    /// The body-rate window: when it began, and the body bytes received by then.
+    private var rateWindow: (start: Int64, bytes: Int) = (0, 0)
     /// The TLS session (an `SSL *`), when the server speaks TLS.
     private var tls: OpaquePointer?
     private var handshaking = false
@@ -49,19 +54,23 @@ final class Connection {
     private static let highWater = 256 * 1024
     private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-    init(fd: Int32, id: UInt64, loop: EventLoop) {
+    init(fd: Int32, id: UInt64, loop: EventLoop, address: String, healthOnly: Bool = false) {
         self.fd = fd
         self.id = id
         self.loop = loop
-        parser = RequestParser(limits: loop.configuration.limits)
-        var text = [CChar](repeating: 0, count: 64)
-        remoteAddress =
-            csys_peer_address(fd, &text, Int32(text.count)) == 0
-            ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        self.healthOnly = healthOnly
+        parser = RequestParser(limits: loop.context.parserLimits)
+        remoteAddress = address
         accepted = loop.now
         lastRead = accepted
         lastWrite = accepted
         lastActivity = accepted
+    }
+
+    static func peerAddress(_ fd: Int32) -> String {
+        var text = [CChar](repeating: 0, count: 64)
+        guard csys_peer_address(fd, &text, Int32(text.count)) == 0 else { return "" }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Nothing in progress: safe to close on shutdown.
@@ -241,12 +250,16 @@ final class Connection {
         served += 1
         headStarted = 0
         var request = consume parsed
-        request.remoteAddress = remoteAddress
+        if healthOnly {
+            guard request.rawPath == "/healthz" else { return refuse(.serviceUnavailable, "too many connections") }
+            closeWhenFlushed = true
+        }
+        request.remoteAddress = loop.configuration.trustedProxies.client(peer: remoteAddress, headers: request.headers)
         let keepAlive = request.wantsKeepAlive && served < loop.configuration.maxRequestsPerConnection && !loop.draining
         let handler = loop.context.responder.handler(for: &request)
         let info = RequestInfo(
             method: request.method, target: request.target, version: request.version,
-            keepAlive: keepAlive, start: loop.now, route: request.route, address: remoteAddress,
+            keepAlive: keepAlive, start: loop.now, route: request.route, client: request.remoteAddress,
             requestID: loop.configuration.accessLogJSON ? AccessLog.requestID(request.headers["X-Request-Id"]) : "")
         if !keepAlive { closeWhenFlushed = true }
         switch handler {
@@ -300,8 +313,12 @@ final class Connection {
         // A request that began before shutdown still learns the connection ends.
         var keepAlive = info.keepAlive && !loop.draining
         if case .events(let channel, _) = response.body, info.method != .head, response.status == .ok, !loop.draining {
+            guard loop.context.budget.openStream() else {
+                return enqueue(Self.refusal(loop, .serviceUnavailable, "too many event streams"), info)
+            }
             // The stream's end is the connection's: no further request is read on it.
             streamChannel = channel
+            streamStarted = loop.now
             keepAlive = false
             loop.streamOpened()
         } else if !keepAlive {
@@ -322,15 +339,21 @@ final class Connection {
         loop.logAccess(info, status: response.status.code, bytes: sendsBody ? response.body.count : 0)
     }
 
-    private func refuse(_ status: Status, _ reason: String, target: String) {
+    private func refuse(_ status: Status, _ reason: String, target: String = "-") {
         closeWhenFlushed = true
         unparsed = []
         let info = RequestInfo(
-            method: nil, target: target, version: .http11, keepAlive: false, start: loop.now, address: remoteAddress,
+            method: nil, target: target, version: .http11, keepAlive: false, start: loop.now, client: remoteAddress,
             requestID: loop.configuration.accessLogJSON ? AccessLog.requestID(nil) : "")
+        enqueue(Self.refusal(loop, status, reason), info)
+    }
+
+    /// The site's page for a refusal; a 503 says when to come back.
+    private static func refusal(_ loop: EventLoop, _ status: Status, _ reason: String) -> Response {
         var response = loop.context.responder.refusal(HTTPError(status, reason))
         response.headers.remove("Connection")
-        enqueue(response, info)
+        if status == .serviceUnavailable { response.headers.set("Retry-After", "1") }
+        return response
     }
 
     private func flush() {
@@ -401,8 +424,10 @@ final class Connection {
         if lingering {
             if now >= lingerDeadline { close() }
         } else if streamChannel != nil {
-            // Idle is a stream's normal state; only a client that stopped reading is closed.
+            // Idle is a stream's normal state; only a client that stopped reading is closed. A stream ends after its
+            // lifetime (the client reconnects after the `retry:` it was sent), so none holds a connection forever.
             if !output.isEmpty && now - lastWrite >= Clock.nanoseconds(config.writeTimeout) { close() }
+            if output.isEmpty && now - streamStarted >= Clock.nanoseconds(config.streamLifetime) { close() }
         } else if !output.isEmpty {
             if now - lastWrite >= Clock.nanoseconds(config.writeTimeout) { close() }
         } else if waitingForHandler {
@@ -425,12 +450,16 @@ final class Connection {
         }
     }
 
-    /// Past the grace period, each `minBodyRate` bytes received buys one
-    /// more second, as mod_reqtimeout's MinRate does.
+    /// Each window of `bodyGracePeriod` seconds must bring `minBodyRate` bytes a second: a body sent fast and
+    /// then a byte at a time is cut in the first slow window, not once its average since the start falls.
     private func bodyTooSlow(now: Int64, _ config: ServerConfiguration) -> Bool {
         guard config.minBodyRate > 0 else { return false }
-        let elapsed = Double(now - bodyStarted) / 1e9 - config.bodyGracePeriod
-        return elapsed > 0 && Double(parser.bodyBytesReceived) < elapsed * Double(config.minBodyRate)
+        if rateWindow.start < bodyStarted { rateWindow = (bodyStarted, 0) }
+        guard now - rateWindow.start >= Clock.nanoseconds(config.bodyGracePeriod) else { return false }
+        let received = parser.bodyBytesReceived - rateWindow.bytes
+        if Double(received) < config.bodyGracePeriod * Double(config.minBodyRate) { return true }
+        rateWindow = (now, parser.bodyBytesReceived)
+        return false
     }
 
     private func timeOut(_ reason: String) {
@@ -441,7 +470,10 @@ final class Connection {
     func close() {
         guard !closed else { return }
         closed = true
-        if streamChannel != nil { loop.streamClosed() }
+        if streamChannel != nil {
+            loop.streamClosed()
+            loop.context.budget.closeStream()
+        }
         output.removeAll()
         if handshaking {
             endHandshake()

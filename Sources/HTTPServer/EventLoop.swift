@@ -13,6 +13,9 @@ final class ServerContext: Sendable {
     let responder: any Responder
     let pool: BlockingPool
     let openConnections = Atomic<Int>(0)
+    let budget: ConnectionBudget
+    /// The configuration's, with the responder's upload gate.
+    let parserLimits: ParserLimits
     /// Header lines every response carries: `Server`, and under TLS `Strict-Transport-Security`.
     let serverLine: [UInt8]?
     let refusal: [UInt8]
@@ -24,6 +27,10 @@ final class ServerContext: Sendable {
         self.configuration = configuration
         self.responder = responder
         self.pool = pool
+        budget = ConnectionBudget(configuration)
+        var limits = configuration.limits
+        limits.uploadGate = limits.uploadGate ?? responder.uploadGate
+        parserLimits = limits
         self.tls = tls
         var lines = configuration.serverName.map { "Server: \($0)\r\n" } ?? ""
         if tls != nil && configuration.hstsMaxAge > 0 {
@@ -154,7 +161,9 @@ final class EventLoop: @unchecked Sendable {
                 }
                 return
             }
-            if context.openConnections.wrappingAdd(1, ordering: .relaxed).newValue > limit {
+            let open = context.openConnections.wrappingAdd(1, ordering: .relaxed).newValue
+            let address = Connection.peerAddress(fd)
+            guard open <= limit + configuration.healthReserve, context.budget.open(address) else {
                 // Graceful refusal: a short 503, then close (a TLS client could not read it: only closed).
                 if context.tls == nil {
                     _ = context.refusal.withUnsafeBytes { csys_send(fd, $0.baseAddress, $0.count) }
@@ -171,13 +180,14 @@ final class EventLoop: @unchecked Sendable {
             else {
                 close(fd)
                 context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+                context.budget.close(address)
                 continue
             }
             nextID += 1
             if Int(fd) >= connections.count {
                 connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
             }
-            let connection = Connection(fd: fd, id: nextID, loop: self)
+            let connection = Connection(fd: fd, id: nextID, loop: self, address: address, healthOnly: open > limit)
             connections[Int(fd)] = connection
             openCount += 1
             if context.tls != nil { connection.startHandshake() }
@@ -188,6 +198,7 @@ final class EventLoop: @unchecked Sendable {
         connections[Int(connection.fd)] = nil
         openCount -= 1
         context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+        context.budget.close(connection.remoteAddress)
     }
 
     private func handleInbox() {
@@ -272,6 +283,8 @@ final class EventLoop: @unchecked Sendable {
             if accessLog.count > 16 * 1024 { flushAccessLog() }
             return
         }
+        accessLog.append(contentsOf: (info.client.isEmpty ? "-" : info.client).utf8.prefix(64))
+        accessLog.append(0x20)
         accessLog.append(contentsOf: (info.method?.description ?? "-").utf8)
         accessLog.append(0x20)
         accessLog.append(contentsOf: info.target.utf8.prefix(2048))
@@ -311,7 +324,8 @@ struct RequestInfo: Sendable {
     var start: Int64
     /// The pattern of the route that took it (for metrics); nil for the fallback.
     var route: String? = nil
-    /// The client's address and the request's id, for the JSON access log.
-    var address = ""
+    /// The client's address, as the access log names it.
+    var client: String
+    /// The request's id, for the JSON access log ("" when that is off).
     var requestID = ""
 }

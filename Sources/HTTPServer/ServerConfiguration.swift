@@ -14,6 +14,15 @@ public struct ServerConfiguration: Sendable {
     public var limits = ParserLimits()
     /// Most connections open at once; more are answered 503 and closed.
     public var maxConnections = 10_000
+    /// Most connections one client address may hold (loopback included; trusted proxies have no cap).
+    public var maxConnectionsPerAddress = 64
+    /// Connections beyond `maxConnections` accepted for `/healthz` only, so a full site still says it is alive
+    /// (0: beyond the cap, a connection is refused at once, before it sends anything).
+    public var healthReserve = 0
+    /// The share of `maxConnections` event streams may take; more are answered 503.
+    public var maxStreamShare = 0.5
+    /// Seconds an event stream stays open; the client then reconnects (after its `retry:`).
+    public var streamLifetime: Double = 600
     /// Requests served on one connection before it is closed.
     public var maxRequestsPerConnection = 1000
     /// Seconds to receive a whole request head (defeats slowloris).
@@ -34,6 +43,8 @@ public struct ServerConfiguration: Sendable {
     public var heartbeatInterval: Double = 15
     /// Seconds granted to in-flight requests on shutdown.
     public var shutdownGrace: Double = 4
+    /// Peers whose `Forwarded` / `X-Forwarded-For` name the client (`request.remoteAddress`, the access log).
+    public var trustedProxies = TrustedProxies()
     /// One line per request on standard output.
     public var accessLog = true
     /// The access log as JSON lines, with request ids (`X-Request-Id`, sent back).

@@ -121,6 +121,9 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// failure to report.
     public static let onEventLoop = DatabaseError("an event loop may not wait for PostgreSQL")
     public var isOnEventLoop: Bool { message == Self.onEventLoop.message }
+    /// The writer's queue is full: nothing was written; the caller may try again in a moment.
+    public static let busy = DatabaseError("the database writer is busy")
+    public var isBusy: Bool { message == Self.busy.message }
 }
 
 /// What an engine does, as one database connection: a statement cache, parameters as `?`.

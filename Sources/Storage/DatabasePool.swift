@@ -16,11 +16,14 @@ public final class DatabasePool: Sendable {
     private let connections = Mutex<[UInt: UnsafeSendable<Database>]>([:])
     private let writerBox = Mutex<DatabaseWriter?>(nil)
     private let commitDelay: Double
+    private let maxQueued: Int
 
-    /// `commitDelay` slows every commit down, to test what a slow disk does.
-    public init(location: DatabaseLocation, commitDelay: Double = 0) {
+    /// `commitDelay` slows every commit down, to test what a slow disk does; `maxQueued`: writes that may wait for
+    /// the writer at once (more are refused with `DatabaseError.busy`).
+    public init(location: DatabaseLocation, commitDelay: Double = 0, maxQueued: Int = 4096) {
         self.location = location
         self.commitDelay = commitDelay
+        self.maxQueued = maxQueued
     }
 
     public convenience init(path: String, commitDelay: Double = 0) {
@@ -48,7 +51,8 @@ public final class DatabasePool: Sendable {
     public func writer() throws(DatabaseError) -> DatabaseWriter {
         try writerBox.withLock { (box: inout DatabaseWriter?) throws(DatabaseError) -> DatabaseWriter in
             if let box { return box }
-            let created = try DatabaseWriter(location: location, commitDelay: commitDelay) { [self] database in
+            let created = try DatabaseWriter(location: location, commitDelay: commitDelay, maxQueued: maxQueued) {
+                [self] database in
                 connections.withLock { $0[DatabaseWriter.currentThread] = UnsafeSendable(database) }
             }
             box = created

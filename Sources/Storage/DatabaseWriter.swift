@@ -34,6 +34,9 @@ public final class DatabaseWriter: Sendable {
     private let threadID = Atomic<UInt>(0)
     /// Seconds to wait before each commit: a slow disk, for tests only.
     private let commitDelay: Double
+    /// Jobs that may wait at once: beyond them a write is refused at once (`DatabaseError.busy`), so a flood of
+    /// writes meets a quick 503 instead of an ever longer wait and an ever larger queue.
+    let maxQueued: Int
     /// Transactions and commits so far (their ratio is the batch size).
     public let transactions = Atomic<Int>(0)
     public let commits = Atomic<Int>(0)
@@ -46,9 +49,11 @@ public final class DatabaseWriter: Sendable {
     public var queueDepth: Int { condition.withLock { queue.jobs.count } }
 
     init(
-        location: DatabaseLocation, commitDelay: Double, adopt: @escaping @Sendable (Database) -> Void
+        location: DatabaseLocation, commitDelay: Double, maxQueued: Int = 4096,
+        adopt: @escaping @Sendable (Database) -> Void
     ) throws(DatabaseError) {
         self.commitDelay = commitDelay
+        self.maxQueued = max(1, maxQueued)
         let box = UnsafeTransfer(try Database(location: location, role: .writer))
         database = box
         let started = OSThread { [self] in
@@ -68,13 +73,15 @@ public final class DatabaseWriter: Sendable {
     /// Queues `work`; `done` runs on the writer's thread once the batch holding it has committed
     /// (nil) or once it failed (the error; nothing it wrote is kept).
     public func submit(_ work: @escaping Work, done: @escaping @Sendable ((any Error)?) -> Void) {
-        let accepted = condition.withLock {
-            guard !queue.stopping else { return false }
+        let refusal = condition.withLock { () -> DatabaseError? in
+            guard !queue.stopping else { return DatabaseError("the database writer has stopped") }
+            // The writer's own thread never waits on the queue, so its nested writes always pass.
+            guard queue.jobs.count < maxQueued || isCurrentThread else { return DatabaseError.busy }
             queue.jobs.append(Job(work: work, done: done))
             condition.broadcast()
-            return true
+            return nil
         }
-        if !accepted { done(DatabaseError("the database writer has stopped")) }
+        if let refusal { done(refusal) }
     }
 
     /// Runs `body` as one transaction and returns once it is committed. Blocks the calling thread,

@@ -15,7 +15,8 @@ final class PostgresConnection: Connection {
     static let writeLock: Int32 = 0x4172_6364  // "Arcd"
 
     init(url: String, role: Database.Role) throws(DatabaseError) {
-        name = DatabaseLocation.postgresql(url).description
+        let location = DatabaseLocation.postgresql(url)
+        name = location.description
         var reason = [CChar](repeating: 0, count: 512)
         guard cpg_load(&reason, reason.count) == 0 else {
             throw DatabaseError(
@@ -26,7 +27,7 @@ final class PostgresConnection: Connection {
         guard cpg_status(connection) == CPG_CONNECTION_OK else {
             let message = Self.text(cpg_error_message(connection))
             cpg_finish(connection)
-            throw DatabaseError("cannot connect to \(name): \(message)")
+            throw DatabaseError(location.redact("cannot connect to \(name): \(message)"))
         }
         self.connection = connection
         // An acknowledged write is durable (the server default, stated so no configuration can weaken it).

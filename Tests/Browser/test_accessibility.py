@@ -26,6 +26,7 @@ class Accessibility(BrowserTest):
         self.assertEqual(self.post("/mastermind/guess", "game=0&turn=0&daily=0&guess=0123"), 200)
         self.assertEqual(self.post("/namegame/next", "mode=normal"), 200)
         self.assertEqual(self.post("/namegame/next", "mode=learn"), 200)
+        self.assertEqual(self.post("/namegame/next", "mode=timed"), 200)  # the clock, a role=timer
 
     def check_all(self, theme):
         self.play_a_little()

@@ -127,6 +127,24 @@ struct BodyRateTests {
         for client in clients { #expect(try client.closes(within: 2)) }
     }
 
+    /// A body sent fast and then trickled is cut in its first slow window, not once its average since the start
+    /// (here 50 KB in the first moment: over a minute and a half at 500 bytes a second) has fallen below the rate.
+    @Test func aFastStartDoesNotBuyATrickle() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let client = try server.client()
+        client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 100000\r\n\r\n")
+        client.send(String(repeating: "f", count: 50_000))
+        let start = csysNow()
+        var answer: WireResponse?
+        while answer == nil && csysNow() - start < 8 {
+            client.send("x")
+            answer = try? client.readResponse(timeout: 0.3)
+        }
+        #expect(answer?.status == 408)
+        #expect(csysNow() - start < 3.5, "within two windows of a second")
+    }
+
     /// A slow but steady upload (1,000 bytes a second, over twice the rate) is accepted.
     @Test func aSteadyBodyAboveTheRateIsAccepted() throws {
         let server = try Self.server()

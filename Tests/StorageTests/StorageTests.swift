@@ -162,6 +162,32 @@ struct StorageTests {
         }
     }
 
+    /// A password reaches libpq in several forms; each is hidden in every message, the connection's refusal included.
+    @Test(arguments: [
+        ("postgresql://arcade:pa?ss@127.0.0.1:1/arcade?connect_timeout=2", "pa?ss"),
+        ("postgresql://arcade:s3%3Fcr/t@127.0.0.1:1/arcade?connect_timeout=2", "s3%3Fcr/t"),
+        ("postgresql://arcade@127.0.0.1:1/arcade?connect_timeout=2&password=s3cret", "s3cret"),
+        ("postgres://127.0.0.1:1/arcade?password=s3cret&connect_timeout=2", "s3cret"),
+    ])
+    func passwordsAreHiddenInEveryForm(_ url: String, _ password: String) throws {
+        let location = try DatabaseLocation(parsing: url)
+        #expect(!location.description.contains(password), "\(location.description)")
+        #expect(location.description.contains("127.0.0.1:1/arcade"))
+        do {
+            _ = try Database(location: location)
+            Issue.record("connected to a closed port")
+        } catch {
+            #expect(error.message.hasPrefix("cannot connect to"), "\(error)")
+            #expect(!error.message.contains(password), "\(error)")
+            #expect(!error.message.contains("s3?cr/t"), "percent-decoded too: \(error)")
+        }
+        // Whatever else a message quotes: the password itself, or key/value text as libpq's conninfo has it.
+        #expect(!location.redact("libpq said: \(password)").contains(password))
+        let keyValue = location.redact(#"host=db password='it\'s secret' user=arcade"#)
+        #expect(keyValue == "host=db password=*** user=arcade", "\(keyValue)")
+        #expect(location.redact("password = hunter2 dbname=x") == "password=*** dbname=x")
+    }
+
     @Test func parametersAreNumberedOutsideQuotesAndSchemaIsTranslated() {
         let (sql, count) = SQLScanner("SELECT '?', \"a?\" FROM t WHERE x = ? -- why?\nAND y = ?").numberedParameters()
         #expect(sql == "SELECT '?', \"a?\" FROM t WHERE x = $1 -- why?\nAND y = $2")

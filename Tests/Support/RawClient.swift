@@ -34,6 +34,30 @@ public final class RawClient {
         guard fd >= 0 else { throw TestFailure("connect to \(port): errno \(errno)") }
     }
 
+    /// A client from another loopback address (127.0.0.x): to the server, a distinct visitor.
+    public init(port: Int, from source: String) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw TestFailure("socket: errno \(errno)") }
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        guard inet_pton(AF_INET, source, &local.sin_addr) == 1 else { throw TestFailure("bad address \(source)") }
+        var remote = sockaddr_in()
+        remote.sin_family = sa_family_t(AF_INET)
+        remote.sin_port = in_port_t(UInt16(port).bigEndian)
+        _ = inet_pton(AF_INET, "127.0.0.1", &remote.sin_addr)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        let connected = withUnsafePointer(to: &remote) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, connected == 0 else { throw TestFailure("connect from \(source) to \(port): errno \(errno)") }
+    }
+
     deinit { if fd >= 0 { Glibc.close(fd) } }
 
     public func close() {

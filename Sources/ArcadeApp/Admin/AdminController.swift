@@ -1,3 +1,4 @@
+import Crypto
 import HTTP
 import Interceptions
 import Localization
@@ -8,6 +9,8 @@ import Templates
 /// admin API answers 401. These routes stay up during maintenance.
 struct AdminController: Sendable {
     static let cookie = "arcade_admin"
+    /// Issued by a successful sign-in, for that account's later sign-ins from the same browser.
+    static let deviceCookie = "arcade_admin_device"
     let store: AdminStore
     let pages: Pages
     let secureCookies: Bool
@@ -15,6 +18,9 @@ struct AdminController: Sendable {
     let interceptions: InterceptionsStore
     let people: PeopleStore
     let schedule: ChangeSchedule
+    let limits: SignInLimits
+    /// Signs device cookies (the site's cookie key).
+    let signer: Signer
     /// The site's version: a web client's app version, so the rule preview starts from it.
     let version: @Sendable () -> String
     let housekeeping: Housekeeping
@@ -57,23 +63,48 @@ struct AdminController: Sendable {
         guard AdminStore.validName(name), !password.isEmpty else {
             return loginPage(visitor, status: .unprocessableContent, error: "admin.login.wrong", name: name)
         }
-        if try store.recentFailures(name: name, address: address) >= AdminStore.maxFailures {
+        let device = request.cookies[Self.deviceCookie].flatMap { deviceID($0, for: name) }
+        // Counted before any hashing: a refusal costs nothing and writes nothing.
+        if case .refused(let seconds) = limits.admit(name: name, address: address, device: device) {
             SiteMetrics.refusals.add(["signin_throttled"])
             var page = loginPage(visitor, status: .tooManyRequests, error: "admin.login.throttled", name: name)
-            page.headers.set("Retry-After", String(AdminStore.failureWindow))
+            page.headers.set("Retry-After", String(seconds))
             return page
         }
-        guard let admin = try store.verify(name: name, password: password) else {
-            try store.recordFailure(name: name, address: address)
+        guard let verified = try store.hashing.run({ try store.verify(name: name, password: password) }) else {
+            limits.cancelled(name: name, address: address, device: device)
+            SiteMetrics.refusals.add(["signin_busy"])
+            var page = loginPage(visitor, status: .serviceUnavailable, error: "admin.login.busy", name: name)
+            page.headers.set("Retry-After", "2")
+            return page
+        }
+        guard let admin = verified else {
             SiteMetrics.refusals.add(["signin_wrong_password"])
             return loginPage(visitor, status: .unauthorized, error: "admin.login.wrong", name: name)
         }
+        limits.succeeded(name: name, address: address, device: device)
         let token = try store.startSession(admin)
         try store.audit(admin.name, action: "sign-in", target: address, before: nil, after: nil)
         var response = Response.redirect(to: "/admin")
         response.setCookie(
             SetCookie(name: Self.cookie, value: token, path: "/", secure: secureCookies, sameSite: .strict))
+        // This browser is now known for this account: its later sign-ins skip the address and account limits.
+        let deviceValue = signer.sign("device|\(name)|\(device ?? Identity.newID())")
+        response.setCookie(
+            SetCookie(
+                name: Self.deviceCookie, value: deviceValue, path: "/admin/login", maxAge: 365 * 86_400,
+                secure: secureCookies, sameSite: .strict))
         return response
+    }
+
+    /// The id of a device cookie issued to `name`, or nil for anything else.
+    func deviceID(_ cookie: String, for name: String) -> String? {
+        guard let value = signer.verify(cookie) else { return nil }
+        let parts = value.split(separator: "|", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "device", parts[1] == name, Identity.isID(String(parts[2])) else {
+            return nil
+        }
+        return String(parts[2])
     }
 
     func signOut(_ request: Request, _ context: PlayerContext) throws -> Response {

@@ -5,7 +5,7 @@ import Storage
 import Glibc
 #endif
 
-/// Admin accounts, their sessions, failed sign-ins and the audit log.
+/// Admin accounts, their sessions and the audit log (failed sign-ins are `SignInLimits`', in memory).
 /// Passwords are hashed with PBKDF2-HMAC-SHA256 (600,000 iterations) and
 /// compared in constant time; session tokens are 256 random bits, of which
 /// only a hash is stored.
@@ -13,11 +13,11 @@ struct AdminStore: Sendable {
     let pool: DatabasePool
     /// Seconds since the epoch; injected so tests can age sessions and failures.
     var clock: @Sendable () -> Int = { Int(WallClock.system()) }
+    /// Every password hash a request asks for waits here (the command line's do not).
+    var hashing = HashGate()
     static let iterations = 600_000
     /// Sessions end after this long without a request.
     static let idleSeconds = 30 * 60
-    static let maxFailures = 5
-    static let failureWindow = 15 * 60
 
     struct Admin: Sendable, Equatable {
         let id: Int
@@ -70,6 +70,42 @@ struct AdminStore: Sendable {
             [.text(name), .blob(salt), .blob(hash), SQLValue(Self.iterations), SQLValue(clock())])
     }
 
+    /// A new password for an existing account, ending every session it has (except `keeping`, a token's
+    /// session: the admin who changed it stays signed in there). False when there is no such account.
+    func setPassword(name: String, password: String, keeping token: String? = nil) throws -> Bool {
+        let salt = Crypto.randomBytes(16)
+        let hash = Crypto.pbkdf2SHA256(password: Array(password.utf8), salt: salt, iterations: Self.iterations)
+        let kept = SQLValue.blob(token.map { Crypto.sha256(Array($0.utf8)) } ?? [])
+        return try pool.write { db in
+            guard let id = try db.value(Int.self, "SELECT id FROM admins WHERE name = ?", [.text(name)]) else {
+                return false
+            }
+            try db.execute(
+                "UPDATE admins SET salt = ?, hash = ?, iterations = ? WHERE id = ?",
+                [.blob(salt), .blob(hash), SQLValue(Self.iterations), SQLValue(id)])
+            try db.execute("DELETE FROM admin_sessions WHERE admin = ? AND token_hash != ?", [SQLValue(id), kept])
+            return true
+        }
+    }
+
+    /// Every account's name and when it was made, by name.
+    func list() throws -> [(name: String, created: Int)] {
+        try pool.connection().fetchAll(Account.self, "SELECT \(Account.columns) FROM admins ORDER BY name")
+            .map { ($0.name, $0.created) }
+    }
+
+    /// Removes an account and its sessions; false when there is no such account.
+    func remove(name: String) throws -> Bool {
+        try pool.write { db in
+            guard let id = try db.value(Int.self, "SELECT id FROM admins WHERE name = ?", [.text(name)]) else {
+                return false
+            }
+            try db.execute("DELETE FROM admin_sessions WHERE admin = ?", [SQLValue(id)])
+            try db.execute("DELETE FROM admins WHERE id = ?", [SQLValue(id)])
+            return true
+        }
+    }
+
     /// The admin if the password is right. A missing account costs the same
     /// hashing as a wrong password, so timing does not tell them apart.
     func verify(name: String, password: String) throws -> Admin? {
@@ -82,21 +118,6 @@ struct AdminStore: Sendable {
             iterations: account?.iterations ?? Self.iterations)
         guard let account, Crypto.constantTimeEqual(computed, account.hash) else { return nil }
         return Admin(id: account.id, name: name)
-    }
-
-    func recentFailures(name: String, address: String) throws -> Int {
-        try pool.connection().scalar(
-            Int.self, "SELECT COUNT(*) AS n FROM admin_failures WHERE name = ? AND address = ? AND at > ?",
-            [.text(name), .text(address), SQLValue(clock() - Self.failureWindow)])
-    }
-
-    func recordFailure(name: String, address: String) throws {
-        try pool.write { db in
-            try db.execute(
-                "INSERT INTO admin_failures (name, address, at) VALUES (?, ?, ?)",
-                [.text(name), .text(address), SQLValue(clock())])
-            try db.execute("DELETE FROM admin_failures WHERE at < ?", [SQLValue(clock() - Self.failureWindow)])
-        }
     }
 
     /// A new session: the token for the cookie.

@@ -140,36 +140,70 @@ public enum CommandLineTool {
         }
     }
 
-    /// `arcade admin create NAME [--db PATH]`: the password is read from
-    /// standard input, never from the command line.
+    /// `arcade admin create|password NAME`, `arcade admin remove NAME`, `arcade admin list` (each with
+    /// `[--db PATH]`): a password is read from standard input, never from the command line.
     static func adminCommand(_ arguments: [String]) -> Int32 {
-        guard arguments.first == "create", arguments.count >= 2, AdminStore.validName(arguments[1]) else {
-            return fail(
-                UsageError("usage: arcade admin create NAME [--db PATH]  (the password comes from standard input)"))
+        let usage = UsageError(
+            "usage: arcade admin create|password|remove NAME [--db PATH], arcade admin list [--db PATH]"
+                + "  (a password comes from standard input)")
+        guard let verb = arguments.first, ["create", "password", "remove", "list"].contains(verb) else {
+            return fail(usage)
         }
+        let named = verb != "list"
+        guard !named || (arguments.count >= 2 && AdminStore.validName(arguments[1])) else { return fail(usage) }
         let options: ServeOptions
-        do { options = try ServeOptions.parse(arguments.dropFirst(2), environment: ServeOptions.environment) } catch {
+        do {
+            options = try ServeOptions.parse(
+                arguments.dropFirst(named ? 2 : 1), environment: ServeOptions.environment)
+        } catch {
             return fail(error)
         }
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while Glibc.read(0, &byte, 1) == 1 && byte != 0x0A { line.append(byte) }
-        if line.last == 0x0D { line.removeLast() }
-        let password = String(decoding: line, as: UTF8.self)
-        guard password.count >= 10 else {
-            write("arcade: the password (from standard input) needs at least 10 characters\n", to: 2)
-            return 1
+        let name = named ? arguments[1] : ""
+        var password = ""
+        if verb == "create" || verb == "password" {
+            password = readLine0()
+            guard password.count >= 10 else {
+                write("arcade: the password (from standard input) needs at least 10 characters\n", to: 2)
+                return 1
+            }
         }
         do {
             let pool = DatabasePool(location: options.database)
             try pool.connection().migrate(Schema.migrations)
-            try AdminStore(pool: pool).create(name: arguments[1], password: password)
-            write("arcade: created the admin account '\(arguments[1])'\n", to: 1)
+            let store = AdminStore(pool: pool)
+            switch verb {
+            case "create":
+                try store.create(name: name, password: password)
+                write("arcade: created the admin account '\(name)'\n", to: 1)
+            case "password":
+                guard try store.setPassword(name: name, password: password) else {
+                    write("arcade: there is no admin account '\(name)'\n", to: 2)
+                    return 1
+                }
+                write("arcade: changed the password of '\(name)' and ended its sessions\n", to: 1)
+            case "remove":
+                guard try store.remove(name: name) else {
+                    write("arcade: there is no admin account '\(name)'\n", to: 2)
+                    return 1
+                }
+                write("arcade: removed the admin account '\(name)'\n", to: 1)
+            default:
+                write(try store.list().map { "\($0.name)\t\(UTCTime.format($0.created))\n" }.joined(), to: 1)
+            }
             return 0
         } catch {
-            write("arcade: cannot create '\(arguments[1])': \(error)\n", to: 2)
+            write("arcade: cannot \(verb) '\(name)': \(error)\n", to: 2)
             return 1
         }
+    }
+
+    /// A line from standard input, without its line end.
+    private static func readLine0() -> String {
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while Glibc.read(0, &byte, 1) == 1 && byte != 0x0A { line.append(byte) }
+        if line.last == 0x0D { line.removeLast() }
+        return String(decoding: line, as: UTF8.self)
     }
 
     /// `arcade db copy|backup|restore|prune`: the site's data, moved, saved, brought back, or trimmed.

@@ -22,11 +22,22 @@ public struct ServeOptions: Sendable {
     public var secureCookies = false
     /// Seconds added to every commit: a slow disk, for tests (no flag).
     public var commitDelay: Double = 0
+    /// Password hashes computed at once (each takes a core for a moment), and how many more may wait.
+    public var hashThreads = 1
+    public var hashQueue = 4
+    /// Actions by visitors without a player cookie (each makes a player) allowed per client address a minute.
+    public var newPlayersPerMinute = 30
+    /// Writes waiting for the database writer at once; more get 503.
+    public var maxQueuedWrites = 4096
+    /// `--trusted-proxies` as given, for `--help`.
+    var trustedProxiesText = ""
     /// The wall clock, in seconds since 1970 (tests move it; no flag). The daily code reads its day from it.
     public var clock: @Sendable () -> Double = WallClock.system
 
     public init() {
         server.limits.uploadPaths = ["/admin/people"]
+        // A full site still answers its health check (load balancers, `scripts/test`).
+        server.healthReserve = 16
     }
 
     /// Scheduled backups: the folder (none: off), hours between them, how many are kept.
@@ -196,6 +207,13 @@ public struct ServeOptions: Sendable {
             "--max-connections", "ARCADE_MAX_CONNECTIONS", "N", "connections open at once; more get 503",
             \.server.maxConnections, 1...Int.max),
         integer(
+            "--max-connections-per-address", "ARCADE_MAX_CONNECTIONS_PER_ADDRESS", "N",
+            "connections one client address may hold (trusted proxies: no cap); more get 503",
+            \.server.maxConnectionsPerAddress, 1...Int.max),
+        seconds(
+            "--stream-lifetime", "ARCADE_STREAM_LIFETIME", "an event stream stays open before the client reconnects",
+            \.streamLifetime),
+        integer(
             "--max-body", "ARCADE_MAX_BODY", "BYTES", "largest request body; larger gets 413", \.server.limits.maxBody,
             0...Int.max),
         integer(
@@ -212,6 +230,27 @@ public struct ServeOptions: Sendable {
         seconds(
             "--write-timeout", "ARCADE_WRITE_TIMEOUT", "a response may stall on a client that does not read",
             \.writeTimeout),
+        integer(
+            "--hash-threads", "ARCADE_HASH_THREADS", "N",
+            "password hashes at once (sign-ins beyond them and a short queue get 503)", \.hashThreads, 1...64),
+        Option(
+            flag: "--trusted-proxies", variable: "ARCADE_TRUSTED_PROXIES", placeholder: "CIDR[,CIDR]",
+            help: "reverse proxies whose Forwarded / X-Forwarded-For name the client (default: none)",
+            current: { $0.trustedProxiesText.isEmpty ? "none" : $0.trustedProxiesText }
+        ) {
+            guard let proxies = TrustedProxies(parsing: $1) else { return false }
+            $0.server.trustedProxies = proxies
+            $0.trustedProxiesText = $1
+            return true
+        },
+        integer(
+            "--new-players-per-minute", "ARCADE_NEW_PLAYERS_PER_MINUTE", "N",
+            "players an address may make a minute (each action without a player cookie makes one; more get 429)",
+            \.newPlayersPerMinute, 1...100_000),
+        integer(
+            "--max-queued-writes", "ARCADE_MAX_QUEUED_WRITES", "N",
+            "writes waiting for the database at once; more get 503",
+            \.maxQueuedWrites, 1...1_000_000),
         Option(
             flag: "--access-log", variable: "ARCADE_ACCESS_LOG", placeholder: "on|off|json",
             help: "one line per request on standard output (json: one object a line, with request ids)",

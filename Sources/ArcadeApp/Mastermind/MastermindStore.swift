@@ -35,6 +35,12 @@ struct MastermindStore: Sendable {
     /// Today's daily number.
     var today: Int { max(0, Int(clock() / 86_400) - firstDay) }
 
+    /// Seconds until the next daily code (at midnight UTC).
+    var secondsToNextDaily: Int {
+        let now = clock()
+        return max(0, Int(((now / 86_400).rounded(.down) + 1) * 86_400 - now))
+    }
+
     /// The daily code of day `number`, the same for every player: digits from HMAC(key, day), by rejection so each
     /// digit is uniform.
     func dailyDeal(_ number: Int) -> Deal {

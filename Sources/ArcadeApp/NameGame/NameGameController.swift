@@ -3,6 +3,7 @@ import Crypto
 import HTTP
 import Localization
 import NameGame
+import SpacedRepetition
 import Templates
 
 /// The Name Game on the web. Every face or name is a form button, so it
@@ -29,6 +30,7 @@ struct NameGameController: Sendable {
         routes.actions.post("/namegame/dontknow", use: dontKnow)
         routes.actions.post("/namegame/review", use: review)
         routes.actions.post("/namegame/next", use: next)
+        routes.actions.post("/namegame/meet", use: meet)
     }
 
     func menu(_ request: Request, _ context: PlayerContext) throws -> Response {
@@ -86,6 +88,16 @@ struct NameGameController: Sendable {
         case .failure(let refusal):
             return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
         }
+    }
+
+    /// Learn mode: the player has seen the introduction of someone new; the question about them follows.
+    func meet(_ request: Request, _ context: PlayerContext) throws -> Response {
+        guard let roundID = request.form?["round"].flatMap({ Int64($0) }),
+            try store.introduce(player: context.visitor.playerID, round: roundID, people: directory) != nil
+        else {
+            return try play(.learn, context.visitor, status: .unprocessableContent, error: "namegame.error.invalid")
+        }
+        return .redirect(to: "/namegame/learn")
     }
 
     /// Review my misses: a review session of exactly the people a session missed.
@@ -214,6 +226,19 @@ struct NameGameController: Sendable {
             record = try newRound(mode, session: current, visitor)
             current = try store.openSession(player: visitor.playerID, mode: mode) ?? current
         }
+        if mode == .learn, let record, record.isOpen, !current.ended,
+            try !store.hasMet(player: visitor.playerID, person: record.round.answerPerson.id)
+        {
+            // Someone new: introduced (face, name, role) before the first question about them.
+            var context = sessionFields(mode, session: current, t: t, error: error.map { t.string($0) })
+            let person = record.round.answerPerson
+            context["roundId"] = .int(Int(record.id))
+            context["intro"] = .object([
+                "img": .string(person.headshotURL), "name": .string(person.fullName),
+                "role": .string(person.jobTitle ?? ""),
+            ])
+            return page(.object(context))
+        }
         return page(roundContext(mode, session: current, record: record, t: t, error: error.map { t.string($0) }))
     }
 
@@ -251,7 +276,10 @@ struct NameGameController: Sendable {
         context["isLearn"] = .bool(mode == .learn)
         if mode == .timed {
             let left = max(0, Int64(timedSeconds) * 1000 - (store.nowMilliseconds() - session.startedMilliseconds))
-            context["secondsLeft"] = .int(Int((Double(left) / 1000).rounded(.up)))
+            let secondsLeft = Int((Double(left) / 1000).rounded(.up))
+            context["secondsLeft"] = .int(secondsLeft)
+            context["secondsTotal"] = .int(timedSeconds)
+            context["ending"] = .bool(secondsLeft <= 5)
         }
         context["prefetch"] = .list(
             session.nextPeople.compactMap { directory.person($0) }.map { .string($0.headshotURL) })
@@ -282,6 +310,9 @@ struct NameGameController: Sendable {
             }
         }
         context["roundId"] = .int(Int(record.id))
+        context["quiz"] = .bool(true)
+        // The clock cut this round off: it shows the answer, marked as timed out (not as identified).
+        context["timedOut"] = .bool(over && !answered)
         context["skipped"] = .bool(record.status == "skipped")
         if answered || over {
             // Review my misses: offered once the round is over, when the session missed anyone.
@@ -336,9 +367,17 @@ struct NameGameController: Sendable {
                     "title": reveal && mode == .team ? .string(person.jobTitle ?? "") : .null,
                     "result": .string(result), "isAnswer": .bool(reveal && index == round.answer),
                     "hidden": .bool(hidden.contains(index)),
+                    "timedOut": .bool(reveal && !answered && index == round.answer),
                     "disabled": .bool(reveal || !result.isEmpty || hidden.contains(index)),
                 ])
             })
+    }
+
+    /// What a player knows; "due" counts everyone due by the end of today (UTC), as "due today" says.
+    static func mastery(_ store: NameGameStore, people: [Person], cards: [String: Card]) -> LearningPlan.Mastery {
+        let day: Int64 = 86_400_000
+        let endOfToday = (store.nowMilliseconds() / day + 1) * day - 1
+        return store.plan.mastery(people: people, cards: cards, now: endOfToday)
     }
 
     static func seconds(_ value: Double) -> String {
@@ -362,7 +401,17 @@ struct NameGameController: Sendable {
             return .object(fields)
         }
         let cards = try store.cards(player: visitor.playerID)
-        let mastery = store.plan.mastery(people: directory.people, cards: cards, now: store.nowMilliseconds())
+        let mastery = Self.mastery(store, people: directory.people, cards: cards)
+        // The people I know: everyone learned (past the learning steps) shows their face and name; the rest wait as
+        // silhouettes, never named.
+        let learnedFirst =
+            directory.people.filter { cards[$0.id]?.state == .review }
+            + directory.people.filter { cards[$0.id]?.state != .review }
+        let wall: [TemplateValue] = learnedFirst.map { person in
+            guard let card = cards[person.id], card.state == .review else { return ["unknown": .bool(true)] }
+            return ["img": .string(person.headshotURL), "name": .string(person.fullName)]
+        }
+        let learned = directory.people.count { cards[$0.id]?.state == .review }
         let masteryData: TemplateFields = [
             "known": .int(mastery.knownWell), "learning": .int(mastery.learning), "notMet": .int(mastery.notMet),
             "due": .int(mastery.due), "total": .int(directory.people.count),
@@ -386,6 +435,8 @@ struct NameGameController: Sendable {
                 "rows": .list(rows), "hasRows": .bool(!rows.isEmpty), "bars": .list(chart.bars),
                 "hasBars": .bool(!times.isEmpty), "barCount": .int(times.count), "chart": chart.frame,
                 "ticks": .list(chart.ticks), "summary": .string(summary), "mastery": .object(masteryData),
+                "wall": .list(wall),
+                "wallLabel": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),
             ])
     }
 }

@@ -12,8 +12,15 @@ import Glibc
 struct NameGameStore: Sendable {
     let pool: DatabasePool
     var clock: @Sendable () -> Double = WallClock.system
-    var fsrs = FSRS()
-    var plan = LearningPlan()
+    /// Learning steps: a first question at once after the introduction, then after 1, 3 and 10 minutes (the first
+    /// step is also where a miss goes back to) before the long-term schedule.
+    var fsrs = FSRS(learningSteps: [1, 1, 3, 10].map { $0 * FSRS.minute })
+    /// Learning steps are taken in play: someone comes back once their step is at most half a minute away.
+    var plan: LearningPlan = {
+        var plan = LearningPlan()
+        plan.learnAhead = FSRS.minute / 2
+        return plan
+    }()
 
     func nowMilliseconds() -> Int64 { WallClock.milliseconds(clock) }
 
@@ -116,10 +123,12 @@ struct NameGameStore: Sendable {
             guard let state = Card.State(rawValue: name) else {
                 throw DatabaseError("namegame_cards: unknown state \(name)")
             }
+            // An introduction is not a review: its stability and difficulty are stored as 0, read as none yet.
+            let stability = try row.decode("stability", as: Double.self)
+            let difficulty = try row.decode("difficulty", as: Double.self)
             card = Card(
-                state: state, step: try row.decodeIfPresent("step"),
-                stability: try row.decode("stability", as: Double.self),
-                difficulty: try row.decode("difficulty", as: Double.self), due: try row.decode("due_ms"),
+                state: state, step: try row.decodeIfPresent("step"), stability: stability > 0 ? stability : nil,
+                difficulty: difficulty > 0 ? difficulty : nil, due: try row.decode("due_ms"),
                 lastReview: try row.decode("last_ms", as: Int64.self))
         }
     }
@@ -365,8 +374,10 @@ struct NameGameStore: Sendable {
                 incorrect = incorrect + ?, identify_ms = identify_ms + ?, streak = \(streak),
                 best_streak = \(best) WHERE player = ? AND mode = ?
             """, delta + [.text(player), .text(mode)])
-        guard finished else { return }
-        // Every mode teaches the scheduler about the person asked.
+        // Every mode teaches the scheduler about the person asked, once a round: at its first miss (a wrong pick
+        // counts at once, even if the player then leaves the round), or when it ends without one.
+        let firstMiss = wrong.count > 0 && record.wrong.isEmpty
+        guard firstMiss || (finished && record.wrong.isEmpty) else { return }
         let person = round.answerPerson.id
         let card =
             try db.fetchOne(
@@ -389,6 +400,31 @@ struct NameGameStore: Sendable {
                 .real(next.stability ?? 0), .real(next.difficulty ?? 0), .integer(next.due), .integer(now),
                 SQLValue(rating == .again ? 1 : 0),
             ])
+    }
+
+    /// Learn mode's introduction of someone new was seen: they are met (due at once, so the open round asks them
+    /// now), and the round's clock starts from the question, not from the introduction.
+    func introduce(player: String, round id: Int64, people: Directory) throws -> RoundRecord? {
+        try pool.write { db in
+            guard let record = try round(db, "id = ? AND player = ?", [.integer(id), .text(player)], people),
+                record.isOpen
+            else { return nil }
+            let now = nowMilliseconds()
+            try db.execute(
+                """
+                INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews)
+                VALUES (?, ?, 'learning', 0, 0, 0, ?, ?, 0) ON CONFLICT (player, person) DO NOTHING
+                """, [.text(player), .text(record.round.answerPerson.id), .integer(now), .integer(now)])
+            try db.execute("UPDATE namegame_rounds SET started_ms = ? WHERE id = ?", [.integer(now), .integer(id)])
+            return record
+        }
+    }
+
+    /// Whether the player has met someone (been introduced, or asked about them in any mode).
+    func hasMet(player: String, person: String) throws -> Bool {
+        try pool.connection().first(
+            "SELECT 1 AS met FROM namegame_cards WHERE player = ? AND person = ?", [.text(player), .text(person)])
+            != nil
     }
 
     /// What the player knows of each person met.

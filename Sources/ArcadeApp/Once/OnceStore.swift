@@ -122,9 +122,13 @@ struct OnceStore: Sendable {
                     install: Double(install), version: Double(seen ?? Int(now)) / 1000,
                     session: Double(started ?? Int(now)) / 1000),
                 sawEarlierVersion: earlier > 0)
-            if seen == nil || started == nil {
+            // A new version is stored when first seen (a few rows a player, ever); a new session only with the
+            // player's next write, so page views without the session cookie never add a row each.
+            if seen == nil {
                 let anchors = entry.anchors
-                pool.writeLater({ [self] db in try ensureRows(visitor, anchors, version: siteVersion, db) }) { error in
+                pool.writeLater({ [self] db in
+                    try ensureRows(visitor, anchors, version: siteVersion, session: false, db)
+                }) { error in
                     if let error { Log.error("once-store anchors: \(error)") }
                 }
             }
@@ -139,11 +143,15 @@ struct OnceStore: Sendable {
     }
 
     /// The player's row and the anchors in use, made by their first write (inside its transaction).
-    private func ensureRows(_ visitor: Visitor, _ anchors: Once.Anchors, version: String, _ db: Database) throws {
+    /// `session: false` (a page view) leaves the session's row to the player's next write.
+    private func ensureRows(
+        _ visitor: Visitor, _ anchors: Once.Anchors, version: String, session: Bool = true, _ db: Database
+    ) throws {
         try visitor.player.ensureRow(db)
         try db.execute(
             "INSERT INTO once_versions (player, version, first_seen_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             [.text(visitor.playerID), .text(version), .integer(Int64((anchors.version * 1000).rounded()))])
+        guard session else { return }
         try db.execute(
             "INSERT INTO once_sessions (player, session, started_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             [.text(visitor.playerID), .text(visitor.sessionID), .integer(Int64((anchors.session * 1000).rounded()))])

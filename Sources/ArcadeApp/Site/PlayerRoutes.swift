@@ -7,21 +7,26 @@ struct PlayerRoutes {
     let pages: RouterGroup<PlayerContext>
     let actions: RouterGroup<PlayerContext>
     private let csrf: CSRFCheck<PlayerContext>
+    /// After the CSRF check: an action without a player cookie makes a player, a few per address.
+    private let newPlayers: NewPlayerLimit<PlayerContext>
 
-    init(_ players: RouterGroup<PlayerContext>, identity: Identity) {
-        self.init(players, csrf: CSRFCheck(identity: identity))
+    init(_ players: RouterGroup<PlayerContext>, identity: Identity, newPlayers: TokenBuckets) {
+        self.init(players, csrf: CSRFCheck(identity: identity), newPlayers: NewPlayerLimit(buckets: newPlayers))
     }
 
-    private init(_ players: RouterGroup<PlayerContext>, csrf: CSRFCheck<PlayerContext>) {
+    private init(
+        _ players: RouterGroup<PlayerContext>, csrf: CSRFCheck<PlayerContext>, newPlayers: NewPlayerLimit<PlayerContext>
+    ) {
         self.csrf = csrf
+        self.newPlayers = newPlayers
         pages = players
-        actions = players.adding(csrf).running(.pool)
+        actions = players.adding(csrf).adding(newPlayers).running(.pool)
     }
 
     /// Both groups with `middleware` added, before the actions' CSRF check (a game closed by an update rule says so
     /// before it looks at the form).
     func adding(_ middleware: some Middleware<PlayerContext>) -> PlayerRoutes {
-        PlayerRoutes(pages.adding(middleware), csrf: csrf)
+        PlayerRoutes(pages.adding(middleware), csrf: csrf, newPlayers: newPlayers)
     }
 }
 

@@ -16,6 +16,7 @@ struct Services: Sendable {
     let cheats: CheatStore
     let editor: AdminHotfixes
     let schedule: ChangeSchedule
+    let signIns: SignInLimits
     let api: InterceptionsController
     let overlay: StringOverlay
     let hotfixes: StringHotfixes
@@ -51,6 +52,7 @@ struct Services: Sendable {
         mastermind = MastermindStore(
             pool: pool, constants: constants, dailyKey: dailyKey, firstDay: firstDay,
             clock: options.clock)
+        signIns = SignInLimits(clock: options.clock)
         nameGame = NameGameStore(pool: pool, clock: options.clock)
         cheats = CheatStore(pool: pool, book: book)
         schedule = ChangeSchedule(pool: pool, interceptions: interceptions, hotfixes: editor, clock: options.clock)

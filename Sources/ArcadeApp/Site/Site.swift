@@ -38,7 +38,8 @@ public final class Site: Sendable {
 
     /// `adding`: more player routes, beside the site's (tests add some).
     init(options: ServeOptions, adding extra: (PlayerRoutes) -> Void) throws {
-        let pool = DatabasePool(location: options.database, commitDelay: options.commitDelay)
+        let pool = DatabasePool(
+            location: options.database, commitDelay: options.commitDelay, maxQueued: options.maxQueuedWrites)
         self.pool = pool
         let database = options.database.description
         // What start-up keeps in the database, read or made at once (a database error names the file).
@@ -55,7 +56,9 @@ public final class Site: Sendable {
             try Localizer.load(directory: options.localizations, overlay: overlay, log: { Log.info($0) })
         }
         hotfixes = StringHotfixes(pool: pool, clock: options.clock, overlay: overlay)
-        admins = AdminStore(pool: pool, clock: { [clock = options.clock] in Int(clock()) })
+        admins = AdminStore(
+            pool: pool, clock: { [clock = options.clock] in Int(clock()) },
+            hashing: HashGate(slots: options.hashThreads, queue: options.hashQueue))
         interceptions = InterceptionsStore(pool: pool, clock: options.clock)
         try StartupError.reading(database, as: StartupError.database) { [admins, hotfixes] in
             try Site.firstAdmin(admins)
@@ -107,7 +110,7 @@ public final class Site: Sendable {
         let password = Base64URL.encode(Crypto.randomBytes(15))
         try admins.create(name: "admin", password: password)
         Log.info(
-            "created the admin account 'admin' with the password \(password) (shown once; change it with `arcade admin create`)"
+            "created the admin account 'admin' with the password \(password) (shown once; change it with `arcade admin password admin`)"
         )
     }
 
@@ -139,6 +142,13 @@ public final class Site: Sendable {
             server: options.server.metrics, pool: services.once.pool, token: options.metricsToken,
             version: services.version, notFound: { errors.page(.notFound, $0) }
         ).addRoutes(to: router)
+        // Uploads (up to --max-upload) are read only for a live admin session, checked on the head. On PostgreSQL
+        // the loop may not query: a session cookie is enough there, and the route checks it after the body.
+        let postgres = options.database.dialect == .postgresql
+        router.uploadGate = { [admins = services.admins] headers in
+            guard let token = Cookies.parse(headers.values("Cookie"))[AdminController.cookie] else { return false }
+            return postgres || admins.isSignedIn(token)
+        }
         let site = router.group(context: RequestContext.init).adding(SecurityHeaders()).adding(errors)
         let players = site.adding(
             MaintenanceGate(
@@ -150,9 +160,15 @@ public final class Site: Sendable {
             UpdateNotice(
                 interceptions: services.interceptions, identity: identity, pages: pages,
                 once: services.once, clientVersion: services.version))
-        let player = PlayerRoutes(players, identity: identity)
+        let newPlayers = TokenBuckets(
+            capacity: options.newPlayersPerMinute, refill: 60 / Double(max(1, options.newPlayersPerMinute)),
+            clock: options.clock)
+        let player = PlayerRoutes(players, identity: identity, newPlayers: newPlayers)
         let games = player.adding(UpdateRequired(pages: pages))
-        HomeController(pages: pages, once: services.once, secureCookies: options.secureCookies).addRoutes(to: player)
+        HomeController(
+            pages: pages, once: services.once, secureCookies: options.secureCookies, mastermind: services.mastermind,
+            nameGame: services.nameGame, people: services.people, cheats: services.cheats.book
+        ).addRoutes(to: player)
         OnceController(store: services.once, pages: pages).addRoutes(to: player)
         PrivacyController(once: services.once, pages: pages, secureCookies: options.secureCookies).addRoutes(to: player)
         MastermindController(store: services.mastermind, pages: pages, once: services.once).addRoutes(to: games)
@@ -172,7 +188,8 @@ public final class Site: Sendable {
             store: services.admins, pages: pages,
             secureCookies: options.secureCookies, hotfixes: services.editor,
             interceptions: services.interceptions, people: services.people,
-            schedule: services.schedule, version: services.version, housekeeping: housekeeping)
+            schedule: services.schedule, limits: services.signIns, signer: identity.signer,
+            version: services.version, housekeeping: housekeeping)
         let adminRoutes = AdminRoutes(
             site: site, api: api, identity: identity, errors: errors, store: services.admins, pages: pages)
         admin.addRoutes(to: adminRoutes)

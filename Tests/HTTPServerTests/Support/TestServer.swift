@@ -16,6 +16,8 @@ final class TestServer {
         configuration.port = 0
         configuration.workers = 2
         configuration.accessLog = false
+        // These suites' clients are all 127.0.0.1; the per-address cap has its own tests.
+        configuration.maxConnectionsPerAddress = .max
         configure(&configuration)
         server = try HTTPServer(configuration: configuration, responder: router.build())
         server.start()

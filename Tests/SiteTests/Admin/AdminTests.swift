@@ -1,3 +1,4 @@
+import Files
 import Storage
 import Synchronization
 import TestSupport
@@ -35,6 +36,33 @@ struct AdminTests {
             system(
                 "'\(ChildProcess.arcadeBinary)' admin create bob --db '\(db)' < '\(scratch.path)/short.txt' 2>/dev/null"
             ) != 0)
+    }
+
+    @Test func theCommandLineChangesListsAndRemovesAdmins() throws {
+        let scratch = ScratchDirectory()
+        let location = try TestDatabase.fresh(.sqlite, in: scratch, name: "admins")
+        let arcade = "'\(ChildProcess.arcadeBinary)' admin"
+        let db = "--db '\(location.argument)'"
+        scratch.write("one.txt", "correct horse battery\n")
+        scratch.write("two.txt", "staple battery horse\n")
+        #expect(system("\(arcade) create alice \(db) < '\(scratch.path)/one.txt' > /dev/null") == 0)
+        #expect(system("\(arcade) create bob \(db) < '\(scratch.path)/one.txt' > /dev/null") == 0)
+        let store = AdminStore(pool: DatabasePool(location: location))
+        let alice = try #require(try store.verify(name: "alice", password: "correct horse battery"))
+        let token = try store.startSession(alice)
+        // A new password from standard input: the old one stops working, and so do the account's sessions.
+        #expect(system("\(arcade) password alice \(db) < '\(scratch.path)/two.txt' > /dev/null") == 0)
+        #expect(try store.verify(name: "alice", password: "correct horse battery") == nil)
+        #expect(try store.verify(name: "alice", password: "staple battery horse")?.name == "alice")
+        #expect(try store.session(token) == nil)
+        #expect(system("\(arcade) password nobody \(db) < '\(scratch.path)/two.txt' 2> /dev/null") != 0)
+        scratch.write("list.sh", "\(arcade) list \(db) > '\(scratch.path)/list.txt'")
+        #expect(system("sh '\(scratch.path)/list.sh'") == 0)
+        let listed = String(decoding: try #require(Files.read(scratch.path + "/list.txt")), as: UTF8.self)
+        #expect(listed.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["alice", "bob"])
+        #expect(system("\(arcade) remove bob \(db) > /dev/null") == 0)
+        #expect(try store.list().map(\.name) == ["alice"])
+        #expect(system("\(arcade) remove bob \(db) 2> /dev/null") != 0)
     }
 
     @Test(arguments: Engine.allCases) func signInSessionsAndSignOut(_ engine: Engine) throws {
@@ -99,13 +127,6 @@ struct AdminTests {
         now.add(-(30 * 60 + 1), ordering: .relaxed)
         #expect(try store.session(token) == nil, "an expired session is deleted, not merely refused")
         #expect(try Database(location: location).first("SELECT COUNT(*) AS n FROM admin_sessions")?.int("n") == 0)
-        // Failed sign-ins count for 15 minutes, then stop counting.
-        for _ in 0..<5 { try store.recordFailure(name: "erin", address: "192.0.2.1") }
-        #expect(try store.recentFailures(name: "erin", address: "192.0.2.1") == 5)
-        now.add(15 * 60 - 1, ordering: .relaxed)
-        #expect(try store.recentFailures(name: "erin", address: "192.0.2.1") == 5)
-        now.add(1, ordering: .relaxed)
-        #expect(try store.recentFailures(name: "erin", address: "192.0.2.1") == 0)
     }
 
     @Test(arguments: Engine.allCases) func anIdleSessionSendsTheAdminBackToSignIn(_ engine: Engine) throws {
@@ -123,16 +144,16 @@ struct AdminTests {
         #expect(try player.get("/api/admin/session").status == 401)
     }
 
-    @Test(arguments: Engine.allCases) func fiveFailuresPerAccountAndAddressGive429(_ engine: Engine) throws {
+    @Test(arguments: Engine.allCases) func fiveFailuresOnAnAccountMakeItWait(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         try server.site.admins.create(name: "carol", password: "correct horse battery")
         let player = Player(server)
         for _ in 0..<5 { #expect(try signIn(player, "carol", "guess").status == 401) }
-        let throttled = try signIn(player, "carol", "correct horse battery")
+        let throttled = try signIn(Player(server, from: "127.0.0.9"), "carol", "correct horse battery")
         #expect(throttled.status == 429, "even the right password waits")
-        #expect(throttled.header("Retry-After") == "900")
-        #expect(try signIn(player, "dave", "whatever").status == 401, "another account is not throttled")
+        #expect(Int(throttled.header("Retry-After") ?? "") ?? 0 >= 1)
+        #expect(try signIn(Player(server, from: "127.0.0.8"), "dave", "whatever").status == 401)
     }
 
     @Test(arguments: Engine.allCases) func signInNeedsTheFormToken(_ engine: Engine) throws {

@@ -62,8 +62,9 @@ struct LiveEventsTests {
         let server = try SiteServer()
         defer { server.stop() }
         var streams: [RawClient] = []
-        for _ in 0..<2_000 {
-            let client = try RawClient(port: server.port)
+        for n in 0..<2_000 {
+            // From 40 loopback addresses: 50 streams each, within the per-address cap.
+            let client = try RawClient(port: server.port, from: "127.0.0.\(10 + n % 40)")
             client.send("GET /api/interceptions/events HTTP/1.1\r\nHost: t\r\n\r\n")
             streams.append(client)
         }

@@ -50,15 +50,37 @@ struct LearnSiteTests {
         let missed = try player.askedID(page)
         try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\((answer + 1) % 6)")
         let db = try Database(location: server.database)
-        #expect(
-            try db.first("SELECT COUNT(*) AS n FROM namegame_cards WHERE person = ?", [.text(missed)])?.int("n") == 0,
-            "the round is still open: nothing learned yet")
+        // The round is still open, and the wrong pick already counts as a miss (the player may never come back).
+        let lapses = "SELECT lapses FROM namegame_cards WHERE person = ?"
+        #expect(try db.first(lapses, [.text(missed)])?.int("lapses") == 1)
         try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
-        let card = try #require(try db.first("SELECT * FROM namegame_cards WHERE person = ?", [.text(missed)]))
-        #expect(card.int("lapses") == 1)
-        // Learn mode asks for them next.
+        #expect(try db.first(lapses, [.text(missed)])?.int("lapses") == 1, "the same miss is not counted twice")
+        // A minute later (the miss's learning step), learn mode asks for them next.
+        _ = try db.execute("UPDATE namegame_cards SET due_ms = due_ms - 60000 WHERE person = ?", [.text(missed)])
         try player.post("/namegame/next", "mode=learn")
         #expect(try player.askedID(try player.play("learn").text) == missed)
+    }
+
+    @Test(arguments: Engine.allCases) func someoneNewIsIntroducedBeforeTheFirstQuestion(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/")
+        try player.post("/namegame/next", "mode=learn")
+        let intro = try player.get("/namegame/learn").text
+        #expect(intro.contains("data-intro"))
+        #expect(!intro.contains("data-choice"), "no question before the introduction")
+        let person = try player.askedID(intro)
+        let db = try Database(location: server.database)
+        let met = "SELECT reviews FROM namegame_cards WHERE person = ?"
+        #expect(try db.first(met, [.text(person)]) == nil)
+        let round = try #require(Player.attribute("data-round", in: intro))
+        #expect(try player.post("/namegame/meet", "round=\(round)").status == 303)
+        let question = try player.get("/namegame/learn").text
+        #expect(question.contains("data-choice"))
+        #expect(try player.askedID(question) == person, "the question is about the person just met")
+        #expect(try db.first(met, [.text(person)])?.int("reviews") == 0, "met, not yet asked")
+        #expect(try player.post("/namegame/meet", "round=0").status == 422)
     }
 
     @Test(arguments: Engine.allCases) func iDontKnowShowsTheAnswerAndCountsAMiss(_ engine: Engine) throws {

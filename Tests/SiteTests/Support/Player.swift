@@ -7,24 +7,32 @@ final class Player: @unchecked Sendable {
     let server: any Endpoint
     var cookies: [String: String] = [:]
     var csrf = ""
+    /// The loopback address this player connects from (127.0.0.x), or nil for 127.0.0.1.
+    var address: String?
+    /// More headers on every request (a proxy's `X-Forwarded-For`, say).
+    var headers: [String: String] = [:]
 
-    init(_ server: any Endpoint) { self.server = server }
+    init(_ server: any Endpoint, from address: String? = nil) {
+        self.server = server
+        self.address = address
+    }
 
     var cookieHeader: String { cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") }
 
     @discardableResult
     func get(_ path: String) throws -> WireResponse {
-        let response = try server.get(path, headers: ["Cookie": cookieHeader])
+        let response = try server.get(
+            path, headers: headers.merging(["Cookie": cookieHeader]) { $1 }, from: address)
         absorb(response)
         return response
     }
 
     @discardableResult
     func post(_ path: String, _ body: String, fragment: Bool = false) throws -> WireResponse {
-        var headers = ["Cookie": cookieHeader]
+        var headers = self.headers.merging(["Cookie": cookieHeader]) { $1 }
         if fragment { headers["X-Fragment"] = "board" }
         let response = try server.post(
-            path, body: body.isEmpty ? "csrf=\(csrf)" : "csrf=\(csrf)&" + body, headers: headers)
+            path, body: body.isEmpty ? "csrf=\(csrf)" : "csrf=\(csrf)&" + body, headers: headers, from: address)
         absorb(response)
         return response
     }
@@ -47,9 +55,16 @@ final class Player: @unchecked Sendable {
     /// A Name Game mode's page, pressing Start first if the player has never played it.
     @discardableResult
     func play(_ mode: String) throws -> WireResponse {
-        let page = try get("/namegame/\(mode)")
-        guard page.text.contains("data-start") else { return page }
-        try post("/namegame/next", "mode=\(mode)")
+        var page = try get("/namegame/\(mode)")
+        if page.text.contains("data-start") {
+            try post("/namegame/next", "mode=\(mode)")
+            page = try get("/namegame/\(mode)")
+        }
+        // Learn mode introduces someone new before the question about them: seen, and on to the question.
+        guard page.text.contains("data-intro"), let round = Player.attribute("data-round", in: page.text) else {
+            return page
+        }
+        try post("/namegame/meet", "round=\(round)")
         return try get("/namegame/\(mode)")
     }
 

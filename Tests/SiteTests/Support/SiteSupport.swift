@@ -23,15 +23,17 @@ struct RemoteSite: Endpoint {
 
 extension Endpoint {
     /// One request on a fresh connection.
-    func get(_ path: String, headers: [String: String] = [:]) throws -> WireResponse {
-        let client = try RawClient(port: port)
+    func get(_ path: String, headers: [String: String] = [:], from source: String? = nil) throws -> WireResponse {
+        let client = try source.map { try RawClient(port: port, from: $0) } ?? RawClient(port: port)
         let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
         client.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\(extra)Connection: close\r\n\r\n")
         return try client.readResponse()
     }
 
-    func post(_ path: String, body: String, headers: [String: String] = [:]) throws -> WireResponse {
-        let client = try RawClient(port: port)
+    func post(
+        _ path: String, body: String, headers: [String: String] = [:], from source: String? = nil
+    ) throws -> WireResponse {
+        let client = try source.map { try RawClient(port: port, from: $0) } ?? RawClient(port: port)
         let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
         client.send(
             "POST \(path) HTTP/1.1\r\nHost: t\r\n\(extra)Content-Type: application/x-www-form-urlencoded\r\n"

@@ -8,11 +8,14 @@ struct PageError: HTTPResponseError {
     let status: Status
     let key: String?
     let arguments: [FormatArgument]
+    /// Seconds for `Retry-After` (a 429 or 503 that will pass later).
+    var retryAfter: Int?
 
-    init(_ status: Status, _ key: String? = nil, _ arguments: [FormatArgument] = []) {
+    init(_ status: Status, _ key: String? = nil, _ arguments: [FormatArgument] = [], retryAfter: Int? = nil) {
         self.status = status
         self.key = key
         self.arguments = arguments
+        self.retryAfter = retryAfter
     }
 
     var message: String { key ?? "" }
@@ -39,6 +42,16 @@ struct ErrorPages: Middleware {
 
     /// `visitor`: known when the error comes from inside `VisitorCookies`, which then sets its cookies on the page.
     func answer(for error: any Error, _ request: Request, visitor: Visitor? = nil) -> Response {
+        // A full write queue is the site's own refusal, not a failure: 503 at once, to try again in a moment.
+        if let error = error as? DatabaseError, error.isBusy {
+            return answer(for: PageError(.serviceUnavailable, "error.busy", retryAfter: 1), request, visitor: visitor)
+        }
+        var response = respond(to: error, request, visitor: visitor)
+        if let seconds = (error as? PageError)?.retryAfter { response.headers.set("Retry-After", String(seconds)) }
+        return response
+    }
+
+    private func respond(to error: any Error, _ request: Request, visitor: Visitor?) -> Response {
         let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
         if status.code >= 500 && (error as? DatabaseError)?.isOnEventLoop != true {
             Log.error("\(request.method) \(request.target): \(error)")

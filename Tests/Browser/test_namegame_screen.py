@@ -1,0 +1,179 @@
+"""The Name Game as one screen a round (issue 29): a round fits a 360x740 phone, the timed clock is a timer that stays
+in view and turns urgent, learn mode introduces people before asking about them, and a wrong pick is a miss at once."""
+import sqlite3
+import unittest
+
+from arcade_browser import BrowserTest
+from selenium.webdriver.support.ui import WebDriverWait
+from test_namegame import DATABASE, NameGameHelpers, answer_of
+
+IN_VIEW_JS = """
+    const r = arguments[0].getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+"""
+
+# Every visible element whose touch-action keeps a vertical drag from scrolling the page.
+PAN_BLOCKERS_JS = """
+    return Array.from(document.querySelectorAll('*')).filter(e => {
+        const box = e.getBoundingClientRect();
+        if (box.width === 0 || box.height === 0) return false;
+        const value = getComputedStyle(e).touchAction;
+        return !(value === 'auto' || value === 'manipulation' || value.includes('pan-y'));
+    }).map(e => e.tagName + '.' + e.className + ' ' + getComputedStyle(e).touchAction);
+"""
+
+
+def card_of(round_id):
+    """What the round's player knows of the person it asks (the database as an oracle)."""
+    with sqlite3.connect(DATABASE) as db:
+        db.row_factory = sqlite3.Row
+        return db.execute("SELECT c.* FROM namegame_cards c JOIN namegame_rounds r ON c.player = r.player"
+                          " JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer"
+                          " WHERE r.id = ? AND c.person = f.person", (int(round_id),)).fetchone()
+
+
+class OneScreenARound(NameGameHelpers, BrowserTest):
+    width, height = 360, 740
+
+    def setUp(self):
+        super().setUp()
+        # A phone, as its player holds it: the exact viewport and touch.
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 2})
+
+    def in_view(self, selector):
+        elements = self.driver.find_elements("css selector", selector)
+        self.assertTrue(elements, selector)
+        return all(self.driver.execute_script(IN_VIEW_JS, e) for e in elements)
+
+    def assert_round_fits(self, mode):
+        self.assertEqual(self.driver.execute_script("return scrollY"), 0, f"{mode}: the page did not scroll itself")
+        self.assertTrue(self.in_view("h1.question"), f"{mode}: the question is in view")
+        self.assertTrue(self.in_view("button[data-choice]"), f"{mode}: every choice is in view")
+        self.assertTrue(self.in_view("button[data-dontknow]"), f"{mode}: I don't know is in view")
+        for button in self.driver.find_elements("css selector", "button[data-choice]"):
+            self.assertGreaterEqual(button.size["height"], 44, mode)
+            self.assertGreaterEqual(button.size["width"], 44, mode)
+        self.assertEqual(self.driver.execute_script(PAN_BLOCKERS_JS), [], f"{mode}: vertical panning is never blocked")
+
+    def test_a_round_fits_a_phone_in_every_mode(self):
+        for mode in ("normal", "matt", "reverse", "team", "hint", "fifty", "practice", "timed", "learn"):
+            round_id, answer = self.fresh_round(mode)
+            self.assert_round_fits(mode)
+            if mode in ("normal", "reverse"):
+                # Answered, the outcome and Next are in view too, and still nothing scrolled.
+                self.choose(answer)
+                self.assertEqual(self.driver.execute_script("return scrollY"), 0, mode)
+                self.assertTrue(self.in_view("button[data-next]"), f"{mode}: Next is in view")
+                self.assertTrue(self.in_view("button[data-choice]"), f"{mode}: the answered faces stay in view")
+
+    def test_the_clock_is_a_timer_in_view_that_turns_urgent_and_cuts_off(self):
+        round_id, answer = self.fresh_round("timed")
+        timer = self.driver.find_element("css selector", "[role=timer]")
+        self.assertTrue(timer.is_displayed())
+        self.assertTrue(self.in_view("[role=timer]"))
+        self.assertFalse(timer.get_attribute("data-ending"), "a full minute is not urgent")
+        before = int(timer.get_attribute("data-seconds-left"))
+        WebDriverWait(self.driver, 5).until(lambda _: int(timer.get_attribute("data-seconds-left")) < before)
+        self.assertIn(timer.get_attribute("data-seconds-left"), timer.text, "the number counts down visibly")
+        # Scrolled down (a short screen), the clock stays in view.
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 420, "deviceScaleFactor": 1, "mobile": True})
+        self.driver.execute_script("scrollTo(0, document.documentElement.scrollHeight)")
+        self.assertGreater(self.driver.execute_script("return scrollY"), 0)
+        self.assertTrue(self.in_view("[role=timer]"), "the clock stays in view when the page is scrolled")
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        # Four seconds left (time travel through the database): urgent, in colour and in an attribute.
+        self.shift_timed(round_id, 56500)
+        self.open("/namegame/timed")
+        timer = self.driver.find_element("css selector", "[role=timer]")
+        self.assertEqual(timer.get_attribute("data-ending"), "true")
+        calm = self.driver.execute_script("return getComputedStyle(document.querySelector('h1.question')).color")
+        self.assertNotEqual(self.driver.execute_script("return getComputedStyle(arguments[0]).color", timer), calm)
+        # The clock cuts the round off: the answer is shown as timed out, not as identified.
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "[data-timed-out]"))
+        right = self.driver.find_element("css selector", f'button[data-choice="{answer}"]')
+        self.assertEqual(right.get_attribute("data-result"), "timeout")
+        mark = self.driver.execute_script(
+            "return getComputedStyle(arguments[0].querySelector('.face-name'), '::before').content", right)
+        self.assertNotIn("\u2713", mark, "no check mark on a round nobody answered")
+        # The summary leads with the score.
+        first = self.driver.find_element("css selector", "[data-summary] h1 + p")
+        self.assertEqual(first.get_attribute("data-score"), "0")
+        self.assertIn("Score", first.text)
+
+    def shift_timed(self, round_id, milliseconds):
+        with sqlite3.connect(DATABASE) as db:
+            db.execute("UPDATE namegame_sessions SET started_ms = started_ms - ? WHERE id ="
+                       " (SELECT session FROM namegame_rounds WHERE id = ?)", (milliseconds, int(round_id)))
+
+    def test_learn_mode_introduces_someone_before_asking_about_them(self):
+        self.open("/namegame/learn")
+        if self.driver.find_elements("css selector", "[data-start]"):
+            self.navigate(lambda: self.driver.find_element("css selector", "button[data-next]").click())
+        # Play until someone new comes (a fresh player meets someone at once).
+        for _ in range(12):
+            if self.driver.find_elements("css selector", "[data-intro]"):
+                break
+            round_id = self.game().get_attribute("data-round")
+            if not self.game().get_attribute("data-answered"):
+                self.choose(answer_of(round_id))
+            self.navigate(lambda: self.driver.find_element("css selector", "button[data-next]").click())
+        intro = self.driver.find_element("css selector", "[data-intro]")
+        round_id = self.game().get_attribute("data-round")
+        name = self.text("[data-intro-name]")
+        self.assertTrue(name)
+        self.assertIsNone(card_of(round_id), "not met before the introduction")
+        self.assertFalse(self.driver.find_elements("css selector", "button[data-choice]"), "no question yet")
+        self.assertTrue(intro.find_element("css selector", "img").is_displayed())
+        self.assertTrue(self.in_view("[data-intro] img") and self.in_view("[data-meet]"))
+        self.assertEqual(self.driver.execute_script("return scrollY"), 0)
+        self.navigate(lambda: self.driver.find_element("css selector", "[data-meet]").click())
+        # Now the question about them, in the same round.
+        self.assertEqual(self.game().get_attribute("data-round"), round_id)
+        self.assertIn(name, self.text("h1.question"))
+        card = card_of(round_id)
+        self.assertEqual((card["state"], card["reviews"]), ("learning", 0), "met, not yet asked")
+        self.choose(answer_of(round_id))
+        card = card_of(round_id)
+        self.assertEqual((card["state"], card["step"], card["reviews"]), ("learning", 1, 1))
+        self.assertAlmostEqual((card["due_ms"] - card["last_ms"]) / 60000, 1, msg="asked again after a minute")
+
+    def test_a_wrong_pick_then_leaving_the_round_is_a_miss(self):
+        round_id, answer = self.fresh_round("learn")
+        before = card_of(round_id)
+        lapses = before["lapses"] if before else 0
+        self.choose((answer + 1) % 6)
+        self.open("/")  # the player leaves the round unfinished
+        card = card_of(round_id)
+        self.assertEqual(card["lapses"], lapses + 1, "the wrong pick counted at once")
+        self.assertLessEqual(card["due_ms"] - card["last_ms"], 60000, "they come back within a minute")
+        # Finishing the round later does not count the same miss twice.
+        self.open("/namegame/learn")
+        self.choose(answer)
+        self.assertEqual(card_of(round_id)["lapses"], lapses + 1)
+
+    def test_screenshots(self):
+        self.fresh_round("normal")
+        self.screenshots("namegame-round", "/namegame/normal")
+        self.fresh_round("reverse")
+        self.screenshots("namegame-round-reverse", "/namegame/reverse")
+        self.fresh_round("timed")
+        self.screenshots("namegame-timed", "/namegame/timed")
+        self.open("/namegame/learn")
+        self.screenshots("namegame-stats", "/namegame/stats")
+
+
+class LearnIntroScreenshots(NameGameHelpers, BrowserTest):
+    def test_the_introduction_card(self):
+        self.open("/namegame/learn")
+        if self.driver.find_elements("css selector", "[data-start]"):
+            self.navigate(lambda: self.driver.find_element("css selector", "button[data-next]").click())
+        self.assertTrue(self.driver.find_elements("css selector", "[data-intro]"), "a new player meets someone first")
+        self.screenshots("namegame-intro", "/namegame/learn")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,179 @@
+"""The site around the games (issue 29): a home page with identity (pictures, today's daily code, who to review, the
+cheats found), the phone menu, Japanese line breaks, the peg legend, the Name Game's spacing, the cheats' progress bar."""
+import struct
+import time
+import unittest
+import zlib
+
+from arcade_browser import BrowserTest
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+from test_namegame import NameGameHelpers, answer_of
+
+
+def pixel(png, x, y):
+    """The (r, g, b) of one pixel of a PNG (8-bit RGB or RGBA, as Chromium's screenshots are)."""
+    chunks, at = {}, 8
+    while at < len(png):
+        length, kind = struct.unpack(">I4s", png[at:at + 8])
+        chunks[kind] = chunks.get(kind, b"") + png[at + 8:at + 8 + length]
+        at += 12 + length
+    width, height, depth, color = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
+    size = 4 if color == 6 else 3
+    raw, stride, rows, previous = zlib.decompress(chunks[b"IDAT"]), width * size, [], bytearray(width * size)
+    for row in range(y + 1):
+        kind, line = raw[row * (stride + 1)], bytearray(raw[row * (stride + 1) + 1:(row + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - size] if i >= size else 0
+            b, c = previous[i], previous[i - size] if i >= size else 0
+            p = a + b - c
+            predictor = [0, a, b, (a + b) // 2, a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c)
+                         else b if abs(p - b) <= abs(p - c) else c][kind]
+            line[i] = (line[i] + predictor) & 0xFF
+        previous = line
+    return tuple(previous[x * size:x * size + 3])
+
+
+class Home(NameGameHelpers, BrowserTest):
+    def test_every_game_has_its_picture_and_the_count_is_gone(self):
+        self.open("/")
+        for slug in ("mastermind", "namegame"):
+            art = self.driver.find_element("css selector", f"[data-game={slug}] svg.game-art")
+            self.assertTrue(art.is_displayed())
+            self.assertGreater(art.size["height"], 60, slug)
+        shown = self.driver.execute_script(
+            "return Array.from(document.querySelectorAll('main *')).filter(e => e.textContent.includes('(2 games)')"
+            " && e.children.length === 0 && e.getBoundingClientRect().width > 1).length")
+        self.assertEqual(shown, 0, "no (2 games) on screen (the heading keeps it for screen readers only)")
+        # Themed: the pictures draw in the page's colours, so they change with the theme.
+        fill = "return getComputedStyle(document.querySelector('.art-panel')).fill"
+        self.emulate_scheme("light")
+        light = self.driver.execute_script(fill)
+        self.emulate_scheme("dark")
+        self.assertNotEqual(self.driver.execute_script(fill), light)
+
+    def test_todays_daily_code_counts_down_and_shows_the_streak(self):
+        self.open("/")
+        daily = self.driver.find_element("css selector", "[data-daily]")
+        self.assertEqual(daily.get_attribute("data-outcome"), "playing")
+        self.assertEqual(daily.find_element("css selector", "[data-daily-streak]").text, "Daily streak: 0")
+        link = daily.find_element("css selector", "a[href='/mastermind/daily']")
+        clock = daily.find_element("css selector", "[data-countdown]")
+        first = int(clock.get_attribute("data-countdown"))
+        self.assertTrue(0 < first <= 86400)
+        WebDriverWait(self.driver, 5).until(lambda _: int(clock.get_attribute("data-countdown")) < first)
+        # The daily's own link is above the card's whole-card link: it is the one a click follows.
+        self.click_and_wait("[data-daily] a[href='/mastermind/daily']")
+        self.assertTrue(self.driver.current_url.endswith("/mastermind/daily"))
+        del link
+
+    def test_people_to_review_today(self):
+        self.open("/")
+        review = self.driver.find_element("css selector", "[data-review-today]")
+        self.assertEqual(review.get_attribute("data-review-today"), "", "a new player is invited to meet people")
+        self.assertIn("learn mode", review.text)
+        round_id, answer = self.fresh_round("learn")
+        self.choose((answer + 1) % 6)  # a miss: due again within a minute, so today
+        self.open("/")
+        review = self.driver.find_element("css selector", "[data-review-today]")
+        self.assertGreaterEqual(int(review.get_attribute("data-review-today")), 1)
+        self.assertIn("People to review today:", review.text)
+
+    def test_the_cabinet_shows_cheats_found_and_silhouettes_for_the_rest(self):
+        self.open("/")
+        missing = len(self.driver.find_elements("css selector", "[data-cheat-missing]"))
+        self.assertGreaterEqual(missing, 2)
+        self.assertFalse(self.driver.find_elements("css selector", ".cabinet-item.is-found"))
+        body = self.driver.find_element("css selector", "body")
+        for key in "retro":
+            body.send_keys(key)
+            time.sleep(0.05)
+        WebDriverWait(self.driver, 10).until(
+            lambda d: "theme-crt" in (d.find_element("css selector", "html").get_attribute("class") or ""))
+        self.open("/")
+        found = self.driver.find_elements("css selector", ".cabinet-item.is-found[data-cheat=crt]")
+        self.assertEqual(len(found), 1)
+        self.assertIn("Retro screen", found[0].text)
+        self.assertEqual(len(self.driver.find_elements("css selector", "[data-cheat-missing]")), missing - 1)
+        # The cheats page's progress bar is in the theme's colours in the retro theme, not the browser's blue.
+        self.open("/cheats")
+        bar = self.driver.find_element("css selector", "progress")
+        # The filled part (a quarter at the left) is drawn in the retro green, the accent: not blue.
+        r, g, b = pixel(bar.screenshot_as_png, 8, bar.size["height"] // 2)
+        self.assertGreater(g, 150, (r, g, b))
+        self.assertGreater(g, b, (r, g, b))
+        self.assertEqual(self.axe_violations(), [])
+        self.open("/")
+        self.assertEqual(self.axe_violations(), [])
+        self.type_off_retro()
+
+    def type_off_retro(self):
+        body = self.driver.find_element("css selector", "body")
+        for key in "retro":
+            body.send_keys(key)
+            time.sleep(0.05)
+        WebDriverWait(self.driver, 10).until(
+            lambda d: "theme-crt" not in (d.find_element("css selector", "html").get_attribute("class") or ""))
+
+    def test_screenshots(self):
+        self.assertEqual(len(self.screenshots("home", "/")), 8)
+        self.assertEqual(len(self.screenshots("cheats-page", "/cheats")), 8)
+
+
+class PhoneChrome(NameGameHelpers, BrowserTest):
+    width, height = 360, 740
+
+    def test_the_open_menu_keeps_the_mark_beside_the_name(self):
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        self.open("/")
+        brand = self.driver.find_element("css selector", ".brand")
+        # Its own height, the lines it takes (not the touch target's minimum).
+        self.driver.execute_script("arguments[0].style.minHeight = '0'", brand)
+        closed = brand.size["height"]
+        self.driver.find_element("css selector", ".site-menu > summary").click()
+        self.assertTrue(self.driver.find_element("css selector", ".site-menu-body").is_displayed())
+        self.assertEqual(brand.size["height"], closed, "the ▶ stays on the line of ARCADE")
+        self.assertLess(closed, 40)
+
+    def test_the_peg_legend_keeps_each_symbol_beside_its_meaning(self):
+        for width in (360, 1280):
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": width, "height": 800, "deviceScaleFactor": 1, "mobile": width < 600})
+            self.open("/mastermind")
+            pairs = self.driver.execute_script("""
+                return Array.from(document.querySelectorAll('.legend .peg')).map(peg => {
+                    const range = document.createRange(); range.selectNodeContents(peg.nextSibling);
+                    const text = range.getClientRects()[0], box = peg.getBoundingClientRect();
+                    return [box.top, box.bottom, text.top, text.bottom, box.right <= text.left];
+                });""")
+            self.assertEqual(len(pairs), 3)
+            for top, bottom, text_top, text_bottom, before in pairs:
+                self.assertTrue(before, f"{width}: the symbol comes first")
+                self.assertLess(abs((top + bottom) / 2 - (text_top + text_bottom) / 2), 12,
+                                f"{width}: a symbol and its meaning share a line")
+
+    def test_i_dont_know_keeps_its_distance_from_the_stats(self):
+        self.fresh_round("normal")
+        gap = self.driver.execute_script(
+            "return document.querySelector('.stats').getBoundingClientRect().top"
+            " - document.querySelector('button[data-dontknow]').getBoundingClientRect().bottom")
+        self.assertGreaterEqual(gap, 12)
+
+
+class JapaneseBreaks(NameGameHelpers, BrowserTest):
+    languages = "ja"
+    width, height = 360, 740
+
+    def test_japanese_breaks_between_phrases(self):
+        self.fresh_round("normal")
+        question = self.driver.find_element("css selector", "h1.question")
+        self.assertEqual(self.driver.execute_script("return getComputedStyle(arguments[0]).wordBreak", question),
+                         "auto-phrase")
+        self.assertFalse(question.text.endswith("\n人？"))
+        self.screenshots("namegame-round-ja", "/namegame/normal")
+        self.screenshots("home-ja", "/")
+
+
+if __name__ == "__main__":
+    unittest.main()
