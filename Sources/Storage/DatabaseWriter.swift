@@ -1,3 +1,4 @@
+import Metrics
 import Synchronization
 import Threads
 
@@ -48,6 +49,13 @@ public final class DatabaseWriter: Sendable {
     /// run again after losing a race with another instance.
     public let roundTrips = Atomic<Int>(0)
     public let retries = Atomic<Int>(0)
+    /// Seconds from BEGIN to the end of COMMIT, and transactions sharing each commit (for `/metrics`).
+    public let commitDurations = Histograms(
+        bounds: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10])
+    public let batchSizes = Histograms(bounds: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512])
+
+    /// Transactions waiting for the writer now.
+    public var queueDepth: Int { condition.withLock { queue.jobs.count } }
 
     init(
         location: DatabaseLocation, commitDelay: Double, maxQueued: Int = 4096,
@@ -136,6 +144,8 @@ public final class DatabaseWriter: Sendable {
     private func commit(_ batch: [Job], _ db: Database) {
         let before = db.roundTrips
         var failures = [(any Error)?](repeating: nil, count: batch.count)
+        var started = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &started)
         var attempt = 1
         while true {
             do {
@@ -156,6 +166,11 @@ public final class DatabaseWriter: Sendable {
             }
         }
         roundTrips.wrappingAdd(db.roundTrips - before, ordering: .relaxed)
+        var ended = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ended)
+        commitDurations.observe(
+            Double(ended.tv_sec - started.tv_sec) + Double(ended.tv_nsec - started.tv_nsec) / 1e9)
+        batchSizes.observe(Double(batch.count))
         transactions.wrappingAdd(batch.count, ordering: .relaxed)
         commits.wrappingAdd(1, ordering: .relaxed)
         for (job, failure) in zip(batch, failures) { job.done(failure) }

@@ -80,6 +80,7 @@ struct CheatController: Sendable {
         }
         let now = once.clock()
         guard limiter.allow(visitor.playerID, at: now) else {
+            SiteMetrics.refusals.add(["cheats_rate_limited"])
             var response = JSONAnswer.error("more than \(limiter.limit) actions a second", status: .tooManyRequests)
             response.headers.set("Retry-After", "1")
             return later.send(response)
