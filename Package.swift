@@ -27,7 +27,9 @@ let package = Package(
         // Threads, a condition variable and the event-loop marker, shared by the server and the database writer.
         .target(name: "Threads", dependencies: ["CSystem"]),
         // The epoll reactor that serves HTTP over sockets.
-        .target(name: "HTTPServer", dependencies: ["HTTP", "CSystem", "COpenSSL", "Files", "Threads"]),
+        .target(name: "HTTPServer", dependencies: ["HTTP", "CSystem", "COpenSSL", "Files", "Threads", "Metrics"]),
+        // Counters and histograms, rendered in Prometheus' text format (`/metrics`).
+        .target(name: "Metrics"),
 
         // Mustache templates rendered straight into bytes.
         .target(name: "Templates", dependencies: ["HTMLEscaping"]),
@@ -46,7 +48,7 @@ let package = Package(
         // HMAC, random bytes and password hashing from OpenSSL.
         .target(name: "Crypto", dependencies: ["COpenSSL"]),
         // SQLite or PostgreSQL behind one small typed wrapper.
-        .target(name: "Storage", dependencies: ["CSQLite", "CPostgres", "Threads"]),
+        .target(name: "Storage", dependencies: ["CSQLite", "CPostgres", "Threads", "Metrics"]),
 
         // Games: pure domain modules, no I/O.
         .target(name: "Mastermind"),
@@ -63,7 +65,7 @@ let package = Package(
             dependencies: [
                 "HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList",
                 "Crypto", "Constants", "Files", "Mastermind", "HTTPClient", "NameGame", "Once", "Interceptions",
-                "Cheats", "SpacedRepetition",
+                "Cheats", "SpacedRepetition", "Metrics",
             ]),
         .executableTarget(name: "arcade", dependencies: ["ArcadeApp"]),
 

@@ -20,7 +20,8 @@
   var effects = {
     "theme.crt": function () { document.documentElement.classList.toggle("theme-crt"); },
     "credits": function () { window.location.assign("/credits"); },
-    "mastermind.reveal": function () { if (/^\/mastermind\/?$/.test(window.location.pathname)) window.location.reload(); },
+    // The revealed digit drops into its cell of the row being played, without a reload.
+    "mastermind.reveal": function () { if (window.ArcadeMastermind) window.ArcadeMastermind.refresh(); },
     "namegame.firstLetter": function () { if (/^\/namegame\/[a-z]+$/.test(window.location.pathname)) window.location.reload(); }
   };
 
@@ -34,10 +35,37 @@
     }
     var unlocked = answer.unlocked || [];
     if (unlocked.length && announcer) announcer.textContent = announcer.getAttribute("data-unlocked");
+    (answer.toasts || []).forEach(toast);
+    if (unlocked.length) flash();
     unlocked.forEach(function (effect) {
       document.documentElement.setAttribute("data-last-cheat", effect);
       if (effects[effect]) effects[effect]();
     });
+  }
+
+  // "Cheat unlocked: The Konami code", for a few seconds (a status: read out, never taking focus).
+  var toastTimer = null;
+  function toast(text) {
+    var box = document.querySelector("[data-toast]");
+    if (!box) {
+      box = document.createElement("p");
+      box.className = "toast";
+      box.setAttribute("role", "status");
+      box.setAttribute("data-toast", "");
+      document.body.appendChild(box);
+    }
+    box.textContent = text;
+    box.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(function () { box.hidden = true; }, 4000);
+  }
+  // A short CRT flash over the page (CSS fades it instead when motion is reduced).
+  function flash() {
+    var root = document.documentElement;
+    root.classList.remove("cheat-flash");
+    void root.offsetWidth;
+    root.classList.add("cheat-flash");
+    setTimeout(function () { root.classList.remove("cheat-flash"); }, 600);
   }
 
   // Keys: not auto-repeat, not lone modifiers, not typing in a field. Arrows are swipes.
@@ -47,7 +75,11 @@
     if (event.repeat || event.ctrlKey || event.metaKey || event.altKey || modifiers.indexOf(event.key) >= 0) return;
     var target = event.target;
     if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
-    if (arrows[event.key]) send("swipe", arrows[event.key]);
+    if (arrows[event.key]) {
+      // On a game page the arrows are the Konami code's, not the page's scrolling.
+      if (document.querySelector("[data-cheat-area]")) event.preventDefault();
+      send("swipe", arrows[event.key]);
+    }
     else if (event.key && event.key.length <= 32) send("key", event.key);
   });
 

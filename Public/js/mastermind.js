@@ -1,116 +1,311 @@
-// Mastermind, enhanced: an on-screen keypad and the physical keyboard fill
-// the guess; guesses, hints and new games update the board in place from a
-// server-rendered fragment. Without this script the forms work as they are.
+// Mastermind, enhanced: the row being played is the input. The keypad and the physical keyboard fill its cells,
+// Backspace or Delete clear the last one, Enter sends the guess (once: input waits while it is in flight). Boards
+// update in place from a server-rendered fragment; a refused guess shakes the row and keeps its digits; a finished
+// game opens its results as a dialog once the last pegs are shown. Cells shrink so the board and the keypad fit the
+// screen, and the page never scrolls itself. Without this script the forms work as they are.
 (function () {
   "use strict";
   var host = document.getElementById("mastermind");
   if (!host || !window.Arcade || !window.fetch) return;
   var live = document.getElementById("mastermind-live");
+  var typed = [];        // the current row's cells: a digit or ""
+  var revealed = null;   // {position (0-based), digit} from the Konami cheat
+  var rowKey = "";       // game:turn the typed cells belong to
+  var busy = false;      // a guess (or any board action) is in flight
+  var notesOn = false;
+  var results = null;    // the open results dialog
 
+  function board() { return host.querySelector("#board"); }
   function field() { return host.querySelector("#guess"); }
   function form() { return host.querySelector("[data-mastermind-form]"); }
+  function length() { return parseInt(board().getAttribute("data-length"), 10) || 4; }
+  function cursor() {
+    var i = typed.indexOf("");
+    return i < 0 ? typed.length - 1 : i;
+  }
+
+  // Notes: digits ruled out per place, kept in this browser for this game.
+  function notesKey() { return "arcade-mm-notes-" + board().getAttribute("data-game"); }
+  function loadNotes() {
+    try { return JSON.parse(window.localStorage.getItem(notesKey()) || "{}"); } catch (e) { return {}; }
+  }
+  function saveNotes(notes) {
+    try { window.localStorage.setItem(notesKey(), JSON.stringify(notes)); } catch (e) { /* private mode */ }
+  }
+  function toggleNote(digit) {
+    var notes = loadNotes(), place = String(cursor());
+    var list = notes[place] || [];
+    var at = list.indexOf(digit);
+    if (at >= 0) list.splice(at, 1); else list.push(digit);
+    notes[place] = list;
+    saveNotes(notes);
+  }
 
   function press(key) {
-    var input = field();
-    if (!input) return;
-    var length = parseInt(form().getAttribute("data-length"), 10) || 4;
-    if (key === "Backspace") {
-      input.value = input.value.slice(0, -1);  // only the guess being typed, never a submitted one
+    if (busy || !form()) return;
+    if (key === "Backspace" || key === "Delete") {
+      for (var i = typed.length - 1; i >= 0; i--) {
+        if (typed[i] !== "") { typed[i] = ""; break; }
+      }
     } else if (key === "Enter") {
+      if (typed.join("") === "") { shake(); return; }
+      field().value = typed.join("");
       send(form());
-    } else if (/^[0-9]$/.test(key) && input.value.length < length) {
-      input.value += key;
+      return;
+    } else if (/^[0-9]$/.test(key)) {
+      if (notesOn) toggleNote(key);
+      else if (typed.indexOf("") >= 0) typed[typed.indexOf("")] = key;
     }
     showTyped();
   }
 
-  // The row being typed shows the guess digit by digit, as a game board would.
   function showTyped() {
-    var input = field();
     var cells = host.querySelectorAll("[data-current-row] [data-cell]");
+    var at = cursor();
     Array.prototype.forEach.call(cells, function (cell, i) {
-      var digit = input ? (input.value.charAt(i) || "") : "";
+      var digit = typed[i] || "";
       cell.textContent = digit;
       cell.classList.toggle("is-filled", digit !== "");
+      cell.classList.toggle("is-cursor", i === at && (notesOn || digit === ""));
+      cell.classList.toggle("is-revealed", !!revealed && revealed.position === i && digit === revealed.digit);
+    });
+    var noted = loadNotes()[String(at)] || [];
+    Array.prototype.forEach.call(host.querySelectorAll("[data-keypad] button[data-key]"), function (button) {
+      var digit = button.getAttribute("data-key");
+      if (!/^[0-9]$/.test(digit)) return;
+      var isNoted = noted.indexOf(digit) >= 0;
+      button.classList.toggle("is-noted", isNoted);
+      if (isNoted) button.setAttribute("aria-label", button.getAttribute("data-noted-label"));
+      else if (!button.hasAttribute("data-absent")) button.removeAttribute("aria-label");
     });
   }
 
+  function shake() {
+    var row = host.querySelector("[data-current-row]");
+    if (!row) return;
+    row.classList.remove("is-refused");
+    void row.offsetWidth;  // restart the animation
+    row.classList.add("is-refused");
+  }
+
   function send(target) {
+    if (busy) return;
+    busy = true;
+    board().setAttribute("aria-busy", "true");
     var body = new URLSearchParams(new FormData(target)).toString();
     window.Arcade.post(target.getAttribute("action"), body, { "X-Fragment": "board" }).then(function (response) {
-      return response.text();
-    }).then(replace).catch(function () {
+      return response.text().then(function (html) { replace(html, response.status); });
+    }).catch(function () {
+      busy = false;
       target.submit();  // the network failed: fall back to a plain post
     });
   }
 
-  function replace(html) {
+  /// Fetches this page's board again (after a cheat changed it), keeping the digits typed so far.
+  function refresh() {
+    return fetch(window.location.pathname, { credentials: "same-origin", headers: { "X-Fragment": "board" } })
+      .then(function (response) { return response.text(); })
+      .then(function (html) { replace(html, 200); });
+  }
+
+  function replace(html, status) {
+    busy = false;
     var template = document.createElement("template");
     template.innerHTML = html.trim();
     var fresh = template.content.querySelector("#board");
     if (!fresh) { window.location.reload(); return; }
-    host.querySelector("#board").replaceWith(fresh);
+    var wasOver = !!board().getAttribute("data-outcome");
+    closeResults(false);
+    board().replaceWith(fresh);
     setup();
     if (live) live.textContent = fresh.getAttribute("data-announce") || "";
-    var input = field();
-    var heading = host.querySelector(".result h2");
-    if (heading) heading.focus(); else if (input) input.focus({ preventScroll: true });
-    reveal(heading);
+    if (status === 422) shake();
+    if (fresh.getAttribute("data-outcome") && !wasOver) afterReveal(openResults);
   }
 
-  // Keep the guess being typed in view above the keypad (the newest row sits just above it), or the result.
-  function reveal(heading) {
-    var target = heading || host.querySelector(".guess-form .form-row") || host.querySelector(".result");
-    if (target && target.scrollIntoView) target.scrollIntoView({ block: "nearest" });
+  // The results wait for the last row's pegs (staggered, or a fade when motion is reduced).
+  function afterReveal(then) {
+    var pegs = host.querySelectorAll(".row.is-newest .peg, .row.is-newest .pegs");
+    var animations = [];
+    Array.prototype.forEach.call(pegs, function (peg) {
+      if (peg.getAnimations) animations = animations.concat(peg.getAnimations());
+    });
+    var done = animations.map(function (a) { return a.finished.catch(function () {}); });
+    Promise.all(done).then(function () { setTimeout(then, 250); });
+  }
+
+  function openResults() {
+    var result = host.querySelector("[data-results]");
+    if (!result || results || !window.HTMLDialogElement) {
+      var heading = host.querySelector(".result h2");
+      if (heading) heading.focus({ preventScroll: true });
+      return;
+    }
+    var returnTo = document.activeElement;
+    var placeholder = document.createComment("results");
+    result.parentNode.insertBefore(placeholder, result);
+    var dialog = document.createElement("dialog");
+    dialog.className = "results-dialog";
+    dialog.setAttribute("aria-labelledby", "result-title");
+    dialog.setAttribute("data-results-dialog", "");
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "button-quiet";
+    close.setAttribute("data-close-results", "");
+    close.textContent = result.getAttribute("data-close-label") || "×";
+    close.addEventListener("click", function () { dialog.close(); });
+    dialog.appendChild(close);
+    dialog.appendChild(result);
+    dialog.addEventListener("close", function () {
+      // Back in the page, where it is without a script; focus returns where it was.
+      if (placeholder.parentNode) placeholder.parentNode.replaceChild(result, placeholder);
+      dialog.remove();
+      results = null;
+      if (returnTo && returnTo.isConnected && returnTo.focus) returnTo.focus({ preventScroll: true });
+    });
+    document.body.appendChild(dialog);
+    results = dialog;
+    dialog.showModal();
+    var heading = dialog.querySelector("h2");
+    if (heading) heading.focus({ preventScroll: true });
+  }
+
+  function closeResults() {
+    if (results) results.close();
+  }
+
+  // A live countdown to the next daily code (the server wrote the first value).
+  var ticking = null;
+  function countdown() {
+    clearInterval(ticking);
+    var clock = document.querySelector("[data-next-daily]");
+    if (!clock) return;
+    var end = Date.now() + parseInt(clock.getAttribute("data-next-daily"), 10) * 1000;
+    var text = clock.textContent;
+    function two(n) { return (n < 10 ? "0" : "") + n; }
+    function tick() {
+      var s = Math.max(0, Math.round((end - Date.now()) / 1000));
+      clock.textContent = text.replace(/\d\d:\d\d:\d\d/, two(Math.floor(s / 3600)) + ":" + two(Math.floor(s / 60) % 60) +
+        ":" + two(s % 60));
+      if (s === 0) clearInterval(ticking);
+    }
+    tick();
+    ticking = setInterval(tick, 1000);
+  }
+
+  function shareSetup() {
+    var share = host.querySelector("[data-share]");
+    var button = host.querySelector("[data-share-button]");
+    var copy = host.querySelector("[data-copy-share]");
+    if (!share) return;
+    function copied(which) {
+      return function () { which.textContent = which.getAttribute("data-copied"); };
+    }
+    function toClipboard(which) {
+      if (navigator.clipboard) navigator.clipboard.writeText(share.textContent).then(copied(which));
+    }
+    if (button && (navigator.share || navigator.clipboard)) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        // The share sheet where the browser has one; the clipboard otherwise (or when sharing is refused).
+        if (navigator.share) navigator.share({ text: share.textContent }).catch(function () {});
+        else toClipboard(button);
+      });
+    }
+    if (copy && navigator.share && navigator.clipboard) {
+      copy.hidden = false;
+      copy.addEventListener("click", function () { toClipboard(copy); });
+    }
+  }
+
+  // Cells shrink until the board and the keypad fit the window (never under 24 px, never over 52).
+  function fit() {
+    var root = host;
+    root.style.removeProperty("--cell");
+    var start = window.innerWidth >= 600 ? 52 : 44;
+    var cell = start;
+    var rows = host.querySelectorAll(".board > li").length || 10;
+    for (var i = 0; i < 4; i++) {
+      root.style.setProperty("--cell", cell + "px");
+      var last = host.querySelector("[data-keypad]:not([hidden])") || host.querySelector(".board");
+      var bottom = last.getBoundingClientRect().bottom + window.scrollY;
+      var over = bottom - (window.innerHeight - 6);
+      if (over <= 0) break;
+      var next = Math.max(24, Math.floor(cell - over / (rows * 1.12)));
+      if (next === cell) break;
+      cell = next;
+    }
   }
 
   function setup() {
+    var fresh = board();
+    var key = fresh.getAttribute("data-game") + ":" + host.querySelectorAll(".board .row").length;
+    var revealMark = fresh.querySelector("[data-revealed]");
+    revealed = null;
+    if (revealMark) {
+      var parts = revealMark.getAttribute("data-revealed").split(":");
+      revealed = { position: parseInt(parts[0], 10) - 1, digit: parts[1] };
+    }
+    if (key !== rowKey) {
+      // A new row (or a refused guess the server handed back): start from what the field holds.
+      rowKey = key;
+      var value = field() ? field().value.replace(/[^0-9]/g, "").slice(0, length()) : "";
+      typed = [];
+      for (var i = 0; i < length(); i++) typed.push(value.charAt(i) || "");
+    }
+    if (revealed && typed[revealed.position] === "") typed[revealed.position] = revealed.digit;
     var keypad = host.querySelector("[data-keypad]");
-    document.body.classList.toggle("has-keypad", !!keypad);
-    document.documentElement.classList.toggle("has-keypad-page", !!keypad);
     if (keypad) {
       keypad.hidden = false;
-      // The on-screen keypad types: a phone's own keyboard would only cover the board.
       var input = field();
       if (input) input.setAttribute("inputmode", "none");
       keypad.addEventListener("click", function (event) {
+        var notes = event.target.closest("button[data-notes]");
+        if (notes) {
+          notesOn = !notesOn;
+          notes.setAttribute("aria-pressed", String(notesOn));
+          showTyped();
+          return;
+        }
         var button = event.target.closest("button[data-key]");
         if (button) press(button.getAttribute("data-key"));
       });
+      var toggle = keypad.querySelector("[data-notes]");
+      if (toggle) toggle.setAttribute("aria-pressed", String(notesOn));
     }
-    var copy = host.querySelector("[data-copy-share]");
-    var share = host.querySelector("[data-share]");
-    if (copy && share && navigator.clipboard) {
-      copy.hidden = false;
-      copy.addEventListener("click", function () {
-        navigator.clipboard.writeText(share.textContent).then(function () {
-          copy.textContent = copy.getAttribute("data-copied");
-        });
-      });
-    }
-    var typed = field();
-    if (typed) typed.addEventListener("input", showTyped);
+    shareSetup();
+    countdown();
     showTyped();
     var forms = host.querySelectorAll("[data-mastermind-form], [data-board-action]");
     Array.prototype.forEach.call(forms, function (each) {
-      each.addEventListener("submit", function (event) { event.preventDefault(); send(each); });
+      each.addEventListener("submit", function (event) {
+        event.preventDefault();
+        if (each.hasAttribute("data-mastermind-form")) field().value = typed.join("");
+        send(each);
+      });
     });
+    fit();
   }
 
-  // Digits, Backspace and Enter work from anywhere on the page; inside the
-  // guess field the browser's own typing applies.
+  // Digits, Backspace, Delete and Enter work from anywhere on the page (Enter sends the row even from a key of the
+  // keypad); inside a field the browser's own typing applies, and nothing happens under an open dialog.
   document.addEventListener("keydown", function (event) {
-    if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
     var target = event.target;
-    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable)) return;
-    if (/^[0-9]$/.test(event.key) || event.key === "Backspace" || event.key === "Enter") {
-      if (event.key === "Enter" && target && (target.tagName === "BUTTON" || target.tagName === "A")) return;
-      if (!field()) return;
+    if (target && (/^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.isContentEditable)) return;
+    if (document.querySelector("dialog[open]")) return;
+    if (/^[0-9]$/.test(event.key) || event.key === "Backspace" || event.key === "Delete" || event.key === "Enter") {
+      var inKeypad = target && target.closest && target.closest("[data-keypad]");
+      if (event.key === "Enter" && !inKeypad && target && /^(BUTTON|A|SUMMARY)$/.test(target.tagName)) return;
+      if (!form()) return;
       event.preventDefault();
+      if (event.repeat) return;
       press(event.key);
     }
   });
+  window.addEventListener("resize", fit);
 
+  window.ArcadeMastermind = { refresh: refresh };
   setup();
-  reveal(null);
+  if (board().getAttribute("data-outcome")) afterReveal(openResults);
 })();

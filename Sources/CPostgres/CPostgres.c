@@ -33,6 +33,13 @@ static struct {
     char *(*cmd_tuples)(PGresult *);
     void (*clear)(PGresult *);
     unsigned char *(*unescape_bytea)(const unsigned char *, size_t *);
+    // Pipeline mode (libpq 14): looked up apart, so an older libpq still serves the readers and says what it lacks.
+    int (*enter_pipeline)(PGconn *);
+    int (*exit_pipeline)(PGconn *);
+    int (*pipeline_sync)(PGconn *);
+    int (*send_prepare)(PGconn *, const char *, const char *, int, const unsigned int *);
+    int (*send_query_prepared)(PGconn *, const char *, int, const char *const *, const int *, const int *, int);
+    PGresult *(*get_result)(PGconn *);
 } pq;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -62,6 +69,12 @@ static void load(void) {
     BIND(fname, "PQfname") BIND(ftype, "PQftype") BIND(getisnull, "PQgetisnull") BIND(getvalue, "PQgetvalue")
     BIND(getlength, "PQgetlength") BIND(cmd_tuples, "PQcmdTuples") BIND(clear, "PQclear")
     BIND(unescape_bytea, "PQunescapeBytea")
+    *(void **)&pq.enter_pipeline = dlsym(handle, "PQenterPipelineMode");
+    *(void **)&pq.exit_pipeline = dlsym(handle, "PQexitPipelineMode");
+    *(void **)&pq.pipeline_sync = dlsym(handle, "PQpipelineSync");
+    *(void **)&pq.send_prepare = dlsym(handle, "PQsendPrepare");
+    *(void **)&pq.send_query_prepared = dlsym(handle, "PQsendQueryPrepared");
+    *(void **)&pq.get_result = dlsym(handle, "PQgetResult");
     loaded = 0;
 }
 
@@ -114,3 +127,19 @@ unsigned char *cpg_unescape_bytea(const char *text, size_t *length) {
     return pq.unescape_bytea((const unsigned char *)text, length);
 }
 void cpg_free(void *pointer) { if (pointer) pq.freemem(pointer); }
+
+int cpg_has_pipeline(void) {
+    return pq.enter_pipeline && pq.exit_pipeline && pq.pipeline_sync && pq.send_prepare && pq.send_query_prepared
+        && pq.get_result;
+}
+int cpg_enter_pipeline(PGconn *conn) { return pq.enter_pipeline(conn); }
+int cpg_exit_pipeline(PGconn *conn) { return pq.exit_pipeline(conn); }
+int cpg_pipeline_sync(PGconn *conn) { return pq.pipeline_sync(conn); }
+int cpg_send_prepare(PGconn *conn, const char *name, const char *sql, int count, const unsigned int *types) {
+    return pq.send_prepare(conn, name, sql, count, types);
+}
+int cpg_send_query_prepared(PGconn *conn, const char *name, int count, const char *const *values,
+                            const int *lengths, const int *formats) {
+    return pq.send_query_prepared(conn, name, count, values, lengths, formats, 0);
+}
+PGresult *cpg_get_result(PGconn *conn) { return pq.get_result(conn); }

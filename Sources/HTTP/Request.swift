@@ -20,6 +20,8 @@ public struct Request: Sendable {
     }
     /// The client's address as the server saw it ("127.0.0.1"), or "" if unknown.
     public var remoteAddress = ""
+    /// The pattern of the route that took it (`/games/:id`), set by the router; nil when none did.
+    public var route: String?
 
     public init(
         method: Method, target: String, version: HTTPVersion = .http11,

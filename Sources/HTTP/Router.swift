@@ -140,6 +140,7 @@ struct Node: Sendable {
     /// At most one parameter name per position: two would make the same path mean two things.
     var parameter: (name: String, node: [Node])? = nil
     var rest: (name: String, handlers: [Method: Handler])? = nil
+    var restPatterns: [Method: String] = [:]
     var handlers: [Method: Handler] = [:]
     /// Each method's pattern here, to name both sides of a conflict.
     var patterns: [Method: String] = [:]
@@ -162,6 +163,7 @@ struct Node: Sendable {
             }
             current.handlers[method] = handler
             rest = current
+            restPatterns[method] = pattern
             return nil
         }
         if first.hasPrefix(":") {
@@ -184,9 +186,9 @@ struct Node: Sendable {
     /// stops the search by returning true.
     func search(
         _ path: ArraySlice<String>, _ parameters: inout [String: String],
-        _ found: (_ handlers: [Method: Handler], _ parameters: [String: String]) -> Bool
+        _ found: (_ handlers: [Method: Handler], _ patterns: [Method: String], _ parameters: [String: String]) -> Bool
     ) -> Bool {
-        guard let first = path.first else { return !handlers.isEmpty && found(handlers, parameters) }
+        guard let first = path.first else { return !handlers.isEmpty && found(handlers, patterns, parameters) }
         if let child = literals[first], child.search(path.dropFirst(), &parameters, found) { return true }
         if let (name, node) = parameter {
             let previous = parameters[name]
@@ -196,7 +198,7 @@ struct Node: Sendable {
         }
         if let (name, handlers) = rest {
             parameters[name] = path.joined(separator: "/")
-            if found(handlers, parameters) { return true }
+            if found(handlers, restPatterns, parameters) { return true }
             parameters[name] = nil
         }
         return false
@@ -222,21 +224,22 @@ public struct Routes: Responder {
             return .loop { page(.badRequest, $0) }
         }
         request.decodedPath = path
-        var chosen: (Handler, [String: String])?
+        var chosen: (Handler, [String: String], String?)?
         var allowed: Set<Method> = []
         var parameters: [String: String] = [:]
         let method = request.method
-        _ = root.search(path[...], &parameters) { handlers, parameters in
+        _ = root.search(path[...], &parameters) { handlers, patterns, parameters in
             // An exact HEAD route wins over GET's; GET serves HEAD otherwise.
             if let handler = handlers[method] ?? (method == .head ? handlers[.get] : nil) {
-                chosen = (handler, parameters)
+                chosen = (handler, parameters, patterns[method] ?? patterns[.get])
                 return true
             }
             allowed.formUnion(handlers.keys)
             return false
         }
-        if let (handler, parameters) = chosen {
+        if let (handler, parameters, pattern) = chosen {
             request.parameters = parameters
+            request.route = pattern
             return handler
         }
         if allowed.isEmpty { return fallback }

@@ -14,6 +14,8 @@ final class BlockingPool: Sendable {
     private let semaphore: Int32
     private let threads: Mutex<[OSThread]> = Mutex([])
     private let count: Int
+    /// Jobs submitted and not yet started (for metrics).
+    let queued = Atomic<Int>(0)
 
     init(threads count: Int) {
         self.count = max(1, count)
@@ -27,6 +29,7 @@ final class BlockingPool: Sendable {
     }
 
     func submit(_ job: @escaping @Sendable () -> Void) {
+        queued.add(1, ordering: .relaxed)
         jobs.withLock { $0.append(.run(job)) }
         post(1)
     }
@@ -57,6 +60,7 @@ final class BlockingPool: Sendable {
             }
             let job = jobs.withLock { $0.isEmpty ? Job.stop : $0.removeFirst() }
             guard case .run(let body) = job else { return }
+            queued.subtract(1, ordering: .relaxed)
             body()
         }
     }

@@ -256,11 +256,12 @@ final class Connection {
         }
         request.remoteAddress = loop.configuration.trustedProxies.client(peer: remoteAddress, headers: request.headers)
         let keepAlive = request.wantsKeepAlive && served < loop.configuration.maxRequestsPerConnection && !loop.draining
+        let handler = loop.context.responder.handler(for: &request)
         let info = RequestInfo(
             method: request.method, target: request.target, version: request.version,
-            keepAlive: keepAlive, start: loop.now, client: request.remoteAddress)
+            keepAlive: keepAlive, start: loop.now, route: request.route, client: request.remoteAddress,
+            requestID: loop.configuration.accessLogJSON ? AccessLog.requestID(request.headers["X-Request-Id"]) : "")
         if !keepAlive { closeWhenFlushed = true }
-        let handler = loop.context.responder.handler(for: &request)
         switch handler {
         case .deferred(let start):
             waitingForHandler = true
@@ -324,6 +325,8 @@ final class Connection {
             closeWhenFlushed = true
         }
         let framing = ResponseHead.Framing(version: info.version, keepAlive: keepAlive)
+        var response = response
+        if !info.requestID.isEmpty { response.headers.set("X-Request-Id", info.requestID) }
         let wasEmpty = output.isEmpty
         output.append {
             ResponseHead.write(
@@ -340,7 +343,8 @@ final class Connection {
         closeWhenFlushed = true
         unparsed = []
         let info = RequestInfo(
-            method: nil, target: target, version: .http11, keepAlive: false, start: loop.now, client: remoteAddress)
+            method: nil, target: target, version: .http11, keepAlive: false, start: loop.now, client: remoteAddress,
+            requestID: loop.configuration.accessLogJSON ? AccessLog.requestID(nil) : "")
         enqueue(Self.refusal(loop, status, reason), info)
     }
 

@@ -139,6 +139,7 @@ final class EventLoop: @unchecked Sendable {
             }
             if now >= nextSweep { sweep() }
             flushAccessLog()
+            configuration.metrics.turn(Clock.now() - now)
             if draining && (openCount == 0 || now >= drainDeadline) { break }
         }
         for case let connection? in connections { connection.close() }
@@ -253,9 +254,13 @@ final class EventLoop: @unchecked Sendable {
     func streamOpened() {
         if streams == 0 { nextHeartbeat = now + Clock.nanoseconds(configuration.heartbeatInterval) }
         streams += 1
+        configuration.metrics.streams.add(1, ordering: .relaxed)
     }
 
-    func streamClosed() { streams -= 1 }
+    func streamClosed() {
+        streams -= 1
+        configuration.metrics.streams.subtract(1, ordering: .relaxed)
+    }
 
     private func refreshClock() {
         now = Clock.now()
@@ -269,8 +274,15 @@ final class EventLoop: @unchecked Sendable {
     // MARK: access log
 
     func logAccess(_ info: RequestInfo, status: Int, bytes: Int) {
+        let elapsed = Clock.now() - info.start
+        configuration.metrics.record(info, status: status, nanoseconds: elapsed)
         guard configuration.accessLog else { return }
-        let micros = (Clock.now() - info.start) / 1000
+        let micros = elapsed / 1000
+        if configuration.accessLogJSON {
+            AccessLog.append(info, status: status, bytes: bytes, micros: micros, into: &accessLog)
+            if accessLog.count > 16 * 1024 { flushAccessLog() }
+            return
+        }
         accessLog.append(contentsOf: (info.client.isEmpty ? "-" : info.client).utf8.prefix(64))
         accessLog.append(0x20)
         accessLog.append(contentsOf: (info.method?.description ?? "-").utf8)
@@ -310,6 +322,10 @@ struct RequestInfo: Sendable {
     var version: HTTPVersion
     var keepAlive: Bool
     var start: Int64
+    /// The pattern of the route that took it (for metrics); nil for the fallback.
+    var route: String? = nil
     /// The client's address, as the access log names it.
     var client: String
+    /// The request's id, for the JSON access log ("" when that is off).
+    var requestID = ""
 }

@@ -55,6 +55,9 @@ public final class HTTPServer: Sendable {
             loops.append(try EventLoop(context: context, listener: fd))
         }
         self.loops = loops
+        configuration.metrics.attach(
+            connections: { [context] in context.openConnections.load(ordering: .relaxed) },
+            queued: { [context] in context.pool.queued.load(ordering: .relaxed) })
         attachment = responder.channels?.attach { [loops] channel, bytes in
             for loop in loops { loop.post(.publish(channel: channel, bytes: bytes)) }
         }

@@ -47,8 +47,12 @@ public struct ServerConfiguration: Sendable {
     public var trustedProxies = TrustedProxies()
     /// One line per request on standard output.
     public var accessLog = true
+    /// The access log as JSON lines, with request ids (`X-Request-Id`, sent back).
+    public var accessLogJSON = false
     /// The `Server` header's value; nil sends none.
     public var serverName: String? = "arcade"
+    /// Counts for `/metrics`, shared by every copy of this configuration.
+    public var metrics = ServerMetrics()
     /// Serve HTTPS with this certificate and key (PEM; the certificate file may hold the chain).
     public var tls: TLSFiles?
     /// Under TLS, the `Strict-Transport-Security` max-age in seconds; 0 sends none.

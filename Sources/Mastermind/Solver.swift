@@ -72,6 +72,23 @@ public final class Solver: Sendable {
         }
     }
 
+    /// After each turn of `history`, how many codes still fit every answer so far (the last is 1 after a win).
+    public func remaining(after history: [(Code, Feedback)]) -> [Int] {
+        let length = rules.length
+        return codes.withUnsafeBufferPointer { all in
+            var alive = Array(0..<count)
+            return history.map { guess, feedback in
+                alive = alive.filter { i in
+                    let (red, blue) = guess.digits.withUnsafeBufferPointer {
+                        Scorer.score(UnsafeBufferPointer(rebasing: all[(i * length)..<((i + 1) * length)]), $0)
+                    }
+                    return red == feedback.red && blue == feedback.blue
+                }
+                return alive.count
+            }
+        }
+    }
+
     /// Whether the unused digits of a code appear as the smallest unused
     /// digits, in increasing order of first appearance.
     private func isCanonical(_ digits: UnsafeBufferPointer<UInt8>, used: [Bool]) -> Bool {

@@ -1,5 +1,5 @@
 /// A value bound to, or read from, a SQL statement.
-public enum SQLValue: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+public enum SQLValue: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
     case null
     case integer(Int64)
     case real(Double)
@@ -114,8 +114,20 @@ public protocol FetchableRecord {
 
 public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    /// PostgreSQL's SQLSTATE ("" for SQLite and for errors of our own).
+    public let sqlState: String
+    /// In a pipelined group, the transaction whose statement failed (the writer's index), if known.
+    let job: Int?
+    public init(_ message: String, sqlState: String = "", job: Int? = nil) {
+        self.message = message
+        self.sqlState = sqlState
+        self.job = job
+    }
     public var description: String { message }
+
+    /// A deadlock or a serialization failure: the transaction lost a race with another instance and may run again.
+    /// Once the writer has retried it enough, its caller is told the site is busy (503), not broken.
+    public var isContention: Bool { sqlState == "40P01" || sqlState == "40001" }
 
     /// The refusal of a PostgreSQL connection on an event loop: the request runs again on the pool, so it is no
     /// failure to report.
@@ -132,8 +144,19 @@ protocol Connection: AnyObject {
     func query(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) -> [Row]
     /// Several statements (migrations), uncached.
     func executeScript(_ sql: String) throws(DatabaseError)
-    /// Opens the one write transaction: SQLite's BEGIN IMMEDIATE, PostgreSQL's global advisory lock.
+    /// Opens a write transaction: SQLite's BEGIN IMMEDIATE (its one write lock), PostgreSQL's BEGIN (rows lock
+    /// themselves, so instances writing for different players never wait for each other).
     func beginWrite() throws(DatabaseError)
+    /// The writer's group: a write transaction whose statements may be sent without waiting (`send`); PostgreSQL's
+    /// pipeline mode.
+    func beginGroup() throws(DatabaseError)
+    /// Runs a statement whose answer nobody reads: on PostgreSQL in a group it goes with the next one that waits,
+    /// and its failure is reported there (with `job`, the transaction that sent it).
+    func send(_ sql: String, _ values: [SQLValue]) throws(DatabaseError)
+    /// The writer's transaction now running, so a failure reported later names the one that caused it.
+    var job: Int { get set }
+    /// Times this connection waited for the server (PostgreSQL; 0 for SQLite, which never waits on a network).
+    var roundTrips: Int { get }
     var inTransaction: Bool { get }
     var schemaVersion: Int { get throws(DatabaseError) }
     func setSchemaVersion(_ version: Int) throws(DatabaseError)
@@ -182,7 +205,12 @@ public final class Database {
     public func executeScript(_ sql: String) throws(DatabaseError) { try connection.executeScript(sql) }
 
     public func query(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> [Row] {
-        try connection.query(sql, values)
+        if !prefetched.isEmpty,
+            let rows = prefetched.removeValue(forKey: PrefetchKey(job: connection.job, sql: sql, values: values))
+        {
+            return rows
+        }
+        return try connection.query(sql, values)
     }
 
     public func first(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> Row? {
@@ -231,8 +259,45 @@ public final class Database {
         return try row.decodeIfPresent(name, as: type)
     }
 
-    /// Opens a write transaction that holds the database's one write lock until it ends.
+    /// Opens a write transaction (on SQLite, holding its one write lock until it ends).
     public func beginWrite() throws(DatabaseError) { try connection.beginWrite() }
+
+    /// Runs a statement whose result is not needed (no rows, no count): on PostgreSQL, inside the writer's
+    /// transactions, it travels with the next statement that waits for an answer instead of costing a round trip of
+    /// its own; its error, if any, fails the transaction all the same.
+    public func send(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) {
+        try connection.send(sql, values)
+    }
+
+    /// SQL's row lock for a SELECT that reads what the transaction will change (PostgreSQL's `FOR UPDATE`; SQLite
+    /// writes one transaction at a time, and has no such clause).
+    public var forUpdate: String { dialect == .postgresql ? " FOR UPDATE" : "" }
+
+    func beginGroup() throws(DatabaseError) { try connection.beginGroup() }
+
+    /// Rows read ahead for the writer's jobs, by job and statement: each job's first reads of a group, all sent in
+    /// one flight before the jobs run (`DatabaseWriter.submit(_:prefetch:done:)`), taken once by the job's query.
+    private var prefetched: [PrefetchKey: [Row]] = [:]
+    private struct PrefetchKey: Hashable {
+        let job: Int
+        let sql: String
+        let values: [SQLValue]
+    }
+
+    func prefetch(_ statements: [(sql: String, values: [SQLValue], job: Int)]) throws(DatabaseError) {
+        prefetched = [:]
+        guard let postgres = connection as? PostgresConnection, !statements.isEmpty else { return }
+        for (statement, rows) in zip(statements, try postgres.prefetch(statements)) {
+            prefetched[PrefetchKey(job: statement.job, sql: statement.sql, values: statement.values)] = rows
+        }
+    }
+
+    func clearPrefetched() { prefetched = [:] }
+    var job: Int {
+        get { connection.job }
+        set { connection.job = newValue }
+    }
+    var roundTrips: Int { connection.roundTrips }
 
     /// Runs `body` in one write transaction: committed when it returns, rolled back when it throws.
     public func transaction<T>(_ body: () throws -> T) throws -> T {

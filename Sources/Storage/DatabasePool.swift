@@ -68,13 +68,21 @@ public final class DatabasePool: Sendable {
 
     /// Queues `body` as one transaction and returns at once; `then` gets its result on the writer's thread once
     /// it is committed (or has failed and rolled back alone). Nothing blocks: for the event loop.
+    /// `prefetch`: the statements `body` begins with (see `DatabaseWriter.submit(_:prefetch:done:)`).
     public func write<T: Sendable>(
         _ body: @escaping @Sendable (Database) throws -> T,
+        prefetch: [(sql: String, values: [SQLValue])] = [],
         then: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
         let result = ResultBox<T>()
-        writeLater({ db in result.value = try body(db) }) { error in
+        let done: @Sendable ((any Error)?) -> Void = { error in
             if let error { then(.failure(error)) } else if let value = result.value { then(.success(value)) }
+        }
+        if ThreadRole.isEventLoop { ThreadRole.noteQueuedWrite() }
+        do {
+            try writer().submit({ db in result.value = try body(db) }, prefetch: prefetch, done: done)
+        } catch {
+            done(error)
         }
     }
 

@@ -1,3 +1,4 @@
+import Metrics
 import Synchronization
 import Threads
 
@@ -8,16 +9,21 @@ import Glibc
 /// The one writer of a database: a thread that owns the only connection
 /// that writes, takes every transaction waiting for it and commits them
 /// together (group commit: one flush for many requests, as PostgreSQL and
-/// InnoDB do). Each transaction runs in its own savepoint, so one that
-/// throws rolls back alone and the others commit. A transaction's caller
+/// InnoDB do). One transaction that throws rolls back alone and the others
+/// commit (SQLite: a savepoint each). A transaction's caller
 /// learns its fate only after the flush, so an acknowledged write is on
 /// disk. Event loops never wait here; they read through their own WAL
-/// connections meanwhile.
+/// connections meanwhile. On PostgreSQL a group is pipelined (statements
+/// whose results nobody reads travel with the next that waits), takes no
+/// global lock (rows lock themselves), and runs again, whole, without a job
+/// that failed, or when it loses a race with another instance: work may run
+/// more than once, so it changes nothing but the database.
 public final class DatabaseWriter: Sendable {
     public typealias Work = @Sendable (Database) throws -> Void
 
     private struct Job: Sendable {
         let work: Work
+        var prefetch: [(sql: String, values: [SQLValue])] = []
         let done: @Sendable ((any Error)?) -> Void
     }
 
@@ -39,6 +45,17 @@ public final class DatabaseWriter: Sendable {
     /// Transactions and commits so far (their ratio is the batch size).
     public let transactions = Atomic<Int>(0)
     public let commits = Atomic<Int>(0)
+    /// Times the writer waited for PostgreSQL (its round trips per transaction: what pipelining saves), and groups
+    /// run again after losing a race with another instance.
+    public let roundTrips = Atomic<Int>(0)
+    public let retries = Atomic<Int>(0)
+    /// Seconds from BEGIN to the end of COMMIT, and transactions sharing each commit (for `/metrics`).
+    public let commitDurations = Histograms(
+        bounds: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10])
+    public let batchSizes = Histograms(bounds: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512])
+
+    /// Transactions waiting for the writer now.
+    public var queueDepth: Int { condition.withLock { queue.jobs.count } }
 
     init(
         location: DatabaseLocation, commitDelay: Double, maxQueued: Int = 4096,
@@ -64,12 +81,18 @@ public final class DatabaseWriter: Sendable {
 
     /// Queues `work`; `done` runs on the writer's thread once the batch holding it has committed
     /// (nil) or once it failed (the error; nothing it wrote is kept).
-    public func submit(_ work: @escaping Work, done: @escaping @Sendable ((any Error)?) -> Void) {
+    /// `prefetch`: the statements `work` begins with (its row locks, then its reads), in order. On PostgreSQL a group
+    /// sends every job's in one flight before running them, and `work`'s own query of the same statement, with the
+    /// same values, takes the rows read then: a group of such jobs costs two round trips, however many it holds.
+    public func submit(
+        _ work: @escaping Work, prefetch: [(sql: String, values: [SQLValue])] = [],
+        done: @escaping @Sendable ((any Error)?) -> Void
+    ) {
         let refusal = condition.withLock { () -> DatabaseError? in
             guard !queue.stopping else { return DatabaseError("the database writer has stopped") }
             // The writer's own thread never waits on the queue, so its nested writes always pass.
             guard queue.jobs.count < maxQueued || isCurrentThread else { return DatabaseError.busy }
-            queue.jobs.append(Job(work: work, done: done))
+            queue.jobs.append(Job(work: work, prefetch: prefetch, done: done))
             condition.broadcast()
             return nil
         }
@@ -114,41 +137,107 @@ public final class DatabaseWriter: Sendable {
         }
     }
 
+    /// How many times a group runs when it loses a race with another instance (a deadlock, a serialization
+    /// failure) before its callers are told the site is busy.
+    static let attempts = 4
+
     private func commit(_ batch: [Job], _ db: Database) {
+        let before = db.roundTrips
         var failures = [(any Error)?](repeating: nil, count: batch.count)
-        do {
-            try db.beginWrite()
-        } catch {
-            for job in batch { job.done(error) }
-            return
-        }
-        for (i, job) in batch.enumerated() {
+        var started = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &started)
+        var attempt = 1
+        while true {
             do {
-                try db.execute("SAVEPOINT job")
-                try job.work(db)
-                try db.execute("RELEASE job")
+                try run(batch, db, &failures)
+                break
+            } catch is Replay {
+                if db.inTransaction { _ = try? db.execute("ROLLBACK") }
             } catch {
-                failures[i] = error
-                if db.inTransaction {
-                    _ = try? db.execute("ROLLBACK TO job")
-                    _ = try? db.execute("RELEASE job")
-                } else {
-                    // SQLite ended the whole transaction (a full disk, say): the earlier jobs are lost too.
-                    for k in 0..<i where failures[k] == nil { failures[k] = error }
-                    _ = try? db.beginWrite()
-                }
+                if db.inTransaction { _ = try? db.execute("ROLLBACK") }
+                let contention = (error as? DatabaseError)?.isContention == true
+                for i in failures.indices where failures[i] == nil || contention { failures[i] = error }
+                guard contention, attempt < Self.attempts else { break }
+                attempt += 1
+                retries.wrappingAdd(1, ordering: .relaxed)
+                // The other side holds its locks until it commits: let it, and do not meet it in step again.
+                usleep(UInt32.random(in: 200...2_000) * UInt32(attempt))
+                failures = [(any Error)?](repeating: nil, count: batch.count)
             }
         }
-        if commitDelay > 0 { usleep(UInt32(commitDelay * 1_000_000)) }
-        do {
-            if db.inTransaction { try db.execute("COMMIT") }
-        } catch {
-            _ = try? db.execute("ROLLBACK")
-            for i in failures.indices where failures[i] == nil { failures[i] = error }
-        }
+        roundTrips.wrappingAdd(db.roundTrips - before, ordering: .relaxed)
+        var ended = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ended)
+        commitDurations.observe(
+            Double(ended.tv_sec - started.tv_sec) + Double(ended.tv_nsec - started.tv_nsec) / 1e9)
+        batchSizes.observe(Double(batch.count))
         transactions.wrappingAdd(batch.count, ordering: .relaxed)
         commits.wrappingAdd(1, ordering: .relaxed)
         for (job, failure) in zip(batch, failures) { job.done(failure) }
+    }
+
+    /// A job failed inside a group without savepoints: the group rolls back and runs again without it.
+    private struct Replay: Error {}
+
+    /// One attempt at a group, then COMMIT. On SQLite each job runs in its own savepoint and one that fails rolls
+    /// back alone. On PostgreSQL savepoints would be two more statements a job; instead a job that fails (its error
+    /// may come back inside a later job, naming the job whose sent statement failed) rolls the group back, and the
+    /// group runs again without it: failures are rare, statements are not. Throws when the whole group fails (the
+    /// COMMIT, a lost race, a lost connection).
+    private func run(_ batch: [Job], _ db: Database, _ failures: inout [(any Error)?]) throws {
+        let savepoints = db.dialect == .sqlite
+        db.job = 0
+        try db.beginGroup()
+        defer { db.clearPrefetched() }
+        var i = 0
+        var prefetched = savepoints  // SQLite reads in process: nothing to gain
+        while true {
+            do {
+                if !prefetched {
+                    prefetched = true
+                    // A statement once per group: a later job's repeat runs live, after the earlier job's writes.
+                    var seen = Set<String>()
+                    var statements: [(sql: String, values: [SQLValue], job: Int)] = []
+                    for (k, job) in batch.enumerated() where failures[k] == nil {
+                        for (sql, values) in job.prefetch where seen.insert(sql + "\u{0}\(values)").inserted {
+                            statements.append((sql, values, k))
+                        }
+                    }
+                    try db.prefetch(statements)
+                }
+                if i == batch.count {
+                    db.job = i
+                    if commitDelay > 0 { usleep(UInt32(commitDelay * 1_000_000)) }
+                    try db.execute("COMMIT")
+                    return
+                }
+                if failures[i] != nil {  // failed in an earlier run of this group
+                    i += 1
+                    continue
+                }
+                db.job = i
+                if savepoints { try db.send("SAVEPOINT job") }
+                try batch[i].work(db)
+                if savepoints { try db.send("RELEASE job") }
+                i += 1
+            } catch {
+                let known = error as? DatabaseError
+                if known?.isContention == true { throw error }
+                let failed = known?.job ?? i  // a job's own, an earlier one's sent statement, or a prefetch
+                guard failed < batch.count, failures[failed] == nil else { throw error }  // the COMMIT itself
+                failures[failed] = error
+                guard savepoints else { throw Replay() }
+                if db.inTransaction {
+                    try db.execute("ROLLBACK TO job")
+                    try db.send("RELEASE job")
+                } else {
+                    // SQLite ended the whole transaction (a full disk, say): the earlier jobs are lost too.
+                    for k in 0..<failed where failures[k] == nil { failures[k] = error }
+                    try db.beginGroup()
+                }
+                i = failed + 1
+            }
+        }
     }
 }
 
@@ -161,13 +250,9 @@ private final class Answer<T>: @unchecked Sendable {
 
     init(_ body: @escaping (Database) throws -> T) { self.body = body }
 
+    /// May run more than once: the writer runs a job again when its group is retried.
     func run(_ db: Database) throws {
-        guard
-            let body = condition.withLock({ () -> ((Database) throws -> T)? in
-                defer { self.body = nil }
-                return self.body
-            })
-        else { return }
+        guard let body = condition.withLock({ self.body }) else { return }
         let value = try body(db)
         condition.withLock { result = .success(value) }
     }

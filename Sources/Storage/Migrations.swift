@@ -24,6 +24,10 @@ extension Database {
         let sorted = migrations.sorted { $0.version < $1.version }
         do throws(DatabaseError) {
             try beginWrite()
+            if dialect == .postgresql {
+                try executeScript(
+                    "SELECT pg_advisory_xact_lock(\(PostgresConnection.lock(PostgresConnection.migrationLock)))")
+            }
             let current = try schemaVersion
             if let newest = sorted.last?.version, current > newest {
                 throw DatabaseError("schema version \(current) is newer than this build knows (\(newest))")

@@ -7,12 +7,17 @@ final class PostgresConnection: Connection {
     private let connection: OpaquePointer
     private let name: String
     private var statements: [String: (name: String, count: Int)] = [:]
+    /// In a pipelined group: the statements sent whose results are not read yet, and the transaction that sent each.
+    private var pipelined = false
+    private var pending: [(sql: String, job: Int)] = []
+    var job = 0
+    private(set) var roundTrips = 0
 
     /// The advisory locks of a site: each a pair, this class and the site's schema (several sites, or tests, may share
     /// one database in schemas of their own, and never wait for each other's locks).
     static func lock(_ kind: Int32) -> String { "\(kind), hashtext(current_schema())" }
-    /// The one lock every write transaction takes, whatever instance it runs on: what BEGIN IMMEDIATE is to SQLite.
-    static let writeLock: Int32 = 0x4172_6364  // "Arcd"
+    /// Taken by migrations, so two instances starting at once take turns (writes lock only their rows).
+    static let migrationLock: Int32 = 0x4172_6364  // "Arcd"
 
     init(url: String, role: Database.Role) throws(DatabaseError) {
         let location = DatabaseLocation.postgresql(url)
@@ -30,9 +35,16 @@ final class PostgresConnection: Connection {
             throw DatabaseError(location.redact("cannot connect to \(name): \(message)"))
         }
         self.connection = connection
+        _ = role
+        if cpg_has_pipeline() == 0 {  // refused by every connection, so start-up says it
+            cpg_finish(connection)
+            throw DatabaseError(
+                "PostgreSQL needs libpq 14 or newer (its writer sends each group of transactions in one pipeline); "
+                    + "the libpq loaded has no PQenterPipelineMode: upgrade libpq5 or point ARCADE_LIBPQ at a newer one"
+            )
+        }
         // An acknowledged write is durable (the server default, stated so no configuration can weaken it).
         try executeScript("SET synchronous_commit = on; SET client_min_messages = warning; SET TIME ZONE 'UTC'")
-        _ = role
     }
 
     deinit { cpg_finish(connection) }
@@ -45,17 +57,113 @@ final class PostgresConnection: Connection {
     }
 
     /// The result, or the error it carries (cleared either way on failure).
-    private func check(_ result: OpaquePointer?, _ sql: String) throws(DatabaseError) -> OpaquePointer {
+    private func check(_ result: OpaquePointer?, _ sql: String, job: Int? = nil) throws(DatabaseError) -> OpaquePointer
+    {
         let status = cpg_result_status(result)
         guard let result, status == CPG_COMMAND_OK || status == CPG_TUPLES_OK else {
             let message = result.map { Self.text(cpg_result_error($0)) } ?? Self.text(cpg_error_message(connection))
+            let state = result.map { String(cString: cpg_sqlstate($0)) } ?? ""
             cpg_clear(result)
-            throw DatabaseError("\(message.isEmpty ? "the query failed" : message) (in: \(sql.prefix(120)))")
+            throw DatabaseError(
+                "\(message.isEmpty ? "the query failed" : message) (in: \(sql.prefix(120)))", sqlState: state, job: job)
         }
         return result
     }
 
     private func run(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) -> OpaquePointer {
+        if pipelined {
+            try enqueue(sql, values)
+            return try sync(keepLast: true)!
+        }
+        roundTrips += 1
+        let statement = try prepared(sql, values)
+        return try withParameters(values) { pointers, lengths, formats throws(DatabaseError) in
+            try check(
+                cpg_exec_prepared(connection, statement.name, Int32(values.count), pointers, lengths, formats), sql)
+        }
+    }
+
+    /// Sends a statement in the pipeline without waiting for its result.
+    private func enqueue(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) {
+        let statement = try prepared(sql, values)
+        let sent = try withParameters(values) { pointers, lengths, formats throws(DatabaseError) in
+            cpg_send_query_prepared(connection, statement.name, Int32(values.count), pointers, lengths, formats)
+        }
+        guard sent == 1 else { throw DatabaseError("\(name): \(Self.text(cpg_error_message(connection)))") }
+        pending.append((sql, job))
+    }
+
+    /// Ends the pipeline's flight: a sync point, then every result sent since, in order. The first failure is thrown,
+    /// naming the transaction that sent it (the server skipped what followed it, up to the sync); with `keepLast`,
+    /// the last statement's result is returned. Out of a transaction, the connection leaves pipeline mode.
+    private func sync(keepLast: Bool) throws(DatabaseError) -> OpaquePointer? {
+        let pendingCount = pending.count
+        return try sync(keeping: { keepLast && $0 == pendingCount - 1 }).last ?? nil
+    }
+
+    /// As above, returning the results `keep` asks for, in order.
+    private func sync(keeping keep: (Int) -> Bool) throws(DatabaseError) -> [OpaquePointer] {
+        guard cpg_pipeline_sync(connection) == 1 else {
+            throw DatabaseError("\(name): \(Self.text(cpg_error_message(connection)))")
+        }
+        roundTrips += 1
+        let sent = pending
+        pending = []
+        var failure: DatabaseError?
+        var kept: [OpaquePointer] = []
+        for (i, item) in sent.enumerated() {
+            let result = cpg_get_result(connection)
+            if result != nil { cpg_clear(cpg_get_result(connection)) }  // the NULL that ends each statement's results
+            if failure != nil {
+                cpg_clear(result)
+                continue
+            }
+            do throws(DatabaseError) {
+                let checked = try check(result, item.sql, job: item.job)
+                if keep(i) { kept.append(checked) } else { cpg_clear(checked) }
+            } catch {
+                failure = error
+            }
+        }
+        let point = cpg_get_result(connection)
+        let synced = cpg_result_status(point) == CPG_PIPELINE_SYNC
+        cpg_clear(point)
+        if failure == nil && !synced {
+            failure = DatabaseError("\(name): the pipeline lost its sync: \(Self.text(cpg_error_message(connection)))")
+        }
+        if cpg_transaction_status(connection) == CPG_TRANS_IDLE && cpg_exit_pipeline(connection) == 1 {
+            pipelined = false
+        }
+        if let failure {
+            for result in kept { cpg_clear(result) }
+            throw failure
+        }
+        return kept
+    }
+
+    /// Several transactions' first statements in one flight (the writer's group prefetch): each sent as its job,
+    /// then one sync; the rows of each, in order.
+    func prefetch(_ statements: [(sql: String, values: [SQLValue], job: Int)]) throws(DatabaseError) -> [[Row]] {
+        guard pipelined else {
+            var all: [[Row]] = []
+            for statement in statements { all.append(try query(statement.sql, statement.values)) }
+            return all
+        }
+        let current = job
+        defer { job = current }
+        for statement in statements {
+            job = statement.job
+            try enqueue(statement.sql, statement.values)
+        }
+        let first = pending.count - statements.count
+        return try sync(keeping: { $0 >= first }).enumerated().map { i, result in
+            defer { cpg_clear(result) }
+            return rows(result, statements[i].sql)
+        }
+    }
+
+    /// The statement's name on this connection, prepared on first use.
+    private func prepared(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) -> (name: String, count: Int) {
         let statement: (name: String, count: Int)
         if let known = statements[sql] {
             statement = known
@@ -72,14 +180,30 @@ final class PostgresConnection: Connection {
                 case .text, .null: return 0
                 }
             }
-            cpg_clear(try check(cpg_prepare(connection, name, numbered, Int32(count), types), sql))
+            if pipelined {
+                // Known only once the server says so: a prepare skipped after an earlier failure is not prepared.
+                guard cpg_send_prepare(connection, name, numbered, Int32(count), types) == 1 else {
+                    throw DatabaseError("\(self.name): \(Self.text(cpg_error_message(connection)))")
+                }
+                pending.append((sql, job))
+                _ = try sync(keepLast: false)
+            } else {
+                cpg_clear(try check(cpg_prepare(connection, name, numbered, Int32(count), types), sql))
+            }
             statement = (name, count)
             statements[sql] = statement
         }
         guard values.count == statement.count else {
             throw DatabaseError("\(statement.count) parameters, \(values.count) values (in: \(sql.prefix(120)))")
         }
-        // Each value as a C string (or bytes, for a blob), alive for the call.
+        return statement
+    }
+
+    /// Each value as a C string (or bytes, for a blob), alive for the call, with its length and format.
+    private func withParameters<T>(
+        _ values: [SQLValue],
+        _ body: ([UnsafePointer<CChar>?], [Int32], [Int32]) throws(DatabaseError) -> T
+    ) throws(DatabaseError) -> T {
         var buffers: [[CChar]?] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
@@ -99,10 +223,7 @@ final class PostgresConnection: Connection {
             formats.append(format)
             buffers.append(bytes)
         }
-        return try withPointers(buffers) { pointers throws(DatabaseError) in
-            try check(
-                cpg_exec_prepared(connection, statement.name, Int32(values.count), pointers, lengths, formats), sql)
-        }
+        return try withPointers(buffers) { pointers throws(DatabaseError) in try body(pointers, lengths, formats) }
     }
 
     /// A Double as PostgreSQL reads it back exactly.
@@ -142,6 +263,10 @@ final class PostgresConnection: Connection {
     func query(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) -> [Row] {
         let result = try run(sql, values)
         defer { cpg_clear(result) }
+        return rows(result, sql)
+    }
+
+    private func rows(_ result: OpaquePointer, _ sql: String) -> [Row] {
         let count = cpg_nfields(result)
         let columns = (0..<count).map { String(cString: cpg_fname(result, $0)) }
         let types = (0..<count).map { cpg_ftype(result, $0) }
@@ -193,14 +318,33 @@ final class PostgresConnection: Connection {
     }
 
     func executeScript(_ sql: String) throws(DatabaseError) {
+        if pipelined {  // one statement at a time there
+            cpg_clear(try run(sql, []))
+            return
+        }
+        roundTrips += 1
         cpg_clear(try check(cpg_exec(connection, sql), sql))
     }
 
-    func beginWrite() throws(DatabaseError) {
-        try executeScript("BEGIN; SELECT pg_advisory_xact_lock(\(Self.lock(Self.writeLock)))")
+    func beginWrite() throws(DatabaseError) { try executeScript("BEGIN") }
+
+    /// BEGIN in pipeline mode: it goes with the group's first statement that waits.
+    func beginGroup() throws(DatabaseError) {
+        if !pipelined {
+            _ = try prepared("BEGIN", [])  // before: out of a transaction, a sync would end pipeline mode
+            guard cpg_enter_pipeline(connection) == 1 else {
+                throw DatabaseError("\(name): cannot enter pipeline mode: \(Self.text(cpg_error_message(connection)))")
+            }
+            pipelined = true
+        }
+        try enqueue("BEGIN", [])
     }
 
-    var inTransaction: Bool { cpg_transaction_status(connection) != CPG_TRANS_IDLE }
+    func send(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) {
+        if pipelined { try enqueue(sql, values) } else { _ = try execute(sql, values) }
+    }
+
+    var inTransaction: Bool { !pending.isEmpty || cpg_transaction_status(connection) != CPG_TRANS_IDLE }
 
     var schemaVersion: Int {
         get throws(DatabaseError) {

@@ -128,6 +128,10 @@ final class SQLiteConnection: Connection {
     }
 
     func beginWrite() throws(DatabaseError) { try execute("BEGIN IMMEDIATE", []) }
+    func beginGroup() throws(DatabaseError) { try beginWrite() }
+    func send(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) { _ = try execute(sql, values) }
+    var job = 0
+    var roundTrips: Int { 0 }
 
     var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

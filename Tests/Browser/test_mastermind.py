@@ -78,17 +78,19 @@ class Mastermind(BrowserTest):
         self.wait_rows(1)
         row = self.driver.find_element("css selector", "#board .row")
         self.assertEqual(row.get_attribute("data-guess"), miss)
-        # Delete only touches the guess being typed.
+        # Delete only touches the row being typed (its cells are the input now).
         self.tap_digits("77")
         self.driver.find_element("css selector", "[data-keypad] button[data-key='Backspace']").click()
-        self.assertEqual(self.driver.find_element("id", "guess").get_attribute("value"), "7")
+        cells = [c.text for c in self.driver.find_elements("css selector", "[data-current-row] [data-cell]")]
+        self.assertEqual(cells, ["7", "", "", ""])
         self.driver.find_element("css selector", "[data-keypad] button[data-key='Backspace']").click()
         self.assertEqual(self.rows(), 1)
         self.tap(secret)
         WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
         self.assertEqual(self.driver.find_element("css selector", "[data-secret]").get_attribute("data-secret"), secret)
         # Focus moved to the result, and the result was announced.
-        self.assertEqual(self.driver.switch_to.active_element.tag_name, "h2")
+        # (once the last pegs are shown, in the results dialog)
+        WebDriverWait(self.driver, 10).until(lambda d: d.switch_to.active_element.tag_name == "h2")
         self.assertTrue(self.driver.find_element("id", "mastermind-live").get_attribute("textContent"))
 
     def tap_digits(self, digits):
@@ -100,8 +102,8 @@ class Mastermind(BrowserTest):
         body = self.driver.find_element("css selector", "body")
         body.send_keys(wrong_guess(secret, 9) + Keys.ENTER)
         self.wait_rows(1)
-        # The field has focus now; typing there works as in any field.
-        self.driver.switch_to.active_element.send_keys(secret + Keys.ENTER)
+        # The row is the input: typing goes on filling it, wherever focus is.
+        self.driver.find_element("css selector", "body").send_keys(secret + Keys.ENTER)
         WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
 
     def test_lost_after_ten_tries(self):
@@ -115,8 +117,7 @@ class Mastermind(BrowserTest):
 
     def test_an_invalid_guess_shows_a_clear_error(self):
         self.start()
-        field = self.driver.find_element("id", "guess")
-        field.send_keys("0189" + Keys.ENTER)
+        self.driver.find_element("css selector", "body").send_keys("0189" + Keys.ENTER)
         error = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-error]"))
         self.assertIn("“8” is not one of them", error.text)
         self.assertEqual(self.rows(), 0)
@@ -148,14 +149,14 @@ class Mastermind(BrowserTest):
         WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
         share = self.driver.find_element("css selector", "[data-share]").text
         self.assertTrue(share.startswith("Arcade Mastermind 2/10"), share)
-        self.assertTrue(self.driver.find_element("css selector", "[data-copy-share]").is_displayed())
+        self.assertTrue(self.driver.find_element("css selector", "[data-share-button]").is_displayed())
         self.assertTrue(self.driver.find_elements("css selector", "svg.chart g[data-current]"))
         self.assertEqual(len(self.screenshots("mastermind-result", "/mastermind")), 8)
 
     def test_the_daily_code_and_its_archive(self):
         self.open("/mastermind/daily")
         self.assertEqual(self.board().get_attribute("data-daily"), "0")
-        self.assertIn("#0", self.driver.find_element("tag name", "h1").text)
+        self.assertIn("#1", self.driver.find_element("tag name", "h1").text, "numbered from 1")
         self.tap("0123")
         self.wait_rows(1)
         self.assertNotEqual(self.game(), "0")
@@ -188,7 +189,7 @@ class Mastermind(BrowserTest):
             # A guess posted without a script lands on its new row.
             self.driver.find_element("id", "guess").send_keys("0123")
             self.driver.find_element("css selector", ".guess-form button[type=submit]").click()
-            WebDriverWait(self.driver, 10).until(lambda d: "#row-1" in d.current_url or "#result" in d.current_url)
+            WebDriverWait(self.driver, 10).until(lambda d: "#board" in d.current_url or "#result" in d.current_url)
         finally:
             self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
 
@@ -205,8 +206,8 @@ class MastermindOnAPhone(Mastermind):
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
         secret = self.start()
-        # A new player, without scrolling: the guess being typed and every key, Enter included.
-        self.assertTrue(self.fits("#guess"))
+        # A new player, without scrolling: the row being typed and every key, Enter included.
+        self.assertTrue(self.fits("[data-current-row]"))
         for key in ["0", "7", "Backspace", "Enter"]:
             self.assertTrue(self.fits(f"[data-keypad] button[data-key='{key}']"), key)
         self.assertEqual(self.driver.find_element("id", "guess").get_attribute("inputmode"), "none",
@@ -227,10 +228,11 @@ class MastermindOnAPhone(Mastermind):
             "return document.querySelector('[data-keypad]').getBoundingClientRect().top")
         newest = self.driver.execute_script(
             "const r = document.querySelector('#board .row.is-newest').getBoundingClientRect(); return [r.top, r.bottom]")
-        guess = self.driver.execute_script("const r = document.getElementById('guess').getBoundingClientRect(); return r.bottom")
+        guess = self.driver.execute_script(
+            "return document.querySelector('[data-current-row]').getBoundingClientRect().bottom")
         self.assertGreaterEqual(newest[0], 0)
         self.assertLessEqual(newest[1], top_of_keypad, "the newest row is above the keypad")
-        self.assertLessEqual(guess, top_of_keypad, "so is the guess being typed")
+        self.assertLessEqual(guess, top_of_keypad, "so is the row being typed")
         self.assertTrue(self.driver.save_screenshot(os.path.join(ARTIFACTS, "mastermind-phone-six-rows.png")))
 
     def test_the_folded_menu_opens_without_a_script(self):

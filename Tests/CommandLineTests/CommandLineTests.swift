@@ -108,4 +108,29 @@ struct CommandLineTests {
         #expect(child.wait(timeout: 10) == 1)
         #expect(child.standardError.contains("database"))
     }
+
+    /// `--access-log json`: one JSON object a line, the query's values left out, and the request id taken from a
+    /// well-formed `X-Request-Id` or made, and sent back either way.
+    @Test func jsonAccessLogWithRequestIDs() throws {
+        let db = ScratchDirectory()
+        let child = try ChildProcess(["--port", "0", "--db", db.path + "/j.sqlite", "--access-log", "json"])
+        let port = try child.waitForPort()
+        let client = try RawClient(port: port)
+        client.send("GET /healthz?token=hunter2&page=2 HTTP/1.1\r\nHost: t\r\nX-Request-Id: edge-42.a\r\n\r\n")
+        let given = try client.readResponse()
+        #expect(given.header("X-Request-Id") == "edge-42.a")
+        client.send("GET /healthz HTTP/1.1\r\nHost: t\r\nX-Request-Id: has spaces \"and quotes\"\r\n\r\n")
+        let made = try #require(try client.readResponse().header("X-Request-Id"))
+        #expect(made != "has spaces \"and quotes\"" && !made.isEmpty)
+        child.signal(SIGTERM)
+        #expect(child.wait(timeout: 5) == 0)
+        let lines = child.standardOutput.split(separator: "\n").filter { $0.hasPrefix("{") }
+        #expect(lines.count == 2, "\(child.standardOutput)")
+        let first = String(lines.first ?? "")
+        #expect(first.hasPrefix("{\"time\":\"20") && first.contains("Z\",\"client\":\"127.0.0.1\""), "\(first)")
+        #expect(first.contains("\"method\":\"GET\",\"path\":\"/healthz?token&page\",\"status\":200,\"bytes\":2,"))
+        #expect(first.contains("\"request_id\":\"edge-42.a\"}"))
+        #expect(!child.standardOutput.contains("hunter2"), "no query values")
+        #expect(String(lines.last ?? "").contains("\"request_id\":\"\(made)\"}"))
+    }
 }

@@ -91,6 +91,23 @@ struct MastermindTests {
             ]) == nil)
     }
 
+    /// The codes left after each row, against a count by brute force over every code.
+    @Test func remainingCountsEveryCodeThatFitsTheFeedbackSoFar() {
+        let solver = Solver(rules: .classic)
+        let secret = code("5306")
+        let guesses = [code("0011"), code("2345"), code("5306")]
+        let history = guesses.map { ($0, Feedback.score(secret: secret, guess: $0)) }
+        let all = (0..<Rules.classic.codeCount).map { Code(index: $0, rules: .classic) }
+        let expected = (1...history.count).map { n in
+            all.filter { candidate in
+                history.prefix(n).allSatisfy { Feedback.score(secret: candidate, guess: $0.0) == $0.1 }
+            }.count
+        }
+        #expect(solver.remaining(after: history) == expected)
+        #expect(expected.last == 1 && expected[0] > expected[1])
+        #expect(solver.remaining(after: []) == [])
+    }
+
     @Test func smallerGamesAreSolvedWithinKnuthsBound() {
         // 4 pegs of 6 colours: Knuth's minimax never needs more than 5.
         let rules = Rules(length: 4, digitMin: 1, digitMax: 6)

@@ -23,6 +23,7 @@ struct AdminController: Sendable {
     let signer: Signer
     /// The site's version: a web client's app version, so the rule preview starts from it.
     let version: @Sendable () -> String
+    let housekeeping: Housekeeping
 
     func addRoutes(to routes: AdminRoutes) {
         routes.visitors.get("/admin/login", use: loginForm)
@@ -66,17 +67,20 @@ struct AdminController: Sendable {
         let device = request.cookies[Self.deviceCookie].flatMap { deviceID($0, for: name) }
         // Counted before any hashing: a refusal costs nothing and writes nothing.
         if case .refused(let seconds) = limits.admit(name: name, address: address, device: device) {
+            SiteMetrics.refusals.add(["signin_throttled"])
             var page = loginPage(visitor, status: .tooManyRequests, error: "admin.login.throttled", name: name)
             page.headers.set("Retry-After", String(seconds))
             return page
         }
         guard let verified = try store.hashing.run({ try store.verify(name: name, password: password) }) else {
             limits.cancelled(name: name, address: address, device: device)
+            SiteMetrics.refusals.add(["signin_busy"])
             var page = loginPage(visitor, status: .serviceUnavailable, error: "admin.login.busy", name: name)
             page.headers.set("Retry-After", "2")
             return page
         }
         guard let admin = verified else {
+            SiteMetrics.refusals.add(["signin_wrong_password"])
             return loginPage(visitor, status: .unauthorized, error: "admin.login.wrong", name: name)
         }
         limits.succeeded(name: name, address: address, device: device)
@@ -173,6 +177,17 @@ struct AdminController: Sendable {
             ])
         }
         let scheduled = try schedule.upcoming().map { scheduledRow($0, t) }
+        let backup: String
+        if housekeeping.folder == nil {
+            backup = t.string("admin.backup.off")
+        } else if let last = housekeeping.lastBackup {
+            backup =
+                last.error.map { t.string("admin.backup.failed", [.string(UTCTime.format(last.at)), .string($0)]) }
+                ?? t.string(
+                    "admin.backup.last", [.string(UTCTime.format(last.at)), .int(last.bytes), .int(last.rows)])
+        } else {
+            backup = t.string("admin.backup.none")
+        }
         return pages.render(
             "admin", title: t.string("admin.title"), for: visitor,
             path: "/admin", section: "admin",
@@ -180,7 +195,10 @@ struct AdminController: Sendable {
                 "admin": .string(admin.name), "platforms": .list(platforms), "languages": .list(languages),
                 "recent": .list(recent), "hasRecent": .bool(!recent.isEmpty),
                 "scheduled": .list(scheduled), "scheduledCount": .int(scheduled.count),
-                "hasScheduled": .bool(!scheduled.isEmpty),
+                "hasScheduled": .bool(!scheduled.isEmpty), "backup": .string(backup),
+                "backupState": .string(
+                    housekeeping.lastBackup.map { $0.error == nil ? "ok" : "failed" }
+                        ?? (housekeeping.folder == nil ? "off" : "none")),
             ])
     }
 

@@ -29,7 +29,12 @@ struct CheatController: Sendable {
             _ = try mastermind.reveal(player: visitor.playerID, using: &random)
         }
         if effects.contains("namegame.firstLetter") { _ = try nameGame.cheat(player: visitor.playerID) }
-        var response = answer(outcome, found: found, effects: effects)
+        // What the page says at once, without reloading: "Cheat unlocked: The Konami code".
+        let t = pages.localizer.strings(for: visitor.language)
+        let toasts = outcome.unlocked.map {
+            t.string("cheats.unlocked.named", [.string(t.string("cheats.name.\($0)"))])
+        }
+        var response = answer(outcome, found: found, effects: effects, toasts: toasts)
         if effects.contains("theme.crt") {
             // Each completion toggles: on after an odd number of them.
             let on = found.count(SiteTasks.cheat("crt")) % 2 == 1
@@ -41,7 +46,9 @@ struct CheatController: Sendable {
         return response
     }
 
-    private func answer(_ outcome: CheatMatcher.Outcome, found: Once, effects: [String]) -> Response {
+    private func answer(
+        _ outcome: CheatMatcher.Outcome, found: Once, effects: [String], toasts: [String] = []
+    ) -> Response {
         // A cheat's name is only told once the player has found it.
         let closest = outcome.closest.flatMap { found.beenDone(SiteTasks.cheat($0)) ? $0 : nil }
         return JSONAnswer.make(
@@ -49,7 +56,7 @@ struct CheatController: Sendable {
                 ("state", .string(outcome.unlocked.isEmpty ? outcome.state.rawValue : "matched")),
                 ("cheat", closest.map { .string($0) } ?? .null),
                 ("progress", .integer(Int64(outcome.progress))), ("length", .integer(Int64(outcome.length))),
-                ("unlocked", .array(effects.map { .string($0) })),
+                ("unlocked", .array(effects.map { .string($0) })), ("toasts", .array(toasts.map { .string($0) })),
             ]))
     }
 
@@ -73,6 +80,7 @@ struct CheatController: Sendable {
         }
         let now = once.clock()
         guard limiter.allow(visitor.playerID, at: now) else {
+            SiteMetrics.refusals.add(["cheats_rate_limited"])
             var response = JSONAnswer.error("more than \(limiter.limit) actions a second", status: .tooManyRequests)
             response.headers.set("Retry-After", "1")
             return later.send(response)

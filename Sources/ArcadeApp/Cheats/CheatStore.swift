@@ -2,9 +2,10 @@ import Cheats
 import JSON
 import Storage
 
-/// Players' progress through the cheats, kept in SQLite so it survives a
+/// Players' progress through the cheats, kept in the database so it survives a
 /// restart and is shared by every worker. Each action is read, matched and
-/// written in one transaction, so two tabs cannot both use one completion.
+/// written in one transaction, on the player's locked row, so two tabs cannot
+/// both use one completion.
 struct CheatStore: Sendable {
     let pool: DatabasePool
     let book: CheatBook
@@ -16,9 +17,14 @@ struct CheatStore: Sendable {
         then: @escaping @Sendable (Result<CheatMatcher.Outcome, any Error>) -> Void
     ) {
         let player = who.id
+        // On PostgreSQL the player's row is made, then locked as their progress is read (one statement), both sent
+        // ahead with the rest of the group's.
+        let prefetch =
+            pool.location.dialect == .postgresql
+            ? who.rowStatements(.postgresql).prefix(1) + [(Self.lockAndLoadSQL, [.text(player)])] : []
         pool.write(
             { [book] db in
-                try who.ensureRow(db)
+                if prefetch.isEmpty { try who.ensureRow(db) }
                 var matcher = try CheatMatcher(cheats: book.codes, progress: try Self.load(player, db))
                 let outcome = matcher.record(action, at: time)
                 let members: [(String, JSONValue)] = matcher.progress.sorted { $0.key < $1.key }.compactMap {
@@ -31,21 +37,26 @@ struct CheatStore: Sendable {
                         ])
                     )
                 }
-                try db.execute(
+                try db.send(
                     """
                     INSERT INTO cheat_progress (player, progress) VALUES (?, ?)
                     ON CONFLICT (player) DO UPDATE SET progress = excluded.progress
                     """, [.text(player), .text(JSONWriter().string(.object(members)))])
                 return outcome
-            }, then: then)
+            }, prefetch: prefetch, then: then)
     }
+
+    private static let loadSQL = "SELECT progress FROM cheat_progress WHERE player = ?"
+    private static let lockAndLoadSQL = """
+        SELECT c.progress FROM players p LEFT JOIN cheat_progress c ON c.player = p.id WHERE p.id = ? FOR UPDATE OF p
+        """
 
     /// A stored progress that no longer parses (say, after the cheats file
     /// changed) is dropped rather than refused: it is only a partial input.
     private static func load(_ player: String, _ db: Database) throws -> [String: CheatProgress] {
         guard
             let text = try db.value(
-                String.self, "SELECT progress FROM cheat_progress WHERE player = ?", [.text(player)]),
+                String.self, db.dialect == .postgresql ? lockAndLoadSQL : loadSQL, [.text(player)]),
             let json = try? JSONParser.parse(text), let members = json.members
         else { return [:] }
         var result: [String: CheatProgress] = [:]

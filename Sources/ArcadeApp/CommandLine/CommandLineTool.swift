@@ -206,31 +206,139 @@ public enum CommandLineTool {
         return String(decoding: line, as: UTF8.self)
     }
 
-    /// `arcade db copy --from sqlite:PATH --to URL`: moves a stopped site's data to another database.
+    /// `arcade db copy|backup|restore|prune`: the site's data, moved, saved, brought back, or trimmed.
     static func databaseCommand(_ arguments: [String]) -> Int32 {
+        switch arguments.first {
+        case "backup": return backupCommand(Array(arguments.dropFirst()))
+        case "restore": return restoreCommand(Array(arguments.dropFirst()))
+        case "prune": return pruneCommand(Array(arguments.dropFirst()))
+        default: break
+        }
         let usage = UsageError("usage: arcade db copy --from sqlite:PATH --to postgresql://USER@HOST:PORT/DB")
         guard arguments.count == 5, arguments[0] == "copy", arguments[1] == "--from", arguments[3] == "--to" else {
             return fail(usage)
         }
         do {
-            let copy = DatabaseCopy(
-                source: try DatabaseLocation(parsing: arguments[2]),
-                target: try DatabaseLocation(parsing: arguments[4]))
-            let tables = try copy.run()
-            var report = ""
-            for table in tables {
-                report +=
-                    "\(table.name): \(table.rows) rows\(table.copied == table.rows ? "" : ", \(table.copied) copied")\n"
-            }
-            let mismatched = tables.filter { $0.rows != $0.copied }
-            write(report, to: 1)
-            guard mismatched.isEmpty else {
-                write("arcade: the counts differ for \(mismatched.map(\.name).joined(separator: ", "))\n", to: 2)
-                return 1
-            }
-            let total = tables.reduce(0) { $0 + $1.rows }
-            write("arcade: copied \(total) rows in \(tables.count) tables to \(copy.target); the counts match\n", to: 1)
+            return try copied(
+                DatabaseCopy(
+                    source: try DatabaseLocation(parsing: arguments[2]),
+                    target: try DatabaseLocation(parsing: arguments[4])))
+        } catch {
+            write("arcade: \(error)\n", to: 2)
+            return 1
+        }
+    }
+
+    /// Runs a copy (or restore) and prints each table's rows; 1 when any count differs.
+    private static func copied(_ copy: DatabaseCopy) throws -> Int32 {
+        let tables = try copy.run()
+        var report = ""
+        for table in tables {
+            report +=
+                "\(table.name): \(table.rows) rows\(table.copied == table.rows ? "" : ", \(table.copied) copied")\n"
+        }
+        let mismatched = tables.filter { $0.rows != $0.copied }
+        write(report, to: 1)
+        guard mismatched.isEmpty else {
+            write("arcade: the counts differ for \(mismatched.map(\.name).joined(separator: ", "))\n", to: 2)
+            return 1
+        }
+        let total = tables.reduce(0) { $0 + $1.rows }
+        write("arcade: copied \(total) rows in \(tables.count) tables to \(copy.target); the counts match\n", to: 1)
+        return 0
+    }
+
+    /// `arcade db backup FILE [--db URL] [--photos DIR]`: while the site runs.
+    static func backupCommand(_ arguments: [String]) -> Int32 {
+        guard let file = arguments.first, !file.hasPrefix("-") else {
+            return fail(UsageError("usage: arcade db backup FILE [--db PATH|URL] [--photos DIR]"))
+        }
+        let options: ServeOptions
+        do { options = try ServeOptions.parse(arguments.dropFirst(), environment: ServeOptions.environment) } catch {
+            return fail(error)
+        }
+        // A file over the size limit is an error to report (and clean up after), not a signal that kills.
+        signal(SIGXFSZ, SIG_IGN)
+        do {
+            let report = try Backup(source: options.database, photos: options.photosDirectory).write(to: file)
+            write(report.tables.map { "\($0.name): \($0.rows) rows\n" }.joined(), to: 1)
+            write(
+                "arcade: backed up \(report.rows) rows in \(report.tables.count) tables to \(file) "
+                    + "(\(report.bytes) bytes, integrity ok)\n", to: 1)
             return 0
+        } catch {
+            write("arcade: backup failed: \(error)\n", to: 2)
+            return 1
+        }
+    }
+
+    /// `arcade db prune [--dry-run] [--forget-after DAYS] [--db PATH|URL]`: what the site does daily, by hand.
+    static func pruneCommand(_ arguments: [String]) -> Int32 {
+        let dryRun = arguments.contains("--dry-run")
+        let options: ServeOptions
+        do {
+            options = try ServeOptions.parse(
+                arguments.filter { $0 != "--dry-run" }[...], environment: ServeOptions.environment)
+        } catch {
+            return fail(error)
+        }
+        guard options.forgetAfter > 0 else {
+            write("arcade: --forget-after is 0: players are kept, nothing to prune\n", to: 1)
+            return 0
+        }
+        do {
+            let db = try Database(location: options.database, role: .writer)
+            try db.migrate(Schema.migrations)
+            let cutoff = Int(options.clock()) - options.forgetAfter * 86_400
+            let removed = try PlayerData.prune(
+                before: cutoff, dryRun: dryRun, read: { db }, write: { body in try db.transaction { try body(db) } })
+            write(
+                dryRun
+                    ? "arcade: would forget \(removed) players without results not seen for \(options.forgetAfter) days\n"
+                    : "arcade: forgot \(removed) players without results not seen for \(options.forgetAfter) days\n",
+                to: 1)
+            return 0
+        } catch {
+            write("arcade: \(error)\n", to: 2)
+            return 1
+        }
+    }
+
+    /// `arcade db restore FILE --to sqlite:PATH|URL [--replace] [--photos DIR]`: into a stopped site.
+    static func restoreCommand(_ arguments: [String]) -> Int32 {
+        let usage = UsageError(
+            "usage: arcade db restore FILE --to sqlite:PATH|postgresql://… [--replace] [--photos DIR]")
+        guard let file = arguments.first, !file.hasPrefix("-") else { return fail(usage) }
+        var rest = arguments.dropFirst()
+        var target: DatabaseLocation?
+        var replace = false
+        var photos: String?
+        while let flag = rest.popFirst() {
+            switch flag {
+            case "--replace": replace = true
+            case "--to":
+                guard let value = rest.popFirst(), let location = try? DatabaseLocation(parsing: value) else {
+                    return fail(usage)
+                }
+                target = location
+            case "--photos":
+                guard let value = rest.popFirst() else { return fail(usage) }
+                photos = value
+            default: return fail(usage)
+            }
+        }
+        guard let target else { return fail(usage) }
+        guard access(file, R_OK) == 0 else {
+            write("arcade: cannot read the backup \(file)\n", to: 2)
+            return 1
+        }
+        var options = ServeOptions()
+        options.database = target
+        options.photos = photos
+        do {
+            return try copied(
+                DatabaseCopy(
+                    source: .sqlite(file), target: target, replace: replace, targetPhotos: options.photosDirectory))
         } catch {
             write("arcade: \(error)\n", to: 2)
             return 1
@@ -259,6 +367,12 @@ public enum CommandLineTool {
                                           add an admin; the password is read from standard input
               arcade db copy --from sqlite:PATH --to postgresql://USER@HOST:PORT/DB
                                           copy a stopped site's data into an empty database
+              arcade db backup FILE [--db PATH|URL]
+                                          a consistent SQLite copy of a running site, checked, then named FILE
+              arcade db restore FILE --to sqlite:PATH|URL [--replace]
+                                          a backup into a stopped site's database (--replace: over its data)
+              arcade db prune [--dry-run] [--forget-after DAYS] [--db PATH|URL]
+                                          forget players without results not seen for DAYS (default 30)
               arcade --help               show this help
 
             OPTIONS (each may also be set by the environment variable shown):

@@ -45,6 +45,16 @@ public struct ServeOptions: Sendable {
         server.healthReserve = 16
     }
 
+    /// Scheduled backups: the folder (none: off), hours between them, how many are kept.
+    public var backupDirectory: String?
+    public var backupEvery: Double = 24
+    public var backupKeep = 7
+    /// Days after which a player who never finished anything and stopped coming is deleted (0: never).
+    public var forgetAfter = 30
+
+    /// The bearer token `/metrics` asks of everyone; without one, loopback clients may read it.
+    public var metricsToken: String?
+
     /// Where uploaded photos are kept, when `--photos` says.
     public var photos: String?
     /// `--tls-cert` and `--tls-key`: both or neither; with them the server speaks only HTTPS.
@@ -101,6 +111,38 @@ public struct ServeOptions: Sendable {
         ) {
             guard !$1.isEmpty else { return false }
             $0.photos = $1
+            return true
+        },
+        Option(
+            flag: "--backup-dir", variable: "ARCADE_BACKUP_DIR", placeholder: "DIR",
+            help: "take scheduled backups into DIR (on PostgreSQL, the leading instance does)",
+            current: { $0.backupDirectory ?? "none" }
+        ) {
+            guard !$1.isEmpty else { return false }
+            $0.backupDirectory = $1
+            return true
+        },
+        Option(
+            flag: "--backup-every", variable: "ARCADE_BACKUP_EVERY", placeholder: "HOURS",
+            help: "hours between scheduled backups", current: { ServeOptions.format($0.backupEvery) }
+        ) {
+            guard let hours = Double($1), hours > 0, hours <= 24 * 366 else { return false }
+            $0.backupEvery = hours
+            return true
+        },
+        integer(
+            "--backup-keep", "ARCADE_BACKUP_KEEP", "N", "scheduled backups kept (older ones are removed)",
+            \.backupKeep, 1...10_000),
+        integer(
+            "--forget-after", "ARCADE_FORGET_AFTER", "DAYS",
+            "delete players without results not seen for DAYS (0: keep them)", \.forgetAfter, 0...36_500),
+        Option(
+            flag: "--metrics-token", variable: "ARCADE_METRICS_TOKEN", placeholder: "TOKEN",
+            help: "/metrics needs 'Authorization: Bearer TOKEN' (without: loopback clients only)",
+            current: { $0.metricsToken == nil ? "none" : "set" }
+        ) {
+            guard $1.utf8.count >= 16, $1.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return false }
+            $0.metricsToken = $1
             return true
         },
         folder("--public", "ARCADE_PUBLIC", "directory served at the site root", \.publicDirectory),
@@ -226,7 +268,17 @@ public struct ServeOptions: Sendable {
             "--max-queued-writes", "ARCADE_MAX_QUEUED_WRITES", "N",
             "writes waiting for the database at once; more get 503",
             \.maxQueuedWrites, 1...1_000_000),
-        toggle("--access-log", "ARCADE_ACCESS_LOG", "one line per request on standard output", \.server.accessLog),
+        Option(
+            flag: "--access-log", variable: "ARCADE_ACCESS_LOG", placeholder: "on|off|json",
+            help: "one line per request on standard output (json: one object a line, with request ids)",
+            current: { $0.server.accessLog ? ($0.server.accessLogJSON ? "json" : "on") : "off" }
+        ) {
+            let json = $1 == "json"
+            guard let on = json ? true : ServeOptions.onOff($1) else { return false }
+            $0.server.accessLog = on
+            $0.server.accessLogJSON = json
+            return true
+        },
     ]
 
     /// A folder or file path: any non-empty text.

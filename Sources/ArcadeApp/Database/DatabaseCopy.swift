@@ -7,6 +7,10 @@ import Storage
 struct DatabaseCopy {
     let source: DatabaseLocation
     let target: DatabaseLocation
+    /// `arcade db restore --replace`: the target's rows are deleted first, in the same transaction.
+    var replace = false
+    /// Where an SQLite target keeps its photos (a restore writes the backup's photos there).
+    var targetPhotos: String? = nil
 
     struct Table: Sendable, Equatable {
         let name: String
@@ -26,16 +30,21 @@ struct DatabaseCopy {
         let tables = try Self.ordered(from).filter { $0 != "photos" }
         let counts = try (tables + ["photos"]).map { try Self.count($0, in: to) }
         let held = zip(tables + ["photos"], counts).filter { $0.1 > 0 }
-        guard held.isEmpty else {
+        guard held.isEmpty || replace else {
             throw DatabaseError(
                 "\(target) already holds data (\(held.map { "\($0.0): \($0.1) rows" }.joined(separator: ", "))); "
-                    + "copy into an empty database. Nothing was copied.")
+                    + "copy into an empty database (a restore may --replace it). Nothing was copied.")
         }
         var photos = (found: 0, stored: 0)
+        // A backup holds its photos in its `photos` table (a site's SQLite file keeps them as files beside it).
+        let photoRows = try Self.count("photos", in: from)
         try to.transaction {
+            if replace { for table in (tables + ["photos"]).reversed() { try to.execute("DELETE FROM \(table)") } }
             for table in tables { try Self.copy(table, from: from, to: to) }
             // Uploaded photos live as files beside an SQLite site; instances sharing a database keep them in it.
-            if to.dialect == .postgresql {
+            if photoRows > 0 {
+                photos = try Self.restorePhotos(from: from, to: to, folder: targetPhotos)
+            } else if to.dialect == .postgresql {
                 var options = ServeOptions()
                 options.database = source
                 photos = try Self.copyPhotos(from: from, folder: options.photosDirectory, to: to)
@@ -66,6 +75,29 @@ struct DatabaseCopy {
             guard let bytes = Files.read(folder + "/" + name) else { continue }
             stored += try to.execute(
                 "INSERT INTO photos (name, bytes) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(name), .blob(bytes)])
+        }
+        return (found, stored)
+    }
+
+    /// A backup's photos: rows of a database several instances share, or files beside an SQLite site.
+    static func restorePhotos(from: Database, to: Database, folder: String?) throws -> (found: Int, stored: Int) {
+        var found = 0
+        var stored = 0
+        for row in try from.query("SELECT name, bytes FROM photos ORDER BY name") {
+            let name: String = try row.decode("name")
+            let bytes: [UInt8] = try row.decode("bytes")
+            found += 1
+            if to.dialect == .postgresql {
+                stored += try to.execute(
+                    "INSERT INTO photos (name, bytes) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    [.text(name), .blob(bytes)])
+            } else if let folder {
+                Files.remove(folder + "/" + name)
+                guard Files.writeDurably(bytes, to: folder + "/" + name) else {
+                    throw DatabaseError("cannot write the photo \(folder)/\(name)")
+                }
+                stored += 1
+            }
         }
         return (found, stored)
     }

@@ -502,5 +502,16 @@ enum Schema {
                 FROM namegame_sessions s, unnest(string_to_array(s.queue, ',')) WITH ORDINALITY AS p (item, n)
                 WHERE p.item != '';
                 """ + namegameDrops),
+        Migration(
+            22,
+            """
+            -- The admin's insights: each aggregate reads a range of one of these, and only the index (each holds
+            -- the columns its queries read).
+            CREATE INDEX mastermind_games_by_created ON mastermind_games (created, player, daily, status);
+            CREATE INDEX mastermind_games_by_finished ON mastermind_games (finished, status);
+            CREATE INDEX namegame_rounds_by_started ON namegame_rounds (started_ms, player);
+            CREATE INDEX namegame_rounds_by_finished ON namegame_rounds (finished_ms, status, mode, answer);
+            CREATE INDEX once_marks_by_task ON once_marks (task, player);
+            """),
     ]
 }

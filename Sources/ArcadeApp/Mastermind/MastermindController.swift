@@ -28,9 +28,11 @@ struct MastermindController: Sendable {
     }
 
     func addRoutes(to routes: PlayerRoutes) {
-        routes.pages.get("/mastermind", use: current)
-        routes.pages.get("/mastermind/daily", use: today)
-        routes.pages.get("/mastermind/daily/:n", use: pastDaily)
+        // A board counts the codes left after each row and a finished one carries the solver's analysis: off the loop.
+        let boards = routes.pages.running(.pool)
+        boards.get("/mastermind", use: current)
+        boards.get("/mastermind/daily", use: today)
+        boards.get("/mastermind/daily/:n", use: pastDaily)
         routes.pages.get("/mastermind/archive", use: archive)
         routes.pages.get("/mastermind/giveup", use: confirmGiveUp)
         routes.pages.get("/mastermind/stats", use: statsPage)
@@ -81,7 +83,7 @@ struct MastermindController: Sendable {
         case .success(let record):
             if record.game.outcome != .playing { try recordEnd(record, visitor) }
             // Without a script, land on what changed (a phone would otherwise show the page's top).
-            let anchor = record.game.outcome == .playing ? "#row-\(record.game.turns.count)" : "#result"
+            let anchor = record.game.outcome == .playing ? "#board" : "#result"
             return isFragment(request) ? board(record, visitor, request) : .redirect(to: path + anchor)
         case .failure(let refusal):
             // Nothing changed: show the current board with a clear message.
@@ -192,8 +194,10 @@ struct MastermindController: Sendable {
         _ record: MastermindStore.Record, _ visitor: Visitor, _ request: Request, status: Status = .ok,
         error: String? = nil, value: String = ""
     ) -> Response {
+        let t = pages.localizer.strings(for: visitor.language)
         let stats = (try? store.stats(player: visitor.playerID)) ?? MastermindStore.Stats()
-        var context = boardContext(record, language: visitor.language, error: error, value: value, stats: stats)
+        var context = boardContext(
+            record, language: visitor.language, error: error, value: value, stats: stats, link: link(request, record))
         if let number = record.daily, case .object(var fields) = context {
             let daily = (try? store.dailyStats(player: visitor.playerID)) ?? MastermindStore.DailyStats()
             fields["daily"] = .int(number)
@@ -202,6 +206,12 @@ struct MastermindController: Sendable {
             fields["currentStreak"] = .int(daily.currentStreak)
             fields["longestStreak"] = .int(daily.longestStreak)
             fields["hasDistribution"] = .bool(false)
+            if number == store.today {
+                let left = store.secondsToNextDaily
+                fields["nextDaily"] = .int(left)
+                fields["nextDailyText"] = .string(
+                    t.string("mastermind.daily.next", [.string(Self.clockText(left))]))
+            }
             context = .object(fields)
         }
         if isFragment(request) {
@@ -213,8 +223,8 @@ struct MastermindController: Sendable {
             (try? OnceController.banners(
                 once, visitor, game: "mastermind", back: "/mastermind",
                 t: pages.localizer.strings(for: visitor.language))) ?? .null
-        let t = pages.localizer.strings(for: visitor.language)
-        let title = record.daily.map { t.string("mastermind.daily.title", [.int($0)]) } ?? t.string("mastermind.title")
+        let title =
+            record.daily.map { t.string("mastermind.daily.title", [.int($0 + 1)]) } ?? t.string("mastermind.title")
         return pages.render(
             "mastermind", status: status, title: title, for: visitor,
             path: "/mastermind", section: "mastermind",
@@ -223,12 +233,16 @@ struct MastermindController: Sendable {
 
     func boardContext(
         _ record: MastermindStore.Record, language: String, error: String?, value: String,
-        stats: MastermindStore.Stats
+        stats: MastermindStore.Stats, link: String = ""
     ) -> TemplateValue {
         let t = pages.localizer.strings(for: language)
         let game = record.game
         let rules = game.rules
-        let rows = rowsContext(game, t: t)
+        let history = game.turns.map { ($0.guess, $0.feedback) }
+        // Exact, so bounded: rules an admin made huge get no counts rather than a slow page.
+        let solver = rules.codeCount <= Self.countLimit ? solvers.solver(rules) : nil
+        let remaining = solver?.remaining(after: history) ?? []
+        let rows = rowsContext(game, remaining: remaining, t: t)
         let outcome = game.outcome
         var announcement = ""
         if let last = game.turns.last {
@@ -264,7 +278,8 @@ struct MastermindController: Sendable {
                 ])
             } ?? .null,
             "error": error.map { .string($0) } ?? .null, "value": .string(value), "wins": .int(stats.wins),
-            "hard": .bool(record.hard), "share": outcome == .playing ? .null : .string(shareText(record, t: t)),
+            "hard": .bool(record.hard),
+            "share": outcome == .playing ? .null : .string(shareText(record, t: t, link: link)),
             "currentStreak": .int(stats.currentStreak), "longestStreak": .int(stats.longestStreak),
             "distributionHeight": .int(max(18, stats.distribution.count * 18)),
             "hasDistribution": .bool(outcome != .playing),
@@ -279,11 +294,14 @@ struct MastermindController: Sendable {
                     highlight: outcome == .won && !record.usedHint
                         ? game.turns.count : nil),
             "announcement": .string(announcement),
+            "encourage": .string(t.string("mastermind.lost.encourage")),
+            "analysis": outcome == .playing || rules.codeCount > Self.analysisLimit || solver == nil
+                ? .null : analysis(record, solver: solver!, remaining: remaining, t: t),
         ])
     }
 
     /// The rows played, each with its pegs and what a screen reader says of them.
-    private func rowsContext(_ game: Game, t: LanguageStrings) -> [TemplateValue] {
+    private func rowsContext(_ game: Game, remaining: [Int], t: LanguageStrings) -> [TemplateValue] {
         let pegLabel: [Peg: String] = [
             .red: t.string("mastermind.peg.red"), .blue: t.string("mastermind.peg.blue"),
             .gray: t.string("mastermind.peg.gray"),
@@ -293,7 +311,13 @@ struct MastermindController: Sendable {
             return .object([
                 "number": .int(index + 1), "newest": .bool(index == game.turns.count - 1),
                 "guess": .string(turn.guess.description), "red": .int(turn.feedback.red),
+                "digits": .list(turn.guess.digits.map { .string(String($0)) }),
                 "blue": .int(turn.feedback.blue), "gray": .int(turn.feedback.gray), "summary": .string(summary),
+                "remaining": index < remaining.count ? .int(remaining[index]) : .null,
+                "remainingText": index < remaining.count
+                    ? .string(t.string("mastermind.row.remaining", [.int(remaining[index])])) : .null,
+                "remainingShort": index < remaining.count
+                    ? .string(t.string("mastermind.row.left", [.int(remaining[index])])) : .null,
                 "pegs": .list(
                     turn.pegs.map { .object(["kind": .string($0.rawValue), "label": .string(pegLabel[$0]!)]) }),
             ])
@@ -310,22 +334,86 @@ struct MastermindController: Sendable {
                 return .object([
                     "digit": .int(digit), "absent": .bool(absent),
                     "label": absent ? .string(t.string("mastermind.key.absent", [.int(digit)])) : .null,
+                    "notedLabel": .string(t.string("mastermind.key.noted", [.int(digit)])),
                 ])
             })
     }
 
     /// What a player can paste anywhere: the game, N/10 (X/10 for a loss, `*` in hard mode), then each row's
     /// pegs in their stored order. No digit of any guess or of the code.
-    func shareText(_ record: MastermindStore.Record, t: LanguageStrings) -> String {
+    func shareText(_ record: MastermindStore.Record, t: LanguageStrings, link: String = "") -> String {
         let game = record.game
         let score = game.outcome == .won ? String(game.turns.count) : "X"
-        let daily = record.daily.map { " #\($0)" } ?? ""
-        var lines = [
-            "\(t.string("site.name")) \(t.string("mastermind.title"))\(daily) \(score)/\(game.rules.attempts)\(record.hard ? "*" : "")"
-        ]
+        let daily = record.daily.map { " #\($0 + 1)" } ?? ""
+        // Hard mode keeps its star; a hint is said in words (a win with help is not the same score).
+        var marks = record.hard ? " \(t.string("mastermind.share.hard"))" : ""
+        if record.usedHint { marks += " \(t.string("mastermind.share.hint"))" }
+        let scoreText = "\(score)/\(game.rules.attempts)\(record.hard ? "*" : "")"
+        var lines = ["\(t.string("site.name")) \(t.string("mastermind.title"))\(daily) \(scoreText)\(marks)"]
         let symbol: [Peg: String] = [.red: "🔴", .blue: "🔵", .gray: "⚪"]
         lines += game.turns.map { turn in turn.pegs.map { symbol[$0]! }.joined() }
+        if !link.isEmpty { lines.append(link) }
         return lines.joined(separator: "\n")
+    }
+
+    /// Codes at most this many get exact counts per row; at most `analysisLimit`, the solver's analysis.
+    static let countLimit = 100_000
+    static let analysisLimit = 20_000
+
+    /// The game's own address, for the share text: the Host the player used (behind a proxy, its forwarded scheme).
+    private func link(_ request: Request, _ record: MastermindStore.Record) -> String {
+        guard let host = request.headers["Host"], !host.isEmpty, host.allSatisfy({ !$0.isWhitespace && $0 != "/" })
+        else { return "" }
+        let scheme = request.headers["X-Forwarded-Proto"] == "https" ? "https" : "http"
+        return "\(scheme)://\(host)/mastermind" + (record.daily == nil ? "" : "/daily")
+    }
+
+    /// "HH:MM:SS" for a countdown (the script keeps it live).
+    static func clockText(_ seconds: Int) -> String {
+        let s = max(0, seconds)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(two(s / 3600)):\(two(s / 60 % 60)):\(two(s % 60))"
+    }
+
+    /// After the game, one step per guess: how many codes it left, what the solver would have played from the same
+    /// position and how many that would have left (against this secret), and a one-line verdict.
+    func analysis(
+        _ record: MastermindStore.Record, solver: Solver, remaining: [Int], t: LanguageStrings
+    ) -> TemplateValue {
+        let game = record.game
+        var history: [(Code, Feedback)] = []
+        var matched = 0
+        let steps: [TemplateValue] = game.turns.enumerated().map { index, turn in
+            defer { history.append((turn.guess, turn.feedback)) }
+            let left = index < remaining.count ? remaining[index] : 0
+            guard let best = solver.nextGuess(after: history) else { return .null }
+            let bestLeft =
+                solver.remaining(after: history + [(best, Feedback.score(secret: game.secret, guess: best))]).last ?? 0
+            let verdict: String
+            if left < bestLeft {
+                verdict = "better"
+            } else if left == bestLeft {
+                verdict = "best"
+            } else {
+                verdict = left <= bestLeft * 2 ? "close" : "worse"
+            }
+            if left <= bestLeft { matched += 1 }
+            return .object([
+                "number": .int(index + 1), "guess": .string(turn.guess.description), "left": .int(left),
+                "best": .string(best.description), "bestLeft": .int(bestLeft), "verdict": .string(verdict),
+                "text": .string(
+                    t.string(
+                        "mastermind.analysis.step",
+                        [.int(index + 1), .string(turn.guess.description), .int(left)])),
+                "solverText": .string(
+                    t.string("mastermind.analysis.solver", [.string(best.description), .int(bestLeft)])),
+                "verdictText": .string(t.string("mastermind.analysis.\(verdict)")),
+            ])
+        }
+        return .object([
+            "steps": .list(steps),
+            "summary": .string(t.string("mastermind.analysis.summary", [.int(matched), .int(game.turns.count)])),
+        ])
     }
 
     /// The guess distribution, this game's bar marked (a win without help).
@@ -357,7 +445,7 @@ struct MastermindController: Sendable {
             let outcome = outcomes[day] ?? "none"
             return .object([
                 "number": .int(day), "href": .string("/mastermind/daily/\(day)"), "outcome": .string(outcome),
-                "label": .string(t.string("mastermind.daily.title", [.int(day)])),
+                "label": .string(t.string("mastermind.daily.title", [.int(day + 1)])),
                 "status": .string(t.string("mastermind.archive.\(outcome)")),
             ])
         }

@@ -35,6 +35,12 @@ struct MastermindStore: Sendable {
     /// Today's daily number.
     var today: Int { max(0, Int(clock() / 86_400) - firstDay) }
 
+    /// Seconds until the next daily code (at midnight UTC).
+    var secondsToNextDaily: Int {
+        let now = clock()
+        return max(0, Int(((now / 86_400).rounded(.down) + 1) * 86_400 - now))
+    }
+
     /// The daily code of day `number`, the same for every player: digits from HMAC(key, day), by rejection so each
     /// digit is uniform.
     func dailyDeal(_ number: Int) -> Deal {
@@ -219,10 +225,14 @@ struct MastermindStore: Sendable {
         using random: inout R
     ) throws -> Result<Record, Refusal> {
         return try pool.write { db throws -> Result<Record, Refusal> in
-            var record: Record
-            let existing =
+            // The player's row, locked: two tabs on two instances score one turn.
+            try Player.lock(who.id, db)
+            func current() throws -> Record? {
                 try first?.daily.map { try load(db, Self.dailySQL, [.text(who.id), SQLValue($0)]) }
-                ?? load(db, Self.latestSQL, [.text(who.id)])
+                    ?? load(db, Self.latestSQL, [.text(who.id)])
+            }
+            var record: Record
+            let existing = try current()
             if let existing {
                 record = existing
             } else if id == 0, let first {
@@ -248,6 +258,9 @@ struct MastermindStore: Sendable {
                 }
             }
             if record.id == 0, let first {
+                // A new player has no row to lock until now: another tab's first guess may have started the game.
+                try who.ensureRow(db)
+                if try current() != nil { return .failure(.stale) }
                 let turns = record.game.turns
                 record = try insert(who, first, db)
                 record.game = Game(rules: first.rules, secret: first.secret, turns: turns)
@@ -296,6 +309,7 @@ struct MastermindStore: Sendable {
     /// makes a win assisted. Nil when there is no game or it was revealed.
     func reveal<R: RandomNumberGenerator>(player: String, using random: inout R) throws -> Int? {
         return try pool.write { db in
+            try Player.lock(player, db)  // once per game, whichever instance runs it
             guard let record = try load(db, "player = ? AND status = 'playing'", [.text(player)]),
                 record.revealed == nil
             else { return nil }

@@ -271,6 +271,7 @@ struct NameGameStore: Sendable {
         timedSeconds: Int
     ) throws -> Result<RoundRecord, Refusal> {
         return try pool.write { db throws -> Result<RoundRecord, Refusal> in
+            try Player.lock(player, db)  // an answer is checked once, whichever instance runs it
             guard let record = try round(db, "id = ? AND player = ?", [.integer(id), .text(player)], people) else {
                 return .failure(.unknownRound)
             }
@@ -304,6 +305,7 @@ struct NameGameStore: Sendable {
         player: String, round id: Int64, people: Directory, timedSeconds: Int
     ) throws -> Result<RoundRecord, Refusal> {
         try pool.write { db throws -> Result<RoundRecord, Refusal> in
+            try Player.lock(player, db)
             guard let record = try round(db, "id = ? AND player = ?", [.integer(id), .text(player)], people) else {
                 return .failure(.unknownRound)
             }
@@ -475,7 +477,7 @@ struct NameGameStore: Sendable {
                 let row = try db.first(
                     """
                     SELECT position, person FROM namegame_session_people WHERE session = ? AND list = 'queue'
-                    ORDER BY position LIMIT 1
+                    ORDER BY position LIMIT 1\(db.forUpdate)
                     """, [.integer(session)])
             else { return nil }
             try db.execute(

@@ -67,7 +67,7 @@ struct OnceController: Sendable {
             section: "progress",
             data: [
                 "done": .list(done), "hasDone": .bool(!done.isEmpty), "todo": .list(todo),
-                "hasToDo": .bool(!todo.isEmpty),
+                "hasToDo": .bool(!todo.isEmpty), "forgotten": .bool(request.query["forgotten"] == "1"),
             ])
     }
 

@@ -148,11 +148,11 @@ struct OnceStore: Sendable {
         _ visitor: Visitor, _ anchors: Once.Anchors, version: String, session: Bool = true, _ db: Database
     ) throws {
         try visitor.player.ensureRow(db)
-        try db.execute(
+        try db.send(
             "INSERT INTO once_versions (player, version, first_seen_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             [.text(visitor.playerID), .text(version), .integer(Int64((anchors.version * 1000).rounded()))])
         guard session else { return }
-        try db.execute(
+        try db.send(
             "INSERT INTO once_sessions (player, session, started_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             [.text(visitor.playerID), .text(visitor.sessionID), .integer(Int64((anchors.session * 1000).rounded()))])
     }
@@ -202,13 +202,13 @@ struct OnceStore: Sendable {
         let p = SQLValue.text(player)
         switch effect {
         case .mark(let task, let at):
-            try db.execute(
+            try db.send(
                 """
                 INSERT INTO once_marks (player, task, at_ms) VALUES (?, ?, ?)
                 ON CONFLICT (player, task, at_ms) DO UPDATE SET times = once_marks.times + 1
                 """, [p, .text(task), .integer(Int64((at * 1000).rounded()))])
         case .setToDo(let task, let item):
-            try db.execute(
+            try db.send(
                 """
                 INSERT INTO once_todos (player, \(ToDoRow.columns)) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (player, task) DO UPDATE SET
@@ -219,12 +219,12 @@ struct OnceStore: Sendable {
                     item.expires.map { .integer(Int64(($0 * 1000).rounded())) } ?? .null, SQLValue(item.info),
                 ])
         case .removeToDo(let task):
-            try db.execute("DELETE FROM once_todos WHERE player = ? AND task = ?", [p, .text(task)])
+            try db.send("DELETE FROM once_todos WHERE player = ? AND task = ?", [p, .text(task)])
         case .clearDone(let task):
-            try db.execute("DELETE FROM once_marks WHERE player = ? AND task = ?", [p, .text(task)])
+            try db.send("DELETE FROM once_marks WHERE player = ? AND task = ?", [p, .text(task)])
         case .clearAll:
-            try db.execute("DELETE FROM once_marks WHERE player = ?", [p])
-            try db.execute("DELETE FROM once_todos WHERE player = ?", [p])
+            try db.send("DELETE FROM once_marks WHERE player = ?", [p])
+            try db.send("DELETE FROM once_todos WHERE player = ?", [p])
         }
     }
 }

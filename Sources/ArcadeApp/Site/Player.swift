@@ -8,10 +8,27 @@ struct Player: Sendable, Equatable {
     /// Seconds since 1970, from the signed cookie.
     let firstSeen: Int
 
-    /// Makes the player's row if this is their first write (call inside the write's transaction).
+    /// Makes the player's row if this is their first write, and locks it (call inside the write's transaction).
     func ensureRow(_ db: Database) throws {
-        try db.execute(
+        for (sql, values) in rowStatements(db.dialect) { try db.send(sql, values) }
+    }
+
+    /// What `ensureRow` runs, for a write that sends it ahead (`DatabasePool.write(_:prefetch:then:)`).
+    func rowStatements(_ dialect: SQLDialect) -> [(sql: String, values: [SQLValue])] {
+        let insert = (
             "INSERT INTO players (id, first_seen) VALUES (?, ?) ON CONFLICT DO NOTHING",
-            [.text(id), .integer(Int64(firstSeen))])
+            [SQLValue.text(id), .integer(Int64(firstSeen))]
+        )
+        return dialect == .postgresql ? [insert, (Self.lockSQL, [.text(id)])] : [insert]
+    }
+
+    private static let lockSQL = "SELECT id FROM players WHERE id = ? FOR UPDATE"
+
+    /// Locks the player's row until the transaction ends, so one player's read-then-write actions (a turn, an
+    /// answer, a cheat's progress) take turns whichever instance runs them, while other players' never wait: on
+    /// PostgreSQL there is no global write lock. SQLite writes one transaction at a time already.
+    static func lock(_ id: String, _ db: Database) throws {
+        guard db.dialect == .postgresql else { return }
+        try db.send(lockSQL, [.text(id)])
     }
 }

@@ -65,6 +65,7 @@ struct Services: Sendable {
     /// live streams then push), people, and a player's once-store records.
     func reload(kind: String, key: String?) {
         let all = kind == ChangeFeed.everything
+        SiteMetrics.cacheReloads.add([kind])
         do {
             if all || kind == "hotfixes" { try hotfixes.load() }
             if all || kind == "constants" { try editor.loadConstants() }

@@ -29,6 +29,8 @@ public final class Site: Sendable {
     /// Other instances' changes to what this one caches (PostgreSQL only).
     private let changes: ChangeFeed?
     private let leadership: Leadership
+    /// Scheduled backups (and pruning), off the loops and the ticker.
+    private let housekeeping: Housekeeping
 
     public convenience init(options: ServeOptions) throws {
         try self.init(options: options, adding: { _ in })
@@ -89,11 +91,18 @@ public final class Site: Sendable {
             options: options, site: (pool, constants, overlay, hotfixes, admins, interceptions),
             localizer: localizer, dailyKey: dailyKey, firstDay: firstDay)
         schedule = services.schedule
-        let router = try Site.router(options, services, pages: pages, identity: identity, extra: extra)
+        // Scheduled changes, backups and pruning are done once, by whichever instance leads.
+        let leadership = Leadership(options.database)
+        self.leadership = leadership
+        let insights = InsightsController(
+            pool: pool, pages: pages, traffic: options.server.metrics.traffic, clock: options.clock)
+        let housekeeping = Housekeeping(options: options, pool: pool, leadership: leadership, insights: insights)
+        self.housekeeping = housekeeping
+        let router = try Site.router(
+            options, services, pages: pages, identity: identity, housekeeping: housekeeping, insights: insights,
+            extra: extra)
         routes = try StartupError.reading("routes") { try router.build() }
         changes = ChangeFeed.start(options.database, services.reload)
-        // Scheduled changes are applied once, by whichever instance leads.
-        leadership = Leadership(options.database)
         ticker = SiteTicker(services.tick(leadership: leadership, channels: router.channels))
     }
 
@@ -111,7 +120,7 @@ public final class Site: Sendable {
     /// too; the admin pages and the API stay up during maintenance.
     private static func router(
         _ options: ServeOptions, _ services: Services, pages: Pages, identity: Identity,
-        extra: (PlayerRoutes) -> Void
+        housekeeping: Housekeeping, insights: InsightsController, extra: (PlayerRoutes) -> Void
     ) throws -> Router {
         let router = Router(deferredOffLoop: options.database.dialect == .postgresql)
         router.channels = EventChannels()
@@ -131,6 +140,10 @@ public final class Site: Sendable {
                 pages.error(error.status, language: pages.localizer.base, csrf: "", path: "/"))
         }
         router.get("/healthz") { _ in .text("ok") }
+        MetricsController(
+            server: options.server.metrics, pool: services.once.pool, token: options.metricsToken,
+            version: services.version, notFound: { errors.page(.notFound, $0) }
+        ).addRoutes(to: router)
         // Uploads (up to --max-upload) are read only for a live admin session, checked on the head. On PostgreSQL
         // the loop may not query: a session cookie is enough there, and the route checks it after the body.
         let postgres = options.database.dialect == .postgresql
@@ -161,6 +174,7 @@ public final class Site: Sendable {
             nameGame: services.nameGame, people: services.people, cheats: services.cheats.book
         ).addRoutes(to: player)
         OnceController(store: services.once, pages: pages).addRoutes(to: player)
+        PrivacyController(once: services.once, pages: pages, secureCookies: options.secureCookies).addRoutes(to: player)
         MastermindController(store: services.mastermind, pages: pages, once: services.once).addRoutes(to: games)
         NameGameController(
             store: services.nameGame, people: services.people, constants: services.constants,
@@ -179,11 +193,11 @@ public final class Site: Sendable {
             secureCookies: options.secureCookies, hotfixes: services.editor,
             interceptions: services.interceptions, people: services.people,
             schedule: services.schedule, limits: services.signIns, signer: identity.signer,
-            version: services.version)
-        admin.addRoutes(
-            to: AdminRoutes(
-                site: site, api: api, identity: identity, errors: errors, store: services.admins,
-                pages: pages))
+            version: services.version, housekeeping: housekeeping)
+        let adminRoutes = AdminRoutes(
+            site: site, api: api, identity: identity, errors: errors, store: services.admins, pages: pages)
+        admin.addRoutes(to: adminRoutes)
+        insights.addRoutes(to: adminRoutes)
         // Uploaded photos, for players' pages: no cookies, no session.
         PeopleController(store: services.people, pages: pages)
             .addPhotoRoute(to: router.group(context: RequestContext.init).running(.pool))
@@ -193,14 +207,19 @@ public final class Site: Sendable {
     /// Commits what the writer still holds and stops it; reports how many transactions shared each flush.
     public func close() {
         ticker.stop()
+        housekeeping.stop()
         changes?.stop()
         leadership.resign()
         if let writer = try? pool.writer() {
             let transactions = writer.transactions.load(ordering: .relaxed)
             let commits = writer.commits.load(ordering: .relaxed)
             let average = commits == 0 ? 0 : Double(transactions) / Double(commits)
+            let trips = writer.roundTrips.load(ordering: .relaxed)
+            let perWrite = transactions == 0 ? 0 : Double(trips) / Double(transactions)
             Log.info(
-                "database: \(transactions) transactions in \(commits) commits (\(Double(Int(average * 100)) / 100) a commit)"
+                "database: \(transactions) transactions in \(commits) commits (\(Double(Int(average * 100)) / 100) a commit),"
+                    + " \(trips) round trips (\(Double(Int(perWrite * 100)) / 100) a transaction),"
+                    + " \(writer.retries.load(ordering: .relaxed)) groups retried"
             )
         }
         pool.close()

@@ -8,7 +8,7 @@ typedef struct pg_conn PGconn;
 typedef struct pg_result PGresult;
 
 enum { CPG_CONNECTION_OK = 0 };
-enum { CPG_COMMAND_OK = 1, CPG_TUPLES_OK = 2 };
+enum { CPG_COMMAND_OK = 1, CPG_TUPLES_OK = 2, CPG_FATAL_ERROR = 7, CPG_PIPELINE_SYNC = 10, CPG_PIPELINE_ABORTED = 11 };
 enum { CPG_TRANS_IDLE = 0, CPG_TRANS_ACTIVE = 1, CPG_TRANS_INTRANS = 2, CPG_TRANS_INERROR = 3 };
 
 /// Loads libpq once; 0 on success, else -1 with dlerror's text in `error`.
@@ -44,5 +44,15 @@ void cpg_clear(PGresult *result);
 /// A bytea value in text form ("\\x…") as bytes, copied into a buffer the caller frees with cpg_free; NULL if malformed.
 unsigned char *cpg_unescape_bytea(const char *text, size_t *length);
 void cpg_free(void *pointer);
+
+/// Pipeline mode (libpq 14 or newer): 1 when the loaded libpq has it.
+int cpg_has_pipeline(void);
+int cpg_enter_pipeline(PGconn *conn);
+int cpg_exit_pipeline(PGconn *conn);
+int cpg_pipeline_sync(PGconn *conn);
+int cpg_send_prepare(PGconn *conn, const char *name, const char *sql, int count, const unsigned int *types);
+int cpg_send_query_prepared(PGconn *conn, const char *name, int count, const char *const *values,
+                            const int *lengths, const int *formats);
+PGresult *cpg_get_result(PGconn *conn);
 
 #endif

@@ -35,12 +35,12 @@ struct DailySiteTests {
         let bob = Player(server)
         let board = try ann.get("/mastermind/daily").text
         #expect(Player.attribute("data-daily", in: board) == "0" && Player.attribute("data-game", in: board) == "0")
-        #expect(board.contains("Daily #0") && board.contains("One code for everyone today; one game each."))
+        #expect(board.contains("Daily #1") && board.contains("One code for everyone today; one game each."))
         try bob.get("/mastermind/daily")
         for player in [ann, bob] {
             #expect(
                 try player.post("/mastermind/guess", "game=0&turn=0&daily=0&guess=0123").header("Location")
-                    == "/mastermind/daily#row-1")
+                    == "/mastermind/daily#board")
         }
         let code = try Self.secret(server, player: ann, day: 0)
         #expect(try Self.secret(server, player: bob, day: 0) == code, "the same code for two players")
@@ -54,7 +54,7 @@ struct DailySiteTests {
             try ann.post("/mastermind/guess", "game=\(game)&turn=1&daily=0&guess=\(code)").header("Location")
                 == "/mastermind/daily#result")
         let won = try ann.get("/mastermind/daily").text
-        #expect(Player.attribute("data-outcome", in: won) == "won" && won.contains("Arcade Mastermind #0 2/10"))
+        #expect(Player.attribute("data-outcome", in: won) == "won" && won.contains("Arcade Mastermind #1 2/10"))
         #expect(
             Player.attribute("data-game", in: try ann.get("/mastermind").text) == ordinary,
             "the ordinary game is still there")

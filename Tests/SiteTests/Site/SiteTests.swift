@@ -272,6 +272,8 @@ struct ErrorPageTests {
         let server = try SiteServer(routes: { routes in
             routes.pages.get("/test/broken") { _, _ in throw Broken() }
             routes.pages.get("/test/gone") { _, _ in throw HTTPError(.notFound, "") }
+            // What the writer hands on once a group has lost its race with another instance too often.
+            routes.pages.get("/test/busy") { _, _ in throw DatabaseError("deadlock detected", sqlState: "40P01") }
         })
         defer { server.stop() }
         let wrong = try server.post("/", body: "")
@@ -286,6 +288,9 @@ struct ErrorPageTests {
         let gone = try server.get("/test/gone", headers: ["Accept-Language": "de"])
         #expect(gone.status == 404 && gone.text.contains("class=\"site-header\"") && gone.text.contains("lang=\"de\""))
         #expect(gone.header("Content-Security-Policy") == Pages.contentSecurityPolicy)
+        // Busy, not broken: a lost race is a 503.
+        let busy = try server.get("/test/busy")
+        #expect(busy.status == 503 && !busy.text.contains("deadlock"))
     }
 
     @Test func devModeReloadsChangedTemplates() throws {

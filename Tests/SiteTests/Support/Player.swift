@@ -1,12 +1,21 @@
 import Storage
+import Synchronization
 import TestSupport
 import Testing
 
 /// A client that keeps cookies and the page's CSRF token, as a browser would.
+/// Its cookies and token sit behind a lock: tests send one player's requests from several threads at once.
 final class Player: @unchecked Sendable {
     let server: any Endpoint
-    var cookies: [String: String] = [:]
-    var csrf = ""
+    private let state = Mutex<(cookies: [String: String], csrf: String)>(([:], ""))
+    var cookies: [String: String] {
+        get { state.withLock { $0.cookies } }
+        set { state.withLock { $0.cookies = newValue } }
+    }
+    var csrf: String {
+        get { state.withLock { $0.csrf } }
+        set { state.withLock { $0.csrf = newValue } }
+    }
     /// The loopback address this player connects from (127.0.0.x), or nil for 127.0.0.1.
     var address: String?
     /// More headers on every request (a proxy's `X-Forwarded-For`, say).
@@ -38,9 +47,12 @@ final class Player: @unchecked Sendable {
     }
 
     func absorb(_ response: WireResponse) {
-        for (name, value) in response.cookies { cookies[name] = value }
-        if let range = response.text.firstRange(of: "name=\"csrf-token\" content=\"") {
-            csrf = String(response.text[range.upperBound...].prefix { $0 != "\"" })
+        let token = response.text.firstRange(of: "name=\"csrf-token\" content=\"").map { range in
+            String(response.text[range.upperBound...].prefix { $0 != "\"" })
+        }
+        state.withLock { state in
+            for (name, value) in response.cookies { state.cookies[name] = value }
+            if let token { state.csrf = token }
         }
     }
 

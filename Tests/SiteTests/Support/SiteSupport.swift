@@ -60,6 +60,8 @@ final class SiteServer: Endpoint, @unchecked Sendable {
         options.server.port = 0
         options.server.workers = 2
         options.server.accessLog = false
+        // Tests that move the clock by weeks keep their players; retention tests switch it on.
+        options.forgetAfter = 0
         configure(&options)
         database = options.database
         site = try Site(options: options, adding: routes ?? { _ in })

@@ -42,8 +42,9 @@ struct ErrorPages: Middleware {
 
     /// `visitor`: known when the error comes from inside `VisitorCookies`, which then sets its cookies on the page.
     func answer(for error: any Error, _ request: Request, visitor: Visitor? = nil) -> Response {
-        // A full write queue is the site's own refusal, not a failure: 503 at once, to try again in a moment.
-        if let error = error as? DatabaseError, error.isBusy {
+        // A full write queue is the site's own refusal, not a failure: 503 at once, to try again in a moment. So is
+        // a write that lost its race with another instance more often than the writer retries.
+        if let error = error as? DatabaseError, error.isBusy || error.isContention {
             return answer(for: PageError(.serviceUnavailable, "error.busy", retryAfter: 1), request, visitor: visitor)
         }
         var response = respond(to: error, request, visitor: visitor)

@@ -1,0 +1,112 @@
+import Files
+import Storage
+import Synchronization
+import Threads
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Work one instance does now and then, on a thread of its own (a backup may take minutes; the site ticker must
+/// not wait for it): scheduled backups into `--backup-dir`, the newest `--backup-keep` kept, and once a day the
+/// players inactive for `--forget-after` days who never finished anything are deleted, in small batches that each
+/// hold the writer briefly. On PostgreSQL only the leading instance does either.
+final class Housekeeping: Sendable {
+    /// The last scheduled backup, for the admin dashboard.
+    struct Outcome: Sendable {
+        let at: Int
+        let path: String
+        let bytes: Int
+        let rows: Int
+        let error: String?
+    }
+
+    let folder: String?
+    private let last = Mutex<Outcome?>(nil)
+    private let stopping = Atomic<Bool>(false)
+    private let thread = Mutex<OSThread?>(nil)
+
+    init(options: ServeOptions, pool: DatabasePool, leadership: Leadership, insights: InsightsController) {
+        folder = options.backupDirectory
+        let backup = Backup(source: options.database, photos: options.photosDirectory)
+        let every = Int(options.backupEvery * 3600)
+        let keep = options.backupKeep
+        let clock = options.clock
+        let forgetAfter = options.forgetAfter
+        // After a restart the schedule continues from the newest backup there is.
+        let newest = folder.flatMap { Self.backups(in: $0).last.map { Self.modified(folder! + "/" + $0) } } ?? 0
+        let nextBackup = Mutex(newest == 0 ? Int(clock()) : newest + every)
+        let nextPrune = Mutex(Int(clock()))
+        let started = OSThread { [self, folder] in
+            while !stopping.load(ordering: .acquiring) {
+                let now = Int(clock())
+                if let folder, now >= nextBackup.withLock({ $0 }) && leadership.held() {
+                    nextBackup.withLock { $0 = now + every }
+                    run(backup, folder: folder, keep: keep, at: now)
+                }
+                // Every instance keeps its own insights.
+                insights.refreshIfWatched(now: now)
+                if forgetAfter > 0, now >= nextPrune.withLock({ $0 }) && leadership.held() {
+                    nextPrune.withLock { $0 = now + 86_400 }
+                    prune(pool, before: now - forgetAfter * 86_400)
+                }
+                usleep(100_000)
+            }
+        }
+        thread.withLock { $0 = started }
+    }
+
+    var lastBackup: Outcome? { last.withLock { $0 } }
+
+    private func run(_ backup: Backup, folder: String, keep: Int, at now: Int) {
+        let path = folder + "/" + Self.name(at: now)
+        do {
+            let report = try backup.write(to: path)
+            last.withLock { $0 = Outcome(at: now, path: path, bytes: report.bytes, rows: report.rows, error: nil) }
+            Log.info("backup: \(report.rows) rows, \(report.bytes) bytes to \(path)")
+            for old in Self.backups(in: folder).dropLast(keep) { Files.remove(folder + "/" + old) }
+        } catch {
+            last.withLock { $0 = Outcome(at: now, path: path, bytes: 0, rows: 0, error: "\(error)") }
+            Log.error("backup to \(path) failed: \(error)")
+        }
+    }
+
+    private func prune(_ pool: DatabasePool, before cutoff: Int) {
+        do {
+            let removed = try PlayerData.prune(
+                before: cutoff, dryRun: false, read: { try pool.connection() }, write: { try pool.write($0) })
+            if removed > 0 { Log.info("retention: forgot \(removed) inactive players without results") }
+        } catch {
+            Log.error("retention: \(error)")
+        }
+    }
+
+    func stop() {
+        stopping.store(true, ordering: .releasing)
+        thread.withLock { started in
+            started?.join()
+            started = nil
+        }
+    }
+
+    /// `arcade-20261123-220100.sqlite`: names sort by time.
+    static func name(at seconds: Int) -> String {
+        var t = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "arcade-\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))-"
+            + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec)).sqlite"
+    }
+
+    /// The scheduled backups in a folder, oldest first (other files are left alone).
+    static func backups(in folder: String) -> [String] {
+        (Files.list(folder) ?? []).filter { $0.hasPrefix("arcade-") && $0.hasSuffix(".sqlite") && $0.count == 29 }
+            .sorted()
+    }
+
+    private static func modified(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_mtim.tv_sec) : 0
+    }
+}

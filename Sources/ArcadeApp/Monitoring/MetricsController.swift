@@ -1,0 +1,72 @@
+import Crypto
+import HTTP
+import HTTPServer
+import Metrics
+import Storage
+
+/// What the site counts beyond the server: refusals by reason and cache reloads by kind. Process-wide, as
+/// Prometheus' default registry is: one site runs per process.
+enum SiteMetrics {
+    static let refusals = Counters(labels: ["reason"])
+    static let cacheReloads = Counters(labels: ["kind"])
+}
+
+/// `GET /metrics` in Prometheus' text format: the server's counts, the writer's queue, commit times and batch
+/// sizes, the site's refusals and reloads, and build information. Loopback clients may read it; with
+/// `--metrics-token` everyone must send `Authorization: Bearer TOKEN` instead. Anyone else gets the site's 404,
+/// as if there were nothing here.
+struct MetricsController: Sendable {
+    let server: ServerMetrics
+    let pool: DatabasePool
+    let token: String?
+    let version: @Sendable () -> String
+    let notFound: @Sendable (Request) -> Response
+
+    func addRoutes(to router: Router) {
+        router.get("/metrics") { request in
+            guard allowed(request) else { return notFound(request) }
+            return answer()
+        }
+    }
+
+    func allowed(_ request: Request) -> Bool {
+        if let token {
+            guard let header = request.headers["Authorization"], header.hasPrefix("Bearer ") else { return false }
+            return Crypto.constantTimeEqual(Array(header.dropFirst(7).utf8), Array(token.utf8))
+        }
+        let address = request.remoteAddress
+        return address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
+    }
+
+    func answer() -> Response {
+        var out = Exposition()
+        server.render(into: &out)
+        if let writer = try? pool.writer() {
+            out.gauge(
+                "arcade_db_writer_queue", "Transactions waiting for the database writer.", Double(writer.queueDepth))
+            out.histogram(
+                "arcade_db_commit_duration_seconds", "Time from BEGIN to the end of COMMIT, per group commit.",
+                writer.commitDurations)
+            out.histogram(
+                "arcade_db_transactions_per_commit", "Transactions that shared one commit.", writer.batchSizes)
+        }
+        out.counter(
+            "arcade_cache_reloads_total", "Caches reloaded because another instance changed their data, by kind.",
+            SiteMetrics.cacheReloads)
+        out.counter(
+            "arcade_refusals_total", "Sign-ins and actions refused, by reason.", SiteMetrics.refusals)
+        out.gauge(
+            "arcade_build_info", "The running build: always 1, its version and database engine as labels.",
+            [
+                (
+                    [
+                        ("version", version()),
+                        ("database", pool.location.dialect == .postgresql ? "postgresql" : "sqlite"),
+                    ], 1
+                )
+            ])
+        var response = Response(contentType: Exposition.contentType, body: Array(out.text.utf8))
+        response.headers.set("Cache-Control", "no-store")
+        return response
+    }
+}

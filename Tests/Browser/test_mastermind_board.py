@@ -1,0 +1,372 @@
+"""Mastermind as a game board (issue 29): every turn on one screen, the row as the input, a results dialog, codes
+left per row, an analysis, and cheats that unlock in place. Geometry is measured, not assumed."""
+import itertools
+import os
+import sqlite3
+import time
+import unittest
+
+from arcade_browser import BrowserTest
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait as SeleniumWait
+
+DATABASE = os.environ.get("ARCADE_DB")
+
+
+def WebDriverWait(driver, timeout):
+    return SeleniumWait(driver, timeout, ignored_exceptions=[NoSuchElementException, StaleElementReferenceException])
+
+
+def secret_of(game_id):
+    with sqlite3.connect(DATABASE) as db:
+        return db.execute("SELECT secret FROM mastermind_games WHERE id = ?", (game_id,)).fetchone()[0]
+
+
+def score(secret, guess):
+    """Reds and blues, as the game scores them (written again here, so the test checks the server)."""
+    red = sum(a == b for a, b in zip(secret, guess))
+    common = sum(min(secret.count(d), guess.count(d)) for d in set(guess))
+    return red, common - red
+
+
+def reference_remaining(rows):
+    """How many of the 4096 codes fit every (guess, red, blue) row so far, after each row."""
+    alive = ["".join(c) for c in itertools.product("01234567", repeat=4)]
+    counts = []
+    for guess, red, blue in rows:
+        alive = [c for c in alive if score(c, guess) == (red, blue)]
+        counts.append(len(alive))
+    return counts
+
+
+def wrong_guesses(secret):
+    """Ten different guesses, none of them the secret."""
+    out, n = [], 1
+    while len(out) < 10:
+        index = (n * 397 + 11) % 4096
+        guess = "".join(str((index >> (3 * (3 - i))) & 7) for i in range(4))
+        if guess != secret and guess not in out:
+            out.append(guess)
+        n += 1
+    return out
+
+
+GEOMETRY_JS = """
+    const box = s => { const e = document.querySelector(s); if (!e) return null;
+        const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+    return {scrollY: window.scrollY, height: innerHeight, width: innerWidth, board: box('#board .board'),
+            newest: box('#board .row.is-newest'), current: box('[data-current-row]'), keypad: box('[data-keypad]'),
+            cell: box('[data-current-row] [data-cell]') || box('#board .row .cell')};
+"""
+
+
+class MastermindBoard(BrowserTest):
+    def board(self):
+        return self.driver.find_element("css selector", "#board")
+
+    def rows(self):
+        return len(self.driver.find_elements("css selector", "#board .row"))
+
+    def wait_rows(self, count):
+        WebDriverWait(self.driver, 10).until(lambda d: self.rows() == count)
+
+    def start(self, path="/mastermind"):
+        self.open(path)
+        if self.board().get_attribute("data-game") == "0":
+            if path == "/mastermind":
+                self.assertEqual(self.post("/mastermind/new"), 200)
+            self.open(path)
+        WebDriverWait(self.driver, 10).until(
+            lambda d: not d.find_element("css selector", "[data-keypad]").get_attribute("hidden"))
+        game = self.board().get_attribute("data-game")
+        return secret_of(int(game)) if game != "0" else None
+
+    def keys(self, text):
+        chain = ActionChains(self.driver)
+        for key in text:
+            chain.send_keys(key).pause(0.02)
+        chain.perform()
+
+    def tap(self, code):
+        for digit in code:
+            self.driver.find_element("css selector", f"[data-keypad] button[data-key='{digit}']").click()
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='Enter']").click()
+
+    def cells(self):
+        return [c.text for c in self.driver.find_elements("css selector", "[data-current-row] [data-cell]")]
+
+    def assert_in_view(self, where):
+        g = self.driver.execute_script(GEOMETRY_JS)
+        self.assertEqual(g["scrollY"], 0, f"{where}: the page never scrolls itself")
+        for name in ("board", "keypad", "newest", "current"):
+            box = g[name]
+            if box is None:
+                continue
+            self.assertGreaterEqual(box["top"], 0, f"{where}: {name} starts on screen {g}")
+            self.assertLessEqual(box["bottom"], g["height"] + 0.5, f"{where}: {name} ends on screen {g}")
+            self.assertGreaterEqual(box["left"], 0, f"{where}: {name} {g}")
+            self.assertLessEqual(box["right"], g["width"] + 0.5, f"{where}: {name} {g}")
+        return g
+
+    def play_a_whole_game(self, width, height, touch, by_tap):
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": touch})
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": touch, "maxTouchPoints": 1})
+        secret = self.start()
+        where = f"{width}x{height}"
+        self.assert_in_view(f"{where} before the first guess")
+        guesses = wrong_guesses(secret)[:9] + [secret]
+        for n, guess in enumerate(guesses):
+            if by_tap:
+                self.tap(guess)
+            else:
+                self.keys(guess + Keys.ENTER)
+            self.wait_rows(n + 1)
+            g = self.assert_in_view(f"{where} after guess {n + 1}")
+            if width >= 1280:
+                cell = g["cell"]
+                self.assertGreaterEqual(cell["bottom"] - cell["top"], 44, "desktop cells at least 44 px")
+                self.assertLessEqual(g["board"]["right"] - g["board"]["left"], 640, "a centred board")
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open] [data-close-results]")).click()
+        self.assert_in_view(f"{where} after the game")
+
+    def test_every_turn_fits_a_phone(self):
+        self.play_a_whole_game(360, 740, touch=True, by_tap=True)
+
+    def test_every_turn_fits_a_desktop(self):
+        self.play_a_whole_game(1280, 900, touch=False, by_tap=False)
+
+    def test_every_turn_fits_other_screens(self):
+        self.play_a_whole_game(390, 844, touch=True, by_tap=True)
+        self.driver.delete_all_cookies()
+        self.play_a_whole_game(768, 1024, touch=True, by_tap=False)
+
+    def test_a_double_enter_counts_one_guess_and_shows_no_error(self):
+        secret = self.start()
+        miss = wrong_guesses(secret)[0]
+        self.keys(miss)
+        ActionChains(self.driver).send_keys(Keys.ENTER).send_keys(Keys.ENTER).perform()
+        self.wait_rows(1)
+        # A double tap on Enter, as fast as a thumb: one guess again.
+        other = wrong_guesses(secret)[1]
+        for digit in other:
+            self.driver.find_element("css selector", f"[data-keypad] button[data-key='{digit}']").click()
+        self.driver.execute_script("const b = document.querySelector(\"[data-keypad] button[data-key='Enter']\");"
+                                   "b.click(); b.click();")
+        self.wait_rows(2)
+        time.sleep(1)
+        self.assertEqual(self.rows(), 2)
+        self.assertEqual(self.driver.find_elements("css selector", "[data-error]"), [])
+        self.assertEqual(self.board().get_attribute("data-attempts-left"), "8")
+
+    def test_backspace_after_a_refused_guess_edits_the_row(self):
+        secret = self.start()
+        self.keys("123" + Keys.ENTER)
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-error]"))
+        self.assertEqual(self.cells(), ["1", "2", "3", ""], "the refused digits stay in the row")
+        self.assertIn("is-refused", self.driver.find_element("css selector", "[data-current-row]").get_attribute("class"))
+        self.keys(Keys.BACKSPACE)
+        self.assertEqual(self.cells(), ["1", "2", "", ""])
+        guess = "12" + ("45" if secret != "1245" else "46")
+        self.keys(guess[2:])
+        self.assertEqual(self.cells(), list(guess))
+        self.keys(Keys.ENTER)
+        self.wait_rows(1)
+        self.assertEqual(self.driver.find_element("css selector", "#row-1").get_attribute("data-guess"), guess)
+
+    def test_each_row_counts_the_codes_still_possible(self):
+        secret = self.start()
+        played = []
+        for guess in ["0011", "2345", "6701"]:
+            if guess == secret:
+                continue
+            self.tap(guess)
+            played.append(guess)
+            self.wait_rows(len(played))
+        rows = self.driver.find_elements("css selector", "#board .row")
+        shown = [int(r.get_attribute("data-remaining")) for r in rows]
+        expected = reference_remaining([(g,) + score(secret, g) for g in played])
+        self.assertEqual(shown, expected)
+        self.assertTrue(all(n >= 1 for n in shown))
+
+    def test_notes_rule_out_a_digit_for_one_place(self):
+        self.start()
+        notes = self.driver.find_element("css selector", "[data-keypad] [data-notes]")
+        notes.click()
+        self.assertEqual(notes.get_attribute("aria-pressed"), "true")
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='6']").click()
+        six = self.driver.find_element("css selector", "[data-keypad] button[data-key='6']")
+        self.assertIn("is-noted", six.get_attribute("class"))
+        self.assertEqual(self.cells(), ["", "", "", ""], "a note types nothing")
+        notes.click()
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='1']").click()
+        # The next place has no note: 6 is plain again there.
+        self.assertNotIn("is-noted", six.get_attribute("class"))
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='Backspace']").click()
+        self.assertIn("is-noted", six.get_attribute("class"), "back at the first place, its note shows")
+
+    def test_a_won_game_opens_the_results_dialog_and_escape_closes_it(self):
+        secret = self.start()
+        misses = wrong_guesses(secret)[:2]
+        for n, guess in enumerate(misses):
+            self.tap(guess)
+            self.wait_rows(n + 1)
+        before = self.driver.find_element("css selector", "[data-keypad] button[data-key='Enter']")
+        self.tap(secret)
+        dialog = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        self.assertTrue(self.driver.execute_script(
+            "return arguments[0].contains(document.activeElement)", dialog), "focus is inside the dialog")
+        self.assertTrue(dialog.find_elements("css selector", "svg.chart g[data-current]"), "this game highlighted")
+        self.assertTrue(dialog.find_element("css selector", "[data-share-button]").is_displayed())
+        share = dialog.find_element("css selector", "[data-share]").text
+        self.assertTrue(share.startswith("Arcade Mastermind 3/10"), share)
+        self.assertIn("/mastermind", share.splitlines()[-1])
+        steps = dialog.find_elements("css selector", "[data-analysis] [data-step]")
+        self.assertEqual(len(steps), 3, "one analysis step per guess")
+        self.assertTrue(all(s.get_attribute("data-best") and s.get_attribute("data-verdict") for s in steps))
+        self.assertEqual(steps[-1].get_attribute("data-left"), "1")
+        ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+        WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "dialog[open]"))
+        # The result stays in the page; focus went back where it was (the keypad is gone, so into the page).
+        self.assertTrue(self.driver.find_element("css selector", "#board [data-results]").is_displayed())
+        self.assertEqual(self.driver.execute_script("return window.scrollY"), 0)
+        del before
+
+    def test_a_loss_shows_the_code_and_encouragement_not_a_chart(self):
+        secret = self.start()
+        for n, guess in enumerate(wrong_guesses(secret)):
+            self.tap(guess)
+            self.wait_rows(n + 1)
+        dialog = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        self.assertEqual(dialog.find_element("css selector", "[data-secret]").get_attribute("data-secret"), secret)
+        self.assertTrue(dialog.find_element("css selector", "[data-encourage]").text)
+        self.assertEqual(dialog.find_elements("css selector", "svg.chart"), [])
+
+    def test_a_daily_result_counts_down_to_the_next_code(self):
+        self.open("/mastermind/daily")
+        self.assertIn("#1", self.driver.find_element("tag name", "h1").text, "dailies are numbered from 1")
+        self.tap("0123")
+        self.wait_rows(1)
+        if not self.board().get_attribute("data-outcome"):
+            self.tap(secret_of(int(self.board().get_attribute("data-game"))))
+        clock = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open] [data-next-daily]"))
+        first = clock.text
+        time.sleep(1.3)
+        self.assertNotEqual(clock.text, first, "the countdown is live")
+        self.assertIn("#1", self.driver.find_element("css selector", "dialog[open] [data-share]").text)
+
+    def test_without_javascript_the_results_and_analysis_are_in_the_page(self):
+        secret = self.start()
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+        try:
+            self.open("/mastermind")
+            self.driver.find_element("id", "guess").send_keys(secret)
+            self.driver.find_element("css selector", ".guess-form button[type=submit]").click()
+            WebDriverWait(self.driver, 10).until(lambda d: "#result" in d.current_url)
+            self.assertTrue(self.driver.find_element("css selector", "[data-results]").is_displayed())
+            self.assertEqual(len(self.driver.find_elements("css selector", "[data-analysis] [data-step]")), 1)
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+
+    def test_konami_by_keyboard_toasts_and_drops_the_digit_without_a_reload_or_a_scroll(self):
+        secret = self.start()
+        self.driver.execute_script("window.samePage = true; document.activeElement && document.activeElement.blur()")
+        self.assertGreater(self.driver.execute_script("return document.documentElement.scrollHeight - innerHeight"),
+                           0, "the page could scroll (the footer is below)")
+        self.keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT,
+                   Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
+        toast = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-toast]"))
+        self.assertEqual(toast.get_attribute("role"), "status")
+        self.assertIn("Cheat unlocked", toast.text)
+        revealed = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-revealed]")).get_attribute("data-revealed")
+        position, digit = revealed.split(":")
+        self.assertEqual(secret[int(position) - 1], digit)
+        WebDriverWait(self.driver, 10).until(lambda d: self.cells()[int(position) - 1] == digit)
+        self.assertTrue(self.driver.execute_script("return window.samePage === true"), "no reload")
+        self.assertEqual(self.driver.execute_script("return window.scrollY"), 0, "the arrows did not scroll")
+
+    def test_nothing_blocks_vertical_panning(self):
+        script = """
+            return Array.from(document.querySelectorAll('*')).filter(e => {
+                const t = getComputedStyle(e).touchAction, r = e.getBoundingClientRect();
+                if (r.width === 0 || r.height === 0) return false;
+                return !(t === 'auto' || t === 'manipulation' || t.includes('pan-y'));
+            }).map(e => e.tagName + '.' + e.className + ' ' + getComputedStyle(e).touchAction);
+        """
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+        for path in ("/mastermind", "/mastermind/daily", "/namegame", "/", "/cheats"):
+            self.open(path)
+            self.assertEqual(self.driver.execute_script(script), [], path)
+
+    def test_accessibility_in_every_theme(self):
+        secret = self.start()
+        self.tap(wrong_guesses(secret)[0])
+        self.wait_rows(1)
+        for theme in ("light", "dark", "contrast", "crt"):
+            self.driver.add_cookie({"name": "arcade_theme", "value": theme, "path": "/"})
+            for path in ("/mastermind", "/mastermind/daily", "/mastermind/archive", "/cheats"):
+                self.open(path)
+                self.assertEqual(self.axe_violations(), [], f"{path} in {theme}")
+        self.open("/mastermind")
+        self.tap(secret)
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "dialog[open]"))
+        for theme in ("light", "dark", "contrast", "crt"):
+            self.driver.add_cookie({"name": "arcade_theme", "value": theme, "path": "/"})
+            self.open("/mastermind")
+            WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "dialog[open]"))
+            self.assertEqual(self.axe_violations(), [], f"the results dialog in {theme}")
+
+
+class MastermindBoardScreenshots(MastermindBoard):
+    """The screens the issue asks to look at, at 360x740 and 1280x900, light and dark, scripts on and off."""
+
+    def wait_dialog(self):
+        if self.driver.execute_script("return document.documentElement.classList.contains('js')"):
+            WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "dialog[open]"))
+
+    def test_screenshots(self):
+        secret = self.start()
+        for n, guess in enumerate(wrong_guesses(secret)[:4]):
+            self.tap(guess)
+            self.wait_rows(n + 1)
+        self.screenshots("board-midgame", "/mastermind")
+        self.open("/mastermind")
+        self.tap(secret)
+        self.wait_dialog()
+        self.screenshots("board-results", "/mastermind", self.wait_dialog)
+
+        def analysis():
+            self.wait_dialog()
+            self.driver.execute_script("document.querySelector('[data-analysis]').scrollIntoView()")
+        self.screenshots("board-analysis", "/mastermind", analysis)
+        self.open("/mastermind/daily")
+        self.tap("0123")
+        self.wait_rows(1)
+        if not self.board().get_attribute("data-outcome"):
+            self.tap(secret_of(int(self.board().get_attribute("data-game"))))
+        self.wait_dialog()
+        self.screenshots("board-daily-result", "/mastermind/daily", self.wait_dialog)
+        # A game in play again, for the unlock toast (the digit it reveals drops into the row).
+        self.open("/mastermind")
+        self.assertEqual(self.post("/mastermind/new"), 200)
+
+        def konami():
+            if not self.driver.execute_script("return document.documentElement.classList.contains('js')"):
+                return
+            self.driver.execute_script("document.activeElement && document.activeElement.blur()")
+            self.keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT,
+                       Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
+            WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-toast]"))
+        self.screenshots("board-toast", "/mastermind", konami)
+
+
+if __name__ == "__main__":
+    unittest.main()
