@@ -87,7 +87,7 @@ extension Constants {
         /// Why `value` may not be `key`, naming the range; nil when it may.
         public func refusal(_ key: String, _ value: PropertyListValue) -> String? {
             guard !isOpen else { return nil }
-            guard let rule = rules[key] else { return "'\(key)' has no declared range" }
+            guard let rule = rules[key] else { return "a declared constant (none is declared for '\(key)')" }
             guard rule.form.allows(value, hosts: hosts, plain: plainHTTP) else {
                 return rule.form.describe(hosts: hosts)
             }

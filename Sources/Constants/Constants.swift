@@ -64,11 +64,6 @@ public final class Constants: Sendable {
                 throw Error("\(source[key] ?? directory): '\(key)' must be \(range) (it is \(Self.show(value)))")
             }
         }
-        if !schema.isOpen {
-            for key in schema.rules.keys.sorted() where merged[key] == nil {
-                throw Error("\(directory)/Constants.plist: '\(key)' is missing")
-            }
-        }
         if let problem = schema.across({ merged[$0] }) { throw Error("\(directory): \(problem)") }
         return Constants(base: merged, schema: schema)
     }
@@ -104,15 +99,15 @@ public final class Constants: Sendable {
     }
 
     /// Why a hotfix would be refused (naming the allowed range), or nil.
+    /// Removing a hotfix is never refused (it must always be possible to go back; readers keep their own bounds).
     public func refusal(_ key: String, _ value: PropertyListValue?) -> String? {
-        if let value {
-            if let original = base[key], original.typeName != value.typeName {
-                return "'\(key)' is a \(original.typeName); a \(value.typeName) cannot replace it"
-            }
-            if let range = schema.refusal(key, value) { return range }
+        guard let value else { return nil }
+        if let original = base[key], original.typeName != value.typeName {
+            return "'\(key)' is a \(original.typeName); a \(value.typeName) cannot replace it"
         }
+        if let range = schema.refusal(key, value) { return range }
         let current = hotfixes.withLock { $0 }
-        return schema.across { $0 == key ? (value ?? base[key]) : (current[$0] ?? base[$0]) }
+        return schema.across { $0 == key ? value : (current[$0] ?? base[$0]) }
     }
 
     /// Sets or removes a live override; refuses a change of type or a value out of range.

@@ -22,6 +22,7 @@ enum SiteConstants {
             "namegame.timedSeconds": .init(.integer(5...3600), forApps: true),
             "namegame.profiles": .init(.text(maxBytes: 1024), forApps: false),
             "cheats.maxGap": .init(.real(0.1...10), forApps: true),
+            "cheats.file": .init(.text(maxBytes: 1024), forApps: false),
         ]
         return Constants.Schema(rules: rules, hosts: randomHosts) { value in
             guard case .integer(let length) = value("mastermind.codeLength"),
