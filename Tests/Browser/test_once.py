@@ -17,7 +17,8 @@ class Tutorial(BrowserTest):
             lambda d: d.find_element("css selector", "html").get_attribute("data-tutorial-dismissed"))
         self.driver.refresh()
         self.assertFalse(self.driver.find_elements("css selector", "dialog[open]"), "closed once, gone for good")
-        # The help stays a click away, in the same kind of dialog.
+        # The help stays a click away (in the board's Game menu), in the same kind of dialog.
+        self.driver.find_element("css selector", ".mm-menu summary").click()
         self.driver.find_element("css selector", "a[data-help-link]").click()
         help_dialog = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "dialog[open]"))
         self.assertIn("round peg", help_dialog.text)
