@@ -59,7 +59,7 @@ struct HomeController: Sendable {
         let stats = try mastermind.dailyStats(player: visitor.playerID)
         let seconds = 86_400 - Int(mastermind.clock()) % 86_400
         return [
-            "title": .string(t.string("mastermind.daily.title", [.int(today)])),
+            "title": .string(MastermindController.dailyTitle(today, t)),
             "state": .string(
                 t.string(outcome == .won ? "home.daily.won" : outcome == .lost ? "home.daily.lost" : "home.daily.open")),
             "outcome": .string(outcome.rawValue),

@@ -224,7 +224,7 @@ struct MastermindController: Sendable {
                 once, visitor, game: "mastermind", back: "/mastermind",
                 t: pages.localizer.strings(for: visitor.language))) ?? .null
         let title =
-            record.daily.map { t.string("mastermind.daily.title", [.int($0 + 1)]) } ?? t.string("mastermind.title")
+            record.daily.map { Self.dailyTitle($0, t) } ?? t.string("mastermind.title")
         return pages.render(
             "mastermind", status: status, title: title, for: visitor,
             path: "/mastermind", section: "mastermind",
@@ -339,6 +339,11 @@ struct MastermindController: Sendable {
             })
     }
 
+    /// A daily's name as players read it: days are stored from 0 (the site's first day), shown from #1.
+    static func dailyTitle(_ day: Int, _ t: LanguageStrings) -> String {
+        t.string("mastermind.daily.title", [.int(day + 1)])
+    }
+
     /// What a player can paste anywhere: the game, N/10 (X/10 for a loss, `*` in hard mode), then each row's
     /// pegs in their stored order. No digit of any guess or of the code.
     func shareText(_ record: MastermindStore.Record, t: LanguageStrings, link: String = "") -> String {
@@ -445,7 +450,7 @@ struct MastermindController: Sendable {
             let outcome = outcomes[day] ?? "none"
             return .object([
                 "number": .int(day), "href": .string("/mastermind/daily/\(day)"), "outcome": .string(outcome),
-                "label": .string(t.string("mastermind.daily.title", [.int(day + 1)])),
+                "label": .string(Self.dailyTitle(day, t)),
                 "status": .string(t.string("mastermind.archive.\(outcome)")),
             ])
         }

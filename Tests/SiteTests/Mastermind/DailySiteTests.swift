@@ -36,6 +36,9 @@ struct DailySiteTests {
         let board = try ann.get("/mastermind/daily").text
         #expect(Player.attribute("data-daily", in: board) == "0" && Player.attribute("data-game", in: board) == "0")
         #expect(board.contains("Daily #1") && board.contains("One code for everyone today; one game each."))
+        let home = try ann.get("/").text
+        #expect(
+            home.contains("Daily #1") && !home.contains("Daily #0"), "the home page names the daily as its board does")
         try bob.get("/mastermind/daily")
         for player in [ann, bob] {
             #expect(
