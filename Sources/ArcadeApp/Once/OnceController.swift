@@ -79,14 +79,14 @@ struct OnceController: Sendable {
         return text
     }
 
-    /// The banners and cards for a page. The what's-new note is marked as
-    /// seen here, so it appears once per version.
+    /// The banners and cards for a page (from `snapshot`, when the page has read the player's record already). The
+    /// what's-new note is marked as seen here, so it appears once per version.
     static func banners(
-        _ store: OnceStore, _ visitor: Visitor, game: String?, back: String, t: LanguageStrings,
-        whatsNew: Bool = false
+        _ store: OnceStore, _ visitor: Visitor, snapshot known: OnceStore.Snapshot? = nil, game: String?, back: String,
+        t: LanguageStrings, whatsNew: Bool = false
     ) throws -> TemplateValue {
         var showWhatsNew = false
-        let snapshot = try store.perform(visitor)
+        let snapshot = try known ?? store.perform(visitor)
         if whatsNew && snapshot.sawEarlierVersion && !snapshot.once.beenDone(SiteTasks.whatsNew, scope: .version) {
             showWhatsNew = true
             // A page view may be on an event loop: the mark is queued, not waited for.
