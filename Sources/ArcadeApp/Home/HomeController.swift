@@ -47,8 +47,8 @@ struct HomeController: Sendable {
         let snapshot = try once.perform(visitor)
         let found = cheats.entries.map { snapshot.once.beenDone(SiteTasks.cheat($0.code.name)) }
         let summary = try summaries.summary(
-            player: visitor.playerID, day: mastermind.today, language: visitor.language, strings: pages.versions(),
-            found: found
+            player: visitor.playerID, isNew: visitor.isNew, day: mastermind.today, language: visitor.language,
+            strings: pages.versions(), found: found
         ) { now in try summarize(visitor, found: found, t, now) }
         // After every read: on PostgreSQL a read on the loop runs the page again on the pool, and the banners may
         // queue a write (the what's-new note seen).
@@ -74,27 +74,18 @@ struct HomeController: Sendable {
     ) throws -> HomeSummaries.Summary {
         let today = mastermind.today
         let player = visitor.playerID
-        let outcome = try mastermind.daily(player: player, today)?.game.outcome ?? .playing
-        let streak = try mastermind.dailyStats(player: player).currentStreak
-        let cards = try nameGame.cards(player: player)
-        let review: TemplateValue
-        if cards.isEmpty {
-            review = ["start": .string(t.string("home.review.start"))]
-        } else {
-            let due = NameGameController.mastery(nameGame, people: people.directory.people, cards: cards).due
-            review = ["count": .int(due), "line": .string(t.string("home.review", [.int(due)]))]
-        }
-        let items: [TemplateValue] = zip(cheats.entries, found).map { entry, found in
-            let name = entry.code.name
-            guard found else { return ["found": false, "label": .string(t.string("home.cheats.unknown"))] }
-            return ["found": true, "slug": .string(name), "label": .string(t.string("cheats.name.\(name)"))]
-        }
-        let count = found.count { $0 }
+        // A newcomer has played nothing yet: nothing to look up.
+        let outcome = visitor.isNew ? .playing : try mastermind.daily(player: player, today)?.game.outcome ?? .playing
+        let streak = visitor.isNew ? 0 : try mastermind.dailyStats(player: player).currentStreak
+        let cards = visitor.isNew ? [:] : try nameGame.cards(player: player)
+        let due =
+            cards.isEmpty
+            ? nil : NameGameController.mastery(nameGame, people: people.directory.people, cards: cards).due
         let language = visitor.language
-        return HomeSummaries.Summary(
-            day: today, language: language, strings: pages.versions(), computed: now, found: found,
-            outcome: outcome.rawValue,
-            daily: try pages.html(
+        let strings = pages.versions()
+        let key = "\(language)|\(strings)|"
+        let daily = try summaries.panel(key + "daily|\(today)|\(outcome.rawValue)|\(streak)") {
+            try pages.html(
                 "home-daily", language: language,
                 data: [
                     "title": .string(MastermindController.dailyTitle(today, t)),
@@ -104,16 +95,34 @@ struct HomeController: Sendable {
                                 ? "home.daily.won" : outcome == .lost ? "home.daily.lost" : "home.daily.open"
                         )),
                     "streak": .string(t.string("home.daily.streak", [.int(streak)])), "streakCount": .int(streak),
-                ]),
-            review: try pages.html("home-review", language: language, data: ["review": review]),
-            cabinet: try pages.html(
+                ])
+        }
+        let review = try summaries.panel(key + "review|\(due ?? -1)") {
+            let line: TemplateValue =
+                if let due { ["count": .int(due), "line": .string(t.string("home.review", [.int(due)]))] } else {
+                    ["start": .string(t.string("home.review.start"))]
+                }
+            return try pages.html("home-review", language: language, data: ["review": line])
+        }
+        let cabinet = try summaries.panel(key + "cabinet|" + String(found.map { $0 ? "1" : "0" })) {
+            let items: [TemplateValue] = zip(cheats.entries, found).map { entry, found in
+                let name = entry.code.name
+                guard found else { return ["found": false, "label": .string(t.string("home.cheats.unknown"))] }
+                return ["found": true, "slug": .string(name), "label": .string(t.string("cheats.name.\(name)"))]
+            }
+            let count = found.count { $0 }
+            return try pages.html(
                 "home-cabinet", language: language,
                 data: [
                     "cabinet": [
                         "items": .list(items), "found": .int(count),
                         "count": .string(t.string("cheats.count", [.int(count), .int(cheats.entries.count)])),
                     ]
-                ]))
+                ])
+        }
+        return HomeSummaries.Summary(
+            day: today, language: language, strings: strings, computed: now, found: found, outcome: outcome.rawValue,
+            daily: daily, review: review, cabinet: cabinet)
     }
 
     /// Seconds as h:mm:ss, what the countdown shows before its script ticks (and without one).

@@ -17,22 +17,27 @@ final class HomeSummaries: Sendable {
         let found: [Bool]
         /// How today's daily went (`won`, `lost` or `playing`).
         let outcome: String
-        /// The panels, rendered: today's daily (without its countdown), the review line and the cheat cabinet.
+        /// The panels, rendered: today's daily (without its countdown), the review line and the cheat cabinet. Each
+        /// is shared by every player who sees the same (see `panel`), so a summary costs a player a few words.
         let daily, review, cabinet: String
     }
 
     static let lifetime = 10.0
     private let cache = BoundedCache<String, Summary>(limit: 20_000)
+    /// Rendered panels by what they show (language, strings, and the player's figures): few differ.
+    private let panels = BoundedCache<String, String>(limit: 2_000)
     private let clock: @Sendable () -> Double
 
     init(clock: @escaping @Sendable () -> Double) { self.clock = clock }
 
     /// The player's summary, made by `make` (given the time) when none is fresh for this day, language, strings
-    /// and cheats found.
+    /// and cheats found. A newcomer's is not kept: it is everyone's first one, made from shared panels.
     func summary(
-        player: String, day: Int, language: String, strings: Int, found: [Bool], _ make: (Double) throws -> Summary
+        player: String, isNew: Bool, day: Int, language: String, strings: Int, found: [Bool],
+        _ make: (Double) throws -> Summary
     ) rethrows -> Summary {
         let now = clock()
+        if isNew { return try make(now) }
         if let known = cache[player], known.day == day, known.language == language, known.strings == strings,
             known.found == found, now - known.computed < Self.lifetime, now >= known.computed
         {
@@ -44,6 +49,14 @@ final class HomeSummaries: Sendable {
     }
 
     func forget(_ player: String) { cache[player] = nil }
+
+    /// The panel `key` names, rendered by `render` the first time.
+    func panel(_ key: String, _ render: () throws -> String) rethrows -> String {
+        if let known = panels[key] { return known }
+        let made = try render()
+        panels[key] = made
+        return made
+    }
 }
 
 /// Forgets the acting player's home summary before and after the action, so the home page they go back to shows
