@@ -110,12 +110,24 @@ class MastermindBoard(BrowserTest):
             self.assertLessEqual(box["right"], g["width"] + 0.5, f"{where}: {name} {g}")
         return g
 
-    def play_a_whole_game(self, width, height, touch, by_tap):
+    def win_a_game(self):
+        """Wins a game at once (the first win asks the player to try the Name Game) and starts the next one."""
+        self.tap(self.start())
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+        self.assertEqual(self.post("/mastermind/new"), 200)
+
+    def play_a_whole_game(self, width, height, touch, by_tap, banner=None):
+        """Plays ten guesses, the last one right, checking the board fits at every turn; with `banner`, a once-banner
+        (that selector) shows all along, in view too."""
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": width, "height": height, "deviceScaleFactor": 1, "mobile": touch})
         self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": touch, "maxTouchPoints": 1})
+        if banner:
+            self.win_a_game()
         secret = self.start()
         where = f"{width}x{height}"
+        if banner:
+            self.assert_in_view = self.assert_with_banner(banner, self.assert_in_view)
         self.assert_in_view(f"{where} before the first guess")
         guesses = wrong_guesses(secret)[:9] + [secret]
         for n, guess in enumerate(guesses):
@@ -133,6 +145,24 @@ class MastermindBoard(BrowserTest):
         WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("css selector", "dialog[open] [data-close-results]")).click()
         self.assert_in_view(f"{where} after the game")
+
+    def assert_with_banner(self, banner, check):
+        def both(where):
+            element = self.driver.find_element("css selector", banner)
+            g = check(where)
+            box = self.driver.execute_script("const r = arguments[0].getBoundingClientRect();"
+                                             "return {top: r.top, bottom: r.bottom, height: r.height}", element)
+            self.assertTrue(element.is_displayed(), f"{where}: the banner shows")
+            self.assertGreaterEqual(box["top"], 0, f"{where}: the banner is in view {box}")
+            self.assertLessEqual(box["bottom"], g["height"] + 0.5, f"{where}: the banner is in view {box}")
+            return g
+        return both
+
+    def test_every_turn_fits_a_phone_under_a_once_banner(self):
+        self.play_a_whole_game(360, 740, touch=True, by_tap=True, banner="[data-once='namegame.try']")
+
+    def test_every_turn_fits_a_desktop_under_a_once_banner(self):
+        self.play_a_whole_game(1280, 900, touch=False, by_tap=False, banner="[data-once='namegame.try']")
 
     def test_every_turn_fits_a_phone(self):
         self.play_a_whole_game(360, 740, touch=True, by_tap=True)

@@ -96,6 +96,8 @@ struct OnceController: Sendable {
         var context: TemplateFields = [
             "whatsNew": .bool(showWhatsNew), "version": .string(store.siteVersion),
             "reminder": .bool(once.needToDo(SiteTasks.tryNameGame) && game != "namegame"), "back": .string(back),
+            // A game's page keeps its screen for the board: there a reminder is a one-line strip.
+            "compact": .bool(game != nil),
         ]
         if let game, SiteTasks.showsTutorial(once, game: game) {
             context["tutorial"] = .object([
