@@ -63,6 +63,9 @@ GEOMETRY_JS = """
 
 
 class MastermindBoard(BrowserTest):
+    KONAMI = [Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT, Keys.ARROW_RIGHT,
+              Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"]
+
     def board(self):
         return self.driver.find_element("css selector", "#board")
 
@@ -322,6 +325,41 @@ class MastermindBoard(BrowserTest):
         WebDriverWait(self.driver, 10).until(lambda d: self.cells()[int(position) - 1] == digit)
         self.assertTrue(self.driver.execute_script("return window.samePage === true"), "no reload")
         self.assertEqual(self.driver.execute_script("return window.scrollY"), 0, "the arrows did not scroll")
+
+    def test_after_a_konami_reveal_a_full_code_typed_is_the_guess_played(self):
+        secret = self.start()
+        self.driver.execute_script("document.activeElement && document.activeElement.blur()")
+        self.keys(self.KONAMI)
+        revealed = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-revealed]")).get_attribute("data-revealed")
+        position, digit = int(revealed.split(":")[0]) - 1, revealed.split(":")[1]
+        WebDriverWait(self.driver, 10).until(lambda d: self.cells()[position] == digit)
+        # A guess whose digit at the revealed place differs from it: the player's own digits, every one of them.
+        guess = next(g for g in wrong_guesses(secret) if g[position] != digit)
+        self.keys(guess)
+        self.assertEqual(self.cells(), list(guess), "four digits typed fill the four cells")
+        self.keys(Keys.ENTER)
+        self.wait_rows(1)
+        self.assertEqual(self.driver.find_element("css selector", "#row-1").get_attribute("data-guess"), guess)
+        self.assertEqual(self.driver.find_elements("css selector", "[data-error]"), [])
+        # The revealed digit shows again in the next row; typed over, it gives way as well, with the keypad.
+        WebDriverWait(self.driver, 10).until(lambda d: self.cells()[position] == digit)
+        other = next(g for g in wrong_guesses(secret)[1:] if g[position] != digit and g != guess)
+        self.tap(other)
+        self.wait_rows(2)
+        self.assertEqual(self.driver.find_element("css selector", "#row-2").get_attribute("data-guess"), other)
+        # With the last place revealed, three digits typed and Enter play what the row shows: them and the reveal.
+        with sqlite3.connect(DATABASE) as db:
+            db.execute("UPDATE mastermind_games SET revealed = 3 WHERE id = ?", (int(self.board().get_attribute("data-game")),))
+        self.open("/mastermind")
+        self.keys(other[:3])
+        self.assertEqual(self.cells(), list(other[:3] + secret[3]))
+        self.keys(Keys.BACKSPACE)
+        self.assertEqual(self.cells(), list(other[:2]) + ["", secret[3]], "Backspace takes a typed digit, not the reveal")
+        self.keys(other[2] + Keys.ENTER)
+        self.wait_rows(3)
+        self.assertEqual(self.driver.find_element("css selector", "#row-3").get_attribute("data-guess"),
+                         other[:3] + secret[3])
 
     def test_nothing_blocks_vertical_panning(self):
         script = """
