@@ -36,6 +36,8 @@ struct OnceController: Sendable {
                 "game": .string(game), "title": .string(title),
                 "text": .string(t.string("once.tutorial.\(game).text")),
                 "back": .string("/\(game)" + (game == "namegame" ? mode : "")),
+                // Mastermind's help shows what each peg means with example rows.
+                "examples": .bool(game == "mastermind"),
             ])
     }
 
@@ -102,7 +104,7 @@ struct OnceController: Sendable {
         if let game, SiteTasks.showsTutorial(once, game: game) {
             context["tutorial"] = .object([
                 "task": .string(SiteTasks.tutorial(game)), "title": .string(t.string("once.tutorial.\(game).title")),
-                "text": .string(t.string("once.tutorial.\(game).text")),
+                "text": .string(t.string("once.tutorial.\(game).text")), "examples": .bool(game == "mastermind"),
             ])
         }
         return .object(context)
