@@ -400,6 +400,12 @@ class MastermindBoardScreenshots(MastermindBoard):
         if self.driver.execute_script("return document.documentElement.classList.contains('js')"):
             WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "dialog[open]"))
 
+    def test_screenshots_under_the_name_game_reminder(self):
+        self.win_a_game()
+        self.tap(wrong_guesses(self.start())[0])
+        self.wait_rows(1)
+        self.screenshots("board-reminder", "/mastermind")
+
     def test_screenshots(self):
         secret = self.start()
         for n, guess in enumerate(wrong_guesses(secret)[:4]):

@@ -75,6 +75,14 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         for width, height in ((390, 844), (768, 1024)):
             self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
                 "width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+            # A new player's first learn round introduces someone: the card and its button fit too.
+            self.driver.delete_all_cookies()
+            self.open("/namegame/learn")
+            if self.driver.find_elements("css selector", "[data-start]"):
+                self.navigate(lambda: self.driver.find_element("css selector", "button[data-next]").click())
+            self.assertTrue(self.in_view("[data-intro] img") and self.in_view("[data-meet]"), f"intro at {width}")
+            self.assertEqual(self.driver.execute_script("return scrollY"), 0)
+            self.assertLessEqual(self.driver.execute_script("return document.documentElement.scrollWidth"), width)
             for mode in ("normal", "reverse", "team", "timed", "learn"):
                 round_id, answer = self.fresh_round(mode)
                 self.assert_round_fits(f"{mode} at {width}x{height}")
