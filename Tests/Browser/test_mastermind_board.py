@@ -114,9 +114,18 @@ class MastermindBoard(BrowserTest):
         return g
 
     def win_a_game(self):
-        """Wins a game at once (the first win asks the player to try the Name Game) and starts the next one."""
+        """Wins a game at once and starts the next one. The first win invites the player to the Name Game in its
+        results, and only there while they show (no banner above the board besides)."""
         self.tap(self.start())
         WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+        dialog = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        invite = dialog.find_element("css selector", "[data-try-namegame] a")
+        self.assertTrue(invite.is_displayed())
+        self.assertTrue(invite.get_attribute("href").endswith("/namegame"))
+        self.open("/mastermind")
+        self.assertTrue(self.driver.find_elements("css selector", "[data-results] [data-try-namegame]"))
+        self.assertEqual(self.driver.find_elements("css selector", "[data-once='namegame.try']"), [])
         self.assertEqual(self.post("/mastermind/new"), 200)
 
     def play_a_whole_game(self, width, height, touch, by_tap, banner=None):
@@ -166,6 +175,25 @@ class MastermindBoard(BrowserTest):
 
     def test_every_turn_fits_a_desktop_under_a_once_banner(self):
         self.play_a_whole_game(1280, 900, touch=False, by_tap=False, banner="[data-once='namegame.try']")
+
+    def test_the_reminder_strip_is_accessible_in_every_theme_and_dismissed_without_scripts(self):
+        self.win_a_game()
+        self.start()
+        for theme in ("light", "dark", "contrast", "crt"):
+            self.driver.add_cookie({"name": "arcade_theme", "value": theme, "path": "/"})
+            self.open("/mastermind")
+            self.assertEqual(self.axe_violations(), [], f"/mastermind with the reminder in {theme}")
+        close = self.driver.find_element("css selector", "[data-once='namegame.try'] button[type=submit]")
+        self.assertEqual(close.accessible_name, "Dismiss")
+        self.assertGreaterEqual(min(close.size["width"], close.size["height"]), 44, "a thumb's target")
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+        try:
+            self.open("/mastermind")
+            self.click_and_wait("[data-once='namegame.try'] button[type=submit]")
+            self.assertEqual(self.driver.find_elements("css selector", "[data-once='namegame.try']"), [])
+            self.assertTrue(self.driver.current_url.endswith("/mastermind"))
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
 
     def test_every_turn_fits_a_phone(self):
         self.play_a_whole_game(360, 740, touch=True, by_tap=True)
@@ -401,7 +429,10 @@ class MastermindBoardScreenshots(MastermindBoard):
             WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "dialog[open]"))
 
     def test_screenshots_under_the_name_game_reminder(self):
-        self.win_a_game()
+        self.tap(self.start())
+        self.wait_dialog()
+        self.screenshots("board-results-invite", "/mastermind", self.wait_dialog)
+        self.assertEqual(self.post("/mastermind/new"), 200)
         self.tap(wrong_guesses(self.start())[0])
         self.wait_rows(1)
         self.screenshots("board-reminder", "/mastermind")
