@@ -36,6 +36,8 @@ struct OnceController: Sendable {
                 "game": .string(game), "title": .string(title),
                 "text": .string(t.string("once.tutorial.\(game).text")),
                 "back": .string("/\(game)" + (game == "namegame" ? mode : "")),
+                // Mastermind's help shows what each peg means with example rows.
+                "examples": .bool(game == "mastermind"),
             ])
     }
 
@@ -96,11 +98,13 @@ struct OnceController: Sendable {
         var context: TemplateFields = [
             "whatsNew": .bool(showWhatsNew), "version": .string(store.siteVersion),
             "reminder": .bool(once.needToDo(SiteTasks.tryNameGame) && game != "namegame"), "back": .string(back),
+            // A game's page keeps its screen for the board: there a reminder is a one-line strip.
+            "compact": .bool(game != nil),
         ]
         if let game, SiteTasks.showsTutorial(once, game: game) {
             context["tutorial"] = .object([
                 "task": .string(SiteTasks.tutorial(game)), "title": .string(t.string("once.tutorial.\(game).title")),
-                "text": .string(t.string("once.tutorial.\(game).text")),
+                "text": .string(t.string("once.tutorial.\(game).text")), "examples": .bool(game == "mastermind"),
             ])
         }
         return .object(context)
