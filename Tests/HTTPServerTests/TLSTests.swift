@@ -205,9 +205,9 @@ struct TLSTests {
         defer { server.stop() }
         let result = python(
             """
-            session, ids = None, []
+            tls13, session, ids = context(), None, []
             for i in range(4):
-                s = connect(session=session)
+                s = connect(tls13, session=session)
                 s.sendall(b"GET /hello HTTP/1.1\\r\\nHost: t\\r\\n\\r\\n"); read_response(s)
                 assert s.version() == "TLSv1.3" and s.session_reused == (i > 0), (i, s.session_reused)
                 session = s.session
