@@ -44,7 +44,7 @@ int csys_epoll_wait(int epfd, uint32_t *events, uint64_t *data, int max, int tim
 }
 
 int csys_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
-int csys_semaphore(void) { return eventfd(0, EFD_SEMAPHORE | EFD_CLOEXEC); }
+int csys_eventfd_blocking(void) { return eventfd(0, EFD_CLOEXEC); }
 int csys_eventfd_signal(int fd) { uint64_t one = 1; return (int)write(fd, &one, sizeof one); }
 int csys_eventfd_drain(int fd) { uint64_t v; return (int)read(fd, &v, sizeof v); }
 

@@ -7,58 +7,70 @@ import Glibc
 #endif
 
 /// A fixed set of threads for work that may block (an outbound HTTP call, a
-/// slow query). Jobs wait in a queue; a semaphore eventfd wakes one thread per job.
+/// slow query). Jobs wait in a queue. A thread that finishes a job takes the next one without sleeping; a
+/// submission wakes one sleeping thread, through that thread's own eventfd: one eventfd shared by all of them
+/// would wake every sleeper on each write (dozens of context switches for a page).
 final class BlockingPool: Sendable {
     private enum Job { case run(@Sendable () -> Void), stop }
-    private let jobs = Mutex<[Job]>([])
-    private let semaphore: Int32
+    private struct State {
+        var jobs: [Job] = []
+        /// Threads asleep (or about to be) on their eventfd, by index; none is woken twice.
+        var sleeping: [Int] = []
+    }
+    private let state = Mutex(State())
+    private let wakers: [Int32]
     private let threads: Mutex<[OSThread]> = Mutex([])
-    private let count: Int
     /// Jobs submitted and not yet started (for metrics).
     let queued = Atomic<Int>(0)
 
     init(threads count: Int) {
-        self.count = max(1, count)
-        semaphore = csys_semaphore()
-        precondition(semaphore >= 0, "eventfd failed")
+        wakers = (0..<max(1, count)).map { _ in csys_eventfd_blocking() }
+        precondition(wakers.allSatisfy { $0 >= 0 }, "eventfd failed")
         var started: [OSThread] = []
-        for _ in 0..<self.count {
-            started.append(OSThread { [self] in self.work() })
+        for index in wakers.indices {
+            started.append(OSThread { [self] in self.work(index) })
         }
         threads.withLock { $0 = started }
     }
 
     func submit(_ job: @escaping @Sendable () -> Void) {
         queued.add(1, ordering: .relaxed)
-        jobs.withLock { $0.append(.run(job)) }
-        post(1)
+        enqueue([.run(job)])
     }
 
     /// Lets queued jobs finish, then stops every thread.
     func shutdown() {
-        jobs.withLock { q in for _ in 0..<count { q.append(.stop) } }
-        post(count)
+        enqueue(Array(repeating: .stop, count: wakers.count))
         threads.withLock { all in
             for thread in all { thread.join() }
             all = []
         }
-        close(semaphore)
+        for fd in wakers { close(fd) }
     }
 
-    private func post(_ n: Int) {
-        var value = UInt64(n)
-        _ = withUnsafeBytes(of: &value) { write(semaphore, $0.baseAddress, 8) }
+    private func enqueue(_ added: [Job]) {
+        let woken = state.withLock { state in
+            state.jobs.append(contentsOf: added)
+            let count = min(added.count, state.sleeping.count)
+            defer { state.sleeping.removeLast(count) }
+            return Array(state.sleeping.suffix(count))
+        }
+        for index in woken { _ = csys_eventfd_signal(wakers[index]) }
     }
 
-    private func work() {
+    private func work(_ index: Int) {
         while true {
-            var token: UInt64 = 0
-            let got = withUnsafeMutableBytes(of: &token) { read(semaphore, $0.baseAddress, 8) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                return
+            let job: Job? = state.withLock { state in
+                if state.jobs.isEmpty {
+                    state.sleeping.append(index)
+                    return nil
+                }
+                return state.jobs.removeFirst()
             }
-            let job = jobs.withLock { $0.isEmpty ? Job.stop : $0.removeFirst() }
+            guard let job else {
+                while csys_eventfd_drain(wakers[index]) < 0 && errno == EINTR {}
+                continue
+            }
             guard case .run(let body) = job else { return }
             queued.subtract(1, ordering: .relaxed)
             body()

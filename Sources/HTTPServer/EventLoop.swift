@@ -115,8 +115,13 @@ final class EventLoop: @unchecked Sendable {
 
     /// Called from any thread.
     func post(_ message: Message) {
-        inbox.withLock { $0.append(message) }
-        _ = csys_eventfd_signal(wake)
+        // One signal per batch: the loop drains the eventfd before it takes the inbox, so a message added to a
+        // non-empty inbox is taken with the ones that already signalled.
+        let first = inbox.withLock { box in
+            box.append(message)
+            return box.count == 1
+        }
+        if first { _ = csys_eventfd_signal(wake) }
     }
 
     func run() {

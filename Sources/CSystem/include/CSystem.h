@@ -19,8 +19,8 @@ extern const uint32_t CSYS_EPOLLIN, CSYS_EPOLLOUT, CSYS_EPOLLRDHUP, CSYS_EPOLLHU
     CSYS_EPOLLERR, CSYS_EPOLLET, CSYS_EPOLLEXCLUSIVE;
 
 int csys_eventfd(void);
-// A blocking counting semaphore: each read takes one.
-int csys_semaphore(void);
+// An eventfd whose read blocks until a signal (a thread's own wake-up).
+int csys_eventfd_blocking(void);
 int csys_eventfd_signal(int fd);
 int csys_eventfd_drain(int fd);
 
