@@ -64,6 +64,8 @@ def seed(path, players, actions):
     db.executemany("INSERT OR IGNORE INTO once_marks (player, task, at_ms, times) VALUES (?,?,?,1)",
                    ((random.choice(ids), random.choice(["cheat.konami", "cheat.retro", "cheat.crt", "whatsnew"]),
                      random.randint(start, now) * 1000) for _ in range(max(0, marks))))
+    # The run that made the schema stored its closed days, empty then: these rows are history it never saw.
+    db.execute("DELETE FROM insights_days")
     db.commit()
     total = len(game_rows) + len(guess_rows) + len(round_rows) + max(0, marks)
     print(f"seeded {players} players and {total} actions")
