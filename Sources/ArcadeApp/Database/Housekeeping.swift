@@ -11,7 +11,7 @@ import Glibc
 /// not wait for it): scheduled backups into `--backup-dir`, the newest `--backup-keep` kept, and once a day the
 /// players inactive for `--forget-after` days who never finished anything are deleted, in small batches that each
 /// hold the writer briefly; and each closed day of the admin's insights is summed once. On PostgreSQL only the
-/// leading instance does any of these.
+/// leading instance does any of these. Every instance sums today's hours of the insights for its own page.
 final class Housekeeping: Sendable {
     /// The last scheduled backup, for the admin dashboard: kept in the database, so every instance shows the one
     /// the leader took.
@@ -53,6 +53,7 @@ final class Housekeeping: Sendable {
         let nextBackup = Mutex(newest == 0 ? Int(clock()) : newest + every)
         let nextPrune = Mutex(Int(clock()))
         let nextRollup = Mutex(Int.min)
+        let nextHour = Mutex(Int.min)
         let started = OSThread { [self, folder] in
             while !stopping.load(ordering: .acquiring) {
                 let now = Int(clock())
@@ -63,6 +64,10 @@ final class Housekeeping: Sendable {
                 // One closed day of the insights a turn; once none is left, look again in a minute.
                 if now >= nextRollup.withLock({ $0 }) && leadership.held() && !insights.rollUpNextDay(now: now) {
                     nextRollup.withLock { $0 = now + 60 }
+                }
+                // Every instance sums today's hours for itself, one a turn, so its page sums only the last one live.
+                if now >= nextHour.withLock({ $0 }) && !insights.sumNextHour(now: now) {
+                    nextHour.withLock { $0 = now + 30 }
                 }
                 if forgetAfter > 0, now >= nextPrune.withLock({ $0 }) && leadership.held() {
                     nextPrune.withLock { $0 = now + 86_400 }

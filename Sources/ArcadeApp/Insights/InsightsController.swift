@@ -24,6 +24,50 @@ final class InsightsController: Sendable {
     /// The stored days last read and their rows: a stored day never changes, so they are read again only when the
     /// set of stored days in the window has.
     private let closed = Mutex<(days: [Int], entries: [InsightsRollups.Entry])>(([], []))
+    /// Today's hours already summed by this instance: the day, up to which second, and their numbers. The page sums
+    /// only the rest of the day live (the last hour or so).
+    private let today = Mutex<(day: Int, through: Int, summary: InsightsRollups.Summary)>((0, 0, .init()))
+    /// An hour is summed once it has been over this long (a miss would only last until the day is stored, which
+    /// sums the whole day again).
+    static let hourGrace = 60
+
+    /// Whether today's hours have been caught up with since start (said once in the log), and when this began.
+    private let caughtUp = Atomic<Bool>(false)
+    private let started = ContinuousClock.now
+
+    /// Up to which second today's hours are summed (tests wait for it).
+    var todaySummedThrough: Int { today.withLock { $0.through } }
+
+    /// Sums today's next hour that is over, on this instance (every instance keeps its own); false when there is
+    /// none (or on an error, logged). For the housekeeping thread: one hour a call.
+    func sumNextHour(now: Int) -> Bool {
+        let day = now / 86_400
+        let through = today.withLock { state in
+            if state.day != day { state = (day, day * 86_400, .init()) }
+            return state.through
+        }
+        let end = through + 3600
+        guard end + Self.hourGrace <= now, end <= (day + 1) * 86_400 else {
+            if !caughtUp.exchange(true, ordering: .relaxed) {
+                Log.info("insights: today summed up to \(Self.hourLabel(through)) in \(started.duration(to: .now))")
+            }
+            return false
+        }
+        do {
+            let hour = try InsightsRollups.summarize(day: day, from: through, to: end, pool.connection())
+            today.withLock { state in
+                guard state.day == day && state.through == through else { return }
+                state.through = end
+                state.summary.entries += hour.entries
+                state.summary.players.formUnion(hour.players)
+            }
+            return true
+        } catch {
+            Log.error("insights: \(error)")
+            return false
+        }
+    }
+
     /// Days summed since the window was last complete, and when the first of them began (for the log).
     private let backlog = Mutex<(days: Int, since: ContinuousClock.Instant?)>((0, nil))
 
@@ -94,9 +138,16 @@ final class InsightsController: Sendable {
             return cached.entries
         }
         let stored = Set(days)
-        for day in first...today where !stored.contains(day) {
+        for day in first..<today where !stored.contains(day) {
             entries += try InsightsRollups.summarize(day: day, db)
         }
+        // Today: the hours summed already, and the rest of the day live.
+        let (through, summed) = self.today.withLock { state in
+            state.day == today ? (state.through, state.summary) : (today * 86_400, .init())
+        }
+        let rest = try InsightsRollups.summarize(day: today, from: through, to: (today + 1) * 86_400, db)
+        let active = summed.players.union(rest.players).count
+        entries += summed.entries + rest.entries + [.init(day: today, metric: .active, item: "", n: active, m: 0)]
         var names: [String: String] = [:]
         for row in try db.query("SELECT id, first_name, last_name FROM people") {
             names[try row.decode("id")] = try row.decode("first_name", as: String.self) + " " + row.decode("last_name")

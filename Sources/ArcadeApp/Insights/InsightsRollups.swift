@@ -40,10 +40,24 @@ enum InsightsRollups {
     /// way to the database (from another instance, say).
     static let grace = 600
 
+    /// A stretch of one day: its numbers, and the players who started something (the one figure that does not add
+    /// up over stretches: a player active in two counts once).
+    struct Summary: Sendable {
+        var entries: [Entry] = []
+        var players: Set<String> = []
+    }
+
     /// One day's numbers, each from a range of an index on a time column.
     static func summarize(day: Int, _ db: Database) throws -> [Entry] {
-        let seconds: [SQLValue] = [.integer(Int64(day) * 86_400), .integer(Int64(day + 1) * 86_400)]
-        let ms: [SQLValue] = [.integer(Int64(day) * 86_400_000), .integer(Int64(day + 1) * 86_400_000)]
+        let summary = try summarize(day: day, from: day * 86_400, to: (day + 1) * 86_400, db)
+        let active = summary.players.count
+        return summary.entries + (active > 0 ? [Entry(day: day, metric: .active, item: "", n: active, m: 0)] : [])
+    }
+
+    /// The numbers of the seconds from `start` to `end` (not included) of `day`.
+    static func summarize(day: Int, from start: Int, to end: Int, _ db: Database) throws -> Summary {
+        let seconds: [SQLValue] = [.integer(Int64(start)), .integer(Int64(end))]
+        let ms: [SQLValue] = [.integer(Int64(start) * 1000), .integer(Int64(end) * 1000)]
         var entries: [Entry] = []
         func add(
             _ metric: Metric, _ values: [SQLValue], _ sql: String, item: (Row) throws -> String = { _ in "" }
@@ -55,6 +69,15 @@ enum InsightsRollups {
                 let m = row.columns.contains("m") ? try row.decodeIfPresent("m", as: Int.self) ?? 0 : 0
                 if n != 0 || m != 0 { entries.append(Entry(day: day, metric: metric, item: try item(row), n: n, m: m)) }
             }
+        }
+        var players = Set<String>()
+        for row in try db.query(
+            """
+            SELECT player FROM mastermind_games WHERE created >= ? AND created < ?
+            UNION SELECT player FROM namegame_rounds WHERE started_ms >= ? AND started_ms < ?
+            """, seconds + ms)
+        {
+            players.insert(try row.decode("player"))
         }
         try add(
             .mastermindStarted, seconds, "SELECT COUNT(*) AS n FROM mastermind_games WHERE created >= ? AND created < ?"
@@ -72,14 +95,6 @@ enum InsightsRollups {
             """
             SELECT COUNT(*) AS n, SUM(CASE WHEN status = 'identified' THEN 1 ELSE 0 END) AS m
             FROM namegame_rounds WHERE finished_ms >= ? AND finished_ms < ?
-            """)
-        try add(
-            .active, seconds + ms,
-            """
-            SELECT COUNT(*) AS n FROM (
-                SELECT player FROM mastermind_games WHERE created >= ? AND created < ?
-                UNION SELECT player FROM namegame_rounds WHERE started_ms >= ? AND started_ms < ?
-            ) AS seen
             """)
         try add(
             .guesses, seconds,
@@ -115,7 +130,7 @@ enum InsightsRollups {
             FROM namegame_rounds r JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
             WHERE r.finished_ms >= ? AND r.finished_ms < ? GROUP BY f.person
             """, item: { try $0.decode("person") })
-        return entries
+        return Summary(entries: entries, players: players)
     }
 
     /// The days in `days` that are stored.

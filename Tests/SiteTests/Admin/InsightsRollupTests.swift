@@ -240,7 +240,11 @@ struct InsightsRollupTests {
         // Whatever has been stored yet: the days not stored are summed live.
         try check("at first")
         #expect(try AdminConsoleTests.within(30) { try Self.storedDays(db) == 29 }, "the 29 closed days are stored")
-        try check("from the stored days")
+        let hours = now.withLock { $0 } / 86_400 * 86_400 + 7 * 3600
+        #expect(
+            AdminConsoleTests.within(30) { server.site.insights.todaySummedThrough == hours },
+            "today's hours up to 07:00 are summed")
+        try check("from the stored days and today's hours")
 
         // Today goes on: a new game, and a daily begun two days ago (stored) won now.
         let t = now.withLock { $0 }
@@ -271,7 +275,12 @@ struct InsightsRollupTests {
         now.withLock { $0 = ($0 / 86_400 + 1) * 86_400 + 3600 }
         #expect(try AdminConsoleTests.within(30) { try Self.storedDays(db) == 30 }, "yesterday is stored too")
         admin = try AdminConsoleTests.admin(server, create: false)  // the session has expired overnight
-        try check("a day later")
+        try check("a day later, before an hour is summed")
+        now.withLock { $0 += 3 * 3600 }
+        let later = now.withLock { $0 } / 86_400 * 86_400 + 3 * 3600
+        #expect(AdminConsoleTests.within(30) { server.site.insights.todaySummedThrough == later })
+        admin = try AdminConsoleTests.admin(server, create: false)
+        try check("a day later, three hours summed")
 
         // A stored day is counted once: rows deleted afterwards (a forgotten player's) stay in its numbers.
         let old = try #require(seeded.games.first { $0.created / 86_400 == now.withLock { $0 } / 86_400 - 5 })
