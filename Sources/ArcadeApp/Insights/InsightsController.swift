@@ -7,7 +7,8 @@ import Templates
 
 /// `/admin/insights`: how the site is used, as charts drawn on the server with their numbers in tables beside
 /// them. The last 30 days are sums per day: the closed days' stored by the housekeeping (`InsightsRollups`), today's
-/// read live from indexes of time columns; the traffic chart is this instance's own last 24 hours.
+/// summed hour by hour in the background and its last hour or so read live from indexes of time columns; the traffic
+/// chart is this instance's own last 24 hours.
 final class InsightsController: Sendable {
     let pool: DatabasePool
     let pages: Pages
@@ -146,7 +147,7 @@ final class InsightsController: Sendable {
             state.day == today ? (state.through, state.summary) : (today * 86_400, .init())
         }
         let rest = try InsightsRollups.summarize(day: today, from: through, to: (today + 1) * 86_400, db)
-        let active = summed.players.union(rest.players).count
+        let active = summed.players.count + rest.players.filter { !summed.players.contains($0) }.count
         entries += summed.entries + rest.entries + [.init(day: today, metric: .active, item: "", n: active, m: 0)]
         var names: [String: String] = [:]
         for row in try db.query("SELECT id, first_name, last_name FROM people") {
