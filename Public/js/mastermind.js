@@ -9,7 +9,7 @@
   if (!host || !window.Arcade || !window.fetch) return;
   var live = document.getElementById("mastermind-live");
   var typed = [];        // the current row's cells: a digit or ""
-  var revealed = null;   // {position (0-based), digit} from the Konami cheat
+  var revealed = null;   // {position (0-based), digit} from the Konami cheat: shown in its cell until typed over
   var rowKey = "";       // game:turn the typed cells belong to
   var busy = false;      // a guess (or any board action) is in flight
   var notesOn = false;
@@ -19,6 +19,12 @@
   function field() { return host.querySelector("#guess"); }
   function form() { return host.querySelector("[data-mastermind-form]"); }
   function length() { return parseInt(board().getAttribute("data-length"), 10) || 4; }
+  // What the row shows, and so what Enter plays: the digits typed, the revealed digit where its cell is still empty.
+  function shown() {
+    return typed.map(function (digit, i) {
+      return digit === "" && revealed && revealed.position === i ? revealed.digit : digit;
+    });
+  }
   function cursor() {
     var i = typed.indexOf("");
     return i < 0 ? typed.length - 1 : i;
@@ -48,8 +54,8 @@
         if (typed[i] !== "") { typed[i] = ""; break; }
       }
     } else if (key === "Enter") {
-      if (typed.join("") === "") { shake(); return; }
-      field().value = typed.join("");
+      if (shown().join("") === "") { shake(); return; }
+      field().value = shown().join("");
       send(form());
       return;
     } else if (/^[0-9]$/.test(key)) {
@@ -61,13 +67,13 @@
 
   function showTyped() {
     var cells = host.querySelectorAll("[data-current-row] [data-cell]");
-    var at = cursor();
+    var at = cursor(), row = shown();
     Array.prototype.forEach.call(cells, function (cell, i) {
       var digit = typed[i] || "";
-      cell.textContent = digit;
+      cell.textContent = row[i] || "";
       cell.classList.toggle("is-filled", digit !== "");
       cell.classList.toggle("is-cursor", i === at && (notesOn || digit === ""));
-      cell.classList.toggle("is-revealed", !!revealed && revealed.position === i && digit === revealed.digit);
+      cell.classList.toggle("is-revealed", !!revealed && revealed.position === i && row[i] === revealed.digit);
     });
     var noted = loadNotes()[String(at)] || [];
     Array.prototype.forEach.call(host.querySelectorAll("[data-keypad] button[data-key]"), function (button) {
@@ -253,7 +259,6 @@
       typed = [];
       for (var i = 0; i < length(); i++) typed.push(value.charAt(i) || "");
     }
-    if (revealed && typed[revealed.position] === "") typed[revealed.position] = revealed.digit;
     var keypad = host.querySelector("[data-keypad]");
     if (keypad) {
       keypad.hidden = false;
@@ -280,7 +285,7 @@
     Array.prototype.forEach.call(forms, function (each) {
       each.addEventListener("submit", function (event) {
         event.preventDefault();
-        if (each.hasAttribute("data-mastermind-form")) field().value = typed.join("");
+        if (each.hasAttribute("data-mastermind-form")) field().value = shown().join("");
         send(each);
       });
     });

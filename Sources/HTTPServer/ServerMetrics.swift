@@ -29,7 +29,9 @@ public final class ServerMetrics: Sendable {
     }
 
     func record(_ info: RequestInfo, status: Int, nanoseconds: Int64) {
-        let statusClass = "\(status / 100)xx"
+        let statusClass =
+            Self.statusClasses.indices.contains(status / 100)
+            ? Self.statusClasses[status / 100] : "\(status / 100)xx"
         guard let method = info.method else { return refusals.add([statusClass]) }
         // The fallback (static files, unknown paths) is one series, whatever the path.
         let route = info.route ?? "fallback"
@@ -41,9 +43,12 @@ public final class ServerMetrics: Sendable {
     /// `/admin/people/:id` → `admin`; `/` → `home`; the fallback → `static`.
     static func group(_ route: String?) -> String {
         guard let route else { return "static" }
-        let first = route.split(separator: "/").first.map(String.init) ?? "home"
-        return first.hasPrefix(":") || first.hasPrefix("*") ? "other" : first
+        let first = route.drop { $0 == "/" }.prefix { $0 != "/" }
+        if first.isEmpty { return "home" }
+        return first.hasPrefix(":") || first.hasPrefix("*") ? "other" : String(first)
     }
+
+    private static let statusClasses = ["0xx", "1xx", "2xx", "3xx", "4xx", "5xx"]
 
     /// A loop turn's length: the worst since the last scrape is the lag a request could have met.
     func turn(_ nanoseconds: Int64) {

@@ -21,6 +21,12 @@ public final class Histograms: Sendable {
         public var buckets: [Int]
         public var sum: Double = 0
         public var count = 0
+
+        mutating func add(_ value: Double, _ bucket: Int?) {
+            if let bucket { buckets[bucket] += 1 }
+            sum += value
+            count += 1
+        }
     }
 
     public let bounds: [Double]
@@ -33,12 +39,10 @@ public final class Histograms: Sendable {
     }
 
     public func observe(_ value: Double, _ labelValues: [String] = []) {
+        let bucket = bounds.firstIndex { value <= $0 }
         series.withLock { all in
-            var s = all[labelValues] ?? Series(buckets: Array(repeating: 0, count: bounds.count))
-            if let i = bounds.firstIndex(where: { value <= $0 }) { s.buckets[i] += 1 }
-            s.sum += value
-            s.count += 1
-            all[labelValues] = s
+            // In place: a copy taken out and put back would copy the buckets on every request.
+            all[labelValues, default: Series(buckets: Array(repeating: 0, count: bounds.count))].add(value, bucket)
         }
     }
 

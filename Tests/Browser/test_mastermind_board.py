@@ -63,6 +63,9 @@ GEOMETRY_JS = """
 
 
 class MastermindBoard(BrowserTest):
+    KONAMI = [Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT, Keys.ARROW_RIGHT,
+              Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"]
+
     def board(self):
         return self.driver.find_element("css selector", "#board")
 
@@ -110,12 +113,33 @@ class MastermindBoard(BrowserTest):
             self.assertLessEqual(box["right"], g["width"] + 0.5, f"{where}: {name} {g}")
         return g
 
-    def play_a_whole_game(self, width, height, touch, by_tap):
+    def win_a_game(self):
+        """Wins a game at once and starts the next one. The first win invites the player to the Name Game in its
+        results, and only there while they show (no banner above the board besides)."""
+        self.tap(self.start())
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+        dialog = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        invite = dialog.find_element("css selector", "[data-try-namegame] a")
+        self.assertTrue(invite.is_displayed())
+        self.assertTrue(invite.get_attribute("href").endswith("/namegame"))
+        self.open("/mastermind")
+        self.assertTrue(self.driver.find_elements("css selector", "[data-results] [data-try-namegame]"))
+        self.assertEqual(self.driver.find_elements("css selector", "[data-once='namegame.try']"), [])
+        self.assertEqual(self.post("/mastermind/new"), 200)
+
+    def play_a_whole_game(self, width, height, touch, by_tap, banner=None):
+        """Plays ten guesses, the last one right, checking the board fits at every turn; with `banner`, a once-banner
+        (that selector) shows all along, in view too."""
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": width, "height": height, "deviceScaleFactor": 1, "mobile": touch})
         self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": touch, "maxTouchPoints": 1})
+        if banner:
+            self.win_a_game()
         secret = self.start()
         where = f"{width}x{height}"
+        if banner:
+            self.assert_in_view = self.assert_with_banner(banner, self.assert_in_view)
         self.assert_in_view(f"{where} before the first guess")
         guesses = wrong_guesses(secret)[:9] + [secret]
         for n, guess in enumerate(guesses):
@@ -133,6 +157,43 @@ class MastermindBoard(BrowserTest):
         WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("css selector", "dialog[open] [data-close-results]")).click()
         self.assert_in_view(f"{where} after the game")
+
+    def assert_with_banner(self, banner, check):
+        def both(where):
+            element = self.driver.find_element("css selector", banner)
+            g = check(where)
+            box = self.driver.execute_script("const r = arguments[0].getBoundingClientRect();"
+                                             "return {top: r.top, bottom: r.bottom, height: r.height}", element)
+            self.assertTrue(element.is_displayed(), f"{where}: the banner shows")
+            self.assertGreaterEqual(box["top"], 0, f"{where}: the banner is in view {box}")
+            self.assertLessEqual(box["bottom"], g["height"] + 0.5, f"{where}: the banner is in view {box}")
+            return g
+        return both
+
+    def test_every_turn_fits_a_phone_under_a_once_banner(self):
+        self.play_a_whole_game(360, 740, touch=True, by_tap=True, banner="[data-once='namegame.try']")
+
+    def test_every_turn_fits_a_desktop_under_a_once_banner(self):
+        self.play_a_whole_game(1280, 900, touch=False, by_tap=False, banner="[data-once='namegame.try']")
+
+    def test_the_reminder_strip_is_accessible_in_every_theme_and_dismissed_without_scripts(self):
+        self.win_a_game()
+        self.start()
+        for theme in ("light", "dark", "contrast", "crt"):
+            self.driver.add_cookie({"name": "arcade_theme", "value": theme, "path": "/"})
+            self.open("/mastermind")
+            self.assertEqual(self.axe_violations(), [], f"/mastermind with the reminder in {theme}")
+        close = self.driver.find_element("css selector", "[data-once='namegame.try'] button[type=submit]")
+        self.assertEqual(close.accessible_name, "Dismiss")
+        self.assertGreaterEqual(min(close.size["width"], close.size["height"]), 44, "a thumb's target")
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+        try:
+            self.open("/mastermind")
+            self.click_and_wait("[data-once='namegame.try'] button[type=submit]")
+            self.assertEqual(self.driver.find_elements("css selector", "[data-once='namegame.try']"), [])
+            self.assertTrue(self.driver.current_url.endswith("/mastermind"))
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
 
     def test_every_turn_fits_a_phone(self):
         self.play_a_whole_game(360, 740, touch=True, by_tap=True)
@@ -293,6 +354,41 @@ class MastermindBoard(BrowserTest):
         self.assertTrue(self.driver.execute_script("return window.samePage === true"), "no reload")
         self.assertEqual(self.driver.execute_script("return window.scrollY"), 0, "the arrows did not scroll")
 
+    def test_after_a_konami_reveal_a_full_code_typed_is_the_guess_played(self):
+        secret = self.start()
+        self.driver.execute_script("document.activeElement && document.activeElement.blur()")
+        self.keys(self.KONAMI)
+        revealed = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-revealed]")).get_attribute("data-revealed")
+        position, digit = int(revealed.split(":")[0]) - 1, revealed.split(":")[1]
+        WebDriverWait(self.driver, 10).until(lambda d: self.cells()[position] == digit)
+        # A guess whose digit at the revealed place differs from it: the player's own digits, every one of them.
+        guess = next(g for g in wrong_guesses(secret) if g[position] != digit)
+        self.keys(guess)
+        self.assertEqual(self.cells(), list(guess), "four digits typed fill the four cells")
+        self.keys(Keys.ENTER)
+        self.wait_rows(1)
+        self.assertEqual(self.driver.find_element("css selector", "#row-1").get_attribute("data-guess"), guess)
+        self.assertEqual(self.driver.find_elements("css selector", "[data-error]"), [])
+        # The revealed digit shows again in the next row; typed over, it gives way as well, with the keypad.
+        WebDriverWait(self.driver, 10).until(lambda d: self.cells()[position] == digit)
+        other = next(g for g in wrong_guesses(secret)[1:] if g[position] != digit and g != guess)
+        self.tap(other)
+        self.wait_rows(2)
+        self.assertEqual(self.driver.find_element("css selector", "#row-2").get_attribute("data-guess"), other)
+        # With the last place revealed, three digits typed and Enter play what the row shows: them and the reveal.
+        with sqlite3.connect(DATABASE) as db:
+            db.execute("UPDATE mastermind_games SET revealed = 3 WHERE id = ?", (int(self.board().get_attribute("data-game")),))
+        self.open("/mastermind")
+        self.keys(other[:3])
+        self.assertEqual(self.cells(), list(other[:3] + secret[3]))
+        self.keys(Keys.BACKSPACE)
+        self.assertEqual(self.cells(), list(other[:2]) + ["", secret[3]], "Backspace takes a typed digit, not the reveal")
+        self.keys(other[2] + Keys.ENTER)
+        self.wait_rows(3)
+        self.assertEqual(self.driver.find_element("css selector", "#row-3").get_attribute("data-guess"),
+                         other[:3] + secret[3])
+
     def test_nothing_blocks_vertical_panning(self):
         script = """
             return Array.from(document.querySelectorAll('*')).filter(e => {
@@ -331,6 +427,15 @@ class MastermindBoardScreenshots(MastermindBoard):
     def wait_dialog(self):
         if self.driver.execute_script("return document.documentElement.classList.contains('js')"):
             WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "dialog[open]"))
+
+    def test_screenshots_under_the_name_game_reminder(self):
+        self.tap(self.start())
+        self.wait_dialog()
+        self.screenshots("board-results-invite", "/mastermind", self.wait_dialog)
+        self.assertEqual(self.post("/mastermind/new"), 200)
+        self.tap(wrong_guesses(self.start())[0])
+        self.wait_rows(1)
+        self.screenshots("board-reminder", "/mastermind")
 
     def test_screenshots(self):
         secret = self.start()

@@ -1,9 +1,10 @@
 """The Name Game as one screen a round (issue 29): a round fits a 360x740 phone, the timed clock is a timer that stays
 in view and turns urgent, learn mode introduces people before asking about them, and a wrong pick is a miss at once."""
+import os
 import sqlite3
 import unittest
 
-from arcade_browser import BrowserTest
+from arcade_browser import ARTIFACTS, BrowserTest
 from selenium.webdriver.support.ui import WebDriverWait
 from test_namegame import DATABASE, NameGameHelpers, answer_of
 
@@ -49,6 +50,8 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
 
     def assert_round_fits(self, mode):
         self.assertEqual(self.driver.execute_script("return scrollY"), 0, f"{mode}: the page did not scroll itself")
+        self.assertLessEqual(self.driver.execute_script("return document.documentElement.scrollWidth"),
+                             self.driver.execute_script("return innerWidth"), f"{mode}: nothing scrolls sideways")
         self.assertTrue(self.in_view("h1.question"), f"{mode}: the question is in view")
         self.assertTrue(self.in_view("button[data-choice]"), f"{mode}: every choice is in view")
         self.assertTrue(self.in_view("button[data-dontknow]"), f"{mode}: I don't know is in view")
@@ -67,6 +70,28 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
                 self.assertEqual(self.driver.execute_script("return scrollY"), 0, mode)
                 self.assertTrue(self.in_view("button[data-next]"), f"{mode}: Next is in view")
                 self.assertTrue(self.in_view("button[data-choice]"), f"{mode}: the answered faces stay in view")
+
+    def test_a_round_fits_other_screens_in_every_mode(self):
+        for width, height in ((390, 844), (768, 1024)):
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+            # A new player's first learn round introduces someone: the card and its button fit too.
+            self.driver.delete_all_cookies()
+            self.open("/namegame/learn")
+            if self.driver.find_elements("css selector", "[data-start]"):
+                self.navigate(lambda: self.driver.find_element("css selector", "button[data-next]").click())
+            self.assertTrue(self.in_view("[data-intro] img") and self.in_view("[data-meet]"), f"intro at {width}")
+            self.assertEqual(self.driver.execute_script("return scrollY"), 0)
+            self.assertLessEqual(self.driver.execute_script("return document.documentElement.scrollWidth"), width)
+            for mode in ("normal", "reverse", "team", "timed", "learn"):
+                round_id, answer = self.fresh_round(mode)
+                self.assert_round_fits(f"{mode} at {width}x{height}")
+                if mode in ("normal", "reverse"):
+                    self.choose(answer)
+                    self.assertEqual(self.driver.execute_script("return scrollY"), 0, mode)
+                    self.assertTrue(self.in_view("button[data-next]"), f"{mode} at {width}: Next is in view")
+                    self.assertTrue(self.in_view("button[data-choice]"), f"{mode} at {width}: the faces stay")
+            self.driver.save_screenshot(os.path.join(ARTIFACTS, f"namegame-fit-{width}x{height}.png"))
 
     def test_the_clock_is_a_timer_in_view_that_turns_urgent_and_cuts_off(self):
         round_id, answer = self.fresh_round("timed")

@@ -5,7 +5,7 @@ import time
 import unittest
 import zlib
 
-from arcade_browser import BrowserTest
+from arcade_browser import BASE_URL, BrowserTest
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 from test_namegame import NameGameHelpers, answer_of
@@ -142,9 +142,10 @@ class PhoneChrome(NameGameHelpers, BrowserTest):
                 "width": width, "height": 800, "deviceScaleFactor": 1, "mobile": width < 600})
             self.open("/mastermind")
             pairs = self.driver.execute_script("""
-                return Array.from(document.querySelectorAll('.legend .peg')).map(peg => {
-                    const range = document.createRange(); range.selectNodeContents(peg.nextSibling);
-                    const text = range.getClientRects()[0], box = peg.getBoundingClientRect();
+                return Array.from(document.querySelectorAll('.legend-item')).map(item => {
+                    const range = document.createRange(); range.selectNodeContents(item.lastElementChild);
+                    const text = range.getClientRects()[0];
+                    const box = item.querySelector('.example-row').getBoundingClientRect();
                     return [box.top, box.bottom, text.top, text.bottom, box.right <= text.left];
                 });""")
             self.assertEqual(len(pairs), 3)
@@ -159,6 +160,87 @@ class PhoneChrome(NameGameHelpers, BrowserTest):
             "return document.querySelector('.stats').getBoundingClientRect().top"
             " - document.querySelector('button[data-dontknow]').getBoundingClientRect().bottom")
         self.assertGreaterEqual(gap, 12)
+
+
+# Each example: its tiles, the one tile the peg speaks of (marked in the peg's colour), the peg, and its text.
+EXAMPLES_JS = """
+    const colour = (e, p) => getComputedStyle(e)[p];
+    return Array.from(arguments[0].querySelectorAll(arguments[1])).map(item => {
+        const row = item.querySelector('.example-row'), peg = row.querySelector('.peg');
+        const kind = peg.className.match(/peg-(\\w+)/)[1], marked = row.querySelector('.cell.is-' + kind);
+        const plain = row.querySelector('.cell:not([class*="is-"])'), box = marked.getBoundingClientRect();
+        return {kind: kind, cells: row.querySelectorAll('.cell').length, digit: marked.textContent,
+                marked: colour(marked, 'borderTopColor'),
+                look: ['borderTopColor', 'borderTopStyle', 'borderTopWidth'].map(p => colour(marked, p)).join(' '),
+                plain: ['borderTopColor', 'borderTopStyle', 'borderTopWidth'].map(p => colour(plain, p)).join(' '),
+                peg: kind === 'gray' ? colour(peg, 'borderTopColor') : colour(peg, 'backgroundColor'),
+                visible: box.width > 8 && box.height > 8 && peg.getBoundingClientRect().width > 8,
+                text: item.lastElementChild.textContent.replace(/\\s+/g, ' ').trim()};
+    });
+"""
+
+
+class PegExamples(BrowserTest):
+    """The peg legend and How to play show example tiles, as Wordle's help does: in every theme and language."""
+
+    def body(self):
+        return self.driver.find_element("tag name", "body")
+
+    def examples(self, scope, selector):
+        return self.driver.execute_script(EXAMPLES_JS, scope, selector)
+
+    def assert_examples(self, found, where):
+        self.assertEqual([e["kind"] for e in found], ["red", "blue", "gray"], where)
+        for e in found:
+            self.assertEqual(e["cells"], 4, f"{where}: a whole row of tiles")
+            self.assertTrue(e["visible"], f"{where}: {e}")
+            self.assertEqual(e["marked"], e["peg"], f"{where}: the marked tile wears its peg's colour {e}")
+            self.assertNotEqual(e["look"], e["plain"], f"{where}: the marked tile stands out {e}")
+
+    def test_example_tiles_in_every_language_and_theme(self):
+        texts = {}
+        for lang in ("en", "de", "es", "fr", "ja", "ru"):
+            self.open(f"/mastermind/help?lang={lang}")
+            help_page = self.driver.find_element("css selector", "[data-help] [data-peg-examples]")
+            found = self.examples(help_page, "li[data-example]")
+            self.assert_examples(found, f"help in {lang}")
+            for e in found:
+                self.assertIn(e["digit"], e["text"], f"{lang}: the text names the marked digit")
+                self.assertNotIn("mastermind.", e["text"], f"{lang}: translated, not a key")
+            texts[lang] = [e["text"] for e in found]
+            self.assertTrue(help_page.find_element("css selector", ".peg-examples-note").text)
+            self.open("/mastermind")
+            self.assert_examples(self.examples(self.driver.find_element("css selector", ".legend"), ".legend-item"),
+                                 f"legend in {lang}")
+        self.assertEqual(len({tuple(t) for t in texts.values()}), 6, "six languages, six texts")
+        self.open("/mastermind/help?lang=en")
+        for theme in ("light", "dark", "contrast", "crt"):
+            self.driver.add_cookie({"name": "arcade_theme", "value": theme, "path": "/", "httpOnly": True})
+            for scheme in ("light", "dark"):
+                self.emulate_scheme(scheme)
+                self.open("/mastermind/help")
+                self.assert_examples(self.examples(self.body(), "[data-peg-examples] li"), f"help in {theme}")
+                self.open("/mastermind")
+                self.assert_examples(self.examples(self.body(), ".legend-item"), f"legend in {theme}/{scheme}")
+            self.open("/mastermind/help")
+            self.assertEqual(self.axe_violations(), [], f"How to play in {theme}")
+
+    def test_the_first_visit_tutorial_shows_them_with_and_without_scripts(self):
+        self.driver.get(BASE_URL + "/mastermind")  # not self.open, which closes the tutorial
+        dialog = self.driver.find_element("css selector", "dialog[open]")
+        self.assert_examples(self.examples(dialog, "[data-peg-examples] li"), "the tutorial dialog")
+        self.assertEqual(self.axe_violations(), [], "the tutorial dialog")
+        self.driver.delete_all_cookies()
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+        try:
+            self.driver.get(BASE_URL + "/mastermind")
+            card = self.driver.find_element("css selector", "[data-tutorial]")
+            self.assert_examples(self.examples(card, "[data-peg-examples] li"), "the tutorial card")
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+
+    def test_screenshots(self):
+        self.screenshots("peg-examples-help", "/mastermind/help")
 
 
 class JapaneseBreaks(NameGameHelpers, BrowserTest):

@@ -47,9 +47,11 @@ struct MustacheSpecTests {
         return nil
     }
 
-    /// As parsed, and compiled (partials linked in place, text joined): both must pass the whole spec.
-    @Test(arguments: [false, true])
-    func allCoreSpecTestsPass(compiled: Bool) throws {
+    /// As parsed; compiled (partials linked in place, text joined); and prepared for a page with the test's data known
+    /// ahead (sections on it unrolled, names in it folded), all of it or every other field of it, the rest given when
+    /// rendering: each must pass the whole spec.
+    @Test(arguments: ["parsed", "compiled", "prepared", "prepared-half"])
+    func allCoreSpecTestsPass(mode: String) throws {
         let directory = try #require(Self.specDirectory(), "the Mustache spec is missing from ../shared/mustache-spec")
         var total = 0
         var passed = 0
@@ -64,8 +66,25 @@ struct MustacheSpecTests {
                 for (partial, source) in test["partials"]?.members ?? [] { sources[partial] = source.string ?? "" }
                 do {
                     let parsed = try TemplateLibrary(sources: sources)
-                    let library = compiled ? parsed.compiled(constants: [:]) : parsed
-                    let output = library.render("<test>", TemplateValue(test["data"] ?? .null))
+                    let data = TemplateValue(test["data"] ?? .null)
+                    let output: String
+                    if mode.hasPrefix("prepared"), case .object(let fields) = data {
+                        var shared = TemplateFields()
+                        var given = TemplateFields()
+                        for (index, field) in fields.enumerated() {
+                            if mode == "prepared" || index % 2 == 0 {
+                                shared[field.0] = field.1
+                            } else {
+                                given[field.0] = field.1
+                            }
+                        }
+                        let prepared = try #require(parsed.compiled(constants: [:]).prepared("<test>", shared: shared))
+                        var bytes: [UInt8] = []
+                        prepared.render(.object(given), into: &bytes)
+                        output = String(decoding: bytes, as: UTF8.self)
+                    } else {
+                        output = (mode == "parsed" ? parsed : parsed.compiled(constants: [:])).render("<test>", data)
+                    }
                     if output == test["expected"]?.string {
                         passed += 1
                     } else {
@@ -206,5 +225,42 @@ struct TemplateExtensionTests {
             "layout", ["csrf": "j", "title": "Home", "page": "home", "games": [["name": "a"], ["name": "b"]]],
             into: &all)
         #expect(String(decoding: all, as: UTF8.self) == "<Home>ab||Home|j")
+    }
+
+    /// A section on a page's shared list is unrolled when prepared: what the items hold is looked up once, ahead, and
+    /// only the request's names are looked up per render. Where a section of the request's sits inside (and might
+    /// shadow an item's name), the list stays a section.
+    @Test func preparedPagesUnrollSharedSections() throws {
+        let calls = Mutex(0)
+        let counted = TemplateFunction { path, _ in
+            calls.withLock { $0 += 1 }
+            return .string("n" + path)
+        }
+        let sources = [
+            "page":
+                "{{#games}}<{{name}}{{#on}}+{{/on}}:{{csrf}}>{{/games}}|{{#games}}{{#extra}}{{label}}{{/extra}}{{/games}}"
+        ]
+        let shared: TemplateFields = [
+            "games": [
+                ["name": .function(counted), "on": true, "label": "a"], ["name": .function(counted), "on": false],
+            ]
+        ]
+        let library = try TemplateLibrary(sources: sources).compiled(constants: [:])
+        let prepared = try #require(library.prepared("page", shared: shared))
+        let ahead = calls.withLock { $0 }
+        func render(_ context: TemplateFields) -> String {
+            var out: [UInt8] = []
+            prepared.render(.object(context), into: &out)
+            return String(decoding: out, as: UTF8.self)
+        }
+        #expect(render(["csrf": "k", "extra": ["label": "own"]]) == "<n+:k><n:k>|ownown")
+        #expect(render(["csrf": "j", "extra": true]) == "<n+:j><n:j>|a")
+        #expect(calls.withLock { $0 } == ahead)
+        var all: [UInt8] = []
+        var everything = shared
+        everything["csrf"] = "j"
+        everything["extra"] = true
+        library.render("page", .object(everything), into: &all)
+        #expect(String(decoding: all, as: UTF8.self) == "<n+:j><n:j>|a")
     }
 }

@@ -14,10 +14,12 @@ struct HomeController: Sendable {
     let nameGame: NameGameStore
     let people: PeopleStore
     let cheats: CheatBook
+    let summaries: HomeSummaries
 
     func addRoutes(to routes: PlayerRoutes) {
-        // Off the event loop: the page reads the player's daily game, their cards and their cheats.
-        routes.pages.running(.pool).get("/", use: home)
+        // On the loop: what the page shows of the player's games is kept in memory (`HomeSummaries`); their cheats
+        // are the once-store's, also in memory.
+        routes.pages.get("/", use: home)
         // A cookie (cosmetic, so pages need no lookup); nothing to commit, so on the loop.
         routes.actions.running(.loop).post("/theme", use: chooseTheme)
     }
@@ -42,56 +44,85 @@ struct HomeController: Sendable {
                 "count": .string(t.string("home.games.count", [.int(games.count)])),
             ]
         }
-        let banners = try OnceController.banners(once, visitor, game: nil, back: "/", t: t, whatsNew: true)
+        let snapshot = try once.perform(visitor)
+        let found = cheats.entries.map { snapshot.once.beenDone(SiteTasks.cheat($0.code.name)) }
+        let summary = try summaries.summary(
+            player: visitor.playerID, isNew: visitor.isNew, day: mastermind.today, language: visitor.language,
+            strings: pages.versions(), found: found
+        ) { now in try summarize(visitor, found: found, t, now) }
+        // After every read: on PostgreSQL a read on the loop runs the page again on the pool, and the banners may
+        // queue a write (the what's-new note seen).
+        let banners = try OnceController.banners(
+            once, visitor, snapshot: snapshot, game: nil, back: "/", t: t, whatsNew: true)
+        let seconds = 86_400 - Int(mastermind.clock()) % 86_400
         return pages.render(
             "home", title: t.string("home.title"), for: visitor, path: "/", section: "home",
             shared: ["catalog": catalog],
             data: [
-                "once": banners, "daily": try daily(visitor, t), "review": try review(visitor, t),
-                "cabinet": try cabinet(visitor, t),
+                "once": banners, "review": .string(summary.review), "cabinet": .string(summary.cabinet),
+                "daily": [
+                    "html": .string(summary.daily), "outcome": .string(summary.outcome), "seconds": .int(seconds),
+                    "countdown": .string(Self.clockFace(seconds)),
+                ],
             ])
     }
 
-    /// Today's daily code: how the player did, their streak, and the time until the next one (UTC midnight).
-    private func daily(_ visitor: Visitor, _ t: LanguageStrings) throws -> TemplateValue {
+    /// What the page shows of the player's games: today's daily code (how they did, their streak), how many people
+    /// are due for review (once they have met anyone), and the cheats found by name, the rest as silhouettes.
+    private func summarize(
+        _ visitor: Visitor, found: [Bool], _ t: LanguageStrings, _ now: Double
+    ) throws -> HomeSummaries.Summary {
         let today = mastermind.today
-        let outcome = try mastermind.daily(player: visitor.playerID, today)?.game.outcome ?? .playing
-        let stats = try mastermind.dailyStats(player: visitor.playerID)
-        let seconds = 86_400 - Int(mastermind.clock()) % 86_400
-        return [
-            "title": .string(MastermindController.dailyTitle(today, t)),
-            "state": .string(
-                t.string(outcome == .won ? "home.daily.won" : outcome == .lost ? "home.daily.lost" : "home.daily.open")),
-            "outcome": .string(outcome.rawValue),
-            "streak": .string(t.string("home.daily.streak", [.int(stats.currentStreak)])),
-            "streakCount": .int(stats.currentStreak), "seconds": .int(seconds),
-            "countdown": .string(Self.clockFace(seconds)),
-        ]
-    }
-
-    /// The Name Game: how many people are due today, once the player has met anyone.
-    private func review(_ visitor: Visitor, _ t: LanguageStrings) throws -> TemplateValue {
-        let cards = try nameGame.cards(player: visitor.playerID)
-        guard !cards.isEmpty else { return ["start": .string(t.string("home.review.start"))] }
-        let due = NameGameController.mastery(nameGame, people: people.directory.people, cards: cards).due
-        return ["count": .int(due), "line": .string(t.string("home.review", [.int(due)]))]
-    }
-
-    /// The cheats found so far by name; the rest as silhouettes.
-    private func cabinet(_ visitor: Visitor, _ t: LanguageStrings) throws -> TemplateValue {
-        let record = try once.perform(visitor).once
-        let items: [TemplateValue] = cheats.entries.map { entry in
-            let name = entry.code.name
-            guard record.beenDone(SiteTasks.cheat(name)) else {
-                return ["found": false, "label": .string(t.string("home.cheats.unknown"))]
-            }
-            return ["found": true, "slug": .string(name), "label": .string(t.string("cheats.name.\(name)"))]
+        let player = visitor.playerID
+        // A newcomer has played nothing yet: nothing to look up.
+        let outcome = visitor.isNew ? .playing : try mastermind.daily(player: player, today)?.game.outcome ?? .playing
+        let streak = visitor.isNew ? 0 : try mastermind.dailyStats(player: player).currentStreak
+        let cards = visitor.isNew ? [:] : try nameGame.cards(player: player)
+        let due =
+            cards.isEmpty
+            ? nil : NameGameController.mastery(nameGame, people: people.directory.people, cards: cards).due
+        let language = visitor.language
+        let strings = pages.versions()
+        let key = "\(language)|\(strings)|"
+        let daily = try summaries.panel(key + "daily|\(today)|\(outcome.rawValue)|\(streak)") {
+            try pages.html(
+                "home-daily", language: language,
+                data: [
+                    "title": .string(MastermindController.dailyTitle(today, t)),
+                    "state": .string(
+                        t.string(
+                            outcome == .won
+                                ? "home.daily.won" : outcome == .lost ? "home.daily.lost" : "home.daily.open"
+                        )),
+                    "streak": .string(t.string("home.daily.streak", [.int(streak)])), "streakCount": .int(streak),
+                ])
         }
-        let found = cheats.entries.count { record.beenDone(SiteTasks.cheat($0.code.name)) }
-        return [
-            "items": .list(items), "found": .int(found),
-            "count": .string(t.string("cheats.count", [.int(found), .int(cheats.entries.count)])),
-        ]
+        let review = try summaries.panel(key + "review|\(due ?? -1)") {
+            let line: TemplateValue =
+                if let due { ["count": .int(due), "line": .string(t.string("home.review", [.int(due)]))] } else {
+                    ["start": .string(t.string("home.review.start"))]
+                }
+            return try pages.html("home-review", language: language, data: ["review": line])
+        }
+        let cabinet = try summaries.panel(key + "cabinet|" + String(found.map { $0 ? "1" : "0" })) {
+            let items: [TemplateValue] = zip(cheats.entries, found).map { entry, found in
+                let name = entry.code.name
+                guard found else { return ["found": false, "label": .string(t.string("home.cheats.unknown"))] }
+                return ["found": true, "slug": .string(name), "label": .string(t.string("cheats.name.\(name)"))]
+            }
+            let count = found.count { $0 }
+            return try pages.html(
+                "home-cabinet", language: language,
+                data: [
+                    "cabinet": [
+                        "items": .list(items), "found": .int(count),
+                        "count": .string(t.string("cheats.count", [.int(count), .int(cheats.entries.count)])),
+                    ]
+                ])
+        }
+        return HomeSummaries.Summary(
+            day: today, language: language, strings: strings, computed: now, found: found, outcome: outcome.rawValue,
+            daily: daily, review: review, cabinet: cabinet)
     }
 
     /// Seconds as h:mm:ss, what the countdown shows before its script ticks (and without one).

@@ -214,15 +214,28 @@ struct MastermindController: Sendable {
             }
             context = .object(fields)
         }
+        // A first win invites the player to the Name Game in its results (the moment it is earned), not in a
+        // banner that pushes the board down; a later board shows the invitation as a one-line strip.
+        let inviting =
+            record.game.outcome == .won
+            && ((try? once.perform(visitor).once.needToDo(SiteTasks.tryNameGame)) ?? false)
+        if inviting, case .object(var fields) = context {
+            fields["tryNameGame"] = .bool(true)
+            context = .object(fields)
+        }
         if isFragment(request) {
             return pages.fragment(
                 "mastermind-board", status: status, for: visitor,
                 data: ["mm": context])
         }
-        let banners =
+        var banners =
             (try? OnceController.banners(
                 once, visitor, game: "mastermind", back: "/mastermind",
                 t: pages.localizer.strings(for: visitor.language))) ?? .null
+        if inviting, case .object(var fields) = banners {
+            fields["reminder"] = .bool(false)
+            banners = .object(fields)
+        }
         let title =
             record.daily.map { Self.dailyTitle($0, t) } ?? t.string("mastermind.title")
         return pages.render(

@@ -276,9 +276,10 @@ struct MastermindStore: Sendable {
             try db.execute(
                 "UPDATE mastermind_games SET status = ?, hint = NULL, finished = ? WHERE id = ?",
                 [.text(outcome.rawValue), outcome == .playing ? .null : .integer(Int64(clock())), .integer(record.id)])
+            // The hint is spent by the guess; a cheat's reveal stays for the rest of the game.
             record = Record(
-                id: record.id, game: record.game, usedHint: record.usedHint, hint: nil, hard: record.hard,
-                daily: record.daily)
+                id: record.id, game: record.game, usedHint: record.usedHint, hint: nil, revealed: record.revealed,
+                hard: record.hard, daily: record.daily)
             return .success(record)
         }
     }

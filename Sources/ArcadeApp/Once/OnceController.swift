@@ -36,6 +36,8 @@ struct OnceController: Sendable {
                 "game": .string(game), "title": .string(title),
                 "text": .string(t.string("once.tutorial.\(game).text")),
                 "back": .string("/\(game)" + (game == "namegame" ? mode : "")),
+                // Mastermind's help shows what each peg means with example rows.
+                "examples": .bool(game == "mastermind"),
             ])
     }
 
@@ -79,14 +81,14 @@ struct OnceController: Sendable {
         return text
     }
 
-    /// The banners and cards for a page. The what's-new note is marked as
-    /// seen here, so it appears once per version.
+    /// The banners and cards for a page (from `snapshot`, when the page has read the player's record already). The
+    /// what's-new note is marked as seen here, so it appears once per version.
     static func banners(
-        _ store: OnceStore, _ visitor: Visitor, game: String?, back: String, t: LanguageStrings,
-        whatsNew: Bool = false
+        _ store: OnceStore, _ visitor: Visitor, snapshot known: OnceStore.Snapshot? = nil, game: String?, back: String,
+        t: LanguageStrings, whatsNew: Bool = false
     ) throws -> TemplateValue {
         var showWhatsNew = false
-        let snapshot = try store.perform(visitor)
+        let snapshot = try known ?? store.perform(visitor)
         if whatsNew && snapshot.sawEarlierVersion && !snapshot.once.beenDone(SiteTasks.whatsNew, scope: .version) {
             showWhatsNew = true
             // A page view may be on an event loop: the mark is queued, not waited for.
@@ -96,11 +98,13 @@ struct OnceController: Sendable {
         var context: TemplateFields = [
             "whatsNew": .bool(showWhatsNew), "version": .string(store.siteVersion),
             "reminder": .bool(once.needToDo(SiteTasks.tryNameGame) && game != "namegame"), "back": .string(back),
+            // A game's page keeps its screen for the board: there a reminder is a one-line strip.
+            "compact": .bool(game != nil),
         ]
         if let game, SiteTasks.showsTutorial(once, game: game) {
             context["tutorial"] = .object([
                 "task": .string(SiteTasks.tutorial(game)), "title": .string(t.string("once.tutorial.\(game).title")),
-                "text": .string(t.string("once.tutorial.\(game).text")),
+                "text": .string(t.string("once.tutorial.\(game).text")), "examples": .bool(game == "mastermind"),
             ])
         }
         return .object(context)

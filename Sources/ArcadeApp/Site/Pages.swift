@@ -228,6 +228,16 @@ struct Pages: Sendable {
     }
 
     /// A part of a page (for a script that updates the page in place).
+    /// A part rendered ahead, for data that changes far less often than it is shown (the home page's panels): a
+    /// page puts it in with a triple mustache, as it was escaped here.
+    func html(_ name: String, language: String, data: TemplateFields) throws -> String {
+        var body: [UInt8] = []
+        guard try library(language).render(name, .object(data), into: &body) else {
+            throw StartupError.missing(file: name + ".mustache")
+        }
+        return String(decoding: body, as: UTF8.self)
+    }
+
     func fragment(
         _ name: String, status: Status = .ok, language: String, csrf: String,
         data: TemplateFields

@@ -10,23 +10,31 @@ struct PlayerRoutes {
     /// After the CSRF check: an action without a player cookie makes a player, a few per address.
     private let newPlayers: NewPlayerLimit<PlayerContext>
 
-    init(_ players: RouterGroup<PlayerContext>, identity: Identity, newPlayers: TokenBuckets) {
-        self.init(players, csrf: CSRFCheck(identity: identity), newPlayers: NewPlayerLimit(buckets: newPlayers))
+    /// What an action may change that pages keep in memory.
+    private let summaries: ForgetHomeSummary
+
+    init(_ players: RouterGroup<PlayerContext>, identity: Identity, newPlayers: TokenBuckets, home: HomeSummaries) {
+        self.init(
+            players, csrf: CSRFCheck(identity: identity), newPlayers: NewPlayerLimit(buckets: newPlayers),
+            summaries: ForgetHomeSummary(summaries: home))
     }
 
     private init(
-        _ players: RouterGroup<PlayerContext>, csrf: CSRFCheck<PlayerContext>, newPlayers: NewPlayerLimit<PlayerContext>
+        _ players: RouterGroup<PlayerContext>, csrf: CSRFCheck<PlayerContext>,
+        newPlayers: NewPlayerLimit<PlayerContext>,
+        summaries: ForgetHomeSummary
     ) {
         self.csrf = csrf
         self.newPlayers = newPlayers
+        self.summaries = summaries
         pages = players
-        actions = players.adding(csrf).adding(newPlayers).running(.pool)
+        actions = players.adding(csrf).adding(newPlayers).adding(summaries).running(.pool)
     }
 
     /// Both groups with `middleware` added, before the actions' CSRF check (a game closed by an update rule says so
     /// before it looks at the form).
     func adding(_ middleware: some Middleware<PlayerContext>) -> PlayerRoutes {
-        PlayerRoutes(pages.adding(middleware), csrf: csrf, newPlayers: newPlayers)
+        PlayerRoutes(pages.adding(middleware), csrf: csrf, newPlayers: newPlayers, summaries: summaries)
     }
 }
 

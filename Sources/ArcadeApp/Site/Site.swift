@@ -169,11 +169,12 @@ public final class Site: Sendable {
         let newPlayers = TokenBuckets(
             capacity: options.newPlayersPerMinute, refill: 60 / Double(max(1, options.newPlayersPerMinute)),
             clock: options.clock)
-        let player = PlayerRoutes(players, identity: identity, newPlayers: newPlayers)
+        let home = HomeSummaries(clock: options.clock)
+        let player = PlayerRoutes(players, identity: identity, newPlayers: newPlayers, home: home)
         let games = player.adding(UpdateRequired(pages: pages))
         HomeController(
             pages: pages, once: services.once, secureCookies: options.secureCookies, mastermind: services.mastermind,
-            nameGame: services.nameGame, people: services.people, cheats: services.cheats.book
+            nameGame: services.nameGame, people: services.people, cheats: services.cheats.book, summaries: home
         ).addRoutes(to: player)
         OnceController(store: services.once, pages: pages).addRoutes(to: player)
         PrivacyController(once: services.once, pages: pages, secureCookies: options.secureCookies).addRoutes(to: player)

@@ -123,7 +123,11 @@ struct OnceSiteTests {
         let game = try player.startMastermind()
         try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
         #expect(try player.get("/").text.contains("data-once=\"namegame.try\""))
-        #expect(try player.get("/mastermind").text.contains("data-once=\"namegame.try\""))
+        // The won board invites in its results (no banner besides); the next board, in a one-line strip.
+        let won = try player.get("/mastermind").text
+        #expect(won.contains("data-try-namegame") && !won.contains("data-once=\"namegame.try\""))
+        _ = try player.startMastermind()
+        #expect(try player.get("/mastermind").text.contains("banner-strip\" data-once=\"namegame.try\""))
         let db = try Database(location: server.database)
         let expires = try #require(
             try db.first("SELECT expires_ms - created_ms AS span FROM once_todos WHERE task = 'namegame.try'")?.int(
