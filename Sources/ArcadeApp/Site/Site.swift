@@ -31,6 +31,7 @@ public final class Site: Sendable {
     private let leadership: Leadership
     /// Scheduled backups (and pruning), off the loops and the ticker.
     private let housekeeping: Housekeeping
+    let insights: InsightsController
 
     public convenience init(options: ServeOptions) throws {
         try self.init(options: options, adding: { _ in })
@@ -96,6 +97,7 @@ public final class Site: Sendable {
         self.leadership = leadership
         let insights = InsightsController(
             pool: pool, pages: pages, traffic: options.server.metrics.traffic, clock: options.clock)
+        self.insights = insights
         let housekeeping = Housekeeping(options: options, pool: pool, leadership: leadership, insights: insights)
         self.housekeeping = housekeeping
         let router = try Site.router(
