@@ -154,9 +154,13 @@ enum InsightsRollups {
         }
     }
 
-    /// Replaces a day's stored rows with `entries`, and marks it stored (inside a write transaction).
+    /// Replaces a day's stored rows with `entries`, marks it stored, and drops days long out of the window (inside a
+    /// write transaction).
     static func store(day: Int, _ entries: [Entry], _ db: Database) throws {
         _ = try db.execute("DELETE FROM insights_days WHERE day = ?", [.integer(Int64(day))])
+        // Days no window that holds this one can show: the table keeps about two windows' worth, not every day since
+        // the site began.
+        _ = try db.execute("DELETE FROM insights_days WHERE day < ?", [.integer(Int64(day - 30))])
         let all = entries + [Entry(day: day, metric: .day, item: "", n: 1, m: 0)]
         var start = 0
         while start < all.count {
