@@ -76,9 +76,11 @@ public final class Site: Sendable {
         where try templates.library().template(named: required) == nil {
             throw StartupError.missing(file: "\(options.templates)/\(required).mustache")
         }
+        let services = try Services(
+            options: options, site: (pool, constants, overlay, hotfixes, admins, interceptions),
+            localizer: localizer, dailyKey: dailyKey, firstDay: firstDay)
         pages = Pages(
-            templates: templates, localizer: localizer,
-            version: { constants.string("site.version", default: "1.0.0") },
+            templates: templates, localizer: localizer, version: services.version,
             versions: { overlay.version &* 1_000_003 &+ constants.version })
         let csrfKey = HMACKey(Crypto.hmacSHA256(key: key, message: Array("csrf".utf8)))
         identity = Identity(
@@ -88,9 +90,6 @@ public final class Site: Sendable {
             isAdmin: { [admins] request in
                 request.cookies[AdminController.cookie].map { admins.isSignedIn($0) } ?? false
             })
-        let services = try Services(
-            options: options, site: (pool, constants, overlay, hotfixes, admins, interceptions),
-            localizer: localizer, dailyKey: dailyKey, firstDay: firstDay)
         schedule = services.schedule
         // Scheduled changes, backups and pruning are done once, by whichever instance leads.
         let leadership = Leadership(options.database)
