@@ -229,138 +229,115 @@ final class InsightsController: Sendable {
     func page(_ request: Request, _ context: AdminContext) throws -> Response {
         let visitor = context.visitor
         let t = pages.localizer.strings(for: visitor.language)
-        let now = Int(clock())
-        let n = try numbers(now: now)
-        let (first, today) = (n.first, n.today)
-        let dayLabels = Array(first...today).map { Self.dayLabel($0) }
-        let (mastermindStarted, mastermindDone, roundsStarted, roundsDone) = (
-            n.mastermindStarted, n.mastermindDone, n.roundsStarted, n.roundsDone
-        )
-        let (active, actions, guesses, daily, modes, cheats) = (
-            n.active, n.actions, n.guesses, n.daily, n.modes, n.cheats
-        )
+        let n = try numbers(now: Int(clock()))
         let hardest: [TemplateValue] = n.hardest.map { row in
             .object([
                 "name": .string(row.name), "rounds": .int(row.rounds), "missed": .int(row.missed),
                 "rate": .string(Self.percent(row.missed, row.rounds)),
             ])
         }
-        let hours = traffic.hours(endingAt: Int(clock()) / 60)
-
-        let charts: [Chart] = [
-            Chart(
-                chart: BarChart(
-                    id: "active", title: t.string("insights.active.title"),
-                    description: t.string("insights.active.desc"),
-                    xLabel: t.string("insights.day"), yLabel: t.string("insights.count"), categories: dayLabels,
-                    series: [
-                        (t.string("insights.series.players"), active), (t.string("insights.series.actions"), actions),
-                    ])),
-            Chart(
-                chart: BarChart(
-                    id: "mastermind", title: t.string("insights.mastermind.title"),
-                    description: t.string("insights.mastermind.desc"), xLabel: t.string("insights.day"),
-                    yLabel: t.string("insights.count"), categories: dayLabels,
-                    series: [
-                        (t.string("insights.series.started"), mastermindStarted),
-                        (t.string("insights.series.finished"), mastermindDone[0]),
-                        (t.string("insights.series.won"), mastermindDone[1]),
-                    ])),
-            Chart(
-                chart: BarChart(
-                    id: "namegame", title: t.string("insights.namegame.title"),
-                    description: t.string("insights.namegame.desc"), xLabel: t.string("insights.day"),
-                    yLabel: t.string("insights.count"), categories: dayLabels,
-                    series: [
-                        (t.string("insights.series.started"), roundsStarted),
-                        (t.string("insights.series.finished"), roundsDone[0]),
-                        (t.string("insights.series.won"), roundsDone[1]),
-                    ])),
-            Chart(
-                chart: BarChart(
-                    id: "guesses", title: t.string("insights.guesses.title"),
-                    description: t.string("insights.guesses.desc"), xLabel: t.string("insights.guesses"),
-                    yLabel: t.string("insights.games"), categories: guesses.map { "\($0.0)" },
-                    series: [(t.string("insights.games"), guesses.map(\.1))])),
-            Chart(
-                chart: BarChart(
-                    id: "daily", title: t.string("insights.daily.title"), description: t.string("insights.daily.desc"),
-                    xLabel: t.string("insights.daily.number"), yLabel: t.string("insights.percent"),
-                    categories: daily.map { "#\($0.0 + 1)" },
-                    series: [
-                        (
-                            t.string("insights.series.solved"),
-                            daily.map { $0.played == 0 ? 0 : Double($0.won * 100) / Double($0.played) }
-                        )
-                    ]),
-                table: daily.map { ["#\($0.0 + 1)", "\($0.played)", "\($0.won)", Self.percent($0.won, $0.played)] }),
-            Chart(
-                chart: BarChart(
-                    id: "accuracy", title: t.string("insights.accuracy.title"),
-                    description: t.string("insights.accuracy.desc"), xLabel: t.string("insights.mode"),
-                    yLabel: t.string("insights.percent"), categories: modes.map(\.0),
-                    series: [
-                        (
-                            t.string("insights.series.accuracy"),
-                            modes.map { $0.answered == 0 ? 0 : Double($0.identified * 100) / Double($0.answered) }
-                        )
-                    ]),
-                table: modes.map {
-                    [$0.0, "\($0.answered)", "\($0.identified)", Self.percent($0.identified, $0.answered)]
-                }),
-            Chart(
-                chart: BarChart(
-                    id: "cheats", title: t.string("insights.cheats.title"),
-                    description: t.string("insights.cheats.desc"),
-                    xLabel: t.string("insights.cheat"), yLabel: t.string("insights.series.players"),
-                    categories: cheats.map(\.0), series: [(t.string("insights.series.players"), cheats.map(\.1))])),
-            Chart(
-                chart: BarChart(
-                    id: "traffic", title: t.string("insights.traffic.title"),
-                    description: t.string("insights.traffic.desc"), xLabel: t.string("insights.hour"),
-                    yLabel: t.string("insights.count"), categories: hours.map { Self.hourLabel($0.start) },
-                    series: [
-                        (t.string("insights.series.rate"), hours.map { ($0.requestsPerMinute * 10).rounded() / 10 }),
-                        (t.string("insights.series.p95"), hours.map { ($0.p95 ?? 0) * 1000 }),
-                    ])),
-        ]
-        let percentHeaders: [String: [String]] = [
-            "daily": [
-                t.string("insights.daily.number"), t.string("insights.played"), t.string("insights.series.won"),
-                t.string("insights.series.solved"),
-            ],
-            "accuracy": [
-                t.string("insights.mode"), t.string("insights.answered"), t.string("insights.identified"),
-                t.string("insights.series.accuracy"),
-            ],
-        ]
-        let rendered: [TemplateValue] = charts.map { item in
-            let chart = item.chart
-            let headers = percentHeaders[chart.id] ?? ([chart.xLabel] + chart.series.map(\.name))
-            let rows: [[String]] =
-                item.table
-                ?? chart.categories.enumerated().map { i, category in
-                    [category] + chart.series.map { BarChart.format($0.values[i]) }
-                }
-            return .object([
-                "id": .string(chart.id), "title": .string(chart.title), "svg": .string(chart.svg),
-                "empty": .bool(rows.isEmpty || chart.series.allSatisfy { $0.values.allSatisfy { $0 == 0 } }),
-                "legend": .list(
-                    chart.series.enumerated().map { .object(["n": .int($0.offset), "name": .string($0.element.name)]) }),
-                "headers": .list(headers.map { .string($0) }),
-                "rows": .list(
-                    rows.map { row in
-                        .object(["first": .string(row[0]), "cells": .list(row.dropFirst().map { .string($0) })])
-                    }),
-            ])
-        }
+        let charts = charts(n, hours: traffic.hours(endingAt: Int(clock()) / 60), t)
         return pages.render(
             "admin-insights", title: t.string("admin.insights.title"), for: visitor, path: "/admin/insights",
             section: "admin",
             data: [
-                "charts": .list(rendered), "hardest": .list(hardest), "hasHardest": .bool(!hardest.isEmpty),
-                "asOf": .string(UTCTime.format(n.at)),
+                "charts": .list(charts.map { Self.context($0, t) }), "hardest": .list(hardest),
+                "hasHardest": .bool(!hardest.isEmpty), "asOf": .string(UTCTime.format(n.at)),
             ])
+    }
+
+    /// A chart titled and described by its id's strings (`insights.ID.title`, `.desc`), its axes and series named
+    /// by string keys.
+    private static func chart(
+        _ id: String, _ t: LanguageStrings, x: String, y: String, _ categories: [String],
+        _ series: [(String, [Double])], table: [[String]]? = nil
+    ) -> Chart {
+        Chart(
+            chart: BarChart(
+                id: id, title: t.string("insights.\(id).title"), description: t.string("insights.\(id).desc"),
+                xLabel: t.string(x), yLabel: t.string(y), categories: categories,
+                series: series.map { (t.string($0.0), $0.1) }),
+            table: table)
+    }
+
+    private func charts(_ n: Numbers, hours: [RecentTraffic.Hour], _ t: LanguageStrings) -> [Chart] {
+        let days = Array(n.first...n.today).map { Self.dayLabel($0) }
+        let (daily, modes) = (n.daily, n.modes)
+        return [
+            Self.chart(
+                "active", t, x: "insights.day", y: "insights.count", days,
+                [("insights.series.players", n.active), ("insights.series.actions", n.actions)]),
+            Self.chart(
+                "mastermind", t, x: "insights.day", y: "insights.count", days,
+                [
+                    ("insights.series.started", n.mastermindStarted), ("insights.series.finished", n.mastermindDone[0]),
+                    ("insights.series.won", n.mastermindDone[1]),
+                ]),
+            Self.chart(
+                "namegame", t, x: "insights.day", y: "insights.count", days,
+                [
+                    ("insights.series.started", n.roundsStarted), ("insights.series.finished", n.roundsDone[0]),
+                    ("insights.series.won", n.roundsDone[1]),
+                ]),
+            Self.chart(
+                "guesses", t, x: "insights.guesses", y: "insights.games", n.guesses.map { "\($0.0)" },
+                [("insights.games", n.guesses.map(\.1))]),
+            Self.chart(
+                "daily", t, x: "insights.daily.number", y: "insights.percent", daily.map { "#\($0.0 + 1)" },
+                [
+                    (
+                        "insights.series.solved",
+                        daily.map { $0.played == 0 ? 0 : Double($0.won * 100) / Double($0.played) }
+                    )
+                ],
+                table: daily.map { ["#\($0.0 + 1)", "\($0.played)", "\($0.won)", Self.percent($0.won, $0.played)] }),
+            Self.chart(
+                "accuracy", t, x: "insights.mode", y: "insights.percent", modes.map(\.0),
+                [
+                    (
+                        "insights.series.accuracy",
+                        modes.map { $0.answered == 0 ? 0 : Double($0.identified * 100) / Double($0.answered) }
+                    )
+                ],
+                table: modes.map {
+                    [$0.0, "\($0.answered)", "\($0.identified)", Self.percent($0.identified, $0.answered)]
+                }),
+            Self.chart(
+                "cheats", t, x: "insights.cheat", y: "insights.series.players", n.cheats.map(\.0),
+                [("insights.series.players", n.cheats.map(\.1))]),
+            Self.chart(
+                "traffic", t, x: "insights.hour", y: "insights.count", hours.map { Self.hourLabel($0.start) },
+                [
+                    ("insights.series.rate", hours.map { ($0.requestsPerMinute * 10).rounded() / 10 }),
+                    ("insights.series.p95", hours.map { ($0.p95 ?? 0) * 1000 }),
+                ]),
+        ]
+    }
+
+    /// A chart as the page shows it: the SVG, its legend, and its numbers as a table.
+    private static func context(_ item: Chart, _ t: LanguageStrings) -> TemplateValue {
+        let percentHeaders: [String: [String]] = [
+            "daily": ["insights.daily.number", "insights.played", "insights.series.won", "insights.series.solved"],
+            "accuracy": ["insights.mode", "insights.answered", "insights.identified", "insights.series.accuracy"],
+        ]
+        let chart = item.chart
+        let headers = percentHeaders[chart.id]?.map { t.string($0) } ?? ([chart.xLabel] + chart.series.map(\.name))
+        let rows: [[String]] =
+            item.table
+            ?? chart.categories.enumerated().map { i, category in
+                [category] + chart.series.map { BarChart.format($0.values[i]) }
+            }
+        return .object([
+            "id": .string(chart.id), "title": .string(chart.title), "svg": .string(chart.svg),
+            "empty": .bool(rows.isEmpty || chart.series.allSatisfy { $0.values.allSatisfy { $0 == 0 } }),
+            "legend": .list(
+                chart.series.enumerated().map { .object(["n": .int($0.offset), "name": .string($0.element.name)]) }),
+            "headers": .list(headers.map { .string($0) }),
+            "rows": .list(
+                rows.map { row in
+                    .object(["first": .string(row[0]), "cells": .list(row.dropFirst().map { .string($0) })])
+                }),
+        ])
     }
 
     static func percent(_ part: Int, _ whole: Int) -> String {

@@ -126,32 +126,7 @@ public final class Site: Sendable {
         let router = Router(deferredOffLoop: options.database.dialect == .postgresql)
         router.channels = EventChannels()
         let errors = ErrorPages(pages: pages, identity: identity)
-        let files = try StartupError.reading(options.publicDirectory, as: StartupError.unreadable) {
-            try StaticFiles(root: options.publicDirectory)
-        }
-        // Pages the router answers itself (404, 405, a static miss, a refused request): localized, in the visitor's
-        // theme, with the security headers.
-        router.fallback = .loop { request in
-            let response = files.respond(to: request)
-            return response.status.code >= 400 ? errors.page(response.status, request) : response
-        }
-        router.errorPage = { status, request in errors.page(status, request) }
-        router.refusalPage = { error in
-            SecurityHeaders<RequestContext>.apply(
-                pages.error(error.status, language: pages.localizer.base, csrf: "", path: "/"))
-        }
-        router.get("/healthz") { _ in .text("ok") }
-        MetricsController(
-            server: options.server.metrics, pool: services.once.pool, token: options.metricsToken,
-            version: services.version, notFound: { errors.page(.notFound, $0) }
-        ).addRoutes(to: router)
-        // Uploads (up to --max-upload) are read only for a live admin session, checked on the head. On PostgreSQL
-        // the loop may not query: a session cookie is enough there, and the route checks it after the body.
-        let postgres = options.database.dialect == .postgresql
-        router.uploadGate = { [admins = services.admins] headers in
-            guard let token = Cookies.parse(headers.values("Cookie"))[AdminController.cookie] else { return false }
-            return postgres || admins.isSignedIn(token)
-        }
+        try answerItself(router, options, services, pages: pages, errors: errors)
         let root = router.group(context: RequestContext.init)
         let site = (options.secureCookies ? root.adding(SecureCookies()) : root).adding(SecurityHeaders()).adding(
             errors)
@@ -204,6 +179,39 @@ public final class Site: Sendable {
         PeopleController(store: services.people, pages: pages)
             .addPhotoRoute(to: router.group(context: RequestContext.init).running(.pool))
         return router
+    }
+
+    /// What the router answers before any group: static files and its own error pages, `/healthz`, `/metrics`, and
+    /// which uploads it reads at all.
+    private static func answerItself(
+        _ router: Router, _ options: ServeOptions, _ services: Services, pages: Pages, errors: ErrorPages
+    ) throws {
+        let files = try StartupError.reading(options.publicDirectory, as: StartupError.unreadable) {
+            try StaticFiles(root: options.publicDirectory)
+        }
+        // Pages the router answers itself (404, 405, a static miss, a refused request): localized, in the visitor's
+        // theme, with the security headers.
+        router.fallback = .loop { request in
+            let response = files.respond(to: request)
+            return response.status.code >= 400 ? errors.page(response.status, request) : response
+        }
+        router.errorPage = { status, request in errors.page(status, request) }
+        router.refusalPage = { error in
+            SecurityHeaders<RequestContext>.apply(
+                pages.error(error.status, language: pages.localizer.base, csrf: "", path: "/"))
+        }
+        router.get("/healthz") { _ in .text("ok") }
+        MetricsController(
+            server: options.server.metrics, pool: services.once.pool, token: options.metricsToken,
+            version: services.version, notFound: { errors.page(.notFound, $0) }
+        ).addRoutes(to: router)
+        // Uploads (up to --max-upload) are read only for a live admin session, checked on the head. On PostgreSQL
+        // the loop may not query: a session cookie is enough there, and the route checks it after the body.
+        let postgres = options.database.dialect == .postgresql
+        router.uploadGate = { [admins = services.admins] headers in
+            guard let token = Cookies.parse(headers.values("Cookie"))[AdminController.cookie] else { return false }
+            return postgres || admins.isSignedIn(token)
+        }
     }
 
     /// Commits what the writer still holds and stops it; reports how many transactions shared each flush.
