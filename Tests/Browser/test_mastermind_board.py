@@ -460,7 +460,10 @@ class MastermindBoard(BrowserTest):
 
     def test_a_digit_outside_the_rules_is_refused_at_the_key(self):
         self.start()
-        self.keys("18")
+        self.keys("1")
+        before = self.still()
+        self.keys("8")
+        self.assertEqual(self.still(), before, "on a desktop too, a message moves nothing")
         self.assertEqual(self.cells(), ["1", "", "", ""], "8 is not typed")
         flash = self.driver.find_element("css selector", "[data-message] [data-flash='range']")
         self.assertEqual(flash.text, "Only digits 0 to 7.")
