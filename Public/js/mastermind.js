@@ -116,6 +116,7 @@
     flashTimer = setTimeout(function () {
       if (flashed && line.isConnected) line.replaceChildren.apply(line, flashed);
       flashed = null;
+      settleMessage();
     }, 2500);
   }
 
@@ -333,6 +334,18 @@
       });
     }
     if (!keepSize) fit();
+    settleMessage();
+  }
+
+  // On a wider screen a hint or an error lies over the peg legend: it goes after a while, as a toast does, and the
+  // legend shows again (Hint shows the same hint again). A phone keeps its message in the line kept for it.
+  var settleTimer = null;
+  function settleMessage() {
+    clearTimeout(settleTimer);
+    if (!window.matchMedia || !window.matchMedia("(min-width: 30.01rem)").matches) return;
+    var message = host.querySelector("[data-message] > p:not([data-rules])");
+    if (!message) return;
+    settleTimer = setTimeout(function () { if (message.isConnected) message.hidden = true; }, 4000);
   }
 
   // Digits, Backspace, Delete and Enter work from anywhere on the page (Enter sends the row even from a key of the

@@ -511,6 +511,24 @@ class MastermindBoard(BrowserTest):
         end = self.still()
         self.assertEqual(end["cell"], played["cell"], "the cells grew at the end of the game")
 
+    def test_a_desktop_hint_is_a_toast_that_gives_the_legend_back(self):
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+        secret = self.start()
+        self.tap(wrong_guesses(secret)[0])
+        self.wait_rows(1)
+        legend_on_top = ("const r = document.querySelector('[data-legend]').getBoundingClientRect();"
+                         "const e = document.elementFromPoint(r.left + 4, r.top + r.height / 2);"
+                         "return !!e && !!e.closest('[data-legend]');")
+        self.assertTrue(self.driver.execute_script(legend_on_top), "the legend shows before the hint")
+        self.driver.find_element("css selector", "form[action='/mastermind/hint'] button").click()
+        hint = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-message] [data-hint]"))
+        self.assertTrue(hint.is_displayed())
+        # Then it goes, as a toast does, and the legend is what a player sees there again, for the rest of the game.
+        WebDriverWait(self.driver, 8).until(lambda d: not hint.is_displayed())
+        self.assertTrue(self.driver.execute_script(legend_on_top), "the hint covered the legend for good")
+
     def test_the_share_grid_gives_counts_not_places(self):
         secret = self.start()
         misses = [g for g in wrong_guesses(secret) if sum(score(secret, g)) >= 2][:3]
