@@ -62,6 +62,8 @@ def seed(path, players, actions):
     db.executemany("INSERT OR IGNORE INTO once_marks (player, task, at_ms, times) VALUES (?,?,?,1)",
                    ((random.choice(ids), random.choice(["cheat.konami", "cheat.retro", "cheat.crt", "whatsnew"]),
                      random.randint(start, now) * 1000) for _ in range(max(0, marks))))
+    # The run that made the schema stored its closed days, empty then: these rows are history it never saw.
+    db.execute("DELETE FROM insights_days")
     db.commit()
     total = len(game_rows) + len(guess_rows) + len(round_rows) + max(0, marks)
     print(f"seeded {players} players and {total} actions")
@@ -86,9 +88,9 @@ def timed(host, port, name, password, runs):
         r.read()
         assert r.status == 200, r.status
         times.append((time.perf_counter() - t) * 1000)
-    # The first read computes the 30 days' aggregates; the page then keeps them for five minutes.
-    print(f"/admin/insights: first (aggregates read) {times[0]:.0f} ms; then median {statistics.median(times[1:]):.0f} ms,"
-          f" best {min(times[1:]):.0f} ms over {runs - 1} tries (target: under 200 ms)")
+    # The first read loads the stored days from the database; every read sums today's last hour or so live.
+    print(f"/admin/insights: first {times[0]:.0f} ms; then median {statistics.median(times[1:]):.0f} ms,"
+          f" worst {max(times[1:]):.0f} ms over {runs - 1} tries (target: under 200 ms, every load)")
 
 if sys.argv[1] == "seed":
     seed(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))

@@ -91,6 +91,11 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
                     self.assertEqual(self.driver.execute_script("return scrollY"), 0, mode)
                     self.assertTrue(self.in_view("button[data-next]"), f"{mode} at {width}: Next is in view")
                     self.assertTrue(self.in_view("button[data-choice]"), f"{mode} at {width}: the faces stay")
+            # Wider than the game's column, it sits in the middle as Mastermind's board does.
+            left, right = self.driver.execute_script(
+                "const r = document.querySelector('#namegame').getBoundingClientRect();"
+                "return [r.left, document.documentElement.clientWidth - r.right];")
+            self.assertLessEqual(abs(left - right), 2, f"the round is centred at {width}")
             self.driver.save_screenshot(os.path.join(ARTIFACTS, f"namegame-fit-{width}x{height}.png"))
 
     def test_the_clock_is_a_timer_in_view_that_turns_urgent_and_cuts_off(self):

@@ -178,13 +178,14 @@ struct AdminController: Sendable {
         }
         let scheduled = try schedule.upcoming().map { scheduledRow($0, t) }
         let backup: String
-        if housekeeping.folder == nil {
-            backup = t.string("admin.backup.off")
-        } else if let last = housekeeping.lastBackup {
+        let lastBackup = try housekeeping.lastBackup()
+        if let last = lastBackup {
             backup =
                 last.error.map { t.string("admin.backup.failed", [.string(UTCTime.format(last.at)), .string($0)]) }
                 ?? t.string(
                     "admin.backup.last", [.string(UTCTime.format(last.at)), .int(last.bytes), .int(last.rows)])
+        } else if housekeeping.folder == nil {
+            backup = t.string("admin.backup.off")
         } else {
             backup = t.string("admin.backup.none")
         }
@@ -197,7 +198,7 @@ struct AdminController: Sendable {
                 "scheduled": .list(scheduled), "scheduledCount": .int(scheduled.count),
                 "hasScheduled": .bool(!scheduled.isEmpty), "backup": .string(backup),
                 "backupState": .string(
-                    housekeeping.lastBackup.map { $0.error == nil ? "ok" : "failed" }
+                    lastBackup.map { $0.error == nil ? "ok" : "failed" }
                         ?? (housekeeping.folder == nil ? "off" : "none")),
             ])
     }

@@ -104,24 +104,13 @@ public struct ServeOptions: Sendable {
             $0.database = location
             return true
         },
-        Option(
-            flag: "--photos", variable: "ARCADE_PHOTOS", placeholder: "DIR",
-            help: "uploaded photos (with PostgreSQL, each instance's copy; the database holds them all)",
-            current: { $0.photosDirectory }
-        ) {
-            guard !$1.isEmpty else { return false }
-            $0.photos = $1
-            return true
-        },
-        Option(
-            flag: "--backup-dir", variable: "ARCADE_BACKUP_DIR", placeholder: "DIR",
-            help: "take scheduled backups into DIR (on PostgreSQL, the leading instance does)",
-            current: { $0.backupDirectory ?? "none" }
-        ) {
-            guard !$1.isEmpty else { return false }
-            $0.backupDirectory = $1
-            return true
-        },
+        path(
+            "--photos", "ARCADE_PHOTOS", "DIR",
+            "uploaded photos (with PostgreSQL, each instance's copy; the database holds them all)", \.photos,
+            current: { $0.photosDirectory }),
+        path(
+            "--backup-dir", "ARCADE_BACKUP_DIR", "DIR",
+            "take scheduled backups into DIR (on PostgreSQL, the leading instance does)", \.backupDirectory),
         Option(
             flag: "--backup-every", variable: "ARCADE_BACKUP_EVERY", placeholder: "HOURS",
             help: "hours between scheduled backups", current: { ServeOptions.format($0.backupEvery) }
@@ -168,24 +157,12 @@ public struct ServeOptions: Sendable {
         toggle("--dev", "ARCADE_DEV", "reload changed templates on the next request", \.dev),
         toggle(
             "--secure-cookies", "ARCADE_SECURE_COOKIES", "mark cookies Secure (when served over TLS)", \.secureCookies),
-        Option(
-            flag: "--tls-cert", variable: "ARCADE_TLS_CERT", placeholder: "FILE",
-            help: "serve HTTPS with this PEM certificate (and its chain); needs --tls-key",
-            current: { $0.tlsCertificate ?? "none" }
-        ) {
-            guard !$1.isEmpty else { return false }
-            $0.tlsCertificate = $1
-            return true
-        },
-        Option(
-            flag: "--tls-key", variable: "ARCADE_TLS_KEY", placeholder: "FILE",
-            help: "the certificate's PEM private key; both reload on SIGHUP or when they change",
-            current: { $0.tlsKey ?? "none" }
-        ) {
-            guard !$1.isEmpty else { return false }
-            $0.tlsKey = $1
-            return true
-        },
+        path(
+            "--tls-cert", "ARCADE_TLS_CERT", "FILE",
+            "serve HTTPS with this PEM certificate (and its chain); needs --tls-key", \.tlsCertificate),
+        path(
+            "--tls-key", "ARCADE_TLS_KEY", "FILE",
+            "the certificate's PEM private key; both reload on SIGHUP or when they change", \.tlsKey),
         integer(
             "--hsts-max-age", "ARCADE_HSTS_MAX_AGE", "SECONDS",
             "under TLS, Strict-Transport-Security's max-age (0: not sent)",
@@ -199,15 +176,9 @@ public struct ServeOptions: Sendable {
             $0.redirectHTTP = port == 0 ? nil : port
             return true
         },
-        Option(
-            flag: "--acme-dir", variable: "ARCADE_ACME_DIR", placeholder: "DIR",
-            help: "certbot's --webroot: /.well-known/acme-challenge/ is served from it on --redirect-http",
-            current: { $0.acmeDirectory ?? "none" }
-        ) {
-            guard !$1.isEmpty else { return false }
-            $0.acmeDirectory = $1
-            return true
-        },
+        path(
+            "--acme-dir", "ARCADE_ACME_DIR", "DIR",
+            "certbot's --webroot: /.well-known/acme-challenge/ is served from it on --redirect-http", \.acmeDirectory),
         integer(
             "--max-connections", "ARCADE_MAX_CONNECTIONS", "N", "connections open at once; more get 503",
             \.server.maxConnections, 1...Int.max),
@@ -287,6 +258,22 @@ public struct ServeOptions: Sendable {
         _ key: WritableKeyPath<ServeOptions, String> & Sendable
     ) -> Option {
         Option(flag: flag, variable: variable, placeholder: "DIR", help: help, current: { $0[keyPath: key] }) {
+            guard !$1.isEmpty else { return false }
+            $0[keyPath: key] = $1
+            return true
+        }
+    }
+
+    /// A path that is unset until given: any non-empty text ("none", or what `current` says, in the help).
+    private static func path(
+        _ flag: String, _ variable: String, _ placeholder: String, _ help: String,
+        _ key: WritableKeyPath<ServeOptions, String?> & Sendable,
+        current: (@Sendable (ServeOptions) -> String)? = nil
+    ) -> Option {
+        Option(
+            flag: flag, variable: variable, placeholder: placeholder, help: help,
+            current: current ?? { $0[keyPath: key] ?? "none" }
+        ) {
             guard !$1.isEmpty else { return false }
             $0[keyPath: key] = $1
             return true

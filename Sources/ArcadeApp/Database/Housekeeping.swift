@@ -10,24 +10,39 @@ import Glibc
 /// Work one instance does now and then, on a thread of its own (a backup may take minutes; the site ticker must
 /// not wait for it): scheduled backups into `--backup-dir`, the newest `--backup-keep` kept, and once a day the
 /// players inactive for `--forget-after` days who never finished anything are deleted, in small batches that each
-/// hold the writer briefly. On PostgreSQL only the leading instance does either.
+/// hold the writer briefly; and each closed day of the admin's insights is summed once. On PostgreSQL only the
+/// leading instance does any of these. Every instance sums today's hours of the insights for its own page.
 final class Housekeeping: Sendable {
-    /// The last scheduled backup, for the admin dashboard.
-    struct Outcome: Sendable {
+    /// The last scheduled backup, for the admin dashboard: kept in the database, so every instance shows the one
+    /// the leader took.
+    struct Outcome: Sendable, FetchableRecord {
         let at: Int
         let path: String
         let bytes: Int
         let rows: Int
         let error: String?
+
+        init(at: Int, path: String, bytes: Int, rows: Int, error: String?) {
+            (self.at, self.path, self.bytes, self.rows, self.error) = (at, path, bytes, rows, error)
+        }
+
+        init(row: Row) throws(DatabaseError) {
+            at = try row.decode("at")
+            path = try row.decode("path")
+            bytes = try row.decode("bytes")
+            rows = try row.decode("row_count")
+            error = try row.decodeIfPresent("error")
+        }
     }
 
     let folder: String?
-    private let last = Mutex<Outcome?>(nil)
+    private let pool: DatabasePool
     private let stopping = Atomic<Bool>(false)
     private let thread = Mutex<OSThread?>(nil)
 
     init(options: ServeOptions, pool: DatabasePool, leadership: Leadership, insights: InsightsController) {
         folder = options.backupDirectory
+        self.pool = pool
         let backup = Backup(source: options.database, photos: options.photosDirectory)
         let every = Int(options.backupEvery * 3600)
         let keep = options.backupKeep
@@ -37,6 +52,8 @@ final class Housekeeping: Sendable {
         let newest = folder.flatMap { Self.backups(in: $0).last.map { Self.modified(folder! + "/" + $0) } } ?? 0
         let nextBackup = Mutex(newest == 0 ? Int(clock()) : newest + every)
         let nextPrune = Mutex(Int(clock()))
+        let nextRollup = Mutex(Int.min)
+        let nextHour = Mutex(Int.min)
         let started = OSThread { [self, folder] in
             while !stopping.load(ordering: .acquiring) {
                 let now = Int(clock())
@@ -44,8 +61,14 @@ final class Housekeeping: Sendable {
                     nextBackup.withLock { $0 = now + every }
                     run(backup, folder: folder, keep: keep, at: now)
                 }
-                // Every instance keeps its own insights.
-                insights.refreshIfWatched(now: now)
+                // One closed day of the insights a turn; once none is left, look again in a minute.
+                if now >= nextRollup.withLock({ $0 }) && leadership.held() && !insights.rollUpNextDay(now: now) {
+                    nextRollup.withLock { $0 = now + 60 }
+                }
+                // Every instance sums today's hours for itself, one a turn, so its page sums only the last one live.
+                if now >= nextHour.withLock({ $0 }) && !insights.sumNextHour(now: now) {
+                    nextHour.withLock { $0 = now + 30 }
+                }
                 if forgetAfter > 0, now >= nextPrune.withLock({ $0 }) && leadership.held() {
                     nextPrune.withLock { $0 = now + 86_400 }
                     prune(pool, before: now - forgetAfter * 86_400)
@@ -56,17 +79,40 @@ final class Housekeeping: Sendable {
         thread.withLock { $0 = started }
     }
 
-    var lastBackup: Outcome? { last.withLock { $0 } }
+    /// The last scheduled backup any instance took, if one has.
+    func lastBackup() throws -> Outcome? {
+        try pool.connection().fetchOne(
+            Outcome.self, "SELECT at, path, bytes, row_count, error FROM backup_status WHERE id = 1")
+    }
+
+    private func record(_ outcome: Outcome) {
+        do {
+            try pool.write { db in
+                try db.execute(
+                    """
+                    INSERT INTO backup_status (id, at, path, bytes, row_count, error) VALUES (1, ?, ?, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET at = excluded.at, path = excluded.path, bytes = excluded.bytes,
+                        row_count = excluded.row_count, error = excluded.error
+                    """,
+                    [
+                        .integer(Int64(outcome.at)), .text(outcome.path), .integer(Int64(outcome.bytes)),
+                        .integer(Int64(outcome.rows)), SQLValue(outcome.error),
+                    ])
+            }
+        } catch {
+            Log.error("backup: could not record the outcome: \(error)")
+        }
+    }
 
     private func run(_ backup: Backup, folder: String, keep: Int, at now: Int) {
         let path = folder + "/" + Self.name(at: now)
         do {
             let report = try backup.write(to: path)
-            last.withLock { $0 = Outcome(at: now, path: path, bytes: report.bytes, rows: report.rows, error: nil) }
+            record(Outcome(at: now, path: path, bytes: report.bytes, rows: report.rows, error: nil))
             Log.info("backup: \(report.rows) rows, \(report.bytes) bytes to \(path)")
             for old in Self.backups(in: folder).dropLast(keep) { Files.remove(folder + "/" + old) }
         } catch {
-            last.withLock { $0 = Outcome(at: now, path: path, bytes: 0, rows: 0, error: "\(error)") }
+            record(Outcome(at: now, path: path, bytes: 0, rows: 0, error: "\(error)"))
             Log.error("backup to \(path) failed: \(error)")
         }
     }

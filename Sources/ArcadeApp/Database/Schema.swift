@@ -513,5 +513,29 @@ enum Schema {
             CREATE INDEX namegame_rounds_by_finished ON namegame_rounds (finished_ms, status, mode, answer);
             CREATE INDEX once_marks_by_task ON once_marks (task, player);
             """),
+        Migration(
+            23,
+            """
+            -- The insights' closed days, each summed once (InsightsRollups): per day, a metric and an item (a mode, a
+            -- person, a guess count; '' for a plain count) with one or two numbers. A row ('day', '') marks a day done,
+            -- even an empty one. No player column: these are counts, kept when players are forgotten.
+            CREATE TABLE insights_days (
+                day INTEGER NOT NULL,
+                metric TEXT NOT NULL,
+                item TEXT NOT NULL,
+                n INTEGER NOT NULL,
+                m INTEGER NOT NULL,
+                PRIMARY KEY (day, metric, item)
+            );
+            -- The last scheduled backup, whichever instance took it: one row, replaced each time.
+            CREATE TABLE backup_status (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                at INTEGER NOT NULL,
+                path TEXT NOT NULL,
+                bytes INTEGER NOT NULL,
+                row_count INTEGER NOT NULL,
+                error TEXT
+            );
+            """),
     ]
 }

@@ -6,8 +6,9 @@ import Synchronization
 import Templates
 
 /// `/admin/insights`: how the site is used, as charts drawn on the server with their numbers in tables beside
-/// them. The last 30 days come from the database, each aggregate from one query on an index of its time column;
-/// the traffic chart is this instance's own last 24 hours.
+/// them. The last 30 days are sums per day: the closed days' stored by the housekeeping (`InsightsRollups`), today's
+/// summed hour by hour in the background and its last hour or so read live from indexes of time columns; the traffic
+/// chart is this instance's own last 24 hours.
 final class InsightsController: Sendable {
     let pool: DatabasePool
     let pages: Pages
@@ -21,23 +22,78 @@ final class InsightsController: Sendable {
         self.clock = clock
     }
 
-    /// The last numbers read, reused for five minutes: the whole 30 days is millions of index entries.
-    let cache = Mutex<Numbers?>(nil)
-    static let cacheSeconds = 300
-    /// When an admin last opened the page: while one has in the last hour, the housekeeping thread reads the numbers
-    /// again before they age out, so the page answers from memory.
-    private let lastViewed = Atomic<Int>(Int.min / 2)
+    /// The stored days last read and their rows: a stored day never changes, so they are read again only when the
+    /// set of stored days in the window has.
+    private let closed = Mutex<(days: [Int], entries: [InsightsRollups.Entry])>(([], []))
+    /// Today's hours already summed by this instance: the day, up to which second, and their numbers. The page sums
+    /// only the rest of the day live (the last hour or so).
+    private let today = Mutex<(day: Int, through: Int, summary: InsightsRollups.Summary)>((0, 0, .init()))
+    /// An hour is summed once it has been over this long (a miss would only last until the day is stored, which
+    /// sums the whole day again).
+    static let hourGrace = 60
 
-    /// Called now and then off the loops: reads the numbers again when they are watched and about to age out.
-    func refreshIfWatched(now: Int) {
-        guard now - lastViewed.load(ordering: .relaxed) < 3600 else { return }
-        let age = cache.withLock { $0.map { now - $0.at } } ?? Int.max
-        guard age >= Self.cacheSeconds - 60 else { return }
+    /// Whether today's hours have been caught up with since start (said once in the log), and when this began.
+    private let caughtUp = Atomic<Bool>(false)
+    private let started = ContinuousClock.now
+
+    /// Up to which second today's hours are summed (tests wait for it).
+    var todaySummedThrough: Int { today.withLock { $0.through } }
+
+    /// Sums today's next hour that is over, on this instance (every instance keeps its own); false when there is
+    /// none (or on an error, logged). For the housekeeping thread: one hour a call.
+    func sumNextHour(now: Int) -> Bool {
+        let day = now / 86_400
+        let through = today.withLock { state in
+            if state.day != day { state = (day, day * 86_400, .init()) }
+            return state.through
+        }
+        let end = through + 3600
+        guard end + Self.hourGrace <= now, end <= (day + 1) * 86_400 else {
+            if !caughtUp.exchange(true, ordering: .relaxed) {
+                Log.info("insights: today summed up to \(Self.hourLabel(through)) in \(started.duration(to: .now))")
+            }
+            return false
+        }
         do {
-            let fresh = try Self.numbers(pool, now: now)
-            cache.withLock { $0 = fresh }
+            let hour = try InsightsRollups.summarize(day: day, from: through, to: end, pool.connection())
+            today.withLock { state in
+                guard state.day == day && state.through == through else { return }
+                state.through = end
+                state.summary.entries += hour.entries
+                state.summary.players.formUnion(hour.players)
+            }
+            return true
         } catch {
             Log.error("insights: \(error)")
+            return false
+        }
+    }
+
+    /// Days summed since the window was last complete, and when the first of them began (for the log).
+    private let backlog = Mutex<(days: Int, since: ContinuousClock.Instant?)>((0, nil))
+
+    /// Sums the oldest closed day of the window not stored yet, and stores it; false when there is none (or on an
+    /// error, logged). One day a call, read on the caller's connection and written in one short transaction: for
+    /// the leading instance's housekeeping thread.
+    func rollUpNextDay(now: Int) -> Bool {
+        do {
+            let db = try pool.connection()
+            guard let day = try InsightsRollups.nextDay(now: now, db) else {
+                let (days, since) = backlog.withLock { ($0.days, $0.since) }
+                if days > 0, let since {
+                    backlog.withLock { $0 = (0, nil) }
+                    Log.info("insights: \(days) closed days summed in \(since.duration(to: .now))")
+                }
+                return false
+            }
+            backlog.withLock { if $0.days == 0 { $0.since = .now } }
+            let entries = try InsightsRollups.summarize(day: day, db)
+            try pool.write { db in try InsightsRollups.store(day: day, entries, db) }
+            backlog.withLock { $0.days += 1 }
+            return true
+        } catch {
+            Log.error("insights: \(error)")
+            return false
         }
     }
 
@@ -69,103 +125,33 @@ final class InsightsController: Sendable {
         let cheats: [(String, Double)]
     }
 
-    /// Reads every aggregate of the last 30 days (a few seconds on a million actions: the page keeps the result
-    /// for `cacheSeconds`).
-    static func numbers(_ pool: DatabasePool, now: Int) throws -> Numbers {
+    /// The last 30 days: the stored days' rows (from memory while no other day has been stored), the closed days
+    /// not stored yet and today summed live, the cheats found (all time) counted live.
+    func numbers(now: Int) throws -> Numbers {
         let db = try pool.connection()
         let today = now / 86_400
         let first = today - 29
-        let days = Array(first...today)
-        func perDay(_ sql: String, _ cutoff: Int64, columns: [String]) throws -> [[Double]] {
-            var values = columns.map { _ in Array(repeating: 0.0, count: days.count) }
-            for row in try db.query(sql, [.integer(cutoff)]) {
-                let day: Int = try row.decode("day")
-                guard day >= first && day <= today else { continue }
-                for (c, column) in columns.enumerated() {
-                    values[c][day - first] = Double(try row.decodeIfPresent(column, as: Int.self) ?? 0)
-                }
+        let days = try InsightsRollups.storedDays(first...(today - 1), db)
+        var entries = try closed.withLock { cached in
+            if cached.days != days {
+                cached = (days, days.isEmpty ? [] : try InsightsRollups.stored(days[0]...days[days.count - 1], db))
             }
-            return values
+            return cached.entries
         }
-        let since = Int64(first) * 86_400
-        let sinceMs = since * 1000
-        let mastermindStarted = try perDay(
-            "SELECT created / 86400 AS day, COUNT(*) AS n FROM mastermind_games WHERE created >= ? GROUP BY created / 86400",
-            since, columns: ["n"])[0]
-        let mastermindDone = try perDay(
-            """
-            SELECT finished / 86400 AS day, COUNT(*) AS n, SUM(CASE WHEN status = 'won' THEN 1 ELSE 0 END) AS won
-            FROM mastermind_games WHERE finished >= ? GROUP BY finished / 86400
-            """, since, columns: ["n", "won"])
-        let roundsStarted = try perDay(
-            """
-            SELECT started_ms / 86400000 AS day, COUNT(*) AS n FROM namegame_rounds WHERE started_ms >= ?
-            GROUP BY started_ms / 86400000
-            """, sinceMs, columns: ["n"])[0]
-        let roundsDone = try perDay(
-            """
-            SELECT finished_ms / 86400000 AS day, COUNT(*) AS n,
-                SUM(CASE WHEN status = 'identified' THEN 1 ELSE 0 END) AS won
-            FROM namegame_rounds WHERE finished_ms >= ? GROUP BY finished_ms / 86400000
-            """, sinceMs, columns: ["n", "won"])
-        var active = Array(repeating: 0.0, count: days.count)
-        for row in try db.query(
-            """
-            SELECT day, COUNT(DISTINCT player) AS n FROM (
-                SELECT created / 86400 AS day, player FROM mastermind_games WHERE created >= ?
-                UNION SELECT started_ms / 86400000 AS day, player FROM namegame_rounds WHERE started_ms >= ?
-            ) AS seen GROUP BY day
-            """, [.integer(since), .integer(sinceMs)])
-        {
-            let day: Int = try row.decode("day")
-            if day >= first && day <= today { active[day - first] = Double(try row.decode("n", as: Int.self)) }
+        let stored = Set(days)
+        for day in first..<today where !stored.contains(day) {
+            entries += try InsightsRollups.summarize(day: day, db)
         }
-        let actions = zip(mastermindStarted, roundsStarted).map { $0 + $1 }
-
-        var guesses: [(Int, Double)] = []
-        for row in try db.query(
-            """
-            SELECT n, COUNT(*) AS games FROM (
-                SELECT g.id AS id, COUNT(*) AS n FROM mastermind_games g JOIN mastermind_guesses q ON q.game = g.id
-                WHERE g.finished >= ? AND g.status = 'won' GROUP BY g.id
-            ) AS won GROUP BY n ORDER BY n
-            """, [.integer(since)])
-        {
-            guesses.append((try row.decode("n"), Double(try row.decode("games", as: Int.self))))
+        // Today: the hours summed already, and the rest of the day live.
+        let (through, summed) = self.today.withLock { state in
+            state.day == today ? (state.through, state.summary) : (today * 86_400, .init())
         }
-        var daily: [(Int, played: Int, won: Int)] = []
-        for row in try db.query(
-            """
-            SELECT daily, COUNT(*) AS played, SUM(CASE WHEN status = 'won' THEN 1 ELSE 0 END) AS won
-            FROM mastermind_games WHERE created >= ? AND daily IS NOT NULL GROUP BY daily ORDER BY daily
-            """, [.integer(since)])
-        {
-            daily.append((try row.decode("daily"), try row.decode("played"), try row.decode("won")))
-        }
-        var modes: [(String, answered: Int, identified: Int)] = []
-        for row in try db.query(
-            """
-            SELECT mode, COUNT(*) AS answered, SUM(CASE WHEN status = 'identified' THEN 1 ELSE 0 END) AS identified
-            FROM namegame_rounds WHERE finished_ms >= ? GROUP BY mode ORDER BY mode
-            """, [.integer(sinceMs)])
-        {
-            modes.append((try row.decode("mode"), try row.decode("answered"), try row.decode("identified")))
-        }
-        let hardest: [(name: String, rounds: Int, missed: Int)] = try db.query(
-            """
-            SELECT p.first_name AS first_name, p.last_name AS last_name, h.rounds AS rounds, h.missed AS missed FROM (
-                SELECT f.person AS person, COUNT(*) AS rounds,
-                    SUM(CASE WHEN r.status = 'identified' THEN 0 ELSE 1 END) AS missed
-                FROM namegame_rounds r JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
-                WHERE r.finished_ms >= ? GROUP BY f.person
-            ) AS h JOIN people p ON p.id = h.person
-            WHERE h.rounds >= 3 ORDER BY h.missed * 1.0 / h.rounds DESC, h.rounds DESC LIMIT 10
-            """, [.integer(sinceMs)]
-        ).map { row throws in
-            (
-                try row.decode("first_name", as: String.self) + " " + row.decode("last_name"),
-                try row.decode("rounds"), try row.decode("missed")
-            )
+        let rest = try InsightsRollups.summarize(day: today, from: through, to: (today + 1) * 86_400, db)
+        let active = summed.players.count + rest.players.filter { !summed.players.contains($0) }.count
+        entries += summed.entries + rest.entries + [.init(day: today, metric: .active, item: "", n: active, m: 0)]
+        var names: [String: String] = [:]
+        for row in try db.query("SELECT id, first_name, last_name FROM people") {
+            names[try row.decode("id")] = try row.decode("first_name", as: String.self) + " " + row.decode("last_name")
         }
         var cheats: [(String, Double)] = []
         for row in try db.query(
@@ -180,153 +166,178 @@ final class InsightsController: Sendable {
                     Double(try row.decode("players", as: Int.self))
                 ))
         }
+        return Self.numbers(entries, at: now, names: names, cheats: cheats)
+    }
+
+    /// Adds up the days' entries of the window ending today.
+    static func numbers(
+        _ entries: [InsightsRollups.Entry], at now: Int, names: [String: String], cheats: [(String, Double)]
+    ) -> Numbers {
+        let today = now / 86_400
+        let first = today - 29
+        typealias Metric = InsightsRollups.Metric
+        var perDay: [Metric: (n: [Double], m: [Double])] = [:]
+        var sums: [Metric: [String: (n: Int, m: Int)]] = [:]
+        for entry in entries where entry.day >= first && entry.day <= today {
+            switch entry.metric {
+            case .mastermindStarted, .mastermindDone, .roundsStarted, .roundsDone, .active:
+                let zero = Array(repeating: 0.0, count: 30)
+                perDay[entry.metric, default: (zero, zero)].n[entry.day - first] += Double(entry.n)
+                perDay[entry.metric, default: (zero, zero)].m[entry.day - first] += Double(entry.m)
+            case .dailyWon:
+                // Only the dailies started in the window, as for the games played.
+                let parts = entry.item.split(separator: "/")
+                guard parts.count == 2, let started = Int(parts[1]), started >= first else { continue }
+                sums[.dailyWon, default: [:]][String(parts[0]), default: (0, 0)].n += entry.n
+            case .guesses, .dailyPlayed, .mode, .person:
+                sums[entry.metric, default: [:]][entry.item, default: (0, 0)].n += entry.n
+                sums[entry.metric, default: [:]][entry.item, default: (0, 0)].m += entry.m
+            case .day:
+                continue
+            }
+        }
+        func days(_ metric: Metric) -> (n: [Double], m: [Double]) {
+            perDay[metric] ?? (Array(repeating: 0.0, count: 30), Array(repeating: 0.0, count: 30))
+        }
+        func numbered(_ metric: Metric) -> [(Int, n: Int, m: Int)] {
+            (sums[metric] ?? [:]).compactMap { item, sum in Int(item).map { ($0, sum.n, sum.m) } }.sorted {
+                $0.0 < $1.0
+            }
+        }
+        let (mastermindStarted, mastermindDone) = (days(.mastermindStarted), days(.mastermindDone))
+        let (roundsStarted, roundsDone) = (days(.roundsStarted), days(.roundsDone))
+        let won = sums[.dailyWon] ?? [:]
+        let hardest = (sums[.person] ?? [:]).compactMap { person, sum in
+            sum.n >= 3 ? names[person].map { (name: $0, rounds: sum.n, missed: sum.m) } : nil
+        }.sorted { a, b in
+            // The highest share missed first (compared without rounding), then the most rounds.
+            let (left, right) = (a.missed * b.rounds, b.missed * a.rounds)
+            return left != right ? left > right : a.rounds != b.rounds ? a.rounds > b.rounds : a.name < b.name
+        }
         return Numbers(
-            at: now, first: first, today: today, mastermindStarted: mastermindStarted, mastermindDone: mastermindDone,
-            roundsStarted: roundsStarted, roundsDone: roundsDone, active: active, actions: actions, guesses: guesses,
-            daily: daily, modes: modes, hardest: hardest, cheats: cheats)
+            at: now, first: first, today: today, mastermindStarted: mastermindStarted.n,
+            mastermindDone: [mastermindDone.n, mastermindDone.m], roundsStarted: roundsStarted.n,
+            roundsDone: [roundsDone.n, roundsDone.m], active: days(.active).n,
+            actions: zip(mastermindStarted.n, roundsStarted.n).map { $0 + $1 },
+            guesses: numbered(.guesses).map { ($0.0, Double($0.n)) },
+            daily: numbered(.dailyPlayed).map { ($0.0, played: $0.n, won: won["\($0.0)"]?.n ?? 0) },
+            modes: (sums[.mode] ?? [:]).map { ($0.key, answered: $0.value.n, identified: $0.value.m) }
+                .sorted { $0.0 < $1.0 },
+            hardest: Array(hardest.prefix(10)), cheats: cheats)
     }
 
     func page(_ request: Request, _ context: AdminContext) throws -> Response {
         let visitor = context.visitor
         let t = pages.localizer.strings(for: visitor.language)
-        let now = Int(clock())
-        lastViewed.store(now, ordering: .relaxed)
-        let n = try cache.withLock { cached in
-            if let cached, now - cached.at < Self.cacheSeconds, now / 86_400 == cached.today { return cached }
-            let fresh = try Self.numbers(pool, now: now)
-            cached = fresh
-            return fresh
-        }
-        let (first, today) = (n.first, n.today)
-        let dayLabels = Array(first...today).map { Self.dayLabel($0) }
-        let (mastermindStarted, mastermindDone, roundsStarted, roundsDone) = (
-            n.mastermindStarted, n.mastermindDone, n.roundsStarted, n.roundsDone
-        )
-        let (active, actions, guesses, daily, modes, cheats) = (
-            n.active, n.actions, n.guesses, n.daily, n.modes, n.cheats
-        )
+        let n = try numbers(now: Int(clock()))
         let hardest: [TemplateValue] = n.hardest.map { row in
             .object([
                 "name": .string(row.name), "rounds": .int(row.rounds), "missed": .int(row.missed),
                 "rate": .string(Self.percent(row.missed, row.rounds)),
             ])
         }
-        let hours = traffic.hours(endingAt: Int(clock()) / 60)
-
-        let charts: [Chart] = [
-            Chart(
-                chart: BarChart(
-                    id: "active", title: t.string("insights.active.title"),
-                    description: t.string("insights.active.desc"),
-                    xLabel: t.string("insights.day"), yLabel: t.string("insights.count"), categories: dayLabels,
-                    series: [
-                        (t.string("insights.series.players"), active), (t.string("insights.series.actions"), actions),
-                    ])),
-            Chart(
-                chart: BarChart(
-                    id: "mastermind", title: t.string("insights.mastermind.title"),
-                    description: t.string("insights.mastermind.desc"), xLabel: t.string("insights.day"),
-                    yLabel: t.string("insights.count"), categories: dayLabels,
-                    series: [
-                        (t.string("insights.series.started"), mastermindStarted),
-                        (t.string("insights.series.finished"), mastermindDone[0]),
-                        (t.string("insights.series.won"), mastermindDone[1]),
-                    ])),
-            Chart(
-                chart: BarChart(
-                    id: "namegame", title: t.string("insights.namegame.title"),
-                    description: t.string("insights.namegame.desc"), xLabel: t.string("insights.day"),
-                    yLabel: t.string("insights.count"), categories: dayLabels,
-                    series: [
-                        (t.string("insights.series.started"), roundsStarted),
-                        (t.string("insights.series.finished"), roundsDone[0]),
-                        (t.string("insights.series.won"), roundsDone[1]),
-                    ])),
-            Chart(
-                chart: BarChart(
-                    id: "guesses", title: t.string("insights.guesses.title"),
-                    description: t.string("insights.guesses.desc"), xLabel: t.string("insights.guesses"),
-                    yLabel: t.string("insights.games"), categories: guesses.map { "\($0.0)" },
-                    series: [(t.string("insights.games"), guesses.map(\.1))])),
-            Chart(
-                chart: BarChart(
-                    id: "daily", title: t.string("insights.daily.title"), description: t.string("insights.daily.desc"),
-                    xLabel: t.string("insights.daily.number"), yLabel: t.string("insights.percent"),
-                    categories: daily.map { "#\($0.0 + 1)" },
-                    series: [
-                        (
-                            t.string("insights.series.solved"),
-                            daily.map { $0.played == 0 ? 0 : Double($0.won * 100) / Double($0.played) }
-                        )
-                    ]),
-                table: daily.map { ["#\($0.0 + 1)", "\($0.played)", "\($0.won)", Self.percent($0.won, $0.played)] }),
-            Chart(
-                chart: BarChart(
-                    id: "accuracy", title: t.string("insights.accuracy.title"),
-                    description: t.string("insights.accuracy.desc"), xLabel: t.string("insights.mode"),
-                    yLabel: t.string("insights.percent"), categories: modes.map(\.0),
-                    series: [
-                        (
-                            t.string("insights.series.accuracy"),
-                            modes.map { $0.answered == 0 ? 0 : Double($0.identified * 100) / Double($0.answered) }
-                        )
-                    ]),
-                table: modes.map {
-                    [$0.0, "\($0.answered)", "\($0.identified)", Self.percent($0.identified, $0.answered)]
-                }),
-            Chart(
-                chart: BarChart(
-                    id: "cheats", title: t.string("insights.cheats.title"),
-                    description: t.string("insights.cheats.desc"),
-                    xLabel: t.string("insights.cheat"), yLabel: t.string("insights.series.players"),
-                    categories: cheats.map(\.0), series: [(t.string("insights.series.players"), cheats.map(\.1))])),
-            Chart(
-                chart: BarChart(
-                    id: "traffic", title: t.string("insights.traffic.title"),
-                    description: t.string("insights.traffic.desc"), xLabel: t.string("insights.hour"),
-                    yLabel: t.string("insights.count"), categories: hours.map { Self.hourLabel($0.start) },
-                    series: [
-                        (t.string("insights.series.rate"), hours.map { ($0.requestsPerMinute * 10).rounded() / 10 }),
-                        (t.string("insights.series.p95"), hours.map { ($0.p95 ?? 0) * 1000 }),
-                    ])),
-        ]
-        let percentHeaders: [String: [String]] = [
-            "daily": [
-                t.string("insights.daily.number"), t.string("insights.played"), t.string("insights.series.won"),
-                t.string("insights.series.solved"),
-            ],
-            "accuracy": [
-                t.string("insights.mode"), t.string("insights.answered"), t.string("insights.identified"),
-                t.string("insights.series.accuracy"),
-            ],
-        ]
-        let rendered: [TemplateValue] = charts.map { item in
-            let chart = item.chart
-            let headers = percentHeaders[chart.id] ?? ([chart.xLabel] + chart.series.map(\.name))
-            let rows: [[String]] =
-                item.table
-                ?? chart.categories.enumerated().map { i, category in
-                    [category] + chart.series.map { BarChart.format($0.values[i]) }
-                }
-            return .object([
-                "id": .string(chart.id), "title": .string(chart.title), "svg": .string(chart.svg),
-                "empty": .bool(rows.isEmpty || chart.series.allSatisfy { $0.values.allSatisfy { $0 == 0 } }),
-                "legend": .list(
-                    chart.series.enumerated().map { .object(["n": .int($0.offset), "name": .string($0.element.name)]) }),
-                "headers": .list(headers.map { .string($0) }),
-                "rows": .list(
-                    rows.map { row in
-                        .object(["first": .string(row[0]), "cells": .list(row.dropFirst().map { .string($0) })])
-                    }),
-            ])
-        }
+        let charts = charts(n, hours: traffic.hours(endingAt: Int(clock()) / 60), t)
         return pages.render(
             "admin-insights", title: t.string("admin.insights.title"), for: visitor, path: "/admin/insights",
             section: "admin",
             data: [
-                "charts": .list(rendered), "hardest": .list(hardest), "hasHardest": .bool(!hardest.isEmpty),
-                "asOf": .string(UTCTime.format(n.at)),
+                "charts": .list(charts.map { Self.context($0, t) }), "hardest": .list(hardest),
+                "hasHardest": .bool(!hardest.isEmpty), "asOf": .string(UTCTime.format(n.at)),
             ])
+    }
+
+    /// A chart titled and described by its id's strings (`insights.ID.title`, `.desc`), its axes and series named
+    /// by string keys.
+    private static func chart(
+        _ id: String, _ t: LanguageStrings, x: String, y: String, _ categories: [String],
+        _ series: [(String, [Double])], table: [[String]]? = nil
+    ) -> Chart {
+        Chart(
+            chart: BarChart(
+                id: id, title: t.string("insights.\(id).title"), description: t.string("insights.\(id).desc"),
+                xLabel: t.string(x), yLabel: t.string(y), categories: categories,
+                series: series.map { (t.string($0.0), $0.1) }),
+            table: table)
+    }
+
+    private func charts(_ n: Numbers, hours: [RecentTraffic.Hour], _ t: LanguageStrings) -> [Chart] {
+        let days = Array(n.first...n.today).map { Self.dayLabel($0) }
+        let (daily, modes) = (n.daily, n.modes)
+        return [
+            Self.chart(
+                "active", t, x: "insights.day", y: "insights.count", days,
+                [("insights.series.players", n.active), ("insights.series.actions", n.actions)]),
+            Self.chart(
+                "mastermind", t, x: "insights.day", y: "insights.count", days,
+                [
+                    ("insights.series.started", n.mastermindStarted), ("insights.series.finished", n.mastermindDone[0]),
+                    ("insights.series.won", n.mastermindDone[1]),
+                ]),
+            Self.chart(
+                "namegame", t, x: "insights.day", y: "insights.count", days,
+                [
+                    ("insights.series.started", n.roundsStarted), ("insights.series.finished", n.roundsDone[0]),
+                    ("insights.series.won", n.roundsDone[1]),
+                ]),
+            Self.chart(
+                "guesses", t, x: "insights.guesses", y: "insights.games", n.guesses.map { "\($0.0)" },
+                [("insights.games", n.guesses.map(\.1))]),
+            Self.chart(
+                "daily", t, x: "insights.daily.number", y: "insights.percent", daily.map { "#\($0.0 + 1)" },
+                [
+                    (
+                        "insights.series.solved",
+                        daily.map { $0.played == 0 ? 0 : Double($0.won * 100) / Double($0.played) }
+                    )
+                ],
+                table: daily.map { ["#\($0.0 + 1)", "\($0.played)", "\($0.won)", Self.percent($0.won, $0.played)] }),
+            Self.chart(
+                "accuracy", t, x: "insights.mode", y: "insights.percent", modes.map(\.0),
+                [
+                    (
+                        "insights.series.accuracy",
+                        modes.map { $0.answered == 0 ? 0 : Double($0.identified * 100) / Double($0.answered) }
+                    )
+                ],
+                table: modes.map {
+                    [$0.0, "\($0.answered)", "\($0.identified)", Self.percent($0.identified, $0.answered)]
+                }),
+            Self.chart(
+                "cheats", t, x: "insights.cheat", y: "insights.series.players", n.cheats.map(\.0),
+                [("insights.series.players", n.cheats.map(\.1))]),
+            Self.chart(
+                "traffic", t, x: "insights.hour", y: "insights.count", hours.map { Self.hourLabel($0.start) },
+                [
+                    ("insights.series.rate", hours.map { ($0.requestsPerMinute * 10).rounded() / 10 }),
+                    ("insights.series.p95", hours.map { ($0.p95 ?? 0) * 1000 }),
+                ]),
+        ]
+    }
+
+    /// A chart as the page shows it: the SVG, its legend, and its numbers as a table.
+    private static func context(_ item: Chart, _ t: LanguageStrings) -> TemplateValue {
+        let percentHeaders: [String: [String]] = [
+            "daily": ["insights.daily.number", "insights.played", "insights.series.won", "insights.series.solved"],
+            "accuracy": ["insights.mode", "insights.answered", "insights.identified", "insights.series.accuracy"],
+        ]
+        let chart = item.chart
+        let headers = percentHeaders[chart.id]?.map { t.string($0) } ?? ([chart.xLabel] + chart.series.map(\.name))
+        let rows: [[String]] =
+            item.table
+            ?? chart.categories.enumerated().map { i, category in
+                [category] + chart.series.map { BarChart.format($0.values[i]) }
+            }
+        return .object([
+            "id": .string(chart.id), "title": .string(chart.title), "svg": .string(chart.svg),
+            "empty": .bool(rows.isEmpty || chart.series.allSatisfy { $0.values.allSatisfy { $0 == 0 } }),
+            "legend": .list(
+                chart.series.enumerated().map { .object(["n": .int($0.offset), "name": .string($0.element.name)]) }),
+            "headers": .list(headers.map { .string($0) }),
+            "rows": .list(
+                rows.map { row in
+                    .object(["first": .string(row[0]), "cells": .list(row.dropFirst().map { .string($0) })])
+                }),
+        ])
     }
 
     static func percent(_ part: Int, _ whole: Int) -> String {

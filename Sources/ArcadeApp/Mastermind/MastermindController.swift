@@ -10,19 +10,62 @@ import Templates
 /// Mastermind on the web: complete without JavaScript (forms and 303s), and
 /// with it, boards updated in place from a server-rendered fragment (the
 /// request says `X-Fragment: board`). The secret appears only once the game is over.
+extension MastermindController.Solvers.Board {
+    init(_ game: Game) { self.init(rules: game.rules, secret: game.secret, guesses: game.turns.map(\.guess)) }
+}
+
 struct MastermindController: Sendable {
     let store: MastermindStore
     let pages: Pages
     let once: OnceStore
     let solvers = Solvers()
 
-    /// One solver per rule set (building one lists every code).
+    /// One solver per rule set (building one lists every code), and what it worked out for each board: the codes
+    /// left after each row, and once a game is over its best move at each step. A history always gives the same, and
+    /// working it out again on every view of a board took the solver up to tens of milliseconds a row.
     final class Solvers: Sendable {
         private let cache = Mutex<[Rules: Solver]>([:])
+        let remaining = BoundedCache<Board, [Int]>(limit: 4_096)
+        let best = BoundedCache<Board, [Step?]>(limit: 4_096)
+
+        struct Board: Hashable, Sendable {
+            let rules: Rules
+            let secret: Code
+            let guesses: [Code]
+        }
+
+        /// The solver's move from one position, and the codes it would have left against the secret.
+        struct Step: Sendable {
+            let guess: Code
+            let left: Int
+        }
+
         func solver(_ rules: Rules) -> Solver {
             if let known = cache.withLock({ $0[rules] }) { return known }
             let made = Solver(rules: rules)
             cache.withLock { $0[rules] = made }
+            return made
+        }
+
+        func remaining(_ game: Game, _ solver: Solver) -> [Int] {
+            let board = Board(game)
+            if let known = remaining[board] { return known }
+            let made = solver.remaining(after: game.turns.map { ($0.guess, $0.feedback) })
+            remaining[board] = made
+            return made
+        }
+
+        func best(_ game: Game, _ solver: Solver) -> [Step?] {
+            let board = Board(game)
+            if let known = best[board] { return known }
+            var history: [(Code, Feedback)] = []
+            let made = game.turns.map { turn -> Step? in
+                defer { history.append((turn.guess, turn.feedback)) }
+                guard let guess = solver.nextGuess(after: history) else { return nil }
+                let after = history + [(guess, Feedback.score(secret: game.secret, guess: guess))]
+                return Step(guess: guess, left: solver.remaining(after: after).last ?? 0)
+            }
+            best[board] = made
             return made
         }
     }
@@ -251,10 +294,9 @@ struct MastermindController: Sendable {
         let t = pages.localizer.strings(for: language)
         let game = record.game
         let rules = game.rules
-        let history = game.turns.map { ($0.guess, $0.feedback) }
         // Exact, so bounded: rules an admin made huge get no counts rather than a slow page.
         let solver = rules.codeCount <= Self.countLimit ? solvers.solver(rules) : nil
-        let remaining = solver?.remaining(after: history) ?? []
+        let remaining = solver.map { solvers.remaining(game, $0) } ?? []
         let rows = rowsContext(game, remaining: remaining, t: t)
         let outcome = game.outcome
         var announcement = ""
@@ -399,14 +441,13 @@ struct MastermindController: Sendable {
         _ record: MastermindStore.Record, solver: Solver, remaining: [Int], t: LanguageStrings
     ) -> TemplateValue {
         let game = record.game
-        var history: [(Code, Feedback)] = []
+        let moves = solvers.best(game, solver)
         var matched = 0
         let steps: [TemplateValue] = game.turns.enumerated().map { index, turn in
-            defer { history.append((turn.guess, turn.feedback)) }
             let left = index < remaining.count ? remaining[index] : 0
-            guard let best = solver.nextGuess(after: history) else { return .null }
-            let bestLeft =
-                solver.remaining(after: history + [(best, Feedback.score(secret: game.secret, guess: best))]).last ?? 0
+            guard let move = moves[index] else { return .null }
+            let best = move.guess
+            let bestLeft = move.left
             let verdict: String
             if left < bestLeft {
                 verdict = "better"

@@ -31,6 +31,7 @@ public final class Site: Sendable {
     private let leadership: Leadership
     /// Scheduled backups (and pruning), off the loops and the ticker.
     private let housekeeping: Housekeeping
+    let insights: InsightsController
 
     public convenience init(options: ServeOptions) throws {
         try self.init(options: options, adding: { _ in })
@@ -75,9 +76,11 @@ public final class Site: Sendable {
         where try templates.library().template(named: required) == nil {
             throw StartupError.missing(file: "\(options.templates)/\(required).mustache")
         }
+        let services = try Services(
+            options: options, site: (pool, constants, overlay, hotfixes, admins, interceptions),
+            localizer: localizer, dailyKey: dailyKey, firstDay: firstDay)
         pages = Pages(
-            templates: templates, localizer: localizer,
-            version: { constants.string("site.version", default: "1.0.0") },
+            templates: templates, localizer: localizer, version: services.version,
             versions: { overlay.version &* 1_000_003 &+ constants.version })
         let csrfKey = HMACKey(Crypto.hmacSHA256(key: key, message: Array("csrf".utf8)))
         identity = Identity(
@@ -87,15 +90,13 @@ public final class Site: Sendable {
             isAdmin: { [admins] request in
                 request.cookies[AdminController.cookie].map { admins.isSignedIn($0) } ?? false
             })
-        let services = try Services(
-            options: options, site: (pool, constants, overlay, hotfixes, admins, interceptions),
-            localizer: localizer, dailyKey: dailyKey, firstDay: firstDay)
         schedule = services.schedule
         // Scheduled changes, backups and pruning are done once, by whichever instance leads.
         let leadership = Leadership(options.database)
         self.leadership = leadership
         let insights = InsightsController(
             pool: pool, pages: pages, traffic: options.server.metrics.traffic, clock: options.clock)
+        self.insights = insights
         let housekeeping = Housekeeping(options: options, pool: pool, leadership: leadership, insights: insights)
         self.housekeeping = housekeeping
         let router = try Site.router(
@@ -125,32 +126,7 @@ public final class Site: Sendable {
         let router = Router(deferredOffLoop: options.database.dialect == .postgresql)
         router.channels = EventChannels()
         let errors = ErrorPages(pages: pages, identity: identity)
-        let files = try StartupError.reading(options.publicDirectory, as: StartupError.unreadable) {
-            try StaticFiles(root: options.publicDirectory)
-        }
-        // Pages the router answers itself (404, 405, a static miss, a refused request): localized, in the visitor's
-        // theme, with the security headers.
-        router.fallback = .loop { request in
-            let response = files.respond(to: request)
-            return response.status.code >= 400 ? errors.page(response.status, request) : response
-        }
-        router.errorPage = { status, request in errors.page(status, request) }
-        router.refusalPage = { error in
-            SecurityHeaders<RequestContext>.apply(
-                pages.error(error.status, language: pages.localizer.base, csrf: "", path: "/"))
-        }
-        router.get("/healthz") { _ in .text("ok") }
-        MetricsController(
-            server: options.server.metrics, pool: services.once.pool, token: options.metricsToken,
-            version: services.version, notFound: { errors.page(.notFound, $0) }
-        ).addRoutes(to: router)
-        // Uploads (up to --max-upload) are read only for a live admin session, checked on the head. On PostgreSQL
-        // the loop may not query: a session cookie is enough there, and the route checks it after the body.
-        let postgres = options.database.dialect == .postgresql
-        router.uploadGate = { [admins = services.admins] headers in
-            guard let token = Cookies.parse(headers.values("Cookie"))[AdminController.cookie] else { return false }
-            return postgres || admins.isSignedIn(token)
-        }
+        try answerItself(router, options, services, pages: pages, errors: errors)
         let root = router.group(context: RequestContext.init)
         let site = (options.secureCookies ? root.adding(SecureCookies()) : root).adding(SecurityHeaders()).adding(
             errors)
@@ -203,6 +179,39 @@ public final class Site: Sendable {
         PeopleController(store: services.people, pages: pages)
             .addPhotoRoute(to: router.group(context: RequestContext.init).running(.pool))
         return router
+    }
+
+    /// What the router answers before any group: static files and its own error pages, `/healthz`, `/metrics`, and
+    /// which uploads it reads at all.
+    private static func answerItself(
+        _ router: Router, _ options: ServeOptions, _ services: Services, pages: Pages, errors: ErrorPages
+    ) throws {
+        let files = try StartupError.reading(options.publicDirectory, as: StartupError.unreadable) {
+            try StaticFiles(root: options.publicDirectory)
+        }
+        // Pages the router answers itself (404, 405, a static miss, a refused request): localized, in the visitor's
+        // theme, with the security headers.
+        router.fallback = .loop { request in
+            let response = files.respond(to: request)
+            return response.status.code >= 400 ? errors.page(response.status, request) : response
+        }
+        router.errorPage = { status, request in errors.page(status, request) }
+        router.refusalPage = { error in
+            SecurityHeaders<RequestContext>.apply(
+                pages.error(error.status, language: pages.localizer.base, csrf: "", path: "/"))
+        }
+        router.get("/healthz") { _ in .text("ok") }
+        MetricsController(
+            server: options.server.metrics, pool: services.once.pool, token: options.metricsToken,
+            version: services.version, notFound: { errors.page(.notFound, $0) }
+        ).addRoutes(to: router)
+        // Uploads (up to --max-upload) are read only for a live admin session, checked on the head. On PostgreSQL
+        // the loop may not query: a session cookie is enough there, and the route checks it after the body.
+        let postgres = options.database.dialect == .postgresql
+        router.uploadGate = { [admins = services.admins] headers in
+            guard let token = Cookies.parse(headers.values("Cookie"))[AdminController.cookie] else { return false }
+            return postgres || admins.isSignedIn(token)
+        }
     }
 
     /// Commits what the writer still holds and stops it; reports how many transactions shared each flush.

@@ -168,4 +168,37 @@ struct BackupTests {
         #expect(dashboard.contains("data-backup=\"ok\""), "\(dashboard)")
         #expect(dashboard.contains("2027-01-15 10:00 UTC"))
     }
+
+    /// Two instances on one PostgreSQL database: the leader takes the backup, and both dashboards show it (it is
+    /// kept in the database, not in the instance that took it).
+    @Test func everyInstanceShowsTheLastBackupTheLeaderTook() throws {
+        let scratch = ScratchDirectory()
+        let folder = scratch.path + "/backups"
+        #expect(mkdir(folder, 0o755) == 0)
+        let configure: (inout ServeOptions) -> Void = {
+            $0.backupDirectory = folder
+            $0.clock = { 1_800_000_000 }
+        }
+        let a = try SiteServer(engine: .postgresql, routes: nil, configure)
+        defer { a.stop() }
+        let b = try SiteServer(engine: .postgresql, routes: nil) {
+            configure(&$0)
+            $0.database = a.database
+        }
+        defer { b.stop() }
+        let admins = [try AdminConsoleTests.admin(a), try AdminConsoleTests.admin(b, create: false)]
+        func backupLine(_ admin: Player) throws -> String {
+            let page = try admin.get("/admin").text
+            return String(page.components(separatedBy: "<p data-backup=").dropFirst().first?.prefix { $0 != "<" } ?? "")
+        }
+        #expect(
+            try AdminConsoleTests.within(30) { try admins.allSatisfy { try backupLine($0).hasPrefix("\"ok\"") } },
+            "both show the backup: \((try? admins.map(backupLine)) ?? [])")
+        #expect(Housekeeping.backups(in: folder) == ["arcade-20270115-080000.sqlite"], "one instance took it")
+        var info = stat()
+        #expect(stat(folder + "/arcade-20270115-080000.sqlite", &info) == 0)
+        let lines = try admins.map(backupLine)
+        #expect(lines[0] == lines[1], "\(lines)")
+        #expect(lines[0].contains("2027-01-15 08:00 UTC") && lines[0].contains("\(info.st_size)"), "\(lines[0])")
+    }
 }
