@@ -1,8 +1,10 @@
 // Mastermind, enhanced: the row being played is the input. The keypad and the physical keyboard fill its cells,
 // Backspace or Delete clear the last one, Enter sends the guess (once: input waits while it is in flight). Boards
-// update in place from a server-rendered fragment; a refused guess shakes the row and keeps its digits; a finished
-// game opens its results as a dialog once the last pegs are shown. Cells shrink so the board and the keypad fit the
-// screen, and the page never scrolls itself. Without this script the forms work as they are.
+// update in place from a server-rendered fragment; a refused guess shakes the row and keeps its digits; a digit the
+// rules do not use and a row sent short are refused here, with a shake and a word in the message line (which keeps
+// its place, so nothing moves). A finished game opens its results as a dialog once the last pegs are shown. Cells
+// shrink so the board and the keypad fit the screen, and keep their size to the end of the game; the page never
+// scrolls itself. Without this script the forms work as they are.
 (function () {
   "use strict";
   var host = document.getElementById("mastermind");
@@ -49,16 +51,18 @@
 
   function press(key) {
     if (busy || !form()) return;
+    var digits = keypadDigits();
     if (key === "Backspace" || key === "Delete") {
       for (var i = typed.length - 1; i >= 0; i--) {
         if (typed[i] !== "") { typed[i] = ""; break; }
       }
     } else if (key === "Enter") {
-      if (shown().join("") === "") { shake(); return; }
+      if (shown().indexOf("") >= 0) { refuse("data-short"); return; }
       field().value = shown().join("");
       send(form());
       return;
     } else if (/^[0-9]$/.test(key)) {
+      if (digits.indexOf(key) < 0) { refuse("data-range"); return; }
       if (notesOn) toggleNote(key);
       else if (typed.indexOf("") >= 0) typed[typed.indexOf("")] = key;
     }
@@ -84,6 +88,35 @@
       if (isNoted) button.setAttribute("aria-label", button.getAttribute("data-noted-label"));
       else if (!button.hasAttribute("data-absent")) button.removeAttribute("aria-label");
     });
+  }
+
+  // The digits the rules use: the keypad's.
+  function keypadDigits() {
+    return Array.prototype.map.call(host.querySelectorAll("[data-keypad] button[data-key]"), function (button) {
+      return button.getAttribute("data-key");
+    });
+  }
+
+  // A refusal: the row shakes, and the message line says why for a while (and to a screen reader), then shows what
+  // it showed before.
+  var flashTimer = null, flashed = null;
+  function refuse(which) {
+    shake();
+    var line = host.querySelector("[data-message]");
+    if (!line) return;
+    var text = line.getAttribute(which);
+    if (flashed === null) flashed = Array.prototype.slice.call(line.childNodes);
+    var p = document.createElement("p");
+    p.className = "is-error";
+    p.setAttribute("data-flash", which.replace("data-", ""));
+    p.textContent = text;
+    line.replaceChildren(p);
+    if (live) { live.textContent = ""; setTimeout(function () { live.textContent = text; }, 30); }
+    clearTimeout(flashTimer);
+    flashTimer = setTimeout(function () {
+      if (flashed && line.isConnected) line.replaceChildren.apply(line, flashed);
+      flashed = null;
+    }, 2500);
   }
 
   function shake() {
@@ -122,8 +155,11 @@
     if (!fresh) { window.location.reload(); return; }
     var wasOver = !!board().getAttribute("data-outcome");
     closeResults(false);
+    clearTimeout(flashTimer);
+    flashed = null;
     board().replaceWith(fresh);
-    setup();
+    // At the end of a game the keypad goes, but the cells keep their size: the board does not jump.
+    setup(!!fresh.getAttribute("data-outcome") && !wasOver);
     if (live) live.textContent = fresh.getAttribute("data-announce") || "";
     if (status === 422) shake();
     if (fresh.getAttribute("data-outcome") && !wasOver) afterReveal(openResults);
@@ -243,7 +279,7 @@
     }
   }
 
-  function setup() {
+  function setup(keepSize) {
     var fresh = board();
     var key = fresh.getAttribute("data-game") + ":" + host.querySelectorAll(".board .row").length;
     var revealMark = fresh.querySelector("[data-revealed]");
@@ -289,7 +325,14 @@
         send(each);
       });
     });
-    fit();
+    // The game menu closes once an item is chosen (the item's dialog or page would otherwise leave it open).
+    var menu = fresh.querySelector(".mm-menu");
+    if (menu) {
+      menu.addEventListener("click", function (event) {
+        if (event.target.closest("li a, li button")) menu.open = false;
+      });
+    }
+    if (!keepSize) fit();
   }
 
   // Digits, Backspace, Delete and Enter work from anywhere on the page (Enter sends the row even from a key of the
@@ -308,7 +351,7 @@
       press(event.key);
     }
   });
-  window.addEventListener("resize", fit);
+  window.addEventListener("resize", function () { fit(); });
 
   window.ArcadeMastermind = { refresh: refresh };
   setup();

@@ -88,6 +88,9 @@ static int arcade_ticket_callback(SSL *ssl, unsigned char name[16], unsigned cha
     pthread_mutex_lock(&ring->lock);
     if (encrypt || memcmp(name, ring->current.name, 16) == 0) {
         key = ring->current;
+        // TLS 1.3 clients use a ticket once (RFC 8446 C.4; OpenSSL's own do): a resumption must bring a new one, or
+        // every other connection of theirs is a full handshake. OpenSSL's built-in keys renew them the same way.
+        if (!encrypt && SSL_version(ssl) >= TLS1_3_VERSION) result = 2;
     } else if (memcmp(name, ring->previous.name, 16) == 0) {
         key = ring->previous;
         result = 2;  // accepted, and a new ticket under the current key is sent

@@ -62,6 +62,12 @@ GEOMETRY_JS = """
 """
 
 
+IN_VIEW_JS = """
+    const r = arguments[0].getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+"""
+
+
 class MastermindBoard(BrowserTest):
     KONAMI = [Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT, Keys.ARROW_RIGHT,
               Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"]
@@ -227,7 +233,7 @@ class MastermindBoard(BrowserTest):
     def test_backspace_after_a_refused_guess_edits_the_row(self):
         secret = self.start()
         self.keys("123" + Keys.ENTER)
-        WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-error]"))
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-flash='short']"))
         self.assertEqual(self.cells(), ["1", "2", "3", ""], "the refused digits stay in the row")
         self.assertIn("is-refused", self.driver.find_element("css selector", "[data-current-row]").get_attribute("class"))
         self.keys(Keys.BACKSPACE)
@@ -419,6 +425,158 @@ class MastermindBoard(BrowserTest):
             self.open("/mastermind")
             WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "dialog[open]"))
             self.assertEqual(self.axe_violations(), [], f"the results dialog in {theme}")
+
+    def phone(self):
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+
+    def still(self):
+        """Where the rows being played and the keypad are, and how big a cell is."""
+        return self.driver.execute_script(
+            "document.getAnimations().forEach(a => a.finish());"  # a shake moves sideways, for a moment
+            "const box = s => { const e = document.querySelector(s); if (!e) return null;"
+            " const r = e.getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right]; };"
+            "return {current: box('[data-current-row]'), keypad: box('[data-keypad]'),"
+            " last: box('#board .board > li:last-child'), cell: box('#board .board li .cell')};")
+
+    def test_a_phone_player_is_told_the_rules(self):
+        self.phone()
+        self.start()
+        rules = self.driver.find_element("css selector", "[data-message] [data-rules]")
+        self.assertTrue(rules.is_displayed())
+        self.assertEqual(rules.text, "4 digits from 0 to 7, repeats allowed, 10 tries.")
+        self.assert_in_view("with the rules")
+        self.assertTrue(self.driver.execute_script(IN_VIEW_JS, rules), "the rules are on the first screen")
+        # How to play says them in full.
+        intro = "Crack the 4-digit code. Digits run from 0 to 7 and may repeat; you have 10 tries."
+        self.driver.find_element("css selector", ".mm-menu summary").click()
+        self.driver.find_element("css selector", ".mm-menu a[data-help-link]").click()
+        dialog = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "dialog[open]"))
+        self.assertIn(intro, dialog.text)
+        self.assertIn("Notes: turn them on", dialog.text, "and what Notes does")
+        self.open("/mastermind/help")
+        self.assertIn(intro, self.text("[data-help]"))
+
+    def test_a_digit_outside_the_rules_is_refused_at_the_key(self):
+        self.start()
+        self.keys("1")
+        before = self.still()
+        self.keys("8")
+        self.assertEqual(self.still(), before, "on a desktop too, a message moves nothing")
+        self.assertEqual(self.cells(), ["1", "", "", ""], "8 is not typed")
+        flash = self.driver.find_element("css selector", "[data-message] [data-flash='range']")
+        self.assertEqual(flash.text, "Only digits 0 to 7.")
+        row = self.driver.find_element("css selector", "[data-current-row]")
+        self.assertIn("is-refused", row.get_attribute("class"))
+        WebDriverWait(self.driver, 5).until(lambda d: d.find_element("id", "mastermind-live").get_attribute(
+            "textContent") == "Only digits 0 to 7.")
+        self.keys("9234")
+        self.assertEqual(self.cells(), ["1", "2", "3", "4"])
+        self.assertEqual(self.rows(), 0, "nothing was sent")
+
+    def test_messages_never_move_the_board(self):
+        self.phone()
+        secret = self.start()
+        first = self.still()
+        # An empty row sent: a shake and a word, on screen and to a screen reader, and nothing moves.
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='Enter']").click()
+        flash = self.driver.find_element("css selector", "[data-message] [data-flash='short']")
+        self.assertEqual(flash.text, "Not enough digits: a guess has 4.")
+        self.assertTrue(flash.is_displayed())
+        WebDriverWait(self.driver, 5).until(lambda d: d.find_element("id", "mastermind-live").get_attribute(
+            "textContent") == "Not enough digits: a guess has 4.")
+        row = self.driver.find_element("css selector", "[data-current-row]")
+        self.assertIn("is-refused", row.get_attribute("class"))
+        self.assertEqual(self.still(), first, "a message moved the board")
+        # A short row too; the message goes after a while, and the rules come back, and still nothing moved.
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='1']").click()
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='Enter']").click()
+        self.assertEqual(self.rows(), 0)
+        self.assertEqual(self.still(), first)
+        WebDriverWait(self.driver, 6).until(lambda d: d.find_elements("css selector", "[data-message] [data-rules]"))
+        self.assertEqual(self.still(), first, "the message went and the board moved")
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='Backspace']").click()
+        miss = wrong_guesses(secret)[0]
+        self.tap(miss)
+        self.wait_rows(1)
+        played = self.still()
+        # A hint shows in the same line: nothing moves either.
+        self.driver.find_element("css selector", "form[action='/mastermind/hint'] button").click()
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "[data-message] [data-hint]"))
+        self.assertEqual(self.still(), played, "the hint moved the board")
+        # The game ends: the cells keep their size (the keypad goes, the rows stay where they were).
+        self.tap(secret)
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+        end = self.still()
+        self.assertEqual(end["cell"], played["cell"], "the cells grew at the end of the game")
+
+    def test_the_share_grid_gives_counts_not_places(self):
+        secret = self.start()
+        misses = [g for g in wrong_guesses(secret) if sum(score(secret, g)) >= 2][:3]
+        for n, guess in enumerate(misses):
+            self.tap(guess)
+            self.wait_rows(n + 1)
+        self.tap(secret)
+        dialog = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        lines = dialog.find_element("css selector", "[data-share]").get_attribute("textContent").splitlines()
+        for guess, line in zip(misses + [secret], lines[1:]):
+            red, blue = score(secret, guess)
+            self.assertEqual(line, "🔴" * red + "🔵" * blue + "⚪" * (4 - red - blue), f"{guess}: {lines}")
+
+    def assert_first_screen(self, selectors):
+        dialog = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        bottom = self.driver.execute_script("return innerHeight")
+        for selector in selectors:
+            element = dialog.find_element("css selector", selector)
+            self.assertTrue(element.is_displayed(), selector)
+            box = self.driver.execute_script("return arguments[0].getBoundingClientRect().bottom", element)
+            self.assertLessEqual(box, bottom, f"{selector} on the dialog's first screen")
+
+    def test_a_phone_sees_the_outcome_share_and_countdown_first(self):
+        self.phone()
+        # A first win, after six misses: the invitation to the Name Game, the chart and a long grid come after.
+        secret = self.start()
+        for n, guess in enumerate(wrong_guesses(secret)[:6]):
+            self.tap(guess)
+            self.wait_rows(n + 1)
+        self.tap(secret)
+        self.assert_first_screen(("h2", "[data-secret]", "[data-share-button]", "[data-new-game]"))
+        self.open("/mastermind/daily")
+        self.tap("0123")  # a daily starts with its first guess
+        self.wait_rows(1)
+        if not self.board().get_attribute("data-outcome"):
+            secret = secret_of(int(self.board().get_attribute("data-game")))
+            for n, guess in enumerate([g for g in wrong_guesses(secret) if g != "0123"][:5]):
+                self.tap(guess)
+                self.wait_rows(n + 2)
+            self.tap(secret)
+        self.assert_first_screen(("h2", "[data-secret]", "[data-next-daily]", "[data-share-button]"))
+
+    def test_the_game_menu_closes_when_an_item_is_chosen(self):
+        self.start()
+        menu = self.driver.find_element("css selector", ".mm-menu")
+        menu.find_element("css selector", "summary").click()
+        self.assertTrue(menu.get_attribute("open"))
+        menu.find_element("css selector", "a[data-help-link]").click()
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "dialog[open]"))
+        self.driver.find_element("css selector", "dialog[open] form[method=dialog] button").click()
+        WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "dialog[open]"))
+        self.assertIsNone(menu.get_attribute("open"), "the menu closed when How to play was chosen")
+        self.keys("12")
+        self.assertEqual(self.cells(), ["1", "2", "", ""])
+
+    def test_notes_look_different_on_and_off(self):
+        self.start()
+        notes = self.driver.find_element("css selector", "[data-keypad] [data-notes]")
+        look = "const s = getComputedStyle(arguments[0]); return [s.backgroundColor, s.color, s.textDecorationLine]"
+        off = self.driver.execute_script(look, notes)
+        notes.click()
+        on = self.driver.execute_script(look, notes)
+        self.assertNotEqual(on[:2], off[:2], "on and off differ in colour")
+        self.assertEqual((off[2], on[2]), ("none", "underline"), "and not in colour alone")
 
 
 class MastermindBoardScreenshots(MastermindBoard):

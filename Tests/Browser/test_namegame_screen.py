@@ -185,9 +185,40 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         self.choose(answer)
         self.assertEqual(card_of(round_id)["lapses"], lapses + 1)
 
+    def test_the_cards_keep_their_size_when_the_names_come(self):
+        for mode in ("normal", "team"):
+            round_id, answer = self.fresh_round(mode)
+            sizes = "return Array.from(document.querySelectorAll('button[data-choice]')).map(b => b.offsetHeight)"
+            before = self.driver.execute_script(sizes)
+            self.choose(answer)
+            names = [e.text for e in self.driver.find_elements("css selector", "button[data-choice] .face-name")]
+            self.assertTrue(all(names), f"{mode}: the names show once answered {names}")
+            self.assertEqual(self.driver.execute_script(sizes), before, f"{mode}: no card grew or shrank")
+
+    def test_a_touch_screen_is_not_told_about_keys(self):
+        """No keyboard, no key hints: not in How to play, not under the round, not on the faces."""
+        self.open("/namegame/help")
+        self.assertNotIn("Keys", self.text("[data-help]"))
+        self.assertTrue(self.driver.find_elements("css selector", "[data-help] [data-key-hint]"), "it is in the page")
+        self.fresh_round("normal")
+        self.assertFalse(self.driver.find_element("css selector", "[data-keys]").is_displayed())
+        self.assertEqual([e.text for e in self.driver.find_elements("css selector", "button[data-choice]")],
+                         [""] * 6, "no key numbers on the faces")
+        # With a mouse and a keyboard, the keys are explained.
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+        self.open("/namegame/help")
+        self.assertIn("Keys 1–6 choose.", self.text("[data-help]"))
+        self.open("/namegame/normal")
+        self.assertTrue(self.driver.find_element("css selector", "[data-keys]").is_displayed())
+
     def test_screenshots(self):
         self.fresh_round("normal")
         self.screenshots("namegame-round", "/namegame/normal")
+        round_id, answer = self.fresh_round("team")
+        self.choose(answer)
+        self.screenshots("namegame-team-answered", "/namegame/team")
         self.fresh_round("reverse")
         self.screenshots("namegame-round-reverse", "/namegame/reverse")
         self.fresh_round("timed")

@@ -197,6 +197,27 @@ struct TLSTests {
         #expect(result.output == "ok\n", "\(result.error)")
     }
 
+    /// TLS 1.3 clients use a ticket once (OpenSSL's own do when they reuse their SSL object, as wrk does): every
+    /// resumption brings a new ticket, or such a client makes a full handshake every other connection.
+    @Test func tls13ResumptionBringsANewTicket() throws {
+        let certificate = try TestCertificate()
+        let server = try Self.server(certificate)
+        defer { server.stop() }
+        let result = python(
+            """
+            tls13, session, ids = context(), None, []
+            for i in range(4):
+                s = connect(tls13, session=session)
+                s.sendall(b"GET /hello HTTP/1.1\\r\\nHost: t\\r\\n\\r\\n"); read_response(s)
+                assert s.version() == "TLSv1.3" and s.session_reused == (i > 0), (i, s.session_reused)
+                session = s.session
+                ids.append(session.id)
+            assert len(set(ids)) == 4, "a resumption brought no new ticket"
+            print("ok")
+            """, port: server.port, cafile: certificate.certificate)
+        #expect(result.output == "ok\n", "\(result.error)")
+    }
+
     /// A TLS 1.2 ticket survives one rotation of the ticket key (it is sealed with the previous key) and not two.
     @Test func ticketKeysRotate() throws {
         let certificate = try TestCertificate()

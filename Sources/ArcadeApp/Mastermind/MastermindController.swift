@@ -400,7 +400,8 @@ struct MastermindController: Sendable {
     }
 
     /// What a player can paste anywhere: the game, N/10 (X/10 for a loss, `*` in hard mode), then each row's
-    /// pegs in their stored order. No digit of any guess or of the code.
+    /// pegs red, then blue, then none: pegs are counts, and a grid like Wordle's would otherwise read as places.
+    /// No digit of any guess or of the code.
     func shareText(_ record: MastermindStore.Record, t: LanguageStrings, link: String = "") -> String {
         let game = record.game
         let score = game.outcome == .won ? String(game.turns.count) : "X"
@@ -411,7 +412,10 @@ struct MastermindController: Sendable {
         let scoreText = "\(score)/\(game.rules.attempts)\(record.hard ? "*" : "")"
         var lines = ["\(t.string("site.name")) \(t.string("mastermind.title"))\(daily) \(scoreText)\(marks)"]
         let symbol: [Peg: String] = [.red: "🔴", .blue: "🔵", .gray: "⚪"]
-        lines += game.turns.map { turn in turn.pegs.map { symbol[$0]! }.joined() }
+        lines += game.turns.map { turn in
+            [(Peg.red, turn.feedback.red), (.blue, turn.feedback.blue), (.gray, turn.feedback.gray)]
+                .map { String(repeating: symbol[$0.0]!, count: $0.1) }.joined()
+        }
         if !link.isEmpty { lines.append(link) }
         return lines.joined(separator: "\n")
     }

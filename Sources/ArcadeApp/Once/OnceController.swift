@@ -1,5 +1,6 @@
 import HTTP
 import Localization
+import Mastermind
 import NameGame
 import Once
 import Templates
@@ -8,6 +9,8 @@ import Templates
 struct OnceController: Sendable {
     let store: OnceStore
     let pages: Pages
+    /// The rules of a new game, which Mastermind's How to play states (a phone has no room for them by the board).
+    let mastermindRules: @Sendable () -> Rules
 
     func addRoutes(to routes: PlayerRoutes) {
         routes.actions.post("/once/dismiss", use: dismiss)
@@ -36,8 +39,9 @@ struct OnceController: Sendable {
                 "game": .string(game), "title": .string(title),
                 "text": .string(t.string("once.tutorial.\(game).text")),
                 "back": .string("/\(game)" + (game == "namegame" ? mode : "")),
-                // Mastermind's help shows what each peg means with example rows.
-                "examples": .bool(game == "mastermind"),
+                // Mastermind's help states the rules and shows what each peg means with example rows.
+                "examples": .bool(game == "mastermind"), "mm": Self.rulesContext(mastermindRules()),
+                "keys": Self.keys(game, t),
             ])
     }
 
@@ -73,6 +77,19 @@ struct OnceController: Sendable {
             ])
     }
 
+    /// What the examples' rules line reads (the board's own context has the same names).
+    static func rulesContext(_ rules: Rules) -> TemplateValue {
+        .object([
+            "length": .int(rules.length), "digitMin": .int(rules.digitMin), "digitMax": .int(rules.digitMax),
+            "attempts": .int(rules.attempts),
+        ])
+    }
+
+    /// The Name Game's keys, for How to play: shown only where there is a keyboard (the CSS decides).
+    static func keys(_ game: String, _ t: LanguageStrings) -> TemplateValue {
+        game == "namegame" ? .string(t.string("once.tutorial.namegame.keys")) : .null
+    }
+
     /// Only a path on this site: never `//elsewhere` or a full URL.
     static func localPath(_ text: String?) -> String {
         guard let text, text.hasPrefix("/"), !text.hasPrefix("//"), !text.contains("\\"),
@@ -105,6 +122,7 @@ struct OnceController: Sendable {
             context["tutorial"] = .object([
                 "task": .string(SiteTasks.tutorial(game)), "title": .string(t.string("once.tutorial.\(game).title")),
                 "text": .string(t.string("once.tutorial.\(game).text")), "examples": .bool(game == "mastermind"),
+                "keys": keys(game, t),
             ])
         }
         return .object(context)

@@ -150,7 +150,8 @@ public final class Site: Sendable {
             pages: pages, once: services.once, secureCookies: options.secureCookies, mastermind: services.mastermind,
             nameGame: services.nameGame, people: services.people, cheats: services.cheats.book, summaries: home
         ).addRoutes(to: player)
-        OnceController(store: services.once, pages: pages).addRoutes(to: player)
+        let mastermind = services.mastermind
+        OnceController(store: services.once, pages: pages, mastermindRules: { mastermind.rules }).addRoutes(to: player)
         PrivacyController(once: services.once, pages: pages, secureCookies: options.secureCookies).addRoutes(to: player)
         MastermindController(store: services.mastermind, pages: pages, once: services.once).addRoutes(to: games)
         NameGameController(

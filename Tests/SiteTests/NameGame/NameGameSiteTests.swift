@@ -193,7 +193,9 @@ struct NameGameSiteTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
-        #expect(try player.play("fifty").text.contains("<p class=\"field-help\" data-keys hidden>Keys: 1–2 choose"))
+        // (`key-hint`: shown only where there is a keyboard.)
+        let fifty = try player.play("fifty").text
+        #expect(fifty.contains("<p class=\"field-help key-hint\" data-keys hidden>Keys: 1–2 choose"))
         #expect(try player.play("normal").text.contains("data-keys hidden>Keys: 1–6 choose"))
         let reverse = try player.play("reverse").text
         #expect(reverse.ranges(of: "class=\"face-name\"><span class=\"key-hint\" aria-hidden=\"true\">").count == 6)
