@@ -23,7 +23,7 @@ let package = Package(
 
         // HTTP/1.1 messages, the incremental parser and the router: no I/O.
         .target(name: "HTMLEscaping"),
-        .target(name: "HTTP", dependencies: ["HTMLEscaping"]),
+        .target(name: "HTTP", dependencies: ["HTMLEscaping", "Threads"]),
         // Threads, a condition variable and the event-loop marker, shared by the server and the database writer.
         .target(name: "Threads", dependencies: ["CSystem"]),
         // The epoll reactor that serves HTTP over sockets.

@@ -1,3 +1,6 @@
+import Synchronization
+import Threads
+
 /// Where a route's work runs.
 public enum Execution: Sendable {
     /// On the event loop: for work served from memory.
@@ -37,6 +40,43 @@ public struct Reply: Sendable {
     public func send(_ response: Response) { deliver(response) }
 
     public func offload(_ work: @escaping @Sendable () -> Void) { blocking(work) }
+}
+
+/// A deferred start's reply while the start runs on the loop: what it sends is held until the run is known to
+/// count (then sent, and later answers go straight through) or dropped with the run.
+private final class ReplyGate: Sendable {
+    private enum State {
+        case running(Response?)
+        case open, dropped
+        var isOpen: Bool { if case .open = self { true } else { false } }
+    }
+    private let state = Mutex(State.running(nil))
+    private let outer: Reply
+
+    init(_ reply: Reply) { outer = reply }
+
+    var reply: Reply {
+        Reply(
+            deliver: { [self] response in
+                let now = state.withLock { state -> Bool in
+                    guard case .running = state else { return state.isOpen }
+                    state = .running(response)
+                    return false
+                }
+                if now { outer.send(response) }
+            }, offload: { [outer] in outer.offload($0) })
+    }
+
+    func open() {
+        let held = state.withLock { state -> Response? in
+            defer { state = .open }
+            if case .running(let response) = state { return response }
+            return nil
+        }
+        if let held { outer.send(held) }
+    }
+
+    func drop() { state.withLock { $0 = .dropped } }
 }
 
 /// Chooses the handler for each request. The server calls it on the loop.
@@ -80,9 +120,11 @@ public final class Router {
     public var channels: EventChannels?
     /// See `Responder.uploadGate`.
     public var uploadGate: (@Sendable (HTTPHeaders) -> Bool)?
-    /// Runs the starts of deferred routes off the loop: for a database each query of which is a network round trip
-    /// (PostgreSQL), which no loop may wait for. Other routes stay where their group says, and a `.loop` route runs
-    /// again on the pool when it would have waited (`ThreadRole.noteWouldWait`).
+    /// For a database each query of which is a network round trip (PostgreSQL), which no loop may wait for: a
+    /// deferred route's start runs on the loop, and again on the pool when it would have waited
+    /// (`ThreadRole.noteWouldWait`), its first answer dropped, as a `.loop` route does. A start that needs nothing
+    /// from the database (a cheat action of a player known to the instance) saves a thread's wake-up; starts read
+    /// before they queue a write, so the first run changed nothing.
     public let deferredOffLoop: Bool
 
     public init(deferredOffLoop: Bool = false) { self.deferredOffLoop = deferredOffLoop }
@@ -91,7 +133,17 @@ public final class Router {
         table.append(RouteEntry(method: method, pattern: pattern, file: file))
         var handler = handler
         if deferredOffLoop, case .deferred(let start) = handler {
-            handler = .deferred { request, reply in reply.offload { start(request, reply) } }
+            handler = .deferred { request, reply in
+                _ = ThreadRole.takeWouldWait()
+                let gate = ReplyGate(reply)
+                start(request, gate.reply)
+                if ThreadRole.takeWouldWait() {
+                    gate.drop()
+                    reply.offload { start(request, reply) }
+                } else {
+                    gate.open()
+                }
+            }
         }
         let segments = pattern.split(separator: "/").map(String.init)
         if let conflict = root.insert(method, segments[...], handler, pattern: pattern) { conflicts.append(conflict) }

@@ -293,6 +293,26 @@ public final class Database {
     }
 
     func clearPrefetched() { prefetched = [:] }
+
+    /// Ends the writer's group: on PostgreSQL its COMMIT is sent and not waited for (true; `confirmCommit` reads its
+    /// answer), elsewhere it is committed here (false).
+    func sendCommit() throws(DatabaseError) -> Bool {
+        guard let postgres = connection as? PostgresConnection else {
+            try execute("COMMIT")
+            return false
+        }
+        try postgres.sendCommit()
+        return true
+    }
+
+    func confirmCommit() throws(DatabaseError) { try (connection as? PostgresConnection)?.confirmCommit() }
+
+    /// Runs once when this connection first waits for the server in the group now running (see
+    /// `PostgresConnection.beforeWait`); never on SQLite, which does not wait on a network.
+    var beforeWait: (() -> Void)? {
+        get { (connection as? PostgresConnection)?.beforeWait }
+        set { (connection as? PostgresConnection)?.beforeWait = newValue }
+    }
     var job: Int {
         get { connection.job }
         set { connection.job = newValue }

@@ -6,8 +6,8 @@ import Threads
 import Glibc
 #endif
 
-/// The one writer of a database: a thread that owns the only connection
-/// that writes, takes every transaction waiting for it and commits them
+/// The one writer of a database: a thread that owns the connections that
+/// write, takes every transaction waiting for it and commits them
 /// together (group commit: one flush for many requests, as PostgreSQL and
 /// InnoDB do). One transaction that throws rolls back alone and the others
 /// commit (SQLite: a savepoint each). A transaction's caller
@@ -17,7 +17,11 @@ import Glibc
 /// whose results nobody reads travel with the next that waits), takes no
 /// global lock (rows lock themselves), and runs again, whole, without a job
 /// that failed, or when it loses a race with another instance: work may run
-/// more than once, so it changes nothing but the database.
+/// more than once, so it changes nothing but the database. The writer has two
+/// PostgreSQL connections: while one group's COMMIT waits for its WAL flush,
+/// the next group runs on the other (a job that needs a row the first holds
+/// waits for its commit, as another instance's would); callers still learn
+/// their fates in the order the groups ran.
 public final class DatabaseWriter: Sendable {
     public typealias Work = @Sendable (Database) throws -> Void
 
@@ -34,7 +38,13 @@ public final class DatabaseWriter: Sendable {
 
     private let condition = Condition()
     private nonisolated(unsafe) var queue = Queue()
-    private let database: UnsafeTransfer<Database>
+    /// The writer's connections: two on PostgreSQL (a group runs on one while the group before waits for its COMMIT
+    /// on the other), one on SQLite, which writes one transaction at a time.
+    private let databases: UnsafeTransfer<[Database]>
+    /// The connection of the group running now: touched only on the writer's thread.
+    private nonisolated(unsafe) var current: Database
+    /// Makes a connection the writer thread's own in its pool (what `DatabasePool.connection()` returns there).
+    private let adopt: @Sendable (Database) -> Void
     private let thread = Mutex<OSThread?>(nil)
     private let threadID = Atomic<UInt>(0)
     /// Seconds to wait before each commit: a slow disk, for tests only.
@@ -63,12 +73,15 @@ public final class DatabaseWriter: Sendable {
     ) throws(DatabaseError) {
         self.commitDelay = commitDelay
         self.maxQueued = max(1, maxQueued)
-        let box = UnsafeTransfer(try Database(location: location, role: .writer))
-        database = box
+        var opened = [try Database(location: location, role: .writer)]
+        if location.dialect == .postgresql { opened.append(try Database(location: location, role: .writer)) }
+        databases = UnsafeTransfer(opened)
+        current = opened[0]
+        self.adopt = adopt
         let started = OSThread { [self] in
             threadID.store(Self.currentThread, ordering: .releasing)
-            adopt(box.value)
-            run(box.value)
+            adopt(current)
+            run()
         }
         thread.withLock { $0 = started }
         while threadID.load(ordering: .acquiring) == 0 { sched_yield() }
@@ -103,7 +116,7 @@ public final class DatabaseWriter: Sendable {
     /// so never call it on an event loop (a debug build stops there). On the writer's own thread
     /// it runs at once, inside the transaction already open.
     public func perform<T>(_ body: (Database) throws -> T) throws -> T {
-        if isCurrentThread { return try body(database.value) }
+        if isCurrentThread { return try body(current) }
         assert(!ThreadRole.isEventLoop, "an event loop must not wait for a database commit")
         return try withoutActuallyEscaping(body) { body in
             // The writer drops its only reference to `body` before the caller may return.
@@ -125,55 +138,139 @@ public final class DatabaseWriter: Sendable {
         }
     }
 
-    private func run(_ db: Database) {
+    /// A group of jobs on one connection, from its first run to its callers' answers.
+    private struct Group {
+        let batch: [Job]
+        let db: Database
+        var failures: [(any Error)?]
+        var attempt = 1
+        var started = timespec()
+
+        init(_ batch: [Job], _ db: Database) {
+            self.batch = batch
+            self.db = db
+            failures = Array(repeating: nil, count: batch.count)
+            clock_gettime(CLOCK_MONOTONIC, &started)
+        }
+    }
+
+    private func run() {
+        var next = 0
+        var committing: Group?  // its COMMIT sent, its answer not read yet
         while true {
             let batch: [Job] = condition.withLock {
-                while queue.jobs.isEmpty && !queue.stopping { condition.wait() }
+                while queue.jobs.isEmpty && !queue.stopping && committing == nil { condition.wait() }
                 defer { queue.jobs.removeAll(keepingCapacity: true) }
                 return queue.jobs
             }
-            if batch.isEmpty { return }  // stopping, and nothing left
-            commit(batch, db)
+            if batch.isEmpty {
+                guard var earlier = committing else { return }  // stopping, and nothing left
+                committing = nil
+                confirm(&earlier)
+                continue
+            }
+            var group = Group(batch, databases.value[next])
+            next = (next + 1) % databases.value.count
+            use(group.db)
+            // The earlier group's answer is read while this group's first flight is on the server: confirmed, its
+            // callers hear at once; one that lost its COMMIT runs again once this group's COMMIT is sent (so neither
+            // waits for the other's locks while the writer waits for it).
+            var lost: (group: Group, error: any Error)?
+            if let earlier = committing {
+                committing = nil
+                group.db.beforeWait = { [self] in
+                    do {
+                        try earlier.db.confirmCommit()
+                        finish(earlier)
+                    } catch {
+                        if earlier.db.inTransaction { _ = try? earlier.db.execute("ROLLBACK") }
+                        lost = (earlier, error)
+                    }
+                }
+            }
+            let sent = attempt(&group, deferCommit: databases.value.count > 1)
+            if let hook = group.db.beforeWait {  // the group never waited: it read nothing
+                group.db.beforeWait = nil
+                hook()
+            }
+            if let (group, error) = lost {
+                var earlier = group
+                use(earlier.db)
+                if retry(&earlier, after: error) { _ = attempt(&earlier, deferCommit: false) }
+                finish(earlier)
+            }
+            if sent { committing = group } else { finish(group) }
         }
+    }
+
+    private func use(_ db: Database) {
+        guard db !== current else { return }
+        current = db
+        adopt(db)
     }
 
     /// How many times a group runs when it loses a race with another instance (a deadlock, a serialization
     /// failure) before its callers are told the site is busy.
     static let attempts = 4
 
-    private func commit(_ batch: [Job], _ db: Database) {
-        let before = db.roundTrips
-        var failures = [(any Error)?](repeating: nil, count: batch.count)
-        var started = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &started)
-        var attempt = 1
+    /// Runs a group up to its COMMIT, again after a lost race: with `deferCommit`, the COMMIT is sent and not waited
+    /// for (true; `confirm` reads it), else committed here (false).
+    private func attempt(_ group: inout Group, deferCommit: Bool) -> Bool {
+        let db = group.db
         while true {
             do {
-                try run(batch, db, &failures)
-                break
+                try run(group.batch, db, &group.failures, deferCommit: deferCommit)
+                return deferCommit
             } catch is Replay {
                 if db.inTransaction { _ = try? db.execute("ROLLBACK") }
             } catch {
                 if db.inTransaction { _ = try? db.execute("ROLLBACK") }
-                let contention = (error as? DatabaseError)?.isContention == true
-                for i in failures.indices where failures[i] == nil || contention { failures[i] = error }
-                guard contention, attempt < Self.attempts else { break }
-                attempt += 1
-                retries.wrappingAdd(1, ordering: .relaxed)
-                // The other side holds its locks until it commits: let it, and do not meet it in step again.
-                usleep(UInt32.random(in: 200...2_000) * UInt32(attempt))
-                failures = [(any Error)?](repeating: nil, count: batch.count)
+                guard retry(&group, after: error) else { return false }
             }
         }
-        roundTrips.wrappingAdd(db.roundTrips - before, ordering: .relaxed)
+    }
+
+    /// Fails the group's jobs with `error`; true if the group lost a race and may run again (after a pause).
+    private func retry(_ group: inout Group, after error: any Error) -> Bool {
+        let contention = (error as? DatabaseError)?.isContention == true
+        for i in group.failures.indices where group.failures[i] == nil || contention { group.failures[i] = error }
+        guard contention, group.attempt < Self.attempts else { return false }
+        group.attempt += 1
+        retries.wrappingAdd(1, ordering: .relaxed)
+        // The other side holds its locks until it commits: let it, and do not meet it in step again.
+        usleep(UInt32.random(in: 200...2_000) * UInt32(group.attempt))
+        group.failures = Array(repeating: nil, count: group.batch.count)
+        return true
+    }
+
+    /// Reads the answer to a group's COMMIT sent earlier (a lost race runs the group again), then answers its callers.
+    private func confirm(_ group: inout Group) {
+        do {
+            try group.db.confirmCommit()
+        } catch {
+            if group.db.inTransaction { _ = try? group.db.execute("ROLLBACK") }
+            use(group.db)
+            if retry(&group, after: error) { _ = attempt(&group, deferCommit: false) }
+        }
+        finish(group)
+    }
+
+    /// Counts the group and tells its callers.
+    private func finish(_ group: Group) {
+        roundTrips.store(databases.value.reduce(0) { $0 + $1.roundTrips }, ordering: .relaxed)
         var ended = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ended)
         commitDurations.observe(
-            Double(ended.tv_sec - started.tv_sec) + Double(ended.tv_nsec - started.tv_nsec) / 1e9)
-        batchSizes.observe(Double(batch.count))
-        transactions.wrappingAdd(batch.count, ordering: .relaxed)
+            Double(ended.tv_sec - group.started.tv_sec) + Double(ended.tv_nsec - group.started.tv_nsec) / 1e9)
+        batchSizes.observe(Double(group.batch.count))
+        transactions.wrappingAdd(group.batch.count, ordering: .relaxed)
         commits.wrappingAdd(1, ordering: .relaxed)
-        for (job, failure) in zip(batch, failures) { job.done(failure) }
+        for (job, failure) in zip(group.batch, group.failures) { job.done(failure) }
+    }
+
+    private struct Statement: Hashable {
+        let sql: String
+        let values: [SQLValue]
     }
 
     /// A job failed inside a group without savepoints: the group rolls back and runs again without it.
@@ -184,7 +281,9 @@ public final class DatabaseWriter: Sendable {
     /// may come back inside a later job, naming the job whose sent statement failed) rolls the group back, and the
     /// group runs again without it: failures are rare, statements are not. Throws when the whole group fails (the
     /// COMMIT, a lost race, a lost connection).
-    private func run(_ batch: [Job], _ db: Database, _ failures: inout [(any Error)?]) throws {
+    private func run(
+        _ batch: [Job], _ db: Database, _ failures: inout [(any Error)?], deferCommit: Bool
+    ) throws {
         let savepoints = db.dialect == .sqlite
         db.job = 0
         try db.beginGroup()
@@ -196,10 +295,12 @@ public final class DatabaseWriter: Sendable {
                 if !prefetched {
                     prefetched = true
                     // A statement once per group: a later job's repeat runs live, after the earlier job's writes.
-                    var seen = Set<String>()
+                    // (Keyed by value: a key made by interpolating the values took a third of the writer's time.)
+                    var seen = Set<Statement>()
                     var statements: [(sql: String, values: [SQLValue], job: Int)] = []
                     for (k, job) in batch.enumerated() where failures[k] == nil {
-                        for (sql, values) in job.prefetch where seen.insert(sql + "\u{0}\(values)").inserted {
+                        for (sql, values) in job.prefetch
+                        where seen.insert(Statement(sql: sql, values: values)).inserted {
                             statements.append((sql, values, k))
                         }
                     }
@@ -208,7 +309,7 @@ public final class DatabaseWriter: Sendable {
                 if i == batch.count {
                     db.job = i
                     if commitDelay > 0 { usleep(UInt32(commitDelay * 1_000_000)) }
-                    try db.execute("COMMIT")
+                    if deferCommit { _ = try db.sendCommit() } else { try db.execute("COMMIT") }
                     return
                 }
                 if failures[i] != nil {  // failed in an earlier run of this group

@@ -103,12 +103,65 @@ final class PostgresConnection: Connection {
 
     /// As above, returning the results `keep` asks for, in order.
     private func sync(keeping keep: (Int) -> Bool) throws(DatabaseError) -> [OpaquePointer] {
+        let sent = try sendSync()
+        runBeforeWait()
+        return try read(sent, keeping: keep)
+    }
+
+    private func runBeforeWait() {
+        guard let hook = beforeWait else { return }
+        beforeWait = nil
+        hook()
+    }
+
+    /// Called once, by the first sync of a group, after its flight is sent and before its results are read: the
+    /// writer confirms the group before (its COMMIT, on its other connection) while the server runs this one.
+    var beforeWait: (() -> Void)?
+
+    /// A group's COMMIT sent and not yet confirmed.
+    private var committing: [(sql: String, job: Int)] = []
+
+    /// Sends the statements pending with a sync point; returns them, whose results are to be read in order.
+    private func sendSync() throws(DatabaseError) -> [(sql: String, job: Int)] {
         guard cpg_pipeline_sync(connection) == 1 else {
             throw DatabaseError("\(name): \(Self.text(cpg_error_message(connection)))")
         }
         roundTrips += 1
-        let sent = pending
-        pending = []
+        defer { pending = [] }
+        return pending
+    }
+
+    /// The writer's group's COMMIT, sent without waiting for it: the server flushes it while the next group runs on
+    /// the writer's other connection; `confirmCommit` reads its answer. The statements still unanswered are waited
+    /// for first (the COMMIT travelling right behind them): one may lock a row, and the next group must not hold a
+    /// row that this one will still lock, or each would wait for the other.
+    func sendCommit() throws(DatabaseError) {
+        _ = try prepared("COMMIT", [])  // a statement's first use syncs: before the flights below, not between
+        let statements = try sendSync()
+        try enqueue("COMMIT", [])
+        committing = try sendSync()
+        runBeforeWait()
+        do {
+            _ = try read(statements, keeping: { _ in false })
+        } catch {
+            // The failed transaction is over: the COMMIT that followed rolled it back.
+            try? confirmCommit()
+            throw error
+        }
+    }
+
+    func confirmCommit() throws(DatabaseError) {
+        let sent = committing
+        committing = []
+        _ = try read(sent, keeping: { _ in false })
+    }
+
+    /// Reads the results of a flight sent (`sendSync`), in order, and its sync point.
+    private func read(
+        _ sent: [(sql: String, job: Int)], keeping keep: (Int) -> Bool
+    ) throws(DatabaseError)
+        -> [OpaquePointer]
+    {
         var failure: DatabaseError?
         var kept: [OpaquePointer] = []
         for (i, item) in sent.enumerated() {
@@ -344,7 +397,9 @@ final class PostgresConnection: Connection {
         if pipelined { try enqueue(sql, values) } else { _ = try execute(sql, values) }
     }
 
-    var inTransaction: Bool { !pending.isEmpty || cpg_transaction_status(connection) != CPG_TRANS_IDLE }
+    var inTransaction: Bool {
+        !pending.isEmpty || !committing.isEmpty || cpg_transaction_status(connection) != CPG_TRANS_IDLE
+    }
 
     var schemaVersion: Int {
         get throws(DatabaseError) {

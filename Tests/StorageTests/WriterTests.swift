@@ -68,9 +68,10 @@ struct WriterTests {
         while !started.isSet { usleep(1_000) }
     }
 
-    /// A group of N jobs that each read once and send their writes costs N + 1 round trips: the reads, and the
-    /// COMMIT that carries the last writes; BEGIN, the savepoints and the writes travel with them.
-    @Test func aGroupCostsOneRoundTripPerReadAndOneForItsCommit() throws {
+    /// A group of N jobs that each read once and send their writes costs N + 2 round trips: the reads, the last
+    /// writes (waited for, with the COMMIT sent right behind them), and the COMMIT, whose answer is read while the
+    /// next group runs; BEGIN and the writes travel with them.
+    @Test func aGroupCostsOneRoundTripPerReadAndTwoToCommit() throws {
         let pool = try pool(.postgresql)
         defer { pool.close() }
         let writer = try pool.writer()
@@ -80,7 +81,8 @@ struct WriterTests {
             try db.send("UPDATE players SET turns = ? WHERE id = ?", [SQLValue(turns + 1), "a"])
             try db.send("INSERT INTO marks (player, task) VALUES (?, ?) ON CONFLICT DO NOTHING", ["a", "t"])
         }
-        try writer.perform { try work($0) }  // statements prepared once per connection, before counting
+        // Statements prepared once per connection, before counting: the writer's two, one group each.
+        for _ in 0..<2 { try writer.perform { try work($0) } }
         let release = Flag()
         hold(writer, until: release)
         let jobs = 20
@@ -91,15 +93,15 @@ struct WriterTests {
         release.set()
         #expect(outcomes.wait(for: jobs).values.allSatisfy { $0 == "ok" })
         #expect(writer.commits.load(ordering: .relaxed) == commits + 2, "the held job's group, then the 20 in one")
-        // The held group: BEGIN + SAVEPOINT + RELEASE + COMMIT in one flight.
-        #expect(writer.roundTrips.load(ordering: .relaxed) - trips == 1 + jobs + 1)
+        // The held group: BEGIN, then its COMMIT. The 20: a read each, their last writes, their COMMIT.
+        #expect(writer.roundTrips.load(ordering: .relaxed) - trips == 2 + jobs + 2)
         let db = try Database(location: pool.location)
-        #expect(try db.scalar(Int.self, "SELECT turns FROM players WHERE id = 'a'") == jobs + 1)
+        #expect(try db.scalar(Int.self, "SELECT turns FROM players WHERE id = 'a'") == jobs + 2)
     }
 
     /// Jobs that say what they begin with (a row lock, a read) have it read ahead for the whole group in one flight:
-    /// two round trips a group, however many jobs. A second job on the same row reads it live, after the first's write.
-    @Test func aPrefetchingGroupCostsTwoRoundTrips() throws {
+    /// three round trips a group, however many jobs (the read-ahead, the writes, the COMMIT). A second job on the same row reads it live, after the first's write.
+    @Test func aPrefetchingGroupCostsThreeRoundTrips() throws {
         let pool = try pool(.postgresql)
         defer { pool.close() }
         let writer = try pool.writer()
@@ -114,9 +116,11 @@ struct WriterTests {
                     try db.send("UPDATE players SET turns = ? WHERE id = ?", [SQLValue(turns + 1), .text(player)])
                 }, prefetch: prefetch, done: { outcomes.record(i, $0) })
         }
-        let warm = Outcomes()
-        submit("a", warm, 0)  // statements prepared once per connection, before counting
-        _ = warm.wait(for: 1)
+        for _ in 0..<2 {  // statements prepared once per connection (the writer's two), before counting
+            let warm = Outcomes()
+            submit("a", warm, 0)
+            _ = warm.wait(for: 1)
+        }
         let release = Flag()
         hold(writer, until: release)
         let jobs = 20
@@ -125,11 +129,67 @@ struct WriterTests {
         let trips = writer.roundTrips.load(ordering: .relaxed)
         release.set()
         #expect(outcomes.wait(for: jobs).values.allSatisfy { $0 == "ok" })
-        // The held group's one, the prefetch, the reads of jobs that repeat a row already read, the COMMIT.
-        #expect(writer.roundTrips.load(ordering: .relaxed) - trips == 1 + 1 + (jobs - 2) + 1)
+        // The held group's two, the prefetch, the reads of jobs that repeat a row already read, the writes, the COMMIT.
+        #expect(writer.roundTrips.load(ordering: .relaxed) - trips == 2 + 1 + (jobs - 2) + 1 + 1)
         let db = try Database(location: pool.location)
-        #expect(try db.scalar(Int.self, "SELECT turns FROM players WHERE id = 'a'") == 1 + 15)
+        #expect(try db.scalar(Int.self, "SELECT turns FROM players WHERE id = 'a'") == 2 + 15)
         #expect(try db.scalar(Int.self, "SELECT turns FROM players WHERE id = 'b'") == 5)
+    }
+
+    /// While a group's COMMIT waits on the server (here a deferred trigger sleeps, as a slow WAL flush would), the
+    /// next group runs on the writer's other connection: a player the first holds waits for its commit and sees it,
+    /// another does not wait, and callers still hear in the order the groups ran.
+    @Test func theNextGroupRunsWhileAGroupsCommitIsFlushed() throws {
+        let pool = try pool(.postgresql)
+        defer { pool.close() }
+        try Database(location: pool.location).executeScript(
+            """
+            CREATE TABLE slow (id INTEGER);
+            CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN PERFORM pg_sleep(0.5); RETURN NULL; END $$;
+            CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON slow DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW EXECUTE FUNCTION slow_commit();
+            """)
+        let writer = try pool.writer()
+        let started = Flag()
+        let release = Flag()
+        let secondRan = Flag()
+        let order = Mutex<[String]>([])
+        let seen = Mutex<[String: Int]>([:])
+        let outcomes = Outcomes()
+        writer.submit(
+            { db in
+                started.set()
+                while !release.isSet { usleep(1_000) }
+                try db.send("SELECT id FROM players WHERE id = 'a' FOR UPDATE")
+                try db.send("UPDATE players SET turns = turns + 1 WHERE id = 'a'")
+                try db.send("INSERT INTO slow (id) VALUES (1)")
+            },
+            done: { error in
+                order.withLock { $0.append(secondRan.isSet ? "first, after the second ran" : "first") }
+                outcomes.record(0, error)
+            })
+        while !started.isSet { usleep(1_000) }
+        for (i, player) in [(1, "b"), (2, "a")] {
+            writer.submit(
+                { db in
+                    secondRan.set()
+                    try db.send("SELECT id FROM players WHERE id = ? FOR UPDATE", [.text(player)])
+                    let turns = try db.scalar(Int.self, "SELECT turns FROM players WHERE id = ?", [.text(player)])
+                    seen.withLock { $0[player] = turns }
+                    try db.send("UPDATE players SET turns = turns + 10 WHERE id = ?", [.text(player)])
+                },
+                done: { error in
+                    order.withLock { $0.append("second") }
+                    outcomes.record(i, error)
+                })
+        }
+        release.set()
+        #expect(outcomes.wait(for: 3) == [0: "ok", 1: "ok", 2: "ok"])
+        #expect(order.withLock { $0 } == ["first, after the second ran", "second", "second"])
+        #expect(seen.withLock { $0 } == ["a": 1, "b": 0], "a's lock waited for the first group's commit")
+        let db = try Database(location: pool.location)
+        #expect(try db.scalar(Int.self, "SELECT turns FROM players WHERE id = 'a'") == 11)
     }
 
     /// A sent statement that fails is reported inside a later job; the job that sent it rolls back alone, and the

@@ -78,6 +78,9 @@ struct CheatController: Sendable {
         } catch {
             return later.send(JSONAnswer.error("\(error)", status: .badRequest))
         }
+        // Read first: on PostgreSQL a start that would wait for the database runs again on the pool, and the limiter
+        // must count the action once.
+        let found = try once.perform(visitor).once
         let now = once.clock()
         guard limiter.allow(visitor.playerID, at: now) else {
             SiteMetrics.refusals.add(["cheats_rate_limited"])
@@ -85,7 +88,6 @@ struct CheatController: Sendable {
             response.headers.set("Retry-After", "1")
             return later.send(response)
         }
-        let found = try once.perform(visitor).once
         store.record(action, player: visitor.player, at: now) { result in
             switch result {
             case .failure(let error):

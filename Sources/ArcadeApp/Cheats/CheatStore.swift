@@ -17,11 +17,12 @@ struct CheatStore: Sendable {
         then: @escaping @Sendable (Result<CheatMatcher.Outcome, any Error>) -> Void
     ) {
         let player = who.id
-        // On PostgreSQL the player's row is made, then locked as their progress is read (one statement), both sent
-        // ahead with the rest of the group's.
+        // On PostgreSQL the player's row is made and locked, then their progress read, all sent ahead with the rest of
+        // the group's. The read is a statement of its own: one that locked and read at once would read from before
+        // its wait for the lock, missing what another instance (or the writer's other connection) committed meanwhile.
         let prefetch =
             pool.location.dialect == .postgresql
-            ? who.rowStatements(.postgresql).prefix(1) + [(Self.lockAndLoadSQL, [.text(player)])] : []
+            ? who.rowStatements(.postgresql) + [(Self.loadSQL, [.text(player)])] : []
         pool.write(
             { [book] db in
                 if prefetch.isEmpty { try who.ensureRow(db) }
@@ -47,16 +48,12 @@ struct CheatStore: Sendable {
     }
 
     private static let loadSQL = "SELECT progress FROM cheat_progress WHERE player = ?"
-    private static let lockAndLoadSQL = """
-        SELECT c.progress FROM players p LEFT JOIN cheat_progress c ON c.player = p.id WHERE p.id = ? FOR UPDATE OF p
-        """
 
     /// A stored progress that no longer parses (say, after the cheats file
     /// changed) is dropped rather than refused: it is only a partial input.
     private static func load(_ player: String, _ db: Database) throws -> [String: CheatProgress] {
         guard
-            let text = try db.value(
-                String.self, db.dialect == .postgresql ? lockAndLoadSQL : loadSQL, [.text(player)]),
+            let text = try db.value(String.self, loadSQL, [.text(player)]),
             let json = try? JSONParser.parse(text), let members = json.members
         else { return [:] }
         var result: [String: CheatProgress] = [:]

@@ -1,9 +1,14 @@
 import JSON
 import Storage
+import Synchronization
 import TestSupport
 import Testing
 
 @testable import ArcadeApp
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite("Cheat actions over HTTP", .serialized)
 struct CheatSiteTests {
@@ -56,6 +61,43 @@ struct CheatSiteTests {
         let other = Player(server)
         try other.get("/")
         #expect(try JSONParser.parse(try act(other, "key=a").text)["progress"]?.int == 0)
+    }
+
+    /// An action that waits for its player's row (held by another instance's transaction) reads the progress that
+    /// transaction committed: read after the lock, not from before the wait, so no step is lost between instances.
+    @Test func anActionWaitingForItsPlayersRowReadsWhatTheHolderCommitted() throws {
+        let server = try SiteServer(engine: .postgresql)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/")
+        for pair in Self.konami.dropLast() { #expect(try act(player, pair).status == 200) }
+        nonisolated(unsafe) let db = try Database(location: server.database)
+        let id = try db.scalar(String.self, "SELECT player FROM cheat_progress")
+        let nineSteps = try #require(try storedProgress(server))
+        try db.execute("UPDATE cheat_progress SET progress = '{}'")
+        // The other instance: holds the row while it writes the nine steps back, until the action waits for it.
+        nonisolated(unsafe) let holder = try Database(location: server.database)
+        let holderPID = try holder.scalar(Int.self, "SELECT pg_backend_pid() AS pid")
+        try holder.execute("BEGIN")
+        try holder.execute("SELECT id FROM players WHERE id = ? FOR UPDATE", [.text(id)])
+        try holder.execute("UPDATE cheat_progress SET progress = ? WHERE player = ?", [.text(nineSteps), .text(id)])
+        let answer = Mutex<String?>(nil)
+        concurrently(2) { i in
+            if i == 0 {
+                answer.withLock { $0 = try? act(player, "key=a").text }
+                return
+            }
+            for _ in 0..<1_000 {
+                let waiting = try? db.scalar(
+                    Int.self, "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))",
+                    [SQLValue(holderPID)])
+                if (waiting ?? 0) > 0 { break }
+                usleep(5_000)
+            }
+            _ = try? holder.execute("COMMIT")
+        }
+        let last = try JSONParser.parse(try #require(answer.withLock { $0 }))
+        #expect(last["state"]?.string == "matched", "the tenth step completes the nine committed meanwhile: \(last)")
     }
 
     @Test(arguments: Engine.allCases) func malformedActionsAre400AndChangeNothing(_ engine: Engine) throws {

@@ -1,12 +1,49 @@
+import HTTP
 import Storage
+import Synchronization
 import TestSupport
 import Testing
+import Threads
 
 @testable import ArcadeApp
 
 /// Writes wait for their commit off the event loop; the loop goes on serving.
 @Suite("The write path", .serialized)
 struct WritePathTests {
+    /// On PostgreSQL a deferred route's start (a cheat action's) runs on the event loop when it needs nothing from
+    /// the database, no thread woken; one that would wait for a query runs again on the pool, and its client gets
+    /// one answer, the pool's.
+    @Test func aDeferredStartRunsOnTheLoopUnlessItWouldWaitForPostgreSQL() throws {
+        let pool = Mutex<DatabasePool?>(nil)
+        let runs = Mutex<[String]>([])
+        let server = try SiteServer(
+            engine: .postgresql,
+            routes: { routes in
+                for reads in [false, true] {
+                    routes.pages.deferred(.get, reads ? "/test/reading" : "/test/memory") { _, _, reply in
+                        let place = ThreadRole.isEventLoop ? "loop" : "pool"
+                        runs.withLock { $0.append(place) }
+                        if reads, let pool = pool.withLock({ $0 }) {
+                            _ = try pool.connection().query("SELECT 1 AS one")
+                        }
+                        reply.send(.text(place))
+                    }
+                }
+            })
+        defer { server.stop() }
+        let reader = DatabasePool(location: server.database)
+        defer { reader.close() }
+        pool.withLock { $0 = reader }
+        let player = Player(server)
+        try player.get("/")  // a returning player, whose context the instance has in memory
+        let memory = try player.get("/test/memory")
+        #expect(memory.status == 200 && memory.text == "loop")
+        #expect(runs.withLock { $0 } == ["loop"])
+        let reading = try player.get("/test/reading")
+        #expect(reading.status == 200 && reading.text == "pool")
+        #expect(runs.withLock { $0 } == ["loop", "loop", "pool"], "tried on the loop, run again on the pool")
+    }
+
     /// On a disk that takes three seconds per flush, a player's action waits for its commit while
     /// the same (single) worker keeps answering /healthz and pages within 50 ms, all before the commit could have
     /// finished.
