@@ -6,8 +6,11 @@ public enum HTMLEscaper {
             // Copy runs that need no escaping in one go.
             var start = 0
             for i in 0..<bytes.count {
+                // Letters, digits and most punctuation sit above '>': one compare for nearly every byte.
+                let byte = bytes[i]
+                if byte > UInt8(ascii: ">") { continue }
                 let entity: [UInt8]
-                switch bytes[i] {
+                switch byte {
                 case UInt8(ascii: "&"): entity = amp
                 case UInt8(ascii: "<"): entity = lt
                 case UInt8(ascii: ">"): entity = gt
