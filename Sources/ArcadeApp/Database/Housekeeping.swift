@@ -87,7 +87,7 @@ final class Housekeeping: Sendable {
 
     private func record(_ outcome: Outcome) {
         do {
-            try pool.write { db in
+            _ = try pool.write { db in
                 try db.execute(
                     """
                     INSERT INTO backup_status (id, at, path, bytes, row_count, error) VALUES (1, ?, ?, ?, ?, ?)
