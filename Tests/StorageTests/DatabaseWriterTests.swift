@@ -23,7 +23,7 @@ struct DatabaseWriterTests {
         let failures = Atomic<Int>(0)
         concurrently(40) { i in
             do {
-                try pool.write { db in
+                _ = try pool.write { db in
                     try db.execute("INSERT INTO players VALUES (?, ?)", [.text("p\(i)"), .integer(Int64(i))])
                 }
             } catch {
@@ -79,7 +79,7 @@ struct DatabaseWriterTests {
         defer { pool.close() }
         let seen = try pool.write { db -> Int in
             try db.execute("INSERT INTO players VALUES ('me', 1)")
-            try pool.write { inner in try inner.execute("INSERT INTO players VALUES ('nested', 2)") }
+            _ = try pool.write { inner in try inner.execute("INSERT INTO players VALUES ('nested', 2)") }
             return try pool.connection().first("SELECT COUNT(*) AS n FROM players")?.int("n") ?? -1
         }
         #expect(seen == 2)
