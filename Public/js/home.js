@@ -7,7 +7,7 @@
   function two(n) { return (n < 10 ? "0" : "") + n; }
   function show() {
     var left = Math.max(0, Math.round((end - Date.now()) / 1000));
-    clock.textContent = Math.floor(left / 3600) + ":" + two(Math.floor(left / 60) % 60) + ":" + two(left % 60);
+    clock.textContent = two(Math.floor(left / 3600)) + ":" + two(Math.floor(left / 60) % 60) + ":" + two(left % 60);
     clock.setAttribute("data-countdown", String(left));
     if (left === 0) { window.clearInterval(timer); window.location.reload(); }
   }

@@ -54,7 +54,7 @@ struct HomeController: Sendable {
         // queue a write (the what's-new note seen).
         let banners = try OnceController.banners(
             once, visitor, snapshot: snapshot, game: nil, back: "/", t: t, whatsNew: true)
-        let seconds = 86_400 - Int(mastermind.clock()) % 86_400
+        let seconds = mastermind.secondsToNextDaily
         return pages.render(
             "home", title: t.string("home.title"), for: visitor, path: "/", section: "home",
             shared: ["catalog": catalog],
@@ -62,7 +62,7 @@ struct HomeController: Sendable {
                 "once": banners, "review": .string(summary.review), "cabinet": .string(summary.cabinet),
                 "daily": [
                     "html": .string(summary.daily), "outcome": .string(summary.outcome), "seconds": .int(seconds),
-                    "countdown": .string(Self.clockFace(seconds)),
+                    "countdown": .string(MastermindController.clockText(seconds)),
                 ],
             ])
     }
@@ -123,13 +123,6 @@ struct HomeController: Sendable {
         return HomeSummaries.Summary(
             day: today, language: language, strings: strings, computed: now, found: found, outcome: outcome.rawValue,
             daily: daily, review: review, cabinet: cabinet)
-    }
-
-    /// Seconds as h:mm:ss, what the countdown shows before its script ticks (and without one).
-    static func clockFace(_ seconds: Int) -> String {
-        let minutes = seconds / 60 % 60
-        let rest = seconds % 60
-        return "\(seconds / 3600):\(minutes < 10 ? "0" : "")\(minutes):\(rest < 10 ? "0" : "")\(rest)"
     }
 
     func chooseTheme(_ request: Request, _ context: PlayerContext) throws -> Response {

@@ -25,8 +25,8 @@ struct MastermindController: Sendable {
     /// working it out again on every view of a board took the solver up to tens of milliseconds a row.
     final class Solvers: Sendable {
         private let cache = Mutex<[Rules: Solver]>([:])
-        let remaining = BoundedCache<Board, [Int]>(limit: 4_096)
-        let best = BoundedCache<Board, [Step?]>(limit: 4_096)
+        private let counts = BoundedCache<Board, [Int]>(limit: 4_096)
+        private let moves = BoundedCache<Board, [Step?]>(limit: 4_096)
 
         struct Board: Hashable, Sendable {
             let rules: Rules
@@ -49,15 +49,15 @@ struct MastermindController: Sendable {
 
         func remaining(_ game: Game, _ solver: Solver) -> [Int] {
             let board = Board(game)
-            if let known = remaining[board] { return known }
+            if let known = counts[board] { return known }
             let made = solver.remaining(after: game.turns.map { ($0.guess, $0.feedback) })
-            remaining[board] = made
+            counts[board] = made
             return made
         }
 
         func best(_ game: Game, _ solver: Solver) -> [Step?] {
             let board = Board(game)
-            if let known = best[board] { return known }
+            if let known = moves[board] { return known }
             var history: [(Code, Feedback)] = []
             let made = game.turns.map { turn -> Step? in
                 defer { history.append((turn.guess, turn.feedback)) }
@@ -65,7 +65,7 @@ struct MastermindController: Sendable {
                 let after = history + [(guess, Feedback.score(secret: game.secret, guess: guess))]
                 return Step(guess: guess, left: solver.remaining(after: after).last ?? 0)
             }
-            best[board] = made
+            moves[board] = made
             return made
         }
     }
@@ -432,7 +432,7 @@ struct MastermindController: Sendable {
         return "\(scheme)://\(host)/mastermind" + (record.daily == nil ? "" : "/daily")
     }
 
-    /// "HH:MM:SS" for a countdown (the script keeps it live).
+    /// "HH:MM:SS" for the countdown to the next daily, on the board and the home page (their scripts keep it live).
     static func clockText(_ seconds: Int) -> String {
         let s = max(0, seconds)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
