@@ -122,6 +122,11 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         self.assertEqual(timer.get_attribute("data-ending"), "true")
         calm = self.driver.execute_script("return getComputedStyle(document.querySelector('h1.question')).color")
         self.assertNotEqual(self.driver.execute_script("return getComputedStyle(arguments[0]).color", timer), calm)
+        # Its pulse never fades the number: a faded beat fell below the text's contrast (axe caught one mid-beat).
+        fades = self.driver.execute_script(
+            "return document.querySelector('.timer-text').getAnimations().some(a =>"
+            " a.effect.getKeyframes().some(k => 'opacity' in k && Number(k.opacity) < 1))")
+        self.assertFalse(fades)
         # The clock cuts the round off: the answer is shown as timed out, not as identified.
         WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "[data-timed-out]"))
         right = self.driver.find_element("css selector", f'button[data-choice="{answer}"]')
