@@ -13,8 +13,9 @@ import Glibc
 /// site that renders it and the server that fills it share it.
 public final class ServerMetrics: Sendable {
     public let startTime = Double(time(nil))
-    let requests = Counters(labels: ["route", "method", "status"])
-    let durations = Histograms(labels: ["group"], bounds: Histograms.latency)
+    /// Requests by route and method and status class, and durations by route group: one lock and one lookup of the
+    /// pattern a request, the rest array indices (a dictionary keyed by the label strings hashed all three).
+    private let byRoute = Mutex(RouteSeries())
     let refusals = Counters(labels: ["status"])
     let streams = Atomic<Int>(0)
     /// The last 24 hours, minute by minute, for the admin's insights.
@@ -29,15 +30,11 @@ public final class ServerMetrics: Sendable {
     }
 
     func record(_ info: RequestInfo, status: Int, nanoseconds: Int64) {
-        let statusClass =
-            Self.statusClasses.indices.contains(status / 100)
-            ? Self.statusClasses[status / 100] : "\(status / 100)xx"
-        guard let method = info.method else { return refusals.add([statusClass]) }
-        // The fallback (static files, unknown paths) is one series, whatever the path.
-        let route = info.route ?? "fallback"
-        requests.add([route, method.description, statusClass])
-        durations.observe(Double(nanoseconds) / 1e9, [Self.group(info.route)])
-        traffic.observe(Double(nanoseconds) / 1e9, minute: Int(csys_realtime_ns() / 60_000_000_000))
+        let statusClass = min(max(status / 100, 0), Self.statusClasses.count - 1)
+        guard let method = info.method else { return refusals.add([Self.statusClasses[statusClass]]) }
+        let seconds = Double(nanoseconds) / 1e9
+        byRoute.withLock { $0.add(route: info.route, method: method, statusClass: statusClass, seconds: seconds) }
+        traffic.observe(seconds, minute: Int(csys_realtime_ns() / 60_000_000_000))
     }
 
     /// `/admin/people/:id` → `admin`; `/` → `home`; the fallback → `static`.
@@ -48,7 +45,7 @@ public final class ServerMetrics: Sendable {
         return first.hasPrefix(":") || first.hasPrefix("*") ? "other" : String(first)
     }
 
-    private static let statusClasses = ["0xx", "1xx", "2xx", "3xx", "4xx", "5xx"]
+    static let statusClasses = ["0xx", "1xx", "2xx", "3xx", "4xx", "5xx", "6xx", "7xx", "8xx", "9xx"]
 
     /// A loop turn's length: the worst since the last scrape is the lag a request could have met.
     func turn(_ nanoseconds: Int64) {
@@ -62,9 +59,13 @@ public final class ServerMetrics: Sendable {
     }
 
     public func render(into out: inout Exposition) {
+        let (requests, durations) = byRoute.withLock { ($0.requests, $0.durations) }
         out.counter(
-            "arcade_http_requests_total", "Requests answered, by route pattern, method and status class.", requests)
-        out.histogram("arcade_http_request_duration_seconds", "Time to answer a request, by route group.", durations)
+            "arcade_http_requests_total", "Requests answered, by route pattern, method and status class.",
+            labels: ["route", "method", "status"], requests)
+        out.histogram(
+            "arcade_http_request_duration_seconds", "Time to answer a request, by route group.", labels: ["group"],
+            bounds: Histograms.latency, durations)
         out.counter("arcade_http_refusals_total", "Requests refused before routing, by status class.", refusals)
         let (connections, queued) = sources.withLock { $0 }
         out.gauge("arcade_http_open_connections", "Connections open now.", Double(connections()))
@@ -75,4 +76,52 @@ public final class ServerMetrics: Sendable {
         out.gauge("arcade_blocking_pool_queue", "Jobs waiting for a blocking-pool thread.", Double(queued()))
         out.gauge("process_start_time_seconds", "When the process started, in seconds since 1970.", startTime)
     }
+}
+
+/// `ServerMetrics`' per-route series, in arrays: a route's slot holds its counts by method and status class.
+struct RouteSeries {
+    private var slots: [String: Int] = [:]
+    private var routes: [(pattern: String, group: Int)] = []
+    private var counts: [Double] = []
+    private var groups: [String: Int] = [:]
+    private var groupNames: [String] = []
+    private var series: [Histograms.Series] = []
+    private static let perRoute = Method.allCases.count * ServerMetrics.statusClasses.count
+
+    mutating func add(route: String?, method: Method, statusClass: Int, seconds: Double) {
+        // The fallback (static files, unknown paths) is one series, whatever the path.
+        let pattern = route ?? "fallback"
+        let slot = slots[pattern] ?? newSlot(pattern, group: ServerMetrics.group(route))
+        counts[slot * Self.perRoute + Int(method.rawValue) * ServerMetrics.statusClasses.count + statusClass] += 1
+        let bucket = Histograms.latency.firstIndex { seconds <= $0 }
+        series[routes[slot].group].add(seconds, bucket)
+    }
+
+    private mutating func newSlot(_ pattern: String, group: String) -> Int {
+        let groupIndex = groups[group] ?? groupNames.count
+        if groupIndex == groupNames.count {
+            groups[group] = groupIndex
+            groupNames.append(group)
+            series.append(Histograms.Series(buckets: Array(repeating: 0, count: Histograms.latency.count)))
+        }
+        slots[pattern] = routes.count
+        routes.append((pattern, groupIndex))
+        counts += Array(repeating: 0, count: Self.perRoute)
+        return routes.count - 1
+    }
+
+    /// The counts that are not zero, labelled (route, method, status class).
+    var requests: [([String], Double)] {
+        counts.indices.compactMap { index in
+            guard counts[index] > 0 else { return nil }
+            let (slot, within) = index.quotientAndRemainder(dividingBy: Self.perRoute)
+            let (method, status) = within.quotientAndRemainder(dividingBy: ServerMetrics.statusClasses.count)
+            return (
+                [routes[slot].pattern, Method.allCases[method].description, ServerMetrics.statusClasses[status]],
+                counts[index]
+            )
+        }
+    }
+
+    var durations: [([String], Histograms.Series)] { zip(groupNames, series).map { ([$0], $1) } }
 }

@@ -22,7 +22,9 @@ public final class Histograms: Sendable {
         public var sum: Double = 0
         public var count = 0
 
-        mutating func add(_ value: Double, _ bucket: Int?) {
+        public init(buckets: [Int]) { self.buckets = buckets }
+
+        public mutating func add(_ value: Double, _ bucket: Int?) {
             if let bucket { buckets[bucket] += 1 }
             sum += value
             count += 1
@@ -60,9 +62,14 @@ public struct Exposition {
     public init() {}
 
     public mutating func counter(_ name: String, _ help: String, _ family: Counters) {
+        counter(name, help, labels: family.labels, family.samples)
+    }
+
+    /// Samples kept elsewhere than in a `Counters`, each with its label values in the order of `labels`.
+    public mutating func counter(_ name: String, _ help: String, labels: [String], _ samples: [([String], Double)]) {
         header(name, help, "counter")
-        for (values, value) in family.samples.sorted(by: { $0.0.lexicographicallyPrecedes($1.0) }) {
-            sample(name, zip(family.labels, values).map { ($0, $1) }, value)
+        for (values, value) in samples.sorted(by: { $0.0.lexicographicallyPrecedes($1.0) }) {
+            sample(name, zip(labels, values).map { ($0, $1) }, value)
         }
     }
 
@@ -79,11 +86,19 @@ public struct Exposition {
     public mutating func gauge(_ name: String, _ help: String, _ value: Double) { gauge(name, help, [([], value)]) }
 
     public mutating func histogram(_ name: String, _ help: String, _ family: Histograms) {
+        histogram(name, help, labels: family.labels, bounds: family.bounds, family.samples)
+    }
+
+    /// Series kept elsewhere than in a `Histograms`.
+    public mutating func histogram(
+        _ name: String, _ help: String, labels names: [String], bounds: [Double],
+        _ samples: [([String], Histograms.Series)]
+    ) {
         header(name, help, "histogram")
-        for (values, series) in family.samples.sorted(by: { $0.0.lexicographicallyPrecedes($1.0) }) {
-            let labels = zip(family.labels, values).map { ($0, $1) }
+        for (values, series) in samples.sorted(by: { $0.0.lexicographicallyPrecedes($1.0) }) {
+            let labels = zip(names, values).map { ($0, $1) }
             var cumulative = 0
-            for (bound, count) in zip(family.bounds, series.buckets) {
+            for (bound, count) in zip(bounds, series.buckets) {
                 cumulative += count
                 sample(name + "_bucket", labels + [("le", Self.number(bound))], Double(cumulative))
             }

@@ -11,6 +11,15 @@ struct CheatBook: Sendable {
         let code: CheatCode
         let effect: String
         let hint: String
+        /// The once-store task that records it found, named once here (the home page asks for every cheat's).
+        let task: String
+
+        init(code: CheatCode, effect: String, hint: String) {
+            self.code = code
+            self.effect = effect
+            self.hint = hint
+            task = SiteTasks.cheat(code.name)
+        }
     }
 
     /// The effects the site knows how to apply.

@@ -105,7 +105,7 @@ struct CheatController: Sendable {
         let visitor = context.visitor
         let record = try once.perform(visitor).once
         let t = pages.localizer.strings(for: visitor.language)
-        let found: [TemplateValue] = store.book.entries.filter { record.beenDone(SiteTasks.cheat($0.code.name)) }.map {
+        let found: [TemplateValue] = store.book.entries.filter { record.beenDone($0.task) }.map {
             entry in
             [
                 "name": .string(t.string("cheats.name.\(entry.code.name)")), "hint": .string(t.string(entry.hint)),

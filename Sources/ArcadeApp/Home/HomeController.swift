@@ -45,7 +45,7 @@ struct HomeController: Sendable {
             ]
         }
         let snapshot = try once.perform(visitor)
-        let found = cheats.entries.map { snapshot.once.beenDone(SiteTasks.cheat($0.code.name)) }
+        let found = cheats.entries.map { snapshot.once.beenDone($0.task) }
         let summary = try summaries.summary(
             player: visitor.playerID, isNew: visitor.isNew, day: mastermind.today, language: visitor.language,
             strings: pages.versions(), found: found
