@@ -23,7 +23,24 @@ struct Identity: Sendable {
     /// A returning visitor's two signed cookies → who they are: one lookup instead of two signature checks, two
     /// parses and a token.
     let returning = BoundedCache<SignedPair, Returning>(limit: 50_000)
-    struct SignedPair: Hashable, Sendable { let player, session: String }
+    struct SignedPair: Hashable, Sendable {
+        let player, session: String
+
+        /// The signatures' last bytes: the entries are pairs the site signed, so their tails already differ, and
+        /// hashing the whole of two long cookies cost more than the rest of the lookup.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(Self.tail(player))
+            hasher.combine(Self.tail(session))
+        }
+
+        private static func tail(_ value: String) -> UInt64 {
+            let bytes = value.utf8
+            return bytes.withContiguousStorageIfAvailable {
+                $0.suffix(7).reduce(UInt64($0.count)) { $0 << 8 | UInt64($1) }
+            }
+                ?? UInt64(bytes.count)
+        }
+    }
     struct Returning: Sendable { let player: Player, session: String, csrfToken: String }
 
     func visitor(for request: Request) throws -> Visitor {

@@ -133,8 +133,10 @@ struct Pages: Sendable {
         cookies: [SetCookie] = []
     ) -> Response {
         let look = PageLook.current
-        var context: TemplateFields = ["csrf": .string(csrf), "path": .string(path)]
-        context.merge(data)
+        // The page's own fields win over these (as a merge into them would have it), without copying the page's.
+        var context = data
+        if context["csrf"] == nil { context["csrf"] = .string(csrf) }
+        if context["path"] == nil { context["path"] = .string(path) }
         if status == .ok, let banner = look.banner { context["updateBanner"] = banner }
         if status == .ok, let flash = look.flash { context["flash"] = .string(flash) }
         var body: [UInt8] = []
