@@ -46,8 +46,16 @@ public struct HTTPHeaders: Sendable, Sequence {
     }
 
     public mutating func remove(_ name: String) {
+        // `set` calls this on every response, mostly for a name it does not hold: nothing to copy then.
+        guard contains(name) else { return }
         let kept = fields.filter { !matches($0, name) }
         fields = kept
+    }
+
+    /// Room for `bytes` of names and values in `fields` fields, so a response's head is built without growing.
+    public mutating func reserveCapacity(bytes count: Int, fields fieldCount: Int) {
+        bytes.reserveCapacity(count)
+        fields.reserveCapacity(fieldCount)
     }
 
     public func contains(_ name: String) -> Bool { fields.contains { matches($0, name) } }

@@ -27,22 +27,28 @@ struct HomeController: Sendable {
     func home(_ request: Request, _ context: PlayerContext) throws -> Response {
         let visitor = context.visitor
         let t = pages.localizer.strings(for: visitor.language)
-        // The games and their count depend only on the language: built once.
-        let catalog = pages.perLanguage("home.games", visitor.language) { t in
-            let games: [TemplateValue] = [
-                [
-                    "slug": "mastermind", "href": "/mastermind", "name": .string(t.string("mastermind.title")),
-                    "description": .string(t.string("home.game.mastermind")), "isMastermind": true,
-                ],
-                [
-                    "slug": "namegame", "href": "/namegame", "name": .string(t.string("namegame.title")),
-                    "description": .string(t.string("home.game.namegame")), "isNameGame": true,
-                ],
-            ]
-            return [
-                "games": .list(games), "hasGames": .bool(!games.isEmpty),
-                "count": .string(t.string("home.games.count", [.int(games.count)])),
-            ]
+        // The games and their count depend only on the language: built when the page is prepared (`shared` is asked
+        // for then only). Each game names both flags, so the prepared page has no lookup left for the one a game
+        // lacks (it would search the request's fields).
+        func catalog() -> TemplateValue {
+            pages.perLanguage("home.games", visitor.language) { t in
+                let games: [TemplateValue] = [
+                    [
+                        "slug": "mastermind", "href": "/mastermind", "name": .string(t.string("mastermind.title")),
+                        "description": .string(t.string("home.game.mastermind")), "isMastermind": true,
+                        "isNameGame": false,
+                    ],
+                    [
+                        "slug": "namegame", "href": "/namegame", "name": .string(t.string("namegame.title")),
+                        "description": .string(t.string("home.game.namegame")), "isNameGame": true,
+                        "isMastermind": false,
+                    ],
+                ]
+                return [
+                    "games": .list(games), "hasGames": .bool(!games.isEmpty),
+                    "count": .string(t.string("home.games.count", [.int(games.count)])),
+                ]
+            }
         }
         let snapshot = try once.perform(visitor)
         let found = cheats.entries.map { snapshot.once.beenDone($0.task) }
@@ -57,7 +63,7 @@ struct HomeController: Sendable {
         let seconds = mastermind.secondsToNextDaily
         return pages.render(
             "home", title: t.string("home.title"), for: visitor, path: "/", section: "home",
-            shared: ["catalog": catalog],
+            shared: ["catalog": catalog()],
             data: [
                 "once": banners, "review": .string(summary.review), "cabinet": .string(summary.cabinet),
                 "daily": [
