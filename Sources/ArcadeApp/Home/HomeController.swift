@@ -66,10 +66,8 @@ struct HomeController: Sendable {
             shared: ["catalog": catalog()],
             data: [
                 "once": banners, "review": .string(summary.review), "cabinet": .string(summary.cabinet),
-                "daily": [
-                    "html": .string(summary.daily), "outcome": .string(summary.outcome), "seconds": .int(seconds),
-                    "countdown": .string(MastermindController.clockText(seconds)),
-                ],
+                "dailyHTML": .string(summary.daily), "dailyOutcome": .string(summary.outcome),
+                "dailySeconds": .int(seconds), "dailyCountdown": .string(MastermindController.clockText(seconds)),
             ])
     }
 
