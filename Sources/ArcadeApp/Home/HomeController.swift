@@ -6,7 +6,9 @@ import Templates
 
 /// `/`: the games (each a card with its own picture), today's daily code, who to review, the cheats found; and
 /// `/theme`: the theme chooser.
-struct HomeController: Sendable {
+/// A class, unlike the other controllers: the busiest page's handler then shares it rather than copying every store
+/// it holds on each request.
+final class HomeController: Sendable {
     let pages: Pages
     let once: OnceStore
     let secureCookies: Bool
@@ -15,6 +17,20 @@ struct HomeController: Sendable {
     let people: PeopleStore
     let cheats: CheatBook
     let summaries: HomeSummaries
+
+    init(
+        pages: Pages, once: OnceStore, secureCookies: Bool, mastermind: MastermindStore, nameGame: NameGameStore,
+        people: PeopleStore, cheats: CheatBook, summaries: HomeSummaries
+    ) {
+        self.pages = pages
+        self.once = once
+        self.secureCookies = secureCookies
+        self.mastermind = mastermind
+        self.nameGame = nameGame
+        self.people = people
+        self.cheats = cheats
+        self.summaries = summaries
+    }
 
     func addRoutes(to routes: PlayerRoutes) {
         // On the loop: what the page shows of the player's games is kept in memory (`HomeSummaries`); their cheats
