@@ -135,6 +135,7 @@ struct Pages: Sendable {
         let look = PageLook.current
         // The page's own fields win over these (as a merge into them would have it), without copying the page's.
         var context = data
+        context.reserveCapacity(data.count + 4)
         if context["csrf"] == nil { context["csrf"] = .string(csrf) }
         if context["path"] == nil { context["path"] = .string(path) }
         if status == .ok, let banner = look.banner { context["updateBanner"] = banner }
