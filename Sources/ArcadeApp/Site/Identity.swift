@@ -26,19 +26,10 @@ struct Identity: Sendable {
     struct SignedPair: Hashable, Sendable {
         let player, session: String
 
-        /// The signatures' last bytes: the entries are pairs the site signed, so their tails already differ, and
-        /// hashing the whole of two long cookies cost more than the rest of the lookup.
+        /// The signatures' tails (see `tailFingerprint`): the entries are pairs the site signed.
         func hash(into hasher: inout Hasher) {
-            hasher.combine(Self.tail(player))
-            hasher.combine(Self.tail(session))
-        }
-
-        private static func tail(_ value: String) -> UInt64 {
-            let bytes = value.utf8
-            return bytes.withContiguousStorageIfAvailable {
-                $0.suffix(7).reduce(UInt64($0.count)) { $0 << 8 | UInt64($1) }
-            }
-                ?? UInt64(bytes.count)
+            hasher.combine(player.tailFingerprint)
+            hasher.combine(session.tailFingerprint)
         }
     }
     struct Returning: Sendable { let player: Player, session: String, csrfToken: String }
@@ -160,5 +151,16 @@ struct Identity: Sendable {
             default: false
             }
         }
+    }
+}
+
+extension String {
+    /// The length and last seven bytes, for hashing keys made of what the site made from random bytes (ids,
+    /// signatures): they differ there already, and hashing whole strings cost more than the rest of a lookup. Only
+    /// for tables whose entries the site itself made, so no one can choose keys that collide.
+    var tailFingerprint: UInt64 {
+        let bytes = utf8
+        return bytes.withContiguousStorageIfAvailable { $0.suffix(7).reduce(UInt64($0.count)) { $0 << 8 | UInt64($1) } }
+            ?? UInt64(bytes.count)
     }
 }
