@@ -129,13 +129,13 @@ struct Pages: Sendable {
     /// only its own part (`data`, the CSRF token, the path, the update banner).
     func render(
         _ page: String, status: Status = .ok, title: String, language: String, csrf: String, path: String,
-        section: String = "", shared: @autoclosure () -> TemplateFields = [:], data: TemplateFields = [:],
+        section: String = "", shared: @autoclosure () -> TemplateFields = [:], data: consuming TemplateFields = [:],
         cookies: [SetCookie] = []
     ) -> Response {
         let look = PageLook.current
-        // The page's own fields win over these (as a merge into them would have it), without copying the page's.
-        var context = data
-        context.reserveCapacity(data.count + 4)
+        // The page's own fields win over these (as a merge into them would have it); taken over, not copied.
+        var context = consume data
+        context.reserveCapacity(context.count + 4)
         if context["csrf"] == nil { context["csrf"] = .string(csrf) }
         if context["path"] == nil { context["path"] = .string(path) }
         if status == .ok, let banner = look.banner { context["updateBanner"] = banner }
@@ -164,11 +164,11 @@ struct Pages: Sendable {
     /// A page for `visitor`: in their language, with their CSRF token.
     func render(
         _ page: String, status: Status = .ok, title: String, for visitor: Visitor, path: String,
-        section: String = "", shared: @autoclosure () -> TemplateFields = [:], data: TemplateFields = [:]
+        section: String = "", shared: @autoclosure () -> TemplateFields = [:], data: consuming TemplateFields = [:]
     ) -> Response {
         render(
             page, status: status, title: title, language: visitor.language, csrf: visitor.csrfToken, path: path,
-            section: section, shared: shared(), data: data)
+            section: section, shared: shared(), data: consume data)
     }
 
     /// A part of a page for `visitor` (for a script that updates the page in place).
