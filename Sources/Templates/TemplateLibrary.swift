@@ -70,7 +70,7 @@ public final class TemplateLibrary: Sendable {
         var compiler = TemplateCompiler(constants: constants, shared: shared, library: self)
         var below = constants
         below.merge(shared)
-        return PreparedTemplate(template: compiler.compile(template), base: .object(below), library: self)
+        return PreparedTemplate(program: compiler.compile(template).program, base: .object(below), library: self)
     }
 
     func partial(_ name: String, indent: String) -> Template? {
@@ -87,14 +87,22 @@ public final class TemplateLibrary: Sendable {
 
 /// A template prepared for one kind of page (see `TemplateLibrary.prepared`): rendering it looks up only what the
 /// request brings.
-public struct PreparedTemplate: Sendable {
-    let template: Template
+/// A class: a page's render takes it from a cache, and copying a struct retained each of its tables. It keeps only
+/// the program (the compiled nodes are not needed again).
+public final class PreparedTemplate: Sendable {
+    let program: TemplateProgram
     let base: TemplateValue
     let library: TemplateLibrary
+
+    init(program: TemplateProgram, base: TemplateValue, library: TemplateLibrary) {
+        self.program = program
+        self.base = base
+        self.library = library
+    }
 
     public func render(_ context: TemplateValue, into out: inout [UInt8]) {
         var renderer = TemplateRenderer(
             partials: { [library] in library.partial($0, indent: $1) }, stack: [base, context])
-        renderer.render(template.program, into: &out)
+        renderer.render(program, into: &out)
     }
 }
