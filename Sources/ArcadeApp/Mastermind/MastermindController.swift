@@ -435,8 +435,23 @@ struct MastermindController: Sendable {
     /// "HH:MM:SS" for the countdown to the next daily, on the board and the home page (their scripts keep it live).
     static func clockText(_ seconds: Int) -> String {
         let s = max(0, seconds)
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(two(s / 3600)):\(two(s / 60 % 60)):\(two(s % 60))"
+        // Digits straight into bytes: the home page shows this on every view, and interpolation cost several times
+        // as much. Hours beyond 99 keep all their digits.
+        func put(_ n: Int, _ bytes: inout [UInt8]) {
+            if n >= 10 { put(n / 10, &bytes) }
+            bytes.append(UInt8(ascii: "0") + UInt8(n % 10))
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(12)
+        func part(_ n: Int, _ bytes: inout [UInt8]) {
+            if !bytes.isEmpty { bytes.append(UInt8(ascii: ":")) }
+            if n < 10 { bytes.append(UInt8(ascii: "0")) }
+            put(n, &bytes)
+        }
+        part(s / 3600, &bytes)
+        part(s / 60 % 60, &bytes)
+        part(s % 60, &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// After the game, one step per guess: how many codes it left, what the solver would have played from the same
