@@ -39,6 +39,8 @@ public struct Cookies: Sendable, Equatable, Sequence, ExpressibleByDictionaryLit
     /// The cookies of a request's `Cookie` fields, read from the header bytes.
     static func parse(_ headers: HTTPHeaders) -> Cookies {
         var result = Cookies()
+        // A site's visitors carry a few cookies: room for them at once, not grown one by one.
+        result.pairs.reserveCapacity(4)
         headers.forEachValue(of: "Cookie") { result.parse($0) }
         return result
     }

@@ -46,11 +46,39 @@ public struct HTTPHeaders: Sendable, Sequence {
     }
 
     public mutating func remove(_ name: String) {
+        // `set` calls this on every response, mostly for a name it does not hold: nothing to copy then.
+        guard contains(name) else { return }
         let kept = fields.filter { !matches($0, name) }
         fields = kept
     }
 
+    /// Room for `bytes` of names and values in `fields` fields, so a response's head is built without growing.
+    public mutating func reserveCapacity(bytes count: Int, fields fieldCount: Int) {
+        bytes.reserveCapacity(count)
+        fields.reserveCapacity(fieldCount)
+    }
+
     public func contains(_ name: String) -> Bool { fields.contains { matches($0, name) } }
+
+    /// Whether a field here has the name of one of `other`'s (ignoring ASCII case): one pass over both, lengths
+    /// compared first (every page checks the security block this way).
+    public func sharesName(with other: HTTPHeaders) -> Bool {
+        bytes.withUnsafeBufferPointer { mine in
+            other.bytes.withUnsafeBufferPointer { theirs in
+                for field in fields {
+                    let length = Int(field.nameEnd - field.nameStart)
+                    for candidate in other.fields where Int(candidate.nameEnd - candidate.nameStart) == length {
+                        let a = Int(field.nameStart)
+                        let b = Int(candidate.nameStart)
+                        if (0..<length).allSatisfy({ lowerASCII(mine[a + $0]) == lowerASCII(theirs[b + $0]) }) {
+                            return true
+                        }
+                    }
+                }
+                return false
+            }
+        }
+    }
 
     /// The first value of a field, or nil.
     public subscript(_ name: String) -> String? {

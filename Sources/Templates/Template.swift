@@ -30,17 +30,19 @@ public struct Template: Sendable {
     }
 
     let nodes: [Node]
+    /// The nodes laid out for rendering.
+    let program: TemplateProgram
     public let name: String
 
     init(nodes: [Node], name: String) {
         self.nodes = nodes
         self.name = name
+        program = TemplateProgram(nodes)
     }
 
     public init(_ source: String, name: String = "template") throws(TemplateError) {
-        self.name = name
         var parser = TemplateParser(source: Array(source.utf8), file: name)
-        nodes = try parser.parse()
+        self.init(nodes: try parser.parse(), name: name)
     }
 
     /// The source with `indent` before every line, for standalone partials.

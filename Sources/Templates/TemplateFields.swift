@@ -50,6 +50,8 @@ public struct TemplateFields: Sendable, ExpressibleByDictionaryLiteral, Sequence
 
     public var count: Int { fields.count }
 
+    public mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+
     public func makeIterator() -> Iterator { Iterator(fields: fields.makeIterator()) }
 
     public struct Iterator: IteratorProtocol {

@@ -42,7 +42,7 @@ public final class TemplateLibrary: Sendable {
     public func render(_ template: Template, _ context: TemplateValue, into out: inout [UInt8]) {
         var renderer = TemplateRenderer(
             partials: { [self] in self.partial($0, indent: $1) }, stack: base.map { [$0, context] } ?? [context])
-        renderer.render(template.nodes, into: &out)
+        renderer.render(template.program, into: &out)
     }
 
     public func render(_ name: String, _ context: TemplateValue) -> String {
@@ -95,6 +95,6 @@ public struct PreparedTemplate: Sendable {
     public func render(_ context: TemplateValue, into out: inout [UInt8]) {
         var renderer = TemplateRenderer(
             partials: { [library] in library.partial($0, indent: $1) }, stack: [base, context])
-        renderer.render(template.nodes, into: &out)
+        renderer.render(template.program, into: &out)
     }
 }

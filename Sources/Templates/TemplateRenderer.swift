@@ -11,44 +11,79 @@ struct TemplateRenderer {
 
     final class Misses { var count = 0 }
 
+    /// Nodes the compiler renders once, ahead (laid out flat first).
     mutating func render(_ nodes: [Template.Node], into out: inout [UInt8]) {
-        for index in nodes.indices {
-            switch nodes[index] {
-            case .text(let bytes):
-                out.append(contentsOf: bytes)
-            case .variable(let name, let escaped, let arguments):
-                write(
-                    lookup(name, arguments: arguments.isEmpty ? [] : arguments.map { lookup($0) }), escaped: escaped,
-                    into: &out)
-            case .bound(let function, let escaped, let arguments):
-                write(function(arguments.map { lookup($0) }), escaped: escaped, into: &out)
-            case .section(let name, let children, let inverted):
-                let value = lookup(name)
+        render(TemplateProgram(nodes), into: &out)
+    }
+
+    mutating func render(_ program: TemplateProgram, into out: inout [UInt8]) {
+        program.ops.withUnsafeBufferPointer { ops in
+            program.bytes.withUnsafeBufferPointer { bytes in
+                program.names.withUnsafeBufferPointer { names in
+                    run(Tables(ops: ops, bytes: bytes, names: names), program, 0..<ops.count, into: &out)
+                }
+            }
+        }
+    }
+
+    /// A program's tables, read in place.
+    private struct Tables {
+        let ops: UnsafeBufferPointer<TemplateProgram.Op>
+        let bytes: UnsafeBufferPointer<UInt8>
+        let names: UnsafeBufferPointer<Template.Name>
+
+        func name(_ index: Int32) -> UnsafePointer<Template.Name> { names.baseAddress! + Int(index) }
+    }
+
+    private mutating func run(
+        _ tables: Tables, _ program: TemplateProgram, _ range: Range<Int>, into out: inout [UInt8]
+    ) {
+        var next = range.lowerBound
+        while next < range.upperBound {
+            let op = tables.ops[next]
+            next += 1
+            switch op {
+            case .text(let start, let end):
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: tables.bytes[Int(start)..<Int(end)]))
+            case .variable(let name, let escaped, let arguments, let count):
+                let values = self.arguments(tables, arguments, count)
+                write(lookup(tables.name(name), arguments: values), escaped: escaped, into: &out)
+            case .bound(let function, let escaped, let arguments, let count):
+                let values = self.arguments(tables, arguments, count)
+                write(program.functions[Int(function)](values), escaped: escaped, into: &out)
+            case .section(let name, let end, let inverted):
+                let value = lookup(tables.name(name))
+                let children = next..<Int(end)
+                next = Int(end)
                 if inverted {
-                    if value.isFalsey { render(children, into: &out) }
+                    if value.isFalsey { run(tables, program, children, into: &out) }
                 } else if case .list(let items) = value {
                     for item in items {
                         stack.append(item)
-                        render(children, into: &out)
+                        run(tables, program, children, into: &out)
                         stack.removeLast()
                     }
                 } else if !value.isFalsey {
                     stack.append(value)
-                    render(children, into: &out)
+                    run(tables, program, children, into: &out)
                     stack.removeLast()
                 }
             case .partial(let name, let indent):
-                include(name, indent: indent, into: &out)
+                include(program.strings[Int(name)], indent: program.strings[Int(indent)], into: &out)
             case .dynamicPartial(let name, let indent):
-                include(lookup(name).text, indent: indent, into: &out)
+                include(lookup(tables.name(name)).text, indent: program.strings[Int(indent)], into: &out)
             }
         }
+    }
+
+    private func arguments(_ tables: Tables, _ start: Int32, _ count: Int32) -> [TemplateValue] {
+        count == 0 ? [] : (Int(start)..<Int(start + count)).map { lookup(tables.name(Int32($0))) }
     }
 
     private mutating func include(_ name: String, indent: String, into out: inout [UInt8]) {
         guard depth < Self.maxDepth, let template = partials(name, indent) else { return }
         depth += 1
-        render(template.nodes, into: &out)
+        render(template.program, into: &out)
         depth -= 1
     }
 
@@ -64,22 +99,29 @@ struct TemplateRenderer {
 
     /// Finds the first part of a name up the stack, then the rest inside it.
     func lookup(_ name: Template.Name, arguments: [TemplateValue] = []) -> TemplateValue {
-        guard !name.parts.isEmpty else { return stack.last ?? .null }
+        withUnsafePointer(to: name) { lookup($0, arguments: arguments) }
+    }
+
+    /// The name read in place (a program's, or the compiler's).
+    func lookup(_ name: UnsafePointer<Template.Name>, arguments: [TemplateValue] = []) -> TemplateValue {
+        guard !name.pointee.parts.isEmpty else { return stack.last ?? .null }
         var level = stack.count - 1
         while level >= 0 {
             defer { level -= 1 }
-            guard case .object(let fields) = stack[level], let found = fields[name.keys[0], name.parts[0]] else {
+            guard case .object(let fields) = stack[level],
+                let found = fields[name.pointee.keys[0], name.pointee.parts[0]]
+            else {
                 continue
             }
-            if case .function(let function) = found { return function.call(name.tail, arguments) }
+            if case .function(let function) = found { return function.call(name.pointee.tail, arguments) }
             var value = found
             var part = 1
-            while part < name.parts.count {
+            while part < name.pointee.parts.count {
                 switch value {
                 case .object(let inner):
-                    value = inner[name.keys[part], name.parts[part]] ?? .null
+                    value = inner[name.pointee.keys[part], name.pointee.parts[part]] ?? .null
                 case .function(let function):
-                    return function.call(name.parts[part...].joined(separator: "."), arguments)
+                    return function.call(name.pointee.parts[part...].joined(separator: "."), arguments)
                 default:
                     return .null
                 }

@@ -6,7 +6,9 @@ import Templates
 
 /// `/`: the games (each a card with its own picture), today's daily code, who to review, the cheats found; and
 /// `/theme`: the theme chooser.
-struct HomeController: Sendable {
+/// A class, unlike the other controllers: the busiest page's handler then shares it rather than copying every store
+/// it holds on each request.
+final class HomeController: Sendable {
     let pages: Pages
     let once: OnceStore
     let secureCookies: Bool
@@ -15,6 +17,20 @@ struct HomeController: Sendable {
     let people: PeopleStore
     let cheats: CheatBook
     let summaries: HomeSummaries
+
+    init(
+        pages: Pages, once: OnceStore, secureCookies: Bool, mastermind: MastermindStore, nameGame: NameGameStore,
+        people: PeopleStore, cheats: CheatBook, summaries: HomeSummaries
+    ) {
+        self.pages = pages
+        self.once = once
+        self.secureCookies = secureCookies
+        self.mastermind = mastermind
+        self.nameGame = nameGame
+        self.people = people
+        self.cheats = cheats
+        self.summaries = summaries
+    }
 
     func addRoutes(to routes: PlayerRoutes) {
         // On the loop: what the page shows of the player's games is kept in memory (`HomeSummaries`); their cheats
@@ -27,22 +43,28 @@ struct HomeController: Sendable {
     func home(_ request: Request, _ context: PlayerContext) throws -> Response {
         let visitor = context.visitor
         let t = pages.localizer.strings(for: visitor.language)
-        // The games and their count depend only on the language: built once.
-        let catalog = pages.perLanguage("home.games", visitor.language) { t in
-            let games: [TemplateValue] = [
-                [
-                    "slug": "mastermind", "href": "/mastermind", "name": .string(t.string("mastermind.title")),
-                    "description": .string(t.string("home.game.mastermind")), "isMastermind": true,
-                ],
-                [
-                    "slug": "namegame", "href": "/namegame", "name": .string(t.string("namegame.title")),
-                    "description": .string(t.string("home.game.namegame")), "isNameGame": true,
-                ],
-            ]
-            return [
-                "games": .list(games), "hasGames": .bool(!games.isEmpty),
-                "count": .string(t.string("home.games.count", [.int(games.count)])),
-            ]
+        // The games and their count depend only on the language: built when the page is prepared (`shared` is asked
+        // for then only). Each game names both flags, so the prepared page has no lookup left for the one a game
+        // lacks (it would search the request's fields).
+        func catalog() -> TemplateValue {
+            pages.perLanguage("home.games", visitor.language) { t in
+                let games: [TemplateValue] = [
+                    [
+                        "slug": "mastermind", "href": "/mastermind", "name": .string(t.string("mastermind.title")),
+                        "description": .string(t.string("home.game.mastermind")), "isMastermind": true,
+                        "isNameGame": false,
+                    ],
+                    [
+                        "slug": "namegame", "href": "/namegame", "name": .string(t.string("namegame.title")),
+                        "description": .string(t.string("home.game.namegame")), "isNameGame": true,
+                        "isMastermind": false,
+                    ],
+                ]
+                return [
+                    "games": .list(games), "hasGames": .bool(!games.isEmpty),
+                    "count": .string(t.string("home.games.count", [.int(games.count)])),
+                ]
+            }
         }
         let snapshot = try once.perform(visitor)
         let found = cheats.entries.map { snapshot.once.beenDone($0.task) }
@@ -57,13 +79,11 @@ struct HomeController: Sendable {
         let seconds = mastermind.secondsToNextDaily
         return pages.render(
             "home", title: t.string("home.title"), for: visitor, path: "/", section: "home",
-            shared: ["catalog": catalog],
+            shared: ["catalog": catalog()],
             data: [
                 "once": banners, "review": .string(summary.review), "cabinet": .string(summary.cabinet),
-                "daily": [
-                    "html": .string(summary.daily), "outcome": .string(summary.outcome), "seconds": .int(seconds),
-                    "countdown": .string(MastermindController.clockText(seconds)),
-                ],
+                "dailyHTML": .string(summary.daily), "dailyOutcome": .string(summary.outcome),
+                "dailySeconds": .int(seconds), "dailyCountdown": .string(MastermindController.clockText(seconds)),
             ])
     }
 

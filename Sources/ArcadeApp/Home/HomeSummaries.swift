@@ -7,7 +7,8 @@ import Templates
 /// every action route); a change made through another instance, or a card falling due, shows within `lifetime`.
 final class HomeSummaries: Sendable {
     /// The page's data for one player in one language, as of `computed`.
-    struct Summary: Sendable {
+    /// A class: every view of the home page reads one, and copying a struct retained each of its strings.
+    final class Summary: Sendable {
         let day: Int
         let language: String
         /// The strings' hotfix version it was made with.
@@ -20,6 +21,21 @@ final class HomeSummaries: Sendable {
         /// The panels, rendered: today's daily (without its countdown), the review line and the cheat cabinet. Each
         /// is shared by every player who sees the same (see `panel`), so a summary costs a player a few words.
         let daily, review, cabinet: String
+
+        init(
+            day: Int, language: String, strings: Int, computed: Double, found: [Bool], outcome: String,
+            daily: String, review: String, cabinet: String
+        ) {
+            self.day = day
+            self.language = language
+            self.strings = strings
+            self.computed = computed
+            self.found = found
+            self.outcome = outcome
+            self.daily = daily
+            self.review = review
+            self.cabinet = cabinet
+        }
     }
 
     static let lifetime = 10.0

@@ -100,6 +100,8 @@ struct OnceController: Sendable {
 
     /// The banners and cards for a page (from `snapshot`, when the page has read the player's record already). The
     /// what's-new note is marked as seen here, so it appears once per version.
+    private static let noBanners: TemplateValue = ["whatsNew": false, "reminder": false]
+
     static func banners(
         _ store: OnceStore, _ visitor: Visitor, snapshot known: OnceStore.Snapshot? = nil, game: String?, back: String,
         t: LanguageStrings, whatsNew: Bool = false
@@ -112,13 +114,17 @@ struct OnceController: Sendable {
             try store.perform(visitor, wait: false) { $0.markDone(SiteTasks.whatsNew) }
         }
         let once = snapshot.once
+        let reminder = once.needToDo(SiteTasks.tryNameGame) && game != "namegame"
+        let tutorial = game.map { SiteTasks.showsTutorial(once, game: $0) } ?? false
+        // Most views show none: one value, built once, rather than the fields a banner would read.
+        if !showWhatsNew && !reminder && !tutorial { return Self.noBanners }
         var context: TemplateFields = [
-            "whatsNew": .bool(showWhatsNew), "version": .string(store.siteVersion),
-            "reminder": .bool(once.needToDo(SiteTasks.tryNameGame) && game != "namegame"), "back": .string(back),
+            "whatsNew": .bool(showWhatsNew), "version": .string(store.siteVersion), "reminder": .bool(reminder),
+            "back": .string(back),
             // A game's page keeps its screen for the board: there a reminder is a one-line strip.
             "compact": .bool(game != nil),
         ]
-        if let game, SiteTasks.showsTutorial(once, game: game) {
+        if let game, tutorial {
             context["tutorial"] = .object([
                 "task": .string(SiteTasks.tutorial(game)), "title": .string(t.string("once.tutorial.\(game).title")),
                 "text": .string(t.string("once.tutorial.\(game).text")), "examples": .bool(game == "mastermind"),

@@ -90,7 +90,16 @@ struct OnceStore: Sendable {
     /// When the player arrived, first saw this version, and began this session: read on the
     /// calling thread; an anchor not stored yet is queued for the writer (never waited for),
     /// and a player without a row (who has only looked) gets anchors at once and no write.
-    struct AnchorKey: Hashable, Sendable { let player, session, version: String }
+    struct AnchorKey: Hashable, Sendable {
+        let player, session, version: String
+
+        /// Every page view looks its visitor up: the ids' tails (see `tailFingerprint`); a version is short.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(player.tailFingerprint)
+            hasher.combine(session.tailFingerprint)
+            hasher.combine(version)
+        }
+    }
 
     private func anchors(_ visitor: Visitor, version siteVersion: String) throws -> AnchorEntry {
         if visitor.isNew {

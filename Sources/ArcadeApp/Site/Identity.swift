@@ -23,7 +23,15 @@ struct Identity: Sendable {
     /// A returning visitor's two signed cookies → who they are: one lookup instead of two signature checks, two
     /// parses and a token.
     let returning = BoundedCache<SignedPair, Returning>(limit: 50_000)
-    struct SignedPair: Hashable, Sendable { let player, session: String }
+    struct SignedPair: Hashable, Sendable {
+        let player, session: String
+
+        /// The signatures' tails (see `tailFingerprint`): the entries are pairs the site signed.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(player.tailFingerprint)
+            hasher.combine(session.tailFingerprint)
+        }
+    }
     struct Returning: Sendable { let player: Player, session: String, csrfToken: String }
 
     func visitor(for request: Request) throws -> Visitor {
@@ -143,5 +151,16 @@ struct Identity: Sendable {
             default: false
             }
         }
+    }
+}
+
+extension String {
+    /// The length and last seven bytes, for hashing keys made of what the site made from random bytes (ids,
+    /// signatures): they differ there already, and hashing whole strings cost more than the rest of a lookup. Only
+    /// for tables whose entries the site itself made, so no one can choose keys that collide.
+    var tailFingerprint: UInt64 {
+        let bytes = utf8
+        return bytes.withContiguousStorageIfAvailable { $0.suffix(7).reduce(UInt64($0.count)) { $0 << 8 | UInt64($1) } }
+            ?? UInt64(bytes.count)
     }
 }

@@ -129,12 +129,15 @@ struct Pages: Sendable {
     /// only its own part (`data`, the CSRF token, the path, the update banner).
     func render(
         _ page: String, status: Status = .ok, title: String, language: String, csrf: String, path: String,
-        section: String = "", shared: TemplateFields = [:], data: TemplateFields = [:],
+        section: String = "", shared: @autoclosure () -> TemplateFields = [:], data: consuming TemplateFields = [:],
         cookies: [SetCookie] = []
     ) -> Response {
         let look = PageLook.current
-        var context: TemplateFields = ["csrf": .string(csrf), "path": .string(path)]
-        context.merge(data)
+        // The page's own fields win over these (as a merge into them would have it); taken over, not copied.
+        var context = consume data
+        context.reserveCapacity(context.count + 4)
+        if context["csrf"] == nil { context["csrf"] = .string(csrf) }
+        if context["path"] == nil { context["path"] = .string(path) }
         if status == .ok, let banner = look.banner { context["updateBanner"] = banner }
         if status == .ok, let flash = look.flash { context["flash"] = .string(flash) }
         var body: [UInt8] = []
@@ -148,19 +151,24 @@ struct Pages: Sendable {
             return Pages.withLanguage(
                 Response.text("Template error: \(error)\n", status: .internalServerError), language: language)
         }
-        var response = Response(status: status, contentType: "text/html; charset=utf-8", body: body)
+        var headers = HTTPHeaders()
+        // Room for what the site adds on the way out (the security headers' block), so the head grows once.
+        headers.reserveCapacity(bytes: 1024, fields: 16)
+        headers.append("Content-Type", "text/html; charset=utf-8")
+        headers.append("Content-Language", language)
+        var response = Response(status: status, headers: headers, body: .bytes(body))
         for cookie in cookies { response.setCookie(cookie) }
-        return Pages.withLanguage(response, language: language)
+        return response
     }
 
     /// A page for `visitor`: in their language, with their CSRF token.
     func render(
         _ page: String, status: Status = .ok, title: String, for visitor: Visitor, path: String,
-        section: String = "", shared: TemplateFields = [:], data: TemplateFields = [:]
+        section: String = "", shared: @autoclosure () -> TemplateFields = [:], data: consuming TemplateFields = [:]
     ) -> Response {
         render(
             page, status: status, title: title, language: visitor.language, csrf: visitor.csrfToken, path: path,
-            section: section, shared: shared, data: data)
+            section: section, shared: shared(), data: consume data)
     }
 
     /// A part of a page for `visitor` (for a script that updates the page in place).
@@ -171,7 +179,7 @@ struct Pages: Sendable {
     /// The layout prepared for one page, title, section and look in one language; rebuilt with the language's library.
     private func prepared(
         _ page: String, title: String, language: String, section: String, look: PageLook,
-        shared: TemplateFields
+        shared: () -> TemplateFields
     ) throws -> PreparedTemplate {
         let library = try library(language)
         let key = PreparedKey(
@@ -183,7 +191,7 @@ struct Pages: Sendable {
             "themes": themes(language: language, look: look), "theme": .string(look.theme),
         ]
         known.merge(navigation(language: language, section: section))
-        known.merge(shared)
+        known.merge(shared())
         guard let layout = library.prepared("layout", shared: known) else {
             throw StartupError.missing(file: "layout.mustache")
         }

@@ -11,7 +11,8 @@ import Glibc
 /// long-lived cookie), a browser session (signed session cookie), the
 /// language, and the CSRF token tied to the session. A tampered or forged
 /// cookie is ignored: its bearer becomes a new player.
-struct Visitor: Sendable {
+/// A class: each request's middleware and handler pass it along, and a copy of a struct retained every string in it.
+final class Visitor: Sendable {
     static let playerCookie = "arcade_player"
     static let sessionCookie = "arcade_session"
     static let languageCookie = "arcade_lang"
@@ -21,15 +22,29 @@ struct Visitor: Sendable {
     let language: String
     let csrfToken: String
     /// Cookies the response must set.
-    var cookies: [SetCookie] = []
+    let cookies: [SetCookie]
     /// The chosen theme (`light`, `dark`, `contrast`, or `crt` from the cheat; "" follows the system): a plain
     /// cookie, since it is only cosmetic and a page then needs no lookup.
-    var theme = ""
+    let theme: String
     /// The retro cheat was found (a plain cookie too): the chooser offers retro.
-    var retroUnlocked = false
+    let retroUnlocked: Bool
     /// The player id was made for this request: nothing is stored for it, so nothing need be looked up
     /// (or cached: a crawler would fill the caches with visitors who never return).
-    var isNew = false
+    let isNew: Bool
+
+    init(
+        player: Player, sessionID: String, language: String, csrfToken: String, cookies: [SetCookie] = [],
+        theme: String = "", retroUnlocked: Bool = false, isNew: Bool = false
+    ) {
+        self.player = player
+        self.sessionID = sessionID
+        self.language = language
+        self.csrfToken = csrfToken
+        self.cookies = cookies
+        self.theme = theme
+        self.retroUnlocked = retroUnlocked
+        self.isNew = isNew
+    }
 
     var playerID: String { player.id }
 }

@@ -12,7 +12,7 @@ struct SecurityHeaders<Context: Sendable>: Middleware {
     /// Adds what the answer does not set itself (a handler may ask for `no-store`).
     static func apply(_ response: Response) -> Response {
         var response = response
-        if !securityFields.contains(where: { response.headers.contains($0.0) }) {
+        if !response.headers.sharesName(with: securityBlock) {
             response.headers.append(contentsOf: securityBlock)  // the usual case: one copy
         } else {
             for (name, value) in securityFields where !response.headers.contains(name) {
