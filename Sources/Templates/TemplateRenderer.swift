@@ -18,9 +18,9 @@ struct TemplateRenderer {
 
     mutating func render(_ program: TemplateProgram, into out: inout [UInt8]) {
         program.ops.withUnsafeBufferPointer { ops in
-            program.bytes.withUnsafeBufferPointer { bytes in
+            program.texts.withUnsafeBufferPointer { texts in
                 program.names.withUnsafeBufferPointer { names in
-                    run(Tables(ops: ops, bytes: bytes, names: names), program, 0..<ops.count, into: &out)
+                    run(Tables(ops: ops, texts: texts, names: names), program, 0..<ops.count, into: &out)
                 }
             }
         }
@@ -29,7 +29,7 @@ struct TemplateRenderer {
     /// A program's tables, read in place.
     private struct Tables {
         let ops: UnsafeBufferPointer<TemplateProgram.Op>
-        let bytes: UnsafeBufferPointer<UInt8>
+        let texts: UnsafeBufferPointer<[UInt8]>
         let names: UnsafeBufferPointer<Template.Name>
 
         func name(_ index: Int32) -> UnsafePointer<Template.Name> { names.baseAddress! + Int(index) }
@@ -43,8 +43,8 @@ struct TemplateRenderer {
             let op = tables.ops[next]
             next += 1
             switch op {
-            case .text(let start, let end):
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: tables.bytes[Int(start)..<Int(end)]))
+            case .text(let index):
+                tables.texts[Int(index)].withUnsafeBufferPointer { out.append(contentsOf: $0) }
             case .variable(let name, let escaped, let arguments, let count):
                 let values = self.arguments(tables, arguments, count)
                 write(lookup(tables.name(name), arguments: values), escaped: escaped, into: &out)
