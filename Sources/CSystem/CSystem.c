@@ -48,6 +48,22 @@ int csys_eventfd_blocking(void) { return eventfd(0, EFD_CLOEXEC); }
 int csys_eventfd_signal(int fd) { uint64_t one = 1; return (int)write(fd, &one, sizeof one); }
 int csys_eventfd_drain(int fd) { uint64_t v; return (int)read(fd, &v, sizeof v); }
 
+static __thread int wake_batch_depth, wake_batch_count;
+static __thread int wake_batch_fds[16];
+void csys_wake_batch_begin(void) { wake_batch_depth++; }
+void csys_wake_batch_end(void) {
+    if (--wake_batch_depth > 0) return;
+    for (int i = 0; i < wake_batch_count; i++) csys_eventfd_signal(wake_batch_fds[i]);
+    wake_batch_count = 0;
+}
+int csys_eventfd_signal_batched(int fd) {
+    if (wake_batch_depth == 0) return csys_eventfd_signal(fd);
+    for (int i = 0; i < wake_batch_count; i++) if (wake_batch_fds[i] == fd) return 0;
+    if (wake_batch_count == 16) return csys_eventfd_signal(fd);  // more loops than room: at once
+    wake_batch_fds[wake_batch_count++] = fd;
+    return 0;
+}
+
 int csys_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); }
 
 int csys_peer_address(int fd, char *out, int out_len) {

@@ -116,12 +116,12 @@ final class EventLoop: @unchecked Sendable {
     /// Called from any thread.
     func post(_ message: Message) {
         // One signal per batch: the loop drains the eventfd before it takes the inbox, so a message added to a
-        // non-empty inbox is taken with the ones that already signalled.
+        // non-empty inbox is taken with the ones that already signalled. In a `WakeBatch` the signal waits for its end.
         let first = inbox.withLock { box in
             box.append(message)
             return box.count == 1
         }
-        if first { _ = csys_eventfd_signal(wake) }
+        if first { _ = csys_eventfd_signal_batched(wake) }
     }
 
     func run() {

@@ -20,3 +20,13 @@ public enum ThreadRole {
     /// Whether `noteWouldWait` was called since the last time this was asked (which forgets both notes).
     public static func takeWouldWait() -> Bool { csys_take_would_wait() == 1 }
 }
+
+/// Wake-ups of event loops held back while the calling thread answers many requests at once (the database writer,
+/// a group's callers): each loop is woken once, after the last answer, not once per answer or mid-way.
+public enum WakeBatch {
+    public static func run<T>(_ body: () throws -> T) rethrows -> T {
+        csys_wake_batch_begin()
+        defer { csys_wake_batch_end() }
+        return try body()
+    }
+}

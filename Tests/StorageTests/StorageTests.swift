@@ -123,6 +123,24 @@ struct StorageTests {
         #expect(try db.query("SELECT * FROM players").isEmpty)
     }
 
+    /// One leader among instances sharing a PostgreSQL database; a follower asks many times a second (its ticker,
+    /// its housekeeping) on one connection it keeps, not a connection (a server backend) each time, and takes over
+    /// once the leader is gone.
+    @Test func aFollowerKeepsOneConnectionAndTakesOverWhenTheLeaderGoes() throws {
+        let location = try TestDatabase.fresh(.postgresql, in: scratch)
+        let leader = Leadership(location)
+        let follower = Leadership(location)
+        #expect(leader.held())
+        for _ in 0..<10 { #expect(!follower.held()) }
+        #expect(follower.connectionsOpened.load(ordering: .relaxed) == 1)
+        #expect(leader.held())
+        leader.resign()
+        #expect(follower.held())
+        #expect(!leader.held())
+        #expect(follower.connectionsOpened.load(ordering: .relaxed) == 1)
+        #expect(Leadership(.sqlite(scratchPath("one.sqlite"))).held())  // one instance: always the leader
+    }
+
     @Test func corruptOrUnwritableFilesFailClearly() throws {
         let path = scratchPath("corrupt.sqlite")
         let fd = open(path, O_WRONLY | O_CREAT, 0o644)

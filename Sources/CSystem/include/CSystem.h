@@ -23,6 +23,11 @@ int csys_eventfd(void);
 int csys_eventfd_blocking(void);
 int csys_eventfd_signal(int fd);
 int csys_eventfd_drain(int fd);
+// Inside a batch (begin/end nest on the calling thread) a signal is held back, once per eventfd, until the
+// outermost end: a thread that answers many requests at once wakes each event loop once.
+void csys_wake_batch_begin(void);
+void csys_wake_batch_end(void);
+int csys_eventfd_signal_batched(int fd);
 
 // accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC.
 int csys_accept(int fd);
