@@ -185,10 +185,6 @@ public struct HTTPHeaders: Sendable, Sequence {
     mutating func addField(nameStart: Int32, nameEnd: Int32, valueStart: Int32, valueEnd: Int32) {
         fields.append(Field(nameStart: nameStart, nameEnd: nameEnd, valueStart: valueStart, valueEnd: valueEnd))
     }
-    mutating func reserve(bytes byteCount: Int, fields fieldCount: Int) {
-        bytes.reserveCapacity(byteCount)
-        fields.reserveCapacity(fieldCount)
-    }
 
     /// Whether the first field of that name has, before any `;` parameters and around optional whitespace, the
     /// value `wanted` (ASCII case ignored): a media type check without building strings.

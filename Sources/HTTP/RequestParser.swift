@@ -400,7 +400,7 @@ public struct RequestParser {
         headerBytes = 0
         fieldCount = 0
         headers = HTTPHeaders()
-        headers.reserve(bytes: 256, fields: 8)
+        headers.reserveCapacity(bytes: 1024, fields: 16)  // a browser's head, cookies included
         return nil
     }
 
