@@ -13,10 +13,16 @@ struct OnceStore: Sendable {
 
     var siteVersion: String { constants.string("site.version", default: "1.0.0") }
 
-    struct Snapshot {
-        var once: Once
+    /// A class: a page passes it to its banners and checks, and a struct's copy retained the whole record.
+    final class Snapshot {
+        let once: Once
         /// The player saw another site version before this one.
         let sawEarlierVersion: Bool
+
+        init(once: Once, sawEarlierVersion: Bool) {
+            self.once = once
+            self.sawEarlierVersion = sawEarlierVersion
+        }
     }
 
     /// Anchors and records read from SQLite, kept for the next request. The
