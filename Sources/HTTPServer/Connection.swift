@@ -311,7 +311,8 @@ final class Connection {
         flush()
     }
 
-    private func enqueue(_ response: Response, _ info: RequestInfo) {
+    private func enqueue(_ answer: consuming Response, _ info: RequestInfo) {
+        var response = consume answer
         // A request that began before shutdown still learns the connection ends.
         var keepAlive = info.keepAlive && !loop.draining
         if case .events(let channel, _) = response.body, info.method != .head, response.status == .ok, !loop.draining {
@@ -327,7 +328,6 @@ final class Connection {
             closeWhenFlushed = true
         }
         let framing = ResponseHead.Framing(version: info.version, keepAlive: keepAlive)
-        var response = response
         if !info.requestID.isEmpty { response.headers.set("X-Request-Id", info.requestID) }
         let wasEmpty = output.isEmpty
         output.append {

@@ -9,9 +9,10 @@ struct SecurityHeaders<Context: Sendable>: Middleware {
         Self.apply(try next(request, context))
     }
 
-    /// Adds what the answer does not set itself (a handler may ask for `no-store`).
-    static func apply(_ response: Response) -> Response {
-        var response = response
+    /// Adds what the answer does not set itself (a handler may ask for `no-store`). Consuming: a borrowed answer
+    /// was still the caller's, so adding to its head copied the head first.
+    static func apply(_ answer: consuming Response) -> Response {
+        var response = consume answer
         if !response.headers.sharesName(with: securityBlock) {
             response.headers.append(contentsOf: securityBlock)  // the usual case: one copy
         } else {
