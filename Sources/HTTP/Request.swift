@@ -76,7 +76,10 @@ public struct Request: Sendable {
     var decodedPath: [String]?
 
     /// The query parameters, decoded.
-    public var query: FormFields { FormFields(urlencoded: rawQuery ?? "") ?? FormFields() }
+    public var query: FormFields {
+        guard let rawQuery else { return FormFields() }  // most requests have none: nothing to parse
+        return FormFields(urlencoded: rawQuery) ?? FormFields()
+    }
 
     /// The body as an urlencoded form; nil unless the Content-Type is
     /// `application/x-www-form-urlencoded` and the body is valid UTF-8 with
