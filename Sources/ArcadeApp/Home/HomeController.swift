@@ -42,7 +42,8 @@ final class HomeController: Sendable {
 
     func home(_ request: Request, _ context: PlayerContext) throws -> Response {
         let visitor = context.visitor
-        let t = pages.localizer.strings(for: visitor.language)
+        // The strings are needed only when something is made afresh (a summary, a banner).
+        func strings() -> LanguageStrings { pages.localizer.strings(for: visitor.language) }
         // The games and their count depend only on the language: built when the page is prepared (`shared` is asked
         // for then only). Each game names both flags, so the prepared page has no lookup left for the one a game
         // lacks (it would search the request's fields).
@@ -71,14 +72,14 @@ final class HomeController: Sendable {
         let summary = try summaries.summary(
             player: visitor.playerID, isNew: visitor.isNew, day: mastermind.today, language: visitor.language,
             strings: pages.versions(), found: found
-        ) { now in try summarize(visitor, found: found, t, now) }
+        ) { now in try summarize(visitor, found: found, strings(), now) }
         // After every read: on PostgreSQL a read on the loop runs the page again on the pool, and the banners may
         // queue a write (the what's-new note seen).
         let banners = try OnceController.banners(
-            once, visitor, snapshot: snapshot, game: nil, back: "/", t: t, whatsNew: true)
+            once, visitor, snapshot: snapshot, game: nil, back: "/", t: strings(), whatsNew: true)
         let seconds = mastermind.secondsToNextDaily
         return pages.render(
-            "home", title: t.string("home.title"), for: visitor, path: "/", section: "home",
+            "home", title: summary.title, for: visitor, path: "/", section: "home",
             shared: ["catalog": catalog()],
             data: [
                 "once": banners, "review": .string(summary.review), "cabinet": .string(summary.cabinet),
@@ -142,7 +143,7 @@ final class HomeController: Sendable {
         }
         return HomeSummaries.Summary(
             day: today, language: language, strings: strings, computed: now, found: found, outcome: outcome.rawValue,
-            daily: daily, review: review, cabinet: cabinet)
+            title: t.string("home.title"), daily: daily, review: review, cabinet: cabinet)
     }
 
     func chooseTheme(_ request: Request, _ context: PlayerContext) throws -> Response {

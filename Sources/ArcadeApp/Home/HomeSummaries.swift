@@ -18,12 +18,14 @@ final class HomeSummaries: Sendable {
         let found: [Bool]
         /// How today's daily went (`won`, `lost` or `playing`).
         let outcome: String
+        /// The page's title in the summary's language and strings (kept here so a view need not look it up).
+        let title: String
         /// The panels, rendered: today's daily (without its countdown), the review line and the cheat cabinet. Each
         /// is shared by every player who sees the same (see `panel`), so a summary costs a player a few words.
         let daily, review, cabinet: String
 
         init(
-            day: Int, language: String, strings: Int, computed: Double, found: [Bool], outcome: String,
+            day: Int, language: String, strings: Int, computed: Double, found: [Bool], outcome: String, title: String,
             daily: String, review: String, cabinet: String
         ) {
             self.day = day
@@ -32,6 +34,7 @@ final class HomeSummaries: Sendable {
             self.computed = computed
             self.found = found
             self.outcome = outcome
+            self.title = title
             self.daily = daily
             self.review = review
             self.cabinet = cabinet

@@ -104,7 +104,7 @@ struct OnceController: Sendable {
 
     static func banners(
         _ store: OnceStore, _ visitor: Visitor, snapshot known: OnceStore.Snapshot? = nil, game: String?, back: String,
-        t: LanguageStrings, whatsNew: Bool = false
+        t strings: @autoclosure () -> LanguageStrings, whatsNew: Bool = false
     ) throws -> TemplateValue {
         var showWhatsNew = false
         let snapshot = try known ?? store.perform(visitor)
@@ -125,6 +125,7 @@ struct OnceController: Sendable {
             "compact": .bool(game != nil),
         ]
         if let game, tutorial {
+            let t = strings()
             context["tutorial"] = .object([
                 "task": .string(SiteTasks.tutorial(game)), "title": .string(t.string("once.tutorial.\(game).title")),
                 "text": .string(t.string("once.tutorial.\(game).text")), "examples": .bool(game == "mastermind"),
