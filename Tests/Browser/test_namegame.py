@@ -4,7 +4,8 @@ import sqlite3
 import unittest
 
 from arcade_browser import ARTIFACTS, BrowserTest, gone
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import (
+    ElementClickInterceptedException, NoSuchElementException, StaleElementReferenceException)
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait as SeleniumWait
 
@@ -37,6 +38,21 @@ class NameGameHelpers:
     def choose(self, index):
         self.navigate(lambda: self.driver.find_element("css selector", f'button[data-choice="{index}"]').click())
 
+    def choose_wrong(self, answer):
+        """Taps a wrong face; returns its index. Hint mode hides faces on a timer, so one may hide between the look
+        and the tap (on a slow machine): then another is tapped."""
+        for _ in range(6):
+            faces = [int(c.get_attribute("data-choice"))
+                     for c in self.driver.find_elements("css selector", "button[data-choice]")
+                     if int(c.get_attribute("data-choice")) != answer and not c.get_attribute("data-hidden")]
+            self.assertTrue(faces, "every wrong face hid before one could be tapped")
+            try:
+                self.choose(faces[0])
+                return faces[0]
+            except ElementClickInterceptedException:
+                continue
+        self.fail("no wrong face stayed long enough to be tapped")
+
     def meet(self):
         """Learn mode introduces someone new before asking about them: read the card, go on to the question."""
         if self.driver.find_elements("css selector", "[data-intro]"):
@@ -61,10 +77,7 @@ class NameGame(NameGameHelpers, BrowserTest):
             choices = self.driver.find_elements("css selector", "button[data-choice]")
             self.assertEqual(len(choices), 2 if mode == "fifty" else 6, mode)
             if mode != "practice":  # a wrong tap first marks that face
-                # A face hint mode has hidden already cannot be chosen (on a slow machine the first goes quickly).
-                wrong = next(int(c.get_attribute("data-choice")) for c in choices
-                             if int(c.get_attribute("data-choice")) != answer and not c.get_attribute("data-hidden"))
-                self.choose(wrong)
+                wrong = self.choose_wrong(answer)
                 self.assertEqual(self.driver.find_element("css selector", f'button[data-choice="{wrong}"]').get_attribute("data-result"), "wrong")
             self.choose(answer)
             self.assertEqual(self.game().get_attribute("data-answered"), "true")
