@@ -93,8 +93,7 @@ struct RouteSeries {
         let pattern = route ?? "fallback"
         let slot = slots[pattern] ?? newSlot(pattern, group: ServerMetrics.group(route))
         counts[slot * Self.perRoute + Int(method.rawValue) * ServerMetrics.statusClasses.count + statusClass] += 1
-        let bucket = Histograms.latency.firstIndex { seconds <= $0 }
-        series[routes[slot].group].add(seconds, bucket)
+        series[routes[slot].group].observe(seconds, bounds: Histograms.latency)
     }
 
     private mutating func newSlot(_ pattern: String, group: String) -> Int {

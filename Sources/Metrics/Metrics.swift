@@ -24,8 +24,9 @@ public final class Histograms: Sendable {
 
         public init(buckets: [Int]) { self.buckets = buckets }
 
-        public mutating func add(_ value: Double, _ bucket: Int?) {
-            if let bucket { buckets[bucket] += 1 }
+        /// Counts `value` in the first bucket whose bound it does not exceed (none past the last: only `count`).
+        public mutating func observe(_ value: Double, bounds: [Double]) {
+            if let bucket = bounds.firstIndex(where: { value <= $0 }) { buckets[bucket] += 1 }
             sum += value
             count += 1
         }
@@ -41,10 +42,10 @@ public final class Histograms: Sendable {
     }
 
     public func observe(_ value: Double, _ labelValues: [String] = []) {
-        let bucket = bounds.firstIndex { value <= $0 }
         series.withLock { all in
             // In place: a copy taken out and put back would copy the buckets on every request.
-            all[labelValues, default: Series(buckets: Array(repeating: 0, count: bounds.count))].add(value, bucket)
+            all[labelValues, default: Series(buckets: Array(repeating: 0, count: bounds.count))]
+                .observe(value, bounds: bounds)
         }
     }
 

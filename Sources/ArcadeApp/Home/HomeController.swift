@@ -44,28 +44,26 @@ final class HomeController: Sendable {
         let visitor = context.visitor
         // The strings are needed only when something is made afresh (a summary, a banner).
         func strings() -> LanguageStrings { pages.localizer.strings(for: visitor.language) }
-        // The games and their count depend only on the language: built when the page is prepared (`shared` is asked
-        // for then only). Each game names both flags, so the prepared page has no lookup left for the one a game
-        // lacks (it would search the request's fields).
+        // The games and their count depend only on the language: built when the page's layout is prepared (`shared`
+        // is asked for then only). Each game names both flags, so the prepared page has no lookup left for the one a
+        // game lacks (it would search the request's fields).
         func catalog() -> TemplateValue {
-            pages.perLanguage("home.games", visitor.language) { t in
-                let games: [TemplateValue] = [
-                    [
-                        "slug": "mastermind", "href": "/mastermind", "name": .string(t.string("mastermind.title")),
-                        "description": .string(t.string("home.game.mastermind")), "isMastermind": true,
-                        "isNameGame": false,
-                    ],
-                    [
-                        "slug": "namegame", "href": "/namegame", "name": .string(t.string("namegame.title")),
-                        "description": .string(t.string("home.game.namegame")), "isNameGame": true,
-                        "isMastermind": false,
-                    ],
-                ]
-                return [
-                    "games": .list(games), "hasGames": .bool(!games.isEmpty),
-                    "count": .string(t.string("home.games.count", [.int(games.count)])),
-                ]
-            }
+            let t = strings()
+            let games: [TemplateValue] = [
+                [
+                    "slug": "mastermind", "href": "/mastermind", "name": .string(t.string("mastermind.title")),
+                    "description": .string(t.string("home.game.mastermind")), "isMastermind": true,
+                    "isNameGame": false,
+                ],
+                [
+                    "slug": "namegame", "href": "/namegame", "name": .string(t.string("namegame.title")),
+                    "description": .string(t.string("home.game.namegame")), "isNameGame": true, "isMastermind": false,
+                ],
+            ]
+            return [
+                "games": .list(games), "hasGames": .bool(!games.isEmpty),
+                "count": .string(t.string("home.games.count", [.int(games.count)])),
+            ]
         }
         let snapshot = try once.perform(visitor)
         let found = cheats.entries.map { snapshot.once.beenDone($0.task) }

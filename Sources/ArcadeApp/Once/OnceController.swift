@@ -98,10 +98,11 @@ struct OnceController: Sendable {
         return text
     }
 
-    /// The banners and cards for a page (from `snapshot`, when the page has read the player's record already). The
-    /// what's-new note is marked as seen here, so it appears once per version.
+    /// What a page that shows no banner (most views) renders its banners from: built once.
     private static let noBanners: TemplateValue = ["whatsNew": false, "reminder": false]
 
+    /// The banners and cards for a page (from `snapshot`, when the page has read the player's record already). The
+    /// what's-new note is marked as seen here, so it appears once per version.
     static func banners(
         _ store: OnceStore, _ visitor: Visitor, snapshot known: OnceStore.Snapshot? = nil, game: String?, back: String,
         t strings: @autoclosure () -> LanguageStrings, whatsNew: Bool = false
@@ -116,7 +117,6 @@ struct OnceController: Sendable {
         let once = snapshot.once
         let reminder = once.needToDo(SiteTasks.tryNameGame) && game != "namegame"
         let tutorial = game.map { SiteTasks.showsTutorial(once, game: $0) } ?? false
-        // Most views show none: one value, built once, rather than the fields a banner would read.
         if !showWhatsNew && !reminder && !tutorial { return Self.noBanners }
         var context: TemplateFields = [
             "whatsNew": .bool(showWhatsNew), "version": .string(store.siteVersion), "reminder": .bool(reminder),

@@ -17,7 +17,6 @@ struct Pages: Sendable {
 
     final class CompiledLibraries: Sendable {
         let libraries = Mutex<[String: (source: TemplateLibrary, version: Int, library: TemplateLibrary)]>([:])
-        let data = Mutex<[String: (version: Int, value: TemplateValue)]>([:])
         let prepared = Mutex<[PreparedKey: (library: TemplateLibrary, layout: PreparedTemplate)]>([:])
     }
 
@@ -25,17 +24,6 @@ struct Pages: Sendable {
     struct PreparedKey: Hashable {
         let language, page, section, theme, title: String
         let retro: Bool
-    }
-
-    /// Page data that depends only on the language and the hotfixes (the home page's list of games), built once for
-    /// both.
-    func perLanguage(_ name: String, _ language: String, _ build: (LanguageStrings) -> TemplateValue) -> TemplateValue {
-        let key = name + "|" + language
-        let version = versions()
-        if !templates.dev, let hit = compiled.data.withLock({ $0[key] }), hit.version == version { return hit.value }
-        let value = build(localizer.strings(for: language))
-        compiled.data.withLock { $0[key] = (version, value) }
-        return value
     }
 
     init(
@@ -109,19 +97,18 @@ struct Pages: Sendable {
             })
     }
 
-    /// The theme chooser's options for a language, the visitor's theme and whether retro is unlocked: data, built
-    /// once for each, since every page carries it.
+    /// The theme chooser's options for a language, the visitor's theme and whether retro is unlocked (built when a
+    /// layout is prepared, which every page's is once).
     func themes(language: String, look: PageLook) -> TemplateValue {
         let retro = look.retroUnlocked || look.theme == "crt"
-        return perLanguage("themes|" + look.theme + (retro ? "|retro" : ""), language) { t in
-            .list(
-                ([""] + PageLook.choices + (retro ? ["crt"] : [])).map { name in
-                    [
-                        "value": .string(name), "selected": .bool(name == look.theme),
-                        "label": .string(t.string("theme.\(name.isEmpty ? "system" : name)")),
-                    ]
-                })
-        }
+        let t = localizer.strings(for: language)
+        return .list(
+            ([""] + PageLook.choices + (retro ? ["crt"] : [])).map { name in
+                [
+                    "value": .string(name), "selected": .bool(name == look.theme),
+                    "label": .string(t.string("theme.\(name.isEmpty ? "system" : name)")),
+                ]
+            })
     }
 
     /// A page in the layout. What every request for this page shares (its title, section, theme and `shared` data,
