@@ -66,6 +66,9 @@ final class EventLoop: @unchecked Sendable {
     private var listener: Int32
     private let inbox = Mutex<[Message]>([])
     private var connections: [Connection?] = []
+    /// Connections with answers to write at the end of this turn.
+    private var due: [Connection] = []
+    private var flushing: [Connection] = []
     private var openCount = 0
     private var nextID: UInt64 = 0
     private var acceptBlocked = false
@@ -143,6 +146,7 @@ final class EventLoop: @unchecked Sendable {
                 }
             }
             if now >= nextSweep { sweep() }
+            flushDueConnections()
             flushAccessLog()
             configuration.metrics.turn(Clock.now() - now)
             if draining && (openCount == 0 || now >= drainDeadline) { break }
@@ -196,6 +200,17 @@ final class EventLoop: @unchecked Sendable {
             connections[Int(fd)] = connection
             openCount += 1
             if context.tls != nil { connection.startHandshake() }
+        }
+    }
+
+    func flushAtEndOfTurn(_ connection: Connection) { due.append(connection) }
+
+    /// A flush that drains its queue may parse kept requests, which queue more output: write until none is due.
+    private func flushDueConnections() {
+        while !due.isEmpty {
+            swap(&due, &flushing)
+            for connection in flushing { connection.flushIfDue() }
+            flushing.removeAll(keepingCapacity: true)
         }
     }
 
