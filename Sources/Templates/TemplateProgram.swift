@@ -2,8 +2,8 @@
 /// copies nothing. (Walking the node tree retained and released every node's bytes and names on every request.)
 struct TemplateProgram: Sendable {
     enum Op: Sendable {
-        /// `texts[index]`.
-        case text(index: Int32)
+        /// `text[start..<start + count]`.
+        case text(start: Int32, count: Int32)
         /// `names[name]`; the arguments are `names[arguments..<arguments + count]`.
         case variable(name: Int32, escaped: Bool, arguments: Int32, count: Int32)
         case bound(function: Int32, escaped: Bool, arguments: Int32, count: Int32)
@@ -15,8 +15,9 @@ struct TemplateProgram: Sendable {
     }
 
     private(set) var ops: [Op] = []
-    /// The nodes' own byte arrays, shared with them rather than copied (a program's text is most of a template).
-    private(set) var texts: [[UInt8]] = []
+    /// Every text node's bytes, one after another: written from in place, where an array per node was retained and
+    /// released on every request.
+    private(set) var text: [UInt8] = []
     private(set) var names: [Template.Name] = []
     private(set) var functions: [TemplateFunction.Bound] = []
     private(set) var strings: [String] = []
@@ -27,8 +28,8 @@ struct TemplateProgram: Sendable {
         for node in nodes {
             switch node {
             case .text(let text):
-                ops.append(.text(index: Int32(texts.count)))
-                texts.append(text)
+                ops.append(.text(start: Int32(self.text.count), count: Int32(text.count)))
+                self.text += text
             case .variable(let name, let escaped, let arguments):
                 let (start, count) = add(arguments)
                 ops.append(.variable(name: add(name), escaped: escaped, arguments: start, count: count))

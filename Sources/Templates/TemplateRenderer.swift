@@ -18,9 +18,9 @@ struct TemplateRenderer {
 
     mutating func render(_ program: TemplateProgram, into out: inout [UInt8]) {
         program.ops.withUnsafeBufferPointer { ops in
-            program.texts.withUnsafeBufferPointer { texts in
+            program.text.withUnsafeBufferPointer { text in
                 program.names.withUnsafeBufferPointer { names in
-                    run(Tables(ops: ops, texts: texts, names: names), program, 0..<ops.count, into: &out)
+                    run(Tables(ops: ops, text: text, names: names), program, 0..<ops.count, into: &out)
                 }
             }
         }
@@ -29,7 +29,7 @@ struct TemplateRenderer {
     /// A program's tables, read in place.
     private struct Tables {
         let ops: UnsafeBufferPointer<TemplateProgram.Op>
-        let texts: UnsafeBufferPointer<[UInt8]>
+        let text: UnsafeBufferPointer<UInt8>
         let names: UnsafeBufferPointer<Template.Name>
 
         func name(_ index: Int32) -> UnsafePointer<Template.Name> { names.baseAddress! + Int(index) }
@@ -43,8 +43,8 @@ struct TemplateRenderer {
             let op = tables.ops[next]
             next += 1
             switch op {
-            case .text(let index):
-                tables.texts[Int(index)].withUnsafeBufferPointer { out.append(contentsOf: $0) }
+            case .text(let start, let count):
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: tables.text[Int(start)..<Int(start + count)]))
             case .variable(let name, let escaped, let arguments, let count):
                 let values = self.arguments(tables, arguments, count)
                 write(lookup(tables.name(name), arguments: values), escaped: escaped, into: &out)
