@@ -21,6 +21,22 @@ public struct TemplateFields: Sendable, ExpressibleByDictionaryLiteral, Sequence
     /// A literal's names are distinct (as a dictionary literal's must be): appended without a search.
     public init(dictionaryLiteral elements: (String, TemplateValue)...) { self.init(distinct: elements) }
 
+    /// Fields with distinct names, taken over: moved in, where a dictionary literal's are copied one by one (a retain
+    /// of every name and value) and its array then dropped (a release of each). For a page's hot path.
+    public init(owning elements: consuming [(String, TemplateValue)]) {
+        var elements = elements
+        let count = elements.count
+        fields = Array(unsafeUninitializedCapacity: count) { buffer, initialized in
+            var index = count
+            while let (name, value) = elements.popLast() {
+                index -= 1
+                (buffer.baseAddress! + index).initialize(
+                    to: Field(key: TemplateFields.key(name), name: name, value: value))
+            }
+            initialized = count
+        }
+    }
+
     init(distinct elements: [(String, TemplateValue)]) {
         fields = elements.map { Field(key: TemplateFields.key($0.0), name: $0.0, value: $0.1) }
     }

@@ -26,6 +26,9 @@ struct CheatBook: Sendable {
     static let effects: Set<String> = ["mastermind.reveal", "namegame.firstLetter", "theme.crt", "credits"]
 
     let entries: [Entry]
+    /// Each entry's task, in order: the home page asks for all of them, and reading them from the entries copied every
+    /// entry whole (a retain and a release for each of its strings).
+    let tasks: [String]
     var codes: [CheatCode] { entries.map(\.code) }
 
     func entry(_ name: String) -> Entry? { entries.first { $0.code.name == name } }
@@ -91,5 +94,6 @@ struct CheatBook: Sendable {
         }
         _ = try CheatMatcher(cheats: entries.map(\.code))  // refuses duplicate names
         self.entries = entries
+        tasks = entries.map(\.task)
     }
 }

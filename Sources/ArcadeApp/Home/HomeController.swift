@@ -66,7 +66,7 @@ final class HomeController: Sendable {
             ]
         }
         let snapshot = try once.perform(visitor)
-        let found = cheats.entries.map { snapshot.once.beenDone($0.task) }
+        let found = cheats.tasks.map { snapshot.once.beenDone($0) }
         let summary = try summaries.summary(
             player: visitor.playerID, isNew: visitor.isNew, day: mastermind.today, language: visitor.language,
             strings: pages.versions(), found: found
@@ -79,11 +79,11 @@ final class HomeController: Sendable {
         return pages.render(
             "home", title: summary.title, for: visitor, path: "/", section: "home",
             shared: ["catalog": catalog()],
-            data: [
-                "once": banners, "review": .string(summary.review), "cabinet": .string(summary.cabinet),
-                "dailyHTML": .string(summary.daily), "dailyOutcome": .string(summary.outcome),
-                "dailySeconds": .int(seconds), "dailyCountdown": .string(MastermindController.clockText(seconds)),
-            ])
+            data: TemplateFields(owning: [
+                ("once", banners), ("review", .string(summary.review)), ("cabinet", .string(summary.cabinet)),
+                ("dailyHTML", .string(summary.daily)), ("dailyOutcome", .string(summary.outcome)),
+                ("dailySeconds", .int(seconds)), ("dailyCountdown", .string(MastermindController.clockText(seconds))),
+            ]))
     }
 
     /// What the page shows of the player's games: today's daily code (how they did, their streak), how many people
