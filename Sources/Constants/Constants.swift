@@ -73,7 +73,10 @@ public final class Constants: Sendable {
         hotfixes.withLock { $0.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
     }
 
-    public func value(_ key: String) -> PropertyListValue? { hotfixes.withLock { $0[key] } ?? base[key] }
+    /// The hotfix for `key`, else the file's value; without hotfixes (the usual case) the name is hashed once.
+    public func value(_ key: String) -> PropertyListValue? {
+        hotfixes.withLock { $0.isEmpty ? nil : $0[key] } ?? base[key]
+    }
 
     public func int(_ key: String, default fallback: Int) -> Int {
         if case .integer(let v) = value(key) { return v }

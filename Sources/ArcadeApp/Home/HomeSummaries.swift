@@ -42,7 +42,7 @@ final class HomeSummaries: Sendable {
     }
 
     static let lifetime = 10.0
-    private let cache = BoundedCache<String, Summary>(limit: 20_000)
+    private let cache = BoundedCache<PlayerKey, Summary>(limit: 20_000)
     /// Rendered panels by what they show (language, strings, and the player's figures): few differ.
     private let panels = BoundedCache<String, String>(limit: 2_000)
     private let clock: @Sendable () -> Double
@@ -57,17 +57,17 @@ final class HomeSummaries: Sendable {
     ) rethrows -> Summary {
         let now = clock()
         if isNew { return try make(now) }
-        if let known = cache[player], known.day == day, known.language == language, known.strings == strings,
+        if let known = cache[PlayerKey(player)], known.day == day, known.language == language, known.strings == strings,
             known.found == found, now - known.computed < Self.lifetime, now >= known.computed
         {
             return known
         }
         let made = try make(now)
-        cache[player] = made
+        cache[PlayerKey(player)] = made
         return made
     }
 
-    func forget(_ player: String) { cache[player] = nil }
+    func forget(_ player: String) { cache[PlayerKey(player)] = nil }
 
     /// The panel `key` names, rendered by `render` the first time.
     func panel(_ key: String, _ render: () throws -> String) rethrows -> String {

@@ -29,7 +29,7 @@ struct OnceStore: Sendable {
     /// anchors never change once made; a record is dropped on every write.
     final class Cache: Sendable {
         let anchors = BoundedCache<AnchorKey, AnchorEntry>(limit: 20_000)
-        let records = BoundedCache<String, Once.Record>(limit: 20_000)
+        let records = BoundedCache<PlayerKey, Once.Record>(limit: 20_000)
     }
 
     struct AnchorEntry: Sendable {
@@ -57,11 +57,11 @@ struct OnceStore: Sendable {
         let record: Once.Record
         if visitor.isNew {
             record = Once.Record()
-        } else if let cached = cache.records[visitor.playerID] {
+        } else if let cached = cache.records[PlayerKey(visitor.playerID)] {
             record = cached
         } else {
             record = try load(visitor.playerID, try pool.connection())
-            cache.records[visitor.playerID] = record
+            cache.records[PlayerKey(visitor.playerID)] = record
         }
         // One instant for the request: a body the writer runs later still marks the moment the player acted
         // (a late mark could land after the next version's anchor and look done there).
@@ -79,16 +79,16 @@ struct OnceStore: Sendable {
         guard wait else {
             // Until the writer commits it, the cached record already holds the change.
             let pending = once.record
-            cache.records[visitor.playerID] = pending
+            cache.records[PlayerKey(visitor.playerID)] = pending
             pool.writeLater({ db in _ = try change(db) }) { [cache] error in
                 // Dropped only once committed (a reader before then would miss the change), and only if no
                 // later page view has queued another change on top of it since.
-                cache.records.remove(visitor.playerID, ifStill: pending)
+                cache.records.remove(PlayerKey(visitor.playerID), ifStill: pending)
                 if let error { Log.error("once-store: \(error)") }
             }
             return Snapshot(once: once, sawEarlierVersion: anchor.sawEarlierVersion)
         }
-        cache.records[visitor.playerID] = nil
+        cache.records[PlayerKey(visitor.playerID)] = nil
         let written = try pool.write { try change($0) }
         return Snapshot(once: written, sawEarlierVersion: anchor.sawEarlierVersion)
     }

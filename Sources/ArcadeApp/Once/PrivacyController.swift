@@ -32,7 +32,7 @@ struct PrivacyController: Sendable {
     func forget(_ request: Request, _ context: PlayerContext) throws -> Response {
         let player = context.visitor.playerID
         _ = try once.pool.write { db in try PlayerData.delete([player], db) }
-        once.cache.records[player] = nil
+        once.cache.records[PlayerKey(player)] = nil
         var response = Response.redirect(to: "/progress?forgotten=1")
         // The browser forgets them too: the next visit is a stranger's.
         for name in [

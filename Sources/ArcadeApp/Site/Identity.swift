@@ -154,6 +154,15 @@ struct Identity: Sendable {
     }
 }
 
+/// A player's id as a table key, hashed by its tail (see `tailFingerprint`): every id a table keeps, the site made.
+struct PlayerKey: Hashable, Sendable {
+    let id: String
+
+    init(_ id: String) { self.id = id }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(id.tailFingerprint) }
+}
+
 extension String {
     /// The length and last seven bytes, for hashing keys made of what the site made from random bytes (ids,
     /// signatures): they differ there already, and hashing whole strings cost more than the rest of a lookup. Only

@@ -72,7 +72,7 @@ struct Services: Sendable {
             if all || kind == "interceptions" { interceptions.changed() }
             if all || kind == "people" { try people.reload() }
             if all || kind == "once" {
-                if let key { once.cache.records[key] = nil } else { once.cache.records.removeAll() }
+                if let key { once.cache.records[PlayerKey(key)] = nil } else { once.cache.records.removeAll() }
             }
         } catch {
             Log.error("reading changes made elsewhere (\(kind)): \(error)")
