@@ -60,10 +60,13 @@ public struct Request: Sendable {
 
     /// Where the `?` is, found with memchr (a walk of the UTF-8 view cost ten times as much on every request).
     private var queryMark: String.Index? {
-        var target = self.target
-        let offset = target.withUTF8 { bytes -> Int? in
+        func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
             guard let base = bytes.baseAddress, let found = memchr(base, 0x3F, bytes.count) else { return nil }
             return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        }
+        // In place: `withUTF8` needs a copy of the string to mutate (a retain and a release).
+        guard let offset = target.utf8.withContiguousStorageIfAvailable(find) else {
+            return target.utf8.firstIndex(of: 0x3F)
         }
         return offset.map { target.utf8.index(target.utf8.startIndex, offsetBy: $0) }
     }

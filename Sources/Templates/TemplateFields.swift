@@ -64,6 +64,16 @@ public struct TemplateFields: Sendable, ExpressibleByDictionaryLiteral, Sequence
         }
     }
 
+    /// Adds the field unless one of that name is there: one fingerprint and one scan, where a read and then a write
+    /// made two of each.
+    public mutating func add(_ name: String, ifAbsent value: @autoclosure () -> TemplateValue) {
+        let key = TemplateFields.key(name)
+        let present = fields.withUnsafeBufferPointer { fields in
+            fields.contains { $0.key == key && $0.name == name }
+        }
+        if !present { fields.append(Field(key: key, name: name, value: value())) }
+    }
+
     public var count: Int { fields.count }
 
     public mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }

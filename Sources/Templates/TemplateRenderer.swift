@@ -64,7 +64,7 @@ struct TemplateRenderer {
                         stack.removeLast()
                     }
                 } else if !value.isFalsey {
-                    stack.append(value)
+                    stack.append(consume value)
                     run(tables, program, children, into: &out)
                     stack.removeLast()
                 }
@@ -114,6 +114,8 @@ struct TemplateRenderer {
                 continue
             }
             if case .function(let function) = found { return function.call(name.pointee.tail, arguments) }
+            // Most names have one part: the value found is the answer (a copy into `value` retained it twice more).
+            if name.pointee.parts.count == 1 { return found }
             var value = found
             var part = 1
             while part < name.pointee.parts.count {

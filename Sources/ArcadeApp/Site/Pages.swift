@@ -123,8 +123,8 @@ struct Pages: Sendable {
         // The page's own fields win over these (as a merge into them would have it); taken over, not copied.
         var context = consume data
         context.reserveCapacity(context.count + 4)
-        if context["csrf"] == nil { context["csrf"] = .string(csrf) }
-        if context["path"] == nil { context["path"] = .string(path) }
+        context.add("csrf", ifAbsent: .string(csrf))
+        context.add("path", ifAbsent: .string(path))
         if status == .ok, let banner = look.banner { context["updateBanner"] = banner }
         if status == .ok, let flash = look.flash { context["flash"] = .string(flash) }
         var body: [UInt8] = []
