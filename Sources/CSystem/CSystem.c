@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <spawn.h>
+#include <fcntl.h>
 #include <string.h>
 #include <errno.h>
 #include <time.h>
@@ -275,9 +276,10 @@ void csys_note_queued_write(void) { thread_would_wait |= 2; }
 int csys_queued_write(void) { return (thread_would_wait & 2) != 0; }
 int csys_take_would_wait(void) { int was = thread_would_wait & 1; thread_would_wait = 0; return was; }
 
-pid_t csys_spawn(const char *path, char *const argv[], char *const envp[], int stdout_fd, int stderr_fd) {
+pid_t csys_spawn(const char *path, char *const argv[], char *const envp[], int stdin_fd, int stdout_fd, int stderr_fd) {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
+    if (stdin_fd >= 0) posix_spawn_file_actions_adddup2(&actions, stdin_fd, 0);
     if (stdout_fd >= 0) posix_spawn_file_actions_adddup2(&actions, stdout_fd, 1);
     if (stderr_fd >= 0) posix_spawn_file_actions_adddup2(&actions, stderr_fd, 2);
     posix_spawnattr_t attr;
@@ -296,6 +298,8 @@ pid_t csys_spawn(const char *path, char *const argv[], char *const envp[], int s
     if (rc != 0) { errno = rc; return -1; }
     return pid;
 }
+
+int csys_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
 int csys_wait_exit(pid_t pid, int *status, int timeout_ms) {
     int64_t deadline = csys_monotonic_ns() + (int64_t)timeout_ms * 1000000;

@@ -20,10 +20,17 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     public mutating func append(_ name: String, _ value: String) {
         let nameStart = Int32(bytes.count)
-        bytes.append(contentsOf: name.utf8)
+        append(name)
         let nameEnd = Int32(bytes.count)
-        bytes.append(contentsOf: value.utf8)
+        append(value)
         fields.append(Field(nameStart: nameStart, nameEnd: nameEnd, valueStart: nameEnd, valueEnd: Int32(bytes.count)))
+    }
+
+    /// A string's bytes copied from where they lie: appending its UTF-8 view took a sixth more instructions.
+    private mutating func append(_ text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+            bytes.append(contentsOf: text.utf8)
+        }
     }
 
     /// Appends every field of `other` (a block of fields built once) with one copy of its bytes.

@@ -23,10 +23,11 @@ public struct TemplateFields: Sendable, ExpressibleByDictionaryLiteral, Sequence
 
     /// Fields with distinct names, taken over: moved in, where a dictionary literal's are copied one by one (a retain
     /// of every name and value) and its array then dropped (a release of each). For a page's hot path.
-    public init(owning elements: consuming [(String, TemplateValue)]) {
+    /// `room`: capacity for that many fields more (which a page's chrome adds), so adding them does not copy these.
+    public init(owning elements: consuming [(String, TemplateValue)], room: Int = 0) {
         var elements = elements
         let count = elements.count
-        fields = Array(unsafeUninitializedCapacity: count) { buffer, initialized in
+        fields = Array(unsafeUninitializedCapacity: count + room) { buffer, initialized in
             var index = count
             while let (name, value) = elements.popLast() {
                 index -= 1

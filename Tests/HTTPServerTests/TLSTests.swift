@@ -45,28 +45,13 @@ struct ToolResult {
 /// Runs a real client (curl, openssl, python3) to its end.
 @discardableResult
 func run(_ arguments: [String], input: String? = nil) -> ToolResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    let inPipe = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = inPipe
-    do { try process.run() } catch { return ToolResult(status: -1, output: "", error: "\(error)") }
-    if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
-    try? inPipe.fileHandleForWriting.close()
-    // Both pipes drained at once, so a chatty client cannot fill one and block.
-    nonisolated(unsafe) var errorData = Data()
-    let reader = Thread { errorData = err.fileHandleForReading.readDataToEndOfFile() }
-    reader.start()
-    let outputData = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    while !reader.isFinished { usleep(1000) }
-    return ToolResult(
-        status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-        error: String(decoding: errorData, as: UTF8.self))
+    let tool: Tool
+    do { tool = try Tool(arguments) } catch { return ToolResult(status: -1, output: "", error: "\(error)") }
+    if let input { tool.write(input) }
+    tool.closeInput()
+    let output = tool.readToEnd()
+    let status = tool.wait()
+    return ToolResult(status: status, output: output, error: tool.standardError)
 }
 
 /// Python's ssl module against the server: `script` gets `port`, `cafile` and `connect(version=None, source=None)`.
@@ -223,9 +208,7 @@ struct TLSTests {
         let certificate = try TestCertificate()
         let server = try Self.server(certificate)
         defer { server.stop() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
+        let python = try Tool([
             "python3", "-c",
             """
             import socket, ssl, sys
@@ -243,27 +226,14 @@ struct TLSTests {
                 print(connect(ticket).session_reused, flush=True)
                 sys.stdin.readline()
             """,
-        ]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+        ])
         var lines: [String] = []
-        var pending = ""
         for step in 0..<3 {
-            while !pending.contains("\n") {
-                let data = output.fileHandleForReading.availableData
-                if data.isEmpty { break }
-                pending += String(decoding: data, as: UTF8.self)
-            }
-            let line = pending.prefix { $0 != "\n" }
-            lines.append(String(line))
-            pending = String(pending.dropFirst(line.count + 1))
+            lines.append(python.readLine() ?? "")
             if step < 2 { server.server.tls?.rotateTicketKeys() }
-            input.fileHandleForWriting.write(Data("\n".utf8))
+            python.write("\n")
         }
-        process.waitUntilExit()
+        python.wait()
         #expect(lines == ["True", "True", "False"])
     }
 
@@ -538,8 +508,6 @@ struct TLSServeTests {
         #expect(run(["curl", "-sS", "http://127.0.0.1:\(redirectPort)/healthz"]).output == "ok")
 
         // A connection opened before the reload: it asks again after, on the same connection.
-        let before = Process()
-        before.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let script = """
             import socket, ssl, sys
             c = ssl.create_default_context(cafile="\(certificate.certificate)")
@@ -550,14 +518,8 @@ struct TLSServeTests {
             s.sendall(b"GET /healthz HTTP/1.1\\r\\nHost: t\\r\\n\\r\\n"); second = s.recv(65536)
             print("again", second.split(b"\\r\\n")[0].decode(), second.endswith(b"ok"), flush=True)
             """
-        before.arguments = ["python3", "-c", script]
-        let toPython = Pipe()
-        let fromPython = Pipe()
-        before.standardInput = toPython
-        before.standardOutput = fromPython
-        try before.run()
-        let opened = fromPython.fileHandleForReading.availableData
-        #expect(String(decoding: opened, as: UTF8.self).hasPrefix("open"))
+        let before = try Tool(["python3", "-c", script])
+        #expect(before.readLine()?.hasPrefix("open") == true)
 
         try certificate.make(.rsa, into: "next-")
         let nextSerial = certificate.serial(of: certificate.folder.path + "/next-cert.pem")
@@ -573,9 +535,9 @@ struct TLSServeTests {
         // Within a second of SIGHUP: the poll for changed files waits two periods of 2 s, so this was the signal.
         #expect(served == nextSerial)
         #expect(child.standardError.contains("reloaded the certificate: /CN=localhost, serial \(nextSerial)"))
-        toPython.fileHandleForWriting.write(Data("\n".utf8))
-        let again = String(decoding: fromPython.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        before.waitUntilExit()
+        before.write("\n")
+        let again = before.readToEnd()
+        before.wait()
         #expect(again.contains("again HTTP/1.1 200 OK True\n"))
 
         // A broken pair: a key that does not belong to the certificate.

@@ -44,7 +44,7 @@ public final class ChildProcess {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
         }
-        pid = csys_spawn(binary, argv, envp, out, err)
+        pid = csys_spawn(binary, argv, envp, -1, out, err)
         guard pid > 0 else { throw TestFailure("spawn failed: errno \(errno)") }
     }
 

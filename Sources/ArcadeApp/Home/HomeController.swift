@@ -79,11 +79,13 @@ final class HomeController: Sendable {
         return pages.render(
             "home", title: summary.title, for: visitor, path: "/", section: "home",
             shared: ["catalog": catalog()],
-            data: TemplateFields(owning: [
-                ("once", banners), ("review", .string(summary.review)), ("cabinet", .string(summary.cabinet)),
-                ("dailyHTML", .string(summary.daily)), ("dailyOutcome", .string(summary.outcome)),
-                ("dailySeconds", .int(seconds)), ("dailyCountdown", .string(MastermindController.clockText(seconds))),
-            ]))
+            data: TemplateFields(
+                owning: [
+                    ("once", banners), ("review", .string(summary.review)), ("cabinet", .string(summary.cabinet)),
+                    ("dailyHTML", .string(summary.daily)), ("dailyOutcome", .string(summary.outcome)),
+                    ("dailySeconds", .int(seconds)),
+                    ("dailyCountdown", .string(MastermindController.clockText(seconds))),
+                ], room: Pages.chromeFields))
     }
 
     /// What the page shows of the player's games: today's daily code (how they did, their streak), how many people

@@ -122,7 +122,7 @@ struct Pages: Sendable {
         let look = PageLook.current
         // The page's own fields win over these (as a merge into them would have it); taken over, not copied.
         var context = consume data
-        context.reserveCapacity(context.count + 4)
+        context.reserveCapacity(context.count + Pages.chromeFields)
         context.add("csrf", ifAbsent: .string(csrf))
         context.add("path", ifAbsent: .string(path))
         if status == .ok, let banner = look.banner { context["updateBanner"] = banner }
@@ -191,6 +191,8 @@ struct Pages: Sendable {
     }
 
     static let preparedLimit = 1_000
+    /// How many fields `render` may add to a page's own (csrf, path, the update banner, a flash).
+    static let chromeFields = 4
 
     /// The chrome's links (the header's `nav`, the footer's `footerNav`), each marked current in its own section, for
     /// the `nav-link` partial.

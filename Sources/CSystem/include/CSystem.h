@@ -84,7 +84,9 @@ int csys_queued_write(void);
 int csys_take_would_wait(void);
 
 // A process for tests and scripts: posix_spawn with argv/envp, and wait.
-pid_t csys_spawn(const char *path, char *const argv[], char *const envp[], int stdout_fd, int stderr_fd);
+pid_t csys_spawn(const char *path, char *const argv[], char *const envp[], int stdin_fd, int stdout_fd, int stderr_fd);
+// A pipe whose ends close on exec (atomically: a process spawned meanwhile by another thread does not hold them).
+int csys_pipe(int fds[2]);
 int csys_wait_exit(pid_t pid, int *status, int timeout_ms);
 
 #endif
