@@ -267,6 +267,7 @@ final class Connection {
         if !keepAlive { closeWhenFlushed = true }
         switch handler {
         case .deferred(let start):
+            loop.flushDueConnections(except: self)
             waitingForHandler = true
             let loop = self.loop
             let fd = self.fd
@@ -276,6 +277,7 @@ final class Connection {
                 request,
                 Reply(deliver: { loop.post(.response(fd: fd, id: id, $0, info)) }, offload: { pool.submit($0) }))
         case .pool(let respond):
+            loop.flushDueConnections(except: self)
             waitingForHandler = true
             onPool(respond, request, info)
         case .loop(let respond):

@@ -69,6 +69,7 @@ final class EventLoop: @unchecked Sendable {
     /// Connections with answers to write at the end of this turn.
     private var due: [Connection] = []
     private var flushing: [Connection] = []
+    private var flushingDue = false
     private var openCount = 0
     private var nextID: UInt64 = 0
     private var acceptBlocked = false
@@ -205,13 +206,28 @@ final class EventLoop: @unchecked Sendable {
 
     func flushAtEndOfTurn(_ connection: Connection) { due.append(connection) }
 
-    /// A flush that drains its queue may parse kept requests, which queue more output: write until none is due.
-    private func flushDueConnections() {
+    /// Writes every answer waiting for the end of the turn. Also called before work goes to another thread: waking
+    /// it (the database writer) may hand it this CPU, and answers held meanwhile would wait out its time slice (the
+    /// home page during acknowledged writes lost a sixth of its rate so). `busy`, the connection handing work off, is
+    /// mid-request: it stays due. A flush that drains its queue may parse kept requests, which queue more output: it
+    /// writes until none is due.
+    func flushDueConnections(except busy: Connection? = nil) {
+        guard !flushingDue else { return }  // a request parsed by this flush hands work off: the loop below writes it
+        flushingDue = true
+        defer { flushingDue = false }
+        var keepBusy = false
         while !due.isEmpty {
             swap(&due, &flushing)
-            for connection in flushing { connection.flushIfDue() }
+            for connection in flushing {
+                if connection === busy {
+                    keepBusy = true
+                } else {
+                    connection.flushIfDue()
+                }
+            }
             flushing.removeAll(keepingCapacity: true)
         }
+        if keepBusy, let busy { due.append(busy) }
     }
 
     func forget(_ connection: Connection) {
