@@ -267,7 +267,7 @@ final class Connection {
         if !keepAlive { closeWhenFlushed = true }
         switch handler {
         case .deferred(let start):
-            loop.flushDueConnections(except: self)
+            loop.sendDueAnswers(except: self)
             waitingForHandler = true
             let loop = self.loop
             let fd = self.fd
@@ -277,7 +277,7 @@ final class Connection {
                 request,
                 Reply(deliver: { loop.post(.response(fd: fd, id: id, $0, info)) }, offload: { pool.submit($0) }))
         case .pool(let respond):
-            loop.flushDueConnections(except: self)
+            loop.sendDueAnswers(except: self)
             waitingForHandler = true
             onPool(respond, request, info)
         case .loop(let respond):
@@ -375,6 +375,17 @@ final class Connection {
         guard flushDue else { return }
         flushDue = false
         flush()
+    }
+
+    /// Writes what is queued and nothing more: no reading, no closing (see `EventLoop.sendDueAnswers`). It stays due,
+    /// and the end of the turn finishes the flush.
+    func sendDue() {
+        guard flushDue, !closed, !output.isEmpty else { return }
+        let (_, written) =
+            tls == nil || kernelSends
+            ? output.flush(to: fd)
+            : output.flush(tls: tls!, staging: loop.tlsStaging)
+        if written > 0 { lastWrite = loop.now }
     }
 
     private func flush() {

@@ -69,7 +69,6 @@ final class EventLoop: @unchecked Sendable {
     /// Connections with answers to write at the end of this turn.
     private var due: [Connection] = []
     private var flushing: [Connection] = []
-    private var flushingDue = false
     private var openCount = 0
     private var nextID: UInt64 = 0
     private var acceptBlocked = false
@@ -206,28 +205,21 @@ final class EventLoop: @unchecked Sendable {
 
     func flushAtEndOfTurn(_ connection: Connection) { due.append(connection) }
 
-    /// Writes every answer waiting for the end of the turn. Also called before work goes to another thread: waking
-    /// it (the database writer) may hand it this CPU, and answers held meanwhile would wait out its time slice (the
-    /// home page during acknowledged writes lost a sixth of its rate so). `busy`, the connection handing work off, is
-    /// mid-request: it stays due. A flush that drains its queue may parse kept requests, which queue more output: it
-    /// writes until none is due.
-    func flushDueConnections(except busy: Connection? = nil) {
-        guard !flushingDue else { return }  // a request parsed by this flush hands work off: the loop below writes it
-        flushingDue = true
-        defer { flushingDue = false }
-        var keepBusy = false
+    /// A flush that drains its queue may parse kept requests, which queue more output: write until none is due.
+    private func flushDueConnections() {
         while !due.isEmpty {
             swap(&due, &flushing)
-            for connection in flushing {
-                if connection === busy {
-                    keepBusy = true
-                } else {
-                    connection.flushIfDue()
-                }
-            }
+            for connection in flushing { connection.flushIfDue() }
             flushing.removeAll(keepingCapacity: true)
         }
-        if keepBusy, let busy { due.append(busy) }
+    }
+
+    /// Sends the answers due, before a request hands work to another thread: waking it (the database writer) may give
+    /// it this CPU, and answers held for the end of the turn would wait out its time slice (the home page during
+    /// acknowledged writes lost a sixth of its rate so). Only sends: `busy` is mid-request, parsing from the loop's
+    /// read buffer, which a connection that read now would overwrite. The end of the turn does the rest.
+    func sendDueAnswers(except busy: Connection) {
+        for connection in due where connection !== busy { connection.sendDue() }
     }
 
     func forget(_ connection: Connection) {

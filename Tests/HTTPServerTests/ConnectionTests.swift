@@ -35,6 +35,36 @@ struct ConnectionTests {
         #expect(try client.readResponse().text == "body")
     }
 
+    /// A request that hands work off (to the pool) sends the answers already due first. Another connection must not
+    /// read then: all share the loop's read buffer, which still holds the rest of this client's pipelined requests.
+    @Test func handingWorkOffKeepsEachClientsPipelinedRequests() throws {
+        let router = TestServer.routes()
+        router.get("/block") { _ in
+            sleep(seconds: 0.2)  // holds the loop, so what follows arrives in one turn
+            return .text("blocked")
+        }
+        let server = try TestServer({ $0.workers = 1 }, router: router)
+        defer { server.stop() }
+        let first = try server.client()
+        let other = try server.client()
+        let blocker = try server.client()
+        // `other` waits for an answer from the pool; its next requests arrive meanwhile and stay in its socket.
+        other.send(get("/slow?ms=150"))
+        sleep(seconds: 0.05)
+        other.send(get("/hello") + get("/echo-path/other's"))
+        sleep(seconds: 0.05)
+        blocker.send(get("/block"))
+        sleep(seconds: 0.15)
+        // In one turn: `other`'s answer comes back from the pool (due), and `first` hands work off, then has more.
+        first.send(get("/slow?ms=1") + get("/echo-path/first's"))
+        #expect(try blocker.readResponse().text == "blocked")
+        #expect(try first.readResponse().text == "slept")
+        #expect(try first.readResponse().text == "first's")
+        #expect(try other.readResponse().text == "slept")
+        #expect(try other.readResponse().text == "hello")
+        #expect(try other.readResponse().text == "other's")
+    }
+
     @Test func offLoopHandlerAnswersBeforeConnectionClose() throws {
         let server = try TestServer()
         defer { server.stop() }
