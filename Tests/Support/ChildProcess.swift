@@ -68,8 +68,8 @@ public final class ChildProcess {
 
     public func signal(_ number: Int32) { _ = csys_send_signal(pid, number) }
 
-    public var standardOutput: String { read(scratch.path + "/stdout") }
-    public var standardError: String { read(scratch.path + "/stderr") }
+    public var standardOutput: String { readText(scratch.path + "/stdout") }
+    public var standardError: String { readText(scratch.path + "/stderr") }
 
     /// Waits for the start-up line and returns the port it names.
     public func waitForPort(timeout: Double = 10) throws -> Int {
@@ -85,18 +85,19 @@ public final class ChildProcess {
         }
         throw TestFailure("arcade did not start: \(standardOutput) \(standardError)")
     }
+}
 
-    private func read(_ path: String) -> String {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return "" }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            bytes += chunk[0..<n]
-        }
-        return String(decoding: bytes, as: UTF8.self)
+/// A file's whole text ("" when it cannot be opened): a child's output, written to a file.
+func readText(_ path: String) -> String {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return "" }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        if n <= 0 { break }
+        bytes += chunk[0..<n]
     }
+    return String(decoding: bytes, as: UTF8.self)
 }

@@ -101,19 +101,7 @@ public final class Tool {
     }
 
     /// What it wrote to standard error (read once it has ended).
-    public var standardError: String {
-        let fd = open(scratch.path + "/stderr", O_RDONLY)
-        guard fd >= 0 else { return "" }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            bytes += chunk[0..<n]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    public var standardError: String { readText(scratch.path + "/stderr") }
 
     private func fill() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
