@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The cookies a request carries (RFC 6265 §5.4), in the order sent. A request has a handful, so a list searched in
 /// order is cheaper to build and to read than a hash table.
 public struct Cookies: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
@@ -52,25 +48,16 @@ public struct Cookies: Sendable, Equatable, Sequence, ExpressibleByDictionaryLit
     private mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>) {
         var i = 0
         while i < bytes.count {
-            let end = Self.find(UInt8(ascii: ";"), in: bytes, from: i, to: bytes.count)
+            let end = firstIndex(of: UInt8(ascii: ";"), in: bytes, from: i, to: bytes.count) ?? bytes.count
             parsePair(bytes, i, end)
             i = end + 1
         }
     }
 
-    /// Where `byte` first is in `bytes[from..<to]`, or `to`: memchr, as a byte-by-byte walk cost more than the rest
-    /// of parsing a visitor's cookies.
-    private static func find(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
-        guard from < to, let base = bytes.baseAddress, let found = memchr(base + from, Int32(byte), to - from) else {
-            return to
-        }
-        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
-    }
-
     // One `name=value` pair, trimmed, with one pair of quotes removed.
     private mutating func parsePair(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
         func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
-        let eq = Self.find(UInt8(ascii: "="), in: bytes, from: start, to: end)
+        let eq = firstIndex(of: UInt8(ascii: "="), in: bytes, from: start, to: end) ?? end
         guard eq < end else { return }
         var nameStart = start
         var nameEnd = eq
