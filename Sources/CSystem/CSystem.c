@@ -316,3 +316,13 @@ int csys_wait_exit(pid_t pid, int *status, int timeout_ms) {
         nanosleep(&nap, NULL);
     }
 }
+
+// The release's version: scripts/package names the package after it.
+#ifndef ARCADE_VERSION
+#define ARCADE_VERSION "1.1.0"
+#endif
+#ifndef ARCADE_COMMIT
+#define ARCADE_COMMIT "unknown"
+#endif
+const char *csys_build_version(void) { return ARCADE_VERSION; }
+const char *csys_build_commit(void) { return ARCADE_COMMIT; }

@@ -18,6 +18,10 @@ public enum CommandLineTool {
             write(usage(), to: 1)
             return 0
         }
+        if rest.first == "--version" || rest.first == "version" {
+            write(Build.description + "\n", to: 1)
+            return 0
+        }
         if rest.first == "strings" { return strings(Array(rest.dropFirst())) }
         if rest.first == "mastermind" { return MastermindCommand.run(Array(rest.dropFirst())) }
         if rest.first == "admin" { return adminCommand(Array(rest.dropFirst())) }
@@ -169,7 +173,7 @@ public enum CommandLineTool {
         }
         do {
             let pool = DatabasePool(location: options.database)
-            try pool.connection().migrate(Schema.migrations)
+            try Schema.migrate(pool.connection())
             let store = AdminStore(pool: pool)
             switch verb {
             case "create":
@@ -288,7 +292,7 @@ public enum CommandLineTool {
         }
         do {
             let db = try Database(location: options.database, role: .writer)
-            try db.migrate(Schema.migrations)
+            try Schema.migrate(db)
             let cutoff = Int(options.clock()) - options.forgetAfter * 86_400
             let removed = try PlayerData.prune(
                 before: cutoff, dryRun: dryRun, read: { db }, write: { body in try db.transaction { try body(db) } })
@@ -363,8 +367,10 @@ public enum CommandLineTool {
               arcade mastermind score SECRET GUESS
                                           print the pegs as "red blue gray"
               arcade mastermind solve-all play the hint solver against every secret
-              arcade admin create NAME [--db PATH]
-                                          add an admin; the password is read from standard input
+              arcade admin create|password|remove NAME [--db PATH]
+                                          add an admin, set its password (read from standard input) or remove it
+              arcade admin list [--db PATH]
+                                          list the admins
               arcade db copy --from sqlite:PATH --to postgresql://USER@HOST:PORT/DB
                                           copy a stopped site's data into an empty database
               arcade db backup FILE [--db PATH|URL]
@@ -373,6 +379,7 @@ public enum CommandLineTool {
                                           a backup into a stopped site's database (--replace: over its data)
               arcade db prune [--dry-run] [--forget-after DAYS] [--db PATH|URL]
                                           forget players without results not seen for DAYS (default 30)
+              arcade --version            print the version and the git commit it was built from
               arcade --help               show this help
 
             OPTIONS (each may also be set by the environment variable shown):

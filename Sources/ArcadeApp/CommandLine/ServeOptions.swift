@@ -15,6 +15,12 @@ public struct ServeOptions: Sendable {
     public var templates = "./Templates"
     public var localizations = "./Localizations"
     public var config = "./Config"
+    /// Where `Public`, `Templates`, `Localizations` and `Config` are found when their own options are not given:
+    /// `--share-dir`, else `share/arcade` beside an installed binary (`/usr/bin/arcade`: `/usr/share/arcade`), else
+    /// the current folder (the source tree, for `swift run`).
+    public var shareDirectory: String?
+    /// Seed the Name Game with the bundled, fictional directory on a first start (off: start with no one).
+    public var demoPeople = true
     /// Override files applied in order: `Constants_<env>.plist`.
     public var environments: [String] = []
     /// Reload changed templates on the next request.
@@ -134,6 +140,11 @@ public struct ServeOptions: Sendable {
             $0.metricsToken = $1
             return true
         },
+        path(
+            "--share-dir", "ARCADE_SHARE_DIR", "DIR",
+            "folder holding Public, Templates, Localizations and Config (default: share/arcade beside an installed"
+                + " binary, else the current folder)", \.shareDirectory,
+            current: { $0.shareDirectory ?? ServeOptions.installedShare() ?? "." }),
         folder("--public", "ARCADE_PUBLIC", "directory served at the site root", \.publicDirectory),
         folder("--templates", "ARCADE_TEMPLATES", "Mustache templates, parsed at start-up", \.templates),
         folder(
@@ -154,6 +165,10 @@ public struct ServeOptions: Sendable {
             $0.environments = names
             return true
         },
+        toggle(
+            "--demo-people", "ARCADE_DEMO_PEOPLE",
+            "on a first start, fill the Name Game with the bundled fictional people (off: an empty directory)",
+            \.demoPeople),
         toggle("--dev", "ARCADE_DEV", "reload changed templates on the next request", \.dev),
         toggle(
             "--secure-cookies", "ARCADE_SECURE_COOKIES", "mark cookies Secure (when served over TLS)", \.secureCookies),
@@ -349,10 +364,13 @@ public struct ServeOptions: Sendable {
         _ arguments: ArraySlice<String>, environment: (String) -> String?
     ) throws(UsageError) -> ServeOptions {
         var result = ServeOptions()
+        var given: Set<String> = []
         for option in options {
-            if let value = environment(option.variable), !option.apply(&result, value) {
+            guard let value = environment(option.variable) else { continue }
+            guard option.apply(&result, value) else {
                 throw UsageError("invalid value '\(value)' in \(option.variable)")
             }
+            given.insert(option.flag)
         }
         var rest = arguments[...]
         while let argument = rest.popFirst() {
@@ -371,7 +389,9 @@ public struct ServeOptions: Sendable {
             guard option.apply(&result, value) else {
                 throw UsageError("invalid value '\(value)' for \(option.flag)")
             }
+            given.insert(option.flag)
         }
+        result.placeSiteFolders(given: given)
         switch (result.tlsCertificate, result.tlsKey) {
         case (let certificate?, let key?):
             result.server.tls = TLSFiles(certificate: certificate, key: key)
@@ -382,6 +402,34 @@ public struct ServeOptions: Sendable {
             throw UsageError("--tls-cert and --tls-key go together")
         }
         return result
+    }
+
+    /// The site's folders not given one by one, inside the share folder (when there is one).
+    private mutating func placeSiteFolders(given: Set<String>) {
+        guard let share = shareDirectory ?? ServeOptions.installedShare() else { return }
+        if !given.contains("--public") { publicDirectory = share + "/Public" }
+        if !given.contains("--templates") { templates = share + "/Templates" }
+        if !given.contains("--localizations") { localizations = share + "/Localizations" }
+        if !given.contains("--config") { config = share + "/Config" }
+    }
+
+    /// `PREFIX/share/arcade` for a binary installed as `PREFIX/bin/arcade`, when that folder holds templates.
+    static func installedShare() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let executable = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let bin = executable[..<(executable.lastIndex(of: "/") ?? executable.startIndex)]
+        guard let slash = bin.lastIndex(of: "/") else { return nil }
+        let share = String(bin[..<slash]) + "/share/arcade"
+        var status = stat()
+        guard stat(share + "/Templates", &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
+        return share
+    }
+
+    /// A file a constant names, such as `namegame.profiles`: relative paths are inside the `--config` folder.
+    func configFile(_ path: String) -> String {
+        path.hasPrefix("/") || path.hasPrefix("http://") || path.hasPrefix("https://") ? path : config + "/" + path
     }
 
     static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }

@@ -539,3 +539,12 @@ enum Schema {
             """),
     ]
 }
+
+extension Schema {
+    /// Brings a database up to date, saying which migrations an upgrade applied and how long each took.
+    static func migrate(_ db: Database) throws(DatabaseError) {
+        try db.migrate(migrations) { version, seconds in
+            Log.info("applied schema migration \(version) in \(Int((seconds * 1000).rounded())) ms")
+        }
+    }
+}

@@ -19,7 +19,6 @@ struct MetricsController: Sendable {
     let server: ServerMetrics
     let pool: DatabasePool
     let token: String?
-    let version: @Sendable () -> String
     let notFound: @Sendable (Request) -> Response
 
     func addRoutes(to router: Router) {
@@ -56,11 +55,12 @@ struct MetricsController: Sendable {
         out.counter(
             "arcade_refusals_total", "Sign-ins and actions refused, by reason.", SiteMetrics.refusals)
         out.gauge(
-            "arcade_build_info", "The running build: always 1, its version and database engine as labels.",
+            "arcade_build_info", "The running build: always 1, its version, git commit and database engine as labels.",
             [
                 (
                     [
-                        ("version", version()),
+                        ("version", Build.version),
+                        ("commit", Build.commit),
                         ("database", pool.location.dialect == .postgresql ? "postgresql" : "sqlite"),
                     ], 1
                 )

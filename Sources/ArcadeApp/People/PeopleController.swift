@@ -16,6 +16,7 @@ struct PeopleController: Sendable {
         routes.uploads.post("/admin/people/import", use: importFile)
         routes.actions.post("/admin/people/import/confirm", use: confirmImport)
         routes.actions.post("/admin/people/import/cancel", use: cancelImport)
+        routes.actions.post("/admin/people/demo/remove", use: removeDemo)
         routes.pages.get("/admin/people/:id", use: person)
         routes.uploads.post("/admin/people/:id", use: update)
         routes.actions.post("/admin/people/:id/retire", use: retire)
@@ -93,6 +94,15 @@ struct PeopleController: Sendable {
     func cancelImport(_ request: Request, _ context: AdminContext) throws -> Response {
         if let id = request.form?["import"] { try store.cancel(id) }
         return .redirect(to: "/admin/people")
+    }
+
+    /// The bundled fictional people, gone in one confirmed step (a company starts its own directory).
+    func removeDemo(_ request: Request, _ context: AdminContext) throws -> Response {
+        guard request.form?["confirm"] == "on" else {
+            return listPage(request, context.visitor, status: .unprocessableContent, message: "people.error.confirm")
+        }
+        _ = try store.deleteDemo(by: context.admin.name)
+        return .redirect(to: "/admin/people?demoremoved=1")
     }
 
     func person(_ request: Request, _ context: AdminContext) throws -> Response {
@@ -193,6 +203,7 @@ struct PeopleController: Sendable {
         }
         if request.query["added"] != nil { notice = t.string("people.added") }
         if request.query["deleted"] != nil { notice = t.string("people.deleted") }
+        if request.query["demoremoved"] != nil { notice = t.string("people.demo.removed") }
         return pages.render(
             "admin-people", status: status, title: t.string("people.title"), for: visitor, path: "/admin/people",
             section: "admin",
@@ -202,6 +213,7 @@ struct PeopleController: Sendable {
                 "none": .bool(matches.isEmpty), "notice": notice.map { .string($0) } ?? .null,
                 "message": (text ?? message.map { t.string($0) }).map { .string($0) } ?? .null,
                 "maxPhoto": .string(t.string("people.photo.help")),
+                "demo": .bool(everyone.contains(where: PeopleStore.isDemo)),
             ])
     }
 

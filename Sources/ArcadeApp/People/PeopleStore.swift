@@ -125,6 +125,26 @@ final class PeopleStore: Sendable {
         return true
     }
 
+    /// The bundled, fictional people: their faces are the site's own drawings (`/headshots/`), which no import or
+    /// upload makes (uploads live under `/photos/`, imports name their own URLs).
+    static func isDemo(_ person: Person) -> Bool { person.headshotURL.hasPrefix("/headshots/") }
+
+    /// Removes every demo person and what players learned about them, in one audited transaction.
+    func deleteDemo(by admin: String) throws -> Int {
+        let demo = directory.people.filter(Self.isDemo)
+        guard !demo.isEmpty else { return 0 }
+        try pool.write { db in
+            try db.execute(
+                "DELETE FROM namegame_cards WHERE person IN (SELECT id FROM people WHERE photo LIKE '/headshots/%')")
+            try db.execute("DELETE FROM people WHERE photo LIKE '/headshots/%'")
+            try AdminStore.audit(
+                db, at: Int(clock()), admin, action: "delete demo people", target: "\(demo.count) people",
+                before: nil, after: nil)
+        }
+        try reload()
+        return demo.count
+    }
+
     /// Keeps a previewed import until the admin confirms or cancels it; imports left a day are dropped.
     func stage(_ plan: ImportPlan, by admin: String) throws -> String {
         let id = PhotoLibrary.hex(Crypto.randomBytes(16))

@@ -1,6 +1,7 @@
 import Constants
 import HTTP
 import Localization
+import NameGame
 import Storage
 import Synchronization
 
@@ -37,13 +38,13 @@ struct Services: Sendable {
             folder: options.photosDirectory,
             shared: options.database.dialect == .postgresql ? pool : nil)
         people = PeopleStore(pool: pool, clock: options.clock, photos: photos)
-        let profiles = constants.string("namegame.profiles", default: "Config/people.json")
-        try StartupError.reading(database, as: StartupError.database) { [people] in
+        let profiles = options.configFile(constants.string("namegame.profiles", default: "people.json"))
+        try StartupError.reading(database, as: StartupError.database) { [people, demo = options.demoPeople] in
             // Read (and fetched, for a URL) only until the first start has copied them into the database.
-            if try !people.isSeeded() { try people.seed(Site.loadPeople(profiles)) }
+            if try !people.isSeeded() { try people.seed(demo ? Site.loadPeople(profiles) : Directory(people: [])) }
             try people.reload()
         }
-        let book = try CheatBook.load(constants.string("cheats.file", default: "Config/cheats.json"))
+        let book = try CheatBook.load(options.configFile(constants.string("cheats.file", default: "cheats.json")))
         once = OnceStore(pool: pool, clock: options.clock, constants: constants)
         editor = AdminHotfixes(
             hotfixes: hotfixes, localizer: localizer, admins: admins, pool: pool,

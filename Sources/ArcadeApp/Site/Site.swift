@@ -46,7 +46,7 @@ public final class Site: Sendable {
         // What start-up keeps in the database, read or made at once (a database error names the file).
         let (key, dailyKey, firstDay) = try StartupError.reading(database, as: StartupError.database) {
             let db = try pool.connection()
-            try db.migrate(Schema.migrations)
+            try Schema.migrate(db)
             return (
                 try Site.secret("cookie-signing", in: db), try Site.secret("mastermind-daily", in: db),
                 try Site.firstDay(in: db, clock: options.clock)
@@ -61,10 +61,7 @@ public final class Site: Sendable {
             pool: pool, clock: { [clock = options.clock] in Int(clock()) },
             hashing: HashGate(slots: options.hashThreads, queue: options.hashQueue))
         interceptions = InterceptionsStore(pool: pool, clock: options.clock)
-        try StartupError.reading(database, as: StartupError.database) { [admins, hotfixes] in
-            try Site.firstAdmin(admins)
-            try hotfixes.load()
-        }
+        try StartupError.reading(database, as: StartupError.database) { [hotfixes] in try hotfixes.load() }
         let constants = try StartupError.reading(options.config) {
             var schema = SiteConstants.schema(randomHosts: options.randomHosts)
             schema.plainHTTP = options.randomOrgPlainHTTP
@@ -103,6 +100,8 @@ public final class Site: Sendable {
             options, services, pages: pages, identity: identity, housekeeping: housekeeping, insights: insights,
             extra: extra)
         routes = try StartupError.reading("routes") { try router.build() }
+        // Last: a start that fails on a file or setting must not have made the admin and spent its one showing.
+        try StartupError.reading(database, as: StartupError.database) { [admins] in try Site.firstAdmin(admins) }
         changes = ChangeFeed.start(options.database, services.reload)
         ticker = SiteTicker(services.tick(leadership: leadership, channels: router.channels))
     }
@@ -204,7 +203,7 @@ public final class Site: Sendable {
         router.get("/healthz") { _ in .text("ok") }
         MetricsController(
             server: options.server.metrics, pool: services.once.pool, token: options.metricsToken,
-            version: services.version, notFound: { errors.page(.notFound, $0) }
+            notFound: { errors.page(.notFound, $0) }
         ).addRoutes(to: router)
         // Uploads (up to --max-upload) are read only for a live admin session, checked on the head. On PostgreSQL
         // the loop may not query: a session cookie is enough there, and the route checks it after the body.

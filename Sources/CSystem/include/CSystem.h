@@ -89,4 +89,8 @@ pid_t csys_spawn(const char *path, char *const argv[], char *const envp[], int s
 int csys_pipe(int fds[2]);
 int csys_wait_exit(pid_t pid, int *status, int timeout_ms);
 
+// The build's version and the git commit it was made from (scripts/package defines ARCADE_COMMIT with -Xcc -D).
+const char *csys_build_version(void);
+const char *csys_build_commit(void);
+
 #endif

@@ -56,7 +56,7 @@ struct MetricsTests {
         defer { server.stop() }
         let before = try Self.scrape(server)
         #expect(before["process_start_time_seconds{}"].map { $0 > 1_700_000_000 } == true)
-        #expect(before.keys.contains { $0.hasPrefix("arcade_build_info{database=sqlite,version=") })
+        #expect(before.keys.contains { $0.hasPrefix("arcade_build_info{commit=") && $0.contains(",database=sqlite,version=") })
         let player = Player(server)
         try player.get("/")
         for n in 1...3 {
@@ -101,7 +101,7 @@ struct MetricsTests {
         #expect(samples["process_start_time_seconds{}"] != nil)
         // From an address that is not loopback (the machine's own, when it has one), without a token: 404.
         let controller = MetricsController(
-            server: .init(), pool: DatabasePool(location: open.database), token: nil, version: { "1" },
+            server: .init(), pool: DatabasePool(location: open.database), token: nil,
             notFound: { _ in .error(.notFound) })
         var request = Request(method: .get, target: "/metrics")
         request.remoteAddress = "203.0.113.9"
