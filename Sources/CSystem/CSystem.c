@@ -17,6 +17,8 @@
 #include <unistd.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <sys/un.h>
+#include <stddef.h>
 
 const int CSYS_EPOLL_CTL_ADD = EPOLL_CTL_ADD, CSYS_EPOLL_CTL_MOD = EPOLL_CTL_MOD,
           CSYS_EPOLL_CTL_DEL = EPOLL_CTL_DEL;
@@ -326,3 +328,21 @@ int csys_wait_exit(pid_t pid, int *status, int timeout_ms) {
 #endif
 const char *csys_build_version(void) { return ARCADE_VERSION; }
 const char *csys_build_commit(void) { return ARCADE_COMMIT; }
+
+int csys_sd_notify(const char *state) {
+    const char *path = getenv("NOTIFY_SOCKET");
+    if (path == NULL || path[0] == 0) return 0;
+    struct sockaddr_un address;
+    memset(&address, 0, sizeof address);
+    address.sun_family = AF_UNIX;
+    size_t length = strlen(path);
+    if (length >= sizeof address.sun_path) return -1;
+    memcpy(address.sun_path, path, length);
+    if (address.sun_path[0] == '@') address.sun_path[0] = 0;  // an abstract socket
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    ssize_t sent = sendto(fd, state, strlen(state), MSG_NOSIGNAL, (struct sockaddr *)&address,
+                          (socklen_t)(offsetof(struct sockaddr_un, sun_path) + length));
+    close(fd);
+    return sent < 0 ? -1 : 1;
+}

@@ -88,9 +88,11 @@ public final class HTTPServer: Sendable {
 
     /// Serves until SIGINT or SIGTERM, then shuts down gracefully. SIGHUP, or certificate files that changed
     /// and then stayed unchanged for a poll, reload the certificate; each reload is reported to `log`.
-    public func runUntilSignalled(log: (String) -> Void = { _ in }) -> Int32 {
+    /// `ready` is called once the server accepts connections (systemd's `Type=notify` hears of it there).
+    public func runUntilSignalled(log: (String) -> Void = { _ in }, ready: () -> Void = {}) -> Int32 {
         _ = csys_block_shutdown_signals()  // before any thread starts, so all inherit the mask
         start()
+        ready()
         var signal: Int32 = 0
         var seen = tls?.loadedStamp ?? []
         var tried = seen

@@ -78,7 +78,10 @@ public enum CommandLineTool {
                             + (options.acmeDirectory.map { ", ACME challenges from \($0)" } ?? "") + "\n", to: 1)
                 }
             }
-            let signal = server.runUntilSignalled { write("arcade: \($0)\n", to: 2) }
+            let signal = server.runUntilSignalled(log: { write("arcade: \($0)\n", to: 2) }) {
+                _ = csys_sd_notify("READY=1\nSTATUS=serving on port \(server.port)")
+            }
+            _ = csys_sd_notify("STOPPING=1")
             redirect?.shutdown()
             redirect?.wait()
             site.close()

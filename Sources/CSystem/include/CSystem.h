@@ -92,5 +92,7 @@ int csys_wait_exit(pid_t pid, int *status, int timeout_ms);
 // The build's version and the git commit it was made from (scripts/package defines ARCADE_COMMIT with -Xcc -D).
 const char *csys_build_version(void);
 const char *csys_build_commit(void);
+// systemd's readiness protocol: STATE to $NOTIFY_SOCKET when set (0: not under systemd, 1: sent, -1: failed).
+int csys_sd_notify(const char *state);
 
 #endif
