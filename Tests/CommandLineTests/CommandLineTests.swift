@@ -133,4 +133,81 @@ struct CommandLineTests {
         #expect(!child.standardOutput.contains("hunter2"), "no query values")
         #expect(String(lines.last ?? "").contains("\"request_id\":\"\(made)\"}"))
     }
+
+    @Test func versionNamesTheReleaseAndItsCommit() throws {
+        let child = try ChildProcess(["--version"])
+        #expect(child.wait(timeout: 30) == 0)
+        let line = child.standardOutput
+        #expect(line.hasPrefix("arcade ") && line.contains(" (commit ") && line.hasSuffix(")\n"), "\(line)")
+        #expect(line.split(separator: " ")[1].split(separator: ".").count == 3, "a release number: \(line)")
+    }
+
+    /// From `/`, with nothing but `--share-dir`, the site finds its templates, strings, constants and the files
+    /// the constants name (the people and cheats files).
+    @Test func servesFromAnotherFolderWithTheShareDirectory() throws {
+        let db = ScratchDirectory()
+        var cwd = [CChar](repeating: 0, count: 4096)
+        let repo = String(cString: getcwd(&cwd, cwd.count))
+        let child = try ChildProcess(
+            ["-c", "cd / && exec \"$0\" serve --port 0 --share-dir \"$1\" --db \"$2\"", ChildProcess.arcadeBinary,
+             repo, db.path + "/s.sqlite"], executable: "/bin/sh")
+        let port = try child.waitForPort(timeout: 60)
+        let client = try RawClient(port: port)
+        client.send("GET /namegame HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try client.readResponse().status == 200)
+        client.send("GET /css/site.css HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try client.readResponse().status == 200)
+        child.signal(SIGTERM)
+        #expect(child.wait(timeout: 30) == 0, "\(child.standardError)")
+    }
+
+    /// A start that fails on a missing file has not made the admin account: its one showing is not spent.
+    @Test func aFailedStartMakesNoAdmin() throws {
+        let db = ScratchDirectory()
+        let child = try ChildProcess(["--port", "0", "--db", db.path + "/f.sqlite", "--templates", "/nonexistent"])
+        #expect(child.wait(timeout: 30) == 1)
+        #expect(!(child.standardOutput + child.standardError).contains("admin"), "\(child.standardOutput)")
+        let again = try ChildProcess(["admin", "list", "--db", db.path + "/f.sqlite"])
+        #expect(again.wait(timeout: 30) == 0)
+        #expect(again.standardOutput.isEmpty, "no admin yet: \(again.standardOutput)")
+    }
+
+    /// Under systemd (`Type=notify`) Arcade says READY=1 once it accepts connections, and STOPPING=1 on its way out.
+    @Test func tellsSystemdWhenReadyAndWhenStopping() throws {
+        let db = ScratchDirectory()
+        let path = db.path + "/notify"
+        let socket = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        #expect(socket >= 0)
+        defer { close(socket) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0)
+        let child = try ChildProcess(
+            ["--port", "0", "--db", db.path + "/n.sqlite"], environment: ["NOTIFY_SOCKET": path])
+        let ready = Self.datagram(socket, timeout: 60)
+        #expect(ready.contains("READY=1"), "\(ready)")
+        // Ready means serving: the port the server printed answers at once.
+        let client = try RawClient(port: try child.waitForPort())
+        client.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try client.readResponse().status == 200)
+        child.signal(SIGTERM)
+        #expect(Self.datagram(socket, timeout: 30).contains("STOPPING=1"))
+        #expect(child.wait(timeout: 30) == 0)
+    }
+
+    private static func datagram(_ socket: Int32, timeout: Int32) -> String {
+        var poll = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        guard Glibc.poll(&poll, 1, timeout * 1000) == 1 else { return "" }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(socket, &buffer, buffer.count, 0)
+        return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : ""
+    }
 }

@@ -198,3 +198,48 @@ struct PeopleSiteTests {
         #expect(try db.first("SELECT COUNT(*) AS n FROM people")?.int("n") == 2)
     }
 }
+
+@Suite("The bundled demo people", .serialized)
+struct DemoPeopleTests {
+    /// A company's first start: `--demo-people off` seeds nobody, so no fictional colleague is ever asked about.
+    @Test func offStartsWithAnEmptyDirectory() throws {
+        let server = try SiteServer(routes: nil) { $0.demoPeople = false }
+        defer { server.stop() }
+        #expect(server.site.routes.table.count > 50)
+        let admin = Player(server)
+        try admin.signInAsAdmin()
+        let list = try admin.get("/admin/people").text
+        #expect(!list.contains("data-person="), "no one in the directory")
+        #expect(!list.contains("data-demo-people"), "nothing to remove")
+    }
+
+    /// The shipped directory goes in one confirmed, audited step; people an admin added stay, and so does what
+    /// players learned about them.
+    @Test func oneConfirmedStepRemovesEveryDemoPersonAndNoOneElse() throws {
+        let server = try SiteServer(routes: nil)
+        defer { server.stop() }
+        let admin = Player(server)
+        try admin.signInAsAdmin()
+        let added = try admin.upload(
+            "/admin/people", [("first", "Zed"), ("last", "Quill"), ("title", "Engineer")],
+            files: [UploadFile(field: "photo", name: "zed.png", type: "image/png", bytes: Images.png)])
+        #expect(added.status == 303)
+        let before = try admin.get("/admin/people").text
+        let demo = before.components(separatedBy: "src=\"/headshots/").count - 1
+        #expect(demo >= 100, "the bundled people are there (\(demo))")
+        #expect(before.contains("data-demo-people"))
+
+        let unconfirmed = try admin.post("/admin/people/demo/remove", "")
+        #expect(unconfirmed.status == 422)
+        #expect(try admin.get("/admin/people").text.components(separatedBy: "src=\"/headshots/").count - 1 == demo)
+
+        let removed = try admin.post("/admin/people/demo/remove", "confirm=on")
+        #expect(removed.status == 303)
+        let after = try admin.get("/admin/people").text
+        #expect(!after.contains("/headshots/"), "every demo person is gone")
+        #expect(after.contains("Zed Quill"), "the admin's own person stays")
+        #expect(!after.contains("data-demo-people"))
+        let audit = try admin.get("/admin/audit").text
+        #expect(audit.contains("delete demo people") && audit.contains("\(demo) people"))
+    }
+}
