@@ -149,8 +149,10 @@ struct CommandLineTests {
         var cwd = [CChar](repeating: 0, count: 4096)
         let repo = String(cString: getcwd(&cwd, cwd.count))
         let child = try ChildProcess(
-            ["-c", "cd / && exec \"$0\" serve --port 0 --share-dir \"$1\" --db \"$2\"", ChildProcess.arcadeBinary,
-             repo, db.path + "/s.sqlite"], executable: "/bin/sh")
+            [
+                "-c", "cd / && exec \"$0\" serve --port 0 --share-dir \"$1\" --db \"$2\"", ChildProcess.arcadeBinary,
+                repo, db.path + "/s.sqlite",
+            ], executable: "/bin/sh")
         let port = try child.waitForPort(timeout: 60)
         let client = try RawClient(port: port)
         client.send("GET /namegame HTTP/1.1\r\nHost: t\r\n\r\n")

@@ -56,7 +56,10 @@ struct MetricsTests {
         defer { server.stop() }
         let before = try Self.scrape(server)
         #expect(before["process_start_time_seconds{}"].map { $0 > 1_700_000_000 } == true)
-        #expect(before.keys.contains { $0.hasPrefix("arcade_build_info{commit=") && $0.contains(",database=sqlite,version=") })
+        #expect(
+            before.keys.contains {
+                $0.hasPrefix("arcade_build_info{commit=") && $0.contains(",database=sqlite,version=")
+            })
         let player = Player(server)
         try player.get("/")
         for n in 1...3 {
