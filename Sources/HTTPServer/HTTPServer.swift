@@ -88,7 +88,8 @@ public final class HTTPServer: Sendable {
 
     /// Serves until SIGINT or SIGTERM, then shuts down gracefully. SIGHUP, or certificate files that changed
     /// and then stayed unchanged for a poll, reload the certificate; each reload is reported to `log`.
-    public func runUntilSignalled(log: (String) -> Void = { _ in }) -> Int32 {
+    /// `draining` runs first when a signal stops it (readiness then fails, while in-flight requests finish).
+    public func runUntilSignalled(log: (String) -> Void = { _ in }, draining: () -> Void = {}) -> Int32 {
         _ = csys_block_shutdown_signals()  // before any thread starts, so all inherit the mask
         start()
         var signal: Int32 = 0
@@ -121,6 +122,7 @@ public final class HTTPServer: Sendable {
                 break
             }
         }
+        draining()
         shutdown()
         wait()
         return signal

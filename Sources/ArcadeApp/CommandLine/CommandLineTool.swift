@@ -74,7 +74,8 @@ public enum CommandLineTool {
                             + (options.acmeDirectory.map { ", ACME challenges from \($0)" } ?? "") + "\n", to: 1)
                 }
             }
-            let signal = server.runUntilSignalled { write("arcade: \($0)\n", to: 2) }
+            let signal = server.runUntilSignalled(
+                log: { write("arcade: \($0)\n", to: 2) }, draining: { options.draining.begin() })
             redirect?.shutdown()
             redirect?.wait()
             site.close()

@@ -92,7 +92,7 @@ public final class Site: Sendable {
             })
         schedule = services.schedule
         // Scheduled changes, backups and pruning are done once, by whichever instance leads.
-        let leadership = Leadership(options.database)
+        let leadership = Leadership(options.database, health: pool.health)
         self.leadership = leadership
         let insights = InsightsController(
             pool: pool, pages: pages, traffic: options.server.metrics.traffic, clock: options.clock)
@@ -103,7 +103,7 @@ public final class Site: Sendable {
             options, services, pages: pages, identity: identity, housekeeping: housekeeping, insights: insights,
             extra: extra)
         routes = try StartupError.reading("routes") { try router.build() }
-        changes = ChangeFeed.start(options.database, services.reload)
+        changes = ChangeFeed.start(options.database, health: pool.health, services.reload)
         ticker = SiteTicker(services.tick(leadership: leadership, channels: router.channels))
     }
 
@@ -202,6 +202,18 @@ public final class Site: Sendable {
                 pages.error(error.status, language: pages.localizer.base, csrf: "", path: "/"))
         }
         router.get("/healthz") { _ in .text("ok") }
+        // Readiness, for a load balancer: not while the database is unreachable or the instance drains. (Migrations
+        // run before the port is bound, so nothing answers then.) A flag and an atomic: it stays on the loop.
+        router.get("/readyz") { [health = services.once.pool.health, draining = options.draining] _ in
+            let reason =
+                draining.isOn
+                ? "draining" : health.reachable ? nil : "database unreachable"
+            guard let reason else { return .text("ready") }
+            var response = Response.text("not ready: \(reason)", status: .serviceUnavailable)
+            response.headers.set("Retry-After", "1")
+            response.headers.set("Cache-Control", "no-store")
+            return response
+        }
         MetricsController(
             server: options.server.metrics, pool: services.once.pool, token: options.metricsToken,
             version: services.version, notFound: { errors.page(.notFound, $0) }
