@@ -139,9 +139,10 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
 
     /// The database cannot be used now, though nothing is wrong with the request: a PostgreSQL connection broke or
     /// cannot be opened (SQLSTATE class 08, or the server shutting down or starting: 57P01–57P03), or an SQLite file
-    /// is on a full disk or read-only (given PostgreSQL's codes for those, 53100 and 25006). The caller answers 503.
+    /// is on a full disk, read-only or failing (given PostgreSQL's codes for those, 53100, 25006 and 58030). The caller answers 503.
     public var unavailable: Bool {
         sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") || sqlState == "53100" || sqlState == "25006"
+            || sqlState == "58030"
     }
     /// The connection broke after a COMMIT was sent and before its answer came (SQLSTATE 08007, "transaction
     /// resolution unknown"): the write may or may not be in the database, so it is reported, never run again.
@@ -207,6 +208,7 @@ public final class Database {
         self.location = location
         self.role = role
         connection = try Self.open(location, role)
+        postgres = connection as? PostgresConnection
     }
 
     private static func open(_ location: DatabaseLocation, _ role: Role) throws(DatabaseError) -> any Connection {
@@ -217,12 +219,15 @@ public final class Database {
     }
 
     /// True when the connection is known to be broken (libpq learnt it when it last talked to the server).
-    var isBroken: Bool { (connection as? PostgresConnection)?.isBroken ?? false }
+    var isBroken: Bool { postgres?.isBroken ?? false }
+    /// The connection, when it is PostgreSQL's (checked on every use of a pooled connection: no cast there).
+    private var postgres: PostgresConnection?
 
     /// Replaces the connection by a new one (its statements are prepared again as they are used); a transaction
     /// the old one had open ends with it.
     func reconnect() throws(DatabaseError) {
         connection = try Self.open(location, role)
+        postgres = connection as? PostgresConnection
         prefetched = [:]
     }
 

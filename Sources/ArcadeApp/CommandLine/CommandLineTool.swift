@@ -337,6 +337,9 @@ public enum CommandLineTool {
         options.database = target
         options.photos = photos
         do {
+            // Held while it restores: a running site's database is refused, and no site starts on it meanwhile.
+            let lock = try SiteLock.take(target, for: "restoring into it")
+            defer { lock?.release() }
             return try copied(
                 DatabaseCopy(
                     source: .sqlite(file), target: target, replace: replace, targetPhotos: options.photosDirectory))

@@ -32,6 +32,8 @@ public final class Site: Sendable {
     /// Scheduled backups (and pruning), off the loops and the ticker.
     private let housekeeping: Housekeeping
     let insights: InsightsController
+    /// On SQLite, the lock that makes this the database's one site (see `SiteLock`).
+    private let lock: SiteLock?
 
     public convenience init(options: ServeOptions) throws {
         try self.init(options: options, adding: { _ in })
@@ -39,6 +41,9 @@ public final class Site: Sendable {
 
     /// `adding`: more player routes, beside the site's (tests add some).
     init(options: ServeOptions, adding extra: (PlayerRoutes) -> Void) throws {
+        lock = try StartupError.reading(options.database.description, as: StartupError.database) {
+            try SiteLock.take(options.database, for: "starting another")
+        }
         let pool = DatabasePool(
             location: options.database, commitDelay: options.commitDelay, maxQueued: options.maxQueuedWrites)
         self.pool = pool
@@ -246,6 +251,7 @@ public final class Site: Sendable {
             )
         }
         pool.close()
+        lock?.release()
     }
 
     /// The Name Game's people: a file path (the default, bundled) or an
