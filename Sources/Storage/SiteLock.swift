@@ -25,7 +25,8 @@ public final class SiteLock: Sendable {
             var bytes = [UInt8](repeating: 0, count: 32)
             let count = pread(fd, &bytes, bytes.count, 0)
             close(fd)
-            let holder = String(decoding: bytes.prefix(max(0, count)).filter { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self)
+            let digits = bytes.prefix(max(0, count)).filter { $0 >= 0x30 && $0 <= 0x39 }
+            let holder = String(decoding: digits, as: UTF8.self)
             guard busy else { throw DatabaseError("cannot lock \(lockPath): \(String(cString: strerror(errno)))") }
             throw DatabaseError(
                 "another arcade (pid \(holder.isEmpty ? "unknown" : holder)) is serving \(path): one site has one writer;"

@@ -26,7 +26,8 @@ struct SQLiteOwnershipTests {
 
         let second = try ChildProcess(["--port", "0", "--db", path, "--access-log", "off"])
         #expect(second.wait(timeout: 60) == 1, "a second instance started on the same file")
-        #expect(second.standardError.contains("another arcade (pid \(first.pid)) is serving"), "\(second.standardError)")
+        #expect(
+            second.standardError.contains("another arcade (pid \(first.pid)) is serving"), "\(second.standardError)")
 
         // A backup still works on the running site; restoring over it does not.
         let backup = scratch.path + "/backup.sqlite"
