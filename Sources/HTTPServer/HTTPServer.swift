@@ -88,8 +88,11 @@ public final class HTTPServer: Sendable {
 
     /// Serves until SIGINT or SIGTERM, then shuts down gracefully. SIGHUP, or certificate files that changed
     /// and then stayed unchanged for a poll, reload the certificate; each reload is reported to `log`.
-    /// `ready` is called once the server accepts connections (systemd's `Type=notify` hears of it there).
-    public func runUntilSignalled(log: (String) -> Void = { _ in }, ready: () -> Void = {}) -> Int32 {
+    /// `ready` is called once the server accepts connections (systemd's `Type=notify` hears of it there); `draining`
+    /// runs first when a signal stops it (readiness then fails, while in-flight requests finish).
+    public func runUntilSignalled(
+        log: (String) -> Void = { _ in }, ready: () -> Void = {}, draining: () -> Void = {}
+    ) -> Int32 {
         _ = csys_block_shutdown_signals()  // before any thread starts, so all inherit the mask
         start()
         ready()
@@ -123,6 +126,7 @@ public final class HTTPServer: Sendable {
                 break
             }
         }
+        draining()
         shutdown()
         wait()
         return signal

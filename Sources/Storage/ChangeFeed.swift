@@ -19,14 +19,19 @@ public final class ChangeFeed: Sendable {
 
     /// Starts watching, or returns nil for an engine with one instance.
     public static func start(
-        _ location: DatabaseLocation, every seconds: Double = 2,
+        _ location: DatabaseLocation, health: DatabaseHealth = DatabaseHealth(), every seconds: Double = 2,
         _ handler: @escaping Handler
     ) -> ChangeFeed? {
         guard case .postgresql(let url) = location else { return nil }
-        return ChangeFeed(url: url, every: seconds, handler)
+        return ChangeFeed(url: url, health: health, every: seconds, handler)
     }
 
-    private init(url: String, every seconds: Double, _ handler: @escaping Handler) {
+    /// Also the site's probe: its connection is the first to see the server go (its socket is watched) and, while
+    /// the database is unreachable, it tries again as the backoff allows, so readiness returns within a second.
+    private let health: DatabaseHealth
+
+    private init(url: String, health: DatabaseHealth, every seconds: Double, _ handler: @escaping Handler) {
+        self.health = health
         let started = OSThread { [self] in run(url: url, every: seconds, handler) }
         thread.withLock { $0 = started }
     }
@@ -53,7 +58,9 @@ public final class ChangeFeed: Sendable {
         while !stopping.load(ordering: .acquiring) {
             guard let live = connection else {
                 do {
-                    let fresh = try PostgresConnection(url: url, role: .reader)
+                    let fresh = try health.open(again: connectedBefore) { () throws(DatabaseError) in
+                        try PostgresConnection(url: url, role: .reader)
+                    }
                     // The site's own channel: sites (or tests) in other schemas of the database are not heard.
                     guard let schema = try fresh.query("SELECT current_schema() AS s", []).first?.string("s") else {
                         throw DatabaseError("no current schema")
@@ -66,13 +73,14 @@ public final class ChangeFeed: Sendable {
                     versions = nil
                     lastCheck = -Double.infinity
                 } catch {
-                    usleep(500_000)
+                    usleep(50_000)  // the backoff refuses at once until its pause is over
                 }
                 continue
             }
             var waiting = pollfd(fd: live.socket, events: Int16(POLLIN), revents: 0)
             _ = poll(&waiting, 1, 250)
             guard live.consumeInput() else {
+                health.lost()
                 connection = nil
                 continue
             }
@@ -84,9 +92,11 @@ public final class ChangeFeed: Sendable {
                 }
             }
             let now = Self.seconds()
+            // Another connection broke: the database answers again once this one does.
+            if !health.reachable { lastCheck = -Double.infinity }
             guard now - lastCheck >= interval else { continue }
             lastCheck = now
-            do {
+            do throws(DatabaseError) {
                 var current: [String: Int64] = [:]
                 for row in try live.query("SELECT name, version FROM cache_versions", []) {
                     if let name = row.string("name"), case .integer(let version) = row["version"] {
@@ -97,7 +107,9 @@ public final class ChangeFeed: Sendable {
                     for (name, version) in current where known[name] != version { handler(name, nil) }
                 }
                 versions = current
+                if !health.reachable { health.connected(again: false) }
             } catch {
+                if error.connectionLost { health.lost() }
                 connection = nil
             }
         }

@@ -136,6 +136,19 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// The writer's queue is full: nothing was written; the caller may try again in a moment.
     public static let busy = DatabaseError("the database writer is busy")
     public var isBusy: Bool { message == Self.busy.message }
+
+    /// The database cannot be used now, though nothing is wrong with the request: a PostgreSQL connection broke or
+    /// cannot be opened (SQLSTATE class 08, or the server shutting down or starting: 57P01–57P03), or an SQLite file
+    /// is on a full disk, read-only or failing (given PostgreSQL's codes for those, 53100, 25006 and 58030). The caller answers 503.
+    public var unavailable: Bool {
+        sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") || sqlState == "53100" || sqlState == "25006"
+            || sqlState == "58030"
+    }
+    /// The connection broke after a COMMIT was sent and before its answer came (SQLSTATE 08007, "transaction
+    /// resolution unknown"): the write may or may not be in the database, so it is reported, never run again.
+    public var outcomeUnknown: Bool { sqlState == "08007" }
+    /// A PostgreSQL connection broke, or could not be opened.
+    public var connectionLost: Bool { sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") }
 }
 
 /// What an engine does, as one database connection: a statement cache, parameters as `?`.
@@ -173,14 +186,49 @@ public final class Database {
     /// How messages name the database (a PostgreSQL URL without its password).
     public var path: String { location.description }
     public var dialect: SQLDialect { location.dialect }
-    private let connection: any Connection
+    private var connection: any Connection
+    private let role: Role
+    /// The outage count of the site's health when this connection was opened (see `DatabaseHealth.outages`).
+    var epoch = 0
+    /// Told when this connection breaks (the pool's and the writer's connections).
+    var health: DatabaseHealth?
+
+    /// Runs a call of the connection; a broken connection is reported to the site's health on the way out.
+    @inline(__always)
+    private func watching<T>(_ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T {
+        do {
+            return try body()
+        } catch {
+            if error.connectionLost { health?.lost() }
+            throw error
+        }
+    }
 
     public init(location: DatabaseLocation, role: Role = .reader) throws(DatabaseError) {
         self.location = location
+        self.role = role
+        connection = try Self.open(location, role)
+        postgres = connection as? PostgresConnection
+    }
+
+    private static func open(_ location: DatabaseLocation, _ role: Role) throws(DatabaseError) -> any Connection {
         switch location {
-        case .sqlite(let path): connection = try SQLiteConnection(path: path, role: role)
-        case .postgresql(let url): connection = try PostgresConnection(url: url, role: role)
+        case .sqlite(let path): try SQLiteConnection(path: path, role: role)
+        case .postgresql(let url): try PostgresConnection(url: url, role: role)
         }
+    }
+
+    /// True when the connection is known to be broken (libpq learnt it when it last talked to the server).
+    var isBroken: Bool { postgres?.isBroken ?? false }
+    /// The connection, when it is PostgreSQL's (checked on every use of a pooled connection: no cast there).
+    private var postgres: PostgresConnection?
+
+    /// Replaces the connection by a new one (its statements are prepared again as they are used); a transaction
+    /// the old one had open ends with it.
+    func reconnect() throws(DatabaseError) {
+        connection = try Self.open(location, role)
+        postgres = connection as? PostgresConnection
+        prefetched = [:]
     }
 
     public convenience init(path: String, role: Role = .reader) throws(DatabaseError) {
@@ -190,19 +238,21 @@ public final class Database {
     /// Runs one statement that returns no rows; returns the rows changed.
     @discardableResult
     public func execute(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> Int {
-        try connection.execute(sql, values)
+        try watching { () throws(DatabaseError) in try connection.execute(sql, values) }
     }
 
     /// Inserts one row into a table whose key is `id` and returns that key (RETURNING, in both engines).
     public func insert(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> Int64 {
-        guard case .integer(let id) = try connection.query(sql + " RETURNING id", values).first?.values.first else {
+        guard case .integer(let id) = try query(sql + " RETURNING id", values).first?.values.first else {
             throw DatabaseError("the insert returned no id (in: \(sql.prefix(120)))")
         }
         return id
     }
 
     /// Runs a script of several statements (migrations), without caching.
-    public func executeScript(_ sql: String) throws(DatabaseError) { try connection.executeScript(sql) }
+    public func executeScript(_ sql: String) throws(DatabaseError) {
+        try watching { () throws(DatabaseError) in try connection.executeScript(sql) }
+    }
 
     public func query(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> [Row] {
         if !prefetched.isEmpty,
@@ -210,7 +260,7 @@ public final class Database {
         {
             return rows
         }
-        return try connection.query(sql, values)
+        return try watching { () throws(DatabaseError) in try connection.query(sql, values) }
     }
 
     public func first(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> Row? {
@@ -266,7 +316,7 @@ public final class Database {
     /// transactions, it travels with the next statement that waits for an answer instead of costing a round trip of
     /// its own; its error, if any, fails the transaction all the same.
     public func send(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) {
-        try connection.send(sql, values)
+        try watching { () throws(DatabaseError) in try connection.send(sql, values) }
     }
 
     /// SQL's row lock for a SELECT that reads what the transaction will change (PostgreSQL's `FOR UPDATE`; SQLite

@@ -17,6 +17,8 @@ public final class DatabasePool: Sendable {
     private let writerBox = Mutex<DatabaseWriter?>(nil)
     private let commitDelay: Double
     private let maxQueued: Int
+    /// Whether the database answers, as every connection of this site sees it.
+    public let health = DatabaseHealth()
 
     /// `commitDelay` slows every commit down, to test what a slow disk does; `maxQueued`: writes that may wait for
     /// the writer at once (more are refused with `DatabaseError.busy`).
@@ -41,9 +43,25 @@ public final class DatabasePool: Sendable {
             throw DatabaseError.onEventLoop
         }
         let thread = DatabaseWriter.currentThread
-        if let existing = connections.withLock({ $0[thread] }) { return existing.value }
-        let database = try Database(location: location)
-        connections.withLock { $0[thread] = UnsafeSendable(database) }
+        let existing = connections.withLock({ $0[thread] })?.value
+        let outages = health.outages.load(ordering: .relaxed)
+        if let existing, !existing.isBroken && (existing.epoch == outages || existing.inTransaction) {
+            return existing
+        }
+        // Broken, or opened before the latest outage (and so perhaps broken without knowing it yet): opened again,
+        // in place, so the writer's thread keeps its own.
+        if existing?.isBroken == true { health.lost() }
+        let database = try health.open(again: existing != nil) { () throws(DatabaseError) in
+            if let existing {
+                try existing.reconnect()
+                return existing
+            }
+            let fresh = try Database(location: location)
+            fresh.health = health
+            return fresh
+        }
+        database.epoch = outages
+        if database !== existing { connections.withLock { $0[thread] = UnsafeSendable(database) } }
         return database
     }
 
@@ -51,7 +69,9 @@ public final class DatabasePool: Sendable {
     public func writer() throws(DatabaseError) -> DatabaseWriter {
         try writerBox.withLock { (box: inout DatabaseWriter?) throws(DatabaseError) -> DatabaseWriter in
             if let box { return box }
-            let created = try DatabaseWriter(location: location, commitDelay: commitDelay, maxQueued: maxQueued) {
+            let created = try DatabaseWriter(
+                location: location, health: health, commitDelay: commitDelay, maxQueued: maxQueued
+            ) {
                 [self] database in
                 connections.withLock { $0[DatabaseWriter.currentThread] = UnsafeSendable(database) }
             }

@@ -67,14 +67,22 @@ public final class DatabaseWriter: Sendable {
     /// Transactions waiting for the writer now.
     public var queueDepth: Int { condition.withLock { queue.jobs.count } }
 
+    /// The site's view of the database: told when a connection breaks; its backoff paces reconnecting.
+    private let health: DatabaseHealth
+
     init(
-        location: DatabaseLocation, commitDelay: Double, maxQueued: Int = 4096,
-        adopt: @escaping @Sendable (Database) -> Void
+        location: DatabaseLocation, health: DatabaseHealth = DatabaseHealth(), commitDelay: Double,
+        maxQueued: Int = 4096, adopt: @escaping @Sendable (Database) -> Void
     ) throws(DatabaseError) {
         self.commitDelay = commitDelay
         self.maxQueued = max(1, maxQueued)
+        self.health = health
         var opened = [try Database(location: location, role: .writer)]
         if location.dialect == .postgresql { opened.append(try Database(location: location, role: .writer)) }
+        for db in opened {
+            db.health = health
+            db.epoch = health.outages.load(ordering: .relaxed)
+        }
         databases = UnsafeTransfer(opened)
         current = opened[0]
         self.adopt = adopt
@@ -171,6 +179,16 @@ public final class DatabaseWriter: Sendable {
             }
             var group = Group(batch, databases.value[next])
             next = (next + 1) % databases.value.count
+            if let unreachable = reconnectIfNeeded(group.db) {
+                group.failures = group.failures.map { _ in unreachable }
+                if let earlier = committing {
+                    committing = nil
+                    var earlier = earlier
+                    confirm(&earlier)
+                }
+                finish(group)
+                continue
+            }
             use(group.db)
             // The earlier group's answer is read while this group's first flight is on the server: confirmed, its
             // callers hear at once; one that lost its COMMIT runs again once this group's COMMIT is sent (so neither
@@ -209,6 +227,21 @@ public final class DatabaseWriter: Sendable {
         adopt(db)
     }
 
+    /// Opens the connection again when it broke, or was opened before an outage (so may be broken without knowing
+    /// it); the error when the database cannot be reached (the backoff may refuse at once), nil when it is usable.
+    private func reconnectIfNeeded(_ db: Database) -> DatabaseError? {
+        if db.isBroken { health.lost() }
+        let outages = health.outages.load(ordering: .relaxed)
+        guard db.isBroken || db.epoch != outages else { return nil }
+        do {
+            try health.open(again: true) { () throws(DatabaseError) in try db.reconnect() }
+            db.epoch = outages
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// How many times a group runs when it loses a race with another instance (a deadlock, a serialization
     /// failure) before its callers are told the site is busy.
     static let attempts = 4
@@ -230,13 +263,28 @@ public final class DatabaseWriter: Sendable {
         }
     }
 
-    /// Fails the group's jobs with `error`; true if the group lost a race and may run again (after a pause).
+    /// Fails the group's jobs with `error`; true if the group lost a race and may run again (after a pause), or
+    /// lost its connection before its COMMIT was sent (nothing of it was committed: it runs again, whole, on a new
+    /// connection). A connection lost after the COMMIT was sent leaves the outcome unknown (08007): reported to
+    /// the callers (503), never run again, since it may have committed.
     private func retry(_ group: inout Group, after error: any Error) -> Bool {
-        let contention = (error as? DatabaseError)?.isContention == true
-        for i in group.failures.indices where group.failures[i] == nil || contention { group.failures[i] = error }
-        guard contention, group.attempt < Self.attempts else { return false }
+        let known = error as? DatabaseError
+        let contention = known?.isContention == true
+        let lost = known.map { $0.connectionLost && !$0.outcomeUnknown } ?? false
+        for i in group.failures.indices where group.failures[i] == nil || contention || lost {
+            group.failures[i] = error
+        }
+        guard contention || lost, group.attempt < Self.attempts else { return false }
+        if lost, let unreachable = reconnectIfNeeded(group.db) {
+            group.failures = group.failures.map { _ in unreachable }
+            return false
+        }
         group.attempt += 1
         retries.wrappingAdd(1, ordering: .relaxed)
+        if lost {
+            group.failures = Array(repeating: nil, count: group.batch.count)
+            return true
+        }
         // The other side holds its locks until it commits: let it, and do not meet it in step again.
         usleep(UInt32.random(in: 200...2_000) * UInt32(group.attempt))
         group.failures = Array(repeating: nil, count: group.batch.count)
@@ -324,7 +372,7 @@ public final class DatabaseWriter: Sendable {
                 i += 1
             } catch {
                 let known = error as? DatabaseError
-                if known?.isContention == true { throw error }
+                if known?.isContention == true || known?.connectionLost == true { throw error }
                 let failed = known?.job ?? i  // a job's own, an earlier one's sent statement, or a prefetch
                 guard failed < batch.count, failures[failed] == nil else { throw error }  // the COMMIT itself
                 failures[failed] = error

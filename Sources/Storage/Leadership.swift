@@ -17,23 +17,31 @@ public final class Leadership: Sendable {
     /// each time (about 3 ms of the database server's CPU each, on every follower, busy or not).
     public let connectionsOpened = Atomic<Int>(0)
 
-    public init(_ location: DatabaseLocation) {
+    private let health: DatabaseHealth
+
+    public init(_ location: DatabaseLocation, health: DatabaseHealth = DatabaseHealth()) {
         if case .postgresql(let url) = location { self.url = url } else { url = nil }
+        self.health = health
     }
 
     /// True while this instance leads; tries to become the leader when it does not. Blocks briefly: off the loops.
     public func held() -> Bool {
         guard let url else { return true }
         return state.withLock { state in
-            // A connection lost (and the lock with it, if held) is opened again once, at once.
-            for _ in 0..<2 {
+            // A connection lost (and the lock with it, if held) is opened again once, at once, then as the site's
+            // backoff allows; the lock is asked for again, and may have gone to another instance meanwhile.
+            for attempt in 0..<2 {
                 if state.connection == nil {
-                    guard let fresh = try? PostgresConnection(url: url, role: .reader) else { return false }
+                    guard
+                        let fresh = try? health.open(
+                            again: attempt > 0,
+                            { () throws(DatabaseError) in try PostgresConnection(url: url, role: .reader) })
+                    else { return false }
                     connectionsOpened.wrappingAdd(1, ordering: .relaxed)
                     state = State(connection: UnsafeSendable(fresh))
                 }
                 guard let live = state.connection?.value else { return false }
-                do {
+                do throws(DatabaseError) {
                     // Still connected, so still holding the lock.
                     if state.leading { return try live.query("SELECT 1 AS alive", []).isEmpty == false }
                     state.leading =
@@ -42,6 +50,7 @@ public final class Leadership: Sendable {
                         ).first?.int("got") == 1
                     return state.leading
                 } catch {
+                    if error.connectionLost { health.lost() }
                     state = State()
                 }
             }

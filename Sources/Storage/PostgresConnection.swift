@@ -32,7 +32,7 @@ final class PostgresConnection: Connection {
         guard cpg_status(connection) == CPG_CONNECTION_OK else {
             let message = Self.text(cpg_error_message(connection))
             cpg_finish(connection)
-            throw DatabaseError(location.redact("cannot connect to \(name): \(message)"))
+            throw DatabaseError(location.redact("cannot connect to \(name): \(message)"), sqlState: "08001")
         }
         self.connection = connection
         _ = role
@@ -56,17 +56,42 @@ final class PostgresConnection: Connection {
         return message
     }
 
+    /// True once libpq knows the connection is broken (it learns when it next talks to the server).
+    var isBroken: Bool { cpg_status(connection) != CPG_CONNECTION_OK }
+
+    /// A COMMIT was handed to libpq and its answer is not read yet: if the connection breaks now, whether the
+    /// transaction committed is unknown.
+    private var awaitingCommit = false
+
+    /// The SQLSTATE of a failure: a broken connection is 08006, or 08007 while a COMMIT's answer was awaited (the
+    /// writer runs the first again on a new connection and reports the second); the server's own code otherwise.
+    /// The server's own FATAL as it shuts down (57P01) counts as a broken connection too, before libpq marks it.
+    private func state(_ given: String) -> String {
+        let lost = given.hasPrefix("57P") || given.hasPrefix("08")
+        guard isBroken || lost else { return given }
+        if awaitingCommit { return "08007" }
+        return lost ? given : "08006"
+    }
+
+    /// An error of libpq's own (a send that failed), classified as above.
+    private func failure(_ what: String) -> DatabaseError {
+        DatabaseError("\(name): \(what)\(Self.text(cpg_error_message(connection)))", sqlState: state(""))
+    }
+
     /// The result, or the error it carries (cleared either way on failure).
     private func check(_ result: OpaquePointer?, _ sql: String, job: Int? = nil) throws(DatabaseError) -> OpaquePointer
     {
         let status = cpg_result_status(result)
         guard let result, status == CPG_COMMAND_OK || status == CPG_TUPLES_OK else {
             let message = result.map { Self.text(cpg_result_error($0)) } ?? Self.text(cpg_error_message(connection))
-            let state = result.map { String(cString: cpg_sqlstate($0)) } ?? ""
+            // No result at all: libpq has nothing to read, the connection is gone.
+            let code = state(result.map { String(cString: cpg_sqlstate($0)) } ?? "08006")
+            if sql == "COMMIT" { awaitingCommit = false }
             cpg_clear(result)
             throw DatabaseError(
-                "\(message.isEmpty ? "the query failed" : message) (in: \(sql.prefix(120)))", sqlState: state, job: job)
+                "\(message.isEmpty ? "the query failed" : message) (in: \(sql.prefix(120)))", sqlState: code, job: job)
         }
+        if sql == "COMMIT" { awaitingCommit = false }
         return result
     }
 
@@ -77,6 +102,7 @@ final class PostgresConnection: Connection {
         }
         roundTrips += 1
         let statement = try prepared(sql, values)
+        if sql == "COMMIT" { awaitingCommit = true }
         return try withParameters(values) { pointers, lengths, formats throws(DatabaseError) in
             try check(
                 cpg_exec_prepared(connection, statement.name, Int32(values.count), pointers, lengths, formats), sql)
@@ -89,7 +115,8 @@ final class PostgresConnection: Connection {
         let sent = try withParameters(values) { pointers, lengths, formats throws(DatabaseError) in
             cpg_send_query_prepared(connection, statement.name, Int32(values.count), pointers, lengths, formats)
         }
-        guard sent == 1 else { throw DatabaseError("\(name): \(Self.text(cpg_error_message(connection)))") }
+        guard sent == 1 else { throw failure("") }
+        if sql == "COMMIT" { awaitingCommit = true }
         pending.append((sql, job))
     }
 
@@ -123,9 +150,7 @@ final class PostgresConnection: Connection {
 
     /// Sends the statements pending with a sync point; returns them, whose results are to be read in order.
     private func sendSync() throws(DatabaseError) -> [(sql: String, job: Int)] {
-        guard cpg_pipeline_sync(connection) == 1 else {
-            throw DatabaseError("\(name): \(Self.text(cpg_error_message(connection)))")
-        }
+        guard cpg_pipeline_sync(connection) == 1 else { throw failure("") }
         roundTrips += 1
         defer { pending = [] }
         return pending
@@ -180,10 +205,14 @@ final class PostgresConnection: Connection {
         }
         let point = cpg_get_result(connection)
         let synced = cpg_result_status(point) == CPG_PIPELINE_SYNC
-        cpg_clear(point)
-        if failure == nil && !synced {
-            failure = DatabaseError("\(name): the pipeline lost its sync: \(Self.text(cpg_error_message(connection)))")
+        if failure == nil && !synced && !(sent.last?.sql == "COMMIT") {
+            // The server's FATAL (shutting down) comes in place of the sync point. After a COMMIT whose answer came
+            // back, the transaction is committed whatever follows: the broken connection is found at its next use.
+            let code = state(point.map { String(cString: cpg_sqlstate($0)) } ?? "08006")
+            failure = DatabaseError(
+                "\(name): the pipeline lost its sync: \(Self.text(cpg_error_message(connection)))", sqlState: code)
         }
+        cpg_clear(point)
         if cpg_transaction_status(connection) == CPG_TRANS_IDLE && cpg_exit_pipeline(connection) == 1 {
             pipelined = false
         }
@@ -236,7 +265,7 @@ final class PostgresConnection: Connection {
             if pipelined {
                 // Known only once the server says so: a prepare skipped after an earlier failure is not prepared.
                 guard cpg_send_prepare(connection, name, numbered, Int32(count), types) == 1 else {
-                    throw DatabaseError("\(self.name): \(Self.text(cpg_error_message(connection)))")
+                    throw failure("")
                 }
                 pending.append((sql, job))
                 _ = try sync(keepLast: false)
@@ -385,9 +414,7 @@ final class PostgresConnection: Connection {
     func beginGroup() throws(DatabaseError) {
         if !pipelined {
             _ = try prepared("BEGIN", [])  // before: out of a transaction, a sync would end pipeline mode
-            guard cpg_enter_pipeline(connection) == 1 else {
-                throw DatabaseError("\(name): cannot enter pipeline mode: \(Self.text(cpg_error_message(connection)))")
-            }
+            guard cpg_enter_pipeline(connection) == 1 else { throw failure("cannot enter pipeline mode: ") }
             pipelined = true
         }
         try enqueue("BEGIN", [])

@@ -44,7 +44,18 @@ final class SQLiteConnection: Connection {
     }
 
     private func failure(_ sql: String) -> DatabaseError {
-        DatabaseError("\(String(cString: sqlite3_errmsg(handle))) (in: \(sql.prefix(120)))")
+        DatabaseError("\(String(cString: sqlite3_errmsg(handle))) (in: \(sql.prefix(120)))", sqlState: state)
+    }
+
+    /// A full disk, a read-only file or a failing disk as PostgreSQL's codes for them (53100, 25006, 58030), which
+    /// `DatabaseError.unavailable` reads: the site answers 503 and heals when the disk does.
+    private var state: String {
+        switch sqlite3_errcode(handle) {
+        case SQLITE_FULL: "53100"
+        case SQLITE_READONLY: "25006"
+        case SQLITE_IOERR: "58030"
+        default: ""
+        }
     }
 
     private func prepared(_ sql: String) throws(DatabaseError) -> OpaquePointer {

@@ -72,7 +72,7 @@ public final class ChildProcess {
     public var standardError: String { readText(scratch.path + "/stderr") }
 
     /// Waits for the start-up line and returns the port it names.
-    public func waitForPort(timeout: Double = 10) throws -> Int {
+    public func waitForPort(timeout: Double = 60) throws -> Int {
         let end = csysNow() + timeout
         while csysNow() < end {
             let out = standardOutput

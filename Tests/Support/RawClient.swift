@@ -103,8 +103,13 @@ public final class RawClient {
 
     private func deadline(_ seconds: Double) -> Int64 { csys_monotonic_ns() + Int64(seconds * 1e9) }
 
+    /// How long a read waits for a response by default: a bound for a server that never answers, not a speed test.
+    /// (5 s failed on a CI machine whose load kept both cores busy: a fixed short wait measures the machine.)
+    /// Tests of timing give their own, shorter limits.
+    public static let patience: Double = 60
+
     /// Reads one response. `head` says the request was HEAD (no body follows).
-    public func readResponse(timeout: Double = 5, head: Bool = false) throws -> WireResponse {
+    public func readResponse(timeout: Double = RawClient.patience, head: Bool = false) throws -> WireResponse {
         let end = deadline(timeout)
         var headEnd: Int?
         while true {

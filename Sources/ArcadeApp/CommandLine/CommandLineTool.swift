@@ -78,10 +78,15 @@ public enum CommandLineTool {
                             + (options.acmeDirectory.map { ", ACME challenges from \($0)" } ?? "") + "\n", to: 1)
                 }
             }
-            let signal = server.runUntilSignalled(log: { write("arcade: \($0)\n", to: 2) }) {
-                _ = csys_sd_notify("READY=1\nSTATUS=serving on port \(server.port)")
-            }
-            _ = csys_sd_notify("STOPPING=1")
+            let signal = server.runUntilSignalled(
+                log: { write("arcade: \($0)
+", to: 2) },
+                ready: { _ = csys_sd_notify("READY=1
+STATUS=serving on port \(server.port)") },
+                draining: {
+                    options.draining.begin()
+                    _ = csys_sd_notify("STOPPING=1")
+                })
             redirect?.shutdown()
             redirect?.wait()
             site.close()
@@ -343,6 +348,9 @@ public enum CommandLineTool {
         options.database = target
         options.photos = photos
         do {
+            // Held while it restores: a running site's database is refused, and no site starts on it meanwhile.
+            let lock = try SiteLock.take(target, for: "restoring into it")
+            defer { lock?.release() }
             return try copied(
                 DatabaseCopy(
                     source: .sqlite(file), target: target, replace: replace, targetPhotos: options.photosDirectory))

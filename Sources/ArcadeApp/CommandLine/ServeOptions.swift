@@ -1,6 +1,7 @@
 import Constants
 import HTTPServer
 import Storage
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -29,6 +30,8 @@ public struct ServeOptions: Sendable {
     public var secureCookies = false
     /// Seconds added to every commit: a slow disk, for tests (no flag).
     public var commitDelay: Double = 0
+    /// Set when the instance begins to shut down: `/readyz` fails from then on.
+    public let draining = Draining()
     /// Password hashes computed at once (each takes a core for a moment), and how many more may wait.
     public var hashThreads = 1
     public var hashQueue = 4
@@ -433,4 +436,12 @@ public struct ServeOptions: Sendable {
     }
 
     static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+}
+
+/// The instance is shutting down (set once, read by `/readyz` on the event loops).
+public final class Draining: Sendable {
+    private let flag = Atomic<Bool>(false)
+    public init() {}
+    public func begin() { flag.store(true, ordering: .relaxed) }
+    public var isOn: Bool { flag.load(ordering: .relaxed) }
 }

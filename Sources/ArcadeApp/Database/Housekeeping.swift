@@ -57,23 +57,25 @@ final class Housekeeping: Sendable {
         let started = OSThread { [self, folder] in
             while !stopping.load(ordering: .acquiring) {
                 let now = Int(clock())
+                var worked = false
                 if let folder, now >= nextBackup.withLock({ $0 }) && leadership.held() {
                     nextBackup.withLock { $0 = now + every }
                     run(backup, folder: folder, keep: keep, at: now)
                 }
                 // One closed day of the insights a turn; once none is left, look again in a minute.
-                if now >= nextRollup.withLock({ $0 }) && leadership.held() && !insights.rollUpNextDay(now: now) {
-                    nextRollup.withLock { $0 = now + 60 }
+                if now >= nextRollup.withLock({ $0 }) && leadership.held() {
+                    if insights.rollUpNextDay(now: now) { worked = true } else { nextRollup.withLock { $0 = now + 60 } }
                 }
                 // Every instance sums today's hours for itself, one a turn, so its page sums only the last one live.
-                if now >= nextHour.withLock({ $0 }) && !insights.sumNextHour(now: now) {
-                    nextHour.withLock { $0 = now + 30 }
+                if now >= nextHour.withLock({ $0 }) {
+                    if insights.sumNextHour(now: now) { worked = true } else { nextHour.withLock { $0 = now + 30 } }
                 }
                 if forgetAfter > 0, now >= nextPrune.withLock({ $0 }) && leadership.held() {
                     nextPrune.withLock { $0 = now + 86_400 }
                     prune(pool, before: now - forgetAfter * 86_400)
                 }
-                usleep(100_000)
+                // A backlog goes on at once (each step is short and off the loops); an idle turn waits.
+                if worked { sched_yield() } else { usleep(100_000) }
             }
         }
         thread.withLock { $0 = started }

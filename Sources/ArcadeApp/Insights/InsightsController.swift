@@ -78,7 +78,8 @@ final class InsightsController: Sendable {
     func rollUpNextDay(now: Int) -> Bool {
         do {
             let db = try pool.connection()
-            guard let day = try InsightsRollups.nextDay(now: now, db) else {
+            let pending = try InsightsRollups.pendingDays(now: now, db)
+            guard !pending.isEmpty else {
                 let (days, since) = backlog.withLock { ($0.days, $0.since) }
                 if days > 0, let since {
                     backlog.withLock { $0 = (0, nil) }
@@ -87,15 +88,28 @@ final class InsightsController: Sendable {
                 return false
             }
             backlog.withLock { if $0.days == 0 { $0.since = .now } }
-            let entries = try InsightsRollups.summarize(day: day, db)
-            try pool.write { db in try InsightsRollups.store(day: day, entries, db) }
-            backlog.withLock { $0.days += 1 }
+            // Days read one by one, stored together while they stay small: a fresh site's 29 empty days were 29
+            // commits (each a flush) and 29 turns of the housekeeping's pause, 2–4 s beside every test's requests.
+            var batch: [(day: Int, entries: [InsightsRollups.Entry])] = []
+            var rows = 0
+            for day in pending where rows < Self.rowsPerStore {
+                let entries = try InsightsRollups.summarize(day: day, db)
+                batch.append((day, entries))
+                rows += entries.count + 1
+            }
+            try pool.write { db in
+                for (day, entries) in batch { try InsightsRollups.store(day: day, entries, db) }
+            }
+            backlog.withLock { $0.days += batch.count }
             return true
         } catch {
             Log.error("insights: \(error)")
             return false
         }
     }
+
+    /// Rows of closed days stored in one transaction at most (a busy day alone may be more: it is stored alone).
+    static let rowsPerStore = 2_000
 
     func addRoutes(to routes: AdminRoutes) {
         routes.pages.get("/admin/insights", use: page)

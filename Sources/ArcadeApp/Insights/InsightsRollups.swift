@@ -181,11 +181,14 @@ enum InsightsRollups {
     }
 
     /// The oldest day of the page's window that is over (for `grace` seconds) and not stored yet, if any.
-    static func nextDay(now: Int, _ db: Database) throws -> Int? {
+    static func nextDay(now: Int, _ db: Database) throws -> Int? { try pendingDays(now: now, db).first }
+
+    /// Every closed day of the window not stored yet, oldest first.
+    static func pendingDays(now: Int, _ db: Database) throws -> [Int] {
         let first = now / 86_400 - 29
         let newest = (now - grace) / 86_400 - 1
-        guard newest >= first else { return nil }
+        guard newest >= first else { return [] }
         let stored = Set(try storedDays(first...newest, db))
-        return (first...newest).first { !stored.contains($0) }
+        return (first...newest).filter { !stored.contains($0) }
     }
 }

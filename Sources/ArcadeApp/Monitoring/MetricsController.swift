@@ -49,6 +49,12 @@ struct MetricsController: Sendable {
             out.histogram(
                 "arcade_db_transactions_per_commit", "Transactions that shared one commit.", writer.batchSizes)
         }
+        out.gauge(
+            "arcade_db_reachable", "1 while the database answers, 0 while a connection to it cannot be opened.",
+            pool.health.reachable ? 1 : 0)
+        out.counter(
+            "arcade_db_reconnects_total", "Database connections opened again after they broke or after an outage.",
+            Double(pool.health.reconnects.load(ordering: .relaxed)))
         out.counter(
             "arcade_cache_reloads_total", "Caches reloaded because another instance changed their data, by kind.",
             SiteMetrics.cacheReloads)

@@ -32,6 +32,8 @@ public final class Site: Sendable {
     /// Scheduled backups (and pruning), off the loops and the ticker.
     private let housekeeping: Housekeeping
     let insights: InsightsController
+    /// On SQLite, the lock that makes this the database's one site (see `SiteLock`).
+    private let lock: SiteLock?
 
     public convenience init(options: ServeOptions) throws {
         try self.init(options: options, adding: { _ in })
@@ -39,6 +41,9 @@ public final class Site: Sendable {
 
     /// `adding`: more player routes, beside the site's (tests add some).
     init(options: ServeOptions, adding extra: (PlayerRoutes) -> Void) throws {
+        lock = try StartupError.reading(options.database.description, as: StartupError.database) {
+            try SiteLock.take(options.database, for: "starting another")
+        }
         let pool = DatabasePool(
             location: options.database, commitDelay: options.commitDelay, maxQueued: options.maxQueuedWrites)
         self.pool = pool
@@ -89,7 +94,7 @@ public final class Site: Sendable {
             })
         schedule = services.schedule
         // Scheduled changes, backups and pruning are done once, by whichever instance leads.
-        let leadership = Leadership(options.database)
+        let leadership = Leadership(options.database, health: pool.health)
         self.leadership = leadership
         let insights = InsightsController(
             pool: pool, pages: pages, traffic: options.server.metrics.traffic, clock: options.clock)
@@ -102,7 +107,7 @@ public final class Site: Sendable {
         routes = try StartupError.reading("routes") { try router.build() }
         // Last: a start that fails on a file or setting must not have made the admin and spent its one showing.
         try StartupError.reading(database, as: StartupError.database) { [admins] in try Site.firstAdmin(admins) }
-        changes = ChangeFeed.start(options.database, services.reload)
+        changes = ChangeFeed.start(options.database, health: pool.health, services.reload)
         ticker = SiteTicker(services.tick(leadership: leadership, channels: router.channels))
     }
 
@@ -201,6 +206,18 @@ public final class Site: Sendable {
                 pages.error(error.status, language: pages.localizer.base, csrf: "", path: "/"))
         }
         router.get("/healthz") { _ in .text("ok") }
+        // Readiness, for a load balancer: not while the database is unreachable or the instance drains. (Migrations
+        // run before the port is bound, so nothing answers then.) A flag and an atomic: it stays on the loop.
+        router.get("/readyz") { [health = services.once.pool.health, draining = options.draining] _ in
+            let reason =
+                draining.isOn
+                ? "draining" : health.reachable ? nil : "database unreachable"
+            guard let reason else { return .text("ready") }
+            var response = Response.text("not ready: \(reason)", status: .serviceUnavailable)
+            response.headers.set("Retry-After", "1")
+            response.headers.set("Cache-Control", "no-store")
+            return response
+        }
         MetricsController(
             server: options.server.metrics, pool: services.once.pool, token: options.metricsToken,
             notFound: { errors.page(.notFound, $0) }
@@ -233,6 +250,7 @@ public final class Site: Sendable {
             )
         }
         pool.close()
+        lock?.release()
     }
 
     /// The Name Game's people: a file path (the default, bundled) or an

@@ -1,6 +1,8 @@
+import CSystem
 import HTTP
 import Localization
 import Storage
+import Synchronization
 
 /// An answer a handler cannot give, thrown: its status, and what the page says (a string key in the visitor's
 /// language; none for the status's own words).
@@ -47,6 +49,13 @@ struct ErrorPages: Middleware {
         if let error = error as? DatabaseError, error.isBusy || error.isContention {
             return answer(for: PageError(.serviceUnavailable, "error.busy", retryAfter: 1), request, visitor: visitor)
         }
+        // The database is away (a broken connection, a full disk): 503, logged once a minute, not once a request.
+        // A write whose connection broke after its COMMIT was sent may have been saved: the page says so.
+        if let error = error as? DatabaseError, error.unavailable {
+            Outage.note(error)
+            let key = error.outcomeUnknown ? "error.unconfirmed" : "error.unavailable"
+            return answer(for: PageError(.serviceUnavailable, key, retryAfter: 2), request, visitor: visitor)
+        }
         var response = respond(to: error, request, visitor: visitor)
         if let seconds = (error as? PageError)?.retryAfter { response.headers.set("Retry-After", String(seconds)) }
         return response
@@ -54,7 +63,9 @@ struct ErrorPages: Middleware {
 
     private func respond(to error: any Error, _ request: Request, visitor: Visitor?) -> Response {
         let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
-        if status.code >= 500 && (error as? DatabaseError)?.isOnEventLoop != true {
+        // A 503 of our own (the database away: logged once a minute) is a refusal, not a failure to log.
+        let refusal = (error as? PageError)?.status == .serviceUnavailable
+        if status.code >= 500 && !refusal && (error as? DatabaseError)?.isOnEventLoop != true {
             Log.error("\(request.method) \(request.target): \(error)")
         }
         let message: String
@@ -86,4 +97,22 @@ struct ErrorPages: Middleware {
     }
 
     private func language(_ request: Request) -> String { identity.language(for: request).0 }
+}
+
+/// The log of a database outage: its first refusal, then one line a minute with the refusals since.
+enum Outage {
+    private static let next = Atomic<Int64>(0)
+    private static let refused = Atomic<Int>(0)
+
+    static func note(_ error: DatabaseError) {
+        let count = refused.add(1, ordering: .relaxed).newValue
+        let now = csys_monotonic_ns()
+        let due = next.load(ordering: .relaxed)
+        guard now >= due,
+            next.compareExchange(expected: due, desired: now + 60_000_000_000, ordering: .relaxed)
+                .exchanged
+        else { return }
+        refused.subtract(count, ordering: .relaxed)
+        Log.error("database unavailable (\(count) request(s) answered 503 since the last such line): \(error)")
+    }
 }
