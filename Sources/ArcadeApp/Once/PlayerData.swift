@@ -46,12 +46,34 @@ enum PlayerData {
         ("players", "id, first_seen", "id = ?"),
     ]
 
+    /// Columns the export leaves empty (null) while their game is open: a Mastermind game's secret (a daily's is
+    /// everyone's code today), a Name Game round's answer, and the order its wrong faces hide in (the one face never
+    /// hidden is the answer). Finished games and rounds show them.
+    static let withheld: [String: [String: String]] = [
+        "mastermind_games": ["secret": "CASE WHEN status = 'playing' THEN NULL ELSE secret END"],
+        "namegame_rounds": ["answer": "CASE WHEN status = 'open' THEN NULL ELSE answer END"],
+        "namegame_round_faces": [
+            "hide_rank":
+                "CASE WHEN round IN (SELECT id FROM namegame_rounds WHERE status = 'open') THEN NULL ELSE hide_rank END"
+        ],
+    ]
+
+    /// A table's columns as the export selects them, withheld ones replaced by their expressions.
+    static func exportColumns(_ table: String, _ columns: String) -> String {
+        guard let hidden = withheld[table] else { return columns }
+        return columns.split(separator: ",").map { column in
+            let name = column.trimmingPrefix(" ")
+            return hidden[String(name)].map { "\($0) AS \(name)" } ?? String(name)
+        }.joined(separator: ", ")
+    }
+
     /// The player's rows, table by table, parents first, as one JSON object.
     static func export(_ player: String, _ db: Database) throws -> JSONValue {
         var sections: [(String, JSONValue)] = [("player", .string(player))]
         for table in tables.reversed() {
             let rows = try db.query(
-                "SELECT \(table.columns) FROM \(table.name) WHERE \(table.owned)", [.text(player)])
+                "SELECT \(exportColumns(table.name, table.columns)) FROM \(table.name) WHERE \(table.owned)",
+                [.text(player)])
             sections.append(
                 (
                     table.name,
