@@ -144,7 +144,11 @@ public final class Site: Sendable {
             capacity: options.newPlayersPerMinute, refill: 60 / Double(max(1, options.newPlayersPerMinute)),
             clock: options.clock)
         let home = HomeSummaries(clock: options.clock)
-        let player = PlayerRoutes(players, identity: identity, newPlayers: newPlayers, home: home)
+        let budget = TokenBuckets(
+            capacity: PlayerBudget<PlayerContext>.burst, refill: PlayerBudget<PlayerContext>.refill,
+            clock: options.clock)
+        let player = PlayerRoutes(
+            players, identity: identity, newPlayers: newPlayers, budget: budget, home: home)
         let games = player.adding(UpdateRequired(pages: pages))
         HomeController(
             pages: pages, once: services.once, secureCookies: options.secureCookies, mastermind: services.mastermind,
