@@ -238,7 +238,8 @@ struct MastermindStore: Sendable {
                 "SELECT id FROM mastermind_games WHERE player = ? AND daily IS NULL ORDER BY id DESC LIMIT 1 OFFSET ?",
                 [.text(player), SQLValue(Self.keptGames - 1)])
         else { return }
-        let older = "SELECT id FROM mastermind_games WHERE player = ? AND daily IS NULL AND id < ? AND status != 'playing'"
+        let older =
+            "SELECT id FROM mastermind_games WHERE player = ? AND daily IS NULL AND id < ? AND status != 'playing'"
         try db.execute("DELETE FROM mastermind_guesses WHERE game IN (\(older))", [.text(player), .integer(oldest)])
         try db.execute("DELETE FROM mastermind_games WHERE id IN (\(older))", [.text(player), .integer(oldest)])
     }
