@@ -21,6 +21,9 @@ public struct RequestParser {
         case failure(HTTPError)
         /// In response mode: a whole response (a 1xx one is interim: the final one follows).
         case response(status: Int, headers: HTTPHeaders, body: [UInt8])
+        /// The head of a POST to an upload path is in: ask `limits.uploadGate` (on a thread that may wait, if it
+        /// must) and pass its answer to `approve(_:)` before parsing on. No byte of the body has been consumed.
+        case approval(HTTPHeaders)
     }
 
     @usableFromInline enum State: UInt8 {
@@ -28,6 +31,7 @@ public struct RequestParser {
         case fieldStart, fieldName, fieldValue, fieldLF, headEndLF
         case body, chunkSize, chunkExt, chunkSizeLF, chunkData, chunkDataEnd, chunkDataLF
         case statusLine, untilClose
+        case awaitingApproval
         case failed
     }
 
@@ -115,6 +119,10 @@ public struct RequestParser {
             switch state {
             case .failed:
                 return (i, .failure(HTTPError(.badRequest, "parser used after failure")))
+
+            case .awaitingApproval:
+                state = .failed
+                return (i, .failure(HTTPError(.internalServerError, "upload not approved or refused")))
 
             case .start:
                 if byte == 0x0D {
@@ -446,10 +454,27 @@ public struct RequestParser {
         if !limits.uploadPaths.isEmpty, method.elementsEqual("POST".utf8),
             limits.uploadPaths.contains(where: { target.starts(with: $0.utf8) })
         {
-            if let gate = limits.uploadGate, !gate(headers) { return failHead(.unauthorized, "sign in first") }
+            // The gate may need a database round trip: the caller asks it, and nothing of the body is read first.
+            if limits.uploadGate != nil {
+                state = .awaitingApproval
+                return .approval(headers)
+            }
             bodyLimit = max(limits.maxBody, limits.maxUploadBody)
         }
+        return frameBody()
+    }
 
+    /// The upload gate's answer for the head `.approval` reported: a refusal is 401, else the body is framed with the
+    /// upload limit. Nil: parse on (a body follows).
+    public mutating func approve(_ allowed: Bool) -> Event? {
+        guard state == .awaitingApproval else { return failHead(.internalServerError, "no upload awaits approval") }
+        guard allowed else { return failHead(.unauthorized, "sign in first") }
+        bodyLimit = max(limits.maxBody, limits.maxUploadBody)
+        return frameBody()
+    }
+
+    /// The body's framing: chunked, a length, or none (then the request is complete).
+    private mutating func frameBody() -> Event? {
         let transferEncodings = headers.values("Transfer-Encoding")
         let lengths = headers.values("Content-Length")
         var chunked = false

@@ -106,7 +106,7 @@ public struct HTTPClient: Sendable {
             return .success(Response(status: status, headers: headers.map { ($0.name, $0.value) }, body: body))
         case .failure(let error) where error.status == .contentTooLarge: return .failure(.tooLarge(maxResponseBytes))
         case .failure(let error): return .failure(.malformed(error.reason))
-        case .needMore, .expectsContinue, .request: return nil
+        case .needMore, .expectsContinue, .request, .approval: return nil
         }
     }
 }

@@ -207,23 +207,60 @@ final class Connection {
             rest = UnsafeRawBufferPointer(rebasing: rest[used...])
             if wasIdle && !parser.isIdle { headStarted = loop.now }
             if !wasReadingBody && parser.isReadingBody { bodyStarted = loop.now }
-            switch consume event {
-            case .needMore:
-                break
-            case .expectsContinue:
-                // Only ask for the body if the client has not started sending it.
-                if rest.isEmpty { output.append { $0.append(contentsOf: Self.continueLine) } }
-            case .request(let request):
-                dispatch(request)
-            case .failure(let error):
-                refuse(error.status, error.reason, target: "-")
-                flush()
-                return
-            case .response:
-                return  // a server's parser reads requests; this cannot happen
-            }
+            guard react(to: event, bodyStarted: !rest.isEmpty) else { return }
         }
         flushAtEndOfTurn()
+    }
+
+    /// What a parser event asks of the connection; false when it refused the request (and stops).
+    private func react(to event: consuming RequestParser.Event, bodyStarted: Bool) -> Bool {
+        switch consume event {
+        case .needMore:
+            break
+        case .expectsContinue:
+            // Only ask for the body if the client has not started sending it.
+            if !bodyStarted { output.append { $0.append(contentsOf: Self.continueLine) } }
+        case .request(let request):
+            dispatch(request)
+        case .failure(let error):
+            refuse(error.status, error.reason, target: "-")
+            flush()
+            return false
+        case .approval(let headers):
+            return askUploadGate(headers, bodyStarted: bodyStarted)
+        case .response:
+            return false  // a server's parser reads requests; this cannot happen
+        }
+        return true
+    }
+
+    /// An upload's head: the gate (an admin session looked up) answers before any of the body is parsed. Where the
+    /// lookup would wait (PostgreSQL: a network round trip), it runs on the pool like a handler, the connection
+    /// paused meanwhile (nothing more is read from the socket).
+    private func askUploadGate(_ headers: HTTPHeaders, bodyStarted: Bool) -> Bool {
+        guard let gate = parser.limits.uploadGate else { return react(to: parser.approve(true), bodyStarted) }
+        _ = ThreadRole.takeWouldWait()
+        let allowed = gate(headers)
+        guard ThreadRole.takeWouldWait() else { return react(to: parser.approve(allowed), bodyStarted) }
+        waitingForHandler = true
+        let loop = self.loop
+        let fd = self.fd
+        let id = self.id
+        loop.context.pool.submit { loop.post(.approval(fd: fd, id: id, allowed: gate(headers))) }
+        return true
+    }
+
+    private func react(to event: consuming RequestParser.Event?, _ bodyStarted: Bool) -> Bool {
+        guard let event else { return true }
+        return react(to: event, bodyStarted: bodyStarted)
+    }
+
+    /// The gate's answer from the pool: parse on (the body, if allowed) from what was kept.
+    func approved(_ allowed: Bool) {
+        waitingForHandler = false
+        guard react(to: parser.approve(allowed), !unparsed.isEmpty) else { return }
+        flushAtEndOfTurn()
+        resume()
     }
 
     private func peerClosed() {

@@ -50,6 +50,8 @@ final class ServerContext: Sendable {
 final class EventLoop: @unchecked Sendable {
     enum Message: Sendable {
         case response(fd: Int32, id: UInt64, Response, RequestInfo)
+        /// The upload gate's answer, asked off the loop (see `Connection.approved`).
+        case approval(fd: Int32, id: UInt64, allowed: Bool)
         /// An event for the streams open on a channel.
         case publish(channel: String, bytes: [UInt8])
         case shutdown
@@ -242,6 +244,10 @@ final class EventLoop: @unchecked Sendable {
                 // The connection may have closed (and its fd been reused) meanwhile.
                 if Int(fd) < connections.count, let connection = connections[Int(fd)], connection.id == id {
                     connection.deliver(response, info)
+                }
+            case .approval(let fd, let id, let allowed):
+                if Int(fd) < connections.count, let connection = connections[Int(fd)], connection.id == id {
+                    connection.approved(allowed)
                 }
             case .publish(let channel, let bytes):
                 guard streams > 0 else { continue }

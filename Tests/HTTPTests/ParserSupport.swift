@@ -38,6 +38,13 @@ func parseAll(_ bytes: [UInt8], limits: ParserLimits = ParserLimits(), chunkSize
             case .request(let r): requests.append(r)
             case .failure(let e): return (.failed(e.status.code), requests)
             case .response: return (.failed(0), requests)  // never, in request mode
+            case .approval(let headers):
+                // The gate is the caller's to ask (the server may ask it off the loop): here, synchronously.
+                switch parser.approve(limits.uploadGate?(headers) ?? true) {
+                case .failure(let e)?: return (.failed(e.status.code), requests)
+                case .request(let r)?: requests.append(r)
+                default: break
+                }
             }
         }
         if offset >= bytes.count && !pending.isEmpty && !progressed { break }

@@ -53,6 +53,8 @@ private func run(_ bytes: UnsafeBufferPointer<UInt8>, piece: Int, responses: Boo
                 precondition(responses, "a response in request mode")
                 precondition(body.count <= 2000 && headers.count <= 12, "response over the limits")
                 log.append("\(status) \(headers.count) \(body)")
+            case .approval:
+                preconditionFailure("no upload paths here, so no approval is asked")
             case .failure(let error):
                 precondition([400, 413, 414, 417, 431, 501, 505].contains(error.status.code), "unexpected status")
                 log.append("fail \(error.status.code)")

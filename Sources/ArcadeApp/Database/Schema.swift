@@ -537,7 +537,52 @@ enum Schema {
                 error TEXT
             );
             """),
+        Migration(24, mastermindTotals),
     ]
+
+    /// Migration 24: a player's ordinary Mastermind figures as running counters, kept as each game ends (the stats
+    /// read one row, not the player's history, and old games may go), summed once from the games there are.
+    static let mastermindTotals = """
+        CREATE TABLE mastermind_totals (
+            player TEXT PRIMARY KEY REFERENCES players(id),
+            played INTEGER NOT NULL DEFAULT 0,
+            wins INTEGER NOT NULL DEFAULT 0,
+            hint_wins INTEGER NOT NULL DEFAULT 0,
+            hard_wins INTEGER NOT NULL DEFAULT 0,
+            -- Wins in a row up to the last game, and the longest such run.
+            streak INTEGER NOT NULL DEFAULT 0,
+            longest_streak INTEGER NOT NULL DEFAULT 0
+        );
+        -- Wins without a hint, by the number of guesses they took.
+        CREATE TABLE mastermind_wins_by_guesses (
+            player TEXT NOT NULL REFERENCES players(id),
+            guesses INTEGER NOT NULL,
+            n INTEGER NOT NULL,
+            PRIMARY KEY (player, guesses)
+        );
+        INSERT INTO mastermind_totals (player, played, wins, hint_wins, hard_wins, streak, longest_streak)
+        SELECT g.player, COUNT(*),
+            SUM(CASE WHEN g.status = 'won' THEN 1 ELSE 0 END),
+            SUM(CASE WHEN g.status = 'won' AND g.used_hint != 0 THEN 1 ELSE 0 END),
+            SUM(CASE WHEN g.status = 'won' AND g.hard != 0 THEN 1 ELSE 0 END),
+            SUM(CASE WHEN g.status = 'won' AND g.id > COALESCE((SELECT MAX(l.id) FROM mastermind_games l
+                WHERE l.player = g.player AND l.daily IS NULL AND l.status = 'lost'), 0) THEN 1 ELSE 0 END),
+            0
+        FROM mastermind_games g WHERE g.daily IS NULL AND g.status != 'playing' GROUP BY g.player;
+        UPDATE mastermind_totals SET longest_streak = COALESCE((
+            SELECT MAX(run) FROM (
+                SELECT COUNT(*) AS run FROM (
+                    SELECT status, SUM(CASE WHEN status = 'won' THEN 0 ELSE 1 END) OVER (ORDER BY id) AS island
+                    FROM mastermind_games WHERE player = mastermind_totals.player AND daily IS NULL
+                        AND status != 'playing'
+                ) runs WHERE status = 'won' GROUP BY island
+            ) islands), 0);
+        INSERT INTO mastermind_wins_by_guesses (player, guesses, n)
+        SELECT player, guesses, COUNT(*) FROM (
+            SELECT g.player AS player, (SELECT COUNT(*) FROM mastermind_guesses q WHERE q.game = g.id) AS guesses
+            FROM mastermind_games g WHERE g.daily IS NULL AND g.status = 'won' AND g.used_hint = 0
+        ) wins WHERE guesses >= 1 GROUP BY player, guesses;
+        """
 }
 
 extension Schema {

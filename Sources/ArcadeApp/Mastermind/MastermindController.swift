@@ -81,8 +81,8 @@ struct MastermindController: Sendable {
         routes.pages.get("/mastermind/stats", use: statsPage)
         // Actions run off the loop: a first guess may ask random.org for the secret, a hint runs the solver.
         routes.actions.post("/mastermind/guess", use: guess)
-        routes.actions.post("/mastermind/new", use: newGame)
-        routes.actions.post("/mastermind/hint", use: hint)
+        routes.creating.post("/mastermind/new", use: newGame)
+        routes.creating.post("/mastermind/hint", use: hint)
         routes.actions.post("/mastermind/giveup", use: giveUp)
     }
 

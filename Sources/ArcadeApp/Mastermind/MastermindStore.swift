@@ -195,11 +195,7 @@ struct MastermindStore: Sendable {
         try who.ensureRow(db)
         let now = Int64(clock())
         let rules = deal.rules
-        if deal.daily == nil {
-            try db.execute(
-                "UPDATE mastermind_games SET status = 'lost', finished = ? WHERE player = ? AND status = 'playing' AND daily IS NULL",
-                [.integer(now), .text(who.id)])
-        }
+        if deal.daily == nil { try abandon(who.id, now: now, db) }
         let id = try db.insert(
             """
             INSERT INTO mastermind_games (player, secret, code_length, digit_min, digit_max, attempts, status, created, hard,
@@ -214,6 +210,59 @@ struct MastermindStore: Sendable {
         return Record(
             id: id, game: Game(rules: rules, secret: deal.secret), usedHint: false, hint: nil,
             hard: deal.hard, daily: deal.daily)
+    }
+
+    /// Ordinary games kept per player (with their guesses); older finished ones live on only in the totals.
+    static let keptGames = 100
+
+    /// The ordinary game in play, if any, ends as lost and is counted; one without a guess is not kept (it holds
+    /// nothing but that count). Older finished games beyond `keptGames` go, so a player's rows stay bounded.
+    private func abandon(_ player: String, now: Int64, _ db: Database) throws {
+        for row in try db.query(
+            """
+            UPDATE mastermind_games SET status = 'lost', finished = ?
+            WHERE player = ? AND status = 'playing' AND daily IS NULL RETURNING id, used_hint, hard
+            """, [.integer(now), .text(player)])
+        {
+            let id: Int64 = try row.decode("id")
+            let guesses = try db.scalar(
+                Int.self, "SELECT COUNT(*) AS n FROM mastermind_guesses WHERE game = ?", [.integer(id)])
+            try tally(
+                player, won: false, usedHint: try row.decode("used_hint"), hard: try row.decode("hard"),
+                guesses: guesses, db)
+            if guesses == 0 { try db.execute("DELETE FROM mastermind_games WHERE id = ?", [.integer(id)]) }
+        }
+        guard
+            let oldest = try db.value(
+                Int64.self,
+                "SELECT id FROM mastermind_games WHERE player = ? AND daily IS NULL ORDER BY id DESC LIMIT 1 OFFSET ?",
+                [.text(player), SQLValue(Self.keptGames - 1)])
+        else { return }
+        let older =
+            "SELECT id FROM mastermind_games WHERE player = ? AND daily IS NULL AND id < ? AND status != 'playing'"
+        try db.execute("DELETE FROM mastermind_guesses WHERE game IN (\(older))", [.text(player), .integer(oldest)])
+        try db.execute("DELETE FROM mastermind_games WHERE id IN (\(older))", [.text(player), .integer(oldest)])
+    }
+
+    /// Counts an ordinary game that just ended in the player's totals, in the transaction that ended it.
+    private func tally(_ player: String, won: Bool, usedHint: Bool, hard: Bool, guesses: Int, _ db: Database) throws {
+        try db.execute(
+            "INSERT INTO mastermind_totals (player) VALUES (?) ON CONFLICT (player) DO NOTHING", [.text(player)])
+        let win = SQLValue(won ? 1 : 0)
+        try db.execute(
+            """
+            UPDATE mastermind_totals SET played = played + 1, wins = wins + ?, hint_wins = hint_wins + ?,
+                hard_wins = hard_wins + ?, streak = CASE WHEN ? = 1 THEN streak + 1 ELSE 0 END,
+                longest_streak = CASE WHEN ? = 1 AND streak + 1 > longest_streak THEN streak + 1 ELSE longest_streak END
+            WHERE player = ?
+            """,
+            [win, SQLValue(won && usedHint ? 1 : 0), SQLValue(won && hard ? 1 : 0), win, win, .text(player)])
+        guard won, !usedHint, guesses >= 1 else { return }
+        try db.execute(
+            """
+            INSERT INTO mastermind_wins_by_guesses (player, guesses, n) VALUES (?, ?, 1)
+            ON CONFLICT (player, guesses) DO UPDATE SET n = mastermind_wins_by_guesses.n + 1
+            """, [.text(player), SQLValue(guesses)])
     }
 
     /// Scores a guess for the game the page showed, at the turn it showed. Game 0 is the unstarted board:
@@ -276,6 +325,11 @@ struct MastermindStore: Sendable {
             try db.execute(
                 "UPDATE mastermind_games SET status = ?, hint = NULL, finished = ? WHERE id = ?",
                 [.text(outcome.rawValue), outcome == .playing ? .null : .integer(Int64(clock())), .integer(record.id)])
+            if outcome != .playing, record.daily == nil {
+                try tally(
+                    who.id, won: outcome == .won, usedHint: record.usedHint, hard: record.hard,
+                    guesses: record.game.turns.count, db)
+            }
             // The hint is spent by the guess; a cheat's reveal stays for the rest of the game.
             record = Record(
                 id: record.id, game: record.game, usedHint: record.usedHint, hint: nil, revealed: record.revealed,
@@ -292,7 +346,13 @@ struct MastermindStore: Sendable {
                     "UPDATE mastermind_games SET status = 'lost', finished = ? WHERE id = ? AND player = ? AND status = 'playing'",
                     [.integer(Int64(clock())), .integer(id), .text(player)]) == 1
             else { return nil }
-            return try load(db, "id = ?", [.integer(id)])
+            let record = try load(db, "id = ?", [.integer(id)])
+            if let record, record.daily == nil {
+                try tally(
+                    player, won: false, usedHint: record.usedHint, hard: record.hard,
+                    guesses: record.game.turns.count, db)
+            }
+            return record
         }
     }
 
@@ -361,37 +421,32 @@ struct MastermindStore: Sendable {
         return stats
     }
 
+    /// The ordinary games' figures, from the running totals: one row and at most `attempts` more, however many
+    /// games the player has had.
     func stats(player: String) throws -> Stats {
         let db = try pool.connection()
         var stats = Stats()
-        var streak = 0
-        let rows = try db.query(
-            """
-            SELECT g.status, g.used_hint, g.hard, g.attempts, (SELECT COUNT(*) FROM mastermind_guesses WHERE game = g.id) AS guesses
-            FROM mastermind_games g WHERE g.player = ? AND g.status != 'playing' AND g.daily IS NULL ORDER BY g.id
-            """, [.text(player)])
-        for row in rows {
-            stats.played += 1
-            let attempts: Int = try row.decode("attempts")
-            if stats.distribution.count < attempts {
-                stats.distribution += Array(repeating: 0, count: attempts - stats.distribution.count)
-            }
-            if try row.decode("status", as: String.self) == "won" {
-                stats.wins += 1
-                if try row.decode("hard", as: Bool.self) { stats.hardWins += 1 }
-                streak += 1
-                stats.longestStreak = max(stats.longestStreak, streak)
-                let guesses: Int = try row.decode("guesses")
-                if try row.decode("used_hint", as: Bool.self) {
-                    stats.hintWins += 1
-                } else if guesses >= 1, guesses <= stats.distribution.count {
-                    stats.distribution[guesses - 1] += 1
-                }
-            } else {
-                streak = 0
-            }
+        guard
+            let row = try db.first(
+                "SELECT played, wins, hint_wins, hard_wins, streak, longest_streak FROM mastermind_totals WHERE player = ?",
+                [.text(player)])
+        else { return stats }
+        stats.played = try row.decode("played")
+        stats.wins = try row.decode("wins")
+        stats.hintWins = try row.decode("hint_wins")
+        stats.hardWins = try row.decode("hard_wins")
+        stats.currentStreak = try row.decode("streak")
+        stats.longestStreak = try row.decode("longest_streak")
+        var counts: [Int: Int] = [:]
+        for row in try db.query(
+            "SELECT guesses, n FROM mastermind_wins_by_guesses WHERE player = ? AND guesses <= 64", [.text(player)])
+        {
+            counts[try row.decode("guesses")] = try row.decode("n")
         }
-        stats.currentStreak = streak
+        if stats.played > 0 {
+            let bars = max(rules.attempts, counts.keys.max() ?? 0)
+            stats.distribution = (1...bars).map { counts[$0] ?? 0 }
+        }
         return stats
     }
 

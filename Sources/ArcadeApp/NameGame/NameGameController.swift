@@ -28,8 +28,8 @@ struct NameGameController: Sendable {
         routes.pages.running(.pool).get("/namegame/:mode", use: mode)
         routes.actions.post("/namegame/answer", use: answer)
         routes.actions.post("/namegame/dontknow", use: dontKnow)
-        routes.actions.post("/namegame/review", use: review)
-        routes.actions.post("/namegame/next", use: next)
+        routes.creating.post("/namegame/review", use: review)
+        routes.creating.post("/namegame/next", use: next)
         routes.actions.post("/namegame/meet", use: meet)
     }
 

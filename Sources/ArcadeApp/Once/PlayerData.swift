@@ -43,15 +43,49 @@ enum PlayerData {
         ("once_versions", "version, first_seen_ms", "player = ?"),
         ("once_sessions", "session, started_ms", "player = ?"),
         ("cheat_progress", "progress", "player = ?"),
+        ("mastermind_wins_by_guesses", "guesses, n", "player = ?"),
+        ("mastermind_totals", "played, wins, hint_wins, hard_wins, streak, longest_streak", "player = ?"),
         ("players", "id, first_seen", "id = ?"),
     ]
+
+    /// Columns the export leaves empty (null) while their game is open: a Mastermind game's secret (a daily's is
+    /// everyone's code today), a Name Game round's answer, and the order its wrong faces hide in (the one face never
+    /// hidden is the answer). Finished games and rounds show them.
+    static let withheld: [String: [String: String]] = [
+        "mastermind_games": ["secret": "CASE WHEN status = 'playing' THEN NULL ELSE secret END"],
+        "namegame_rounds": ["answer": "CASE WHEN status = 'open' THEN NULL ELSE answer END"],
+        "namegame_round_faces": [
+            "hide_rank":
+                "CASE WHEN round IN (SELECT id FROM namegame_rounds WHERE status = 'open') THEN NULL ELSE hide_rank END"
+        ],
+    ]
+
+    /// A table's columns as the export selects them, withheld ones replaced by their expressions.
+    static func exportColumns(_ table: String, _ columns: String) -> String {
+        guard let hidden = withheld[table] else { return columns }
+        return columns.split(separator: ",").map { column in
+            let name = column.trimmingPrefix(" ")
+            return hidden[String(name)].map { "\($0) AS \(name)" } ?? String(name)
+        }.joined(separator: ", ")
+    }
+
+    /// Rows the export takes from each table at most, so one download's size and memory are bounded whatever the
+    /// player's history (a table cut short is named in `truncated`). Ordinary Mastermind games are bounded anyway
+    /// (`MastermindStore.keptGames`); this holds for Name Game rounds of a very long-standing player.
+    static let exportRows = 20_000
 
     /// The player's rows, table by table, parents first, as one JSON object.
     static func export(_ player: String, _ db: Database) throws -> JSONValue {
         var sections: [(String, JSONValue)] = [("player", .string(player))]
+        var truncated: [JSONValue] = []
         for table in tables.reversed() {
-            let rows = try db.query(
-                "SELECT \(table.columns) FROM \(table.name) WHERE \(table.owned)", [.text(player)])
+            var rows = try db.query(
+                "SELECT \(exportColumns(table.name, table.columns)) FROM \(table.name) WHERE \(table.owned) LIMIT ?",
+                [.text(player), SQLValue(exportRows + 1)])
+            if rows.count > exportRows {
+                rows.removeLast(rows.count - exportRows)
+                truncated.append(.string(table.name))
+            }
             sections.append(
                 (
                     table.name,
@@ -61,6 +95,7 @@ enum PlayerData {
                         })
                 ))
         }
+        if !truncated.isEmpty { sections.append(("truncated", .array(truncated))) }
         return .object(sections)
     }
 
@@ -87,7 +122,8 @@ enum PlayerData {
     }
 
     /// Players first seen before `cutoff` (seconds) who have not come back since and never finished anything: no
-    /// game won or lost, no Name Game round answered, no cheat found. Each test reads the player's own index.
+    /// game won or lost after a guess (a game abandoned or given up untouched is no result), no Name Game round
+    /// answered, no cheat found. Each test reads the player's own index.
     static func inactive(before cutoff: Int, limit: Int, _ db: Database) throws -> [String] {
         let ms = SQLValue.integer(Int64(cutoff) * 1000)
         let seconds = SQLValue.integer(Int64(cutoff))
@@ -95,7 +131,8 @@ enum PlayerData {
             """
             SELECT p.id AS id FROM players p WHERE p.first_seen < ?
             AND NOT EXISTS (SELECT 1 FROM mastermind_games g WHERE g.player = p.id
-                AND (g.status != 'playing' OR g.created >= ?))
+                AND ((g.status != 'playing' AND EXISTS (SELECT 1 FROM mastermind_guesses q WHERE q.game = g.id))
+                    OR g.created >= ?))
             AND NOT EXISTS (SELECT 1 FROM namegame_rounds r WHERE r.player = p.id
                 AND (r.finished_ms IS NOT NULL OR r.started_ms >= ?))
             AND NOT EXISTS (SELECT 1 FROM namegame_sessions s WHERE s.player = p.id AND s.started_ms >= ?)

@@ -9,7 +9,8 @@ struct PrivacyController: Sendable {
     let secureCookies: Bool
 
     func addRoutes(to routes: PlayerRoutes) {
-        routes.pages.get("/progress/data", use: download)
+        // Off the loop: it reads every row of the player's (bounded, but many).
+        routes.pages.running(.pool).get("/progress/data", use: download)
         routes.pages.get("/progress/forget", use: confirm)
         routes.actions.post("/progress/forget", use: forget)
     }

@@ -6,35 +6,44 @@ import HTTP
 struct PlayerRoutes {
     let pages: RouterGroup<PlayerContext>
     let actions: RouterGroup<PlayerContext>
+    /// Actions that make rows (games, rounds, sessions): `actions` within the player's budget.
+    let creating: RouterGroup<PlayerContext>
     private let csrf: CSRFCheck<PlayerContext>
     /// After the CSRF check: an action without a player cookie makes a player, a few per address.
     private let newPlayers: NewPlayerLimit<PlayerContext>
 
+    private let budget: PlayerBudget<PlayerContext>
     /// What an action may change that pages keep in memory.
     private let summaries: ForgetHomeSummary
 
-    init(_ players: RouterGroup<PlayerContext>, identity: Identity, newPlayers: TokenBuckets, home: HomeSummaries) {
+    init(
+        _ players: RouterGroup<PlayerContext>, identity: Identity, newPlayers: TokenBuckets, budget: TokenBuckets,
+        home: HomeSummaries
+    ) {
         self.init(
             players, csrf: CSRFCheck(identity: identity), newPlayers: NewPlayerLimit(buckets: newPlayers),
-            summaries: ForgetHomeSummary(summaries: home))
+            budget: PlayerBudget(buckets: budget), summaries: ForgetHomeSummary(summaries: home))
     }
 
     private init(
         _ players: RouterGroup<PlayerContext>, csrf: CSRFCheck<PlayerContext>,
-        newPlayers: NewPlayerLimit<PlayerContext>,
+        newPlayers: NewPlayerLimit<PlayerContext>, budget: PlayerBudget<PlayerContext>,
         summaries: ForgetHomeSummary
     ) {
         self.csrf = csrf
         self.newPlayers = newPlayers
+        self.budget = budget
         self.summaries = summaries
         pages = players
         actions = players.adding(csrf).adding(newPlayers).adding(summaries).running(.pool)
+        creating = players.adding(csrf).adding(newPlayers).adding(budget).adding(summaries).running(.pool)
     }
 
     /// Both groups with `middleware` added, before the actions' CSRF check (a game closed by an update rule says so
     /// before it looks at the form).
     func adding(_ middleware: some Middleware<PlayerContext>) -> PlayerRoutes {
-        PlayerRoutes(pages.adding(middleware), csrf: csrf, newPlayers: newPlayers, summaries: summaries)
+        PlayerRoutes(
+            pages.adding(middleware), csrf: csrf, newPlayers: newPlayers, budget: budget, summaries: summaries)
     }
 }
 

@@ -148,7 +148,11 @@ public final class Site: Sendable {
             capacity: options.newPlayersPerMinute, refill: 60 / Double(max(1, options.newPlayersPerMinute)),
             clock: options.clock)
         let home = HomeSummaries(clock: options.clock)
-        let player = PlayerRoutes(players, identity: identity, newPlayers: newPlayers, home: home)
+        let budget = TokenBuckets(
+            capacity: PlayerBudget<PlayerContext>.burst, refill: PlayerBudget<PlayerContext>.refill,
+            clock: options.clock)
+        let player = PlayerRoutes(
+            players, identity: identity, newPlayers: newPlayers, budget: budget, home: home)
         let games = player.adding(UpdateRequired(pages: pages))
         HomeController(
             pages: pages, once: services.once, secureCookies: options.secureCookies, mastermind: services.mastermind,
@@ -222,12 +226,12 @@ public final class Site: Sendable {
             server: options.server.metrics, pool: services.once.pool, token: options.metricsToken,
             notFound: { errors.page(.notFound, $0) }
         ).addRoutes(to: router)
-        // Uploads (up to --max-upload) are read only for a live admin session, checked on the head. On PostgreSQL
-        // the loop may not query: a session cookie is enough there, and the route checks it after the body.
-        let postgres = options.database.dialect == .postgresql
+        // Uploads (up to --max-upload) are read only for a live admin session, looked up when the head arrives and
+        // before any of the body is read, on either engine: where the lookup would wait (PostgreSQL), the server
+        // asks it on the pool with the connection paused.
         router.uploadGate = { [admins = services.admins] headers in
             guard let token = Cookies.parse(headers.values("Cookie"))[AdminController.cookie] else { return false }
-            return postgres || admins.isSignedIn(token)
+            return admins.isSignedIn(token)
         }
     }
 
