@@ -184,8 +184,12 @@ public struct ServeOptions: Sendable {
             \.server.maxConnections, 1...Int.max),
         integer(
             "--max-connections-per-address", "ARCADE_MAX_CONNECTIONS_PER_ADDRESS", "N",
-            "connections one client address may hold (trusted proxies: no cap); more get 503",
+            "page connections one client (IPv4 address, IPv6 /64) may hold (trusted proxies: no cap); more get 503",
             \.server.maxConnectionsPerAddress, 1...Int.max),
+        integer(
+            "--max-streams-per-address", "ARCADE_MAX_STREAMS_PER_ADDRESS", "N",
+            "live-update streams (one per open tab) one client may hold besides; more get 503 and poll",
+            \.server.maxStreamsPerAddress, 1...Int.max),
         seconds(
             "--stream-lifetime", "ARCADE_STREAM_LIFETIME", "an event stream stays open before the client reconnects",
             \.streamLifetime),
