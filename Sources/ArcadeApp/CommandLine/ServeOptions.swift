@@ -214,11 +214,21 @@ public struct ServeOptions: Sendable {
             "--hash-threads", "ARCADE_HASH_THREADS", "N",
             "password hashes at once (sign-ins beyond them and a short queue get 503)", \.hashThreads, 1...64),
         Option(
+            flag: "--client-address-header", variable: "ARCADE_CLIENT_ADDRESS_HEADER", placeholder: "NAME",
+            help: "the one header a trusted proxy names the client in: X-Forwarded-For, Forwarded or X-Real-IP",
+            current: { $0.server.trustedProxies.header?.rawValue ?? "none" }
+        ) {
+            guard let header = TrustedProxies.Header(name: $1) else { return false }
+            $0.server.trustedProxies.header = header
+            return true
+        },
+        Option(
             flag: "--trusted-proxies", variable: "ARCADE_TRUSTED_PROXIES", placeholder: "CIDR[,CIDR]",
-            help: "reverse proxies whose Forwarded / X-Forwarded-For name the client (default: none)",
+            help: "peers whose --client-address-header is read (default with a header: loopback)",
             current: { $0.trustedProxiesText.isEmpty ? "none" : $0.trustedProxiesText }
         ) {
-            guard let proxies = TrustedProxies(parsing: $1) else { return false }
+            guard var proxies = TrustedProxies(parsing: $1) else { return false }
+            proxies.header = $0.server.trustedProxies.header
             $0.server.trustedProxies = proxies
             $0.trustedProxiesText = $1
             return true
@@ -376,6 +386,7 @@ public struct ServeOptions: Sendable {
                 throw UsageError("invalid value '\(value)' for \(option.flag)")
             }
         }
+        try result.settleClientAddress()
         switch (result.tlsCertificate, result.tlsKey) {
         case (let certificate?, let key?):
             result.server.tls = TLSFiles(certificate: certificate, key: key)
@@ -386,6 +397,20 @@ public struct ServeOptions: Sendable {
             throw UsageError("--tls-cert and --tls-key go together")
         }
         return result
+    }
+
+    /// A named header without proxies trusts loopback (a proxy on this machine); proxies without a header would
+    /// trust nothing they say, which is surely not what was meant.
+    private mutating func settleClientAddress() throws(UsageError) {
+        let header = server.trustedProxies.header
+        if header != nil && trustedProxiesText.isEmpty {
+            server.trustedProxies = TrustedProxies.loopback
+            server.trustedProxies.header = header
+        } else if header == nil && !trustedProxiesText.isEmpty {
+            throw UsageError(
+                "--trusted-proxies needs --client-address-header: the header those proxies name the client in "
+                    + "(X-Forwarded-For, Forwarded or X-Real-IP)")
+        }
     }
 
     static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
