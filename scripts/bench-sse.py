@@ -40,7 +40,7 @@ opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
 base = f"http://127.0.0.1:{port}"
 page = opener.open(base + "/admin/login").read().decode()
 csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
-password = re.search(r"'admin' with the password (\S+)", open(log).read()).group(1)
+password = open(re.search(r"its password is in (\S+)", open(log).read()).group(1)).read().strip()
 opener.open(base + "/admin/login", urllib.parse.urlencode({"csrf": csrf, "name": "admin", "password": password}).encode())
 
 selector = selectors.DefaultSelector()

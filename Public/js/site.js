@@ -94,15 +94,31 @@
     var lang = document.documentElement.getAttribute("lang") || "";
     var closedNow = !!document.querySelector('[data-status="503"], [data-update="high"]');
     var known = null;
-    var stream = new EventSource("/api/interceptions/events?lang=" + encodeURIComponent(lang));
-    stream.addEventListener("etag", function (event) {
-      if (known === null || known === event.data) { known = event.data; return; }
-      known = event.data;
+    var seen = function (etag) {
+      if (!etag || known === null || known === etag) { known = etag || known; return; }
+      known = etag;
       fetch(location.href, { method: "HEAD", credentials: "same-origin", cache: "no-store" }).then(function (answer) {
         var closed = answer.status === 503 || answer.headers.get("X-Arcade-Update") === "required";
         if (closed !== closedNow) { location.reload(); }
       }).catch(function () {});
+    };
+    var documentURL = "/api/interceptions?lang=" + encodeURIComponent(lang);
+    var stream = new EventSource("/api/interceptions/events?lang=" + encodeURIComponent(lang));
+    stream.addEventListener("etag", function (event) { seen(event.data); });
+    // A stream the server refused (its budget for this address or the site is spent) is not retried by the
+    // browser: the page then asks for the document's ETag now and then instead, and works on as before.
+    stream.addEventListener("error", function () {
+      if (stream.readyState !== 2 || stream.polling) return;
+      stream.polling = window.setInterval(function () {
+        if (document.hidden) return;
+        fetch(documentURL, { method: "HEAD", credentials: "same-origin", cache: "no-store" }).then(function (answer) {
+          if (answer.ok) { seen(answer.headers.get("ETag")); }
+        }).catch(function () {});
+      }, 30000);
     });
-    window.addEventListener("pagehide", function () { stream.close(); });
+    window.addEventListener("pagehide", function () {
+      stream.close();
+      if (stream.polling) window.clearInterval(stream.polling);
+    });
   }
 })();

@@ -45,8 +45,9 @@ public enum Files {
     /// returning: a caller may then record the file as saved.
     public static func writeDurably(_ bytes: [UInt8], to path: String) -> Bool {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        if mkdir(folder, 0o750) != 0 && errno != EEXIST { return false }
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o640)
+        // Photos and the like are the site's alone: no other user of the machine reads them.
+        if mkdir(folder, 0o700) != 0 && errno != EEXIST { return false }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return false }
         var written = 0
         let ok = bytes.withUnsafeBytes { raw -> Bool in

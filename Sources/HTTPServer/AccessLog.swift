@@ -6,9 +6,9 @@ import Synchronization
 import Glibc
 #endif
 
-/// `--access-log json`: one object a line, for a log shipper: the time (RFC 3339, UTC), the client's address, the
-/// method, the path with its query's names but none of their values (they may be secrets), the status, the body's
-/// bytes, the microseconds taken, and the request id.
+/// The access log's pieces. `--access-log json`: one object a line, for a log shipper: the time (RFC 3339, UTC), the
+/// client's address, the method, the path with its query's names but none of their values (they may be secrets; the
+/// plain log strips them the same way), the status, the body's bytes, the microseconds taken, and the request id.
 enum AccessLog {
     /// A request's id: the client's `X-Request-Id` when it is a plain token of at most 128 characters (a proxy's),
     /// else one made here, unique in this process and unlikely to repeat across processes.

@@ -20,6 +20,12 @@ final class Connection {
     private var parser: RequestParser
     /// The peer's address, read once at accept.
     let remoteAddress: String
+    /// What per-address limits count it under (`ClientAddress.limitKey`).
+    let limitKey: String
+    /// Its place in the connection budget is still counted: given back just before its last answer goes out (see
+    /// `write`), before the client can see the end and reconnect, so a client at exactly the cap that reconnects is
+    /// not refused while its old connection drains.
+    private var holdsPlace = true
     /// Accepted beyond `maxConnections`, from the health reserve: it may ask for `/healthz`, once.
     private let healthOnly: Bool
     private var streamStarted: Int64 = 0
@@ -57,13 +63,14 @@ final class Connection {
     private static let highWater = 256 * 1024
     private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-    init(fd: Int32, id: UInt64, loop: EventLoop, address: String, healthOnly: Bool = false) {
+    init(fd: Int32, id: UInt64, loop: EventLoop, address: String, limitKey: String, healthOnly: Bool = false) {
         self.fd = fd
         self.id = id
         self.loop = loop
         self.healthOnly = healthOnly
         parser = RequestParser(limits: loop.context.parserLimits)
         remoteAddress = address
+        self.limitKey = limitKey
         accepted = loop.now
         lastRead = accepted
         lastWrite = accepted
@@ -103,9 +110,9 @@ final class Connection {
     func startHandshake() {
         let context = loop.context
         let allowed = context.handshakes.withLock { counts in
-            let n = counts[remoteAddress, default: 0]
+            let n = counts[limitKey, default: 0]
             guard n < context.configuration.maxHandshakesPerAddress else { return false }
-            counts[remoteAddress] = n + 1
+            counts[limitKey] = n + 1
             return true
         }
         guard allowed, let ssl = context.tls?.session(fd: fd) else {
@@ -133,7 +140,7 @@ final class Connection {
 
     private func endHandshake() {
         handshaking = false
-        let address = remoteAddress
+        let address = limitKey
         loop.context.handshakes.withLock { counts in
             let n = counts[address, default: 1] - 1
             counts[address] = n > 0 ? n : nil
@@ -356,7 +363,7 @@ final class Connection {
         // A request that began before shutdown still learns the connection ends.
         var keepAlive = info.keepAlive && !loop.draining
         if case .events(let channel, _) = response.body, info.method != .head, response.status == .ok, !loop.draining {
-            guard loop.context.budget.openStream() else {
+            guard holdsPlace, loop.context.budget.becomeStream(limitKey, peer: remoteAddress) else {
                 return enqueue(Self.refusal(loop, .serviceUnavailable, "too many event streams"), info)
             }
             // The stream's end is the connection's: no further request is read on it.
@@ -418,20 +425,12 @@ final class Connection {
     /// and the end of the turn finishes the flush.
     func sendDue() {
         guard flushDue, !closed, !output.isEmpty else { return }
-        let (_, written) =
-            tls == nil || kernelSends
-            ? output.flush(to: fd)
-            : output.flush(tls: tls!, staging: loop.tlsStaging)
-        if written > 0 { lastWrite = loop.now }
+        _ = write()
     }
 
     private func flush() {
         guard !closed else { return }
-        let (result, written) =
-            tls == nil || kernelSends
-            ? output.flush(to: fd)
-            : output.flush(tls: tls!, staging: loop.tlsStaging)
-        if written > 0 { lastWrite = loop.now }
+        let result = write()
         switch result {
         case .failed:
             close()
@@ -455,6 +454,25 @@ final class Connection {
         }
     }
 
+    /// Writes what is queued. Before the last answer goes out its place in the budget is given back: the client may
+    /// read it, close and reconnect before this thread runs again (the send wakes it, and may give it this CPU), and
+    /// at exactly its cap it would be refused. A write that does not finish takes the place back (past the cap if
+    /// need be, as it was counted), so a client that does not read still holds it.
+    private func write() -> OutputQueue.FlushResult {
+        let last = closeWhenFlushed && holdsPlace && !waitingForHandler && streamChannel == nil
+        if last { givePlaceBack() }
+        let (result, written) =
+            tls == nil || kernelSends
+            ? output.flush(to: fd)
+            : output.flush(tls: tls!, staging: loop.tlsStaging)
+        if written > 0 { lastWrite = loop.now }
+        if last && result != .drained {
+            holdsPlace = true
+            loop.context.budget.retake(limitKey, peer: remoteAddress)
+        }
+        return result
+    }
+
     /// Back-pressure released: parse what was kept, then read what waits.
     private func resume() {
         guard !paused, !closed else { return }
@@ -475,6 +493,7 @@ final class Connection {
     private func beginLingeringClose() {
         guard !lingering else { return }
         lingering = true
+        givePlaceBack()
         lingerDeadline = loop.now + Clock.nanoseconds(2)
         if let tls {
             _ = SSL_shutdown(tls)  // close_notify, best effort
@@ -539,10 +558,8 @@ final class Connection {
     func close() {
         guard !closed else { return }
         closed = true
-        if streamChannel != nil {
-            loop.streamClosed()
-            loop.context.budget.closeStream()
-        }
+        if streamChannel != nil { loop.streamClosed() }
+        givePlaceBack()
         output.removeAll()
         if handshaking {
             endHandshake()
@@ -555,5 +572,11 @@ final class Connection {
         tls = nil
         Glibc.close(fd)
         loop.forget(self)
+    }
+
+    private func givePlaceBack() {
+        guard holdsPlace else { return }
+        holdsPlace = false
+        loop.context.budget.close(limitKey, peer: remoteAddress, stream: streamChannel != nil)
     }
 }

@@ -174,7 +174,8 @@ final class EventLoop: @unchecked Sendable {
             }
             let open = context.openConnections.wrappingAdd(1, ordering: .relaxed).newValue
             let address = Connection.peerAddress(fd)
-            guard open <= limit + configuration.healthReserve, context.budget.open(address) else {
+            let key = ClientAddress.limitKey(address)
+            guard open <= limit + configuration.healthReserve, context.budget.open(key, peer: address) else {
                 // Graceful refusal: a short 503, then close (a TLS client could not read it: only closed).
                 if context.tls == nil {
                     _ = context.refusal.withUnsafeBytes { csys_send(fd, $0.baseAddress, $0.count) }
@@ -191,14 +192,15 @@ final class EventLoop: @unchecked Sendable {
             else {
                 close(fd)
                 context.openConnections.wrappingSubtract(1, ordering: .relaxed)
-                context.budget.close(address)
+                context.budget.close(key, peer: address, stream: false)
                 continue
             }
             nextID += 1
             if Int(fd) >= connections.count {
                 connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
             }
-            let connection = Connection(fd: fd, id: nextID, loop: self, address: address, healthOnly: open > limit)
+            let connection = Connection(
+                fd: fd, id: nextID, loop: self, address: address, limitKey: key, healthOnly: open > limit)
             connections[Int(fd)] = connection
             openCount += 1
             if context.tls != nil { connection.startHandshake() }
@@ -228,7 +230,6 @@ final class EventLoop: @unchecked Sendable {
         connections[Int(connection.fd)] = nil
         openCount -= 1
         context.openConnections.wrappingSubtract(1, ordering: .relaxed)
-        context.budget.close(connection.remoteAddress)
     }
 
     private func handleInbox() {
@@ -321,7 +322,12 @@ final class EventLoop: @unchecked Sendable {
         accessLog.append(0x20)
         accessLog.append(contentsOf: (info.method?.description ?? "-").utf8)
         accessLog.append(0x20)
-        accessLog.append(contentsOf: info.target.utf8.prefix(2048))
+        // A query's values may be secrets (a token in a link): its names only, as in the JSON log.
+        if info.target.utf8.contains(0x3F) {
+            accessLog.append(contentsOf: AccessLog.path(info.target).utf8)
+        } else {
+            accessLog.append(contentsOf: info.target.utf8.prefix(2048))
+        }
         accessLog.append(0x20)
         ResponseHead.appendDecimal(status, into: &accessLog)
         accessLog.append(0x20)

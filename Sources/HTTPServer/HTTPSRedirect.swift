@@ -11,15 +11,19 @@ public struct HTTPSRedirect: Responder {
     static let challengePrefix = "/.well-known/acme-challenge/"
 
     let httpsPort: Int
+    /// `--public-host`: the site's own name, used instead of the request's Host (which the client chose).
+    let publicHost: String?
     let challenges: StaticFiles?
     let passed: Set<String>
     let inner: any Responder
 
     /// `acmeDirectory` is the webroot; its `.well-known/acme-challenge` folder is made (and the webroot) if missing.
     public init(
-        httpsPort: Int, acmeDirectory: String?, passing passed: Set<String> = [], to inner: any Responder
+        httpsPort: Int, publicHost: String? = nil, acmeDirectory: String?, passing passed: Set<String> = [],
+        to inner: any Responder
     ) throws {
         self.httpsPort = httpsPort
+        self.publicHost = publicHost
         self.passed = passed
         self.inner = inner
         if let acmeDirectory {
@@ -43,7 +47,7 @@ public struct HTTPSRedirect: Responder {
             return .loop { challenges.respond(to: $0) }
         }
         let location =
-            "https://" + Self.host(request.headers["Host"]) + (httpsPort == 443 ? "" : ":\(httpsPort)")
+            "https://" + (publicHost ?? Self.host(request.headers["Host"])) + (httpsPort == 443 ? "" : ":\(httpsPort)")
             + (request.target.hasPrefix("/") ? request.target : "/")
         return .loop { _ in .redirect(to: location, status: Status(code: 308)) }
     }

@@ -14,8 +14,11 @@ public struct ServerConfiguration: Sendable {
     public var limits = ParserLimits()
     /// Most connections open at once; more are answered 503 and closed.
     public var maxConnections = 10_000
-    /// Most connections one client address may hold (loopback included; trusted proxies have no cap).
+    /// Most page connections one client (an IPv4 address, an IPv6 /64) may hold (loopback included; trusted proxies
+    /// have no cap). Event streams are not counted here: they have `maxStreamsPerAddress`.
     public var maxConnectionsPerAddress = 64
+    /// Most event streams one client may hold: one per open tab, so an office behind one address needs hundreds.
+    public var maxStreamsPerAddress = 512
     /// Connections beyond `maxConnections` accepted for `/healthz` only, so a full site still says it is alive
     /// (0: beyond the cap, a connection is refused at once, before it sends anything).
     public var healthReserve = 0
@@ -43,7 +46,7 @@ public struct ServerConfiguration: Sendable {
     public var heartbeatInterval: Double = 15
     /// Seconds granted to in-flight requests on shutdown.
     public var shutdownGrace: Double = 4
-    /// Peers whose `Forwarded` / `X-Forwarded-For` name the client (`request.remoteAddress`, the access log).
+    /// Peers whose `trustedProxies.header` names the client (`request.remoteAddress`, the access log).
     public var trustedProxies = TrustedProxies()
     /// One line per request on standard output.
     public var accessLog = true

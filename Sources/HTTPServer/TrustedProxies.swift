@@ -4,10 +4,34 @@ import HTTP
 import Glibc
 #endif
 
-/// The reverse proxies whose `Forwarded` / `X-Forwarded-For` headers are believed. From any other peer the headers
-/// are ignored (anyone can send them); from a trusted one, the client is the rightmost address in them that is not
-/// itself a trusted proxy, since every address left of it was written by someone we cannot check.
+/// Who a request comes from: one trust model for every use of the client's address (per-address limits, the
+/// loopback check of `/metrics`, the access log, the audit log).
+/// - Only the one header the operator names is read (`header`; none by default): a proxy sets that one, and any
+///   other a client sent is passed on by it untouched, so reading two would let the client's win.
+/// - It is read only from a trusted proxy's connection (anyone else can send it), and the client is the rightmost
+///   hop in it that is not itself a trusted proxy, since every address left of it was written by someone we cannot
+///   check.
+/// - A hop that is no address (`unknown`, a name, garbage) is not trusted either: the walk stops there and the
+///   client is the hop to its right, the trusted proxy that passed it on.
 public struct TrustedProxies: Sendable, Equatable {
+    /// The headers a proxy may name the client in.
+    public enum Header: String, Sendable, CaseIterable {
+        /// RFC 7239: `for=` of each element.
+        case forwarded = "Forwarded"
+        /// Comma-separated addresses, the nearest hop last.
+        case xForwardedFor = "X-Forwarded-For"
+        /// One address.
+        case xRealIP = "X-Real-IP"
+
+        /// Any spelling of a name above.
+        public init?(name: String) {
+            guard let header = Self.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
+                return nil
+            }
+            self = header
+        }
+    }
+
     struct Network: Sendable, Equatable {
         let bytes: [UInt8]
         let prefix: Int
@@ -25,8 +49,13 @@ public struct TrustedProxies: Sendable, Equatable {
     }
 
     let networks: [Network]
+    /// The header that names the client; nil: none is read, the peer is the client.
+    public var header: Header?
 
     public init() { networks = [] }
+
+    /// Loopback: where a proxy on the same machine connects from (the default when a header is named).
+    public static let loopback = TrustedProxies(parsing: "127.0.0.0/8,::1")!
 
     /// `CIDR,CIDR,…` (an address alone is a /32 or /128); nil if any part does not parse.
     public init?(parsing text: String) {
@@ -51,12 +80,13 @@ public struct TrustedProxies: Sendable, Equatable {
 
     /// The client a request comes from: the peer, or, from a trusted proxy, who it says it forwards for.
     public func client(peer: String, headers: HTTPHeaders) -> String {
-        guard isTrusted(peer) else { return peer }
-        let forwarded = headers.values("Forwarded")
-        let hops = forwarded.isEmpty ? Self.forwardedFor(headers.values("X-Forwarded-For")) : Self.forwarded(forwarded)
+        guard let header, isTrusted(peer) else { return peer }
+        let values = headers.values(header.rawValue)
+        let hops = header == .forwarded ? Self.forwarded(values) : Self.forwardedFor(values)
         var client = peer
         for hop in hops.reversed() {
-            // A hop a trusted proxy wrote but that is no address ("unknown", a name): the proxy is all we know.
+            // No address ("unknown", a name, garbage): untrusted, and no client to count; the proxy that passed it
+            // on is all we know.
             guard let bytes = Self.bytes(hop) else { return client }
             client = Self.text(bytes)
             if !networks.contains(where: { $0.contains(bytes) }) { return client }

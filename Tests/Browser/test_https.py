@@ -45,13 +45,14 @@ class HTTPSJourney(unittest.TestCase):
             with open(self.log) as log:
                 text = log.read()
             port = re.search(r"https://127\.0\.0\.1:(\d+)", text)
-            password = re.search(r"'admin' with the password (\S+)", text)
+            password = re.search(r"its password is in (\S+)", text)
             if port and password:
                 break
             self.assertIsNone(self.server.poll(), text)
             time.sleep(0.05)
         self.base = "https://localhost:%s" % port.group(1)
-        self.password = password.group(1)
+        with open(password.group(1)) as secret:
+            self.password = secret.read().strip()
         self.driver = chromium(extra=("--ignore-certificate-errors-spki-list=" + spki,
                                       "--user-data-dir=" + os.path.join(self.work, "profile")))
         self.driver.set_page_load_timeout(20)

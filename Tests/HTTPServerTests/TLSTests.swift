@@ -416,6 +416,27 @@ struct TLSTests {
         #expect(result.output.contains("\"cases\": 20"), "\(result.output)")
     }
 
+    /// Fails on 8f8cef3, where the redirect always copied the request's Host (which the client chose).
+    @Test func theRedirectGoesToThePublicHostWhenOneIsSet() throws {
+        let site = Router()
+        let redirect = try HTTPSRedirect(
+            httpsPort: 443, publicHost: "arcade.example.com", acmeDirectory: nil, to: site.build())
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.accessLog = false
+        let server = try HTTPServer(configuration: configuration, responder: redirect)
+        server.start()
+        defer {
+            server.shutdown()
+            server.wait()
+        }
+        let client = try RawClient(port: server.port)
+        client.send("GET /mastermind?lang=ja HTTP/1.1\r\nHost: phishing.example:80\r\n\r\n")
+        let moved = try client.readResponse()
+        #expect(moved.status == 308)
+        #expect(moved.header("Location") == "https://arcade.example.com/mastermind?lang=ja")
+    }
+
     @Test func plainHTTPIsRedirectedButChallengesAndHealthAreServed() throws {
         let webroot = ScratchDirectory()
         let site = Router()

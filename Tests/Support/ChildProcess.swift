@@ -88,7 +88,7 @@ public final class ChildProcess {
 }
 
 /// A file's whole text ("" when it cannot be opened): a child's output, written to a file.
-func readText(_ path: String) -> String {
+public func readText(_ path: String) -> String {
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else { return "" }
     defer { close(fd) }

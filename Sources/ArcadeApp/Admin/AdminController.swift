@@ -60,7 +60,8 @@ struct AdminController: Sendable {
         let form = request.form ?? FormFields()
         let name = form["name"] ?? ""
         let password = form["password"] ?? ""
-        let address = request.remoteAddress
+        // Limits count an IPv6 client by its /64; the audit log names the address itself.
+        let address = ClientAddress.limitKey(request.remoteAddress)
         guard AdminStore.validName(name), !password.isEmpty else {
             return loginPage(visitor, status: .unprocessableContent, error: "admin.login.wrong", name: name)
         }
@@ -85,7 +86,7 @@ struct AdminController: Sendable {
         }
         limits.succeeded(name: name, address: address, device: device)
         let token = try store.startSession(admin)
-        try store.audit(admin.name, action: "sign-in", target: address, before: nil, after: nil)
+        try store.audit(admin.name, action: "sign-in", target: request.remoteAddress, before: nil, after: nil)
         var response = Response.redirect(to: "/admin")
         response.setCookie(
             SetCookie(name: Self.cookie, value: token, path: "/", secure: secureCookies, sameSite: .strict))

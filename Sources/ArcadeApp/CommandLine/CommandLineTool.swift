@@ -13,6 +13,9 @@ import Glibc
 /// `arcade [serve] [options]`: the entry point the executable calls.
 public enum CommandLineTool {
     public static func main(_ arguments: [String]) -> Int32 {
+        // Everything made from here on (the database and its WAL and SHM files, backups, photos, the first admin's
+        // password) holds secrets: readable by this user only.
+        umask(0o077)
         var rest = arguments.dropFirst()
         if rest.first == "-h" || rest.first == "--help" || rest.first == "help" {
             write(usage(), to: 1)
@@ -50,6 +53,7 @@ public enum CommandLineTool {
         _ = csys_block_shutdown_signals()
         do {
             let site = try Site(options: options)
+            for warning in options.filesOthersCanRead() { write("arcade: warning: \(warning)\n", to: 2) }
             let server = try HTTPServer(configuration: options.server, responder: site.routes)
             let scheme = server.tls == nil ? "http" : "https"
             write(
@@ -69,7 +73,7 @@ public enum CommandLineTool {
                     plain.tls = nil
                     plain.workers = 1
                     let responder = try HTTPSRedirect(
-                        httpsPort: server.port, acmeDirectory: options.acmeDirectory,
+                        httpsPort: server.port, publicHost: options.publicHost, acmeDirectory: options.acmeDirectory,
                         passing: ["/healthz"], to: site.routes)
                     redirect = try HTTPServer(configuration: plain, responder: responder)
                     redirect?.start()

@@ -1,4 +1,5 @@
 import Constants
+import Files
 import HTTPServer
 import Storage
 import Synchronization
@@ -64,6 +65,18 @@ public struct ServeOptions: Sendable {
     /// The bearer token `/metrics` asks of everyone; without one, loopback clients may read it.
     public var metricsToken: String?
 
+    /// Where the first start leaves the first admin's password (without a terminal): beside an SQLite file, else
+    /// beside the photos folder.
+    var firstAdminPasswordFile: String {
+        let beside: String
+        if case .sqlite(let path) = database { beside = path } else { beside = photosDirectory }
+        let folder = beside.lastIndex(of: "/").map { String(beside[..<$0]) } ?? "."
+        return (folder.isEmpty ? "" : folder) + "/arcade-admin-password.txt"
+    }
+
+    /// `--public-host`: the site's own name (the HTTPS redirect's target).
+    public var publicHost: String?
+
     /// Where uploaded photos are kept, when `--photos` says.
     public var photos: String?
     /// `--tls-cert` and `--tls-key`: both or neither; with them the server speaks only HTTPS.
@@ -87,6 +100,10 @@ public struct ServeOptions: Sendable {
         let placeholder: String
         let help: String
         let current: @Sendable (ServeOptions) -> String
+        /// What a valid value looks like, for the error that refuses one.
+        var expects = ""
+        /// A value that may hold a secret (a token, a database URL's password) is never repeated in an error.
+        var secret = false
         /// Applies the value; false when it does not parse.
         let apply: @Sendable (inout ServeOptions, String) -> Bool
     }
@@ -94,7 +111,8 @@ public struct ServeOptions: Sendable {
     static let options: [Option] = [
         Option(
             flag: "--host", variable: "ARCADE_HOST", placeholder: "ADDRESS",
-            help: "IPv4 or IPv6 address to listen on (or localhost)", current: { $0.server.host }
+            help: "IPv4 or IPv6 address to listen on (or localhost)", current: { $0.server.host },
+            expects: "an IPv4 or IPv6 address such as 127.0.0.1 or ::, or localhost"
         ) {
             guard let address = ServeOptions.listenAddress($1) else { return false }
             $0.server.host = address
@@ -107,7 +125,8 @@ public struct ServeOptions: Sendable {
         Option(
             flag: "--db", variable: "ARCADE_DB", placeholder: "PATH|URL",
             help: "SQLite file (PATH or sqlite:PATH, created if missing) or postgresql://USER@HOST:PORT/DB",
-            current: { $0.database.description }
+            current: { $0.database.description },
+            expects: "a file path, sqlite:PATH, or postgresql://USER@HOST:PORT/DB", secret: true
         ) {
             guard let location = try? DatabaseLocation(parsing: $1) else { return false }
             $0.database = location
@@ -122,7 +141,8 @@ public struct ServeOptions: Sendable {
             "take scheduled backups into DIR (on PostgreSQL, the leading instance does)", \.backupDirectory),
         Option(
             flag: "--backup-every", variable: "ARCADE_BACKUP_EVERY", placeholder: "HOURS",
-            help: "hours between scheduled backups", current: { ServeOptions.format($0.backupEvery) }
+            help: "hours between scheduled backups", current: { ServeOptions.format($0.backupEvery) },
+            expects: "hours, more than 0 and at most 8784"
         ) {
             guard let hours = Double($1), hours > 0, hours <= 24 * 366 else { return false }
             $0.backupEvery = hours
@@ -137,7 +157,9 @@ public struct ServeOptions: Sendable {
         Option(
             flag: "--metrics-token", variable: "ARCADE_METRICS_TOKEN", placeholder: "TOKEN",
             help: "/metrics needs 'Authorization: Bearer TOKEN' (without: loopback clients only)",
-            current: { $0.metricsToken == nil ? "none" : "set" }
+            current: { $0.metricsToken == nil ? "none" : "set" },
+            expects: "a token of 16 characters or more, printable ASCII without spaces (e.g. openssl rand -hex 16)",
+            secret: true
         ) {
             guard $1.utf8.count >= 16, $1.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return false }
             $0.metricsToken = $1
@@ -157,7 +179,8 @@ public struct ServeOptions: Sendable {
         Option(
             flag: "--env", variable: "ARCADE_ENV", placeholder: "NAME[,NAME]",
             help: "apply Constants_NAME.plist overrides, in order",
-            current: { $0.environments.isEmpty ? "none" : $0.environments.joined(separator: ",") }
+            current: { $0.environments.isEmpty ? "none" : $0.environments.joined(separator: ",") },
+            expects: "names of letters, digits, - and _, separated by commas"
         ) {
             let names = $1.split(separator: ",").map(String.init)
             guard
@@ -188,7 +211,8 @@ public struct ServeOptions: Sendable {
         Option(
             flag: "--redirect-http", variable: "ARCADE_REDIRECT_HTTP", placeholder: "PORT",
             help: "also listen for plain HTTP here and answer 308 to HTTPS (0: off)",
-            current: { $0.redirectHTTP.map { "\($0)" } ?? "0" }
+            current: { $0.redirectHTTP.map { "\($0)" } ?? "0" },
+            expects: "a port, 0…65535"
         ) {
             guard let port = Int($1), (0...65535).contains(port) else { return false }
             $0.redirectHTTP = port == 0 ? nil : port
@@ -202,8 +226,12 @@ public struct ServeOptions: Sendable {
             \.server.maxConnections, 1...Int.max),
         integer(
             "--max-connections-per-address", "ARCADE_MAX_CONNECTIONS_PER_ADDRESS", "N",
-            "connections one client address may hold (trusted proxies: no cap); more get 503",
+            "page connections one client (IPv4 address, IPv6 /64) may hold (trusted proxies: no cap); more get 503",
             \.server.maxConnectionsPerAddress, 1...Int.max),
+        integer(
+            "--max-streams-per-address", "ARCADE_MAX_STREAMS_PER_ADDRESS", "N",
+            "live-update streams (one per open tab) one client may hold besides; more get 503 and poll",
+            \.server.maxStreamsPerAddress, 1...Int.max),
         seconds(
             "--stream-lifetime", "ARCADE_STREAM_LIFETIME", "an event stream stays open before the client reconnects",
             \.streamLifetime),
@@ -228,11 +256,34 @@ public struct ServeOptions: Sendable {
             "--hash-threads", "ARCADE_HASH_THREADS", "N",
             "password hashes at once (sign-ins beyond them and a short queue get 503)", \.hashThreads, 1...64),
         Option(
-            flag: "--trusted-proxies", variable: "ARCADE_TRUSTED_PROXIES", placeholder: "CIDR[,CIDR]",
-            help: "reverse proxies whose Forwarded / X-Forwarded-For name the client (default: none)",
-            current: { $0.trustedProxiesText.isEmpty ? "none" : $0.trustedProxiesText }
+            flag: "--public-host", variable: "ARCADE_PUBLIC_HOST", placeholder: "HOST",
+            help: "the site's own host name: the HTTPS redirect points there, not at the request's Host",
+            current: { $0.publicHost ?? "none" },
+            expects: "a host name or IP address without scheme, port or path, such as arcade.example.com"
         ) {
-            guard let proxies = TrustedProxies(parsing: $1) else { return false }
+            let host = $1.lowercased()
+            guard Constants.Form.host(ofHTTPS: "https://" + host) == host, !host.contains(":") else { return false }
+            $0.publicHost = host
+            return true
+        },
+        Option(
+            flag: "--client-address-header", variable: "ARCADE_CLIENT_ADDRESS_HEADER", placeholder: "NAME",
+            help: "the one header a trusted proxy names the client in: X-Forwarded-For, Forwarded or X-Real-IP",
+            current: { $0.server.trustedProxies.header?.rawValue ?? "none" },
+            expects: "X-Forwarded-For, Forwarded or X-Real-IP"
+        ) {
+            guard let header = TrustedProxies.Header(name: $1) else { return false }
+            $0.server.trustedProxies.header = header
+            return true
+        },
+        Option(
+            flag: "--trusted-proxies", variable: "ARCADE_TRUSTED_PROXIES", placeholder: "CIDR[,CIDR]",
+            help: "peers whose --client-address-header is read (default with a header: loopback)",
+            current: { $0.trustedProxiesText.isEmpty ? "none" : $0.trustedProxiesText },
+            expects: "addresses or CIDR networks separated by commas, such as 127.0.0.1,10.0.0.0/8,::1"
+        ) {
+            guard var proxies = TrustedProxies(parsing: $1) else { return false }
+            proxies.header = $0.server.trustedProxies.header
             $0.server.trustedProxies = proxies
             $0.trustedProxiesText = $1
             return true
@@ -240,7 +291,8 @@ public struct ServeOptions: Sendable {
         Option(
             flag: "--random-hosts", variable: "ARCADE_RANDOM_HOSTS", placeholder: "HOST[,HOST]",
             help: "hosts mastermind.randomOrgURL may name (https only)",
-            current: { $0.randomHosts.joined(separator: ",") }
+            current: { $0.randomHosts.joined(separator: ",") },
+            expects: "host names (or host:port) separated by commas"
         ) {
             let hosts = $1.split(separator: ",").map { $0.lowercased() }
             guard !hosts.isEmpty, hosts.allSatisfy({ Constants.Form.host(ofHTTPS: "https://" + $0) == $0 }) else {
@@ -260,7 +312,8 @@ public struct ServeOptions: Sendable {
         Option(
             flag: "--access-log", variable: "ARCADE_ACCESS_LOG", placeholder: "on|off|json",
             help: "one line per request on standard output (json: one object a line, with request ids)",
-            current: { $0.server.accessLog ? ($0.server.accessLogJSON ? "json" : "on") : "off" }
+            current: { $0.server.accessLog ? ($0.server.accessLogJSON ? "json" : "on") : "off" },
+            expects: "on, off or json"
         ) {
             let json = $1 == "json"
             guard let on = json ? true : ServeOptions.onOff($1) else { return false }
@@ -275,7 +328,10 @@ public struct ServeOptions: Sendable {
         _ flag: String, _ variable: String, _ help: String,
         _ key: WritableKeyPath<ServeOptions, String> & Sendable
     ) -> Option {
-        Option(flag: flag, variable: variable, placeholder: "DIR", help: help, current: { $0[keyPath: key] }) {
+        Option(
+            flag: flag, variable: variable, placeholder: "DIR", help: help, current: { $0[keyPath: key] },
+            expects: "a folder's path"
+        ) {
             guard !$1.isEmpty else { return false }
             $0[keyPath: key] = $1
             return true
@@ -290,7 +346,7 @@ public struct ServeOptions: Sendable {
     ) -> Option {
         Option(
             flag: flag, variable: variable, placeholder: placeholder, help: help,
-            current: current ?? { $0[keyPath: key] ?? "none" }
+            current: current ?? { $0[keyPath: key] ?? "none" }, expects: "a path"
         ) {
             guard !$1.isEmpty else { return false }
             $0[keyPath: key] = $1
@@ -304,7 +360,7 @@ public struct ServeOptions: Sendable {
     ) -> Option {
         Option(
             flag: flag, variable: variable, placeholder: "on|off", help: help,
-            current: { $0[keyPath: key] ? "on" : "off" }
+            current: { $0[keyPath: key] ? "on" : "off" }, expects: "on or off"
         ) {
             guard let on = ServeOptions.onOff($1) else { return false }
             $0[keyPath: key] = on
@@ -318,7 +374,10 @@ public struct ServeOptions: Sendable {
     ) -> Option {
         Option(
             flag: flag, variable: variable, placeholder: placeholder, help: help,
-            current: { "\($0[keyPath: key])" }
+            current: { "\($0[keyPath: key])" },
+            expects: "a whole number, "
+                + (range.upperBound == Int.max
+                    ? "\(range.lowerBound) or more" : "\(range.lowerBound)…\(range.upperBound)")
         ) {
             guard let n = Int($1), range.contains(n) else { return false }
             $0[keyPath: key] = n
@@ -332,7 +391,8 @@ public struct ServeOptions: Sendable {
     ) -> Option {
         Option(
             flag: flag, variable: variable, placeholder: "SECONDS", help: "seconds \(what)",
-            current: { ServeOptions.format($0.server[keyPath: key]) }
+            current: { ServeOptions.format($0.server[keyPath: key]) },
+            expects: "seconds, more than 0 and at most 86400"
         ) {
             guard let value = Double($1), value > 0, value <= 86_400 else { return false }
             $0.server[keyPath: key] = value
@@ -370,9 +430,7 @@ public struct ServeOptions: Sendable {
         var given: Set<String> = []
         for option in options {
             guard let value = environment(option.variable) else { continue }
-            guard option.apply(&result, value) else {
-                throw UsageError("invalid value '\(value)' in \(option.variable)")
-            }
+            guard option.apply(&result, value) else { throw option.refusal(value, in: option.variable) }
             given.insert(option.flag)
         }
         var rest = arguments[...]
@@ -389,12 +447,11 @@ public struct ServeOptions: Sendable {
             guard let value = inlineValue ?? rest.popFirst() else {
                 throw UsageError("\(option.flag) needs a value (\(option.placeholder))")
             }
-            guard option.apply(&result, value) else {
-                throw UsageError("invalid value '\(value)' for \(option.flag)")
-            }
+            guard option.apply(&result, value) else { throw option.refusal(value, in: option.flag) }
             given.insert(option.flag)
         }
         result.placeSiteFolders(given: given)
+        try result.settleClientAddress()
         switch (result.tlsCertificate, result.tlsKey) {
         case (let certificate?, let key?):
             result.server.tls = TLSFiles(certificate: certificate, key: key)
@@ -435,6 +492,39 @@ public struct ServeOptions: Sendable {
         path.hasPrefix("/") || path.hasPrefix("http://") || path.hasPrefix("https://") ? path : config + "/" + path
     }
 
+    /// A named header without proxies trusts loopback (a proxy on this machine); proxies without a header would
+    /// trust nothing they say, which is surely not what was meant.
+    private mutating func settleClientAddress() throws(UsageError) {
+        let header = server.trustedProxies.header
+        if header != nil && trustedProxiesText.isEmpty {
+            server.trustedProxies = TrustedProxies.loopback
+            server.trustedProxies.header = header
+        } else if header == nil && !trustedProxiesText.isEmpty {
+            throw UsageError(
+                "--trusted-proxies needs --client-address-header: the header those proxies name the client in "
+                    + "(X-Forwarded-For, Forwarded or X-Real-IP)")
+        }
+    }
+
+    /// The site's files that other users of this machine could read (made before they were made 0600, or by hand):
+    /// the database and its WAL and SHM files hold the cookie-signing key, the daily code's secret and password hashes.
+    func filesOthersCanRead() -> [String] {
+        var paths: [String] = []
+        if case .sqlite(let path) = database { paths += [path, path + "-wal", path + "-shm"] }
+        paths.append(photosDirectory)
+        if let backupDirectory {
+            paths.append(backupDirectory)
+            paths += (Files.list(backupDirectory) ?? []).map { backupDirectory + "/" + $0 }
+        }
+        return paths.compactMap { path in
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & 0o077 != 0 else { return nil }
+            let folder = info.st_mode & S_IFMT == S_IFDIR
+            return "\(path) is open to other users (mode \(String(info.st_mode & 0o777, radix: 8))) and holds the "
+                + "site's secrets: chmod \(folder ? "700" : "600") it"
+        }
+    }
+
     static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 }
 
@@ -444,4 +534,12 @@ public final class Draining: Sendable {
     public init() {}
     public func begin() { flag.store(true, ordering: .relaxed) }
     public var isOn: Bool { flag.load(ordering: .relaxed) }
+}
+
+extension ServeOptions.Option {
+    /// What was wrong and what would do; the value itself only when it cannot be a secret.
+    func refusal(_ value: String, in source: String) -> UsageError {
+        let shown = secret ? "" : " '\(value)'"
+        return UsageError("invalid value\(shown) for \(source): expected \(expects.isEmpty ? placeholder : expects)")
+    }
 }

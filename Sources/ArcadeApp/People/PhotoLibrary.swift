@@ -1,6 +1,7 @@
 import Crypto
 import Files
 import HTTP
+import HTTPServer
 import Storage
 
 /// Uploaded photos: kept in a folder beside the database under opaque names (random, with the extension of the
@@ -51,6 +52,8 @@ struct PhotoLibrary: Sendable {
         var response = Response(contentType: type.mediaType, body: bytes)
         response.headers.set("Cache-Control", "public, max-age=31536000, immutable")
         response.headers.set("X-Content-Type-Options", "nosniff")
+        // An SVG headshot opened on its own runs nothing and reaches nothing.
+        response.headers.set("Content-Security-Policy", StaticFiles.sandbox)
         return response
     }
 

@@ -12,6 +12,10 @@ import Storage
 import Synchronization
 import Templates
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The site: every route Arcade answers, wired to the infrastructure.
 public final class Site: Sendable {
     public let routes: Routes
@@ -106,19 +110,45 @@ public final class Site: Sendable {
             extra: extra)
         routes = try StartupError.reading("routes") { try router.build() }
         // Last: a start that fails on a file or setting must not have made the admin and spent its one showing.
-        try StartupError.reading(database, as: StartupError.database) { [admins] in try Site.firstAdmin(admins) }
+        try StartupError.reading(database, as: StartupError.database) { [admins] in
+            try Site.firstAdmin(admins, passwordFile: options.firstAdminPasswordFile)
+        }
         changes = ChangeFeed.start(options.database, health: pool.health, services.reload)
         ticker = SiteTicker(services.tick(leadership: leadership, channels: router.channels))
     }
 
-    /// The first start: one admin, its password shown once, here only.
-    private static func firstAdmin(_ admins: AdminStore) throws {
+    /// The first start: one admin, its password shown once on the terminal, or else written to a file only this
+    /// user can read, never to the log (logs are kept, shipped and shared).
+    private static func firstAdmin(_ admins: AdminStore, passwordFile: String) throws {
         guard try admins.count() == 0 else { return }
         let password = Base64URL.encode(Crypto.randomBytes(15))
+        if isatty(1) == 0 && !writePrivately(password + "\n", to: passwordFile) {
+            throw StartupError.unreadable(
+                file: passwordFile,
+                reason: "cannot write the first admin's password: \(String(cString: strerror(errno)))")
+        }
         try admins.create(name: "admin", password: password)
-        Log.info(
-            "created the admin account 'admin' with the password \(password) (shown once; change it with `arcade admin password admin`)"
-        )
+        let change = "change it with `arcade admin password admin`"
+        if isatty(1) != 0 {
+            CommandLineTool.write(
+                "arcade: created the admin account 'admin' with the password \(password) (shown once; \(change))\n",
+                to: 1)
+        } else {
+            Log.info(
+                "created the admin account 'admin'; its password is in \(passwordFile) (delete it once read; \(change))"
+            )
+        }
+    }
+
+    /// A file of this user's alone (0600, whatever was there before), flushed.
+    private static func writePrivately(_ text: String, to path: String) -> Bool {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return false }
+        defer { Glibc.close(fd) }
+        let bytes = Array(text.utf8)
+        return fchmod(fd, 0o600) == 0
+            && bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count
+            && fsync(fd) == 0
     }
 
     /// Every route, in groups that carry their middleware, outermost first: error pages get the security headers

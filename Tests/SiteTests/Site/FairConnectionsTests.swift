@@ -36,6 +36,64 @@ struct FairConnectionsTests {
         #expect(try server.get("/healthz", from: "127.0.0.2").status == 200, "a freed place can be used again")
     }
 
+    /// An office behind one NAT address: every open tab holds its live-update stream, and the people still browse.
+    /// Fails on 8f8cef3, where streams counted against the 64 connections an address may hold.
+    @Test func threeHundredTabsBehindOneAddressBrowse() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        var streams: [RawClient] = []
+        for _ in 0..<300 {
+            let (client, head) = try stream(server, from: "127.0.0.2")
+            #expect(head.status == 200)
+            streams.append(client)
+        }
+        let pages = try (0..<64).map { _ in try held(server, from: "127.0.0.2") }
+        for page in pages {
+            page.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try page.readResponse().status == 200)
+        }
+        #expect(try server.get("/", from: "127.0.0.2").status == 503, "page connections still have their cap")
+        #expect(streams.count == 300)
+    }
+
+    /// Streams have their own cap per address; one refused is a 503 the page's script answers by polling, and it
+    /// costs the address no page connection.
+    @Test func streamsBeyondTheirCapAreRefusedAndPagesStillLoad() throws {
+        let server = try SiteServer(routes: nil) {
+            $0.server.maxStreamsPerAddress = 3
+            $0.server.maxConnectionsPerAddress = 2
+        }
+        defer { server.stop() }
+        let open = try (0..<3).map { _ in try stream(server, from: "127.0.0.2") }
+        #expect(open.allSatisfy { $0.1.status == 200 })
+        let (_, refused) = try stream(server, from: "127.0.0.2")
+        #expect(refused.status == 503)
+        #expect(refused.header("Retry-After") != nil)
+        let pages = try (0..<2).map { _ in try held(server, from: "127.0.0.2") }
+        #expect(pages.count == 2, "the refused stream's connection gave its page place back")
+    }
+
+    /// A client at exactly the cap whose connection the server ends (here after each request) reconnects at once:
+    /// the server gave the place back before the client could see the end. On 8f8cef3 the place was held until the
+    /// client's own close reached the server, so the reconnection got `503 too many connections` (as `wrk -c64` did).
+    @Test func exactlyTheCapIsServedWhenConnectionsEnd() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let others = try (0..<63).map { _ in try held(server, from: "127.0.0.2") }
+        var current = try held(server, from: "127.0.0.2")
+        for _ in 0..<5 {
+            current.send("GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            #expect(try current.readResponse().status == 200)
+            #expect(try current.closes(within: 10))
+            // `current` is still open on this side: the server lingers on it while the next one connects.
+            let next = try RawClient(port: server.port, from: "127.0.0.2")
+            next.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try next.readResponse().status == 200)
+            current = next
+        }
+        #expect(others.count == 63)
+    }
+
     @Test func eventStreamsTakeAtMostTheirShareAndEndAfterTheirLifetime() throws {
         let server = try SiteServer(routes: nil) {
             $0.server.maxConnections = 8
