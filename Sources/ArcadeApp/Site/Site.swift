@@ -111,7 +111,7 @@ public final class Site: Sendable {
     private static func firstAdmin(_ admins: AdminStore) throws {
         guard try admins.count() == 0 else { return }
         let password = Base64URL.encode(Crypto.randomBytes(15))
-        try admins.create(name: "admin", password: password)
+        try admins.create(name: "admin", password: password, by: "first start")
         Log.info(
             "created the admin account 'admin' with the password \(password) (shown once; change it with `arcade admin password admin`)"
         )
