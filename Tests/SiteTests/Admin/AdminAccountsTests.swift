@@ -55,7 +55,8 @@ struct AdminAccountsTests {
         #expect(secret.count == 20)
         #expect(try store.pendingSecret(erin) == secret, "a reload shows the same secret")
         func code(_ offset: Int = 0) -> String {
-            OneTimePassword.code(secret: secret, step: OneTimePassword.step(at: now.load(ordering: .relaxed)) + Int64(offset))
+            let step = OneTimePassword.step(at: now.load(ordering: .relaxed)) + Int64(offset)
+            return OneTimePassword.code(secret: secret, step: step)
         }
         // Not on until a code proves the app has the secret.
         #expect(try store.confirmTwoFactor(erin, code: code(2)) == nil)
@@ -152,6 +153,28 @@ struct AdminAccountsTests {
     func signIn(_ player: Player, _ name: String, _ password: String) throws -> WireResponse {
         try player.get("/admin/login")
         return try player.post("/admin/login", "name=\(name)&password=\(password.addingFormEncoding)")
+    }
+
+    /// Every new form checks the CSRF token before anything else; without it nothing is written.
+    @Test func theNewFormsNeedTheFormToken() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        try server.site.admins.create(name: "hal", password: "correct horse battery")
+        let player = Player(server)
+        #expect(try signIn(player, "hal", "correct horse battery").status == 303)
+        #expect(try player.get("/admin/admins").status == 200)
+        let forms = [
+            ("/admin/admins/invite", "name=mallory"), ("/admin/admins/remove", "name=hal&confirm=1"),
+            ("/admin/admins/sessions/revoke", "session=x"), ("/admin/setup", "token=x&password=xxxxxxxxxxxx"),
+            ("/admin/login/code", "code=123456"), ("/admin/totp/setup", ""), ("/admin/totp/confirm", "code=123456"),
+            ("/admin/totp/recovery", ""), ("/admin/totp/disable", "password=correct+horse+battery"),
+        ]
+        for (path, body) in forms {
+            let forged = try server.post(path, body: body, headers: ["Cookie": player.cookieHeader])
+            #expect(forged.status == 403, "\(path)")
+        }
+        #expect(try server.site.admins.invites().isEmpty)
+        #expect(try server.site.admins.list().map(\.name) == ["hal"])
     }
 
     /// Over HTTP: the password alone does not open a session; wrong codes are throttled as wrong passwords are.
