@@ -32,14 +32,15 @@ extension AdminController {
         }
         guard
             try store.hashing.run({
-                try store.setPassword(name: admin.name, password: new, keeping: request.cookies[Self.cookie])
+                try store.setPassword(
+                    name: admin.name, password: new, keeping: request.cookies[Self.cookie],
+                    audit: (admin.name, "change password"))
             }) != nil
         else {
             var page = passwordPage(visitor, status: .serviceUnavailable, error: "admin.login.busy")
             page.headers.set("Retry-After", "2")
             return page
         }
-        try store.audit(admin.name, action: "change password", target: admin.name, before: nil, after: nil)
         return Flash.redirect("/admin", pages.localizer.string("admin.password.changed", language: visitor.language))
     }
 

@@ -11,6 +11,8 @@ struct AdminController: Sendable {
     static let cookie = "arcade_admin"
     /// Issued by a successful sign-in, for that account's later sign-ins from the same browser.
     static let deviceCookie = "arcade_admin_device"
+    /// Between a right password and the second factor's code: the account, signed, for five minutes.
+    static let pendingCookie = "arcade_admin_pending"
     let store: AdminStore
     let pages: Pages
     let secureCookies: Bool
@@ -37,6 +39,8 @@ struct AdminController: Sendable {
         addRulesRoutes(to: routes)
         addScheduleRoutes(to: routes)
         addPasswordRoutes(to: routes)
+        addAdminsRoutes(to: routes)
+        addSecondFactorRoutes(to: routes)
         PeopleController(store: people, pages: pages).addRoutes(to: routes)
         StringsController(exchange: StringsExchange(hotfixes: hotfixes), pages: pages).addRoutes(to: routes)
     }
@@ -52,7 +56,9 @@ struct AdminController: Sendable {
     }
 
     func loginForm(_ request: Request, _ context: PlayerContext) throws -> Response {
-        loginPage(context.visitor, status: .ok, error: nil)
+        // After a set-up link: the new account's name filled in, and a word that it is ready.
+        let ready = request.query["ready"].flatMap { AdminStore.validName($0) ? $0 : nil }
+        return loginPage(context.visitor, status: .ok, error: nil, name: ready ?? "", ready: ready != nil)
     }
 
     func signIn(_ request: Request, _ context: PlayerContext) throws -> Response {
@@ -85,8 +91,25 @@ struct AdminController: Sendable {
             return loginPage(visitor, status: .unauthorized, error: "admin.login.wrong", name: name)
         }
         limits.succeeded(name: name, address: address, device: device)
-        let token = try store.startSession(admin)
-        try store.audit(admin.name, action: "sign-in", target: request.remoteAddress, before: nil, after: nil)
+        if try store.hasTwoFactor(admin) {
+            // The password is right; the session waits for the code (a signed, short-lived proof of the first step).
+            var response = Response.redirect(to: "/admin/login/code")
+            response.setCookie(
+                SetCookie(
+                    name: Self.pendingCookie,
+                    value: signer.sign("2fa|\(admin.id)|\(admin.name)|\(store.clock() + 300)"),
+                    path: "/admin/login", maxAge: 300, secure: secureCookies, sameSite: .strict))
+            return response
+        }
+        return try finishSignIn(request, admin, device: device, how: "password")
+    }
+
+    /// The session, its cookie and the device cookie, once every step passed.
+    func finishSignIn(_ request: Request, _ admin: AdminStore.Admin, device: String?, how: String) throws -> Response {
+        let name = admin.name
+        let token = try store.startSession(
+            admin, address: request.remoteAddress,
+            device: AdminDevice.describe(userAgent: request.headers["User-Agent"] ?? ""), how: how)
         var response = Response.redirect(to: "/admin")
         response.setCookie(
             SetCookie(name: Self.cookie, value: token, path: "/", secure: secureCookies, sameSite: .strict))
@@ -218,14 +241,18 @@ struct AdminController: Sendable {
     }
 
     /// The sign-in form; after a failure it keeps the name typed (never the password).
-    func loginPage(_ visitor: Visitor, status: Status, error: String?, name: String = "") -> Response {
+    func loginPage(
+        _ visitor: Visitor, status: Status, error: String?, name: String = "", ready: Bool = false
+    )
+        -> Response
+    {
         let t = pages.localizer.strings(for: visitor.language)
         return pages.render(
             "admin-login", status: status, title: t.string("admin.login.title"), for: visitor, path: "/admin/login",
             section: "admin",
             data: [
                 "error": error.map { .string(t.string($0)) } ?? .null,
-                "name": .string(String(name.prefix(64))),
+                "name": .string(String(name.prefix(64))), "ready": .bool(ready),
             ])
     }
 

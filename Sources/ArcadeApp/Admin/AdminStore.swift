@@ -64,20 +64,32 @@ struct AdminStore: Sendable {
 
     func count() throws -> Int { try pool.connection().scalar(Int.self, "SELECT COUNT(*) AS n FROM admins") }
 
-    func create(name: String, password: String) throws {
+    /// A new account; `actor` (who made it: an admin, the command line, the first start) goes to the audit log with
+    /// it, in the same transaction.
+    func create(name: String, password: String, by actor: String? = nil) throws {
         let salt = Crypto.randomBytes(16)
         let hash = Crypto.pbkdf2SHA256(password: Array(password.utf8), salt: salt, iterations: Self.iterations)
-        try pool.connection().execute(
-            "INSERT INTO admins (name, salt, hash, iterations, created) VALUES (?, ?, ?, ?, ?)",
-            [.text(name), .blob(salt), .blob(hash), SQLValue(Self.iterations), SQLValue(clock())])
+        let now = clock()
+        _ = try pool.write { db in
+            try db.execute(
+                "INSERT INTO admins (name, salt, hash, iterations, created) VALUES (?, ?, ?, ?, ?)",
+                [.text(name), .blob(salt), .blob(hash), SQLValue(Self.iterations), SQLValue(now)])
+            if let actor {
+                try Self.audit(db, at: now, actor, action: "create admin", target: name, before: nil, after: nil)
+            }
+        }
     }
 
     /// A new password for an existing account, ending every session it has (except `keeping`, a token's
     /// session: the admin who changed it stays signed in there). False when there is no such account.
-    func setPassword(name: String, password: String, keeping token: String? = nil) throws -> Bool {
+    /// `audit`: who did it and how it is logged ("change password" by the admin, "reset password" from a shell).
+    func setPassword(
+        name: String, password: String, keeping token: String? = nil, audit: (actor: String, action: String)? = nil
+    ) throws -> Bool {
         let salt = Crypto.randomBytes(16)
         let hash = Crypto.pbkdf2SHA256(password: Array(password.utf8), salt: salt, iterations: Self.iterations)
         let kept = SQLValue.blob(token.map { Crypto.sha256(Array($0.utf8)) } ?? [])
+        let now = clock()
         return try pool.write { db in
             guard let id = try db.value(Int.self, "SELECT id FROM admins WHERE name = ?", [.text(name)]) else {
                 return false
@@ -85,7 +97,16 @@ struct AdminStore: Sendable {
             try db.execute(
                 "UPDATE admins SET salt = ?, hash = ?, iterations = ? WHERE id = ?",
                 [.blob(salt), .blob(hash), SQLValue(Self.iterations), SQLValue(id)])
+            let ended =
+                try db.value(
+                    Int.self, "SELECT COUNT(*) AS n FROM admin_sessions WHERE admin = ? AND token_hash != ?",
+                    [SQLValue(id), kept]) ?? 0
             try db.execute("DELETE FROM admin_sessions WHERE admin = ? AND token_hash != ?", [SQLValue(id), kept])
+            if let audit {
+                try Self.audit(
+                    db, at: now, audit.actor, action: audit.action, target: name, before: nil,
+                    after: "\(ended) other session(s) ended")
+            }
             return true
         }
     }
@@ -96,15 +117,29 @@ struct AdminStore: Sendable {
             .map { ($0.name, $0.created) }
     }
 
-    /// Removes an account and its sessions; false when there is no such account.
-    func remove(name: String) throws -> Bool {
-        try pool.write { db in
+    /// Why a removal did not happen.
+    enum Removal: Equatable {
+        case removed
+        case noSuchAdmin
+        /// The site would have no admin left.
+        case lastAdmin
+    }
+
+    /// Removes an account, its sessions and second factor, never the last one (checked in the same transaction, so
+    /// two admins removing each other at once cannot both succeed); audited as `actor`'s.
+    func remove(name: String, by actor: String) throws -> Removal {
+        let now = clock()
+        return try pool.write { db in
             guard let id = try db.value(Int.self, "SELECT id FROM admins WHERE name = ?", [.text(name)]) else {
-                return false
+                return .noSuchAdmin
             }
+            // Every account's row locked (PostgreSQL: another instance removing one waits), then counted.
+            guard try db.query("SELECT id FROM admins" + db.forUpdate).count > 1 else { return .lastAdmin }
             try db.execute("DELETE FROM admin_sessions WHERE admin = ?", [SQLValue(id)])
+            try db.execute("DELETE FROM admin_recovery_codes WHERE admin = ?", [SQLValue(id)])
             try db.execute("DELETE FROM admins WHERE id = ?", [SQLValue(id)])
-            return true
+            try Self.audit(db, at: now, actor, action: "remove admin", target: name, before: nil, after: nil)
+            return .removed
         }
     }
 
@@ -122,13 +157,25 @@ struct AdminStore: Sendable {
         return Admin(id: account.id, name: name)
     }
 
-    /// A new session: the token for the cookie.
-    func startSession(_ admin: Admin) throws -> String {
+    /// A new session: the token for the cookie. Where it came from is kept for the admins page; the sign-in is
+    /// audited (`how`: "password", "password + code" …) in the same transaction.
+    func startSession(_ admin: Admin, address: String = "", device: String = "", how: String? = nil) throws -> String {
         let token = Base64URL.encode(Crypto.randomBytes(32))
+        let now = clock()
         _ = try pool.write { db in
             try db.execute(
-                "INSERT INTO admin_sessions (token_hash, admin, created, last_seen) VALUES (?, ?, ?, ?)",
-                [.blob(Crypto.sha256(Array(token.utf8))), SQLValue(admin.id), SQLValue(clock()), SQLValue(clock())])
+                """
+                INSERT INTO admin_sessions (token_hash, admin, created, last_seen, address, device)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .blob(Crypto.sha256(Array(token.utf8))), SQLValue(admin.id), SQLValue(now), SQLValue(now),
+                    .text(String(address.prefix(64))), .text(String(device.prefix(64))),
+                ])
+            try db.execute("UPDATE admins SET last_sign_in = ? WHERE id = ?", [SQLValue(now), SQLValue(admin.id)])
+            if let how {
+                try Self.audit(db, at: now, admin.name, action: "sign-in", target: address, before: nil, after: how)
+            }
         }
         return token
     }

@@ -156,13 +156,14 @@ STATUS=serving on port \(server.port)") },
         }
     }
 
-    /// `arcade admin create|password NAME`, `arcade admin remove NAME`, `arcade admin list` (each with
-    /// `[--db PATH]`): a password is read from standard input, never from the command line.
+    /// `arcade admin create|password NAME`, `arcade admin remove|totp-off NAME`, `arcade admin list` (each with
+    /// `[--db PATH]`): a password is read from standard input, never from the command line. Every change is
+    /// audited as the command line's, naming the system user who ran it.
     static func adminCommand(_ arguments: [String]) -> Int32 {
         let usage = UsageError(
-            "usage: arcade admin create|password|remove NAME [--db PATH], arcade admin list [--db PATH]"
+            "usage: arcade admin create|password|remove|totp-off NAME [--db PATH], arcade admin list [--db PATH]"
                 + "  (a password comes from standard input)")
-        guard let verb = arguments.first, ["create", "password", "remove", "list"].contains(verb) else {
+        guard let verb = arguments.first, ["create", "password", "remove", "totp-off", "list"].contains(verb) else {
             return fail(usage)
         }
         let named = verb != "list"
@@ -187,22 +188,33 @@ STATUS=serving on port \(server.port)") },
             let pool = DatabasePool(location: options.database)
             try Schema.migrate(pool.connection())
             let store = AdminStore(pool: pool)
+            let actor = commandLineActor()
             switch verb {
             case "create":
-                try store.create(name: name, password: password)
+                try store.create(name: name, password: password, by: actor)
                 write("arcade: created the admin account '\(name)'\n", to: 1)
             case "password":
-                guard try store.setPassword(name: name, password: password) else {
+                guard try store.setPassword(name: name, password: password, audit: (actor, "reset password")) else {
                     write("arcade: there is no admin account '\(name)'\n", to: 2)
                     return 1
                 }
                 write("arcade: changed the password of '\(name)' and ended its sessions\n", to: 1)
             case "remove":
-                guard try store.remove(name: name) else {
+                switch try store.remove(name: name, by: actor) {
+                case .removed: write("arcade: removed the admin account '\(name)'\n", to: 1)
+                case .noSuchAdmin:
+                    write("arcade: there is no admin account '\(name)'\n", to: 2)
+                    return 1
+                case .lastAdmin:
+                    write("arcade: '\(name)' is the last admin account; create another first\n", to: 2)
+                    return 1
+                }
+            case "totp-off":
+                guard try store.disableTwoFactor(name: name, by: actor) else {
                     write("arcade: there is no admin account '\(name)'\n", to: 2)
                     return 1
                 }
-                write("arcade: removed the admin account '\(name)'\n", to: 1)
+                write("arcade: turned off the second factor of '\(name)'\n", to: 1)
             default:
                 write(try store.list().map { "\($0.name)\t\(UTCTime.format($0.created))\n" }.joined(), to: 1)
             }
@@ -211,6 +223,16 @@ STATUS=serving on port \(server.port)") },
             write("arcade: cannot \(verb) '\(name)': \(error)\n", to: 2)
             return 1
         }
+    }
+
+    /// Who the audit log names for a change made in a shell: the command line and the system user (as `sudo` had
+    /// it, when it ran the command).
+    static func commandLineActor() -> String {
+        if let sudo = getenv("SUDO_USER").map({ String(cString: $0) }), !sudo.isEmpty {
+            return "command line (\(sudo))"
+        }
+        guard let entry = getpwuid(getuid()), let name = entry.pointee.pw_name else { return "command line" }
+        return "command line (\(String(cString: name)))"
     }
 
     /// A line from standard input, without its line end.
@@ -382,10 +404,13 @@ STATUS=serving on port \(server.port)") },
               arcade mastermind score SECRET GUESS
                                           print the pegs as "red blue gray"
               arcade mastermind solve-all play the hint solver against every secret
-              arcade admin create|password|remove NAME [--db PATH]
-                                          add an admin, set its password (read from standard input) or remove it
+              arcade admin create NAME [--db PATH]
+                                          add an admin; the password is read from standard input
+              arcade admin password|remove|totp-off NAME [--db PATH]
+                                          reset a password (from standard input), remove an admin, or
+                                          turn off their second factor; each is audited
               arcade admin list [--db PATH]
-                                          list the admins
+                                          list the admin accounts
               arcade db copy --from sqlite:PATH --to postgresql://USER@HOST:PORT/DB
                                           copy a stopped site's data into an empty database
               arcade db backup FILE [--db PATH|URL]

@@ -538,6 +538,34 @@ enum Schema {
             );
             """),
         Migration(24, mastermindTotals),
+        Migration(
+            25,
+            """
+            -- Admins managed in the console: when each last signed in, and an optional second factor (RFC 6238 time-
+            -- based codes): its secret, the last time step a code was accepted at (each code works once), and a secret
+            -- shown for setting up but not yet confirmed by a code.
+            ALTER TABLE admins ADD COLUMN last_sign_in INTEGER;
+            ALTER TABLE admins ADD COLUMN totp_secret BLOB;
+            ALTER TABLE admins ADD COLUMN totp_step INTEGER;
+            ALTER TABLE admins ADD COLUMN totp_pending BLOB;
+            -- Where each session came from, for the list an admin revokes sessions from.
+            ALTER TABLE admin_sessions ADD COLUMN address TEXT NOT NULL DEFAULT '';
+            ALTER TABLE admin_sessions ADD COLUMN device TEXT NOT NULL DEFAULT '';
+            -- One-time set-up links: the new admin chooses their password. Only a hash of the link's token is kept.
+            CREATE TABLE admin_invites (
+                token_hash BLOB PRIMARY KEY,
+                name TEXT NOT NULL,
+                created_by TEXT NOT NULL,
+                created INTEGER NOT NULL,
+                expires INTEGER NOT NULL
+            );
+            -- Second-factor recovery codes, hashed; each is deleted when used.
+            CREATE TABLE admin_recovery_codes (
+                admin INTEGER NOT NULL REFERENCES admins(id) ON DELETE CASCADE,
+                code_hash BLOB NOT NULL,
+                PRIMARY KEY (admin, code_hash)
+            );
+            """),
     ]
 
     /// Migration 24: a player's ordinary Mastermind figures as running counters, kept as each game ends (the stats

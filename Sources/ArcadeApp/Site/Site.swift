@@ -127,7 +127,7 @@ public final class Site: Sendable {
                 file: passwordFile,
                 reason: "cannot write the first admin's password: \(String(cString: strerror(errno)))")
         }
-        try admins.create(name: "admin", password: password)
+        try admins.create(name: "admin", password: password, by: "first start")
         let change = "change it with `arcade admin password admin`"
         if isatty(1) != 0 {
             CommandLineTool.write(
