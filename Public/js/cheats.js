@@ -8,6 +8,7 @@
   var progressBar = document.getElementById("cheat-progress");
 
   var queue = Promise.resolve();
+  var codeUntil = 0;  // a code is under way until then (see Touch)
   function send(kind, value) {
     queue = queue.then(function () {
       return Arcade.post("/cheats/actions", "kind=" + encodeURIComponent(kind) + "&value=" + encodeURIComponent(String(value)))
@@ -34,6 +35,9 @@
       progressBar.setAttribute("data-progress", String(answer.progress));
     }
     var unlocked = answer.unlocked || [];
+    document.documentElement.setAttribute("data-cheat-progress", String(answer.progress || 0));
+    // A code done or broken: the next tap on a key is a press again.
+    if (unlocked.length || !answer.progress) codeUntil = 0;
     if (unlocked.length && announcer) announcer.textContent = announcer.getAttribute("data-unlocked");
     (answer.toasts || []).forEach(toast);
     if (unlocked.length) flash();
@@ -83,17 +87,22 @@
     else if (event.key && event.key.length <= 32) send("key", event.key);
   });
 
-  // Touch: one finger. A swipe is at least 40 px along its dominant axis
-  // within 800 ms; a tap at most 250 ms and 10 px; taps within 300 ms of
-  // each other are one burst, posted as tap(n).
-  // Touch events, passive: the page scrolls as usual under a finger (nothing sets touch-action: none), and a swipe
-  // is still seen, since a touch that scrolls ends with touchend (a pointer would be cancelled).
+  // Touch: one finger. A swipe is at least 40 px along its dominant axis within 800 ms; a tap at most 350 ms and
+  // 10 px (350 ms: a press still, never a long press); taps within 300 ms of each other are one burst, posted as tap(n). On a game page only the play area
+  // ([data-cheat-area]) reads gestures, and CSS gives it its swipes (touch-action), so they never scroll or go back;
+  // elsewhere the page scrolls as usual and a swipe is still seen (a touch that scrolls ends with touchend).
+  // A tap is either a code's or a press, never both: on a key, a face or a button it presses, unless a code is under
+  // way (a swipe or a code tap in the last two seconds, a cheat's own timeout), when it counts and presses nothing.
   var start = null, taps = 0, burst = null;
-  var passive = { passive: true };
+  var pressable = "a, button, input, select, textarea, label, summary, [role=button], [data-key], [data-choice]";
+  function playArea() { return document.querySelector("[data-cheat-area]"); }
   document.addEventListener("touchstart", function (event) {
     var touch = event.touches.length === 1 ? event.touches[0] : null;
-    start = touch ? { x: touch.clientX, y: touch.clientY, t: event.timeStamp, id: touch.identifier } : null;
-  }, passive);
+    var target = event.target;
+    // On a game page, a touch outside the play area is the page's, not a code's.
+    if (touch && playArea() && !(target.closest && target.closest("[data-cheat-area]"))) touch = null;
+    start = touch ? { x: touch.clientX, y: touch.clientY, t: event.timeStamp, id: touch.identifier, on: target } : null;
+  }, { passive: true });
   function lift(event, cancelled) {
     var s = start, touch = event.changedTouches[0];
     if (!s || !touch || s.id !== touch.identifier) return;
@@ -103,8 +112,14 @@
     var ax = Math.abs(dx), ay = Math.abs(dy);
     if (Math.max(ax, ay) >= 40 && dt <= 800) {
       flushTaps();
+      codeUntil = event.timeStamp + 2000;
       send("swipe", ax > ay ? (dx > 0 ? "right" : "left") : (dy > 0 ? "down" : "up"));
-    } else if (dt <= 250 && Math.sqrt(dx * dx + dy * dy) <= 10) {
+    } else if (dt <= 350 && Math.sqrt(dx * dx + dy * dy) <= 10) {
+      var onPressable = !!(s.on.closest && s.on.closest(pressable));
+      if (onPressable && event.timeStamp > codeUntil) return;  // a press, not a code's tap
+      // The code's tap: the click the browser would make of it never happens.
+      if (onPressable && event.cancelable) event.preventDefault();
+      codeUntil = event.timeStamp + 2000;
       taps += 1;
       clearTimeout(burst);
       burst = setTimeout(flushTaps, 300);
@@ -115,8 +130,9 @@
     if (taps > 0) send("tap", taps);
     taps = 0;
   }
-  document.addEventListener("touchend", function (event) { lift(event, false); }, passive);
-  document.addEventListener("touchcancel", function (event) { lift(event, true); }, passive);
+  // Not passive: a code's tap on a key cancels its click.
+  document.addEventListener("touchend", function (event) { lift(event, false); }, { passive: false });
+  document.addEventListener("touchcancel", function (event) { lift(event, true); }, { passive: true });
 
   // Shake: a change of over 15 m/s² on two axes, at most one shake a second.
   var last = null, lastShake = 0;

@@ -395,11 +395,14 @@ class MastermindBoard(BrowserTest):
         self.assertEqual(self.driver.find_element("css selector", "#row-3").get_attribute("data-guess"),
                          other[:3] + secret[3])
 
-    def test_nothing_blocks_vertical_panning(self):
+    def test_nothing_outside_the_play_area_blocks_vertical_panning(self):
+        # Issue 40: the play area owns its swipes now (they are the codes'); the rest of the page, and the results
+        # shown in the board, still scroll.
         script = """
             return Array.from(document.querySelectorAll('*')).filter(e => {
                 const t = getComputedStyle(e).touchAction, r = e.getBoundingClientRect();
                 if (r.width === 0 || r.height === 0) return false;
+                if (e.closest('[data-cheat-area]') && !e.closest('.result')) return false;
                 return !(t === 'auto' || t === 'manipulation' || t.includes('pan-y'));
             }).map(e => e.tagName + '.' + e.className + ' ' + getComputedStyle(e).touchAction);
         """

@@ -1,0 +1,192 @@
+"""Mastermind and the cheat codes played as a new player would (issue 40): gestures stay in the game on a touch
+phone, input never lies, a row reads at a glance, a win ends on one card, and an unlock is an event."""
+import os
+import sqlite3
+import time
+import unittest
+
+from arcade_browser import ARTIFACTS, BrowserTest
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait as SeleniumWait
+
+DATABASE = os.environ.get("ARCADE_DB")
+KONAMI_SWIPES = ["up", "up", "down", "down", "left", "right", "left", "right"]
+MOVES = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
+
+
+def WebDriverWait(driver, timeout):
+    return SeleniumWait(driver, timeout, ignored_exceptions=[NoSuchElementException, StaleElementReferenceException])
+
+
+def secret_of(game_id):
+    with sqlite3.connect(DATABASE) as db:
+        return db.execute("SELECT secret FROM mastermind_games WHERE id = ?", (game_id,)).fetchone()[0]
+
+
+def score(secret, guess):
+    red = sum(a == b for a, b in zip(secret, guess))
+    common = sum(min(secret.count(d), guess.count(d)) for d in set(guess))
+    return red, common - red
+
+
+def wrong_guesses(secret):
+    out, n = [], 1
+    while len(out) < 10:
+        index = (n * 397 + 11) % 4096
+        guess = "".join(str((index >> (3 * (3 - i))) & 7) for i in range(4))
+        if guess != secret and guess not in out:
+            out.append(guess)
+        n += 1
+    return out
+
+
+PLACE_JS = """return {history: history.length, location: location.href, scrollY: scrollY,
+                      scrollable: document.documentElement.scrollHeight - innerHeight};"""
+BOX_JS = """const r = arguments[0].getBoundingClientRect();
+            return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, cx: r.left + r.width / 2,
+                    cy: r.top + r.height / 2};"""
+
+
+class Play(BrowserTest):
+    def board(self):
+        return self.driver.find_element("css selector", "#board")
+
+    def rows(self):
+        return len(self.driver.find_elements("css selector", "#board .row"))
+
+    def wait_rows(self, count):
+        WebDriverWait(self.driver, 10).until(lambda d: self.rows() == count)
+
+    def start(self, path="/mastermind"):
+        self.open(path)
+        if self.board().get_attribute("data-game") == "0" and path == "/mastermind":
+            self.assertEqual(self.post("/mastermind/new"), 200)
+            self.open(path)
+        WebDriverWait(self.driver, 10).until(
+            lambda d: not d.find_element("css selector", "[data-keypad]").get_attribute("hidden"))
+        game = self.board().get_attribute("data-game")
+        return secret_of(int(game)) if game != "0" else None
+
+    def keys(self, text):
+        chain = ActionChains(self.driver)
+        for key in text:
+            chain.send_keys(key).pause(0.02)
+        chain.perform()
+
+    def tap(self, code):
+        for digit in code:
+            self.driver.find_element("css selector", f"[data-keypad] button[data-key='{digit}']").click()
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='Enter']").click()
+
+    def cells(self):
+        return [c.text for c in self.driver.find_elements("css selector", "[data-current-row] [data-cell]")]
+
+    def phone(self):
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+
+    def wait(self, condition, what):
+        try:
+            return WebDriverWait(self.driver, 10).until(condition)
+        except Exception:
+            self.fail(what + ": not seen; cheat progress " + str(self.driver.execute_script(
+                "return document.documentElement.getAttribute('data-cheat-progress')")))
+
+    def box(self, element):
+        return self.driver.execute_script(BOX_JS, element)
+
+    # A finger, through the DevTools protocol (the browser makes its own gestures of it: scrolls, clicks, back).
+    def finger(self, points, pause=0.02):
+        send = lambda kind, point: self.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {
+            "type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": point[0], "y": point[1]}]})
+        send("touchStart", points[0])
+        for point in points[1:]:
+            time.sleep(pause)
+            send("touchMove", point)
+        send("touchEnd", points[-1])
+
+    def swipe(self, x, y, direction):
+        dx, dy = MOVES[direction]
+        # Few moves, so a busy machine's slow DevTools calls still make a quick swipe (at most 800 ms).
+        self.finger([(x + dx * step, y + dy * step) for step in (0, 40, 75)], pause=0)
+
+    def konami_swipes(self, x, y):
+        """The code's eight swipes; where the page was after each (up then down would scroll back to the start)."""
+        places = []
+        for direction in KONAMI_SWIPES:
+            self.swipe(x, y, direction)
+            places.append(self.driver.execute_script("return [scrollY, scrollX, history.length, location.href]"))
+        return places
+
+    def double_tap(self, x, y):
+        self.finger([(x, y)], pause=0)
+        time.sleep(0.06)
+        self.finger([(x, y)], pause=0)
+
+
+class Gestures(Play):
+    """Swipes and taps on a 360x740 touch phone: the play area owns them."""
+
+    def test_konami_by_swipes_and_taps_stays_in_the_game_and_its_taps_on_a_key_press_nothing(self):
+        self.phone()
+        secret = self.start()
+        before = self.driver.execute_script(PLACE_JS)
+        self.assertGreater(before["scrollable"], 0, "the page could scroll (the footer is below the board)")
+        board = self.box(self.driver.find_element("css selector", "#board .board"))
+        self.driver.execute_script("window.samePage = true")
+        # The vertical swipes start low and the horizontal ones near the left edge, where a browser would scroll or
+        # go back.
+        places = self.konami_swipes(board["left"] + 90, board["cy"])
+        still = [before["scrollY"], 0, before["history"], before["location"]]
+        self.assertEqual(places, [still] * 8, "no swipe scrolled or navigated")
+        # The taps land on a key of the keypad: they are the code's, and type nothing.
+        key = self.box(self.driver.find_element("css selector", "[data-keypad] button[data-key='5']"))
+        self.double_tap(key["cx"], key["cy"])
+        revealed = self.wait(lambda d: d.find_element("css selector", "[data-revealed]"), "the unlock")
+        revealed = revealed.get_attribute("data-revealed")
+        position, digit = revealed.split(":")
+        self.assertEqual(secret[int(position) - 1], digit)
+        after = self.driver.execute_script(PLACE_JS)
+        self.assertEqual((after["history"], after["location"], after["scrollY"]),
+                         (before["history"], before["location"], before["scrollY"]))
+        self.assertTrue(self.driver.execute_script("return window.samePage === true"), "no reload")
+        typed = self.driver.find_elements("css selector", "[data-current-row] .cell.is-filled")
+        self.assertEqual(typed, [], "the code's taps on the key typed nothing")
+        # Later, out of any code, a tap on a key presses it.
+        time.sleep(2.1)
+        self.double_tap(key["cx"], key["cy"])
+        WebDriverWait(self.driver, 10).until(
+            lambda d: len(d.find_elements("css selector", "[data-current-row] .cell.is-filled")) == 2)
+
+    def test_the_name_games_faces_are_never_pressed_by_a_codes_taps(self):
+        self.phone()
+        self.open("/namegame/fifty")
+        if self.driver.find_elements("css selector", "[data-start]"):
+            self.click_and_wait("button[data-next]")
+        faces = self.driver.find_elements("css selector", "[data-cheat-area] button[data-choice]")
+        self.assertTrue(faces, "a round of faces")
+        area = self.box(self.driver.find_element("css selector", "[data-cheat-area]"))
+        round_id = self.driver.find_element("css selector", "#namegame").get_attribute("data-round")
+        before = self.driver.execute_script(PLACE_JS)
+        self.driver.execute_script("window.samePage = true")
+        places = self.konami_swipes(area["cx"], area["cy"])
+        still = [before["scrollY"], 0, before["history"], before["location"]]
+        self.assertEqual(places, [still] * 8, "no swipe scrolled or navigated")
+        face = self.box(faces[0])
+        self.double_tap(face["cx"], face["cy"])
+        toast = self.wait(lambda d: d.find_element("css selector", "[data-toast]"), "the unlock")
+        self.assertIn("Konami", toast.text)
+        time.sleep(0.5)
+        after = self.driver.execute_script(PLACE_JS)
+        self.assertEqual((after["history"], after["location"], after["scrollY"]),
+                         (before["history"], before["location"], before["scrollY"]))
+        self.assertTrue(self.driver.execute_script("return window.samePage === true"), "no answer was sent")
+        self.assertEqual(self.driver.find_element("css selector", "#namegame").get_attribute("data-round"), round_id)
+        self.assertEqual(self.driver.find_elements("css selector", "[data-result]"), [], "no face was pressed")
+
+
+if __name__ == "__main__":
+    unittest.main()
