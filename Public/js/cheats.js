@@ -87,10 +87,11 @@
     else if (event.key && event.key.length <= 32) send("key", event.key);
   });
 
-  // Touch: one finger. A swipe is at least 40 px along its dominant axis within 800 ms; a tap at most 350 ms and
-  // 10 px (350 ms: a press still, never a long press); taps within 300 ms of each other are one burst, posted as tap(n). On a game page only the play area
-  // ([data-cheat-area]) reads gestures, and CSS gives it its swipes (touch-action), so they never scroll or go back;
-  // elsewhere the page scrolls as usual and a swipe is still seen (a touch that scrolls ends with touchend).
+  // Touch: one finger. A swipe is at least 40 px along its dominant axis within 800 ms; a tap at most 350 ms (a
+  // press still, not a long press) and 10 px; taps within 300 ms of each other are one burst, posted as tap(n). On a
+  // game page only the play area ([data-cheat-area]) reads gestures, and CSS gives it its swipes (touch-action), so
+  // they never scroll or go back; elsewhere the page scrolls as usual and a swipe is still seen (a touch that scrolls
+  // ends with touchend).
   // A tap is either a code's or a press, never both: on a key, a face or a button it presses, unless a code is under
   // way (a swipe or a code tap in the last two seconds, a cheat's own timeout), when it counts and presses nothing.
   var start = null, taps = 0, burst = null;

@@ -188,5 +188,94 @@ class Gestures(Play):
         self.assertEqual(self.driver.find_elements("css selector", "[data-result]"), [], "no face was pressed")
 
 
+class Input(Play):
+    """Input that never lies: Enter sends, menus give focus back, a double Enter counts once, words fit."""
+
+    def message(self):
+        return [p.text for p in self.driver.find_elements("css selector", "[data-message] [data-flash]")]
+
+    def test_enter_after_the_game_menu_sends_the_guess(self):
+        secret = self.start()
+        misses = wrong_guesses(secret)
+        self.keys(misses[0])
+        summary = self.driver.find_element("css selector", ".mm-menu summary")
+        summary.click()
+        summary.click()
+        self.assertIsNone(self.driver.find_element("css selector", ".mm-menu").get_attribute("open"))
+        self.keys(Keys.ENTER)
+        self.wait_rows(1)
+        self.assertEqual(self.driver.find_element("css selector", "#row-1").get_attribute("data-guess"), misses[0])
+        # Escape closes the menu and gives the board the focus: Enter sends again.
+        time.sleep(1.6)
+        self.keys(misses[1])
+        self.driver.find_element("css selector", ".mm-menu summary").click()
+        self.assertTrue(self.driver.find_element("css selector", ".mm-menu").get_attribute("open"))
+        self.keys(Keys.ESCAPE)
+        self.assertIsNone(self.driver.find_element("css selector", ".mm-menu").get_attribute("open"))
+        self.assertTrue(self.driver.execute_script("return document.activeElement.id === 'board'"))
+        self.keys(Keys.ENTER)
+        self.wait_rows(2)
+        self.assertEqual(self.message(), [])
+
+    def test_enter_on_a_focused_key_presses_it_and_a_clicked_key_keeps_no_focus(self):
+        self.start()
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='3']").click()
+        self.assertNotEqual(self.driver.execute_script("return document.activeElement.getAttribute('data-key')"), "3")
+        self.driver.execute_script("document.querySelector(\"[data-keypad] button[data-key='4']\").focus()")
+        self.keys(Keys.ENTER)
+        self.assertEqual(self.cells(), ["3", "4", "", ""])
+
+    def test_a_double_enter_adds_one_row_and_shows_no_message(self):
+        secret = self.start()
+        self.keys(wrong_guesses(secret)[0] + Keys.ENTER)
+        self.wait_rows(1)
+        self.keys(Keys.ENTER)  # the second Enter of a double press, after the answer came
+        time.sleep(0.8)
+        self.assertEqual(self.rows(), 1)
+        self.assertEqual(self.message(), [], "no 'not enough digits' for the same Enter")
+        self.assertEqual(self.driver.find_elements("css selector", "[data-current-row].is-refused"), [])
+
+    def test_the_archive_has_no_daily_zero_and_no_stray_button(self):
+        self.open("/mastermind/archive")
+        main = self.driver.find_element("tag name", "main")
+        self.assertNotIn("#0", main.text)
+        self.assertEqual(main.find_elements("css selector", "a.button"), [], main.text)
+        self.assertIn("#1", main.find_element("css selector", "[data-empty]").text)
+
+    def test_how_to_play_opens_at_its_top(self):
+        self.phone()
+        self.start()
+        self.driver.find_element("css selector", ".mm-menu summary").click()
+        self.driver.find_element("css selector", ".mm-menu a[data-help-link]").click()
+        dialog = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "dialog[open]"))
+        WebDriverWait(self.driver, 10).until(lambda d: dialog.find_elements("css selector", "h1, h2"))
+        self.assertGreater(self.driver.execute_script("return arguments[0].scrollHeight - arguments[0].clientHeight",
+                                                      dialog), 0, "the dialog is taller than the phone")
+        self.assertEqual(self.driver.execute_script("return arguments[0].scrollTop", dialog), 0)
+
+    def test_a_loss_that_narrowed_nothing_does_not_praise_the_rows(self):
+        secret = self.start()
+        guess = wrong_guesses(secret)[0]
+        for n in range(10):
+            self.keys(guess + Keys.ENTER)
+            self.wait_rows(n + 1)
+        dialog = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        self.assertNotIn("every row", dialog.find_element("css selector", "[data-encourage]").text)
+
+    def test_a_give_up_after_a_first_win_shows_no_code_cracked(self):
+        self.tap(self.start())
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+        self.assertEqual(self.post("/mastermind/new"), 200)
+        secret = self.start()
+        self.tap(wrong_guesses(secret)[0])
+        self.wait_rows(1)
+        self.assertTrue(self.driver.find_elements("css selector", "[data-once='namegame.try']"), "the invite shows")
+        self.open("/mastermind/giveup")
+        self.click_and_wait("main form button[type=submit]")
+        self.assertEqual(self.board().get_attribute("data-outcome"), "lost")
+        self.assertNotIn("cracked", self.driver.find_element("tag name", "main").text.lower())
+
+
 if __name__ == "__main__":
     unittest.main()

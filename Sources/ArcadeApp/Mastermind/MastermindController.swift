@@ -275,7 +275,8 @@ struct MastermindController: Sendable {
             (try? OnceController.banners(
                 once, visitor, game: "mastermind", back: "/mastermind",
                 t: pages.localizer.strings(for: visitor.language))) ?? .null
-        if inviting, case .object(var fields) = banners {
+        // "Code cracked! Now try the Name Game" belongs to a win: never under a game just lost or given up.
+        if inviting || record.game.outcome == .lost, case .object(var fields) = banners {
             fields["reminder"] = .bool(false)
             banners = .object(fields)
         }
@@ -349,10 +350,17 @@ struct MastermindController: Sendable {
                     highlight: outcome == .won && !record.usedHint
                         ? game.turns.count : nil),
             "announcement": .string(announcement),
-            "encourage": .string(t.string("mastermind.lost.encourage")),
+            "encourage": .string(t.string(Self.everyRowNarrowed(remaining, rules) ? "mastermind.lost.encourage"
+                : "mastermind.lost.encourage.plain")),
             "analysis": outcome == .playing || rules.codeCount > Self.analysisLimit || solver == nil
                 ? .null : analysis(record, solver: solver!, remaining: remaining, t: t),
         ])
+    }
+
+    /// Whether every row played left fewer codes than the one before: only then may a loss praise the rows.
+    static func everyRowNarrowed(_ remaining: [Int], _ rules: Rules) -> Bool {
+        guard !remaining.isEmpty else { return false }
+        return zip([rules.codeCount] + remaining, remaining).allSatisfy { $1 < $0 }
     }
 
     /// The rows played, each with its pegs and what a screen reader says of them.
@@ -532,7 +540,7 @@ struct MastermindController: Sendable {
             "mastermind-archive", title: t.string("mastermind.archive.title"), for: visitor,
             path: "/mastermind/archive", section: "mastermind",
             data: [
-                "days": .list(list), "hasDays": .bool(!list.isEmpty), "today": .int(today),
+                "days": .list(list), "hasDays": .bool(!list.isEmpty), "todayTitle": .string(Self.dailyTitle(today, t)),
                 "older": older.map { .string($0) } ?? .null,
             ])
     }
