@@ -350,8 +350,11 @@ struct MastermindController: Sendable {
                     highlight: outcome == .won && !record.usedHint
                         ? game.turns.count : nil),
             "announcement": .string(announcement),
-            "encourage": .string(t.string(Self.everyRowNarrowed(remaining, rules) ? "mastermind.lost.encourage"
-                : "mastermind.lost.encourage.plain")),
+            "encourage": .string(
+                t.string(
+                    Self.everyRowNarrowed(remaining, rules)
+                        ? "mastermind.lost.encourage"
+                        : "mastermind.lost.encourage.plain")),
             "analysis": outcome == .playing || rules.codeCount > Self.analysisLimit || solver == nil
                 ? .null : analysis(record, solver: solver!, remaining: remaining, t: t),
         ])
