@@ -177,12 +177,12 @@
         if (waiting) { waiting = false; press("Enter"); }
       }, 0);
     }
-    if (fresh.getAttribute("data-outcome") && !wasOver) afterReveal(openResults);
+    if (fresh.getAttribute("data-outcome") && !wasOver) afterReveal(openResults, 120);
   }
 
   // The results wait for the last row's pegs (staggered, or a fade when motion is reduced).
   function afterReveal(then, pause) {
-    var pegs = host.querySelectorAll(".row.is-newest .peg, .row.is-newest .pegs");
+    var pegs = host.querySelectorAll(".row.is-newest .peg, .row.is-newest .pegs, .row.is-won .cell");
     var animations = [];
     Array.prototype.forEach.call(pegs, function (peg) {
       if (peg.getAnimations) animations = animations.concat(peg.getAnimations());
@@ -258,18 +258,32 @@
     function copied(which) {
       return function () { which.textContent = which.getAttribute("data-copied"); };
     }
-    function toClipboard(which) {
-      if (navigator.clipboard) navigator.clipboard.writeText(share.textContent).then(copied(which));
+    // The clipboard API needs a secure page; over plain HTTP the text is selected and copied the old way.
+    function oldCopy() {
+      var area = document.createElement("textarea");
+      area.value = share.textContent;
+      area.setAttribute("readonly", "");
+      area.className = "visually-hidden";
+      document.body.appendChild(area);
+      area.select();
+      var done = false;
+      try { done = document.execCommand("copy"); } catch (e) { done = false; }
+      area.remove();
+      return done ? Promise.resolve() : Promise.reject();
     }
-    if (button && (navigator.share || navigator.clipboard)) {
+    function toClipboard(which) {
+      var write = navigator.clipboard ? navigator.clipboard.writeText(share.textContent).catch(oldCopy) : oldCopy();
+      write.then(copied(which)).catch(function () {});
+    }
+    if (button) {
       button.hidden = false;
       button.addEventListener("click", function () {
-        // The share sheet where the browser has one; the clipboard otherwise (or when sharing is refused).
+        // The device's share sheet where there is one (a phone); the clipboard otherwise, saying "Copied".
         if (navigator.share) navigator.share({ text: share.textContent }).catch(function () {});
         else toClipboard(button);
       });
     }
-    if (copy && navigator.share && navigator.clipboard) {
+    if (copy && navigator.share) {
       copy.hidden = false;
       copy.addEventListener("click", function () { toClipboard(copy); });
     }

@@ -172,7 +172,8 @@ class Gestures(Play):
         round_id = self.driver.find_element("css selector", "#namegame").get_attribute("data-round")
         before = self.driver.execute_script(PLACE_JS)
         self.driver.execute_script("window.samePage = true")
-        places = self.konami_swipes(area["cx"], area["cy"])
+        # Inside the grid and well inside the screen (the grid may run below it).
+        places = self.konami_swipes(area["cx"], min(area["cy"], area["top"] + 100))
         still = [before["scrollY"], 0, before["history"], before["location"]]
         self.assertEqual(places, [still] * 8, "no swipe scrolled or navigated")
         face = self.box(faces[0])
@@ -255,8 +256,9 @@ class Input(Play):
 
     def test_a_loss_that_narrowed_nothing_does_not_praise_the_rows(self):
         secret = self.start()
-        guess = wrong_guesses(secret)[0]
-        for n in range(10):
+        misses = wrong_guesses(secret)
+        # The second row repeats the first: it narrowed nothing.
+        for n, guess in enumerate([misses[0]] + misses[:9]):
             self.keys(guess + Keys.ENTER)
             self.wait_rows(n + 1)
         dialog = WebDriverWait(self.driver, 10).until(
@@ -275,6 +277,149 @@ class Input(Play):
         self.click_and_wait("main form button[type=submit]")
         self.assertEqual(self.board().get_attribute("data-outcome"), "lost")
         self.assertNotIn("cracked", self.driver.find_element("tag name", "main").text.lower())
+
+
+class Rows(Play):
+    """A row reads at a glance: pegs of at least 16 px, counts beside them; the codes-left count is opt-in."""
+
+    def test_the_peg_counts_match_the_feedback_and_pegs_are_big_enough(self):
+        self.phone()
+        secret = self.start()
+        for n, guess in enumerate(wrong_guesses(secret)[:3]):
+            self.tap(guess)
+            self.wait_rows(n + 1)
+        for row in self.driver.find_elements("css selector", "#board .row"):
+            red, blue = score(secret, row.get_attribute("data-guess"))
+            counts = row.find_element("css selector", "[data-counts]")
+            self.assertEqual(counts.text.split(), [str(red), str(blue)])
+            self.assertEqual(len(row.find_elements("css selector", ".peg-red")), red)
+            self.assertEqual(len(row.find_elements("css selector", ".peg-blue")), blue)
+            for peg in row.find_elements("css selector", ".peg"):
+                box = self.box(peg)
+                self.assertGreaterEqual(box["right"] - box["left"], 16)
+                self.assertGreaterEqual(box["bottom"] - box["top"], 16)
+            self.assertLessEqual(self.box(counts)["right"], 360, "the counts are on the screen")
+
+    def test_the_codes_left_switch_is_off_by_default_and_persists(self):
+        secret = self.start()
+        self.tap(wrong_guesses(secret)[0])
+        self.wait_rows(1)
+        self.assertEqual(self.driver.find_elements("css selector", "[data-left-shown]"), [], "off by default")
+        self.driver.find_element("css selector", ".mm-menu summary").click()
+        switch = self.driver.find_element("css selector", "[data-codes-left-switch]")
+        self.assertEqual(switch.get_attribute("aria-checked"), "false")
+        switch.click()
+        shown = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-left-shown]"))
+        self.assertIn("left", shown.text)
+        self.open("/mastermind")
+        self.assertTrue(self.driver.find_elements("css selector", "#row-1 [data-left-shown]"), "remembered")
+        self.assertEqual(self.driver.find_element("css selector", "[data-codes-left-switch]").get_attribute(
+            "aria-checked"), "true")
+        # Without a script the switch is a form: off again, back on the board.
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+        try:
+            self.open("/mastermind")
+            self.driver.find_element("css selector", ".mm-menu summary").click()
+            self.click_and_wait("[data-codes-left-switch]")
+            self.assertEqual(self.driver.find_elements("css selector", "[data-left-shown]"), [])
+            self.assertTrue(self.driver.current_url.endswith("/mastermind#board"), self.driver.current_url)
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+        self.open("/mastermind")
+        self.assertEqual(self.driver.find_elements("css selector", "[data-left-shown]"), [])
+
+
+CARD_JS = """
+    const d = document.querySelector('dialog[open][data-results-dialog]'); if (!d) return null;
+    const r = d.getBoundingClientRect();
+    return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: innerHeight, width: innerWidth,
+            scroll: d.scrollHeight - d.clientHeight, pageScroll: scrollY};
+"""
+SCHEDULE_JS = """
+    return Math.max(0, ...document.querySelector('#board .row.is-won').getAnimations({subtree: true}).map(a => {
+        const t = a.effect.getComputedTiming(); return t.delay + t.activeDuration; }));
+"""
+
+
+class Results(Play):
+    """The win is a moment (pegs one by one, the row hops), then one card that fits the phone."""
+
+    def win_after(self, misses):
+        secret = self.start()
+        for n, guess in enumerate(wrong_guesses(secret)[:misses]):
+            self.tap(guess)
+            self.wait_rows(n + 1)
+        self.tap(secret)
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "#board .row.is-won"))
+        schedule = self.driver.execute_script(SCHEDULE_JS)
+        dialog = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        return secret, schedule, dialog
+
+    def test_the_results_card_fits_a_phone_without_scrolling(self):
+        self.phone()
+        # A first win after six misses: the invitation to the Name Game shows too.
+        secret, schedule, dialog = self.win_after(6)
+        self.assertGreater(schedule, 600, "the row celebrates after its pegs")
+        self.assertLessEqual(schedule, 1400, "the card can come within 1.5 s")
+        card = self.driver.execute_script(CARD_JS)
+        self.assertGreaterEqual(card["top"], 0, card)
+        self.assertGreaterEqual(card["left"], 0, card)
+        self.assertLessEqual(card["bottom"], card["height"], card)
+        self.assertLessEqual(card["right"], card["width"], card)
+        self.assertLessEqual(card["scroll"], 0, f"the card does not scroll {card}")
+        self.assertIn("7", dialog.find_element("css selector", "h2").text)
+        self.assertEqual(dialog.find_element("css selector", "[data-secret]").text, secret)
+        bars = dialog.find_elements("css selector", "[data-distribution] li")
+        self.assertTrue(1 <= len(bars) <= 5, len(bars))
+        self.assertTrue(dialog.find_elements("css selector", "[data-distribution] li[data-current]"))
+        self.assertIn("Won in", bars[0].find_element("css selector", ".visually-hidden").get_attribute("textContent"))
+        for needed in ("[data-share-button]", "[data-new-game]", "[data-streak]", "[data-more] > summary"):
+            self.assertTrue(dialog.find_element("css selector", needed).is_displayed(), needed)
+        # The depth is one tap away: the solver's review behind "How each guess did".
+        self.assertFalse(dialog.find_element("css selector", "[data-analysis]").is_displayed())
+        dialog.find_element("css selector", "[data-more] > summary").click()
+        self.assertEqual(len(dialog.find_elements("css selector", "[data-analysis] [data-step]")), 7)
+
+    def test_share_uses_the_share_sheet_where_there_is_one(self):
+        self.phone()
+        self.start()
+        self.driver.execute_script(
+            "window.shared = []; navigator.share = t => { window.shared.push(t); return Promise.resolve(); }")
+        secret = secret_of(int(self.board().get_attribute("data-game")))
+        self.tap(secret)
+        dialog = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        dialog.find_element("css selector", "[data-share-button]").click()
+        shared = WebDriverWait(self.driver, 10).until(lambda d: d.execute_script("return window.shared"))
+        text = dialog.find_element("css selector", "[data-share]").get_attribute("textContent")
+        self.assertEqual(shared, [{"text": text}])
+        self.assertTrue(text.startswith("Arcade Mastermind 1/10"), text)
+
+    def test_share_copies_where_there_is_no_share_sheet(self):
+        self.start()
+        self.driver.execute_script("delete Navigator.prototype.share; delete navigator.share")
+        self.tap(secret_of(int(self.board().get_attribute("data-game"))))
+        dialog = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        button = dialog.find_element("css selector", "[data-share-button]")
+        button.click()
+        WebDriverWait(self.driver, 10).until(lambda d: button.text == "Copied")
+
+    def test_without_javascript_the_card_is_in_the_page(self):
+        secret = self.start()
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+        try:
+            self.open("/mastermind")
+            self.driver.find_element("id", "guess").send_keys(secret)
+            self.driver.find_element("css selector", ".guess-form button[type=submit]").click()
+            WebDriverWait(self.driver, 10).until(lambda d: "#result" in d.current_url)
+            result = self.driver.find_element("css selector", "[data-results]")
+            for needed in ("h2", "[data-secret]", "[data-streak]", "[data-distribution]", "[data-share]",
+                           "[data-new-game]", "[data-more] > summary"):
+                self.assertTrue(result.find_element("css selector", needed).is_displayed(), needed)
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
 
 
 if __name__ == "__main__":
