@@ -422,5 +422,62 @@ class Results(Play):
             self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
 
 
+class Unlock(Play):
+    """An unlock is an event: a toast that says what it did, the effect in place, every open page's cabinet; a code
+    in progress shows a trail of pips that resets visibly on a wrong step."""
+
+    def type_keys(self, keys):
+        self.driver.execute_script("document.activeElement && document.activeElement.blur()")
+        self.keys(keys)
+
+    def test_the_trail_grows_with_each_step_and_resets_visibly(self):
+        self.start()
+        self.type_keys([Keys.ARROW_UP, Keys.ARROW_UP])
+        WebDriverWait(self.driver, 10).until(lambda d: len(d.find_elements("css selector", "#cheat-progress .pip")) == 2)
+        self.type_keys(["x"])
+        WebDriverWait(self.driver, 10).until(
+            lambda d: "is-reset" in d.find_element("css selector", "#cheat-progress").get_attribute("class"))
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "#cheat-progress .pip") == [])
+        self.assertEqual(self.driver.execute_script("return scrollY"), 0, "the arrows did not scroll")
+
+    def test_the_toast_says_what_the_cheat_did_and_the_digit_lands_as_a_hint(self):
+        secret = self.start()
+        self.type_keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT,
+                        Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
+        toast = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-toast]"))
+        self.assertIn("Konami", toast.text)
+        self.assertIn("revealed", toast.find_element("css selector", ".toast-did").text)
+        cell = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-current-row] .cell.is-revealed.is-flying"))
+        position = int(self.driver.find_element("css selector", "[data-revealed]").get_attribute(
+            "data-revealed").split(":")[0])
+        self.assertEqual(cell.text, secret[position - 1])
+
+    def test_the_cabinet_counts_an_unlock_on_every_open_page(self):
+        self.open("/")
+        home = self.driver.current_window_handle
+        self.assertEqual(self.driver.find_element("css selector", "[data-cabinet]").get_attribute("data-found"), "0")
+        self.driver.execute_script("window.samePage = true")
+        self.driver.switch_to.new_window("tab")
+        self.open("/cheats")
+        cheats = self.driver.current_window_handle
+        self.driver.execute_script("window.samePage = true")
+        self.driver.switch_to.new_window("tab")
+        self.start()
+        self.type_keys(list("retro"))
+        WebDriverWait(self.driver, 10).until(
+            lambda d: "theme-crt" in d.find_element("tag name", "html").get_attribute("class"))
+        self.driver.switch_to.window(home)
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-cabinet]").get_attribute("data-found") == "1")
+        self.assertTrue(self.driver.execute_script("return window.samePage === true"), "no reload")
+        self.assertIn("theme-crt", self.driver.find_element("tag name", "html").get_attribute("class"))
+        self.driver.switch_to.window(cheats)
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-cheats-found] [data-found]").get_attribute(
+                "data-found") == "1")
+        self.assertTrue(self.driver.execute_script("return window.samePage === true"), "no reload")
+
+
 if __name__ == "__main__":
     unittest.main()
