@@ -479,5 +479,81 @@ class Unlock(Play):
         self.assertTrue(self.driver.execute_script("return window.samePage === true"), "no reload")
 
 
+class Small(Play):
+    def test_the_stats_say_plainly_where_the_daily_is_counted(self):
+        self.open("/mastermind/stats")
+        note = self.driver.find_element("css selector", "[data-daily-apart]")
+        self.assertIn("Daily", note.text)
+        self.assertLess(self.box(note)["top"], self.box(self.driver.find_element("id", "daily-stats"))["top"])
+
+
+class Screenshots(Play):
+    """The moments of issue 40 at 360x740 and 1280x900, light and dark, with JavaScript on and off (where a moment
+    needs a script, on only), in .artifacts/screenshots/, to be looked at."""
+
+    def moments(self, name, act):
+        """`act` brings the moment about on a fresh page; its animations are frozen where they are, then shot."""
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        try:
+            for width, height in ((360, 740), (1280, 900)):
+                self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                    "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+                for theme in ("light", "dark"):
+                    self.emulate_scheme(theme)
+                    act()
+                    self.driver.execute_script("document.getAnimations().forEach(a => a.pause())")
+                    self.assertTrue(self.driver.save_screenshot(
+                        os.path.join(ARTIFACTS, f"{name}-{width}-{theme}-js.png")))
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+    def test_screenshots(self):
+        secret = self.start()
+        misses = iter(wrong_guesses(secret))
+        for n in range(3):
+            self.tap(next(misses))
+            self.wait_rows(n + 1)
+        self.assertEqual(len(self.screenshots("mm40-row", "/mastermind")), 8)
+
+        def reveal():
+            self.open("/mastermind")
+            rows = self.rows()
+            self.keys(next(misses) + Keys.ENTER)
+            WebDriverWait(self.driver, 10).until(lambda d: self.rows() == rows + 1)
+            time.sleep(0.25)
+        self.moments("mm40-reveal", reveal)
+        self.tap(secret)
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+
+        def card():
+            if self.driver.execute_script("return document.documentElement.classList.contains('js')"):
+                WebDriverWait(self.driver, 10).until(
+                    lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        self.assertEqual(len(self.screenshots("mm40-results", "/mastermind", card)), 8)
+
+        def unlock():
+            self.post("/mastermind/new")
+            self.start()
+            self.driver.execute_script("document.activeElement && document.activeElement.blur()")
+            self.keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT,
+                       Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b"])
+            WebDriverWait(self.driver, 10).until(
+                lambda d: len(d.find_elements("css selector", "#cheat-progress .pip")) == 9)
+            self.keys(["a"])
+            WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", ".cell.is-flying"))
+            time.sleep(0.3)
+        self.moments("mm40-unlock", unlock)
+        # Midway through a code: the trail.
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        self.open("/mastermind")
+        self.driver.execute_script("document.activeElement && document.activeElement.blur()")
+        self.keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN])
+        WebDriverWait(self.driver, 10).until(lambda d: len(d.find_elements("css selector", "#cheat-progress .pip")) == 4)
+        self.driver.execute_script("document.getAnimations().forEach(a => a.finish())")
+        self.driver.save_screenshot(os.path.join(ARTIFACTS, "mm40-trail-360-light-js.png"))
+
+
 if __name__ == "__main__":
     unittest.main()
