@@ -298,6 +298,8 @@
     var rows = host.querySelectorAll(".board > li").length || 10;
     for (var i = 0; i < 4; i++) {
       root.style.setProperty("--cell", cell + "px");
+      // Cells under 36 px have no height for two rows of 16 px pegs: the pegs go in one line.
+      root.classList.toggle("is-compact", cell < 36);
       var last = host.querySelector("[data-keypad]:not([hidden])") || host.querySelector(".board");
       var bottom = last.getBoundingClientRect().bottom + window.scrollY;
       var over = bottom - (window.innerHeight - 6);
