@@ -209,7 +209,9 @@
     close.type = "button";
     close.className = "button-quiet";
     close.setAttribute("data-close-results", "");
-    close.textContent = result.getAttribute("data-close-label") || "×";
+    // A cross, named for screen readers: the title keeps the room on a phone.
+    close.textContent = "×";
+    close.setAttribute("aria-label", result.getAttribute("data-close-label") || "×");
     close.addEventListener("click", function () { dialog.close(); });
     dialog.appendChild(close);
     dialog.appendChild(result);
