@@ -8,6 +8,7 @@
   var progressBar = document.getElementById("cheat-progress");
 
   var queue = Promise.resolve();
+  var codeUntil = 0;  // a code is under way until then (see Touch)
   function send(kind, value) {
     queue = queue.then(function () {
       return Arcade.post("/cheats/actions", "kind=" + encodeURIComponent(kind) + "&value=" + encodeURIComponent(String(value)))
@@ -20,32 +21,95 @@
   var effects = {
     "theme.crt": function () { document.documentElement.classList.toggle("theme-crt"); },
     "credits": function () { window.location.assign("/credits"); },
-    // The revealed digit drops into its cell of the row being played, without a reload.
-    "mastermind.reveal": function () { if (window.ArcadeMastermind) window.ArcadeMastermind.refresh(); },
+    // The revealed digit flies into its cell of the row being played, without a reload, marked as a hint.
+    "mastermind.reveal": function () {
+      if (!window.ArcadeMastermind) return;
+      window.ArcadeMastermind.refresh().then(function () {
+        var cell = document.querySelector("[data-current-row] .cell.is-revealed");
+        if (cell) cell.classList.add("is-flying");
+      });
+    },
     "namegame.firstLetter": function () { if (/^\/namegame\/[a-z]+$/.test(window.location.pathname)) window.location.reload(); }
   };
 
+  // Every open page of this browser hears of an unlock: its cabinet counts it, and the CRT follows.
+  var channel = window.BroadcastChannel ? new BroadcastChannel("arcade-cheats") : null;
+  function tell(news) {
+    if (channel) channel.postMessage(news);
+  }
+  function heard(news) {
+    if (!news) return;
+    if (typeof news.crt === "boolean") document.documentElement.classList.toggle("theme-crt", news.crt);
+    refreshCabinet();
+  }
+  if (channel) channel.onmessage = function (event) { heard(event.data); };
+  // The home page's cabinet and the cheats page, taken from a fresh copy of this page.
+  function refreshCabinet() {
+    var parts = document.querySelectorAll("[data-cabinet], [data-cheats-found]");
+    if (!parts.length) return;
+    fetch(window.location.href, { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) { return response.text(); })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html");
+        Array.prototype.forEach.call(parts, function (part) {
+          var name = part.hasAttribute("data-cabinet") ? "[data-cabinet]" : "[data-cheats-found]";
+          var other = fresh.querySelector(name);
+          if (other) part.replaceWith(document.importNode(other, true));
+        });
+      }).catch(function () {});
+  }
+
+  // A code in progress: one pip per correct step; a wrong step shakes the trail and empties it.
+  var shownProgress = 0;
+  function trail(progress, unlocked) {
+    if (!progressBar) return;
+    progressBar.setAttribute("data-progress", String(progress));
+    if (unlocked) progress = 0;
+    var reset = !unlocked && shownProgress > 0 && progress <= shownProgress && progress < 2;
+    shownProgress = progress;
+    function draw() {
+      progressBar.classList.remove("is-reset");
+      progressBar.replaceChildren.apply(progressBar, Array.apply(null, Array(Math.min(progress, 12))).map(function () {
+        var pip = document.createElement("span");
+        pip.className = "pip";
+        return pip;
+      }));
+    }
+    if (reset) {
+      progressBar.classList.remove("is-reset");
+      void progressBar.offsetWidth;
+      progressBar.classList.add("is-reset");
+      setTimeout(draw, 450);
+    } else {
+      draw();
+    }
+  }
+
   function apply(answer) {
     if (!answer) return;
-    if (progressBar) {
-      // A subtle hint: a thin bar that grows while a sequence is on track.
-      var share = answer.length > 0 ? answer.progress / answer.length : 0;
-      progressBar.style.transform = "scaleX(" + share + ")";
-      progressBar.setAttribute("data-progress", String(answer.progress));
-    }
     var unlocked = answer.unlocked || [];
-    if (unlocked.length && announcer) announcer.textContent = announcer.getAttribute("data-unlocked");
-    (answer.toasts || []).forEach(toast);
-    if (unlocked.length) flash();
+    document.documentElement.setAttribute("data-cheat-progress", String(answer.progress || 0));
+    // A code done or broken: the next tap on a key is a press again.
+    if (unlocked.length || !answer.progress) codeUntil = 0;
+    trail(answer.progress || 0, unlocked.length > 0);
+    if (!unlocked.length) return;
+    if (announcer) announcer.textContent = announcer.getAttribute("data-unlocked");
+    (answer.toasts || []).forEach(function (title, i) { toast(title, (answer.did || [])[i], answer.first); });
+    flash();
     unlocked.forEach(function (effect) {
       document.documentElement.setAttribute("data-last-cheat", effect);
       if (effects[effect]) effects[effect]();
     });
+    var news = { found: answer.found, total: answer.total };
+    if (unlocked.indexOf("theme.crt") >= 0) news.crt = document.documentElement.classList.contains("theme-crt");
+    tell(news);
+    refreshCabinet();
   }
 
-  // "Cheat unlocked: The Konami code", for a few seconds (a status: read out, never taking focus).
+  // "Cheat unlocked: The Konami code", and what it did, for a few seconds (a status: read out, never taking focus);
+  // a first discovery stays a little longer than a cheat used again.
   var toastTimer = null;
-  function toast(text) {
+  function toast(text, did, first) {
     var box = document.querySelector("[data-toast]");
     if (!box) {
       box = document.createElement("p");
@@ -54,10 +118,19 @@
       box.setAttribute("data-toast", "");
       document.body.appendChild(box);
     }
-    box.textContent = text;
+    var title = document.createElement("strong");
+    title.textContent = text;
+    box.replaceChildren(title);
+    if (did) {
+      var line = document.createElement("span");
+      line.className = "toast-did";
+      line.textContent = did;
+      box.appendChild(line);
+    }
+    box.classList.toggle("is-first", !!first);
     box.hidden = false;
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(function () { box.hidden = true; }, 4000);
+    toastTimer = setTimeout(function () { box.hidden = true; }, first ? 4000 : 2500);
   }
   // A short CRT flash over the page (CSS fades it instead when motion is reduced).
   function flash() {
@@ -83,17 +156,23 @@
     else if (event.key && event.key.length <= 32) send("key", event.key);
   });
 
-  // Touch: one finger. A swipe is at least 40 px along its dominant axis
-  // within 800 ms; a tap at most 250 ms and 10 px; taps within 300 ms of
-  // each other are one burst, posted as tap(n).
-  // Touch events, passive: the page scrolls as usual under a finger (nothing sets touch-action: none), and a swipe
-  // is still seen, since a touch that scrolls ends with touchend (a pointer would be cancelled).
+  // Touch: one finger. A swipe is at least 40 px along its dominant axis within 800 ms; a tap at most 350 ms (a
+  // press still, not a long press) and 10 px; taps within 300 ms of each other are one burst, posted as tap(n). On a
+  // game page only the play area ([data-cheat-area]) reads gestures, and CSS gives it its swipes (touch-action), so
+  // they never scroll or go back; elsewhere the page scrolls as usual and a swipe is still seen (a touch that scrolls
+  // ends with touchend).
+  // A tap is either a code's or a press, never both: on a key, a face or a button it presses, unless a code is under
+  // way (a swipe or a code tap in the last two seconds, a cheat's own timeout), when it counts and presses nothing.
   var start = null, taps = 0, burst = null;
-  var passive = { passive: true };
+  var pressable = "a, button, input, select, textarea, label, summary, [role=button], [data-key], [data-choice]";
+  function playArea() { return document.querySelector("[data-cheat-area]"); }
   document.addEventListener("touchstart", function (event) {
     var touch = event.touches.length === 1 ? event.touches[0] : null;
-    start = touch ? { x: touch.clientX, y: touch.clientY, t: event.timeStamp, id: touch.identifier } : null;
-  }, passive);
+    var target = event.target;
+    // On a game page, a touch outside the play area is the page's, not a code's.
+    if (touch && playArea() && !(target.closest && target.closest("[data-cheat-area]"))) touch = null;
+    start = touch ? { x: touch.clientX, y: touch.clientY, t: event.timeStamp, id: touch.identifier, on: target } : null;
+  }, { passive: true });
   function lift(event, cancelled) {
     var s = start, touch = event.changedTouches[0];
     if (!s || !touch || s.id !== touch.identifier) return;
@@ -103,8 +182,14 @@
     var ax = Math.abs(dx), ay = Math.abs(dy);
     if (Math.max(ax, ay) >= 40 && dt <= 800) {
       flushTaps();
+      codeUntil = event.timeStamp + 2000;
       send("swipe", ax > ay ? (dx > 0 ? "right" : "left") : (dy > 0 ? "down" : "up"));
-    } else if (dt <= 250 && Math.sqrt(dx * dx + dy * dy) <= 10) {
+    } else if (dt <= 350 && Math.sqrt(dx * dx + dy * dy) <= 10) {
+      var onPressable = !!(s.on.closest && s.on.closest(pressable));
+      if (onPressable && event.timeStamp > codeUntil) return;  // a press, not a code's tap
+      // The code's tap: the click the browser would make of it never happens.
+      if (onPressable && event.cancelable) event.preventDefault();
+      codeUntil = event.timeStamp + 2000;
       taps += 1;
       clearTimeout(burst);
       burst = setTimeout(flushTaps, 300);
@@ -115,8 +200,9 @@
     if (taps > 0) send("tap", taps);
     taps = 0;
   }
-  document.addEventListener("touchend", function (event) { lift(event, false); }, passive);
-  document.addEventListener("touchcancel", function (event) { lift(event, true); }, passive);
+  // Not passive: a code's tap on a key cancels its click.
+  document.addEventListener("touchend", function (event) { lift(event, false); }, { passive: false });
+  document.addEventListener("touchcancel", function (event) { lift(event, true); }, { passive: true });
 
   // Shake: a change of over 15 m/s² on two axes, at most one shake a second.
   var last = null, lastShake = 0;

@@ -14,6 +14,9 @@
   var revealed = null;   // {position (0-based), digit} from the Konami cheat: shown in its cell until typed over
   var rowKey = "";       // game:turn the typed cells belong to
   var busy = false;      // a guess (or any board action) is in flight
+  var revealing = false; // the newest row's pegs are still coming: an Enter waits for them (see press)
+  var waiting = false;   // an Enter pressed during the reveal
+  var untouched = false; // nothing typed since the last guess went: Enter on the empty row is that guess's again
   var notesOn = false;
   var results = null;    // the open results dialog
 
@@ -52,12 +55,16 @@
   function press(key) {
     if (busy || !form()) return;
     var digits = keypadDigits();
+    if (key !== "Enter") untouched = false;
     if (key === "Backspace" || key === "Delete") {
       for (var i = typed.length - 1; i >= 0; i--) {
         if (typed[i] !== "") { typed[i] = ""; break; }
       }
     } else if (key === "Enter") {
+      if (revealing) { waiting = true; return; }
+      if (untouched && shown().join("") === "") return;
       if (shown().indexOf("") >= 0) { refuse("data-short"); return; }
+      untouched = true;
       field().value = shown().join("");
       send(form());
       return;
@@ -163,18 +170,25 @@
     setup(!!fresh.getAttribute("data-outcome") && !wasOver);
     if (live) live.textContent = fresh.getAttribute("data-announce") || "";
     if (status === 422) shake();
-    if (fresh.getAttribute("data-outcome") && !wasOver) afterReveal(openResults);
+    if (status === 200 && fresh.querySelector(".row.is-newest")) {
+      revealing = true;
+      afterReveal(function () {
+        revealing = false;
+        if (waiting) { waiting = false; press("Enter"); }
+      }, 0);
+    }
+    if (fresh.getAttribute("data-outcome") && !wasOver) afterReveal(openResults, 120);
   }
 
   // The results wait for the last row's pegs (staggered, or a fade when motion is reduced).
-  function afterReveal(then) {
-    var pegs = host.querySelectorAll(".row.is-newest .peg, .row.is-newest .pegs");
+  function afterReveal(then, pause) {
+    var pegs = host.querySelectorAll(".row.is-newest .peg, .row.is-newest .pegs, .row.is-won .cell");
     var animations = [];
     Array.prototype.forEach.call(pegs, function (peg) {
       if (peg.getAnimations) animations = animations.concat(peg.getAnimations());
     });
     var done = animations.map(function (a) { return a.finished.catch(function () {}); });
-    Promise.all(done).then(function () { setTimeout(then, 250); });
+    Promise.all(done).then(function () { setTimeout(then, pause === undefined ? 250 : pause); });
   }
 
   function openResults() {
@@ -195,7 +209,9 @@
     close.type = "button";
     close.className = "button-quiet";
     close.setAttribute("data-close-results", "");
-    close.textContent = result.getAttribute("data-close-label") || "×";
+    // A cross, named for screen readers: the title keeps the room on a phone.
+    close.textContent = "×";
+    close.setAttribute("aria-label", result.getAttribute("data-close-label") || "×");
     close.addEventListener("click", function () { dialog.close(); });
     dialog.appendChild(close);
     dialog.appendChild(result);
@@ -244,18 +260,32 @@
     function copied(which) {
       return function () { which.textContent = which.getAttribute("data-copied"); };
     }
-    function toClipboard(which) {
-      if (navigator.clipboard) navigator.clipboard.writeText(share.textContent).then(copied(which));
+    // The clipboard API needs a secure page; over plain HTTP the text is selected and copied the old way.
+    function oldCopy() {
+      var area = document.createElement("textarea");
+      area.value = share.textContent;
+      area.setAttribute("readonly", "");
+      area.className = "visually-hidden";
+      document.body.appendChild(area);
+      area.select();
+      var done = false;
+      try { done = document.execCommand("copy"); } catch (e) { done = false; }
+      area.remove();
+      return done ? Promise.resolve() : Promise.reject();
     }
-    if (button && (navigator.share || navigator.clipboard)) {
+    function toClipboard(which) {
+      var write = navigator.clipboard ? navigator.clipboard.writeText(share.textContent).catch(oldCopy) : oldCopy();
+      write.then(copied(which)).catch(function () {});
+    }
+    if (button) {
       button.hidden = false;
       button.addEventListener("click", function () {
-        // The share sheet where the browser has one; the clipboard otherwise (or when sharing is refused).
+        // The device's share sheet where there is one (a phone); the clipboard otherwise, saying "Copied".
         if (navigator.share) navigator.share({ text: share.textContent }).catch(function () {});
         else toClipboard(button);
       });
     }
-    if (copy && navigator.share && navigator.clipboard) {
+    if (copy && navigator.share) {
       copy.hidden = false;
       copy.addEventListener("click", function () { toClipboard(copy); });
     }
@@ -270,6 +300,8 @@
     var rows = host.querySelectorAll(".board > li").length || 10;
     for (var i = 0; i < 4; i++) {
       root.style.setProperty("--cell", cell + "px");
+      // Cells under 36 px have no height for two rows of 16 px pegs: the pegs go in one line.
+      root.classList.toggle("is-compact", cell < 36);
       var last = host.querySelector("[data-keypad]:not([hidden])") || host.querySelector(".board");
       var bottom = last.getBoundingClientRect().bottom + window.scrollY;
       var over = bottom - (window.innerHeight - 6);
@@ -301,6 +333,10 @@
       keypad.hidden = false;
       var input = field();
       if (input) input.setAttribute("inputmode", "none");
+      // A key pressed with a mouse or a finger takes no focus, so Enter on the keyboard still sends the row.
+      keypad.addEventListener("mousedown", function (event) {
+        if (event.target.closest("button")) event.preventDefault();
+      });
       keypad.addEventListener("click", function (event) {
         var notes = event.target.closest("button[data-notes]");
         if (notes) {
@@ -327,15 +363,26 @@
       });
     });
     // The game menu closes once an item is chosen (the item's dialog or page would otherwise leave it open).
+    // Focus then goes back to the board, so Enter sends the row again.
     var menu = fresh.querySelector(".mm-menu");
     if (menu) {
       menu.addEventListener("click", function (event) {
-        if (event.target.closest("li a, li button")) menu.open = false;
+        if (event.target.closest("li a, li button")) closeMenu(menu);
       });
     }
     if (!keepSize) fit();
     settleMessage();
   }
+
+  function closeMenu(menu) {
+    menu.open = false;
+    board().focus({ preventScroll: true });
+  }
+  // A click outside an open menu closes it too.
+  document.addEventListener("click", function (event) {
+    var menu = host.querySelector(".mm-menu[open]");
+    if (menu && !menu.contains(event.target)) closeMenu(menu);
+  });
 
   // On a wider screen a hint or an error lies over the peg legend: it goes after a while, as a toast does, and the
   // legend shows again (Hint shows the same hint again). A phone keeps its message in the line kept for it.
@@ -348,16 +395,25 @@
     settleTimer = setTimeout(function () { if (message.isConnected) message.hidden = true; }, 4000);
   }
 
-  // Digits, Backspace, Delete and Enter work from anywhere on the page (Enter sends the row even from a key of the
-  // keypad); inside a field the browser's own typing applies, and nothing happens under an open dialog.
+  // Digits, Backspace, Delete and Enter work from anywhere on the page; Enter sends the row wherever focus is in the
+  // game (the menu's button too), except on a key of the keypad, which it presses as Space does, and on an item of an
+  // open menu, which it chooses. Escape closes the menu. Inside a field the browser's own typing applies, and nothing
+  // happens under an open dialog.
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     var target = event.target;
     if (target && (/^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.isContentEditable)) return;
     if (document.querySelector("dialog[open]")) return;
+    var menu = host.querySelector(".mm-menu[open]");
+    if (event.key === "Escape" && menu) { event.preventDefault(); closeMenu(menu); return; }
     if (/^[0-9]$/.test(event.key) || event.key === "Backspace" || event.key === "Delete" || event.key === "Enter") {
-      var inKeypad = target && target.closest && target.closest("[data-keypad]");
-      if (event.key === "Enter" && !inKeypad && target && /^(BUTTON|A|SUMMARY)$/.test(target.tagName)) return;
+      var within = function (selector) { return !!(target && target.closest && target.closest(selector)); };
+      if (event.key === "Enter") {
+        if (within("[data-keypad] button") || within(".mm-menu[open] li")) return;
+        // A link or a button elsewhere on the page (the site's navigation) keeps its Enter.
+        if (!host.contains(target) && /^(BUTTON|A|SUMMARY)$/.test(target.tagName)) return;
+        if (menu) menu.open = false;
+      }
       if (!form()) return;
       event.preventDefault();
       if (event.repeat) return;

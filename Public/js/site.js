@@ -50,6 +50,13 @@
     dialog.addEventListener("close", function () { dialog.remove(); });
     document.body.appendChild(dialog);
     dialog.showModal();
+    // It opens at its top, its title read first (the close button, focused by default, is at its bottom).
+    var title = dialog.querySelector("h1, h2");
+    if (title) {
+      title.setAttribute("tabindex", "-1");
+      title.focus({ preventScroll: true });
+    }
+    dialog.scrollTop = 0;
     return dialog;
   }
   if (window.HTMLDialogElement) {

@@ -288,9 +288,12 @@ class MastermindBoard(BrowserTest):
             lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
         self.assertTrue(self.driver.execute_script(
             "return arguments[0].contains(document.activeElement)", dialog), "focus is inside the dialog")
-        self.assertTrue(dialog.find_elements("css selector", "svg.chart g[data-current]"), "this game highlighted")
+        # Issue 40: the card's compact distribution is a list; the share text is what Share shares (not shown), and
+        # the solver's review is behind "How each guess did".
+        self.assertTrue(dialog.find_elements("css selector", "[data-distribution] li[data-current]"),
+                        "this game highlighted")
         self.assertTrue(dialog.find_element("css selector", "[data-share-button]").is_displayed())
-        share = dialog.find_element("css selector", "[data-share]").text
+        share = dialog.find_element("css selector", "[data-share]").get_attribute("textContent")
         self.assertTrue(share.startswith("Arcade Mastermind 3/10"), share)
         self.assertIn("/mastermind", share.splitlines()[-1])
         steps = dialog.find_elements("css selector", "[data-analysis] [data-step]")
@@ -313,7 +316,7 @@ class MastermindBoard(BrowserTest):
             lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
         self.assertEqual(dialog.find_element("css selector", "[data-secret]").get_attribute("data-secret"), secret)
         self.assertTrue(dialog.find_element("css selector", "[data-encourage]").text)
-        self.assertEqual(dialog.find_elements("css selector", "svg.chart"), [])
+        self.assertEqual(dialog.find_elements("css selector", "svg.chart, [data-distribution]"), [])
 
     def test_a_daily_result_counts_down_to_the_next_code(self):
         self.open("/mastermind/daily")
@@ -327,7 +330,8 @@ class MastermindBoard(BrowserTest):
         first = clock.text
         time.sleep(1.3)
         self.assertNotEqual(clock.text, first, "the countdown is live")
-        self.assertIn("#1", self.driver.find_element("css selector", "dialog[open] [data-share]").text)
+        self.assertIn("#1", self.driver.find_element("css selector", "dialog[open] [data-share]").get_attribute(
+            "textContent"))
 
     def test_without_javascript_the_results_and_analysis_are_in_the_page(self):
         secret = self.start()
@@ -395,11 +399,14 @@ class MastermindBoard(BrowserTest):
         self.assertEqual(self.driver.find_element("css selector", "#row-3").get_attribute("data-guess"),
                          other[:3] + secret[3])
 
-    def test_nothing_blocks_vertical_panning(self):
+    def test_nothing_outside_the_play_area_blocks_vertical_panning(self):
+        # Issue 40: the play area owns its swipes now (they are the codes'); the rest of the page, and the results
+        # shown in the board, still scroll.
         script = """
             return Array.from(document.querySelectorAll('*')).filter(e => {
                 const t = getComputedStyle(e).touchAction, r = e.getBoundingClientRect();
                 if (r.width === 0 || r.height === 0) return false;
+                if (e.closest('[data-cheat-area]') && !e.closest('.result')) return false;
                 return !(t === 'auto' || t === 'manipulation' || t.includes('pan-y'));
             }).map(e => e.tagName + '.' + e.className + ' ' + getComputedStyle(e).touchAction);
         """

@@ -34,7 +34,16 @@ struct CheatController: Sendable {
         let toasts = outcome.unlocked.map {
             t.string("cheats.unlocked.named", [.string(t.string("cheats.name.\($0)"))])
         }
-        var response = answer(outcome, found: found, effects: effects, toasts: toasts)
+        // And what it did, in the same toast; with how many the player has found, for every open page's cabinet.
+        let did = effects.map { t.string("cheats.did.\($0)") }
+        let count = store.book.tasks.filter { found.beenDone($0) }.count
+        let first = outcome.unlocked.contains { found.count(SiteTasks.cheat($0)) == 1 }
+        var response = answer(
+            outcome, found: found, effects: effects, toasts: toasts,
+            news: [
+                ("did", .array(did.map { .string($0) })), ("found", .integer(Int64(count))),
+                ("total", .integer(Int64(store.book.entries.count))), ("first", .bool(first)),
+            ])
         if effects.contains("theme.crt") {
             // Each completion toggles: on after an odd number of them.
             let on = found.count(SiteTasks.cheat("crt")) % 2 == 1
@@ -47,17 +56,19 @@ struct CheatController: Sendable {
     }
 
     private func answer(
-        _ outcome: CheatMatcher.Outcome, found: Once, effects: [String], toasts: [String] = []
+        _ outcome: CheatMatcher.Outcome, found: Once, effects: [String], toasts: [String] = [],
+        news: [(String, JSONValue)] = []
     ) -> Response {
         // A cheat's name is only told once the player has found it.
         let closest = outcome.closest.flatMap { found.beenDone(SiteTasks.cheat($0)) ? $0 : nil }
         return JSONAnswer.make(
-            .object([
-                ("state", .string(outcome.unlocked.isEmpty ? outcome.state.rawValue : "matched")),
-                ("cheat", closest.map { .string($0) } ?? .null),
-                ("progress", .integer(Int64(outcome.progress))), ("length", .integer(Int64(outcome.length))),
-                ("unlocked", .array(effects.map { .string($0) })), ("toasts", .array(toasts.map { .string($0) })),
-            ]))
+            .object(
+                [
+                    ("state", .string(outcome.unlocked.isEmpty ? outcome.state.rawValue : "matched")),
+                    ("cheat", closest.map { .string($0) } ?? .null),
+                    ("progress", .integer(Int64(outcome.progress))), ("length", .integer(Int64(outcome.length))),
+                    ("unlocked", .array(effects.map { .string($0) })), ("toasts", .array(toasts.map { .string($0) })),
+                ] + news))
     }
 
     func addRoutes(to routes: PlayerRoutes) {

@@ -84,6 +84,38 @@ struct MastermindController: Sendable {
         routes.creating.post("/mastermind/new", use: newGame)
         routes.creating.post("/mastermind/hint", use: hint)
         routes.actions.post("/mastermind/giveup", use: giveUp)
+        routes.actions.post("/mastermind/codes-left", use: codesLeft)
+    }
+
+    /// The "codes still possible" switch of the Game menu: off by default, remembered in a cookie, so it works
+    /// without a script (a form and a 303 back to the board it was set on) and without an account.
+    func codesLeft(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let on = request.form?["on"] == "1"
+        let back = Self.boardPath(request.form?["back"] ?? "") ?? "/mastermind"
+        var response: Response
+        if isFragment(request) {
+            let visitor = context.visitor
+            let daily =
+                back.split(separator: "/").last.flatMap { Int($0) } ?? (back.hasSuffix("daily") ? store.today : nil)
+            let record =
+                try daily.map { try store.daily(player: visitor.playerID, $0) ?? store.unstartedDaily($0) }
+                ?? store.latest(player: visitor.playerID) ?? store.unstarted()
+            response = board(record, visitor, request, showLeft: on)
+        } else {
+            response = .redirect(to: back + "#board")
+        }
+        response.setCookie(
+            SetCookie(name: LookCookies.codesLeft, value: on ? "1" : "", maxAge: on ? 365 * 86_400 : 0))
+        return response
+    }
+
+    /// A board's own address, or nil: where the switch may send the player back to (never elsewhere).
+    static func boardPath(_ path: String) -> String? {
+        if path == "/mastermind" || path == "/mastermind/daily" { return path }
+        let prefix = "/mastermind/daily/"
+        guard path.hasPrefix(prefix) else { return nil }
+        let number = path.dropFirst(prefix.count)
+        return !number.isEmpty && number.count <= 9 && number.allSatisfy { ("0"..."9").contains($0) } ? path : nil
     }
 
     /// Looking writes nothing: a player's first board is unstarted until their first guess.
@@ -235,12 +267,13 @@ struct MastermindController: Sendable {
     /// The board page, or just the board for a script.
     private func board(
         _ record: MastermindStore.Record, _ visitor: Visitor, _ request: Request, status: Status = .ok,
-        error: String? = nil, value: String = ""
+        error: String? = nil, value: String = "", showLeft: Bool? = nil
     ) -> Response {
         let t = pages.localizer.strings(for: visitor.language)
         let stats = (try? store.stats(player: visitor.playerID)) ?? MastermindStore.Stats()
         var context = boardContext(
-            record, language: visitor.language, error: error, value: value, stats: stats, link: link(request, record))
+            record, language: visitor.language, error: error, value: value, stats: stats, link: link(request, record),
+            showLeft: showLeft ?? (request.cookies[LookCookies.codesLeft] == "1"))
         if let number = record.daily, case .object(var fields) = context {
             let daily = (try? store.dailyStats(player: visitor.playerID)) ?? MastermindStore.DailyStats()
             fields["daily"] = .int(number)
@@ -275,7 +308,8 @@ struct MastermindController: Sendable {
             (try? OnceController.banners(
                 once, visitor, game: "mastermind", back: "/mastermind",
                 t: pages.localizer.strings(for: visitor.language))) ?? .null
-        if inviting, case .object(var fields) = banners {
+        // "Code cracked! Now try the Name Game" belongs to a win: never under a game just lost or given up.
+        if inviting || record.game.outcome == .lost, case .object(var fields) = banners {
             fields["reminder"] = .bool(false)
             banners = .object(fields)
         }
@@ -289,7 +323,7 @@ struct MastermindController: Sendable {
 
     func boardContext(
         _ record: MastermindStore.Record, language: String, error: String?, value: String,
-        stats: MastermindStore.Stats, link: String = ""
+        stats: MastermindStore.Stats, link: String = "", showLeft: Bool = false
     ) -> TemplateValue {
         let t = pages.localizer.strings(for: language)
         let game = record.game
@@ -297,7 +331,7 @@ struct MastermindController: Sendable {
         // Exact, so bounded: rules an admin made huge get no counts rather than a slow page.
         let solver = rules.codeCount <= Self.countLimit ? solvers.solver(rules) : nil
         let remaining = solver.map { solvers.remaining(game, $0) } ?? []
-        let rows = rowsContext(game, remaining: remaining, t: t)
+        let rows = rowsContext(game, remaining: remaining, showLeft: showLeft, t: t)
         let outcome = game.outcome
         var announcement = ""
         if let last = game.turns.last {
@@ -314,6 +348,7 @@ struct MastermindController: Sendable {
         if outcome == .lost { announcement = t.string("mastermind.lost.title") }
         return .object([
             "gameId": .int(Int(record.id)), "turn": .int(game.turns.count), "attemptsLeft": .int(game.attemptsLeft),
+            "showLeft": .bool(showLeft), "path": .string(boardPath(record)),
             "attempts": .int(rules.attempts), "length": .int(rules.length), "digitMin": .int(rules.digitMin),
             "digitMax": .int(rules.digitMax),
             "keys": keysContext(game, t: t),
@@ -348,15 +383,34 @@ struct MastermindController: Sendable {
                     stats,
                     highlight: outcome == .won && !record.usedHint
                         ? game.turns.count : nil),
+            "compact": outcome == .playing
+                ? .null
+                : compactDistribution(
+                    stats.distribution, highlight: outcome == .won && !record.usedHint ? game.turns.count : nil, t: t),
             "announcement": .string(announcement),
-            "encourage": .string(t.string("mastermind.lost.encourage")),
+            "encourage": .string(
+                t.string(
+                    Self.everyRowNarrowed(remaining, rules)
+                        ? "mastermind.lost.encourage"
+                        : "mastermind.lost.encourage.plain")),
             "analysis": outcome == .playing || rules.codeCount > Self.analysisLimit || solver == nil
                 ? .null : analysis(record, solver: solver!, remaining: remaining, t: t),
         ])
     }
 
+    /// Whether every row played left fewer codes than the one before: only then may a loss praise the rows.
+    static func everyRowNarrowed(_ remaining: [Int], _ rules: Rules) -> Bool {
+        guard !remaining.isEmpty else { return false }
+        return zip([rules.codeCount] + remaining, remaining).allSatisfy { $1 < $0 }
+    }
+
     /// The rows played, each with its pegs and what a screen reader says of them.
-    private func rowsContext(_ game: Game, remaining: [Int], t: LanguageStrings) -> [TemplateValue] {
+    private func boardPath(_ record: MastermindStore.Record) -> String {
+        record.daily.map { $0 == store.today ? "/mastermind/daily" : "/mastermind/daily/\($0)" } ?? "/mastermind"
+    }
+
+    /// `remaining` is always in the row's data; shown (and labelled) only when the player switched it on.
+    private func rowsContext(_ game: Game, remaining: [Int], showLeft: Bool, t: LanguageStrings) -> [TemplateValue] {
         let pegLabel: [Peg: String] = [
             .red: t.string("mastermind.peg.red"), .blue: t.string("mastermind.peg.blue"),
             .gray: t.string("mastermind.peg.gray"),
@@ -365,11 +419,12 @@ struct MastermindController: Sendable {
             let summary = t.string("mastermind.row.summary", [.int(turn.feedback.red), .int(turn.feedback.blue)])
             return .object([
                 "number": .int(index + 1), "newest": .bool(index == game.turns.count - 1),
+                "won": .bool(index == game.turns.count - 1 && game.outcome == .won),
                 "guess": .string(turn.guess.description), "red": .int(turn.feedback.red),
                 "digits": .list(turn.guess.digits.map { .string(String($0)) }),
                 "blue": .int(turn.feedback.blue), "gray": .int(turn.feedback.gray), "summary": .string(summary),
                 "remaining": index < remaining.count ? .int(remaining[index]) : .null,
-                "remainingText": index < remaining.count
+                "remainingText": showLeft && index < remaining.count
                     ? .string(t.string("mastermind.row.remaining", [.int(remaining[index])])) : .null,
                 "remainingShort": index < remaining.count
                     ? .string(t.string("mastermind.row.left", [.int(remaining[index])])) : .null,
@@ -494,6 +549,31 @@ struct MastermindController: Sendable {
         ])
     }
 
+    /// The results card's distribution: at most five bars, a window of guess counts around this game's (or the
+    /// most common), the first and last bars holding everything below and above it ("≤3", "≥7").
+    func compactDistribution(_ counts: [Int], highlight: Int?, t: LanguageStrings) -> TemplateValue {
+        guard !counts.isEmpty else { return .list([]) }
+        let n = counts.count
+        let mode = (counts.indices.max { counts[$0] < counts[$1] } ?? 0) + 1
+        let first = n <= 5 ? 1 : min(max(1, (highlight ?? mode) - 2), n - 4)
+        let last = min(n, first + 4)
+        let buckets: [(label: String, range: ClosedRange<Int>)] = (first...last).map { guesses in
+            if guesses == first && first > 1 { return ("≤\(guesses)", 1...guesses) }
+            if guesses == last && last < n { return ("≥\(guesses)", guesses...n) }
+            return ("\(guesses)", guesses...guesses)
+        }
+        let sums = buckets.map { bucket in bucket.range.reduce(0) { $0 + counts[$1 - 1] } }
+        let most = max(1, sums.max() ?? 1)
+        return .list(
+            zip(buckets, sums).map { bucket, count in
+                .object([
+                    "label": .string(bucket.label), "count": .int(count), "most": .int(most),
+                    "current": .bool(highlight.map { bucket.range.contains($0) } ?? false),
+                    "text": .string(t.string("mastermind.dist.item", [.string(bucket.label), .int(count)])),
+                ])
+            })
+    }
+
     /// The guess distribution, this game's bar marked (a win without help).
     func distribution(_ stats: MastermindStore.Stats, highlight: Int?) -> TemplateValue {
         let most = max(1, stats.distribution.max() ?? 1)
@@ -532,7 +612,7 @@ struct MastermindController: Sendable {
             "mastermind-archive", title: t.string("mastermind.archive.title"), for: visitor,
             path: "/mastermind/archive", section: "mastermind",
             data: [
-                "days": .list(list), "hasDays": .bool(!list.isEmpty), "today": .int(today),
+                "days": .list(list), "hasDays": .bool(!list.isEmpty), "todayTitle": .string(Self.dailyTitle(today, t)),
                 "older": older.map { .string($0) } ?? .null,
             ])
     }

@@ -72,4 +72,6 @@ enum LookCookies {
     static let theme = "arcade_theme"
     /// Set when the retro cheat was found: the chooser offers retro from then on.
     static let retro = "arcade_retro"
+    /// "1" when the player asked Mastermind to show the codes still possible after each row (an opt-in aid).
+    static let codesLeft = "arcade_mm_left"
 }

@@ -1,0 +1,559 @@
+"""Mastermind and the cheat codes played as a new player would (issue 40): gestures stay in the game on a touch
+phone, input never lies, a row reads at a glance, a win ends on one card, and an unlock is an event."""
+import os
+import sqlite3
+import time
+import unittest
+
+from arcade_browser import ARTIFACTS, BrowserTest
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait as SeleniumWait
+
+DATABASE = os.environ.get("ARCADE_DB")
+KONAMI_SWIPES = ["up", "up", "down", "down", "left", "right", "left", "right"]
+MOVES = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
+
+
+def WebDriverWait(driver, timeout):
+    return SeleniumWait(driver, timeout, ignored_exceptions=[NoSuchElementException, StaleElementReferenceException])
+
+
+def secret_of(game_id):
+    with sqlite3.connect(DATABASE) as db:
+        return db.execute("SELECT secret FROM mastermind_games WHERE id = ?", (game_id,)).fetchone()[0]
+
+
+def score(secret, guess):
+    red = sum(a == b for a, b in zip(secret, guess))
+    common = sum(min(secret.count(d), guess.count(d)) for d in set(guess))
+    return red, common - red
+
+
+def wrong_guesses(secret):
+    out, n = [], 1
+    while len(out) < 10:
+        index = (n * 397 + 11) % 4096
+        guess = "".join(str((index >> (3 * (3 - i))) & 7) for i in range(4))
+        if guess != secret and guess not in out:
+            out.append(guess)
+        n += 1
+    return out
+
+
+PLACE_JS = """return {history: history.length, location: location.href, scrollY: scrollY,
+                      scrollable: document.documentElement.scrollHeight - innerHeight};"""
+BOX_JS = """const r = arguments[0].getBoundingClientRect();
+            return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, cx: r.left + r.width / 2,
+                    cy: r.top + r.height / 2};"""
+
+
+class Play(BrowserTest):
+    def board(self):
+        return self.driver.find_element("css selector", "#board")
+
+    def rows(self):
+        return len(self.driver.find_elements("css selector", "#board .row"))
+
+    def wait_rows(self, count):
+        WebDriverWait(self.driver, 10).until(lambda d: self.rows() == count)
+
+    def start(self, path="/mastermind"):
+        self.open(path)
+        if self.board().get_attribute("data-game") == "0" and path == "/mastermind":
+            self.assertEqual(self.post("/mastermind/new"), 200)
+            self.open(path)
+        WebDriverWait(self.driver, 10).until(
+            lambda d: not d.find_element("css selector", "[data-keypad]").get_attribute("hidden"))
+        game = self.board().get_attribute("data-game")
+        return secret_of(int(game)) if game != "0" else None
+
+    def keys(self, text):
+        chain = ActionChains(self.driver)
+        for key in text:
+            chain.send_keys(key).pause(0.02)
+        chain.perform()
+
+    def tap(self, code):
+        for digit in code:
+            self.driver.find_element("css selector", f"[data-keypad] button[data-key='{digit}']").click()
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='Enter']").click()
+
+    def cells(self):
+        return [c.text for c in self.driver.find_elements("css selector", "[data-current-row] [data-cell]")]
+
+    def phone(self):
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+
+    def wait(self, condition, what):
+        try:
+            return WebDriverWait(self.driver, 10).until(condition)
+        except Exception:
+            self.fail(what + ": not seen; cheat progress " + str(self.driver.execute_script(
+                "return document.documentElement.getAttribute('data-cheat-progress')")))
+
+    def box(self, element):
+        return self.driver.execute_script(BOX_JS, element)
+
+    # A finger, through the DevTools protocol (the browser makes its own gestures of it: scrolls, clicks, back).
+    def finger(self, points, pause=0.02):
+        send = lambda kind, point: self.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {
+            "type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": point[0], "y": point[1]}]})
+        send("touchStart", points[0])
+        for point in points[1:]:
+            time.sleep(pause)
+            send("touchMove", point)
+        send("touchEnd", points[-1])
+
+    def swipe(self, x, y, direction):
+        dx, dy = MOVES[direction]
+        # Few moves, so a busy machine's slow DevTools calls still make a quick swipe (at most 800 ms).
+        self.finger([(x + dx * step, y + dy * step) for step in (0, 40, 75)], pause=0)
+
+    def konami_swipes(self, x, y):
+        """The code's eight swipes; where the page was after each (up then down would scroll back to the start)."""
+        places = []
+        for direction in KONAMI_SWIPES:
+            self.swipe(x, y, direction)
+            places.append(self.driver.execute_script("return [scrollY, scrollX, history.length, location.href]"))
+        return places
+
+    def double_tap(self, x, y):
+        self.finger([(x, y)], pause=0)
+        time.sleep(0.06)
+        self.finger([(x, y)], pause=0)
+
+
+class Gestures(Play):
+    """Swipes and taps on a 360x740 touch phone: the play area owns them."""
+
+    def test_konami_by_swipes_and_taps_stays_in_the_game_and_its_taps_on_a_key_press_nothing(self):
+        self.phone()
+        secret = self.start()
+        before = self.driver.execute_script(PLACE_JS)
+        self.assertGreater(before["scrollable"], 0, "the page could scroll (the footer is below the board)")
+        board = self.box(self.driver.find_element("css selector", "#board .board"))
+        self.driver.execute_script("window.samePage = true")
+        # The vertical swipes start low and the horizontal ones near the left edge, where a browser would scroll or
+        # go back.
+        places = self.konami_swipes(board["left"] + 90, board["cy"])
+        still = [before["scrollY"], 0, before["history"], before["location"]]
+        self.assertEqual(places, [still] * 8, "no swipe scrolled or navigated")
+        # The taps land on a key of the keypad: they are the code's, and type nothing.
+        key = self.box(self.driver.find_element("css selector", "[data-keypad] button[data-key='5']"))
+        self.double_tap(key["cx"], key["cy"])
+        revealed = self.wait(lambda d: d.find_element("css selector", "[data-revealed]"), "the unlock")
+        revealed = revealed.get_attribute("data-revealed")
+        position, digit = revealed.split(":")
+        self.assertEqual(secret[int(position) - 1], digit)
+        after = self.driver.execute_script(PLACE_JS)
+        self.assertEqual((after["history"], after["location"], after["scrollY"]),
+                         (before["history"], before["location"], before["scrollY"]))
+        self.assertTrue(self.driver.execute_script("return window.samePage === true"), "no reload")
+        typed = self.driver.find_elements("css selector", "[data-current-row] .cell.is-filled")
+        self.assertEqual(typed, [], "the code's taps on the key typed nothing")
+        # Later, out of any code, a tap on a key presses it.
+        time.sleep(2.1)
+        self.double_tap(key["cx"], key["cy"])
+        WebDriverWait(self.driver, 10).until(
+            lambda d: len(d.find_elements("css selector", "[data-current-row] .cell.is-filled")) == 2)
+
+    def test_the_name_games_faces_are_never_pressed_by_a_codes_taps(self):
+        self.phone()
+        self.open("/namegame/fifty")
+        if self.driver.find_elements("css selector", "[data-start]"):
+            self.click_and_wait("button[data-next]")
+        faces = self.driver.find_elements("css selector", "[data-cheat-area] button[data-choice]")
+        self.assertTrue(faces, "a round of faces")
+        area = self.box(self.driver.find_element("css selector", "[data-cheat-area]"))
+        round_id = self.driver.find_element("css selector", "#namegame").get_attribute("data-round")
+        before = self.driver.execute_script(PLACE_JS)
+        self.driver.execute_script("window.samePage = true")
+        # Inside the grid and well inside the screen (the grid may run below it).
+        places = self.konami_swipes(area["cx"], min(area["cy"], area["top"] + 100))
+        still = [before["scrollY"], 0, before["history"], before["location"]]
+        self.assertEqual(places, [still] * 8, "no swipe scrolled or navigated")
+        face = self.box(faces[0])
+        self.double_tap(face["cx"], face["cy"])
+        toast = self.wait(lambda d: d.find_element("css selector", "[data-toast]"), "the unlock")
+        self.assertIn("Konami", toast.text)
+        time.sleep(0.5)
+        after = self.driver.execute_script(PLACE_JS)
+        self.assertEqual((after["history"], after["location"], after["scrollY"]),
+                         (before["history"], before["location"], before["scrollY"]))
+        self.assertTrue(self.driver.execute_script("return window.samePage === true"), "no answer was sent")
+        self.assertEqual(self.driver.find_element("css selector", "#namegame").get_attribute("data-round"), round_id)
+        self.assertEqual(self.driver.find_elements("css selector", "[data-result]"), [], "no face was pressed")
+
+
+class Input(Play):
+    """Input that never lies: Enter sends, menus give focus back, a double Enter counts once, words fit."""
+
+    def message(self):
+        return [p.text for p in self.driver.find_elements("css selector", "[data-message] [data-flash]")]
+
+    def test_enter_after_the_game_menu_sends_the_guess(self):
+        secret = self.start()
+        misses = wrong_guesses(secret)
+        self.keys(misses[0])
+        summary = self.driver.find_element("css selector", ".mm-menu summary")
+        summary.click()
+        summary.click()
+        self.assertIsNone(self.driver.find_element("css selector", ".mm-menu").get_attribute("open"))
+        self.keys(Keys.ENTER)
+        self.wait_rows(1)
+        self.assertEqual(self.driver.find_element("css selector", "#row-1").get_attribute("data-guess"), misses[0])
+        # Escape closes the menu and gives the board the focus: Enter sends again.
+        time.sleep(1.6)
+        self.keys(misses[1])
+        self.driver.find_element("css selector", ".mm-menu summary").click()
+        self.assertTrue(self.driver.find_element("css selector", ".mm-menu").get_attribute("open"))
+        self.keys(Keys.ESCAPE)
+        self.assertIsNone(self.driver.find_element("css selector", ".mm-menu").get_attribute("open"))
+        self.assertTrue(self.driver.execute_script("return document.activeElement.id === 'board'"))
+        self.keys(Keys.ENTER)
+        self.wait_rows(2)
+        self.assertEqual(self.message(), [])
+
+    def test_enter_on_a_focused_key_presses_it_and_a_clicked_key_keeps_no_focus(self):
+        self.start()
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='3']").click()
+        self.assertNotEqual(self.driver.execute_script("return document.activeElement.getAttribute('data-key')"), "3")
+        self.driver.execute_script("document.querySelector(\"[data-keypad] button[data-key='4']\").focus()")
+        self.keys(Keys.ENTER)
+        self.assertEqual(self.cells(), ["3", "4", "", ""])
+
+    def test_a_double_enter_adds_one_row_and_shows_no_message(self):
+        secret = self.start()
+        self.keys(wrong_guesses(secret)[0] + Keys.ENTER)
+        self.wait_rows(1)
+        self.keys(Keys.ENTER)  # the second Enter of a double press, after the answer came
+        time.sleep(0.8)
+        self.assertEqual(self.rows(), 1)
+        self.assertEqual(self.message(), [], "no 'not enough digits' for the same Enter")
+        self.assertEqual(self.driver.find_elements("css selector", "[data-current-row].is-refused"), [])
+
+    def test_the_archive_has_no_daily_zero_and_no_stray_button(self):
+        self.open("/mastermind/archive")
+        main = self.driver.find_element("tag name", "main")
+        self.assertNotIn("#0", main.text)
+        self.assertEqual(main.find_elements("css selector", "a.button"), [], main.text)
+        self.assertIn("#1", main.find_element("css selector", "[data-empty]").text)
+
+    def test_how_to_play_opens_at_its_top(self):
+        self.phone()
+        self.start()
+        self.driver.find_element("css selector", ".mm-menu summary").click()
+        self.driver.find_element("css selector", ".mm-menu a[data-help-link]").click()
+        dialog = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "dialog[open]"))
+        WebDriverWait(self.driver, 10).until(lambda d: dialog.find_elements("css selector", "h1, h2"))
+        self.assertGreater(self.driver.execute_script("return arguments[0].scrollHeight - arguments[0].clientHeight",
+                                                      dialog), 0, "the dialog is taller than the phone")
+        self.assertEqual(self.driver.execute_script("return arguments[0].scrollTop", dialog), 0)
+
+    def test_a_loss_that_narrowed_nothing_does_not_praise_the_rows(self):
+        secret = self.start()
+        misses = wrong_guesses(secret)
+        # The second row repeats the first: it narrowed nothing.
+        for n, guess in enumerate([misses[0]] + misses[:9]):
+            self.keys(guess + Keys.ENTER)
+            self.wait_rows(n + 1)
+        dialog = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        self.assertNotIn("every row", dialog.find_element("css selector", "[data-encourage]").text)
+
+    def test_a_give_up_after_a_first_win_shows_no_code_cracked(self):
+        self.tap(self.start())
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+        self.assertEqual(self.post("/mastermind/new"), 200)
+        secret = self.start()
+        self.tap(wrong_guesses(secret)[0])
+        self.wait_rows(1)
+        self.assertTrue(self.driver.find_elements("css selector", "[data-once='namegame.try']"), "the invite shows")
+        self.open("/mastermind/giveup")
+        self.click_and_wait("main form button[type=submit]")
+        self.assertEqual(self.board().get_attribute("data-outcome"), "lost")
+        self.assertNotIn("cracked", self.driver.find_element("tag name", "main").text.lower())
+
+
+class Rows(Play):
+    """A row reads at a glance: pegs of at least 16 px, counts beside them; the codes-left count is opt-in."""
+
+    def test_the_peg_counts_match_the_feedback_and_pegs_are_big_enough(self):
+        self.phone()
+        secret = self.start()
+        for n, guess in enumerate(wrong_guesses(secret)[:3]):
+            self.tap(guess)
+            self.wait_rows(n + 1)
+        for row in self.driver.find_elements("css selector", "#board .row"):
+            red, blue = score(secret, row.get_attribute("data-guess"))
+            counts = row.find_element("css selector", "[data-counts]")
+            self.assertEqual(counts.text.split(), [str(red), str(blue)])
+            self.assertEqual(len(row.find_elements("css selector", ".peg-red")), red)
+            self.assertEqual(len(row.find_elements("css selector", ".peg-blue")), blue)
+            for peg in row.find_elements("css selector", ".peg"):
+                box = self.box(peg)
+                self.assertGreaterEqual(box["right"] - box["left"], 16)
+                self.assertGreaterEqual(box["bottom"] - box["top"], 16)
+            self.assertLessEqual(self.box(counts)["right"], 360, "the counts are on the screen")
+
+    def test_the_codes_left_switch_is_off_by_default_and_persists(self):
+        secret = self.start()
+        self.tap(wrong_guesses(secret)[0])
+        self.wait_rows(1)
+        self.assertEqual(self.driver.find_elements("css selector", "[data-left-shown]"), [], "off by default")
+        self.driver.find_element("css selector", ".mm-menu summary").click()
+        switch = self.driver.find_element("css selector", "[data-codes-left-switch]")
+        self.assertEqual(switch.get_attribute("aria-checked"), "false")
+        switch.click()
+        shown = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-left-shown]"))
+        self.assertIn("left", shown.text)
+        self.open("/mastermind")
+        self.assertTrue(self.driver.find_elements("css selector", "#row-1 [data-left-shown]"), "remembered")
+        self.assertEqual(self.driver.find_element("css selector", "[data-codes-left-switch]").get_attribute(
+            "aria-checked"), "true")
+        # Without a script the switch is a form: off again, back on the board.
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+        try:
+            self.open("/mastermind")
+            self.driver.find_element("css selector", ".mm-menu summary").click()
+            self.click_and_wait("[data-codes-left-switch]")
+            self.assertEqual(self.driver.find_elements("css selector", "[data-left-shown]"), [])
+            self.assertTrue(self.driver.current_url.endswith("/mastermind#board"), self.driver.current_url)
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+        self.open("/mastermind")
+        self.assertEqual(self.driver.find_elements("css selector", "[data-left-shown]"), [])
+
+
+CARD_JS = """
+    const d = document.querySelector('dialog[open][data-results-dialog]'); if (!d) return null;
+    const r = d.getBoundingClientRect();
+    return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: innerHeight, width: innerWidth,
+            scroll: d.scrollHeight - d.clientHeight, pageScroll: scrollY};
+"""
+SCHEDULE_JS = """
+    return Math.max(0, ...document.querySelector('#board .row.is-won').getAnimations({subtree: true}).map(a => {
+        const t = a.effect.getComputedTiming(); return t.delay + t.activeDuration; }));
+"""
+
+
+class Results(Play):
+    """The win is a moment (pegs one by one, the row hops), then one card that fits the phone."""
+
+    def win_after(self, misses):
+        secret = self.start()
+        for n, guess in enumerate(wrong_guesses(secret)[:misses]):
+            self.tap(guess)
+            self.wait_rows(n + 1)
+        self.tap(secret)
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "#board .row.is-won"))
+        schedule = self.driver.execute_script(SCHEDULE_JS)
+        dialog = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        return secret, schedule, dialog
+
+    def test_the_results_card_fits_a_phone_without_scrolling(self):
+        self.phone()
+        # A first win after six misses: the invitation to the Name Game shows too.
+        secret, schedule, dialog = self.win_after(6)
+        self.assertGreater(schedule, 600, "the row celebrates after its pegs")
+        self.assertLessEqual(schedule, 1400, "the card can come within 1.5 s")
+        card = self.driver.execute_script(CARD_JS)
+        self.assertGreaterEqual(card["top"], 0, card)
+        self.assertGreaterEqual(card["left"], 0, card)
+        self.assertLessEqual(card["bottom"], card["height"], card)
+        self.assertLessEqual(card["right"], card["width"], card)
+        self.assertLessEqual(card["scroll"], 0, f"the card does not scroll {card}")
+        self.assertIn("7", dialog.find_element("css selector", "h2").text)
+        self.assertEqual(dialog.find_element("css selector", "[data-secret]").text, secret)
+        bars = dialog.find_elements("css selector", "[data-distribution] li")
+        self.assertTrue(1 <= len(bars) <= 5, len(bars))
+        self.assertTrue(dialog.find_elements("css selector", "[data-distribution] li[data-current]"))
+        self.assertIn("Won in", bars[0].find_element("css selector", ".visually-hidden").get_attribute("textContent"))
+        for needed in ("[data-share-button]", "[data-new-game]", "[data-streak]", "[data-more] > summary"):
+            self.assertTrue(dialog.find_element("css selector", needed).is_displayed(), needed)
+        # The depth is one tap away: the solver's review behind "How each guess did".
+        self.assertFalse(dialog.find_element("css selector", "[data-analysis]").is_displayed())
+        dialog.find_element("css selector", "[data-more] > summary").click()
+        self.assertEqual(len(dialog.find_elements("css selector", "[data-analysis] [data-step]")), 7)
+
+    def test_share_uses_the_share_sheet_where_there_is_one(self):
+        self.phone()
+        self.start()
+        self.driver.execute_script(
+            "window.shared = []; navigator.share = t => { window.shared.push(t); return Promise.resolve(); }")
+        secret = secret_of(int(self.board().get_attribute("data-game")))
+        self.tap(secret)
+        dialog = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        dialog.find_element("css selector", "[data-share-button]").click()
+        shared = WebDriverWait(self.driver, 10).until(lambda d: d.execute_script("return window.shared"))
+        text = dialog.find_element("css selector", "[data-share]").get_attribute("textContent")
+        self.assertEqual(shared, [{"text": text}])
+        self.assertTrue(text.startswith("Arcade Mastermind 1/10"), text)
+
+    def test_share_copies_where_there_is_no_share_sheet(self):
+        self.start()
+        self.driver.execute_script("delete Navigator.prototype.share; delete navigator.share")
+        self.tap(secret_of(int(self.board().get_attribute("data-game"))))
+        dialog = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        button = dialog.find_element("css selector", "[data-share-button]")
+        button.click()
+        WebDriverWait(self.driver, 10).until(lambda d: button.text == "Copied")
+
+    def test_without_javascript_the_card_is_in_the_page(self):
+        secret = self.start()
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+        try:
+            self.open("/mastermind")
+            self.driver.find_element("id", "guess").send_keys(secret)
+            self.driver.find_element("css selector", ".guess-form button[type=submit]").click()
+            WebDriverWait(self.driver, 10).until(lambda d: "#result" in d.current_url)
+            result = self.driver.find_element("css selector", "[data-results]")
+            for needed in ("h2", "[data-secret]", "[data-streak]", "[data-distribution]", "[data-share]",
+                           "[data-new-game]", "[data-more] > summary"):
+                self.assertTrue(result.find_element("css selector", needed).is_displayed(), needed)
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+
+
+class Unlock(Play):
+    """An unlock is an event: a toast that says what it did, the effect in place, every open page's cabinet; a code
+    in progress shows a trail of pips that resets visibly on a wrong step."""
+
+    def type_keys(self, keys):
+        self.driver.execute_script("document.activeElement && document.activeElement.blur()")
+        self.keys(keys)
+
+    def test_the_trail_grows_with_each_step_and_resets_visibly(self):
+        self.start()
+        self.type_keys([Keys.ARROW_UP, Keys.ARROW_UP])
+        WebDriverWait(self.driver, 10).until(lambda d: len(d.find_elements("css selector", "#cheat-progress .pip")) == 2)
+        self.type_keys(["x"])
+        WebDriverWait(self.driver, 10).until(
+            lambda d: "is-reset" in d.find_element("css selector", "#cheat-progress").get_attribute("class"))
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "#cheat-progress .pip") == [])
+        self.assertEqual(self.driver.execute_script("return scrollY"), 0, "the arrows did not scroll")
+
+    def test_the_toast_says_what_the_cheat_did_and_the_digit_lands_as_a_hint(self):
+        secret = self.start()
+        self.type_keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT,
+                        Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
+        toast = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-toast]"))
+        self.assertIn("Konami", toast.text)
+        self.assertIn("revealed", toast.find_element("css selector", ".toast-did").text)
+        cell = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-current-row] .cell.is-revealed.is-flying"))
+        position = int(self.driver.find_element("css selector", "[data-revealed]").get_attribute(
+            "data-revealed").split(":")[0])
+        self.assertEqual(cell.text, secret[position - 1])
+
+    def test_the_cabinet_counts_an_unlock_on_every_open_page(self):
+        self.open("/")
+        home = self.driver.current_window_handle
+        self.assertEqual(self.driver.find_element("css selector", "[data-cabinet]").get_attribute("data-found"), "0")
+        self.driver.execute_script("window.samePage = true")
+        self.driver.switch_to.new_window("tab")
+        self.open("/cheats")
+        cheats = self.driver.current_window_handle
+        self.driver.execute_script("window.samePage = true")
+        self.driver.switch_to.new_window("tab")
+        self.start()
+        self.type_keys(list("retro"))
+        WebDriverWait(self.driver, 10).until(
+            lambda d: "theme-crt" in d.find_element("tag name", "html").get_attribute("class"))
+        self.driver.switch_to.window(home)
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-cabinet]").get_attribute("data-found") == "1")
+        self.assertTrue(self.driver.execute_script("return window.samePage === true"), "no reload")
+        self.assertIn("theme-crt", self.driver.find_element("tag name", "html").get_attribute("class"))
+        self.driver.switch_to.window(cheats)
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-cheats-found] [data-found]").get_attribute(
+                "data-found") == "1")
+        self.assertTrue(self.driver.execute_script("return window.samePage === true"), "no reload")
+
+
+class Small(Play):
+    def test_the_stats_say_plainly_where_the_daily_is_counted(self):
+        self.open("/mastermind/stats")
+        note = self.driver.find_element("css selector", "[data-daily-apart]")
+        self.assertIn("Daily", note.text)
+        self.assertLess(self.box(note)["top"], self.box(self.driver.find_element("id", "daily-stats"))["top"])
+
+
+class Screenshots(Play):
+    """The moments of issue 40 at 360x740 and 1280x900, light and dark, with JavaScript on and off (where a moment
+    needs a script, on only), in .artifacts/screenshots/, to be looked at."""
+
+    def moments(self, name, act):
+        """`act` brings the moment about on a fresh page; its animations are frozen where they are, then shot."""
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        try:
+            for width, height in ((360, 740), (1280, 900)):
+                self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                    "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+                for theme in ("light", "dark"):
+                    self.emulate_scheme(theme)
+                    act()
+                    self.driver.execute_script("document.getAnimations().forEach(a => a.pause())")
+                    self.assertTrue(self.driver.save_screenshot(
+                        os.path.join(ARTIFACTS, f"{name}-{width}-{theme}-js.png")))
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+    def test_screenshots(self):
+        secret = self.start()
+        misses = iter(wrong_guesses(secret))
+        for n in range(3):
+            self.tap(next(misses))
+            self.wait_rows(n + 1)
+        self.assertEqual(len(self.screenshots("mm40-row", "/mastermind")), 8)
+
+        def reveal():
+            self.open("/mastermind")
+            rows = self.rows()
+            self.keys(next(misses) + Keys.ENTER)
+            WebDriverWait(self.driver, 10).until(lambda d: self.rows() == rows + 1)
+            time.sleep(0.25)
+        self.moments("mm40-reveal", reveal)
+        self.tap(secret)
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+
+        def card():
+            if self.driver.execute_script("return document.documentElement.classList.contains('js')"):
+                WebDriverWait(self.driver, 10).until(
+                    lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        self.assertEqual(len(self.screenshots("mm40-results", "/mastermind", card)), 8)
+
+        def unlock():
+            self.post("/mastermind/new")
+            self.start()
+            self.driver.execute_script("document.activeElement && document.activeElement.blur()")
+            self.keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT,
+                       Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b"])
+            WebDriverWait(self.driver, 10).until(
+                lambda d: len(d.find_elements("css selector", "#cheat-progress .pip")) == 9)
+            self.keys(["a"])
+            WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", ".cell.is-flying"))
+            time.sleep(0.3)
+        self.moments("mm40-unlock", unlock)
+        # Midway through a code: the trail.
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        self.open("/mastermind")
+        self.driver.execute_script("document.activeElement && document.activeElement.blur()")
+        self.keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN])
+        WebDriverWait(self.driver, 10).until(lambda d: len(d.find_elements("css selector", "#cheat-progress .pip")) == 4)
+        self.driver.execute_script("document.getAnimations().forEach(a => a.finish())")
+        self.driver.save_screenshot(os.path.join(ARTIFACTS, "mm40-trail-360-light-js.png"))
+
+
+if __name__ == "__main__":
+    unittest.main()
