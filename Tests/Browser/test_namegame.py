@@ -74,6 +74,11 @@ class NameGameHelpers:
                 "source": "try { sessionStorage.setItem('namegame.autoAdvance', 'off'); } catch (e) {}"})
             self._holding = True
 
+    def type_name(self, round_id, typed=None):
+        """A recall round (learn mode asks people already answered right to be named): types the name, Enter."""
+        field = self.driver.find_element("css selector", "[data-recall-input]")
+        self.navigate(lambda: field.send_keys((typed or first_name_of(round_id)) + Keys.ENTER))
+
     def fresh_round(self, mode):
         self.hold_answers()
         self.open(f"/namegame/{mode}")
@@ -88,11 +93,6 @@ class NameGameHelpers:
 
 
 class NameGame(NameGameHelpers, BrowserTest):
-    def type_name(self, round_id, typed=None):
-        """A recall round (learn mode asks people already answered right to be named): types the name, Enter."""
-        field = self.driver.find_element("css selector", "[data-recall-input]")
-        self.navigate(lambda: field.send_keys((typed or first_name_of(round_id)) + Keys.ENTER))
-
     def test_every_mode_by_click(self):
         for mode in MODES:
             round_id, answer = self.fresh_round(mode)

@@ -5,7 +5,7 @@ import sqlite3
 import time
 import unittest
 
-from arcade_browser import BrowserTest
+from arcade_browser import BrowserTest, gone
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 from test_namegame import DATABASE, NameGameHelpers, answer_of, first_name_of, wait
@@ -44,7 +44,10 @@ class Lesson(NameGameHelpers):
 
     def play_from_menu(self, mode):
         self.open("/namegame")
-        self.navigate(lambda: self.tap(f'button[data-play="{mode}"]'))
+        page = self.driver.find_element("css selector", "html")
+        self.tap(f'button[data-play="{mode}"]')
+        WebDriverWait(self.driver, 10).until(gone(page))
+        wait(self.driver).until(lambda d: d.execute_script("return document.readyState") == "complete" and self.game())
 
     def in_view(self, element):
         return self.driver.execute_script(IN_VIEW_JS, element)
@@ -76,7 +79,7 @@ class Lesson(NameGameHelpers):
         name = person_of(round_id)[answer_of(round_id)][0]
         self.assertIn(name, self.text("[data-right-name]"), "the right answer shows the name")
         started = time.monotonic()
-        WebDriverWait(self.driver, 2.5).until(
+        wait(self.driver, 2.5).until(
             lambda _: self.game().get_attribute("data-round") != round_id and not self.game().get_attribute("data-answered"))
         self.assertLess(time.monotonic() - started, 2.0, "the next question within 2 s, with no tap")
         self.assertEqual(self.driver.find_element("css selector", "[data-announce]").get_attribute("aria-live"), "polite")
@@ -143,7 +146,8 @@ class Lesson(NameGameHelpers):
                 self.assertEqual(self.driver.find_element("css selector", "[role=progressbar]")
                                  .get_attribute("aria-valuenow"), str(done + 1), "the bar advances")
             # The next round (or the summary) comes by itself.
-            WebDriverWait(self.driver, 10).until(lambda _: not self.game().get_attribute("data-answered"))
+            wait(self.driver).until(lambda _: self.game().get_attribute("data-ended")
+                                    or not self.game().get_attribute("data-answered"))
         summary = self.driver.find_element("css selector", "[data-summary]")
         self.assertTrue(self.in_view(summary.find_element("css selector", "h1")))
         listed = [li.get_attribute("data-person") for li in summary.find_elements("css selector", "[data-summary-people] li")]
@@ -195,7 +199,10 @@ class WithoutJavaScript(NameGameHelpers, BrowserTest):
         self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
 
     def click(self, selector):
-        self.navigate(lambda: self.driver.find_element("css selector", selector).click())
+        page = self.driver.find_element("css selector", "html")
+        self.driver.find_element("css selector", selector).click()
+        WebDriverWait(self.driver, 10).until(gone(page))
+        wait(self.driver).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
     def answer(self, right=True):
         game = self.game()
