@@ -1,22 +1,39 @@
-// The Name Game, enhanced: keys 1–6 pick, 0 says "I don't know", Enter goes on; hint mode fades
-// faces out as the server hides them; timed mode counts down. Without this
-// script every choice is still a plain form button.
+// The Name Game, enhanced: keys 1–6 pick, 0 says "I don't know", Enter goes on; a right answer moves on by itself
+// after a beat (a tap or Enter skips it); outcomes are announced and focus goes where the next action is; hint mode
+// fades faces out as the server hides them; timed mode counts down. Without this script every choice is still a
+// plain form button, and Next stays.
 (function () {
   "use strict";
   var game = document.getElementById("namegame");
   if (!game) return;
   var canAsk = window.Arcade && window.fetch;
+  var ended = game.hasAttribute("data-ended");
+  var timed = game.getAttribute("data-mode") === "timed";
+  var reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
+  // One answer per page: a double tap never posts twice.
+  var leaving = false;
+  game.addEventListener("submit", function (event) {
+    if (leaving) { event.preventDefault(); return; }
+    leaving = true;
+    var pressed = event.submitter;
+    if (pressed && pressed.hasAttribute("data-choice")) pressed.classList.add("is-pressed");
+  });
+  window.addEventListener("pageshow", function (event) { if (event.persisted) leaving = false; });
+  function go(button) { if (button && !leaving) button.click(); }
+
+  var next = game.querySelector("button[data-next]");
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
     var target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
+    // The end of a timed minute keeps its score: only a deliberate press of Play again starts another.
+    if (ended && timed) return;
     if (/^[0-6]$/.test(event.key)) {
       var choice = game.querySelector('button[data-key="' + event.key + '"]:not([disabled])');
-      if (choice) { event.preventDefault(); choice.click(); }
-    } else if (event.key === "Enter" && !(target && target.tagName === "BUTTON")) {
-      var next = game.querySelector("button[data-next]");
-      if (next) { event.preventDefault(); next.click(); }
+      if (choice) { event.preventDefault(); go(choice); }
+    } else if (event.key === "Enter" && !(target && (target.tagName === "BUTTON" || target.tagName === "A"))) {
+      if (next) { event.preventDefault(); go(next); }
     }
   });
 
@@ -24,20 +41,58 @@
   var keys = game.querySelector("[data-keys]");
   if (keys) keys.hidden = false;
 
-  // Move focus to the round's outcome or question, for screen readers and keys; the page never scrolls itself.
-  var next = game.querySelector("button[data-next]");
-  var focusTarget = next || game.querySelector(".question");
-  if (focusTarget) focusTarget.focus({ preventScroll: true });
+  // Focus goes to what the player needs next, in view: the score at the end of a timed minute, the summary, the
+  // right answer after a wrong pick, Next after an answer, the name field in recall, else the question.
+  var focusTarget = ended
+    ? game.querySelector("[data-score]") || game.querySelector("[data-summary-heading]") || next
+    : game.querySelector("button[data-answer]:not([disabled])") || game.querySelector("[data-outcome] button[data-next]")
+      || game.querySelector("[data-recall-input]") || next || game.querySelector(".question");
+  if (focusTarget) {
+    focusTarget.focus({ preventScroll: true });
+    var box = focusTarget.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) {
+      focusTarget.scrollIntoView({ block: ended ? "start" : "nearest", behavior: reduced ? "auto" : "smooth" });
+    }
+  }
+
+  // Outcomes are read out through the live region the page carries from its load (filled a moment later, so the
+  // change is announced).
+  var announce = game.querySelector("[data-announce]");
+  var outcome = game.querySelector("[data-outcome]") || game.querySelector("[data-summary]");
+  if (announce && outcome) {
+    var words = Array.prototype.map.call(outcome.querySelectorAll("h1, .score, .best, p"), function (p) {
+      return p.textContent.trim();
+    }).filter(Boolean).slice(0, 3).join(" ");
+    window.setTimeout(function () { announce.textContent = words; }, 150);
+  }
+
+  // A right answer: the name shows, then the next round comes by itself (longer with reduced motion). A tap
+  // anywhere but on a control, or Enter, skips the wait; sessionStorage "namegame.autoAdvance" = "off" keeps it.
+  var hold = false;
+  try { hold = window.sessionStorage.getItem("namegame.autoAdvance") === "off"; } catch (e) { hold = false; }
+  if (!ended && !hold && game.hasAttribute("data-identified") && next) {
+    var delay = reduced ? 3000 : 1100;
+    game.style.setProperty("--advance-ms", delay + "ms");
+    game.classList.add("is-advancing");
+    var wait = window.setTimeout(function () { go(next); }, delay);
+    document.addEventListener("pointerdown", function (event) {
+      window.clearTimeout(wait);
+      game.classList.remove("is-advancing");
+      var control = event.target.closest && event.target.closest("a, button, input, select, summary, label");
+      if (!control) go(next);
+    }, { once: true });
+  }
 
   // Hint mode: ask the server which faces are hidden now (it decides; the
   // page never knows the answer), and fade them out.
   var hintMs = parseInt(game.getAttribute("data-hint-ms"), 10);
-  if (hintMs && canAsk && !game.hasAttribute("data-answered")) {
+  if (hintMs && canAsk && !game.hasAttribute("data-answered") && !game.hasAttribute("data-taught")) {
     var poll = window.setInterval(function () {
       window.Arcade.get(window.location.pathname).then(function (r) { return r.text(); }).then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
         var fresh = doc.getElementById("namegame");
-        if (!fresh || fresh.getAttribute("data-round") !== game.getAttribute("data-round")) { window.clearInterval(poll); return; }
+        if (!fresh || fresh.getAttribute("data-round") !== game.getAttribute("data-round")
+            || fresh.hasAttribute("data-taught")) { window.clearInterval(poll); return; }
         Array.prototype.forEach.call(fresh.querySelectorAll("button[data-hidden]"), function (hidden) {
           var mine = game.querySelector('button[data-choice="' + hidden.getAttribute("data-choice") + '"]');
           if (mine && !mine.hasAttribute("data-hidden")) {
@@ -50,10 +105,9 @@
     }, hintMs);
   }
 
-  // Timed mode: count down, then show the summary.
   // Timed mode: count down (the text and the bar), change in the last five seconds, then show the summary.
   var timer = game.querySelector("[data-seconds-left]");
-  if (timer && !game.hasAttribute("data-ended")) {
+  if (timer && !ended) {
     var text = timer.querySelector(".timer-text"), bar = timer.querySelector("progress");
     var left = parseInt(timer.getAttribute("data-seconds-left"), 10);
     var template = text.textContent.replace(String(left), "{n}");

@@ -26,8 +26,32 @@ public struct LearningPlan: Sendable {
             return due.0
         }
         let stillLearning = cards.values.count { $0.state != .review }
-        if stillLearning < batch, let new = candidates.first(where: { cards[$0.id] == nil }) { return new }
+        if stillLearning < batch, let new = newPerson(candidates, learning: learning.map(\.0), cards: cards) {
+            return new
+        }
         return met.min(by: { $0.1.due < $1.1.due })?.0 ?? candidates.first
+    }
+
+    /// Someone not met yet whose name cannot be mixed up with anyone still being learned (no shared first name or
+    /// first three letters: not Mat, Matt and Matthew in one batch); when everyone left clashes, the first not met.
+    public func newPerson(_ candidates: [Person], learning: [Person], cards: [String: Card]) -> Person? {
+        let notMet = candidates.filter { cards[$0.id] == nil }
+        return notMet.first { new in !learning.contains { Self.similar(new, $0) } } ?? notMet.first
+    }
+
+    /// Names easily confused in one batch: the same first name, or the same first three letters (case and accents
+    /// folded).
+    public static func similar(_ a: Person, _ b: Person) -> Bool {
+        let x = NameMatch.fold(a.firstName)
+        let y = NameMatch.fold(b.firstName)
+        return x == y || (x.count >= 3 && y.count >= 3 && x.prefix(3) == y.prefix(3))
+    }
+
+    /// Learned: answered right since they were met (or last missed). Learn mode then asks the name typed rather than
+    /// picked (recall is the next step up from recognition), and the "learned" counts include them at once.
+    public static func learned(_ card: Card?) -> Bool {
+        guard let card else { return false }
+        return card.state == .review || (card.step ?? 0) >= 1
     }
 
     /// A round's verdict on the person asked: a wrong pick, "I don't know" or a slow answer is a lapse.

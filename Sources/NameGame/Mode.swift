@@ -6,6 +6,8 @@ public enum Mode: String, Sendable, CaseIterable {
     case matt
     /// One face and six names.
     case reverse
+    /// One face: type the name (recall, not recognition).
+    case recall
     /// Only current staff; the title shows after the answer.
     case team
     /// A wrong face disappears every few seconds.
@@ -27,8 +29,22 @@ public enum Mode: String, Sendable, CaseIterable {
     /// Whether the answer is chosen for the player (by the scheduler or a review list) rather than at random.
     public var isScheduled: Bool { self == .learn || self == .review }
 
-    /// Faces (or names) per round.
-    public var choices: Int { self == .fifty ? 2 : 6 }
+    /// Faces (or names) per round: recall shows one face and no choices.
+    public var choices: Int {
+        switch self {
+        case .fifty: 2
+        case .recall: 1
+        default: 6
+        }
+    }
+
+    /// Rounds in a lesson (nil: the mode ends otherwise — on time, at a mistake, or when its list is done).
+    public func lessonRounds(_ length: Int) -> Int? {
+        switch self {
+        case .timed, .practice, .review: nil
+        default: length
+        }
+    }
 
     /// Whom this mode plays with.
     public func pool(_ people: [Person]) -> [Person] {

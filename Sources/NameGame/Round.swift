@@ -6,12 +6,20 @@ public struct Round: Sendable, Equatable {
     public let answer: Int
     /// Indices of the wrong choices, in the order they disappear.
     public let hideOrder: [Int]
+    /// The player types the name for the face rather than picking it (recall mode, and learn mode for people met).
+    public let recall: Bool
 
-    public init(mode: Mode, people: [Person], answer: Int, hideOrder: [Int]) {
+    public init(mode: Mode, people: [Person], answer: Int, hideOrder: [Int], recall: Bool? = nil) {
         self.mode = mode
         self.people = people
         self.answer = answer
         self.hideOrder = hideOrder
+        self.recall = recall ?? (mode == .recall)
+    }
+
+    /// A recall round: the one face asked for.
+    public static func recall(_ mode: Mode, asking person: Person) -> Round {
+        Round(mode: mode, people: [person], answer: 0, hideOrder: [], recall: true)
     }
 
     public var answerPerson: Person { people[answer] }

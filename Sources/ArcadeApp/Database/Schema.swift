@@ -566,6 +566,14 @@ enum Schema {
                 PRIMARY KEY (admin, code_hash)
             );
             """),
+        Migration(
+            26,
+            """
+            -- A recall round: the player types the name for the face (the round's one person) instead of picking it.
+            ALTER TABLE namegame_rounds ADD COLUMN recall INTEGER NOT NULL DEFAULT 0;
+            -- A player's sessions of a mode, latest first (the last lesson, the timed best) without a scan.
+            CREATE INDEX namegame_sessions_by_player ON namegame_sessions (player, mode, id);
+            """),
     ]
 
     /// Migration 24: a player's ordinary Mastermind figures as running counters, kept as each game ends (the stats

@@ -20,6 +20,10 @@ struct NameGameController: Sendable {
     var directory: Directory { people.directory }
     var hintInterval: Double { max(0.2, constants.double("namegame.hintInterval", default: 2)) }
     var timedSeconds: Int { max(5, constants.int("namegame.timedSeconds", default: 60)) }
+    /// Rounds in a lesson (the modes that have lessons: `Mode.lessonRounds`).
+    var lessonLength: Int { max(3, constants.int("namegame.lessonRounds", default: 10)) }
+    /// The longest typed name read: anything longer is refused before it is compared.
+    static let maxTypedName = 200
 
     func addRoutes(to routes: PlayerRoutes) {
         routes.pages.get("/namegame", use: menu)
@@ -27,6 +31,7 @@ struct NameGameController: Sendable {
         // Off the event loop: a returning player's page may end a timed session or deal a missing round.
         routes.pages.running(.pool).get("/namegame/:mode", use: mode)
         routes.actions.post("/namegame/answer", use: answer)
+        routes.actions.post("/namegame/recall", use: recall)
         routes.actions.post("/namegame/dontknow", use: dontKnow)
         routes.creating.post("/namegame/review", use: review)
         routes.creating.post("/namegame/next", use: next)
@@ -64,15 +69,42 @@ struct NameGameController: Sendable {
             player: visitor.playerID, round: roundID, choice: choice, people: directory,
             hintInterval: hintInterval, timedSeconds: timedSeconds)
         {
-        case .success(let record):
-            if !record.isOpen {
-                // Playing the Name Game: remembered, and the reminder to try it is done.
-                try once.perform(visitor) { $0.markDone(SiteTasks.nameGamePlayed) + $0.markDone(SiteTasks.tryNameGame) }
-            }
-            return .redirect(to: "/namegame/\(record.round.mode.rawValue)")
+        case .success(let record): return try played(record, visitor)
         case .failure(let refusal):
             return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
         }
+    }
+
+    /// A typed name in a recall round, or (`hint=1`) the request for its first letter.
+    func recall(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let form = request.form ?? FormFields()
+        let mode = form["mode"].flatMap(Mode.init) ?? .recall
+        let typed = form["name"] ?? ""
+        guard let roundID = form["round"].flatMap({ Int64($0) }), typed.utf8.count <= Self.maxTypedName else {
+            return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
+        }
+        if form["hint"] == "1" {
+            guard try store.hint(player: visitor.playerID, round: roundID) else {
+                return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
+            }
+            return .redirect(to: "/namegame/\(mode.rawValue)")
+        }
+        switch try store.recall(
+            player: visitor.playerID, round: roundID, typed: typed, people: directory, timedSeconds: timedSeconds)
+        {
+        case .success(let record): return try played(record, visitor)
+        case .failure(let refusal):
+            return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
+        }
+    }
+
+    /// After an answer: a finished round marks the Name Game as played (and the reminder to try it as done).
+    private func played(_ record: NameGameStore.RoundRecord, _ visitor: Visitor) throws -> Response {
+        if !record.isOpen {
+            try once.perform(visitor) { $0.markDone(SiteTasks.nameGamePlayed) + $0.markDone(SiteTasks.tryNameGame) }
+        }
+        return .redirect(to: "/namegame/\(record.round.mode.rawValue)")
     }
 
     func dontKnow(_ request: Request, _ context: PlayerContext) throws -> Response {
@@ -117,22 +149,37 @@ struct NameGameController: Sendable {
         return .redirect(to: "/namegame/review")
     }
 
+    /// The next round, or (from the menu, `resume=1`) straight into the mode: the round in play if there is one, else
+    /// a new one, so one tap on a mode reaches a question.
     func next(_ request: Request, _ context: PlayerContext) throws -> Response {
         let visitor = context.visitor
         let mode = request.form?["mode"].flatMap(Mode.init) ?? .normal
+        let resume = request.form?["resume"] == "1"
         if let session = try store.openSession(player: visitor.playerID, mode: mode),
             let latest = try store.latestRound(session: session.id, people: directory), latest.isOpen,
             !timeIsUp(session)
         {
+            if resume { return .redirect(to: "/namegame/\(mode.rawValue)") }
             return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.unanswered")
         }
         if let session = try store.openSession(player: visitor.playerID, mode: mode), !timeIsUp(session) {
-            _ = try newRound(mode, session: session, visitor)
-        } else {
-            let session = try store.startSession(player: visitor.player, mode: mode)
-            _ = try newRound(mode, session: session, visitor)
+            guard lessonDone(session) else {
+                _ = try newRound(mode, session: session, visitor)
+                return .redirect(to: "/namegame/\(mode.rawValue)")
+            }
+            // The lesson's last round is behind: its summary, or (from the menu) the next lesson at once.
+            try store.endSession(session.id)
+            if !resume { return .redirect(to: "/namegame/\(mode.rawValue)") }
         }
+        let session = try store.startSession(player: visitor.player, mode: mode)
+        _ = try newRound(mode, session: session, visitor)
         return .redirect(to: "/namegame/\(mode.rawValue)")
+    }
+
+    /// Whether a lesson has played all its rounds.
+    func lessonDone(_ session: NameGameStore.Session) -> Bool {
+        guard let total = session.mode.lessonRounds(lessonLength) else { return false }
+        return session.stats.rounds >= total
     }
 
     static func key(_ refusal: NameGameStore.Refusal) -> String {
@@ -145,11 +192,11 @@ struct NameGameController: Sendable {
         }
     }
 
-    private func timeIsUp(_ session: NameGameStore.Session) -> Bool {
+    func timeIsUp(_ session: NameGameStore.Session) -> Bool {
         session.mode == .timed && store.nowMilliseconds() - session.startedMilliseconds > Int64(timedSeconds) * 1000
     }
 
-    private func newRound(
+    func newRound(
         _ mode: Mode, session: NameGameStore.Session, _ visitor: Visitor
     ) throws -> NameGameStore.RoundRecord? {
         var random = SecureRandom()
@@ -161,9 +208,25 @@ struct NameGameController: Sendable {
             guard
                 let person = store.plan.next(people: everyone, cards: cards, now: store.nowMilliseconds(), avoid: avoid)
             else { return nil }
+            // People answered right since they were met are asked to type the name: recall after recognition.
+            let round =
+                LearningPlan.learned(cards[person.id])
+                ? Round.recall(.learn, asking: person)
+                : Round.make(.learn, asking: person, from: everyone, using: &random)
+            return try store.addRound(round, next: [], session: session.id, player: visitor.player)
+        case .recall:
+            // Names are recalled for people met (the scheduler's choice among them); a new player meets people here
+            // through "I don't know".
+            let avoid = try store.latestRound(session: session.id, people: directory)?.round.answerPerson.id
+            let cards = try store.cards(player: visitor.playerID)
+            let met = everyone.filter { cards[$0.id] != nil }
+            let pool = met.count > 1 ? met : everyone
+            let person =
+                store.plan.next(people: pool, cards: cards, now: store.nowMilliseconds(), avoid: avoid)
+                ?? pool.randomElement(using: &random)
+            guard let person else { return nil }
             return try store.addRound(
-                Round.make(.learn, asking: person, from: everyone, using: &random), next: [],
-                session: session.id, player: visitor.player)
+                Round.recall(.recall, asking: person), next: [], session: session.id, player: visitor.player)
         case .review:
             // One round per missed person (anyone since deleted is passed over); then the session is over.
             while let id = try store.popQueue(session: session.id) {
@@ -193,184 +256,6 @@ struct NameGameController: Sendable {
         guard let round else { return nil }
         let next = Round.make(mode, from: directory.people, using: &random)?.people ?? []
         return try store.addRound(round, next: next, session: session.id, player: visitor.player)
-    }
-
-    /// The mode's page: the round in play, or the summary of a finished session.
-    private func play(_ mode: Mode, _ visitor: Visitor, status: Status = .ok, error: String? = nil) throws -> Response {
-        var session = try store.openSession(player: visitor.playerID, mode: mode)
-        if let open = session, timeIsUp(open) {
-            try store.endSession(open.id)
-            session = try store.lastSession(player: visitor.playerID, mode: mode)
-        }
-        if session == nil { session = try store.lastSession(player: visitor.playerID, mode: mode) }
-        let t = pages.localizer.strings(for: visitor.language)
-        let banners = try OnceController.banners(
-            once, visitor, game: "namegame", back: "/namegame/\(mode.rawValue)", t: t)
-        func page(_ context: TemplateValue) -> Response {
-            pages.render(
-                "namegame", status: status, title: t.string("namegame.mode.\(mode.rawValue)"), for: visitor,
-                path: "/namegame/\(mode.rawValue)", section: "namegame",
-                data: ["ng": context, "once": banners])
-        }
-        guard var current = session else {
-            // Never played this mode: a start card. Looking writes nothing, and the clock (and the hints'
-            // timer) starts when the player presses Start, not when the page loads.
-            return page([
-                "mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
-                "about": .string(t.string("namegame.mode.\(mode.rawValue).about")), "notStarted": .bool(true),
-                "isTimed": .bool(mode == .timed), "error": error.map { .string(t.string($0)) } ?? .null,
-            ])
-        }
-        var record = try store.latestRound(session: current.id, people: directory)
-        if record == nil && !current.ended {
-            record = try newRound(mode, session: current, visitor)
-            current = try store.openSession(player: visitor.playerID, mode: mode) ?? current
-        }
-        if mode == .learn, let record, record.isOpen, !current.ended,
-            try !store.hasMet(player: visitor.playerID, person: record.round.answerPerson.id)
-        {
-            // Someone new: introduced (face, name, role) before the first question about them.
-            var context = sessionFields(mode, session: current, t: t, error: error.map { t.string($0) })
-            let person = record.round.answerPerson
-            context["roundId"] = .int(Int(record.id))
-            context["intro"] = .object([
-                "img": .string(person.headshotURL), "name": .string(person.fullName),
-                "role": .string(person.jobTitle ?? ""),
-            ])
-            return page(.object(context))
-        }
-        return page(roundContext(mode, session: current, record: record, t: t, error: error.map { t.string($0) }))
-    }
-
-    func roundContext(
-        _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord?, t: LanguageStrings,
-        error: String?
-    ) -> TemplateValue {
-        var context = sessionFields(mode, session: session, t: t, error: error)
-        guard let record else { return .object(context) }
-        roundFields(mode, session: session, record: record, t: t, into: &context)
-        return .object(context)
-    }
-
-    /// What the page shows of the session, with or without a round.
-    private func sessionFields(
-        _ mode: Mode, session: NameGameStore.Session, t: LanguageStrings,
-        error: String?
-    ) -> TemplateFields {
-        var context: TemplateFields = [
-            "mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
-            "error": error.map { .string($0) } ?? .null, "ended": .bool(session.ended || timeIsUp(session)),
-            "reverse": .bool(mode == .reverse), "isTimed": .bool(mode == .timed), "timer": .bool(mode == .timed),
-            "isHint": .bool(mode == .hint),
-            "isPractice": .bool(mode == .practice), "hintMilliseconds": .int(Int(hintInterval * 1000)),
-        ]
-        let stats = session.stats
-        context["session"] = .object([
-            "rounds": .int(stats.rounds), "correct": .int(stats.correctTaps), "incorrect": .int(stats.incorrectTaps),
-            "total": .int(stats.totalTaps), "accuracy": .int(Int(((stats.accuracy ?? 0) * 100).rounded())),
-            "average": .string(stats.averageIdentifyMilliseconds.map { Self.seconds($0 / 1000) } ?? "–"),
-            "streak": .int(session.streak), "best": .int(session.bestStreak),
-        ])
-        context["sessionId"] = .int(Int(session.id))
-        context["isReview"] = .bool(mode == .review)
-        context["isLearn"] = .bool(mode == .learn)
-        if mode == .timed {
-            let left = max(0, Int64(timedSeconds) * 1000 - (store.nowMilliseconds() - session.startedMilliseconds))
-            let secondsLeft = Int((Double(left) / 1000).rounded(.up))
-            context["secondsLeft"] = .int(secondsLeft)
-            context["secondsTotal"] = .int(timedSeconds)
-            context["ending"] = .bool(secondsLeft <= 5)
-        }
-        context["prefetch"] = .list(
-            session.nextPeople.compactMap { directory.person($0) }.map { .string($0.headshotURL) })
-        return context
-    }
-
-    /// What the page shows of the round: the question, the choices, and what an answer or the clock revealed.
-    private func roundFields(
-        _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord,
-        t: LanguageStrings, into context: inout TemplateFields
-    ) {
-        let round = record.round
-        let answered = !record.isOpen
-        // A session that ended (time up) with this round unanswered: nothing can be chosen any more, and the answer
-        // is shown, so the last question still teaches a name.
-        let over = session.ended || timeIsUp(session)
-        let reveal = answered || over
-        let elapsed = Double(store.nowMilliseconds() - record.startedMilliseconds) / 1000
-        var hidden = reveal ? [] : round.hidden(after: elapsed, interval: hintInterval)
-        if record.cheat && !reveal {
-            // The cheat: the name's first letter when faces are the question, else half the wrong faces gone.
-            if mode == .reverse {
-                context["cheat"] = .string(
-                    t.string("namegame.cheat.letter", [.string(String(round.answerPerson.fullName.prefix(1)))]))
-            } else {
-                hidden.formUnion(round.hideOrder.prefix(round.hideOrder.count / 2))
-                context["cheat"] = .string(t.string("namegame.cheat.faces"))
-            }
-        }
-        context["roundId"] = .int(Int(record.id))
-        context["quiz"] = .bool(true)
-        // The clock cut this round off: it shows the answer, marked as timed out (not as identified).
-        context["timedOut"] = .bool(over && !answered)
-        context["skipped"] = .bool(record.status == "skipped")
-        if answered || over {
-            // Review my misses: offered once the round is over, when the session missed anyone.
-            let misses = try? store.misses(session: session.id, people: directory)
-            if let misses, !misses.isEmpty {
-                context["misses"] = .string(t.string("namegame.review.button", [.int(misses.count)]))
-            }
-        }
-        if record.status == "skipped" {
-            context["revealed"] = .string(t.string("namegame.dontknow.answer", [.string(round.answerPerson.fullName)]))
-        }
-        context["answered"] = .bool(answered)
-        context["identified"] = .bool(record.status == "identified")
-        context["failed"] = .bool(record.status == "failed")
-        context["open"] = .bool(record.isOpen && !(session.ended || timeIsUp(session)))
-        if let finished = record.finishedMilliseconds {
-            context["roundSeconds"] = .string(Self.seconds(Double(finished - record.startedMilliseconds) / 1000))
-        }
-        context["question"] = .string(
-            mode == .reverse
-                ? t.string("namegame.question.reverse")
-                : t.string("namegame.question", [.string(round.answerPerson.fullName)]))
-        if mode == .reverse {
-            context["face"] = .object([
-                "img": .string(round.answerPerson.headshotURL), "alt": .string(t.string("namegame.face.single")),
-            ])
-        }
-        context["keyCount"] = .int(round.people.count)
-        if round.people.count < mode.choices {
-            context["smallPool"] = .string(t.string("namegame.smallpool", [.int(round.people.count)]))
-        }
-        context["choices"] = choices(mode, record: record, reveal: reveal, hidden: hidden, t: t)
-    }
-
-    /// The faces (or names) to choose from, each with what the player did and what is revealed of it.
-    private func choices(
-        _ mode: Mode, record: NameGameStore.RoundRecord, reveal: Bool, hidden: Set<Int>,
-        t: LanguageStrings
-    ) -> TemplateValue {
-        let round = record.round
-        let answered = !record.isOpen
-        return .list(
-            round.people.enumerated().map { index, person in
-                var result = ""
-                if record.wrong.contains(index) { result = "wrong" }
-                if answered && index == round.answer && record.status == "identified" { result = "correct" }
-                let showName = mode == .reverse || reveal
-                return .object([
-                    "index": .int(index), "key": .int(index + 1), "img": .string(person.headshotURL),
-                    "alt": .string(t.string("namegame.face", [.int(index + 1)])),
-                    "name": showName ? .string(person.fullName) : .null,
-                    "title": reveal && mode == .team ? .string(person.jobTitle ?? "") : .null,
-                    "result": .string(result), "isAnswer": .bool(reveal && index == round.answer),
-                    "hidden": .bool(hidden.contains(index)),
-                    "timedOut": .bool(reveal && !answered && index == round.answer),
-                    "disabled": .bool(reveal || !result.isEmpty || hidden.contains(index)),
-                ])
-            })
     }
 
     /// What a player knows; "due" counts everyone due by the end of today (UTC), as "due today" says.

@@ -66,9 +66,9 @@ struct NameGameStore: Sendable {
 
     /// A `namegame_rounds` row; its faces are `Face`s.
     struct RoundRow: FetchableRecord {
-        static let columns = "id, session, mode, answer, started_ms, status, finished_ms, cheat"
+        static let columns = "id, session, mode, answer, started_ms, status, finished_ms, cheat, recall"
         let id: Int64, session: Int64, mode: Mode, answer: Int, startedMilliseconds: Int64, status: String
-        let finishedMilliseconds: Int64?, cheat: Bool
+        let finishedMilliseconds: Int64?, cheat: Bool, recall: Bool
 
         init(row: Row) throws(DatabaseError) {
             id = try row.decode("id")
@@ -79,6 +79,7 @@ struct NameGameStore: Sendable {
             status = try row.decode("status")
             finishedMilliseconds = try row.decodeIfPresent("finished_ms")
             cheat = try row.decode("cheat")
+            recall = try row.decode("recall")
         }
     }
 
@@ -232,11 +233,11 @@ struct NameGameStore: Sendable {
             try who.ensureRow(db)
             let id = try db.insert(
                 """
-                INSERT INTO namegame_rounds (session, player, mode, answer, started_ms) VALUES (?, ?, ?, ?, ?)
+                INSERT INTO namegame_rounds (session, player, mode, answer, started_ms, recall) VALUES (?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .integer(session), .text(player), .text(round.mode.rawValue), SQLValue(round.answer),
-                    .integer(started),
+                    .integer(started), SQLValue(round.recall ? 1 : 0),
                 ])
             for (position, person) in round.people.enumerated() {
                 try db.execute(
@@ -277,7 +278,7 @@ struct NameGameStore: Sendable {
             }
             guard record.isOpen else { return .failure(.alreadyAnswered) }
             let round = record.round
-            guard round.people.indices.contains(choice) else { return .failure(.invalidChoice) }
+            guard !round.recall, round.people.indices.contains(choice) else { return .failure(.invalidChoice) }
             guard !record.wrong.contains(choice) else { return .failure(.alreadyTried) }
             let now = nowMilliseconds()
             let elapsed = Double(now - record.startedMilliseconds) / 1000
@@ -293,6 +294,10 @@ struct NameGameStore: Sendable {
             let failed = !correct && round.mode == .practice
             let status = correct ? "identified" : failed ? "failed" : "open"
             try finish(db, player: player, record, session: session, status: status, wrong: wrong, now: now)
+            if !correct {
+                // The person tapped was named on the page: now met too, so learn mode brings them back.
+                try meet(db, player: player, person: round.people[choice].id, now: now)
+            }
             return .success(
                 RoundRecord(
                     id: id, session: record.session, round: round, startedMilliseconds: record.startedMilliseconds,
@@ -326,6 +331,45 @@ struct NameGameStore: Sendable {
         }
     }
 
+    /// Records a typed name in a recall round: right (the matcher's rule, `NameMatch`) identifies the person, anything
+    /// else is a miss that shows the answer. One try, like a tap that ends the round.
+    func recall(
+        player: String, round id: Int64, typed: String, people: Directory, timedSeconds: Int
+    ) throws -> Result<RoundRecord, Refusal> {
+        try pool.write { db throws -> Result<RoundRecord, Refusal> in
+            try Player.lock(player, db)
+            guard let record = try round(db, "id = ? AND player = ?", [.integer(id), .text(player)], people) else {
+                return .failure(.unknownRound)
+            }
+            guard record.isOpen else { return .failure(.alreadyAnswered) }
+            guard record.round.recall else { return .failure(.invalidChoice) }
+            guard let session = try session(db, "id = ?", [.integer(record.session)]) else {
+                return .failure(.unknownRound)
+            }
+            let now = nowMilliseconds()
+            if record.round.mode == .timed && now - session.startedMilliseconds > Int64(timedSeconds) * 1000 {
+                return .failure(.timeUp)
+            }
+            let right = NameMatch.accepts(typed, for: record.round.answerPerson, among: people.people)
+            let status = right ? "identified" : "failed"
+            try finish(db, player: player, record, session: session, status: status, wrong: [], now: now)
+            return .success(
+                RoundRecord(
+                    id: id, session: record.session, round: record.round,
+                    startedMilliseconds: record.startedMilliseconds, wrong: [], status: status,
+                    finishedMilliseconds: now))
+        }
+    }
+
+    /// A recall round's hint: its first letter shows (the round is marked helped); false if it is not open.
+    func hint(player: String, round id: Int64) throws -> Bool {
+        try pool.write { db in
+            try db.execute(
+                "UPDATE namegame_rounds SET cheat = 1 WHERE id = ? AND player = ? AND status = 'open' AND recall = 1",
+                [.integer(id), .text(player)]) == 1
+        }
+    }
+
     /// Records a tap's outcome: the round, the session's and lifetime figures (by exact amounts), the streaks, and, once
     /// the round is over, what the player now knows of the person asked.
     private func finish(
@@ -346,7 +390,7 @@ struct NameGameStore: Sendable {
                 [SQLValue(rank), .integer(record.id), SQLValue(position)])
         }
         // A miss (a wrong pick, or "I don't know") counts as an incorrect tap; the right pick as a correct one.
-        let missed = !identified && (wrong.count > record.wrong.count || gaveUp)
+        let missed = !identified && (wrong.count > record.wrong.count || gaveUp || status == "failed")
         let delta: [SQLValue] = [
             SQLValue(finished ? 1 : 0), SQLValue(identified ? 1 : 0), SQLValue(identified ? 1 : 0),
             SQLValue(missed ? 1 : 0), .integer(identified ? now - record.startedMilliseconds : 0),
@@ -358,7 +402,7 @@ struct NameGameStore: Sendable {
             : identified && wrong.isEmpty
                 ? "streak + 1"
                 : gaveUp && round.mode == .learn ? "streak" : "0"
-        let ends = status == "failed" || (gaveUp && round.mode == .practice)
+        let ends = round.mode == .practice && (status == "failed" || gaveUp)
         // In the SQL both engines read: no two-argument max(), no OR over integers.
         let best = "CASE WHEN best_streak > \(streak) THEN best_streak ELSE \(streak) END"
         try db.execute(
@@ -412,14 +456,19 @@ struct NameGameStore: Sendable {
                 record.isOpen
             else { return nil }
             let now = nowMilliseconds()
-            try db.execute(
-                """
-                INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews)
-                VALUES (?, ?, 'learning', 0, 0, 0, ?, ?, 0) ON CONFLICT (player, person) DO NOTHING
-                """, [.text(player), .text(record.round.answerPerson.id), .integer(now), .integer(now)])
+            try meet(db, player: player, person: record.round.answerPerson.id, now: now)
             try db.execute("UPDATE namegame_rounds SET started_ms = ? WHERE id = ?", [.integer(now), .integer(id)])
             return record
         }
+    }
+
+    /// Someone is met: a learning card due at once, unless the player already has one.
+    private func meet(_ db: Database, player: String, person: String, now: Int64) throws {
+        try db.execute(
+            """
+            INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews)
+            VALUES (?, ?, 'learning', 0, 0, 0, ?, ?, 0) ON CONFLICT (player, person) DO NOTHING
+            """, [.text(player), .text(person), .integer(now), .integer(now)])
     }
 
     /// Whether the player has met someone (been introduced, or asked about them in any mode).
@@ -542,7 +591,7 @@ struct NameGameStore: Sendable {
         guard !people.isEmpty, people.indices.contains(row.answer) else { return nil }
         return RoundRecord(
             id: row.id, session: row.session,
-            round: Round(mode: row.mode, people: people, answer: row.answer, hideOrder: hide),
+            round: Round(mode: row.mode, people: people, answer: row.answer, hideOrder: hide, recall: row.recall),
             startedMilliseconds: row.startedMilliseconds, wrong: wrong, status: row.status,
             finishedMilliseconds: row.finishedMilliseconds, cheat: row.cheat)
     }

@@ -105,7 +105,7 @@ struct OnceController: Sendable {
     /// what's-new note is marked as seen here, so it appears once per version.
     static func banners(
         _ store: OnceStore, _ visitor: Visitor, snapshot known: OnceStore.Snapshot? = nil, game: String?, back: String,
-        t strings: @autoclosure () -> LanguageStrings, whatsNew: Bool = false
+        t strings: @autoclosure () -> LanguageStrings, whatsNew: Bool = false, tutorialCard: Bool = true
     ) throws -> TemplateValue {
         var showWhatsNew = false
         let snapshot = try known ?? store.perform(visitor)
@@ -124,7 +124,10 @@ struct OnceController: Sendable {
             // A game's page keeps its screen for the board: there a reminder is a one-line strip.
             "compact": .bool(game != nil),
         ]
-        if let game, tutorial {
+        if !tutorialCard && tutorial {
+            // The game teaches on its own screen (a line on the round): no card or dialog before play.
+            context["howto"] = .bool(true)
+        } else if let game, tutorial {
             let t = strings()
             context["tutorial"] = .object([
                 "task": .string(SiteTasks.tutorial(game)), "title": .string(t.string("once.tutorial.\(game).title")),

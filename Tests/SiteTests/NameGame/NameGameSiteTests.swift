@@ -34,11 +34,19 @@ struct NameGameSiteTests {
         defer { server.stop() }
         let player = Player(server)
         let menu = try player.get("/namegame").text
-        for mode in ["normal", "matt", "reverse", "team", "hint", "fifty", "practice", "timed"] {
-            #expect(menu.contains("href=\"/namegame/\(mode)\""), "\(mode)")
-            let page = try player.play("\(mode)")
+        for mode in ["normal", "matt", "reverse", "recall", "team", "hint", "fifty", "practice", "timed"] {
+            // A mode on the menu is a button that deals its first round: one tap to a question, no start card.
+            #expect(menu.contains("data-play=\"\(mode)\""), "\(mode)")
+            #expect(try player.post("/namegame/next", "mode=\(mode)&resume=1").status == 303)
+            let page = try player.get("/namegame/\(mode)")
             #expect(page.status == 200)
             #expect(page.text.contains("data-mode=\"\(mode)\""))
+            #expect(!page.text.contains("data-start"), "\(mode)")
+            #expect(page.text.contains("<h1 class=\"question\""), "\(mode)")
+            // From the menu again: the same round, not a new one nor a refusal.
+            let round = Player.attribute("data-round", in: page.text)
+            #expect(try player.post("/namegame/next", "mode=\(mode)&resume=1").status == 303)
+            #expect(Player.attribute("data-round", in: try player.get("/namegame/\(mode)").text) == round)
         }
         #expect(try player.get("/namegame/nonsense").status == 404)
     }

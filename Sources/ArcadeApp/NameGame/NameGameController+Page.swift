@@ -1,0 +1,243 @@
+import HTTP
+import Localization
+import NameGame
+import SpacedRepetition
+import Templates
+
+/// The mode's page: a round (a question, its feedback), learn mode's introduction, or a lesson's summary.
+extension NameGameController {
+    func play(_ mode: Mode, _ visitor: Visitor, status: Status = .ok, error: String? = nil) throws -> Response {
+        var session = try store.openSession(player: visitor.playerID, mode: mode)
+        if let open = session, timeIsUp(open) {
+            try store.endSession(open.id)
+            session = try store.lastSession(player: visitor.playerID, mode: mode)
+        }
+        if session == nil { session = try store.lastSession(player: visitor.playerID, mode: mode) }
+        let t = pages.localizer.strings(for: visitor.language)
+        let banners = try OnceController.banners(
+            once, visitor, game: "namegame", back: "/namegame/\(mode.rawValue)", t: t, tutorialCard: false)
+        func page(_ context: TemplateValue) -> Response {
+            pages.render(
+                "namegame", status: status, title: t.string("namegame.mode.\(mode.rawValue)"), for: visitor,
+                path: "/namegame/\(mode.rawValue)", section: "namegame",
+                data: ["ng": context, "once": banners])
+        }
+        guard var current = session else {
+            // Never played this mode and came here by address: a start card. Looking writes nothing, and the clock
+            // (and the hints' timer) starts with Start. The menu's buttons start the round themselves.
+            return page([
+                "mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
+                "about": .string(t.string("namegame.mode.\(mode.rawValue).about")), "notStarted": .bool(true),
+                "isTimed": .bool(mode == .timed), "error": error.map { .string(t.string($0)) } ?? .null,
+            ])
+        }
+        var record = try store.latestRound(session: current.id, people: directory)
+        if record == nil && !current.ended {
+            record = try newRound(mode, session: current, visitor)
+            current = try store.openSession(player: visitor.playerID, mode: mode) ?? current
+        }
+        let cards = try store.cards(player: visitor.playerID)
+        var context = sessionFields(mode, session: current, t: t, error: error.map { t.string($0) }, cards: cards)
+        if current.ended || timeIsUp(current) {
+            try summaryFields(mode, session: current, visitor: visitor, cards: cards, t: t, into: &context)
+        }
+        if mode == .learn, let record, record.isOpen, !current.ended, cards[record.round.answerPerson.id] == nil {
+            // Someone new: introduced (face, name, role) before the first question about them.
+            let person = record.round.answerPerson
+            context["roundId"] = .int(Int(record.id))
+            context["intro"] = .object([
+                "img": .string(person.headshotURL), "name": .string(person.fullName),
+                "role": .string(person.jobTitle ?? ""),
+            ])
+            return page(.object(context))
+        }
+        // A lesson's summary stands alone; a timed minute or a practice run ends on its last question, kept in view.
+        let summaryOnly = (current.ended || timeIsUp(current)) && (mode.lessonRounds(lessonLength) != nil || mode == .review)
+        if let record, !summaryOnly {
+            roundFields(mode, session: current, record: record, t: t, into: &context)
+            lessonFields(mode, session: current, record: record, t: t, into: &context)
+        }
+        return page(.object(context))
+    }
+
+    /// What the page shows of the session, with or without a round.
+    func sessionFields(
+        _ mode: Mode, session: NameGameStore.Session, t: LanguageStrings, error: String?, cards: [String: Card]
+    ) -> TemplateFields {
+        var context: TemplateFields = [
+            "mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
+            "error": error.map { .string($0) } ?? .null, "ended": .bool(session.ended || timeIsUp(session)),
+            "reverse": .bool(mode == .reverse), "isTimed": .bool(mode == .timed), "timer": .bool(mode == .timed),
+            "isHint": .bool(mode == .hint),
+            "isPractice": .bool(mode == .practice), "hintMilliseconds": .int(Int(hintInterval * 1000)),
+        ]
+        let stats = session.stats
+        context["session"] = .object([
+            "rounds": .int(stats.rounds), "correct": .int(stats.correctTaps), "incorrect": .int(stats.incorrectTaps),
+            "total": .int(stats.totalTaps), "accuracy": .int(Int(((stats.accuracy ?? 0) * 100).rounded())),
+            "average": .string(stats.averageIdentifyMilliseconds.map { Self.seconds($0 / 1000) } ?? "–"),
+            "streak": .int(session.streak), "best": .int(session.bestStreak),
+        ])
+        context["sessionId"] = .int(Int(session.id))
+        context["isReview"] = .bool(mode == .review)
+        context["isLearn"] = .bool(mode == .learn)
+        if mode == .learn || mode == .recall {
+            // Learned counts move with every right answer (not only once someone graduates to long reviews).
+            let learned = directory.people.count { LearningPlan.learned(cards[$0.id]) }
+            context["learned"] = .object([
+                "count": .int(learned),
+                "text": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),
+            ])
+        }
+        if mode == .timed {
+            let left = max(0, Int64(timedSeconds) * 1000 - (store.nowMilliseconds() - session.startedMilliseconds))
+            let secondsLeft = Int((Double(left) / 1000).rounded(.up))
+            context["secondsLeft"] = .int(secondsLeft)
+            context["secondsTotal"] = .int(timedSeconds)
+            context["ending"] = .bool(secondsLeft <= 5)
+        }
+        context["prefetch"] = .list(
+            session.nextPeople.compactMap { directory.person($0) }.map { .string($0.headshotURL) })
+        return context
+    }
+
+    /// The lesson's progress bar: rounds done of the lesson's (a review: of its list).
+    func lessonFields(
+        _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord, t: LanguageStrings,
+        into context: inout TemplateFields
+    ) {
+        guard !(session.ended || timeIsUp(session)) else { return }
+        let done = session.stats.rounds
+        let total: Int
+        if let length = mode.lessonRounds(lessonLength) {
+            total = length
+        } else if mode == .review {
+            total = done + session.queue.count + (record.isOpen ? 1 : 0)
+        } else {
+            return
+        }
+        context["lesson"] = .object([
+            "done": .int(min(done, total)), "total": .int(total), "label": .string(t.string("namegame.lesson.label")),
+            "text": .string(t.string("namegame.lesson.count", [.int(min(done, total)), .int(total)])),
+        ])
+        context["lastOfLesson"] = .bool(!record.isOpen && done >= total)
+    }
+
+    /// What the page shows of the round: the question, the choices (or the name to type), and what an answer, a wrong
+    /// pick or the clock revealed.
+    func roundFields(
+        _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord,
+        t: LanguageStrings, into context: inout TemplateFields
+    ) {
+        let round = record.round
+        let answered = !record.isOpen
+        // A session that ended (time up) with this round unanswered: nothing can be chosen any more, and the answer
+        // is shown, so the last question still teaches a name.
+        let over = session.ended || timeIsUp(session)
+        let reveal = answered || over
+        // A wrong pick in a round still open: the answer is shown (name and role) and is the one thing left to tap.
+        let taught = !reveal && !record.wrong.isEmpty
+        let elapsed = Double(store.nowMilliseconds() - record.startedMilliseconds) / 1000
+        var hidden = reveal || taught ? [] : round.hidden(after: elapsed, interval: hintInterval)
+        let person = round.answerPerson
+        if record.cheat && !reveal {
+            // The cheat (or recall's hint): the name's first letter when a face is the question, else half the wrong
+            // faces gone.
+            if mode == .reverse || round.recall {
+                context["cheat"] = .string(
+                    t.string("namegame.cheat.letter", [.string(String(person.firstName.prefix(1)))]))
+            } else {
+                hidden.formUnion(round.hideOrder.prefix(round.hideOrder.count / 2))
+                context["cheat"] = .string(t.string("namegame.cheat.faces"))
+            }
+        }
+        context["roundId"] = .int(Int(record.id))
+        context["quiz"] = .bool(true)
+        context["recall"] = .bool(round.recall)
+        context["hasChoices"] = .bool(!round.recall)
+        context["taught"] = .bool(taught)
+        context["timedOut"] = .bool(over && !answered)
+        context["skipped"] = .bool(record.status == "skipped")
+        if answered || over, let misses = try? store.misses(session: session.id, people: directory), !misses.isEmpty {
+            // Review my misses: offered once the round is over, when the session missed anyone.
+            context["misses"] = .string(t.string("namegame.review.button", [.int(misses.count)]))
+        }
+        let named = person.fullName + (person.jobTitle.map { " · " + $0 } ?? "")
+        if record.status == "skipped" {
+            context["revealed"] = .string(t.string("namegame.dontknow.answer", [.string(named)]))
+        }
+        if record.status == "failed" && round.recall {
+            context["recallMiss"] = .string(t.string("namegame.recall.miss", [.string(named)]))
+        }
+        if record.status == "identified" {
+            context["rightLine"] = .string(t.string("namegame.right.named", [.string(named)]))
+        } else if taught {
+            context["rightLine"] = .string(t.string("namegame.answer.shown", [.string(named)]))
+            context["answerIndex"] = .int(round.answer)
+            if let last = record.wrong.last, mode != .reverse {
+                context["tapped"] = .string(t.string("namegame.thats", [.string(round.people[last].fullName)]))
+            }
+        }
+        context["answerName"] = .string(person.fullName)
+        context["answerRole"] = .string(person.jobTitle ?? "")
+        context["answered"] = .bool(answered)
+        context["identified"] = .bool(record.status == "identified")
+        context["failed"] = .bool(record.status == "failed")
+        context["open"] = .bool(record.isOpen && !over)
+        if let finished = record.finishedMilliseconds {
+            context["roundSeconds"] = .string(Self.seconds(Double(finished - record.startedMilliseconds) / 1000))
+        }
+        let faceQuestion = mode == .reverse || round.recall
+        context["question"] = .string(
+            faceQuestion
+                ? t.string("namegame.question.reverse") : t.string("namegame.question", [.string(person.fullName)]))
+        if faceQuestion {
+            context["face"] = .object([
+                "img": .string(person.headshotURL), "alt": .string(t.string("namegame.face.single")),
+            ])
+        }
+        context["howto"] = .string(
+            t.string(
+                round.recall
+                    ? "namegame.howto.recall" : mode == .reverse ? "namegame.howto.names" : "namegame.howto.faces"))
+        context["keyCount"] = .int(round.people.count)
+        if !round.recall && round.people.count < mode.choices {
+            context["smallPool"] = .string(t.string("namegame.smallpool", [.int(round.people.count)]))
+        }
+        if !round.recall {
+            context["choices"] = choices(mode, record: record, reveal: reveal, taught: taught, hidden: hidden, t: t)
+        }
+    }
+
+    /// The faces (or names) to choose from, each with what the player did and what is revealed of it.
+    func choices(
+        _ mode: Mode, record: NameGameStore.RoundRecord, reveal: Bool, taught: Bool, hidden: Set<Int>,
+        t: LanguageStrings
+    ) -> TemplateValue {
+        let round = record.round
+        let answered = !record.isOpen
+        return .list(
+            round.people.enumerated().map { index, person in
+                var result = ""
+                let pickedWrong = record.wrong.contains(index)
+                if pickedWrong { result = "wrong" }
+                if answered && index == round.answer && record.status == "identified" { result = "correct" }
+                let isAnswer = (reveal || taught) && index == round.answer
+                // Named: every name in reverse mode; once over, everyone; after a wrong pick, the answer and the pick.
+                let showName = mode == .reverse || reveal || isAnswer || pickedWrong
+                // Roles: the answer's and each wrong pick's as soon as they are named, and everyone's in team mode.
+                let showTitle = (reveal && mode == .team) || ((reveal || taught) && (isAnswer || pickedWrong))
+                return .object([
+                    "index": .int(index), "key": .int(index + 1), "img": .string(person.headshotURL),
+                    "alt": .string(t.string("namegame.face", [.int(index + 1)])),
+                    "name": showName ? .string(person.fullName) : .null,
+                    "title": showTitle ? .string(person.jobTitle ?? "") : .null,
+                    "tapped": .bool(index == record.wrong.last && !answered),
+                    "result": .string(result), "isAnswer": .bool(isAnswer),
+                    "hidden": .bool(hidden.contains(index)),
+                    "timedOut": .bool(reveal && !answered && index == round.answer),
+                    "disabled": .bool(reveal || !result.isEmpty || hidden.contains(index) || (taught && !isAnswer)),
+                ])
+            })
+    }
+}

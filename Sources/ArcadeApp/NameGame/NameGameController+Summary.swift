@@ -1,0 +1,52 @@
+import Localization
+import NameGame
+import SpacedRepetition
+import Templates
+
+/// The end of a lesson (or a timed minute): whom it covered and how, accuracy, time, the day streak, what is due
+/// next; in timed mode, the score beside the personal best.
+extension NameGameController {
+    func summaryFields(
+        _ mode: Mode, session: NameGameStore.Session, visitor: Visitor, cards: [String: Card], t: LanguageStrings,
+        into context: inout TemplateFields
+    ) throws {
+        context["summaryTitle"] = .string(
+            t.string(mode.lessonRounds(lessonLength) == nil ? "namegame.summary" : "namegame.lesson.done"))
+        if mode == .timed {
+            let score = session.stats.correctTaps
+            let previous = try store.bestTimedScore(player: visitor.playerID, before: session.id)
+            let best = max(previous ?? 0, score)
+            let record = previous.map { score > $0 } ?? (score > 0)
+            context["best"] = .object([
+                "score": .int(best), "record": .bool(record),
+                "text": .string(
+                    record ? t.string("namegame.timed.record") : t.string("namegame.timed.best", [.int(best)])),
+            ])
+        }
+        let covered = try store.covered(session: session.id)
+        let reviews = try store.reviews(player: visitor.playerID, people: covered.map(\.person))
+        let people: [TemplateValue] = covered.compactMap { item in
+            guard let person = directory.person(item.person) else { return nil }
+            // New today: every rating this person ever had came from this lesson.
+            let tag = item.missed ? "again" : (reviews[item.person] ?? 0) <= item.rounds ? "learned" : "strengthened"
+            return .object([
+                "img": .string(person.headshotURL), "name": .string(person.fullName), "tag": .string(tag),
+                "tagText": .string(t.string("namegame.summary.\(tag)")),
+            ])
+        }
+        let last = try store.lastFinished(session: session.id) ?? session.startedMilliseconds
+        let seconds = Int(max(0, last - session.startedMilliseconds) / 1000)
+        let days = try store.dayStreak(player: visitor.playerID)
+        let due = Self.mastery(store, people: directory.people, cards: cards).due
+        context["summary"] = .object([
+            "people": .list(people), "hasPeople": .bool(!people.isEmpty),
+            "accuracy": .int(Int(((session.stats.accuracy ?? 0) * 100).rounded())),
+            "seconds": .int(seconds),
+            "time": .string("\(seconds / 60):" + (seconds % 60 < 10 ? "0" : "") + "\(seconds % 60)"),
+            "days": .int(days),
+            "dueCount": .int(due),
+            "due": .string(
+                due > 0 ? t.string("namegame.summary.due", [.int(due)]) : t.string("namegame.summary.due.none")),
+        ])
+    }
+}

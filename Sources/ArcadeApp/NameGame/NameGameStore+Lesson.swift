@@ -1,0 +1,83 @@
+import NameGame
+import SpacedRepetition
+import Storage
+
+/// What a lesson's summary reads: whom it covered and how, its time, the player's day streak and timed best.
+extension NameGameStore {
+    /// One person a lesson asked about, in the order first asked.
+    struct Covered: Sendable, Equatable {
+        let person: String
+        /// Missed at least once in the lesson (a wrong pick, a wrong name, "I don't know", the clock).
+        var missed: Bool
+        /// Rounds in the lesson that rated them (one each).
+        var rounds: Int
+    }
+
+    func covered(session: Int64) throws -> [Covered] {
+        let rows = try pool.connection().query(
+            """
+            SELECT f.person, r.status,
+                (SELECT COUNT(*) FROM namegame_round_faces w WHERE w.round = r.id AND w.wrong_rank IS NOT NULL) AS wrongs
+            FROM namegame_rounds r JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
+            WHERE r.session = ? AND r.status <> 'open' ORDER BY r.id
+            """, [.integer(session)])
+        var result: [Covered] = []
+        for row in rows {
+            let person: String = try row.decode("person")
+            let status: String = try row.decode("status")
+            let wrongs: Int = try row.decode("wrongs")
+            let missed = status != "identified" || wrongs > 0
+            if let index = result.firstIndex(where: { $0.person == person }) {
+                result[index].missed = result[index].missed || missed
+                result[index].rounds += 1
+            } else {
+                result.append(Covered(person: person, missed: missed, rounds: 1))
+            }
+        }
+        return result
+    }
+
+    /// How many times each of `people` has been rated, ever: a person rated only in this lesson is new today.
+    func reviews(player: String, people: [String]) throws -> [String: Int] {
+        guard !people.isEmpty else { return [:] }
+        let marks = Array(repeating: "?", count: people.count).joined(separator: ", ")
+        var result: [String: Int] = [:]
+        for row in try pool.connection().query(
+            "SELECT person, reviews FROM namegame_cards WHERE player = ? AND person IN (\(marks))",
+            [.text(player)] + people.map { .text($0) })
+        {
+            result[try row.decode("person")] = try row.decode("reviews", as: Int.self)
+        }
+        return result
+    }
+
+    /// When the session's last round ended (nil: none did).
+    func lastFinished(session: Int64) throws -> Int64? {
+        try pool.connection().first(
+            "SELECT MAX(finished_ms) AS last FROM namegame_rounds WHERE session = ?", [.integer(session)])?
+            .decodeIfPresent("last")
+    }
+
+    /// Days in a row (UTC) with a round answered, up to today or yesterday; only the last year is read.
+    func dayStreak(player: String) throws -> Int {
+        let day: Int64 = 86_400_000
+        let today = nowMilliseconds() / day
+        let days = try pool.connection().query(
+            """
+            SELECT DISTINCT finished_ms / \(day) AS day FROM namegame_rounds
+            WHERE player = ? AND finished_ms >= ? ORDER BY day DESC
+            """, [.text(player), .integer((today - 366) * day)]
+        ).map { row throws in try row.decode("day", as: Int64.self) }
+        guard let latest = days.first, latest >= today - 1 else { return 0 }
+        var streak = 0
+        for (offset, value) in days.enumerated() where value == latest - Int64(offset) { streak = offset + 1 }
+        return streak
+    }
+
+    /// The player's best timed score before this session (nil: none).
+    func bestTimedScore(player: String, before session: Int64) throws -> Int? {
+        try pool.connection().first(
+            "SELECT MAX(correct) AS best FROM namegame_sessions WHERE player = ? AND mode = 'timed' AND id < ?",
+            [.text(player), .integer(session)])?.decodeIfPresent("best")
+    }
+}

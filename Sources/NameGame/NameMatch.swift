@@ -1,0 +1,80 @@
+/// Whether a typed name is the person asked for, in recall rounds. The rule: case, accents and spacing are folded
+/// away; the first name alone is enough (the full name also counts); for names of four letters or more one typo is
+/// forgiven (Damerau–Levenshtein distance ≤ 1: a letter wrong, missing, extra, or two swapped); but a name that is
+/// exactly someone else's first name never counts, so "Mat" is not "Matt".
+public enum NameMatch {
+    /// Shortest name that forgives a typo: in shorter ones, one letter is a different name.
+    public static let typoMinimum = 4
+
+    public static func accepts(_ typed: String, for person: Person, among everyone: [Person]) -> Bool {
+        let text = fold(typed)
+        guard !text.isEmpty else { return false }
+        let first = fold(person.firstName)
+        let full = fold(person.fullName)
+        if text == first || text == full { return true }
+        let word = String(text.split(separator: " ").first ?? "")
+        let others = everyone.filter { $0.id != person.id && fold($0.firstName) != first }
+        if others.contains(where: { fold($0.firstName) == word || fold($0.fullName) == text }) { return false }
+        if word == first { return true }
+        return close(word, first) || close(text, full)
+    }
+
+    /// Within one typo, for names long enough to forgive one.
+    static func close(_ typed: String, _ name: String) -> Bool {
+        name.count >= typoMinimum && distance(Array(typed), Array(name)) <= 1
+    }
+
+    /// Damerau–Levenshtein distance (optimal string alignment: adjacent swaps count as one edit).
+    public static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var best = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    best = min(best, table[i - 2][j - 2] + 1)
+                }
+                table[i][j] = best
+            }
+        }
+        return table[a.count][b.count]
+    }
+
+    /// Lower case, without accents (combining marks dropped, Latin letters with diacritics mapped to their base; no
+    /// Foundation, so a table), hyphens and apostrophes as spaces, spaces collapsed.
+    public static func fold(_ text: String) -> String {
+        var result = ""
+        var space = false
+        for scalar in text.lowercased().unicodeScalars {
+            if (0x300...0x36F).contains(scalar.value) { continue }  // combining diacritical marks
+            if scalar.properties.isWhitespace || scalar == "-" || scalar == "'" || scalar == "\u{2019}" {
+                space = !result.isEmpty
+                continue
+            }
+            if space {
+                result.append(" ")
+                space = false
+            }
+            if let base = bases[scalar] { result += base } else { result.unicodeScalars.append(scalar) }
+        }
+        return result
+    }
+
+    private static let bases: [Unicode.Scalar: String] = {
+        let groups: [(String, String)] = [
+            ("àáâãäåāăą", "a"), ("çćĉċč", "c"), ("ďđð", "d"), ("èéêëēĕėęě", "e"), ("ĝğġģ", "g"), ("ĥħ", "h"),
+            ("ìíîïĩīĭįı", "i"), ("ĵ", "j"), ("ķ", "k"), ("ĺļľŀł", "l"), ("ñńņňŉ", "n"), ("òóôõöøōŏő", "o"),
+            ("ŕŗř", "r"), ("śŝşšș", "s"), ("ţťŧț", "t"), ("ùúûüũūŭůűų", "u"), ("ŵ", "w"), ("ýÿŷ", "y"),
+            ("źżž", "z"), ("ß", "ss"), ("æ", "ae"), ("œ", "oe"), ("þ", "th"),
+        ]
+        var table: [Unicode.Scalar: String] = [:]
+        for (letters, base) in groups {
+            for scalar in letters.unicodeScalars { table[scalar] = base }
+        }
+        return table
+    }()
+}

@@ -1,0 +1,255 @@
+"""The Name Game as a lesson (issue 41): one tap from the menu to a question in every mode, a right answer that
+moves on by itself, a wrong tap that names who was tapped, recall by typing, a lesson's progress bar and summary,
+the timed end's score in focus, and every mode played to its end without JavaScript."""
+import sqlite3
+import time
+import unittest
+
+from arcade_browser import BrowserTest, gone
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+from test_namegame import DATABASE, NameGameHelpers, answer_of, first_name_of, wait
+
+MENU = ["normal", "matt", "reverse", "recall", "team", "hint", "fifty", "practice", "timed", "learn"]
+
+IN_VIEW_JS = """
+    const r = arguments[0].getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+"""
+
+
+def person_of(round_id):
+    """(full name, title) of the person a round asks for, and of each face by position."""
+    with sqlite3.connect(DATABASE) as db:
+        rows = db.execute("SELECT f.position, p.first_name || ' ' || p.last_name, p.job_title FROM namegame_round_faces f"
+                          " JOIN people p ON p.id = f.person WHERE f.round = ? ORDER BY f.position",
+                          (int(round_id),)).fetchall()
+    return {position: (name, title) for position, name, title in rows}
+
+
+def make_round_ask(round_id, first_name):
+    """Test set-up through the database: the open recall round asks for the person with this first name."""
+    with sqlite3.connect(DATABASE) as db:
+        db.execute("UPDATE namegame_round_faces SET person = (SELECT id FROM people WHERE first_name = ? LIMIT 1)"
+                   " WHERE round = ? AND position = 0", (first_name, int(round_id)))
+
+
+class Lesson(NameGameHelpers):
+    """Shared by the desktop and the phone classes below."""
+
+    def tap(self, selector):
+        element = self.driver.find_element("css selector", selector)
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+
+    def play_from_menu(self, mode):
+        self.open("/namegame")
+        page = self.driver.find_element("css selector", "html")
+        self.tap(f'button[data-play="{mode}"]')
+        WebDriverWait(self.driver, 10).until(gone(page))
+        wait(self.driver).until(lambda d: d.execute_script("return document.readyState") == "complete" and self.game())
+
+    def in_view(self, element):
+        return self.driver.execute_script(IN_VIEW_JS, element)
+
+    def test_one_tap_reaches_a_question_in_every_mode(self):
+        for mode in MENU:
+            self.play_from_menu(mode)
+            self.assertFalse(self.driver.find_elements("css selector", "[data-start]"), f"{mode}: no start card")
+            game = self.game()
+            self.assertEqual(game.get_attribute("data-mode"), mode)
+            self.assertTrue(game.get_attribute("data-round"), f"{mode}: a round is dealt")
+            if mode == "learn" and self.driver.find_elements("css selector", "[data-intro]"):
+                # Learn mode's first step for a new player: the person to learn, then the question about them.
+                self.assertTrue(self.driver.find_element("css selector", "[data-intro-name]").text)
+                continue
+            self.assertTrue(self.in_view(self.driver.find_element("css selector", "h1.question")), mode)
+            answers = self.driver.find_elements("css selector", "button[data-choice], [data-recall-input]")
+            self.assertTrue(answers and all(self.in_view(a) for a in answers), f"{mode}: the answers are in view")
+        howto = self.driver.find_elements("css selector", "[data-howto]")
+        self.assertTrue(howto and howto[0].text, "a first visit's how-to is one line on the round")
+        self.assertFalse(self.driver.find_elements("css selector", "dialog[open], [data-tutorial]"), "no modal")
+
+    def test_a_right_answer_moves_on_by_itself(self):
+        self.play_from_menu("normal")
+        round_id = self.game().get_attribute("data-round")
+        self.navigate(lambda: self.tap(f'button[data-choice="{answer_of(round_id)}"]'))
+        answered = self.game()
+        self.assertEqual(answered.get_attribute("data-identified"), "true")
+        name = person_of(round_id)[answer_of(round_id)][0]
+        self.assertIn(name, self.text("[data-right-name]"), "the right answer shows the name")
+        started = time.monotonic()
+        wait(self.driver, 2.5).until(
+            lambda _: self.game().get_attribute("data-round") != round_id and not self.game().get_attribute("data-answered"))
+        self.assertLess(time.monotonic() - started, 2.0, "the next question within 2 s, with no tap")
+        self.assertEqual(self.driver.find_element("css selector", "[data-announce]").get_attribute("aria-live"), "polite")
+
+    def test_a_wrong_tap_names_the_person_tapped(self):
+        self.play_from_menu("normal")
+        round_id = self.game().get_attribute("data-round")
+        answer = answer_of(round_id)
+        wrong = (answer + 1) % 6
+        people = person_of(round_id)
+        self.navigate(lambda: self.tap(f'button[data-choice="{wrong}"]'))
+        self.assertIn(people[wrong][0], self.text("[data-tapped]"), "\"That's …\" names the person tapped")
+        self.assertIn(people[wrong][0], self.text(f'button[data-choice="{wrong}"] .face-name'))
+        right = self.driver.find_element("css selector", "button[data-answer]")
+        self.assertEqual(right.get_attribute("data-choice"), str(answer), "the right one is highlighted")
+        self.assertIn(people[answer][0], right.text)
+        if people[answer][1]:
+            self.assertIn(people[answer][1], right.text, "with the role")
+        self.assertEqual(self.driver.switch_to.active_element, right, "focus is on the right one, to go on")
+        self.assertTrue(self.in_view(right))
+        self.assertGreaterEqual(self.contrast_of(right.find_element("css selector", ".face-name")), 4.5)
+        self.navigate(lambda: self.driver.switch_to.active_element.send_keys(Keys.ENTER))
+        self.assertEqual(self.game().get_attribute("data-answered"), "true", "tapping it (or Enter) goes on")
+
+    def test_recall_accepts_small_differences_and_refuses_another_name(self):
+        self.hold_answers()
+        self.play_from_menu("recall")
+        for typed, right in (("maren", True), ("Marén", True), ("Mraen", True), ("Ugo", False)):
+            round_id = self.game().get_attribute("data-round")
+            make_round_ask(round_id, "Maren")
+            self.open("/namegame/recall")
+            self.assertEqual(self.driver.find_element("css selector", "[data-recall-input]"),
+                             self.driver.switch_to.active_element, "the field has focus")
+            self.type_name(round_id, typed)
+            game = self.game()
+            self.assertEqual(game.get_attribute("data-answered"), "true")
+            self.assertEqual(bool(game.get_attribute("data-identified")), right, typed)
+            if not right:
+                self.assertIn("Maren", self.text("[data-recall-miss]"), "a wrong name shows the right one")
+            self.navigate(lambda: self.tap("[data-outcome] button[data-next]"))
+
+    def test_recall_hint_and_i_dont_know(self):
+        self.hold_answers()
+        self.play_from_menu("recall")
+        round_id = self.game().get_attribute("data-round")
+        first = first_name_of(round_id)
+        self.navigate(lambda: self.tap("[data-recall-hint]"))
+        self.assertIn(f"“{first[0]}”", self.text("[data-cheat-help]"), "the hint gives the first letter")
+        self.navigate(lambda: self.tap("button[data-dontknow]"))
+        self.assertIn(first, self.text("[data-revealed]"), "I don't know shows the answer")
+
+    def test_a_lesson_has_a_progress_bar_and_ends_on_a_summary(self):
+        self.play_from_menu("normal")
+        asked = []
+        for done in range(10):
+            bar = self.driver.find_element("css selector", "[role=progressbar]")
+            self.assertEqual(bar.get_attribute("aria-valuenow"), str(done))
+            self.assertEqual(bar.get_attribute("aria-valuemax"), "10")
+            round_id = self.game().get_attribute("data-round")
+            answer = answer_of(round_id)
+            asked.append(person_of(round_id)[answer][0])
+            self.navigate(lambda: self.tap(f'button[data-choice="{answer}"]'))
+            if done < 9:
+                self.assertEqual(self.driver.find_element("css selector", "[role=progressbar]")
+                                 .get_attribute("aria-valuenow"), str(done + 1), "the bar advances")
+            # The next round (or the summary) comes by itself.
+            wait(self.driver).until(lambda _: self.game().get_attribute("data-ended")
+                                    or not self.game().get_attribute("data-answered"))
+        summary = self.driver.find_element("css selector", "[data-summary]")
+        self.assertTrue(self.in_view(summary.find_element("css selector", "h1")))
+        listed = [li.get_attribute("data-person") for li in summary.find_elements("css selector", "[data-summary-people] li")]
+        self.assertEqual(sorted(set(asked)), sorted(listed), "the summary lists the people it covered")
+        self.assertEqual(self.driver.find_element("css selector", "[data-summary-accuracy]").text, "100%")
+        self.assertEqual(self.driver.find_element("css selector", "[data-day-streak]").text, "1")
+        self.assertTrue(self.driver.find_element("css selector", "[data-due]").text)
+        self.assertEqual(len(summary.find_elements("css selector", "button[data-continue]")), 1, "one button on")
+
+    def test_the_timed_end_keeps_the_score_in_view_and_focused(self):
+        self.play_from_menu("timed")
+        round_id = self.game().get_attribute("data-round")
+        self.navigate(lambda: self.tap(f'button[data-choice="{answer_of(round_id)}"]'))
+        with sqlite3.connect(DATABASE) as db:
+            db.execute("UPDATE namegame_sessions SET started_ms = started_ms - 61000 WHERE id ="
+                       " (SELECT session FROM namegame_rounds WHERE id = ?)", (int(round_id),))
+        self.open("/namegame/timed")
+        score = self.driver.find_element("css selector", "[data-score]")
+        self.assertEqual(score.get_attribute("data-score"), "1")
+        self.assertEqual(self.driver.switch_to.active_element, score, "focus is on the score")
+        self.assertTrue(self.in_view(score))
+        self.assertEqual(self.driver.find_element("css selector", "[data-best]").get_attribute("data-best"), "1")
+        # Enter on the score changes nothing: playing again is a deliberate press of its button.
+        self.driver.switch_to.active_element.send_keys(Keys.ENTER)
+        self.driver.execute_script("return 1")
+        self.assertEqual(self.game().get_attribute("data-ended"), "true")
+        self.assertTrue(score.is_displayed(), "still the same page")
+
+
+class LessonOnADesktop(Lesson, BrowserTest):
+    width, height = 1280, 900
+
+
+class LessonOnAPhone(Lesson, BrowserTest):
+    width, height = 360, 740
+
+    def setUp(self):
+        super().setUp()
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 2})
+
+
+class WithoutJavaScript(NameGameHelpers, BrowserTest):
+    """Every mode, played to its end with forms alone."""
+
+    def setUp(self):
+        super().setUp()
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+
+    def click(self, selector):
+        page = self.driver.find_element("css selector", "html")
+        self.driver.find_element("css selector", selector).click()
+        WebDriverWait(self.driver, 10).until(gone(page))
+        wait(self.driver).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+    def answer(self, right=True):
+        game = self.game()
+        if self.driver.find_elements("css selector", "[data-intro]"):
+            self.click("[data-meet]")
+            game = self.game()
+        round_id = game.get_attribute("data-round")
+        if game.get_attribute("data-recall"):
+            field = self.driver.find_element("css selector", "[data-recall-input]")
+            field.send_keys(first_name_of(round_id) if right else "Nobody")
+            self.click("[data-recall-check]")
+        else:
+            answer = answer_of(round_id)
+            self.click(f'button[data-choice="{answer if right else (answer + 1) % 2}"]')
+
+    def test_every_mode_plays_to_its_end(self):
+        for mode in ["normal", "matt", "reverse", "recall", "team", "hint", "fifty", "learn"]:
+            self.open("/namegame")
+            self.click(f'button[data-play="{mode}"]')
+            for _ in range(10):
+                self.answer()
+                self.assertEqual(self.game().get_attribute("data-answered"), "true", mode)
+                self.assertTrue(self.driver.find_element("css selector", "[data-outcome] button[data-next]").is_displayed(),
+                                "without scripts, Next stays")
+                self.click("[data-outcome] button[data-next]")
+            self.assertEqual(self.game().get_attribute("data-ended"), "true", f"{mode}: the lesson ends")
+            self.assertTrue(self.driver.find_elements("css selector", "[data-summary-people] li"), mode)
+        # Practice ends at the first mistake; the misses it made are reviewed to their end.
+        self.open("/namegame")
+        self.click('button[data-play="practice"]')
+        self.answer(right=False)
+        self.assertEqual(self.game().get_attribute("data-ended"), "true", "practice ends at a mistake")
+        self.click("button[data-review]")
+        while not self.game().get_attribute("data-ended"):
+            self.answer()
+            self.click("[data-outcome] button[data-next]")
+        self.assertTrue(self.driver.find_elements("css selector", "[data-summary]"), "review ends on its summary")
+        # Timed: the minute runs out (time travel through the database) and the end shows the score.
+        self.open("/namegame")
+        self.click('button[data-play="timed"]')
+        self.answer()
+        with sqlite3.connect(DATABASE) as db:
+            db.execute("UPDATE namegame_sessions SET started_ms = started_ms - 61000 WHERE id ="
+                       " (SELECT session FROM namegame_rounds WHERE id = ?)", (int(self.game().get_attribute("data-round")),))
+        self.open("/namegame/timed")
+        self.assertEqual(self.driver.find_element("css selector", "[data-score]").get_attribute("data-score"), "1")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,114 @@
+import SpacedRepetition
+import Testing
+
+@testable import NameGame
+
+private func person(_ id: String, _ first: String, _ last: String) -> Person {
+    Person(id: id, firstName: first, lastName: last, jobTitle: "Designer", headshotURL: "/h", retired: false)
+}
+
+@Suite("Typed names in recall rounds")
+struct NameMatchTests {
+    static let maren = person("m", "Maren", "Tanaka")
+    static let everyone = [
+        maren, person("u", "Ugo", "Yamamoto"), person("a", "Mat", "Abernathy"), person("b", "Matt", "Baptiste"),
+        person("z", "Zoë", "Ørsted"), person("k", "Karen", "Okafor"),
+    ]
+
+    func accepts(_ typed: String, _ who: Person = maren) -> Bool {
+        NameMatch.accepts(typed, for: who, among: Self.everyone)
+    }
+
+    @Test func theFirstNameInAnyCaseOrWithAccentsIsEnough() {
+        #expect(accepts("maren"))
+        #expect(accepts("MAREN"))
+        #expect(accepts("  Marén "))
+        #expect(accepts("Mare\u{0301}n"), "a combining accent, as some keyboards type it")
+        #expect(accepts("Maren Tanaka"))
+        #expect(accepts("maren tanaka"))
+        #expect(accepts("Zoe", Self.everyone[4]))
+        #expect(accepts("zoe orsted", Self.everyone[4]))
+    }
+
+    @Test func oneTypoIsForgivenInNamesOfFourLettersOrMore() {
+        #expect(accepts("Maran"), "a letter wrong")
+        #expect(accepts("Mren"), "a letter missing")
+        #expect(accepts("Marren"), "a letter extra")
+        #expect(accepts("Mraen"), "two letters swapped")
+        #expect(accepts("Maren Tanak"), "a typo in the last name of the full name")
+        #expect(!accepts("Mran"), "two edits")
+        #expect(!accepts("Ugi", Self.everyone[1]) && accepts("Ugo", Self.everyone[1]), "three letters: exact only")
+    }
+
+    @Test func anotherNameIsRefused() {
+        #expect(!accepts("Ugo"))
+        #expect(!accepts("Karen"), "one letter from Maren, but exactly someone else's name")
+        #expect(!accepts("Mat", Self.everyone[3]), "Mat is not Matt")
+        #expect(!accepts("Matt", Self.everyone[2]), "nor Matt Mat")
+        #expect(!accepts(""))
+        #expect(!accepts("   "))
+        #expect(!accepts("Tanaka"), "the last name alone is not the name asked for")
+    }
+
+    @Test func foldingAndDistance() {
+        #expect(NameMatch.fold("  Ørsted-Łukasz  O’Brien ") == "orsted lukasz o brien")
+        #expect(NameMatch.fold("STRAßE") == "strasse")
+        #expect(NameMatch.distance(Array("maren"), Array("mraen")) == 1)
+        #expect(NameMatch.distance(Array("maren"), Array("karen")) == 1)
+        #expect(NameMatch.distance(Array(""), Array("abc")) == 3)
+    }
+}
+
+@Suite("New people come in batches that cannot be mixed up")
+struct BatchTests {
+    static let people = [
+        person("1", "Mat", "Abernathy"), person("2", "Matt", "Baptiste"), person("3", "Matthew", "Calloway"),
+        person("4", "Mathilda", "Delacroix"), person("5", "Ada", "Everly"), person("6", "Adam", "Fenwick"),
+        person("7", "Bruno", "Galloway"), person("8", "Ádám", "Holloway"), person("9", "Celia", "Ibarra"),
+    ]
+
+    @Test func aBatchAvoidsSharedFirstNamesAndFirstThreeLetters() {
+        let plan = LearningPlan()
+        var cards: [String: Card] = [:]
+        var met: [String] = []
+        // Four people met one after another (each introduced, still learning): the batch a new learner gets.
+        for _ in 0..<4 {
+            let next = try! #require(plan.next(people: Self.people, cards: cards, now: 0))
+            met.append(next.firstName)
+            cards[next.id] = Card(
+                state: .learning, step: 0, stability: nil, difficulty: nil, due: 10_000_000_000, lastReview: 0)
+        }
+        #expect(met == ["Mat", "Ada", "Bruno", "Celia"])
+        for (i, a) in met.enumerated() {
+            for b in met[(i + 1)...] {
+                #expect(NameMatch.fold(a).prefix(3) != NameMatch.fold(b).prefix(3), "\(a), \(b)")
+            }
+        }
+    }
+
+    @Test func similarNames() {
+        #expect(LearningPlan.similar(Self.people[0], Self.people[1]))
+        #expect(LearningPlan.similar(Self.people[5], Self.people[7]), "Adam and Ádám: accents folded")
+        #expect(!LearningPlan.similar(Self.people[4], Self.people[6]))
+    }
+
+    @Test func whenEveryoneLeftClashesTheFirstNotMetStillComes() {
+        let plan = LearningPlan()
+        let mats = Array(Self.people.prefix(2))
+        let cards = [
+            "1": Card(state: .learning, step: 0, stability: nil, difficulty: nil, due: 10_000_000_000, lastReview: 0)
+        ]
+        #expect(plan.next(people: mats, cards: cards, now: 0)?.firstName == "Matt")
+    }
+
+    @Test func theLearnedCountMovesWithTheFirstRightAnswer() {
+        #expect(!LearningPlan.learned(nil))
+        #expect(
+            !LearningPlan.learned(
+                Card(state: .learning, step: 0, stability: nil, difficulty: nil, due: 0, lastReview: 0)))
+        #expect(
+            LearningPlan.learned(Card(state: .learning, step: 1, stability: 1, difficulty: 5, due: 0, lastReview: 0)))
+        #expect(
+            LearningPlan.learned(Card(state: .review, step: nil, stability: 3, difficulty: 5, due: 0, lastReview: 0)))
+    }
+}
