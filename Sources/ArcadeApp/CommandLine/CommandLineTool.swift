@@ -83,10 +83,8 @@ public enum CommandLineTool {
                 }
             }
             let signal = server.runUntilSignalled(
-                log: { write("arcade: \($0)
-", to: 2) },
-                ready: { _ = csys_sd_notify("READY=1
-STATUS=serving on port \(server.port)") },
+                log: { write("arcade: \($0)\n", to: 2) },
+                ready: { _ = csys_sd_notify("READY=1\nSTATUS=serving on port \(server.port)") },
                 draining: {
                     options.draining.begin()
                     _ = csys_sd_notify("STOPPING=1")
