@@ -25,6 +25,22 @@ def totp(secret, at, digits=6):
     return str(number % 10 ** digits).zfill(digits)
 
 
+def read_qr(svg_path, side):
+    """The text of the QR code the page draws, read by zbar (pyzbar): the path's runs ("M x y h w v1 h-w z") painted
+    onto a white raster, 4 pixels a module."""
+    import re
+    from pyzbar import pyzbar
+    scale = 4
+    width = side * scale
+    pixels = bytearray(b"\xff" * width * width)
+    for x, y, w in re.findall(r"M(\d+) (\d+)h(\d+)v1h-\d+z", svg_path):
+        x, y, w = int(x), int(y), int(w)
+        for row in range(y * scale, (y + 1) * scale):
+            pixels[row * width + x * scale:row * width + (x + w) * scale] = b"\x00" * (w * scale)
+    found = pyzbar.decode((bytes(pixels), width, width))
+    return found[0].data.decode() if found else None
+
+
 class AdminsPage(AdminBrowserTest):
     def unique(self, prefix):
         return f"{prefix}-{uuid.uuid4().hex[:6]}"
@@ -172,7 +188,11 @@ class AdminsPage(AdminBrowserTest):
         self.click_and_wait("button[data-totp-start]")
         secret = self.text("[data-totp-secret]").replace(" ", "")
         self.assertEqual(len(secret), 32, "160 random bits")
-        self.assertTrue(self.driver.find_elements("css selector", "svg[data-qr] path"))
+        svg = self.driver.find_element("css selector", "svg[data-qr]")
+        side = int(svg.get_dom_attribute("viewBox").split()[2])
+        uri = read_qr(svg.find_element("css selector", "path").get_dom_attribute("d"), side)
+        self.assertEqual(uri, f"otpauth://totp/Arcade:{name}?secret={secret}&issuer=Arcade&algorithm=SHA1&digits=6"
+                              "&period=30", "the QR code, as a phone's camera would read it")
         self.assertEqual(self.axe_violations(), [])
         self.screenshots("admin-totp-setup", "/admin/totp")
         # A wrong code leaves it off.

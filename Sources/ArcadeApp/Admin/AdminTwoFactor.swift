@@ -116,9 +116,9 @@ extension AdminStore {
     }
 
     /// `otpauth://` as authenticator apps read it (the issuer in the label and as a parameter, as Google's key
-    /// format asks).
+    /// format asks). An `@` stays as it is (a path may hold it), so the longest name still fits a QR code.
     static func provisioningURI(name: String, secret: [UInt8], issuer: String = "Arcade") -> String {
-        let label = URI.encode(issuer) + ":" + URI.encode(name)
+        let label = URI.encode(issuer) + ":" + URI.encode(name).replacing("%40", with: "@")
         return "otpauth://totp/\(label)?secret=\(Base32.encode(secret))&issuer=\(URI.encode(issuer))"
             + "&algorithm=SHA1&digits=6&period=30"
     }
