@@ -42,7 +42,14 @@ struct BackupTests {
             } else {
                 let player = Player(server)
                 while !stopping.load(ordering: .acquiring) {
-                    guard let id = try? Int(player.startMastermind()) else { continue }
+                    // A game with a guess is kept (one abandoned untouched is not); past the player's budget of new
+                    // games (429), a short wait.
+                    guard let id = try? Int(player.startMastermind()),
+                        (try? player.post("/mastermind/guess", "game=\(id)&turn=0&guess=0000"))?.status == 303
+                    else {
+                        sleep(seconds: 0.05)
+                        continue
+                    }
                     acknowledged.withLock { $0.append(id) }
                 }
             }

@@ -22,7 +22,7 @@ struct PlayerBudgetTests {
     }
 
     static func server(_ clock: Clock, engine: Engine = .sqlite) throws -> SiteServer {
-        try SiteServer(engine: engine) { $0.clock = { clock.now } }
+        try SiteServer(engine: engine, routes: nil) { $0.clock = { clock.now } }
     }
 
     static func count(_ sql: String, _ server: SiteServer, _ values: [SQLValue] = []) throws -> Int {
