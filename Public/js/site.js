@@ -116,6 +116,7 @@
     // browser: the page then asks for the document's ETag now and then instead, and works on as before.
     stream.addEventListener("error", function () {
       if (stream.readyState !== 2 || stream.polling) return;
+      document.documentElement.setAttribute("data-live", "polling");
       stream.polling = window.setInterval(function () {
         if (document.hidden) return;
         fetch(documentURL, { method: "HEAD", credentials: "same-origin", cache: "no-store" }).then(function (answer) {
