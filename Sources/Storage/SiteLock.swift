@@ -18,7 +18,8 @@ public final class SiteLock: Sendable {
         let lockPath = path + ".lock"
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw DatabaseError("cannot open \(lockPath): \(String(cString: strerror(errno)))")
+            let reason = String(cString: strerror(errno))
+            throw DatabaseError("cannot open database \(path): cannot create its lock file \(lockPath): \(reason)")
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let busy = errno == EWOULDBLOCK
