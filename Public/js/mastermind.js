@@ -62,7 +62,7 @@
       }
     } else if (key === "Enter") {
       if (revealing) { waiting = true; return; }
-      if (untouched && shown().join("") === "") return;
+      if (untouched && typed.join("") === "") return;
       if (shown().indexOf("") >= 0) { refuse("data-short"); return; }
       untouched = true;
       field().value = shown().join("");
