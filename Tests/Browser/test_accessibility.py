@@ -6,7 +6,8 @@ from selenium.common.exceptions import StaleElementReferenceException, WebDriver
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 NAME_GAME = ["/namegame/" + mode for mode in
-             ("normal", "matt", "reverse", "team", "hint", "fifty", "practice", "timed", "learn", "review", "help", "stats")]
+             ("normal", "matt", "reverse", "recall", "team", "hint", "fifty", "practice", "timed", "learn", "review", "help",
+              "stats")]
 PAGES = ["/", "/mastermind", "/mastermind/stats", "/mastermind/daily", "/mastermind/archive", "/mastermind/help",
          "/namegame"] + NAME_GAME + ["/progress", "/cheats", "/nowhere"]
 
@@ -27,6 +28,7 @@ class Accessibility(BrowserTest):
         self.assertEqual(self.post("/namegame/next", "mode=normal"), 200)
         self.assertEqual(self.post("/namegame/next", "mode=learn"), 200)
         self.assertEqual(self.post("/namegame/next", "mode=timed"), 200)  # the clock, a role=timer
+        self.assertEqual(self.post("/namegame/next", "mode=recall"), 200)  # a text field for the name
 
     def check_all(self, theme):
         self.play_a_little()

@@ -6,6 +6,7 @@ import time
 import unittest
 
 from arcade_browser import BrowserTest, gone
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 from test_namegame import DATABASE, NameGameHelpers, answer_of, first_name_of, wait
@@ -30,12 +31,11 @@ def person_of(round_id):
 def make_round_ask(round_id, first_name):
     """Test set-up through the database: the open recall round asks for the person with this first name."""
     with sqlite3.connect(DATABASE) as db:
-        db.execute("UPDATE namegame_round_faces SET person = (SELECT id FROM people WHERE first_name = ? LIMIT 1)"
-                   " WHERE round = ? AND position = 0", (first_name, int(round_id)))
+        db.execute("UPDATE namegame_round_faces SET person = (SELECT id FROM people WHERE first_name = ?"
+                   " ORDER BY last_name = 'Tanaka' DESC LIMIT 1) WHERE round = ? AND position = 0", (first_name, int(round_id)))
 
 
-class Lesson(NameGameHelpers):
-    """Shared by the desktop and the phone classes below."""
+class LessonHelpers(NameGameHelpers):
 
     def tap(self, selector):
         element = self.driver.find_element("css selector", selector)
@@ -52,6 +52,10 @@ class Lesson(NameGameHelpers):
     def in_view(self, element):
         return self.driver.execute_script(IN_VIEW_JS, element)
 
+
+class Lesson(LessonHelpers):
+    """Shared by the desktop and the phone classes below."""
+
     def test_one_tap_reaches_a_question_in_every_mode(self):
         for mode in MENU:
             self.play_from_menu(mode)
@@ -64,27 +68,45 @@ class Lesson(NameGameHelpers):
                 self.assertTrue(self.driver.find_element("css selector", "[data-intro-name]").text)
                 continue
             self.assertTrue(self.in_view(self.driver.find_element("css selector", "h1.question")), mode)
+            if mode == MENU[0]:
+                howto = self.driver.find_elements("css selector", "[data-howto]")
+                self.assertTrue(howto and howto[0].text, "a first visit's how-to is one line on the round")
+                self.assertFalse(self.driver.find_elements("css selector", "dialog[open], [data-tutorial]"), "no modal")
             answers = self.driver.find_elements("css selector", "button[data-choice], [data-recall-input]")
             self.assertTrue(answers and all(self.in_view(a) for a in answers), f"{mode}: the answers are in view")
-        howto = self.driver.find_elements("css selector", "[data-howto]")
-        self.assertTrue(howto and howto[0].text, "a first visit's how-to is one line on the round")
-        self.assertFalse(self.driver.find_elements("css selector", "dialog[open], [data-tutorial]"), "no modal")
 
     def test_a_right_answer_moves_on_by_itself(self):
         self.play_from_menu("normal")
         round_id = self.game().get_attribute("data-round")
-        self.navigate(lambda: self.tap(f'button[data-choice="{answer_of(round_id)}"]'))
-        answered = self.game()
-        self.assertEqual(answered.get_attribute("data-identified"), "true")
-        name = person_of(round_id)[answer_of(round_id)][0]
-        self.assertIn(name, self.text("[data-right-name]"), "the right answer shows the name")
-        started = time.monotonic()
-        wait(self.driver, 2.5).until(
-            lambda _: self.game().get_attribute("data-round") != round_id and not self.game().get_attribute("data-answered"))
-        self.assertLess(time.monotonic() - started, 2.0, "the next question within 2 s, with no tap")
+        self.tap(f'button[data-choice="{answer_of(round_id)}"]')
+        # The answered page, as the player saw it: when it was ready (the wall clock, as the server's).
+        shown = WebDriverWait(self.driver, 10, poll_frequency=0.05, ignored_exceptions=[WebDriverException]).until(
+            lambda d: self.game().get_attribute("data-identified") and d.execute_script(
+                "return performance.timeOrigin + performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd"))
+        # The next question comes with no tap: the browser shows a new, open round...
+        wait(self.driver).until(lambda _: self.game().get_attribute("data-round") != round_id
+                                and not self.game().get_attribute("data-answered"))
+        # ...which the server dealt within 2 s of the answer being on the screen.
+        with sqlite3.connect(DATABASE) as db:
+            dealt = db.execute("SELECT started_ms FROM namegame_rounds WHERE session = (SELECT session FROM"
+                               " namegame_rounds WHERE id = ?) AND id > ? ORDER BY id LIMIT 1",
+                               (int(round_id), int(round_id))).fetchone()[0]
+        self.assertLess(dealt - shown, 2000, "the next question within 2 s, with no tap")
         self.assertEqual(self.driver.find_element("css selector", "[data-announce]").get_attribute("aria-live"), "polite")
 
+    def test_a_right_answer_shows_the_name(self):
+        self.hold_answers()
+        self.play_from_menu("normal")
+        round_id = self.game().get_attribute("data-round")
+        answer = answer_of(round_id)
+        self.navigate(lambda: self.tap(f'button[data-choice="{answer}"]'))
+        self.assertEqual(self.game().get_attribute("data-identified"), "true")
+        self.assertIn(person_of(round_id)[answer][0], self.text("[data-right-name]"))
+        self.assertEqual(self.driver.switch_to.active_element,
+                         self.driver.find_element("css selector", "[data-outcome] button[data-next]"), "focus on Next")
+
     def test_a_wrong_tap_names_the_person_tapped(self):
+        self.hold_answers()
         self.play_from_menu("normal")
         round_id = self.game().get_attribute("data-round")
         answer = answer_of(round_id)
@@ -132,6 +154,7 @@ class Lesson(NameGameHelpers):
         self.assertIn(first, self.text("[data-revealed]"), "I don't know shows the answer")
 
     def test_a_lesson_has_a_progress_bar_and_ends_on_a_summary(self):
+        self.hold_answers()
         self.play_from_menu("normal")
         asked = []
         for done in range(10):
@@ -145,9 +168,7 @@ class Lesson(NameGameHelpers):
             if done < 9:
                 self.assertEqual(self.driver.find_element("css selector", "[role=progressbar]")
                                  .get_attribute("aria-valuenow"), str(done + 1), "the bar advances")
-            # The next round (or the summary) comes by itself.
-            wait(self.driver).until(lambda _: self.game().get_attribute("data-ended")
-                                    or not self.game().get_attribute("data-answered"))
+            self.navigate(lambda: self.tap("[data-outcome] button[data-next]"))
         summary = self.driver.find_element("css selector", "[data-summary]")
         self.assertTrue(self.in_view(summary.find_element("css selector", "h1")))
         listed = [li.get_attribute("data-person") for li in summary.find_elements("css selector", "[data-summary-people] li")]
@@ -189,6 +210,35 @@ class LessonOnAPhone(Lesson, BrowserTest):
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
         self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 2})
+
+
+class Screenshots(LessonHelpers, BrowserTest):
+    """A question, the feedback after a wrong tap, a recall round and a lesson's summary, at 360 and 1280, light
+    and dark, with and without scripts; axe finds nothing serious on them."""
+
+    def test_screenshots(self):
+        self.hold_answers()
+        # A lesson to its end (team mode: roles show on the faces after each answer).
+        self.play_from_menu("team")
+        while not self.game().get_attribute("data-ended"):
+            if self.game().get_attribute("data-answered"):
+                self.navigate(lambda: self.tap("[data-outcome] button[data-next]"))
+                continue
+            answer = answer_of(self.game().get_attribute("data-round"))
+            self.navigate(lambda: self.tap(f'button[data-choice="{answer}"]'))
+        self.assertEqual(self.axe_violations(), [])
+        self.screenshots("namegame-lesson-summary", "/namegame/team")
+        self.play_from_menu("reverse")
+        self.assertEqual(self.axe_violations(), [])
+        self.screenshots("namegame-question", "/namegame/reverse")
+        self.play_from_menu("normal")
+        answer = answer_of(self.game().get_attribute("data-round"))
+        self.navigate(lambda: self.tap(f'button[data-choice="{(answer + 1) % 6}"]'))
+        self.assertEqual(self.axe_violations(), [])
+        self.screenshots("namegame-wrong-tap", "/namegame/normal")
+        self.play_from_menu("recall")
+        self.assertEqual(self.axe_violations(), [])
+        self.screenshots("namegame-recall", "/namegame/recall")
 
 
 class WithoutJavaScript(NameGameHelpers, BrowserTest):

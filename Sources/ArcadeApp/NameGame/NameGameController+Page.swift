@@ -52,7 +52,8 @@ extension NameGameController {
             return page(.object(context))
         }
         // A lesson's summary stands alone; a timed minute or a practice run ends on its last question, kept in view.
-        let summaryOnly = (current.ended || timeIsUp(current)) && (mode.lessonRounds(lessonLength) != nil || mode == .review)
+        let summaryOnly =
+            (current.ended || timeIsUp(current)) && (mode.lessonRounds(lessonLength) != nil || mode == .review)
         if let record, !summaryOnly {
             roundFields(mode, session: current, record: record, t: t, into: &context)
             lessonFields(mode, session: current, record: record, t: t, into: &context)

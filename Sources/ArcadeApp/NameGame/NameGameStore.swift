@@ -295,8 +295,9 @@ struct NameGameStore: Sendable {
             let status = correct ? "identified" : failed ? "failed" : "open"
             try finish(db, player: player, record, session: session, status: status, wrong: wrong, now: now)
             if !correct {
-                // The person tapped was named on the page: now met too, so learn mode brings them back.
-                try meet(db, player: player, person: round.people[choice].id, now: now)
+                // The person tapped was named on the page: now met too, so learn mode brings them back, a learning
+                // step later (the person asked, just missed, comes first).
+                try meet(db, player: player, person: round.people[choice].id, now: now, due: now + FSRS.minute)
             }
             return .success(
                 RoundRecord(
@@ -463,12 +464,12 @@ struct NameGameStore: Sendable {
     }
 
     /// Someone is met: a learning card due at once, unless the player already has one.
-    private func meet(_ db: Database, player: String, person: String, now: Int64) throws {
+    private func meet(_ db: Database, player: String, person: String, now: Int64, due: Int64? = nil) throws {
         try db.execute(
             """
             INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews)
             VALUES (?, ?, 'learning', 0, 0, 0, ?, ?, 0) ON CONFLICT (player, person) DO NOTHING
-            """, [.text(player), .text(person), .integer(now), .integer(now)])
+            """, [.text(player), .text(person), .integer(due ?? now), .integer(now)])
     }
 
     /// Whether the player has met someone (been introduced, or asked about them in any mode).

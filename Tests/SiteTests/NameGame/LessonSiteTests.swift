@@ -1,0 +1,96 @@
+import Storage
+import TestSupport
+import Testing
+
+@testable import ArcadeApp
+
+/// Issue 41 over HTTP: recall by a typed name, a wrong tap that meets the person tapped, a lesson's end.
+@Suite("The Name Game as a lesson, over HTTP")
+struct LessonSiteTests {
+    /// The open recall round now asks for the person of this full name (test set-up through the database).
+    func ask(_ server: SiteServer, round: String, name: String) throws {
+        let db = try Database(location: server.database)
+        _ = try db.execute(
+            """
+            UPDATE namegame_round_faces SET person = (SELECT id FROM people WHERE first_name || ' ' || last_name = ?)
+            WHERE round = ? AND position = 0
+            """, [.text(name), .integer(Int64(round)!)])
+    }
+
+    @Test(arguments: Engine.allCases) func recallTakesATypedNameWithoutAScript(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        #expect(try player.get("/namegame").text.contains("data-play=\"recall\""))
+        #expect(try player.post("/namegame/next", "mode=recall&resume=1").status == 303)
+        var page = try player.get("/namegame/recall").text
+        #expect(page.contains("data-recall-input") && !page.contains("data-choice"))
+        var round = try #require(Player.attribute("data-round", in: page))
+        try ask(server, round: round, name: "Maren Tanaka")
+        // Too long a name is refused before any comparison, and changes nothing.
+        let long = String(repeating: "a", count: 201)
+        #expect(try player.post("/namegame/recall", "mode=recall&round=\(round)&name=\(long)").status == 422)
+        // The hint: the first letter, and the round stays open.
+        #expect(try player.post("/namegame/recall", "mode=recall&round=\(round)&hint=1").status == 303)
+        page = try player.get("/namegame/recall").text
+        #expect(page.contains("starts with “M”") && page.contains("data-recall-input"))
+        // A choice is not an answer to a recall round.
+        #expect(try player.post("/namegame/answer", "mode=recall&round=\(round)&choice=0").status == 422)
+        #expect(try player.post("/namegame/recall", "mode=recall&round=\(round)&name=Mar%C3%A9n").status == 303)
+        page = try player.get("/namegame/recall").text
+        #expect(page.contains("data-identified=\"true\"") && page.contains("Right: Maren Tanaka"))
+        // Another name is a miss that shows the answer.
+        try player.post("/namegame/next", "mode=recall")
+        round = try #require(Player.attribute("data-round", in: try player.get("/namegame/recall").text))
+        try ask(server, round: round, name: "Maren Tanaka")
+        #expect(try player.post("/namegame/recall", "mode=recall&round=\(round)&name=Ugo").status == 303)
+        page = try player.get("/namegame/recall").text
+        #expect(page.contains("data-recall-miss") && page.contains("this is Maren Tanaka"))
+        #expect(page.contains("data-session-correct=\"1\" data-session-incorrect=\"1\""))
+    }
+
+    @Test(arguments: Engine.allCases) func aWrongTapNamesAndMeetsThePersonTapped(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let (round, answer) = try player.round(try player.play("normal").text)
+        let wrong = (answer + 1) % 6
+        try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(wrong)")
+        let page = try player.get("/namegame/normal").text
+        let db = try Database(location: server.database)
+        let tapped = try #require(
+            try db.first(
+                """
+                SELECT p.id, p.first_name || ' ' || p.last_name AS name FROM namegame_round_faces f
+                JOIN people p ON p.id = f.person WHERE f.round = ? AND f.position = ?
+                """, [.integer(Int64(round)!), .integer(Int64(wrong))]))
+        let name: String = try tapped.decode("name")
+        #expect(page.contains("data-tapped>That’s \(name).</p>"))
+        #expect(page.contains("data-answer") && page.contains("data-go-on"), "the right one is shown, to go on")
+        let card = try db.first(
+            "SELECT state FROM namegame_cards WHERE person = ?", [.text(try tapped.decode("id", as: String.self))])
+        #expect(try card?.decode("state", as: String.self) == "learning", "the person tapped is met too")
+        // Any other face is out of play now; the right one (or Next, which posts it) ends the round.
+        #expect(try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)").status == 303)
+    }
+
+    @Test(arguments: Engine.allCases) func aLessonEndsOnItsSummary(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.answerRounds("normal", count: 9)
+        let (round, answer) = try player.round(try player.get("/namegame/normal").text)
+        #expect(try player.get("/namegame/normal").text.contains("aria-valuenow=\"9\""))
+        try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
+        #expect(try player.get("/namegame/normal").text.contains("See how it went"))
+        try player.post("/namegame/next", "mode=normal")
+        let summary = try player.get("/namegame/normal").text
+        #expect(summary.contains("data-ended=\"true\"") && summary.contains("Lesson complete"))
+        #expect(summary.ranges(of: "<li class=\"is-learned\"").count >= 5, "the people it covered, learned today")
+        #expect(summary.contains("data-summary-accuracy=\"100\"") && summary.contains("data-day-streak=\"1\""))
+        // From the menu, the next lesson at once.
+        #expect(try player.post("/namegame/next", "mode=normal&resume=1").status == 303)
+        let next = try player.get("/namegame/normal").text
+        #expect(!next.contains("data-ended") && next.contains("aria-valuenow=\"0\""))
+    }
+}
