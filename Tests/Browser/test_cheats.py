@@ -34,7 +34,7 @@ class Cheats(BrowserTest):
         return secret_of(int(board.get_attribute("data-game")))
 
     def check_revealed(self, secret):
-        revealed = WebDriverWait(self.driver, 10).until(
+        revealed = WebDriverWait(self.driver, 30).until(
             lambda d: d.find_element("css selector", "[data-revealed]")).get_attribute("data-revealed")
         position, digit = revealed.split(":")
         self.assertEqual(secret[int(position) - 1], digit)

@@ -267,7 +267,7 @@ class Input(Play):
 
     def test_a_give_up_after_a_first_win_shows_no_code_cracked(self):
         self.tap(self.start())
-        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+        WebDriverWait(self.driver, 30).until(lambda d: self.board().get_attribute("data-outcome") == "won")
         self.assertEqual(self.post("/mastermind/new"), 200)
         secret = self.start()
         self.tap(wrong_guesses(secret)[0])
@@ -525,7 +525,7 @@ class Screenshots(Play):
             time.sleep(0.25)
         self.moments("mm40-reveal", reveal)
         self.tap(secret)
-        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+        WebDriverWait(self.driver, 30).until(lambda d: self.board().get_attribute("data-outcome") == "won")
 
         def card():
             if self.driver.execute_script("return document.documentElement.classList.contains('js')"):

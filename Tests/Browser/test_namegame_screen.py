@@ -18,6 +18,8 @@ PAN_BLOCKERS_JS = """
     return Array.from(document.querySelectorAll('*')).filter(e => {
         const box = e.getBoundingClientRect();
         if (box.width === 0 || box.height === 0) return false;
+        // Issue 40: the play area owns its swipes (they are the cheat codes'); the rest of the page still scrolls.
+        if (e.closest('[data-cheat-area]')) return false;
         const value = getComputedStyle(e).touchAction;
         return !(value === 'auto' || value === 'manipulation' || value.includes('pan-y'));
     }).map(e => e.tagName + '.' + e.className + ' ' + getComputedStyle(e).touchAction);

@@ -38,8 +38,8 @@ struct OutageTests {
         }
     }
 
-    /// Players each starting a new game (a row in `mastermind_games` when acknowledged) and loading the board, in
-    /// a loop, until stopped; every answer is kept.
+    /// Players each starting a new game, guessing in it (a row in `mastermind_guesses` when acknowledged) and
+    /// loading the board, in a loop, until stopped; every answer is kept.
     final class Load: @unchecked Sendable {
         struct Answer {
             let path: String
@@ -67,23 +67,37 @@ struct OutageTests {
             init(_ run: @escaping () -> Void) { self.run = run }
         }
 
+        /// A player's round: a new game, a guess in it (a game without a guess is not kept: issue 38), the board.
         private func play(_ i: Int) {
             let player = Player(sites[i % sites.count])
             while !stopping.load(ordering: .relaxed) {
-                for (path, post) in [("/mastermind/new", true), ("/mastermind", false)] {
-                    if post && player.csrf.isEmpty { _ = try? player.get("/") }
-                    guard let answer = try? (post ? player.post(path, "") : player.get(path)) else { continue }
-                    answers.withLock {
-                        $0.append(
-                            Answer(path: path, status: answer.status, retryAfter: answer.header("Retry-After") != nil))
+                if player.csrf.isEmpty { _ = try? player.get("/") }
+                if let board = try? player.post("/mastermind/new", "", fragment: true) {
+                    record("/mastermind/new", board)
+                    if board.status == 200, let game = Player.attribute("data-game", in: board.text) {
+                        let turn = board.text.firstRange(of: "name=\"turn\" value=\"").map {
+                            String(board.text[$0.upperBound...].prefix { $0 != "\"" })
+                        }
+                        let form = "game=\(game)&turn=\(turn ?? "0")&guess=0123"
+                        if let answer = try? player.post("/mastermind/guess", form) {
+                            record("/mastermind/guess", answer)
+                        }
                     }
                 }
+                if let page = try? player.get("/mastermind") { record("/mastermind", page) }
                 usleep(5_000)
             }
         }
 
+        private func record(_ path: String, _ answer: WireResponse) {
+            answers.withLock {
+                $0.append(Answer(path: path, status: answer.status, retryAfter: answer.header("Retry-After") != nil))
+            }
+        }
+
         var all: [Answer] { answers.withLock { $0 } }
-        var acknowledged: Int { all.filter { $0.path == "/mastermind/new" && $0.status == 303 }.count }
+        /// Guesses the site answered as kept.
+        var acknowledged: Int { all.filter { $0.path == "/mastermind/guess" && $0.status == 303 }.count }
         var count: Int { answers.withLock { $0.count } }
 
         func stop() {
@@ -152,11 +166,11 @@ struct OutageTests {
         return load
     }
 
-    /// Every acknowledged new game is in the database (a write whose outcome was unknown may be there too).
+    /// Every acknowledged guess is in the database (a write whose outcome was unknown may be there too).
     static func checkAcknowledged(_ load: Load, _ url: String, extra: Int = 0) throws {
         let db = try Database(location: .postgresql(url))
-        let games = try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM mastermind_games")
-        #expect(games >= load.acknowledged, "\(load.acknowledged) games acknowledged, \(games) in the database")
+        let guesses = try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM mastermind_guesses")
+        #expect(guesses >= load.acknowledged, "\(load.acknowledged) guesses acknowledged, \(guesses) in the database")
     }
 
     @Test(arguments: ["fast", "immediate"])

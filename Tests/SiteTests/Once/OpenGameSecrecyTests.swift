@@ -31,10 +31,10 @@ struct OpenGameSecrecyTests {
     /// The paths a player can ask for: every GET route the site declares, parameters filled in (each Name Game
     /// mode, today's daily, a headshot), with and without the board fragment header.
     static func playerPaths(_ server: SiteServer) throws -> [String] {
-        // The modes, as the menu links them.
+        // The modes, as the menu offers them (each card a form that deals the mode's first round).
         let menu = try server.get("/namegame").text
-        let modes = menu.split(separator: "href=\"/namegame/").dropFirst().map { String($0.prefix { $0 != "\"" }) }
-        #expect(modes.count >= 5, "the menu links the modes")
+        let modes = menu.split(separator: "data-mode-link=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(modes.count >= 5, "the menu offers the modes")
         return server.site.routes.table.filter { $0.method == .get && $0.pattern != "/api/interceptions/events" }
             .flatMap { route -> [String] in
                 if route.pattern.contains(":mode") {
