@@ -623,9 +623,18 @@ enum Schema {
 
 extension Schema {
     /// Brings a database up to date, saying which migrations an upgrade applied and how long each took.
+    /// A new database gets one line; an upgrade, one line for each migration.
     static func migrate(_ db: Database) throws(DatabaseError) {
-        try db.migrate(migrations) { version, seconds in
-            Log.info("applied schema migration \(version) in \(Int((seconds * 1000).rounded())) ms")
+        var applied: [(version: Int, seconds: Double)] = []
+        try db.migrate(migrations) { applied.append(($0, $1)) }
+        guard let first = applied.first, let last = applied.last else { return }
+        func ms(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }
+        if first.version == 1 {
+            Log.info(
+                "created the database schema (version \(last.version)) in \(ms(applied.map(\.seconds).reduce(0, +))) ms"
+            )
+        } else {
+            for step in applied { Log.info("applied schema migration \(step.version) in \(ms(step.seconds)) ms") }
         }
     }
 }
