@@ -54,6 +54,12 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         self.assertEqual(self.driver.execute_script("return scrollY"), 0, f"{mode}: the page did not scroll itself")
         self.assertLessEqual(self.driver.execute_script("return document.documentElement.scrollWidth"),
                              self.driver.execute_script("return innerWidth"), f"{mode}: nothing scrolls sideways")
+        if self.game().get_attribute("data-recall"):
+            # Learn asks someone already answered right by name (issue 41): the field and its buttons fit instead.
+            self.assertTrue(self.in_view("input[data-recall-input]"), f"{mode}: the name field is in view")
+            self.assertTrue(self.in_view("button[data-recall-check]"), f"{mode}: Check is in view")
+            self.assertEqual(self.driver.execute_script(PAN_BLOCKERS_JS), [], f"{mode}: vertical panning")
+            return
         self.assertTrue(self.in_view("h1.question"), f"{mode}: the question is in view")
         self.assertTrue(self.in_view("button[data-choice]"), f"{mode}: every choice is in view")
         self.assertTrue(self.in_view("button[data-dontknow]"), f"{mode}: I don't know is in view")
