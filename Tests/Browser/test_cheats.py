@@ -1,37 +1,15 @@
 """Cheat codes in a real browser: the Konami code by keyboard and by touch,
 the retro theme, and the "cheats found" page."""
-import os
-import sqlite3
 import time
 import unittest
 
+from mastermind_browser import MastermindHelpers, WebDriverWait
 from arcade_browser import BrowserTest
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait as SeleniumWait
-
-DATABASE = os.environ.get("ARCADE_DB")
 
 
-def WebDriverWait(driver, timeout):
-    return SeleniumWait(driver, timeout, ignored_exceptions=[NoSuchElementException, StaleElementReferenceException])
-
-
-def secret_of(game_id):
-    with sqlite3.connect(DATABASE) as db:
-        return db.execute("SELECT secret FROM mastermind_games WHERE id = ?", (game_id,)).fetchone()[0]
-
-
-class Cheats(BrowserTest):
-    def start_mastermind(self):
-        self.open("/mastermind")
-        board = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "#board"))
-        if board.get_attribute("data-game") == "0":  # the unstarted board: start the game, so its secret exists
-            self.assertEqual(self.post("/mastermind/new"), 200)
-            self.open("/mastermind")
-            board = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "#board"))
-        return secret_of(int(board.get_attribute("data-game")))
+class Cheats(MastermindHelpers):
 
     def check_revealed(self, secret):
         revealed = WebDriverWait(self.driver, 30).until(
@@ -48,36 +26,26 @@ class Cheats(BrowserTest):
         chain.perform()
 
     def test_konami_with_the_keyboard_reveals_a_digit(self):
-        secret = self.start_mastermind()
+        secret = self.start()
         self.type_keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT,
                         Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
         self.check_revealed(secret)
 
-    def touch(self, points, pause=0.02):
-        """One finger: down at the first point, through the others, up at the last."""
-        send = lambda kind, point: self.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {
-            "type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": point[0], "y": point[1]}]})
-        send("touchStart", points[0])
-        for point in points[1:]:
-            time.sleep(pause)
-            send("touchMove", point)
-        send("touchEnd", points[-1])
-
     def test_konami_by_touch_reveals_a_digit(self):
         self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
-        secret = self.start_mastermind()
+        secret = self.start()
         rect = self.driver.execute_script(
             "var r = document.querySelector('#board').getBoundingClientRect(); return [r.left, r.top, r.width, r.height];")
         x, y = rect[0] + min(rect[2] / 2, 150), rect[1] + 60
         moves = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
         for direction in ["up", "up", "down", "down", "left", "right", "left", "right"]:
             dx, dy = moves[direction]
-            self.touch([(x + dx * step, y + 40 + dy * step) for step in (0, 20, 40, 60, 80)])
+            self.finger([(x + dx * step, y + 40 + dy * step) for step in (0, 20, 40, 60, 80)])
             time.sleep(0.1)
         # Two quick taps: one burst, tap(2).
-        self.touch([(x, y)], pause=0)
+        self.finger([(x, y)], pause=0)
         time.sleep(0.08)
-        self.touch([(x, y)], pause=0)
+        self.finger([(x, y)], pause=0)
         self.check_revealed(secret)
 
     def test_retro_theme_toggles_and_the_found_page_counts(self):

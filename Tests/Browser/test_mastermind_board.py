@@ -6,29 +6,11 @@ import sqlite3
 import time
 import unittest
 
-from arcade_browser import BrowserTest
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from mastermind_browser import MastermindHelpers, WebDriverWait, score, secret_of, wrong_guesses
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait as SeleniumWait
 
 DATABASE = os.environ.get("ARCADE_DB")
-
-
-def WebDriverWait(driver, timeout):
-    return SeleniumWait(driver, timeout, ignored_exceptions=[NoSuchElementException, StaleElementReferenceException])
-
-
-def secret_of(game_id):
-    with sqlite3.connect(DATABASE) as db:
-        return db.execute("SELECT secret FROM mastermind_games WHERE id = ?", (game_id,)).fetchone()[0]
-
-
-def score(secret, guess):
-    """Reds and blues, as the game scores them (written again here, so the test checks the server)."""
-    red = sum(a == b for a, b in zip(secret, guess))
-    common = sum(min(secret.count(d), guess.count(d)) for d in set(guess))
-    return red, common - red
 
 
 def reference_remaining(rows):
@@ -39,18 +21,6 @@ def reference_remaining(rows):
         alive = [c for c in alive if score(c, guess) == (red, blue)]
         counts.append(len(alive))
     return counts
-
-
-def wrong_guesses(secret):
-    """Ten different guesses, none of them the secret."""
-    out, n = [], 1
-    while len(out) < 10:
-        index = (n * 397 + 11) % 4096
-        guess = "".join(str((index >> (3 * (3 - i))) & 7) for i in range(4))
-        if guess != secret and guess not in out:
-            out.append(guess)
-        n += 1
-    return out
 
 
 GEOMETRY_JS = """
@@ -68,43 +38,11 @@ IN_VIEW_JS = """
 """
 
 
-class MastermindBoard(BrowserTest):
+class BoardHelpers(MastermindHelpers):
+    """How a player drives the board; no tests of its own, so each class below runs only its own."""
+
     KONAMI = [Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT, Keys.ARROW_RIGHT,
               Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"]
-
-    def board(self):
-        return self.driver.find_element("css selector", "#board")
-
-    def rows(self):
-        return len(self.driver.find_elements("css selector", "#board .row"))
-
-    def wait_rows(self, count):
-        WebDriverWait(self.driver, 10).until(lambda d: self.rows() == count)
-
-    def start(self, path="/mastermind"):
-        self.open(path)
-        if self.board().get_attribute("data-game") == "0":
-            if path == "/mastermind":
-                self.assertEqual(self.post("/mastermind/new"), 200)
-            self.open(path)
-        WebDriverWait(self.driver, 10).until(
-            lambda d: not d.find_element("css selector", "[data-keypad]").get_attribute("hidden"))
-        game = self.board().get_attribute("data-game")
-        return secret_of(int(game)) if game != "0" else None
-
-    def keys(self, text):
-        chain = ActionChains(self.driver)
-        for key in text:
-            chain.send_keys(key).pause(0.02)
-        chain.perform()
-
-    def tap(self, code):
-        for digit in code:
-            self.driver.find_element("css selector", f"[data-keypad] button[data-key='{digit}']").click()
-        self.driver.find_element("css selector", "[data-keypad] button[data-key='Enter']").click()
-
-    def cells(self):
-        return [c.text for c in self.driver.find_elements("css selector", "[data-current-row] [data-cell]")]
 
     def assert_in_view(self, where):
         g = self.driver.execute_script(GEOMETRY_JS)
@@ -176,6 +114,8 @@ class MastermindBoard(BrowserTest):
             return g
         return both
 
+
+class MastermindBoard(BoardHelpers):
     def test_every_turn_fits_a_phone_under_a_once_banner(self):
         self.play_a_whole_game(360, 740, touch=True, by_tap=True, banner="[data-once='namegame.try']")
 
@@ -604,7 +544,7 @@ class MastermindBoard(BrowserTest):
         self.assertEqual((off[2], on[2]), ("none", "underline"), "and not in colour alone")
 
 
-class MastermindBoardScreenshots(MastermindBoard):
+class MastermindBoardScreenshots(BoardHelpers):
     """The screens the issue asks to look at, at 360x740 and 1280x900, light and dark, scripts on and off."""
 
     def wait_dialog(self):

@@ -1,45 +1,15 @@
 """Mastermind and the cheat codes played as a new player would (issue 40): gestures stay in the game on a touch
 phone, input never lies, a row reads at a glance, a win ends on one card, and an unlock is an event."""
 import os
-import sqlite3
 import time
 import unittest
 
-from arcade_browser import ARTIFACTS, BrowserTest
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
-from selenium.webdriver.common.action_chains import ActionChains
+from mastermind_browser import MastermindHelpers, WebDriverWait, score, secret_of, wrong_guesses
+from arcade_browser import ARTIFACTS
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait as SeleniumWait
 
-DATABASE = os.environ.get("ARCADE_DB")
 KONAMI_SWIPES = ["up", "up", "down", "down", "left", "right", "left", "right"]
 MOVES = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
-
-
-def WebDriverWait(driver, timeout):
-    return SeleniumWait(driver, timeout, ignored_exceptions=[NoSuchElementException, StaleElementReferenceException])
-
-
-def secret_of(game_id):
-    with sqlite3.connect(DATABASE) as db:
-        return db.execute("SELECT secret FROM mastermind_games WHERE id = ?", (game_id,)).fetchone()[0]
-
-
-def score(secret, guess):
-    red = sum(a == b for a, b in zip(secret, guess))
-    common = sum(min(secret.count(d), guess.count(d)) for d in set(guess))
-    return red, common - red
-
-
-def wrong_guesses(secret):
-    out, n = [], 1
-    while len(out) < 10:
-        index = (n * 397 + 11) % 4096
-        guess = "".join(str((index >> (3 * (3 - i))) & 7) for i in range(4))
-        if guess != secret and guess not in out:
-            out.append(guess)
-        n += 1
-    return out
 
 
 PLACE_JS = """return {history: history.length, location: location.href, scrollY: scrollY,
@@ -49,39 +19,7 @@ BOX_JS = """const r = arguments[0].getBoundingClientRect();
                     cy: r.top + r.height / 2};"""
 
 
-class Play(BrowserTest):
-    def board(self):
-        return self.driver.find_element("css selector", "#board")
-
-    def rows(self):
-        return len(self.driver.find_elements("css selector", "#board .row"))
-
-    def wait_rows(self, count):
-        WebDriverWait(self.driver, 10).until(lambda d: self.rows() == count)
-
-    def start(self, path="/mastermind"):
-        self.open(path)
-        if self.board().get_attribute("data-game") == "0" and path == "/mastermind":
-            self.assertEqual(self.post("/mastermind/new"), 200)
-            self.open(path)
-        WebDriverWait(self.driver, 10).until(
-            lambda d: not d.find_element("css selector", "[data-keypad]").get_attribute("hidden"))
-        game = self.board().get_attribute("data-game")
-        return secret_of(int(game)) if game != "0" else None
-
-    def keys(self, text):
-        chain = ActionChains(self.driver)
-        for key in text:
-            chain.send_keys(key).pause(0.02)
-        chain.perform()
-
-    def tap(self, code):
-        for digit in code:
-            self.driver.find_element("css selector", f"[data-keypad] button[data-key='{digit}']").click()
-        self.driver.find_element("css selector", "[data-keypad] button[data-key='Enter']").click()
-
-    def cells(self):
-        return [c.text for c in self.driver.find_elements("css selector", "[data-current-row] [data-cell]")]
+class Play(MastermindHelpers):
 
     def phone(self):
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
@@ -99,14 +37,6 @@ class Play(BrowserTest):
         return self.driver.execute_script(BOX_JS, element)
 
     # A finger, through the DevTools protocol (the browser makes its own gestures of it: scrolls, clicks, back).
-    def finger(self, points, pause=0.02):
-        send = lambda kind, point: self.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {
-            "type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": point[0], "y": point[1]}]})
-        send("touchStart", points[0])
-        for point in points[1:]:
-            time.sleep(pause)
-            send("touchMove", point)
-        send("touchEnd", points[-1])
 
     def swipe(self, x, y, direction):
         dx, dy = MOVES[direction]

@@ -1,0 +1,96 @@
+"""What the Mastermind and cheat-code browser tests share: the secret read from the server's database as an oracle
+would, the game's scoring written again, and how a player drives the board (keys, taps, a finger)."""
+import os
+import sqlite3
+import time
+
+from arcade_browser import BrowserTest
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.support.ui import WebDriverWait as SeleniumWait
+
+DATABASE = os.environ.get("ARCADE_DB")
+
+
+def WebDriverWait(driver, timeout):
+    """Waits that survive the board being replaced while they look at it."""
+    return SeleniumWait(driver, timeout, ignored_exceptions=[NoSuchElementException, StaleElementReferenceException])
+
+
+def secret_of(game_id):
+    """The secret, read from the server's database the way an oracle would."""
+    with sqlite3.connect(DATABASE) as db:
+        return db.execute("SELECT secret FROM mastermind_games WHERE id = ?", (game_id,)).fetchone()[0]
+
+
+def score(secret, guess):
+    """Reds and blues, as the game scores them (written again here, so the test checks the server)."""
+    red = sum(a == b for a, b in zip(secret, guess))
+    common = sum(min(secret.count(d), guess.count(d)) for d in set(guess))
+    return red, common - red
+
+
+def wrong_guesses(secret):
+    """Ten different guesses, none of them the secret."""
+    out, n = [], 1
+    while len(out) < 10:
+        index = (n * 397 + 11) % 4096
+        guess = "".join(str((index >> (3 * (3 - i))) & 7) for i in range(4))
+        if guess != secret and guess not in out:
+            out.append(guess)
+        n += 1
+    return out
+
+
+class MastermindHelpers(BrowserTest):
+    """How a player drives the board; no tests of its own."""
+
+    def board(self):
+        return self.driver.find_element("css selector", "#board")
+
+    def game(self):
+        return self.board().get_attribute("data-game")
+
+    def rows(self):
+        return len(self.driver.find_elements("css selector", "#board .row"))
+
+    def wait_rows(self, count):
+        WebDriverWait(self.driver, 10).until(lambda d: self.rows() == count)
+
+    def start(self, path="/mastermind"):
+        """Opens the board with a game in play (the unstarted board gets one, as "new game" makes it, so its secret
+        exists) and returns its secret."""
+        self.open(path)
+        if self.game() == "0":
+            if path == "/mastermind":
+                self.assertEqual(self.post("/mastermind/new"), 200)
+            self.open(path)
+        WebDriverWait(self.driver, 10).until(
+            lambda d: not d.find_element("css selector", "[data-keypad]").get_attribute("hidden"))
+        game = self.game()
+        return secret_of(int(game)) if game != "0" else None
+
+    def keys(self, text):
+        chain = ActionChains(self.driver)
+        for key in text:
+            chain.send_keys(key).pause(0.02)
+        chain.perform()
+
+    def tap(self, code):
+        for digit in code:
+            self.driver.find_element("css selector", f"[data-keypad] button[data-key='{digit}']").click()
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='Enter']").click()
+
+    def cells(self):
+        return [c.text for c in self.driver.find_elements("css selector", "[data-current-row] [data-cell]")]
+
+    def finger(self, points, pause=0.02):
+        """One finger through the DevTools protocol: down at the first point, through the others, up at the last (the
+        browser makes its own gestures of it: scrolls, clicks, back)."""
+        send = lambda kind, point: self.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {
+            "type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": point[0], "y": point[1]}]})
+        send("touchStart", points[0])
+        for point in points[1:]:
+            time.sleep(pause)
+            send("touchMove", point)
+        send("touchEnd", points[-1])

@@ -1,0 +1,70 @@
+"""Runs browser tests as `python3 -m unittest -v` would, with each test's wall time on its line and the slowest ten
+at the end, so a slow run says where its minutes went.
+
+    timed.py NAME...        these tests, in turn
+    timed.py --queue FILE   tests taken one at a time from FILE (one name a line) until it is empty: several runners
+                            sharing one queue finish within about one test of each other, whatever each test costs
+"""
+import fcntl
+import sys
+import time
+import unittest
+
+
+class TimedResult(unittest.TextTestResult):
+    times = []
+
+    def startTest(self, test):
+        self._started = time.monotonic()
+        super().startTest(test)
+
+    def stopTest(self, test):
+        super().stopTest(test)
+        seconds = time.monotonic() - self._started
+        TimedResult.times.append((seconds, test.id()))
+        self.stream.writeln(f"    {seconds:.1f} s")
+        self.stream.flush()
+
+
+def take(queue):
+    """The next name from the queue file, under a lock shared with the other runners; None once it is empty."""
+    with open(queue, "r+") as file:
+        fcntl.flock(file, fcntl.LOCK_EX)
+        names = file.read().split()
+        if not names:
+            return None
+        file.seek(0)
+        file.truncate()
+        file.write("\n".join(names[1:]))
+        return names[0]
+
+
+def names(arguments):
+    if arguments[:1] == ["--queue"]:
+        while (name := take(arguments[1])) is not None:
+            yield name
+    else:
+        yield from arguments
+
+
+def main(arguments):
+    stream = unittest.runner._WritelnDecorator(sys.stderr)
+    result = TimedResult(stream, True, 2)
+    started = time.monotonic()
+    result.startTestRun()
+    for name in names(arguments):
+        unittest.defaultTestLoader.loadTestsFromName(name)(result)
+    result.stopTestRun()
+    result.printErrors()
+    stream.writeln(unittest.TextTestResult.separator2)
+    stream.writeln(f"Ran {result.testsRun} tests in {time.monotonic() - started:.3f}s\n")
+    stream.writeln("OK" if result.wasSuccessful() else
+                   f"FAILED (failures={len(result.failures)}, errors={len(result.errors)})")
+    stream.writeln("slowest:")
+    for seconds, name in sorted(TimedResult.times, reverse=True)[:10]:
+        stream.writeln(f"  {seconds:6.1f} s  {name}")
+    return 0 if result.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
