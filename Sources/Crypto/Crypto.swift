@@ -13,27 +13,21 @@ public enum Crypto {
 
     /// HMAC-SHA256 of a message.
     public static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let result = key.withUnsafeBytes { k in
-            message.withUnsafeBytes { m in
-                HMAC(
-                    EVP_sha256(), k.baseAddress, Int32(key.count), m.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                    message.count, &out, &length)
-            }
-        }
-        precondition(result != nil, "HMAC failed")
-        return Array(out.prefix(Int(length)))
+        hmac(EVP_sha256(), key: key, message: message)
     }
 
     /// HMAC-SHA1: only for one-time passwords (RFC 6238), which authenticator apps compute with SHA-1.
     public static func hmacSHA1(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        hmac(EVP_sha1(), key: key, message: message)
+    }
+
+    private static func hmac(_ digest: OpaquePointer?, key: [UInt8], message: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let result = key.withUnsafeBytes { k in
             message.withUnsafeBytes { m in
                 HMAC(
-                    EVP_sha1(), k.baseAddress, Int32(key.count), m.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                    digest, k.baseAddress, Int32(key.count), m.baseAddress?.assumingMemoryBound(to: UInt8.self),
                     message.count, &out, &length)
             }
         }
