@@ -29,7 +29,8 @@ let package = Package(
         // Threads, a condition variable and the event-loop marker, shared by the server and the database writer.
         .target(name: "Threads", dependencies: ["CSystem"]),
         // The epoll reactor that serves HTTP over sockets.
-        .target(name: "HTTPServer", dependencies: ["HTTP", "CSystem", "COpenSSL", "Files", "Threads", "Metrics", "Logger"]),
+        .target(
+            name: "HTTPServer", dependencies: ["HTTP", "CSystem", "COpenSSL", "Files", "Threads", "Metrics", "Logger"]),
         // Counters and histograms, rendered in Prometheus' text format (`/metrics`).
         .target(name: "Metrics"),
 

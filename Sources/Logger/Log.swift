@@ -85,13 +85,15 @@ public enum Log {
     }
 
     public static func warning(
-        _ message: String, _ fields: KeyValuePairs<String, LogValue> = [:], requestID: String = "", every key: String? = nil
+        _ message: String, _ fields: KeyValuePairs<String, LogValue> = [:], requestID: String = "",
+        every key: String? = nil
     ) {
         log(.warning, message, pairs(fields), requestID: requestID, every: key)
     }
 
     public static func error(
-        _ message: String, _ fields: KeyValuePairs<String, LogValue> = [:], requestID: String = "", every key: String? = nil
+        _ message: String, _ fields: KeyValuePairs<String, LogValue> = [:], requestID: String = "",
+        every key: String? = nil
     ) {
         log(.error, message, pairs(fields), requestID: requestID, every: key)
     }

@@ -442,8 +442,8 @@ public enum CommandLineTool {
         text += "  -h, --help\(String(repeating: " ", count: width - 10))show this help\n"
         text += "\nStop with Ctrl-C or SIGTERM: in-flight requests finish, then the server exits 0.\n"
         text +=
-            "Logs: debug, info and notice lines on standard output, warnings and errors on standard error; plain lines"
-            + " start with a UTC timestamp, JSON lines (--log-format json) are one object each with time, level and msg.\n"
+            "Logs: debug, info and notice lines on standard output, warnings and errors on standard error; plain\n"
+            + "lines start with a UTC timestamp, JSON lines (--log-format json) are one object each: time, level, msg.\n"
         return text
     }
 

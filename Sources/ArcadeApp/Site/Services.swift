@@ -90,7 +90,9 @@ struct Services: Sendable {
         let seen = Mutex(watched())
         return { [schedule, api] in
             if leadership.held() {
-                do { try schedule.applyDue() } catch { Log.error("scheduled changes: \(error)", every: "scheduled changes") }
+                do { try schedule.applyDue() } catch {
+                    Log.error("scheduled changes: \(error)", every: "scheduled changes")
+                }
             }
             let now = watched()
             guard let channels, seen.withLock({ $0 }) != now else { return }

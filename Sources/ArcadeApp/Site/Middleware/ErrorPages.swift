@@ -67,7 +67,8 @@ struct ErrorPages: Middleware {
         let refusal = (error as? PageError)?.status == .serviceUnavailable
         if status.code >= 500 && !refusal && (error as? DatabaseError)?.isOnEventLoop != true {
             Log.error(
-                "\(error)", ["method": .string(request.method.description), "path": .string(AccessLog.path(request.target))],
+                "\(error)",
+                ["method": .string(request.method.description), "path": .string(AccessLog.path(request.target))],
                 requestID: request.requestID)
         }
         let message: String
@@ -106,6 +107,7 @@ struct ErrorPages: Middleware {
 enum Outage {
     static func note(_ error: DatabaseError, _ request: Request) {
         Log.error(
-            "database unavailable: \(error)", ["answer": 503], requestID: request.requestID, every: "database unavailable")
+            "database unavailable: \(error)", ["answer": 503], requestID: request.requestID,
+            every: "database unavailable")
     }
 }
