@@ -24,10 +24,13 @@ let package = Package(
         // HTTP/1.1 messages, the incremental parser and the router: no I/O.
         .target(name: "HTMLEscaping"),
         .target(name: "HTTP", dependencies: ["HTMLEscaping", "Threads"]),
+        // The program's one log: levels, fields, JSON or plain lines, repeated lines counted.
+        .target(name: "Logger", dependencies: ["CSystem"]),
         // Threads, a condition variable and the event-loop marker, shared by the server and the database writer.
         .target(name: "Threads", dependencies: ["CSystem"]),
         // The epoll reactor that serves HTTP over sockets.
-        .target(name: "HTTPServer", dependencies: ["HTTP", "CSystem", "COpenSSL", "Files", "Threads", "Metrics"]),
+        .target(
+            name: "HTTPServer", dependencies: ["HTTP", "CSystem", "COpenSSL", "Files", "Threads", "Metrics", "Logger"]),
         // Counters and histograms, rendered in Prometheus' text format (`/metrics`).
         .target(name: "Metrics"),
 
@@ -48,7 +51,7 @@ let package = Package(
         // HMAC, random bytes and password hashing from OpenSSL.
         .target(name: "Crypto", dependencies: ["COpenSSL"]),
         // SQLite or PostgreSQL behind one small typed wrapper.
-        .target(name: "Storage", dependencies: ["CSQLite", "CPostgres", "Threads", "Metrics"]),
+        .target(name: "Storage", dependencies: ["CSQLite", "CPostgres", "Threads", "Metrics", "Logger"]),
 
         // Games: pure domain modules, no I/O.
         // Optimized in debug builds too: a finished board's analysis runs the solver once per row, which unoptimized
@@ -67,7 +70,7 @@ let package = Package(
             dependencies: [
                 "HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList",
                 "Crypto", "Constants", "Files", "Mastermind", "HTTPClient", "NameGame", "Once", "Interceptions",
-                "Cheats", "SpacedRepetition", "Metrics",
+                "Cheats", "SpacedRepetition", "Metrics", "Logger",
             ]),
         .executableTarget(name: "arcade", dependencies: ["ArcadeApp"]),
 
@@ -75,6 +78,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["CSystem", "Storage"], path: "Tests/Support"),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "LoggerTests", dependencies: ["Logger"]),
         .testTarget(name: "MastermindTests", dependencies: ["Mastermind"]),
         .testTarget(name: "OnceTests", dependencies: ["Once"]),
         .testTarget(name: "CheatsTests", dependencies: ["Cheats"]),

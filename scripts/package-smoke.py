@@ -85,7 +85,16 @@ status, page = fetch(admin, "/admin/people")
 check("the Name Game starts with an empty directory (ARCADE_DEMO_PEOPLE=off)",
       status == 200 and "data-person=" not in page)
 
-# The access log is JSON (the env file says so): every request line parses.
+# The log is JSON (the env file says so): every line, start-up and access lines alike, parses with time and level.
+def parsed(line):
+    try:
+        return json.loads(line)
+    except ValueError:
+        print(f"not JSON: {line}")
+        return {}
+
+
 with open(log) as f:
-    lines = [line for line in f.read().splitlines() if line.startswith("{")]
-check(f"{len(lines)} JSON access-log lines parse", len(lines) >= 8 and all(json.loads(l) for l in lines))
+    lines = [parsed(line) for line in f.read().splitlines()]
+check(f"{len(lines)} JSON log lines parse, each with time and level",
+      len([l for l in lines if l.get("msg") == "access"]) >= 8 and all("time" in l and "level" in l for l in lines))

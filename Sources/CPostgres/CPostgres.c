@@ -40,6 +40,7 @@ static struct {
     int (*send_prepare)(PGconn *, const char *, const char *, int, const unsigned int *);
     int (*send_query_prepared)(PGconn *, const char *, int, const char *const *, const int *, const int *, int);
     PGresult *(*get_result)(PGconn *);
+    void *(*set_notice_processor)(PGconn *, void (*)(void *, const char *), void *);
 } pq;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -69,6 +70,7 @@ static void load(void) {
     BIND(fname, "PQfname") BIND(ftype, "PQftype") BIND(getisnull, "PQgetisnull") BIND(getvalue, "PQgetvalue")
     BIND(getlength, "PQgetlength") BIND(cmd_tuples, "PQcmdTuples") BIND(clear, "PQclear")
     BIND(unescape_bytea, "PQunescapeBytea")
+    *(void **)&pq.set_notice_processor = dlsym(handle, "PQsetNoticeProcessor");
     *(void **)&pq.enter_pipeline = dlsym(handle, "PQenterPipelineMode");
     *(void **)&pq.exit_pipeline = dlsym(handle, "PQexitPipelineMode");
     *(void **)&pq.pipeline_sync = dlsym(handle, "PQpipelineSync");
@@ -84,7 +86,19 @@ int cpg_load(char *error, size_t size) {
     return loaded;
 }
 
-PGconn *cpg_connectdb(const char *conninfo) { return pq.connectdb(conninfo); }
+// libpq's default prints a server's warnings to stderr, around the log; they go to the hook (the program's log).
+static void (*notice_hook)(const char *) = 0;
+void cpg_set_notice_hook(void (*hook)(const char *)) { notice_hook = hook; }
+static void on_notice(void *arg, const char *message) {
+    (void)arg;
+    if (notice_hook) notice_hook(message);
+}
+
+PGconn *cpg_connectdb(const char *conninfo) {
+    PGconn *conn = pq.connectdb(conninfo);
+    if (conn && pq.set_notice_processor) pq.set_notice_processor(conn, on_notice, NULL);
+    return conn;
+}
 int cpg_status(const PGconn *conn) { return pq.status(conn); }
 const char *cpg_error_message(const PGconn *conn) { return pq.error_message(conn); }
 void cpg_finish(PGconn *conn) { pq.finish(conn); }

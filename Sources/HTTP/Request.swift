@@ -22,6 +22,8 @@ public struct Request: Sendable {
     public var remoteAddress = ""
     /// The pattern of the route that took it (`/games/:id`), set by the router; nil when none did.
     public var route: String?
+    /// The id the access log gives it (JSON logs only; "" otherwise): the site's log lines about it carry it too.
+    public var requestID = ""
 
     public init(
         method: Method, target: String, version: HTTPVersion = .http11,

@@ -1,5 +1,6 @@
 import CSystem
 import HTTP
+import Logger
 import Synchronization
 
 #if canImport(Glibc)
@@ -7,9 +8,9 @@ import Glibc
 #endif
 
 /// The access log's pieces. `--access-log json`: one object a line, for a log shipper: the time (RFC 3339, UTC), the
-/// client's address, the method, the path with its query's names but none of their values (they may be secrets; the
+/// level (info) and message (`access`) every line of the log has, the client's address, the method, the path with its query's names but none of their values (they may be secrets; the
 /// plain log strips them the same way), the status, the body's bytes, the microseconds taken, and the request id.
-enum AccessLog {
+public enum AccessLog {
     /// A request's id: the client's `X-Request-Id` when it is a plain token of at most 128 characters (a proxy's),
     /// else one made here, unique in this process and unlikely to repeat across processes.
     static func requestID(_ given: String?) -> String {
@@ -29,17 +30,18 @@ enum AccessLog {
         String(UInt32(truncatingIfNeeded: getpid()), radix: 16) + "-"
         + String(UInt64(truncatingIfNeeded: csys_realtime_ns()) & 0xFFFF_FFFF_FFFF, radix: 16) + "-"
 
+    /// A JSON line: the log's core keys first (time, level, msg), as every line of the program has them.
     static func append(
-        _ info: RequestInfo, status: Int, bytes: Int, micros: Int64, into out: inout [UInt8]
+        _ info: RequestInfo, status: Int, bytes: Int, micros: Int64, time: [UInt8], into out: inout [UInt8]
     ) {
         out.append(contentsOf: #"{"time":""#.utf8)
-        out.append(contentsOf: timestamp(csys_realtime_ns()).utf8)
-        out.append(contentsOf: #"","client":"#.utf8)
-        string(info.client, into: &out)
+        out.append(contentsOf: time)
+        out.append(contentsOf: #"","level":"info","msg":"access","client":"#.utf8)
+        Log.appendJSONString(info.client, into: &out)
         out.append(contentsOf: #","method":"#.utf8)
-        string(info.method?.description ?? "-", into: &out)
+        Log.appendJSONString(info.method?.description ?? "-", into: &out)
         out.append(contentsOf: #","path":"#.utf8)
-        string(path(info.target), into: &out)
+        Log.appendJSONString(path(info.target), into: &out)
         out.append(contentsOf: #","status":"#.utf8)
         ResponseHead.appendDecimal(status, into: &out)
         out.append(contentsOf: #","bytes":"#.utf8)
@@ -47,49 +49,16 @@ enum AccessLog {
         out.append(contentsOf: #","us":"#.utf8)
         ResponseHead.appendDecimal(Int(micros), into: &out)
         out.append(contentsOf: #","request_id":"#.utf8)
-        string(info.requestID, into: &out)
+        Log.appendJSONString(info.requestID, into: &out)
         out.append(contentsOf: "}\n".utf8)
     }
 
     /// `/search?q=secret&page=2` → `/search?q&page`.
-    static func path(_ target: String) -> String {
+    public static func path(_ target: String) -> String {
         let target = target.utf8.count > 2048 ? String(decoding: target.utf8.prefix(2048), as: UTF8.self) : target
         guard let question = target.firstIndex(of: "?") else { return target }
         let names = target[target.index(after: question)...].split(separator: "&", omittingEmptySubsequences: true)
             .map { $0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0] }
         return String(target[..<question]) + "?" + names.joined(separator: "&")
-    }
-
-    /// `2026-11-23T22:14:05.123Z`.
-    static func timestamp(_ nanoseconds: Int64) -> String {
-        var t = time_t(nanoseconds / 1_000_000_000)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        func pad(_ n: Int, _ width: Int) -> String {
-            let s = String(n)
-            return String(repeating: "0", count: max(0, width - s.count)) + s
-        }
-        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))T"
-            + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2))."
-            + "\(pad(Int(nanoseconds % 1_000_000_000) / 1_000_000, 3))Z"
-    }
-
-    /// A JSON string: quotes, backslashes and control bytes escaped; other bytes as they are (the parser let only
-    /// visible ASCII into a target).
-    static func string(_ text: String, into out: inout [UInt8]) {
-        out.append(0x22)
-        for byte in text.utf8 {
-            switch byte {
-            case 0x22, 0x5C:
-                out.append(0x5C)
-                out.append(byte)
-            case 0..<0x20:
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(contentsOf: (byte < 16 ? "0" : "").utf8)
-                out.append(contentsOf: String(byte, radix: 16).utf8)
-            default: out.append(byte)
-            }
-        }
-        out.append(0x22)
     }
 }

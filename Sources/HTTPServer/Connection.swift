@@ -302,12 +302,13 @@ final class Connection {
             closeWhenFlushed = true
         }
         request.remoteAddress = loop.configuration.trustedProxies.client(peer: remoteAddress, headers: request.headers)
+        if loop.configuration.accessLogJSON { request.requestID = AccessLog.requestID(request.headers["X-Request-Id"]) }
         let keepAlive = request.wantsKeepAlive && served < loop.configuration.maxRequestsPerConnection && !loop.draining
         let handler = loop.context.responder.handler(for: &request)
         let info = RequestInfo(
             method: request.method, target: request.target, version: request.version,
             keepAlive: keepAlive, start: loop.now, route: request.route, client: request.remoteAddress,
-            requestID: loop.configuration.accessLogJSON ? AccessLog.requestID(request.headers["X-Request-Id"]) : "")
+            requestID: request.requestID)
         if !keepAlive { closeWhenFlushed = true }
         switch handler {
         case .deferred(let start):

@@ -1,5 +1,6 @@
 import CSystem
 import HTTP
+import Logger
 import Synchronization
 import Threads
 
@@ -86,6 +87,8 @@ final class EventLoop: @unchecked Sendable {
     private var nextSweep: Int64 = 0
     private let sweepInterval: Int64
     private var accessLog: [UInt8] = []
+    private var stamp: [UInt8] = []
+    private var stampSecond = -1
     /// Event streams open on this loop, and when they next get a heartbeat.
     private var streams = 0
     private var nextHeartbeat: Int64 = 0
@@ -313,11 +316,14 @@ final class EventLoop: @unchecked Sendable {
         configuration.metrics.record(info, status: status, nanoseconds: elapsed)
         guard configuration.accessLog else { return }
         let micros = elapsed / 1000
+        let time = timestamp()
         if configuration.accessLogJSON {
-            AccessLog.append(info, status: status, bytes: bytes, micros: micros, into: &accessLog)
+            AccessLog.append(info, status: status, bytes: bytes, micros: micros, time: time, into: &accessLog)
             if accessLog.count > 16 * 1024 { flushAccessLog() }
             return
         }
+        accessLog.append(contentsOf: time)
+        accessLog.append(0x20)
         accessLog.append(contentsOf: (info.client.isEmpty ? "-" : info.client).utf8.prefix(64))
         accessLog.append(0x20)
         accessLog.append(contentsOf: (info.method?.description ?? "-").utf8)
@@ -338,17 +344,45 @@ final class EventLoop: @unchecked Sendable {
         if accessLog.count > 16 * 1024 { flushAccessLog() }
     }
 
+    /// Now, as the log writes it (`2026-11-23T22:14:05.123Z`): the date and time made once a second.
+    private func timestamp() -> [UInt8] {
+        let nanoseconds = csys_realtime_ns()
+        let second = Int(nanoseconds / 1_000_000_000)
+        if second != stampSecond {
+            stampSecond = second
+            stamp.removeAll(keepingCapacity: true)
+            Log.appendTimestamp(nanoseconds, into: &stamp)
+        }
+        let millis = Int(nanoseconds % 1_000_000_000) / 1_000_000
+        stamp[stamp.count - 4] = 0x30 + UInt8(millis / 100)
+        stamp[stamp.count - 3] = 0x30 + UInt8(millis / 10 % 10)
+        stamp[stamp.count - 2] = 0x30 + UInt8(millis % 10)
+        return stamp
+    }
+
+    /// In pieces of at most `PIPE_BUF` bytes that end at a line's end: each lands whole in a pipe that other
+    /// threads' log lines also go to (a longer write may be split around theirs).
     private func flushAccessLog() {
         guard !accessLog.isEmpty else { return }
         accessLog.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = write(1, bytes.baseAddress! + offset, bytes.count - offset)
-                if n <= 0 {
-                    if n < 0 && errno == EINTR { continue }
-                    break
+            var start = 0
+            while start < bytes.count {
+                var end = min(bytes.count, start + 4096)
+                if end < bytes.count {
+                    var cut = end
+                    while cut > start && bytes[cut - 1] != 0x0A { cut -= 1 }
+                    end = cut > start ? cut : end
                 }
-                offset += n
+                var offset = start
+                while offset < end {
+                    let n = write(1, bytes.baseAddress! + offset, end - offset)
+                    if n <= 0 {
+                        if n < 0 && errno == EINTR { continue }
+                        return
+                    }
+                    offset += n
+                }
+                start = end
             }
         }
         accessLog.removeAll(keepingCapacity: true)

@@ -1,5 +1,6 @@
 import CSystem
 import HTTP
+import Logger
 import Synchronization
 import Threads
 
@@ -87,11 +88,11 @@ public final class HTTPServer: Sendable {
     }
 
     /// Serves until SIGINT or SIGTERM, then shuts down gracefully. SIGHUP, or certificate files that changed
-    /// and then stayed unchanged for a poll, reload the certificate; each reload is reported to `log`.
+    /// and then stayed unchanged for a poll, reload the certificate; each reload is logged.
     /// `ready` is called once the server accepts connections (systemd's `Type=notify` hears of it there); `draining`
     /// runs first when a signal stops it (readiness then fails, while in-flight requests finish).
     public func runUntilSignalled(
-        log: (String) -> Void = { _ in }, ready: () -> Void = {}, draining: () -> Void = {}
+        ready: () -> Void = {}, draining: () -> Void = {}
     ) -> Int32 {
         _ = csys_block_shutdown_signals()  // before any thread starts, so all inherit the mask
         start()
@@ -106,9 +107,9 @@ public final class HTTPServer: Sendable {
                 if let tls {
                     tried = tls.stampOnDisk()  // the poll does not try the same files again
                     seen = tried
-                    reloadCertificate(log)
+                    reloadCertificate()
                 } else {
-                    log("SIGHUP: no certificate to reload")
+                    Log.notice("SIGHUP: no certificate to reload")
                 }
             } else if signal == 0, let tls {
                 if Clock.now() >= nextRotation {
@@ -119,7 +120,7 @@ public final class HTTPServer: Sendable {
                 let now = tls.stampOnDisk()
                 if now != tried && now == seen {
                     tried = now  // a broken pair is tried once, not at every poll
-                    reloadCertificate(log)
+                    reloadCertificate()
                 }
                 seen = now
             } else if signal != SIGHUP {
@@ -133,12 +134,12 @@ public final class HTTPServer: Sendable {
     }
 
     /// Loads the certificate files again for new connections; a broken pair keeps the old one.
-    public func reloadCertificate(_ log: (String) -> Void) {
+    public func reloadCertificate() {
         guard let tls else { return }
         do {
-            log("reloaded the certificate: \(try tls.reload())")
+            Log.notice("reloaded the certificate: \(try tls.reload())")
         } catch {
-            log("kept the old certificate (\(tls.summary)): \(error)")
+            Log.error("kept the old certificate (\(tls.summary)): \(error)")
         }
     }
 

@@ -1,4 +1,5 @@
 import CPostgres
+import Logger
 
 /// One PostgreSQL connection through libpq (loaded on first use): statements prepared once per connection,
 /// parameters sent as text (bytea as binary), results read as text and typed by their column's type.
@@ -28,6 +29,7 @@ final class PostgresConnection: Connection {
                 "PostgreSQL needs libpq, which is not installed (Debian: apt-get install libpq5): "
                     + String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
+        _ = Self.routeNotices
         guard let connection = cpg_connectdb(url) else { throw DatabaseError("\(name): out of memory") }
         guard cpg_status(connection) == CPG_CONNECTION_OK else {
             let message = Self.text(cpg_error_message(connection))
@@ -48,6 +50,14 @@ final class PostgresConnection: Connection {
     }
 
     deinit { cpg_finish(connection) }
+
+    /// The server's warnings (`client_min_messages = warning`) as the program's log lines, once for all connections.
+    private static let routeNotices: Void = cpg_set_notice_hook { message in
+        guard let message else { return }
+        var text = String(cString: message)
+        while text.last == "\n" { text.removeLast() }
+        Log.warning("postgresql: \(text)", every: "postgresql notice")
+    }
 
     private static func text(_ pointer: UnsafePointer<CChar>?) -> String {
         guard let pointer else { return "" }

@@ -124,10 +124,12 @@ struct CommandLineTests {
         #expect(made != "has spaces \"and quotes\"" && !made.isEmpty)
         child.signal(SIGTERM)
         #expect(child.wait(timeout: 5) == 0)
-        let lines = child.standardOutput.split(separator: "\n").filter { $0.hasPrefix("{") }
+        let lines = child.standardOutput.split(separator: "\n").filter { $0.contains("\"msg\":\"access\"") }
         #expect(lines.count == 2, "\(child.standardOutput)")
         let first = String(lines.first ?? "")
-        #expect(first.hasPrefix("{\"time\":\"20") && first.contains("Z\",\"client\":\"127.0.0.1\""), "\(first)")
+        #expect(
+            first.hasPrefix("{\"time\":\"20")
+                && first.contains("Z\",\"level\":\"info\",\"msg\":\"access\",\"client\":\"127.0.0.1\""), "\(first)")
         #expect(first.contains("\"method\":\"GET\",\"path\":\"/healthz?token&page\",\"status\":200,\"bytes\":2,"))
         #expect(first.contains("\"request_id\":\"edge-42.a\"}"))
         #expect(!child.standardOutput.contains("hunter2"), "no query values")

@@ -40,12 +40,14 @@ extension AdminController {
         // The same limits as the password: a code is six digits, so guessing must cost as much.
         if case .refused(let seconds) = limits.admit(name: admin.name, address: address, device: device) {
             SiteMetrics.refusals.add(["signin_throttled"])
+            logFailure("throttled", name: admin.name, request)
             var page = codePage(context.visitor, status: .tooManyRequests, error: "admin.login.throttled")
             page.headers.set("Retry-After", String(seconds))
             return page
         }
         guard let how = try store.checkSecondFactor(admin, code: code) else {
             SiteMetrics.refusals.add(["signin_wrong_code"])
+            logFailure("wrong second-factor code", name: admin.name, request)
             return codePage(context.visitor, status: .unauthorized, error: "admin.code.wrong")
         }
         limits.succeeded(name: admin.name, address: address, device: device)

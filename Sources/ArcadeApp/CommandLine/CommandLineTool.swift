@@ -3,6 +3,7 @@ import Files
 import HTTPServer
 import JSON
 import Localization
+import Logger
 import PropertyList
 import Storage
 
@@ -41,7 +42,11 @@ public enum CommandLineTool {
         do {
             options = try ServeOptions.parse(rest, environment: ServeOptions.environment)
         } catch {
-            return fail(error)
+            // A service that logs JSON is read by a machine: one object, not the usage text.
+            guard ServeOptions.asksForJSON(rest, environment: ServeOptions.environment) else { return fail(error) }
+            Log.format = .json
+            Log.error("\(error) (arcade --help lists the options)")
+            return 2
         }
         return serve(options)
     }
@@ -51,22 +56,26 @@ public enum CommandLineTool {
         // for them (between two polls of the certificate files no thread waits, and one that did not block them
         // would take the default action: exit).
         _ = csys_block_shutdown_signals()
+        Log.format = options.logJSON ? .json : .plain
+        Log.level = options.logLevel
+        // Lines left out by the rate limit are counted on the way out, whatever the way.
+        defer { Log.flushRepeated() }
         do {
             let site = try Site(options: options)
-            for warning in options.filesOthersCanRead() { write("arcade: warning: \(warning)\n", to: 2) }
+            for warning in options.filesOthersCanRead() { Log.warning(warning) }
             let server = try HTTPServer(configuration: options.server, responder: site.routes)
             let scheme = server.tls == nil ? "http" : "https"
-            write(
-                "arcade: serving \(options.publicDirectory) on \(scheme)://\(display(options.server.host)):\(server.port)"
-                    + " with \(server.configuration.workers) worker(s), database \(options.database)\n", to: 1)
+            Log.notice(
+                "serving \(options.publicDirectory) on \(scheme)://\(display(options.server.host)):\(server.port)"
+                    + " with \(server.configuration.workers) worker(s), database \(options.database)",
+                ["port": .int(server.port), "version": .string(Build.version)])
             var redirect: HTTPServer?
             if let tls = server.tls {
-                write(
-                    "arcade: TLS 1.2 and 1.3 with \(tls.summary); "
+                Log.info(
+                    "TLS 1.2 and 1.3 with \(tls.summary); "
                         + (tls.kernelTLS
                             ? "kernel TLS (kTLS): files go out with sendfile, zero-copy"
-                            : "no kernel TLS (the tls module is not loaded): files are encrypted from a buffer")
-                        + "\n", to: 1)
+                            : "no kernel TLS (the tls module is not loaded): files are encrypted from a buffer"))
                 if let port = options.redirectHTTP {
                     var plain = options.server
                     plain.port = port
@@ -77,13 +86,12 @@ public enum CommandLineTool {
                         passing: ["/healthz"], to: site.routes)
                     redirect = try HTTPServer(configuration: plain, responder: responder)
                     redirect?.start()
-                    write(
-                        "arcade: redirecting http://\(display(options.server.host)):\(redirect!.port) to HTTPS"
-                            + (options.acmeDirectory.map { ", ACME challenges from \($0)" } ?? "") + "\n", to: 1)
+                    Log.info(
+                        "redirecting http://\(display(options.server.host)):\(redirect!.port) to HTTPS"
+                            + (options.acmeDirectory.map { ", ACME challenges from \($0)" } ?? ""))
                 }
             }
             let signal = server.runUntilSignalled(
-                log: { write("arcade: \($0)\n", to: 2) },
                 ready: { _ = csys_sd_notify("READY=1\nSTATUS=serving on port \(server.port)") },
                 draining: {
                     options.draining.begin()
@@ -92,10 +100,10 @@ public enum CommandLineTool {
             redirect?.shutdown()
             redirect?.wait()
             site.close()
-            write("arcade: stopped on signal \(signal)\n", to: 1)
+            Log.notice("stopped on signal \(signal)", ["signal": .int(Int(signal))])
             return 0
         } catch {
-            write("arcade: \(error)\n", to: 2)
+            Log.error("\(error)")
             return 1
         }
     }
@@ -433,6 +441,9 @@ public enum CommandLineTool {
         }
         text += "  -h, --help\(String(repeating: " ", count: width - 10))show this help\n"
         text += "\nStop with Ctrl-C or SIGTERM: in-flight requests finish, then the server exits 0.\n"
+        text +=
+            "Logs: debug, info and notice lines on standard output, warnings and errors on standard error; plain\n"
+            + "lines start with a UTC timestamp, JSON lines (--log-format json) are one object each: time, level, msg.\n"
         return text
     }
 

@@ -1,6 +1,7 @@
 import Constants
 import Files
 import HTTPServer
+import Logger
 import Storage
 import Synchronization
 
@@ -61,6 +62,14 @@ public struct ServeOptions: Sendable {
     public var backupKeep = 7
     /// Days after which a player who never finished anything and stopped coming is deleted (0: never).
     public var forgetAfter = 30
+
+    /// `--log-format`: every line of the log (the access log's too) as JSON objects or as plain text; not given, it
+    /// follows `--access-log` (json there means JSON everywhere).
+    public var logFormat: Log.Format?
+    /// Lines below this level are left out (the access log has its own switch).
+    public var logLevel = LogLevel.info
+    /// The format every line is written in.
+    public var logJSON: Bool { (logFormat ?? (server.accessLogJSON ? .json : .plain)) == .json }
 
     /// The bearer token `/metrics` asks of everyone; without one, loopback clients may read it.
     public var metricsToken: String?
@@ -311,7 +320,7 @@ public struct ServeOptions: Sendable {
             \.maxQueuedWrites, 1...1_000_000),
         Option(
             flag: "--access-log", variable: "ARCADE_ACCESS_LOG", placeholder: "on|off|json",
-            help: "one line per request on standard output (json: one object a line, with request ids)",
+            help: "one line per request on standard output (json: also sets --log-format json)",
             current: { $0.server.accessLog ? ($0.server.accessLogJSON ? "json" : "on") : "off" },
             expects: "on, off or json"
         ) {
@@ -319,6 +328,29 @@ public struct ServeOptions: Sendable {
             guard let on = json ? true : ServeOptions.onOff($1) else { return false }
             $0.server.accessLog = on
             $0.server.accessLogJSON = json
+            return true
+        },
+        Option(
+            flag: "--log-format", variable: "ARCADE_LOG_FORMAT", placeholder: "plain|json",
+            help: "every log line as text with a UTC timestamp, or as one JSON object (time, level, msg, fields)",
+            current: { $0.logJSON ? "json" : "plain" },
+            expects: "plain or json"
+        ) {
+            switch $1 {
+            case "plain": $0.logFormat = .plain
+            case "json": $0.logFormat = .json
+            default: return false
+            }
+            return true
+        },
+        Option(
+            flag: "--log-level", variable: "ARCADE_LOG_LEVEL", placeholder: "LEVEL",
+            help: "the least a line must matter to be logged: debug, info, notice, warning or error",
+            current: { $0.logLevel.name },
+            expects: "debug, info, notice, warning or error"
+        ) {
+            guard let level = LogLevel(name: $1) else { return false }
+            $0.logLevel = level
             return true
         },
     ]
@@ -452,6 +484,7 @@ public struct ServeOptions: Sendable {
         }
         result.placeSiteFolders(given: given)
         try result.settleClientAddress()
+        try result.settleLogFormat()
         switch (result.tlsCertificate, result.tlsKey) {
         case (let certificate?, let key?):
             result.server.tls = TLSFiles(certificate: certificate, key: key)
@@ -504,6 +537,23 @@ public struct ServeOptions: Sendable {
                 "--trusted-proxies needs --client-address-header: the header those proxies name the client in "
                     + "(X-Forwarded-For, Forwarded or X-Real-IP)")
         }
+    }
+
+    /// One format for every line: JSON logs make JSON access lines; plain logs cannot have them.
+    private mutating func settleLogFormat() throws(UsageError) {
+        if logFormat == .plain && server.accessLogJSON {
+            throw UsageError("--access-log json writes JSON logs; it cannot go with --log-format plain")
+        }
+        server.accessLogJSON = logJSON
+    }
+
+    /// Whether arguments and environment ask for JSON logs, read without parsing the rest (an error in it is still
+    /// logged as JSON).
+    static func asksForJSON(_ arguments: ArraySlice<String>, environment: (String) -> String?) -> Bool {
+        let flags = ["--log-format", "--access-log"]
+        if environment("ARCADE_LOG_FORMAT") == "json" || environment("ARCADE_ACCESS_LOG") == "json" { return true }
+        return zip(arguments, arguments.dropFirst()).contains { flags.contains($0.0) && $0.1 == "json" }
+            || arguments.contains { argument in flags.contains { argument == $0 + "=json" } }
     }
 
     /// The site's files that other users of this machine could read (made before they were made 0600, or by hand):

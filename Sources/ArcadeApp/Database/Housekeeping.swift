@@ -1,4 +1,5 @@
 import Files
+import Logger
 import Storage
 import Synchronization
 import Threads

@@ -1,3 +1,4 @@
+import Logger
 import Storage
 
 /// The database schema, as migrations applied at start-up.

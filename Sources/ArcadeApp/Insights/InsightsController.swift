@@ -1,5 +1,6 @@
 import HTTP
 import Localization
+import Logger
 import Metrics
 import Storage
 import Synchronization
@@ -64,7 +65,7 @@ final class InsightsController: Sendable {
             }
             return true
         } catch {
-            Log.error("insights: \(error)")
+            Log.error("insights: \(error)", every: "insights")
             return false
         }
     }
@@ -103,7 +104,7 @@ final class InsightsController: Sendable {
             backlog.withLock { $0.days += batch.count }
             return true
         } catch {
-            Log.error("insights: \(error)")
+            Log.error("insights: \(error)", every: "insights")
             return false
         }
     }

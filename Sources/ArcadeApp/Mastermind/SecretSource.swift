@@ -1,6 +1,7 @@
 import Constants
 import Crypto
 import HTTPClient
+import Logger
 import Mastermind
 import Synchronization
 

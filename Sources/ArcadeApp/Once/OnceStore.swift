@@ -1,5 +1,6 @@
 import Constants
 import Crypto
+import Logger
 import Once
 import Storage
 
@@ -84,7 +85,7 @@ struct OnceStore: Sendable {
                 // Dropped only once committed (a reader before then would miss the change), and only if no
                 // later page view has queued another change on top of it since.
                 cache.records.remove(PlayerKey(visitor.playerID), ifStill: pending)
-                if let error { Log.error("once-store: \(error)") }
+                if let error { Log.error("once-store: \(error)", every: "once-store") }
             }
             return Snapshot(once: once, sawEarlierVersion: anchor.sawEarlierVersion)
         }
@@ -144,7 +145,7 @@ struct OnceStore: Sendable {
                 pool.writeLater({ [self] db in
                     try ensureRows(visitor, anchors, version: siteVersion, session: false, db)
                 }) { error in
-                    if let error { Log.error("once-store anchors: \(error)") }
+                    if let error { Log.error("once-store anchors: \(error)", every: "once-store anchors") }
                 }
             }
         } else {

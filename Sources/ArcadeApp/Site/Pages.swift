@@ -1,5 +1,6 @@
 import HTTP
 import Localization
+import Logger
 import Synchronization
 import Templates
 

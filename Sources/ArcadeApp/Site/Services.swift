@@ -1,6 +1,7 @@
 import Constants
 import HTTP
 import Localization
+import Logger
 import NameGame
 import Storage
 import Synchronization
@@ -76,7 +77,7 @@ struct Services: Sendable {
                 if let key { once.cache.records[PlayerKey(key)] = nil } else { once.cache.records.removeAll() }
             }
         } catch {
-            Log.error("reading changes made elsewhere (\(kind)): \(error)")
+            Log.error("reading changes made elsewhere (\(kind)): \(error)", every: "reading changes")
         }
     }
 
@@ -89,7 +90,9 @@ struct Services: Sendable {
         let seen = Mutex(watched())
         return { [schedule, api] in
             if leadership.held() {
-                do { try schedule.applyDue() } catch { Log.error("scheduled changes: \(error)") }
+                do { try schedule.applyDue() } catch {
+                    Log.error("scheduled changes: \(error)", every: "scheduled changes")
+                }
             }
             let now = watched()
             guard let channels, seen.withLock({ $0 }) != now else { return }
@@ -97,7 +100,7 @@ struct Services: Sendable {
                 try api.publishETags(to: channels)
                 seen.withLock { $0 = now }
             } catch {
-                Log.error("live push: \(error)")
+                Log.error("live push: \(error)", every: "live push")
             }
         }
     }

@@ -7,6 +7,7 @@ import HTTPServer
 import Interceptions
 import JSON
 import Localization
+import Logger
 import NameGame
 import Storage
 import Synchronization
@@ -130,9 +131,8 @@ public final class Site: Sendable {
         try admins.create(name: "admin", password: password, by: "first start")
         let change = "change it with `arcade admin password admin`"
         if isatty(1) != 0 {
-            CommandLineTool.write(
-                "arcade: created the admin account 'admin' with the password \(password) (shown once; \(change))\n",
-                to: 1)
+            // A terminal, watched by whoever started it: the one place the password is shown.
+            Log.notice("created the admin account 'admin' with the password \(password) (shown once; \(change))")
         } else {
             Log.info(
                 "created the admin account 'admin'; its password is in \(passwordFile) (delete it once read; \(change))"

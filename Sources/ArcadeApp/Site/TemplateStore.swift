@@ -1,4 +1,5 @@
 import Files
+import Logger
 import Synchronization
 import Templates
 

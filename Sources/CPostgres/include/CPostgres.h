@@ -14,6 +14,8 @@ enum { CPG_TRANS_IDLE = 0, CPG_TRANS_ACTIVE = 1, CPG_TRANS_INTRANS = 2, CPG_TRAN
 /// Loads libpq once; 0 on success, else -1 with dlerror's text in `error`.
 int cpg_load(char *error, size_t size);
 
+/// Where a connection's notices and warnings go (else nowhere); set before connecting.
+void cpg_set_notice_hook(void (*hook)(const char *));
 PGconn *cpg_connectdb(const char *conninfo);
 int cpg_status(const PGconn *conn);
 const char *cpg_error_message(const PGconn *conn);

@@ -1,8 +1,8 @@
-import CSystem
 import HTTP
+import HTTPServer
 import Localization
+import Logger
 import Storage
-import Synchronization
 
 /// An answer a handler cannot give, thrown: its status, and what the page says (a string key in the visitor's
 /// language; none for the status's own words).
@@ -52,7 +52,7 @@ struct ErrorPages: Middleware {
         // The database is away (a broken connection, a full disk): 503, logged once a minute, not once a request.
         // A write whose connection broke after its COMMIT was sent may have been saved: the page says so.
         if let error = error as? DatabaseError, error.unavailable {
-            Outage.note(error)
+            Outage.note(error, request)
             let key = error.outcomeUnknown ? "error.unconfirmed" : "error.unavailable"
             return answer(for: PageError(.serviceUnavailable, key, retryAfter: 2), request, visitor: visitor)
         }
@@ -66,7 +66,10 @@ struct ErrorPages: Middleware {
         // A 503 of our own (the database away: logged once a minute) is a refusal, not a failure to log.
         let refusal = (error as? PageError)?.status == .serviceUnavailable
         if status.code >= 500 && !refusal && (error as? DatabaseError)?.isOnEventLoop != true {
-            Log.error("\(request.method) \(request.target): \(error)")
+            Log.error(
+                "\(error)",
+                ["method": .string(request.method.description), "path": .string(AccessLog.path(request.target))],
+                requestID: request.requestID)
         }
         let message: String
         switch error {
@@ -99,20 +102,12 @@ struct ErrorPages: Middleware {
     private func language(_ request: Request) -> String { identity.language(for: request).0 }
 }
 
-/// The log of a database outage: its first refusal, then one line a minute with the refusals since.
+/// The log of a database outage: its first refusal, then at most one line a minute, with how many were left out
+/// (`repeated`), each with the request id of the refusal it names.
 enum Outage {
-    private static let next = Atomic<Int64>(0)
-    private static let refused = Atomic<Int>(0)
-
-    static func note(_ error: DatabaseError) {
-        let count = refused.add(1, ordering: .relaxed).newValue
-        let now = csys_monotonic_ns()
-        let due = next.load(ordering: .relaxed)
-        guard now >= due,
-            next.compareExchange(expected: due, desired: now + 60_000_000_000, ordering: .relaxed)
-                .exchanged
-        else { return }
-        refused.subtract(count, ordering: .relaxed)
-        Log.error("database unavailable (\(count) request(s) answered 503 since the last such line): \(error)")
+    static func note(_ error: DatabaseError, _ request: Request) {
+        Log.error(
+            "database unavailable: \(error)", ["answer": 503], requestID: request.requestID,
+            every: "database unavailable")
     }
 }
