@@ -460,12 +460,15 @@ struct MastermindController: Sendable {
     func shareText(_ record: MastermindStore.Record, t: LanguageStrings, link: String = "") -> String {
         let game = record.game
         let score = game.outcome == .won ? String(game.turns.count) : "X"
-        let daily = record.daily.map { " #\($0 + 1)" } ?? ""
-        // Hard mode keeps its star; a hint is said in words (a win with help is not the same score).
-        var marks = record.hard ? " \(t.string("mastermind.share.hard"))" : ""
-        if record.usedHint { marks += " \(t.string("mastermind.share.hint"))" }
+        // Hard mode keeps its star; a hint is said in words (a win with help is not the same score). Each language's
+        // headline is one sentence of its own, its marks bringing their own spacing (none after Japanese text).
+        let marks =
+            (record.hard ? t.string("mastermind.share.hard") : "") + (record.usedHint ? t.string("mastermind.share.hint") : "")
         let scoreText = "\(score)/\(game.rules.attempts)\(record.hard ? "*" : "")"
-        var lines = ["\(t.string("site.name")) \(t.string("mastermind.title"))\(daily) \(scoreText)\(marks)"]
+        let headline =
+            record.daily.map { t.string("mastermind.share.daily", [.int($0 + 1), .string(scoreText), .string(marks)]) }
+            ?? t.string("mastermind.share.game", [.string(scoreText), .string(marks)])
+        var lines = [headline]
         let symbol: [Peg: String] = [.red: "🔴", .blue: "🔵", .gray: "⚪"]
         lines += game.turns.map { turn in
             [(Peg.red, turn.feedback.red), (.blue, turn.feedback.blue), (.gray, turn.feedback.gray)]
@@ -557,6 +560,7 @@ struct MastermindController: Sendable {
         let mode = (counts.indices.max { counts[$0] < counts[$1] } ?? 0) + 1
         let first = n <= 5 ? 1 : min(max(1, (highlight ?? mode) - 2), n - 4)
         let last = min(n, first + 4)
+        // Each bucket's label ("3", "≤2", "≥6") and the count its noun agrees with (its bound).
         let buckets: [(label: String, range: ClosedRange<Int>)] = (first...last).map { guesses in
             if guesses == first && first > 1 { return ("≤\(guesses)", 1...guesses) }
             if guesses == last && last < n { return ("≥\(guesses)", guesses...n) }
@@ -569,7 +573,10 @@ struct MastermindController: Sendable {
                 .object([
                     "label": .string(bucket.label), "count": .int(count), "most": .int(most),
                     "current": .bool(highlight.map { bucket.range.contains($0) } ?? false),
-                    "text": .string(t.string("mastermind.dist.item", [.string(bucket.label), .int(count)])),
+                    "text": .string(
+                        t.string(
+                            "mastermind.dist.item",
+                            [.string(bucket.label), .int(count), .int(bucket.range.lowerBound == 1 ? bucket.range.upperBound : bucket.range.lowerBound)])),
                 ])
             })
     }

@@ -203,8 +203,8 @@ struct NameGameSiteTests {
         let player = Player(server)
         // (`key-hint`: shown only where there is a keyboard.)
         let fifty = try player.play("fifty").text
-        #expect(fifty.contains("<p class=\"field-help key-hint\" data-keys hidden>Keys: 1–2 choose"))
-        #expect(try player.play("normal").text.contains("data-keys hidden>Keys: 1–6 choose"))
+        #expect(fifty.contains("<p class=\"field-help key-hint\" data-keys hidden>Keys: choose with 1–2,"))
+        #expect(try player.play("normal").text.contains("data-keys hidden>Keys: choose with 1–6,"))
         let reverse = try player.play("reverse").text
         #expect(reverse.ranges(of: "class=\"face-name\"><span class=\"key-hint\" aria-hidden=\"true\">").count == 6)
     }
