@@ -12,7 +12,8 @@
 /// | ru   | 2,3     | 1 234 (4 digits, U+00A0) | 100 %    | 2,3 с    | (NBSP before %)
 ///
 /// Units and the percent sign inside sentences are written in the `.strings` files themselves (with their no-break
-/// spaces); this table is for the digits and for bare figures a template shows (`{{num.percent x}}`, `{{num.count x}}`).
+/// spaces); this table is for the digits and for bare figures a template shows (`{{num.percent x}}`,
+/// `{{num.count x}}`).
 public struct NumberFormat: Sendable, Equatable {
     public let decimalSeparator: String
     public let groupSeparator: String

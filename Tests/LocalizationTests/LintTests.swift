@@ -26,8 +26,8 @@ struct LintTests {
             let gap = String(match.output[2].substring ?? "")
             let right = String(match.output[3].substring ?? "").trimmed
             let punctuation = Set(":()·.,;")
-            guard gap.allSatisfy({ $0.isWhitespace || punctuation.contains($0) }), gap.contains(where: punctuation.contains),
-                left.hasPrefix("t.") || right.hasPrefix("t.")
+            guard gap.allSatisfy({ $0.isWhitespace || punctuation.contains($0) }),
+                gap.contains(where: punctuation.contains), left.hasPrefix("t.") || right.hasPrefix("t.")
             else { continue }
             found.append("{{\(left)}}\(gap){{\(right)}}")
         }

@@ -462,8 +462,8 @@ struct MastermindController: Sendable {
         let score = game.outcome == .won ? String(game.turns.count) : "X"
         // Hard mode keeps its star; a hint is said in words (a win with help is not the same score). Each language's
         // headline is one sentence of its own, its marks bringing their own spacing (none after Japanese text).
-        let marks =
-            (record.hard ? t.string("mastermind.share.hard") : "") + (record.usedHint ? t.string("mastermind.share.hint") : "")
+        let hard = record.hard ? t.string("mastermind.share.hard") : ""
+        let marks = hard + (record.usedHint ? t.string("mastermind.share.hint") : "")
         let scoreText = "\(score)/\(game.rules.attempts)\(record.hard ? "*" : "")"
         let headline =
             record.daily.map { t.string("mastermind.share.daily", [.int($0 + 1), .string(scoreText), .string(marks)]) }
@@ -560,7 +560,6 @@ struct MastermindController: Sendable {
         let mode = (counts.indices.max { counts[$0] < counts[$1] } ?? 0) + 1
         let first = n <= 5 ? 1 : min(max(1, (highlight ?? mode) - 2), n - 4)
         let last = min(n, first + 4)
-        // Each bucket's label ("3", "≤2", "≥6") and the count its noun agrees with (its bound).
         let buckets: [(label: String, range: ClosedRange<Int>)] = (first...last).map { guesses in
             if guesses == first && first > 1 { return ("≤\(guesses)", 1...guesses) }
             if guesses == last && last < n { return ("≥\(guesses)", guesses...n) }
@@ -570,13 +569,13 @@ struct MastermindController: Sendable {
         let most = max(1, sums.max() ?? 1)
         return .list(
             zip(buckets, sums).map { bucket, count in
-                .object([
+                // The noun agrees with the bucket's bound: "≤2 guesses", "1 guess".
+                let bound = bucket.range.lowerBound == 1 ? bucket.range.upperBound : bucket.range.lowerBound
+                return .object([
                     "label": .string(bucket.label), "count": .int(count), "most": .int(most),
                     "current": .bool(highlight.map { bucket.range.contains($0) } ?? false),
                     "text": .string(
-                        t.string(
-                            "mastermind.dist.item",
-                            [.string(bucket.label), .int(count), .int(bucket.range.lowerBound == 1 ? bucket.range.upperBound : bucket.range.lowerBound)])),
+                        t.string("mastermind.dist.item", [.string(bucket.label), .int(count), .int(bound)])),
                 ])
             })
     }

@@ -312,7 +312,8 @@ struct NameGameController: Sendable {
             : t.string(
                 "namegame.stats.summary",
                 [
-                    .double(times.min() ?? 0), .double(times.max() ?? 0), .double(times.reduce(0, +) / Double(times.count)),
+                    .double(times.min() ?? 0), .double(times.max() ?? 0),
+                    .double(times.reduce(0, +) / Double(times.count)),
                 ])
         return pages.render(
             "namegame-stats", title: t.string("namegame.stats.title"), for: visitor, path: "/namegame/stats",

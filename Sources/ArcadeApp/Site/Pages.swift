@@ -57,8 +57,8 @@ struct Pages: Sendable {
                 }))
     }
 
-    /// `num.count x`, `num.percent x`, `num.decimal x` in a template: a bare figure written as the language writes numbers
-    /// (grouping, decimal comma, the space before `%`), so no template glues a `%` or a `.` of its own.
+    /// `num.count x`, `num.percent x`, `num.decimal x` in a template: a bare figure written as the language writes
+    /// numbers (grouping, decimal comma, the space before `%`), so no template glues a `%` or a `.` of its own.
     static func numbers(_ language: String) -> TemplateValue {
         let format = NumberFormat.of(language)
         @Sendable func write(_ kind: String, _ value: TemplateValue) -> TemplateValue {
