@@ -232,7 +232,7 @@ public struct LanguageStrings: Sendable {
     /// The string for `key` as it is now, looked up once; only the formatting is left for each call. A hotfix made
     /// later is not seen: bind again when `StringOverlay.version` changes.
     public func bound(_ key: String) -> @Sendable ([FormatArgument]) -> String {
-        let numbers = numbers
+        let numbers = self.numbers
         if let hotfix = localizer.overlay.value(key, language: language) {
             return { StringFormat.format(hotfix, $0, numbers: numbers) }
         }

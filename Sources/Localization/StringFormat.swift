@@ -201,7 +201,7 @@ public enum StringFormat {
                 return Int(text).map(numbers.integer) ?? text
             }
             let sign = text.hasPrefix("-") && whole == 0 ? "-" : ""
-            return sign + numbers.integer(whole) + numbers.decimalSeparator + text[text.index(after: dot)...]
+            return sign + numbers.integer(whole) + numbers.decimalSeparator + String(text[text.index(after: dot)...])
         case .integer, .unsigned, .character:
             return printf(
                 "%" + spec.flags + spec.width + spec.precision + "ll"

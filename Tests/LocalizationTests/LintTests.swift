@@ -20,16 +20,15 @@ struct LintTests {
         text = text.replacing(try! Regex(#"\{\{[#/^>][^}]*\}\}"#), with: "")
         let tag = #"\{\{\{?([^}]*)\}?\}\}"#
         var found: [String] = []
-        let pair = try! Regex(tag + #"([^{\n]*?)(?=\{\{\{?([^}]*)\}?\}\})"#)
-        for match in text.matches(of: pair) {
-            let left = String(match.output[1].substring ?? "").trimmed
-            let gap = String(match.output[2].substring ?? "")
-            let right = String(match.output[3].substring ?? "").trimmed
-            let punctuation = Set(":()·.,;")
-            guard gap.allSatisfy({ $0.isWhitespace || punctuation.contains($0) }),
-                gap.contains(where: punctuation.contains), left.hasPrefix("t.") || right.hasPrefix("t.")
+        let punctuation = Set(":()·.,;")
+        let tags = text.matches(of: try! Regex(tag)).map { (range: $0.range, name: String($0.output[1].substring ?? "")) }
+        for (left, right) in zip(tags, tags.dropFirst()) {
+            let gap = text[left.range.upperBound..<right.range.lowerBound]
+            let (a, b) = (left.name.trimmed, right.name.trimmed)
+            guard gap.allSatisfy({ ($0.isWhitespace && $0 != "\n") || punctuation.contains($0) }),
+                gap.contains(where: punctuation.contains), a.hasPrefix("t.") || b.hasPrefix("t.")
             else { continue }
-            found.append("{{\(left)}}\(gap){{\(right)}}")
+            found.append("{{\(a)}}\(gap){{\(b)}}")
         }
         for match in text.matches(of: try! Regex(tag + #"([:%]|\.(?!\w))"#)) {
             found.append(String(text[match.range]))
@@ -43,12 +42,15 @@ struct LintTests {
     /// ("Rule #%d"); and not nouns: "of", "to", "and", "or", "is", and the unit "s".
     static func countsBeforeWords(in table: [String: String]) -> [String] {
         let notNouns: Set<Substring> = ["of", "to", "and", "or", "is", "s"]
-        let count = try! Regex(#"(?<![#%])%(?:\d+\$)?l{0,2}[diu][ \u{00A0}]([A-Za-z]+)"#)
+        // The character before is matched rather than looked behind at (Swift's Regex has no lookbehind).
+        let count = try! Regex(#"(?:^|[^#%])(%(?:\d+\$)?l{0,2}[diu])[ \u{00A0}]([A-Za-z]+)"#)
         var found: [String] = []
         for (key, text) in table {
             for match in text.matches(of: count) {
-                if let word = match.output[1].substring, !notNouns.contains(word) {
-                    found.append("\(key): \(text[match.range])")
+                if let placeholder = match.output[1].substring, let word = match.output[2].substring,
+                    !notNouns.contains(word)
+                {
+                    found.append("\(key): \(placeholder) \(word)")
                 }
             }
         }
