@@ -21,7 +21,9 @@ struct LintTests {
         let tag = #"\{\{\{?([^}]*)\}?\}\}"#
         var found: [String] = []
         let punctuation = Set(":()·.,;")
-        let tags = text.matches(of: try! Regex(tag)).map { (range: $0.range, name: String($0.output[1].substring ?? "")) }
+        let tags = text.matches(of: try! Regex(tag)).map {
+            (range: $0.range, name: String($0.output[1].substring ?? ""))
+        }
         for (left, right) in zip(tags, tags.dropFirst()) {
             let gap = text[left.range.upperBound..<right.range.lowerBound]
             let (a, b) = (left.name.trimmed, right.name.trimmed)
