@@ -14,16 +14,25 @@ WIDE = {"de", "ja"}  # the longest words and the widest script, also at 1280x900
 
 
 class Languages(BrowserTest):
-    width, height = 360, 740
+
+    def setUp(self):
+        super().setUp()
+        self.viewport(360, 740)
+        self.addCleanup(lambda: self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {}))
+
+    def viewport(self, width, height):
+        # A headless window is never narrower than 500 px: a phone's width is emulated.
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
 
     def shoot(self, language, page, width=360, height=740):
         if width != 360:
-            self.driver.set_window_size(width, height)
+            self.viewport(width, height)
         self.driver.execute_script("document.getAnimations().forEach(a => a.finish())")
         os.makedirs(ARTIFACTS, exist_ok=True)
         self.assertTrue(self.driver.save_screenshot(os.path.join(ARTIFACTS, f"lang-{language}-{page}-{width}.png")))
         if width != 360:
-            self.driver.set_window_size(360, 740)
+            self.viewport(360, 740)
 
     def check(self, language, page, axe=False):
         where = f"{language} {page}"
