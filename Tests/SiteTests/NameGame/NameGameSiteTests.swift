@@ -244,6 +244,15 @@ struct NameGameSiteTests {
             "/namegame/stats", headers: ["Cookie": player.cookieHeader, "Accept-Language": "ja"]
         ).text
         #expect(japanese.contains("秒</text>"))
+        // Issue 46: seconds as German writes them, in the summary, the chart's ticks and the table ("0,0", never
+        // "0.0"), each unit after a no-break space.
+        let german = try server.get(
+            "/namegame/stats", headers: ["Cookie": player.cookieHeader, "Accept-Language": "de"]
+        ).text
+        let summary = try #require(german.firstMatch(of: /<figcaption id="times-summary">([^<]*)</).map { $0.1 })
+        #expect(summary.contains(/\d,\d\u{00A0}s/) && !summary.contains(/\d\.\d/), "\(summary)")
+        #expect(german.contains(/class="chart-tick-label"[^>]*>\d+,\d</), "the axis in German")
+        #expect(!german.contains(/<td>\d+\.\d<\/td>/), "the table in German")
     }
 
     @Test(arguments: Engine.allCases) func hintModeHidesWrongFacesOverTime(_ engine: Engine) throws {
