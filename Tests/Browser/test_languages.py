@@ -95,6 +95,8 @@ class Languages(BrowserTest):
         self.shoot(language, "mastermind-stats")
 
         self.open("/namegame/normal")
+        self.check(language, "namegame-start")
+        self.click_and_wait("[data-start] button[data-next]")  # a round: six faces and the question
         self.check(language, "namegame", axe=True)
         self.shoot(language, "namegame")
 
