@@ -100,7 +100,7 @@ let package = Package(
             ]),
         .testTarget(name: "ConstantsTests", dependencies: ["Constants", "PropertyList"]),
         .testTarget(name: "TemplatesTests", dependencies: ["Templates", "JSON"]),
-        .testTarget(name: "LocalizationTests", dependencies: ["Localization", "PropertyList"]),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization", "PropertyList", "Files"]),
         .testTarget(
             name: "HTTPServerTests",
             dependencies: ["HTTPServer", "HTTP", "ArcadeApp", "CSystem", "TestSupport", "Threads"]),

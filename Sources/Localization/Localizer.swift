@@ -185,14 +185,20 @@ public final class Localizer: Sendable {
 
     /// One language's strings, for many lookups (a page's worth).
     public func strings(for language: String) -> LanguageStrings {
-        LanguageStrings(localizer: self, language: language, table: resolved[language] ?? resolved[base] ?? [:])
+        LanguageStrings(
+            localizer: self, language: language, table: resolved[language] ?? resolved[base] ?? [:],
+            numbers: NumberFormat.of(language))
     }
 
-    func string(_ key: String, language: String, table: [String: Entry], _ arguments: [FormatArgument]) -> String {
-        if let hotfix = overlay.value(key, language: language) { return StringFormat.format(hotfix, arguments) }
+    func string(
+        _ key: String, language: String, table: [String: Entry], numbers: NumberFormat, _ arguments: [FormatArgument]
+    ) -> String {
+        if let hotfix = overlay.value(key, language: language) {
+            return StringFormat.format(hotfix, arguments, numbers: numbers)
+        }
         switch table[key] {
         case .text(let text):
-            return arguments.isEmpty ? text : StringFormat.format(text, arguments)
+            return arguments.isEmpty ? text : StringFormat.format(text, arguments, numbers: numbers)
         case .plural(let plural, let table):
             let override: ((String, PluralCategory) -> String?)? =
                 overlay.isEmpty
@@ -202,7 +208,7 @@ public final class Localizer: Sendable {
                         PluralFormat.formKey(key, variable: variable, category: category), language: language)
                 }
             return StringFormat.format(
-                plural.resolve(language: table, arguments: arguments, override: override), arguments)
+                plural.resolve(language: table, arguments: arguments, override: override), arguments, numbers: numbers)
         case nil:
             let first = reported.withLock { $0.insert(key).inserted }
             if first { log("missing localized string '\(key)' in every language") }
@@ -216,16 +222,23 @@ public struct LanguageStrings: Sendable {
     let localizer: Localizer
     public let language: String
     let table: [String: Localizer.Entry]
+    /// How the language writes numbers: every `%d` and `%.Nf` of its strings, and bare figures on its pages.
+    public let numbers: NumberFormat
 
     public func string(_ key: String, _ arguments: [FormatArgument] = []) -> String {
-        localizer.string(key, language: language, table: table, arguments)
+        localizer.string(key, language: language, table: table, numbers: numbers, arguments)
     }
 
     /// The string for `key` as it is now, looked up once; only the formatting is left for each call. A hotfix made
     /// later is not seen: bind again when `StringOverlay.version` changes.
     public func bound(_ key: String) -> @Sendable ([FormatArgument]) -> String {
-        if let hotfix = localizer.overlay.value(key, language: language) { return { StringFormat.format(hotfix, $0) } }
-        if case .text(let text)? = table[key] { return { $0.isEmpty ? text : StringFormat.format(text, $0) } }
+        let numbers = self.numbers
+        if let hotfix = localizer.overlay.value(key, language: language) {
+            return { StringFormat.format(hotfix, $0, numbers: numbers) }
+        }
+        if case .text(let text)? = table[key] {
+            return { $0.isEmpty ? text : StringFormat.format(text, $0, numbers: numbers) }
+        }
         return { [self] in string(key, $0) }  // a plural is chosen by its count; a missing key is reported once
     }
 }

@@ -149,7 +149,11 @@ public enum StringFormat {
         specs(Array(format.utf8)).map { max(Int($0.width) ?? 0, Int($0.precision.dropFirst()) ?? 0) }.max() ?? 0
     }
 
-    public static func format(_ format: String, _ arguments: [FormatArgument]) -> String {
+    /// `numbers` writes the digits of plain `%d` and `%.Nf` as a language does (grouping, decimal comma); the default
+    /// is printf's own.
+    public static func format(
+        _ format: String, _ arguments: [FormatArgument], numbers: NumberFormat = .plain
+    ) -> String {
         let bytes = Array(format.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 16)
@@ -162,7 +166,7 @@ public enum StringFormat {
             let index = spec.position.map { $0 - 1 } ?? next
             if spec.position == nil { next += 1 }
             let argument = index < arguments.count ? arguments[index] : FormatArgument.string("")
-            out.append(contentsOf: render(spec, argument).utf8)
+            out.append(contentsOf: render(spec, argument, numbers: numbers).utf8)
         }
         appendLiteral(bytes[i...], isEnd: true, to: &out)
         return String(decoding: out, as: UTF8.self)
@@ -182,13 +186,22 @@ public enum StringFormat {
         }
     }
 
-    private static func render(_ spec: Spec, _ argument: FormatArgument) -> String {
+    private static func render(_ spec: Spec, _ argument: FormatArgument, numbers: NumberFormat) -> String {
         let conversion = Character(Unicode.Scalar(spec.conversion))
+        let plain = spec.flags.isEmpty && spec.width.isEmpty
         switch kind(of: spec.conversion)! {
         case .object:
             return argument.asString  // as Foundation: no width or precision for %@
-        case .integer where spec.flags.isEmpty && spec.width.isEmpty && spec.precision.isEmpty:
-            return String(argument.asInt)  // the common %d: no need for printf
+        case .integer where plain && spec.precision.isEmpty:
+            return numbers.integer(argument.asInt)  // the common %d: no need for printf
+        case .double where plain && (conversion == "f" || conversion == "F") && numbers != .plain:
+            // printf rounds; the language separates and groups.
+            let text = printf("%" + spec.precision + "f", argument.asDouble)
+            guard let dot = text.firstIndex(of: "."), let whole = Int(text[..<dot]) else {
+                return Int(text).map(numbers.integer) ?? text
+            }
+            let sign = text.hasPrefix("-") && whole == 0 ? "-" : ""
+            return sign + numbers.integer(whole) + numbers.decimalSeparator + String(text[text.index(after: dot)...])
         case .integer, .unsigned, .character:
             return printf(
                 "%" + spec.flags + spec.width + spec.precision + "ll"

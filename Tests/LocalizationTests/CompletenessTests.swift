@@ -65,3 +65,29 @@ struct CompletenessTests {
         #expect(try StringsFile(bytes: Array(data), file: path).table == apple)
     }
 }
+
+@Suite("Plurals in every language")
+struct PluralRenderingTests {
+    static let counts = [0, 1, 2, 5, 21, 101, 1_234]
+
+    /// Every plural key at every count a page may show, in every language: a whole sentence (no placeholder or
+    /// variable left), the count written as the language writes it. Printed, to be read.
+    @Test(arguments: CompletenessTests.required)
+    func everyPluralRendersEveryCount(_ language: String) throws {
+        let localizer = try Localizer.load(directory: "Localizations")
+        let strings = localizer.strings(for: language)
+        for key in localizer.pluralTable("en").keys.sorted() {
+            var line = "\(language) \(key):"
+            for n in Self.counts {
+                let text = strings.string(key, [.int(n), .int(n), .int(n), .int(n)])
+                let whole = !text.contains("%") && !text.contains("#@") && !text.isEmpty
+                #expect(whole, "\(language) \(key) \(n): \(text)")
+                if n > 0 {
+                    #expect(text.contains(NumberFormat.of(language).integer(n)), "\(language) \(key) \(n): \(text)")
+                }
+                line += " [\(n)] \(text)"
+            }
+            print(line)
+        }
+    }
+}

@@ -109,7 +109,7 @@ final class HomeController: Sendable {
             try pages.html(
                 "home-daily", language: language,
                 data: [
-                    "title": .string(MastermindController.dailyTitle(today, t)),
+                    "title": .string(t.string("home.daily.today", [.int(today + 1)])),
                     "state": .string(
                         t.string(
                             outcome == .won

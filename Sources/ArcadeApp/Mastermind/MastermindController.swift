@@ -460,12 +460,15 @@ struct MastermindController: Sendable {
     func shareText(_ record: MastermindStore.Record, t: LanguageStrings, link: String = "") -> String {
         let game = record.game
         let score = game.outcome == .won ? String(game.turns.count) : "X"
-        let daily = record.daily.map { " #\($0 + 1)" } ?? ""
-        // Hard mode keeps its star; a hint is said in words (a win with help is not the same score).
-        var marks = record.hard ? " \(t.string("mastermind.share.hard"))" : ""
-        if record.usedHint { marks += " \(t.string("mastermind.share.hint"))" }
+        // Hard mode keeps its star; a hint is said in words (a win with help is not the same score). Each language's
+        // headline is one sentence of its own, its marks bringing their own spacing (none after Japanese text).
+        let hard = record.hard ? t.string("mastermind.share.hard") : ""
+        let marks = hard + (record.usedHint ? t.string("mastermind.share.hint") : "")
         let scoreText = "\(score)/\(game.rules.attempts)\(record.hard ? "*" : "")"
-        var lines = ["\(t.string("site.name")) \(t.string("mastermind.title"))\(daily) \(scoreText)\(marks)"]
+        let headline =
+            record.daily.map { t.string("mastermind.share.daily", [.int($0 + 1), .string(scoreText), .string(marks)]) }
+            ?? t.string("mastermind.share.game", [.string(scoreText), .string(marks)])
+        var lines = [headline]
         let symbol: [Peg: String] = [.red: "🔴", .blue: "🔵", .gray: "⚪"]
         lines += game.turns.map { turn in
             [(Peg.red, turn.feedback.red), (.blue, turn.feedback.blue), (.gray, turn.feedback.gray)]
@@ -566,10 +569,13 @@ struct MastermindController: Sendable {
         let most = max(1, sums.max() ?? 1)
         return .list(
             zip(buckets, sums).map { bucket, count in
-                .object([
+                // The noun agrees with the bucket's bound: "≤2 guesses", "1 guess".
+                let bound = bucket.range.lowerBound == 1 ? bucket.range.upperBound : bucket.range.lowerBound
+                return .object([
                     "label": .string(bucket.label), "count": .int(count), "most": .int(most),
                     "current": .bool(highlight.map { bucket.range.contains($0) } ?? false),
-                    "text": .string(t.string("mastermind.dist.item", [.string(bucket.label), .int(count)])),
+                    "text": .string(
+                        t.string("mastermind.dist.item", [.string(bucket.label), .int(count), .int(bound)])),
                 ])
             })
     }

@@ -265,6 +265,8 @@ struct NameGameController: Sendable {
         return store.plan.mastery(people: people, cards: cards, now: endOfToday)
     }
 
+    /// Seconds to a tenth, as data ("2.3"): pages show them through the language's format (`%.1f` in a string,
+    /// `num.decimal` in a template), which writes "2,3" where the language does.
     static func seconds(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
@@ -303,15 +305,15 @@ struct NameGameController: Sendable {
         ]
         let times = try store.recentIdentifyTimes(player: visitor.playerID)
         let chart = TimeChart(
-            times: times, valueLabel: { t.string("namegame.stats.seconds", [.string(Self.seconds($0))]) })
+            times: times, valueLabel: { t.string("namegame.stats.seconds", [.double($0)]) })
         let summary =
             times.isEmpty
             ? ""
             : t.string(
                 "namegame.stats.summary",
                 [
-                    .string(Self.seconds(times.min() ?? 0)), .string(Self.seconds(times.max() ?? 0)),
-                    .string(Self.seconds(times.reduce(0, +) / Double(times.count))),
+                    .double(times.min() ?? 0), .double(times.max() ?? 0),
+                    .double(times.reduce(0, +) / Double(times.count)),
                 ])
         return pages.render(
             "namegame-stats", title: t.string("namegame.stats.title"), for: visitor, path: "/namegame/stats",

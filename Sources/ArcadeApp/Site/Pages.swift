@@ -58,6 +58,31 @@ struct Pages: Sendable {
                 }))
     }
 
+    /// `num.count x`, `num.percent x`, `num.decimal x` in a template: a bare figure written as the language writes
+    /// numbers (grouping, decimal comma, the space before `%`), so no template glues a `%` or a `.` of its own.
+    static func numbers(_ language: String) -> TemplateValue {
+        let format = NumberFormat.of(language)
+        @Sendable func write(_ kind: String, _ value: TemplateValue) -> TemplateValue {
+            let number: Double? =
+                switch value {
+                case .int(let i): Double(i)
+                case .double(let d): d
+                case .string(let s): Double(s)
+                default: nil
+                }
+            guard let number else { return value }  // "–" and the like pass through
+            switch kind {
+            case "percent": return .string(format.percent(Int(number.rounded())))
+            case "decimal": return .string(format.decimal(number))
+            default: return .string(format.integer(Int(number.rounded())))
+            }
+        }
+        return .function(
+            TemplateFunction(
+                { kind, arguments in arguments.first.map { write(kind, $0) } ?? .null },
+                bind: { kind in { arguments in arguments.first.map { write(kind, $0) } ?? .null } }))
+    }
+
     /// The templates compiled for one language (its strings, menu and the site version folded in), rebuilt when the
     /// templates (in --dev) or a hotfix change.
     func library(_ language: String) throws -> TemplateLibrary {
@@ -67,7 +92,7 @@ struct Pages: Sendable {
             return hit.library
         }
         let library = source.compiled(constants: [
-            "t": strings(language), "lang": .string(language),
+            "t": strings(language), "num": Pages.numbers(language), "lang": .string(language),
             "languageMenu": menus[language] ?? menus[localizer.base] ?? .list([]),
             "siteVersion": .string(self.version()),
         ])

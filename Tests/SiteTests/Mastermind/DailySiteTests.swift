@@ -38,7 +38,8 @@ struct DailySiteTests {
         #expect(board.contains("Daily #1") && board.contains("One code for everyone today; one game each."))
         let home = try ann.get("/").text
         #expect(
-            home.contains("Daily #1") && !home.contains("Daily #0"), "the home page names the daily as its board does")
+            home.contains("Today’s code (#1)") && !home.contains("(#0)"),
+            "the home page numbers the daily as its board does")
         try bob.get("/mastermind/daily")
         for player in [ann, bob] {
             #expect(

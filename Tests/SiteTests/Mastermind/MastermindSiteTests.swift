@@ -131,7 +131,9 @@ struct MastermindSiteTests {
         #expect(Player.attribute("data-outcome", in: board) == "won")
         #expect(board.contains("data-wins=\"1\""), "the fragment carries the new count")
         #expect(board.contains("6 of 10 guesses used") && !board.contains("No tries left"))
-        for (language, words) in [("ja", "10回中6回使用"), ("de", "6 von 10 Versuchen gebraucht"), ("ru", "6 из 10")] {
+        for (language, words) in [
+            ("ja", "10回中6回を使用"), ("de", "6 von 10 Versuchen gebraucht"), ("ru", "Использовано 6 попыток из 10"),
+        ] {
             let page = try player.get("/mastermind?lang=\(language)").text
             #expect(page.contains(words), "\(language)")
         }

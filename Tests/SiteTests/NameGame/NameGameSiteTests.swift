@@ -203,8 +203,8 @@ struct NameGameSiteTests {
         let player = Player(server)
         // (`key-hint`: shown only where there is a keyboard.)
         let fifty = try player.play("fifty").text
-        #expect(fifty.contains("<p class=\"field-help key-hint\" data-keys hidden>Keys: 1–2 choose"))
-        #expect(try player.play("normal").text.contains("data-keys hidden>Keys: 1–6 choose"))
+        #expect(fifty.contains("<p class=\"field-help key-hint\" data-keys hidden>Keys: choose with 1–2,"))
+        #expect(try player.play("normal").text.contains("data-keys hidden>Keys: choose with 1–6,"))
         let reverse = try player.play("reverse").text
         #expect(reverse.ranges(of: "class=\"face-name\"><span class=\"key-hint\" aria-hidden=\"true\">").count == 6)
     }
@@ -244,6 +244,15 @@ struct NameGameSiteTests {
             "/namegame/stats", headers: ["Cookie": player.cookieHeader, "Accept-Language": "ja"]
         ).text
         #expect(japanese.contains("秒</text>"))
+        // Issue 46: seconds as German writes them, in the summary, the chart's ticks and the table ("0,0", never
+        // "0.0"), each unit after a no-break space.
+        let german = try server.get(
+            "/namegame/stats", headers: ["Cookie": player.cookieHeader, "Accept-Language": "de"]
+        ).text
+        let summary = try #require(german.firstMatch(of: /<figcaption id="times-summary">([^<]*)</).map { $0.1 })
+        #expect(summary.contains(/\d,\d\u{00A0}s/) && !summary.contains(/\d\.\d/), "\(summary)")
+        #expect(german.contains(/class="chart-tick-label"[^>]*>\d+,\d</), "the axis in German")
+        #expect(!german.contains(/<td>\d+\.\d<\/td>/), "the table in German")
     }
 
     @Test(arguments: Engine.allCases) func hintModeHidesWrongFacesOverTime(_ engine: Engine) throws {

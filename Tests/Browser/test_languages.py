@@ -1,0 +1,121 @@
+"""Every language's player pages as a native reader meets them (issue 46): the home page, Mastermind mid-game and
+finished, a Name Game round, the statistics and the progress page, at 360x740 (a few at 1280x900), saved as
+.artifacts/screenshots/lang-LANG-PAGE-WIDTH.png to be looked at. Checked on each: nothing wider than the phone, axe
+clean, and the language's own typography (French no-break spaces, no ASCII spaces glued after Japanese text)."""
+import os
+import re
+import unittest
+
+from arcade_browser import ARTIFACTS, BrowserTest
+from selenium.webdriver.support.ui import WebDriverWait
+
+LANGUAGES = ["en", "de", "fr", "es", "ja", "ru"]
+WIDE = {"de", "ja"}  # the longest words and the widest script, also at 1280x900
+
+
+class Languages(BrowserTest):
+
+    def setUp(self):
+        super().setUp()
+        self.viewport(360, 740)
+        self.addCleanup(lambda: self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {}))
+
+    def viewport(self, width, height):
+        # A headless window is never narrower than 500 px: a phone's width is emulated.
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+
+    def shoot(self, language, page, width=360, height=740):
+        if width != 360:
+            self.viewport(width, height)
+        self.driver.execute_script("document.getAnimations().forEach(a => a.finish())")
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        self.assertTrue(self.driver.save_screenshot(os.path.join(ARTIFACTS, f"lang-{language}-{page}-{width}.png")))
+        if width != 360:
+            self.viewport(360, 740)
+
+    def check(self, language, page, axe=False):
+        where = f"{language} {page}"
+        self.assertEqual(self.driver.find_element("css selector", "html").get_attribute("lang"), language, where)
+        wide = self.driver.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        self.assertLessEqual(wide, 0, f"{where}: the page scrolls sideways")
+        text = self.driver.find_element("css selector", "body").get_attribute("innerText")
+        self.assertNotRegex(text, r"%[0-9$]*[@dif]|#@|\{\{", f"{where}: a placeholder shows")
+        if language == "fr":
+            # French typography is in the strings: no plain space (or none) before : ; ! ? and inside « ».
+            self.assertNotRegex(text, r"[^\s\d][ ]?[;!?]|\w :|« | »", f"{where}: French spacing")
+        if language == "ja":
+            self.assertNotRegex(text, r"[。！？：][ ][^\s]", f"{where}: an ASCII space after Japanese punctuation")
+        if axe:
+            self.assertEqual(self.axe_violations(), [], where)
+        return text
+
+    def guess(self, code):
+        game = self.driver.find_element("css selector", "#board").get_attribute("data-game")
+        turn = len(self.driver.find_elements("css selector", "#board .row"))
+        fields = f"game={game}&turn={turn}&guess={code}"
+        self.assertEqual(self.post("/mastermind/guess", fields), 200)
+
+    def play(self, language):
+        self.open(f"/?lang={language}")
+        self.check(language, "home", axe=True)
+        self.shoot(language, "home")
+        if language in WIDE:
+            self.shoot(language, "home", 1280, 900)
+
+        self.open("/mastermind")
+        self.assertEqual(self.post("/mastermind/new"), 200)
+        self.open("/mastermind")
+        self.guess("0123")
+        self.open("/mastermind")
+        self.guess("4567")
+        self.open("/mastermind")
+        self.check(language, "mastermind", axe=True)
+        rows = self.driver.find_elements("css selector", "#board .row .row-summary .visually-hidden")
+        self.assertEqual(len(rows), 2)
+        for row in rows:  # a whole sentence of the language, ending as the language ends one
+            self.assertRegex(row.get_attribute("textContent"), r"[.。]$")
+        self.shoot(language, "mastermind")
+
+        game = self.driver.find_element("css selector", "#board").get_attribute("data-game")
+        self.assertEqual(self.post("/mastermind/giveup", f"game={game}"), 200)
+        self.open("/mastermind")
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "#board").get_attribute("data-outcome"))
+        self.check(language, "mastermind-over")
+        self.shoot(language, "mastermind-over")
+        if language in WIDE:
+            self.shoot(language, "mastermind-over", 1280, 900)
+
+        self.open("/mastermind/stats")
+        text = self.check(language, "mastermind-stats")
+        percent = {"en": "0%", "ja": "0%"}.get(language, "0\u00a0%")
+        self.assertIn(percent, text, f"{language}: the win rate as the language writes a percentage")
+        self.shoot(language, "mastermind-stats")
+
+        self.open("/namegame/normal")
+        self.check(language, "namegame-start")
+        self.click_and_wait("[data-start] button[data-next]")  # a round: six faces and the question
+        self.check(language, "namegame", axe=True)
+        self.shoot(language, "namegame")
+
+        self.open("/progress")
+        self.check(language, "progress")
+        self.shoot(language, "progress")
+
+
+def _test(language):
+    def test(self):
+        self.play(language)
+    test.__name__ = f"test_{language}"
+    test.__doc__ = f"The player pages in {language}."
+    return test
+
+
+for _language in LANGUAGES:
+    setattr(Languages, f"test_{_language}", _test(_language))
+
+
+if __name__ == "__main__":
+    unittest.main()
