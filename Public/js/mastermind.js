@@ -178,6 +178,13 @@
       }, 0);
     }
     if (fresh.getAttribute("data-outcome") && !wasOver) afterReveal(openResults, 120);
+    // "Code cracked! Now try the Name Game" belongs to a win: it goes when a game is lost under it, as the server
+    // leaves it out of a lost game's page.
+    if (fresh.getAttribute("data-outcome") === "lost") {
+      Array.prototype.forEach.call(document.querySelectorAll("[data-once='namegame.try']"), function (strip) {
+        strip.hidden = true;
+      });
+    }
   }
 
   // The results wait for the last row's pegs (staggered, or a fade when motion is reduced).
@@ -215,7 +222,11 @@
     close.addEventListener("click", function () { dialog.close(); });
     dialog.appendChild(close);
     dialog.appendChild(result);
+    var game = board().getAttribute("data-game");
     dialog.addEventListener("close", function () {
+      // Closed by the player: this game's results stay in the page from now on, and a later visit to the board does
+      // not cover it again.
+      try { window.sessionStorage.setItem("arcade-mm-results-closed", game); } catch (e) { /* private mode */ }
       // Back in the page, where it is without a script; focus returns where it was.
       if (placeholder.parentNode) placeholder.parentNode.replaceChild(result, placeholder);
       dialog.remove();
@@ -424,5 +435,10 @@
 
   window.ArcadeMastermind = { refresh: refresh };
   setup();
-  if (board().getAttribute("data-outcome")) afterReveal(openResults);
+  if (board().getAttribute("data-outcome")) {
+    var closed = null;
+    try { closed = window.sessionStorage.getItem("arcade-mm-results-closed"); } catch (e) { /* private mode */ }
+    if (closed !== board().getAttribute("data-game")) afterReveal(openResults);
+    else board().setAttribute("data-results-inline", "");
+  }
 })();

@@ -209,6 +209,22 @@ class Input(Play):
         self.assertNotIn("cracked", self.driver.find_element("tag name", "main").text.lower())
 
 
+    def test_a_game_lost_under_the_invite_takes_the_invite_away(self):
+        """Review: "Code cracked! Now try the Name Game" stood over "Out of tries" when the loss came by a script."""
+        self.tap(self.start())
+        WebDriverWait(self.driver, 30).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+        self.assertEqual(self.post("/mastermind/new"), 200)
+        secret = self.start()
+        self.assertTrue(self.driver.find_element("css selector", "[data-once='namegame.try']").is_displayed())
+        for n, guess in enumerate(wrong_guesses(secret)):
+            self.tap(guess)
+            self.wait_rows(n + 1)
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "lost")
+        strips = self.driver.find_elements("css selector", "[data-once='namegame.try']")
+        self.assertFalse(any(s.is_displayed() for s in strips), "no invite over a loss")
+        self.assertNotIn("cracked", self.driver.find_element("tag name", "body").text.lower())
+
+
 class Rows(Play):
     """A row reads at a glance: pegs of at least 16 px, counts beside them; the codes-left count is opt-in."""
 
@@ -310,6 +326,37 @@ class Results(Play):
         self.assertFalse(dialog.find_element("css selector", "[data-analysis]").is_displayed())
         dialog.find_element("css selector", "[data-more] > summary").click()
         self.assertEqual(len(dialog.find_elements("css selector", "[data-analysis] [data-step]")), 7)
+
+    def test_on_a_wide_screen_the_card_leaves_the_board_in_sight_and_once_closed_stays_closed(self):
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+        _, _, dialog = self.win_after(2)
+        board = self.driver.find_element("css selector", "#board .board")
+        b, d = self.box(board), self.box(dialog)
+        self.assertTrue(d["left"] >= b["right"] or d["top"] >= b["bottom"], f"the card covers the board: {b} {d}")
+        dialog.find_element("css selector", "[data-close-results]").click()
+        WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "dialog[open]"))
+        # A later visit shows the finished board with its results in the page, not the card over it again.
+        self.open("/mastermind")
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-results-inline") is not None)
+        self.assertTrue(self.driver.find_element("css selector", "#board [data-results]").is_displayed())
+        self.assertFalse(self.driver.find_elements("css selector", "dialog[open]"))
+
+    def test_hard_mode_is_offered_after_every_game_and_says_its_rule(self):
+        _, _, dialog = self.win_after(1)
+        dialog.find_element("css selector", "[data-new-hard-game]").click()
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-mode") == "hard")
+        rule = self.driver.find_element("css selector", "[data-hard-badge] [data-hard-rule]")
+        self.assertTrue(rule.is_displayed())
+        self.assertIn("fit all the feedback", rule.text)
+
+    def test_the_board_breaks_no_content_security_rule(self):
+        """Review: the console showed CSP errors for an inline style on the board, on every guess."""
+        secret = self.start()
+        self.tap(wrong_guesses(secret)[0])
+        self.wait_rows(1)
+        errors = [e["message"] for e in self.driver.get_log("browser") if "Content Security Policy" in e["message"]]
+        self.assertEqual(errors, [])
 
     def test_share_uses_the_share_sheet_where_there_is_one(self):
         self.phone()
