@@ -148,9 +148,11 @@
     if (event.repeat || event.ctrlKey || event.metaKey || event.altKey || modifiers.indexOf(event.key) >= 0) return;
     var target = event.target;
     if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+    // Single-key shortcuts turned off (WCAG 2.1.4, the setting beside Theme): no key is a cheat's.
+    if (document.documentElement.getAttribute("data-shortcuts") === "off") return;
     if (arrows[event.key]) {
-      // On a game page the arrows are the Konami code's, not the page's scrolling.
-      if (document.querySelector("[data-cheat-area]")) event.preventDefault();
+      // The arrows are the Konami code's, not the page's scrolling, only while the play area has focus (issue 46).
+      if (target && target.closest && target.closest("[data-cheat-area]")) event.preventDefault();
       send("swipe", arrows[event.key]);
     }
     else if (event.key && event.key.length <= 32) send("key", event.key);
