@@ -68,6 +68,9 @@
     if (busy || !form()) return;
     var digits = keypadDigits();
     if (key !== "Enter") untouched = false;
+    // A hint stays until the next action (issue 46); then, on a wider screen, the legend it covered shows again.
+    var hint = host.querySelector("[data-message] > p[data-hint]");
+    if (hint && wideMessages()) hint.hidden = true;
     var heard = "";
     if (key === "Backspace" || key === "Delete") {
       for (var i = typed.length - 1; i >= 0; i--) {
@@ -233,9 +236,10 @@
     if (selector === null) return;
     var target = (selector && board().querySelector(selector)) || board();
     target.focus({ preventScroll: true });
+    // A key is brought wholly into view; the board only when none of it shows (the page does not scroll itself).
     var box = target.getBoundingClientRect();
-    var small = box.height < window.innerHeight;
-    var out = small ? box.top < 0 || box.bottom > window.innerHeight : box.bottom < 0 || box.top > window.innerHeight;
+    var out = target === board() ? box.bottom <= 0 || box.top >= window.innerHeight
+      : box.top < 0 || box.bottom > window.innerHeight;
     if (out) target.scrollIntoView({ block: "nearest" });
   }
 
@@ -447,12 +451,14 @@
     if (menu && !menu.contains(event.target)) closeMenu(menu);
   });
 
-  // On a wider screen a hint or an error lies over the peg legend: it goes after a while, as a toast does, and the
-  // legend shows again (Hint shows the same hint again). A phone keeps its message in the line kept for it.
+  // On a wider screen a hint or an error lies over the peg legend: an error goes after a while, as a toast does, a
+  // hint at the next key (see press), and the legend shows again (Hint shows the same hint again). A phone keeps its
+  // message in the line kept for it.
   var settleTimer = null;
+  function wideMessages() { return !!window.matchMedia && window.matchMedia("(min-width: 30.01rem)").matches; }
   function settleMessage() {
     clearTimeout(settleTimer);
-    if (!window.matchMedia || !window.matchMedia("(min-width: 30.01rem)").matches) return;
+    if (!wideMessages()) return;
     // A hint stays until the next action (issue 46): only an error goes.
     var message = host.querySelector("[data-message] > p:not([data-rules]):not([data-hint])");
     if (!message) return;

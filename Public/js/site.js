@@ -58,6 +58,12 @@
     var follow = function () { menu.open = wide.matches; };
     follow();
     if (wide.addEventListener) wide.addEventListener("change", follow);
+    // Escape closes the narrow screen's menu and gives its button the focus back (issue 46).
+    menu.addEventListener("keydown", function (event) {
+      if (event.key !== "Escape" || !menu.open || wide.matches) return;
+      menu.open = false;
+      menu.querySelector("summary").focus();
+    });
   }
 
   // How to play, as a dialog: the tutorial card opens as one on a first visit (its Dismiss still posts), and each
@@ -80,6 +86,9 @@
     // It opens at its top, its title read first (the close button, focused by default, is at its bottom).
     var title = dialog.querySelector("h1, h2");
     if (title) {
+      // Named by its heading (issue 46: the how-to dialogs had no name).
+      if (!title.id) title.id = "dialog-title-" + document.querySelectorAll("dialog").length;
+      dialog.setAttribute("aria-labelledby", title.id);
       title.setAttribute("tabindex", "-1");
       title.focus({ preventScroll: true });
     }

@@ -74,7 +74,10 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
     def test_mastermind_by_ear_and_by_keyboard(self):
         secret = self.start()
         # The row being typed is readable at any time (it was aria-hidden): empty, it says so.
-        self.assertIn("Your guess: blank, blank, blank, blank", self.ax_names())
+        names = self.ax_names()
+        self.assertIn("Your guess: blank, blank, blank, blank", names)
+        # Decorative glyphs are drawn, not read ("▶︎ ARCADE", "Game ▾").
+        self.assertEqual([n for n in names if "\u25b6" in n or "\u25be" in n], [])
         # Typing digits: each is said, and the row reads as words in the accessibility tree (it was aria-hidden).
         self.keys("12")
         self.wait_said(lambda t: t == "2", "the second digit")
