@@ -93,7 +93,15 @@
     if (unlocked.length || !answer.progress) codeUntil = 0;
     trail(answer.progress || 0, unlocked.length > 0);
     if (!unlocked.length) return;
-    if (announcer) announcer.textContent = announcer.getAttribute("data-unlocked");
+    // Said in full through the region the page has had since its load (issue 46: the toast, inserted with its text,
+    // was often not read): each cheat's title and what it did; emptied first, so the same unlock is said again.
+    if (announcer) {
+      var words = (answer.toasts || []).map(function (title, i) {
+        return [title, (answer.did || [])[i]].filter(Boolean).join(" ");
+      }).join(" ") || announcer.getAttribute("data-unlocked");
+      announcer.textContent = "";
+      setTimeout(function () { announcer.textContent = words; }, 50);
+    }
     (answer.toasts || []).forEach(function (title, i) { toast(title, (answer.did || [])[i], answer.first); });
     flash();
     unlocked.forEach(function (effect) {
