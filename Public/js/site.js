@@ -25,7 +25,7 @@
   // once, and the form is posted in the background to keep them (the redirect it answers is not followed). Without a
   // script, its Apply button posts the form.
   var themeSelect = document.querySelector("[data-theme-select]");
-  var keysSelect = document.querySelector("[data-keys-select]");
+  var keysSelect = document.querySelector("[data-shortcuts-select]");
   function applySettings() {
     var root = document.documentElement;
     if (themeSelect) {

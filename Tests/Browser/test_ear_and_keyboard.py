@@ -29,7 +29,8 @@ window.__live = [];
 })();
 """
 
-# Counts the cheat actions a page posts (a key a cheat listens for is posted at once, from the key's own handler).
+# Counts the cheat actions a page posts (one a key, in turn: the first at once from the key's own handler, when no
+# earlier one is in flight).
 CHEAT_SPY = """
 window.__cheatPosts = 0;
 var original = window.fetch;
@@ -157,11 +158,11 @@ class SettingsByKeyboard(Ear, MastermindHelpers):
         # is said in full through a live region the page had from its load (the toast alone was often not read).
         self.driver.execute_script("document.activeElement.blur()")
         self.keys("retro")
-        self.assertEqual(self.driver.execute_script("return window.__cheatPosts"), 5)
         WebDriverWait(self.driver, 10).until(lambda d: "theme-crt" in root.get_attribute("class"))
+        self.assertEqual(self.driver.execute_script("return window.__cheatPosts"), 5, "one post a key, in turn")
         self.wait_said(lambda t: t.startswith("Cheat unlocked") and "CRT" in t, "the unlock and what it did")
         # Shortcuts off: chosen the same way, kept for the next page.
-        Select(self.driver.find_element("css selector", "[data-keys-select]")).select_by_value("off")
+        Select(self.driver.find_element("css selector", "[data-shortcuts-select]")).select_by_value("off")
         self.assertEqual(root.get_attribute("data-shortcuts"), "off")
         WebDriverWait(self.driver, 10).until(lambda d: root.get_attribute("data-settings-saved") == "dark/off")
         self.open("/mastermind")
