@@ -93,7 +93,15 @@
     if (unlocked.length || !answer.progress) codeUntil = 0;
     trail(answer.progress || 0, unlocked.length > 0);
     if (!unlocked.length) return;
-    if (announcer) announcer.textContent = announcer.getAttribute("data-unlocked");
+    // Said in full through the region the page has had since its load (issue 46: the toast, inserted with its text,
+    // was often not read): each cheat's title and what it did; emptied first, so the same unlock is said again.
+    if (announcer) {
+      var words = (answer.toasts || []).map(function (title, i) {
+        return [title, (answer.did || [])[i]].filter(Boolean).join(" ");
+      }).join(" ") || announcer.getAttribute("data-unlocked");
+      announcer.textContent = "";
+      setTimeout(function () { announcer.textContent = words; }, 50);
+    }
     (answer.toasts || []).forEach(function (title, i) { toast(title, (answer.did || [])[i], answer.first); });
     flash();
     unlocked.forEach(function (effect) {
@@ -148,9 +156,11 @@
     if (event.repeat || event.ctrlKey || event.metaKey || event.altKey || modifiers.indexOf(event.key) >= 0) return;
     var target = event.target;
     if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+    // Single-key shortcuts turned off (WCAG 2.1.4, the setting beside Theme): no key is a cheat's.
+    if (document.documentElement.getAttribute("data-shortcuts") === "off") return;
     if (arrows[event.key]) {
-      // On a game page the arrows are the Konami code's, not the page's scrolling.
-      if (document.querySelector("[data-cheat-area]")) event.preventDefault();
+      // The arrows are the Konami code's, not the page's scrolling, only while the play area has focus (issue 46).
+      if (target && target.closest && target.closest("[data-cheat-area]")) event.preventDefault();
       send("swipe", arrows[event.key]);
     }
     else if (event.key && event.key.length <= 32) send("key", event.key);

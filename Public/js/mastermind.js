@@ -20,6 +20,18 @@
   var notesOn = false;
   var results = null;    // the open results dialog
 
+  // Play by ear (issue 46): everything worth hearing goes through the one polite live region the page has from its
+  // load. Emptied, then filled on the next frame, so the same words twice (a digit typed again) are read again.
+  function say(text) {
+    if (!live || !text) return;
+    live.textContent = "";
+    var fill = function () { live.textContent = text; };
+    if (window.requestAnimationFrame) window.requestAnimationFrame(function () { setTimeout(fill, 0); });
+    else setTimeout(fill, 30);
+  }
+  // Single-key shortcuts turned off (the settings beside Theme, WCAG 2.1.4): keys act only while focus is in the game.
+  function shortcutsOff() { return document.documentElement.getAttribute("data-shortcuts") === "off"; }
+
   function board() { return host.querySelector("#board"); }
   function field() { return host.querySelector("#guess"); }
   function form() { return host.querySelector("[data-mastermind-form]"); }
@@ -56,9 +68,13 @@
     if (busy || !form()) return;
     var digits = keypadDigits();
     if (key !== "Enter") untouched = false;
+    // A hint stays until the next action (issue 46); then, on a wider screen, the legend it covered shows again.
+    var hint = host.querySelector("[data-message] > p[data-hint]");
+    if (hint && wideMessages()) hint.hidden = true;
+    var heard = "";
     if (key === "Backspace" || key === "Delete") {
       for (var i = typed.length - 1; i >= 0; i--) {
-        if (typed[i] !== "") { typed[i] = ""; break; }
+        if (typed[i] !== "") { heard = earText("data-ear-deleted", "{digit}", typed[i]); typed[i] = ""; break; }
       }
     } else if (key === "Enter") {
       if (revealing) { waiting = true; return; }
@@ -71,9 +87,28 @@
     } else if (/^[0-9]$/.test(key)) {
       if (digits.indexOf(key) < 0) { refuse("data-range"); return; }
       if (notesOn) toggleNote(key);
-      else if (typed.indexOf("") >= 0) typed[typed.indexOf("")] = key;
+      else if (typed.indexOf("") >= 0) {
+        typed[typed.indexOf("")] = key;
+        // The digit, and once the row is full the whole row, so it can be checked before Enter.
+        heard = typed.indexOf("") < 0 ? key + ". " + rowWords() : key;
+      }
     }
     showTyped();
+    say(heard);
+  }
+
+  // The row in words: "Your guess: 1, 2, blank, blank" (the sentence and the word for an empty cell from the page).
+  function earText(attribute, slot, value) {
+    var row = host.querySelector("[data-current-row]");
+    var sentence = row ? row.getAttribute(attribute) || "" : "";
+    return sentence.replace(slot, value);
+  }
+  function rowWords() {
+    var row = host.querySelector("[data-current-row]");
+    if (!row) return "";
+    var blank = row.getAttribute("data-ear-blank") || "-";
+    var parts = shown().map(function (digit) { return digit === "" ? blank : digit; });
+    return earText("data-ear-row", "{row}", parts.join(row.getAttribute("data-ear-separator") || ", "));
   }
 
   function showTyped() {
@@ -86,6 +121,8 @@
       cell.classList.toggle("is-cursor", i === at && (notesOn || digit === ""));
       cell.classList.toggle("is-revealed", !!revealed && revealed.position === i && row[i] === revealed.digit);
     });
+    var words = host.querySelector("[data-current-words]");
+    if (words) words.textContent = rowWords();
     var noted = loadNotes()[String(at)] || [];
     Array.prototype.forEach.call(host.querySelectorAll("[data-keypad] button[data-key]"), function (button) {
       var digit = button.getAttribute("data-key");
@@ -118,7 +155,7 @@
     p.setAttribute("data-flash", which.replace("data-", ""));
     p.textContent = text;
     line.replaceChildren(p);
-    if (live) { live.textContent = ""; setTimeout(function () { live.textContent = text; }, 30); }
+    say(text);
     clearTimeout(flashTimer);
     flashTimer = setTimeout(function () {
       if (flashed && line.isConnected) line.replaceChildren.apply(line, flashed);
@@ -162,13 +199,17 @@
     var fresh = template.content.querySelector("#board");
     if (!fresh) { window.location.reload(); return; }
     var wasOver = !!board().getAttribute("data-outcome");
+    var focusKey = focusedControl();
     closeResults(false);
     clearTimeout(flashTimer);
     flashed = null;
     board().replaceWith(fresh);
     // At the end of a game the keypad goes, but the cells keep their size: the board does not jump.
     setup(!!fresh.getAttribute("data-outcome") && !wasOver);
-    if (live) live.textContent = fresh.getAttribute("data-announce") || "";
+    // A hint is said itself (the board's own announcement repeats the last row); any other answer says the row.
+    var hint = fresh.querySelector("[data-message] [data-hint]");
+    say(hint ? hint.textContent.trim() : fresh.getAttribute("data-announce") || "");
+    if (!fresh.getAttribute("data-outcome")) refocus(focusKey);
     if (status === 422) shake();
     if (status === 200 && fresh.querySelector(".row.is-newest")) {
       revealing = true;
@@ -185,6 +226,28 @@
         strip.hidden = true;
       });
     }
+  }
+
+  // Focus after a board action (issue 46): the new board replaces the control that had it, so it goes to the same
+  // control in the new board (a keypad key), else to the board itself (named by its tries left, and where the
+  // keys type and Enter sends the row); in view, never the page body.
+  function focusedControl() {
+    var active = document.activeElement;
+    if (!active || active === document.body || active === board()) return "";
+    if (!board().contains(active)) return active.closest && active.closest("dialog") ? "" : null;
+    if (active.hasAttribute("data-key")) return '[data-keypad] button[data-key="' + active.getAttribute("data-key") + '"]';
+    // After Hint (or anything else on the board) the player types next: the board, which the keys type into.
+    return "";
+  }
+  function refocus(selector) {
+    if (selector === null) return;
+    var target = (selector && board().querySelector(selector)) || board();
+    target.focus({ preventScroll: true });
+    // A key is brought wholly into view; the board only when none of it shows (the page does not scroll itself).
+    var box = target.getBoundingClientRect();
+    var out = target === board() ? box.bottom <= 0 || box.top >= window.innerHeight
+      : box.top < 0 || box.bottom > window.innerHeight;
+    if (out) target.scrollIntoView({ block: "nearest" });
   }
 
   // The results wait for the last row's pegs (staggered, or a fade when motion is reduced).
@@ -231,7 +294,11 @@
       if (placeholder.parentNode) placeholder.parentNode.replaceChild(result, placeholder);
       dialog.remove();
       results = null;
-      if (returnTo && returnTo.isConnected && returnTo.focus) returnTo.focus({ preventScroll: true });
+      if (returnTo && returnTo.isConnected && returnTo !== document.body && returnTo.focus) {
+        returnTo.focus({ preventScroll: true });
+      } else {
+        refocus("");
+      }
     });
     document.body.appendChild(dialog);
     results = dialog;
@@ -395,32 +462,40 @@
     if (menu && !menu.contains(event.target)) closeMenu(menu);
   });
 
-  // On a wider screen a hint or an error lies over the peg legend: it goes after a while, as a toast does, and the
-  // legend shows again (Hint shows the same hint again). A phone keeps its message in the line kept for it.
+  // On a wider screen a hint or an error lies over the peg legend: an error goes after a while, as a toast does, a
+  // hint at the next key (see press), and the legend shows again (Hint shows the same hint again). A phone keeps its
+  // message in the line kept for it.
   var settleTimer = null;
+  function wideMessages() { return !!window.matchMedia && window.matchMedia("(min-width: 30.01rem)").matches; }
   function settleMessage() {
     clearTimeout(settleTimer);
-    if (!window.matchMedia || !window.matchMedia("(min-width: 30.01rem)").matches) return;
-    var message = host.querySelector("[data-message] > p:not([data-rules])");
+    if (!wideMessages()) return;
+    // A hint stays until the next action (issue 46): only an error goes.
+    var message = host.querySelector("[data-message] > p:not([data-rules]):not([data-hint])");
     if (!message) return;
     settleTimer = setTimeout(function () { if (message.isConnected) message.hidden = true; }, 4000);
   }
 
-  // Digits, Backspace, Delete and Enter work from anywhere on the page; Enter sends the row wherever focus is in the
-  // game (the menu's button too), except on a key of the keypad, which it presses as Space does, and on an item of an
-  // open menu, which it chooses. Escape closes the menu. Inside a field the browser's own typing applies, and nothing
+  // Digits, Backspace, Delete and Enter work from anywhere on the page (or only from within the game, with single-key
+  // shortcuts off); Enter sends the row wherever focus is in the game (the menu's button too), except on a key of the
+  // keypad, which it presses as Space does, on another button or link of the game, and on an item of an open menu,
+  // which it chooses. Escape closes the menu. Inside a field the browser's own typing applies, and nothing
   // happens under an open dialog.
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     var target = event.target;
     if (target && (/^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.isContentEditable)) return;
     if (document.querySelector("dialog[open]")) return;
+    if (shortcutsOff() && !(target && host.contains(target))) return;
     var menu = host.querySelector(".mm-menu[open]");
     if (event.key === "Escape" && menu) { event.preventDefault(); closeMenu(menu); return; }
     if (/^[0-9]$/.test(event.key) || event.key === "Backspace" || event.key === "Delete" || event.key === "Enter") {
       var within = function (selector) { return !!(target && target.closest && target.closest(selector)); };
       if (event.key === "Enter") {
         if (within("[data-keypad] button") || within(".mm-menu[open] li")) return;
+        // Any other button or link of the game a keyboard reached (Hint, New game) keeps its Enter (issue 46: Enter
+        // on Hint sent the row); the menu's own button still sends the row, as the focus a click left there.
+        if (host.contains(target) && /^(BUTTON|A)$/.test(target.tagName)) return;
         // A link or a button elsewhere on the page (the site's navigation) keeps its Enter.
         if (!host.contains(target) && /^(BUTTON|A|SUMMARY)$/.test(target.tagName)) return;
         if (menu) menu.open = false;

@@ -26,7 +26,10 @@
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
     var target = event.target;
-    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+    // Single-key shortcuts turned off (WCAG 2.1.4): the keys act only while focus is in the game.
+    var off = document.documentElement.getAttribute("data-shortcuts") === "off";
+    if (off && !(target && game.contains(target))) return;
     // The end of a timed minute keeps its score: only a deliberate press of Play again starts another.
     if (ended && timed) return;
     if (/^[0-6]$/.test(event.key)) {
@@ -118,6 +121,8 @@
       timer.setAttribute("data-seconds-left", String(left));
       if (bar) bar.value = left;
       if (left <= 5) { timer.classList.add("is-ending"); timer.setAttribute("data-ending", "true"); }
+      // A spoken warning at ten seconds (issue 46): the timer itself is not live, or every second would be read.
+      if (left === 10 && announce) announce.textContent = timer.getAttribute("data-ten-seconds") || "";
     }, 1000);
   }
 })();

@@ -20,9 +20,36 @@
     }
   };
 
-  // The theme applies as soon as it is chosen (without a script, its button posts the form).
+  // The settings (theme, single-key shortcuts) apply as soon as they are chosen, without a reload (issue 46: an arrow
+  // key through the themes reloaded the page each time, losing focus): the page takes the class and the attribute at
+  // once, and the form is posted in the background to keep them (the redirect it answers is not followed). Without a
+  // script, its Apply button posts the form.
   var themeSelect = document.querySelector("[data-theme-select]");
-  if (themeSelect) themeSelect.addEventListener("change", function () { themeSelect.form.submit(); });
+  var keysSelect = document.querySelector("[data-shortcuts-select]");
+  function applySettings() {
+    var root = document.documentElement;
+    if (themeSelect) {
+      Array.prototype.slice.call(root.classList).forEach(function (name) {
+        if (name.indexOf("theme-") === 0) root.classList.remove(name);
+      });
+      if (themeSelect.value) root.classList.add("theme-" + themeSelect.value);
+    }
+    if (keysSelect) {
+      if (keysSelect.value === "off") root.setAttribute("data-shortcuts", "off");
+      else root.removeAttribute("data-shortcuts");
+    }
+    var form = (themeSelect || keysSelect).form;
+    var body = new URLSearchParams(new FormData(form)).toString();
+    fetch(form.getAttribute("action"), {
+      method: "POST", credentials: "same-origin", redirect: "manual", body: body,
+      headers: { "X-CSRF-Token": csrf, "Content-Type": "application/x-www-form-urlencoded" }
+    }).then(function () {
+      var saved = (themeSelect ? themeSelect.value : "") + "/" + (keysSelect ? keysSelect.value : "");
+      root.setAttribute("data-settings-saved", saved);
+    }).catch(function () { form.submit(); });
+  }
+  if (themeSelect) themeSelect.addEventListener("change", applySettings);
+  if (keysSelect) keysSelect.addEventListener("change", applySettings);
 
   // The menu is always open on a wide screen (CSS shows it without a script; this keeps its state true too).
   var menu = document.querySelector(".site-menu");
@@ -31,6 +58,12 @@
     var follow = function () { menu.open = wide.matches; };
     follow();
     if (wide.addEventListener) wide.addEventListener("change", follow);
+    // Escape closes the narrow screen's menu and gives its button the focus back (issue 46).
+    menu.addEventListener("keydown", function (event) {
+      if (event.key !== "Escape" || !menu.open || wide.matches) return;
+      menu.open = false;
+      menu.querySelector("summary").focus();
+    });
   }
 
   // How to play, as a dialog: the tutorial card opens as one on a first visit (its Dismiss still posts), and each
@@ -53,6 +86,9 @@
     // It opens at its top, its title read first (the close button, focused by default, is at its bottom).
     var title = dialog.querySelector("h1, h2");
     if (title) {
+      // Named by its heading (issue 46: the how-to dialogs had no name).
+      if (!title.id) title.id = "dialog-title-" + document.querySelectorAll("dialog").length;
+      dialog.setAttribute("aria-labelledby", title.id);
       title.setAttribute("tabindex", "-1");
       title.focus({ preventScroll: true });
     }

@@ -5,7 +5,7 @@ import Mastermind
 import Templates
 
 /// `/`: the games (each a card with its own picture), today's daily code, who to review, the cheats found; and
-/// `/theme`: the theme chooser.
+/// `/theme`: the theme chooser (and the single-key shortcuts setting beside it).
 /// A class, unlike the other controllers: the busiest page's handler then shares it rather than copying every store
 /// it holds on each request.
 final class HomeController: Sendable {
@@ -151,11 +151,21 @@ final class HomeController: Sendable {
         let chosen = form["theme"] ?? ""
         guard chosen.isEmpty || PageLook.choices.contains(chosen) || (chosen == "crt" && context.visitor.retroUnlocked)
         else { throw PageError(.unprocessableContent) }
+        // The chooser's second setting: single-key shortcuts on or off (WCAG 2.1.4). Absent from older forms.
+        let keys = form["keys"]
+        guard keys == nil || keys == "on" || keys == "off" else { throw PageError(.unprocessableContent) }
         var response = Response.redirect(to: OnceController.localPath(form["back"]))
         response.setCookie(
             SetCookie(
                 name: LookCookies.theme, value: chosen, maxAge: chosen.isEmpty ? 0 : 365 * 86_400,
                 secure: secureCookies, sameSite: .lax))
+        if let keys {
+            let off = keys == "off"
+            response.setCookie(
+                SetCookie(
+                    name: LookCookies.keys, value: off ? "off" : "", maxAge: off ? 365 * 86_400 : 0,
+                    secure: secureCookies, sameSite: .lax))
+        }
         return response
     }
 }

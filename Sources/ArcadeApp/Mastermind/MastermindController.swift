@@ -388,6 +388,9 @@ struct MastermindController: Sendable {
                 : compactDistribution(
                     stats.distribution, highlight: outcome == .won && !record.usedHint ? game.turns.count : nil, t: t),
             "announcement": .string(announcement),
+            // The row being typed, said by the script: its sentences with a slot it fills ("Your guess: {row}").
+            "earRow": .string(t.string("mastermind.ear.row", [.string("{row}")])),
+            "earDeleted": .string(t.string("mastermind.ear.deleted", [.string("{digit}")])),
             "encourage": .string(
                 t.string(
                     Self.everyRowNarrowed(remaining, rules)

@@ -8,6 +8,8 @@ struct PageLook: Sendable {
     var theme = ""
     /// Retro is offered in the chooser once its cheat was found.
     var retroUnlocked = false
+    /// Single-key shortcuts are off: `data-shortcuts="off"` on <html> tells the scripts, the chooser shows it.
+    var shortcutsOff = false
     /// The update banner's data (`level`, `message`, `dismissible`, `back`), shown on 200 pages only.
     var banner: TemplateValue? = nil
     /// What the last admin change did ("Saved."), shown once on the next page; set by `AdminSession`.

@@ -74,4 +74,7 @@ enum LookCookies {
     static let retro = "arcade_retro"
     /// "1" when the player asked Mastermind to show the codes still possible after each row (an opt-in aid).
     static let codesLeft = "arcade_mm_left"
+    /// "off" when the player turned single-key shortcuts and cheat keys off (WCAG 2.1.4): a page's keys then act only
+    /// while its play area has focus, and cheat keys not at all.
+    static let keys = "arcade_keys"
 }

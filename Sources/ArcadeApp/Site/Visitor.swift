@@ -28,13 +28,15 @@ final class Visitor: Sendable {
     let theme: String
     /// The retro cheat was found (a plain cookie too): the chooser offers retro.
     let retroUnlocked: Bool
+    /// Single-key shortcuts are off (a plain cookie: `LookCookies.keys`).
+    let shortcutsOff: Bool
     /// The player id was made for this request: nothing is stored for it, so nothing need be looked up
     /// (or cached: a crawler would fill the caches with visitors who never return).
     let isNew: Bool
 
     init(
         player: Player, sessionID: String, language: String, csrfToken: String, cookies: [SetCookie] = [],
-        theme: String = "", retroUnlocked: Bool = false, isNew: Bool = false
+        theme: String = "", retroUnlocked: Bool = false, shortcutsOff: Bool = false, isNew: Bool = false
     ) {
         self.player = player
         self.sessionID = sessionID
@@ -43,6 +45,7 @@ final class Visitor: Sendable {
         self.cookies = cookies
         self.theme = theme
         self.retroUnlocked = retroUnlocked
+        self.shortcutsOff = shortcutsOff
         self.isNew = isNew
     }
 

@@ -98,6 +98,9 @@ struct AdminTests {
         let wrong = try signIn(player, "alice", "nope")
         #expect(wrong.status == 401)
         #expect(wrong.text.contains("do not match"))
+        // Both fields say they were refused, described by the error (issue 46).
+        #expect(wrong.text.ranges(of: "aria-invalid=\"true\" aria-describedby=\"login-error\"").count == 2)
+        #expect(try player.get("/admin/login").text.contains("aria-invalid") == false)
         // The right one: a session cookie, HttpOnly and SameSite=Strict.
         let right = try signIn(player, "alice", "correct horse battery")
         #expect(right.status == 303)

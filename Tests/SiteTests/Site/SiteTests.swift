@@ -182,6 +182,28 @@ struct SiteTests {
             "CSRF")
     }
 
+    /// Single-key shortcuts off (issue 46, WCAG 2.1.4): a setting beside Theme, kept in a cookie; every page tells its
+    /// scripts on <html>, and the chooser shows it (posted as a form without a script).
+    @Test func shortcutsTurnOffBesideTheTheme() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        let home = try player.get("/").text
+        #expect(home.contains("<option value=\"on\" selected>On</option>") && !home.contains("data-shortcuts=\"off\""))
+        let off = try player.post("/theme", "theme=&keys=off&back=/mastermind")
+        #expect(off.status == 303 && off.cookies["arcade_keys"] == "off")
+        for path in ["/", "/mastermind", "/namegame/normal", "/nowhere"] {
+            let page = try player.get(path).text
+            #expect(page.contains("dir=\"ltr\" data-shortcuts=\"off\">"), "\(path)")
+            #expect(page.contains("<option value=\"off\" selected>Off</option>"), "\(path)")
+        }
+        #expect(try player.post("/theme", "theme=dark&back=/").status == 303, "a form without the setting keeps it")
+        #expect(try player.get("/").text.contains("class=\"theme-dark\" data-shortcuts=\"off\">"))
+        #expect(try player.post("/theme", "keys=maybe&back=/").status == 422)
+        #expect(try player.post("/theme", "keys=on&back=/").cookies["arcade_keys"] == "")
+        #expect(!(try player.get("/").text.contains("data-shortcuts=\"off\"")), "back on")
+    }
+
     @Test func csrfGuardsEveryAction() throws {
         let server = try SiteServer(routes: { routes in
             routes.actions.post("/test/echo") { request, _ in .text("done: \(request.form?["x"] ?? "")") }

@@ -90,7 +90,9 @@ struct ErrorPages: Middleware {
         retry: String? = nil
     ) -> Response {
         let visitor = known ?? (try? identity.visitor(for: request))
-        let look = PageLook(theme: visitor?.theme ?? "", retroUnlocked: visitor?.retroUnlocked ?? false)
+        let look = PageLook(
+            theme: visitor?.theme ?? "", retroUnlocked: visitor?.retroUnlocked ?? false,
+            shortcutsOff: visitor?.shortcutsOff ?? false)
         return SecurityHeaders<RequestContext>.apply(
             PageLook.$current.withValue(look) {
                 pages.error(

@@ -18,7 +18,7 @@ struct UpdateNotice: Middleware {
         let visitor = context.visitor
         context.notice = notice(request)
         let look = PageLook(
-            theme: visitor.theme, retroUnlocked: visitor.retroUnlocked,
+            theme: visitor.theme, retroUnlocked: visitor.retroUnlocked, shortcutsOff: visitor.shortcutsOff,
             banner: try banner(context.notice, visitor, back: String(request.rawPath)))
         return try PageLook.$current.withValue(look) { try next(request, context) }
     }

@@ -1,0 +1,192 @@
+"""Issue 46, by ear and by keyboard: what a screen reader is told (the accessibility tree, and a log of every live
+region's changes) and where focus goes, in Mastermind and the Name Game; the settings beside Theme apply without a
+reload, and single-key shortcuts can be turned off (WCAG 2.1.4)."""
+import unittest
+
+import test_namegame
+from arcade_browser import BrowserTest
+from mastermind_browser import MastermindHelpers, WebDriverWait
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+# Installed before any page's own script: records the text of every live region (aria-live, role=status or alert)
+# each time it changes after the page loaded. Text a region had at load, or was inserted with, is not recorded: a
+# screen reader does not read it either (issue 46, item 6).
+LIVE_LOG = """
+window.__live = [];
+(function () {
+  var last = new Map();
+  function regions() { return document.querySelectorAll('[aria-live], [role=status], [role=alert]'); }
+  function look() {
+    regions().forEach(function (el) {
+      var text = el.textContent.trim();
+      if (!last.has(el)) { last.set(el, text); return; }
+      if (last.get(el) !== text) { last.set(el, text); if (text) window.__live.push(text); }
+    });
+  }
+  new MutationObserver(look).observe(document, {subtree: true, childList: true, characterData: true});
+  document.addEventListener('DOMContentLoaded', look);
+})();
+"""
+
+# Counts the cheat actions a page posts (one a key, in turn: the first at once from the key's own handler, when no
+# earlier one is in flight).
+CHEAT_SPY = """
+window.__cheatPosts = 0;
+var original = window.fetch;
+window.fetch = function (url) {
+  if (String(url).indexOf('/cheats/actions') >= 0) window.__cheatPosts += 1;
+  return original.apply(this, arguments);
+};
+"""
+
+
+class Ear:
+    """What a screen reader is told and where focus is; a mixin for the classes below."""
+
+    def setUp(self):
+        super().setUp()
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": LIVE_LOG})
+
+    def said(self):
+        return self.driver.execute_script("return window.__live || []")
+
+    def wait_said(self, check, what):
+        WebDriverWait(self.driver, 10).until(lambda d: any(check(text) for text in self.said()),
+                                             f"never said: {what}")
+
+    def ax_names(self):
+        """The names of every node a screen reader can reach (not ignored, not hidden), from the browser's own tree."""
+        tree = self.driver.execute_cdp_cmd("Accessibility.getFullAXTree", {})
+        return [node["name"]["value"] for node in tree["nodes"]
+                if not node.get("ignored") and node.get("name", {}).get("value")]
+
+    def focused(self):
+        """What has focus, and whether it is inside the viewport."""
+        return self.driver.execute_script(
+            "const a = document.activeElement, b = a.getBoundingClientRect();"
+            "return {tag: a.tagName, id: a.id, key: a.getAttribute('data-key'), next: a.hasAttribute('data-next'),"
+            " answer: a.hasAttribute('data-answer'),"
+            " inView: b.bottom > 0 && b.top < innerHeight && b.right > 0 && b.left < innerWidth}")
+
+
+
+class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
+    def test_mastermind_by_ear_and_by_keyboard(self):
+        secret = self.start()
+        # The row being typed is readable at any time (it was aria-hidden): empty, it says so.
+        names = self.ax_names()
+        self.assertIn("Your guess: blank, blank, blank, blank", names)
+        # Decorative glyphs are drawn, not read ("▶︎ ARCADE", "Game ▾").
+        self.assertEqual([n for n in names if "\u25b6" in n or "\u25be" in n], [])
+        # Typing digits: each is said, and the row reads as words in the accessibility tree (it was aria-hidden).
+        self.keys("12")
+        self.wait_said(lambda t: t == "2", "the second digit")
+        self.assertIn("1", self.said())
+        self.assertIn("Your guess: 1, 2, blank, blank", self.ax_names())
+        self.keys(Keys.BACKSPACE)
+        self.wait_said(lambda t: t == "2 deleted", "the deletion")
+        # Enter on a focused keypad key types that key, and the key keeps focus.
+        self.driver.execute_script("document.querySelector(\"[data-keypad] button[data-key='3']\").focus()")
+        self.keys(Keys.ENTER)
+        self.assertEqual(self.cells(), ["1", "3", "", ""])
+        self.assertEqual(self.focused()["key"], "3")
+        self.assertIn("Your guess: 1, 3, blank, blank", self.ax_names())
+        # A full row is said whole, so it can be checked before it is sent.
+        guess = "1300" if secret != "1300" else "1301"
+        self.driver.execute_script("document.getElementById('board').focus()")
+        self.keys(guess[2:])
+        self.wait_said(lambda t: t.endswith("Your guess: " + ", ".join(guess)), "the whole row")
+        # Sent from the keypad's Enter key by keyboard: the row's result is said, and focus stays on that key, in view.
+        self.driver.execute_script("document.querySelector(\"[data-keypad] button[data-key='Enter']\").focus()")
+        self.keys(Keys.ENTER)
+        self.wait_rows(1)
+        self.wait_said(lambda t: t.startswith(guess + ":"), "the row's result")
+        focus = self.focused()
+        self.assertEqual((focus["key"], focus["inView"]), ("Enter", True), focus)
+        # Hint, pressed by Enter from the keyboard: the hint itself is said, stays on screen, and focus goes to the
+        # board (where the next digits go), in view.
+        hint = self.driver.find_element("css selector", "form[action='/mastermind/hint'] button")
+        self.driver.execute_script("arguments[0].focus()", hint)
+        self.keys(Keys.ENTER)
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "[data-message] [data-hint]"))
+        shown = self.driver.find_element("css selector", "[data-message] [data-hint]")
+        self.wait_said(lambda t: t == shown.text and shown.get_attribute("data-hint") in t, "the hint")
+        focus = self.focused()
+        self.assertEqual((focus["id"], focus["inView"]), ("board", True), focus)
+        self.assertEqual(self.rows(), 1, "Enter on Hint gave a hint, not the row")
+        # axe, in every theme, each chosen with the select (no reload) on this board with its hint.
+        select = Select(self.driver.find_element("css selector", "[data-theme-select]"))
+        for value in ["", "light", "dark", "contrast"]:
+            select.select_by_value(value)
+            self.assertEqual(self.axe_violations(), [], value or "system")
+        self.assertEqual(self.rows(), 1)
+
+
+
+class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
+    def test_name_game_says_what_happened_and_who(self):
+        round_id, answer = self.fresh_round("normal")
+        wrong = (answer + 1) % 6
+        self.choose(wrong)
+        tapped = self.text("[data-tapped]")
+        right = self.text("[data-right-name]")
+        self.wait_said(lambda t: tapped in t and right in t, "who was tapped and who it is")
+        focus = self.focused()
+        self.assertTrue(focus["answer"] and focus["inView"], focus)
+        self.choose(answer)
+        line = self.text("[data-outcome] [data-right-name]")
+        self.wait_said(lambda t: line in t, "the right answer")
+        focus = self.focused()
+        self.assertTrue(focus["next"] and focus["inView"], focus)
+        self.assertEqual(self.axe_violations(), [])
+
+
+
+class SettingsByKeyboard(Ear, MastermindHelpers):
+    def test_settings_apply_without_a_reload_and_shortcuts_turn_off(self):
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CHEAT_SPY})
+        self.start()
+        self.driver.execute_script("window.__samePage = true")
+        root = self.driver.find_element("tag name", "html")
+        # The theme changes with no navigation (and is kept for the next page).
+        Select(self.driver.find_element("css selector", "[data-theme-select]")).select_by_value("dark")
+        self.assertIn("theme-dark", root.get_attribute("class"))
+        WebDriverWait(self.driver, 10).until(lambda d: root.get_attribute("data-settings-saved") == "dark/on")
+        self.assertTrue(self.driver.execute_script("return window.__samePage === true"))
+        # With shortcuts on, `retro` typed on the page is a cheat (the control): the theme goes retro, and the unlock
+        # is said in full through a live region the page had from its load (the toast alone was often not read).
+        self.driver.execute_script("document.activeElement.blur()")
+        self.keys("retro")
+        WebDriverWait(self.driver, 10).until(lambda d: "theme-crt" in root.get_attribute("class"))
+        self.assertEqual(self.driver.execute_script("return window.__cheatPosts"), 5, "one post a key, in turn")
+        self.wait_said(lambda t: t.startswith("Cheat unlocked") and "CRT" in t, "the unlock and what it did")
+        # Shortcuts off: chosen the same way, kept for the next page.
+        Select(self.driver.find_element("css selector", "[data-shortcuts-select]")).select_by_value("off")
+        self.assertEqual(root.get_attribute("data-shortcuts"), "off")
+        WebDriverWait(self.driver, 10).until(lambda d: root.get_attribute("data-settings-saved") == "dark/off")
+        self.open("/mastermind")
+        root = self.driver.find_element("tag name", "html")
+        self.assertEqual((root.get_attribute("data-shortcuts"), sorted(root.get_attribute("class").split())),
+                         ("off", ["js", "theme-dark"]))
+        # Typing `retro` (and digits) on the page changes nothing: no cheat key is posted, no digit typed.
+        self.driver.execute_script("document.activeElement.blur()")
+        self.keys("retro12")
+        self.assertEqual(self.driver.execute_script("return window.__cheatPosts"), 0)
+        self.assertNotIn("theme-crt", root.get_attribute("class"))
+        self.assertEqual(self.cells(), ["", "", "", ""])
+        # In the play area, with focus there, the keys still play.
+        self.driver.execute_script("document.getElementById('board').focus()")
+        self.keys("12")
+        self.assertEqual(self.cells(), ["1", "2", "", ""])
+        self.assertEqual(self.driver.execute_script("return window.__cheatPosts"), 0)
+        self.assertEqual(self.axe_violations(), [])
+
+    def test_screenshots_of_the_settings(self):
+        def bottom():
+            self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+        self.screenshots("ear-settings", "/mastermind", bottom)
+
+
+if __name__ == "__main__":
+    unittest.main()
