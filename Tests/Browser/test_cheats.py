@@ -43,9 +43,7 @@ class Cheats(MastermindHelpers):
             self.finger([(x + dx * step, y + 40 + dy * step) for step in (0, 20, 40, 60, 80)])
             time.sleep(0.1)
         # Two quick taps: one burst, tap(2).
-        self.finger([(x, y)], pause=0)
-        time.sleep(0.08)
-        self.finger([(x, y)], pause=0)
+        self.taps(x, y, 2)
         self.check_revealed(secret)
 
     def test_retro_theme_toggles_and_the_found_page_counts(self):

@@ -52,6 +52,8 @@ class Play(MastermindHelpers):
         return places
 
     def double_tap(self, x, y):
+        # Two real touches (the browser's own synthesized double tap makes no clicks, so it could not show that a
+        # code's taps press nothing).
         self.finger([(x, y)], pause=0)
         time.sleep(0.06)
         self.finger([(x, y)], pause=0)
