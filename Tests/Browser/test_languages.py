@@ -3,7 +3,6 @@ finished, a Name Game round, the statistics and the progress page, at 360x740 (a
 .artifacts/screenshots/lang-LANG-PAGE-WIDTH.png to be looked at. Checked on each: nothing wider than the phone, axe
 clean, and the language's own typography (French no-break spaces, no ASCII spaces glued after Japanese text)."""
 import os
-import re
 import unittest
 
 from arcade_browser import ARTIFACTS, BrowserTest
