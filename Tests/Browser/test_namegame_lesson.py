@@ -51,6 +51,26 @@ class LessonHelpers(NameGameHelpers):
     def in_view(self, element):
         return self.driver.execute_script(IN_VIEW_JS, element)
 
+    def counts(self):
+        stats = self.driver.find_element("css selector", "[data-session-correct]")
+        return int(stats.get_attribute("data-session-correct")), int(stats.get_attribute("data-session-incorrect"))
+
+    def miss_then_go_on(self, click):
+        """A wrong pick, then the tap on the answer it shows (issue 41: that tap was scored "Right" and counted
+        correct): the round stays a miss, counted once, and the tap only moves on to the next round."""
+        self.meet()
+        round_id = self.game().get_attribute("data-round")
+        answer = answer_of(round_id)
+        faces = len(self.driver.find_elements("css selector", "button[data-choice]"))
+        before = self.counts()
+        click(f'button[data-choice="{(answer + 1) % faces}"]')
+        self.assertEqual(self.counts(), (before[0], before[1] + 1), "the miss counts once")
+        click(f'button[data-choice="{answer}"]')
+        self.assertEqual(self.counts(), (before[0], before[1] + 1), "the tap after a miss is not a right answer")
+        self.assertFalse(self.driver.find_elements("css selector", "[data-right-name].outcome-won"), "no Right")
+        self.assertNotEqual(self.game().get_attribute("data-round"), round_id, "it moves on to the next round")
+        self.assertFalse(self.game().get_attribute("data-answered"))
+
 
 class Lesson(LessonHelpers):
     """Shared by the desktop and the phone classes below."""
@@ -128,7 +148,26 @@ class Lesson(LessonHelpers):
         self.assertTrue(self.in_view(right))
         self.assertGreaterEqual(self.contrast_of(right.find_element("css selector", ".face-name")), 4.5)
         self.navigate(lambda: self.driver.switch_to.active_element.send_keys(Keys.ENTER))
-        self.assertEqual(self.game().get_attribute("data-answered"), "true", "tapping it (or Enter) goes on")
+        self.assertNotEqual(self.game().get_attribute("data-round"), round_id, "tapping it (or Enter) goes on")
+
+    def test_a_miss_stays_a_miss_in_every_mode(self):
+        self.hold_answers()
+        for mode in ["normal", "matt", "reverse", "team", "hint", "fifty", "timed", "learn"]:
+            with self.subTest(mode=mode):
+                self.play_from_menu(mode)
+                self.miss_then_go_on(lambda selector: self.navigate(lambda: self.tap(selector)))
+
+    def test_a_lesson_counts_each_round_once(self):
+        self.hold_answers()
+        self.play_from_menu("normal")
+        self.miss_then_go_on(lambda selector: self.navigate(lambda: self.tap(selector)))
+        for _ in range(9):
+            answer = answer_of(self.game().get_attribute("data-round"))
+            self.navigate(lambda: self.tap(f'button[data-choice="{answer}"]'))
+            self.navigate(lambda: self.tap("[data-outcome] button[data-next]"))
+        self.assertEqual(self.game().get_attribute("data-ended"), "true")
+        self.assertEqual(self.counts(), (9, 1), "ten rounds, each counted once")
+        self.assertEqual(self.driver.find_element("css selector", "[data-summary-accuracy]").text, "90%")
 
     def test_recall_accepts_small_differences_and_refuses_another_name(self):
         self.hold_answers()
@@ -245,7 +284,7 @@ class Screenshots(LessonHelpers, BrowserTest):
         self.screenshots("namegame-recall", "/namegame/recall")
 
 
-class WithoutJavaScript(NameGameHelpers, BrowserTest):
+class WithoutJavaScript(LessonHelpers, BrowserTest):
     """Every mode, played to its end with forms alone."""
 
     def setUp(self):
@@ -271,6 +310,13 @@ class WithoutJavaScript(NameGameHelpers, BrowserTest):
         else:
             answer = answer_of(round_id)
             self.click(f'button[data-choice="{answer if right else (answer + 1) % 2}"]')
+
+    def test_a_miss_stays_a_miss_without_scripts(self):
+        for mode in ["normal", "reverse", "timed", "learn"]:
+            with self.subTest(mode=mode):
+                self.open("/namegame")
+                self.click(f'button[data-play="{mode}"]')
+                self.miss_then_go_on(self.click)
 
     def test_every_mode_plays_to_its_end(self):
         for mode in ["normal", "matt", "reverse", "recall", "team", "hint", "fifty", "learn"]:

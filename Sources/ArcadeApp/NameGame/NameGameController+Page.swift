@@ -51,9 +51,11 @@ extension NameGameController {
             ])
             return page(.object(context))
         }
-        // A lesson's summary stands alone; a timed minute or a practice run ends on its last question, kept in view.
+        // A lesson's or a practice run's summary stands alone (issue 41: practice's was stacked over its last
+        // question); a timed minute ends on its last question, kept in view.
         let summaryOnly =
-            (current.ended || timeIsUp(current)) && (mode.lessonRounds(lessonLength) != nil || mode == .review)
+            (current.ended || timeIsUp(current))
+            && (mode.lessonRounds(lessonLength) != nil || mode == .review || mode == .practice)
         if let record, !summaryOnly {
             roundFields(mode, session: current, record: record, t: t, into: &context)
             lessonFields(mode, session: current, record: record, t: t, into: &context)
@@ -170,8 +172,12 @@ extension NameGameController {
         if record.status == "failed" && round.recall {
             context["recallMiss"] = .string(t.string("namegame.recall.miss", [.string(named)]))
         }
-        if record.status == "identified" {
+        // Right only when the first answer was: a round found after a miss stays a miss.
+        let rightAtOnce = record.status == "identified" && record.wrong.isEmpty
+        if rightAtOnce {
             context["rightLine"] = .string(t.string("namegame.right.named", [.string(named)]))
+        } else if record.status == "identified" {
+            context["revealed"] = .string(t.string("namegame.found", [.string(named)]))
         } else if taught {
             context["rightLine"] = .string(t.string("namegame.answer.shown", [.string(named)]))
             context["answerIndex"] = .int(round.answer)
@@ -182,7 +188,7 @@ extension NameGameController {
         context["answerName"] = .string(person.fullName)
         context["answerRole"] = .string(person.jobTitle ?? "")
         context["answered"] = .bool(answered)
-        context["identified"] = .bool(record.status == "identified")
+        context["identified"] = .bool(rightAtOnce)
         context["failed"] = .bool(record.status == "failed")
         context["open"] = .bool(record.isOpen && !over)
         if let finished = record.finishedMilliseconds {
@@ -222,7 +228,9 @@ extension NameGameController {
                 var result = ""
                 let pickedWrong = record.wrong.contains(index)
                 if pickedWrong { result = "wrong" }
-                if answered && index == round.answer && record.status == "identified" { result = "correct" }
+                if answered && index == round.answer && record.status == "identified" && record.wrong.isEmpty {
+                    result = "correct"
+                }
                 let isAnswer = (reveal || taught) && index == round.answer
                 // Named: every name in reverse mode; once over, everyone; after a wrong pick, the answer and the pick.
                 let showName = mode == .reverse || reveal || isAnswer || pickedWrong
