@@ -56,6 +56,10 @@ extension NameGameController {
         let summaryOnly =
             (current.ended || timeIsUp(current))
             && (mode.lessonRounds(lessonLength) != nil || mode == .review || mode == .practice)
+        if summaryOnly, let misses = try? store.misses(session: current.id, people: directory), !misses.isEmpty {
+            // Review my misses: offered by the summary that stands alone, as by an answered round.
+            context["misses"] = .string(t.string("namegame.review.button", [.int(misses.count)]))
+        }
         if let record, !summaryOnly {
             roundFields(mode, session: current, record: record, t: t, into: &context)
             lessonFields(mode, session: current, record: record, t: t, into: &context)
@@ -85,8 +89,8 @@ extension NameGameController {
         context["isReview"] = .bool(mode == .review)
         context["isLearn"] = .bool(mode == .learn)
         if mode == .learn || mode == .recall {
-            // Learned counts move with every right answer (not only once someone graduates to long reviews).
-            let learned = directory.people.count { LearningPlan.learned(cards[$0.id]) }
+            // Learned: remembered past the first day (`LearningPlan.knows`), not just right once today.
+            let learned = directory.people.count { LearningPlan.knows(cards[$0.id]) }
             context["learned"] = .object([
                 "count": .int(learned),
                 "text": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),

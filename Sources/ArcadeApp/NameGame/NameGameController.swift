@@ -296,16 +296,15 @@ struct NameGameController: Sendable {
         }
         let cards = try store.cards(player: visitor.playerID)
         let mastery = Self.mastery(store, people: directory.people, cards: cards)
-        // The people I know: everyone learned (past the learning steps) shows their face and name; the rest wait as
+        // The people I know: everyone learned (`LearningPlan.knows`) shows their face and name; the rest wait as
         // silhouettes, never named.
-        let learnedFirst =
-            directory.people.filter { cards[$0.id]?.state == .review }
-            + directory.people.filter { cards[$0.id]?.state != .review }
+        let knows = { (person: Person) in LearningPlan.knows(cards[person.id]) }
+        let learnedFirst = directory.people.filter(knows) + directory.people.filter { !knows($0) }
         let wall: [TemplateValue] = learnedFirst.map { person in
-            guard let card = cards[person.id], card.state == .review else { return ["unknown": .bool(true)] }
+            guard knows(person) else { return ["unknown": .bool(true)] }
             return ["img": .string(person.headshotURL), "name": .string(person.fullName)]
         }
-        let learned = directory.people.count { cards[$0.id]?.state == .review }
+        let learned = directory.people.count(where: knows)
         let masteryData: TemplateFields = [
             "known": .int(mastery.knownWell), "learning": .int(mastery.learning), "notMet": .int(mastery.notMet),
             "due": .int(mastery.due), "total": .int(directory.people.count),
