@@ -150,6 +150,20 @@ class Lesson(LessonHelpers):
         self.navigate(lambda: self.driver.switch_to.active_element.send_keys(Keys.ENTER))
         self.assertNotEqual(self.game().get_attribute("data-round"), round_id, "tapping it (or Enter) goes on")
 
+    def test_learn_is_where_a_newcomer_starts(self):
+        """Issue 41: ten equal text cards, Learn last. Learn comes first as "Start here", the primary button; the
+        rest follow as practice, and no mode is named by an in-joke."""
+        self.open("/namegame")
+        first = self.driver.find_element("css selector", "button[data-play]")
+        self.assertEqual(first.get_attribute("data-play"), "learn", "the first thing to tap is Learn")
+        self.assertTrue(self.driver.find_elements("css selector", "[data-start-here] button[data-play=learn]"))
+        other = self.driver.find_element("css selector", "button[data-play=normal]")
+        self.assertNotEqual(first.value_of_css_property("background-color"),
+                            other.value_of_css_property("background-color"), "Learn is the primary button")
+        self.assertTrue(self.in_view(first))
+        self.assertNotIn("Mat(t)", self.text("main"))
+        self.assertEqual(self.text("button[data-play=matt]"), "Similar names")
+
     def test_a_miss_stays_a_miss_in_every_mode(self):
         self.hold_answers()
         for mode in ["normal", "matt", "reverse", "team", "hint", "fifty", "timed", "learn"]:
@@ -335,6 +349,9 @@ class WithoutJavaScript(LessonHelpers, BrowserTest):
         self.click('button[data-play="practice"]')
         self.answer(right=False)
         self.assertEqual(self.game().get_attribute("data-ended"), "true", "practice ends at a mistake")
+        self.assertFalse(self.driver.find_elements("css selector", "button[data-choice], h1.question"),
+                         "its summary stands alone, not over the last question (issue 41)")
+        self.assertTrue(self.driver.find_elements("css selector", "[data-summary]"))
         self.click("button[data-review]")
         while not self.game().get_attribute("data-ended"):
             self.answer()
