@@ -210,6 +210,8 @@ class Input(Play):
         self.assertNotEqual(keep.value_of_css_property("background-color"),
                             give_up.value_of_css_property("background-color"), "the two buttons look different")
         self.assertLess(keep.location["x"], give_up.location["x"], "Keep playing comes first")
+        self.screenshots("mastermind-giveup", "/mastermind/giveup")
+        self.open("/mastermind/giveup")
         self.click_and_wait("main form button[type=submit]")
         self.assertEqual(self.board().get_attribute("data-outcome"), "lost")
         self.assertNotIn("cracked", self.driver.find_element("tag name", "main").text.lower())

@@ -163,6 +163,8 @@ class Lesson(LessonHelpers):
         self.assertTrue(self.in_view(first))
         self.assertNotIn("Mat(t)", self.text("main"))
         self.assertEqual(self.text("button[data-play=matt]"), "Similar names")
+        if self.__class__.__name__ == "LessonOnAPhone":
+            self.screenshots("namegame-menu", "/namegame")
 
     def test_a_miss_stays_a_miss_in_every_mode(self):
         self.hold_answers()
@@ -352,6 +354,8 @@ class WithoutJavaScript(LessonHelpers, BrowserTest):
         self.assertFalse(self.driver.find_elements("css selector", "button[data-choice], h1.question"),
                          "its summary stands alone, not over the last question (issue 41)")
         self.assertTrue(self.driver.find_elements("css selector", "[data-summary]"))
+        self.screenshots("namegame-practice-over", "/namegame/practice")
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
         self.click("button[data-review]")
         while not self.game().get_attribute("data-ended"):
             self.answer()

@@ -103,8 +103,10 @@ struct BatchTests {
 
     @Test func learnedMeansRememberedPastTheFirstDay() {
         #expect(!LearningPlan.knows(nil))
-        #expect(!LearningPlan.knows(Card(state: .learning, step: 1, stability: 9, difficulty: 5, due: 0, lastReview: 0)))
-        #expect(!LearningPlan.knows(Card(state: .review, step: nil, stability: 3, difficulty: 5, due: 0, lastReview: 0)))
+        #expect(
+            !LearningPlan.knows(Card(state: .learning, step: 1, stability: 9, difficulty: 5, due: 0, lastReview: 0)))
+        #expect(
+            !LearningPlan.knows(Card(state: .review, step: nil, stability: 3, difficulty: 5, due: 0, lastReview: 0)))
         #expect(LearningPlan.knows(Card(state: .review, step: nil, stability: 7, difficulty: 5, due: 0, lastReview: 0)))
     }
 
