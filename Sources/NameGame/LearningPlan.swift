@@ -47,12 +47,23 @@ public struct LearningPlan: Sendable {
         return x == y || (x.count >= 3 && y.count >= 3 && x.prefix(3) == y.prefix(3))
     }
 
-    /// Learned: answered right since they were met (or last missed). Learn mode then asks the name typed rather than
-    /// picked (recall is the next step up from recognition), and the "learned" counts include them at once.
+    /// Answered right since they were met (or last missed): learn mode then asks the name typed rather than picked
+    /// (recall is the next step up from recognition). Not yet "learned" (`knows`).
     public static func learned(_ card: Card?) -> Bool {
         guard let card else { return false }
         return card.state == .review || (card.step ?? 0) >= 1
     }
+
+    /// Learned, as the counts and the lesson summary say it (issue 41: one lucky pick among six, or the question
+    /// right after the introduction, counted as learned): past the learning steps and remembered on a later day, so
+    /// memory lasts at least `learnedDays`. A right answer today alone never reaches it.
+    public static func knows(_ card: Card?) -> Bool {
+        guard let card, card.state == .review else { return false }
+        return (card.stability ?? 0) >= learnedDays
+    }
+
+    /// The stability (days) from which someone counts as learned: beyond what the first day's answers give.
+    public static let learnedDays = 7.0
 
     /// A round's verdict on the person asked: a wrong pick, "I don't know" or a slow answer is a lapse.
     public func rating(wrongPicks: Int, gaveUp: Bool, milliseconds: Int) -> Rating {

@@ -46,6 +46,27 @@ class Cheats(MastermindHelpers):
         self.taps(x, y, 2)
         self.check_revealed(secret)
 
+    def test_who_is_it_by_touch_never_answers_a_round(self):
+        """Issue 41: the gesture began with taps, and the first landed on a face as a wrong answer. It now begins with
+        swipes, and the taps that follow count for the code, pressing nothing."""
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+        self.open("/namegame")
+        self.click_and_wait('button[data-play="normal"]')
+        rect = self.driver.execute_script(
+            "var r = document.querySelector('#namegame [data-cheat-area]').getBoundingClientRect();"
+            " return [r.left, r.top, r.width, r.height];")
+        x, y = rect[0] + rect[2] / 4, rect[1] + rect[3] / 4
+        for dy in (1, -1):
+            self.finger([(x, y + 10 + dy * step) for step in (0, 20, 40, 60, 80)])
+            time.sleep(0.1)
+        for _ in range(3):
+            self.finger([(x, y)], pause=0)
+            time.sleep(0.08)
+        WebDriverWait(self.driver, 30).until(lambda d: d.find_elements("css selector", "[data-cheat-help]"))
+        self.assertFalse(self.driver.find_elements("css selector", "[data-result=wrong]"), "no face was answered")
+        stats = self.driver.find_element("css selector", "[data-session-incorrect]")
+        self.assertEqual(stats.get_attribute("data-session-incorrect"), "0")
+
     def test_retro_theme_toggles_and_the_found_page_counts(self):
         self.open("/cheats")
         self.assertEqual(self.driver.find_element("css selector", "[data-found]").get_attribute("data-found"), "0")

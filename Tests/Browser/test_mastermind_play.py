@@ -206,6 +206,14 @@ class Input(Play):
         self.wait_rows(1)
         self.assertTrue(self.driver.find_elements("css selector", "[data-once='namegame.try']"), "the invite shows")
         self.open("/mastermind/giveup")
+        # Keep playing is the primary button; Give up is a quiet one, never mistaken for it (issue 41).
+        keep = self.driver.find_element("css selector", "[data-keep-playing]")
+        give_up = self.driver.find_element("css selector", "[data-confirm-giveup]")
+        self.assertNotEqual(keep.value_of_css_property("background-color"),
+                            give_up.value_of_css_property("background-color"), "the two buttons look different")
+        self.assertLess(keep.location["x"], give_up.location["x"], "Keep playing comes first")
+        self.screenshots("mastermind-giveup", "/mastermind/giveup")
+        self.open("/mastermind/giveup")
         self.click_and_wait("main form button[type=submit]")
         self.assertEqual(self.board().get_attribute("data-outcome"), "lost")
         self.assertNotIn("cracked", self.driver.find_element("tag name", "main").text.lower())

@@ -208,6 +208,26 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
             self.assertTrue(all(names), f"{mode}: the names show once answered {names}")
             self.assertEqual(self.driver.execute_script(sizes), before, f"{mode}: no card grew or shrank")
 
+    def test_reverse_names_and_roles_fit_their_buttons(self):
+        """Issue 41: after an answer in Reverse the role was clipped ("Marketin…") and the marks sat past the buttons'
+        edge at 360 px. Each button holds its mark, name and role."""
+        fits = """
+            return Array.from(document.querySelectorAll('button[data-choice]')).filter(b => {
+              const r = b.getBoundingClientRect();
+              const out = Array.from(b.querySelectorAll('span')).some(s => {
+                const q = s.getBoundingClientRect();
+                return q.width > 0 && (q.left < r.left - 1 || q.right > r.right + 1 || s.scrollWidth > s.clientWidth + 1);
+              });
+              return out || b.scrollWidth > b.clientWidth + 1 || r.right > innerWidth;
+            }).map(b => b.textContent.trim());"""
+        round_id, answer = self.fresh_round("reverse")
+        self.choose(answer)
+        self.assertEqual(self.driver.execute_script(fits), [], "after a right answer")
+        round_id, answer = self.fresh_round("reverse")
+        self.choose((answer + 1) % 6)
+        self.assertEqual(self.driver.execute_script(fits), [], "after a wrong pick")
+        self.screenshots("namegame-reverse-miss", "/namegame/reverse")
+
     def test_a_touch_screen_is_not_told_about_keys(self):
         """No keyboard, no key hints: not in How to play, not under the round, not on the faces."""
         self.open("/namegame/help")

@@ -101,7 +101,16 @@ struct BatchTests {
         #expect(plan.next(people: mats, cards: cards, now: 0)?.firstName == "Matt")
     }
 
-    @Test func theLearnedCountMovesWithTheFirstRightAnswer() {
+    @Test func learnedMeansRememberedPastTheFirstDay() {
+        #expect(!LearningPlan.knows(nil))
+        #expect(
+            !LearningPlan.knows(Card(state: .learning, step: 1, stability: 9, difficulty: 5, due: 0, lastReview: 0)))
+        #expect(
+            !LearningPlan.knows(Card(state: .review, step: nil, stability: 3, difficulty: 5, due: 0, lastReview: 0)))
+        #expect(LearningPlan.knows(Card(state: .review, step: nil, stability: 7, difficulty: 5, due: 0, lastReview: 0)))
+    }
+
+    @Test func recallFollowsTheFirstRightAnswer() {
         #expect(!LearningPlan.learned(nil))
         #expect(
             !LearningPlan.learned(

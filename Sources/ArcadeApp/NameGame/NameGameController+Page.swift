@@ -51,9 +51,15 @@ extension NameGameController {
             ])
             return page(.object(context))
         }
-        // A lesson's summary stands alone; a timed minute or a practice run ends on its last question, kept in view.
+        // A lesson's or a practice run's summary stands alone (issue 41: practice's was stacked over its last
+        // question); a timed minute ends on its last question, kept in view.
         let summaryOnly =
-            (current.ended || timeIsUp(current)) && (mode.lessonRounds(lessonLength) != nil || mode == .review)
+            (current.ended || timeIsUp(current))
+            && (mode.lessonRounds(lessonLength) != nil || mode == .review || mode == .practice)
+        if summaryOnly, let misses = try? store.misses(session: current.id, people: directory), !misses.isEmpty {
+            // Review my misses: offered by the summary that stands alone, as by an answered round.
+            context["misses"] = .string(t.string("namegame.review.button", [.int(misses.count)]))
+        }
         if let record, !summaryOnly {
             roundFields(mode, session: current, record: record, t: t, into: &context)
             lessonFields(mode, session: current, record: record, t: t, into: &context)
@@ -83,8 +89,8 @@ extension NameGameController {
         context["isReview"] = .bool(mode == .review)
         context["isLearn"] = .bool(mode == .learn)
         if mode == .learn || mode == .recall {
-            // Learned counts move with every right answer (not only once someone graduates to long reviews).
-            let learned = directory.people.count { LearningPlan.learned(cards[$0.id]) }
+            // Learned: remembered past the first day (`LearningPlan.knows`), not just right once today.
+            let learned = directory.people.count { LearningPlan.knows(cards[$0.id]) }
             context["learned"] = .object([
                 "count": .int(learned),
                 "text": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),
@@ -170,8 +176,12 @@ extension NameGameController {
         if record.status == "failed" && round.recall {
             context["recallMiss"] = .string(t.string("namegame.recall.miss", [.string(named)]))
         }
-        if record.status == "identified" {
+        // Right only when the first answer was: a round found after a miss stays a miss.
+        let rightAtOnce = record.status == "identified" && record.wrong.isEmpty
+        if rightAtOnce {
             context["rightLine"] = .string(t.string("namegame.right.named", [.string(named)]))
+        } else if record.status == "identified" {
+            context["revealed"] = .string(t.string("namegame.found", [.string(named)]))
         } else if taught {
             context["rightLine"] = .string(t.string("namegame.answer.shown", [.string(named)]))
             context["answerIndex"] = .int(round.answer)
@@ -182,7 +192,7 @@ extension NameGameController {
         context["answerName"] = .string(person.fullName)
         context["answerRole"] = .string(person.jobTitle ?? "")
         context["answered"] = .bool(answered)
-        context["identified"] = .bool(record.status == "identified")
+        context["identified"] = .bool(rightAtOnce)
         context["failed"] = .bool(record.status == "failed")
         context["open"] = .bool(record.isOpen && !over)
         if let finished = record.finishedMilliseconds {
@@ -222,7 +232,9 @@ extension NameGameController {
                 var result = ""
                 let pickedWrong = record.wrong.contains(index)
                 if pickedWrong { result = "wrong" }
-                if answered && index == round.answer && record.status == "identified" { result = "correct" }
+                if answered && index == round.answer && record.status == "identified" && record.wrong.isEmpty {
+                    result = "correct"
+                }
                 let isAnswer = (reveal || taught) && index == round.answer
                 // Named: every name in reverse mode; once over, everyone; after a wrong pick, the answer and the pick.
                 let showName = mode == .reverse || reveal || isAnswer || pickedWrong

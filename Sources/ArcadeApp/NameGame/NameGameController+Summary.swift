@@ -27,8 +27,12 @@ extension NameGameController {
         let reviews = try store.reviews(player: visitor.playerID, people: covered.map(\.person))
         let people: [TemplateValue] = covered.compactMap { item in
             guard let person = directory.person(item.person) else { return nil }
-            // New today: every rating this person ever had came from this lesson.
-            let tag = item.missed ? "again" : (reviews[item.person] ?? 0) <= item.rounds ? "learned" : "strengthened"
+            // Learned only when remembered past the first day; a first right answer today is just that (issue 41).
+            let tag =
+                item.missed
+                ? "again"
+                : LearningPlan.knows(cards[item.person])
+                    ? "learned" : (reviews[item.person] ?? 0) <= item.rounds ? "today" : "strengthened"
             return .object([
                 "img": .string(person.headshotURL), "name": .string(person.fullName), "tag": .string(tag),
                 "tagText": .string(t.string("namegame.summary.\(tag)")),

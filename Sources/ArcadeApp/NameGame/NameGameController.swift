@@ -40,16 +40,18 @@ struct NameGameController: Sendable {
 
     func menu(_ request: Request, _ context: PlayerContext) throws -> Response {
         let t = pages.localizer.strings(for: context.visitor.language)
-        let modes: [TemplateValue] = Mode.menu.map { mode in
+        func card(_ mode: Mode) -> TemplateValue {
             [
                 "mode": .string(mode.rawValue), "href": .string("/namegame/\(mode.rawValue)"),
                 "name": .string(t.string("namegame.mode.\(mode.rawValue)")),
                 "description": .string(t.string("namegame.mode.\(mode.rawValue).about")),
             ]
         }
+        // Learn is where a newcomer starts (issue 41): first and primary; the other modes follow as practice.
         return pages.render(
             "namegame-menu", title: t.string("namegame.title"), for: context.visitor, path: "/namegame",
-            section: "namegame", data: ["modes": .list(modes)])
+            section: "namegame",
+            data: ["start": card(.learn), "modes": .list(Mode.menu.filter { $0 != .learn }.map(card))])
     }
 
     func mode(_ request: Request, _ context: PlayerContext) throws -> Response {
@@ -69,7 +71,11 @@ struct NameGameController: Sendable {
             player: visitor.playerID, round: roundID, choice: choice, people: directory,
             hintInterval: hintInterval, timedSeconds: timedSeconds)
         {
-        case .success(let record): return try played(record, visitor)
+        case .success(let record):
+            // The tap on the answer shown after a miss only moves on: straight to the next round, no "Right".
+            guard record.status == "identified", !record.wrong.isEmpty else { return try played(record, visitor) }
+            _ = try played(record, visitor)
+            return try advance(record.round.mode, visitor, resume: false)
         case .failure(let refusal):
             return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
         }
@@ -152,9 +158,12 @@ struct NameGameController: Sendable {
     /// The next round, or (from the menu, `resume=1`) straight into the mode: the round in play if there is one, else
     /// a new one, so one tap on a mode reaches a question.
     func next(_ request: Request, _ context: PlayerContext) throws -> Response {
-        let visitor = context.visitor
         let mode = request.form?["mode"].flatMap(Mode.init) ?? .normal
-        let resume = request.form?["resume"] == "1"
+        return try advance(mode, context.visitor, resume: request.form?["resume"] == "1")
+    }
+
+    /// Deals the mode's next round (or ends a finished lesson) and sends the player to it.
+    func advance(_ mode: Mode, _ visitor: Visitor, resume: Bool) throws -> Response {
         if let session = try store.openSession(player: visitor.playerID, mode: mode),
             let latest = try store.latestRound(session: session.id, people: directory), latest.isOpen,
             !timeIsUp(session)
@@ -289,16 +298,15 @@ struct NameGameController: Sendable {
         }
         let cards = try store.cards(player: visitor.playerID)
         let mastery = Self.mastery(store, people: directory.people, cards: cards)
-        // The people I know: everyone learned (past the learning steps) shows their face and name; the rest wait as
+        // The people I know: everyone learned (`LearningPlan.knows`) shows their face and name; the rest wait as
         // silhouettes, never named.
-        let learnedFirst =
-            directory.people.filter { cards[$0.id]?.state == .review }
-            + directory.people.filter { cards[$0.id]?.state != .review }
+        let knows = { (person: Person) in LearningPlan.knows(cards[person.id]) }
+        let learnedFirst = directory.people.filter(knows) + directory.people.filter { !knows($0) }
         let wall: [TemplateValue] = learnedFirst.map { person in
-            guard let card = cards[person.id], card.state == .review else { return ["unknown": .bool(true)] }
+            guard knows(person) else { return ["unknown": .bool(true)] }
             return ["img": .string(person.headshotURL), "name": .string(person.fullName)]
         }
-        let learned = directory.people.count { cards[$0.id]?.state == .review }
+        let learned = directory.people.count(where: knows)
         let masteryData: TemplateFields = [
             "known": .int(mastery.knownWell), "learning": .int(mastery.learning), "notMet": .int(mastery.notMet),
             "due": .int(mastery.due), "total": .int(directory.people.count),

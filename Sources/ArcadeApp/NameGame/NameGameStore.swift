@@ -390,11 +390,14 @@ struct NameGameStore: Sendable {
                 "UPDATE namegame_round_faces SET wrong_rank = ? WHERE round = ? AND position = ?",
                 [SQLValue(rank), .integer(record.id), SQLValue(position)])
         }
-        // A miss (a wrong pick, or "I don't know") counts as an incorrect tap; the right pick as a correct one.
-        let missed = !identified && (wrong.count > record.wrong.count || gaveUp || status == "failed")
+        // The first answer decides a round, counted once: right at once is correct; a wrong pick, a wrong name or
+        // "I don't know" is incorrect, and the tap on the shown answer that follows a miss only moves on.
+        let firstAnswer = record.wrong.isEmpty
+        let rightAtOnce = identified && wrong.isEmpty
+        let missed = firstAnswer && !identified && (!wrong.isEmpty || gaveUp || status == "failed")
         let delta: [SQLValue] = [
-            SQLValue(finished ? 1 : 0), SQLValue(identified ? 1 : 0), SQLValue(identified ? 1 : 0),
-            SQLValue(missed ? 1 : 0), .integer(identified ? now - record.startedMilliseconds : 0),
+            SQLValue(finished ? 1 : 0), SQLValue(rightAtOnce ? 1 : 0), SQLValue(rightAtOnce ? 1 : 0),
+            SQLValue(missed ? 1 : 0), .integer(rightAtOnce ? now - record.startedMilliseconds : 0),
         ]
         // Streaks: rounds in a row identified at the first pick. "I don't know" in learn mode leaves it alone.
         let streak: String =

@@ -86,7 +86,14 @@ struct LessonSiteTests {
         try player.post("/namegame/next", "mode=normal")
         let summary = try player.get("/namegame/normal").text
         #expect(summary.contains("data-ended=\"true\"") && summary.contains("Lesson complete"))
-        #expect(summary.ranges(of: "<li class=\"is-learned\"").count >= 5, "the people it covered, learned today")
+        // Right on the first day is "Right today", never "Learned" (issue 41: a first lucky pick was called learned).
+        #expect(summary.ranges(of: "<li class=\"is-today\"").count >= 5, "the people it covered, right today")
+        #expect(!summary.contains("is-learned") && summary.contains("Right today"))
+        // Remembered past the first day (in review, stability of a week): learned.
+        let db = try Database(location: server.database)
+        _ = try db.execute("UPDATE namegame_cards SET state = 'review', step = NULL, stability = 8")
+        let later = try player.get("/namegame/normal").text
+        #expect(later.ranges(of: "<li class=\"is-learned\"").count >= 5 && !later.contains("is-today"))
         #expect(summary.contains("data-summary-accuracy=\"100\"") && summary.contains("data-day-streak=\"1\""))
         // From the menu, the next lesson at once.
         #expect(try player.post("/namegame/next", "mode=normal&resume=1").status == 303)
