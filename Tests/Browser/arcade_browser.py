@@ -181,8 +181,14 @@ class BrowserTest(unittest.TestCase):
     def axe_violations(self):
         """axe-core's serious and critical violations on the current page, as 'impact rule: nodes'. axe.min.js comes
         from PyPI's axe-playwright-python (installed without its dependencies; no Playwright is used)."""
-        spec = importlib.util.find_spec("axe_playwright_python")
-        with open(os.path.join(spec.submodule_search_locations[0], "axe.min.js"), encoding="utf-8") as source:
-            self.driver.execute_script(source.read())
+        # Sent to the browser once a test: every later page gets it as it loads (half a megabyte a call otherwise).
+        if not getattr(self, "axe_on_new_pages", False):
+            spec = importlib.util.find_spec("axe_playwright_python")
+            with open(os.path.join(spec.submodule_search_locations[0], "axe.min.js"), encoding="utf-8") as file:
+                self.axe_source = file.read()
+            self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": self.axe_source})
+            self.axe_on_new_pages = True
+        if not self.driver.execute_script("return typeof axe !== 'undefined'"):
+            self.driver.execute_script(self.axe_source)
         self.driver.set_script_timeout(30)
         return self.driver.execute_async_script(self.AXE_RUN_JS)
