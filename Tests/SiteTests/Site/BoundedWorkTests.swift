@@ -39,9 +39,11 @@ struct BoundedWorkTests {
             // The same single worker answers a health check meanwhile.
             let healthStart = csysNow()
             #expect(try server.get("/healthz").status == 200)
-            #expect(csysNow() - healthStart < 0.5, "\(path) \(field): /healthz waited")
+            // Bounds a busy CI machine meets (0.55 s once at load 17), far under what parsing a megabyte field on the
+            // worker's loop would cost; the speed itself is scripts/bench's.
+            #expect(csysNow() - healthStart < 2, "\(path) \(field): /healthz waited")
             let response = try client.readResponse(timeout: 5)
-            #expect(csysNow() - start < 1, "\(path) \(field): answered in time")
+            #expect(csysNow() - start < 3, "\(path) \(field): answered in time")
             #expect(response.status == 422, "\(path) \(field)")
             #expect(response.text.contains("is too long"), "\(path) \(field): says why")
             #expect(response.text.contains("“\(field)”"), "\(path) \(field): names the field")
