@@ -1,25 +1,13 @@
 """Mastermind in a real browser: keypad, keyboard, losing, errors, statistics, a phone."""
 import os
-import sqlite3
 import unittest
 
-from arcade_browser import ARTIFACTS, BrowserTest
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from mastermind_browser import MastermindHelpers, WebDriverWait, secret_of
+from arcade_browser import ARTIFACTS
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait as SeleniumWait
 
-
-def WebDriverWait(driver, timeout):
-    """Waits that survive the board being replaced while they look at it."""
-    return SeleniumWait(driver, timeout, ignored_exceptions=[NoSuchElementException, StaleElementReferenceException])
 
 DATABASE = os.environ.get("ARCADE_DB")
-
-
-def secret_of(game_id):
-    """The secret, read from the server's database the way an oracle would."""
-    with sqlite3.connect(DATABASE) as db:
-        return db.execute("SELECT secret FROM mastermind_games WHERE id = ?", (game_id,)).fetchone()[0]
 
 
 def wrong_guess(secret, n):
@@ -27,18 +15,7 @@ def wrong_guess(secret, n):
     return guess if guess != secret else wrong_guess(secret, n + 1)
 
 
-class Mastermind(BrowserTest):
-    def board(self):
-        return self.driver.find_element("css selector", "#board")
-
-    def game(self):
-        return self.board().get_attribute("data-game")
-
-    def rows(self):
-        return len(self.driver.find_elements("css selector", "#board .row"))
-
-    def wait_rows(self, count):
-        WebDriverWait(self.driver, 10).until(lambda d: self.rows() == count)
+class Mastermind(MastermindHelpers):
 
     def start(self):
         self.open("/mastermind")
@@ -51,11 +28,6 @@ class Mastermind(BrowserTest):
             self.driver.find_element("css selector", ".result button[type=submit]").click()
             WebDriverWait(self.driver, 10).until(lambda d: not self.board().get_attribute("data-outcome"))
         return secret_of(int(self.game()))
-
-    def tap(self, code):
-        for digit in code:
-            self.driver.find_element("css selector", f"[data-keypad] button[data-key='{digit}']").click()
-        self.driver.find_element("css selector", "[data-keypad] button[data-key='Enter']").click()
 
     def test_the_unstarted_board_starts_with_the_first_guess(self):
         self.open("/mastermind")
