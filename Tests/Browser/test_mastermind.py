@@ -7,9 +7,6 @@ from arcade_browser import ARTIFACTS
 from selenium.webdriver.common.keys import Keys
 
 
-DATABASE = os.environ.get("ARCADE_DB")
-
-
 def wrong_guess(secret, n):
     guess = "".join(str((n >> (3 * (3 - i))) & 7) for i in range(4))
     return guess if guess != secret else wrong_guess(secret, n + 1)
