@@ -5,12 +5,22 @@ import os
 import unittest
 
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support import ui
 
 BASE_URL = os.environ.get("ARCADE_URL", "http://127.0.0.1:8080")
 ARTIFACTS = os.path.join(os.path.dirname(__file__), "..", "..", ".artifacts", "screenshots")
+
+
+class WebDriverWait(ui.WebDriverWait):
+    """Selenium's wait, looking every 50 ms rather than every 500: most conditions here hold within milliseconds (a
+    page loaded, a row drawn), and half a second lost on each of thousands of waits was most of a run's time. An
+    element replaced while a condition looks at it is looked up again, not an error."""
+
+    def __init__(self, driver, timeout, poll_frequency=0.05, ignored_exceptions=None):
+        super().__init__(driver, timeout, poll_frequency,
+                         ignored_exceptions or [NoSuchElementException, StaleElementReferenceException])
 
 
 def chromium(languages="en-US,en", width=1280, height=900, extra=()):

@@ -5,16 +5,10 @@ import sqlite3
 import time
 
 from arcade_browser import BrowserTest
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
-from selenium.webdriver.support.ui import WebDriverWait as SeleniumWait
+from arcade_browser import WebDriverWait
 
 DATABASE = os.environ.get("ARCADE_DB")
-
-
-def WebDriverWait(driver, timeout):
-    """Waits that survive the board being replaced while they look at it."""
-    return SeleniumWait(driver, timeout, ignored_exceptions=[NoSuchElementException, StaleElementReferenceException])
 
 
 def secret_of(game_id):

@@ -3,7 +3,8 @@ import unittest
 
 from arcade_browser import BrowserTest
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
+from arcade_browser import WebDriverWait
 
 NAME_GAME = ["/namegame/" + mode for mode in
              ("normal", "matt", "reverse", "recall", "team", "hint", "fifty", "practice", "timed", "learn", "review", "help",

@@ -4,7 +4,7 @@ import os
 import re
 import unittest
 
-from selenium.webdriver.support.ui import WebDriverWait
+from arcade_browser import WebDriverWait
 
 from arcade_browser import ARTIFACTS, BrowserTest, chromium, BASE_URL
 

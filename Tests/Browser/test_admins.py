@@ -68,7 +68,7 @@ class AdminsPage(AdminBrowserTest):
 
     def submit(self, driver, selector):
         from arcade_browser import gone
-        from selenium.webdriver.support.ui import WebDriverWait
+        from arcade_browser import WebDriverWait
         page = driver.find_element("css selector", "html")
         driver.find_element("css selector", selector).click()
         WebDriverWait(driver, 10).until(gone(page))

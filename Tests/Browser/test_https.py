@@ -11,17 +11,11 @@ import tempfile
 import time
 import unittest
 
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
-from selenium.webdriver.support.ui import WebDriverWait as SeleniumWait
+from arcade_browser import WebDriverWait
 
 from arcade_browser import ARTIFACTS, chromium, gone
 
 BINARY = os.environ.get("ARCADE_BINARY", ".build/debug/arcade")
-
-
-def WebDriverWait(driver, timeout):
-    """Waits that survive the board being replaced while they look at it."""
-    return SeleniumWait(driver, timeout, ignored_exceptions=[NoSuchElementException, StaleElementReferenceException])
 
 
 class HTTPSJourney(unittest.TestCase):

@@ -3,7 +3,7 @@ no sideways scroll, screenshots; download and forget me without a script."""
 import os
 import unittest
 
-from selenium.webdriver.support.ui import WebDriverWait
+from arcade_browser import WebDriverWait
 
 from arcade_browser import BrowserTest
 from test_admin import AdminBrowserTest

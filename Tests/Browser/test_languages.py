@@ -6,7 +6,7 @@ import os
 import unittest
 
 from arcade_browser import ARTIFACTS, BrowserTest
-from selenium.webdriver.support.ui import WebDriverWait
+from arcade_browser import WebDriverWait
 
 LANGUAGES = ["en", "de", "fr", "es", "ja", "ru"]
 WIDE = {"de", "ja"}  # the longest words and the widest script, also at 1280x900

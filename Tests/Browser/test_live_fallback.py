@@ -9,7 +9,7 @@ import tempfile
 import time
 import unittest
 
-from selenium.webdriver.support.ui import WebDriverWait
+from arcade_browser import WebDriverWait
 
 from arcade_browser import ARTIFACTS, chromium
 

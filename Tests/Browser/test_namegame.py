@@ -4,17 +4,16 @@ import sqlite3
 import unittest
 
 from arcade_browser import ARTIFACTS, BrowserTest, gone
-from selenium.common.exceptions import (
-    ElementClickInterceptedException, NoSuchElementException, StaleElementReferenceException)
+from selenium.common.exceptions import ElementClickInterceptedException
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait as SeleniumWait
+from arcade_browser import WebDriverWait
 
 DATABASE = os.environ.get("ARCADE_DB")
 MODES = ["normal", "matt", "reverse", "team", "hint", "fifty", "practice", "timed", "learn"]
 
 
 def wait(driver, timeout=10):
-    return SeleniumWait(driver, timeout, ignored_exceptions=[NoSuchElementException, StaleElementReferenceException])
+    return WebDriverWait(driver, timeout)
 
 
 def answer_of(round_id):
@@ -40,7 +39,7 @@ class NameGameHelpers:
         """Does something that posts a form, and waits for the next page."""
         old = self.game()
         act()
-        SeleniumWait(self.driver, 10).until(gone(old))
+        WebDriverWait(self.driver, 10).until(gone(old))
         wait(self.driver).until(lambda d: d.execute_script("return document.readyState") == "complete" and self.game())
 
     def choose(self, index):

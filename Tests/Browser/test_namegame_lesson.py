@@ -7,7 +7,7 @@ import unittest
 
 from arcade_browser import BrowserTest, gone
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from arcade_browser import WebDriverWait
 from test_namegame import DATABASE, NameGameHelpers, answer_of, first_name_of, wait
 
 MENU = ["normal", "matt", "reverse", "recall", "team", "hint", "fifty", "practice", "timed", "learn"]

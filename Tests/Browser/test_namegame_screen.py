@@ -5,7 +5,7 @@ import sqlite3
 import unittest
 
 from arcade_browser import ARTIFACTS, BrowserTest
-from selenium.webdriver.support.ui import WebDriverWait
+from arcade_browser import WebDriverWait
 from test_namegame import DATABASE, NameGameHelpers, answer_of
 
 IN_VIEW_JS = """

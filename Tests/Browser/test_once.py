@@ -2,7 +2,7 @@
 import unittest
 
 from arcade_browser import BASE_URL, BrowserTest
-from selenium.webdriver.support.ui import WebDriverWait
+from arcade_browser import WebDriverWait
 
 
 class Tutorial(BrowserTest):

@@ -7,7 +7,7 @@ import zlib
 
 from arcade_browser import BASE_URL, BrowserTest
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from arcade_browser import WebDriverWait
 from test_namegame import NameGameHelpers, answer_of
 
 

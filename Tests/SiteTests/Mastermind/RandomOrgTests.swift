@@ -65,25 +65,35 @@ final class FakeTLSServer {
         for (path, body) in files {
             scratch.write("www/" + path, "HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\n" + body)
         }
-        var free: Int32 = 0
-        guard csys_probe_port("127.0.0.1", 0, &free) == 0 else { throw TestFailure("no free port") }
-        port = Int(free)
-        _ = system(
-            "cd '\(dir)/www' && openssl s_server -accept \(port) -cert ../cert.pem -key ../key.pem -HTTP -quiet "
-                + "> ../server.log 2>&1 & echo $! > ../pid")
-        child = Int32(String(decoding: Files.read(dir + "/pid") ?? [], as: UTF8.self).filter(\.isNumber)) ?? 0
-        // Wait until it accepts connections.
-        for _ in 0..<100 {
-            if let probe = try? RawClient(port: port) {
-                probe.close()
-                return
-            }
-            sleep(seconds: 0.05)
-        }
-        throw TestFailure("openssl s_server did not start")
+        // A free port is probed, then taken by s_server: another test can take it between the two, so a server that
+        // exits is started again on a new port. It is waited for while it runs (a busy machine can take seconds).
+        (child, port) = try Self.start(in: dir)
     }
 
-    deinit { if child > 0 { kill(child, SIGTERM) } }
+    private static func start(in dir: String) throws -> (Int32, Int) {
+        for _ in 0..<3 {
+            var free: Int32 = 0
+            guard csys_probe_port("127.0.0.1", 0, &free) == 0 else { throw TestFailure("no free port") }
+            _ = system(
+                "cd '\(dir)/www' && openssl s_server -accept \(free) -cert ../cert.pem -key ../key.pem -HTTP -quiet "
+                    + "> ../server.log 2>&1 & echo $! > '\(dir)/pid'")
+            let pid = Int32(String(decoding: Files.read(dir + "/pid") ?? [], as: UTF8.self).filter(\.isNumber)) ?? 0
+            for _ in 0..<1200 where pid > 0 && kill(pid, 0) == 0 {
+                if let probe = try? RawClient(port: Int(free)) {
+                    probe.close()
+                    return (pid, Int(free))
+                }
+                sleep(seconds: 0.05)
+            }
+            if pid > 0 { kill(pid, SIGKILL) }
+        }
+        let log = String(decoding: Files.read(dir + "/server.log") ?? [], as: UTF8.self)
+        throw TestFailure("openssl s_server did not start: \(log)")
+    }
+
+    // SIGKILL: the test process blocks SIGTERM (the server under test takes it through a signalfd), and a blocked signal
+    // stays blocked across exec, so s_server would never see it.
+    deinit { if child > 0 { kill(child, SIGKILL) } }
 }
 
 let integersPath = "integers/?num=4&min=0&max=7&col=1&base=10&format=plain&rnd=new"
