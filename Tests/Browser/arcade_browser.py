@@ -1,5 +1,6 @@
 """Shared set-up for Arcade's browser tests: a headless Chromium driven by
 Debian's chromedriver, pointed at the server scripts/test started."""
+import atexit
 import importlib.util
 import os
 import unittest
@@ -14,18 +15,41 @@ ARTIFACTS = os.path.join(os.path.dirname(__file__), "..", "..", ".artifacts", "s
 
 
 class WebDriverWait(ui.WebDriverWait):
-    """Selenium's wait, looking every 50 ms rather than every 500: most conditions here hold within milliseconds (a
-    page loaded, a row drawn), and half a second lost on each of thousands of waits was most of a run's time. An
-    element replaced while a condition looks at it is looked up again, not an error."""
+    """Selenium's wait, looking again after 20 ms, then less and less often, up to every 250 ms. Selenium looks every
+    500 ms: most conditions here hold within milliseconds (a page loaded, a row drawn), and those half-seconds were
+    most of a run's time; looking every 50 ms throughout cost as much again in CPU (each look is a round trip through
+    chromedriver and the page), and the browser tests are CPU-bound on a 2-core machine. An element replaced while a
+    condition looks at it is looked up again, not an error."""
 
-    def __init__(self, driver, timeout, poll_frequency=0.05, ignored_exceptions=None):
+    def __init__(self, driver, timeout, poll_frequency=0.02, ignored_exceptions=None):
         super().__init__(driver, timeout, poll_frequency,
                          ignored_exceptions or [NoSuchElementException, StaleElementReferenceException])
+        self._first = poll_frequency
+
+    @property
+    def _poll(self):  # selenium's `until` sleeps this long between looks
+        pause, self._next = self._next, min(self._next * 1.5, 0.25)
+        return pause
+
+    @_poll.setter
+    def _poll(self, value):
+        self._next = value
+
+    def until(self, method, message=""):
+        self._next = self._first
+        return super().until(method, message)
+
+    def until_not(self, method, message=""):
+        self._next = self._first
+        return super().until_not(method, message)
 
 
 def chromium(languages="en-US,en", width=1280, height=900, extra=()):
     options = webdriver.ChromeOptions()
+    # Without the back-forward cache, a navigation stays in its page's process instead of starting another (a fifth
+    # of each click that loads a page, in CPU); no test goes back.
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                 "--disable-features=BackForwardCache,ProactivelySwapBrowsingInstance,RenderDocument",
                  f"--window-size={width},{height}", f"--lang={languages.split(',')[0]}", *extra):
         options.add_argument(flag)
     options.add_experimental_option("prefs", {"intl.accept_languages": languages})
@@ -34,6 +58,41 @@ def chromium(languages="en-US,en", width=1280, height=900, extra=()):
         options.binary_location = binary
     driver_path = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
     return webdriver.Chrome(service=Service(driver_path), options=options)
+
+
+# One browser a test runner, kept from one test to the next of the same shape (languages, window): starting Chromium
+# costs about 1.2 CPU-seconds, and the browser tests are CPU-bound on a 2-core machine. What a test leaves behind is
+# dropped first: its tabs (their emulation, injected scripts and session storage go with them), cookies, storage and
+# cache. Any trouble doing so, and the browser is closed instead.
+_kept = {}
+atexit.register(lambda: [driver.quit() for driver in _kept.values()])
+
+
+def kept_chromium(languages, width, height):
+    driver = _kept.pop((languages, width, height), None)
+    for other in _kept.values():
+        other.quit()
+    _kept.clear()
+    return driver or chromium(languages, width, height)
+
+
+def keep(driver, languages, width, height):
+    try:
+        tabs = driver.window_handles
+        driver.switch_to.new_window("tab")
+        fresh = driver.current_window_handle
+        for tab in tabs:
+            driver.switch_to.window(tab)
+            driver.close()
+        driver.switch_to.window(fresh)
+        driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+        driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+        origin = "/".join(BASE_URL.split("/")[:3])
+        driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+    except WebDriverException:
+        driver.quit()
+        return
+    _kept[(languages, width, height)] = driver
 
 
 def gone(element):
@@ -54,9 +113,9 @@ class BrowserTest(unittest.TestCase):
     width, height = 1280, 900
 
     def setUp(self):
-        self.driver = chromium(self.languages, self.width, self.height)
+        self.driver = kept_chromium(self.languages, self.width, self.height)
         self.driver.set_page_load_timeout(20)
-        self.addCleanup(self.driver.quit)
+        self.addCleanup(keep, self.driver, self.languages, self.width, self.height)
 
     def open(self, path):
         self.driver.get(BASE_URL + path)
@@ -92,10 +151,16 @@ class BrowserTest(unittest.TestCase):
             " body: 'csrf=' + encodeURIComponent(token) + (arguments[1] ? '&' + arguments[1] : '')}).then(r => r.status)",
             path, fields)
 
+    shots = 2 if os.environ.get("ARCADE_SCREENSHOTS") == "some" else 8  # how many `screenshots` saves
+
     def screenshots(self, name, path, prepare=None):
         """Saves `path` at 360x740 and 1280x900, light and dark, with JavaScript on and off, as
-        .artifacts/screenshots/NAME-WIDTH-THEME-js|nojs.png; `prepare` runs after each load."""
+        .artifacts/screenshots/NAME-WIDTH-THEME-js|nojs.png; `prepare` runs after each load. With
+        ARCADE_SCREENSHOTS=some (scripts/test sets it under CI, where nobody opens them) only two of the eight: a
+        phone, light, with scripts, and a desktop, dark, without, so each load still meets every size, scheme and
+        script setting once (eight page loads a call were a sixth of the browser tests' CPU)."""
         os.makedirs(ARTIFACTS, exist_ok=True)
+        some = self.shots == 2
         saved = []
         try:
             for width, height in ((360, 740), (1280, 900)):
@@ -105,6 +170,8 @@ class BrowserTest(unittest.TestCase):
                     self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
                         "features": [{"name": "prefers-color-scheme", "value": theme}]})
                     for js in (True, False):
+                        if some and (width, theme, js) not in ((360, "light", True), (1280, "dark", False)):
+                            continue
                         self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": not js})
                         self.open(path)
                         if prepare:
@@ -181,8 +248,10 @@ class BrowserTest(unittest.TestCase):
         finally:
             self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
+    # As a player meets the page once it settles: a title fading in is not yet its colour.
     AXE_RUN_JS = """
         const done = arguments[arguments.length - 1];
+        document.getAnimations().forEach(a => a.finish());
         axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations
             .filter(v => v.impact === 'serious' || v.impact === 'critical')
             .map(v => v.impact + ' ' + v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))));

@@ -97,7 +97,7 @@ class Accessibility(BrowserTest):
             self.wait_for_class("theme-light")
         finally:
             self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
-        self.assertEqual(len(self.screenshots("theme-light-home", "/")), 8)
+        self.assertEqual(len(self.screenshots("theme-light-home", "/")), self.shots)
 
     def wait_for_class(self, name):
         # While the page navigates, Chromium may answer for the old document's node (stale, or "does not belong to

@@ -31,7 +31,7 @@ class Insights(AdminBrowserTest):
         self.assertEqual(self.low_contrast(aaa=True), [], "high contrast is AAA")
         self.driver.delete_cookie("arcade_theme")
         self.assertEqual(found, [])
-        self.assertEqual(len(self.screenshots("admin-insights", "/admin/insights")), 8)
+        self.assertEqual(len(self.screenshots("admin-insights", "/admin/insights")), self.shots)
 
 
 class YourData(BrowserTest):
@@ -43,7 +43,7 @@ class YourData(BrowserTest):
         self.assertEqual(link.get_attribute("href").split("/", 3)[3], "progress/data")
         scroll = lambda: self.driver.execute_script(
             "document.querySelector('[data-my-data]').scrollIntoView({block: 'start'})")
-        self.assertEqual(len(self.screenshots("progress-data", "/progress", prepare=scroll)), 8)
+        self.assertEqual(len(self.screenshots("progress-data", "/progress", prepare=scroll)), self.shots)
         for width, scheme in self.sizes_and_schemes():
             for path in ("/progress", "/progress/forget"):
                 self.open(path)

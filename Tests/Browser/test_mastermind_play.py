@@ -502,7 +502,7 @@ class Screenshots(Play):
         for n in range(3):
             self.tap(next(misses))
             self.wait_rows(n + 1)
-        self.assertEqual(len(self.screenshots("mm40-row", "/mastermind")), 8)
+        self.assertEqual(len(self.screenshots("mm40-row", "/mastermind")), self.shots)
 
         def reveal():
             self.open("/mastermind")
@@ -520,7 +520,7 @@ class Screenshots(Play):
             if self.driver.execute_script("return document.documentElement.classList.contains('js')"):
                 WebDriverWait(self.driver, 10).until(
                     lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
-        self.assertEqual(len(self.screenshots("mm40-results", "/mastermind", card)), 8)
+        self.assertEqual(len(self.screenshots("mm40-results", "/mastermind", card)), self.shots)
 
         def unlock():
             self.post("/mastermind/new")

@@ -116,8 +116,8 @@ class Home(NameGameHelpers, BrowserTest):
             lambda d: "theme-crt" not in (d.find_element("css selector", "html").get_attribute("class") or ""))
 
     def test_screenshots(self):
-        self.assertEqual(len(self.screenshots("home", "/")), 8)
-        self.assertEqual(len(self.screenshots("cheats-page", "/cheats")), 8)
+        self.assertEqual(len(self.screenshots("home", "/")), self.shots)
+        self.assertEqual(len(self.screenshots("cheats-page", "/cheats")), self.shots)
 
 
 class PhoneChrome(NameGameHelpers, BrowserTest):
