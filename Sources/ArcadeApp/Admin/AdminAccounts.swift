@@ -135,7 +135,7 @@ extension AdminStore {
     func accept(invite token: String, password: String) throws -> AcceptOutcome {
         guard token.utf8.count == 43 else { return .invalid }
         let salt = Crypto.randomBytes(16)
-        let hash = Crypto.pbkdf2SHA256(password: Array(password.utf8), salt: salt, iterations: Self.iterations)
+        let hash = Crypto.pbkdf2SHA256(password: Array(password.utf8), salt: salt, iterations: iterations)
         let key = SQLValue.blob(Crypto.sha256(Array(token.utf8)))
         let now = clock()
         return try pool.write { db in
@@ -150,7 +150,7 @@ extension AdminStore {
             if try db.value(Int.self, "SELECT id FROM admins WHERE name = ?", [.text(name)]) != nil { return .taken }
             try db.execute(
                 "INSERT INTO admins (name, salt, hash, iterations, created) VALUES (?, ?, ?, ?, ?)",
-                [.text(name), .blob(salt), .blob(hash), SQLValue(Self.iterations), SQLValue(now)])
+                [.text(name), .blob(salt), .blob(hash), SQLValue(iterations), SQLValue(now)])
             try Self.audit(
                 db, at: now, name, action: "create admin", target: name, before: nil,
                 after: "set-up link from \(inviter)")

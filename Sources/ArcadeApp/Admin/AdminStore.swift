@@ -15,7 +15,19 @@ struct AdminStore: Sendable {
     var clock: @Sendable () -> Int = { Int(WallClock.system()) }
     /// Every password hash a request asks for waits here (the command line's do not).
     var hashing = HashGate()
-    static let iterations = 600_000
+    /// PBKDF2 rounds for a new password: 600,000 (OWASP's figure for PBKDF2-HMAC-SHA256), 0.2 CPU-seconds a hash.
+    static let defaultIterations = testIterations ?? 600_000
+    var iterations = defaultIterations
+    /// A debug build (the tests') takes fewer from ARCADE_TEST_PASSWORD_ITERATIONS: the test suite makes and checks
+    /// hundreds of passwords on a 2-core machine whose CPU is its run time. A release build never reads it.
+    private static var testIterations: Int? {
+        #if DEBUG
+        if let text = getenv("ARCADE_TEST_PASSWORD_ITERATIONS"), let value = Int(String(cString: text)), value > 0 {
+            return value
+        }
+        #endif
+        return nil
+    }
     /// Sessions end after this long without a request.
     static let idleSeconds = 30 * 60
     /// However busy, a session ends this long after sign-in (a stolen cookie does not live for ever).
@@ -68,12 +80,12 @@ struct AdminStore: Sendable {
     /// it, in the same transaction.
     func create(name: String, password: String, by actor: String? = nil) throws {
         let salt = Crypto.randomBytes(16)
-        let hash = Crypto.pbkdf2SHA256(password: Array(password.utf8), salt: salt, iterations: Self.iterations)
+        let hash = Crypto.pbkdf2SHA256(password: Array(password.utf8), salt: salt, iterations: iterations)
         let now = clock()
         _ = try pool.write { db in
             try db.execute(
                 "INSERT INTO admins (name, salt, hash, iterations, created) VALUES (?, ?, ?, ?, ?)",
-                [.text(name), .blob(salt), .blob(hash), SQLValue(Self.iterations), SQLValue(now)])
+                [.text(name), .blob(salt), .blob(hash), SQLValue(iterations), SQLValue(now)])
             if let actor {
                 try Self.audit(db, at: now, actor, action: "create admin", target: name, before: nil, after: nil)
             }
@@ -87,7 +99,7 @@ struct AdminStore: Sendable {
         name: String, password: String, keeping token: String? = nil, audit: (actor: String, action: String)? = nil
     ) throws -> Bool {
         let salt = Crypto.randomBytes(16)
-        let hash = Crypto.pbkdf2SHA256(password: Array(password.utf8), salt: salt, iterations: Self.iterations)
+        let hash = Crypto.pbkdf2SHA256(password: Array(password.utf8), salt: salt, iterations: iterations)
         let kept = SQLValue.blob(token.map { Crypto.sha256(Array($0.utf8)) } ?? [])
         let now = clock()
         return try pool.write { db in
@@ -96,7 +108,7 @@ struct AdminStore: Sendable {
             }
             try db.execute(
                 "UPDATE admins SET salt = ?, hash = ?, iterations = ? WHERE id = ?",
-                [.blob(salt), .blob(hash), SQLValue(Self.iterations), SQLValue(id)])
+                [.blob(salt), .blob(hash), SQLValue(iterations), SQLValue(id)])
             let ended =
                 try db.value(
                     Int.self, "SELECT COUNT(*) AS n FROM admin_sessions WHERE admin = ? AND token_hash != ?",
@@ -152,7 +164,7 @@ struct AdminStore: Sendable {
         let salt = account?.salt ?? Array(repeating: 0, count: 16)
         let computed = Crypto.pbkdf2SHA256(
             password: Array(password.utf8), salt: salt,
-            iterations: account?.iterations ?? Self.iterations)
+            iterations: account?.iterations ?? iterations)
         guard let account, Crypto.constantTimeEqual(computed, account.hash) else { return nil }
         return Admin(id: account.id, name: name)
     }

@@ -69,7 +69,8 @@ public final class Site: Sendable {
         hotfixes = StringHotfixes(pool: pool, clock: options.clock, overlay: overlay)
         admins = AdminStore(
             pool: pool, clock: { [clock = options.clock] in Int(clock()) },
-            hashing: HashGate(slots: options.hashThreads, queue: options.hashQueue))
+            hashing: HashGate(slots: options.hashThreads, queue: options.hashQueue),
+            iterations: options.passwordIterations ?? AdminStore.defaultIterations)
         interceptions = InterceptionsStore(pool: pool, clock: options.clock)
         try StartupError.reading(database, as: StartupError.database) { [hotfixes] in try hotfixes.load() }
         let constants = try StartupError.reading(options.config) {

@@ -47,7 +47,8 @@ struct AdminTests {
         #expect(try store.verify(name: "alice", password: "correct horse battery")?.name == "alice")
         #expect(try store.verify(name: "alice", password: "wrong") == nil)
         let row = try #require(try Database(location: location).first("SELECT * FROM admins WHERE name = 'alice'"))
-        #expect(row.int("iterations")! >= 600_000)
+        // 600,000 in a release build (scripts/package-test checks the installed one); the tests may ask for fewer.
+        #expect(row.int("iterations")! == AdminStore.defaultIterations)
         #expect(row.blob("hash")?.count == 32 && row.blob("salt")?.count == 16)
         scratch.write("short.txt", "short\n")
         #expect(
