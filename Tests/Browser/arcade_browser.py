@@ -95,6 +95,10 @@ def keep(driver, languages, width, height):
     _kept[(languages, width, height)] = driver
 
 
+# Every animation ended, as a player sees the page once it settles (an endless one, a timer's pulse, cannot be ended).
+SETTLE_JS = "document.getAnimations().forEach(a => isFinite(a.effect.getComputedTiming().endTime) && a.finish());"
+
+
 def gone(element):
     """A wait condition: true once the element's page has been replaced.
     Chromium reports a detached node either as stale or as "does not belong
@@ -177,7 +181,7 @@ class BrowserTest(unittest.TestCase):
                         if prepare:
                             prepare()
                         # As a player sees the page once it settles, not a frame of an entrance animation.
-                        self.driver.execute_script("document.getAnimations().forEach(a => a.finish())")
+                        self.driver.execute_script(SETTLE_JS)
                         file = os.path.join(ARTIFACTS, f"{name}-{width}-{theme}-{'js' if js else 'nojs'}.png")
                         self.assertTrue(self.driver.save_screenshot(file))
                         saved.append(file)
@@ -248,10 +252,10 @@ class BrowserTest(unittest.TestCase):
         finally:
             self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
-    # As a player meets the page once it settles: a title fading in is not yet its colour.
+    # On the page settled: a title fading in is not yet its colour.
     AXE_RUN_JS = """
         const done = arguments[arguments.length - 1];
-        document.getAnimations().forEach(a => a.finish());
+        """ + SETTLE_JS + """
         axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations
             .filter(v => v.impact === 'serious' || v.impact === 'critical')
             .map(v => v.impact + ' ' + v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))));

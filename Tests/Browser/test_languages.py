@@ -5,7 +5,7 @@ clean, and the language's own typography (French no-break spaces, no ASCII space
 import os
 import unittest
 
-from arcade_browser import ARTIFACTS, BrowserTest
+from arcade_browser import ARTIFACTS, SETTLE_JS, BrowserTest
 from arcade_browser import WebDriverWait
 
 LANGUAGES = ["en", "de", "fr", "es", "ja", "ru"]
@@ -27,7 +27,7 @@ class Languages(BrowserTest):
     def shoot(self, language, page, width=360, height=740):
         if width != 360:
             self.viewport(width, height)
-        self.driver.execute_script("document.getAnimations().forEach(a => a.finish())")
+        self.driver.execute_script(SETTLE_JS)
         os.makedirs(ARTIFACTS, exist_ok=True)
         self.assertTrue(self.driver.save_screenshot(os.path.join(ARTIFACTS, f"lang-{language}-{page}-{width}.png")))
         if width != 360:

@@ -6,6 +6,7 @@ import sqlite3
 import time
 import unittest
 
+from arcade_browser import SETTLE_JS
 from mastermind_browser import MastermindHelpers, WebDriverWait, score, secret_of, wrong_guesses
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
@@ -382,8 +383,8 @@ class MastermindBoard(BoardHelpers):
     def still(self):
         """Where the rows being played and the keypad are, and how big a cell is."""
         return self.driver.execute_script(
-            "document.getAnimations().forEach(a => a.finish());"  # a shake moves sideways, for a moment
-            "const box = s => { const e = document.querySelector(s); if (!e) return null;"
+            SETTLE_JS  # a shake moves sideways, for a moment
+            + "const box = s => { const e = document.querySelector(s); if (!e) return null;"
             " const r = e.getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right]; };"
             "return {current: box('[data-current-row]'), keypad: box('[data-keypad]'),"
             " last: box('#board .board > li:last-child'), cell: box('#board .board li .cell')};")

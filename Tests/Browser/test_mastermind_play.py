@@ -5,7 +5,7 @@ import time
 import unittest
 
 from mastermind_browser import MastermindHelpers, WebDriverWait, score, secret_of, wrong_guesses
-from arcade_browser import ARTIFACTS
+from arcade_browser import ARTIFACTS, SETTLE_JS
 from selenium.webdriver.common.keys import Keys
 
 KONAMI_SWIPES = ["up", "up", "down", "down", "left", "right", "left", "right"]
@@ -541,7 +541,7 @@ class Screenshots(Play):
         self.driver.execute_script("document.activeElement && document.activeElement.blur()")
         self.keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN])
         WebDriverWait(self.driver, 10).until(lambda d: len(d.find_elements("css selector", "#cheat-progress .pip")) == 4)
-        self.driver.execute_script("document.getAnimations().forEach(a => a.finish())")
+        self.driver.execute_script(SETTLE_JS)
         self.driver.save_screenshot(os.path.join(ARTIFACTS, "mm40-trail-360-light-js.png"))
 
 

@@ -103,7 +103,10 @@ class NameGame(NameGameHelpers, BrowserTest):
             self.assertEqual(len(choices), 2 if mode == "fifty" else 6, mode)
             if mode != "practice":  # a wrong tap first marks that face; the tap on the answer then moves on
                 wrong = self.choose_wrong(answer)
-                self.assertEqual(self.driver.find_element("css selector", f'button[data-choice="{wrong}"]').get_attribute("data-result"), "wrong")
+                # Waited for: the look for the next page can land while the old one is still being replaced.
+                wait(self.driver).until(lambda d: d.find_element(
+                    "css selector", f'button[data-choice="{wrong}"]').get_attribute("data-result") == "wrong",
+                    f"{mode}: the wrong face is marked")
                 self.choose(answer)
                 self.meet()
                 answer = answer_of(self.game().get_attribute("data-round"))
