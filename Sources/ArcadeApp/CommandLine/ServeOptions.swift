@@ -36,10 +36,10 @@ public struct ServeOptions: Sendable {
     public let draining = Draining()
     /// Password hashes computed at once (each takes a core for a moment), and how many more may wait.
     public var hashThreads = 1
+    public var hashQueue = 4
     /// PBKDF2 rounds for new passwords; nil: AdminStore's 600,000 (a test of the hashing gate asks for them when the
     /// suite's debug build is told to use fewer). Not an option of the command line.
     public var passwordIterations: Int?
-    public var hashQueue = 4
     /// Actions by visitors without a player cookie (each makes a player) allowed per client address a minute.
     public var newPlayersPerMinute = 30
     /// Writes waiting for the database writer at once; more get 503.
