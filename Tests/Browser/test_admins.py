@@ -4,13 +4,12 @@ tests sign in with it); every other account here has a name of its own, since te
 import base64
 import hashlib
 import hmac
-import os
 import struct
 import time
 import unittest
 import uuid
 
-from arcade_browser import ARTIFACTS, BASE_URL, chromium
+from arcade_browser import BASE_URL, chromium
 from test_admin import AdminBrowserTest
 
 PASSWORD = "correct horse battery staple"

@@ -295,9 +295,10 @@ class MastermindBoard(BoardHelpers):
                            0, "the page could scroll (the footer is below)")
         self.keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT,
                    Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
+        # Its words as shown once it has faded in (while it is transparent, selenium reads no text).
         toast = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-toast]"))
         self.assertEqual(toast.get_attribute("role"), "status")
-        self.assertIn("Cheat unlocked", toast.text)
+        WebDriverWait(self.driver, 10).until(lambda d: "Cheat unlocked" in toast.text, toast.get_attribute("textContent"))
         revealed = WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("css selector", "[data-revealed]")).get_attribute("data-revealed")
         position, digit = revealed.split(":")

@@ -244,6 +244,8 @@ class Rows(Play):
         for n, guess in enumerate(wrong_guesses(secret)[:3]):
             self.tap(guess)
             self.wait_rows(n + 1)
+        # The newest row's entrance finished: a count still fading in reads as no text.
+        self.driver.execute_script(SETTLE_JS)
         for row in self.driver.find_elements("css selector", "#board .row"):
             red, blue = score(secret, row.get_attribute("data-guess"))
             counts = row.find_element("css selector", "[data-counts]")
@@ -401,6 +403,7 @@ class Results(Play):
             self.driver.find_element("id", "guess").send_keys(secret)
             self.driver.find_element("css selector", ".guess-form button[type=submit]").click()
             WebDriverWait(self.driver, 10).until(lambda d: "#result" in d.current_url)
+            self.driver.execute_script(SETTLE_JS)  # the card's entrance: while it fades in, nothing reads as shown
             result = self.driver.find_element("css selector", "[data-results]")
             for needed in ("h2", "[data-secret]", "[data-streak]", "[data-distribution]", "[data-share]",
                            "[data-new-game]", "[data-more] > summary"):

@@ -6,9 +6,8 @@ import unittest
 import zlib
 
 from arcade_browser import BASE_URL, BrowserTest
-from selenium.webdriver.common.keys import Keys
 from arcade_browser import WebDriverWait
-from test_namegame import NameGameHelpers, answer_of
+from test_namegame import NameGameHelpers
 
 
 def pixel(png, x, y):
@@ -20,7 +19,7 @@ def pixel(png, x, y):
         at += 12 + length
     width, height, depth, color = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
     size = 4 if color == 6 else 3
-    raw, stride, rows, previous = zlib.decompress(chunks[b"IDAT"]), width * size, [], bytearray(width * size)
+    raw, stride, previous = zlib.decompress(chunks[b"IDAT"]), width * size, bytearray(width * size)
     for row in range(y + 1):
         kind, line = raw[row * (stride + 1)], bytearray(raw[row * (stride + 1) + 1:(row + 1) * (stride + 1)])
         for i in range(stride):
