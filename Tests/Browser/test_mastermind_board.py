@@ -594,7 +594,8 @@ class MastermindBoardScreenshots(BoardHelpers):
         def konami():
             if not self.driver.execute_script("return document.documentElement.classList.contains('js')"):
                 return
-            self.driver.execute_script("document.activeElement && document.activeElement.blur()")
+            # As a player enters it: in the play area (elsewhere the arrows scroll the page, as they should).
+            self.driver.execute_script("document.getElementById('board').focus({preventScroll: true})")
             self.keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT,
                        Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
             WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-toast]"))
