@@ -392,7 +392,11 @@
 
   function setup(keepSize) {
     var fresh = board();
-    var key = fresh.getAttribute("data-game") + ":" + host.querySelectorAll(".board .row").length;
+    var rows = host.querySelectorAll(".board .row").length;
+    var key = fresh.getAttribute("data-game") + ":" + rows;
+    // An unstarted board (game 0) gets its game from whatever changes it first, a cheat's reveal too: the row being
+    // typed is the same one, and its digits stay.
+    if (rowKey === "0:" + rows && rows === 0) rowKey = key;
     var revealMark = fresh.querySelector("[data-revealed]");
     revealed = null;
     if (revealMark) {

@@ -307,6 +307,24 @@ class MastermindBoard(BoardHelpers):
         self.assertTrue(self.driver.execute_script("return window.samePage === true"), "no reload")
         self.assertEqual(self.driver.execute_script("return window.scrollY"), 0, "the arrows did not scroll")
 
+    def test_digits_typed_on_a_new_board_stay_when_the_konami_code_reveals_one(self):
+        # A first visit's board has no game until something makes one; the reveal does, and the row typed so far is
+        # the same row (the review of stop 50: "the Konami code wipes the guess you were typing").
+        self.open("/mastermind")
+        self.assertEqual(self.game(), "0", "an unstarted board")
+        self.keys("56")
+        self.assertEqual(self.cells()[:2], ["5", "6"])
+        self.driver.execute_script("document.getElementById('board').focus()")
+        self.keys(self.KONAMI)
+        revealed = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-revealed]")).get_attribute("data-revealed")
+        position, digit = int(revealed.split(":")[0]) - 1, revealed.split(":")[1]
+        expected = ["5", "6", "", ""]
+        if not expected[position]:
+            expected[position] = digit
+        WebDriverWait(self.driver, 10).until(lambda d: self.cells() == expected, f"{self.cells()} != {expected}")
+        self.assertNotEqual(self.game(), "0", "the reveal made the game")
+
     def test_after_a_konami_reveal_a_full_code_typed_is_the_guess_played(self):
         secret = self.start()
         self.driver.execute_script("document.activeElement && document.activeElement.blur()")
