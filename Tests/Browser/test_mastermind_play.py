@@ -185,6 +185,12 @@ class Input(Play):
         self.assertGreater(self.driver.execute_script("return arguments[0].scrollHeight - arguments[0].clientHeight",
                                                       dialog), 0, "the dialog is taller than the phone")
         self.assertEqual(self.driver.execute_script("return arguments[0].scrollTop", dialog), 0)
+        # Its Close is in sight without scrolling (a review found it 30 px below a phone's screen), and closes it.
+        close = dialog.find_element("css selector", "form[method=dialog] button")
+        self.assertLessEqual(self.box(close)["bottom"], 740, "Close is on the screen")
+        self.assertGreaterEqual(self.box(close)["top"], 0)
+        close.click()
+        WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "dialog[open]"))
 
     def test_a_loss_that_narrowed_nothing_does_not_praise_the_rows(self):
         secret = self.start()
