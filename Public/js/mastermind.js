@@ -456,6 +456,25 @@
     settleMessage();
   }
 
+  // Give up asks in place, over the board (a review: its own page took the player away from the game); "Keep
+  // playing" and Escape close it, and the board has the focus again. Without a script, or when the question cannot be
+  // fetched, the link's page asks.
+  host.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[data-giveup-link]");
+    if (!link || !window.Arcade.dialog || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    var href = link.getAttribute("href");
+    window.Arcade.get(href).then(function (r) { return r.text(); }).then(function (html) {
+      var ask = new DOMParser().parseFromString(html, "text/html").querySelector("[data-giveup]");
+      if (!ask) { window.location.href = href; return; }
+      var dialog = window.Arcade.dialog(document.importNode(ask, true), null);
+      dialog.setAttribute("data-giveup-dialog", "");
+      var keep = dialog.querySelector("[data-keep-playing]");
+      if (keep) keep.addEventListener("click", function (e) { e.preventDefault(); dialog.close(); });
+      dialog.addEventListener("close", function () { refocus(""); });
+    }).catch(function () { window.location.href = href; });
+  });
+
   function closeMenu(menu) {
     menu.open = false;
     board().focus({ preventScroll: true });

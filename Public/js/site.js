@@ -68,18 +68,21 @@
 
   // How to play, as a dialog: the tutorial card opens as one on a first visit (its Dismiss still posts), and each
   // game's "How to play" link opens its help page's text in one. Without a script both stay a card and a page.
+  // A dialog whose content brings its own way out (Give up's "Keep playing") passes no close label: no Close button.
   function openDialog(content, closeLabel) {
     var dialog = document.createElement("dialog");
     dialog.className = "help-dialog";
     dialog.appendChild(content);
-    var form = document.createElement("form");
-    form.method = "dialog";
-    var close = document.createElement("button");
-    close.type = "submit";
-    close.className = "button-quiet";
-    close.textContent = closeLabel || "×";
-    form.appendChild(close);
-    dialog.appendChild(form);
+    if (closeLabel !== null) {
+      var form = document.createElement("form");
+      form.method = "dialog";
+      var close = document.createElement("button");
+      close.type = "submit";
+      close.className = "button-quiet";
+      close.textContent = closeLabel || "×";
+      form.appendChild(close);
+      dialog.appendChild(form);
+    }
     dialog.addEventListener("close", function () { dialog.remove(); });
     document.body.appendChild(dialog);
     dialog.showModal();
@@ -96,6 +99,7 @@
     return dialog;
   }
   if (window.HTMLDialogElement) {
+    window.Arcade.dialog = openDialog;
     var tutorial = document.querySelector("[data-tutorial]");
     if (tutorial) {
       // Shown once: closing the dialog, however, dismisses the tutorial (the card's own form is not needed).

@@ -194,9 +194,11 @@ class Input(Play):
 
     def test_a_loss_that_narrowed_nothing_does_not_praise_the_rows(self):
         secret = self.start()
-        misses = wrong_guesses(secret)
-        # The second row repeats the first: it narrowed nothing.
-        for n, guess in enumerate([misses[0]] + misses[:9]):
+        # Four digits the code lacks, then the same four in another order: the second row (all gray again) narrowed
+        # nothing. (A repeated guess would be refused.)
+        first = "".join([d for d in "01234567" if d not in secret][:4])
+        rows = [first, first[::-1]] + [g for g in wrong_guesses(secret) if g not in (first, first[::-1])][:8]
+        for n, guess in enumerate(rows):
             self.keys(guess + Keys.ENTER)
             self.wait_rows(n + 1)
         dialog = WebDriverWait(self.driver, 10).until(
@@ -224,6 +226,51 @@ class Input(Play):
         self.assertEqual(self.board().get_attribute("data-outcome"), "lost")
         self.assertNotIn("cracked", self.driver.find_element("tag name", "main").text.lower())
 
+
+    def test_give_up_asks_over_the_board(self):
+        """A review: Give up was a page of its own. With scripts it asks in a dialog over the board; Keep playing
+        closes it with the board focused and the game going on; confirming ends the game."""
+        secret = self.start()
+        self.tap(wrong_guesses(secret)[0])
+        self.wait_rows(1)
+        where = self.driver.current_url
+
+        def ask():
+            self.driver.find_element("css selector", ".mm-menu summary").click()
+            self.driver.find_element("css selector", ".mm-menu a[data-giveup-link]").click()
+            return WebDriverWait(self.driver, 10).until(
+                lambda d: d.find_element("css selector", "dialog[open][data-giveup-dialog]"))
+
+        dialog = ask()
+        self.assertEqual(self.driver.current_url, where, "no page of its own")
+        self.assertEqual(self.driver.execute_script(
+            "return document.getElementById(arguments[0].getAttribute('aria-labelledby')).textContent", dialog),
+            dialog.find_element("css selector", "h1").text, "named by its question")
+        dialog.find_element("css selector", "[data-keep-playing]").click()
+        WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "dialog[open]"))
+        self.assertEqual(self.driver.current_url, where)
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "board", "back on the board")
+        self.assertEqual(self.board().get_attribute("data-outcome") or "playing", "playing")
+        self.keys(wrong_guesses(secret)[1] + Keys.ENTER)
+        self.wait_rows(2)
+        ask().find_element("css selector", "[data-confirm-giveup]").click()
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "lost")
+        self.assertEqual(self.driver.find_element("css selector", "[data-secret]").get_attribute("data-secret"), secret)
+
+    def test_a_repeated_guess_is_refused_and_kept_to_change(self):
+        """A review: a repeated guess went through silently and spent a try. It is refused with its row named, the
+        row keeps its digits, and no try is spent."""
+        secret = self.start()
+        miss = wrong_guesses(secret)[0]
+        self.keys(miss + Keys.ENTER)
+        self.wait_rows(1)
+        self.keys(miss + Keys.ENTER)
+        message = WebDriverWait(self.driver, 10).until(
+            lambda d: "row 1" in d.find_element("tag name", "main").text and d.find_element("tag name", "main").text)
+        self.assertIn("You tried this code already, in row 1", message)
+        self.assertEqual(len(self.driver.find_elements("css selector", "#board .row")), 1, "no try spent")
+        self.assertEqual(self.cells(), list(miss), "the row keeps its digits, to change one")
+        self.assertEqual(self.board().get_attribute("data-attempts-left"), "9")
 
     def test_a_game_lost_under_the_invite_takes_the_invite_away(self):
         """Review: "Code cracked! Now try the Name Game" stood over "Out of tries" when the loss came by a script."""

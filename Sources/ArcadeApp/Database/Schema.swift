@@ -575,6 +575,12 @@ enum Schema {
             -- A player's sessions of a mode, latest first (the last lesson, the timed best) without a scan.
             CREATE INDEX namegame_sessions_by_player ON namegame_sessions (player, mode, id);
             """),
+        Migration(
+            27,
+            """
+            -- Time a timed session's player added to its clock ("More time", WCAG 2.2.1); such a score is no best.
+            ALTER TABLE namegame_sessions ADD COLUMN extra_ms INTEGER NOT NULL DEFAULT 0;
+            """),
     ]
 
     /// Migration 24: a player's ordinary Mastermind figures as running counters, kept as each game ends (the stats

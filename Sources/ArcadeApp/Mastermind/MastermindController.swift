@@ -261,6 +261,8 @@ struct MastermindController: Sendable {
         case .stale: return t.string("mastermind.error.stale")
         case .contradicts(let row, let feedback):
             return t.string("mastermind.error.hard", [.int(row + 1), .int(feedback.red), .int(feedback.blue)])
+        case .repeated(let row):
+            return t.string("mastermind.error.repeated", [.int(row + 1)])
         }
     }
 
@@ -372,7 +374,9 @@ struct MastermindController: Sendable {
             "share": outcome == .playing ? .null : .string(shareText(record, t: t, link: link)),
             "currentStreak": .int(stats.currentStreak), "longestStreak": .int(stats.longestStreak),
             "distributionHeight": .int(max(18, stats.distribution.count * 18)),
-            "hasDistribution": .bool(outcome != .playing),
+            "hasDistribution": .bool(outcome != .playing && stats.distribution.contains { $0 > 0 }),
+            // A win with a hint is kept out of the chart: said, or the chart looks as if the win went uncounted.
+            "hintedWin": .bool(outcome == .won && record.usedHint),
             // The rest of the board: the row being typed, then one empty slot per attempt still to come.
             "nextNumber": .int(game.turns.count + 1),
             "cells": .list(Array(repeating: .bool(true), count: rules.length)),
@@ -555,13 +559,14 @@ struct MastermindController: Sendable {
         ])
     }
 
-    /// The results card's distribution: at most five bars, a window of guess counts around this game's (or the
-    /// most common), the first and last bars holding everything below and above it ("≤3", "≥7").
+    /// The results card's distribution: at most five bars, a window of guess counts around the player's most common
+    /// (not this game's: a review saw the bars' labels change from one game to the next), the first and last bars
+    /// holding everything below and above it ("≤3", "≥7"); this game's bar, wherever it falls, marked.
     func compactDistribution(_ counts: [Int], highlight: Int?, t: LanguageStrings) -> TemplateValue {
-        guard !counts.isEmpty else { return .list([]) }
+        guard counts.contains(where: { $0 > 0 }) else { return .list([]) }
         let n = counts.count
         let mode = (counts.indices.max { counts[$0] < counts[$1] } ?? 0) + 1
-        let first = n <= 5 ? 1 : min(max(1, (highlight ?? mode) - 2), n - 4)
+        let first = n <= 5 ? 1 : min(max(1, mode - 2), n - 4)
         let last = min(n, first + 4)
         let buckets: [(label: String, range: ClosedRange<Int>)] = (first...last).map { guesses in
             if guesses == first && first > 1 { return ("≤\(guesses)", 1...guesses) }

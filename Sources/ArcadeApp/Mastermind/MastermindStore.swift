@@ -115,6 +115,8 @@ struct MastermindStore: Sendable {
         case stale
         /// Hard mode: the guess could not be the secret, given this (0-based) earlier row.
         case contradicts(row: Int, Feedback)
+        /// The guess was already made in this (0-based) row: it would score the same and teach nothing.
+        case repeated(row: Int)
     }
 
     struct Stats: Sendable {
@@ -294,10 +296,14 @@ struct MastermindStore: Sendable {
             if let id, id != record.id { return .failure(.stale) }
             guard record.game.outcome == .playing else { return .failure(.finished) }
             if let turn, turn != record.game.turns.count { return .failure(.stale) }
-            if record.hard, let code = try? Code(text, rules: record.game.rules),
-                let row = record.game.contradiction(code)
-            {
-                return .failure(.contradicts(row: row, record.game.turns[row].feedback))
+            if let code = try? Code(text, rules: record.game.rules) {
+                // A repeat is refused before hard mode's rule, which would name the same row less plainly.
+                if let row = record.game.turns.firstIndex(where: { $0.guess == code }) {
+                    return .failure(.repeated(row: row))
+                }
+                if record.hard, let row = record.game.contradiction(code) {
+                    return .failure(.contradicts(row: row, record.game.turns[row].feedback))
+                }
             }
             let scored: Turn
             do throws(Game.Refusal) { scored = try record.game.guess(text, using: &random) } catch {

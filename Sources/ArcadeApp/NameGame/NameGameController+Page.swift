@@ -95,13 +95,23 @@ extension NameGameController {
                 "count": .int(learned),
                 "text": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),
             ])
+            // Met and on their way (a review: "Learned: 0 of 130" after a perfect first lesson read as no progress;
+            // learned waits for a later day, so the count that moves today is this one).
+            let learning = directory.people.count { cards[$0.id] != nil && !LearningPlan.knows(cards[$0.id]) }
+            if learning > 0 {
+                context["learning"] = .object([
+                    "count": .int(learning), "text": .string(t.string("namegame.learning.count", [.int(learning)])),
+                ])
+            }
         }
         if mode == .timed {
-            let left = max(0, Int64(timedSeconds) * 1000 - (store.nowMilliseconds() - session.startedMilliseconds))
+            let left = max(0, session.deadline(seconds: timedSeconds) - store.nowMilliseconds())
             let secondsLeft = Int((Double(left) / 1000).rounded(.up))
             context["secondsLeft"] = .int(secondsLeft)
-            context["secondsTotal"] = .int(timedSeconds)
+            context["secondsTotal"] = .int(timedSeconds + Int(session.extraMilliseconds / 1000))
             context["ending"] = .bool(secondsLeft <= 5)
+            context["moreTime"] = .bool(session.extraMilliseconds < NameGameStore.maxExtraTime)
+            context["extraSeconds"] = .int(Int(NameGameStore.extraTime / 1000))
         }
         context["prefetch"] = .list(
             session.nextPeople.compactMap { directory.person($0) }.map { .string($0.headshotURL) })

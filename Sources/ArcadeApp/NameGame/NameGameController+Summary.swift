@@ -15,13 +15,15 @@ extension NameGameController {
         if mode == .timed {
             let score = session.stats.correctTaps
             let previous = try store.bestTimedScore(player: visitor.playerID, before: session.id)
-            let best = max(previous ?? 0, score)
-            let record = previous.map { score > $0 } ?? (score > 0)
-            context["best"] = .object([
-                "score": .int(best), "record": .bool(record),
-                "text": .string(
-                    record ? t.string("namegame.timed.record") : t.string("namegame.timed.best", [.int(best)])),
-            ])
+            // A minute given more time is played, not compared: the best stays what it was.
+            let extended = session.extraMilliseconds > 0
+            let best = extended ? previous ?? 0 : max(previous ?? 0, score)
+            let record = !extended && (previous.map { score > $0 } ?? (score > 0))
+            let text =
+                extended
+                ? t.string("namegame.timed.extended")
+                : record ? t.string("namegame.timed.record") : t.string("namegame.timed.best", [.int(best)])
+            context["best"] = .object(["score": .int(best), "record": .bool(record), "text": .string(text)])
         }
         let covered = try store.covered(session: session.id)
         let reviews = try store.reviews(player: visitor.playerID, people: covered.map(\.person))

@@ -36,6 +36,7 @@ struct NameGameController: Sendable {
         routes.creating.post("/namegame/review", use: review)
         routes.creating.post("/namegame/next", use: next)
         routes.actions.post("/namegame/meet", use: meet)
+        routes.actions.post("/namegame/moretime", use: moreTime)
     }
 
     func menu(_ request: Request, _ context: PlayerContext) throws -> Response {
@@ -138,6 +139,15 @@ struct NameGameController: Sendable {
         return .redirect(to: "/namegame/learn")
     }
 
+    /// Timed mode's "More time": the clock gets `NameGameStore.extraTime` more (WCAG 2.2.1, a time limit a player
+    /// can extend); the score then no longer counts as a personal best. Too late or too often: said on the page.
+    func moreTime(_ request: Request, _ context: PlayerContext) throws -> Response {
+        guard try store.addTime(player: context.visitor.playerID, timedSeconds: timedSeconds) else {
+            return try play(.timed, context.visitor, status: .unprocessableContent, error: "namegame.error.moretime")
+        }
+        return .redirect(to: "/namegame/timed")
+    }
+
     /// Review my misses: a review session of exactly the people a session missed.
     func review(_ request: Request, _ context: PlayerContext) throws -> Response {
         let visitor = context.visitor
@@ -202,7 +212,7 @@ struct NameGameController: Sendable {
     }
 
     func timeIsUp(_ session: NameGameStore.Session) -> Bool {
-        session.mode == .timed && store.nowMilliseconds() - session.startedMilliseconds > Int64(timedSeconds) * 1000
+        session.timeIsUp(at: store.nowMilliseconds(), seconds: timedSeconds)
     }
 
     func newRound(

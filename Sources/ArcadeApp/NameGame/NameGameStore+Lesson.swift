@@ -74,10 +74,13 @@ extension NameGameStore {
         return streak
     }
 
-    /// The player's best timed score before this session (nil: none).
+    /// The player's best timed score before this session (nil: none); a session given more time is not a score.
     func bestTimedScore(player: String, before session: Int64) throws -> Int? {
         try pool.connection().first(
-            "SELECT MAX(correct) AS best FROM namegame_sessions WHERE player = ? AND mode = 'timed' AND id < ?",
+            """
+            SELECT MAX(correct) AS best FROM namegame_sessions WHERE player = ? AND mode = 'timed' AND id < ?
+                AND extra_ms = 0
+            """,
             [.text(player), .integer(session)])?.decodeIfPresent("best")
     }
 }

@@ -27,11 +27,13 @@ struct NameGameStore: Sendable {
     /// A `namegame_sessions` row, with its people to come (`namegame_session_people`).
     struct Session: Sendable, FetchableRecord {
         static let columns =
-            "id, mode, started_ms, ended, rounds, identified, correct, incorrect, identify_ms, streak, best_streak"
+            "id, mode, started_ms, ended, rounds, identified, correct, incorrect, identify_ms, streak, best_streak, extra_ms"
         let id: Int64
         let mode: Mode
         let startedMilliseconds: Int64
         let ended: Bool
+        /// Time a timed session's player added to its clock ("More time").
+        var extraMilliseconds: Int64 = 0
         let stats: Stats
         var nextPeople: [String]
         /// Rounds in a row identified at the first pick: now, and the session's best.
@@ -61,7 +63,14 @@ struct NameGameStore: Sendable {
                 startedMilliseconds: try row.decode("started_ms"),
                 ended: try row.decode("ended"), stats: try NameGameStore.stats(row), nextPeople: [],
                 streak: try row.decode("streak"), bestStreak: try row.decode("best_streak"))
+            extraMilliseconds = try row.decode("extra_ms")
         }
+
+        /// When a timed session's clock runs out: its length, plus the time its player added.
+        func deadline(seconds: Int) -> Int64 { startedMilliseconds + Int64(seconds) * 1000 + extraMilliseconds }
+
+        /// Whether a timed session's clock has run out at `now` (other modes have no clock).
+        func timeIsUp(at now: Int64, seconds: Int) -> Bool { mode == .timed && now > deadline(seconds: seconds) }
     }
 
     /// A `namegame_rounds` row; its faces are `Face`s.
@@ -213,6 +222,28 @@ struct NameGameStore: Sendable {
         }
     }
 
+    /// "More time" in a timed session, each press this much (WCAG 2.2.1 asks for at least 20 seconds), at most
+    /// `maxExtraTime` in all (ten presses: the clock still ends).
+    static let extraTime: Int64 = 30_000
+    static let maxExtraTime: Int64 = 300_000
+
+    /// Adds `extraTime` to the player's open timed session while its clock still runs; false if there is none, its
+    /// time is up, or it has had all it may.
+    func addTime(player: String, timedSeconds: Int) throws -> Bool {
+        let now = nowMilliseconds()
+        return try pool.write { db in
+            try db.execute(
+                """
+                UPDATE namegame_sessions SET extra_ms = extra_ms + ? WHERE player = ? AND mode = 'timed' AND ended = 0
+                    AND extra_ms < ? AND started_ms + ? + extra_ms >= ?
+                """,
+                [
+                    .integer(Self.extraTime), .text(player), .integer(Self.maxExtraTime),
+                    .integer(Int64(timedSeconds) * 1000), .integer(now),
+                ]) == 1
+        }
+    }
+
     func endSession(_ id: Int64) throws {
         _ = try pool.write { try $0.execute("UPDATE namegame_sessions SET ended = 1 WHERE id = ?", [.integer(id)]) }
     }
@@ -286,7 +317,7 @@ struct NameGameStore: Sendable {
             guard let session = try session(db, "id = ?", [.integer(record.session)]) else {
                 return .failure(.unknownRound)
             }
-            if round.mode == .timed && now - session.startedMilliseconds > Int64(timedSeconds) * 1000 {
+            if session.timeIsUp(at: now, seconds: timedSeconds) {
                 return .failure(.timeUp)
             }
             let correct = choice == round.answer
@@ -320,7 +351,7 @@ struct NameGameStore: Sendable {
                 return .failure(.unknownRound)
             }
             let now = nowMilliseconds()
-            if record.round.mode == .timed && now - session.startedMilliseconds > Int64(timedSeconds) * 1000 {
+            if session.timeIsUp(at: now, seconds: timedSeconds) {
                 return .failure(.timeUp)
             }
             try finish(db, player: player, record, session: session, status: "skipped", wrong: record.wrong, now: now)
@@ -348,7 +379,7 @@ struct NameGameStore: Sendable {
                 return .failure(.unknownRound)
             }
             let now = nowMilliseconds()
-            if record.round.mode == .timed && now - session.startedMilliseconds > Int64(timedSeconds) * 1000 {
+            if session.timeIsUp(at: now, seconds: timedSeconds) {
                 return .failure(.timeUp)
             }
             let right = NameMatch.accepts(typed, for: record.round.answerPerson, among: people.people)

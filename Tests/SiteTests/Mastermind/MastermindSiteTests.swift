@@ -75,6 +75,24 @@ struct MastermindSiteTests {
         #expect(Player.attribute("data-secret", in: end.text) == secret)
     }
 
+    /// A guess already made is refused with its row named and costs no try (a player review: a repeat went through
+    /// silently and spent a row that could teach nothing).
+    @Test func aRepeatedGuessIsRefusedAndCostsNothing() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind()
+        let miss = wrong(try player.secret(), 100)
+        #expect(try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(miss)").status == 303)
+        let again = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=\(miss)", fragment: true)
+        #expect(again.status == 422)
+        #expect(again.text.contains("You tried this code already, in row 1"))
+        #expect(again.text.contains("value=\"\(miss)\""), "the typed guess stays to be changed")
+        let board = try player.get("/mastermind").text
+        #expect(Player.attribute("data-attempts-left", in: board) == "9")
+        #expect(board.ranges(of: " data-guess=\"").count == 1)
+    }
+
     @Test(arguments: Engine.allCases) func aGameCanBeWonWithFormsAlone(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }

@@ -86,9 +86,9 @@ struct LessonSiteTests {
         try player.post("/namegame/next", "mode=normal")
         let summary = try player.get("/namegame/normal").text
         #expect(summary.contains("data-ended=\"true\"") && summary.contains("Lesson complete"))
-        // Right on the first day is "Right today", never "Learned" (issue 41: a first lucky pick was called learned).
+        // Right on the first day is "Got it today", never "Learned" (issue 41: a first lucky pick was called learned).
         #expect(summary.ranges(of: "<li class=\"is-today\"").count >= 5, "the people it covered, right today")
-        #expect(!summary.contains("is-learned") && summary.contains("Right today"))
+        #expect(!summary.contains("is-learned") && summary.contains("Got it today"))
         // Remembered past the first day (in review, stability of a week): learned.
         let db = try Database(location: server.database)
         _ = try db.execute("UPDATE namegame_cards SET state = 'review', step = NULL, stability = 8")

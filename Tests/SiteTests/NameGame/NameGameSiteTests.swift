@@ -158,6 +158,46 @@ struct NameGameSiteTests {
         #expect(try player.play("timed").text.contains("data-ended=\"true\""))
     }
 
+    /// Issue 46 (WCAG 2.2.1): "More time" adds half a minute while the clock runs, ten times at most; too late or
+    /// too often it is refused and changes nothing; a score played with more time is not a personal best.
+    @Test func moreTimeExtendsTheClockAndItsScoreIsNoBest() throws {
+        let clock = DailySiteTests.Clock()
+        let server = try DailySiteTests.server(clock)
+        defer { server.stop() }
+        let player = Player(server)
+        let (round, answer) = try player.round(try player.play("timed").text)
+        try player.post("/namegame/answer", "mode=timed&round=\(round)&choice=\(answer)")
+        try player.post("/namegame/next", "mode=timed")
+        clock.seconds.withLock { $0 += 50 }
+        let before = try player.play("timed").text
+        #expect(Player.attribute("data-seconds-left", in: before) == "10")
+        #expect(before.contains("data-more-time>More time (+30\u{a0}s)</button>"))
+        for press in 1...10 {
+            let added = try player.post("/namegame/moretime", "")
+            #expect(added.status == 303, "press \(press)")
+            let page = try player.play("timed").text
+            #expect(Player.attribute("data-seconds-left", in: page) == "\(10 + 30 * press)")
+            #expect(page.contains("data-more-time") == (press < 10), "the button goes once it can do nothing")
+        }
+        let eleventh = try player.post("/namegame/moretime", "")
+        #expect(eleventh.status == 422)
+        #expect(eleventh.text.contains("No more time can be added"))
+        #expect(Player.attribute("data-seconds-left", in: try player.play("timed").text) == "310")
+        clock.seconds.withLock { $0 += 311 }
+        let over = try player.play("timed").text
+        #expect(over.contains("data-ended=\"true\"") && over.contains("data-score=\"1\""))
+        #expect(over.contains("You added time, so this score does not count as a personal best."))
+        #expect(!over.contains("A new personal best!"))
+        // The next minute, played without more time and scoring nothing, is not measured against the extended one.
+        try player.post("/namegame/next", "mode=timed")
+        #expect(Player.attribute("data-seconds-left", in: try player.play("timed").text) == "60")
+        clock.seconds.withLock { $0 += 61 }
+        let late = try player.post("/namegame/moretime", "")
+        #expect(late.status == 422, "too late: the minute is over")
+        let second = try player.play("timed").text
+        #expect(second.contains("data-ended=\"true\"") && second.contains("data-best=\"0\""))
+    }
+
     /// Defects 1 and 3: when the time is up, the last round stays on the page as it was asked, with its answer shown,
     /// and nothing in it can be chosen any more.
     @Test func theTimedEndKeepsTheQuestionAndNothingStaysClickable() throws {
