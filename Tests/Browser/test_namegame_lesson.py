@@ -257,6 +257,27 @@ class Lesson(LessonHelpers):
         self.assertTrue(score.is_displayed(), "still the same page")
 
 
+    def test_more_time_is_in_view_and_adds_half_a_minute(self):
+        """Issue 46 (WCAG 2.2.1): the clock's More time button stays in view beside it, is big enough to tap, and
+        adds half a minute to the same question."""
+        self.play_from_menu("timed")
+        round_id = self.game().get_attribute("data-round")
+        button = self.driver.find_element("css selector", ".timer [data-more-time]")
+        self.assertTrue(self.in_view(button))
+        height, right = self.driver.execute_script(
+            "const r = arguments[0].getBoundingClientRect(); return [r.height, r.right];", button)
+        self.assertGreaterEqual(height, 44, "a target a finger can hit")
+        self.assertLessEqual(right, self.driver.execute_script("return document.documentElement.clientWidth"))
+        before = int(self.driver.find_element("css selector", "[data-seconds-left]").get_attribute("data-seconds-left"))
+        page = self.driver.find_element("css selector", "html")
+        button.click()
+        WebDriverWait(self.driver, 10).until(gone(page))
+        wait(self.driver).until(lambda d: d.execute_script("return document.readyState") == "complete" and self.game())
+        after = int(self.driver.find_element("css selector", "[data-seconds-left]").get_attribute("data-seconds-left"))
+        self.assertGreaterEqual(after, before + 25, "half a minute more")
+        self.assertEqual(self.game().get_attribute("data-round"), round_id, "the same question")
+
+
 class LessonOnADesktop(Lesson, BrowserTest):
     width, height = 1280, 900
 
