@@ -51,6 +51,9 @@ extension NameGameController {
             "time": .string("\(seconds / 60):" + (seconds % 60 < 10 ? "0" : "") + "\(seconds % 60)"),
             "days": .int(days),
             "dueCount": .int(due),
+            // What is due belongs to lessons; after a practice run or a timed minute it read as this run's score (a
+            // review: "due today: 42" after two rounds of practice).
+            "showDue": .bool(mode.lessonRounds(lessonLength) != nil || mode == .review),
             "due": .string(
                 due > 0 ? t.string("namegame.summary.due", [.int(due)]) : t.string("namegame.summary.due.none")),
         ])

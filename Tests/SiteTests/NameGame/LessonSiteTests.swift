@@ -95,6 +95,7 @@ struct LessonSiteTests {
         let later = try player.get("/namegame/normal").text
         #expect(later.ranges(of: "<li class=\"is-learned\"").count >= 5 && !later.contains("is-today"))
         #expect(summary.contains("data-summary-accuracy=\"100\"") && summary.contains("data-day-streak=\"1\""))
+        #expect(summary.contains("data-due="), "a lesson ends on what is due next")
         // From the menu, the next lesson at once.
         #expect(try player.post("/namegame/next", "mode=normal&resume=1").status == 303)
         let next = try player.get("/namegame/normal").text

@@ -232,6 +232,7 @@ struct NameGameSiteTests {
         let over = try player.play("practice").text
         #expect(over.contains("data-summary") && !over.contains("data-choice"))
         #expect(!over.contains(">\(question)<"), "the question is gone")
+        #expect(!over.contains("data-due="), "what is due belongs to lessons, not to a practice run's end")
     }
 
     /// Defect 5: the keys are explained only to scripts (hidden until one shows it), with the round's own count, and
