@@ -60,14 +60,47 @@
 
   // Outcomes are read out through the live region the page carries from its load (filled a moment later, so the
   // change is announced).
+  // What an earlier page had to say and could not finish (a right answer moves on after a beat, More time reloads
+  // the page) is said first here: a review heard nothing after a right answer, the next page cut it off.
   var announce = game.querySelector("[data-announce]");
-  var outcome = game.querySelector("[data-outcome]") || game.querySelector("[data-summary]");
-  if (announce && outcome) {
-    var words = Array.prototype.map.call(outcome.querySelectorAll("h1, .score, .best, p"), function (p) {
-      return p.textContent.trim();
-    }).filter(Boolean).slice(0, 3).join(" ");
-    window.setTimeout(function () { announce.textContent = words; }, 150);
+  var carried = "";
+  try {
+    carried = window.sessionStorage.getItem("namegame.said") || "";
+    window.sessionStorage.removeItem("namegame.said");
+  } catch (e) { carried = ""; }
+  function text(elements) {
+    return Array.prototype.map.call(elements, function (p) { return p.textContent.replace(/\s+/g, " ").trim(); })
+      .filter(Boolean);
   }
+  var outcome = game.querySelector("[data-outcome]") || game.querySelector("[data-summary]");
+  var intro = game.querySelector("[data-intro]");
+  var said = [];
+  if (carried === "timer") {
+    said = text(game.querySelectorAll(".timer-text"));
+  } else if (carried) {
+    said = [carried];
+  }
+  if (outcome) {
+    said = said.concat(text(outcome.querySelectorAll("h1, .score, .best, p")).slice(0, 3));
+  } else if (intro) {
+    // Someone new: who they are, not only "Meet someone new".
+    said = said.concat(text(intro.querySelectorAll("h1, [data-intro-name], [data-intro-title]")));
+  } else if (game.querySelector("[data-recall-input]") && game.querySelector("[data-cheat-help]")) {
+    said = said.concat(text(game.querySelectorAll("[data-cheat-help]")));
+  }
+  if (announce && said.length) {
+    window.setTimeout(function () { announce.textContent = said.join(" "); }, 150);
+  }
+  // A right answer's words go with the player to the next round, and More time's to the page it reloads.
+  function carry(words) {
+    try { window.sessionStorage.setItem("namegame.said", words); } catch (e) { /* private mode: said here only */ }
+  }
+  if (game.hasAttribute("data-identified") && next && next.form) {
+    var rightWords = text(game.querySelectorAll("[data-outcome] [data-right-name]")).join(" ");
+    next.form.addEventListener("submit", function () { carry(rightWords); });
+  }
+  var moreTime = game.querySelector("[data-more-time]");
+  if (moreTime) moreTime.form.addEventListener("submit", function () { carry("timer"); });
 
   // A right answer: the name shows, then the next round comes by itself (longer with reduced motion). A tap
   // anywhere but on a control, or Enter, skips the wait; sessionStorage "namegame.autoAdvance" = "off" keeps it.

@@ -145,6 +145,43 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         self.assertEqual(self.axe_violations(), [])
 
 
+    def start_mode(self, mode):
+        """A first visit to a mode by address (its start card), started; auto-advance stays on."""
+        self.open(f"/namegame/{mode}")
+        if self.driver.find_elements("css selector", "[data-start]"):
+            self.navigate(lambda: self.driver.find_element("css selector", "[data-start] button[data-next]").click())
+
+    def test_a_right_answer_is_said_on_the_round_it_moves_on_to(self):
+        """A review heard nothing after a right answer: the round moves on after a beat, and the new page cut the
+        words off. The next round says them first."""
+        self.start_mode("normal")
+        round_id = self.game().get_attribute("data-round")
+        self.choose(test_namegame.answer_of(round_id))
+        line = self.text("[data-outcome] [data-right-name]")
+        WebDriverWait(self.driver, 10).until(
+            lambda d: self.game().get_attribute("data-round") not in (None, round_id), "moved on by itself")
+        self.wait_said(lambda t: line in t, "the right answer, on the next round")
+
+    def test_someone_new_is_said_by_name(self):
+        self.start_mode("learn")
+        name = self.text("[data-intro-name]")
+        self.wait_said(lambda t: name in t, "the new person's name")
+
+    def test_a_recall_hint_is_said_and_describes_the_field(self):
+        self.start_mode("recall")
+        self.navigate(lambda: self.driver.find_element("css selector", "[data-recall-hint]").click())
+        hint = self.text("[data-cheat-help]")
+        self.wait_said(lambda t: hint in t, "the first letter")
+        field = self.driver.find_element("css selector", "[data-recall-input]")
+        self.assertEqual(field.get_attribute("aria-describedby"), "round-help")
+
+    def test_more_time_says_the_time_now_left(self):
+        self.start_mode("timed")
+        self.navigate(lambda: self.driver.find_element("css selector", "[data-more-time]").click())
+        import re
+        self.wait_said(lambda t: any(int(n) >= 80 for n in re.findall(r"Time left: (\d+)", t)),
+                       "the time now left, half a minute more")
+
 
 class SettingsByKeyboard(Ear, MastermindHelpers):
     def test_settings_apply_without_a_reload_and_shortcuts_turn_off(self):
