@@ -208,8 +208,12 @@
     setup(!!fresh.getAttribute("data-outcome") && !wasOver);
     // A hint is said itself (the board's own announcement repeats the last row); any other answer says the row.
     var hint = fresh.querySelector("[data-message] [data-hint]");
-    say(hint ? hint.textContent.trim() : fresh.getAttribute("data-announce") || "");
+    // A refusal is said by its own alert: the board's announcement would repeat the last row as if it were scored.
+    if (hint || status !== 422) say(hint ? hint.textContent.trim() : fresh.getAttribute("data-announce") || "");
+    // At a game's end the board holds the focus while the last row is revealed, until the results take it (it fell
+    // to the page's body, so the next Tab began again at the skip link).
     if (!fresh.getAttribute("data-outcome")) refocus(focusKey);
+    else if (!wasOver) refocus(focusKey === null ? null : "");
     if (status === 422) shake();
     if (status === 200 && fresh.querySelector(".row.is-newest")) {
       revealing = true;
@@ -388,6 +392,19 @@
       if (next === cell) break;
       cell = next;
     }
+    // …and a row must fit the width (on a 320-pixel screen it ran past both edges and the page scrolled sideways).
+    for (var j = 0; j < 4; j++) {
+      var room = host.getBoundingClientRect().width, widest = 0;
+      Array.prototype.forEach.call(host.querySelectorAll(".board > li"), function (li) {
+        widest = Math.max(widest, li.getBoundingClientRect().width);
+      });
+      if (widest <= room) break;
+      var narrower = Math.max(20, Math.floor(cell - (widest - room) / length()) - 1);
+      if (narrower >= cell) break;
+      cell = narrower;
+      root.style.setProperty("--cell", cell + "px");
+      root.classList.toggle("is-compact", cell < 36);
+    }
   }
 
   function setup(keepSize) {
@@ -475,6 +492,10 @@
     }).catch(function () { window.location.href = href; });
   });
 
+  function focusVisible(element) {
+    try { return element.matches(":focus-visible"); } catch (e) { return false; }
+  }
+
   function closeMenu(menu) {
     menu.open = false;
     board().focus({ preventScroll: true });
@@ -516,6 +537,9 @@
       var within = function (selector) { return !!(target && target.closest && target.closest(selector)); };
       if (event.key === "Enter") {
         if (within("[data-keypad] button") || within(".mm-menu[open] li")) return;
+        // The Game button reached by keyboard (it shows its focus ring) opens its menu with Enter, as a button does;
+        // focus a click left there still sends the row (issue 40).
+        if (within(".mm-menu > summary") && focusVisible(target)) return;
         // Any other button or link of the game a keyboard reached (Hint, New game) keeps its Enter (issue 46: Enter
         // on Hint sent the row); the menu's own button still sends the row, as the focus a click left there.
         if (host.contains(target) && /^(BUTTON|A)$/.test(target.tagName)) return;
