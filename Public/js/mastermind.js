@@ -208,8 +208,11 @@
     setup(!!fresh.getAttribute("data-outcome") && !wasOver);
     // A hint is said itself (the board's own announcement repeats the last row); any other answer says the row.
     var hint = fresh.querySelector("[data-message] [data-hint]");
-    // A refusal is said by its own alert: the board's announcement would repeat the last row as if it were scored.
-    if (hint || status !== 422) say(hint ? hint.textContent.trim() : fresh.getAttribute("data-announce") || "");
+    // A refusal says itself: the board's announcement would repeat the last row as if it were scored.
+    var refusal = status === 422 && fresh.querySelector("[data-error]");
+    // Said once, by the board's live region (an alert inserted with its text in it is often not read at all).
+    if (refusal) refusal.removeAttribute("role");
+    say(hint ? hint.textContent.trim() : refusal ? refusal.textContent.trim() : fresh.getAttribute("data-announce") || "");
     // At a game's end the board holds the focus while the last row is revealed, until the results take it (it fell
     // to the page's body, so the next Tab began again at the skip link).
     if (!fresh.getAttribute("data-outcome")) refocus(focusKey);
@@ -492,9 +495,12 @@
     }).catch(function () { window.location.href = href; });
   });
 
-  function focusVisible(element) {
-    try { return element.matches(":focus-visible"); } catch (e) { return false; }
-  }
+  // The control a pointer last pressed, until the keyboard moves focus (Tab): how the Game button got its focus.
+  var clicked = null;
+  document.addEventListener("pointerdown", function (event) {
+    clicked = event.target.closest ? event.target.closest("summary, button, a") : null;
+  }, true);
+  document.addEventListener("keydown", function (event) { if (event.key === "Tab") clicked = null; }, true);
 
   function closeMenu(menu) {
     menu.open = false;
@@ -537,9 +543,9 @@
       var within = function (selector) { return !!(target && target.closest && target.closest(selector)); };
       if (event.key === "Enter") {
         if (within("[data-keypad] button") || within(".mm-menu[open] li")) return;
-        // The Game button reached by keyboard (it shows its focus ring) opens its menu with Enter, as a button does;
-        // focus a click left there still sends the row (issue 40).
-        if (within(".mm-menu > summary") && focusVisible(target)) return;
+        // The Game button reached by keyboard opens its menu with Enter, as a button does; focus a click left there
+        // still sends the row (issue 40).
+        if (within(".mm-menu > summary") && clicked !== target.closest(".mm-menu > summary")) return;
         // Any other button or link of the game a keyboard reached (Hint, New game) keeps its Enter (issue 46: Enter
         // on Hint sent the row); the menu's own button still sends the row, as the focus a click left there.
         if (host.contains(target) && /^(BUTTON|A)$/.test(target.tagName)) return;

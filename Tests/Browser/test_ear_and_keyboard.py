@@ -123,6 +123,66 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         self.assertEqual(self.rows(), 1)
 
 
+    def test_a_keyboard_opens_the_game_menu_with_enter(self):
+        """A review: Enter on the Game button, reached with Tab, sent the row and spent a try. Reached by keyboard it
+        opens the menu; Escape closes it and the board, focused, shows where the keys type."""
+        self.start()
+        self.keys("12")
+        for _ in range(40):
+            self.keys(Keys.TAB)
+            if self.driver.execute_script("return document.activeElement.matches('.mm-menu > summary')"):
+                break
+        self.assertTrue(self.driver.execute_script("return document.activeElement.matches('.mm-menu > summary')"))
+        self.keys(Keys.ENTER)
+        menu = self.driver.find_element("css selector", ".mm-menu")
+        WebDriverWait(self.driver, 10).until(lambda d: menu.get_attribute("open"))
+        self.assertEqual(self.rows(), 0, "no row sent")
+        self.assertEqual([p.text for p in self.driver.find_elements("css selector", "[data-message] [data-flash]")], [],
+                         "no 'not enough digits'")
+        self.keys(Keys.ESCAPE)
+        self.assertIsNone(menu.get_attribute("open"))
+        self.assertEqual(self.focused()["id"], "board")
+        ring = self.driver.execute_script(
+            "return getComputedStyle(document.querySelector('#board .slot-current')).outlineStyle")
+        self.assertEqual(ring, "solid", "the row being typed shows the focus")
+
+    def test_focus_stays_on_the_board_through_a_win_and_a_refusal_says_only_itself(self):
+        secret = self.start()
+        miss = [g for g in ("0123", "4567", "7654") if g != secret][0]
+        self.keys(miss + Keys.ENTER)
+        self.wait_rows(1)
+        said = len(self.said())
+        self.keys(miss + Keys.ENTER)
+        WebDriverWait(self.driver, 10).until(lambda d: any("already" in t for t in self.said()[said:]))
+        self.assertFalse(any(t.startswith(miss + ":") for t in self.said()[said:]),
+                         "the refused row is not said as if it were scored again")
+        for _ in range(4):
+            self.keys(Keys.BACKSPACE)
+        self.keys(secret + Keys.ENTER)
+        # Through the reveal until the results take it, focus never falls to the page's body.
+        seen = set()
+        for _ in range(60):
+            seen.add(self.driver.execute_script("return document.activeElement.tagName"))
+            if self.driver.find_elements("css selector", "dialog[open][data-results-dialog]"):
+                break
+            self.driver.execute_script("return new Promise(r => setTimeout(r, 50))")
+        self.assertNotIn("BODY", seen, seen)
+
+    def test_a_320_pixel_screen_keeps_the_rows_on_it(self):
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 320, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        try:
+            self.start()
+            self.keys("0123" + Keys.ENTER)
+            self.wait_rows(1)
+            edges = self.driver.execute_script(
+                "return [...document.querySelectorAll('#board .board > li')].map(li => {"
+                " const r = li.getBoundingClientRect(); return [r.left, r.right]; })")
+            self.assertTrue(all(left >= 0 and right <= 320 for left, right in edges), edges)
+            self.assertEqual(self.driver.execute_script("return document.documentElement.scrollWidth"), 320)
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
 
 class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
     def test_name_game_says_what_happened_and_who(self):
