@@ -418,10 +418,13 @@
     // typed is the same one, and its digits stay.
     if (rowKey === "0:" + rows && rows === 0) rowKey = key;
     var revealMark = fresh.querySelector("[data-revealed]");
+    var before = revealed;
     revealed = null;
     if (revealMark) {
       var parts = revealMark.getAttribute("data-revealed").split(":");
       revealed = { position: parseInt(parts[0], 10) - 1, digit: parts[1] };
+      // A new reveal is said with its place and digit (the unlock's toast only says a digit was revealed).
+      if (!before && rowKey) setTimeout(function () { say(revealMark.textContent.trim()); }, 1200);
     }
     if (key !== rowKey) {
       // A new row (or a refused guess the server handed back): start from what the field holds.
