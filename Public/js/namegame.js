@@ -85,6 +85,8 @@
   } else if (intro) {
     // Someone new: who they are, not only "Meet someone new".
     said = said.concat(text(intro.querySelectorAll("h1, [data-intro-name], [data-intro-title]")));
+    var look = intro.querySelector("img");
+    if (look && look.alt) said.push(look.alt);
   } else if (game.querySelector("[data-recall-input]") && game.querySelector("[data-cheat-help]")) {
     said = said.concat(text(game.querySelectorAll("[data-cheat-help]")));
   }

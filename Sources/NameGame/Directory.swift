@@ -9,15 +9,20 @@ public struct Person: Sendable, Equatable, Hashable {
     public let headshotURL: String
     /// Former staff: still played, but not in team mode.
     public let retired: Bool
+    /// The face in words (the headshot's alternative text): how a player who does not see it learns this person.
+    public let appearance: String?
 
-    public init(id: String, firstName: String, lastName: String, jobTitle: String?, headshotURL: String, retired: Bool)
-    {
+    public init(
+        id: String, firstName: String, lastName: String, jobTitle: String?, headshotURL: String, retired: Bool,
+        appearance: String? = nil
+    ) {
         self.id = id
         self.firstName = firstName
         self.lastName = lastName
         self.jobTitle = jobTitle
         self.headshotURL = headshotURL
         self.retired = retired
+        self.appearance = appearance
     }
 
     public var fullName: String { firstName + " " + lastName }
@@ -98,11 +103,17 @@ public struct Directory: Sendable {
                 continue
             }
             let title = item["jobTitle"]?.string.flatMap { $0.trimmingSpaces.isEmpty ? nil : $0 }
+            // A face's description: not WillowTree's "headshot", which describes nothing, and never one that names
+            // the person ("Photo of Ann Ames"), which would give the answer away beside the question.
+            let alt = (headshot["alt"]?.string ?? "").trimmingSpaces
+            let names = [first, last].filter { !$0.isEmpty }.map { $0.lowercased() }
+            let describes =
+                !alt.isEmpty && alt.lowercased() != "headshot" && !names.contains { alt.lowercased().contains($0) }
             // WillowTree lists former staff without a job title.
             people.append(
                 Person(
                     id: id, firstName: first, lastName: last, jobTitle: title, headshotURL: url,
-                    retired: title == nil))
+                    retired: title == nil, appearance: describes ? alt : nil))
         }
         self.init(people: people, skipped: skipped)
     }

@@ -34,6 +34,22 @@ struct NameGameTests {
         #expect(directory.skipped.contains { $0.description.contains("repeated id") })
     }
 
+    /// A headshot's alternative text describes the face for a player who does not see it (issue 46), unless it is
+    /// WillowTree's "headshot" or names the person (that would answer the question it stands beside).
+    @Test func aFacesDescriptionIsKeptUnlessItSaysNothingOrNamesThePerson() throws {
+        func appearance(_ alt: String) throws -> String? {
+            let profile = """
+                [{"id": "a", "firstName": "Ann", "lastName": "Ames", "headshot": {"url": "/a.png", "alt": "\(alt)"}}]
+                """
+            return try Directory(json: json(profile)).people.first?.appearance
+        }
+        #expect(try appearance("Short grey hair and round glasses") == "Short grey hair and round glasses")
+        #expect(try appearance("headshot") == nil)
+        #expect(try appearance("  ") == nil)
+        #expect(try appearance("Photo of Ann") == nil)
+        #expect(try appearance("ann AMES smiling") == nil)
+    }
+
     @Test func readsThe2017Shape() throws {
         let directory = try Directory(
             json: json(

@@ -581,6 +581,12 @@ enum Schema {
             -- Time a timed session's player added to its clock ("More time", WCAG 2.2.1); such a score is no best.
             ALTER TABLE namegame_sessions ADD COLUMN extra_ms INTEGER NOT NULL DEFAULT 0;
             """),
+        Migration(
+            28,
+            """
+            -- A face in words (the headshot's alternative text): how a player who does not see it learns the person.
+            ALTER TABLE people ADD COLUMN appearance TEXT;
+            """),
     ]
 
     /// Migration 24: a player's ordinary Mastermind figures as running counters, kept as each game ends (the stats

@@ -47,7 +47,7 @@ extension NameGameController {
             context["roundId"] = .int(Int(record.id))
             context["intro"] = .object([
                 "img": .string(person.headshotURL), "name": .string(person.fullName),
-                "role": .string(person.jobTitle ?? ""),
+                "role": .string(person.jobTitle ?? ""), "alt": .string(person.appearance ?? ""),
             ])
             return page(.object(context))
         }
@@ -214,7 +214,10 @@ extension NameGameController {
                 ? t.string("namegame.question.reverse") : t.string("namegame.question", [.string(person.fullName)]))
         if faceQuestion {
             context["face"] = .object([
-                "img": .string(person.headshotURL), "alt": .string(t.string("namegame.face.single")),
+                "img": .string(person.headshotURL),
+                "alt": .string(
+                    person.appearance.map { t.string("namegame.face.single.described", [.string($0)]) }
+                        ?? t.string("namegame.face.single")),
             ])
         }
         context["howto"] = .string(
@@ -252,7 +255,11 @@ extension NameGameController {
                 let showTitle = (reveal && mode == .team) || ((reveal || taught) && (isAnswer || pickedWrong))
                 return .object([
                     "index": .int(index), "key": .int(index + 1), "img": .string(person.headshotURL),
-                    "alt": .string(t.string("namegame.face", [.int(index + 1)])),
+                    // Described where the directory says what the face looks like: a player who does not see the
+                    // faces learns people by these words (issue 46), as others do by sight.
+                    "alt": .string(
+                        person.appearance.map { t.string("namegame.face.described", [.int(index + 1), .string($0)]) }
+                            ?? t.string("namegame.face", [.int(index + 1)])),
                     "name": showName ? .string(person.fullName) : .null,
                     "title": showTitle ? .string(person.jobTitle ?? "") : .null,
                     "tapped": .bool(index == record.wrong.last && !answered),

@@ -57,6 +57,26 @@ final class PeopleStore: Sendable {
         try reload()
     }
 
+    /// Whether bundled people (photos under /headshots/) lack the descriptions of their faces: a site seeded before
+    /// faces had them.
+    func bundledUndescribed() throws -> Bool {
+        try pool.connection().first(
+            "SELECT 1 AS x FROM people WHERE appearance IS NULL AND photo LIKE '/headshots/%' LIMIT 1") != nil
+    }
+
+    /// Gives the people still as configured (same id, same photo) their faces' descriptions; anyone an admin gave
+    /// another photo stays undescribed.
+    func describe(from directory: Directory) throws {
+        try pool.write { db in
+            for person in directory.people {
+                guard let appearance = person.appearance else { continue }
+                try db.execute(
+                    "UPDATE people SET appearance = ? WHERE id = ? AND photo = ? AND appearance IS NULL",
+                    [.text(appearance), .text(person.id), .text(person.headshotURL)])
+            }
+        }
+    }
+
     func reload() throws {
         let people = try pool.connection().fetchAll(
             PersonRow.self, "SELECT \(PersonRow.columns) FROM people ORDER BY position, id"
@@ -80,17 +100,21 @@ final class PeopleStore: Sendable {
     /// Changes names and title, and the photo when one is given (the old upload is then deleted).
     func update(_ id: String, _ fields: Fields, photo: String?, by admin: String) throws -> Bool {
         guard let before = directory.person(id) else { return false }
+        // A new photo drops the old one's description: it would describe someone else's face.
+        let newPhoto = photo.map { $0 != before.headshotURL } ?? false
         let after = Person(
             id: id, firstName: fields.firstName, lastName: fields.lastName, jobTitle: fields.jobTitle,
-            headshotURL: photo ?? before.headshotURL, retired: before.retired)
+            headshotURL: photo ?? before.headshotURL, retired: before.retired,
+            appearance: newPhoto ? nil : before.appearance)
         try pool.write { db in
             try db.execute(
                 """
-                UPDATE people SET first_name = ?, last_name = ?, job_title = ?, photo = ?, updated_ms = ? WHERE id = ?
+                UPDATE people SET first_name = ?, last_name = ?, job_title = ?, photo = ?, appearance = ?, updated_ms = ?
+                WHERE id = ?
                 """,
                 [
                     .text(after.firstName), .text(after.lastName), SQLValue(after.jobTitle), .text(after.headshotURL),
-                    .integer(now()), .text(id),
+                    SQLValue(after.appearance), .integer(now()), .text(id),
                 ])
             try audit(db, admin, "edit person", after, before: Self.describe(before), after: Self.describe(after))
         }
@@ -236,12 +260,13 @@ final class PeopleStore: Sendable {
     private func insert(_ db: Database, _ person: Person) throws {
         try db.execute(
             """
-            INSERT INTO people (id, first_name, last_name, job_title, photo, retired, updated_ms, position)
-            VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM people))
+            INSERT INTO people (id, first_name, last_name, job_title, photo, retired, updated_ms, appearance, position)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM people))
             """,
             [
                 .text(person.id), .text(person.firstName), .text(person.lastName), SQLValue(person.jobTitle),
                 .text(person.headshotURL), SQLValue(person.retired ? 1 : 0), .integer(now()),
+                SQLValue(person.appearance),
             ])
     }
 
@@ -264,7 +289,7 @@ final class PeopleStore: Sendable {
 
     /// A `people` row (its `updated_ms` and `position` aside).
     struct PersonRow: FetchableRecord {
-        static let columns = "id, first_name, last_name, job_title, photo, retired"
+        static let columns = "id, first_name, last_name, job_title, photo, retired, appearance"
         let person: Person
 
         init(row: Row) throws(DatabaseError) {
@@ -272,7 +297,7 @@ final class PeopleStore: Sendable {
                 id: try row.decode("id"), firstName: try row.decode("first_name"),
                 lastName: try row.decode("last_name"),
                 jobTitle: try row.decodeIfPresent("job_title"), headshotURL: try row.decode("photo"),
-                retired: try row.decode("retired"))
+                retired: try row.decode("retired"), appearance: try row.decodeIfPresent("appearance"))
         }
     }
 }

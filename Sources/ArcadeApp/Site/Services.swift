@@ -42,7 +42,12 @@ struct Services: Sendable {
         let profiles = options.configFile(constants.string("namegame.profiles", default: "people.json"))
         try StartupError.reading(database, as: StartupError.database) { [people, demo = options.demoPeople] in
             // Read (and fetched, for a URL) only until the first start has copied them into the database.
-            if try !people.isSeeded() { try people.seed(demo ? Site.loadPeople(profiles) : Directory(people: [])) }
+            if try !people.isSeeded() {
+                try people.seed(demo ? Site.loadPeople(profiles) : Directory(people: []))
+            } else if !profiles.hasPrefix("http"), try people.bundledUndescribed() {
+                // Seeded before faces had descriptions: the bundled file, read again once, gives them.
+                if let bundled = try? Site.loadPeople(profiles) { try people.describe(from: bundled) }
+            }
             try people.reload()
         }
         let book = try CheatBook.load(options.configFile(constants.string("cheats.file", default: "cheats.json")))
