@@ -269,6 +269,7 @@ struct NameGameSiteTests {
         #expect(over.contains("data-summary") && !over.contains("data-choice"))
         #expect(!over.contains(">\(question)<"), "the question is gone")
         #expect(!over.contains("data-due="), "what is due belongs to lessons, not to a practice run's end")
+        #expect(over.contains("data-continue>Play again</button>"), "a practice run is no lesson: no 'Next lesson'")
     }
 
     /// Defect 5: the keys are explained only to scripts (hidden until one shows it), with the round's own count, and
