@@ -87,7 +87,9 @@
     } else if (/^[0-9]$/.test(key)) {
       if (digits.indexOf(key) < 0) { refuse("data-range"); return; }
       if (notesOn) toggleNote(key);
-      else if (typed.indexOf("") >= 0) {
+      // A full row says how to go on (a review's Enter on a focused key typed into a full row, and nothing happened).
+      else if (typed.indexOf("") < 0) { refuse("data-full"); return; }
+      else {
         typed[typed.indexOf("")] = key;
         // The digit, and once the row is full the whole row, so it can be checked before Enter.
         heard = typed.indexOf("") < 0 ? key + ". " + rowWords() : key;

@@ -257,6 +257,16 @@ class Input(Play):
         WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "lost")
         self.assertEqual(self.driver.find_element("css selector", "[data-secret]").get_attribute("data-secret"), secret)
 
+    def test_a_digit_on_a_full_row_says_how_to_go_on(self):
+        """A review: with the row full, Enter on a focused key typed nothing and said nothing."""
+        self.start()
+        self.keys("01234")
+        WebDriverWait(self.driver, 10).until(lambda d: self.message())
+        self.assertEqual(self.driver.find_element("css selector", "[data-message] [data-flash]")
+                         .get_attribute("data-flash"), "full")
+        self.assertIn("Enter sends it", self.message()[0])
+        self.assertEqual(self.cells(), list("0123"), "the row keeps what was typed")
+
     def test_a_repeated_guess_is_refused_and_kept_to_change(self):
         """A review: a repeated guess went through silently and spent a try. It is refused with its row named, the
         row keeps its digits, and no try is spent."""
