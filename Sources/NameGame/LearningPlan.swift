@@ -5,7 +5,8 @@ import SpacedRepetition
 public struct LearningPlan: Sendable {
     /// Learning cards due this soon are asked rather than waiting idle (Anki's "learn ahead" limit).
     public var learnAhead: Int64 = 20 * FSRS.minute
-    /// New people are met only while fewer than this many are still being learned: small batches.
+    /// New people are met only while fewer than this many are still new to the player (not yet answered right):
+    /// small batches.
     public var batch = 4
     /// A right answer slower than this is a lapse: the name did not come.
     public var slowMilliseconds = 8_000
@@ -25,7 +26,9 @@ public struct LearningPlan: Sendable {
         if let due = met.filter({ $0.1.state == .review && $0.1.due <= now }).min(by: { $0.1.due < $1.1.due }) {
             return due.0
         }
-        let stillLearning = cards.values.count { $0.state != .review }
+        // The batch counts people not yet answered right since met (or missed): once each has been, the next can
+        // come while they wait for their later steps (a review's second lesson met nobody new).
+        let stillLearning = cards.values.count { $0.state != .review && ($0.step ?? 0) == 0 }
         if stillLearning < batch, let new = newPerson(candidates, learning: learning.map(\.0), cards: cards) {
             return new
         }

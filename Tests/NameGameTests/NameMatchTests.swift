@@ -86,6 +86,23 @@ struct BatchTests {
         }
     }
 
+    /// A review's second lesson met nobody new: four people answered right once, waiting for their next step, no
+    /// longer hold the next one back.
+    @Test func peopleAnsweredRightOnceMakeRoomForSomeoneNew() {
+        let plan = LearningPlan()
+        var cards: [String: Card] = [:]
+        for id in ["1", "5", "7", "9"] {
+            cards[id] = Card(state: .learning, step: 1, stability: 2, difficulty: 5, due: 10_000_000_000, lastReview: 0)
+        }
+        let next = plan.next(people: Self.people, cards: cards, now: 0)
+        #expect(next.map { cards[$0.id] == nil } == true, "someone new, not \(next?.firstName ?? "nobody")")
+        cards["1"]?.step = 0
+        cards["5"]?.step = 0
+        cards["7"]?.step = 0
+        cards["9"]?.step = 0
+        #expect(plan.next(people: Self.people, cards: cards, now: 0).map { cards[$0.id] != nil } == true, "a full batch")
+    }
+
     @Test func similarNames() {
         #expect(LearningPlan.similar(Self.people[0], Self.people[1]))
         #expect(LearningPlan.similar(Self.people[5], Self.people[7]), "Adam and Ádám: accents folded")

@@ -335,7 +335,10 @@ struct MastermindController: Sendable {
         let remaining = solver.map { solvers.remaining(game, $0) } ?? []
         let rows = rowsContext(game, remaining: remaining, showLeft: showLeft, t: t)
         let outcome = game.outcome
-        var announcement = ""
+        // A board with no row yet (a new game) says its rules: after New game a review heard nothing at all.
+        var announcement = t.string(
+            "mastermind.rules.short",
+            [.int(rules.length), .int(rules.digitMin), .int(rules.digitMax), .int(rules.attempts)])
         if let last = game.turns.last {
             announcement = t.string(
                 "mastermind.row.announce",

@@ -75,6 +75,16 @@ struct MastermindSiteTests {
         #expect(Player.attribute("data-secret", in: end.text) == secret)
     }
 
+    /// A review heard nothing after New game: a board with no row yet says its rules through the script's announcement.
+    @Test func aNewBoardSaysItsRules() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        _ = try player.startMastermind()
+        let board = try player.get("/mastermind").text
+        #expect(Player.attribute("data-announce", in: board) == "4 digits from 0 to 7, repeats allowed, 10 tries.")
+    }
+
     /// A guess already made is refused with its row named and costs no try (a player review: a repeat went through
     /// silently and spent a row that could teach nothing).
     @Test func aRepeatedGuessIsRefusedAndCostsNothing() throws {
@@ -150,7 +160,7 @@ struct MastermindSiteTests {
         #expect(board.contains("data-wins=\"1\""), "the fragment carries the new count")
         #expect(board.contains("6 of 10 guesses used") && !board.contains("No tries left"))
         for (language, words) in [
-            ("ja", "10回中6回を使用"), ("de", "6 von 10 Versuchen gebraucht"), ("ru", "Использовано 6 попыток из 10"),
+            ("ja", "10回中6回を使用"), ("de", "6 von 10 Versuchen verbraucht"), ("ru", "Использовано 6 попыток из 10"),
         ] {
             let page = try player.get("/mastermind?lang=\(language)").text
             #expect(page.contains(words), "\(language)")
