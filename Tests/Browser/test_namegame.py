@@ -144,9 +144,19 @@ class NameGame(NameGameHelpers, BrowserTest):
         self.assertFalse(any(face.is_enabled() for face in self.driver.find_elements("css selector", "button[data-hidden]")))
 
     def test_faces_have_alt_text_that_gives_nothing_away(self):
-        self.fresh_round("normal")
+        """Each face is numbered and described in words (issue 46: a player who does not see them learns people by
+        these), and no description names anyone."""
+        round_id, _ = self.fresh_round("normal")
         alts = [img.get_attribute("alt") for img in self.driver.find_elements("css selector", "button[data-choice] img")]
-        self.assertEqual(alts, [f"Face {i}" for i in range(1, 7)])
+        self.assertEqual([alt.split(": ")[0] for alt in alts], [f"Face {i}" for i in range(1, 7)])
+        self.assertTrue(all(len(alt.split(": ", 1)[1]) > 10 for alt in alts), alts)
+        with sqlite3.connect(DATABASE) as db:
+            names = [row for row in db.execute(
+                "SELECT p.first_name, p.last_name FROM namegame_round_faces f JOIN people p ON p.id = f.person"
+                " WHERE f.round = ?", (int(round_id),))]
+        self.assertEqual(len(names), 6)
+        for first, last in names:
+            self.assertFalse(any(first in alt or last in alt for alt in alts), (first, last))
 
     def test_statistics_update(self):
         self.open("/namegame/stats")

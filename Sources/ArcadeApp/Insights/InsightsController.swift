@@ -291,8 +291,9 @@ final class InsightsController: Sendable {
             Self.chart(
                 "namegame", t, x: "insights.day", y: "insights.count", days,
                 [
-                    ("insights.series.started", n.roundsStarted), ("insights.series.finished", n.roundsDone[0]),
-                    ("insights.series.won", n.roundsDone[1]),
+                    // The Name Game's words: a round is answered, and its person recognised (not finished and won).
+                    ("insights.series.started", n.roundsStarted), ("insights.answered", n.roundsDone[0]),
+                    ("insights.identified", n.roundsDone[1]),
                 ]),
             Self.chart(
                 "guesses", t, x: "insights.guesses", y: "insights.games", n.guesses.map { "\($0.0)" },

@@ -179,6 +179,11 @@ struct OutageTests {
         let scratch = ScratchDirectory()
         let (child, site) = try Self.serve(cluster, scratch, "a")
         let load = try Self.outage(cluster, [site], mode: mode)
+        // Any other 5xx is shown with the server's own words for it (its access log line and its last errors).
+        let others = child.standardOutput.split(separator: "\n").filter { $0.contains(" 500 ") }
+        #expect(
+            others.isEmpty,
+            "\(others.prefix(3)) \(child.standardError.split(separator: "\n").filter { $0.contains("error") }.suffix(5))")
         try Self.checkAcknowledged(load, cluster.url)
         let metrics = try site.get("/metrics").text
         #expect(metrics.contains("arcade_db_reachable 1"), "\(metrics.prefix(200))")
