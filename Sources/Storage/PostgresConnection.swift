@@ -88,14 +88,22 @@ final class PostgresConnection: Connection {
         DatabaseError("\(name): \(what)\(Self.text(cpg_error_message(connection)))", sqlState: state(""))
     }
 
+    /// The SQLSTATE a failed result carries. The server always sends one; a result without one is libpq's own, and
+    /// in a query it means the connection went ("server closed the connection unexpectedly" can come before libpq
+    /// marks the connection bad: a SELECT then answered 500, not 503, in one PostgreSQL restart out of eight).
+    private static func sqlState(of result: OpaquePointer?) -> String {
+        let given = result.map { String(cString: cpg_sqlstate($0)) } ?? ""
+        return given.isEmpty ? "08006" : given
+    }
+
     /// The result, or the error it carries (cleared either way on failure).
     private func check(_ result: OpaquePointer?, _ sql: String, job: Int? = nil) throws(DatabaseError) -> OpaquePointer
     {
         let status = cpg_result_status(result)
         guard let result, status == CPG_COMMAND_OK || status == CPG_TUPLES_OK else {
             let message = result.map { Self.text(cpg_result_error($0)) } ?? Self.text(cpg_error_message(connection))
-            // No result at all: libpq has nothing to read, the connection is gone.
-            let code = state(result.map { String(cString: cpg_sqlstate($0)) } ?? "08006")
+            // No result, or one of libpq's own: the connection is gone.
+            let code = state(Self.sqlState(of: result))
             if sql == "COMMIT" { awaitingCommit = false }
             cpg_clear(result)
             throw DatabaseError(
@@ -218,7 +226,7 @@ final class PostgresConnection: Connection {
         if failure == nil && !synced && !(sent.last?.sql == "COMMIT") {
             // The server's FATAL (shutting down) comes in place of the sync point. After a COMMIT whose answer came
             // back, the transaction is committed whatever follows: the broken connection is found at its next use.
-            let code = state(point.map { String(cString: cpg_sqlstate($0)) } ?? "08006")
+            let code = state(Self.sqlState(of: point))
             failure = DatabaseError(
                 "\(name): the pipeline lost its sync: \(Self.text(cpg_error_message(connection)))", sqlState: code)
         }
