@@ -181,11 +181,6 @@ struct OutageTests {
         let load = try Self.outage(cluster, [site], mode: mode)
         // Any other 5xx is shown with the server's own words for it (its access log line and its last errors).
         let others = child.standardOutput.split(separator: "\n").filter { $0.contains(" 500 ") }
-        if !others.isEmpty {  // DEBUG-TEMP
-            let f = fopen("/work/prof/outage-stderr-\(getpid()).txt", "w")
-            fputs(child.standardError + "\n----\n" + child.standardOutput, f)
-            fclose(f)
-        }
         #expect(
             others.isEmpty,
             "\(others.prefix(3)) \(child.standardError.split(separator: "\n").filter { $0.contains("error") }.suffix(5))")
