@@ -114,7 +114,7 @@
     refreshCabinet();
   }
 
-  // "Cheat unlocked: The Konami code", and what it did, for a few seconds (a status: read out, never taking focus);
+  // "Cheat unlocked: The Konami code", and what it did, for a few seconds (never taking focus; said by the announcer);
   // a first discovery stays a little longer than a cheat used again.
   var toastTimer = null;
   function toast(text, did, first) {
@@ -122,7 +122,8 @@
     if (!box) {
       box = document.createElement("p");
       box.className = "toast";
-      box.setAttribute("role", "status");
+      // Shown, not spoken: the footer's live region (present from load) says it, once.
+      box.setAttribute("aria-hidden", "true");
       box.setAttribute("data-toast", "");
       document.body.appendChild(box);
     }
