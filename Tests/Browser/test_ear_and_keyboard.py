@@ -101,7 +101,7 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         self.driver.execute_script("document.querySelector(\"[data-keypad] button[data-key='Enter']\").focus()")
         self.keys(Keys.ENTER)
         self.wait_rows(1)
-        self.wait_said(lambda t: t.startswith(guess + ":"), "the row's result")
+        self.wait_said(lambda t: t.startswith(", ".join(guess) + ":"), "the row's result, digit by digit")
         focus = self.focused()
         self.assertEqual((focus["key"], focus["inView"]), ("Enter", True), focus)
         # Hint, pressed by Enter from the keyboard: the hint itself is said, stays on screen, and focus goes to the
@@ -154,7 +154,7 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         said = len(self.said())
         self.keys(miss + Keys.ENTER)
         WebDriverWait(self.driver, 10).until(lambda d: any("already" in t for t in self.said()[said:]))
-        self.assertFalse(any(t.startswith(miss + ":") for t in self.said()[said:]),
+        self.assertFalse(any(t.startswith(", ".join(miss) + ":") for t in self.said()[said:]),
                          "the refused row is not said as if it were scored again")
         for _ in range(4):
             self.keys(Keys.BACKSPACE)

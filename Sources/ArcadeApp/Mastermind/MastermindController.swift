@@ -340,10 +340,12 @@ struct MastermindController: Sendable {
             "mastermind.rules.short",
             [.int(rules.length), .int(rules.digitMin), .int(rules.digitMax), .int(rules.attempts)])
         if let last = game.turns.last {
+            // Digit by digit, as the row being typed is said: "0123" would be read as a number.
+            let digits = last.guess.description.map(String.init).joined(separator: t.string("mastermind.ear.separator"))
             announcement = t.string(
                 "mastermind.row.announce",
                 [
-                    .string(last.guess.description), .int(last.feedback.red),
+                    .string(digits), .int(last.feedback.red),
                     .int(last.feedback.blue), .int(game.attemptsLeft),
                 ])
         }
