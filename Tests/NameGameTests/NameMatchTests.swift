@@ -100,7 +100,8 @@ struct BatchTests {
         cards["5"]?.step = 0
         cards["7"]?.step = 0
         cards["9"]?.step = 0
-        #expect(plan.next(people: Self.people, cards: cards, now: 0).map { cards[$0.id] != nil } == true, "a full batch")
+        #expect(
+            plan.next(people: Self.people, cards: cards, now: 0).map { cards[$0.id] != nil } == true, "a full batch")
     }
 
     @Test func similarNames() {

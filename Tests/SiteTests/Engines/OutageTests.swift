@@ -183,7 +183,8 @@ struct OutageTests {
         let others = child.standardOutput.split(separator: "\n").filter { $0.contains(" 500 ") }
         #expect(
             others.isEmpty,
-            "\(others.prefix(3)) \(child.standardError.split(separator: "\n").filter { $0.contains("error") }.suffix(5))")
+            "\(others.prefix(3)) \(child.standardError.split(separator: "\n").filter { $0.contains("error") }.suffix(5))"
+        )
         try Self.checkAcknowledged(load, cluster.url)
         let metrics = try site.get("/metrics").text
         #expect(metrics.contains("arcade_db_reachable 1"), "\(metrics.prefix(200))")
