@@ -83,7 +83,19 @@
       form.appendChild(close);
       dialog.appendChild(form);
     }
-    dialog.addEventListener("close", function () { dialog.remove(); });
+    // Closed, focus goes back where it was; if that is gone or hidden (a link in a menu that closed), to the game's
+    // board, else to the page's heading: never to the body (a review's Escape left focus nowhere).
+    var opener = document.activeElement;
+    dialog.addEventListener("close", function () {
+      dialog.remove();
+      var back = opener && opener !== document.body && opener.isConnected && opener.getClientRects().length ? opener
+        : document.getElementById("board") || document.querySelector("main h1");
+      if (!back) return;
+      if (!back.hasAttribute("tabindex") && !back.matches("a, button, input, select, textarea, summary")) {
+        back.setAttribute("tabindex", "-1");
+      }
+      back.focus({ preventScroll: true });
+    });
     document.body.appendChild(dialog);
     dialog.showModal();
     // It opens at its top, its title read first (the close button, focused by default, is at its bottom).

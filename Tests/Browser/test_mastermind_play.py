@@ -191,6 +191,8 @@ class Input(Play):
         self.assertGreaterEqual(self.box(close)["top"], 0)
         close.click()
         WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "dialog[open]"))
+        # Its opener sat in a menu that closed: focus goes to the board, not to the page's body (a review).
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "board")
 
     def test_a_loss_that_narrowed_nothing_does_not_praise_the_rows(self):
         secret = self.start()

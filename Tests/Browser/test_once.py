@@ -15,6 +15,8 @@ class Tutorial(BrowserTest):
         dialog.find_element("css selector", "form[method=dialog] button").click()
         WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("css selector", "html").get_attribute("data-tutorial-dismissed"))
+        # Closed, it leaves focus on the game's board, not on the page's body (a review's Escape left it nowhere).
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "board")
         self.driver.refresh()
         self.assertFalse(self.driver.find_elements("css selector", "dialog[open]"), "closed once, gone for good")
         # The help stays a click away (in the board's Game menu), in the same kind of dialog.
