@@ -504,7 +504,8 @@ struct TLSServeTests {
         ])
         let port = try child.waitForPort()
         #expect(child.standardOutput.contains("https://127.0.0.1:\(port)"))
-        #expect(child.standardOutput.contains("kernel TLS"))
+        // Said just after the start-up line: waited for (a loaded CI machine read the output between the two).
+        #expect(child.waitForOutput("kernel TLS"), "\(child.standardOutput)")
         let firstSerial = certificate.serial(of: certificate.certificate)
         func servedSerial() -> String {
             let chain = run(["openssl", "s_client", "-connect", "127.0.0.1:\(port)"], input: "").output

@@ -71,6 +71,17 @@ public final class ChildProcess {
     public var standardOutput: String { readText(scratch.path + "/stdout") }
     public var standardError: String { readText(scratch.path + "/stderr") }
 
+    /// Waits until the child has written `text` to its standard output (lines after the start-up line come a moment
+    /// later); false on timeout.
+    public func waitForOutput(_ text: String, timeout: Double = 10) -> Bool {
+        let end = csysNow() + timeout
+        while csysNow() < end {
+            if standardOutput.contains(text) { return true }
+            sleep(seconds: 0.02)
+        }
+        return standardOutput.contains(text)
+    }
+
     /// Waits for the start-up line and returns the port it names.
     public func waitForPort(timeout: Double = 60) throws -> Int {
         let end = csysNow() + timeout
