@@ -205,7 +205,15 @@
     closeResults(false);
     clearTimeout(flashTimer);
     flashed = null;
-    board().replaceWith(fresh);
+    // The board stays the same element, its attributes and contents renewed: focus on it stays put, so a screen
+    // reader says the row's result alone, not the board's name on top of it (a review).
+    var kept = board();
+    Array.prototype.slice.call(kept.attributes).forEach(function (a) {
+      if (!fresh.hasAttribute(a.name)) kept.removeAttribute(a.name);
+    });
+    Array.prototype.forEach.call(fresh.attributes, function (a) { kept.setAttribute(a.name, a.value); });
+    kept.replaceChildren.apply(kept, Array.prototype.slice.call(fresh.childNodes));
+    fresh = kept;
     // At the end of a game the keypad goes, but the cells keep their size: the board does not jump.
     setup(!!fresh.getAttribute("data-outcome") && !wasOver);
     // A hint is said itself (the board's own announcement repeats the last row); any other answer says the row.
@@ -227,7 +235,10 @@
         if (waiting) { waiting = false; press("Enter"); }
       }, 0);
     }
-    if (fresh.getAttribute("data-outcome") && !wasOver) afterReveal(openResults, 120);
+    var won = fresh.getAttribute("data-outcome") === "won" && !wasOver;
+    if (won) burst();
+    // A win's burst is seen before the results cover the board.
+    if (fresh.getAttribute("data-outcome") && !wasOver) afterReveal(openResults, won ? 650 : 120);
     // "Code cracked! Now try the Name Game" belongs to a win: it goes when a game is lost under it, as the server
     // leaves it out of a lost game's page.
     if (fresh.getAttribute("data-outcome") === "lost") {
@@ -257,6 +268,30 @@
     var out = target === board() ? box.bottom <= 0 || box.top >= window.innerHeight
       : box.top < 0 || box.bottom > window.innerHeight;
     if (out) target.scrollIntoView({ block: "nearest" });
+  }
+
+  // A win pays off: pegs burst from the winning row as its cells hop (CSS times it; none with reduced motion).
+  function burst() {
+    var row = host.querySelector(".row.is-won");
+    if (!row || (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches)) return;
+    var box = row.getBoundingClientRect();
+    var spray = document.createElement("div");
+    spray.className = "win-burst";
+    spray.setAttribute("aria-hidden", "true");
+    spray.style.left = box.left + box.width / 2 + "px";
+    spray.style.top = box.top + box.height / 2 + "px";
+    var reach = Math.min(window.innerWidth, 640) / 2;
+    for (var i = 0; i < 28; i++) {
+      var piece = document.createElement("i");
+      var angle = (i / 28) * 2 * Math.PI + Math.random() * 0.2;
+      var distance = reach * (0.45 + Math.random() * 0.55);
+      piece.style.setProperty("--dx", Math.round(Math.cos(angle) * distance) + "px");
+      piece.style.setProperty("--dy", Math.round(Math.sin(angle) * distance * 0.8) + "px");
+      piece.style.setProperty("--turn", Math.round(Math.random() * 540 - 270) + "deg");
+      spray.appendChild(piece);
+    }
+    document.body.appendChild(spray);
+    setTimeout(function () { spray.remove(); }, 2400);
   }
 
   // The results wait for the last row's pegs (staggered, or a fade when motion is reduced).
@@ -507,9 +542,12 @@
   }, true);
   document.addEventListener("keydown", function (event) { if (event.key === "Tab") clicked = null; }, true);
 
-  function closeMenu(menu) {
+  // Escape on a menu a keyboard opened gives focus back to its button, as a menu button does (a review), where Enter
+  // opens it again; on a menu a click opened, to the board, where Enter sends the row (issue 40), as an item chosen
+  // or a click elsewhere does.
+  function closeMenu(menu, toButton) {
     menu.open = false;
-    board().focus({ preventScroll: true });
+    (toButton ? menu.querySelector("summary") : board()).focus({ preventScroll: true });
   }
   // A click outside an open menu closes it too.
   document.addEventListener("click", function (event) {
@@ -543,7 +581,12 @@
     if (document.querySelector("dialog[open]")) return;
     if (shortcutsOff() && !(target && host.contains(target))) return;
     var menu = host.querySelector(".mm-menu[open]");
-    if (event.key === "Escape" && menu) { event.preventDefault(); closeMenu(menu); return; }
+    if (event.key === "Escape" && menu) {
+      event.preventDefault();
+      var button = menu.querySelector("summary");
+      closeMenu(menu, clicked !== button);
+      return;
+    }
     if (/^[0-9]$/.test(event.key) || event.key === "Backspace" || event.key === "Delete" || event.key === "Enter") {
       var within = function (selector) { return !!(target && target.closest && target.closest(selector)); };
       if (event.key === "Enter") {

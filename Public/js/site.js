@@ -66,6 +66,23 @@
     });
   }
 
+  // The wide screen's language button: Escape closes its list and gives it the focus back; a click elsewhere or
+  // focus leaving closes it too, as a menu does. On a phone the list is always shown, in the menu.
+  var picker = document.querySelector(".language-picker");
+  if (picker) {
+    var fold = function () { picker.open = false; };
+    picker.addEventListener("keydown", function (event) {
+      if (event.key !== "Escape" || !picker.open) return;
+      event.stopPropagation();
+      fold();
+      picker.querySelector("summary").focus();
+    });
+    document.addEventListener("click", function (event) { if (!picker.contains(event.target)) fold(); });
+    picker.addEventListener("focusout", function (event) {
+      if (event.relatedTarget && !picker.contains(event.relatedTarget)) fold();
+    });
+  }
+
   // How to play, as a dialog: the tutorial card opens as one on a first visit (its Dismiss still posts), and each
   // game's "How to play" link opens its help page's text in one. Without a script both stay a card and a page.
   // A dialog whose content brings its own way out (Give up's "Keep playing") passes no close label: no Close button.

@@ -37,11 +37,24 @@ class WebDriverWait(ui.WebDriverWait):
 
     def until(self, method, message=""):
         self._next = self._first
-        return super().until(method, message)
+        return super().until(_while_replaced(method, False), message)
 
     def until_not(self, method, message=""):
         self._next = self._first
-        return super().until_not(method, message)
+        return super().until_not(_while_replaced(method, True), message)
+
+
+def _while_replaced(method, pending):
+    """Chromedriver says "does not belong to the document" (a plain WebDriverException) when the page is replaced
+    while a condition reads an element of it: a navigation in flight, so the wait goes on."""
+    def look(driver):
+        try:
+            return method(driver)
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error):
+                return pending
+            raise
+    return look
 
 
 # Debian's Chromium headless shell (chromium-headless-shell, the same Blink and V8 as `chromium`, without the

@@ -21,6 +21,21 @@ class EnglishHome(BrowserTest):
 
     def test_language_menu_switches_and_the_choice_sticks(self):
         self.open("/")
+        # On a wide screen the languages fold into one button naming the current one: one Tab, not six (a review).
+        picker = self.driver.find_element("css selector", ".language-picker > summary")
+        self.assertEqual(picker.text.strip(), "English")
+        self.assertFalse(self.driver.find_element("css selector", "a[data-lang=fr]").is_displayed())
+        tabbable = self.driver.execute_script(
+            "return [...document.querySelectorAll('header a, header summary')]"
+            ".filter(e => e.getClientRects().length && e.checkVisibility()).length")
+        self.assertLessEqual(tabbable, 6, "brand, four links and the language button")
+        # Escape closes the list and gives its button the focus back.
+        picker.click()
+        self.assertTrue(self.driver.find_element("css selector", "a[data-lang=fr]").is_displayed())
+        self.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        self.assertFalse(self.driver.find_element("css selector", "a[data-lang=fr]").is_displayed())
+        self.assertTrue(self.driver.execute_script("return document.activeElement.matches('.language-picker > summary')"))
+        picker.click()
         self.click_and_wait("a[data-lang=fr]")
         self.assertEqual(self.text("h1"), "Choisissez un jeu")
         self.assertEqual(self.driver.find_element("css selector", "html").get_attribute("lang"), "fr")
@@ -33,6 +48,7 @@ class EnglishHome(BrowserTest):
         current = self.driver.find_element("css selector", "a[aria-current=true][data-lang]")
         self.assertEqual(current.get_attribute("data-lang"), "fr")
         # And back again.
+        self.driver.find_element("css selector", ".language-picker > summary").click()
         self.click_and_wait("a[data-lang=en]")
         self.assertEqual(self.text("h1"), "Pick a game")
 

@@ -66,7 +66,7 @@ final class PeopleStore: Sendable {
 
     /// Gives the people still as configured (same id, same photo) their faces' descriptions; anyone an admin gave
     /// another photo stays undescribed.
-    func describe(from directory: Directory) throws {
+    func fillAppearances(from directory: Directory) throws {
         try pool.write { db in
             for person in directory.people {
                 guard let appearance = person.appearance else { continue }

@@ -46,7 +46,7 @@ struct Services: Sendable {
                 try people.seed(demo ? Site.loadPeople(profiles) : Directory(people: []))
             } else if !profiles.hasPrefix("http"), try people.bundledUndescribed() {
                 // Seeded before faces had descriptions: the bundled file, read again once, gives them.
-                if let bundled = try? Site.loadPeople(profiles) { try people.describe(from: bundled) }
+                if let bundled = try? Site.loadPeople(profiles) { try people.fillAppearances(from: bundled) }
             }
             try people.reload()
         }
