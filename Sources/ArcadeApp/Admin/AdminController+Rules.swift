@@ -99,26 +99,32 @@ extension AdminController {
             ])
         }
         let rules = try interceptions.rules()
+        let t = localizer.strings(for: visitor.language)
+        // The levels in words of the admin's language (the data attribute keeps the API's name).
+        let restrictions = { (selected: Restriction?) -> TemplateValue in
+            .list(
+                Restriction.allCases.map {
+                    .object([
+                        "value": .int($0.rawValue), "name": .string(t.string("admin.rules.restriction.\($0.name)")),
+                        "selected": .bool($0 == selected),
+                    ])
+                })
+        }
         let rows: [TemplateValue] = rules.map { rule in
             .object([
                 "id": .int(rule.id), "platform": .string(rule.platform), "restriction": .int(rule.restriction.rawValue),
-                "restrictionName": .string(rule.restriction.name), "active": .bool(rule.active),
+                "restrictionName": .string(rule.restriction.name),
+                "restrictionLabel": .string(t.string("admin.rules.restriction.\(rule.restriction.name)")),
+                "active": .bool(rule.active),
                 "app": fields(rule.minimumApp), "os": fields(rule.minimumOS),
                 "platforms": Self.options(InterceptionsStore.platforms, selected: rule.platform),
                 "system": rule.os.map { .string($0) } ?? .null,
                 "systems": Self.options(InterceptionsStore.systems, selected: rule.os),
-                "restrictions": .list(
-                    Restriction.allCases.map {
-                        .object([
-                            "value": .int($0.rawValue), "name": .string($0.name),
-                            "selected": .bool($0 == rule.restriction),
-                        ])
-                    }),
+                "restrictions": restrictions(rule.restriction),
             ])
         }
         // The preview's own fields, kept in the form; its language is the preview's, never the admin's page language.
         let query = request.query
-        let t = localizer.strings(for: visitor.language)
         let asked = (
             platform: query["platform"].flatMap { InterceptionsStore.platforms.contains($0) ? $0 : nil } ?? "web",
             app: (query["app"] ?? "").filter { !$0.isWhitespace }, os: (query["os"] ?? "").filter { !$0.isWhitespace },
@@ -138,7 +144,7 @@ extension AdminController {
             "admin-rules", status: status, title: localizer.string("admin.rules.title", language: visitor.language),
             for: visitor, path: "/admin/rules", section: "admin",
             data: [
-                "rules": .list(rows), "new": fields(nil), "preview": preview,
+                "rules": .list(rows), "new": fields(nil), "newRestrictions": restrictions(nil), "preview": preview,
                 "previewError": previewError, "previewForm": previewForm,
                 "history": historyRows(ruleChanges, t), "hasHistory": .bool(!ruleChanges.isEmpty),
                 "platforms": .list(InterceptionsStore.platforms.map { .string($0) }),

@@ -45,7 +45,7 @@ struct PeopleController: Sendable {
         guard
             let fields = PeopleStore.Fields(
                 first: upload["first"] ?? "", last: upload["last"] ?? "",
-                title: upload["title"])
+                title: upload["title"], appearance: upload["appearance"])
         else {
             return listPage(request, visitor, status: .unprocessableContent, message: "people.error.name")
         }
@@ -123,7 +123,7 @@ struct PeopleController: Sendable {
         guard
             let fields = PeopleStore.Fields(
                 first: upload["first"] ?? "", last: upload["last"] ?? "",
-                title: upload["title"])
+                title: upload["title"], appearance: upload["appearance"])
         else {
             return personPage(person, visitor, status: .unprocessableContent, message: "people.error.name")
         }
@@ -174,7 +174,7 @@ struct PeopleController: Sendable {
         .object([
             "id": .string(person.id), "name": .string(person.fullName), "first": .string(person.firstName),
             "last": .string(person.lastName), "title": .string(person.jobTitle ?? ""),
-            "photo": .string(person.headshotURL),
+            "photo": .string(person.headshotURL), "appearance": .string(person.appearance ?? ""),
             "retired": .bool(person.retired), "href": .string("/admin/people/\(URI.encode(person.id))"),
             "alt": .string(t.string("people.photo.alt", [.string(person.fullName)])),
         ])

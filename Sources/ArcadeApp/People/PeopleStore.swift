@@ -26,18 +26,24 @@ final class PeopleStore: Sendable {
         var firstName: String
         var lastName: String
         var jobTitle: String?
+        /// The face in words, read in place of the photo (nil: not described).
+        var appearance: String?
         static let maxLength = 100
+        static let maxAppearance = 300
 
-        /// Trimmed; nil when both names are empty, a field is too long or holds control characters.
-        init?(first: String, last: String, title: String?) {
+        /// Trimmed (a description's line breaks become spaces); nil when both names are empty, a field is too long or
+        /// holds control characters.
+        init?(first: String, last: String, title: String?, appearance: String? = nil) {
             firstName = first.trimmingSpaces
             lastName = last.trimmingSpaces
             jobTitle = title.map(\.trimmingSpaces).flatMap { $0.isEmpty ? nil : $0 }
-            let all = [firstName, lastName, jobTitle ?? ""]
+            self.appearance = appearance.map {
+                String($0.map { $0 == "\r\n" || $0 == "\n" || $0 == "\r" ? " " : $0 }).trimmingSpaces
+            }.flatMap { $0.isEmpty ? nil : $0 }
+            let clean: (String) -> Bool = { !$0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } }
             guard !(firstName.isEmpty && lastName.isEmpty),
-                all.allSatisfy({
-                    $0.count <= Self.maxLength && !$0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
-                })
+                [firstName, lastName, jobTitle ?? ""].allSatisfy({ $0.count <= Self.maxLength && clean($0) }),
+                (self.appearance ?? "").count <= Self.maxAppearance, clean(self.appearance ?? "")
             else { return nil }
         }
     }
@@ -88,7 +94,8 @@ final class PeopleStore: Sendable {
     func add(_ fields: Fields, photo: String, by admin: String) throws -> Person {
         let person = Person(
             id: "p" + PhotoLibrary.hex(Crypto.randomBytes(8)), firstName: fields.firstName,
-            lastName: fields.lastName, jobTitle: fields.jobTitle, headshotURL: photo, retired: false)
+            lastName: fields.lastName, jobTitle: fields.jobTitle, headshotURL: photo, retired: false,
+            appearance: fields.appearance)
         try pool.write { db in
             try insert(db, person)
             try audit(db, admin, "add person", person, before: nil, after: Self.describe(person))
@@ -100,12 +107,13 @@ final class PeopleStore: Sendable {
     /// Changes names and title, and the photo when one is given (the old upload is then deleted).
     func update(_ id: String, _ fields: Fields, photo: String?, by admin: String) throws -> Bool {
         guard let before = directory.person(id) else { return false }
-        // A new photo drops the old one's description: it would describe someone else's face.
+        // A new photo drops the old one's description, unless the admin wrote another with it: the old one would
+        // describe another face.
         let newPhoto = photo.map { $0 != before.headshotURL } ?? false
         let after = Person(
             id: id, firstName: fields.firstName, lastName: fields.lastName, jobTitle: fields.jobTitle,
             headshotURL: photo ?? before.headshotURL, retired: before.retired,
-            appearance: newPhoto ? nil : before.appearance)
+            appearance: newPhoto && fields.appearance == before.appearance ? nil : fields.appearance)
         try pool.write { db in
             try db.execute(
                 """
@@ -283,8 +291,10 @@ final class PeopleStore: Sendable {
 
     /// A person as one line for the audit log.
     static func describe(_ person: Person) -> String {
-        [person.fullName, person.jobTitle ?? "–", person.retired ? "former staff" : nil, person.headshotURL]
-            .compactMap { $0 }.joined(separator: " · ")
+        [
+            person.fullName, person.jobTitle ?? "–", person.retired ? "former staff" : nil, person.headshotURL,
+            person.appearance,
+        ].compactMap { $0 }.joined(separator: " · ")
     }
 
     /// A `people` row (its `updated_ms` and `position` aside).

@@ -134,6 +134,42 @@ struct PeopleSiteTests {
         #expect(actions.suffix(3) == ["edit person", "retire person", "delete person"])
     }
 
+    @Test func aFaceInWordsIsReadInPlaceOfThePhotoUntilThePhotoChanges() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let admin = Player(server)
+        try admin.signInAsAdmin()
+        #expect(try admin.get("/admin/people").text.contains("name=\"appearance\""))
+        let png = [UploadFile(field: "photo", name: "a.png", type: "image/png", bytes: Images.png)]
+        try admin.upload(
+            "/admin/people",
+            [("first", "Ada"), ("last", "Byron"), ("appearance", "Short grey hair,\r\nround glasses")],
+            files: png)
+        let db = try Database(location: server.database)
+        let appearance = { try db.first("SELECT appearance FROM people")?.string("appearance") }
+        #expect(try appearance() == "Short grey hair, round glasses")
+        let id = try #require(try db.first("SELECT id FROM people")?.string("id"))
+        // The Name Game reads it for the face (one person: the round's only face).
+        #expect(try Player(server).play("normal").text.contains("Short grey hair, round glasses"))
+        // Too long: refused, nothing changed.
+        let long = try admin.upload(
+            "/admin/people/\(id)",
+            [("first", "Ada"), ("last", "Byron"), ("appearance", String(repeating: "a", count: 301))])
+        #expect(long.status == 422)
+        #expect(try appearance() == "Short grey hair, round glasses")
+        // A new photo with the old words drops them (they describe another face); with new words, keeps those.
+        let jpeg = [UploadFile(field: "photo", name: "b.jpg", type: "image/jpeg", bytes: Images.jpeg)]
+        try admin.upload(
+            "/admin/people/\(id)",
+            [("first", "Ada"), ("last", "Byron"), ("appearance", "Short grey hair, round glasses")],
+            files: jpeg)
+        #expect(try appearance() == nil)
+        try admin.upload(
+            "/admin/people/\(id)", [("first", "Ada"), ("last", "Byron"), ("appearance", "A red beret")], files: png)
+        #expect(try appearance() == "A red beret")
+        #expect(try admin.get("/admin/people/\(id)").text.contains(">A red beret</textarea>"))
+    }
+
     @Test func importPreviewsThenConfirms() throws {
         let server = try Self.server(
             people: """
