@@ -237,6 +237,7 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
 
     def test_a_recall_hint_is_said_and_describes_the_field(self):
         self.start_mode("recall")
+        self.reach_a_typed_round()
         self.navigate(lambda: self.driver.find_element("css selector", "[data-recall-hint]").click())
         hint = self.text("[data-cheat-help]")
         self.wait_said(lambda t: hint in t, "the first letter")

@@ -73,6 +73,18 @@ class NameGameHelpers:
                 "source": "try { sessionStorage.setItem('namegame.autoAdvance', 'off'); } catch (e) {}"})
             self._holding = True
 
+    def reach_a_typed_round(self):
+        """Recall for a new player: people are first recognised among six names, and once two were answered right,
+        one comes back to be named. Plays there (answers held: each right answer, then Next)."""
+        self.hold_answers()
+        for _ in range(4):
+            if self.game().get_attribute("data-recall"):
+                return
+            round_id = self.game().get_attribute("data-round")
+            self.choose(answer_of(round_id))
+            self.navigate(lambda: self.driver.find_element("css selector", "[data-outcome] button[data-next]").click())
+        self.fail("no round asked for a typed name")
+
     def type_name(self, round_id, typed=None):
         """A recall round (learn mode asks people already answered right to be named): types the name, Enter."""
         field = self.driver.find_element("css selector", "[data-recall-input]")

@@ -188,6 +188,7 @@ class Lesson(LessonHelpers):
     def test_recall_accepts_small_differences_and_refuses_another_name(self):
         self.hold_answers()
         self.play_from_menu("recall")
+        self.reach_a_typed_round()
         for typed, right in (("maren", True), ("Marén", True), ("Mraen", True), ("Ugo", False)):
             round_id = self.game().get_attribute("data-round")
             make_round_ask(round_id, "Maren")
@@ -205,6 +206,7 @@ class Lesson(LessonHelpers):
     def test_recall_hint_and_i_dont_know(self):
         self.hold_answers()
         self.play_from_menu("recall")
+        self.reach_a_typed_round()
         round_id = self.game().get_attribute("data-round")
         first = first_name_of(round_id)
         self.navigate(lambda: self.tap("[data-recall-hint]"))

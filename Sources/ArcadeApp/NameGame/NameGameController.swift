@@ -234,8 +234,9 @@ struct NameGameController: Sendable {
                 : Round.make(.learn, asking: person, from: everyone, using: &random)
             return try store.addRound(round, next: [], session: session.id, player: visitor.player)
         case .recall:
-            // Names are recalled for people met (the scheduler's choice among them); a new player meets people here
-            // through "I don't know".
+            // Names are recalled for people met (the scheduler's choice among them). Someone not yet answered right
+            // is first recognised among six names, as in learn mode: a new player was asked to type names never
+            // shown (a review).
             let avoid = try store.latestRound(session: session.id, people: directory)?.round.answerPerson.id
             let cards = try store.cards(player: visitor.playerID)
             let met = everyone.filter { cards[$0.id] != nil }
@@ -244,8 +245,16 @@ struct NameGameController: Sendable {
                 store.plan.next(people: pool, cards: cards, now: store.nowMilliseconds(), avoid: avoid)
                 ?? pool.randomElement(using: &random)
             guard let person else { return nil }
-            return try store.addRound(
-                Round.recall(.recall, asking: person), next: [], session: session.id, player: visitor.player)
+            let round: Round
+            if LearningPlan.learned(cards[person.id]) {
+                round = Round.recall(.recall, asking: person)
+            } else {
+                let shown = Round.make(.normal, asking: person, from: everyone, using: &random)
+                round = Round(
+                    mode: .recall, people: shown.people, answer: shown.answer, hideOrder: shown.hideOrder,
+                    recall: false)
+            }
+            return try store.addRound(round, next: [], session: session.id, player: visitor.player)
         case .review:
             // One round per missed person (anyone since deleted is passed over); then the session is over.
             while let id = try store.popQueue(session: session.id) {
