@@ -140,6 +140,14 @@
     box.hidden = false;
     clearTimeout(toastTimer);
     toastTimer = setTimeout(function () { box.hidden = true; }, first ? 4000 : 2500);
+    // Escape takes it away at once (a review: it sat over Hint and Game and Escape did not help).
+    var dismiss = function (event) {
+      if (event.key !== "Escape" || box.hidden) return;
+      box.hidden = true;
+      clearTimeout(toastTimer);
+      document.removeEventListener("keydown", dismiss, true);
+    };
+    document.addEventListener("keydown", dismiss, true);
   }
   // A short CRT flash over the page (CSS fades it instead when motion is reduced).
   function flash() {

@@ -227,6 +227,14 @@
     // to the page's body, so the next Tab began again at the skip link).
     if (!fresh.getAttribute("data-outcome")) refocus(focusKey);
     else if (!wasOver) refocus(focusKey === null ? null : "");
+    // The row just scored and the one to type next stay in sight: on a short window (a page zoomed to 400 %) the
+    // guess and its pegs were scrolled away, and a review could not see them.
+    var scored = fresh.querySelector(".row.is-newest"), next = fresh.querySelector(".slot-current");
+    [scored, next && next.closest("li")].forEach(function (row) {
+      if (!row) return;
+      var box = row.getBoundingClientRect();
+      if (box.top < 0 || box.bottom > window.innerHeight) row.scrollIntoView({ block: "nearest" });
+    });
     if (status === 422) shake();
     if (status === 200 && fresh.querySelector(".row.is-newest")) {
       revealing = true;
@@ -329,11 +337,7 @@
     close.addEventListener("click", function () { dialog.close(); });
     dialog.appendChild(close);
     dialog.appendChild(result);
-    var game = board().getAttribute("data-game");
     dialog.addEventListener("close", function () {
-      // Closed by the player: this game's results stay in the page from now on, and a later visit to the board does
-      // not cover it again.
-      try { window.sessionStorage.setItem("arcade-mm-results-closed", game); } catch (e) { /* private mode */ }
       // Back in the page, where it is without a script; focus returns where it was.
       if (placeholder.parentNode) placeholder.parentNode.replaceChild(result, placeholder);
       dialog.remove();
@@ -449,6 +453,9 @@
 
   function setup(keepSize) {
     var fresh = board();
+    // With a script the keys type into the board: it is a Tab stop of its own, the first of the game (a review
+    // counted 21 Tabs to the keypad's Enter on the daily, which has no Hint). Without one, the form's field is.
+    fresh.tabIndex = 0;
     var rows = host.querySelectorAll(".board .row").length;
     var key = fresh.getAttribute("data-game") + ":" + rows;
     // An unstarted board (game 0) gets its game from whatever changes it first, a cheat's reveal too: the row being
@@ -604,17 +611,25 @@
       if (!form()) return;
       event.preventDefault();
       if (event.repeat) return;
+      // Typing from a control of the game (Hint, Game, a keypad key) moves focus to the board the keys type into, so
+      // the Enter that follows sends the row instead of pressing that control (a review: Enter after digits typed on
+      // Hint spent a hint).
+      if (event.key !== "Enter" && target !== board() && host.contains(target) && target.closest) {
+        if (target.closest("button, summary, a")) {
+          var menuOpen = host.querySelector(".mm-menu[open]");
+          if (menuOpen) menuOpen.open = false;
+          board().focus({ preventScroll: true });
+        }
+      }
       press(event.key);
     }
   });
   window.addEventListener("resize", function () { fit(); });
 
-  window.ArcadeMastermind = { refresh: refresh };
+  // `results` opens a finished game's card as its end does (the tests' screenshots and axe of the card use it).
+  window.ArcadeMastermind = { refresh: refresh, results: openResults };
   setup();
-  if (board().getAttribute("data-outcome")) {
-    var closed = null;
-    try { closed = window.sessionStorage.getItem("arcade-mm-results-closed"); } catch (e) { /* private mode */ }
-    if (closed !== board().getAttribute("data-game")) afterReveal(openResults);
-    else board().setAttribute("data-results-inline", "");
-  }
+  // A finished game loaded again shows its results in the page: the card opens only as a game ends, never by
+  // itself on a later visit (a review: it took the focus from the page's navigation 1.7 s after the load).
+  if (board().getAttribute("data-outcome")) board().setAttribute("data-results-inline", "");
 })();

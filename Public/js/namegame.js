@@ -105,7 +105,8 @@
   if (moreTime) moreTime.form.addEventListener("submit", function () { carry("timer"); });
 
   // A right answer: the name shows, then the next round comes by itself (longer with reduced motion). A tap
-  // anywhere but on a control, or Enter, skips the wait; sessionStorage "namegame.autoAdvance" = "off" keeps it.
+  // anywhere but on a control, or Enter, skips the wait; any other key, or a tap on a control, stops it;
+  // sessionStorage "namegame.autoAdvance" = "off" keeps it.
   var hold = false;
   try { hold = window.sessionStorage.getItem("namegame.autoAdvance") === "off"; } catch (e) { hold = false; }
   if (!ended && !hold && game.hasAttribute("data-identified") && next) {
@@ -119,6 +120,15 @@
       var control = event.target.closest && event.target.closest("a, button, input, select, summary, label");
       if (!control) go(next);
     }, { once: true });
+    // A key other than Enter (Tab to read the role, an arrow to scroll) keeps the round on screen: a review's
+    // magnifier user lost it as the page moved on under the focus. Next, or Enter, goes on.
+    var stay = function (event) {
+      if (event.key === "Enter") return;
+      window.clearTimeout(wait);
+      game.classList.remove("is-advancing");
+      document.removeEventListener("keydown", stay, true);
+    };
+    document.addEventListener("keydown", stay, true);
   }
 
   // Hint mode: ask the server which faces are hidden now (it decides; the

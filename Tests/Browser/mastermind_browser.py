@@ -42,6 +42,14 @@ class MastermindHelpers(BrowserTest):
     def board(self):
         return self.driver.find_element("css selector", "#board")
 
+    def open_results(self):
+        """A finished game loaded again shows its results in the page (the card opens only as a game ends): opens the
+        card as that end does, when the page runs scripts, and waits for it."""
+        if self.driver.execute_script("return document.documentElement.classList.contains('js')"):
+            self.driver.execute_script("window.ArcadeMastermind.results()")
+            return WebDriverWait(self.driver, 10).until(
+                lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+
     def game(self):
         return self.board().get_attribute("data-game")
 

@@ -126,6 +126,23 @@ class Accessibility(BrowserTest):
         self.choose("contrast")
         self.assertEqual(self.check_all("contrast", aaa=True), [])
 
+    def test_the_systems_more_contrast_is_honoured_light_and_dark(self):
+        """A review: the System theme ignored the system's "more contrast", and high contrast came only dark."""
+        self.play_a_little()
+        found = []
+        try:
+            for scheme, paper in (("light", "rgb(255, 255, 255)"), ("dark", "rgb(0, 0, 0)")):
+                self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+                    {"name": "prefers-contrast", "value": "more"}, {"name": "prefers-color-scheme", "value": scheme}]})
+                for path in ("/", "/mastermind", "/namegame/normal"):
+                    self.open(path)
+                    background = self.driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+                    self.assertEqual(background, paper, f"{path} {scheme}")
+                    found += [f"{path} {scheme}: {v}" for v in self.axe_violations() + self.low_contrast(aaa=True)]
+        finally:
+            self.emulate_scheme("light")
+        self.assertEqual(found, [])
+
     def test_the_theme_chooser_works_with_and_without_a_script(self):
         self.open("/mastermind")
         Select(self.driver.find_element("id", "theme-select")).select_by_value("contrast")

@@ -392,7 +392,7 @@ class MastermindBoard(BoardHelpers):
         for theme in ("light", "dark", "contrast", "crt"):
             self.driver.add_cookie({"name": "arcade_theme", "value": theme, "path": "/"})
             self.open("/mastermind")
-            WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "dialog[open]"))
+            self.open_results()
             self.assertEqual(self.axe_violations(), [], f"the results dialog in {theme}")
 
     def phone(self):
@@ -573,7 +573,8 @@ class MastermindBoardScreenshots(BoardHelpers):
 
     def wait_dialog(self):
         if self.driver.execute_script("return document.documentElement.classList.contains('js')"):
-            WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "dialog[open]"))
+            if not self.driver.find_elements("css selector", "dialog[open]"):
+                self.open_results()
 
     def test_screenshots_under_the_name_game_reminder(self):
         self.tap(self.start())

@@ -584,11 +584,7 @@ class Screenshots(Play):
         self.tap(secret)
         WebDriverWait(self.driver, 30).until(lambda d: self.board().get_attribute("data-outcome") == "won")
 
-        def card():
-            if self.driver.execute_script("return document.documentElement.classList.contains('js')"):
-                WebDriverWait(self.driver, 10).until(
-                    lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
-        self.assertEqual(len(self.screenshots("mm40-results", "/mastermind", card)), self.shots)
+        self.assertEqual(len(self.screenshots("mm40-results", "/mastermind", self.open_results)), self.shots)
 
         def unlock():
             self.post("/mastermind/new")
