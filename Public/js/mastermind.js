@@ -62,6 +62,7 @@
     if (at >= 0) list.splice(at, 1); else list.push(digit);
     notes[place] = list;
     saveNotes(notes);
+    return at < 0;
   }
 
   function press(key) {
@@ -86,7 +87,12 @@
       return;
     } else if (/^[0-9]$/.test(key)) {
       if (digits.indexOf(key) < 0) { refuse("data-range"); return; }
-      if (notesOn) toggleNote(key);
+      // A note is said as its key then reads ("3: ruled out here"; a review heard nothing), and a note taken back
+      // as the digit alone.
+      if (notesOn) {
+        var noted = host.querySelector('[data-keypad] button[data-key="' + key + '"]');
+        heard = toggleNote(key) && noted ? noted.getAttribute("data-noted-label") : key;
+      }
       // A full row says how to go on (a review's Enter on a focused key typed into a full row, and nothing happened).
       else if (typed.indexOf("") < 0) { refuse("data-full"); return; }
       else {

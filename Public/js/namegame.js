@@ -52,10 +52,16 @@
       || game.querySelector("[data-recall-input]") || next || game.querySelector(".question");
   if (focusTarget) {
     focusTarget.focus({ preventScroll: true });
-    var box = focusTarget.getBoundingClientRect();
-    if (box.top < 0 || box.bottom > window.innerHeight) {
-      focusTarget.scrollIntoView({ block: ended ? "start" : "nearest", behavior: reduced ? "auto" : "smooth" });
-    }
+    // What happened comes into sight too, where the window has room for both (a review, zoomed in: the words about
+    // a miss were below the fold while the focus sat on the right face); the focused control wins.
+    var outcome = !ended && focusTarget !== next && game.querySelector("[data-outcome]");
+    [outcome, focusTarget].forEach(function (element) {
+      if (!element) return;
+      var box = element.getBoundingClientRect();
+      if (box.top < 0 || box.bottom > window.innerHeight) {
+        element.scrollIntoView({ block: ended ? "start" : "nearest", behavior: reduced || outcome ? "auto" : "smooth" });
+      }
+    });
   }
 
   // Outcomes are read out through the live region the page carries from its load (filled a moment later, so the

@@ -344,7 +344,10 @@ class MastermindBoard(BoardHelpers):
         self.assertEqual(self.driver.find_elements("css selector", "[data-error]"), [])
         # The revealed digit shows again in the next row; typed over, it gives way as well, with the keypad.
         WebDriverWait(self.driver, 10).until(lambda d: self.cells()[position] == digit)
-        other = next(g for g in wrong_guesses(secret)[1:] if g[position] != digit and g != guess)
+        # The third row below plays its first three digits with the last place revealed: that row must be new too (a
+        # guess already made is refused).
+        other = next(g for g in wrong_guesses(secret)[1:]
+                     if g[position] != digit and g != guess and g[:3] + secret[3] not in (g, guess))
         self.tap(other)
         self.wait_rows(2)
         self.assertEqual(self.driver.find_element("css selector", "#row-2").get_attribute("data-guess"), other)
