@@ -236,7 +236,8 @@
     // The row just scored and the one to type next stay in sight: on a short window (a page zoomed to 400 %) the
     // guess and its pegs were scrolled away, and a review could not see them.
     var scored = fresh.querySelector(".row.is-newest"), next = fresh.querySelector(".slot-current");
-    [scored, next && next.closest("li")].forEach(function (row) {
+    // A hint, too (a review pressed Hint at 400 % and saw nothing: it was below the fold).
+    [scored, next && next.closest("li"), hint].forEach(function (row) {
       if (!row) return;
       var box = row.getBoundingClientRect();
       if (box.top < 0 || box.bottom > window.innerHeight) row.scrollIntoView({ block: "nearest" });
@@ -562,6 +563,11 @@
     menu.open = false;
     (toButton ? menu.querySelector("summary") : board()).focus({ preventScroll: true });
   }
+  // Focus leaving an open menu by Tab closes it, as a click outside does (a review: it stayed open over the row).
+  host.addEventListener("focusout", function (event) {
+    var menu = event.target.closest && event.target.closest(".mm-menu[open]");
+    if (menu && event.relatedTarget && !menu.contains(event.relatedTarget)) menu.open = false;
+  });
   // A click outside an open menu closes it too.
   document.addEventListener("click", function (event) {
     var menu = host.querySelector(".mm-menu[open]");

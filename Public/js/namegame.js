@@ -111,15 +111,32 @@
   if (moreTime) moreTime.form.addEventListener("submit", function () { carry("timer"); });
 
   // A right answer: the name shows, then the next round comes by itself (longer with reduced motion). A tap
-  // anywhere but on a control, or Enter, skips the wait; any other key, or a tap on a control, stops it;
-  // sessionStorage "namegame.autoAdvance" = "off" keeps it.
+  // anywhere but on a control, or Enter, skips the wait; any other key, or a tap on a control, stops it; the switch
+  // below (or sessionStorage "namegame.autoAdvance" = "off", as the tests set it) keeps every answer.
   var hold = false;
-  try { hold = window.sessionStorage.getItem("namegame.autoAdvance") === "off"; } catch (e) { hold = false; }
+  try {
+    hold = window.sessionStorage.getItem("namegame.autoAdvance") === "off"
+      || window.localStorage.getItem("namegame.autoAdvance") === "off";
+  } catch (e) { hold = false; }
+  var wait = null;
+  // The player's own switch, under Next (WCAG 2.2.1: a review's slow reader lost each right answer after a second):
+  // "Wait for Next after a right answer", kept in this browser; ticking it holds this answer too.
+  var waitBox = game.querySelector("[data-wait-next]");
+  if (waitBox && !ended) {
+    waitBox.closest("[data-advance-choice]").hidden = false;
+    waitBox.checked = hold;
+    waitBox.addEventListener("change", function () {
+      try { window.localStorage.setItem("namegame.autoAdvance", waitBox.checked ? "off" : "on"); } catch (e) { /* private */ }
+      if (!waitBox.checked) return;
+      window.clearTimeout(wait);
+      game.classList.remove("is-advancing");
+    });
+  }
   if (!ended && !hold && game.hasAttribute("data-identified") && next) {
     var delay = reduced ? 3000 : 1100;
     game.style.setProperty("--advance-ms", delay + "ms");
     game.classList.add("is-advancing");
-    var wait = window.setTimeout(function () { go(next); }, delay);
+    wait = window.setTimeout(function () { go(next); }, delay);
     document.addEventListener("pointerdown", function (event) {
       window.clearTimeout(wait);
       game.classList.remove("is-advancing");

@@ -4,7 +4,7 @@ import sqlite3
 import unittest
 
 from arcade_browser import ARTIFACTS, BrowserTest, gone
-from selenium.common.exceptions import ElementClickInterceptedException
+from selenium.common.exceptions import ElementClickInterceptedException, ElementNotInteractableException
 from selenium.webdriver.common.keys import Keys
 from arcade_browser import WebDriverWait
 
@@ -56,8 +56,8 @@ class NameGameHelpers:
             try:
                 self.choose(faces[0])
                 return faces[0]
-            except ElementClickInterceptedException:
-                continue
+            except (ElementClickInterceptedException, ElementNotInteractableException):
+                continue  # hidden (and disabled) between the look and the tap
         self.fail("no wrong face stayed long enough to be tapped")
 
     def meet(self):

@@ -117,6 +117,31 @@ class Lesson(LessonHelpers):
         self.assertLess(dealt - shown, 2000, "the next question within 2 s, with no tap")
         self.assertEqual(self.driver.find_element("css selector", "[data-announce]").get_attribute("aria-live"), "polite")
 
+    def test_a_switch_under_next_keeps_right_answers_on_screen(self):
+        """WCAG 2.2.1: a review's slow reader lost every right answer after a second. "Wait for Next after a right
+        answer", ticked, holds this answer and every later one (kept in the browser)."""
+        # The page's beat before it moves on is stretched a hundredfold, so the tap on the switch comes within it
+        # however slow the machine.
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            const later = window.setTimeout;
+            window.setTimeout = (f, ms, ...rest) => later(f, ms >= 1000 ? ms * 100 : ms, ...rest);"""})
+        self.play_from_menu("normal")
+        round_id = self.game().get_attribute("data-round")
+        self.navigate(lambda: self.tap(f'button[data-choice="{answer_of(round_id)}"]'))
+        self.assertIn("is-advancing", self.game().get_attribute("class"), "a right answer moves on by itself")
+        box = self.driver.find_element("css selector", "[data-wait-next]")
+        self.assertTrue(box.is_displayed() and not box.is_selected())
+        self.tap("[data-advance-choice] label")
+        self.assertTrue(box.is_selected())
+        self.assertNotIn("is-advancing", self.game().get_attribute("class"), "this answer stays")
+        self.assertEqual(self.game().get_attribute("data-round"), round_id)
+        self.navigate(lambda: self.tap("[data-outcome] button[data-next]"))
+        following = self.game().get_attribute("data-round")
+        self.navigate(lambda: self.tap(f'button[data-choice="{answer_of(following)}"]'))
+        self.assertNotIn("is-advancing", self.game().get_attribute("class"), "and the next right answer too")
+        self.assertTrue(self.driver.find_element("css selector", "[data-wait-next]").is_selected())
+        self.driver.execute_script("localStorage.removeItem('namegame.autoAdvance')")
+
     def test_a_right_answer_shows_the_name(self):
         self.hold_answers()
         self.play_from_menu("normal")
