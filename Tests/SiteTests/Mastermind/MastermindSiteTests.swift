@@ -278,7 +278,11 @@ struct MastermindSiteTests {
         #expect(try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=\(secret)").status == 303)
         let stats = try player.get("/mastermind/stats").text
         #expect(stats.contains("data-hard-wins=\"1\""))
-        #expect(try player.get("/mastermind").text.contains("Arcade Mastermind 2/10*"))
+        let won = try player.get("/mastermind").text
+        #expect(won.contains("Arcade Mastermind 2/10*"))
+        // Its results lead back to the ordinary rules as plainly as into hard mode (a review found no way out).
+        #expect(won.contains("data-new-normal-game") && won.contains("Play in normal mode"))
+        #expect(!won.contains("data-new-hard-game"))
         // A normal game stays normal.
         let normal = try player.post("/mastermind/new", "", fragment: true).text
         #expect(!normal.contains("data-mode=\"hard\""))
