@@ -237,11 +237,7 @@
     // guess and its pegs were scrolled away, and a review could not see them.
     var scored = fresh.querySelector(".row.is-newest"), next = fresh.querySelector(".slot-current");
     // A hint, too (a review pressed Hint at 400 % and saw nothing: it was below the fold).
-    [scored, next && next.closest("li"), hint].forEach(function (row) {
-      if (!row) return;
-      var box = row.getBoundingClientRect();
-      if (box.top < 0 || box.bottom > window.innerHeight) row.scrollIntoView({ block: "nearest" });
-    });
+    [scored, next, hint].forEach(inSight);
     if (status === 422) shake();
     if (status === 200 && fresh.querySelector(".row.is-newest")) {
       revealing = true;
@@ -279,10 +275,16 @@
     var target = (selector && board().querySelector(selector)) || board();
     target.focus({ preventScroll: true });
     // A key is brought wholly into view; the board only when none of it shows (the page does not scroll itself).
-    var box = target.getBoundingClientRect();
-    var out = target === board() ? box.bottom <= 0 || box.top >= window.innerHeight
-      : box.top < 0 || box.bottom > window.innerHeight;
-    if (out) target.scrollIntoView({ block: "nearest" });
+    if (target === board()) {
+      var box = target.getBoundingClientRect();
+      if (box.bottom <= 0 || box.top >= window.innerHeight) target.scrollIntoView({ block: "nearest" });
+    } else inSight(target);
+  }
+  // Scrolls the least that brings the element wholly into the window.
+  function inSight(element) {
+    if (!element) return;
+    var box = element.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) element.scrollIntoView({ block: "nearest" });
   }
 
   // A win pays off: pegs burst from the winning row as its cells hop (CSS times it; none with reduced motion).
@@ -626,12 +628,9 @@
       // Typing from a control of the game (Hint, Game, a keypad key) moves focus to the board the keys type into, so
       // the Enter that follows sends the row instead of pressing that control (a review: Enter after digits typed on
       // Hint spent a hint).
-      if (event.key !== "Enter" && target !== board() && host.contains(target) && target.closest) {
-        if (target.closest("button, summary, a")) {
-          var menuOpen = host.querySelector(".mm-menu[open]");
-          if (menuOpen) menuOpen.open = false;
-          board().focus({ preventScroll: true });
-        }
+      if (event.key !== "Enter" && host.contains(target) && target.closest && target.closest("button, summary, a")) {
+        if (menu) closeMenu(menu);
+        else board().focus({ preventScroll: true });
       }
       press(event.key);
     }
