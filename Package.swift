@@ -72,7 +72,7 @@ let package = Package(
                 "Crypto", "Constants", "Files", "Mastermind", "HTTPClient", "NameGame", "Once", "Interceptions",
                 "Cheats", "SpacedRepetition", "Metrics", "Logger",
             ]),
-        .executableTarget(name: "arcade", dependencies: ["ArcadeApp"]),
+        .executableTarget(name: "arcade", dependencies: ["ArcadeApp", "CSystem"]),
 
         // Helpers shared by the test targets: a raw loopback client, child processes, scratch folders.
         .target(name: "TestSupport", dependencies: ["CSystem", "Storage"], path: "Tests/Support"),
@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "NameGameTests", dependencies: ["NameGame", "JSON", "Files", "SpacedRepetition"]),
         .testTarget(name: "SpacedRepetitionTests", dependencies: ["SpacedRepetition"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport", "Threads"]),
         // Unit suites of the site's pure parts (files, tables, times, limits): no server, no database.
         .testTarget(
             name: "ArcadeAppTests",

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <sys/un.h>
 #include <stddef.h>
+#include <malloc.h>
 
 const int CSYS_EPOLL_CTL_ADD = EPOLL_CTL_ADD, CSYS_EPOLL_CTL_MOD = EPOLL_CTL_MOD,
           CSYS_EPOLL_CTL_DEL = EPOLL_CTL_DEL;
@@ -345,4 +346,9 @@ int csys_sd_notify(const char *state) {
                           (socklen_t)(offsetof(struct sockaddr_un, sun_path) + length));
     close(fd);
     return sent < 0 ? -1 : 1;
+}
+
+void csys_malloc_thresholds(int trim, int mmap) {
+    mallopt(M_TRIM_THRESHOLD, trim);
+    mallopt(M_MMAP_THRESHOLD, mmap);
 }

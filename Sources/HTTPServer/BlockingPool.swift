@@ -8,24 +8,23 @@ import Glibc
 
 /// A fixed set of threads for work that may block (an outbound HTTP call, a
 /// slow query). Jobs wait in a queue. A thread that finishes a job takes the next one without sleeping; a
-/// submission wakes one sleeping thread, through that thread's own eventfd: one eventfd shared by all of them
-/// would wake every sleeper on each write (dozens of context switches for a page).
+/// submission wakes one sleeping thread, through that thread's own `Waker`: one shared by all of them would wake
+/// every sleeper on each ring (dozens of context switches for a page).
 final class BlockingPool: Sendable {
     private enum Job { case run(@Sendable () -> Void), stop }
     private struct State {
         var jobs: [Job] = []
-        /// Threads asleep (or about to be) on their eventfd, by index; none is woken twice.
+        /// Threads asleep (or about to be) on their waker, by index; none is woken twice.
         var sleeping: [Int] = []
     }
     private let state = Mutex(State())
-    private let wakers: [Int32]
+    private let wakers: [Waker]
     private let threads: Mutex<[OSThread]> = Mutex([])
     /// Jobs submitted and not yet started (for metrics).
     let queued = Atomic<Int>(0)
 
     init(threads count: Int) {
-        wakers = (0..<max(1, count)).map { _ in csys_eventfd_blocking() }
-        precondition(wakers.allSatisfy { $0 >= 0 }, "eventfd failed")
+        wakers = (0..<max(1, count)).map { _ in Waker() }
         var started: [OSThread] = []
         for index in wakers.indices {
             started.append(OSThread { [self] in self.work(index) })
@@ -40,22 +39,21 @@ final class BlockingPool: Sendable {
 
     /// Lets queued jobs finish, then stops every thread.
     func shutdown() {
-        enqueue(Array(repeating: .stop, count: wakers.count))
+        enqueue(Array(repeating: .stop, count: wakers.count), atOnce: true)
         threads.withLock { all in
             for thread in all { thread.join() }
             all = []
         }
-        for fd in wakers { close(fd) }
     }
 
-    private func enqueue(_ added: [Job]) {
+    private func enqueue(_ added: [Job], atOnce: Bool = false) {
         let woken = state.withLock { state in
             state.jobs.append(contentsOf: added)
             let count = min(added.count, state.sleeping.count)
             defer { state.sleeping.removeLast(count) }
             return Array(state.sleeping.suffix(count))
         }
-        for index in woken { _ = csys_eventfd_signal(wakers[index]) }
+        for index in woken { wakers[index].ring(atOnce: atOnce) }
     }
 
     private func work(_ index: Int) {
@@ -68,7 +66,7 @@ final class BlockingPool: Sendable {
                 return state.jobs.removeFirst()
             }
             guard let job else {
-                while csys_eventfd_drain(wakers[index]) < 0 && errno == EINTR {}
+                wakers[index].sleep()
                 continue
             }
             guard case .run(let body) = job else { return }

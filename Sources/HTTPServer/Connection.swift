@@ -312,7 +312,6 @@ final class Connection {
         if !keepAlive { closeWhenFlushed = true }
         switch handler {
         case .deferred(let start):
-            loop.sendDueAnswers(except: self)
             waitingForHandler = true
             let loop = self.loop
             let fd = self.fd
@@ -322,7 +321,6 @@ final class Connection {
                 request,
                 Reply(deliver: { loop.post(.response(fd: fd, id: id, $0, info)) }, offload: { pool.submit($0) }))
         case .pool(let respond):
-            loop.sendDueAnswers(except: self)
             waitingForHandler = true
             onPool(respond, request, info)
         case .loop(let respond):
@@ -420,13 +418,6 @@ final class Connection {
         guard flushDue else { return }
         flushDue = false
         flush()
-    }
-
-    /// Writes what is queued and nothing more: no reading, no closing (see `EventLoop.sendDueAnswers`). It stays due,
-    /// and the end of the turn finishes the flush.
-    func sendDue() {
-        guard flushDue, !closed, !output.isEmpty else { return }
-        _ = write()
     }
 
     private func flush() {

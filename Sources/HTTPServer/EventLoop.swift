@@ -142,16 +142,20 @@ final class EventLoop: @unchecked Sendable {
             let count = csys_epoll_wait(epoll, &events, &tokens, 256, wait)
             refreshClock()
             if count < 0 && errno != EINTR { fatalError("epoll_wait: \(SystemError("epoll_wait"))") }
-            for i in 0..<max(0, Int(count)) {
-                switch tokens[i] {
-                case Self.listenerToken: acceptConnections()
-                case Self.wakeToken: handleInbox()
-                default:
-                    if let connection = connections[Int(tokens[i])] { connection.handle(events: events[i]) }
+            // The threads this turn handed work to (the database writer, the pool) are woken once its answers are
+            // sent: woken at once, they took this CPU from the turn and got a write at a time.
+            WakeBatch.run {
+                for i in 0..<max(0, Int(count)) {
+                    switch tokens[i] {
+                    case Self.listenerToken: acceptConnections()
+                    case Self.wakeToken: handleInbox()
+                    default:
+                        if let connection = connections[Int(tokens[i])] { connection.handle(events: events[i]) }
+                    }
                 }
+                if now >= nextSweep { sweep() }
+                flushDueConnections()
             }
-            if now >= nextSweep { sweep() }
-            flushDueConnections()
             flushAccessLog()
             configuration.metrics.turn(Clock.now() - now)
             if draining && (openCount == 0 || now >= drainDeadline) { break }
@@ -219,14 +223,6 @@ final class EventLoop: @unchecked Sendable {
             for connection in flushing { connection.flushIfDue() }
             flushing.removeAll(keepingCapacity: true)
         }
-    }
-
-    /// Sends the answers due, before a request hands work to another thread: waking it (the database writer) may give
-    /// it this CPU, and answers held for the end of the turn would wait out its time slice (the home page during
-    /// acknowledged writes lost a sixth of its rate so). Only sends: `busy` is mid-request, parsing from the loop's
-    /// read buffer, which a connection that read now would overwrite. The end of the turn does the rest.
-    func sendDueAnswers(except busy: Connection) {
-        for connection in due where connection !== busy { connection.sendDue() }
     }
 
     func forget(_ connection: Connection) {

@@ -31,13 +31,15 @@ public final class DatabaseWriter: Sendable {
         let done: @Sendable ((any Error)?) -> Void
     }
 
-    private struct Queue: @unchecked Sendable {
+    private struct Queue {
         var jobs: [Job] = []
         var stopping = false
+        /// The writer is asleep (or about to be) on `waker`: the next job rings it, once.
+        var sleeping = false
     }
 
-    private let condition = Condition()
-    private nonisolated(unsafe) var queue = Queue()
+    private let queue = Mutex(Queue())
+    private let waker = Waker()
     /// The writer's connections: two on PostgreSQL (a group runs on one while the group before waits for its COMMIT
     /// on the other), one on SQLite, which writes one transaction at a time.
     private let databases: UnsafeTransfer<[Database]>
@@ -65,7 +67,9 @@ public final class DatabaseWriter: Sendable {
     public let batchSizes = Histograms(bounds: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512])
 
     /// Transactions waiting for the writer now.
-    public var queueDepth: Int { condition.withLock { queue.jobs.count } }
+    public var queueDepth: Int { queue.withLock { $0.jobs.count } }
+    /// The writer sleeps, with nothing to do (for tests).
+    var isAsleep: Bool { queue.withLock { $0.sleeping } }
 
     /// The site's view of the database: told when a connection breaks; its backoff paces reconnecting.
     private let health: DatabaseHealth
@@ -109,14 +113,16 @@ public final class DatabaseWriter: Sendable {
         _ work: @escaping Work, prefetch: [(sql: String, values: [SQLValue])] = [],
         done: @escaping @Sendable ((any Error)?) -> Void
     ) {
-        let refusal = condition.withLock { () -> DatabaseError? in
-            guard !queue.stopping else { return DatabaseError("the database writer has stopped") }
+        let (refusal, wake) = queue.withLock { queue -> (DatabaseError?, Bool) in
+            guard !queue.stopping else { return (DatabaseError("the database writer has stopped"), false) }
             // The writer's own thread never waits on the queue, so its nested writes always pass.
-            guard queue.jobs.count < maxQueued || isCurrentThread else { return DatabaseError.busy }
+            guard queue.jobs.count < maxQueued || isCurrentThread else { return (DatabaseError.busy, false) }
             queue.jobs.append(Job(work: work, prefetch: prefetch, done: done))
-            condition.broadcast()
-            return nil
+            defer { queue.sleeping = false }
+            return (nil, queue.sleeping)
         }
+        // From an event loop the ring waits for the end of its turn: the writer takes the turn's writes as one group.
+        if wake { waker.ring() }
         if let refusal { done(refusal) }
     }
 
@@ -136,10 +142,12 @@ public final class DatabaseWriter: Sendable {
 
     /// Lets queued transactions commit, then stops the thread.
     public func stop() {
-        condition.withLock {
+        let wake = queue.withLock { queue in
             queue.stopping = true
-            condition.broadcast()
+            defer { queue.sleeping = false }
+            return queue.sleeping
         }
+        if wake { waker.ring() }
         thread.withLock { started in
             started?.join()
             started = nil
@@ -166,10 +174,18 @@ public final class DatabaseWriter: Sendable {
         var next = 0
         var committing: Group?  // its COMMIT sent, its answer not read yet
         while true {
-            let batch: [Job] = condition.withLock {
-                while queue.jobs.isEmpty && !queue.stopping && committing == nil { condition.wait() }
+            let waiting = committing != nil
+            let taken: [Job]? = queue.withLock { queue in
+                if queue.jobs.isEmpty && !queue.stopping && !waiting {
+                    queue.sleeping = true
+                    return nil
+                }
                 defer { queue.jobs.removeAll(keepingCapacity: true) }
                 return queue.jobs
+            }
+            guard let batch = taken else {
+                waker.sleep()
+                continue
             }
             if batch.isEmpty {
                 guard var earlier = committing else { return }  // stopping, and nothing left

@@ -1,6 +1,7 @@
 import Synchronization
 import TestSupport
 import Testing
+import Threads
 
 @testable import Storage
 
@@ -286,5 +287,32 @@ struct WriterTests {
         #expect(retries >= 1, "one side lost the race and ran again")
         let db = try Database(location: first.location)
         #expect(try db.scalar(Int.self, "SELECT SUM(turns) AS n FROM players") == 4)
+    }
+
+    /// Writes handed over in one wake batch (as an event loop hands over a turn's) reach an idle writer as one group:
+    /// it is woken at the batch's end, not by the first write, which it used to commit alone while the loop waited.
+    @Test(arguments: Engine.allCases) func writesHandedOverInOneTurnCommitAsOneGroup(_ engine: Engine) throws {
+        let pool = try pool(engine)
+        defer { pool.close() }
+        let writer = try pool.writer()
+        try writer.perform { db in try db.send("UPDATE players SET turns = 0 WHERE id = 'a'") }
+        let jobs = 8
+        for round in 0..<5 {
+            while !writer.isAsleep { usleep(500) }
+            let commits = writer.commits.load(ordering: .relaxed)
+            let outcomes = Outcomes()
+            WakeBatch.run {
+                for i in 0..<jobs {
+                    writer.submit(
+                        { db in try db.send("UPDATE players SET turns = turns + 1 WHERE id = 'a'") },
+                        done: { outcomes.record(i, $0) })
+                    usleep(300)  // the rest of the turn: other requests read and answered
+                }
+            }
+            #expect(outcomes.wait(for: jobs).values.allSatisfy { $0 == "ok" })
+            #expect(writer.commits.load(ordering: .relaxed) == commits + 1, "round \(round): one group")
+        }
+        let db = try Database(location: pool.location)
+        #expect(try db.scalar(Int.self, "SELECT turns FROM players WHERE id = 'a'") == 5 * jobs)
     }
 }

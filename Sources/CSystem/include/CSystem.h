@@ -25,6 +25,8 @@ int csys_eventfd_signal(int fd);
 int csys_eventfd_drain(int fd);
 // Inside a batch (begin/end nest on the calling thread) a signal is held back, once per eventfd, until the
 // outermost end: a thread that answers many requests at once wakes each event loop once.
+/// glibc's thresholds for giving freed memory back (trim) and for mapping a block of its own (mmap), in bytes.
+void csys_malloc_thresholds(int trim, int mmap);
 void csys_wake_batch_begin(void);
 void csys_wake_batch_end(void);
 int csys_eventfd_signal_batched(int fd);
