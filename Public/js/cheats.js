@@ -29,7 +29,13 @@
         if (cell) cell.classList.add("is-flying");
       });
     },
-    "namegame.firstLetter": function () { if (/^\/namegame\/[a-z]+$/.test(window.location.pathname)) window.location.reload(); }
+    // A fresh copy of the round shows the letter (or loses half its wrong faces); the toast goes with it (a review:
+    // the reload took it away unseen).
+    "namegame.firstLetter": function (answer) {
+      if (!/^\/namegame\/[a-z]+$/.test(window.location.pathname)) return;
+      try { window.sessionStorage.setItem("cheats.toast", JSON.stringify(answer)); } catch (e) { /* private mode */ }
+      window.location.reload();
+    }
   };
 
   // Every open page of this browser hears of an unlock: its cabinet counts it, and the CRT follows.
@@ -93,6 +99,19 @@
     if (unlocked.length || !answer.progress) codeUntil = 0;
     trail(answer.progress || 0, unlocked.length > 0);
     if (!unlocked.length) return;
+    show(answer);
+    flash();
+    unlocked.forEach(function (effect) {
+      document.documentElement.setAttribute("data-last-cheat", effect);
+      if (effects[effect]) effects[effect](answer);
+    });
+    var news = { found: answer.found, total: answer.total };
+    if (unlocked.indexOf("theme.crt") >= 0) news.crt = document.documentElement.classList.contains("theme-crt");
+    tell(news);
+    refreshCabinet();
+  }
+
+  function show(answer) {
     // Said in full through the region the page has had since its load (issue 46: the toast, inserted with its text,
     // was often not read): each cheat's title and what it did; emptied first, so the same unlock is said again.
     if (announcer) {
@@ -103,15 +122,6 @@
       setTimeout(function () { announcer.textContent = words; }, 50);
     }
     (answer.toasts || []).forEach(function (title, i) { toast(title, (answer.did || [])[i], answer.first); });
-    flash();
-    unlocked.forEach(function (effect) {
-      document.documentElement.setAttribute("data-last-cheat", effect);
-      if (effects[effect]) effects[effect]();
-    });
-    var news = { found: answer.found, total: answer.total };
-    if (unlocked.indexOf("theme.crt") >= 0) news.crt = document.documentElement.classList.contains("theme-crt");
-    tell(news);
-    refreshCabinet();
   }
 
   // "Cheat unlocked: The Konami code", and what it did, for a few seconds (never taking focus; said by the announcer);
@@ -149,6 +159,13 @@
     };
     document.addEventListener("keydown", dismiss, true);
   }
+  // An unlock whose effect reloaded the page: its toast, on the page that came back.
+  try {
+    var carried = JSON.parse(window.sessionStorage.getItem("cheats.toast") || "null");
+    window.sessionStorage.removeItem("cheats.toast");
+    if (carried) show(carried);
+  } catch (e) { /* private mode, or nothing carried */ }
+
   // A short CRT flash over the page (CSS fades it instead when motion is reduced).
   function flash() {
     var root = document.documentElement;

@@ -104,7 +104,8 @@
     try { window.sessionStorage.setItem("namegame.said", words); } catch (e) { /* private mode: said here only */ }
   }
   if (game.hasAttribute("data-identified") && next && next.form) {
-    var rightWords = text(game.querySelectorAll("[data-outcome] [data-right-name]")).join(" ");
+    var rightWords = text(game.querySelectorAll("[data-outcome] [data-right-name], [data-outcome] [data-typo]"))
+      .join(" ");
     next.form.addEventListener("submit", function () { carry(rightWords); });
   }
   var moreTime = game.querySelector("[data-more-time]");
@@ -132,7 +133,8 @@
       game.classList.remove("is-advancing");
     });
   }
-  if (!ended && !hold && game.hasAttribute("data-identified") && next) {
+  // A forgiven typo waits for Next: its spelling is there to be read.
+  if (!ended && !hold && game.hasAttribute("data-identified") && !game.querySelector("[data-typo]") && next) {
     var delay = reduced ? 3000 : 1100;
     game.style.setProperty("--advance-ms", delay + "ms");
     game.classList.add("is-advancing");

@@ -19,6 +19,15 @@ public enum NameMatch {
         return close(word, first) || close(text, full)
     }
 
+    /// Whether an accepted name was typed as spelled (case and accents aside): false for a forgiven typo, which the
+    /// player is shown the spelling of.
+    public static func spelledRight(_ typed: String, for person: Person) -> Bool {
+        let text = fold(typed)
+        let first = fold(person.firstName)
+        return text == first || text == fold(person.fullName)
+            || text.split(separator: " ").first.map(String.init) == first
+    }
+
     /// Within one typo, for names long enough to forgive one.
     static func close(_ typed: String, _ name: String) -> Bool {
         name.count >= typoMinimum && distance(Array(typed), Array(name)) <= 1

@@ -226,7 +226,31 @@ class Lesson(LessonHelpers):
             self.assertEqual(bool(game.get_attribute("data-identified")), right, typed)
             if not right:
                 self.assertIn("Maren", self.text("[data-recall-miss]"), "a wrong name shows the right one")
+            # A forgiven typo is said, with the spelling; case and accents are not typos.
+            notes = self.driver.find_elements("css selector", "[data-typo]")
+            if typed == "Mraen":
+                self.assertEqual(len(notes), 1, "a typo accepted is said")
+                self.assertIn("spelled Maren", notes[0].text)
+            else:
+                self.assertEqual(notes, [], typed)
             self.navigate(lambda: self.tap("[data-outcome] button[data-next]"))
+
+    def test_who_is_it_takes_half_the_wrong_faces_and_its_toast_outlives_the_reload(self):
+        # A review: the cheat reloaded the round at once, so its toast was never seen.
+        self.hold_answers()
+        self.play_from_menu("normal")
+        page = self.driver.find_element("css selector", "html")
+        body = self.driver.find_element("css selector", "body")
+        for key in "who":
+            body.send_keys(key)
+        WebDriverWait(self.driver, 10).until(gone(page))
+        toast = WebDriverWait(self.driver, 10).until(
+            lambda d: next(iter(d.find_elements("css selector", "[data-toast]:not([hidden])")), None))
+        WebDriverWait(self.driver, 10).until(lambda d: "Cheat unlocked: Who is it?" in toast.text,
+                                             toast.get_attribute("textContent"))
+        self.assertIn("Half the wrong faces are gone", self.text("[data-cheat-help]"))
+        self.assertEqual(len(self.driver.find_elements("css selector", "button[data-choice][data-hidden]")), 2,
+                         "half of the five wrong faces, rounded down")
 
     def test_recall_hint_and_i_dont_know(self):
         self.hold_answers()
@@ -427,6 +451,10 @@ class WithoutJavaScript(LessonHelpers, BrowserTest):
             self.answer()
             self.click("[data-outcome] button[data-next]")
         self.assertTrue(self.driver.find_elements("css selector", "[data-summary]"), "review ends on its summary")
+        # Go on learning starts a lesson (it opened Learn's last page: a start card, or an old lesson's summary).
+        self.click("button[data-go-learn]")
+        self.assertTrue(self.driver.find_elements("css selector", "[data-intro], button[data-choice]"),
+                        "Go on learning meets someone or asks a question")
         # Timed: the minute runs out (time travel through the database) and the end shows the score.
         self.open("/namegame")
         self.click('button[data-play="timed"]')

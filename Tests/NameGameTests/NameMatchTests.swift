@@ -40,6 +40,17 @@ struct NameMatchTests {
         #expect(!accepts("Ugi", Self.everyone[1]) && accepts("Ugo", Self.everyone[1]), "three letters: exact only")
     }
 
+    /// A typo forgiven is one the player is shown the spelling of; case, accents, the full name and a first name
+    /// spelled right before a misspelled last name are not.
+    @Test func aForgivenTypoIsToldApartFromTheSpelling() {
+        for typed in ["maren", "  Marén ", "Maren Tanaka", "maren tanaka", "Maren Tanak"] {
+            #expect(NameMatch.spelledRight(typed, for: Self.maren), "\(typed)")
+        }
+        for typed in ["Maran", "Mraen", "Mraen Tanaka"] {
+            #expect(accepts(typed) && !NameMatch.spelledRight(typed, for: Self.maren), "\(typed)")
+        }
+    }
+
     @Test func anotherNameIsRefused() {
         #expect(!accepts("Ugo"))
         #expect(!accepts("Karen"), "one letter from Maren, but exactly someone else's name")

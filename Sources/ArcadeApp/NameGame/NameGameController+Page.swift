@@ -6,7 +6,10 @@ import Templates
 
 /// The mode's page: a round (a question, its feedback), learn mode's introduction, or a lesson's summary.
 extension NameGameController {
-    func play(_ mode: Mode, _ visitor: Visitor, status: Status = .ok, error: String? = nil) throws -> Response {
+    /// `typo`: the round whose typed name was right but for a typo (its spelling is shown).
+    func play(
+        _ mode: Mode, _ visitor: Visitor, status: Status = .ok, error: String? = nil, typo: Int64? = nil
+    ) throws -> Response {
         var session = try store.openSession(player: visitor.playerID, mode: mode)
         if let open = session, timeIsUp(open) {
             try store.endSession(open.id)
@@ -61,7 +64,7 @@ extension NameGameController {
             context["misses"] = .string(t.string("namegame.review.button", [.int(misses.count)]))
         }
         if let record, !summaryOnly {
-            roundFields(mode, session: current, record: record, t: t, into: &context)
+            roundFields(mode, session: current, record: record, typo: typo == record.id, t: t, into: &context)
             lessonFields(mode, session: current, record: record, t: t, into: &context)
         }
         return page(.object(context))
@@ -143,7 +146,7 @@ extension NameGameController {
     /// What the page shows of the round: the question, the choices (or the name to type), and what an answer, a wrong
     /// pick or the clock revealed.
     func roundFields(
-        _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord,
+        _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord, typo: Bool = false,
         t: LanguageStrings, into context: inout TemplateFields
     ) {
         let round = record.round
@@ -190,6 +193,9 @@ extension NameGameController {
         let rightAtOnce = record.status == "identified" && record.wrong.isEmpty
         if rightAtOnce {
             context["rightLine"] = .string(t.string("namegame.right.named", [.string(named)]))
+            if typo && round.recall {
+                context["spelling"] = .string(t.string("namegame.recall.typo", [.string(person.firstName)]))
+            }
         } else if record.status == "identified" {
             context["revealed"] = .string(t.string("namegame.found", [.string(named)]))
         } else if taught {

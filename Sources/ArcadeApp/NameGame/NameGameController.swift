@@ -57,7 +57,7 @@ struct NameGameController: Sendable {
 
     func mode(_ request: Request, _ context: PlayerContext) throws -> Response {
         guard let mode = Mode(rawValue: try request.parameter("mode")) else { throw PageError(.notFound) }
-        return try play(mode, context.visitor)
+        return try play(mode, context.visitor, typo: request.query["typo"].flatMap { Int64($0) })
     }
 
     func answer(_ request: Request, _ context: PlayerContext) throws -> Response {
@@ -100,18 +100,22 @@ struct NameGameController: Sendable {
         switch try store.recall(
             player: visitor.playerID, round: roundID, typed: typed, people: directory, timedSeconds: timedSeconds)
         {
-        case .success(let record): return try played(record, visitor)
+        case .success(let record):
+            // A forgiven typo is right, and the next page shows how the name is spelled.
+            let typo = record.status == "identified" && !NameMatch.spelledRight(typed, for: record.round.answerPerson)
+            return try played(record, visitor, typo: typo)
         case .failure(let refusal):
             return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
         }
     }
 
     /// After an answer: a finished round marks the Name Game as played (and the reminder to try it as done).
-    private func played(_ record: NameGameStore.RoundRecord, _ visitor: Visitor) throws -> Response {
+    private func played(_ record: NameGameStore.RoundRecord, _ visitor: Visitor, typo: Bool = false) throws -> Response
+    {
         if !record.isOpen {
             try once.perform(visitor) { $0.markDone(SiteTasks.nameGamePlayed) + $0.markDone(SiteTasks.tryNameGame) }
         }
-        return .redirect(to: "/namegame/\(record.round.mode.rawValue)")
+        return .redirect(to: "/namegame/\(record.round.mode.rawValue)" + (typo ? "?typo=\(record.id)" : ""))
     }
 
     func dontKnow(_ request: Request, _ context: PlayerContext) throws -> Response {

@@ -7,7 +7,8 @@ extension NameGameStore {
     /// One person a lesson asked about, in the order first asked.
     struct Covered: Sendable, Equatable {
         let person: String
-        /// Missed at least once in the lesson (a wrong pick, a wrong name, "I don't know", the clock).
+        /// Missed at least once in the lesson (a wrong pick, a wrong name, "I don't know", the clock), or found too
+        /// slowly to count as known (hint mode's faces waited out): as the scheduler rated it, so it comes back soon.
         var missed: Bool
         /// Rounds in the lesson that rated them (one each).
         var rounds: Int
@@ -16,7 +17,7 @@ extension NameGameStore {
     func covered(session: Int64) throws -> [Covered] {
         let rows = try pool.connection().query(
             """
-            SELECT f.person, r.status,
+            SELECT f.person, r.status, r.started_ms, r.finished_ms,
                 (SELECT COUNT(*) FROM namegame_round_faces w WHERE w.round = r.id AND w.wrong_rank IS NOT NULL) AS wrongs
             FROM namegame_rounds r JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
             WHERE r.session = ? AND r.status <> 'open' ORDER BY r.id
@@ -26,7 +27,11 @@ extension NameGameStore {
             let person: String = try row.decode("person")
             let status: String = try row.decode("status")
             let wrongs: Int = try row.decode("wrongs")
-            let missed = status != "identified" || wrongs > 0
+            let started: Int64 = try row.decode("started_ms")
+            let finished: Int64 = try row.decodeIfPresent("finished_ms") ?? started
+            let missed =
+                plan.rating(
+                    wrongPicks: wrongs, gaveUp: status != "identified", milliseconds: Int(finished - started)) == .again
             if let index = result.firstIndex(where: { $0.person == person }) {
                 result[index].missed = result[index].missed || missed
                 result[index].rounds += 1
