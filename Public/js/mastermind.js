@@ -521,11 +521,13 @@
       });
     });
     // The game menu closes once an item is chosen (the item's dialog or page would otherwise leave it open).
-    // Focus then goes back to the board, so Enter sends the row again.
+    // Focus then goes back to the board, so Enter sends the row again; chosen by keyboard (a click without a pointer's
+    // count), to the menu's button, where a dialog the item opens gives it back too (a review: Escape on How to play
+    // landed on the board, away from the menu).
     var menu = fresh.querySelector(".mm-menu");
     if (menu) {
       menu.addEventListener("click", function (event) {
-        if (event.target.closest("li a, li button")) closeMenu(menu);
+        if (event.target.closest("li a, li button")) closeMenu(menu, event.detail === 0);
       });
     }
     if (!keepSize) fit();
@@ -533,8 +535,7 @@
   }
 
   // Give up asks in place, over the board (a review: its own page took the player away from the game); "Keep
-  // playing" and Escape close it, and the board has the focus again. Without a script, or when the question cannot be
-  // fetched, the link's page asks.
+  // playing" and Escape close it. Without a script, or when the question cannot be fetched, the link's page asks.
   host.addEventListener("click", function (event) {
     var link = event.target.closest && event.target.closest("a[data-giveup-link]");
     if (!link || !window.Arcade.dialog || event.ctrlKey || event.metaKey || event.shiftKey) return;
@@ -543,11 +544,13 @@
     window.Arcade.get(href).then(function (r) { return r.text(); }).then(function (html) {
       var ask = new DOMParser().parseFromString(html, "text/html").querySelector("[data-giveup]");
       if (!ask) { window.location.href = href; return; }
+      // Chosen by keyboard from the menu, the dialog gives focus back to the menu's button; else to the board.
+      var byKeyboard = event.detail === 0;
       var dialog = window.Arcade.dialog(document.importNode(ask, true), null);
       dialog.setAttribute("data-giveup-dialog", "");
       var keep = dialog.querySelector("[data-keep-playing]");
       if (keep) keep.addEventListener("click", function (e) { e.preventDefault(); dialog.close(); });
-      dialog.addEventListener("close", function () { refocus(""); });
+      if (!byKeyboard) dialog.addEventListener("close", function () { refocus(""); });
     }).catch(function () { window.location.href = href; });
   });
 

@@ -155,6 +155,27 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         self.keys(Keys.ENTER)
         self.wait_rows(1)
 
+    def test_a_dialog_chosen_from_the_menu_by_keyboard_gives_focus_back_to_the_menu_button(self):
+        """A review: Escape on How to play or Give up, chosen from the Game menu with the keyboard, left focus on the
+        board, away from the menu. Chosen by keyboard, both give it back to the Game button (a menu button's way)."""
+        self.start()
+        self.keys("12")
+        on_button = "return document.activeElement.matches('.mm-menu > summary')"
+        for item in ("a[data-help-link]", "a[data-giveup-link]"):
+            with self.subTest(item=item):
+                self.driver.execute_script("document.querySelector('.mm-menu > summary').focus()")
+                self.keys(Keys.ENTER)
+                menu = self.driver.find_element("css selector", ".mm-menu")
+                WebDriverWait(self.driver, 10).until(lambda d: menu.get_attribute("open"))
+                self.driver.execute_script("document.querySelector(arguments[0]).focus()", ".mm-menu " + item)
+                self.keys(Keys.ENTER)
+                WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "dialog[open]"))
+                self.keys(Keys.ESCAPE)
+                WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "dialog[open]"))
+                self.assertTrue(self.driver.execute_script(on_button), self.focused())
+        self.assertEqual(self.rows(), 0, "nothing sent, nothing given up")
+        self.assertEqual(self.cells()[:2], ["1", "2"])
+
     def test_focus_stays_on_the_board_through_a_win_and_a_refusal_says_only_itself(self):
         secret = self.start()
         miss = [g for g in ("0123", "4567", "7654") if g != secret][0]
