@@ -143,6 +143,19 @@ class Accessibility(BrowserTest):
             self.emulate_scheme("light")
         self.assertEqual(found, [])
 
+    def test_high_contrast_comes_light_too_and_it_is_aaa(self):
+        """A review: the high contrast a player chooses came only dark. Its light one: white paper, every text at least
+        7:1, nothing serious for axe."""
+        self.choose("contrast-light")
+        self.play_a_little()
+        found = []
+        for path in ("/", "/mastermind", "/namegame/normal"):
+            self.open(path)
+            background = self.driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+            self.assertEqual(background, "rgb(255, 255, 255)", path)
+            found += [f"{path}: {v}" for v in self.axe_violations() + self.low_contrast(aaa=True)]
+        self.assertEqual(found, [])
+
     def test_the_theme_chooser_works_with_and_without_a_script(self):
         self.open("/mastermind")
         Select(self.driver.find_element("id", "theme-select")).select_by_value("contrast")

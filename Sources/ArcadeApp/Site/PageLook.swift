@@ -18,7 +18,7 @@ struct PageLook: Sendable {
     @TaskLocal static var current = PageLook()
 
     /// The themes a player may choose; `crt` (retro) comes from its cheat.
-    static let choices = ["light", "dark", "contrast"]
+    static let choices = ["light", "dark", "contrast", "contrast-light"]
 
     /// A theme cookie's value, if it names a theme.
     static func theme(_ cookie: String?) -> String {

@@ -171,8 +171,11 @@ struct SiteTests {
         for path in ["/", "/mastermind", "/namegame", "/nowhere"] {
             let page = try player.get(path).text
             #expect(page.contains("dir=\"ltr\" class=\"theme-contrast\">"), "\(path)")
-            #expect(page.contains("<option value=\"contrast\" selected>High contrast</option>"), "\(path)")
+            #expect(page.contains("<option value=\"contrast\" selected>High contrast, dark</option>"), "\(path)")
         }
+        // High contrast on white too (a review: the chosen one came only dark).
+        #expect(try player.post("/theme", "theme=contrast-light&back=/").cookies["arcade_theme"] == "contrast-light")
+        #expect(try player.get("/").text.contains("dir=\"ltr\" class=\"theme-contrast-light\">"))
         #expect(try player.post("/theme", "theme=crt&back=/").status == 422, "retro comes from its cheat")
         #expect(try player.post("/theme", "theme=%3Cscript%3E&back=/").status == 422)
         #expect(try player.post("/theme", "theme=&back=//evil.example").header("Location") == "/", "only a local path")
