@@ -363,7 +363,11 @@ final class Connection {
         var keepAlive = info.keepAlive && !loop.draining
         if case .events(let channel, _) = response.body, info.method != .head, response.status == .ok, !loop.draining {
             guard holdsPlace, loop.context.budget.becomeStream(limitKey, peer: remoteAddress) else {
-                return enqueue(Self.refusal(loop, .serviceUnavailable, "too many event streams"), info)
+                // The connection ends with its refusal: kept open, it held one of the address's page places while
+                // the page's script polled instead (a page load then met 503 on a busy machine).
+                var ending = info
+                ending.keepAlive = false
+                return enqueue(Self.refusal(loop, .serviceUnavailable, "too many event streams"), ending)
             }
             // The stream's end is the connection's: no further request is read on it.
             streamChannel = channel

@@ -69,9 +69,11 @@ struct FairConnectionsTests {
         defer { server.stop() }
         let open = try (0..<3).map { _ in try stream(server, from: "127.0.0.2") }
         #expect(open.allSatisfy { $0.1.status == 200 })
-        let (_, refused) = try stream(server, from: "127.0.0.2")
+        let (client, refused) = try stream(server, from: "127.0.0.2")
         #expect(refused.status == 503)
         #expect(refused.header("Retry-After") != nil)
+        // Its connection ends with the refusal, so it holds no page place while the page polls instead.
+        #expect(try client.closes(within: 10))
         let pages = try (0..<2).map { _ in try held(server, from: "127.0.0.2") }
         #expect(pages.count == 2, "the refused stream's connection gave its page place back")
     }
