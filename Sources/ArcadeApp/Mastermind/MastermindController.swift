@@ -564,14 +564,13 @@ struct MastermindController: Sendable {
         ])
     }
 
-    /// The results card's distribution: at most five bars, a window of guess counts around the player's most common
-    /// (not this game's: a review saw the bars' labels change from one game to the next), the first and last bars
-    /// holding everything below and above it ("≤3", "≥7"); this game's bar, wherever it falls, marked.
+    /// The results card's distribution: at most five bars, always the same ones, as Wordle's are (a review saw them
+    /// move with the player's most common count): 4 to 8 guesses, where most wins fall with ten tries, the first and
+    /// last bars holding everything below and above ("≤4", "≥8"); this game's bar, wherever it falls, marked.
     func compactDistribution(_ counts: [Int], highlight: Int?, t: LanguageStrings) -> TemplateValue {
         guard counts.contains(where: { $0 > 0 }) else { return .list([]) }
         let n = counts.count
-        let mode = (counts.indices.max { counts[$0] < counts[$1] } ?? 0) + 1
-        let first = n <= 5 ? 1 : min(max(1, mode - 2), n - 4)
+        let first = n <= 5 ? 1 : min(4, n - 4)
         let last = min(n, first + 4)
         let buckets: [(label: String, range: ClosedRange<Int>)] = (first...last).map { guesses in
             if guesses == first && first > 1 { return ("≤\(guesses)", 1...guesses) }

@@ -129,6 +129,11 @@ struct MastermindSiteTests {
         #expect(Player.attribute("data-outcome", in: result.text) == "won")
         #expect(result.text.contains("data-guess=\"\(secret)\" data-red=\"4\" data-blue=\"0\" data-gray=\"0\""))
         #expect(result.text.contains("You cracked the code!"))
+        // The card's bars are always the same five, as Wordle's are (a review saw them move): a win in 2 is in "≤4".
+        let bars = result.text.matches(of: /<li data-guesses="([^"]+)" data-count="(\d+)"( data-current)?/).map {
+            "\($0.1)=\($0.2)" + ($0.3 == nil ? "" : "*")
+        }
+        #expect(bars == ["≤4=1*", "5=0", "6=0", "7=0", "≥8=0"])
         #expect(
             try player.post("/mastermind/guess", "game=\(game)&turn=2&guess=\(secret)").text.contains(
                 "This game is over"))
@@ -243,7 +248,7 @@ struct MastermindSiteTests {
         let rows = lines.dropFirst().dropLast().joined()
         #expect(!rows.contains { $0.isNumber }, "no digits in the rows")
         #expect(won.contains("data-streak=\"1\" data-best-streak=\"1\""))
-        #expect(won.contains("data-guesses=\"3\" data-count=\"1\" data-current"))
+        #expect(won.contains("data-guesses=\"≤4\" data-count=\"1\" data-current"))
 
         try player.post("/mastermind/new", "")
         let next = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
