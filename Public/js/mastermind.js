@@ -248,8 +248,13 @@
     }
     var won = fresh.getAttribute("data-outcome") === "won" && !wasOver;
     if (won) burst();
-    // A win's burst is seen before the results cover the board.
-    if (fresh.getAttribute("data-outcome") && !wasOver) afterReveal(openResults, won ? 650 : 120);
+    // A win's burst is seen before the results cover the board. Meanwhile they wait out of the page, where a review
+    // saw them appear first, then again in the card.
+    if (fresh.getAttribute("data-outcome") && !wasOver) {
+      var inline = fresh.querySelector("[data-results]");
+      if (inline && window.HTMLDialogElement) inline.hidden = true;
+      afterReveal(openResults, won ? 650 : 120);
+    }
     // "Code cracked! Now try the Name Game" belongs to a win: it goes when a game is lost under it, as the server
     // leaves it out of a lost game's page.
     if (fresh.getAttribute("data-outcome") === "lost") {
@@ -324,6 +329,7 @@
 
   function openResults() {
     var result = host.querySelector("[data-results]");
+    if (result) result.hidden = false;
     if (!result || results || !window.HTMLDialogElement) {
       var heading = host.querySelector(".result h2");
       if (heading) heading.focus({ preventScroll: true });

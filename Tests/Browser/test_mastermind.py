@@ -82,6 +82,8 @@ class Mastermind(MastermindHelpers):
             self.wait_rows(n + 1)
         self.assertEqual(self.board().get_attribute("data-outcome"), "lost")
         self.assertEqual(self.board().get_attribute("data-attempts-left"), "0")
+        # The results show once, in their card, after the last pegs (not first in the page, then again).
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "dialog[open] .result"))
         self.assertIn(secret, self.text(".result"))
 
     def test_an_invalid_guess_shows_a_clear_error(self):
@@ -121,8 +123,17 @@ class Mastermind(MastermindHelpers):
         secret = self.start()
         self.tap(wrong_guess(secret, 2))
         self.wait_rows(1)
+        # Until its card opens, the result is out of sight: a review saw it in the page first, then in the card.
+        self.driver.execute_script("""
+            window.resultInPage = false;
+            new MutationObserver(() => {
+              const result = document.querySelector('.result');
+              if (result && !result.closest('dialog') && result.getClientRects().length) window.resultInPage = true;
+            }).observe(document.body, {subtree: true, childList: true, attributes: true});""")
         self.tap(secret)
         WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "dialog[open] .result"))
+        self.assertFalse(self.driver.execute_script("return window.resultInPage"), "shown in the page first")
         # Issue 40: the share text is what Share shares (shown only without a script); the card's distribution is a
         # compact list.
         share = self.driver.find_element("css selector", "[data-share]").get_attribute("textContent")
