@@ -68,7 +68,8 @@ struct ReadmeTests {
     static func modules() throws -> [String: [String]] {
         let package = try String(contentsOfFile: "Package.swift", encoding: .utf8)
         var found: [String: [String]] = [:]
-        let declaration = /\.(?:target|systemLibrary|executableTarget)\(\s*name: "(\w+)"(?:[^()]*?dependencies: \[([^\]]*)\])?/
+        let declaration =
+            /\.(?:target|systemLibrary|executableTarget)\(\s*name: "(\w+)"(?:[^()]*?dependencies: \[([^\]]*)\])?/
         for match in package.matches(of: declaration) {
             found[String(match.1)] = match.2.map { $0.matches(of: /"(\w+)"/).map { String($0.1) } } ?? []
         }
