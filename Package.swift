@@ -96,14 +96,14 @@ let package = Package(
             name: "SiteTests",
             dependencies: [
                 "ArcadeApp", "HTTP", "HTTPServer", "CSystem", "Storage", "Crypto", "TestSupport", "HTTPClient",
-                "Mastermind", "Constants", "PropertyList", "Files", "JSON", "Interceptions", "Localization",
+                "Mastermind", "PropertyList", "Files", "JSON", "Interceptions", "Localization",
             ]),
         .testTarget(name: "ConstantsTests", dependencies: ["Constants", "PropertyList"]),
         .testTarget(name: "TemplatesTests", dependencies: ["Templates", "JSON"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "PropertyList", "Files"]),
         .testTarget(
             name: "HTTPServerTests",
-            dependencies: ["HTTPServer", "HTTP", "ArcadeApp", "CSystem", "TestSupport", "Threads"]),
+            dependencies: ["HTTPServer", "HTTP", "CSystem", "TestSupport", "Threads"]),
         // The real `arcade` executable as a child process: flags, environment, signals.
         .testTarget(name: "CommandLineTests", dependencies: ["CSystem", "TestSupport"]),
     ],

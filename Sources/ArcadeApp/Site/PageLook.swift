@@ -1,8 +1,8 @@
 import Templates
 
-/// What the layout shows around a page for this request, beyond the page itself: the CRT theme and the
-/// update banner. RouteKit sets it around a handler (a task-local, so handlers need not pass it on) and
-/// `Pages.render` reads it as template data.
+/// What the layout shows around a page for this request, beyond the page itself: the CRT theme and the update banner.
+/// A middleware (`UpdateNotice`, `AdminSession`, …) sets it around a handler (a task-local, so handlers need not pass
+/// it on) and `Pages.render` reads it as template data.
 struct PageLook: Sendable {
     /// The theme class on <html> ("" follows the system's light or dark setting).
     var theme = ""

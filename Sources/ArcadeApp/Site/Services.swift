@@ -86,7 +86,7 @@ struct Services: Sendable {
         }
     }
 
-    /// What the site's ticker does each second: the leader applies scheduled changes; the live streams are told
+    /// What the site's ticker does four times a second: the leader applies scheduled changes; the live streams are told
     /// of a changed hotfix (strings, constants), rule or maintenance, watched as counters.
     func tick(leadership: Leadership, channels: EventChannels?) -> @Sendable () -> Void {
         let watched: @Sendable () -> [Int] = { [overlay, constants, interceptions] in

@@ -5,7 +5,7 @@ import Threads
 import Glibc
 #endif
 
-/// The site's one background thread: four times a second it applies scheduled changes that fell due (by the site's
+/// The site's ticker thread (one of its background threads): four times a second it applies scheduled changes that fell due (by the site's
 /// clock, so tests move time instead of waiting) and, when hotfixes, rules or maintenance changed, tells the live
 /// streams. It never runs on an event loop, so it may wait for commits.
 final class SiteTicker: Sendable {
