@@ -145,6 +145,17 @@ class MastermindBoard(BoardHelpers):
     def test_every_turn_fits_a_phone(self):
         self.play_a_whole_game(360, 740, touch=True, by_tap=True)
 
+    def test_every_turn_fits_a_phone_with_less_motion(self):
+        # A review: with reduced motion the cells went from 44 px to 20 and back on alternate guesses (every property
+        # was a 0.01 ms transition, so the fitting read sizes from before its change) and the keypad left the screen.
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "prefers-reduced-motion", "value": "reduce"}, {"name": "prefers-color-scheme", "value": "light"}]})
+        try:
+            self.play_a_whole_game(360, 740, touch=True, by_tap=True)
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+                {"name": "prefers-color-scheme", "value": "light"}]})
+
     def test_every_turn_fits_a_desktop(self):
         self.play_a_whole_game(1280, 900, touch=False, by_tap=False)
 
