@@ -59,6 +59,8 @@ struct DailySiteTests {
                 == "/mastermind/daily#result")
         let won = try ann.get("/mastermind/daily").text
         #expect(Player.attribute("data-outcome", in: won) == "won" && won.contains("Arcade Mastermind #1 2/10"))
+        // The ordinary games' win count is not the daily's (a review read "Wins: 0" beside a daily just cracked).
+        #expect(!won.contains("data-wins="))
         #expect(
             Player.attribute("data-game", in: try ann.get("/mastermind").text) == ordinary,
             "the ordinary game is still there")
