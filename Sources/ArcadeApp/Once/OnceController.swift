@@ -11,6 +11,8 @@ struct OnceController: Sendable {
     let pages: Pages
     /// The rules of a new game, which Mastermind's How to play states (a phone has no room for them by the board).
     let mastermindRules: @Sendable () -> Rules
+    /// How many people a player has due for review in the Name Game today (0 before they met anyone).
+    let reviewsDue: @Sendable (String) throws -> Int
 
     func addRoutes(to routes: PlayerRoutes) {
         routes.actions.post("/once/dismiss", use: dismiss)
@@ -65,8 +67,16 @@ struct OnceController: Sendable {
         // Only the site's own to-dos, in words: one a client set through the once API is its own bookkeeping, and
         // its key is no sentence (a review read "Still to do: my.key").
         let worded = [SiteTasks.tryNameGame: "progress.todo.namegame.try"]
-        let todo: [TemplateValue] = once.record.toDos.keys.sorted().filter { once.needToDo($0) }.compactMap { task in
-            worded[task].map { ["task": .string(task), "text": .string(t.string($0))] }
+        var todo: [TemplateValue] = once.record.toDos.keys.sorted().filter { once.needToDo($0) }.compactMap { task in
+            worded[task].map { ["task": .string(task), "text": .string(t.string($0)), "href": "/namegame"] }
+        }
+        // People due in the Name Game are waiting too (a review: "Nothing is waiting for you" beside 24 due).
+        let due = visitor.isNew ? 0 : try reviewsDue(visitor.playerID)
+        if due > 0 {
+            todo.append([
+                "task": "namegame.review", "text": .string(t.string("progress.todo.namegame.review", [.int(due)])),
+                "href": "/namegame/learn",
+            ])
         }
         return pages.render(
             "progress", title: t.string("progress.title"), for: visitor, path: "/progress",

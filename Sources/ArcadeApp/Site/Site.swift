@@ -190,7 +190,14 @@ public final class Site: Sendable {
             nameGame: services.nameGame, people: services.people, cheats: services.cheats.book, summaries: home
         ).addRoutes(to: player)
         let mastermind = services.mastermind
-        OnceController(store: services.once, pages: pages, mastermindRules: { mastermind.rules }).addRoutes(to: player)
+        let (nameGame, people) = (services.nameGame, services.people)
+        OnceController(
+            store: services.once, pages: pages, mastermindRules: { mastermind.rules },
+            reviewsDue: { player in
+                let cards = try nameGame.cards(player: player)
+                return NameGameController.mastery(nameGame, people: people.directory.people, cards: cards).due
+            }
+        ).addRoutes(to: player)
         PrivacyController(once: services.once, pages: pages, secureCookies: options.secureCookies).addRoutes(to: player)
         MastermindController(store: services.mastermind, pages: pages, once: services.once).addRoutes(to: games)
         NameGameController(

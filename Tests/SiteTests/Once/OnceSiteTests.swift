@@ -149,7 +149,13 @@ struct OnceSiteTests {
         let progress = try player.get("/progress").text
         #expect(progress.contains("data-task=\"mastermind.won\" data-count=\"1\""))
         #expect(progress.contains("data-task=\"namegame.played\" data-count=\"1\""))
-        #expect(progress.contains("data-empty=\"todo\""))
+        // The person just answered comes back later today: waiting too (a review read "Nothing is waiting for you"
+        // beside 24 people due).
+        #expect(!progress.contains("data-todo=\"namegame.try\"") && !progress.contains("data-empty=\"todo\""))
+        #expect(
+            progress.contains(
+                "data-todo=\"namegame.review\"><a href=\"/namegame/learn\">People due for review in the Name Game: 1</a>"
+            ))
     }
 
     @Test(arguments: Engine.allCases) func dismissRefusesUnknownTasksAndForeignPlaces(_ engine: Engine) throws {
