@@ -8,6 +8,11 @@ struct Player: Sendable, Equatable {
     /// Seconds since 1970, from the signed cookie.
     let firstSeen: Int
 
+    /// Whether the player `id` has a row: has made a first write.
+    static func hasRow(_ id: String, _ db: Database) throws -> Bool {
+        try db.value(Int.self, "SELECT 1 FROM players WHERE id = ?", [.text(id)]) != nil
+    }
+
     /// Makes the player's row if this is their first write, and locks it (call inside the write's transaction).
     func ensureRow(_ db: Database) throws {
         for (sql, values) in rowStatements(db.dialect) { try db.send(sql, values) }

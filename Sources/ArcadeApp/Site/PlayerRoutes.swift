@@ -17,11 +17,12 @@ struct PlayerRoutes {
     private let summaries: ForgetHomeSummary
 
     init(
-        _ players: RouterGroup<PlayerContext>, identity: Identity, newPlayers: TokenBuckets, budget: TokenBuckets,
-        home: HomeSummaries
+        _ players: RouterGroup<PlayerContext>, identity: Identity, newPlayers: TokenBuckets,
+        hasRow: @escaping @Sendable (String) throws -> Bool, budget: TokenBuckets, home: HomeSummaries
     ) {
         self.init(
-            players, csrf: CSRFCheck(identity: identity), newPlayers: NewPlayerLimit(buckets: newPlayers),
+            players, csrf: CSRFCheck(identity: identity),
+            newPlayers: NewPlayerLimit(buckets: newPlayers, hasRow: hasRow),
             budget: PlayerBudget(buckets: budget), summaries: ForgetHomeSummary(summaries: home))
     }
 

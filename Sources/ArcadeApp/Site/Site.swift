@@ -183,7 +183,9 @@ public final class Site: Sendable {
             capacity: PlayerBudget<PlayerContext>.burst, refill: PlayerBudget<PlayerContext>.refill,
             clock: options.clock)
         let player = PlayerRoutes(
-            players, identity: identity, newPlayers: newPlayers, budget: budget, home: home)
+            players, identity: identity, newPlayers: newPlayers,
+            hasRow: { [pool = services.once.pool] id in try Player.hasRow(id, pool.connection()) }, budget: budget,
+            home: home)
         let games = player.adding(UpdateRequired(pages: pages))
         HomeController(
             pages: pages, once: services.once, secureCookies: options.secureCookies, mastermind: services.mastermind,

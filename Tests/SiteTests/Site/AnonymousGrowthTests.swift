@@ -37,6 +37,31 @@ struct AnonymousGrowthTests {
         #expect(try other.post("/cheats/actions", "kind=key&value=b").status == 200)
     }
 
+    /// An attacker's review: a page view hands out a player cookie and writes nothing, and the post that followed was
+    /// not counted (it carried a cookie), so one address made 3,000 players in 20 s. A minted player is charged at its
+    /// first action; after it, never again.
+    @Test func aPlayerAPageMintedIsChargedAtItsFirstAction() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        var statuses: [Int] = []
+        var first: Player?
+        for _ in 0..<40 {
+            let bot = Player(server, from: "127.0.0.5")
+            try bot.get("/mastermind")
+            statuses.append(try bot.post("/mastermind/guess", "game=0&turn=0&guess=0123").status)
+            first = first ?? bot
+        }
+        #expect(statuses.filter { $0 == 303 }.count == 30, "\(statuses)")
+        #expect(statuses.filter { $0 == 429 }.count == 10)
+        #expect(try count("players", server) == 30)
+        // A player made is not charged again: the first keeps playing though the address's bucket is empty.
+        let player = try #require(first)
+        let game = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
+        for turn in 1..<4 {
+            #expect(try player.post("/mastermind/guess", "game=\(game)&turn=\(turn)&guess=456\(turn)").status == 303)
+        }
+    }
+
     @Test func pageViewsWithoutTheSessionCookieWriteNoRowEach() throws {
         let server = try SiteServer()
         defer { server.stop() }
