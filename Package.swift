@@ -90,7 +90,7 @@ let package = Package(
         // Unit suites of the site's pure parts (files, tables, times, limits): no server, no database.
         .testTarget(
             name: "ArcadeAppTests",
-            dependencies: ["ArcadeApp", "HTTP", "Cheats", "JSON", "Localization", "TestSupport"]),
+            dependencies: ["ArcadeApp", "HTTP", "Cheats", "JSON", "Localization", "TestSupport", "Threads"]),
         // The site end to end, one folder per feature: a real server on loopback, real databases.
         .testTarget(
             name: "SiteTests",

@@ -35,7 +35,8 @@ extension AdminController {
     func checkCode(_ request: Request, _ context: PlayerContext) throws -> Response {
         guard let admin = pendingAdmin(request) else { return .redirect(to: "/admin/login") }
         let code = String((request.form?["code"] ?? "").prefix(32))
-        let address = request.remoteAddress
+        // As the password's: an IPv6 client by its /64.
+        let address = ClientAddress.limitKey(request.remoteAddress)
         let device = request.cookies[Self.deviceCookie].flatMap { deviceID($0, for: admin.name) }
         // The same limits as the password: a code is six digits, so guessing must cost as much.
         if case .refused(let seconds) = limits.admit(name: admin.name, address: address, device: device) {
@@ -123,13 +124,14 @@ extension AdminController {
         guard !password.isEmpty, password.utf8.count <= 1024 else {
             return try totpPage(context, status: .unprocessableContent, error: "admin.password.wrong", codes: nil)
         }
-        guard let verified = try store.hashing.run({ try store.verify(name: admin.name, password: password) }) else {
-            var page = try totpPage(context, status: .serviceUnavailable, error: "admin.login.busy", codes: nil)
-            page.headers.set("Retry-After", "2")
-            return page
-        }
-        guard verified != nil else {
+        switch try checkOwnPassword(admin, password, request) {
+        case .right: break
+        case .wrong:
             return try totpPage(context, status: .unprocessableContent, error: "admin.password.wrong", codes: nil)
+        case .refused(let status, let error, let seconds):
+            var page = try totpPage(context, status: status, error: error, codes: nil)
+            page.headers.set("Retry-After", String(seconds))
+            return page
         }
         _ = try store.disableTwoFactor(name: admin.name, by: admin.name)
         return Flash.redirect(

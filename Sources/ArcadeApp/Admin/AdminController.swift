@@ -82,7 +82,11 @@ struct AdminController: Sendable {
             page.headers.set("Retry-After", String(seconds))
             return page
         }
-        guard let verified = try store.hashing.run({ try store.verify(name: name, password: password) }) else {
+        // A browser that signed in before has places of its own in the hashing queue: a flood cannot lock it out.
+        guard
+            let verified = try store.hashing.run(
+                priority: device != nil, { try store.verify(name: name, password: password) })
+        else {
             limits.cancelled(name: name, address: address, device: device)
             SiteMetrics.refusals.add(["signin_busy"])
             var page = loginPage(visitor, status: .serviceUnavailable, error: "admin.login.busy", name: name)
@@ -94,8 +98,8 @@ struct AdminController: Sendable {
             logFailure("wrong name or password", name: name, request)
             return loginPage(visitor, status: .unauthorized, error: "admin.login.wrong", name: name)
         }
-        limits.succeeded(name: name, address: address, device: device)
         if try store.hasTwoFactor(admin) {
+            limits.passedFirstStep(name: name, address: address, device: device)
             // The password is right; the session waits for the code (a signed, short-lived proof of the first step).
             var response = Response.redirect(to: "/admin/login/code")
             response.setCookie(
@@ -105,6 +109,7 @@ struct AdminController: Sendable {
                     path: "/admin/login", maxAge: 300, secure: secureCookies, sameSite: .strict))
             return response
         }
+        limits.succeeded(name: name, address: address, device: device)
         return try finishSignIn(request, admin, device: device, how: "password")
     }
 

@@ -1,24 +1,27 @@
 import Threads
 
 /// At most `slots` password hashes at once and `queue` more waiting; anyone beyond is refused at once, so a
-/// sign-in flood costs the site `slots` cores, never all of them.
+/// sign-in flood costs the site `slots` cores, never all of them. `reserved` more places wait for callers with
+/// priority (a browser an admin signed in from before), which a flood cannot take.
 final class HashGate: @unchecked Sendable {
     let slots: Int
     let queue: Int
+    let reserved: Int
     private let condition = Condition()
     /// Guarded by `condition`'s lock.
     private var running = 0
     private var waiting = 0
 
-    init(slots: Int = 1, queue: Int = 4) {
+    init(slots: Int = 1, queue: Int = 4, reserved: Int = 2) {
         self.slots = max(1, slots)
         self.queue = max(0, queue)
+        self.reserved = max(0, reserved)
     }
 
     /// The body's result, or nil (nothing run) when every slot and queue place is taken.
-    func run<T>(_ body: () throws -> T) rethrows -> T? {
+    func run<T>(priority: Bool = false, _ body: () throws -> T) rethrows -> T? {
         let admitted = condition.withLock { () -> Bool in
-            guard running < slots || waiting < queue else { return false }
+            guard running < slots || waiting < queue + (priority ? reserved : 0) else { return false }
             waiting += 1
             while running >= slots { condition.wait() }
             waiting -= 1

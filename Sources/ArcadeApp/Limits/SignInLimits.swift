@@ -52,7 +52,12 @@ final class SignInLimits: Sendable {
             if let seconds = addresses.take(address) { return .refused(retryAfter: seconds) }
             if accounts.count >= settings.accounts, accounts[name] == nil {
                 accounts = accounts.filter { $0.value.count >= settings.freeFailures }
-                if accounts.count >= settings.accounts { accounts.removeAll() }
+                // Still full: the account failed longest ago goes, never all at once (an attacker's review: filling
+                // the map with 10,000 names wiped every back-off, a locked account's too).
+                if accounts.count >= settings.accounts, let oldest = accounts.min(by: { $0.value.last < $1.value.last })
+                {
+                    accounts.removeValue(forKey: oldest.key)
+                }
             }
             accounts[name] = Failures(count: failures.count + 1, last: now)
             return .allowed
@@ -65,10 +70,23 @@ final class SignInLimits: Sendable {
         _ = accounts.withLock { $0.removeValue(forKey: name) }
     }
 
-    /// The try never ran (the hashing was busy): it counts against nobody.
+    /// The password was right and a second factor follows: this try is no failure, but the account's earlier ones
+    /// stay until the code is right too (an attacker's review: a right password cleared them, so codes were guessed
+    /// from 40 addresses with no account back-off).
+    func passedFirstStep(name: String, address: String, device: String?) {
+        if let device { devices.giveBack(device) } else { addresses.giveBack(address) }
+        forgetOne(name)
+    }
+
+    /// The try never ran (the hashing was busy): it counts against no account, but the client's try is spent (an
+    /// attacker's review: a refund made a flood that kept the hashing busy free, and locked the admins out).
     func cancelled(name: String, address: String, device: String?) {
         if device != nil { return }
-        addresses.giveBack(address)
+        forgetOne(name)
+    }
+
+    /// The account's last try counts as no failure.
+    private func forgetOne(_ name: String) {
         accounts.withLock { accounts in
             guard var failures = accounts[name] else { return }
             failures.count -= 1

@@ -1,3 +1,4 @@
+import Crypto
 import Synchronization
 import TestSupport
 import Testing
@@ -97,5 +98,44 @@ struct SignInFloodTests {
         #expect(busy.allSatisfy { $0 != nil })
         #expect(Set(answers.keys).isSubset(of: [401, 503]), "\(answers.mapValues(\.count))")
         #expect((answers[401]?.count ?? 0) >= 1)
+    }
+
+    /// An attacker's review: knowing the password, codes were guessed from 40 addresses with no account back-off (a
+    /// right password cleared the account's failures before the code). Now the failures stay until the code is right.
+    @Test func aRightPasswordLeavesTheAccountsFailuresUntilTheCodeIsRight() throws {
+        let server = try SiteServer(routes: nil) { TrustedProxiesTests.stopTheClock(&$0) }
+        defer { server.stop() }
+        let store = server.site.admins
+        try store.create(name: "gil", password: "correct horse battery")
+        let gil = try #require(try store.verify(name: "gil", password: "correct horse battery"))
+        let secret = try store.pendingSecret(gil)
+        let step = OneTimePassword.step(at: store.clock())
+        _ = try #require(try store.confirmTwoFactor(gil, code: OneTimePassword.code(secret: secret, step: step)))
+        var statuses: [Int] = []
+        for n in 10..<20 {
+            let player = Player(server, from: "127.0.0.\(n)")
+            let first = try signIn(player, "gil", "correct horse battery")
+            statuses.append(first.status)
+            if first.status == 303 { statuses.append(try player.post("/admin/login/code", "code=000000").status) }
+        }
+        #expect(statuses.filter { $0 == 401 }.count == 5, "\(statuses)")
+        #expect(statuses.suffix(4).allSatisfy { $0 == 429 }, "\(statuses)")
+    }
+
+    /// An attacker's review: a stolen session tried 30 passwords in 5 s at the console's password change. They are
+    /// under the sign-in limits now.
+    @Test func theConsolesPasswordChecksAreThrottled() throws {
+        let server = try SiteServer(routes: nil) { TrustedProxiesTests.stopTheClock(&$0) }
+        defer { server.stop() }
+        let admin = try AdminConsoleTests.admin(server)
+        var statuses: [Int] = []
+        for n in 0..<8 {
+            statuses.append(
+                try admin.post("/admin/password", "current=guess\(n)&new=\("staple battery horse".addingFormEncoding)")
+                    .status)
+        }
+        #expect(
+            statuses.prefix(4).allSatisfy { $0 == 422 } && statuses.suffix(3).allSatisfy { $0 == 429 }, "\(statuses)")
+        #expect(try admin.get("/admin").status == 200, "the session itself stays")
     }
 }
