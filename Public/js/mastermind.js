@@ -652,4 +652,15 @@
   // A finished game loaded again shows its results in the page: the card opens only as a game ends, never by
   // itself on a later visit (a review: it took the focus from the page's navigation 1.7 s after the load).
   if (board().getAttribute("data-outcome")) board().setAttribute("data-results-inline", "");
+  // Sent to the results (Give up's confirmation posts a form, and its answer comes back to #result): their heading
+  // takes the focus, so the outcome is read (a review: focus was on nothing, and the code only seen). After the
+  // load: the browser's own move to the #result fragment, which is not focusable, would take the focus away again.
+  if (window.location.hash === "#result") {
+    window.addEventListener("load", function () {
+      window.setTimeout(function () {
+        var outcome = document.getElementById("result-title");
+        if (outcome && !document.querySelector("dialog[open]")) outcome.focus({ preventScroll: true });
+      }, 0);
+    });
+  }
 })();

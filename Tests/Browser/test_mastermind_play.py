@@ -258,6 +258,9 @@ class Input(Play):
         ask().find_element("css selector", "[data-confirm-giveup]").click()
         WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "lost")
         self.assertEqual(self.driver.find_element("css selector", "[data-secret]").get_attribute("data-secret"), secret)
+        # The outcome's heading has the focus, so it is read (a review: focus was on nothing after giving up).
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.execute_script("return document.activeElement && document.activeElement.id") == "result-title")
 
     def test_a_digit_on_a_full_row_says_how_to_go_on(self):
         """A review: with the row full, Enter on a focused key typed nothing and said nothing."""
