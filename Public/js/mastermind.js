@@ -437,6 +437,10 @@
     var root = host;
     root.style.removeProperty("--cell");
     var start = window.innerWidth >= 600 ? 52 : 44;
+    // A wide window never shrinks the cells below 36 px to fit its height: a page zoomed to 200 % (640×450) had
+    // 24-px cells, no larger on screen than at 100 % (a low-vision review); it scrolls instead, the row being typed
+    // kept in sight.
+    var floor = window.innerWidth >= 600 ? 36 : 24;
     var cell = start;
     var rows = host.querySelectorAll(".board > li").length || 10;
     for (var i = 0; i < 4; i++) {
@@ -447,7 +451,7 @@
       var bottom = last.getBoundingClientRect().bottom + window.scrollY;
       var over = bottom - (window.innerHeight - 6);
       if (over <= 0) break;
-      var next = Math.max(24, Math.floor(cell - over / (rows * 1.12)));
+      var next = Math.max(floor, Math.floor(cell - over / (rows * 1.12)));
       if (next === cell) break;
       cell = next;
     }

@@ -156,6 +156,22 @@ class MastermindBoard(BoardHelpers):
             self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
                 {"name": "prefers-color-scheme", "value": "light"}]})
 
+    def test_a_page_zoomed_to_200_percent_keeps_its_cells_large(self):
+        # A low-vision review: at 640×450 (1280×900 at 200 %) the cells were fitted down to 24 px, no larger on
+        # screen than at 100 %. They stay at 36 px or more; the page scrolls, and the row being typed stays in sight.
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 640, "height": 450, "deviceScaleFactor": 1, "mobile": False})
+        secret = self.start()
+        for n, guess in enumerate(wrong_guesses(secret)[:6]):
+            self.keys(guess + Keys.ENTER)
+            self.wait_rows(n + 1)
+        box = self.driver.execute_script(
+            "const c = document.querySelector('.board .cell').getBoundingClientRect(),"
+            " r = document.querySelector('.slot-current').getBoundingClientRect();"
+            " return {cell: c.height, top: r.top, bottom: r.bottom, height: innerHeight}")
+        self.assertGreaterEqual(box["cell"], 36, box)
+        self.assertTrue(0 <= box["top"] and box["bottom"] <= box["height"] + 1, box)
+
     def test_every_turn_fits_a_desktop(self):
         self.play_a_whole_game(1280, 900, touch=False, by_tap=False)
 
