@@ -180,16 +180,22 @@ struct AdminAccountsTests {
             "nothing else written")
     }
 
-    /// Over HTTP: the password alone does not open a session; wrong codes are throttled as wrong passwords are.
-    @Test(arguments: Engine.allCases) func signInAsksForTheCodeAndThrottlesWrongOnes(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
-        defer { server.stop() }
+    /// The admin "gil" (password "correct horse battery") with a second factor on: its secret and the time step now.
+    static func gilWithASecondFactor(_ server: SiteServer) throws -> (secret: [UInt8], step: Int64) {
         let store = server.site.admins
         try store.create(name: "gil", password: "correct horse battery")
         let gil = try #require(try store.verify(name: "gil", password: "correct horse battery"))
         let secret = try store.pendingSecret(gil)
         let step = OneTimePassword.step(at: store.clock())
         _ = try #require(try store.confirmTwoFactor(gil, code: OneTimePassword.code(secret: secret, step: step)))
+        return (secret, step)
+    }
+
+    /// Over HTTP: the password alone does not open a session; wrong codes are throttled as wrong passwords are.
+    @Test(arguments: Engine.allCases) func signInAsksForTheCodeAndThrottlesWrongOnes(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let (secret, step) = try Self.gilWithASecondFactor(server)
         let player = Player(server)
         let first = try signIn(player, "gil", "correct horse battery")
         #expect(first.status == 303)

@@ -1,4 +1,3 @@
-import Crypto
 import Synchronization
 import TestSupport
 import Testing
@@ -105,12 +104,7 @@ struct SignInFloodTests {
     @Test func aRightPasswordLeavesTheAccountsFailuresUntilTheCodeIsRight() throws {
         let server = try SiteServer(routes: nil) { TrustedProxiesTests.stopTheClock(&$0) }
         defer { server.stop() }
-        let store = server.site.admins
-        try store.create(name: "gil", password: "correct horse battery")
-        let gil = try #require(try store.verify(name: "gil", password: "correct horse battery"))
-        let secret = try store.pendingSecret(gil)
-        let step = OneTimePassword.step(at: store.clock())
-        _ = try #require(try store.confirmTwoFactor(gil, code: OneTimePassword.code(secret: secret, step: step)))
+        _ = try AdminAccountsTests.gilWithASecondFactor(server)
         var statuses: [Int] = []
         for n in 10..<20 {
             let player = Player(server, from: "127.0.0.\(n)")
