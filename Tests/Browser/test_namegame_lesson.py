@@ -251,6 +251,12 @@ class Lesson(LessonHelpers):
             lambda d: next(iter(d.find_elements("css selector", "[data-toast]:not([hidden])")), None))
         WebDriverWait(self.driver, 10).until(lambda d: "Cheat unlocked: Who is it?" in toast.text,
                                              toast.get_attribute("textContent"))
+        # At the window's foot, clear of the question (two reviews: at the top it covered the name asked for).
+        box = self.driver.execute_script(
+            "const t = arguments[0].getBoundingClientRect(), q = document.querySelector('h1').getBoundingClientRect();"
+            " return {top: t.top, height: innerHeight, question: q.bottom}", toast)
+        self.assertGreater(box["top"], box["height"] / 2, box)
+        self.assertGreater(box["top"], box["question"], box)
         self.assertIn("Half the wrong faces are gone", self.text("[data-cheat-help]"))
         self.assertEqual(len(self.driver.find_elements("css selector", "button[data-choice][data-hidden]")), 2,
                          "half of the five wrong faces, rounded down")
