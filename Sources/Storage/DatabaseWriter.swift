@@ -147,7 +147,8 @@ public final class DatabaseWriter: Sendable {
             defer { queue.sleeping = false }
             return queue.sleeping
         }
-        if wake { waker.ring() }
+        // Its caller joins the thread next: the ring is never held for the end of a batch.
+        if wake { waker.ring(atOnce: true) }
         thread.withLock { started in
             started?.join()
             started = nil
