@@ -61,8 +61,9 @@ class NameGameHelpers:
         self.fail("no wrong face stayed long enough to be tapped")
 
     def meet(self):
-        """Learn mode introduces someone new before asking about them: read the card, go on to the question."""
-        if self.driver.find_elements("css selector", "[data-intro]"):
+        """Learn mode introduces someone new before asking about them, a round later: read each card, go on until a
+        question."""
+        while self.driver.find_elements("css selector", "[data-intro]"):
             self.navigate(lambda: self.driver.find_element("css selector", "[data-meet]").click())
 
     def hold_answers(self):

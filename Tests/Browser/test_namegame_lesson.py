@@ -396,7 +396,7 @@ class WithoutJavaScript(LessonHelpers, BrowserTest):
 
     def answer(self, right=True):
         game = self.game()
-        if self.driver.find_elements("css selector", "[data-intro]"):
+        while self.driver.find_elements("css selector", "[data-intro]"):
             self.click("[data-meet]")
             game = self.game()
         round_id = game.get_attribute("data-round")

@@ -133,12 +133,19 @@ struct NameGameController: Sendable {
         }
     }
 
-    /// Learn mode: the player has seen the introduction of someone new; the question about them follows.
+    /// Learn mode: the player has seen the introduction of someone new; the question about them comes after the next
+    /// round (someone due, or the next new face), so it is recalled rather than read off the page just seen.
     func meet(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
         guard let roundID = request.form?["round"].flatMap({ Int64($0) }),
-            try store.introduce(player: context.visitor.playerID, round: roundID, people: directory) != nil
+            let introduced = try store.introduce(player: visitor.playerID, round: roundID, people: directory)
         else {
-            return try play(.learn, context.visitor, status: .unprocessableContent, error: "namegame.error.invalid")
+            return try play(.learn, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
+        }
+        if let session = try store.openSession(player: visitor.playerID, mode: .learn),
+            let next = try newRound(.learn, session: session, visitor, avoid: introduced.round.answerPerson.id)
+        {
+            try store.dropIntroduction(player: visitor.playerID, round: roundID, replacedBy: next.id)
         }
         return .redirect(to: "/namegame/learn")
     }
@@ -219,14 +226,15 @@ struct NameGameController: Sendable {
         session.timeIsUp(at: store.nowMilliseconds(), seconds: timedSeconds)
     }
 
+    /// `avoid`: whom learn mode should not ask now (by default the person the session asked last).
     func newRound(
-        _ mode: Mode, session: NameGameStore.Session, _ visitor: Visitor
+        _ mode: Mode, session: NameGameStore.Session, _ visitor: Visitor, avoid: String? = nil
     ) throws -> NameGameStore.RoundRecord? {
         var random = SecureRandom()
         let everyone = directory.people
         switch mode {
         case .learn:
-            let avoid = try store.latestRound(session: session.id, people: directory)?.round.answerPerson.id
+            let avoid = try avoid ?? store.latestRound(session: session.id, people: directory)?.round.answerPerson.id
             let cards = try store.cards(player: visitor.playerID)
             guard
                 let person = store.plan.next(people: everyone, cards: cards, now: store.nowMilliseconds(), avoid: avoid)

@@ -12,9 +12,12 @@ import Glibc
 struct NameGameStore: Sendable {
     let pool: DatabasePool
     var clock: @Sendable () -> Double = WallClock.system
-    /// Learning steps: a first question at once after the introduction, then after 1, 3 and 10 minutes (the first
-    /// step is also where a miss goes back to) before the long-term schedule.
-    var fsrs = FSRS(learningSteps: [1, 1, 3, 10].map { $0 * FSRS.minute })
+    /// Learning steps: a first question one round after the introduction, then after 1, 3 and 10 minutes before the
+    /// long-term schedule. A miss goes back to a 40-second step, a known face's too: with the plan's half-minute
+    /// look-ahead it is asked again a few rounds later, within the lesson (a review: a miss never came back in it).
+    var fsrs = FSRS(
+        learningSteps: [40_000, FSRS.minute, 3 * FSRS.minute, 10 * FSRS.minute],
+        relearningSteps: [40_000, 10 * FSRS.minute])
     /// Learning steps are taken in play: someone comes back once their step is at most half a minute away.
     var plan: LearningPlan = {
         var plan = LearningPlan()
@@ -483,17 +486,31 @@ struct NameGameStore: Sendable {
             ])
     }
 
-    /// Learn mode's introduction of someone new was seen: they are met (due at once, so the open round asks them
-    /// now), and the round's clock starts from the question, not from the introduction.
+    /// Learn mode's introduction of someone new was seen: they are met, due at once. The caller plans the next round
+    /// without them, so the first question about them comes one round later (a review: asked a second after meeting
+    /// them, the answer was only remembered), then drops this one (`dropIntroduction`). Nil: no such open round.
     func introduce(player: String, round id: Int64, people: Directory) throws -> RoundRecord? {
         try pool.write { db in
             guard let record = try round(db, "id = ? AND player = ?", [.integer(id), .text(player)], people),
-                record.isOpen
+                record.isOpen, record.round.mode == .learn
             else { return nil }
-            let now = nowMilliseconds()
-            try meet(db, player: player, person: record.round.answerPerson.id, now: now)
-            try db.execute("UPDATE namegame_rounds SET started_ms = ? WHERE id = ?", [.integer(now), .integer(id)])
+            try meet(db, player: player, person: record.round.answerPerson.id, now: nowMilliseconds())
             return record
+        }
+    }
+
+    /// An introduction's round asked nothing: it goes once a later round has taken its place. Only then: SQLite
+    /// gives a new row the highest id plus one, so a deleted last round's id would come back, and a second tap on
+    /// its "Got it" would meet the next person unseen.
+    func dropIntroduction(player: String, round id: Int64, replacedBy later: Int64) throws {
+        guard later > id else { return }
+        try pool.write { db in
+            guard try db.first(
+                "SELECT 1 AS open FROM namegame_rounds WHERE id = ? AND player = ? AND status = 'open'",
+                [.integer(id), .text(player)]) != nil
+            else { return }
+            try db.execute("DELETE FROM namegame_round_faces WHERE round = ?", [.integer(id)])
+            try db.execute("DELETE FROM namegame_rounds WHERE id = ?", [.integer(id)])
         }
     }
 

@@ -72,12 +72,13 @@ final class Player: @unchecked Sendable {
             try post("/namegame/next", "mode=\(mode)")
             page = try get("/namegame/\(mode)")
         }
-        // Learn mode introduces someone new before the question about them: seen, and on to the question.
-        guard page.text.contains("data-intro"), let round = Player.attribute("data-round", in: page.text) else {
-            return page
+        // Learn mode introduces someone new before the question about them (a round later): seen, and on until a
+        // question.
+        while page.text.contains("data-intro"), let round = Player.attribute("data-round", in: page.text) {
+            try post("/namegame/meet", "round=\(round)")
+            page = try get("/namegame/\(mode)")
         }
-        try post("/namegame/meet", "round=\(round)")
-        return try get("/namegame/\(mode)")
+        return page
     }
 
     func secret() throws -> String {
