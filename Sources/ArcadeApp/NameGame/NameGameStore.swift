@@ -505,9 +505,10 @@ struct NameGameStore: Sendable {
     func dropIntroduction(player: String, round id: Int64, replacedBy later: Int64) throws {
         guard later > id else { return }
         try pool.write { db in
-            guard try db.first(
-                "SELECT 1 AS open FROM namegame_rounds WHERE id = ? AND player = ? AND status = 'open'",
-                [.integer(id), .text(player)]) != nil
+            guard
+                try db.first(
+                    "SELECT 1 AS open FROM namegame_rounds WHERE id = ? AND player = ? AND status = 'open'",
+                    [.integer(id), .text(player)]) != nil
             else { return }
             try db.execute("DELETE FROM namegame_round_faces WHERE round = ?", [.integer(id)])
             try db.execute("DELETE FROM namegame_rounds WHERE id = ?", [.integer(id)])
