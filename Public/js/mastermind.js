@@ -247,13 +247,13 @@
       }, 0);
     }
     var won = fresh.getAttribute("data-outcome") === "won" && !wasOver;
-    if (won) burst();
+    if (won) { verdict(); burst(); }
     // A win's burst is seen before the results cover the board. Meanwhile they wait out of the page, where a review
     // saw them appear first, then again in the card.
     if (fresh.getAttribute("data-outcome") && !wasOver) {
       var inline = fresh.querySelector("[data-results]");
       if (inline && window.HTMLDialogElement) inline.hidden = true;
-      afterReveal(openResults, won ? 650 : 120);
+      afterReveal(openResults, won ? 300 : 120);
     }
     // "Code cracked! Now try the Name Game" belongs to a win: it goes when a game is lost under it, as the server
     // leaves it out of a lost game's page.
@@ -292,6 +292,21 @@
     if (box.top < 0 || box.bottom > window.innerHeight) element.scrollIntoView({ block: "nearest" });
   }
 
+  // A win says so on the board as its pegs land (a review: the board said nothing for two seconds, then the card):
+  // the card's title, stamped over the row above the winning one (below it when that is the first), until the card.
+  function verdict() {
+    var row = host.querySelector(".row.is-won"), title = host.querySelector("#result-title");
+    if (!row || !title) return;
+    var stamp = document.createElement("p");
+    stamp.className = "win-verdict";
+    stamp.setAttribute("aria-hidden", "true");  // the live region says the outcome
+    stamp.textContent = title.textContent.trim();
+    board().appendChild(stamp);
+    var rowBox = row.getBoundingClientRect(), boardBox = board().getBoundingClientRect();
+    var above = rowBox.top - boardBox.top - stamp.offsetHeight - 4;
+    stamp.style.top = (above >= 0 ? above : rowBox.bottom - boardBox.top + 4) + "px";
+  }
+
   // A win pays off: pegs burst from the winning row as its cells hop (CSS times it; none with reduced motion).
   function burst() {
     var row = host.querySelector(".row.is-won");
@@ -328,6 +343,7 @@
   }
 
   function openResults() {
+    Array.prototype.forEach.call(host.querySelectorAll(".win-verdict"), function (stamp) { stamp.remove(); });
     var result = host.querySelector("[data-results]");
     if (result) result.hidden = false;
     if (!result || results || !window.HTMLDialogElement) {
@@ -612,7 +628,13 @@
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     var target = event.target;
     if (target && (/^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.isContentEditable)) return;
-    if (document.querySelector("dialog[open]")) return;
+    var open = document.querySelector("dialog[open]");
+    // The first visit's how-to gives way to play: a digit typed closes it and goes into the row (a review typed
+    // behind it on a phone, and nothing happened).
+    if (open && open.hasAttribute("data-tutorial-dialog") && /^[0-9]$/.test(event.key)) {
+      open.close();
+      target = document.activeElement;
+    } else if (open) return;
     if (shortcutsOff() && !(target && host.contains(target))) return;
     var menu = host.querySelector(".mm-menu[open]");
     if (event.key === "Escape" && menu) {

@@ -113,6 +113,15 @@
       }
       back.focus({ preventScroll: true });
     });
+    // A tap outside it (on the backdrop) closes it, as a sheet does (a review tapped the keys behind the first
+    // visit's how-to on a phone, and nothing happened).
+    dialog.addEventListener("click", function (event) {
+      if (event.target !== dialog) return;
+      var box = dialog.getBoundingClientRect();
+      var inside = event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top
+        && event.clientY <= box.bottom;
+      if (!inside) dialog.close();
+    });
     document.body.appendChild(dialog);
     dialog.showModal();
     // It opens at its top, its title read first (the close button, focused by default, is at its bottom).
@@ -136,7 +145,10 @@
       var own = tutorial.querySelector("form");
       if (own) own.remove();
       tutorial.remove();
-      openDialog(tutorial, tutorial.getAttribute("data-close-label")).addEventListener("close", function () {
+      var shown = openDialog(tutorial, tutorial.getAttribute("data-close-label"));
+      // A game may close it when the player starts to play (mastermind.js: a digit typed goes into the row).
+      shown.setAttribute("data-tutorial-dialog", "");
+      shown.addEventListener("close", function () {
         window.Arcade.post("/once/dismiss", "task=" + encodeURIComponent(task) + "&back=/").then(function () {
           document.documentElement.setAttribute("data-tutorial-dismissed", task);
         });

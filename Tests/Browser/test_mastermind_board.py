@@ -251,9 +251,34 @@ class MastermindBoard(BoardHelpers):
             self.tap(guess)
             self.wait_rows(n + 1)
         before = self.driver.find_element("css selector", "[data-keypad] button[data-key='Enter']")
+        # What appears, in order: the board's verdict and the card (recorded as it happens, not polled).
+        self.driver.execute_script("""
+            window.seen = [];
+            new MutationObserver(function (changes) {
+              changes.forEach(function (change) {
+                Array.prototype.forEach.call(change.addedNodes, function (node) {
+                  if (!node.matches) return;
+                  if (node.matches(".win-verdict")) {
+                    var row = document.querySelector(".row.is-won").getBoundingClientRect();
+                    var box = node.getBoundingClientRect();
+                    window.seen.push({what: "verdict", text: node.textContent,
+                                      clear: box.bottom <= row.top + 1 || box.top >= row.bottom - 1,
+                                      inside: box.left >= 0 && box.right <= innerWidth && box.top >= 0});
+                  }
+                  if (node.matches("dialog")) window.seen.push({what: "card"});
+                });
+              });
+            }).observe(document.body, {childList: true, subtree: true});""")
         self.tap(secret)
         dialog = WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        # Issue 40: the win is said on the board as the pegs land, before the card (a review: the board said nothing
+        # for two seconds); over the row above the winning one, in the window; gone under the card.
+        seen = self.driver.execute_script("return window.seen")
+        self.assertEqual([s["what"] for s in seen], ["verdict", "card"], seen)
+        self.assertEqual(seen[0]["text"], "Cracked in 3 guesses")
+        self.assertTrue(seen[0]["clear"] and seen[0]["inside"], seen)
+        self.assertFalse(self.driver.find_elements("css selector", ".win-verdict"), "the card replaces it")
         self.assertTrue(self.driver.execute_script(
             "return arguments[0].contains(document.activeElement)", dialog), "focus is inside the dialog")
         # Issue 40: the card's compact distribution is a list; the share text is what Share shares (not shown), and

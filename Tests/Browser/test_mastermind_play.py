@@ -402,6 +402,18 @@ class Results(Play):
         self.assertIn("Won in", bars[0].find_element("css selector", ".visually-hidden").get_attribute("textContent"))
         for needed in ("[data-share-button]", "[data-new-game]", "[data-streak]", "[data-more] > summary"):
             self.assertTrue(dialog.find_element("css selector", needed).is_displayed(), needed)
+        # A fact that wraps starts its line without the dot (a review: "· Streak" began a phone's second line): each
+        # fact's dot lies wholly left of the box, where it is cut off, or the fact does not start a line.
+        figures = self.driver.execute_script("""
+            const box = document.querySelector('dialog[open] .result-figures');
+            const left = box.getBoundingClientRect().left;
+            return {clip: getComputedStyle(box).clipPath, facts: Array.from(box.children).map(fact => {
+              const at = fact.getBoundingClientRect(), dot = parseFloat(getComputedStyle(fact, '::before').width);
+              return {left: at.left - left, top: at.top, dot: dot}; })};""")
+        self.assertTrue(figures["clip"].startswith("inset("), figures)
+        self.assertGreater(len({f["top"] for f in figures["facts"]}), 1, f"the facts wrap at 360 px {figures}")
+        for fact in figures["facts"]:
+            self.assertTrue(fact["left"] + fact["dot"] <= 0.5 or fact["left"] >= 1, figures)
         # The depth is one tap away: the solver's review behind "How each guess did".
         self.assertFalse(dialog.find_element("css selector", "[data-analysis]").is_displayed())
         dialog.find_element("css selector", "[data-more] > summary").click()

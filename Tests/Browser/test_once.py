@@ -3,6 +3,7 @@ import unittest
 
 from arcade_browser import BASE_URL, BrowserTest
 from arcade_browser import WebDriverWait
+from selenium.webdriver.common.action_chains import ActionChains
 
 
 class Tutorial(BrowserTest):
@@ -26,6 +27,26 @@ class Tutorial(BrowserTest):
         self.assertIn("round peg", help_dialog.text)
         self.open("/progress")
         self.assertTrue(self.driver.find_elements("css selector", '[data-task="tutorial.mastermind"]'))
+
+    def test_a_digit_typed_or_a_tap_beside_it_closes_it_and_play_goes_on(self):
+        # A review typed behind the first visit's how-to, and tapped the keys behind it on a phone: nothing happened.
+        self.driver.get(BASE_URL + "/mastermind")
+        self.driver.find_element("css selector", "dialog[open]")
+        ActionChains(self.driver).send_keys("3").perform()
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "html").get_attribute("data-tutorial-dismissed"))
+        self.assertFalse(self.driver.find_elements("css selector", "dialog[open]"))
+        cells = self.driver.find_elements("css selector", ".slot-current [data-cell]")
+        self.assertEqual(cells[0].text, "3", "the digit went into the row")
+        # A new player: a tap on the backdrop, beside the dialog, closes it as its Close button does.
+        self.driver.delete_all_cookies()
+        self.driver.get(BASE_URL + "/mastermind")
+        dialog = self.driver.find_element("css selector", "dialog[open]")
+        box = dialog.rect
+        ActionChains(self.driver).move_to_element_with_offset(dialog, 0, -box["height"] / 2 - 8).click().perform()
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "html").get_attribute("data-tutorial-dismissed"))
+        self.assertFalse(self.driver.find_elements("css selector", "dialog[open]"))
 
     def test_without_scripts_it_is_a_card_with_a_dismiss_button(self):
         self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})

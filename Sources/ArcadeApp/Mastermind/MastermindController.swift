@@ -310,8 +310,9 @@ struct MastermindController: Sendable {
             (try? OnceController.banners(
                 once, visitor, game: "mastermind", back: "/mastermind",
                 t: pages.localizer.strings(for: visitor.language))) ?? .null
-        // "Code cracked! Now try the Name Game" belongs to a win: never under a game just lost or given up.
-        if inviting || record.game.outcome == .lost, case .object(var fields) = banners {
+        // "Code cracked! Now try the Name Game" belongs to a win: never under a game just lost or given up, nor above
+        // the day's code (a review met it over a daily not yet played: the day's puzzle comes first).
+        if inviting || record.game.outcome == .lost || record.daily != nil, case .object(var fields) = banners {
             fields["reminder"] = .bool(false)
             banners = .object(fields)
         }

@@ -131,6 +131,9 @@ struct OnceSiteTests {
         #expect(won.contains("data-try-namegame") && !won.contains("data-once=\"namegame.try\""))
         _ = try player.startMastermind()
         #expect(try player.get("/mastermind").text.contains("banner-strip\" data-once=\"namegame.try\""))
+        // Never above the day's code: it comes first (a review met the strip over a daily not yet played).
+        let daily = try player.get("/mastermind/daily")
+        #expect(daily.status == 200 && daily.text.contains("data-daily=") && !daily.text.contains("namegame.try"))
         let db = try Database(location: server.database)
         let expires = try #require(
             try db.first("SELECT expires_ms - created_ms AS span FROM once_todos WHERE task = 'namegame.try'")?.int(
