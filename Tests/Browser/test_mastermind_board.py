@@ -535,7 +535,7 @@ class MastermindBoard(BoardHelpers):
         end = self.still()
         self.assertEqual(end["cell"], played["cell"], "the cells grew at the end of the game")
 
-    def test_a_desktop_hint_is_a_toast_that_gives_the_legend_back(self):
+    def test_a_desktop_hint_sits_beside_the_board_covering_nothing(self):
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
         secret = self.start()
@@ -549,8 +549,21 @@ class MastermindBoard(BoardHelpers):
         hint = WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("css selector", "[data-message] [data-hint]"))
         self.assertTrue(hint.is_displayed())
-        # It stays until the next action (issue 46: it went after 4 s), then goes, and the legend is what a player
-        # sees there again, for the rest of the game.
+        # Beside the board, in the window, over nothing a player reads (a review: the toast covered the legend, the
+        # title and the menu).
+        self.assertTrue(self.driver.execute_script(legend_on_top), "the hint covers the legend")
+        place = self.driver.execute_script("""
+            const hint = arguments[0].getBoundingClientRect();
+            const covered = Array.from(document.querySelectorAll(
+                '[data-legend], h1, .mm-bar > *, .board .row, .board .slot, [data-keypad]')).filter(e => {
+              const r = e.getBoundingClientRect();
+              return r.left < hint.right && hint.left < r.right && r.top < hint.bottom && hint.top < r.bottom; });
+            return {covered: covered.map(e => e.className || e.tagName), right: hint.right, width: innerWidth,
+                    top: hint.top};""", hint)
+        self.assertEqual(place["covered"], [], place)
+        self.assertLessEqual(place["right"], place["width"], place)
+        self.assertGreaterEqual(place["top"], 0, place)
+        # It stays until the next action (issue 46: it went after 4 s), then goes.
         self.driver.find_element("css selector", "[data-keypad] button[data-key='1']").click()
         WebDriverWait(self.driver, 8).until(lambda d: not hint.is_displayed())
         self.assertTrue(self.driver.execute_script(legend_on_top), "the hint covered the legend for good")
