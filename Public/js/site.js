@@ -66,6 +66,26 @@
     });
   }
 
+  // Menus (the Game menu, the language list, the phone's site menu) answer the arrow keys as menus do: Down and Up
+  // move between their items, Home and End to the first and last (a keyboard review: only Tab moved). Handled here,
+  // the arrows neither scroll the page nor count toward a cheat's code.
+  document.addEventListener("keydown", function (event) {
+    var keys = { ArrowDown: 1, ArrowUp: -1, Home: 0, End: 0 };
+    if (!(event.key in keys) || event.ctrlKey || event.metaKey || event.altKey) return;
+    var menu = event.target.closest && event.target.closest("details[open]");
+    if (!menu || !menu.querySelector("summary + ul")) return;
+    var items = Array.prototype.filter.call(menu.querySelectorAll("summary + ul a, summary + ul button"), function (item) {
+      return item.getClientRects().length > 0;
+    });
+    if (!items.length) return;
+    var at = items.indexOf(document.activeElement);
+    var next = event.key === "Home" ? 0 : event.key === "End" ? items.length - 1
+      : at < 0 ? (keys[event.key] > 0 ? 0 : items.length - 1) : (at + keys[event.key] + items.length) % items.length;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    items[next].focus();
+  }, true);
+
   // The wide screen's language button: Escape closes its list and gives it the focus back; a click elsewhere or
   // focus leaving closes it too, as a menu does. On a phone the list is always shown, in the menu.
   var picker = document.querySelector(".language-picker");

@@ -146,6 +146,29 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         self.keys(Keys.ENTER)
         WebDriverWait(self.driver, 10).until(lambda d: menu.get_attribute("open"))
         self.assertEqual(self.rows(), 0, "no row sent")
+        # The arrows move between its items, as a menu's do (a keyboard review: only Tab did), and wrap; Home and End
+        # go to the ends; the page does not scroll.
+        items = self.driver.execute_script(
+            "return Array.from(document.querySelectorAll('.mm-menu[open] > ul a, .mm-menu[open] > ul button'))"
+            ".filter(e => e.getClientRects().length).map(e => e.textContent.trim())")
+        self.assertGreaterEqual(len(items), 3, items)
+        scrolled = self.driver.execute_script("return scrollY")
+        focused = lambda: self.driver.execute_script("return document.activeElement.textContent.trim()")
+        self.keys(Keys.ARROW_DOWN)
+        self.assertEqual(focused(), items[0])
+        self.keys(Keys.ARROW_DOWN)
+        self.assertEqual(focused(), items[1])
+        self.keys(Keys.ARROW_UP + Keys.ARROW_UP)
+        self.assertEqual(focused(), items[-1], "Up from the first wraps to the last")
+        self.keys(Keys.HOME)
+        self.assertEqual(focused(), items[0])
+        self.keys(Keys.END)
+        self.assertEqual(focused(), items[-1])
+        self.assertEqual(self.driver.execute_script("return scrollY"), scrolled)
+        self.keys(Keys.ESCAPE)
+        self.assertIsNone(menu.get_attribute("open"))
+        self.keys(Keys.ENTER)
+        WebDriverWait(self.driver, 10).until(lambda d: menu.get_attribute("open"))
         # A digit typed there goes to the board, which takes the focus (and the menu closes): the Enter that follows
         # sends the row, not the button's (a review: digits typed on Hint, then Enter, spent a hint).
         self.keys("34")
