@@ -207,6 +207,7 @@
     var fresh = template.content.querySelector("#board");
     if (!fresh) { window.location.reload(); return; }
     var wasOver = !!board().getAttribute("data-outcome");
+    var wasGame = board().getAttribute("data-game");
     var focusKey = focusedControl();
     closeResults(false);
     clearTimeout(flashTimer);
@@ -220,6 +221,9 @@
     Array.prototype.forEach.call(fresh.attributes, function (a) { kept.setAttribute(a.name, a.value); });
     kept.replaceChildren.apply(kept, Array.prototype.slice.call(fresh.childNodes));
     fresh = kept;
+    // A new game starts at the top of the page, where its board and keys fit the screen (a review: New game, tapped
+    // below a finished phone game, left the first row and the menu scrolled off).
+    if (wasOver && fresh.getAttribute("data-game") !== wasGame && window.scrollY > 0) window.scrollTo(0, 0);
     // At the end of a game the keypad goes, but the cells keep their size: the board does not jump.
     setup(!!fresh.getAttribute("data-outcome") && !wasOver);
     // A hint is said itself (the board's own announcement repeats the last row); any other answer says the row.

@@ -352,6 +352,13 @@ class MastermindBoard(BoardHelpers):
         # Shown, not spoken: the footer's announcer, present from load, says it once (a review heard it twice).
         self.assertEqual(toast.get_attribute("aria-hidden"), "true")
         WebDriverWait(self.driver, 10).until(lambda d: "Cheat unlocked" in toast.text, toast.get_attribute("textContent"))
+        # Clear of the rows and the keys (a review: on a phone it hid the keys 1 to 4 just after the unlock).
+        over = self.driver.execute_script("""
+            const t = arguments[0].getBoundingClientRect();
+            return Array.from(document.querySelectorAll('#board .row, #board .slot, [data-keypad] button')).filter(e => {
+              const r = e.getBoundingClientRect();
+              return r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom; }).length;""", toast)
+        self.assertEqual(over, 0, "the toast covers the board or the keys")
         revealed = WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("css selector", "[data-revealed]")).get_attribute("data-revealed")
         position, digit = revealed.split(":")
@@ -431,6 +438,25 @@ class MastermindBoard(BoardHelpers):
         for path in ("/mastermind", "/mastermind/daily", "/namegame", "/", "/cheats"):
             self.open(path)
             self.assertEqual(self.driver.execute_script(script), [], path)
+
+    def test_the_keys_and_a_finished_board_let_the_page_scroll(self):
+        # A review could not scroll a phone's page but from its title: a swipe on the keys (never a code's) pans the
+        # page, and so does one anywhere on a finished game's board; the rows of a game in play keep their swipes.
+        blocking = """
+            return Array.from(document.querySelectorAll(arguments[0])).flatMap(e => {
+                const found = [];
+                for (let a = e; a; a = a.parentElement) {
+                    const t = getComputedStyle(a).touchAction;
+                    if (!(t === 'auto' || t === 'manipulation' || t.includes('pan-y'))) found.push(a.className + ' ' + t);
+                }
+                return found; });"""
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+        secret = self.start()
+        self.assertEqual(self.driver.execute_script(blocking, "[data-keypad] button"), [])
+        self.assertTrue(self.driver.execute_script(blocking, "#board .slot"), "a game in play keeps its swipes")
+        self.tap(secret)
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+        self.assertEqual(self.driver.execute_script(blocking, "#board *"), [])
 
     def test_accessibility_in_every_theme(self):
         secret = self.start()

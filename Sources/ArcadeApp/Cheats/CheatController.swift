@@ -20,22 +20,29 @@ struct CheatController: Sendable {
     private func complete(_ outcome: CheatMatcher.Outcome, _ visitor: Visitor) throws -> Response {
         let found = try once.perform(visitor) { o in outcome.unlocked.flatMap { o.markDone(SiteTasks.cheat($0)) } }.once
         let effects = outcome.unlocked.compactMap { store.book.entry($0)?.effect }
+        // Effects with nothing to act on (a finished game, no round open) say so rather than claim what they did not
+        // do (a review: a finished game's Konami code said a digit was revealed).
+        var idle: Set<String> = []
         if effects.contains("mastermind.reveal") {
             var random = SystemRandomNumberGenerator()
             // On the unstarted board, the reveal starts the game it reveals a digit of.
             if try mastermind.latest(player: visitor.playerID) == nil {
                 _ = try mastermind.start(player: visitor.player, mastermind.deal())
             }
-            _ = try mastermind.reveal(player: visitor.playerID, using: &random)
+            if try mastermind.reveal(player: visitor.playerID, using: &random) == nil {
+                idle.insert("mastermind.reveal")
+            }
         }
-        if effects.contains("namegame.firstLetter") { _ = try nameGame.cheat(player: visitor.playerID) }
+        if effects.contains("namegame.firstLetter"), try !nameGame.cheat(player: visitor.playerID) {
+            idle.insert("namegame.firstLetter")
+        }
         // What the page says at once, without reloading: "Cheat unlocked: The Konami code".
         let t = pages.localizer.strings(for: visitor.language)
         let toasts = outcome.unlocked.map {
             t.string("cheats.unlocked.named", [.string(t.string("cheats.name.\($0)"))])
         }
         // And what it did, in the same toast; with how many the player has found, for every open page's cabinet.
-        let did = effects.map { t.string("cheats.did.\($0)") }
+        let did = effects.map { t.string("cheats.did.\($0)" + (idle.contains($0) ? ".none" : "")) }
         let count = store.book.tasks.filter { found.beenDone($0) }.count
         let first = outcome.unlocked.contains { found.count(SiteTasks.cheat($0)) == 1 }
         var response = answer(

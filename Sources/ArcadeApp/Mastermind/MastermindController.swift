@@ -441,8 +441,12 @@ struct MastermindController: Sendable {
                     ? .string(t.string("mastermind.row.remaining", [.int(remaining[index])])) : .null,
                 "remainingShort": index < remaining.count
                     ? .string(t.string("mastermind.row.left", [.int(remaining[index])])) : .null,
+                // Shown sorted, right places first (as a Mastermind player sets them): in their stored, shuffled
+                // order two reviews in a row read them as places ("the first and last digits are right").
                 "pegs": .list(
-                    turn.pegs.map { .object(["kind": .string($0.rawValue), "label": .string(pegLabel[$0]!)]) }),
+                    Peg.allCases.flatMap { kind in turn.pegs.filter { $0 == kind } }.map {
+                        .object(["kind": .string($0.rawValue), "label": .string(pegLabel[$0]!)])
+                    }),
             ])
         }
     }

@@ -182,16 +182,19 @@ struct CheatSiteTests {
         let page = try player.get("/mastermind")
         #expect(!page.text.contains("data-revealed"))
         // On the unstarted board, the reveal starts the game.
-        for pair in Self.konami { try act(player, pair) }
+        var last: JSONValue = .null
+        for pair in Self.konami { last = try JSONParser.parse(try act(player, pair).text) }
+        #expect(last["did"] == .array([.string("One digit of your Mastermind code is revealed, marked as a hint.")]))
         let secret = Array(try player.secret())
         let shown = try #require(Player.attribute("data-revealed", in: try player.get("/mastermind").text))
         let parts = shown.split(separator: ":").map(String.init)
         let position = try #require(Int(parts[0]))
         #expect(
             (1...4).contains(position) && parts[1] == String(secret[position - 1]), "the right digit at its position")
-        // Once per game: a second Konami changes nothing.
-        for pair in Self.konami { try act(player, pair) }
+        // Once per game: a second Konami changes nothing, and says so (a review: it claimed a digit revealed).
+        for pair in Self.konami { last = try JSONParser.parse(try act(player, pair).text) }
         #expect(Player.attribute("data-revealed", in: try player.get("/mastermind").text) == shown)
+        #expect(last["did"] == .array([.string("No digit to reveal now: it works once in each game in play.")]))
         // Finish the game: the result page marks the reveal, and the win counts as assisted.
         let game = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
         #expect(try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(String(secret))").status == 303)

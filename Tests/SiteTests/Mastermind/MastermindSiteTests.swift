@@ -103,6 +103,30 @@ struct MastermindSiteTests {
         #expect(board.ranges(of: " data-guess=\"").count == 1)
     }
 
+    @Test func pegsAreShownRightPlacesFirstNeverInPlaces() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind()
+        let d = Array(try player.secret())
+        // A guess with a right place, two swapped and a digit not in the code: pegs of two or three kinds.
+        let absent = try #require("01234567".first { !d.contains($0) })
+        let guesses = [[d[0], d[2], d[1], absent], [absent, d[1], d[3], d[2]], [d[1], absent, d[2], d[3]]]
+        for (turn, guess) in guesses.enumerated() {
+            try player.post("/mastermind/guess", "game=\(game)&turn=\(turn)&guess=\(String(guess))")
+        }
+        // Shown right places first, then wrong places, then misses (a review read shuffled pegs as places), each row;
+        // the stored order stays shuffled.
+        let page = try player.get("/mastermind").text
+        let rows = page.matches(of: /<span class="pegs"[^>]*>(.*?)<\/span><\/span>/).map { String($0.output.1) }
+        #expect(rows.count == 3)
+        let rank = ["red": 0, "blue": 1, "gray": 2]
+        for row in rows {
+            let kinds = row.matches(of: /peg peg-(red|blue|gray)/).map { rank[String($0.output.1)]! }
+            #expect(kinds.count == 4 && kinds == kinds.sorted(), "\(kinds)")
+        }
+    }
+
     @Test(arguments: Engine.allCases) func aGameCanBeWonWithFormsAlone(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
