@@ -29,7 +29,9 @@ public struct LearningPlan: Sendable {
         // The batch counts people not yet answered right since met (or missed): once each has been, the next can
         // come while they wait for their later steps (a review's second lesson met nobody new).
         let stillLearning = cards.values.count { $0.state != .review && ($0.step ?? 0) == 0 }
-        if stillLearning < batch, let new = newPerson(candidates, learning: learning.map(\.0), cards: cards) {
+        // Everyone being learned, the avoided person too: Mat, just introduced, is not followed by Matt (a review).
+        let beingLearned = people.filter { cards[$0.id].map { $0.state != .review } ?? false }
+        if stillLearning < batch, let new = newPerson(candidates, learning: beingLearned, cards: cards) {
             return new
         }
         return met.min(by: { $0.1.due < $1.1.due })?.0 ?? candidates.first

@@ -1,10 +1,11 @@
 /// Whether a typed name is the person asked for, in recall rounds. The rule: case, accents and spacing are folded
-/// away; the first name alone is enough (the full name also counts); for names of four letters or more one typo is
+/// away; the first name alone is enough (the full name also counts); for names of three letters or more one typo is
 /// forgiven (Damerau–Levenshtein distance ≤ 1: a letter wrong, missing, extra, or two swapped); but a name that is
 /// exactly someone else's first name never counts, so "Mat" is not "Matt".
 public enum NameMatch {
-    /// Shortest name that forgives a typo: in shorter ones, one letter is a different name.
-    public static let typoMinimum = 4
+    /// Shortest name that forgives a typo: in a two-letter one, one letter is most of it. A three-letter typo that is
+    /// another person's first name is still refused (a review: "bee" for Bea was plain wrong).
+    public static let typoMinimum = 3
 
     public static func accepts(_ typed: String, for person: Person, among everyone: [Person]) -> Bool {
         let text = fold(typed)

@@ -226,6 +226,18 @@ struct NameGameController: Sendable {
         session.timeIsUp(at: store.nowMilliseconds(), seconds: timedSeconds)
     }
 
+    /// The directory in an order of the player's own, the order learn mode meets new people in (a review: every
+    /// player met the same two first, Mat and then Matt). Stable for a player: an FNV-1a hash of their id and each
+    /// person's.
+    static func meetingOrder(_ people: [Person], player: String) -> [Person] {
+        func rank(_ id: String) -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in (player + "/" + id).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return hash
+        }
+        return people.map { (rank($0.id), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
     /// `avoid`: whom learn mode should not ask now (by default the person the session asked last).
     func newRound(
         _ mode: Mode, session: NameGameStore.Session, _ visitor: Visitor, avoid: String? = nil
@@ -237,7 +249,9 @@ struct NameGameController: Sendable {
             let avoid = try avoid ?? store.latestRound(session: session.id, people: directory)?.round.answerPerson.id
             let cards = try store.cards(player: visitor.playerID)
             guard
-                let person = store.plan.next(people: everyone, cards: cards, now: store.nowMilliseconds(), avoid: avoid)
+                let person = store.plan.next(
+                    people: Self.meetingOrder(everyone, player: visitor.playerID), cards: cards,
+                    now: store.nowMilliseconds(), avoid: avoid)
             else { return nil }
             // People answered right since they were met are asked to type the name: recall after recognition.
             let round =

@@ -100,6 +100,22 @@ struct LearnSiteTests {
         #expect(try player.askedID(try player.get("/namegame/learn").text) == other)
     }
 
+    @Test func playersMeetNewPeopleInOrdersOfTheirOwn() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        // A review: every player met the same two first (Mat, then Matt). Five players' first introductions.
+        var first: Set<String> = []
+        for _ in 0..<5 {
+            let player = Player(server)
+            try player.get("/")
+            try player.post("/namegame/next", "mode=learn")
+            let intro = try player.get("/namegame/learn").text
+            #expect(intro.contains("data-intro"))
+            first.insert(try player.askedID(intro))
+        }
+        #expect(first.count >= 2, "\(first)")
+    }
+
     @Test(arguments: Engine.allCases) func aMissInALessonIsAskedAgainAFewRoundsLater(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
