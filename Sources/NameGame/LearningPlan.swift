@@ -13,10 +13,12 @@ public struct LearningPlan: Sendable {
 
     public init() {}
 
-    /// Missed people falling due come first, then people due for review, then someone new (in a small batch), then the
-    /// well-known person due soonest (rarely, since they are due far ahead). `avoid` (the person just asked) is skipped
-    /// when anyone else would do. Nil only when there is no one.
-    public func next(people: [Person], cards: [String: Card], now: Int64, avoid: String? = nil) -> Person? {
+    /// Missed people falling due come first, then people due for review, then someone new (in a small batch, and only
+    /// while `meetNew`: the day's new people are not all met), then the person due soonest (reviewed ahead). `avoid`
+    /// (the person just asked) is skipped when anyone else would do. Nil only when there is no one.
+    public func next(
+        people: [Person], cards: [String: Card], now: Int64, avoid: String? = nil, meetNew: Bool = true
+    ) -> Person? {
         let candidates = people.count > 1 ? people.filter { $0.id != avoid } : people
         let met = candidates.compactMap { person in cards[person.id].map { (person, $0) } }
         let learning = met.filter { $0.1.state != .review }
@@ -31,7 +33,7 @@ public struct LearningPlan: Sendable {
         let stillLearning = cards.values.count { $0.state != .review && ($0.step ?? 0) == 0 }
         // Everyone being learned, the avoided person too: Mat, just introduced, is not followed by Matt (a review).
         let beingLearned = people.filter { cards[$0.id].map { $0.state != .review } ?? false }
-        if stillLearning < batch, let new = newPerson(candidates, learning: beingLearned, cards: cards) {
+        if meetNew, stillLearning < batch, let new = newPerson(candidates, learning: beingLearned, cards: cards) {
             return new
         }
         return met.min(by: { $0.1.due < $1.1.due })?.0 ?? candidates.first

@@ -587,6 +587,13 @@ enum Schema {
             -- A face in words (the headshot's alternative text): how a player who does not see it learns the person.
             ALTER TABLE people ADD COLUMN appearance TEXT;
             """),
+        Migration(
+            29,
+            """
+            -- When the player first met the person (introduced, asked, or named after a wrong tap): learn mode meets
+            -- at most so many new people a day, then says when the day's work is done (a review: it never ended).
+            ALTER TABLE namegame_cards ADD COLUMN met_ms INTEGER;
+            """),
     ]
 
     /// Migration 24: a player's ordinary Mastermind figures as running counters, kept as each game ends (the stats

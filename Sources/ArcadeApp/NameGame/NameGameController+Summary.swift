@@ -44,18 +44,25 @@ extension NameGameController {
         let seconds = Int(max(0, last - session.startedMilliseconds) / 1000)
         let days = try store.dayStreak(player: visitor.playerID)
         let due = Self.mastery(store, people: directory.people, cards: cards).due
+        // Due now (or within the plan's look-ahead): what another lesson would ask. None: done for now, Anki's way (a
+        // review: "due again today" only grew, and nothing said the day's work was done).
+        let soon = store.nowMilliseconds() + store.plan.learnAhead
+        let dueNow = directory.people.count { person in cards[person.id].map { $0.due <= soon } ?? false }
+        let dueText =
+            dueNow > 0
+            ? t.string("namegame.summary.due.now", [.int(dueNow)])
+            : due > 0 ? t.string("namegame.summary.done.later", [.int(due)]) : t.string("namegame.summary.due.none")
         context["summary"] = .object([
             "people": .list(people), "hasPeople": .bool(!people.isEmpty),
             "accuracy": .int(Int(((session.stats.accuracy ?? 0) * 100).rounded())),
             "seconds": .int(seconds),
             "time": .string("\(seconds / 60):" + (seconds % 60 < 10 ? "0" : "") + "\(seconds % 60)"),
             "days": .int(days),
-            "dueCount": .int(due),
+            "dueCount": .int(due), "dueNow": .int(dueNow),
             // What is due belongs to lessons; after a practice run or a timed minute it read as this run's score (a
             // review: "due today: 42" after two rounds of practice).
             "showDue": .bool(mode.lessonRounds(lessonLength) != nil || mode == .review),
-            "due": .string(
-                due > 0 ? t.string("namegame.summary.due", [.int(due)]) : t.string("namegame.summary.due.none")),
+            "due": .string(dueText),
         ])
     }
 }

@@ -22,6 +22,14 @@ struct NameGameController: Sendable {
     var timedSeconds: Int { max(5, constants.int("namegame.timedSeconds", default: 60)) }
     /// Rounds in a lesson (the modes that have lessons: `Mode.lessonRounds`).
     var lessonLength: Int { max(3, constants.int("namegame.lessonRounds", default: 10)) }
+    /// New people learn mode meets a day (UTC), at most: then its lessons review (Anki's new cards a day).
+    var newPerDay: Int { max(1, constants.int("namegame.newPerDay", default: 15)) }
+
+    /// Whether learn mode may still meet someone new today.
+    func meetsNew(_ player: String) throws -> Bool {
+        let day: Int64 = 86_400_000
+        return try store.met(player: player, since: store.nowMilliseconds() / day * day) < newPerDay
+    }
     /// The longest typed name read: anything longer is refused before it is compared.
     static let maxTypedName = 200
 
@@ -251,7 +259,7 @@ struct NameGameController: Sendable {
             guard
                 let person = store.plan.next(
                     people: Self.meetingOrder(everyone, player: visitor.playerID), cards: cards,
-                    now: store.nowMilliseconds(), avoid: avoid)
+                    now: store.nowMilliseconds(), avoid: avoid, meetNew: try meetsNew(visitor.playerID))
             else { return nil }
             // People answered right since they were met are asked to type the name: recall after recognition.
             let round =

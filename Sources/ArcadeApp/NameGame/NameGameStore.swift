@@ -473,8 +473,9 @@ struct NameGameStore: Sendable {
         let next = fsrs.review(card, rating, at: now)
         try db.execute(
             """
-            INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews, lapses)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
+            INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews, lapses,
+                met_ms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
             ON CONFLICT (player, person) DO UPDATE SET state = excluded.state, step = excluded.step,
                 stability = excluded.stability, difficulty = excluded.difficulty, due_ms = excluded.due_ms,
                 last_ms = excluded.last_ms, reviews = namegame_cards.reviews + 1, lapses = namegame_cards.lapses + excluded.lapses
@@ -482,7 +483,7 @@ struct NameGameStore: Sendable {
             [
                 .text(player), .text(person), .text(next.state.rawValue), next.step.map { SQLValue($0) } ?? .null,
                 .real(next.stability ?? 0), .real(next.difficulty ?? 0), .integer(next.due), .integer(now),
-                SQLValue(rating == .again ? 1 : 0),
+                SQLValue(rating == .again ? 1 : 0), .integer(now),
             ])
     }
 
@@ -519,9 +520,16 @@ struct NameGameStore: Sendable {
     private func meet(_ db: Database, player: String, person: String, now: Int64, due: Int64? = nil) throws {
         try db.execute(
             """
-            INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews)
-            VALUES (?, ?, 'learning', 0, 0, 0, ?, ?, 0) ON CONFLICT (player, person) DO NOTHING
-            """, [.text(player), .text(person), .integer(due ?? now), .integer(now)])
+            INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews, met_ms)
+            VALUES (?, ?, 'learning', 0, 0, 0, ?, ?, 0, ?) ON CONFLICT (player, person) DO NOTHING
+            """, [.text(player), .text(person), .integer(due ?? now), .integer(now), .integer(now)])
+    }
+
+    /// How many people the player first met since `since` (learn mode's daily limit of new people).
+    func met(player: String, since: Int64) throws -> Int {
+        try pool.connection().value(
+            Int.self, "SELECT COUNT(*) FROM namegame_cards WHERE player = ? AND met_ms >= ?",
+            [.text(player), .integer(since)]) ?? 0
     }
 
     /// Whether the player has met someone (been introduced, or asked about them in any mode).

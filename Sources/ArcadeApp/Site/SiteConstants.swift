@@ -21,6 +21,7 @@ enum SiteConstants {
             "namegame.hintInterval": .init(.real(0.2...60), forApps: true),
             "namegame.timedSeconds": .init(.integer(5...3600), forApps: true),
             "namegame.lessonRounds": .init(.integer(3...50), forApps: false),
+            "namegame.newPerDay": .init(.integer(1...500), forApps: false),
             "namegame.profiles": .init(.text(maxBytes: 1024), forApps: false),
             "cheats.maxGap": .init(.real(0.1...10), forApps: true),
             "cheats.file": .init(.text(maxBytes: 1024), forApps: false),

@@ -100,6 +100,42 @@ struct LearnSiteTests {
         #expect(try player.askedID(try player.get("/namegame/learn").text) == other)
     }
 
+    @Test(arguments: Engine.allCases) func learnMeetsSoManyNewPeopleADayThenReviews(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.answerRounds("learn", count: 2)
+        let (open, right) = try player.round(try player.play("learn").text)
+        try player.post("/namegame/answer", "mode=learn&round=\(open)&choice=\(right)")
+        let db = try Database(location: server.database)
+        // The day's fifteen new people met (here, as if met this morning; due tomorrow).
+        let id = try #require(try db.first("SELECT id FROM players")?.string("id"))
+        let now = try #require(try db.first("SELECT MAX(met_ms) AS now FROM namegame_cards")?.int("now"))
+        let met = Set(
+            try db.query("SELECT person FROM namegame_cards").map { try $0.decode("person", as: String.self) })
+        let others = try db.query("SELECT id FROM people ORDER BY id").map { try $0.decode("id", as: String.self) }
+            .filter { !met.contains($0) }.prefix(15)
+        for person in others {
+            _ = try db.execute(
+                """
+                INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews,
+                    met_ms)
+                VALUES (?, ?, 'review', NULL, 30, 5, ?, ?, 1, ?)
+                """,
+                [
+                    .text(id), .text(person), .integer(Int64(now) + 86_400_000 * 2), .integer(Int64(now)),
+                    .integer(Int64(now)),
+                ])
+        }
+        _ = try db.execute("UPDATE namegame_cards SET due_ms = ?", [.integer(Int64(now) + 86_400_000 * 2)])
+        // Nobody new, then (Anki's new cards a day): the next round reviews someone met, ahead of their time.
+        try player.post("/namegame/next", "mode=learn")
+        let page = try player.get("/namegame/learn").text
+        #expect(!page.contains("data-intro"), "no one new after the day's fifteen")
+        let asked = try player.askedID(page)
+        #expect(try db.first("SELECT 1 AS met FROM namegame_cards WHERE person = ?", [.text(asked)]) != nil)
+    }
+
     @Test func playersMeetNewPeopleInOrdersOfTheirOwn() throws {
         let server = try SiteServer()
         defer { server.stop() }

@@ -122,6 +122,10 @@ struct LessonSiteTests {
         #expect(try player.get("/namegame/normal").text.ranges(of: "<li class=\"is-again\"").count == 1)
         #expect(summary.contains("data-summary-accuracy=\"100\"") && summary.contains("data-day-streak=\"1\""))
         #expect(summary.contains("data-due="), "a lesson ends on what is due next")
+        // Everyone answered right comes back in a minute: nobody is due now, and it says the work is done for now
+        // (a review: "due again today" only grew). Just before midnight (UTC) nobody is due today either.
+        #expect(summary.contains("data-due-now=\"0\""))
+        #expect(summary.contains("You’re done for now. Due again later today: ") || summary.contains("Nobody else"))
         // From the menu, the next lesson at once.
         #expect(try player.post("/namegame/next", "mode=normal&resume=1").status == 303)
         let next = try player.get("/namegame/normal").text
