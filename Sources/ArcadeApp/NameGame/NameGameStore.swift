@@ -328,9 +328,9 @@ struct NameGameStore: Sendable {
             let failed = !correct && round.mode == .practice
             let status = correct ? "identified" : failed ? "failed" : "open"
             try finish(db, player: player, record, session: session, status: status, wrong: wrong, now: now)
-            if !correct {
+            if !correct && Self.meets(round.mode) {
                 // The person tapped was named on the page: now met too, so learn mode brings them back, a learning
-                // step later (the person asked, just missed, comes first).
+                // step later (the person asked, just missed, comes first). Not in a quiz (see `meets`).
                 try meet(db, player: player, person: round.people[choice].id, now: now, due: now + FSRS.minute)
             }
             return .success(
@@ -463,10 +463,13 @@ struct NameGameStore: Sendable {
         let firstMiss = wrong.count > 0 && record.wrong.isEmpty
         guard firstMiss || (finished && record.wrong.isEmpty) else { return }
         let person = round.answerPerson.id
-        let card =
-            try db.fetchOne(
-                CardRow.self, "SELECT \(CardRow.columns) FROM namegame_cards WHERE player = ? AND person = ?",
-                [.text(player), .text(person)])?.card ?? Card(due: now)
+        let known = try db.fetchOne(
+            CardRow.self, "SELECT \(CardRow.columns) FROM namegame_cards WHERE player = ? AND person = ?",
+            [.text(player), .text(person)])?.card
+        // A quiz about someone never met teaches the scheduler nothing: a guess among strangers is not learning, and
+        // two reviews saw a minute of Timed put sixty strangers "due today". People are met in learn and recall.
+        guard known != nil || Self.meets(round.mode) else { return }
+        let card = known ?? Card(due: now)
         let rating = plan.rating(
             wrongPicks: wrong.count, gaveUp: gaveUp || status == "failed",
             milliseconds: Int(now - record.startedMilliseconds))
@@ -515,6 +518,10 @@ struct NameGameStore: Sendable {
             try db.execute("DELETE FROM namegame_rounds WHERE id = ?", [.integer(id)])
         }
     }
+
+    /// Modes in which the player meets people (a card is made for them): learn and recall. The others quiz: they
+    /// rate people already met, and leave strangers alone.
+    static func meets(_ mode: Mode) -> Bool { mode == .learn || mode == .recall }
 
     /// Someone is met: a learning card due at once, unless the player already has one.
     private func meet(_ db: Database, player: String, person: String, now: Int64, due: Int64? = nil) throws {

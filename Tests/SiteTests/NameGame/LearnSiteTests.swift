@@ -48,8 +48,15 @@ struct LearnSiteTests {
         }
         let (round, answer) = try player.round(page)
         let missed = try player.askedID(page)
-        try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\((answer + 1) % 6)")
         let db = try Database(location: server.database)
+        // Met earlier (a quiz rates only people met; a stranger it leaves alone, below).
+        _ = try db.execute(
+            """
+            INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews,
+                met_ms)
+            SELECT id, ?, 'review', NULL, 10, 5, 0, 0, 1, 0 FROM players WHERE true ON CONFLICT (player, person) DO NOTHING
+            """, [.text(missed)])
+        try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\((answer + 1) % 6)")
         // The round is still open, and the wrong pick already counts as a miss (the player may never come back).
         let lapses = "SELECT lapses FROM namegame_cards WHERE person = ?"
         #expect(try db.first(lapses, [.text(missed)])?.int("lapses") == 1)

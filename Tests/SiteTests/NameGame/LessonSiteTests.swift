@@ -87,11 +87,23 @@ struct LessonSiteTests {
         let name: String = try tapped.decode("name")
         #expect(page.contains("data-tapped>That’s \(name).</p>"))
         #expect(page.contains("data-answer") && page.contains("data-go-on"), "the right one is shown, to go on")
-        let card = try db.first(
-            "SELECT state FROM namegame_cards WHERE person = ?", [.text(try tapped.decode("id", as: String.self))])
-        #expect(try card?.decode("state", as: String.self) == "learning", "the person tapped is met too")
+        // In a quiz the person tapped is named, not met: a stranger tapped is no one to review (two reviews saw the
+        // list fill with strangers); in learn mode they are met (below).
+        let tappedID: String = try tapped.decode("id")
+        #expect(try db.first("SELECT state FROM namegame_cards WHERE person = ?", [.text(tappedID)]) == nil)
         // Any other face is out of play now; the right one (or Next, which posts it) ends the round.
         #expect(try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)").status == 303)
+        #expect(try db.first("SELECT 1 AS n FROM namegame_cards") == nil, "nobody met in a quiz")
+        // In learn mode the person tapped is met too.
+        let (learn, right) = try player.round(try player.play("learn").text)
+        let other = (right + 1) % 6
+        try player.post("/namegame/answer", "mode=learn&round=\(learn)&choice=\(other)")
+        let met = try #require(
+            try db.first(
+                "SELECT person FROM namegame_round_faces WHERE round = ? AND position = ?",
+                [.integer(Int64(learn)!), .integer(Int64(other))])?.string("person"))
+        let card = try db.first("SELECT state FROM namegame_cards WHERE person = ?", [.text(met)])
+        #expect(try card?.decode("state", as: String.self) == "learning", "the person tapped is met too")
     }
 
     @Test(arguments: Engine.allCases) func aLessonEndsOnItsSummary(_ engine: Engine) throws {
@@ -111,6 +123,15 @@ struct LessonSiteTests {
         #expect(!summary.contains("is-learned") && summary.contains("Got it today"))
         // Remembered past the first day (in review, stability of a week): learned.
         let db = try Database(location: server.database)
+        // (A quiz meets nobody: the people it covered are met here, as if in learn mode earlier.)
+        _ = try db.execute(
+            """
+            INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews,
+                met_ms)
+            SELECT DISTINCT r.player, f.person, 'learning', 0, 0, 0, 0, 0, 1, 0 FROM namegame_rounds r
+            JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer WHERE true
+            ON CONFLICT (player, person) DO NOTHING
+            """)
         _ = try db.execute("UPDATE namegame_cards SET state = 'review', step = NULL, stability = 8")
         let later = try player.get("/namegame/normal").text
         #expect(later.ranges(of: "<li class=\"is-learned\"").count >= 5 && !later.contains("is-today"))

@@ -145,9 +145,9 @@ struct OnceSiteTests {
             "INSERT INTO once_todos (player, task, created_ms) SELECT player, 'app.key.9', created_ms FROM once_todos")
         let listed = try player.get("/progress").text
         #expect(listed.contains("data-todo=\"namegame.try\"") && !listed.contains("app.key.9"))
-        // Playing the Name Game marks it done.
-        let round = try player.round(try player.play("normal").text)
-        try player.post("/namegame/answer", "mode=normal&round=\(round.id)&choice=\(round.answer)")
+        // Playing the Name Game marks it done (in learn mode, which meets people: a quiz meets nobody).
+        let round = try player.round(try player.play("learn").text)
+        try player.post("/namegame/answer", "mode=learn&round=\(round.id)&choice=\(round.answer)")
         #expect(!(try player.get("/").text.contains("data-once=\"namegame.try\"")))
         let progress = try player.get("/progress").text
         #expect(progress.contains("data-task=\"mastermind.won\" data-count=\"1\""))
@@ -157,7 +157,7 @@ struct OnceSiteTests {
         #expect(!progress.contains("data-todo=\"namegame.try\"") && !progress.contains("data-empty=\"todo\""))
         #expect(
             progress.contains(
-                "data-todo=\"namegame.review\"><a href=\"/namegame/learn\">People due for review in the Name Game: 1</a>"
+                "data-todo=\"namegame.review\"><a href=\"/namegame/learn\">People due for review in the Name Game: 2</a>"
             ))
     }
 
