@@ -516,6 +516,9 @@
       typed = [];
       for (var i = 0; i < length(); i++) typed.push(value.charAt(i) || "");
     }
+    // A new reveal takes its cell, over a digit typed there (a review typed "12", unlocked the Konami code, and saw
+    // nothing: the reveal hid under the typed 1); the other digits typed stay.
+    if (revealed && !before && typed[revealed.position]) typed[revealed.position] = "";
     var keypad = host.querySelector("[data-keypad]");
     if (keypad) {
       keypad.hidden = false;

@@ -364,6 +364,8 @@ struct MastermindController: Sendable {
             "isOver": .bool(outcome != .playing),
             "isWon": .bool(outcome == .won), "isLost": .bool(outcome == .lost), "rows": .list(rows),
             "gaveUp": .bool(outcome == .lost && game.forfeited), "started": .bool(record.id != 0),
+            // No guess yet: the mode can still change (the Game menu offers the other), and there is nothing to give up.
+            "fresh": .bool(game.turns.isEmpty),
             // The secret is in the page state only once the game is over.
             "secret": outcome == .playing ? .null : .string(game.secret.description),
             "usedHint": .bool(record.usedHint), "hint": record.hint.map { .string($0) } ?? .null,

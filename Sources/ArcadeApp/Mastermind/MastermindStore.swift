@@ -229,10 +229,15 @@ struct MastermindStore: Sendable {
             let id: Int64 = try row.decode("id")
             let guesses = try db.scalar(
                 Int.self, "SELECT COUNT(*) AS n FROM mastermind_guesses WHERE game = ?", [.integer(id)])
+            // A game left before its first guess was never played: gone, and neither a game played nor a loss (it
+            // counted as both, so switching to hard mode on a fresh board ended the streak).
+            if guesses == 0 {
+                try db.execute("DELETE FROM mastermind_games WHERE id = ?", [.integer(id)])
+                continue
+            }
             try tally(
                 player, won: false, usedHint: try row.decode("used_hint"), hard: try row.decode("hard"),
                 guesses: guesses, db)
-            if guesses == 0 { try db.execute("DELETE FROM mastermind_games WHERE id = ?", [.integer(id)]) }
         }
         guard
             let oldest = try db.value(

@@ -218,11 +218,21 @@ struct MastermindSiteTests {
         #expect(
             !(try player.get("/mastermind").text.contains("data-giveup-link")),
             "nothing to give up on an unstarted board")
-        let game = try player.startMastermind()
+        try player.startMastermind()
+        // Nor before the first guess: the board offers the other mode instead, and leaving it costs nothing.
+        let fresh = try player.get("/mastermind").text
+        #expect(!fresh.contains("data-giveup-link") && fresh.contains("data-start-hard"))
+        try player.post("/mastermind/new", "hard=1")
+        let hard = try player.get("/mastermind").text
+        #expect(hard.contains("data-mode=\"hard\"") && hard.contains("data-start-normal"))
+        let stats = try player.get("/mastermind/stats").text
+        #expect(stats.contains("data-played=\"0\""), "a game left before its first guess was not played")
+        let game = try #require(Player.attribute("data-game", in: hard))
         let secret = try player.secret()
         try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, 5))")
         let board = try player.get("/mastermind").text
         #expect(board.contains("href=\"/mastermind/giveup\"") && !board.contains("Give up and start over"))
+        #expect(!board.contains("data-start-hard") && !board.contains("data-start-normal"), "a game under way")
         let ask = try player.get("/mastermind/giveup")
         #expect(ask.status == 200 && ask.text.contains("Give up this game?") && ask.text.contains("value=\"\(game)\""))
         let after = try player.get("/mastermind").text
