@@ -47,7 +47,7 @@ extension NameGameController {
         // Due now (or within the plan's look-ahead): what another lesson would ask. None: done for now, Anki's way (a
         // review: "due again today" only grew, and nothing said the day's work was done).
         let soon = store.nowMilliseconds() + store.plan.learnAhead
-        let dueNow = directory.people.count { person in cards[person.id].map { $0.due <= soon } ?? false }
+        let dueNow = store.plan.mastery(people: directory.people, cards: cards, now: soon).due
         let dueText =
             dueNow > 0
             ? t.string("namegame.summary.due.now", [.int(dueNow)])

@@ -27,8 +27,7 @@ struct NameGameController: Sendable {
 
     /// Whether learn mode may still meet someone new today.
     func meetsNew(_ player: String) throws -> Bool {
-        let day: Int64 = 86_400_000
-        return try store.met(player: player, since: store.nowMilliseconds() / day * day) < newPerDay
+        try store.met(player: player, since: store.nowMilliseconds() / FSRS.day * FSRS.day) < newPerDay
     }
     /// The longest typed name read: anything longer is refused before it is compared.
     static let maxTypedName = 200
