@@ -24,6 +24,11 @@ public struct Round: Sendable, Equatable {
 
     public var answerPerson: Person { people[answer] }
 
+    /// One face and names to pick from: reverse mode, recall's first step for someone not yet named (its text
+    /// promises names; the faces it showed asked the other way round, a review), and a review of misses (asked the
+    /// harder way: a review found the name it had just been shown among six faces).
+    public var showsNames: Bool { mode == .reverse || ((mode == .recall || mode == .review) && !recall) }
+
     /// A new round from the mode's pool, or nil if the pool is empty. A pool
     /// smaller than the mode's size gives a smaller round.
     public static func make<R: RandomNumberGenerator>(

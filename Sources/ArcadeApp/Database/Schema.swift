@@ -594,6 +594,14 @@ enum Schema {
             -- at most so many new people a day, then says when the day's work is done (a review: it never ended).
             ALTER TABLE namegame_cards ADD COLUMN met_ms INTEGER;
             """),
+        Migration(
+            30,
+            """
+            -- Time a timed session's wrong taps took off its clock (a review: mashing the faces cost nothing).
+            ALTER TABLE namegame_sessions ADD COLUMN penalty_ms INTEGER NOT NULL DEFAULT 0;
+            -- The name a recall round's player typed, shown beside the answer when it was wrong.
+            ALTER TABLE namegame_rounds ADD COLUMN typed TEXT;
+            """),
     ]
 
     /// Migration 24: a player's ordinary Mastermind figures as running counters, kept as each game ends (the stats

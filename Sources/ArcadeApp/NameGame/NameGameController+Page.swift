@@ -166,7 +166,7 @@ extension NameGameController {
         if record.cheat && !reveal {
             // The cheat (or recall's hint): the name's first letter when a face is the question, else half the wrong
             // faces gone.
-            if mode == .reverse || round.recall {
+            if round.showsNames || round.recall {
                 context["cheat"] = .string(
                     t.string("namegame.cheat.letter", [.string(String(person.firstName.prefix(1)))]))
             } else {
@@ -175,6 +175,7 @@ extension NameGameController {
             }
         }
         context["roundId"] = .int(Int(record.id))
+        context["reverse"] = .bool(round.showsNames)
         context["quiz"] = .bool(true)
         context["recall"] = .bool(round.recall)
         context["hasChoices"] = .bool(!round.recall)
@@ -187,10 +188,20 @@ extension NameGameController {
         }
         let named = person.fullName + (person.jobTitle.map { " · " + $0 } ?? "")
         if record.status == "skipped" {
-            context["revealed"] = .string(t.string("namegame.dontknow.answer", [.string(named)]))
+            // Hints mode's last face, tapped once every other was gone (`NameGameStore.answer`), or "I don't know".
+            let waited = Double((record.finishedMilliseconds ?? 0) - record.startedMilliseconds) / 1000
+            let waitedOut =
+                mode == .hint
+                && round.hidden(after: waited, interval: hintInterval).count
+                    == round.hideOrder.count
+            context["revealed"] = .string(
+                t.string(waitedOut ? "namegame.hint.waited" : "namegame.dontknow.answer", [.string(named)]))
         }
         if record.status == "failed" && round.recall {
-            context["recallMiss"] = .string(t.string("namegame.recall.miss", [.string(named)]))
+            context["recallMiss"] = .string(
+                record.typed.map { !$0.isEmpty } == true
+                    ? t.string("namegame.recall.miss.typed", [.string(record.typed ?? ""), .string(named)])
+                    : t.string("namegame.recall.miss", [.string(named)]))
         }
         // Right only when the first answer was: a round found after a miss stays a miss.
         let rightAtOnce = record.status == "identified" && record.wrong.isEmpty
@@ -204,8 +215,12 @@ extension NameGameController {
         } else if taught {
             context["rightLine"] = .string(t.string("namegame.answer.shown", [.string(named)]))
             context["answerIndex"] = .int(round.answer)
-            if let last = record.wrong.last, mode != .reverse {
+            if let last = record.wrong.last, !round.showsNames {
                 context["tapped"] = .string(t.string("namegame.thats", [.string(round.people[last].fullName)]))
+            }
+            if mode == .timed {
+                context["penalty"] = .string(
+                    t.string("namegame.timed.penalty", [.int(Int(NameGameStore.wrongTapCost / 1000))]))
             }
         }
         context["answerName"] = .string(person.fullName)
@@ -217,7 +232,7 @@ extension NameGameController {
         if let finished = record.finishedMilliseconds {
             context["roundSeconds"] = .string(Self.seconds(Double(finished - record.startedMilliseconds) / 1000))
         }
-        let faceQuestion = mode == .reverse || round.recall
+        let faceQuestion = round.showsNames || round.recall
         context["question"] = .string(
             faceQuestion
                 ? t.string("namegame.question.reverse") : t.string("namegame.question", [.string(person.fullName)]))
@@ -232,7 +247,7 @@ extension NameGameController {
         context["howto"] = .string(
             t.string(
                 round.recall
-                    ? "namegame.howto.recall" : mode == .reverse ? "namegame.howto.names" : "namegame.howto.faces"))
+                    ? "namegame.howto.recall" : round.showsNames ? "namegame.howto.names" : "namegame.howto.faces"))
         context["keyCount"] = .int(round.people.count)
         if !round.recall && round.people.count < mode.choices {
             context["smallPool"] = .string(t.string("namegame.smallpool", [.int(round.people.count)]))
@@ -259,7 +274,7 @@ extension NameGameController {
                 }
                 let isAnswer = (reveal || taught) && index == round.answer
                 // Named: every name in reverse mode; once over, everyone; after a wrong pick, the answer and the pick.
-                let showName = mode == .reverse || reveal || isAnswer || pickedWrong
+                let showName = round.showsNames || reveal || isAnswer || pickedWrong
                 // Roles: the answer's and each wrong pick's as soon as they are named, and everyone's in team mode.
                 let showTitle = (reveal && mode == .team) || ((reveal || taught) && (isAnswer || pickedWrong))
                 return .object([

@@ -289,12 +289,16 @@ struct NameGameController: Sendable {
             }
             return try store.addRound(round, next: [], session: session.id, player: visitor.player)
         case .review:
-            // One round per missed person (anyone since deleted is passed over); then the session is over.
+            // One round per missed person (anyone since deleted is passed over); then the session is over. Their face
+            // to name: typed for someone answered right before, as in recall, else picked among six names.
+            let cards = try store.cards(player: visitor.playerID)
             while let id = try store.popQueue(session: session.id) {
                 guard let person = directory.person(id) else { continue }
-                return try store.addRound(
-                    Round.make(.review, asking: person, from: everyone, using: &random), next: [],
-                    session: session.id, player: visitor.player)
+                let round =
+                    LearningPlan.learned(cards[person.id])
+                    ? Round.recall(.review, asking: person)
+                    : Round.make(.review, asking: person, from: everyone, using: &random)
+                return try store.addRound(round, next: [], session: session.id, player: visitor.player)
             }
             try store.endSession(session.id)
             return nil

@@ -30,13 +30,16 @@ struct NameGameStore: Sendable {
     /// A `namegame_sessions` row, with its people to come (`namegame_session_people`).
     struct Session: Sendable, FetchableRecord {
         static let columns =
-            "id, mode, started_ms, ended, rounds, identified, correct, incorrect, identify_ms, streak, best_streak, extra_ms"
+            "id, mode, started_ms, ended, rounds, identified, correct, incorrect, identify_ms, streak, best_streak, extra_ms, "
+            + "penalty_ms"
         let id: Int64
         let mode: Mode
         let startedMilliseconds: Int64
         let ended: Bool
         /// Time a timed session's player added to its clock ("More time").
         var extraMilliseconds: Int64 = 0
+        /// Time a timed session's wrong taps took off its clock (`NameGameStore.wrongTapCost` each).
+        var penaltyMilliseconds: Int64 = 0
         let stats: Stats
         var nextPeople: [String]
         /// Rounds in a row identified at the first pick: now, and the session's best.
@@ -67,10 +70,13 @@ struct NameGameStore: Sendable {
                 ended: try row.decode("ended"), stats: try NameGameStore.stats(row), nextPeople: [],
                 streak: try row.decode("streak"), bestStreak: try row.decode("best_streak"))
             extraMilliseconds = try row.decode("extra_ms")
+            penaltyMilliseconds = try row.decode("penalty_ms")
         }
 
-        /// When a timed session's clock runs out: its length, plus the time its player added.
-        func deadline(seconds: Int) -> Int64 { startedMilliseconds + Int64(seconds) * 1000 + extraMilliseconds }
+        /// When a timed session's clock runs out: its length, plus the time its player added, less its wrong taps'.
+        func deadline(seconds: Int) -> Int64 {
+            startedMilliseconds + Int64(seconds) * 1000 + extraMilliseconds - penaltyMilliseconds
+        }
 
         /// Whether a timed session's clock has run out at `now` (other modes have no clock).
         func timeIsUp(at now: Int64, seconds: Int) -> Bool { mode == .timed && now > deadline(seconds: seconds) }
@@ -78,9 +84,9 @@ struct NameGameStore: Sendable {
 
     /// A `namegame_rounds` row; its faces are `Face`s.
     struct RoundRow: FetchableRecord {
-        static let columns = "id, session, mode, answer, started_ms, status, finished_ms, cheat, recall"
+        static let columns = "id, session, mode, answer, started_ms, status, finished_ms, cheat, recall, typed"
         let id: Int64, session: Int64, mode: Mode, answer: Int, startedMilliseconds: Int64, status: String
-        let finishedMilliseconds: Int64?, cheat: Bool, recall: Bool
+        let finishedMilliseconds: Int64?, cheat: Bool, recall: Bool, typed: String?
 
         init(row: Row) throws(DatabaseError) {
             id = try row.decode("id")
@@ -92,6 +98,7 @@ struct NameGameStore: Sendable {
             finishedMilliseconds = try row.decodeIfPresent("finished_ms")
             cheat = try row.decode("cheat")
             recall = try row.decode("recall")
+            typed = try row.decodeIfPresent("typed")
         }
     }
 
@@ -156,6 +163,8 @@ struct NameGameStore: Sendable {
         var finishedMilliseconds: Int64? = nil
         /// The "who is it?" cheat helped: the name's first letter, or half the wrong faces gone.
         var cheat = false
+        /// What the player typed, when a recall round's answer was wrong.
+        var typed: String? = nil
         var isOpen: Bool { status == "open" }
     }
 
@@ -229,6 +238,8 @@ struct NameGameStore: Sendable {
     /// `maxExtraTime` in all (ten presses: the clock still ends).
     static let extraTime: Int64 = 30_000
     static let maxExtraTime: Int64 = 300_000
+    /// What a wrong tap takes off a timed session's clock: tapping faces at random scores less than thinking.
+    static let wrongTapCost: Int64 = 3_000
 
     /// Adds `extraTime` to the player's open timed session while its clock still runs; false if there is none, its
     /// time is up, or it has had all it may.
@@ -316,7 +327,8 @@ struct NameGameStore: Sendable {
             guard !record.wrong.contains(choice) else { return .failure(.alreadyTried) }
             let now = nowMilliseconds()
             let elapsed = Double(now - record.startedMilliseconds) / 1000
-            if round.hidden(after: elapsed, interval: hintInterval).contains(choice) { return .failure(.hidden) }
+            let hidden = round.hidden(after: elapsed, interval: hintInterval)
+            if hidden.contains(choice) { return .failure(.hidden) }
             guard let session = try session(db, "id = ?", [.integer(record.session)]) else {
                 return .failure(.unknownRound)
             }
@@ -326,8 +338,17 @@ struct NameGameStore: Sendable {
             let correct = choice == round.answer
             let wrong = correct ? record.wrong : record.wrong + [choice]
             let failed = !correct && round.mode == .practice
-            let status = correct ? "identified" : failed ? "failed" : "open"
+            // Hints that ran out left one face: tapping it is waiting for the answer, not knowing it (a review).
+            let waitedOut =
+                correct && record.wrong.isEmpty && !round.hideOrder.isEmpty
+                && hidden.count == round.hideOrder.count
+            let status = waitedOut ? "skipped" : correct ? "identified" : failed ? "failed" : "open"
             try finish(db, player: player, record, session: session, status: status, wrong: wrong, now: now)
+            if !correct && round.mode == .timed {
+                try db.execute(
+                    "UPDATE namegame_sessions SET penalty_ms = penalty_ms + ? WHERE id = ?",
+                    [.integer(Self.wrongTapCost), .integer(session.id)])
+            }
             if !correct && Self.meets(round.mode) {
                 // The person tapped was named on the page: now met too, so learn mode brings them back, a learning
                 // step later (the person asked, just missed, comes first). Not in a quiz (see `meets`).
@@ -388,11 +409,15 @@ struct NameGameStore: Sendable {
             let right = NameMatch.accepts(typed, for: record.round.answerPerson, among: people.people)
             let status = right ? "identified" : "failed"
             try finish(db, player: player, record, session: session, status: status, wrong: [], now: now)
+            if !right {
+                // Kept to be shown beside the answer: what was typed and what the name is, side by side.
+                try db.execute("UPDATE namegame_rounds SET typed = ? WHERE id = ?", [.text(typed), .integer(id)])
+            }
             return .success(
                 RoundRecord(
                     id: id, session: record.session, round: record.round,
                     startedMilliseconds: record.startedMilliseconds, wrong: [], status: status,
-                    finishedMilliseconds: now))
+                    finishedMilliseconds: now, typed: right ? nil : typed))
         }
     }
 
@@ -661,6 +686,6 @@ struct NameGameStore: Sendable {
             id: row.id, session: row.session,
             round: Round(mode: row.mode, people: people, answer: row.answer, hideOrder: hide, recall: row.recall),
             startedMilliseconds: row.startedMilliseconds, wrong: wrong, status: row.status,
-            finishedMilliseconds: row.finishedMilliseconds, cheat: row.cheat)
+            finishedMilliseconds: row.finishedMilliseconds, cheat: row.cheat, typed: row.typed)
     }
 }

@@ -24,11 +24,14 @@ enum PlayerData {
             "namegame_session_people", "session, list, position, person",
             "session IN (SELECT id FROM namegame_sessions WHERE player = ?)"
         ),
-        ("namegame_rounds", "id, session, mode, answer, started_ms, status, finished_ms, cheat, recall", "player = ?"),
+        (
+            "namegame_rounds", "id, session, mode, answer, started_ms, status, finished_ms, cheat, recall, typed",
+            "player = ?"
+        ),
         (
             "namegame_sessions",
             "id, mode, started_ms, ended, rounds, identified, correct, incorrect, identify_ms, streak, best_streak, "
-                + "extra_ms", "player = ?"
+                + "extra_ms, penalty_ms", "player = ?"
         ),
         (
             "namegame_lifetime", "mode, rounds, identified, correct, incorrect, identify_ms, streak, best_streak",

@@ -266,6 +266,9 @@ struct LearnSiteTests {
         for _ in 0..<2 {
             let review = try player.play("review").text
             asked.append(try player.askedID(review))
+            // Asked the harder way round: their face, six names (a review: the name it had just been shown, among
+            // six faces, was easier than the round it missed).
+            #expect(review.contains("class=\"single-face\"") && review.ranges(of: "class=\"name-choice").count == 6)
             let (id, right) = try player.round(review)
             try player.post("/namegame/answer", "mode=review&round=\(id)&choice=\(right)")
             try player.post("/namegame/next", "mode=review")

@@ -25,8 +25,10 @@ struct LessonSiteTests {
         #expect(try player.post("/namegame/next", "mode=recall&resume=1").status == 303)
         var page = try player.get("/namegame/recall").text
         // A new player first recognises among six names (a review: Recall asked for names never shown); once two
-        // people were answered right, one comes back to be named.
+        // people were answered right, one comes back to be named. Names for one face, as the mode's text says (a
+        // review: it showed six faces).
         #expect(page.contains("data-choice") && !page.contains("data-recall-input"))
+        #expect(page.ranges(of: "class=\"name-choice").count == 6 && page.contains("class=\"single-face\""))
         for _ in 0..<2 {
             let (shown, answer) = try player.round(page)
             #expect(try player.post("/namegame/answer", "mode=recall&round=\(shown)&choice=\(answer)").status == 303)
@@ -65,8 +67,14 @@ struct LessonSiteTests {
         try ask(server, round: round, name: "Maren Tanaka")
         #expect(try player.post("/namegame/recall", "mode=recall&round=\(round)&name=Ugo").status == 303)
         page = try player.get("/namegame/recall").text
-        #expect(page.contains("data-recall-miss") && page.contains("this is Maren Tanaka"))
+        // What was typed is said beside the answer (a review: a wrong name vanished without an echo), escaped.
+        #expect(page.contains("data-recall-miss>You typed “Ugo”: this is Maren Tanaka"))
         #expect(page.contains("data-session-correct=\"4\" data-session-incorrect=\"1\""))
+        try player.post("/namegame/next", "mode=recall")
+        round = try #require(Player.attribute("data-round", in: try player.get("/namegame/recall").text))
+        #expect(try player.post("/namegame/recall", "mode=recall&round=\(round)&name=%3Cb%3E").status == 303)
+        page = try player.get("/namegame/recall").text
+        #expect(page.contains("You typed “&lt;b&gt;”") && !page.contains("“<b>”"))
     }
 
     @Test(arguments: Engine.allCases) func aWrongTapNamesAndMeetsThePersonTapped(_ engine: Engine) throws {

@@ -353,5 +353,43 @@ struct NameGameSiteTests {
         // A hidden face cannot be chosen.
         let hiddenChoice = (0..<6).first { $0 != answer }!
         #expect(try player.post("/namegame/answer", "mode=hint&round=\(round)&choice=\(hiddenChoice)").status == 422)
+        // The one face left, tapped once every other is gone, was waited for, not known (a review): a miss, shown so.
+        #expect(try player.post("/namegame/answer", "mode=hint&round=\(round)&choice=\(answer)").status == 303)
+        let waited = try player.play("hint").text
+        #expect(waited.contains("data-session-correct=\"0\" data-session-incorrect=\"1\""))
+        #expect(waited.contains("Every other face was gone, so this counts as not known"))
+        // Tapped while others still show, it is right.
+        try player.post("/namegame/next", "mode=hint")
+        let (next, nextAnswer) = try player.round(try player.play("hint").text)
+        now.withLock { $0 += 0.7 }
+        #expect(try player.post("/namegame/answer", "mode=hint&round=\(next)&choice=\(nextAnswer)").status == 303)
+        #expect(try player.play("hint").text.contains("data-session-correct=\"1\" data-session-incorrect=\"1\""))
+    }
+
+    /// A wrong tap in timed mode costs three seconds of the clock (a review: mashing faces cost nothing); a right
+    /// one and "I don't know" cost none.
+    @Test(arguments: Engine.allCases) func aWrongTimedTapCostsTime(_ engine: Engine) throws {
+        let now = Mutex(1_800_000_000.0)
+        let server = try SiteServer(engine: engine, routes: nil) { $0.clock = { now.withLock { $0 } } }
+        defer { server.stop() }
+        let player = Player(server)
+        let (round, answer) = try player.round(try player.play("timed").text)
+        #expect(
+            try player.post("/namegame/answer", "mode=timed&round=\(round)&choice=\((answer + 1) % 6)").status == 303)
+        let taught = try player.play("timed").text
+        #expect(Player.attribute("data-seconds-left", in: taught) == "57")
+        #expect(taught.contains("data-penalty>Wrong: −3"))
+        try player.post("/namegame/answer", "mode=timed&round=\(round)&choice=\(answer)")
+        try player.post("/namegame/next", "mode=timed")
+        let (second, right) = try player.round(try player.play("timed").text)
+        try player.post("/namegame/answer", "mode=timed&round=\(second)&choice=\(right)")
+        try player.post("/namegame/next", "mode=timed")
+        let (third, _) = try player.round(try player.play("timed").text)
+        try player.post("/namegame/dontknow", "mode=timed&round=\(third)")
+        let page = try player.play("timed").text
+        #expect(Player.attribute("data-seconds-left", in: page) == "57", "a right tap and I don't know cost nothing")
+        #expect(!page.contains("data-penalty"))
+        now.withLock { $0 += 57.5 }
+        #expect(try player.play("timed").text.contains("data-ended=\"true\""), "the minute ended three seconds early")
     }
 }
