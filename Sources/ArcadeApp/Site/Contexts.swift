@@ -20,7 +20,7 @@ extension VisitorContext {
 
 /// A player's request: built by `VisitorCookies`; `UpdateNotice` adds the update rule the browser breaks, if any.
 struct PlayerContext: VisitorContext {
-    let visitor: Visitor
+    var visitor: Visitor
     var notice: Violation? = nil
 }
 

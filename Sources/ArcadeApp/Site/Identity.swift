@@ -45,15 +45,16 @@ struct Identity: Sendable {
                     secure: secureCookies, sameSite: .lax))
         }
         let theme = PageLook.theme(cookies[LookCookies.theme])
-        let retro = cookies[LookCookies.retro] == "1" || theme == "crt"
-        let keysOff = cookies[LookCookies.keys] == "off"
+        let look = PageLook(
+            theme: theme, retroUnlocked: cookies[LookCookies.retro] == "1" || theme == "crt",
+            shortcutsOff: cookies[LookCookies.keys] == "off")
         let pair = cookies[Visitor.playerCookie].flatMap { player in
             cookies[Visitor.sessionCookie].map { SignedPair(player: player, session: $0) }
         }
         if let pair, let known = returning[pair] {
             return Visitor(
                 player: known.player, sessionID: known.session, language: language, csrfToken: known.csrfToken,
-                cookies: toSet, theme: theme, retroUnlocked: retro, shortcutsOff: keysOff)
+                cookies: toSet, look: look)
         }
         let player: Player
         var isNew = false
@@ -88,7 +89,7 @@ struct Identity: Sendable {
         }
         return Visitor(
             player: player, sessionID: session, language: language, csrfToken: token,
-            cookies: toSet, theme: theme, retroUnlocked: retro, shortcutsOff: keysOff, isNew: isNew)
+            cookies: toSet, look: look, isNew: isNew)
     }
 
     /// The page language: `?lang=` (a switch, to remember), the remembered

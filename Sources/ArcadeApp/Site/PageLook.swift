@@ -1,8 +1,8 @@
 import Templates
 
-/// What the layout shows around a page for this request, beyond the page itself: the CRT theme and the update banner.
-/// A middleware (`UpdateNotice`, `AdminSession`, …) sets it around a handler (a task-local, so handlers need not pass
-/// it on) and `Pages.render` reads it as template data.
+/// What the layout shows around a page for this request, beyond the page itself: the theme and the update banner.
+/// The visitor's cookies give the theme (`Identity`); a middleware (`UpdateNotice`, `AdminSession`) adds what it
+/// knows to the context's visitor (`Visitor.with`), and `Pages.render` reads the visitor's.
 struct PageLook: Sendable {
     /// The theme class on <html> ("" follows the system's light or dark setting).
     var theme = ""
@@ -14,8 +14,6 @@ struct PageLook: Sendable {
     var banner: TemplateValue? = nil
     /// What the last admin change did ("Saved."), shown once on the next page; set by `AdminSession`.
     var flash: String? = nil
-
-    @TaskLocal static var current = PageLook()
 
     /// The themes a player may choose; `crt` (retro) comes from its cheat.
     static let choices = ["light", "dark", "contrast", "contrast-light"]

@@ -141,11 +141,11 @@ struct Pages: Sendable {
     /// which must depend only on the page and the language) is compiled into the layout once; each request renders
     /// only its own part (`data`, the CSRF token, the path, the update banner).
     func render(
-        _ page: String, status: Status = .ok, title: String, language: String, csrf: String, path: String,
-        section: String = "", shared: @autoclosure () -> TemplateFields = [:], data: consuming TemplateFields = [:],
+        _ page: String, status: Status = .ok, title: String, language: String, csrf: String,
+        look: PageLook = PageLook(), path: String, section: String = "",
+        shared: @autoclosure () -> TemplateFields = [:], data: consuming TemplateFields = [:],
         cookies: [SetCookie] = []
     ) -> Response {
-        let look = PageLook.current
         // The page's own fields win over these (as a merge into them would have it); taken over, not copied.
         var context = consume data
         context.reserveCapacity(context.count + Pages.chromeFields)
@@ -180,8 +180,8 @@ struct Pages: Sendable {
         section: String = "", shared: @autoclosure () -> TemplateFields = [:], data: consuming TemplateFields = [:]
     ) -> Response {
         render(
-            page, status: status, title: title, language: visitor.language, csrf: visitor.csrfToken, path: path,
-            section: section, shared: shared(), data: consume data)
+            page, status: status, title: title, language: visitor.language, csrf: visitor.csrfToken,
+            look: visitor.look, path: path, section: section, shared: shared(), data: consume data)
     }
 
     /// A part of a page for `visitor` (for a script that updates the page in place).
@@ -291,8 +291,8 @@ struct Pages: Sendable {
     /// `retry`: the page is closed for now (maintenance), so it offers to try this path again instead of links that
     /// would meet the same closed door.
     func error(
-        _ status: Status, language: String, csrf: String, path: String, cookies: [SetCookie] = [],
-        message: String = "", retry: String? = nil
+        _ status: Status, language: String, csrf: String, look: PageLook = PageLook(), path: String,
+        cookies: [SetCookie] = [], message: String = "", retry: String? = nil
     ) -> Response {
         let family =
             localizer.rawString("error.\(status.code).name", language: language) != nil
@@ -302,7 +302,7 @@ struct Pages: Sendable {
         return render(
             "error", status: status,
             title: localizer.string("error.title", language: language, [.int(status.code), .string(name)]),
-            language: language, csrf: csrf, path: path, section: retry == nil ? "" : "closed",
+            language: language, csrf: csrf, look: look, path: path, section: retry == nil ? "" : "closed",
             data: [
                 "status": .int(status.code), "name": .string(name), "retry": retry.map { .string($0) } ?? .null,
                 "message": .string(

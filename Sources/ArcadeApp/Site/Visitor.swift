@@ -23,31 +23,38 @@ final class Visitor: Sendable {
     let csrfToken: String
     /// Cookies the response must set.
     let cookies: [SetCookie]
-    /// The chosen theme (`light`, `dark`, `contrast`, or `crt` from the cheat; "" follows the system): a plain
-    /// cookie, since it is only cosmetic and a page then needs no lookup.
-    let theme: String
-    /// The retro cheat was found (a plain cookie too): the chooser offers retro.
-    let retroUnlocked: Bool
-    /// Single-key shortcuts are off (a plain cookie: `LookCookies.keys`).
-    let shortcutsOff: Bool
+    /// What the layout shows around a page: the theme, retro and shortcuts from plain cookies (only cosmetic, so a
+    /// page needs no lookup), then the update banner or an admin's flash as middleware adds them.
+    let look: PageLook
     /// The player id was made for this request: nothing is stored for it, so nothing need be looked up
     /// (or cached: a crawler would fill the caches with visitors who never return).
     let isNew: Bool
 
     init(
         player: Player, sessionID: String, language: String, csrfToken: String, cookies: [SetCookie] = [],
-        theme: String = "", retroUnlocked: Bool = false, shortcutsOff: Bool = false, isNew: Bool = false
+        look: PageLook = PageLook(), isNew: Bool = false
     ) {
         self.player = player
         self.sessionID = sessionID
         self.language = language
         self.csrfToken = csrfToken
         self.cookies = cookies
-        self.theme = theme
-        self.retroUnlocked = retroUnlocked
-        self.shortcutsOff = shortcutsOff
+        self.look = look
         self.isNew = isNew
     }
 
     var playerID: String { player.id }
+    /// The chosen theme (`light`, `dark`, `contrast`, or `crt` from the cheat; "" follows the system).
+    var theme: String { look.theme }
+    /// The retro cheat was found: the chooser offers retro.
+    var retroUnlocked: Bool { look.retroUnlocked }
+
+    /// This visitor with `change` made to the page's look.
+    func with(_ change: (inout PageLook) throws -> Void) rethrows -> Visitor {
+        var look = look
+        try change(&look)
+        return Visitor(
+            player: player, sessionID: sessionID, language: language, csrfToken: csrfToken, cookies: cookies,
+            look: look, isNew: isNew)
+    }
 }

@@ -173,6 +173,8 @@ struct SiteTests {
             #expect(page.contains("dir=\"ltr\" class=\"theme-contrast\">"), "\(path)")
             #expect(page.contains("<option value=\"contrast\" selected>High contrast, dark</option>"), "\(path)")
         }
+        // The admin's pages too: the look travels with the visitor, not with the middleware that happened to run.
+        #expect(try player.get("/admin/login").text.contains("dir=\"ltr\" class=\"theme-contrast\">"))
         // High contrast on white too (a review: the chosen one came only dark).
         #expect(try player.post("/theme", "theme=contrast-light&back=/").cookies["arcade_theme"] == "contrast-light")
         #expect(try player.get("/").text.contains("dir=\"ltr\" class=\"theme-contrast-light\">"))

@@ -11,11 +11,8 @@ struct AdminSession: ContextMiddleware {
             return .redirect(to: "/admin/login")
         }
         let flash = request.cookies[Flash.cookie].flatMap { URI.decode($0) }.map { String($0.prefix(300)) }
-        var look = PageLook.current
-        look.flash = flash
-        var response = try PageLook.$current.withValue(look) {
-            try next(request, AdminContext(visitor: context.visitor, admin: admin))
-        }
+        let visitor = flash == nil ? context.visitor : context.visitor.with { $0.flash = flash }
+        var response = try next(request, AdminContext(visitor: visitor, admin: admin))
         if flash != nil && response.status == .ok { response.setCookie(Flash.clear) }
         return response
     }

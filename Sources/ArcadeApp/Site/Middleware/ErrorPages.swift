@@ -90,15 +90,18 @@ struct ErrorPages: Middleware {
         retry: String? = nil
     ) -> Response {
         let visitor = known ?? (try? identity.visitor(for: request))
-        let look = PageLook(
-            theme: visitor?.theme ?? "", retroUnlocked: visitor?.retroUnlocked ?? false,
-            shortcutsOff: visitor?.shortcutsOff ?? false)
+        // The visitor's theme, without the banner or flash a page of theirs would carry (an error page has none).
+        let look =
+            visitor.map {
+                PageLook(
+                    theme: $0.look.theme, retroUnlocked: $0.look.retroUnlocked,
+                    shortcutsOff: $0.look.shortcutsOff)
+            } ?? PageLook()
         return SecurityHeaders<RequestContext>.apply(
-            PageLook.$current.withValue(look) {
-                pages.error(
-                    status, language: visitor?.language ?? language(request), csrf: visitor?.csrfToken ?? "",
-                    path: "/", cookies: known == nil ? visitor?.cookies ?? [] : [], message: message, retry: retry)
-            })
+            pages.error(
+                status, language: visitor?.language ?? language(request), csrf: visitor?.csrfToken ?? "",
+                look: look, path: "/", cookies: known == nil ? visitor?.cookies ?? [] : [], message: message,
+                retry: retry))
     }
 
     private func language(_ request: Request) -> String { identity.language(for: request).0 }

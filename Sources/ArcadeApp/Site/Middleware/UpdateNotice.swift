@@ -17,10 +17,9 @@ struct UpdateNotice: Middleware {
         var context = context
         let visitor = context.visitor
         context.notice = notice(request)
-        let look = PageLook(
-            theme: visitor.theme, retroUnlocked: visitor.retroUnlocked, shortcutsOff: visitor.shortcutsOff,
-            banner: try banner(context.notice, visitor, back: String(request.rawPath)))
-        return try PageLook.$current.withValue(look) { try next(request, context) }
+        let banner = try banner(context.notice, visitor, back: String(request.rawPath))
+        if banner != nil { context.visitor = visitor.with { $0.banner = banner } }
+        return try next(request, context)
     }
 
     func notice(_ request: Request) -> Violation? {
