@@ -29,5 +29,15 @@ public final class Condition: @unchecked Sendable {
     /// Sleeps until signalled; call while holding the lock, and re-check what you wait for.
     public func wait() { pthread_cond_wait(condition, mutex) }
 
+    /// Sleeps until signalled or `seconds` have passed; call while holding the lock, and re-check what you wait for.
+    public func wait(seconds: Double) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let nanoseconds = Int(now.tv_nsec) + Int(seconds.truncatingRemainder(dividingBy: 1) * 1e9)
+        var until = timespec(
+            tv_sec: now.tv_sec + Int(seconds) + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+        _ = pthread_cond_timedwait(condition, mutex, &until)
+    }
+
     public func broadcast() { pthread_cond_broadcast(condition) }
 }

@@ -38,8 +38,7 @@ final class Housekeeping: Sendable {
 
     let folder: String?
     private let pool: DatabasePool
-    private let stopping = Atomic<Bool>(false)
-    private let thread = Mutex<OSThread?>(nil)
+    private let thread = Mutex<PeriodicThread?>(nil)
 
     init(options: ServeOptions, pool: DatabasePool, leadership: Leadership, insights: InsightsController) {
         folder = options.backupDirectory
@@ -55,29 +54,27 @@ final class Housekeeping: Sendable {
         let nextPrune = Mutex(Int(clock()))
         let nextRollup = Mutex(Int.min)
         let nextHour = Mutex(Int.min)
-        let started = OSThread { [self, folder] in
-            while !stopping.load(ordering: .acquiring) {
-                let now = Int(clock())
-                var worked = false
-                if let folder, now >= nextBackup.withLock({ $0 }) && leadership.held() {
-                    nextBackup.withLock { $0 = now + every }
-                    run(backup, folder: folder, keep: keep, at: now)
-                }
-                // One closed day of the insights a turn; once none is left, look again in a minute.
-                if now >= nextRollup.withLock({ $0 }) && leadership.held() {
-                    if insights.rollUpNextDay(now: now) { worked = true } else { nextRollup.withLock { $0 = now + 60 } }
-                }
-                // Every instance sums today's hours for itself, one a turn, so its page sums only the last one live.
-                if now >= nextHour.withLock({ $0 }) {
-                    if insights.sumNextHour(now: now) { worked = true } else { nextHour.withLock { $0 = now + 30 } }
-                }
-                if forgetAfter > 0, now >= nextPrune.withLock({ $0 }) && leadership.held() {
-                    nextPrune.withLock { $0 = now + 86_400 }
-                    prune(pool, before: now - forgetAfter * 86_400)
-                }
-                // A backlog goes on at once (each step is short and off the loops); an idle turn waits.
-                if worked { sched_yield() } else { usleep(100_000) }
+        let started = PeriodicThread(idle: 0.1) { [self, folder] in
+            let now = Int(clock())
+            var worked = false
+            if let folder, now >= nextBackup.withLock({ $0 }) && leadership.held() {
+                nextBackup.withLock { $0 = now + every }
+                run(backup, folder: folder, keep: keep, at: now)
             }
+            // One closed day of the insights a turn; once none is left, look again in a minute.
+            if now >= nextRollup.withLock({ $0 }) && leadership.held() {
+                if insights.rollUpNextDay(now: now) { worked = true } else { nextRollup.withLock { $0 = now + 60 } }
+            }
+            // Every instance sums today's hours for itself, one a turn, so its page sums only the last one live.
+            if now >= nextHour.withLock({ $0 }) {
+                if insights.sumNextHour(now: now) { worked = true } else { nextHour.withLock { $0 = now + 30 } }
+            }
+            if forgetAfter > 0, now >= nextPrune.withLock({ $0 }) && leadership.held() {
+                nextPrune.withLock { $0 = now + 86_400 }
+                prune(pool, before: now - forgetAfter * 86_400)
+            }
+            // A backlog goes on at once (each step is short and off the loops); an idle turn waits.
+            return worked
         }
         thread.withLock { $0 = started }
     }
@@ -130,13 +127,7 @@ final class Housekeeping: Sendable {
         }
     }
 
-    func stop() {
-        stopping.store(true, ordering: .releasing)
-        thread.withLock { started in
-            started?.join()
-            started = nil
-        }
-    }
+    func stop() { thread.withLock { $0 }?.stop() }
 
     /// `arcade-20261123-220100.sqlite`: names sort by time.
     static func name(at seconds: Int) -> String {

@@ -88,7 +88,7 @@ struct InterceptionsController: Sendable {
 
     static func channel(_ language: String) -> String { "interceptions/" + language }
 
-    /// Each shipped language's current ETag on its channel: what `SiteTicker` calls when something changed.
+    /// Each shipped language's current ETag on its channel: what the site's ticker calls when something changed.
     func publishETags(to channels: EventChannels) throws {
         for language in languages {
             channels.publish(Self.channel(language), event: "etag", data: try document(language: language).etag)

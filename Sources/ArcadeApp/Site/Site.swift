@@ -12,6 +12,7 @@ import NameGame
 import Storage
 import Synchronization
 import Templates
+import Threads
 
 #if canImport(Glibc)
 import Glibc
@@ -29,13 +30,10 @@ public final class Site: Sendable {
     let interceptions: InterceptionsStore
     let admins: AdminStore
     let schedule: ChangeSchedule
-    /// Set last in `init`: its thread starts with everything it touches in place.
-    private let ticker: SiteTicker
-    /// Other instances' changes to what this one caches (PostgreSQL only).
-    private let changes: ChangeFeed?
-    private let leadership: Leadership
-    /// Scheduled backups (and pruning), off the loops and the ticker.
-    private let housekeeping: Housekeeping
+    /// What runs beside the requests, in the order started (and stopped in reverse): the leadership, housekeeping
+    /// (scheduled backups and pruning, off the loops and the ticker), other instances' changes to what this one caches
+    /// (PostgreSQL only), and last the ticker, whose thread starts with everything it touches in place.
+    private let background: [any BackgroundWork]
     let insights: InsightsController
     /// On SQLite, the lock that makes this the database's one site (see `SiteLock`).
     private let lock: SiteLock?
@@ -101,12 +99,10 @@ public final class Site: Sendable {
         schedule = services.schedule
         // Scheduled changes, backups and pruning are done once, by whichever instance leads.
         let leadership = Leadership(options.database, health: pool.health)
-        self.leadership = leadership
         let insights = InsightsController(
             pool: pool, pages: pages, traffic: options.server.metrics.traffic, clock: options.clock)
         self.insights = insights
         let housekeeping = Housekeeping(options: options, pool: pool, leadership: leadership, insights: insights)
-        self.housekeeping = housekeeping
         let router = try Site.router(
             options, services, pages: pages, identity: identity, housekeeping: housekeeping, insights: insights,
             extra: extra)
@@ -115,8 +111,14 @@ public final class Site: Sendable {
         try StartupError.reading(database, as: StartupError.database) { [admins] in
             try Site.firstAdmin(admins, passwordFile: options.firstAdminPasswordFile)
         }
-        changes = ChangeFeed.start(options.database, health: pool.health, services.reload)
-        ticker = SiteTicker(services.tick(leadership: leadership, channels: router.channels))
+        let changes = ChangeFeed.start(options.database, health: pool.health, services.reload)
+        // Four times a second: scheduled changes that fell due, and news for the live streams.
+        let tick = services.tick(leadership: leadership, channels: router.channels)
+        let ticker = PeriodicThread(idle: 0.25) {
+            tick()
+            return false
+        }
+        background = [leadership, housekeeping] + (changes.map { [$0] } ?? []) + [ticker]
     }
 
     /// The first start: one admin, its password shown once on the terminal, or else written to a file only this
@@ -277,10 +279,7 @@ public final class Site: Sendable {
 
     /// Commits what the writer still holds and stops it; reports how many transactions shared each flush.
     public func close() {
-        ticker.stop()
-        housekeeping.stop()
-        changes?.stop()
-        leadership.resign()
+        for work in background.reversed() { work.stop() }
         if let writer = try? pool.writer() {
             let transactions = writer.transactions.load(ordering: .relaxed)
             let commits = writer.commits.load(ordering: .relaxed)
