@@ -127,9 +127,11 @@ public final class DatabaseWriter: Sendable {
     }
 
     /// Runs `body` as one transaction and returns once it is committed. Blocks the calling thread,
-    /// so never call it on an event loop (a debug build stops there). On the writer's own thread
-    /// it runs at once, inside the transaction already open.
+    /// so never call it on an event loop (a debug build stops there). A write inside a write (on the writer's own
+    /// thread) is a mistake, the caller meant one transaction and should pass its `Database` on: a debug build stops
+    /// there too; a release build runs it inside the transaction already open.
     public func perform<T>(_ body: (Database) throws -> T) throws -> T {
+        assert(!isCurrentThread, "a write inside a write: use the transaction's Database")
         if isCurrentThread { return try body(current) }
         assert(!ThreadRole.isEventLoop, "an event loop must not wait for a database commit")
         return try withoutActuallyEscaping(body) { body in

@@ -152,10 +152,7 @@ struct AdminController: Sendable {
 
     func signOut(_ request: Request, _ context: PlayerContext) throws -> Response {
         if let token = request.cookies[Self.cookie] {
-            if let admin = try store.session(token) {
-                try store.audit(admin.name, action: "sign-out", target: "", before: nil, after: nil)
-            }
-            try store.endSession(token)
+            try store.endSession(token, admin: try store.session(token)?.name)
         }
         var response = Response.redirect(to: "/admin/login")
         response.setCookie(

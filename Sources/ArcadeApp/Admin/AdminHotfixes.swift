@@ -102,9 +102,9 @@ struct AdminHotfixes: Sendable {
                     .text(key), .text(Self.constantMarker), SQLValue(before), SQLValue(after), .text(admin),
                     SQLValue(admins.clock()),
                 ])
-            try admins.audit(
-                admin, action: value == nil ? "remove constant" : "set constant", target: key, before: before,
-                after: after)
+            try AdminStore.audit(
+                db, at: admins.clock(), admin, action: value == nil ? "remove constant" : "set constant", target: key,
+                before: before, after: after)
         }
         // Applied once committed.
         try? constants.setHotfix(key, value)
@@ -141,9 +141,9 @@ struct AdminHotfixes: Sendable {
         guard before != value else { return .success(()) }
         try pool.write { db in
             try record(db, key, language: language, from: before, to: value, by: admin)
-            try admins.audit(
-                admin, action: value == nil ? "remove hotfix" : "set hotfix", target: "\(key) [\(language)]",
-                before: before, after: value)
+            try AdminStore.audit(
+                db, at: admins.clock(), admin, action: value == nil ? "remove hotfix" : "set hotfix",
+                target: "\(key) [\(language)]", before: before, after: value)
         }
         localizer.overlay.set(key, language: language, to: value)
         return .success(())

@@ -234,15 +234,14 @@ struct AdminStore: Sendable {
         return now - lastSeen <= Self.idleSeconds && now - created <= Self.lifetimeSeconds
     }
 
-    func endSession(_ token: String) throws {
-        _ = try pool.write {
-            try $0.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [.blob(Crypto.sha256(Array(token.utf8)))])
-        }
-    }
-
-    func audit(_ admin: String, action: String, target: String, before: String?, after: String?) throws {
+    /// Ends an admin session; `admin` (the session's, when it was still valid): its sign-out is audited in the same
+    /// transaction.
+    func endSession(_ token: String, admin: String?) throws {
         _ = try pool.write { db in
-            try Self.audit(db, at: clock(), admin, action: action, target: target, before: before, after: after)
+            try db.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [.blob(Crypto.sha256(Array(token.utf8)))])
+            if let admin {
+                try Self.audit(db, at: clock(), admin, action: "sign-out", target: "", before: nil, after: nil)
+            }
         }
     }
 

@@ -4,9 +4,9 @@ import Localization
 import Storage
 
 /// Changes that start, and may end, at a given time: a maintenance window, a rule switched on for a while, a hotfix
-/// for an event. Kept in the database (a restart keeps them) and applied by `SiteTicker` from the site's one clock,
-/// whatever the requests, through the same editors an admin uses, so each start and end is in the history and the
-/// audit log. A maintenance switched on with an end time ends by the same tick.
+/// for an event. Kept in the database (a restart keeps them) and applied by the site's ticker from the site's one
+/// clock, whatever the requests, through the same editors an admin uses, so each start and end is in the history and
+/// the audit log. A maintenance switched on with an end time ends by the same tick.
 struct ChangeSchedule: Sendable {
     let pool: DatabasePool
     let interceptions: InterceptionsStore

@@ -123,6 +123,9 @@ struct AdminTests {
         #expect(try player.post("/admin/logout", "").status == 303)
         player.cookies["arcade_admin"] = token
         #expect(try player.get("/admin").status == 303, "the old token no longer works")
+        // The sign-out is audited in the transaction that ends the session.
+        let signedOut = try db.first("SELECT admin FROM audit WHERE action = 'sign-out'")
+        #expect(try signedOut?.decode("admin", as: String.self) == "alice")
     }
 
     @Test(arguments: Engine.allCases) func sessionsEndAfterThirtyIdleMinutesAndActivityKeepsThemAlive(
