@@ -165,3 +165,14 @@ enum PlayerData {
         }
     }
 }
+
+extension OnceStore {
+    /// Everything stored of the player, as the privacy export gives it.
+    func export(_ player: String) throws -> JSONValue { try PlayerData.export(player, pool.connection()) }
+
+    /// Forget me: every row of the player's, deleted in one transaction, and what this instance remembers of them.
+    func forget(_ player: String) throws {
+        _ = try pool.write { db in try PlayerData.delete([player], db) }
+        cache.records[PlayerKey(player)] = nil
+    }
+}

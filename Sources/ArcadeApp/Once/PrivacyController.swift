@@ -17,7 +17,7 @@ struct PrivacyController: Sendable {
 
     func download(_ request: Request, _ context: PlayerContext) throws -> Response {
         let player = context.visitor.playerID
-        var response = JSONAnswer.make(try PlayerData.export(player, try once.pool.connection()))
+        var response = JSONAnswer.make(try once.export(player))
         response.headers.set("Content-Disposition", "attachment; filename=\"arcade-my-data.json\"")
         response.headers.set("Cache-Control", "no-store")
         return response
@@ -32,8 +32,7 @@ struct PrivacyController: Sendable {
 
     func forget(_ request: Request, _ context: PlayerContext) throws -> Response {
         let player = context.visitor.playerID
-        _ = try once.pool.write { db in try PlayerData.delete([player], db) }
-        once.cache.records[PlayerKey(player)] = nil
+        try once.forget(player)
         var response = Response.redirect(to: "/progress?forgotten=1")
         // The browser forgets them too: the next visit is a stranger's.
         for name in [

@@ -43,10 +43,10 @@ struct Services: Sendable {
         try StartupError.reading(database, as: StartupError.database) { [people, demo = options.demoPeople] in
             // Read (and fetched, for a URL) only until the first start has copied them into the database.
             if try !people.isSeeded() {
-                try people.seed(demo ? Site.loadPeople(profiles) : Directory(people: []))
+                try people.seed(demo ? PeopleSource.load(profiles) : Directory(people: []))
             } else if !profiles.hasPrefix("http"), try people.bundledUndescribed() {
                 // Seeded before faces had descriptions: the bundled file, read again once, gives them.
-                if let bundled = try? Site.loadPeople(profiles) { try people.fillAppearances(from: bundled) }
+                if let bundled = try? PeopleSource.load(profiles) { try people.fillAppearances(from: bundled) }
             }
             try people.reload()
         }

@@ -1,14 +1,10 @@
 import Constants
 import Crypto
-import Files
 import HTTP
-import HTTPClient
 import HTTPServer
 import Interceptions
-import JSON
 import Localization
 import Logger
-import NameGame
 import Storage
 import Synchronization
 import Templates
@@ -56,8 +52,8 @@ public final class Site: Sendable {
             let db = try pool.connection()
             try Schema.migrate(db)
             return (
-                try Site.secret("cookie-signing", in: db), try Site.secret("mastermind-daily", in: db),
-                try Site.firstDay(in: db, clock: options.clock)
+                try Secrets.random("cookie-signing", in: db), try Secrets.random("mastermind-daily", in: db),
+                try Secrets.firstDay(in: db, clock: options.clock)
             )
         }
         let overlay = StringOverlay()
@@ -294,60 +290,5 @@ public final class Site: Sendable {
         }
         pool.close()
         lock?.release()
-    }
-
-    /// The Name Game's people: a file path (the default, bundled) or an
-    /// http(s) URL. Malformed JSON stops start-up with the file and position.
-    static func loadPeople(_ source: String) throws -> Directory {
-        let bytes: [UInt8]
-        if source.hasPrefix("http://") || source.hasPrefix("https://") {
-            switch HTTPClient(timeout: 10, maxResponseBytes: 16 << 20).get(source) {
-            case .success(let response) where response.status == 200: bytes = response.body
-            case .success(let response): throw StartupError.unreadable(file: source, reason: "HTTP \(response.status)")
-            case .failure(let failure): throw StartupError.unreadable(file: source, reason: "\(failure)")
-            }
-        } else {
-            guard let read = Files.read(source) else {
-                throw StartupError.unreadable(file: source, reason: "cannot read the people file")
-            }
-            bytes = read
-        }
-        let json: JSONValue
-        do { json = try JSONParser.parse(bytes) } catch {
-            throw StartupError.invalid(file: "\(source):\(error.line):\(error.column)", reason: error.message)
-        }
-        let directory = try StartupError.reading(source) { try Directory(json: json) }
-        if !directory.skipped.isEmpty {
-            Log.info(
-                "Name Game: \(directory.people.count) people, \(directory.skipped.count) left out (\(directory.skipped.prefix(3).map(\.description).joined(separator: "; "))\(directory.skipped.count > 3 ? "; …" : ""))"
-            )
-        }
-        return directory
-    }
-
-    /// The UTC day (since 1970) the site first ran, kept in the database: the daily code's #0.
-    static func firstDay(in db: Database, clock: () -> Double) throws -> Int {
-        if let stored = try db.value([UInt8].self, "SELECT value FROM secrets WHERE name = 'first-day'"),
-            let day = Int(String(decoding: stored, as: UTF8.self))
-        {
-            return day
-        }
-        let day = Int(clock() / 86_400)
-        try db.execute("INSERT INTO secrets (name, value) VALUES ('first-day', ?)", [.blob(Array(String(day).utf8))])
-        return day
-    }
-
-    /// A random secret kept in the database, made at first start.
-    static func secret(_ name: String, in db: Database) throws -> [UInt8] {
-        if let existing = try db.value([UInt8].self, "SELECT value FROM secrets WHERE name = ?", [.text(name)]),
-            existing.count >= 32
-        {
-            return existing
-        }
-        let fresh = Crypto.randomBytes(32)
-        try db.execute(
-            "INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-            [.text(name), .blob(fresh)])
-        return fresh
     }
 }

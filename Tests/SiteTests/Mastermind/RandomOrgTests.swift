@@ -223,9 +223,9 @@ struct RandomOrgTests {
             server.shutdown()
             server.wait()
         }
-        let directory = try Site.loadPeople("http://127.0.0.1:\(server.port)/people.json")
+        let directory = try PeopleSource.load("http://127.0.0.1:\(server.port)/people.json")
         #expect(directory.people.count >= 120)
-        #expect(throws: (any Error).self) { try Site.loadPeople("http://127.0.0.1:\(server.port)/missing.json") }
+        #expect(throws: (any Error).self) { try PeopleSource.load("http://127.0.0.1:\(server.port)/missing.json") }
     }
 
     @Test func aSlowRandomOrgDoesNotStallOtherVisitors() throws {
