@@ -135,7 +135,7 @@
   }
   // A forgiven typo waits for Next: its spelling is there to be read.
   if (!ended && !hold && game.hasAttribute("data-identified") && !game.querySelector("[data-typo]") && next) {
-    var delay = reduced ? 3000 : 1100;
+    var delay = reduced ? 3000 : 1500;
     game.style.setProperty("--advance-ms", delay + "ms");
     game.classList.add("is-advancing");
     wait = window.setTimeout(function () { go(next); }, delay);

@@ -110,6 +110,16 @@ extension NameGameController {
                 ])
             }
         }
+        if !mode.isScheduled && mode != .recall {
+            // Whom a quiz asks about (`newRound`): the people met, or strangers, with the way to meet them.
+            let met = mode.pool(directory.people).count { cards[$0.id] != nil }
+            let known = met >= Self.quizFromMet
+            context["quizFrom"] = .object([
+                "kind": .string(known ? "met" : "strangers"), "link": .bool(!known),
+                "text": .string(
+                    known ? t.string("namegame.quiz.met", [.int(met)]) : t.string("namegame.quiz.strangers")),
+            ])
+        }
         if mode == .timed {
             let left = max(0, session.deadline(seconds: timedSeconds) - store.nowMilliseconds())
             let secondsLeft = Int((Double(left) / 1000).rounded(.up))
@@ -182,8 +192,9 @@ extension NameGameController {
         context["taught"] = .bool(taught)
         context["timedOut"] = .bool(over && !answered)
         context["skipped"] = .bool(record.status == "skipped")
-        if answered || over, let misses = try? store.misses(session: session.id, people: directory), !misses.isEmpty {
-            // Review my misses: offered once the round is over, when the session missed anyone.
+        if over, let misses = try? store.misses(session: session.id, people: directory), !misses.isEmpty {
+            // Review my misses: offered when the session is over, if it missed anyone (a review: offered under Next
+            // mid-lesson, it took the player out of the lesson).
             context["misses"] = .string(t.string("namegame.review.button", [.int(misses.count)]))
         }
         let named = person.fullName + (person.jobTitle.map { " · " + $0 } ?? "")

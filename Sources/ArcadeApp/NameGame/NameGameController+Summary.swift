@@ -40,14 +40,18 @@ extension NameGameController {
                 "tagText": .string(t.string("namegame.summary.\(tag)")),
             ])
         }
-        let last = try store.lastFinished(session: session.id) ?? session.startedMilliseconds
+        // A timed session lasted its clock (a review: "Time 0:02" after a minute whose last answers were misses).
+        let last =
+            mode == .timed
+            ? min(store.nowMilliseconds(), session.deadline(seconds: timedSeconds))
+            : try store.lastFinished(session: session.id) ?? session.startedMilliseconds
         let seconds = Int(max(0, last - session.startedMilliseconds) / 1000)
         let days = try store.dayStreak(player: visitor.playerID)
         let due = Self.mastery(store, people: directory.people, cards: cards).due
-        // Due now (or within the plan's look-ahead): what another lesson would ask. None: done for now, Anki's way (a
-        // review: "due again today" only grew, and nothing said the day's work was done).
-        let soon = store.nowMilliseconds() + store.plan.learnAhead
-        let dueNow = store.plan.mastery(people: directory.people, cards: cards, now: soon).due
+        // Due now: what another lesson would start with. None: done for now, Anki's way (a review: "due again today"
+        // only grew, and nothing said the day's work was done). Not the look-ahead: "due now: 1" after a perfect
+        // lesson read as a contradiction (a review).
+        let dueNow = store.plan.mastery(people: directory.people, cards: cards, now: store.nowMilliseconds()).due
         let dueText =
             dueNow > 0
             ? t.string("namegame.summary.due.now", [.int(dueNow)])

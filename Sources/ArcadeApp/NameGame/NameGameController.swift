@@ -29,6 +29,8 @@ struct NameGameController: Sendable {
     func meetsNew(_ player: String) throws -> Bool {
         try store.met(player: player, since: store.nowMilliseconds() / FSRS.day * FSRS.day) < newPerDay
     }
+    /// People met in a quiz's pool from which its questions are about them only (`newRound`).
+    static let quizFromMet = 4
     /// The longest typed name read: anything longer is refused before it is compared.
     static let maxTypedName = 200
 
@@ -255,10 +257,13 @@ struct NameGameController: Sendable {
         case .learn:
             let avoid = try avoid ?? store.latestRound(session: session.id, people: directory)?.round.answerPerson.id
             let cards = try store.cards(player: visitor.playerID)
+            // Nobody new near a lesson's end: someone met in its last rounds was never asked about (a review).
+            let roomToLearn = lessonLength - session.stats.rounds >= 3
             guard
                 let person = store.plan.next(
                     people: Self.meetingOrder(everyone, player: visitor.playerID), cards: cards,
-                    now: store.nowMilliseconds(), avoid: avoid, meetNew: try meetsNew(visitor.playerID))
+                    now: store.nowMilliseconds(), avoid: avoid,
+                    meetNew: try roomToLearn && meetsNew(visitor.playerID))
             else { return nil }
             // People answered right since they were met are asked to type the name: recall after recognition.
             let round =
@@ -290,12 +295,12 @@ struct NameGameController: Sendable {
             return try store.addRound(round, next: [], session: session.id, player: visitor.player)
         case .review:
             // One round per missed person (anyone since deleted is passed over); then the session is over. Their face
-            // to name: typed for someone answered right before, as in recall, else picked among six names.
-            let cards = try store.cards(player: visitor.playerID)
+            // to name: typed when the name was typed where it was missed (a review: a typed miss came back as six
+            // names), else picked among six names.
             while let id = try store.popQueue(session: session.id) {
                 guard let person = directory.person(id) else { continue }
                 let round =
-                    LearningPlan.learned(cards[person.id])
+                    try store.lastAskedTyped(player: visitor.playerID, person: person.id)
                     ? Round.recall(.review, asking: person)
                     : Round.make(.review, asking: person, from: everyone, using: &random)
                 return try store.addRound(round, next: [], session: session.id, player: visitor.player)
@@ -304,22 +309,46 @@ struct NameGameController: Sendable {
             return nil
         default: break
         }
+        // A quiz asks about people met, once there are `quizFromMet` of them in its pool, soonest due first (a review:
+        // eight modes quizzed strangers, and a guess among strangers teaches nothing); the other faces may be anyone.
+        let cards = try store.cards(player: visitor.playerID)
+        let met = mode.pool(everyone).filter { cards[$0.id] != nil }
+        let now = store.nowMilliseconds()
+        func ask(avoid: String?) -> Person? {
+            guard met.count >= Self.quizFromMet else { return nil }
+            return store.plan.next(people: met, cards: cards, now: now, avoid: avoid, meetNew: false)
+        }
+        func deal(avoid: String?) -> Round? {
+            ask(avoid: avoid).map { Round.make(mode, asking: $0, from: everyone, using: &random) }
+                ?? Round.make(mode, from: everyone, using: &random)
+        }
         var round: Round?
-        // The people hinted for prefetch last time become this round.
+        // Never the person asked last, when anyone else would do (a review: Similar names asked Mat twice in a row).
+        let last = try store.latestRound(session: session.id, people: directory)?.round.answerPerson.id
+        // The people hinted for prefetch last time become this round (asking one of those met, if quizzes ask them).
         let hinted = session.nextPeople.compactMap { directory.person($0) }
-        if hinted.count == session.nextPeople.count, !hinted.isEmpty,
-            Set(hinted).isSubset(of: Set(mode.pool(directory.people)))
+        if hinted.count == session.nextPeople.count, !hinted.isEmpty, Set(hinted).isSubset(of: Set(mode.pool(everyone)))
         {
+            let metHinted = hinted.indices.filter { cards[hinted[$0].id] != nil }
+            var candidates = met.count >= Self.quizFromMet && !metHinted.isEmpty ? metHinted : Array(hinted.indices)
+            if candidates.count > 1 { candidates.removeAll { hinted[$0].id == last } }
+            let answer = candidates.randomElement(using: &random) ?? 0
             var hide = Array(hinted.indices)
-            let answer = Int.random(in: 0..<hinted.count, using: &random)
             hide.removeAll { $0 == answer }
             hide.shuffle(using: &random)
             round = Round(mode: mode, people: hinted, answer: answer, hideOrder: hide)
         } else {
-            round = Round.make(mode, from: directory.people, using: &random)
+            round = deal(avoid: last)
+            if let dealt = round, dealt.answerPerson.id == last, dealt.people.count > 1 {
+                // Drawn at random: the answer moves to another of the faces drawn.
+                let answer = dealt.people.indices.filter { $0 != dealt.answer }.randomElement(using: &random)!
+                var hide = Array(dealt.people.indices.filter { $0 != answer })
+                hide.shuffle(using: &random)
+                round = Round(mode: mode, people: dealt.people, answer: answer, hideOrder: hide)
+            }
         }
         guard let round else { return nil }
-        let next = Round.make(mode, from: directory.people, using: &random)?.people ?? []
+        let next = deal(avoid: round.answerPerson.id)?.people ?? []
         return try store.addRound(round, next: next, session: session.id, player: visitor.player)
     }
 
@@ -354,15 +383,23 @@ struct NameGameController: Sendable {
         }
         let cards = try store.cards(player: visitor.playerID)
         let mastery = Self.mastery(store, people: directory.people, cards: cards)
-        // The people I know: everyone learned (`LearningPlan.knows`) shows their face and name; the rest wait as
-        // silhouettes, never named.
+        // The people I know: everyone learned (`LearningPlan.knows`) shows their face and name, then everyone met and
+        // being learned, marked so (a review: a first day's work left 130 silhouettes); the rest wait as silhouettes,
+        // never named.
         let knows = { (person: Person) in LearningPlan.knows(cards[person.id]) }
-        let learnedFirst = directory.people.filter(knows) + directory.people.filter { !knows($0) }
-        let wall: [TemplateValue] = learnedFirst.map { person in
-            guard knows(person) else { return ["unknown": .bool(true)] }
-            return ["img": .string(person.headshotURL), "name": .string(person.fullName)]
+        let learning = { (person: Person) in cards[person.id] != nil && !knows(person) }
+        let order =
+            directory.people.filter(knows) + directory.people.filter(learning)
+            + directory.people.filter { cards[$0.id] == nil }
+        let wall: [TemplateValue] = order.map { person in
+            guard cards[person.id] != nil else { return ["unknown": .bool(true)] }
+            return [
+                "img": .string(person.headshotURL), "name": .string(person.fullName),
+                "learning": .bool(learning(person)),
+            ]
         }
         let learned = directory.people.count(where: knows)
+        let inProgress = directory.people.count(where: learning)
         let masteryData: TemplateFields = [
             "known": .int(mastery.knownWell), "learning": .int(mastery.learning), "notMet": .int(mastery.notMet),
             "due": .int(mastery.due), "total": .int(directory.people.count),
@@ -387,7 +424,9 @@ struct NameGameController: Sendable {
                 "hasBars": .bool(!times.isEmpty), "barCount": .int(times.count), "chart": chart.frame,
                 "ticks": .list(chart.ticks), "summary": .string(summary), "mastery": .object(masteryData),
                 "wall": .list(wall),
-                "wallLabel": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),
+                "wallLabel": .string(
+                    t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])
+                        + (inProgress > 0 ? " · " + t.string("namegame.learning.count", [.int(inProgress)]) : "")),
             ])
     }
 }

@@ -13,15 +13,17 @@ struct NameGameStore: Sendable {
     let pool: DatabasePool
     var clock: @Sendable () -> Double = WallClock.system
     /// Learning steps: a first question one round after the introduction, then after 1, 3 and 10 minutes before the
-    /// long-term schedule. A miss goes back to a 40-second step, a known face's too: with the plan's half-minute
-    /// look-ahead it is asked again a few rounds later, within the lesson (a review: a miss never came back in it).
+    /// long-term schedule. A miss goes back to a 40-second step, a known face's too: with the plan's look-ahead it is
+    /// asked again a few rounds later, within the lesson (a review: a miss never came back in it).
     var fsrs = FSRS(
         learningSteps: [40_000, FSRS.minute, 3 * FSRS.minute, 10 * FSRS.minute],
         relearningSteps: [40_000, 10 * FSRS.minute])
-    /// Learning steps are taken in play: someone comes back once their step is at most half a minute away.
+    /// Learning steps are taken in play: someone comes back once their step is at most a minute and a half away, so a
+    /// person met is asked twice in the lesson that met them (picked, then typed) and a miss comes back in it. With half
+    /// a minute, each was asked once (a review: "meet A, meet B, quiz A, quiz B", nothing deeper).
     var plan: LearningPlan = {
         var plan = LearningPlan()
-        plan.learnAhead = FSRS.minute / 2
+        plan.learnAhead = 3 * FSRS.minute / 2
         return plan
     }()
 
@@ -581,6 +583,16 @@ struct NameGameStore: Sendable {
             cards[row.person] = row.card
         }
         return cards
+    }
+
+    /// Whether the player's last round about `person` outside a review asked the name to be typed.
+    func lastAskedTyped(player: String, person: String) throws -> Bool {
+        try pool.connection().first(
+            """
+            SELECT r.recall FROM namegame_rounds r JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
+            WHERE r.player = ? AND f.person = ? AND r.mode != 'review' ORDER BY r.id DESC LIMIT 1
+            """, [.text(player), .text(person)]
+        )?.int("recall") == 1
     }
 
     /// The people a session missed (a wrong pick, a failed round, "I don't know"), in the order they were asked.

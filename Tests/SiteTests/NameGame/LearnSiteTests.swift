@@ -36,8 +36,7 @@ struct LearnSiteTests {
         try player.answerRounds("learn", count: 3)
         let learnPage = try player.play("learn").text
         let lastLearned = try player.askedID(learnPage)
-        let (learnRound, learnAnswer) = try player.round(learnPage)
-        try player.post("/namegame/answer", "mode=learn&round=\(learnRound)&choice=\(learnAnswer)")
+        try player.answerRight("learn", learnPage)
         // A normal round asking someone else (learn mode never asks the same person twice in a row).
         var page = try player.play("normal").text
         while try player.askedID(page) == lastLearned {
@@ -168,16 +167,13 @@ struct LearnSiteTests {
         try player.answerRounds("learn", count: 2)
         let page = try player.play("learn").text
         let missed = try player.askedID(page)
-        let (round, answer) = try player.round(page)
-        try player.post("/namegame/answer", "mode=learn&round=\(round)&choice=\((answer + 1) % 6)")
-        try player.post("/namegame/answer", "mode=learn&round=\(round)&choice=\(answer)")
+        try player.miss("learn", page)
         // Ten seconds of play later (two or three rounds), they come back, after one round about someone else.
         _ = try db.execute("UPDATE namegame_cards SET due_ms = due_ms - 10000, last_ms = last_ms - 10000")
         try player.post("/namegame/next", "mode=learn")
         let between = try player.play("learn").text
         #expect(try player.askedID(between) != missed)
-        let (next, right) = try player.round(between)
-        try player.post("/namegame/answer", "mode=learn&round=\(next)&choice=\(right)")
+        try player.answerRight("learn", between)
         try player.post("/namegame/next", "mode=learn")
         #expect(try player.askedID(try player.play("learn").text) == missed, "a miss comes back within the lesson")
     }
@@ -199,8 +195,8 @@ struct LearnSiteTests {
         #expect(after.contains("data-session-incorrect=\"1\""))
         #expect(!after.contains("data-dontknow"), "answered: no second give-up")
         #expect(try player.post("/namegame/dontknow", "mode=normal&round=\(round)").status == 422)
-        // Review my misses is offered at once.
-        #expect(after.contains("data-review"))
+        // Review my misses waits for the lesson's end (a review: mid-lesson, it took the player out of it).
+        #expect(!after.contains("data-review"))
 
         // Practice: giving up ends the run.
         let practice = try player.play("practice").text
@@ -255,11 +251,17 @@ struct LearnSiteTests {
             #expect(try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)").status < 400)
             #expect(try player.post("/namegame/next", "mode=normal").status < 400)
         }
-        let page = try player.play("normal").text
-        let (round, answer) = try player.round(page)
-        try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
-        let answered = try player.play("normal").text
-        #expect(answered.contains("(2)"), "two people missed")
+        // Offered at the lesson's end, not under each round's Next (a review: it took the player out of the lesson).
+        var page = try player.play("normal").text
+        try player.answerRight("normal", page)
+        #expect(!(try player.get("/namegame/normal").text.contains("data-review")), "not mid-lesson")
+        for _ in 0..<10 where !page.contains("data-ended=\"true\"") {
+            try player.post("/namegame/next", "mode=normal")
+            page = try player.get("/namegame/normal").text
+            if !page.contains("data-ended=\"true\"") { try player.answerRight("normal", page) }
+        }
+        let answered = try player.get("/namegame/normal").text
+        #expect(answered.contains("data-ended=\"true\"") && answered.contains("(2)"), "two people missed")
         let session = try #require(Player.attribute("name=\"session\" value", in: answered))
         #expect(try player.post("/namegame/review", "session=\(session)").status == 303)
         var asked: [String] = []
@@ -280,5 +282,108 @@ struct LearnSiteTests {
         let other = Player(server)
         try other.get("/")
         #expect(try other.post("/namegame/review", "session=\(session)").status == 422)
+    }
+}
+
+/// Issue 41's second review of Learn ("meet A, meet B, quiz A, quiz B": each person asked once, the last one met never)
+/// and of the quizzes (strangers in eight modes), over HTTP.
+@Suite("Learning in depth, over HTTP")
+struct LearnDepthSiteTests {
+    /// The people a session asked about, in order, with whether the name was typed.
+    func asked(_ server: SiteServer, mode: String) throws -> [(person: String, typed: Bool)] {
+        let db = try Database(location: server.database)
+        return try db.query(
+            """
+            SELECT f.person, r.recall FROM namegame_rounds r
+            JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
+            WHERE r.mode = ? AND r.status != 'open' ORDER BY r.id
+            """, [.text(mode)]
+        ).map { (try $0.decode("person"), try $0.decode("recall", as: Int64.self) == 1) }
+    }
+
+    @Test(arguments: Engine.allCases) func aLessonAsksEachPersonItMetAndTheFirstTwiceTheSecondTimeTyped(
+        _ engine: Engine
+    ) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.answerRounds("learn", count: 10)
+        #expect(try player.get("/namegame/learn").text.contains("data-ended=\"true\""), "the lesson is over")
+        let questions = try asked(server, mode: "learn")
+        #expect(questions.count == 10, "\(questions)")
+        let db = try Database(location: server.database)
+        let met: [String] = try db.query("SELECT person FROM namegame_cards ORDER BY met_ms, person").map {
+            try $0.decode("person")
+        }
+        #expect(met.count >= 3, "\(met)")
+        for person in met {
+            #expect(questions.contains { $0.person == person }, "met and asked in the same lesson: \(person)")
+        }
+        let first = questions.filter { $0.person == questions[0].person }
+        #expect(first.count >= 2 && first.contains { $0.typed }, "picked, then typed: \(first)")
+        // The statistics' wall shows them by face and name, marked as being learned (a review: a first day's work
+        // left every face a silhouette).
+        let stats = try player.get("/namegame/stats").text
+        #expect(stats.ranges(of: "class=\"wall-learning\" data-learning><img").count == met.count)
+        #expect(stats.contains("Learned: 0 of 130 · Learning: \(met.count)"))
+    }
+
+    @Test(arguments: Engine.allCases) func quizzesAskAboutPeopleMetOnceThereAreFour(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let first = try player.play("normal").text
+        #expect(
+            first.contains("data-quiz-from=\"strangers\"><a href=\"/namegame/learn\">New faces: meet them in Learn"))
+        // Four people met (as learn mode would have), then every normal question asks about one of them.
+        let db = try Database(location: server.database)
+        let four: [String] = try db.query("SELECT id FROM people ORDER BY id LIMIT 4").map { try $0.decode("id") }
+        for person in four {
+            _ = try db.execute(
+                """
+                INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms,
+                    reviews, lapses, met_ms)
+                SELECT id, ?, 'review', NULL, 10, 5, 0, 0, 1, 0, 0 FROM players
+                """, [.text(person)])
+        }
+        try player.answerRight("normal", first)
+        try player.post("/namegame/next", "mode=normal")
+        let page = try player.play("normal").text
+        #expect(page.contains("data-quiz-from=\"met\">About the 4 people you’ve met"))
+        try player.answerRounds("normal", count: 8)
+        let quizzed = try asked(server, mode: "normal").dropFirst(2).map(\.person)
+        #expect(quizzed.count == 7 && quizzed.allSatisfy(four.contains), "\(quizzed)")
+        #expect(Set(quizzed).count >= 3, "soonest due first, so all of them come round: \(quizzed)")
+        // The statistics' wall shows the people being learned by face and name, marked so, not as silhouettes.
+        let stats = try player.get("/namegame/stats").text
+        #expect(stats.ranges(of: "data-learning><img").count + stats.ranges(of: "data-known><img").count == 4)
+    }
+
+    @Test(arguments: Engine.allCases) func aTypedMissIsReviewedTypedAndNoQuizAsksOnePersonTwiceInARow(
+        _ engine: Engine
+    ) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        var page = try player.play("learn").text
+        for _ in 0..<6 where !page.contains("data-recall-input") {
+            try player.answerRight("learn", page)
+            try player.post("/namegame/next", "mode=learn")
+            page = try player.play("learn").text
+        }
+        #expect(page.contains("data-recall-input"), "learn asks someone answered right to type the name")
+        let missed = try player.askedID(page)
+        try player.miss("learn", page)
+        let db = try Database(location: server.database)
+        let session = try #require(try db.first("SELECT id FROM namegame_sessions WHERE mode = 'learn'")?.int("id"))
+        #expect(try player.post("/namegame/review", "session=\(session)").status == 303)
+        let review = try player.play("review").text
+        #expect(try player.askedID(review) == missed)
+        #expect(review.contains("data-recall-input"), "typed where it was missed, typed again (a review)")
+        // Similar names draws from a handful of people: still never the same one twice in a row.
+        try player.answerRounds("matt", count: 10)
+        let matts = try asked(server, mode: "matt").map(\.person)
+        #expect(matts.count == 10 && Set(matts).count > 1, "\(matts)")
+        #expect(zip(matts, matts.dropFirst()).allSatisfy { $0 != $1 }, "\(matts)")
     }
 }

@@ -1,3 +1,4 @@
+import HTTP
 import PropertyList
 import Storage
 import Synchronization
@@ -17,12 +18,46 @@ extension Player {
         return (id, answer)
     }
 
-    /// Answers `count` rounds of a mode right, going on to the next each time.
+    /// Answers `count` rounds of a mode right (a face picked, or a name typed), going on to the next each time.
     func answerRounds(_ mode: String, count: Int) throws {
         for _ in 0..<count {
-            let (round, answer) = try self.round(try play(mode).text)
-            try post("/namegame/answer", "mode=\(mode)&round=\(round)&choice=\(answer)")
+            try answerRight(mode, try play(mode).text)
             try post("/namegame/next", "mode=\(mode)")
+        }
+    }
+
+    /// Answers the page's round right: the face picked, or (learn mode asks people answered right to be named) the
+    /// name typed.
+    func answerRight(_ mode: String, _ page: String) throws {
+        let (round, answer) = try self.round(page)
+        if page.contains("data-recall-input") {
+            try post("/namegame/recall", "mode=\(mode)&round=\(round)&name=\(URI.encode(try firstName(round)))")
+        } else {
+            try post("/namegame/answer", "mode=\(mode)&round=\(round)&choice=\(answer)")
+        }
+    }
+
+    /// The first name of the person a round asks for (the oracle).
+    func firstName(_ round: String) throws -> String {
+        let db = try Database(location: server.database)
+        let row = try #require(
+            try db.first(
+                """
+                SELECT p.first_name FROM namegame_rounds r
+                JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer JOIN people p ON p.id = f.person
+                WHERE r.id = ?
+                """, [.integer(Int64(round)!)]))
+        return try row.decode("first_name")
+    }
+
+    /// Misses a round: a wrong face, then the right one to go on; or, when a name is to be typed, a wrong name.
+    func miss(_ mode: String, _ page: String) throws {
+        let (round, answer) = try self.round(page)
+        if page.contains("data-recall-input") {
+            try post("/namegame/recall", "mode=\(mode)&round=\(round)&name=Nobody")
+        } else {
+            try post("/namegame/answer", "mode=\(mode)&round=\(round)&choice=\((answer + 1) % 6)")
+            try post("/namegame/answer", "mode=\(mode)&round=\(round)&choice=\(answer)")
         }
     }
 }
@@ -390,6 +425,9 @@ struct NameGameSiteTests {
         #expect(Player.attribute("data-seconds-left", in: page) == "57", "a right tap and I don't know cost nothing")
         #expect(!page.contains("data-penalty"))
         now.withLock { $0 += 57.5 }
-        #expect(try player.play("timed").text.contains("data-ended=\"true\""), "the minute ended three seconds early")
+        let ended = try player.play("timed").text
+        #expect(ended.contains("data-ended=\"true\""), "the minute ended three seconds early")
+        // Its time is the clock's, not the last answer's (a review: "Time 0:02" after a whole minute).
+        #expect(ended.contains("data-summary-time=\"57\">0:57<"))
     }
 }
