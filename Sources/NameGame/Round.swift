@@ -29,6 +29,15 @@ public struct Round: Sendable, Equatable {
     /// harder way: a review found the name it had just been shown among six faces).
     public var showsNames: Bool { mode == .reverse || ((mode == .recall || mode == .review) && !recall) }
 
+    /// These faces, asking for the one at `answer`; hint mode hides the others in a random order.
+    public static func asking<R: RandomNumberGenerator>(
+        _ mode: Mode, people: [Person], answer: Int, using random: inout R
+    ) -> Round {
+        var hide = Array(people.indices.filter { $0 != answer })
+        hide.shuffle(using: &random)
+        return Round(mode: mode, people: people, answer: answer, hideOrder: hide)
+    }
+
     /// A new round from the mode's pool, or nil if the pool is empty. A pool
     /// smaller than the mode's size gives a smaller round.
     public static func make<R: RandomNumberGenerator>(
@@ -39,10 +48,7 @@ public struct Round: Sendable, Equatable {
         var picked = pool
         picked.shuffle(using: &random)
         picked = Array(picked.prefix(min(mode.choices, pool.count)))
-        let answer = Int.random(in: 0..<picked.count, using: &random)
-        var hide = Array(picked.indices.filter { $0 != answer })
-        hide.shuffle(using: &random)
-        return Round(mode: mode, people: picked, answer: answer, hideOrder: hide)
+        return asking(mode, people: picked, answer: Int.random(in: 0..<picked.count, using: &random), using: &random)
     }
 
     /// A round asking for `person`, with the others drawn at random from the mode's pool.
@@ -54,10 +60,7 @@ public struct Round: Sendable, Equatable {
         others.shuffle(using: &random)
         var picked = [person] + others.prefix(mode.choices - 1)
         picked.shuffle(using: &random)
-        let answer = picked.firstIndex { $0.id == person.id }!
-        var hide = Array(picked.indices.filter { $0 != answer })
-        hide.shuffle(using: &random)
-        return Round(mode: mode, people: picked, answer: answer, hideOrder: hide)
+        return asking(mode, people: picked, answer: picked.firstIndex { $0.id == person.id }!, using: &random)
     }
 
     /// Which choices hint mode has hidden after `elapsed` seconds: one more
