@@ -1,4 +1,5 @@
 import Constants
+import Crypto
 import HTTP
 import Localization
 import Logger
@@ -6,8 +7,20 @@ import NameGame
 import Storage
 import Synchronization
 
-/// The stores and engines the routes share, made once at start-up, and what keeps their caches current.
+/// The composition root: every component the site is made of, built once at start-up from the options (the database
+/// and its secrets, languages and constants, templates and pages, identities, the stores, the background work), and
+/// what keeps their caches current. `Site` routes them and runs them.
 struct Services: Sendable {
+    let options: ServeOptions
+    let pool: DatabasePool
+    let localizer: Localizer
+    let pages: Pages
+    let identity: Identity
+    /// Scheduled changes, backups and pruning are done once, by whichever instance leads.
+    let leadership: Leadership
+    let insights: InsightsController
+    /// Its thread starts with it: made last.
+    let housekeeping: Housekeeping
     let constants: Constants
     let interceptions: InterceptionsStore
     let admins: AdminStore
@@ -25,31 +38,39 @@ struct Services: Sendable {
     /// The site's version: a web client's app version.
     let version: @Sendable () -> String
 
-    init(
-        options: ServeOptions,
-        site: (DatabasePool, Constants, StringOverlay, StringHotfixes, AdminStore, InterceptionsStore),
-        localizer: Localizer, dailyKey: [UInt8], firstDay: Int
-    ) throws {
-        let (pool, constants, overlay, hotfixes, admins, interceptions) = site
-        (self.constants, self.overlay, self.hotfixes, self.admins, self.interceptions) =
-            (constants, overlay, hotfixes, admins, interceptions)
-        version = { constants.string("site.version", default: "1.0.0") }
+    init(options: ServeOptions) throws {
+        self.options = options
+        let (pool, key, dailyKey, firstDay) = try Self.openDatabase(options)
+        self.pool = pool
         let database = options.database.description
+        let overlay = StringOverlay()
+        self.overlay = overlay
+        let localizer = try StartupError.reading(options.localizations) {
+            try Localizer.load(directory: options.localizations, overlay: overlay, log: { Log.info($0) })
+        }
+        self.localizer = localizer
+        let hotfixes = StringHotfixes(pool: pool, clock: options.clock, overlay: overlay)
+        self.hotfixes = hotfixes
+        let admins = AdminStore(
+            pool: pool, clock: { [clock = options.clock] in Int(clock()) },
+            hashing: HashGate(slots: options.hashThreads, queue: options.hashQueue),
+            iterations: options.passwordIterations ?? AdminStore.defaultIterations)
+        self.admins = admins
+        interceptions = InterceptionsStore(pool: pool, clock: options.clock)
+        try StartupError.reading(database, as: StartupError.database) { [hotfixes] in try hotfixes.load() }
+        let constants = try StartupError.reading(options.config) {
+            var schema = SiteConstants.schema(randomHosts: options.randomHosts)
+            schema.plainHTTP = options.randomOrgPlainHTTP
+            return try Constants.load(directory: options.config, environments: options.environments, schema: schema)
+        }
+        self.constants = constants
+        let templates = try Self.templates(options)
+        version = { constants.string("site.version", default: "1.0.0") }
         let photos = PhotoLibrary(
             folder: options.photosDirectory,
             shared: options.database.dialect == .postgresql ? pool : nil)
         people = PeopleStore(pool: pool, clock: options.clock, photos: photos)
-        let profiles = options.configFile(constants.string("namegame.profiles", default: "people.json"))
-        try StartupError.reading(database, as: StartupError.database) { [people, demo = options.demoPeople] in
-            // Read (and fetched, for a URL) only until the first start has copied them into the database.
-            if try !people.isSeeded() {
-                try people.seed(demo ? PeopleSource.load(profiles) : Directory(people: []))
-            } else if !profiles.hasPrefix("http"), try people.bundledUndescribed() {
-                // Seeded before faces had descriptions: the bundled file, read again once, gives them.
-                if let bundled = try? PeopleSource.load(profiles) { try people.fillAppearances(from: bundled) }
-            }
-            try people.reload()
-        }
+        try Self.seed(people, options, constants: constants)
         let book = try CheatBook.load(options.configFile(constants.string("cheats.file", default: "cheats.json")))
         once = OnceStore(pool: pool, clock: options.clock, constants: constants)
         editor = AdminHotfixes(
@@ -66,6 +87,71 @@ struct Services: Sendable {
         api = InterceptionsController(
             store: interceptions, constants: constants, overlay: overlay,
             base: localizer.base, languages: localizer.languages)
+        let pages = Pages(
+            templates: templates, localizer: localizer, version: version,
+            versions: { overlay.version &* 1_000_003 &+ constants.version })
+        self.pages = pages
+        identity = Self.identity(options, pool: pool, key: key, localizer: localizer, admins: admins)
+        leadership = Leadership(options.database, health: pool.health)
+        insights = InsightsController(
+            pool: pool, pages: pages, traffic: options.server.metrics.traffic, clock: options.clock)
+        housekeeping = Housekeeping(options: options, pool: pool, leadership: leadership, insights: insights)
+    }
+
+    /// The database, brought up to date, and what start-up keeps in it: the cookie and daily-code keys, made at the
+    /// first start, and the day it was (a database error names the file).
+    private static func openDatabase(
+        _ options: ServeOptions
+    ) throws -> (DatabasePool, key: [UInt8], dailyKey: [UInt8], firstDay: Int) {
+        let pool = DatabasePool(
+            location: options.database, commitDelay: options.commitDelay, maxQueued: options.maxQueuedWrites)
+        return try StartupError.reading(options.database.description, as: StartupError.database) {
+            let db = try pool.connection()
+            try Schema.migrate(db)
+            return (
+                pool, try Secrets.random("cookie-signing", in: db), try Secrets.random("mastermind-daily", in: db),
+                try Secrets.firstDay(in: db, clock: options.clock)
+            )
+        }
+    }
+
+    /// Who a request is: signed cookies under the site's key, the languages it offers, and which admins are signed in.
+    private static func identity(
+        _ options: ServeOptions, pool: DatabasePool, key: [UInt8], localizer: Localizer, admins: AdminStore
+    ) -> Identity {
+        Identity(
+            signer: Signer(key: key), csrfKey: HMACKey(Crypto.hmacSHA256(key: key, message: Array("csrf".utf8))),
+            pool: pool, clock: options.clock,
+            negotiation: LanguageNegotiation(available: localizer.languages, fallback: localizer.base),
+            secureCookies: options.secureCookies,
+            isAdmin: { [admins] request in
+                request.cookies[AdminController.cookie].map { admins.isSignedIn($0) } ?? false
+            })
+    }
+
+    /// The templates, refused at start-up without the ones every page needs.
+    private static func templates(_ options: ServeOptions) throws -> TemplateStore {
+        let templates = try TemplateStore(directory: options.templates, dev: options.dev)
+        for required in ["layout", "home", "error", "language-menu", "site-header", "site-footer"]
+        where try templates.library().template(named: required) == nil {
+            throw StartupError.missing(file: "\(options.templates)/\(required).mustache")
+        }
+        return templates
+    }
+
+    /// The Name Game's people: read (and fetched, for a URL) only until the first start has copied them into the
+    /// database.
+    private static func seed(_ people: PeopleStore, _ options: ServeOptions, constants: Constants) throws {
+        let profiles = options.configFile(constants.string("namegame.profiles", default: "people.json"))
+        try StartupError.reading(options.database.description, as: StartupError.database) {
+            if try !people.isSeeded() {
+                try people.seed(options.demoPeople ? PeopleSource.load(profiles) : Directory(people: []))
+            } else if !profiles.hasPrefix("http"), try people.bundledUndescribed() {
+                // Seeded before faces had descriptions: the bundled file, read again once, gives them.
+                if let bundled = try? PeopleSource.load(profiles) { try people.fillAppearances(from: bundled) }
+            }
+            try people.reload()
+        }
     }
 
     /// Another instance's write reaches this one's caches: strings, constants, rules and maintenance (which the

@@ -2,12 +2,9 @@ import Constants
 import Crypto
 import HTTP
 import HTTPServer
-import Interceptions
 import Localization
 import Logger
 import Storage
-import Synchronization
-import Templates
 import Threads
 
 #if canImport(Glibc)
@@ -17,20 +14,22 @@ import Glibc
 /// The site: every route Arcade answers, wired to the infrastructure.
 public final class Site: Sendable {
     public let routes: Routes
-    let pool: DatabasePool
-    let localizer: Localizer
-    let constants: Constants
-    let identity: Identity
-    let pages: Pages
-    let hotfixes: StringHotfixes
-    let interceptions: InterceptionsStore
-    let admins: AdminStore
-    let schedule: ChangeSchedule
+    /// Every component, built once (`Services`, the composition root).
+    let services: Services
+    var pool: DatabasePool { services.pool }
+    var localizer: Localizer { services.localizer }
+    var constants: Constants { services.constants }
+    var identity: Identity { services.identity }
+    var pages: Pages { services.pages }
+    var hotfixes: StringHotfixes { services.hotfixes }
+    var interceptions: InterceptionsStore { services.interceptions }
+    var admins: AdminStore { services.admins }
+    var schedule: ChangeSchedule { services.schedule }
+    var insights: InsightsController { services.insights }
     /// What runs beside the requests, in the order started (and stopped in reverse): the leadership, housekeeping
     /// (scheduled backups and pruning, off the loops and the ticker), other instances' changes to what this one caches
     /// (PostgreSQL only), and last the ticker, whose thread starts with everything it touches in place.
     private let background: [any BackgroundWork]
-    let insights: InsightsController
     /// On SQLite, the lock that makes this the database's one site (see `SiteLock`).
     private let lock: SiteLock?
 
@@ -43,78 +42,23 @@ public final class Site: Sendable {
         lock = try StartupError.reading(options.database.description, as: StartupError.database) {
             try SiteLock.take(options.database, for: "starting another")
         }
-        let pool = DatabasePool(
-            location: options.database, commitDelay: options.commitDelay, maxQueued: options.maxQueuedWrites)
-        self.pool = pool
+        let services = try Services(options: options)
+        self.services = services
         let database = options.database.description
-        // What start-up keeps in the database, read or made at once (a database error names the file).
-        let (key, dailyKey, firstDay) = try StartupError.reading(database, as: StartupError.database) {
-            let db = try pool.connection()
-            try Schema.migrate(db)
-            return (
-                try Secrets.random("cookie-signing", in: db), try Secrets.random("mastermind-daily", in: db),
-                try Secrets.firstDay(in: db, clock: options.clock)
-            )
-        }
-        let overlay = StringOverlay()
-        localizer = try StartupError.reading(options.localizations) {
-            try Localizer.load(directory: options.localizations, overlay: overlay, log: { Log.info($0) })
-        }
-        hotfixes = StringHotfixes(pool: pool, clock: options.clock, overlay: overlay)
-        admins = AdminStore(
-            pool: pool, clock: { [clock = options.clock] in Int(clock()) },
-            hashing: HashGate(slots: options.hashThreads, queue: options.hashQueue),
-            iterations: options.passwordIterations ?? AdminStore.defaultIterations)
-        interceptions = InterceptionsStore(pool: pool, clock: options.clock)
-        try StartupError.reading(database, as: StartupError.database) { [hotfixes] in try hotfixes.load() }
-        let constants = try StartupError.reading(options.config) {
-            var schema = SiteConstants.schema(randomHosts: options.randomHosts)
-            schema.plainHTTP = options.randomOrgPlainHTTP
-            return try Constants.load(directory: options.config, environments: options.environments, schema: schema)
-        }
-        self.constants = constants
-        let templates = try TemplateStore(directory: options.templates, dev: options.dev)
-        for required in ["layout", "home", "error", "language-menu", "site-header", "site-footer"]
-        where try templates.library().template(named: required) == nil {
-            throw StartupError.missing(file: "\(options.templates)/\(required).mustache")
-        }
-        let services = try Services(
-            options: options, site: (pool, constants, overlay, hotfixes, admins, interceptions),
-            localizer: localizer, dailyKey: dailyKey, firstDay: firstDay)
-        pages = Pages(
-            templates: templates, localizer: localizer, version: services.version,
-            versions: { overlay.version &* 1_000_003 &+ constants.version })
-        let csrfKey = HMACKey(Crypto.hmacSHA256(key: key, message: Array("csrf".utf8)))
-        identity = Identity(
-            signer: Signer(key: key), csrfKey: csrfKey, pool: pool, clock: options.clock,
-            negotiation: LanguageNegotiation(available: localizer.languages, fallback: localizer.base),
-            secureCookies: options.secureCookies,
-            isAdmin: { [admins] request in
-                request.cookies[AdminController.cookie].map { admins.isSignedIn($0) } ?? false
-            })
-        schedule = services.schedule
-        // Scheduled changes, backups and pruning are done once, by whichever instance leads.
-        let leadership = Leadership(options.database, health: pool.health)
-        let insights = InsightsController(
-            pool: pool, pages: pages, traffic: options.server.metrics.traffic, clock: options.clock)
-        self.insights = insights
-        let housekeeping = Housekeeping(options: options, pool: pool, leadership: leadership, insights: insights)
-        let router = try Site.router(
-            options, services, pages: pages, identity: identity, housekeeping: housekeeping, insights: insights,
-            extra: extra)
+        let router = try Site.router(services, extra: extra)
         routes = try StartupError.reading("routes") { try router.build() }
         // Last: a start that fails on a file or setting must not have made the admin and spent its one showing.
-        try StartupError.reading(database, as: StartupError.database) { [admins] in
+        try StartupError.reading(database, as: StartupError.database) { [admins = services.admins] in
             try Site.firstAdmin(admins, passwordFile: options.firstAdminPasswordFile)
         }
-        let changes = ChangeFeed.start(options.database, health: pool.health, services.reload)
+        let changes = ChangeFeed.start(options.database, health: services.pool.health, services.reload)
         // Four times a second: scheduled changes that fell due, and news for the live streams.
-        let tick = services.tick(leadership: leadership, channels: router.channels)
+        let tick = services.tick(leadership: services.leadership, channels: router.channels)
         let ticker = PeriodicThread(idle: 0.25) {
             tick()
             return false
         }
-        background = [leadership, housekeeping] + (changes.map { [$0] } ?? []) + [ticker]
+        background = [services.leadership, services.housekeeping] + (changes.map { [$0] } ?? []) + [ticker]
     }
 
     /// The first start: one admin, its password shown once on the terminal, or else written to a file only this
@@ -152,10 +96,8 @@ public final class Site: Sendable {
 
     /// Every route, in groups that carry their middleware, outermost first: error pages get the security headers
     /// too; the admin pages and the API stay up during maintenance.
-    private static func router(
-        _ options: ServeOptions, _ services: Services, pages: Pages, identity: Identity,
-        housekeeping: Housekeeping, insights: InsightsController, extra: (PlayerRoutes) -> Void
-    ) throws -> Router {
+    private static func router(_ services: Services, extra: (PlayerRoutes) -> Void) throws -> Router {
+        let (options, pages, identity) = (services.options, services.pages, services.identity)
         let router = Router(deferredOffLoop: options.database.dialect == .postgresql)
         router.channels = EventChannels()
         let errors = ErrorPages(pages: pages, identity: identity)
@@ -217,11 +159,11 @@ public final class Site: Sendable {
             secureCookies: options.secureCookies, hotfixes: services.editor,
             interceptions: services.interceptions, people: services.people,
             schedule: services.schedule, limits: services.signIns, signer: identity.signer,
-            version: services.version, housekeeping: housekeeping)
+            version: services.version, housekeeping: services.housekeeping)
         let adminRoutes = AdminRoutes(
             site: site, api: api, identity: identity, errors: errors, store: services.admins, pages: pages)
         admin.addRoutes(to: adminRoutes)
-        insights.addRoutes(to: adminRoutes)
+        services.insights.addRoutes(to: adminRoutes)
         // Uploaded photos, for players' pages: no cookies, no session.
         PeopleController(store: services.people, pages: pages)
             .addPhotoRoute(to: router.group(context: RequestContext.init).running(.pool))
