@@ -40,7 +40,7 @@ final class Housekeeping: Sendable {
     private let pool: DatabasePool
     private let thread = Mutex<PeriodicThread?>(nil)
 
-    init(options: ServeOptions, pool: DatabasePool, leadership: Leadership, insights: InsightsController) {
+    init(options: ServeOptions, pool: DatabasePool, leadership: Leadership, insights: InsightsStore) {
         folder = options.backupDirectory
         self.pool = pool
         let backup = Backup(source: options.database, photos: options.photosDirectory)

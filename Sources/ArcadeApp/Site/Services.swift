@@ -18,7 +18,7 @@ struct Services: Sendable {
     let identity: Identity
     /// Scheduled changes, backups and pruning are done once, by whichever instance leads.
     let leadership: Leadership
-    let insights: InsightsController
+    let insights: InsightsStore
     /// Its thread starts with it: made last.
     let housekeeping: Housekeeping
     let constants: Constants
@@ -93,8 +93,7 @@ struct Services: Sendable {
         self.pages = pages
         identity = Self.identity(options, pool: pool, key: key, localizer: localizer, admins: admins)
         leadership = Leadership(options.database, health: pool.health)
-        insights = InsightsController(
-            pool: pool, pages: pages, traffic: options.server.metrics.traffic, clock: options.clock)
+        insights = InsightsStore(pool: pool, clock: options.clock)
         housekeeping = Housekeeping(options: options, pool: pool, leadership: leadership, insights: insights)
     }
 

@@ -25,7 +25,7 @@ public final class Site: Sendable {
     var interceptions: InterceptionsStore { services.interceptions }
     var admins: AdminStore { services.admins }
     var schedule: ChangeSchedule { services.schedule }
-    var insights: InsightsController { services.insights }
+    var insights: InsightsStore { services.insights }
     /// What runs beside the requests, in the order started (and stopped in reverse): the leadership, housekeeping
     /// (scheduled backups and pruning, off the loops and the ticker), other instances' changes to what this one caches
     /// (PostgreSQL only), and last the ticker, whose thread starts with everything it touches in place.
@@ -163,7 +163,8 @@ public final class Site: Sendable {
         let adminRoutes = AdminRoutes(
             site: site, api: api, identity: identity, errors: errors, store: services.admins, pages: pages)
         admin.addRoutes(to: adminRoutes)
-        services.insights.addRoutes(to: adminRoutes)
+        InsightsController(store: services.insights, pages: pages, traffic: options.server.metrics.traffic)
+            .addRoutes(to: adminRoutes)
         // Uploaded photos, for players' pages: no cookies, no session.
         PeopleController(store: services.people, pages: pages)
             .addPhotoRoute(to: router.group(context: RequestContext.init).running(.pool))
