@@ -11,7 +11,7 @@ import Glibc
 /// durations by route group, refusals before routing, open connections and event streams, the longest event-loop
 /// turn since the last scrape, and the blocking pool's queue. One instance travels in `ServerConfiguration`, so the
 /// site that renders it and the server that fills it share it.
-public final class ServerMetrics: Sendable {
+public final class ServerMetrics: MetricsSource {
     public let startTime = Double(time(nil))
     /// Requests by route and method and status class, and durations by route group: one lock and one lookup of the
     /// pattern a request, the rest array indices (a dictionary keyed by the label strings hashed all three).

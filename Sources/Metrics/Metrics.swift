@@ -55,6 +55,11 @@ public final class Histograms: Sendable {
     public static let latency = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60]
 }
 
+/// A part of the program that reports its own figures to `/metrics`.
+public protocol MetricsSource: Sendable {
+    func render(into out: inout Exposition)
+}
+
 /// The Prometheus text exposition format, version 0.0.4.
 public struct Exposition {
     public private(set) var text = ""

@@ -1,8 +1,6 @@
 import Crypto
 import HTTP
-import HTTPServer
 import Metrics
-import Storage
 
 /// What the site counts beyond the server: refusals by reason and cache reloads by kind. Process-wide, as
 /// Prometheus' default registry is: one site runs per process.
@@ -16,8 +14,10 @@ enum SiteMetrics {
 /// `--metrics-token` everyone must send `Authorization: Bearer TOKEN` instead. Anyone else gets the site's 404,
 /// as if there were nothing here.
 struct MetricsController: Sendable {
-    let server: ServerMetrics
-    let pool: DatabasePool
+    /// The server's and the database's figures, in this order.
+    let sources: [any MetricsSource]
+    /// The database engine, a label of the build's line.
+    let engine: String
     let token: String?
     let notFound: @Sendable (Request) -> Response
 
@@ -39,22 +39,7 @@ struct MetricsController: Sendable {
 
     func answer() -> Response {
         var out = Exposition()
-        server.render(into: &out)
-        if let writer = try? pool.writer() {
-            out.gauge(
-                "arcade_db_writer_queue", "Transactions waiting for the database writer.", Double(writer.queueDepth))
-            out.histogram(
-                "arcade_db_commit_duration_seconds", "Time from BEGIN to the end of COMMIT, per group commit.",
-                writer.commitDurations)
-            out.histogram(
-                "arcade_db_transactions_per_commit", "Transactions that shared one commit.", writer.batchSizes)
-        }
-        out.gauge(
-            "arcade_db_reachable", "1 while the database answers, 0 while a connection to it cannot be opened.",
-            pool.health.reachable ? 1 : 0)
-        out.counter(
-            "arcade_db_reconnects_total", "Database connections opened again after they broke or after an outage.",
-            Double(pool.health.reconnects.load(ordering: .relaxed)))
+        for source in sources { source.render(into: &out) }
         out.counter(
             "arcade_cache_reloads_total", "Caches reloaded because another instance changed their data, by kind.",
             SiteMetrics.cacheReloads)
@@ -67,7 +52,7 @@ struct MetricsController: Sendable {
                     [
                         ("version", Build.version),
                         ("commit", Build.commit),
-                        ("database", pool.location.dialect == .postgresql ? "postgresql" : "sqlite"),
+                        ("database", engine),
                     ], 1
                 )
             ])

@@ -204,7 +204,8 @@ public final class Site: Sendable {
             return response
         }
         MetricsController(
-            server: options.server.metrics, pool: services.once.pool, token: options.metricsToken,
+            sources: [options.server.metrics, services.pool],
+            engine: options.database.dialect == .postgresql ? "postgresql" : "sqlite", token: options.metricsToken,
             notFound: { errors.page(.notFound, $0) }
         ).addRoutes(to: router)
         // Uploads (up to --max-upload) are read only for a live admin session, looked up when the head arrives and

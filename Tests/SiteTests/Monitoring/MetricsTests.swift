@@ -104,7 +104,7 @@ struct MetricsTests {
         #expect(samples["process_start_time_seconds{}"] != nil)
         // From an address that is not loopback (the machine's own, when it has one), without a token: 404.
         let controller = MetricsController(
-            server: .init(), pool: DatabasePool(location: open.database), token: nil,
+            sources: [ServerMetrics(), DatabasePool(location: open.database)], engine: "sqlite", token: nil,
             notFound: { _ in .error(.notFound) })
         var request = Request(method: .get, target: "/metrics")
         request.remoteAddress = "203.0.113.9"
