@@ -197,6 +197,30 @@ extension NameGameController {
             // mid-lesson, it took the player out of the lesson).
             context["misses"] = .string(t.string("namegame.review.button", [.int(misses.count)]))
         }
+        let rightAtOnce = outcomeFields(mode, record: record, taught: taught, typo: typo, t: t, into: &context)
+        context["answerName"] = .string(person.fullName)
+        context["answerRole"] = .string(person.jobTitle ?? "")
+        context["answered"] = .bool(answered)
+        context["identified"] = .bool(rightAtOnce)
+        context["failed"] = .bool(record.status == "failed")
+        context["open"] = .bool(record.isOpen && !over)
+        if let finished = record.finishedMilliseconds {
+            context["roundSeconds"] = .string(Self.seconds(Double(finished - record.startedMilliseconds) / 1000))
+        }
+        questionFields(mode, round: round, t: t, into: &context)
+        if !round.recall {
+            context["choices"] = choices(mode, record: record, reveal: reveal, taught: taught, hidden: hidden, t: t)
+        }
+    }
+
+    /// What an answer (or a wrong pick, "I don't know", the hints running out) says: the right name, the one tapped,
+    /// the one typed, a typo forgiven, a timed miss's cost. Whether the round was right at once.
+    private func outcomeFields(
+        _ mode: Mode, record: NameGameStore.RoundRecord, taught: Bool, typo: Bool, t: LanguageStrings,
+        into context: inout TemplateFields
+    ) -> Bool {
+        let round = record.round
+        let person = round.answerPerson
         let named = person.fullName + (person.jobTitle.map { " · " + $0 } ?? "")
         if record.status == "skipped" {
             // Hints mode's last face, tapped once every other was gone (`NameGameStore.answer`), or "I don't know".
@@ -234,15 +258,12 @@ extension NameGameController {
                     t.string("namegame.timed.penalty", [.int(Int(NameGameStore.wrongTapCost / 1000))]))
             }
         }
-        context["answerName"] = .string(person.fullName)
-        context["answerRole"] = .string(person.jobTitle ?? "")
-        context["answered"] = .bool(answered)
-        context["identified"] = .bool(rightAtOnce)
-        context["failed"] = .bool(record.status == "failed")
-        context["open"] = .bool(record.isOpen && !over)
-        if let finished = record.finishedMilliseconds {
-            context["roundSeconds"] = .string(Self.seconds(Double(finished - record.startedMilliseconds) / 1000))
-        }
+        return rightAtOnce
+    }
+
+    /// The question: a name to find among faces, or a face to name (its picture described), and how to answer.
+    private func questionFields(_ mode: Mode, round: Round, t: LanguageStrings, into context: inout TemplateFields) {
+        let person = round.answerPerson
         let faceQuestion = round.showsNames || round.recall
         context["question"] = .string(
             faceQuestion
@@ -262,9 +283,6 @@ extension NameGameController {
         context["keyCount"] = .int(round.people.count)
         if !round.recall && round.people.count < mode.choices {
             context["smallPool"] = .string(t.string("namegame.smallpool", [.int(round.people.count)]))
-        }
-        if !round.recall {
-            context["choices"] = choices(mode, record: record, reveal: reveal, taught: taught, hidden: hidden, t: t)
         }
     }
 
