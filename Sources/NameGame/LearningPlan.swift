@@ -82,8 +82,9 @@ public struct LearningPlan: Sendable {
         public var knownWell = 0, learning = 0, notMet = 0, due = 0
     }
 
-    /// "Known well": in review with memory that lasts three weeks (Anki calls such cards mature).
-    public static let knownWellDays = 21.0
+    /// "Learned", on the statistics page as on its wall and in the lesson summary: one threshold (`learnedDays`); a
+    /// review found "Known well 2 · Learning 7" beside "Learned: 9 of 130" on one page.
+    public static let knownWellDays = learnedDays
 
     public func mastery(people: [Person], cards: [String: Card], now: Int64) -> Mastery {
         var result = Mastery()

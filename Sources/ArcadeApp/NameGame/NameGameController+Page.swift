@@ -78,7 +78,7 @@ extension NameGameController {
             "mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
             "error": error.map { .string($0) } ?? .null, "ended": .bool(session.ended || timeIsUp(session)),
             "reverse": .bool(mode == .reverse), "isTimed": .bool(mode == .timed), "timer": .bool(mode == .timed),
-            "isHint": .bool(mode == .hint),
+            "isHint": .bool(mode == .hint), "isTeam": .bool(mode == .team),
             "isPractice": .bool(mode == .practice), "hintMilliseconds": .int(Int(hintInterval * 1000)),
         ]
         let stats = session.stats
@@ -110,8 +110,9 @@ extension NameGameController {
                 ])
             }
         }
-        if !mode.isScheduled && mode != .recall {
-            // Whom a quiz asks about (`newRound`): the people met, or strangers, with the way to meet them.
+        if !mode.isScheduled && mode != .recall && session.stats.rounds == 0 {
+            // Whom a quiz asks about (`quizRound`): the people met, or strangers, with the way to meet them. Said at
+            // a session's first question only: on a phone its line pushed every answered round's Next down.
             let met = mode.pool(directory.people).count { cards[$0.id] != nil }
             let known = met >= Self.quizFromMet
             context["quizFrom"] = .object([
@@ -302,8 +303,9 @@ extension NameGameController {
                     result = "correct"
                 }
                 let isAnswer = (reveal || taught) && index == round.answer
-                // Named: every name in reverse mode; once over, everyone; after a wrong pick, the answer and the pick.
-                let showName = round.showsNames || reveal || isAnswer || pickedWrong
+                // Named: every name in reverse mode; once over, or after a wrong pick, everyone (a review: a miss, when
+                // the player is most ready to learn, named two faces where a right answer named six).
+                let showName = round.showsNames || reveal || taught
                 // Roles: the answer's and each wrong pick's as soon as they are named, and everyone's in team mode.
                 let showTitle = (reveal && mode == .team) || ((reveal || taught) && (isAnswer || pickedWrong))
                 return .object([

@@ -89,9 +89,10 @@ extension NameGameController {
     }
 
     /// A quiz's round, and the faces of the one after (for the browser to fetch ahead). It asks about people met,
-    /// once there are `quizFromMet` of them in its pool, soonest due first (a review: eight modes quizzed strangers,
-    /// and a guess among strangers teaches nothing); the other faces may be anyone. Never the person asked last,
-    /// when anyone else would do (a review: Similar names asked Mat twice in a row).
+    /// once there are `quizFromMet` of them in its pool (a review: eight modes quizzed strangers, and a guess among
+    /// strangers teaches nothing), at random but none of the last few asked (a later one: asked soonest due first, a
+    /// miss came back every other round, 8 of 16 in a timed minute); the other faces may be anyone. Never the person
+    /// asked last, when anyone else would do (a review: Similar names asked Mat twice in a row).
     private func quizRound(
         _ mode: Mode, _ session: NameGameStore.Session, cards: [String: Card], last: String?,
         _ random: inout SecureRandom
@@ -100,10 +101,10 @@ extension NameGameController {
         let pool = mode.pool(everyone)
         let met = pool.filter { cards[$0.id] != nil }
         let asksMet = met.count >= Self.quizFromMet
-        let now = store.nowMilliseconds()
+        let recent = (try? store.recentlyAsked(session: session.id, limit: min(3, max(0, met.count - 2)))) ?? []
         func deal(avoid: String?) -> Round? {
-            let person =
-                asksMet ? store.plan.next(people: met, cards: cards, now: now, avoid: avoid, meetNew: false) : nil
+            let fresh = met.filter { $0.id != avoid && !recent.contains($0.id) }
+            let person = asksMet ? (fresh.isEmpty ? met : fresh).randomElement(using: &random) : nil
             return person.map { Round.make(mode, asking: $0, from: everyone, using: &random) }
                 ?? Round.make(mode, from: everyone, using: &random)
         }

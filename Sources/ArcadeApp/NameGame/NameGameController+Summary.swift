@@ -48,14 +48,8 @@ extension NameGameController {
         let seconds = Int(max(0, last - session.startedMilliseconds) / 1000)
         let days = try store.dayStreak(player: visitor.playerID)
         let due = Self.mastery(store, people: directory.people, cards: cards).due
-        // Due now: what another lesson would start with. None: done for now, Anki's way (a review: "due again today"
-        // only grew, and nothing said the day's work was done). Not the look-ahead: "due now: 1" after a perfect
-        // lesson read as a contradiction (a review).
         let dueNow = store.plan.mastery(people: directory.people, cards: cards, now: store.nowMilliseconds()).due
-        let dueText =
-            dueNow > 0
-            ? t.string("namegame.summary.due.now", [.int(dueNow)])
-            : due > 0 ? t.string("namegame.summary.done.later", [.int(due)]) : t.string("namegame.summary.due.none")
+        let dueText = dueLine(cards: cards, t: t)
         context["summary"] = .object([
             "people": .list(people), "hasPeople": .bool(!people.isEmpty),
             "accuracy": .int(Int(((session.stats.accuracy ?? 0) * 100).rounded())),

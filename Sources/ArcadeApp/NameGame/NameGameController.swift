@@ -18,7 +18,7 @@ struct NameGameController: Sendable {
 
     /// Everyone playable now (admins may change them at any moment).
     var directory: Directory { people.directory }
-    var hintInterval: Double { max(0.2, constants.double("namegame.hintInterval", default: 2)) }
+    var hintInterval: Double { max(0.2, constants.double("namegame.hintInterval", default: 3)) }
     var timedSeconds: Int { max(5, constants.int("namegame.timedSeconds", default: 60)) }
     /// Rounds in a lesson (the modes that have lessons: `Mode.lessonRounds`).
     var lessonLength: Int { max(3, constants.int("namegame.lessonRounds", default: 10)) }
@@ -35,7 +35,8 @@ struct NameGameController: Sendable {
     static let maxTypedName = 200
 
     func addRoutes(to routes: PlayerRoutes) {
-        routes.pages.get("/namegame", use: menu)
+        // Off the event loop: a returning player's menu reads their cards.
+        routes.pages.running(.pool).get("/namegame", use: menu)
         routes.pages.get("/namegame/stats") { _, context in try statsPage(context.visitor) }
         // Off the event loop: a returning player's page may end a timed session or deal a missing round.
         routes.pages.running(.pool).get("/namegame/:mode", use: mode)
@@ -57,11 +58,34 @@ struct NameGameController: Sendable {
                 "description": .string(t.string("namegame.mode.\(mode.rawValue).about")),
             ]
         }
-        // Learn is where a newcomer starts (issue 41): first and primary; the other modes follow as practice.
+        // Learn is where a newcomer starts (issue 41): first and primary; the other modes follow as practice. A player
+        // who has met people sees where they stand there, and what is due (a review: after two lessons the menu still
+        // said "New to the Name Game?").
+        var start = card(.learn)
+        let cards = context.visitor.isNew ? [:] : try store.cards(player: context.visitor.playerID)
+        if !cards.isEmpty, case .object(var fields) = start {
+            let learned = directory.people.count { LearningPlan.knows(cards[$0.id]) }
+            fields["progress"] = .object([
+                "learned": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),
+                "due": .string(dueLine(cards: cards, t: t)),
+            ])
+            start = .object(fields)
+        }
         return pages.render(
             "namegame-menu", title: t.string("namegame.title"), for: context.visitor, path: "/namegame",
             section: "namegame",
-            data: ["start": card(.learn), "modes": .list(Mode.menu.filter { $0 != .learn }.map(card))])
+            data: ["start": start, "modes": .list(Mode.menu.filter { $0 != .learn }.map(card))])
+    }
+
+    /// What is due: now (what another lesson would start with), or "done for now" with what comes later today, or
+    /// nothing more today, Anki's way (a review: "due again today" only grew, and nothing said the day's work was
+    /// done). No look-ahead: "due now: 1" after a perfect lesson read as a contradiction (a review).
+    func dueLine(cards: [String: Card], t: LanguageStrings) -> String {
+        let due = Self.mastery(store, people: directory.people, cards: cards).due
+        let dueNow = store.plan.mastery(people: directory.people, cards: cards, now: store.nowMilliseconds()).due
+        return dueNow > 0
+            ? t.string("namegame.summary.due.now", [.int(dueNow)])
+            : due > 0 ? t.string("namegame.summary.done.later", [.int(due)]) : t.string("namegame.summary.due.none")
     }
 
     func mode(_ request: Request, _ context: PlayerContext) throws -> Response {

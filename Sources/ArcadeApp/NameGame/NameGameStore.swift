@@ -351,11 +351,6 @@ struct NameGameStore: Sendable {
                     "UPDATE namegame_sessions SET penalty_ms = penalty_ms + ? WHERE id = ?",
                     [.integer(Self.wrongTapCost), .integer(session.id)])
             }
-            if !correct && Self.meets(round.mode) {
-                // The person tapped was named on the page: now met too, so learn mode brings them back, a learning
-                // step later (the person asked, just missed, comes first). Not in a quiz (see `meets`).
-                try meet(db, player: player, person: round.people[choice].id, now: now, due: now + FSRS.minute)
-            }
             return .success(
                 RoundRecord(
                     id: id, session: record.session, round: round, startedMilliseconds: record.startedMilliseconds,
@@ -500,6 +495,9 @@ struct NameGameStore: Sendable {
         let rating = plan.rating(
             wrongPicks: wrong.count, gaveUp: gaveUp || status == "failed",
             milliseconds: Int(now - record.startedMilliseconds))
+        // A quiz about someone not due yet is practice (Anki's cramming): a miss counts, a right answer moves nothing
+        // (a review: one timed minute of four people marked them all learned).
+        if !Self.meets(round.mode) && round.mode != .review && rating != .again && card.due > now { return }
         let next = fsrs.review(card, rating, at: now)
         try db.execute(
             """
@@ -551,12 +549,12 @@ struct NameGameStore: Sendable {
     static func meets(_ mode: Mode) -> Bool { mode == .learn || mode == .recall }
 
     /// Someone is met: a learning card due at once, unless the player already has one.
-    private func meet(_ db: Database, player: String, person: String, now: Int64, due: Int64? = nil) throws {
+    private func meet(_ db: Database, player: String, person: String, now: Int64) throws {
         try db.execute(
             """
             INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews, met_ms)
             VALUES (?, ?, 'learning', 0, 0, 0, ?, ?, 0, ?) ON CONFLICT (player, person) DO NOTHING
-            """, [.text(player), .text(person), .integer(due ?? now), .integer(now), .integer(now)])
+            """, [.text(player), .text(person), .integer(now), .integer(now), .integer(now)])
     }
 
     /// How many people the player first met since `since` (learn mode's daily limit of new people).
@@ -583,6 +581,17 @@ struct NameGameStore: Sendable {
             cards[row.person] = row.card
         }
         return cards
+    }
+
+    /// The people a session asked about last, latest first.
+    func recentlyAsked(session: Int64, limit: Int) throws -> [String] {
+        guard limit > 0 else { return [] }
+        return try pool.connection().query(
+            """
+            SELECT f.person FROM namegame_rounds r JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
+            WHERE r.session = ? ORDER BY r.id DESC LIMIT ?
+            """, [.integer(session), SQLValue(limit)]
+        ).map { try $0.decode("person") }
     }
 
     /// Whether the player's last round about `person` outside a review asked the name to be typed.
