@@ -289,6 +289,23 @@ struct LearnSiteTests {
 /// and of the quizzes (strangers in eight modes), over HTTP.
 @Suite("Learning in depth, over HTTP")
 struct LearnDepthSiteTests {
+    /// The directory's first `count` people, made met and in review for the (one) player, as learn mode would have.
+    func met(_ server: SiteServer, count: Int, stability: Double, due: Int64) throws -> [String] {
+        let db = try Database(location: server.database)
+        let people: [String] = try db.query("SELECT id FROM people ORDER BY id LIMIT ?", [SQLValue(count)]).map {
+            try $0.decode("id")
+        }
+        for person in people {
+            _ = try db.execute(
+                """
+                INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms,
+                    reviews, lapses, met_ms)
+                SELECT id, ?, 'review', NULL, ?, 5, ?, 0, 1, 0, 0 FROM players
+                """, [.text(person), .real(stability), .integer(due)])
+        }
+        return people
+    }
+
     /// The people a session asked about, in order, with whether the name was typed.
     func asked(_ server: SiteServer, mode: String) throws -> [(person: String, typed: Bool)] {
         let db = try Database(location: server.database)
@@ -341,16 +358,7 @@ struct LearnDepthSiteTests {
         #expect(
             first.contains("data-quiz-from=\"strangers\"><a href=\"/namegame/learn\">New faces: meet them in Learn"))
         // Four people met (as learn mode would have), then every normal question asks about one of them.
-        let db = try Database(location: server.database)
-        let four: [String] = try db.query("SELECT id FROM people ORDER BY id LIMIT 4").map { try $0.decode("id") }
-        for person in four {
-            _ = try db.execute(
-                """
-                INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms,
-                    reviews, lapses, met_ms)
-                SELECT id, ?, 'review', NULL, 10, 5, 0, 0, 1, 0, 0 FROM players
-                """, [.text(person)])
-        }
+        let four = try met(server, count: 4, stability: 10, due: 0)
         try player.answerRight("normal", first)
         try player.post("/namegame/next", "mode=normal")
         #expect(!(try player.play("normal").text.contains("data-quiz-from")), "said at a session's first question only")
@@ -402,15 +410,7 @@ struct LearnDepthSiteTests {
         try player.get("/")
         try player.post("/namegame/next", "mode=timed")
         let db = try Database(location: server.database)
-        let five: [String] = try db.query("SELECT id FROM people ORDER BY id LIMIT 5").map { try $0.decode("id") }
-        for person in five {
-            _ = try db.execute(
-                """
-                INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms,
-                    reviews, lapses, met_ms)
-                SELECT id, ?, 'review', NULL, 3, 5, 9000000000000, 0, 1, 0, 0 FROM players
-                """, [.text(person)])
-        }
+        let five = try met(server, count: 5, stability: 3, due: 9_000_000_000_000)
         try player.post("/namegame/next", "mode=timed")
         let page = try player.play("timed").text
         let missed = try player.askedID(page)
