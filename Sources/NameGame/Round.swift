@@ -63,6 +63,11 @@ public struct Round: Sendable, Equatable {
         return asking(mode, people: picked, answer: picked.firstIndex { $0.id == person.id }!, using: &random)
     }
 
+    /// Whether hint mode had hidden every wrong choice after `elapsed` seconds: only the answer was left to tap.
+    public func hintsRanOut(after elapsed: Double, interval: Double) -> Bool {
+        !hideOrder.isEmpty && hidden(after: elapsed, interval: interval).count == hideOrder.count
+    }
+
     /// Which choices hint mode has hidden after `elapsed` seconds: one more
     /// every `interval`, until only the answer is left.
     public func hidden(after elapsed: Double, interval: Double) -> Set<Int> {

@@ -226,10 +226,7 @@ extension NameGameController {
         if record.status == "skipped" {
             // Hints mode's last face, tapped once every other was gone (`NameGameStore.answer`), or "I don't know".
             let waited = Double((record.finishedMilliseconds ?? 0) - record.startedMilliseconds) / 1000
-            let waitedOut =
-                mode == .hint
-                && round.hidden(after: waited, interval: hintInterval).count
-                    == round.hideOrder.count
+            let waitedOut = round.hintsRanOut(after: waited, interval: hintInterval)
             context["revealed"] = .string(
                 t.string(waitedOut ? "namegame.hint.waited" : "namegame.dontknow.answer", [.string(named)]))
         }

@@ -47,9 +47,8 @@ extension NameGameController {
             : try store.lastFinished(session: session.id) ?? session.startedMilliseconds
         let seconds = Int(max(0, last - session.startedMilliseconds) / 1000)
         let days = try store.dayStreak(player: visitor.playerID)
-        let due = Self.mastery(store, people: directory.people, cards: cards).due
-        let dueNow = store.plan.mastery(people: directory.people, cards: cards, now: store.nowMilliseconds()).due
-        let dueText = dueLine(cards: cards, t: t)
+        let (due, dueNow) = dueCounts(cards)
+        let dueText = dueLine((due, dueNow), t: t)
         context["summary"] = .object([
             "people": .list(people), "hasPeople": .bool(!people.isEmpty),
             "accuracy": .int(Int(((session.stats.accuracy ?? 0) * 100).rounded())),

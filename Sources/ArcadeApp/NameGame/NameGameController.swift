@@ -61,28 +61,37 @@ struct NameGameController: Sendable {
         // Learn is where a newcomer starts (issue 41): first and primary; the other modes follow as practice. A player
         // who has met people sees where they stand there, and what is due (a review: after two lessons the menu still
         // said "New to the Name Game?").
-        var start = card(.learn)
         let cards = context.visitor.isNew ? [:] : try store.cards(player: context.visitor.playerID)
-        if !cards.isEmpty, case .object(var fields) = start {
-            let learned = directory.people.count { LearningPlan.knows(cards[$0.id]) }
-            fields["progress"] = .object([
+        let learned = directory.people.count { LearningPlan.knows(cards[$0.id]) }
+        let progress: TemplateValue =
+            cards.isEmpty
+            ? .null
+            : [
                 "learned": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),
-                "due": .string(dueLine(cards: cards, t: t)),
-            ])
-            start = .object(fields)
-        }
+                "due": .string(dueLine(dueCounts(cards), t: t)),
+            ]
         return pages.render(
             "namegame-menu", title: t.string("namegame.title"), for: context.visitor, path: "/namegame",
             section: "namegame",
-            data: ["start": start, "modes": .list(Mode.menu.filter { $0 != .learn }.map(card))])
+            data: [
+                "start": card(.learn), "progress": progress,
+                "modes": .list(Mode.menu.filter { $0 != .learn }.map(card)),
+            ])
+    }
+
+    /// Who is due by the end of today (UTC) and who now.
+    func dueCounts(_ cards: [String: Card]) -> (today: Int, now: Int) {
+        (
+            Self.mastery(store, people: directory.people, cards: cards).due,
+            store.plan.mastery(people: directory.people, cards: cards, now: store.nowMilliseconds()).due
+        )
     }
 
     /// What is due: now (what another lesson would start with), or "done for now" with what comes later today, or
     /// nothing more today, Anki's way (a review: "due again today" only grew, and nothing said the day's work was
     /// done). No look-ahead: "due now: 1" after a perfect lesson read as a contradiction (a review).
-    func dueLine(cards: [String: Card], t: LanguageStrings) -> String {
-        let due = Self.mastery(store, people: directory.people, cards: cards).due
-        let dueNow = store.plan.mastery(people: directory.people, cards: cards, now: store.nowMilliseconds()).due
+    func dueLine(_ counts: (today: Int, now: Int), t: LanguageStrings) -> String {
+        let (due, dueNow) = counts
         return dueNow > 0
             ? t.string("namegame.summary.due.now", [.int(dueNow)])
             : due > 0 ? t.string("namegame.summary.done.later", [.int(due)]) : t.string("namegame.summary.due.none")

@@ -329,8 +329,7 @@ struct NameGameStore: Sendable {
             guard !record.wrong.contains(choice) else { return .failure(.alreadyTried) }
             let now = nowMilliseconds()
             let elapsed = Double(now - record.startedMilliseconds) / 1000
-            let hidden = round.hidden(after: elapsed, interval: hintInterval)
-            if hidden.contains(choice) { return .failure(.hidden) }
+            if round.hidden(after: elapsed, interval: hintInterval).contains(choice) { return .failure(.hidden) }
             guard let session = try session(db, "id = ?", [.integer(record.session)]) else {
                 return .failure(.unknownRound)
             }
@@ -341,9 +340,7 @@ struct NameGameStore: Sendable {
             let wrong = correct ? record.wrong : record.wrong + [choice]
             let failed = !correct && round.mode == .practice
             // Hints that ran out left one face: tapping it is waiting for the answer, not knowing it (a review).
-            let waitedOut =
-                correct && record.wrong.isEmpty && !round.hideOrder.isEmpty
-                && hidden.count == round.hideOrder.count
+            let waitedOut = correct && record.wrong.isEmpty && round.hintsRanOut(after: elapsed, interval: hintInterval)
             let status = waitedOut ? "skipped" : correct ? "identified" : failed ? "failed" : "open"
             try finish(db, player: player, record, session: session, status: status, wrong: wrong, now: now)
             if !correct && round.mode == .timed {
