@@ -138,7 +138,8 @@
       var isNoted = noted.indexOf(digit) >= 0;
       button.classList.toggle("is-noted", isNoted);
       if (isNoted) button.setAttribute("aria-label", button.getAttribute("data-noted-label"));
-      else if (!button.hasAttribute("data-absent")) button.removeAttribute("aria-label");
+      else if (button.hasAttribute("data-known-label")) button.setAttribute("aria-label", button.getAttribute("data-known-label"));
+      else button.removeAttribute("aria-label");
     });
   }
 
@@ -257,7 +258,7 @@
     if (fresh.getAttribute("data-outcome") && !wasOver) {
       var inline = fresh.querySelector("[data-results]");
       if (inline && window.HTMLDialogElement) inline.hidden = true;
-      afterReveal(openResults, won ? 300 : 120);
+      afterReveal(openResults, won ? 100 : 120);
     }
     // "Code cracked! Now try the Name Game" belongs to a win: it goes when a game is lost under it, as the server
     // leaves it out of a lost game's page.

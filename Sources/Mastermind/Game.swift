@@ -69,6 +69,19 @@ public struct Game: Sendable {
         turns.firstIndex { Feedback.score(secret: guess, guess: $0.guess) != $0.feedback }
     }
 
+    /// What the rows say of each digit at a glance, as Wordle's keyboard does (no search over codes): a digit of a row
+    /// that scored nothing is not in the code; a row whose pegs count every one of its places not so ruled out has
+    /// each of those digits in the code (each place scores at most once, and a ruled-out one scores nothing).
+    public var digitsKnown: (absent: Set<UInt8>, present: Set<UInt8>) {
+        let absent = Set(turns.filter { $0.feedback.red + $0.feedback.blue == 0 }.flatMap(\.guess.digits))
+        var present: Set<UInt8> = []
+        for turn in turns {
+            let open = turn.guess.digits.filter { !absent.contains($0) }
+            if !open.isEmpty && open.count == turn.feedback.red + turn.feedback.blue { present.formUnion(open) }
+        }
+        return (absent, present)
+    }
+
     /// A uniformly random secret, without modulo bias (the generator's own
     /// `random(in:)` uses rejection sampling).
     public static func randomSecret<R: RandomNumberGenerator>(_ rules: Rules, using random: inout R) -> Code {

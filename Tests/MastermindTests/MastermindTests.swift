@@ -135,4 +135,27 @@ struct MastermindTests {
             Game(rules: rules, secret: try Code("0123", rules: rules)).contradiction(try Code("7777", rules: rules))
                 == nil)
     }
+
+    /// The keys' marks: read from the rows at a glance, and never wrong about the secret.
+    @Test func theDigitsKnownFollowFromTheRowsAndFitTheSecret() throws {
+        var random = SystemRandomNumberGenerator()
+        var game = Game(rules: .classic, secret: code("0123"))
+        _ = try game.guess("4455", using: &random)  // nothing: 4 and 5 are out
+        _ = try game.guess("0456", using: &random)  // one peg, and only the 0 and the 6 can have earned it
+        #expect(game.digitsKnown.absent == [4, 5])
+        #expect(game.digitsKnown.present.isEmpty, "0 or 6: not known yet")
+        _ = try game.guess("4015", using: &random)  // two pegs from the two places not ruled out
+        #expect(game.digitsKnown.present == [0, 1])
+        _ = try game.guess("3210", using: &random)  // four pegs: every digit
+        #expect(game.digitsKnown.present == [0, 1, 2, 3])
+        // Over many random games, a digit marked out is never the secret's and one marked in always is.
+        for _ in 0..<300 {
+            var game = Game(rules: .classic, secret: Game.randomSecret(.classic, using: &random))
+            while game.outcome == .playing {
+                _ = try game.guess(String(Game.randomSecret(.classic, using: &random).digits.map { Character(String($0)) }), using: &random)
+                let known = game.digitsKnown, secret = Set(game.secret.digits)
+                #expect(known.absent.isDisjoint(with: secret) && known.present.isSubset(of: secret))
+            }
+        }
+    }
 }

@@ -453,16 +453,17 @@ struct MastermindController: Sendable {
         }
     }
 
-    /// The keypad; as Wordle's keyboard, a digit of a row that scored nothing at all is marked as not in the code.
+    /// The keypad; as Wordle's keyboard, the digits the rows show out of the code and those they show in it.
     private func keysContext(_ game: Game, t: LanguageStrings) -> TemplateValue {
-        .list(
+        let known = game.digitsKnown
+        return .list(
             (game.rules.digitMin...game.rules.digitMax).map { digit in
-                let absent = game.turns.contains {
-                    $0.feedback.red + $0.feedback.blue == 0 && $0.guess.digits.contains(UInt8(digit))
-                }
+                let absent = known.absent.contains(UInt8(digit)), present = known.present.contains(UInt8(digit))
                 return .object([
-                    "digit": .int(digit), "absent": .bool(absent),
-                    "label": absent ? .string(t.string("mastermind.key.absent", [.int(digit)])) : .null,
+                    "digit": .int(digit), "absent": .bool(absent), "present": .bool(present),
+                    "label": absent
+                        ? .string(t.string("mastermind.key.absent", [.int(digit)]))
+                        : present ? .string(t.string("mastermind.key.present", [.int(digit)])) : .null,
                     "notedLabel": .string(t.string("mastermind.key.noted", [.int(digit)])),
                 ])
             })

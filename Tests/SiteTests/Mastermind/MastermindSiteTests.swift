@@ -327,7 +327,8 @@ struct MastermindSiteTests {
         #expect(!normal.contains("data-mode=\"hard\""))
     }
 
-    /// The keypad remembers: digits of a row that scored nothing are marked as not in the code, for screen readers too.
+    /// The keypad remembers: digits of a row that scored nothing are marked as not in the code, those a row's pegs
+    /// count as in it, for screen readers too.
     @Test(arguments: Engine.allCases) func theKeypadRulesOutDigitsARowProvedAbsent(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
@@ -346,6 +347,15 @@ struct MastermindSiteTests {
         #expect(
             !board.contains("data-key=\"\(secret.first!)\" class=\"is-absent\""),
             "a digit of the code is never ruled out")
+        #expect(!board.contains("is-present"))
+        // Three of the code's digits in place beside a digit ruled out: three pegs, all theirs, so all three are in.
+        let known = String(secret.prefix(3)) + String(absent[0])
+        let after = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=\(known)", fragment: true).text
+        for digit in Set(secret.prefix(3)) {
+            #expect(
+                after.contains("data-key=\"\(digit)\" class=\"is-present\" data-present aria-label=\"\(digit): in the code\""))
+        }
+        #expect(after.components(separatedBy: "class=\"is-present\"").count - 1 == Set(secret.prefix(3)).count)
     }
 
     /// The board is a board: played rows, the row being typed, then a slot for each attempt still to come.
