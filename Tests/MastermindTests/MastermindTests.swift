@@ -152,8 +152,11 @@ struct MastermindTests {
         for _ in 0..<300 {
             var game = Game(rules: .classic, secret: Game.randomSecret(.classic, using: &random))
             while game.outcome == .playing {
-                _ = try game.guess(String(Game.randomSecret(.classic, using: &random).digits.map { Character(String($0)) }), using: &random)
-                let known = game.digitsKnown, secret = Set(game.secret.digits)
+                _ = try game.guess(
+                    String(Game.randomSecret(.classic, using: &random).digits.map { Character(String($0)) }),
+                    using: &random)
+                let known = game.digitsKnown
+                let secret = Set(game.secret.digits)
                 #expect(known.absent.isDisjoint(with: secret) && known.present.isSubset(of: secret))
             }
         }

@@ -458,7 +458,8 @@ struct MastermindController: Sendable {
         let known = game.digitsKnown
         return .list(
             (game.rules.digitMin...game.rules.digitMax).map { digit in
-                let absent = known.absent.contains(UInt8(digit)), present = known.present.contains(UInt8(digit))
+                let absent = known.absent.contains(UInt8(digit))
+                let present = known.present.contains(UInt8(digit))
                 return .object([
                     "digit": .int(digit), "absent": .bool(absent), "present": .bool(present),
                     "label": absent

@@ -353,7 +353,8 @@ struct MastermindSiteTests {
         let after = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=\(known)", fragment: true).text
         for digit in Set(secret.prefix(3)) {
             #expect(
-                after.contains("data-key=\"\(digit)\" class=\"is-present\" data-present aria-label=\"\(digit): in the code\""))
+                after.contains(
+                    "data-key=\"\(digit)\" class=\"is-present\" data-present aria-label=\"\(digit): in the code\""))
         }
         #expect(after.components(separatedBy: "class=\"is-present\"").count - 1 == Set(secret.prefix(3)).count)
     }
