@@ -20,7 +20,19 @@
 
   var effects = {
     "theme.crt": function () { document.documentElement.classList.toggle("theme-crt"); },
-    "credits": function () { window.location.assign("/credits"); },
+    // The credits roll over the page, which stays (a review typed "credits" in a game and was taken out of it).
+    "credits": function () {
+      if (!window.Arcade.dialog) { window.location.assign("/credits"); return; }
+      window.Arcade.get("/credits").then(function (r) { return r.text(); }).then(function (html) {
+        var page = new DOMParser().parseFromString(html, "text/html");
+        var title = page.querySelector("main h1"), credits = page.querySelector("[data-credits]");
+        if (!title || !credits) { window.location.assign("/credits"); return; }
+        var roll = document.createElement("div");
+        roll.className = "credits-roll";
+        roll.append(document.importNode(title, true), document.importNode(credits, true));
+        window.Arcade.dialog(roll, announcer && announcer.getAttribute("data-close-label")).classList.add("credits-dialog");
+      }).catch(function () { window.location.assign("/credits"); });
+    },
     // The revealed digit flies into its cell of the row being played, without a reload, marked as a hint.
     "mastermind.reveal": function () {
       if (!window.ArcadeMastermind) return;

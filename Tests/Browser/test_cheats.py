@@ -100,8 +100,26 @@ class Cheats(MastermindHelpers):
         self.driver.execute_script(shake, [[0, 0, 9.8], [20, 18, 9.8]])
         time.sleep(1.1)  # at most one shake a second
         self.driver.execute_script(shake, [[0, 0, 9.8]])
-        WebDriverWait(self.driver, 10).until(lambda d: d.current_url.endswith("/credits"))
-        WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-credits]"))
+        # They roll over the page, which stays (a review typed "credits" in a game and was taken out of it).
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open].credits-dialog [data-credits]"))
+        self.assertFalse(self.driver.current_url.endswith("/credits"))
+        self.open("/credits")
+        self.driver.find_element("css selector", "main [data-credits]")
+
+    def test_credits_typed_in_a_game_roll_over_it_and_give_it_back(self):
+        self.open("/mastermind")
+        self.driver.execute_script("document.querySelectorAll('dialog[open]').forEach(x => x.close())")
+        self.type_keys(list("12"))
+        self.type_keys(list("credits"))
+        dialog = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open].credits-dialog"))
+        self.assertTrue(self.driver.current_url.endswith("/mastermind"))
+        dialog.find_element("css selector", "form[method=dialog] button").click()
+        WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "dialog[open]"))
+        cells = [c.text for c in self.driver.find_elements("css selector", "[data-current-row] .cell")]
+        self.assertEqual(cells[:2], ["1", "2"], "the row typed before is still there")
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "board")
 
 
 if __name__ == "__main__":
