@@ -449,6 +449,11 @@ class WithoutJavaScript(LessonHelpers, BrowserTest):
         self.open("/namegame")
         self.click('button[data-play="practice"]')
         self.answer(right=False)
+        # The miss is shown first, as in every mode: who was tapped, who was asked (a review saw "Session over" at once).
+        self.assertFalse(self.game().get_attribute("data-ended"))
+        self.assertTrue(self.driver.find_elements("css selector", "[data-outcome] [data-tapped]"))
+        self.assertTrue(self.driver.find_elements("css selector", "[data-outcome] [data-right-name]"))
+        self.click("[data-outcome] button[data-next]")
         self.assertEqual(self.game().get_attribute("data-ended"), "true", "practice ends at a mistake")
         self.assertFalse(self.driver.find_elements("css selector", "button[data-choice], h1.question"),
                          "its summary stands alone, not over the last question (issue 41)")

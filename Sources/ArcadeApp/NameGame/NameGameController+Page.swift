@@ -148,6 +148,9 @@ extension NameGameController {
         } else if mode == .review {
             total = done + session.queue.count + (record.isOpen ? 1 : 0)
         } else {
+            // Practice's run ends at its first miss, after that miss is shown (a review: "Session over" came at once,
+            // with nothing marked).
+            if mode == .practice { context["lastOfLesson"] = .bool(!record.isOpen && session.stats.incorrectTaps > 0) }
             return
         }
         context["lesson"] = .object([
@@ -209,6 +212,11 @@ extension NameGameController {
             context["roundSeconds"] = .string(Self.seconds(Double(finished - record.startedMilliseconds) / 1000))
         }
         questionFields(mode, round: round, t: t, into: &context)
+        // Hints' catch, said where it applies, on a session's first question (a review let the faces run out, as the
+        // mode seemed to invite, and was told it had not known).
+        if mode == .hint && session.stats.rounds == 0 && record.isOpen {
+            context["modeHowto"] = .string(t.string("namegame.help.hint"))
+        }
         if !round.recall {
             context["choices"] = choices(mode, record: record, reveal: reveal, taught: taught, hidden: hidden, t: t)
         }
@@ -245,8 +253,11 @@ extension NameGameController {
             }
         } else if record.status == "identified" {
             context["revealed"] = .string(t.string("namegame.found", [.string(named)]))
-        } else if taught {
-            context["rightLine"] = .string(t.string("namegame.answer.shown", [.string(named)]))
+        } else if taught || (record.status == "failed" && !round.recall) {
+            // A wrong pick: still open where the answer is to be tapped, over where it ends the run (practice).
+            // A face to name: it is this person; a name to find: this is the face that was asked for.
+            context["rightLine"] = .string(
+                t.string(round.showsNames ? "namegame.dontknow.answer" : "namegame.answer.shown", [.string(named)]))
             context["answerIndex"] = .int(round.answer)
             if let last = record.wrong.last, !round.showsNames {
                 context["tapped"] = .string(t.string("namegame.thats", [.string(round.people[last].fullName)]))

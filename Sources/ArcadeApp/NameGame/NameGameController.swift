@@ -248,8 +248,9 @@ struct NameGameController: Sendable {
         return .redirect(to: "/namegame/\(mode.rawValue)")
     }
 
-    /// Whether a lesson has played all its rounds.
+    /// Whether a lesson has played all its rounds (a practice run, its first miss).
     func lessonDone(_ session: NameGameStore.Session) -> Bool {
+        if session.mode == .practice { return session.stats.incorrectTaps > 0 }
         guard let total = session.mode.lessonRounds(lessonLength) else { return false }
         return session.stats.rounds >= total
     }

@@ -355,7 +355,8 @@ struct NameGameStore: Sendable {
         }
     }
 
-    /// "I don't know": the round ends as a miss and shows the answer; practice ends there, as on a wrong pick.
+    /// "I don't know": the round ends as a miss and shows the answer; a practice run ends after it, as after a wrong
+    /// pick.
     func giveUp(
         player: String, round id: Int64, people: Directory, timedSeconds: Int
     ) throws -> Result<RoundRecord, Refusal> {
@@ -452,22 +453,20 @@ struct NameGameStore: Sendable {
             SQLValue(finished ? 1 : 0), SQLValue(rightAtOnce ? 1 : 0), SQLValue(rightAtOnce ? 1 : 0),
             SQLValue(missed ? 1 : 0), .integer(rightAtOnce ? now - record.startedMilliseconds : 0),
         ]
-        // Streaks: rounds in a row identified at the first pick. "I don't know" in learn mode leaves it alone.
+        // Streaks: rounds in a row identified at the first pick, broken by the miss itself (a review saw "Streak 1"
+        // beside "Incorrect 1" until the shown answer was tapped). "I don't know" in learn mode leaves it alone.
+        let keepsStreak = gaveUp && round.mode == .learn
         let streak: String =
-            !finished
-            ? "streak"
-            : identified && wrong.isEmpty
-                ? "streak + 1"
-                : gaveUp && round.mode == .learn ? "streak" : "0"
-        let ends = round.mode == .practice && (status == "failed" || gaveUp)
+            missed && !keepsStreak
+            ? "0" : !finished ? "streak" : rightAtOnce ? "streak + 1" : keepsStreak ? "streak" : "0"
         // In the SQL both engines read: no two-argument max(), no OR over integers.
         let best = "CASE WHEN best_streak > \(streak) THEN best_streak ELSE \(streak) END"
         try db.execute(
             """
             UPDATE namegame_sessions SET rounds = rounds + ?, identified = identified + ?, correct = correct + ?,
                 incorrect = incorrect + ?, identify_ms = identify_ms + ?, streak = \(streak),
-                best_streak = \(best), ended = CASE WHEN ? = 1 THEN 1 ELSE ended END WHERE id = ?
-            """, delta + [SQLValue(ends ? 1 : 0), .integer(record.session)])
+                best_streak = \(best) WHERE id = ?
+            """, delta + [.integer(record.session)])
         try db.execute(
             "INSERT INTO namegame_lifetime (player, mode) VALUES (?, ?) ON CONFLICT DO NOTHING",
             [.text(player), .text(mode)])
@@ -477,6 +476,9 @@ struct NameGameStore: Sendable {
                 incorrect = incorrect + ?, identify_ms = identify_ms + ?, streak = \(streak),
                 best_streak = \(best) WHERE player = ? AND mode = ?
             """, delta + [.text(player), .text(mode)])
+        // Review my misses drills: someone missed is asked again at the end of its list (a review: once each was thin,
+        // where Anki relearns a card until it is remembered).
+        if round.mode == .review && missed { try requeue(db, session: record.session, person: round.answerPerson.id) }
         // Every mode teaches the scheduler about the person asked, once a round: at its first miss (a wrong pick
         // counts at once, even if the player then leaves the round), or when it ends without one.
         let firstMiss = wrong.count > 0 && record.wrong.isEmpty
@@ -628,6 +630,26 @@ struct NameGameStore: Sendable {
         return Session(
             id: session.id, mode: .review, startedMilliseconds: session.startedMilliseconds, ended: false,
             stats: Stats(), nextPeople: [], streak: 0, queue: people.map(\.id))
+    }
+
+    /// How often a review asks one person at most.
+    static let reviewAsks = 3
+
+    /// Puts someone a review missed back at the end of its queue, unless it has asked them `reviewAsks` times.
+    private func requeue(_ db: Database, session: Int64, person: String) throws {
+        let asked =
+            try db.first(
+                """
+                SELECT COUNT(*) AS n FROM namegame_rounds r
+                JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer WHERE r.session = ? AND f.person = ?
+                """, [.integer(session), .text(person)])?.int("n") ?? 0
+        guard asked < Self.reviewAsks else { return }
+        let last = try db.first(
+            "SELECT MAX(position) AS p FROM namegame_session_people WHERE session = ? AND list = 'queue'",
+            [.integer(session)])?.int("p")
+        try db.execute(
+            "INSERT INTO namegame_session_people (session, list, position, person) VALUES (?, 'queue', ?, ?)",
+            [.integer(session), SQLValue((last ?? -1) + 1), .text(person)])
     }
 
     /// Takes the head of a review session's queue.

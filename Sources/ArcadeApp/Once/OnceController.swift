@@ -33,8 +33,18 @@ struct OnceController: Sendable {
 
     func help(_ game: String, _ request: Request, _ context: PlayerContext) throws -> Response {
         let t = pages.localizer.strings(for: context.visitor.language)
-        let mode = request.query["mode"].flatMap(Mode.init).map { "/\($0.rawValue)" } ?? ""
+        let chosen = game == "namegame" ? request.query["mode"].flatMap(Mode.init) : nil
+        let mode = chosen.map { "/\($0.rawValue)" } ?? ""
         let title = t.string("once.tutorial.\(game).title")
+        // The mode's own rules after the game's (a review: Learn's help said nothing of meeting, typing or spacing).
+        let modeHelp: TemplateValue =
+            chosen.map { mode in
+                let more = [Mode.learn, .hint].contains(mode) ? " " + t.string("namegame.help.\(mode.rawValue)") : ""
+                return .object([
+                    "name": .string(t.string("namegame.mode.\(mode.rawValue)")),
+                    "text": .string(t.string("namegame.mode.\(mode.rawValue).about") + more),
+                ])
+            } ?? .null
         return pages.render(
             "help", title: title, for: context.visitor, path: "/\(game)/help", section: game,
             data: [
@@ -43,7 +53,7 @@ struct OnceController: Sendable {
                 "back": .string("/\(game)" + (game == "namegame" ? mode : "")),
                 // Mastermind's help states the rules and shows what each peg means with example rows.
                 "examples": .bool(game == "mastermind"), "mm": Self.rulesContext(mastermindRules()),
-                "keys": Self.keys(game, t),
+                "keys": Self.keys(game, t), "mode": modeHelp,
             ])
     }
 

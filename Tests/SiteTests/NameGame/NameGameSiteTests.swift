@@ -167,10 +167,17 @@ struct NameGameSiteTests {
         }
         let (round, answer) = try player.round(try player.play("practice").text)
         try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\((answer + 1) % 6)")
+        // The miss is shown first, as in every mode (a review: "Session over" came at once, nothing marked): who was
+        // tapped, who was asked, every name; then one button to the run's end.
+        let missed = try player.play("practice").text
+        #expect(!missed.contains("data-ended=\"true\""))
+        #expect(missed.contains("That’s ") && missed.contains("You were looking for "))
+        #expect(missed.contains("See how it went"))
+        #expect(try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\(answer)").status == 422)
+        #expect(try player.post("/namegame/next", "mode=practice").status == 303)
         let over = try player.play("practice").text
         #expect(over.contains("data-ended=\"true\""))
         #expect(over.contains("data-streak=\"2\""))
-        #expect(try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\(answer)").status == 422)
         #expect(try player.post("/namegame/next", "mode=practice").status == 303)
         #expect(!(try player.play("practice").text.contains("data-ended")), "a new run")
     }
@@ -291,6 +298,25 @@ struct NameGameSiteTests {
         #expect(!over.contains("data-keys"), "no keys to explain on a finished session")
     }
 
+    /// A miss breaks the streak when it is made, not when its shown answer is tapped (a review saw "Streak 1" beside
+    /// "Incorrect 1"); a face to name says whose face it was, not whom the player was "looking for".
+    @Test(arguments: Engine.allCases) func aMissEndsTheStreakAtOnceAndSaysWhoItWas(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        for mode in ["normal", "reverse"] {
+            let (first, right) = try player.round(try player.play(mode).text)
+            try player.post("/namegame/answer", "mode=\(mode)&round=\(first)&choice=\(right)")
+            try player.post("/namegame/next", "mode=\(mode)")
+            #expect(try player.play(mode).text.contains("data-session-streak=\"1\""), "\(mode)")
+            let (round, answer) = try player.round(try player.play(mode).text)
+            try player.post("/namegame/answer", "mode=\(mode)&round=\(round)&choice=\((answer + 1) % 6)")
+            let missed = try player.play(mode).text
+            #expect(missed.contains("data-session-streak=\"0\"") && missed.contains("data-session-incorrect=\"1\""))
+            #expect(missed.contains(mode == "reverse" ? "This is " : "You were looking for "), "\(mode)")
+        }
+    }
+
     /// Issue 41: practice's summary stands alone, not stacked over the question that ended the run.
     @Test(arguments: Engine.allCases) func thePracticeEndShowsItsSummaryAlone(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
@@ -300,6 +326,7 @@ struct NameGameSiteTests {
         let (round, answer) = try player.round(page)
         let question = try #require(page.firstMatch(of: /<h1 class="question" tabindex="-1">([^<]+)<\/h1>/)).1
         try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\((answer + 1) % 6)")
+        try player.post("/namegame/next", "mode=practice")
         let over = try player.play("practice").text
         #expect(over.contains("data-summary") && !over.contains("data-choice"))
         #expect(!over.contains(">\(question)<"), "the question is gone")

@@ -42,8 +42,14 @@ struct OnceSiteTests {
         #expect(try player.play("timed").text.contains("href=\"/namegame/help?mode=timed\""))
         let nameGameHelp = try player.get("/namegame/help?mode=timed").text
         #expect(
-            nameGameHelp.contains("Pick the face that matches the name")
+            nameGameHelp.contains("Pick the face that goes with the name")
                 && nameGameHelp.contains("href=\"/namegame/timed\""))
+        // Each mode's own rules follow: Learn's say how a lesson goes, Hints' what waiting costs.
+        #expect(nameGameHelp.contains("<h2 data-help-mode>Timed</h2>") && nameGameHelp.contains("costs 3 seconds"))
+        #expect(try player.get("/namegame/help?mode=learn").text.contains("then type their first name"))
+        #expect(try player.get("/namegame/help?mode=hint").text.contains("once only the right face is left"))
+        let hints = try player.play("hint").text
+        #expect(hints.contains("data-mode-howto>Answer before they go"), "said on the session's first question")
         #expect(
             try player.get("/namegame/help?mode=%3Cx%3E").text.contains("href=\"/namegame\""),
             "an unknown mode links the menu")
