@@ -161,7 +161,8 @@
     box.classList.toggle("is-first", !!first);
     box.hidden = false;
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(function () { box.hidden = true; }, first ? 4000 : 2500);
+    // Short, as it sits over the header (taps go through it to the menu beneath).
+    toastTimer = setTimeout(function () { box.hidden = true; }, first ? 3000 : 2000);
     // Escape takes it away at once (a review: it sat over Hint and Game and Escape did not help).
     var dismiss = function (event) {
       if (event.key !== "Escape" || box.hidden) return;

@@ -42,8 +42,16 @@
       return digit === "" && revealed && revealed.position === i ? revealed.digit : digit;
     });
   }
+  // The next cell to type into: the first empty one, never the revealed digit's (a review's next taps after the
+  // Konami code wrote over it).
+  function nextSlot() {
+    for (var i = 0; i < typed.length; i++) {
+      if (typed[i] === "" && !(revealed && revealed.position === i)) return i;
+    }
+    return -1;
+  }
   function cursor() {
-    var i = typed.indexOf("");
+    var i = nextSlot();
     return i < 0 ? typed.length - 1 : i;
   }
 
@@ -94,11 +102,17 @@
         heard = toggleNote(key) && noted ? noted.getAttribute("data-noted-label") : key;
       }
       // A full row says how to go on (a review's Enter on a focused key typed into a full row, and nothing happened).
-      else if (typed.indexOf("") < 0) { refuse("data-full"); return; }
+      else if (nextSlot() < 0 && revealed && typed[revealed.position] === "") {
+        // The cells around a revealed digit are full: one more digit means a whole code typed, played as typed (the
+        // reveal gives way), as a code typed before the reveal was.
+        typed = typed.filter(function (digit, i) { return i !== revealed.position; }).concat([key]);
+        heard = key + ". " + rowWords();
+      }
+      else if (nextSlot() < 0) { refuse("data-full"); return; }
       else {
-        typed[typed.indexOf("")] = key;
+        typed[nextSlot()] = key;
         // The digit, and once the row is full the whole row, so it can be checked before Enter.
-        heard = typed.indexOf("") < 0 ? key + ". " + rowWords() : key;
+        heard = nextSlot() < 0 ? key + ". " + rowWords() : key;
       }
     }
     showTyped();

@@ -69,17 +69,36 @@ public struct Game: Sendable {
         turns.firstIndex { Feedback.score(secret: guess, guess: $0.guess) != $0.feedback }
     }
 
-    /// What the rows say of each digit at a glance, as Wordle's keyboard does (no search over codes): a digit of a row
-    /// that scored nothing is not in the code; a row whose pegs count every one of its places not so ruled out has
-    /// each of those digits in the code (each place scores at most once, and a ruled-out one scores nothing).
+    /// What the rows say of each digit, by the bookkeeping a player does (no search over codes), as Wordle's keyboard
+    /// shows its letters. A row's pegs are the sum, over its digits, of the fewer of their count in the guess and in the
+    /// code; so a digit of a row that scored nothing is out, and once a row's other digits are accounted for (out, or
+    /// known to be in the code as often as the row has them), what is left of its pegs is theirs.
     public var digitsKnown: (absent: Set<UInt8>, present: Set<UInt8>) {
-        let absent = Set(turns.filter { $0.feedback.red + $0.feedback.blue == 0 }.flatMap(\.guess.digits))
-        var present: Set<UInt8> = []
-        for turn in turns {
-            let open = turn.guess.digits.filter { !absent.contains($0) }
-            if !open.isEmpty && open.count == turn.feedback.red + turn.feedback.blue { present.formUnion(open) }
+        var absent: Set<UInt8> = []
+        var least: [UInt8: Int] = [:]  // the code has at least this many of the digit
+        var changed = true
+        while changed {
+            changed = false
+            for turn in turns {
+                var counts: [UInt8: Int] = [:]
+                for digit in turn.guess.digits where !absent.contains(digit) { counts[digit, default: 0] += 1 }
+                let settled = counts.filter { least[$0.key, default: 0] >= $0.value }
+                let open = counts.filter { least[$0.key, default: 0] < $0.value }
+                let rest = turn.feedback.red + turn.feedback.blue - settled.values.reduce(0, +)
+                guard !open.isEmpty else { continue }
+                if rest == 0 {
+                    absent.formUnion(open.keys)
+                    changed = true
+                } else if rest == open.values.reduce(0, +) || open.count == 1 {
+                    // All of the open digits score in full, or one digit scores all that is left.
+                    for (digit, count) in open where least[digit, default: 0] < min(count, rest) {
+                        least[digit] = min(count, rest)
+                        changed = true
+                    }
+                }
+            }
         }
-        return (absent, present)
+        return (absent, Set(least.filter { $0.value > 0 }.keys))
     }
 
     /// A uniformly random secret, without modulo bias (the generator's own

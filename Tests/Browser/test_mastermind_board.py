@@ -606,7 +606,7 @@ class MastermindBoard(BoardHelpers):
         lines = dialog.find_element("css selector", "[data-share]").get_attribute("textContent").splitlines()
         for guess, line in zip(misses + [secret], lines[1:]):
             red, blue = score(secret, guess)
-            self.assertEqual(line, "🔴" * red + "🔵" * blue + "⚪" * (4 - red - blue), f"{guess}: {lines}")
+            self.assertEqual(line, "🔴" * red + "🟦" * blue + "⚪" * (4 - red - blue), f"{guess}: {lines}")
 
     def assert_first_screen(self, selectors):
         dialog = WebDriverWait(self.driver, 10).until(

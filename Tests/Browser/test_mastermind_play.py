@@ -524,6 +524,13 @@ class Unlock(Play):
         position = int(self.driver.find_element("css selector", "[data-revealed]").get_attribute(
             "data-revealed").split(":")[0])
         self.assertEqual(cell.text, secret[position - 1])
+        # The digits typed next go around it, never over it (a review's next two taps wrote over the reveal).
+        others = [d for d in "01234567" if d != secret[position - 1]][:3]
+        self.type_keys(others)
+        cells = [c.text for c in self.driver.find_elements("css selector", "[data-current-row] .cell")]
+        expected = list(others)
+        expected.insert(position - 1, secret[position - 1])
+        self.assertEqual(cells, expected)
 
     def test_the_cabinet_counts_an_unlock_on_every_open_page(self):
         self.open("/")

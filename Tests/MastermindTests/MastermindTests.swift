@@ -148,6 +148,15 @@ struct MastermindTests {
         #expect(game.digitsKnown.present == [0, 1])
         _ = try game.guess("3210", using: &random)  // four pegs: every digit
         #expect(game.digitsKnown.present == [0, 1, 2, 3])
+        // As in a review's game: 0011 two pegs, 2233 and 1144 nothing, 5500 three: with 1 out, 0011's pegs say the
+        // code has two 0s, so 5500's third peg is a 5's.
+        var review = Game(rules: .classic, secret: code("0057"))
+        for guess in ["0011", "2233", "1144", "5500"] { _ = try review.guess(guess, using: &random) }
+        #expect(review.digitsKnown.absent == [1, 2, 3, 4])
+        #expect(review.digitsKnown.present == [0, 5])
+        // Rows accounted for rule the rest out: 0 is in twice (0011), so 0066's two pegs leave nothing for 6.
+        _ = try review.guess("0066", using: &random)
+        #expect(review.digitsKnown.absent.contains(6))
         // Over many random games, a digit marked out is never the secret's and one marked in always is.
         for _ in 0..<300 {
             var game = Game(rules: .classic, secret: Game.randomSecret(.classic, using: &random))

@@ -274,10 +274,10 @@ struct MastermindSiteTests {
         #expect(lines.first == "Arcade Mastermind 3/10")
         #expect(lines.count == 5 && lines[3] == "🔴🔴🔴🔴")
         #expect(lines.last == "http://t/mastermind", "the site's link, as the player reached it (Host: t)")
-        #expect(lines.dropFirst().dropLast().allSatisfy { $0.count == 4 && $0.allSatisfy { "🔴🔵⚪".contains($0) } })
+        #expect(lines.dropFirst().dropLast().allSatisfy { $0.count == 4 && $0.allSatisfy { "🔴🟦⚪".contains($0) } })
         #expect(
             lines.dropFirst().dropLast().allSatisfy { row in
-                row == String(row.sorted { "🔴🔵⚪".firstIndex(of: $0)! < "🔴🔵⚪".firstIndex(of: $1)! })
+                row == String(row.sorted { "🔴🟦⚪".firstIndex(of: $0)! < "🔴🟦⚪".firstIndex(of: $1)! })
             }, "\(lines)")
         let rows = lines.dropFirst().dropLast().joined()
         #expect(!rows.contains { $0.isNumber }, "no digits in the rows")
