@@ -76,6 +76,21 @@ struct LintTests {
         #expect(localizer.pluralTable("en").count > 2)
     }
 
+    /// French typography, as the strings are written (not patched at render): a narrow no-break space before `:` `;`
+    /// `!` `?` and inside « », never a plain or a wide no-break space.
+    static func frenchSpacing(in table: [String: String]) -> [String] {
+        let wrong = try! Regex(#"[ \u{00A0}][:;!?]|«[ \u{00A0}]|[ \u{00A0}]»"#)
+        return table.filter { $0.value.contains(wrong) }.map(\.key).sorted()
+    }
+
+    @Test func frenchIsSpacedAsFrenchIsPrinted() throws {
+        let localizer = try Localizer.load(directory: "Localizations")
+        #expect(Self.frenchSpacing(in: localizer.table("fr")).isEmpty)
+        #expect(
+            Self.frenchSpacing(in: ["a": "Indice : un bon essai", "b": "« Je ne sais pas »", "c": "Indice\u{202F}: x"])
+                == ["a", "b"])
+    }
+
     /// The rules bite: lines as the templates and strings had them before the language work, each caught.
     @Test func theRulesCatchWhatTheFilesHad() {
         let templates = [
