@@ -12,6 +12,13 @@ extension NameGameController {
     ) throws {
         context["summaryTitle"] = .string(
             t.string(mode.lessonRounds(lessonLength) == nil ? "namegame.summary" : "namegame.lesson.done"))
+        // Whom the list is of, in the session's own word (a review's summary was headed "People in this lesson").
+        context["peopleTitle"] = .string(
+            t.string(
+                mode == .review
+                    ? "namegame.summary.people.review"
+                    : mode.lessonRounds(lessonLength) == nil ? "namegame.summary.people.run" : "namegame.summary.people"
+            ))
         if mode == .timed {
             let score = session.stats.correctTaps
             let previous = try store.bestTimedScore(player: visitor.playerID, before: session.id)

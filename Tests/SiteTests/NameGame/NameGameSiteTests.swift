@@ -332,6 +332,7 @@ struct NameGameSiteTests {
         #expect(!over.contains(">\(question)<"), "the question is gone")
         #expect(!over.contains("data-due="), "what is due belongs to lessons, not to a practice run's end")
         #expect(over.contains("data-continue>Play again</button>"), "a practice run is no lesson: no 'Next lesson'")
+        #expect(over.contains(">People in this run</h2>"), "nor are its people a lesson's")
     }
 
     /// Defect 5: the keys are explained only to scripts (hidden until one shows it), with the round's own count, and
