@@ -9,10 +9,13 @@ public final class TemplateLibrary: Sendable {
     private let indented = Mutex<[String: Template]>([:])
     /// The context below every render's own (a compiled library's constants).
     private let base: TemplateValue?
+    /// Where names given by nothing are noted, if anywhere.
+    public let audit: TemplateAudit?
 
     /// Parses every source; the first syntax error is thrown.
-    public init(sources: [String: String]) throws(TemplateError) {
+    public init(sources: [String: String], audit: TemplateAudit? = nil) throws(TemplateError) {
         self.sources = sources
+        self.audit = audit
         var parsed: [String: Template] = [:]
         for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
             parsed[name] = try Template(source, name: name)
@@ -21,10 +24,11 @@ public final class TemplateLibrary: Sendable {
         base = nil
     }
 
-    private init(sources: [String: String], parsed: [String: Template], base: TemplateValue) {
+    private init(sources: [String: String], parsed: [String: Template], base: TemplateValue, audit: TemplateAudit?) {
         self.sources = sources
         self.parsed = parsed
         self.base = base
+        self.audit = audit
     }
 
     public var names: [String] { parsed.keys.sorted() }
@@ -41,7 +45,8 @@ public final class TemplateLibrary: Sendable {
 
     public func render(_ template: Template, _ context: TemplateValue, into out: inout [UInt8]) {
         var renderer = TemplateRenderer(
-            partials: { [self] in self.partial($0, indent: $1) }, stack: base.map { [$0, context] } ?? [context])
+            partials: { [self] in self.partial($0, indent: $1) }, stack: base.map { [$0, context] } ?? [context],
+            audit: audit.map { ($0, template.name) })
         renderer.render(template.program, into: &out)
     }
 
@@ -57,7 +62,7 @@ public final class TemplateLibrary: Sendable {
     public func compiled(constants: TemplateFields) -> TemplateLibrary {
         var compiler = TemplateCompiler(constants: constants, library: self)
         return TemplateLibrary(
-            sources: sources, parsed: parsed.mapValues { compiler.compile($0) }, base: .object(constants))
+            sources: sources, parsed: parsed.mapValues { compiler.compile($0) }, base: .object(constants), audit: audit)
     }
 
     /// The template `name` compiled further against `shared`: values one kind of page shares across requests (its
@@ -70,7 +75,8 @@ public final class TemplateLibrary: Sendable {
         var compiler = TemplateCompiler(constants: constants, shared: shared, library: self)
         var below = constants
         below.merge(shared)
-        return PreparedTemplate(program: compiler.compile(template).program, base: .object(below), library: self)
+        return PreparedTemplate(
+            program: compiler.compile(template).program, base: .object(below), library: self, name: name)
     }
 
     func partial(_ name: String, indent: String) -> Template? {
@@ -93,16 +99,19 @@ public final class PreparedTemplate: Sendable {
     let program: TemplateProgram
     let base: TemplateValue
     let library: TemplateLibrary
+    let name: String
 
-    init(program: TemplateProgram, base: TemplateValue, library: TemplateLibrary) {
+    init(program: TemplateProgram, base: TemplateValue, library: TemplateLibrary, name: String) {
         self.program = program
         self.base = base
         self.library = library
+        self.name = name
     }
 
     public func render(_ context: TemplateValue, into out: inout [UInt8]) {
         var renderer = TemplateRenderer(
-            partials: { [library] in library.partial($0, indent: $1) }, stack: [base, context])
+            partials: { [library] in library.partial($0, indent: $1) }, stack: [base, context],
+            audit: library.audit.map { ($0, name) })
         renderer.render(program, into: &out)
     }
 }

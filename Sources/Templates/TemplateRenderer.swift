@@ -8,6 +8,8 @@ struct TemplateRenderer {
     static let maxDepth = 100  // bounds recursive partials
     /// Counts names found nowhere, when compiling: a part that needs one cannot be rendered ahead.
     var misses: Misses? = nil
+    /// Where an interpolated name given by nothing is noted, and the page's template (partials are inside it).
+    var audit: (TemplateAudit, String)? = nil
 
     final class Misses { var count = 0 }
 
@@ -47,7 +49,11 @@ struct TemplateRenderer {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: tables.text[Int(start)..<Int(start + count)]))
             case .variable(let name, let escaped, let arguments, let count):
                 let values = self.arguments(tables, arguments, count)
-                write(lookup(tables.name(name), arguments: values), escaped: escaped, into: &out)
+                let value = lookup(tables.name(name), arguments: values)
+                if case .null = value, let (audit, page) = audit, !resolves(tables.name(name)) {
+                    audit.note(tables.name(name).pointee, in: page)
+                }
+                write(value, escaped: escaped, into: &out)
             case .bound(let function, let escaped, let arguments, let count):
                 let values = self.arguments(tables, arguments, count)
                 write(program.functions[Int(function)](values), escaped: escaped, into: &out)
@@ -95,6 +101,24 @@ struct TemplateRenderer {
         } else {
             out.append(contentsOf: value.text.utf8)
         }
+    }
+
+    /// Whether a name is given at all (a null given is given): `lookup`'s walk, for `TemplateAudit`.
+    func resolves(_ name: UnsafePointer<Template.Name>) -> Bool {
+        let name = name.pointee
+        guard !name.parts.isEmpty else { return true }
+        for frame in stack.reversed() {
+            guard case .object(let fields) = frame, var value = fields[name.keys[0], name.parts[0]] else { continue }
+            for part in 1..<name.parts.count {
+                if case .function = value { return true }
+                guard case .object(let inner) = value, let next = inner[name.keys[part], name.parts[part]] else {
+                    return false
+                }
+                value = next
+            }
+            return true
+        }
+        return false
     }
 
     /// Finds the first part of a name up the stack, then the rest inside it.

@@ -126,6 +126,30 @@ struct TemplateExtensionTests {
         #expect(message("{{a..b}}") == "home.mustache:1:1: 'a..b' is not a valid name")
     }
 
+    /// The audit notes an interpolated name that nothing gives, under the page's template, partials included; a null
+    /// given, a section's name (absent is false) and a folded constant are not noted.
+    @Test(arguments: ["parsed", "compiled", "prepared"]) func theAuditNotesNamesGivenByNothing(_ kind: String) throws {
+        let audit = TemplateAudit()
+        let sources = [
+            "page": "{{title}}{{#items}}{{name}}{{lable}}{{/items}}{{^gone}}{{given}}{{/gone}}{{> foot}}{{k}}",
+            "foot": "{{footer}}{{user.nmae}}",
+        ]
+        let library = try TemplateLibrary(sources: sources, audit: audit)
+        let context: TemplateValue = [
+            "title": "T", "items": .list([["name": "a"]]), "given": .null, "user": ["name": "u"],
+        ]
+        var out: [UInt8] = []
+        switch kind {
+        case "parsed": library.render("page", context, into: &out)
+        case "compiled": library.compiled(constants: ["k": "K"]).render("page", context, into: &out)
+        default:
+            try #require(library.compiled(constants: ["k": "K"]).prepared("page", shared: [:])).render(
+                context, into: &out)
+        }
+        let expected: Set = ["page: {{lable}}", "page: {{footer}}", "page: {{user.nmae}}"]
+        #expect(audit.missing == (kind == "parsed" ? expected.union(["page: {{k}}"]) : expected))
+    }
+
     @Test func escapesByDefault() throws {
         let library = try TemplateLibrary(sources: ["t": "{{x}}|{{{x}}}|{{&x}}"])
         #expect(

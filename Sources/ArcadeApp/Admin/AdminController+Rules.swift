@@ -178,7 +178,7 @@ extension AdminController {
                         "client": .string(client), "rule": .int(violation.rule.id),
                         "restriction": .string(violation.rule.restriction.name),
                         "why": .string(t.string(below, [.string(violation.requirement.version.text)])),
-                        "message": .string(violation.message),
+                        "message": .string(violation.message), "none": .null,
                     ]), .null
                 )
             } else {

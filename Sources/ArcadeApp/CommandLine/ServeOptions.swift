@@ -26,8 +26,10 @@ public struct ServeOptions: Sendable {
     public var demoPeople = true
     /// Override files applied in order: `Constants_<env>.plist`.
     public var environments: [String] = []
-    /// Reload changed templates on the next request.
+    /// Reload changed templates on the next request, and log a name a page interpolates that nothing gives.
     public var dev = false
+    /// Note the names a page interpolates that nothing gives (`TemplateAudit`): the tests fail on one (no flag).
+    public var auditTemplates = false
     /// Mark cookies `Secure` (when served over TLS, e.g. behind a proxy).
     public var secureCookies = false
     /// Seconds added to every commit: a slow disk, for tests (no flag).

@@ -121,7 +121,7 @@ final class HomeController: Sendable {
         let review = try summaries.panel(key + "review|\(due ?? -1)") {
             let line: TemplateValue =
                 if let due { ["count": .int(due), "line": .string(t.string("home.review", [.int(due)]))] } else {
-                    ["start": .string(t.string("home.review.start"))]
+                    ["count": .null, "start": .string(t.string("home.review.start"))]
                 }
             return try pages.html("home-review", language: language, data: ["review": line])
         }

@@ -6,6 +6,7 @@ import Logger
 import NameGame
 import Storage
 import Synchronization
+import Templates
 
 /// The composition root: every component the site is made of, built once at start-up from the options (the database
 /// and its secrets, languages and constants, templates and pages, identities, the stores, the background work), and
@@ -128,9 +129,16 @@ struct Services: Sendable {
             })
     }
 
+    /// A name a page interpolates that nothing gives, said once in `--dev`.
+    @Sendable private static func logMissing(_ name: String) {
+        Log.warning("a template's name is given by nothing: \(name)")
+    }
+
     /// The templates, refused at start-up without the ones every page needs.
     private static func templates(_ options: ServeOptions) throws -> TemplateStore {
-        let templates = try TemplateStore(directory: options.templates, dev: options.dev)
+        let audit =
+            options.auditTemplates || options.dev ? TemplateAudit(report: options.dev ? Self.logMissing : nil) : nil
+        let templates = try TemplateStore(directory: options.templates, dev: options.dev, audit: audit)
         for required in ["layout", "home", "error", "language-menu", "site-header", "site-footer"]
         where try templates.library().template(named: required) == nil {
             throw StartupError.missing(file: "\(options.templates)/\(required).mustache")

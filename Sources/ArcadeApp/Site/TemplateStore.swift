@@ -9,19 +9,23 @@ import Templates
 final class TemplateStore: Sendable {
     let directory: String
     let dev: Bool
+    /// Names the pages interpolate that no controller gives (see `TemplateAudit`), when audited.
+    let audit: TemplateAudit?
     private let state: Mutex<(library: TemplateLibrary, stamp: Int)>
 
-    init(directory: String, dev: Bool) throws {
+    init(directory: String, dev: Bool, audit: TemplateAudit? = nil) throws {
         self.directory = directory
         self.dev = dev
+        self.audit = audit
         let (sources, stamp) = try Self.read(directory)
-        state = Mutex((try Self.parse(sources, directory), stamp))
+        state = Mutex((try Self.parse(sources, directory, audit: audit), stamp))
     }
 
     /// Parses every template; an error names the file, line and column.
-    static func parse(_ sources: [String: String], _ directory: String) throws -> TemplateLibrary {
+    static func parse(_ sources: [String: String], _ directory: String, audit: TemplateAudit?) throws -> TemplateLibrary
+    {
         do {
-            return try TemplateLibrary(sources: sources)
+            return try TemplateLibrary(sources: sources, audit: audit)
         } catch {
             throw StartupError.invalid(
                 file: "\(directory)/\(error.file).mustache:\(error.line):\(error.column)", reason: error.message)
@@ -34,7 +38,7 @@ final class TemplateStore: Sendable {
         let (sources, stamp) = try Self.read(directory)
         return try state.withLock { current in
             if stamp != current.stamp {
-                current = (try Self.parse(sources, directory), stamp)
+                current = (try Self.parse(sources, directory, audit: audit), stamp)
                 Log.info("templates reloaded")
             }
             return current.library

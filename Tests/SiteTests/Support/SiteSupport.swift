@@ -1,7 +1,9 @@
 import HTTP
 import HTTPServer
 import Storage
+import Templates
 import TestSupport
+import Testing
 
 @testable import ArcadeApp
 
@@ -62,6 +64,8 @@ final class SiteServer: Endpoint, @unchecked Sendable {
         options.server.accessLog = false
         // Tests that move the clock by weeks keep their players; retention tests switch it on.
         options.forgetAfter = 0
+        // Every page a test renders is checked for names no controller gives (see `stop`).
+        options.auditTemplates = true
         configure(&options)
         database = options.database
         site = try Site(options: options, adding: routes ?? { _ in })
@@ -73,6 +77,8 @@ final class SiteServer: Endpoint, @unchecked Sendable {
         server.shutdown()
         server.wait()
         site.close()
+        let missing = site.services.pages.templates.audit?.missing ?? []
+        #expect(missing.isEmpty, "names the pages interpolate that nothing gives: \(missing.sorted())")
     }
 }
 
