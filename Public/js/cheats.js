@@ -9,9 +9,16 @@
 
   var queue = Promise.resolve();
   var codeUntil = 0;  // a code is under way until then (see Touch)
+  // The Mastermind board on this page, if any: a reveal is for its game, and never for a daily (one code for all).
+  function boardFields() {
+    var board = document.querySelector("#board[data-game]");
+    if (!board) return "";
+    return "&game=" + encodeURIComponent(board.getAttribute("data-game")) + (board.hasAttribute("data-daily") ? "&daily=1" : "");
+  }
   function send(kind, value) {
     queue = queue.then(function () {
-      return Arcade.post("/cheats/actions", "kind=" + encodeURIComponent(kind) + "&value=" + encodeURIComponent(String(value)))
+      return Arcade.post("/cheats/actions", "kind=" + encodeURIComponent(kind) + "&value=" + encodeURIComponent(String(value))
+        + boardFields())
         .then(function (response) { return response.ok ? response.json() : null; })
         .then(apply)
         .catch(function () { /* a lost action only breaks a sequence */ });

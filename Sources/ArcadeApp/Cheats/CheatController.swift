@@ -17,24 +17,29 @@ struct CheatController: Sendable {
     let limiter = RateLimiter(perSecond: 30)
 
     /// A completed cheat: found (in the once-store) and its effect applied, each committed before the answer.
-    private func complete(_ outcome: CheatMatcher.Outcome, _ visitor: Visitor) throws -> Response {
+    private func complete(_ outcome: CheatMatcher.Outcome, _ visitor: Visitor, page: MastermindPage) throws -> Response
+    {
         let found = try once.perform(visitor) { o in outcome.unlocked.flatMap { o.markDone(SiteTasks.cheat($0)) } }.once
         let effects = outcome.unlocked.compactMap { store.book.entry($0)?.effect }
         // Effects with nothing to act on (a finished game, no round open) say so rather than claim what they did not
         // do (a review: a finished game's Konami code said a digit was revealed).
-        var idle: Set<String> = []
+        var idle: [String: String] = [:]
         if effects.contains("mastermind.reveal") {
             var random = SystemRandomNumberGenerator()
             // On the unstarted board, the reveal starts the game it reveals a digit of.
-            if try mastermind.latest(player: visitor.playerID) == nil {
+            if !page.daily, try mastermind.latest(player: visitor.playerID) == nil {
                 _ = try mastermind.start(player: visitor.player, mastermind.deal())
             }
-            if try mastermind.reveal(player: visitor.playerID, using: &random) == nil {
-                idle.insert("mastermind.reveal")
+            switch page.daily
+                ? .daily : try mastermind.reveal(player: visitor.playerID, game: page.game, using: &random)
+            {
+            case .revealed: break
+            case .nothing: idle["mastermind.reveal"] = ".none"
+            case .daily: idle["mastermind.reveal"] = ".daily"
             }
         }
         if effects.contains("namegame.firstLetter"), try !nameGame.cheat(player: visitor.playerID) {
-            idle.insert("namegame.firstLetter")
+            idle["namegame.firstLetter"] = ".none"
         }
         // What the page says at once, without reloading: "Cheat unlocked: The Konami code".
         let t = pages.localizer.strings(for: visitor.language)
@@ -42,7 +47,7 @@ struct CheatController: Sendable {
             t.string("cheats.unlocked.named", [.string(t.string("cheats.name.\($0)"))])
         }
         // And what it did, in the same toast; with how many the player has found, for every open page's cabinet.
-        let did = effects.map { t.string("cheats.did.\($0)" + (idle.contains($0) ? ".none" : "")) }
+        let did = effects.map { t.string("cheats.did.\($0)" + (idle[$0] ?? "")) }
         let count = store.book.tasks.filter { found.beenDone($0) }.count
         let first = outcome.unlocked.contains { found.count(SiteTasks.cheat($0)) == 1 }
         var response = answer(
@@ -78,6 +83,17 @@ struct CheatController: Sendable {
                 ] + news))
     }
 
+    /// The Mastermind board on the page an action came from, if any: the game a reveal is for.
+    struct MastermindPage: Sendable {
+        var game: Int64? = nil
+        var daily = false
+
+        init(_ form: FormFields) {
+            game = form["game"].flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
+            daily = form["daily"] == "1"
+        }
+    }
+
     func addRoutes(to routes: PlayerRoutes) {
         // The site's most frequent write (every key press on every page): it holds no thread while its
         // commit is grouped with others'; only a completion (rare) finishes on a pool thread.
@@ -90,6 +106,7 @@ struct CheatController: Sendable {
         let visitor = context.visitor
         let later = Later(reply: reply, request: request, visitor: visitor, errors: errors)
         let form = request.form ?? FormFields()
+        let page = MastermindPage(form)
         let action: Action
         do {
             action = try Action(kind: form["kind"] ?? "", value: form["value"] ?? "")
@@ -113,7 +130,7 @@ struct CheatController: Sendable {
             case .success(let outcome) where outcome.unlocked.isEmpty:
                 later.send(answer(outcome, found: found, effects: []))
             case .success(let outcome):
-                later.sendBlocking { try complete(outcome, visitor) }
+                later.sendBlocking { try complete(outcome, visitor, page: page) }
             }
         }
     }

@@ -376,15 +376,23 @@ struct MastermindStore: Sendable {
         }
     }
 
-    /// Reveals one position of the game in play, once per game: one the
-    /// player has not yet had red at, chosen at random. Like a hint, it
-    /// makes a win assisted. Nil when there is no game or it was revealed.
-    func reveal<R: RandomNumberGenerator>(player: String, using random: inout R) throws -> Int? {
+    /// What the Konami code's reveal did.
+    enum Reveal: Equatable { case revealed(Int), nothing, daily }
+
+    /// Reveals one position of a game in play, once per game: one the player has not yet had red at, chosen at
+    /// random. Like a hint, it makes a win assisted. The game is the one on the player's page (`game`), else their
+    /// latest; never a daily, one code for everyone (a review's Konami in a normal game was spent on its daily).
+    func reveal<R: RandomNumberGenerator>(player: String, game: Int64?, using random: inout R) throws -> Reveal {
         return try pool.write { db in
             try Player.lock(player, db)  // once per game, whichever instance runs it
-            guard let record = try load(db, "player = ? AND status = 'playing'", [.text(player)]),
-                record.revealed == nil
-            else { return nil }
+            let record =
+                try game.map {
+                    try load(db, "id = ? AND player = ? AND status = 'playing'", [.integer($0), .text(player)])
+                }
+                ?? load(
+                    db, "player = ? AND daily IS NULL AND status = 'playing' ORDER BY id DESC LIMIT 1", [.text(player)])
+            guard let record, record.revealed == nil else { return .nothing }
+            guard record.daily == nil else { return .daily }
             let secret = Array(record.game.secret.description)
             let solved = Set(
                 record.game.turns.flatMap { turn in
@@ -392,12 +400,12 @@ struct MastermindStore: Sendable {
                 })
             let open = secret.indices.filter { !solved.contains($0) }
             guard let position = (open.isEmpty ? Array(secret.indices) : open).randomElement(using: &random) else {
-                return nil
+                return .nothing
             }
             try db.execute(
                 "UPDATE mastermind_games SET revealed = ?, used_hint = 1 WHERE id = ?",
                 [SQLValue(position), .integer(record.id)])
-            return position
+            return .revealed(position)
         }
     }
 

@@ -206,6 +206,44 @@ struct CheatSiteTests {
         #expect(!(try player.get("/mastermind").text.contains("data-revealed=")))
     }
 
+    /// The reveal is for the game on the page, never a daily (a review's Konami in a normal game was spent on its
+    /// unfinished daily, which then shared "with a hint").
+    @Test(arguments: Engine.allCases) func konamiRevealsInTheGameOnThePageAndNeverInADaily(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind()
+        #expect(try player.post("/mastermind/guess", "game=0&turn=0&daily=0&guess=0123").status == 303)
+        let db = try Database(location: server.database)
+        let daily = try #require(try db.first("SELECT id FROM mastermind_games WHERE daily IS NOT NULL")?.int("id"))
+        func konami(_ fields: String) throws -> JSONValue {
+            var last: JSONValue = .null
+            for pair in Self.konami {
+                let parts = pair.split(separator: "=").map(String.init)
+                last = try JSONParser.parse(
+                    try player.post("/cheats/actions", "kind=\(parts[0])&value=\(parts[1])" + fields).text)
+            }
+            return last
+        }
+        func revealed(_ id: String) throws -> Int? {
+            try db.first("SELECT revealed FROM mastermind_games WHERE id = ?", [.text(id)])?.int("revealed")
+        }
+        // From the daily's page: nothing revealed anywhere, and it says why.
+        let fromDaily = try konami("&game=\(daily)&daily=1")
+        #expect(
+            fromDaily["did"]
+                == .array([.string("Not in the daily code: it is the same for everyone. Try it in a game of your own.")]
+                ))
+        #expect(try revealed(String(daily)) == nil && revealed(game) == nil)
+        // Even named by its id alone.
+        #expect(try konami("&game=\(daily)")["did"] == fromDaily["did"])
+        // From the game's page: that game.
+        #expect(
+            try konami("&game=\(game)")["did"]
+                == .array([.string("One digit of your Mastermind code is revealed, marked as a hint.")]))
+        #expect(try revealed(game) != nil && revealed(String(daily)) == nil)
+    }
+
     @Test(arguments: Engine.allCases) func whoIsItHelpsTheRoundInPlay(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
