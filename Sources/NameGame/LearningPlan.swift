@@ -62,11 +62,13 @@ public struct LearningPlan: Sendable {
     }
 
     /// Learned, as the counts and the lesson summary say it (issue 41: one lucky pick among six, or the question
-    /// right after the introduction, counted as learned): past the learning steps and remembered on a later day, so
-    /// memory lasts at least `learnedDays`. A right answer today alone never reaches it.
+    /// right after the introduction, counted as learned): past the learning steps, memory lasting at least
+    /// `learnedDays`, and remembered at least a day after meeting (a review saw "Learned" 25 minutes after). Answers
+    /// on the day of meeting alone never reach it.
     public static func knows(_ card: Card?) -> Bool {
-        guard let card, card.state == .review else { return false }
-        return (card.stability ?? 0) >= learnedDays
+        guard let card, card.state == .review, (card.stability ?? 0) >= learnedDays else { return false }
+        guard let created = card.created, let last = card.lastReview else { return true }
+        return last - created >= FSRS.day
     }
 
     /// The stability (days) from which someone counts as learned: beyond what the first day's answers give.

@@ -51,13 +51,15 @@ public struct Round: Sendable, Equatable {
         return asking(mode, people: picked, answer: Int.random(in: 0..<picked.count, using: &random), using: &random)
     }
 
-    /// A round asking for `person`, with the others drawn at random from the mode's pool.
+    /// A round asking for `person`, with the others drawn at random from the mode's pool, those in `first` before the
+    /// rest.
     public static func make<R: RandomNumberGenerator>(
-        _ mode: Mode, asking person: Person, from everyone: [Person],
+        _ mode: Mode, asking person: Person, from everyone: [Person], first: Set<String> = [],
         using random: inout R
     ) -> Round {
         var others = mode.pool(everyone).filter { $0.id != person.id }
         others.shuffle(using: &random)
+        others = others.filter { first.contains($0.id) } + others.filter { !first.contains($0.id) }
         var picked = [person] + others.prefix(mode.choices - 1)
         picked.shuffle(using: &random)
         return asking(mode, people: picked, answer: picked.firstIndex { $0.id == person.id }!, using: &random)

@@ -28,17 +28,23 @@ public struct Card: Sendable, Equatable {
     public var difficulty: Double?
     public var due: Int64
     public var lastReview: Int64?
+    /// When the card was made (its first review or introduction), if known; reviews keep it.
+    public var created: Int64?
 
     /// A card never reviewed, due at once.
     public init(due: Int64) { self.due = due }
 
-    public init(state: State, step: Int?, stability: Double?, difficulty: Double?, due: Int64, lastReview: Int64?) {
+    public init(
+        state: State, step: Int?, stability: Double?, difficulty: Double?, due: Int64, lastReview: Int64?,
+        created: Int64? = nil
+    ) {
         self.state = state
         self.step = step
         self.stability = stability
         self.difficulty = difficulty
         self.due = due
         self.lastReview = lastReview
+        self.created = created
     }
 }
 

@@ -35,6 +35,13 @@ extension NameGameController {
             ])
         }
         var record = try store.latestRound(session: current.id, people: directory)
+        // A round left open a while and seen again (another tab, a phone put away) starts its clock again: a review's
+        // round "took 14.5 s", and its lesson 13 minutes, for time spent away. Timed mode's clock is the session's.
+        if let open = record, open.isOpen, mode != .timed, !current.ended,
+            store.nowMilliseconds() - open.startedMilliseconds > Self.awayAfter, try store.restartClock(round: open.id)
+        {
+            record = try store.latestRound(session: current.id, people: directory)
+        }
         if record == nil && !current.ended {
             record = try newRound(mode, session: current, visitor)
             current = try store.openSession(player: visitor.playerID, mode: mode) ?? current

@@ -51,9 +51,11 @@ extension NameGameController {
                 people: Self.meetingOrder(directory.people, player: visitor.playerID), cards: cards,
                 now: store.nowMilliseconds(), avoid: avoid, meetNew: try roomToLearn && meetsNew(visitor.playerID))
         else { return nil }
+        // The other faces are people met, as far as there are any: among strangers, the one familiar face was the
+        // answer without knowing the name (a review).
         return LearningPlan.learned(cards[person.id])
             ? Round.recall(.learn, asking: person)
-            : Round.make(.learn, asking: person, from: directory.people, using: &random)
+            : Round.make(.learn, asking: person, from: directory.people, first: Set(cards.keys), using: &random)
     }
 
     /// Recall: names typed for people met (the scheduler's choice among them). Someone not yet answered right is
@@ -68,7 +70,7 @@ extension NameGameController {
                 ?? pool.randomElement(using: &random)
         else { return nil }
         if LearningPlan.learned(cards[person.id]) { return Round.recall(.recall, asking: person) }
-        let shown = Round.make(.normal, asking: person, from: everyone, using: &random)
+        let shown = Round.make(.normal, asking: person, from: everyone, first: Set(cards.keys), using: &random)
         return Round(
             mode: .recall, people: shown.people, answer: shown.answer, hideOrder: shown.hideOrder, recall: false)
     }

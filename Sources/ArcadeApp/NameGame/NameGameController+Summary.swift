@@ -47,12 +47,13 @@ extension NameGameController {
                 "tagText": .string(t.string("namegame.summary.\(tag)")),
             ])
         }
-        // A timed session lasted its clock (a review: "Time 0:02" after a minute whose last answers were misses).
-        let last =
+        // A timed session lasted its clock (a review: "Time 0:02" after a minute whose last answers were misses);
+        // another, the time its rounds took (a review: "13:24" for a lesson left and finished on another device).
+        let played =
             mode == .timed
-            ? min(store.nowMilliseconds(), session.deadline(seconds: timedSeconds))
-            : try store.lastFinished(session: session.id) ?? session.startedMilliseconds
-        let seconds = Int(max(0, last - session.startedMilliseconds) / 1000)
+            ? min(store.nowMilliseconds(), session.deadline(seconds: timedSeconds)) - session.startedMilliseconds
+            : try store.playedMilliseconds(session: session.id)
+        let seconds = Int(max(0, played) / 1000)
         let days = try store.dayStreak(player: visitor.playerID)
         let (due, dueNow) = dueCounts(cards)
         let dueText = dueLine((due, dueNow), t: t)

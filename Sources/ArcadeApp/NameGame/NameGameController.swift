@@ -33,6 +33,8 @@ struct NameGameController: Sendable {
     static let quizFromMet = 4
     /// The longest typed name read: anything longer is refused before it is compared.
     static let maxTypedName = 200
+    /// An open round seen again after this long (milliseconds) was left: its clock starts again.
+    static let awayAfter: Int64 = 30_000
 
     func addRoutes(to routes: PlayerRoutes) {
         // Off the event loop: a returning player's menu reads their cards.

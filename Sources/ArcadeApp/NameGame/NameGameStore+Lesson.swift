@@ -57,10 +57,23 @@ extension NameGameStore {
     }
 
     /// When the session's last round ended (nil: none did).
-    func lastFinished(session: Int64) throws -> Int64? {
+    /// The time a session's rounds took, from each one's start (or restart, `restartClock`) to its answer.
+    func playedMilliseconds(session: Int64) throws -> Int64 {
         try pool.connection().first(
-            "SELECT MAX(finished_ms) AS last FROM namegame_rounds WHERE session = ?", [.integer(session)])?
-            .decodeIfPresent("last")
+            """
+            SELECT SUM(finished_ms - started_ms) AS played FROM namegame_rounds
+            WHERE session = ? AND finished_ms IS NOT NULL
+            """, [.integer(session)])?
+            .decodeIfPresent("played") ?? 0
+    }
+
+    /// Starts an open round's clock again, now; false if it is no longer open.
+    func restartClock(round id: Int64) throws -> Bool {
+        try pool.write { db in
+            try db.execute(
+                "UPDATE namegame_rounds SET started_ms = ? WHERE id = ? AND status = 'open'",
+                [.integer(nowMilliseconds()), .integer(id)]) == 1
+        }
     }
 
     /// Days in a row (UTC) with a round answered, up to today or yesterday; only the last year is read.

@@ -135,7 +135,7 @@ struct NameGameStore: Sendable {
 
     /// A `namegame_cards` row: what a player knows of one person.
     struct CardRow: FetchableRecord {
-        static let columns = "person, state, step, stability, difficulty, due_ms, last_ms"
+        static let columns = "person, state, step, stability, difficulty, due_ms, last_ms, met_ms"
         let person: String
         let card: Card
 
@@ -151,7 +151,7 @@ struct NameGameStore: Sendable {
             card = Card(
                 state: state, step: try row.decodeIfPresent("step"), stability: stability > 0 ? stability : nil,
                 difficulty: difficulty > 0 ? difficulty : nil, due: try row.decode("due_ms"),
-                lastReview: try row.decode("last_ms", as: Int64.self))
+                lastReview: try row.decode("last_ms", as: Int64.self), created: try row.decodeIfPresent("met_ms"))
         }
     }
 
@@ -494,9 +494,15 @@ struct NameGameStore: Sendable {
         let rating = plan.rating(
             wrongPicks: wrong.count, gaveUp: gaveUp || status == "failed",
             milliseconds: Int(now - record.startedMilliseconds))
-        // A quiz about someone not due yet is practice (Anki's cramming): a miss counts, a right answer moves nothing
-        // (a review: one timed minute of four people marked them all learned).
-        if !Self.meets(round.mode) && round.mode != .review && rating != .again && card.due > now { return }
+        // Someone asked before they are due is practice (Anki's cramming): a miss counts, a right answer moves nothing.
+        // So in every quiz (a review: one timed minute of four people marked them all learned), and for anyone past
+        // their learning steps in any mode (a review: 25 minutes of recall and lessons made a person met that day
+        // "Learned").
+        if rating != .again && card.due > now
+            && (card.state == .review || !(Self.meets(round.mode) || round.mode == .review))
+        {
+            return
+        }
         let next = fsrs.review(card, rating, at: now)
         try db.execute(
             """

@@ -54,6 +54,8 @@ struct OnceController: Sendable {
                 // Mastermind's help states the rules and shows what each peg means with example rows.
                 "examples": .bool(game == "mastermind"), "mm": Self.rulesContext(mastermindRules()),
                 "keys": Self.keys(game, t), "mode": modeHelp,
+                // Where the faces come from (a review looked for a way to learn its own team).
+                "people": game == "namegame" ? .string(t.string("namegame.help.people")) : .null,
             ])
     }
 

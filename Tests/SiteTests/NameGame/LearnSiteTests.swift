@@ -411,6 +411,27 @@ struct LearnDepthSiteTests {
         #expect(zip(matts, matts.dropFirst()).allSatisfy { $0 != $1 }, "\(matts)")
     }
 
+    /// A face to pick in learn mode is shown among the other people met, not among strangers only (a review: the one
+    /// familiar face was the answer without knowing the name).
+    @Test(arguments: Engine.allCases) func learnAsksAmongThePeopleMet(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/")
+        try player.post("/namegame/next", "mode=normal")  // the player's row
+        let four = try met(server, count: 4, stability: 3, due: 0)
+        let db = try Database(location: server.database)
+        _ = try db.execute("UPDATE namegame_cards SET state = 'learning', step = 0")
+        let page = try player.play("learn").text
+        let asked = try player.askedID(page)
+        #expect(four.contains(asked) && !page.contains("name=\"name\""), "a face to pick, about someone met")
+        let round = try #require(Player.attribute("data-round", in: page))
+        let faces: [String] = try db.query(
+            "SELECT person FROM namegame_round_faces WHERE round = ?", [.integer(Int64(round)!)]
+        ).map { try $0.decode("person") }
+        #expect(Set(four).isSubset(of: Set(faces)), "\(faces)")
+    }
+
     /// Quizzes spread their questions over the people met (a review: a miss, asked soonest due first, came back in 8
     /// of 16 rounds), and a right answer about someone not due yet moves nothing (one timed minute marked four people
     /// learned); after a wrong pick every face is named.
@@ -440,5 +461,17 @@ struct LearnDepthSiteTests {
             let card = try #require(try db.first("SELECT due_ms FROM namegame_cards WHERE person = ?", [.text(person)]))
             #expect(try card.decode("due_ms", as: Int64.self) == 9_000_000_000_000, "not due: not moved")
         }
+        // Nor in recall, which meets people: someone past their learning steps named right before they are due moves
+        // nothing (a review: 25 minutes of recall and lessons made a person met that day "Learned").
+        let recall = try player.play("recall").text
+        let person = try player.askedID(recall)
+        #expect(five.contains(person) && recall.contains("name=\"name\""), "a typed round about someone met")
+        let first = try #require(
+            try db.first("SELECT first_name FROM people WHERE id = ?", [.text(person)])?.string("first_name"))
+        let (id, _) = try player.round(recall)
+        try player.post("/namegame/recall", "mode=recall&round=\(id)&name=\(first.addingFormEncoding)")
+        let card = try #require(
+            try db.first("SELECT due_ms, stability FROM namegame_cards WHERE person = ?", [.text(person)]))
+        #expect(try card.decode("due_ms", as: Int64.self) == 9_000_000_000_000 && card.double("stability") == 3)
     }
 }
