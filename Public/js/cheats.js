@@ -68,14 +68,23 @@
     refreshCabinet();
   }
   if (channel) channel.onmessage = function (event) { heard(event.data); };
-  // The home page's cabinet and the cheats page, taken from a fresh copy of this page.
+  // The home page's cabinet, the cheats page and the theme chooser (Retro joins it, chosen while on: a review saw
+  // "System" under the CRT), taken from a fresh copy of this page.
   function refreshCabinet() {
     var parts = document.querySelectorAll("[data-cabinet], [data-cheats-found]");
-    if (!parts.length) return;
+    var themes = document.querySelector("[data-theme-select]");
+    if (!parts.length && !themes) return;
     fetch(window.location.href, { credentials: "same-origin", cache: "no-store" })
       .then(function (response) { return response.text(); })
       .then(function (html) {
         var fresh = new DOMParser().parseFromString(html, "text/html");
+        var freshThemes = fresh.querySelector("[data-theme-select]");
+        if (themes && freshThemes) {
+          themes.replaceChildren.apply(themes, Array.prototype.map.call(freshThemes.options, function (option) {
+            return document.importNode(option, true);
+          }));
+          themes.value = freshThemes.value;
+        }
         Array.prototype.forEach.call(parts, function (part) {
           var name = part.hasAttribute("data-cabinet") ? "[data-cabinet]" : "[data-cheats-found]";
           var other = fresh.querySelector(name);
@@ -84,12 +93,13 @@
       }).catch(function () {});
   }
 
-  // A code in progress: one pip per correct step; a wrong step shakes the trail and empties it.
+  // A code in progress: one pip per correct step, from the second (a review's ordinary scroll, an upward swipe, lit a
+  // stray pip); a wrong step shakes the trail and empties it.
   var shownProgress = 0;
   function trail(progress, unlocked) {
     if (!progressBar) return;
     progressBar.setAttribute("data-progress", String(progress));
-    if (unlocked) progress = 0;
+    if (unlocked || progress < 2) progress = 0;
     var reset = !unlocked && shownProgress > 0 && progress <= shownProgress && progress < 2;
     shownProgress = progress;
     function draw() {

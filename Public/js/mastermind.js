@@ -212,10 +212,12 @@
   function refresh() {
     return fetch(window.location.pathname, { credentials: "same-origin", headers: { "X-Fragment": "board" } })
       .then(function (response) { return response.text(); })
-      .then(function (html) { replace(html, 200); });
+      .then(function (html) { replace(html, 200, true); });
   }
 
-  function replace(html, status) {
+  // `settled`: the same rows again (a cheat's refresh), whose pegs are not revealed a second time (a review saw the
+  // last row's pegs vanish and come back at a Konami unlock).
+  function replace(html, status, settled) {
     busy = false;
     var template = document.createElement("template");
     template.innerHTML = html.trim();
@@ -223,6 +225,10 @@
     if (!fresh) { window.location.reload(); return; }
     var wasOver = !!board().getAttribute("data-outcome");
     var wasGame = board().getAttribute("data-game");
+    // The keypad's room, kept while the last row is revealed (a review: it went at once and the page jumped under
+    // the winning row); the results, when they open, cover the change.
+    var keys = !wasOver && fresh.getAttribute("data-outcome") && window.HTMLDialogElement && form();
+    var room = keys ? keys.offsetHeight : 0;
     var focusKey = focusedControl();
     closeResults(false);
     clearTimeout(flashTimer);
@@ -241,6 +247,13 @@
     if (wasOver && fresh.getAttribute("data-game") !== wasGame && window.scrollY > 0) window.scrollTo(0, 0);
     // At the end of a game the keypad goes, but the cells keep their size: the board does not jump.
     setup(!!fresh.getAttribute("data-outcome") && !wasOver);
+    if (room) {
+      var spacer = document.createElement("div");
+      spacer.className = "keypad-room";
+      spacer.setAttribute("aria-hidden", "true");
+      spacer.style.height = room + "px";
+      kept.appendChild(spacer);
+    }
     // A hint is said itself (the board's own announcement repeats the last row); any other answer says the row.
     var hint = fresh.querySelector("[data-message] [data-hint]");
     // A refusal says itself: the board's announcement would repeat the last row as if it were scored.
@@ -258,7 +271,9 @@
     // A hint, too (a review pressed Hint at 400 % and saw nothing: it was below the fold).
     [scored, next, hint].forEach(inSight);
     if (status === 422) shake();
-    if (status === 200 && fresh.querySelector(".row.is-newest")) {
+    var newest = fresh.querySelector(".row.is-newest");
+    if (settled && newest) newest.classList.add("is-settled");
+    if (status === 200 && newest && !settled) {
       revealing = true;
       afterReveal(function () {
         revealing = false;
@@ -312,18 +327,18 @@
   }
 
   // A win says so on the board as its pegs land (a review: the board said nothing for two seconds, then the card):
-  // the card's title, stamped over the row above the winning one (below it when that is the first), until the card.
+  // the card's title, stamped over the board's top bar, as Wordle's word over its grid, until the card. (Over the row
+  // above the winning one, it hid the rows a player looks back at.)
   function verdict() {
-    var row = host.querySelector(".row.is-won"), title = host.querySelector("#result-title");
-    if (!row || !title) return;
+    var bar = host.querySelector(".mm-bar"), title = host.querySelector("#result-title");
+    if (!bar || !title) return;
     var stamp = document.createElement("p");
     stamp.className = "win-verdict";
     stamp.setAttribute("aria-hidden", "true");  // the live region says the outcome
     stamp.textContent = title.textContent.trim();
     board().appendChild(stamp);
-    var rowBox = row.getBoundingClientRect(), boardBox = board().getBoundingClientRect();
-    var above = rowBox.top - boardBox.top - stamp.offsetHeight - 4;
-    stamp.style.top = (above >= 0 ? above : rowBox.bottom - boardBox.top + 4) + "px";
+    var barBox = bar.getBoundingClientRect(), boardBox = board().getBoundingClientRect();
+    stamp.style.top = Math.max(0, barBox.top - boardBox.top + (barBox.height - stamp.offsetHeight) / 2) + "px";
   }
 
   // A win pays off: pegs burst from the winning row as its cells hop (CSS times it; none with reduced motion).
@@ -362,7 +377,7 @@
   }
 
   function openResults() {
-    Array.prototype.forEach.call(host.querySelectorAll(".win-verdict"), function (stamp) { stamp.remove(); });
+    Array.prototype.forEach.call(host.querySelectorAll(".win-verdict, .keypad-room"), function (stamp) { stamp.remove(); });
     var result = host.querySelector("[data-results]");
     if (result) result.hidden = false;
     if (!result || results || !window.HTMLDialogElement) {
@@ -598,6 +613,13 @@
       dialog.setAttribute("data-giveup-dialog", "");
       var keep = dialog.querySelector("[data-keep-playing]");
       if (keep) keep.addEventListener("click", function (e) { e.preventDefault(); dialog.close(); });
+      // Giving up updates the board in place, and its results open as the card every ending shows.
+      var confirm = dialog.querySelector("form");
+      if (confirm) confirm.addEventListener("submit", function (e) {
+        e.preventDefault();
+        dialog.close();
+        send(confirm);
+      });
       if (!byKeyboard) dialog.addEventListener("close", function () { refocus(""); });
     }).catch(function () { window.location.href = href; });
   });

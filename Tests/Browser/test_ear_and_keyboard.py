@@ -322,6 +322,11 @@ class SettingsByKeyboard(Ear, MastermindHelpers):
         WebDriverWait(self.driver, 10).until(lambda d: "theme-crt" in root.get_attribute("class"))
         self.assertEqual(self.driver.execute_script("return window.__cheatPosts"), 5, "one post a key, in turn")
         self.wait_said(lambda t: t.startswith("Cheat unlocked") and "CRT" in t, "the unlock and what it did")
+        # The theme chooser follows (a review saw "System" under the CRT); dark again, chosen the same way.
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-theme-select]")
+                                             .get_attribute("value") == "crt")
+        Select(self.driver.find_element("css selector", "[data-theme-select]")).select_by_value("dark")
+        WebDriverWait(self.driver, 10).until(lambda d: root.get_attribute("data-settings-saved") == "dark/on")
         # Shortcuts off: chosen the same way, kept for the next page.
         Select(self.driver.find_element("css selector", "[data-shortcuts-select]")).select_by_value("off")
         self.assertEqual(root.get_attribute("data-shortcuts"), "off")

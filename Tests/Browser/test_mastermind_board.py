@@ -236,6 +236,9 @@ class MastermindBoard(BoardHelpers):
         self.driver.find_element("css selector", "[data-keypad] button[data-key='6']").click()
         six = self.driver.find_element("css selector", "[data-keypad] button[data-key='6']")
         self.assertIn("is-noted", six.get_attribute("class"))
+        # A note never looks like the rows' verdict (dashed, struck through): a review could not tell them apart.
+        self.assertEqual(six.value_of_css_property("border-top-style"), "dotted")
+        self.assertNotIn("line-through", six.value_of_css_property("text-decoration-line"))
         self.assertEqual(self.cells(), ["", "", "", ""], "a note types nothing")
         notes.click()
         self.driver.find_element("css selector", "[data-keypad] button[data-key='1']").click()
@@ -259,10 +262,12 @@ class MastermindBoard(BoardHelpers):
                 Array.prototype.forEach.call(change.addedNodes, function (node) {
                   if (!node.matches) return;
                   if (node.matches(".win-verdict")) {
-                    var row = document.querySelector(".row.is-won").getBoundingClientRect();
                     var box = node.getBoundingClientRect();
+                    var rows = Array.prototype.slice.call(document.querySelectorAll(".board .row"));
                     window.seen.push({what: "verdict", text: node.textContent,
-                                      clear: box.bottom <= row.top + 1 || box.top >= row.bottom - 1,
+                                      clear: rows.every(function (row) {
+                                        var r = row.getBoundingClientRect();
+                                        return box.bottom <= r.top + 1 || box.top >= r.bottom - 1; }),
                                       inside: box.left >= 0 && box.right <= innerWidth && box.top >= 0});
                   }
                   if (node.matches("dialog")) window.seen.push({what: "card"});
@@ -273,7 +278,8 @@ class MastermindBoard(BoardHelpers):
         dialog = WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
         # Issue 40: the win is said on the board as the pegs land, before the card (a review: the board said nothing
-        # for two seconds); over the row above the winning one, in the window; gone under the card.
+        # for two seconds); over the board's top bar, covering no row (a review: over the rows above, it hid them), in
+        # the window; gone under the card.
         seen = self.driver.execute_script("return window.seen")
         self.assertEqual([s["what"] for s in seen], ["verdict", "card"], seen)
         self.assertEqual(seen[0]["text"], "Cracked in 3 guesses")

@@ -257,6 +257,9 @@ class Input(Play):
         self.wait_rows(2)
         ask().find_element("css selector", "[data-confirm-giveup]").click()
         WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "lost")
+        # In place, and its results are the card every ending shows (a review: give-up alone ended on a page).
+        self.assertEqual(self.driver.current_url, where)
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
         self.assertEqual(self.driver.find_element("css selector", "[data-secret]").get_attribute("data-secret"), secret)
         # The outcome's heading has the focus, so it is read (a review: focus was on nothing after giving up).
         WebDriverWait(self.driver, 10).until(

@@ -205,13 +205,18 @@ struct MastermindController: Sendable {
             path: "/mastermind/giveup", section: "mastermind", data: ["game": .int(Int(record.id))])
     }
 
+    /// With a script, the board comes back in place and its results open as a card, as a win's and a loss's do (a
+    /// review: give-up alone ended on a page of its own).
     func giveUp(_ request: Request, _ context: PlayerContext) throws -> Response {
         if let id = request.form?["game"].flatMap({ Int64($0) }),
             let record = try store.giveUp(player: context.visitor.playerID, game: id)
         {
             try recordEnd(record, context.visitor)
         }
-        return .redirect(to: "/mastermind#result")
+        guard isFragment(request), let record = try store.latest(player: context.visitor.playerID) else {
+            return .redirect(to: "/mastermind#result")
+        }
+        return board(record, context.visitor, request)
     }
 
     func statsPage(_ request: Request, _ context: PlayerContext) throws -> Response {

@@ -147,6 +147,8 @@ struct CheatSiteTests {
         let empty = try player.get("/cheats").text
         #expect(empty.contains("data-found=\"0\" data-total=\"4\""))
         #expect(!empty.contains("Konami") && !empty.contains("data-cheat="), "no unfound cheat is named")
+        // Only hinted at (a review found no way to discover three of the four).
+        #expect(empty.ranges(of: "data-cheat-clue").count == 4 && empty.contains("what rolls at the end of a film"))
         #expect(try player.get("/credits").status == 404, "hidden until found")
         // R E T R O: the CRT theme on every page, and off again on the next completion.
         var unlocked: JSONValue = .null
@@ -173,6 +175,7 @@ struct CheatSiteTests {
         #expect(found.contains("You have found 2 of 4 cheats."))
         #expect(found.contains("data-cheat=\"crt\"") && found.contains("data-cheat=\"credits\""))
         #expect(!found.contains("data-cheat=\"konami\""))
+        #expect(found.ranges(of: "data-cheat-clue").count == 2 && !found.contains("what rolls at the end of a film"))
     }
 
     @Test(arguments: Engine.allCases) func konamiRevealsOneDigitOncePerGameAndMarksTheResult(_ engine: Engine) throws {
