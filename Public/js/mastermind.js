@@ -225,10 +225,10 @@
     if (!fresh) { window.location.reload(); return; }
     var wasOver = !!board().getAttribute("data-outcome");
     var wasGame = board().getAttribute("data-game");
-    // The keypad's room, kept while the last row is revealed (a review: it went at once and the page jumped under
-    // the winning row); the results, when they open, cover the change.
-    var keys = !wasOver && fresh.getAttribute("data-outcome") && window.HTMLDialogElement && form();
-    var room = keys ? keys.offsetHeight : 0;
+    // The board's height, kept while the last row is revealed (a review: the empty rows and the keypad went at once
+    // and the page jumped under the winning row); the results, when they open, cover the change.
+    var ending = !wasOver && fresh.getAttribute("data-outcome") && window.HTMLDialogElement;
+    var tall = ending ? board().offsetHeight : 0;
     var focusKey = focusedControl();
     closeResults(false);
     clearTimeout(flashTimer);
@@ -247,13 +247,6 @@
     if (wasOver && fresh.getAttribute("data-game") !== wasGame && window.scrollY > 0) window.scrollTo(0, 0);
     // At the end of a game the keypad goes, but the cells keep their size: the board does not jump.
     setup(!!fresh.getAttribute("data-outcome") && !wasOver);
-    if (room) {
-      var spacer = document.createElement("div");
-      spacer.className = "keypad-room";
-      spacer.setAttribute("aria-hidden", "true");
-      spacer.style.height = room + "px";
-      kept.appendChild(spacer);
-    }
     // A hint is said itself (the board's own announcement repeats the last row); any other answer says the row.
     var hint = fresh.querySelector("[data-message] [data-hint]");
     // A refusal says itself: the board's announcement would repeat the last row as if it were scored.
@@ -287,6 +280,13 @@
     if (fresh.getAttribute("data-outcome") && !wasOver) {
       var inline = fresh.querySelector("[data-results]");
       if (inline && window.HTMLDialogElement) inline.hidden = true;
+      if (tall > fresh.offsetHeight) {
+        var spacer = document.createElement("div");
+        spacer.className = "keypad-room";
+        spacer.setAttribute("aria-hidden", "true");
+        spacer.style.height = tall - fresh.offsetHeight + "px";
+        fresh.appendChild(spacer);
+      }
       afterReveal(openResults, won ? 100 : 120);
     }
     // "Code cracked! Now try the Name Game" belongs to a win: it goes when a game is lost under it, as the server
@@ -546,9 +546,15 @@
       typed = [];
       for (var i = 0; i < length(); i++) typed.push(value.charAt(i) || "");
     }
-    // A new reveal takes its cell, over a digit typed there (a review typed "12", unlocked the Konami code, and saw
-    // nothing: the reveal hid under the typed 1); the other digits typed stay.
-    if (revealed && !before && typed[revealed.position]) typed[revealed.position] = "";
+    // A new reveal takes its cell (a review typed "12", unlocked the Konami code, and saw nothing: the reveal hid under
+    // the typed 1), and the digits typed flow around it, in their order (another saw its typed digit replaced).
+    if (revealed && !before && typed[revealed.position]) {
+      var own = typed.filter(function (digit) { return digit !== ""; });
+      typed = typed.map(function () { return ""; });
+      for (var slot = 0; slot < typed.length && own.length; slot++) {
+        if (slot !== revealed.position) typed[slot] = own.shift();
+      }
+    }
     var keypad = host.querySelector("[data-keypad]");
     if (keypad) {
       keypad.hidden = false;

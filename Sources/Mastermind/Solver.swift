@@ -89,6 +89,27 @@ public final class Solver: Sendable {
         }
     }
 
+    /// What the keys show (a review: the rows had left one code, and every key was still plain): a digit every code
+    /// still fitting the answers has is surely in the code, one that none has surely out. Nothing before a row.
+    public func digitsKnown(after history: [(Code, Feedback)]) -> (absent: Set<UInt8>, present: Set<UInt8>) {
+        let length = rules.length
+        let all = Set((rules.digitMin...rules.digitMax).map { UInt8($0) })
+        return codes.withUnsafeBufferPointer { codes in
+            var inEvery = all
+            var inSome: Set<UInt8> = []
+            outer: for i in 0..<count {
+                let code = UnsafeBufferPointer(rebasing: codes[(i * length)..<((i + 1) * length)])
+                for (guess, feedback) in history {
+                    let (red, blue) = guess.digits.withUnsafeBufferPointer { Scorer.score(code, $0) }
+                    if red != feedback.red || blue != feedback.blue { continue outer }
+                }
+                inEvery.formIntersection(code)
+                inSome.formUnion(code)
+            }
+            return inSome.isEmpty ? ([], []) : (all.subtracting(inSome), inEvery)
+        }
+    }
+
     /// Whether the unused digits of a code appear as the smallest unused
     /// digits, in increasing order of first appearance.
     private func isCanonical(_ digits: UnsafeBufferPointer<UInt8>, used: [Bool]) -> Bool {

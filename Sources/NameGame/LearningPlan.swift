@@ -79,14 +79,12 @@ public struct LearningPlan: Sendable {
         wrongPicks > 0 || gaveUp || milliseconds > slowMilliseconds ? .again : .good
     }
 
-    /// What a player knows, in four counts; people not met are only counted, never named.
+    /// What a player knows, in four counts; people not met are only counted, never named. "Learned" is `knows`, on
+    /// the statistics page as on its wall, the menu and the lesson summary (a review found "Known well 2 · Learning 7"
+    /// beside "Learned: 9 of 130" on one page).
     public struct Mastery: Sendable, Equatable {
         public var knownWell = 0, learning = 0, notMet = 0, due = 0
     }
-
-    /// "Learned", on the statistics page as on its wall and in the lesson summary: one threshold (`learnedDays`); a
-    /// review found "Known well 2 · Learning 7" beside "Learned: 9 of 130" on one page.
-    public static let knownWellDays = learnedDays
 
     public func mastery(people: [Person], cards: [String: Card], now: Int64) -> Mastery {
         var result = Mastery()
@@ -95,7 +93,8 @@ public struct LearningPlan: Sendable {
                 result.notMet += 1
                 continue
             }
-            if card.state == .review && (card.stability ?? 0) >= Self.knownWellDays {
+            // The one rule of "Learned" (a review saw "Learned 3" here beside "Learned: 0 of 130" elsewhere).
+            if Self.knows(card) {
                 result.knownWell += 1
             } else {
                 result.learning += 1

@@ -170,4 +170,28 @@ struct MastermindTests {
             }
         }
     }
+
+    /// The keys by every code still fitting: sound, and complete once one code is left (a review: the rows had left
+    /// one code and every key was plain).
+    @Test func theSolverKnowsTheDigitsOfEveryCodeStillFitting() throws {
+        var random = SystemRandomNumberGenerator()
+        let solver = Solver(rules: .classic)
+        #expect(solver.digitsKnown(after: []) == ([], []), "nothing before a row")
+        for _ in 0..<40 {
+            var game = Game(rules: .classic, secret: Game.randomSecret(.classic, using: &random))
+            while game.outcome == .playing {
+                let history = game.turns.map { ($0.guess, $0.feedback) }
+                let guess = solver.nextGuess(after: history) ?? game.secret
+                _ = try game.guess(String(guess.digits.map { Character(String($0)) }), using: &random)
+                let after = game.turns.map { ($0.guess, $0.feedback) }
+                let known = solver.digitsKnown(after: after)
+                let secret = Set(game.secret.digits)
+                #expect(known.absent.isDisjoint(with: secret) && known.present.isSubset(of: secret))
+                #expect(game.digitsKnown.present.isSubset(of: known.present), "at least what bookkeeping proves")
+                if solver.remaining(after: after).last == 1 {
+                    #expect(known.present == secret && known.absent == Set(0...7).subtracting(secret))
+                }
+            }
+        }
+    }
 }

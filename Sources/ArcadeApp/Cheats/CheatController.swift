@@ -43,8 +43,11 @@ struct CheatController: Sendable {
         }
         // What the page says at once, without reloading: "Cheat unlocked: The Konami code".
         let t = pages.localizer.strings(for: visitor.language)
+        // Found again, it is used, not unlocked (a review: a second Konami code said "Cheat unlocked" once more).
         let toasts = outcome.unlocked.map {
-            t.string("cheats.unlocked.named", [.string(t.string("cheats.name.\($0)"))])
+            t.string(
+                found.count(SiteTasks.cheat($0)) == 1 ? "cheats.unlocked.named" : "cheats.used.named",
+                [.string(t.string("cheats.name.\($0)"))])
         }
         // And what it did, in the same toast; with how many the player has found, for every open page's cabinet.
         let did = effects.map { t.string("cheats.did.\($0)" + (idle[$0] ?? "")) }

@@ -21,12 +21,13 @@ struct MastermindController: Sendable {
     let solvers = Solvers()
 
     /// One solver per rule set (building one lists every code), and what it worked out for each board: the codes
-    /// left after each row, and once a game is over its best move at each step. A history always gives the same, and
+    /// left after each row, the digits surely in and out, and once a game is over its best move at each step. A history always gives the same, and
     /// working it out again on every view of a board took the solver up to tens of milliseconds a row.
     final class Solvers: Sendable {
         private let cache = Mutex<[Rules: Solver]>([:])
         private let counts = BoundedCache<Board, [Int]>(limit: 4_096)
         private let moves = BoundedCache<Board, [Step?]>(limit: 4_096)
+        private let digits = BoundedCache<Board, (absent: Set<UInt8>, present: Set<UInt8>)>(limit: 4_096)
 
         struct Board: Hashable, Sendable {
             let rules: Rules
@@ -52,6 +53,14 @@ struct MastermindController: Sendable {
             if let known = counts[board] { return known }
             let made = solver.remaining(after: game.turns.map { ($0.guess, $0.feedback) })
             counts[board] = made
+            return made
+        }
+
+        func known(_ game: Game, _ solver: Solver) -> (absent: Set<UInt8>, present: Set<UInt8>) {
+            let board = Board(game)
+            if let known = digits[board] { return known }
+            let made = solver.digitsKnown(after: game.turns.map { ($0.guess, $0.feedback) })
+            digits[board] = made
             return made
         }
 
@@ -364,7 +373,7 @@ struct MastermindController: Sendable {
             "showLeft": .bool(showLeft), "path": .string(boardPath(record)),
             "attempts": .int(rules.attempts), "length": .int(rules.length), "digitMin": .int(rules.digitMin),
             "digitMax": .int(rules.digitMax),
-            "keys": keysContext(game, t: t),
+            "keys": keysContext(game, solver: solver, t: t),
             "outcome": .string(outcome.rawValue), "isPlaying": .bool(outcome == .playing),
             "isOver": .bool(outcome != .playing),
             "isWon": .bool(outcome == .won), "isLost": .bool(outcome == .lost), "rows": .list(rows),
@@ -458,9 +467,10 @@ struct MastermindController: Sendable {
         }
     }
 
-    /// The keypad; as Wordle's keyboard, the digits the rows show out of the code and those they show in it.
-    private func keysContext(_ game: Game, t: LanguageStrings) -> TemplateValue {
-        let known = game.digitsKnown
+    /// The keypad; as Wordle's keyboard, the digits the rows show out of the code and those they show in it: by every
+    /// code still fitting them, or (rules too large to list) by a player's bookkeeping.
+    private func keysContext(_ game: Game, solver: Solver?, t: LanguageStrings) -> TemplateValue {
+        let known = solver.map { solvers.known(game, $0) } ?? game.digitsKnown
         return .list(
             (game.rules.digitMin...game.rules.digitMax).map { digit in
                 let absent = known.absent.contains(UInt8(digit))

@@ -37,11 +37,15 @@ extension NameGameController {
         let people: [TemplateValue] = covered.compactMap { item in
             guard let person = directory.person(item.person) else { return nil }
             // Learned only when remembered past the first day; a first right answer today is just that (issue 41).
+            // A quiz meets nobody: someone it asked who was never met is not "Got it today" (a review: eight modes'
+            // summaries said so, and the statistics counted none of them).
             let tag =
-                item.missed
-                ? "again"
-                : LearningPlan.knows(cards[item.person])
-                    ? "learned" : (reviews[item.person] ?? 0) <= item.rounds ? "today" : "strengthened"
+                cards[item.person] == nil
+                ? "notmet"
+                : item.missed
+                    ? "again"
+                    : LearningPlan.knows(cards[item.person])
+                        ? "learned" : (reviews[item.person] ?? 0) <= item.rounds ? "today" : "strengthened"
             return .object([
                 "img": .string(person.headshotURL), "name": .string(person.fullName), "tag": .string(tag),
                 "tagText": .string(t.string("namegame.summary.\(tag)")),

@@ -198,6 +198,7 @@ struct CheatSiteTests {
         for pair in Self.konami { last = try JSONParser.parse(try act(player, pair).text) }
         #expect(Player.attribute("data-revealed", in: try player.get("/mastermind").text) == shown)
         #expect(last["did"] == .array([.string("No digit to reveal now: it works once in each game in play.")]))
+        #expect(last["toasts"] == .array([.string("Cheat: The Konami code")]), "used again, not unlocked again")
         // Finish the game: the result page marks the reveal, and the win counts as assisted.
         let game = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
         #expect(try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(String(secret))").status == 303)
@@ -245,6 +246,23 @@ struct CheatSiteTests {
             try konami("&game=\(game)")["did"]
                 == .array([.string("One digit of your Mastermind code is revealed, marked as a hint.")]))
         #expect(try revealed(game) != nil && revealed(String(daily)) == nil)
+    }
+
+    /// "Tap twice" is two taps however quick (a review's two ordinary taps finished the Konami code, not the CRT's).
+    @Test func twoSeparateTapsFinishTheSwipedCodesAsADoubleTapDoes() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/")
+        var last: JSONValue = .null
+        for pair in ["swipe=right", "swipe=left", "swipe=right", "swipe=left", "tap=1", "tap=1"] {
+            last = try JSONParser.parse(try act(player, pair).text)
+        }
+        #expect(last["unlocked"] == .array([.string("theme.crt")]))
+        for pair in ["swipe=down", "swipe=up", "tap=1", "tap=1", "tap=1"] {
+            last = try JSONParser.parse(try act(player, pair).text)
+        }
+        #expect(last["unlocked"] == .array([.string("namegame.firstLetter")]))
     }
 
     @Test(arguments: Engine.allCases) func whoIsItHelpsTheRoundInPlay(_ engine: Engine) throws {
