@@ -282,7 +282,7 @@
       if (inline && window.HTMLDialogElement) inline.hidden = true;
       if (tall > fresh.offsetHeight) {
         var spacer = document.createElement("div");
-        spacer.className = "keypad-room";
+        spacer.className = "board-room";
         spacer.setAttribute("aria-hidden", "true");
         spacer.style.height = tall - fresh.offsetHeight + "px";
         fresh.appendChild(spacer);
@@ -377,7 +377,7 @@
   }
 
   function openResults() {
-    Array.prototype.forEach.call(host.querySelectorAll(".win-verdict, .keypad-room"), function (stamp) { stamp.remove(); });
+    Array.prototype.forEach.call(host.querySelectorAll(".win-verdict, .board-room"), function (stamp) { stamp.remove(); });
     var result = host.querySelector("[data-results]");
     if (result) result.hidden = false;
     if (!result || results || !window.HTMLDialogElement) {

@@ -24,15 +24,7 @@ public final class Solver: Sendable {
             func code(_ i: Int) -> UnsafeBufferPointer<UInt8> {
                 UnsafeBufferPointer(rebasing: all[(i * length)..<((i + 1) * length)])
             }
-            // The codes consistent with every answer so far.
-            var consistent: [Int] = []
-            outer: for i in 0..<count {
-                for (guess, feedback) in history {
-                    let (red, blue) = guess.digits.withUnsafeBufferPointer { Scorer.score(code(i), $0) }
-                    if red != feedback.red || blue != feedback.blue { continue outer }
-                }
-                consistent.append(i)
-            }
+            let consistent = fitting(history, all)
             guard !consistent.isEmpty else { return nil }
             if consistent.count == 1 { return Code(digits: Array(code(consistent[0]))) }
             let isConsistent = Set(consistent)
@@ -97,17 +89,28 @@ public final class Solver: Sendable {
         return codes.withUnsafeBufferPointer { codes in
             var inEvery = all
             var inSome: Set<UInt8> = []
-            outer: for i in 0..<count {
+            for i in fitting(history, codes) {
                 let code = UnsafeBufferPointer(rebasing: codes[(i * length)..<((i + 1) * length)])
-                for (guess, feedback) in history {
-                    let (red, blue) = guess.digits.withUnsafeBufferPointer { Scorer.score(code, $0) }
-                    if red != feedback.red || blue != feedback.blue { continue outer }
-                }
                 inEvery.formIntersection(code)
                 inSome.formUnion(code)
             }
             return inSome.isEmpty ? ([], []) : (all.subtracting(inSome), inEvery)
         }
+    }
+
+    /// The indices of the codes consistent with every answer so far.
+    private func fitting(_ history: [(Code, Feedback)], _ codes: UnsafeBufferPointer<UInt8>) -> [Int] {
+        let length = rules.length
+        var consistent: [Int] = []
+        outer: for i in 0..<count {
+            let code = UnsafeBufferPointer(rebasing: codes[(i * length)..<((i + 1) * length)])
+            for (guess, feedback) in history {
+                let (red, blue) = guess.digits.withUnsafeBufferPointer { Scorer.score(code, $0) }
+                if red != feedback.red || blue != feedback.blue { continue outer }
+            }
+            consistent.append(i)
+        }
+        return consistent
     }
 
     /// Whether the unused digits of a code appear as the smallest unused

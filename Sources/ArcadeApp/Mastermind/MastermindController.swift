@@ -21,8 +21,9 @@ struct MastermindController: Sendable {
     let solvers = Solvers()
 
     /// One solver per rule set (building one lists every code), and what it worked out for each board: the codes
-    /// left after each row, the digits surely in and out, and once a game is over its best move at each step. A history always gives the same, and
-    /// working it out again on every view of a board took the solver up to tens of milliseconds a row.
+    /// left after each row, the digits surely in and out, and once a game is over its best move at each step. A
+    /// history always gives the same, and working it out again on every view of a board took the solver up to tens of
+    /// milliseconds a row.
     final class Solvers: Sendable {
         private let cache = Mutex<[Rules: Solver]>([:])
         private let counts = BoundedCache<Board, [Int]>(limit: 4_096)

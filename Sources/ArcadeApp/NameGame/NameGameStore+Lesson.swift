@@ -56,7 +56,6 @@ extension NameGameStore {
         return result
     }
 
-    /// When the session's last round ended (nil: none did).
     /// The time a session's rounds took, from each one's start (or restart, `restartClock`) to its answer.
     func playedMilliseconds(session: Int64) throws -> Int64 {
         try pool.connection().first(
