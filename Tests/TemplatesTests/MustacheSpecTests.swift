@@ -53,7 +53,8 @@ struct MustacheSpecTests {
     /// rendering: each must pass the whole spec.
     @Test(arguments: ["parsed", "compiled", "prepared", "prepared-half"])
     func allCoreSpecTestsPass(mode: String) throws {
-        let directory = try #require(Self.specDirectory(), "the Mustache spec is missing from Tests/TemplatesTests/MustacheSpec")
+        let directory = try #require(
+            Self.specDirectory(), "the Mustache spec is missing from Tests/TemplatesTests/MustacheSpec")
         var total = 0
         var passed = 0
         var failures: [String] = []
