@@ -52,6 +52,8 @@ let package = Package(
         .target(name: "Crypto", dependencies: ["COpenSSL"]),
         // SQLite or PostgreSQL behind one small typed wrapper.
         .target(name: "Storage", dependencies: ["CSQLite", "CPostgres", "Threads", "Metrics", "Logger"]),
+        // Passkeys: CBOR, COSE keys and the server's checks of WebAuthn registrations and assertions.
+        .target(name: "WebAuthn", dependencies: ["COpenSSL", "Crypto", "JSON"]),
 
         // Games: pure domain modules, no I/O.
         // Optimized in debug builds too: a finished board's analysis runs the solver once per row, which unoptimized
@@ -86,6 +88,7 @@ let package = Package(
         .testTarget(name: "NameGameTests", dependencies: ["NameGame", "JSON", "Files", "SpacedRepetition"]),
         .testTarget(name: "SpacedRepetitionTests", dependencies: ["SpacedRepetition"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "COpenSSL", "Crypto"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport", "Threads"]),
         // Unit suites of the site's pure parts (files, tables, times, limits): no server, no database.
         .testTarget(
