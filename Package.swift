@@ -72,7 +72,7 @@ let package = Package(
             dependencies: [
                 "HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList",
                 "Crypto", "Constants", "Files", "Mastermind", "HTTPClient", "NameGame", "Once", "Interceptions",
-                "Cheats", "SpacedRepetition", "Metrics", "Logger",
+                "Cheats", "SpacedRepetition", "Metrics", "Logger", "WebAuthn",
             ]),
         .executableTarget(name: "arcade", dependencies: ["ArcadeApp", "CSystem"]),
 

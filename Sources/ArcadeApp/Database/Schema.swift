@@ -602,6 +602,35 @@ enum Schema {
             -- The name a recall round's player typed, shown beside the answer when it was wrong.
             ALTER TABLE namegame_rounds ADD COLUMN typed TEXT;
             """),
+        Migration(
+            31,
+            """
+            -- A player's passkeys: the credential's id (base64url), its COSE public key, and its signature counter.
+            CREATE TABLE passkeys (
+                id TEXT PRIMARY KEY,
+                player TEXT NOT NULL REFERENCES players(id),
+                public_key BLOB NOT NULL,
+                sign_count INTEGER NOT NULL,
+                backed_up INTEGER NOT NULL,
+                created_ms INTEGER NOT NULL,
+                last_used_ms INTEGER
+            );
+            CREATE INDEX passkeys_by_player ON passkeys (player);
+            -- Challenges a registration or sign-in has used, until they expire: each works once.
+            CREATE TABLE passkey_challenges_used (
+                challenge TEXT PRIMARY KEY,
+                expires_ms INTEGER NOT NULL
+            );
+            CREATE INDEX passkey_challenges_by_expiry ON passkey_challenges_used (expires_ms);
+            -- Another device's progress merged into this player's (a passkey's sign-in), for the player's export.
+            CREATE TABLE player_merges (
+                player TEXT NOT NULL REFERENCES players(id),
+                merged_from TEXT NOT NULL,
+                at_ms INTEGER NOT NULL,
+                moved TEXT NOT NULL
+            );
+            CREATE INDEX player_merges_by_player ON player_merges (player);
+            """),
     ]
 
     /// Migration 24: a player's ordinary Mastermind figures as running counters, kept as each game ends (the stats

@@ -11,6 +11,8 @@ struct OnceController: Sendable {
     let pages: Pages
     /// The rules of a new game, which Mastermind's How to play states (a phone has no room for them by the board).
     let mastermindRules: @Sendable () -> Rules
+    /// The passkeys section of "your progress" (`PasskeyController.section`).
+    let passkeys: @Sendable (Request, Visitor, LanguageStrings) throws -> TemplateValue
     /// How many people a player has due for review in the Name Game today (0 before they met anyone).
     let reviewsDue: @Sendable (String) throws -> Int
 
@@ -96,6 +98,7 @@ struct OnceController: Sendable {
             data: [
                 "done": .list(done), "hasDone": .bool(!done.isEmpty), "todo": .list(todo),
                 "hasToDo": .bool(!todo.isEmpty), "forgotten": .bool(request.query["forgotten"] == "1"),
+                "passkeys": try passkeys(request, visitor, t),
             ])
     }
 

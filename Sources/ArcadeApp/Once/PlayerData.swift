@@ -41,6 +41,8 @@ enum PlayerData {
             "namegame_cards", "person, state, step, stability, difficulty, due_ms, last_ms, reviews, lapses",
             "player = ?"
         ),
+        ("passkeys", "id, sign_count, backed_up, created_ms, last_used_ms", "player = ?"),
+        ("player_merges", "merged_from, at_ms, moved", "player = ?"),
         ("once_marks", "task, at_ms, times", "player = ?"),
         ("once_todos", "task, created_ms, expires_ms, info", "player = ?"),
         ("once_versions", "version, first_seen_ms", "player = ?"),
@@ -126,7 +128,7 @@ enum PlayerData {
 
     /// Players first seen before `cutoff` (seconds) who have not come back since and never finished anything: no
     /// game won or lost after a guess (a game abandoned or given up untouched is no result), no Name Game round
-    /// answered, no cheat found. Each test reads the player's own index.
+    /// answered, no cheat found, and no passkey kept (they asked to be kept). Each test reads the player's own index.
     static func inactive(before cutoff: Int, limit: Int, _ db: Database) throws -> [String] {
         let ms = SQLValue.integer(Int64(cutoff) * 1000)
         let seconds = SQLValue.integer(Int64(cutoff))
@@ -141,6 +143,7 @@ enum PlayerData {
             AND NOT EXISTS (SELECT 1 FROM namegame_sessions s WHERE s.player = p.id AND s.started_ms >= ?)
             AND NOT EXISTS (SELECT 1 FROM once_sessions o WHERE o.player = p.id AND o.started_ms >= ?)
             AND NOT EXISTS (SELECT 1 FROM once_marks m WHERE m.player = p.id AND (m.task LIKE 'cheat.%' OR m.at_ms >= ?))
+            AND NOT EXISTS (SELECT 1 FROM passkeys k WHERE k.player = p.id)
             ORDER BY p.id LIMIT ?
             """, [seconds, seconds, ms, ms, ms, ms, .integer(Int64(limit))]
         ).map { row throws in try row.decode("id", as: String.self) }

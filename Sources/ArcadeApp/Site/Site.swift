@@ -133,8 +133,14 @@ public final class Site: Sendable {
         ).addRoutes(to: player)
         let mastermind = services.mastermind
         let (nameGame, people) = (services.nameGame, services.people)
+        let passkeys = PasskeyController(
+            store: PasskeyStore(pool: services.pool), once: services.once, pages: pages,
+            challenges: PasskeyChallenges(key: HMACKey(identity.csrfKey.authenticate("passkey challenges"))),
+            signer: identity.signer, secureCookies: options.secureCookies, publicHost: options.publicHost,
+            clock: options.clock)
+        passkeys.addRoutes(to: player)
         OnceController(
-            store: services.once, pages: pages, mastermindRules: { mastermind.rules },
+            store: services.once, pages: pages, mastermindRules: { mastermind.rules }, passkeys: passkeys.section,
             reviewsDue: { player in
                 let cards = try nameGame.cards(player: player)
                 return NameGameController.mastery(nameGame, people: people.directory.people, cards: cards).due

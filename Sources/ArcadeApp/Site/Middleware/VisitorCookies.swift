@@ -14,7 +14,12 @@ struct VisitorCookies: ContextMiddleware {
         } catch {
             response = errors.answer(for: error, request, visitor: visitor)
         }
-        for cookie in visitor.cookies { response.setCookie(cookie) }
+        // A cookie the handler set itself (a passkey's sign-in names another player) is not set again over it.
+        guard !visitor.cookies.isEmpty else { return response }
+        let own = response.headers.values("Set-Cookie")
+        for cookie in visitor.cookies where !own.contains(where: { $0.hasPrefix(cookie.name + "=") }) {
+            response.setCookie(cookie)
+        }
         return response
     }
 }

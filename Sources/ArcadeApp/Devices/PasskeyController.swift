@@ -1,0 +1,206 @@
+import Crypto
+import HTTP
+import JSON
+import Localization
+import Logger
+import Templates
+import WebAuthn
+
+/// "Keep my progress on all my devices": a passkey registered to the player on `/progress`, and "I've played before",
+/// which signs a device in with one and makes it that player, merging what the device had (`PlayerMerge`). The
+/// browser's side is `Public/js/passkeys.js`; the forms post base64url fields, so the CSRF check is the site's own.
+struct PasskeyController: Sendable {
+    let store: PasskeyStore
+    let once: OnceStore
+    let pages: Pages
+    let challenges: PasskeyChallenges
+    let signer: Signer
+    let secureCookies: Bool
+    /// `--public-host`: the relying party's id. Without it, only `localhost` can hold passkeys (a development site).
+    let publicHost: String?
+    let clock: @Sendable () -> Double
+
+    func addRoutes(to routes: PlayerRoutes) {
+        // Off the loop: a registration's options name the passkeys the player has (a read).
+        routes.pages.running(.pool).get("/progress/passkeys/options", use: options)
+        routes.actions.post("/progress/passkeys", use: register)
+        routes.actions.post("/progress/passkeys/signin", use: signIn)
+        routes.actions.post("/progress/passkeys/remove", use: remove)
+    }
+
+    /// The relying party a request's page belongs to: the public host over HTTPS, or a development site on
+    /// localhost; nil where browsers would refuse passkeys (an IP address, another name).
+    func relyingParty(_ request: Request) -> RelyingParty? {
+        let host = (request.headers["Host"] ?? "").lowercased()
+        let name = host.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+        if let publicHost {
+            // The public host's default port, or the port the page came from (a TLS port of its own).
+            let origins = ["https://" + publicHost] + (name == publicHost && host != name ? ["https://" + host] : [])
+            return RelyingParty(id: publicHost, origins: origins)
+        }
+        guard name == "localhost" else { return nil }
+        return RelyingParty(id: "localhost", origins: ["http://" + host, "https://" + host])
+    }
+
+    func options(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let t = pages.localizer.strings(for: visitor.language)
+        guard let party = relyingParty(request) else {
+            return JSONAnswer.error(t.string("passkeys.unavailable"), status: .conflict)
+        }
+        let create = request.query["for"] == "create"
+        let challenge = Base64URL.encode(
+            challenges.make(create ? .create : .get, session: visitor.sessionID, now: clock()))
+        guard create else {
+            return JSONAnswer.make(.object([("challenge", .string(challenge)), ("rpId", .string(party.id))]))
+        }
+        let known = visitor.isNew ? [] : try store.passkeys(player: visitor.playerID)
+        return JSONAnswer.make(
+            .object([
+                ("challenge", .string(challenge)), ("rpId", .string(party.id)),
+                ("rpName", .string(t.string("site.name"))),
+                ("userId", .string(visitor.playerID)),
+                ("userName", .string(t.string("passkeys.user.name", [.string(String(visitor.playerID.prefix(6)))]))),
+                ("userDisplayName", .string(t.string("passkeys.user.display"))),
+                ("exclude", .array(known.map { .string($0.id) })),
+            ]))
+    }
+
+    func register(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let t = pages.localizer.strings(for: visitor.language)
+        let form = request.form ?? FormFields()
+        guard let party = relyingParty(request) else { return refuse("unavailable", t) }
+        guard let (challenge, expires) = challenge(form, .create, visitor),
+            let id = form["id"], let clientData = field(form, "clientData"),
+            let attestation = field(form, "attestation")
+        else { return refuse("expired", t) }
+        let registration: Registration
+        do {
+            registration = try WebAuthn.verifyRegistration(
+                clientDataJSON: clientData, attestationObject: attestation, challenge: challenge,
+                relyingParty: party, requireUserVerification: false)
+        } catch {
+            return refuse(Self.message(for: error.reason), t, log: error.reason.rawValue)
+        }
+        guard Base64URL.encode(registration.credentialID) == id else { return refuse("invalid", t) }
+        if let refusal = try store.add(
+            player: visitor.player, id: id, publicKey: registration.publicKey, signCount: registration.signCount,
+            backedUp: registration.backedUp, challenge: Base64URL.encode(challenge), expires: expires,
+            now: Int64(clock() * 1000))
+        {
+            return refuse(Self.message(for: refusal), t, log: refusal.rawValue)
+        }
+        once.cache.records[PlayerKey(visitor.playerID)] = nil
+        return JSONAnswer.make(.object([("ok", .bool(true)), ("next", .string("/progress?passkey=added#passkeys"))]))
+    }
+
+    func signIn(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let t = pages.localizer.strings(for: visitor.language)
+        let form = request.form ?? FormFields()
+        guard let party = relyingParty(request) else { return refuse("unavailable", t) }
+        guard let (challenge, expires) = challenge(form, .get, visitor), let id = form["id"],
+            let clientData = field(form, "clientData"), let authData = field(form, "authData"),
+            let signature = field(form, "signature")
+        else { return refuse("expired", t) }
+        guard let key = try store.key(credential: id) else { return refuse("unknown", t) }
+        // The passkey says whose it is too: it must be the player it was registered to.
+        if let handle = form["userHandle"], !handle.isEmpty, handle != key.player { return refuse("invalid", t) }
+        let assertion: Assertion
+        do {
+            assertion = try WebAuthn.verifyAssertion(
+                clientDataJSON: clientData, authenticatorData: authData, signature: signature, challenge: challenge,
+                relyingParty: party, publicKey: key.publicKey, storedSignCount: key.signCount,
+                requireUserVerification: false)
+        } catch {
+            return refuse(Self.message(for: error.reason), t, log: error.reason.rawValue)
+        }
+        let outcome = try store.signIn(
+            credential: id, signCount: assertion.signCount, device: visitor.playerID,
+            challenge: Base64URL.encode(challenge), expires: expires, now: Int64(clock() * 1000))
+        switch outcome {
+        case .failure(let refusal):
+            return refuse(Self.message(for: refusal), t, log: refusal.rawValue)
+        case .success(let (player, moved)):
+            for forgotten in [player.id, visitor.playerID] { once.cache.records[PlayerKey(forgotten)] = nil }
+            let next = "/progress?passkey=" + (moved == nil ? "signedin" : "merged") + "#passkeys"
+            var response = JSONAnswer.make(.object([("ok", .bool(true)), ("next", .string(next))]))
+            response.setCookie(
+                SetCookie(
+                    name: Visitor.playerCookie, value: signer.sign("\(player.id).\(player.firstSeen)"),
+                    maxAge: 2 * 365 * 86_400, secure: secureCookies, sameSite: .lax))
+            return response
+        }
+    }
+
+    func remove(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let id = request.form?["id"] ?? ""
+        let removed = try store.remove(player: context.visitor.playerID, id: id)
+        return .redirect(to: "/progress?passkey=" + (removed ? "removed" : "gone") + "#passkeys")
+    }
+
+    /// The passkeys section of `/progress`.
+    func section(_ request: Request, _ visitor: Visitor, _ t: LanguageStrings) throws -> TemplateValue {
+        let known = visitor.isNew ? [] : try store.passkeys(player: visitor.playerID)
+        let said = request.query["passkey"].flatMap { Self.statuses.contains($0) ? $0 : nil }
+        return .object([
+            "available": .bool(relyingParty(request) != nil),
+            "status": said.map { .string(t.string("passkeys.status.\($0)")) } ?? .null,
+            "hasPasskeys": .bool(!known.isEmpty),
+            "passkeys": .list(
+                known.enumerated().map { index, passkey in
+                    let added = String(UTCTime.format(Int(passkey.createdMs / 1000)).prefix(10))
+                    let used = passkey.lastUsedMs.map { String(UTCTime.format(Int($0 / 1000)).prefix(10)) }
+                    return [
+                        "id": .string(passkey.id),
+                        "name": .string(t.string("passkeys.name", [.int(index + 1)])),
+                        "added": .string(t.string("passkeys.added", [.string(added)])),
+                        "used": used.map { .string(t.string("passkeys.used", [.string($0)])) } ?? .null,
+                    ]
+                }),
+        ])
+    }
+
+    private static let statuses: Set = ["added", "removed", "gone", "signedin", "merged"]
+
+    /// A challenge this session asked for `purpose`, still fresh, and when it expires.
+    private func challenge(
+        _ form: FormFields, _ purpose: PasskeyChallenges.Purpose, _ visitor: Visitor
+    ) -> ([UInt8], Int64)? {
+        guard let bytes = field(form, "challenge"),
+            let expires = challenges.check(bytes, purpose, session: visitor.sessionID, now: clock())
+        else { return nil }
+        return (bytes, expires)
+    }
+
+    /// A base64url field (its length was checked against `FieldLimits.site` before the handler ran).
+    private func field(_ form: FormFields, _ name: String) -> [UInt8]? { form[name].flatMap(Base64URL.decode) }
+
+    /// A refusal in the player's words; nothing was stored. The reason (never a key or a challenge) is logged.
+    private func refuse(_ message: String, _ t: LanguageStrings, log reason: String? = nil) -> Response {
+        Log.info("passkey refused: \(reason ?? message)")
+        return JSONAnswer.error(t.string("passkeys.error.\(message)"), status: .badRequest)
+    }
+
+    static func message(for reason: WebAuthnError.Reason) -> String {
+        switch reason {
+        case .wrongOrigin, .wrongRelyingParty, .crossOrigin: "origin"
+        case .wrongChallenge: "expired"
+        case .counterWentBack: "counter"
+        case .userNotPresent, .userNotVerified: "presence"
+        case .unsupportedAlgorithm: "algorithm"
+        default: "invalid"
+        }
+    }
+
+    static func message(for refusal: PasskeyStore.Refusal) -> String {
+        switch refusal {
+        case .replayed: "expired"
+        case .duplicate: "duplicate"
+        case .unknown: "unknown"
+        case .counter: "counter"
+        case .tooMany: "many"
+        }
+    }
+}
