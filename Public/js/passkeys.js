@@ -3,6 +3,14 @@
 // carries them between it and the browser's authenticator, as base64url form fields.
 (function () {
   "use strict";
+  // A transfer code's QR code opens /progress#transfer=CODE (after `#`, so no server sees it): the field is filled.
+  var typed = document.querySelector("[data-transfer-typed]");
+  var match = /^#transfer=([0-9A-Za-z]{8})$/.exec(window.location.hash);
+  if (typed && match) {
+    typed.value = match[1].slice(0, 4) + "-" + match[1].slice(4);
+    typed.focus();
+    history.replaceState(null, "", window.location.pathname + "#transfer");
+  }
   var section = document.querySelector("[data-passkeys]");
   var actions = section && section.querySelector("[data-passkey-actions]");
   if (!actions || !window.PublicKeyCredential || !navigator.credentials) return;

@@ -3,9 +3,10 @@ verification): register on one browser profile, sign in on another, merge two hi
 refused without a change. The site runs without --public-host, so its relying party is localhost: the pages are
 opened at http://localhost:PORT (an IP address can hold no passkey)."""
 import base64
+import os
 import sqlite3
 
-from arcade_browser import BASE_URL, WebDriverWait, chromium
+from arcade_browser import ARTIFACTS, BASE_URL, WebDriverWait, chromium
 from mastermind_browser import DATABASE, MastermindHelpers
 from selenium.webdriver.common.virtual_authenticator import (Credential, Protocol, Transport,
                                                              VirtualAuthenticatorOptions)
@@ -92,11 +93,7 @@ class PasskeyTests(MastermindHelpers):
 
     def second_profile(self, credential):
         """Another browser (cookies of its own), whose authenticator holds the same passkey, as a synced one would."""
-        first = self.driver
-        second = chromium()
-        self.addCleanup(second.quit)
-        self.driver = second
-        self.addCleanup(setattr, self, "driver", first)
+        first = self.second_profile_without_passkey()
         self.authenticator()
         # Selenium hands a credential's parts out as base64url text and takes them back as bytes.
         def raw(text):
@@ -243,3 +240,65 @@ class PasskeyTests(MastermindHelpers):
         self.assertIn("removed", self.said())
         self.assertEqual(rows("SELECT COUNT(*) FROM passkeys WHERE player = ?", self.player()), [(0,)])
         self.assertFalse(self.driver.find_elements("css selector", "[data-passkey-list]"))
+
+    def scripts(self, on):
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": not on})
+
+    def test_a_code_moves_progress_to_a_browser_without_script(self):
+        self.win()
+        owner = self.player()
+        self.scripts(False)
+        self.open("/progress")
+        self.driver.find_element("css selector", "[data-transfer-make]").click()
+        shown = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-transfer-code] [data-code]")).get_attribute("data-code")
+        self.assertEqual(len(shown), 9)
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        for width in self.sizes():
+            for scheme in self.schemes():
+                self.driver.save_screenshot(f"{ARTIFACTS}/transfer-code-{width}-{scheme}-nojs.png")
+        self.scripts(True)  # axe runs as a script; the page itself was made without one
+        for _ in self.schemes():
+            self.assertEqual(self.axe_violations(), [])
+        self.scripts(False)
+
+        first = self.second_profile_without_passkey()
+        self.scripts(False)
+        self.open("/progress")
+        field = self.driver.find_element("css selector", "[data-transfer-typed]")
+        field.send_keys(shown.lower().replace("-", " "))
+        self.driver.find_element("css selector", "[data-transfer-use]").click()
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "[data-passkey-said]"))
+        self.assertIn("Welcome back", self.said())
+        self.assertEqual(self.player(), owner)
+        self.assertEqual(self.stats(), (1, 1))
+
+        # Used: the same code typed again is refused, in words, beside the field.
+        self.open("/progress")
+        self.driver.find_element("css selector", "[data-transfer-typed]").send_keys(shown)
+        self.driver.find_element("css selector", "[data-transfer-use]").click()
+        error = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-transfer-error]"))
+        self.assertIn("not valid", error.text)
+        self.assertEqual(self.driver.find_element("css selector", "[data-transfer-typed]").get_attribute(
+            "aria-describedby"), "transfer-error")
+        self.scripts(True)
+
+        # The QR code's link fills the field on a browser with scripts (the code after `#` reaches no server).
+        self.driver = first
+        self.scripts(True)
+        self.open("/progress")
+        self.driver.find_element("css selector", "[data-transfer-make]").click()
+        fresh = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-code]")).get_attribute("data-code")
+        self.open("/progress#transfer=" + fresh.replace("-", ""))
+        typed = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-transfer-typed]").get_attribute("value"))
+        self.assertEqual(typed, fresh)
+
+    def second_profile_without_passkey(self):
+        first = self.driver
+        second = chromium()
+        self.addCleanup(second.quit)
+        self.driver = second
+        self.addCleanup(setattr, self, "driver", first)
+        return first

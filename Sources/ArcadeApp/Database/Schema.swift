@@ -631,6 +631,19 @@ enum Schema {
             );
             CREATE INDEX player_merges_by_player ON player_merges (player);
             """),
+        Migration(
+            32,
+            """
+            -- A code that moves a player's progress to another device once, within minutes: its first three
+            -- characters find it, the other five are kept only as a hash.
+            CREATE TABLE transfer_codes (
+                id TEXT PRIMARY KEY,
+                secret_hash TEXT NOT NULL,
+                player TEXT NOT NULL REFERENCES players(id),
+                expires_ms INTEGER NOT NULL
+            );
+            CREATE INDEX transfer_codes_by_player ON transfer_codes (player);
+            """),
     ]
 
     /// Migration 24: a player's ordinary Mastermind figures as running counters, kept as each game ends (the stats

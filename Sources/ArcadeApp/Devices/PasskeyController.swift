@@ -14,8 +14,8 @@ struct PasskeyController: Sendable {
     let once: OnceStore
     let pages: Pages
     let challenges: PasskeyChallenges
-    let signer: Signer
-    let secureCookies: Bool
+    /// Makes the cookie of the player a device signs in as.
+    let identity: Identity
     /// `--public-host`: the relying party's id. Without it, only `localhost` can hold passkeys (a development site).
     let publicHost: String?
     let clock: @Sendable () -> Double
@@ -126,10 +126,7 @@ struct PasskeyController: Sendable {
             for forgotten in [player.id, visitor.playerID] { once.cache.records[PlayerKey(forgotten)] = nil }
             let next = "/progress?passkey=" + (moved == nil ? "signedin" : "merged") + "#passkeys"
             var response = JSONAnswer.make(.object([("ok", .bool(true)), ("next", .string(next))]))
-            response.setCookie(
-                SetCookie(
-                    name: Visitor.playerCookie, value: signer.sign("\(player.id).\(player.firstSeen)"),
-                    maxAge: 2 * 365 * 86_400, secure: secureCookies, sameSite: .lax))
+            response.setCookie(identity.cookie(for: player))
             return response
         }
     }
@@ -140,12 +137,13 @@ struct PasskeyController: Sendable {
         return .redirect(to: "/progress?passkey=" + (removed ? "removed" : "gone") + "#passkeys")
     }
 
-    /// The passkeys section of `/progress`.
+    /// The passkeys section of `/progress`, with the transfer code's beside it.
     func section(_ request: Request, _ visitor: Visitor, _ t: LanguageStrings) throws -> TemplateValue {
         let known = visitor.isNew ? [] : try store.passkeys(player: visitor.playerID)
         let said = request.query["passkey"].flatMap { Self.statuses.contains($0) ? $0 : nil }
         return .object([
             "available": .bool(relyingParty(request) != nil),
+            "transfer": TransferController.section(request, visitor, t),
             "status": said.map { .string(t.string("passkeys.status.\($0)")) } ?? .null,
             "hasPasskeys": .bool(!known.isEmpty),
             "passkeys": .list(

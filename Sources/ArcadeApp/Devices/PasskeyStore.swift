@@ -133,8 +133,6 @@ struct PasskeyStore: Sendable {
             try pool.write { db in
                 guard let owner = try db.value(String.self, "SELECT player FROM passkeys WHERE id = ?", [.text(id)])
                 else { throw Refusal.unknown }
-                // Both players locked, in one order, so two sign-ins cannot deadlock.
-                for locked in Set([owner, device]).sorted() { try Player.lock(locked, db) }
                 try use(challenge, expires: expires, now: now, db)
                 let count = SQLValue.integer(Int64(signCount))
                 let counted = try db.execute(
@@ -143,12 +141,7 @@ struct PasskeyStore: Sendable {
                     WHERE id = ? AND (sign_count < ? OR (sign_count = 0 AND ? = 0))
                     """, [count, .integer(now), .text(id), count, count])
                 guard counted == 1 else { throw Refusal.counter }
-                var moved: PlayerMerge.Moved? = nil
-                if device != owner, try Player.hasRow(device, db) {
-                    moved = try PlayerMerge.merge(from: device, into: owner, now: now, db)
-                }
-                let firstSeen = try db.scalar(Int.self, "SELECT first_seen FROM players WHERE id = ?", [.text(owner)])
-                return (Player(id: owner, firstSeen: firstSeen), moved)
+                return try PlayerMerge.takeOver(device: device, owner: owner, now: now, db)
             }
         }
     }

@@ -72,6 +72,8 @@ enum PlayerMerge {
         try keepFirst("cheat_progress", key: [], columns: ["progress"], a, b, db)
 
         moved.passkeys = try db.execute("UPDATE passkeys SET player = ? WHERE player = ?", [b, a])
+        // A code the device made to move its own progress has nothing left to move.
+        try db.execute("DELETE FROM transfer_codes WHERE player = ?", [a])
         try db.execute("UPDATE player_merges SET player = ? WHERE player = ?", [b, a])
         try db.execute(
             "INSERT INTO player_merges (player, merged_from, at_ms, moved) VALUES (?, ?, ?, ?)",
@@ -79,6 +81,18 @@ enum PlayerMerge {
         // Every table of `PlayerData.tables` was moved above (a test checks that none is left behind).
         try db.execute("DELETE FROM players WHERE id = ?", [a])
         return moved
+    }
+
+    /// The device's player becomes `owner` (a passkey's or a code's): both rows locked in one order (two sign-ins
+    /// cannot deadlock), and the device's own rows, if it has any, merged in. Returns the owner and what moved.
+    static func takeOver(
+        device: String, owner: String, now: Int64, _ db: Database
+    ) throws -> (player: Player, moved: Moved?) {
+        for locked in Set([owner, device]).sorted() { try Player.lock(locked, db) }
+        var moved: Moved? = nil
+        if device != owner, try Player.hasRow(device, db) { moved = try merge(from: device, into: owner, now: now, db) }
+        let firstSeen = try db.scalar(Int.self, "SELECT first_seen FROM players WHERE id = ?", [.text(owner)])
+        return (Player(id: owner, firstSeen: firstSeen), moved)
     }
 
     /// The earlier of the two first visits.

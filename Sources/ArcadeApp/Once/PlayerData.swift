@@ -43,6 +43,7 @@ enum PlayerData {
         ),
         ("passkeys", "id, sign_count, backed_up, created_ms, last_used_ms", "player = ?"),
         ("player_merges", "merged_from, at_ms, moved", "player = ?"),
+        ("transfer_codes", "expires_ms", "player = ?"),
         ("once_marks", "task, at_ms, times", "player = ?"),
         ("once_todos", "task, created_ms, expires_ms, info", "player = ?"),
         ("once_versions", "version, first_seen_ms", "player = ?"),

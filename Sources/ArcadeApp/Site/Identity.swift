@@ -67,10 +67,7 @@ struct Identity: Sendable {
             // in the signed cookie, and the row is made by the player's first action.
             player = Player(id: Self.newID(), firstSeen: Int(clock()))
             isNew = true
-            toSet.append(
-                SetCookie(
-                    name: Visitor.playerCookie, value: signer.sign("\(player.id).\(player.firstSeen)"),
-                    maxAge: 2 * 365 * 86_400, secure: secureCookies, sameSite: .lax))
+            toSet.append(cookie(for: player))
         }
         let session: String
         var sessionIsNew = false
@@ -90,6 +87,13 @@ struct Identity: Sendable {
         return Visitor(
             player: player, sessionID: session, language: language, csrfToken: token,
             cookies: toSet, look: look, isNew: isNew)
+    }
+
+    /// The cookie that makes a browser `player` (a new visitor, or a device signed in as another player).
+    func cookie(for player: Player) -> SetCookie {
+        SetCookie(
+            name: Visitor.playerCookie, value: signer.sign("\(player.id).\(player.firstSeen)"),
+            maxAge: 2 * 365 * 86_400, secure: secureCookies, sameSite: .lax)
     }
 
     /// The page language: `?lang=` (a switch, to remember), the remembered

@@ -136,9 +136,14 @@ public final class Site: Sendable {
         let passkeys = PasskeyController(
             store: PasskeyStore(pool: services.pool), once: services.once, pages: pages,
             challenges: PasskeyChallenges(key: HMACKey(identity.csrfKey.authenticate("passkey challenges"))),
-            signer: identity.signer, secureCookies: options.secureCookies, publicHost: options.publicHost,
-            clock: options.clock)
+            identity: identity, publicHost: options.publicHost, clock: options.clock)
         passkeys.addRoutes(to: player)
+        TransferController(
+            codes: TransferCodes(pool: services.pool), once: services.once, pages: pages, identity: identity,
+            publicHost: options.publicHost,
+            addresses: TokenBuckets(capacity: 10, refill: 60, clock: options.clock),
+            perCode: TokenBuckets(capacity: 5, refill: 120, clock: options.clock), clock: options.clock
+        ).addRoutes(to: player)
         OnceController(
             store: services.once, pages: pages, mastermindRules: { mastermind.rules }, passkeys: passkeys.section,
             reviewsDue: { player in
