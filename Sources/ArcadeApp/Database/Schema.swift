@@ -644,6 +644,13 @@ enum Schema {
             );
             CREATE INDEX transfer_codes_by_player ON transfer_codes (player);
             """),
+        Migration(
+            33,
+            """
+            -- A game played from a friend's challenge: the friend's game, whose code it shares.
+            ALTER TABLE mastermind_games ADD COLUMN challenge INTEGER;
+            CREATE INDEX mastermind_by_challenge ON mastermind_games (challenge) WHERE challenge IS NOT NULL;
+            """),
     ]
 
     /// Migration 24: a player's ordinary Mastermind figures as running counters, kept as each game ends (the stats

@@ -95,6 +95,7 @@ struct MastermindController: Sendable {
         routes.creating.post("/mastermind/hint", use: hint)
         routes.actions.post("/mastermind/giveup", use: giveUp)
         routes.actions.post("/mastermind/codes-left", use: codesLeft)
+        addChallengeRoutes(to: routes)
     }
 
     /// The "codes still possible" switch of the Game menu: off by default, remembered in a cookie, so it works
@@ -307,6 +308,12 @@ struct MastermindController: Sendable {
             }
             context = .object(fields)
         }
+        // A free game over can be played by a friend; a challenge's own game leads back to see how both did.
+        if record.daily == nil, record.id != 0, record.game.outcome != .playing, case .object(var fields) = context {
+            fields["challenge"] = .string(challengePath(record.challenge ?? record.id))
+            fields["challengeTaken"] = .bool(record.challenge != nil)
+            context = .object(fields)
+        }
         // A first win invites the player to the Name Game in its results (the moment it is earned), not in a
         // banner that pushes the board down; a later board shows the invitation as a one-line strip.
         let inviting =
@@ -440,7 +447,7 @@ struct MastermindController: Sendable {
     }
 
     /// `remaining` is always in the row's data; shown (and labelled) only when the player switched it on.
-    private func rowsContext(_ game: Game, remaining: [Int], showLeft: Bool, t: LanguageStrings) -> [TemplateValue] {
+    func rowsContext(_ game: Game, remaining: [Int], showLeft: Bool, t: LanguageStrings) -> [TemplateValue] {
         let pegLabel: [Peg: String] = [
             .red: t.string("mastermind.peg.red"), .blue: t.string("mastermind.peg.blue"),
             .gray: t.string("mastermind.peg.gray"),
@@ -521,10 +528,7 @@ struct MastermindController: Sendable {
 
     /// The game's own address, for the share text: the Host the player used (behind a proxy, its forwarded scheme).
     private func link(_ request: Request, _ record: MastermindStore.Record) -> String {
-        guard let host = request.headers["Host"], !host.isEmpty, host.allSatisfy({ !$0.isWhitespace && $0 != "/" })
-        else { return "" }
-        let scheme = request.headers["X-Forwarded-Proto"] == "https" ? "https" : "http"
-        return "\(scheme)://\(host)/mastermind" + (record.daily == nil ? "" : "/daily")
+        Self.origin(request).map { $0 + "/mastermind" + (record.daily == nil ? "" : "/daily") } ?? ""
     }
 
     /// "HH:MM:SS" for the countdown to the next daily, on the board and the home page (their scripts keep it live).

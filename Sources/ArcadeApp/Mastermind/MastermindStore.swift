@@ -81,6 +81,8 @@ struct MastermindStore: Sendable {
         var hard = false
         /// The daily this game is, if it is one.
         var daily: Int? = nil
+        /// The friend's game whose code this one plays (a challenge).
+        var challenge: Int64? = nil
     }
 
     func deal(hard: Bool = false) -> Deal {
@@ -106,6 +108,8 @@ struct MastermindStore: Sendable {
         var hard = false
         /// The daily number, for a daily game.
         var daily: Int? = nil
+        /// The friend's game whose code this one plays, for a challenge taken.
+        var challenge: Int64? = nil
     }
 
     enum Refusal: Error, Equatable {
@@ -130,10 +134,11 @@ struct MastermindStore: Sendable {
     struct GameRow: FetchableRecord {
         static let columns = """
             id, player, secret, code_length, digit_min, digit_max, attempts, status, used_hint, hint, created, finished,
-            revealed, hard, daily, played_day
+            revealed, hard, daily, played_day, challenge
             """
         let id: Int64, player: String, secret: String, rules: Rules, status: String, usedHint: Bool, hint: String?
         let created: Int64, finished: Int64?, revealed: Int?, hard: Bool, daily: Int?, playedDay: Int?
+        let challenge: Int64?
 
         init(row: Row) throws(DatabaseError) {
             id = try row.decode("id")
@@ -151,6 +156,7 @@ struct MastermindStore: Sendable {
             hard = try row.decode("hard")
             daily = try row.decodeIfPresent("daily")
             playedDay = try row.decodeIfPresent("played_day")
+            challenge = try row.decodeIfPresent("challenge")
         }
     }
 
@@ -201,17 +207,17 @@ struct MastermindStore: Sendable {
         let id = try db.insert(
             """
             INSERT INTO mastermind_games (player, secret, code_length, digit_min, digit_max, attempts, status, created, hard,
-                                          daily, played_day)
-            VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?, ?, ?)
+                                          daily, played_day, challenge)
+            VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?, ?, ?, ?)
             """,
             [
                 .text(who.id), .text(deal.secret.description), SQLValue(rules.length), SQLValue(rules.digitMin),
                 SQLValue(rules.digitMax), SQLValue(rules.attempts), .integer(now), SQLValue(deal.hard ? 1 : 0),
-                deal.daily.map { SQLValue($0) } ?? .null, SQLValue(today),
+                deal.daily.map { SQLValue($0) } ?? .null, SQLValue(today), deal.challenge.map { .integer($0) } ?? .null,
             ])
         return Record(
             id: id, game: Game(rules: rules, secret: deal.secret), usedHint: false, hint: nil,
-            hard: deal.hard, daily: deal.daily)
+            hard: deal.hard, daily: deal.daily, challenge: deal.challenge)
     }
 
     /// Ordinary games kept per player (with their guesses); older finished ones live on only in the totals.
@@ -344,7 +350,7 @@ struct MastermindStore: Sendable {
             // The hint is spent by the guess; a cheat's reveal stays for the rest of the game.
             record = Record(
                 id: record.id, game: record.game, usedHint: record.usedHint, hint: nil, revealed: record.revealed,
-                hard: record.hard, daily: record.daily)
+                hard: record.hard, daily: record.daily, challenge: record.challenge)
             return .success(record)
         }
     }
@@ -481,6 +487,36 @@ struct MastermindStore: Sendable {
         return outcomes
     }
 
+    /// A finished ordinary game, as a challenge's source: whose it is, and the game. Nil if it is gone (old games
+    /// go, `keptGames`), a daily, or still in play.
+    func challengeSource(_ id: Int64) throws -> (player: String, record: Record)? {
+        let db = try pool.connection()
+        guard
+            let player = try db.value(
+                String.self,
+                "SELECT player FROM mastermind_games WHERE id = ? AND daily IS NULL AND status != 'playing'",
+                [.integer(id)]),
+            let record = try load(db, "id = ?", [.integer(id)])
+        else { return nil }
+        return (player, record)
+    }
+
+    /// The player's game of the challenge of game `source`, if they took it.
+    func challengeTaken(player: String, source: Int64) throws -> Record? {
+        try load(
+            pool.connection(), "player = ? AND challenge = ? ORDER BY id DESC LIMIT 1",
+            [.text(player), .integer(source)])
+    }
+
+    /// Friends' finished games of the challenge of game `source`, first finished first (at most `limit`).
+    func challengers(of source: Int64, limit: Int = 20) throws -> [Record] {
+        let db = try pool.connection()
+        return try db.query(
+            "SELECT id FROM mastermind_games WHERE challenge = ? AND status != 'playing' ORDER BY finished, id LIMIT ?",
+            [.integer(source), SQLValue(limit)]
+        ).compactMap { row throws in try load(db, "id = ?", [.integer(try row.decode("id"))]) }
+    }
+
     /// The first game `condition` finds, with its guesses.
     private func load(_ db: Database, _ condition: String, _ values: [SQLValue]) throws -> Record? {
         guard
@@ -502,6 +538,6 @@ struct MastermindStore: Sendable {
             rules: rules, secret: secret, turns: turns, forfeited: row.status == "lost" && turns.count < rules.attempts)
         return Record(
             id: row.id, game: game, usedHint: row.usedHint, hint: row.hint, revealed: row.revealed, hard: row.hard,
-            daily: row.daily)
+            daily: row.daily, challenge: row.challenge)
     }
 }

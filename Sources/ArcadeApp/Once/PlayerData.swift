@@ -14,7 +14,7 @@ enum PlayerData {
         (
             "mastermind_games",
             "id, secret, code_length, digit_min, digit_max, attempts, status, used_hint, hint, created, finished, "
-                + "revealed, hard, daily, played_day", "player = ?"
+                + "revealed, hard, daily, played_day, challenge", "player = ?"
         ),
         (
             "namegame_round_faces", "round, position, person, hide_rank, wrong_rank",

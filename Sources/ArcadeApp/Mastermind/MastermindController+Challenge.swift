@@ -1,0 +1,103 @@
+import Crypto
+import HTTP
+import Mastermind
+import Templates
+
+/// "Challenge a friend": a finished game's link plays its code again for whoever opens it. The link names the game
+/// by its id sealed with the site's key (not guessable, and nothing of the code in it); the friend sees the score to
+/// beat, never the rows, until their own game is over; then both see each other's rows.
+extension MastermindController {
+    func addChallengeRoutes(to routes: PlayerRoutes) {
+        // Off the loop: a challenge page reads games and their guesses.
+        routes.pages.running(.pool).get("/mastermind/challenge/:token", use: challengePage)
+        routes.creating.post("/mastermind/challenge/:token", use: takeChallenge)
+    }
+
+    /// The link of game `id`'s challenge.
+    func challengePath(_ id: Int64) -> String {
+        let bytes = (0..<8).map { UInt8(truncatingIfNeeded: id >> (56 - 8 * $0)) } + seal(id)
+        return "/mastermind/challenge/" + Base64URL.encode(bytes)
+    }
+
+    /// The game a challenge link names, if the site sealed it.
+    func challengeID(_ token: String) -> Int64? {
+        guard token.utf8.count == 24, let bytes = Base64URL.decode(token), bytes.count == 18 else { return nil }
+        let id = bytes[..<8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        return Crypto.constantTimeEqual(Array(bytes[8...]), seal(id)) ? id : nil
+    }
+
+    private func seal(_ id: Int64) -> [UInt8] {
+        Array(store.dailyKey.authenticate("mastermind-challenge|\(id)").prefix(10))
+    }
+
+    /// The source game of the request's challenge, or 404 (a forged link, or a game gone).
+    private func source(_ request: Request) throws -> (id: Int64, player: String, record: MastermindStore.Record) {
+        guard let id = challengeID(try request.parameter("token")), let (player, record) = try store.challengeSource(id)
+        else { throw PageError(.notFound, "mastermind.challenge.gone") }
+        return (id, player, record)
+    }
+
+    func challengePage(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let t = pages.localizer.strings(for: visitor.language)
+        let (id, owner, record) = try source(request)
+        let mine = owner == visitor.playerID
+        let taken = mine || visitor.isNew ? nil : try store.challengeTaken(player: visitor.playerID, source: id)
+        // The rows (and so the code) only for players whose own game of this code is over.
+        let done = mine || (taken.map { $0.game.outcome != .playing } ?? false)
+        let friends = done ? try store.challengers(of: id).filter { $0.id != taken?.id } : []
+        func side(_ record: MastermindStore.Record, _ name: String, _ index: Int) -> TemplateValue {
+            .object([
+                "index": .int(index), "name": .string(name), "score": .string(score(record)),
+                "length": .int(record.game.rules.length),
+                "rows": .list(rowsContext(record.game, remaining: [], showLeft: false, t: t)),
+            ])
+        }
+        var games: [(MastermindStore.Record, String)] = []
+        if done {
+            games.append((record, t.string(mine ? "mastermind.challenge.you" : "mastermind.challenge.friend")))
+            if let taken { games.append((taken, t.string("mastermind.challenge.you"))) }
+            games += friends.enumerated().map { ($1, t.string("mastermind.challenge.other", [.int($0 + 1)])) }
+        }
+        let sides = games.enumerated().map { index, game in side(game.0, game.1, index) }
+        let link = Self.origin(request).map { $0 + challengePath(id) } ?? challengePath(id)
+        return pages.render(
+            "mastermind-challenge", title: t.string("mastermind.challenge.title"), for: visitor,
+            path: challengePath(id), section: "mastermind",
+            data: [
+                "mine": .bool(mine), "link": .string(link), "path": .string(challengePath(id)),
+                "score": .string(score(record)), "hard": .bool(record.hard),
+                "playing": .bool(taken?.game.outcome == .playing), "open": .bool(!mine && taken == nil),
+                "done": .bool(done), "sides": .list(sides), "waiting": .bool(mine && friends.isEmpty),
+            ])
+    }
+
+    func takeChallenge(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let (id, owner, record) = try source(request)
+        // Taken already (or one's own): the page says where things stand.
+        let taken = try store.challengeTaken(player: visitor.playerID, source: id)
+        if owner == visitor.playerID || taken != nil {
+            return .redirect(to: challengePath(id))
+        }
+        let game = record.game
+        _ = try store.start(
+            player: visitor.player,
+            MastermindStore.Deal(rules: game.rules, secret: game.secret, hard: record.hard, challenge: id))
+        return .redirect(to: "/mastermind")
+    }
+
+    /// "3/10", "X/10" for a game not won, a star for hard mode: the share text's score.
+    private func score(_ record: MastermindStore.Record) -> String {
+        let game = record.game
+        return
+            "\(game.outcome == .won ? String(game.turns.count) : "X")/\(game.rules.attempts)\(record.hard ? "*" : "")"
+    }
+
+    /// The site's address as the player used it, for a link to copy (nil without a plain Host).
+    static func origin(_ request: Request) -> String? {
+        guard let host = request.headers["Host"], !host.isEmpty, host.allSatisfy({ !$0.isWhitespace && $0 != "/" })
+        else { return nil }
+        return (request.headers["X-Forwarded-Proto"] == "https" ? "https" : "http") + "://" + host
+    }
+}

@@ -1,0 +1,79 @@
+import Storage
+import TestSupport
+import Testing
+
+/// "Challenge a friend" with three players on both engines: the link plays the same code, shows the score to beat
+/// and never the rows (or the code) before the friend's own game is over; then each sees the others' rows.
+@Suite("Mastermind challenges")
+struct ChallengeSiteTests {
+    /// Plays the player's game in play: `misses` wrong guesses, then the secret.
+    private func finish(_ player: Player, misses: Int) throws {
+        let secret = try player.secret()
+        let board = try player.get("/mastermind").text
+        let game = try #require(Player.attribute("data-game", in: board))
+        for turn in 0..<misses {
+            #expect(
+                try player.post("/mastermind/guess", "game=\(game)&turn=\(turn)&guess=\(wrong(secret, turn))").status
+                    == 303)
+        }
+        #expect(try player.post("/mastermind/guess", "game=\(game)&turn=\(misses)&guess=\(secret)").status == 303)
+    }
+
+    @Test(arguments: Engine.allCases) func threePlayersOneCode(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let ana = Player(server, from: "127.0.0.2")
+        try ana.startMastermind()
+        let secret = try ana.secret()
+        try finish(ana, misses: 2)
+        let card = try ana.get("/mastermind").text
+        let path = try #require(
+            card.firstMatch(of: /data-challenge><a href="(\/mastermind\/challenge\/[A-Za-z0-9_-]{24})"/).map {
+                String($0.1)
+            })
+        #expect(!path.contains(secret))
+        let own = try ana.get(path).text
+        #expect(own.contains("data-challenge-link") && own.contains("data-waiting"))
+
+        // Bo opens the link: the score to beat, not a row of Ana's nor the code.
+        let bo = Player(server, from: "127.0.0.3")
+        let invitation = try bo.get(path)
+        #expect(invitation.status == 200)
+        #expect(Player.attribute("data-to-beat", in: invitation.text) == "3/10")
+        #expect(!invitation.text.contains("data-guess=") && !invitation.text.contains(secret))
+        #expect(try bo.post(path, "").header("Location") == "/mastermind")
+        #expect(try bo.secret() == secret, "the same code")
+        let playing = try bo.get(path).text
+        #expect(playing.contains("data-challenge-playing") && !playing.contains("data-guess="))
+        // Taken once: a second start changes nothing.
+        #expect(try bo.post(path, "").header("Location") == path)
+        // Ana, while Bo plays, sees nobody's rows but her own.
+        #expect(try ana.get(path).text.ranges(of: "data-side ").count == 1)
+        try finish(bo, misses: 0)
+        let compare = try bo.get("/mastermind").text
+        #expect(compare.contains("href=\"\(path)\""), "Bo's card leads back to the challenge")
+        let both = try bo.get(path).text
+        #expect(both.ranges(of: "data-side ").count == 2)
+        #expect(both.contains("data-score=\"3/10\"") && both.contains("data-score=\"1/10\""))
+        #expect(both.contains("data-guess=\"\(secret)\""))
+
+        // Cy starts too but has not finished: Ana sees Bo only, Cy sees nothing of the others.
+        let cy = Player(server, from: "127.0.0.4")
+        try cy.get(path)
+        try cy.post(path, "")
+        let cyPage = try cy.get(path).text
+        #expect(!cyPage.contains("data-guess=") && !cyPage.contains("data-score=\"1/10\""))
+        #expect(try ana.get(path).text.ranges(of: "data-side ").count == 2)
+        try finish(cy, misses: 4)
+        #expect(try ana.get(path).text.ranges(of: "data-side ").count == 3)
+        #expect(try cy.get(path).text.ranges(of: "data-side ").count == 3)
+
+        // A forged or cut link is a 404; a daily has no challenge.
+        var forged = Array(path)
+        forged[forged.count - 1] = forged.last == "A" ? "B" : "A"
+        #expect(try bo.get(String(forged)).status == 404)
+        #expect(try bo.get(String(path.dropLast(2))).status == 404)
+        let daily = try ana.get("/mastermind/daily").text
+        #expect(!daily.contains("data-challenge>"))
+    }
+}
