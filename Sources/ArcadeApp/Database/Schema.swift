@@ -651,6 +651,17 @@ enum Schema {
             ALTER TABLE mastermind_games ADD COLUMN challenge INTEGER;
             CREATE INDEX mastermind_by_challenge ON mastermind_games (challenge) WHERE challenge IS NOT NULL;
             """),
+        Migration(
+            34,
+            """
+            -- A player's chosen name (none: anonymous everywhere), and what it reads as once look-alike letters are
+            -- folded: one player per reading, so nobody can pass for another.
+            ALTER TABLE players ADD COLUMN display_name TEXT;
+            ALTER TABLE players ADD COLUMN name_key TEXT;
+            CREATE UNIQUE INDEX players_by_name_key ON players (name_key) WHERE name_key IS NOT NULL;
+            -- Today's board reads one daily's games.
+            CREATE INDEX mastermind_by_daily ON mastermind_games (daily, status) WHERE daily IS NOT NULL;
+            """),
     ]
 
     /// Migration 24: a player's ordinary Mastermind figures as running counters, kept as each game ends (the stats

@@ -16,6 +16,10 @@ struct PasskeyController: Sendable {
     let challenges: PasskeyChallenges
     /// Makes the cookie of the player a device signs in as.
     let identity: Identity
+    /// Registrations and sign-ins per client address: each checks a signature, and a registration stores a row.
+    let attempts: TokenBuckets
+    /// Words no name may hold, from the hotfixable `names.refused` (comma-separated).
+    let refusedWords: @Sendable () -> [String]
     /// `--public-host`: the relying party's id. Without it, only `localhost` can hold passkeys (a development site).
     let publicHost: String?
     let clock: @Sendable () -> Double
@@ -26,6 +30,23 @@ struct PasskeyController: Sendable {
         routes.actions.post("/progress/passkeys", use: register)
         routes.actions.post("/progress/passkeys/signin", use: signIn)
         routes.actions.post("/progress/passkeys/remove", use: remove)
+        routes.actions.post("/progress/name", use: setName)
+    }
+
+    /// A name for today's board, or none (an empty field): back to "your progress", saying how it went.
+    func setName(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let typed = request.form?["name"] ?? ""
+        let said: String
+        do {
+            let name = typed.allSatisfy(\.isWhitespace) ? nil : try DisplayName(typed)
+            if let name, name.holdsRefused(refusedWords()) { throw DisplayName.Problem.refused }
+            said =
+                try store.setDisplayName(name, player: context.visitor.player)?.rawValue
+                ?? (name == nil ? "cleared" : "saved")
+        } catch let problem as DisplayName.Problem {
+            said = problem.rawValue
+        }
+        return .redirect(to: "/progress?name=\(said)#name")
     }
 
     /// The relying party a request's page belongs to: the public host over HTTPS, or a development site on
@@ -69,6 +90,7 @@ struct PasskeyController: Sendable {
     func register(_ request: Request, _ context: PlayerContext) throws -> Response {
         let visitor = context.visitor
         let t = pages.localizer.strings(for: visitor.language)
+        if let wait = limited(request, t) { return wait }
         let form = request.form ?? FormFields()
         guard let party = relyingParty(request) else { return refuse("unavailable", t) }
         guard let (challenge, expires) = challenge(form, .create, visitor),
@@ -83,7 +105,9 @@ struct PasskeyController: Sendable {
         } catch {
             return refuse(Self.message(for: error.reason), t, log: error.reason.rawValue)
         }
-        guard Base64URL.encode(registration.credentialID) == id else { return refuse("invalid", t) }
+        // Discoverable credentials' ids are short (browsers make 16 to 64 bytes): a long one only costs rows.
+        guard registration.credentialID.count <= Self.maxIDBytes, Base64URL.encode(registration.credentialID) == id
+        else { return refuse("invalid", t) }
         if let refusal = try store.add(
             player: visitor.player, id: id, publicKey: registration.publicKey, signCount: registration.signCount,
             backedUp: registration.backedUp, challenge: Base64URL.encode(challenge), expires: expires,
@@ -98,6 +122,7 @@ struct PasskeyController: Sendable {
     func signIn(_ request: Request, _ context: PlayerContext) throws -> Response {
         let visitor = context.visitor
         let t = pages.localizer.strings(for: visitor.language)
+        if let wait = limited(request, t) { return wait }
         let form = request.form ?? FormFields()
         guard let party = relyingParty(request) else { return refuse("unavailable", t) }
         guard let (challenge, expires) = challenge(form, .get, visitor), let id = form["id"],
@@ -144,6 +169,11 @@ struct PasskeyController: Sendable {
         return .object([
             "available": .bool(relyingParty(request) != nil),
             "transfer": TransferController.section(request, visitor, t),
+            "name": .string(visitor.isNew ? "" : try store.displayName(player: visitor.playerID) ?? ""),
+            "nameSaid": request.query["name"].flatMap { Self.nameStatuses.contains($0) ? $0 : nil }.map {
+                .string(t.string("names.status.\($0)"))
+            } ?? .null,
+            "nameRefused": .bool(["invalid", "taken", "refused"].contains(request.query["name"] ?? "")),
             "status": said.map { .string(t.string("passkeys.status.\($0)")) } ?? .null,
             "hasPasskeys": .bool(!known.isEmpty),
             "passkeys": .list(
@@ -161,6 +191,17 @@ struct PasskeyController: Sendable {
     }
 
     private static let statuses: Set = ["added", "removed", "gone", "signedin", "merged"]
+    private static let nameStatuses: Set = ["saved", "cleared", "invalid", "taken", "refused"]
+
+    static let maxIDBytes = 255
+
+    /// 429 in the player's words when this address has tried too often (checked before any work).
+    private func limited(_ request: Request, _ t: LanguageStrings) -> Response? {
+        guard let seconds = attempts.take(ClientAddress.limitKey(request.remoteAddress)) else { return nil }
+        var response = JSONAnswer.error(t.string("passkeys.error.wait"), status: .tooManyRequests)
+        response.headers.set("Retry-After", String(seconds))
+        return response
+    }
 
     /// A challenge this session asked for `purpose`, still fresh, and when it expires.
     private func challenge(

@@ -78,8 +78,15 @@ enum PlayerMerge {
         try db.execute(
             "INSERT INTO player_merges (player, merged_from, at_ms, moved) VALUES (?, ?, ?, ?)",
             [b, a, .integer(now), .text(JSONWriter(sortedKeys: true).string(moved.json))])
+        // The name: the passkey's player's own, or else the device's (freed first: one player per name).
+        let name = try db.first("SELECT display_name, name_key FROM players WHERE id = ? AND name_key IS NOT NULL", [a])
         // Every table of `PlayerData.tables` was moved above (a test checks that none is left behind).
         try db.execute("DELETE FROM players WHERE id = ?", [a])
+        if let name {
+            try db.execute(
+                "UPDATE players SET display_name = ?, name_key = ? WHERE id = ? AND name_key IS NULL",
+                [.text(try name.decode("display_name")), .text(try name.decode("name_key")), b])
+        }
         return moved
     }
 

@@ -10,7 +10,7 @@ struct TransferController: Sendable {
     let pages: Pages
     let identity: Identity
     let publicHost: String?
-    /// Tries per client address, and per code (its first three characters), before a wait.
+    /// Tries per client address, and per code (its first three characters) and address, before a wait.
     let addresses: TokenBuckets
     let perCode: TokenBuckets
     let clock: @Sendable () -> Double
@@ -43,11 +43,23 @@ struct TransferController: Sendable {
             throw PageError(.tooManyRequests, "transfer.error.wait", retryAfter: seconds)
         }
         guard let code = TransferCodes.normalize(request.form?["code"] ?? "") else { return refused("wrong") }
-        if let seconds = perCode.take(String(code.prefix(3))) {
+        // Per code and address: one address cannot lock another's code out by trying its first characters.
+        if let seconds = perCode.take(String(code.prefix(3)) + "|" + ClientAddress.limitKey(request.remoteAddress)) {
             throw PageError(.tooManyRequests, "transfer.error.wait", retryAfter: seconds)
         }
         let now = Int64(clock() * 1000)
-        guard try codes.owner(of: code, now: now) != nil else { return refused("wrong") }
+        guard let owner = try codes.owner(of: code, now: now) else { return refused("wrong") }
+        // A device that has played joins the code's player with all it has (its passkeys too): only once its player
+        // says so, on a page that says what happens (a link with a code filled in was one click from it).
+        if owner != visitor.playerID, request.form?["confirm"] != "1",
+            try !visitor.isNew && codes.hasPlayed(visitor.playerID)
+        {
+            let t = pages.localizer.strings(for: visitor.language)
+            return pages.render(
+                "transfer-confirm", title: t.string("transfer.confirm.title"), for: visitor,
+                path: "/progress/transfer/use", section: "progress",
+                data: ["code": .string(String(code.prefix(4)) + "-" + String(code.dropFirst(4)))])
+        }
         switch try codes.use(code, device: visitor.playerID, now: now) {
         case .failure(.own): return refused("own")
         case .failure(.wrong): return refused("wrong")

@@ -96,6 +96,7 @@ struct MastermindController: Sendable {
         routes.actions.post("/mastermind/giveup", use: giveUp)
         routes.actions.post("/mastermind/codes-left", use: codesLeft)
         addChallengeRoutes(to: routes)
+        addBoardRoutes(to: routes)
     }
 
     /// The "codes still possible" switch of the Game menu: off by default, remembered in a cookie, so it works

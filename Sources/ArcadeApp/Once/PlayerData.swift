@@ -51,7 +51,7 @@ enum PlayerData {
         ("cheat_progress", "progress", "player = ?"),
         ("mastermind_wins_by_guesses", "guesses, n", "player = ?"),
         ("mastermind_totals", "played, wins, hint_wins, hard_wins, streak, longest_streak", "player = ?"),
-        ("players", "id, first_seen", "id = ?"),
+        ("players", "id, first_seen, display_name", "id = ?"),
     ]
 
     /// Columns the export leaves empty (null) while their game is open: a Mastermind game's secret (a daily's is
@@ -129,7 +129,8 @@ enum PlayerData {
 
     /// Players first seen before `cutoff` (seconds) who have not come back since and never finished anything: no
     /// game won or lost after a guess (a game abandoned or given up untouched is no result), no Name Game round
-    /// answered, no cheat found, and no passkey kept (they asked to be kept). Each test reads the player's own index.
+    /// answered, no cheat found (a passkey kept by such a player goes with them: it kept nothing). Each test reads the
+    /// player's own index.
     static func inactive(before cutoff: Int, limit: Int, _ db: Database) throws -> [String] {
         let ms = SQLValue.integer(Int64(cutoff) * 1000)
         let seconds = SQLValue.integer(Int64(cutoff))
@@ -144,7 +145,6 @@ enum PlayerData {
             AND NOT EXISTS (SELECT 1 FROM namegame_sessions s WHERE s.player = p.id AND s.started_ms >= ?)
             AND NOT EXISTS (SELECT 1 FROM once_sessions o WHERE o.player = p.id AND o.started_ms >= ?)
             AND NOT EXISTS (SELECT 1 FROM once_marks m WHERE m.player = p.id AND (m.task LIKE 'cheat.%' OR m.at_ms >= ?))
-            AND NOT EXISTS (SELECT 1 FROM passkeys k WHERE k.player = p.id)
             ORDER BY p.id LIMIT ?
             """, [seconds, seconds, ms, ms, ms, ms, .integer(Int64(limit))]
         ).map { row throws in try row.decode("id", as: String.self) }

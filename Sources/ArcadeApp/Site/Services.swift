@@ -186,7 +186,19 @@ struct Services: Sendable {
             [overlay.version, constants.version, interceptions.switches.generation.load(ordering: .acquiring)]
         }
         let seen = Mutex(watched())
-        return { [schedule, api] in
+        // Today's board: the games of today's code that have ended, looked at every two seconds (one indexed count).
+        let board = Mutex((at: 0.0, ended: -1))
+        return { [schedule, api, mastermind, clock = options.clock] in
+            if let channels, clock() >= board.withLock({ $0.at }) + 2 {
+                let ended = (try? mastermind.dailyEnded()) ?? -1
+                let changed = board.withLock { last in
+                    defer { last = (clock(), ended) }
+                    return last.ended >= 0 && ended >= 0 && ended != last.ended
+                }
+                if changed {
+                    channels.publish(MastermindController.boardChannel, event: "board", data: String(ended))
+                }
+            }
             if leadership.held() {
                 do { try schedule.applyDue() } catch {
                     Log.error("scheduled changes: \(error)", every: "scheduled changes")

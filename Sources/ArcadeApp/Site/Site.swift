@@ -136,7 +136,12 @@ public final class Site: Sendable {
         let passkeys = PasskeyController(
             store: PasskeyStore(pool: services.pool), once: services.once, pages: pages,
             challenges: PasskeyChallenges(key: HMACKey(identity.csrfKey.authenticate("passkey challenges"))),
-            identity: identity, publicHost: options.publicHost, clock: options.clock)
+            identity: identity, attempts: TokenBuckets(capacity: 10, refill: 30, clock: options.clock),
+            refusedWords: { [constants = services.constants] in
+                constants.string("names.refused", default: "").split(separator: ",").map {
+                    String($0.trimmingPrefix(" "))
+                }
+            }, publicHost: options.publicHost, clock: options.clock)
         passkeys.addRoutes(to: player)
         TransferController(
             codes: TransferCodes(pool: services.pool), once: services.once, pages: pages, identity: identity,

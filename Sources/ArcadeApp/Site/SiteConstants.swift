@@ -25,6 +25,7 @@ enum SiteConstants {
             "namegame.profiles": .init(.text(maxBytes: 1024), forApps: false),
             "cheats.maxGap": .init(.real(0.1...10), forApps: true),
             "cheats.file": .init(.text(maxBytes: 1024), forApps: false),
+            "names.refused": .init(.text(maxBytes: 4000), forApps: false),
         ]
         return Constants.Schema(rules: rules, hosts: randomHosts) { value in
             guard case .integer(let length) = value("mastermind.codeLength"),

@@ -7,9 +7,9 @@ extension FieldLimits {
         byName: [
             "csrf": 128, "key": 200, "value": 4000, "password": 1024, "name": 64, "back": 512, "q": 200,
             "guess": 32, "answer": 64, "choice": 64,
-            // A passkey's answer, base64url: a credential id (at most 1,023 bytes), the client data and
+            // A passkey's answer, base64url: a credential id (at most 255 bytes kept), the client data and
             // authenticator data (8 KiB each), an attestation (24 KiB with its statement) and a signature (1 KiB).
-            "id": 1_400, "challenge": 64, "clientData": 10_923, "authData": 10_923, "attestation": 32_768,
+            "id": 344, "challenge": 64, "clientData": 10_923, "authData": 10_923, "attestation": 32_768,
             "signature": 1_366, "userHandle": 128,
         ],
         byPrefix: [("message_", 2000), ("app_message_", 2000), ("os_message_", 2000)],
