@@ -36,6 +36,7 @@ extension MastermindController {
                 board.named.enumerated().map { index, solver in
                     [
                         "rank": .int(index + 1), "name": .string(solver.name), "guesses": .int(solver.guesses),
+                        "score": .string("\(solver.guesses)/\(store.rules.attempts)"),
                         "text": .string(t.string("mastermind.board.guesses", [.int(solver.guesses)])),
                     ]
                 }),
