@@ -15,6 +15,13 @@
   var actions = section && section.querySelector("[data-passkey-actions]");
   if (!actions || !window.PublicKeyCredential || !navigator.credentials) return;
   var message = section.querySelector("[data-passkey-message]");
+  // Where this section's passkeys go: a player's (the defaults) or an admin's; admins' must verify the person.
+  var urls = {
+    options: section.getAttribute("data-options") || "/progress/passkeys/options",
+    create: section.getAttribute("data-create") || "/progress/passkeys",
+    signin: section.getAttribute("data-signin") || "/progress/passkeys/signin"
+  };
+  var verification = section.getAttribute("data-uv") || "preferred";
   actions.hidden = false;
 
   function toBytes(text) {
@@ -48,7 +55,7 @@
     });
   }
   function options(kind) {
-    return Arcade.get("/progress/passkeys/options?for=" + kind).then(function (response) {
+    return Arcade.get(urls.options + "?for=" + kind).then(function (response) {
       return json(response).then(function (body) {
         if (!response.ok) throw new Error(body.error || String(response.status));
         return body;
@@ -69,7 +76,9 @@
       : error && error.message ? error.message : String(error));
   }
 
-  section.querySelector("[data-passkey-create]").addEventListener("click", function () {
+  var create = section.querySelector("[data-passkey-create]");
+  var signin = section.querySelector("[data-passkey-signin]");
+  if (create) create.addEventListener("click", function () {
     say("");
     busy(true);
     var challenge;
@@ -80,13 +89,13 @@
         rp: { id: o.rpId, name: o.rpName },
         user: { id: toBytes(o.userId), name: o.userName, displayName: o.userDisplayName },
         pubKeyCredParams: [{ type: "public-key", alg: -7 }, { type: "public-key", alg: -257 }],
-        authenticatorSelection: { residentKey: "required", requireResidentKey: true, userVerification: "preferred" },
+        authenticatorSelection: { residentKey: "required", requireResidentKey: true, userVerification: verification },
         excludeCredentials: o.exclude.map(function (id) { return { type: "public-key", id: toBytes(id) }; }),
         attestation: "none",
         timeout: 240000
       } });
     }).then(function (credential) {
-      return post("/progress/passkeys", {
+      return post(urls.create, {
         challenge: challenge, id: toText(credential.rawId),
         clientData: toText(credential.response.clientDataJSON),
         attestation: toText(credential.response.attestationObject)
@@ -94,18 +103,18 @@
     }).catch(failed);
   });
 
-  section.querySelector("[data-passkey-signin]").addEventListener("click", function () {
+  if (signin) signin.addEventListener("click", function () {
     say("");
     busy(true);
     var challenge;
     options("get").then(function (o) {
       challenge = o.challenge;
       return navigator.credentials.get({ publicKey: {
-        challenge: toBytes(o.challenge), rpId: o.rpId, userVerification: "preferred", timeout: 240000
+        challenge: toBytes(o.challenge), rpId: o.rpId, userVerification: verification, timeout: 240000
       } });
     }).then(function (credential) {
       var response = credential.response;
-      return post("/progress/passkeys/signin", {
+      return post(urls.signin, {
         challenge: challenge, id: toText(credential.rawId), clientData: toText(response.clientDataJSON),
         authData: toText(response.authenticatorData), signature: toText(response.signature),
         userHandle: response.userHandle ? toText(response.userHandle) : ""

@@ -68,17 +68,20 @@ extension AdminController {
     }
 
     func totpPage(_ request: Request, _ context: AdminContext) throws -> Response {
-        try totpPage(context, status: .ok, error: nil, codes: nil)
+        try totpPage(request, context, status: .ok, error: nil, codes: nil)
     }
 
     /// On, with recovery codes left; or being set up (the secret and its QR code); or off. `codes`: new recovery
     /// codes, shown in this answer only.
-    func totpPage(_ context: AdminContext, status: Status, error: String?, codes: [String]?) throws -> Response {
+    func totpPage(
+        _ request: Request, _ context: AdminContext, status: Status, error: String?, codes: [String]?
+    ) throws -> Response {
         let admin = context.admin
         let t = pages.localizer.strings(for: context.visitor.language)
         var data: TemplateFields = [
             "error": error.map { .string(t.string($0)) } ?? .null,
             "codes": .list((codes ?? []).map { .string($0) }), "hasCodes": .bool(codes != nil),
+            "passkeys": try adminPasskeysSection(request, context),
         ]
         if try store.hasTwoFactor(admin) {
             data["enabled"] = .bool(true)
@@ -107,14 +110,15 @@ extension AdminController {
 
     func confirmTOTP(_ request: Request, _ context: AdminContext) throws -> Response {
         guard let codes = try store.confirmTwoFactor(context.admin, code: request.form?["code"] ?? "") else {
-            return try totpPage(context, status: .unprocessableContent, error: "admin.code.wrong", codes: nil)
+            return try totpPage(request, context, status: .unprocessableContent, error: "admin.code.wrong", codes: nil)
         }
-        return try totpPage(context, status: .ok, error: nil, codes: codes)
+        return try totpPage(request, context, status: .ok, error: nil, codes: codes)
     }
 
     func renewRecoveryCodes(_ request: Request, _ context: AdminContext) throws -> Response {
         guard try store.hasTwoFactor(context.admin) else { return .redirect(to: "/admin/totp") }
-        return try totpPage(context, status: .ok, error: nil, codes: try store.renewRecoveryCodes(context.admin))
+        return try totpPage(
+            request, context, status: .ok, error: nil, codes: try store.renewRecoveryCodes(context.admin))
     }
 
     /// Off only with the password (a session left open should not be enough to weaken the account).
@@ -122,14 +126,16 @@ extension AdminController {
         let admin = context.admin
         let password = request.form?["password"] ?? ""
         guard !password.isEmpty, password.utf8.count <= 1024 else {
-            return try totpPage(context, status: .unprocessableContent, error: "admin.password.wrong", codes: nil)
+            return try totpPage(
+                request, context, status: .unprocessableContent, error: "admin.password.wrong", codes: nil)
         }
         switch try checkOwnPassword(admin, password, request) {
         case .right: break
         case .wrong:
-            return try totpPage(context, status: .unprocessableContent, error: "admin.password.wrong", codes: nil)
+            return try totpPage(
+                request, context, status: .unprocessableContent, error: "admin.password.wrong", codes: nil)
         case .refused(let status, let error, let seconds):
-            var page = try totpPage(context, status: status, error: error, codes: nil)
+            var page = try totpPage(request, context, status: status, error: error, codes: nil)
             page.headers.set("Retry-After", String(seconds))
             return page
         }

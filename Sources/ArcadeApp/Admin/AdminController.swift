@@ -24,6 +24,9 @@ struct AdminController: Sendable {
     let limits: SignInLimits
     /// Signs device cookies (the site's cookie key).
     let signer: Signer
+    /// Admins' passkeys: the relying party and challenges players' passkeys use, and tries per address.
+    let passkeys: WebAuthnSite
+    let passkeyAttempts: TokenBuckets
     /// The site's version: a web client's app version, so the rule preview starts from it.
     let version: @Sendable () -> String
     let housekeeping: Housekeeping
@@ -42,6 +45,7 @@ struct AdminController: Sendable {
         addPasswordRoutes(to: routes)
         addAdminsRoutes(to: routes)
         addSecondFactorRoutes(to: routes)
+        addPasskeyRoutes(to: routes)
         PeopleController(store: people, pages: pages).addRoutes(to: routes)
         StringsController(exchange: StringsExchange(hotfixes: hotfixes), pages: pages).addRoutes(to: routes)
     }

@@ -662,6 +662,20 @@ enum Schema {
             -- Today's board reads one daily's games.
             CREATE INDEX mastermind_by_daily ON mastermind_games (daily, status) WHERE daily IS NOT NULL;
             """),
+        Migration(
+            35,
+            """
+            -- An admin's passkeys: each signs in alone (user verification required) or as the second step.
+            CREATE TABLE admin_passkeys (
+                id TEXT PRIMARY KEY,
+                admin INTEGER NOT NULL REFERENCES admins(id) ON DELETE CASCADE,
+                public_key BLOB NOT NULL,
+                sign_count INTEGER NOT NULL,
+                created INTEGER NOT NULL,
+                last_used INTEGER
+            );
+            CREATE INDEX admin_passkeys_by_admin ON admin_passkeys (admin);
+            """),
     ]
 
     /// Migration 24: a player's ordinary Mastermind figures as running counters, kept as each game ends (the stats

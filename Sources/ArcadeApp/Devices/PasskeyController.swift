@@ -13,15 +13,13 @@ struct PasskeyController: Sendable {
     let store: PasskeyStore
     let once: OnceStore
     let pages: Pages
-    let challenges: PasskeyChallenges
+    let site: WebAuthnSite
     /// Makes the cookie of the player a device signs in as.
     let identity: Identity
     /// Registrations and sign-ins per client address: each checks a signature, and a registration stores a row.
     let attempts: TokenBuckets
     /// Words no name may hold, from the hotfixable `names.refused` (comma-separated).
     let refusedWords: @Sendable () -> [String]
-    /// `--public-host`: the relying party's id. Without it, only `localhost` can hold passkeys (a development site).
-    let publicHost: String?
     let clock: @Sendable () -> Double
 
     func addRoutes(to routes: PlayerRoutes) {
@@ -49,71 +47,45 @@ struct PasskeyController: Sendable {
         return .redirect(to: "/progress?name=\(said)#name")
     }
 
-    /// The relying party a request's page belongs to: the public host over HTTPS, or a development site on
-    /// localhost; nil where browsers would refuse passkeys (an IP address, another name).
-    func relyingParty(_ request: Request) -> RelyingParty? {
-        let host = (request.headers["Host"] ?? "").lowercased()
-        let name = host.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
-        if let publicHost {
-            // The public host's default port, or the port the page came from (a TLS port of its own).
-            let origins = ["https://" + publicHost] + (name == publicHost && host != name ? ["https://" + host] : [])
-            return RelyingParty(id: publicHost, origins: origins)
-        }
-        guard name == "localhost" else { return nil }
-        return RelyingParty(id: "localhost", origins: ["http://" + host, "https://" + host])
-    }
-
     func options(_ request: Request, _ context: PlayerContext) throws -> Response {
         let visitor = context.visitor
         let t = pages.localizer.strings(for: visitor.language)
-        guard let party = relyingParty(request) else {
+        guard let party = site.relyingParty(request) else {
             return JSONAnswer.error(t.string("passkeys.unavailable"), status: .conflict)
         }
         let create = request.query["for"] == "create"
-        let challenge = Base64URL.encode(
-            challenges.make(create ? .create : .get, session: visitor.sessionID, now: clock()))
-        guard create else {
-            return JSONAnswer.make(.object([("challenge", .string(challenge)), ("rpId", .string(party.id))]))
-        }
+        let challenge = site.challenge(create ? .create : .get, session: visitor.sessionID, party: party)
+        guard create else { return JSONAnswer.make(.object(challenge)) }
         let known = visitor.isNew ? [] : try store.passkeys(player: visitor.playerID)
         return JSONAnswer.make(
-            .object([
-                ("challenge", .string(challenge)), ("rpId", .string(party.id)),
-                ("rpName", .string(t.string("site.name"))),
-                ("userId", .string(visitor.playerID)),
-                ("userName", .string(t.string("passkeys.user.name", [.string(String(visitor.playerID.prefix(6)))]))),
-                ("userDisplayName", .string(t.string("passkeys.user.display"))),
-                ("exclude", .array(known.map { .string($0.id) })),
-            ]))
+            .object(
+                challenge + [
+                    ("rpName", .string(t.string("site.name"))), ("userId", .string(visitor.playerID)),
+                    (
+                        "userName",
+                        .string(t.string("passkeys.user.name", [.string(String(visitor.playerID.prefix(6)))]))
+                    ),
+                    ("userDisplayName", .string(t.string("passkeys.user.display"))),
+                    ("exclude", .array(known.map { .string($0.id) })),
+                ]))
     }
 
     func register(_ request: Request, _ context: PlayerContext) throws -> Response {
         let visitor = context.visitor
         let t = pages.localizer.strings(for: visitor.language)
         if let wait = limited(request, t) { return wait }
-        let form = request.form ?? FormFields()
-        guard let party = relyingParty(request) else { return refuse("unavailable", t) }
-        guard let (challenge, expires) = challenge(form, .create, visitor),
-            let id = form["id"], let clientData = field(form, "clientData"),
-            let attestation = field(form, "attestation")
-        else { return refuse("expired", t) }
-        let registration: Registration
-        do {
-            registration = try WebAuthn.verifyRegistration(
-                clientDataJSON: clientData, attestationObject: attestation, challenge: challenge,
-                relyingParty: party, requireUserVerification: false)
-        } catch {
-            return refuse(Self.message(for: error.reason), t, log: error.reason.rawValue)
+        let checked: WebAuthnSite.Checked<Registration>
+        switch site.registration(request, .create, session: visitor.sessionID, userVerification: false) {
+        case .failure(let refused): return refuse(refused, t)
+        case .success(let value): checked = value
         }
-        // Discoverable credentials' ids are short (browsers make 16 to 64 bytes): a long one only costs rows.
-        guard registration.credentialID.count <= Self.maxIDBytes, Base64URL.encode(registration.credentialID) == id
-        else { return refuse("invalid", t) }
+        let registration = checked.value
         if let refusal = try store.add(
-            player: visitor.player, id: id, publicKey: registration.publicKey, signCount: registration.signCount,
-            backedUp: registration.backedUp, challenge: Base64URL.encode(challenge), expires: expires,
-            now: Int64(clock() * 1000))
+            player: visitor.player, id: Base64URL.encode(registration.credentialID), publicKey: registration.publicKey,
+            signCount: registration.signCount, backedUp: registration.backedUp, challenge: checked.challenge,
+            expires: checked.expires, now: Int64(clock() * 1000))
         {
-            return refuse(Self.message(for: refusal), t, log: refusal.rawValue)
+            return refuse(WebAuthnSite.Refused(Self.message(for: refusal), log: refusal.rawValue), t)
         }
         once.cache.records[PlayerKey(visitor.playerID)] = nil
         return JSONAnswer.make(.object([("ok", .bool(true)), ("next", .string("/progress?passkey=added#passkeys"))]))
@@ -123,30 +95,30 @@ struct PasskeyController: Sendable {
         let visitor = context.visitor
         let t = pages.localizer.strings(for: visitor.language)
         if let wait = limited(request, t) { return wait }
-        let form = request.form ?? FormFields()
-        guard let party = relyingParty(request) else { return refuse("unavailable", t) }
-        guard let (challenge, expires) = challenge(form, .get, visitor), let id = form["id"],
-            let clientData = field(form, "clientData"), let authData = field(form, "authData"),
-            let signature = field(form, "signature")
-        else { return refuse("expired", t) }
-        guard let key = try store.key(credential: id) else { return refuse("unknown", t) }
+        let (id, party): (String, RelyingParty)
+        switch site.assertionStart(request, .get, session: visitor.sessionID) {
+        case .failure(let refused): return refuse(refused, t)
+        case .success(let value): (id, party) = value
+        }
+        guard let key = try store.key(credential: id) else { return refuse(WebAuthnSite.Refused("unknown"), t) }
         // The passkey says whose it is too: it must be the player it was registered to.
-        if let handle = form["userHandle"], !handle.isEmpty, handle != key.player { return refuse("invalid", t) }
-        let assertion: Assertion
-        do {
-            assertion = try WebAuthn.verifyAssertion(
-                clientDataJSON: clientData, authenticatorData: authData, signature: signature, challenge: challenge,
-                relyingParty: party, publicKey: key.publicKey, storedSignCount: key.signCount,
-                requireUserVerification: false)
-        } catch {
-            return refuse(Self.message(for: error.reason), t, log: error.reason.rawValue)
+        if let handle = request.form?["userHandle"], !handle.isEmpty, handle != key.player {
+            return refuse(WebAuthnSite.Refused("invalid"), t)
+        }
+        let checked: WebAuthnSite.Checked<Assertion>
+        switch site.assertion(
+            request, .get, session: visitor.sessionID, party: party, publicKey: key.publicKey,
+            signCount: key.signCount, userVerification: false)
+        {
+        case .failure(let refused): return refuse(refused, t)
+        case .success(let value): checked = value
         }
         let outcome = try store.signIn(
-            credential: id, signCount: assertion.signCount, device: visitor.playerID,
-            challenge: Base64URL.encode(challenge), expires: expires, now: Int64(clock() * 1000))
+            credential: id, signCount: checked.value.signCount, device: visitor.playerID,
+            challenge: checked.challenge, expires: checked.expires, now: Int64(clock() * 1000))
         switch outcome {
         case .failure(let refusal):
-            return refuse(Self.message(for: refusal), t, log: refusal.rawValue)
+            return refuse(WebAuthnSite.Refused(Self.message(for: refusal), log: refusal.rawValue), t)
         case .success(let (player, moved)):
             for forgotten in [player.id, visitor.playerID] { once.cache.records[PlayerKey(forgotten)] = nil }
             let next = "/progress?passkey=" + (moved == nil ? "signedin" : "merged") + "#passkeys"
@@ -167,7 +139,7 @@ struct PasskeyController: Sendable {
         let known = visitor.isNew ? [] : try store.passkeys(player: visitor.playerID)
         let said = request.query["passkey"].flatMap { Self.statuses.contains($0) ? $0 : nil }
         return .object([
-            "available": .bool(relyingParty(request) != nil),
+            "available": .bool(site.relyingParty(request) != nil),
             "transfer": TransferController.section(request, visitor, t),
             "name": .string(visitor.isNew ? "" : try store.displayName(player: visitor.playerID) ?? ""),
             "nameSaid": request.query["name"].flatMap { Self.nameStatuses.contains($0) ? $0 : nil }.map {
@@ -193,45 +165,23 @@ struct PasskeyController: Sendable {
     private static let statuses: Set = ["added", "removed", "gone", "signedin", "merged"]
     private static let nameStatuses: Set = ["saved", "cleared", "invalid", "taken", "refused"]
 
-    static let maxIDBytes = 255
-
-    /// 429 in the player's words when this address has tried too often (checked before any work).
-    private func limited(_ request: Request, _ t: LanguageStrings) -> Response? {
+    /// 429 in the person's words when this address has tried too often (checked before any work).
+    static func limited(_ attempts: TokenBuckets, _ request: Request, _ t: LanguageStrings) -> Response? {
         guard let seconds = attempts.take(ClientAddress.limitKey(request.remoteAddress)) else { return nil }
         var response = JSONAnswer.error(t.string("passkeys.error.wait"), status: .tooManyRequests)
         response.headers.set("Retry-After", String(seconds))
         return response
     }
 
-    /// A challenge this session asked for `purpose`, still fresh, and when it expires.
-    private func challenge(
-        _ form: FormFields, _ purpose: PasskeyChallenges.Purpose, _ visitor: Visitor
-    ) -> ([UInt8], Int64)? {
-        guard let bytes = field(form, "challenge"),
-            let expires = challenges.check(bytes, purpose, session: visitor.sessionID, now: clock())
-        else { return nil }
-        return (bytes, expires)
+    private func limited(_ request: Request, _ t: LanguageStrings) -> Response? { Self.limited(attempts, request, t) }
+
+    /// A refusal in the person's words; nothing was stored. The reason (never a key or a challenge) is logged.
+    static func refuse(_ refused: WebAuthnSite.Refused, _ t: LanguageStrings) -> Response {
+        Log.info("passkey refused: \(refused.log ?? refused.message)")
+        return JSONAnswer.error(t.string("passkeys.error.\(refused.message)"), status: .badRequest)
     }
 
-    /// A base64url field (its length was checked against `FieldLimits.site` before the handler ran).
-    private func field(_ form: FormFields, _ name: String) -> [UInt8]? { form[name].flatMap(Base64URL.decode) }
-
-    /// A refusal in the player's words; nothing was stored. The reason (never a key or a challenge) is logged.
-    private func refuse(_ message: String, _ t: LanguageStrings, log reason: String? = nil) -> Response {
-        Log.info("passkey refused: \(reason ?? message)")
-        return JSONAnswer.error(t.string("passkeys.error.\(message)"), status: .badRequest)
-    }
-
-    static func message(for reason: WebAuthnError.Reason) -> String {
-        switch reason {
-        case .wrongOrigin, .wrongRelyingParty, .crossOrigin: "origin"
-        case .wrongChallenge: "expired"
-        case .counterWentBack: "counter"
-        case .userNotPresent, .userNotVerified: "presence"
-        case .unsupportedAlgorithm: "algorithm"
-        default: "invalid"
-        }
-    }
+    private func refuse(_ refused: WebAuthnSite.Refused, _ t: LanguageStrings) -> Response { Self.refuse(refused, t) }
 
     static func message(for refusal: PasskeyStore.Refusal) -> String {
         switch refusal {

@@ -1,11 +1,13 @@
 import Crypto
+import HTTP
 import Storage
 
 /// Challenges that cost no write to hand out: 16 random bytes, an expiry and what they are for, sealed with an HMAC
 /// tied to the browser session that asked. Each works once: the registration or sign-in that uses one records it in
 /// the same transaction (`passkey_challenges_used`), until it expires.
 struct PasskeyChallenges: Sendable {
-    enum Purpose: UInt8, Sendable { case create = 1, get = 2 }
+    /// A player's passkey made or used, or an admin's: a challenge made for one never serves another.
+    enum Purpose: UInt8, Sendable { case create = 1, get = 2, adminCreate = 3, adminGet = 4 }
 
     let key: HMACKey
     /// How long the browser has to answer (the options ask for less: a timeout of 4 minutes).
@@ -28,6 +30,26 @@ struct PasskeyChallenges: Sendable {
         let expires = bytes[16..<24].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         guard expires <= UInt64(Int64.max), Double(expires) > now * 1000 else { return nil }
         return Int64(expires)
+    }
+
+    /// Records a challenge as used, in the caller's transaction (and forgets expired ones); false if it was used
+    /// already.
+    static func use(_ challenge: String, expires: Int64, now: Int64, _ db: Database) throws -> Bool {
+        try db.execute("DELETE FROM passkey_challenges_used WHERE expires_ms < ?", [.integer(now)])
+        return try db.execute(
+            "INSERT INTO passkey_challenges_used (challenge, expires_ms) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            [.text(challenge), .integer(expires)]) == 1
+    }
+
+    /// A challenge this session asked for `purpose`, from a form's `challenge` field, still fresh: its bytes, its
+    /// text (what `use` records) and when it expires.
+    func check(
+        _ form: FormFields, _ purpose: Purpose, session: String, now: Double
+    ) -> (bytes: [UInt8], text: String, expires: Int64)? {
+        guard let text = form["challenge"], let bytes = Base64URL.decode(text),
+            let expires = check(bytes, purpose, session: session, now: now)
+        else { return nil }
+        return (bytes, text, expires)
     }
 
     private func seal(_ bytes: [UInt8], session: String) -> [UInt8] {
@@ -158,13 +180,8 @@ struct PasskeyStore: Sendable {
         }
     }
 
-    /// Records a challenge as used (and forgets expired ones); refused if it was used already.
     private func use(_ challenge: String, expires: Int64, now: Int64, _ db: Database) throws {
-        try db.execute("DELETE FROM passkey_challenges_used WHERE expires_ms < ?", [.integer(now)])
-        let fresh = try db.execute(
-            "INSERT INTO passkey_challenges_used (challenge, expires_ms) VALUES (?, ?) ON CONFLICT DO NOTHING",
-            [.text(challenge), .integer(expires)])
-        guard fresh == 1 else { throw Refusal.replayed }
+        guard try PasskeyChallenges.use(challenge, expires: expires, now: now, db) else { throw Refusal.replayed }
     }
 }
 

@@ -133,15 +133,17 @@ public final class Site: Sendable {
         ).addRoutes(to: player)
         let mastermind = services.mastermind
         let (nameGame, people) = (services.nameGame, services.people)
-        let passkeys = PasskeyController(
-            store: PasskeyStore(pool: services.pool), once: services.once, pages: pages,
+        let webAuthn = WebAuthnSite(
             challenges: PasskeyChallenges(key: HMACKey(identity.csrfKey.authenticate("passkey challenges"))),
-            identity: identity, attempts: TokenBuckets(capacity: 10, refill: 30, clock: options.clock),
+            publicHost: options.publicHost, clock: options.clock)
+        let passkeys = PasskeyController(
+            store: PasskeyStore(pool: services.pool), once: services.once, pages: pages, site: webAuthn,
+            identity: identity, attempts: TokenBuckets(capacity: 30, refill: 3, clock: options.clock),
             refusedWords: { [constants = services.constants] in
                 constants.string("names.refused", default: "").split(separator: ",").map {
                     String($0.trimmingPrefix(" "))
                 }
-            }, publicHost: options.publicHost, clock: options.clock)
+            }, clock: options.clock)
         passkeys.addRoutes(to: player)
         TransferController(
             codes: TransferCodes(pool: services.pool), once: services.once, pages: pages, identity: identity,
@@ -174,7 +176,8 @@ public final class Site: Sendable {
             store: services.admins, pages: pages,
             secureCookies: options.secureCookies, hotfixes: services.editor,
             interceptions: services.interceptions, people: services.people,
-            schedule: services.schedule, limits: services.signIns, signer: identity.signer,
+            schedule: services.schedule, limits: services.signIns, signer: identity.signer, passkeys: webAuthn,
+            passkeyAttempts: TokenBuckets(capacity: 30, refill: 3, clock: options.clock),
             version: services.version, housekeeping: services.housekeeping)
         let adminRoutes = AdminRoutes(
             site: site, api: api, identity: identity, errors: errors, store: services.admins, pages: pages)
