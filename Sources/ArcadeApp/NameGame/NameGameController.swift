@@ -40,6 +40,7 @@ struct NameGameController: Sendable {
         // Off the event loop: a returning player's menu reads their cards.
         routes.pages.running(.pool).get("/namegame", use: menu)
         routes.pages.get("/namegame/stats") { _, context in try statsPage(context.visitor) }
+        routes.pages.running(.pool).get("/namegame/board", use: boardPage)
         // Off the event loop: a returning player's page may end a timed session or deal a missing round.
         routes.pages.running(.pool).get("/namegame/:mode", use: mode)
         routes.actions.post("/namegame/answer", use: answer)

@@ -79,3 +79,45 @@ struct DailyBoardTests {
         #expect(try DisplayName("Mod Squad").holdsRefused(["mod"]))
     }
 }
+
+/// The Name Game's week board with three players on both engines: only who chose a name, by people met this week and
+/// learned since.
+@Suite("The Name Game's week board")
+struct WeekBoardTests {
+    @Test(arguments: Engine.allCases) func namedLearnersOnlyMostFirst(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let players = ["127.0.0.2", "127.0.0.3", "127.0.0.4"].map { Player(server, from: $0) }
+        for player in players { try player.get("/namegame/board") }
+        #expect(try players[0].post("/progress/name", "name=Ada").status == 303)
+        #expect(try players[2].post("/progress/name", "name=Cleo").status == 303)
+        let db = try Database(location: server.database)
+        let ids = try players.map { try #require(DurabilityTests.playerID($0.cookies["arcade_player"] ?? "")) }
+        try players[1].startMastermind()  // Bo has a row too, and no name
+        // This week's meetings, learned a day later or more; one not learned yet, one met last week.
+        let now = Int64(WallClock.system() * 1000)
+        let monday = (now / 86_400_000 - (now / 86_400_000 + 3) % 7) * 86_400_000
+        func card(_ player: String, _ person: String, met: Int64, stability: Double, last: Int64) throws {
+            try db.execute(
+                """
+                INSERT INTO namegame_cards (player, person, state, stability, difficulty, due_ms, last_ms, met_ms)
+                VALUES (?, ?, 'review', ?, 5, ?, ?, ?)
+                """,
+                [
+                    .text(player), .text(person), .real(stability), .integer(last + 86_400_000), .integer(last),
+                    .integer(met),
+                ])
+        }
+        let day: Int64 = 86_400_000
+        try card(ids[0], "p1", met: monday, stability: 9, last: monday + day)
+        try card(ids[1], "p1", met: monday, stability: 9, last: monday + day)
+        try card(ids[1], "p2", met: monday, stability: 9, last: monday + day)
+        try card(ids[2], "p1", met: monday, stability: 9, last: monday + day)
+        try card(ids[2], "p2", met: monday, stability: 9, last: monday + 2 * day)
+        try card(ids[2], "p3", met: monday, stability: 2, last: monday + day)
+        try card(ids[2], "p4", met: monday - 7 * day, stability: 9, last: monday + day)
+        let page = try players[0].get("/namegame/board").text
+        let rows = page.matches(of: /data-learned="(\d+)"><span class="board-name">([^<]+)</).map { "\($0.2)=\($0.1)" }
+        #expect(rows == ["Cleo=2", "Ada=1"])
+    }
+}
