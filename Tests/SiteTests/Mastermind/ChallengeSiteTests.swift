@@ -6,14 +6,16 @@ import Testing
 /// and never the rows (or the code) before the friend's own game is over; then each sees the others' rows.
 @Suite("Mastermind challenges")
 struct ChallengeSiteTests {
-    /// Plays the player's game in play: `misses` wrong guesses, then the secret.
+    /// Plays the player's game in play: `misses` wrong guesses (all different: `wrong` steps over the secret, so every
+    /// other one), then the secret.
     private func finish(_ player: Player, misses: Int) throws {
         let secret = try player.secret()
         let board = try player.get("/mastermind").text
         let game = try #require(Player.attribute("data-game", in: board))
         for turn in 0..<misses {
             #expect(
-                try player.post("/mastermind/guess", "game=\(game)&turn=\(turn)&guess=\(wrong(secret, turn))").status
+                try player.post("/mastermind/guess", "game=\(game)&turn=\(turn)&guess=\(wrong(secret, 2 * turn))")
+                    .status
                     == 303)
         }
         #expect(try player.post("/mastermind/guess", "game=\(game)&turn=\(misses)&guess=\(secret)").status == 303)
