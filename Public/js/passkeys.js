@@ -36,9 +36,11 @@
     for (var i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]);
     return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
   }
+  // Said where the button was pressed, and brought into view (on a phone it fell below the screen's edge).
   function say(text) {
     message.textContent = text;
     message.hidden = !text;
+    if (text && message.scrollIntoView) message.scrollIntoView({ block: "center" });
   }
   function busy(on) {
     actions.querySelectorAll("button").forEach(function (button) { button.disabled = on; });

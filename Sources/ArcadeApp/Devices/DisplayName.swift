@@ -92,11 +92,16 @@ struct DisplayName: Sendable, Equatable {
     }
 }
 
+extension DisplayName {
+    /// The name a player chose, if any.
+    static func of(_ player: String, _ db: Database) throws -> String? {
+        try db.value(String.self, "SELECT display_name FROM players WHERE id = ?", [.text(player)])
+    }
+}
+
 extension PasskeyStore {
     /// The player's name, if they chose one.
-    func displayName(player: String) throws -> String? {
-        try pool.connection().value(String.self, "SELECT display_name FROM players WHERE id = ?", [.text(player)])
-    }
+    func displayName(player: String) throws -> String? { try DisplayName.of(player, pool.connection()) }
 
     /// Gives the player `name` (nil: anonymous again). Refused if it reads as another player's or an admin's.
     func setDisplayName(_ name: DisplayName?, player: Player) throws -> DisplayName.Problem? {

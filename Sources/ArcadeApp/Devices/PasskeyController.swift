@@ -130,6 +130,14 @@ struct PasskeyController: Sendable {
 
     func remove(_ request: Request, _ context: PlayerContext) throws -> Response {
         let id = request.form?["id"] ?? ""
+        // The only passkey: asked first, saying what it means (a review removed theirs with one tap, unwarned).
+        let known = try store.passkeys(player: context.visitor.playerID)
+        if request.form?["confirm"] != "1", known.count == 1, known[0].id == id {
+            let t = pages.localizer.strings(for: context.visitor.language)
+            return pages.render(
+                "passkey-remove", title: t.string("passkeys.remove.title"), for: context.visitor,
+                path: "/progress/passkeys/remove", section: "progress", data: ["id": .string(id)])
+        }
         let removed = try store.remove(player: context.visitor.playerID, id: id)
         return .redirect(to: "/progress?passkey=" + (removed ? "removed" : "gone") + "#passkeys")
     }

@@ -32,13 +32,17 @@ enum PlayerMerge {
         try firstSeen(a, b, db)
         moved.dailiesKept = try dailies(a, b, into: into, db)
         moved.openGamesEnded = try openGames(a, b, now: now, db)
-        let streak = try latestStreak(a, b, db)
+        let streak = try mergedStreak(a, b, db)
         moved.games = try db.execute("UPDATE mastermind_games SET player = ? WHERE player = ?", [b, a])
         try sum(
             "mastermind_totals", key: [], sums: ["played", "wins", "hint_wins", "hard_wins"],
             larger: ["longest_streak"], a, b, db)
         if let streak {
-            try db.execute("UPDATE mastermind_totals SET streak = ? WHERE player = ?", [SQLValue(streak), b])
+            try db.execute(
+                """
+                UPDATE mastermind_totals SET streak = ?,
+                    longest_streak = CASE WHEN longest_streak < ? THEN ? ELSE longest_streak END WHERE player = ?
+                """, [SQLValue(streak), SQLValue(streak), SQLValue(streak), b])
         }
         try sum("mastermind_wins_by_guesses", key: ["guesses"], sums: ["n"], a, b, db)
 
@@ -111,12 +115,14 @@ enum PlayerMerge {
             """, [a, b, a])
     }
 
-    /// A daily both sides played is kept once: the better-finished game (won, then lost, then the one further
+    /// A daily both sides played is kept once: the better game (won in fewer guesses, then lost, then the one further
     /// along), the other deleted with its guesses. Returns how many there were.
     private static func dailies(_ a: SQLValue, _ b: SQLValue, into: String, _ db: Database) throws -> Int {
+        // A win beats a loss, and a win in fewer guesses a win in more (a review's daily in 4 gave way to one in 7);
+        // of two games not won, the one further along.
+        let guesses = "(SELECT COUNT(*) FROM mastermind_guesses q WHERE q.game = g.id)"
         let rank = """
-            (CASE g.status WHEN 'won' THEN 2000 WHEN 'lost' THEN 1000 ELSE 0 END
-                + (SELECT COUNT(*) FROM mastermind_guesses q WHERE q.game = g.id))
+            (CASE g.status WHEN 'won' THEN 2000 - \(guesses) WHEN 'lost' THEN 1000 + \(guesses) ELSE \(guesses) END)
             """
         let both = try db.query(
             """
@@ -165,15 +171,24 @@ enum PlayerMerge {
         return 1
     }
 
-    /// The ordinary games' current streak of whichever side finished a game last, or nil if neither has totals.
-    private static func latestStreak(_ a: SQLValue, _ b: SQLValue, _ db: Database) throws -> Int? {
-        try db.first(
+    /// The ordinary games' current streak once both histories are one: wins in a row back from the last game either
+    /// side finished, to the first loss among both sides' kept games; with no loss kept on either side, both sides'
+    /// streaks run unbroken and add up (a review: 3 wins and 1 win merged into a streak of 1). Nil without totals.
+    private static func mergedStreak(_ a: SQLValue, _ b: SQLValue, _ db: Database) throws -> Int? {
+        let streaks = try db.query("SELECT streak FROM mastermind_totals WHERE player IN (?, ?)", [a, b])
+            .map { row throws in try row.decode("streak", as: Int.self) }
+        guard !streaks.isEmpty else { return nil }
+        let games = try db.query(
             """
-            SELECT t.streak AS streak FROM mastermind_totals t WHERE t.player IN (?, ?)
-            ORDER BY COALESCE((SELECT MAX(g.finished) FROM mastermind_games g WHERE g.player = t.player
-                AND g.daily IS NULL AND g.status != 'playing'), 0) DESC
-            """, [a, b]
-        ).map { try $0.decode("streak") }
+            SELECT status FROM mastermind_games WHERE player IN (?, ?) AND daily IS NULL AND status != 'playing'
+            ORDER BY finished DESC, id DESC
+            """, [a, b])
+        var wins = 0
+        for game in games {
+            guard try game.decode("status", as: String.self) == "won" else { return wins }
+            wins += 1
+        }
+        return max(wins, streaks.reduce(0, +))
     }
 
     private static func deleteGame(_ id: Int64, _ db: Database) throws {

@@ -67,6 +67,11 @@ extension MastermindController {
             data: [
                 "mine": .bool(mine), "link": .string(link), "path": .string(challengePath(id)),
                 "score": .string(score(record)), "hard": .bool(record.hard),
+                // Who sent it, by the name they chose (a review read "A friend" from a friend with a name).
+                "beat": .string(
+                    try DisplayName.of(owner, store.pool.connection()).map {
+                        t.string("mastermind.challenge.beat.named", [.string($0), .string(score(record))])
+                    } ?? t.string("mastermind.challenge.beat", [.string(score(record))])),
                 "playing": .bool(taken?.game.outcome == .playing), "open": .bool(!mine && taken == nil),
                 "done": .bool(done), "sides": .list(sides), "waiting": .bool(mine && friends.isEmpty),
             ])

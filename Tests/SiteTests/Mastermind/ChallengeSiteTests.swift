@@ -26,6 +26,7 @@ struct ChallengeSiteTests {
         defer { server.stop() }
         let ana = Player(server, from: "127.0.0.2")
         try ana.startMastermind()
+        #expect(try ana.post("/progress/name", "name=Ana").status == 303)
         let secret = try ana.secret()
         try finish(ana, misses: 2)
         let card = try ana.get("/mastermind").text
@@ -42,6 +43,7 @@ struct ChallengeSiteTests {
         let invitation = try bo.get(path)
         #expect(invitation.status == 200)
         #expect(Player.attribute("data-to-beat", in: invitation.text) == "3/10")
+        #expect(invitation.text.contains("Ana played this code: 3/10."), "who sent it, by the name they chose")
         #expect(!invitation.text.contains("data-guess=") && !invitation.text.contains(secret))
         #expect(try bo.post(path, "").header("Location") == "/mastermind")
         #expect(try bo.secret() == secret, "the same code")

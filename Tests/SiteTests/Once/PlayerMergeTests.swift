@@ -12,7 +12,7 @@ struct PlayerMergeTests {
     let scratch = ScratchDirectory()
 
     /// A game with `guesses` guesses (seconds for times).
-    private func game(
+    func game(
         _ db: Database, id: Int, player: String, status: String, guesses: Int, created: Int, finished: Int? = nil,
         daily: Int? = nil
     ) throws {
@@ -186,5 +186,31 @@ struct PlayerMergeTests {
         #expect(try totals.decode("played", as: Int.self) == 2 && totals.decode("longest_streak", as: Int.self) == 3)
         #expect(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM namegame_cards WHERE player = 'pc'") == 2)
         #expect(try db.scalar(Int.self, "SELECT first_seen FROM players WHERE id = 'pc'") == 100)
+    }
+}
+
+extension PlayerMergeTests {
+    /// A review's case: wins on both sides and no loss make one streak; of a daily won on both, the win in fewer
+    /// guesses stays (a daily in 4 gave way to one in 7).
+    @Test(arguments: Engine.allCases) func unbrokenStreaksAddUpAndTheBetterDailyStays(_ engine: Engine) throws {
+        let pool = DatabasePool(location: try TestDatabase.fresh(engine, in: scratch))
+        let db = try pool.connection()
+        try db.migrate(Schema.migrations)
+        try db.execute("INSERT INTO players (id, first_seen) VALUES ('pa', 100), ('pb', 200)")
+        for (id, finished) in [(1, 110), (2, 120), (3, 130)] {
+            try game(db, id: id, player: "pa", status: "won", guesses: 3, created: finished - 5, finished: finished)
+        }
+        try game(db, id: 4, player: "pb", status: "won", guesses: 5, created: 140, finished: 150)
+        try db.execute(
+            """
+            INSERT INTO mastermind_totals (player, played, wins, streak, longest_streak)
+            VALUES ('pa', 3, 3, 3, 3), ('pb', 1, 1, 1, 1)
+            """)
+        try game(db, id: 5, player: "pa", status: "won", guesses: 4, created: 160, finished: 170, daily: 7)
+        try game(db, id: 6, player: "pb", status: "won", guesses: 7, created: 165, finished: 175, daily: 7)
+        _ = try pool.write { db in try PlayerMerge.merge(from: "pa", into: "pb", now: 600_000, db) }
+        let totals = try #require(try db.first("SELECT * FROM mastermind_totals WHERE player = 'pb'"))
+        #expect(try totals.decode("streak", as: Int.self) == 4 && totals.decode("longest_streak", as: Int.self) == 4)
+        #expect(try db.scalar(Int.self, "SELECT id FROM mastermind_games WHERE daily = 7") == 5)
     }
 }
