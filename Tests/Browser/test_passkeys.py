@@ -86,6 +86,8 @@ class PasskeyTests(MastermindHelpers):
         self.assertIn("keeps your progress", self.said())
         listed = self.driver.find_elements("css selector", "[data-passkey-list] li")
         self.assertEqual(len(listed), 1)
+        # Told apart by what it was added from (a review could not tell "Passkey 1" from "Passkey 2").
+        self.assertIn("Linux", listed[0].find_element("css selector", "[data-passkey-device]").text)
         credentials = self.driver.get_credentials()
         self.assertEqual(len(credentials), 1)
         self.assertEqual(rows("SELECT COUNT(*) FROM passkeys WHERE player = ?", self.player()), [(1,)])

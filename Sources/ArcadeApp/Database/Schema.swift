@@ -676,6 +676,12 @@ enum Schema {
             );
             CREATE INDEX admin_passkeys_by_admin ON admin_passkeys (admin);
             """),
+        Migration(
+            36,
+            """
+            -- The browser and system a passkey was added from, so a player can tell their passkeys apart.
+            ALTER TABLE passkeys ADD COLUMN device TEXT;
+            """),
     ]
 
     /// Migration 24: a player's ordinary Mastermind figures as running counters, kept as each game ends (the stats

@@ -82,7 +82,8 @@ struct PasskeyController: Sendable {
         let registration = checked.value
         if let refusal = try store.add(
             player: visitor.player, id: Base64URL.encode(registration.credentialID), publicKey: registration.publicKey,
-            signCount: registration.signCount, backedUp: registration.backedUp, challenge: checked.challenge,
+            signCount: registration.signCount, backedUp: registration.backedUp,
+            device: AdminDevice.describe(userAgent: request.headers["User-Agent"] ?? ""), challenge: checked.challenge,
             expires: checked.expires, now: Int64(clock() * 1000))
         {
             return refuse(WebAuthnSite.Refused(Self.message(for: refusal), log: refusal.rawValue), t)
@@ -121,7 +122,7 @@ struct PasskeyController: Sendable {
             return refuse(WebAuthnSite.Refused(Self.message(for: refusal), log: refusal.rawValue), t)
         case .success(let (player, moved)):
             for forgotten in [player.id, visitor.playerID] { once.cache.records[PlayerKey(forgotten)] = nil }
-            let next = "/progress?passkey=" + (moved == nil ? "signedin" : "merged") + "#passkeys"
+            let next = "/progress?passkey=" + PlayerMerge.status(moved) + "#passkeys"
             var response = JSONAnswer.make(.object([("ok", .bool(true)), ("next", .string(next))]))
             response.setCookie(identity.cookie(for: player))
             return response
@@ -163,6 +164,7 @@ struct PasskeyController: Sendable {
                     return [
                         "id": .string(passkey.id),
                         "name": .string(t.string("passkeys.name", [.int(index + 1)])),
+                        "device": passkey.device.map { .string($0) } ?? .null,
                         "added": .string(t.string("passkeys.added", [.string(added)])),
                         "used": used.map { .string(t.string("passkeys.used", [.string($0)])) } ?? .null,
                     ]
@@ -170,7 +172,7 @@ struct PasskeyController: Sendable {
         ])
     }
 
-    private static let statuses: Set = ["added", "removed", "gone", "signedin", "merged"]
+    private static let statuses: Set = ["added", "removed", "gone", "signedin", "merged", "mergeddaily"]
     private static let nameStatuses: Set = ["saved", "cleared", "invalid", "taken", "refused"]
 
     /// 429 in the person's words when this address has tried too often (checked before any work).

@@ -67,9 +67,12 @@ struct PasskeyStore: Sendable {
         let createdMs: Int64
         let lastUsedMs: Int64?
         let backedUp: Bool
+        /// "Chrome on Android": what the passkey was added from.
+        let device: String?
 
         init(row: Row) throws(DatabaseError) {
             id = try row.decode("id")
+            device = try row.decodeIfPresent("device")
             createdMs = try row.decode("created_ms")
             lastUsedMs = try row.decodeIfPresent("last_used_ms")
             backedUp = try row.decode("backed_up")
@@ -103,7 +106,7 @@ struct PasskeyStore: Sendable {
     func passkeys(player: String) throws -> [Passkey] {
         try pool.connection().fetchAll(
             Passkey.self,
-            "SELECT id, created_ms, last_used_ms, backed_up FROM passkeys WHERE player = ? ORDER BY created_ms, id",
+            "SELECT id, device, created_ms, last_used_ms, backed_up FROM passkeys WHERE player = ? ORDER BY created_ms, id",
             [.text(player)])
     }
 
@@ -119,8 +122,8 @@ struct PasskeyStore: Sendable {
 
     /// Records a checked registration for `player`, using up its challenge.
     func add(
-        player: Player, id: String, publicKey: [UInt8], signCount: UInt32, backedUp: Bool, challenge: String,
-        expires: Int64, now: Int64
+        player: Player, id: String, publicKey: [UInt8], signCount: UInt32, backedUp: Bool, device: String,
+        challenge: String, expires: Int64, now: Int64
     ) throws -> Refusal? {
         try refused {
             try pool.write { db in
@@ -134,12 +137,12 @@ struct PasskeyStore: Sendable {
                 try player.ensureRow(db)
                 try db.execute(
                     """
-                    INSERT INTO passkeys (id, player, public_key, sign_count, backed_up, created_ms)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO passkeys (id, player, public_key, sign_count, backed_up, created_ms, device)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
                     [
                         .text(id), .text(player.id), .blob(publicKey), .integer(Int64(signCount)),
-                        SQLValue(backedUp ? 1 : 0), .integer(now),
+                        SQLValue(backedUp ? 1 : 0), .integer(now), device.isEmpty ? .null : .text(device),
                     ])
             }
         }.failure

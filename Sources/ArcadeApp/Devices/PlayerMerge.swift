@@ -23,6 +23,13 @@ enum PlayerMerge {
         }
     }
 
+    /// The word "your progress" says after a sign-in: signed in, merged, or merged with a daily played on both
+    /// sides kept once (a review read "what you played here was added" while a daily result of the device's went).
+    static func status(_ moved: Moved?) -> String {
+        guard let moved else { return "signedin" }
+        return moved.dailiesKept > 0 ? "mergeddaily" : "merged"
+    }
+
     /// Moves every row of player `from` into player `into` (inside a write transaction; both rows locked on
     /// PostgreSQL by the caller). `now` in milliseconds.
     static func merge(from: String, into: String, now: Int64, _ db: Database) throws -> Moved {

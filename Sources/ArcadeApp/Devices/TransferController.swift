@@ -66,7 +66,7 @@ struct TransferController: Sendable {
         case .success(let (player, moved)):
             for forgotten in [player.id, visitor.playerID] { once.cache.records[PlayerKey(forgotten)] = nil }
             var response = Response.redirect(
-                to: "/progress?passkey=" + (moved == nil ? "signedin" : "merged") + "#passkeys")
+                to: "/progress?passkey=" + PlayerMerge.status(moved) + "#passkeys")
             response.setCookie(identity.cookie(for: player))
             return response
         }

@@ -41,7 +41,7 @@ enum PlayerData {
             "namegame_cards", "person, state, step, stability, difficulty, due_ms, last_ms, reviews, lapses",
             "player = ?"
         ),
-        ("passkeys", "id, sign_count, backed_up, created_ms, last_used_ms", "player = ?"),
+        ("passkeys", "id, device, sign_count, backed_up, created_ms, last_used_ms", "player = ?"),
         ("player_merges", "merged_from, at_ms, moved", "player = ?"),
         ("transfer_codes", "expires_ms", "player = ?"),
         ("once_marks", "task, at_ms, times", "player = ?"),

@@ -107,6 +107,7 @@ struct PlayerMergeTests {
 
         let moved = try pool.write { db in try PlayerMerge.merge(from: "pa", into: "pb", now: 600_000, db) }
         #expect(moved.dailiesKept == 1 && moved.openGamesEnded == 1)
+        #expect(PlayerMerge.status(moved) == "mergeddaily", "the page says a daily played on both kept one game")
         #expect(moved.cards == 2 && moved.marks == 2)
 
         #expect(try db.query("SELECT id FROM players").count == 1)
