@@ -50,11 +50,13 @@ struct DisplayName: Sendable, Equatable {
         guard key.count >= 2 else { throw .invalid }
     }
 
-    /// What `text` reads as (see `key`).
+    /// What `text` reads as (see `key`). Accents go (a letter with a combining accent and its precomposed form are one
+    /// name, as the eye reads them), then look-alikes fold.
     static func key(_ text: String) -> String {
         var out = ""
         for character in text.lowercased() {
-            for scalar in character.unicodeScalars {
+            for original in character.unicodeScalars where original.properties.generalCategory != .nonspacingMark {
+                let scalar = accented(original)
                 if let folded = lookAlikes[scalar] {
                     out += folded
                 } else if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
@@ -65,6 +67,27 @@ struct DisplayName: Sendable, Equatable {
         // Pairs that read as one letter at a glance.
         return out.replacing("rn", with: "m").replacing("vv", with: "w")
     }
+
+    /// A Latin letter with an accent (Latin-1 and Latin Extended-A, lower case) as its base letter.
+    static func accented(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        let value = Int(scalar.value)
+        let table: [UInt8]
+        let offset: Int
+        switch value {
+        case 0xE0...0xFF: (table, offset) = (latin1, 0xE0)
+        case 0x100...0x17F: (table, offset) = (extendedA, 0x100)
+        default: return scalar
+        }
+        let base = table[value - offset]
+        return base == UInt8(ascii: "_") ? scalar : Unicode.Scalar(base)
+    }
+
+    /// U+00E0–U+00FF and U+0100–U+017F by base letter; `_` where there is none (÷, þ).
+    private static let latin1 = Array("aaaaaaaceeeeiiiidnooooo_ouuuuy_y".utf8)
+    private static let extendedA = Array(
+        ("aaaaaa" + "cccccccc" + "dddd" + "eeeeeeeeee" + "gggggggg" + "hhhh" + "iiiiiiiiii" + "ii" + "jj" + "kkk"
+            + "llllllllll" + "nnnnnnnnn" + "oooooooo" + "rrrrrr" + "ssssssss" + "tttttt" + "uuuuuuuuuuuu" + "ww" + "yyy"
+            + "zzzzzz" + "s").utf8)
 
     /// Letters of other scripts and digits that pass for Latin letters, folded to them.
     static let lookAlikes: [Unicode.Scalar: String] = {

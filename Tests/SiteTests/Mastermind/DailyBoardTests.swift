@@ -70,6 +70,10 @@ struct DailyBoardTests {
         #expect(DisplayName.key("Ann") == DisplayName.key("АNN"))
         #expect(DisplayName.key("Bob 1") == DisplayName.key("b0bl"))
         #expect(DisplayName.key("rnary") == DisplayName.key("Mary"))
+        // Precomposed and combining accents read the same, and as the bare letter.
+        #expect(
+            DisplayName.key("Zoë") == DisplayName.key("Zoe\u{308}") && DisplayName.key("Zoë") == DisplayName.key("Zoe"))
+        #expect(DisplayName.key("Łukasz Żółw") == DisplayName.key("lukasz zolw"))
         #expect(throws: DisplayName.Problem.invalid) { try DisplayName("a\u{202E}b") }
         #expect(throws: DisplayName.Problem.invalid) { try DisplayName(String(repeating: "a", count: 25)) }
         #expect(try DisplayName("  Ann   Lee ").text == "Ann Lee")
