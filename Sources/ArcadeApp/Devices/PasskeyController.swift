@@ -73,10 +73,10 @@ struct PasskeyController: Sendable {
     func register(_ request: Request, _ context: PlayerContext) throws -> Response {
         let visitor = context.visitor
         let t = pages.localizer.strings(for: visitor.language)
-        if let wait = limited(request, t) { return wait }
+        if let wait = Self.limited(attempts, request, t) { return wait }
         let checked: WebAuthnSite.Checked<Registration>
         switch site.registration(request, .create, session: visitor.sessionID, userVerification: false) {
-        case .failure(let refused): return refuse(refused, t)
+        case .failure(let refused): return Self.refuse(refused, t)
         case .success(let value): checked = value
         }
         let registration = checked.value
@@ -86,7 +86,7 @@ struct PasskeyController: Sendable {
             device: AdminDevice.describe(userAgent: request.headers["User-Agent"] ?? ""), challenge: checked.challenge,
             expires: checked.expires, now: Int64(clock() * 1000))
         {
-            return refuse(WebAuthnSite.Refused(Self.message(for: refusal), log: refusal.rawValue), t)
+            return Self.refuse(WebAuthnSite.Refused(Self.message(for: refusal), log: refusal.rawValue), t)
         }
         once.cache.records[PlayerKey(visitor.playerID)] = nil
         return JSONAnswer.make(.object([("ok", .bool(true)), ("next", .string("/progress?passkey=added#passkeys"))]))
@@ -95,23 +95,23 @@ struct PasskeyController: Sendable {
     func signIn(_ request: Request, _ context: PlayerContext) throws -> Response {
         let visitor = context.visitor
         let t = pages.localizer.strings(for: visitor.language)
-        if let wait = limited(request, t) { return wait }
+        if let wait = Self.limited(attempts, request, t) { return wait }
         let (id, party): (String, RelyingParty)
         switch site.assertionStart(request, .get, session: visitor.sessionID) {
-        case .failure(let refused): return refuse(refused, t)
+        case .failure(let refused): return Self.refuse(refused, t)
         case .success(let value): (id, party) = value
         }
-        guard let key = try store.key(credential: id) else { return refuse(WebAuthnSite.Refused("unknown"), t) }
+        guard let key = try store.key(credential: id) else { return Self.refuse(WebAuthnSite.Refused("unknown"), t) }
         // The passkey says whose it is too: it must be the player it was registered to.
         if let handle = request.form?["userHandle"], !handle.isEmpty, handle != key.player {
-            return refuse(WebAuthnSite.Refused("invalid"), t)
+            return Self.refuse(WebAuthnSite.Refused("invalid"), t)
         }
         let checked: WebAuthnSite.Checked<Assertion>
         switch site.assertion(
             request, .get, session: visitor.sessionID, party: party, publicKey: key.publicKey,
             signCount: key.signCount, userVerification: false)
         {
-        case .failure(let refused): return refuse(refused, t)
+        case .failure(let refused): return Self.refuse(refused, t)
         case .success(let value): checked = value
         }
         let outcome = try store.signIn(
@@ -119,7 +119,7 @@ struct PasskeyController: Sendable {
             challenge: checked.challenge, expires: checked.expires, now: Int64(clock() * 1000))
         switch outcome {
         case .failure(let refusal):
-            return refuse(WebAuthnSite.Refused(Self.message(for: refusal), log: refusal.rawValue), t)
+            return Self.refuse(WebAuthnSite.Refused(Self.message(for: refusal), log: refusal.rawValue), t)
         case .success(let (player, moved)):
             for forgotten in [player.id, visitor.playerID] { once.cache.records[PlayerKey(forgotten)] = nil }
             let next = "/progress?passkey=" + PlayerMerge.status(moved) + "#passkeys"
@@ -183,15 +183,11 @@ struct PasskeyController: Sendable {
         return response
     }
 
-    private func limited(_ request: Request, _ t: LanguageStrings) -> Response? { Self.limited(attempts, request, t) }
-
     /// A refusal in the person's words; nothing was stored. The reason (never a key or a challenge) is logged.
     static func refuse(_ refused: WebAuthnSite.Refused, _ t: LanguageStrings) -> Response {
         Log.info("passkey refused: \(refused.log ?? refused.message)")
         return JSONAnswer.error(t.string("passkeys.error.\(refused.message)"), status: .badRequest)
     }
-
-    private func refuse(_ refused: WebAuthnSite.Refused, _ t: LanguageStrings) -> Response { Self.refuse(refused, t) }
 
     static func message(for refusal: PasskeyStore.Refusal) -> String {
         switch refusal {

@@ -66,7 +66,6 @@ struct PasskeyStore: Sendable {
         let id: String
         let createdMs: Int64
         let lastUsedMs: Int64?
-        let backedUp: Bool
         /// "Chrome on Android": what the passkey was added from.
         let device: String?
 
@@ -75,7 +74,6 @@ struct PasskeyStore: Sendable {
             device = try row.decodeIfPresent("device")
             createdMs = try row.decode("created_ms")
             lastUsedMs = try row.decodeIfPresent("last_used_ms")
-            backedUp = try row.decode("backed_up")
         }
     }
 
@@ -106,7 +104,7 @@ struct PasskeyStore: Sendable {
     func passkeys(player: String) throws -> [Passkey] {
         try pool.connection().fetchAll(
             Passkey.self,
-            "SELECT id, device, created_ms, last_used_ms, backed_up FROM passkeys WHERE player = ? ORDER BY created_ms, id",
+            "SELECT id, device, created_ms, last_used_ms FROM passkeys WHERE player = ? ORDER BY created_ms, id",
             [.text(player)])
     }
 

@@ -72,9 +72,6 @@ struct TransferCodes: Sendable {
         return try row.decode("player")
     }
 
-    /// Whether the player has a row: has played, or kept something (a passkey, a name) on this device.
-    func hasPlayed(_ player: String) throws -> Bool { try Player.hasRow(player, pool.connection()) }
-
     /// Uses the code: the device becomes its player, its own progress merged in; the code is gone.
     func use(
         _ code: String, device: String, now: Int64
