@@ -78,6 +78,8 @@ struct NameGameController: Sendable {
             section: "namegame",
             data: [
                 "start": card(.learn), "progress": progress,
+                // The bundled people are drawings (a review took them for the product: "it does not teach my team").
+                "demo": .bool(directory.people.contains(where: PeopleStore.isDemo)),
                 "modes": .list(Mode.menu.filter { $0 != .learn }.map(card)),
             ])
     }

@@ -264,6 +264,9 @@ struct DemoPeopleTests {
         let demo = before.components(separatedBy: "src=\"/headshots/").count - 1
         #expect(demo >= 100, "the bundled people are there (\(demo))")
         #expect(before.contains("data-demo-people"))
+        // A player is told the people are drawings while any are left (a review took them for the product).
+        let player = Player(server)
+        #expect(try player.get("/namegame").text.contains("data-demo-note"))
 
         let unconfirmed = try admin.post("/admin/people/demo/remove", "")
         #expect(unconfirmed.status == 422)
@@ -275,6 +278,7 @@ struct DemoPeopleTests {
         #expect(!after.contains("/headshots/"), "every demo person is gone")
         #expect(after.contains("Zed Quill"), "the admin's own person stays")
         #expect(!after.contains("data-demo-people"))
+        #expect(try !player.get("/namegame").text.contains("data-demo-note"), "a real team is not called made up")
         let audit = try admin.get("/admin/audit").text
         #expect(audit.contains("delete demo people") && audit.contains("\(demo) people"))
     }
