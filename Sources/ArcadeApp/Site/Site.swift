@@ -126,6 +126,38 @@ public final class Site: Sendable {
             players, identity: identity, newPlayers: newPlayers,
             hasRow: { [pool = services.once.pool] id in try Player.hasRow(id, pool.connection()) }, budget: budget,
             home: home)
+        let webAuthn = WebAuthnSite(
+            challenges: PasskeyChallenges(key: HMACKey(identity.csrfKey.authenticate("passkey challenges"))),
+            publicHost: options.publicHost, clock: options.clock)
+        try playerControllers(services, player, home: home, errors: errors, webAuthn: webAuthn)
+        extra(player)
+        let api = router.group(context: RequestContext.init).adding(
+            ErrorPages(pages: pages, identity: identity, format: .json))
+        services.api.addRoutes(to: api)
+        let admin = AdminController(
+            store: services.admins, pages: pages,
+            secureCookies: options.secureCookies, hotfixes: services.editor,
+            interceptions: services.interceptions, people: services.people,
+            schedule: services.schedule, limits: services.signIns, signer: identity.signer, passkeys: webAuthn,
+            passkeyAttempts: TokenBuckets(capacity: 30, refill: 3, clock: options.clock),
+            version: services.version, housekeeping: services.housekeeping)
+        let adminRoutes = AdminRoutes(
+            site: site, api: api, identity: identity, errors: errors, store: services.admins, pages: pages)
+        admin.addRoutes(to: adminRoutes)
+        InsightsController(store: services.insights, pages: pages, traffic: options.server.metrics.traffic)
+            .addRoutes(to: adminRoutes)
+        // Uploaded photos, for players' pages: no cookies, no session.
+        PeopleController(store: services.people, pages: pages)
+            .addPhotoRoute(to: router.group(context: RequestContext.init).running(.pool))
+        return router
+    }
+
+    /// The players' pages: home, progress and devices, privacy, both games and the cheats.
+    private static func playerControllers(
+        _ services: Services, _ player: PlayerRoutes, home: HomeSummaries, errors: ErrorPages,
+        webAuthn: WebAuthnSite
+    ) throws {
+        let (options, pages, identity) = (services.options, services.pages, services.identity)
         let games = player.adding(UpdateRequired(pages: pages))
         HomeController(
             pages: pages, once: services.once, secureCookies: options.secureCookies, mastermind: services.mastermind,
@@ -133,9 +165,6 @@ public final class Site: Sendable {
         ).addRoutes(to: player)
         let mastermind = services.mastermind
         let (nameGame, people) = (services.nameGame, services.people)
-        let webAuthn = WebAuthnSite(
-            challenges: PasskeyChallenges(key: HMACKey(identity.csrfKey.authenticate("passkey challenges"))),
-            publicHost: options.publicHost, clock: options.clock)
         let passkeys = PasskeyController(
             store: PasskeyStore(pool: services.pool), once: services.once, pages: pages, site: webAuthn,
             identity: identity, attempts: TokenBuckets(capacity: 30, refill: 3, clock: options.clock),
@@ -168,26 +197,6 @@ public final class Site: Sendable {
             store: services.cheats, once: services.once, pages: pages, errors: errors,
             mastermind: services.mastermind, nameGame: services.nameGame
         ).addRoutes(to: player)
-        extra(player)
-        let api = router.group(context: RequestContext.init).adding(
-            ErrorPages(pages: pages, identity: identity, format: .json))
-        services.api.addRoutes(to: api)
-        let admin = AdminController(
-            store: services.admins, pages: pages,
-            secureCookies: options.secureCookies, hotfixes: services.editor,
-            interceptions: services.interceptions, people: services.people,
-            schedule: services.schedule, limits: services.signIns, signer: identity.signer, passkeys: webAuthn,
-            passkeyAttempts: TokenBuckets(capacity: 30, refill: 3, clock: options.clock),
-            version: services.version, housekeeping: services.housekeeping)
-        let adminRoutes = AdminRoutes(
-            site: site, api: api, identity: identity, errors: errors, store: services.admins, pages: pages)
-        admin.addRoutes(to: adminRoutes)
-        InsightsController(store: services.insights, pages: pages, traffic: options.server.metrics.traffic)
-            .addRoutes(to: adminRoutes)
-        // Uploaded photos, for players' pages: no cookies, no session.
-        PeopleController(store: services.people, pages: pages)
-            .addPhotoRoute(to: router.group(context: RequestContext.init).running(.pool))
-        return router
     }
 
     /// What the router answers before any group: static files and its own error pages, `/healthz`, `/metrics`, and
