@@ -194,41 +194,46 @@ public enum CommandLineTool {
             let pool = DatabasePool(location: options.database)
             try Schema.migrate(pool.connection())
             let store = AdminStore(pool: pool)
-            let actor = commandLineActor()
-            switch verb {
-            case "create":
-                try store.create(name: name, password: password, by: actor)
-                write("arcade: created the admin account '\(name)'\n", to: 1)
-            case "password":
-                guard try store.setPassword(name: name, password: password, audit: (actor, "reset password")) else {
-                    write("arcade: there is no admin account '\(name)'\n", to: 2)
-                    return 1
-                }
-                write("arcade: changed the password of '\(name)' and ended its sessions\n", to: 1)
-            case "remove":
-                switch try store.remove(name: name, by: actor) {
-                case .removed: write("arcade: removed the admin account '\(name)'\n", to: 1)
-                case .noSuchAdmin:
-                    write("arcade: there is no admin account '\(name)'\n", to: 2)
-                    return 1
-                case .lastAdmin:
-                    write("arcade: '\(name)' is the last admin account; create another first\n", to: 2)
-                    return 1
-                }
-            case "totp-off":
-                guard try store.disableTwoFactor(name: name, by: actor) else {
-                    write("arcade: there is no admin account '\(name)'\n", to: 2)
-                    return 1
-                }
-                write("arcade: turned off the second factor of '\(name)'\n", to: 1)
-            default:
-                write(try store.list().map { "\($0.name)\t\(UTCTime.format($0.created))\n" }.joined(), to: 1)
-            }
-            return 0
+            return try admin(verb, name, password, store)
         } catch {
             write("arcade: cannot \(verb) '\(name)': \(error)\n", to: 2)
             return 1
         }
+    }
+
+    /// One admin command on an open store; its exit status.
+    private static func admin(_ verb: String, _ name: String, _ password: String, _ store: AdminStore) throws -> Int32 {
+        let actor = commandLineActor()
+        switch verb {
+        case "create":
+            try store.create(name: name, password: password, by: actor)
+            write("arcade: created the admin account '\(name)'\n", to: 1)
+        case "password":
+            guard try store.setPassword(name: name, password: password, audit: (actor, "reset password")) else {
+                write("arcade: there is no admin account '\(name)'\n", to: 2)
+                return 1
+            }
+            write("arcade: changed the password of '\(name)' and ended its sessions\n", to: 1)
+        case "remove":
+            switch try store.remove(name: name, by: actor) {
+            case .removed: write("arcade: removed the admin account '\(name)'\n", to: 1)
+            case .noSuchAdmin:
+                write("arcade: there is no admin account '\(name)'\n", to: 2)
+                return 1
+            case .lastAdmin:
+                write("arcade: '\(name)' is the last admin account; create another first\n", to: 2)
+                return 1
+            }
+        case "totp-off":
+            guard try store.disableTwoFactor(name: name, by: actor) else {
+                write("arcade: there is no admin account '\(name)'\n", to: 2)
+                return 1
+            }
+            write("arcade: turned off the second factor of '\(name)'\n", to: 1)
+        default:
+            write(try store.list().map { "\($0.name)\t\(UTCTime.format($0.created))\n" }.joined(), to: 1)
+        }
+        return 0
     }
 
     /// Who the audit log names for a change made in a shell: the command line and the system user (as `sudo` had
