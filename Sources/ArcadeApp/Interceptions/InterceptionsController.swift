@@ -126,31 +126,7 @@ struct InterceptionsController: Sendable {
                 (
                     platform,
                     .array(
-                        rules.filter { $0.platform == platform }.map { rule in
-                            var members: [(String, JSONValue)] = [
-                                ("restriction", .integer(Int64(rule.restriction.rawValue))),
-                                ("active", .bool(rule.active)),
-                            ]
-                            // An Arcade extension, for browser rules.
-                            if let system = rule.os { members.append(("os", .string(system))) }
-                            // GTConstants drops a rule that lacks either minimum, and reads an empty version as "never older".
-                            for (key, requirement) in [
-                                ("min_app_version", rule.minimumApp), ("min_os_version", rule.minimumOS),
-                            ] {
-                                let messages = (requirement?.messages ?? [:]).sorted { $0.key < $1.key }.map {
-                                    ($0.key, JSONValue.string($0.value))
-                                }
-                                members.append(
-                                    (
-                                        key,
-                                        .object([
-                                            ("version", .string(requirement?.version.text ?? "")),
-                                            ("message", .object(messages)),
-                                        ])
-                                    ))
-                            }
-                            return .object(members)
-                        })
+                        rules.filter { $0.platform == platform }.map(Self.json))
                 ))
             let m = try store.maintenance(platform)
             let message = Requirement(version: Version("0")!, messages: m.messages).message(for: language, base: base)
@@ -172,6 +148,33 @@ struct InterceptionsController: Sendable {
         let etag = "\"" + Base64URL.encode(Array(Crypto.sha256(body).prefix(18))) + "\""
         response.headers.append("ETag", etag)
         return (response, etag)
+    }
+
+    /// An update rule as GTConstants reads it.
+    static func json(_ rule: UpdateRule) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("restriction", .integer(Int64(rule.restriction.rawValue))),
+            ("active", .bool(rule.active)),
+        ]
+        // An Arcade extension, for browser rules.
+        if let system = rule.os { members.append(("os", .string(system))) }
+        // GTConstants drops a rule that lacks either minimum, and reads an empty version as "never older".
+        for (key, requirement) in [
+            ("min_app_version", rule.minimumApp), ("min_os_version", rule.minimumOS),
+        ] {
+            let messages = (requirement?.messages ?? [:]).sorted { $0.key < $1.key }.map {
+                ($0.key, JSONValue.string($0.value))
+            }
+            members.append(
+                (
+                    key,
+                    .object([
+                        ("version", .string(requirement?.version.text ?? "")),
+                        ("message", .object(messages)),
+                    ])
+                ))
+        }
+        return .object(members)
     }
 
     /// Property-list values as JSON: numbers stay numbers.
