@@ -39,49 +39,9 @@ enum PlayerMerge {
         try firstSeen(a, b, db)
         moved.dailiesKept = try dailies(a, b, into: into, db)
         moved.openGamesEnded = try openGames(a, b, now: now, db)
-        let streak = try mergedStreak(a, b, db)
-        moved.games = try db.execute("UPDATE mastermind_games SET player = ? WHERE player = ?", [b, a])
-        try sum(
-            "mastermind_totals", key: [], sums: ["played", "wins", "hint_wins", "hard_wins"],
-            larger: ["longest_streak"], a, b, db)
-        if let streak {
-            try db.execute(
-                """
-                UPDATE mastermind_totals SET streak = ?,
-                    longest_streak = CASE WHEN longest_streak < ? THEN ? ELSE longest_streak END WHERE player = ?
-                """, [SQLValue(streak), SQLValue(streak), SQLValue(streak), b])
-        }
-        try sum("mastermind_wins_by_guesses", key: ["guesses"], sums: ["n"], a, b, db)
-
-        // One session in play per mode: of two, the one started earlier ends.
-        try db.execute(
-            """
-            UPDATE namegame_sessions SET ended = 1 WHERE player IN (?, ?) AND ended = 0
-            AND EXISTS (SELECT 1 FROM namegame_sessions o WHERE o.player IN (?, ?) AND o.player != namegame_sessions.player
-                AND o.ended = 0 AND o.mode = namegame_sessions.mode AND (o.started_ms > namegame_sessions.started_ms
-                    OR (o.started_ms = namegame_sessions.started_ms AND o.id > namegame_sessions.id)))
-            """, [a, b, a, b])
-        try db.execute("UPDATE namegame_sessions SET player = ? WHERE player = ?", [b, a])
-        moved.rounds = try db.execute("UPDATE namegame_rounds SET player = ? WHERE player = ?", [b, a])
-        try sum(
-            "namegame_lifetime", key: ["mode"], sums: ["rounds", "identified", "correct", "incorrect", "identify_ms"],
-            larger: ["best_streak", "streak"], a, b, db)
-        moved.cards = try cards(a, b, db)
-
-        moved.marks = try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM once_marks WHERE player = ?", [a])
-        try sum("once_marks", key: ["task", "at_ms"], sums: ["times"], a, b, db)
-        try keepFirst("once_todos", key: ["task"], columns: ["created_ms", "expires_ms", "info"], a, b, db)
-        try keepFirst("once_sessions", key: ["session"], columns: ["started_ms"], a, b, db)
-        try db.execute(
-            """
-            UPDATE once_versions SET first_seen_ms = (SELECT o.first_seen_ms FROM once_versions o
-                WHERE o.player = ? AND o.version = once_versions.version)
-            WHERE player = ? AND first_seen_ms > (SELECT o.first_seen_ms FROM once_versions o
-                WHERE o.player = ? AND o.version = once_versions.version)
-            """, [a, b, a])
-        try keepFirst("once_versions", key: ["version"], columns: ["first_seen_ms"], a, b, db)
-        try keepFirst("cheat_progress", key: [], columns: ["progress"], a, b, db)
-
+        try mastermind(a, b, &moved, db)
+        try nameGame(a, b, &moved, db)
+        try onceAndCheats(a, b, &moved, db)
         moved.passkeys = try db.execute("UPDATE passkeys SET player = ? WHERE player = ?", [b, a])
         // A code the device made to move its own progress has nothing left to move.
         try db.execute("DELETE FROM transfer_codes WHERE player = ?", [a])
@@ -99,6 +59,58 @@ enum PlayerMerge {
                 [.text(try name.decode("display_name")), .text(try name.decode("name_key")), b])
         }
         return moved
+    }
+
+    /// Mastermind: games, totals and wins by guesses summed, the longest streak kept, the current one merged.
+    private static func mastermind(_ a: SQLValue, _ b: SQLValue, _ moved: inout Moved, _ db: Database) throws {
+        let streak = try mergedStreak(a, b, db)
+        moved.games = try db.execute("UPDATE mastermind_games SET player = ? WHERE player = ?", [b, a])
+        try sum(
+            "mastermind_totals", key: [], sums: ["played", "wins", "hint_wins", "hard_wins"],
+            larger: ["longest_streak"], a, b, db)
+        if let streak {
+            try db.execute(
+                """
+                UPDATE mastermind_totals SET streak = ?,
+                    longest_streak = CASE WHEN longest_streak < ? THEN ? ELSE longest_streak END WHERE player = ?
+                """, [SQLValue(streak), SQLValue(streak), SQLValue(streak), b])
+        }
+        try sum("mastermind_wins_by_guesses", key: ["guesses"], sums: ["n"], a, b, db)
+    }
+
+    /// The Name Game: sessions (one in play per mode), rounds, lifetime figures and each person's card.
+    private static func nameGame(_ a: SQLValue, _ b: SQLValue, _ moved: inout Moved, _ db: Database) throws {
+        // One session in play per mode: of two, the one started earlier ends.
+        try db.execute(
+            """
+            UPDATE namegame_sessions SET ended = 1 WHERE player IN (?, ?) AND ended = 0
+            AND EXISTS (SELECT 1 FROM namegame_sessions o WHERE o.player IN (?, ?) AND o.player != namegame_sessions.player
+                AND o.ended = 0 AND o.mode = namegame_sessions.mode AND (o.started_ms > namegame_sessions.started_ms
+                    OR (o.started_ms = namegame_sessions.started_ms AND o.id > namegame_sessions.id)))
+            """, [a, b, a, b])
+        try db.execute("UPDATE namegame_sessions SET player = ? WHERE player = ?", [b, a])
+        moved.rounds = try db.execute("UPDATE namegame_rounds SET player = ? WHERE player = ?", [b, a])
+        try sum(
+            "namegame_lifetime", key: ["mode"], sums: ["rounds", "identified", "correct", "incorrect", "identify_ms"],
+            larger: ["best_streak", "streak"], a, b, db)
+        moved.cards = try cards(a, b, db)
+    }
+
+    /// The once-store's marks, to-dos, sessions and versions, and the cheat codes' progress.
+    private static func onceAndCheats(_ a: SQLValue, _ b: SQLValue, _ moved: inout Moved, _ db: Database) throws {
+        moved.marks = try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM once_marks WHERE player = ?", [a])
+        try sum("once_marks", key: ["task", "at_ms"], sums: ["times"], a, b, db)
+        try keepFirst("once_todos", key: ["task"], columns: ["created_ms", "expires_ms", "info"], a, b, db)
+        try keepFirst("once_sessions", key: ["session"], columns: ["started_ms"], a, b, db)
+        try db.execute(
+            """
+            UPDATE once_versions SET first_seen_ms = (SELECT o.first_seen_ms FROM once_versions o
+                WHERE o.player = ? AND o.version = once_versions.version)
+            WHERE player = ? AND first_seen_ms > (SELECT o.first_seen_ms FROM once_versions o
+                WHERE o.player = ? AND o.version = once_versions.version)
+            """, [a, b, a])
+        try keepFirst("once_versions", key: ["version"], columns: ["first_seen_ms"], a, b, db)
+        try keepFirst("cheat_progress", key: [], columns: ["progress"], a, b, db)
     }
 
     /// The device's player becomes `owner` (a passkey's or a code's): both rows locked in one order (two sign-ins
