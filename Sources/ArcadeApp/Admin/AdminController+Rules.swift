@@ -88,41 +88,9 @@ extension AdminController {
     /// "app 4.2 on OS 9 → rule #2 (high), message …".
     func rulesPage(_ request: Request, _ visitor: Visitor, status: Status, message: String?) throws -> Response {
         let localizer = pages.localizer
-        let languages = localizer.languages
-        func fields(_ requirement: Requirement?) -> TemplateValue {
-            .object([
-                "version": .string(requirement?.version.text ?? ""),
-                "messages": .list(
-                    languages.map {
-                        .object(["language": .string($0), "text": .string(requirement?.messages[$0] ?? "")])
-                    }),
-            ])
-        }
         let rules = try interceptions.rules()
         let t = localizer.strings(for: visitor.language)
-        // The levels in words of the admin's language (the data attribute keeps the API's name).
-        let restrictions = { (selected: Restriction?) -> TemplateValue in
-            .list(
-                Restriction.allCases.map {
-                    .object([
-                        "value": .int($0.rawValue), "name": .string(t.string("admin.rules.restriction.\($0.name)")),
-                        "selected": .bool($0 == selected),
-                    ])
-                })
-        }
-        let rows: [TemplateValue] = rules.map { rule in
-            .object([
-                "id": .int(rule.id), "platform": .string(rule.platform), "restriction": .int(rule.restriction.rawValue),
-                "restrictionName": .string(rule.restriction.name),
-                "restrictionLabel": .string(t.string("admin.rules.restriction.\(rule.restriction.name)")),
-                "active": .bool(rule.active),
-                "app": fields(rule.minimumApp), "os": fields(rule.minimumOS),
-                "platforms": Self.options(InterceptionsStore.platforms, selected: rule.platform),
-                "system": rule.os.map { .string($0) } ?? .null,
-                "systems": Self.options(InterceptionsStore.systems, selected: rule.os),
-                "restrictions": restrictions(rule.restriction),
-            ])
-        }
+        let rows = rules.map { ruleFields($0, t: t) }
         // The preview's own fields, kept in the form; its language is the preview's, never the admin's page language.
         let query = request.query
         let asked = (
@@ -144,13 +112,51 @@ extension AdminController {
             "admin-rules", status: status, title: localizer.string("admin.rules.title", language: visitor.language),
             for: visitor, path: "/admin/rules", section: "admin",
             data: [
-                "rules": .list(rows), "new": fields(nil), "newRestrictions": restrictions(nil), "preview": preview,
+                "rules": .list(rows), "new": requirementFields(nil), "newRestrictions": restrictionFields(nil, t: t),
+                "preview": preview,
                 "previewError": previewError, "previewForm": previewForm,
                 "history": historyRows(ruleChanges, t), "hasHistory": .bool(!ruleChanges.isEmpty),
                 "platforms": .list(InterceptionsStore.platforms.map { .string($0) }),
                 "systems": .list(InterceptionsStore.systems.map { .string($0) }),
                 "message": message.map { .string($0) } ?? .null,
             ])
+    }
+
+    /// A version requirement's form fields: its version and a message per language.
+    private func requirementFields(_ requirement: Requirement?) -> TemplateValue {
+        .object([
+            "version": .string(requirement?.version.text ?? ""),
+            "messages": .list(
+                pages.localizer.languages.map {
+                    .object(["language": .string($0), "text": .string(requirement?.messages[$0] ?? "")])
+                }),
+        ])
+    }
+
+    /// The levels in words of the admin's language (the data attribute keeps the API's name).
+    private func restrictionFields(_ selected: Restriction?, t: LanguageStrings) -> TemplateValue {
+        .list(
+            Restriction.allCases.map {
+                .object([
+                    "value": .int($0.rawValue), "name": .string(t.string("admin.rules.restriction.\($0.name)")),
+                    "selected": .bool($0 == selected),
+                ])
+            })
+    }
+
+    /// A rule with its edit form's fields.
+    private func ruleFields(_ rule: UpdateRule, t: LanguageStrings) -> TemplateValue {
+        .object([
+            "id": .int(rule.id), "platform": .string(rule.platform), "restriction": .int(rule.restriction.rawValue),
+            "restrictionName": .string(rule.restriction.name),
+            "restrictionLabel": .string(t.string("admin.rules.restriction.\(rule.restriction.name)")),
+            "active": .bool(rule.active),
+            "app": requirementFields(rule.minimumApp), "os": requirementFields(rule.minimumOS),
+            "platforms": Self.options(InterceptionsStore.platforms, selected: rule.platform),
+            "system": rule.os.map { .string($0) } ?? .null,
+            "systems": Self.options(InterceptionsStore.systems, selected: rule.os),
+            "restrictions": restrictionFields(rule.restriction, t: t),
+        ])
     }
 
     typealias PreviewQuery = (platform: String, app: String, os: String, system: String?, language: String)
