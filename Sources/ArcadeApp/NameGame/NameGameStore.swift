@@ -479,8 +479,16 @@ struct NameGameStore: Sendable {
         // Review my misses drills: someone missed is asked again at the end of its list (a review: once each was thin,
         // where Anki relearns a card until it is remembered).
         if round.mode == .review && missed { try requeue(db, session: record.session, person: round.answerPerson.id) }
-        // Every mode teaches the scheduler about the person asked, once a round: at its first miss (a wrong pick
-        // counts at once, even if the player then leaves the round), or when it ends without one.
+        try teach(db, player: player, record, wrong: wrong, status: status, now: now)
+    }
+
+    /// Every mode teaches the scheduler about the person asked, once a round: at its first miss (a wrong pick
+    /// counts at once, even if the player then leaves the round), or when it ends without one.
+    private func teach(
+        _ db: Database, player: String, _ record: RoundRecord, wrong: [Int], status: String, now: Int64
+    ) throws {
+        let round = record.round
+        let (gaveUp, finished) = (status == "skipped", status != "open")
         let firstMiss = wrong.count > 0 && record.wrong.isEmpty
         guard firstMiss || (finished && record.wrong.isEmpty) else { return }
         let person = round.answerPerson.id
