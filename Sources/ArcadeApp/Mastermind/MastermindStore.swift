@@ -307,15 +307,7 @@ struct MastermindStore: Sendable {
             if let id, id != record.id { return .failure(.stale) }
             guard record.game.outcome == .playing else { return .failure(.finished) }
             if let turn, turn != record.game.turns.count { return .failure(.stale) }
-            if let code = try? Code(text, rules: record.game.rules) {
-                // A repeat is refused before hard mode's rule, which would name the same row less plainly.
-                if let row = record.game.turns.firstIndex(where: { $0.guess == code }) {
-                    return .failure(.repeated(row: row))
-                }
-                if record.hard, let row = record.game.contradiction(code) {
-                    return .failure(.contradicts(row: row, record.game.turns[row].feedback))
-                }
-            }
+            if let refusal = Self.refusal(text, record.game, hard: record.hard) { return .failure(refusal) }
             let scored: Turn
             do throws(Game.Refusal) { scored = try record.game.guess(text, using: &random) } catch {
                 switch error {
@@ -331,27 +323,41 @@ struct MastermindStore: Sendable {
                 record = try insert(who, first, db)
                 record.game = Game(rules: first.rules, secret: first.secret, turns: turns)
             }
-            try db.execute(
-                "INSERT INTO mastermind_guesses (\(GuessRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    .integer(record.id), SQLValue(record.game.turns.count), .text(scored.guess.description),
-                    SQLValue(scored.feedback.red), SQLValue(scored.feedback.blue), SQLValue(scored.feedback.gray),
-                    .text(String(scored.pegs.map { $0.rawValue.first! })),
-                ])
-            let outcome = record.game.outcome
-            try db.execute(
-                "UPDATE mastermind_games SET status = ?, hint = NULL, finished = ? WHERE id = ?",
-                [.text(outcome.rawValue), outcome == .playing ? .null : .integer(Int64(clock())), .integer(record.id)])
-            if outcome != .playing, record.daily == nil {
-                try tally(
-                    who.id, won: outcome == .won, usedHint: record.usedHint, hard: record.hard,
-                    guesses: record.game.turns.count, db)
-            }
+            try save(scored, of: record, player: who.id, db)
             // The hint is spent by the guess; a cheat's reveal stays for the rest of the game.
             record = Record(
                 id: record.id, game: record.game, usedHint: record.usedHint, hint: nil, revealed: record.revealed,
                 hard: record.hard, daily: record.daily, challenge: record.challenge)
             return .success(record)
+        }
+    }
+
+    /// A guess refused before it is scored: a repeat (before hard mode's rule, which would name the same row less
+    /// plainly), or in hard mode one that does not fit a row.
+    static func refusal(_ text: String, _ game: Game, hard: Bool) -> Refusal? {
+        guard let code = try? Code(text, rules: game.rules) else { return nil }
+        if let row = game.turns.firstIndex(where: { $0.guess == code }) { return .repeated(row: row) }
+        if hard, let row = game.contradiction(code) { return .contradicts(row: row, game.turns[row].feedback) }
+        return nil
+    }
+
+    /// Stores a scored guess, the game's outcome and, for an ordinary game that ended, the player's totals.
+    private func save(_ scored: Turn, of record: Record, player: String, _ db: Database) throws {
+        try db.execute(
+            "INSERT INTO mastermind_guesses (\(GuessRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                .integer(record.id), SQLValue(record.game.turns.count), .text(scored.guess.description),
+                SQLValue(scored.feedback.red), SQLValue(scored.feedback.blue), SQLValue(scored.feedback.gray),
+                .text(String(scored.pegs.map { $0.rawValue.first! })),
+            ])
+        let outcome = record.game.outcome
+        try db.execute(
+            "UPDATE mastermind_games SET status = ?, hint = NULL, finished = ? WHERE id = ?",
+            [.text(outcome.rawValue), outcome == .playing ? .null : .integer(Int64(clock())), .integer(record.id)])
+        if outcome != .playing, record.daily == nil {
+            try tally(
+                player, won: outcome == .won, usedHint: record.usedHint, hard: record.hard,
+                guesses: record.game.turns.count, db)
         }
     }
 
