@@ -10,8 +10,12 @@
   var queue = Promise.resolve();
   var codeUntil = 0;  // a code is under way until then (see Touch)
   // The Mastermind board on this page, if any: a reveal is for its game, and never for a daily (one code for all).
+  // A Name Game round likewise: a code entered on another page changes no game (a review's Konami on the home page
+  // spent a hint on the game left open in another tab).
   function boardFields() {
     var board = document.querySelector("#board[data-game]");
+    var round = document.querySelector("[data-round]");
+    if (round && !board) return "&round=" + encodeURIComponent(round.getAttribute("data-round"));
     if (!board) return "";
     return "&game=" + encodeURIComponent(board.getAttribute("data-game")) + (board.hasAttribute("data-daily") ? "&daily=1" : "");
   }

@@ -24,7 +24,11 @@ struct CheatController: Sendable {
         // Effects with nothing to act on (a finished game, no round open) say so rather than claim what they did not
         // do (a review: a finished game's Konami code said a digit was revealed).
         var idle: [String: String] = [:]
-        if effects.contains("mastermind.reveal") {
+        // Only the game on the page the code was entered on: from any other page a reveal or a head start would be
+        // spent unseen on a game left open elsewhere (a review's Konami on the home page marked its game as hinted).
+        if effects.contains("mastermind.reveal"), !page.onBoard {
+            idle["mastermind.reveal"] = ".elsewhere"
+        } else if effects.contains("mastermind.reveal") {
             var random = SystemRandomNumberGenerator()
             // On the unstarted board, the reveal starts the game it reveals a digit of.
             if !page.daily, try mastermind.latest(player: visitor.playerID) == nil {
@@ -38,8 +42,12 @@ struct CheatController: Sendable {
             case .daily: idle["mastermind.reveal"] = ".daily"
             }
         }
-        if effects.contains("namegame.firstLetter"), try !nameGame.cheat(player: visitor.playerID) {
-            idle["namegame.firstLetter"] = ".none"
+        if effects.contains("namegame.firstLetter") {
+            if let round = page.round {
+                if try !nameGame.cheat(player: visitor.playerID, round: round) { idle["namegame.firstLetter"] = ".none" }
+            } else {
+                idle["namegame.firstLetter"] = ".elsewhere"
+            }
         }
         // What the page says at once, without reloading: "Cheat unlocked: The Konami code".
         let t = pages.localizer.strings(for: visitor.language)
@@ -86,14 +94,19 @@ struct CheatController: Sendable {
                 ] + news))
     }
 
-    /// The Mastermind board on the page an action came from, if any: the game a reveal is for.
+    /// The game on the page an action came from, if any: the Mastermind board a reveal is for (game 0: the unstarted
+    /// board), or the Name Game round a head start is for.
     struct MastermindPage: Sendable {
         var game: Int64? = nil
         var daily = false
+        var onBoard = false
+        var round: Int64? = nil
 
         init(_ form: FormFields) {
+            onBoard = form["game"] != nil
             game = form["game"].flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
             daily = form["daily"] == "1"
+            round = form["round"].flatMap { Int64($0) }
         }
     }
 

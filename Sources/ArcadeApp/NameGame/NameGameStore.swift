@@ -301,14 +301,12 @@ struct NameGameStore: Sendable {
             id: id, session: session, round: round, startedMilliseconds: started, wrong: [], status: "open")
     }
 
-    /// Marks the player's latest open round as helped by the cheat; false if none is open.
-    func cheat(player: String) throws -> Bool {
+    /// Marks the round on the player's page as helped by the cheat; false if it is not theirs or not open.
+    func cheat(player: String, round: Int64) throws -> Bool {
         try pool.write { db in
             try db.execute(
-                """
-                UPDATE namegame_rounds SET cheat = 1 WHERE id = (SELECT id FROM namegame_rounds WHERE player = ? AND status = 'open'
-                    ORDER BY id DESC LIMIT 1)
-                """, [.text(player)]) == 1
+                "UPDATE namegame_rounds SET cheat = 1 WHERE id = ? AND player = ? AND status = 'open'",
+                [.integer(round), .text(player)]) == 1
         }
     }
 

@@ -18,10 +18,11 @@ struct CheatSiteTests {
     ]
 
     @discardableResult
-    func act(_ player: Player, _ pair: String) throws -> WireResponse {
+    func act(_ player: Player, _ pair: String, on page: String = "") throws -> WireResponse {
         let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
         return try player.post(
-            "/cheats/actions", "kind=\(parts[0])&value=\((parts.count > 1 ? parts[1] : "").addingFormEncoding)")
+            "/cheats/actions",
+            "kind=\(parts[0])&value=\((parts.count > 1 ? parts[1] : "").addingFormEncoding)" + page)
     }
 
     func storedProgress(_ server: SiteServer) throws -> String? {
@@ -184,9 +185,17 @@ struct CheatSiteTests {
         let player = Player(server)
         let page = try player.get("/mastermind")
         #expect(!page.text.contains("data-revealed"))
-        // On the unstarted board, the reveal starts the game.
+        // From another page (the board not on it), nothing is revealed or started, and it says where it works.
         var last: JSONValue = .null
         for pair in Self.konami { last = try JSONParser.parse(try act(player, pair).text) }
+        #expect(
+            last["did"]
+                == .array([
+                    .string("Open a game of Mastermind and enter it there: it reveals a digit of the game on the page.")
+                ]))
+        #expect(try Database(location: server.database).first("SELECT id FROM mastermind_games") == nil)
+        // On the unstarted board, the reveal starts the game.
+        for pair in Self.konami { last = try JSONParser.parse(try act(player, pair, on: "&game=0").text) }
         #expect(last["did"] == .array([.string("One digit of your Mastermind code is revealed, marked as a hint.")]))
         let secret = Array(try player.secret())
         let shown = try #require(Player.attribute("data-revealed", in: try player.get("/mastermind").text))
@@ -195,7 +204,8 @@ struct CheatSiteTests {
         #expect(
             (1...4).contains(position) && parts[1] == String(secret[position - 1]), "the right digit at its position")
         // Once per game: a second Konami changes nothing, and says so (a review: it claimed a digit revealed).
-        for pair in Self.konami { last = try JSONParser.parse(try act(player, pair).text) }
+        let id = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
+        for pair in Self.konami { last = try JSONParser.parse(try act(player, pair, on: "&game=\(id)").text) }
         #expect(Player.attribute("data-revealed", in: try player.get("/mastermind").text) == shown)
         #expect(last["did"] == .array([.string("No digit to reveal now: it works once in each game in play.")]))
         #expect(last["toasts"] == .array([.string("Cheat: The Konami code")]), "used again, not unlocked again")
@@ -272,7 +282,17 @@ struct CheatSiteTests {
         // Reverse mode (a face, pick the name): the name's first letter.
         let before = try player.play("reverse").text
         #expect(!before.contains("data-cheat-help"))
-        for key in ["w", "h", "o"] { try act(player, "key=\(key)") }
+        // Entered on another page, it helps no round, and says where it works.
+        var last: JSONValue = .null
+        for key in ["w", "h", "o"] { last = try JSONParser.parse(try act(player, "key=\(key)").text) }
+        #expect(
+            last["did"]
+                == .array([
+                    .string("Open a round of the Name Game and enter it there: it helps the round on the page.")
+                ]))
+        #expect(!(try player.play("reverse").text.contains("data-cheat-help")))
+        let round = try #require(Player.attribute("data-round", in: before))
+        for key in ["w", "h", "o"] { try act(player, "key=\(key)", on: "&round=\(round)") }
         let page = try player.play("reverse").text
         let row = try #require(
             try Database(location: server.database).first(
@@ -287,8 +307,8 @@ struct CheatSiteTests {
         let initial = try #require(page[name...].first)
         #expect(page.contains("The name starts with “\(initial)”."))
         // Normal mode (a name, pick the face): half the wrong faces are hidden.
-        try player.play("normal")
-        for key in ["w", "h", "o"] { try act(player, "key=\(key)") }
+        let normalRound = try #require(Player.attribute("data-round", in: try player.play("normal").text))
+        for key in ["w", "h", "o"] { try act(player, "key=\(key)", on: "&round=\(normalRound)") }
         let normal = try player.play("normal").text
         #expect(normal.contains("data-cheat-help"))
         #expect(normal.ranges(of: "data-hidden=\"true\"").count == 2, "2 of the 5 wrong faces")
