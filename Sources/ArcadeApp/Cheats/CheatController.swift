@@ -44,7 +44,8 @@ struct CheatController: Sendable {
         }
         if effects.contains("namegame.firstLetter") {
             if let round = page.round {
-                if try !nameGame.cheat(player: visitor.playerID, round: round) { idle["namegame.firstLetter"] = ".none" }
+                let helped = try nameGame.cheat(player: visitor.playerID, round: round)
+                if !helped { idle["namegame.firstLetter"] = ".none" }
             } else {
                 idle["namegame.firstLetter"] = ".elsewhere"
             }
