@@ -274,7 +274,7 @@
       }, 0);
     }
     var won = fresh.getAttribute("data-outcome") === "won" && !wasOver;
-    if (won) { verdict(); burst(); }
+    if (won) burst();
     // A win's burst is seen before the results cover the board. Meanwhile they wait out of the page, where a review
     // saw them appear first, then again in the card.
     if (fresh.getAttribute("data-outcome") && !wasOver) {
@@ -326,21 +326,6 @@
     if (box.top < 0 || box.bottom > window.innerHeight) element.scrollIntoView({ block: "nearest" });
   }
 
-  // A win says so on the board as its pegs land (a review: the board said nothing for two seconds, then the card):
-  // the card's title, stamped over the board's top bar, as Wordle's word over its grid, until the card. (Over the row
-  // above the winning one, it hid the rows a player looks back at.)
-  function verdict() {
-    var bar = host.querySelector(".mm-bar"), title = host.querySelector("#result-title");
-    if (!bar || !title) return;
-    var stamp = document.createElement("p");
-    stamp.className = "win-verdict";
-    stamp.setAttribute("aria-hidden", "true");  // the live region says the outcome
-    stamp.textContent = title.textContent.trim();
-    board().appendChild(stamp);
-    var barBox = bar.getBoundingClientRect(), boardBox = board().getBoundingClientRect();
-    stamp.style.top = Math.max(0, barBox.top - boardBox.top + (barBox.height - stamp.offsetHeight) / 2) + "px";
-  }
-
   // A win pays off: pegs burst from the winning row as its cells hop (CSS times it; none with reduced motion).
   function burst() {
     var row = host.querySelector(".row.is-won");
@@ -377,7 +362,7 @@
   }
 
   function openResults() {
-    Array.prototype.forEach.call(host.querySelectorAll(".win-verdict, .board-room"), function (stamp) { stamp.remove(); });
+    Array.prototype.forEach.call(host.querySelectorAll(".board-room"), function (room) { room.remove(); });
     var result = host.querySelector("[data-results]");
     if (result) result.hidden = false;
     if (!result || results || !window.HTMLDialogElement) {

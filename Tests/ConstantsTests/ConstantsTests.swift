@@ -9,13 +9,13 @@ struct ConstantsTests {
         #expect(c.int("mastermind.attempts", default: 0) == 10)
         #expect(c.int("mastermind.digitMax", default: 0) == 7)
         #expect(c.double("namegame.hintInterval", default: 0) == 3)
-        #expect(c.string("site.version", default: "") == "1.0.0-dev", "the override wins")
+        #expect(c.string("site.version", default: "") == "1.1.0-dev", "the override wins")
         try c.setHotfix("site.version", .string("1.0.1"))
         #expect(c.string("site.version", default: "") == "1.0.1", "a hotfix beats the override")
         #expect(throws: Constants.Error.self) { try c.setHotfix("mastermind.attempts", .string("ten")) }
         try c.setHotfix("site.version", nil)
-        #expect(c.string("site.version", default: "") == "1.0.0-dev")
-        #expect(try Constants.load(directory: "Config").string("site.version", default: "") == "1.0.0")
+        #expect(c.string("site.version", default: "") == "1.1.0-dev")
+        #expect(try Constants.load(directory: "Config").string("site.version", default: "") == "1.1.0")
     }
 
     @Test func missingOrMalformedFilesStopStartup() {

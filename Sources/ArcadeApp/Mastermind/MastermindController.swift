@@ -301,6 +301,9 @@ struct MastermindController: Sendable {
             fields["currentStreak"] = .int(daily.currentStreak)
             fields["longestStreak"] = .int(daily.longestStreak)
             fields["hasDistribution"] = .bool(false)
+            // New game from a daily's results: back to a free game in play, else a new one (a review's New game
+            // opened the free game it had finished, and needed a second New game).
+            fields["freeInPlay"] = .bool((try? store.latest(player: visitor.playerID))?.game.outcome == .playing)
             if number == store.today {
                 let left = store.secondsToNextDaily
                 fields["nextDaily"] = .int(left)
@@ -315,10 +318,11 @@ struct MastermindController: Sendable {
             fields["challengeTaken"] = .bool(record.challenge != nil)
             context = .object(fields)
         }
-        // A first win invites the player to the Name Game in its results (the moment it is earned), not in a
-        // banner that pushes the board down; a later board shows the invitation as a one-line strip.
+        // The first win invites the player to the Name Game in its results, once (the moment it is earned); the game's
+        // page has no banner for it (two reviews counted the other game pushed at them in every card and over the
+        // board).
         let inviting =
-            record.game.outcome == .won
+            record.game.outcome == .won && record.daily == nil && stats.wins == 1
             && ((try? once.perform(visitor).once.needToDo(SiteTasks.tryNameGame)) ?? false)
         if inviting, case .object(var fields) = context {
             fields["tryNameGame"] = .bool(true)
@@ -329,16 +333,10 @@ struct MastermindController: Sendable {
                 "mastermind-board", status: status, for: visitor,
                 data: ["mm": context])
         }
-        var banners =
+        let banners =
             (try? OnceController.banners(
                 once, visitor, game: "mastermind", back: "/mastermind",
                 t: pages.localizer.strings(for: visitor.language))) ?? .null
-        // "Code cracked! Now try the Name Game" belongs to a win: never under a game just lost or given up, nor above
-        // the day's code (a review met it over a daily not yet played: the day's puzzle comes first).
-        if inviting || record.game.outcome == .lost || record.daily != nil, case .object(var fields) = banners {
-            fields["reminder"] = .bool(false)
-            banners = .object(fields)
-        }
         let title =
             record.daily.map { Self.dailyTitle($0, t) } ?? t.string("mastermind.title")
         return pages.render(
@@ -376,7 +374,10 @@ struct MastermindController: Sendable {
         if outcome == .won { announcement = t.string("mastermind.won.title") }
         let upcoming: [Int] =
             outcome == .playing ? Array(stride(from: game.turns.count + 2, through: rules.attempts, by: 1)) : []
-        if outcome == .lost { announcement = t.string("mastermind.lost.title") }
+        if outcome == .lost {
+            // A give-up is said as one (a blind review heard "Out of tries." with nine tries left).
+            announcement = t.string(game.forfeited ? "mastermind.gaveup.title" : "mastermind.lost.title")
+        }
         return .object([
             "gameId": .int(Int(record.id)), "turn": .int(game.turns.count), "attemptsLeft": .int(game.attemptsLeft),
             "showLeft": .bool(showLeft), "path": .string(boardPath(record)),

@@ -30,7 +30,7 @@ extension NameGameController {
         case .learn: round = try learnRound(session, visitor, cards: cards, avoid: last, &random)
         case .recall: round = recallRound(cards: cards, avoid: last, &random)
         case .review:
-            round = try reviewRound(session, visitor, &random)
+            round = try reviewRound(session, visitor, cards: cards, &random)
             if round == nil { try store.endSession(session.id) }
         default: (round, next) = quizRound(mode, session, cards: cards, last: last, &random)
         }
@@ -79,13 +79,13 @@ extension NameGameController {
     /// typed when the name was typed where it was missed (a review: a typed miss came back as six names), else picked
     /// among six names. Nil once the list is done.
     private func reviewRound(
-        _ session: NameGameStore.Session, _ visitor: Visitor, _ random: inout SecureRandom
+        _ session: NameGameStore.Session, _ visitor: Visitor, cards: [String: Card], _ random: inout SecureRandom
     ) throws -> Round? {
         while let id = try store.popQueue(session: session.id) {
             guard let person = directory.person(id) else { continue }
             return try store.lastAskedTyped(player: visitor.playerID, person: person.id)
                 ? Round.recall(.review, asking: person)
-                : Round.make(.review, asking: person, from: directory.people, using: &random)
+                : Round.make(.review, asking: person, from: directory.people, first: Set(cards.keys), using: &random)
         }
         return nil
     }
@@ -93,8 +93,10 @@ extension NameGameController {
     /// A quiz's round, and the faces of the one after (for the browser to fetch ahead). It asks about people met,
     /// once there are `quizFromMet` of them in its pool (a review: eight modes quizzed strangers, and a guess among
     /// strangers teaches nothing), at random but none of the last few asked (a later one: asked soonest due first, a
-    /// miss came back every other round, 8 of 16 in a timed minute); the other faces may be anyone. Never the person
-    /// asked last, when anyone else would do (a review: Similar names asked Mat twice in a row).
+    /// miss came back every other round, 8 of 16 in a timed minute), the few at most half of those met (a third: with
+    /// five met and four left out, the rounds went round in one order). The other faces are people met first (the
+    /// same review: among strangers, the one familiar face or name was the answer). Never the person asked last,
+    /// when anyone else would do (a review: Similar names asked Mat twice in a row).
     private func quizRound(
         _ mode: Mode, _ session: NameGameStore.Session, cards: [String: Card], last: String?,
         _ random: inout SecureRandom
@@ -103,11 +105,12 @@ extension NameGameController {
         let pool = mode.pool(everyone)
         let met = pool.filter { cards[$0.id] != nil }
         let asksMet = met.count >= Self.quizFromMet
-        let recent = (try? store.recentlyAsked(session: session.id, limit: min(3, max(0, met.count - 2)))) ?? []
+        let recent = (try? store.recentlyAsked(session: session.id, limit: min(3, max(0, met.count / 2 - 1)))) ?? []
+        let known = Set(cards.keys)
         func deal(avoid: String?) -> Round? {
             let fresh = met.filter { $0.id != avoid && !recent.contains($0.id) }
             let person = asksMet ? (fresh.isEmpty ? met : fresh).randomElement(using: &random) : nil
-            return person.map { Round.make(mode, asking: $0, from: everyone, using: &random) }
+            return person.map { Round.make(mode, asking: $0, from: everyone, first: known, using: &random) }
                 ?? Round.make(mode, from: everyone, using: &random)
         }
         // The faces fetched ahead last time (`nextPeople`) become this round, asking one of those met when the quiz

@@ -140,14 +140,13 @@ struct OnceController: Sendable {
             try store.perform(visitor, wait: false) { $0.markDone(SiteTasks.whatsNew) }
         }
         let once = snapshot.once
-        let reminder = once.needToDo(SiteTasks.tryNameGame) && game != "namegame"
+        // Not on a game's page: two reviews counted the other game pushed at them there, over the board.
+        let reminder = once.needToDo(SiteTasks.tryNameGame) && game == nil
         let tutorial = game.map { SiteTasks.showsTutorial(once, game: $0) } ?? false
         if !showWhatsNew && !reminder && !tutorial { return Self.noBanners }
         var context: TemplateFields = [
             "whatsNew": .bool(showWhatsNew), "version": .string(store.siteVersion), "reminder": .bool(reminder),
             "back": .string(back),
-            // A game's page keeps its screen for the board: there a reminder is a one-line strip.
-            "compact": .bool(game != nil),
         ]
         if !tutorialCard && tutorial {
             // The game teaches on its own screen (a line on the round): no card or dialog before play.

@@ -12,7 +12,7 @@ struct OnceStore: Sendable {
     var clock: @Sendable () -> Double = WallClock.system
     let constants: Constants
 
-    var siteVersion: String { constants.string("site.version", default: "1.0.0") }
+    var siteVersion: String { constants.string("site.version", default: Build.version) }
 
     /// A class: a page passes it to its banners and checks, and a struct's copy retained the whole record.
     final class Snapshot {

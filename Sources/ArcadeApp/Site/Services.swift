@@ -66,7 +66,7 @@ struct Services: Sendable {
         }
         self.constants = constants
         let templates = try Self.templates(options)
-        version = { constants.string("site.version", default: "1.0.0") }
+        version = { constants.string("site.version", default: Build.version) }
         let photos = PhotoLibrary(
             folder: options.photosDirectory,
             shared: options.database.dialect == .postgresql ? pool : nil)

@@ -22,7 +22,7 @@ struct UpdateRulesSiteTests {
     @Test(arguments: Engine.allCases) func lowIsADismissibleBannerRememberedFor24Hours(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
-        // The web app is version 1.0.0; this low rule wants 2.0.
+        // The web app is version 1.1.0; this low rule wants 2.0.
         try server.site.interceptions.addRule(
             platform: "web", restriction: .low, active: true,
             minimumApp: ("2.0", ["en": "A fresher Arcade is on the way."]), minimumOS: nil)

@@ -383,6 +383,39 @@ struct LearnDepthSiteTests {
         #expect(stats.ranges(of: "data-learning><img").count + stats.ranges(of: "data-known><img").count == 4)
     }
 
+    /// A third review, five people met: Normal and Practice went round them in one fixed order (four of five left
+    /// out of each draw), and the other faces were strangers, so the one familiar face was the answer.
+    @Test(arguments: Engine.allCases) func aQuizShufflesThePeopleMetAndShowsThemAsTheOtherFaces(_ engine: Engine) throws
+    {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.answerRight("learn", try player.play("learn").text)  // the player's row, met nobody yet
+        _ = try Database(location: server.database).execute("DELETE FROM namegame_cards")
+        let five = Set(try met(server, count: 5, stability: 10, due: 0))
+        // Three sessions of ten (each ends in its summary; the next starts a new one).
+        for _ in 0..<3 {
+            try player.answerRounds("normal", count: 10)
+            try player.post("/namegame/next", "mode=normal")
+        }
+        let db = try Database(location: server.database)
+        let rounds: [Int64] = try db.query("SELECT id FROM namegame_rounds WHERE mode = 'normal' ORDER BY id").map {
+            try $0.decode("id")
+        }
+        #expect(rounds.count >= 30)
+        for round in rounds {
+            let faces: [String] = try db.query(
+                "SELECT person FROM namegame_round_faces WHERE round = ?", [.integer(round)]
+            ).map { try $0.decode("person") }
+            #expect(faces.count == 6 && five.isSubset(of: Set(faces)), "every one met among the faces: \(faces)")
+        }
+        let quizzed = try asked(server, mode: "normal").map(\.person)
+        var after: [String: Set<String>] = [:]
+        for (one, next) in zip(quizzed, quizzed.dropFirst()) { after[one, default: []].insert(next) }
+        #expect(after.values.contains { $0.count > 1 }, "no fixed order: \(quizzed)")
+        #expect(zip(quizzed, quizzed.dropFirst()).allSatisfy { $0 != $1 }, "never twice in a row: \(quizzed)")
+    }
+
     @Test(arguments: Engine.allCases) func aTypedMissIsReviewedTypedAndNoQuizAsksOnePersonTwiceInARow(
         _ engine: Engine
     ) throws {
