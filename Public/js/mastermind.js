@@ -433,11 +433,19 @@
     var button = host.querySelector("[data-share-button]");
     var copy = host.querySelector("[data-copy-share]");
     if (!share) return;
+    // "Copied", on the button and said by the card's own status line (a blind review heard nothing).
+    var said = host.querySelector("[data-share-said]");
     function copied(which) {
-      return function () { which.textContent = which.getAttribute("data-copied"); };
+      return function () {
+        which.textContent = which.getAttribute("data-copied");
+        if (said) { said.textContent = ""; setTimeout(function () { said.textContent = which.textContent; }, 50); }
+      };
     }
     // The clipboard API needs a secure page; over plain HTTP the text is selected and copied the old way.
     function oldCopy() {
+      // The text is selected in a field of its own, which takes the focus: it goes back to the button after (a
+      // review's next Tab began at the skip link).
+      var back = document.activeElement;
       var area = document.createElement("textarea");
       area.value = share.textContent;
       area.setAttribute("readonly", "");
@@ -447,6 +455,7 @@
       var done = false;
       try { done = document.execCommand("copy"); } catch (e) { done = false; }
       area.remove();
+      if (back && back.isConnected && back.focus) back.focus({ preventScroll: true });
       return done ? Promise.resolve() : Promise.reject();
     }
     function toClipboard(which) {

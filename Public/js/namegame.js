@@ -84,10 +84,12 @@
   if (carried === "timer") {
     said = text(game.querySelectorAll(".timer-text"));
   } else if (carried) {
-    said = [carried];
+    // The last answer, then the question now asked: alone, it was heard as this question's (a blind review heard
+    // "Right: Matteo Okafor" over a question about Milo).
+    said = [carried].concat(text(game.querySelectorAll("#round-question")));
   }
   if (outcome) {
-    said = said.concat(text(outcome.querySelectorAll("h1, .score, .best, p")).slice(0, 3));
+    said = said.concat(text(outcome.querySelectorAll("h1, .score, .best, p:not([data-advance-choice])")).slice(0, 3));
   } else if (intro) {
     // Someone new: who they are, not only "Meet someone new".
     said = said.concat(text(intro.querySelectorAll("h1, [data-intro-name], [data-intro-title]")));
@@ -96,8 +98,14 @@
   } else if (game.querySelector("[data-recall-input]") && game.querySelector("[data-cheat-help]")) {
     said = said.concat(text(game.querySelectorAll("[data-cheat-help]")));
   }
+  // Each piece a sentence of its own: run together, a heading, a name, a role and a face's words were heard as one
+  // breathless sentence (a blind review).
+  var stop = document.documentElement.lang === "ja" ? "。" : ".";
+  function sentences(pieces) {
+    return pieces.map(function (piece) { return /[.!?。！？:：…]$/.test(piece) ? piece : piece + stop; }).join(" ");
+  }
   if (announce && said.length) {
-    window.setTimeout(function () { announce.textContent = said.join(" "); }, 150);
+    window.setTimeout(function () { announce.textContent = sentences(said); }, 150);
   }
   // A right answer's words go with the player to the next round, and More time's to the page it reloads.
   function carry(words) {

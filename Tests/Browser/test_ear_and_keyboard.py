@@ -280,7 +280,9 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         line = self.text("[data-outcome] [data-right-name]")
         WebDriverWait(self.driver, 10).until(
             lambda d: self.game().get_attribute("data-round") not in (None, round_id), "moved on by itself")
-        self.wait_said(lambda t: line in t, "the right answer, on the next round")
+        # Then the question now asked: alone, the last answer was heard as this question's (a blind review).
+        question = self.text("#round-question")
+        self.wait_said(lambda t: line in t and t.index(line) < t.find(question), "the last answer, then the question")
 
     def test_someone_new_is_said_by_name(self):
         self.start_mode("learn")
@@ -294,7 +296,10 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         hint = self.text("[data-cheat-help]")
         self.wait_said(lambda t: hint in t, "the first letter")
         field = self.driver.find_element("css selector", "[data-recall-input]")
-        self.assertEqual(field.get_attribute("aria-describedby"), "round-help")
+        # The field says whose face it asks for (a blind review: focus in the field, the face was never said).
+        self.assertEqual(field.get_attribute("aria-describedby"), "round-question round-face round-help")
+        face = self.driver.find_element("css selector", "#round-face").get_attribute("alt")
+        self.assertTrue(face)
 
     def test_more_time_says_the_time_now_left(self):
         self.start_mode("timed")

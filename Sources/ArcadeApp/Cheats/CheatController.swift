@@ -50,6 +50,10 @@ struct CheatController: Sendable {
                 idle["namegame.firstLetter"] = ".elsewhere"
             }
         }
+        // Each completion of the CRT's code toggles it: on after an odd number of them, and said so (a blind review
+        // heard "switches on" as it went off).
+        let crtOn = found.count(SiteTasks.cheat("crt")) % 2 == 1
+        if effects.contains("theme.crt"), !crtOn { idle["theme.crt"] = ".off" }
         // What the page says at once, without reloading: "Cheat unlocked: The Konami code".
         let t = pages.localizer.strings(for: visitor.language)
         // Found again, it is used, not unlocked (a review: a second Konami code said "Cheat unlocked" once more).
@@ -69,8 +73,7 @@ struct CheatController: Sendable {
                 ("total", .integer(Int64(store.book.entries.count))), ("first", .bool(first)),
             ])
         if effects.contains("theme.crt") {
-            // Each completion toggles: on after an odd number of them.
-            let on = found.count(SiteTasks.cheat("crt")) % 2 == 1
+            let on = crtOn
             response.setCookie(
                 SetCookie(name: LookCookies.theme, value: on ? "crt" : "", maxAge: on ? 365 * 86_400 : 0))
             // Found once, retro stays in the theme chooser.

@@ -43,7 +43,7 @@ extension NameGameController {
                 cards[item.person] == nil
                 ? "notmet"
                 : item.missed
-                    ? "again"
+                    ? (item.slowOnly ? "slow" : "again")
                     : LearningPlan.knows(cards[item.person])
                         ? "learned" : (reviews[item.person] ?? 0) <= item.rounds ? "today" : "strengthened"
             return .object([
@@ -73,5 +73,13 @@ extension NameGameController {
             "showDue": .bool(mode.lessonRounds(lessonLength) != nil || mode == .review),
             "due": .string(dueText),
         ])
+        // "You're done for now" over a big "Next lesson" was a mixed message (a review): with nobody due, the button
+        // says what another lesson would do, meet someone new, or is a quiet "Keep practising" when today's new
+        // people are met.
+        if mode == .learn && dueNow == 0 {
+            let meets = try meetsNew(visitor.playerID)
+            context["continueText"] = .string(t.string(meets ? "namegame.lesson.meet" : "namegame.lesson.practise"))
+            context["continueQuiet"] = .bool(!meets)
+        }
     }
 }

@@ -10,6 +10,9 @@ extension NameGameStore {
         /// Missed at least once in the lesson (a wrong pick, a wrong name, "I don't know", the clock), or found too
         /// slowly to count as known (hint mode's faces waited out): as the scheduler rated it, so it comes back soon.
         var missed: Bool
+        /// Every miss was a right answer found too slowly: said so, not shown as a failure (a review saw the red ring
+        /// of a miss on someone it named right three times).
+        var slowOnly = false
         /// Rounds in the lesson that rated them (one each).
         var rounds: Int
     }
@@ -32,11 +35,14 @@ extension NameGameStore {
             let missed =
                 plan.rating(
                     wrongPicks: wrongs, gaveUp: status != "identified", milliseconds: Int(finished - started)) == .again
+            let slow = missed && wrongs == 0 && status == "identified"
             if let index = result.firstIndex(where: { $0.person == person }) {
+                result[index].slowOnly =
+                    result[index].missed ? result[index].slowOnly && (slow || !missed) : slow
                 result[index].missed = result[index].missed || missed
                 result[index].rounds += 1
             } else {
-                result.append(Covered(person: person, missed: missed, rounds: 1))
+                result.append(Covered(person: person, missed: missed, slowOnly: slow, rounds: 1))
             }
         }
         return result

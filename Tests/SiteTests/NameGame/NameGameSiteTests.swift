@@ -200,6 +200,32 @@ struct NameGameSiteTests {
         #expect(try player.play("timed").text.contains("data-ended=\"true\""))
     }
 
+    /// A review saw the red ring of a miss on someone it had named right three times, the first slowly: a right
+    /// answer too slow to count as known says so in the summary, apart from a miss.
+    @Test func aSlowRightAnswerIsSummedUpAsSlowNotAsAMiss() throws {
+        let clock = DailySiteTests.Clock()
+        let server = try DailySiteTests.server(clock)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.answerRight("learn", try player.play("learn").text)  // the player's row
+        _ = try Database(location: server.database).execute("DELETE FROM namegame_cards")
+        _ = try LearnDepthSiteTests().met(server, count: 5, stability: 10, due: 0)
+        try player.post("/namegame/next", "mode=practice")
+        let slow = try player.play("practice").text
+        let slowName = try #require(Player.asked(slow)).dropFirst("Who is ".count).dropLast()
+        clock.seconds.withLock { $0 += 12 }
+        try player.answerRight("practice", slow)
+        try player.post("/namegame/next", "mode=practice")
+        let missed = try player.play("practice").text
+        let missedName = try #require(Player.asked(missed)).dropFirst("Who is ".count).dropLast()
+        try player.miss("practice", missed)
+        try player.post("/namegame/next", "mode=practice")
+        let summary = try player.play("practice").text
+        #expect(summary.contains("data-person=\"\(slowName)\" data-tag=\"slow\""), "\(slowName)")
+        #expect(summary.contains("Right, but slowly: comes back soon"))
+        #expect(summary.contains("data-person=\"\(missedName)\" data-tag=\"again\""), "\(missedName)")
+    }
+
     /// Issue 46: a player who does not see the faces hears each described ("Face 2: long red hair, …"), never by
     /// name; a site seeded before the bundled faces had descriptions gets them at its next start.
     @Test func facesAreDescribedForAPlayerWhoDoesNotSeeThem() throws {
@@ -285,7 +311,7 @@ struct NameGameSiteTests {
         let player = Player(server)
         let page = try player.play("timed").text
         let (_, answer) = try player.round(page)
-        let question = try #require(page.firstMatch(of: /<h1 class="question" tabindex="-1">([^<]+)<\/h1>/)).1
+        let question = try #require(page.firstMatch(of: /<h1 class="question" tabindex="-1" id="round-question">([^<]+)<\/h1>/)).1
         clock.seconds.withLock { $0 += 61 }
         let over = try player.play("timed").text
         #expect(over.contains("data-ended=\"true\""))
@@ -324,7 +350,7 @@ struct NameGameSiteTests {
         let player = Player(server)
         let page = try player.play("practice").text
         let (round, answer) = try player.round(page)
-        let question = try #require(page.firstMatch(of: /<h1 class="question" tabindex="-1">([^<]+)<\/h1>/)).1
+        let question = try #require(page.firstMatch(of: /<h1 class="question" tabindex="-1" id="round-question">([^<]+)<\/h1>/)).1
         try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\((answer + 1) % 6)")
         try player.post("/namegame/next", "mode=practice")
         let over = try player.play("practice").text
@@ -346,7 +372,9 @@ struct NameGameSiteTests {
         #expect(fifty.contains("<p class=\"field-help key-hint\" data-keys hidden>Keys: choose with 1–2,"))
         #expect(try player.play("normal").text.contains("data-keys hidden>Keys: choose with 1–6,"))
         let reverse = try player.play("reverse").text
-        #expect(reverse.ranges(of: "class=\"face-name\"><span class=\"key-hint\" aria-hidden=\"true\">").count == 6)
+        // Each name says its key to a screen reader too ("1: …"; a blind review heard names alone, unnumbered).
+        #expect(reverse.ranges(of: "class=\"face-name\"><span class=\"key-hint\">").count == 6)
+        #expect(reverse.ranges(of: "</span><span class=\"visually-hidden\">:</span> ").count == 6)
     }
 
     /// Defect 6: progress speaks in words; bookkeeping marks never show as keys.
