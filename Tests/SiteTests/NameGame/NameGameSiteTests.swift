@@ -311,7 +311,7 @@ struct NameGameSiteTests {
         let player = Player(server)
         let page = try player.play("timed").text
         let (_, answer) = try player.round(page)
-        let question = try #require(page.firstMatch(of: /<h1 class="question" tabindex="-1" id="round-question">([^<]+)<\/h1>/)).1
+        let question = try #require(Player.asked(page))
         clock.seconds.withLock { $0 += 61 }
         let over = try player.play("timed").text
         #expect(over.contains("data-ended=\"true\""))
@@ -350,7 +350,7 @@ struct NameGameSiteTests {
         let player = Player(server)
         let page = try player.play("practice").text
         let (round, answer) = try player.round(page)
-        let question = try #require(page.firstMatch(of: /<h1 class="question" tabindex="-1" id="round-question">([^<]+)<\/h1>/)).1
+        let question = try #require(Player.asked(page))
         try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\((answer + 1) % 6)")
         try player.post("/namegame/next", "mode=practice")
         let over = try player.play("practice").text
