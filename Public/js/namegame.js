@@ -182,6 +182,15 @@
             mine.classList.add("is-hidden");
           }
         });
+        // One face left: a beat later the round ends by itself, as not known, showing who it is (a review waited
+        // 27 s before a round with one face left, which said nothing, ended at its tap).
+        var left = game.querySelectorAll("button[data-choice]:not([data-hidden])");
+        if (left.length === 1) {
+          window.clearInterval(poll);
+          window.setTimeout(function () {
+            if (left[0].isConnected && !game.hasAttribute("data-answered")) left[0].click();
+          }, hintMs);
+        }
       });
     }, hintMs);
   }

@@ -156,6 +156,14 @@ class NameGame(NameGameHelpers, BrowserTest):
         self.assertTrue(game.get_attribute("data-round"), "the same page, not a reloaded one")
         self.assertFalse(any(face.is_enabled() for face in self.driver.find_elements("css selector", "button[data-hidden]")))
 
+    def test_hint_mode_ends_a_round_with_one_face_left_by_itself(self):
+        """A review waited 27 s before a round whose wrong faces were all gone: nothing said it waited for a tap. A
+        beat after the last wrong face goes, the round ends as not known and shows who it is."""
+        round_id, _ = self.fresh_round("hint")
+        wait(self.driver, 40).until(lambda _: self.game().get_attribute("data-answered") == "true")
+        self.assertEqual(self.game().get_attribute("data-round"), round_id, "the same round, ended")
+        self.assertIn("counts as not known", self.driver.find_element("css selector", "[data-outcome]").text)
+
     def test_faces_have_alt_text_that_gives_nothing_away(self):
         """Each face is numbered and described in words (issue 46: a player who does not see them learns people by
         these), and no description names anyone."""

@@ -226,7 +226,7 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         fits = """
             return Array.from(document.querySelectorAll('button[data-choice]')).filter(b => {
               const r = b.getBoundingClientRect();
-              const out = Array.from(b.querySelectorAll('span')).some(s => {
+              const out = Array.from(b.querySelectorAll('span:not(.visually-hidden)')).some(s => {
                 const q = s.getBoundingClientRect();
                 return q.width > 0 && (q.left < r.left - 1 || q.right > r.right + 1 || s.scrollWidth > s.clientWidth + 1);
               });

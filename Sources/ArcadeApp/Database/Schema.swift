@@ -682,6 +682,12 @@ enum Schema {
             -- The browser and system a passkey was added from, so a player can tell their passkeys apart.
             ALTER TABLE passkeys ADD COLUMN device TEXT;
             """),
+        Migration(
+            37,
+            """
+            -- How fast learn mode meets new people, the player's choice: relaxed or fast (none: steady).
+            ALTER TABLE players ADD COLUMN namegame_pace TEXT;
+            """),
     ]
 
     /// Migration 24: a player's ordinary Mastermind figures as running counters, kept as each game ends (the stats

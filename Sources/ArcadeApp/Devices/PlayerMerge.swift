@@ -49,6 +49,12 @@ enum PlayerMerge {
         try db.execute(
             "INSERT INTO player_merges (player, merged_from, at_ms, moved) VALUES (?, ?, ?, ?)",
             [b, a, .integer(now), .text(JSONWriter(sortedKeys: true).string(moved.json))])
+        // The pace: the passkey's player's own, or else the device's.
+        try db.execute(
+            """
+            UPDATE players SET namegame_pace = (SELECT namegame_pace FROM players WHERE id = ?)
+            WHERE id = ? AND namegame_pace IS NULL
+            """, [a, b])
         // The name: the passkey's player's own, or else the device's (freed first: one player per name).
         let name = try db.first("SELECT display_name, name_key FROM players WHERE id = ? AND name_key IS NOT NULL", [a])
         // Every table of `PlayerData.tables` was moved above (a test checks that none is left behind).

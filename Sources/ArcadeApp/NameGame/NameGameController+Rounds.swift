@@ -46,10 +46,14 @@ extension NameGameController {
     ) throws -> Round? {
         // Nobody new near a lesson's end: someone met in its last rounds was never asked about (a review).
         let roomToLearn = lessonLength - session.stats.rounds >= 3
+        let pace = try pace(visitor.playerID)
+        var plan = store.plan
+        plan.batch = pace.batch
         guard
-            let person = store.plan.next(
+            let person = plan.next(
                 people: Self.meetingOrder(directory.people, player: visitor.playerID), cards: cards,
-                now: store.nowMilliseconds(), avoid: avoid, meetNew: try roomToLearn && meetsNew(visitor.playerID))
+                now: store.nowMilliseconds(), avoid: avoid,
+                meetNew: try roomToLearn && meetsNew(visitor.playerID, pace: pace))
         else { return nil }
         // The other faces are people met, as far as there are any: among strangers, the one familiar face was the
         // answer without knowing the name (a review).

@@ -22,12 +22,14 @@ struct NameGameController: Sendable {
     var timedSeconds: Int { max(5, constants.int("namegame.timedSeconds", default: 60)) }
     /// Rounds in a lesson (the modes that have lessons: `Mode.lessonRounds`).
     var lessonLength: Int { max(3, constants.int("namegame.lessonRounds", default: 10)) }
-    /// New people learn mode meets a day (UTC), at most: then its lessons review (Anki's new cards a day).
+    /// New people learn mode meets a day (UTC) at a steady pace, at most: then its lessons review (Anki's new cards a
+    /// day). A player's pace scales it (`Pace`).
     var newPerDay: Int { max(1, constants.int("namegame.newPerDay", default: 15)) }
 
-    /// Whether learn mode may still meet someone new today.
-    func meetsNew(_ player: String) throws -> Bool {
-        try store.met(player: player, since: store.nowMilliseconds() / FSRS.day * FSRS.day) < newPerDay
+    /// Whether learn mode may still meet someone new today, at the player's pace.
+    func meetsNew(_ player: String, pace: Pace? = nil) throws -> Bool {
+        let perDay = try (pace ?? self.pace(player)).newPerDay(newPerDay)
+        return try store.met(player: player, since: store.nowMilliseconds() / FSRS.day * FSRS.day) < perDay
     }
     /// People met in a quiz's pool from which its questions are about them only (`newRound`).
     static let quizFromMet = 4
@@ -50,6 +52,7 @@ struct NameGameController: Sendable {
         routes.creating.post("/namegame/next", use: next)
         routes.actions.post("/namegame/meet", use: meet)
         routes.actions.post("/namegame/moretime", use: moreTime)
+        routes.actions.post("/namegame/pace", use: choosePace)
     }
 
     func menu(_ request: Request, _ context: PlayerContext) throws -> Response {
@@ -78,6 +81,7 @@ struct NameGameController: Sendable {
             section: "namegame",
             data: [
                 "start": card(.learn), "progress": progress,
+                "pace": paceFields(context.visitor.isNew ? .steady : try pace(context.visitor.playerID), t: t),
                 // The bundled people are drawings (a review took them for the product: "it does not teach my team").
                 "demo": .bool(directory.people.contains(where: PeopleStore.isDemo)),
                 "modes": .list(Mode.menu.filter { $0 != .learn }.map(card)),

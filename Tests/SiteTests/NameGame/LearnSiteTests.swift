@@ -1,3 +1,4 @@
+import Glibc
 import Storage
 import TestSupport
 import Testing
@@ -386,6 +387,41 @@ struct LearnDepthSiteTests {
         // The statistics' wall shows the people being learned by face and name, marked so, not as silhouettes.
         let stats = try player.get("/namegame/stats").text
         #expect(stats.ranges(of: "data-learning><img").count + stats.ranges(of: "data-known><img").count == 4)
+    }
+
+    /// A review: two lessons met five of 130, and nothing set the pace. The player chooses it on the menu; it is kept
+    /// on their row, and learn mode meets new people a day at that pace.
+    @Test(arguments: Engine.allCases) func thePlayersPaceSetsHowManyNewPeopleADay(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let menu = try player.get("/namegame").text
+        #expect(menu.contains("data-pace-choice=\"steady\">Steady: 15</button>"))
+        #expect(menu.contains("aria-pressed=\"true\" data-pace-choice=\"steady\""), "steady until chosen")
+        #expect(try player.post("/namegame/pace", "pace=sprint").status == 422)
+        #expect(try player.post("/namegame/pace", "pace=relaxed").status == 303)
+        let chosen = try player.get("/namegame").text
+        #expect(chosen.contains("aria-pressed=\"true\" data-pace-choice=\"relaxed\">Relaxed: 5</button>"))
+        #expect(chosen.contains("aria-pressed=\"false\" data-pace-choice=\"fast\">Fast: 40</button>"))
+        // Five met today, none due: at a relaxed pace the day's new people are met, and a lesson meets nobody new.
+        let db = try Database(location: server.database)
+        _ = try met(server, count: 5, stability: 10, due: Int64.max / 2)
+        _ = try db.execute("UPDATE namegame_cards SET met_ms = ?", [.integer(Int64(time(nil)) * 1000)])
+        func cards() throws -> Int { try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM namegame_cards") }
+        func nextQuestion() throws {
+            try player.answerRight("learn", try player.play("learn").text)
+            try player.post("/namegame/next", "mode=learn")
+            _ = try player.play("learn")
+        }
+        try nextQuestion()
+        try nextQuestion()
+        #expect(try cards() == 5, "relaxed: five a day, all met")
+        // Fast: someone new within the next questions.
+        #expect(try player.post("/namegame/pace", "pace=fast").status == 303)
+        try nextQuestion()
+        try nextQuestion()
+        #expect(try cards() > 5, "fast: forty a day")
+        #expect(try db.first("SELECT namegame_pace FROM players")?.string("namegame_pace") == "fast")
     }
 
     /// A third review, five people met: Normal and Practice went round them in one fixed order (four of five left
