@@ -423,6 +423,25 @@ class NameGameOnAPhone(BrowserTest):
         os.makedirs(ARTIFACTS, exist_ok=True)
         self.assertTrue(self.driver.save_screenshot(os.path.join(ARTIFACTS, "namegame-360.png")))
 
+    def test_the_pace_is_chosen_with_a_tap_on_the_menu(self):
+        """Learn's pace sits in its card, whose stretched Learn link took every tap on it (found looking at it)."""
+        self.open("/namegame")
+        for choice in ("relaxed", "steady", "fast"):
+            button = self.driver.find_element("css selector", f"[data-pace-choice='{choice}']")
+            self.assertTrue(self.driver.execute_script(
+                "const r = arguments[0].getBoundingClientRect();"
+                " return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === arguments[0]",
+                button), f"{choice} takes its own tap")
+            self.assertGreaterEqual(button.size["height"], 44)
+        self.driver.find_element("css selector", "[data-pace-choice='fast']").click()
+        wait(self.driver).until(lambda d: d.find_element(
+            "css selector", "[data-pace-choice='fast']").get_attribute("aria-pressed") == "true")
+        self.assertTrue(self.driver.current_url.endswith("/namegame#pace"))
+        self.assertEqual(self.axe_violations(), [])
+        self.driver.find_element("css selector", "[data-pace-choice='steady']").click()
+        wait(self.driver).until(lambda d: d.find_element(
+            "css selector", "[data-pace-choice='steady']").get_attribute("aria-pressed") == "true")
+
 
 if __name__ == "__main__":
     unittest.main()
