@@ -253,7 +253,7 @@
     var refusal = status === 422 && fresh.querySelector("[data-error]");
     // Said once, by the board's live region (an alert inserted with its text in it is often not read at all).
     if (refusal) refusal.removeAttribute("role");
-    say(hint ? hint.textContent.trim() : refusal ? refusal.textContent.trim() : fresh.getAttribute("data-announce") || "");
+    say(hint ? hint.getAttribute("data-hint-spoken") || hint.textContent.trim() : refusal ? refusal.textContent.trim() : fresh.getAttribute("data-announce") || "");
     // At a game's end the board holds the focus while the last row is revealed, until the results take it (it fell
     // to the page's body, so the next Tab began again at the skip link).
     if (!fresh.getAttribute("data-outcome")) refocus(focusKey);

@@ -398,7 +398,7 @@ class Results(Play):
         self.assertLessEqual(card["scroll"], 0, f"the card does not scroll {card}")
         # Its words, not its look: the heading pops in (opacity from 0), and read in that first instant it says nothing.
         self.assertIn("7", dialog.find_element("css selector", "h2").get_attribute("textContent"))
-        self.assertEqual(dialog.find_element("css selector", "[data-secret]").text, secret)
+        self.assertEqual(dialog.find_element("css selector", "[data-secret] [aria-hidden]").text, secret)
         bars = dialog.find_elements("css selector", "[data-distribution] li")
         self.assertTrue(1 <= len(bars) <= 5, len(bars))
         self.assertTrue(dialog.find_elements("css selector", "[data-distribution] li[data-current]"))

@@ -392,6 +392,9 @@ struct MastermindController: Sendable {
             "fresh": .bool(game.turns.isEmpty),
             // The secret is in the page state only once the game is over.
             "secret": outcome == .playing ? .null : .string(game.secret.description),
+            "secretSpoken": outcome == .playing ? .null : .string(Self.spoken(game.secret.description, t)),
+            "hintSpoken": record.hint.map { .string(t.string("mastermind.hint.text", [.string(Self.spoken($0, t))])) }
+                ?? .null,
             "usedHint": .bool(record.usedHint), "hint": record.hint.map { .string($0) } ?? .null,
             // The cheat's reveal: position (1-based) and digit, shown while playing and marked on the result.
             "revealed": record.revealed.map { position in
@@ -437,6 +440,12 @@ struct MastermindController: Sendable {
         ])
     }
 
+    /// A code digit by digit, as the row being typed is said: "4455" was read as four thousand four hundred and
+    /// fifty-five (a blind review).
+    static func spoken(_ code: String, _ t: LanguageStrings) -> String {
+        code.map(String.init).joined(separator: t.string("mastermind.ear.separator"))
+    }
+
     /// Whether every row played left fewer codes than the one before: only then may a loss praise the rows.
     static func everyRowNarrowed(_ remaining: [Int], _ rules: Rules) -> Bool {
         guard !remaining.isEmpty else { return false }
@@ -459,7 +468,8 @@ struct MastermindController: Sendable {
             return .object([
                 "number": .int(index + 1), "newest": .bool(index == game.turns.count - 1),
                 "won": .bool(index == game.turns.count - 1 && game.outcome == .won),
-                "guess": .string(turn.guess.description), "red": .int(turn.feedback.red),
+                "guess": .string(turn.guess.description), "spoken": .string(Self.spoken(turn.guess.description, t)),
+                "red": .int(turn.feedback.red),
                 "digits": .list(turn.guess.digits.map { .string(String($0)) }),
                 "blue": .int(turn.feedback.blue), "gray": .int(turn.feedback.gray), "summary": .string(summary),
                 "remaining": index < remaining.count ? .int(remaining[index]) : .null,

@@ -153,6 +153,13 @@ struct MastermindSiteTests {
         #expect(Player.attribute("data-outcome", in: result.text) == "won")
         #expect(result.text.contains("data-guess=\"\(secret)\" data-red=\"4\" data-blue=\"0\" data-gray=\"0\""))
         #expect(result.text.contains("You cracked the code!"))
+        // A code is said digit by digit, in the rows and on the card (a blind review heard "4455" as a number).
+        let spelled = secret.map(String.init).joined(separator: ", ")
+        #expect(
+            result.text.contains("<span class=\"row-guess cells\"><span class=\"visually-hidden\">\(spelled)</span>"))
+        #expect(
+            result.text.contains(
+                "<span aria-hidden=\"true\">\(secret)</span><span class=\"visually-hidden\">\(spelled)</span>"))
         // The card's bars are always the same five, as Wordle's are (a review saw them move): a win in 2 is in "≤4".
         let bars = result.text.matches(of: /<li data-guesses="([^"]+)" data-count="(\d+)"( data-current)?/).map {
             "\($0.1)=\($0.2)" + ($0.3 == nil ? "" : "*")
