@@ -594,6 +594,7 @@
       });
     }
     if (!keepSize) fit();
+    placeMessage();
     settleMessage();
   }
 
@@ -653,6 +654,15 @@
   // hint at the next key (see press), and the legend shows again (Hint shows the same hint again). A phone keeps its
   // message in the line kept for it.
   var settleTimer = null;
+  // With room beside the board, a message stands beside the row being typed (two reviews: by the board's top it was
+  // far from where the player looked, and went unseen); CSS uses these only on such a window.
+  function placeMessage() {
+    var own = board(), cells = own && own.querySelector(".slot-current .cells");
+    if (!cells) return;
+    var at = own.getBoundingClientRect(), box = cells.getBoundingClientRect();
+    own.style.setProperty("--message-top", Math.round(box.top - at.top) + "px");
+    own.style.setProperty("--message-left", Math.round(box.right - at.left + 16) + "px");
+  }
   function wideMessages() { return !!window.matchMedia && window.matchMedia("(min-width: 30.01rem)").matches; }
   function settleMessage() {
     clearTimeout(settleTimer);
@@ -714,7 +724,7 @@
       press(event.key);
     }
   });
-  window.addEventListener("resize", function () { fit(); });
+  window.addEventListener("resize", function () { fit(); placeMessage(); });
 
   // `results` opens a finished game's card as its end does (the tests' screenshots and axe of the card use it).
   window.ArcadeMastermind = { refresh: refresh, results: openResults };

@@ -565,18 +565,22 @@ class MastermindBoard(BoardHelpers):
         hint = WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("css selector", "[data-message] [data-hint]"))
         self.assertTrue(hint.is_displayed())
-        # Beside the board, in the window, over nothing a player reads (a review: the toast covered the legend, the
-        # title and the menu).
+        # Beside the row being typed, in the window, over nothing a player reads (reviews: the toast covered the
+        # legend, the title and the menu; by the board's top it was far from where the player looked).
         self.assertTrue(self.driver.execute_script(legend_on_top), "the hint covers the legend")
         place = self.driver.execute_script("""
             const hint = arguments[0].getBoundingClientRect();
             const covered = Array.from(document.querySelectorAll(
-                '[data-legend], h1, .mm-bar > *, .board .row, .board .slot, [data-keypad]')).filter(e => {
+                '[data-legend], h1, .mm-bar > *, .board .cell, .board .pegs, .board .row-summary, [data-keypad]'
+              )).filter(e => {
               const r = e.getBoundingClientRect();
               return r.left < hint.right && hint.left < r.right && r.top < hint.bottom && hint.top < r.bottom; });
+            const row = document.querySelector('.slot-current .cells').getBoundingClientRect();
             return {covered: covered.map(e => e.className || e.tagName), right: hint.right, width: innerWidth,
-                    top: hint.top};""", hint)
+                    top: hint.top, beside: hint.top < row.bottom && row.top < hint.bottom && hint.left >= row.right,
+                    gap: hint.left - row.right};""", hint)
         self.assertEqual(place["covered"], [], place)
+        self.assertTrue(place["beside"] and place["gap"] <= 40, place)
         self.assertLessEqual(place["right"], place["width"], place)
         self.assertGreaterEqual(place["top"], 0, place)
         # It stays until the next action (issue 46: it went after 4 s), then goes.
