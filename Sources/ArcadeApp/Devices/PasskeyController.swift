@@ -51,7 +51,8 @@ struct PasskeyController: Sendable {
         let visitor = context.visitor
         let t = pages.localizer.strings(for: visitor.language)
         guard let party = site.relyingParty(request) else {
-            return JSONAnswer.error(t.string("passkeys.unavailable"), status: .conflict)
+            // A player is not told about --public-host (a review read the admin's words on the progress page).
+            return JSONAnswer.error(t.string("passkeys.unavailable.player"), status: .conflict)
         }
         let create = request.query["for"] == "create"
         let challenge = site.challenge(create ? .create : .get, session: visitor.sessionID, party: party)

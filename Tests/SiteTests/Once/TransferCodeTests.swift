@@ -85,6 +85,16 @@ struct TransferCodeTests {
     }
 
     /// Guessing costs the guesser: ten tries an address, five a code, then 429 with Retry-After, and no row written.
+    /// Where passkeys cannot work (no --public-host, not localhost), a player reads why in a player's words and the
+    /// code instead; never the admin's flag (a review read "its admin sets it with --public-host").
+    @Test func withoutPasskeysAPlayerIsOfferedTheCodeInTheirOwnWords() throws {
+        let server = try SiteServer(engine: .sqlite)
+        defer { server.stop() }
+        let page = try Player(server).get("/progress").text
+        #expect(page.contains("data-passkey-unavailable>Passkeys are not available at this site’s address yet"))
+        #expect(!page.contains("--public-host"))
+    }
+
     @Test func guessingIsLimitedPerAddressAndPerCode() throws {
         let server = try SiteServer(engine: .sqlite)
         defer { server.stop() }
