@@ -540,15 +540,9 @@
       typed = [];
       for (var i = 0; i < length(); i++) typed.push(value.charAt(i) || "");
     }
-    // A new reveal takes its cell (a review typed "12", unlocked the Konami code, and saw nothing: the reveal hid under
-    // the typed 1), and the digits typed flow around it, in their order (another saw its typed digit replaced).
-    if (revealed && !before && typed[revealed.position]) {
-      var own = typed.filter(function (digit) { return digit !== ""; });
-      typed = typed.map(function () { return ""; });
-      for (var slot = 0; slot < typed.length && own.length; slot++) {
-        if (slot !== revealed.position) typed[slot] = own.shift();
-      }
-    }
+    // The row being typed keeps the digits typed, where they were typed: a reveal takes its cell only where it is
+    // empty (reviews: overwritten, then pushed along, the guess changed under the player), and says its place and digit
+    // beside the board; the next rows start with it.
     var keypad = host.querySelector("[data-keypad]");
     if (keypad) {
       keypad.hidden = false;

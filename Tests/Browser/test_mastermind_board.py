@@ -367,12 +367,12 @@ class MastermindBoard(BoardHelpers):
         revealed = WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("css selector", "[data-revealed]")).get_attribute("data-revealed")
         position, digit = int(revealed.split(":")[0]) - 1, revealed.split(":")[1]
-        # The reveal takes its cell (a review saw nothing when it hid under a typed digit), and the digits typed flow
-        # around it in their order (another saw its typed digit replaced).
-        expected = ["5", "6", "5"]
-        expected.insert(position, digit)
-        expected = expected[:4]
+        # The digits typed stay where they were typed (reviews: overwritten, then pushed along, the guess changed under
+        # the player); the reveal takes its cell only if it is empty, and says its place and digit by the board.
+        expected = ["5", "6", "5", digit if position == 3 else ""]
         WebDriverWait(self.driver, 10).until(lambda d: self.cells() == expected, f"{self.cells()} != {expected}")
+        banner = self.driver.find_element("css selector", "[data-revealed]")
+        self.assertTrue(banner.is_displayed() and digit in banner.text, banner.text)
         self.assertNotEqual(self.game(), "0", "the reveal made the game")
 
     def test_after_a_konami_reveal_a_full_code_typed_is_the_guess_played(self):
@@ -429,9 +429,9 @@ class MastermindBoard(BoardHelpers):
             self.open(path)
             self.assertEqual(self.driver.execute_script(script), [], path)
 
-    def test_the_keys_and_a_finished_board_let_the_page_scroll(self):
-        # A review could not scroll a phone's page but from its title: a swipe on the keys (never a code's) pans the
-        # page, and so does one anywhere on a finished game's board; the rows of a game in play keep their swipes.
+    def test_a_finished_board_lets_the_page_scroll_and_a_game_in_play_keeps_its_swipes(self):
+        # A game in play keeps its swipes, on its keys too (a review swiped the code over them: the page scrolled and
+        # the swipes were lost); the title above scrolls the page, and so does anywhere on a finished game's board.
         blocking = """
             return Array.from(document.querySelectorAll(arguments[0])).flatMap(e => {
                 const found = [];
@@ -442,8 +442,9 @@ class MastermindBoard(BoardHelpers):
                 return found; });"""
         self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
         secret = self.start()
-        self.assertEqual(self.driver.execute_script(blocking, "[data-keypad] button"), [])
+        self.assertTrue(self.driver.execute_script(blocking, "[data-keypad] button"), "its keys keep their swipes")
         self.assertTrue(self.driver.execute_script(blocking, "#board .slot"), "a game in play keeps its swipes")
+        self.assertEqual(self.driver.execute_script(blocking, "main > h1"), [], "the title scrolls the page")
         self.tap(secret)
         WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
         self.assertEqual(self.driver.execute_script(blocking, "#board *"), [])

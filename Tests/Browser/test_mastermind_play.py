@@ -93,6 +93,24 @@ class Gestures(Play):
         WebDriverWait(self.driver, 10).until(
             lambda d: len(d.find_elements("css selector", "[data-current-row] .cell.is-filled")) == 2)
 
+    def test_konami_swiped_over_the_keypad_unlocks_and_types_nothing(self):
+        """A review followed the clue lower on the screen, over the keys: the page scrolled, the swipes were lost, and
+        the taps typed a 2 into the guess."""
+        self.phone()
+        secret = self.start()
+        before = self.driver.execute_script(PLACE_JS)
+        key = self.box(self.driver.find_element("css selector", "[data-keypad] button[data-key='2']"))
+        self.driver.execute_script("window.samePage = true")
+        places = self.konami_swipes(key["cx"] + 40, key["cy"] - 20)
+        still = [before["scrollY"], 0, before["history"], before["location"]]
+        self.assertEqual(places, [still] * 8, "no swipe over the keys scrolled or navigated")
+        self.double_tap(key["cx"], key["cy"])
+        revealed = self.wait(lambda d: d.find_element("css selector", "[data-revealed]"), "the unlock")
+        position, digit = revealed.get_attribute("data-revealed").split(":")
+        self.assertEqual(secret[int(position) - 1], digit)
+        self.assertEqual(self.driver.find_elements("css selector", "[data-current-row] .cell.is-filled"), [],
+                         "the code's taps on a key typed nothing")
+
     def test_the_name_games_faces_are_never_pressed_by_a_codes_taps(self):
         self.phone()
         self.open("/namegame/fifty")

@@ -383,7 +383,9 @@ struct MastermindController: Sendable {
             "showLeft": .bool(showLeft), "path": .string(boardPath(record)),
             "attempts": .int(rules.attempts), "length": .int(rules.length), "digitMin": .int(rules.digitMin),
             "digitMax": .int(rules.digitMax),
-            "keys": keysContext(game, solver: solver, t: t),
+            // The keys mark what the rows show by a player's own bookkeeping, as Wordle's keyboard does; all that the
+            // codes still possible prove only with the aid on (a review: by row 9 the keys had done the deducing).
+            "keys": keysContext(game, solver: showLeft ? solver : nil, t: t),
             "outcome": .string(outcome.rawValue), "isPlaying": .bool(outcome == .playing),
             "isOver": .bool(outcome != .playing),
             "isWon": .bool(outcome == .won), "isLost": .bool(outcome == .lost), "rows": .list(rows),

@@ -1,3 +1,4 @@
+import Mastermind
 import Storage
 import Synchronization
 import TestSupport
@@ -364,6 +365,47 @@ struct MastermindSiteTests {
                     "data-key=\"\(digit)\" class=\"is-present\" data-present aria-label=\"\(digit): in the code\""))
         }
         #expect(after.components(separatedBy: "class=\"is-present\"").count - 1 == Set(secret.prefix(3)).count)
+    }
+
+    /// The keys show what the rows prove by a player's own bookkeeping, as Wordle's keyboard does (a review: by row 9
+    /// the solver's marks had done the deducing); the codes-still-possible aid adds all that those codes prove. The
+    /// solver's guesses are played until the two differ.
+    @Test func theKeysMarkThePlayersBookkeepingAndTheAidMarksAllTheCodesProve() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        let solver = Solver(rules: .classic)
+        func marks(_ html: String) -> (absent: Set<UInt8>, present: Set<UInt8>) {
+            func digits(_ kind: String) -> Set<UInt8> {
+                Set(html.matches(of: /data-key="(\d)" class="is-(absent|present)"/).filter { $0.2 == kind }
+                    .compactMap { UInt8($0.1) })
+            }
+            return (digits("absent"), digits("present"))
+        }
+        var compared = false
+        for _ in 0..<6 where !compared {
+            let game = try player.startMastermind()
+            let secret = try Code(try player.secret(), rules: .classic)
+            var history: [(Code, Feedback)] = []
+            while !compared, let guess = solver.nextGuess(after: history), guess != secret, history.count < 8 {
+                let text = String(guess.digits.map { Character(String($0)) })
+                let page = try player.post(
+                    "/mastermind/guess", "game=\(game)&turn=\(history.count)&guess=\(text)", fragment: true
+                ).text
+                history.append((guess, Feedback.score(secret: secret, guess: guess)))
+                let played = Game(
+                    rules: .classic, secret: secret,
+                    turns: history.map { Turn(guess: $0.0, feedback: $0.1, pegs: []) })
+                let full = solver.digitsKnown(after: history)
+                #expect(marks(page) == played.digitsKnown, "bookkeeping only, aid off")
+                guard full != played.digitsKnown else { continue }
+                try player.post("/mastermind/codes-left", "on=1&back=/mastermind")
+                #expect(marks(try player.get("/mastermind").text) == full, "all the codes prove, aid on")
+                try player.post("/mastermind/codes-left", "on=0&back=/mastermind")
+                compared = true
+            }
+        }
+        #expect(compared, "the solver's games came to a row where the aid knows more")
     }
 
     /// The board is a board: played rows, the row being typed, then a slot for each attempt still to come.
