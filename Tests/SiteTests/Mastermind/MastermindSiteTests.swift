@@ -377,8 +377,8 @@ struct MastermindSiteTests {
         let solver = Solver(rules: .classic)
         func marks(_ html: String) -> (absent: Set<UInt8>, present: Set<UInt8>) {
             func digits(_ kind: String) -> Set<UInt8> {
-                Set(html.matches(of: /data-key="(\d)" class="is-(absent|present)"/).filter { $0.2 == kind }
-                    .compactMap { UInt8($0.1) })
+                let found = html.matches(of: /data-key="(\d)" class="is-(absent|present)"/)
+                return Set(found.filter { $0.2 == kind }.compactMap { UInt8($0.1) })
             }
             return (digits("absent"), digits("present"))
         }
