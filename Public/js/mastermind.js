@@ -274,7 +274,11 @@
       }, 0);
     }
     var won = fresh.getAttribute("data-outcome") === "won" && !wasOver;
-    if (won) burst();
+    // The status says the win once the row has turned over, not before (a review: "Cracked" while the tiles flipped).
+    if (won) {
+      fresh.classList.add("is-revealing");
+      afterReveal(function () { fresh.classList.remove("is-revealing"); burst(); }, 0);
+    }
     // A win's burst is seen before the results cover the board. Meanwhile they wait out of the page, where a review
     // saw them appear first, then again in the card.
     if (fresh.getAttribute("data-outcome") && !wasOver) {
@@ -287,7 +291,9 @@
         spacer.style.height = tall - fresh.offsetHeight + "px";
         fresh.appendChild(spacer);
       }
-      afterReveal(openResults, won ? 100 : 120);
+      // Without motion nothing turns over: the solved board stays a moment before the card (a review never saw it).
+      var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      afterReveal(openResults, still ? 1500 : won ? 500 : 120);
     }
     // "Code cracked! Now try the Name Game" belongs to a win: it goes when a game is lost under it, as the server
     // leaves it out of a lost game's page.
@@ -557,6 +563,8 @@
         if (notes) {
           notesOn = !notesOn;
           notes.setAttribute("aria-pressed", String(notesOn));
+          // The board says so too (a review: only the key changed, and digits "typed" were notes).
+          board().classList.toggle("is-noting", notesOn);
           showTyped();
           return;
         }

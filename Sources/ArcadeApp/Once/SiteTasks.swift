@@ -13,7 +13,8 @@ enum SiteTasks {
     static let dismissable = [tutorial("mastermind"), tutorial("namegame"), tryNameGame, updateDismissed]
 
     /// Shown until dismissed, or until the game was played twice.
+    /// Until dismissed or a first game is over (a review without scripts had it above the board for a whole game).
     static func showsTutorial(_ once: Once, game: String) -> Bool {
-        !once.beenDone(tutorial(game)) && !once.beenDone("\(game).played", count: .moreThan(1))
+        !once.beenDone(tutorial(game)) && !once.beenDone("\(game).played")
     }
 }
