@@ -148,8 +148,11 @@
     // Said in full through the region the page has had since its load (issue 46: the toast, inserted with its text,
     // was often not read): each cheat's title and what it did; emptied first, so the same unlock is said again.
     if (announcer) {
+      // The title a sentence of its own ("The Konami code One digit…" ran together, a blind review).
+      var stop = document.documentElement.lang === "ja" ? "。" : ".";
       var words = (answer.toasts || []).map(function (title, i) {
-        return [title, (answer.did || [])[i]].filter(Boolean).join(" ");
+        var did = (answer.did || [])[i];
+        return did ? (/[.!?。！？]$/.test(title) ? title : title + stop) + " " + did : title;
       }).join(" ") || announcer.getAttribute("data-unlocked");
       announcer.textContent = "";
       setTimeout(function () { announcer.textContent = words; }, 50);

@@ -116,6 +116,8 @@
       }
     }
     showTyped();
+    // The row being typed comes into sight (a low-vision review at 400 % typed a guess it could not see).
+    inSight(host.querySelector("[data-current-row]"));
     say(heard);
   }
 

@@ -83,10 +83,6 @@
   var said = [];
   if (carried === "timer") {
     said = text(game.querySelectorAll(".timer-text"));
-  } else if (carried) {
-    // The last answer, then the question now asked: alone, it was heard as this question's (a blind review heard
-    // "Right: Matteo Okafor" over a question about Milo).
-    said = [carried].concat(text(game.querySelectorAll("#round-question")));
   }
   if (outcome) {
     said = said.concat(text(outcome.querySelectorAll("h1, .score, .best, p:not([data-advance-choice])")).slice(0, 3));
@@ -111,11 +107,8 @@
   function carry(words) {
     try { window.sessionStorage.setItem("namegame.said", words); } catch (e) { /* private mode: said here only */ }
   }
-  if (game.hasAttribute("data-identified") && next && next.form) {
-    var rightWords = text(game.querySelectorAll("[data-outcome] [data-right-name], [data-outcome] [data-typo]"))
-      .join(" ");
-    next.form.addEventListener("submit", function () { carry(rightWords); });
-  }
+  // (A right answer's words are said on its own page, which stays long enough now: carried over too, they were heard
+  // twice, a blind review.)
   var moreTime = game.querySelector("[data-more-time]");
   if (moreTime) moreTime.form.addEventListener("submit", function () { carry("timer"); });
 
@@ -143,7 +136,9 @@
   }
   // A forgiven typo waits for Next: its spelling is there to be read.
   if (!ended && !hold && game.hasAttribute("data-identified") && !game.querySelector("[data-typo]") && next) {
-    var delay = reduced ? 3000 : 1500;
+    // Long enough to read the six names shown and to hear the answer said (two reviews: at 1.5 s the names went
+    // unread, and a screen reader was cut off).
+    var delay = reduced ? 4000 : 2500;
     game.style.setProperty("--advance-ms", delay + "ms");
     game.classList.add("is-advancing");
     wait = window.setTimeout(function () { go(next); }, delay);

@@ -340,6 +340,9 @@ class MastermindBoard(BoardHelpers):
         # Shown, not spoken: the footer's announcer, present from load, says it once (a review heard it twice).
         self.assertEqual(toast.get_attribute("aria-hidden"), "true")
         WebDriverWait(self.driver, 10).until(lambda d: "Cheat unlocked" in toast.text, toast.get_attribute("textContent"))
+        # Said as two sentences (a blind review heard "The Konami code One digit" run together).
+        WebDriverWait(self.driver, 10).until(lambda d: "Konami code. One digit" in d.find_element(
+            "id", "cheat-announcer").get_attribute("textContent"))
         # Clear of the rows and the keys (a review: on a phone it hid the keys 1 to 4 just after the unlock).
         over = self.driver.execute_script("""
             const t = arguments[0].getBoundingClientRect();

@@ -109,12 +109,13 @@ class Lesson(LessonHelpers):
         wait(self.driver).until(lambda _: self.game().get_attribute("data-round") != round_id
                                 and not self.game().get_attribute("data-answered"))
         shown = float(self.driver.execute_script("return sessionStorage.getItem('answeredAt')"))
-        # ...which the server dealt within 2 s of the answer being on the screen.
+        # ...which the server dealt within 3 s of the answer being on the screen (2.5 s to read six names and hear the
+        # answer said: two reviews found 1.5 s too short).
         with sqlite3.connect(DATABASE) as db:
             dealt = db.execute("SELECT started_ms FROM namegame_rounds WHERE session = (SELECT session FROM"
                                " namegame_rounds WHERE id = ?) AND id > ? ORDER BY id LIMIT 1",
                                (int(round_id), int(round_id))).fetchone()[0]
-        self.assertLess(dealt - shown, 2000, "the next question within 2 s, with no tap")
+        self.assertLess(dealt - shown, 3000, "the next question within 3 s, with no tap")
         self.assertEqual(self.driver.find_element("css selector", "[data-announce]").get_attribute("aria-live"), "polite")
 
     def test_a_switch_under_next_keeps_right_answers_on_screen(self):
@@ -467,7 +468,8 @@ class WithoutJavaScript(LessonHelpers, BrowserTest):
         self.assertTrue(self.driver.find_elements("css selector", "[data-summary]"), "review ends on its summary")
         # Go on learning starts a lesson (it opened Learn's last page: a start card, or an old lesson's summary).
         self.click("button[data-go-learn]")
-        self.assertTrue(self.driver.find_elements("css selector", "[data-intro], button[data-choice]"),
+        # (The person reviewed is met now, so the question may be to type their name.)
+        self.assertTrue(self.driver.find_elements("css selector", "[data-intro], button[data-choice], [data-recall-input]"),
                         "Go on learning meets someone or asks a question")
         # Timed: the minute runs out (time travel through the database) and the end shows the score.
         self.open("/namegame")

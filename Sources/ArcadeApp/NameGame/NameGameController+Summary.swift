@@ -25,7 +25,8 @@ extension NameGameController {
             // A minute given more time is played, not compared: the best stays what it was.
             let extended = session.extraMilliseconds > 0
             let best = extended ? previous ?? 0 : max(previous ?? 0, score)
-            let record = !extended && (previous.map { score > $0 } ?? (score > 0))
+            // A first minute sets the best without beating one (a review: a first run "A new personal best!").
+            let record = !extended && (previous.map { score > $0 } ?? false)
             let text =
                 extended
                 ? t.string("namegame.timed.extended")

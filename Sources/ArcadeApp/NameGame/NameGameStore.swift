@@ -505,10 +505,13 @@ struct NameGameStore: Sendable {
         // their learning steps in any mode (a review: 25 minutes of recall and lessons made a person met that day
         // "Learned").
         if rating != .again && card.due > now
-            && (card.state == .review || !(Self.meets(round.mode) || round.mode == .review))
+            && (card.state == .review || !Self.meets(round.mode))
         {
             return
         }
+        // A coin toss between two faces proves nothing: in 50/50 only a miss counts (a review: ten rounds of it marked
+        // two people just missed "Strengthened" and cleared their review).
+        if round.mode == .fifty && rating != .again { return }
         let next = fsrs.review(card, rating, at: now)
         try db.execute(
             """
@@ -555,9 +558,10 @@ struct NameGameStore: Sendable {
         }
     }
 
-    /// Modes in which the player meets people (a card is made for them): learn and recall. The others quiz: they
-    /// rate people already met, and leave strangers alone.
-    static func meets(_ mode: Mode) -> Bool { mode == .learn || mode == .recall }
+    /// Modes in which the player meets people (a card is made for them): learn, recall, and review, which drills
+    /// someone missed after showing who they are (a review: 18 rounds of drilling left strangers "Not met yet"). The
+    /// others quiz: they rate people already met, and leave strangers alone.
+    static func meets(_ mode: Mode) -> Bool { mode == .learn || mode == .recall || mode == .review }
 
     /// Someone is met: a learning card due at once, unless the player already has one.
     private func meet(_ db: Database, player: String, person: String, now: Int64) throws {

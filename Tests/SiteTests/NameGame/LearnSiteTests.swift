@@ -424,6 +424,48 @@ struct LearnDepthSiteTests {
         #expect(try db.first("SELECT namegame_pace FROM players")?.string("namegame_pace") == "fast")
     }
 
+    /// A review: ten rounds of 50/50 marked two people just missed "Strengthened". A coin toss proves nothing: right
+    /// answers there move no one; a miss still counts.
+    @Test(arguments: Engine.allCases) func fiftyFiftyRightAnswersMoveNoOne(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.answerRight("learn", try player.play("learn").text)  // the player's row
+        let db = try Database(location: server.database)
+        _ = try db.execute("DELETE FROM namegame_cards")
+        _ = try met(server, count: 5, stability: 10, due: 0)
+        func cards() throws -> [String] {
+            try db.query("SELECT person, due_ms, reviews FROM namegame_cards ORDER BY person").map {
+                "\(try $0.decode("person", as: String.self)) \(try $0.decode("due_ms", as: Int64.self))"
+                    + " \(try $0.decode("reviews", as: Int64.self))"
+            }
+        }
+        let before = try cards()
+        try player.answerRounds("fifty", count: 6)
+        #expect(try cards() == before, "six right coin tosses, five people due: nothing moved")
+        let (round, answer) = try player.round(try player.play("fifty").text)
+        #expect(try player.post("/namegame/answer", "mode=fifty&round=\(round)&choice=\(1 - answer)").status == 303)
+        #expect(try cards() != before, "a miss counts")
+    }
+
+    /// Review my misses meets whom it drills (a review: 18 rounds of drilling left strangers "Not met yet").
+    @Test(arguments: Engine.allCases) func reviewingAMissedStrangerMeetsThem(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let page = try player.play("normal").text
+        let missed = try player.askedID(page)
+        try player.miss("normal", page)
+        let db = try Database(location: server.database)
+        #expect(try db.first("SELECT 1 AS n FROM namegame_cards WHERE person = ?", [.text(missed)]) == nil)
+        let session = try #require(try db.first("SELECT id FROM namegame_sessions WHERE mode = 'normal'")?.int("id"))
+        #expect(try player.post("/namegame/review", "session=\(session)").status == 303)
+        let review = try player.play("review").text
+        #expect(try player.askedID(review) == missed)
+        try player.answerRight("review", review)
+        #expect(try db.first("SELECT 1 AS n FROM namegame_cards WHERE person = ?", [.text(missed)]) != nil)
+    }
+
     /// A third review, five people met: Normal and Practice went round them in one fixed order (four of five left
     /// out of each draw), and the other faces were strangers, so the one familiar face was the answer.
     @Test(arguments: Engine.allCases) func aQuizShufflesThePeopleMetAndShowsThemAsTheOtherFaces(_ engine: Engine) throws
