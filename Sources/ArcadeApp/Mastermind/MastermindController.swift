@@ -240,7 +240,7 @@ struct MastermindController: Sendable {
             "mastermind-stats", title: t.string("stats.title"), for: visitor, path: "/mastermind/stats",
             section: "mastermind",
             data: [
-                "stats": statsContext(stats),
+                "stats": statsContext(stats, t: t),
                 "daily": [
                     "played": .int(daily.played), "wins": .int(daily.wins),
                     "currentStreak": .int(daily.currentStreak),
@@ -678,13 +678,16 @@ struct MastermindController: Sendable {
             ])
     }
 
-    func statsContext(_ stats: MastermindStore.Stats) -> TemplateValue {
+    func statsContext(_ stats: MastermindStore.Stats, t: LanguageStrings) -> TemplateValue {
         let most = max(1, stats.distribution.max() ?? 1)
         let bars: [TemplateValue] = stats.distribution.enumerated().map { index, count in
             let width = count == 0 ? 2 : max(4, count * 240 / most)
             return .object([
                 "guesses": .int(index + 1), "count": .int(count), "y": .int(index * 26), "textY": .int(index * 26 + 15),
                 "width": .int(width), "labelX": .int(40 + width),
+                // In words for a screen reader, which reads a chart drawn as an image by its title alone (a review).
+                "text": .string(
+                    t.string("mastermind.dist.item", [.string("\(index + 1)"), .int(count), .int(index + 1)])),
             ])
         }
         return .object([
