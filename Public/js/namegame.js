@@ -180,6 +180,12 @@
         // One face left: a beat later the round ends by itself, as not known, showing who it is (a review waited
         // 27 s before a round with one face left, which said nothing, ended at its tap).
         var left = game.querySelectorAll("button[data-choice]:not([data-hidden])");
+        // A face gone is said, with how many are left (a blind review: they vanished in silence under the cursor).
+        var count = (game.getAttribute("data-faces-left") || "").replace("%d", String(left.length));
+        if (announce && count && announce.getAttribute("data-said-left") !== String(left.length)) {
+          announce.setAttribute("data-said-left", String(left.length));
+          if (left.length < 6) announce.textContent = count;
+        }
         if (left.length === 1) {
           window.clearInterval(poll);
           window.setTimeout(function () {

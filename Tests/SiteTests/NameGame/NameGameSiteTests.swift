@@ -432,6 +432,8 @@ struct NameGameSiteTests {
         let page = try player.play("hint").text
         let (round, answer) = try player.round(page)
         #expect(!page.contains("data-hidden"))
+        // The words the page says as faces go (a blind review: they vanished in silence), the count filled in there.
+        #expect(page.contains("data-faces-left=\"Faces left: %d\""))
         now.withLock { $0 += 0.7 }
         let later = try player.play("hint").text
         let hidden = later.ranges(of: "data-hidden=\"true\"").count
