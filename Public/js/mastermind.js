@@ -661,11 +661,11 @@
   // With room beside the board, a message stands beside the row being typed (two reviews: by the board's top it was
   // far from where the player looked, and went unseen); CSS uses these only on such a window.
   function placeMessage() {
-    var own = board(), cells = own && own.querySelector(".slot-current .cells");
-    if (!cells) return;
-    var at = own.getBoundingClientRect(), box = cells.getBoundingClientRect();
+    var own = board(), row = own && own.querySelector(".slot-current");
+    if (!row) return;
+    var at = own.getBoundingClientRect(), box = row.getBoundingClientRect();
     own.style.setProperty("--message-top", Math.round(box.top - at.top) + "px");
-    own.style.setProperty("--message-left", Math.round(box.right - at.left + 16) + "px");
+    own.style.setProperty("--message-left", Math.round(box.right - at.left + 12) + "px");
   }
   function wideMessages() { return !!window.matchMedia && window.matchMedia("(min-width: 30.01rem)").matches; }
   function settleMessage() {

@@ -575,14 +575,14 @@ class MastermindBoard(BoardHelpers):
         place = self.driver.execute_script("""
             const hint = arguments[0].getBoundingClientRect();
             const covered = Array.from(document.querySelectorAll(
-                '[data-legend], h1, .mm-bar > *, .board .cell, .board .pegs, .board .row-summary, [data-keypad]'
+                '[data-legend], h1, .mm-bar > *, .board .row, .board .slot, [data-keypad]'
               )).filter(e => {
               const r = e.getBoundingClientRect();
               return r.left < hint.right && hint.left < r.right && r.top < hint.bottom && hint.top < r.bottom; });
-            const row = document.querySelector('.slot-current .cells').getBoundingClientRect();
+            const row = document.querySelector('.slot-current').getBoundingClientRect();
             return {covered: covered.map(e => e.className || e.tagName), right: hint.right, width: innerWidth,
                     top: hint.top, beside: hint.top < row.bottom && row.top < hint.bottom && hint.left >= row.right,
-                    gap: hint.left - row.right};""", hint)
+                    gap: hint.left - row.right, clear: hint.right <= innerWidth};""", hint)
         self.assertEqual(place["covered"], [], place)
         self.assertTrue(place["beside"] and place["gap"] <= 40, place)
         self.assertLessEqual(place["right"], place["width"], place)
