@@ -149,11 +149,9 @@
     // was often not read): each cheat's title and what it did; emptied first, so the same unlock is said again.
     if (announcer) {
       // The title a sentence of its own ("The Konami code One digit…" ran together, a blind review).
-      var stop = document.documentElement.lang === "ja" ? "。" : ".";
-      var words = (answer.toasts || []).map(function (title, i) {
-        var did = (answer.did || [])[i];
-        return did ? (/[.!?。！？]$/.test(title) ? title : title + stop) + " " + did : title;
-      }).join(" ") || announcer.getAttribute("data-unlocked");
+      var pieces = [];
+      (answer.toasts || []).forEach(function (title, i) { pieces.push(title, (answer.did || [])[i] || ""); });
+      var words = window.Arcade.sentences(pieces.filter(Boolean)) || announcer.getAttribute("data-unlocked");
       announcer.textContent = "";
       setTimeout(function () { announcer.textContent = words; }, 50);
     }

@@ -297,13 +297,6 @@
       var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
       afterReveal(openResults, still ? 1500 : won ? 500 : 120);
     }
-    // "Code cracked! Now try the Name Game" belongs to a win: it goes when a game is lost under it, as the server
-    // leaves it out of a lost game's page.
-    if (fresh.getAttribute("data-outcome") === "lost") {
-      Array.prototype.forEach.call(document.querySelectorAll("[data-once='namegame.try']"), function (strip) {
-        strip.hidden = true;
-      });
-    }
   }
 
   // Focus after a board action (issue 46): the new board replaces the control that had it, so it goes to the same

@@ -94,14 +94,8 @@
   } else if (game.querySelector("[data-recall-input]") && game.querySelector("[data-cheat-help]")) {
     said = said.concat(text(game.querySelectorAll("[data-cheat-help]")));
   }
-  // Each piece a sentence of its own: run together, a heading, a name, a role and a face's words were heard as one
-  // breathless sentence (a blind review).
-  var stop = document.documentElement.lang === "ja" ? "。" : ".";
-  function sentences(pieces) {
-    return pieces.map(function (piece) { return /[.!?。！？:：…]$/.test(piece) ? piece : piece + stop; }).join(" ");
-  }
   if (announce && said.length) {
-    window.setTimeout(function () { announce.textContent = sentences(said); }, 150);
+    window.setTimeout(function () { announce.textContent = window.Arcade.sentences(said); }, 150);
   }
   // A right answer's words go with the player to the next round, and More time's to the page it reloads.
   function carry(words) {

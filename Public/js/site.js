@@ -17,6 +17,12 @@
       var all = { "X-CSRF-Token": csrf, "Content-Type": "application/x-www-form-urlencoded" };
       for (var name in headers || {}) all[name] = headers[name];
       return fetch(url, { method: "POST", credentials: "same-origin", headers: all, body: body || "" });
+    },
+    // Pieces said through a live region, each a sentence of its own (run together, a title, a name and a face's words
+    // were heard as one breathless sentence: a blind review).
+    sentences: function (pieces) {
+      var stop = document.documentElement.lang === "ja" ? "。" : ".";
+      return pieces.map(function (piece) { return /[.!?。！？:：…]$/.test(piece) ? piece : piece + stop; }).join(" ");
     }
   };
 

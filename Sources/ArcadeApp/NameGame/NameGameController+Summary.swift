@@ -44,7 +44,7 @@ extension NameGameController {
                 cards[item.person] == nil
                 ? "notmet"
                 : item.missed
-                    ? (item.slowOnly ? "slow" : "again")
+                    ? (item.wrong ? "again" : "slow")
                     : LearningPlan.knows(cards[item.person])
                         ? "learned" : (reviews[item.person] ?? 0) <= item.rounds ? "today" : "strengthened"
             return .object([

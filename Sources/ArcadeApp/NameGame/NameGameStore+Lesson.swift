@@ -10,9 +10,10 @@ extension NameGameStore {
         /// Missed at least once in the lesson (a wrong pick, a wrong name, "I don't know", the clock), or found too
         /// slowly to count as known (hint mode's faces waited out): as the scheduler rated it, so it comes back soon.
         var missed: Bool
-        /// Every miss was a right answer found too slowly: said so, not shown as a failure (a review saw the red ring
-        /// of a miss on someone it named right three times).
-        var slowOnly = false
+        /// Missed by a wrong pick, a wrong name, "I don't know" or the clock, not only by a right answer found too
+        /// slowly: that one is said as slow, not shown as a failure (a review saw the red ring of a miss on someone it
+        /// named right three times).
+        var wrong = false
         /// Rounds in the lesson that rated them (one each).
         var rounds: Int
     }
@@ -35,14 +36,13 @@ extension NameGameStore {
             let missed =
                 plan.rating(
                     wrongPicks: wrongs, gaveUp: status != "identified", milliseconds: Int(finished - started)) == .again
-            let slow = missed && wrongs == 0 && status == "identified"
+            let wrong = missed && (wrongs > 0 || status != "identified")
             if let index = result.firstIndex(where: { $0.person == person }) {
-                result[index].slowOnly =
-                    result[index].missed ? result[index].slowOnly && (slow || !missed) : slow
                 result[index].missed = result[index].missed || missed
+                result[index].wrong = result[index].wrong || wrong
                 result[index].rounds += 1
             } else {
-                result.append(Covered(person: person, missed: missed, slowOnly: slow, rounds: 1))
+                result.append(Covered(person: person, missed: missed, wrong: wrong, rounds: 1))
             }
         }
         return result
