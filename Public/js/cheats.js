@@ -45,11 +45,13 @@
       }).catch(function () { window.location.assign("/credits"); });
     },
     // The revealed digit flies into its cell of the row being played, without a reload, marked as a hint.
+    // Its place and digit join the unlock's announcement (the promise's value).
     "mastermind.reveal": function () {
       if (!window.ArcadeMastermind) return;
-      window.ArcadeMastermind.refresh().then(function () {
+      return window.ArcadeMastermind.refresh().then(function (said) {
         var cell = document.querySelector("[data-current-row] .cell.is-revealed");
         if (cell) cell.classList.add("is-flying");
+        return said;
       });
     },
     // A fresh copy of the round shows the letter (or loses half its wrong faces); the toast goes with it (a review:
@@ -132,26 +134,30 @@
     if (unlocked.length || !answer.progress) codeUntil = 0;
     trail(answer.progress || 0, unlocked.length > 0);
     if (!unlocked.length) return;
-    show(answer);
     flash();
+    var shown = [];
     unlocked.forEach(function (effect) {
       document.documentElement.setAttribute("data-last-cheat", effect);
-      if (effects[effect]) effects[effect](answer);
+      if (effects[effect]) shown.push(effects[effect](answer));
     });
+    // Said once, with what the effects showed (a reveal's place): the unlock and a reveal said apart came close
+    // together and cut each other off (a blind review).
+    Promise.all(shown).then(function (said) { show(answer, said); }, function () { show(answer, []); });
     var news = { found: answer.found, total: answer.total };
     if (unlocked.indexOf("theme.crt") >= 0) news.crt = document.documentElement.classList.contains("theme-crt");
     tell(news);
     refreshCabinet();
   }
 
-  function show(answer) {
+  function show(answer, said) {
     // Said in full through the region the page has had since its load (issue 46: the toast, inserted with its text,
     // was often not read): each cheat's title and what it did; emptied first, so the same unlock is said again.
     if (announcer) {
       // The title a sentence of its own ("The Konami code One digit…" ran together, a blind review).
       var pieces = [];
       (answer.toasts || []).forEach(function (title, i) { pieces.push(title, (answer.did || [])[i] || ""); });
-      var words = window.Arcade.sentences(pieces.filter(Boolean)) || announcer.getAttribute("data-unlocked");
+      var words = window.Arcade.sentences(pieces.concat(said || []).filter(Boolean))
+        || announcer.getAttribute("data-unlocked");
       announcer.textContent = "";
       setTimeout(function () { announcer.textContent = words; }, 50);
     }

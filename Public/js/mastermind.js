@@ -202,24 +202,34 @@
     busy = true;
     board().setAttribute("aria-busy", "true");
     var body = new URLSearchParams(new FormData(target)).toString();
+    // The codes-left switch says its new state (a blind review: it was switched, and the last row was said again).
+    var spoken = target.hasAttribute("data-codes-left") ? "[data-codes-left-switch]" : null;
     window.Arcade.post(target.getAttribute("action"), body, { "X-Fragment": "board" }).then(function (response) {
-      return response.text().then(function (html) { replace(html, response.status); });
+      return response.text().then(function (html) { replace(html, response.status, false, spoken); });
     }).catch(function () {
       busy = false;
       target.submit();  // the network failed: fall back to a plain post
     });
   }
 
-  /// Fetches this page's board again (after a cheat changed it), keeping the digits typed so far.
+  /// Fetches this page's board again (after a cheat changed it), keeping the digits typed so far. Resolves with what
+  /// a new reveal says (its place and digit), which the cheat's own announcement carries: said apart, the unlock, the
+  /// board's last row and the reveal came as three announcements close together (a blind review).
   function refresh() {
+    var before = host.querySelector("[data-revealed]");
     return fetch(window.location.pathname, { credentials: "same-origin", headers: { "X-Fragment": "board" } })
       .then(function (response) { return response.text(); })
-      .then(function (html) { replace(html, 200, true); });
+      .then(function (html) {
+        replace(html, 200, true);
+        var mark = host.querySelector("[data-revealed]");
+        return mark && !before ? mark.textContent.trim() : "";
+      });
   }
 
   // `settled`: the same rows again (a cheat's refresh), whose pegs are not revealed a second time (a review saw the
   // last row's pegs vanish and come back at a Konami unlock).
-  function replace(html, status, settled) {
+  // `spoken`: the control whose `data-switched` is said instead of the board's announcement.
+  function replace(html, status, settled, spoken) {
     busy = false;
     var template = document.createElement("template");
     template.innerHTML = html.trim();
@@ -255,7 +265,10 @@
     var refusal = status === 422 && fresh.querySelector("[data-error]");
     // Said once, by the board's live region (an alert inserted with its text in it is often not read at all).
     if (refusal) refusal.removeAttribute("role");
-    say(hint ? hint.getAttribute("data-hint-spoken") || hint.textContent.trim() : refusal ? refusal.textContent.trim() : fresh.getAttribute("data-announce") || "");
+    // A cheat's refresh says nothing of its own: the rows are the same, and the cheat's announcement says what changed.
+    var switched = spoken && fresh.querySelector(spoken);
+    if (switched) say(switched.getAttribute("data-switched"));
+    else if (!settled) say(hint ? hint.getAttribute("data-hint-spoken") || hint.textContent.trim() : refusal ? refusal.textContent.trim() : fresh.getAttribute("data-announce") || "");
     // At a game's end the board holds the focus while the last row is revealed, until the results take it (it fell
     // to the page's body, so the next Tab began again at the skip link).
     if (!fresh.getAttribute("data-outcome")) refocus(focusKey);
@@ -526,13 +539,10 @@
     // typed is the same one, and its digits stay.
     if (rowKey === "0:" + rows && rows === 0) rowKey = key;
     var revealMark = fresh.querySelector("[data-revealed]");
-    var before = revealed;
     revealed = null;
     if (revealMark) {
       var parts = revealMark.getAttribute("data-revealed").split(":");
       revealed = { position: parseInt(parts[0], 10) - 1, digit: parts[1] };
-      // A new reveal is said with its place and digit (the unlock's toast only says a digit was revealed).
-      if (!before && rowKey) setTimeout(function () { say(revealMark.textContent.trim()); }, 1200);
     }
     if (key !== rowKey) {
       // A new row (or a refused guess the server handed back): start from what the field holds.

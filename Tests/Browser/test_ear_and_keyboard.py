@@ -231,6 +231,30 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
             self.driver.execute_script("return new Promise(r => setTimeout(r, 50))")
         self.assertNotIn("BODY", seen, seen)
 
+    def test_the_codes_left_switch_and_a_konami_reveal_are_each_said_once(self):
+        """A blind review: the switch's state went unsaid (the last row was said again), and a Konami's unlock, the
+        board's last row and the revealed digit came as three announcements close together."""
+        secret = self.start()
+        miss = wrong_guesses(secret)[0]
+        self.keys(miss + Keys.ENTER)
+        self.wait_rows(1)
+        row = ", ".join(miss) + ":"
+        self.wait_said(lambda t: t.startswith(row), "the row's result")
+        said = len(self.said())
+        self.driver.find_element("css selector", ".mm-menu summary").click()
+        self.driver.find_element("css selector", "[data-codes-left-switch]").click()
+        self.wait_said(lambda t: t.startswith("Codes still possible: shown"), "the switch's new state")
+        self.assertFalse(any(t.startswith(row) for t in self.said()[said:]), "the last row is not said again")
+        self.driver.execute_script("document.getElementById('board').focus()")
+        said = len(self.said())
+        self.keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT, Keys.ARROW_RIGHT,
+                   Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
+        self.wait_said(lambda t: t.startswith("Cheat unlocked") and "Konami code: position" in t,
+                       "the unlock with the reveal's place and digit, as one announcement")
+        later = [t for t in self.said()[said:] if t]
+        self.assertFalse(any(t.startswith(row) for t in later), later)
+        self.assertEqual(sum("position" in t for t in later), 1, later)
+
     def test_a_320_pixel_screen_keeps_the_rows_on_it(self):
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": 320, "height": 740, "deviceScaleFactor": 1, "mobile": True})

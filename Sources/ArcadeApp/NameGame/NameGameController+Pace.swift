@@ -49,6 +49,37 @@ extension NameGameController {
         return .redirect(to: "/namegame#pace")
     }
 
+    /// Today's goal (a lesson's worth of answers) and the run of days, on the menu and a lesson's summary: a reason to
+    /// come back tomorrow, and a number that moves in a first session (reviews: nothing brought a player back, and
+    /// "Learned: 0 of 130" stood still all day, as learned waits for a later day).
+    /// `streak: false` where the run of days is shown apart (the summary's figures).
+    func todayFields(
+        _ player: String, isNew: Bool, streak withStreak: Bool = true, t: LanguageStrings
+    ) throws
+        -> TemplateValue
+    {
+        let answered = isNew ? 0 : try store.answeredToday(player: player)
+        let days = isNew || !withStreak ? 0 : try store.dayStreak(player: player)
+        let goal = lessonLength
+        let met = answered >= goal
+        let streak: TemplateValue =
+            days == 0
+            ? .null
+            : [
+                "days": .int(days),
+                "text": .string(
+                    t.string(answered == 0 ? "namegame.streak.keep" : "namegame.streak.line", [.int(days)])),
+            ]
+        return [
+            "answered": .int(min(answered, goal)), "goal": .int(goal), "met": .bool(met),
+            "text": .string(
+                met
+                    ? t.string("namegame.goal.met", [.int(answered)])
+                    : t.string("namegame.goal.progress", [.int(answered), .int(goal)])),
+            "streak": streak,
+        ]
+    }
+
     /// The menu's choice of pace: each with its new people a day, the player's own pressed.
     func paceFields(_ chosen: Pace, t: LanguageStrings) -> TemplateValue {
         .list(

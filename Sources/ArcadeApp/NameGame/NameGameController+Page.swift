@@ -237,7 +237,10 @@ extension NameGameController {
     ) -> Bool {
         let round = record.round
         let person = round.answerPerson
-        let named = person.fullName + (person.jobTitle.map { " · " + $0 } ?? "")
+        // Name and role as a phrase of the language's own (Japanese: 名前さん（役職）; a reader wanted さん there too).
+        let named =
+            person.jobTitle.map { t.string("namegame.person.role", [.string(person.fullName), .string($0)]) }
+            ?? t.string("namegame.person", [.string(person.fullName)])
         if record.status == "skipped" {
             // Hints mode's last face, tapped once every other was gone (`NameGameStore.answer`), or "I don't know".
             let waited = Double((record.finishedMilliseconds ?? 0) - record.startedMilliseconds) / 1000

@@ -97,6 +97,14 @@ extension NameGameStore {
         return streak
     }
 
+    /// Rounds the player answered today (UTC, the days `dayStreak` counts).
+    func answeredToday(player: String) throws -> Int {
+        let day: Int64 = 86_400_000
+        return try pool.connection().value(
+            Int.self, "SELECT COUNT(*) FROM namegame_rounds WHERE player = ? AND finished_ms >= ?",
+            [.text(player), .integer(nowMilliseconds() / day * day)]) ?? 0
+    }
+
     /// The player's best timed score before this session (nil: none); a session given more time is not a score.
     func bestTimedScore(player: String, before session: Int64) throws -> Int? {
         try pool.connection().first(

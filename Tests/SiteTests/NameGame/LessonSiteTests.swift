@@ -146,6 +146,34 @@ struct LessonSiteTests {
         #expect(Int(time) ?? 999 < 120, "the rounds' time, not ten minutes and more: \(time)")
     }
 
+    /// A reason to come back, and a number that moves in a first session (reviews: nothing brought a player back, and
+    /// "Learned: 0 of 130" stood still all day): the menu's goal counts today's answers to a lesson's worth, its bar
+    /// says so to a screen reader, the run of days follows, and a day later it asks for one answer to keep it.
+    @Test func theMenuCountsTodaysAnswersToAGoalAndKeepsTheRunOfDays() throws {
+        let clock = DailySiteTests.Clock()
+        let server = try DailySiteTests.server(clock)
+        defer { server.stop() }
+        let player = Player(server)
+        let fresh = try player.get("/namegame").text
+        #expect(fresh.contains("Answered today: 0 of 10") && fresh.contains("aria-valuenow=\"0\""))
+        #expect(!fresh.contains("data-day-streak"), "no run before a first answer")
+        try player.answerRounds("normal", count: 3)
+        let menu = try player.get("/namegame").text
+        #expect(menu.contains("Answered today: 3 of 10") && menu.contains("aria-valuenow=\"3\""))
+        #expect(menu.contains("data-day-streak=\"1\"") && menu.contains("Days in a row: 1<"))
+        try player.answerRounds("normal", count: 7)
+        let summary = try player.get("/namegame/normal").text
+        #expect(summary.contains("data-goal-met") && summary.contains("Goal met. Answered today: 10."))
+        clock.advance(days: 1)
+        let tomorrow = try player.get("/namegame").text
+        #expect(tomorrow.contains("Answered today: 0 of 10") && !tomorrow.contains("data-goal-met"))
+        #expect(tomorrow.contains("Days in a row: 1. Answer one today to keep the run going."))
+        try player.answerRounds("normal", count: 1)
+        #expect(try player.get("/namegame").text.contains("Days in a row: 2<"))
+        clock.advance(days: 2)
+        #expect(!(try player.get("/namegame").text.contains("data-day-streak")), "a day missed ends the run")
+    }
+
     @Test(arguments: Engine.allCases) func aLessonEndsOnItsSummary(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
