@@ -168,6 +168,7 @@ struct LessonSiteTests {
         let tomorrow = try player.get("/namegame").text
         #expect(tomorrow.contains("Answered today: 0 of 10") && !tomorrow.contains("data-goal-met"))
         #expect(tomorrow.contains("Days in a row: 1. Answer one today to keep the run going."))
+        try player.post("/namegame/next", "mode=normal")  // the next lesson, from the summary
         try player.answerRounds("normal", count: 1)
         #expect(try player.get("/namegame").text.contains("Days in a row: 2<"))
         clock.advance(days: 2)
