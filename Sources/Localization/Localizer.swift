@@ -198,7 +198,9 @@ public final class Localizer: Sendable {
         }
         switch table[key] {
         case .text(let text):
-            return arguments.isEmpty ? text : StringFormat.format(text, arguments, numbers: numbers)
+            // A literal percent is written %% in every string; without arguments it is still one (an admin saw "%%").
+            return arguments.isEmpty && !text.contains("%%")
+                ? text : StringFormat.format(text, arguments, numbers: numbers)
         case .plural(let plural, let table):
             let override: ((String, PluralCategory) -> String?)? =
                 overlay.isEmpty
@@ -229,6 +231,9 @@ public struct LanguageStrings: Sendable {
         localizer.string(key, language: language, table: table, numbers: numbers, arguments)
     }
 
+    /// Whether the key has a string in this language (or the base it falls back to).
+    public func has(_ key: String) -> Bool { table[key] != nil }
+
     /// The string for `key` as it is now, looked up once; only the formatting is left for each call. A hotfix made
     /// later is not seen: bind again when `StringOverlay.version` changes.
     public func bound(_ key: String) -> @Sendable ([FormatArgument]) -> String {
@@ -237,7 +242,8 @@ public struct LanguageStrings: Sendable {
             return { StringFormat.format(hotfix, $0, numbers: numbers) }
         }
         if case .text(let text)? = table[key] {
-            return { $0.isEmpty ? text : StringFormat.format(text, $0, numbers: numbers) }
+            let literal = !text.contains("%%")
+            return { $0.isEmpty && literal ? text : StringFormat.format(text, $0, numbers: numbers) }
         }
         return { [self] in string(key, $0) }  // a plural is chosen by its count; a missing key is reported once
     }

@@ -243,17 +243,17 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         said = len(self.said())
         self.driver.find_element("css selector", ".mm-menu summary").click()
         self.driver.find_element("css selector", "[data-codes-left-switch]").click()
-        self.wait_said(lambda t: t.startswith("Codes still possible: shown"), "the switch's new state")
+        self.wait_said(lambda t: t.startswith("Possible codes: shown"), "the switch's new state")
         self.assertFalse(any(t.startswith(row) for t in self.said()[said:]), "the last row is not said again")
         self.driver.execute_script("document.getElementById('board').focus()")
         said = len(self.said())
         self.keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT, Keys.ARROW_RIGHT,
                    Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
-        self.wait_said(lambda t: t.startswith("Cheat unlocked") and "Konami code: position" in t,
+        self.wait_said(lambda t: t.startswith("Cheat unlocked") and "Konami code: the digit in place" in t,
                        "the unlock with the reveal's place and digit, as one announcement")
         later = [t for t in self.said()[said:] if t]
         self.assertFalse(any(t.startswith(row) for t in later), later)
-        self.assertEqual(sum("position" in t for t in later), 1, later)
+        self.assertEqual(sum("digit in place" in t for t in later), 1, later)
 
     def test_a_320_pixel_screen_keeps_the_rows_on_it(self):
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {

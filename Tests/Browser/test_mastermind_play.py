@@ -304,7 +304,7 @@ class Input(Play):
         self.keys(miss + Keys.ENTER)
         message = WebDriverWait(self.driver, 10).until(
             lambda d: "row 1" in d.find_element("tag name", "main").text and d.find_element("tag name", "main").text)
-        self.assertIn("You tried this code already, in row 1", message)
+        self.assertIn("You already tried this guess in row 1", message)
         self.assertEqual(len(self.driver.find_elements("css selector", "#board .row")), 1, "no try spent")
         self.assertEqual(self.cells(), list(miss), "the row keeps its digits, to change one")
         self.assertEqual(self.board().get_attribute("data-attempts-left"), "9")

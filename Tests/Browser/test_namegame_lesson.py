@@ -258,7 +258,7 @@ class Lesson(LessonHelpers):
             " return {top: t.top, height: innerHeight, question: q.bottom}", toast)
         self.assertGreater(box["top"], box["height"] / 2, box)
         self.assertGreater(box["top"], box["question"], box)
-        self.assertIn("Half the wrong faces are gone", self.text("[data-cheat-help]"))
+        self.assertIn("half the wrong faces are gone", self.text("[data-cheat-help]"))
         self.assertEqual(len(self.driver.find_elements("css selector", "button[data-choice][data-hidden]")), 2,
                          "half of the five wrong faces, rounded down")
 
@@ -466,11 +466,11 @@ class WithoutJavaScript(LessonHelpers, BrowserTest):
             self.answer()
             self.click("[data-outcome] button[data-next]")
         self.assertTrue(self.driver.find_elements("css selector", "[data-summary]"), "review ends on its summary")
-        # Go on learning starts a lesson (it opened Learn's last page: a start card, or an old lesson's summary).
+        # Keep learning starts a lesson (it opened Learn's last page: a start card, or an old lesson's summary).
         self.click("button[data-go-learn]")
         # (The person reviewed is met now, so the question may be to type their name.)
         self.assertTrue(self.driver.find_elements("css selector", "[data-intro], button[data-choice], [data-recall-input]"),
-                        "Go on learning meets someone or asks a question")
+                        "Keep learning meets someone or asks a question")
         # Timed: the minute runs out (time travel through the database) and the end shows the score.
         self.open("/namegame")
         self.click('button[data-play="timed"]')

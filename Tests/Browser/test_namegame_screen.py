@@ -254,7 +254,7 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
         self.open("/namegame/help")
-        self.assertIn("Keys 1–6 choose.", self.text("[data-help]"))
+        self.assertIn("Press 1–6 to choose.", self.text("[data-help]"))
         self.open("/namegame/normal")
         self.assertTrue(self.driver.find_element("css selector", "[data-keys]").is_displayed())
 

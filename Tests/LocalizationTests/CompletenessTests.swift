@@ -9,6 +9,17 @@ struct CompletenessTests {
 
     func load() throws -> Localizer { try Localizer.load(directory: "Localizations") }
 
+    /// A literal percent is written `%%`; shown without arguments it is still one (three readers saw "Solved (%%)").
+    @Test(arguments: CompletenessTests.required)
+    func aLiteralPercentShowsOnce(_ language: String) throws {
+        let localizer = try load()
+        for key in ["insights.series.solved", "insights.traffic.desc"] {
+            let text = localizer.strings(for: language).string(key)
+            #expect(text.contains("%") && !text.contains("%%"), "\(language) \(key): \(text)")
+            #expect(localizer.strings(for: language).bound(key)([]) == text)
+        }
+    }
+
     @Test func everyRequiredLanguageShips() throws {
         #expect(Set(try load().languages).isSuperset(of: Self.required))
     }

@@ -60,6 +60,11 @@ struct InsightsController: Sendable {
     private func charts(_ n: InsightsStore.Numbers, hours: [RecentTraffic.Hour], _ t: LanguageStrings) -> [Chart] {
         let days = Array(n.first...n.today).map { Self.dayLabel($0) }
         let (daily, modes) = (n.daily, n.modes)
+        // Modes and cheats by the names players see (three native readers met the ids: "learn", "konami").
+        func named(_ key: String, _ id: String) -> String {
+            t.has(key + id) ? t.string(key + id) : id
+        }
+        let modeNames = modes.map { named("namegame.mode.", $0.0) }
         return [
             Self.chart(
                 "active", t, x: "insights.day", y: "insights.count", days,
@@ -90,18 +95,19 @@ struct InsightsController: Sendable {
                 ],
                 table: daily.map { ["#\($0.0 + 1)", "\($0.played)", "\($0.won)", Self.percent($0.won, $0.played)] }),
             Self.chart(
-                "accuracy", t, x: "insights.mode", y: "insights.percent", modes.map(\.0),
+                "accuracy", t, x: "insights.mode", y: "insights.percent", modeNames,
                 [
                     (
                         "insights.series.accuracy",
                         modes.map { $0.answered == 0 ? 0 : Double($0.identified * 100) / Double($0.answered) }
                     )
                 ],
-                table: modes.map {
-                    [$0.0, "\($0.answered)", "\($0.identified)", Self.percent($0.identified, $0.answered)]
+                table: zip(modeNames, modes).map { name, mode in
+                    [name, "\(mode.answered)", "\(mode.identified)", Self.percent(mode.identified, mode.answered)]
                 }),
             Self.chart(
-                "cheats", t, x: "insights.cheat", y: "insights.series.players", n.cheats.map(\.0),
+                "cheats", t, x: "insights.cheat", y: "insights.series.players",
+                n.cheats.map { named("cheats.name.", $0.0) },
                 [("insights.series.players", n.cheats.map(\.1))]),
             Self.chart(
                 "traffic", t, x: "insights.hour", y: "insights.count", hours.map { Self.hourLabel($0.start) },

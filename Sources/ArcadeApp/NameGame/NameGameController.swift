@@ -74,6 +74,9 @@ struct NameGameController: Sendable {
             ? .null
             : [
                 "learned": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),
+                // Met and on their way: the count that moves on a first day, while learned waits for a later one.
+                "learning": .string(
+                    t.string("namegame.learning.count", [.int(cards.count { !LearningPlan.knows($0.value) })])),
                 "due": .string(dueLine(dueCounts(cards), t: t)),
             ]
         return pages.render(
@@ -351,9 +354,9 @@ struct NameGameController: Sendable {
                 "hasBars": .bool(!times.isEmpty), "barCount": .int(times.count), "chart": chart.frame,
                 "ticks": .list(chart.ticks), "summary": .string(summary), "mastery": .object(masteryData),
                 "wall": .list(wall),
-                "wallLabel": .string(
-                    t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])
-                        + (inProgress > 0 ? " · " + t.string("namegame.learning.count", [.int(inProgress)]) : "")),
+                "wallLabel": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),
+                "wallLearning": inProgress > 0
+                    ? .string(t.string("namegame.learning.count", [.int(inProgress)])) : .null,
             ])
     }
 }

@@ -82,7 +82,9 @@ struct InsightsRollupTests {
             tables["accuracy"] = Set(answered.map(\.mode)).sorted().map { mode in
                 let all = answered.filter { $0.mode == mode }
                 let right = all.filter { $0.status == "identified" }.count
-                return [mode, "\(all.count)", "\(right)", InsightsController.percent(right, all.count)]
+                // Named as players see them (the page's words for the modes it knows).
+                let name = ["learn": "Learn", "normal": "Normal", "review": "Review my misses"][mode] ?? mode
+                return [name, "\(all.count)", "\(right)", InsightsController.percent(right, all.count)]
             }
             tables["hardest"] = people.keys.compactMap { person -> (String, Int, Int)? in
                 let asked = answered.filter { $0.person == person }

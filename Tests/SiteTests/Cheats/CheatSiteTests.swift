@@ -194,7 +194,7 @@ struct CheatSiteTests {
         #expect(
             last["did"]
                 == .array([
-                    .string("Open a game of Mastermind and enter it there: it reveals a digit of the game on the page.")
+                    .string("Use it during a Mastermind game: it reveals a digit of that game’s code.")
                 ]))
         #expect(try Database(location: server.database).first("SELECT id FROM mastermind_games") == nil)
         // On the unstarted board, the reveal starts the game.
@@ -210,7 +210,7 @@ struct CheatSiteTests {
         let id = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
         for pair in Self.konami { last = try JSONParser.parse(try act(player, pair, on: "&game=\(id)").text) }
         #expect(Player.attribute("data-revealed", in: try player.get("/mastermind").text) == shown)
-        #expect(last["did"] == .array([.string("No digit to reveal now: it works once in each game in play.")]))
+        #expect(last["did"] == .array([.string("Nothing to reveal: it works once per game, while the game is in progress.")]))
         #expect(last["toasts"] == .array([.string("Cheat: The Konami code")]), "used again, not unlocked again")
         // Finish the game: the result page marks the reveal, and the win counts as assisted.
         let game = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
@@ -291,7 +291,7 @@ struct CheatSiteTests {
         #expect(
             last["did"]
                 == .array([
-                    .string("Open a round of the Name Game and enter it there: it helps the round on the page.")
+                    .string("Use it during a Name Game round: it helps with the round on screen.")
                 ]))
         #expect(!(try player.play("reverse").text.contains("data-cheat-help")))
         let round = try #require(Player.attribute("data-round", in: before))
@@ -308,7 +308,7 @@ struct CheatSiteTests {
         // The name follows the choice's key number.
         let name = try #require(page[nameStart...].firstRange(of: "</span> ")).upperBound
         let initial = try #require(page[name...].first)
-        #expect(page.contains("The name starts with “\(initial)”."))
+        #expect(page.contains("the first name starts with “\(initial)”."))
         // Normal mode (a name, pick the face): half the wrong faces are hidden.
         let normalRound = try #require(Player.attribute("data-round", in: try player.play("normal").text))
         for key in ["w", "h", "o"] { try act(player, "key=\(key)", on: "&round=\(normalRound)") }

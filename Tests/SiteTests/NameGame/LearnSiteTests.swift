@@ -359,11 +359,14 @@ struct LearnDepthSiteTests {
         // left every face a silhouette).
         let stats = try player.get("/namegame/stats").text
         #expect(stats.ranges(of: "class=\"wall-learning\" data-learning><img").count == met.count)
-        #expect(stats.contains("Learned: 0 of 130 · Learning: \(met.count)"))
+        #expect(stats.contains("<span>Learned: 0 of 130</span> <span>Learning: \(met.count)</span>"))
         // The menu says where they stand, not "New to the Name Game?" (a review).
         let menu = try player.get("/namegame").text
         #expect(menu.contains(">Continue learning</p>") && !menu.contains("New to the Name Game?"))
-        #expect(menu.contains("data-menu-progress><span>Learned: 0 of 130</span> · <span>"))
+        #expect(
+            menu.contains(
+                "data-menu-progress class=\"dot-list\"><span>Learned: 0 of 130</span> <span>Learning: \(met.count)</span>"
+            ))
         #expect(try Player(server).get("/namegame").text.contains("New to the Name Game?"), "a newcomer's")
     }
 

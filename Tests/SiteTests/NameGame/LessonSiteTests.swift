@@ -167,7 +167,7 @@ struct LessonSiteTests {
         clock.advance(days: 1)
         let tomorrow = try player.get("/namegame").text
         #expect(tomorrow.contains("Answered today: 0 of 10") && !tomorrow.contains("data-goal-met"))
-        #expect(tomorrow.contains("Days in a row: 1. Answer one today to keep the run going."))
+        #expect(tomorrow.contains("Days in a row: 1. Answer one question today to keep it going."))
         try player.post("/namegame/next", "mode=normal")  // the next lesson, from the summary
         try player.answerRounds("normal", count: 1)
         #expect(try player.get("/namegame").text.contains("Days in a row: 2<"))
@@ -187,11 +187,11 @@ struct LessonSiteTests {
         try player.post("/namegame/next", "mode=normal")
         let summary = try player.get("/namegame/normal").text
         #expect(summary.contains("data-ended=\"true\"") && summary.contains("Lesson complete"))
-        // A quiz meets nobody: the people it asked are "Not met yet", not "Got it today" (a review: eight modes'
+        // A quiz meets nobody: the people it asked are "New to you", not "Right today" (a review: eight modes'
         // summaries said so while the statistics counted none of them).
-        #expect(summary.ranges(of: "<li class=\"is-notmet\"").count >= 5 && !summary.contains("Got it today"))
+        #expect(summary.ranges(of: "<li class=\"is-notmet\"").count >= 5 && !summary.contains("Right today"))
         let db = try Database(location: server.database)
-        // Met (as if in learn mode earlier), right on the first day is "Got it today", never "Learned" (issue 41: a
+        // Met (as if in learn mode earlier), right on the first day is "Right today", never "Learned" (issue 41: a
         // first lucky pick was called learned).
         _ = try db.execute(
             """
@@ -203,7 +203,7 @@ struct LessonSiteTests {
             """)
         let met = try player.get("/namegame/normal").text
         #expect(met.ranges(of: "<li class=\"is-today\"").count >= 5, "the people it covered, right today")
-        #expect(!met.contains("is-learned") && met.contains("Got it today"))
+        #expect(!met.contains("is-learned") && met.contains("Right today"))
         // Remembered past the first day (in review, stability of a week): learned.
         // A week's stability reached on the day of meeting is not learned yet (a review: "Learned" 25 minutes after).
         _ = try db.execute(

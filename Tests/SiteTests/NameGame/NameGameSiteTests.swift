@@ -344,7 +344,7 @@ struct NameGameSiteTests {
             let japanese = try server.get(
                 "/namegame/\(mode)", headers: ["Cookie": player.cookieHeader, "Accept-Language": "ja"]
             ).text
-            #expect(japanese.contains(/[a-z]さん(（[^）]+）)? です。/), "\(mode)")
+            #expect(japanese.contains(/[a-z]さん(（[^）]+）)?です。/), "\(mode)")
         }
     }
 
@@ -374,8 +374,8 @@ struct NameGameSiteTests {
         let player = Player(server)
         // (`key-hint`: shown only where there is a keyboard.)
         let fifty = try player.play("fifty").text
-        #expect(fifty.contains("<p class=\"field-help key-hint\" data-keys hidden>Keys: choose with 1–2,"))
-        #expect(try player.play("normal").text.contains("data-keys hidden>Keys: choose with 1–6,"))
+        #expect(fifty.contains("<p class=\"field-help key-hint\" data-keys hidden>Keys: 1–2 to choose,"))
+        #expect(try player.play("normal").text.contains("data-keys hidden>Keys: 1–6 to choose,"))
         let reverse = try player.play("reverse").text
         // Each name says its key to a screen reader too ("1 …"; a blind review heard names alone, unnumbered).
         #expect(reverse.ranges(of: "class=\"face-name\"><span class=\"key-hint\">").count == 6)
@@ -454,7 +454,7 @@ struct NameGameSiteTests {
         #expect(try player.post("/namegame/answer", "mode=hint&round=\(round)&choice=\(answer)").status == 303)
         let waited = try player.play("hint").text
         #expect(waited.contains("data-session-correct=\"0\" data-session-incorrect=\"1\""))
-        #expect(waited.contains("Every other face was gone, so this counts as not known"))
+        #expect(waited.contains("Every other face had gone, so this counts as a miss"))
         // Tapped while others still show, it is right.
         try player.post("/namegame/next", "mode=hint")
         let (next, nextAnswer) = try player.round(try player.play("hint").text)

@@ -306,7 +306,7 @@ struct ErrorPageTests {
         let wrong = try server.post("/", body: "")
         #expect(wrong.status == 405)
         #expect(wrong.header("Allow") == "GET, HEAD")
-        #expect(wrong.text.contains("Method not allowed") && wrong.text.contains("class=\"site-header\""))
+        #expect(wrong.text.contains("Not available") && wrong.text.contains("class=\"site-header\""))
         let broken = try server.get("/test/broken", headers: ["Accept-Language": "de"])
         #expect(broken.status == 500)
         #expect(broken.text.contains("Etwas ist schiefgelaufen"))
