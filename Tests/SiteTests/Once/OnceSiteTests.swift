@@ -50,7 +50,8 @@ struct OnceSiteTests {
         #expect(nameGameHelp.contains("its admin can load your own team"), "where the faces come from")
         #expect(try player.get("/namegame/help?mode=hint").text.contains("if only the right face is left"))
         let hints = try player.play("hint").text
-        #expect(hints.contains("data-mode-howto>Answer before the faces disappear"), "said on the session's first question")
+        #expect(
+            hints.contains("data-mode-howto>Answer before the faces disappear"), "said on the session's first question")
         #expect(
             try player.get("/namegame/help?mode=%3Cx%3E").text.contains("href=\"/namegame\""),
             "an unknown mode links the menu")
