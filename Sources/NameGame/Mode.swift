@@ -2,7 +2,7 @@
 public enum Mode: String, Sendable, CaseIterable {
     /// Six faces: "Who is First Last?"
     case normal
-    /// Only people whose first name starts with "Mat".
+    /// Only people whose first names look alike (`similarNames`): Mat, Matt, Matthew, Mathilda.
     case matt
     /// One face and six names.
     case reverse
@@ -46,10 +46,24 @@ public enum Mode: String, Sendable, CaseIterable {
         }
     }
 
+    /// People whose first names look alike: someone else's begins with the same three letters, case and accents
+    /// aside (Mat, Matt, Matthew; two people called Hugo). It was the names starting "Mat": one fixed group, which a
+    /// team without a Mat did not have at all (a review).
+    public static func similarNames(_ people: [Person]) -> [Person] {
+        var counts: [String: Int] = [:]
+        for person in people { counts[nameGroup(person), default: 0] += 1 }
+        return people.filter { counts[nameGroup($0), default: 0] > 1 }
+    }
+
+    /// The group a first name looks alike with: its first three letters, folded.
+    public static func nameGroup(_ person: Person) -> String {
+        String(NameMatch.fold(person.firstName).prefix(3))
+    }
+
     /// Whom this mode plays with.
     public func pool(_ people: [Person]) -> [Person] {
         switch self {
-        case .matt: people.filter { $0.firstName.hasPrefix("Mat") }
+        case .matt: Self.similarNames(people)
         case .team: people.filter(\.isCurrentStaff)
         default: people
         }

@@ -45,6 +45,10 @@ public struct Round: Sendable, Equatable {
     ) -> Round? {
         let pool = mode.pool(everyone)
         guard !pool.isEmpty else { return nil }
+        // Similar names: someone, and the people whose names look like theirs first.
+        if mode == .matt, let person = pool.randomElement(using: &random) {
+            return make(mode, asking: person, from: everyone, using: &random)
+        }
         var picked = pool
         picked.shuffle(using: &random)
         picked = Array(picked.prefix(min(mode.choices, pool.count)))
@@ -60,6 +64,11 @@ public struct Round: Sendable, Equatable {
         var others = mode.pool(everyone).filter { $0.id != person.id }
         others.shuffle(using: &random)
         others = others.filter { first.contains($0.id) } + others.filter { !first.contains($0.id) }
+        if mode == .matt {
+            // The names that look most like the one asked for come first (a stable partition keeps those met first).
+            let group = Mode.nameGroup(person)
+            others = others.filter { Mode.nameGroup($0) == group } + others.filter { Mode.nameGroup($0) != group }
+        }
         var picked = [person] + others.prefix(mode.choices - 1)
         picked.shuffle(using: &random)
         return asking(mode, people: picked, answer: picked.firstIndex { $0.id == person.id }!, using: &random)

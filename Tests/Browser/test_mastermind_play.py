@@ -593,7 +593,7 @@ class Small(Play):
     def test_the_stats_say_plainly_where_the_daily_is_counted(self):
         self.open("/mastermind/stats")
         note = self.driver.find_element("css selector", "[data-daily-apart]")
-        self.assertIn("Daily", note.text)
+        self.assertIn("daily codes are counted separately", note.text)
         self.assertLess(self.box(note)["top"], self.box(self.driver.find_element("id", "daily-stats"))["top"])
 
 

@@ -165,7 +165,7 @@ class NameGame(NameGameHelpers, BrowserTest):
         round_id, _ = self.fresh_round("hint")
         wait(self.driver, 40).until(lambda _: self.game().get_attribute("data-answered") == "true")
         self.assertEqual(self.game().get_attribute("data-round"), round_id, "the same round, ended")
-        self.assertIn("counts as not known", self.driver.find_element("css selector", "[data-outcome]").text)
+        self.assertIn("counts as a miss", self.driver.find_element("css selector", "[data-outcome]").text)
 
     def test_faces_have_alt_text_that_gives_nothing_away(self):
         """Each face is numbered and described in words (issue 46: a player who does not see them learns people by

@@ -70,7 +70,7 @@ class Home(NameGameHelpers, BrowserTest):
         self.open("/")
         review = self.driver.find_element("css selector", "[data-review-today]")
         self.assertEqual(review.get_attribute("data-review-today"), "", "a new player is invited to meet people")
-        self.assertIn("learn mode", review.text)
+        self.assertIn("Learn introduces them", review.text)
         round_id, answer = self.fresh_round("learn")
         self.choose((answer + 1) % 6)  # a miss: due again within a minute, so today
         self.open("/")

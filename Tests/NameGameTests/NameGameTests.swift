@@ -90,8 +90,34 @@ struct NameGameTests {
     func people(_ n: Int, matts: Int = 0, former: Int = 0) -> [Person] {
         (0..<n).map { i in
             Person(
-                id: "p\(i)", firstName: i < matts ? "Matt\(i)" : "Name\(i)", lastName: "L\(i)",
+                // Every other first name begins differently: only the Matts look alike.
+                id: "p\(i)", firstName: i < matts ? "Matt\(i)" : Self.distinctName(i), lastName: "L\(i)",
                 jobTitle: i < former ? nil : "Job", headshotURL: "/h/\(i).svg", retired: i < former)
+        }
+    }
+
+    static func distinctName(_ i: Int) -> String {
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        return "Z" + String(letters[i / 26 % 26]) + String(letters[i % 26]) + "o"
+    }
+
+    /// Similar names are any whose first three letters match someone else's, case and accents aside; a round asks
+    /// among the names most like the one asked for.
+    @Test func similarNamesAreTheFirstNamesThatLookAlike() {
+        let names = [
+            "Hugo", "hugo", "Dan", "Daniel", "Dánae", "Mat", "Matthew", "Ines", "Olga", "Ruth", "Rosa", "Zane",
+        ]
+        let everyone = names.enumerated().map { i, name in
+            Person(
+                id: "p\(i)", firstName: name, lastName: "L\(i)", jobTitle: "Job", headshotURL: "/h/\(i).svg",
+                retired: false)
+        }
+        #expect(
+            Mode.matt.pool(everyone).map(\.firstName) == ["Hugo", "hugo", "Dan", "Daniel", "Dánae", "Mat", "Matthew"])
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            let round = Round.make(.matt, asking: everyone[2], from: everyone, using: &rng)
+            #expect(Set(round.people.map(\.firstName)).isSuperset(of: ["Dan", "Daniel", "Dánae"]), "\(round.people)")
         }
     }
 
