@@ -99,7 +99,7 @@ let package = Package(
             name: "SiteTests",
             dependencies: [
                 "ArcadeApp", "HTTP", "HTTPServer", "CSystem", "Storage", "Crypto", "TestSupport", "HTTPClient",
-                "Mastermind", "PropertyList", "Files", "JSON", "Interceptions", "Localization",
+                "Mastermind", "NameGame", "PropertyList", "Files", "JSON", "Interceptions", "Localization",
             ]),
         .testTarget(name: "ConstantsTests", dependencies: ["Constants", "PropertyList"]),
         // The official Mustache spec (MIT), vendored as test data so any clone runs it.

@@ -249,11 +249,11 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         said = len(self.said())
         self.keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT, Keys.ARROW_RIGHT,
                    Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
-        self.wait_said(lambda t: t.startswith("Cheat unlocked") and "Konami code: the digit in place" in t,
+        self.wait_said(lambda t: t.startswith("Cheat unlocked") and "Konami code: the digit in position" in t,
                        "the unlock with the reveal's place and digit, as one announcement")
         later = [t for t in self.said()[said:] if t]
         self.assertFalse(any(t.startswith(row) for t in later), later)
-        self.assertEqual(sum("digit in place" in t for t in later), 1, later)
+        self.assertEqual(sum("digit in position" in t for t in later), 1, later)
 
     def test_a_320_pixel_screen_keeps_the_rows_on_it(self):
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {

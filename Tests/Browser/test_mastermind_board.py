@@ -489,11 +489,11 @@ class MastermindBoard(BoardHelpers):
         self.start()
         rules = self.driver.find_element("css selector", "[data-message] [data-rules]")
         self.assertTrue(rules.is_displayed())
-        self.assertEqual(rules.text, "4 digits from 0 to 7, repeats allowed, 10 tries.")
+        self.assertEqual(rules.text, "4 digits from 0 to 7, repeats allowed, 10 guesses.")
         self.assert_in_view("with the rules")
         self.assertTrue(self.driver.execute_script(IN_VIEW_JS, rules), "the rules are on the first screen")
         # How to play says them in full.
-        intro = "Crack the 4-digit code. Digits run from 0 to 7 and may repeat; you have 10 tries."
+        intro = "Crack the 4-digit code. Digits run from 0 to 7 and may repeat; you have 10 guesses."
         self.driver.find_element("css selector", ".mm-menu summary").click()
         self.driver.find_element("css selector", ".mm-menu a[data-help-link]").click()
         dialog = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "dialog[open]"))

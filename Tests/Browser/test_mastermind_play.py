@@ -291,7 +291,7 @@ class Input(Play):
         WebDriverWait(self.driver, 10).until(lambda d: self.message())
         self.assertEqual(self.driver.find_element("css selector", "[data-message] [data-flash]")
                          .get_attribute("data-flash"), "full")
-        self.assertIn("Enter sends it", self.message()[0])
+        self.assertIn("Press Enter to submit it", self.message()[0])
         self.assertEqual(self.cells(), list("0123"), "the row keeps what was typed")
 
     def test_a_repeated_guess_is_refused_and_kept_to_change(self):

@@ -6,6 +6,10 @@ import Templates
 
 /// The mode's page: a round (a question, its feedback), learn mode's introduction, or a lesson's summary.
 extension NameGameController {
+    /// A person's job title and face in words, in the page's language where the demo people have them (`DemoWords`).
+    func role(_ person: Person, _ t: LanguageStrings) -> String? { people.demoWords.jobTitle(person, t.language) }
+    func looks(_ person: Person, _ t: LanguageStrings) -> String? { people.demoWords.appearance(person, t.language) }
+
     /// `typo`: the round whose typed name was right but for a typo (its spelling is shown).
     func play(
         _ mode: Mode, _ visitor: Visitor, status: Status = .ok, error: String? = nil, typo: Int64? = nil
@@ -57,7 +61,7 @@ extension NameGameController {
             context["roundId"] = .int(Int(record.id))
             context["intro"] = .object([
                 "img": .string(person.headshotURL), "name": .string(person.fullName),
-                "role": .string(person.jobTitle ?? ""), "alt": .string(person.appearance ?? ""),
+                "role": .string(role(person, t) ?? ""), "alt": .string(looks(person, t) ?? ""),
             ])
             return page(.object(context))
         }
@@ -210,7 +214,7 @@ extension NameGameController {
         }
         let rightAtOnce = outcomeFields(mode, record: record, taught: taught, typo: typo, t: t, into: &context)
         context["answerName"] = .string(person.fullName)
-        context["answerRole"] = .string(person.jobTitle ?? "")
+        context["answerRole"] = .string(role(person, t) ?? "")
         context["answered"] = .bool(answered)
         context["identified"] = .bool(rightAtOnce)
         context["failed"] = .bool(record.status == "failed")
@@ -239,7 +243,7 @@ extension NameGameController {
         let person = round.answerPerson
         // Name and role as a phrase of the language's own (Japanese: 名前さん（役職）; a reader wanted さん there too).
         let named =
-            person.jobTitle.map { t.string("namegame.person.role", [.string(person.fullName), .string($0)]) }
+            role(person, t).map { t.string("namegame.person.role", [.string(person.fullName), .string($0)]) }
             ?? t.string("namegame.person", [.string(person.fullName)])
         if record.status == "skipped" {
             // Hints mode's last face, tapped once every other was gone (`NameGameStore.answer`), or "I don't know".
@@ -291,7 +295,7 @@ extension NameGameController {
             context["face"] = .object([
                 "img": .string(person.headshotURL),
                 "alt": .string(
-                    person.appearance.map { t.string("namegame.face.single.described", [.string($0)]) }
+                    looks(person, t).map { t.string("namegame.face.single.described", [.string($0)]) }
                         ?? t.string("namegame.face.single")),
             ])
         }
@@ -331,10 +335,10 @@ extension NameGameController {
                     // Described where the directory says what the face looks like: a player who does not see the
                     // faces learns people by these words (issue 46), as others do by sight.
                     "alt": .string(
-                        person.appearance.map { t.string("namegame.face.described", [.int(index + 1), .string($0)]) }
+                        looks(person, t).map { t.string("namegame.face.described", [.int(index + 1), .string($0)]) }
                             ?? t.string("namegame.face", [.int(index + 1)])),
                     "name": showName ? .string(person.fullName) : .null,
-                    "title": showTitle ? .string(person.jobTitle ?? "") : .null,
+                    "title": showTitle ? .string(role(person, t) ?? "") : .null,
                     "tapped": .bool(index == record.wrong.last && !answered),
                     "result": .string(result), "isAnswer": .bool(isAnswer),
                     "hidden": .bool(hidden.contains(index)),

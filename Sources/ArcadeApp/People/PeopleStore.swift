@@ -12,7 +12,14 @@ final class PeopleStore: Sendable {
     let photos: PhotoLibrary
     private let current = Mutex(Directory(people: []))
 
-    init(pool: DatabasePool, clock: @escaping @Sendable () -> Double, photos: PhotoLibrary) {
+    /// The demo people's words in other languages (`DemoWords`).
+    let demoWords: DemoWords
+
+    init(
+        pool: DatabasePool, clock: @escaping @Sendable () -> Double, photos: PhotoLibrary,
+        demoWords: DemoWords = .none
+    ) {
+        self.demoWords = demoWords
         self.pool = pool
         self.clock = clock
         self.photos = photos

@@ -70,7 +70,9 @@ struct Services: Sendable {
         let photos = PhotoLibrary(
             folder: options.photosDirectory,
             shared: options.database.dialect == .postgresql ? pool : nil)
-        people = PeopleStore(pool: pool, clock: options.clock, photos: photos)
+        people = PeopleStore(
+            pool: pool, clock: options.clock, photos: photos,
+            demoWords: DemoWords.load(options.configFile("people-i18n.json")))
         try Self.seed(people, options, constants: constants)
         let book = try CheatBook.load(options.configFile(constants.string("cheats.file", default: "cheats.json")))
         once = OnceStore(pool: pool, clock: options.clock, constants: constants)

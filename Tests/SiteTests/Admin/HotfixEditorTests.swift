@@ -115,7 +115,7 @@ struct HotfixEditorTests {
         #expect(try admin.post("/admin/constants", "key=mastermind.attempts&value=12").status == 303)
         #expect(try admin.post("/admin/constants", "key=namegame.hintInterval&value=1.5").status == 303)
         let player = Player(server)
-        #expect(try player.get("/mastermind").text.contains("you have 12 tries"))
+        #expect(try player.get("/mastermind").text.contains("you have 12 guesses"))
         let api = try server.get("/api/interceptions").text
         #expect(api.contains("\"mastermind.attempts\":12"), "a number stays a number")
         server.stop()

@@ -83,7 +83,7 @@ struct MastermindSiteTests {
         let player = Player(server)
         _ = try player.startMastermind()
         let board = try player.get("/mastermind").text
-        #expect(Player.attribute("data-announce", in: board) == "4 digits from 0 to 7, repeats allowed, 10 tries.")
+        #expect(Player.attribute("data-announce", in: board) == "4 digits from 0 to 7, repeats allowed, 10 guesses.")
     }
 
     /// A guess already made is refused with its row named and costs no try (a player review: a repeat went through
@@ -150,7 +150,8 @@ struct MastermindSiteTests {
         let result = try player.get("/mastermind")
         #expect(result.text.contains("id=\"row-2\"") && result.text.contains("id=\"result\""))
         #expect(
-            result.text.contains("2 of 10 guesses used") && !result.text.contains("No tries left"), "a win is no loss")
+            result.text.contains("2 of 10 guesses used") && !result.text.contains("No guesses left"), "a win is no loss"
+        )
         #expect(Player.attribute("data-outcome", in: result.text) == "won")
         #expect(result.text.contains("data-guess=\"\(secret)\" data-red=\"4\" data-blue=\"0\" data-gray=\"0\""))
         #expect(result.text.contains("You cracked the code!"))
@@ -197,7 +198,7 @@ struct MastermindSiteTests {
         let board = try player.post("/mastermind/guess", "game=\(game)&turn=5&guess=\(secret)", fragment: true).text
         #expect(Player.attribute("data-outcome", in: board) == "won")
         #expect(board.contains("data-wins=\"1\""), "the fragment carries the new count")
-        #expect(board.contains("6 of 10 guesses used") && !board.contains("No tries left"))
+        #expect(board.contains("6 of 10 guesses used") && !board.contains("No guesses left"))
         for (language, words) in [
             ("ja", "10回中6回を使用"), ("de", "6 von 10 Versuchen verbraucht"), ("ru", "Использовано 6 попыток из\u{00A0}10"),
         ] {
@@ -217,7 +218,7 @@ struct MastermindSiteTests {
         let stats = try player.get("/mastermind/stats").text
         #expect(stats.contains("data-played=\"1\" data-wins=\"1\"") && stats.contains("data-hint-wins=\"1\""))
         #expect(!stats.contains("<svg class=\"chart\""), "no chart of zeros")
-        #expect(stats.contains("data-empty=\"bars\"") && stats.contains("No wins without a hint yet"))
+        #expect(stats.contains("data-empty=\"bars\"") && stats.contains("No wins without hints yet"))
     }
 
     /// Giving up asks first (a page: no script needed), then shows the code, says so, and counts one loss.

@@ -59,8 +59,8 @@ struct LessonSiteTests {
         let next = try #require(typed.header("Location"))
         #expect(next == "/namegame/recall?typo=\(round)")
         page = try player.get(next).text
-        #expect(page.contains("data-identified=\"true\"") && page.contains("data-typo>Counted, despite a typo"))
-        #expect(page.contains("it’s spelled Maren."))
+        #expect(page.contains("data-identified=\"true\"") && page.contains("data-typo>Close enough!"))
+        #expect(page.contains("It’s spelled Maren."))
         // Another name is a miss that shows the answer.
         try player.post("/namegame/next", "mode=recall")
         round = try #require(Player.attribute("data-round", in: try player.get("/namegame/recall").text))
@@ -68,7 +68,7 @@ struct LessonSiteTests {
         #expect(try player.post("/namegame/recall", "mode=recall&round=\(round)&name=Ugo").status == 303)
         page = try player.get("/namegame/recall").text
         // What was typed is said beside the answer (a review: a wrong name vanished without an echo), escaped.
-        #expect(page.contains("data-recall-miss>You typed “Ugo”: this is Maren Tanaka"))
+        #expect(page.contains("data-recall-miss>You typed “Ugo”, but this is Maren Tanaka"))
         #expect(page.contains("data-session-correct=\"4\" data-session-incorrect=\"1\""))
         try player.post("/namegame/next", "mode=recall")
         round = try #require(Player.attribute("data-round", in: try player.get("/namegame/recall").text))
@@ -163,7 +163,7 @@ struct LessonSiteTests {
         #expect(menu.contains("data-day-streak=\"1\"") && menu.contains("Days in a row: 1<"))
         try player.answerRounds("normal", count: 7)
         let summary = try player.get("/namegame/normal").text
-        #expect(summary.contains("data-goal-met") && summary.contains("Goal met. Answered today: 10."))
+        #expect(summary.contains("data-goal-met") && summary.contains("Goal met. Today you’ve answered 10."))
         clock.advance(days: 1)
         let tomorrow = try player.get("/namegame").text
         #expect(tomorrow.contains("Answered today: 0 of 10") && !tomorrow.contains("data-goal-met"))

@@ -1,4 +1,5 @@
 import HTTP
+import NameGame
 import PropertyList
 import Storage
 import Synchronization
@@ -348,6 +349,32 @@ struct NameGameSiteTests {
         }
     }
 
+    /// The demo people in the page's language (native readers met English job titles and face descriptions in every
+    /// round): a German round describes its face in German and, after a miss, names the role in German; a person an
+    /// admin has described in their own words keeps them.
+    @Test func theDemoPeopleSpeakThePagesLanguage() throws {
+        let server = try SiteServer(engine: .sqlite)
+        defer { server.stop() }
+        let player = Player(server)
+        let people = server.site.services.people
+        let page = try player.play("reverse").text
+        let person = try #require(people.directory.person(try player.askedID(page)))
+        let german = try #require(people.demoWords.appearance(person, "de"))
+        #expect(german != person.appearance && people.demoWords.appearance(person, "en") == person.appearance)
+        let headers = ["Cookie": player.cookieHeader, "Accept-Language": "de"]
+        #expect(try server.get("/namegame/reverse", headers: headers).text.contains(german))
+        try player.miss("reverse", page)
+        let missed = try server.get("/namegame/reverse", headers: headers).text
+        if let title = person.jobTitle, let role = people.demoWords.jobTitle(person, "de") {
+            #expect(missed.contains("\(person.fullName) (\(role))") || title == role, "\(title) → \(role)")
+        }
+        let edited = Person(
+            id: person.id, firstName: person.firstName, lastName: person.lastName, jobTitle: "Chief Tea Officer",
+            headshotURL: person.headshotURL, retired: false, appearance: "A hat the admin drew")
+        #expect(people.demoWords.appearance(edited, "de") == "A hat the admin drew")
+        #expect(people.demoWords.jobTitle(edited, "de") == "Chief Tea Officer")
+    }
+
     /// Issue 41: practice's summary stands alone, not stacked over the question that ended the run.
     @Test(arguments: Engine.allCases) func thePracticeEndShowsItsSummaryAlone(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
@@ -363,7 +390,7 @@ struct NameGameSiteTests {
         #expect(!over.contains(">\(question)<"), "the question is gone")
         #expect(!over.contains("data-due="), "what is due belongs to lessons, not to a practice run's end")
         #expect(over.contains("data-continue>Play again</button>"), "a practice run is no lesson: no 'Next lesson'")
-        #expect(over.contains(">People in this run</h2>"), "nor are its people a lesson's")
+        #expect(over.contains(">People in this session</h2>"), "nor are its people a lesson's")
     }
 
     /// Defect 5: the keys are explained only to scripts (hidden until one shows it), with the round's own count, and

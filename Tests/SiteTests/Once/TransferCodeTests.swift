@@ -67,7 +67,7 @@ struct TransferCodeTests {
         let again = try third.post("/progress/transfer/use", "code=\(typed)")
         #expect(again.header("Location") == "/progress?transfer=wrong#transfer")
         #expect(third.cookies["arcade_player"] == cookie)
-        #expect(try third.get("/progress?transfer=wrong").text.contains("That code is not valid"))
+        #expect(try third.get("/progress?transfer=wrong").text.contains("That code didn’t work"))
 
         // Expired: ten minutes on, the code moves nothing.
         let late = try code(try home.post("/progress/transfer", ""))
