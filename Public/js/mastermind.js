@@ -63,6 +63,11 @@
   function saveNotes(notes) {
     try { window.localStorage.setItem(notesKey(), JSON.stringify(notes)); } catch (e) { /* private mode */ }
   }
+  // "3: ruled out in place 2": the key's noted label with the place the note is for.
+  function notedLabel(button) {
+    return (button.getAttribute("data-noted-label") || "").replace("{place}", String(cursor() + 1));
+  }
+
   function toggleNote(digit) {
     var notes = loadNotes(), place = String(cursor());
     var list = notes[place] || [];
@@ -99,7 +104,7 @@
       // as the digit alone.
       if (notesOn) {
         var noted = host.querySelector('[data-keypad] button[data-key="' + key + '"]');
-        heard = toggleNote(key) && noted ? noted.getAttribute("data-noted-label") : key;
+        heard = toggleNote(key) && noted ? notedLabel(noted) : key;
       }
       // A full row says how to go on (a review's Enter on a focused key typed into a full row, and nothing happened).
       else if (nextSlot() < 0 && revealed && typed[revealed.position] === "") {
@@ -153,7 +158,7 @@
       if (!/^[0-9]$/.test(digit)) return;
       var isNoted = noted.indexOf(digit) >= 0;
       button.classList.toggle("is-noted", isNoted);
-      if (isNoted) button.setAttribute("aria-label", button.getAttribute("data-noted-label"));
+      if (isNoted) button.setAttribute("aria-label", notedLabel(button));
       else if (button.hasAttribute("data-known-label")) button.setAttribute("aria-label", button.getAttribute("data-known-label"));
       else button.removeAttribute("aria-label");
     });
@@ -414,8 +419,10 @@
     });
     document.body.appendChild(dialog);
     results = dialog;
-    dialog.showModal();
+    // The heading is the dialog's first focus (a blind review heard Close, then the heading, 6 ms apart).
     var heading = dialog.querySelector("h2");
+    if (heading) heading.setAttribute("autofocus", "");
+    dialog.showModal();
     if (heading) heading.focus({ preventScroll: true });
   }
 

@@ -109,6 +109,19 @@
   // A right answer: the name shows, then the next round comes by itself (longer with reduced motion). A tap
   // anywhere but on a control, or Enter, skips the wait; any other key, or a tap on a control, stops it; the switch
   // below (or sessionStorage "namegame.autoAdvance" = "off", as the tests set it) keeps every answer.
+  // An answer given by keyboard stays until Enter (a blind review: the page moved on at 2.6 s while the answer was
+  // still being read); a tap's or a click's moves on by itself. How the last answer was given rides to its page.
+  var byKeyboard = false;
+  try {
+    byKeyboard = window.sessionStorage.getItem("namegame.input") === "key";
+    window.sessionStorage.removeItem("namegame.input");
+  } catch (e) { byKeyboard = false; }
+  var lastInput = "pointer";
+  document.addEventListener("keydown", function () { lastInput = "key"; }, true);
+  document.addEventListener("pointerdown", function () { lastInput = "pointer"; }, true);
+  game.addEventListener("submit", function () {
+    try { window.sessionStorage.setItem("namegame.input", lastInput); } catch (e) { /* private mode */ }
+  }, true);
   var hold = false;
   try {
     hold = window.sessionStorage.getItem("namegame.autoAdvance") === "off"
@@ -129,7 +142,7 @@
     });
   }
   // A forgiven typo waits for Next: its spelling is there to be read.
-  if (!ended && !hold && game.hasAttribute("data-identified") && !game.querySelector("[data-typo]") && next) {
+  if (!ended && !hold && !byKeyboard && game.hasAttribute("data-identified") && !game.querySelector("[data-typo]") && next) {
     // Long enough to read the six names shown and to hear the answer said (two reviews: at 1.5 s the names went
     // unread, and a screen reader was cut off).
     var delay = reduced ? 4000 : 2500;
@@ -169,6 +182,8 @@
             mine.setAttribute("data-hidden", "true");
             mine.disabled = true;
             mine.classList.add("is-hidden");
+            // Gone from the list a screen reader counts too (a blind review arrowed through blank items).
+            if (mine.closest("li")) mine.closest("li").setAttribute("aria-hidden", "true");
           }
         });
         // One face left: a beat later the round ends by itself, as not known, showing who it is (a review waited

@@ -7,6 +7,7 @@ import unittest
 import test_namegame
 from arcade_browser import BrowserTest
 from mastermind_browser import MastermindHelpers, WebDriverWait, wrong_guesses
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
@@ -245,6 +246,12 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         self.driver.find_element("css selector", "[data-codes-left-switch]").click()
         self.wait_said(lambda t: t.startswith("Possible codes: shown"), "the switch's new state")
         self.assertFalse(any(t.startswith(row) for t in self.said()[said:]), "the last row is not said again")
+        # A note says the place it is for (the same review: "5: ruled out here" named no place).
+        self.driver.find_element("css selector", "[data-keypad] button[data-notes]").click()
+        self.driver.execute_script("document.getElementById('board').focus()")
+        self.keys("5")
+        self.wait_said(lambda t: t == "5: ruled out in place 1", "the note and its place")
+        self.driver.find_element("css selector", "[data-keypad] button[data-notes]").click()
         self.driver.execute_script("document.getElementById('board').focus()")
         said = len(self.said())
         self.keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT, Keys.ARROW_RIGHT,
@@ -311,6 +318,20 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         self.assertTrue(self.text("#round-question"))
         time.sleep(0.5)  # the new page's region fills 150 ms after its load: give it the chance to say it again
         self.assertFalse(any(line in t for t in self.said()), "said again on the next round (its own log)")
+
+    def test_a_right_answer_by_keyboard_waits_for_enter(self):
+        """A blind review: the page moved on 2.6 s after a right answer, while it was still being read. An answer
+        given by keyboard stays, said, until Enter; a tap's moves on by itself (the test above)."""
+        self.start_mode("normal")
+        round_id = self.game().get_attribute("data-round")
+        answer = test_namegame.answer_of(round_id)
+        self.navigate(lambda: ActionChains(self.driver).send_keys(str(answer + 1)).perform())
+        line = self.text("[data-outcome] [data-right-name]")
+        self.wait_said(lambda t: line in t, "the right answer")
+        self.assertNotIn("is-advancing", self.game().get_attribute("class"), "no countdown to the next round")
+        self.assertEqual(self.game().get_attribute("data-round"), round_id)
+        self.navigate(lambda: ActionChains(self.driver).send_keys(Keys.ENTER).perform())
+        self.assertNotEqual(self.game().get_attribute("data-round"), round_id)
 
     def test_someone_new_is_said_by_name(self):
         self.start_mode("learn")

@@ -502,7 +502,8 @@ struct MastermindController: Sendable {
                     "label": absent
                         ? .string(t.string("mastermind.key.absent", [.int(digit)]))
                         : present ? .string(t.string("mastermind.key.present", [.int(digit)])) : .null,
-                    "notedLabel": .string(t.string("mastermind.key.noted", [.int(digit)])),
+                    // The place is the cursor's, filled in by the page's script (a blind review: "ruled out here" named none).
+                    "notedLabel": .string(t.string("mastermind.key.noted", [.int(digit), .string("{place}")])),
                 ])
             })
     }

@@ -273,8 +273,13 @@ extension NameGameController {
             context["rightLine"] = .string(
                 t.string(round.showsNames ? "namegame.dontknow.answer" : "namegame.answer.shown", [.string(named)]))
             context["answerIndex"] = .int(round.answer)
-            if let last = record.wrong.last, !round.showsNames {
-                context["tapped"] = .string(t.string("namegame.thats", [.string(round.people[last].fullName)]))
+            // Who was tapped: a face is someone ("That's Maren Tanaka"); a name is not this one ("Not Hugo Eastwick": a
+            // blind review heard only "This is …" after a wrong name, never that it was wrong).
+            if let last = record.wrong.last {
+                context["tapped"] = .string(
+                    t.string(
+                        round.showsNames ? "namegame.notThem" : "namegame.thats", [.string(round.people[last].fullName)]
+                    ))
             }
             if mode == .timed {
                 context["penalty"] = .string(

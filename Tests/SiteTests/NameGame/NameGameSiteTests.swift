@@ -341,6 +341,8 @@ struct NameGameSiteTests {
             let missed = try player.play(mode).text
             #expect(missed.contains("data-session-streak=\"0\"") && missed.contains("data-session-incorrect=\"1\""))
             #expect(missed.contains(mode == "reverse" ? "This is " : "You were looking for "), "\(mode)")
+            // A wrong name says it was wrong (a blind review heard only "This is …" after one).
+            #expect(missed.contains(mode == "reverse" ? "data-tapped>Not " : "data-tapped>That’s "), "\(mode)")
             // In Japanese the name takes さん with its role too (a native reader): 名前さん（役職）.
             let japanese = try server.get(
                 "/namegame/\(mode)", headers: ["Cookie": player.cookieHeader, "Accept-Language": "ja"]
