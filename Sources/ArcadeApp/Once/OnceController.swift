@@ -14,7 +14,8 @@ struct OnceController: Sendable {
     /// The passkeys section of "your progress" (`PasskeyController.section`).
     let passkeys: @Sendable (Request, Visitor, LanguageStrings) throws -> TemplateValue
     /// How many people a player has due for review in the Name Game today (0 before they met anyone).
-    let reviewsDue: @Sendable (String) throws -> Int
+    /// People due in the Name Game by the end of today, and now.
+    let reviewsDue: @Sendable (String) throws -> (today: Int, now: Int)
 
     func addRoutes(to routes: PlayerRoutes) {
         routes.actions.post("/once/dismiss", use: dismiss)
@@ -85,10 +86,14 @@ struct OnceController: Sendable {
             worded[task].map { ["task": .string(task), "text": .string(t.string($0)), "href": "/namegame"] }
         }
         // People due in the Name Game are waiting too (a review: "Nothing is waiting for you" beside 24 due).
-        let due = visitor.isNew ? 0 : try reviewsDue(visitor.playerID)
-        if due > 0 {
+        let due = visitor.isNew ? (today: 0, now: 0) : try reviewsDue(visitor.playerID)
+        if due.today > 0 {
             todo.append([
-                "task": "namegame.review", "text": .string(t.string("progress.todo.namegame.review", [.int(due)])),
+                "task": "namegame.review",
+                "text": .string(
+                    due.now > 0
+                        ? t.string("progress.todo.namegame.review", [.int(due.now)])
+                        : t.string("progress.todo.namegame.later", [.int(due.today)])),
                 "href": "/namegame/learn",
             ])
         }
