@@ -40,6 +40,10 @@
     }
   });
 
+  // A page reloaded (a timed minute's end) starts where its focus is, not where the last one was scrolled (a
+  // low-vision review: the score had focus 1,100 px above a view left on the last round's faces).
+  if ("scrollRestoration" in window.history) window.history.scrollRestoration = "manual";
+
   // The keys work only with this script: only then are they explained.
   var keys = game.querySelector("[data-keys]");
   if (keys) keys.hidden = false;
@@ -142,7 +146,12 @@
     });
   }
   // A forgiven typo waits for Next: its spelling is there to be read.
-  if (!ended && !hold && !byKeyboard && game.hasAttribute("data-identified") && !game.querySelector("[data-typo]") && next) {
+  // Nor when the answered round is not all in sight (zoomed in: a low-vision review could not scroll through the
+  // names in the time; the names are what a right answer teaches).
+  var choices = game.querySelector("ul.faces, ul.names");
+  var inSight = !choices || (choices.getBoundingClientRect().top >= 0
+    && choices.getBoundingClientRect().bottom <= window.innerHeight + 1);
+  if (!ended && !hold && !byKeyboard && inSight && game.hasAttribute("data-identified") && !game.querySelector("[data-typo]") && next) {
     // Long enough to read the six names shown and to hear the answer said (two reviews: at 1.5 s the names went
     // unread, and a screen reader was cut off).
     var delay = reduced ? 4000 : 2500;

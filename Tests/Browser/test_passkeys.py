@@ -289,7 +289,7 @@ class PasskeyTests(MastermindHelpers):
         self.driver.find_element("css selector", "[data-transfer-typed]").send_keys(shown)
         self.driver.find_element("css selector", "[data-transfer-use]").click()
         error = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-transfer-error]"))
-        self.assertIn("not valid", error.text)
+        self.assertIn("didn’t work", error.text)
         self.assertEqual(self.driver.find_element("css selector", "[data-transfer-typed]").get_attribute(
             "aria-describedby"), "transfer-error")
         self.scripts(True)
