@@ -94,9 +94,14 @@ struct NameGameController: Sendable {
 
     /// Who is due by the end of today (UTC) and who now.
     func dueCounts(_ cards: [String: Card]) -> (today: Int, now: Int) {
+        Self.dueCounts(store, people: directory.people, cards: cards)
+    }
+
+    /// The same, for a page of another feature (Your progress).
+    static func dueCounts(_ store: NameGameStore, people: [Person], cards: [String: Card]) -> (today: Int, now: Int) {
         (
-            Self.mastery(store, people: directory.people, cards: cards).due,
-            store.plan.mastery(people: directory.people, cards: cards, now: store.nowMilliseconds()).due
+            mastery(store, people: people, cards: cards).due,
+            store.plan.mastery(people: people, cards: cards, now: store.nowMilliseconds()).due
         )
     }
 

@@ -185,12 +185,8 @@ public final class Site: Sendable {
             // Due by the end of today, and now: the page says which (a review: "due: 10" here, "done for now" in
             // the lesson it linked to, as those ten came later in the day).
             reviewsDue: { player in
-                let cards = try nameGame.cards(player: player)
-                let now = nameGame.plan.mastery(
-                    people: people.directory.people, cards: cards, now: nameGame.nowMilliseconds())
-                return (
-                    NameGameController.mastery(nameGame, people: people.directory.people, cards: cards).due, now.due
-                )
+                NameGameController.dueCounts(
+                    nameGame, people: people.directory.people, cards: try nameGame.cards(player: player))
             }
         ).addRoutes(to: player)
         PrivacyController(once: services.once, pages: pages, secureCookies: options.secureCookies).addRoutes(to: player)
