@@ -462,26 +462,8 @@
         if (said) { said.textContent = ""; setTimeout(function () { said.textContent = which.textContent; }, 50); }
       };
     }
-    // The clipboard API needs a secure page; over plain HTTP the text is selected and copied the old way.
-    function oldCopy() {
-      // The text is selected in a field of its own, which takes the focus: it goes back to the button after (a
-      // review's next Tab began at the skip link).
-      var back = document.activeElement;
-      var area = document.createElement("textarea");
-      area.value = share.textContent;
-      area.setAttribute("readonly", "");
-      area.className = "visually-hidden";
-      document.body.appendChild(area);
-      area.select();
-      var done = false;
-      try { done = document.execCommand("copy"); } catch (e) { done = false; }
-      area.remove();
-      if (back && back.isConnected && back.focus) back.focus({ preventScroll: true });
-      return done ? Promise.resolve() : Promise.reject();
-    }
     function toClipboard(which) {
-      var write = navigator.clipboard ? navigator.clipboard.writeText(share.textContent).catch(oldCopy) : oldCopy();
-      write.then(copied(which)).catch(function () {});
+      window.Arcade.copy(share.textContent).then(copied(which)).catch(function () {});
     }
     if (button) {
       button.hidden = false;

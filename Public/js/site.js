@@ -18,6 +18,26 @@
       for (var name in headers || {}) all[name] = headers[name];
       return fetch(url, { method: "POST", credentials: "same-origin", headers: all, body: body || "" });
     },
+    // Text to the clipboard, as a promise. The clipboard API needs a secure page; over plain HTTP the text is
+    // selected in a field of its own and copied the old way, the focus going back after (a review's next Tab began
+    // at the skip link).
+    copy: function (text) {
+      function oldCopy() {
+        var back = document.activeElement;
+        var area = document.createElement("textarea");
+        area.value = text;
+        area.setAttribute("readonly", "");
+        area.className = "visually-hidden";
+        document.body.appendChild(area);
+        area.select();
+        var done = false;
+        try { done = document.execCommand("copy"); } catch (e) { done = false; }
+        area.remove();
+        if (back && back.isConnected && back.focus) back.focus({ preventScroll: true });
+        return done ? Promise.resolve() : Promise.reject();
+      }
+      return navigator.clipboard ? navigator.clipboard.writeText(text).catch(oldCopy) : oldCopy();
+    },
     // Pieces said through a live region, each a sentence of its own (run together, a title, a name and a face's words
     // were heard as one breathless sentence: a blind review).
     sentences: function (pieces) {
@@ -236,4 +256,19 @@
       if (stream.polling) window.clearInterval(stream.polling);
     });
   }
+
+  // "Copy link" beside a read-only field (a challenge's link): "Copied" on the button, said by the status line after.
+  Array.prototype.forEach.call(document.querySelectorAll("button[data-copy]"), function (button) {
+    var field = document.getElementById(button.getAttribute("data-copy"));
+    if (!field) return;
+    var said = button.parentNode.querySelector("[data-copy-said]");
+    function copied() {
+      button.textContent = button.getAttribute("data-copied");
+      if (said) { said.textContent = ""; setTimeout(function () { said.textContent = button.textContent; }, 50); }
+    }
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      window.Arcade.copy(field.value).then(copied).catch(function () {});
+    });
+  });
 })();

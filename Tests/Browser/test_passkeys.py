@@ -124,6 +124,31 @@ class PasskeyTests(MastermindHelpers):
         self.assertEqual(rows("SELECT COUNT(*) FROM players WHERE id = ?", stranger), [(0,)])
         self.assertEqual(rows("SELECT COUNT(*) FROM player_merges WHERE player = ?", owner), [(0,)])
 
+    def test_signing_out_on_a_device_leaves_the_progress_with_the_passkey(self):
+        self.win()
+        owner = self.player()
+        self.register()
+        # "Sign out on this device": a fresh start here, the progress kept by the passkey (a review had only Forget
+        # me, which wipes every device).
+        self.open("/progress")
+        self.driver.find_element("css selector", "[data-passkey-leave]").click()
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "[data-passkey-said]"))
+        self.assertIn("Signed out", self.said())
+        self.assertNotEqual(self.player(), owner)
+        self.assertEqual(self.stats(), (0, 0))
+        self.assertEqual(rows("SELECT played, wins FROM mastermind_totals WHERE player = ?", owner), [(1, 1)])
+        self.assertEqual(self.driver.find_elements("css selector", "[data-passkey-leave]"), [])
+        self.assertIsNone(self.press("signin"))
+        self.assertEqual(self.player(), owner)
+        self.assertEqual(self.stats(), (1, 1))
+        # Without a passkey there is no way back: the same form changes nothing.
+        self.second_profile_without_passkey()
+        self.win()
+        alone = self.player()
+        self.assertEqual(self.post("/progress/passkeys/leave"), 200)
+        self.assertEqual(self.player(), alone)
+        self.assertEqual(self.stats(), (1, 1))
+
     def test_signing_in_where_you_played_merges_both_histories(self):
         self.win()
         self.win()

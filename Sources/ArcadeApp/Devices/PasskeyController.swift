@@ -28,6 +28,7 @@ struct PasskeyController: Sendable {
         routes.actions.post("/progress/passkeys", use: register)
         routes.actions.post("/progress/passkeys/signin", use: signIn)
         routes.actions.post("/progress/passkeys/remove", use: remove)
+        routes.actions.post("/progress/passkeys/leave", use: leave)
         routes.actions.post("/progress/name", use: setName)
     }
 
@@ -144,6 +145,18 @@ struct PasskeyController: Sendable {
         return .redirect(to: "/progress?passkey=" + (removed ? "removed" : "gone") + "#passkeys")
     }
 
+    /// "Sign out on this device": the device starts afresh and the progress stays with the player's passkeys (a review
+    /// had only Forget me, which wipes every device). Without a passkey there would be no way back: nothing changes.
+    func leave(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        guard !visitor.isNew, try !store.passkeys(player: visitor.playerID).isEmpty else {
+            return .redirect(to: "/progress#passkeys")
+        }
+        var response = Response.redirect(to: "/progress?passkey=left#passkeys")
+        response.setCookie(identity.cookie(for: Player(id: Identity.newID(), firstSeen: Int(clock()))))
+        return response
+    }
+
     /// The passkeys section of `/progress`, with the transfer code's beside it.
     func section(_ request: Request, _ visitor: Visitor, _ t: LanguageStrings) throws -> TemplateValue {
         let known = visitor.isNew ? [] : try store.passkeys(player: visitor.playerID)
@@ -173,7 +186,7 @@ struct PasskeyController: Sendable {
         ])
     }
 
-    private static let statuses: Set = ["added", "removed", "gone", "signedin", "merged", "mergeddaily"]
+    private static let statuses: Set = ["added", "removed", "gone", "signedin", "merged", "mergeddaily", "left"]
     private static let nameStatuses: Set = ["saved", "cleared", "invalid", "taken", "refused"]
 
     /// 429 in the person's words when this address has tried too often (checked before any work).

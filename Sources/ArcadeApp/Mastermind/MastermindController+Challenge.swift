@@ -1,5 +1,6 @@
 import Crypto
 import HTTP
+import Localization
 import Mastermind
 import Templates
 
@@ -46,9 +47,15 @@ extension MastermindController {
         // The rows (and so the code) only for players whose own game of this code is over.
         let done = mine || (taken.map { $0.game.outcome != .playing } ?? false)
         let friends = done ? try store.challengers(of: id).filter { $0.id != taken?.id } : []
+        // Who won, said against the viewer's own game (a review saw two boards side by side and no result): a friend
+        // reads it first against the sender, the sender under each friend's board.
+        let own = mine ? record : taken
         func side(_ record: MastermindStore.Record, _ name: String, _ index: Int) -> TemplateValue {
             .object([
                 "index": .int(index), "name": .string(name), "score": .string(score(record)),
+                "verdict": own.flatMap { [$0.id, id].contains(record.id) ? nil : verdict($0, record, t) }.map {
+                    .string($0)
+                } ?? .null,
                 "length": .int(record.game.rules.length),
                 "rows": .list(rowsContext(record.game, remaining: [], showLeft: false, t: t)),
             ])
@@ -59,6 +66,7 @@ extension MastermindController {
             if let taken { games.append((taken, t.string("mastermind.challenge.you"))) }
             games += friends.enumerated().map { ($1, t.string("mastermind.challenge.other", [.int($0 + 1)])) }
         }
+        let lead = done && !mine ? taken.map { verdict($0, record, t) } : nil
         let sides = games.enumerated().map { index, game in side(game.0, game.1, index) }
         let link = Self.origin(request).map { $0 + challengePath(id) } ?? challengePath(id)
         return pages.render(
@@ -73,7 +81,8 @@ extension MastermindController {
                         t.string("mastermind.challenge.beat.named", [.string($0), .string(score(record))])
                     } ?? t.string("mastermind.challenge.beat", [.string(score(record))])),
                 "playing": .bool(taken?.game.outcome == .playing), "open": .bool(!mine && taken == nil),
-                "done": .bool(done), "sides": .list(sides), "waiting": .bool(mine && friends.isEmpty),
+                "done": .bool(done), "verdict": lead.map { .string($0) } ?? .null, "sides": .list(sides),
+                "waiting": .bool(mine && friends.isEmpty),
             ])
     }
 
@@ -90,6 +99,23 @@ extension MastermindController {
             player: visitor.player,
             MastermindStore.Deal(rules: game.rules, secret: game.secret, hard: record.hard, challenge: id))
         return .redirect(to: "/mastermind")
+    }
+
+    /// "You win: 4/10 against 6/10.": `own` against `other`, fewer guesses winning among solved games.
+    private func verdict(_ own: MastermindStore.Record, _ other: MastermindStore.Record, _ t: LanguageStrings) -> String
+    {
+        func guesses(_ record: MastermindStore.Record) -> Int? {
+            record.game.outcome == .won ? record.game.turns.count : nil
+        }
+        let scores: [FormatArgument] = [.string(score(own)), .string(score(other))]
+        let key: String
+        switch (guesses(own), guesses(other)) {
+        case (nil, nil): key = "none"
+        case (nil, _): key = "lose"
+        case (_, nil): key = "win"
+        case (let mine?, let theirs?): key = mine == theirs ? "tie" : mine < theirs ? "win" : "lose"
+        }
+        return t.string("mastermind.challenge.verdict." + key, key == "tie" ? [scores[0]] : scores)
     }
 
     /// "3/10", "X/10" for a game not won, a star for hard mode: the share text's score.

@@ -60,6 +60,9 @@ struct ChallengeSiteTests {
         #expect(both.ranges(of: "data-side ").count == 2)
         #expect(both.contains("data-score=\"3/10\"") && both.contains("data-score=\"1/10\""))
         #expect(both.contains("data-guess=\"\(secret)\""))
+        // Who won, said against Bo's own game at the top (once: not again under Ana's board).
+        #expect(both.contains("data-verdict>You win: 1/10 against 3/10.</p>"))
+        #expect(!both.contains("data-side-verdict"))
 
         // Cy starts too but has not finished: Ana sees Bo only, Cy sees nothing of the others.
         let cy = Player(server, from: "127.0.0.4")
@@ -69,8 +72,17 @@ struct ChallengeSiteTests {
         #expect(!cyPage.contains("data-guess=") && !cyPage.contains("data-score=\"1/10\""))
         #expect(try ana.get(path).text.ranges(of: "data-side ").count == 2)
         try finish(cy, misses: 4)
-        #expect(try ana.get(path).text.ranges(of: "data-side ").count == 3)
-        #expect(try cy.get(path).text.ranges(of: "data-side ").count == 3)
+        let anaSees = try ana.get(path).text
+        #expect(anaSees.ranges(of: "data-side ").count == 3)
+        // Ana, the sender: a line under each friend's board, none at the top.
+        #expect(!anaSees.contains("data-verdict>"))
+        #expect(anaSees.contains("data-side-verdict>You lose: 3/10 against 1/10.</p>"))
+        #expect(anaSees.contains("data-side-verdict>You win: 3/10 against 5/10.</p>"))
+        let cySees = try cy.get(path).text
+        #expect(cySees.ranges(of: "data-side ").count == 3)
+        #expect(cySees.contains("data-verdict>You lose: 5/10 against 3/10.</p>"))
+        #expect(cySees.ranges(of: "data-side-verdict>").count == 1)
+        #expect(cySees.contains("data-side-verdict>You lose: 5/10 against 1/10.</p>"))
 
         // A forged or cut link is a 404; a daily has no challenge.
         var forged = Array(path)
