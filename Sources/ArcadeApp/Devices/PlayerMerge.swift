@@ -151,20 +151,41 @@ enum PlayerMerge {
             """
         let both = try db.query(
             """
-            SELECT g.id AS id, g.daily AS daily, g.player AS player, \(rank) AS rank FROM mastermind_games g
+            SELECT g.id AS id, g.daily AS daily, g.player AS player, g.status AS status, \(rank) AS rank
+            FROM mastermind_games g
             WHERE g.player IN (?, ?) AND g.daily IS NOT NULL
             AND g.daily IN (SELECT daily FROM mastermind_games WHERE player = ? AND daily IS NOT NULL)
             AND g.daily IN (SELECT daily FROM mastermind_games WHERE player = ? AND daily IS NOT NULL)
             ORDER BY g.daily
             """, [a, b, a, b])
-        var byDay: [Int: [(id: Int64, rank: Int)]] = [:]
+        var byDay: [Int: [(id: Int64, rank: Int, player: String, status: String)]] = [:]
         for row in both {
             // On a tie the passkey's own game stays.
-            let own = try row.decode("player", as: String.self) == into ? 1 : 0
-            byDay[try row.decode("daily"), default: []].append((try row.decode("id"), try row.decode("rank") * 2 + own))
+            let player: String = try row.decode("player")
+            byDay[try row.decode("daily"), default: []].append(
+                (
+                    try row.decode("id"), try row.decode("rank") * 2 + (player == into ? 1 : 0), player,
+                    try row.decode("status")
+                ))
         }
         let twice = byDay.values.filter { $0.count == 2 }
-        for games in twice { try deleteGame(games.min { $0.rank < $1.rank }!.id, db) }
+        for games in twice {
+            let gone = games.min { $0.rank < $1.rank }!
+            try deleteGame(gone.id, db)
+            // Its marks go with it ("Your progress" counted a daily played on both devices twice).
+            let tasks = [
+                "won": [SiteTasks.mastermindPlayed, SiteTasks.mastermindWon], "lost": [SiteTasks.mastermindPlayed],
+            ]
+            for task in tasks[gone.status] ?? [] {
+                let key: [SQLValue] = [.text(gone.player), .text(task)]
+                try db.execute(
+                    """
+                    UPDATE once_marks SET times = times - 1 WHERE player = ? AND task = ?
+                    AND at_ms = (SELECT MAX(at_ms) FROM once_marks WHERE player = ? AND task = ?)
+                    """, key + key)
+                try db.execute("DELETE FROM once_marks WHERE player = ? AND task = ? AND times < 1", key)
+            }
+        }
         return twice.count
     }
 
