@@ -239,7 +239,7 @@
   // they never scroll or go back; elsewhere the page scrolls as usual and a swipe is still seen (a touch that scrolls
   // ends with touchend).
   // A tap is either a code's or a press, never both: on a key, a face or a button it presses, unless a code is under
-  // way (a swipe or a code tap in the last two seconds, a cheat's own timeout), when it counts and presses nothing.
+  // way (two steps in, the last within two seconds, a cheat's own timeout), when it counts and presses nothing.
   var start = null, taps = 0, burst = null;
   var pressable = "a, button, input, select, textarea, label, summary, [role=button], [data-key], [data-choice]";
   function playArea() { return document.querySelector("[data-cheat-area]"); }
@@ -248,8 +248,16 @@
     var target = event.target;
     // On a game page, a touch outside the play area is the page's, not a code's.
     if (touch && playArea() && !(target.closest && target.closest("[data-cheat-area]"))) touch = null;
-    start = touch ? { x: touch.clientX, y: touch.clientY, t: event.timeStamp, id: touch.identifier, on: target } : null;
+    start = touch ? { x: touch.clientX, y: touch.clientY, t: event.timeStamp, id: touch.identifier, on: target,
+      owned: !!(target.closest && target.closest(owned)) } : null;
   }, { passive: true });
+  // A one-finger move where the play area owns swipes (the CSS's touch-action) has its default cancelled too: the
+  // browser then starts no fling, whose stop swallowed the next tap on a key (a quick swipe left the keypad dead for
+  // two seconds). Only on game pages: elsewhere the listener would hold up every scroll.
+  var owned = "[data-cheat-area]:not(.mastermind-board), .mastermind-board:not([data-outcome]) > :not(.result)";
+  if (playArea()) document.addEventListener("touchmove", function (event) {
+    if (start && start.owned && event.touches.length === 1 && event.cancelable) event.preventDefault();
+  }, { passive: false });
   function lift(event, cancelled) {
     var s = start, touch = event.changedTouches[0];
     if (!s || !touch || s.id !== touch.identifier) return;
@@ -263,7 +271,10 @@
       send("swipe", ax > ay ? (dx > 0 ? "right" : "left") : (dy > 0 ? "down" : "up"));
     } else if (dt <= 350 && Math.sqrt(dx * dx + dy * dy) <= 10) {
       var onPressable = !!(s.on.closest && s.on.closest(pressable));
-      if (onPressable && event.timeStamp > codeUntil) return;  // a press, not a code's tap
+      // A press unless a code is two steps in: one swipe up is as often a scroll as a code (a review's keypad taps
+      // after one typed nothing for two seconds), and no code taps after a single step.
+      var steps = Number(document.documentElement.getAttribute("data-cheat-progress")) || 0;
+      if (onPressable && (event.timeStamp > codeUntil || steps < 2)) return;
       // The code's tap: the click the browser would make of it never happens.
       if (onPressable && event.cancelable) event.preventDefault();
       codeUntil = event.timeStamp + 2000;
