@@ -5,16 +5,17 @@ import SpacedRepetition
 public struct LearningPlan: Sendable {
     /// Learning cards due this soon are asked rather than waiting idle (Anki's "learn ahead" limit).
     public var learnAhead: Int64 = 20 * FSRS.minute
-    /// New people are met only while fewer than this many are still new to the player (not yet answered right):
-    /// small batches.
+    /// New people are met only while fewer than this many are still new to the player (not yet answered right since
+    /// met or missed, or answered right once and asked again soon): small batches.
     public var batch = 4
     /// A right answer slower than this is a lapse: the name did not come.
     public var slowMilliseconds = 8_000
 
     public init() {}
 
-    /// Missed people falling due come first, then people due for review, then someone new (in a small batch, and only
-    /// while `meetNew`: the day's new people are not all met), then the person due soonest (reviewed ahead). `avoid`
+    /// People just met or missed falling due come first (and those answered right since, once due), then people due for
+    /// review, then someone new (in a small batch, and only while `meetNew`: the day's new people are not all met),
+    /// then the person due soonest (reviewed ahead). `avoid`
     /// (the person just asked) is skipped when anyone else would do. Nil only when there is no one.
     public func next(
         people: [Person], cards: [String: Card], now: Int64, avoid: String? = nil, meetNew: Bool = true
@@ -22,15 +23,23 @@ public struct LearningPlan: Sendable {
         let candidates = people.count > 1 ? people.filter { $0.id != avoid } : people
         let met = candidates.compactMap { person in cards[person.id].map { (person, $0) } }
         let learning = met.filter { $0.1.state != .review }
-        if let missed = learning.filter({ $0.1.due <= now + learnAhead }).min(by: { $0.1.due < $1.1.due }) {
+        // Just met or just missed: asked a little ahead of their step, so a miss comes back within the lesson. Answered
+        // right since: only once due, someone new meanwhile (a review's first lesson spent ten rounds on two people,
+        // each asked again before the last answer had had time to fade).
+        let asked = learning.filter { ($0.1.step ?? 0) == 0 ? $0.1.due <= now + learnAhead : $0.1.due <= now }
+        if let missed = asked.min(by: { $0.1.due < $1.1.due }) {
             return missed.0
         }
         if let due = met.filter({ $0.1.state == .review && $0.1.due <= now }).min(by: { $0.1.due < $1.1.due }) {
             return due.0
         }
-        // The batch counts people not yet answered right since met (or missed): once each has been, the next can
-        // come while they wait for their later steps (a review's second lesson met nobody new).
-        let stillLearning = cards.values.count { $0.state != .review && ($0.step ?? 0) == 0 }
+        // The batch counts people not yet answered right since met (or missed), and those answered right once whose
+        // second question (the name typed) is near. The next comes while the rest wait for their later steps (a
+        // review's second lesson met nobody new; a first lesson that met the next person as soon as the last was
+        // picked met eight in ten rounds).
+        let stillLearning = cards.values.count {
+            $0.state != .review && (($0.step ?? 0) == 0 || ($0.step == 1 && $0.due <= now + learnAhead))
+        }
         // Everyone being learned, the avoided person too: Mat, just introduced, is not followed by Matt (a review).
         let beingLearned = people.filter { cards[$0.id].map { $0.state != .review } ?? false }
         if meetNew, stillLearning < batch, let new = newPerson(candidates, learning: beingLearned, cards: cards) {

@@ -203,10 +203,16 @@ struct NameGameTests {
         #expect(plan.next(people: people, cards: cards, now: now)?.id == "p5")
         // Not twice in a row when someone else will do: then someone new.
         #expect(plan.next(people: people, cards: cards, now: now, avoid: "p5")?.id == "p0")
-        // Four being learned: no one new; the learning card due soonest instead.
+        // Four in play (three answered right once, asked again within the look-ahead, and p5): no one new; the one
+        // due soonest, ahead of time.
         for id in ["p0", "p1", "p2"] { cards[id] = fsrs.review(Card(due: now), .good, at: now + 1) }
-        let next = plan.next(people: people, cards: cards, now: now, avoid: "p5")
-        #expect(next?.id == "p0")
+        #expect(plan.next(people: people, cards: cards, now: now, avoid: "p5")?.id == "p0")
+        // With their second question further off than the look-ahead, they wait for it: someone new meanwhile.
+        var patient = plan
+        patient.learnAhead = 5 * FSRS.minute
+        #expect(patient.next(people: people, cards: cards, now: now, avoid: "p5")?.id == "p3")
+        // Once due, one of them is asked before anyone new.
+        #expect(patient.next(people: people, cards: cards, now: now + 10 * FSRS.minute + 1, avoid: "p5")?.id == "p0")
     }
 
     @Test func wellKnownPeopleComeOnlyWhenDueOrWhenNothingElseIs() {

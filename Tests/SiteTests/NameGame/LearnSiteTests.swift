@@ -109,6 +109,28 @@ struct LearnSiteTests {
         #expect(try player.askedID(try player.get("/namegame/learn").text) == other)
     }
 
+    /// A first lesson at a player's speed meets several people, each asked again later in it, rather than spending its
+    /// ten rounds on two people asked five times each (a review): someone answered right waits for their step, and
+    /// someone new comes meanwhile.
+    @Test func aFirstLessonMeetsSeveralPeopleAndAsksEachAgain() throws {
+        let clock = AdminConsoleTests.Clock()
+        let server = try AdminConsoleTests.server(clock)
+        defer { server.stop() }
+        let player = Player(server)
+        var asked: [String] = []
+        for _ in 0..<10 {
+            let page = try player.play("learn").text
+            asked.append(try player.askedID(page))
+            try player.answerRight("learn", page)
+            clock.advance(8)
+            try player.post("/namegame/next", "mode=learn")
+        }
+        let counts = Dictionary(asked.map { ($0, 1) }, uniquingKeysWith: +)
+        #expect((5...7).contains(counts.count), "\(asked)")
+        #expect(counts.values.filter { $0 >= 2 }.count >= 3, "asked again within the lesson: \(asked)")
+        #expect(zip(asked, asked.dropFirst()).allSatisfy { $0 != $1 }, "\(asked)")
+    }
+
     @Test(arguments: Engine.allCases) func learnMeetsSoManyNewPeopleADayThenReviews(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
@@ -508,12 +530,15 @@ struct LearnDepthSiteTests {
     @Test(arguments: Engine.allCases) func aTypedMissIsReviewedTypedAndNoQuizAsksOnePersonTwiceInARow(
         _ engine: Engine
     ) throws {
-        let server = try SiteServer(engine: engine)
+        let clock = AdminConsoleTests.Clock()
+        let server = try AdminConsoleTests.server(clock, engine: engine)
         defer { server.stop() }
         let player = Player(server)
         var page = try player.play("learn").text
-        for _ in 0..<6 where !page.contains("data-recall-input") {
+        for _ in 0..<12 where !page.contains("data-recall-input") {
             try player.answerRight("learn", page)
+            // A player's round takes seconds: someone answered right is asked again once their step is due.
+            clock.advance(10)
             try player.post("/namegame/next", "mode=learn")
             page = try player.play("learn").text
         }
