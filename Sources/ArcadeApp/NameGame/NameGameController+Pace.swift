@@ -1,6 +1,7 @@
 import HTTP
 import Localization
 import NameGame
+import SpacedRepetition
 import Storage
 import Templates
 
@@ -15,6 +16,16 @@ enum Pace: String, CaseIterable, Sendable {
         case .relaxed: max(1, steady / 3)
         case .steady: steady
         case .fast: steady * 8 / 3
+        }
+    }
+
+    /// Today's goal in lessons: the answers meeting the pace's new people takes (a review met the goal of one lesson
+    /// having met two of the fifteen the pace promised).
+    var lessons: Int {
+        switch self {
+        case .relaxed: 1
+        case .steady: 2
+        case .fast: 4
         }
     }
 
@@ -49,18 +60,19 @@ extension NameGameController {
         return .redirect(to: "/namegame#pace")
     }
 
-    /// Today's goal (a lesson's worth of answers) and the run of days, on the menu and a lesson's summary: a reason to
+    /// Today's goal (the pace's lessons' worth of answers), what tomorrow holds, and the run of days, on the menu and a lesson's summary: a reason to
     /// come back tomorrow, and a number that moves in a first session (reviews: nothing brought a player back, and
     /// "Learned: 0 of 130" stood still all day, as learned waits for a later day).
     /// `streak: false` where the run of days is shown apart (the summary's figures).
     func todayFields(
-        _ player: String, isNew: Bool, streak withStreak: Bool = true, t: LanguageStrings
+        _ player: String, isNew: Bool, streak withStreak: Bool = true, cards: [String: Card], t: LanguageStrings
     ) throws
         -> TemplateValue
     {
         let answered = isNew ? 0 : try store.answeredToday(player: player)
         let days = isNew || !withStreak ? 0 : try store.dayStreak(player: player)
-        let goal = lessonLength
+        let pace = isNew ? Pace.steady : try pace(player)
+        let goal = lessonLength * pace.lessons
         let met = answered >= goal
         let streak: TemplateValue =
             days == 0
@@ -76,7 +88,21 @@ extension NameGameController {
                 met
                     ? t.string("namegame.goal.met", [.int(answered)])
                     : t.string("namegame.goal.progress", [.int(answered), .int(goal)])),
-            "streak": streak,
+            "streak": streak, "tomorrow": cards.isEmpty ? .null : tomorrow(cards, pace: pace, t: t),
+        ]
+    }
+
+    /// What tomorrow holds (a review: "day two is a fog", Anki says what is due): everyone due by its end, today's
+    /// leftovers too, and the new people the pace meets while some are left to meet.
+    private func tomorrow(_ cards: [String: Card], pace: Pace, t: LanguageStrings) -> TemplateValue {
+        let day: Int64 = 86_400_000
+        let endOfTomorrow = (store.nowMilliseconds() / day + 2) * day - 1
+        let mastery = store.plan.mastery(people: directory.people, cards: cards, now: endOfTomorrow)
+        let new = min(pace.newPerDay(newPerDay), mastery.notMet)
+        return [
+            "due": .int(mastery.due), "new": .int(new),
+            "dueText": .string(t.string("namegame.tomorrow.due", [.int(mastery.due)])),
+            "newText": new == 0 ? .null : .string(t.string("namegame.tomorrow.new", [.int(new)])),
         ]
     }
 

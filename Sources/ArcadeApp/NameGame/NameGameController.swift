@@ -84,7 +84,7 @@ struct NameGameController: Sendable {
             section: "namegame",
             data: [
                 "start": card(.learn), "progress": progress,
-                "today": try todayFields(context.visitor.playerID, isNew: context.visitor.isNew, t: t),
+                "today": try todayFields(context.visitor.playerID, isNew: context.visitor.isNew, cards: cards, t: t),
                 "pace": paceFields(context.visitor.isNew ? .steady : try pace(context.visitor.playerID), t: t),
                 // The bundled people are drawings (a review took them for the product: "it does not teach my team").
                 "demo": .bool(directory.people.contains(where: PeopleStore.isDemo)),

@@ -154,9 +154,13 @@ struct LessonSiteTests {
         let server = try DailySiteTests.server(clock)
         defer { server.stop() }
         let player = Player(server)
+        // The goal is the pace's lessons' worth: two at the steady pace, one at the relaxed (a review met a goal of one
+        // lesson having met two of the fifteen people the pace promised).
         let fresh = try player.get("/namegame").text
-        #expect(fresh.contains("Answered today: 0 of 10") && fresh.contains("aria-valuenow=\"0\""))
+        #expect(fresh.contains("Answered today: 0 of 20") && fresh.contains("aria-valuenow=\"0\""))
         #expect(!fresh.contains("data-day-streak"), "no run before a first answer")
+        #expect(try player.post("/namegame/pace", "pace=relaxed").status == 303)
+        #expect(try player.get("/namegame").text.contains("Answered today: 0 of 10"))
         try player.answerRounds("normal", count: 3)
         let menu = try player.get("/namegame").text
         #expect(menu.contains("Answered today: 3 of 10") && menu.contains("aria-valuenow=\"3\""))
@@ -173,6 +177,30 @@ struct LessonSiteTests {
         #expect(try player.get("/namegame").text.contains("Days in a row: 2<"))
         clock.advance(days: 2)
         #expect(!(try player.get("/namegame").text.contains("data-day-streak")), "a day missed ends the run")
+    }
+
+    /// What tomorrow holds, on the menu and a lesson's summary (a review: "day two is a fog"): everyone due by its end
+    /// and the new people the pace meets.
+    @Test func theMenuAndTheSummarySayWhatTomorrowHolds() throws {
+        let clock = DailySiteTests.Clock()
+        let server = try DailySiteTests.server(clock)
+        defer { server.stop() }
+        let player = Player(server)
+        #expect(!(try player.get("/namegame").text.contains("data-tomorrow")), "nothing before anyone is met")
+        try player.answerRounds("learn", count: 4)
+        let db = try Database(location: server.database)
+        let endOfTomorrow = (Int64(clock.seconds.withLock { $0 }) / 86_400 + 2) * 86_400_000 - 1
+        let due = try #require(
+            try db.first("SELECT COUNT(*) AS n FROM namegame_cards WHERE due_ms <= ?", [.integer(endOfTomorrow)])?
+                .int("n"))
+        #expect(due >= 2)
+        let menu = try player.get("/namegame").text
+        #expect(menu.contains("data-tomorrow data-due=\"\(due)\" data-new=\"15\""))
+        #expect(menu.contains("Due tomorrow: \(due)</span> <span>New people tomorrow: up to 15</span>"))
+        try player.post("/namegame/pace", "pace=fast")
+        #expect(try player.get("/namegame").text.contains("New people tomorrow: up to 40"))
+        try player.answerRounds("learn", count: 6)
+        #expect(try player.get("/namegame/learn").text.contains("data-tomorrow"), "the summary says it too")
     }
 
     @Test(arguments: Engine.allCases) func aLessonEndsOnItsSummary(_ engine: Engine) throws {
