@@ -452,11 +452,9 @@ struct NameGameStore: Sendable {
             SQLValue(missed ? 1 : 0), .integer(rightAtOnce ? now - record.startedMilliseconds : 0),
         ]
         // Streaks: rounds in a row identified at the first pick, broken by the miss itself (a review saw "Streak 1"
-        // beside "Incorrect 1" until the shown answer was tapped). "I don't know" in learn mode leaves it alone.
-        let keepsStreak = gaveUp && round.mode == .learn
-        let streak: String =
-            missed && !keepsStreak
-            ? "0" : !finished ? "streak" : rightAtOnce ? "streak + 1" : keepsStreak ? "streak" : "0"
+        // beside "Incorrect 1" until the shown answer was tapped), "I don't know" too (a review saw Wrong rise and the
+        // streak stay).
+        let streak: String = missed ? "0" : !finished ? "streak" : rightAtOnce ? "streak + 1" : "0"
         // In the SQL both engines read: no two-argument max(), no OR over integers.
         let best = "CASE WHEN best_streak > \(streak) THEN best_streak ELSE \(streak) END"
         try db.execute(
