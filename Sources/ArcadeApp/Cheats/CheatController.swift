@@ -21,35 +21,7 @@ struct CheatController: Sendable {
     {
         let found = try once.perform(visitor) { o in outcome.unlocked.flatMap { o.markDone(SiteTasks.cheat($0)) } }.once
         let effects = outcome.unlocked.compactMap { store.book.entry($0)?.effect }
-        // Effects with nothing to act on (a finished game, no round open) say so rather than claim what they did not
-        // do (a review: a finished game's Konami code said a digit was revealed).
-        var idle: [String: String] = [:]
-        // Only the game on the page the code was entered on: from any other page a reveal or a head start would be
-        // spent unseen on a game left open elsewhere (a review's Konami on the home page marked its game as hinted).
-        if effects.contains("mastermind.reveal"), !page.onBoard {
-            idle["mastermind.reveal"] = ".elsewhere"
-        } else if effects.contains("mastermind.reveal") {
-            var random = SystemRandomNumberGenerator()
-            // On the unstarted board, the reveal starts the game it reveals a digit of.
-            if !page.daily, try mastermind.latest(player: visitor.playerID) == nil {
-                _ = try mastermind.start(player: visitor.player, mastermind.deal())
-            }
-            switch page.daily
-                ? .daily : try mastermind.reveal(player: visitor.playerID, game: page.game, using: &random)
-            {
-            case .revealed: break
-            case .nothing: idle["mastermind.reveal"] = ".none"
-            case .daily: idle["mastermind.reveal"] = ".daily"
-            }
-        }
-        if effects.contains("namegame.firstLetter") {
-            if let round = page.round {
-                let helped = try nameGame.cheat(player: visitor.playerID, round: round)
-                if !helped { idle["namegame.firstLetter"] = ".none" }
-            } else {
-                idle["namegame.firstLetter"] = ".elsewhere"
-            }
-        }
+        var idle = try act(effects, visitor, page: page)
         // Each completion of the CRT's code toggles it: on after an odd number of them, and said so (a blind review
         // heard "switches on" as it went off).
         let crtOn = found.count(SiteTasks.cheat("crt")) % 2 == 1
@@ -80,6 +52,40 @@ struct CheatController: Sendable {
             response.setCookie(SetCookie(name: LookCookies.retro, value: "1", maxAge: 365 * 86_400))
         }
         return response
+    }
+
+    /// The games' effects, each on the game on the page. Effects with nothing to act on (a finished game, no round
+    /// open) say so rather than claim what they did not do (a review: a finished game's Konami code said a digit was
+    /// revealed): their keys map to the words' suffix.
+    private func act(_ effects: [String], _ visitor: Visitor, page: MastermindPage) throws -> [String: String] {
+        var idle: [String: String] = [:]
+        // Only the game on the page the code was entered on: from any other page a reveal or a head start would be
+        // spent unseen on a game left open elsewhere (a review's Konami on the home page marked its game as hinted).
+        if effects.contains("mastermind.reveal"), !page.onBoard {
+            idle["mastermind.reveal"] = ".elsewhere"
+        } else if effects.contains("mastermind.reveal") {
+            var random = SystemRandomNumberGenerator()
+            // On the unstarted board, the reveal starts the game it reveals a digit of.
+            if !page.daily, try mastermind.latest(player: visitor.playerID) == nil {
+                _ = try mastermind.start(player: visitor.player, mastermind.deal())
+            }
+            switch page.daily
+                ? .daily : try mastermind.reveal(player: visitor.playerID, game: page.game, using: &random)
+            {
+            case .revealed: break
+            case .nothing: idle["mastermind.reveal"] = ".none"
+            case .daily: idle["mastermind.reveal"] = ".daily"
+            }
+        }
+        if effects.contains("namegame.firstLetter") {
+            if let round = page.round {
+                let helped = try nameGame.cheat(player: visitor.playerID, round: round)
+                if !helped { idle["namegame.firstLetter"] = ".none" }
+            } else {
+                idle["namegame.firstLetter"] = ".elsewhere"
+            }
+        }
+        return idle
     }
 
     private func answer(

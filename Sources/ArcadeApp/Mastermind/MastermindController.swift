@@ -357,28 +357,9 @@ struct MastermindController: Sendable {
         let remaining = solver.map { solvers.remaining(game, $0) } ?? []
         let rows = rowsContext(game, remaining: remaining, showLeft: showLeft, t: t)
         let outcome = game.outcome
-        // A board with no row yet (a new game) says its rules: after New game a review heard nothing at all.
-        var announcement = t.string(
-            "mastermind.rules.short",
-            [.int(rules.length), .int(rules.digitMin), .int(rules.digitMax), .int(rules.attempts)])
-        if let last = game.turns.last {
-            // Digit by digit, as the row being typed is said: "0123" would be read as a number.
-            let digits = last.guess.description.map(String.init).joined(separator: t.string("mastermind.ear.separator"))
-            announcement = t.string(
-                "mastermind.row.announce",
-                [
-                    .string(digits), .int(last.feedback.red),
-                    .int(last.feedback.blue), .int(game.attemptsLeft),
-                ])
-        }
-        if outcome == .won { announcement = t.string("mastermind.won.title") }
         let upcoming: [Int] =
             outcome == .playing ? Array(stride(from: game.turns.count + 2, through: rules.attempts, by: 1)) : []
-        if outcome == .lost {
-            // A give-up is said as one (a blind review heard "Out of tries." with nine tries left).
-            announcement = t.string(game.forfeited ? "mastermind.gaveup.title" : "mastermind.lost.title")
-        }
-        return .object([
+        var fields: TemplateFields = [
             "gameId": .int(Int(record.id)), "turn": .int(game.turns.count), "attemptsLeft": .int(game.attemptsLeft),
             "showLeft": .bool(showLeft), "path": .string(boardPath(record)),
             "attempts": .int(rules.attempts), "length": .int(rules.length), "digitMin": .int(rules.digitMin),
@@ -392,12 +373,38 @@ struct MastermindController: Sendable {
             "gaveUp": .bool(outcome == .lost && game.forfeited), "started": .bool(record.id != 0),
             // No guess yet: the mode can still change (the Game menu offers the other), and there is nothing to give up.
             "fresh": .bool(game.turns.isEmpty),
+            "usedHint": .bool(record.usedHint), "hint": record.hint.map { .string($0) } ?? .null,
+            "error": error.map { .string($0) } ?? .null, "value": .string(value), "wins": .int(stats.wins),
+            "hard": .bool(record.hard),
+            "currentStreak": .int(stats.currentStreak), "longestStreak": .int(stats.longestStreak),
+            // The rest of the board: the row being typed, then one empty slot per attempt still to come.
+            "nextNumber": .int(game.turns.count + 1),
+            "cells": .list(Array(repeating: .bool(true), count: rules.length)),
+            "upcoming": .list(upcoming.map { .int($0) }),
+            "announcement": .string(Self.announcement(game, t)),
+            // The row being typed, said by the script: its sentences with a slot it fills ("Your guess: {row}").
+            "earRow": .string(t.string("mastermind.ear.row", [.string("{row}")])),
+            "earDeleted": .string(t.string("mastermind.ear.deleted", [.string("{digit}")])),
+        ]
+        fields.merge(resultFields(record, stats: stats, link: link, solver: solver, remaining: remaining, t: t))
+        return .object(fields)
+    }
+
+    /// The fields of a game's end, and of the help that needs the secret (nothing of it while the game is open).
+    private func resultFields(
+        _ record: MastermindStore.Record, stats: MastermindStore.Stats, link: String, solver: Solver?,
+        remaining: [Int], t: LanguageStrings
+    ) -> TemplateFields {
+        let game = record.game
+        let outcome = game.outcome
+        let rules = game.rules
+        let highlight = outcome == .won && !record.usedHint ? game.turns.count : nil
+        return [
             // The secret is in the page state only once the game is over.
             "secret": outcome == .playing ? .null : .string(game.secret.description),
             "secretSpoken": outcome == .playing ? .null : .string(Self.spoken(game.secret.description, t)),
             "hintSpoken": record.hint.map { .string(t.string("mastermind.hint.text", [.string(Self.spoken($0, t))])) }
                 ?? .null,
-            "usedHint": .bool(record.usedHint), "hint": record.hint.map { .string($0) } ?? .null,
             // The cheat's reveal: position (1-based) and digit, shown while playing and marked on the result.
             "revealed": record.revealed.map { position in
                 .object([
@@ -406,32 +413,14 @@ struct MastermindController: Sendable {
                         String(Array(game.secret.description)[min(position, game.secret.description.count - 1)])),
                 ])
             } ?? .null,
-            "error": error.map { .string($0) } ?? .null, "value": .string(value), "wins": .int(stats.wins),
-            "hard": .bool(record.hard),
             "share": outcome == .playing ? .null : .string(shareText(record, t: t, link: link)),
-            "currentStreak": .int(stats.currentStreak), "longestStreak": .int(stats.longestStreak),
             "distributionHeight": .int(max(18, stats.distribution.count * 18)),
             "hasDistribution": .bool(outcome != .playing && stats.distribution.contains { $0 > 0 }),
             // A win with a hint is kept out of the chart: said, or the chart looks as if the win went uncounted.
             "hintedWin": .bool(outcome == .won && record.usedHint),
-            // The rest of the board: the row being typed, then one empty slot per attempt still to come.
-            "nextNumber": .int(game.turns.count + 1),
-            "cells": .list(Array(repeating: .bool(true), count: rules.length)),
-            "upcoming": .list(upcoming.map { .int($0) }),
-            "distribution": outcome == .playing
-                ? .null
-                : distribution(
-                    stats,
-                    highlight: outcome == .won && !record.usedHint
-                        ? game.turns.count : nil),
+            "distribution": outcome == .playing ? .null : distribution(stats, highlight: highlight),
             "compact": outcome == .playing
-                ? .null
-                : compactDistribution(
-                    stats.distribution, highlight: outcome == .won && !record.usedHint ? game.turns.count : nil, t: t),
-            "announcement": .string(announcement),
-            // The row being typed, said by the script: its sentences with a slot it fills ("Your guess: {row}").
-            "earRow": .string(t.string("mastermind.ear.row", [.string("{row}")])),
-            "earDeleted": .string(t.string("mastermind.ear.deleted", [.string("{digit}")])),
+                ? .null : compactDistribution(stats.distribution, highlight: highlight, t: t),
             "encourage": .string(
                 t.string(
                     Self.everyRowNarrowed(remaining, rules)
@@ -439,7 +428,29 @@ struct MastermindController: Sendable {
                         : "mastermind.lost.encourage.plain")),
             "analysis": outcome == .playing || rules.codeCount > Self.analysisLimit || solver == nil
                 ? .null : analysis(record, solver: solver!, remaining: remaining, t: t),
-        ])
+        ]
+    }
+
+    /// What a screen reader is told of the board as it loads: the rules of a new game, the last row, or the end.
+    static func announcement(_ game: Game, _ t: LanguageStrings) -> String {
+        let rules = game.rules
+        switch game.outcome {
+        // A give-up is said as one (a blind review heard "Out of tries." with nine tries left).
+        case .lost: return t.string(game.forfeited ? "mastermind.gaveup.title" : "mastermind.lost.title")
+        case .won: return t.string("mastermind.won.title")
+        case .playing: break
+        }
+        guard let last = game.turns.last else {
+            // A board with no row yet (a new game) says its rules: after New game a review heard nothing at all.
+            return t.string(
+                "mastermind.rules.short",
+                [.int(rules.length), .int(rules.digitMin), .int(rules.digitMax), .int(rules.attempts)])
+        }
+        // Digit by digit, as the row being typed is said: "0123" would be read as a number.
+        let digits = last.guess.description.map(String.init).joined(separator: t.string("mastermind.ear.separator"))
+        return t.string(
+            "mastermind.row.announce",
+            [.string(digits), .int(last.feedback.red), .int(last.feedback.blue), .int(game.attemptsLeft)])
     }
 
     /// A code digit by digit, as the row being typed is said: "4455" was read as four thousand four hundred and

@@ -14,12 +14,7 @@ extension NameGameController {
     func play(
         _ mode: Mode, _ visitor: Visitor, status: Status = .ok, error: String? = nil, typo: Int64? = nil
     ) throws -> Response {
-        var session = try store.openSession(player: visitor.playerID, mode: mode)
-        if let open = session, timeIsUp(open) {
-            try store.endSession(open.id)
-            session = try store.lastSession(player: visitor.playerID, mode: mode)
-        }
-        if session == nil { session = try store.lastSession(player: visitor.playerID, mode: mode) }
+        let session = try shownSession(mode, player: visitor.playerID)
         let t = pages.localizer.strings(for: visitor.language)
         let banners = try OnceController.banners(
             once, visitor, game: "namegame", back: "/namegame/\(mode.rawValue)", t: t, tutorialCard: false)
@@ -38,14 +33,7 @@ extension NameGameController {
                 "isTimed": .bool(mode == .timed), "error": error.map { .string(t.string($0)) } ?? .null,
             ])
         }
-        var record = try store.latestRound(session: current.id, people: directory)
-        // A round left open a while and seen again (another tab, a phone put away) starts its clock again: a review's
-        // round "took 14.5 s", and its lesson 13 minutes, for time spent away. Timed mode's clock is the session's.
-        if let open = record, open.isOpen, mode != .timed, !current.ended,
-            store.nowMilliseconds() - open.startedMilliseconds > Self.awayAfter, try store.restartClock(round: open.id)
-        {
-            record = try store.latestRound(session: current.id, people: directory)
-        }
+        var record = try shownRound(mode, session: current)
         if record == nil && !current.ended {
             record = try newRound(mode, session: current, visitor)
             current = try store.openSession(player: visitor.playerID, mode: mode) ?? current
@@ -59,10 +47,10 @@ extension NameGameController {
             // Someone new: introduced (face, name, role) before the first question about them.
             let person = record.round.answerPerson
             context["roundId"] = .int(Int(record.id))
-            context["intro"] = .object([
+            context["intro"] = [
                 "img": .string(person.headshotURL), "name": .string(person.fullName),
                 "role": .string(role(person, t) ?? ""), "alt": .string(looks(person, t) ?? ""),
-            ])
+            ]
             return page(.object(context))
         }
         // A lesson's or a practice run's summary stands alone (issue 41: practice's was stacked over its last
@@ -79,6 +67,26 @@ extension NameGameController {
             lessonFields(mode, session: current, record: record, t: t, into: &context)
         }
         return page(.object(context))
+    }
+
+    /// The mode's open session, or its last one: a timed minute whose time is up ends first.
+    private func shownSession(_ mode: Mode, player: String) throws -> NameGameStore.Session? {
+        if let open = try store.openSession(player: player, mode: mode) {
+            guard timeIsUp(open) else { return open }
+            try store.endSession(open.id)
+        }
+        return try store.lastSession(player: player, mode: mode)
+    }
+
+    /// The session's latest round. One left open a while and seen again (another tab, a phone put away) starts its
+    /// clock again: a review's round "took 14.5 s", and its lesson 13 minutes, for time spent away. Timed mode's clock
+    /// is the session's.
+    private func shownRound(_ mode: Mode, session: NameGameStore.Session) throws -> NameGameStore.RoundRecord? {
+        let record = try store.latestRound(session: session.id, people: directory)
+        guard let open = record, open.isOpen, mode != .timed, !session.ended,
+            store.nowMilliseconds() - open.startedMilliseconds > Self.awayAfter, try store.restartClock(round: open.id)
+        else { return record }
+        return try store.latestRound(session: session.id, people: directory)
     }
 
     /// What the page shows of the session, with or without a round.
@@ -102,25 +110,7 @@ extension NameGameController {
         context["sessionId"] = .int(Int(session.id))
         context["isReview"] = .bool(mode == .review)
         context["isLearn"] = .bool(mode == .learn)
-        if mode == .learn || mode == .recall {
-            // Learned: remembered past the first day (`LearningPlan.knows`), not just right once today.
-            // Shown once there is one: "Learned: 0 of 130" after a first lesson read as no progress (two reviews).
-            let learned = directory.people.count { LearningPlan.knows(cards[$0.id]) }
-            if learned > 0 {
-                context["learned"] = .object([
-                    "count": .int(learned),
-                    "text": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),
-                ])
-            }
-            // Met and on their way (a review: "Learned: 0 of 130" after a perfect first lesson read as no progress;
-            // learned waits for a later day, so the count that moves today is this one).
-            let learning = directory.people.count { cards[$0.id] != nil && !LearningPlan.knows(cards[$0.id]) }
-            if learning > 0 {
-                context["learning"] = .object([
-                    "count": .int(learning), "text": .string(t.string("namegame.learning.count", [.int(learning)])),
-                ])
-            }
-        }
+        if mode == .learn || mode == .recall { context.merge(learningCounts(cards, t: t)) }
         if !mode.isScheduled && mode != .recall && session.stats.rounds == 0 {
             // Whom a quiz asks about (`quizRound`): the people met, or strangers, with the way to meet them. Said at
             // a session's first question only: on a phone its line pushed every answered round's Next down.
@@ -132,18 +122,46 @@ extension NameGameController {
                     known ? t.string("namegame.quiz.met", [.int(met)]) : t.string("namegame.quiz.strangers")),
             ])
         }
-        if mode == .timed {
-            let left = max(0, session.deadline(seconds: timedSeconds) - store.nowMilliseconds())
-            let secondsLeft = Int((Double(left) / 1000).rounded(.up))
-            context["secondsLeft"] = .int(secondsLeft)
-            context["secondsTotal"] = .int(timedSeconds + Int(session.extraMilliseconds / 1000))
-            context["ending"] = .bool(secondsLeft <= 5)
-            context["moreTime"] = .bool(session.extraMilliseconds < NameGameStore.maxExtraTime)
-            context["extraSeconds"] = .int(Int(NameGameStore.extraTime / 1000))
-        }
+        if mode == .timed { context.merge(clockFields(session)) }
         context["prefetch"] = .list(
             session.nextPeople.compactMap { directory.person($0) }.map { .string($0.headshotURL) })
         return context
+    }
+
+    /// Learn's and Recall's counts of the people learned and being learned, each shown once there is one.
+    private func learningCounts(_ cards: [String: Card], t: LanguageStrings) -> TemplateFields {
+        var fields: TemplateFields = [:]
+        // Learned: remembered past the first day (`LearningPlan.knows`), not just right once today.
+        // Shown once there is one: "Learned: 0 of 130" after a first lesson read as no progress (two reviews).
+        let learned = directory.people.count { LearningPlan.knows(cards[$0.id]) }
+        if learned > 0 {
+            fields["learned"] = .object([
+                "count": .int(learned),
+                "text": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),
+            ])
+        }
+        // Met and on their way (a review: "Learned: 0 of 130" after a perfect first lesson read as no progress;
+        // learned waits for a later day, so the count that moves today is this one).
+        let learning = directory.people.count { cards[$0.id] != nil && !LearningPlan.knows(cards[$0.id]) }
+        if learning > 0 {
+            fields["learning"] = .object([
+                "count": .int(learning), "text": .string(t.string("namegame.learning.count", [.int(learning)])),
+            ])
+        }
+        return fields
+    }
+
+    /// A timed session's clock.
+    private func clockFields(_ session: NameGameStore.Session) -> TemplateFields {
+        var fields: TemplateFields = [:]
+        let left = max(0, session.deadline(seconds: timedSeconds) - store.nowMilliseconds())
+        let secondsLeft = Int((Double(left) / 1000).rounded(.up))
+        fields["secondsLeft"] = .int(secondsLeft)
+        fields["secondsTotal"] = .int(timedSeconds + Int(session.extraMilliseconds / 1000))
+        fields["ending"] = .bool(secondsLeft <= 5)
+        fields["moreTime"] = .bool(session.extraMilliseconds < NameGameStore.maxExtraTime)
+        fields["extraSeconds"] = .int(Int(NameGameStore.extraTime / 1000))
+        return fields
     }
 
     /// The lesson's progress bar: rounds done of the lesson's (a review: of its list).

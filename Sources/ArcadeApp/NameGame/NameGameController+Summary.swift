@@ -19,39 +19,8 @@ extension NameGameController {
                     ? "namegame.summary.people.review"
                     : mode.lessonRounds(lessonLength) == nil ? "namegame.summary.people.run" : "namegame.summary.people"
             ))
-        if mode == .timed {
-            let score = session.stats.correctTaps
-            let previous = try store.bestTimedScore(player: visitor.playerID, before: session.id)
-            // A minute given more time is played, not compared: the best stays what it was.
-            let extended = session.extraMilliseconds > 0
-            let best = extended ? previous ?? 0 : max(previous ?? 0, score)
-            // A first minute sets the best without beating one (a review: a first run "A new personal best!").
-            let record = !extended && (previous.map { score > $0 } ?? false)
-            let text =
-                extended
-                ? t.string("namegame.timed.extended")
-                : record ? t.string("namegame.timed.record") : t.string("namegame.timed.best", [.int(best)])
-            context["best"] = .object(["score": .int(best), "record": .bool(record), "text": .string(text)])
-        }
-        let covered = try store.covered(session: session.id)
-        let reviews = try store.reviews(player: visitor.playerID, people: covered.map(\.person))
-        let people: [TemplateValue] = covered.compactMap { item in
-            guard let person = directory.person(item.person) else { return nil }
-            // Learned only when remembered past the first day; a first right answer today is just that (issue 41).
-            // A quiz meets nobody: someone it asked who was never met is not "Got it today" (a review: eight modes'
-            // summaries said so, and the statistics counted none of them).
-            let tag =
-                cards[item.person] == nil
-                ? "notmet"
-                : item.missed
-                    ? (item.wrong ? "again" : "slow")
-                    : LearningPlan.knows(cards[item.person])
-                        ? "learned" : (reviews[item.person] ?? 0) <= item.rounds ? "today" : "strengthened"
-            return .object([
-                "img": .string(person.headshotURL), "name": .string(person.fullName), "tag": .string(tag),
-                "tagText": .string(t.string("namegame.summary.\(tag)")),
-            ])
-        }
+        if mode == .timed { context["best"] = try timedBest(session, player: visitor.playerID, t: t) }
+        let people = try coveredPeople(session, player: visitor.playerID, cards: cards, t: t)
         // A timed session lasted its clock (a review: "Time 0:02" after a minute whose last answers were misses);
         // another, the time its rounds took (a review: "13:24" for a lesson left and finished on another device).
         let played =
@@ -82,6 +51,48 @@ extension NameGameController {
             let meets = try meetsNew(visitor.playerID)
             context["continueText"] = .string(t.string(meets ? "namegame.lesson.meet" : "namegame.lesson.practise"))
             context["continueQuiet"] = .bool(!meets)
+        }
+    }
+
+    /// A timed minute's score beside the personal best.
+    private func timedBest(_ session: NameGameStore.Session, player: String, t: LanguageStrings) throws -> TemplateValue
+    {
+        let score = session.stats.correctTaps
+        let previous = try store.bestTimedScore(player: player, before: session.id)
+        // A minute given more time is played, not compared: the best stays what it was.
+        let extended = session.extraMilliseconds > 0
+        let best = extended ? previous ?? 0 : max(previous ?? 0, score)
+        // A first minute sets the best without beating one (a review: a first run "A new personal best!").
+        let record = !extended && (previous.map { score > $0 } ?? false)
+        let text =
+            extended
+            ? t.string("namegame.timed.extended")
+            : record ? t.string("namegame.timed.record") : t.string("namegame.timed.best", [.int(best)])
+        return .object(["score": .int(best), "record": .bool(record), "text": .string(text)])
+    }
+
+    /// Whom the session asked, each tagged with how it went.
+    private func coveredPeople(
+        _ session: NameGameStore.Session, player: String, cards: [String: Card], t: LanguageStrings
+    ) throws -> [TemplateValue] {
+        let covered = try store.covered(session: session.id)
+        let reviews = try store.reviews(player: player, people: covered.map(\.person))
+        return covered.compactMap { item in
+            guard let person = directory.person(item.person) else { return nil }
+            // Learned only when remembered past the first day; a first right answer today is just that (issue 41).
+            // A quiz meets nobody: someone it asked who was never met is not "Got it today" (a review: eight modes'
+            // summaries said so, and the statistics counted none of them).
+            let tag =
+                cards[item.person] == nil
+                ? "notmet"
+                : item.missed
+                    ? (item.wrong ? "again" : "slow")
+                    : LearningPlan.knows(cards[item.person])
+                        ? "learned" : (reviews[item.person] ?? 0) <= item.rounds ? "today" : "strengthened"
+            return .object([
+                "img": .string(person.headshotURL), "name": .string(person.fullName), "tag": .string(tag),
+                "tagText": .string(t.string("namegame.summary.\(tag)")),
+            ])
         }
     }
 }

@@ -318,23 +318,6 @@ struct NameGameController: Sendable {
         }
         let cards = try store.cards(player: visitor.playerID)
         let mastery = Self.mastery(store, people: directory.people, cards: cards)
-        // The people I know: everyone learned (`LearningPlan.knows`) shows their face and name, then everyone met and
-        // being learned, marked so (a review: a first day's work left 130 silhouettes); the rest wait as silhouettes,
-        // never named.
-        let knows = { (person: Person) in LearningPlan.knows(cards[person.id]) }
-        let learning = { (person: Person) in cards[person.id] != nil && !knows(person) }
-        let order =
-            directory.people.filter(knows) + directory.people.filter(learning)
-            + directory.people.filter { cards[$0.id] == nil }
-        let wall: [TemplateValue] = order.map { person in
-            guard cards[person.id] != nil else { return ["unknown": .bool(true)] }
-            return [
-                "img": .string(person.headshotURL), "name": .string(person.fullName),
-                "learning": .bool(learning(person)),
-            ]
-        }
-        let learned = directory.people.count(where: knows)
-        let inProgress = directory.people.count(where: learning)
         let masteryData: TemplateFields = [
             "known": .int(mastery.knownWell), "learning": .int(mastery.learning), "notMet": .int(mastery.notMet),
             "due": .int(mastery.due), "total": .int(directory.people.count),
@@ -351,17 +334,39 @@ struct NameGameController: Sendable {
                     .double(times.min() ?? 0), .double(times.max() ?? 0),
                     .double(times.reduce(0, +) / Double(times.count)),
                 ])
+        var data: TemplateFields = [
+            "rows": .list(rows), "hasRows": .bool(!rows.isEmpty), "bars": .list(chart.bars),
+            "hasBars": .bool(!times.isEmpty), "barCount": .int(times.count), "chart": chart.frame,
+            "ticks": .list(chart.ticks), "summary": .string(summary), "mastery": .object(masteryData),
+        ]
+        data.merge(wallFields(cards, t: t))
         return pages.render(
             "namegame-stats", title: t.string("namegame.stats.title"), for: visitor, path: "/namegame/stats",
-            section: "namegame",
-            data: [
-                "rows": .list(rows), "hasRows": .bool(!rows.isEmpty), "bars": .list(chart.bars),
-                "hasBars": .bool(!times.isEmpty), "barCount": .int(times.count), "chart": chart.frame,
-                "ticks": .list(chart.ticks), "summary": .string(summary), "mastery": .object(masteryData),
-                "wall": .list(wall),
-                "wallLabel": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),
-                "wallLearning": inProgress > 0
-                    ? .string(t.string("namegame.learning.count", [.int(inProgress)])) : .null,
-            ])
+            section: "namegame", data: data)
+    }
+
+    /// The people I know: everyone learned (`LearningPlan.knows`) shows their face and name, then everyone met and
+    /// being learned, marked so (a review: a first day's work left 130 silhouettes); the rest wait as silhouettes,
+    /// never named.
+    private func wallFields(_ cards: [String: Card], t: LanguageStrings) -> TemplateFields {
+        let knows = { (person: Person) in LearningPlan.knows(cards[person.id]) }
+        let learning = { (person: Person) in cards[person.id] != nil && !knows(person) }
+        let order =
+            directory.people.filter(knows) + directory.people.filter(learning)
+            + directory.people.filter { cards[$0.id] == nil }
+        let wall: [TemplateValue] = order.map { person in
+            guard cards[person.id] != nil else { return ["unknown": .bool(true)] }
+            return [
+                "img": .string(person.headshotURL), "name": .string(person.fullName),
+                "learning": .bool(learning(person)),
+            ]
+        }
+        let learned = directory.people.count(where: knows)
+        let inProgress = directory.people.count(where: learning)
+        return [
+            "wall": .list(wall),
+            "wallLabel": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),
+            "wallLearning": inProgress > 0 ? .string(t.string("namegame.learning.count", [.int(inProgress)])) : .null,
+        ]
     }
 }
