@@ -1,5 +1,4 @@
 import Crypto
-import HTTP
 import Storage
 
 /// Challenges that cost no write to hand out: 16 random bytes, an expiry and what they are for, sealed with an HMAC
@@ -41,12 +40,12 @@ struct PasskeyChallenges: Sendable {
             [.text(challenge), .integer(expires)]) == 1
     }
 
-    /// A challenge this session asked for `purpose`, from a form's `challenge` field, still fresh: its bytes, its
-    /// text (what `use` records) and when it expires.
+    /// A challenge this session asked for `purpose`, as a form's `challenge` field carries it, still fresh: its
+    /// bytes, its text (what `use` records) and when it expires.
     func check(
-        _ form: FormFields, _ purpose: Purpose, session: String, now: Double
+        _ text: String?, _ purpose: Purpose, session: String, now: Double
     ) -> (bytes: [UInt8], text: String, expires: Int64)? {
-        guard let text = form["challenge"], let bytes = Base64URL.decode(text),
+        guard let text, let bytes = Base64URL.decode(text),
             let expires = check(bytes, purpose, session: session, now: now)
         else { return nil }
         return (bytes, text, expires)

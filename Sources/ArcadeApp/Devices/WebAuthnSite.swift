@@ -48,7 +48,7 @@ struct WebAuthnSite: Sendable {
     ) -> Result<Checked<Registration>, Refused> {
         let form = request.form ?? FormFields()
         guard let party = relyingParty(request) else { return .failure(Refused("unavailable")) }
-        guard let challenge = challenges.check(form, purpose, session: session, now: clock()),
+        guard let challenge = challenges.check(form["challenge"], purpose, session: session, now: clock()),
             let id = form["id"], let clientData = field(form, "clientData"),
             let attestation = field(form, "attestation")
         else { return .failure(Refused("expired")) }
@@ -71,7 +71,7 @@ struct WebAuthnSite: Sendable {
     ) -> Result<(credential: String, party: RelyingParty), Refused> {
         let form = request.form ?? FormFields()
         guard let party = relyingParty(request) else { return .failure(Refused("unavailable")) }
-        guard challenges.check(form, purpose, session: session, now: clock()) != nil, let id = form["id"] else {
+        guard challenges.check(form["challenge"], purpose, session: session, now: clock()) != nil, let id = form["id"] else {
             return .failure(Refused("expired"))
         }
         return .success((id, party))
@@ -83,7 +83,7 @@ struct WebAuthnSite: Sendable {
         publicKey: [UInt8], signCount: UInt32, userVerification: Bool
     ) -> Result<Checked<Assertion>, Refused> {
         let form = request.form ?? FormFields()
-        guard let challenge = challenges.check(form, purpose, session: session, now: clock()),
+        guard let challenge = challenges.check(form["challenge"], purpose, session: session, now: clock()),
             let clientData = field(form, "clientData"), let authData = field(form, "authData"),
             let signature = field(form, "signature")
         else { return .failure(Refused("expired")) }

@@ -7,7 +7,7 @@ import Templates
 /// Renders pages inside the shared layout, in the visitor's language, with
 /// the headers every HTML response carries.
 struct Pages: Sendable {
-    let templates: TemplateStore
+    let templates: TemplateFolder
     let localizer: Localizer
     let version: @Sendable () -> String
     /// Hotfix versions that invalidate cached chrome (strings, constants).
@@ -28,7 +28,7 @@ struct Pages: Sendable {
     }
 
     init(
-        templates: TemplateStore, localizer: Localizer, version: @escaping @Sendable () -> String,
+        templates: TemplateFolder, localizer: Localizer, version: @escaping @Sendable () -> String,
         versions: @escaping @Sendable () -> Int
     ) {
         self.templates = templates

@@ -137,10 +137,10 @@ struct Services: Sendable {
     }
 
     /// The templates, refused at start-up without the ones every page needs.
-    private static func templates(_ options: ServeOptions) throws -> TemplateStore {
+    private static func templates(_ options: ServeOptions) throws -> TemplateFolder {
         let audit =
             options.auditTemplates || options.dev ? TemplateAudit(report: options.dev ? Self.logMissing : nil) : nil
-        let templates = try TemplateStore(directory: options.templates, dev: options.dev, audit: audit)
+        let templates = try TemplateFolder(directory: options.templates, dev: options.dev, audit: audit)
         for required in ["layout", "home", "error", "language-menu", "site-header", "site-footer"]
         where try templates.library().template(named: required) == nil {
             throw StartupError.missing(file: "\(options.templates)/\(required).mustache")

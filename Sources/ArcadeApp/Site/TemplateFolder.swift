@@ -6,7 +6,7 @@ import Templates
 /// The templates in `Templates/`, parsed once at start-up. With `--dev`, a
 /// changed file is re-read on the next request; a syntax error then shows
 /// on the page instead of stopping the server.
-final class TemplateStore: Sendable {
+final class TemplateFolder: Sendable {
     let directory: String
     let dev: Bool
     /// Names the pages interpolate that no controller gives (see `TemplateAudit`), when audited.
