@@ -71,7 +71,8 @@ struct WebAuthnSite: Sendable {
     ) -> Result<(credential: String, party: RelyingParty), Refused> {
         let form = request.form ?? FormFields()
         guard let party = relyingParty(request) else { return .failure(Refused("unavailable")) }
-        guard challenges.check(form["challenge"], purpose, session: session, now: clock()) != nil, let id = form["id"] else {
+        guard challenges.check(form["challenge"], purpose, session: session, now: clock()) != nil, let id = form["id"]
+        else {
             return .failure(Refused("expired"))
         }
         return .success((id, party))
