@@ -173,10 +173,12 @@ struct AdminController: Sendable {
     func audit(_ request: Request, _ context: AdminContext) throws -> Response {
         let visitor = context.visitor
         let admin = context.admin
+        let t = pages.localizer.strings(for: visitor.language)
         let entries: [TemplateValue] = try store.auditLog().map { entry in
             .object([
                 "at": .string(UTCTime.format(entry.at)), "admin": .string(entry.admin),
-                "action": .string(entry.action), "target": .string(entry.target),
+                "action": .string(entry.action), "actionText": .string(Self.actionText(entry.action, t)),
+                "target": .string(entry.target),
                 "before": .string(entry.before ?? ""), "after": .string(entry.after ?? ""),
             ])
         }
@@ -184,6 +186,14 @@ struct AdminController: Sendable {
             "admin-audit", title: pages.localizer.string("admin.audit.title", language: visitor.language),
             for: visitor, path: "/admin/audit", section: "admin",
             data: ["entries": .list(entries), "admin": .string(admin.name)])
+    }
+
+    /// An audit entry's action in the reader's language ("add rule" is "Rule added"); one the strings do not know
+    /// (logged by a later version), as logged. The log keeps the words it was written with.
+    static func actionText(_ action: String, _ t: LanguageStrings) -> String {
+        let words = action.lowercased().split { !$0.isLetter && !$0.isNumber }
+        let key = "admin.audit.action." + words.joined(separator: ".")
+        return t.has(key) ? t.string(key) : action
     }
 
     /// What an operator checks first: maintenance and active rules per platform, hotfixes per language, what is
@@ -216,7 +226,8 @@ struct AdminController: Sendable {
         let recent: [TemplateValue] = try store.auditLog(limit: 10).map { entry in
             .object([
                 "at": .string(UTCTime.format(entry.at)), "admin": .string(entry.admin),
-                "action": .string(entry.action), "target": .string(entry.target),
+                "action": .string(entry.action), "actionText": .string(Self.actionText(entry.action, t)),
+                "target": .string(entry.target),
             ])
         }
         let scheduled = try schedule.upcoming().map { scheduledRow($0, t) }

@@ -83,7 +83,7 @@ struct AdminConsoleTests {
         #expect(page.contains("data-rules-web=\"1\""))
         #expect(page.contains("data-hotfixes-de=\"1\""))
         #expect(page.contains("data-hotfixes-fr=\"0\""))
-        #expect(page.contains("set hotfix") && page.contains("home.title [de]"), "the recent changes")
+        #expect(page.contains("Hotfix set") && page.contains("home.title [de]"), "the recent changes")
         for editor in ["/admin/maintenance", "/admin/rules", "/admin/hotfixes", "/admin/audit", "/admin/schedule"] {
             #expect(page.contains("href=\"\(editor)\""))
         }

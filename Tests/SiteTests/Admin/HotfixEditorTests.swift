@@ -230,7 +230,14 @@ struct HotfixEditorTests {
         #expect(try preview("4.2", "9").hasPrefix("app 4.2 on OS 9 → rule #1 (low),"))
         #expect(try admin.post("/admin/rules", "id=1&delete=1").status == 303)
         #expect(try preview("6.5", "9").contains("no rule is violated"))
-        #expect(try admin.get("/admin/audit").text.contains("data-action=\"add rule\""))
+        let audit = try admin.get("/admin/audit").text
+        #expect(audit.contains("data-action=\"add rule\""))
+        // Said in the reader's language, as the log's actions were shown raw to every reader (a native reader).
+        #expect(audit.contains(">Update rule added</td>") && audit.contains(">Update rule deleted</td>"))
+        let german = try server.get(
+            "/admin/audit", headers: ["Cookie": admin.cookieHeader, "Accept-Language": "de"]
+        ).text
+        #expect(german.contains(">Update-Regel hinzugefügt</td>") && !german.contains(">add rule</td>"))
     }
 
     @Test(arguments: Engine.allCases) func browserRulesMayNameASystem(_ engine: Engine) throws {
