@@ -173,8 +173,8 @@ struct PasskeyController: Sendable {
             "hasPasskeys": .bool(!known.isEmpty),
             "passkeys": .list(
                 known.enumerated().map { index, passkey in
-                    let added = String(UTCTime.format(Int(passkey.createdMs / 1000)).prefix(10))
-                    let used = passkey.lastUsedMs.map { String(UTCTime.format(Int($0 / 1000)).prefix(10)) }
+                    let added = UTCTime.day(Int(passkey.createdMs / 1000), t)
+                    let used = passkey.lastUsedMs.map { UTCTime.day(Int($0 / 1000), t) }
                     return [
                         "id": .string(passkey.id),
                         "name": .string(t.string("passkeys.name", [.int(index + 1)])),

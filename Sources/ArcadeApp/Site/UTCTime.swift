@@ -1,3 +1,5 @@
+import Localization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,6 +14,21 @@ enum UTCTime {
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return
             "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min)) UTC"
+    }
+
+    /// A day as a player reads it in their language ("Nov 29, 2026", "29. Nov. 2026", "2026年11月29日"), in UTC as the
+    /// site's days are (a native reader met ISO dates on the passkeys' list).
+    static func day(_ seconds: Int, _ t: LanguageStrings) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        let month = Int(parts.tm_mon) + 1
+        return t.string(
+            "date.format",
+            [
+                .int(Int(parts.tm_mday)), .string(t.string("date.month.\(month)")),
+                .string(String(Int(parts.tm_year) + 1900)),
+            ])
     }
 
     /// The value of an `<input type="datetime-local">` (read as UTC), `YYYY-MM-DDTHH:MM[:SS]`, or this type's own

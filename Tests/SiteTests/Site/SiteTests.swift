@@ -350,3 +350,20 @@ struct ErrorPageTests {
         #expect(try server.get("/").text.contains("<h1>Pick a game</h1>"))
     }
 }
+
+/// Days as players read them, in every language (a native reader met ISO dates on the passkeys' list); the year is
+/// never grouped as a number ("2,026").
+@Suite struct PlayerDayTests {
+    @Test func aDayInEachLanguage() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let localizer = server.site.pages.localizer
+        let expected = [
+            "en": "Nov 29, 2026", "de": "29. Nov. 2026", "fr": "29 nov. 2026", "es": "29 nov 2026",
+            "ja": "2026年11月29日", "ru": "29 нояб. 2026 г.",
+        ]
+        for (language, text) in expected {
+            #expect(UTCTime.day(1_795_910_400, localizer.strings(for: language)) == text, "\(language)")
+        }
+    }
+}
