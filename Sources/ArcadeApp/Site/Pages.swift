@@ -290,21 +290,33 @@ struct Pages: Sendable {
     /// A localized error page in the layout.
     /// `retry`: the page is closed for now (maintenance), so it offers to try this path again instead of links that
     /// would meet the same closed door.
+    /// `everyLanguage`: a request refused before its headers were read has no language; the page then says it in
+    /// each shipped one too (native readers met a German-less 400).
     func error(
         _ status: Status, language: String, csrf: String, look: PageLook = PageLook(), path: String,
-        cookies: [SetCookie] = [], message: String = "", retry: String? = nil
+        cookies: [SetCookie] = [], message: String = "", retry: String? = nil, everyLanguage: Bool = false
     ) -> Response {
         let family =
             localizer.rawString("error.\(status.code).name", language: language) != nil
             ? status.code
             : (status.code >= 500 ? 500 : 400)
         let name = localizer.string("error.\(family).name", language: language)
+        let others: [TemplateValue] =
+            everyLanguage
+            ? localizer.languages.filter { $0 != language }.map { other in
+                [
+                    "language": .string(other),
+                    "name": .string(localizer.string("error.\(family).name", language: other)),
+                    "message": .string(localizer.string("error.\(family).message", language: other)),
+                ]
+            } : []
         return render(
             "error", status: status,
             title: localizer.string("error.title", language: language, [.int(status.code), .string(name)]),
             language: language, csrf: csrf, look: look, path: path, section: retry == nil ? "" : "closed",
             data: [
                 "status": .int(status.code), "name": .string(name), "retry": retry.map { .string($0) } ?? .null,
+                "others": .list(others), "hasOthers": .bool(!others.isEmpty),
                 "message": .string(
                     message.isEmpty ? localizer.string("error.\(family).message", language: language) : message),
             ],

@@ -218,7 +218,7 @@ public final class Site: Sendable {
         router.errorPage = { status, request in errors.page(status, request) }
         router.refusalPage = { error in
             SecurityHeaders<RequestContext>.apply(
-                pages.error(error.status, language: pages.localizer.base, csrf: "", path: "/"))
+                pages.error(error.status, language: pages.localizer.base, csrf: "", path: "/", everyLanguage: true))
         }
         router.get("/healthz") { _ in .text("ok") }
         // Readiness, for a load balancer: not while the database is unreachable or the instance drains. (Migrations

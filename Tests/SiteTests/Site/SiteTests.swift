@@ -275,6 +275,9 @@ struct SiteTests {
         let response = try client.readResponse()
         #expect(response.status == 413)
         #expect(response.text.contains("Too much data"))
+        // Refused before its language is known: said in every shipped language too (native readers).
+        #expect(response.text.contains("<li lang=\"de\"><strong>Zu viele Daten</strong> Was du gesendet"))
+        #expect(response.text.contains("<li lang=\"ja\"><strong>データが大きすぎます</strong>"))
         #expect(response.header("Connection") == "close")
         #expect(response.header("Content-Security-Policy") != nil)
     }
