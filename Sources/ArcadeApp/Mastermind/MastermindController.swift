@@ -381,7 +381,7 @@ struct MastermindController: Sendable {
             "nextNumber": .int(game.turns.count + 1),
             "cells": .list(Array(repeating: .bool(true), count: rules.length)),
             "upcoming": .list(upcoming.map { .int($0) }),
-            "announcement": .string(Self.announcement(game, t)),
+            "announcement": .string(Self.announcement(game, hard: record.hard, t)),
             // The row being typed, said by the script: its sentences with a slot it fills ("Your guess: {row}").
             "earRow": .string(t.string("mastermind.ear.row", [.string("{row}")])),
             "earDeleted": .string(t.string("mastermind.ear.deleted", [.string("{digit}")])),
@@ -432,7 +432,7 @@ struct MastermindController: Sendable {
     }
 
     /// What a screen reader is told of the board as it loads: the rules of a new game, the last row, or the end.
-    static func announcement(_ game: Game, _ t: LanguageStrings) -> String {
+    static func announcement(_ game: Game, hard: Bool, _ t: LanguageStrings) -> String {
         let rules = game.rules
         switch game.outcome {
         // A give-up is said as one (a blind review heard "Out of tries." with nine tries left).
@@ -441,10 +441,14 @@ struct MastermindController: Sendable {
         case .playing: break
         }
         guard let last = game.turns.last else {
-            // A board with no row yet (a new game) says its rules: after New game a review heard nothing at all.
-            return t.string(
+            // A board with no row yet (a new game) says its rules: after New game a review heard nothing at all; and
+            // hard mode's (a blind review learnt of it from a refused guess).
+            let said = t.string(
                 "mastermind.rules.short",
                 [.int(rules.length), .int(rules.digitMin), .int(rules.digitMax), .int(rules.attempts)])
+            guard hard else { return said }
+            let japanese = t.language == "ja"
+            return said + (japanese ? "" : " ") + t.string("mastermind.hard.label") + (japanese ? "。" : ".")
         }
         // Digit by digit, as the row being typed is said: "0123" would be read as a number.
         let digits = last.guess.description.map(String.init).joined(separator: t.string("mastermind.ear.separator"))
