@@ -237,7 +237,8 @@ struct MastermindSiteTests {
         let hard = try player.get("/mastermind").text
         #expect(hard.contains("data-mode=\"hard\"") && hard.contains("data-start-normal"))
         // Its rule is said as the game starts (a blind review learnt of it from a refused guess).
-        #expect(hard.contains("repeats allowed, 10 guesses. Hard mode: every guess must fit all the feedback so far.\""))
+        #expect(
+            hard.contains("repeats allowed, 10 guesses. Hard mode: every guess must fit all the feedback so far.\""))
         #expect(!fresh.contains("Hard mode: every guess must fit all the feedback so far.\""))
         let stats = try player.get("/mastermind/stats").text
         #expect(stats.contains("data-played=\"0\""), "a game left before its first guess was not played")
