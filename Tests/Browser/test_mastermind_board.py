@@ -281,6 +281,9 @@ class MastermindBoard(BoardHelpers):
         self.assertEqual(len(steps), 3, "one analysis step per guess")
         self.assertTrue(all(s.get_attribute("data-best") and s.get_attribute("data-verdict") for s in steps))
         self.assertEqual(steps[-1].get_attribute("data-left"), "1")
+        # Codes in its sentences are digits apart, read as digits, not as a number (a blind review).
+        best = steps[0].get_attribute("data-best")
+        self.assertIn("\u00a0".join(best), steps[0].get_attribute("textContent"))
         ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
         WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "dialog[open]"))
         # The result stays in the page; focus went back where it was (the keypad is gone, so into the page).

@@ -457,6 +457,10 @@ struct MastermindController: Sendable {
             [.string(digits), .int(last.feedback.red), .int(last.feedback.blue), .int(game.attemptsLeft)])
     }
 
+    /// A code inside a sentence, its digits apart ("4 4 5 5", no-break spaces): read out as four digits, not as
+    /// four thousand four hundred and fifty-five (a blind review of the analysis).
+    static func spaced(_ code: String) -> String { code.map(String.init).joined(separator: "\u{00A0}") }
+
     /// A code digit by digit, as the row being typed is said: "4455" was read as four thousand four hundred and
     /// fifty-five (a blind review).
     static func spoken(_ code: String, _ t: LanguageStrings) -> String {
@@ -611,9 +615,9 @@ struct MastermindController: Sendable {
                 "text": .string(
                     t.string(
                         "mastermind.analysis.step",
-                        [.int(index + 1), .string(turn.guess.description), .int(left)])),
+                        [.int(index + 1), .string(Self.spaced(turn.guess.description)), .int(left)])),
                 "solverText": .string(
-                    t.string("mastermind.analysis.solver", [.string(best.description), .int(bestLeft)])),
+                    t.string("mastermind.analysis.solver", [.string(Self.spaced(best.description)), .int(bestLeft)])),
                 "verdictText": .string(t.string("mastermind.analysis.\(verdict)")),
             ])
         }
