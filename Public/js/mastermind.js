@@ -483,11 +483,14 @@
   function fit() {
     var root = host;
     root.style.removeProperty("--cell");
-    var start = window.innerWidth >= 600 ? 52 : 44;
+    // Large text (a larger root size) means larger digits too: at 200 % on a phone they were fitted down to 24 px,
+    // smaller than the words around them (a low-vision review); the page scrolls instead.
+    var text = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    var start = Math.max(window.innerWidth >= 600 ? 52 : 44, Math.round(text * 1.5));
     // A wide window never shrinks the cells below 36 px to fit its height: a page zoomed to 200 % (640×450) had
     // 24-px cells, no larger on screen than at 100 % (a low-vision review); it scrolls instead, the row being typed
     // kept in sight.
-    var floor = window.innerWidth >= 600 ? 36 : 24;
+    var floor = Math.max(window.innerWidth >= 600 ? 36 : 24, Math.round(text * 1.25));
     var cell = start;
     var rows = host.querySelectorAll(".board > li").length || 10;
     for (var i = 0; i < 4; i++) {

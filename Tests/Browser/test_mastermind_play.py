@@ -676,5 +676,34 @@ class Screenshots(Play):
         self.driver.save_screenshot(os.path.join(ARTIFACTS, "mm40-trail-360-light-js.png"))
 
 
+
+class LargeText(Play):
+    """A phone with its text at 200 % (a low-vision review: the page was 498 px wide, the Menu button beside the name
+    ran off it, and the board's digits shrank as the text grew)."""
+
+    def test_a_phone_with_large_text_keeps_its_width_and_the_digits_grow(self):
+        self.phone()
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        width = "return [document.documentElement.scrollWidth, innerWidth, getComputedStyle(document.body).fontSize]"
+        for path in ["/", "/namegame", "/progress", "/mastermind/stats"]:
+            self.open(path)
+            self.assertEqual(self.driver.execute_script(width), [360, 360, "32px"], path)
+        secret = self.start()
+        for count, guess in enumerate(wrong_guesses(secret)[:2], start=1):
+            # Each key brought to the middle of the screen first: the keypad is below the fold at this size.
+            for key in list(guess) + ["Enter"]:
+                button = self.driver.find_element("css selector", f"[data-keypad] button[data-key='{key}']")
+                self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+                button.click()
+            WebDriverWait(self.driver, 10).until(lambda d: self.rows() == count)
+        self.assertEqual(self.driver.execute_script(width), [360, 360, "32px"], "the board")
+        cell = self.box(self.driver.find_element("css selector", "#board .row .cell"))
+        self.assertGreaterEqual(cell["right"] - cell["left"], 32, "digits no smaller than at normal text")
+        # The row's counts stay beside its digits, inside the screen.
+        counts = self.box(self.driver.find_element("css selector", "#board .row .row-counts"))
+        self.assertLessEqual(counts["right"], 360)
+        self.driver.execute_script("document.querySelector('#board .board').scrollIntoView()")
+        self.driver.save_screenshot(os.path.join(ARTIFACTS, "mm-large-text-360-light-js.png"))
+
 if __name__ == "__main__":
     unittest.main()
