@@ -239,15 +239,21 @@
   // they never scroll or go back; elsewhere the page scrolls as usual and a swipe is still seen (a touch that scrolls
   // ends with touchend).
   // A tap is either a code's or a press, never both: on a key, a face or a button it presses, unless a code is under
-  // way (two steps in, the last within two seconds, a cheat's own timeout), when it counts and presses nothing.
+  // way (two steps in, the last within two seconds: the codes' own timeout), when it counts and presses nothing.
   var start = null, taps = 0, burst = null;
   var pressable = "a, button, input, select, textarea, label, summary, [role=button], [data-key], [data-choice]";
   function playArea() { return document.querySelector("[data-cheat-area]"); }
+  // Two steps into a code, its taps may land anywhere on the page (reviews tapped the question, above the faces, and
+  // nothing counted).
+  function codeUnderWay(time) {
+    return time <= codeUntil && (Number(document.documentElement.getAttribute("data-cheat-progress")) || 0) >= 2;
+  }
   document.addEventListener("touchstart", function (event) {
     var touch = event.touches.length === 1 ? event.touches[0] : null;
     var target = event.target;
-    // On a game page, a touch outside the play area is the page's, not a code's.
-    if (touch && playArea() && !(target.closest && target.closest("[data-cheat-area]"))) touch = null;
+    // On a game page, a touch outside the play area is the page's, not a code's, unless a code is under way.
+    if (touch && playArea() && !(target.closest && target.closest("[data-cheat-area]")) &&
+        !codeUnderWay(event.timeStamp)) touch = null;
     start = touch ? { x: touch.clientX, y: touch.clientY, t: event.timeStamp, id: touch.identifier, on: target,
       owned: !!(target.closest && target.closest(owned)) } : null;
   }, { passive: true });
@@ -273,8 +279,7 @@
       var onPressable = !!(s.on.closest && s.on.closest(pressable));
       // A press unless a code is two steps in: one swipe up is as often a scroll as a code (a review's keypad taps
       // after one typed nothing for two seconds), and no code taps after a single step.
-      var steps = Number(document.documentElement.getAttribute("data-cheat-progress")) || 0;
-      if (onPressable && (event.timeStamp > codeUntil || steps < 2)) return;
+      if (onPressable && !codeUnderWay(event.timeStamp)) return;
       // The code's tap: the click the browser would make of it never happens.
       if (onPressable && event.cancelable) event.preventDefault();
       codeUntil = event.timeStamp + 2000;

@@ -124,6 +124,26 @@ class Gestures(Play):
         self.assertEqual(self.driver.find_elements("css selector", "[data-current-row] .cell.is-filled"), [],
                          "the code's taps on a key typed nothing")
 
+    def test_whos_taps_count_on_the_question_too(self):
+        """Two reviews swiped down and up over the faces, then tapped the question three times: nothing counted (a
+        touch outside the play area was the page's), and the trail's two dots stayed."""
+        self.phone()
+        self.open("/namegame/normal")
+        if self.driver.find_elements("css selector", "[data-start]"):
+            self.click_and_wait("button[data-next]")
+        area = self.box(self.driver.find_element("css selector", "[data-cheat-area]"))
+        question = self.box(self.driver.find_element("css selector", ".question"))
+        x, y = area["cx"], min(area["cy"], area["top"] + 100)
+        self.swipe(x, y, "down")
+        self.swipe(x, y + 75, "up")
+        self.wait(lambda d: d.execute_script(
+            "return document.documentElement.getAttribute('data-cheat-progress')") == "2", "two steps")
+        for _ in range(3):
+            self.finger([(question["cx"], question["cy"])], pause=0)
+        toast = self.wait(lambda d: d.find_element("css selector", "[data-toast]"), "the unlock")
+        self.assertIn("Who is it?", toast.get_attribute("textContent"))
+        self.assertEqual(self.driver.find_elements("css selector", "[data-result]"), [], "no face was pressed")
+
     def test_the_name_games_faces_are_never_pressed_by_a_codes_taps(self):
         self.phone()
         self.open("/namegame/fifty")
