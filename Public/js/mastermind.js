@@ -149,6 +149,12 @@
       cell.classList.toggle("is-filled", digit !== "");
       cell.classList.toggle("is-cursor", i === at && (notesOn || digit === ""));
       cell.classList.toggle("is-revealed", !!revealed && revealed.position === i && row[i] === revealed.digit);
+      // A digit typed over the revealed one keeps it in sight, small in the cell's corner (a review lost the reveal
+      // under a digit it had typed; an earlier one saw typed digits replaced by it).
+      var covered = !!revealed && revealed.position === i && digit !== "" && digit !== revealed.digit;
+      cell.classList.toggle("is-covered", covered);
+      if (covered) cell.setAttribute("data-reveal", revealed.digit);
+      else cell.removeAttribute("data-reveal");
     });
     var words = host.querySelector("[data-current-words]");
     if (words) words.textContent = rowWords();
@@ -312,8 +318,9 @@
         fresh.appendChild(spacer);
       }
       // Without motion nothing turns over: the solved board stays a moment before the card (a review never saw it).
+      // A win's burst plays out first (a review saw it fall behind the card's backdrop).
       var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-      afterReveal(openResults, still ? 1500 : won ? 500 : 120);
+      afterReveal(openResults, still ? 1500 : won ? 1200 : 120);
     }
   }
 

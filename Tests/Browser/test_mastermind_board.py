@@ -377,6 +377,12 @@ class MastermindBoard(BoardHelpers):
         # the player); the reveal takes its cell only if it is empty, and says its place and digit by the board.
         expected = ["5", "6", "5", digit if position == 3 else ""]
         WebDriverWait(self.driver, 10).until(lambda d: self.cells() == expected, f"{self.cells()} != {expected}")
+        # A typed digit over the revealed one keeps the reveal in sight, in its cell's corner (a review lost it).
+        covered = self.driver.find_elements("css selector", "[data-current-row] .cell.is-covered")
+        if position < 3 and ["5", "6", "5"][position] != digit:
+            self.assertEqual([c.get_attribute("data-reveal") for c in covered], [digit])
+        else:
+            self.assertEqual(covered, [])
         banner = self.driver.find_element("css selector", "[data-revealed]")
         self.assertTrue(banner.is_displayed() and digit in banner.text, banner.text)
         self.assertNotEqual(self.game(), "0", "the reveal made the game")
