@@ -154,7 +154,9 @@
   if (!ended && !hold && !byKeyboard && inSight && game.hasAttribute("data-identified") && !game.querySelector("[data-typo]") && next) {
     // Long enough to read the six names shown and to hear the answer said (two reviews: at 1.5 s the names went
     // unread, and a screen reader was cut off).
-    var delay = reduced ? 4000 : 2500;
+    // A timed minute's clock runs meanwhile: there a right answer moves on at once (a review: "the score measures
+    // waiting, not knowing").
+    var delay = timed ? 600 : reduced ? 4000 : 2500;
     game.style.setProperty("--advance-ms", delay + "ms");
     game.classList.add("is-advancing");
     wait = window.setTimeout(function () { go(next); }, delay);

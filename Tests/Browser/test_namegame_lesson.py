@@ -118,6 +118,19 @@ class Lesson(LessonHelpers):
         self.assertLess(dealt - shown, 3000, "the next question within 3 s, with no tap")
         self.assertEqual(self.driver.find_element("css selector", "[data-announce]").get_attribute("aria-live"), "polite")
 
+    def test_a_timed_minutes_right_answer_moves_on_at_once(self):
+        """The clock runs while an answer shows: a review's timed score "measures waiting, not knowing" at 2.5 s a
+        right answer. The page's timers are stretched, so the beat is read before it ends on any machine."""
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            const later = window.setTimeout;
+            window.setTimeout = (f, ms, ...rest) => later(f, ms >= 500 ? ms * 100 : ms, ...rest);"""})
+        self.play_from_menu("timed")
+        round_id = self.game().get_attribute("data-round")
+        self.navigate(lambda: self.tap(f'button[data-choice="{answer_of(round_id)}"]'))
+        self.assertIn("is-advancing", self.game().get_attribute("class"))
+        self.assertEqual(self.driver.execute_script(
+            "return document.getElementById('namegame').style.getPropertyValue('--advance-ms')"), "600ms")
+
     def test_a_switch_under_next_keeps_right_answers_on_screen(self):
         """WCAG 2.2.1: a review's slow reader lost every right answer after a second. "Wait for Next after a right
         answer", ticked, holds this answer and every later one (kept in the browser)."""

@@ -294,6 +294,12 @@ struct LearnSiteTests {
         }
         let answered = try player.get("/namegame/normal").text
         #expect(answered.contains("data-ended=\"true\"") && answered.contains("(2)"), "two people missed")
+        // The misses are the summary's first and main button; going on is the quiet one (a review was steered on to
+        // new people with three it had just missed).
+        let review = try #require(answered.range(of: "<button type=\"submit\" data-review>"))
+        let next = try #require(
+            answered.range(of: "<button type=\"submit\" class=\"button-quiet\" data-next data-continue>"))
+        #expect(review.lowerBound < next.lowerBound)
         let session = try #require(Player.attribute("name=\"session\" value", in: answered))
         #expect(try player.post("/namegame/review", "session=\(session)").status == 303)
         var asked: [String] = []
