@@ -163,7 +163,10 @@ struct BatchTests {
                 Card(state: .learning, step: 0, stability: nil, difficulty: nil, due: 0, lastReview: 0)))
         #expect(
             LearningPlan.learned(Card(state: .learning, step: 1, stability: 1, difficulty: 5, due: 0, lastReview: 0)))
+        // Out of its first day's steps, a young memory is picked again before it is typed (a review's second day).
         #expect(
-            LearningPlan.learned(Card(state: .review, step: nil, stability: 3, difficulty: 5, due: 0, lastReview: 0)))
+            !LearningPlan.learned(Card(state: .review, step: nil, stability: 3, difficulty: 5, due: 0, lastReview: 0)))
+        #expect(
+            LearningPlan.learned(Card(state: .review, step: nil, stability: 6, difficulty: 5, due: 0, lastReview: 0)))
     }
 }

@@ -598,7 +598,7 @@ struct LearnDepthSiteTests {
         try player.get("/")
         try player.post("/namegame/next", "mode=timed")
         let db = try Database(location: server.database)
-        let five = try met(server, count: 5, stability: 3, due: 9_000_000_000_000)
+        let five = try met(server, count: 5, stability: 6, due: 9_000_000_000_000)
         try player.post("/namegame/next", "mode=timed")
         let page = try player.play("timed").text
         let missed = try player.askedID(page)
@@ -612,7 +612,9 @@ struct LearnDepthSiteTests {
         let asked = try asked(server, mode: "timed").map(\.person).suffix(11)
         #expect(asked.allSatisfy(five.contains), "\(asked)")
         let most = Dictionary(grouping: asked, by: { $0 }).values.map(\.count).max() ?? 0
-        #expect(most <= 4, "spread over the five: \(asked)")
+        // At random among the four not asked last, one of five asked five times in eleven happens about one run in
+        // eighteen; six times, one in a thousand (the old cramming asked one every other round).
+        #expect(most <= 5, "spread over the five: \(asked)")
         for person in five where person != missed {
             let card = try #require(try db.first("SELECT due_ms FROM namegame_cards WHERE person = ?", [.text(person)]))
             #expect(try card.decode("due_ms", as: Int64.self) == 9_000_000_000_000, "not due: not moved")
@@ -621,7 +623,7 @@ struct LearnDepthSiteTests {
         // nothing (a review: 25 minutes of recall and lessons made a person met that day "Learned"). (The one missed
         // above is put back with the others: on a slow machine their relearning step fell due, and recall asked them.)
         _ = try db.execute(
-            "UPDATE namegame_cards SET state = 'review', step = NULL, stability = 3, due_ms = 9000000000000 WHERE person = ?",
+            "UPDATE namegame_cards SET state = 'review', step = NULL, stability = 6, due_ms = 9000000000000 WHERE person = ?",
             [.text(missed)])
         let recall = try player.play("recall").text
         let person = try player.askedID(recall)
@@ -632,6 +634,6 @@ struct LearnDepthSiteTests {
         try player.post("/namegame/recall", "mode=recall&round=\(id)&name=\(first.addingFormEncoding)")
         let card = try #require(
             try db.first("SELECT due_ms, stability FROM namegame_cards WHERE person = ?", [.text(person)]))
-        #expect(try card.decode("due_ms", as: Int64.self) == 9_000_000_000_000 && card.double("stability") == 3)
+        #expect(try card.decode("due_ms", as: Int64.self) == 9_000_000_000_000 && card.double("stability") == 6)
     }
 }
