@@ -587,7 +587,8 @@ class Unlock(Play):
             lambda d: d.find_element("css selector", "[data-current-row] .cell.is-revealed.is-flying"))
         position = int(self.driver.find_element("css selector", "[data-revealed]").get_attribute(
             "data-revealed").split(":")[0])
-        self.assertEqual(cell.text, secret[position - 1])
+        # Its text, however far its flight in has gone (selenium reads no text while it is still transparent).
+        self.assertEqual(cell.get_attribute("textContent"), secret[position - 1])
         # The digits typed next go around it, never over it (a review's next two taps wrote over the reveal).
         others = [d for d in "01234567" if d != secret[position - 1]][:3]
         self.type_keys(others)

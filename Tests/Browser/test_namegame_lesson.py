@@ -118,15 +118,21 @@ class Lesson(LessonHelpers):
         self.assertLess(dealt - shown, 3000, "the next question within 3 s, with no tap")
         self.assertEqual(self.driver.find_element("css selector", "[data-announce]").get_attribute("aria-live"), "polite")
 
+    def answer_right_with_slow_timers(self, mode, from_ms):
+        """Answers a round of `mode` right with the page's timers of `from_ms` or more stretched a hundredfold, so the
+        answered round is looked at before it moves on, however slow the machine."""
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            const later = window.setTimeout;
+            window.setTimeout = (f, ms, ...rest) => later(f, ms >= %d ? ms * 100 : ms, ...rest);""" % from_ms})
+        self.play_from_menu(mode)
+        round_id = self.game().get_attribute("data-round")
+        self.navigate(lambda: self.tap(f'button[data-choice="{answer_of(round_id)}"]'))
+        return round_id
+
     def test_a_timed_minutes_right_answer_moves_on_at_once(self):
         """The clock runs while an answer shows: a review's timed score "measures waiting, not knowing" at 2.5 s a
         right answer. The page's timers are stretched, so the beat is read before it ends on any machine."""
-        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
-            const later = window.setTimeout;
-            window.setTimeout = (f, ms, ...rest) => later(f, ms >= 500 ? ms * 100 : ms, ...rest);"""})
-        self.play_from_menu("timed")
-        round_id = self.game().get_attribute("data-round")
-        self.navigate(lambda: self.tap(f'button[data-choice="{answer_of(round_id)}"]'))
+        self.answer_right_with_slow_timers("timed", 500)
         self.assertIn("is-advancing", self.game().get_attribute("class"))
         self.assertEqual(self.driver.execute_script(
             "return document.getElementById('namegame').style.getPropertyValue('--advance-ms')"), "600ms")
@@ -134,14 +140,8 @@ class Lesson(LessonHelpers):
     def test_a_switch_under_next_keeps_right_answers_on_screen(self):
         """WCAG 2.2.1: a review's slow reader lost every right answer after a second. "Wait for Next after a right
         answer", ticked, holds this answer and every later one (kept in the browser)."""
-        # The page's beat before it moves on is stretched a hundredfold, so the tap on the switch comes within it
-        # however slow the machine.
-        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
-            const later = window.setTimeout;
-            window.setTimeout = (f, ms, ...rest) => later(f, ms >= 1000 ? ms * 100 : ms, ...rest);"""})
-        self.play_from_menu("normal")
-        round_id = self.game().get_attribute("data-round")
-        self.navigate(lambda: self.tap(f'button[data-choice="{answer_of(round_id)}"]'))
+        # The page's beat before it moves on is stretched, so the tap on the switch comes within it.
+        round_id = self.answer_right_with_slow_timers("normal", 1000)
         self.assertIn("is-advancing", self.game().get_attribute("class"), "a right answer moves on by itself")
         box = self.driver.find_element("css selector", "[data-wait-next]")
         self.assertTrue(box.is_displayed() and not box.is_selected())

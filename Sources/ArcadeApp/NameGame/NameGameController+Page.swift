@@ -365,9 +365,8 @@ extension NameGameController {
                     "tapped": .bool(index == record.wrong.last && !answered),
                     "result": .string(result), "isAnswer": .bool(isAnswer),
                     "hidden": .bool(hidden.contains(index)),
-                    // Reverse: once named, each other name shows its face, the one picked by mistake above all (a
-                    // review never saw the face of the person it confused).
-                    "thumb": .bool(round.mode == .reverse && (reveal || taught) && !isAnswer),
+                    // Reverse: a name picked by mistake shows its face (a review never saw whom it had confused).
+                    "thumb": .bool(round.mode == .reverse && pickedWrong),
                     "timedOut": .bool(reveal && !answered && index == round.answer),
                     "disabled": .bool(reveal || !result.isEmpty || hidden.contains(index) || (taught && !isAnswer)),
                 ])
