@@ -19,13 +19,18 @@
     if (!board) return "";
     return "&game=" + encodeURIComponent(board.getAttribute("data-game")) + (board.hasAttribute("data-daily") ? "&daily=1" : "");
   }
+  // Actions sent and not yet answered: counted as steps until their answers say otherwise, so a code's taps that
+  // follow its swipes at once count though the swipes' answers are still on their way (a busy machine).
+  var inflight = 0;
   function send(kind, value) {
+    inflight += 1;
     queue = queue.then(function () {
       return Arcade.post("/cheats/actions", "kind=" + encodeURIComponent(kind) + "&value=" + encodeURIComponent(String(value))
         + boardFields())
         .then(function (response) { return response.ok ? response.json() : null; })
-        .then(apply)
-        .catch(function () { /* a lost action only breaks a sequence */ });
+        .catch(function () { return null; /* a lost action only breaks a sequence */ })
+        .then(function (answer) { inflight -= 1; apply(answer); })
+        .catch(function () {});
     });
   }
 
@@ -246,7 +251,8 @@
   // Two steps into a code, its taps may land anywhere on the page (reviews tapped the question, above the faces, and
   // nothing counted).
   function codeUnderWay(time) {
-    return time <= codeUntil && (Number(document.documentElement.getAttribute("data-cheat-progress")) || 0) >= 2;
+    var steps = (Number(document.documentElement.getAttribute("data-cheat-progress")) || 0) + inflight;
+    return time <= codeUntil && steps >= 2;
   }
   document.addEventListener("touchstart", function (event) {
     var touch = event.touches.length === 1 ? event.touches[0] : null;

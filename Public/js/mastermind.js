@@ -465,7 +465,11 @@
     var said = host.querySelector("[data-share-said]");
     function copied(which) {
       return function () {
+        // "Copied" for a moment, then the button's own word again (a review saw "Copied" on the next visit to it).
+        var word = which.getAttribute("data-word") || which.textContent;
+        which.setAttribute("data-word", word);
         which.textContent = which.getAttribute("data-copied");
+        setTimeout(function () { which.textContent = word; }, 2500);
         if (said) { said.textContent = ""; setTimeout(function () { said.textContent = which.textContent; }, 50); }
       };
     }
@@ -694,8 +698,19 @@
     if (open && open.hasAttribute("data-tutorial-dialog") && /^[0-9]$/.test(event.key)) {
       open.close();
       target = document.activeElement;
-    } else if (open) return;
-    if (shortcutsOff() && !(target && host.contains(target))) return;
+    } else if (open && !open.hasAttribute("data-results-dialog")) return;
+    if (shortcutsOff() && !(target && host.contains(target)) && !open) return;
+    // A finished game: N starts the next, as its New game does (a review found no key for it), from its results too.
+    var over = board() && board().getAttribute("data-outcome");
+    if (over && (event.key === "n" || event.key === "N") && !(open && shortcutsOff())) {
+      var next = (open || host).querySelector("[data-new-game]");
+      if (next && !event.repeat) {
+        event.preventDefault();
+        next.click();
+      }
+      return;
+    }
+    if (open) return;
     var menu = host.querySelector(".mm-menu[open]");
     if (event.key === "Escape" && menu) {
       event.preventDefault();

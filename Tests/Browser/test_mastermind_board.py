@@ -302,6 +302,22 @@ class MastermindBoard(BoardHelpers):
         self.assertTrue(dialog.find_element("css selector", "[data-encourage]").text)
         self.assertEqual(dialog.find_elements("css selector", "svg.chart, [data-distribution]"), [])
 
+    def test_n_starts_the_next_game_from_the_results_and_the_board(self):
+        """A review found no key for a new game after a win (N, ? and Enter did nothing)."""
+        secret = self.start()
+        first = self.game()
+        self.tap(secret)
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        self.keys("n")
+        WebDriverWait(self.driver, 10).until(lambda d: self.game() != first and not self.board().get_attribute(
+            "data-outcome"))
+        self.assertEqual(self.driver.find_elements("css selector", "dialog[open]"), [])
+        # During a game, N types nothing and starts nothing (the digit after it shows both keys were handled).
+        playing = self.game()
+        self.keys("n1")
+        WebDriverWait(self.driver, 10).until(lambda d: self.cells() == ["1", "", "", ""])
+        self.assertEqual(self.game(), playing)
+
     def test_a_daily_result_counts_down_to_the_next_code(self):
         self.open("/mastermind/daily")
         self.assertIn("#1", self.driver.find_element("tag name", "h1").text, "dailies are numbered from 1")
