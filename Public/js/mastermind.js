@@ -697,6 +697,7 @@
     // behind it on a phone, and nothing happened).
     if (open && open.hasAttribute("data-tutorial-dialog") && /^[0-9]$/.test(event.key)) {
       open.close();
+      open = null;
       target = document.activeElement;
     } else if (open && !open.hasAttribute("data-results-dialog")) return;
     if (shortcutsOff() && !(target && host.contains(target)) && !open) return;
