@@ -463,19 +463,7 @@
     if (!share) return;
     // "Copied", on the button and said by the card's own status line (a blind review heard nothing).
     var said = host.querySelector("[data-share-said]");
-    function copied(which) {
-      return function () {
-        // "Copied" for a moment, then the button's own word again (a review saw "Copied" on the next visit to it).
-        var word = which.getAttribute("data-word") || which.textContent;
-        which.setAttribute("data-word", word);
-        which.textContent = which.getAttribute("data-copied");
-        setTimeout(function () { which.textContent = word; }, 2500);
-        if (said) { said.textContent = ""; setTimeout(function () { said.textContent = which.textContent; }, 50); }
-      };
-    }
-    function toClipboard(which) {
-      window.Arcade.copy(share.textContent).then(copied(which)).catch(function () {});
-    }
+    function toClipboard(which) { window.Arcade.copyFrom(which, share.textContent, said); }
     if (button) {
       button.hidden = false;
       button.addEventListener("click", function () {

@@ -38,6 +38,17 @@
       }
       return navigator.clipboard ? navigator.clipboard.writeText(text).catch(oldCopy) : oldCopy();
     },
+    // `text` copied by `button`: "Copied" (its data-copied) on it for a moment, then its own word again (a review saw
+    // "Copied" on its next visit), and said by `said`, a status line.
+    copyFrom: function (button, text, said) {
+      return window.Arcade.copy(text).then(function () {
+        var word = button.getAttribute("data-word") || button.textContent;
+        button.setAttribute("data-word", word);
+        button.textContent = button.getAttribute("data-copied");
+        setTimeout(function () { button.textContent = word; }, 2500);
+        if (said) { said.textContent = ""; setTimeout(function () { said.textContent = button.textContent; }, 50); }
+      }).catch(function () {});
+    },
     // Pieces said through a live region, each a sentence of its own (run together, a title, a name and a face's words
     // were heard as one breathless sentence: a blind review).
     sentences: function (pieces) {
@@ -262,13 +273,7 @@
     var field = document.getElementById(button.getAttribute("data-copy"));
     if (!field) return;
     var said = button.parentNode.querySelector("[data-copy-said]");
-    function copied() {
-      button.textContent = button.getAttribute("data-copied");
-      if (said) { said.textContent = ""; setTimeout(function () { said.textContent = button.textContent; }, 50); }
-    }
     button.hidden = false;
-    button.addEventListener("click", function () {
-      window.Arcade.copy(field.value).then(copied).catch(function () {});
-    });
+    button.addEventListener("click", function () { window.Arcade.copyFrom(button, field.value, said); });
   });
 })();

@@ -65,13 +65,13 @@ extension NameGameController {
     /// "Learned: 0 of 130" stood still all day, as learned waits for a later day).
     /// `streak: false` where the run of days is shown apart (the summary's figures).
     func todayFields(
-        _ player: String, isNew: Bool, streak withStreak: Bool = true, cards: [String: Card], t: LanguageStrings
+        _ player: String, isNew: Bool, streak withStreak: Bool = true, pace: Pace, cards: [String: Card],
+        t: LanguageStrings
     ) throws
         -> TemplateValue
     {
         let answered = isNew ? 0 : try store.answeredToday(player: player)
         let days = isNew || !withStreak ? 0 : try store.dayStreak(player: player)
-        let pace = isNew ? Pace.steady : try pace(player)
         let goal = lessonLength * pace.lessons
         let met = answered >= goal
         let streak: TemplateValue =
@@ -95,9 +95,7 @@ extension NameGameController {
     /// What tomorrow holds (a review: "day two is a fog", Anki says what is due): everyone due by its end, today's
     /// leftovers too, and the new people the pace meets while some are left to meet.
     private func tomorrow(_ cards: [String: Card], pace: Pace, t: LanguageStrings) -> TemplateValue {
-        let day: Int64 = 86_400_000
-        let endOfTomorrow = (store.nowMilliseconds() / day + 2) * day - 1
-        let mastery = store.plan.mastery(people: directory.people, cards: cards, now: endOfTomorrow)
+        let mastery = Self.mastery(store, people: directory.people, cards: cards, daysAhead: 1)
         let new = min(pace.newPerDay(newPerDay), mastery.notMet)
         return [
             "due": .int(mastery.due), "new": .int(new),

@@ -37,7 +37,8 @@ extension NameGameController {
             "seconds": .int(seconds),
             "time": .string("\(seconds / 60):" + (seconds % 60 < 10 ? "0" : "") + "\(seconds % 60)"),
             "days": .int(days),
-            "today": try todayFields(visitor.playerID, isNew: false, streak: false, cards: cards, t: t),
+            "today": try todayFields(
+                visitor.playerID, isNew: false, streak: false, pace: try pace(visitor.playerID), cards: cards, t: t),
             "dueCount": .int(due), "dueNow": .int(dueNow),
             // What is due belongs to lessons; after a practice run or a timed minute it read as this run's score (a
             // review: "due today: 42" after two rounds of practice).

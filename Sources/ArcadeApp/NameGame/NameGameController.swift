@@ -68,6 +68,7 @@ struct NameGameController: Sendable {
         // who has met people sees where they stand there, and what is due (a review: after two lessons the menu still
         // said "New to the Name Game?").
         let cards = context.visitor.isNew ? [:] : try store.cards(player: context.visitor.playerID)
+        let pace = context.visitor.isNew ? Pace.steady : try pace(context.visitor.playerID)
         let learned = directory.people.count { LearningPlan.knows(cards[$0.id]) }
         let progress: TemplateValue =
             cards.isEmpty
@@ -84,8 +85,9 @@ struct NameGameController: Sendable {
             section: "namegame",
             data: [
                 "start": card(.learn), "progress": progress,
-                "today": try todayFields(context.visitor.playerID, isNew: context.visitor.isNew, cards: cards, t: t),
-                "pace": paceFields(context.visitor.isNew ? .steady : try pace(context.visitor.playerID), t: t),
+                "today": try todayFields(
+                    context.visitor.playerID, isNew: context.visitor.isNew, pace: pace, cards: cards, t: t),
+                "pace": paceFields(pace, t: t),
                 // The bundled people are drawings (a review took them for the product: "it does not teach my team").
                 "demo": .bool(directory.people.contains(where: PeopleStore.isDemo)),
                 "modes": .list(Mode.menu.filter { $0 != .learn }.map(card)),
@@ -287,11 +289,14 @@ struct NameGameController: Sendable {
         session.timeIsUp(at: store.nowMilliseconds(), seconds: timedSeconds)
     }
 
-    /// What a player knows; "due" counts everyone due by the end of today (UTC), as "due today" says.
-    static func mastery(_ store: NameGameStore, people: [Person], cards: [String: Card]) -> LearningPlan.Mastery {
+    /// What a player knows; "due" counts everyone due by the end of today (UTC), as "due today" says, or of the day
+    /// `daysAhead` after it.
+    static func mastery(
+        _ store: NameGameStore, people: [Person], cards: [String: Card], daysAhead: Int64 = 0
+    ) -> LearningPlan.Mastery {
         let day: Int64 = 86_400_000
-        let endOfToday = (store.nowMilliseconds() / day + 1) * day - 1
-        return store.plan.mastery(people: people, cards: cards, now: endOfToday)
+        let endOfDay = (store.nowMilliseconds() / day + 1 + daysAhead) * day - 1
+        return store.plan.mastery(people: people, cards: cards, now: endOfDay)
     }
 
     /// Seconds to a tenth, as data ("2.3"): pages show them through the language's format (`%.1f` in a string,
