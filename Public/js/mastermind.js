@@ -85,6 +85,10 @@
     // A hint stays until the next action (issue 46); then, on a wider screen, the legend it covered shows again.
     var hint = host.querySelector("[data-message] > p[data-hint]");
     if (hint && wideMessages()) hint.hidden = true;
+    // The server's refusal of the last row goes once the row changes (a review read "You already tried this guess"
+    // over a row it had since deleted).
+    var refused = host.querySelector("[data-message] > p[data-error]");
+    if (refused && key !== "Enter") refused.hidden = true;
     var heard = "";
     if (key === "Backspace" || key === "Delete") {
       for (var i = typed.length - 1; i >= 0; i--) {

@@ -279,8 +279,13 @@ class MastermindBoard(BoardHelpers):
         self.assertIn("/mastermind", share.splitlines()[-1])
         steps = dialog.find_elements("css selector", "[data-analysis] [data-step]")
         self.assertEqual(len(steps), 3, "one analysis step per guess")
-        self.assertTrue(all(s.get_attribute("data-best") and s.get_attribute("data-verdict") for s in steps))
+        self.assertTrue(all(s.get_attribute("data-best") and s.get_attribute("data-verdict") for s in steps[:-1]))
         self.assertEqual(steps[-1].get_attribute("data-left"), "1")
+        # The winning guess is not weighed against the solver (a review: "the solver would have played 3532" under
+        # the row that had won); the card's title praises the win by its guesses, once (not "Cracked in 3" again).
+        self.assertEqual(steps[-1].get_attribute("data-verdict"), "cracked")
+        self.assertNotIn("solver", steps[-1].get_attribute("textContent"))
+        self.assertEqual(dialog.find_element("css selector", "[data-praise]").text, "Brilliant!")
         # Codes in its sentences are digits apart, read as digits, not as a number (a blind review).
         best = steps[0].get_attribute("data-best")
         self.assertIn("\u00a0".join(best), steps[0].get_attribute("textContent"))

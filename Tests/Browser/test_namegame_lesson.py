@@ -281,8 +281,15 @@ class Lesson(LessonHelpers):
         self.reach_a_typed_round()
         round_id = self.game().get_attribute("data-round")
         first = first_name_of(round_id)
+        face_top = self.driver.find_element("css selector", "#round-face").rect["y"]
         self.navigate(lambda: self.tap("[data-recall-hint]"))
         self.assertIn(f"“{first[0]}”", self.text("[data-cheat-help]"), "the hint gives the first letter")
+        # The letter is typed for the player, the caret after it; the face stays put (a review: the hint pushed the
+        # face and the field down, and the letter was not in the box).
+        field = self.driver.find_element("css selector", "[data-recall-input]")
+        self.assertEqual(field.get_attribute("value"), first[0])
+        self.assertEqual(self.driver.execute_script("return arguments[0].selectionStart", field), 1)
+        self.assertAlmostEqual(self.driver.find_element("css selector", "#round-face").rect["y"], face_top, delta=1)
         self.navigate(lambda: self.tap("button[data-dontknow]"))
         self.assertIn(first, self.text("[data-revealed]"), "I don't know shows the answer")
 

@@ -220,6 +220,22 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
             self.assertTrue(all(names), f"{mode}: the names show once answered {names}")
             self.assertEqual(self.driver.execute_script(sizes), before, f"{mode}: no card grew or shrank")
 
+    def test_a_face_fills_its_card_until_the_names_come_then_clears_them(self):
+        """A review: a blank band under every face while picking, a quarter of each card. Until the answer the portrait
+        fills the card; once the names come, its mouth (the picture's middle two thirds) is above the name."""
+        round_id, answer = self.fresh_round("normal")
+        geometry = """return Array.from(document.querySelectorAll('button[data-choice]')).map(b => {
+            const card = b.getBoundingClientRect(), img = b.querySelector('img').getBoundingClientRect(),
+                  name = b.querySelector('.face-name').getBoundingClientRect();
+            return {card: card.height - 6, img: Math.min(img.bottom, card.bottom - 3) - Math.max(img.top, card.top + 3),
+                    mouth: img.top + img.height * 0.67, name: name.top}; })"""
+        for card in self.driver.execute_script(geometry):
+            self.assertGreaterEqual(card["img"], card["card"] - 1, f"the face fills its card {card}")
+        self.choose(answer)
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", ".face-name[data-named]"))
+        for card in self.driver.execute_script(geometry):
+            self.assertLessEqual(card["mouth"], card["name"], f"the name covers no mouth {card}")
+
     def test_reverse_names_and_roles_fit_their_buttons(self):
         """Issue 41: after an answer in Reverse the role was clipped ("Marketin…") and the marks sat past the buttons'
         edge at 360 px. Each button holds its mark, name and role."""

@@ -418,6 +418,10 @@ struct MastermindController: Sendable {
             "hasDistribution": .bool(outcome != .playing && stats.distribution.contains { $0 > 0 }),
             // A win with a hint is kept out of the chart: said, or the chart looks as if the win went uncounted.
             "hintedWin": .bool(outcome == .won && record.usedHint),
+            // A win's title says how well it went, as Wordle's does (a review: the same "Cracked in 5 guesses" three
+            // times on one screen); a hinted one is only cracked.
+            "praise": outcome == .won
+                ? .string(t.string(record.usedHint ? "mastermind.won.title" : Self.praise(game.turns.count))) : .null,
             "distribution": outcome == .playing ? .null : distribution(stats, highlight: highlight),
             "compact": outcome == .playing
                 ? .null : compactDistribution(stats.distribution, highlight: highlight, t: t),
@@ -429,6 +433,18 @@ struct MastermindController: Sendable {
             "analysis": outcome == .playing || rules.codeCount > Self.analysisLimit || solver == nil
                 ? .null : analysis(record, solver: solver!, remaining: remaining, t: t),
         ]
+    }
+
+    /// A win's word by the guesses it took, from a first-guess fluke to the last try.
+    static func praise(_ turns: Int) -> String {
+        switch turns {
+        case ...1: "mastermind.praise.genius"
+        case 2...3: "mastermind.praise.brilliant"
+        case 4: "mastermind.praise.impressive"
+        case 5: "mastermind.praise.splendid"
+        case 6...7: "mastermind.praise.great"
+        default: "mastermind.praise.phew"
+        }
     }
 
     /// What a screen reader is told of the board as it loads: the rules of a new game, the last row, or the end.
@@ -597,6 +613,19 @@ struct MastermindController: Sendable {
         var matched = 0
         let steps: [TemplateValue] = game.turns.enumerated().map { index, turn in
             let left = index < remaining.count ? remaining[index] : 0
+            // The winning row is not weighed against the solver (a review read "the solver would have played 3532,
+            // leaving 2" under the guess that had already won).
+            if turn.guess == game.secret {
+                matched += 1
+                return .object([
+                    "number": .int(index + 1), "guess": .string(turn.guess.description), "left": .int(left),
+                    "verdict": .string("cracked"), "best": .null, "bestLeft": .null, "solverText": .null,
+                    "text": .string(
+                        t.string(
+                            "mastermind.analysis.cracked",
+                            [.int(index + 1), .string(Self.spaced(turn.guess.description))])),
+                ])
+            }
             guard let move = moves[index] else { return .null }
             let best = move.guess
             let bestLeft = move.left

@@ -210,8 +210,10 @@ extension NameGameController {
             // The cheat (or recall's hint): the name's first letter when a face is the question, else half the wrong
             // faces gone.
             if round.showsNames || round.recall {
-                context["cheat"] = .string(
-                    t.string("namegame.cheat.letter", [.string(String(person.firstName.prefix(1)))]))
+                let letter = String(person.firstName.prefix(1))
+                context["cheat"] = .string(t.string("namegame.cheat.letter", [.string(letter)]))
+                // Typed for the player, who goes on from it (a review: the letter was said, not put in the box).
+                if round.recall { context["letter"] = .string(letter) }
             } else {
                 hidden.formUnion(round.hideOrder.prefix(round.hideOrder.count / 2))
                 context["cheat"] = .string(t.string("namegame.cheat.faces"))
