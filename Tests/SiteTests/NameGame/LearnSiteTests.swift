@@ -413,7 +413,8 @@ struct LearnDepthSiteTests {
         try player.answerRight("normal", first)
         try player.post("/namegame/next", "mode=normal")
         #expect(!(try player.play("normal").text.contains("data-quiz-from")), "said at a session's first question only")
-        #expect(try player.play("reverse").text.contains("data-quiz-from=\"met\">Only people you’ve met (4)"))
+        #expect(
+            try player.play("reverse").text.contains("data-quiz-from=\"met\">Questions about the 4 people you’ve met"))
         try player.answerRounds("normal", count: 8)
         let quizzed = try asked(server, mode: "normal").dropFirst(2).map(\.person)
         #expect(quizzed.count == 7 && quizzed.allSatisfy(four.contains), "\(quizzed)")
