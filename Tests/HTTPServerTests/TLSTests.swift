@@ -481,11 +481,13 @@ struct TLSTests {
 /// `arcade serve` with a certificate: the flags, the reload, the redirect port, and the secure defaults.
 @Suite("TLS serve")
 struct TLSServeTests {
+    /// A free port below the kernel's ephemeral range: one the kernel chose and freed could be chosen again for the
+    /// server's own `--port 0` (a run's redirect port was its HTTPS port: "Address already in use").
     static func freePort() throws -> Int {
         let probe = run([
             "python3", "-c",
-            "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); "
-                + "print(s.getsockname()[1])",
+            "import random, socket\nwhile True:\n s = socket.socket(); p = random.randint(20000, 32000)\n"
+                + " try: s.bind(('127.0.0.1', p)); print(p); break\n except OSError: s.close()",
         ])
         guard let port = Int(probe.output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw TestFailure("no free port: \(probe.error)")

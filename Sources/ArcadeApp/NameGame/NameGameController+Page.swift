@@ -182,8 +182,10 @@ extension NameGameController {
             if mode == .practice { context["lastOfLesson"] = .bool(!record.isOpen && session.stats.incorrectTaps > 0) }
             return
         }
+        // Only Learn's runs are lessons.
+        let label = mode == .learn ? "namegame.lesson.label" : "namegame.session.label"
         context["lesson"] = .object([
-            "done": .int(min(done, total)), "total": .int(total), "label": .string(t.string("namegame.lesson.label")),
+            "done": .int(min(done, total)), "total": .int(total), "label": .string(t.string(label)),
             "text": .string(t.string("namegame.lesson.count", [.int(min(done, total)), .int(total)])),
         ])
         context["lastOfLesson"] = .bool(!record.isOpen && done >= total)

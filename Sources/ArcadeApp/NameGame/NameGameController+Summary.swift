@@ -10,8 +10,8 @@ extension NameGameController {
         _ mode: Mode, session: NameGameStore.Session, visitor: Visitor, cards: [String: Card], t: LanguageStrings,
         into context: inout TemplateFields
     ) throws {
-        context["summaryTitle"] = .string(
-            t.string(mode.lessonRounds(lessonLength) == nil ? "namegame.summary" : "namegame.lesson.done"))
+        // Only Learn's runs are lessons (three reviews: "Lesson complete" after ten rounds of Normal).
+        context["summaryTitle"] = .string(t.string(mode == .learn ? "namegame.lesson.done" : "namegame.summary"))
         // Whom the list is of, in the session's own word (a review's summary was headed "People in this lesson").
         context["peopleTitle"] = .string(
             t.string(
@@ -48,6 +48,7 @@ extension NameGameController {
         // "You're done for now" over a big "Next lesson" was a mixed message (a review): with nobody due, the button
         // says what another lesson would do, meet someone new, or is a quiet "Keep practising" when today's new
         // people are met.
+        if mode != .learn { context["continueText"] = .string(t.string("namegame.again")) }
         if mode == .learn && dueNow == 0 {
             let meets = try meetsNew(visitor.playerID)
             context["continueText"] = .string(t.string(meets ? "namegame.lesson.meet" : "namegame.lesson.practise"))

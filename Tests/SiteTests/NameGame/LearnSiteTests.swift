@@ -414,7 +414,7 @@ struct LearnDepthSiteTests {
         try player.post("/namegame/next", "mode=normal")
         #expect(!(try player.play("normal").text.contains("data-quiz-from")), "said at a session's first question only")
         #expect(
-            try player.play("reverse").text.contains("data-quiz-from=\"met\">Questions about the 4 people you’ve met"))
+            try player.play("reverse").text.contains("data-quiz-from=\"met\">Questions about people you’ve met (4)"))
         try player.answerRounds("normal", count: 8)
         let quizzed = try asked(server, mode: "normal").dropFirst(2).map(\.person)
         #expect(quizzed.count == 7 && quizzed.allSatisfy(four.contains), "\(quizzed)")

@@ -216,7 +216,9 @@ struct LessonSiteTests {
         #expect(try player.get("/namegame/normal").text.contains("See how it went"))
         try player.post("/namegame/next", "mode=normal")
         let summary = try player.get("/namegame/normal").text
-        #expect(summary.contains("data-ended=\"true\"") && summary.contains("Lesson complete"))
+        #expect(summary.contains("data-ended=\"true\"") && summary.contains("Session over"))
+        // Only Learn's runs are lessons (three reviews: "Lesson complete" and "Next lesson" after ten rounds of Normal).
+        #expect(!summary.contains("Lesson") && summary.contains("data-continue>Play again</button>"))
         // A quiz meets nobody: the people it asked are "New to you", not "Right today" (a review: eight modes'
         // summaries said so while the statistics counted none of them).
         #expect(summary.ranges(of: "<li class=\"is-notmet\"").count >= 5 && !summary.contains("Right today"))
