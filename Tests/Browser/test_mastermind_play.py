@@ -725,6 +725,29 @@ class LargeText(Play):
         self.assertLessEqual(counts["right"], 360)
         self.driver.execute_script("document.querySelector('#board .board').scrollIntoView()")
         self.driver.save_screenshot(os.path.join(ARTIFACTS, "mm-large-text-360-light-js.png"))
+        # The win's card: its title's words whole ("Phe / w, / cra / cke / d!" beside the ×, a low-vision review),
+        # its figures inside it.
+        for key in list(secret) + ["Enter"]:
+            button = self.driver.find_element("css selector", f"[data-keypad] button[data-key='{key}']")
+            self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+            button.click()
+        dialog = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        lines = self.driver.execute_script("""
+            const title = arguments[0].querySelector('h2'), text = title.firstChild, range = document.createRange();
+            const words = [];
+            for (const m of text.textContent.matchAll(/\\S+/g)) {
+              range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);
+              words.push([m[0], new Set(Array.from(range.getClientRects(), r => Math.round(r.top))).size]);
+            }
+            return words;""", dialog)
+        self.assertTrue(lines and all(n == 1 for _, n in lines), lines)
+        figures = self.box(dialog.find_element("css selector", ".result-figures"))
+        self.assertLessEqual(figures["right"], self.box(dialog)["right"])
+        self.assertEqual(self.driver.execute_script(
+            "const f = arguments[0].querySelector('.result-figures'); return f.scrollWidth <= f.clientWidth", dialog),
+            True, "the figures wrap inside the card")
+        self.driver.save_screenshot(os.path.join(ARTIFACTS, "mm-large-text-win-360-light-js.png"))
 
 if __name__ == "__main__":
     unittest.main()
