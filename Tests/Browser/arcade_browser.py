@@ -247,6 +247,15 @@ class BrowserTest(unittest.TestCase):
         return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
     """
 
+    EDGE_CONTRAST_OF_JS = COLOR_JS + """
+        const a = luminance(rgb(getComputedStyle(arguments[0]).borderTopColor)), b = luminance(background(arguments[0]));
+        return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    """
+
+    def edge_contrast_of(self, element):
+        """The contrast ratio of an element's border on the background behind it (WCAG 1.4.11 asks 3:1)."""
+        return self.driver.execute_script(self.EDGE_CONTRAST_OF_JS, element)
+
     def contrast_of(self, element):
         """The contrast ratio of an element's text on the background behind it."""
         return self.driver.execute_script(self.CONTRAST_OF_JS, element)

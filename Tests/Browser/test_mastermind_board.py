@@ -125,6 +125,14 @@ class MastermindBoard(BoardHelpers):
         finally:
             self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
 
+    def test_the_rows_still_to_play_are_outlined_at_three_to_one(self):
+        # A low-vision review: the empty rows' dashed outlines were about 1.3:1 against the page (WCAG 1.4.11: 3:1).
+        self.start()
+        for scheme in self.schemes():
+            cell = self.driver.find_element("css selector", "#board .slot:not(.slot-current) .cell")
+            self.assertGreaterEqual(self.edge_contrast_of(cell), 3, scheme)
+        self.emulate_scheme("light")
+
     def test_every_turn_fits_a_phone(self):
         self.play_a_whole_game(360, 740, touch=True, by_tap=True)
 
