@@ -353,7 +353,13 @@
   function inSight(element) {
     if (!element) return;
     var box = element.getBoundingClientRect();
-    if (box.top < 0 || box.bottom > window.innerHeight) element.scrollIntoView({ block: "nearest" });
+    // A keypad held at the screen's foot (a short window) covers what is under it: the row must clear it.
+    var keys = host.querySelector("[data-keypad]"), foot = window.innerHeight;
+    if (keys && !element.closest("[data-keypad]") && getComputedStyle(keys).position === "sticky") {
+      foot = Math.min(foot, keys.getBoundingClientRect().top);
+    }
+    if (box.top < 0) element.scrollIntoView({ block: "nearest" });
+    else if (box.bottom > foot) window.scrollBy(0, Math.min(box.bottom - foot + 8, box.top));
   }
 
   // A win pays off: pegs burst from the winning row as its cells hop (CSS times it; none with reduced motion).
@@ -664,6 +670,11 @@
     var at = own.getBoundingClientRect(), box = row.getBoundingClientRect();
     own.style.setProperty("--message-top", Math.round(box.top - at.top) + "px");
     own.style.setProperty("--message-left", Math.round(box.right - at.left + 12) + "px");
+    // Without that room, under the row being typed, over rows not yet played (over the peg legend it hid what the
+    // pegs mean, a low-vision review at 200 %); over the row above when it is the last.
+    var last = !(row.nextElementSibling && row.nextElementSibling.classList.contains("slot"));
+    own.classList.toggle("message-above", last);
+    own.style.setProperty("--message-below", Math.round((last ? box.top : box.bottom) - at.top) + "px");
   }
   function wideMessages() { return !!window.matchMedia && window.matchMedia("(min-width: 30.01rem)").matches; }
   function settleMessage() {

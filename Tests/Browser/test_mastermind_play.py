@@ -448,7 +448,8 @@ class Results(Play):
         self.assertLessEqual(card["right"], card["width"], card)
         self.assertLessEqual(card["scroll"], 0, f"the card does not scroll {card}")
         # Its words, not its look: the heading pops in (opacity from 0), and read in that first instant it says nothing.
-        self.assertIn("7", dialog.find_element("css selector", "h2").get_attribute("textContent"))
+        self.assertEqual(dialog.find_element("css selector", "h2").get_attribute("textContent"), "Well played!")
+        self.assertIn("7 of 10", dialog.find_element("css selector", "[data-guesses-used]").get_attribute("textContent"))
         self.assertEqual(dialog.find_element("css selector", "[data-secret] [aria-hidden]").text, secret)
         bars = dialog.find_elements("css selector", "[data-distribution] li")
         self.assertTrue(1 <= len(bars) <= 5, len(bars))
@@ -718,6 +719,17 @@ class LargeText(Play):
                 button.click()
             WebDriverWait(self.driver, 10).until(lambda d: self.rows() == count)
         self.assertEqual(self.driver.execute_script(width), [360, 360, "32px"], "the board")
+        # The keys stay at the screen's foot with the last row, its pegs' counts and the row being typed above them
+        # (a low-vision review scrolled between the keys and the rows on every guess).
+        seen = self.driver.execute_script("""
+            const box = s => document.querySelector(s).getBoundingClientRect();
+            return {keys: box('[data-keypad]').top, enter: box('[data-keypad] [data-key=Enter]').bottom,
+                    newest: box('#board .row.is-newest .row-counts'), next: box('#board .slot-current'),
+                    height: innerHeight};""")
+        self.assertLessEqual(seen["enter"], seen["height"] + 1, seen)
+        for part in ("newest", "next"):
+            self.assertGreaterEqual(seen[part]["top"], 0, (part, seen))
+            self.assertLessEqual(seen[part]["bottom"], seen["keys"] + 1, (part, seen))
         cell = self.box(self.driver.find_element("css selector", "#board .row .cell"))
         self.assertGreaterEqual(cell["right"] - cell["left"], 32, "digits no smaller than at normal text")
         # The row's counts stay beside its digits, inside the screen.
