@@ -181,6 +181,25 @@
     });
   }
 
+  // Notes on, the message line says what a tap does now, until they are off (a review: a key got a small × and
+  // nothing said why). What the line said before comes back.
+  var beforeNotes = null;
+  function notesHelp() {
+    var line = host.querySelector("[data-message]"), key = host.querySelector("[data-keypad] [data-notes]");
+    if (!line || !key) return;
+    var shown = line.querySelector("[data-notes-on]");
+    if (notesOn && !shown) {
+      beforeNotes = Array.prototype.slice.call(line.childNodes);
+      var p = document.createElement("p");
+      p.setAttribute("data-notes-on", "");
+      p.textContent = key.getAttribute("title") || "";
+      line.replaceChildren(p);
+    } else if (!notesOn && shown) {
+      line.replaceChildren.apply(line, beforeNotes || []);
+      beforeNotes = null;
+    }
+  }
+
   // A refusal: the row shakes, and the message line says why for a while (and to a screen reader), then shows what
   // it showed before.
   var flashTimer = null, flashed = null;
@@ -324,7 +343,8 @@
       // Without motion nothing turns over: the solved board stays a moment before the card (a review never saw it).
       // A win's burst plays out first (a review saw it fall behind the card's backdrop).
       var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-      afterReveal(openResults, still ? 1500 : won ? 1200 : 120);
+      // Quickly, though: a review waited 2–3 s on a board with nothing left to do.
+      afterReveal(openResults, still ? 1000 : won ? 850 : 120);
     }
   }
 
@@ -571,6 +591,7 @@
           notes.setAttribute("aria-pressed", String(notesOn));
           // The board says so too (a review: only the key changed, and digits "typed" were notes).
           board().classList.toggle("is-noting", notesOn);
+          notesHelp();
           showTyped();
           return;
         }
@@ -579,6 +600,7 @@
       });
       var toggle = keypad.querySelector("[data-notes]");
       if (toggle) toggle.setAttribute("aria-pressed", String(notesOn));
+      notesHelp();
     }
     shareSetup();
     countdown();
@@ -681,7 +703,7 @@
     clearTimeout(settleTimer);
     if (!wideMessages()) return;
     // A hint stays until the next action (issue 46): only an error goes.
-    var message = host.querySelector("[data-message] > p:not([data-rules]):not([data-hint])");
+    var message = host.querySelector("[data-message] > p:not([data-rules]):not([data-hint]):not([data-notes-on])");
     if (!message) return;
     settleTimer = setTimeout(function () { if (message.isConnected) message.hidden = true; }, 4000);
   }
@@ -754,6 +776,9 @@
   // `results` opens a finished game's card as its end does (the tests' screenshots and axe of the card use it).
   window.ArcadeMastermind = { refresh: refresh, results: openResults };
   setup();
+  // A short window holds the keypad at its foot: the row to type starts in sight above it (a low-vision review met
+  // the header and the legend, and the board a screen further down).
+  inSight(host.querySelector(".slot-current"));
   // A finished game loaded again shows its results in the page: the card opens only as a game ends, never by
   // itself on a later visit (a review: it took the focus from the page's navigation 1.7 s after the load).
   if (board().getAttribute("data-outcome")) board().setAttribute("data-results-inline", "");

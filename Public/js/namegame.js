@@ -56,10 +56,6 @@
       || game.querySelector("[data-recall-input]") || next || game.querySelector(".question");
   if (focusTarget) {
     focusTarget.focus({ preventScroll: true });
-    // The hint's letter is in the field already: typing goes on after it.
-    if (focusTarget.value && focusTarget.setSelectionRange) {
-      focusTarget.setSelectionRange(focusTarget.value.length, focusTarget.value.length);
-    }
     // What happened comes into sight too, where the window has room for both (a review, zoomed in: the words about
     // a miss were below the fold while the focus sat on the right face); the focused control wins.
     var outcome = !ended && focusTarget !== next && game.querySelector("[data-outcome]");

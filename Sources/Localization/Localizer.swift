@@ -231,6 +231,12 @@ public struct LanguageStrings: Sendable {
         localizer.string(key, language: language, table: table, numbers: numbers, arguments)
     }
 
+    /// Whole sentences one after another, as the language writes them: Japanese with nothing between, others with a
+    /// space.
+    public func sentences(_ parts: String...) -> String {
+        parts.joined(separator: language == "ja" ? "" : " ")
+    }
+
     /// Whether the key has a string in this language (or the base it falls back to).
     public func has(_ key: String) -> Bool { table[key] != nil }
 

@@ -89,9 +89,12 @@ public struct LearningPlan: Sendable {
     /// The stability (days) from which someone counts as learned: beyond what the first day's answers give.
     public static let learnedDays = 7.0
 
-    /// A round's verdict on the person asked: a wrong pick, "I don't know" or a slow answer is a lapse.
-    public func rating(wrongPicks: Int, gaveUp: Bool, milliseconds: Int) -> Rating {
-        wrongPicks > 0 || gaveUp || milliseconds > slowMilliseconds ? .again : .good
+    /// A round's verdict on the person asked: a wrong pick, "I don't know" or a slow answer is a lapse; a right answer
+    /// after help (the first letter, half the faces gone) is a hard one, not a clean recall (a review: a name typed
+    /// after its first letter was shown made its person "Learned").
+    public func rating(wrongPicks: Int, gaveUp: Bool, milliseconds: Int, helped: Bool = false) -> Rating {
+        if wrongPicks > 0 || gaveUp || milliseconds > slowMilliseconds { return .again }
+        return helped ? .hard : .good
     }
 
     /// What a player knows, in four counts; people not met are only counted, never named. "Learned" is `knows`, on

@@ -222,8 +222,12 @@ class MastermindBoard(BoardHelpers):
     def test_notes_rule_out_a_digit_for_one_place(self):
         self.start()
         notes = self.driver.find_element("css selector", "[data-keypad] [data-notes]")
+        rules = self.driver.find_element("css selector", "[data-message]").text
         notes.click()
         self.assertEqual(notes.get_attribute("aria-pressed"), "true")
+        # The message line says what a tap does now (a review: a key got an × and nothing said why).
+        self.assertEqual(self.driver.find_element("css selector", "[data-message] [data-notes-on]").text,
+                         notes.get_attribute("title"))
         self.driver.find_element("css selector", "[data-keypad] button[data-key='6']").click()
         six = self.driver.find_element("css selector", "[data-keypad] button[data-key='6']")
         self.assertIn("is-noted", six.get_attribute("class"))
@@ -232,6 +236,7 @@ class MastermindBoard(BoardHelpers):
         self.assertNotIn("line-through", six.value_of_css_property("text-decoration-line"))
         self.assertEqual(self.cells(), ["", "", "", ""], "a note types nothing")
         notes.click()
+        self.assertEqual(self.driver.find_element("css selector", "[data-message]").text, rules, "notes off: as before")
         self.driver.find_element("css selector", "[data-keypad] button[data-key='1']").click()
         # The next place has no note: 6 is plain again there.
         self.assertNotIn("is-noted", six.get_attribute("class"))

@@ -235,6 +235,9 @@ struct NameGameTests {
         #expect(plan.rating(wrongPicks: 1, gaveUp: false, milliseconds: 2_000) == .again)
         #expect(plan.rating(wrongPicks: 0, gaveUp: true, milliseconds: 2_000) == .again)
         #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 9_000) == .again)
+        // Right after help (the first letter, half the faces gone) is a hard recall, not a clean one.
+        #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 2_000, helped: true) == .hard)
+        #expect(plan.rating(wrongPicks: 1, gaveUp: false, milliseconds: 2_000, helped: true) == .again)
     }
 
     @Test func masteryCountsWithoutNaming() {

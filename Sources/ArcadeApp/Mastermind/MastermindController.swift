@@ -403,8 +403,16 @@ struct MastermindController: Sendable {
             // The secret is in the page state only once the game is over.
             "secret": outcome == .playing ? .null : .string(game.secret.description),
             "secretSpoken": outcome == .playing ? .null : .string(Self.spoken(game.secret.description, t)),
-            "hintSpoken": record.hint.map { .string(t.string("mastermind.hint.text", [.string(Self.spoken($0, t))])) }
-                ?? .null,
+            // What a hint costs is said with it, not only on the results (a review felt tricked after the game).
+            "hintSpoken": record.hint.map {
+                .string(
+                    t.sentences(
+                        t.string("mastermind.hint.text", [.string(Self.spoken($0, t))]),
+                        t.string("mastermind.hint.cost")))
+            } ?? .null,
+            "hintLine": record.hint.map {
+                .string(t.sentences(t.string("mastermind.hint.text", [.string($0)]), t.string("mastermind.hint.cost")))
+            } ?? .null,
             // The cheat's reveal: position (1-based) and digit, shown while playing and marked on the result.
             "revealed": record.revealed.map { position in
                 .object([
@@ -427,7 +435,8 @@ struct MastermindController: Sendable {
                 ? .null : compactDistribution(stats.distribution, highlight: highlight, t: t),
             "encourage": .string(
                 t.string(
-                    Self.everyRowNarrowed(remaining, rules)
+                    // Praise for the rows needs rows to praise (a review gave up after one and read "every row").
+                    game.turns.count >= 3 && Self.everyRowNarrowed(remaining, rules)
                         ? "mastermind.lost.encourage"
                         : "mastermind.lost.encourage.plain")),
             "analysis": outcome == .playing || rules.codeCount > Self.analysisLimit || solver == nil
@@ -635,7 +644,8 @@ struct MastermindController: Sendable {
             } else if left == bestLeft {
                 verdict = "best"
             } else {
-                verdict = left <= bestLeft * 2 ? "close" : "worse"
+                // Close is within a quarter more (a review: 1,296 against the solver's 936 was called close).
+                verdict = left * 4 <= bestLeft * 5 ? "close" : "worse"
             }
             if left <= bestLeft { matched += 1 }
             return .object([

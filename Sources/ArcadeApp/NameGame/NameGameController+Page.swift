@@ -214,7 +214,8 @@ extension NameGameController {
             if round.showsNames || round.recall {
                 let letter = String(person.firstName.prefix(1))
                 context["cheat"] = .string(t.string("namegame.cheat.letter", [.string(letter)]))
-                // Typed for the player, who goes on from it (a review: the letter was said, not put in the box).
+                // Shown in the box, as its placeholder: typed there, a player who typed the whole name sent "ZZora"
+                // (a review; before that, another found the letter said but not in the box).
                 if round.recall { context["letter"] = .string(letter) }
             } else {
                 hidden.formUnion(round.hideOrder.prefix(round.hideOrder.count / 2))

@@ -217,6 +217,12 @@ struct MastermindSiteTests {
         let player = Player(server)
         let game = try player.startMastermind()
         try player.post("/mastermind/hint", "")
+        // What a hint costs is said with it, shown and spoken (a review learnt it only from the results).
+        let hinted = try player.get("/mastermind").text
+        #expect(hinted.contains(". Hinted wins stay out of the guess chart.</p>"))
+        #expect(
+            Player.attribute("data-hint-spoken", in: hinted)?.hasSuffix(" Hinted wins stay out of the guess chart.")
+                == true)
         try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
         let stats = try player.get("/mastermind/stats").text
         #expect(stats.contains("data-played=\"1\" data-wins=\"1\"") && stats.contains("data-hint-wins=\"1\""))

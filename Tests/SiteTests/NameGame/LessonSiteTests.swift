@@ -189,16 +189,22 @@ struct LessonSiteTests {
         #expect(!(try player.get("/namegame").text.contains("data-tomorrow")), "nothing before anyone is met")
         try player.answerRounds("learn", count: 4)
         let db = try Database(location: server.database)
-        let endOfTomorrow = (Int64(clock.seconds.withLock { $0 }) / 86_400 + 2) * 86_400_000 - 1
+        let endOfToday = (Int64(clock.seconds.withLock { $0 }) / 86_400 + 1) * 86_400_000 - 1
+        let endOfTomorrow = endOfToday + 86_400_000
         let due = try #require(
-            try db.first("SELECT COUNT(*) AS n FROM namegame_cards WHERE due_ms <= ?", [.integer(endOfTomorrow)])?
+            try db.first(
+                "SELECT COUNT(*) AS n FROM namegame_cards WHERE due_ms > ? AND due_ms <= ?",
+                [.integer(endOfToday), .integer(endOfTomorrow)])?
                 .int("n"))
-        #expect(due >= 2)
+        let today = try #require(
+            try db.first("SELECT COUNT(*) AS n FROM namegame_cards WHERE due_ms <= ?", [.integer(endOfToday)])?.int("n")
+        )
+        #expect(today >= 1)
         let menu = try player.get("/namegame").text
         #expect(menu.contains("data-tomorrow data-due=\"\(due)\" data-new=\"15\""))
-        // By the end of tomorrow, today's leftovers included (a review read "Due tomorrow: 9" beside "Due again later
-        // today: 9" as a contradiction).
-        #expect(menu.contains("Due by the end of tomorrow: \(due)</span> <span>New people tomorrow: up to 15</span>"))
+        // Only those coming due tomorrow: today's are said as today's (two reviews read the same people counted as due
+        // today and by the end of tomorrow).
+        #expect(menu.contains("Coming due tomorrow: \(due)</span> <span>New people tomorrow: up to 15</span>"))
         try player.post("/namegame/pace", "pace=fast")
         #expect(try player.get("/namegame").text.contains("New people tomorrow: up to 40"))
         try player.answerRounds("learn", count: 6)
