@@ -55,6 +55,18 @@ public enum Mode: String, Sendable, CaseIterable {
         return people.filter { counts[nameGroup($0), default: 0] > 1 }
     }
 
+    /// How much two folded first names look alike, for ordering: a shared start counts most (the same group, three
+    /// letters, outranks anything else), then a shared ending, a near length, and letter pairs in common.
+    public static func likeness(_ a: String, _ b: String) -> Int {
+        let x = Array(a)
+        let y = Array(b)
+        let start = zip(x, y).prefix { $0 == $1 }.count
+        let end = zip(x.reversed(), y.reversed()).prefix { $0 == $1 }.count
+        let pairs = { (letters: [Character]) in Set(zip(letters, letters.dropFirst()).map { String([$0, $1]) }) }
+        let shared = pairs(x).intersection(pairs(y)).count
+        return (start >= 3 ? 100 : 0) + start * 8 + min(end, 3) * 4 + (abs(x.count - y.count) <= 1 ? 2 : 0) + shared
+    }
+
     /// The group a first name looks alike with: its first three letters, folded.
     public static func nameGroup(_ person: Person) -> String {
         String(NameMatch.fold(person.firstName).prefix(3))

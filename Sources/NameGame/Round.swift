@@ -65,9 +65,11 @@ public struct Round: Sendable, Equatable {
         others.shuffle(using: &random)
         others = others.filter { first.contains($0.id) } + others.filter { !first.contains($0.id) }
         if mode == .matt {
-            // The names that look most like the one asked for come first (a stable partition keeps those met first).
-            let group = Mode.nameGroup(person)
-            others = others.filter { Mode.nameGroup($0) == group } + others.filter { Mode.nameGroup($0) != group }
+            // The names that look most like the one asked for come first: its group, then the likest of the rest (a
+            // review saw one look-alike among four unrelated names). A stable sort keeps those met first among equals.
+            let asked = NameMatch.fold(person.firstName)
+            let scored = others.enumerated().map { (Mode.likeness(asked, NameMatch.fold($1.firstName)), $0, $1) }
+            others = scored.sorted { ($0.0, -$0.1) > ($1.0, -$1.1) }.map(\.2)
         }
         var picked = [person] + others.prefix(mode.choices - 1)
         picked.shuffle(using: &random)

@@ -26,7 +26,7 @@ extension NameGameController {
         let played =
             mode == .timed
             ? min(store.nowMilliseconds(), session.deadline(seconds: timedSeconds)) - session.startedMilliseconds
-            : try store.playedMilliseconds(session: session.id)
+            : try store.playedMilliseconds(session: session.id, away: Self.awayAfter)
         let seconds = Int(max(0, played) / 1000)
         let days = try store.dayStreak(player: visitor.playerID)
         let (due, dueNow) = dueCounts(cards)

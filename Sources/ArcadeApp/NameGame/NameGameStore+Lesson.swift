@@ -62,13 +62,16 @@ extension NameGameStore {
         return result
     }
 
-    /// The time a session's rounds took, from each one's start (or restart, `restartClock`) to its answer.
-    func playedMilliseconds(session: Int64) throws -> Int64 {
+    /// The time a session was played: each round from its start (or restart, `restartClock`) to its answer, and the
+    /// pauses between rounds (an answer read, someone met) up to `away` each; a longer one was time away (a review: a
+    /// minute's lesson said "0:10", its rounds' answering alone).
+    func playedMilliseconds(session: Int64, away: Int64) throws -> Int64 {
         try pool.connection().first(
             """
-            SELECT SUM(finished_ms - started_ms) AS played FROM namegame_rounds
-            WHERE session = ? AND finished_ms IS NOT NULL
-            """, [.integer(session)])?
+            SELECT SUM(finished_ms - started_ms + CASE WHEN gap BETWEEN 0 AND ? THEN gap ELSE 0 END) AS played FROM (
+                SELECT started_ms, finished_ms, started_ms - LAG(finished_ms) OVER (ORDER BY started_ms, id) AS gap
+                FROM namegame_rounds WHERE session = ? AND finished_ms IS NOT NULL) AS rounds
+            """, [.integer(away), .integer(session)])?
             .decodeIfPresent("played") ?? 0
     }
 

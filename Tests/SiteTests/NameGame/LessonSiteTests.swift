@@ -146,6 +146,30 @@ struct LessonSiteTests {
         #expect(Int(time) ?? 999 < 120, "the rounds' time, not ten minutes and more: \(time)")
     }
 
+    /// A lesson's time is its rounds and the pauses between them (an answer read, Next), not its answering alone (a
+    /// review: a minute's lesson said "0:10"); a pause longer than half a minute was time away.
+    @Test(arguments: Engine.allCases) func aLessonsTimeCountsItsPausesButNotTimeAway(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.answerRounds("normal", count: 9)
+        let (round, answer) = try player.round(try player.play("normal").text)
+        try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
+        // Ten rounds of 2 s each, 3 s apart but for one pause of ten minutes.
+        let db = try Database(location: server.database)
+        let ids = try db.query("SELECT id FROM namegame_rounds ORDER BY id").compactMap { $0.int("id") }
+        #expect(ids.count == 10)
+        for (index, id) in ids.enumerated() {
+            let start = Int64(index) * 5_000 + (index >= 5 ? 600_000 : 0)
+            _ = try db.execute(
+                "UPDATE namegame_rounds SET started_ms = ?, finished_ms = ? WHERE id = ?",
+                [.integer(start), .integer(start + 2_000), .integer(Int64(id))])
+        }
+        try player.post("/namegame/next", "mode=normal")
+        let summary = try player.get("/namegame/normal").text
+        #expect(Player.attribute("data-summary-time", in: summary) == "44", "10 × 2 s, and 3 s pauses but the long one")
+    }
+
     /// A reason to come back, and a number that moves in a first session (reviews: nothing brought a player back, and
     /// "Learned: 0 of 130" stood still all day): the menu's goal counts today's answers to a lesson's worth, its bar
     /// says so to a screen reader, the run of days follows, and a day later it asks for one answer to keep it.
