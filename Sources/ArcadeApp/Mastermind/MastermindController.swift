@@ -629,6 +629,7 @@ struct MastermindController: Sendable {
                 return .object([
                     "number": .int(index + 1), "guess": .string(turn.guess.description), "left": .int(left),
                     "verdict": .string("cracked"), "best": .null, "bestLeft": .null, "solverText": .null,
+                    "verdictText": .null,
                     "text": .string(
                         t.string(
                             "mastermind.analysis.cracked",
@@ -655,9 +656,15 @@ struct MastermindController: Sendable {
                     t.string(
                         "mastermind.analysis.step",
                         [.int(index + 1), .string(Self.spaced(turn.guess.description)), .int(left)])),
-                "solverText": .string(
-                    t.string("mastermind.analysis.solver", [.string(Self.spaced(best.description)), .int(bestLeft)])),
-                "verdictText": .string(t.string("mastermind.analysis.\(verdict)")),
+                // The solver's guess is named only when it differs (a review read "the solver would have played
+                // 0 1 2 3" right after playing 0 1 2 3).
+                "solverText": best == turn.guess
+                    ? .null
+                    : .string(
+                        t.string(
+                            "mastermind.analysis.solver", [.string(Self.spaced(best.description)), .int(bestLeft)])),
+                "verdictText": .string(
+                    t.string(best == turn.guess ? "mastermind.analysis.same" : "mastermind.analysis.\(verdict)")),
             ])
         }
         return .object([
@@ -688,8 +695,13 @@ struct MastermindController: Sendable {
                 return .object([
                     "label": .string(bucket.label), "count": .int(count), "most": .int(most),
                     "current": .bool(highlight.map { bucket.range.contains($0) } ?? false),
+                    // An open bucket in words ("4 guesses or fewer"): a screen reader said "less-than-or-equal 4".
                     "text": .string(
-                        t.string("mastermind.dist.item", [.string(bucket.label), .int(count), .int(bound)])),
+                        bucket.range.count > 1
+                            ? t.string(
+                                bucket.range.lowerBound == 1 ? "mastermind.dist.atMost" : "mastermind.dist.atLeast",
+                                [.int(bound), .int(count)])
+                            : t.string("mastermind.dist.item", [.string(bucket.label), .int(count), .int(bound)])),
                 ])
             })
     }

@@ -17,7 +17,7 @@ extension NameGameController {
             t.string(
                 mode == .review
                     ? "namegame.summary.people.review"
-                    : mode.lessonRounds(lessonLength) == nil ? "namegame.summary.people.run" : "namegame.summary.people"
+                    : mode == .learn ? "namegame.summary.people" : "namegame.summary.people.run"
             ))
         if mode == .timed { context["best"] = try timedBest(session, player: visitor.playerID, t: t) }
         let people = try coveredPeople(session, player: visitor.playerID, cards: cards, t: t)

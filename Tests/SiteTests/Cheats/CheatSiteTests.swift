@@ -199,7 +199,7 @@ struct CheatSiteTests {
         #expect(try Database(location: server.database).first("SELECT id FROM mastermind_games") == nil)
         // On the unstarted board, the reveal starts the game.
         for pair in Self.konami { last = try JSONParser.parse(try act(player, pair, on: "&game=0").text) }
-        #expect(last["did"] == .array([.string("One digit of your Mastermind code is revealed, marked as a hint.")]))
+        #expect(last["did"] == .array([.string("One digit of the secret code is now shown. It counts as a hint.")]))
         let secret = Array(try player.secret())
         let shown = try #require(Player.attribute("data-revealed", in: try player.get("/mastermind").text))
         let parts = shown.split(separator: ":").map(String.init)
@@ -258,7 +258,7 @@ struct CheatSiteTests {
         // From the game's page: that game.
         #expect(
             try konami("&game=\(game)")["did"]
-                == .array([.string("One digit of your Mastermind code is revealed, marked as a hint.")]))
+                == .array([.string("One digit of the secret code is now shown. It counts as a hint.")]))
         #expect(try revealed(game) != nil && revealed(String(daily)) == nil)
     }
 

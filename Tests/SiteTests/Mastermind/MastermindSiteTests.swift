@@ -157,7 +157,7 @@ struct MastermindSiteTests {
         #expect(result.text.contains("You cracked the code!"))
         // The card's title praises the win by its guesses, as Wordle's does (not "Cracked in 2" a second time).
         #expect(result.text.contains("data-praise>Brilliant!</h2>"))
-        #expect(result.text.contains("data-verdict=\"cracked\">Guess 2, "), "the winning row is not weighed")
+        #expect(result.text.contains("data-verdict=\"cracked\">Guess 2 ("), "the winning row is not weighed")
         // A code is said digit by digit, in the rows and on the card (a blind review heard "4455" as a number).
         let spelled = secret.map(String.init).joined(separator: ", ")
         #expect(
@@ -219,9 +219,10 @@ struct MastermindSiteTests {
         try player.post("/mastermind/hint", "")
         // What a hint costs is said with it, shown and spoken (a review learnt it only from the results).
         let hinted = try player.get("/mastermind").text
-        #expect(hinted.contains(". Hinted wins stay out of the guess chart.</p>"))
+        #expect(hinted.contains(". A win with a hint won’t appear in the guess chart.</p>"))
         #expect(
-            Player.attribute("data-hint-spoken", in: hinted)?.hasSuffix(" Hinted wins stay out of the guess chart.")
+            Player.attribute("data-hint-spoken", in: hinted)?.hasSuffix(
+                " A win with a hint won’t appear in the guess chart.")
                 == true)
         try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
         let stats = try player.get("/mastermind/stats").text

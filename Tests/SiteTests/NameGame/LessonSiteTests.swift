@@ -191,7 +191,7 @@ struct LessonSiteTests {
         #expect(menu.contains("data-day-streak=\"1\"") && menu.contains("Days in a row: 1<"))
         try player.answerRounds("normal", count: 7)
         let summary = try player.get("/namegame/normal").text
-        #expect(summary.contains("data-goal-met") && summary.contains("Goal met. Today you’ve answered 10."))
+        #expect(summary.contains("data-goal-met") && summary.contains("Goal met — today’s answers: 10."))
         clock.advance(days: 1)
         let tomorrow = try player.get("/namegame").text
         #expect(tomorrow.contains("Answered today: 0 of 10") && !tomorrow.contains("data-goal-met"))
@@ -228,7 +228,7 @@ struct LessonSiteTests {
         #expect(menu.contains("data-tomorrow data-due=\"\(due)\" data-new=\"15\""))
         // Only those coming due tomorrow: today's are said as today's (two reviews read the same people counted as due
         // today and by the end of tomorrow).
-        #expect(menu.contains("Coming due tomorrow: \(due)</span> <span>New people tomorrow: up to 15</span>"))
+        #expect(menu.contains("Due tomorrow: \(due)</span> <span>New people tomorrow: up to 15</span>"))
         try player.post("/namegame/pace", "pace=fast")
         #expect(try player.get("/namegame").text.contains("New people tomorrow: up to 40"))
         try player.answerRounds("learn", count: 6)

@@ -171,7 +171,7 @@ struct OnceSiteTests {
             progress.firstMatch(of: /data-todo="namegame.review"><a href="\/namegame\/learn">([^<]*)</)?.1)
         #expect(
             waiting.hasPrefix("People due for review in the Name Game: ")
-                || waiting == "Later today in the Name Game, people due for review: 2", "\(waiting)")
+                || waiting == "Due for review later today in the Name Game: 2", "\(waiting)")
     }
 
     @Test(arguments: Engine.allCases) func dismissRefusesUnknownTasksAndForeignPlaces(_ engine: Engine) throws {
