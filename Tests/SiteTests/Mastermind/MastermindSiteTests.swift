@@ -170,6 +170,10 @@ struct MastermindSiteTests {
             "\($0.1)=\($0.2)" + ($0.3 == nil ? "" : "*")
         }
         #expect(bars == ["≤4=1*", "5=0", "6=0", "7=0", "≥8=0"])
+        // Said in words (a reader heard "less-than-or-equal 4").
+        #expect(
+            result.text.contains(">Won in 4 guesses or fewer: 1<")
+                && result.text.contains(">Won in 8 guesses or more: 0<"))
         #expect(
             try player.post("/mastermind/guess", "game=\(game)&turn=2&guess=\(secret)").text.contains(
                 "This game is over"))
