@@ -231,9 +231,12 @@ class MastermindBoard(BoardHelpers):
         self.driver.find_element("css selector", "[data-keypad] button[data-key='6']").click()
         six = self.driver.find_element("css selector", "[data-keypad] button[data-key='6']")
         self.assertIn("is-noted", six.get_attribute("class"))
-        # A note never looks like the rows' verdict (dashed, struck through): a review could not tell them apart.
-        self.assertEqual(six.value_of_css_property("border-top-style"), "dotted")
+        # A note never looks like the rows' verdict (dashed, struck through): two reviews could not tell them apart.
+        # The key keeps its style and carries a pencil badge.
+        self.assertNotEqual(six.value_of_css_property("border-top-style"), "dashed")
         self.assertNotIn("line-through", six.value_of_css_property("text-decoration-line"))
+        self.assertIn("\u270e", self.driver.execute_script(
+            "return getComputedStyle(arguments[0], '::after').content", six))
         self.assertEqual(self.cells(), ["", "", "", ""], "a note types nothing")
         notes.click()
         self.assertEqual(self.driver.find_element("css selector", "[data-message]").text, rules, "notes off: as before")
