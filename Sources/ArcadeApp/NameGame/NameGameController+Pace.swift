@@ -92,12 +92,13 @@ extension NameGameController {
         ]
     }
 
-    /// What tomorrow holds (a review: "day two is a fog", Anki says what is due): the people coming due during it, not
-    /// today's (said apart, as due now or later today: counted in both, a review read the same five twice), and the new
-    /// people the pace meets while some are left to meet.
+    /// What tomorrow holds (a review: "day two is a fog", Anki says what is due): everyone due by its end, today's
+    /// too, and says so (counted apart, a review read "due tomorrow: 0" and met nine the next morning; counted
+    /// together without a word, another read the same people twice), and the new people the pace meets while some are
+    /// left to meet.
     private func tomorrow(_ cards: [String: Card], pace: Pace, t: LanguageStrings) -> TemplateValue {
         let mastery = Self.mastery(store, people: directory.people, cards: cards, daysAhead: 1)
-        let due = mastery.due - Self.mastery(store, people: directory.people, cards: cards).due
+        let due = mastery.due
         let new = min(pace.newPerDay(newPerDay), mastery.notMet)
         return [
             "due": .int(due), "new": .int(new),

@@ -70,12 +70,19 @@ extension NameGameController {
     }
 
     /// The mode's open session, or its last one: a timed minute whose time is up ends first.
+    /// A lesson left open on an earlier day is closed, and today's starts afresh from the mode's start card (a review's
+    /// day-one lesson "completed" after three questions on day two, its summary mixing both days).
     private func shownSession(_ mode: Mode, player: String) throws -> NameGameStore.Session? {
+        let day: Int64 = 86_400_000
+        let lesson = mode.lessonRounds(lessonLength) != nil
+        func earlier(_ session: NameGameStore.Session) -> Bool {
+            lesson && session.startedMilliseconds / day < store.nowMilliseconds() / day
+        }
         if let open = try store.openSession(player: player, mode: mode) {
-            guard timeIsUp(open) else { return open }
+            guard timeIsUp(open) || earlier(open) else { return open }
             try store.endSession(open.id)
         }
-        return try store.lastSession(player: player, mode: mode)
+        return try store.lastSession(player: player, mode: mode).flatMap { earlier($0) ? nil : $0 }
     }
 
     /// The session's latest round. One left open a while and seen again (another tab, a phone put away) starts its
