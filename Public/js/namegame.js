@@ -22,7 +22,9 @@
   window.addEventListener("pageshow", function (event) { if (event.persisted) leaving = false; });
   function go(button) { if (button && !leaving) button.click(); }
 
-  var next = game.querySelector("button[data-next]");
+  // At a lesson's end with misses, Enter reviews them, the summary's first button (a review's Enter skipped it and met
+  // new people).
+  var next = (ended && game.querySelector("button[data-review]")) || game.querySelector("button[data-next]");
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
     var target = event.target;

@@ -6,6 +6,7 @@ import unittest
 
 from arcade_browser import BrowserTest, gone
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.common.action_chains import ActionChains
 from arcade_browser import WebDriverWait
 from test_namegame import DATABASE, NameGameHelpers, answer_of, first_name_of, wait
 
@@ -274,6 +275,18 @@ class Lesson(LessonHelpers):
         self.assertIn("half the wrong faces are gone", self.text("[data-cheat-help]"))
         self.assertEqual(len(self.driver.find_elements("css selector", "button[data-choice][data-hidden]")), 2,
                          "half of the five wrong faces, rounded down")
+
+    def test_enter_on_a_summary_with_misses_reviews_them(self):
+        """A review pressed Enter on a lesson's end with misses: it met new people, skipping the summary's first
+        button, Review my misses."""
+        self.play_from_menu("practice")
+        round_id = self.game().get_attribute("data-round")
+        wrong = (answer_of(round_id) + 1) % 6
+        self.navigate(lambda: self.driver.find_element("css selector", f'button[data-choice="{wrong}"]').click())
+        self.navigate(lambda: self.driver.find_element("css selector", "[data-outcome] button[data-next]").click())
+        self.assertTrue(self.driver.find_elements("css selector", "button[data-review]"))
+        self.navigate(lambda: ActionChains(self.driver).send_keys(Keys.ENTER).perform())
+        self.assertIn("/namegame/review", self.driver.current_url)
 
     def test_recall_hint_and_i_dont_know(self):
         self.hold_answers()
