@@ -583,7 +583,7 @@ class Unlock(Play):
         toast = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-toast]"))
         # Read whether or not it has gone already (a busy machine may look late).
         self.assertIn("Konami", toast.get_attribute("textContent"))
-        self.assertIn("revealed", toast.find_element("css selector", ".toast-did").get_attribute("textContent"))
+        self.assertIn("now shown", toast.find_element("css selector", ".toast-did").get_attribute("textContent"))
         cell = WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("css selector", "[data-current-row] .cell.is-revealed.is-flying"))
         position = int(self.driver.find_element("css selector", "[data-revealed]").get_attribute(
@@ -628,7 +628,7 @@ class Small(Play):
     def test_the_stats_say_plainly_where_the_daily_is_counted(self):
         self.open("/mastermind/stats")
         note = self.driver.find_element("css selector", "[data-daily-apart]")
-        self.assertIn("daily codes are counted separately", note.text)
+        self.assertIn("the daily code has its own figures below", note.text)
         self.assertLess(self.box(note)["top"], self.box(self.driver.find_element("id", "daily-stats"))["top"])
 
 
