@@ -133,6 +133,24 @@ class MastermindBoard(BoardHelpers):
             self.assertGreaterEqual(self.edge_contrast_of(cell), 3, scheme)
         self.emulate_scheme("light")
 
+    def test_a_proven_digit_keeps_its_mark_in_forced_colours(self):
+        # A low-vision review in Windows high contrast: a digit the rows prove is in the code lost its green and its
+        # dot, and looked like any other key.
+        secret = self.start()
+        self.tap(secret[0] * 4)
+        self.wait_rows(1)
+        key = self.driver.find_element("css selector", f"[data-keypad] button[data-key='{secret[0]}']")
+        self.assertIn("is-present", key.get_attribute("class"))
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "forced-colors", "value": "active"}, {"name": "prefers-color-scheme", "value": "light"}]})
+        try:
+            self.assertEqual(key.value_of_css_property("border-top-style"), "double")
+            dot = self.driver.execute_script("return getComputedStyle(arguments[0], '::after').backgroundColor", key)
+            self.assertNotIn(dot, ("rgba(0, 0, 0, 0)", "transparent"))
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+                {"name": "prefers-color-scheme", "value": "light"}]})
+
     def test_every_turn_fits_a_phone(self):
         self.play_a_whole_game(360, 740, touch=True, by_tap=True)
 
