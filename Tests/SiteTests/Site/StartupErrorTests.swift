@@ -24,7 +24,9 @@ struct StartupErrorTests {
 
     func start(_ configure: (inout ServeOptions) -> Void) -> StartupError? {
         var options = ServeOptions()
-        options.database = .sqlite(scratch.path + "/site.sqlite")
+        // A database of its own each time: a start that failed may hold the last one's lock a moment longer (a clean-
+        // clone run on a busy machine saw the next start refused on "site.sqlite" instead of the missing folder).
+        options.database = .sqlite(scratch.path + "/site-\(UInt64.random(in: 0...UInt64.max)).sqlite")
         configure(&options)
         do {
             _ = try Site(options: options)
