@@ -51,15 +51,20 @@ public final class Localizer: Sendable {
     /// The shipped languages, base first.
     public let languages: [String]
     public let overlay: StringOverlay
-    private let strings: [String: [String: String]]
+    /// Every key any language ships, numbered once: each language's tables are arrays in this order, so the keys'
+    /// hash table is held once, not once per table (seven tables of 982 keys each held 0.9 MB).
+    private let index: [String: Int]
+    /// Per language, the strings it ships itself (nil where it falls back): what the editor and an export show.
+    private let own: [String: [String?]]
     private let plurals: [String: [String: PluralFormat]]
-    /// Per language, every base key resolved once: the language's own entry,
-    /// or the base language's. A page lookup is then one hash lookup.
-    private let resolved: [String: [String: Entry]]
+    /// Per language, every key resolved once: the language's own entry, or the base language's. A page lookup is
+    /// then one hash lookup and an index.
+    private let resolved: [String: [Entry?]]
 
     enum Entry: Sendable {
         case text(String)
-        case plural(PluralFormat, language: String)
+        // Boxed: the few plurals do not widen every text's slot.
+        indirect case plural(PluralFormat, language: String)
     }
     /// The base language's comments for translators, and its keys in the file's order: what an export repeats.
     public let comments: [String: String]
@@ -75,25 +80,35 @@ public final class Localizer: Sendable {
         self.base = base
         self.comments = comments
         self.order = order.isEmpty ? (strings[base] ?? [:]).keys.sorted() : order
-        self.strings = strings
         self.plurals = plurals
         self.overlay = overlay
         self.log = log
         languages = [base] + Set(strings.keys).union(plurals.keys).subtracting([base]).sorted()
-        var resolved: [String: [String: Entry]] = [:]
+        var index: [String: Int] = [:]
+        for table in strings.values { for key in table.keys where index[key] == nil { index[key] = index.count } }
+        for table in plurals.values { for key in table.keys where index[key] == nil { index[key] = index.count } }
+        self.index = index
+        own = strings.mapValues { table in
+            var row = [String?](repeating: nil, count: index.count)
+            for (key, text) in table { row[index[key]!] = text }
+            return row
+        }
+        var resolved: [String: [Entry?]] = [:]
         for language in languages {
-            var table: [String: Entry] = [:]
+            var row = [Entry?](repeating: nil, count: index.count)
             for candidate in language == base ? [base] : [base, language] {  // the language overwrites the base
-                for (key, text) in strings[candidate] ?? [:] { table[key] = .text(text) }
-                for (key, plural) in plurals[candidate] ?? [:] { table[key] = .plural(plural, language: candidate) }
+                for (key, text) in strings[candidate] ?? [:] { row[index[key]!] = .text(text) }
+                for (key, plural) in plurals[candidate] ?? [:] {
+                    row[index[key]!] = .plural(plural, language: candidate)
+                }
             }
-            resolved[language] = table
+            resolved[language] = row
         }
         // The pseudo-locale: the base language's text transformed, its plurals' forms too.
-        resolved[PseudoLocale.tag] = (resolved[base] ?? [:]).mapValues { entry in
+        resolved[PseudoLocale.tag] = (resolved[base] ?? []).map { entry in
             switch entry {
-            case .text(let text): .text(PseudoLocale.transform(text))
-            case .plural(let plural, let language):
+            case .text(let text)?: .text(PseudoLocale.transform(text))
+            case .plural(let plural, let language)?:
                 .plural(
                     PluralFormat(
                         format: plural.format,
@@ -101,9 +116,16 @@ public final class Localizer: Sendable {
                             .init(
                                 valueType: variable.valueType, forms: variable.forms.mapValues(PseudoLocale.transform))
                         }), language: language)
+            case nil: nil
             }
         }
         self.resolved = resolved
+    }
+
+    /// A key's entry in one language's resolved row.
+    func entry(_ key: String, in row: [Entry?]) -> Entry? {
+        guard let i = index[key], i < row.count else { return nil }
+        return row[i]
     }
 
     /// Reads `<dir>/<lang>.lproj/Localizable.strings` and `.stringsdict`.
@@ -141,10 +163,21 @@ public final class Localizer: Sendable {
 
     /// Every key of the base language, strings and plurals.
     public var baseKeys: [String] {
-        Set(strings[base, default: [:]].keys).union(plurals[base, default: [:]].keys).sorted()
+        Set(table(base).keys).union(plurals[base, default: [:]].keys).sorted()
     }
 
-    public func table(_ language: String) -> [String: String] { strings[language] ?? [:] }
+    /// The string a language ships itself for `key`, without a fallback or a hotfix.
+    public func ownString(_ key: String, language: String) -> String? {
+        index[key].flatMap { own[language]?[$0] }
+    }
+
+    /// The strings a language ships itself (the editor's and an export's, not a page's: built on each call).
+    public func table(_ language: String) -> [String: String] {
+        guard let row = own[language] else { return [:] }
+        var table: [String: String] = [:]
+        for (key, i) in index { if let text = row[i] { table[key] = text } }
+        return table
+    }
 
     /// The hotfix key of every plural form any language ships, per base
     /// plural key: `home.games.count#games.one`, `…#games.few`, ….
@@ -175,7 +208,8 @@ public final class Localizer: Sendable {
     /// The unformatted text for a key: hotfix, language, base, or nil.
     public func rawString(_ key: String, language: String) -> String? {
         if let hotfix = overlay.value(key, language: language) { return hotfix }
-        return strings[language]?[key] ?? strings[base]?[key]
+        guard let i = index[key] else { return nil }
+        return own[language]?[i] ?? own[base]?[i]
     }
 
     /// The localized, formatted string; a key missing everywhere shows itself.
@@ -186,17 +220,17 @@ public final class Localizer: Sendable {
     /// One language's strings, for many lookups (a page's worth).
     public func strings(for language: String) -> LanguageStrings {
         LanguageStrings(
-            localizer: self, language: language, table: resolved[language] ?? resolved[base] ?? [:],
+            localizer: self, language: language, table: resolved[language] ?? resolved[base] ?? [],
             numbers: NumberFormat.of(language))
     }
 
     func string(
-        _ key: String, language: String, table: [String: Entry], numbers: NumberFormat, _ arguments: [FormatArgument]
+        _ key: String, language: String, table: [Entry?], numbers: NumberFormat, _ arguments: [FormatArgument]
     ) -> String {
         if let hotfix = overlay.value(key, language: language) {
             return StringFormat.format(hotfix, arguments, numbers: numbers)
         }
-        switch table[key] {
+        switch entry(key, in: table) {
         case .text(let text):
             // A literal percent is written %% in every string; without arguments it is still one (an admin saw "%%").
             return arguments.isEmpty && !text.contains("%%")
@@ -223,7 +257,7 @@ public final class Localizer: Sendable {
 public struct LanguageStrings: Sendable {
     let localizer: Localizer
     public let language: String
-    let table: [String: Localizer.Entry]
+    let table: [Localizer.Entry?]
     /// How the language writes numbers: every `%d` and `%.Nf` of its strings, and bare figures on its pages.
     public let numbers: NumberFormat
 
@@ -238,7 +272,7 @@ public struct LanguageStrings: Sendable {
     }
 
     /// Whether the key has a string in this language (or the base it falls back to).
-    public func has(_ key: String) -> Bool { table[key] != nil }
+    public func has(_ key: String) -> Bool { localizer.entry(key, in: table) != nil }
 
     /// The string for `key` as it is now, looked up once; only the formatting is left for each call. A hotfix made
     /// later is not seen: bind again when `StringOverlay.version` changes.
@@ -247,7 +281,7 @@ public struct LanguageStrings: Sendable {
         if let hotfix = localizer.overlay.value(key, language: language) {
             return { StringFormat.format(hotfix, $0, numbers: numbers) }
         }
-        if case .text(let text)? = table[key] {
+        if case .text(let text)? = localizer.entry(key, in: table) {
             let literal = !text.contains("%%")
             return { $0.isEmpty && literal ? text : StringFormat.format(text, $0, numbers: numbers) }
         }

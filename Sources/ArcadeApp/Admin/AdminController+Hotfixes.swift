@@ -106,10 +106,11 @@ extension AdminController {
         let shown = 20
         let rows: [TemplateValue] = keys.prefix(shown).map { key in
             let base =
-                localizer.table(localizer.base)[key] ?? localizer.shippedForm(key, language: localizer.base) ?? ""
+                localizer.ownString(key, language: localizer.base) ?? localizer.shippedForm(
+                    key, language: localizer.base) ?? ""
             let languages: [TemplateValue] = localizer.languages.map { language in
                 let own =
-                    localizer.table(language)[key]
+                    localizer.ownString(key, language: language)
                     ?? (key.contains("#") ? localizer.shippedForm(key, language: language) : nil)
                 let hotfix = localizer.overlay.values(for: language)[key]
                 return .object([
@@ -162,7 +163,9 @@ extension AdminController {
             let own = localizer.overlay.values(for: language)[key]
             let now =
                 localizer.rawString(key, language: language) ?? localizer.shippedForm(key, language: language) ?? ""
-            let after = own ?? value ?? localizer.table(language)[key] ?? localizer.table(localizer.base)[key] ?? now
+            let after =
+                own ?? value ?? localizer.ownString(key, language: language) ?? localizer.ownString(
+                    key, language: localizer.base) ?? now
             return .object([
                 "language": .string(language), "before": .string(now), "after": .string(after),
                 "keeps": .bool(own != nil),

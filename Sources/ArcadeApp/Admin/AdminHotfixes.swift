@@ -117,7 +117,10 @@ struct AdminHotfixes: Sendable {
             return .unknownLanguage
         }
         // A plural form keeps the placeholders of the form it replaces.
-        guard let base = localizer.table(localizer.base)[key] ?? localizer.shippedForm(key, language: language) else {
+        guard
+            let base = localizer.ownString(key, language: localizer.base)
+                ?? localizer.shippedForm(key, language: language)
+        else {
             return .unknownKey
         }
         if let value {

@@ -140,7 +140,7 @@ struct StringsExchange: Sendable {
         {
             return form
         }
-        return localizer.table(language)[key]
+        return localizer.ownString(key, language: language)
     }
 
     // MARK: import
