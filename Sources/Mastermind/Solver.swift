@@ -17,8 +17,9 @@ public final class Solver: Sendable {
         self.codes = codes
     }
 
-    /// The next guess given the turns so far (nil if no code fits them).
-    public func nextGuess(after history: [(Code, Feedback)]) -> Code? {
+    /// The next guess given the turns so far (nil if no code fits them). `fitting`: only a code that could be the
+    /// secret, as hard mode requires of every guess (a hint there named a code the game then refused).
+    public func nextGuess(after history: [(Code, Feedback)], fitting onlyFitting: Bool = false) -> Code? {
         let length = rules.length
         return codes.withUnsafeBufferPointer { all -> Code? in
             func code(_ i: Int) -> UnsafeBufferPointer<UInt8> {
@@ -35,7 +36,7 @@ public final class Solver: Sendable {
             // code of its class, so ties still go to the lowest.
             var used = [Bool](repeating: false, count: 16)
             for (guess, _) in history { for d in guess.digits { used[Int(d)] = true } }
-            let candidates = (0..<count).filter { isCanonical(code($0), used: used) }
+            let candidates = onlyFitting ? consistent : (0..<count).filter { isCanonical(code($0), used: used) }
             var best = -1
             var bestWorst = Int.max
             var bestFits = false
@@ -61,6 +62,27 @@ public final class Solver: Sendable {
                 }
             }
             return Code(digits: Array(code(best)))
+        }
+    }
+
+    /// How many codes `guess` leaves on average after `history`, every code that still fits being as likely to be
+    /// the secret: a guess's skill, apart from the luck of the answer it got (as WordleBot weighs a word).
+    public func expectedLeft(after history: [(Code, Feedback)], guess: Code) -> Double {
+        let length = rules.length
+        return codes.withUnsafeBufferPointer { all in
+            let consistent = fitting(history, all)
+            guard !consistent.isEmpty else { return 0 }
+            var partition = [Int](repeating: 0, count: buckets)
+            guess.digits.withUnsafeBufferPointer { guess in
+                for s in consistent {
+                    let (red, blue) = Scorer.score(
+                        UnsafeBufferPointer(rebasing: all[(s * length)..<((s + 1) * length)]), guess)
+                    partition[red * (length + 1) + blue] += 1
+                }
+            }
+            // A win leaves nothing to find: the all-red answer's codes do not count.
+            partition[length * (length + 1)] = 0
+            return Double(partition.reduce(0) { $0 + $1 * $1 }) / Double(consistent.count)
         }
     }
 

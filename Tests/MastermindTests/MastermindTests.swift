@@ -91,6 +91,43 @@ struct MastermindTests {
             ]) == nil)
     }
 
+    /// Hard mode's hint fits every row so far (the game would refuse one that does not); Knuth's minimax pick often
+    /// does not, so the games below meet that case.
+    @Test func aFittingHintFitsEveryRowSoFar() throws {
+        let solver = Solver(rules: .classic)
+        var random = SystemRandomNumberGenerator()
+        var unfitting = 0
+        for secret in ["5306", "7777", "0123", "4455", "6170", "2222", "3571", "0606"] {
+            var game = Game(rules: .classic, secret: code(secret))
+            while game.outcome == .playing {
+                let history = game.turns.map { ($0.guess, $0.feedback) }
+                let hint = try #require(solver.nextGuess(after: history, fitting: true))
+                #expect(game.contradiction(hint) == nil, "\(hint) after \(history)")
+                if let free = solver.nextGuess(after: history), game.contradiction(free) != nil { unfitting += 1 }
+                _ = try game.guess(String(hint.digits.map { Character(String($0)) }), using: &random)
+            }
+        }
+        #expect(unfitting > 0, "the unrestricted solver's picks never left the fitting codes: the test proves nothing")
+    }
+
+    /// A guess's expected codes left: the average over every secret still possible, by brute force.
+    @Test func expectedLeftAveragesOverEverySecretStillPossible() {
+        let solver = Solver(rules: .classic)
+        let secret = code("5306")
+        let history = [(code("0011"), Feedback.score(secret: secret, guess: code("0011")))]
+        let all = (0..<Rules.classic.codeCount).map { Code(index: $0, rules: .classic) }
+        let fitting = all.filter { c in history.allSatisfy { Feedback.score(secret: c, guess: $0.0) == $0.1 } }
+        for guess in [code("2345"), code("0123"), code("5306")] {
+            let left = fitting.map { s -> Int in
+                let answer = Feedback.score(secret: s, guess: guess)
+                if answer.red == 4 { return 0 }
+                return fitting.count { Feedback.score(secret: $0, guess: guess) == answer }
+            }
+            let expected = Double(left.reduce(0, +)) / Double(fitting.count)
+            #expect(abs(solver.expectedLeft(after: history, guess: guess) - expected) < 1e-9)
+        }
+    }
+
     /// The codes left after each row, against a count by brute force over every code.
     @Test func remainingCountsEveryCodeThatFitsTheFeedbackSoFar() {
         let solver = Solver(rules: .classic)

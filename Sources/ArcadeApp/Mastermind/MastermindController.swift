@@ -36,10 +36,13 @@ struct MastermindController: Sendable {
             let guesses: [Code]
         }
 
-        /// The solver's move from one position, and the codes it would have left against the secret.
+        /// The solver's move from one position, the codes it would have left against the secret, and on average (its
+        /// skill); and the player's guess's average from the same position.
         struct Step: Sendable {
             let guess: Code
             let left: Int
+            let expected: Double
+            let playedExpected: Double
         }
 
         func solver(_ rules: Rules) -> Solver {
@@ -73,7 +76,10 @@ struct MastermindController: Sendable {
                 defer { history.append((turn.guess, turn.feedback)) }
                 guard let guess = solver.nextGuess(after: history) else { return nil }
                 let after = history + [(guess, Feedback.score(secret: game.secret, guess: guess))]
-                return Step(guess: guess, left: solver.remaining(after: after).last ?? 0)
+                return Step(
+                    guess: guess, left: solver.remaining(after: after).last ?? 0,
+                    expected: solver.expectedLeft(after: history, guess: guess),
+                    playedExpected: solver.expectedLeft(after: history, guess: turn.guess))
             }
             moves[board] = made
             return made
@@ -198,7 +204,7 @@ struct MastermindController: Sendable {
             return isFragment(request) ? board(record, visitor, request) : .redirect(to: "/mastermind")
         }
         let history = record.game.turns.map { ($0.guess, $0.feedback) }
-        if let hint = solvers.solver(record.game.rules).nextGuess(after: history) {
+        if let hint = solvers.solver(record.game.rules).nextGuess(after: history, fitting: record.hard) {
             _ = try store.recordHint(player: visitor.playerID, game: record.id, hint: hint)
         }
         guard isFragment(request) else { return .redirect(to: "/mastermind") }
@@ -639,19 +645,31 @@ struct MastermindController: Sendable {
             guard let move = moves[index] else { return .null }
             let best = move.guess
             let bestLeft = move.left
+            // Skill is weighed on average over every secret still possible, not against this one: a review read the
+            // rows' verdicts as scolding when a good guess met an unlucky answer. Luck is the answer against that
+            // average, said only when it is far off (and by more than a code or two).
+            let (played, solverAverage) = (move.playedExpected, move.expected)
             let verdict: String
-            if left < bestLeft {
+            if played < solverAverage * 0.999 {
                 verdict = "better"
-            } else if left == bestLeft {
+            } else if played <= solverAverage * 1.001 {
                 verdict = "best"
             } else {
                 // Close is within a quarter more (a review: 1,296 against the solver's 936 was called close).
-                verdict = left * 4 <= bestLeft * 5 ? "close" : "worse"
+                verdict = played <= solverAverage * 1.25 ? "close" : "worse"
             }
-            if left <= bestLeft { matched += 1 }
+            if played <= solverAverage * 1.001 { matched += 1 }
+            let average = Int(played.rounded())
+            let luck: String? =
+                abs(Double(left) - played) < 2.5
+                ? nil
+                : Double(left) < played / 1.5 ? "lucky" : Double(left) > played * 1.5 ? "unlucky" : nil
+            let verdictText = t.string(
+                best == turn.guess ? "mastermind.analysis.same" : "mastermind.analysis.\(verdict)")
             return .object([
                 "number": .int(index + 1), "guess": .string(turn.guess.description), "left": .int(left),
                 "best": .string(best.description), "bestLeft": .int(bestLeft), "verdict": .string(verdict),
+                "luck": luck.map { .string($0) } ?? .null,
                 "text": .string(
                     t.string(
                         "mastermind.analysis.step",
@@ -664,7 +682,8 @@ struct MastermindController: Sendable {
                         t.string(
                             "mastermind.analysis.solver", [.string(Self.spaced(best.description)), .int(bestLeft)])),
                 "verdictText": .string(
-                    t.string(best == turn.guess ? "mastermind.analysis.same" : "mastermind.analysis.\(verdict)")),
+                    luck.map { t.sentences(verdictText, t.string("mastermind.analysis.\($0)", [.int(average)])) }
+                        ?? verdictText),
             ])
         }
         return .object([

@@ -10,6 +10,16 @@ extension NameGameController {
     func role(_ person: Person, _ t: LanguageStrings) -> String? { people.demoWords.jobTitle(person, t.language) }
     func looks(_ person: Person, _ t: LanguageStrings) -> String? { people.demoWords.appearance(person, t.language) }
 
+    /// Whether a name has a word too wide for a phone's card at the usual size, in ems of a proportional face (wide
+    /// letters and CJK count more): it is set smaller rather than cut ("Flynn Ravenswo…", a review).
+    static func isLong(_ name: String) -> Bool {
+        name.split(separator: " ").contains { word in
+            word.unicodeScalars.reduce(0.0) { width, scalar in
+                width + (scalar.value >= 0x2E80 ? 1.0 : "mwMW".unicodeScalars.contains(scalar) ? 0.85 : 0.6)
+            } > 6.2
+        }
+    }
+
     /// `typo`: the round whose typed name was right but for a typo (its spelling is shown).
     func play(
         _ mode: Mode, _ visitor: Visitor, status: Status = .ok, error: String? = nil, typo: Int64? = nil
@@ -373,6 +383,7 @@ extension NameGameController {
                         looks(person, t).map { t.string("namegame.face.described", [.int(index + 1), .string($0)]) }
                             ?? t.string("namegame.face", [.int(index + 1)])),
                     "name": showName ? .string(person.fullName) : .null,
+                    "long": .bool(showName && Self.isLong(person.fullName)),
                     "title": showTitle ? .string(role(person, t) ?? "") : .null,
                     "tapped": .bool(index == record.wrong.last && !answered),
                     "result": .string(result), "isAnswer": .bool(isAnswer),

@@ -69,16 +69,20 @@ struct NameGameController: Sendable {
         // said "New to the Name Game?").
         let cards = context.visitor.isNew ? [:] : try store.cards(player: context.visitor.playerID)
         let pace = context.visitor.isNew ? Pace.steady : try pace(context.visitor.playerID)
+        let everyone = directory.people.count
         let learned = directory.people.count { LearningPlan.knows(cards[$0.id]) }
+        let met = directory.people.count { cards[$0.id] != nil }
+        // Met first, the count that moves on a first day: a review read "Learned: 0 of 130" after a day's lessons as
+        // nothing learned (learned waits for answers over more than one day). A bar shows the three parts.
         let progress: TemplateValue =
             cards.isEmpty
             ? .null
             : [
-                "learned": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),
-                // Met and on their way: the count that moves on a first day, while learned waits for a later one.
-                "learning": .string(
-                    t.string("namegame.learning.count", [.int(cards.count { !LearningPlan.knows($0.value) })])),
+                "met": .string(t.string("namegame.met.count", [.int(met), .int(everyone)])),
+                "learning": .string(t.string("namegame.learning.count", [.int(met - learned)])),
+                "learned": .string(t.string("namegame.wall.count", [.int(learned), .int(everyone)])),
                 "due": .string(dueLine(dueCounts(cards), t: t)),
+                "everyone": .int(everyone), "metCount": .int(met), "learnedCount": .int(learned),
             ]
         return pages.render(
             "namegame-menu", title: t.string("namegame.title"), for: context.visitor, path: "/namegame",

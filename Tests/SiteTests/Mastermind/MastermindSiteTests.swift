@@ -192,6 +192,26 @@ struct MastermindSiteTests {
 
     /// A game won in place (a script posts, the board is swapped) shows the new win count and how many
     /// guesses it took, in every language, never "no tries left".
+    /// A row is weighed by what its guess leaves on average, not by the answer this secret gave: 4566 against 4567
+    /// left 28 codes where the solver's 0123 left 256, yet on average it leaves 705 to the solver's 665. The answer's
+    /// luck is said apart (a review read the verdicts as scolding when a good guess met an unlucky answer).
+    @Test(arguments: Engine.allCases) func aRowIsWeighedOnAverageAndItsLuckSaidApart(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind()
+        _ = try Database(location: server.database).execute(
+            "UPDATE mastermind_games SET secret = '4567' WHERE id = ?", [.integer(try #require(Int64(game)))])
+        _ = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=4566")
+        _ = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=4567")
+        let text = try player.get("/mastermind").text
+        #expect(text.contains("data-best=\"0123\" data-best-left=\"256\" data-verdict=\"close\" data-luck=\"lucky\">"))
+        #expect(
+            text.contains(
+                "<strong>Nearly as good as the solver’s pick. A lucky answer: on average this guess leaves 705.</strong>"
+            ))
+    }
+
     @Test(arguments: Engine.allCases) func anInPlaceWinUpdatesTheCountAndSaysHowManyGuesses(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }

@@ -396,7 +396,7 @@ struct LearnDepthSiteTests {
         #expect(menu.contains(">Continue learning</p>") && !menu.contains("New to the Name Game?"))
         #expect(
             menu.contains(
-                "data-menu-progress class=\"dot-list\"><span>Learned: 0 of 130</span> <span>Learning: \(met.count)</span>"
+                "data-menu-progress class=\"dot-list\"><span>Met: \(met.count) of 130</span> <span>Learning: \(met.count)</span> <span>Learned: 0 of 130</span>"
             ))
         #expect(try Player(server).get("/namegame").text.contains("New to the Name Game?"), "a newcomer's")
     }
