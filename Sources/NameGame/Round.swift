@@ -56,9 +56,9 @@ public struct Round: Sendable, Equatable {
     }
 
     /// A round asking for `person`, with the others drawn at random from the mode's pool, those in `first` before the
-    /// rest.
+    /// rest; `choices` faces in all (the mode's number by default).
     public static func make<R: RandomNumberGenerator>(
-        _ mode: Mode, asking person: Person, from everyone: [Person], first: Set<String> = [],
+        _ mode: Mode, asking person: Person, from everyone: [Person], first: Set<String> = [], choices: Int? = nil,
         using random: inout R
     ) -> Round {
         var others = mode.pool(everyone).filter { $0.id != person.id }
@@ -71,7 +71,7 @@ public struct Round: Sendable, Equatable {
             let scored = others.enumerated().map { (Mode.likeness(asked, NameMatch.fold($1.firstName)), $0, $1) }
             others = scored.sorted { ($0.0, -$0.1) > ($1.0, -$1.1) }.map(\.2)
         }
-        var picked = [person] + others.prefix(mode.choices - 1)
+        var picked = [person] + others.prefix((choices ?? mode.choices) - 1)
         picked.shuffle(using: &random)
         return asking(mode, people: picked, answer: picked.firstIndex { $0.id == person.id }!, using: &random)
     }

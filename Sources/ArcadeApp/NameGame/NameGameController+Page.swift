@@ -349,7 +349,7 @@ extension NameGameController {
                 round.recall
                     ? "namegame.howto.recall" : round.showsNames ? "namegame.howto.names" : "namegame.howto.faces"))
         context["keyCount"] = .int(round.people.count)
-        if !round.recall && round.people.count < mode.choices {
+        if !round.recall && mode.pool(directory.people).count < mode.choices {
             context["smallPool"] = .string(t.string("namegame.smallpool", [.int(round.people.count)]))
         }
     }

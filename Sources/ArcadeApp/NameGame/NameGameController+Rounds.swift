@@ -56,10 +56,14 @@ extension NameGameController {
                 meetNew: try roomToLearn && meetsNew(visitor.playerID, pace: pace))
         else { return nil }
         // The other faces are people met, as far as there are any: among strangers, the one familiar face was the
-        // answer without knowing the name (a review).
+        // answer without knowing the name (a review). Until four are met, three faces, not six (a review: after two
+        // introductions, four of six faces had never been shown).
+        let met = cards.count + (cards[person.id] == nil ? 1 : 0)
         return LearningPlan.learned(cards[person.id])
             ? Round.recall(.learn, asking: person)
-            : Round.make(.learn, asking: person, from: directory.people, first: Set(cards.keys), using: &random)
+            : Round.make(
+                .learn, asking: person, from: directory.people, first: Set(cards.keys),
+                choices: met < Self.quizFromMet ? 3 : nil, using: &random)
     }
 
     /// Recall: names typed for people met (the scheduler's choice among them). Someone not yet answered right is

@@ -305,7 +305,8 @@ struct CheatSiteTests {
         let answer = try #require(row.int("answer"))
         let marker = "data-choice=\"\(answer)\""
         let after = try #require(page.firstRange(of: marker)).upperBound
-        let nameStart = try #require(page[after...].firstRange(of: "<span class=\"face-name\" data-named>")).upperBound
+        let nameStart = try #require(page[after...].firstMatch(of: /<span class="face-name" data-named( data-long)?>/))
+            .range.upperBound
         // The name follows the choice's key number.
         let name = try #require(page[nameStart...].firstRange(of: "</span> ")).upperBound
         let initial = try #require(page[name...].first)

@@ -99,6 +99,10 @@ struct LearnSiteTests {
         let question = try player.get("/namegame/learn").text
         #expect(question.contains("data-choice"))
         #expect(try player.askedID(question) == person, "asked one round after meeting them")
+        // Three faces, not six, while fewer than four are met (a review: after two introductions, four of six faces
+        // had never been shown).
+        #expect(question.ranges(of: "data-choice=\"").count == 3)
+        #expect(!question.contains("data-small-pool") && !question.contains("fit this mode"))
         let (asked, answer) = try player.round(question)
         #expect(try player.post("/namegame/answer", "mode=learn&round=\(asked)&choice=\(answer)").status == 303)
         // Right about them on the first day: learning, not "Learned" (issue 41), and no "Learned: 0" either.
