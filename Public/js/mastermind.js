@@ -534,6 +534,7 @@
       if (next === cell) break;
       cell = next;
     }
+    holdKeys();
     // …and a row must fit the width (on a 320-pixel screen it ran past both edges and the page scrolled sideways).
     for (var j = 0; j < 4; j++) {
       var room = host.getBoundingClientRect().width, widest = 0;
@@ -547,6 +548,16 @@
       root.style.setProperty("--cell", cell + "px");
       root.classList.toggle("is-compact", cell < 36);
     }
+  }
+
+  // In a short window the keypad is held at the screen's foot, the rows scrolling above it, only while it takes less
+  // than half the screen: with text at 200 % in a window zoomed to 400 % it was the whole screen, the row
+  // typed never in sight (a low-vision review).
+  function holdKeys() {
+    var pad = host.querySelector("[data-keypad]");
+    host.classList.remove("keys-held");
+    if (!pad || pad.hidden || !window.matchMedia || !window.matchMedia("(max-height: 32em)").matches) return;
+    host.classList.toggle("keys-held", pad.getBoundingClientRect().height < window.innerHeight * 0.45);
   }
 
   function setup(keepSize) {

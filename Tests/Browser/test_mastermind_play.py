@@ -699,6 +699,44 @@ class Screenshots(Play):
 
 
 
+class Zoomed(Play):
+    """A desktop window zoomed to 200 % and 400 % (640×450 and 320×225 CSS pixels): a low-vision review found the
+    keypad held at the screen's foot covering the whole 400 % screen, the row typed and its pegs never in sight."""
+
+    def test_at_200_and_400_percent_the_row_typed_and_its_pegs_come_into_sight(self):
+        # The last: 400 % with text at 200 % too, where the keys were taller than the screen.
+        for width, height, text in ((640, 450, 16), (320, 225, 16), (320, 225, 32)):
+            with self.subTest(zoom=f"{width}x{height}", text=text):
+                self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                    "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+                self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": text, "fixed": text}})
+                secret = self.start()
+                self.driver.execute_script("document.getElementById('board').focus()")
+                guess = wrong_guesses(secret)[0]
+                self.keys(guess[:2])
+                seen = self.driver.execute_script("""
+                    const box = s => document.querySelector(s).getBoundingClientRect();
+                    return {keys: box('[data-keypad]'), row: box('#board .slot-current'), height: innerHeight};""")
+                row, keys = seen["row"], seen["keys"]
+                self.assertGreaterEqual(row["top"], -1, seen)
+                self.assertLessEqual(row["bottom"], seen["height"] + 1, seen)
+                self.assertFalse(keys["top"] < row["bottom"] and keys["bottom"] > row["top"],
+                                 f"the keypad lies over the row being typed: {seen}")
+                self.keys(guess[2:] + Keys.ENTER)
+                self.wait_rows(1)
+                self.keys(guess[0])
+                pegs = self.driver.execute_script("""
+                    const box = s => document.querySelector(s).getBoundingClientRect();
+                    return {counts: box('#board .row.is-newest .row-counts'), keys: box('[data-keypad]'),
+                            height: innerHeight};""")
+                counts, keys = pegs["counts"], pegs["keys"]
+                self.assertTrue(counts["bottom"] <= pegs["height"] + 1 and counts["top"] >= -1, pegs)
+                self.assertFalse(keys["top"] < counts["bottom"] and keys["bottom"] > counts["top"],
+                                 f"the keypad lies over the row's pegs: {pegs}")
+                self.driver.save_screenshot(os.path.join(ARTIFACTS, f"mm-zoomed-{width}x{height}-text{text}.png"))
+                self.assertEqual(self.post("/mastermind/new"), 200)
+
+
 class LargeText(Play):
     """A phone with its text at 200 % (a low-vision review: the page was 498 px wide, the Menu button beside the name
     ran off it, and the board's digits shrank as the text grew)."""

@@ -682,7 +682,9 @@ struct MastermindController: Sendable {
                         t.string(
                             "mastermind.analysis.solver", [.string(Self.spaced(best.description)), .int(bestLeft)])),
                 "verdictText": .string(
-                    luck.map { t.sentences(verdictText, t.string("mastermind.analysis.\($0)", [.int(average)])) }
+                    // The luck first: after the numbers of this game, it says why the average may read otherwise (a
+                    // review read "the solver's pick leaves fewer" under a row that had left fewer, the luck last).
+                    luck.map { t.sentences(t.string("mastermind.analysis.\($0)", [.int(average)]), verdictText) }
                         ?? verdictText),
             ])
         }

@@ -208,7 +208,7 @@ struct MastermindSiteTests {
         #expect(text.contains("data-best=\"0123\" data-best-left=\"256\" data-verdict=\"close\" data-luck=\"lucky\">"))
         #expect(
             text.contains(
-                "<strong>Nearly as good as the solver’s pick. A lucky answer: on average this guess leaves 705.</strong>"
+                "<strong>You got lucky: on average this guess leaves 705. Nearly as good as the solver’s pick.</strong>"
             ))
     }
 

@@ -104,8 +104,9 @@ struct LessonSiteTests {
         #expect(try db.first("SELECT 1 AS n FROM namegame_cards") == nil, "nobody met in a quiz")
         // Nor in learn mode: someone tapped by mistake was never introduced (a review: a mis-tap became "learning",
         // then "Got it today").
-        let (learn, right) = try player.round(try player.play("learn").text)
-        let other = (right + 1) % 6
+        let learnPage = try player.play("learn").text
+        let (learn, right) = try player.round(learnPage)
+        let other = (right + 1) % learnPage.ranges(of: "data-choice=\"").count  // three faces while few are met
         let tappedInLearn = try #require(
             try db.first(
                 "SELECT person FROM namegame_round_faces WHERE round = ? AND position = ?",
@@ -224,7 +225,7 @@ struct LessonSiteTests {
         // next morning; another read the same people counted as today's and tomorrow's).
         #expect(
             menu.contains(
-                "Due by the end of tomorrow, today’s included: \(due)</span> <span>New people tomorrow: up to 15</span>"
+                "Due by the end of tomorrow (including today): \(due)</span> <span>New people tomorrow: up to 15</span>"
             ))
         try player.post("/namegame/pace", "pace=fast")
         #expect(try player.get("/namegame").text.contains("New people tomorrow: up to 40"))
