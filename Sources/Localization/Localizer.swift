@@ -266,9 +266,9 @@ public struct LanguageStrings: Sendable {
     }
 
     /// Whole sentences one after another, as the language writes them: Japanese with nothing between, others with a
-    /// space.
+    /// space. An empty part (a sentence said only sometimes) is left out.
     public func sentences(_ parts: String...) -> String {
-        parts.joined(separator: language == "ja" ? "" : " ")
+        parts.filter { !$0.isEmpty }.joined(separator: language == "ja" ? "" : " ")
     }
 
     /// Whether the key has a string in this language (or the base it falls back to).

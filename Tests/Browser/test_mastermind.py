@@ -179,6 +179,16 @@ class Mastermind(MastermindHelpers):
             self.driver.find_element("id", "guess").send_keys("0123")
             self.driver.find_element("css selector", ".guess-form button[type=submit]").click()
             WebDriverWait(self.driver, 10).until(lambda d: "#board" in d.current_url or "#result" in d.current_url)
+            # A refused one answers with the page at its field, the reason above it, in sight (a review: the page
+            # opened at its top and the reason was below the fold).
+            self.driver.find_element("id", "guess").send_keys("1289")
+            self.driver.find_element("css selector", ".guess-form button[type=submit]").click()
+            WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("id", "guess-error"))
+            for part in ("guess-error", "guess"):
+                box = self.driver.execute_script(
+                    "const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom, innerHeight]",
+                    self.driver.find_element("id", part))
+                self.assertTrue(box[0] >= 0 and box[1] <= box[2], (part, box))
         finally:
             self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
 

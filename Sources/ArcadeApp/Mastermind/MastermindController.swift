@@ -405,20 +405,20 @@ struct MastermindController: Sendable {
         let outcome = game.outcome
         let rules = game.rules
         let highlight = outcome == .won && !record.usedHint ? game.turns.count : nil
+        // A hint that cannot be the code says why it is offered (a review: "a strong next guess is 0055", which the
+        // rows had ruled out, read as a mistake); and what it costs, not only on the results (another felt tricked).
+        func hintWords(_ hint: String, shown: String) -> String {
+            let probe = (try? Code(hint, rules: rules)).map { game.contradiction($0) != nil } ?? false
+            return t.sentences(
+                t.string("mastermind.hint.text", [.string(shown)]),
+                probe ? t.string("mastermind.hint.probe") : "", t.string("mastermind.hint.cost"))
+        }
         return [
             // The secret is in the page state only once the game is over.
             "secret": outcome == .playing ? .null : .string(game.secret.description),
             "secretSpoken": outcome == .playing ? .null : .string(Self.spoken(game.secret.description, t)),
-            // What a hint costs is said with it, not only on the results (a review felt tricked after the game).
-            "hintSpoken": record.hint.map {
-                .string(
-                    t.sentences(
-                        t.string("mastermind.hint.text", [.string(Self.spoken($0, t))]),
-                        t.string("mastermind.hint.cost")))
-            } ?? .null,
-            "hintLine": record.hint.map {
-                .string(t.sentences(t.string("mastermind.hint.text", [.string($0)]), t.string("mastermind.hint.cost")))
-            } ?? .null,
+            "hintSpoken": record.hint.map { .string(hintWords($0, shown: Self.spoken($0, t))) } ?? .null,
+            "hintLine": record.hint.map { .string(hintWords($0, shown: $0)) } ?? .null,
             // The cheat's reveal: position (1-based) and digit, shown while playing and marked on the result.
             "revealed": record.revealed.map { position in
                 .object([

@@ -255,6 +255,27 @@ struct MastermindSiteTests {
         #expect(stats.contains("data-empty=\"bars\"") && stats.contains("No wins without hints yet"))
     }
 
+    /// A hint the rows rule out as the code says why it is offered; one that could be the code does not (a review
+    /// read "a strong next guess is 0055", ruled out by its rows, as a mistake): after 1234 scored one misplaced
+    /// against 4567, the solver's pick is 0055, which scores nothing against 1234.
+    @Test(arguments: Engine.allCases) func aHintThatCannotBeTheCodeSaysWhy(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind()
+        _ = try Database(location: server.database).execute(
+            "UPDATE mastermind_games SET secret = '4567' WHERE id = ?", [.integer(try #require(Int64(game)))])
+        try player.post("/mastermind/hint", "")
+        let first = try player.get("/mastermind").text
+        #expect(!first.contains("It can’t be the code itself"), "a first hint fits: there are no rows yet")
+        _ = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=1234")
+        try player.post("/mastermind/hint", "")
+        let second = try player.get("/mastermind").text
+        let hint = try #require(second.firstMatch(of: /a strong next guess is (\d{4})\./)?.1)
+        #expect(hint == "0055")
+        #expect(second.contains("It can’t be the code itself, but whatever it scores rules out the most."))
+    }
+
     /// Giving up asks first (a page: no script needed), then shows the code, says so, and counts one loss.
     @Test(arguments: Engine.allCases) func givingUpAsksFirstThenShowsTheCode(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
