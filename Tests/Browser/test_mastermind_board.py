@@ -718,8 +718,12 @@ class MastermindBoard(BoardHelpers):
         notes = self.driver.find_element("css selector", "[data-keypad] [data-notes]")
         look = "const s = getComputedStyle(arguments[0]); return [s.backgroundColor, s.color, s.textDecorationLine]"
         off = self.driver.execute_script(look, notes)
+        rows = "return Array.from(document.querySelectorAll('#board .board > li'), r => r.getBoundingClientRect().top)"
+        before = self.driver.execute_script(rows)
         notes.click()
         on = self.driver.execute_script(look, notes)
+        # The board does not move: the row being typed says "Notes" on its own line (a review saw rows jump).
+        self.assertEqual(self.driver.execute_script(rows), before)
         self.assertNotEqual(on[:2], off[:2], "on and off differ in colour")
         self.assertEqual((off[2], on[2]), ("none", "underline"), "and not in colour alone")
 
