@@ -593,7 +593,12 @@
       if (input) input.setAttribute("inputmode", "none");
       // A key pressed with a mouse or a finger takes no focus, so Enter on the keyboard still sends the row.
       keypad.addEventListener("mousedown", function (event) {
-        if (event.target.closest("button")) event.preventDefault();
+        if (!event.target.closest("button")) return;
+        event.preventDefault();
+        // …and where focus was elsewhere (a setting), the board takes it, so the next keys type into the row: a
+        // review's digits went into the Theme select, and Enter opened it.
+        var active = document.activeElement;
+        if (active && active !== document.body && !host.contains(active)) board().focus({ preventScroll: true });
       });
       keypad.addEventListener("click", function (event) {
         var notes = event.target.closest("button[data-notes]");

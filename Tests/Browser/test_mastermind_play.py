@@ -208,6 +208,13 @@ class Input(Play):
         self.driver.execute_script("document.querySelector(\"[data-keypad] button[data-key='4']\").focus()")
         self.keys(Keys.ENTER)
         self.assertEqual(self.cells(), ["3", "4", "", ""])
+        # A key clicked while a setting has focus takes it to the board: the keys typed next go into the row, not the
+        # select (a review's digits went into the Theme select and Enter opened it).
+        self.driver.execute_script("document.getElementById('theme-select').focus()")
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='5']").click()
+        self.keys("6")
+        self.assertEqual(self.cells(), ["3", "4", "5", "6"])
+        self.assertEqual(self.driver.execute_script("return document.activeElement.id"), "board")
 
     def test_a_double_enter_adds_one_row_and_shows_no_message(self):
         secret = self.start()
