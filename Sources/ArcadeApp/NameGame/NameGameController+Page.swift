@@ -92,7 +92,15 @@ extension NameGameController {
             guard timeIsUp(open) || earlier(open) else { return open }
             try store.endSession(open.id)
         }
-        return try store.lastSession(player: player, mode: mode).flatMap { earlier($0) ? nil : $0 }
+        // A lesson's summary is the end of that lesson, not the mode's page for good: come back a while later and
+        // the mode starts afresh (a review, back in Learn after other modes, met its first lesson's summary again).
+        func stale(_ session: NameGameStore.Session) throws -> Bool {
+            guard lesson, session.ended else { return false }
+            let last = try store.latestRound(session: session.id, people: directory)
+            let ended = last?.finishedMilliseconds ?? last?.startedMilliseconds ?? session.startedMilliseconds
+            return store.nowMilliseconds() - ended > Self.summaryKept
+        }
+        return try store.lastSession(player: player, mode: mode).flatMap { try earlier($0) || stale($0) ? nil : $0 }
     }
 
     /// The session's latest round. One left open a while and seen again (another tab, a phone put away) starts its

@@ -37,6 +37,8 @@ struct NameGameController: Sendable {
     static let maxTypedName = 200
     /// An open round seen again after this long (milliseconds) was left: its clock starts again.
     static let awayAfter: Int64 = 30_000
+    /// How long a finished lesson's summary stays the mode's page (then the mode starts afresh).
+    static let summaryKept: Int64 = 10 * 60_000
 
     func addRoutes(to routes: PlayerRoutes) {
         // Off the event loop: a returning player's menu reads their cards.

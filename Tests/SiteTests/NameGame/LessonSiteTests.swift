@@ -160,8 +160,10 @@ struct LessonSiteTests {
         let db = try Database(location: server.database)
         let ids = try db.query("SELECT id FROM namegame_rounds ORDER BY id").compactMap { $0.int("id") }
         #expect(ids.count == 10)
+        // Ending now: a lesson that ended ten minutes ago is no longer shown.
+        let now = Int64(try #require(try db.first("SELECT MAX(finished_ms) AS t FROM namegame_rounds")?.int("t")))
         for (index, id) in ids.enumerated() {
-            let start = Int64(index) * 5_000 + (index >= 5 ? 600_000 : 0)
+            let start = now - 650_000 + Int64(index) * 5_000 + (index >= 5 ? 600_000 : 0)
             _ = try db.execute(
                 "UPDATE namegame_rounds SET started_ms = ?, finished_ms = ? WHERE id = ?",
                 [.integer(start), .integer(start + 2_000), .integer(Int64(id))])
@@ -301,6 +303,15 @@ struct LessonSiteTests {
         // (a review: "due again today" only grew). Just before midnight (UTC) nobody is due today either.
         #expect(summary.contains("data-due-now=\"0\""))
         #expect(summary.contains("You’re done for now. Due again later today: ") || summary.contains("Nobody else"))
+        // The summary stays the mode's page for a while, then the mode starts afresh (a review, back in Learn after
+        // other modes, met its first lesson's summary again).
+        _ = try db.execute(
+            "UPDATE namegame_rounds SET finished_ms = finished_ms - 540000, started_ms = started_ms - 540000")
+        #expect(try player.get("/namegame/normal").text.contains("data-ended=\"true\""), "nine minutes on")
+        _ = try db.execute(
+            "UPDATE namegame_rounds SET finished_ms = finished_ms - 120000, started_ms = started_ms - 120000")
+        let afresh = try player.get("/namegame/normal").text
+        #expect(!afresh.contains("data-ended") && afresh.contains("data-start"), "eleven minutes on: a start card")
         // From the menu, the next lesson at once.
         #expect(try player.post("/namegame/next", "mode=normal&resume=1").status == 303)
         let next = try player.get("/namegame/normal").text
