@@ -98,11 +98,10 @@ extension NameGameController {
     /// left to meet.
     private func tomorrow(_ cards: [String: Card], pace: Pace, t: LanguageStrings) -> TemplateValue {
         let mastery = Self.mastery(store, people: directory.people, cards: cards, daysAhead: 1)
-        let due = mastery.due
         let new = min(pace.newPerDay(newPerDay), mastery.notMet)
         return [
-            "due": .int(due), "new": .int(new),
-            "dueText": .string(t.string("namegame.tomorrow.due", [.int(due)])),
+            "due": .int(mastery.due), "new": .int(new),
+            "dueText": .string(t.string("namegame.tomorrow.due", [.int(mastery.due)])),
             "newText": new == 0 ? .null : .string(t.string("namegame.tomorrow.new", [.int(new)])),
         ]
     }

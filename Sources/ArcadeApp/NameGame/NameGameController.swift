@@ -113,9 +113,10 @@ struct NameGameController: Sendable {
         )
     }
 
-    /// What is due: now (what another lesson would start with), or "done for now" with what comes later today, or
+    /// What is due: now (what another lesson would start with), or nothing now with what comes later today, or
     /// nothing more today, Anki's way (a review: "due again today" only grew, and nothing said the day's work was
-    /// done). No look-ahead: "due now: 1" after a perfect lesson read as a contradiction (a review).
+    /// done). No look-ahead: "due now: 1" after a perfect lesson read as a contradiction (a review); nor "done for now"
+    /// under a daily goal half met (another).
     func dueLine(_ counts: (today: Int, now: Int), t: LanguageStrings) -> String {
         let (due, dueNow) = counts
         return dueNow > 0
