@@ -302,7 +302,8 @@ struct LessonSiteTests {
         // Everyone answered right comes back in a minute: nobody is due now, and it says the work is done for now
         // (a review: "due again today" only grew). Just before midnight (UTC) nobody is due today either.
         #expect(summary.contains("data-due-now=\"0\""))
-        #expect(summary.contains("Nothing is due right now. Due again later today: ") || summary.contains("Nobody else"))
+        #expect(
+            summary.contains("Nothing is due right now. Due again later today: ") || summary.contains("Nobody else"))
         // The summary stays the mode's page for a while, then the mode starts afresh (a review, back in Learn after
         // other modes, met its first lesson's summary again).
         _ = try db.execute(
