@@ -158,6 +158,10 @@ class BrowserTest(unittest.TestCase):
             WebDriverWait(self.driver, 10).until(
                 lambda d: d.find_element("css selector", "html").get_attribute("data-tutorial-dismissed"))
 
+    def choice_count(self):
+        """The Name Game round's faces or names on the page (Learn shows three until four people are met)."""
+        return len(self.driver.find_elements("css selector", "button[data-choice]"))
+
     def text(self, selector):
         return self.driver.find_element("css selector", selector).text
 

@@ -281,7 +281,7 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
 class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
     def test_name_game_says_what_happened_and_who(self):
         round_id, answer = self.fresh_round("normal")
-        wrong = (answer + 1) % 6
+        wrong = (answer + 1) % self.choice_count()
         self.choose(wrong)
         tapped = self.text("[data-tapped]")
         right = self.text("[data-right-name]")

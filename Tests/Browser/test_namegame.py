@@ -241,7 +241,7 @@ class NameGame(NameGameHelpers, BrowserTest):
             name = right.find_element("css selector", ".face-name")
             self.assertGreaterEqual(self.contrast_of(name), 4.5,
                                     f"{mode}: the right answer's name reads at full contrast")
-            other = (answer + 1) % 6
+            other = (answer + 1) % self.choice_count()
             # The rest step back: their pictures fade, or their names' borders go dashed; their text keeps the
             # contrast it needs to be read (issue 41: grey names on faded cards were hard to read).
             rest = self.driver.find_element("css selector", f'button[data-choice="{other}"]')

@@ -173,7 +173,7 @@ class Lesson(LessonHelpers):
         self.play_from_menu("normal")
         round_id = self.game().get_attribute("data-round")
         answer = answer_of(round_id)
-        wrong = (answer + 1) % 6
+        wrong = (answer + 1) % self.choice_count()
         people = person_of(round_id)
         self.navigate(lambda: self.tap(f'button[data-choice="{wrong}"]'))
         self.assertIn(people[wrong][0], self.text("[data-tapped]"), "\"That's …\" names the person tapped")
@@ -281,7 +281,7 @@ class Lesson(LessonHelpers):
         button, Review my misses."""
         self.play_from_menu("practice")
         round_id = self.game().get_attribute("data-round")
-        wrong = (answer_of(round_id) + 1) % 6
+        wrong = (answer_of(round_id) + 1) % self.choice_count()
         self.navigate(lambda: self.driver.find_element("css selector", f'button[data-choice="{wrong}"]').click())
         self.navigate(lambda: self.driver.find_element("css selector", "[data-outcome] button[data-next]").click())
         self.assertTrue(self.driver.find_elements("css selector", "button[data-review]"))
@@ -407,7 +407,7 @@ class Screenshots(LessonHelpers, BrowserTest):
         self.screenshots("namegame-question", "/namegame/reverse")
         self.play_from_menu("normal")
         answer = answer_of(self.game().get_attribute("data-round"))
-        self.navigate(lambda: self.tap(f'button[data-choice="{(answer + 1) % 6}"]'))
+        self.navigate(lambda: self.tap(f'button[data-choice="{(answer + 1) % self.choice_count()}"]'))
         self.assertEqual(self.axe_violations(), [])
         self.screenshots("namegame-wrong-tap", "/namegame/normal")
         self.play_from_menu("recall")

@@ -200,7 +200,7 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         round_id, answer = self.fresh_round("learn")
         before = card_of(round_id)
         lapses = before["lapses"] if before else 0
-        self.choose((answer + 1) % 6)
+        self.choose((answer + 1) % self.choice_count())
         self.open("/")  # the player leaves the round unfinished
         card = card_of(round_id)
         self.assertEqual(card["lapses"], lapses + 1, "the wrong pick counted at once")
@@ -276,7 +276,7 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         self.choose(answer)
         self.assertEqual(self.driver.execute_script(fits), [], "after a right answer")
         round_id, answer = self.fresh_round("reverse")
-        self.choose((answer + 1) % 6)
+        self.choose((answer + 1) % self.choice_count())
         self.assertEqual(self.driver.execute_script(fits), [], "after a wrong pick")
         self.screenshots("namegame-reverse-miss", "/namegame/reverse")
 

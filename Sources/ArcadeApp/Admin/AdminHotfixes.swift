@@ -172,7 +172,10 @@ struct AdminHotfixes: Sendable {
         case .unknownKey: t.string("admin.hotfix.unknown")
         case .unknownLanguage: t.string("admin.hotfix.language.unknown")
         case .tooLong: t.string("admin.hotfix.long")
-        case .wrongType(let type): t.string("admin.constant.type", [.string(type)])
+        // In words for the types an admin edits ("a integer", "real": a reader); the generic line for the rest.
+        case .wrongType(let type):
+            t.has("admin.constant.type.\(type)")
+                ? t.string("admin.constant.type.\(type)") : t.string("admin.constant.type", [.string(type)])
         case .notEditable: t.string("admin.constant.noteditable")
         case .outOfRange(let range): t.string("admin.constant.range", [.string(range)])
         case .wideField: t.string("admin.hotfix.width", [.int(widestField)])

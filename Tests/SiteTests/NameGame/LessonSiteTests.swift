@@ -194,7 +194,7 @@ struct LessonSiteTests {
         #expect(menu.contains("data-day-streak=\"1\"") && menu.contains("Days in a row: 1<"))
         try player.answerRounds("normal", count: 7)
         let summary = try player.get("/namegame/normal").text
-        #expect(summary.contains("data-goal-met") && summary.contains("Goal met — today’s answers: 10."))
+        #expect(summary.contains("data-goal-met") && summary.contains("Goal met. Answered today: 10"))
         clock.advance(days: 1)
         let tomorrow = try player.get("/namegame").text
         #expect(tomorrow.contains("Answered today: 0 of 10") && !tomorrow.contains("data-goal-met"))
