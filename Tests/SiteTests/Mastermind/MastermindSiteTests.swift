@@ -199,9 +199,7 @@ struct MastermindSiteTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
-        let game = try player.startMastermind()
-        _ = try Database(location: server.database).execute(
-            "UPDATE mastermind_games SET secret = '4567' WHERE id = ?", [.integer(try #require(Int64(game)))])
+        let game = try player.startMastermind(secret: "4567")
         _ = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=4566")
         _ = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=4567")
         let text = try player.get("/mastermind").text
@@ -262,9 +260,7 @@ struct MastermindSiteTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
-        let game = try player.startMastermind()
-        _ = try Database(location: server.database).execute(
-            "UPDATE mastermind_games SET secret = '4567' WHERE id = ?", [.integer(try #require(Int64(game)))])
+        let game = try player.startMastermind(secret: "4567")
         try player.post("/mastermind/hint", "")
         let first = try player.get("/mastermind").text
         #expect(!first.contains("It can’t be the code itself"), "a first hint fits: there are no rows yet")

@@ -64,6 +64,14 @@ final class Player: @unchecked Sendable {
         return try #require(Self.attribute("data-game", in: board.text))
     }
 
+    /// A game whose secret the test chooses (written to the database, as the server keeps it).
+    func startMastermind(secret: String) throws -> String {
+        let game = try startMastermind()
+        _ = try Database(location: server.database).execute(
+            "UPDATE mastermind_games SET secret = ? WHERE id = ?", [.text(secret), .integer(try #require(Int64(game)))])
+        return game
+    }
+
     /// A Name Game mode's page, pressing Start first if the player has never played it.
     @discardableResult
     func play(_ mode: String) throws -> WireResponse {
