@@ -68,21 +68,28 @@ public final class Solver: Sendable {
     /// How many codes `guess` leaves on average after `history`, every code that still fits being as likely to be
     /// the secret: a guess's skill, apart from the luck of the answer it got (as WordleBot weighs a word).
     public func expectedLeft(after history: [(Code, Feedback)], guess: Code) -> Double {
+        expectedLeft(after: history, guesses: [guess])[0]
+    }
+
+    /// The same for several guesses from one position, the codes that still fit found once.
+    public func expectedLeft(after history: [(Code, Feedback)], guesses: [Code]) -> [Double] {
         let length = rules.length
         return codes.withUnsafeBufferPointer { all in
             let consistent = fitting(history, all)
-            guard !consistent.isEmpty else { return 0 }
-            var partition = [Int](repeating: 0, count: buckets)
-            guess.digits.withUnsafeBufferPointer { guess in
-                for s in consistent {
-                    let (red, blue) = Scorer.score(
-                        UnsafeBufferPointer(rebasing: all[(s * length)..<((s + 1) * length)]), guess)
-                    partition[red * (length + 1) + blue] += 1
+            guard !consistent.isEmpty else { return guesses.map { _ in 0 } }
+            return guesses.map { guess in
+                var partition = [Int](repeating: 0, count: buckets)
+                guess.digits.withUnsafeBufferPointer { guess in
+                    for s in consistent {
+                        let (red, blue) = Scorer.score(
+                            UnsafeBufferPointer(rebasing: all[(s * length)..<((s + 1) * length)]), guess)
+                        partition[red * (length + 1) + blue] += 1
+                    }
                 }
+                // A win leaves nothing to find: the all-red answer's codes do not count.
+                partition[length * (length + 1)] = 0
+                return Double(partition.reduce(0) { $0 + $1 * $1 }) / Double(consistent.count)
             }
-            // A win leaves nothing to find: the all-red answer's codes do not count.
-            partition[length * (length + 1)] = 0
-            return Double(partition.reduce(0) { $0 + $1 * $1 }) / Double(consistent.count)
         }
     }
 

@@ -76,10 +76,10 @@ struct MastermindController: Sendable {
                 defer { history.append((turn.guess, turn.feedback)) }
                 guard let guess = solver.nextGuess(after: history) else { return nil }
                 let after = history + [(guess, Feedback.score(secret: game.secret, guess: guess))]
+                let averages = solver.expectedLeft(after: history, guesses: [guess, turn.guess])
                 return Step(
-                    guess: guess, left: solver.remaining(after: after).last ?? 0,
-                    expected: solver.expectedLeft(after: history, guess: guess),
-                    playedExpected: solver.expectedLeft(after: history, guess: turn.guess))
+                    guess: guess, left: solver.remaining(after: after).last ?? 0, expected: averages[0],
+                    playedExpected: averages[1])
             }
             moves[board] = made
             return made

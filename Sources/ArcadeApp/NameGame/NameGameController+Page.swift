@@ -357,7 +357,8 @@ extension NameGameController {
                 round.recall
                     ? "namegame.howto.recall" : round.showsNames ? "namegame.howto.names" : "namegame.howto.faces"))
         context["keyCount"] = .int(round.people.count)
-        if !round.recall && mode.pool(directory.people).count < mode.choices {
+        // Only a small pool, not a round made smaller on purpose (Learn's three faces); the pool counted only then.
+        if !round.recall && round.people.count < mode.choices && mode.pool(directory.people).count < mode.choices {
             context["smallPool"] = .string(t.string("namegame.smallpool", [.int(round.people.count)]))
         }
     }
