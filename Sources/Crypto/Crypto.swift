@@ -239,6 +239,11 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
 extension BoundedCache {
     /// Forgets everything (the data changed somewhere this cache cannot tell).
     @inlinable public func removeAll() { storage.withLock { $0.removeAll(keepingCapacity: true) } }
+
+    /// Forgets the entries whose key `drop` accepts.
+    @inlinable public func removeAll(where drop: (Key) -> Bool) {
+        storage.withLock { entries in entries = entries.filter { !drop($0.key) } }
+    }
 }
 
 extension BoundedCache where Value: Equatable {

@@ -3,6 +3,7 @@ import Crypto
 import Logger
 import Once
 import Storage
+import Synchronization
 
 /// The once-store on SQLite: loads a player's record and scope anchors,
 /// runs `Once` on them, and writes the effects it returns in the same
@@ -31,6 +32,34 @@ struct OnceStore: Sendable {
     final class Cache: Sendable {
         let anchors = BoundedCache<AnchorKey, AnchorEntry>(limit: 20_000)
         let records = BoundedCache<PlayerKey, Once.Record>(limit: 20_000)
+        /// Players with a change queued and not committed yet, and how many: their cached record is the only copy of
+        /// it, so news of another write (the change feed, often of this instance's own earlier one) must not drop it.
+        /// The writer drops it once committed, and the next read then sees both.
+        private let queued = Mutex<[PlayerKey: Int]>([:])
+
+        func queue(_ key: PlayerKey, _ record: Once.Record) {
+            queued.withLock { $0[key, default: 0] += 1 }
+            records[key] = record
+        }
+
+        func committed(_ key: PlayerKey, _ record: Once.Record) {
+            queued.withLock { $0[key] = $0[key].flatMap { $0 > 1 ? $0 - 1 : nil } }
+            records.remove(key, ifStill: record)
+        }
+
+        /// Another write reached the database: the player's record (every record, for nil) is read again, except
+        /// where a queued change still lives only here.
+        func forget(_ key: PlayerKey?) {
+            queued.withLock { queued in
+                if let key {
+                    if queued[key] == nil { records[key] = nil }
+                } else if queued.isEmpty {
+                    records.removeAll()
+                } else {
+                    records.removeAll { queued[$0] == nil }
+                }
+            }
+        }
     }
 
     struct AnchorEntry: Sendable {
@@ -80,11 +109,11 @@ struct OnceStore: Sendable {
         guard wait else {
             // Until the writer commits it, the cached record already holds the change.
             let pending = once.record
-            cache.records[PlayerKey(visitor.playerID)] = pending
+            cache.queue(PlayerKey(visitor.playerID), pending)
             pool.writeLater({ db in _ = try change(db) }) { [cache] error in
                 // Dropped only once committed (a reader before then would miss the change), and only if no
                 // later page view has queued another change on top of it since.
-                cache.records.remove(PlayerKey(visitor.playerID), ifStill: pending)
+                cache.committed(PlayerKey(visitor.playerID), pending)
                 if let error { Log.error("once-store: \(error)", every: "once-store") }
             }
             return Snapshot(once: once, sawEarlierVersion: anchor.sawEarlierVersion)

@@ -173,9 +173,7 @@ struct Services: Sendable {
             if all || kind == "constants" { try editor.loadConstants() }
             if all || kind == "interceptions" { interceptions.changed() }
             if all || kind == "people" { try people.reload() }
-            if all || kind == "once" {
-                if let key { once.cache.records[PlayerKey(key)] = nil } else { once.cache.records.removeAll() }
-            }
+            if all || kind == "once" { once.cache.forget(key.map(PlayerKey.init)) }
         } catch {
             Log.error("reading changes made elsewhere (\(kind)): \(error)", every: "reading changes")
         }

@@ -93,6 +93,34 @@ struct OnceSiteTests {
         #expect(!(try newcomer.get("/").text.contains("data-once=\"whatsnew\"")))
     }
 
+    /// News of a write to the player's record (PostgreSQL's change feed, often this instance's own earlier write)
+    /// arriving while a page's mark still waits in the writer's queue keeps the record that holds it: read again from
+    /// the database, the what's new note showed twice (a CI run on PostgreSQL).
+    @Test(arguments: Engine.allCases) func aQueuedMarkOutlivesNewsOfAnotherWrite(_ engine: Engine) throws {
+        // Each commit takes a second: the page's mark is still queued when the next page is asked for.
+        let server = try SiteServer(engine: engine, routes: nil) { $0.commitDelay = 1 }
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/")
+        #expect(try player.post("/once/dismiss", "task=tutorial.mastermind&back=/").status == 303)
+        let id = try #require(try Database(location: server.database).first("SELECT id FROM players")?.string("id"))
+        try server.site.constants.setHotfix("site.version", .string("1.5.0"))
+        #expect(try player.get("/").text.contains("data-once=\"whatsnew\""))
+        server.site.services.reload(kind: "once", key: id)
+        #expect(!(try player.get("/").text.contains("data-once=\"whatsnew\"")), "news of one player's write")
+        try server.site.constants.setHotfix("site.version", .string("1.6.0"))
+        #expect(try player.get("/").text.contains("data-once=\"whatsnew\""))
+        // News naming no player drops every record but those still queued. (`everything`, after a reconnect, would
+        // also read the constants again and lose the test's in-memory version.)
+        server.site.services.reload(kind: "once", key: nil)
+        #expect(!(try player.get("/").text.contains("data-once=\"whatsnew\"")), "news of some write")
+        // A write waited for follows the queued ones through the writer.
+        #expect(try player.post("/once/dismiss", "task=tutorial.namegame&back=/").status == 303)
+        let marks = try Database(location: server.database).first(
+            "SELECT COUNT(*) AS n FROM once_marks WHERE task = 'whatsnew'")
+        #expect(marks?.int("n") == 2, "each version's mark committed once the writer got to it")
+    }
+
     /// Bookkeeping queued at one version and written after a hotfix changed it belongs to the version it was
     /// seen at: otherwise the new version looks already seen, and its what's new never shows.
     @Test(arguments: Engine.allCases) func whatsNewQueuedBeforeAVersionChangeKeepsItsVersion(_ engine: Engine) throws {
