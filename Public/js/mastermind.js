@@ -18,6 +18,7 @@
   var waiting = false;   // an Enter pressed during the reveal
   var untouched = false; // nothing typed since the last guess went: Enter on the empty row is that guess's again
   var notesOn = false;
+  var notePlace = null;  // the place notes go to, chosen with the arrows or a tap on its box; else the cursor's
   var results = null;    // the open results dialog
 
   // Play by ear (issue 46): everything worth hearing goes through the one polite live region the page has from its
@@ -63,13 +64,31 @@
   function saveNotes(notes) {
     try { window.localStorage.setItem(notesKey(), JSON.stringify(notes)); } catch (e) { /* private mode */ }
   }
+  function noteAt() { return notePlace === null ? cursor() : notePlace; }
   // "3: ruled out in place 2": the key's noted label with the place the note is for.
   function notedLabel(button) {
-    return (button.getAttribute("data-noted-label") || "").replace("{place}", String(cursor() + 1));
+    return (button.getAttribute("data-noted-label") || "").replace("{place}", String(noteAt() + 1));
+  }
+  // Notes said: their place, what it rules out, a note taken back (the sentences from the Notes key).
+  function notesWords(which, digit) {
+    var key = host.querySelector("[data-keypad] [data-notes]");
+    var noted = (loadNotes()[String(noteAt())] || []).slice().sort();
+    var row = host.querySelector("[data-current-row]");
+    if (which === "data-ear-place" && !noted.length) which = "data-ear-empty";
+    return ((key && key.getAttribute(which)) || "").replace("{place}", String(noteAt() + 1))
+      .replace("{digits}", noted.join((row && row.getAttribute("data-ear-separator")) || ", "))
+      .replace("{digit}", digit || "");
+  }
+  // The place notes go to moves by `step` (the arrows), or to `place` (a tap on its box).
+  function moveNotes(step, place) {
+    var to = place === undefined ? noteAt() + step : place;
+    notePlace = Math.max(0, Math.min(length() - 1, to));
+    showTyped();
+    say(notesWords("data-ear-place"));
   }
 
   function toggleNote(digit) {
-    var notes = loadNotes(), place = String(cursor());
+    var notes = loadNotes(), place = String(noteAt());
     var list = notes[place] || [];
     var at = list.indexOf(digit);
     if (at >= 0) list.splice(at, 1); else list.push(digit);
@@ -82,9 +101,11 @@
     if (busy || !form()) return;
     var digits = keypadDigits();
     if (key !== "Enter") untouched = false;
-    // A hint stays until the next action (issue 46); then, on a wider screen, the legend it covered shows again.
+    // A hint stays while its row is typed (a low-vision review typed a hinted code from memory), unless it covers the
+    // row above (the last row's); the next row sent replaces it.
     var hint = host.querySelector("[data-message] > p[data-hint]");
-    if (hint && wideMessages()) hint.hidden = true;
+    var own = board();
+    if (hint && wideMessages() && own && own.classList.contains("message-above")) hint.hidden = true;
     // The server's refusal of the last row goes once the row changes (a review read "You already tried this guess"
     // over a row it had since deleted).
     var refused = host.querySelector("[data-message] > p[data-error]");
@@ -108,7 +129,7 @@
       // as the digit alone.
       if (notesOn) {
         var noted = host.querySelector('[data-keypad] button[data-key="' + key + '"]');
-        heard = toggleNote(key) && noted ? notedLabel(noted) : key;
+        heard = toggleNote(key) ? (noted ? notedLabel(noted) : key) : notesWords("data-ear-removed", key);
       }
       // A full row says how to go on (a review's Enter on a focused key typed into a full row, and nothing happened).
       else if (nextSlot() < 0 && revealed && typed[revealed.position] === "") {
@@ -151,7 +172,7 @@
       var digit = typed[i] || "";
       cell.textContent = row[i] || "";
       cell.classList.toggle("is-filled", digit !== "");
-      cell.classList.toggle("is-cursor", i === at && (notesOn || digit === ""));
+      cell.classList.toggle("is-cursor", notesOn ? i === noteAt() : i === at && digit === "");
       cell.classList.toggle("is-revealed", !!revealed && revealed.position === i && row[i] === revealed.digit);
       // A digit typed over the revealed one keeps it in sight, small in the cell's corner (a review lost the reveal
       // under a digit it had typed; an earlier one saw typed digits replaced by it).
@@ -162,7 +183,7 @@
     });
     var words = host.querySelector("[data-current-words]");
     if (words) words.textContent = rowWords();
-    var noted = loadNotes()[String(at)] || [];
+    var noted = loadNotes()[String(noteAt())] || [];
     Array.prototype.forEach.call(host.querySelectorAll("[data-keypad] button[data-key]"), function (button) {
       var digit = button.getAttribute("data-key");
       if (!/^[0-9]$/.test(digit)) return;
@@ -519,7 +540,11 @@
     // A wide window never shrinks the cells below 36 px to fit its height: a page zoomed to 200 % (640×450) had
     // 24-px cells, no larger on screen than at 100 % (a low-vision review); it scrolls instead, the row being typed
     // kept in sight.
-    var floor = Math.max(window.innerWidth >= 600 ? 36 : 24, Math.round(text * 1.25));
+    // In a short window (large text, a page zoomed in) the board scrolls above the keys anyway: cells keep room for
+    // digits of the body's size (a low-vision review read 11-px digits beside 16-px words at 400 %).
+    var short = window.matchMedia && window.matchMedia("(max-height: 32em)").matches;
+    var floor = Math.max(window.innerWidth >= 600 ? 36 : 24, Math.round(text * (short ? 1.7 : 1.25)));
+    start = Math.max(start, floor);
     var cell = start;
     var rows = host.querySelectorAll(".board > li").length || 10;
     for (var i = 0; i < 4; i++) {
@@ -581,6 +606,7 @@
       rowKey = key;
       var value = field() ? field().value.replace(/[^0-9]/g, "").slice(0, length()) : "";
       typed = [];
+      notePlace = null;
       for (var i = 0; i < length(); i++) typed.push(value.charAt(i) || "");
     }
     // The row being typed keeps the digits typed, where they were typed: a reveal takes its cell only where it is
@@ -604,11 +630,14 @@
         var notes = event.target.closest("button[data-notes]");
         if (notes) {
           notesOn = !notesOn;
+          if (!notesOn) notePlace = null;
           notes.setAttribute("aria-pressed", String(notesOn));
           // The board says so too (a review: only the key changed, and digits "typed" were notes).
           board().classList.toggle("is-noting", notesOn);
           notesHelp();
           showTyped();
+          // …and to the ear: where notes go and how to move them (a blind review never heard the place).
+          say(notesWords(notesOn ? "data-ear-on" : "data-ear-off"));
           return;
         }
         var button = event.target.closest("button[data-key]");
@@ -714,7 +743,11 @@
     own.classList.toggle("message-above", last);
     own.style.setProperty("--message-below", Math.round((last ? box.top : box.bottom) - at.top) + "px");
   }
-  function wideMessages() { return !!window.matchMedia && window.matchMedia("(min-width: 30.01rem)").matches; }
+  // A short window's held keys make the board scroll: its messages are toasts by the row too (see the CSS).
+  function wideMessages() {
+    return host.classList.contains("keys-held") ||
+      (!!window.matchMedia && window.matchMedia("(min-width: 30.01rem)").matches);
+  }
   function settleMessage() {
     clearTimeout(settleTimer);
     if (!wideMessages()) return;
@@ -729,6 +762,13 @@
   // keypad, which it presses as Space does, on another button or link of the game, and on an item of an open menu,
   // which it chooses. Escape closes the menu. Inside a field the browser's own typing applies, and nothing
   // happens under an open dialog.
+  // Notes on, a tap on a box of the row being typed makes it the place notes go to.
+  host.addEventListener("click", function (event) {
+    var cell = notesOn && event.target.closest && event.target.closest("[data-current-row] [data-cell]");
+    if (!cell) return;
+    moveNotes(0, Array.prototype.indexOf.call(host.querySelectorAll("[data-current-row] [data-cell]"), cell));
+  });
+
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     var target = event.target;
@@ -758,6 +798,13 @@
       event.preventDefault();
       var button = menu.querySelector("summary");
       closeMenu(menu, clicked !== button);
+      return;
+    }
+    // Notes on, the left and right arrows choose the place they go to, from within the game (elsewhere they scroll).
+    if (notesOn && (event.key === "ArrowLeft" || event.key === "ArrowRight") && form() && host.contains(target) &&
+        !(target.closest && target.closest(".mm-menu[open]"))) {
+      event.preventDefault();
+      moveNotes(event.key === "ArrowLeft" ? -1 : 1);
       return;
     }
     if (/^[0-9]$/.test(event.key) || event.key === "Backspace" || event.key === "Delete" || event.key === "Enter") {

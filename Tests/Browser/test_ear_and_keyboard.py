@@ -246,12 +246,23 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         self.driver.find_element("css selector", "[data-codes-left-switch]").click()
         self.wait_said(lambda t: t.startswith("Possible codes: shown"), "the switch's new state")
         self.assertFalse(any(t.startswith(row) for t in self.said()[said:]), "the last row is not said again")
-        # A note says the place it is for (the same review: "5: ruled out here" named no place).
+        # A note says the place it is for (the same review: "5: ruled out here" named no place); notes on say where
+        # they go and how to move them, the arrows move them, and a note taken back says so (a blind review heard
+        # neither the place nor a way to change it, and a note removed sounded like a digit typed).
         self.driver.find_element("css selector", "[data-keypad] button[data-notes]").click()
+        self.wait_said(lambda t: t.startswith("Notes on: a digit you press is ruled out for place 1.")
+                       and "arrow keys" in t, "where notes go")
         self.driver.execute_script("document.getElementById('board').focus()")
         self.keys("5")
         self.wait_said(lambda t: t == "5: ruled out in place 1", "the note and its place")
+        self.keys(Keys.ARROW_RIGHT)
+        self.wait_said(lambda t: t == "Place 2. Nothing ruled out.", "the place moved")
+        self.keys(Keys.ARROW_LEFT)
+        self.wait_said(lambda t: t == "Place 1. Ruled out: 5.", "back, with its note")
+        self.keys("5")
+        self.wait_said(lambda t: t == "5: no longer ruled out in place 1", "the note taken back")
         self.driver.find_element("css selector", "[data-keypad] button[data-notes]").click()
+        self.wait_said(lambda t: t == "Notes off.", "notes off")
         self.driver.execute_script("document.getElementById('board').focus()")
         said = len(self.said())
         self.keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT, Keys.ARROW_RIGHT,

@@ -387,10 +387,18 @@ struct MastermindController: Sendable {
             "nextNumber": .int(game.turns.count + 1),
             "cells": .list(Array(repeating: .bool(true), count: rules.length)),
             "upcoming": .list(upcoming.map { .int($0) }),
-            "announcement": .string(Self.announcement(game, hard: record.hard, t)),
+            "announcement": .string(
+                Self.announcement(game, hard: record.hard, left: showLeft ? remaining.last : nil, t)),
             // The row being typed, said by the script: its sentences with a slot it fills ("Your guess: {row}").
             "earRow": .string(t.string("mastermind.ear.row", [.string("{row}")])),
             "earDeleted": .string(t.string("mastermind.ear.deleted", [.string("{digit}")])),
+            // Notes by ear: which place they go to, how to move it, and a note taken back (a blind review).
+            "earNotes": .object([
+                "on": .string(t.string("mastermind.ear.notesOn", [.string("{place}")])),
+                "place": .string(t.string("mastermind.ear.notePlace", [.string("{place}"), .string("{digits}")])),
+                "empty": .string(t.string("mastermind.ear.notePlaceEmpty", [.string("{place}")])),
+                "removed": .string(t.string("mastermind.ear.noteRemoved", [.string("{digit}"), .string("{place}")])),
+            ]),
         ]
         fields.merge(resultFields(record, stats: stats, link: link, solver: solver, remaining: remaining, t: t))
         return .object(fields)
@@ -418,7 +426,8 @@ struct MastermindController: Sendable {
             "secret": outcome == .playing ? .null : .string(game.secret.description),
             "secretSpoken": outcome == .playing ? .null : .string(Self.spoken(game.secret.description, t)),
             "hintSpoken": record.hint.map { .string(hintWords($0, shown: Self.spoken($0, t))) } ?? .null,
-            "hintLine": record.hint.map { .string(hintWords($0, shown: $0)) } ?? .null,
+            // Its digits apart on the board too: a blind review reading the board back heard "0525" as a number.
+            "hintLine": record.hint.map { .string(hintWords($0, shown: Self.spaced($0))) } ?? .null,
             // The cheat's reveal: position (1-based) and digit, shown while playing and marked on the result.
             "revealed": record.revealed.map { position in
                 .object([
@@ -462,8 +471,9 @@ struct MastermindController: Sendable {
         }
     }
 
-    /// What a screen reader is told of the board as it loads: the rules of a new game, the last row, or the end.
-    static func announcement(_ game: Game, hard: Bool, _ t: LanguageStrings) -> String {
+    /// What a screen reader is told of the board as it loads: the rules of a new game, the last row (with the codes
+    /// still possible, `left`, when the aid is on: a blind review had to leave the game to read them), or the end.
+    static func announcement(_ game: Game, hard: Bool, left: Int? = nil, _ t: LanguageStrings) -> String {
         let rules = game.rules
         switch game.outcome {
         // A give-up is said as one (a blind review heard "Out of tries." with nine tries left).
@@ -483,9 +493,10 @@ struct MastermindController: Sendable {
         }
         // Digit by digit, as the row being typed is said: "0123" would be read as a number.
         let digits = last.guess.description.map(String.init).joined(separator: t.string("mastermind.ear.separator"))
-        return t.string(
+        let row = t.string(
             "mastermind.row.announce",
             [.string(digits), .int(last.feedback.red), .int(last.feedback.blue), .int(game.attemptsLeft)])
+        return t.sentences(row, left.map { t.string("mastermind.ear.left", [.int($0)]) } ?? "")
     }
 
     /// A code inside a sentence, its digits apart ("4 4 5 5", no-break spaces): read out as four digits, not as

@@ -267,8 +267,10 @@ struct MastermindSiteTests {
         _ = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=1234")
         try player.post("/mastermind/hint", "")
         let second = try player.get("/mastermind").text
-        let hint = try #require(second.firstMatch(of: /a strong next guess is (\d{4})\./)?.1)
+        let hint = try #require(second.firstMatch(of: /data-hint="(\d{4})"/)?.1)
         #expect(hint == "0055")
+        // Its digits apart, so a screen reader reading the board back says four digits, not a number.
+        #expect(second.contains("a strong next guess is 0\u{00A0}0\u{00A0}5\u{00A0}5."))
         #expect(second.contains("It can’t be the code itself, but whatever it scores rules out the most."))
     }
 
@@ -464,6 +466,23 @@ struct MastermindSiteTests {
             }
         }
         #expect(compared, "the solver's games came to a row where the aid knows more")
+    }
+
+    /// With the codes-left aid on, the row's announcement says how many codes still fit (a blind review had to leave
+    /// the game after every row to read the count in the board's list).
+    @Test func theAidsCountIsSaidWithTheRow() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind(secret: "4567")
+        let off = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=1234", fragment: true).text
+        let said = try #require(off.firstMatch(of: /data-announce="([^"]*)"/)?.1)
+        #expect(said.hasPrefix("1, 2, 3, 4: ") && !said.contains("Codes still possible"), "aid off: \(said)")
+        try player.post("/mastermind/codes-left", "on=1&back=/mastermind")
+        let on = try player.get("/mastermind").text
+        let left = try #require(on.firstMatch(of: /data-remaining="(\d+)"/)?.1)
+        let announced = try #require(on.firstMatch(of: /data-announce="([^"]*)"/)?.1)
+        #expect(announced == said + " Codes still possible: \(left).", "aid on")
     }
 
     /// The board is a board: played rows, the row being typed, then a slot for each attempt still to come.
