@@ -69,6 +69,26 @@
   function notedLabel(button) {
     return (button.getAttribute("data-noted-label") || "").replace("{place}", String(noteAt() + 1));
   }
+  // A hint's code typed into the row with one tap (a review retyped it by hand from a line of text).
+  function hintButton() {
+    var hint = host.querySelector("[data-message] > p[data-hint]");
+    if (!hint || hint.querySelector("button")) return;
+    var code = hint.getAttribute("data-hint") || "";
+    if (code.length !== length()) return;
+    var use = document.createElement("button");
+    use.type = "button";
+    use.className = "button-quiet hint-use";
+    use.setAttribute("data-hint-type", "");
+    use.textContent = hint.getAttribute("data-hint-use") || code;
+    use.addEventListener("click", function () {
+      typed = code.split("");
+      untouched = false;
+      showTyped();
+      say(rowWords());
+      board().focus({ preventScroll: true });
+    });
+    hint.appendChild(use);
+  }
   // Notes said: their place, what it rules out, a note taken back (the sentences from the Notes key).
   function notesWords(which, digit) {
     var key = host.querySelector("[data-keypad] [data-notes]");
@@ -347,7 +367,7 @@
     // The status says the win once the row has turned over, not before (a review: "Cracked" while the tiles flipped).
     if (won) {
       fresh.classList.add("is-revealing");
-      afterReveal(function () { fresh.classList.remove("is-revealing"); burst(); }, 0);
+      afterReveal(function () { fresh.classList.remove("is-revealing"); burst(); praise(); }, 0);
     }
     // A win's burst is seen before the results cover the board. Meanwhile they wait out of the page, where a review
     // saw them appear first, then again in the card.
@@ -401,6 +421,20 @@
     }
     if (box.top < 0) element.scrollIntoView({ block: "nearest" });
     else if (box.bottom > foot) window.scrollBy(0, Math.min(box.bottom - foot + 8, box.top));
+  }
+
+  // …and says so large, as Wordle's "Splendid" does, over the board until the results open (a review: the win was a
+  // small green line, and the wait for the card read as lag). Its words are the card's title; the status says it.
+  function praise() {
+    var title = host.querySelector("[data-results] [data-praise]"), row = host.querySelector(".row.is-won");
+    if (!title || !row) return;
+    var toast = document.createElement("p");
+    toast.className = "win-praise";
+    toast.setAttribute("aria-hidden", "true");
+    toast.textContent = title.textContent.trim();
+    toast.style.top = Math.max(8, row.getBoundingClientRect().top - 72) + "px";
+    document.body.appendChild(toast);
+    setTimeout(function () { toast.remove(); }, 1400);
   }
 
   // A win pays off: pegs burst from the winning row as its cells hop (CSS times it; none with reduced motion).
@@ -646,6 +680,7 @@
       var toggle = keypad.querySelector("[data-notes]");
       if (toggle) toggle.setAttribute("aria-pressed", String(notesOn));
       notesHelp();
+      hintButton();
     }
     shareSetup();
     countdown();

@@ -65,8 +65,8 @@ extension NameGameController {
     /// "Learned: 0 of 130" stood still all day, as learned waits for a later day).
     /// `streak: false` where the run of days is shown apart (the summary's figures).
     func todayFields(
-        _ player: String, isNew: Bool, streak withStreak: Bool = true, pace: Pace, cards: [String: Card],
-        t: LanguageStrings
+        _ player: String, isNew: Bool, streak withStreak: Bool = true, tomorrow withTomorrow: Bool = true, pace: Pace,
+        cards: [String: Card], t: LanguageStrings
     ) throws
         -> TemplateValue
     {
@@ -88,7 +88,7 @@ extension NameGameController {
                 met
                     ? t.string("namegame.goal.met", [.int(answered)])
                     : t.string("namegame.goal.progress", [.int(answered), .int(goal)])),
-            "streak": streak, "tomorrow": cards.isEmpty ? .null : tomorrow(cards, pace: pace, t: t),
+            "streak": streak, "tomorrow": cards.isEmpty || !withTomorrow ? .null : tomorrow(cards, pace: pace, t: t),
         ]
     }
 

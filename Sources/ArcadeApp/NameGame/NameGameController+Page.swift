@@ -75,8 +75,25 @@ extension NameGameController {
         if let record, !summaryOnly {
             roundFields(mode, session: current, record: record, typo: typo == record.id, t: t, into: &context)
             lessonFields(mode, session: current, record: record, t: t, into: &context)
+            newFaceFields(mode, record: record, cards: cards, t: t, into: &context)
         }
         return page(.object(context))
+    }
+
+    /// A quiz's question about someone not met yet says it is a first meeting, and its answer that they are met now
+    /// (`NameGameStore.teach`): a review guessed among strangers, and the summary said none of them was met.
+    private func newFaceFields(
+        _ mode: Mode, record: NameGameStore.RoundRecord, cards: [String: Card], t: LanguageStrings,
+        into context: inout TemplateFields
+    ) {
+        guard !NameGameStore.meets(mode), context["open"] != nil else { return }
+        let person = record.round.answerPerson
+        let card = cards[person.id]
+        if case .bool(true)? = context["open"], card == nil, record.wrong.isEmpty {
+            context["newFace"] = .string(t.string("namegame.newface.ask"))
+        } else if let met = card?.created, met >= record.startedMilliseconds, !record.isOpen || !record.wrong.isEmpty {
+            context["metNow"] = .string(t.string("namegame.newface.met", [.string(person.fullName)]))
+        }
     }
 
     /// The mode's open session, or its last one: a timed minute whose time is up ends first.

@@ -30,6 +30,7 @@ extension NameGameController {
         let seconds = Int(max(0, played) / 1000)
         let days = try store.dayStreak(player: visitor.playerID)
         let (due, dueNow) = dueCounts(cards)
+        let showDue = mode.lessonRounds(lessonLength) != nil || mode == .review
         let dueText = dueLine((due, dueNow), t: t)
         context["summary"] = .object([
             "people": .list(people), "hasPeople": .bool(!people.isEmpty),
@@ -37,12 +38,14 @@ extension NameGameController {
             "seconds": .int(seconds),
             "time": .string("\(seconds / 60):" + (seconds % 60 < 10 ? "0" : "") + "\(seconds % 60)"),
             "days": .int(days),
+            // Tomorrow's due people, as what is due, belong to lessons (below).
             "today": try todayFields(
-                visitor.playerID, isNew: false, streak: false, pace: try pace(visitor.playerID), cards: cards, t: t),
+                visitor.playerID, isNew: false, streak: false, tomorrow: showDue, pace: try pace(visitor.playerID),
+                cards: cards, t: t),
             "dueCount": .int(due), "dueNow": .int(dueNow),
             // What is due belongs to lessons; after a practice run or a timed minute it read as this run's score (a
             // review: "due today: 42" after two rounds of practice).
-            "showDue": .bool(mode.lessonRounds(lessonLength) != nil || mode == .review),
+            "showDue": .bool(showDue),
             "due": .string(dueText),
         ])
         // "You're done for now" over a big "Next lesson" was a mixed message (a review): with nobody due, the button

@@ -491,9 +491,15 @@ struct NameGameStore: Sendable {
         let known = try db.fetchOne(
             CardRow.self, "SELECT \(CardRow.columns) FROM namegame_cards WHERE player = ? AND person = ?",
             [.text(player), .text(person)])?.card
-        // A quiz about someone never met teaches the scheduler nothing: a guess among strangers is not learning, and
-        // two reviews saw a minute of Timed put sixty strangers "due today". People are met in learn and recall.
-        guard known != nil || Self.meets(round.mode) else { return }
+        // A quiz asks about someone never met only until the player has met a few of its pool (`quizRound`): that
+        // round meets them, shown, named and placed whatever the guess, which rates nothing (a review: every face of
+        // eight modes' sessions ended "New to you", never met). Earlier, a minute of Timed put sixty strangers "due
+        // today"; now it meets four.
+        guard known != nil || Self.meets(round.mode) else {
+            // Due after a learning step's minute, not at once: the round just showed who they are.
+            try meet(db, player: player, person: person, now: now, due: now + 60_000)
+            return
+        }
         let card = known ?? Card(due: now)
         let rating = plan.rating(
             wrongPicks: wrong.count, gaveUp: gaveUp || status == "failed",
@@ -561,13 +567,13 @@ struct NameGameStore: Sendable {
     /// others quiz: they rate people already met, and leave strangers alone.
     static func meets(_ mode: Mode) -> Bool { mode == .learn || mode == .recall || mode == .review }
 
-    /// Someone is met: a learning card due at once, unless the player already has one.
-    private func meet(_ db: Database, player: String, person: String, now: Int64) throws {
+    /// Someone is met: a learning card due at once (or at `due`), unless the player already has one.
+    private func meet(_ db: Database, player: String, person: String, now: Int64, due: Int64? = nil) throws {
         try db.execute(
             """
             INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews, met_ms)
             VALUES (?, ?, 'learning', 0, 0, 0, ?, ?, 0, ?) ON CONFLICT (player, person) DO NOTHING
-            """, [.text(player), .text(person), .integer(now), .integer(now), .integer(now)])
+            """, [.text(player), .text(person), .integer(due ?? now), .integer(now), .integer(now)])
     }
 
     /// How many people the player first met since `since` (learn mode's daily limit of new people).
