@@ -431,14 +431,16 @@ struct LearnDepthSiteTests {
         try player.answerRounds("normal", count: 8)
         // The second round was dealt before the four were met, so it met a stranger too.
         let quizzed = try asked(server, mode: "normal").dropFirst(2).map(\.person)
-        let metNow = Set(try Database(location: server.database).query("SELECT person FROM namegame_cards").map {
-            try $0.decode("person") as String
-        })
+        let metNow = Set(
+            try Database(location: server.database).query("SELECT person FROM namegame_cards").map {
+                try $0.decode("person") as String
+            })
         #expect(quizzed.count == 7 && quizzed.allSatisfy(metNow.contains) && metNow.count <= 6, "\(quizzed)")
         #expect(Set(quizzed).count >= 3, "at random but not the last few, so all of them come round: \(quizzed)")
         // The statistics' wall shows the people being learned by face and name, marked so, not as silhouettes.
         let stats = try player.get("/namegame/stats").text
-        #expect(stats.ranges(of: "data-learning><img").count + stats.ranges(of: "data-known><img").count == metNow.count)
+        #expect(
+            stats.ranges(of: "data-learning><img").count + stats.ranges(of: "data-known><img").count == metNow.count)
     }
 
     /// A review: two lessons met five of 130, and nothing set the pace. The player chooses it on the menu; it is kept
