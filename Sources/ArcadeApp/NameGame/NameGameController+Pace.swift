@@ -65,8 +65,8 @@ extension NameGameController {
     /// "Learned: 0 of 130" stood still all day, as learned waits for a later day).
     /// `streak: false` where the run of days is shown apart (the summary's figures).
     func todayFields(
-        _ player: String, isNew: Bool, streak withStreak: Bool = true, tomorrow withTomorrow: Bool = true, pace: Pace,
-        cards: [String: Card], t: LanguageStrings
+        _ player: String, isNew: Bool, streak withStreak: Bool = true, tomorrow withTomorrow: Bool = true,
+        tomorrowDue: Bool = true, pace: Pace, cards: [String: Card], t: LanguageStrings
     ) throws
         -> TemplateValue
     {
@@ -88,7 +88,8 @@ extension NameGameController {
                 met
                     ? t.string("namegame.goal.met", [.int(answered)])
                     : t.string("namegame.goal.progress", [.int(answered), .int(goal)])),
-            "streak": streak, "tomorrow": cards.isEmpty || !withTomorrow ? .null : tomorrow(cards, pace: pace, t: t),
+            "streak": streak,
+            "tomorrow": cards.isEmpty || !withTomorrow ? .null : tomorrow(cards, pace: pace, due: tomorrowDue, t: t),
         ]
     }
 
@@ -96,12 +97,14 @@ extension NameGameController {
     /// too, and says so (counted apart, a review read "due tomorrow: 0" and met nine the next morning; counted
     /// together without a word, another read the same people twice), and the new people the pace meets while some are
     /// left to meet.
-    private func tomorrow(_ cards: [String: Card], pace: Pace, t: LanguageStrings) -> TemplateValue {
+    /// Without `due` (a lesson's summary, whose own line says what is due), only the new people: two reviews read its
+    /// "due by the end of tomorrow" beside "nothing is due right now" as a contradiction.
+    private func tomorrow(_ cards: [String: Card], pace: Pace, due: Bool, t: LanguageStrings) -> TemplateValue {
         let mastery = Self.mastery(store, people: directory.people, cards: cards, daysAhead: 1)
         let new = min(pace.newPerDay(newPerDay), mastery.notMet)
         return [
             "due": .int(mastery.due), "new": .int(new),
-            "dueText": .string(t.string("namegame.tomorrow.due", [.int(mastery.due)])),
+            "dueText": due ? .string(t.string("namegame.tomorrow.due", [.int(mastery.due)])) : .null,
             "newText": new == 0 ? .null : .string(t.string("namegame.tomorrow.new", [.int(new)])),
         ]
     }
