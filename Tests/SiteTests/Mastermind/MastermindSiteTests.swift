@@ -387,12 +387,17 @@ struct MastermindSiteTests {
         #expect(stats.contains("data-hard-wins=\"1\""))
         let won = try player.get("/mastermind").text
         #expect(won.contains("Arcade Mastermind 2/10*"))
+        // The results say the win was in hard mode (a review: it looked like any other win); a normal win does not.
+        #expect(won.contains("data-hard-win>Won in hard mode"))
         // Its results lead back to the ordinary rules as plainly as into hard mode (a review found no way out).
         #expect(won.contains("data-new-normal-game") && won.contains("Play in normal mode"))
         #expect(!won.contains("data-new-hard-game"))
         // A normal game stays normal.
         let normal = try player.post("/mastermind/new", "", fragment: true).text
         #expect(!normal.contains("data-mode=\"hard\""))
+        let normalGame = try #require(Player.attribute("data-game", in: normal))
+        try player.post("/mastermind/guess", "game=\(normalGame)&turn=0&guess=\(try player.secret())")
+        #expect(!(try player.get("/mastermind").text.contains("data-hard-win")))
     }
 
     /// The keypad remembers: digits of a row that scored nothing are marked as not in the code, those a row's pegs
