@@ -206,7 +206,7 @@ struct MastermindSiteTests {
         #expect(text.contains("data-best=\"0123\" data-best-left=\"256\" data-verdict=\"close\" data-luck=\"lucky\">"))
         #expect(
             text.contains(
-                "<strong>You got lucky: on average this guess leaves 705; this answer left fewer. Nearly as good as the solver’s pick.</strong>"
+                "<strong>You got lucky: on average this guess leaves 705, but the answer it got left fewer. Nearly as good as the solver’s pick.</strong>"
             ))
     }
 
