@@ -125,7 +125,9 @@
     // row above (the last row's); the next row sent replaces it.
     var hint = host.querySelector("[data-message] > p[data-hint]");
     var own = board();
-    if (hint && wideMessages() && own && own.classList.contains("message-above")) hint.hidden = true;
+    if (hint && wideMessages() && own && own.classList.contains("message-above") && !host.classList.contains("keys-held")) {
+      hint.hidden = true;
+    }
     // The server's refusal of the last row goes once the row changes (a review read "You already tried this guess"
     // over a row it had since deleted).
     var refused = host.querySelector("[data-message] > p[data-error]");
@@ -317,6 +319,11 @@
     var ending = !wasOver && fresh.getAttribute("data-outcome") && window.HTMLDialogElement;
     var tall = ending ? board().offsetHeight : 0;
     var focusKey = focusedControl();
+    // The switch chosen by keyboard: focus stays on the Game button it was chosen from, where its new state is heard
+    // (a blind review was moved to the board and had to go back through the menu to check it).
+    var menuButton = document.activeElement && document.activeElement.matches &&
+      document.activeElement.matches(".mm-menu > summary");
+    if (spoken && menuButton) focusKey = ".mm-menu > summary";
     closeResults(false);
     clearTimeout(flashTimer);
     flashed = null;
@@ -617,6 +624,7 @@
     host.classList.remove("keys-held");
     if (!pad || pad.hidden || !window.matchMedia || !window.matchMedia("(max-height: 32em)").matches) return;
     host.classList.toggle("keys-held", pad.getBoundingClientRect().height < window.innerHeight * 0.45);
+    document.documentElement.style.setProperty("--keys-height", Math.ceil(pad.getBoundingClientRect().height) + "px");
   }
 
   function setup(keepSize) {
@@ -775,6 +783,9 @@
     // Without that room, under the row being typed, over rows not yet played (over the peg legend it hid what the
     // pegs mean, a low-vision review at 200 %); over the row above when it is the last.
     var last = !(row.nextElementSibling && row.nextElementSibling.classList.contains("slot"));
+    // With the keys held at the screen's foot, the row being typed sits just above them: a message under it lay over
+    // the keys (a low-vision review could not reach 0 to 5, nor Enter), so it goes above the row.
+    if (host.classList.contains("keys-held")) last = true;
     own.classList.toggle("message-above", last);
     own.style.setProperty("--message-below", Math.round((last ? box.top : box.bottom) - at.top) + "px");
   }
