@@ -744,6 +744,24 @@ class Zoomed(Play):
                 self.assertEqual(self.post("/mastermind/new"), 200)
 
 
+    def test_at_400_percent_the_open_menu_reflows_and_the_name_asked_stays_in_sight(self):
+        """A low-vision review at 400 %: the open site menu made the page 427 px wide in a 320-pixel window, and the
+        Name Game's question scrolled away while six screens of faces went by."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 320, "height": 225, "deviceScaleFactor": 1, "mobile": False})
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 16}})
+        self.open("/")
+        self.driver.find_element("css selector", ".site-menu > summary").click()
+        self.assertEqual(self.driver.execute_script("return [document.documentElement.scrollWidth, innerWidth]"),
+                         [320, 320], "the open menu fits the window")
+        self.assertEqual(self.post("/namegame/next", "mode=normal"), 200)
+        self.open("/namegame/normal")
+        self.driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
+        question = self.driver.execute_script(
+            "const r = document.querySelector('h1.question').getBoundingClientRect(); return [r.top, r.bottom]")
+        self.assertTrue(question[0] >= -1 and question[1] <= 225, f"the question in sight at the page's foot: {question}")
+
+
 class LargeText(Play):
     """A phone with its text at 200 % (a low-vision review: the page was 498 px wide, the Menu button beside the name
     ran off it, and the board's digits shrank as the text grew)."""

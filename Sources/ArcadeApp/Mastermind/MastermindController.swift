@@ -475,10 +475,19 @@ struct MastermindController: Sendable {
     /// still possible, `left`, when the aid is on: a blind review had to leave the game to read them), or the end.
     static func announcement(_ game: Game, hard: Bool, left: Int? = nil, _ t: LanguageStrings) -> String {
         let rules = game.rules
+        // An ending says what the card says first: the code, or the guesses a win took (a blind review heard only
+        // "You cracked the code!" and had to read on to learn the code of a loss).
+        let stop = t.language == "ja" ? "。" : "."
         switch game.outcome {
         // A give-up is said as one (a blind review heard "Out of tries." with nine tries left).
-        case .lost: return t.string(game.forfeited ? "mastermind.gaveup.title" : "mastermind.lost.title")
-        case .won: return t.string("mastermind.won.title")
+        case .lost:
+            return t.sentences(
+                t.string(game.forfeited ? "mastermind.gaveup.title" : "mastermind.lost.title"),
+                t.string("mastermind.ear.code", [.string(spoken(game.secret.description, t))]))
+        case .won:
+            return t.sentences(
+                t.string("mastermind.won.title"),
+                t.string("mastermind.used", [.int(game.turns.count), .int(rules.attempts)]) + stop)
         case .playing: break
         }
         guard let last = game.turns.last else {

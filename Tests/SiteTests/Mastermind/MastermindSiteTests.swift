@@ -475,7 +475,7 @@ struct MastermindSiteTests {
 
     /// With the codes-left aid on, the row's announcement says how many codes still fit (a blind review had to leave
     /// the game after every row to read the count in the board's list).
-    @Test func theAidsCountIsSaidWithTheRow() throws {
+    @Test func theAidsCountAndAnEndingsFiguresAreSaid() throws {
         let server = try SiteServer()
         defer { server.stop() }
         let player = Player(server)
@@ -488,6 +488,14 @@ struct MastermindSiteTests {
         let left = try #require(on.firstMatch(of: /data-remaining="(\d+)"/)?.1)
         let announced = try #require(on.firstMatch(of: /data-announce="([^"]*)"/)?.1)
         #expect(announced == said + " Codes still possible: \(left).", "aid on")
+        // An ending says what the card says first (a blind review heard only "You cracked the code!"): the guesses a
+        // win took, or the code of a loss.
+        let won = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=4567", fragment: true).text
+        #expect(won.contains("data-announce=\"You cracked the code! 2 of 10 guesses used.\""))
+        let next = try player.startMastermind(secret: "0123")
+        try player.post("/mastermind/guess", "game=\(next)&turn=0&guess=4567")
+        let gaveUp = try player.post("/mastermind/giveup", "game=\(next)", fragment: true).text
+        #expect(gaveUp.contains("data-announce=\"You gave up. The code was 0, 1, 2, 3.\""), "\(gaveUp.prefix(600))")
     }
 
     /// The board is a board: played rows, the row being typed, then a slot for each attempt still to come.
