@@ -83,6 +83,8 @@
     use.addEventListener("click", function () {
       typed = code.split("");
       untouched = false;
+      // Its job done, the hint goes: over the last rows of a phone it hid the row it had just typed (a review).
+      hint.hidden = true;
       showTyped();
       say(rowWords());
       board().focus({ preventScroll: true });

@@ -204,7 +204,10 @@ struct MastermindController: Sendable {
             return isFragment(request) ? board(record, visitor, request) : .redirect(to: "/mastermind")
         }
         let history = record.game.turns.map { ($0.guess, $0.feedback) }
-        if let hint = solvers.solver(record.game.rules).nextGuess(after: history, fitting: record.hard) {
+        // With two guesses left a hint is a code that could win: a probe that cannot be the code, however much it
+        // rules out, read as the game holding back (a review, row 9, six codes left).
+        let fitting = record.hard || record.game.attemptsLeft <= 2
+        if let hint = solvers.solver(record.game.rules).nextGuess(after: history, fitting: fitting) {
             _ = try store.recordHint(player: visitor.playerID, game: record.id, hint: hint)
         }
         guard isFragment(request) else { return .redirect(to: "/mastermind") }
@@ -415,11 +418,11 @@ struct MastermindController: Sendable {
         let highlight = outcome == .won && !record.usedHint ? game.turns.count : nil
         // A hint that cannot be the code says why it is offered (a review: "a strong next guess is 0055", which the
         // rows had ruled out, read as a mistake); and what it costs, not only on the results (another felt tricked).
-        func hintWords(_ hint: String, shown: String) -> String {
+        func hintWords(_ hint: String, shown: String, cost: Bool = true) -> String {
             let probe = (try? Code(hint, rules: rules)).map { game.contradiction($0) != nil } ?? false
             return t.sentences(
                 t.string("mastermind.hint.text", [.string(shown)]),
-                probe ? t.string("mastermind.hint.probe") : "", t.string("mastermind.hint.cost"))
+                probe ? t.string("mastermind.hint.probe") : "", cost ? t.string("mastermind.hint.cost") : "")
         }
         return [
             // The secret is in the page state only once the game is over.
@@ -427,7 +430,11 @@ struct MastermindController: Sendable {
             "secretSpoken": outcome == .playing ? .null : .string(Self.spoken(game.secret.description, t)),
             "hintSpoken": record.hint.map { .string(hintWords($0, shown: Self.spoken($0, t))) } ?? .null,
             // Its digits apart on the board too: a blind review reading the board back heard "0525" as a number.
-            "hintLine": record.hint.map { .string(hintWords($0, shown: Self.spaced($0))) } ?? .null,
+            "hintLine": record.hint.map { .string(hintWords($0, shown: Self.spaced($0), cost: false)) } ?? .null,
+            // Its cost apart: a phone leaves it out of the line (a review: four lines of hint covered rows 9 and 10).
+            "hintCost": record.hint.map { _ in
+                .string((t.language == "ja" ? "" : " ") + t.string("mastermind.hint.cost"))
+            } ?? .null,
             // The cheat's reveal: position (1-based) and digit, shown while playing and marked on the result.
             "revealed": record.revealed.map { position in
                 .object([
