@@ -91,6 +91,8 @@ extension NameGameController {
         let card = cards[person.id]
         if case .bool(true)? = context["open"], card == nil, record.wrong.isEmpty {
             context["newFace"] = .string(t.string("namegame.newface.ask"))
+            // One line for it on a phone (a round fits one screen): the status line's way to Learn gives way.
+            context["quizFrom"] = nil
         } else if let met = card?.created, met >= record.startedMilliseconds, !record.isOpen || !record.wrong.isEmpty {
             context["metNow"] = .string(t.string("namegame.newface.met", [.string(person.fullName)]))
         }
