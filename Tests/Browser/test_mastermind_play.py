@@ -752,8 +752,8 @@ class Zoomed(Play):
         self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 16}})
         self.open("/")
         self.driver.find_element("css selector", ".site-menu > summary").click()
-        self.assertEqual(self.driver.execute_script("return [document.documentElement.scrollWidth, innerWidth]"),
-                         [320, 320], "the open menu fits the window")
+        widths = self.driver.execute_script("return [document.documentElement.scrollWidth, innerWidth]")
+        self.assertLessEqual(widths[0], widths[1], "the open menu fits the window")
         self.assertEqual(self.post("/namegame/next", "mode=normal"), 200)
         self.open("/namegame/normal")
         self.driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")

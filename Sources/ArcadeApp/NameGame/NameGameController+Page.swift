@@ -94,7 +94,7 @@ extension NameGameController {
             // One line for it on a phone (a round fits one screen): the status line's way to Learn gives way.
             context["quizFrom"] = nil
         } else if let met = card?.created, met >= record.startedMilliseconds, !record.isOpen || !record.wrong.isEmpty {
-            context["metNow"] = .string(t.string("namegame.newface.met", [.string(person.fullName)]))
+            context["metNow"] = .string(t.string("namegame.newface.met"))
         }
     }
 

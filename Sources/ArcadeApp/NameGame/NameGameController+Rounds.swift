@@ -56,14 +56,14 @@ extension NameGameController {
                 meetNew: try roomToLearn && meetsNew(visitor.playerID, pace: pace))
         else { return nil }
         // The other faces are people met, as far as there are any: among strangers, the one familiar face was the
-        // answer without knowing the name (a review). Until four are met, three faces, not six (a review: after two
-        // introductions, four of six faces had never been shown).
+        // answer without knowing the name (two reviews). Until four are met, as many faces as people met (two or
+        // three), not six (a review: after two introductions, four of six faces had never been shown).
         let met = cards.count + (cards[person.id] == nil ? 1 : 0)
         return LearningPlan.learned(cards[person.id])
             ? Round.recall(.learn, asking: person)
             : Round.make(
                 .learn, asking: person, from: directory.people, first: Set(cards.keys),
-                choices: met < Self.quizFromMet ? 3 : nil, using: &random)
+                choices: met < Self.quizFromMet ? min(3, max(2, met)) : nil, using: &random)
     }
 
     /// Recall: names typed for people met (the scheduler's choice among them). Someone not yet answered right is

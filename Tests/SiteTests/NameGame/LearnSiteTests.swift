@@ -99,9 +99,14 @@ struct LearnSiteTests {
         let question = try player.get("/namegame/learn").text
         #expect(question.contains("data-choice"))
         #expect(try player.askedID(question) == person, "asked one round after meeting them")
-        // Three faces, not six, while fewer than four are met (a review: after two introductions, four of six faces
-        // had never been shown).
-        #expect(question.ranges(of: "data-choice=\"").count == 3)
+        // As many faces as people met, not six, while fewer than four are met (a review: after two introductions,
+        // four of six faces had never been shown; another: among strangers the one familiar face was the answer).
+        #expect(question.ranges(of: "data-choice=\"").count == 2)
+        let faces = try Database(location: server.database).query(
+            "SELECT person FROM namegame_round_faces WHERE round = ?",
+            [.integer(Int64(try #require(Player.attribute("data-round", in: question)))!)]
+        ).map { try $0.decode("person") as String }
+        #expect(Set(faces) == [person, other], "both faces met")
         #expect(!question.contains("data-small-pool") && !question.contains("fit this mode"))
         let (asked, answer) = try player.round(question)
         #expect(try player.post("/namegame/answer", "mode=learn&round=\(asked)&choice=\(answer)").status == 303)
@@ -421,7 +426,8 @@ struct LearnDepthSiteTests {
         // stranger the first question met.
         let four = try met(server, count: 4, stability: 10, due: 0, excluding: [try player.askedID(first)])
         try player.answerRight("normal", first)
-        #expect(try player.play("normal").text.contains("data-met-now>You’ve met \(stranger) now"))
+        let met = try player.play("normal").text
+        #expect(met.contains("Right: \(stranger)") && met.contains("data-met-now>You’ve met them now.<"))
         try player.post("/namegame/next", "mode=normal")
         let second = try player.play("normal").text
         #expect(!second.contains("data-quiz-from"), "said at a session's first question only")
