@@ -126,10 +126,8 @@
     // A hint stays while its row is typed (a low-vision review typed a hinted code from memory), unless it covers the
     // row above (the last row's); the next row sent replaces it.
     var hint = host.querySelector("[data-message] > p[data-hint]");
-    var own = board();
-    if (hint && wideMessages() && own && own.classList.contains("message-above") && !host.classList.contains("keys-held")) {
-      hint.hidden = true;
-    }
+    var above = board() && board().classList.contains("message-above");
+    if (hint && above && !host.classList.contains("keys-held") && wideMessages()) hint.hidden = true;
     // The server's refusal of the last row goes once the row changes (a review read "You already tried this guess"
     // over a row it had since deleted).
     var refused = host.querySelector("[data-message] > p[data-error]");
@@ -625,8 +623,9 @@
     var pad = host.querySelector("[data-keypad]");
     host.classList.remove("keys-held");
     if (!pad || pad.hidden || !window.matchMedia || !window.matchMedia("(max-height: 32em)").matches) return;
-    host.classList.toggle("keys-held", pad.getBoundingClientRect().height < window.innerHeight * 0.45);
-    document.documentElement.style.setProperty("--keys-height", Math.ceil(pad.getBoundingClientRect().height) + "px");
+    var tall = pad.getBoundingClientRect().height;
+    host.classList.toggle("keys-held", tall < window.innerHeight * 0.45);
+    document.documentElement.style.setProperty("--keys-height", Math.ceil(tall) + "px");
   }
 
   function setup(keepSize) {

@@ -75,7 +75,7 @@ extension NameGameController {
         if let record, !summaryOnly {
             roundFields(mode, session: current, record: record, typo: typo == record.id, t: t, into: &context)
             lessonFields(mode, session: current, record: record, t: t, into: &context)
-            newFaceFields(mode, record: record, cards: cards, t: t, into: &context)
+            newFaceFields(mode, session: current, record: record, cards: cards, t: t, into: &context)
         }
         return page(.object(context))
     }
@@ -83,13 +83,13 @@ extension NameGameController {
     /// A quiz's question about someone not met yet says it is a first meeting, and its answer that they are met now
     /// (`NameGameStore.teach`): a review guessed among strangers, and the summary said none of them was met.
     private func newFaceFields(
-        _ mode: Mode, record: NameGameStore.RoundRecord, cards: [String: Card], t: LanguageStrings,
-        into context: inout TemplateFields
+        _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord, cards: [String: Card],
+        t: LanguageStrings, into context: inout TemplateFields
     ) {
-        guard !NameGameStore.meets(mode), context["open"] != nil else { return }
-        let person = record.round.answerPerson
-        let card = cards[person.id]
-        if case .bool(true)? = context["open"], card == nil, record.wrong.isEmpty {
+        guard !NameGameStore.meets(mode) else { return }
+        let open = record.isOpen && !session.ended && !timeIsUp(session)
+        let card = cards[record.round.answerPerson.id]
+        if open, card == nil, record.wrong.isEmpty {
             context["newFace"] = .string(t.string("namegame.newface.ask"))
             // One line for it on a phone (a round fits one screen): the status line's way to Learn gives way.
             context["quizFrom"] = nil
