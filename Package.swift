@@ -23,7 +23,7 @@ let package = Package(
 
         // HTTP/1.1 messages, the incremental parser and the router: no I/O.
         .target(name: "HTMLEscaping"),
-        .target(name: "HTTP", dependencies: ["HTMLEscaping", "Threads"]),
+        .target(name: "HTTP", dependencies: ["HTMLEscaping"]),
         // The program's one log: levels, fields, JSON or plain lines, repeated lines counted.
         .target(name: "Logger", dependencies: ["CSystem"]),
         // Threads, a condition variable and the event-loop marker, shared by the server and the database writer.

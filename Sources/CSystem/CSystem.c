@@ -273,11 +273,6 @@ int csys_thread_join(uint64_t handle) { return pthread_join((pthread_t)handle, N
 static __thread int thread_role;
 void csys_set_thread_role(int role) { thread_role = role; }
 int csys_thread_role(void) { return thread_role; }
-static __thread int thread_would_wait;  // bit 0: refused a wait; bit 1: queued a write
-void csys_note_would_wait(void) { thread_would_wait |= 1; }
-void csys_note_queued_write(void) { thread_would_wait |= 2; }
-int csys_queued_write(void) { return (thread_would_wait & 2) != 0; }
-int csys_take_would_wait(void) { int was = thread_would_wait & 1; thread_would_wait = 0; return was; }
 
 pid_t csys_spawn(const char *path, char *const argv[], char *const envp[], int stdin_fd, int stdout_fd, int stderr_fd) {
     posix_spawn_file_actions_t actions;

@@ -16,7 +16,7 @@ public struct ParserLimits: Sendable {
     public var uploadPaths: [String] = []
     /// Asked when the head of a POST to one of `uploadPaths` arrives: false refuses it (401) before any of its
     /// body is read, so nobody unauthenticated makes the server wait for or buffer a large upload.
-    public var uploadGate: (@Sendable (HTTPHeaders) -> Bool)?
+    public var uploadGate: UploadGate?
     /// Longest chunk-size line with its extensions; longer is 400.
     public var maxChunkLine = 4 * 1024
 

@@ -21,8 +21,8 @@ public struct RequestParser {
         case failure(HTTPError)
         /// In response mode: a whole response (a 1xx one is interim: the final one follows).
         case response(status: Int, headers: HTTPHeaders, body: [UInt8])
-        /// The head of a POST to an upload path is in: ask `limits.uploadGate` (on a thread that may wait, if it
-        /// must) and pass its answer to `approve(_:)` before parsing on. No byte of the body has been consumed.
+        /// The head of a POST to an upload path is in: ask `limits.uploadGate` (where it is placed: on the pool if it
+        /// may wait) and pass its answer to `approve(_:)` before parsing on. No byte of the body has been consumed.
         case approval(HTTPHeaders)
     }
 

@@ -1,13 +1,14 @@
-import Synchronization
-import Threads
-
-/// Where a route's work runs.
+/// Where a route's work runs, declared with its group (`RouterGroup.running`).
 public enum Execution: Sendable {
     /// On the event loop: for work served from memory.
     case loop
     /// On the server's pool of blocking threads, so slow work (an outbound call, a wait for a commit) does not
     /// stall the loop.
     case pool
+    /// Work that reads the database: on the loop where a read is a page of a local file (SQLite), on the pool where
+    /// each read is a network round trip (PostgreSQL). The router resolves it when the route is added
+    /// (`Router.readsWait`), so a route runs where it was placed, once.
+    case reads
 }
 
 /// What answers a request: a plain synchronous function, run on the event loop or on the pool; or a deferred start,
@@ -18,8 +19,14 @@ public enum Handler: Sendable {
     case pool(@Sendable (Request) -> Response)
     case deferred(@Sendable (Request, Reply) -> Void)
 
+    /// `.reads` not resolved by a router is placed where it may wait.
     public init(_ execution: Execution, _ respond: @escaping @Sendable (Request) -> Response) {
         self = execution == .loop ? .loop(respond) : .pool(respond)
+    }
+
+    /// Where the handler (a deferred one's start) runs: `.loop` or `.pool`.
+    var execution: Execution {
+        if case .pool = self { .pool } else { .loop }
     }
 }
 
@@ -42,43 +49,6 @@ public struct Reply: Sendable {
     public func offload(_ work: @escaping @Sendable () -> Void) { blocking(work) }
 }
 
-/// A deferred start's reply while the start runs on the loop: what it sends is held until the run is known to
-/// count (then sent, and later answers go straight through) or dropped with the run.
-private final class ReplyGate: Sendable {
-    private enum State {
-        case running(Response?)
-        case open, dropped
-        var isOpen: Bool { if case .open = self { true } else { false } }
-    }
-    private let state = Mutex(State.running(nil))
-    private let outer: Reply
-
-    init(_ reply: Reply) { outer = reply }
-
-    var reply: Reply {
-        Reply(
-            deliver: { [self] response in
-                let now = state.withLock { state -> Bool in
-                    guard case .running = state else { return state.isOpen }
-                    state = .running(response)
-                    return false
-                }
-                if now { outer.send(response) }
-            }, offload: { [outer] in outer.offload($0) })
-    }
-
-    func open() {
-        let held = state.withLock { state -> Response? in
-            defer { state = .open }
-            if case .running(let response) = state { return response }
-            return nil
-        }
-        if let held { outer.send(held) }
-    }
-
-    func drop() { state.withLock { $0 = .dropped } }
-}
-
 /// Chooses the handler for each request. The server calls it on the loop.
 public protocol Responder: Sendable {
     /// Returns the handler; may annotate the request (path parameters).
@@ -88,13 +58,13 @@ public protocol Responder: Sendable {
     /// Where event streams' events come from, if the responder has any.
     var channels: EventChannels? { get }
     /// Whether a POST to an upload path may send its body, judged from its head (`ParserLimits.uploadGate`).
-    var uploadGate: (@Sendable (HTTPHeaders) -> Bool)? { get }
+    var uploadGate: UploadGate? { get }
 }
 
 extension Responder {
     public func refusal(_ error: HTTPError) -> Response { Response.error(error.status, detail: error.reason) }
     public var channels: EventChannels? { nil }
-    public var uploadGate: (@Sendable (HTTPHeaders) -> Bool)? { nil }
+    public var uploadGate: UploadGate? { nil }
 }
 
 /// Two routes that could take the same path, refused when the routes are built (at start-up).
@@ -119,32 +89,30 @@ public final class Router {
     /// The event streams' channels (Server-Sent Events routes publish here).
     public var channels: EventChannels?
     /// See `Responder.uploadGate`.
-    public var uploadGate: (@Sendable (HTTPHeaders) -> Bool)?
-    /// For a database each query of which is a network round trip (PostgreSQL), which no loop may wait for: a
-    /// deferred route's start runs on the loop, and again on the pool when it would have waited
-    /// (`ThreadRole.noteWouldWait`), its first answer dropped, as a `.loop` route does. A start that needs nothing
-    /// from the database (a cheat action of a player known to the instance) saves a thread's wake-up; starts read
-    /// before they queue a write, so the first run changed nothing.
-    public let deferredOffLoop: Bool
+    public var uploadGate: UploadGate?
+    /// Whether reading the database may wait (PostgreSQL: each read a network round trip): `.reads` routes run on
+    /// the pool then, on the loop otherwise.
+    public let readsWait: Bool
 
-    public init(deferredOffLoop: Bool = false) { self.deferredOffLoop = deferredOffLoop }
+    public init(readsWait: Bool = false) { self.readsWait = readsWait }
 
-    public func add(_ method: Method, _ pattern: String, _ handler: Handler, file: String = #fileID) {
-        table.append(RouteEntry(method: method, pattern: pattern, file: file))
+    /// Where work placed as `execution` runs on this router: `.loop` or `.pool`.
+    public func placing(_ execution: Execution) -> Execution {
+        execution == .reads ? (readsWait ? .pool : .loop) : execution
+    }
+
+    /// Adds a route; a deferred handler's start runs where `execution` places it.
+    public func add(
+        _ method: Method, _ pattern: String, _ handler: Handler, execution: Execution? = nil, file: String = #fileID
+    ) {
         var handler = handler
-        if deferredOffLoop, case .deferred(let start) = handler {
-            handler = .deferred { request, reply in
-                _ = ThreadRole.takeWouldWait()
-                let gate = ReplyGate(reply)
-                start(request, gate.reply)
-                if ThreadRole.takeWouldWait() {
-                    gate.drop()
-                    reply.offload { start(request, reply) }
-                } else {
-                    gate.open()
-                }
-            }
+        if case .deferred(let start) = handler, let execution, placing(execution) == .pool {
+            handler = .deferred { request, reply in reply.offload { start(request, reply) } }
         }
+        table.append(
+            RouteEntry(
+                method: method, pattern: pattern, file: file,
+                execution: execution.map(placing) ?? handler.execution))
         let segments = pattern.split(separator: "/").map(String.init)
         if let conflict = root.insert(method, segments[...], handler, pattern: pattern) { conflicts.append(conflict) }
     }
@@ -153,14 +121,14 @@ public final class Router {
         _ pattern: String, _ execution: Execution = .loop, file: String = #fileID,
         _ respond: @escaping @Sendable (Request) -> Response
     ) {
-        add(.get, pattern, Handler(execution, respond), file: file)
+        add(.get, pattern, Handler(placing(execution), respond), file: file)
     }
 
     public func post(
         _ pattern: String, _ execution: Execution = .loop, file: String = #fileID,
         _ respond: @escaping @Sendable (Request) -> Response
     ) {
-        add(.post, pattern, Handler(execution, respond), file: file)
+        add(.post, pattern, Handler(placing(execution), respond), file: file)
     }
 
     /// A group of routes under `prefix` whose handlers take a context made from each request.
@@ -179,11 +147,25 @@ public final class Router {
     }
 }
 
-/// A route as declared: its method, its pattern, and the source file that declared it (`#fileID`).
+/// A route as declared: its method, its pattern, the source file that declared it (`#fileID`), and where it runs
+/// (`.loop` or `.pool`; a deferred route's start).
 public struct RouteEntry: Sendable, Equatable {
     public let method: Method
     public let pattern: String
     public let file: String
+    public let execution: Execution
+}
+
+/// Whether a POST to an upload path may send its body, judged from its head alone, and where that judgement runs
+/// (`.loop`, or `.pool` for one that reads a database that may wait).
+public struct UploadGate: Sendable {
+    public let execution: Execution
+    public let allows: @Sendable (HTTPHeaders) -> Bool
+
+    public init(_ execution: Execution, allows: @escaping @Sendable (HTTPHeaders) -> Bool) {
+        self.execution = execution
+        self.allows = allows
+    }
 }
 
 /// A trie of path segments; a node's handlers are the routes that end there, by method.
@@ -266,7 +248,7 @@ public struct Routes: Responder {
     let refusalPage: @Sendable (HTTPError) -> Response
     public let channels: EventChannels?
     public let table: [RouteEntry]
-    public let uploadGate: (@Sendable (HTTPHeaders) -> Bool)?
+    public let uploadGate: UploadGate?
 
     public func refusal(_ error: HTTPError) -> Response { refusalPage(error) }
 

@@ -13,7 +13,7 @@ public struct RouterGroup<Context: Sendable> {
 
     let router: Router
     public let prefix: String
-    /// Where this group's plain routes run; deferred routes start where the router says (`deferredOffLoop`).
+    /// Where this group's routes run (a deferred route's start), as the router places it (`Router.placing`).
     public let execution: Execution
     let wrap: Wrap
 
@@ -58,7 +58,9 @@ public struct RouterGroup<Context: Sendable> {
 
     public func on(_ method: Method, _ path: String, file: String = #fileID, use handle: @escaping Handle) {
         let chain = wrap(handle)
-        router.add(method, prefix + path, Handler(execution) { request in Self.run(chain, request) }, file: file)
+        router.add(
+            method, prefix + path, Handler(router.placing(execution)) { request in Self.run(chain, request) },
+            file: file)
     }
 
     public func get(_ path: String, file: String = #fileID, use handle: @escaping Handle) {
@@ -72,8 +74,7 @@ public struct RouterGroup<Context: Sendable> {
     public typealias Start = @Sendable (Request, Context, Reply) throws -> Void
 
     /// A route that answers later, from any thread, through its `Reply` (when a write it queued is committed). The
-    /// middleware run first, around `start`, where the router's deferred starts run (the loop, or the pool for a
-    /// database across the network): the headers they add to the stand-in `start` leaves (cookies, security
+    /// middleware run first, around `start`, where the group places them: the headers they add to the stand-in `start` leaves (cookies, security
     /// headers) are carried over to the real answer. An answer of their own, or an error `start` throws, is sent
     /// at once. The chain is composed for each request, around that request's reply.
     public func deferred(_ method: Method, _ path: String, file: String = #fileID, use start: @escaping Start) {
@@ -89,7 +90,7 @@ public struct RouterGroup<Context: Sendable> {
                 }
                 let first = Self.run(chain, request)
                 if answer.hasStarted { answer.middlewareDone(first.headers) } else { reply.send(first) }
-            }, file: file)
+            }, execution: execution, file: file)
     }
 
     static func run(_ chain: @Sendable (Request) throws -> Response, _ request: Request) -> Response {

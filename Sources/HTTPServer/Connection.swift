@@ -242,18 +242,16 @@ final class Connection {
     }
 
     /// An upload's head: the gate (an admin session looked up) answers before any of the body is parsed. Where the
-    /// lookup would wait (PostgreSQL: a network round trip), it runs on the pool like a handler, the connection
-    /// paused meanwhile (nothing more is read from the socket).
+    /// lookup may wait (PostgreSQL: a network round trip), it is placed on the pool, the connection paused meanwhile
+    /// (nothing more is read from the socket).
     private func askUploadGate(_ headers: HTTPHeaders, bodyStarted: Bool) -> Bool {
         guard let gate = parser.limits.uploadGate else { return react(to: parser.approve(true), bodyStarted) }
-        _ = ThreadRole.takeWouldWait()
-        let allowed = gate(headers)
-        guard ThreadRole.takeWouldWait() else { return react(to: parser.approve(allowed), bodyStarted) }
+        guard gate.execution != .loop else { return react(to: parser.approve(gate.allows(headers)), bodyStarted) }
         waitingForHandler = true
         let loop = self.loop
         let fd = self.fd
         let id = self.id
-        loop.context.pool.submit { loop.post(.approval(fd: fd, id: id, allowed: gate(headers))) }
+        loop.context.pool.submit { loop.post(.approval(fd: fd, id: id, allowed: gate.allows(headers))) }
         return true
     }
 
@@ -324,13 +322,7 @@ final class Connection {
             waitingForHandler = true
             onPool(respond, request, info)
         case .loop(let respond):
-            _ = ThreadRole.takeWouldWait()
-            let response = respond(request)
-            guard ThreadRole.takeWouldWait() else { return enqueue(response, info) }
-            // It needed to wait (for a database across the network): its answer is dropped, and it runs again on
-            // the pool. Handlers read before they write, so the first run changed nothing.
-            waitingForHandler = true
-            onPool(respond, request, info)
+            enqueue(respond(request), info)
         }
     }
 

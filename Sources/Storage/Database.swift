@@ -129,10 +129,9 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// Once the writer has retried it enough, its caller is told the site is busy (503), not broken.
     public var isContention: Bool { sqlState == "40P01" || sqlState == "40001" }
 
-    /// The refusal of a PostgreSQL connection on an event loop: the request runs again on the pool, so it is no
-    /// failure to report.
+    /// The refusal of a PostgreSQL connection on an event loop: a route placed on the loop that reads (a release
+    /// build's answer to what stops a debug one).
     public static let onEventLoop = DatabaseError("an event loop may not wait for PostgreSQL")
-    public var isOnEventLoop: Bool { message == Self.onEventLoop.message }
     /// The writer's queue is full: nothing was written; the caller may try again in a moment.
     public static let busy = DatabaseError("the database writer is busy")
     public var isBusy: Bool { message == Self.busy.message }

@@ -32,14 +32,13 @@ public final class DatabasePool: Sendable {
         self.init(location: .sqlite(path), commitDelay: commitDelay)
     }
 
-    /// The calling thread's connection (on the writer's thread, the writer's own). On an event loop, a database
-    /// across the network (PostgreSQL) is refused, and the refusal noted: the server runs the request again on a
-    /// thread that may wait, so a page served from memory stays on the loop and one that needs a query does not.
+    /// The calling thread's connection (on the writer's thread, the writer's own). An event loop never waits for a
+    /// database across the network (PostgreSQL): routes that read are placed on the pool there (`Execution.reads`),
+    /// so asking on a loop is a misplaced route, a programming error that stops a debug build and is refused in a
+    /// release one.
     public func connection() throws(DatabaseError) -> Database {
         if location.dialect == .postgresql && ThreadRole.isEventLoop {
-            // Run again, it would queue its writes twice: handlers read first (a debug build stops here otherwise).
-            assert(!ThreadRole.queuedWrite, "a handler on an event loop queued a write, then read from PostgreSQL")
-            ThreadRole.noteWouldWait()
+            assertionFailure("an event loop asked PostgreSQL: place the route with `.reads` or `.pool`")
             throw DatabaseError.onEventLoop
         }
         let thread = DatabaseWriter.currentThread
@@ -98,7 +97,6 @@ public final class DatabasePool: Sendable {
         let done: @Sendable ((any Error)?) -> Void = { error in
             if let error { then(.failure(error)) } else if let value = result.value { then(.success(value)) }
         }
-        if ThreadRole.isEventLoop { ThreadRole.noteQueuedWrite() }
         do {
             try writer().submit({ db in result.value = try body(db) }, prefetch: prefetch, done: done)
         } catch {
@@ -112,7 +110,6 @@ public final class DatabasePool: Sendable {
         _ work: @escaping DatabaseWriter.Work,
         done: @escaping @Sendable ((any Error)?) -> Void = { _ in }
     ) {
-        if ThreadRole.isEventLoop { ThreadRole.noteQueuedWrite() }
         do {
             try writer().submit(work, done: done)
         } catch {

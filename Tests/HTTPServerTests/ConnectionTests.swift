@@ -1,5 +1,6 @@
 import HTTP
 import HTTPServer
+import Synchronization
 import TestSupport
 import Testing
 import Threads
@@ -77,26 +78,32 @@ struct ConnectionTests {
         }
     }
 
-    /// A handler on the loop that would have waited (for PostgreSQL, say) runs again on the pool, and only that
-    /// answer is sent; one that did not stays on the loop. Pipelined, so the order must hold too.
-    @Test func aHandlerThatWouldWaitRunsAgainOffTheLoop() throws {
-        let router = TestServer.routes()
-        router.get("/where") { request in
-            if ThreadRole.isEventLoop && request.query["wait"] == "1" {
-                ThreadRole.noteWouldWait()
-                return .text("loop (dropped)")
-            }
+    /// Each route runs where it was placed, once: a read on the loop where reads are local, on the pool where they
+    /// wait; a deferred route's start likewise. Pipelined, so the order must hold too.
+    @Test(arguments: [false, true]) func aRouteRunsWhereItIsPlaced(readsWait: Bool) throws {
+        let router = Router(readsWait: readsWait)
+        let runs = Mutex(0)
+        let place: @Sendable (Request) -> Response = { _ in
+            runs.withLock { $0 += 1 }
             return .text(ThreadRole.isEventLoop ? "loop" : "pool")
+        }
+        router.get("/memory", .loop, place)
+        router.get("/reads", .reads, place)
+        router.get("/slow", .pool, place)
+        router.group(context: { _ in () }).running(.reads).deferred(.get, "/later") { request, _, reply in
+            reply.send(place(request))
         }
         let server = try TestServer(router: router)
         defer { server.stop() }
         let client = try server.client()
-        client.send(
-            "GET /where?wait=1 HTTP/1.1\r\nHost: t\r\n\r\nGET /where HTTP/1.1\r\nHost: t\r\n\r\n"
-                + "GET /where?wait=1 HTTP/1.1\r\nHost: t\r\n\r\n")
-        #expect(try client.readResponse().text == "pool")
-        #expect(try client.readResponse().text == "loop")
-        #expect(try client.readResponse().text == "pool")
+        let paths = ["/reads", "/memory", "/later", "/slow", "/reads"]
+        client.send(paths.map { "GET \($0) HTTP/1.1\r\nHost: t\r\n\r\n" }.joined())
+        let reads: Execution = readsWait ? .pool : .loop
+        for expected in [reads, .loop, reads, .pool, reads] {
+            #expect(try client.readResponse().text == "\(expected)")
+        }
+        #expect(runs.withLock { $0 } == paths.count, "each ran once")
+        #expect(try router.build().table.map(\.execution) == [.loop, reads, .pool, reads])
     }
 
     @Test func http10ClosesUnlessAskedToKeepAlive() throws {

@@ -40,7 +40,7 @@ func parseAll(_ bytes: [UInt8], limits: ParserLimits = ParserLimits(), chunkSize
             case .response: return (.failed(0), requests)  // never, in request mode
             case .approval(let headers):
                 // The gate is the caller's to ask (the server may ask it off the loop): here, synchronously.
-                switch parser.approve(limits.uploadGate?(headers) ?? true) {
+                switch parser.approve(limits.uploadGate?.allows(headers) ?? true) {
                 case .failure(let e)?: return (.failed(e.status.code), requests)
                 case .request(let r)?: requests.append(r)
                 default: break

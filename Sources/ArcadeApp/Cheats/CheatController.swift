@@ -122,8 +122,9 @@ struct CheatController: Sendable {
 
     func addRoutes(to routes: PlayerRoutes) {
         // The site's most frequent write (every key press on every page): it holds no thread while its
-        // commit is grouped with others'; only a completion (rare) finishes on a pool thread.
-        routes.actions.deferred(.post, "/cheats/actions", use: action)
+        // commit is grouped with others'; only a completion (rare) finishes on a pool thread. Its start reads (the
+        // player's record): on the loop on SQLite, on the pool on PostgreSQL.
+        routes.actions.running(.reads).deferred(.post, "/cheats/actions", use: action)
         routes.pages.get("/cheats", use: list)
         routes.pages.get("/credits", use: credits)
     }
@@ -139,8 +140,6 @@ struct CheatController: Sendable {
         } catch {
             return later.send(JSONAnswer.error("\(error)", status: .badRequest))
         }
-        // Read first: on PostgreSQL a start that would wait for the database runs again on the pool, and the limiter
-        // must count the action once.
         let found = try once.perform(visitor).once
         let now = once.clock()
         guard limiter.allow(visitor.playerID, at: now) else {

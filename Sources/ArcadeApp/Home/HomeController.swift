@@ -33,11 +33,11 @@ final class HomeController: Sendable {
     }
 
     func addRoutes(to routes: PlayerRoutes) {
-        // On the loop: what the page shows of the player's games is kept in memory (`HomeSummaries`); their cheats
-        // are the once-store's, also in memory.
+        // What the page shows of the player's games is kept in memory (`HomeSummaries`), their cheats in the
+        // once-store's cache: on SQLite it stays on the loop; its middleware may read, so it is placed as a read.
         routes.pages.get("/", use: home)
-        // A cookie (cosmetic, so pages need no lookup); nothing to commit, so on the loop.
-        routes.actions.running(.loop).post("/theme", use: chooseTheme)
+        // A cookie (cosmetic, so pages need no lookup); nothing to commit, so no wait on the pool.
+        routes.actions.running(.reads).post("/theme", use: chooseTheme)
     }
 
     func home(_ request: Request, _ context: PlayerContext) throws -> Response {
@@ -71,8 +71,7 @@ final class HomeController: Sendable {
             player: visitor.playerID, isNew: visitor.isNew, day: mastermind.today, language: visitor.language,
             strings: pages.versions(), found: found
         ) { now in try summarize(visitor, found: found, strings(), now) }
-        // After every read: on PostgreSQL a read on the loop runs the page again on the pool, and the banners may
-        // queue a write (the what's-new note seen).
+        // Last: the banners may queue a write (the what's-new note seen).
         let banners = try OnceController.banners(
             once, visitor, snapshot: snapshot, game: nil, back: "/", t: strings(), whatsNew: true)
         let seconds = mastermind.secondsToNextDaily

@@ -1,7 +1,8 @@
 import HTTP
 
 /// The groups a player feature adds its routes to, each with the site's middleware (see `Site.router`):
-/// `pages` answer GETs on the event loop; `actions` are state-changing POSTs that pass `CSRFCheck` and run on the
+/// `pages` answer GETs placed as reads (the event loop on SQLite, the pool on PostgreSQL); `actions` are state-changing
+/// POSTs that pass `CSRFCheck` and run on the
 /// pool, since each waits for its write to be committed before answering.
 struct PlayerRoutes {
     let pages: RouterGroup<PlayerContext>

@@ -98,11 +98,12 @@ public final class Site: Sendable {
     /// too; the admin pages and the API stay up during maintenance.
     private static func router(_ services: Services, extra: (PlayerRoutes) -> Void) throws -> Router {
         let (options, pages, identity) = (services.options, services.pages, services.identity)
-        let router = Router(deferredOffLoop: options.database.dialect == .postgresql)
+        let router = Router(readsWait: options.database.dialect == .postgresql)
         router.channels = EventChannels()
         let errors = ErrorPages(pages: pages, identity: identity)
         try answerItself(router, options, services, pages: pages, errors: errors)
-        let root = router.group(context: RequestContext.init)
+        // Everything behind the visitor's middleware reads the database (a player's record, the rules in force).
+        let root = router.group(context: RequestContext.init).running(.reads)
         let site = (options.secureCookies ? root.adding(SecureCookies()) : root).adding(SecurityHeaders()).adding(
             errors)
         let players = site.adding(
@@ -131,7 +132,7 @@ public final class Site: Sendable {
             publicHost: options.publicHost, clock: options.clock)
         try playerControllers(services, player, home: home, errors: errors, webAuthn: webAuthn)
         extra(player)
-        let api = router.group(context: RequestContext.init).adding(
+        let api = router.group(context: RequestContext.init).running(.reads).adding(
             ErrorPages(pages: pages, identity: identity, format: .json))
         services.api.addRoutes(to: api)
         let admin = AdminController(
@@ -239,9 +240,9 @@ public final class Site: Sendable {
             notFound: { errors.page(.notFound, $0) }
         ).addRoutes(to: router)
         // Uploads (up to --max-upload) are read only for a live admin session, looked up when the head arrives and
-        // before any of the body is read, on either engine: where the lookup would wait (PostgreSQL), the server
-        // asks it on the pool with the connection paused.
-        router.uploadGate = { [admins = services.admins] headers in
+        // before any of the body is read, on either engine: a read, so on PostgreSQL the server asks it on the pool
+        // with the connection paused.
+        router.uploadGate = UploadGate(router.placing(.reads)) { [admins = services.admins] headers in
             guard let token = Cookies.parse(headers.values("Cookie"))[AdminController.cookie] else { return false }
             return admins.isSignedIn(token)
         }

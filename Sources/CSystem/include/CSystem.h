@@ -79,11 +79,6 @@ int csys_thread_join(uint64_t handle);
 // A per-thread role (0 = ordinary, 1 = event loop), so code can refuse to block on a loop.
 void csys_set_thread_role(int role);
 int csys_thread_role(void);
-// Whether work on this thread was refused something it would have had to wait for (then cleared).
-void csys_note_would_wait(void);
-void csys_note_queued_write(void);
-int csys_queued_write(void);
-int csys_take_would_wait(void);
 
 // A process for tests and scripts: posix_spawn with argv/envp, and wait.
 pid_t csys_spawn(const char *path, char *const argv[], char *const envp[], int stdin_fd, int stdout_fd, int stderr_fd);

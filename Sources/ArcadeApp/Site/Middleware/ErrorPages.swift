@@ -65,7 +65,7 @@ struct ErrorPages: Middleware {
         let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
         // A 503 of our own (the database away: logged once a minute) is a refusal, not a failure to log.
         let refusal = (error as? PageError)?.status == .serviceUnavailable
-        if status.code >= 500 && !refusal && (error as? DatabaseError)?.isOnEventLoop != true {
+        if status.code >= 500 && !refusal {
             Log.error(
                 "\(error)",
                 ["method": .string(request.method.description), "path": .string(AccessLog.path(request.target))],
