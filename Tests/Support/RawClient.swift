@@ -16,6 +16,10 @@ public struct WireResponse {
     public var headers: [(String, String)]
     public var body: [UInt8]
 
+    public init(status: Int, reason: String, headers: [(String, String)], body: [UInt8]) {
+        (self.status, self.reason, self.headers, self.body) = (status, reason, headers, body)
+    }
+
     public func header(_ name: String) -> String? {
         headers.first { $0.0.lowercased() == name.lowercased() }?.1
     }

@@ -126,22 +126,7 @@ extension AdminController {
                 "history": .list(history), "hasHistory": .bool(!history.isEmpty),
             ])
         }
-        let constants = hotfixes.constants
-        let constantRows: [TemplateValue] =
-            query.isEmpty
-            ? []
-            : constants.base.keys.sorted()
-                .filter { searchable && $0.lowercased().contains(query) }
-                .compactMap { key in
-                    guard let base = constants.base[key] else { return nil }
-                    let current = constants.hotfixValues.first { $0.0 == key }.map { AdminHotfixes.text($0.1) }
-                    let history = key.lowercased() == query ? historyContext(key) : []
-                    return .object([
-                        "key": .string(key), "type": .string(base.typeName), "base": .string(AdminHotfixes.text(base)),
-                        "current": current.map { .string($0) } ?? .null, "history": .list(history),
-                        "hasHistory": .bool(!history.isEmpty),
-                    ])
-                }
+        let constantRows = query.isEmpty || !searchable ? [] : constantRows(matching: query)
         let found = query.isEmpty ? "" : t.string("admin.hotfix.found", [.int(keys.count + constantRows.count)])
         return pages.render(
             "admin-hotfixes", status: status, title: t.string("admin.hotfix.title"),
@@ -152,6 +137,21 @@ extension AdminController {
                 "nothing": .bool(!query.isEmpty && rows.isEmpty && constantRows.isEmpty),
                 "message": message.map { .string($0) } ?? .null, "more": .bool(keys.count > shown),
             ])
+    }
+
+    /// The site constants whose keys contain `query`, each with its type, shipped value, hotfix and history.
+    private func constantRows(matching query: String) -> [TemplateValue] {
+        let constants = hotfixes.constants
+        return constants.base.keys.sorted().filter { $0.lowercased().contains(query) }.compactMap { key in
+            guard let base = constants.base[key] else { return nil }
+            let current = constants.hotfixValues.first { $0.0 == key }.map { AdminHotfixes.text($0.1) }
+            let history = key.lowercased() == query ? historyContext(key) : []
+            return .object([
+                "key": .string(key), "type": .string(base.typeName), "base": .string(AdminHotfixes.text(base)),
+                "current": current.map { .string($0) } ?? .null, "history": .list(history),
+                "hasHistory": .bool(!history.isEmpty),
+            ])
+        }
     }
 
     /// "Set for every language?": what each language shows now and what it will show (a language with its own hotfix

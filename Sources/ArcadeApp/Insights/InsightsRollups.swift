@@ -54,22 +54,75 @@ enum InsightsRollups {
         return summary.entries + (active > 0 ? [Entry(day: day, metric: .active, item: "", n: active, m: 0)] : [])
     }
 
+    /// A metric's query over a range of its time column (`ms`: milliseconds, else seconds): rows of `n`, perhaps `m`,
+    /// and what `item` names.
+    private struct Query: Sendable {
+        let metric: Metric
+        var ms = false
+        let sql: String
+        var item: @Sendable (Row) throws -> String = { _ in "" }
+    }
+
+    private static let queries: [Query] = [
+        Query(
+            metric: .mastermindStarted,
+            sql: "SELECT COUNT(*) AS n FROM mastermind_games WHERE created >= ? AND created < ?"),
+        Query(
+            metric: .mastermindDone,
+            sql: """
+                SELECT COUNT(*) AS n, SUM(CASE WHEN status = 'won' THEN 1 ELSE 0 END) AS m
+                FROM mastermind_games WHERE finished >= ? AND finished < ?
+                """),
+        Query(
+            metric: .roundsStarted, ms: true,
+            sql: "SELECT COUNT(*) AS n FROM namegame_rounds WHERE started_ms >= ? AND started_ms < ?"),
+        Query(
+            metric: .roundsDone, ms: true,
+            sql: """
+                SELECT COUNT(*) AS n, SUM(CASE WHEN status = 'identified' THEN 1 ELSE 0 END) AS m
+                FROM namegame_rounds WHERE finished_ms >= ? AND finished_ms < ?
+                """),
+        Query(
+            metric: .guesses,
+            sql: """
+                SELECT guesses, COUNT(*) AS n FROM (
+                    SELECT g.id AS id, COUNT(*) AS guesses
+                    FROM mastermind_games g JOIN mastermind_guesses q ON q.game = g.id WHERE g.finished >= ? AND g.finished < ? AND g.status = 'won' GROUP BY g.id
+                ) AS won GROUP BY guesses
+                """, item: { "\(try $0.decode("guesses", as: Int.self))" }),
+        Query(
+            metric: .dailyPlayed,
+            sql: """
+                SELECT daily, COUNT(*) AS n FROM mastermind_games
+                WHERE created >= ? AND created < ? AND daily IS NOT NULL GROUP BY daily
+                """, item: { "\(try $0.decode("daily", as: Int.self))" }),
+        Query(
+            metric: .dailyWon,
+            sql: """
+                SELECT daily, created / 86400 AS started, COUNT(*) AS n FROM mastermind_games
+                WHERE finished >= ? AND finished < ? AND status = 'won' AND daily IS NOT NULL
+                GROUP BY daily, created / 86400
+                """,
+            item: { "\(try $0.decode("daily", as: Int.self))/\(try $0.decode("started", as: Int.self))" }),
+        Query(
+            metric: .mode, ms: true,
+            sql: """
+                SELECT mode, COUNT(*) AS n, SUM(CASE WHEN status = 'identified' THEN 1 ELSE 0 END) AS m
+                FROM namegame_rounds WHERE finished_ms >= ? AND finished_ms < ? GROUP BY mode
+                """, item: { try $0.decode("mode") }),
+        Query(
+            metric: .person, ms: true,
+            sql: """
+                SELECT f.person AS person, COUNT(*) AS n, SUM(CASE WHEN r.status = 'identified' THEN 0 ELSE 1 END) AS m
+                FROM namegame_rounds r JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
+                WHERE r.finished_ms >= ? AND r.finished_ms < ? GROUP BY f.person
+                """, item: { try $0.decode("person") }),
+    ]
+
     /// The numbers of the seconds from `start` to `end` (not included) of `day`.
     static func summarize(day: Int, from start: Int, to end: Int, _ db: Database) throws -> Summary {
         let seconds: [SQLValue] = [.integer(Int64(start)), .integer(Int64(end))]
         let ms: [SQLValue] = [.integer(Int64(start) * 1000), .integer(Int64(end) * 1000)]
-        var entries: [Entry] = []
-        func add(
-            _ metric: Metric, _ values: [SQLValue], _ sql: String, item: (Row) throws -> String = { _ in "" }
-        )
-            throws
-        {
-            for row in try db.query(sql, values) {
-                let n = try row.decodeIfPresent("n", as: Int.self) ?? 0
-                let m = row.columns.contains("m") ? try row.decodeIfPresent("m", as: Int.self) ?? 0 : 0
-                if n != 0 || m != 0 { entries.append(Entry(day: day, metric: metric, item: try item(row), n: n, m: m)) }
-            }
-        }
         var players = Set<String>()
         for row in try db.query(
             """
@@ -79,57 +132,15 @@ enum InsightsRollups {
         {
             players.insert(try row.decode("player"))
         }
-        try add(
-            .mastermindStarted, seconds, "SELECT COUNT(*) AS n FROM mastermind_games WHERE created >= ? AND created < ?"
-        )
-        try add(
-            .mastermindDone, seconds,
-            """
-            SELECT COUNT(*) AS n, SUM(CASE WHEN status = 'won' THEN 1 ELSE 0 END) AS m
-            FROM mastermind_games WHERE finished >= ? AND finished < ?
-            """)
-        try add(
-            .roundsStarted, ms, "SELECT COUNT(*) AS n FROM namegame_rounds WHERE started_ms >= ? AND started_ms < ?")
-        try add(
-            .roundsDone, ms,
-            """
-            SELECT COUNT(*) AS n, SUM(CASE WHEN status = 'identified' THEN 1 ELSE 0 END) AS m
-            FROM namegame_rounds WHERE finished_ms >= ? AND finished_ms < ?
-            """)
-        try add(
-            .guesses, seconds,
-            """
-            SELECT guesses, COUNT(*) AS n FROM (
-                SELECT g.id AS id, COUNT(*) AS guesses
-                FROM mastermind_games g JOIN mastermind_guesses q ON q.game = g.id WHERE g.finished >= ? AND g.finished < ? AND g.status = 'won' GROUP BY g.id
-            ) AS won GROUP BY guesses
-            """, item: { "\(try $0.decode("guesses", as: Int.self))" })
-        try add(
-            .dailyPlayed, seconds,
-            """
-            SELECT daily, COUNT(*) AS n FROM mastermind_games
-            WHERE created >= ? AND created < ? AND daily IS NOT NULL GROUP BY daily
-            """, item: { "\(try $0.decode("daily", as: Int.self))" })
-        try add(
-            .dailyWon, seconds,
-            """
-            SELECT daily, created / 86400 AS started, COUNT(*) AS n FROM mastermind_games
-            WHERE finished >= ? AND finished < ? AND status = 'won' AND daily IS NOT NULL
-            GROUP BY daily, created / 86400
-            """, item: { "\(try $0.decode("daily", as: Int.self))/\(try $0.decode("started", as: Int.self))" })
-        try add(
-            .mode, ms,
-            """
-            SELECT mode, COUNT(*) AS n, SUM(CASE WHEN status = 'identified' THEN 1 ELSE 0 END) AS m
-            FROM namegame_rounds WHERE finished_ms >= ? AND finished_ms < ? GROUP BY mode
-            """, item: { try $0.decode("mode") })
-        try add(
-            .person, ms,
-            """
-            SELECT f.person AS person, COUNT(*) AS n, SUM(CASE WHEN r.status = 'identified' THEN 0 ELSE 1 END) AS m
-            FROM namegame_rounds r JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
-            WHERE r.finished_ms >= ? AND r.finished_ms < ? GROUP BY f.person
-            """, item: { try $0.decode("person") })
+        var entries: [Entry] = []
+        for query in queries {
+            for row in try db.query(query.sql, query.ms ? ms : seconds) {
+                let n = try row.decodeIfPresent("n", as: Int.self) ?? 0
+                let m = row.columns.contains("m") ? try row.decodeIfPresent("m", as: Int.self) ?? 0 : 0
+                guard n != 0 || m != 0 else { continue }
+                entries.append(Entry(day: day, metric: query.metric, item: try query.item(row), n: n, m: m))
+            }
+        }
         return Summary(entries: entries, players: players)
     }
 

@@ -670,54 +670,58 @@ struct MastermindController: Sendable {
                 ])
             }
             guard let move = moves[index] else { return .null }
-            let best = move.guess
-            let bestLeft = move.left
-            // Skill is weighed on average over every secret still possible, not against this one: a review read the
-            // rows' verdicts as scolding when a good guess met an unlucky answer. Luck is the answer against that
-            // average, said only when it is far off (and by more than a code or two).
-            let (played, solverAverage) = (move.playedExpected, move.expected)
-            let verdict: String
-            if played < solverAverage * 0.999 {
-                verdict = "better"
-            } else if played <= solverAverage * 1.001 {
-                verdict = "best"
-            } else {
-                // Close is within a quarter more (a review: 1,296 against the solver's 936 was called close).
-                verdict = played <= solverAverage * 1.25 ? "close" : "worse"
-            }
-            if played <= solverAverage * 1.001 { matched += 1 }
-            let average = Int(played.rounded())
-            let luck: String? =
-                abs(Double(left) - played) < 2.5
-                ? nil
-                : Double(left) < played / 1.5 ? "lucky" : Double(left) > played * 1.5 ? "unlucky" : nil
-            let verdictText = t.string(
-                best == turn.guess ? "mastermind.analysis.same" : "mastermind.analysis.\(verdict)")
-            return .object([
-                "number": .int(index + 1), "guess": .string(turn.guess.description), "left": .int(left),
-                "best": .string(best.description), "bestLeft": .int(bestLeft), "verdict": .string(verdict),
-                "luck": luck.map { .string($0) } ?? .null,
-                "text": .string(
-                    t.string(
-                        "mastermind.analysis.step",
-                        [.int(index + 1), .string(Self.spaced(turn.guess.description)), .int(left)])),
-                // The solver's guess is named only when it differs (a review read "the solver would have played
-                // 0 1 2 3" right after playing 0 1 2 3).
-                "solverText": best == turn.guess
-                    ? .null
-                    : .string(
-                        t.string(
-                            "mastermind.analysis.solver", [.string(Self.spaced(best.description)), .int(bestLeft)])),
-                "verdictText": .string(
-                    // The luck first: after the numbers of this game, it says why the average may read otherwise (a
-                    // review read "the solver's pick leaves fewer" under a row that had left fewer, the luck last).
-                    luck.map { t.sentences(t.string("mastermind.analysis.\($0)", [.int(average)]), verdictText) }
-                        ?? verdictText),
-            ])
+            if move.playedExpected <= move.expected * 1.001 { matched += 1 }
+            return step(index + 1, turn.guess, left: left, move, t: t)
         }
         return .object([
             "steps": .list(steps),
             "summary": .string(t.string("mastermind.analysis.summary", [.int(matched), .int(game.turns.count)])),
+        ])
+    }
+
+    /// A row that did not win, weighed against the solver's move from the same position.
+    private func step(
+        _ number: Int, _ guess: Code, left: Int, _ move: Solvers.Step, t: LanguageStrings
+    ) -> TemplateValue {
+        let best = move.guess
+        // Skill is weighed on average over every secret still possible, not against this one: a review read the
+        // rows' verdicts as scolding when a good guess met an unlucky answer. Luck is the answer against that
+        // average, said only when it is far off (and by more than a code or two).
+        let (played, solverAverage) = (move.playedExpected, move.expected)
+        let verdict: String
+        if played < solverAverage * 0.999 {
+            verdict = "better"
+        } else if played <= solverAverage * 1.001 {
+            verdict = "best"
+        } else {
+            // Close is within a quarter more (a review: 1,296 against the solver's 936 was called close).
+            verdict = played <= solverAverage * 1.25 ? "close" : "worse"
+        }
+        let luck: String? =
+            abs(Double(left) - played) < 2.5
+            ? nil
+            : Double(left) < played / 1.5 ? "lucky" : Double(left) > played * 1.5 ? "unlucky" : nil
+        let verdictText = t.string(best == guess ? "mastermind.analysis.same" : "mastermind.analysis.\(verdict)")
+        return .object([
+            "number": .int(number), "guess": .string(guess.description), "left": .int(left),
+            "best": .string(best.description), "bestLeft": .int(move.left), "verdict": .string(verdict),
+            "luck": luck.map { .string($0) } ?? .null,
+            "text": .string(
+                t.string(
+                    "mastermind.analysis.step", [.int(number), .string(Self.spaced(guess.description)), .int(left)])),
+            // The solver's guess is named only when it differs (a review read "the solver would have played
+            // 0 1 2 3" right after playing 0 1 2 3).
+            "solverText": best == guess
+                ? .null
+                : .string(
+                    t.string("mastermind.analysis.solver", [.string(Self.spaced(best.description)), .int(move.left)])),
+            "verdictText": .string(
+                // The luck first: after the numbers of this game, it says why the average may read otherwise (a
+                // review read "the solver's pick leaves fewer" under a row that had left fewer, the luck last).
+                luck.map {
+                    t.sentences(t.string("mastermind.analysis.\($0)", [.int(Int(played.rounded()))]), verdictText)
+                }
+                    ?? verdictText),
         ])
     }
 

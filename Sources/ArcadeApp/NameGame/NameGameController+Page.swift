@@ -252,20 +252,7 @@ extension NameGameController {
         let elapsed = Double(store.nowMilliseconds() - record.startedMilliseconds) / 1000
         var hidden = reveal || taught ? [] : round.hidden(after: elapsed, interval: hintInterval)
         let person = round.answerPerson
-        if record.cheat && !reveal {
-            // The cheat (or recall's hint): the name's first letter when a face is the question, else half the wrong
-            // faces gone.
-            if round.showsNames || round.recall {
-                let letter = String(person.firstName.prefix(1))
-                context["cheat"] = .string(t.string("namegame.cheat.letter", [.string(letter)]))
-                // Shown in the box, as its placeholder: typed there, a player who typed the whole name sent "ZZora"
-                // (a review; before that, another found the letter said but not in the box).
-                if round.recall { context["letter"] = .string(letter) }
-            } else {
-                hidden.formUnion(round.hideOrder.prefix(round.hideOrder.count / 2))
-                context["cheat"] = .string(t.string("namegame.cheat.faces"))
-            }
-        }
+        if record.cheat && !reveal { cheatFields(round, hidden: &hidden, t: t, into: &context) }
         context["roundId"] = .int(Int(record.id))
         context["reverse"] = .bool(round.showsNames)
         context["quiz"] = .bool(true)
@@ -298,6 +285,23 @@ extension NameGameController {
         if !round.recall {
             context["choices"] = choices(mode, record: record, reveal: reveal, taught: taught, hidden: hidden, t: t)
         }
+    }
+
+    /// The cheat (or recall's hint): the name's first letter when a face is the question, else half the wrong faces
+    /// gone.
+    private func cheatFields(
+        _ round: Round, hidden: inout Set<Int>, t: LanguageStrings, into context: inout TemplateFields
+    ) {
+        guard round.showsNames || round.recall else {
+            hidden.formUnion(round.hideOrder.prefix(round.hideOrder.count / 2))
+            context["cheat"] = .string(t.string("namegame.cheat.faces"))
+            return
+        }
+        let letter = String(round.answerPerson.firstName.prefix(1))
+        context["cheat"] = .string(t.string("namegame.cheat.letter", [.string(letter)]))
+        // Shown in the box, as its placeholder: typed there, a player who typed the whole name sent "ZZora" (a
+        // review; before that, another found the letter said but not in the box).
+        if round.recall { context["letter"] = .string(letter) }
     }
 
     /// What an answer (or a wrong pick, "I don't know", the hints running out) says: the right name, the one tapped,

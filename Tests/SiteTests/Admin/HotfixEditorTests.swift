@@ -12,7 +12,7 @@ import Glibc
 
 @Suite("The hotfix editor", .serialized)
 struct HotfixEditorTests {
-    func admin(_ server: SiteServer) throws -> Player {
+    func admin(_ server: some LocalSite) throws -> Player {
         try server.site.admins.create(name: "frank", password: "correct horse battery")
         let player = Player(server)
         try player.get("/admin/login")
@@ -21,7 +21,7 @@ struct HotfixEditorTests {
     }
 
     @Test(arguments: Engine.allCases) func placeholdersMustSurvive(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let admin = try admin(server)
         // "Version %@": a %d or a missing placeholder is refused, with the reason.
@@ -42,7 +42,7 @@ struct HotfixEditorTests {
     }
 
     @Test(arguments: Engine.allCases) func pluralFormsAreHotfixedOneAtATime(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let admin = try admin(server)
         let key = "home.games.count#games.other"
@@ -80,7 +80,7 @@ struct HotfixEditorTests {
     }
 
     @Test(arguments: Engine.allCases) func aLanguageHotfixHistoryAndRevert(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let admin = try admin(server)
         let xss = "<script>alert(1)</script> Jouez !"
@@ -106,7 +106,7 @@ struct HotfixEditorTests {
     }
 
     @Test(arguments: Engine.allCases) func constantHotfixesKeepTheirTypeAndSurviveRestart(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         let admin = try admin(server)
         let wrong = try admin.post("/admin/constants", "key=mastermind.attempts&value=ten")
         #expect(wrong.status == 422)
@@ -128,7 +128,7 @@ struct HotfixEditorTests {
     }
 
     @Test func constantHotfixesStayInTheirRange() throws {
-        let server = try SiteServer()
+        let server = try InProcessSite()
         defer { server.stop() }
         let admin = try admin(server)
         for value in ["0", "31", "-5"] {
@@ -168,7 +168,7 @@ struct HotfixEditorTests {
     }
 
     @Test(arguments: Engine.allCases) func aConstantHotfixReverts(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let admin = try admin(server)
         #expect(try admin.post("/admin/constants", "key=site.version&value=2.0.0").status == 303)
@@ -179,7 +179,7 @@ struct HotfixEditorTests {
     }
 
     @Test(arguments: Engine.allCases) func maintenanceFromTheAdminPages(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let admin = try admin(server)
         #expect(
@@ -198,7 +198,7 @@ struct HotfixEditorTests {
     }
 
     @Test(arguments: Engine.allCases) func rulesEditedInTheAdminAndPreviewed(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let admin = try admin(server)
         let add = "platform=ios&active=on&restriction="
@@ -242,7 +242,7 @@ struct HotfixEditorTests {
     }
 
     @Test(arguments: Engine.allCases) func browserRulesMayNameASystem(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let admin = try admin(server)
         #expect(

@@ -9,7 +9,7 @@ import Testing
 @Suite("Mastermind over HTTP")
 struct MastermindSiteTests {
     @Test(arguments: Engine.allCases) func invalidGuessesAre422AndChangeNothing(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         let board = try player.get("/mastermind")
@@ -39,7 +39,7 @@ struct MastermindSiteTests {
     }
 
     @Test(arguments: Engine.allCases) func theSecretNeverLeavesTheServerBeforeTheEnd(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         _ = try player.startMastermind()
@@ -78,7 +78,7 @@ struct MastermindSiteTests {
 
     /// A review heard nothing after New game: a board with no row yet says its rules through the script's announcement.
     @Test func aNewBoardSaysItsRules() throws {
-        let server = try SiteServer()
+        let server = try InProcessSite()
         defer { server.stop() }
         let player = Player(server)
         _ = try player.startMastermind()
@@ -89,7 +89,7 @@ struct MastermindSiteTests {
     /// A guess already made is refused with its row named and costs no try (a player review: a repeat went through
     /// silently and spent a row that could teach nothing).
     @Test func aRepeatedGuessIsRefusedAndCostsNothing() throws {
-        let server = try SiteServer()
+        let server = try InProcessSite()
         defer { server.stop() }
         let player = Player(server)
         let game = try player.startMastermind()
@@ -105,7 +105,7 @@ struct MastermindSiteTests {
     }
 
     @Test func pegsAreShownRightPlacesFirstNeverInPlaces() throws {
-        let server = try SiteServer()
+        let server = try InProcessSite()
         defer { server.stop() }
         let player = Player(server)
         let game = try player.startMastermind()
@@ -129,7 +129,7 @@ struct MastermindSiteTests {
     }
 
     @Test(arguments: Engine.allCases) func aGameCanBeWonWithFormsAlone(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         let game = try player.startMastermind()
@@ -196,7 +196,7 @@ struct MastermindSiteTests {
     /// left 28 codes where the solver's 0123 left 256, yet on average it leaves 705 to the solver's 665. The answer's
     /// luck is said apart (a review read the verdicts as scolding when a good guess met an unlucky answer).
     @Test(arguments: Engine.allCases) func aRowIsWeighedOnAverageAndItsLuckSaidApart(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         let game = try player.startMastermind(secret: "4567")
@@ -211,7 +211,7 @@ struct MastermindSiteTests {
     }
 
     @Test(arguments: Engine.allCases) func anInPlaceWinUpdatesTheCountAndSaysHowManyGuesses(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         let game = try player.startMastermind()
@@ -234,7 +234,7 @@ struct MastermindSiteTests {
 
     /// Hint wins are counted apart, so after only those the chart would be bars of 0: it says so instead.
     @Test(arguments: Engine.allCases) func statisticsAfterOnlyAHintWinShowNoEmptyChart(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         let game = try player.startMastermind()
@@ -259,7 +259,7 @@ struct MastermindSiteTests {
     /// read "a strong next guess is 0055", ruled out by its rows, as a mistake): after 1234 scored one misplaced
     /// against 4567, the solver's pick is 0055, which scores nothing against 1234.
     @Test(arguments: Engine.allCases) func aHintThatCannotBeTheCodeSaysWhy(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         let game = try player.startMastermind(secret: "4567")
@@ -278,7 +278,7 @@ struct MastermindSiteTests {
 
     /// Giving up asks first (a page: no script needed), then shows the code, says so, and counts one loss.
     @Test(arguments: Engine.allCases) func givingUpAsksFirstThenShowsTheCode(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         #expect(
@@ -324,7 +324,7 @@ struct MastermindSiteTests {
     /// The share text: the game, N/10 or X/10, then each row's pegs as symbols, red, blue, then none (counts, not
     /// places); no digits of any guess or of the code. The result also shows the streaks and the distribution with this game's bar marked.
     @Test(arguments: Engine.allCases) func aFinishedGameHasAResultWorthSharing(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         func share(_ html: String) throws -> String {
@@ -368,7 +368,7 @@ struct MastermindSiteTests {
 
     /// Hard mode: every guess must fit all earlier feedback; one that does not is 422, names the row, changes nothing.
     @Test(arguments: Engine.allCases) func hardModeRefusesAGuessThatContradictsARow(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         #expect(try player.get("/mastermind").text.contains("data-start-hard"), "a first game can be hard too")
@@ -405,7 +405,7 @@ struct MastermindSiteTests {
     /// The keypad remembers: digits of a row that scored nothing are marked as not in the code, those a row's pegs
     /// count as in it, for screen readers too.
     @Test(arguments: Engine.allCases) func theKeypadRulesOutDigitsARowProvedAbsent(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         let game = try player.startMastermind()
@@ -438,7 +438,7 @@ struct MastermindSiteTests {
     /// the solver's marks had done the deducing); the codes-still-possible aid adds all that those codes prove. The
     /// solver's guesses are played until the two differ.
     @Test func theKeysMarkThePlayersBookkeepingAndTheAidMarksAllTheCodesProve() throws {
-        let server = try SiteServer()
+        let server = try InProcessSite()
         defer { server.stop() }
         let player = Player(server)
         let solver = Solver(rules: .classic)
@@ -477,7 +477,7 @@ struct MastermindSiteTests {
 
     /// With two guesses left a hint could win: it fits every row (a review was offered a probe on row 9).
     @Test func aHintWithTwoGuessesLeftCouldBeTheCode() throws {
-        let server = try SiteServer()
+        let server = try InProcessSite()
         defer { server.stop() }
         let player = Player(server)
         // Eight rows and a secret after which the solver's own pick would be a probe that cannot be the code.
@@ -515,7 +515,7 @@ struct MastermindSiteTests {
     /// With the codes-left aid on, the row's announcement says how many codes still fit (a blind review had to leave
     /// the game after every row to read the count in the board's list).
     @Test func theAidsCountAndAnEndingsFiguresAreSaid() throws {
-        let server = try SiteServer()
+        let server = try InProcessSite()
         defer { server.stop() }
         let player = Player(server)
         let game = try player.startMastermind(secret: "4567")
@@ -539,7 +539,7 @@ struct MastermindSiteTests {
 
     /// The board is a board: played rows, the row being typed, then a slot for each attempt still to come.
     @Test(arguments: Engine.allCases) func theBoardShowsEveryAttempt(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         func count(_ needle: String, _ html: String) -> Int { html.ranges(of: needle).count }
@@ -560,7 +560,7 @@ struct MastermindSiteTests {
     }
 
     @Test(arguments: Engine.allCases) func concurrentGuessersCountEachAttemptOnce(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         let game = try player.startMastermind()
@@ -586,7 +586,7 @@ struct MastermindSiteTests {
     }
 
     @Test(arguments: Engine.allCases) func gamesAndWinsSurviveARestart(_ engine: Engine) throws {
-        let server = try SiteServer(engine: engine)
+        let server = try InProcessSite(engine: engine)
         let player = Player(server)
         let game = try player.startMastermind()
         try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
@@ -594,7 +594,7 @@ struct MastermindSiteTests {
         try player.post("/mastermind/guess", "game=\(Int(game)! + 1)&turn=0&guess=\(wrong(try player.secret(), 3))")
         server.stop()
 
-        let again = try SiteServer(engine: engine, routes: nil) { $0.database = server.database }
+        let again = try InProcessSite(engine: engine) { $0.database = server.database }
         defer { again.stop() }
         let returning = Player(again)
         returning.cookies = player.cookies

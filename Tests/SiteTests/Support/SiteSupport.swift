@@ -11,41 +11,59 @@ import Testing
 import Glibc
 #endif
 
-/// A running site reached over loopback: the site in this process, or an `arcade` (or nginx before several) apart.
+/// A running site: reached over loopback (the site in this process, or an `arcade` or nginx apart), or its routes
+/// called in this process without sockets (`InProcessSite`).
 protocol Endpoint: Sendable {
-    var port: Int { get }
     var database: DatabaseLocation { get }
+    /// One request, as its bytes on the wire (the head, a blank line, the body), from `source` (127.0.0.x).
+    func exchange(_ raw: [UInt8], from source: String?) throws -> WireResponse
+}
+
+/// A site reached over loopback.
+protocol SocketEndpoint: Endpoint {
+    var port: Int { get }
+}
+
+extension SocketEndpoint {
+    /// On a fresh connection.
+    func exchange(_ raw: [UInt8], from source: String?) throws -> WireResponse {
+        let client = try source.map { try RawClient(port: port, from: $0) } ?? RawClient(port: port)
+        client.send(raw)
+        return try client.readResponse()
+    }
+}
+
+/// The site in this process, over loopback or not.
+protocol LocalSite: Endpoint {
+    var site: Site { get }
 }
 
 /// A site in another process: its port, and the database it uses.
-struct RemoteSite: Endpoint {
+struct RemoteSite: SocketEndpoint {
     let port: Int
     let database: DatabaseLocation
 }
 
 extension Endpoint {
-    /// One request on a fresh connection.
     func get(_ path: String, headers: [String: String] = [:], from source: String? = nil) throws -> WireResponse {
-        let client = try source.map { try RawClient(port: port, from: $0) } ?? RawClient(port: port)
         let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
-        client.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\(extra)Connection: close\r\n\r\n")
-        return try client.readResponse()
+        return try exchange(
+            Array("GET \(path) HTTP/1.1\r\nHost: t\r\n\(extra)Connection: close\r\n\r\n".utf8), from: source)
     }
 
     func post(
         _ path: String, body: String, headers: [String: String] = [:], from source: String? = nil
     ) throws -> WireResponse {
-        let client = try source.map { try RawClient(port: port, from: $0) } ?? RawClient(port: port)
         let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
-        client.send(
+        let head =
             "POST \(path) HTTP/1.1\r\nHost: t\r\n\(extra)Content-Type: application/x-www-form-urlencoded\r\n"
-                + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
-        return try client.readResponse()
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+        return try exchange(Array((head + body).utf8), from: source)
     }
 }
 
 /// The real site on a free loopback port, with its own database (an SQLite file, or a PostgreSQL schema).
-final class SiteServer: Endpoint, @unchecked Sendable {
+final class SiteServer: SocketEndpoint, LocalSite, @unchecked Sendable {
     let site: Site
     let server: HTTPServer
     let database: DatabaseLocation
@@ -56,6 +74,17 @@ final class SiteServer: Endpoint, @unchecked Sendable {
         engine: Engine = .sqlite, routes: ((PlayerRoutes) -> Void)? = nil,
         _ configure: (inout ServeOptions) -> Void = { _ in }
     ) throws {
+        let options = try Self.options(engine, scratch, configure)
+        database = options.database
+        site = try Site(options: options, adding: routes ?? { _ in })
+        server = try HTTPServer(configuration: options.server, responder: site.routes)
+        server.start()
+    }
+
+    /// A test's site: its own database and photos folder, no access log, every rendered page audited.
+    static func options(
+        _ engine: Engine, _ scratch: ScratchDirectory, _ configure: (inout ServeOptions) -> Void
+    ) throws -> ServeOptions {
         var options = ServeOptions()
         options.database = try TestDatabase.fresh(engine, in: scratch)
         options.photos = scratch.path + "/photos"
@@ -67,15 +96,16 @@ final class SiteServer: Endpoint, @unchecked Sendable {
         // Every page a test renders is checked for names no controller gives (see `stop`).
         options.auditTemplates = true
         configure(&options)
-        database = options.database
-        site = try Site(options: options, adding: routes ?? { _ in })
-        server = try HTTPServer(configuration: options.server, responder: site.routes)
-        server.start()
+        return options
     }
 
     func stop() {
         server.shutdown()
         server.wait()
+        Self.close(site)
+    }
+
+    static func close(_ site: Site) {
         site.close()
         let missing = site.services.pages.templates.audit?.missing ?? []
         #expect(missing.isEmpty, "names the pages interpolate that nothing gives: \(missing.sorted())")

@@ -33,12 +33,10 @@ extension Player {
             body += file.bytes + Array("\r\n".utf8)
         }
         body += Array("--\(boundary)--\r\n".utf8)
-        let client = try RawClient(port: server.port)
-        client.send(
+        let response = try server.exchange(
             Array(
                 "POST \(path) HTTP/1.1\r\nHost: t\r\nCookie: \(cookieHeader)\r\nContent-Type: multipart/form-data; boundary=\(boundary)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-                    .utf8) + body)
-        let response = try client.readResponse()
+                    .utf8) + body, from: address)
         absorb(response)
         return response
     }
