@@ -64,21 +64,109 @@ struct ReadmeTests {
         }
     }
 
+    /// A target of Package.swift: its name, the modules it depends on directly, and whether it is a test target or
+    /// another target only the tests use (TestSupport, which lives under Tests/).
+    struct Target {
+        let name: String
+        let dependencies: [String]
+        let testTarget: Bool
+        let underTests: Bool
+        var testOnly: Bool { testTarget || underTests }
+    }
+
+    /// Package.swift's targets, read as text: each `.target(`, `.executableTarget(`, `.systemLibrary(` and
+    /// `.testTarget(` that starts a line, its arguments up to the matching parenthesis.
+    static func targets() throws -> [Target] {
+        let package = try String(contentsOfFile: "Package.swift", encoding: .utf8)
+        let declaration = /^\s*\.(target|executableTarget|systemLibrary|testTarget)\(/.anchorsMatchLineEndings()
+        return package.matches(of: declaration).compactMap { match in
+            let arguments = enclosed(package[match.range.upperBound...], closing: ")")
+            guard let name = arguments.firstMatch(of: /^\s*name:\s*"(\w+)"/) else { return nil }
+            let dependencies = arguments.firstMatch(of: /dependencies:\s*\[/).map {
+                enclosed(arguments[$0.range.upperBound...], closing: "]").matches(of: /"(\w+)"/).map { String($0.1) }
+            }
+            return Target(
+                name: String(name.1), dependencies: dependencies ?? [], testTarget: match.1 == "testTarget",
+                underTests: arguments.contains(/path:\s*"Tests\//))
+        }
+    }
+
+    /// The text up to the bracket that closes one already opened, skipping string literals and `//` comments, so
+    /// `swiftSettings: [.unsafeFlags(["-O"], …)]` does not end a target early.
+    static func enclosed(_ text: Substring, closing: Character) -> Substring {
+        let opening: Character = closing == ")" ? "(" : "["
+        var depth = 1
+        var inString = false
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if inString {
+                if character == "\\" {
+                    index = text.index(after: index)  // an escaped character
+                } else if character == "\"" {
+                    inString = false
+                }
+            } else if character == "\"" {
+                inString = true
+            } else if text[index...].hasPrefix("//") {
+                index = text[index...].firstIndex(of: "\n") ?? text.index(before: text.endIndex)
+            } else if character == opening {
+                depth += 1
+            } else if character == closing {
+                depth -= 1
+                if depth == 0 { return text[..<index] }
+            }
+            index = text.index(after: index)
+        }
+        return text
+    }
+
     /// Package.swift's modules (not its test targets), each with the modules it depends on.
     static func modules() throws -> [String: [String]] {
-        let package = try String(contentsOfFile: "Package.swift", encoding: .utf8)
-        var found: [String: [String]] = [:]
-        let declaration =
-            /\.(?:target|systemLibrary|executableTarget)\(\s*name: "(\w+)"(?:[^()]*?dependencies: \[([^\]]*)\])?/
-        for match in package.matches(of: declaration) {
-            found[String(match.1)] = match.2.map { $0.matches(of: /"(\w+)"/).map { String($0.1) } } ?? []
+        let targets = try targets().filter { !$0.testTarget }
+        return Dictionary(targets.map { ($0.name, $0.dependencies) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The README's module diagram, the first fenced block under "Architecture": each module it shows, with the
+    /// modules it shows it depending on, and any module it shows twice. Its notation: an unindented line names a
+    /// layer; `Name ─▶ A, B` is one module and its direct dependencies (a list that ends in a comma goes on the next
+    /// line); a line of names without an arrow lists modules that depend on none; `(…)` is a comment.
+    static func diagram() -> (modules: [String: [String]], repeated: [String]) {
+        let architecture = section("Architecture")
+        let fence = architecture.indices.filter { architecture[$0].hasPrefix("```") }
+        let lines = fence.count >= 2 ? architecture[(fence[0] + 1)..<fence[1]] : []
+        var modules: [String: [String]] = [:]
+        var repeated: [String] = []
+        var current: String?
+        func names(_ list: Substring) -> [String] {
+            list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
-        return found
+        func show(_ module: String, _ dependencies: [String]) {
+            if modules[module] != nil { repeated.append(module) }
+            modules[module] = dependencies
+        }
+        for raw in lines {
+            let line = raw.replacing(/\([^)]*\)/, with: "")
+            let continued = current
+            current = nil
+            guard line.first?.isWhitespace == true else { continue }  // a layer's name, or a blank line
+            var module: String?
+            if let continued {
+                modules[continued, default: []] += names(line)
+                module = continued
+            } else if let arrow = line.range(of: "─▶") {
+                module = line[..<arrow.lowerBound].trimmingCharacters(in: .whitespaces)
+                show(module ?? "", names(line[arrow.upperBound...]))
+            } else {
+                for leaf in names(line) { show(leaf, []) }
+            }
+            if line.trimmingCharacters(in: .whitespaces).hasSuffix(",") { current = module }
+        }
+        return (modules, repeated)
     }
 
     /// The architecture's diagram and module table say what Package.swift declares (a review found `Metrics` left
-    /// out of both): the table names every module once, the diagram shows each, and the app's own dependencies hang
-    /// from `ArcadeApp` in it.
+    /// out of both): the table names every module once, and the diagram shows every module but the tests' own.
     @Test func theModuleDiagramAndTableArePackageSwifts() throws {
         let modules = try Self.modules()
         #expect(modules.count > 20 && modules["ArcadeApp"]?.contains("Storage") == true, "\(modules)")
@@ -88,25 +176,44 @@ struct ReadmeTests {
             row.split(separator: "|")[0].matches(of: /`(\w+)`/).map { String($0.1) }
         }
         #expect(tabled.sorted() == modules.keys.sorted(), "the module table")
-        let fence = architecture.indices.filter { architecture[$0].hasPrefix("```") }
-        let diagram = fence.count >= 2 ? architecture[(fence[0] + 1)..<fence[1]].map(String.init) : []
-        let shown = Set(diagram.joined(separator: "\n").matches(of: /(\w+)/).map { String($0.1) })
-        for module in modules.keys where module != "TestSupport" {
-            #expect(shown.contains(module), "the diagram leaves out \(module)")
+        let shown = Self.diagram().modules
+        for target in try Self.targets() where !target.testOnly {
+            #expect(shown[target.name] != nil, "the diagram leaves out \(target.name)")
         }
-        // The app's branches: the names right after the arrows in its column, and the line of direct ones.
-        let column = diagram.first.flatMap { $0.range(of: "ArcadeApp ─") }.map {
-            diagram[0].distance(from: diagram[0].startIndex, to: $0.upperBound)
+    }
+
+    /// Every module's arrows in the diagram are its `dependencies:` in Package.swift, no more and no fewer, so the
+    /// picture of the layers cannot drift from what the compiler enforces.
+    @Test func theModuleDiagramShowsEachModulesDependencies() throws {
+        let declared = Dictionary(
+            try Self.targets().filter { !$0.testOnly }.map { ($0.name, $0.dependencies) },
+            uniquingKeysWith: { first, _ in first })
+        let (shown, repeated) = Self.diagram()
+        #expect(declared.count > 20 && shown.count > 20, "Package.swift: \(declared.count), diagram: \(shown.count)")
+        var differences = repeated.map { "\($0): shown twice" }
+        for module in Set(declared.keys).union(shown.keys).sorted() {
+            guard let wanted = declared[module] else {
+                differences.append("\(module): in the diagram, not a module of Package.swift")
+                continue
+            }
+            guard let drawn = shown[module] else {
+                differences.append("\(module): in Package.swift, not in the diagram")
+                continue
+            }
+            let missing = wanted.filter { !drawn.contains($0) }
+            let extra = drawn.filter { !wanted.contains($0) }
+            if !missing.isEmpty {
+                differences.append(
+                    "\(module) ─▶ \(missing.joined(separator: ", ")): in Package.swift, not in the diagram")
+            }
+            if !extra.isEmpty {
+                differences.append(
+                    "\(module) ─▶ \(extra.joined(separator: ", ")): in the diagram, not in Package.swift")
+            }
+            if drawn.count != Set(drawn).count { differences.append("\(module): a dependency shown twice") }
         }
-        var branches: Set<String> = []
-        for line in diagram {
-            let characters = Array(line)
-            guard let column, characters.count > column + 3, "┬├└".contains(characters[column]) else { continue }
-            let rest = String(characters[(column + 3)...]).trimmingCharacters(in: .whitespaces)
-            // One name a branch, or the line of those the app uses directly too ("JSON, Files (directly too)").
-            let names = rest.contains("(directly too)") ? rest.split(separator: "(")[0] : rest.split(separator: " ")[0]
-            branches.formUnion(names.matches(of: /(\w+)/).map { String($0.1) })
-        }
-        #expect(branches.sorted() == (modules["ArcadeApp"] ?? []).sorted(), "ArcadeApp's dependencies")
+        #expect(
+            differences.isEmpty,
+            "the README's module diagram differs from Package.swift:\n\(differences.joined(separator: "\n"))")
     }
 }
