@@ -216,4 +216,131 @@ struct ReadmeTests {
             differences.isEmpty,
             "the README's module diagram differs from Package.swift:\n\(differences.joined(separator: "\n"))")
     }
+
+    /// The topic documents' folder: a DocC catalog of the executable, since the top level holds only what the
+    /// owners fixed there.
+    static let catalog = "Sources/arcade/Arcade.docc"
+
+    /// Every Markdown file in the catalog, as a path from the package's root.
+    static func topicDocuments() -> [String] {
+        let found = FileManager.default.enumerator(atPath: catalog)?.compactMap { $0 as? String } ?? []
+        return found.filter { $0.hasSuffix(".md") }.sorted().map { catalog + "/" + $0 }
+    }
+
+    /// A Markdown text's lines outside fenced code blocks, where `#` and `[…](…)` mean what they look like (an
+    /// nginx or shell comment in a fence is no heading).
+    static func prose(_ text: String) -> [Substring] {
+        var inFence = false
+        return text.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
+            let trimmed = line.drop { $0 == " " }
+            if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
+                inFence.toggle()
+                return false
+            }
+            return !inFence
+        }
+    }
+
+    /// The targets of a text's inline links and link definitions.
+    static func links(_ text: String) -> [String] {
+        prose(text).flatMap { line in
+            line.matches(of: /\]\(([^)\s]+)(?:\s+"[^"]*")?\)/).map { String($0.1) }
+                + line.matches(of: /^ {0,3}\[[^\]]+\]:\s*(\S+)/).map { String($0.1) }
+        }
+    }
+
+    /// The anchors GitHub gives a text's headings: the text as shown, lowercased, punctuation dropped, spaces as
+    /// hyphens, and a repeated heading's anchor numbered (`-1`, `-2`).
+    static func anchors(_ text: String) -> Set<String> {
+        var seen: [String: Int] = [:]
+        var anchors: Set<String> = []
+        for line in prose(text) {
+            guard let heading = line.firstMatch(of: /^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/) else { continue }
+            let shown = heading.1.replacing(/\[([^\]]*)\]\([^)]*\)/) { $0.1 }.filter { $0 != "`" && $0 != "*" }
+            let slug = String(
+                shown.lowercased().compactMap { character -> Character? in
+                    if character == " " { return "-" }
+                    let kept = character.isLetter || character.isNumber || character == "-" || character == "_"
+                    return kept ? character : nil
+                })
+            let count = seen[slug, default: 0]
+            seen[slug] = count + 1
+            anchors.insert(count == 0 ? slug : "\(slug)-\(count)")
+        }
+        return anchors
+    }
+
+    /// A relative link's path from the package's root, resolved against the linking file's folder; nil when it
+    /// climbs out of the package.
+    static func resolve(_ path: Substring, from file: String) -> String? {
+        var parts = file.split(separator: "/").dropLast().map(String.init)
+        for part in path.split(separator: "/") where part != "." {
+            if part != ".." {
+                parts.append(String(part))
+            } else if parts.popLast() == nil {
+                return nil
+            }
+        }
+        return parts.joined(separator: "/")
+    }
+
+    /// A link's file and anchor, or nil for a link with a scheme (`https:`, `mailto:`), which is not ours to check.
+    static func relative(_ link: String, from file: String) -> (path: String?, anchor: Substring?)? {
+        guard link.firstMatch(of: /^[A-Za-z][A-Za-z0-9+.\-]*:/) == nil else { return nil }
+        let parts = link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        return (parts[0].isEmpty ? file : resolve(parts[0], from: file), parts.count == 2 ? parts[1] : nil)
+    }
+
+    /// The README is the topic documents' table of contents: each is linked from it once, so none is lost and none
+    /// is listed twice.
+    @Test func theReadmeLinksEachTopicDocumentOnce() {
+        let documents = Self.topicDocuments()
+        #expect(documents.count >= 10, "\(documents)")
+        let linked = Self.links(Self.readme).compactMap { Self.relative($0, from: "README.md")?.path }
+        for document in documents {
+            let count = linked.filter { $0 == document }.count
+            #expect(count == 1, "the README links \(document) \(count) times, not once")
+        }
+    }
+
+    /// Each topic document reads as an article on GitHub and in DocC: its title first, the one `# ` heading.
+    @Test func eachTopicDocumentStartsWithItsTitle() throws {
+        for document in Self.topicDocuments() {
+            let text = try String(contentsOfFile: document, encoding: .utf8)
+            let titles = Self.prose(text).filter { $0.hasPrefix("# ") }
+            #expect(text.hasPrefix("# ") && titles.count == 1, "\(document): \(titles.count) titles")
+        }
+    }
+
+    /// Every relative link in the README and the topic documents leads to a file that exists and, with `#anchor`,
+    /// to a heading there: moving a section cannot leave a "see" behind that points at nothing.
+    @Test func everyRelativeLinkLeadsSomewhere() throws {
+        var broken: [String] = []
+        var checked = 0
+        for file in ["README.md"] + Self.topicDocuments() {
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            for link in Self.links(text) {
+                guard let (path, anchor) = Self.relative(link, from: file) else { continue }
+                checked += 1
+                guard let path, FileManager.default.fileExists(atPath: path) else {
+                    broken.append("\(file): \(link): no such file")
+                    continue
+                }
+                guard let anchor, path.hasSuffix(".md") else { continue }
+                let target = try String(contentsOfFile: path, encoding: .utf8)
+                if !Self.anchors(target).contains(String(anchor)) {
+                    broken.append("\(file): \(link): no heading #\(anchor) in \(path)")
+                }
+            }
+        }
+        #expect(checked >= Self.topicDocuments().count, "links checked: \(checked)")
+        #expect(broken.isEmpty, "broken links:\n\(broken.joined(separator: "\n"))")
+    }
+
+    /// The issue asked for a README one can read through: the commands, install, the routes and one screen of
+    /// architecture, with the long prose in the topic documents.
+    @Test func theReadmeIsUnder400Lines() {
+        let lines = Self.readme.filter { $0 == "\n" }.count
+        #expect(lines < 400, "the README has \(lines) lines; move prose to a topic document in \(Self.catalog)")
+    }
 }
