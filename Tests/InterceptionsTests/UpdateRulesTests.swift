@@ -7,7 +7,7 @@ func requirement(_ version: String, _ messages: [String: String] = ["en": "Pleas
     Requirement(version: v(version), messages: messages)
 }
 
-/// The README's example rules for iOS.
+/// UpdateRules.md's example rules for iOS.
 let readmeRules = [
     UpdateRule(
         id: 1, platform: "ios", restriction: .low, active: true,

@@ -131,7 +131,7 @@ struct GTConstantsContractTests {
         #expect(rules.map(\.os.number) == ["", "", "9", ""])
         #expect(rules.map(\.active) == [true, true, true, false])
         #expect(rules[0].app.messages["pt"] == "Há uma nova versão.")
-        // The README's clients: GTConstants and /api/update-check name the same rule.
+        // UpdateRules.md's clients: GTConstants and /api/update-check name the same rule.
         for (app, os, expected) in [("4.2", "9", 2), ("6.5", "9", 1), ("9.6", "17.1", 0), ("9.6", "8.4", 3)] {
             let check = try JSONParser.parse(
                 server.get("/api/update-check?platform=ios&app_version=\(app)&os_version=\(os)").body)
@@ -209,7 +209,7 @@ struct GTConstantsContractTests {
                 == .init(active: true, message: "Back soon", pollInterval: 45))
     }
 
-    /// The client's own comparison, as written in GTConstants (the README lists where Arcade differs).
+    /// The client's own comparison, as written in GTConstants (Differences.md lists where Arcade differs).
     @Test func theClientsVersionComparison() {
         #expect(GTConstantsClient.isOlder("4.2", than: "5.0"))
         #expect(GTConstantsClient.isOlder("8.2", than: "8.10"))

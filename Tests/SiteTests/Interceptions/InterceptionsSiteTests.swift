@@ -9,7 +9,7 @@ import Testing
 
 @Suite("GTConstants interceptions API")
 struct InterceptionsSiteTests {
-    /// The README's example: three rules for iOS, one inactive, one for Android.
+    /// UpdateRules.md's example: three rules for iOS, one inactive, one for Android.
     static func seed(_ site: Site) throws {
         let store = site.interceptions
         try store.addRule(

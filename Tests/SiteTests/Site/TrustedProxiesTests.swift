@@ -55,7 +55,7 @@ struct TrustedProxiesTests {
         #expect(try wrongSignIn(client) == 429, "a made-up address is no fresh start")
     }
 
-    /// The README's setup: nginx on this machine sets `X-Forwarded-For` and the site reads that header alone.
+    /// Operations.md's setup: nginx on this machine sets `X-Forwarded-For` and the site reads that header alone.
     static func behindNginx(_ options: inout ServeOptions) {
         let parsed = try? ServeOptions.parse(["--client-address-header", "X-Forwarded-For"], environment: { _ in nil })
         options.server.trustedProxies = parsed!.server.trustedProxies
