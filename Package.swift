@@ -79,6 +79,7 @@ let package = Package(
         // Helpers shared by the test targets: a raw loopback client, child processes, scratch folders.
         .target(name: "TestSupport", dependencies: ["CSystem", "Storage"], path: "Tests/Support"),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+        .testTarget(name: "FilesTests", dependencies: ["Files"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "LoggerTests", dependencies: ["Logger"]),
         .testTarget(name: "MastermindTests", dependencies: ["Mastermind"]),

@@ -7,6 +7,14 @@ import Templates
 /// password is), and `/admin/totp`, where an admin sets it up (the secret as base32 and as a QR code drawn in SVG),
 /// renews their recovery codes or turns it off (with their password).
 extension AdminController {
+    /// `otpauth://` as authenticator apps read it (the issuer in the label and as a parameter, as Google's key
+    /// format asks). An `@` stays as it is (a path may hold it), so the longest name still fits a QR code.
+    static func provisioningURI(name: String, secret: [UInt8], issuer: String = "Arcade") -> String {
+        let label = URI.encode(issuer) + ":" + URI.encode(name).replacing("%40", with: "@")
+        return "otpauth://totp/\(label)?secret=\(Base32.encode(secret))&issuer=\(URI.encode(issuer))"
+            + "&algorithm=SHA1&digits=6&period=30"
+    }
+
     func addSecondFactorRoutes(to routes: AdminRoutes) {
         routes.visitors.get("/admin/login/code", use: codeForm)
         routes.forms.post("/admin/login/code", use: checkCode)
@@ -87,7 +95,7 @@ extension AdminController {
             data["enabled"] = .bool(true)
             data["left"] = .string(t.string("admin.totp.left", [.int(try store.recoveryCodesLeft(admin))]))
         } else if let secret = try store.existingPendingSecret(admin) {
-            let uri = AdminStore.provisioningURI(name: admin.name, secret: secret)
+            let uri = Self.provisioningURI(name: admin.name, secret: secret)
             let qr = QRCode(Array(uri.utf8))
             let grouped = Base32.encode(secret).enumerated().map {
                 $0.offset > 0 && $0.offset % 4 == 0 ? " \($0.element)" : "\($0.element)"

@@ -1,9 +1,7 @@
 import Constants
-import HTTP
 import Localization
 import PropertyList
 import Storage
-import Templates
 
 /// The hotfix editor: every localizable key with its base value and its
 /// overrides; set or remove one, globally or for a language. A string

@@ -1,5 +1,4 @@
 import Crypto
-import HTTP
 import Storage
 
 /// An admin's optional second factor: time-based codes (RFC 6238: SHA-1, six digits, 30 s, one step either side,
@@ -113,14 +112,6 @@ extension AdminStore {
     func recoveryCodesLeft(_ admin: Admin) throws -> Int {
         try pool.connection().scalar(
             Int.self, "SELECT COUNT(*) AS n FROM admin_recovery_codes WHERE admin = ?", [SQLValue(admin.id)])
-    }
-
-    /// `otpauth://` as authenticator apps read it (the issuer in the label and as a parameter, as Google's key
-    /// format asks). An `@` stays as it is (a path may hold it), so the longest name still fits a QR code.
-    static func provisioningURI(name: String, secret: [UInt8], issuer: String = "Arcade") -> String {
-        let label = URI.encode(issuer) + ":" + URI.encode(name).replacing("%40", with: "@")
-        return "otpauth://totp/\(label)?secret=\(Base32.encode(secret))&issuer=\(URI.encode(issuer))"
-            + "&algorithm=SHA1&digits=6&period=30"
     }
 
     /// 50 random bits as ten base32 letters, grouped 5-5 for reading aloud.

@@ -103,9 +103,7 @@ public struct ServeOptions: Sendable {
 
     /// Uploaded photos: `--photos`, or a `photos` folder beside an SQLite file; with PostgreSQL, `./photos`.
     public var photosDirectory: String {
-        if let photos { return photos }
-        guard case .sqlite(let path) = database, let slash = path.lastIndex(of: "/") else { return "photos" }
-        return String(path[..<slash]) + "/photos"
+        photos ?? PhotoLibrary.folder(beside: database)
     }
 
     struct Option: Sendable {

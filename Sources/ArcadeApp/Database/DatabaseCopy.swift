@@ -45,9 +45,7 @@ struct DatabaseCopy {
             if photoRows > 0 {
                 photos = try Self.restorePhotos(from: from, to: to, folder: targetPhotos)
             } else if to.dialect == .postgresql {
-                var options = ServeOptions()
-                options.database = source
-                photos = try Self.copyPhotos(from: from, folder: options.photosDirectory, to: to)
+                photos = try Self.copyPhotos(from: from, folder: PhotoLibrary.folder(beside: source), to: to)
             }
             if to.dialect == .postgresql {
                 // Identity columns continue after the copied ids.

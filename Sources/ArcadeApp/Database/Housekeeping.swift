@@ -40,14 +40,27 @@ final class Housekeeping: Sendable {
     private let pool: DatabasePool
     private let thread = Mutex<PeriodicThread?>(nil)
 
-    init(options: ServeOptions, pool: DatabasePool, leadership: Leadership, insights: InsightsStore) {
-        folder = options.backupDirectory
+    /// What the thread does and how often, as the command line sets it.
+    struct Settings: Sendable {
+        /// Scheduled backups go there; none without.
+        var backups: String?
+        var database: DatabaseLocation
+        var photos: String
+        var backupHours: Double
+        var backupKeep: Int
+        /// Days after which a player who never finished anything and stopped coming is deleted (0: never).
+        var forgetAfter: Int
+        var clock: @Sendable () -> Double
+    }
+
+    init(_ settings: Settings, pool: DatabasePool, leadership: Leadership, insights: InsightsStore) {
+        folder = settings.backups
         self.pool = pool
-        let backup = Backup(source: options.database, photos: options.photosDirectory)
-        let every = Int(options.backupEvery * 3600)
-        let keep = options.backupKeep
-        let clock = options.clock
-        let forgetAfter = options.forgetAfter
+        let backup = Backup(source: settings.database, photos: settings.photos)
+        let every = Int(settings.backupHours * 3600)
+        let keep = settings.backupKeep
+        let clock = settings.clock
+        let forgetAfter = settings.forgetAfter
         // After a restart the schedule continues from the newest backup there is.
         let newest = folder.flatMap { Self.backups(in: $0).last.map { Self.modified(folder! + "/" + $0) } } ?? 0
         let nextBackup = Mutex(newest == 0 ? Int(clock()) : newest + every)

@@ -110,7 +110,7 @@ struct InsightsController: Sendable {
                 n.cheats.map { named("cheats.name.", $0.0) },
                 [("insights.series.players", n.cheats.map(\.1))]),
             Self.chart(
-                "traffic", t, x: "insights.hour", y: "insights.count", hours.map { Self.hourLabel($0.start) },
+                "traffic", t, x: "insights.hour", y: "insights.count", hours.map { UTCTime.hourLabel($0.start) },
                 [
                     ("insights.series.rate", hours.map { ($0.requestsPerMinute * 10).rounded() / 10 }),
                     ("insights.series.p95", hours.map { ($0.p95 ?? 0) * 1000 }),
@@ -152,10 +152,5 @@ struct InsightsController: Sendable {
     static func dayLabel(_ day: Int) -> String {
         let date = UTCTime.format(day * 86_400)
         return String(date.dropFirst(5).prefix(5))
-    }
-
-    /// `14:00`, UTC.
-    static func hourLabel(_ seconds: Int) -> String {
-        String(UTCTime.format(seconds).dropFirst(11).prefix(5))
     }
 }

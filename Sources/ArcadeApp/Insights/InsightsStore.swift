@@ -43,7 +43,7 @@ final class InsightsStore: Sendable {
         guard end + Self.hourGrace <= now, end <= (day + 1) * 86_400 else {
             if !caughtUp.exchange(true, ordering: .relaxed) {
                 Log.info(
-                    "insights: today summed up to \(InsightsController.hourLabel(through)) in \(started.duration(to: .now))"
+                    "insights: today summed up to \(UTCTime.hourLabel(through)) in \(started.duration(to: .now))"
                 )
             }
             return false

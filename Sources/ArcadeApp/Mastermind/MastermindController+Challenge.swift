@@ -77,7 +77,7 @@ extension MastermindController {
                 "score": .string(score(record)), "hard": .bool(record.hard),
                 // Who sent it, by the name they chose (a review read "A friend" from a friend with a name).
                 "beat": .string(
-                    try DisplayName.of(owner, store.pool.connection()).map {
+                    try store.displayName(of: owner).map {
                         t.string("mastermind.challenge.beat.named", [.string($0), .string(score(record))])
                     } ?? t.string("mastermind.challenge.beat", [.string(score(record))])),
                 "playing": .bool(taken?.game.outcome == .playing), "open": .bool(!mine && taken == nil),

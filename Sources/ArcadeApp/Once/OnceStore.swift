@@ -78,7 +78,7 @@ struct OnceStore: Sendable {
     /// will be.
     @discardableResult
     func perform(
-        _ visitor: Visitor, wait: Bool = true,
+        _ visitor: some PlayerSession, wait: Bool = true,
         _ body: @escaping @Sendable (inout Once) -> [Once.Effect] = { _ in [] }
     ) throws -> Snapshot {
         // The version is read once: a hotfix may change it before the writer runs this.
@@ -137,7 +137,7 @@ struct OnceStore: Sendable {
         }
     }
 
-    private func anchors(_ visitor: Visitor, version siteVersion: String) throws -> AnchorEntry {
+    private func anchors(_ visitor: some PlayerSession, version siteVersion: String) throws -> AnchorEntry {
         if visitor.isNew {
             let at = clock()
             return AnchorEntry(
@@ -190,7 +190,7 @@ struct OnceStore: Sendable {
     /// The player's row and the anchors in use, made by their first write (inside its transaction).
     /// `session: false` (a page view) leaves the session's row to the player's next write.
     private func ensureRows(
-        _ visitor: Visitor, _ anchors: Once.Anchors, version: String, session: Bool = true, _ db: Database
+        _ visitor: some PlayerSession, _ anchors: Once.Anchors, version: String, session: Bool = true, _ db: Database
     ) throws {
         try visitor.player.ensureRow(db)
         try db.send(

@@ -1,7 +1,5 @@
 import Crypto
 import Files
-import HTTP
-import HTTPServer
 import Storage
 
 /// Uploaded photos: kept in a folder beside the database under opaque names (random, with the extension of the
@@ -44,17 +42,12 @@ struct PhotoLibrary: Sendable {
         _ = try? shared?.write { db in try db.execute("DELETE FROM photos WHERE name = ?", [.text(name)]) }
     }
 
-    /// The stored photo `name` as a response, or nil if the name is not one we make or the photo is gone.
-    func response(_ name: String) -> Response? {
+    /// The stored photo `name` and what its bytes are, or nil if the name is not one we make or the photo is gone.
+    func photo(_ name: String) -> (bytes: [UInt8], type: ImageType)? {
         guard Self.validName(name), let bytes = Files.read(folder + "/" + name) ?? fetch(name),
             let type = ImageType.sniff(bytes)
         else { return nil }
-        var response = Response(contentType: type.mediaType, body: bytes)
-        response.headers.set("Cache-Control", "public, max-age=31536000, immutable")
-        response.headers.set("X-Content-Type-Options", "nosniff")
-        // An SVG headshot opened on its own runs nothing and reaches nothing.
-        response.headers.set("Content-Security-Policy", StaticFiles.sandbox)
-        return response
+        return (bytes, type)
     }
 
     /// A photo another instance took, from the shared database, kept as a file for the next time.
@@ -82,6 +75,12 @@ struct PhotoLibrary: Sendable {
             parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
         else { return false }
         return ImageType.allCases.contains { $0.fileExtension == parts[1] }
+    }
+
+    /// Where uploaded photos live when no folder is given: beside an SQLite file, else `photos`.
+    static func folder(beside database: DatabaseLocation) -> String {
+        guard case .sqlite(let path) = database, let slash = path.lastIndex(of: "/") else { return "photos" }
+        return String(path[..<slash]) + "/photos"
     }
 
     static func hex(_ bytes: [UInt8]) -> String {

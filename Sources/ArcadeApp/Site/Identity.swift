@@ -160,22 +160,3 @@ struct Identity: Sendable {
     }
 }
 
-/// A player's id as a table key, hashed by its tail (see `tailFingerprint`): every id a table keeps, the site made.
-struct PlayerKey: Hashable, Sendable {
-    let id: String
-
-    init(_ id: String) { self.id = id }
-
-    func hash(into hasher: inout Hasher) { hasher.combine(id.tailFingerprint) }
-}
-
-extension String {
-    /// The length and last seven bytes, for hashing keys made of what the site made from random bytes (ids,
-    /// signatures): they differ there already, and hashing whole strings cost more than the rest of a lookup. Only
-    /// for tables whose entries the site itself made, so no one can choose keys that collide.
-    var tailFingerprint: UInt64 {
-        let bytes = utf8
-        return bytes.withContiguousStorageIfAvailable { $0.suffix(7).reduce(UInt64($0.count)) { $0 << 8 | UInt64($1) } }
-            ?? UInt64(bytes.count)
-    }
-}

@@ -1,5 +1,17 @@
 import Storage
 
+/// Who a store acts for: the player, the browser session, and whether the player was made by this request (nothing is
+/// stored for them yet). The site's `Visitor` is one.
+protocol PlayerSession: Sendable {
+    var player: Player { get }
+    var sessionID: String { get }
+    var isNew: Bool { get }
+}
+
+extension PlayerSession {
+    var playerID: String { player.id }
+}
+
 /// An anonymous player as the signed cookie names them: an id, and when
 /// they first came. A visitor who only looks has no row; the row is made
 /// inside the transaction of their first state-changing action.
@@ -42,5 +54,25 @@ struct Player: Sendable, Equatable {
     static func lock(_ id: String, _ db: Database) throws {
         guard db.dialect == .postgresql else { return }
         try db.send(lockSQL, [.text(id)])
+    }
+}
+
+/// A player's id as a table key, hashed by its tail (see `tailFingerprint`): every id a table keeps, the site made.
+struct PlayerKey: Hashable, Sendable {
+    let id: String
+
+    init(_ id: String) { self.id = id }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(id.tailFingerprint) }
+}
+
+extension String {
+    /// The length and last seven bytes, for hashing keys made of what the site made from random bytes (ids,
+    /// signatures): they differ there already, and hashing whole strings cost more than the rest of a lookup. Only
+    /// for tables whose entries the site itself made, so no one can choose keys that collide.
+    var tailFingerprint: UInt64 {
+        let bytes = utf8
+        return bytes.withContiguousStorageIfAvailable { $0.suffix(7).reduce(UInt64($0.count)) { $0 << 8 | UInt64($1) } }
+            ?? UInt64(bytes.count)
     }
 }

@@ -97,7 +97,11 @@ struct Services: Sendable {
         identity = Self.identity(options, pool: pool, key: key, localizer: localizer, admins: admins)
         leadership = Leadership(options.database, health: pool.health)
         insights = InsightsStore(pool: pool, clock: options.clock)
-        housekeeping = Housekeeping(options: options, pool: pool, leadership: leadership, insights: insights)
+        housekeeping = Housekeeping(
+            Housekeeping.Settings(
+                backups: options.backupDirectory, database: options.database, photos: options.photosDirectory,
+                backupHours: options.backupEvery, backupKeep: options.backupKeep, forgetAfter: options.forgetAfter,
+                clock: options.clock), pool: pool, leadership: leadership, insights: insights)
     }
 
     /// The database, brought up to date, and what start-up keeps in it: the cookie and daily-code keys, made at the

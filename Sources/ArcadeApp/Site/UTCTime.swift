@@ -7,6 +7,9 @@ import Glibc
 /// Times as admins read and type them: ISO 8601 in UTC to the minute, `2026-11-22 23:14 UTC`, one form on every
 /// page (the server's locale and zone never show through).
 enum UTCTime {
+    /// `14:00`.
+    static func hourLabel(_ seconds: Int) -> String { String(format(seconds).dropFirst(11).prefix(5)) }
+
     static func format(_ seconds: Int) -> String {
         var t = time_t(seconds)
         var parts = tm()

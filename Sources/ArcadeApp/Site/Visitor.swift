@@ -12,7 +12,7 @@ import Glibc
 /// language, and the CSRF token tied to the session. A tampered or forged
 /// cookie is ignored: its bearer becomes a new player.
 /// A class: each request's middleware and handler pass it along, and a copy of a struct retained every string in it.
-final class Visitor: Sendable {
+final class Visitor: PlayerSession {
     static let playerCookie = "arcade_player"
     static let sessionCookie = "arcade_session"
     static let languageCookie = "arcade_lang"
@@ -43,7 +43,6 @@ final class Visitor: Sendable {
         self.isNew = isNew
     }
 
-    var playerID: String { player.id }
     /// The chosen theme (`light`, `dark`, `contrast`, or `crt` from the cheat; "" follows the system).
     var theme: String { look.theme }
     /// The retro cheat was found: the chooser offers retro.

@@ -24,7 +24,7 @@ struct QRCodeTests {
         #expect(QRCode(Array(repeating: 0x41, count: 213))?.version == 10)
         #expect(QRCode(Array(repeating: 0x41, count: 214)) == nil)
         // The longest admin name's set-up address fits (names are ASCII; an @ is not percent-encoded).
-        let longest = AdminStore.provisioningURI(
+        let longest = AdminController.provisioningURI(
             name: String(repeating: "@", count: 64), secret: Array(repeating: 0, count: 20))
         #expect(QRCode(Array(longest.utf8)) != nil, "\(longest.utf8.count) bytes")
         let code = try #require(QRCode(Array("otpauth://totp/Arcade:alice?secret=AAAA".utf8)))

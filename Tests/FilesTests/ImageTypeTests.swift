@@ -1,4 +1,4 @@
-import HTTP
+import Files
 import Testing
 
 @Suite("Image sniffing")
