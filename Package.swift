@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The package graph is the architecture: pure modules at the bottom, the C
-// shims beside them, one app module that wires them, and a thin executable.
+// The package graph is the architecture: pure modules at the bottom, the C shims beside them, the site's stores, the
+// web on top of them, and the command line.
 let package = Package(
     name: "Arcade",
     products: [
@@ -66,15 +66,31 @@ let package = Package(
         // Spaced repetition (FSRS-5): when to ask about each person again. Pure; the caller passes the time.
         .target(name: "SpacedRepetition"),
 
-        // The site: wires the infrastructure modules together.
+        // The site's records and stores: schema, queries, caches of what is stored, background jobs. No HTTP, no
+        // templates: a store is tested without a socket.
         .target(
-            name: "ArcadeApp",
+            name: "ArcadeStore",
             dependencies: [
-                "HTTP", "HTTPServer", "Storage", "CSystem", "Localization", "JSON", "Templates", "PropertyList",
-                "Crypto", "Constants", "Files", "Mastermind", "HTTPClient", "NameGame", "Once", "Interceptions",
-                "Cheats", "SpacedRepetition", "Metrics", "Logger", "WebAuthn",
+                "Storage", "CSystem", "Localization", "JSON", "PropertyList", "Crypto", "Constants", "Files",
+                "Mastermind", "HTTPClient", "NameGame", "Once", "Interceptions", "Cheats", "SpacedRepetition", "Logger",
+                "Threads",
             ]),
-        .executableTarget(name: "arcade", dependencies: ["ArcadeApp", "CSystem"]),
+        // The site on the web: controllers, middleware, pages, identity, and the composition root that builds every
+        // component once (`Services`) and routes them (`Site`).
+        .target(
+            name: "ArcadeWeb",
+            dependencies: [
+                "ArcadeStore", "HTTP", "HTTPServer", "Storage", "Localization", "JSON", "Templates", "PropertyList",
+                "Crypto", "Constants", "Files", "Mastermind", "NameGame", "Once", "Interceptions", "Cheats",
+                "SpacedRepetition", "Metrics", "Logger", "WebAuthn", "HTMLEscaping", "Threads",
+            ]),
+        // The command line: `arcade` serves, or runs an admin, backup, copy or Mastermind command.
+        .executableTarget(
+            name: "arcade",
+            dependencies: [
+                "ArcadeWeb", "ArcadeStore", "CSystem", "Files", "HTTPServer", "JSON", "Localization", "Logger",
+                "Mastermind", "PropertyList", "Storage",
+            ]),
 
         // Helpers shared by the test targets: a raw loopback client, child processes, scratch folders.
         .target(name: "TestSupport", dependencies: ["CSystem", "Storage"], path: "Tests/Support"),
@@ -93,13 +109,16 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport", "Threads"]),
         // Unit suites of the site's pure parts (files, tables, times, limits): no server, no database.
         .testTarget(
-            name: "ArcadeAppTests",
-            dependencies: ["ArcadeApp", "HTTP", "Cheats", "JSON", "Localization", "TestSupport", "Threads"]),
+            name: "ArcadeUnitTests",
+            dependencies: [
+                "ArcadeWeb", "ArcadeStore", "HTTP", "Cheats", "JSON", "Localization", "TestSupport", "Threads",
+            ]),
         // The site end to end, one folder per feature: a real server on loopback, real databases.
         .testTarget(
             name: "SiteTests",
             dependencies: [
-                "ArcadeApp", "HTTP", "HTTPServer", "CSystem", "Storage", "Crypto", "TestSupport", "HTTPClient",
+                "ArcadeWeb", "ArcadeStore", "HTTP", "HTTPServer", "CSystem", "Storage", "Crypto", "TestSupport",
+                "HTTPClient",
                 "Mastermind", "NameGame", "PropertyList", "Files", "JSON", "Interceptions", "Localization",
             ]),
         .testTarget(name: "ConstantsTests", dependencies: ["Constants", "PropertyList"]),

@@ -1,4 +1,5 @@
-import ArcadeApp
+import ArcadeStore
+import ArcadeWeb
 import CSystem
 
 #if canImport(Glibc)

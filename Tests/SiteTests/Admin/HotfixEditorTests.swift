@@ -4,7 +4,8 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 #if canImport(Glibc)
 import Glibc

@@ -3,7 +3,8 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 /// The insights' closed days are summed once into `insights_days`, today live: the page shows what counting every
 /// row by hand shows, before the days are stored, after, and after a day closes.

@@ -2,7 +2,8 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 @Suite("/admin/insights: charts drawn on the server, their numbers beside them")
 struct InsightsTests {

@@ -2,7 +2,8 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 /// Sign-in floods cost the attacker: each address gets a few tries a minute, an account tried from many addresses
 /// waits longer after each failure (except on a browser it signed in from before), tries sent at once are counted

@@ -1,7 +1,8 @@
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 /// Upload paths take bodies up to 32 MiB: the admin session is looked up when the head arrives, so a client without
 /// one is answered at once, the connection closed, the body never read; on PostgreSQL too, where the lookup runs on

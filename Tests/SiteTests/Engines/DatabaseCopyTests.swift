@@ -2,7 +2,8 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 @Suite("arcade db copy: a site moved from SQLite to PostgreSQL")
 struct DatabaseCopyTests {

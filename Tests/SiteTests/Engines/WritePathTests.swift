@@ -5,7 +5,8 @@ import TestSupport
 import Testing
 import Threads
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 /// Writes wait for their commit off the event loop; the loop goes on serving.
 @Suite("The write path", .serialized)

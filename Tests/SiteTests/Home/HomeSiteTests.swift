@@ -2,7 +2,8 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 /// The home page keeps what it shows of a player's games in memory: the player's own actions show at once, a change
 /// made elsewhere (another instance, a card falling due) within `HomeSummaries.lifetime`.

@@ -3,7 +3,8 @@ import Localization
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 /// GTConstants' reading of `/api/interceptions`, written down from its sources
 /// (`GTInterceptionManager.sync`, `GTUpdateHelper.updateConfig`, `GTMaintenanceHelper.updateWithData`)

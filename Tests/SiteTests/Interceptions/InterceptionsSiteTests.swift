@@ -5,7 +5,8 @@ import PropertyList
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 @Suite("GTConstants interceptions API")
 struct InterceptionsSiteTests {

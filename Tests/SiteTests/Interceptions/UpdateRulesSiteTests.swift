@@ -2,7 +2,8 @@ import Interceptions
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 @Suite("Update rules for browsers")
 struct UpdateRulesSiteTests {

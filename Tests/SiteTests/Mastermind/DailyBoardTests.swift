@@ -2,7 +2,8 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 /// Today's board with players on both engines: counts of everyone, names only of those who chose one, refreshed live;
 /// names that pass for another's refused.

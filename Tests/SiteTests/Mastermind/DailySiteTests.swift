@@ -3,7 +3,8 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 /// The daily code: one code for everyone on a UTC day, one game each, its own streak, past days from the archive.
 @Suite("Mastermind's daily code")

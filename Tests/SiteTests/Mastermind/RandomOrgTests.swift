@@ -9,7 +9,8 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 #if canImport(Glibc)
 import Glibc

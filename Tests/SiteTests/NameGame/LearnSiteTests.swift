@@ -3,7 +3,8 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 extension Player {
     /// The full name the page asks for ("Who is First Last?").

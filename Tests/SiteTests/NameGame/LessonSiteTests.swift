@@ -2,7 +2,8 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 /// Issue 41 over HTTP: recall by a typed name, a wrong tap that meets the person tapped, a lesson's end.
 @Suite("The Name Game as a lesson, over HTTP")

@@ -6,7 +6,8 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 extension Player {
     /// The round on a Name Game page: its id and the answer's index, read

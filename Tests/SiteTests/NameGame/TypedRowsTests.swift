@@ -3,7 +3,8 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 @Suite("Typed rows: records that trust the schema, lists in their own tables")
 struct TypedRowsTests {

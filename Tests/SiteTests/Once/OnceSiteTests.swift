@@ -3,7 +3,8 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 @Suite("The once-store on the site")
 struct OnceSiteTests {

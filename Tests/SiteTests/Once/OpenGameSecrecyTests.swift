@@ -3,7 +3,8 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 /// Nothing of a game in play leaves the server: the daily code (the same for every player today) is in no page,
 /// fragment, API answer or download while the player's daily is open, and the open Name Game round's answer is not

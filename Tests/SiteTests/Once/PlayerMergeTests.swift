@@ -3,7 +3,8 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 /// Two histories made one (a device that played signs in with a passkey): on both engines, every figure the merge
 /// keeps is computed here from the rows each side had.

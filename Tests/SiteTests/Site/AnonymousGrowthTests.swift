@@ -3,7 +3,8 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 /// Anonymous clients cannot grow the database without bound: actions without a player cookie (each makes a
 /// player) are limited per address, page views write no row each, and a full write queue answers 503 at once.

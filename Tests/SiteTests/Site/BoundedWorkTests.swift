@@ -2,7 +2,8 @@ import HTTP
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 /// No form field may make a request do work that grows with its size on the
 /// event loop: each is refused by its length before any handler looks at it.

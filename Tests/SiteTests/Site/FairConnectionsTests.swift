@@ -1,7 +1,8 @@
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 /// No client holds the site: each address has a connection cap (loopback included), event streams take at most a
 /// share of all connections and end after a while, and `/healthz` answers even when the site is full.

@@ -2,7 +2,8 @@ import HTTP
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 /// What the groups promise, through the real site: where a middleware sits decides what a visitor meets.
 @Suite("Route groups")

@@ -3,7 +3,8 @@ import HTTPServer
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 /// Behind a reverse proxy every visitor has the proxy's address: only the `--client-address-header` the operator
 /// names is read, only from `--trusted-proxies` (the rightmost address that is no trusted proxy), so limits hold each

@@ -5,7 +5,8 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 /// The translators' round trip: export, import with a preview, one revert; and the admins' pseudo-locale.
 @Suite("Strings export and import")

@@ -4,7 +4,8 @@ import Synchronization
 import TestSupport
 import Threads
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 /// The site's routes called in this process, without sockets or event loops: for the app's own logic, each request
 /// parsed from its bytes by the server's parser and answered by the router and the handler it picks, as the server

@@ -5,7 +5,8 @@ import Templates
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 #if canImport(Glibc)
 import Glibc

@@ -3,7 +3,8 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import ArcadeApp
+@testable import ArcadeStore
+@testable import ArcadeWeb
 
 #if canImport(Glibc)
 import Glibc

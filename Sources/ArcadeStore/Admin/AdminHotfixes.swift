@@ -1,0 +1,235 @@
+import Constants
+import Localization
+import PropertyList
+import Storage
+
+/// The hotfix editor: every localizable key with its base value and its
+/// overrides; set or remove one, globally or for a language. A string
+/// hotfix must keep the base string's placeholders (type and position).
+/// Each change is recorded in the key's history (with one-click revert)
+/// and in the audit log. Plurals are hotfixed one form at a time, under
+/// keys like `home.games.count#games.one`.
+package struct AdminHotfixes: Sendable {
+    package let hotfixes: StringHotfixes
+    package let localizer: Localizer
+    package let admins: AdminStore
+    package let pool: DatabasePool
+    package let constants: Constants
+
+    /// The widest field width or precision a string hotfix may ask for.
+    package static let widestField = 64
+
+    /// History rows for constants use this in place of a language.
+    package static let constantMarker = "#constant"
+
+    package enum Refusal: Error, Equatable {
+        case unknownKey, unknownLanguage, placeholders(expected: String, got: String), tooLong
+        case wrongType(String), notEditable, outOfRange(String), wideField
+    }
+
+    /// Parses text as a value of the constant's type.
+    package static func parse(_ text: String, like base: PropertyListValue) -> PropertyListValue? {
+        switch base {
+        case .string: .string(text)
+        case .integer: Int(text.filter { !$0.isWhitespace }).map { .integer($0) }
+        case .real: Double(text.filter { !$0.isWhitespace }).flatMap { $0.isFinite ? .real($0) : nil }
+        case .bool:
+            ["true": true, "false": false, "yes": true, "no": false, "1": true, "0": false][text.lowercased()].map {
+                .bool($0)
+            }
+        default: nil
+        }
+    }
+
+    package static func text(_ value: PropertyListValue) -> String {
+        switch value {
+        case .string(let s): s
+        case .integer(let i): String(i)
+        case .real(let d): String(d)
+        case .bool(let b): b ? "true" : "false"
+        default: ""
+        }
+    }
+
+    /// Loads the persisted constant hotfixes at start-up.
+    /// Reads every constant hotfix again: those removed meanwhile (by another instance) are dropped.
+    package func loadConstants() throws {
+        var kept = Set<String>()
+        for row in try pool.connection().query("SELECT key, value FROM constant_hotfixes") {
+            let key: String = try row.decode("key")
+            let text: String = try row.decode("value")
+            // A constant the build no longer has, or whose type changed, keeps its row but is not applied.
+            // Nor one out of its (possibly narrowed) range.
+            guard let base = constants.base[key], let value = Self.parse(text, like: base),
+                constants.refusal(key, value) == nil
+            else { continue }
+            try constants.setHotfix(key, value)
+            kept.insert(key)
+        }
+        for (key, _) in constants.hotfixValues where !kept.contains(key) { try constants.setHotfix(key, nil) }
+    }
+
+    /// Sets (or with nil removes) a constant's hotfix; it must keep the type.
+    package func setConstant(_ key: String, to text: String?, by admin: String) throws -> Result<Void, Refusal> {
+        guard let base = constants.base[key] else { return .failure(.unknownKey) }
+        let before = constants.hotfixValues.first { $0.0 == key }.map { Self.text($0.1) }
+        var value: PropertyListValue?
+        if let text {
+            guard ["string", "integer", "real", "boolean"].contains(base.typeName) else {
+                return .failure(.notEditable)
+            }
+            guard let parsed = Self.parse(text, like: base) else { return .failure(.wrongType(base.typeName)) }
+            value = parsed
+        }
+        if let range = constants.refusal(key, value) { return .failure(.outOfRange(range)) }
+        let after = value.map(Self.text)
+        guard before != after else { return .success(()) }
+        try pool.write { db in
+            if let value {
+                try db.execute(
+                    """
+                    INSERT INTO constant_hotfixes (key, type, value) VALUES (?, ?, ?)
+                    ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value
+                    """, [.text(key), .text(base.typeName), .text(Self.text(value))])
+            } else {
+                try db.execute("DELETE FROM constant_hotfixes WHERE key = ?", [.text(key)])
+            }
+            try db.execute(
+                "INSERT INTO hotfix_history (key, language, before, after, admin, at) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    .text(key), .text(Self.constantMarker), SQLValue(before), SQLValue(after), .text(admin),
+                    SQLValue(admins.clock()),
+                ])
+            try AdminStore.audit(
+                db, at: admins.clock(), admin, action: value == nil ? "remove constant" : "set constant", target: key,
+                before: before, after: after)
+        }
+        // Applied once committed.
+        try? constants.setHotfix(key, value)
+        return .success(())
+    }
+
+    /// Why a hotfix would be refused, or nil: the language, the key, the length and the base string's placeholders.
+    package func check(_ key: String, language: String, value: String?) -> Refusal? {
+        guard language == StringOverlay.allLanguages || localizer.languages.contains(language) else {
+            return .unknownLanguage
+        }
+        // A plural form keeps the placeholders of the form it replaces.
+        guard
+            let base = localizer.ownString(key, language: localizer.base)
+                ?? localizer.shippedForm(key, language: language)
+        else {
+            return .unknownKey
+        }
+        if let value {
+            guard value.utf8.count <= 4000 else { return .tooLong }
+            guard StringFormat.widestField(in: value) <= Self.widestField else { return .wideField }
+            let expected = StringFormat.placeholders(in: base)
+            let got = StringFormat.placeholders(in: value)
+            guard expected == got else {
+                return .placeholders(
+                    expected: expected.map(\.description).joined(separator: " "),
+                    got: got.map(\.description).joined(separator: " "))
+            }
+        }
+        return nil
+    }
+
+    /// Sets (or with nil removes) a hotfix after checking it.
+    package func set(
+        _ key: String, language: String, to value: String?, by admin: String
+    ) throws -> Result<Void, Refusal> {
+        if let refusal = check(key, language: language, value: value) { return .failure(refusal) }
+        let before = localizer.overlay.values(for: language)[key]
+        guard before != value else { return .success(()) }
+        try pool.write { db in
+            try record(db, key, language: language, from: before, to: value, by: admin)
+            try AdminStore.audit(
+                db, at: admins.clock(), admin, action: value == nil ? "remove hotfix" : "set hotfix",
+                target: "\(key) [\(language)]", before: before, after: value)
+        }
+        localizer.overlay.set(key, language: language, to: value)
+        return .success(())
+    }
+
+    /// A hotfix's row and its history row, in the caller's transaction (`batch`: the import it is part of).
+    package func record(
+        _ db: Database, _ key: String, language: String, from before: String?, to value: String?, by admin: String,
+        batch: Int? = nil
+    ) throws {
+        try hotfixes.save(db, key, language: language, to: value)
+        try db.execute(
+            "INSERT INTO hotfix_history (key, language, before, after, admin, at, batch) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                .text(key), .text(language), SQLValue(before), SQLValue(value), .text(admin), SQLValue(admins.clock()),
+                batch.map { SQLValue($0) } ?? .null,
+            ])
+    }
+
+    /// A refusal in the admin's words.
+    package static func describe(_ refusal: Refusal, _ t: LanguageStrings) -> String {
+        switch refusal {
+        case .unknownKey: t.string("admin.hotfix.unknown")
+        case .unknownLanguage: t.string("admin.hotfix.language.unknown")
+        case .tooLong: t.string("admin.hotfix.long")
+        // In words for the types an admin edits ("a integer", "real": a reader); the generic line for the rest.
+        case .wrongType(let type):
+            t.has("admin.constant.type.\(type)")
+                ? t.string("admin.constant.type.\(type)") : t.string("admin.constant.type", [.string(type)])
+        case .notEditable: t.string("admin.constant.noteditable")
+        case .outOfRange(let range): t.string("admin.constant.range", [.string(range)])
+        case .wideField: t.string("admin.hotfix.width", [.int(widestField)])
+        case .placeholders(let expected, let got):
+            t.string(
+                "admin.hotfix.placeholders",
+                [.string(expected.isEmpty ? "–" : expected), .string(got.isEmpty ? "–" : got)])
+        }
+    }
+
+    /// A `hotfix_history` row.
+    package struct Change: Sendable, FetchableRecord {
+        package static let columns = "id, key, language, before, after, admin, at, batch"
+        package let id: Int, key: String, language: String, before: String?, after: String?, admin: String, at: Int
+        /// The import this change was part of.
+        package var batch: Int? = nil
+
+        package init(row: Row) throws(DatabaseError) {
+            id = try row.decode("id")
+            key = try row.decode("key")
+            language = try row.decode("language")
+            before = try row.decodeIfPresent("before")
+            after = try row.decodeIfPresent("after")
+            admin = try row.decode("admin")
+            at = try row.decode("at")
+            batch = try row.decodeIfPresent("batch")
+        }
+    }
+
+    /// A key's 50 most recent changes, newest first (the page never grows with a long history).
+    package func history(_ key: String) throws -> [Change] {
+        try pool.connection().fetchAll(
+            Change.self, "SELECT \(Change.columns) FROM hotfix_history WHERE key = ? ORDER BY id DESC LIMIT 50",
+            [.text(key)])
+    }
+
+    /// Puts a key back as it was before a change.
+    package func revert(_ id: Int, by admin: String) throws -> Result<Void, Refusal>? {
+        guard
+            let change = try pool.connection().fetchOne(
+                Change.self, "SELECT \(Change.columns) FROM hotfix_history WHERE id = ?",
+                [SQLValue(id)])
+        else { return nil }
+        if change.language == Self.constantMarker { return try setConstant(change.key, to: change.before, by: admin) }
+        return try set(change.key, language: change.language, to: change.before, by: admin)
+    }
+
+    package init(
+        hotfixes: StringHotfixes, localizer: Localizer, admins: AdminStore, pool: DatabasePool, constants: Constants
+    ) {
+        self.hotfixes = hotfixes
+        self.localizer = localizer
+        self.admins = admins
+        self.pool = pool
+        self.constants = constants
+    }
+}

@@ -1,0 +1,120 @@
+import NameGame
+import SpacedRepetition
+import Storage
+
+/// What a lesson's summary reads: whom it covered and how, its time, the player's day streak and timed best.
+extension NameGameStore {
+    /// One person a lesson asked about, in the order first asked.
+    package struct Covered: Sendable, Equatable {
+        package let person: String
+        /// Missed at least once in the lesson (a wrong pick, a wrong name, "I don't know", the clock), or found too
+        /// slowly to count as known (hint mode's faces waited out): as the scheduler rated it, so it comes back soon.
+        package var missed: Bool
+        /// Missed by a wrong pick, a wrong name, "I don't know" or the clock, not only by a right answer found too
+        /// slowly: that one is said as slow, not shown as a failure (a review saw the red ring of a miss on someone it
+        /// named right three times).
+        package var wrong = false
+        /// Rounds in the lesson that rated them (one each).
+        package var rounds: Int
+    }
+
+    package func covered(session: Int64) throws -> [Covered] {
+        let rows = try pool.connection().query(
+            """
+            SELECT f.person, r.status, r.started_ms, r.finished_ms,
+                (SELECT COUNT(*) FROM namegame_round_faces w WHERE w.round = r.id AND w.wrong_rank IS NOT NULL) AS wrongs
+            FROM namegame_rounds r JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
+            WHERE r.session = ? AND r.status <> 'open' ORDER BY r.id
+            """, [.integer(session)])
+        var result: [Covered] = []
+        for row in rows {
+            let person: String = try row.decode("person")
+            let status: String = try row.decode("status")
+            let wrongs: Int = try row.decode("wrongs")
+            let started: Int64 = try row.decode("started_ms")
+            let finished: Int64 = try row.decodeIfPresent("finished_ms") ?? started
+            let missed =
+                plan.rating(
+                    wrongPicks: wrongs, gaveUp: status != "identified", milliseconds: Int(finished - started)) == .again
+            let wrong = missed && (wrongs > 0 || status != "identified")
+            if let index = result.firstIndex(where: { $0.person == person }) {
+                result[index].missed = result[index].missed || missed
+                result[index].wrong = result[index].wrong || wrong
+                result[index].rounds += 1
+            } else {
+                result.append(Covered(person: person, missed: missed, wrong: wrong, rounds: 1))
+            }
+        }
+        return result
+    }
+
+    /// How many times each of `people` has been rated, ever: a person rated only in this lesson is new today.
+    package func reviews(player: String, people: [String]) throws -> [String: Int] {
+        guard !people.isEmpty else { return [:] }
+        let marks = Array(repeating: "?", count: people.count).joined(separator: ", ")
+        var result: [String: Int] = [:]
+        for row in try pool.connection().query(
+            "SELECT person, reviews FROM namegame_cards WHERE player = ? AND person IN (\(marks))",
+            [.text(player)] + people.map { .text($0) })
+        {
+            result[try row.decode("person")] = try row.decode("reviews", as: Int.self)
+        }
+        return result
+    }
+
+    /// The time a session was played: each round from its start (or restart, `restartClock`) to its answer, and the
+    /// pauses between rounds (an answer read, someone met) up to `away` each; a longer one was time away (a review: a
+    /// minute's lesson said "0:10", its rounds' answering alone).
+    package func playedMilliseconds(session: Int64, away: Int64) throws -> Int64 {
+        try pool.connection().first(
+            """
+            SELECT SUM(finished_ms - started_ms + CASE WHEN gap BETWEEN 0 AND ? THEN gap ELSE 0 END) AS played FROM (
+                SELECT started_ms, finished_ms, started_ms - LAG(finished_ms) OVER (ORDER BY started_ms, id) AS gap
+                FROM namegame_rounds WHERE session = ? AND finished_ms IS NOT NULL) AS rounds
+            """, [.integer(away), .integer(session)])?
+            .decodeIfPresent("played") ?? 0
+    }
+
+    /// Starts an open round's clock again, now; false if it is no longer open.
+    package func restartClock(round id: Int64) throws -> Bool {
+        try pool.write { db in
+            try db.execute(
+                "UPDATE namegame_rounds SET started_ms = ? WHERE id = ? AND status = 'open'",
+                [.integer(nowMilliseconds()), .integer(id)]) == 1
+        }
+    }
+
+    /// Days in a row (UTC) with a round answered, up to today or yesterday; only the last year is read.
+    package func dayStreak(player: String) throws -> Int {
+        let day: Int64 = 86_400_000
+        let today = nowMilliseconds() / day
+        let days = try pool.connection().query(
+            """
+            SELECT DISTINCT finished_ms / \(day) AS day FROM namegame_rounds
+            WHERE player = ? AND finished_ms >= ? ORDER BY day DESC
+            """, [.text(player), .integer((today - 366) * day)]
+        ).map { row throws in try row.decode("day", as: Int64.self) }
+        guard let latest = days.first, latest >= today - 1 else { return 0 }
+        var streak = 0
+        for (offset, value) in days.enumerated() where value == latest - Int64(offset) { streak = offset + 1 }
+        return streak
+    }
+
+    /// Rounds the player answered today (UTC, the days `dayStreak` counts).
+    package func answeredToday(player: String) throws -> Int {
+        let day: Int64 = 86_400_000
+        return try pool.connection().value(
+            Int.self, "SELECT COUNT(*) FROM namegame_rounds WHERE player = ? AND finished_ms >= ?",
+            [.text(player), .integer(nowMilliseconds() / day * day)]) ?? 0
+    }
+
+    /// The player's best timed score before this session (nil: none); a session given more time is not a score.
+    package func bestTimedScore(player: String, before session: Int64) throws -> Int? {
+        try pool.connection().first(
+            """
+            SELECT MAX(correct) AS best FROM namegame_sessions WHERE player = ? AND mode = 'timed' AND id < ?
+                AND extra_ms = 0
+            """,
+            [.text(player), .integer(session)])?.decodeIfPresent("best")
+    }
+}

@@ -1,0 +1,758 @@
+import NameGame
+import SpacedRepetition
+import Storage
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Name Game sessions and rounds in SQLite. A round lives only here: the
+/// page never holds its answer before it is answered. Every answer is
+/// checked and recorded in one transaction.
+package struct NameGameStore: Sendable {
+    package let pool: DatabasePool
+    package var clock: @Sendable () -> Double = WallClock.system
+    /// Learning steps: a first question one round after the introduction, then after 1, 3 and 10 minutes before the
+    /// long-term schedule. A miss goes back to a 40-second step, a known face's too: with the plan's look-ahead it is
+    /// asked again a few rounds later, within the lesson (a review: a miss never came back in it).
+    package var fsrs = FSRS(
+        learningSteps: [40_000, FSRS.minute, 3 * FSRS.minute, 10 * FSRS.minute],
+        relearningSteps: [40_000, 10 * FSRS.minute])
+    /// Learning steps are taken in play: someone comes back once their step is at most a minute and a half away, so a
+    /// person met is asked twice in the lesson that met them (picked, then typed) and a miss comes back in it. With half
+    /// a minute, each was asked once (a review: "meet A, meet B, quiz A, quiz B", nothing deeper).
+    package var plan: LearningPlan = {
+        var plan = LearningPlan()
+        plan.learnAhead = 3 * FSRS.minute / 2
+        return plan
+    }()
+
+    package init(pool: DatabasePool, clock: @escaping @Sendable () -> Double = WallClock.system) {
+        self.pool = pool
+        self.clock = clock
+    }
+
+    package func nowMilliseconds() -> Int64 { WallClock.milliseconds(clock) }
+
+    /// A `namegame_sessions` row, with its people to come (`namegame_session_people`).
+    package struct Session: Sendable, FetchableRecord {
+        package static let columns =
+            "id, mode, started_ms, ended, rounds, identified, correct, incorrect, identify_ms, streak, best_streak, extra_ms, "
+            + "penalty_ms"
+        package let id: Int64
+        package let mode: Mode
+        package let startedMilliseconds: Int64
+        package let ended: Bool
+        /// Time a timed session's player added to its clock ("More time").
+        package var extraMilliseconds: Int64 = 0
+        /// Time a timed session's wrong taps took off its clock (`NameGameStore.wrongTapCost` each).
+        package var penaltyMilliseconds: Int64 = 0
+        package let stats: Stats
+        package var nextPeople: [String]
+        /// Rounds in a row identified at the first pick: now, and the session's best.
+        package var streak = 0
+        package var bestStreak = 0
+        /// A review session's people still to ask.
+        package var queue: [String] = []
+
+        package init(
+            id: Int64, mode: Mode, startedMilliseconds: Int64, ended: Bool, stats: Stats, nextPeople: [String],
+            streak: Int = 0, bestStreak: Int = 0, queue: [String] = []
+        ) {
+            self.id = id
+            self.mode = mode
+            self.startedMilliseconds = startedMilliseconds
+            self.ended = ended
+            self.stats = stats
+            self.nextPeople = nextPeople
+            self.streak = streak
+            self.bestStreak = bestStreak
+            self.queue = queue
+        }
+
+        package init(row: Row) throws(DatabaseError) {
+            self.init(
+                id: try row.decode("id"), mode: try NameGameStore.mode(row),
+                startedMilliseconds: try row.decode("started_ms"),
+                ended: try row.decode("ended"), stats: try NameGameStore.stats(row), nextPeople: [],
+                streak: try row.decode("streak"), bestStreak: try row.decode("best_streak"))
+            extraMilliseconds = try row.decode("extra_ms")
+            penaltyMilliseconds = try row.decode("penalty_ms")
+        }
+
+        /// When a timed session's clock runs out: its length, plus the time its player added, less its wrong taps'.
+        package func deadline(seconds: Int) -> Int64 {
+            startedMilliseconds + Int64(seconds) * 1000 + extraMilliseconds - penaltyMilliseconds
+        }
+
+        /// Whether a timed session's clock has run out at `now` (other modes have no clock).
+        package func timeIsUp(at now: Int64, seconds: Int) -> Bool {
+            mode == .timed && now > deadline(seconds: seconds)
+        }
+    }
+
+    /// A `namegame_rounds` row; its faces are `Face`s.
+    package struct RoundRow: FetchableRecord {
+        package static let columns = "id, session, mode, answer, started_ms, status, finished_ms, cheat, recall, typed"
+        package let id: Int64, session: Int64, mode: Mode, answer: Int, startedMilliseconds: Int64, status: String
+        package let finishedMilliseconds: Int64?, cheat: Bool, recall: Bool, typed: String?
+
+        package init(row: Row) throws(DatabaseError) {
+            id = try row.decode("id")
+            session = try row.decode("session")
+            mode = try NameGameStore.mode(row)
+            answer = try row.decode("answer")
+            startedMilliseconds = try row.decode("started_ms")
+            status = try row.decode("status")
+            finishedMilliseconds = try row.decodeIfPresent("finished_ms")
+            cheat = try row.decode("cheat")
+            recall = try row.decode("recall")
+            typed = try row.decodeIfPresent("typed")
+        }
+    }
+
+    /// A `namegame_round_faces` row: one person shown in a round.
+    package struct Face: FetchableRecord {
+        package static let columns = "position, person, hide_rank, wrong_rank"
+        package let position: Int, person: String, hideRank: Int?, wrongRank: Int?
+
+        package init(row: Row) throws(DatabaseError) {
+            position = try row.decode("position")
+            person = try row.decode("person")
+            hideRank = try row.decodeIfPresent("hide_rank")
+            wrongRank = try row.decodeIfPresent("wrong_rank")
+        }
+    }
+
+    /// A `namegame_lifetime` row: a mode's figures for a lifetime, with its current and best streak.
+    package struct Lifetime: Sendable, FetchableRecord {
+        package static let columns = "mode, rounds, identified, correct, incorrect, identify_ms, streak, best_streak"
+        package let mode: Mode
+        package let stats: Stats
+        package let streak: Int
+        package let best: Int
+
+        package init(row: Row) throws(DatabaseError) {
+            mode = try NameGameStore.mode(row)
+            stats = try NameGameStore.stats(row)
+            streak = try row.decode("streak")
+            best = try row.decode("best_streak")
+        }
+    }
+
+    /// A `namegame_cards` row: what a player knows of one person.
+    package struct CardRow: FetchableRecord {
+        package static let columns = "person, state, step, stability, difficulty, due_ms, last_ms, met_ms"
+        package let person: String
+        package let card: Card
+
+        package init(row: Row) throws(DatabaseError) {
+            person = try row.decode("person")
+            let name: String = try row.decode("state")
+            guard let state = Card.State(rawValue: name) else {
+                throw DatabaseError("namegame_cards: unknown state \(name)")
+            }
+            // An introduction is not a review: its stability and difficulty are stored as 0, read as none yet.
+            let stability = try row.decode("stability", as: Double.self)
+            let difficulty = try row.decode("difficulty", as: Double.self)
+            card = Card(
+                state: state, step: try row.decodeIfPresent("step"), stability: stability > 0 ? stability : nil,
+                difficulty: difficulty > 0 ? difficulty : nil, due: try row.decode("due_ms"),
+                lastReview: try row.decode("last_ms", as: Int64.self), created: try row.decodeIfPresent("met_ms"))
+        }
+    }
+
+    package struct RoundRecord: Sendable {
+        package let id: Int64
+        package let session: Int64
+        package let round: Round
+        package let startedMilliseconds: Int64
+        package let wrong: [Int]
+        package let status: String
+        package var finishedMilliseconds: Int64? = nil
+        /// The "who is it?" cheat helped: the name's first letter, or half the wrong faces gone.
+        package var cheat = false
+        /// What the player typed, when a recall round's answer was wrong.
+        package var typed: String? = nil
+        package var isOpen: Bool { status == "open" }
+    }
+
+    package enum Refusal: Error, Equatable {
+        case unknownRound, alreadyAnswered, invalidChoice, alreadyTried, hidden, timeUp
+    }
+
+    package func session(id: Int64, player: String) throws -> Session? {
+        try session(pool.connection(), "id = ? AND player = ?", [.integer(id), .text(player)])
+    }
+
+    package func openSession(player: String, mode: Mode) throws -> Session? {
+        try session(pool.connection(), "player = ? AND mode = ? AND ended = 0", [.text(player), .text(mode.rawValue)])
+    }
+
+    package func lastSession(player: String, mode: Mode) throws -> Session? {
+        try session(
+            pool.connection(), "player = ? AND mode = ? ORDER BY id DESC LIMIT 1",
+            [.text(player), .text(mode.rawValue)])
+    }
+
+    /// The first session `condition` finds, with its lists.
+    private func session(_ db: Database, _ condition: String, _ values: [SQLValue]) throws -> Session? {
+        guard
+            var session = try db.fetchOne(
+                Session.self, "SELECT \(Session.columns) FROM namegame_sessions WHERE \(condition)",
+                values)
+        else { return nil }
+        for row in try db.query(
+            "SELECT list, person FROM namegame_session_people WHERE session = ? ORDER BY list, position",
+            [.integer(session.id)])
+        {
+            let person: String = try row.decode("person")
+            if try row.decode("list", as: String.self) == "next" {
+                session.nextPeople.append(person)
+            } else {
+                session.queue.append(person)
+            }
+        }
+        return session
+    }
+
+    /// Replaces one of a session's lists of people.
+    private func setList(_ db: Database, _ list: String, session: Int64, _ people: [String]) throws {
+        try db.execute(
+            "DELETE FROM namegame_session_people WHERE session = ? AND list = ?", [.integer(session), .text(list)])
+        for (position, person) in people.enumerated() {
+            try db.execute(
+                "INSERT INTO namegame_session_people (session, list, position, person) VALUES (?, ?, ?, ?)",
+                [.integer(session), .text(list), SQLValue(position), .text(person)])
+        }
+    }
+
+    package func startSession(player who: Player, mode: Mode) throws -> Session {
+        let player = who.id
+        return try pool.write { db in
+            try who.ensureRow(db)
+            try db.execute(
+                "UPDATE namegame_sessions SET ended = 1 WHERE player = ? AND mode = ? AND ended = 0",
+                [.text(player), .text(mode.rawValue)])
+            let id = try db.insert(
+                "INSERT INTO namegame_sessions (player, mode, started_ms) VALUES (?, ?, ?)",
+                [.text(player), .text(mode.rawValue), .integer(nowMilliseconds())])
+            return Session(
+                id: id, mode: mode, startedMilliseconds: nowMilliseconds(), ended: false,
+                stats: Stats(), nextPeople: [])
+        }
+    }
+
+    /// "More time" in a timed session, each press this much (WCAG 2.2.1 asks for at least 20 seconds), at most
+    /// `maxExtraTime` in all (ten presses: the clock still ends).
+    package static let extraTime: Int64 = 30_000
+    package static let maxExtraTime: Int64 = 300_000
+    /// What a wrong tap takes off a timed session's clock: tapping faces at random scores less than thinking.
+    package static let wrongTapCost: Int64 = 3_000
+
+    /// Adds `extraTime` to the player's open timed session while its clock still runs; false if there is none, its
+    /// time is up, or it has had all it may.
+    package func addTime(player: String, timedSeconds: Int) throws -> Bool {
+        let now = nowMilliseconds()
+        return try pool.write { db in
+            try db.execute(
+                """
+                UPDATE namegame_sessions SET extra_ms = extra_ms + ? WHERE player = ? AND mode = 'timed' AND ended = 0
+                    AND extra_ms < ? AND started_ms + ? + extra_ms >= ?
+                """,
+                [
+                    .integer(Self.extraTime), .text(player), .integer(Self.maxExtraTime),
+                    .integer(Int64(timedSeconds) * 1000), .integer(now),
+                ]) == 1
+        }
+    }
+
+    package func endSession(_ id: Int64) throws {
+        _ = try pool.write { try $0.execute("UPDATE namegame_sessions SET ended = 1 WHERE id = ?", [.integer(id)]) }
+    }
+
+    package func latestRound(session: Int64, people: Directory) throws -> RoundRecord? {
+        try round(pool.connection(), "session = ? ORDER BY id DESC LIMIT 1", [.integer(session)], people)
+    }
+
+    package func round(id: Int64, player: String, people: Directory) throws -> RoundRecord? {
+        try round(pool.connection(), "id = ? AND player = ?", [.integer(id), .text(player)], people)
+    }
+
+    /// Stores a new round, and the people of the one after it (for prefetching).
+    package func addRound(_ round: Round, next: [Person], session: Int64, player who: Player) throws -> RoundRecord {
+        let player = who.id
+        let started = nowMilliseconds()
+        let id = try pool.write { db in
+            try who.ensureRow(db)
+            let id = try db.insert(
+                """
+                INSERT INTO namegame_rounds (session, player, mode, answer, started_ms, recall) VALUES (?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .integer(session), .text(player), .text(round.mode.rawValue), SQLValue(round.answer),
+                    .integer(started), SQLValue(round.recall ? 1 : 0),
+                ])
+            for (position, person) in round.people.enumerated() {
+                try db.execute(
+                    "INSERT INTO namegame_round_faces (round, position, person, hide_rank) VALUES (?, ?, ?, ?)",
+                    [
+                        .integer(id), SQLValue(position), .text(person.id),
+                        round.hideOrder.firstIndex(of: position).map { SQLValue($0) } ?? .null,
+                    ])
+            }
+            try setList(db, "next", session: session, next.map(\.id))
+            return id
+        }
+        return RoundRecord(
+            id: id, session: session, round: round, startedMilliseconds: started, wrong: [], status: "open")
+    }
+
+    /// Marks the round on the player's page as helped by the cheat; false if it is not theirs or not open.
+    package func cheat(player: String, round: Int64) throws -> Bool {
+        try pool.write { db in
+            try db.execute(
+                "UPDATE namegame_rounds SET cheat = 1 WHERE id = ? AND player = ? AND status = 'open'",
+                [.integer(round), .text(player)]) == 1
+        }
+    }
+
+    /// Records a tap. The round must be open, the choice valid, not tried
+    /// before and not hidden; in timed mode the minute must not be over.
+    package func answer(
+        player: String, round id: Int64, choice: Int, people: Directory, hintInterval: Double,
+        timedSeconds: Int
+    ) throws -> Result<RoundRecord, Refusal> {
+        return try pool.write { db throws -> Result<RoundRecord, Refusal> in
+            try Player.lock(player, db)  // an answer is checked once, whichever instance runs it
+            guard let record = try round(db, "id = ? AND player = ?", [.integer(id), .text(player)], people) else {
+                return .failure(.unknownRound)
+            }
+            guard record.isOpen else { return .failure(.alreadyAnswered) }
+            let round = record.round
+            guard !round.recall, round.people.indices.contains(choice) else { return .failure(.invalidChoice) }
+            guard !record.wrong.contains(choice) else { return .failure(.alreadyTried) }
+            let now = nowMilliseconds()
+            let elapsed = Double(now - record.startedMilliseconds) / 1000
+            if round.hidden(after: elapsed, interval: hintInterval).contains(choice) { return .failure(.hidden) }
+            guard let session = try session(db, "id = ?", [.integer(record.session)]) else {
+                return .failure(.unknownRound)
+            }
+            if session.timeIsUp(at: now, seconds: timedSeconds) {
+                return .failure(.timeUp)
+            }
+            let correct = choice == round.answer
+            let wrong = correct ? record.wrong : record.wrong + [choice]
+            let failed = !correct && round.mode == .practice
+            // Hints that ran out left one face: tapping it is waiting for the answer, not knowing it (a review).
+            let waitedOut = correct && record.wrong.isEmpty && round.hintsRanOut(after: elapsed, interval: hintInterval)
+            let status = waitedOut ? "skipped" : correct ? "identified" : failed ? "failed" : "open"
+            try finish(db, player: player, record, session: session, status: status, wrong: wrong, now: now)
+            if !correct && round.mode == .timed {
+                try db.execute(
+                    "UPDATE namegame_sessions SET penalty_ms = penalty_ms + ? WHERE id = ?",
+                    [.integer(Self.wrongTapCost), .integer(session.id)])
+            }
+            return .success(
+                RoundRecord(
+                    id: id, session: record.session, round: round, startedMilliseconds: record.startedMilliseconds,
+                    wrong: wrong, status: status, finishedMilliseconds: status == "open" ? nil : now))
+        }
+    }
+
+    /// "I don't know": the round ends as a miss and shows the answer; a practice run ends after it, as after a wrong
+    /// pick.
+    package func giveUp(
+        player: String, round id: Int64, people: Directory, timedSeconds: Int
+    ) throws -> Result<RoundRecord, Refusal> {
+        try pool.write { db throws -> Result<RoundRecord, Refusal> in
+            try Player.lock(player, db)
+            guard let record = try round(db, "id = ? AND player = ?", [.integer(id), .text(player)], people) else {
+                return .failure(.unknownRound)
+            }
+            guard record.isOpen else { return .failure(.alreadyAnswered) }
+            guard let session = try session(db, "id = ?", [.integer(record.session)]) else {
+                return .failure(.unknownRound)
+            }
+            let now = nowMilliseconds()
+            if session.timeIsUp(at: now, seconds: timedSeconds) {
+                return .failure(.timeUp)
+            }
+            try finish(db, player: player, record, session: session, status: "skipped", wrong: record.wrong, now: now)
+            return .success(
+                RoundRecord(
+                    id: id, session: record.session, round: record.round,
+                    startedMilliseconds: record.startedMilliseconds, wrong: record.wrong, status: "skipped",
+                    finishedMilliseconds: now))
+        }
+    }
+
+    /// Records a typed name in a recall round: right (the matcher's rule, `NameMatch`) identifies the person, anything
+    /// else is a miss that shows the answer. One try, like a tap that ends the round.
+    package func recall(
+        player: String, round id: Int64, typed: String, people: Directory, timedSeconds: Int
+    ) throws -> Result<RoundRecord, Refusal> {
+        try pool.write { db throws -> Result<RoundRecord, Refusal> in
+            try Player.lock(player, db)
+            guard let record = try round(db, "id = ? AND player = ?", [.integer(id), .text(player)], people) else {
+                return .failure(.unknownRound)
+            }
+            guard record.isOpen else { return .failure(.alreadyAnswered) }
+            guard record.round.recall else { return .failure(.invalidChoice) }
+            guard let session = try session(db, "id = ?", [.integer(record.session)]) else {
+                return .failure(.unknownRound)
+            }
+            let now = nowMilliseconds()
+            if session.timeIsUp(at: now, seconds: timedSeconds) {
+                return .failure(.timeUp)
+            }
+            let right = NameMatch.accepts(typed, for: record.round.answerPerson, among: people.people)
+            let status = right ? "identified" : "failed"
+            try finish(db, player: player, record, session: session, status: status, wrong: [], now: now)
+            if !right {
+                // Kept to be shown beside the answer: what was typed and what the name is, side by side.
+                try db.execute("UPDATE namegame_rounds SET typed = ? WHERE id = ?", [.text(typed), .integer(id)])
+            }
+            return .success(
+                RoundRecord(
+                    id: id, session: record.session, round: record.round,
+                    startedMilliseconds: record.startedMilliseconds, wrong: [], status: status,
+                    finishedMilliseconds: now, typed: right ? nil : typed))
+        }
+    }
+
+    /// A recall round's hint: its first letter shows (the round is marked helped); false if it is not open.
+    package func hint(player: String, round id: Int64) throws -> Bool {
+        try pool.write { db in
+            try db.execute(
+                "UPDATE namegame_rounds SET cheat = 1 WHERE id = ? AND player = ? AND status = 'open' AND recall = 1",
+                [.integer(id), .text(player)]) == 1
+        }
+    }
+
+    /// Records a tap's outcome: the round, the session's and lifetime figures (by exact amounts), the streaks, and, once
+    /// the round is over, what the player now knows of the person asked.
+    private func finish(
+        _ db: Database, player: String, _ record: RoundRecord, session: Session, status: String, wrong: [Int],
+        now: Int64
+    ) throws {
+        let round = record.round
+        let mode = round.mode.rawValue
+        let identified = status == "identified"
+        let gaveUp = status == "skipped"
+        let finished = status != "open"
+        try db.execute(
+            "UPDATE namegame_rounds SET status = ?, finished_ms = ? WHERE id = ?",
+            [.text(status), finished ? .integer(now) : .null, .integer(record.id)])
+        for (rank, position) in wrong.enumerated().dropFirst(record.wrong.count) {
+            try db.execute(
+                "UPDATE namegame_round_faces SET wrong_rank = ? WHERE round = ? AND position = ?",
+                [SQLValue(rank), .integer(record.id), SQLValue(position)])
+        }
+        // The first answer decides a round, counted once: right at once is correct; a wrong pick, a wrong name or
+        // "I don't know" is incorrect, and the tap on the shown answer that follows a miss only moves on.
+        let firstAnswer = record.wrong.isEmpty
+        let rightAtOnce = identified && wrong.isEmpty
+        let missed = firstAnswer && !identified && (!wrong.isEmpty || gaveUp || status == "failed")
+        let delta: [SQLValue] = [
+            SQLValue(finished ? 1 : 0), SQLValue(rightAtOnce ? 1 : 0), SQLValue(rightAtOnce ? 1 : 0),
+            SQLValue(missed ? 1 : 0), .integer(rightAtOnce ? now - record.startedMilliseconds : 0),
+        ]
+        // Streaks: rounds in a row identified at the first pick, broken by the miss itself (a review saw "Streak 1"
+        // beside "Incorrect 1" until the shown answer was tapped), "I don't know" too (a review saw Wrong rise and the
+        // streak stay).
+        let streak: String = missed ? "0" : !finished ? "streak" : rightAtOnce ? "streak + 1" : "0"
+        // In the SQL both engines read: no two-argument max(), no OR over integers.
+        let best = "CASE WHEN best_streak > \(streak) THEN best_streak ELSE \(streak) END"
+        try db.execute(
+            """
+            UPDATE namegame_sessions SET rounds = rounds + ?, identified = identified + ?, correct = correct + ?,
+                incorrect = incorrect + ?, identify_ms = identify_ms + ?, streak = \(streak),
+                best_streak = \(best) WHERE id = ?
+            """, delta + [.integer(record.session)])
+        try db.execute(
+            "INSERT INTO namegame_lifetime (player, mode) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            [.text(player), .text(mode)])
+        try db.execute(
+            """
+            UPDATE namegame_lifetime SET rounds = rounds + ?, identified = identified + ?, correct = correct + ?,
+                incorrect = incorrect + ?, identify_ms = identify_ms + ?, streak = \(streak),
+                best_streak = \(best) WHERE player = ? AND mode = ?
+            """, delta + [.text(player), .text(mode)])
+        // Review my misses drills: someone missed is asked again at the end of its list (a review: once each was thin,
+        // where Anki relearns a card until it is remembered).
+        if round.mode == .review && missed { try requeue(db, session: record.session, person: round.answerPerson.id) }
+        try teach(db, player: player, record, wrong: wrong, status: status, now: now)
+    }
+
+    /// Every mode teaches the scheduler about the person asked, once a round: at its first miss (a wrong pick
+    /// counts at once, even if the player then leaves the round), or when it ends without one.
+    private func teach(
+        _ db: Database, player: String, _ record: RoundRecord, wrong: [Int], status: String, now: Int64
+    ) throws {
+        let round = record.round
+        let (gaveUp, finished) = (status == "skipped", status != "open")
+        let firstMiss = wrong.count > 0 && record.wrong.isEmpty
+        guard firstMiss || (finished && record.wrong.isEmpty) else { return }
+        let person = round.answerPerson.id
+        let known = try db.fetchOne(
+            CardRow.self, "SELECT \(CardRow.columns) FROM namegame_cards WHERE player = ? AND person = ?",
+            [.text(player), .text(person)])?.card
+        // A quiz asks about someone never met only until the player has met a few of its pool (`quizRound`): that
+        // round meets them, shown, named and placed whatever the guess, which rates nothing (a review: every face of
+        // eight modes' sessions ended "New to you", never met). Earlier, a minute of Timed put sixty strangers "due
+        // today"; now it meets four.
+        guard known != nil || Self.meets(round.mode) else {
+            // Due after a learning step's minute, not at once: the round just showed who they are.
+            try meet(db, player: player, person: person, now: now, due: now + 60_000)
+            return
+        }
+        let card = known ?? Card(due: now)
+        let rating = plan.rating(
+            wrongPicks: wrong.count, gaveUp: gaveUp || status == "failed",
+            milliseconds: Int(now - record.startedMilliseconds), helped: record.cheat)
+        // Someone asked before they are due is practice (Anki's cramming): a miss counts, a right answer moves nothing.
+        // So in every quiz (a review: one timed minute of four people marked them all learned), and for anyone past
+        // their learning steps in any mode (a review: 25 minutes of recall and lessons made a person met that day
+        // "Learned").
+        if rating != .again && card.due > now
+            && (card.state == .review || !Self.meets(round.mode))
+        {
+            return
+        }
+        // A coin toss between two faces proves nothing: in 50/50 only a miss counts (a review: ten rounds of it marked
+        // two people just missed "Strengthened" and cleared their review).
+        if round.mode == .fifty && rating != .again { return }
+        let next = fsrs.review(card, rating, at: now)
+        try db.execute(
+            """
+            INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews, lapses,
+                met_ms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
+            ON CONFLICT (player, person) DO UPDATE SET state = excluded.state, step = excluded.step,
+                stability = excluded.stability, difficulty = excluded.difficulty, due_ms = excluded.due_ms,
+                last_ms = excluded.last_ms, reviews = namegame_cards.reviews + 1, lapses = namegame_cards.lapses + excluded.lapses
+            """,
+            [
+                .text(player), .text(person), .text(next.state.rawValue), next.step.map { SQLValue($0) } ?? .null,
+                .real(next.stability ?? 0), .real(next.difficulty ?? 0), .integer(next.due), .integer(now),
+                SQLValue(rating == .again ? 1 : 0), .integer(now),
+            ])
+    }
+
+    /// Learn mode's introduction of someone new was seen: they are met, due at once. The caller plans the next round
+    /// without them, so the first question about them comes one round later (a review: asked a second after meeting
+    /// them, the answer was only remembered), then drops this one (`dropIntroduction`). Nil: no such open round.
+    package func introduce(player: String, round id: Int64, people: Directory) throws -> RoundRecord? {
+        try pool.write { db in
+            guard let record = try round(db, "id = ? AND player = ?", [.integer(id), .text(player)], people),
+                record.isOpen, record.round.mode == .learn
+            else { return nil }
+            try meet(db, player: player, person: record.round.answerPerson.id, now: nowMilliseconds())
+            return record
+        }
+    }
+
+    /// An introduction's round asked nothing: it goes once a later round has taken its place. Only then: SQLite
+    /// gives a new row the highest id plus one, so a deleted last round's id would come back, and a second tap on
+    /// its "Got it" would meet the next person unseen.
+    package func dropIntroduction(player: String, round id: Int64, replacedBy later: Int64) throws {
+        guard later > id else { return }
+        try pool.write { db in
+            guard
+                try db.first(
+                    "SELECT 1 AS open FROM namegame_rounds WHERE id = ? AND player = ? AND status = 'open'",
+                    [.integer(id), .text(player)]) != nil
+            else { return }
+            try db.execute("DELETE FROM namegame_round_faces WHERE round = ?", [.integer(id)])
+            try db.execute("DELETE FROM namegame_rounds WHERE id = ?", [.integer(id)])
+        }
+    }
+
+    /// Modes in which the player meets people (a card is made for them): learn, recall, and review, which drills
+    /// someone missed after showing who they are (a review: 18 rounds of drilling left strangers "Not met yet"). The
+    /// others quiz: they rate people already met, and leave strangers alone.
+    package static func meets(_ mode: Mode) -> Bool { mode == .learn || mode == .recall || mode == .review }
+
+    /// Someone is met: a learning card due at once (or at `due`), unless the player already has one.
+    private func meet(_ db: Database, player: String, person: String, now: Int64, due: Int64? = nil) throws {
+        try db.execute(
+            """
+            INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews, met_ms)
+            VALUES (?, ?, 'learning', 0, 0, 0, ?, ?, 0, ?) ON CONFLICT (player, person) DO NOTHING
+            """, [.text(player), .text(person), .integer(due ?? now), .integer(now), .integer(now)])
+    }
+
+    /// How many people the player first met since `since` (learn mode's daily limit of new people).
+    package func met(player: String, since: Int64) throws -> Int {
+        try pool.connection().value(
+            Int.self, "SELECT COUNT(*) FROM namegame_cards WHERE player = ? AND met_ms >= ?",
+            [.text(player), .integer(since)]) ?? 0
+    }
+
+    /// Whether the player has met someone (been introduced, or asked about them in any mode).
+    package func hasMet(player: String, person: String) throws -> Bool {
+        try pool.connection().first(
+            "SELECT 1 AS met FROM namegame_cards WHERE player = ? AND person = ?", [.text(player), .text(person)])
+            != nil
+    }
+
+    /// What the player knows of each person met.
+    package func cards(player: String) throws -> [String: Card] {
+        var cards: [String: Card] = [:]
+        for row in try pool.connection().fetchAll(
+            CardRow.self, "SELECT \(CardRow.columns) FROM namegame_cards WHERE player = ?",
+            [.text(player)])
+        {
+            cards[row.person] = row.card
+        }
+        return cards
+    }
+
+    /// The people a session asked about last, latest first.
+    package func recentlyAsked(session: Int64, limit: Int) throws -> [String] {
+        guard limit > 0 else { return [] }
+        return try pool.connection().query(
+            """
+            SELECT f.person FROM namegame_rounds r JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
+            WHERE r.session = ? ORDER BY r.id DESC LIMIT ?
+            """, [.integer(session), SQLValue(limit)]
+        ).map { try $0.decode("person") }
+    }
+
+    /// Whether the player's last round about `person` outside a review asked the name to be typed.
+    package func lastAskedTyped(player: String, person: String) throws -> Bool {
+        try pool.connection().first(
+            """
+            SELECT r.recall FROM namegame_rounds r JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
+            WHERE r.player = ? AND f.person = ? AND r.mode != 'review' ORDER BY r.id DESC LIMIT 1
+            """, [.text(player), .text(person)]
+        )?.int("recall") == 1
+    }
+
+    /// The people a session missed (a wrong pick, a failed round, "I don't know"), in the order they were asked.
+    package func misses(session: Int64, people: Directory) throws -> [Person] {
+        let rows = try pool.connection().query(
+            """
+            SELECT f.person FROM namegame_rounds r
+            JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
+            WHERE r.session = ? AND (r.status IN ('failed', 'skipped')
+                OR EXISTS (SELECT 1 FROM namegame_round_faces w WHERE w.round = r.id AND w.wrong_rank IS NOT NULL))
+            ORDER BY r.id
+            """, [.integer(session)])
+        var seen = Set<String>()
+        var result: [Person] = []
+        for row in rows {
+            let id: String = try row.decode("person")
+            guard seen.insert(id).inserted, let person = people.person(id) else { continue }
+            result.append(person)
+        }
+        return result
+    }
+
+    /// A review session asking `people` once each, in order; the player's previous review session ends.
+    package func startReview(player who: Player, people: [Person]) throws -> Session {
+        let session = try startSession(player: who, mode: .review)
+        try pool.write { db in try setList(db, "queue", session: session.id, people.map(\.id)) }
+        return Session(
+            id: session.id, mode: .review, startedMilliseconds: session.startedMilliseconds, ended: false,
+            stats: Stats(), nextPeople: [], streak: 0, queue: people.map(\.id))
+    }
+
+    /// How often a review asks one person at most.
+    package static let reviewAsks = 3
+
+    /// Puts someone a review missed back at the end of its queue, unless it has asked them `reviewAsks` times.
+    private func requeue(_ db: Database, session: Int64, person: String) throws {
+        let asked =
+            try db.first(
+                """
+                SELECT COUNT(*) AS n FROM namegame_rounds r
+                JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer WHERE r.session = ? AND f.person = ?
+                """, [.integer(session), .text(person)])?.int("n") ?? 0
+        guard asked < Self.reviewAsks else { return }
+        let last = try db.first(
+            "SELECT MAX(position) AS p FROM namegame_session_people WHERE session = ? AND list = 'queue'",
+            [.integer(session)])?.int("p")
+        try db.execute(
+            "INSERT INTO namegame_session_people (session, list, position, person) VALUES (?, 'queue', ?, ?)",
+            [.integer(session), SQLValue((last ?? -1) + 1), .text(person)])
+    }
+
+    /// Takes the head of a review session's queue.
+    package func popQueue(session: Int64) throws -> String? {
+        try pool.write { db in
+            guard
+                let row = try db.first(
+                    """
+                    SELECT position, person FROM namegame_session_people WHERE session = ? AND list = 'queue'
+                    ORDER BY position LIMIT 1\(db.forUpdate)
+                    """, [.integer(session)])
+            else { return nil }
+            try db.execute(
+                "DELETE FROM namegame_session_people WHERE session = ? AND list = 'queue' AND position = ?",
+                [.integer(session), .integer(try row.decode("position"))])
+            return try row.decode("person", as: String.self)
+        }
+    }
+
+    package func lifetime(player: String) throws -> [Lifetime] {
+        try pool.connection().fetchAll(
+            Lifetime.self, "SELECT \(Lifetime.columns) FROM namegame_lifetime WHERE player = ?",
+            [.text(player)]
+        ).sorted { Mode.allCases.firstIndex(of: $0.mode)! < Mode.allCases.firstIndex(of: $1.mode)! }
+    }
+
+    /// Seconds to identify someone, over the player's last rounds (oldest first).
+    package func recentIdentifyTimes(player: String, limit: Int = 20) throws -> [Double] {
+        try pool.connection().query(
+            """
+            SELECT finished_ms - started_ms AS ms FROM namegame_rounds
+            WHERE player = ? AND status = 'identified' ORDER BY finished_ms DESC LIMIT ?
+            """, [.text(player), SQLValue(limit)]
+        )
+        .map { row throws in Double(try row.decode("ms", as: Int.self)) / 1000 }.reversed()
+    }
+
+    fileprivate static func stats(_ row: Row) throws(DatabaseError) -> Stats {
+        var stats = Stats()
+        stats.rounds = try row.decode("rounds")
+        stats.identified = try row.decode("identified")
+        stats.correctTaps = try row.decode("correct")
+        stats.incorrectTaps = try row.decode("incorrect")
+        stats.identifyMilliseconds = try row.decode("identify_ms")
+        return stats
+    }
+
+    fileprivate static func mode(_ row: Row) throws(DatabaseError) -> Mode {
+        let name: String = try row.decode("mode")
+        guard let mode = Mode(rawValue: name) else {
+            throw DatabaseError("unknown Name Game mode \(name) (in: \(row.query))")
+        }
+        return mode
+    }
+
+    /// The first round `condition` finds, with its faces; nil when its people are no longer in the directory.
+    private func round(
+        _ db: Database, _ condition: String, _ values: [SQLValue], _ directory: Directory
+    ) throws
+        -> RoundRecord?
+    {
+        guard
+            let row = try db.fetchOne(
+                RoundRow.self, "SELECT \(RoundRow.columns) FROM namegame_rounds WHERE \(condition)", values)
+        else { return nil }
+        let faces = try db.fetchAll(
+            Face.self, "SELECT \(Face.columns) FROM namegame_round_faces WHERE round = ? ORDER BY position",
+            [.integer(row.id)])
+        let people = faces.compactMap { directory.person($0.person) }
+        let hide = faces.filter { $0.hideRank != nil }.sorted { $0.hideRank! < $1.hideRank! }.map(\.position)
+        let wrong = faces.filter { $0.wrongRank != nil }.sorted { $0.wrongRank! < $1.wrongRank! }.map(\.position)
+        guard !people.isEmpty, people.indices.contains(row.answer) else { return nil }
+        return RoundRecord(
+            id: row.id, session: row.session,
+            round: Round(mode: row.mode, people: people, answer: row.answer, hideOrder: hide, recall: row.recall),
+            startedMilliseconds: row.startedMilliseconds, wrong: wrong, status: row.status,
+            finishedMilliseconds: row.finishedMilliseconds, cheat: row.cheat, typed: row.typed)
+    }
+}

@@ -1,0 +1,827 @@
+import ArcadeStore
+import Constants
+import Crypto
+import HTTP
+import Localization
+import Mastermind
+import Storage
+import Synchronization
+import Templates
+
+/// Mastermind on the web: complete without JavaScript (forms and 303s), and
+/// with it, boards updated in place from a server-rendered fragment (the
+/// request says `X-Fragment: board`). The secret appears only once the game is over.
+extension MastermindController.Solvers.Board {
+    init(_ game: Game) { self.init(rules: game.rules, secret: game.secret, guesses: game.turns.map(\.guess)) }
+}
+
+struct MastermindController: Sendable {
+    let store: MastermindStore
+    let pages: Pages
+    let once: OnceStore
+    let solvers = Solvers()
+
+    /// One solver per rule set (building one lists every code), and what it worked out for each board: the codes
+    /// left after each row, the digits surely in and out, and once a game is over its best move at each step. A
+    /// history always gives the same, and working it out again on every view of a board took the solver up to tens of
+    /// milliseconds a row.
+    final class Solvers: Sendable {
+        private let cache = Mutex<[Rules: Solver]>([:])
+        private let counts = BoundedCache<Board, [Int]>(limit: 4_096)
+        private let moves = BoundedCache<Board, [Step?]>(limit: 4_096)
+        private let digits = BoundedCache<Board, (absent: Set<UInt8>, present: Set<UInt8>)>(limit: 4_096)
+
+        struct Board: Hashable, Sendable {
+            let rules: Rules
+            let secret: Code
+            let guesses: [Code]
+        }
+
+        /// The solver's move from one position, the codes it would have left against the secret, and on average (its
+        /// skill); and the player's guess's average from the same position.
+        struct Step: Sendable {
+            let guess: Code
+            let left: Int
+            let expected: Double
+            let playedExpected: Double
+        }
+
+        func solver(_ rules: Rules) -> Solver {
+            if let known = cache.withLock({ $0[rules] }) { return known }
+            let made = Solver(rules: rules)
+            cache.withLock { $0[rules] = made }
+            return made
+        }
+
+        func remaining(_ game: Game, _ solver: Solver) -> [Int] {
+            let board = Board(game)
+            if let known = counts[board] { return known }
+            let made = solver.remaining(after: game.turns.map { ($0.guess, $0.feedback) })
+            counts[board] = made
+            return made
+        }
+
+        func known(_ game: Game, _ solver: Solver) -> (absent: Set<UInt8>, present: Set<UInt8>) {
+            let board = Board(game)
+            if let known = digits[board] { return known }
+            let made = solver.digitsKnown(after: game.turns.map { ($0.guess, $0.feedback) })
+            digits[board] = made
+            return made
+        }
+
+        func best(_ game: Game, _ solver: Solver) -> [Step?] {
+            let board = Board(game)
+            if let known = moves[board] { return known }
+            var history: [(Code, Feedback)] = []
+            let made = game.turns.map { turn -> Step? in
+                defer { history.append((turn.guess, turn.feedback)) }
+                guard let guess = solver.nextGuess(after: history) else { return nil }
+                let after = history + [(guess, Feedback.score(secret: game.secret, guess: guess))]
+                let averages = solver.expectedLeft(after: history, guesses: [guess, turn.guess])
+                return Step(
+                    guess: guess, left: solver.remaining(after: after).last ?? 0, expected: averages[0],
+                    playedExpected: averages[1])
+            }
+            moves[board] = made
+            return made
+        }
+    }
+
+    func addRoutes(to routes: PlayerRoutes) {
+        // A board counts the codes left after each row and a finished one carries the solver's analysis: off the loop.
+        let boards = routes.pages.running(.pool)
+        boards.get("/mastermind", use: current)
+        boards.get("/mastermind/daily", use: today)
+        boards.get("/mastermind/daily/:n", use: pastDaily)
+        routes.pages.get("/mastermind/archive", use: archive)
+        routes.pages.get("/mastermind/giveup", use: confirmGiveUp)
+        routes.pages.get("/mastermind/stats", use: statsPage)
+        // Actions run off the loop: a first guess may ask random.org for the secret, a hint runs the solver.
+        routes.actions.post("/mastermind/guess", use: guess)
+        routes.creating.post("/mastermind/new", use: newGame)
+        routes.creating.post("/mastermind/hint", use: hint)
+        routes.actions.post("/mastermind/giveup", use: giveUp)
+        routes.actions.post("/mastermind/codes-left", use: codesLeft)
+        addChallengeRoutes(to: routes)
+        addBoardRoutes(to: routes)
+    }
+
+    /// The "codes still possible" switch of the Game menu: off by default, remembered in a cookie, so it works
+    /// without a script (a form and a 303 back to the board it was set on) and without an account.
+    func codesLeft(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let on = request.form?["on"] == "1"
+        let back = Self.boardPath(request.form?["back"] ?? "") ?? "/mastermind"
+        var response: Response
+        if isFragment(request) {
+            let visitor = context.visitor
+            let daily =
+                back.split(separator: "/").last.flatMap { Int($0) } ?? (back.hasSuffix("daily") ? store.today : nil)
+            let record =
+                try daily.map { try store.daily(player: visitor.playerID, $0) ?? store.unstartedDaily($0) }
+                ?? store.latest(player: visitor.playerID) ?? store.unstarted()
+            response = board(record, visitor, request, showLeft: on)
+        } else {
+            response = .redirect(to: back + "#board")
+        }
+        response.setCookie(
+            SetCookie(name: LookCookies.codesLeft, value: on ? "1" : "", maxAge: on ? 365 * 86_400 : 0))
+        return response
+    }
+
+    /// A board's own address, or nil: where the switch may send the player back to (never elsewhere).
+    static func boardPath(_ path: String) -> String? {
+        if path == "/mastermind" || path == "/mastermind/daily" { return path }
+        let prefix = "/mastermind/daily/"
+        guard path.hasPrefix(prefix) else { return nil }
+        let number = path.dropFirst(prefix.count)
+        return !number.isEmpty && number.count <= 9 && number.allSatisfy { ("0"..."9").contains($0) } ? path : nil
+    }
+
+    /// Looking writes nothing: a player's first board is unstarted until their first guess.
+    func current(_ request: Request, _ context: PlayerContext) throws -> Response {
+        board(try store.latest(player: context.visitor.playerID) ?? store.unstarted(), context.visitor, request)
+    }
+
+    /// The daily code: the same for everyone today; one game each; past days from the archive.
+    func today(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let today = store.today
+        let record = try store.daily(player: context.visitor.playerID, today) ?? store.unstartedDaily(today)
+        return board(record, context.visitor, request)
+    }
+
+    func pastDaily(_ request: Request, _ context: PlayerContext) throws -> Response {
+        guard let number = Int(try request.parameter("n")), (0...store.today).contains(number) else {
+            throw PageError(.notFound)
+        }
+        if number == store.today { return .redirect(to: "/mastermind/daily") }
+        let record = try store.daily(player: context.visitor.playerID, number) ?? store.unstartedDaily(number)
+        return board(record, context.visitor, request)
+    }
+
+    func guess(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let form = request.form ?? FormFields()
+        var random = SecureRandom()
+        let game = form["game"].flatMap { Int64($0) }
+        // A daily board says which day; one not yet come (or malformed) is refused like a stale page.
+        let daily = form["daily"].map { Int($0).flatMap { (0...store.today).contains($0) ? $0 : nil } ?? -1 }
+        let first = daily.map { store.dailyDeal($0) } ?? (game == 0 ? store.deal() : nil)
+        let result =
+            daily == -1
+            ? .failure(.stale)
+            : try store.guess(
+                player: visitor.player, game: game, turn: form["turn"].flatMap { Int($0) },
+                form["guess"] ?? "", first: first, using: &random)
+        let path = daily.map { $0 == store.today ? "/mastermind/daily" : "/mastermind/daily/\($0)" } ?? "/mastermind"
+        switch result {
+        case .success(let record):
+            if record.game.outcome != .playing { try recordEnd(record, visitor) }
+            // Without a script, land on what changed (a phone would otherwise show the page's top).
+            let anchor = record.game.outcome == .playing ? "#board" : "#result"
+            return isFragment(request) ? board(record, visitor, request) : .redirect(to: path + anchor)
+        case .failure(let refusal):
+            // Nothing changed: show the current board with a clear message.
+            let shown = daily.flatMap { $0 >= 0 ? $0 : nil }
+            let record =
+                try shown.map { try store.daily(player: visitor.playerID, $0) ?? store.unstartedDaily($0) }
+                ?? store.latest(player: visitor.playerID) ?? store.unstarted()
+            return board(
+                record, visitor, request, status: .unprocessableContent,
+                error: message(refusal, language: visitor.language), value: form["guess"] ?? "")
+        }
+    }
+
+    func newGame(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let record = try store.start(player: context.visitor.player, store.deal(hard: request.form?["hard"] == "1"))
+        return isFragment(request) ? board(record, context.visitor, request) : .redirect(to: "/mastermind")
+    }
+
+    /// The solver can take tens of milliseconds: off the event loop, as every action.
+    func hint(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        // Asking for a hint on the unstarted board starts the game.
+        let record = try store.latest(player: visitor.playerID) ?? store.start(player: visitor.player, store.deal())
+        guard record.game.outcome == .playing else {
+            return isFragment(request) ? board(record, visitor, request) : .redirect(to: "/mastermind")
+        }
+        let history = record.game.turns.map { ($0.guess, $0.feedback) }
+        // With two guesses left a hint is a code that could win: a probe that cannot be the code, however much it
+        // rules out, read as the game holding back (a review, row 9, six codes left).
+        let fitting = record.hard || record.game.attemptsLeft <= 2
+        if let hint = solvers.solver(record.game.rules).nextGuess(after: history, fitting: fitting) {
+            _ = try store.recordHint(player: visitor.playerID, game: record.id, hint: hint)
+        }
+        guard isFragment(request) else { return .redirect(to: "/mastermind") }
+        return board(try store.latest(player: visitor.playerID) ?? record, visitor, request)
+    }
+
+    /// Giving up asks first (a page, so it works without a script), then shows the code and counts a loss.
+    func confirmGiveUp(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        guard let record = try store.latest(player: visitor.playerID), record.game.outcome == .playing else {
+            return .redirect(to: "/mastermind")
+        }
+        let t = pages.localizer.strings(for: visitor.language)
+        return pages.render(
+            "mastermind-giveup", title: t.string("mastermind.giveup.title"), for: visitor,
+            path: "/mastermind/giveup", section: "mastermind", data: ["game": .int(Int(record.id))])
+    }
+
+    /// With a script, the board comes back in place and its results open as a card, as a win's and a loss's do (a
+    /// review: give-up alone ended on a page of its own).
+    func giveUp(_ request: Request, _ context: PlayerContext) throws -> Response {
+        if let id = request.form?["game"].flatMap({ Int64($0) }),
+            let record = try store.giveUp(player: context.visitor.playerID, game: id)
+        {
+            try recordEnd(record, context.visitor)
+        }
+        guard isFragment(request), let record = try store.latest(player: context.visitor.playerID) else {
+            return .redirect(to: "/mastermind#result")
+        }
+        return board(record, context.visitor, request)
+    }
+
+    func statsPage(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let stats = try store.stats(player: visitor.playerID)
+        let daily = try store.dailyStats(player: visitor.playerID)
+        let t = pages.localizer.strings(for: visitor.language)
+        return pages.render(
+            "mastermind-stats", title: t.string("stats.title"), for: visitor, path: "/mastermind/stats",
+            section: "mastermind",
+            data: [
+                "stats": statsContext(stats, t: t),
+                "daily": [
+                    "played": .int(daily.played), "wins": .int(daily.wins),
+                    "currentStreak": .int(daily.currentStreak),
+                    "longestStreak": .int(daily.longestStreak),
+                ],
+            ])
+    }
+
+    /// A finished game: remembered in the once-store; the first win schedules
+    /// a reminder to try the Name Game for three days.
+    private func recordEnd(_ record: MastermindStore.Record, _ visitor: Visitor) throws {
+        try once.perform(visitor) { o in
+            var effects = o.markDone(SiteTasks.mastermindPlayed)
+            if record.game.outcome == .won {
+                effects += o.markDone(SiteTasks.mastermindWon)
+                if o.count(SiteTasks.mastermindWon) == 1 && !o.beenDone(SiteTasks.nameGamePlayed) {
+                    effects += o.toDo(SiteTasks.tryNameGame, scope: .until(3 * 86_400))
+                }
+            }
+            return effects
+        }
+    }
+
+    private func isFragment(_ request: Request) -> Bool { request.headers["X-Fragment"] == "board" }
+
+    private func message(_ refusal: MastermindStore.Refusal, language: String) -> String {
+        let t = pages.localizer.strings(for: language)
+        switch refusal {
+        case .invalid(.wrongLength(let expected, let got)):
+            return t.string("mastermind.error.length", [.int(expected), .int(got)])
+        case .invalid(.outOfRange(let digit, let low, let high)):
+            return t.string("mastermind.error.range", [.int(low), .int(high), .string(String(digit))])
+        case .invalid(.notADigit(let ch)): return t.string("mastermind.error.digit", [.string(String(ch))])
+        case .finished: return t.string("mastermind.error.finished")
+        case .stale: return t.string("mastermind.error.stale")
+        case .contradicts(let row, let feedback):
+            return t.string("mastermind.error.hard", [.int(row + 1), .int(feedback.red), .int(feedback.blue)])
+        case .repeated(let row):
+            return t.string("mastermind.error.repeated", [.int(row + 1)])
+        }
+    }
+
+    /// The board page, or just the board for a script.
+    private func board(
+        _ record: MastermindStore.Record, _ visitor: Visitor, _ request: Request, status: Status = .ok,
+        error: String? = nil, value: String = "", showLeft: Bool? = nil
+    ) -> Response {
+        let t = pages.localizer.strings(for: visitor.language)
+        let stats = (try? store.stats(player: visitor.playerID)) ?? MastermindStore.Stats()
+        var context = boardContext(
+            record, language: visitor.language, error: error, value: value, stats: stats, link: link(request, record),
+            showLeft: showLeft ?? (request.cookies[LookCookies.codesLeft] == "1"))
+        if let number = record.daily, case .object(var fields) = context {
+            let daily = (try? store.dailyStats(player: visitor.playerID)) ?? MastermindStore.DailyStats()
+            fields["daily"] = .int(number)
+            fields["isDaily"] = .bool(true)
+            fields["isToday"] = .bool(number == store.today)
+            fields["currentStreak"] = .int(daily.currentStreak)
+            fields["longestStreak"] = .int(daily.longestStreak)
+            fields["hasDistribution"] = .bool(false)
+            // New game from a daily's results: back to a free game in play, else a new one (a review's New game
+            // opened the free game it had finished, and needed a second New game).
+            fields["freeInPlay"] = .bool((try? store.latest(player: visitor.playerID))?.game.outcome == .playing)
+            if number == store.today {
+                let left = store.secondsToNextDaily
+                fields["nextDaily"] = .int(left)
+                fields["nextDailyText"] = .string(
+                    t.string("mastermind.daily.next", [.string(Self.clockText(left))]))
+            }
+            context = .object(fields)
+        }
+        // A free game over can be played by a friend; a challenge's own game leads back to see how both did.
+        if record.daily == nil, record.id != 0, record.game.outcome != .playing, case .object(var fields) = context {
+            fields["challenge"] = .string(challengePath(record.challenge ?? record.id))
+            fields["challengeTaken"] = .bool(record.challenge != nil)
+            context = .object(fields)
+        }
+        // The first win invites the player to the Name Game in its results, once (the moment it is earned); the game's
+        // page has no banner for it (two reviews counted the other game pushed at them in every card and over the
+        // board).
+        let inviting =
+            record.game.outcome == .won && record.daily == nil && stats.wins == 1
+            && ((try? once.perform(visitor).once.needToDo(SiteTasks.tryNameGame)) ?? false)
+        if inviting, case .object(var fields) = context {
+            fields["tryNameGame"] = .bool(true)
+            context = .object(fields)
+        }
+        if isFragment(request) {
+            return pages.fragment(
+                "mastermind-board", status: status, for: visitor,
+                data: ["mm": context])
+        }
+        let banners =
+            (try? OnceController.banners(
+                once, visitor, game: "mastermind", back: "/mastermind",
+                t: pages.localizer.strings(for: visitor.language))) ?? .null
+        let title =
+            record.daily.map { Self.dailyTitle($0, t) } ?? t.string("mastermind.title")
+        return pages.render(
+            "mastermind", status: status, title: title, for: visitor,
+            path: "/mastermind", section: "mastermind",
+            data: ["mm": context, "once": banners, "heading": .string(title)])
+    }
+
+    func boardContext(
+        _ record: MastermindStore.Record, language: String, error: String?, value: String,
+        stats: MastermindStore.Stats, link: String = "", showLeft: Bool = false
+    ) -> TemplateValue {
+        let t = pages.localizer.strings(for: language)
+        let game = record.game
+        let rules = game.rules
+        // Exact, so bounded: rules an admin made huge get no counts rather than a slow page.
+        let solver = rules.codeCount <= Self.countLimit ? solvers.solver(rules) : nil
+        let remaining = solver.map { solvers.remaining(game, $0) } ?? []
+        let rows = rowsContext(game, remaining: remaining, showLeft: showLeft, t: t)
+        let outcome = game.outcome
+        let upcoming: [Int] =
+            outcome == .playing ? Array(stride(from: game.turns.count + 2, through: rules.attempts, by: 1)) : []
+        var fields: TemplateFields = [
+            "gameId": .int(Int(record.id)), "turn": .int(game.turns.count), "attemptsLeft": .int(game.attemptsLeft),
+            "showLeft": .bool(showLeft), "path": .string(boardPath(record)),
+            "attempts": .int(rules.attempts), "length": .int(rules.length), "digitMin": .int(rules.digitMin),
+            "digitMax": .int(rules.digitMax),
+            // The keys mark what the rows show by a player's own bookkeeping, as Wordle's keyboard does; all that the
+            // codes still possible prove only with the aid on (a review: by row 9 the keys had done the deducing).
+            "keys": keysContext(game, solver: showLeft ? solver : nil, t: t),
+            "outcome": .string(outcome.rawValue), "isPlaying": .bool(outcome == .playing),
+            "isOver": .bool(outcome != .playing),
+            "isWon": .bool(outcome == .won), "isLost": .bool(outcome == .lost), "rows": .list(rows),
+            "gaveUp": .bool(outcome == .lost && game.forfeited), "started": .bool(record.id != 0),
+            // No guess yet: the mode can still change (the Game menu offers the other), and there is nothing to give up.
+            "fresh": .bool(game.turns.isEmpty),
+            "usedHint": .bool(record.usedHint), "hint": record.hint.map { .string($0) } ?? .null,
+            "error": error.map { .string($0) } ?? .null, "value": .string(value), "wins": .int(stats.wins),
+            "hard": .bool(record.hard),
+            "currentStreak": .int(stats.currentStreak), "longestStreak": .int(stats.longestStreak),
+            // The rest of the board: the row being typed, then one empty slot per attempt still to come.
+            "nextNumber": .int(game.turns.count + 1),
+            "cells": .list(Array(repeating: .bool(true), count: rules.length)),
+            "upcoming": .list(upcoming.map { .int($0) }),
+            "announcement": .string(
+                Self.announcement(game, hard: record.hard, left: showLeft ? remaining.last : nil, t)),
+            // The row being typed, said by the script: its sentences with a slot it fills ("Your guess: {row}").
+            "earRow": .string(t.string("mastermind.ear.row", [.string("{row}")])),
+            "earDeleted": .string(t.string("mastermind.ear.deleted", [.string("{digit}")])),
+            // Notes by ear: which place they go to, how to move it, and a note taken back (a blind review).
+            "earNotes": .object([
+                "on": .string(t.string("mastermind.ear.notesOn", [.string("{place}")])),
+                "place": .string(t.string("mastermind.ear.notePlace", [.string("{place}"), .string("{digits}")])),
+                "empty": .string(t.string("mastermind.ear.notePlaceEmpty", [.string("{place}")])),
+                "removed": .string(t.string("mastermind.ear.noteRemoved", [.string("{digit}"), .string("{place}")])),
+            ]),
+        ]
+        fields.merge(resultFields(record, stats: stats, link: link, solver: solver, remaining: remaining, t: t))
+        return .object(fields)
+    }
+
+    /// The fields of a game's end, and of the help that needs the secret (nothing of it while the game is open).
+    private func resultFields(
+        _ record: MastermindStore.Record, stats: MastermindStore.Stats, link: String, solver: Solver?,
+        remaining: [Int], t: LanguageStrings
+    ) -> TemplateFields {
+        let game = record.game
+        let outcome = game.outcome
+        let rules = game.rules
+        let highlight = outcome == .won && !record.usedHint ? game.turns.count : nil
+        // A hint that cannot be the code says why it is offered (a review: "a strong next guess is 0055", which the
+        // rows had ruled out, read as a mistake); and what it costs, not only on the results (another felt tricked).
+        func hintWords(_ hint: String, shown: String, cost: Bool = true) -> String {
+            let probe = (try? Code(hint, rules: rules)).map { game.contradiction($0) != nil } ?? false
+            return t.sentences(
+                t.string("mastermind.hint.text", [.string(shown)]),
+                probe ? t.string("mastermind.hint.probe") : "", cost ? t.string("mastermind.hint.cost") : "")
+        }
+        return [
+            // The secret is in the page state only once the game is over.
+            "secret": outcome == .playing ? .null : .string(game.secret.description),
+            "secretSpoken": outcome == .playing ? .null : .string(Self.spoken(game.secret.description, t)),
+            "hintSpoken": record.hint.map { .string(hintWords($0, shown: Self.spoken($0, t))) } ?? .null,
+            // Its digits apart on the board too: a blind review reading the board back heard "0525" as a number.
+            "hintLine": record.hint.map { .string(hintWords($0, shown: Self.spaced($0), cost: false)) } ?? .null,
+            // Its cost apart: a phone leaves it out of the line (a review: four lines of hint covered rows 9 and 10).
+            "hintCost": record.hint.map { _ in
+                .string((t.language == "ja" ? "" : " ") + t.string("mastermind.hint.cost"))
+            } ?? .null,
+            // The cheat's reveal: position (1-based) and digit, shown while playing and marked on the result.
+            "revealed": record.revealed.map { position in
+                .object([
+                    "position": .int(position + 1),
+                    "digit": .string(
+                        String(Array(game.secret.description)[min(position, game.secret.description.count - 1)])),
+                ])
+            } ?? .null,
+            "share": outcome == .playing ? .null : .string(shareText(record, t: t, link: link)),
+            "distributionHeight": .int(max(18, stats.distribution.count * 18)),
+            "hasDistribution": .bool(outcome != .playing && stats.distribution.contains { $0 > 0 }),
+            // A win with a hint is kept out of the chart: said, or the chart looks as if the win went uncounted.
+            "hintedWin": .bool(outcome == .won && record.usedHint),
+            // A win's title says how well it went, as Wordle's does (a review: the same "Cracked in 5 guesses" three
+            // times on one screen); a hinted one is only cracked.
+            "praise": outcome == .won
+                ? .string(t.string(record.usedHint ? "mastermind.won.title" : Self.praise(game.turns.count))) : .null,
+            "distribution": outcome == .playing ? .null : distribution(stats, highlight: highlight),
+            "compact": outcome == .playing
+                ? .null : compactDistribution(stats.distribution, highlight: highlight, t: t),
+            "encourage": .string(
+                t.string(
+                    // Praise for the rows needs rows to praise (a review gave up after one and read "every row").
+                    game.turns.count >= 3 && Self.everyRowNarrowed(remaining, rules)
+                        ? "mastermind.lost.encourage"
+                        : "mastermind.lost.encourage.plain")),
+            "analysis": outcome == .playing || rules.codeCount > Self.analysisLimit || solver == nil
+                ? .null : analysis(record, solver: solver!, remaining: remaining, t: t),
+        ]
+    }
+
+    /// A win's word by the guesses it took, from a first-guess fluke to the last try.
+    static func praise(_ turns: Int) -> String {
+        switch turns {
+        case ...1: "mastermind.praise.genius"
+        case 2...3: "mastermind.praise.brilliant"
+        case 4: "mastermind.praise.impressive"
+        case 5: "mastermind.praise.splendid"
+        case 6...7: "mastermind.praise.great"
+        default: "mastermind.praise.phew"
+        }
+    }
+
+    /// What a screen reader is told of the board as it loads: the rules of a new game, the last row (with the codes
+    /// still possible, `left`, when the aid is on: a blind review had to leave the game to read them), or the end.
+    static func announcement(_ game: Game, hard: Bool, left: Int? = nil, _ t: LanguageStrings) -> String {
+        let rules = game.rules
+        // An ending says what the card says first: the code, or the guesses a win took (a blind review heard only
+        // "You cracked the code!" and had to read on to learn the code of a loss).
+        let stop = t.language == "ja" ? "。" : "."
+        switch game.outcome {
+        // A give-up is said as one (a blind review heard "Out of tries." with nine tries left).
+        case .lost:
+            return t.sentences(
+                t.string(game.forfeited ? "mastermind.gaveup.title" : "mastermind.lost.title"),
+                t.string("mastermind.ear.code", [.string(spoken(game.secret.description, t))]))
+        case .won:
+            return t.sentences(
+                t.string("mastermind.won.title"),
+                t.string("mastermind.used", [.int(game.turns.count), .int(rules.attempts)]) + stop)
+        case .playing: break
+        }
+        guard let last = game.turns.last else {
+            // A board with no row yet (a new game) says its rules: after New game a review heard nothing at all; and
+            // hard mode's (a blind review learnt of it from a refused guess).
+            let said = t.string(
+                "mastermind.rules.short",
+                [.int(rules.length), .int(rules.digitMin), .int(rules.digitMax), .int(rules.attempts)])
+            guard hard else { return said }
+            let japanese = t.language == "ja"
+            return said + (japanese ? "" : " ") + t.string("mastermind.hard.label") + (japanese ? "。" : ".")
+        }
+        // Digit by digit, as the row being typed is said: "0123" would be read as a number.
+        let digits = last.guess.description.map(String.init).joined(separator: t.string("mastermind.ear.separator"))
+        let row = t.string(
+            "mastermind.row.announce",
+            [.string(digits), .int(last.feedback.red), .int(last.feedback.blue), .int(game.attemptsLeft)])
+        return t.sentences(row, left.map { t.string("mastermind.ear.left", [.int($0)]) } ?? "")
+    }
+
+    /// A code inside a sentence, its digits apart ("4 4 5 5", no-break spaces): read out as four digits, not as
+    /// four thousand four hundred and fifty-five (a blind review of the analysis).
+    static func spaced(_ code: String) -> String { code.map(String.init).joined(separator: "\u{00A0}") }
+
+    /// A code digit by digit, as the row being typed is said: "4455" was read as four thousand four hundred and
+    /// fifty-five (a blind review).
+    static func spoken(_ code: String, _ t: LanguageStrings) -> String {
+        code.map(String.init).joined(separator: t.string("mastermind.ear.separator"))
+    }
+
+    /// Whether every row played left fewer codes than the one before: only then may a loss praise the rows.
+    static func everyRowNarrowed(_ remaining: [Int], _ rules: Rules) -> Bool {
+        guard !remaining.isEmpty else { return false }
+        return zip([rules.codeCount] + remaining, remaining).allSatisfy { $1 < $0 }
+    }
+
+    /// The rows played, each with its pegs and what a screen reader says of them.
+    private func boardPath(_ record: MastermindStore.Record) -> String {
+        record.daily.map { $0 == store.today ? "/mastermind/daily" : "/mastermind/daily/\($0)" } ?? "/mastermind"
+    }
+
+    /// `remaining` is always in the row's data; shown (and labelled) only when the player switched it on.
+    func rowsContext(_ game: Game, remaining: [Int], showLeft: Bool, t: LanguageStrings) -> [TemplateValue] {
+        let pegLabel: [Peg: String] = [
+            .red: t.string("mastermind.peg.red"), .blue: t.string("mastermind.peg.blue"),
+            .gray: t.string("mastermind.peg.gray"),
+        ]
+        return game.turns.enumerated().map { index, turn in
+            let summary = t.string("mastermind.row.summary", [.int(turn.feedback.red), .int(turn.feedback.blue)])
+            return .object([
+                "number": .int(index + 1), "newest": .bool(index == game.turns.count - 1),
+                "won": .bool(index == game.turns.count - 1 && game.outcome == .won),
+                "guess": .string(turn.guess.description), "spoken": .string(Self.spoken(turn.guess.description, t)),
+                "red": .int(turn.feedback.red),
+                "digits": .list(turn.guess.digits.map { .string(String($0)) }),
+                "blue": .int(turn.feedback.blue), "gray": .int(turn.feedback.gray), "summary": .string(summary),
+                "remaining": index < remaining.count ? .int(remaining[index]) : .null,
+                "remainingText": showLeft && index < remaining.count
+                    ? .string(t.string("mastermind.row.remaining", [.int(remaining[index])])) : .null,
+                "remainingShort": index < remaining.count
+                    ? .string(t.string("mastermind.row.left", [.int(remaining[index])])) : .null,
+                // Shown sorted, right places first (as a Mastermind player sets them): in their stored, shuffled
+                // order two reviews in a row read them as places ("the first and last digits are right").
+                "pegs": .list(
+                    Peg.allCases.flatMap { kind in turn.pegs.filter { $0 == kind } }.map {
+                        .object(["kind": .string($0.rawValue), "label": .string(pegLabel[$0]!)])
+                    }),
+            ])
+        }
+    }
+
+    /// The keypad; as Wordle's keyboard, the digits the rows show out of the code and those they show in it: by every
+    /// code still fitting them, or (rules too large to list) by a player's bookkeeping.
+    private func keysContext(_ game: Game, solver: Solver?, t: LanguageStrings) -> TemplateValue {
+        let known = solver.map { solvers.known(game, $0) } ?? game.digitsKnown
+        return .list(
+            (game.rules.digitMin...game.rules.digitMax).map { digit in
+                let absent = known.absent.contains(UInt8(digit))
+                let present = known.present.contains(UInt8(digit))
+                return .object([
+                    "digit": .int(digit), "absent": .bool(absent), "present": .bool(present),
+                    "label": absent
+                        ? .string(t.string("mastermind.key.absent", [.int(digit)]))
+                        : present ? .string(t.string("mastermind.key.present", [.int(digit)])) : .null,
+                    // The place is the cursor's, filled in by the page's script (a blind review: "ruled out here" named none).
+                    "notedLabel": .string(t.string("mastermind.key.noted", [.int(digit), .string("{place}")])),
+                ])
+            })
+    }
+
+    /// A daily's name as players read it: days are stored from 0 (the site's first day), shown from #1.
+    static func dailyTitle(_ day: Int, _ t: LanguageStrings) -> String {
+        t.string("mastermind.daily.title", [.int(day + 1)])
+    }
+
+    /// What a player can paste anywhere: the game, N/10 (X/10 for a loss, `*` in hard mode), then each row's
+    /// pegs red, then blue, then none: pegs are counts, and a grid like Wordle's would otherwise read as places.
+    /// No digit of any guess or of the code.
+    func shareText(_ record: MastermindStore.Record, t: LanguageStrings, link: String = "") -> String {
+        let game = record.game
+        let score = game.outcome == .won ? String(game.turns.count) : "X"
+        // Hard mode keeps its star; a hint is said in words (a win with help is not the same score). Each language's
+        // headline is one sentence of its own, its marks bringing their own spacing (none after Japanese text).
+        let hard = record.hard ? t.string("mastermind.share.hard") : ""
+        let marks = hard + (record.usedHint ? t.string("mastermind.share.hint") : "")
+        let scoreText = "\(score)/\(game.rules.attempts)\(record.hard ? "*" : "")"
+        let headline =
+            record.daily.map { t.string("mastermind.share.daily", [.int($0 + 1), .string(scoreText), .string(marks)]) }
+            ?? t.string("mastermind.share.game", [.string(scoreText), .string(marks)])
+        var lines = [headline]
+        let symbol: [Peg: String] = [.red: "🔴", .blue: "🟦", .gray: "⚪"]
+        lines += game.turns.map { turn in
+            [(Peg.red, turn.feedback.red), (.blue, turn.feedback.blue), (.gray, turn.feedback.gray)]
+                .map { String(repeating: symbol[$0.0]!, count: $0.1) }.joined()
+        }
+        if !link.isEmpty { lines.append(link) }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Codes at most this many get exact counts per row; at most `analysisLimit`, the solver's analysis.
+    static let countLimit = 100_000
+    static let analysisLimit = 20_000
+
+    /// The game's own address, for the share text: the Host the player used (behind a proxy, its forwarded scheme).
+    private func link(_ request: Request, _ record: MastermindStore.Record) -> String {
+        Self.origin(request).map { $0 + "/mastermind" + (record.daily == nil ? "" : "/daily") } ?? ""
+    }
+
+    /// "HH:MM:SS" for the countdown to the next daily, on the board and the home page (their scripts keep it live).
+    static func clockText(_ seconds: Int) -> String {
+        let s = max(0, seconds)
+        // Digits straight into bytes: the home page shows this on every view, and interpolation cost several times
+        // as much. Hours beyond 99 keep all their digits.
+        func put(_ n: Int, _ bytes: inout [UInt8]) {
+            if n >= 10 { put(n / 10, &bytes) }
+            bytes.append(UInt8(ascii: "0") + UInt8(n % 10))
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(12)
+        func part(_ n: Int, _ bytes: inout [UInt8]) {
+            if !bytes.isEmpty { bytes.append(UInt8(ascii: ":")) }
+            if n < 10 { bytes.append(UInt8(ascii: "0")) }
+            put(n, &bytes)
+        }
+        part(s / 3600, &bytes)
+        part(s / 60 % 60, &bytes)
+        part(s % 60, &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// After the game, one step per guess: how many codes it left, what the solver would have played from the same
+    /// position and how many that would have left (against this secret), and a one-line verdict.
+    func analysis(
+        _ record: MastermindStore.Record, solver: Solver, remaining: [Int], t: LanguageStrings
+    ) -> TemplateValue {
+        let game = record.game
+        let moves = solvers.best(game, solver)
+        var matched = 0
+        let steps: [TemplateValue] = game.turns.enumerated().map { index, turn in
+            let left = index < remaining.count ? remaining[index] : 0
+            // The winning row is not weighed against the solver (a review read "the solver would have played 3532,
+            // leaving 2" under the guess that had already won).
+            if turn.guess == game.secret {
+                matched += 1
+                return .object([
+                    "number": .int(index + 1), "guess": .string(turn.guess.description), "left": .int(left),
+                    "verdict": .string("cracked"), "best": .null, "bestLeft": .null, "solverText": .null,
+                    "verdictText": .null,
+                    "text": .string(
+                        t.string(
+                            "mastermind.analysis.cracked",
+                            [.int(index + 1), .string(Self.spaced(turn.guess.description))])),
+                ])
+            }
+            guard let move = moves[index] else { return .null }
+            if move.playedExpected <= move.expected * 1.001 { matched += 1 }
+            return step(index + 1, turn.guess, left: left, move, t: t)
+        }
+        return .object([
+            "steps": .list(steps),
+            "summary": .string(t.string("mastermind.analysis.summary", [.int(matched), .int(game.turns.count)])),
+        ])
+    }
+
+    /// A row that did not win, weighed against the solver's move from the same position.
+    private func step(
+        _ number: Int, _ guess: Code, left: Int, _ move: Solvers.Step, t: LanguageStrings
+    ) -> TemplateValue {
+        let best = move.guess
+        // Skill is weighed on average over every secret still possible, not against this one: a review read the
+        // rows' verdicts as scolding when a good guess met an unlucky answer. Luck is the answer against that
+        // average, said only when it is far off (and by more than a code or two).
+        let (played, solverAverage) = (move.playedExpected, move.expected)
+        let verdict: String
+        if played < solverAverage * 0.999 {
+            verdict = "better"
+        } else if played <= solverAverage * 1.001 {
+            verdict = "best"
+        } else {
+            // Close is within a quarter more (a review: 1,296 against the solver's 936 was called close).
+            verdict = played <= solverAverage * 1.25 ? "close" : "worse"
+        }
+        let luck: String? =
+            abs(Double(left) - played) < 2.5
+            ? nil
+            : Double(left) < played / 1.5 ? "lucky" : Double(left) > played * 1.5 ? "unlucky" : nil
+        let verdictText = t.string(best == guess ? "mastermind.analysis.same" : "mastermind.analysis.\(verdict)")
+        return .object([
+            "number": .int(number), "guess": .string(guess.description), "left": .int(left),
+            "best": .string(best.description), "bestLeft": .int(move.left), "verdict": .string(verdict),
+            "luck": luck.map { .string($0) } ?? .null,
+            "text": .string(
+                t.string(
+                    "mastermind.analysis.step", [.int(number), .string(Self.spaced(guess.description)), .int(left)])),
+            // The solver's guess is named only when it differs (a review read "the solver would have played
+            // 0 1 2 3" right after playing 0 1 2 3).
+            "solverText": best == guess
+                ? .null
+                : .string(
+                    t.string("mastermind.analysis.solver", [.string(Self.spaced(best.description)), .int(move.left)])),
+            "verdictText": .string(
+                // The luck first: after the numbers of this game, it says why the average may read otherwise (a
+                // review read "the solver's pick leaves fewer" under a row that had left fewer, the luck last).
+                luck.map {
+                    t.sentences(t.string("mastermind.analysis.\($0)", [.int(Int(played.rounded()))]), verdictText)
+                }
+                    ?? verdictText),
+        ])
+    }
+
+    /// The results card's distribution: at most five bars, always the same ones, as Wordle's are (a review saw them
+    /// move with the player's most common count): 4 to 8 guesses, where most wins fall with ten tries, the first and
+    /// last bars holding everything below and above ("≤4", "≥8"); this game's bar, wherever it falls, marked.
+    func compactDistribution(_ counts: [Int], highlight: Int?, t: LanguageStrings) -> TemplateValue {
+        guard counts.contains(where: { $0 > 0 }) else { return .list([]) }
+        let n = counts.count
+        let first = n <= 5 ? 1 : min(4, n - 4)
+        let last = min(n, first + 4)
+        let buckets: [(label: String, range: ClosedRange<Int>)] = (first...last).map { guesses in
+            if guesses == first && first > 1 { return ("≤\(guesses)", 1...guesses) }
+            if guesses == last && last < n { return ("≥\(guesses)", guesses...n) }
+            return ("\(guesses)", guesses...guesses)
+        }
+        let sums = buckets.map { bucket in bucket.range.reduce(0) { $0 + counts[$1 - 1] } }
+        let most = max(1, sums.max() ?? 1)
+        return .list(
+            zip(buckets, sums).map { bucket, count in
+                // The noun agrees with the bucket's bound: "≤2 guesses", "1 guess".
+                let bound = bucket.range.lowerBound == 1 ? bucket.range.upperBound : bucket.range.lowerBound
+                return .object([
+                    "label": .string(bucket.label), "count": .int(count), "most": .int(most),
+                    "current": .bool(highlight.map { bucket.range.contains($0) } ?? false),
+                    // An open bucket in words ("4 guesses or fewer"): a screen reader said "less-than-or-equal 4".
+                    "text": .string(
+                        bucket.range.count > 1
+                            ? t.string(
+                                bucket.range.lowerBound == 1 ? "mastermind.dist.atMost" : "mastermind.dist.atLeast",
+                                [.int(bound), .int(count)])
+                            : t.string("mastermind.dist.item", [.string(bucket.label), .int(count), .int(bound)])),
+                ])
+            })
+    }
+
+    /// The guess distribution, this game's bar marked (a win without help).
+    func distribution(_ stats: MastermindStore.Stats, highlight: Int?) -> TemplateValue {
+        let most = max(1, stats.distribution.max() ?? 1)
+        return .list(
+            stats.distribution.enumerated().map { index, count in
+                let width = count == 0 ? 2 : max(4, count * 200 / most)
+                return .object([
+                    "guesses": .int(index + 1), "count": .int(count), "y": .int(index * 18),
+                    "textY": .int(index * 18 + 12),
+                    "width": .int(width), "labelX": .int(40 + width), "current": .bool(highlight == index + 1),
+                ])
+            })
+    }
+
+    /// The last 30 dailies before `?before=` (default today), each with how this player did.
+    func archive(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let t = pages.localizer.strings(for: visitor.language)
+        let today = store.today
+        let before = min(today, max(0, request.query["before"].flatMap { Int($0) } ?? today))
+        let days = Array(stride(from: before - 1, through: max(0, before - 30), by: -1))
+        var outcomes: [Int: String] = [:]
+        if let oldest = days.last, let newest = days.first {
+            outcomes = try store.dailyOutcomes(player: visitor.playerID, from: oldest, through: newest)
+        }
+        let list: [TemplateValue] = days.map { day in
+            let outcome = outcomes[day] ?? "none"
+            return .object([
+                "number": .int(day), "href": .string("/mastermind/daily/\(day)"), "outcome": .string(outcome),
+                "label": .string(Self.dailyTitle(day, t)),
+                "status": .string(t.string("mastermind.archive.\(outcome)")),
+            ])
+        }
+        let older = (days.last ?? 0) > 0 ? "/mastermind/archive?before=\(days.last!)" : nil
+        return pages.render(
+            "mastermind-archive", title: t.string("mastermind.archive.title"), for: visitor,
+            path: "/mastermind/archive", section: "mastermind",
+            data: [
+                "days": .list(list), "hasDays": .bool(!list.isEmpty), "todayTitle": .string(Self.dailyTitle(today, t)),
+                "older": older.map { .string($0) } ?? .null,
+            ])
+    }
+
+    func statsContext(_ stats: MastermindStore.Stats, t: LanguageStrings) -> TemplateValue {
+        let most = max(1, stats.distribution.max() ?? 1)
+        let bars: [TemplateValue] = stats.distribution.enumerated().map { index, count in
+            let width = count == 0 ? 2 : max(4, count * 240 / most)
+            return .object([
+                "guesses": .int(index + 1), "count": .int(count), "y": .int(index * 26), "textY": .int(index * 26 + 15),
+                "width": .int(width), "labelX": .int(40 + width),
+                // In words for a screen reader, which reads a chart drawn as an image by its title alone (a review).
+                "text": .string(
+                    t.string("mastermind.dist.item", [.string("\(index + 1)"), .int(count), .int(index + 1)])),
+            ])
+        }
+        return .object([
+            "played": .int(stats.played), "wins": .int(stats.wins), "winPercent": .int(stats.winPercent),
+            "currentStreak": .int(stats.currentStreak), "longestStreak": .int(stats.longestStreak),
+            "hintWins": .int(stats.hintWins), "hardWins": .int(stats.hardWins), "bars": .list(bars),
+            "hasGames": .bool(stats.played > 0),
+            // Only wins without help are charted: a chart of zeros says nothing.
+            "hasBars": .bool(stats.distribution.contains { $0 > 0 }),
+            "chartHeight": .int(max(26, stats.distribution.count * 26)),
+        ])
+    }
+}

@@ -1,0 +1,79 @@
+import ArcadeStore
+import HTTP
+import Localization
+import NameGame
+import SpacedRepetition
+import Storage
+import Templates
+
+extension NameGameController {
+    /// The player's pace; steady for anyone who never chose.
+    func pace(_ player: String) throws -> Pace { try store.pace(player: player) }
+
+    /// `POST /namegame/pace`: the pace chosen on the menu; back to it.
+    func choosePace(_ request: Request, _ context: PlayerContext) throws -> Response {
+        guard let pace = request.form?["pace"].flatMap(Pace.init) else { throw PageError(.unprocessableContent) }
+        try store.choose(pace, player: context.visitor.player)
+        return .redirect(to: "/namegame#pace")
+    }
+
+    /// Today's goal (the pace's lessons' worth of answers), what tomorrow holds, and the run of days, on the menu and a lesson's summary: a reason to
+    /// come back tomorrow, and a number that moves in a first session (reviews: nothing brought a player back, and
+    /// "Learned: 0 of 130" stood still all day, as learned waits for a later day).
+    /// `streak: false` where the run of days is shown apart (the summary's figures).
+    func todayFields(
+        _ player: String, isNew: Bool, streak withStreak: Bool = true, tomorrow withTomorrow: Bool = true,
+        tomorrowDue: Bool = true, pace: Pace, cards: [String: Card], t: LanguageStrings
+    ) throws
+        -> TemplateValue
+    {
+        let answered = isNew ? 0 : try store.answeredToday(player: player)
+        let days = isNew || !withStreak ? 0 : try store.dayStreak(player: player)
+        let goal = lessonLength * pace.lessons
+        let met = answered >= goal
+        let streak: TemplateValue =
+            days == 0
+            ? .null
+            : [
+                "days": .int(days),
+                "text": .string(
+                    t.string(answered == 0 ? "namegame.streak.keep" : "namegame.streak.line", [.int(days)])),
+            ]
+        return [
+            "answered": .int(min(answered, goal)), "goal": .int(goal), "met": .bool(met),
+            "text": .string(
+                met
+                    ? t.string("namegame.goal.met", [.int(answered)])
+                    : t.string("namegame.goal.progress", [.int(answered), .int(goal)])),
+            "streak": streak,
+            "tomorrow": cards.isEmpty || !withTomorrow ? .null : tomorrow(cards, pace: pace, due: tomorrowDue, t: t),
+        ]
+    }
+
+    /// What tomorrow holds (a review: "day two is a fog", Anki says what is due): everyone due by its end, today's
+    /// too, and says so (counted apart, a review read "due tomorrow: 0" and met nine the next morning; counted
+    /// together without a word, another read the same people twice), and the new people the pace meets while some are
+    /// left to meet.
+    /// Without `due` (a lesson's summary, whose own line says what is due), only the new people: two reviews read its
+    /// "due by the end of tomorrow" beside "nothing is due right now" as a contradiction.
+    private func tomorrow(_ cards: [String: Card], pace: Pace, due: Bool, t: LanguageStrings) -> TemplateValue {
+        let mastery = Self.mastery(store, people: directory.people, cards: cards, daysAhead: 1)
+        let new = min(pace.newPerDay(newPerDay), mastery.notMet)
+        return [
+            "due": .int(mastery.due), "new": .int(new),
+            "dueText": due ? .string(t.string("namegame.tomorrow.due", [.int(mastery.due)])) : .null,
+            "newText": new == 0 ? .null : .string(t.string("namegame.tomorrow.new", [.int(new)])),
+        ]
+    }
+
+    /// The menu's choice of pace: each with its new people a day, the player's own pressed.
+    func paceFields(_ chosen: Pace, t: LanguageStrings) -> TemplateValue {
+        .list(
+            Pace.allCases.map { pace in
+                .object([
+                    "pace": .string(pace.rawValue), "chosen": .bool(pace == chosen),
+                    "label": .string(t.string("namegame.pace.\(pace.rawValue)", [.int(pace.newPerDay(newPerDay))])),
+                ])
+            })
+    }
+}

@@ -1,0 +1,431 @@
+import ArcadeStore
+import HTTP
+import Localization
+import NameGame
+import SpacedRepetition
+import Templates
+
+/// The mode's page: a round (a question, its feedback), learn mode's introduction, or a lesson's summary.
+extension NameGameController {
+    /// A person's job title and face in words, in the page's language where the demo people have them (`DemoWords`).
+    func role(_ person: Person, _ t: LanguageStrings) -> String? { people.demoWords.jobTitle(person, t.language) }
+    func looks(_ person: Person, _ t: LanguageStrings) -> String? { people.demoWords.appearance(person, t.language) }
+
+    /// Whether a name has a word too wide for a phone's card at the usual size, in ems of a proportional face (wide
+    /// letters and CJK count more): it is set smaller rather than cut ("Flynn Ravenswo…", a review).
+    static func isLong(_ name: String) -> Bool {
+        name.split(separator: " ").contains { word in
+            word.unicodeScalars.reduce(0.0) { width, scalar in
+                width + (scalar.value >= 0x2E80 ? 1.0 : "mwMW".unicodeScalars.contains(scalar) ? 0.85 : 0.6)
+            } > 6.2
+        }
+    }
+
+    /// `typo`: the round whose typed name was right but for a typo (its spelling is shown).
+    func play(
+        _ mode: Mode, _ visitor: Visitor, status: Status = .ok, error: String? = nil, typo: Int64? = nil
+    ) throws -> Response {
+        let session = try shownSession(mode, player: visitor.playerID)
+        let t = pages.localizer.strings(for: visitor.language)
+        let banners = try OnceController.banners(
+            once, visitor, game: "namegame", back: "/namegame/\(mode.rawValue)", t: t, tutorialCard: false)
+        func page(_ context: TemplateValue) -> Response {
+            pages.render(
+                "namegame", status: status, title: t.string("namegame.mode.\(mode.rawValue)"), for: visitor,
+                path: "/namegame/\(mode.rawValue)", section: "namegame",
+                data: ["ng": context, "once": banners])
+        }
+        guard var current = session else {
+            // Never played this mode and came here by address: a start card. Looking writes nothing, and the clock
+            // (and the hints' timer) starts with Start. The menu's buttons start the round themselves.
+            return page([
+                "mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
+                "about": .string(t.string("namegame.mode.\(mode.rawValue).about")), "notStarted": .bool(true),
+                "isTimed": .bool(mode == .timed), "error": error.map { .string(t.string($0)) } ?? .null,
+            ])
+        }
+        var record = try shownRound(mode, session: current)
+        if record == nil && !current.ended {
+            record = try newRound(mode, session: current, visitor)
+            current = try store.openSession(player: visitor.playerID, mode: mode) ?? current
+        }
+        let cards = try store.cards(player: visitor.playerID)
+        var context = sessionFields(mode, session: current, t: t, error: error.map { t.string($0) }, cards: cards)
+        if current.ended || timeIsUp(current) {
+            try summaryFields(mode, session: current, visitor: visitor, cards: cards, t: t, into: &context)
+        }
+        if mode == .learn, let record, record.isOpen, !current.ended, cards[record.round.answerPerson.id] == nil {
+            // Someone new: introduced (face, name, role) before the first question about them.
+            let person = record.round.answerPerson
+            context["roundId"] = .int(Int(record.id))
+            context["intro"] = [
+                "img": .string(person.headshotURL), "name": .string(person.fullName),
+                "role": .string(role(person, t) ?? ""), "alt": .string(looks(person, t) ?? ""),
+            ]
+            return page(.object(context))
+        }
+        // A lesson's or a practice run's summary stands alone (issue 41: practice's was stacked over its last
+        // question); a timed minute ends on its last question, kept in view.
+        let summaryOnly =
+            (current.ended || timeIsUp(current))
+            && (mode.lessonRounds(lessonLength) != nil || mode == .review || mode == .practice)
+        if summaryOnly, let misses = try? store.misses(session: current.id, people: directory), !misses.isEmpty {
+            // Review my misses: offered by the summary that stands alone, as by an answered round.
+            context["misses"] = .string(t.string("namegame.review.button", [.int(misses.count)]))
+        }
+        if let record, !summaryOnly {
+            roundFields(mode, session: current, record: record, typo: typo == record.id, t: t, into: &context)
+            lessonFields(mode, session: current, record: record, t: t, into: &context)
+            newFaceFields(mode, session: current, record: record, cards: cards, t: t, into: &context)
+        }
+        return page(.object(context))
+    }
+
+    /// A quiz's question about someone not met yet says it is a first meeting, and its answer that they are met now
+    /// (`NameGameStore.teach`): a review guessed among strangers, and the summary said none of them was met.
+    private func newFaceFields(
+        _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord, cards: [String: Card],
+        t: LanguageStrings, into context: inout TemplateFields
+    ) {
+        guard !NameGameStore.meets(mode) else { return }
+        let open = record.isOpen && !session.ended && !timeIsUp(session)
+        let card = cards[record.round.answerPerson.id]
+        if open, card == nil, record.wrong.isEmpty {
+            context["newFace"] = .string(t.string("namegame.newface.ask"))
+            // One line for it on a phone (a round fits one screen): the status line's way to Learn gives way.
+            context["quizFrom"] = nil
+        } else if let met = card?.created, met >= record.startedMilliseconds, !record.isOpen || !record.wrong.isEmpty {
+            context["metNow"] = .string(t.string("namegame.newface.met"))
+        }
+    }
+
+    /// The mode's open session, or its last one: a timed minute whose time is up ends first.
+    /// A lesson left open on an earlier day is closed, and today's starts afresh from the mode's start card (a review's
+    /// day-one lesson "completed" after three questions on day two, its summary mixing both days).
+    private func shownSession(_ mode: Mode, player: String) throws -> NameGameStore.Session? {
+        let day: Int64 = 86_400_000
+        let lesson = mode.lessonRounds(lessonLength) != nil
+        func earlier(_ session: NameGameStore.Session) -> Bool {
+            lesson && session.startedMilliseconds / day < store.nowMilliseconds() / day
+        }
+        if let open = try store.openSession(player: player, mode: mode) {
+            guard timeIsUp(open) || earlier(open) else { return open }
+            try store.endSession(open.id)
+        }
+        // A lesson's summary is the end of that lesson, not the mode's page for good: come back a while later and
+        // the mode starts afresh (a review, back in Learn after other modes, met its first lesson's summary again).
+        func stale(_ session: NameGameStore.Session) throws -> Bool {
+            guard lesson, session.ended else { return false }
+            let last = try store.latestRound(session: session.id, people: directory)
+            let ended = last?.finishedMilliseconds ?? last?.startedMilliseconds ?? session.startedMilliseconds
+            return store.nowMilliseconds() - ended > Self.summaryKept
+        }
+        return try store.lastSession(player: player, mode: mode).flatMap { try earlier($0) || stale($0) ? nil : $0 }
+    }
+
+    /// The session's latest round. One left open a while and seen again (another tab, a phone put away) starts its
+    /// clock again: a review's round "took 14.5 s", and its lesson 13 minutes, for time spent away. Timed mode's clock
+    /// is the session's.
+    private func shownRound(_ mode: Mode, session: NameGameStore.Session) throws -> NameGameStore.RoundRecord? {
+        let record = try store.latestRound(session: session.id, people: directory)
+        guard let open = record, open.isOpen, mode != .timed, !session.ended,
+            store.nowMilliseconds() - open.startedMilliseconds > Self.awayAfter, try store.restartClock(round: open.id)
+        else { return record }
+        return try store.latestRound(session: session.id, people: directory)
+    }
+
+    /// What the page shows of the session, with or without a round.
+    func sessionFields(
+        _ mode: Mode, session: NameGameStore.Session, t: LanguageStrings, error: String?, cards: [String: Card]
+    ) -> TemplateFields {
+        var context: TemplateFields = [
+            "mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
+            "error": error.map { .string($0) } ?? .null, "ended": .bool(session.ended || timeIsUp(session)),
+            "reverse": .bool(mode == .reverse), "isTimed": .bool(mode == .timed), "timer": .bool(mode == .timed),
+            "isHint": .bool(mode == .hint), "isTeam": .bool(mode == .team),
+            "isPractice": .bool(mode == .practice), "hintMilliseconds": .int(Int(hintInterval * 1000)),
+        ]
+        let stats = session.stats
+        context["session"] = .object([
+            "rounds": .int(stats.rounds), "correct": .int(stats.correctTaps), "incorrect": .int(stats.incorrectTaps),
+            "total": .int(stats.totalTaps), "accuracy": .int(Int(((stats.accuracy ?? 0) * 100).rounded())),
+            "average": .string(stats.averageIdentifyMilliseconds.map { Self.seconds($0 / 1000) } ?? "–"),
+            "streak": .int(session.streak), "best": .int(session.bestStreak),
+        ])
+        context["sessionId"] = .int(Int(session.id))
+        context["isReview"] = .bool(mode == .review)
+        context["isLearn"] = .bool(mode == .learn)
+        if mode == .learn || mode == .recall { context.merge(learningCounts(cards, t: t)) }
+        if !mode.isScheduled && mode != .recall && session.stats.rounds == 0 {
+            // Whom a quiz asks about (`quizRound`): the people met, or strangers, with the way to meet them. Said at
+            // a session's first question only: on a phone its line pushed every answered round's Next down.
+            let met = mode.pool(directory.people).count { cards[$0.id] != nil }
+            let known = met >= Self.quizFromMet
+            context["quizFrom"] = .object([
+                "kind": .string(known ? "met" : "strangers"), "link": .bool(!known),
+                "text": .string(
+                    known ? t.string("namegame.quiz.met", [.int(met)]) : t.string("namegame.quiz.strangers")),
+            ])
+        }
+        if mode == .timed { context.merge(clockFields(session)) }
+        context["prefetch"] = .list(
+            session.nextPeople.compactMap { directory.person($0) }.map { .string($0.headshotURL) })
+        return context
+    }
+
+    /// Learn's and Recall's counts of the people learned and being learned, each shown once there is one.
+    private func learningCounts(_ cards: [String: Card], t: LanguageStrings) -> TemplateFields {
+        var fields: TemplateFields = [:]
+        // Learned: remembered past the first day (`LearningPlan.knows`), not just right once today.
+        // Shown once there is one: "Learned: 0 of 130" after a first lesson read as no progress (two reviews).
+        let learned = directory.people.count { LearningPlan.knows(cards[$0.id]) }
+        if learned > 0 {
+            fields["learned"] = .object([
+                "count": .int(learned),
+                "text": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),
+            ])
+        }
+        // Met and on their way (a review: "Learned: 0 of 130" after a perfect first lesson read as no progress;
+        // learned waits for a later day, so the count that moves today is this one).
+        let learning = directory.people.count { cards[$0.id] != nil && !LearningPlan.knows(cards[$0.id]) }
+        if learning > 0 {
+            fields["learning"] = .object([
+                "count": .int(learning), "text": .string(t.string("namegame.learning.count", [.int(learning)])),
+            ])
+        }
+        return fields
+    }
+
+    /// A timed session's clock.
+    private func clockFields(_ session: NameGameStore.Session) -> TemplateFields {
+        var fields: TemplateFields = [:]
+        let left = max(0, session.deadline(seconds: timedSeconds) - store.nowMilliseconds())
+        let secondsLeft = Int((Double(left) / 1000).rounded(.up))
+        fields["secondsLeft"] = .int(secondsLeft)
+        fields["secondsTotal"] = .int(timedSeconds + Int(session.extraMilliseconds / 1000))
+        fields["ending"] = .bool(secondsLeft <= 5)
+        fields["moreTime"] = .bool(session.extraMilliseconds < NameGameStore.maxExtraTime)
+        fields["extraSeconds"] = .int(Int(NameGameStore.extraTime / 1000))
+        return fields
+    }
+
+    /// The lesson's progress bar: rounds done of the lesson's (a review: of its list).
+    func lessonFields(
+        _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord, t: LanguageStrings,
+        into context: inout TemplateFields
+    ) {
+        guard !(session.ended || timeIsUp(session)) else { return }
+        let done = session.stats.rounds
+        let total: Int
+        if let length = mode.lessonRounds(lessonLength) {
+            total = length
+        } else if mode == .review {
+            total = done + session.queue.count + (record.isOpen ? 1 : 0)
+        } else {
+            // Practice's run ends at its first miss, after that miss is shown (a review: "Session over" came at once,
+            // with nothing marked).
+            if mode == .practice { context["lastOfLesson"] = .bool(!record.isOpen && session.stats.incorrectTaps > 0) }
+            return
+        }
+        // Only Learn's runs are lessons.
+        let label = mode == .learn ? "namegame.lesson.label" : "namegame.session.label"
+        context["lesson"] = .object([
+            "done": .int(min(done, total)), "total": .int(total), "label": .string(t.string(label)),
+            "text": .string(t.string("namegame.lesson.count", [.int(min(done, total)), .int(total)])),
+        ])
+        context["lastOfLesson"] = .bool(!record.isOpen && done >= total)
+    }
+
+    /// What the page shows of the round: the question, the choices (or the name to type), and what an answer, a wrong
+    /// pick or the clock revealed.
+    func roundFields(
+        _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord, typo: Bool = false,
+        t: LanguageStrings, into context: inout TemplateFields
+    ) {
+        let round = record.round
+        let answered = !record.isOpen
+        // A session that ended (time up) with this round unanswered: nothing can be chosen any more, and the answer
+        // is shown, so the last question still teaches a name.
+        let over = session.ended || timeIsUp(session)
+        let reveal = answered || over
+        // A wrong pick in a round still open: the answer is shown (name and role) and is the one thing left to tap.
+        let taught = !reveal && !record.wrong.isEmpty
+        let elapsed = Double(store.nowMilliseconds() - record.startedMilliseconds) / 1000
+        var hidden = reveal || taught ? [] : round.hidden(after: elapsed, interval: hintInterval)
+        let person = round.answerPerson
+        if record.cheat && !reveal { cheatFields(round, hidden: &hidden, t: t, into: &context) }
+        context["roundId"] = .int(Int(record.id))
+        context["reverse"] = .bool(round.showsNames)
+        context["quiz"] = .bool(true)
+        context["recall"] = .bool(round.recall)
+        context["hasChoices"] = .bool(!round.recall)
+        context["taught"] = .bool(taught)
+        context["timedOut"] = .bool(over && !answered)
+        context["skipped"] = .bool(record.status == "skipped")
+        if over, let misses = try? store.misses(session: session.id, people: directory), !misses.isEmpty {
+            // Review my misses: offered when the session is over, if it missed anyone (a review: offered under Next
+            // mid-lesson, it took the player out of the lesson).
+            context["misses"] = .string(t.string("namegame.review.button", [.int(misses.count)]))
+        }
+        let rightAtOnce = outcomeFields(mode, record: record, taught: taught, typo: typo, t: t, into: &context)
+        context["answerName"] = .string(person.fullName)
+        context["answerRole"] = .string(role(person, t) ?? "")
+        context["answered"] = .bool(answered)
+        context["identified"] = .bool(rightAtOnce)
+        context["failed"] = .bool(record.status == "failed")
+        context["open"] = .bool(record.isOpen && !over)
+        if let finished = record.finishedMilliseconds {
+            context["roundSeconds"] = .string(Self.seconds(Double(finished - record.startedMilliseconds) / 1000))
+        }
+        questionFields(mode, round: round, t: t, into: &context)
+        // Hints' catch, said where it applies, on a session's first question (a review let the faces run out, as the
+        // mode seemed to invite, and was told it had not known).
+        if mode == .hint && session.stats.rounds == 0 && record.isOpen {
+            context["modeHowto"] = .string(t.string("namegame.help.hint"))
+        }
+        if !round.recall {
+            context["choices"] = choices(mode, record: record, reveal: reveal, taught: taught, hidden: hidden, t: t)
+        }
+    }
+
+    /// The cheat (or recall's hint): the name's first letter when a face is the question, else half the wrong faces
+    /// gone.
+    private func cheatFields(
+        _ round: Round, hidden: inout Set<Int>, t: LanguageStrings, into context: inout TemplateFields
+    ) {
+        guard round.showsNames || round.recall else {
+            hidden.formUnion(round.hideOrder.prefix(round.hideOrder.count / 2))
+            context["cheat"] = .string(t.string("namegame.cheat.faces"))
+            return
+        }
+        let letter = String(round.answerPerson.firstName.prefix(1))
+        context["cheat"] = .string(t.string("namegame.cheat.letter", [.string(letter)]))
+        // Shown in the box, as its placeholder: typed there, a player who typed the whole name sent "ZZora" (a
+        // review; before that, another found the letter said but not in the box).
+        if round.recall { context["letter"] = .string(letter) }
+    }
+
+    /// What an answer (or a wrong pick, "I don't know", the hints running out) says: the right name, the one tapped,
+    /// the one typed, a typo forgiven, a timed miss's cost. Whether the round was right at once.
+    private func outcomeFields(
+        _ mode: Mode, record: NameGameStore.RoundRecord, taught: Bool, typo: Bool, t: LanguageStrings,
+        into context: inout TemplateFields
+    ) -> Bool {
+        let round = record.round
+        let person = round.answerPerson
+        // Name and role as a phrase of the language's own (Japanese: 名前さん（役職）; a reader wanted さん there too).
+        let named =
+            role(person, t).map { t.string("namegame.person.role", [.string(person.fullName), .string($0)]) }
+            ?? t.string("namegame.person", [.string(person.fullName)])
+        if record.status == "skipped" {
+            // Hints mode's last face, tapped once every other was gone (`NameGameStore.answer`), or "I don't know".
+            let waited = Double((record.finishedMilliseconds ?? 0) - record.startedMilliseconds) / 1000
+            let waitedOut = round.hintsRanOut(after: waited, interval: hintInterval)
+            context["revealed"] = .string(
+                t.string(waitedOut ? "namegame.hint.waited" : "namegame.dontknow.answer", [.string(named)]))
+        }
+        if record.status == "failed" && round.recall {
+            context["recallMiss"] = .string(
+                record.typed.map { !$0.isEmpty } == true
+                    ? t.string("namegame.recall.miss.typed", [.string(record.typed ?? ""), .string(named)])
+                    : t.string("namegame.recall.miss", [.string(named)]))
+        }
+        // Right only when the first answer was: a round found after a miss stays a miss.
+        let rightAtOnce = record.status == "identified" && record.wrong.isEmpty
+        if rightAtOnce {
+            context["rightLine"] = .string(t.string("namegame.right.named", [.string(named)]))
+            if typo && round.recall {
+                context["spelling"] = .string(t.string("namegame.recall.typo", [.string(person.firstName)]))
+            }
+        } else if record.status == "identified" {
+            context["revealed"] = .string(t.string("namegame.found", [.string(named)]))
+        } else if taught || (record.status == "failed" && !round.recall) {
+            // A wrong pick: still open where the answer is to be tapped, over where it ends the run (practice).
+            // A face to name: it is this person; a name to find: this is the face that was asked for.
+            context["rightLine"] = .string(
+                t.string(round.showsNames ? "namegame.dontknow.answer" : "namegame.answer.shown", [.string(named)]))
+            context["answerIndex"] = .int(round.answer)
+            // Who was tapped: a face is someone ("That's Maren Tanaka"); a name is not this one ("Not Hugo Eastwick": a
+            // blind review heard only "This is …" after a wrong name, never that it was wrong).
+            if let last = record.wrong.last {
+                context["tapped"] = .string(
+                    t.string(
+                        round.showsNames ? "namegame.notThem" : "namegame.thats", [.string(round.people[last].fullName)]
+                    ))
+            }
+            if mode == .timed {
+                context["penalty"] = .string(
+                    t.string("namegame.timed.penalty", [.int(Int(NameGameStore.wrongTapCost / 1000))]))
+            }
+        }
+        return rightAtOnce
+    }
+
+    /// The question: a name to find among faces, or a face to name (its picture described), and how to answer.
+    private func questionFields(_ mode: Mode, round: Round, t: LanguageStrings, into context: inout TemplateFields) {
+        let person = round.answerPerson
+        let faceQuestion = round.showsNames || round.recall
+        context["question"] = .string(
+            faceQuestion
+                ? t.string("namegame.question.reverse") : t.string("namegame.question", [.string(person.fullName)]))
+        if faceQuestion {
+            context["face"] = .object([
+                "img": .string(person.headshotURL),
+                "alt": .string(
+                    looks(person, t).map { t.string("namegame.face.single.described", [.string($0)]) }
+                        ?? t.string("namegame.face.single")),
+            ])
+        }
+        context["howto"] = .string(
+            t.string(
+                round.recall
+                    ? "namegame.howto.recall" : round.showsNames ? "namegame.howto.names" : "namegame.howto.faces"))
+        context["keyCount"] = .int(round.people.count)
+        // Only a small pool, not a round made smaller on purpose (Learn's three faces); the pool counted only then.
+        if !round.recall && round.people.count < mode.choices && mode.pool(directory.people).count < mode.choices {
+            context["smallPool"] = .string(t.string("namegame.smallpool", [.int(round.people.count)]))
+        }
+    }
+
+    /// The faces (or names) to choose from, each with what the player did and what is revealed of it.
+    func choices(
+        _ mode: Mode, record: NameGameStore.RoundRecord, reveal: Bool, taught: Bool, hidden: Set<Int>,
+        t: LanguageStrings
+    ) -> TemplateValue {
+        let round = record.round
+        let answered = !record.isOpen
+        return .list(
+            round.people.enumerated().map { index, person in
+                var result = ""
+                let pickedWrong = record.wrong.contains(index)
+                if pickedWrong { result = "wrong" }
+                if answered && index == round.answer && record.status == "identified" && record.wrong.isEmpty {
+                    result = "correct"
+                }
+                let isAnswer = (reveal || taught) && index == round.answer
+                // Named: every name in reverse mode; once over, or after a wrong pick, everyone (a review: a miss, when
+                // the player is most ready to learn, named two faces where a right answer named six).
+                let showName = round.showsNames || reveal || taught
+                // Roles: the answer's and each wrong pick's as soon as they are named, and everyone's in team mode.
+                let showTitle = (reveal && mode == .team) || ((reveal || taught) && (isAnswer || pickedWrong))
+                return .object([
+                    "index": .int(index), "key": .int(index + 1), "img": .string(person.headshotURL),
+                    // Described where the directory says what the face looks like: a player who does not see the
+                    // faces learns people by these words (issue 46), as others do by sight.
+                    "alt": .string(
+                        looks(person, t).map { t.string("namegame.face.described", [.int(index + 1), .string($0)]) }
+                            ?? t.string("namegame.face", [.int(index + 1)])),
+                    "name": showName ? .string(person.fullName) : .null,
+                    "long": .bool(showName && Self.isLong(person.fullName)),
+                    "title": showTitle ? .string(role(person, t) ?? "") : .null,
+                    "tapped": .bool(index == record.wrong.last && !answered),
+                    "result": .string(result), "isAnswer": .bool(isAnswer),
+                    "hidden": .bool(hidden.contains(index)),
+                    // Reverse: a name picked by mistake shows its face (a review never saw whom it had confused).
+                    "thumb": .bool(round.mode == .reverse && pickedWrong),
+                    "timedOut": .bool(reveal && !answered && index == round.answer),
+                    "disabled": .bool(reveal || !result.isEmpty || hidden.contains(index) || (taught && !isAnswer)),
+                ])
+            })
+    }
+}

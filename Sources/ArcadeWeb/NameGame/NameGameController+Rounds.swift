@@ -1,0 +1,147 @@
+import ArcadeStore
+import Crypto
+import NameGame
+import SpacedRepetition
+
+/// Dealing a round: whom each mode asks next, and with which faces or names.
+extension NameGameController {
+    /// The directory in an order of the player's own, the order learn mode meets new people in (a review: every
+    /// player met the same two first, Mat and then Matt). Stable for a player: an FNV-1a hash of their id and each
+    /// person's.
+    static func meetingOrder(_ people: [Person], player: String) -> [Person] {
+        func rank(_ id: String) -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in (player + "/" + id).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return hash
+        }
+        return people.map { (rank($0.id), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    /// Deals the mode's next round into the session (nil: nobody to ask; a review's list is done, and its session
+    /// ends). `avoid`: whom learn mode should not ask now (by default the person the session asked last).
+    func newRound(
+        _ mode: Mode, session: NameGameStore.Session, _ visitor: Visitor, avoid: String? = nil
+    ) throws -> NameGameStore.RoundRecord? {
+        var random = SecureRandom()
+        let last = try avoid ?? store.latestRound(session: session.id, people: directory)?.round.answerPerson.id
+        let cards = try store.cards(player: visitor.playerID)
+        var next: [Person] = []
+        let round: Round?
+        switch mode {
+        case .learn: round = try learnRound(session, visitor, cards: cards, avoid: last, &random)
+        case .recall: round = recallRound(cards: cards, avoid: last, &random)
+        case .review:
+            round = try reviewRound(session, visitor, cards: cards, &random)
+            if round == nil { try store.endSession(session.id) }
+        default: (round, next) = quizRound(mode, session, cards: cards, last: last, &random)
+        }
+        guard let round else { return nil }
+        return try store.addRound(round, next: next, session: session.id, player: visitor.player)
+    }
+
+    /// Learn: the scheduler's choice, someone new among them while the day and the lesson have room. People answered
+    /// right since they were met type the name: recall after recognition.
+    private func learnRound(
+        _ session: NameGameStore.Session, _ visitor: Visitor, cards: [String: Card], avoid: String?,
+        _ random: inout SecureRandom
+    ) throws -> Round? {
+        // Nobody new near a lesson's end: someone met in its last rounds was never asked about (a review).
+        let roomToLearn = lessonLength - session.stats.rounds >= 3
+        let pace = try pace(visitor.playerID)
+        var plan = store.plan
+        plan.batch = pace.batch
+        guard
+            let person = plan.next(
+                people: Self.meetingOrder(directory.people, player: visitor.playerID), cards: cards,
+                now: store.nowMilliseconds(), avoid: avoid,
+                meetNew: try roomToLearn && meetsNew(visitor.playerID, pace: pace))
+        else { return nil }
+        // The other faces are people met, as far as there are any: among strangers, the one familiar face was the
+        // answer without knowing the name (two reviews). Until four are met, as many faces as people met (two or
+        // three), not six (a review: after two introductions, four of six faces had never been shown).
+        let met = cards.count + (cards[person.id] == nil ? 1 : 0)
+        return LearningPlan.learned(cards[person.id])
+            ? Round.recall(.learn, asking: person)
+            : Round.make(
+                .learn, asking: person, from: directory.people, first: Set(cards.keys),
+                choices: met < Self.quizFromMet ? min(3, max(2, met)) : nil, using: &random)
+    }
+
+    /// Recall: names typed for people met (the scheduler's choice among them). Someone not yet answered right is
+    /// first recognised among six names, as in learn mode: a new player was asked to type names never shown (a
+    /// review).
+    private func recallRound(cards: [String: Card], avoid: String?, _ random: inout SecureRandom) -> Round? {
+        let everyone = directory.people
+        let met = everyone.filter { cards[$0.id] != nil }
+        let pool = met.count > 1 ? met : everyone
+        guard
+            let person = store.plan.next(people: pool, cards: cards, now: store.nowMilliseconds(), avoid: avoid)
+                ?? pool.randomElement(using: &random)
+        else { return nil }
+        if LearningPlan.learned(cards[person.id]) { return Round.recall(.recall, asking: person) }
+        let shown = Round.make(.normal, asking: person, from: everyone, first: Set(cards.keys), using: &random)
+        return Round(
+            mode: .recall, people: shown.people, answer: shown.answer, hideOrder: shown.hideOrder, recall: false)
+    }
+
+    /// Review my misses: one round per missed person (anyone since deleted is passed over), their face to name:
+    /// typed when the name was typed where it was missed (a review: a typed miss came back as six names), else picked
+    /// among six names. Nil once the list is done.
+    private func reviewRound(
+        _ session: NameGameStore.Session, _ visitor: Visitor, cards: [String: Card], _ random: inout SecureRandom
+    ) throws -> Round? {
+        while let id = try store.popQueue(session: session.id) {
+            guard let person = directory.person(id) else { continue }
+            return try store.lastAskedTyped(player: visitor.playerID, person: person.id)
+                ? Round.recall(.review, asking: person)
+                : Round.make(.review, asking: person, from: directory.people, first: Set(cards.keys), using: &random)
+        }
+        return nil
+    }
+
+    /// A quiz's round, and the faces of the one after (for the browser to fetch ahead). It asks about people met,
+    /// once there are `quizFromMet` of them in its pool (a review: eight modes quizzed strangers, and a guess among
+    /// strangers teaches nothing), at random but none of the last few asked (a later one: asked soonest due first, a
+    /// miss came back every other round, 8 of 16 in a timed minute), the few at most half of those met (a third: with
+    /// five met and four left out, the rounds went round in one order). The other faces are people met first (the
+    /// same review: among strangers, the one familiar face or name was the answer). Never the person asked last,
+    /// when anyone else would do (a review: Similar names asked Mat twice in a row).
+    private func quizRound(
+        _ mode: Mode, _ session: NameGameStore.Session, cards: [String: Card], last: String?,
+        _ random: inout SecureRandom
+    ) -> (Round?, next: [Person]) {
+        let everyone = directory.people
+        let pool = mode.pool(everyone)
+        let met = pool.filter { cards[$0.id] != nil }
+        let asksMet = met.count >= Self.quizFromMet
+        let recent = (try? store.recentlyAsked(session: session.id, limit: min(3, max(0, met.count / 2 - 1)))) ?? []
+        let known = Set(cards.keys)
+        func deal(avoid: String?) -> Round? {
+            let fresh = met.filter { $0.id != avoid && !recent.contains($0.id) }
+            let person = asksMet ? (fresh.isEmpty ? met : fresh).randomElement(using: &random) : nil
+            return person.map { Round.make(mode, asking: $0, from: everyone, first: known, using: &random) }
+                ?? Round.make(mode, from: everyone, using: &random)
+        }
+        // The faces fetched ahead last time (`nextPeople`) become this round, asking one of those met when the quiz
+        // asks them; else a new deal. Either way, not the person asked last.
+        let hinted = session.nextPeople.compactMap { directory.person($0) }
+        var round: Round
+        if hinted.count == session.nextPeople.count && !hinted.isEmpty && Set(hinted).isSubset(of: Set(pool)) {
+            var candidates = Array(hinted.indices)
+            if asksMet, hinted.contains(where: { cards[$0.id] != nil }) {
+                candidates.removeAll { cards[hinted[$0].id] == nil }
+            }
+            if candidates.count > 1 { candidates.removeAll { hinted[$0].id == last } }
+            round = Round.asking(
+                mode, people: hinted, answer: candidates.randomElement(using: &random)!, using: &random)
+        } else {
+            guard let dealt = deal(avoid: last) else { return (nil, []) }
+            round = dealt
+            if dealt.answerPerson.id == last, dealt.people.count > 1 {
+                let other = dealt.people.indices.filter { $0 != dealt.answer }.randomElement(using: &random)!
+                round = Round.asking(mode, people: dealt.people, answer: other, using: &random)
+            }
+        }
+        return (round, deal(avoid: round.answerPerson.id)?.people ?? [])
+    }
+}

@@ -1,0 +1,104 @@
+import ArcadeStore
+import Localization
+import NameGame
+import SpacedRepetition
+import Templates
+
+/// The end of a lesson (or a timed minute): whom it covered and how, accuracy, time, the day streak, what is due
+/// next; in timed mode, the score beside the personal best.
+extension NameGameController {
+    func summaryFields(
+        _ mode: Mode, session: NameGameStore.Session, visitor: Visitor, cards: [String: Card], t: LanguageStrings,
+        into context: inout TemplateFields
+    ) throws {
+        // Only Learn's runs are lessons (three reviews: "Lesson complete" after ten rounds of Normal).
+        context["summaryTitle"] = .string(t.string(mode == .learn ? "namegame.lesson.done" : "namegame.summary"))
+        // Whom the list is of, in the session's own word (a review's summary was headed "People in this lesson").
+        context["peopleTitle"] = .string(
+            t.string(
+                mode == .review
+                    ? "namegame.summary.people.review"
+                    : mode == .learn ? "namegame.summary.people" : "namegame.summary.people.run"
+            ))
+        if mode == .timed { context["best"] = try timedBest(session, player: visitor.playerID, t: t) }
+        let people = try coveredPeople(session, player: visitor.playerID, cards: cards, t: t)
+        // A timed session lasted its clock (a review: "Time 0:02" after a minute whose last answers were misses);
+        // another, the time its rounds took (a review: "13:24" for a lesson left and finished on another device).
+        let played =
+            mode == .timed
+            ? min(store.nowMilliseconds(), session.deadline(seconds: timedSeconds)) - session.startedMilliseconds
+            : try store.playedMilliseconds(session: session.id, away: Self.awayAfter)
+        let seconds = Int(max(0, played) / 1000)
+        let days = try store.dayStreak(player: visitor.playerID)
+        let (due, dueNow) = dueCounts(cards)
+        let showDue = mode.lessonRounds(lessonLength) != nil || mode == .review
+        let dueText = dueLine((due, dueNow), t: t)
+        context["summary"] = .object([
+            "people": .list(people), "hasPeople": .bool(!people.isEmpty),
+            "accuracy": .int(Int(((session.stats.accuracy ?? 0) * 100).rounded())),
+            "seconds": .int(seconds),
+            "time": .string("\(seconds / 60):" + (seconds % 60 < 10 ? "0" : "") + "\(seconds % 60)"),
+            "days": .int(days),
+            // Tomorrow's due people, as what is due, belong to lessons (below).
+            "today": try todayFields(
+                visitor.playerID, isNew: false, streak: false, tomorrow: showDue, tomorrowDue: false,
+                pace: try pace(visitor.playerID), cards: cards, t: t),
+            "dueCount": .int(due), "dueNow": .int(dueNow),
+            // What is due belongs to lessons; after a practice run or a timed minute it read as this run's score (a
+            // review: "due today: 42" after two rounds of practice).
+            "showDue": .bool(showDue),
+            "due": .string(dueText),
+        ])
+        // "You're done for now" over a big "Next lesson" was a mixed message (a review): with nobody due, the button
+        // says what another lesson would do, meet someone new, or is a quiet "Keep practising" when today's new
+        // people are met.
+        if mode != .learn { context["continueText"] = .string(t.string("namegame.again")) }
+        if mode == .learn && dueNow == 0 {
+            let meets = try meetsNew(visitor.playerID)
+            context["continueText"] = .string(t.string(meets ? "namegame.lesson.meet" : "namegame.lesson.practise"))
+            context["continueQuiet"] = .bool(!meets)
+        }
+    }
+
+    /// A timed minute's score beside the personal best.
+    private func timedBest(_ session: NameGameStore.Session, player: String, t: LanguageStrings) throws -> TemplateValue
+    {
+        let score = session.stats.correctTaps
+        let previous = try store.bestTimedScore(player: player, before: session.id)
+        // A minute given more time is played, not compared: the best stays what it was.
+        let extended = session.extraMilliseconds > 0
+        let best = extended ? previous ?? 0 : max(previous ?? 0, score)
+        // A first minute sets the best without beating one (a review: a first run "A new personal best!").
+        let record = !extended && (previous.map { score > $0 } ?? false)
+        let text =
+            extended
+            ? t.string("namegame.timed.extended")
+            : record ? t.string("namegame.timed.record") : t.string("namegame.timed.best", [.int(best)])
+        return .object(["score": .int(best), "record": .bool(record), "text": .string(text)])
+    }
+
+    /// Whom the session asked, each tagged with how it went.
+    private func coveredPeople(
+        _ session: NameGameStore.Session, player: String, cards: [String: Card], t: LanguageStrings
+    ) throws -> [TemplateValue] {
+        let covered = try store.covered(session: session.id)
+        let reviews = try store.reviews(player: player, people: covered.map(\.person))
+        return covered.compactMap { item in
+            guard let person = directory.person(item.person) else { return nil }
+            // Learned only when remembered past the first day; a first right answer today is just that (issue 41).
+            // A quiz meets nobody: someone it asked who was never met is not "Got it today" (a review: eight modes'
+            // summaries said so, and the statistics counted none of them).
+            let tag =
+                cards[item.person] == nil
+                ? "notmet"
+                : item.missed
+                    ? (item.wrong ? "again" : "slow")
+                    : LearningPlan.knows(cards[item.person])
+                        ? "learned" : (reviews[item.person] ?? 0) <= item.rounds ? "today" : "strengthened"
+            return .object([
+                "img": .string(person.headshotURL), "name": .string(person.fullName), "tag": .string(tag),
+                "tagText": .string(t.string("namegame.summary.\(tag)")),
+            ])
+        }
+    }
+}

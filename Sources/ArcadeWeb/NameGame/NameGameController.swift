@@ -1,0 +1,385 @@
+import ArcadeStore
+import Constants
+import Crypto
+import HTTP
+import Localization
+import NameGame
+import SpacedRepetition
+import Templates
+
+/// The Name Game on the web. Every face or name is a form button, so it
+/// plays without JavaScript; the answer stays on the server until the
+/// round is answered (faces are "Face 1"…, file names are opaque ids).
+struct NameGameController: Sendable {
+    let store: NameGameStore
+    let people: PeopleStore
+    let constants: Constants
+    let pages: Pages
+    let once: OnceStore
+
+    /// Everyone playable now (admins may change them at any moment).
+    var directory: Directory { people.directory }
+    var hintInterval: Double { max(0.2, constants.double("namegame.hintInterval", default: 3)) }
+    var timedSeconds: Int { max(5, constants.int("namegame.timedSeconds", default: 60)) }
+    /// Rounds in a lesson (the modes that have lessons: `Mode.lessonRounds`).
+    var lessonLength: Int { max(3, constants.int("namegame.lessonRounds", default: 10)) }
+    /// New people learn mode meets a day (UTC) at a steady pace, at most: then its lessons review (Anki's new cards a
+    /// day). A player's pace scales it (`Pace`).
+    var newPerDay: Int { max(1, constants.int("namegame.newPerDay", default: 15)) }
+
+    /// Whether learn mode may still meet someone new today, at the player's pace.
+    func meetsNew(_ player: String, pace: Pace? = nil) throws -> Bool {
+        let perDay = try (pace ?? self.pace(player)).newPerDay(newPerDay)
+        return try store.met(player: player, since: store.nowMilliseconds() / FSRS.day * FSRS.day) < perDay
+    }
+    /// People met in a quiz's pool from which its questions are about them only (`newRound`).
+    static let quizFromMet = 4
+    /// The longest typed name read: anything longer is refused before it is compared.
+    static let maxTypedName = 200
+    /// An open round seen again after this long (milliseconds) was left: its clock starts again.
+    static let awayAfter: Int64 = 30_000
+    /// How long a finished lesson's summary stays the mode's page (then the mode starts afresh).
+    static let summaryKept: Int64 = 10 * 60_000
+
+    func addRoutes(to routes: PlayerRoutes) {
+        // Off the event loop: a returning player's menu reads their cards.
+        routes.pages.running(.pool).get("/namegame", use: menu)
+        routes.pages.get("/namegame/stats") { _, context in try statsPage(context.visitor) }
+        routes.pages.running(.pool).get("/namegame/board", use: boardPage)
+        // Off the event loop: a returning player's page may end a timed session or deal a missing round.
+        routes.pages.running(.pool).get("/namegame/:mode", use: mode)
+        routes.actions.post("/namegame/answer", use: answer)
+        routes.actions.post("/namegame/recall", use: recall)
+        routes.actions.post("/namegame/dontknow", use: dontKnow)
+        routes.creating.post("/namegame/review", use: review)
+        routes.creating.post("/namegame/next", use: next)
+        routes.actions.post("/namegame/meet", use: meet)
+        routes.actions.post("/namegame/moretime", use: moreTime)
+        routes.actions.post("/namegame/pace", use: choosePace)
+    }
+
+    func menu(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let t = pages.localizer.strings(for: context.visitor.language)
+        func card(_ mode: Mode) -> TemplateValue {
+            [
+                "mode": .string(mode.rawValue), "href": .string("/namegame/\(mode.rawValue)"),
+                "name": .string(t.string("namegame.mode.\(mode.rawValue)")),
+                "description": .string(t.string("namegame.mode.\(mode.rawValue).about")),
+            ]
+        }
+        // Learn is where a newcomer starts (issue 41): first and primary; the other modes follow as practice. A player
+        // who has met people sees where they stand there, and what is due (a review: after two lessons the menu still
+        // said "New to the Name Game?").
+        let cards = context.visitor.isNew ? [:] : try store.cards(player: context.visitor.playerID)
+        let pace = context.visitor.isNew ? Pace.steady : try pace(context.visitor.playerID)
+        let everyone = directory.people.count
+        let learned = directory.people.count { LearningPlan.knows(cards[$0.id]) }
+        let met = directory.people.count { cards[$0.id] != nil }
+        // Met first, the count that moves on a first day: a review read "Learned: 0 of 130" after a day's lessons as
+        // nothing learned (learned waits for answers over more than one day). A bar shows the three parts.
+        let progress: TemplateValue =
+            cards.isEmpty
+            ? .null
+            : [
+                "met": .string(t.string("namegame.met.count", [.int(met), .int(everyone)])),
+                "learning": .string(t.string("namegame.learning.count", [.int(met - learned)])),
+                "learned": .string(t.string("namegame.wall.count", [.int(learned), .int(everyone)])),
+                "due": .string(dueLine(dueCounts(cards), t: t)),
+                "everyone": .int(everyone), "metCount": .int(met), "learnedCount": .int(learned),
+            ]
+        return pages.render(
+            "namegame-menu", title: t.string("namegame.title"), for: context.visitor, path: "/namegame",
+            section: "namegame",
+            data: [
+                "start": card(.learn), "progress": progress,
+                "today": try todayFields(
+                    context.visitor.playerID, isNew: context.visitor.isNew, pace: pace, cards: cards, t: t),
+                "pace": paceFields(pace, t: t),
+                // The bundled people are drawings (a review took them for the product: "it does not teach my team").
+                "demo": .bool(directory.people.contains(where: PeopleStore.isDemo)),
+                "modes": .list(Mode.menu.filter { $0 != .learn }.map(card)),
+            ])
+    }
+
+    /// Who is due by the end of today (UTC) and who now.
+    func dueCounts(_ cards: [String: Card]) -> (today: Int, now: Int) {
+        Self.dueCounts(store, people: directory.people, cards: cards)
+    }
+
+    /// The same, for a page of another feature (Your progress).
+    static func dueCounts(_ store: NameGameStore, people: [Person], cards: [String: Card]) -> (today: Int, now: Int) {
+        (
+            mastery(store, people: people, cards: cards).due,
+            store.plan.mastery(people: people, cards: cards, now: store.nowMilliseconds()).due
+        )
+    }
+
+    /// What is due: now (what another lesson would start with), or nothing now with what comes later today, or
+    /// nothing more today, Anki's way (a review: "due again today" only grew, and nothing said the day's work was
+    /// done). No look-ahead: "due now: 1" after a perfect lesson read as a contradiction (a review); nor "done for now"
+    /// under a daily goal half met (another).
+    func dueLine(_ counts: (today: Int, now: Int), t: LanguageStrings) -> String {
+        let (due, dueNow) = counts
+        return dueNow > 0
+            ? t.string("namegame.summary.due.now", [.int(dueNow)])
+            : due > 0 ? t.string("namegame.summary.done.later", [.int(due)]) : t.string("namegame.summary.due.none")
+    }
+
+    func mode(_ request: Request, _ context: PlayerContext) throws -> Response {
+        guard let mode = Mode(rawValue: try request.parameter("mode")) else { throw PageError(.notFound) }
+        return try play(mode, context.visitor, typo: request.query["typo"].flatMap { Int64($0) })
+    }
+
+    func answer(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let form = request.form ?? FormFields()
+        let mode = form["mode"].flatMap(Mode.init) ?? .normal
+        guard let roundID = form["round"].flatMap({ Int64($0) }), let choice = form["choice"].flatMap({ Int($0) })
+        else {
+            return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
+        }
+        switch try store.answer(
+            player: visitor.playerID, round: roundID, choice: choice, people: directory,
+            hintInterval: hintInterval, timedSeconds: timedSeconds)
+        {
+        case .success(let record):
+            // The tap on the answer shown after a miss only moves on: straight to the next round, no "Right".
+            guard record.status == "identified", !record.wrong.isEmpty else { return try played(record, visitor) }
+            _ = try played(record, visitor)
+            return try advance(record.round.mode, visitor, resume: false)
+        case .failure(let refusal):
+            return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
+        }
+    }
+
+    /// A typed name in a recall round, or (`hint=1`) the request for its first letter.
+    func recall(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let form = request.form ?? FormFields()
+        let mode = form["mode"].flatMap(Mode.init) ?? .recall
+        let typed = form["name"] ?? ""
+        guard let roundID = form["round"].flatMap({ Int64($0) }), typed.utf8.count <= Self.maxTypedName else {
+            return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
+        }
+        if form["hint"] == "1" {
+            guard try store.hint(player: visitor.playerID, round: roundID) else {
+                return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
+            }
+            return .redirect(to: "/namegame/\(mode.rawValue)")
+        }
+        switch try store.recall(
+            player: visitor.playerID, round: roundID, typed: typed, people: directory, timedSeconds: timedSeconds)
+        {
+        case .success(let record):
+            // A forgiven typo is right, and the next page shows how the name is spelled.
+            let typo = record.status == "identified" && !NameMatch.spelledRight(typed, for: record.round.answerPerson)
+            return try played(record, visitor, typo: typo)
+        case .failure(let refusal):
+            return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
+        }
+    }
+
+    /// After an answer: a finished round marks the Name Game as played (and the reminder to try it as done).
+    private func played(_ record: NameGameStore.RoundRecord, _ visitor: Visitor, typo: Bool = false) throws -> Response
+    {
+        if !record.isOpen {
+            try once.perform(visitor) { $0.markDone(SiteTasks.nameGamePlayed) + $0.markDone(SiteTasks.tryNameGame) }
+        }
+        return .redirect(to: "/namegame/\(record.round.mode.rawValue)" + (typo ? "?typo=\(record.id)" : ""))
+    }
+
+    func dontKnow(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let form = request.form ?? FormFields()
+        let mode = form["mode"].flatMap(Mode.init) ?? .normal
+        guard let roundID = form["round"].flatMap({ Int64($0) }) else {
+            return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
+        }
+        switch try store.giveUp(player: visitor.playerID, round: roundID, people: directory, timedSeconds: timedSeconds)
+        {
+        case .success(let record): return .redirect(to: "/namegame/\(record.round.mode.rawValue)")
+        case .failure(let refusal):
+            return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
+        }
+    }
+
+    /// Learn mode: the player has seen the introduction of someone new; the question about them comes after the next
+    /// round (someone due, or the next new face), so it is recalled rather than read off the page just seen.
+    func meet(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        guard let roundID = request.form?["round"].flatMap({ Int64($0) }),
+            let introduced = try store.introduce(player: visitor.playerID, round: roundID, people: directory)
+        else {
+            return try play(.learn, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
+        }
+        if let session = try store.openSession(player: visitor.playerID, mode: .learn),
+            let next = try newRound(.learn, session: session, visitor, avoid: introduced.round.answerPerson.id)
+        {
+            try store.dropIntroduction(player: visitor.playerID, round: roundID, replacedBy: next.id)
+        }
+        return .redirect(to: "/namegame/learn")
+    }
+
+    /// Timed mode's "More time": the clock gets `NameGameStore.extraTime` more (WCAG 2.2.1, a time limit a player
+    /// can extend); the score then no longer counts as a personal best. Too late or too often: said on the page.
+    func moreTime(_ request: Request, _ context: PlayerContext) throws -> Response {
+        guard try store.addTime(player: context.visitor.playerID, timedSeconds: timedSeconds) else {
+            return try play(.timed, context.visitor, status: .unprocessableContent, error: "namegame.error.moretime")
+        }
+        return .redirect(to: "/namegame/timed")
+    }
+
+    /// Review my misses: a review session of exactly the people a session missed.
+    func review(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        guard let id = request.form?["session"].flatMap({ Int64($0) }),
+            let session = try store.session(id: id, player: visitor.playerID)
+        else {
+            return try play(.review, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
+        }
+        let missed = try store.misses(session: session.id, people: directory)
+        guard !missed.isEmpty else {
+            return try play(session.mode, visitor, status: .unprocessableContent, error: "namegame.review.none")
+        }
+        let review = try store.startReview(player: visitor.player, people: missed)
+        _ = try newRound(.review, session: review, visitor)
+        return .redirect(to: "/namegame/review")
+    }
+
+    /// The next round, or (from the menu, `resume=1`) straight into the mode: the round in play if there is one, else
+    /// a new one, so one tap on a mode reaches a question.
+    func next(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let mode = request.form?["mode"].flatMap(Mode.init) ?? .normal
+        return try advance(mode, context.visitor, resume: request.form?["resume"] == "1")
+    }
+
+    /// Deals the mode's next round (or ends a finished lesson) and sends the player to it.
+    func advance(_ mode: Mode, _ visitor: Visitor, resume: Bool) throws -> Response {
+        if let session = try store.openSession(player: visitor.playerID, mode: mode),
+            let latest = try store.latestRound(session: session.id, people: directory), latest.isOpen,
+            !timeIsUp(session)
+        {
+            if resume { return .redirect(to: "/namegame/\(mode.rawValue)") }
+            return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.unanswered")
+        }
+        if let session = try store.openSession(player: visitor.playerID, mode: mode), !timeIsUp(session) {
+            guard lessonDone(session) else {
+                _ = try newRound(mode, session: session, visitor)
+                return .redirect(to: "/namegame/\(mode.rawValue)")
+            }
+            // The lesson's last round is behind: its summary, or (from the menu) the next lesson at once.
+            try store.endSession(session.id)
+            if !resume { return .redirect(to: "/namegame/\(mode.rawValue)") }
+        }
+        let session = try store.startSession(player: visitor.player, mode: mode)
+        _ = try newRound(mode, session: session, visitor)
+        return .redirect(to: "/namegame/\(mode.rawValue)")
+    }
+
+    /// Whether a lesson has played all its rounds (a practice run, its first miss).
+    func lessonDone(_ session: NameGameStore.Session) -> Bool {
+        if session.mode == .practice { return session.stats.incorrectTaps > 0 }
+        guard let total = session.mode.lessonRounds(lessonLength) else { return false }
+        return session.stats.rounds >= total
+    }
+
+    static func key(_ refusal: NameGameStore.Refusal) -> String {
+        switch refusal {
+        case .unknownRound, .invalidChoice: "namegame.error.invalid"
+        case .alreadyAnswered: "namegame.error.answered"
+        case .alreadyTried: "namegame.error.tried"
+        case .hidden: "namegame.error.hidden"
+        case .timeUp: "namegame.error.timeup"
+        }
+    }
+
+    func timeIsUp(_ session: NameGameStore.Session) -> Bool {
+        session.timeIsUp(at: store.nowMilliseconds(), seconds: timedSeconds)
+    }
+
+    /// What a player knows; "due" counts everyone due by the end of today (UTC), as "due today" says, or of the day
+    /// `daysAhead` after it.
+    static func mastery(
+        _ store: NameGameStore, people: [Person], cards: [String: Card], daysAhead: Int64 = 0
+    ) -> LearningPlan.Mastery {
+        let day: Int64 = 86_400_000
+        let endOfDay = (store.nowMilliseconds() / day + 1 + daysAhead) * day - 1
+        return store.plan.mastery(people: people, cards: cards, now: endOfDay)
+    }
+
+    /// Seconds to a tenth, as data ("2.3"): pages show them through the language's format (`%.1f` in a string,
+    /// `num.decimal` in a template), which writes "2,3" where the language does.
+    static func seconds(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    private func statsPage(_ visitor: Visitor) throws -> Response {
+        let t = pages.localizer.strings(for: visitor.language)
+        let rows: [TemplateValue] = try store.lifetime(player: visitor.playerID).map { row in
+            let stats = row.stats
+            let average = stats.averageIdentifyMilliseconds.map { Self.seconds($0 / 1000) } ?? "–"
+            let accuracy = Int(((stats.accuracy ?? 0) * 100).rounded())
+            let fields: TemplateFields = [
+                "mode": .string(row.mode.rawValue), "name": .string(t.string("namegame.mode.\(row.mode.rawValue)")),
+                "rounds": .int(stats.rounds), "correct": .int(stats.correctTaps),
+                "incorrect": .int(stats.incorrectTaps),
+                "total": .int(stats.totalTaps), "accuracy": .int(accuracy), "average": .string(average),
+                "streak": .int(row.streak), "best": .int(row.best),
+            ]
+            return .object(fields)
+        }
+        let cards = try store.cards(player: visitor.playerID)
+        let mastery = Self.mastery(store, people: directory.people, cards: cards)
+        let masteryData: TemplateFields = [
+            "known": .int(mastery.knownWell), "learning": .int(mastery.learning), "notMet": .int(mastery.notMet),
+            "due": .int(mastery.due), "total": .int(directory.people.count),
+        ]
+        let times = try store.recentIdentifyTimes(player: visitor.playerID)
+        let chart = TimeChart(
+            times: times, valueLabel: { t.string("namegame.stats.seconds", [.double($0)]) })
+        let summary =
+            times.isEmpty
+            ? ""
+            : t.string(
+                "namegame.stats.summary",
+                [
+                    .double(times.min() ?? 0), .double(times.max() ?? 0),
+                    .double(times.reduce(0, +) / Double(times.count)),
+                ])
+        var data: TemplateFields = [
+            "rows": .list(rows), "hasRows": .bool(!rows.isEmpty), "bars": .list(chart.bars),
+            "hasBars": .bool(!times.isEmpty), "barCount": .int(times.count), "chart": chart.frame,
+            "ticks": .list(chart.ticks), "summary": .string(summary), "mastery": .object(masteryData),
+        ]
+        data.merge(wallFields(cards, t: t))
+        return pages.render(
+            "namegame-stats", title: t.string("namegame.stats.title"), for: visitor, path: "/namegame/stats",
+            section: "namegame", data: data)
+    }
+
+    /// The people I know: everyone learned (`LearningPlan.knows`) shows their face and name, then everyone met and
+    /// being learned, marked so (a review: a first day's work left 130 silhouettes); the rest wait as silhouettes,
+    /// never named.
+    private func wallFields(_ cards: [String: Card], t: LanguageStrings) -> TemplateFields {
+        let knows = { (person: Person) in LearningPlan.knows(cards[person.id]) }
+        let learning = { (person: Person) in cards[person.id] != nil && !knows(person) }
+        let order =
+            directory.people.filter(knows) + directory.people.filter(learning)
+            + directory.people.filter { cards[$0.id] == nil }
+        let wall: [TemplateValue] = order.map { person in
+            guard cards[person.id] != nil else { return ["unknown": .bool(true)] }
+            return [
+                "img": .string(person.headshotURL), "name": .string(person.fullName),
+                "learning": .bool(learning(person)),
+            ]
+        }
+        let learned = directory.people.count(where: knows)
+        let inProgress = directory.people.count(where: learning)
+        return [
+            "wall": .list(wall),
+            "wallLabel": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),
+            "wallLearning": inProgress > 0 ? .string(t.string("namegame.learning.count", [.int(inProgress)])) : .null,
+        ]
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// The walls between the site's modules, as the package graph cannot hold them alone (a module may import what its
+/// dependencies depend on): a store sees no HTTP and no template, a controller no database pool, and no function of
+/// the site's modules runs past 60 lines.
+@Suite("Walls")
+struct WallsTests {
+    static func files(under folder: String) -> [(path: String, text: String)] {
+        (FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? [])
+            .filter { $0.hasSuffix(".swift") }.sorted()
+            .compactMap { name in
+                (try? String(contentsOfFile: folder + "/" + name, encoding: .utf8)).map { (folder + "/" + name, $0) }
+            }
+    }
+
+    @Test func storesSeeNoHTTPAndControllersNoPool() {
+        let stores = Self.files(under: "Sources/ArcadeStore")
+        let web = Self.files(under: "Sources/ArcadeWeb")
+        #expect(stores.count > 30 && web.count > 30)
+        let wrongImports = stores.filter { file in
+            file.text.split(separator: "\n").contains {
+                ["import HTTP", "import HTTPServer", "import Templates"].contains($0)
+            }
+        }
+        #expect(wrongImports.map(\.path) == [], "a store that imports HTTP or the templates")
+        let controllers = web.filter { $0.path.contains("Controller") }
+        #expect(controllers.count > 15)
+        #expect(controllers.filter { $0.text.contains("DatabasePool") }.map(\.path) == [], "a controller with the pool")
+    }
+
+    /// Counted from a declaration's line to its closing brace, strings and comments set aside.
+    @Test func noFunctionOfTheSiteRunsPast60Lines() {
+        var long: [String] = []
+        for (path, text) in Self.files(under: "Sources/ArcadeStore") + Self.files(under: "Sources/ArcadeWeb") {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(Self.code)
+            for (index, line) in lines.enumerated() where Self.declaresFunction(line) {
+                var depth = 0
+                var opened = false
+                for end in index..<lines.count {
+                    depth += lines[end].count { $0 == "{" } - lines[end].count { $0 == "}" }
+                    opened = opened || lines[end].contains("{")
+                    if opened && depth <= 0 {
+                        if end - index + 1 > 60 { long.append("\(path):\(index + 1) (\(end - index + 1) lines)") }
+                        break
+                    }
+                    if !opened && end > index + 15 { break }
+                }
+            }
+        }
+        #expect(long == [])
+    }
+
+    static func declaresFunction(_ line: String) -> Bool {
+        let words = line.split(separator: " ").prefix { !$0.contains("(") && !$0.contains("<") }
+        let rest = line.split(separator: " ").dropFirst(words.count).first ?? ""
+        return words.last == "func" || rest.hasPrefix("init(") || rest.hasPrefix("init<") || rest.hasPrefix("init?(")
+            || (words.isEmpty && (rest.hasPrefix("init(") || rest.hasPrefix("init<")))
+    }
+
+    /// The line without its comment and the contents of its strings.
+    static func code(_ line: Substring) -> String {
+        var out = ""
+        var inString = false
+        var previous: Character = " "
+        for character in line {
+            if !inString && character == "/" && previous == "/" {
+                out.removeLast()
+                break
+            }
+            if character == "\"" && previous != "\\" { inString.toggle() } else if !inString { out.append(character) }
+            previous = character
+        }
+        return out
+    }
+}
