@@ -69,6 +69,9 @@ package struct OnceStore: Sendable {
 
     package let cache = Cache()
 
+    /// Whether the player has a row (has made a first write).
+    package func hasRow(_ player: String) throws -> Bool { try Player.hasRow(player, pool.connection()) }
+
     /// Runs `body` on the visitor's once-record. A body that changes nothing
     /// is answered from memory; one that does runs again inside a
     /// transaction on the record as stored, and its effects are committed

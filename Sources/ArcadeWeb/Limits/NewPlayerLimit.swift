@@ -14,7 +14,7 @@ struct NewPlayerLimit<Context: VisitorContext>: Middleware {
 
     func handle(_ request: Request, context: Context, next: Next<Context>) throws -> Response {
         let id = context.visitor.playerID
-        // Read before the bucket is charged: a read that would wait (PostgreSQL, on a loop) runs again on the pool.
+        // Read before the bucket is charged, so a failed read charges nothing.
         let made = try !context.visitor.isNew && (known.contains(id) || hasRow(id))
         if !made, let seconds = buckets.take(ClientAddress.limitKey(request.remoteAddress)) {
             throw PageError(.tooManyRequests, "error.players.tooMany", retryAfter: seconds)

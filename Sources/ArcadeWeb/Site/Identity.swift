@@ -12,7 +12,6 @@ import Glibc
 struct Identity: Sendable {
     let signer: Signer
     let csrfKey: HMACKey
-    let pool: DatabasePool
     var clock: @Sendable () -> Double = WallClock.system
     let negotiation: LanguageNegotiation
     let secureCookies: Bool

@@ -129,7 +129,7 @@ struct Services: Sendable {
     ) -> Identity {
         Identity(
             signer: Signer(key: key), csrfKey: HMACKey(Crypto.hmacSHA256(key: key, message: Array("csrf".utf8))),
-            pool: pool, clock: options.clock,
+            clock: options.clock,
             negotiation: LanguageNegotiation(available: localizer.languages, fallback: localizer.base),
             secureCookies: options.secureCookies,
             isAdmin: { [admins] request in

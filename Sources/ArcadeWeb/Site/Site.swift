@@ -126,7 +126,7 @@ public final class Site: Sendable {
             clock: options.clock)
         let player = PlayerRoutes(
             players, identity: identity, newPlayers: newPlayers,
-            hasRow: { [pool = services.once.pool] id in try Player.hasRow(id, pool.connection()) }, budget: budget,
+            hasRow: { [once = services.once] id in try once.hasRow(id) }, budget: budget,
             home: home)
         let webAuthn = WebAuthnSite(
             challenges: PasskeyChallenges(key: HMACKey(identity.csrfKey.authenticate("passkey challenges"))),
