@@ -34,6 +34,12 @@ struct Services: Sendable {
     let editor: AdminHotfixes
     let schedule: ChangeSchedule
     let signIns: SignInLimits
+    let limits: Limits
+    let passkeys: PasskeyStore
+    let transferCodes: TransferCodes
+    let webAuthn: WebAuthnSite
+    /// What the home page shows of each player's games, kept between visits.
+    let home: HomeSummaries
     let api: InterceptionsController
     let overlay: StringOverlay
     let hotfixes: StringHotfixes
@@ -92,9 +98,19 @@ struct Services: Sendable {
             versions: { overlay.version &* 1_000_003 &+ constants.version })
         self.pages = pages
         identity = Self.identity(options, pool: pool, key: key, localizer: localizer, admins: admins)
+        (limits, home) = (Limits(options), HomeSummaries(clock: options.clock))
+        (passkeys, transferCodes) = (PasskeyStore(pool: pool), TransferCodes(pool: pool))
+        webAuthn = Self.webAuthn(options, identity)
         leadership = Leadership(options.database, health: pool.health)
         insights = InsightsStore(pool: pool, clock: options.clock)
         housekeeping = Housekeeping(options.housekeeping, pool: pool, leadership: leadership, insights: insights)
+    }
+
+    /// Passkeys' checks, their challenges signed with a key of their own.
+    private static func webAuthn(_ options: ServeOptions, _ identity: Identity) -> WebAuthnSite {
+        WebAuthnSite(
+            challenges: PasskeyChallenges(key: HMACKey(identity.csrfKey.authenticate("passkey challenges"))),
+            publicHost: options.publicHost, clock: options.clock)
     }
 
     /// The site's constants: the files in `--config`, checked against their schema.
@@ -219,5 +235,24 @@ struct Services: Sendable {
                 Log.error("live push: \(error)", every: "live push")
             }
         }
+    }
+}
+
+/// The token buckets the routes spend: new players by client, each player's budget of rows, passkey and transfer-code
+/// attempts.
+struct Limits: Sendable {
+    let newPlayers, budget, passkeyAttempts, adminPasskeyAttempts, transferAddresses, transferPerCode: TokenBuckets
+
+    init(_ options: ServeOptions) {
+        let clock = options.clock
+        newPlayers = TokenBuckets(
+            capacity: options.newPlayersPerMinute, refill: 60 / Double(max(1, options.newPlayersPerMinute)),
+            clock: clock)
+        budget = TokenBuckets(
+            capacity: PlayerBudget<PlayerContext>.burst, refill: PlayerBudget<PlayerContext>.refill, clock: clock)
+        passkeyAttempts = TokenBuckets(capacity: 30, refill: 3, clock: clock)
+        adminPasskeyAttempts = TokenBuckets(capacity: 30, refill: 3, clock: clock)
+        transferAddresses = TokenBuckets(capacity: 10, refill: 60, clock: clock)
+        transferPerCode = TokenBuckets(capacity: 5, refill: 120, clock: clock)
     }
 }

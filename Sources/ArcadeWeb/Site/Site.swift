@@ -117,21 +117,11 @@ public final class Site: Sendable {
             UpdateNotice(
                 interceptions: services.interceptions, identity: identity, pages: pages,
                 once: services.once, clientVersion: services.version))
-        let newPlayers = TokenBuckets(
-            capacity: options.newPlayersPerMinute, refill: 60 / Double(max(1, options.newPlayersPerMinute)),
-            clock: options.clock)
-        let home = HomeSummaries(clock: options.clock)
-        let budget = TokenBuckets(
-            capacity: PlayerBudget<PlayerContext>.burst, refill: PlayerBudget<PlayerContext>.refill,
-            clock: options.clock)
         let player = PlayerRoutes(
-            players, identity: identity, newPlayers: newPlayers,
-            hasRow: { [once = services.once] id in try once.hasRow(id) }, budget: budget,
-            home: home)
-        let webAuthn = WebAuthnSite(
-            challenges: PasskeyChallenges(key: HMACKey(identity.csrfKey.authenticate("passkey challenges"))),
-            publicHost: options.publicHost, clock: options.clock)
-        try playerControllers(services, player, home: home, errors: errors, webAuthn: webAuthn)
+            players, identity: identity, newPlayers: services.limits.newPlayers,
+            hasRow: { [once = services.once] id in try once.hasRow(id) }, budget: services.limits.budget,
+            home: services.home)
+        try playerControllers(services, player, errors: errors)
         extra(player)
         let api = router.group(context: RequestContext.init).running(.reads).adding(
             ErrorPages(pages: pages, identity: identity, format: .json))
@@ -140,8 +130,8 @@ public final class Site: Sendable {
             store: services.admins, pages: pages,
             secureCookies: options.secureCookies, hotfixes: services.editor,
             interceptions: services.interceptions, people: services.people,
-            schedule: services.schedule, limits: services.signIns, signer: identity.signer, passkeys: webAuthn,
-            passkeyAttempts: TokenBuckets(capacity: 30, refill: 3, clock: options.clock),
+            schedule: services.schedule, limits: services.signIns, signer: identity.signer, passkeys: services.webAuthn,
+            passkeyAttempts: services.limits.adminPasskeyAttempts,
             version: services.version, housekeeping: services.housekeeping)
         let adminRoutes = AdminRoutes(
             site: site, api: api, identity: identity, errors: errors, store: services.admins, pages: pages)
@@ -155,21 +145,18 @@ public final class Site: Sendable {
     }
 
     /// The players' pages: home, progress and devices, privacy, both games and the cheats.
-    private static func playerControllers(
-        _ services: Services, _ player: PlayerRoutes, home: HomeSummaries, errors: ErrorPages,
-        webAuthn: WebAuthnSite
-    ) throws {
+    private static func playerControllers(_ services: Services, _ player: PlayerRoutes, errors: ErrorPages) throws {
         let (options, pages, identity) = (services.options, services.pages, services.identity)
         let games = player.adding(UpdateRequired(pages: pages))
         HomeController(
             pages: pages, once: services.once, secureCookies: options.secureCookies, mastermind: services.mastermind,
-            nameGame: services.nameGame, people: services.people, cheats: services.cheats.book, summaries: home
+            nameGame: services.nameGame, people: services.people, cheats: services.cheats.book, summaries: services.home
         ).addRoutes(to: player)
         let mastermind = services.mastermind
         let (nameGame, people) = (services.nameGame, services.people)
         let passkeys = PasskeyController(
-            store: PasskeyStore(pool: services.pool), once: services.once, pages: pages, site: webAuthn,
-            identity: identity, attempts: TokenBuckets(capacity: 30, refill: 3, clock: options.clock),
+            store: services.passkeys, once: services.once, pages: pages, site: services.webAuthn,
+            identity: identity, attempts: services.limits.passkeyAttempts,
             refusedWords: { [constants = services.constants] in
                 constants.string("names.refused", default: "").split(separator: ",").map {
                     String($0.trimmingPrefix(" "))
@@ -177,10 +164,9 @@ public final class Site: Sendable {
             }, clock: options.clock)
         passkeys.addRoutes(to: player)
         TransferController(
-            codes: TransferCodes(pool: services.pool), once: services.once, pages: pages, identity: identity,
-            publicHost: options.publicHost,
-            addresses: TokenBuckets(capacity: 10, refill: 60, clock: options.clock),
-            perCode: TokenBuckets(capacity: 5, refill: 120, clock: options.clock), clock: options.clock
+            codes: services.transferCodes, once: services.once, pages: pages, identity: identity,
+            publicHost: options.publicHost, addresses: services.limits.transferAddresses,
+            perCode: services.limits.transferPerCode, clock: options.clock
         ).addRoutes(to: player)
         OnceController(
             store: services.once, pages: pages, mastermindRules: { mastermind.rules }, passkeys: passkeys.section,

@@ -425,7 +425,7 @@ struct LearnDepthSiteTests {
         let stranger = try #require(Player.asked(first)?.firstMatch(of: /Who is (.+)\?/)?.1)
         // Four people met (as learn mode would have), then every normal question asks about one of them or the
         // stranger the first question met.
-        let four = try met(server, count: 4, stability: 10, due: 0, excluding: [try player.askedID(first)])
+        _ = try met(server, count: 4, stability: 10, due: 0, excluding: [try player.askedID(first)])
         try player.answerRight("normal", first)
         let met = try player.play("normal").text
         #expect(met.contains("Right: \(stranger)") && met.contains("data-met-now>You’ve met them now.<"))
