@@ -33,6 +33,18 @@ struct WallsTests {
         #expect(pooled.map(\.path) == [], "web code with the database in hand")
     }
 
+    /// The graph's own wall: the stores' module depends on no HTTP, server or template module (it may still reach
+    /// `HTTP` through `HTTPClient`, which the imports' check above catches).
+    @Test func theStoresModuleDependsOnNoWebModule() throws {
+        let package = try String(contentsOfFile: "Package.swift", encoding: .utf8)
+        let start = try #require(package.range(of: "name: \"ArcadeStore\""))
+        let dependencies = package[start.upperBound...].prefix { $0 != "]" }
+        #expect(dependencies.contains("\"Storage\""))
+        for web in ["HTTP", "HTTPServer", "Templates", "ArcadeWeb"] {
+            #expect(!dependencies.contains("\"\(web)\""), "ArcadeStore depends on \(web)")
+        }
+    }
+
     /// Counted from a declaration's line to its closing brace, strings and comments set aside.
     @Test func noFunctionOfTheSiteRunsPast60Lines() {
         var long: [String] = []
