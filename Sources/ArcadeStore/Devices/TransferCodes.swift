@@ -102,9 +102,6 @@ package struct TransferCodes: Sendable {
 
     private static func hash(_ code: String) -> String { Base64URL.encode(Crypto.sha256(Array(code.utf8))) }
 
-    /// Whether the player has a row (has played): joining another then merges what it has.
-    package func hasPlayed(_ player: String) throws -> Bool { try Player.hasRow(player, pool.connection()) }
-
     package init(pool: DatabasePool) {
         self.pool = pool
     }

@@ -53,7 +53,7 @@ struct TransferController: Sendable {
         // A device that has played joins the code's player with all it has (its passkeys too): only once its player
         // says so, on a page that says what happens (a link with a code filled in was one click from it).
         if owner != visitor.playerID, request.form?["confirm"] != "1",
-            try !visitor.isNew && codes.hasPlayed(visitor.playerID)
+            try !visitor.isNew && once.hasRow(visitor.playerID)
         {
             let t = pages.localizer.strings(for: visitor.language)
             return pages.render(
