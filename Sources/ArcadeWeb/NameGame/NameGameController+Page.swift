@@ -215,7 +215,9 @@ extension NameGameController {
         into context: inout TemplateFields
     ) {
         guard !(session.ended || timeIsUp(session)) else { return }
-        let done = session.stats.rounds
+        // A wrong pick answers the round, though it stays open for the right one to be tapped: counted at once (a
+        // review saw the bar stall on a miss, then jump by two).
+        let done = session.stats.rounds + (record.isOpen && !record.wrong.isEmpty ? 1 : 0)
         let total: Int
         if let length = mode.lessonRounds(lessonLength) {
             total = length

@@ -96,12 +96,16 @@ struct LessonSiteTests {
         let name: String = try tapped.decode("name")
         #expect(page.contains("data-tapped>That’s \(name).</p>"))
         #expect(page.contains("data-answer") && page.contains("data-go-on"), "the right one is shown, to go on")
+        // The miss answered the round: the lesson's bar counts it now, and not again when the right face is tapped (a
+        // review saw it stall on a miss, then jump by two).
+        #expect(page.contains("aria-valuenow=\"1\""), "a miss moves the lesson's bar")
         // The person tapped is named, not met: a stranger tapped is no one to review (two reviews saw the list fill
         // with strangers).
         let tappedID: String = try tapped.decode("id")
         #expect(try db.first("SELECT state FROM namegame_cards WHERE person = ?", [.text(tappedID)]) == nil)
         // Any other face is out of play now; the right one (or Next, which posts it) ends the round.
         #expect(try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)").status == 303)
+        #expect(try player.get("/namegame/normal").text.contains("aria-valuenow=\"1\""))
         // The person asked, a stranger, is met by the round (a first meeting: issue 41, a review's strangers were never
         // met); nobody else is.
         let asked = try player.askedID(page)
