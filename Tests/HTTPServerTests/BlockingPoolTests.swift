@@ -2,11 +2,11 @@ import Synchronization
 import Testing
 import Threads
 
+@testable import HTTPServer
+
 #if canImport(Glibc)
 import Glibc
 #endif
-
-@testable import HTTPServer
 
 /// The pool wakes its sleepers one at a time (a thread woken per job put dozens on one CPU for quick jobs): what that
 /// must never cost is a job left waiting while a thread that could run it sleeps.
