@@ -391,8 +391,10 @@
       // Without motion nothing turns over: the solved board stays a moment before the card (a review never saw it).
       // A win's burst plays out first (a review saw it fall behind the card's backdrop).
       var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-      // Quickly, though: a review waited 2–3 s on a board with nothing left to do.
-      afterReveal(openResults, still ? 1000 : won ? 850 : 120);
+      // Quickly, though: a review waited 2–3 s on a board with nothing left to do. A loss's code turns over on the
+      // board first (a review: the loss was flat, the card came at once over the rows).
+      var lost = !!fresh.querySelector("[data-secret-row]");
+      afterReveal(openResults, still ? 1000 : won ? 850 : lost ? 900 : 120);
     }
   }
 
@@ -470,7 +472,7 @@
 
   // The results wait for the last row's pegs (staggered, or a fade when motion is reduced).
   function afterReveal(then, pause) {
-    var pegs = host.querySelectorAll(".row.is-newest .peg, .row.is-newest .pegs, .row.is-won .cell");
+    var pegs = host.querySelectorAll(".row.is-newest .peg, .row.is-newest .pegs, .row.is-won .cell, .secret-row .cell");
     var animations = [];
     Array.prototype.forEach.call(pegs, function (peg) {
       if (peg.getAnimations) animations = animations.concat(peg.getAnimations());

@@ -340,6 +340,16 @@ class MastermindBoard(BoardHelpers):
         self.assertEqual(dialog.find_element("css selector", "[data-secret]").get_attribute("data-secret"), secret)
         self.assertTrue(dialog.find_element("css selector", "[data-encourage]").text)
         self.assertEqual(dialog.find_elements("css selector", "svg.chart, [data-distribution]"), [])
+        # The code is on the board too, under the rows it answers, and stays there once the card is closed (a review:
+        # the loss was flat, and the card over the board hid the rows while it named the code).
+        row = self.board().find_element("css selector", "[data-secret-row]")
+        self.assertEqual([c.text for c in row.find_elements("css selector", ".cell")], list(secret))
+        self.assertIn("The code was", row.get_attribute("textContent"))
+        last = self.board().find_elements("css selector", ".row")[-1]
+        self.assertGreater(row.rect["y"], last.rect["y"], "under the last row")
+        self.keys(Keys.ESCAPE)
+        WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "dialog[open]"))
+        self.assertTrue(row.is_displayed())
 
     def test_n_starts_the_next_game_from_the_results_and_the_board(self):
         """A review found no key for a new game after a win (N, ? and Enter did nothing)."""

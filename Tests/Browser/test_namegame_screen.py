@@ -78,6 +78,15 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
                 self.assertEqual(self.driver.execute_script("return scrollY"), 0, mode)
                 self.assertTrue(self.in_view("button[data-next]"), f"{mode}: Next is in view")
                 self.assertTrue(self.in_view("button[data-choice]"), f"{mode}: the answered faces stay in view")
+                # A wrong pick too (a review: after a wrong name in Reverse the page scrolled 32 px and Next sat at
+                # 687-732 of 740): both named cards, the miss's words and Next fit, and nothing scrolled.
+                self.fresh_round(mode)
+                self.choose_wrong(answer_of(self.game().get_attribute("data-round")))
+                self.assertTrue(self.game().get_attribute("data-taught"), mode)
+                self.assertEqual(self.driver.execute_script("return scrollY"), 0, f"{mode}: a miss scrolled the page")
+                self.assertTrue(self.in_view("button[data-go-on]"), f"{mode}: Next is in view after a miss")
+                self.assertTrue(self.in_view("button[data-choice]"), f"{mode}: the named faces stay in view")
+                self.assertTrue(self.in_view("[data-tapped]") and self.in_view("[data-right-name]"), mode)
 
     def test_a_round_fits_other_screens_in_every_mode(self):
         for width, height in ((390, 844), (768, 1024)):

@@ -429,6 +429,9 @@ struct MastermindController: Sendable {
             // The secret is in the page state only once the game is over.
             "secret": outcome == .playing ? .null : .string(game.secret.description),
             "secretSpoken": outcome == .playing ? .null : .string(Self.spoken(game.secret.description, t)),
+            // A loss shows the code on the board, under the rows it is compared with (a review: the loss was flat, and
+            // the card over the board hid the rows while it named the code).
+            "secretDigits": outcome == .lost ? .list(game.secret.digits.map { .string(String($0)) }) : .null,
             "hintSpoken": record.hint.map { .string(hintWords($0, shown: Self.spoken($0, t))) } ?? .null,
             // Its digits apart on the board too: a blind review reading the board back heard "0525" as a number.
             "hintLine": record.hint.map { .string(hintWords($0, shown: Self.spaced($0), cost: false)) } ?? .null,

@@ -96,6 +96,8 @@ extension NameGameController {
             context["quizFrom"] = nil
         } else if let met = card?.created, met >= record.startedMilliseconds, !record.isOpen || !record.wrong.isEmpty {
             context["metNow"] = .string(t.string("namegame.newface.met"))
+            // Still no way to Learn in the status line: back after a miss, it wrapped, and Next left a phone's screen.
+            context["quizFrom"] = nil
         }
     }
 
