@@ -37,6 +37,12 @@ struct DailySiteTests {
         let board = try ann.get("/mastermind/daily").text
         #expect(Player.attribute("data-daily", in: board) == "0" && Player.attribute("data-game", in: board) == "0")
         #expect(board.contains("Daily #1") && board.contains("One code for everyone today; one game each."))
+        // No Hint on the daily, and it says so where Hint is on a free game (a review took the missing button for a
+        // broken one); a free game has its Hint and no such line.
+        #expect(
+            board.contains("data-no-hint>No hints on the daily code<") && !board.contains("action=\"/mastermind/hint\""))
+        let free = try ann.get("/mastermind").text
+        #expect(free.contains("action=\"/mastermind/hint\"") && !free.contains("data-no-hint"))
         let home = try ann.get("/").text
         #expect(
             home.contains("Today’s code (#1)") && !home.contains("(#0)"),
