@@ -40,7 +40,8 @@ struct DailySiteTests {
         // No Hint on the daily, and it says so where Hint is on a free game (a review took the missing button for a
         // broken one); a free game has its Hint and no such line.
         #expect(
-            board.contains("data-no-hint>No hints on the daily code<") && !board.contains("action=\"/mastermind/hint\""))
+            board.contains("data-no-hint>No hints on the daily code<") && !board.contains("action=\"/mastermind/hint\"")
+        )
         let free = try ann.get("/mastermind").text
         #expect(free.contains("action=\"/mastermind/hint\"") && !free.contains("data-no-hint"))
         let home = try ann.get("/").text
