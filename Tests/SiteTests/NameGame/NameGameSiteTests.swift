@@ -343,7 +343,7 @@ struct NameGameSiteTests {
             #expect(missed.contains("data-session-streak=\"0\"") && missed.contains("data-session-incorrect=\"1\""))
             #expect(missed.contains(mode == "reverse" ? "This is " : "You were looking for "), "\(mode)")
             // A wrong name says it was wrong (a blind review heard only "This is …" after one).
-            #expect(missed.contains(mode == "reverse" ? "data-tapped>Not " : "data-tapped>That’s "), "\(mode)")
+            #expect(missed.contains(mode == "reverse" ? "Wrong. </span>Not " : "Wrong. </span>That’s "), "\(mode)")
             // Reverse shows the face of the name picked by mistake (a review never saw whom it had confused); normal
             // mode shows every face anyway.
             #expect(missed.ranges(of: "data-name-face").count == (mode == "reverse" ? 1 : 0), "\(mode)")
