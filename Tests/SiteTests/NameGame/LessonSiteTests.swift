@@ -71,7 +71,8 @@ struct LessonSiteTests {
         // What was typed is said beside the answer (a review: a wrong name vanished without an echo), escaped.
         #expect(
             page.contains(
-                "data-recall-miss><span class=\"visually-hidden\">Wrong. </span>You typed “Ugo”, but this is Maren Tanaka"))
+                "data-recall-miss><span class=\"visually-hidden\">Wrong. </span>You typed “Ugo”, but this is Maren Tanaka"
+            ))
         #expect(page.contains("data-session-correct=\"4\" data-session-incorrect=\"1\""))
         try player.post("/namegame/next", "mode=recall")
         round = try #require(Player.attribute("data-round", in: try player.get("/namegame/recall").text))
