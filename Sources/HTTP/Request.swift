@@ -2,50 +2,108 @@
 import Glibc
 #endif
 
-/// A complete HTTP request: head and body, as the parser hands it over.
+/// A complete HTTP request: head and body, as the parser hands it over, and what the server and the router learn of it
+/// (the client's address, the access log's id, the route and its parameters). Immutable: each of those comes as a new
+/// value (`from`, `routed`), so no handler or middleware can change what another sees.
 public struct Request: Sendable {
-    public var method: Method
-    public var version: HTTPVersion
+    public let method: Method
+    public let version: HTTPVersion
     /// The request target in origin form (`/path?query`), still percent-encoded.
-    public var target: String { didSet { decodedPath = nil } }
-    public var headers: HTTPHeaders { didSet { parse() } }
-    public var body: [UInt8] { didSet { parse() } }
-    /// Path parameters filled in by the router (`/games/:id` → `id`).
-    public var parameters: [String: String] = [:]
-
-    /// A path parameter the route's pattern names; a name it does not is the route's bug, so a 500 that says which.
-    public func parameter(_ name: String) throws(HTTPError) -> String {
-        guard let value = parameters[name] else { throw HTTPError(.internalServerError, "no path parameter :\(name)") }
-        return value
-    }
+    public let target: String
+    public let headers: HTTPHeaders
+    public let body: [UInt8]
+    /// Path parameters of the route that took it (`/games/:id` → `id`).
+    public let parameters: [String: String]
     /// The client's address as the server saw it ("127.0.0.1"), or "" if unknown.
-    public var remoteAddress = ""
-    /// The pattern of the route that took it (`/games/:id`), set by the router; nil when none did.
-    public var route: String?
+    public let remoteAddress: String
+    /// The pattern of the route that took it (`/games/:id`), given by the router; nil when none did.
+    public let route: String?
     /// The id the access log gives it (JSON logs only; "" otherwise): the site's log lines about it carry it too.
-    public var requestID = ""
+    public let requestID: String
+    /// The segments, once the router has decoded them (handlers and static files need not do it again).
+    let decodedPath: [String]?
+    /// The body as an urlencoded form; nil unless the Content-Type is
+    /// `application/x-www-form-urlencoded` and the body is valid UTF-8 with
+    /// well-formed escapes. Its size is bounded by the parser's body limit.
+    /// Parsed once, with the cookies, when the request is made: both are read several times a request (checks, then
+    /// the handler).
+    public let form: FormFields?
+    /// Cookies from every `Cookie` header.
+    public let cookies: Cookies
 
     public init(
         method: Method, target: String, version: HTTPVersion = .http11,
-        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
+        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], remoteAddress: String = "", requestID: String = ""
     ) {
         self.method = method
         self.target = target
         self.version = version
         self.headers = headers
         self.body = body
-        parse()
+        self.remoteAddress = remoteAddress
+        self.requestID = requestID
+        parameters = [:]
+        route = nil
+        decodedPath = nil
+        cookies = Cookies.parse(headers)
+        form =
+            headers.firstValue("Content-Type", hasMainValue: "application/x-www-form-urlencoded")
+            ? FormFields(body: body) : nil
     }
 
-    /// The form and the cookies are read several times a request (checks, then the handler): parsed once,
-    /// when the head and body are set.
-    private mutating func parse() {
-        cookies = Cookies.parse(headers)
-        guard headers.firstValue("Content-Type", hasMainValue: "application/x-www-form-urlencoded") else {
-            form = nil
-            return
+    /// A copy with `change` applied to its fields (the form and cookies stay: head and body do not change).
+    private func with(_ change: (inout RequestFields) -> Void) -> Request {
+        var fields = RequestFields(
+            target: target, parameters: parameters, remoteAddress: remoteAddress, route: route, requestID: requestID,
+            decodedPath: decodedPath)
+        change(&fields)
+        return Request(self, fields)
+    }
+
+    private init(_ request: Request, _ fields: RequestFields) {
+        method = request.method
+        version = request.version
+        headers = request.headers
+        body = request.body
+        form = request.form
+        cookies = request.cookies
+        target = fields.target
+        parameters = fields.parameters
+        remoteAddress = fields.remoteAddress
+        route = fields.route
+        requestID = fields.requestID
+        decodedPath = fields.decodedPath
+    }
+
+    /// The request as the server received it from a client: its address and the access log's id.
+    public func from(_ remoteAddress: String, requestID: String = "") -> Request {
+        with {
+            $0.remoteAddress = remoteAddress
+            $0.requestID = requestID
         }
-        form = FormFields(body: body)
+    }
+
+    /// The request as a route took it: its decoded path, the route's pattern and parameters.
+    func routed(path: [String], pattern: String? = nil, parameters: [String: String] = [:]) -> Request {
+        with {
+            $0.decodedPath = path
+            $0.route = pattern
+            $0.parameters = parameters
+        }
+    }
+
+    /// The same request for another target (a redirector serving a path under its own folder).
+    public func retargeted(_ target: String) -> Request {
+        with {
+            $0.target = target
+            $0.decodedPath = nil
+        }
+    }
+
+    /// A path parameter the route's pattern names; a name it does not is the route's bug, so a 500 that says which.
+    public func parameter(_ name: String) throws(HTTPError) -> String {
+        guard let value = parameters[name] else { throw HTTPError(.internalServerError, "no path parameter :\(name)") }
+        return value
     }
 
     /// The path part of the target, still percent-encoded.
@@ -73,22 +131,11 @@ public struct Request: Sendable {
     /// its segment. Nil when an escape is malformed or decodes to bad UTF-8.
     public var pathSegments: [String]? { decodedPath ?? URI.decodeSegments(rawPath) }
 
-    /// The segments, once the router has decoded them (handlers and static files need not do it again).
-    var decodedPath: [String]?
-
     /// The query parameters, decoded.
     public var query: FormFields {
         guard let rawQuery else { return FormFields() }  // most requests have none: nothing to parse
         return FormFields(urlencoded: rawQuery) ?? FormFields()
     }
-
-    /// The body as an urlencoded form; nil unless the Content-Type is
-    /// `application/x-www-form-urlencoded` and the body is valid UTF-8 with
-    /// well-formed escapes. Its size is bounded by the parser's body limit.
-    public private(set) var form: FormFields?
-
-    /// Cookies from every `Cookie` header.
-    public private(set) var cookies = Cookies()
 
     /// Whether the client lets the connection stay open after this request.
     public var wantsKeepAlive: Bool {
@@ -97,6 +144,16 @@ public struct Request: Sendable {
         case .http10: headers.hasToken("keep-alive", in: "Connection")
         }
     }
+}
+
+/// What a copy of a request may change (`Request.with`).
+private struct RequestFields {
+    var target: String
+    var parameters: [String: String]
+    var remoteAddress: String
+    var route: String?
+    var requestID: String
+    var decodedPath: [String]?
 }
 
 /// Where `byte` first is in `bytes[from..<to]` (all of them by default), found with memchr: a walk byte by byte cost

@@ -257,7 +257,7 @@ public struct Routes: Responder {
             let page = errorPage
             return .loop { page(.badRequest, $0) }
         }
-        request.decodedPath = path
+        request = request.routed(path: path)
         var chosen: (Handler, [String: String], String?)?
         var allowed: Set<Method> = []
         var parameters: [String: String] = [:]
@@ -272,8 +272,7 @@ public struct Routes: Responder {
             return false
         }
         if let (handler, parameters, pattern) = chosen {
-            request.parameters = parameters
-            request.route = pattern
+            request = request.routed(path: path, pattern: pattern, parameters: parameters)
             return handler
         }
         if allowed.isEmpty { return fallback }

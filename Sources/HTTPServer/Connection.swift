@@ -299,8 +299,9 @@ final class Connection {
             guard request.rawPath == "/healthz" else { return refuse(.serviceUnavailable, "too many connections") }
             closeWhenFlushed = true
         }
-        request.remoteAddress = loop.configuration.trustedProxies.client(peer: remoteAddress, headers: request.headers)
-        if loop.configuration.accessLogJSON { request.requestID = AccessLog.requestID(request.headers["X-Request-Id"]) }
+        request = request.from(
+            loop.configuration.trustedProxies.client(peer: remoteAddress, headers: request.headers),
+            requestID: loop.configuration.accessLogJSON ? AccessLog.requestID(request.headers["X-Request-Id"]) : "")
         let keepAlive = request.wantsKeepAlive && served < loop.configuration.maxRequestsPerConnection && !loop.draining
         let handler = loop.context.responder.handler(for: &request)
         let info = RequestInfo(

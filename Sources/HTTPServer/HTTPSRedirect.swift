@@ -43,7 +43,7 @@ public struct HTTPSRedirect: Responder {
         if passed.contains(String(path)) { return inner.handler(for: &request) }
         if path.hasPrefix(Self.challengePrefix) {
             guard let challenges else { return .loop { _ in .error(.notFound) } }
-            request.target = "/" + path.dropFirst(Self.challengePrefix.count)
+            request = request.retargeted("/" + path.dropFirst(Self.challengePrefix.count))
             return .loop { challenges.respond(to: $0) }
         }
         let location =

@@ -33,6 +33,22 @@ struct WallsTests {
         #expect(pooled.map(\.path) == [], "web code with the database in hand")
     }
 
+    /// A request is an immutable message (issue 42: route parameters and the client's address were fields any
+    /// middleware could change under a handler): its stored fields are constants; what the server and router learn
+    /// comes as a new value. Computed properties (`var x: T {`) are fine.
+    @Test func aRequestIsImmutable() throws {
+        let source = try String(contentsOfFile: "Sources/HTTP/Request.swift", encoding: .utf8)
+        let body = try #require(
+            source.firstRange(of: "public struct Request: Sendable {").map { source[$0.upperBound...] })
+        let end = try #require(body.firstRange(of: "\n}\n")).lowerBound
+        // The struct's own members are indented four spaces; a function's variables deeper.
+        let stored = body[..<end].split(separator: "\n").filter { line in
+            line.hasPrefix("    ") && !line.hasPrefix("     ") && line.contains("var ") && !line.contains("{")
+        }
+        #expect(body[..<end].contains("public let parameters") && body[..<end].contains("public let remoteAddress"))
+        #expect(stored.map(String.init) == [], "a variable field of Request")
+    }
+
     /// The graph's own wall: the stores' module depends on no HTTP, server or template module (it may still reach
     /// `HTTP` through `HTTPClient`, which the imports' check above catches).
     @Test func theStoresModuleDependsOnNoWebModule() throws {

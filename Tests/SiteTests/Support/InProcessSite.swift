@@ -35,7 +35,7 @@ final class InProcessSite: LocalSite, @unchecked Sendable {
     func exchange(_ raw: [UInt8], from source: String?) throws -> WireResponse {
         var request: Request
         do { request = try parse(raw) } catch let error as HTTPError { return wire(site.routes.refusal(error)) }
-        request.remoteAddress = source ?? "127.0.0.1"
+        request = request.from(source ?? "127.0.0.1")
         let response =
             switch site.routes.handler(for: &request) {
             case .loop(let respond), .pool(let respond): respond(request)
