@@ -8,6 +8,7 @@ import NameGame
 import Storage
 import Synchronization
 import Templates
+import Threads
 
 /// The composition root: every component the site is made of, built once at start-up from the options (the database
 /// and its secrets, languages and constants, templates and pages, identities, the stores, the background work), and
@@ -45,6 +46,8 @@ struct Services: Sendable {
     let hotfixes: StringHotfixes
     /// The site's version: a web client's app version.
     let version: @Sendable () -> String
+    /// Where the live streams' events are published (the ticker) and read (the routes).
+    let channels = EventChannels()
 
     init(options: ServeOptions) throws {
         self.options = options
@@ -201,9 +204,24 @@ struct Services: Sendable {
         }
     }
 
+    /// Starts what runs beside the requests, once the routes are built and the first admin made, and returns all of
+    /// it in the order started (`Site.close` stops it in reverse): the leadership and housekeeping (made with the
+    /// other components), other instances' changes to what this one caches (PostgreSQL only), and last the ticker,
+    /// whose thread starts with everything it touches in place.
+    func startBackground() -> [any BackgroundWork] {
+        let changes = ChangeFeed.start(options.database, health: pool.health, reload)
+        // Four times a second: scheduled changes that fell due, and news for the live streams.
+        let tick = tick(leadership: leadership, channels: channels)
+        let ticker = PeriodicThread(idle: 0.25) {
+            tick()
+            return false
+        }
+        return [leadership, housekeeping] + (changes.map { [$0] } ?? []) + [ticker]
+    }
+
     /// What the site's ticker does four times a second: the leader applies scheduled changes; the live streams are told
     /// of a changed hotfix (strings, constants), rule or maintenance, watched as counters.
-    func tick(leadership: Leadership, channels: EventChannels?) -> @Sendable () -> Void {
+    private func tick(leadership: Leadership, channels: EventChannels?) -> @Sendable () -> Void {
         let watched: @Sendable () -> [Int] = { [overlay, constants, interceptions] in
             [overlay.version, constants.version, interceptions.switches.generation.load(ordering: .acquiring)]
         }

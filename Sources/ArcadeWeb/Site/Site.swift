@@ -6,7 +6,6 @@ import HTTPServer
 import Localization
 import Logger
 import Storage
-import Threads
 
 #if canImport(Glibc)
 import Glibc
@@ -27,9 +26,7 @@ public final class Site: Sendable {
     var admins: AdminStore { services.admins }
     var schedule: ChangeSchedule { services.schedule }
     var insights: InsightsStore { services.insights }
-    /// What runs beside the requests, in the order started (and stopped in reverse): the leadership, housekeeping
-    /// (scheduled backups and pruning, off the loops and the ticker), other instances' changes to what this one caches
-    /// (PostgreSQL only), and last the ticker, whose thread starts with everything it touches in place.
+    /// What runs beside the requests (`Services.startBackground`), stopped in reverse order by `close`.
     private let background: [any BackgroundWork]
     /// On SQLite, the lock that makes this the database's one site (see `SiteLock`).
     private let lock: SiteLock?
@@ -52,14 +49,7 @@ public final class Site: Sendable {
         try StartupError.reading(database, as: StartupError.database) { [admins = services.admins] in
             try Site.firstAdmin(admins, passwordFile: options.firstAdminPasswordFile)
         }
-        let changes = ChangeFeed.start(options.database, health: services.pool.health, services.reload)
-        // Four times a second: scheduled changes that fell due, and news for the live streams.
-        let tick = services.tick(leadership: services.leadership, channels: router.channels)
-        let ticker = PeriodicThread(idle: 0.25) {
-            tick()
-            return false
-        }
-        background = [services.leadership, services.housekeeping] + (changes.map { [$0] } ?? []) + [ticker]
+        background = services.startBackground()
     }
 
     /// The first start: one admin, its password shown once on the terminal, or else written to a file only this
@@ -100,7 +90,7 @@ public final class Site: Sendable {
     private static func router(_ services: Services, extra: (PlayerRoutes) -> Void) throws -> Router {
         let (options, pages, identity) = (services.options, services.pages, services.identity)
         let router = Router(readsWait: options.database.dialect == .postgresql)
-        router.channels = EventChannels()
+        router.channels = services.channels
         let errors = ErrorPages(pages: pages, identity: identity)
         try answerItself(router, options, services, pages: pages, errors: errors)
         // Everything behind the visitor's middleware reads the database (a player's record, the rules in force).
