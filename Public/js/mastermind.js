@@ -392,9 +392,10 @@
       // A win's burst plays out first (a review saw it fall behind the card's backdrop).
       var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
       // Quickly, though: a review waited 2–3 s on a board with nothing left to do. A loss's code turns over on the
-      // board first (a review: the loss was flat, the card came at once over the rows).
-      var lost = !!fresh.querySelector("[data-secret-row]");
-      afterReveal(openResults, still ? 1000 : won ? 850 : lost ? 900 : 120);
+      // board first (a review: the loss was flat, the card came at once over the rows); a give-up's, asked for, is
+      // not waited on (another review: seconds of a board with nothing to press).
+      var lost = !!fresh.querySelector("[data-secret-row]") && !fresh.querySelector("[data-gave-up]");
+      afterReveal(openResults, still ? 1000 : won ? 850 : lost ? 500 : 120);
     }
   }
 

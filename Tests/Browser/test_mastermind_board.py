@@ -345,6 +345,9 @@ class MastermindBoard(BoardHelpers):
         row = self.board().find_element("css selector", "[data-secret-row]")
         self.assertEqual([c.text for c in row.find_elements("css selector", ".cell")], list(secret))
         self.assertIn("The code was", row.get_attribute("textContent"))
+        # Never wider than the screen, nor than a played row (a review: on a phone the board grew past both edges).
+        self.assertLessEqual(self.driver.execute_script("return document.documentElement.scrollWidth"),
+                             self.driver.execute_script("return innerWidth"))
         last = self.board().find_elements("css selector", ".row")[-1]
         self.assertGreater(row.rect["y"], last.rect["y"], "under the last row")
         self.keys(Keys.ESCAPE)

@@ -326,6 +326,31 @@ class Input(Play):
         WebDriverWait(self.driver, 10).until(
             lambda d: d.execute_script("return document.activeElement && document.activeElement.id") == "result-title")
 
+    def test_a_give_up_on_a_phone_shows_the_code_within_the_screen_and_the_card_soon(self):
+        """A review, on a phone with the codes-left aid on: after giving up the board grew past both edges of the
+        screen (the code's row had a wider row's columns), and seconds passed before the card."""
+        self.phone()
+        secret = self.start()
+        self.driver.find_element("css selector", ".mm-menu summary").click()
+        self.driver.find_element("css selector", "[data-codes-left-switch]").click()
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-codes-left-switch]").get_attribute("aria-checked") == "true")
+        self.tap(wrong_guesses(secret)[0])
+        self.wait_rows(1)
+        self.assertTrue(self.driver.find_elements("css selector", "#row-1 [data-left-shown]"), "the aid is on")
+        self.driver.find_element("css selector", ".mm-menu summary").click()
+        self.driver.find_element("css selector", ".mm-menu a[data-giveup-link]").click()
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open][data-giveup-dialog] [data-confirm-giveup]")).click()
+        row = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-secret-row]"))
+        self.assertEqual([c.text for c in row.find_elements("css selector", ".cell")], list(secret))
+        self.assertLessEqual(self.driver.execute_script("return document.documentElement.scrollWidth"), 360)
+        for element in self.driver.find_elements("css selector", "#board .row, [data-secret-row]"):
+            box = self.box(element)
+            self.assertTrue(box["left"] >= 0 and box["right"] <= 360, box)
+        # The card follows at once: the player asked to end it (no reveal is waited on).
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+
     def test_a_digit_on_a_full_row_says_how_to_go_on(self):
         """A review: with the row full, Enter on a focused key typed nothing and said nothing."""
         self.start()
