@@ -241,6 +241,7 @@
       line.replaceChildren.apply(line, beforeNotes || []);
       beforeNotes = null;
     }
+    placeMessage();
   }
 
   // A refusal: the row shakes, and the message line says why for a while (and to a screen reader), then shows what
@@ -781,6 +782,7 @@
   function placeMessage() {
     var own = board(), row = own && own.querySelector(".slot-current");
     if (!row) return;
+    overTitle(own);
     var at = own.getBoundingClientRect(), box = row.getBoundingClientRect();
     own.style.setProperty("--message-top", Math.round(box.top - at.top) + "px");
     own.style.setProperty("--message-left", Math.round(box.right - at.left + 12) + "px");
@@ -792,6 +794,23 @@
     if (host.classList.contains("keys-held")) last = true;
     own.classList.toggle("message-above", last);
     own.style.setProperty("--message-below", Math.round((last ? box.top : box.bottom) - at.top) + "px");
+  }
+  // A phone keeps its message in the line kept for it at the board's foot; one longer than that line (a hint and why,
+  // what Notes do) grew upwards over rows 9 and 10, the rows typed last (two reviews). It lies over the title and the
+  // peg legend instead, where there is room for it and nothing to play; where there is not, as before.
+  function overTitle(own) {
+    own.classList.remove("message-over-title");
+    var line = own.querySelector("[data-message]"), title = document.querySelector("main > h1");
+    var legend = document.querySelector("[data-legend]");
+    if (wideMessages() || !line || !title || !legend || !legend.offsetHeight) return;
+    var shown = Array.prototype.filter.call(line.children, function (p) { return !p.hidden && p.offsetHeight; })[0];
+    if (!shown || shown.offsetHeight <= line.offsetHeight + 1) return;
+    var at = own.getBoundingClientRect(), top = title.getBoundingClientRect().top;
+    var room = legend.getBoundingClientRect().bottom - top;
+    if (shown.scrollHeight > room) return;
+    own.style.setProperty("--title-top", Math.round(top - at.top) + "px");
+    own.style.setProperty("--title-room", Math.round(room) + "px");
+    own.classList.add("message-over-title");
   }
   // A short window's held keys make the board scroll: its messages are toasts by the row too (see the CSS).
   function wideMessages() {

@@ -351,6 +351,30 @@ class Input(Play):
         # The card follows at once: the player asked to end it (no reveal is waited on).
         WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
 
+    def test_on_a_phone_a_long_message_leaves_the_last_rows_in_sight(self):
+        """Two reviews: on a phone a hint (with why it is offered) and Notes' explanation grew over rows 9 and 10, the
+        rows typed last. Such a message lies over the title and the legend instead; every row stays uncovered."""
+        self.phone()
+        secret = self.start()
+        for n, guess in enumerate(wrong_guesses(secret)[:8]):
+            self.tap(guess)
+            self.wait_rows(n + 1)
+        overlap = """
+            const m = arguments[0].getBoundingClientRect();
+            return Array.from(document.querySelectorAll('#board .row, #board .slot')).filter(r => {
+                const b = r.getBoundingClientRect();
+                return b.bottom > m.top + 1 && b.top < m.bottom - 1;
+            }).map(r => r.id || r.className);"""
+        self.driver.find_element("css selector", "form[action='/mastermind/hint'] button").click()
+        hint = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-message] [data-hint]"))
+        WebDriverWait(self.driver, 10).until(lambda d: hint.size["height"] > 0)
+        self.assertEqual(self.driver.execute_script(overlap, hint), [], "the hint covers no row")
+        self.assertGreaterEqual(self.box(hint)["top"], 0, "in sight")
+        self.keys("0")
+        self.driver.find_element("css selector", "[data-keypad] [data-notes]").click()
+        notes = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-notes-on]"))
+        self.assertEqual(self.driver.execute_script(overlap, notes), [], "Notes' words cover no row")
+
     def test_a_digit_on_a_full_row_says_how_to_go_on(self):
         """A review: with the row full, Enter on a focused key typed nothing and said nothing."""
         self.start()
