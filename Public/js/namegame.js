@@ -22,6 +22,26 @@
   window.addEventListener("pageshow", function (event) { if (event.persisted) leaving = false; });
   function go(button) { if (button && !leaving) button.click(); }
 
+  // The faces stay where they were when their round is answered: the lines above them that an answer ends (the first
+  // visit's how-to, "New face: take a guess") went, and the grid jumped up under the thumb heading for Next (a review).
+  // Their place is kept: the page before the answer notes where the grid was, the answered page of that round keeps it.
+  var area = game.querySelector("[data-cheat-area]");
+  game.addEventListener("submit", function () {
+    if (!area) return;
+    var top = area.getBoundingClientRect().top + window.scrollY;
+    try {
+      window.sessionStorage.setItem("namegame.grid", JSON.stringify({ round: game.getAttribute("data-round"), top: top }));
+    } catch (e) { /* private mode */ }
+  }, true);
+  try {
+    var kept = JSON.parse(window.sessionStorage.getItem("namegame.grid") || "null");
+    window.sessionStorage.removeItem("namegame.grid");
+    if (kept && area && kept.round === game.getAttribute("data-round")) {
+      var rise = kept.top - (area.getBoundingClientRect().top + window.scrollY);
+      if (rise > 1) area.style.paddingTop = rise + "px";
+    }
+  } catch (e) { /* private mode, or nothing kept */ }
+
   // At a lesson's end with misses, Enter reviews them, the summary's first button (a review's Enter skipped it and met
   // new people).
   var next = (ended && game.querySelector("button[data-review]")) || game.querySelector("button[data-next]");

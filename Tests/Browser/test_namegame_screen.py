@@ -45,6 +45,9 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
             "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
         self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 2})
 
+    def grid_top(self):
+        return self.driver.execute_script("return document.querySelector('button[data-choice]').getBoundingClientRect().top")
+
     def in_view(self, selector):
         elements = self.driver.find_elements("css selector", selector)
         self.assertTrue(elements, selector)
@@ -73,15 +76,20 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
             round_id, answer = self.fresh_round(mode)
             self.assert_round_fits(mode)
             if mode in ("normal", "reverse"):
-                # Answered, the outcome and Next are in view too, and still nothing scrolled.
+                # Answered, the outcome and Next are in view too, still nothing scrolled, and the faces stay where
+                # they were (a review: the grid jumped 45 px up as the first visit's how-to line went).
+                grid = self.grid_top()
                 self.choose(answer)
+                self.assertAlmostEqual(self.grid_top(), grid, delta=1, msg=f"{mode}: the faces moved")
                 self.assertEqual(self.driver.execute_script("return scrollY"), 0, mode)
                 self.assertTrue(self.in_view("button[data-next]"), f"{mode}: Next is in view")
                 self.assertTrue(self.in_view("button[data-choice]"), f"{mode}: the answered faces stay in view")
                 # A wrong pick too (a review: after a wrong name in Reverse the page scrolled 32 px and Next sat at
                 # 687-732 of 740): both named cards, the miss's words and Next fit, and nothing scrolled.
                 self.fresh_round(mode)
+                grid = self.grid_top()
                 self.choose_wrong(answer_of(self.game().get_attribute("data-round")))
+                self.assertAlmostEqual(self.grid_top(), grid, delta=1, msg=f"{mode}: a miss moved the faces")
                 self.assertTrue(self.game().get_attribute("data-taught"), mode)
                 self.assertEqual(self.driver.execute_script("return scrollY"), 0, f"{mode}: a miss scrolled the page")
                 self.assertTrue(self.in_view("button[data-go-on]"), f"{mode}: Next is in view after a miss")
