@@ -56,22 +56,28 @@ public struct Round: Sendable, Equatable {
     }
 
     /// A round asking for `person`, with the others drawn at random from the mode's pool, those in `first` before the
-    /// rest; `choices` faces in all (the mode's number by default).
+    /// rest but at least `strangers` of the rest where there are any; `choices` faces in all (the mode's number by
+    /// default).
     public static func make<R: RandomNumberGenerator>(
-        _ mode: Mode, asking person: Person, from everyone: [Person], first: Set<String> = [], choices: Int? = nil,
-        using random: inout R
+        _ mode: Mode, asking person: Person, from everyone: [Person], first: Set<String> = [], strangers: Int = 0,
+        choices: Int? = nil, using random: inout R
     ) -> Round {
+        let count = (choices ?? mode.choices) - 1
         var others = mode.pool(everyone).filter { $0.id != person.id }
         others.shuffle(using: &random)
-        others = others.filter { first.contains($0.id) } + others.filter { !first.contains($0.id) }
+        let known = others.filter { first.contains($0.id) }
+        let unknown = others.filter { !first.contains($0.id) }
+        let fromUnknown = min(unknown.count, max(strangers, count - known.count))
+        others = Array(known.prefix(max(0, count - fromUnknown))) + unknown.prefix(fromUnknown)
         if mode == .matt {
+            others = known + unknown
             // The names that look most like the one asked for come first: its group, then the likest of the rest (a
             // review saw one look-alike among four unrelated names). A stable sort keeps those met first among equals.
             let asked = NameMatch.fold(person.firstName)
             let scored = others.enumerated().map { (Mode.likeness(asked, NameMatch.fold($1.firstName)), $0, $1) }
             others = scored.sorted { ($0.0, -$0.1) > ($1.0, -$1.1) }.map(\.2)
         }
-        var picked = [person] + others.prefix((choices ?? mode.choices) - 1)
+        var picked = [person] + others.prefix(count)
         picked.shuffle(using: &random)
         return asking(mode, people: picked, answer: picked.firstIndex { $0.id == person.id }!, using: &random)
     }

@@ -410,8 +410,9 @@ extension NameGameController {
                 // Named: every name in reverse mode; once over, or after a wrong pick, everyone (a review: a miss, when
                 // the player is most ready to learn, named two faces where a right answer named six).
                 let showName = round.showsNames || reveal || taught
-                // Roles: the answer's and each wrong pick's as soon as they are named, and everyone's in team mode.
-                let showTitle = (reveal && mode == .team) || ((reveal || taught) && (isAnswer || pickedWrong))
+                // Roles: the answer's and each wrong pick's as soon as they are named, and everyone's in team mode,
+                // a miss's too (a review: a team miss named six faces and gave four of them no role).
+                let showTitle = (reveal || taught) && (mode == .team || isAnswer || pickedWrong)
                 return .object([
                     "index": .int(index), "key": .int(index + 1), "img": .string(person.headshotURL),
                     // Described where the directory says what the face looks like: a player who does not see the

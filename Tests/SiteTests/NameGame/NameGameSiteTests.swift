@@ -115,6 +115,19 @@ struct NameGameSiteTests {
         }
     }
 
+    /// Team mode shows everyone's role once the faces are named: after a right answer, and after a miss too (a review:
+    /// a miss named six faces and gave four of them no role, though the menu says every role shows).
+    @Test func aTeamMissNamesEveryFaceWithItsRole() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        let (round, answer) = try player.round(try player.play("team").text)
+        try player.post("/namegame/answer", "mode=team&round=\(round)&choice=\((answer + 1) % 6)")
+        let page = try player.get("/namegame/team").text
+        #expect(page.contains("data-taught=\"true\""))
+        #expect(page.ranges(of: "data-named").count == 6 && page.ranges(of: "class=\"face-title\"").count == 6)
+    }
+
     @Test(arguments: Engine.allCases) func aRoundPlaysAndBadOrReplayedAnswersChangeNothing(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
