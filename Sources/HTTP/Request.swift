@@ -3,25 +3,25 @@ import Glibc
 #endif
 
 /// A complete HTTP request: head and body, as the parser hands it over, and what the server and the router learn of it
-/// (the client's address, the access log's id, the route and its parameters). Immutable: each of those comes as a new
-/// value (`from`, `routed`), so no handler or middleware can change what another sees.
+/// (the client's address, the access log's id, the route and its parameters). Immutable outside this file: each of
+/// those comes as a new value (`from`, `routed`), so no handler or middleware can change what another sees.
 public struct Request: Sendable {
     public let method: Method
     public let version: HTTPVersion
     /// The request target in origin form (`/path?query`), still percent-encoded.
-    public let target: String
+    public private(set) var target: String
     public let headers: HTTPHeaders
     public let body: [UInt8]
     /// Path parameters of the route that took it (`/games/:id` → `id`).
-    public let parameters: [String: String]
+    public private(set) var parameters: [String: String]
     /// The client's address as the server saw it ("127.0.0.1"), or "" if unknown.
-    public let remoteAddress: String
+    public private(set) var remoteAddress: String
     /// The pattern of the route that took it (`/games/:id`), given by the router; nil when none did.
-    public let route: String?
+    public private(set) var route: String?
     /// The id the access log gives it (JSON logs only; "" otherwise): the site's log lines about it carry it too.
-    public let requestID: String
+    public private(set) var requestID: String
     /// The segments, once the router has decoded them (handlers and static files need not do it again).
-    let decodedPath: [String]?
+    private(set) var decodedPath: [String]?
     /// The body as an urlencoded form; nil unless the Content-Type is
     /// `application/x-www-form-urlencoded` and the body is valid UTF-8 with
     /// well-formed escapes. Its size is bounded by the parser's body limit.
@@ -51,28 +51,11 @@ public struct Request: Sendable {
             ? FormFields(body: body) : nil
     }
 
-    /// A copy with `change` applied to its fields (the form and cookies stay: head and body do not change).
-    private func with(_ change: (inout RequestFields) -> Void) -> Request {
-        var fields = RequestFields(
-            target: target, parameters: parameters, remoteAddress: remoteAddress, route: route, requestID: requestID,
-            decodedPath: decodedPath)
-        change(&fields)
-        return Request(self, fields)
-    }
-
-    private init(_ request: Request, _ fields: RequestFields) {
-        method = request.method
-        version = request.version
-        headers = request.headers
-        body = request.body
-        form = request.form
-        cookies = request.cookies
-        target = fields.target
-        parameters = fields.parameters
-        remoteAddress = fields.remoteAddress
-        route = fields.route
-        requestID = fields.requestID
-        decodedPath = fields.decodedPath
+    /// A copy with `change` applied (the form and cookies stay: head and body do not change).
+    private func with(_ change: (inout Request) -> Void) -> Request {
+        var copy = self
+        change(&copy)
+        return copy
     }
 
     /// The request as the server received it from a client: its address and the access log's id.
@@ -144,16 +127,6 @@ public struct Request: Sendable {
         case .http10: headers.hasToken("keep-alive", in: "Connection")
         }
     }
-}
-
-/// What a copy of a request may change (`Request.with`).
-private struct RequestFields {
-    var target: String
-    var parameters: [String: String]
-    var remoteAddress: String
-    var route: String?
-    var requestID: String
-    var decodedPath: [String]?
 }
 
 /// Where `byte` first is in `bytes[from..<to]` (all of them by default), found with memchr: a walk byte by byte cost
