@@ -33,15 +33,15 @@ public struct Request: Sendable {
 
     public init(
         method: Method, target: String, version: HTTPVersion = .http11,
-        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], remoteAddress: String = "", requestID: String = ""
+        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
     ) {
         self.method = method
         self.target = target
         self.version = version
         self.headers = headers
         self.body = body
-        self.remoteAddress = remoteAddress
-        self.requestID = requestID
+        remoteAddress = ""
+        requestID = ""
         parameters = [:]
         route = nil
         decodedPath = nil

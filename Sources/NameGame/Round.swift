@@ -55,14 +55,17 @@ public struct Round: Sendable, Equatable {
         return asking(mode, people: picked, answer: Int.random(in: 0..<picked.count, using: &random), using: &random)
     }
 
-    /// A round asking for `person`, with the others drawn at random from the mode's pool, those in `first` before the
-    /// rest but at least `strangers` of the rest where there are any; `choices` faces in all (the mode's number by
-    /// default).
+    /// A round asking for `person`, with the others drawn at random from the mode's pool, those in `first` (people
+    /// met) before the rest; `choices` faces in all (the mode's number by default). A quiz's others are about half
+    /// strangers where there are any: all of them people met taught elimination (two reviews: the six names were the
+    /// five just met and a stranger; a timed minute showed the same six faces every round), all strangers made the one
+    /// familiar face the answer (an earlier one). Learn's are people met only: it asks about someone just introduced.
     public static func make<R: RandomNumberGenerator>(
-        _ mode: Mode, asking person: Person, from everyone: [Person], first: Set<String> = [], strangers: Int = 0,
-        choices: Int? = nil, using random: inout R
+        _ mode: Mode, asking person: Person, from everyone: [Person], first: Set<String> = [], choices: Int? = nil,
+        using random: inout R
     ) -> Round {
         let count = (choices ?? mode.choices) - 1
+        let strangers = mode == .learn ? 0 : count / 2
         var others = mode.pool(everyone).filter { $0.id != person.id }
         others.shuffle(using: &random)
         let known = others.filter { first.contains($0.id) }

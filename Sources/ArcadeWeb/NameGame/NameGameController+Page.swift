@@ -92,13 +92,14 @@ extension NameGameController {
         let card = cards[record.round.answerPerson.id]
         if open, card == nil, record.wrong.isEmpty {
             context["newFace"] = .string(t.string("namegame.newface.ask"))
-            // One line for it on a phone (a round fits one screen): the status line's way to Learn gives way.
-            context["quizFrom"] = nil
         } else if let met = card?.created, met >= record.startedMilliseconds, !record.isOpen || !record.wrong.isEmpty {
             context["metNow"] = .string(t.string("namegame.newface.met"))
-            // Still no way to Learn in the status line: back after a miss, it wrapped, and Next left a phone's screen.
-            context["quizFrom"] = nil
+        } else {
+            return
         }
+        // A first meeting, asked or answered, has a line of its own; the status line's way to Learn gives way, so a
+        // round still fits a phone's screen (back after a miss, it wrapped and Next left the screen).
+        context["quizFrom"] = nil
     }
 
     /// The mode's open session, or its last one: a timed minute whose time is up ends first.

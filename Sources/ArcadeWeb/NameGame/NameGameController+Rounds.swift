@@ -79,9 +79,7 @@ extension NameGameController {
                 ?? pool.randomElement(using: &random)
         else { return nil }
         if LearningPlan.learned(cards[person.id]) { return Round.recall(.recall, asking: person) }
-        let shown = Round.make(
-            .normal, asking: person, from: everyone, first: Set(cards.keys), strangers: Self.strangers(.normal),
-            using: &random)
+        let shown = Round.make(.normal, asking: person, from: everyone, first: Set(cards.keys), using: &random)
         return Round(
             mode: .recall, people: shown.people, answer: shown.answer, hideOrder: shown.hideOrder, recall: false)
     }
@@ -96,24 +94,17 @@ extension NameGameController {
             guard let person = directory.person(id) else { continue }
             return try store.lastAskedTyped(player: visitor.playerID, person: person.id)
                 ? Round.recall(.review, asking: person)
-                : Round.make(
-                    .review, asking: person, from: directory.people, first: Set(cards.keys),
-                    strangers: Self.strangers(.review), using: &random)
+                : Round.make(.review, asking: person, from: directory.people, first: Set(cards.keys), using: &random)
         }
         return nil
     }
-
-    /// How many of a quiz's other faces are people not met yet, beside those met: about half. All of them people met
-    /// taught elimination (two reviews: the six names were the five just met and one stranger; a timed minute showed
-    /// the same six faces every round); all strangers made the one familiar face the answer (an earlier one).
-    static func strangers(_ mode: Mode) -> Int { (mode.choices - 1) / 2 }
 
     /// A quiz's round, and the faces of the one after (for the browser to fetch ahead). It asks about people met,
     /// once there are `quizFromMet` of them in its pool (a review: eight modes quizzed strangers, and a guess among
     /// strangers teaches nothing), at random but none of the last few asked (a later one: asked soonest due first, a
     /// miss came back every other round, 8 of 16 in a timed minute), the few at most half of those met (a third: with
     /// five met and four left out, the rounds went round in one order). The other faces are people met and strangers,
-    /// about half each (`strangers`: among strangers, the one familiar face or name was the answer; among those met
+    /// about half each (`Round.make`: among strangers, the one familiar face or name was the answer; among those met
     /// only, elimination was). Never the person asked last,
     /// when anyone else would do (a review: Similar names asked Mat twice in a row).
     private func quizRound(
@@ -129,10 +120,7 @@ extension NameGameController {
         func deal(avoid: String?) -> Round? {
             let fresh = met.filter { $0.id != avoid && !recent.contains($0.id) }
             let person = asksMet ? (fresh.isEmpty ? met : fresh).randomElement(using: &random) : nil
-            return person.map {
-                Round.make(
-                    mode, asking: $0, from: everyone, first: known, strangers: Self.strangers(mode), using: &random)
-            }
+            return person.map { Round.make(mode, asking: $0, from: everyone, first: known, using: &random) }
                 ?? Round.make(mode, from: everyone, using: &random)
         }
         // The faces fetched ahead last time (`nextPeople`) become this round, asking one of those met when the quiz

@@ -211,7 +211,7 @@ struct Services: Sendable {
     func startBackground() -> [any BackgroundWork] {
         let changes = ChangeFeed.start(options.database, health: pool.health, reload)
         // Four times a second: scheduled changes that fell due, and news for the live streams.
-        let tick = tick(leadership: leadership, channels: channels)
+        let tick = tick()
         let ticker = PeriodicThread(idle: 0.25) {
             tick()
             return false
@@ -221,15 +221,15 @@ struct Services: Sendable {
 
     /// What the site's ticker does four times a second: the leader applies scheduled changes; the live streams are told
     /// of a changed hotfix (strings, constants), rule or maintenance, watched as counters.
-    private func tick(leadership: Leadership, channels: EventChannels?) -> @Sendable () -> Void {
+    private func tick() -> @Sendable () -> Void {
         let watched: @Sendable () -> [Int] = { [overlay, constants, interceptions] in
             [overlay.version, constants.version, interceptions.switches.generation.load(ordering: .acquiring)]
         }
         let seen = Mutex(watched())
         // Today's board: the games of today's code that have ended, looked at every two seconds (one indexed count).
         let board = Mutex((at: 0.0, ended: -1))
-        return { [schedule, api, mastermind, clock = options.clock] in
-            if let channels, clock() >= board.withLock({ $0.at }) + 2 {
+        return { [schedule, api, mastermind, leadership, channels, clock = options.clock] in
+            if clock() >= board.withLock({ $0.at }) + 2 {
                 let ended = (try? mastermind.dailyEnded()) ?? -1
                 let changed = board.withLock { last in
                     defer { last = (clock(), ended) }
@@ -245,7 +245,7 @@ struct Services: Sendable {
                 }
             }
             let now = watched()
-            guard let channels, seen.withLock({ $0 }) != now else { return }
+            guard seen.withLock({ $0 }) != now else { return }
             do {
                 try api.publishETags(to: channels)
                 seen.withLock { $0 = now }
