@@ -71,6 +71,20 @@
   }
   // A hint's code typed into the row with one tap (a review retyped it by hand from a line of text).
   function hintButton() {
+    // A nudge ("only one code fits") shows its guess when asked: then it is a hint as any other.
+    var nudge = host.querySelector("[data-message] > p[data-hint-nudge]:not(.is-shown)");
+    var show = nudge && nudge.querySelector("[data-hint-show]");
+    if (show && !show.onclick) {
+      show.onclick = function (event) {
+        event.preventDefault();
+        nudge.classList.add("is-shown");
+        nudge.setAttribute("data-hint", nudge.getAttribute("data-hint-nudge"));
+        say(nudge.querySelector(".hint-guess").textContent);
+        hintButton();
+        var use = nudge.querySelector(".hint-use");
+        if (use) use.focus();
+      };
+    }
     var hint = host.querySelector("[data-message] > p[data-hint]");
     if (!hint || hint.querySelector("button")) return;
     var code = hint.getAttribute("data-hint") || "";

@@ -419,13 +419,19 @@ struct MastermindController: Sendable {
         let highlight = outcome == .won && !record.usedHint ? game.turns.count : nil
         // A hint that cannot be the code says why it is offered (a review: "a strong next guess is 0055", which the
         // rows had ruled out, read as a mistake); and what it costs, not only on the results (another felt tricked).
+        let ruledOut = record.hint.flatMap { try? Code($0, rules: rules) }.map { game.contradiction($0) != nil }
         func hintWords(_ hint: String, shown: String, cost: Bool = true) -> String {
-            let probe = (try? Code(hint, rules: rules)).map { game.contradiction($0) != nil } ?? false
-            return t.sentences(
+            t.sentences(
                 t.string("mastermind.hint.text", [.string(shown)]),
-                probe ? t.string("mastermind.hint.probe") : "", cost ? t.string("mastermind.hint.cost") : "")
+                ruledOut == true ? t.string("mastermind.hint.probe") : "", cost ? t.string("mastermind.hint.cost") : "")
         }
+        // With one or two codes left that fit every row, a hint that could be the code is a nudge first, the guess
+        // folded under it (a review: the late hint "5 5 4 4" was the code, the deduction taken away).
+        let nudge: TemplateValue =
+            ruledOut == false && (1...2).contains(remaining.last ?? 0)
+            ? .string(t.string(remaining.last == 1 ? "mastermind.hint.one" : "mastermind.hint.two")) : .null
         return [
+            "hintNudge": nudge, "hintSpaced": record.hint.map { .string(Self.spaced($0)) } ?? .null,
             // The secret is in the page state only once the game is over.
             "secret": outcome == .playing ? .null : .string(game.secret.description),
             "secretSpoken": outcome == .playing ? .null : .string(Self.spoken(game.secret.description, t)),

@@ -277,6 +277,36 @@ struct MastermindSiteTests {
         #expect(second.contains("It can’t be the code itself, but whatever it scores rules out the most."))
     }
 
+    /// With one code left that fits every row, a hint says so and folds the guess, which is that code, under "Show a
+    /// strong guess" (a review: after 0123, 4444 and 4455 the hint "5 5 4 4" won the game for the player).
+    @Test(arguments: Engine.allCases) func aLateHintNudgesBeforeItGivesTheCode(_ engine: Engine) throws {
+        let server = try InProcessSite(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        _ = try player.startMastermind()
+        try player.post("/mastermind/new", "hard=1")
+        let game = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
+        _ = try Database(location: server.database).execute("UPDATE mastermind_games SET secret = '5544'")
+        for (turn, guess) in ["0123", "4444", "4455"].enumerated() {
+            _ = try player.post("/mastermind/guess", "game=\(game)&turn=\(turn)&guess=\(guess)")
+        }
+        try player.post("/mastermind/hint", "")
+        let page = try player.get("/mastermind").text
+        let said = try #require(Player.attribute("data-hint-spoken", in: page))
+        #expect(said.hasPrefix("Hint: only one code fits every row so far. It’s yours to find."))
+        #expect(!said.contains("5") && page.contains("<p data-hint=\"\" data-hint-nudge="), "not said, nor typed in")
+        let folded = try #require(
+            page.firstMatch(of: /<a class="hint-show" href="#hint-guess" data-hint-show>([^<]*)<\/a><strong class="hint-guess"[^>]*>([^<]*)</))
+        #expect(folded.1 == "Show a strong guess" && folded.2 == "5\u{00A0}5\u{00A0}4\u{00A0}4")
+        // Earlier, with many codes left, the hint is the guess itself.
+        let other = Player(server)
+        let early = try other.startMastermind(secret: "5544")
+        _ = try other.post("/mastermind/guess", "game=\(early)&turn=0&guess=0123")
+        try other.post("/mastermind/hint", "")
+        let first = try other.get("/mastermind").text
+        #expect(!first.contains("data-hint-nudge") && first.firstMatch(of: /data-hint="\d{4}"/) != nil)
+    }
+
     /// Giving up asks first (a page: no script needed), then shows the code, says so, and counts one loss.
     @Test(arguments: Engine.allCases) func givingUpAsksFirstThenShowsTheCode(_ engine: Engine) throws {
         let server = try InProcessSite(engine: engine)
