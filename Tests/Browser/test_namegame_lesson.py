@@ -57,19 +57,25 @@ class LessonHelpers(NameGameHelpers):
 
     def miss_then_go_on(self, click):
         """A wrong pick, then the tap on the answer it shows (issue 41: that tap was scored "Right" and counted
-        correct): the round stays a miss, counted once, and the tap only moves on to the next round."""
+        correct): the round stays a miss, counted once, and the tap only moves on to the next round. A question
+        about a stranger is a first meeting: a wrong guess there is no miss, said without "Wrong.", and counts nothing
+        (a review's new player "missed" every first round). Returns the misses counted (0 or 1)."""
         self.meet()
         round_id = self.game().get_attribute("data-round")
         answer = answer_of(round_id)
         faces = len(self.driver.find_elements("css selector", "button[data-choice]"))
+        meeting = bool(self.driver.find_elements("css selector", "[data-new-face]"))
+        missed = 0 if meeting else 1
         before = self.counts()
         click(f'button[data-choice="{(answer + 1) % faces}"]')
-        self.assertEqual(self.counts(), (before[0], before[1] + 1), "the miss counts once")
+        self.assertEqual(self.counts(), (before[0], before[1] + missed), "the miss counts once")
+        self.assertEqual(bool(self.driver.find_elements("css selector", "[data-tapped][data-first-meeting]")), meeting)
         click(f'button[data-choice="{answer}"]')
-        self.assertEqual(self.counts(), (before[0], before[1] + 1), "the tap after a miss is not a right answer")
+        self.assertEqual(self.counts(), (before[0], before[1] + missed), "the tap after a miss is not a right answer")
         self.assertFalse(self.driver.find_elements("css selector", "[data-right-name].outcome-won"), "no Right")
         self.assertNotEqual(self.game().get_attribute("data-round"), round_id, "it moves on to the next round")
         self.assertFalse(self.game().get_attribute("data-answered"))
+        return missed
 
 
 class Lesson(LessonHelpers):
@@ -110,13 +116,12 @@ class Lesson(LessonHelpers):
         wait(self.driver).until(lambda _: self.game().get_attribute("data-round") != round_id
                                 and not self.game().get_attribute("data-answered"))
         shown = float(self.driver.execute_script("return sessionStorage.getItem('answeredAt')"))
-        # ...which the server dealt within 3 s of the answer being on the screen (2.5 s to read six names and hear the
-        # answer said: two reviews found 1.5 s too short).
+        # ...which the server dealt within 2 s of the answer being on the screen (issue 41's acceptance).
         with sqlite3.connect(DATABASE) as db:
             dealt = db.execute("SELECT started_ms FROM namegame_rounds WHERE session = (SELECT session FROM"
                                " namegame_rounds WHERE id = ?) AND id > ? ORDER BY id LIMIT 1",
                                (int(round_id), int(round_id))).fetchone()[0]
-        self.assertLess(dealt - shown, 3000, "the next question within 3 s, with no tap")
+        self.assertLess(dealt - shown, 2000, "the next question within 2 s, with no tap")
         self.assertEqual(self.driver.find_element("css selector", "[data-announce]").get_attribute("aria-live"), "polite")
 
     def answer_right_with_slow_timers(self, mode, from_ms):
@@ -219,14 +224,15 @@ class Lesson(LessonHelpers):
     def test_a_lesson_counts_each_round_once(self):
         self.hold_answers()
         self.play_from_menu("normal")
-        self.miss_then_go_on(lambda selector: self.navigate(lambda: self.tap(selector)))
+        missed = self.miss_then_go_on(lambda selector: self.navigate(lambda: self.tap(selector)))
         for _ in range(9):
             answer = answer_of(self.game().get_attribute("data-round"))
             self.navigate(lambda: self.tap(f'button[data-choice="{answer}"]'))
             self.navigate(lambda: self.tap("[data-outcome] button[data-next]"))
         self.assertEqual(self.game().get_attribute("data-ended"), "true")
-        self.assertEqual(self.counts(), (9, 1), "ten rounds, each counted once")
-        self.assertEqual(self.driver.find_element("css selector", "[data-summary-accuracy]").text, "90%")
+        self.assertEqual(self.counts(), (9, missed), "ten rounds, each counted once")
+        self.assertEqual(self.driver.find_element("css selector", "[data-summary-accuracy]").text,
+                         "90%" if missed else "100%")
 
     def test_recall_accepts_small_differences_and_refuses_another_name(self):
         self.hold_answers()

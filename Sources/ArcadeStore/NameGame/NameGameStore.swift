@@ -449,11 +449,21 @@ package struct NameGameStore: Sendable {
                 "UPDATE namegame_round_faces SET wrong_rank = ? WHERE round = ? AND position = ?",
                 [SQLValue(rank), .integer(record.id), SQLValue(position)])
         }
+        let known = try db.fetchOne(
+            CardRow.self, "SELECT \(CardRow.columns) FROM namegame_cards WHERE player = ? AND person = ?",
+            [.text(player), .text(round.answerPerson.id)])?.card
+        // A wrong pick at a quiz's first meeting (someone never met, `teach`) is a guess, not a miss: it breaks no
+        // streak and counts nothing wrong (a review's first Normal, Reverse and Team rounds were all "misses" among
+        // strangers). Not in Practice, a run that ends at the first wrong answer, whoever it was about; "I don't know"
+        // and Hint mode's face waited for stay misses, as said.
+        let guessed =
+            !wrong.isEmpty && !Self.meets(round.mode) && round.mode != .practice
+            && (known.map { ($0.created ?? 0) >= record.startedMilliseconds } ?? true)
         // The first answer decides a round, counted once: right at once is correct; a wrong pick, a wrong name or
         // "I don't know" is incorrect, and the tap on the shown answer that follows a miss only moves on.
         let firstAnswer = record.wrong.isEmpty
         let rightAtOnce = identified && wrong.isEmpty
-        let missed = firstAnswer && !identified && (!wrong.isEmpty || gaveUp || status == "failed")
+        let missed = firstAnswer && !identified && !guessed && (!wrong.isEmpty || gaveUp || status == "failed")
         let delta: [SQLValue] = [
             SQLValue(finished ? 1 : 0), SQLValue(rightAtOnce ? 1 : 0), SQLValue(rightAtOnce ? 1 : 0),
             SQLValue(missed ? 1 : 0), .integer(rightAtOnce ? now - record.startedMilliseconds : 0),
@@ -461,7 +471,8 @@ package struct NameGameStore: Sendable {
         // Streaks: rounds in a row identified at the first pick, broken by the miss itself (a review saw "Streak 1"
         // beside "Incorrect 1" until the shown answer was tapped), "I don't know" too (a review saw Wrong rise and the
         // streak stay).
-        let streak: String = missed ? "0" : !finished ? "streak" : rightAtOnce ? "streak + 1" : "0"
+        let streak: String =
+            missed ? "0" : !finished || guessed ? "streak" : rightAtOnce ? "streak + 1" : "0"
         // In the SQL both engines read: no two-argument max(), no OR over integers.
         let best = "CASE WHEN best_streak > \(streak) THEN best_streak ELSE \(streak) END"
         try db.execute(
@@ -482,22 +493,19 @@ package struct NameGameStore: Sendable {
         // Review my misses drills: someone missed is asked again at the end of its list (a review: once each was thin,
         // where Anki relearns a card until it is remembered).
         if round.mode == .review && missed { try requeue(db, session: record.session, person: round.answerPerson.id) }
-        try teach(db, player: player, record, wrong: wrong, status: status, now: now)
+        try teach(db, player: player, record, known: known, wrong: wrong, status: status, now: now)
     }
 
     /// Every mode teaches the scheduler about the person asked, once a round: at its first miss (a wrong pick
     /// counts at once, even if the player then leaves the round), or when it ends without one.
     private func teach(
-        _ db: Database, player: String, _ record: RoundRecord, wrong: [Int], status: String, now: Int64
+        _ db: Database, player: String, _ record: RoundRecord, known: Card?, wrong: [Int], status: String, now: Int64
     ) throws {
         let round = record.round
         let (gaveUp, finished) = (status == "skipped", status != "open")
         let firstMiss = wrong.count > 0 && record.wrong.isEmpty
         guard firstMiss || (finished && record.wrong.isEmpty) else { return }
         let person = round.answerPerson.id
-        let known = try db.fetchOne(
-            CardRow.self, "SELECT \(CardRow.columns) FROM namegame_cards WHERE player = ? AND person = ?",
-            [.text(player), .text(person)])?.card
         // A quiz asks about someone never met only until the player has met a few of its pool (`quizRound`): that
         // round meets them, shown, named and placed whatever the guess, which rates nothing (a review: every face of
         // eight modes' sessions ended "New to you", never met). Earlier, a minute of Timed put sixty strangers "due

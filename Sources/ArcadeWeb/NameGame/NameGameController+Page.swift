@@ -94,6 +94,8 @@ extension NameGameController {
             context["newFace"] = .string(t.string("namegame.newface.ask"))
         } else if let met = card?.created, met >= record.startedMilliseconds, !record.isOpen || !record.wrong.isEmpty {
             context["metNow"] = .string(t.string("namegame.newface.met"))
+            // A wrong guess at a stranger is no miss (`NameGameStore.finish`), but in Practice, where any ends the run.
+            context["firstGuess"] = .bool(mode != .practice)
         } else {
             return
         }

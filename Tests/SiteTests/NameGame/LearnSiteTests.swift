@@ -421,7 +421,7 @@ struct LearnDepthSiteTests {
         // The first question is a first meeting, said so in one line (the status line's way to Learn gives way, so the
         // round fits a phone's screen); answered, that stranger is met (a review: a new player's strangers ended every
         // quiz "New to you", never met).
-        #expect(first.contains("data-new-face>New face: take a guess.<") && !first.contains("data-quiz-from"))
+        #expect(first.contains("data-new-face>New face: take a guess. <a") && !first.contains("data-quiz-from"))
         let stranger = try #require(Player.asked(first)?.firstMatch(of: /Who is (.+)\?/)?.1)
         // Four people met (as learn mode would have), then every normal question asks about one of them or the
         // stranger the first question met.
@@ -447,6 +447,31 @@ struct LearnDepthSiteTests {
         let stats = try player.get("/namegame/stats").text
         #expect(
             stats.ranges(of: "data-learning><img").count + stats.ranges(of: "data-known><img").count == metNow.count)
+    }
+
+    /// A quiz's question about a stranger is a first meeting: a wrong guess is no miss (no streak broken, nothing
+    /// counted wrong, no cross), and the line that says so offers Learn (a review: a new player's first Normal, Reverse
+    /// and Team rounds were all misses among strangers, and nothing steered them to Learn).
+    @Test(arguments: Engine.allCases) func aStrangersWrongGuessIsAFirstMeetingNotAMiss(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.answerRight("normal", try player.play("normal").text)
+        try player.post("/namegame/next", "mode=normal")
+        let page = try player.play("normal").text
+        #expect(page.contains("data-session-streak=\"1\"") && page.contains("data-new-face>New face: take a guess."))
+        #expect(page.contains("<a href=\"/namegame/learn\" data-learn-first>Or meet people first in Learn.</a>"))
+        let (round, answer) = try player.round(page)
+        try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\((answer + 1) % 6)")
+        let guessed = try player.play("normal").text
+        #expect(guessed.contains("data-session-streak=\"1\"") && guessed.contains("data-session-incorrect=\"0\""))
+        #expect(guessed.contains("<p class=\"outcome-guess\" data-tapped data-first-meeting>That’s "))
+        #expect(!guessed.contains("Wrong. </span>") && guessed.contains("data-met-now>You’ve met them now.<"))
+        // The shown answer's tap moves on, the streak kept; the person is met.
+        try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
+        #expect(try player.play("normal").text.contains("data-session-streak=\"1\""))
+        let db = try Database(location: server.database)
+        #expect(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM namegame_cards") == 2)
     }
 
     /// A review: two lessons met five of 130, and nothing set the pace. The player chooses it on the menu; it is kept

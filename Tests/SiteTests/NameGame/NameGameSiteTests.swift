@@ -20,6 +20,22 @@ extension Player {
         return (id, answer)
     }
 
+    /// Meets six people (due now), so that quiz questions ask about people met rather than strangers, whose wrong
+    /// guesses are first meetings, not misses.
+    func meetPeople() throws {
+        try get("/namegame")
+        #expect(try post("/namegame/pace", "pace=steady").status == 303, "the player's row")
+        let db = try Database(location: server.database)
+        let met = try db.execute(
+            """
+            INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews,
+                lapses, met_ms)
+            SELECT pl.id, p.id, 'review', NULL, 10, 5, 0, 0, 1, 0, 0 FROM players pl, people p
+            WHERE p.id IN (SELECT id FROM people ORDER BY id LIMIT 6)
+            """)
+        #expect(met == 6)
+    }
+
     /// Answers `count` rounds of a mode right (a face picked, or a name typed), going on to the next each time.
     func answerRounds(_ mode: String, count: Int) throws {
         for _ in 0..<count {
@@ -132,6 +148,7 @@ struct NameGameSiteTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
+        try player.meetPeople()
         let page = try player.play("normal").text
         let (round, answer) = try player.round(page)
         let wrongChoice = (answer + 1) % 6
@@ -345,12 +362,19 @@ struct NameGameSiteTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
+        try player.play("normal")
+        // People met, so the questions come to ask about them: a stranger's wrong guess is a first meeting, no miss
+        // (LearnDepthSiteTests.aStrangersWrongGuessIsAFirstMeetingNotAMiss).
+        let met = try LearnDepthSiteTests().met(server, count: 6, stability: 10, due: 0)
         for mode in ["normal", "reverse"] {
-            let (first, right) = try player.round(try player.play(mode).text)
-            try player.post("/namegame/answer", "mode=\(mode)&round=\(first)&choice=\(right)")
-            try player.post("/namegame/next", "mode=\(mode)")
-            #expect(try player.play(mode).text.contains("data-session-streak=\"1\""), "\(mode)")
-            let (round, answer) = try player.round(try player.play(mode).text)
+            var page = try player.play(mode).text
+            repeat {
+                try player.answerRight(mode, page)
+                try player.post("/namegame/next", "mode=\(mode)")
+                page = try player.play(mode).text
+            } while try !met.contains(player.askedID(page))
+            #expect(!page.contains("data-session-streak=\"0\""), "\(mode)")
+            let (round, answer) = try player.round(page)
             try player.post("/namegame/answer", "mode=\(mode)&round=\(round)&choice=\((answer + 1) % 6)")
             let missed = try player.play(mode).text
             #expect(missed.contains("data-session-streak=\"0\"") && missed.contains("data-session-incorrect=\"1\""))
