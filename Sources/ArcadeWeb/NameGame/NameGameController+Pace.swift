@@ -20,10 +20,11 @@ extension NameGameController {
     /// Today's goal (the pace's lessons' worth of answers), what tomorrow holds, and the run of days, on the menu and a lesson's summary: a reason to
     /// come back tomorrow, and a number that moves in a first session (reviews: nothing brought a player back, and
     /// "Learned: 0 of 130" stood still all day, as learned waits for a later day).
-    /// `streak: false` where the run of days is shown apart (the summary's figures).
+    /// `streak: false` where the run of days is shown apart (the summary's figures). `justAnswered`: the rounds of the
+    /// lesson just ended, which met the goal if it was not met without them (a summary cheers it).
     func todayFields(
         _ player: String, isNew: Bool, streak withStreak: Bool = true, tomorrow withTomorrow: Bool = true,
-        tomorrowDue: Bool = true, pace: Pace, cards: [String: Card], t: LanguageStrings
+        tomorrowDue: Bool = true, justAnswered: Int = 0, pace: Pace, cards: [String: Card], t: LanguageStrings
     ) throws
         -> TemplateValue
     {
@@ -41,6 +42,8 @@ extension NameGameController {
             ]
         return [
             "answered": .int(min(answered, goal)), "goal": .int(goal), "met": .bool(met),
+            // A goal met is cheered once, at the end of the lesson that met it (a review: no celebration at all).
+            "justMet": .bool(met && answered - justAnswered < goal),
             "text": .string(
                 met
                     ? t.string("namegame.goal.met", [.int(answered)])

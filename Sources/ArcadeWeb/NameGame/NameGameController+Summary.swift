@@ -42,7 +42,7 @@ extension NameGameController {
             // Tomorrow's due people, as what is due, belong to lessons (below).
             "today": try todayFields(
                 visitor.playerID, isNew: false, streak: false, tomorrow: showDue, tomorrowDue: false,
-                pace: try pace(visitor.playerID), cards: cards, t: t),
+                justAnswered: session.stats.rounds, pace: try pace(visitor.playerID), cards: cards, t: t),
             "dueCount": .int(due), "dueNow": .int(dueNow),
             // What is due belongs to lessons; after a practice run or a timed minute it read as this run's score (a
             // review: "due today: 42" after two rounds of practice).

@@ -420,6 +420,12 @@ struct MastermindSiteTests {
         #expect(stats.contains("data-hard-wins=\"1\""))
         let won = try player.get("/mastermind").text
         #expect(won.contains("Arcade Mastermind 2/10*"))
+        // The card shows the game at a glance, each row's pegs in a line, as Wordle's grid (a review: "a form").
+        let glance = try #require(
+            won.firstMatch(of: /<ol class="result-rows" aria-hidden="true" data-result-rows>(.*?)<\/ol>/))
+        #expect(
+            glance.1 == "<li>" + String(repeating: "<span class=\"peg peg-gray\"></span>", count: 4) + "</li><li>"
+                + String(repeating: "<span class=\"peg peg-red\"></span>", count: 4) + "</li>")
         // The results say the win was in hard mode (a review: it looked like any other win); a normal win does not.
         #expect(won.contains("data-hard-win>Won in hard mode"))
         // Its results lead back to the ordinary rules as plainly as into hard mode (a review found no way out).

@@ -474,6 +474,27 @@ struct LearnDepthSiteTests {
         #expect(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM namegame_cards") == 2)
     }
 
+    /// A review found no celebration when the day's goal was met: the summary of the lesson that meets it cheers it,
+    /// a later lesson's does not.
+    @Test(arguments: Engine.allCases) func theLessonThatMeetsTheDaysGoalCheersIt(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/namegame")
+        #expect(try player.post("/namegame/pace", "pace=relaxed").status == 303, "a goal of one lesson")
+        var summaries: [String] = []
+        for _ in 0..<2 {
+            try player.answerRounds("normal", count: 9)
+            #expect(!(try player.play("normal").text.contains("data-goal-cheer")), "not before the goal is met")
+            try player.answerRounds("normal", count: 1)
+            summaries.append(try player.play("normal").text)
+            try player.post("/namegame/next", "mode=normal")  // the next lesson
+        }
+        #expect(summaries[0].contains("data-summary-heading") && summaries[1].contains("data-summary-heading"))
+        #expect(summaries[0].contains("data-goal-cheer>Today’s goal: done! Come back tomorrow to keep your streak.<"))
+        #expect(!summaries[1].contains("data-goal-cheer"), "cheered once")
+    }
+
     /// A review: two lessons met five of 130, and nothing set the pace. The player chooses it on the menu; it is kept
     /// on their row, and learn mode meets new people a day at that pace.
     @Test(arguments: Engine.allCases) func thePlayersPaceSetsHowManyNewPeopleADay(_ engine: Engine) throws {
