@@ -25,18 +25,29 @@
   // The faces stay where they were when their round is answered: the lines above them that an answer ends (the first
   // visit's how-to, "New face: take a guess") went, and the grid jumped up under the thumb heading for Next (a review).
   // Their place is kept: the page before the answer notes where the grid was, the answered page of that round keeps it.
+  // The how-to's words stay too, rather than a blank band where they were (a later review).
   var area = game.querySelector("[data-cheat-area]");
   game.addEventListener("submit", function () {
     if (!area) return;
     var top = area.getBoundingClientRect().top + window.scrollY;
+    var howto = game.querySelector("[data-howto]");
     try {
-      window.sessionStorage.setItem("namegame.grid", JSON.stringify({ round: game.getAttribute("data-round"), top: top }));
+      window.sessionStorage.setItem("namegame.grid", JSON.stringify({
+        round: game.getAttribute("data-round"), top: top, howto: howto ? howto.textContent : "" }));
     } catch (e) { /* private mode */ }
   }, true);
   try {
     var kept = JSON.parse(window.sessionStorage.getItem("namegame.grid") || "null");
     window.sessionStorage.removeItem("namegame.grid");
     if (kept && area && kept.round === game.getAttribute("data-round")) {
+      var question = game.querySelector("#round-question");
+      if (kept.howto && question && !game.querySelector("[data-howto]")) {
+        var line = document.createElement("p");
+        line.className = "howto";
+        line.setAttribute("data-howto", "kept");
+        line.textContent = kept.howto;
+        question.insertAdjacentElement("afterend", line);
+      }
       var rise = kept.top - (area.getBoundingClientRect().top + window.scrollY);
       if (rise > 1) area.style.paddingTop = rise + "px";
     }

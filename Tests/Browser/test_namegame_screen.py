@@ -81,6 +81,10 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
                 grid = self.grid_top()
                 self.choose(answer)
                 self.assertAlmostEqual(self.grid_top(), grid, delta=1, msg=f"{mode}: the faces moved")
+                # Kept in place by the lines that were above them, not by a blank band (a later review).
+                self.assertLess(self.driver.execute_script(
+                    "return parseFloat(getComputedStyle(document.querySelector('[data-cheat-area]')).paddingTop) || 0"),
+                    8, f"{mode}: a blank band above the faces")
                 self.assertEqual(self.driver.execute_script("return scrollY"), 0, mode)
                 self.assertTrue(self.in_view("button[data-next]"), f"{mode}: Next is in view")
                 self.assertTrue(self.in_view("button[data-choice]"), f"{mode}: the answered faces stay in view")

@@ -94,6 +94,9 @@ extension NameGameController {
             context["newFace"] = .string(t.string("namegame.newface.ask"))
         } else if let met = card?.created, met >= record.startedMilliseconds, !record.isOpen || !record.wrong.isEmpty {
             context["metNow"] = .string(t.string("namegame.newface.met"))
+            // The question's line stays, so the answer's faces stay where they were without a blank band in its place
+            // (namegame.js keeps the faces from moving; a review saw them jump, a later one the band).
+            context["newFace"] = .string(t.string("namegame.newface.ask"))
             // A wrong guess at a stranger is no miss (`NameGameStore.finish`), but in Practice, where any ends the run.
             context["firstGuess"] = .bool(mode != .practice)
         } else {

@@ -467,6 +467,8 @@ struct LearnDepthSiteTests {
         #expect(guessed.contains("data-session-streak=\"1\"") && guessed.contains("data-session-incorrect=\"0\""))
         #expect(guessed.contains("<p class=\"outcome-guess\" data-tapped data-first-meeting>That’s "))
         #expect(!guessed.contains("Wrong. </span>") && guessed.contains("data-met-now>You’ve met them now.<"))
+        // The question's line stays above the faces, which then stay in place with no blank band (a review).
+        #expect(guessed.contains("data-new-face>New face: take a guess. <a"))
         // The shown answer's tap moves on, the streak kept; the person is met.
         try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
         #expect(try player.play("normal").text.contains("data-session-streak=\"1\""))
