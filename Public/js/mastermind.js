@@ -145,6 +145,7 @@
     // The server's refusal of the last row goes once the row changes (a review read "You already tried this guess"
     // over a row it had since deleted).
     var refused = host.querySelector("[data-message] > p[data-error]");
+    var wasRefused = !!refused && !refused.hidden;
     if (refused && key !== "Enter") refused.hidden = true;
     var heard = "";
     if (key === "Backspace" || key === "Delete") {
@@ -173,6 +174,13 @@
         // reveal gives way), as a code typed before the reveal was.
         typed = typed.filter(function (digit, i) { return i !== revealed.position; }).concat([key]);
         heard = key + ". " + rowWords();
+      }
+      // A refused row is done with: the next digit starts the row afresh (a review tapped digits into a refused
+      // 7777 and nothing happened until it had deleted all four).
+      else if (nextSlot() < 0 && wasRefused) {
+        typed = typed.map(function () { return ""; });
+        typed[nextSlot()] = key;
+        heard = key;
       }
       else if (nextSlot() < 0) { refuse("data-full"); return; }
       else {

@@ -399,6 +399,13 @@ class Input(Play):
         self.assertEqual(len(self.driver.find_elements("css selector", "#board .row")), 1, "no try spent")
         self.assertEqual(self.cells(), list(miss), "the row keeps its digits, to change one")
         self.assertEqual(self.board().get_attribute("data-attempts-left"), "9")
+        # A digit typed then starts the row afresh (a review tapped digits into the refused row and nothing happened
+        # until it had deleted all four); Backspace would have changed the last one.
+        other = wrong_guesses(secret)[1]
+        self.keys(other[0])
+        self.assertEqual(self.cells(), [other[0], "", "", ""], "a fresh row")
+        self.keys(other[1:] + Keys.ENTER)
+        self.wait_rows(2)
 
     def test_a_loss_after_a_first_win_says_nothing_of_a_win(self):
         """Review: "Code cracked! Now try the Name Game" stood over "Out of tries" when the loss came by a script."""

@@ -449,16 +449,8 @@ package struct NameGameStore: Sendable {
                 "UPDATE namegame_round_faces SET wrong_rank = ? WHERE round = ? AND position = ?",
                 [SQLValue(rank), .integer(record.id), SQLValue(position)])
         }
-        let known = try db.fetchOne(
-            CardRow.self, "SELECT \(CardRow.columns) FROM namegame_cards WHERE player = ? AND person = ?",
-            [.text(player), .text(round.answerPerson.id)])?.card
-        // A wrong pick at a quiz's first meeting (someone never met, `teach`) is a guess, not a miss: it breaks no
-        // streak and counts nothing wrong (a review's first Normal, Reverse and Team rounds were all "misses" among
-        // strangers). Not in Practice, a run that ends at the first wrong answer, whoever it was about; "I don't know"
-        // and Hint mode's face waited for stay misses, as said.
-        let guessed =
-            !wrong.isEmpty && !Self.meets(round.mode) && round.mode != .practice
-            && (known.map { ($0.created ?? 0) >= record.startedMilliseconds } ?? true)
+        let known = try card(db, player: player, person: round.answerPerson.id)
+        let guessed = Self.guessed(record, known: known, wrong: wrong)
         // The first answer decides a round, counted once: right at once is correct; a wrong pick, a wrong name or
         // "I don't know" is incorrect, and the tap on the shown answer that follows a miss only moves on.
         let firstAnswer = record.wrong.isEmpty
@@ -494,6 +486,21 @@ package struct NameGameStore: Sendable {
         // where Anki relearns a card until it is remembered).
         if round.mode == .review && missed { try requeue(db, session: record.session, person: round.answerPerson.id) }
         try teach(db, player: player, record, known: known, wrong: wrong, status: status, now: now)
+    }
+
+    private func card(_ db: Database, player: String, person: String) throws -> Card? {
+        try db.fetchOne(
+            CardRow.self, "SELECT \(CardRow.columns) FROM namegame_cards WHERE player = ? AND person = ?",
+            [.text(player), .text(person)])?.card
+    }
+
+    /// A wrong pick at a quiz's first meeting (someone never met, `teach`) is a guess, not a miss: it breaks no streak
+    /// and counts nothing wrong (a review's first Normal, Reverse and Team rounds were all "misses" among strangers).
+    /// Not in Practice, a run that ends at the first wrong answer, whoever it was about; "I don't know" and Hint mode's
+    /// face waited for stay misses, as said.
+    static func guessed(_ record: RoundRecord, known: Card?, wrong: [Int]) -> Bool {
+        !wrong.isEmpty && !meets(record.round.mode) && record.round.mode != .practice
+            && (known.map { ($0.created ?? 0) >= record.startedMilliseconds } ?? true)
     }
 
     /// Every mode teaches the scheduler about the person asked, once a round: at its first miss (a wrong pick

@@ -417,34 +417,14 @@ struct MastermindController: Sendable {
         let outcome = game.outcome
         let rules = game.rules
         let highlight = outcome == .won && !record.usedHint ? game.turns.count : nil
-        // A hint that cannot be the code says why it is offered (a review: "a strong next guess is 0055", which the
-        // rows had ruled out, read as a mistake); and what it costs, not only on the results (another felt tricked).
-        let ruledOut = record.hint.flatMap { try? Code($0, rules: rules) }.map { game.contradiction($0) != nil }
-        func hintWords(_ hint: String, shown: String, cost: Bool = true) -> String {
-            t.sentences(
-                t.string("mastermind.hint.text", [.string(shown)]),
-                ruledOut == true ? t.string("mastermind.hint.probe") : "", cost ? t.string("mastermind.hint.cost") : "")
-        }
-        // With one or two codes left that fit every row, a hint that could be the code is a nudge first, the guess
-        // folded under it (a review: the late hint "5 5 4 4" was the code, the deduction taken away).
-        let nudge: TemplateValue =
-            ruledOut == false && (1...2).contains(remaining.last ?? 0)
-            ? .string(t.string(remaining.last == 1 ? "mastermind.hint.one" : "mastermind.hint.two")) : .null
-        return [
-            "hintNudge": nudge, "hintSpaced": record.hint.map { .string(Self.spaced($0)) } ?? .null,
+        var fields = hintFields(record, remaining: remaining, t: t)
+        fields.merge([
             // The secret is in the page state only once the game is over.
             "secret": outcome == .playing ? .null : .string(game.secret.description),
             "secretSpoken": outcome == .playing ? .null : .string(Self.spoken(game.secret.description, t)),
             // A loss shows the code on the board, under the rows it is compared with (a review: the loss was flat, and
             // the card over the board hid the rows while it named the code).
             "secretDigits": outcome == .lost ? .list(game.secret.digits.map { .string(String($0)) }) : .null,
-            "hintSpoken": record.hint.map { .string(hintWords($0, shown: Self.spoken($0, t))) } ?? .null,
-            // Its digits apart on the board too: a blind review reading the board back heard "0525" as a number.
-            "hintLine": record.hint.map { .string(hintWords($0, shown: Self.spaced($0), cost: false)) } ?? .null,
-            // Its cost apart: a phone leaves it out of the line (a review: four lines of hint covered rows 9 and 10).
-            "hintCost": record.hint.map { _ in
-                .string((t.language == "ja" ? "" : " ") + t.string("mastermind.hint.cost"))
-            } ?? .null,
             // The cheat's reveal: position (1-based) and digit, shown while playing and marked on the result.
             "revealed": record.revealed.map { position in
                 .object([
@@ -473,6 +453,34 @@ struct MastermindController: Sendable {
                         : "mastermind.lost.encourage.plain")),
             "analysis": outcome == .playing || rules.codeCount > Self.analysisLimit || solver == nil
                 ? .null : analysis(record, solver: solver!, remaining: remaining, t: t),
+        ])
+        return fields
+    }
+
+    /// A hint's words, said and shown. One that cannot be the code says why it is offered (a review: "a strong next
+    /// guess is 0055", which the rows had ruled out, read as a mistake); and what it costs, not only on the results
+    /// (another felt tricked). With one or two codes left that fit every row, one that could be the code is a nudge
+    /// first, the guess folded under it (a review: the late hint "5 5 4 4" was the code, the deduction taken away).
+    private func hintFields(_ record: MastermindStore.Record, remaining: [Int], t: LanguageStrings) -> TemplateFields {
+        let game = record.game
+        let ruledOut = record.hint.flatMap { try? Code($0, rules: game.rules) }.map { game.contradiction($0) != nil }
+        func hintWords(_ hint: String, shown: String, cost: Bool = true) -> String {
+            t.sentences(
+                t.string("mastermind.hint.text", [.string(shown)]),
+                ruledOut == true ? t.string("mastermind.hint.probe") : "", cost ? t.string("mastermind.hint.cost") : "")
+        }
+        let nudge: TemplateValue =
+            ruledOut == false && (1...2).contains(remaining.last ?? 0)
+            ? .string(t.string(remaining.last == 1 ? "mastermind.hint.one" : "mastermind.hint.two")) : .null
+        return [
+            "hintNudge": nudge, "hintSpaced": record.hint.map { .string(Self.spaced($0)) } ?? .null,
+            "hintSpoken": record.hint.map { .string(hintWords($0, shown: Self.spoken($0, t))) } ?? .null,
+            // Its digits apart on the board too: a blind review reading the board back heard "0525" as a number.
+            "hintLine": record.hint.map { .string(hintWords($0, shown: Self.spaced($0), cost: false)) } ?? .null,
+            // Its cost apart: a phone leaves it out of the line (a review: four lines of hint covered rows 9 and 10).
+            "hintCost": record.hint.map { _ in
+                .string((t.language == "ja" ? "" : " ") + t.string("mastermind.hint.cost"))
+            } ?? .null,
         ]
     }
 
