@@ -50,6 +50,9 @@ extension NameGameController {
         let pace = try pace(visitor.playerID)
         var plan = store.plan
         plan.batch = pace.batch
+        // A lesson meets two new people at least, while the day has room, however many are being learned from other
+        // modes (a review: after five first meetings in Normal, a whole lesson drilled them and met one).
+        if try store.met(player: visitor.playerID, since: session.startedMilliseconds) < 2 { plan.batch = .max }
         guard
             let person = plan.next(
                 people: Self.meetingOrder(directory.people, player: visitor.playerID), cards: cards,

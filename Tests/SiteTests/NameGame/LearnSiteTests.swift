@@ -476,6 +476,24 @@ struct LearnDepthSiteTests {
         #expect(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM namegame_cards") == 2)
     }
 
+    /// A review met five people by guessing in Normal, then a whole Learn lesson drilled them and met one new person:
+    /// a lesson meets two at least while the day has room.
+    @Test(arguments: Engine.allCases) func aLessonMeetsNewPeopleAfterFirstMeetingsElsewhere(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.answerRounds("normal", count: 5)
+        let db = try Database(location: server.database)
+        // Four or five met (from four met, Normal asks about them).
+        #expect(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM namegame_cards") >= 4, "met in Normal")
+        try player.answerRounds("learn", count: 10)
+        let learn = try #require(
+            try db.first("SELECT started_ms FROM namegame_sessions WHERE mode = 'learn'")?.int("started_ms"))
+        let metInLesson = try db.scalar(
+            Int.self, "SELECT COUNT(*) AS n FROM namegame_cards WHERE met_ms >= ?", [.integer(Int64(learn))])
+        #expect(metInLesson >= 2, "met in the lesson: \(metInLesson)")
+    }
+
     /// A review found no celebration when the day's goal was met: the summary of the lesson that meets it cheers it,
     /// a later lesson's does not.
     @Test(arguments: Engine.allCases) func theLessonThatMeetsTheDaysGoalCheersIt(_ engine: Engine) throws {
