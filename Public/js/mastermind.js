@@ -456,8 +456,9 @@
     else if (box.bottom > foot) window.scrollBy(0, Math.min(box.bottom - foot + 8, box.top));
   }
 
-  // …and says so large, as Wordle's "Splendid" does, over the board until the results open (a review: the win was a
-  // small green line, and the wait for the card read as lag). Its words are the card's title; the status says it.
+  // …and says so large, as Wordle's "Splendid" does, until the results open (a review: the win was a small green
+  // line, and the wait for the card read as lag). Its words are the card's title; the status says it. Over the page's
+  // title, not the rows (a later review: it hid rows 5 and 6 of a win in 7).
   function praise() {
     var title = host.querySelector("[data-results] [data-praise]"), row = host.querySelector(".row.is-won");
     if (!title || !row) return;
@@ -465,7 +466,9 @@
     toast.className = "win-praise";
     toast.setAttribute("aria-hidden", "true");
     toast.textContent = title.textContent.trim();
-    toast.style.top = Math.max(8, row.getBoundingClientRect().top - 72) + "px";
+    var heading = document.querySelector("main > h1");
+    var top = heading ? heading.getBoundingClientRect().top : row.getBoundingClientRect().top - 72;
+    toast.style.top = Math.max(8, top) + "px";
     document.body.appendChild(toast);
     setTimeout(function () { toast.remove(); }, 1400);
   }
