@@ -823,14 +823,26 @@
   // A phone keeps its message in the line kept for it at the board's foot; one longer than that line (a hint and why,
   // what Notes do) grew upwards over rows 9 and 10, the rows typed last (two reviews). It lies over the title and the
   // peg legend instead, where there is room for it and nothing to play; where there is not, as before.
+  // Better still, just under the row being typed, over rows not yet played, where the player is looking (a later
+  // review: over the title it hid the peg legend and read as the header jumping); over the title only when those
+  // rows have no room for it.
   function overTitle(own) {
-    own.classList.remove("message-over-title");
+    own.classList.remove("message-over-title", "message-under-row");
     var line = own.querySelector("[data-message]"), title = document.querySelector("main > h1");
     var legend = document.querySelector("[data-legend]");
     if (wideMessages() || !line || !title || !legend || !legend.offsetHeight) return;
     var shown = Array.prototype.filter.call(line.children, function (p) { return !p.hidden && p.offsetHeight; })[0];
     if (!shown || shown.offsetHeight <= line.offsetHeight + 1) return;
-    var at = own.getBoundingClientRect(), top = title.getBoundingClientRect().top;
+    var at = own.getBoundingClientRect(), row = own.querySelector(".slot-current");
+    if (row) {
+      var below = row.getBoundingClientRect().bottom + 4;
+      if (line.getBoundingClientRect().top - below >= shown.scrollHeight) {
+        own.style.setProperty("--under-row", Math.round(below - at.top) + "px");
+        own.classList.add("message-under-row");
+        return;
+      }
+    }
+    var top = title.getBoundingClientRect().top;
     var room = legend.getBoundingClientRect().bottom - top;
     if (shown.scrollHeight > room) return;
     own.style.setProperty("--title-top", Math.round(top - at.top) + "px");

@@ -375,6 +375,28 @@ class Input(Play):
         notes = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-notes-on]"))
         self.assertEqual(self.driver.execute_script(overlap, notes), [], "Notes' words cover no row")
 
+    def test_on_a_phone_an_early_long_message_lies_under_the_row_being_typed(self):
+        """A review: over the title, a hint hid the peg legend and read as the header jumping. With rows still to play
+        it lies just under the row being typed, over those rows only."""
+        self.phone()
+        secret = self.start()
+        self.tap(wrong_guesses(secret)[0])
+        self.wait_rows(1)
+        self.tap(wrong_guesses(secret)[0])  # refused, in three lines: "You already tried this guess in row 1. …"
+        hint = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-message] [data-error]"))
+        WebDriverWait(self.driver, 10).until(lambda d: hint.size["height"] > 0)
+        line = self.box(self.driver.find_element("css selector", "[data-message]"))
+        self.assertGreater(self.box(hint)["bottom"] - self.box(hint)["top"], line["bottom"] - line["top"] + 1,
+                           "longer than its line")
+        covered = self.driver.execute_script("""
+            const m = arguments[0].getBoundingClientRect();
+            return Array.from(document.querySelectorAll('#board .row, [data-current-row], [data-legend], main > h1'))
+              .filter(r => { const b = r.getBoundingClientRect(); return b.bottom > m.top + 1 && b.top < m.bottom - 1; })
+              .map(r => r.id || r.className || r.tagName);""", hint)
+        self.assertEqual(covered, [], "the message covers only rows still to play")
+        row = self.box(self.driver.find_element("css selector", "[data-current-row]"))
+        self.assertLess(self.box(hint)["top"] - row["bottom"], 16, "just under the row being typed")
+
     def test_a_digit_on_a_full_row_says_how_to_go_on(self):
         """A review: with the row full, Enter on a focused key typed nothing and said nothing."""
         self.start()
