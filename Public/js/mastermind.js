@@ -510,6 +510,8 @@
 
   function openResults() {
     Array.prototype.forEach.call(host.querySelectorAll(".board-room"), function (room) { room.remove(); });
+    // The win's word goes as its card comes (a review read it through the card's backdrop).
+    Array.prototype.forEach.call(document.querySelectorAll(".win-praise"), function (toast) { toast.remove(); });
     var result = host.querySelector("[data-results]");
     if (result) result.hidden = false;
     if (!result || results || !window.HTMLDialogElement) {

@@ -592,7 +592,7 @@ class Results(Play):
         self.assertTrue(self.driver.find_element("css selector", "#board [data-results]").is_displayed())
         self.assertFalse(self.driver.find_elements("css selector", "dialog[open]"))
 
-    def test_hard_mode_is_offered_after_every_game_and_says_its_rule(self):
+    def test_hard_mode_is_offered_after_a_win_and_says_its_rule(self):
         _, _, dialog = self.win_after(1)
         dialog.find_element("css selector", "[data-new-hard-game]").click()
         WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-mode") == "hard")

@@ -57,25 +57,19 @@ class LessonHelpers(NameGameHelpers):
 
     def miss_then_go_on(self, click):
         """A wrong pick, then the tap on the answer it shows (issue 41: that tap was scored "Right" and counted
-        correct): the round stays a miss, counted once, and the tap only moves on to the next round. A question
-        about a stranger is a first meeting: a wrong guess there is no miss, said without "Wrong.", and counts nothing
-        (a review's new player "missed" every first round). Returns the misses counted (0 or 1)."""
+        correct): the round stays a miss, counted once, and the tap only moves on to the next round."""
         self.meet()
         round_id = self.game().get_attribute("data-round")
         answer = answer_of(round_id)
         faces = len(self.driver.find_elements("css selector", "button[data-choice]"))
-        meeting = bool(self.driver.find_elements("css selector", "[data-new-face]"))
-        missed = 0 if meeting else 1
         before = self.counts()
         click(f'button[data-choice="{(answer + 1) % faces}"]')
-        self.assertEqual(self.counts(), (before[0], before[1] + missed), "the miss counts once")
-        self.assertEqual(bool(self.driver.find_elements("css selector", "[data-tapped][data-first-meeting]")), meeting)
+        self.assertEqual(self.counts(), (before[0], before[1] + 1), "the miss counts once")
         click(f'button[data-choice="{answer}"]')
-        self.assertEqual(self.counts(), (before[0], before[1] + missed), "the tap after a miss is not a right answer")
+        self.assertEqual(self.counts(), (before[0], before[1] + 1), "the tap after a miss is not a right answer")
         self.assertFalse(self.driver.find_elements("css selector", "[data-right-name].outcome-won"), "no Right")
         self.assertNotEqual(self.game().get_attribute("data-round"), round_id, "it moves on to the next round")
         self.assertFalse(self.game().get_attribute("data-answered"))
-        return missed
 
 
 class Lesson(LessonHelpers):
@@ -224,15 +218,14 @@ class Lesson(LessonHelpers):
     def test_a_lesson_counts_each_round_once(self):
         self.hold_answers()
         self.play_from_menu("normal")
-        missed = self.miss_then_go_on(lambda selector: self.navigate(lambda: self.tap(selector)))
+        self.miss_then_go_on(lambda selector: self.navigate(lambda: self.tap(selector)))
         for _ in range(9):
             answer = answer_of(self.game().get_attribute("data-round"))
             self.navigate(lambda: self.tap(f'button[data-choice="{answer}"]'))
             self.navigate(lambda: self.tap("[data-outcome] button[data-next]"))
         self.assertEqual(self.game().get_attribute("data-ended"), "true")
-        self.assertEqual(self.counts(), (9, missed), "ten rounds, each counted once")
-        self.assertEqual(self.driver.find_element("css selector", "[data-summary-accuracy]").text,
-                         "90%" if missed else "100%")
+        self.assertEqual(self.counts(), (9, 1), "ten rounds, each counted once")
+        self.assertEqual(self.driver.find_element("css selector", "[data-summary-accuracy]").text, "90%")
 
     def test_recall_accepts_small_differences_and_refuses_another_name(self):
         self.hold_answers()

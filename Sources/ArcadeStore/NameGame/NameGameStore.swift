@@ -450,12 +450,11 @@ package struct NameGameStore: Sendable {
                 [SQLValue(rank), .integer(record.id), SQLValue(position)])
         }
         let known = try card(db, player: player, person: round.answerPerson.id)
-        let guessed = Self.guessed(record, known: known, wrong: wrong)
         // The first answer decides a round, counted once: right at once is correct; a wrong pick, a wrong name or
         // "I don't know" is incorrect, and the tap on the shown answer that follows a miss only moves on.
         let firstAnswer = record.wrong.isEmpty
         let rightAtOnce = identified && wrong.isEmpty
-        let missed = firstAnswer && !identified && !guessed && (!wrong.isEmpty || gaveUp || status == "failed")
+        let missed = firstAnswer && !identified && (!wrong.isEmpty || gaveUp || status == "failed")
         let delta: [SQLValue] = [
             SQLValue(finished ? 1 : 0), SQLValue(rightAtOnce ? 1 : 0), SQLValue(rightAtOnce ? 1 : 0),
             SQLValue(missed ? 1 : 0), .integer(rightAtOnce ? now - record.startedMilliseconds : 0),
@@ -463,8 +462,7 @@ package struct NameGameStore: Sendable {
         // Streaks: rounds in a row identified at the first pick, broken by the miss itself (a review saw "Streak 1"
         // beside "Incorrect 1" until the shown answer was tapped), "I don't know" too (a review saw Wrong rise and the
         // streak stay).
-        let streak: String =
-            missed ? "0" : !finished || guessed ? "streak" : rightAtOnce ? "streak + 1" : "0"
+        let streak: String = missed ? "0" : !finished ? "streak" : rightAtOnce ? "streak + 1" : "0"
         // In the SQL both engines read: no two-argument max(), no OR over integers.
         let best = "CASE WHEN best_streak > \(streak) THEN best_streak ELSE \(streak) END"
         try db.execute(
@@ -492,15 +490,6 @@ package struct NameGameStore: Sendable {
         try db.fetchOne(
             CardRow.self, "SELECT \(CardRow.columns) FROM namegame_cards WHERE player = ? AND person = ?",
             [.text(player), .text(person)])?.card
-    }
-
-    /// A wrong pick at a quiz's first meeting (someone never met, `teach`) is a guess, not a miss: it breaks no streak
-    /// and counts nothing wrong (a review's first Normal, Reverse and Team rounds were all "misses" among strangers).
-    /// Not in Practice, a run that ends at the first wrong answer, whoever it was about; "I don't know" and Hint mode's
-    /// face waited for stay misses, as said.
-    static func guessed(_ record: RoundRecord, known: Card?, wrong: [Int]) -> Bool {
-        !wrong.isEmpty && !meets(record.round.mode) && record.round.mode != .practice
-            && (known.map { ($0.created ?? 0) >= record.startedMilliseconds } ?? true)
     }
 
     /// Every mode teaches the scheduler about the person asked, once a round: at its first miss (a wrong pick

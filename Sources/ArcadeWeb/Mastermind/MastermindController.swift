@@ -720,6 +720,12 @@ struct MastermindController: Sendable {
             ? nil
             : Double(left) < played / 1.5 ? "lucky" : Double(left) > played * 1.5 ? "unlucky" : nil
         let verdictText = t.string(best == guess ? "mastermind.analysis.same" : "mastermind.analysis.\(verdict)")
+        // A row that left fewer than the solver's pick would have, yet does less well on average, says both (a review
+        // read "625 left; the solver's would have left 976. Nearly as good as the solver's pick." as a contradiction).
+        let here: String? =
+            luck == nil && (verdict == "close" || verdict == "worse") && left < move.left
+            ? t.string("mastermind.analysis.here", [.int(Int(played.rounded())), .int(Int(solverAverage.rounded()))])
+            : nil
         return .object([
             "number": .int(number), "guess": .string(guess.description), "left": .int(left),
             "best": .string(best.description), "bestLeft": .int(move.left), "verdict": .string(verdict),
@@ -739,7 +745,7 @@ struct MastermindController: Sendable {
                 luck.map {
                     t.sentences(t.string("mastermind.analysis.\($0)", [.int(Int(played.rounded()))]), verdictText)
                 }
-                    ?? verdictText),
+                    ?? here.map { t.sentences($0, verdictText) } ?? verdictText),
         ])
     }
 

@@ -97,11 +97,11 @@ extension NameGameController {
             // The question's line stays, so the answer's faces stay where they were without a blank band in its place
             // (namegame.js keeps the faces from moving; a review saw them jump, a later one the band).
             context["newFace"] = .string(t.string("namegame.newface.ask"))
-            // A wrong guess at a stranger is no miss (`NameGameStore.finish`), but in Practice, where any ends the run.
-            context["firstGuess"] = .bool(mode != .practice)
         } else {
             return
         }
+        // Its link to Learn is a sentence of its own: after a space, but in Japanese.
+        context["newFaceGap"] = .string(t.language == "ja" ? "" : " ")
         // A first meeting, asked or answered, has a line of its own; the status line's way to Learn gives way, so a
         // round still fits a phone's screen (back after a miss, it wrapped and Next left the screen).
         context["quizFrom"] = nil

@@ -211,6 +211,21 @@ struct MastermindSiteTests {
             ))
     }
 
+    /// A review's 4054 against 1611 left 625 codes where the solver's 0123 would have left 976, yet was "nearly as good
+    /// as the solver's pick", on average: read as a contradiction, the row says both.
+    @Test(arguments: Engine.allCases) func aRowThatBeatTheSolverHereButNotOnAverageSaysBoth(_ engine: Engine) throws {
+        let server = try InProcessSite(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind(secret: "1611")
+        _ = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=4054")
+        _ = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=1611")
+        let text = try player.get("/mastermind").text
+        #expect(text.contains("data-left=\"625\"") && text.contains("data-best=\"0123\" data-best-left=\"976\""))
+        #expect(
+            text.contains("<strong>This time it left fewer than the solver’s pick would have; on average, though, it"))
+    }
+
     @Test(arguments: Engine.allCases) func anInPlaceWinUpdatesTheCountAndSaysHowManyGuesses(_ engine: Engine) throws {
         let server = try InProcessSite(engine: engine)
         defer { server.stop() }
@@ -345,6 +360,8 @@ struct MastermindSiteTests {
         let result = try player.get("/mastermind").text
         #expect(Player.attribute("data-outcome", in: result) == "lost" && result.contains("data-gave-up"))
         #expect(Player.attribute("data-secret", in: result) == secret)
+        // A harder game is offered after a win, not after giving up (a review: the wrong next step).
+        #expect(result.contains("data-new-game") && !result.contains("data-new-hard-game"))
         #expect(try player.get("/mastermind/stats").text.contains("data-played=\"1\" data-wins=\"0\""))
         // A stale give-up (another game, or one already over) changes nothing.
         #expect(try player.post("/mastermind/giveup", "game=\(game)").status == 303)

@@ -449,31 +449,26 @@ struct LearnDepthSiteTests {
             stats.ranges(of: "data-learning><img").count + stats.ranges(of: "data-known><img").count == metNow.count)
     }
 
-    /// A quiz's question about a stranger is a first meeting: a wrong guess is no miss (no streak broken, nothing
-    /// counted wrong, no cross), and the line that says so offers Learn (a review: a new player's first Normal, Reverse
-    /// and Team rounds were all misses among strangers, and nothing steered them to Learn).
-    @Test(arguments: Engine.allCases) func aStrangersWrongGuessIsAFirstMeetingNotAMiss(_ engine: Engine) throws {
+    /// A quiz's question about a stranger says so and offers Learn (a review: a new player's first Normal, Reverse and
+    /// Team rounds were all misses among strangers, and nothing steered them to Learn). A wrong guess there counts as
+    /// any other (two later reviews read an uncounted one as a bug: "Wrong: 0" beside a cross, 100 % beside "Review
+    /// the 2 I missed"); the person is met, and the line stays above the faces.
+    @Test(arguments: Engine.allCases) func aStrangersQuestionSaysSoAndOffersLearn(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
-        try player.answerRight("normal", try player.play("normal").text)
-        try player.post("/namegame/next", "mode=normal")
         let page = try player.play("normal").text
-        #expect(page.contains("data-session-streak=\"1\"") && page.contains("data-new-face>New face: take a guess."))
+        #expect(page.contains("data-new-face>New face: take a guess."))
         #expect(page.contains("<a href=\"/namegame/learn\" data-learn-first>Or meet people first in Learn.</a>"))
         let (round, answer) = try player.round(page)
         try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\((answer + 1) % 6)")
         let guessed = try player.play("normal").text
-        #expect(guessed.contains("data-session-streak=\"1\"") && guessed.contains("data-session-incorrect=\"0\""))
-        #expect(guessed.contains("<p class=\"outcome-guess\" data-tapped data-first-meeting>That’s "))
-        #expect(!guessed.contains("Wrong. </span>") && guessed.contains("data-met-now>You’ve met them now.<"))
+        #expect(guessed.contains("data-session-incorrect=\"1\"") && guessed.contains("Wrong. </span>That’s "))
+        #expect(guessed.contains("data-met-now>You’ve met them now.<"))
         // The question's line stays above the faces, which then stay in place with no blank band (a review).
         #expect(guessed.contains("data-new-face>New face: take a guess. <a"))
-        // The shown answer's tap moves on, the streak kept; the person is met.
-        try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
-        #expect(try player.play("normal").text.contains("data-session-streak=\"1\""))
         let db = try Database(location: server.database)
-        #expect(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM namegame_cards") == 2)
+        #expect(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM namegame_cards") == 1, "met")
     }
 
     /// A review met five people by guessing in Normal, then a whole Learn lesson drilled them and met one new person:

@@ -85,7 +85,7 @@ struct LessonSiteTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
-        // People met, so the question is about one of them (a stranger's wrong guess is a first meeting, no miss).
+        // People met, so the question is about one of them, not a stranger (whom the round would meet).
         try player.meetPeople()
         let cards = { () throws -> Set<String> in
             Set(

@@ -20,8 +20,7 @@ extension Player {
         return (id, answer)
     }
 
-    /// Meets six people (due now), so that quiz questions ask about people met rather than strangers, whose wrong
-    /// guesses are first meetings, not misses.
+    /// Meets six people (due now), so that quiz questions ask about people met rather than strangers.
     func meetPeople() throws {
         try get("/namegame")
         #expect(try post("/namegame/pace", "pace=steady").status == 303, "the player's row")
@@ -363,8 +362,7 @@ struct NameGameSiteTests {
         defer { server.stop() }
         let player = Player(server)
         try player.play("normal")
-        // People met, so the questions come to ask about them: a stranger's wrong guess is a first meeting, no miss
-        // (LearnDepthSiteTests.aStrangersWrongGuessIsAFirstMeetingNotAMiss).
+        // People met, so the questions come to ask about them, not strangers (whose rounds say "New face").
         let met = try LearnDepthSiteTests().met(server, count: 6, stability: 10, due: 0)
         for mode in ["normal", "reverse"] {
             var page = try player.play(mode).text
