@@ -120,5 +120,7 @@ struct DailySiteTests {
             stats.contains("data-daily-played=\"4\" data-daily-wins=\"4\"") && stats.contains("data-daily-streak=\"1\"")
         )
         #expect(stats.contains("data-played=\"0\""), "the daily keeps its own statistics")
+        // "Played 0" is under a heading saying whose games it counts (a review read it as the daily not counted).
+        #expect(stats.contains("<h2 id=\"own-stats\">Your own games</h2>\n<dl class=\"stats\" data-played=\"0\""))
     }
 }
