@@ -390,12 +390,15 @@ package struct MastermindStore: Sendable {
         }
     }
 
-    /// Remembers a hint on the game in play (and that one was used).
-    package func recordHint(player: String, game id: Int64, hint: Code) throws -> Bool {
+    /// Remembers a hint on the game in play, and that one was used unless it is `free` (an opening guess, asked for
+    /// before any row: it tells nothing of the code).
+    package func recordHint(player: String, game id: Int64, hint: Code, free: Bool = false) throws -> Bool {
         try pool.write { db in
             try db.execute(
-                "UPDATE mastermind_games SET used_hint = 1, hint = ? WHERE id = ? AND player = ? AND status = 'playing'",
-                [.text(hint.description), .integer(id), .text(player)]) == 1
+                """
+                UPDATE mastermind_games SET used_hint = CASE WHEN ? = 1 THEN used_hint ELSE 1 END, hint = ?
+                WHERE id = ? AND player = ? AND status = 'playing'
+                """, [SQLValue(free ? 1 : 0), .text(hint.description), .integer(id), .text(player)]) == 1
         }
     }
 

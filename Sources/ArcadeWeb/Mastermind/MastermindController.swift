@@ -209,7 +209,9 @@ struct MastermindController: Sendable {
         // rules out, read as the game holding back (a review, row 9, six codes left).
         let fitting = record.hard || record.game.attemptsLeft <= 2
         if let hint = solvers.solver(record.game.rules).nextGuess(after: history, fitting: fitting) {
-            _ = try store.recordHint(player: visitor.playerID, game: record.id, hint: hint)
+            // Before any row it is an opening, which tells nothing of the code: not counted against the win (a review
+            // lost a win from its chart for "a strong next guess is 0 1 2 3").
+            _ = try store.recordHint(player: visitor.playerID, game: record.id, hint: hint, free: history.isEmpty)
         }
         guard isFragment(request) else { return .redirect(to: "/mastermind") }
         return board(try store.latest(player: visitor.playerID) ?? record, visitor, request)
@@ -474,12 +476,13 @@ struct MastermindController: Sendable {
             ? .string(t.string(remaining.last == 1 ? "mastermind.hint.one" : "mastermind.hint.two")) : .null
         return [
             "hintNudge": nudge, "hintSpaced": record.hint.map { .string(Self.spaced($0)) } ?? .null,
-            "hintSpoken": record.hint.map { .string(hintWords($0, shown: Self.spoken($0, t))) } ?? .null,
+            "hintSpoken": record.hint.map { .string(hintWords($0, shown: Self.spoken($0, t), cost: record.usedHint)) }
+                ?? .null,
             // Its digits apart on the board too: a blind review reading the board back heard "0525" as a number.
             "hintLine": record.hint.map { .string(hintWords($0, shown: Self.spaced($0), cost: false)) } ?? .null,
             // Its cost apart: a phone leaves it out of the line (a review: four lines of hint covered rows 9 and 10).
-            "hintCost": record.hint.map { _ in
-                .string((t.language == "ja" ? "" : " ") + t.string("mastermind.hint.cost"))
+            "hintCost": record.hint.flatMap { _ in
+                record.usedHint ? .string((t.language == "ja" ? "" : " ") + t.string("mastermind.hint.cost")) : nil
             } ?? .null,
         ]
     }

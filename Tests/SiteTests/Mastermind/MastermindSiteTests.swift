@@ -254,6 +254,8 @@ struct MastermindSiteTests {
         defer { server.stop() }
         let player = Player(server)
         let game = try player.startMastermind()
+        let secret = try player.secret()
+        _ = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, 5))")
         try player.post("/mastermind/hint", "")
         // What a hint costs is said with it, shown and spoken (a review learnt it only from the results); set apart, so a
         // phone's line can leave it out (another review: four lines of hint covered the last rows).
@@ -264,11 +266,27 @@ struct MastermindSiteTests {
             Player.attribute("data-hint-spoken", in: hinted)?.hasSuffix(
                 " A win with a hint won’t appear in the guess chart.")
                 == true)
-        try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
+        try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=\(secret)")
         let stats = try player.get("/mastermind/stats").text
         #expect(stats.contains("data-played=\"1\" data-wins=\"1\"") && stats.contains("data-hint-wins=\"1\""))
         #expect(!stats.contains("<svg class=\"chart\""), "no chart of zeros")
         #expect(stats.contains("data-empty=\"bars\"") && stats.contains("No wins without hints yet"))
+    }
+
+    /// A hint before any row is an opening guess, which tells nothing of the code: it costs nothing (a review lost a
+    /// win from its chart for "a strong next guess is 0 1 2 3"), and says no cost.
+    @Test(arguments: Engine.allCases) func anOpeningHintIsFree(_ engine: Engine) throws {
+        let server = try InProcessSite(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind()
+        try player.post("/mastermind/hint", "")
+        let hinted = try player.get("/mastermind").text
+        #expect(hinted.firstMatch(of: /data-hint="\d{4}"/) != nil && !hinted.contains("hint-cost"))
+        #expect(!(Player.attribute("data-hint-spoken", in: hinted) ?? "").contains("won’t appear"))
+        try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
+        let stats = try player.get("/mastermind/stats").text
+        #expect(stats.contains("data-wins=\"1\"") && stats.contains("data-hint-wins=\"0\""), "in the chart")
     }
 
     /// A hint the rows rule out as the code says why it is offered; one that could be the code does not (a review
