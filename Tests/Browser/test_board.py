@@ -31,7 +31,10 @@ class BoardTests(MastermindHelpers):
         self.assertIn("Saved", said.text)
         self.solve_daily(misses=2)
         self.open("/mastermind/daily/board")
-        self.assertIn("Robin", [e.text for e in self.driver.find_elements("css selector", ".board-name")])
+        # Read in one step: the board refreshes itself live, and an element found before a refresh is gone after it
+        # (a CI run failed on a stale element here).
+        names = "return [...document.querySelectorAll('.board-name')].map(e => e.textContent.trim())"
+        WebDriverWait(self.driver, 10).until(lambda d: "Robin" in d.execute_script(names), "Robin on the board")
         for _ in self.schemes():
             self.assertEqual(self.axe_violations(), [])
         self.screenshots("daily-board", "/mastermind/daily/board")
@@ -39,7 +42,8 @@ class BoardTests(MastermindHelpers):
             "document.getElementById('name').scrollIntoView()"))
 
         self.open("/mastermind/daily/board")
-        played = int(self.driver.find_element("css selector", "[data-played]").get_attribute("data-played"))
+        count = "return Number(document.querySelector('[data-played]').getAttribute('data-played'))"
+        played = self.driver.execute_script(count)
         first = self.driver
         self.driver = chromium()
         self.addCleanup(self.driver.quit)
@@ -48,5 +52,5 @@ class BoardTests(MastermindHelpers):
         self.driver = first
         # The open page hears of it and swaps its board in, without a reload.
         WebDriverWait(self.driver, 30).until(
-            lambda d: int(d.find_element("css selector", "[data-played]").get_attribute("data-played")) == played + 1)
+            lambda d: d.execute_script(count) == played + 1)
         self.assertTrue(self.driver.execute_script("return document.documentElement.hasAttribute('data-board-updated')"))

@@ -193,17 +193,22 @@ struct MastermindSiteTests {
 
     /// A game won in place (a script posts, the board is swapped) shows the new win count and how many
     /// guesses it took, in every language, never "no tries left".
+    /// The finished page of a game of `guess`, then the code itself, against `secret`: its solver's review.
+    private func reviewed(_ guess: String, against secret: String, _ engine: Engine) throws -> String {
+        let server = try InProcessSite(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind(secret: secret)
+        _ = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(guess)")
+        _ = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=\(secret)")
+        return try player.get("/mastermind").text
+    }
+
     /// A row is weighed by what its guess leaves on average, not by the answer this secret gave: 4566 against 4567
     /// left 28 codes where the solver's 0123 left 256, yet on average it leaves 705 to the solver's 665. The answer's
     /// luck is said apart (a review read the verdicts as scolding when a good guess met an unlucky answer).
     @Test(arguments: Engine.allCases) func aRowIsWeighedOnAverageAndItsLuckSaidApart(_ engine: Engine) throws {
-        let server = try InProcessSite(engine: engine)
-        defer { server.stop() }
-        let player = Player(server)
-        let game = try player.startMastermind(secret: "4567")
-        _ = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=4566")
-        _ = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=4567")
-        let text = try player.get("/mastermind").text
+        let text = try reviewed("4566", against: "4567", engine)
         #expect(text.contains("data-best=\"0123\" data-best-left=\"256\" data-verdict=\"close\" data-luck=\"lucky\">"))
         #expect(
             text.contains(
@@ -214,13 +219,7 @@ struct MastermindSiteTests {
     /// A review's 4054 against 1611 left 625 codes where the solver's 0123 would have left 976, yet was "nearly as good
     /// as the solver's pick", on average: read as a contradiction, the row says both.
     @Test(arguments: Engine.allCases) func aRowThatBeatTheSolverHereButNotOnAverageSaysBoth(_ engine: Engine) throws {
-        let server = try InProcessSite(engine: engine)
-        defer { server.stop() }
-        let player = Player(server)
-        let game = try player.startMastermind(secret: "1611")
-        _ = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=4054")
-        _ = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=1611")
-        let text = try player.get("/mastermind").text
+        let text = try reviewed("4054", against: "1611", engine)
         #expect(text.contains("data-left=\"625\"") && text.contains("data-best=\"0123\" data-best-left=\"976\""))
         #expect(
             text.contains("<strong>This time it left fewer than the solver’s pick would have; on average, though, it"))
