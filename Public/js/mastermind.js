@@ -809,7 +809,7 @@
   function placeMessage() {
     var own = board(), row = own && own.querySelector(".slot-current");
     if (!row) return;
-    overTitle(own);
+    phoneMessage(own);
     var at = own.getBoundingClientRect(), box = row.getBoundingClientRect();
     own.style.setProperty("--message-top", Math.round(box.top - at.top) + "px");
     own.style.setProperty("--message-left", Math.round(box.right - at.left + 12) + "px");
@@ -822,13 +822,11 @@
     own.classList.toggle("message-above", last);
     own.style.setProperty("--message-below", Math.round((last ? box.top : box.bottom) - at.top) + "px");
   }
-  // A phone keeps its message in the line kept for it at the board's foot; one longer than that line (a hint and why,
-  // what Notes do) grew upwards over rows 9 and 10, the rows typed last (two reviews). It lies over the title and the
-  // peg legend instead, where there is room for it and nothing to play; where there is not, as before.
-  // Better still, just under the row being typed, over rows not yet played, where the player is looking (a later
-  // review: over the title it hid the peg legend and read as the header jumping); over the title only when those
-  // rows have no room for it.
-  function overTitle(own) {
+  // A phone keeps its message in the line kept for it at the board's foot. One longer than that line (a hint and why,
+  // what Notes do) grew upwards over rows 9 and 10, the rows typed last (two reviews): it lies just under the row
+  // being typed, over rows not yet played, where the player is looking; over the title and the peg legend only when
+  // those rows have no room (a later review: there it hid the legend and read as the header jumping); else as before.
+  function phoneMessage(own) {
     own.classList.remove("message-over-title", "message-under-row");
     var line = own.querySelector("[data-message]"), title = document.querySelector("main > h1");
     var legend = document.querySelector("[data-legend]");

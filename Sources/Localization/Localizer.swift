@@ -268,8 +268,11 @@ public struct LanguageStrings: Sendable {
     /// Whole sentences one after another, as the language writes them: Japanese with nothing between, others with a
     /// space. An empty part (a sentence said only sometimes) is left out.
     public func sentences(_ parts: String...) -> String {
-        parts.filter { !$0.isEmpty }.joined(separator: language == "ja" ? "" : " ")
+        parts.filter { !$0.isEmpty }.joined(separator: sentenceGap)
     }
+
+    /// What separates two sentences: a space, but none in Japanese.
+    public var sentenceGap: String { language == "ja" ? "" : " " }
 
     /// Whether the key has a string in this language (or the base it falls back to).
     public func has(_ key: String) -> Bool { localizer.entry(key, in: table) != nil }

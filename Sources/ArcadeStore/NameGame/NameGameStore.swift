@@ -449,7 +449,6 @@ package struct NameGameStore: Sendable {
                 "UPDATE namegame_round_faces SET wrong_rank = ? WHERE round = ? AND position = ?",
                 [SQLValue(rank), .integer(record.id), SQLValue(position)])
         }
-        let known = try card(db, player: player, person: round.answerPerson.id)
         // The first answer decides a round, counted once: right at once is correct; a wrong pick, a wrong name or
         // "I don't know" is incorrect, and the tap on the shown answer that follows a miss only moves on.
         let firstAnswer = record.wrong.isEmpty
@@ -483,25 +482,22 @@ package struct NameGameStore: Sendable {
         // Review my misses drills: someone missed is asked again at the end of its list (a review: once each was thin,
         // where Anki relearns a card until it is remembered).
         if round.mode == .review && missed { try requeue(db, session: record.session, person: round.answerPerson.id) }
-        try teach(db, player: player, record, known: known, wrong: wrong, status: status, now: now)
-    }
-
-    private func card(_ db: Database, player: String, person: String) throws -> Card? {
-        try db.fetchOne(
-            CardRow.self, "SELECT \(CardRow.columns) FROM namegame_cards WHERE player = ? AND person = ?",
-            [.text(player), .text(person)])?.card
+        try teach(db, player: player, record, wrong: wrong, status: status, now: now)
     }
 
     /// Every mode teaches the scheduler about the person asked, once a round: at its first miss (a wrong pick
     /// counts at once, even if the player then leaves the round), or when it ends without one.
     private func teach(
-        _ db: Database, player: String, _ record: RoundRecord, known: Card?, wrong: [Int], status: String, now: Int64
+        _ db: Database, player: String, _ record: RoundRecord, wrong: [Int], status: String, now: Int64
     ) throws {
         let round = record.round
         let (gaveUp, finished) = (status == "skipped", status != "open")
         let firstMiss = wrong.count > 0 && record.wrong.isEmpty
         guard firstMiss || (finished && record.wrong.isEmpty) else { return }
         let person = round.answerPerson.id
+        let known = try db.fetchOne(
+            CardRow.self, "SELECT \(CardRow.columns) FROM namegame_cards WHERE player = ? AND person = ?",
+            [.text(player), .text(person)])?.card
         // A quiz asks about someone never met only until the player has met a few of its pool (`quizRound`): that
         // round meets them, shown, named and placed whatever the guess, which rates nothing (a review: every face of
         // eight modes' sessions ended "New to you", never met). Earlier, a minute of Timed put sixty strangers "due

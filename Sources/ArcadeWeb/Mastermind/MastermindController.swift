@@ -481,9 +481,8 @@ struct MastermindController: Sendable {
             // Its digits apart on the board too: a blind review reading the board back heard "0525" as a number.
             "hintLine": record.hint.map { .string(hintWords($0, shown: Self.spaced($0), cost: false)) } ?? .null,
             // Its cost apart: a phone leaves it out of the line (a review: four lines of hint covered rows 9 and 10).
-            "hintCost": record.hint.flatMap { _ in
-                record.usedHint ? .string((t.language == "ja" ? "" : " ") + t.string("mastermind.hint.cost")) : nil
-            } ?? .null,
+            "hintCost": record.hint != nil && record.usedHint
+                ? .string(t.sentenceGap + t.string("mastermind.hint.cost")) : .null,
         ]
     }
 

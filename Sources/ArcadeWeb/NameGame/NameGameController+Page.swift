@@ -90,18 +90,16 @@ extension NameGameController {
         guard !NameGameStore.meets(mode) else { return }
         let open = record.isOpen && !session.ended && !timeIsUp(session)
         let card = cards[record.round.answerPerson.id]
-        if open, card == nil, record.wrong.isEmpty {
-            context["newFace"] = .string(t.string("namegame.newface.ask"))
-        } else if let met = card?.created, met >= record.startedMilliseconds, !record.isOpen || !record.wrong.isEmpty {
+        if let met = card?.created, met >= record.startedMilliseconds, !record.isOpen || !record.wrong.isEmpty {
             context["metNow"] = .string(t.string("namegame.newface.met"))
-            // The question's line stays, so the answer's faces stay where they were without a blank band in its place
-            // (namegame.js keeps the faces from moving; a review saw them jump, a later one the band).
-            context["newFace"] = .string(t.string("namegame.newface.ask"))
-        } else {
+        } else if !(open && card == nil && record.wrong.isEmpty) {
             return
         }
-        // Its link to Learn is a sentence of its own: after a space, but in Japanese.
-        context["newFaceGap"] = .string(t.language == "ja" ? "" : " ")
+        // The question's line, kept on its answer so the faces stay where they were without a blank band in its place
+        // (namegame.js keeps the faces from moving; a review saw them jump, a later one the band); its link to Learn
+        // a sentence of its own.
+        context["newFace"] = .string(t.string("namegame.newface.ask"))
+        context["newFaceGap"] = .string(t.sentenceGap)
         // A first meeting, asked or answered, has a line of its own; the status line's way to Learn gives way, so a
         // round still fits a phone's screen (back after a miss, it wrapped and Next left the screen).
         context["quizFrom"] = nil
