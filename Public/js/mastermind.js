@@ -145,8 +145,12 @@
     // The server's refusal of the last row goes once the row changes (a review read "You already tried this guess"
     // over a row it had since deleted).
     var refused = host.querySelector("[data-message] > p[data-error]");
-    var wasRefused = !!refused && !refused.hidden;
-    if (refused && key !== "Enter") refused.hidden = true;
+    // (Its row is still the refused one until a key changes it, whether or not its words are still shown.)
+    var wasRefused = !!refused && !refused.hasAttribute("data-spent");
+    if (refused && key !== "Enter") {
+      refused.hidden = true;
+      refused.setAttribute("data-spent", "");
+    }
     var heard = "";
     if (key === "Backspace" || key === "Delete") {
       for (var i = typed.length - 1; i >= 0; i--) {
@@ -742,6 +746,12 @@
       menu.addEventListener("click", function (event) {
         if (event.target.closest("li a, li button")) closeMenu(menu, event.detail === 0);
       });
+      // A refusal is about the row it refused: it goes as the player turns to the menu (a review still had "You
+      // already tried this guess" beside the board behind Give up's question).
+      menu.addEventListener("toggle", function () {
+        var refused = menu.open && host.querySelector("[data-message] > p[data-error]");
+        if (refused) refused.hidden = true;
+      });
     }
     if (!keepSize) fit();
     placeMessage();
@@ -927,7 +937,10 @@
         if (!host.contains(target) && /^(BUTTON|A|SUMMARY)$/.test(target.tagName)) return;
         if (menu) menu.open = false;
       }
-      if (!form()) return;
+      if (!form()) {
+        if (over && !event.repeat && /^[0-9]$|^Enter$/.test(event.key)) overNote();
+        return;
+      }
       event.preventDefault();
       if (event.repeat) return;
       // Typing from a control of the game (Hint, Game, a keypad key) moves focus to the board the keys type into, so
@@ -942,6 +955,17 @@
   });
   window.addEventListener("resize", function () { fit(); placeMessage(); });
 
+  // Keys typed on a finished game did nothing, and a review thought the game broken (it had reloaded a won game and
+  // typed ten rows): the results say the game is over and how to go on, and New game takes the focus, in sight.
+  function overNote() {
+    var note = host.querySelector("[data-over-note]"), next = host.querySelector("[data-results] [data-new-game]");
+    if (!note || !next) return;
+    note.hidden = false;
+    say(note.textContent);
+    next.focus({ preventScroll: true });
+    next.scrollIntoView({ block: "nearest" });
+  }
+
   // `results` opens a finished game's card as its end does (the tests' screenshots and axe of the card use it).
   window.ArcadeMastermind = { refresh: refresh, results: openResults };
   setup();
@@ -950,7 +974,12 @@
   inSight(host.querySelector(".slot-current"));
   // A finished game loaded again shows its results in the page: the card opens only as a game ends, never by
   // itself on a later visit (a review: it took the focus from the page's navigation 1.7 s after the load).
-  if (board().getAttribute("data-outcome")) board().setAttribute("data-results-inline", "");
+  // Nor does its winning row turn over again (a review caught it mid-jump and read it as broken), unless the page is
+  // the answer to Give up's form, whose code turns over as it would have in place.
+  if (board().getAttribute("data-outcome")) {
+    board().setAttribute("data-results-inline", "");
+    if (window.location.hash !== "#result") board().classList.add("is-settled");
+  }
   // Sent to the results (Give up's confirmation posts a form, and its answer comes back to #result): their heading
   // takes the focus, so the outcome is read (a review: focus was on nothing, and the code only seen). After the
   // load: the browser's own move to the #result fragment, which is not focusable, would take the focus away again.

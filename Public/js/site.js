@@ -177,7 +177,14 @@
       var box = dialog.getBoundingClientRect();
       var inside = event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top
         && event.clientY <= box.bottom;
-      if (!inside) dialog.close();
+      if (inside) return;
+      dialog.close();
+      // The first visit's how-to gives way to play: the key or face tapped behind it is pressed too (a review's
+      // first tap on a phone only closed it, and its guess went in one digit short).
+      if (!dialog.hasAttribute("data-tutorial-dialog")) return;
+      var under = document.elementFromPoint(event.clientX, event.clientY);
+      var control = under && under.closest("button, summary, a");
+      if (control && control.closest("main")) control.click();
     });
     document.body.appendChild(dialog);
     dialog.showModal();

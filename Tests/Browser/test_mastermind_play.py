@@ -421,6 +421,12 @@ class Input(Play):
         self.assertEqual(len(self.driver.find_elements("css selector", "#board .row")), 1, "no try spent")
         self.assertEqual(self.cells(), list(miss), "the row keeps its digits, to change one")
         self.assertEqual(self.board().get_attribute("data-attempts-left"), "9")
+        # Turning to the Game menu puts the refusal away (a review still had it beside the board behind Give up's
+        # question).
+        self.driver.find_element("css selector", ".mm-menu > summary").click()
+        WebDriverWait(self.driver, 10).until(
+            lambda d: not d.find_element("css selector", "[data-message] [data-error]").is_displayed())
+        self.keys(Keys.ESCAPE)
         # A digit typed then starts the row afresh (a review tapped digits into the refused row and nothing happened
         # until it had deleted all four); Backspace would have changed the last one.
         other = wrong_guesses(secret)[1]
@@ -591,6 +597,24 @@ class Results(Play):
         WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-results-inline") is not None)
         self.assertTrue(self.driver.find_element("css selector", "#board [data-results]").is_displayed())
         self.assertFalse(self.driver.find_elements("css selector", "dialog[open]"))
+        # Its winning row does not turn over again (a review caught a cell mid-jump and read it as broken).
+        moving = self.driver.execute_script(
+            "return [...document.querySelectorAll('#board .row.is-won .cell')].map(c => getComputedStyle(c).animationName)")
+        self.assertEqual(moving, ["none"] * 4, "the won row is still")
+        # A key typed there says the game is over and how to go on, and New game takes the focus, in sight (a review
+        # typed ten rows into a finished board and nothing happened).
+        note = self.driver.find_element("css selector", "[data-results] [data-over-note]")
+        self.assertFalse(note.is_displayed())
+        self.keys("7")
+        WebDriverWait(self.driver, 10).until(lambda d: note.is_displayed())
+        self.assertEqual(note.text, "This game is over. Press N to play on.")
+        focused = self.driver.switch_to.active_element
+        self.assertIsNotNone(focused.get_attribute("data-new-game"), "New game has the focus")
+        f = self.box(focused)
+        self.assertTrue(f["top"] >= 0 and f["bottom"] <= 900, f"in sight: {f}")
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("id", "mastermind-live").get_attribute("textContent")
+            == "This game is over. Press N to play on.")
 
     def test_hard_mode_is_offered_after_a_win_and_says_its_rule(self):
         _, _, dialog = self.win_after(1)

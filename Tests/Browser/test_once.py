@@ -47,6 +47,16 @@ class Tutorial(BrowserTest):
         WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("css selector", "html").get_attribute("data-tutorial-dismissed"))
         self.assertFalse(self.driver.find_elements("css selector", "dialog[open]"))
+        # A tap on a key behind it closes it and presses that key (a review's first tap on a phone only closed it,
+        # and its guess went in a digit short).
+        self.driver.delete_all_cookies()
+        self.driver.get(BASE_URL + "/mastermind")
+        self.driver.find_element("css selector", "dialog[open]")
+        key = self.driver.find_element("css selector", "[data-keypad] button[data-key='5']")
+        ActionChains(self.driver).move_to_element(key).click().perform()
+        WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "dialog[open]"))
+        cells = self.driver.find_elements("css selector", ".slot-current [data-cell]")
+        self.assertEqual([c.text for c in cells], ["5", "", "", ""], "the key tapped behind it was pressed")
 
     def test_without_scripts_it_is_a_card_with_a_dismiss_button(self):
         self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})

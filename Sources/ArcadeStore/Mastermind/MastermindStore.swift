@@ -402,8 +402,9 @@ package struct MastermindStore: Sendable {
         }
     }
 
-    /// What the Konami code's reveal did.
-    package enum Reveal: Equatable { case revealed(Int), nothing, daily }
+    /// What the Konami code's reveal did: a digit shown, or why not (the game is over, its one reveal is used, or it is
+    /// a daily).
+    package enum Reveal: Equatable { case revealed(Int), finished, used, daily }
 
     /// Reveals one position of a game in play, once per game: one the player has not yet had red at, chosen at
     /// random. Like a hint, it makes a win assisted. The game is the one on the player's page (`game`), else their
@@ -418,7 +419,8 @@ package struct MastermindStore: Sendable {
                 }
                 ?? load(
                     db, "player = ? AND daily IS NULL AND status = 'playing' ORDER BY id DESC LIMIT 1", [.text(player)])
-            guard let record, record.revealed == nil else { return .nothing }
+            guard let record else { return .finished }
+            guard record.revealed == nil else { return .used }
             guard record.daily == nil else { return .daily }
             let secret = Array(record.game.secret.description)
             let solved = Set(
@@ -427,7 +429,7 @@ package struct MastermindStore: Sendable {
                 })
             let open = secret.indices.filter { !solved.contains($0) }
             guard let position = (open.isEmpty ? Array(secret.indices) : open).randomElement(using: &random) else {
-                return .nothing
+                return .used
             }
             try db.execute(
                 "UPDATE mastermind_games SET revealed = ?, used_hint = 1 WHERE id = ?",

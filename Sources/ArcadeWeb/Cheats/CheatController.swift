@@ -74,7 +74,9 @@ struct CheatController: Sendable {
                 ? .daily : try mastermind.reveal(player: visitor.playerID, game: page.game, using: &random)
             {
             case .revealed: break
-            case .nothing: idle["mastermind.reveal"] = ".none"
+            // Said to work again in the next game (a review read "nothing to reveal" as the cheat spent).
+            case .finished: idle["mastermind.reveal"] = ".none"
+            case .used: idle["mastermind.reveal"] = ".again"
             case .daily: idle["mastermind.reveal"] = ".daily"
             }
         }

@@ -211,8 +211,8 @@ struct CheatSiteTests {
         let id = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
         for pair in Self.konami { last = try JSONParser.parse(try act(player, pair, on: "&game=\(id)").text) }
         #expect(Player.attribute("data-revealed", in: try player.get("/mastermind").text) == shown)
-        let nothing = "Nothing to reveal: it works once per game, while the game is in progress."
-        #expect(last["did"] == .array([.string(nothing)]))
+        let again = "Already used in this game: it reveals one digit a game. Try it again in your next one."
+        #expect(last["did"] == .array([.string(again)]))
         #expect(last["toasts"] == .array([.string("Cheat: Konami code")]), "used again, not unlocked again")
         // Finish the game: the result page marks the reveal, and the win counts as assisted.
         let game = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
@@ -223,6 +223,21 @@ struct CheatSiteTests {
         // A new game starts unrevealed.
         try player.post("/mastermind/new", "")
         #expect(!(try player.get("/mastermind").text.contains("data-revealed=")))
+    }
+
+    /// On a finished game the reveal says it works again in the next game (a review read "nothing to reveal" as the
+    /// cheat spent), and reveals nothing.
+    @Test(arguments: Engine.allCases) func konamiOnAFinishedGameSaysItWorksInTheNext(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind(secret: "5544")
+        #expect(try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=5544").status == 303)
+        var last: JSONValue = .null
+        for pair in Self.konami { last = try JSONParser.parse(try act(player, pair, on: "&game=\(game)").text) }
+        let over = "Nothing to reveal: this game is over. The code works again in your next game."
+        #expect(last["did"] == .array([.string(over)]))
+        #expect(!(try player.get("/mastermind").text.contains("data-revealed")))
     }
 
     /// The reveal is for the game on the page, never a daily (a review's Konami in a normal game was spent on its
