@@ -143,6 +143,10 @@ class Lesson(LessonHelpers):
         # The page's beat before it moves on is stretched, so the tap on the switch comes within it.
         round_id = self.answer_right_with_slow_timers("normal", 1000)
         self.assertIn("is-advancing", self.game().get_attribute("class"), "a right answer moves on by itself")
+        # And says so where the player looks: Next fills up as the beat runs (a review could not tell whether it
+        # moved on by itself; a line under the answer went unseen).
+        self.assertEqual(self.driver.execute_script(
+            "return getComputedStyle(document.querySelector('[data-outcome] [data-next]')).animationName"), "advance")
         box = self.driver.find_element("css selector", "[data-wait-next]")
         self.assertTrue(box.is_displayed() and not box.is_selected())
         self.tap("[data-advance-choice] label")

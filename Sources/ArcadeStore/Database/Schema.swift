@@ -688,6 +688,13 @@ package enum Schema {
             -- How fast learn mode meets new people, the player's choice: relaxed or fast (none: steady).
             ALTER TABLE players ADD COLUMN namegame_pace TEXT;
             """),
+        Migration(
+            38,
+            """
+            -- Whether Learn has introduced the person (face, name and role, before a question): someone first met by a
+            -- guess in a quiz has not been, and Learn introduces them before it asks.
+            ALTER TABLE namegame_cards ADD COLUMN introduced INTEGER NOT NULL DEFAULT 1;
+            """),
     ]
 
     /// Migration 24: a player's ordinary Mastermind figures as running counters, kept as each game ends (the stats

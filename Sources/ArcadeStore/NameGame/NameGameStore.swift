@@ -503,8 +503,9 @@ package struct NameGameStore: Sendable {
         // eight modes' sessions ended "New to you", never met). Earlier, a minute of Timed put sixty strangers "due
         // today"; now it meets four.
         guard known != nil || Self.meets(round.mode) else {
-            // Due after a learning step's minute, not at once: the round just showed who they are.
-            try meet(db, player: player, person: person, now: now, due: now + 60_000)
+            // Due after a learning step's minute, not at once: the round just showed who they are. Not introduced:
+            // Learn does that before it asks about them (a review: it quizzed people it had never shown).
+            try meet(db, player: player, person: person, now: now, due: now + 60_000, introduced: false)
             return
         }
         let card = known ?? Card(due: now)
@@ -574,13 +575,31 @@ package struct NameGameStore: Sendable {
     /// others quiz: they rate people already met, and leave strangers alone.
     package static func meets(_ mode: Mode) -> Bool { mode == .learn || mode == .recall || mode == .review }
 
-    /// Someone is met: a learning card due at once (or at `due`), unless the player already has one.
-    private func meet(_ db: Database, player: String, person: String, now: Int64, due: Int64? = nil) throws {
+    /// Someone is met: a learning card due at once (or at `due`), unless the player already has one, which an
+    /// introduction marks introduced.
+    private func meet(
+        _ db: Database, player: String, person: String, now: Int64, due: Int64? = nil, introduced: Bool = true
+    ) throws {
         try db.execute(
             """
-            INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews, met_ms)
-            VALUES (?, ?, 'learning', 0, 0, 0, ?, ?, 0, ?) ON CONFLICT (player, person) DO NOTHING
-            """, [.text(player), .text(person), .integer(due ?? now), .integer(now), .integer(now)])
+            INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews, met_ms,
+                introduced)
+            VALUES (?, ?, 'learning', 0, 0, 0, ?, ?, 0, ?, ?)
+            ON CONFLICT (player, person) DO UPDATE SET introduced = 1 WHERE excluded.introduced = 1
+                AND namegame_cards.introduced = 0
+            """,
+            [
+                .text(player), .text(person), .integer(due ?? now), .integer(now), .integer(now),
+                SQLValue(introduced ? 1 : 0),
+            ])
+    }
+
+    /// People the player met by a guess in a quiz and Learn has not introduced yet.
+    package func notIntroduced(player: String) throws -> Set<String> {
+        Set(
+            try pool.connection().query(
+                "SELECT person FROM namegame_cards WHERE player = ? AND introduced = 0", [.text(player)]
+            ).map { try $0.decode("person") as String })
     }
 
     /// How many people the player first met since `since` (learn mode's daily limit of new people).

@@ -54,14 +54,11 @@ extension NameGameController {
         if current.ended || timeIsUp(current) {
             try summaryFields(mode, session: current, visitor: visitor, cards: cards, t: t, into: &context)
         }
-        if mode == .learn, let record, record.isOpen, !current.ended, cards[record.round.answerPerson.id] == nil {
-            // Someone new: introduced (face, name, role) before the first question about them.
-            let person = record.round.answerPerson
+        if mode == .learn, let record, record.isOpen, !current.ended,
+            let intro = try introduction(record, visitor, cards: cards, t: t)
+        {
             context["roundId"] = .int(Int(record.id))
-            context["intro"] = [
-                "img": .string(person.headshotURL), "name": .string(person.fullName),
-                "role": .string(role(person, t) ?? ""), "alt": .string(looks(person, t) ?? ""),
-            ]
+            context["intro"] = intro
             return page(.object(context))
         }
         // A lesson's or a practice run's summary stands alone (issue 41: practice's was stacked over its last
@@ -79,6 +76,21 @@ extension NameGameController {
             newFaceFields(mode, session: current, record: record, cards: cards, t: t, into: &context)
         }
         return page(.object(context))
+    }
+
+    /// Learn introduces (face, name, role) someone new, or met only by a guess in a quiz, before its first question
+    /// about them; nil: the round is a question.
+    private func introduction(
+        _ record: NameGameStore.RoundRecord, _ visitor: Visitor, cards: [String: Card], t: LanguageStrings
+    ) throws -> TemplateValue? {
+        let person = record.round.answerPerson
+        guard try cards[person.id] == nil || store.notIntroduced(player: visitor.playerID).contains(person.id) else {
+            return nil
+        }
+        return [
+            "img": .string(person.headshotURL), "name": .string(person.fullName),
+            "role": .string(role(person, t) ?? ""), "alt": .string(looks(person, t) ?? ""),
+        ]
     }
 
     /// A quiz's question about someone not met yet says it is a first meeting, and its answer that they are met now

@@ -32,7 +32,11 @@ extension NameGameController {
         let days = try store.dayStreak(player: visitor.playerID)
         let (due, dueNow) = dueCounts(cards)
         let showDue = mode.lessonRounds(lessonLength) != nil || mode == .review
-        let dueText = dueLine((due, dueNow), t: t)
+        // "Nothing is due right now" read as a contradiction above "Review the people I missed" (a review): beside
+        // that offer, only what comes back later.
+        let offersMisses =
+            try showDue && dueNow == 0 && due > 0 && !store.misses(session: session.id, people: directory).isEmpty
+        let dueText = offersMisses ? t.string("namegame.summary.later", [.int(due)]) : dueLine((due, dueNow), t: t)
         context["summary"] = .object([
             "people": .list(people), "hasPeople": .bool(!people.isEmpty),
             "accuracy": .int(Int(((session.stats.accuracy ?? 0) * 100).rounded())),

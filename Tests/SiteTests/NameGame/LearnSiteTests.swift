@@ -310,6 +310,9 @@ struct LearnSiteTests {
         let next = try #require(
             answered.range(of: "<button type=\"submit\" class=\"button-quiet\" data-next data-continue>"))
         #expect(review.lowerBound < next.lowerBound)
+        // Beside that offer, the due line says only what comes back later (a review: "Nothing is due right now" over
+        // "Review the people I missed (3)").
+        #expect(answered.contains("Due again later today: ") && !answered.contains("Nothing is due"))
         let session = try #require(Player.attribute("name=\"session\" value", in: answered))
         #expect(try player.post("/namegame/review", "session=\(session)").status == 303)
         var asked: [String] = []
@@ -469,6 +472,41 @@ struct LearnDepthSiteTests {
         #expect(guessed.contains("data-new-face>New face: take a guess. <a"))
         let db = try Database(location: server.database)
         #expect(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM namegame_cards") == 1, "met")
+    }
+
+    /// A review met people by guessing in Normal, and Learn then quizzed them as if it had introduced them: Learn
+    /// introduces someone met only by a guess before it asks about them, once.
+    @Test(arguments: Engine.allCases) func learnIntroducesPeopleMetOnlyByAGuess(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let page = try player.play("normal").text
+        let guessed = try player.askedID(page)
+        let (round, answer) = try player.round(page)
+        try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\((answer + 1) % 6)")
+        let db = try Database(location: server.database)
+        let introduced = "SELECT introduced FROM namegame_cards WHERE person = ?"
+        #expect(try db.first(introduced, [.text(guessed)])?.int("introduced") == 0, "met by a guess")
+        try player.post("/namegame/next", "mode=learn")
+        let intro = try player.get("/namegame/learn").text
+        #expect(intro.contains("data-intro") && !intro.contains("data-choice"), "an introduction, not a question")
+        #expect(try player.askedID(intro) == guessed)
+        let meet = try #require(Player.attribute("data-round", in: intro))
+        #expect(try player.post("/namegame/meet", "round=\(meet)").status == 303)
+        #expect(try db.first(introduced, [.text(guessed)])?.int("introduced") == 1)
+        // Introduced once: a later question about them is a question.
+        for _ in 0..<6 {
+            let next = try player.get("/namegame/learn").text
+            if next.contains("data-intro") {
+                #expect(try player.askedID(next) != guessed, "introduced once")
+                try player.post("/namegame/meet", "round=\(try #require(Player.attribute("data-round", in: next)))")
+                continue
+            }
+            if try player.askedID(next) == guessed { return }
+            try player.answerRight("learn", next)
+            try player.post("/namegame/next", "mode=learn")
+        }
+        Issue.record("Learn did not ask about the person it introduced")
     }
 
     /// A review met five people by guessing in Normal, then a whole Learn lesson drilled them and met one new person:
