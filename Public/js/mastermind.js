@@ -619,7 +619,10 @@
     // In a short window (large text, a page zoomed in) the board scrolls above the keys anyway: cells keep room for
     // digits of the body's size (a low-vision review read 11-px digits beside 16-px words at 400 %).
     var short = window.matchMedia && window.matchMedia("(max-height: 32em)").matches;
-    var floor = Math.max(window.innerWidth >= 600 ? 36 : 24, Math.round(text * (short ? 1.7 : 1.25)));
+    // A laptop's window (1280×757) is not a zoomed page: there 30 px keeps the daily's keypad in sight (a review
+    // found its last row of keys below the fold).
+    var wide = window.innerWidth >= 1000 ? 30 : window.innerWidth >= 600 ? 36 : 24;
+    var floor = Math.max(wide, Math.round(text * (short ? 1.7 : 1.25)));
     start = Math.max(start, floor);
     var cell = start;
     var rows = host.querySelectorAll(".board > li").length || 10;

@@ -261,5 +261,21 @@ class MastermindOnAPhone(Mastermind):
         self.assertTrue(self.driver.save_screenshot(os.path.join(ARTIFACTS, "mastermind-360.png")))
 
 
+class LaptopWindow(MastermindHelpers):
+    def test_a_laptops_window_shows_the_whole_daily_board_and_its_keys(self):
+        # A review at 1280×757 found the daily's last row of keys below the fold (the cells stopped shrinking at 36 px,
+        # a floor for pages zoomed in, which are narrower).
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 1280, "height": 757, "deviceScaleFactor": 1, "mobile": False})
+        try:
+            self.start("/mastermind/daily")
+            bottom = self.driver.execute_script(
+                "return document.querySelector('[data-keypad]').getBoundingClientRect().bottom")
+            self.assertLessEqual(bottom, 757)
+            self.assertEqual(self.driver.execute_script("return scrollY"), 0)
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
 if __name__ == "__main__":
     unittest.main()
