@@ -64,6 +64,23 @@ public final class DatabasePool: Sendable {
         return database
     }
 
+    /// Runs `body` on one snapshot of the database, as GRDB's `read` does: every read in it (through `connection()` on
+    /// this thread) sees the same commits, so a page that reads twice never shows a write that landed between its
+    /// reads. Writes go through the writer and are seen only after it: a body reads. Nested, it joins the outer one.
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        let db = try connection()
+        if db.inTransaction { return try body(db) }
+        try db.execute(db.dialect == .postgresql ? "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" : "BEGIN")
+        do {
+            let result = try body(db)
+            try db.execute("COMMIT")
+            return result
+        } catch {
+            if db.inTransaction { _ = try? db.execute("ROLLBACK") }
+            throw error
+        }
+    }
+
     /// The writer, started on first use.
     public func writer() throws(DatabaseError) -> DatabaseWriter {
         try writerBox.withLock { (box: inout DatabaseWriter?) throws(DatabaseError) -> DatabaseWriter in

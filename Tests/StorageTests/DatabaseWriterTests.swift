@@ -91,6 +91,25 @@ struct DatabaseWriterTests {
         #expect(try pool.connection().first("SELECT COUNT(*) AS n FROM players WHERE id = 'gone'")?.int("n") == 0)
     }
 
+    /// A read sees one snapshot: a write committed between its two SELECTs is seen after it, not within it (issue
+    /// 42: a page reading twice could show half of a change).
+    @Test(arguments: Engine.allCases) func aReadSeesOneSnapshot(_ engine: Engine) throws {
+        let pool = try pool(engine)
+        defer { pool.close() }
+        try pool.write { db in try db.execute("INSERT INTO players VALUES ('a', 1)") }
+        let count = "SELECT COUNT(*) AS n FROM players"
+        let (before, during) = try pool.read { db in
+            let before = try db.first(count)?.int("n")
+            try pool.write { db in try db.execute("INSERT INTO players VALUES ('b', 2)") }
+            // Nested, and through the thread's connection as a store reads: the same snapshot.
+            let during = try pool.read { _ in try pool.connection().first(count)?.int("n") }
+            return (before, during)
+        }
+        #expect(before == 1 && during == 1)
+        #expect(try pool.connection().first(count)?.int("n") == 2, "committed, and seen once the read ends")
+        #expect(!(try pool.connection().inTransaction))
+    }
+
     @Test(arguments: Engine.allCases) func stopCommitsWhatIsQueued(_ engine: Engine) throws {
         let pool = try pool(engine, commitDelay: 0.05)
         let committed = Atomic<Int>(0)

@@ -10,7 +10,7 @@ import Glibc
 /// Mastermind games in SQLite, one active game per player. Every change
 /// runs in one transaction, so two tabs guessing at once cannot corrupt a
 /// game, and a guess is counted once.
-package struct MastermindStore: Sendable {
+package struct MastermindStore: Store {
     package let pool: DatabasePool
     package let constants: Constants
     package let secrets: SecretSource

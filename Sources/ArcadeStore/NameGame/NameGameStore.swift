@@ -9,7 +9,7 @@ import Glibc
 /// Name Game sessions and rounds in SQLite. A round lives only here: the
 /// page never holds its answer before it is answered. Every answer is
 /// checked and recorded in one transaction.
-package struct NameGameStore: Sendable {
+package struct NameGameStore: Store {
     package let pool: DatabasePool
     package var clock: @Sendable () -> Double = WallClock.system
     /// Learning steps: a first question one round after the introduction, then after 1, 3 and 10 minutes before the

@@ -245,8 +245,9 @@ struct MastermindController: Sendable {
 
     func statsPage(_ request: Request, _ context: PlayerContext) throws -> Response {
         let visitor = context.visitor
-        let stats = try store.stats(player: visitor.playerID)
-        let daily = try store.dailyStats(player: visitor.playerID)
+        let (stats, daily) = try store.snapshot {
+            (try store.stats(player: visitor.playerID), try store.dailyStats(player: visitor.playerID))
+        }
         let t = pages.localizer.strings(for: visitor.language)
         return pages.render(
             "mastermind-stats", title: t.string("stats.title"), for: visitor, path: "/mastermind/stats",

@@ -314,7 +314,12 @@ struct NameGameController: Sendable {
         return "\(tenths / 10).\(tenths % 10)"
     }
 
+    /// The statistics, from one snapshot: its three reads agree.
     private func statsPage(_ visitor: Visitor) throws -> Response {
+        try store.snapshot { try statsPageInSnapshot(visitor) }
+    }
+
+    private func statsPageInSnapshot(_ visitor: Visitor) throws -> Response {
         let t = pages.localizer.strings(for: visitor.language)
         let rows: [TemplateValue] = try store.lifetime(player: visitor.playerID).map { row in
             let stats = row.stats
