@@ -320,3 +320,24 @@ public enum Log {
         return String(decoding: out, as: UTF8.self)
     }
 }
+
+/// The log as one request writes to it (every handler's context carries one): each line names the request's id, as
+/// its access-log line and its error page do, so an operator finds every line of one request by it.
+public struct RequestLog: Sendable {
+    public let requestID: String
+
+    public init(requestID: String) { self.requestID = requestID }
+
+    public func info(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) {
+        Log.info(message, fields, requestID: requestID)
+    }
+
+    /// `every`: rate-limited, as `Log.warning`'s.
+    public func warning(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:], every key: String? = nil) {
+        Log.warning(message, fields, requestID: requestID, every: key)
+    }
+
+    public func error(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:], every key: String? = nil) {
+        Log.error(message, fields, requestID: requestID, every: key)
+    }
+}

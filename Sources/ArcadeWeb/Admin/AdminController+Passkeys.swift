@@ -40,13 +40,13 @@ extension AdminController {
         switch passkeys.registration(request, .adminCreate, session: context.visitor.sessionID, userVerification: true)
         {
         case .failure(let refused):
-            return PasskeyController.refuse(refused, t)
+            return PasskeyController.refuse(refused, t, context.log)
         case .success(let checked):
             guard
                 try store.addPasskey(
                     context.admin, id: Base64URL.encode(checked.value.credentialID), publicKey: checked.value.publicKey,
                     signCount: checked.value.signCount, challenge: checked.challenge, expires: checked.expires)
-            else { return PasskeyController.refuse(WebAuthnSite.Refused("expired"), t) }
+            else { return PasskeyController.refuse(WebAuthnSite.Refused("expired"), t, context.log) }
             return JSONAnswer.make(.object([("next", .string("/admin/totp?passkey=added#passkeys"))]))
         }
     }
@@ -71,15 +71,15 @@ extension AdminController {
         let t = pages.localizer.strings(for: visitor.language)
         let (id, party): (String, RelyingParty)
         switch passkeys.assertionStart(request, .adminGet, session: visitor.sessionID) {
-        case .failure(let refused): return PasskeyController.refuse(refused, t)
+        case .failure(let refused): return PasskeyController.refuse(refused, t, context.log)
         case .success(let value): (id, party) = value
         }
         guard id.utf8.count <= 400, let key = try store.passkeyKey(id) else {
-            return PasskeyController.refuse(WebAuthnSite.Refused("unknown"), t)
+            return PasskeyController.refuse(WebAuthnSite.Refused("unknown"), t, context.log)
         }
         let pending = pendingAdmin(request)
         if let pending, pending.id != key.admin.id {
-            return PasskeyController.refuse(WebAuthnSite.Refused("invalid"), t)
+            return PasskeyController.refuse(WebAuthnSite.Refused("invalid"), t, context.log)
         }
         let address = ClientAddress.limitKey(request.remoteAddress)
         let device = request.cookies[Self.deviceCookie].flatMap { deviceID($0, for: key.admin.name) }
@@ -97,7 +97,7 @@ extension AdminController {
         {
         case .failure(let refused):
             logFailure("passkey refused (\(refused.log ?? refused.message))", name: key.admin.name, request)
-            return PasskeyController.refuse(refused, t)
+            return PasskeyController.refuse(refused, t, context.log)
         case .success(let value): checked = value
         }
         guard
@@ -105,7 +105,7 @@ extension AdminController {
                 id, signCount: checked.value.signCount, challenge: checked.challenge, expires: checked.expires)
         else {
             logFailure("passkey replayed or its counter went back", name: key.admin.name, request)
-            return PasskeyController.refuse(WebAuthnSite.Refused("counter"), t)
+            return PasskeyController.refuse(WebAuthnSite.Refused("counter"), t, context.log)
         }
         limits.succeeded(name: key.admin.name, address: address, device: device)
         // The sign-in's own answer is a redirect with its cookies: the script is given the cookies and where to go.

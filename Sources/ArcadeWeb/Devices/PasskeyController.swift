@@ -79,7 +79,7 @@ struct PasskeyController: Sendable {
         if let wait = Self.limited(attempts, request, t) { return wait }
         let checked: WebAuthnSite.Checked<Registration>
         switch site.registration(request, .create, session: visitor.sessionID, userVerification: false) {
-        case .failure(let refused): return Self.refuse(refused, t)
+        case .failure(let refused): return Self.refuse(refused, t, context.log)
         case .success(let value): checked = value
         }
         let registration = checked.value
@@ -89,7 +89,7 @@ struct PasskeyController: Sendable {
             device: AdminDevice.describe(userAgent: request.headers["User-Agent"] ?? ""), challenge: checked.challenge,
             expires: checked.expires, now: Int64(clock() * 1000))
         {
-            return Self.refuse(WebAuthnSite.Refused(Self.message(for: refusal), log: refusal.rawValue), t)
+            return Self.refuse(WebAuthnSite.Refused(Self.message(for: refusal), log: refusal.rawValue), t, context.log)
         }
         once.cache.records[PlayerKey(visitor.playerID)] = nil
         return JSONAnswer.make(.object([("ok", .bool(true)), ("next", .string("/progress?passkey=added#passkeys"))]))
@@ -101,20 +101,20 @@ struct PasskeyController: Sendable {
         if let wait = Self.limited(attempts, request, t) { return wait }
         let (id, party): (String, RelyingParty)
         switch site.assertionStart(request, .get, session: visitor.sessionID) {
-        case .failure(let refused): return Self.refuse(refused, t)
+        case .failure(let refused): return Self.refuse(refused, t, context.log)
         case .success(let value): (id, party) = value
         }
-        guard let key = try store.key(credential: id) else { return Self.refuse(WebAuthnSite.Refused("unknown"), t) }
+        guard let key = try store.key(credential: id) else { return Self.refuse(WebAuthnSite.Refused("unknown"), t, context.log) }
         // The passkey says whose it is too: it must be the player it was registered to.
         if let handle = request.form?["userHandle"], !handle.isEmpty, handle != key.player {
-            return Self.refuse(WebAuthnSite.Refused("invalid"), t)
+            return Self.refuse(WebAuthnSite.Refused("invalid"), t, context.log)
         }
         let checked: WebAuthnSite.Checked<Assertion>
         switch site.assertion(
             request, .get, session: visitor.sessionID, party: party, publicKey: key.publicKey,
             signCount: key.signCount, userVerification: false)
         {
-        case .failure(let refused): return Self.refuse(refused, t)
+        case .failure(let refused): return Self.refuse(refused, t, context.log)
         case .success(let value): checked = value
         }
         let outcome = try store.signIn(
@@ -122,7 +122,7 @@ struct PasskeyController: Sendable {
             challenge: checked.challenge, expires: checked.expires, now: Int64(clock() * 1000))
         switch outcome {
         case .failure(let refusal):
-            return Self.refuse(WebAuthnSite.Refused(Self.message(for: refusal), log: refusal.rawValue), t)
+            return Self.refuse(WebAuthnSite.Refused(Self.message(for: refusal), log: refusal.rawValue), t, context.log)
         case .success(let (player, moved)):
             for forgotten in [player.id, visitor.playerID] { once.cache.records[PlayerKey(forgotten)] = nil }
             let next = "/progress?passkey=" + PlayerMerge.status(moved) + "#passkeys"
@@ -199,8 +199,8 @@ struct PasskeyController: Sendable {
     }
 
     /// A refusal in the person's words; nothing was stored. The reason (never a key or a challenge) is logged.
-    static func refuse(_ refused: WebAuthnSite.Refused, _ t: LanguageStrings) -> Response {
-        Log.info("passkey refused: \(refused.log ?? refused.message)")
+    static func refuse(_ refused: WebAuthnSite.Refused, _ t: LanguageStrings, _ log: RequestLog) -> Response {
+        log.info("passkey refused: \(refused.log ?? refused.message)")
         return JSONAnswer.error(t.string("passkeys.error.\(refused.message)"), status: .badRequest)
     }
 

@@ -235,7 +235,7 @@ struct CheatSiteTests {
         #expect(try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=5544").status == 303)
         var last: JSONValue = .null
         for pair in Self.konami { last = try JSONParser.parse(try act(player, pair, on: "&game=\(game)").text) }
-        let over = "Nothing to reveal: this game is over. The code works again in your next game."
+        let over = "Nothing to reveal: this game is over. The cheat works again in your next game."
         #expect(last["did"] == .array([.string(over)]))
         #expect(!(try player.get("/mastermind").text.contains("data-revealed")))
     }

@@ -42,6 +42,11 @@ struct LogLinesTests {
         let refused = try player.post("/admin/login", "name=admin&password=\(Self.password)")
         #expect(refused.status == 401)
         let refusedID = try #require(refused.header("X-Request-Id"))
+        // A refused passkey sign-in (no challenge was asked for): its line carries its request's id too, from the log
+        // its context carries (issue 42).
+        let passkey = try player.post("/progress/passkeys/signin", "id=AAAA&clientDataJSON=e30")
+        #expect(passkey.status == 400)
+        let passkeyID = try #require(passkey.header("X-Request-Id"))
         child.signal(SIGTERM)
         #expect(child.wait(timeout: 30) == 0)
 
@@ -61,6 +66,8 @@ struct LogLinesTests {
         #expect(signIn["request_id"] as? String == refusedID)
         let access = out.first { $0["request_id"] as? String == refusedID }
         #expect(access?["status"] as? Int == 401 && access?["path"] as? String == "/admin/login")
+        let refusal = try #require(out.first { ($0["msg"] as? String)?.hasPrefix("passkey refused") == true })
+        #expect(refusal["request_id"] as? String == passkeyID, "\(refusal)")
         let everything = child.standardOutput + child.standardError
         #expect(!everything.contains(Self.password), "the password reached the log")
         #expect(!everything.contains("hunter2"), "a query's value reached the log")

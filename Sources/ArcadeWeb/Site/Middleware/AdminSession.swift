@@ -13,7 +13,7 @@ struct AdminSession: ContextMiddleware {
         }
         let flash = request.cookies[Flash.cookie].flatMap { URI.decode($0) }.map { String($0.prefix(300)) }
         let visitor = flash == nil ? context.visitor : context.visitor.with { $0.flash = flash }
-        var response = try next(request, AdminContext(visitor: visitor, admin: admin))
+        var response = try next(request, AdminContext(visitor: visitor, log: context.log, admin: admin))
         if flash != nil && response.status == .ok { response.setCookie(Flash.clear) }
         return response
     }

@@ -1,4 +1,5 @@
 import HTTP
+import Logger
 
 /// Identifies the visitor from their signed cookies (a new one is minted, not stored, until their first action),
 /// and sets the cookies this request made on whatever the handler answers, an error page included.
@@ -10,7 +11,7 @@ struct VisitorCookies: ContextMiddleware {
         let visitor = try identity.visitor(for: request)
         var response: Response
         do {
-            response = try next(request, PlayerContext(visitor: visitor))
+            response = try next(request, PlayerContext(visitor: visitor, log: RequestLog(requestID: request.requestID)))
         } catch {
             response = errors.answer(for: error, request, visitor: visitor)
         }
