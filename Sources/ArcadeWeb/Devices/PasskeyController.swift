@@ -104,7 +104,9 @@ struct PasskeyController: Sendable {
         case .failure(let refused): return Self.refuse(refused, t, context.log)
         case .success(let value): (id, party) = value
         }
-        guard let key = try store.key(credential: id) else { return Self.refuse(WebAuthnSite.Refused("unknown"), t, context.log) }
+        guard let key = try store.key(credential: id) else {
+            return Self.refuse(WebAuthnSite.Refused("unknown"), t, context.log)
+        }
         // The passkey says whose it is too: it must be the player it was registered to.
         if let handle = request.form?["userHandle"], !handle.isEmpty, handle != key.player {
             return Self.refuse(WebAuthnSite.Refused("invalid"), t, context.log)

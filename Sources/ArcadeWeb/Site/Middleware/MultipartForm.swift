@@ -15,7 +15,8 @@ struct MultipartForm: ContextMiddleware {
             throw PageError(error.status)
         }
         return try next(
-            request, UploadContext(
+            request,
+            UploadContext(
                 visitor: context.visitor, log: context.log, admin: context.admin, upload: Upload(parts: parts)))
     }
 }
