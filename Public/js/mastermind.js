@@ -903,7 +903,8 @@
     if (shortcutsOff() && !(target && host.contains(target)) && !open) return;
     // A finished game: N starts the next, as its New game does (a review found no key for it), from its results too.
     var over = board() && board().getAttribute("data-outcome");
-    if (over && (event.key === "n" || event.key === "N") && !(open && shortcutsOff())) {
+    // The key, whatever the layout types on it (a Russian reader: N types «т» there, and nothing happened).
+    if (over && (event.key === "n" || event.key === "N" || event.code === "KeyN") && !(open && shortcutsOff())) {
       var next = (open || host).querySelector("[data-new-game]");
       if (next && !event.repeat) {
         event.preventDefault();

@@ -244,7 +244,7 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         said = len(self.said())
         self.driver.find_element("css selector", ".mm-menu summary").click()
         self.driver.find_element("css selector", "[data-codes-left-switch]").click()
-        self.wait_said(lambda t: t.startswith("Possible codes: shown"), "the switch's new state")
+        self.wait_said(lambda t: t.startswith("Possible codes are shown"), "the switch's new state")
         self.assertFalse(any(t.startswith(row) for t in self.said()[said:]), "the last row is not said again")
         # Switched back by keyboard, focus stays on the Game button it was chosen from (a blind review was moved to the
         # board and had to go back through the menu to hear the switch's state).
@@ -254,7 +254,7 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         switch = self.driver.find_element("css selector", "[data-codes-left-switch]")
         self.driver.execute_script("arguments[0].focus()", switch)
         self.keys(Keys.SPACE)
-        self.wait_said(lambda t: t.startswith("Possible codes: hidden"), "the switch's state, off")
+        self.wait_said(lambda t: t.startswith("Possible codes are hidden"), "the switch's state, off")
         WebDriverWait(self.driver, 10).until(lambda d: d.execute_script(
             "return document.activeElement.matches('.mm-menu > summary')"), "focus on the Game button")
         # A note says the place it is for (the same review: "5: ruled out here" named no place); notes on say where

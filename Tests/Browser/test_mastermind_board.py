@@ -364,6 +364,16 @@ class MastermindBoard(BoardHelpers):
         WebDriverWait(self.driver, 10).until(lambda d: self.game() != first and not self.board().get_attribute(
             "data-outcome"))
         self.assertEqual(self.driver.find_elements("css selector", "dialog[open]"), [])
+        # On a Russian layout the same key types «т»: it starts the next game too (a native reader's catch).
+        second = self.game()
+        self.tap(secret_of(int(second)))
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        for kind in ("keyDown", "keyUp"):
+            self.driver.execute_cdp_cmd("Input.dispatchKeyEvent", {
+                "type": kind, "key": "т", "code": "KeyN", "text": "т" if kind == "keyDown" else "",
+                "windowsVirtualKeyCode": 78})
+        WebDriverWait(self.driver, 10).until(lambda d: self.game() != second and not self.board().get_attribute(
+            "data-outcome"))
         # During a game, N types nothing and starts nothing (the digit after it shows both keys were handled).
         playing = self.game()
         self.keys("n1")

@@ -607,14 +607,14 @@ class Results(Play):
         self.assertFalse(note.is_displayed())
         self.keys("7")
         WebDriverWait(self.driver, 10).until(lambda d: note.is_displayed())
-        self.assertEqual(note.text, "This game is over. Press N to play on.")
+        self.assertEqual(note.text, "This game is over. Press N for a new game.")
         focused = self.driver.switch_to.active_element
         self.assertIsNotNone(focused.get_attribute("data-new-game"), "New game has the focus")
         f = self.box(focused)
         self.assertTrue(f["top"] >= 0 and f["bottom"] <= 900, f"in sight: {f}")
         WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("id", "mastermind-live").get_attribute("textContent")
-            == "This game is over. Press N to play on.")
+            == "This game is over. Press N for a new game.")
 
     def test_hard_mode_is_offered_after_a_win_and_says_its_rule(self):
         _, _, dialog = self.win_after(1)

@@ -177,7 +177,7 @@ struct AdminController: Sendable {
         let t = pages.localizer.strings(for: visitor.language)
         let entries: [TemplateValue] = try store.auditLog().map { entry in
             .object([
-                "at": .string(UTCTime.format(entry.at)), "admin": .string(entry.admin),
+                "at": .string(UTCTime.format(entry.at)), "admin": .string(Self.actorText(entry.admin, t)),
                 "action": .string(entry.action), "actionText": .string(Self.actionText(entry.action, t)),
                 "target": .string(entry.target),
                 "before": .string(entry.before ?? ""), "after": .string(entry.after ?? ""),
@@ -187,6 +187,16 @@ struct AdminController: Sendable {
             "admin-audit", title: pages.localizer.string("admin.audit.title", language: visitor.language),
             for: visitor, path: "/admin/audit", section: "admin",
             data: ["entries": .list(entries), "admin": .string(admin.name)])
+    }
+
+    /// Who made an audit entry, in the reader's language where it is not an admin's name: the first start, the
+    /// command line (a native review read "first start" in English in a German log). The log keeps its own words.
+    static func actorText(_ actor: String, _ t: LanguageStrings) -> String {
+        if actor == "first start" { return t.string("admin.audit.actor.first") }
+        if actor.hasPrefix("command line ("), actor.hasSuffix(")") {
+            return t.string("admin.audit.actor.cli", [.string(String(actor.dropFirst(14).dropLast()))])
+        }
+        return actor
     }
 
     /// An audit entry's action in the reader's language ("add rule" is "Rule added"); one the strings do not know
@@ -226,7 +236,7 @@ struct AdminController: Sendable {
         }
         let recent: [TemplateValue] = try store.auditLog(limit: 10).map { entry in
             .object([
-                "at": .string(UTCTime.format(entry.at)), "admin": .string(entry.admin),
+                "at": .string(UTCTime.format(entry.at)), "admin": .string(Self.actorText(entry.admin, t)),
                 "action": .string(entry.action), "actionText": .string(Self.actionText(entry.action, t)),
                 "target": .string(entry.target),
             ])

@@ -119,6 +119,13 @@ struct AdminTests {
         #expect(try player.get("/api/admin/session").text.contains("\"admin\":\"alice\""))
         let audit = try player.get("/admin/audit").text
         #expect(audit.contains("data-action=\"sign-in\""))
+        // Who made an entry, when it is not an admin, in the reader's language (a native review read "first start" in a
+        // German log); the log keeps its own words.
+        try server.site.admins.create(name: "bob", password: "correct horse battery", by: "first start")
+        try server.site.admins.create(name: "eve", password: "correct horse battery", by: "command line (root)")
+        let german = try player.get("/admin/audit?lang=de").text
+        #expect(german.contains(">erster Start</td>") && german.contains(">Kommandozeile (root)</td>"))
+        player.cookies["arcade_lang"] = nil
         // Sign-out needs the CSRF token, ends the session and clears the cookie.
         #expect(try server.post("/admin/logout", body: "", headers: ["Cookie": player.cookieHeader]).status == 403)
         #expect(try player.post("/admin/logout", "").status == 303)

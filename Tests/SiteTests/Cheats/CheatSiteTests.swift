@@ -266,7 +266,7 @@ struct CheatSiteTests {
         let fromDaily = try konami("&game=\(daily)&daily=1")
         #expect(
             fromDaily["did"]
-                == .array([.string("Not in the daily code: it is the same for everyone. Try it in a game of your own.")]
+                == .array([.string("Not in the daily game: everyone plays the same code. Try it in a free game.")]
                 ))
         #expect(try revealed(String(daily)) == nil && revealed(game) == nil)
         // Even named by its id alone.

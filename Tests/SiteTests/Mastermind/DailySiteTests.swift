@@ -121,6 +121,6 @@ struct DailySiteTests {
         )
         #expect(stats.contains("data-played=\"0\""), "the daily keeps its own statistics")
         // "Played 0" is under a heading saying whose games it counts (a review read it as the daily not counted).
-        #expect(stats.contains("<h2 id=\"own-stats\">Your own games</h2>\n<dl class=\"stats\" data-played=\"0\""))
+        #expect(stats.contains("<h2 id=\"own-stats\">Free play</h2>\n<dl class=\"stats\" data-played=\"0\""))
     }
 }

@@ -219,7 +219,7 @@ struct LessonSiteTests {
         clock.advance(days: 1)
         let tomorrow = try player.get("/namegame").text
         #expect(tomorrow.contains("Answered today: 0 of 10") && !tomorrow.contains("data-goal-met"))
-        #expect(tomorrow.contains("Days in a row: 1. Answer one question today to keep it going."))
+        #expect(tomorrow.contains("Days in a row: 1. Play one round today to keep it going."))
         try player.post("/namegame/next", "mode=normal")  // the next lesson, from the summary
         try player.answerRounds("normal", count: 1)
         #expect(try player.get("/namegame").text.contains("Days in a row: 2<"))
@@ -248,7 +248,7 @@ struct LessonSiteTests {
         // next morning; another read the same people counted as today's and tomorrow's).
         #expect(
             menu.contains(
-                "Due by the end of tomorrow (including today): \(due)</span> <span>New people tomorrow: up to 15</span>"
+                "Due today or tomorrow: \(due)</span> <span>New people tomorrow: up to 15</span>"
             ))
         try player.post("/namegame/pace", "pace=fast")
         #expect(try player.get("/namegame").text.contains("New people tomorrow: up to 40"))
