@@ -43,7 +43,8 @@ struct OnceController: Sendable {
         // The mode's own rules after the game's (a review: Learn's help said nothing of meeting, typing or spacing).
         let modeHelp: TemplateValue =
             chosen.map { mode in
-                let more = [Mode.learn, .hint].contains(mode) ? " " + t.string("namegame.help.\(mode.rawValue)") : ""
+                let more =
+                    [Mode.learn, .hint].contains(mode) ? t.sentenceGap + t.string("namegame.help.\(mode.rawValue)") : ""
                 return .object([
                     "name": .string(t.string("namegame.mode.\(mode.rawValue)")),
                     "text": .string(t.string("namegame.mode.\(mode.rawValue).about") + more),
@@ -116,9 +117,11 @@ struct OnceController: Sendable {
         ])
     }
 
-    /// The Name Game's keys, for How to play: shown only where there is a keyboard (the CSS decides).
+    /// The Name Game's keys, for How to play: shown only where there is a keyboard (the CSS decides), after the
+    /// language's gap between sentences (none in Japanese: a native reader saw a stray space).
     static func keys(_ game: String, _ t: LanguageStrings) -> TemplateValue {
-        game == "namegame" ? .string(t.string("once.tutorial.namegame.keys")) : .null
+        game == "namegame"
+            ? ["gap": .string(t.sentenceGap), "text": .string(t.string("once.tutorial.namegame.keys"))] : .null
     }
 
     /// Only a path on this site: never `//elsewhere` or a full URL.

@@ -50,6 +50,13 @@ struct OnceSiteTests {
         #expect(try player.get("/namegame/help?mode=learn").text.contains("then type their first name"))
         #expect(nameGameHelp.contains("who can load your own team"), "where the faces come from")
         #expect(try player.get("/namegame/help?mode=hint").text.contains("if only the right face is left"))
+        // Sentences follow each other with the language's own gap: a space in English, none in Japanese (a native
+        // reader saw a stray ASCII space).
+        #expect(nameGameHelp.contains("next round. <span class=\"key-hint\" data-key-hint>Press 1–6"))
+        let japanese = try player.get("/namegame/help?mode=learn&lang=ja").text
+        #expect(japanese.contains("進みます。<span class=\"key-hint\" data-key-hint>"), "no space between sentences")
+        #expect(!japanese.contains("。 "), "no ASCII space after a full stop")
+        player.cookies["arcade_lang"] = nil
         let hints = try player.play("hint").text
         #expect(
             hints.contains("data-mode-howto>Answer before the faces disappear"), "said on the session's first question")
