@@ -942,7 +942,12 @@
         if (menu) menu.open = false;
       }
       if (!form()) {
-        if (over && !event.repeat && /^[0-9]$|^Enter$/.test(event.key)) overNote();
+        // (Its default prevented: an Enter would press New game once it has the focus, and the finished board a
+        // review meant to study was gone.)
+        if (over && /^[0-9]$|^Enter$/.test(event.key)) {
+          event.preventDefault();
+          if (!event.repeat) overNote();
+        }
         return;
       }
       event.preventDefault();

@@ -615,6 +615,16 @@ class Results(Play):
         WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("id", "mastermind-live").get_attribute("textContent")
             == "This game is over. Press N for a new game.")
+        # Enter on the board does the same, and starts nothing (a review's reflex Enter lost the board it had won).
+        game = self.game()
+        self.driver.execute_script("""window.newGameClicks = 0; document.addEventListener("click", e => {
+            if (e.target.closest && e.target.closest("[data-new-game]")) window.newGameClicks++; }, true);
+            document.getElementById("board").focus();""")
+        self.keys(Keys.ENTER)
+        WebDriverWait(self.driver, 10).until(lambda d: self.driver.switch_to.active_element.get_attribute(
+            "data-new-game") is not None)
+        self.assertEqual(self.driver.execute_script("return window.newGameClicks"), 0, "New game was not pressed")
+        self.assertEqual(self.game(), game, "the finished game stays")
 
     def test_hard_mode_is_offered_after_a_win_and_says_its_rule(self):
         _, _, dialog = self.win_after(1)
