@@ -754,6 +754,13 @@
       menu.addEventListener("toggle", function () {
         var refused = menu.open && host.querySelector("[data-message] > p[data-error]");
         if (refused) refused.hidden = true;
+        // Held to the button's right edge, the list ran off the screen's left edge when large text put the button
+        // mid-line (a low-vision review read "tistics", "w to play"): it moves right until it is whole.
+        var list = menu.querySelector("ul");
+        if (!menu.open || !list) return;
+        list.style.right = "";
+        var left = list.getBoundingClientRect().left;
+        if (left < 8) list.style.right = Math.round(left - 8) + "px";
       });
     }
     if (!keepSize) fit();

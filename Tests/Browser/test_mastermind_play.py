@@ -927,6 +927,15 @@ class LargeText(Play):
         # The row's counts stay beside its digits, inside the screen.
         counts = self.box(self.driver.find_element("css selector", "#board .row .row-counts"))
         self.assertLessEqual(counts["right"], 360)
+        # The Game menu opens whole, inside the screen (a low-vision review read "tistics", "w to play": held to the
+        # button's right edge, it ran 84 px off the left).
+        summary = self.driver.find_element("css selector", ".mm-menu > summary")
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+        summary.click()
+        menu = self.box(self.driver.find_element("css selector", ".mm-menu[open] ul"))
+        self.assertTrue(menu["left"] >= 0 and menu["right"] <= 360, menu)
+        self.assertEqual(self.driver.execute_script(width), [360, 360, "32px"], "the open menu")
+        summary.click()
         self.driver.execute_script("document.querySelector('#board .board').scrollIntoView()")
         self.driver.save_screenshot(os.path.join(ARTIFACTS, "mm-large-text-360-light-js.png"))
         # The win's card: its title's words whole ("Phe / w, / cra / cke / d!" beside the ×, a low-vision review),
