@@ -243,25 +243,27 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
 
     def test_with_large_text_names_keep_their_words_whole(self):
         """A low-vision review, text at 200 % on a phone: three narrow columns split names into letters ("Fara / h /
-        Lind / qvis / t"). Two columns, and every word of every name on one line."""
+        Lind / qvis / t"). Two columns, and every word of every name on one line; in Reverse too, whose two columns
+        of names split them ("Ibarr / a", a later one): there one."""
         self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
         try:
-            round_id, answer = self.fresh_round("normal")
-            self.choose(answer)
-            split = self.driver.execute_script("""
-                const range = document.createRange(), broken = [];
-                for (const name of document.querySelectorAll('button[data-choice] .face-name[data-named]')) {
-                  const text = Array.from(name.childNodes).find(n => n.nodeType === 3 && n.textContent.trim());
-                  if (!text) continue;
-                  for (const m of text.textContent.matchAll(/\\S+/g)) {
-                    range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);
-                    const lines = new Set(Array.from(range.getClientRects(), r => Math.round(r.top))).size;
-                    if (lines > 1) broken.push(m[0]);
-                  }
-                }
-                return broken;""")
-            self.assertEqual(split, [])
-            self.assertEqual(self.driver.execute_script("return document.documentElement.scrollWidth"), 360)
+            for mode in ("normal", "reverse"):
+                round_id, answer = self.fresh_round(mode)
+                self.choose(answer)
+                split = self.driver.execute_script("""
+                    const range = document.createRange(), broken = [];
+                    for (const name of document.querySelectorAll('button[data-choice] .face-name')) {
+                      const text = Array.from(name.childNodes).find(n => n.nodeType === 3 && n.textContent.trim());
+                      if (!text) continue;
+                      for (const m of text.textContent.matchAll(/\\S+/g)) {
+                        range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);
+                        const lines = new Set(Array.from(range.getClientRects(), r => Math.round(r.top))).size;
+                        if (lines > 1) broken.push(m[0]);
+                      }
+                    }
+                    return broken;""")
+                self.assertEqual(split, [], mode)
+                self.assertEqual(self.driver.execute_script("return document.documentElement.scrollWidth"), 360, mode)
         finally:
             self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
 
