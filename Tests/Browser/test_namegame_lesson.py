@@ -313,6 +313,16 @@ class Lesson(LessonHelpers):
         self.hold_answers()
         self.play_from_menu("normal")
         asked = []
+        # At 0 of 10 the bar reads empty in high contrast too: its track is the panel's white inside a black edge (a
+        # low-vision review: filled black, the track looked like a full bar of dark green).
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "prefers-contrast", "value": "more"}, {"name": "prefers-color-scheme", "value": "light"}]})
+        try:
+            meter = self.driver.find_element("css selector", ".lesson-meter")
+            self.assertEqual(self.driver.execute_script(
+                "return getComputedStyle(arguments[0]).backgroundColor", meter), "rgb(255, 255, 255)")
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
         for done in range(10):
             bar = self.driver.find_element("css selector", "[role=progressbar]")
             self.assertEqual(bar.get_attribute("aria-valuenow"), str(done))
