@@ -66,6 +66,14 @@ class NameGameHelpers:
         while self.driver.find_elements("css selector", "[data-intro]"):
             self.navigate(lambda: self.driver.find_element("css selector", "[data-meet]").click())
 
+    def meet_someone(self):
+        """Someone met, as Practice waits for (it asks about people met): Learn's first introductions seen."""
+        self.open("/namegame/learn")
+        start = self.driver.find_elements("css selector", "[data-start] button[data-next]")
+        if start:
+            self.navigate(lambda: start[0].click())
+        self.meet()
+
     def hold_answers(self):
         """A right answer moves on by itself after a beat; tests that look at the answered round keep it (the
         player's own switch, sessionStorage "namegame.autoAdvance" = "off", set before any page's script runs)."""

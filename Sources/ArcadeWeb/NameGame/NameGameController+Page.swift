@@ -42,6 +42,7 @@ extension NameGameController {
                 "mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
                 "about": .string(t.string("namegame.mode.\(mode.rawValue).about")), "notStarted": .bool(true),
                 "isTimed": .bool(mode == .timed), "error": error.map { .string(t.string($0)) } ?? .null,
+                "meetFirst": .bool(try mode == .practice && store.cards(player: visitor.playerID).isEmpty),
             ])
         }
         var record = try shownRound(mode, session: current)
@@ -178,7 +179,7 @@ extension NameGameController {
             // Whom a quiz asks about (`quizRound`): the people met, or strangers, with the way to meet them. Said at
             // a session's first question only: on a phone its line pushed every answered round's Next down.
             let met = mode.pool(directory.people).count { cards[$0.id] != nil }
-            let known = met >= Self.quizFromMet
+            let known = Self.asksMet(mode, met: met)
             context["quizFrom"] = .object([
                 "kind": .string(known ? "met" : "strangers"), "link": .bool(!known),
                 "text": .string(

@@ -117,7 +117,7 @@ extension NameGameController {
         let everyone = directory.people
         let pool = mode.pool(everyone)
         let met = pool.filter { cards[$0.id] != nil }
-        let asksMet = met.count >= Self.quizFromMet
+        let asksMet = Self.asksMet(mode, met: met.count)
         let recent = (try? store.recentlyAsked(session: session.id, limit: min(3, max(0, met.count / 2 - 1)))) ?? []
         let known = Set(cards.keys)
         func deal(avoid: String?) -> Round? {

@@ -34,6 +34,10 @@ struct NameGameController: Sendable {
     }
     /// People met in a quiz's pool from which its questions are about them only (`newRound`).
     static let quizFromMet = 4
+
+    /// Whether a quiz asks about the people met, `met` of its pool: once there are `quizFromMet`; Practice, which ends
+    /// at the first miss, from the first (a guess about a stranger ended a newcomer's run at once).
+    static func asksMet(_ mode: Mode, met: Int) -> Bool { met >= (mode == .practice ? 1 : quizFromMet) }
     /// The longest typed name read: anything longer is refused before it is compared.
     static let maxTypedName = 200
     /// An open round seen again after this long (milliseconds) was left: its clock starts again.
@@ -270,6 +274,11 @@ struct NameGameController: Sendable {
             // The lesson's last round is behind: its summary, or (from the menu) the next lesson at once.
             try store.endSession(session.id)
             if !resume { return .redirect(to: "/namegame/\(mode.rawValue)") }
+        }
+        // Practice ends at the first miss: a newcomer's first question, about a stranger, was a guess that ended it
+        // (a review's run lasted one tap). It waits until someone is met, and its page says where to meet them.
+        if mode == .practice, try store.cards(player: visitor.playerID).isEmpty {
+            return .redirect(to: "/namegame/practice")
         }
         let session = try store.startSession(player: visitor.player, mode: mode)
         _ = try newRound(mode, session: session, visitor)

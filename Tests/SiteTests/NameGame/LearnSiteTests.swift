@@ -508,6 +508,28 @@ struct LearnDepthSiteTests {
         Issue.record("Learn did not ask about the person it introduced")
     }
 
+    /// Practice ends at the first miss, and a newcomer's first question, about a stranger, was a guess that ended it (a
+    /// review's run lasted one tap): with nobody met it does not start and says where to meet people; once someone is
+    /// met it asks about them.
+    @Test(arguments: Engine.allCases) func practiceWaitsForSomeoneMetAndAsksAboutThem(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/")
+        #expect(try player.post("/namegame/next", "mode=practice&resume=1").status == 303)
+        let page = try player.get("/namegame/practice").text
+        #expect(page.contains("data-meet-first>It asks about people you’ve met, and you haven’t met anyone yet"))
+        #expect(page.contains("<a class=\"button\" href=\"/namegame/learn\">Start with Learn</a>"))
+        #expect(!page.contains("data-choice") && !page.contains("<button type=\"submit\" data-next>Start</button>"))
+        let db = try Database(location: server.database)
+        #expect(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM namegame_sessions WHERE mode = 'practice'") == 0)
+        try player.answerRounds("learn", count: 1)
+        let met = try Set(db.query("SELECT person FROM namegame_cards").map { try $0.decode("person") as String })
+        #expect(!met.isEmpty)
+        let first = try player.play("practice").text
+        #expect(met.contains(try player.askedID(first)), "asked about someone met")
+    }
+
     /// A review met five people by guessing in Normal, then a whole Learn lesson drilled them and met one new person:
     /// a lesson meets two at least while the day has room.
     @Test(arguments: Engine.allCases) func aLessonMeetsNewPeopleAfterFirstMeetingsElsewhere(_ engine: Engine) throws {

@@ -85,6 +85,7 @@ struct NameGameSiteTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
+        try player.answerRounds("learn", count: 1)  // someone met: Practice waits for that
         let menu = try player.get("/namegame").text
         for mode in ["normal", "matt", "reverse", "recall", "team", "hint", "fifty", "practice", "timed"] {
             // A mode on the menu is a button that deals its first round: one tap to a question, no start card.
@@ -191,6 +192,7 @@ struct NameGameSiteTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
+        try player.answerRounds("learn", count: 1)  // someone met: Practice waits for that
         for _ in 0..<2 {
             let (round, answer) = try player.round(try player.play("practice").text)
             try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\(answer)")
@@ -435,6 +437,7 @@ struct NameGameSiteTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
+        try player.answerRounds("learn", count: 1)  // someone met: Practice waits for that
         let page = try player.play("practice").text
         let (round, answer) = try player.round(page)
         let question = try #require(Player.asked(page))
