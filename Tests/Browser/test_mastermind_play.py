@@ -6,6 +6,7 @@ import unittest
 
 from mastermind_browser import MastermindHelpers, WebDriverWait, score, secret_of, wrong_guesses
 from arcade_browser import ARTIFACTS, SETTLE_JS
+from test_namegame import answer_of
 from selenium.webdriver.common.keys import Keys
 
 KONAMI_SWIPES = ["up", "up", "down", "down", "left", "right", "left", "right"]
@@ -889,6 +890,19 @@ class Zoomed(Play):
         question = self.driver.execute_script(
             "const r = document.querySelector('h1.question').getBoundingClientRect(); return [r.top, r.bottom]")
         self.assertTrue(question[0] >= -1 and question[1] <= 225, f"the question in sight by the last face: {question}")
+        # After a wrong pick it scrolls away: held at the top, it covered the ✓ and ✗ of the cards under it, and colour
+        # alone told the right face from the one tapped (a later low-vision review).
+        round_id = self.driver.find_element("id", "namegame").get_attribute("data-round")
+        wrong = self.driver.find_element("css selector", f'button[data-choice="{(answer_of(round_id) + 1) % 6}"]')
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", wrong)
+        wrong.click()
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("id", "namegame").get_attribute("data-taught") == "true")
+        covered = self.driver.execute_script("""
+            const face = document.activeElement, box = face.getBoundingClientRect();
+            const at = document.elementFromPoint(box.right - 12, Math.max(box.top, 0) + 6);
+            return {focused: face.matches('button.is-right'), top: box.top, mark: !!at && face.contains(at)};""")
+        self.assertTrue(covered["focused"] and covered["top"] >= -1 and covered["mark"], covered)
 
 
 class LargeText(Play):
