@@ -594,12 +594,17 @@ package struct NameGameStore: Store {
             ])
     }
 
-    /// People the player met by a guess in a quiz and Learn has not introduced yet.
-    package func notIntroduced(player: String) throws -> Set<String> {
-        Set(
-            try pool.connection().query(
-                "SELECT person FROM namegame_cards WHERE player = ? AND introduced = 0", [.text(player)]
-            ).map { try $0.decode("person") as String })
+    /// Whether the player met someone only by a guess in a quiz, and Learn has not introduced them yet.
+    package func notIntroduced(player: String, person: String) throws -> Bool {
+        try pool.connection().first(
+            "SELECT 1 AS guessed FROM namegame_cards WHERE player = ? AND person = ? AND introduced = 0",
+            [.text(player), .text(person)]) != nil
+    }
+
+    /// Whether the player has met anyone at all (one row read, not their cards).
+    package func hasMetAnyone(player: String) throws -> Bool {
+        try pool.connection().first("SELECT 1 AS met FROM namegame_cards WHERE player = ? LIMIT 1", [.text(player)])
+            != nil
     }
 
     /// How many people the player first met since `since` (learn mode's daily limit of new people).

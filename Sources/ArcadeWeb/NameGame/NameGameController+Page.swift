@@ -42,7 +42,7 @@ extension NameGameController {
                 "mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
                 "about": .string(t.string("namegame.mode.\(mode.rawValue).about")), "notStarted": .bool(true),
                 "isTimed": .bool(mode == .timed), "error": error.map { .string(t.string($0)) } ?? .null,
-                "meetFirst": .bool(try mode == .practice && store.cards(player: visitor.playerID).isEmpty),
+                "meetFirst": .bool(try mode == .practice && !store.hasMetAnyone(player: visitor.playerID)),
             ])
         }
         var record = try shownRound(mode, session: current)
@@ -85,7 +85,7 @@ extension NameGameController {
         _ record: NameGameStore.RoundRecord, _ visitor: Visitor, cards: [String: Card], t: LanguageStrings
     ) throws -> TemplateValue? {
         let person = record.round.answerPerson
-        guard try cards[person.id] == nil || store.notIntroduced(player: visitor.playerID).contains(person.id) else {
+        guard try cards[person.id] == nil || store.notIntroduced(player: visitor.playerID, person: person.id) else {
             return nil
         }
         return [

@@ -277,7 +277,7 @@ struct NameGameController: Sendable {
         }
         // Practice ends at the first miss: a newcomer's first question, about a stranger, was a guess that ended it
         // (a review's run lasted one tap). It waits until someone is met, and its page says where to meet them.
-        if mode == .practice, try store.cards(player: visitor.playerID).isEmpty {
+        if mode == .practice, try !store.hasMetAnyone(player: visitor.playerID) {
             return .redirect(to: "/namegame/practice")
         }
         let session = try store.startSession(player: visitor.player, mode: mode)
