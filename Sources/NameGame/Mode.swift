@@ -29,6 +29,11 @@ public enum Mode: String, Sendable, CaseIterable {
     /// Whether the answer is chosen for the player (by the scheduler or a review list) rather than at random.
     public var isScheduled: Bool { self == .learn || self == .review }
 
+    /// Whether a round about someone the player has not met starts by introducing them (face, name, role), then asks:
+    /// every mode but Timed, whose clock cannot stop for it (a review: the quizzes opened on strangers, and a guess
+    /// among strangers teaches nothing).
+    public var introducesNewFaces: Bool { self != .timed }
+
     /// Faces (or names) per round: recall shows one face and no choices.
     public var choices: Int {
         switch self {

@@ -1,8 +1,10 @@
 """Shared set-up for Arcade's browser tests: a headless Chromium driven by
 Debian's chromedriver, pointed at the server scripts/test started."""
 import atexit
+import base64
 import importlib.util
 import os
+import sqlite3
 import unittest
 
 from selenium import webdriver
@@ -145,6 +147,21 @@ class BrowserTest(unittest.TestCase):
     def open(self, path):
         self.driver.get(BASE_URL + path)
         self.close_tutorial()
+
+    def meet_people(self, count=6):
+        """Test set-up through the database: this browser's player has met `count` people (in review, due now), none
+        of them asked about in an open round, so the quizzes ask about people met rather than introduce someone new,
+        and a timed minute starts (it waits for four met)."""
+        self.open("/namegame")
+        value = self.driver.get_cookie("arcade_player")["value"].split(".")[0]
+        player, seen = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode().split(".")[:2]
+        with sqlite3.connect(os.environ["ARCADE_DB"]) as db:
+            db.execute("INSERT OR IGNORE INTO players (id, first_seen) VALUES (?, ?)", (player, int(seen)))
+            db.execute("INSERT OR IGNORE INTO namegame_cards (player, person, state, step, stability, difficulty,"
+                       " due_ms, last_ms, reviews, lapses, met_ms, introduced) SELECT ?, id, 'review', NULL, 10, 5, 0,"
+                       " 0, 1, 0, 0, 1 FROM people WHERE id NOT IN (SELECT f.person FROM namegame_round_faces f JOIN"
+                       " namegame_rounds r ON f.round = r.id AND f.position = r.answer WHERE r.player = ?"
+                       " AND r.status = 'open') ORDER BY id LIMIT ?", (player, player, count))
 
     def close_tutorial(self):
         """A game's first visit opens How to play as a dialog (with scripts on): close it, as a player would, and

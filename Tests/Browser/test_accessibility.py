@@ -29,6 +29,7 @@ class Accessibility(BrowserTest):
         self.assertEqual(self.post("/mastermind/guess", "game=0&turn=0&daily=0&guess=0123"), 200)
         self.assertEqual(self.post("/namegame/next", "mode=normal"), 200)
         self.assertEqual(self.post("/namegame/next", "mode=learn"), 200)
+        self.meet_people()  # the normal round above stays an introduction; Timed waits for four met
         self.assertEqual(self.post("/namegame/next", "mode=timed"), 200)  # the clock, a role=timer
         self.assertEqual(self.post("/namegame/next", "mode=recall"), 200)  # a text field for the name
 

@@ -375,6 +375,7 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         self.assertTrue(face)
 
     def test_more_time_says_the_time_now_left(self):
+        self.meet_people()
         self.start_mode("timed")
         self.navigate(lambda: self.driver.find_element("css selector", "[data-more-time]").click())
         import re

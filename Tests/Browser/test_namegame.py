@@ -35,12 +35,15 @@ class NameGameHelpers:
     def game(self):
         return self.driver.find_element("id", "namegame")
 
-    def navigate(self, act):
-        """Does something that posts a form, and waits for the next page."""
+    def navigate(self, act, meet=True):
+        """Does something that posts a form, and waits for the next page: past a quiz's introduction of someone new
+        to its question, unless `meet` is False (Learn's introductions are its tests' to look at)."""
         old = self.game()
         act()
         WebDriverWait(self.driver, 10).until(gone(old))
         wait(self.driver).until(lambda d: d.execute_script("return document.readyState") == "complete" and self.game())
+        if meet and self.game().get_attribute("data-mode") != "learn":
+            self.meet()
 
     def choose(self, index):
         self.navigate(lambda: self.driver.find_element("css selector", f'button[data-choice="{index}"]').click())
@@ -61,10 +64,10 @@ class NameGameHelpers:
         self.fail("no wrong face stayed long enough to be tapped")
 
     def meet(self):
-        """Learn mode introduces someone new before asking about them, a round later: read each card, go on until a
-        question."""
+        """Someone new is introduced before the question about them (Learn asks a round later): read each card, go on
+        until a question."""
         while self.driver.find_elements("css selector", "[data-intro]"):
-            self.navigate(lambda: self.driver.find_element("css selector", "[data-meet]").click())
+            self.navigate(lambda: self.driver.find_element("css selector", "[data-meet]").click(), meet=False)
 
     def meet_someone(self):
         """Someone met, as Practice waits for (it asks about people met): Learn's first introductions seen."""
@@ -209,6 +212,12 @@ class NameGame(NameGameHelpers, BrowserTest):
 
     def test_a_mode_starts_with_the_start_button(self):
         self.open("/namegame/timed")
+        # A newcomer's timed minute waits for people met, and says where to meet them (its clock cannot stop for an
+        # introduction).
+        self.assertTrue(self.driver.find_element("css selector", "[data-meet-first]").is_displayed())
+        self.assertFalse(self.driver.find_elements("css selector", "[data-start] button[data-next]"))
+        self.meet_people()
+        self.open("/namegame/timed")
         self.assertTrue(self.driver.find_elements("css selector", "[data-start]"))
         self.assertFalse(self.driver.find_elements("css selector", "button[data-choice]"), "no round dealt by looking")
         self.navigate(lambda: self.driver.find_element("css selector", "[data-start] button[data-next]").click())
@@ -261,6 +270,7 @@ class NameGame(NameGameHelpers, BrowserTest):
         self.screenshots("namegame-answered", "/namegame/normal")
 
     def test_the_timed_end_leaves_nothing_to_click(self):
+        self.meet_people()
         round_id, answer = self.fresh_round("timed")
         question = self.text("h1.question")
         # Time travel through the database (the server reads the session's start from it): the minute is over.
@@ -306,6 +316,7 @@ class NameGameStatisticsInJapanese(BrowserTest):
 
     def test_the_statistics_fit_a_phone_and_explain_themselves(self):
         NameGameHelpers.hold_answers(self)
+        self.meet_people()
         self.open("/namegame/normal")
         for _ in range(2):
             game = self.driver.find_element("id", "namegame")
@@ -422,6 +433,7 @@ class NameGameOnAPhone(BrowserTest):
     width, height = 360, 800
 
     def test_targets_are_large_on_a_phone(self):
+        self.meet_people()
         self.open("/namegame/normal")
         game = self.driver.find_element("id", "namegame")
         if game.get_attribute("data-answered") or self.driver.find_elements("css selector", "[data-start]"):

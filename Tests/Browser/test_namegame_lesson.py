@@ -41,12 +41,15 @@ class LessonHelpers(NameGameHelpers):
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
         element.click()
 
-    def play_from_menu(self, mode):
+    def play_from_menu(self, mode, meet=True):
+        """One tap on the menu; then, unless `meet` is False, past any introduction of someone new to the question."""
         self.open("/namegame")
         page = self.driver.find_element("css selector", "html")
         self.tap(f'button[data-play="{mode}"]')
         WebDriverWait(self.driver, 10).until(gone(page))
         wait(self.driver).until(lambda d: d.execute_script("return document.readyState") == "complete" and self.game())
+        if meet:
+            self.meet()
 
     def in_view(self, element):
         return self.driver.execute_script(IN_VIEW_JS, element)
@@ -77,21 +80,16 @@ class Lesson(LessonHelpers):
 
     def test_one_tap_reaches_a_question_in_every_mode(self):
         for mode in MENU:
-            self.play_from_menu(mode)
-            if mode == "practice":
-                # Nobody met yet: Practice, which ends at the first miss, waits and says where to meet people (a
-                # review's run ended on its first, guessed, round).
-                self.assertTrue(self.driver.find_element("css selector", "[data-meet-first]").is_displayed())
-                self.assertTrue(self.driver.find_element("css selector", "[data-start] a[href='/namegame/learn']"))
-                continue
+            self.play_from_menu(mode, meet=False)
             self.assertFalse(self.driver.find_elements("css selector", "[data-start]"), f"{mode}: no start card")
             game = self.game()
             self.assertEqual(game.get_attribute("data-mode"), mode)
             self.assertTrue(game.get_attribute("data-round"), f"{mode}: a round is dealt")
-            if mode == "learn" and self.driver.find_elements("css selector", "[data-intro]"):
-                # Learn mode's first step for a new player: the person to learn, then the question about them.
-                self.assertTrue(self.driver.find_element("css selector", "[data-intro-name]").text)
-                continue
+            if mode == MENU[0]:
+                # A new player's first step is meeting the person asked about: face, name and Got it in view.
+                for part in ("[data-intro] img", "[data-intro-name]", "[data-meet]"):
+                    self.assertTrue(self.in_view(self.driver.find_element("css selector", part)), part)
+            self.meet()
             self.assertTrue(self.in_view(self.driver.find_element("css selector", "h1.question")), mode)
             if mode == MENU[0]:
                 howto = self.driver.find_elements("css selector", "[data-howto]")
@@ -138,6 +136,7 @@ class Lesson(LessonHelpers):
     def test_a_timed_minutes_right_answer_moves_on_at_once(self):
         """The clock runs while an answer shows: a review's timed score "measures waiting, not knowing" at 2.5 s a
         right answer. The page's timers are stretched, so the beat is read before it ends on any machine."""
+        self.meet_people()
         self.answer_right_with_slow_timers("timed", 500)
         self.assertIn("is-advancing", self.game().get_attribute("class"))
         self.assertEqual(self.driver.execute_script(
@@ -218,6 +217,7 @@ class Lesson(LessonHelpers):
             self.screenshots("namegame-menu", "/namegame")
 
     def test_a_miss_stays_a_miss_in_every_mode(self):
+        self.meet_people()
         self.hold_answers()
         # (Hint is left out: its faces hide on a timer, so a slow machine can lose the wrong face before the tap.)
         for mode in ["normal", "matt", "reverse", "team", "fifty", "timed", "learn"]:
@@ -352,6 +352,7 @@ class Lesson(LessonHelpers):
         self.assertEqual(len(summary.find_elements("css selector", "button[data-continue]")), 1, "one button on")
 
     def test_the_timed_end_keeps_the_score_in_view_and_focused(self):
+        self.meet_people()
         self.play_from_menu("timed")
         round_id = self.game().get_attribute("data-round")
         self.navigate(lambda: self.tap(f'button[data-choice="{answer_of(round_id)}"]'))
@@ -374,6 +375,7 @@ class Lesson(LessonHelpers):
     def test_more_time_is_in_view_and_adds_half_a_minute(self):
         """Issue 46 (WCAG 2.2.1): the clock's More time button stays in view beside it, is big enough to tap, and
         adds half a minute to the same question."""
+        self.meet_people()
         self.play_from_menu("timed")
         round_id = self.game().get_attribute("data-round")
         button = self.driver.find_element("css selector", ".timer [data-more-time]")
@@ -463,6 +465,7 @@ class WithoutJavaScript(LessonHelpers, BrowserTest):
             self.click(f'button[data-choice="{answer if right else (answer + 1) % 2}"]')
 
     def test_a_miss_stays_a_miss_without_scripts(self):
+        self.meet_people()
         for mode in ["normal", "reverse", "timed", "learn"]:
             with self.subTest(mode=mode):
                 self.open("/namegame")
@@ -525,7 +528,9 @@ class WithoutJavaScript(LessonHelpers, BrowserTest):
         # (The person reviewed is met now, so the question may be to type their name.)
         self.assertTrue(self.driver.find_elements("css selector", "[data-intro], button[data-choice], [data-recall-input]"),
                         "Keep learning meets someone or asks a question")
-        # Timed: the minute runs out (time travel through the database) and the end shows the score.
+        # Timed (it waits for four people met): the minute runs out (time travel through the database) and the end
+        # shows the score.
+        self.meet_people()
         self.open("/namegame")
         self.click('button[data-play="timed"]')
         self.answer()

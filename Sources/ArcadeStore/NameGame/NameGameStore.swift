@@ -541,15 +541,27 @@ package struct NameGameStore: Store {
             ])
     }
 
-    /// Learn mode's introduction of someone new was seen: they are met, due at once. The caller plans the next round
-    /// without them, so the first question about them comes one round later (a review: asked a second after meeting
-    /// them, the answer was only remembered), then drops this one (`dropIntroduction`). Nil: no such open round.
+    /// An introduction of someone new was seen: they are met. In Learn they are due at once; the caller plans the
+    /// next round without them, so the first question about them comes one round later (a review: asked a second after
+    /// meeting them, the answer was only remembered), then drops this one (`dropIntroduction`). In a quiz the question
+    /// about them is this round, asked at once: its clock starts now, and they are due in a minute, so the answer read
+    /// off the introduction rates nothing (cramming, as `teach` says). Nil: no such open round.
     package func introduce(player: String, round id: Int64, people: Directory) throws -> RoundRecord? {
         try pool.write { db in
             guard let record = try round(db, "id = ? AND player = ?", [.integer(id), .text(player)], people),
-                record.isOpen, record.round.mode == .learn
+                record.isOpen, record.round.mode.introducesNewFaces
             else { return nil }
-            try meet(db, player: player, person: record.round.answerPerson.id, now: nowMilliseconds())
+            let now = nowMilliseconds()
+            let person = record.round.answerPerson.id
+            guard record.round.mode != .learn else {
+                try meet(db, player: player, person: person, now: now)
+                return record
+            }
+            guard record.wrong.isEmpty else { return nil }
+            try meet(db, player: player, person: person, now: now, due: now + 60_000)
+            try db.execute(
+                "UPDATE namegame_rounds SET started_ms = ? WHERE id = ? AND status = 'open'",
+                [.integer(now), .integer(id)])
             return record
         }
     }

@@ -42,7 +42,7 @@ extension NameGameController {
                 "mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
                 "about": .string(t.string("namegame.mode.\(mode.rawValue).about")), "notStarted": .bool(true),
                 "isTimed": .bool(mode == .timed), "error": error.map { .string(t.string($0)) } ?? .null,
-                "meetFirst": .bool(try mode == .practice && !store.hasMetAnyone(player: visitor.playerID)),
+                "meetFirst": try waitsToMeet(mode, player: visitor.playerID, t: t).map { .string($0) } ?? .null,
             ])
         }
         var record = try shownRound(mode, session: current)
@@ -55,11 +55,13 @@ extension NameGameController {
         if current.ended || timeIsUp(current) {
             try summaryFields(mode, session: current, visitor: visitor, cards: cards, t: t, into: &context)
         }
-        if mode == .learn, let record, record.isOpen, !current.ended,
+        if let record, record.isOpen, !current.ended, !timeIsUp(current),
             let intro = try introduction(record, visitor, cards: cards, t: t)
         {
             context["roundId"] = .int(Int(record.id))
             context["intro"] = intro
+            // A quiz's introduction is its round's first step: the session's bar stays where it was.
+            if mode != .learn { lessonFields(mode, session: current, record: record, t: t, into: &context) }
             return page(.object(context))
         }
         // A lesson's or a practice run's summary stands alone (issue 41: practice's was stacked over its last
@@ -74,48 +76,25 @@ extension NameGameController {
         if let record, !summaryOnly {
             roundFields(mode, session: current, record: record, typo: typo == record.id, t: t, into: &context)
             lessonFields(mode, session: current, record: record, t: t, into: &context)
-            newFaceFields(mode, session: current, record: record, cards: cards, t: t, into: &context)
         }
         return page(.object(context))
     }
 
-    /// Learn introduces (face, name, role) someone new, or met only by a guess in a quiz, before its first question
-    /// about them; nil: the round is a question.
+    /// A round about someone new introduces them (face, name, role) before its question (`Mode.introducesNewFaces`);
+    /// Learn also those met only by a guess. Nil: the round is a question.
     private func introduction(
         _ record: NameGameStore.RoundRecord, _ visitor: Visitor, cards: [String: Card], t: LanguageStrings
     ) throws -> TemplateValue? {
         let person = record.round.answerPerson
-        guard try cards[person.id] == nil || store.notIntroduced(player: visitor.playerID, person: person.id) else {
-            return nil
-        }
+        let mode = record.round.mode
+        guard mode.introducesNewFaces, record.wrong.isEmpty || mode == .learn,
+            try cards[person.id] == nil
+                || mode == .learn && store.notIntroduced(player: visitor.playerID, person: person.id)
+        else { return nil }
         return [
             "img": .string(person.headshotURL), "name": .string(person.fullName),
             "role": .string(role(person, t) ?? ""), "alt": .string(looks(person, t) ?? ""),
         ]
-    }
-
-    /// A quiz's question about someone not met yet says it is a first meeting, and its answer that they are met now
-    /// (`NameGameStore.teach`): a review guessed among strangers, and the summary said none of them was met.
-    private func newFaceFields(
-        _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord, cards: [String: Card],
-        t: LanguageStrings, into context: inout TemplateFields
-    ) {
-        guard !NameGameStore.meets(mode) else { return }
-        let open = record.isOpen && !session.ended && !timeIsUp(session)
-        let card = cards[record.round.answerPerson.id]
-        if let met = card?.created, met >= record.startedMilliseconds, !record.isOpen || !record.wrong.isEmpty {
-            context["metNow"] = .string(t.string("namegame.newface.met"))
-        } else if !(open && card == nil && record.wrong.isEmpty) {
-            return
-        }
-        // The question's line, kept on its answer so the faces stay where they were without a blank band in its place
-        // (namegame.js keeps the faces from moving; a review saw them jump, a later one the band); its link to Learn
-        // a sentence of its own.
-        context["newFace"] = .string(t.string("namegame.newface.ask"))
-        context["newFaceGap"] = .string(t.sentenceGap)
-        // A first meeting, asked or answered, has a line of its own; the status line's way to Learn gives way, so a
-        // round still fits a phone's screen (back after a miss, it wrapped and Next left the screen).
-        context["quizFrom"] = nil
     }
 
     /// The mode's open session, or its last one: a timed minute whose time is up ends first.
@@ -175,17 +154,6 @@ extension NameGameController {
         context["isReview"] = .bool(mode == .review)
         context["isLearn"] = .bool(mode == .learn)
         if mode == .learn || mode == .recall { context.merge(learningCounts(cards, t: t)) }
-        if !mode.isScheduled && mode != .recall && session.stats.rounds == 0 {
-            // Whom a quiz asks about (`quizRound`): the people met, or strangers, with the way to meet them. Said at
-            // a session's first question only: on a phone its line pushed every answered round's Next down.
-            let met = mode.pool(directory.people).count { cards[$0.id] != nil }
-            let known = Self.asksMet(mode, met: met)
-            context["quizFrom"] = .object([
-                "kind": .string(known ? "met" : "strangers"), "link": .bool(!known),
-                "text": .string(
-                    known ? t.string("namegame.quiz.met", [.int(met)]) : t.string("namegame.quiz.strangers")),
-            ])
-        }
         if mode == .timed { context.merge(clockFields(session)) }
         context["prefetch"] = .list(
             session.nextPeople.compactMap { directory.person($0) }.map { .string($0.headshotURL) })

@@ -38,6 +38,19 @@ struct NameGameController: Sendable {
     /// Whether a quiz asks about the people met, `met` of its pool: once there are `quizFromMet`; Practice, which ends
     /// at the first miss, from the first (a guess about a stranger ended a newcomer's run at once).
     static func asksMet(_ mode: Mode, met: Int) -> Bool { met >= (mode == .practice ? 1 : quizFromMet) }
+
+    /// What a mode that waits until people are met says on its start card, or nil: it starts. Practice ends at the
+    /// first miss (a newcomer's run ended on its first guess); a timed minute asks about the people met, and cannot
+    /// stop its clock to introduce strangers (`Mode.introducesNewFaces`).
+    func waitsToMeet(_ mode: Mode, player: String, t: LanguageStrings) throws -> String? {
+        switch mode {
+        case .practice: try store.hasMetAnyone(player: player) ? nil : t.string("namegame.practice.meetfirst")
+        case .timed:
+            try store.met(player: player, since: 0) >= Self.quizFromMet
+                ? nil : t.string("namegame.timed.meetfirst", [.int(Self.quizFromMet)])
+        default: nil
+        }
+    }
     /// The longest typed name read: anything longer is refused before it is compared.
     static let maxTypedName = 200
     /// An open round seen again after this long (milliseconds) was left: its clock starts again.
@@ -207,14 +220,19 @@ struct NameGameController: Sendable {
         }
     }
 
-    /// Learn mode: the player has seen the introduction of someone new; the question about them comes after the next
-    /// round (someone due, or the next new face), so it is recalled rather than read off the page just seen.
+    /// The player has seen the introduction of someone new. In Learn the question about them comes after the next
+    /// round (someone due, or the next new face), so it is recalled rather than read off the page just seen; a quiz
+    /// asks it now.
     func meet(_ request: Request, _ context: PlayerContext) throws -> Response {
         let visitor = context.visitor
+        let mode = request.form?["mode"].flatMap(Mode.init) ?? .learn
         guard let roundID = request.form?["round"].flatMap({ Int64($0) }),
             let introduced = try store.introduce(player: visitor.playerID, round: roundID, people: directory)
         else {
-            return try play(.learn, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
+            return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
+        }
+        guard introduced.round.mode == .learn else {
+            return .redirect(to: "/namegame/\(introduced.round.mode.rawValue)")
         }
         if let session = try store.openSession(player: visitor.playerID, mode: .learn),
             let next = try newRound(.learn, session: session, visitor, avoid: introduced.round.answerPerson.id)
@@ -275,10 +293,10 @@ struct NameGameController: Sendable {
             try store.endSession(session.id)
             if !resume { return .redirect(to: "/namegame/\(mode.rawValue)") }
         }
-        // Practice ends at the first miss: a newcomer's first question, about a stranger, was a guess that ended it
-        // (a review's run lasted one tap). It waits until someone is met, and its page says where to meet them.
-        if mode == .practice, try !store.hasMetAnyone(player: visitor.playerID) {
-            return .redirect(to: "/namegame/practice")
+        // Practice and Timed wait until people are met, and their start card says where to meet them.
+        let t = pages.localizer.strings(for: visitor.language)
+        if try waitsToMeet(mode, player: visitor.playerID, t: t) != nil {
+            return .redirect(to: "/namegame/\(mode.rawValue)")
         }
         let session = try store.startSession(player: visitor.player, mode: mode)
         _ = try newRound(mode, session: session, visitor)

@@ -24,8 +24,9 @@ struct LessonSiteTests {
         let player = Player(server)
         #expect(try player.get("/namegame").text.contains("data-play=\"recall\""))
         #expect(try player.post("/namegame/next", "mode=recall&resume=1").status == 303)
-        var page = try player.get("/namegame/recall").text
-        // A new player first recognises among six names (a review: Recall asked for names never shown); once two
+        #expect(try player.get("/namegame/recall").text.contains("data-intro"), "someone new is introduced first")
+        var page = try player.play("recall").text
+        // A new player then recognises among six names (a review: Recall asked for names never shown); once two
         // people were answered right, one comes back to be named. Names for one face, as the mode's text says (a
         // review: it showed six faces).
         #expect(page.contains("data-choice") && !page.contains("data-recall-input"))
@@ -34,7 +35,7 @@ struct LessonSiteTests {
             let (shown, answer) = try player.round(page)
             #expect(try player.post("/namegame/answer", "mode=recall&round=\(shown)&choice=\(answer)").status == 303)
             try player.post("/namegame/next", "mode=recall")
-            page = try player.get("/namegame/recall").text
+            page = try player.play("recall").text
         }
         #expect(page.contains("data-recall-input") && !page.contains("data-choice"))
         var round = try #require(Player.attribute("data-round", in: page))

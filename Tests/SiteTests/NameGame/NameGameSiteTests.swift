@@ -85,7 +85,7 @@ struct NameGameSiteTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
-        try player.answerRounds("learn", count: 1)  // someone met: Practice waits for that
+        try player.meetPeople()  // people met: Practice and Timed wait for that
         let menu = try player.get("/namegame").text
         for mode in ["normal", "matt", "reverse", "recall", "team", "hint", "fifty", "practice", "timed"] {
             // A mode on the menu is a button that deals its first round: one tap to a question, no start card.
@@ -192,7 +192,7 @@ struct NameGameSiteTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
-        try player.answerRounds("learn", count: 1)  // someone met: Practice waits for that
+        try player.meetPeople()  // people met: Practice and Timed wait for that
         for _ in 0..<2 {
             let (round, answer) = try player.round(try player.play("practice").text)
             try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\(answer)")
@@ -221,6 +221,7 @@ struct NameGameSiteTests {
         let server = try DailySiteTests.server(clock)
         defer { server.stop() }
         let player = Player(server)
+        try player.meetPeople()  // a timed minute asks about people met
         let page = try player.play("timed").text
         #expect(Player.attribute("data-seconds-left", in: page) == "60")
         let (round, answer) = try player.round(page)
@@ -302,6 +303,7 @@ struct NameGameSiteTests {
         let server = try DailySiteTests.server(clock)
         defer { server.stop() }
         let player = Player(server)
+        try player.meetPeople()  // a timed minute asks about people met
         let (round, answer) = try player.round(try player.play("timed").text)
         try player.post("/namegame/answer", "mode=timed&round=\(round)&choice=\(answer)")
         try player.post("/namegame/next", "mode=timed")
@@ -342,6 +344,7 @@ struct NameGameSiteTests {
         let server = try DailySiteTests.server(clock)
         defer { server.stop() }
         let player = Player(server)
+        try player.meetPeople()  // a timed minute asks about people met
         let page = try player.play("timed").text
         let (_, answer) = try player.round(page)
         let question = try #require(Player.asked(page))
@@ -437,7 +440,7 @@ struct NameGameSiteTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
-        try player.answerRounds("learn", count: 1)  // someone met: Practice waits for that
+        try player.meetPeople()  // people met: Practice and Timed wait for that
         let page = try player.play("practice").text
         let (round, answer) = try player.round(page)
         let question = try #require(Player.asked(page))
@@ -555,6 +558,7 @@ struct NameGameSiteTests {
         let server = try SiteServer(engine: engine, routes: nil) { $0.clock = { now.withLock { $0 } } }
         defer { server.stop() }
         let player = Player(server)
+        try player.meetPeople()  // a timed minute asks about people met
         let (round, answer) = try player.round(try player.play("timed").text)
         #expect(
             try player.post("/namegame/answer", "mode=timed&round=\(round)&choice=\((answer + 1) % 6)").status == 303)
