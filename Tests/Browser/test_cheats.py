@@ -50,6 +50,7 @@ class Cheats(MastermindHelpers):
         """Issue 41: the gesture began with taps, and the first landed on a face as a wrong answer. It now begins with
         swipes, and the taps that follow count for the code, pressing nothing."""
         self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+        self.meet_people()  # people met: the quiz asks rather than introduces
         self.open("/namegame")
         self.click_and_wait('button[data-play="normal"]')
         rect = self.driver.execute_script(

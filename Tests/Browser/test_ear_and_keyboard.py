@@ -332,6 +332,7 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
     def test_a_right_answer_is_said_once_before_the_round_moves_on(self):
         """A review heard nothing after a right answer (the round moved on after a second); carried to the next
         round, it was heard twice (a later one). It is said on its own page, which stays 1.7 s, and not again."""
+        self.meet_people()  # people met: the quiz asks rather than introduces
         self.start_mode("normal")
         round_id = self.game().get_attribute("data-round")
         self.choose(test_namegame.answer_of(round_id))

@@ -129,6 +129,7 @@ class Gestures(Play):
         """Two reviews swiped down and up over the faces, then tapped the question three times: nothing counted (a
         touch outside the play area was the page's), and the trail's two dots stayed."""
         self.phone()
+        self.meet_people()  # people met: the quiz asks rather than introduces
         self.open("/namegame/normal")
         if self.driver.find_elements("css selector", "[data-start]"):
             self.click_and_wait("button[data-next]")
@@ -149,6 +150,7 @@ class Gestures(Play):
 
     def test_the_name_games_faces_are_never_pressed_by_a_codes_taps(self):
         self.phone()
+        self.meet_people()  # people met: the quiz asks rather than introduces
         self.open("/namegame/fifty")
         if self.driver.find_elements("css selector", "[data-start]"):
             self.click_and_wait("button[data-next]")
@@ -881,6 +883,7 @@ class Zoomed(Play):
         self.driver.find_element("css selector", ".site-menu > summary").click()
         widths = self.driver.execute_script("return [document.documentElement.scrollWidth, innerWidth]")
         self.assertLessEqual(widths[0], widths[1], "the open menu fits the window")
+        self.meet_people()  # people met: the quiz asks rather than introduces
         self.assertEqual(self.post("/namegame/next", "mode=normal"), 200)
         self.open("/namegame/normal")
         # Scrolled to the last face, as a player looking through them does: the question is still in sight.
