@@ -480,25 +480,7 @@
   // A win pays off: pegs burst from the winning row as its cells hop (CSS times it; none with reduced motion).
   function burst() {
     var row = host.querySelector(".row.is-won");
-    if (!row || (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches)) return;
-    var box = row.getBoundingClientRect();
-    var spray = document.createElement("div");
-    spray.className = "win-burst";
-    spray.setAttribute("aria-hidden", "true");
-    spray.style.left = box.left + box.width / 2 + "px";
-    spray.style.top = box.top + box.height / 2 + "px";
-    var reach = Math.min(window.innerWidth, 640) / 2;
-    for (var i = 0; i < 28; i++) {
-      var piece = document.createElement("i");
-      var angle = (i / 28) * 2 * Math.PI + Math.random() * 0.2;
-      var distance = reach * (0.45 + Math.random() * 0.55);
-      piece.style.setProperty("--dx", Math.round(Math.cos(angle) * distance) + "px");
-      piece.style.setProperty("--dy", Math.round(Math.sin(angle) * distance * 0.8) + "px");
-      piece.style.setProperty("--turn", Math.round(Math.random() * 540 - 270) + "deg");
-      spray.appendChild(piece);
-    }
-    document.body.appendChild(spray);
-    setTimeout(function () { spray.remove(); }, 2400);
+    if (row) window.Arcade.burst(row);
   }
 
   // The results wait for the last row's pegs (staggered, or a fade when motion is reduced).

@@ -115,6 +115,21 @@
     return Array.prototype.map.call(elements, function (p) { return p.textContent.replace(/\s+/g, " ").trim(); })
       .filter(Boolean);
   }
+  // A lesson's end is a payoff the first time it is seen (a reload, or the page seen again, stays still): its praise
+  // pops, and a lesson that went well bursts.
+  var praise = game.querySelector("[data-praise]");
+  if (praise) {
+    var seen = null, id = praise.getAttribute("data-session");
+    try {
+      seen = window.sessionStorage.getItem("namegame.praised");
+      window.sessionStorage.setItem("namegame.praised", id);
+    } catch (e) { seen = null; }
+    if (seen !== id) {
+      praise.classList.add("is-fresh");
+      var kind = praise.getAttribute("data-praise");
+      if (kind === "perfect" || kind === "great") setTimeout(function () { window.Arcade.burst(praise); }, 200);
+    }
+  }
   var outcome = game.querySelector("[data-outcome]") || game.querySelector("[data-summary]");
   var intro = game.querySelector("[data-intro]");
   var said = [];

@@ -49,6 +49,29 @@
         if (said) { said.textContent = ""; setTimeout(function () { said.textContent = button.textContent; }, 50); }
       }).catch(function () {});
     },
+    // A burst of pegs from the middle of `element`, a moment's decoration at a win or a lesson's good end; none when
+    // motion is reduced.
+    burst: function (element) {
+      if (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+      var box = element.getBoundingClientRect();
+      var spray = document.createElement("div");
+      spray.className = "win-burst";
+      spray.setAttribute("aria-hidden", "true");
+      spray.style.left = box.left + box.width / 2 + "px";
+      spray.style.top = box.top + box.height / 2 + "px";
+      var reach = Math.min(window.innerWidth, 640) / 2;
+      for (var i = 0; i < 28; i++) {
+        var piece = document.createElement("i");
+        var angle = (i / 28) * 2 * Math.PI + Math.random() * 0.2;
+        var distance = reach * (0.45 + Math.random() * 0.55);
+        piece.style.setProperty("--dx", Math.round(Math.cos(angle) * distance) + "px");
+        piece.style.setProperty("--dy", Math.round(Math.sin(angle) * distance * 0.8) + "px");
+        piece.style.setProperty("--turn", Math.round(Math.random() * 540 - 270) + "deg");
+        spray.appendChild(piece);
+      }
+      document.body.appendChild(spray);
+      setTimeout(function () { spray.remove(); }, 2400);
+    },
     // Pieces said through a live region, each a sentence of its own (run together, a title, a name and a face's words
     // were heard as one breathless sentence: a blind review).
     sentences: function (pieces) {

@@ -422,7 +422,14 @@ class Screenshots(LessonHelpers, BrowserTest):
                 continue
             answer = answer_of(self.game().get_attribute("data-round"))
             self.navigate(lambda: self.tap(f'button[data-choice="{answer}"]'))
+        # A perfect lesson's end is a payoff the first time: its praise pops and pegs burst; seen again, it is still.
+        praise = self.driver.find_element("css selector", "[data-praise]")
+        self.assertEqual((praise.get_attribute("data-praise"), praise.text), ("perfect", "Perfect!"))
+        self.assertIn("is-fresh", praise.get_attribute("class"))
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", ".win-burst i"), "the burst")
         self.assertEqual(self.axe_violations(), [])
+        self.open("/namegame/team")
+        self.assertNotIn("is-fresh", self.driver.find_element("css selector", "[data-praise]").get_attribute("class"))
         self.screenshots("namegame-lesson-summary", "/namegame/team")
         self.play_from_menu("reverse")
         self.assertEqual(self.axe_violations(), [])

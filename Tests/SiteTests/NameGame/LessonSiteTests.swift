@@ -273,6 +273,36 @@ struct LessonSiteTests {
         #expect(try player.get("/namegame/normal").text.contains("aria-valuenow=\"1\""), "a new lesson, one answered")
     }
 
+    /// A lesson's end says how it went, first and large (a review: "a report, not a celebration"): perfect, great,
+    /// good, or keep at it, by the share of right answers.
+    @Test func aLessonsEndSaysHowItWent() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        // Practice and Timed have their own figure to beat: no praise. (First: `meetPeople` meets for every player.)
+        let practising = Player(server)
+        try practising.meetPeople()
+        let page = try practising.play("practice").text
+        try practising.miss("practice", page)
+        try practising.post("/namegame/next", "mode=practice")
+        let over = try practising.get("/namegame/practice").text
+        #expect(over.contains("data-summary") && !over.contains("data-praise"))
+        let perfect = Player(server)
+        try perfect.answerRounds("normal", count: 10)
+        let summary = try perfect.get("/namegame/normal").text
+        #expect(summary.contains("<p class=\"summary-praise is-perfect\" data-praise=\"perfect\""))
+        let praise = try #require(summary.firstRange(of: ">Perfect!</p>"))
+        let heading = try #require(summary.firstRange(of: "data-summary-heading>Session over</h1>"))
+        #expect(praise.upperBound < heading.lowerBound, "first")
+        let missing = Player(server)
+        // Six missed (a wrong face, then the right one, which goes on), then four right.
+        for _ in 0..<6 { try missing.miss("normal", try missing.play("normal").text) }
+        try missing.answerRounds("normal", count: 4)
+        let hard = try missing.get("/namegame/normal").text
+        #expect(
+            hard.contains("data-praise=\"keep\"") && hard.contains("Keep at it: the ones you missed come back"),
+            "four right of ten")
+    }
+
     @Test(arguments: Engine.allCases) func aLessonEndsOnItsSummary(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
