@@ -196,6 +196,10 @@ class Lesson(LessonHelpers):
             self.assertIn(people[answer][1], self.text("[data-right-name]") if phone else right.text, "with the role")
         self.assertEqual(self.driver.switch_to.active_element, right, "focus is on the right one, to go on")
         self.assertTrue(self.in_view(right))
+        self.assertTrue(self.in_view(self.driver.find_element("css selector", "[data-outcome] button[data-next]")))
+        if self.width >= 1280:
+            # On a desktop the faces fill the column (a review: 160 px faces looked small), Next still in view.
+            self.assertGreaterEqual(right.size["width"], 190)
         self.assertGreaterEqual(self.contrast_of(right.find_element("css selector", ".face-name")), 4.5)
         self.navigate(lambda: self.driver.switch_to.active_element.send_keys(Keys.ENTER))
         self.assertNotEqual(self.game().get_attribute("data-round"), round_id, "tapping it (or Enter) goes on")
