@@ -70,23 +70,28 @@ package final class PeopleStore: Sendable {
         try reload()
     }
 
-    /// Whether bundled people (photos under /headshots/) lack the descriptions of their faces: a site seeded before
-    /// faces had them.
-    package func bundledUndescribed() throws -> Bool {
-        try pool.connection().first(
-            "SELECT 1 AS x FROM people WHERE appearance IS NULL AND photo LIKE '/headshots/%' LIMIT 1") != nil
-    }
-
-    /// Gives the people still as configured (same id, same photo) their faces' descriptions; anyone an admin gave
-    /// another photo stays undescribed.
-    package func fillAppearances(from directory: Directory) throws {
+    /// Gives the people still as configured (same id, same photo) that no admin has edited the description their
+    /// configured face has now: a site seeded before keeps a face's words true to its drawing when the bundled drawings
+    /// change (faces redrawn without a beard kept "a full beard"), or had none. Anyone an admin edited keeps theirs.
+    /// Returns how many changed.
+    @discardableResult
+    package func refreshAppearances(from directory: Directory) throws -> Int {
         try pool.write { db in
+            var changed = 0
             for person in directory.people {
                 guard let appearance = person.appearance else { continue }
-                try db.execute(
-                    "UPDATE people SET appearance = ? WHERE id = ? AND photo = ? AND appearance IS NULL",
-                    [.text(appearance), .text(person.id), .text(person.headshotURL)])
+                changed += try db.execute(
+                    """
+                    UPDATE people SET appearance = ? WHERE id = ? AND photo = ?
+                        AND (appearance IS NULL OR appearance <> ?)
+                        AND NOT EXISTS (SELECT 1 FROM audit WHERE target LIKE ?)
+                    """,
+                    [
+                        .text(appearance), .text(person.id), .text(person.headshotURL), .text(appearance),
+                        .text("%(\(person.id))"),
+                    ])
             }
+            return changed
         }
     }
 

@@ -180,9 +180,9 @@ struct Services: Sendable {
         try StartupError.reading(options.database.description, as: StartupError.database) {
             if try !people.isSeeded() {
                 try people.seed(options.demoPeople ? PeopleSource.load(profiles) : Directory(people: []))
-            } else if !profiles.hasPrefix("http"), try people.bundledUndescribed() {
-                // Seeded before faces had descriptions: the bundled file, read again once, gives them.
-                if let bundled = try? PeopleSource.load(profiles) { try people.fillAppearances(from: bundled) }
+            } else if !profiles.hasPrefix("http"), let configured = try? PeopleSource.load(profiles) {
+                // Seeded by an earlier version: the faces' words follow the drawings shipped now.
+                try people.refreshAppearances(from: configured)
             }
             try people.reload()
         }
