@@ -21,14 +21,7 @@ extension NameGameController {
                     : mode == .learn ? "namegame.summary.people" : "namegame.summary.people.run"
             ))
         if mode == .timed { context["best"] = try timedBest(session, player: visitor.playerID, t: t) }
-        // A lesson's end says how it went, first and large (a review: "a report, not a celebration"); Practice and
-        // Timed have their own figure to beat.
-        if mode.lessonRounds(lessonLength) != nil || mode == .review, let accuracy = session.stats.accuracy {
-            let kind = accuracy >= 1 ? "perfect" : accuracy >= 0.8 ? "great" : accuracy >= 0.5 ? "good" : "keep"
-            context["praise"] = .object([
-                "kind": .string(kind), "text": .string(t.string("namegame.summary.praise.\(kind)")),
-            ])
-        }
+        context["praise"] = praise(mode, session: session, t: t)
         let people = try coveredPeople(session, player: visitor.playerID, cards: cards, t: t)
         // A timed session lasted its clock (a review: "Time 0:02" after a minute whose last answers were misses);
         // another, the time its rounds took (a review: "13:24" for a lesson left and finished on another device).
@@ -70,6 +63,16 @@ extension NameGameController {
             context["continueText"] = .string(t.string(meets ? "namegame.lesson.meet" : "namegame.lesson.practise"))
             context["continueQuiet"] = .bool(!meets)
         }
+    }
+
+    /// How a lesson went, said first and large (a review: "a report, not a celebration"), by its share of right
+    /// answers; nil after Practice and Timed, which have their own figure to beat.
+    private func praise(_ mode: Mode, session: NameGameStore.Session, t: LanguageStrings) -> TemplateValue? {
+        guard mode.lessonRounds(lessonLength) != nil || mode == .review, let accuracy = session.stats.accuracy else {
+            return nil
+        }
+        let kind = accuracy >= 1 ? "perfect" : accuracy >= 0.8 ? "great" : accuracy >= 0.5 ? "good" : "keep"
+        return ["kind": .string(kind), "text": .string(t.string("namegame.summary.praise.\(kind)"))]
     }
 
     /// A timed minute's score beside the personal best.
