@@ -12,7 +12,9 @@ import Templates
 /// with it, boards updated in place from a server-rendered fragment (the
 /// request says `X-Fragment: board`). The secret appears only once the game is over.
 extension MastermindController.Solvers.Board {
-    init(_ game: Game) { self.init(rules: game.rules, secret: game.secret, guesses: game.turns.map(\.guess)) }
+    init(_ game: Game, hard: Bool = false) {
+        self.init(rules: game.rules, secret: game.secret, guesses: game.turns.map(\.guess), hard: hard)
+    }
 }
 
 struct MastermindController: Sendable {
@@ -35,6 +37,8 @@ struct MastermindController: Sendable {
             let rules: Rules
             let secret: Code
             let guesses: [Code]
+            /// Whether every guess had to fit the rows before it (the solver's moves then do too).
+            let hard: Bool
         }
 
         /// The solver's move from one position, the codes it would have left against the secret, and on average (its
@@ -69,13 +73,17 @@ struct MastermindController: Sendable {
             return made
         }
 
-        func best(_ game: Game, _ solver: Solver) -> [Step?] {
-            let board = Board(game)
+        /// The solver's move at each row, under the rules the player had: in hard mode, and with two guesses left, a
+        /// code that could be the secret (a review was told to play 0 0 1 1 in hard mode, which refuses it, and 0 0 0 1
+        /// as its last guess, which could not win), as a hint is.
+        func best(_ game: Game, _ solver: Solver, hard: Bool) -> [Step?] {
+            let board = Board(game, hard: hard)
             if let known = moves[board] { return known }
             var history: [(Code, Feedback)] = []
-            let made = game.turns.map { turn -> Step? in
+            let made = game.turns.enumerated().map { index, turn -> Step? in
                 defer { history.append((turn.guess, turn.feedback)) }
-                guard let guess = solver.nextGuess(after: history) else { return nil }
+                let fitting = hard || game.rules.attempts - index <= 2
+                guard let guess = solver.nextGuess(after: history, fitting: fitting) else { return nil }
                 let after = history + [(guess, Feedback.score(secret: game.secret, guess: guess))]
                 let averages = solver.expectedLeft(after: history, guesses: [guess, turn.guess])
                 return Step(
@@ -672,7 +680,7 @@ struct MastermindController: Sendable {
         _ record: MastermindStore.Record, solver: Solver, remaining: [Int], t: LanguageStrings
     ) -> TemplateValue {
         let game = record.game
-        let moves = solvers.best(game, solver)
+        let moves = solvers.best(game, solver, hard: record.hard)
         var matched = 0
         let steps: [TemplateValue] = game.turns.enumerated().map { index, turn in
             let left = index < remaining.count ? remaining[index] : 0
@@ -692,7 +700,7 @@ struct MastermindController: Sendable {
             }
             guard let move = moves[index] else { return .null }
             if move.playedExpected <= move.expected * 1.001 { matched += 1 }
-            return step(index + 1, turn.guess, left: left, move, t: t)
+            return step(index + 1, turn.guess, left: left, move, secret: game.secret, t: t)
         }
         return .object([
             "steps": .list(steps),
@@ -702,7 +710,7 @@ struct MastermindController: Sendable {
 
     /// A row that did not win, weighed against the solver's move from the same position.
     private func step(
-        _ number: Int, _ guess: Code, left: Int, _ move: Solvers.Step, t: LanguageStrings
+        _ number: Int, _ guess: Code, left: Int, _ move: Solvers.Step, secret: Code, t: LanguageStrings
     ) -> TemplateValue {
         let best = move.guess
         // Skill is weighed on average over every secret still possible, not against this one: a review read the
@@ -718,10 +726,15 @@ struct MastermindController: Sendable {
             // Close is within a quarter more (a review: 1,296 against the solver's 936 was called close).
             verdict = played <= solverAverage * 1.25 ? "close" : "worse"
         }
+        // Beside a guess as good as the solver's the answer's luck is only that (a review read "You got lucky" over
+        // the solver's own opener, and over a guess "better than the solver's").
+        let strong = best == guess || verdict == "better" || verdict == "best"
         let luck: String? =
             abs(Double(left) - played) < 2.5
             ? nil
-            : Double(left) < played / 1.5 ? "lucky" : Double(left) > played * 1.5 ? "unlucky" : nil
+            : Double(left) < played / 1.5
+                ? (strong ? "luckyToo" : "lucky")
+                : Double(left) > played * 1.5 ? (strong ? "unluckyToo" : "unlucky") : nil
         let verdictText = t.string(best == guess ? "mastermind.analysis.same" : "mastermind.analysis.\(verdict)")
         // A row that left fewer than the solver's pick would have, yet does less well on average, says both (a review
         // read "625 left; the solver's would have left 976. Nearly as good as the solver's pick." as a contradiction).
@@ -738,10 +751,14 @@ struct MastermindController: Sendable {
                     "mastermind.analysis.step", [.int(number), .string(Self.spaced(guess.description)), .int(left)])),
             // The solver's guess is named only when it differs (a review read "the solver would have played
             // 0 1 2 3" right after playing 0 1 2 3).
+            // A solver's pick that was the code says so, not that it "would have left 1" (a review).
             "solverText": best == guess
                 ? .null
                 : .string(
-                    t.string("mastermind.analysis.solver", [.string(Self.spaced(best.description)), .int(move.left)])),
+                    best == secret
+                        ? t.string("mastermind.analysis.solver.won", [.string(Self.spaced(best.description))])
+                        : t.string(
+                            "mastermind.analysis.solver", [.string(Self.spaced(best.description)), .int(move.left)])),
             "verdictText": .string(
                 // The luck first: after the numbers of this game, it says why the average may read otherwise (a
                 // review read "the solver's pick leaves fewer" under a row that had left fewer, the luck last).

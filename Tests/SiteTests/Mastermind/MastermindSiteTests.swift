@@ -225,6 +225,49 @@ struct MastermindSiteTests {
             text.contains("<strong>This time it beat the solver’s pick; on average, though, it"))
     }
 
+    /// The solver's own opener met a lucky answer: a review read "You got lucky" beside "the solver would have played
+    /// the same". Beside a guess as good as the solver's, the answer's luck is only that.
+    @Test func theSolversOwnGuessIsNotCalledLucky() throws {
+        let text = try reviewed("0123", against: "3210", .sqlite)
+        #expect(text.contains("data-verdict=\"best\" data-luck=\"luckyToo\">"))
+        #expect(text.contains("<strong>Its answer left fewer than the 665 it leaves on average. The solver would have"))
+        #expect(!text.contains("You got lucky"))
+    }
+
+    /// The coach follows the rules the player had (a review was told to play 0 0 1 1 in hard mode, which refuses it),
+    /// and a pick of the solver's that was the code says so (the review read "2 2 0 7 would have left 1" of the code).
+    @Test func theSolversPicksFollowHardModeAndSayWhenTheyWereTheCode() throws {
+        let solver = Solver(rules: .classic)
+        let opener = try Code("0123", rules: .classic)
+        // A secret the solver, in hard mode, would have played second, and another code that also fits the first row.
+        let (secret, other) = try #require(
+            (0..<4096).lazy.map { Code(index: $0, rules: .classic) }.compactMap { secret -> (Code, Code)? in
+                let history = [(opener, Feedback.score(secret: secret, guess: opener))]
+                guard solver.nextGuess(after: history, fitting: true) == secret, secret != opener,
+                    let other = (0..<4096).lazy.map({ Code(index: $0, rules: .classic) }).first(where: {
+                        $0 != secret && Feedback.score(secret: $0, guess: opener) == history[0].1
+                    })
+                else { return nil }
+                return (secret, other)
+            }.first)
+        let server = try InProcessSite(engine: .sqlite)
+        defer { server.stop() }
+        let player = Player(server)
+        _ = try player.startMastermind()
+        try player.post("/mastermind/new", "hard=1")
+        let game = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
+        _ = try Database(location: server.database).execute(
+            "UPDATE mastermind_games SET secret = ?", [.text("\(secret)")])
+        for (turn, guess) in [opener, other, secret].enumerated() {
+            #expect(try player.post("/mastermind/guess", "game=\(game)&turn=\(turn)&guess=\(guess)").status == 303)
+        }
+        let text = try player.get("/mastermind").text
+        let best = try #require(text.firstRange(of: "data-step=\"2\"").map { text[$0.upperBound...] })
+        #expect(Player.attribute("data-best", in: String(best)) == "\(secret)", "a code that fits the first row")
+        let spaced = MastermindController.spaced("\(secret)")
+        #expect(text.contains("The solver would have played \(spaced): the code itself, here."))
+    }
+
     @Test(arguments: Engine.allCases) func anInPlaceWinUpdatesTheCountAndSaysHowManyGuesses(_ engine: Engine) throws {
         let server = try InProcessSite(engine: engine)
         defer { server.stop() }
