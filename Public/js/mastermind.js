@@ -357,6 +357,13 @@
     // The board stays the same element, its attributes and contents renewed: focus on it stays put, so a screen
     // reader says the row's result alone, not the board's name on top of it (a review).
     var kept = board();
+    // The keys and the message line stay, spent, until the results open (a review saw them vanish as the last row
+    // landed, and the board sit over an empty page while it turned over).
+    var spent = ending ? Array.prototype.slice.call(kept.querySelectorAll(":scope > .mm-message, :scope > .guess-form"))
+      : [];
+    // So do the rows left unplayed: the board keeps its shape until the card.
+    var unplayed = ending ? Array.prototype.slice.call(kept.querySelectorAll("ol.board > li.slot:not(.slot-current)"))
+      : [];
     Array.prototype.slice.call(kept.attributes).forEach(function (a) {
       if (!fresh.hasAttribute(a.name)) kept.removeAttribute(a.name);
     });
@@ -408,12 +415,24 @@
     if (fresh.getAttribute("data-outcome") && !wasOver) {
       var inline = fresh.querySelector("[data-results]");
       if (inline && window.HTMLDialogElement) inline.hidden = true;
+      var rows = fresh.querySelector("ol.board");
+      unplayed.forEach(function (row) {
+        row.classList.add("board-room", "is-spent");
+        if (rows) rows.appendChild(row);
+      });
+      spent.forEach(function (part) {
+        part.classList.add("board-room", "is-spent");
+        part.setAttribute("inert", "");
+        part.setAttribute("aria-hidden", "true");
+        fresh.insertBefore(part, inline);
+      });
+      // The room the empty rows left, above the spent keys, so they stay where they were.
       if (tall > fresh.offsetHeight) {
         var spacer = document.createElement("div");
         spacer.className = "board-room";
         spacer.setAttribute("aria-hidden", "true");
         spacer.style.height = tall - fresh.offsetHeight + "px";
-        fresh.appendChild(spacer);
+        fresh.insertBefore(spacer, spent.length ? spent[0] : inline);
       }
       // Without motion nothing turns over: the solved board stays a moment before the card (a review never saw it).
       // A win's burst plays out first (a review saw it fall behind the card's backdrop).

@@ -274,12 +274,17 @@ class MastermindBoard(BoardHelpers):
         # What appears: the card, the board already saying the win (recorded as it happens, not polled); and, every
         # frame until then, how far the footer moved.
         self.driver.execute_script("""
-            window.seen = []; window.jump = 0;
+            window.seen = []; window.jump = 0; window.keysMoved = 0;
             const footer = () => document.querySelector(".site-footer").getBoundingClientRect().top + window.scrollY;
-            const start = footer();
+            const enter = () => {
+              const key = document.querySelector("#board [data-keypad] [data-key='Enter']");
+              return key ? key.getBoundingClientRect().top + window.scrollY : -1000;
+            };
+            const start = footer(), keys = enter();
             (function frame() {
               if (document.querySelector("dialog[open]")) return;
               window.jump = Math.max(window.jump, Math.abs(footer() - start));
+              window.keysMoved = Math.max(window.keysMoved, Math.abs(enter() - keys));
               requestAnimationFrame(frame);
             })();
             new MutationObserver(function (changes) {
@@ -294,8 +299,12 @@ class MastermindBoard(BoardHelpers):
         dialog = WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
         seen = self.driver.execute_script("return window.seen")
-        # Nothing jumps as the last row is revealed (a review: the empty rows and the keypad went at once).
+        # Nothing jumps as the last row is revealed (a review: the empty rows and the keypad went at once); the keys
+        # stay where they were, spent, until the card (a later review saw them vanish and the board over an empty
+        # page), and go with it.
         self.assertLessEqual(self.driver.execute_script("return window.jump"), 2)
+        self.assertLessEqual(self.driver.execute_script("return window.keysMoved"), 2, "the keys stayed")
+        self.assertFalse(self.driver.find_elements("css selector", "#board .is-spent"), "gone with the card")
         # Issue 40: the win is said on the board itself, in its status line, before the card; nothing is laid over
         # the board (two reviews: a stamp over the status line, then the card, piled up).
         self.assertEqual([s["what"] for s in seen], ["card"], seen)
