@@ -136,6 +136,14 @@ extension NameGameController {
                 candidates.removeAll { cards[hinted[$0].id] == nil }
             }
             if candidates.count > 1 { candidates.removeAll { hinted[$0].id == last } }
+            // Similar names asks for someone whose look-alikes are among the faces (a review was asked for Yara among
+            // two Orins and two Olgas): the faces were dealt around one person's group.
+            if mode == .matt {
+                let groups = hinted.map(Mode.nameGroup)
+                let alike = candidates.map { index in groups.count { $0 == groups[index] } }
+                let most = alike.max() ?? 0
+                candidates = zip(candidates, alike).filter { $0.1 == most }.map(\.0)
+            }
             round = Round.asking(
                 mode, people: hinted, answer: candidates.randomElement(using: &random)!, using: &random)
         } else {

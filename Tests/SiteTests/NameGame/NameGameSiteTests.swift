@@ -260,6 +260,46 @@ struct NameGameSiteTests {
         #expect(summary.contains("data-person=\"\(missedName)\" data-tag=\"again\""), "\(missedName)")
     }
 
+    /// Similar names asks, every round, for someone whose look-alike is among the faces (a review was asked for Yara
+    /// among two Orins and two Olgas: a round dealt ahead around one person asked for another).
+    @Test func similarNamesAlwaysShowsALookAlike() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        // A returning player who has met everyone: each round asks among faces all met, the case the review met.
+        try player.get("/namegame")
+        #expect(try player.post("/namegame/pace", "pace=steady").status == 303, "the player's row")
+        try Database(location: server.database).execute(
+            """
+            INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews,
+                lapses, met_ms, introduced)
+            SELECT pl.id, p.id, 'review', NULL, 10, 5, 0, 0, 1, 0, 0, 1 FROM players pl, people p
+            """)
+        for _ in 0..<3 {
+            try player.answerRounds("matt", count: 10)
+            try player.post("/namegame/next", "mode=matt")  // the summary's Play again
+        }
+        let db = try Database(location: server.database)
+        let rounds = try db.query(
+            """
+            SELECT r.id, p.first_name, r.answer = f.position AS asked FROM namegame_rounds r
+            JOIN namegame_round_faces f ON f.round = r.id JOIN people p ON p.id = f.person WHERE r.mode = 'matt'
+            """
+        ).map { row throws in
+            (
+                try row.decode("id", as: Int64.self), try row.decode("first_name", as: String.self),
+                try row.decode("asked", as: Int64.self) == 1
+            )
+        }
+        let byRound = Dictionary(grouping: rounds, by: \.0)
+        #expect(byRound.count >= 30)
+        for (round, faces) in byRound {
+            let asked = try #require(faces.first { $0.2 }).1
+            let group = String(NameMatch.fold(asked).prefix(3))
+            #expect(faces.count { NameMatch.fold($0.1).hasPrefix(group) } >= 2, "round \(round): \(faces.map(\.1))")
+        }
+    }
+
     /// Issue 46: a player who does not see the faces hears each described ("Face 2: long red hair, …"), never by
     /// name; a site seeded before the bundled faces had descriptions gets them at its next start.
     @Test func facesAreDescribedForAPlayerWhoDoesNotSeeThem() throws {
