@@ -43,14 +43,15 @@ struct NameGameController: Sendable {
     /// first miss (a newcomer's run ended on its first guess); a timed minute asks about the people met, and cannot
     /// stop its clock to introduce strangers (`Mode.introducesNewFaces`).
     func waitsToMeet(_ mode: Mode, player: String, t: LanguageStrings) throws -> String? {
-        switch mode {
-        case .practice: try store.hasMetAnyone(player: player) ? nil : t.string("namegame.practice.meetfirst")
-        case .timed:
-            try store.met(player: player, since: 0) >= Self.quizFromMet
-                ? nil : t.string("namegame.timed.meetfirst", [.int(Self.quizFromMet)])
-        default: nil
+        guard Self.meetsFirst(mode) > 0, try store.met(player: player, since: 0) < Self.meetsFirst(mode) else {
+            return nil
         }
+        return mode == .practice
+            ? t.string("namegame.practice.meetfirst") : t.string("namegame.timed.meetfirst", [.int(Self.quizFromMet)])
     }
+
+    /// How many people a mode waits for the player to have met (`waitsToMeet`): 0, it starts at once.
+    static func meetsFirst(_ mode: Mode) -> Int { mode == .practice ? 1 : mode == .timed ? quizFromMet : 0 }
     /// The longest typed name read: anything longer is refused before it is compared.
     static let maxTypedName = 200
     /// An open round seen again after this long (milliseconds) was left: its clock starts again.
@@ -77,17 +78,26 @@ struct NameGameController: Sendable {
 
     func menu(_ request: Request, _ context: PlayerContext) throws -> Response {
         let t = pages.localizer.strings(for: context.visitor.language)
+        let cards = context.visitor.isNew ? [:] : try store.cards(player: context.visitor.playerID)
         func card(_ mode: Mode) -> TemplateValue {
-            [
+            // A mode that waits for people met says so on the menu (a review tapped Practice and Timed to find
+            // "Start with Learn").
+            let waits = Self.meetsFirst(mode)
+            let locked =
+                cards.count >= waits
+                ? nil
+                : waits == 1
+                    ? t.string("namegame.menu.locked.one") : t.string("namegame.menu.locked.few")
+            return [
                 "mode": .string(mode.rawValue), "href": .string("/namegame/\(mode.rawValue)"),
                 "name": .string(t.string("namegame.mode.\(mode.rawValue)")),
                 "description": .string(t.string("namegame.mode.\(mode.rawValue).about")),
+                "locked": locked.map { .string($0) } ?? .null,
             ]
         }
         // Learn is where a newcomer starts (issue 41): first and primary; the other modes follow as practice. A player
         // who has met people sees where they stand there, and what is due (a review: after two lessons the menu still
         // said "New to the Name Game?").
-        let cards = context.visitor.isNew ? [:] : try store.cards(player: context.visitor.playerID)
         let pace = context.visitor.isNew ? Pace.steady : try pace(context.visitor.playerID)
         let everyone = directory.people.count
         let learned = directory.people.count { LearningPlan.knows(cards[$0.id]) }

@@ -474,7 +474,9 @@ struct LearnDepthSiteTests {
             try db.first("SELECT reviews FROM namegame_cards WHERE person = ?", [.text(person)])?.int("reviews") == 0)
         // Seen again, a question is a question (a second "Got it" does not meet anyone else).
         #expect(try player.post("/namegame/meet", "mode=reverse&round=\(round)").status == 422)
-        // Timed waits for four people met, and says so on its start card; its start writes nothing.
+        // Timed waits for four people met, and says so on the menu and on its start card; its start writes nothing.
+        let menu = try player.get("/namegame").text
+        #expect(menu.ranges(of: "data-locked>").count == 1 && menu.contains("data-locked>Meet a few people first"))
         #expect(try player.post("/namegame/next", "mode=timed&resume=1").status == 303)
         let timed = try player.get("/namegame/timed").text
         #expect(timed.contains("data-meet-first>The clock asks about people you’ve met, at least 4 of them"))
@@ -482,6 +484,7 @@ struct LearnDepthSiteTests {
         #expect(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM namegame_sessions WHERE mode = 'timed'") == 0)
         _ = try met(server, count: 3, stability: 10, due: 0, excluding: [person])
         #expect(try player.play("timed").text.contains("data-choice"), "four met: the clock runs")
+        #expect(!(try player.get("/namegame").text.contains("data-locked")))
     }
 
     /// A review met people by guessing in Normal, and Learn then quizzed them as if it had introduced them: Learn
@@ -530,6 +533,7 @@ struct LearnDepthSiteTests {
         defer { server.stop() }
         let player = Player(server)
         try player.get("/")
+        #expect(try player.get("/namegame").text.contains("data-locked>Meet someone first: Learn introduces people."))
         #expect(try player.post("/namegame/next", "mode=practice&resume=1").status == 303)
         let page = try player.get("/namegame/practice").text
         #expect(page.contains("data-meet-first>It asks about people you’ve met, and you haven’t met anyone yet"))
