@@ -199,12 +199,16 @@
   var choices = game.querySelector("ul.faces, ul.names");
   var inSight = !choices || (choices.getBoundingClientRect().top >= 0
     && choices.getBoundingClientRect().bottom <= window.innerHeight + 1);
-  if (!ended && !hold && !byKeyboard && inSight && game.hasAttribute("data-identified") && !game.querySelector("[data-typo]") && next) {
+  // A timed minute's miss, too, once its right face has been seen a moment: the clock runs meanwhile (a review lost
+  // ten seconds on Next after a wrong pick).
+  var timedMiss = timed && game.hasAttribute("data-taught") && !game.hasAttribute("data-answered");
+  var advances = game.hasAttribute("data-identified") || timedMiss;
+  if (!ended && !hold && !byKeyboard && inSight && advances && !game.querySelector("[data-typo]") && next) {
     // The next question within 2 s of the answer (issue 41), long enough to read the name shown; a slower reader has
     // the switch below, a keyboard's answer (a screen reader's) stays until Enter, reduced motion waits longer.
     // A timed minute's clock runs meanwhile: there a right answer moves on at once (a review: "the score measures
     // waiting, not knowing").
-    var delay = timed ? 600 : reduced ? 4000 : 1700;
+    var delay = timedMiss ? (reduced ? 3000 : 1500) : timed ? 600 : reduced ? 4000 : 1700;
     game.style.setProperty("--advance-ms", delay + "ms");
     game.classList.add("is-advancing");
     wait = window.setTimeout(function () { go(next); }, delay);

@@ -142,6 +142,20 @@ class Lesson(LessonHelpers):
         self.assertEqual(self.driver.execute_script(
             "return document.getElementById('namegame').style.getPropertyValue('--advance-ms')"), "600ms")
 
+    def test_a_timed_minutes_miss_moves_on_by_itself(self):
+        """A review lost ten seconds of its minute on Next after a wrong pick: a timed miss shows the right face a
+        moment, then the next round comes by itself, as a right answer's does."""
+        self.meet_people()
+        self.play_from_menu("timed")
+        round_id = self.game().get_attribute("data-round")
+        wrong = (answer_of(round_id) + 1) % self.choice_count()
+        self.navigate(lambda: self.tap(f'button[data-choice="{wrong}"]'))
+        self.assertTrue(self.game().get_attribute("data-taught"), "the miss is shown")
+        self.assertEqual(self.driver.execute_script(
+            "return document.getElementById('namegame').style.getPropertyValue('--advance-ms')"), "1500ms")
+        WebDriverWait(self.driver, 10).until(
+            lambda _: self.game().get_attribute("data-round") not in (None, round_id), "on to the next round")
+
     def test_a_switch_under_next_keeps_right_answers_on_screen(self):
         """WCAG 2.2.1: a review's slow reader lost every right answer after a second. "Wait for Next after a right
         answer", ticked, holds this answer and every later one (kept in the browser)."""
