@@ -265,6 +265,12 @@ extension NameGameController {
         context["open"] = .bool(record.isOpen && !over)
         if let finished = record.finishedMilliseconds {
             context["roundSeconds"] = .string(Self.seconds(Double(finished - record.startedMilliseconds) / 1000))
+            // A right answer slower than the plan's limit counts as a lapse: said with it (a review was marked "Right,
+            // but slowly" at 8.3 s without knowing there was a limit). Timed has its own clock.
+            let slow = store.plan.slowMilliseconds
+            if rightAtOnce && mode != .timed && finished - record.startedMilliseconds > Int64(slow) {
+                context["slowLine"] = .string(t.string("namegame.roundtime.slow", [.int(slow / 1000)]))
+            }
         }
         questionFields(mode, round: round, t: t, into: &context)
         // Hints' catch, said where it applies, on a session's first question (a review let the faces run out, as the

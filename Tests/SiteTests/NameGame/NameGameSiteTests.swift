@@ -260,6 +260,28 @@ struct NameGameSiteTests {
         #expect(summary.contains("data-person=\"\(missedName)\" data-tag=\"again\""), "\(missedName)")
     }
 
+    /// A right answer slower than the plan's limit is a lapse (it comes back soon): said with it, not only in the
+    /// summary (a review was marked "Right, but slowly" at 8.3 s and did not know there was a limit).
+    @Test func aSlowRightAnswerSaysItsLimit() throws {
+        let clock = DailySiteTests.Clock()
+        let server = try DailySiteTests.server(clock)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.meetPeople()
+        do {
+            let quick = try player.play("normal").text
+            try player.answerRight("normal", quick)
+            #expect(!(try player.get("/namegame/normal").text.contains("data-slow")), "a quick one says nothing")
+            try player.post("/namegame/next", "mode=normal")
+        }
+        let page = try player.play("normal").text
+        clock.seconds.withLock { $0 += 9 }
+        try player.answerRight("normal", page)
+        let answered = try player.get("/namegame/normal").text
+        #expect(answered.contains("data-round-seconds=\"9.0\""))
+        #expect(answered.contains("<span data-slow>Over 8 s, they come back soon, as after a miss.</span>"))
+    }
+
     /// Similar names asks, every round, for someone whose look-alike is among the faces (a review was asked for Yara
     /// among two Orins and two Olgas: a round dealt ahead around one person asked for another).
     @Test func similarNamesAlwaysShowsALookAlike() throws {
