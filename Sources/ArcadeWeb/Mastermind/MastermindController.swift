@@ -573,6 +573,8 @@ struct MastermindController: Sendable {
         ]
         return game.turns.enumerated().map { index, turn in
             let summary = t.string("mastermind.row.summary", [.int(turn.feedback.red), .int(turn.feedback.blue)])
+            // The winning row's count goes without saying (a review read "1 left" beside the solved code).
+            let showLeft = showLeft && turn.guess != game.secret
             return .object([
                 "number": .int(index + 1), "newest": .bool(index == game.turns.count - 1),
                 "won": .bool(index == game.turns.count - 1 && game.outcome == .won),

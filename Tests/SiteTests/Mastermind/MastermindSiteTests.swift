@@ -645,6 +645,8 @@ struct MastermindSiteTests {
         // win took, or the code of a loss.
         let won = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=4567", fragment: true).text
         #expect(won.contains("data-announce=\"You cracked the code! 2 of 10 guesses used.\""))
+        // The first row's count shows; the winning row's goes without saying (a review read "1 left" beside the code).
+        #expect(won.ranges(of: "data-left-shown").count == 1)
         let next = try player.startMastermind(secret: "0123")
         try player.post("/mastermind/guess", "game=\(next)&turn=0&guess=4567")
         let gaveUp = try player.post("/mastermind/giveup", "game=\(next)", fragment: true).text
