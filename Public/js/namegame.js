@@ -127,7 +127,9 @@
     if (seen !== id) {
       praise.classList.add("is-fresh");
       var kind = praise.getAttribute("data-praise");
-      if (kind === "perfect" || kind === "great") setTimeout(function () { window.Arcade.burst(praise); }, 200);
+      if (kind === "perfect" || kind === "great" || kind === "record") {
+        setTimeout(function () { window.Arcade.burst(praise); }, 200);
+      }
     }
   }
   var outcome = game.querySelector("[data-outcome]") || game.querySelector("[data-summary]");

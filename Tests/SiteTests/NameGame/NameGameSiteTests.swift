@@ -234,6 +234,27 @@ struct NameGameSiteTests {
         #expect(try player.play("timed").text.contains("data-ended=\"true\""))
     }
 
+    /// A timed minute that beats the best is a payoff (a review: "the high-score moment falls flat"): the record is
+    /// marked to pop and burst the first time it is seen; a first minute sets the best without beating one.
+    @Test func aTimedRecordIsCelebrated() throws {
+        let clock = DailySiteTests.Clock()
+        let server = try DailySiteTests.server(clock)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.meetPeople()
+        func minute(right: Int) throws -> String {
+            for _ in 0..<right { try player.answerRounds("timed", count: 1) }
+            clock.seconds.withLock { $0 += 61 }
+            let over = try player.play("timed").text
+            try player.post("/namegame/next", "mode=timed")  // Play again
+            return over
+        }
+        let first = try minute(right: 1)
+        #expect(first.contains("data-ended=\"true\"") && !first.contains("data-praise"))
+        let second = try minute(right: 2)
+        #expect(second.contains("data-praise=\"record\"") && second.contains("A new personal best!"))
+    }
+
     /// A review saw the red ring of a miss on someone it had named right three times, the first slowly: a right
     /// answer too slow to count as known says so in the summary, apart from a miss.
     @Test func aSlowRightAnswerIsSummedUpAsSlowNotAsAMiss() throws {
