@@ -284,6 +284,7 @@ class Lesson(LessonHelpers):
         # A review: the cheat reloaded the round at once, so its toast was never seen.
         self.hold_answers()
         self.play_from_menu("normal")
+        grid = self.driver.execute_script("return document.querySelector('[data-cheat-area]').getBoundingClientRect().top")
         page = self.driver.find_element("css selector", "html")
         body = self.driver.find_element("css selector", "body")
         for key in "who":
@@ -300,6 +301,10 @@ class Lesson(LessonHelpers):
         self.assertGreater(box["top"], box["height"] / 2, box)
         self.assertGreater(box["top"], box["question"], box)
         self.assertIn("half the wrong faces are gone", self.text("[data-cheat-help]"))
+        # The faces stay where they were: the cheat's words come under them (a review: above, they pushed the faces
+        # down 65 px).
+        self.assertAlmostEqual(self.driver.execute_script(
+            "return document.querySelector('[data-cheat-area]').getBoundingClientRect().top"), grid, delta=1)
         self.assertEqual(len(self.driver.find_elements("css selector", "button[data-choice][data-hidden]")), 2,
                          "half of the five wrong faces, rounded down")
 
