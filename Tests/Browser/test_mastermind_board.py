@@ -319,7 +319,7 @@ class MastermindBoard(BoardHelpers):
         self.assertTrue(dialog.find_element("css selector", "[data-share-button]").is_displayed())
         share = dialog.find_element("css selector", "[data-share]").get_attribute("textContent")
         self.assertTrue(share.startswith("Arcade Mastermind 3/10"), share)
-        self.assertIn("/mastermind", share.splitlines()[-1])
+        self.assertIn("/mastermind/challenge/", share.splitlines()[-1], "a friend plays the same code")
         steps = dialog.find_elements("css selector", "[data-analysis] [data-step]")
         self.assertEqual(len(steps), 3, "one analysis step per guess")
         self.assertTrue(all(s.get_attribute("data-best") and s.get_attribute("data-verdict") for s in steps[:-1]))

@@ -650,8 +650,11 @@ struct MastermindController: Sendable {
     static let analysisLimit = 20_000
 
     /// The game's own address, for the share text: the Host the player used (behind a proxy, its forwarded scheme).
+    /// A free game's is its challenge, so a friend plays the same code (a review: the share led to a new game, as
+    /// Wordle's never does); the daily's, the daily.
     private func link(_ request: Request, _ record: MastermindStore.Record) -> String {
-        Self.origin(request).map { $0 + "/mastermind" + (record.daily == nil ? "" : "/daily") } ?? ""
+        guard let origin = Self.origin(request) else { return "" }
+        return origin + (record.daily == nil ? challengePath(record.challenge ?? record.id) : "/mastermind/daily")
     }
 
     /// "HH:MM:SS" for the countdown to the next daily, on the board and the home page (their scripts keep it live).
