@@ -75,8 +75,10 @@
     // Pieces said through a live region, each a sentence of its own (run together, a title, a name and a face's words
     // were heard as one breathless sentence: a blind review).
     sentences: function (pieces) {
-      var stop = document.documentElement.lang === "ja" ? "。" : ".";
-      return pieces.map(function (piece) { return /[.!?。！？:：…]$/.test(piece) ? piece : piece + stop; }).join(" ");
+      // Japanese runs its sentences on, with no space between them (as the server's sentence gap).
+      var ja = document.documentElement.lang === "ja";
+      return pieces.map(function (piece) { return /[.!?。！？:：…]$/.test(piece) ? piece : piece + (ja ? "。" : "."); })
+        .join(ja ? "" : " ");
     }
   };
 
