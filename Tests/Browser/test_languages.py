@@ -95,7 +95,10 @@ class Languages(BrowserTest):
 
         self.open("/namegame/normal")
         self.check(language, "namegame-start")
-        self.click_and_wait("[data-start] button[data-next]")  # a round: six faces and the question
+        self.click_and_wait("[data-start] button[data-next]")  # someone new introduced, then the question
+        # What the page says aloud (its live region, filled a moment after the load) is checked with the rest.
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-announce]").get_attribute("textContent").strip())
         self.check(language, "namegame", axe=True)
         self.shoot(language, "namegame")
 
