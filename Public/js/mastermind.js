@@ -15,6 +15,7 @@
   var rowKey = "";       // game:turn the typed cells belong to
   var busy = false;      // a guess (or any board action) is in flight
   var revealing = false; // the newest row's pegs are still coming: an Enter waits for them (see press)
+  var early = [];        // digits typed while a row was in flight: typed into the next row when it comes
   var waiting = false;   // an Enter pressed during the reveal
   var untouched = false; // nothing typed since the last guess went: Enter on the empty row is that guess's again
   var notesOn = false;
@@ -134,6 +135,8 @@
   }
 
   function press(key) {
+    // A slow answer keeps the digits typed meanwhile for the next row (a review on a slow line lost them).
+    if (busy && /^[0-9]$/.test(key) && early.length < 12) early.push(key);
     if (busy || !form()) return;
     var digits = keypadDigits();
     if (key !== "Enter") untouched = false;
@@ -305,6 +308,8 @@
     if (busy) return;
     busy = true;
     board().setAttribute("aria-busy", "true");
+    // A row still in flight after a moment says so (a review on a slow line saw nothing happen for 1.5 s).
+    setTimeout(function () { if (busy && board()) board().classList.add("is-sending"); }, 300);
     var body = new URLSearchParams(new FormData(target)).toString();
     // The codes-left switch says its new state (a blind review: it was switched, and the last row was said again).
     var spoken = target.hasAttribute("data-codes-left") ? "[data-codes-left-switch]" : null;
@@ -443,6 +448,9 @@
       var lost = !!fresh.querySelector("[data-secret-row]") && !fresh.querySelector("[data-gave-up]");
       afterReveal(openResults, still ? 1000 : won ? 850 : lost ? 500 : 120);
     }
+    var typedEarly = early;
+    early = [];
+    if (!fresh.getAttribute("data-outcome") && !settled) typedEarly.forEach(press);
   }
 
   // Focus after a board action (issue 46): the new board replaces the control that had it, so it goes to the same
@@ -513,13 +521,19 @@
     Promise.all(done).then(function () { setTimeout(then, pause === undefined ? 250 : pause); });
   }
 
-  function openResults() {
+  // The board's spent parts, kept while its last row turns over, stay behind the card too (a review saw the board
+  // collapse behind its backdrop); they go when the card does, or at once where no card opens.
+  function clearRoom() {
     Array.prototype.forEach.call(host.querySelectorAll(".board-room"), function (room) { room.remove(); });
+  }
+
+  function openResults() {
     // The win's word goes as its card comes (a review read it through the card's backdrop).
     Array.prototype.forEach.call(document.querySelectorAll(".win-praise"), function (toast) { toast.remove(); });
     var result = host.querySelector("[data-results]");
     if (result) result.hidden = false;
     if (!result || results || !window.HTMLDialogElement) {
+      clearRoom();
       var heading = host.querySelector(".result h2");
       if (heading) heading.focus({ preventScroll: true });
       return;
@@ -543,6 +557,7 @@
     dialog.appendChild(result);
     dialog.addEventListener("close", function () {
       // Back in the page, where it is without a script; focus returns where it was.
+      clearRoom();
       if (placeholder.parentNode) placeholder.parentNode.replaceChild(result, placeholder);
       dialog.remove();
       results = null;

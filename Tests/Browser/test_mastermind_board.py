@@ -264,6 +264,24 @@ class MastermindBoard(BoardHelpers):
         self.driver.find_element("css selector", "[data-keypad] button[data-key='Backspace']").click()
         self.assertIn("is-noted", six.get_attribute("class"), "back at the first place, its note shows")
 
+    def test_a_slow_answer_says_it_is_coming_and_keeps_what_is_typed_meanwhile(self):
+        """A review on a slow line saw its row sit still for 1.5 s, and a digit typed meanwhile vanished: the row says
+        it is on its way, and the digit is the next row's first."""
+        secret = self.start()
+        self.driver.execute_cdp_cmd("Network.enable", {})
+        slow = {"offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1}
+        self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", slow)
+        try:
+            self.tap(wrong_guesses(secret)[0])
+            WebDriverWait(self.driver, 10).until(
+                lambda d: "is-sending" in d.find_element("id", "board").get_attribute("class"), "it says so")
+            self.driver.find_element("css selector", "[data-keypad] button[data-key='5']").click()
+        finally:
+            self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", dict(slow, latency=0))
+        self.wait_rows(1)
+        WebDriverWait(self.driver, 10).until(lambda _: self.cells()[:1] == ["5"], "the digit typed meanwhile")
+        self.assertNotIn("is-sending", self.driver.find_element("id", "board").get_attribute("class"))
+
     def test_a_won_game_opens_the_results_dialog_and_escape_closes_it(self):
         secret = self.start()
         misses = wrong_guesses(secret)[:2]
@@ -304,7 +322,7 @@ class MastermindBoard(BoardHelpers):
         # page), and go with it.
         self.assertLessEqual(self.driver.execute_script("return window.jump"), 2)
         self.assertLessEqual(self.driver.execute_script("return window.keysMoved"), 2, "the keys stayed")
-        self.assertFalse(self.driver.find_elements("css selector", "#board .is-spent"), "gone with the card")
+        self.assertTrue(self.driver.find_elements("css selector", "#board .is-spent"), "and behind the card")
         # Issue 40: the win is said on the board itself, in its status line, before the card; nothing is laid over
         # the board (two reviews: a stamp over the status line, then the card, piled up).
         self.assertEqual([s["what"] for s in seen], ["card"], seen)
@@ -334,6 +352,7 @@ class MastermindBoard(BoardHelpers):
         self.assertIn("\u00a0".join(best), steps[0].get_attribute("textContent"))
         ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
         WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "dialog[open]"))
+        self.assertFalse(self.driver.find_elements("css selector", "#board .is-spent"), "gone with the card")
         # The result stays in the page; focus went back where it was (the keypad is gone, so into the page).
         self.assertTrue(self.driver.find_element("css selector", "#board [data-results]").is_displayed())
         self.assertEqual(self.driver.execute_script("return window.scrollY"), 0)
@@ -716,7 +735,7 @@ class MastermindBoard(BoardHelpers):
         lines = dialog.find_element("css selector", "[data-share]").get_attribute("textContent").splitlines()
         for guess, line in zip(misses + [secret], lines[1:]):
             red, blue = score(secret, guess)
-            self.assertEqual(line, "🔴" * red + "🟦" * blue + "⚪" * (4 - red - blue), f"{guess}: {lines}")
+            self.assertEqual(line, "🔴" * red + "🟦" * blue + "➖" * (4 - red - blue), f"{guess}: {lines}")
 
     def assert_first_screen(self, selectors):
         dialog = WebDriverWait(self.driver, 10).until(

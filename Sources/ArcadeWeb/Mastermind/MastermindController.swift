@@ -636,7 +636,8 @@ struct MastermindController: Sendable {
             record.daily.map { t.string("mastermind.share.daily", [.int($0 + 1), .string(scoreText), .string(marks)]) }
             ?? t.string("mastermind.share.game", [.string(scoreText), .string(marks)])
         var lines = [headline]
-        let symbol: [Peg: String] = [.red: "🔴", .blue: "🟦", .gray: "⚪"]
+        // No match is a dash, not a white circle: white is "right digit, wrong place" to a Mastermind player (a review).
+        let symbol: [Peg: String] = [.red: "🔴", .blue: "🟦", .gray: "➖"]
         lines += game.turns.map { turn in
             [(Peg.red, turn.feedback.red), (.blue, turn.feedback.blue), (.gray, turn.feedback.gray)]
                 .map { String(repeating: symbol[$0.0]!, count: $0.1) }.joined()

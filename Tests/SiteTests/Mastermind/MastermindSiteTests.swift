@@ -455,10 +455,10 @@ struct MastermindSiteTests {
         // review: it led to a new game).
         let challenge = try #require(won.firstMatch(of: /data-challenge><a href="([^"]+)"/)?.1)
         #expect(challenge.hasPrefix("/mastermind/challenge/") && lines.last == "http://t\(challenge)")
-        #expect(lines.dropFirst().dropLast().allSatisfy { $0.count == 4 && $0.allSatisfy { "🔴🟦⚪".contains($0) } })
+        #expect(lines.dropFirst().dropLast().allSatisfy { $0.count == 4 && $0.allSatisfy { "🔴🟦➖".contains($0) } })
         #expect(
             lines.dropFirst().dropLast().allSatisfy { row in
-                row == String(row.sorted { "🔴🟦⚪".firstIndex(of: $0)! < "🔴🟦⚪".firstIndex(of: $1)! })
+                row == String(row.sorted { "🔴🟦➖".firstIndex(of: $0)! < "🔴🟦➖".firstIndex(of: $1)! })
             }, "\(lines)")
         let rows = lines.dropFirst().dropLast().joined()
         #expect(!rows.contains { $0.isNumber }, "no digits in the rows")
