@@ -56,6 +56,16 @@
   // At a lesson's end with misses, Enter reviews them, the summary's first button (a review's Enter skipped it and met
   // new people).
   var next = (ended && game.querySelector("button[data-review]")) || game.querySelector("button[data-next]");
+  // A miss's correction is not skipped by the Enter that sent the answer, pressed twice (a review typed a wrong name,
+  // pressed Enter twice, and never saw "You typed …, but this is …"): for a moment after it shows, Enter waits.
+  var loadedAt = window.performance ? window.performance.now() : 0;
+  var missShown = !!game.querySelector("[data-recall-miss]");
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Enter" && missShown && window.performance && window.performance.now() - loadedAt < 700) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
     var target = event.target;

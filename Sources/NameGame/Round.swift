@@ -76,8 +76,12 @@ public struct Round: Sendable, Equatable {
             others = known + unknown
             // The names that look most like the one asked for come first: its group, then the likest of the rest (a
             // review saw one look-alike among four unrelated names). A stable sort keeps those met first among equals.
+            // People met come before strangers as alike (a review: with one familiar face among six, it was the
+            // answer without knowing the name).
             let asked = NameMatch.fold(person.firstName)
-            let scored = others.enumerated().map { (Mode.likeness(asked, NameMatch.fold($1.firstName)), $0, $1) }
+            let scored = others.enumerated().map {
+                (Mode.likeness(asked, NameMatch.fold($1.firstName)) + (first.contains($1.id) ? 50 : 0), $0, $1)
+            }
             others = scored.sorted { ($0.0, -$0.1) > ($1.0, -$1.1) }.map(\.2)
         }
         var picked = [person] + others.prefix(count)

@@ -89,7 +89,7 @@ class NameGameHelpers:
         """Recall for a new player: people are first recognised among six names, and once two were answered right,
         one comes back to be named. Plays there (answers held: each right answer, then Next)."""
         self.hold_answers()
-        for _ in range(4):
+        for _ in range(16):
             if self.game().get_attribute("data-recall"):
                 return
             round_id = self.game().get_attribute("data-round")

@@ -60,8 +60,8 @@ extension NameGameController {
         {
             context["roundId"] = .int(Int(record.id))
             context["intro"] = intro
-            // A quiz's introduction is its round's first step: the session's bar stays where it was.
-            if mode != .learn { lessonFields(mode, session: current, record: record, t: t, into: &context) }
+            // An introduction keeps the session's bar where it was (a review saw it vanish on the cards).
+            lessonFields(mode, session: current, record: record, t: t, into: &context)
             return page(.object(context))
         }
         // A lesson's or a practice run's summary stands alone (issue 41: practice's was stacked over its last

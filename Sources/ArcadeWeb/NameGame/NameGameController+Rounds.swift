@@ -75,8 +75,10 @@ extension NameGameController {
     /// review).
     private func recallRound(cards: [String: Card], avoid: String?, _ random: inout SecureRandom) -> Round? {
         let everyone = directory.people
+        // Among the people met once there are a few: with two, a newcomer's whole session asked them in turn (a
+        // review: Mat, Maren, Mat, Maren…); until then someone new may come, introduced first.
         let met = everyone.filter { cards[$0.id] != nil }
-        let pool = met.count > 1 ? met : everyone
+        let pool = met.count >= Self.quizFromMet ? met : everyone
         guard
             let person = store.plan.next(people: pool, cards: cards, now: store.nowMilliseconds(), avoid: avoid)
                 ?? pool.randomElement(using: &random)

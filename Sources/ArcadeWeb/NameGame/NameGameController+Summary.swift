@@ -66,11 +66,12 @@ extension NameGameController {
     }
 
     /// How a lesson went, said first and large (a review: "a report, not a celebration"), by its share of right
-    /// answers; nil after Practice and Timed, which have their own figure to beat.
+    /// answers; nil after Practice and Timed, which have their own figure to beat, and after a short run.
     private func praise(_ mode: Mode, session: NameGameStore.Session, t: LanguageStrings) -> TemplateValue? {
-        guard mode.lessonRounds(lessonLength) != nil || mode == .review, let accuracy = session.stats.accuracy else {
-            return nil
-        }
+        // A few rounds earn no stars (a review: "Perfect!" for a one-question review).
+        guard mode.lessonRounds(lessonLength) != nil || mode == .review, session.stats.rounds >= 5,
+            let accuracy = session.stats.accuracy
+        else { return nil }
         let kind = accuracy >= 1 ? "perfect" : accuracy >= 0.8 ? "great" : accuracy >= 0.5 ? "good" : "keep"
         return ["kind": .string(kind), "text": .string(t.string("namegame.summary.praise.\(kind)"))]
     }

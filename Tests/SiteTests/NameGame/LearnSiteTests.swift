@@ -360,7 +360,8 @@ struct LearnDepthSiteTests {
                 """
                 INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms,
                     reviews, lapses, met_ms)
-                SELECT id, ?, 'review', NULL, ?, 5, ?, 0, 1, 0, 0 FROM players
+                SELECT id, ?, 'review', NULL, ?, 5, ?, 0, 1, 0, 0 FROM players WHERE true
+                ON CONFLICT (player, person) DO NOTHING
                 """, [.text(person), .real(stability), .integer(due)])
         }
         return people

@@ -281,6 +281,21 @@ struct NameGameSiteTests {
         #expect(summary.contains("data-person=\"\(missedName)\" data-tag=\"again\""), "\(missedName)")
     }
 
+    /// Recall for a newcomer asks about more than the first two people it meets (a review: Mat, Maren, Mat, Maren for
+    /// a whole session): until a few are met, someone new may come, introduced first.
+    @Test func recallForANewcomerMeetsMoreThanTwo() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        try player.answerRounds("recall", count: 10)
+        let asked = try Database(location: server.database).query(
+            """
+            SELECT DISTINCT f.person FROM namegame_rounds r JOIN namegame_round_faces f
+            ON f.round = r.id AND f.position = r.answer WHERE r.mode = 'recall'
+            """)
+        #expect(asked.count >= 3, "\(asked.count) people in ten rounds")
+    }
+
     /// A right answer slower than the plan's limit is a lapse (it comes back soon): said with it, not only in the
     /// summary (a review was marked "Right, but slowly" at 8.3 s and did not know there was a limit).
     @Test func aSlowRightAnswerSaysItsLimit() throws {
