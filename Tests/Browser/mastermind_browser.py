@@ -57,7 +57,7 @@ class MastermindHelpers(BrowserTest):
         return len(self.driver.find_elements("css selector", "#board .row"))
 
     def wait_rows(self, count):
-        WebDriverWait(self.driver, 10).until(lambda d: self.rows() == count)
+        WebDriverWait(self.driver, 20).until(lambda d: self.rows() == count)
 
     def start(self, path="/mastermind"):
         """Opens the board with a game in play (the unstarted board gets one, as "new game" makes it, so its secret
