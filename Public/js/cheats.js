@@ -1,6 +1,7 @@
-// Cheat-code capture: key presses, swipes, tap bursts and shakes are posted
-// one by one to /cheats/actions, in order; the server matches them against
-// every cheat and answers with the progress and any unlocked effect.
+// Cheat-code capture: key presses, swipes, tap bursts and shakes that can start
+// a code or follow one are posted one by one to /cheats/actions, in order; the
+// server matches them against every cheat and answers with the progress and any
+// unlocked effect.
 (function () {
   "use strict";
   if (!window.Arcade || !window.fetch) return;
@@ -22,14 +23,31 @@
   // Actions sent and not yet answered: counted as steps until their answers say otherwise, so a code's taps that
   // follow its swipes at once count though the swipes' answers are still on their way (a busy machine).
   var inflight = 0;
+  // Only what can start a code, or follows a step of one, leaves the browser: a review saw every digit of a guess
+  // posted ("no trackers", says the footer). The page lists the codes' first actions; a code's longest pause later
+  // (kept across a page load in this tab, so a code may go on over a navigation), anything goes until it answers 0.
+  var starts = ((progressBar && progressBar.getAttribute("data-starts")) || "").split(" ").filter(Boolean);
+  var pause = Number(progressBar && progressBar.getAttribute("data-pause")) || 0;
+  var followsUntil = 0;
+  try { followsUntil = Number(window.sessionStorage.getItem("cheats.until")) || 0; } catch (e) { /* private mode */ }
+  function follows(answer) {
+    followsUntil = answer && answer.progress ? Date.now() + pause * 1000 : 0;
+    try { window.sessionStorage.setItem("cheats.until", String(followsUntil)); } catch (e) { /* private mode */ }
+  }
+  function wanted(kind, value) {
+    if (inflight > 0 || Date.now() <= followsUntil) return true;
+    var action = kind + (value === "" ? "" : ":" + value);
+    return starts.indexOf(action) >= 0 || starts.indexOf(action.toLowerCase()) >= 0;
+  }
   function send(kind, value) {
+    if (!wanted(kind, String(value))) return;
     inflight += 1;
     queue = queue.then(function () {
       return Arcade.post("/cheats/actions", "kind=" + encodeURIComponent(kind) + "&value=" + encodeURIComponent(String(value))
         + boardFields())
         .then(function (response) { return response.ok ? response.json() : null; })
         .catch(function () { return null; /* a lost action only breaks a sequence */ })
-        .then(function (answer) { inflight -= 1; apply(answer); })
+        .then(function (answer) { inflight -= 1; if (answer) follows(answer); apply(answer); })
         .catch(function () {});
     });
   }

@@ -31,6 +31,24 @@ class Cheats(MastermindHelpers):
                         Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
         self.check_revealed(secret)
 
+    def posted(self):
+        """The cheat actions this page sent, as the browser's own record of its requests has them."""
+        return self.driver.execute_script(
+            "return performance.getEntriesByType('resource').filter(e => /\\/cheats\\/actions$/.test(e.name)).length")
+
+    def test_ordinary_typing_never_leaves_the_browser(self):
+        """A review saw every digit of a guess posted to /cheats/actions ("no trackers", says the footer). Only an
+        action that can start a code, or follows a step of one, is sent; the code still works whole."""
+        self.start()
+        self.type_keys(["1", "2", "5", "6", Keys.ENTER])
+        self.wait_rows(1)
+        self.type_keys(["x", "7", Keys.BACKSPACE, "q"])
+        self.assertEqual(self.posted(), 0, "a guess and stray keys: nothing sent")
+        self.type_keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT,
+                        Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
+        WebDriverWait(self.driver, 30).until(lambda d: d.find_elements("css selector", "[data-revealed]"))
+        self.assertEqual(self.posted(), 10, "each step of the Konami code, once")
+
     def test_konami_by_touch_reveals_a_digit(self):
         self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
         secret = self.start()

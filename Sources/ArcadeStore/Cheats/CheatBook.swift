@@ -31,6 +31,19 @@ package struct CheatBook: Sendable {
     package let tasks: [String]
     package var codes: [CheatCode] { entries.map(\.code) }
 
+    /// The actions any cheat starts with ("key:r swipe:up"), for the page: it posts an action only when it can start a
+    /// code or a code is under way, so a player's ordinary typing never leaves the browser.
+    package var starts: String {
+        var seen: Set<String> = []
+        return entries.flatMap { $0.code.sequences.compactMap { $0.first?.description } }
+            .filter { seen.insert($0).inserted }.joined(separator: " ")
+    }
+    /// Seconds a code may pause between two actions at most (none: an hour), so a page that loads mid-code goes on
+    /// posting for that long.
+    package var longestPause: Int {
+        Int(entries.map { $0.code.timeout ?? 3600 }.max() ?? 0) + 1
+    }
+
     package func entry(_ name: String) -> Entry? { entries.first { $0.code.name == name } }
 
     package static func load(_ path: String) throws -> CheatBook {

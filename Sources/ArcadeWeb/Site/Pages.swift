@@ -15,6 +15,8 @@ struct Pages: Sendable {
     let versions: @Sendable () -> Int
     /// The language menu for each current language, built once.
     let menus: [String: TemplateValue]
+    /// What the footer tells the cheat capture: the actions that start a code, and its longest pause.
+    let cheats: (starts: String, pause: Int)
     let compiled = CompiledLibraries()
 
     final class CompiledLibraries: Sendable {
@@ -30,8 +32,9 @@ struct Pages: Sendable {
 
     init(
         templates: TemplateFolder, localizer: Localizer, version: @escaping @Sendable () -> String,
-        versions: @escaping @Sendable () -> Int
+        versions: @escaping @Sendable () -> Int, cheats: (starts: String, pause: Int) = ("", 0)
     ) {
+        self.cheats = cheats
         self.templates = templates
         self.localizer = localizer
         self.version = version
@@ -95,7 +98,8 @@ struct Pages: Sendable {
         let library = source.compiled(constants: [
             "t": strings(language), "num": Pages.numbers(language), "lang": .string(language),
             "languageMenu": menus[language] ?? menus[localizer.base] ?? .list([]),
-            "siteVersion": .string(self.version()),
+            "siteVersion": .string(self.version()), "cheatStarts": .string(cheats.starts),
+            "cheatPause": .int(cheats.pause),
         ])
         compiled.libraries.withLock { $0[language] = (source, version, library) }
         return library

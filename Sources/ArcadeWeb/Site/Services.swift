@@ -98,7 +98,8 @@ struct Services: Sendable {
             base: localizer.base, languages: localizer.languages)
         let pages = Pages(
             templates: templates, localizer: localizer, version: version,
-            versions: { overlay.version &* 1_000_003 &+ constants.version })
+            versions: { overlay.version &* 1_000_003 &+ constants.version },
+            cheats: (book.starts, book.longestPause))
         self.pages = pages
         identity = Self.identity(options, pool: pool, key: key, localizer: localizer, admins: admins)
         (limits, home) = (Limits(options), HomeSummaries(clock: options.clock))
