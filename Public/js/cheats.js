@@ -279,11 +279,12 @@
     if (touch && playArea() && !(target.closest && target.closest("[data-cheat-area]")) &&
         !codeUnderWay(event.timeStamp)) touch = null;
     start = touch ? { x: touch.clientX, y: touch.clientY, t: event.timeStamp, id: touch.identifier, on: target,
-      owned: !!(target.closest && target.closest(owned)) } : null;
+      owned: !!(target.closest && target.closest(owned) && !target.closest(".board-scrolls")) } : null;
   }, { passive: true });
   // A one-finger move where the play area owns swipes (the CSS's touch-action) has its default cancelled too: the
   // browser then starts no fling, whose stop swallowed the next tap on a key (a quick swipe left the keypad dead for
-  // two seconds). Only on game pages: elsewhere the listener would hold up every scroll.
+  // two seconds). Only on game pages: elsewhere the listener would hold up every scroll. A game that does not fit
+  // its window at all (.board-scrolls, a 360×600 phone) scrolls on a vertical drag (see the CSS).
   var owned = "[data-cheat-area]:not(.mastermind-board), .mastermind-board:not([data-outcome]) > :not(.result)";
   if (playArea()) document.addEventListener("touchmove", function (event) {
     if (start && start.owned && event.touches.length === 1 && event.cancelable) event.preventDefault();

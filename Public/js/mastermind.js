@@ -654,6 +654,10 @@
       if (next === cell) break;
       cell = next;
     }
+    // Still taller than the window at the smallest cells (a 360×600 phone): a vertical drag on the board scrolls the
+    // page again, or its last keys were out of reach (a review); the codes' swipes are still seen as it scrolls.
+    var end = host.querySelector("[data-keypad]:not([hidden])") || host.querySelector(".board");
+    host.classList.toggle("board-scrolls", end.getBoundingClientRect().bottom + window.scrollY > window.innerHeight - 5);
     holdKeys();
     // …and a row must fit the width (on a 320-pixel screen it ran past both edges and the page scrolled sideways).
     for (var j = 0; j < 4; j++) {
