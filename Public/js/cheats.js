@@ -26,8 +26,8 @@
   // Only what can start a code, or follows a step of one, leaves the browser: a review saw every digit of a guess
   // posted ("no trackers", says the footer). The page lists the codes' first actions; a code's longest pause later
   // (kept across a page load in this tab, so a code may go on over a navigation), anything goes until it answers 0.
-  var starts = ((progressBar && progressBar.getAttribute("data-starts")) || "").split(" ").filter(Boolean);
-  var pause = Number(progressBar && progressBar.getAttribute("data-pause")) || 0;
+  var starts = ((progressBar && progressBar.getAttribute("data-cheat-starts")) || "").split(" ").filter(Boolean);
+  var pause = Number(progressBar && progressBar.getAttribute("data-cheat-pause")) || 0;
   var followsUntil = 0;
   try { followsUntil = Number(window.sessionStorage.getItem("cheats.until")) || 0; } catch (e) { /* private mode */ }
   function follows(answer) {

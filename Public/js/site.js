@@ -308,4 +308,20 @@
     button.hidden = false;
     button.addEventListener("click", function () { window.Arcade.copyFrom(button, field.value, said); });
   });
+
+  // A list filtered as its search field is typed in (People you've met): every word must be in an item's
+  // data-search; the "nobody matches" line follows. Without a script the form asks the server.
+  Array.prototype.forEach.call(document.querySelectorAll("[data-filter-input]"), function (input) {
+    var items = document.querySelectorAll(input.getAttribute("data-filter-input"));
+    var none = document.querySelector("[data-no-match]");
+    input.addEventListener("input", function () {
+      var words = input.value.toLowerCase().split(/\s+/).filter(Boolean), shown = 0;
+      Array.prototype.forEach.call(items, function (item) {
+        var text = item.getAttribute("data-search") || "";
+        item.hidden = !words.every(function (word) { return text.indexOf(word) >= 0; });
+        if (!item.hidden) shown += 1;
+      });
+      if (none) none.hidden = shown > 0;
+    });
+  });
 })();

@@ -86,6 +86,13 @@ public struct LearningPlan: Sendable {
         return last - created >= FSRS.day
     }
 
+    /// Met and on the way: likely remembered tomorrow (memory lasting a day or more), not yet learned. The level that
+    /// moves on a first day (two reviews read "Learned: 0 of 130" after a day's lessons as nothing gained).
+    public static func gettingThere(_ card: Card?) -> Bool {
+        guard let card, !knows(card) else { return false }
+        return (card.stability ?? 0) >= 1
+    }
+
     /// The stability (days) from which someone counts as learned: beyond what the first day's answers give.
     public static let learnedDays = 7.0
 

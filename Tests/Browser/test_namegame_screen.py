@@ -377,3 +377,28 @@ class LearnIntroScreenshots(NameGameHelpers, BrowserTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PeopleMet(NameGameHelpers, BrowserTest):
+    """People you've met (reviews: nowhere to look someone up, no intervals to see): a search narrows the list as it
+    is typed, on a phone as on a desktop; nobody unmet is listed."""
+
+    def test_the_people_met_are_found_as_the_name_is_typed(self):
+        self.meet_people(6)
+        self.open("/namegame")
+        self.click_and_wait("[data-people-link]")
+        rows = self.driver.find_elements("css selector", "[data-met-people] > li")
+        self.assertEqual(len(rows), 6)
+        name = rows[2].find_element("css selector", "strong").text
+        field = self.driver.find_element("id", "people-q")
+        field.send_keys(name.split(" ")[1][:4].upper())
+        shown = [r.find_element("css selector", "strong").text for r in rows if r.is_displayed()]
+        self.assertIn(name, shown)
+        self.assertLess(len(shown), 6, "narrowed as it is typed")
+        self.assertFalse(self.driver.find_element("css selector", "[data-no-match]").is_displayed())
+        field.send_keys("zzz")
+        self.assertEqual([r for r in rows if r.is_displayed()], [])
+        self.assertTrue(self.driver.find_element("css selector", "[data-no-match]").is_displayed(), "nobody matches")
+        self.assertEqual(self.axe_violations(), [])
+        self.assertEqual(self.low_contrast(), [])
+        self.screenshots("namegame-people", "/namegame/people")

@@ -63,6 +63,8 @@ struct NameGameController: Sendable {
         // Off the event loop: a returning player's menu reads their cards.
         routes.pages.running(.pool).get("/namegame", use: menu)
         routes.pages.get("/namegame/stats") { _, context in try statsPage(context.visitor) }
+        // Off the event loop: it reads the player's cards.
+        routes.pages.running(.pool).get("/namegame/people", use: peoplePage)
         routes.pages.running(.pool).get("/namegame/board", use: boardPage)
         // Off the event loop: a returning player's page may end a timed session or deal a missing round.
         routes.pages.running(.pool).get("/namegame/:mode", use: mode)
@@ -102,6 +104,7 @@ struct NameGameController: Sendable {
         let everyone = directory.people.count
         let learned = directory.people.count { LearningPlan.knows(cards[$0.id]) }
         let met = directory.people.count { cards[$0.id] != nil }
+        let sticking = directory.people.count { LearningPlan.gettingThere(cards[$0.id]) }
         // Met first, the count that moves on a first day: a review read "Learned: 0 of 130" after a day's lessons as
         // nothing learned (learned waits for answers over more than one day). A bar shows the three parts.
         let progress: TemplateValue =
@@ -109,10 +112,12 @@ struct NameGameController: Sendable {
             ? .null
             : [
                 "met": .string(t.string("namegame.met.count", [.int(met), .int(everyone)])),
-                "learning": .string(t.string("namegame.learning.count", [.int(met - learned)])),
+                // Between met and learned, the level a first day's work reaches (see `gettingThere`).
+                "sticking": .string(t.string("namegame.sticking.count", [.int(sticking)])),
                 "learned": .string(t.string("namegame.wall.count", [.int(learned), .int(everyone)])),
                 "due": .string(dueLine(dueCounts(cards), t: t)),
                 "everyone": .int(everyone), "metCount": .int(met), "learnedCount": .int(learned),
+                "stickingCount": .int(learned + sticking),
             ]
         return pages.render(
             "namegame-menu", title: t.string("namegame.title"), for: context.visitor, path: "/namegame",

@@ -410,11 +410,46 @@ struct LearnDepthSiteTests {
         // The menu says where they stand, not "New to the Name Game?" (a review).
         let menu = try player.get("/namegame").text
         #expect(menu.contains(">Continue learning</p>") && !menu.contains("New to the Name Game?"))
+        let sticking = try db.query("SELECT stability FROM namegame_cards").filter {
+            (try $0.decodeIfPresent("stability", as: Double.self) ?? 0) >= 1
+        }.count
+        #expect(sticking > 0, "a first lesson's right answers get somewhere")
         #expect(
             menu.contains(
-                "data-menu-progress class=\"dot-list\"><span>Met: \(met.count) of 130</span> <span>Learning: \(met.count)</span> <span>Learned: 0 of 130</span>"
+                "data-menu-progress class=\"dot-list\"><span>Met: \(met.count) of 130</span> <span>Getting there: \(sticking)</span> <span>Learned: 0 of 130</span>"
             ))
         #expect(try Player(server).get("/namegame").text.contains("New to the Name Game?"), "a newcomer's")
+    }
+
+    /// People you've met: everyone met, by face, name and role, with how each stands and when they come back, found by
+    /// name; nobody unmet is listed or found (reviews: nowhere to look someone up, and no progress seen on a first day).
+    @Test(arguments: Engine.allCases) func peopleMetAreListedWithHowEachStands(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        #expect(try player.get("/namegame/people").text.contains("data-empty=\"people\""), "a newcomer met nobody")
+        try player.answerRounds("learn", count: 10)
+        let db = try Database(location: server.database)
+        let rows = try db.query(
+            """
+            SELECT p.first_name || ' ' || p.last_name AS name, c.stability FROM people p
+            LEFT JOIN namegame_cards c ON c.person = p.id ORDER BY c.person IS NULL, p.id
+            """)
+        let met = try rows.filter { try $0.decodeIfPresent("stability", as: Double.self) != nil }.map {
+            try $0.decode("name") as String
+        }
+        let sticking = try rows.filter { (try $0.decodeIfPresent("stability", as: Double.self) ?? 0) >= 1 }.count
+        let page = try player.get("/namegame/people").text
+        #expect(met.count >= 3 && page.ranges(of: "class=\"person-row\" data-level=").count == met.count)
+        #expect(met.allSatisfy { page.contains("<strong>\($0)</strong>") })
+        #expect(sticking > 0 && page.ranges(of: "data-level=\"sticking\"").count == sticking, "\(sticking)")
+        #expect(page.contains("Comes back"), "when each comes back")
+        // Found by name (without a script the form asks the server); a stranger is not found.
+        let found = try player.get("/namegame/people?q=" + met[0].lowercased().replacing(" ", with: "+")).text
+        #expect(found.ranges(of: "class=\"person-row\"").count == 1 && found.contains("<p data-no-match hidden>"))
+        let stranger = try rows.last!.decode("name") as String
+        let none = try player.get("/namegame/people?q=" + stranger.replacing(" ", with: "+")).text
+        #expect(!none.contains("class=\"person-row\"") && none.contains("<p data-no-match>"), "\(stranger)")
     }
 
     @Test(arguments: Engine.allCases) func quizzesAskAboutPeopleMetOnceThereAreFour(_ engine: Engine) throws {
@@ -584,7 +619,8 @@ struct LearnDepthSiteTests {
             try player.post("/namegame/next", "mode=normal")  // the next lesson
         }
         #expect(summaries[0].contains("data-summary-heading") && summaries[1].contains("data-summary-heading"))
-        #expect(summaries[0].contains("data-goal-cheer>Today’s goal: done! Come back tomorrow to keep your streak.<"))
+        let cheer = "Today’s goal: done! Your streak counts for today; anything more is a bonus."
+        #expect(summaries[0].contains("data-goal-cheer>\(cheer)<"))
         #expect(!summaries[1].contains("data-goal-cheer"), "cheered once")
     }
 

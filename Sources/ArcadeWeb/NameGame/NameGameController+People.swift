@@ -1,0 +1,56 @@
+import ArcadeStore
+import HTTP
+import Localization
+import NameGame
+import SpacedRepetition
+import Templates
+
+/// `GET /namegame/people`: everyone the player has met, to look up ("who was that?") and to see how well each is known
+/// and when they come back (reviews missed Anki's browser and its intervals). People not met are never listed.
+extension NameGameController {
+    /// The longest search read; anything longer is cut before it is compared.
+    static let maxPeopleQuery = 100
+
+    func peoplePage(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let visitor = context.visitor
+        let t = pages.localizer.strings(for: visitor.language)
+        let query = String((request.query["q"] ?? "").prefix(Self.maxPeopleQuery))
+        let cards = visitor.isNew ? [:] : try store.cards(player: visitor.playerID)
+        let now = store.nowMilliseconds()
+        let met = directory.people.filter { cards[$0.id] != nil }
+            .sorted { ($0.firstName, $0.lastName) < ($1.firstName, $1.lastName) }
+        let words = query.lowercased().split(separator: " ").map(String.init)
+        let rows: [TemplateValue] = met.compactMap { person in
+            guard let card = cards[person.id] else { return nil }
+            let role = role(person, t) ?? ""
+            let search = (person.fullName + " " + role).lowercased()
+            guard words.allSatisfy({ search.contains($0) }) else { return nil }
+            let level =
+                LearningPlan.knows(card) ? "learned" : LearningPlan.gettingThere(card) ? "sticking" : "new"
+            return [
+                "img": .string(person.headshotURL), "name": .string(person.fullName), "role": .string(role),
+                "level": .string(level), "levelText": .string(t.string("namegame.people.level.\(level)")),
+                "next": .string(Self.comesBack(card.due, now: now, t: t)), "search": .string(search),
+            ]
+        }
+        return pages.render(
+            "namegame-people", title: t.string("namegame.people.title"), for: visitor, path: "/namegame/people",
+            section: "namegame",
+            data: [
+                "people": .list(rows), "query": .string(query), "metCount": .int(met.count),
+                "none": .bool(met.isEmpty), "noMatch": .bool(!met.isEmpty && rows.isEmpty),
+                "noMatchText": .string(t.string("namegame.people.nomatch", [.string(query)])),
+            ])
+    }
+
+    /// When a card comes back: now, later today, tomorrow or in some days (days counted from today, UTC, as "due
+    /// today" is elsewhere).
+    static func comesBack(_ due: Int64, now: Int64, t: LanguageStrings) -> String {
+        let day: Int64 = 86_400_000
+        if due <= now { return t.string("namegame.people.next.now") }
+        let days = due / day - now / day
+        if days == 0 { return t.string("namegame.people.next.today") }
+        if days == 1 { return t.string("namegame.people.next.tomorrow") }
+        return t.string("namegame.people.next.days", [.int(Int(days))])
+    }
+}
