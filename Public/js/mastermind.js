@@ -621,6 +621,12 @@
     }
   }
 
+  // The foot of the game: its keypad, or its board when there is none.
+  function lastBottom() {
+    var last = host.querySelector("[data-keypad]:not([hidden])") || host.querySelector(".board");
+    return last.getBoundingClientRect().bottom;
+  }
+
   // Cells shrink until the board and the keypad fit the window (never under 24 px, never over 52).
   function fit() {
     var root = host;
@@ -646,18 +652,13 @@
       root.style.setProperty("--cell", cell + "px");
       // Cells under 36 px have no height for two rows of 16 px pegs: the pegs go in one line.
       root.classList.toggle("is-compact", cell < 36);
-      var last = host.querySelector("[data-keypad]:not([hidden])") || host.querySelector(".board");
-      var bottom = last.getBoundingClientRect().bottom + window.scrollY;
+      var bottom = lastBottom() + window.scrollY;
       var over = bottom - (window.innerHeight - 6);
       if (over <= 0) break;
       var next = Math.max(floor, Math.floor(cell - over / (rows * 1.12)));
       if (next === cell) break;
       cell = next;
     }
-    // Still taller than the window at the smallest cells (a 360×600 phone): a vertical drag on the board scrolls the
-    // page again, or its last keys were out of reach (a review); the codes' swipes are still seen as it scrolls.
-    var end = host.querySelector("[data-keypad]:not([hidden])") || host.querySelector(".board");
-    host.classList.toggle("board-scrolls", end.getBoundingClientRect().bottom + window.scrollY > window.innerHeight - 5);
     holdKeys();
     // …and a row must fit the width (on a 320-pixel screen it ran past both edges and the page scrolled sideways).
     for (var j = 0; j < 4; j++) {
@@ -672,6 +673,9 @@
       root.style.setProperty("--cell", cell + "px");
       root.classList.toggle("is-compact", cell < 36);
     }
+    // Still taller than the window at the smallest cells (a 360×560 phone): a vertical drag on the board scrolls the
+    // page again, or its last keys were out of reach (a review); the codes' swipes are still seen as it scrolls.
+    host.classList.toggle("board-scrolls", lastBottom() + window.scrollY > window.innerHeight - 5);
   }
 
   // In a short window the keypad is held at the screen's foot, the rows scrolling above it, only while it takes less

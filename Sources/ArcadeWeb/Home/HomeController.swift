@@ -116,6 +116,8 @@ final class HomeController: Sendable {
                                 ? "home.daily.won" : outcome == .lost ? "home.daily.lost" : "home.daily.open"
                         )),
                     "streak": .string(t.string("home.daily.streak", [.int(streak)])), "streakCount": .int(streak),
+                    // Unplayed, today's code is the card's first call (a review: the daily ritual was a side door).
+                    "open": .bool(outcome != .won && outcome != .lost),
                 ])
         }
         let review = try summaries.panel(key + "review|\(due ?? -1)") {

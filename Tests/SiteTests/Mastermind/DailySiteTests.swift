@@ -48,6 +48,8 @@ struct DailySiteTests {
         #expect(
             home.contains("Today’s code (#1)") && !home.contains("(#0)"),
             "the home page numbers the daily as its board does")
+        // Unplayed, it is the Mastermind card's first call (a review: the daily ritual was a side door).
+        #expect(home.contains("class=\"button button-primary home-daily-link\" data-daily-play>Today’s code (#1)<"))
         try bob.get("/mastermind/daily")
         for player in [ann, bob] {
             #expect(
@@ -67,6 +69,7 @@ struct DailySiteTests {
                 == "/mastermind/daily#result")
         let won = try ann.get("/mastermind/daily").text
         #expect(Player.attribute("data-outcome", in: won) == "won" && won.contains("Arcade Mastermind #1 2/10"))
+        #expect(!(try ann.get("/").text.contains("data-daily-play")), "solved: a plain link")
         // The ordinary games' win count is not the daily's (a review read "Wins: 0" beside a daily just cracked).
         #expect(!won.contains("data-wins="))
         #expect(

@@ -512,6 +512,8 @@ struct MastermindSiteTests {
         #expect(won.contains("data-hard-win>Won in hard mode"))
         // Its results lead back to the ordinary rules as plainly as into hard mode (a review found no way out).
         #expect(won.contains("data-new-normal-game") && won.contains("Play in normal mode"))
+        // Its New game says it stays hard (a review: after a friend's hard challenge it silently did).
+        #expect(won.contains("aria-keyshortcuts=\"n\">New hard game</button>"))
         #expect(!won.contains("data-new-hard-game"))
         // A normal game stays normal.
         let normal = try player.post("/mastermind/new", "", fragment: true).text
