@@ -163,6 +163,14 @@ class BrowserTest(unittest.TestCase):
                        " namegame_rounds r ON f.round = r.id AND f.position = r.answer WHERE r.player = ?"
                        " AND r.status = 'open') ORDER BY id LIMIT ?", (player, player, count))
 
+    def reveal_mode(self, mode):
+        """The Name Game menu shows three modes after Learn; the others open under "Other ways to play", as a player
+        opens them (with or without scripts)."""
+        button = self.driver.find_element("css selector", f'button[data-play="{mode}"]')
+        if not button.is_displayed():
+            self.driver.find_element("css selector", "[data-more-modes] > summary").click()
+        return button
+
     def close_tutorial(self):
         """A game's first visit opens How to play as a dialog (with scripts on): close it, as a player would, and
         wait until that dismissal is stored, so the next page does not open it again."""

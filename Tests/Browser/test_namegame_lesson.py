@@ -45,6 +45,7 @@ class LessonHelpers(NameGameHelpers):
         """One tap on the menu; then, unless `meet` is False, past any introduction of someone new to the question."""
         self.open("/namegame")
         page = self.driver.find_element("css selector", "html")
+        self.reveal_mode(mode)
         self.tap(f'button[data-play="{mode}"]')
         WebDriverWait(self.driver, 10).until(gone(page))
         wait(self.driver).until(lambda d: d.execute_script("return document.readyState") == "complete" and self.game())
@@ -230,7 +231,7 @@ class Lesson(LessonHelpers):
                             other.value_of_css_property("background-color"), "Learn is the primary button")
         self.assertTrue(self.in_view(first))
         self.assertNotIn("Mat(t)", self.text("main"))
-        self.assertEqual(self.text("button[data-play=matt]"), "Similar names")
+        self.assertEqual(self.reveal_mode("matt").text, "Similar names")
         if self.__class__.__name__ == "LessonOnAPhone":
             self.screenshots("namegame-menu", "/namegame")
 
@@ -524,11 +525,13 @@ class WithoutJavaScript(LessonHelpers, BrowserTest):
         for mode in ["normal", "reverse", "timed", "learn"]:
             with self.subTest(mode=mode):
                 self.open("/namegame")
+                self.reveal_mode(mode)
                 self.click(f'button[data-play="{mode}"]')
                 self.miss_then_go_on(self.click)
 
     def play_to_the_end(self, mode):
         self.open("/namegame")
+        self.reveal_mode(mode)
         self.click(f'button[data-play="{mode}"]')
         for _ in range(10):
             self.answer()
@@ -560,6 +563,7 @@ class WithoutJavaScript(LessonHelpers, BrowserTest):
         # Practice ends at the first mistake; the misses it made are reviewed to their end.
         self.meet_someone()
         self.open("/namegame")
+        self.reveal_mode("practice")
         self.click('button[data-play="practice"]')
         self.answer(right=False)
         # The miss is shown first, as in every mode: who was tapped, who was asked (a review saw "Session over" at once).

@@ -346,6 +346,7 @@ class QuizIntroduction(NameGameHelpers, BrowserTest):
         strangers teaches nothing). A newcomer's first Reverse round opens on the person it asks about: face, name and
         Got it on one phone screen, and a screen reader told who it is; Got it asks about them, on the same round."""
         self.open("/namegame")
+        self.reveal_mode("reverse")
         self.click_and_wait('button[data-play="reverse"]')
         round_id = self.game().get_attribute("data-round")
         name = self.text("[data-intro-name]")

@@ -50,6 +50,9 @@ struct NameGameController: Sendable {
             ? t.string("namegame.practice.meetfirst") : t.string("namegame.timed.meetfirst", [.int(Self.quizFromMet)])
     }
 
+    /// The modes the menu shows after Learn, in order: recall (typing a name teaches most), the classic, the minute.
+    static let featured: [Mode] = [.recall, .normal, .timed]
+
     /// How many people a mode waits for the player to have met (`waitsToMeet`): 0, it starts at once.
     static func meetsFirst(_ mode: Mode) -> Int { mode == .practice ? 1 : mode == .timed ? quizFromMet : 0 }
     /// The longest typed name read: anything longer is refused before it is compared.
@@ -129,7 +132,11 @@ struct NameGameController: Sendable {
                 "pace": paceFields(pace, t: t),
                 // The bundled people are drawings (a review took them for the product: "it does not teach my team").
                 "demo": .bool(directory.people.contains(where: PeopleStore.isDemo)),
-                "modes": .list(Mode.menu.filter { $0 != .learn }.map(card)),
+                // Three ways on, the rest behind "More ways to play" (reviews: ten look-alike modes, no path after
+                // Learn); once four people are met, the next step is named under a met goal (the template's test).
+                "modes": .list(Self.featured.map(card)),
+                "moreModes": .list(Mode.menu.filter { $0 != .learn && !Self.featured.contains($0) }.map(card)),
+                "suggest": met >= Self.quizFromMet ? card(.recall) : .null,
             ])
     }
 

@@ -608,7 +608,12 @@ struct LearnDepthSiteTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
-        try player.get("/namegame")
+        let fresh = try player.get("/namegame").text
+        #expect(!fresh.contains("data-suggest"), "no next step before the goal")
+        // Three ways on after Learn, the other six one tap away (reviews: ten look-alike modes and no path).
+        let shown = fresh.components(separatedBy: "data-more-modes")
+        #expect(shown.count == 2 && shown[0].ranges(of: "data-play=\"").count == 4, "Learn and three")
+        #expect(shown[1].ranges(of: "data-play=\"").count == 6 && fresh.contains(">Other ways to play (6)<"))
         #expect(try player.post("/namegame/pace", "pace=relaxed").status == 303, "a goal of one lesson")
         var summaries: [String] = []
         for _ in 0..<2 {
@@ -622,6 +627,8 @@ struct LearnDepthSiteTests {
         let cheer = "Today’s goal: done! Your streak counts for today; anything more is a bonus."
         #expect(summaries[0].contains("data-goal-cheer>\(cheer)<"))
         #expect(!summaries[1].contains("data-goal-cheer"), "cheered once")
+        // The goal met and people met, the menu names the next step.
+        #expect(try player.get("/namegame").text.contains("data-play-suggested=\"recall\">Recall</button>"))
     }
 
     /// A review: two lessons met five of 130, and nothing set the pace. The player chooses it on the menu; it is kept
