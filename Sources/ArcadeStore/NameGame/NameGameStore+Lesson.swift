@@ -86,7 +86,7 @@ extension NameGameStore {
 
     /// Days in a row (UTC) with a round answered, up to today or yesterday; only the last year is read.
     package func dayStreak(player: String) throws -> Int {
-        let day: Int64 = 86_400_000
+        let day = FSRS.day
         let today = nowMilliseconds() / day
         let days = try pool.connection().query(
             """
@@ -102,7 +102,7 @@ extension NameGameStore {
 
     /// Rounds the player answered today (UTC, the days `dayStreak` counts).
     package func answeredToday(player: String) throws -> Int {
-        let day: Int64 = 86_400_000
+        let day = FSRS.day
         return try pool.connection().value(
             Int.self, "SELECT COUNT(*) FROM namegame_rounds WHERE player = ? AND finished_ms >= ?",
             [.text(player), .integer(nowMilliseconds() / day * day)]) ?? 0

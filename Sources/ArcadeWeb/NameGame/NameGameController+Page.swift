@@ -101,7 +101,7 @@ extension NameGameController {
     /// A lesson left open on an earlier day is closed, and today's starts afresh from the mode's start card (a review's
     /// day-one lesson "completed" after three questions on day two, its summary mixing both days).
     private func shownSession(_ mode: Mode, player: String) throws -> NameGameStore.Session? {
-        let day: Int64 = 86_400_000
+        let day = FSRS.day
         let lesson = mode.lessonRounds(lessonLength) != nil
         func earlier(_ session: NameGameStore.Session) -> Bool {
             lesson && session.startedMilliseconds / day < store.nowMilliseconds() / day

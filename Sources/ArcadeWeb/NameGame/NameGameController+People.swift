@@ -37,16 +37,15 @@ extension NameGameController {
             "namegame-people", title: t.string("namegame.people.title"), for: visitor, path: "/namegame/people",
             section: "namegame",
             data: [
-                "people": .list(rows), "query": .string(query), "metCount": .int(met.count),
-                "none": .bool(met.isEmpty), "noMatch": .bool(!met.isEmpty && rows.isEmpty),
-                "noMatchText": .string(t.string("namegame.people.nomatch", [.string(query)])),
+                "people": .list(rows), "query": .string(query), "none": .bool(met.isEmpty),
+                "noMatch": .bool(!met.isEmpty && rows.isEmpty),
             ])
     }
 
     /// When a card comes back: now, later today, tomorrow or in some days (days counted from today, UTC, as "due
     /// today" is elsewhere).
     static func comesBack(_ due: Int64, now: Int64, t: LanguageStrings) -> String {
-        let day: Int64 = 86_400_000
+        let day = FSRS.day
         if due <= now { return t.string("namegame.people.next.now") }
         let days = due / day - now / day
         if days == 0 { return t.string("namegame.people.next.today") }

@@ -351,7 +351,7 @@ struct NameGameController: Sendable {
     static func mastery(
         _ store: NameGameStore, people: [Person], cards: [String: Card], daysAhead: Int64 = 0
     ) -> LearningPlan.Mastery {
-        let day: Int64 = 86_400_000
+        let day = FSRS.day
         let endOfDay = (store.nowMilliseconds() / day + 1 + daysAhead) * day - 1
         return store.plan.mastery(people: people, cards: cards, now: endOfDay)
     }

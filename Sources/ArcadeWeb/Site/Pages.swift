@@ -32,7 +32,7 @@ struct Pages: Sendable {
 
     init(
         templates: TemplateFolder, localizer: Localizer, version: @escaping @Sendable () -> String,
-        versions: @escaping @Sendable () -> Int, cheats: (starts: String, pause: Int) = ("", 0)
+        versions: @escaping @Sendable () -> Int, cheats: (starts: String, pause: Int)
     ) {
         self.cheats = cheats
         self.templates = templates
