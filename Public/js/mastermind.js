@@ -264,7 +264,8 @@
       beforeNotes = Array.prototype.slice.call(line.childNodes);
       var p = document.createElement("p");
       p.setAttribute("data-notes-on", "");
-      p.textContent = key.getAttribute("title") || "";
+      // A phone's words leave out the arrow keys it has none of (and fit the room over the title, see phoneMessage).
+      p.textContent = (!wideMessages() && key.getAttribute("data-touch-help")) || key.getAttribute("title") || "";
       line.replaceChildren(p);
     } else if (!notesOn && shown) {
       line.replaceChildren.apply(line, beforeNotes || []);
@@ -870,28 +871,35 @@
   // what Notes do) grew upwards over rows 9 and 10, the rows typed last (two reviews): it lies just under the row
   // being typed, over rows not yet played, where the player is looking; over the title and the peg legend only when
   // those rows have no room (a later review: there it hid the legend and read as the header jumping); else as before.
+  // Where neither place has room, a hint leaves out why it is offered and what it costs (said beside it whenever it
+  // fits; the cost by the results too), then the words get smaller, rather than cover a row.
   function phoneMessage(own) {
-    own.classList.remove("message-over-title", "message-under-row");
+    var steps = ["is-terse", "is-small"];
+    own.classList.remove("message-over-title", "message-under-row", "is-terse", "is-small");
+    for (var i = 0; !fitPhoneMessage(own) && i < steps.length; i++) own.classList.add(steps[i]);
+  }
+  function fitPhoneMessage(own) {
     var line = own.querySelector("[data-message]"), title = document.querySelector("main > h1");
     var legend = document.querySelector("[data-legend]");
-    if (wideMessages() || !line || !title || !legend || !legend.offsetHeight) return;
+    if (wideMessages() || !line || !title || !legend || !legend.offsetHeight) return true;
     var shown = Array.prototype.filter.call(line.children, function (p) { return !p.hidden && p.offsetHeight; })[0];
-    if (!shown || shown.offsetHeight <= line.offsetHeight + 1) return;
+    if (!shown || shown.offsetHeight <= line.offsetHeight + 1) return true;
     var at = own.getBoundingClientRect(), row = own.querySelector(".slot-current");
     if (row) {
       var below = row.getBoundingClientRect().bottom + 4;
       if (line.getBoundingClientRect().top - below >= shown.scrollHeight) {
         own.style.setProperty("--under-row", Math.round(below - at.top) + "px");
         own.classList.add("message-under-row");
-        return;
+        return true;
       }
     }
     var top = title.getBoundingClientRect().top;
     var room = legend.getBoundingClientRect().bottom - top;
-    if (shown.scrollHeight > room) return;
+    if (shown.scrollHeight > room) return false;
     own.style.setProperty("--title-top", Math.round(top - at.top) + "px");
     own.style.setProperty("--title-room", Math.round(room) + "px");
     own.classList.add("message-over-title");
+    return true;
   }
   // A short window's held keys make the board scroll: its messages are toasts by the row too (see the CSS).
   function wideMessages() {

@@ -488,7 +488,10 @@ struct MastermindController: Sendable {
             "hintSpoken": record.hint.map { .string(hintWords($0, shown: Self.spoken($0, t), cost: record.usedHint)) }
                 ?? .null,
             // Its digits apart on the board too: a blind review reading the board back heard "0525" as a number.
-            "hintLine": record.hint.map { .string(hintWords($0, shown: Self.spaced($0), cost: false)) } ?? .null,
+            // Why it is offered apart: a phone's line short of room leaves it out, as it does the cost.
+            "hintLine": record.hint.map { .string(t.string("mastermind.hint.text", [.string(Self.spaced($0))])) }
+                ?? .null,
+            "hintProbe": ruledOut == true ? .string(t.sentenceGap + t.string("mastermind.hint.probe")) : .null,
             // Its cost apart: a phone leaves it out of the line (a review: four lines of hint covered rows 9 and 10).
             "hintCost": record.hint != nil && record.usedHint
                 ? .string(t.sentenceGap + t.string("mastermind.hint.cost")) : .null,

@@ -299,6 +299,13 @@ struct NameGameController: Sendable {
 
     /// Deals the mode's next round (or ends a finished lesson) and sends the player to it.
     func advance(_ mode: Mode, _ visitor: Visitor, resume: Bool) throws -> Response {
+        // Timed from the menu is a fresh minute: a run left for the menu had its clock run down meanwhile (a review
+        // came back to 42 s left). A second tap within a few seconds is the same start.
+        if mode == .timed, resume, let session = try store.openSession(player: visitor.playerID, mode: mode),
+            !timeIsUp(session), store.nowMilliseconds() - session.startedMilliseconds > 5_000
+        {
+            try store.endSession(session.id)
+        }
         if let session = try store.openSession(player: visitor.playerID, mode: mode),
             let latest = try store.latestRound(session: session.id, people: directory), latest.isOpen,
             !timeIsUp(session)

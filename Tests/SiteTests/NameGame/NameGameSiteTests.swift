@@ -234,6 +234,23 @@ struct NameGameSiteTests {
         #expect(try player.play("timed").text.contains("data-ended=\"true\""))
     }
 
+    /// Timed from the menu is a fresh minute: a review came back to a run whose clock had run down to 42 s. A second
+    /// tap at once is the same start.
+    @Test func timedFromTheMenuStartsAFreshMinute() throws {
+        let clock = DailySiteTests.Clock()
+        let server = try DailySiteTests.server(clock)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.meetPeople()
+        #expect(try player.post("/namegame/next", "mode=timed&resume=1").status == 303)
+        clock.seconds.withLock { $0 += 2 }
+        #expect(try player.post("/namegame/next", "mode=timed&resume=1").status == 303)
+        #expect(Player.attribute("data-seconds-left", in: try player.play("timed").text) == "58", "the same run")
+        clock.seconds.withLock { $0 += 16 }
+        #expect(try player.post("/namegame/next", "mode=timed&resume=1").status == 303)
+        #expect(Player.attribute("data-seconds-left", in: try player.play("timed").text) == "60", "a fresh minute")
+    }
+
     /// A timed minute that beats the best is a payoff (a review: "the high-score moment falls flat"): the record is
     /// marked to pop and burst the first time it is seen; a first minute sets the best without beating one.
     @Test func aTimedRecordIsCelebrated() throws {
