@@ -142,7 +142,10 @@ class PhoneChrome(NameGameHelpers, BrowserTest):
             self.open("/mastermind")
             pairs = self.driver.execute_script("""
                 return Array.from(document.querySelectorAll('.legend-item')).map(item => {
-                    const range = document.createRange(); range.selectNodeContents(item.lastElementChild);
+                    // The words shown (a phone's short ones, a wider screen's long ones).
+                    const words = Array.from(item.children).filter(e => !e.classList.contains('peg')
+                        && e.getClientRects().length)[0];
+                    const range = document.createRange(); range.selectNodeContents(words);
                     const text = range.getClientRects()[0];
                     const box = item.querySelector('.peg').getBoundingClientRect();
                     return [box.top, box.bottom, text.top, text.bottom, box.right <= text.left];
