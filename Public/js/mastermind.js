@@ -218,10 +218,15 @@
 
   function showTyped() {
     var cells = host.querySelectorAll("[data-current-row] [data-cell]");
-    var at = cursor(), row = shown();
+    var at = cursor(), row = shown(), notes = loadNotes();
     Array.prototype.forEach.call(cells, function (cell, i) {
       var digit = typed[i] || "";
       cell.textContent = row[i] || "";
+      // An empty box shows the digits ruled out for its place, struck through (a review: the notes showed nowhere on
+      // the board, only as a badge on a key, for one place at a time).
+      var ruled = row[i] ? [] : (notes[String(i)] || []).slice().sort();
+      if (ruled.length) cell.setAttribute("data-ruled", ruled.join(""));
+      else cell.removeAttribute("data-ruled");
       cell.classList.toggle("is-filled", digit !== "");
       cell.classList.toggle("is-cursor", notesOn ? i === noteAt() : i === at && digit === "");
       cell.classList.toggle("is-revealed", !!revealed && revealed.position === i && row[i] === revealed.digit);
@@ -426,7 +431,18 @@
         row.classList.add("board-room", "is-spent");
         if (rows) rows.appendChild(row);
       });
+      // A win's spent keys agree with it: the code's digits found, the rest out (a review saw two of the winning
+      // code's digits still plain on the keypad under the solved row).
+      var won = fresh.getAttribute("data-outcome") === "won" && fresh.querySelector(".row.is-won");
+      var code = won ? won.getAttribute("data-guess") || "" : "";
       spent.forEach(function (part) {
+        Array.prototype.forEach.call(code ? part.querySelectorAll("[data-keypad] button[data-key]") : [], function (key) {
+          var digit = key.getAttribute("data-key");
+          if (!/^[0-9]$/.test(digit)) return;
+          key.classList.toggle("is-present", code.indexOf(digit) >= 0);
+          key.classList.toggle("is-absent", code.indexOf(digit) < 0);
+          key.classList.remove("is-noted");
+        });
         part.classList.add("board-room", "is-spent");
         part.setAttribute("inert", "");
         part.setAttribute("aria-hidden", "true");

@@ -490,6 +490,30 @@ class HintCost(Play):
 class Rows(Play):
     """A row reads at a glance: pegs of at least 16 px, counts beside them; the codes-left count is opt-in."""
 
+    def test_notes_show_in_their_boxes_and_a_win_leaves_the_keys_agreeing(self):
+        """A review: the notes showed nowhere on the board (a badge on a key, one place at a time), and after a win two
+        of the code's digits stayed plain on the keypad under the solved row."""
+        self.phone()
+        secret = self.start()
+        notes = self.driver.find_element("css selector", "[data-keypad] [data-notes]")
+        notes.click()
+        key = self.driver.find_element("css selector", "[data-keypad] button[data-key='4']")
+        key.click()
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='5']").click()
+        first = self.driver.find_elements("css selector", "[data-current-row] [data-cell]")[0]
+        self.assertEqual(first.get_attribute("data-ruled"), "45")
+        shown = self.driver.execute_script(
+            "return getComputedStyle(arguments[0], '::before').content", first)
+        self.assertIn("45", shown, "drawn in the box")
+        notes.click()
+        self.tap(secret)
+        self.wait(lambda d: d.find_elements("css selector", "dialog[open][data-results-dialog]"), "the results")
+        keys = {k.get_attribute("data-key"): k.get_attribute("class") for k in self.driver.find_elements(
+            "css selector", ".is-spent [data-keypad] button[data-key]") if k.get_attribute("data-key").isdigit()}
+        self.assertTrue(keys, "the spent keys stay behind the card")
+        for digit, classes in keys.items():
+            self.assertIn("is-present" if digit in secret else "is-absent", classes, digit)
+
     def test_the_peg_counts_match_the_feedback_and_pegs_are_big_enough(self):
         self.phone()
         secret = self.start()

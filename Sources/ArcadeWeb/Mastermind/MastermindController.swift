@@ -313,7 +313,9 @@ struct MastermindController: Sendable {
         let stats = (try? store.stats(player: visitor.playerID)) ?? MastermindStore.Stats()
         var context = boardContext(
             record, language: visitor.language, error: error, value: value, stats: stats, link: link(request, record),
-            showLeft: showLeft ?? (request.cookies[LookCookies.codesLeft] == "1"))
+            // Never on the daily, one code for everyone compared (a review: the aid switched on in free play counted
+            // codes on the daily, which says no hints, and nothing marked it).
+            showLeft: record.daily == nil && (showLeft ?? (request.cookies[LookCookies.codesLeft] == "1")))
         if let number = record.daily, case .object(var fields) = context {
             let daily = (try? store.dailyStats(player: visitor.playerID)) ?? MastermindStore.DailyStats()
             fields["daily"] = .int(number)

@@ -28,6 +28,24 @@ struct DailySiteTests {
                 [.text(id), .integer(Int64(day))])?.string("secret"))
     }
 
+    /// The codes-left aid never counts on the daily, one code for everyone compared (a review: switched on in free
+    /// play, it counted codes on the daily, which says no hints, and nothing marked it); its switch is not offered there.
+    @Test func theCodesLeftAidStaysOffOnTheDaily() throws {
+        let clock = Clock()
+        let server = try Self.server(clock)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/mastermind/daily")
+        try player.post("/mastermind/codes-left", "on=1&back=/mastermind/daily")
+        try player.post("/mastermind/guess", "game=0&turn=0&daily=0&guess=0123")
+        let daily = try player.get("/mastermind/daily").text
+        #expect(daily.contains("data-guess=\"0123\"") && !daily.contains("data-left-shown"))
+        #expect(!daily.contains("data-codes-left"), "no switch on the daily")
+        let game = try player.startMastermind()
+        try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=0123")
+        #expect(try player.get("/mastermind").text.contains("data-left-shown"), "free play counts, as switched on")
+    }
+
     @Test func oneCodeForEveryoneAndOneGameADay() throws {
         let clock = Clock()
         let server = try Self.server(clock)
