@@ -302,6 +302,32 @@
     }, 2500);
   }
 
+  // The keypad's marks are explained once, where they first appear, for a few seconds (a phone's first how-to leaves
+  // them out to fit its screen: two reviews never learned what a green key meant). A screen reader hears each key's
+  // own label instead.
+  function explainKeys() {
+    var line = host.querySelector("[data-message]"), own = board();
+    if (!line || !line.getAttribute("data-keys-tip") || !own || own.getAttribute("data-outcome")) return;
+    if (!host.querySelector("[data-keypad] button.is-present, [data-keypad] button.is-absent")) return;
+    if (line.querySelector(":scope > p:not([data-rules])")) return;  // a hint or a refusal has the line
+    try {
+      if (window.localStorage.getItem("arcade-mm-keys-tip")) return;
+      window.localStorage.setItem("arcade-mm-keys-tip", "1");
+    } catch (e) { return; }
+    flashed = Array.prototype.slice.call(line.childNodes);
+    var p = document.createElement("p");
+    p.setAttribute("data-keys-tip", "");
+    p.textContent = line.getAttribute("data-keys-tip");
+    line.replaceChildren(p);
+    clearTimeout(flashTimer);
+    flashTimer = setTimeout(function () {
+      if (flashed && line.isConnected) line.replaceChildren.apply(line, flashed);
+      flashed = null;
+      settleMessage();
+    }, 6000);
+    placeMessage();
+  }
+
   function shake() {
     var row = host.querySelector("[data-current-row]");
     if (!row) return;
@@ -396,6 +422,7 @@
     var switched = spoken && fresh.querySelector(spoken);
     if (switched) say(switched.getAttribute("data-switched"));
     else if (!settled) say(hint ? hint.getAttribute("data-hint-spoken") || hint.textContent.trim() : refusal ? refusal.textContent.trim() : fresh.getAttribute("data-announce") || "");
+    if (!hint && !refusal && !settled) explainKeys();
     // At a game's end the board holds the focus while the last row is revealed, until the results take it (it fell
     // to the page's body, so the next Tab began again at the skip link).
     if (!fresh.getAttribute("data-outcome")) refocus(focusKey);

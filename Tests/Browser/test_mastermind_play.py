@@ -490,6 +490,23 @@ class HintCost(Play):
 class Rows(Play):
     """A row reads at a glance: pegs of at least 16 px, counts beside them; the codes-left count is opt-in."""
 
+    def test_the_keys_marks_are_explained_once_where_they_first_appear(self):
+        """Two reviews never learned what a green or crossed-out key meant: a phone's first how-to leaves it out."""
+        self.phone()
+        secret = self.start()
+        self.driver.execute_script("localStorage.removeItem('arcade-mm-keys-tip')")
+        absent = next(d for d in "01234567" if d not in secret)
+        self.tap(absent * 4)
+        self.wait_rows(1)
+        tip = self.wait(lambda d: d.find_element("css selector", "[data-message] [data-keys-tip]"), "the tip")
+        self.assertIn("crossed-out", tip.text)
+        self.assertIn("is-absent", self.driver.find_element(
+            "css selector", f"[data-keypad] button[data-key='{absent}']").get_attribute("class"))
+        other = next(d for d in "76543210" if d not in secret and d != absent)
+        self.tap(other * 4)
+        self.wait_rows(2)
+        self.assertEqual(self.driver.find_elements("css selector", "[data-message] [data-keys-tip]"), [], "once")
+
     def test_notes_show_in_their_boxes_and_a_win_leaves_the_keys_agreeing(self):
         """A review: the notes showed nowhere on the board (a badge on a key, one place at a time), and after a win two
         of the code's digits stayed plain on the keypad under the solved row."""
