@@ -610,6 +610,8 @@ struct LearnDepthSiteTests {
         let player = Player(server)
         let fresh = try player.get("/namegame").text
         #expect(!fresh.contains("data-suggest"), "no next step before the goal")
+        // A newcomer's modes are not "the people you've met" (a review: Normal, so headed, opened on a stranger).
+        #expect(fresh.contains(">Ways to play</h2>"))
         // Three ways on after Learn, the other six one tap away (reviews: ten look-alike modes and no path).
         let shown = fresh.components(separatedBy: "data-more-modes")
         #expect(shown.count == 2 && shown[0].ranges(of: "data-play=\"").count == 4, "Learn and three")
@@ -628,7 +630,9 @@ struct LearnDepthSiteTests {
         #expect(summaries[0].contains("data-goal-cheer>\(cheer)<"))
         #expect(!summaries[1].contains("data-goal-cheer"), "cheered once")
         // The goal met and people met, the menu names the next step.
-        #expect(try player.get("/namegame").text.contains("data-play-suggested=\"recall\">Recall</button>"))
+        let menu = try player.get("/namegame").text
+        #expect(menu.contains("data-play-suggested=\"recall\">Recall</button>"))
+        #expect(menu.contains(">Practise the people you’ve met</h2>"))
     }
 
     /// A review: two lessons met five of 130, and nothing set the pace. The player chooses it on the menu; it is kept
