@@ -215,7 +215,8 @@
   // ten seconds on Next after a wrong pick).
   var timedMiss = timed && game.hasAttribute("data-taught") && !game.hasAttribute("data-answered");
   var advances = game.hasAttribute("data-identified") || timedMiss;
-  if (!ended && !hold && !byKeyboard && inSight && advances && !game.querySelector("[data-typo]") && next) {
+  // In a timed minute a keyboard's answer moves on too: its clock runs while Enter waits (a review lost 5 s a round).
+  if (!ended && !hold && (!byKeyboard || timed) && inSight && advances && !game.querySelector("[data-typo]") && next) {
     // The next question within 2 s of the answer (issue 41), long enough to read the name shown; a slower reader has
     // the switch below, a keyboard's answer (a screen reader's) stays until Enter, reduced motion waits longer.
     // A timed minute's clock runs meanwhile: there a right answer moves on at once (a review: "the score measures

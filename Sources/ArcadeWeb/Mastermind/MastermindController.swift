@@ -304,7 +304,8 @@ struct MastermindController: Sendable {
         }
     }
 
-    /// The board page, or just the board for a script.
+    /// The board page, or just the board for a script. The codes-left aid is never on for a daily, one code for
+    /// everyone compared (a review: switched on in free play it counted the daily's codes, and nothing marked it).
     private func board(
         _ record: MastermindStore.Record, _ visitor: Visitor, _ request: Request, status: Status = .ok,
         error: String? = nil, value: String = "", showLeft: Bool? = nil
@@ -313,8 +314,6 @@ struct MastermindController: Sendable {
         let stats = (try? store.stats(player: visitor.playerID)) ?? MastermindStore.Stats()
         var context = boardContext(
             record, language: visitor.language, error: error, value: value, stats: stats, link: link(request, record),
-            // Never on the daily, one code for everyone compared (a review: the aid switched on in free play counted
-            // codes on the daily, which says no hints, and nothing marked it).
             showLeft: record.daily == nil && (showLeft ?? (request.cookies[LookCookies.codesLeft] == "1")))
         if let number = record.daily, case .object(var fields) = context {
             let daily = (try? store.dailyStats(player: visitor.playerID)) ?? MastermindStore.DailyStats()

@@ -51,7 +51,9 @@ extension NameGameController {
             current = try store.openSession(player: visitor.playerID, mode: mode) ?? current
         }
         let cards = try store.cards(player: visitor.playerID)
-        var context = sessionFields(mode, session: current, t: t, error: error.map { t.string($0) }, cards: cards)
+        // An answer the clock beat is refused; the minute's end says so itself (a review read the alert as an error).
+        let shown = error == "namegame.error.timeup" && (current.ended || timeIsUp(current)) ? nil : error
+        var context = sessionFields(mode, session: current, t: t, error: shown.map { t.string($0) }, cards: cards)
         if current.ended || timeIsUp(current) {
             try summaryFields(mode, session: current, visitor: visitor, cards: cards, t: t, into: &context)
         }

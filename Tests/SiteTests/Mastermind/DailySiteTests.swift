@@ -68,6 +68,8 @@ struct DailySiteTests {
             "the home page numbers the daily as its board does")
         // Unplayed, it is the Mastermind card's first call (a review: the daily ritual was a side door).
         #expect(home.contains("class=\"button button-primary home-daily-link\" data-daily-play>Today’s code (#1)<"))
+        // …and the Name Game's card has its own button for a newcomer (a review: only a text link there).
+        #expect(home.contains("data-learn-start>Meet your colleagues</a>"))
         try bob.get("/mastermind/daily")
         for player in [ann, bob] {
             #expect(
