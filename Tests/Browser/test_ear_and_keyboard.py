@@ -358,6 +358,16 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         self.navigate(lambda: ActionChains(self.driver).send_keys(Keys.ENTER).perform())
         self.assertNotEqual(self.game().get_attribute("data-round"), round_id)
 
+    def test_a_timed_right_answer_by_keyboard_moves_on_by_itself(self):
+        """A review: in a timed minute a number key's answer waited for Enter while the clock ran (59 to 54 s)."""
+        self.meet_people()
+        self.start_mode("timed")
+        round_id = self.game().get_attribute("data-round")
+        answer = test_namegame.answer_of(round_id)
+        self.navigate(lambda: ActionChains(self.driver).send_keys(str(answer + 1)).perform())
+        WebDriverWait(self.driver, 10).until(
+            lambda d: self.game().get_attribute("data-round") not in (None, round_id), "moved on by itself")
+
     def test_someone_new_is_said_by_name(self):
         self.start_mode("learn")
         name = self.text("[data-intro-name]")
