@@ -70,7 +70,9 @@ class Home(NameGameHelpers, BrowserTest):
         self.open("/")
         review = self.driver.find_element("css selector", "[data-review-today]")
         self.assertEqual(review.get_attribute("data-review-today"), "", "a new player is invited to meet people")
-        self.assertIn("Learn introduces them", review.text)
+        start = review.find_element("css selector", "a[data-learn-start]")
+        self.assertEqual((start.text, start.get_attribute("href").endswith("/namegame/learn")),
+                         ("Meet your colleagues", True))
         round_id, answer = self.fresh_round("learn")
         self.choose((answer + 1) % self.choice_count())  # a miss: due again within a minute, so today
         self.open("/")
