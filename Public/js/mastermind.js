@@ -287,19 +287,24 @@
     var line = host.querySelector("[data-message]");
     if (!line) return;
     var text = line.getAttribute(which);
-    if (flashed === null) flashed = Array.prototype.slice.call(line.childNodes);
     var p = document.createElement("p");
     p.className = "is-error";
     p.setAttribute("data-flash", which.replace("data-", ""));
     p.textContent = text;
-    line.replaceChildren(p);
+    flash(line, p, 2500);
     say(text);
+  }
+
+  // `p` in the message line for `ms`, then what the line showed before.
+  function flash(line, p, ms) {
+    if (flashed === null) flashed = Array.prototype.slice.call(line.childNodes);
+    line.replaceChildren(p);
     clearTimeout(flashTimer);
     flashTimer = setTimeout(function () {
       if (flashed && line.isConnected) line.replaceChildren.apply(line, flashed);
       flashed = null;
       settleMessage();
-    }, 2500);
+    }, ms);
   }
 
   // The keypad's marks are explained once, where they first appear, for a few seconds (a phone's first how-to leaves
@@ -314,17 +319,10 @@
       if (window.localStorage.getItem("arcade-mm-keys-tip")) return;
       window.localStorage.setItem("arcade-mm-keys-tip", "1");
     } catch (e) { return; }
-    flashed = Array.prototype.slice.call(line.childNodes);
     var p = document.createElement("p");
     p.setAttribute("data-keys-tip", "");
     p.textContent = line.getAttribute("data-keys-tip");
-    line.replaceChildren(p);
-    clearTimeout(flashTimer);
-    flashTimer = setTimeout(function () {
-      if (flashed && line.isConnected) line.replaceChildren.apply(line, flashed);
-      flashed = null;
-      settleMessage();
-    }, 6000);
+    flash(line, p, 6000);
     placeMessage();
   }
 
