@@ -301,19 +301,19 @@ struct NameGameController: Sendable {
     func advance(_ mode: Mode, _ visitor: Visitor, resume: Bool) throws -> Response {
         // Timed from the menu is a fresh minute: a run left for the menu had its clock run down meanwhile (a review
         // came back to 42 s left). A second tap within a few seconds is the same start.
-        if mode == .timed, resume, let session = try store.openSession(player: visitor.playerID, mode: mode),
-            !timeIsUp(session), store.nowMilliseconds() - session.startedMilliseconds > 5_000
-        {
+        // The mode's open session, read once; one whose time is up counts as none.
+        var open = try store.openSession(player: visitor.playerID, mode: mode).flatMap { timeIsUp($0) ? nil : $0 }
+        if mode == .timed, resume, let session = open, store.nowMilliseconds() - session.startedMilliseconds > 5_000 {
             try store.endSession(session.id)
+            open = nil
         }
-        if let session = try store.openSession(player: visitor.playerID, mode: mode),
-            let latest = try store.latestRound(session: session.id, people: directory), latest.isOpen,
-            !timeIsUp(session)
+        if let session = open, let latest = try store.latestRound(session: session.id, people: directory),
+            latest.isOpen
         {
             if resume { return .redirect(to: "/namegame/\(mode.rawValue)") }
             return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.unanswered")
         }
-        if let session = try store.openSession(player: visitor.playerID, mode: mode), !timeIsUp(session) {
+        if let session = open {
             guard lessonDone(session) else {
                 _ = try newRound(mode, session: session, visitor)
                 return .redirect(to: "/namegame/\(mode.rawValue)")
