@@ -11,6 +11,22 @@ public enum Execution: Sendable {
     case reads
 }
 
+/// Where a group of routes runs (`RouterGroup.running`); the event loop is not one of them. A group whose handlers
+/// take a context built from what the site stores (a player, an admin) must never wait for a database on a loop, so
+/// the compiler refuses to place it there: only a group whose context is a `LoopContext` has `runningOnLoop()`.
+public enum Placement: Sendable {
+    /// See `Execution.reads`.
+    case reads
+    /// See `Execution.pool`.
+    case pool
+
+    var execution: Execution { self == .reads ? .reads : .pool }
+}
+
+/// A context that a handler on the event loop may take: made from the request alone and memory, never from a
+/// database. None of the site's contexts is one.
+public protocol LoopContext: Sendable {}
+
 /// What answers a request: a plain synchronous function, run on the event loop or on the pool; or a deferred start,
 /// run on the loop, that answers later through its `Reply` from any thread (when a write it queued has been
 /// committed, say), with no thread waiting meanwhile.

@@ -17,8 +17,9 @@ public struct RouterGroup<Context: Sendable> {
     public let execution: Execution
     let wrap: Wrap
 
+    /// A new group runs where reads may wait (`.reads`): on the loop only once its context says it may.
     init(router: Router, prefix: String, context: @escaping @Sendable (Request) -> Context) {
-        self.init(router: router, prefix: prefix, execution: .loop) { handle in
+        self.init(router: router, prefix: prefix, execution: .reads) { handle in
             { request in try handle(request, context(request)) }
         }
     }
@@ -51,9 +52,9 @@ public struct RouterGroup<Context: Sendable> {
         RouterGroup(router: router, prefix: prefix + path, execution: execution, wrap: wrap)
     }
 
-    /// The same group, its routes run as `execution` says.
-    public func running(_ execution: Execution) -> RouterGroup {
-        RouterGroup(router: router, prefix: prefix, execution: execution, wrap: wrap)
+    /// The same group, its routes run as `placement` says: where reads may wait, or on the pool.
+    public func running(_ placement: Placement) -> RouterGroup {
+        RouterGroup(router: router, prefix: prefix, execution: placement.execution, wrap: wrap)
     }
 
     public func on(_ method: Method, _ path: String, file: String = #fileID, use handle: @escaping Handle) {
@@ -101,6 +102,13 @@ public struct RouterGroup<Context: Sendable> {
         } catch {
             return Response.error(.internalServerError)
         }
+    }
+}
+
+extension RouterGroup where Context: LoopContext {
+    /// The same group, its routes run on the event loop: its context holds nothing a database gave.
+    public func runningOnLoop() -> RouterGroup {
+        RouterGroup(router: router, prefix: prefix, execution: .loop, wrap: wrap)
     }
 }
 

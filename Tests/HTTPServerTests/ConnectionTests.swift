@@ -93,17 +93,27 @@ struct ConnectionTests {
         router.group(context: { _ in () }).running(.reads).deferred(.get, "/later") { request, _, reply in
             reply.send(place(request))
         }
+        // A group starts where reads may wait; only one whose context is made from memory may run on the loop (a
+        // group of `()`, or of the site's contexts, has no `runningOnLoop()`: the compiler refuses it).
+        let plain = router.group(context: { _ in () })
+        plain.get("/grouped") { request, _ in place(request) }
+        router.group(context: Plain.init).runningOnLoop().get("/plain") { request, _ in place(request) }
         let server = try TestServer(router: router)
         defer { server.stop() }
         let client = try server.client()
-        let paths = ["/reads", "/memory", "/later", "/slow", "/reads"]
+        let paths = ["/reads", "/memory", "/later", "/slow", "/reads", "/grouped", "/plain"]
         client.send(paths.map { "GET \($0) HTTP/1.1\r\nHost: t\r\n\r\n" }.joined())
         let reads: Execution = readsWait ? .pool : .loop
-        for expected in [reads, .loop, reads, .pool, reads] {
+        for expected in [reads, .loop, reads, .pool, reads, reads, .loop] {
             #expect(try client.readResponse().text == "\(expected)")
         }
         #expect(runs.withLock { $0 } == paths.count, "each ran once")
-        #expect(try router.build().table.map(\.execution) == [.loop, reads, .pool, reads])
+        #expect(try router.build().table.map(\.execution) == [.loop, reads, .pool, reads, reads, .loop])
+    }
+
+    /// A context made from the request alone, which may be taken on the loop.
+    struct Plain: LoopContext {
+        init(_ request: Request) {}
     }
 
     @Test func http10ClosesUnlessAskedToKeepAlive() throws {

@@ -31,6 +31,9 @@ struct WallsTests {
         }
         #expect(web.count(where: { $0.path.contains("Controller") }) > 15)
         #expect(pooled.map(\.path) == [], "web code with the database in hand")
+        // No site context may be placed on the event loop: the compiler holds it while none is a `LoopContext`.
+        let onLoop = web.filter { $0.text.contains("LoopContext") || $0.text.contains("runningOnLoop") }
+        #expect(onLoop.map(\.path) == [], "a site context placed on the loop")
     }
 
     /// A request is an immutable message (issue 42: route parameters and the client's address were fields any
