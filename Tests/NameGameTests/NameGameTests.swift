@@ -87,6 +87,30 @@ struct NameGameTests {
         }
     }
 
+    /// Look-alikes are not met one after the other (a review: Zane and Keiko, pink hair and a headband each, back to
+    /// back): the bundled directory in any order has no look-alike next to the one before, where another was near.
+    @Test func lookAlikesAreMetApart() throws {
+        let bytes = try #require(Files.read("Config/people.json"))
+        let people = try Directory(bytes: bytes, file: "Config/people.json").people
+        let zane = try #require(people.first { $0.appearance?.hasPrefix("Wavy pink hair, a pink headband") == true })
+        let keiko = try #require(
+            people.first { $0.appearance?.hasPrefix("Side-parted pink hair, a brick red") == true })
+        #expect(zane.looksLike(keiko) && keiko.looksLike(zane))
+        #expect(!zane.looksLike(people.first { !$0.looksLike(zane) && $0 != zane }!), "most faces do not")
+        func neighbours(_ order: [Person]) -> Int { zip(order, order.dropFirst()).count { $0.looksLike($1) } }
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            let shuffled = people.shuffled(using: &random)
+            let apart = Person.lookAlikesApart(shuffled)
+            #expect(Set(apart) == Set(shuffled) && apart.count == shuffled.count, "everyone, once")
+            #expect(neighbours(shuffled) > 0, "a shuffle puts some look-alikes together")
+            #expect(neighbours(Array(apart.prefix(60))) == 0, "apart: \(neighbours(apart))")
+        }
+        // Back to back: Zane, then Keiko after the next.
+        let three = Person.lookAlikesApart([zane, keiko] + [people.first { !$0.looksLike(zane) }!])
+        #expect(three[1] != keiko && three[2] == keiko)
+    }
+
     func people(_ n: Int, matts: Int = 0, former: Int = 0) -> [Person] {
         (0..<n).map { i in
             Person(

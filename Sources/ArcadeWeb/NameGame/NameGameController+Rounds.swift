@@ -6,15 +6,15 @@ import SpacedRepetition
 /// Dealing a round: whom each mode asks next, and with which faces or names.
 extension NameGameController {
     /// The directory in an order of the player's own, the order learn mode meets new people in (a review: every
-    /// player met the same two first, Mat and then Matt). Stable for a player: an FNV-1a hash of their id and each
-    /// person's.
+    /// player met the same two first, Mat and then Matt), with look-alikes apart. Stable for a player: an FNV-1a
+    /// hash of their id and each person's.
     static func meetingOrder(_ people: [Person], player: String) -> [Person] {
         func rank(_ id: String) -> UInt64 {
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             for byte in (player + "/" + id).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
             return hash
         }
-        return people.map { (rank($0.id), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+        return Person.lookAlikesApart(people.map { (rank($0.id), $0) }.sorted { $0.0 < $1.0 }.map(\.1))
     }
 
     /// Deals the mode's next round into the session (nil: nobody to ask; a review's list is done, and its session
@@ -59,15 +59,15 @@ extension NameGameController {
                 now: store.nowMilliseconds(), avoid: avoid,
                 meetNew: try roomToLearn && meetsNew(visitor.playerID, pace: pace))
         else { return nil }
-        // The other faces are people met, as far as there are any: among strangers, the one familiar face was the
-        // answer without knowing the name (two reviews). Until four are met, as many faces as people met (two or
-        // three), not six (a review: after two introductions, four of six faces had never been shown).
+        // The other faces are people met: among strangers, the one familiar face was the answer without knowing the
+        // name (three reviews; the last: with four met, two of six faces had never been introduced). Until six are
+        // met, as many faces as people met (two at least), not six.
         let met = cards.count + (cards[person.id] == nil ? 1 : 0)
         return LearningPlan.learned(cards[person.id])
             ? Round.recall(.learn, asking: person)
             : Round.make(
                 .learn, asking: person, from: directory.people, first: Set(cards.keys),
-                choices: met < Self.quizFromMet ? min(3, max(2, met)) : nil, using: &random)
+                choices: met < Mode.learn.choices ? max(2, met) : nil, using: &random)
     }
 
     /// Recall: names typed for people met (the scheduler's choice among them). Someone not yet answered right is

@@ -400,6 +400,17 @@ struct LearnDepthSiteTests {
         for person in met {
             #expect(questions.contains { $0.person == person }, "met and asked in the same lesson: \(person)")
         }
+        // Every face a question showed is someone met, as many as were met (a review: with four met, two of six
+        // faces were strangers, and the answer came by elimination).
+        let faces: [(round: Int64, person: String)] = try db.query(
+            """
+            SELECT f.round, f.person FROM namegame_round_faces f JOIN namegame_rounds r ON r.id = f.round
+            WHERE r.mode = 'learn' AND r.recall = 0
+            """
+        ).map { (try $0.decode("round"), try $0.decode("person")) }
+        let perRound = Dictionary(grouping: faces, by: \.round).values.map(\.count)
+        #expect(perRound.contains { $0 >= 3 } && perRound.allSatisfy { $0 <= met.count }, "\(perRound)")
+        #expect(faces.filter { !met.contains($0.person) }.map(\.person) == [], "strangers among the faces")
         let first = questions.filter { $0.person == questions[0].person }
         #expect(first.count >= 2 && first.contains { $0.typed }, "picked, then typed: \(first)")
         // The statistics' wall shows them by face and name, marked as being learned (a review: a first day's work
