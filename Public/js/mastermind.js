@@ -224,9 +224,11 @@
       cell.textContent = row[i] || "";
       // An empty box shows the digits ruled out for its place, struck through (a review: the notes showed nowhere on
       // the board, only as a badge on a key, for one place at a time).
-      var ruled = row[i] ? [] : (notes[String(i)] || []).slice().sort();
+      var ruled = row[i] ? [] : (notes[String(i)] || []).slice().sort(), half = Math.ceil(ruled.length / 2);
+      if (ruled.length > 4) ruled.splice(half, 0, "\n");
       if (ruled.length) cell.setAttribute("data-ruled", ruled.join(""));
       else cell.removeAttribute("data-ruled");
+      cell.setAttribute("data-ruled-size", ruled.length > 4 ? "5" : ruled.length > 2 ? "3" : "1");
       cell.classList.toggle("is-filled", digit !== "");
       cell.classList.toggle("is-cursor", notesOn ? i === noteAt() : i === at && digit === "");
       cell.classList.toggle("is-revealed", !!revealed && revealed.position === i && row[i] === revealed.digit);

@@ -522,6 +522,12 @@ class Rows(Play):
         shown = self.driver.execute_script(
             "return getComputedStyle(arguments[0], '::before').content", first)
         self.assertIn("45", shown, "drawn in the box")
+        # Readable: two notes are drawn at about half the box's height, not a third along its foot (a review could
+        # barely read them on a phone).
+        size, box = self.driver.execute_script(
+            "return [parseFloat(getComputedStyle(arguments[0], '::before').fontSize),"
+            " arguments[0].getBoundingClientRect().height]", first)
+        self.assertGreaterEqual(size, 0.42 * box, (size, box))
         notes.click()
         self.tap(secret)
         self.wait(lambda d: d.find_elements("css selector", "dialog[open][data-results-dialog]"), "the results")
