@@ -500,6 +500,23 @@ package struct MastermindStore: Store {
         return stats
     }
 
+    /// The player's dailies won without help, by guesses used (the first count: one guess), as the ordinary games'
+    /// chart is (a review: the daily's results and figures had no chart, Wordle's habit loop). Read apart from
+    /// `dailyStats`, which the home page reads for its streak.
+    package func dailyDistribution(player: String) throws -> [Int] {
+        var counts: [Int: Int] = [:]
+        for row in try pool.connection().query(
+            """
+            SELECT COUNT(*) AS guesses FROM mastermind_guesses u JOIN mastermind_games g ON g.id = u.game
+            WHERE g.player = ? AND g.daily IS NOT NULL AND g.status = 'won' AND g.used_hint = 0 GROUP BY g.id
+            """, [.text(player)])
+        {
+            counts[try row.decode("guesses", as: Int.self), default: 0] += 1
+        }
+        guard !counts.isEmpty else { return [] }
+        return (1...max(rules.attempts, counts.keys.max() ?? 0)).map { counts[$0] ?? 0 }
+    }
+
     /// Each daily's outcome (its status) for the player, from day `oldest` through `newest`.
     package func dailyOutcomes(player: String, from oldest: Int, through newest: Int) throws -> [Int: String] {
         var outcomes: [Int: String] = [:]

@@ -253,20 +253,26 @@ struct MastermindController: Sendable {
 
     func statsPage(_ request: Request, _ context: PlayerContext) throws -> Response {
         let visitor = context.visitor
-        let (stats, daily) = try store.snapshot {
-            (try store.stats(player: visitor.playerID), try store.dailyStats(player: visitor.playerID))
+        let (stats, daily, counts) = try store.snapshot {
+            (
+                try store.stats(player: visitor.playerID), try store.dailyStats(player: visitor.playerID),
+                try store.dailyDistribution(player: visitor.playerID)
+            )
         }
         let t = pages.localizer.strings(for: visitor.language)
+        var dailyFields = chart(counts, title: "daily-distribution", t: t)
+        for (name, value) in [
+            ("played", daily.played), ("wins", daily.wins), ("currentStreak", daily.currentStreak),
+            ("longestStreak", daily.longestStreak),
+        ] {
+            dailyFields[name] = .int(value)
+        }
         return pages.render(
             "mastermind-stats", title: t.string("stats.title"), for: visitor, path: "/mastermind/stats",
             section: "mastermind",
             data: [
                 "stats": statsContext(stats, t: t),
-                "daily": [
-                    "played": .int(daily.played), "wins": .int(daily.wins),
-                    "currentStreak": .int(daily.currentStreak),
-                    "longestStreak": .int(daily.longestStreak),
-                ],
+                "daily": .object(dailyFields),
             ])
     }
 
@@ -322,7 +328,11 @@ struct MastermindController: Sendable {
             fields["isToday"] = .bool(number == store.today)
             fields["currentStreak"] = .int(daily.currentStreak)
             fields["longestStreak"] = .int(daily.longestStreak)
-            fields["hasDistribution"] = .bool(false)
+            // The dailies' own chart, this one's bar marked (a review: Wordle's chart after every daily, ours none).
+            let counts = (try? store.dailyDistribution(player: visitor.playerID)) ?? []
+            let won = record.game.outcome == .won && !record.usedHint
+            fields["hasDistribution"] = .bool(record.game.outcome != .playing && !counts.isEmpty)
+            fields["compact"] = compactDistribution(counts, highlight: won ? record.game.turns.count : nil, t: t)
             // New game from a daily's results: back to a free game in play, else a new one (a review's New game
             // opened the free game it had finished, and needed a second New game).
             fields["freeInPlay"] = .bool((try? store.latest(player: visitor.playerID))?.game.outcome == .playing)
@@ -856,8 +866,22 @@ struct MastermindController: Sendable {
     }
 
     func statsContext(_ stats: MastermindStore.Stats, t: LanguageStrings) -> TemplateValue {
-        let most = max(1, stats.distribution.max() ?? 1)
-        let bars: [TemplateValue] = stats.distribution.enumerated().map { index, count in
+        var fields = chart(stats.distribution, title: "distribution", t: t)
+        for (name, value) in [
+            ("played", stats.played), ("wins", stats.wins), ("winPercent", stats.winPercent),
+            ("currentStreak", stats.currentStreak), ("longestStreak", stats.longestStreak),
+            ("hintWins", stats.hintWins), ("hardWins", stats.hardWins),
+        ] {
+            fields[name] = .int(value)
+        }
+        fields["hasGames"] = .bool(stats.played > 0)
+        return .object(fields)
+    }
+
+    /// A guess distribution's bars for `mastermind-chart`, under the heading whose id is `title`.
+    func chart(_ counts: [Int], title: String, t: LanguageStrings) -> TemplateFields {
+        let most = max(1, counts.max() ?? 1)
+        let bars: [TemplateValue] = counts.enumerated().map { index, count in
             let width = count == 0 ? 2 : max(4, count * 240 / most)
             return .object([
                 "guesses": .int(index + 1), "count": .int(count), "y": .int(index * 26), "textY": .int(index * 26 + 15),
@@ -867,14 +891,10 @@ struct MastermindController: Sendable {
                     t.string("mastermind.dist.item", [.string("\(index + 1)"), .int(count), .int(index + 1)])),
             ])
         }
-        return .object([
-            "played": .int(stats.played), "wins": .int(stats.wins), "winPercent": .int(stats.winPercent),
-            "currentStreak": .int(stats.currentStreak), "longestStreak": .int(stats.longestStreak),
-            "hintWins": .int(stats.hintWins), "hardWins": .int(stats.hardWins), "bars": .list(bars),
-            "hasGames": .bool(stats.played > 0),
+        return [
+            "bars": .list(bars), "chartTitle": .string(title),
             // Only wins without help are charted: a chart of zeros says nothing.
-            "hasBars": .bool(stats.distribution.contains { $0 > 0 }),
-            "chartHeight": .int(max(26, stats.distribution.count * 26)),
-        ])
+            "hasBars": .bool(counts.contains { $0 > 0 }), "chartHeight": .int(max(26, counts.count * 26)),
+        ]
     }
 }

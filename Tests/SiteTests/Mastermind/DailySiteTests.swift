@@ -143,6 +143,17 @@ struct DailySiteTests {
             stats.contains("data-daily-played=\"4\" data-daily-wins=\"4\"") && stats.contains("data-daily-streak=\"1\"")
         )
         #expect(stats.contains("data-played=\"0\""), "the daily keeps its own statistics")
+        // …and its own chart, after each daily and with the figures (a review: Wordle's after every daily, ours
+        // none): four wins, each in one guess or two.
+        let ones = (try [0, 1, 2, 3].map { try Self.secret(server, player: player, day: $0) }).count { $0 == "0000" }
+        let chart = try #require(
+            stats.firstRange(of: "data-chart=\"daily-distribution\"").map { stats[$0.lowerBound...] })
+        #expect(chart.contains("<g data-guesses=\"1\" data-count=\"\(ones)\">"))
+        #expect(chart.contains("<g data-guesses=\"2\" data-count=\"\(4 - ones)\">"))
+        #expect(stats.contains("<h3 id=\"daily-distribution\">Guesses per win (without hints)</h3>"))
+        #expect(stats.contains("aria-labelledby=\"daily-distribution\" data-chart-words><li>"))
+        let card = try player.get("/mastermind/daily").text
+        #expect(card.contains("data-distribution") && card.contains("data-current class=\"is-current\""))
         // "Played 0" is under a heading saying whose games it counts (a review read it as the daily not counted).
         #expect(stats.contains("<h2 id=\"own-stats\">Free play</h2>\n<dl class=\"stats\" data-played=\"0\""))
     }
