@@ -19,6 +19,32 @@ extension NameGameStore {
     }
 
     package func covered(session: Int64) throws -> [Covered] {
+        var result: [Covered] = []
+        for round in try rated(session: session) {
+            if let index = result.firstIndex(where: { $0.person == round.person }) {
+                result[index].missed = result[index].missed || round.missed
+                result[index].wrong = result[index].wrong || round.wrong
+                result[index].rounds += 1
+            } else {
+                result.append(Covered(person: round.person, missed: round.missed, wrong: round.wrong, rounds: 1))
+            }
+        }
+        return result
+    }
+
+    /// The people whose latest round in the session was a miss (a wrong pick, a wrong name, "I don't know", the
+    /// clock), in the order first asked: Learn asks them again before its lesson ends.
+    package func unfixedMisses(session: Int64) throws -> [String] {
+        var last: [String: Bool] = [:]
+        var order: [String] = []
+        for round in try rated(session: session) {
+            if last.updateValue(round.wrong, forKey: round.person) == nil { order.append(round.person) }
+        }
+        return order.filter { last[$0] == true }
+    }
+
+    /// Each answered round of a session, in order: whom it asked, and how the scheduler rated the answer.
+    private func rated(session: Int64) throws -> [(person: String, missed: Bool, wrong: Bool)] {
         let rows = try pool.connection().query(
             """
             SELECT f.person, r.status, r.started_ms, r.finished_ms,
@@ -26,9 +52,7 @@ extension NameGameStore {
             FROM namegame_rounds r JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
             WHERE r.session = ? AND r.status <> 'open' ORDER BY r.id
             """, [.integer(session)])
-        var result: [Covered] = []
-        for row in rows {
-            let person: String = try row.decode("person")
+        return try rows.map { row in
             let status: String = try row.decode("status")
             let wrongs: Int = try row.decode("wrongs")
             let started: Int64 = try row.decode("started_ms")
@@ -36,16 +60,8 @@ extension NameGameStore {
             let missed =
                 plan.rating(
                     wrongPicks: wrongs, gaveUp: status != "identified", milliseconds: Int(finished - started)) == .again
-            let wrong = missed && (wrongs > 0 || status != "identified")
-            if let index = result.firstIndex(where: { $0.person == person }) {
-                result[index].missed = result[index].missed || missed
-                result[index].wrong = result[index].wrong || wrong
-                result[index].rounds += 1
-            } else {
-                result.append(Covered(person: person, missed: missed, wrong: wrong, rounds: 1))
-            }
+            return (try row.decode("person"), missed, missed && (wrongs > 0 || status != "identified"))
         }
-        return result
     }
 
     /// How many times each of `people` has been rated, ever: a person rated only in this lesson is new today.

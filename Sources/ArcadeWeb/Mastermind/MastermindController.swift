@@ -322,26 +322,7 @@ struct MastermindController: Sendable {
             record, language: visitor.language, error: error, value: value, stats: stats, link: link(request, record),
             showLeft: record.daily == nil && (showLeft ?? (request.cookies[LookCookies.codesLeft] == "1")))
         if let number = record.daily, case .object(var fields) = context {
-            let daily = (try? store.dailyStats(player: visitor.playerID)) ?? MastermindStore.DailyStats()
-            fields["daily"] = .int(number)
-            fields["isDaily"] = .bool(true)
-            fields["isToday"] = .bool(number == store.today)
-            fields["currentStreak"] = .int(daily.currentStreak)
-            fields["longestStreak"] = .int(daily.longestStreak)
-            // The dailies' own chart, this one's bar marked (a review: Wordle's chart after every daily, ours none).
-            let counts = (try? store.dailyDistribution(player: visitor.playerID)) ?? []
-            let won = record.game.outcome == .won && !record.usedHint
-            fields["hasDistribution"] = .bool(record.game.outcome != .playing && !counts.isEmpty)
-            fields["compact"] = compactDistribution(counts, highlight: won ? record.game.turns.count : nil, t: t)
-            // New game from a daily's results: back to a free game in play, else a new one (a review's New game
-            // opened the free game it had finished, and needed a second New game).
-            fields["freeInPlay"] = .bool((try? store.latest(player: visitor.playerID))?.game.outcome == .playing)
-            if number == store.today {
-                let left = store.secondsToNextDaily
-                fields["nextDaily"] = .int(left)
-                fields["nextDailyText"] = .string(
-                    t.string("mastermind.daily.next", [.string(Self.clockText(left))]))
-            }
+            dailyFields(number, record, visitor, t: t, into: &fields)
             context = .object(fields)
         }
         // A free game over can be played by a friend; a challenge's own game leads back to see how both did.
@@ -375,6 +356,32 @@ struct MastermindController: Sendable {
             "mastermind", status: status, title: title, for: visitor,
             path: "/mastermind", section: "mastermind",
             data: ["mm": context, "once": banners, "heading": .string(title)])
+    }
+
+    /// A daily's board: its streak, its own chart, the way back to free play and the time to the next.
+    private func dailyFields(
+        _ number: Int, _ record: MastermindStore.Record, _ visitor: Visitor, t: LanguageStrings,
+        into fields: inout TemplateFields
+    ) {
+        let daily = (try? store.dailyStats(player: visitor.playerID)) ?? MastermindStore.DailyStats()
+        fields["daily"] = .int(number)
+        fields["isDaily"] = .bool(true)
+        fields["isToday"] = .bool(number == store.today)
+        fields["currentStreak"] = .int(daily.currentStreak)
+        fields["longestStreak"] = .int(daily.longestStreak)
+        // The dailies' own chart, this one's bar marked (a review: Wordle's chart after every daily, ours none).
+        let counts = (try? store.dailyDistribution(player: visitor.playerID)) ?? []
+        let won = record.game.outcome == .won && !record.usedHint
+        fields["hasDistribution"] = .bool(record.game.outcome != .playing && !counts.isEmpty)
+        fields["compact"] = compactDistribution(counts, highlight: won ? record.game.turns.count : nil, t: t)
+        // New game from a daily's results: back to a free game in play, else a new one (a review's New game
+        // opened the free game it had finished, and needed a second New game).
+        fields["freeInPlay"] = .bool((try? store.latest(player: visitor.playerID))?.game.outcome == .playing)
+        if number == store.today {
+            let left = store.secondsToNextDaily
+            fields["nextDaily"] = .int(left)
+            fields["nextDailyText"] = .string(t.string("mastermind.daily.next", [.string(Self.clockText(left))]))
+        }
     }
 
     func boardContext(

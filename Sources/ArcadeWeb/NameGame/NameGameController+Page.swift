@@ -208,8 +208,12 @@ extension NameGameController {
         // review saw the bar stall on a miss, then jump by two).
         let done = session.stats.rounds + (record.isOpen && !record.wrong.isEmpty ? 1 : 0)
         let total: Int
-        if let length = mode.lessonRounds(lessonLength) {
+        if let length = (try? lessonTotal(session)) ?? mode.lessonRounds(lessonLength) {
             total = length
+            // Past its length, a lesson asks again whom it missed, and says so.
+            if session.stats.rounds >= lessonLength && record.isOpen && mode == .learn {
+                context["secondTry"] = .string(t.string("namegame.lesson.again"))
+            }
         } else if mode == .review {
             total = done + session.queue.count + (record.isOpen ? 1 : 0)
         } else {

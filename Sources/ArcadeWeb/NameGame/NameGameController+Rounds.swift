@@ -53,11 +53,15 @@ extension NameGameController {
         // A lesson meets two new people at least, while the day has room, however many are being learned from other
         // modes (a review: after five first meetings in Normal, a whole lesson drilled them and met one).
         if try store.met(player: visitor.playerID, since: session.startedMilliseconds) < 2 { plan.batch = .max }
+        // Past the lesson's length, whom it missed, asked again (`lessonTotal`).
+        let misses = session.stats.rounds >= lessonLength ? try store.unfixedMisses(session: session.id) : []
+        let again = (misses.first { $0 != avoid } ?? misses.first).flatMap(directory.person)
         guard
-            let person = plan.next(
-                people: Self.meetingOrder(directory.people, player: visitor.playerID), cards: cards,
-                now: store.nowMilliseconds(), avoid: avoid,
-                meetNew: try roomToLearn && meetsNew(visitor.playerID, pace: pace))
+            let person = try again
+                ?? plan.next(
+                    people: Self.meetingOrder(directory.people, player: visitor.playerID), cards: cards,
+                    now: store.nowMilliseconds(), avoid: avoid,
+                    meetNew: try roomToLearn && meetsNew(visitor.playerID, pace: pace))
         else { return nil }
         // The other faces are people met: among strangers, the one familiar face was the answer without knowing the
         // name (three reviews; the last: with four met, two of six faces had never been introduced). Until six are

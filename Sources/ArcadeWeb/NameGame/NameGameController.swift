@@ -314,7 +314,7 @@ struct NameGameController: Sendable {
             return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.unanswered")
         }
         if let session = open {
-            guard lessonDone(session) else {
+            guard try lessonDone(session) else {
                 _ = try newRound(mode, session: session, visitor)
                 return .redirect(to: "/namegame/\(mode.rawValue)")
             }
@@ -333,10 +333,23 @@ struct NameGameController: Sendable {
     }
 
     /// Whether a lesson has played all its rounds (a practice run, its first miss).
-    func lessonDone(_ session: NameGameStore.Session) -> Bool {
+    func lessonDone(_ session: NameGameStore.Session) throws -> Bool {
         if session.mode == .practice { return session.stats.incorrectTaps > 0 }
-        guard let total = session.mode.lessonRounds(lessonLength) else { return false }
+        guard let total = try lessonTotal(session) else { return false }
         return session.stats.rounds >= total
+    }
+
+    /// Rounds a lesson may add to ask again whom it missed.
+    static let secondTries = 5
+
+    /// A session's rounds: Learn's lesson goes on past its length while someone it missed has not been asked again
+    /// and named, `secondTries` rounds at most (Duolingo redoes mistakes before a lesson ends; a review's miss in round
+    /// 9 of 10 waited for another day). Nil: the mode has no set length.
+    func lessonTotal(_ session: NameGameStore.Session) throws -> Int? {
+        guard let length = session.mode.lessonRounds(lessonLength) else { return nil }
+        guard session.mode == .learn, session.stats.rounds >= length else { return length }
+        let misses = try store.unfixedMisses(session: session.id).count
+        return min(length + Self.secondTries, session.stats.rounds + misses)
     }
 
     static func key(_ refusal: NameGameStore.Refusal) -> String {

@@ -32,6 +32,44 @@ extension Player {
 
 @Suite("Learning by spaced repetition, over HTTP")
 struct LearnSiteTests {
+    /// A lesson asks again, before it ends, whom it missed near its end (Duolingo redoes mistakes before a lesson
+    /// ends; a review's miss in round 9 of 10 waited for another day): named then, it ends; missed again, it asks again,
+    /// five more rounds at most.
+    @Test(arguments: Engine.allCases) func aLessonAsksAgainWhomItMissedBeforeItEnds(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        for missesAgain in [false, true] {
+            let player = Player(server)
+            try player.answerRounds("learn", count: 9)
+            let tenth = try player.play("learn").text
+            let missed = try player.askedID(tenth)
+            #expect(!tenth.contains("data-second-try"))
+            try player.miss("learn", tenth)
+            for extra in 1...5 {
+                try player.post("/namegame/next", "mode=learn")
+                let again = try player.play("learn").text
+                #expect(try player.askedID(again) == missed, "round \(10 + extra)")
+                #expect(again.contains("<p class=\"howto\" data-second-try>Once more: someone you missed"))
+                #expect(again.contains("data-lesson-done=\"\(9 + extra)\" data-lesson-total=\"\(10 + extra)\""))
+                guard missesAgain else {
+                    try player.answerRight("learn", again)
+                    break
+                }
+                try player.miss("learn", again)
+            }
+            // A face picked right after a miss moves on by itself (here, to the end); a name typed wrong waits for Next.
+            let db = try Database(location: server.database)
+            if try db.value(Int.self, "SELECT COUNT(*) FROM namegame_sessions WHERE ended = 0") == 1 {
+                try player.post("/namegame/next", "mode=learn")
+            }
+            let over = try player.get("/namegame/learn").text
+            #expect(over.contains("data-ended=\"true\""), "over after \(missesAgain ? 15 : 11) rounds")
+            let rounds = try db.value(
+                Int.self, "SELECT rounds FROM namegame_sessions WHERE id = (SELECT MAX(id) FROM namegame_sessions)")
+            #expect(rounds == (missesAgain ? 15 : 11))
+        }
+    }
+
     @Test(arguments: Engine.allCases) func aWrongPickInNormalModeIsTheNextLearnQuestion(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }

@@ -73,7 +73,8 @@ extension Player {
         if page.contains("data-recall-input") {
             try post("/namegame/recall", "mode=\(mode)&round=\(round)&name=Nobody")
         } else {
-            try post("/namegame/answer", "mode=\(mode)&round=\(round)&choice=\((answer + 1) % 6)")
+            let faces = max(2, page.ranges(of: "data-choice=\"").count)
+            try post("/namegame/answer", "mode=\(mode)&round=\(round)&choice=\((answer + 1) % faces)")
             try post("/namegame/answer", "mode=\(mode)&round=\(round)&choice=\(answer)")
         }
     }
