@@ -206,6 +206,11 @@ package struct MastermindStore: Store {
             stats.currentStreak = try row.decode(Columns.streak)
             stats.longestStreak = try row.decode(Columns.longestStreak)
         }
+
+        /// The player's row, all zeros, unless they have one.
+        static func insertIfMissing(_ player: String) -> SQLStatement {
+            insert("ON CONFLICT (player) DO NOTHING") { $0[.player] = player }
+        }
     }
 
     /// `mastermind_wins_by_guesses`: a player's wins without a hint, counted by guesses.
@@ -304,7 +309,7 @@ package struct MastermindStore: Store {
 
     /// Counts an ordinary game that just ended in the player's totals, in the transaction that ended it.
     private func tally(_ player: String, won: Bool, usedHint: Bool, hard: Bool, guesses: Int, _ db: Database) throws {
-        try db.execute(Totals.insert("ON CONFLICT (player) DO NOTHING") { $0[.player] = player })
+        try db.execute(Totals.insertIfMissing(player))
         let win = SQLValue(won ? 1 : 0)
         try db.execute(
             """
