@@ -23,6 +23,27 @@ extension TableRecord {
         return row.insert(into: table, tail)
     }
 
+    /// One INSERT of a row per item, each filled by `fill` with the same columns: a batch in one statement.
+    public static func insert<S: Sequence>(
+        each items: S, _ tail: String = "", _ fill: (inout ColumnValues<Columns>, S.Element) -> Void
+    ) -> SQLStatement {
+        var names = ""
+        var tuples: [String] = []
+        var bound: [SQLValue] = []
+        for item in items {
+            var row = ColumnValues<Columns>()
+            fill(&row, item)
+            let (rowNames, marks, values) = row.parts()
+            precondition(tuples.isEmpty || rowNames == names, "rows of one insert set different columns")
+            names = rowNames
+            tuples.append("(\(marks))")
+            bound += values
+        }
+        return SQLStatement(
+            "INSERT INTO \(table) (\(names)) VALUES \(tuples.joined(separator: ", "))" + (tail.isEmpty ? "" : " " + tail),
+            bound)
+    }
+
     /// An INSERT that, where a row with the same `key` is there already, gives it every other column `fill` sets
     /// (`ON CONFLICT (key) DO UPDATE SET c = excluded.c, ...`).
     public static func upsert<E: Error>(
@@ -40,26 +61,50 @@ extension TableRecord {
 
 /// One row's values by column, as an insert writes them; a column left unset is not named (its default applies).
 public struct ColumnValues<Columns: ColumnName> {
-    private var values: [Columns: SQLValue] = [:]
+    /// A value bound to a `?`, or SQL the insert evaluates.
+    enum Value {
+        case bound(SQLValue)
+        case sql(String)
+    }
+    private var values: [Columns: Value] = [:]
 
     /// A column's value; nil writes NULL.
     public subscript<T: ColumnValue>(_ column: Columns) -> T? {
-        get { values[column].flatMap(T.init(column:)) }
-        set { values[column] = newValue?.sqlValue ?? .null }
+        get {
+            guard case .bound(let value) = values[column] else { return nil }
+            return T(column: value)
+        }
+        set { values[column] = .bound(newValue?.sqlValue ?? .null) }
     }
 
+    /// A column the statement computes (`(SELECT MAX(position) + 1 FROM people)`), in the insert's own snapshot.
+    public mutating func set(_ column: Columns, sql expression: String) { values[column] = .sql(expression) }
+
     /// The columns set, in `Columns`' order (so one call site always makes the same statement, prepared once).
-    var assigned: [(column: Columns, value: SQLValue)] {
+    var assigned: [(column: Columns, value: Value)] {
         Columns.allCases.compactMap { column in values[column].map { (column, $0) } }
     }
 
+    /// The column list, the VALUES list and the values bound in it.
+    func parts() -> (names: String, marks: String, bound: [SQLValue]) {
+        var names: [String] = []
+        var marks: [String] = []
+        var bound: [SQLValue] = []
+        for (column, value) in assigned {
+            names.append(column.rawValue)
+            switch value {
+            case .bound(let value):
+                marks.append("?")
+                bound.append(value)
+            case .sql(let expression): marks.append(expression)
+            }
+        }
+        return (names.joined(separator: ", "), marks.joined(separator: ", "), bound)
+    }
+
     func insert(into table: String, _ tail: String) -> SQLStatement {
-        let assigned = self.assigned
-        let names = assigned.map(\.column.rawValue).joined(separator: ", ")
-        let marks = Array(repeating: "?", count: assigned.count).joined(separator: ", ")
-        return SQLStatement(
-            "INSERT INTO \(table) (\(names)) VALUES (\(marks))" + (tail.isEmpty ? "" : " " + tail),
-            assigned.map(\.value))
+        let (names, marks, bound) = parts()
+        return SQLStatement("INSERT INTO \(table) (\(names)) VALUES (\(marks))" + (tail.isEmpty ? "" : " " + tail), bound)
     }
 }
 
