@@ -40,7 +40,8 @@ extension TableRecord {
             bound += values
         }
         return SQLStatement(
-            "INSERT INTO \(table) (\(names)) VALUES \(tuples.joined(separator: ", "))" + (tail.isEmpty ? "" : " " + tail),
+            "INSERT INTO \(table) (\(names)) VALUES \(tuples.joined(separator: ", "))"
+                + (tail.isEmpty ? "" : " " + tail),
             bound)
     }
 
@@ -104,7 +105,8 @@ public struct ColumnValues<Columns: ColumnName> {
 
     func insert(into table: String, _ tail: String) -> SQLStatement {
         let (names, marks, bound) = parts()
-        return SQLStatement("INSERT INTO \(table) (\(names)) VALUES (\(marks))" + (tail.isEmpty ? "" : " " + tail), bound)
+        return SQLStatement(
+            "INSERT INTO \(table) (\(names)) VALUES (\(marks))" + (tail.isEmpty ? "" : " " + tail), bound)
     }
 }
 
@@ -122,7 +124,9 @@ public struct SQLStatement: Sendable, Equatable {
 
 extension Row {
     /// A `NOT NULL` column of a record's `Columns` (see `decode(_:as:)` by name).
-    public func decode<C: ColumnName, T: ColumnValue>(_ column: C, as type: T.Type = T.self) throws(DatabaseError) -> T {
+    public func decode<C: ColumnName, T: ColumnValue>(
+        _ column: C, as type: T.Type = T.self
+    ) throws(DatabaseError) -> T {
         try decode(column.rawValue, as: type)
     }
 

@@ -85,8 +85,8 @@ package enum PlayerMerge {
         let streak = try mergedStreak(a, b, db)
         moved.games = try db.execute("UPDATE mastermind_games SET player = ? WHERE player = ?", [b, a])
         try sum(
-            MastermindStore.Totals.self, key: [], sums: [.played, .wins, .hintWins, .hardWins], larger: [.longestStreak],
-            a, b, db)
+            MastermindStore.Totals.self, key: [], sums: [.played, .wins, .hintWins, .hardWins],
+            larger: [.longestStreak], a, b, db)
         if let streak {
             try db.execute(
                 """
@@ -111,8 +111,8 @@ package enum PlayerMerge {
         moved.rounds = try db.execute("UPDATE namegame_rounds SET player = ? WHERE player = ?", [b, a])
         try sum(
             NameGameStore.Lifetime.self, key: [.mode],
-            sums: [.rounds, .identified, .correct, .incorrect, .identifyMilliseconds], larger: [.bestStreak, .streak], a,
-            b, db)
+            sums: [.rounds, .identified, .correct, .incorrect, .identifyMilliseconds],
+            larger: [.bestStreak, .streak], a, b, db)
         moved.cards = try cards(a, b, db)
     }
 

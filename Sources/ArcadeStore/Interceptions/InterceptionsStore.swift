@@ -47,8 +47,10 @@ package struct InterceptionsStore: Sendable {
     }
 
     package func rules(in db: Database? = nil) throws -> [UpdateRule] {
-        try (db ?? pool.connection()).fetchAll(RuleRow.self, "SELECT \(RuleRow.selection) FROM update_rules ORDER BY id")
-            .map(\.rule)
+        try (db ?? pool.connection()).fetchAll(
+            RuleRow.self, "SELECT \(RuleRow.selection) FROM update_rules ORDER BY id"
+        )
+        .map(\.rule)
     }
 
     package func rule(_ id: Int, in db: Database? = nil) throws -> UpdateRule? {

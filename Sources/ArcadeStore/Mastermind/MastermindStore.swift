@@ -184,7 +184,8 @@ package struct MastermindStore: Store {
             number = try row.decode(Columns.number)
             guess = try row.decode(Columns.guess)
             feedback = Feedback(
-                red: try row.decode(Columns.red), blue: try row.decode(Columns.blue), gray: try row.decode(Columns.gray))
+                red: try row.decode(Columns.red), blue: try row.decode(Columns.blue),
+                gray: try row.decode(Columns.gray))
             pegs = try row.decode(Columns.pegs)
         }
     }

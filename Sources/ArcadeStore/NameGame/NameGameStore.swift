@@ -48,8 +48,8 @@ package struct NameGameStore: Store {
         package static let table = "namegame_sessions"
         package enum Columns: String, FiguresColumns {
             case id, player, mode, startedMilliseconds = "started_ms", ended, rounds, identified, correct, incorrect
-            case identifyMilliseconds = "identify_ms", streak, bestStreak = "best_streak", extraMilliseconds = "extra_ms"
-            case penaltyMilliseconds = "penalty_ms"
+            case identifyMilliseconds = "identify_ms", streak, bestStreak = "best_streak"
+            case extraMilliseconds = "extra_ms", penaltyMilliseconds = "penalty_ms"
         }
         package let id: Int64
         package let mode: Mode
@@ -574,7 +574,8 @@ package struct NameGameStore: Store {
         let reviewed = """
             ON CONFLICT (player, person) DO UPDATE SET state = excluded.state, step = excluded.step,
                 stability = excluded.stability, difficulty = excluded.difficulty, due_ms = excluded.due_ms,
-                last_ms = excluded.last_ms, reviews = namegame_cards.reviews + 1, lapses = namegame_cards.lapses + excluded.lapses
+                last_ms = excluded.last_ms, reviews = namegame_cards.reviews + 1,
+                lapses = namegame_cards.lapses + excluded.lapses
             """
         try db.execute(
             CardRow.insert(reviewed) { row in

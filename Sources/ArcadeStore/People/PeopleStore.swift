@@ -235,7 +235,8 @@ package final class PeopleStore: Sendable {
 
     /// A stored plan that no longer parses is as good as gone.
     private static func plan(_ row: Row) throws(DatabaseError) -> ImportPlan? {
-        (try? JSONParser.parse(Array(try row.decode(Imports.Columns.plan, as: String.self).utf8))).flatMap(ImportPlan.init(json:))
+        let text: String = try row.decode(Imports.Columns.plan)
+        return (try? JSONParser.parse(Array(text.utf8))).flatMap(ImportPlan.init(json:))
     }
 
     /// Applies a previewed import in one transaction, an audit entry for each person; nil if it is gone (applied or
