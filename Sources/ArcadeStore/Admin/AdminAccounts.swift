@@ -37,7 +37,8 @@ extension AdminStore {
             "SELECT id, name, created, last_sign_in, totp_secret IS NOT NULL AS two FROM admins ORDER BY name"
         ).map { row in
             AccountSummary(
-                id: try row.decode("id"), name: try row.decode("name"), created: try row.decode("created"),
+                id: try row.decode(Account.Columns.id), name: try row.decode(Account.Columns.name),
+                created: try row.decode(Account.Columns.created),
                 lastSignIn: try row.decodeIfPresent("last_sign_in"), twoFactor: try row.decode("two") as Bool)
         }
     }
@@ -53,9 +54,11 @@ extension AdminStore {
             """, [SQLValue(now - Self.idleSeconds), SQLValue(now - Self.lifetimeSeconds)]
         ).map { row in
             SessionSummary(
-                key: Base64URL.encode(try row.decode("token_hash")), admin: try row.decode("name"),
-                device: try row.decode("device"), address: try row.decode("address"),
-                created: try row.decode("created"), lastSeen: try row.decode("last_seen"))
+                key: Base64URL.encode(try row.decode(SessionRow.Columns.tokenHash)),
+                admin: try row.decode(Account.Columns.name), device: try row.decode(SessionRow.Columns.device),
+                address: try row.decode(SessionRow.Columns.address),
+                created: try row.decode(SessionRow.Columns.created),
+                lastSeen: try row.decode(SessionRow.Columns.lastSeen))
         }
     }
 

@@ -56,8 +56,8 @@ package struct AdminHotfixes: Sendable {
     package func loadConstants() throws {
         var kept = Set<String>()
         for row in try pool.connection().query("SELECT key, value FROM constant_hotfixes") {
-            let key: String = try row.decode("key")
-            let text: String = try row.decode("value")
+            let key: String = try row.decode(ConstantHotfixes.Columns.key)
+            let text: String = try row.decode(ConstantHotfixes.Columns.value)
             // A constant the build no longer has, or whose type changed, keeps its row but is not applied.
             // Nor one out of its (possibly narrowed) range.
             guard let base = constants.base[key], let value = Self.parse(text, like: base),

@@ -7,6 +7,8 @@ import Storage
 /// it last; cheats found and the once-store's marks are united. One transaction (the caller's), audited in
 /// `player_merges`, which the player's export shows.
 package enum PlayerMerge {
+    private typealias Game = MastermindStore.GameRow.Columns
+
     /// What moved, as the audit row and the sign-in's message give it.
     /// `player_merges`: each merge into a player, and what it moved (JSON).
     package enum Merges: TableRecord {
@@ -175,11 +177,11 @@ package enum PlayerMerge {
         var byDay: [Int: [(id: Int64, rank: Int, player: String, status: String)]] = [:]
         for row in both {
             // On a tie the passkey's own game stays.
-            let player: String = try row.decode("player")
-            byDay[try row.decode("daily"), default: []].append(
+            let player: String = try row.decode(Game.player)
+            byDay[try row.decode(Game.daily), default: []].append(
                 (
-                    try row.decode("id"), try row.decode("rank") * 2 + (player == into ? 1 : 0), player,
-                    try row.decode("status")
+                    try row.decode(Game.id), try row.decode("rank") * 2 + (player == into ? 1 : 0), player,
+                    try row.decode(Game.status)
                 ))
         }
         let twice = byDay.values.filter { $0.count == 2 }
@@ -215,8 +217,8 @@ package enum PlayerMerge {
             """, [a, b])
         guard open.count == 2 else { return 0 }
         let older = open[0]
-        let id: Int64 = try older.decode(MastermindStore.GameRow.Columns.id)
-        let owner: String = try older.decode(MastermindStore.GameRow.Columns.player)
+        let id: Int64 = try older.decode(Game.id)
+        let owner: String = try older.decode(Game.player)
         guard try older.decode("guesses", as: Int.self) > 0 else {
             try deleteGame(id, db)
             return 1
@@ -235,7 +237,7 @@ package enum PlayerMerge {
     /// streaks run unbroken and add up (a review: 3 wins and 1 win merged into a streak of 1). Nil without totals.
     private static func mergedStreak(_ a: SQLValue, _ b: SQLValue, _ db: Database) throws -> Int? {
         let streaks = try db.query("SELECT streak FROM mastermind_totals WHERE player IN (?, ?)", [a, b])
-            .map { row throws in try row.decode("streak", as: Int.self) }
+            .map { row throws in try row.decode(MastermindStore.Totals.Columns.streak, as: Int.self) }
         guard !streaks.isEmpty else { return nil }
         let games = try db.query(
             """
@@ -244,7 +246,7 @@ package enum PlayerMerge {
             """, [a, b])
         var wins = 0
         for game in games {
-            guard try game.decode("status", as: String.self) == "won" else { return wins }
+            guard try game.decode(Game.status, as: String.self) == "won" else { return wins }
             wins += 1
         }
         return max(wins, streaks.reduce(0, +))

@@ -28,11 +28,11 @@ extension NameGameStore {
             """, [.integer(session)])
         var result: [Covered] = []
         for row in rows {
-            let person: String = try row.decode("person")
-            let status: String = try row.decode("status")
+            let person: String = try row.decode(Face.Columns.person)
+            let status: String = try row.decode(RoundRow.Columns.status)
             let wrongs: Int = try row.decode("wrongs")
-            let started: Int64 = try row.decode("started_ms")
-            let finished: Int64 = try row.decodeIfPresent("finished_ms") ?? started
+            let started: Int64 = try row.decode(RoundRow.Columns.startedMilliseconds)
+            let finished: Int64 = try row.decodeIfPresent(RoundRow.Columns.finishedMilliseconds) ?? started
             let missed =
                 plan.rating(
                     wrongPicks: wrongs, gaveUp: status != "identified", milliseconds: Int(finished - started)) == .again
@@ -57,7 +57,7 @@ extension NameGameStore {
             "SELECT person, reviews FROM namegame_cards WHERE player = ? AND person IN (\(marks))",
             [.text(player)] + people.map { .text($0) })
         {
-            result[try row.decode("person")] = try row.decode("reviews", as: Int.self)
+            result[try row.decode(CardRow.Columns.person)] = try row.decode(CardRow.Columns.reviews, as: Int.self)
         }
         return result
     }
