@@ -39,10 +39,7 @@ extension TableRecord {
             tuples.append("(\(marks))")
             bound += values
         }
-        return SQLStatement(
-            "INSERT INTO \(table) (\(names)) VALUES \(tuples.joined(separator: ", "))"
-                + (tail.isEmpty ? "" : " " + tail),
-            bound)
+        return SQLStatement(insertSQL(table, names, tuples.joined(separator: ", "), tail), bound)
     }
 
     /// An INSERT that, where a row with the same `key` is there already, gives it every other column `fill` sets
@@ -53,6 +50,7 @@ extension TableRecord {
         var row = ColumnValues<Columns>()
         try fill(&row)
         let update = row.assigned.map(\.column).filter { !key.contains($0) }.map(\.rawValue)
+        precondition(!update.isEmpty, "an upsert of \(table) that sets no column but its key")
         return row.insert(
             into: table,
             "ON CONFLICT (\(key.map(\.rawValue).joined(separator: ", "))) DO UPDATE SET "
@@ -105,9 +103,12 @@ public struct ColumnValues<Columns: ColumnName> {
 
     func insert(into table: String, _ tail: String) -> SQLStatement {
         let (names, marks, bound) = parts()
-        return SQLStatement(
-            "INSERT INTO \(table) (\(names)) VALUES (\(marks))" + (tail.isEmpty ? "" : " " + tail), bound)
+        return SQLStatement(insertSQL(table, names, "(\(marks))", tail), bound)
     }
+}
+
+private func insertSQL(_ table: String, _ names: String, _ rows: String, _ tail: String) -> String {
+    "INSERT INTO \(table) (\(names)) VALUES \(rows)" + (tail.isEmpty ? "" : " " + tail)
 }
 
 /// A statement and its values, made together so their order cannot disagree. `?` marks each value, as in every
