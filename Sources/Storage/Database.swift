@@ -61,9 +61,15 @@ public struct Row: Sendable {
     }
 }
 
-/// What a column may be read as, from the value either engine returns.
+/// What a column may be read as, from the value either engine returns, and written as.
 public protocol ColumnValue {
     init?(column value: SQLValue)
+    var sqlValue: SQLValue { get }
+}
+
+extension SQLValue: ColumnValue {
+    public init?(column value: SQLValue) { self = value }
+    public var sqlValue: SQLValue { self }
 }
 
 extension Int64: ColumnValue {
@@ -71,12 +77,14 @@ extension Int64: ColumnValue {
         guard case .integer(let v) = value else { return nil }
         self = v
     }
+    public var sqlValue: SQLValue { .integer(self) }
 }
 extension Int: ColumnValue {
     public init?(column value: SQLValue) {
         guard case .integer(let v) = value else { return nil }
         self = Int(v)
     }
+    public var sqlValue: SQLValue { .integer(Int64(self)) }
 }
 /// SQLite's 0 and 1, and PostgreSQL's booleans as the connection returns them.
 extension Bool: ColumnValue {
@@ -84,6 +92,7 @@ extension Bool: ColumnValue {
         guard case .integer(let v) = value else { return nil }
         self = v != 0
     }
+    public var sqlValue: SQLValue { .integer(self ? 1 : 0) }
 }
 extension Double: ColumnValue {
     public init?(column value: SQLValue) {
@@ -93,18 +102,21 @@ extension Double: ColumnValue {
         default: return nil
         }
     }
+    public var sqlValue: SQLValue { .real(self) }
 }
 extension String: ColumnValue {
     public init?(column value: SQLValue) {
         guard case .text(let v) = value else { return nil }
         self = v
     }
+    public var sqlValue: SQLValue { .text(self) }
 }
 extension Array: ColumnValue where Element == UInt8 {
     public init?(column value: SQLValue) {
         guard case .blob(let v) = value else { return nil }
         self = v
     }
+    public var sqlValue: SQLValue { .blob(self) }
 }
 
 /// A record read from a row: its initializer trusts the schema, so a row that does not fit is an error, not defaults.

@@ -17,8 +17,19 @@ extension AdminStore {
         package let admin: String, device: String, address: String, created: Int, lastSeen: Int
     }
 
-    package struct Invite: Sendable {
+    /// An `admin_invites` row: a set-up link, by its token's hash.
+    package struct Invite: Sendable, FetchableRecord, TableRecord {
+        package static let table = "admin_invites"
+        package enum Columns: String, ColumnName {
+            case tokenHash = "token_hash", name, createdBy = "created_by", created, expires
+        }
         package let name: String, createdBy: String, expires: Int
+
+        package init(row: Row) throws(DatabaseError) {
+            name = try row.decode(Columns.name)
+            createdBy = try row.decode(Columns.createdBy)
+            expires = try row.decode(Columns.expires)
+        }
     }
 
     package func accounts() throws -> [AccountSummary] {
@@ -26,7 +37,8 @@ extension AdminStore {
             "SELECT id, name, created, last_sign_in, totp_secret IS NOT NULL AS two FROM admins ORDER BY name"
         ).map { row in
             AccountSummary(
-                id: try row.decode("id"), name: try row.decode("name"), created: try row.decode("created"),
+                id: try row.decode(Account.Columns.id), name: try row.decode(Account.Columns.name),
+                created: try row.decode(Account.Columns.created),
                 lastSignIn: try row.decodeIfPresent("last_sign_in"), twoFactor: try row.decode("two") as Bool)
         }
     }
@@ -42,9 +54,11 @@ extension AdminStore {
             """, [SQLValue(now - Self.idleSeconds), SQLValue(now - Self.lifetimeSeconds)]
         ).map { row in
             SessionSummary(
-                key: Base64URL.encode(try row.decode("token_hash")), admin: try row.decode("name"),
-                device: try row.decode("device"), address: try row.decode("address"),
-                created: try row.decode("created"), lastSeen: try row.decode("last_seen"))
+                key: Base64URL.encode(try row.decode(SessionRow.Columns.tokenHash)),
+                admin: try row.decode(Account.Columns.name), device: try row.decode(SessionRow.Columns.device),
+                address: try row.decode(SessionRow.Columns.address),
+                created: try row.decode(SessionRow.Columns.created),
+                lastSeen: try row.decode(SessionRow.Columns.lastSeen))
         }
     }
 
@@ -64,9 +78,9 @@ extension AdminStore {
                     """, [.blob(hash)])
             else { return false }
             try db.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [.blob(hash)])
-            let name: String = try row.decode("name")
-            let device: String = try row.decode("device")
-            let address: String = try row.decode("address")
+            let name: String = try row.decode(Account.Columns.name)
+            let device: String = try row.decode(SessionRow.Columns.device)
+            let address: String = try row.decode(SessionRow.Columns.address)
             try Self.audit(
                 db, at: now, actor, action: "revoke session", target: name, before: "\(device), \(address)",
                 after: nil)
@@ -88,11 +102,13 @@ extension AdminStore {
             if try db.value(Int.self, "SELECT id FROM admins WHERE name = ?", [.text(name)]) != nil { return .taken }
             try db.execute("DELETE FROM admin_invites WHERE expires < ? OR name = ?", [SQLValue(now), .text(name)])
             try db.execute(
-                "INSERT INTO admin_invites (token_hash, name, created_by, created, expires) VALUES (?, ?, ?, ?, ?)",
-                [
-                    .blob(Crypto.sha256(Array(token.utf8))), .text(name), .text(actor), SQLValue(now),
-                    SQLValue(now + Self.inviteSeconds),
-                ])
+                Invite.insert { row in
+                    row[.tokenHash] = Crypto.sha256(Array(token.utf8))
+                    row[.name] = name
+                    row[.createdBy] = actor
+                    row[.created] = now
+                    row[.expires] = now + Self.inviteSeconds
+                })
             try Self.audit(
                 db, at: now, actor, action: "invite admin", target: name, before: nil,
                 after: "link expires \(UTCTime.format(now + Self.inviteSeconds))")
@@ -102,24 +118,17 @@ extension AdminStore {
 
     /// Links not yet used nor expired.
     package func invites() throws -> [Invite] {
-        try pool.connection().query(
-            "SELECT name, created_by, expires FROM admin_invites WHERE expires >= ? ORDER BY name", [SQLValue(clock())]
-        ).map {
-            Invite(
-                name: try $0.decode("name"), createdBy: try $0.decode("created_by"), expires: try $0.decode("expires"))
-        }
+        try pool.connection().fetchAll(
+            Invite.self, "SELECT \(Invite.selection) FROM admin_invites WHERE expires >= ? ORDER BY name",
+            [SQLValue(clock())])
     }
 
     /// The link a token opens, if it still works.
     package func invitation(_ token: String) throws -> Invite? {
         guard token.utf8.count == 43 else { return nil }
-        return try pool.connection().first(
-            "SELECT name, created_by, expires FROM admin_invites WHERE token_hash = ? AND expires >= ?",
-            [.blob(Crypto.sha256(Array(token.utf8))), SQLValue(clock())]
-        ).map {
-            Invite(
-                name: try $0.decode("name"), createdBy: try $0.decode("created_by"), expires: try $0.decode("expires"))
-        }
+        return try pool.connection().fetchOne(
+            Invite.self, "SELECT \(Invite.selection) FROM admin_invites WHERE token_hash = ? AND expires >= ?",
+            [.blob(Crypto.sha256(Array(token.utf8))), SQLValue(clock())])
     }
 
     package enum AcceptOutcome: Equatable {
@@ -144,13 +153,11 @@ extension AdminStore {
                     "SELECT name, created_by FROM admin_invites WHERE token_hash = ? AND expires >= ?" + db.forUpdate,
                     [key, SQLValue(now)])
             else { return .invalid }
-            let name: String = try row.decode("name")
-            let inviter: String = try row.decode("created_by")
+            let name: String = try row.decode(Invite.Columns.name)
+            let inviter: String = try row.decode(Invite.Columns.createdBy)
             try db.execute("DELETE FROM admin_invites WHERE token_hash = ?", [key])
             if try db.value(Int.self, "SELECT id FROM admins WHERE name = ?", [.text(name)]) != nil { return .taken }
-            try db.execute(
-                "INSERT INTO admins (name, salt, hash, iterations, created) VALUES (?, ?, ?, ?, ?)",
-                [.text(name), .blob(salt), .blob(hash), SQLValue(iterations), SQLValue(now)])
+            try db.execute(Account.insert(name: name, salt: salt, hash: hash, iterations: iterations, at: now))
             try Self.audit(
                 db, at: now, name, action: "create admin", target: name, before: nil,
                 after: "set-up link from \(inviter)")

@@ -56,8 +56,8 @@ package struct AdminHotfixes: Sendable {
     package func loadConstants() throws {
         var kept = Set<String>()
         for row in try pool.connection().query("SELECT key, value FROM constant_hotfixes") {
-            let key: String = try row.decode("key")
-            let text: String = try row.decode("value")
+            let key: String = try row.decode(ConstantHotfixes.Columns.key)
+            let text: String = try row.decode(ConstantHotfixes.Columns.value)
             // A constant the build no longer has, or whose type changed, keeps its row but is not applied.
             // Nor one out of its (possibly narrowed) range.
             guard let base = constants.base[key], let value = Self.parse(text, like: base),
@@ -87,19 +87,18 @@ package struct AdminHotfixes: Sendable {
         try pool.write { db in
             if let value {
                 try db.execute(
-                    """
-                    INSERT INTO constant_hotfixes (key, type, value) VALUES (?, ?, ?)
-                    ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value
-                    """, [.text(key), .text(base.typeName), .text(Self.text(value))])
+                    ConstantHotfixes.upsert(on: .key) { row in
+                        row[.key] = key
+                        row[.type] = base.typeName
+                        row[.value] = Self.text(value)
+                    })
             } else {
                 try db.execute("DELETE FROM constant_hotfixes WHERE key = ?", [.text(key)])
             }
             try db.execute(
-                "INSERT INTO hotfix_history (key, language, before, after, admin, at) VALUES (?, ?, ?, ?, ?, ?)",
-                [
-                    .text(key), .text(Self.constantMarker), SQLValue(before), SQLValue(after), .text(admin),
-                    SQLValue(admins.clock()),
-                ])
+                Change.insert(
+                    key: key, language: Self.constantMarker, before: before, after: after, admin: admin,
+                    at: admins.clock()))
             try AdminStore.audit(
                 db, at: admins.clock(), admin, action: value == nil ? "remove constant" : "set constant", target: key,
                 before: before, after: after)
@@ -159,11 +158,9 @@ package struct AdminHotfixes: Sendable {
     ) throws {
         try hotfixes.save(db, key, language: language, to: value)
         try db.execute(
-            "INSERT INTO hotfix_history (key, language, before, after, admin, at, batch) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                .text(key), .text(language), SQLValue(before), SQLValue(value), .text(admin), SQLValue(admins.clock()),
-                batch.map { SQLValue($0) } ?? .null,
-            ])
+            Change.insert(
+                key: key, language: language, before: before, after: value, admin: admin, at: admins.clock(),
+                batch: batch))
     }
 
     /// A refusal in the admin's words.
@@ -187,28 +184,50 @@ package struct AdminHotfixes: Sendable {
     }
 
     /// A `hotfix_history` row.
-    package struct Change: Sendable, FetchableRecord {
-        package static let columns = "id, key, language, before, after, admin, at, batch"
+    package struct Change: Sendable, FetchableRecord, TableRecord {
+        package static let table = "hotfix_history"
+        package enum Columns: String, ColumnName { case id, key, language, before, after, admin, at, batch }
         package let id: Int, key: String, language: String, before: String?, after: String?, admin: String, at: Int
         /// The import this change was part of.
         package var batch: Int? = nil
 
         package init(row: Row) throws(DatabaseError) {
-            id = try row.decode("id")
-            key = try row.decode("key")
-            language = try row.decode("language")
-            before = try row.decodeIfPresent("before")
-            after = try row.decodeIfPresent("after")
-            admin = try row.decode("admin")
-            at = try row.decode("at")
-            batch = try row.decodeIfPresent("batch")
+            id = try row.decode(Columns.id)
+            key = try row.decode(Columns.key)
+            language = try row.decode(Columns.language)
+            before = try row.decodeIfPresent(Columns.before)
+            after = try row.decodeIfPresent(Columns.after)
+            admin = try row.decode(Columns.admin)
+            at = try row.decode(Columns.at)
+            batch = try row.decodeIfPresent(Columns.batch)
         }
+
+        /// A new entry (its id is the table's).
+        static func insert(
+            key: String, language: String, before: String?, after: String?, admin: String, at: Int, batch: Int? = nil
+        ) -> SQLStatement {
+            insert { row in
+                row[.key] = key
+                row[.language] = language
+                row[.before] = before
+                row[.after] = after
+                row[.admin] = admin
+                row[.at] = at
+                row[.batch] = batch
+            }
+        }
+    }
+
+    /// A `constant_hotfixes` row: a constant's value set by an admin, as text, with its type.
+    package enum ConstantHotfixes: TableRecord {
+        package static let table = "constant_hotfixes"
+        package enum Columns: String, ColumnName { case key, type, value }
     }
 
     /// A key's 50 most recent changes, newest first (the page never grows with a long history).
     package func history(_ key: String) throws -> [Change] {
         try pool.connection().fetchAll(
-            Change.self, "SELECT \(Change.columns) FROM hotfix_history WHERE key = ? ORDER BY id DESC LIMIT 50",
+            Change.self, "SELECT \(Change.selection) FROM hotfix_history WHERE key = ? ORDER BY id DESC LIMIT 50",
             [.text(key)])
     }
 
@@ -216,7 +235,7 @@ package struct AdminHotfixes: Sendable {
     package func revert(_ id: Int, by admin: String) throws -> Result<Void, Refusal>? {
         guard
             let change = try pool.connection().fetchOne(
-                Change.self, "SELECT \(Change.columns) FROM hotfix_history WHERE id = ?",
+                Change.self, "SELECT \(Change.selection) FROM hotfix_history WHERE id = ?",
                 [SQLValue(id)])
         else { return nil }
         if change.language == Self.constantMarker { return try setConstant(change.key, to: change.before, by: admin) }

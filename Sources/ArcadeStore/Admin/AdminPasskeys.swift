@@ -2,21 +2,26 @@ import Storage
 
 /// An admin's passkeys: listed, looked up for a sign-in, added and removed with their audit entries.
 extension AdminStore {
-    package struct Passkey: Sendable, FetchableRecord {
+    /// An `admin_passkeys` row.
+    package struct Passkey: Sendable, FetchableRecord, TableRecord {
+        package static let table = "admin_passkeys"
+        package enum Columns: String, ColumnName {
+            case id, admin, publicKey = "public_key", signCount = "sign_count", created, lastUsed = "last_used"
+        }
         package let id: String
         package let created: Int
         package let lastUsed: Int?
 
         package init(row: Row) throws(DatabaseError) {
-            id = try row.decode("id")
-            created = try row.decode("created")
-            lastUsed = try row.decodeIfPresent("last_used")
+            id = try row.decode(Columns.id)
+            created = try row.decode(Columns.created)
+            lastUsed = try row.decodeIfPresent(Columns.lastUsed)
         }
     }
 
     package func passkeys(_ admin: Admin) throws -> [Passkey] {
         try pool.connection().fetchAll(
-            Passkey.self, "SELECT id, created, last_used FROM admin_passkeys WHERE admin = ? ORDER BY created, id",
+            Passkey.self, "SELECT \(Passkey.selection) FROM admin_passkeys WHERE admin = ? ORDER BY created, id",
             [SQLValue(admin.id)])
     }
 
@@ -29,8 +34,9 @@ extension AdminStore {
             """, [.text(id)]
         ).map { row throws in
             (
-                Admin(id: try row.decode("admin"), name: try row.decode("name")), try row.decode("public_key"),
-                UInt32(clamping: try row.decode("sign_count", as: Int64.self))
+                Admin(id: try row.decode(Passkey.Columns.admin), name: try row.decode(Account.Columns.name)),
+                try row.decode(Passkey.Columns.publicKey),
+                UInt32(clamping: try row.decode(Passkey.Columns.signCount, as: Int64.self))
             )
         }
     }
@@ -45,10 +51,13 @@ extension AdminStore {
                 return false
             }
             try db.execute(
-                """
-                INSERT INTO admin_passkeys (id, admin, public_key, sign_count, created) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (id) DO NOTHING
-                """, [.text(id), SQLValue(admin.id), .blob(publicKey), .integer(Int64(signCount)), SQLValue(now)])
+                Passkey.insert("ON CONFLICT (id) DO NOTHING") { row in
+                    row[.id] = id
+                    row[.admin] = admin.id
+                    row[.publicKey] = publicKey
+                    row[.signCount] = Int64(signCount)
+                    row[.created] = now
+                })
             try Self.audit(db, at: now, admin.name, action: "passkey.add", target: admin.name, before: nil, after: nil)
             return true
         }

@@ -54,33 +54,54 @@ package struct AdminStore: Sendable {
     }
 
     /// An `admins` row.
-    package struct Account: FetchableRecord {
-        package static let columns = "id, name, salt, hash, iterations, created"
+    package struct Account: FetchableRecord, TableRecord {
+        package static let table = "admins"
+        package enum Columns: String, ColumnName { case id, name, salt, hash, iterations, created }
         package let id: Int, name: String, salt: [UInt8], hash: [UInt8], iterations: Int, created: Int
 
         package init(row: Row) throws(DatabaseError) {
-            id = try row.decode("id")
-            name = try row.decode("name")
-            salt = try row.decode("salt")
-            hash = try row.decode("hash")
-            iterations = try row.decode("iterations")
-            created = try row.decode("created")
+            id = try row.decode(Columns.id)
+            name = try row.decode(Columns.name)
+            salt = try row.decode(Columns.salt)
+            hash = try row.decode(Columns.hash)
+            iterations = try row.decode(Columns.iterations)
+            created = try row.decode(Columns.created)
+        }
+
+        /// A new account's row.
+        static func insert(name: String, salt: [UInt8], hash: [UInt8], iterations: Int, at now: Int) -> SQLStatement {
+            insert { row in
+                row[.name] = name
+                row[.salt] = salt
+                row[.hash] = hash
+                row[.iterations] = iterations
+                row[.created] = now
+            }
+        }
+    }
+
+    /// An `admin_sessions` row: a signed-in browser, by its token's hash.
+    package enum SessionRow: TableRecord {
+        package static let table = "admin_sessions"
+        package enum Columns: String, ColumnName {
+            case tokenHash = "token_hash", admin, created, lastSeen = "last_seen", address, device
         }
     }
 
     /// An `audit` row.
-    package struct AuditEntry: Sendable, FetchableRecord {
-        package static let columns = "id, admin, at, action, target, before, after"
+    package struct AuditEntry: Sendable, FetchableRecord, TableRecord {
+        package static let table = "audit"
+        package enum Columns: String, ColumnName { case id, admin, at, action, target, before, after }
         package let id: Int64, admin: String, at: Int, action: String, target: String, before: String?, after: String?
 
         package init(row: Row) throws(DatabaseError) {
-            id = try row.decode("id")
-            admin = try row.decode("admin")
-            at = try row.decode("at")
-            action = try row.decode("action")
-            target = try row.decode("target")
-            before = try row.decodeIfPresent("before")
-            after = try row.decodeIfPresent("after")
+            id = try row.decode(Columns.id)
+            admin = try row.decode(Columns.admin)
+            at = try row.decode(Columns.at)
+            action = try row.decode(Columns.action)
+            target = try row.decode(Columns.target)
+            before = try row.decodeIfPresent(Columns.before)
+            after = try row.decodeIfPresent(Columns.after)
         }
     }
 
@@ -98,9 +119,7 @@ package struct AdminStore: Sendable {
         let hash = Crypto.pbkdf2SHA256(password: Array(password.utf8), salt: salt, iterations: iterations)
         let now = clock()
         _ = try pool.write { db in
-            try db.execute(
-                "INSERT INTO admins (name, salt, hash, iterations, created) VALUES (?, ?, ?, ?, ?)",
-                [.text(name), .blob(salt), .blob(hash), SQLValue(iterations), SQLValue(now)])
+            try db.execute(Account.insert(name: name, salt: salt, hash: hash, iterations: iterations, at: now))
             if let actor {
                 try Self.audit(db, at: now, actor, action: "create admin", target: name, before: nil, after: nil)
             }
@@ -140,7 +159,7 @@ package struct AdminStore: Sendable {
 
     /// Every account's name and when it was made, by name.
     package func list() throws -> [(name: String, created: Int)] {
-        try pool.connection().fetchAll(Account.self, "SELECT \(Account.columns) FROM admins ORDER BY name")
+        try pool.connection().fetchAll(Account.self, "SELECT \(Account.selection) FROM admins ORDER BY name")
             .map { ($0.name, $0.created) }
     }
 
@@ -174,7 +193,7 @@ package struct AdminStore: Sendable {
     /// hashing as a wrong password, so timing does not tell them apart.
     package func verify(name: String, password: String) throws -> Admin? {
         let account = try pool.connection().fetchOne(
-            Account.self, "SELECT \(Account.columns) FROM admins WHERE name = ?",
+            Account.self, "SELECT \(Account.selection) FROM admins WHERE name = ?",
             [.text(name)])
         let salt = account?.salt ?? Array(repeating: 0, count: 16)
         let computed = Crypto.pbkdf2SHA256(
@@ -193,14 +212,14 @@ package struct AdminStore: Sendable {
         let now = clock()
         _ = try pool.write { db in
             try db.execute(
-                """
-                INSERT INTO admin_sessions (token_hash, admin, created, last_seen, address, device)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    .blob(Crypto.sha256(Array(token.utf8))), SQLValue(admin.id), SQLValue(now), SQLValue(now),
-                    .text(String(address.prefix(64))), .text(String(device.prefix(64))),
-                ])
+                SessionRow.insert { row in
+                    row[.tokenHash] = Crypto.sha256(Array(token.utf8))
+                    row[.admin] = admin.id
+                    row[.created] = now
+                    row[.lastSeen] = now
+                    row[.address] = String(address.prefix(64))
+                    row[.device] = String(device.prefix(64))
+                })
             try db.execute("UPDATE admins SET last_sign_in = ? WHERE id = ?", [SQLValue(now), SQLValue(admin.id)])
             if let how {
                 try Self.audit(db, at: now, admin.name, action: "sign-in", target: address, before: nil, after: how)
@@ -222,10 +241,10 @@ package struct AdminStore: Sendable {
                 WHERE s.token_hash = ?
                 """, [key])
         else { return nil }
-        let id: Int = try row.decode("id")
-        let name: String = try row.decode("name")
-        let lastSeen: Int = try row.decode("last_seen")
-        let created: Int = try row.decode("created")
+        let id: Int = try row.decode(Account.Columns.id)
+        let name: String = try row.decode(Account.Columns.name)
+        let lastSeen: Int = try row.decode(SessionRow.Columns.lastSeen)
+        let created: Int = try row.decode(SessionRow.Columns.created)
         let now = clock()
         guard now - lastSeen <= Self.idleSeconds, now - created <= Self.lifetimeSeconds else {
             _ = try pool.write { try $0.execute("DELETE FROM admin_sessions WHERE token_hash = ?", [key]) }
@@ -245,7 +264,8 @@ package struct AdminStore: Sendable {
             let row = try? db.first(
                 "SELECT created, last_seen FROM admin_sessions WHERE token_hash = ?",
                 [.blob(Crypto.sha256(Array(token.utf8)))]),
-            let created: Int = try? row.decode("created"), let lastSeen: Int = try? row.decode("last_seen")
+            let created: Int = try? row.decode(SessionRow.Columns.created),
+            let lastSeen: Int = try? row.decode(SessionRow.Columns.lastSeen)
         else { return false }
         let now = clock()
         return now - lastSeen <= Self.idleSeconds && now - created <= Self.lifetimeSeconds
@@ -268,13 +288,19 @@ package struct AdminStore: Sendable {
         after: String?
     ) throws {
         try db.execute(
-            "INSERT INTO audit (admin, at, action, target, before, after) VALUES (?, ?, ?, ?, ?, ?)",
-            [.text(admin), SQLValue(seconds), .text(action), .text(target), SQLValue(before), SQLValue(after)])
+            AuditEntry.insert { row in
+                row[.admin] = admin
+                row[.at] = seconds
+                row[.action] = action
+                row[.target] = target
+                row[.before] = before
+                row[.after] = after
+            })
     }
 
     package func auditLog(limit: Int = 200) throws -> [AuditEntry] {
         try pool.connection().fetchAll(
-            AuditEntry.self, "SELECT \(AuditEntry.columns) FROM audit ORDER BY id DESC LIMIT ?",
+            AuditEntry.self, "SELECT \(AuditEntry.selection) FROM audit ORDER BY id DESC LIMIT ?",
             [SQLValue(limit)])
     }
 }

@@ -6,6 +6,12 @@ import Storage
 extension AdminStore {
     package static let recoveryCodeCount = 10
 
+    /// `admin_recovery_codes`: the hashes of an admin's unused recovery codes.
+    package enum RecoveryCodes: TableRecord {
+        package static let table = "admin_recovery_codes"
+        package enum Columns: String, ColumnName { case admin, codeHash = "code_hash" }
+    }
+
     /// Whether the account asks for a code after its password.
     package func hasTwoFactor(_ admin: Admin) throws -> Bool {
         try pool.connection().value(
@@ -131,8 +137,10 @@ extension AdminStore {
         try db.execute("DELETE FROM admin_recovery_codes WHERE admin = ?", [SQLValue(id)])
         for code in codes {
             try db.execute(
-                "INSERT INTO admin_recovery_codes (admin, code_hash) VALUES (?, ?)",
-                [SQLValue(id), .blob(Crypto.sha256(Array(normalizedRecoveryCode(code)!.utf8)))])
+                RecoveryCodes.insert { row in
+                    row[.admin] = id
+                    row[.codeHash] = Crypto.sha256(Array(normalizedRecoveryCode(code)!.utf8))
+                })
         }
     }
 }

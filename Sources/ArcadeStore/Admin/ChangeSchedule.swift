@@ -20,22 +20,25 @@ package struct ChangeSchedule: Sendable {
         package let admin: String
     }
 
-    /// A `scheduled_changes` row (its `undo`, `created` aside); a payload that no longer parses is no change.
-    package struct ChangeRow: FetchableRecord {
-        package static let columns = "id, kind, target, payload, starts_at, ends_at, state, admin"
+    /// A `scheduled_changes` row (its `undo` aside); a payload that no longer parses is no change.
+    package struct ChangeRow: FetchableRecord, TableRecord {
+        package static let table = "scheduled_changes"
+        package enum Columns: String, ColumnName {
+            case id, kind, target, payload, startsAt = "starts_at", endsAt = "ends_at", state, admin, created
+        }
         package let change: Change?
 
         package init(row: Row) throws(DatabaseError) {
-            let name: String = try row.decode("kind")
+            let name: String = try row.decode(Columns.kind)
             guard let kind = Kind(rawValue: name) else { throw DatabaseError("scheduled_changes: kind \(name)") }
-            guard let payload = try? JSONParser.parse(try row.decode("payload", as: String.self)) else {
+            guard let payload = try? JSONParser.parse(try row.decode(Columns.payload, as: String.self)) else {
                 change = nil
                 return
             }
             change = Change(
-                id: try row.decode("id"), kind: kind, target: try row.decode("target"), payload: payload,
-                startsAt: try row.decode("starts_at"), endsAt: try row.decodeIfPresent("ends_at"),
-                state: try row.decode("state"), admin: try row.decode("admin"))
+                id: try row.decode(Columns.id), kind: kind, target: try row.decode(Columns.target), payload: payload,
+                startsAt: try row.decode(Columns.startsAt), endsAt: try row.decodeIfPresent(Columns.endsAt),
+                state: try row.decode(Columns.state), admin: try row.decode(Columns.admin))
         }
     }
 
@@ -68,13 +71,15 @@ package struct ChangeSchedule: Sendable {
         try pool.write { db in
             let id = Int(
                 try db.insert(
-                    """
-                    INSERT INTO scheduled_changes (kind, target, payload, starts_at, ends_at, admin, created) VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        .text(kind.rawValue), .text(target), .text(JSONWriter().string(payload)), SQLValue(start),
-                        end.map { SQLValue($0) } ?? .null, .text(admin), SQLValue(Int(clock())),
-                    ]))
+                    ChangeRow.insert { row in
+                        row[.kind] = kind.rawValue
+                        row[.target] = target
+                        row[.payload] = JSONWriter().string(payload)
+                        row[.startsAt] = start
+                        row[.endsAt] = end
+                        row[.admin] = admin
+                        row[.created] = Int(clock())
+                    }))
             try AdminStore.audit(
                 db, at: Int(clock()), admin, action: "schedule \(kind.rawValue)", target: target,
                 before: nil, after: UTCTime.format(start) + (end.map { " → " + UTCTime.format($0) } ?? ""))
@@ -90,7 +95,7 @@ package struct ChangeSchedule: Sendable {
             else {
                 return false
             }
-            let state: String = try row.decode("state")
+            let state: String = try row.decode(ChangeRow.Columns.state)
             guard state == "pending" || state == "started" else { return false }
             if state == "pending" {
                 try db.execute("UPDATE scheduled_changes SET state = 'cancelled' WHERE id = ?", [SQLValue(id)])
@@ -99,7 +104,7 @@ package struct ChangeSchedule: Sendable {
             }
             try AdminStore.audit(
                 db, at: now, admin, action: "cancel scheduled change", target: "#\(id)",
-                before: try row.decode("target", as: String.self), after: nil)
+                before: try row.decode(ChangeRow.Columns.target, as: String.self), after: nil)
             return true
         }
     }
@@ -109,7 +114,7 @@ package struct ChangeSchedule: Sendable {
         try pool.connection().fetchAll(
             ChangeRow.self,
             """
-            SELECT \(ChangeRow.columns) FROM scheduled_changes WHERE state IN ('pending', 'started')
+            SELECT \(ChangeRow.selection) FROM scheduled_changes WHERE state IN ('pending', 'started')
             ORDER BY CASE state WHEN 'started' THEN ends_at ELSE starts_at END LIMIT 100
             """
         ).compactMap(\.change)
@@ -121,7 +126,7 @@ package struct ChangeSchedule: Sendable {
         let due = try pool.connection().fetchAll(
             ChangeRow.self,
             """
-            SELECT \(ChangeRow.columns) FROM scheduled_changes WHERE (state = 'pending' AND starts_at <= ?)
+            SELECT \(ChangeRow.selection) FROM scheduled_changes WHERE (state = 'pending' AND starts_at <= ?)
                 OR (state = 'started' AND ends_at IS NOT NULL AND ends_at <= ?) ORDER BY id
             """, [SQLValue(now), SQLValue(now)]
         ).compactMap(\.change)

@@ -13,11 +13,17 @@ package struct StringHotfixes: Sendable {
     package var clock: @Sendable () -> Double = WallClock.system
     package let overlay: StringOverlay
 
+    /// A `string_hotfixes` row: one key's text in one language.
+    package enum Hotfix: TableRecord {
+        package static let table = "string_hotfixes"
+        package enum Columns: String, ColumnName { case key, language, value, updated }
+    }
+
     package func load() throws {
         var all: [String: [String: String]] = [:]
         for row in try pool.connection().query("SELECT key, language, value FROM string_hotfixes") {
-            all[try row.decode("language", as: String.self), default: [:]][try row.decode("key")] = try row.decode(
-                "value", as: String.self)
+            let language: String = try row.decode(Hotfix.Columns.language)
+            all[language, default: [:]][try row.decode(Hotfix.Columns.key)] = try row.decode(Hotfix.Columns.value)
         }
         overlay.replaceAll(all)
     }
@@ -32,10 +38,12 @@ package struct StringHotfixes: Sendable {
     package func save(_ db: Database, _ key: String, language: String, to value: String?) throws {
         if let value {
             try db.execute(
-                """
-                INSERT INTO string_hotfixes (key, language, value, updated) VALUES (?, ?, ?, ?)
-                ON CONFLICT (key, language) DO UPDATE SET value = excluded.value, updated = excluded.updated
-                """, [.text(key), .text(language), .text(value), .integer(Int64(clock()))])
+                Hotfix.upsert(on: .key, .language) { row in
+                    row[.key] = key
+                    row[.language] = language
+                    row[.value] = value
+                    row[.updated] = Int64(clock())
+                })
         } else {
             try db.execute("DELETE FROM string_hotfixes WHERE key = ? AND language = ?", [.text(key), .text(language)])
         }

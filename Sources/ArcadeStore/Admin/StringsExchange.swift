@@ -60,24 +60,28 @@ package struct StringsExchange: Sendable {
     /// A file that cannot be read: refused whole, with where and why (`12:5: expected ';' …`).
     package struct Unreadable: Error, Sendable { package let message: String }
 
-    /// A `string_imports` row (its `staged_at` aside).
-    package struct Import: Sendable, FetchableRecord {
-        package static let columns = "id, language, format, file, content, admin, applied_at, changes, reverted_at"
+    /// A `string_imports` row.
+    package struct Import: Sendable, FetchableRecord, TableRecord {
+        package static let table = "string_imports"
+        package enum Columns: String, ColumnName {
+            case id, language, format, file, content, admin, stagedAt = "staged_at", appliedAt = "applied_at", changes
+            case revertedAt = "reverted_at"
+        }
         package let id: Int, language: String, format: Format, file: String, content: [UInt8], admin: String
         package let appliedAt: Int?, changes: Int?, revertedAt: Int?
 
         package init(row: Row) throws(DatabaseError) {
-            let name: String = try row.decode("format")
+            let name: String = try row.decode(Columns.format)
             guard let format = Format(rawValue: name) else { throw DatabaseError("string_imports: format \(name)") }
             self.format = format
-            id = try row.decode("id")
-            language = try row.decode("language")
-            file = try row.decode("file")
-            content = try row.decode("content")
-            admin = try row.decode("admin")
-            appliedAt = try row.decodeIfPresent("applied_at")
-            changes = try row.decodeIfPresent("changes")
-            revertedAt = try row.decodeIfPresent("reverted_at")
+            id = try row.decode(Columns.id)
+            language = try row.decode(Columns.language)
+            file = try row.decode(Columns.file)
+            content = try row.decode(Columns.content)
+            admin = try row.decode(Columns.admin)
+            appliedAt = try row.decodeIfPresent(Columns.appliedAt)
+            changes = try row.decodeIfPresent(Columns.changes)
+            revertedAt = try row.decodeIfPresent(Columns.revertedAt)
         }
     }
 
@@ -225,17 +229,20 @@ package struct StringsExchange: Sendable {
                 [SQLValue(now - Self.stagedSeconds)])
             return Int(
                 try db.insert(
-                    "INSERT INTO string_imports (language, format, file, content, admin, staged_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    [
-                        .text(language), .text(format.rawValue), .text(String(file.prefix(200))), .blob(bytes),
-                        .text(admin), SQLValue(now),
-                    ]))
+                    Import.insert { row in
+                        row[.language] = language
+                        row[.format] = format.rawValue
+                        row[.file] = String(file.prefix(200))
+                        row[.content] = bytes
+                        row[.admin] = admin
+                        row[.stagedAt] = now
+                    }))
         }
     }
 
     package func staged(_ id: Int) throws -> Import? {
         try pool.connection().fetchOne(
-            Import.self, "SELECT \(Import.columns) FROM string_imports WHERE id = ?", [SQLValue(id)])
+            Import.self, "SELECT \(Import.selection) FROM string_imports WHERE id = ?", [SQLValue(id)])
     }
 
     package enum Outcome: Equatable, Sendable { case applied(Int), alreadyApplied, unknown }
@@ -292,7 +299,7 @@ package struct StringsExchange: Sendable {
         let rows = try pool.connection().fetchAll(
             AdminHotfixes.Change.self,
             """
-            SELECT \(AdminHotfixes.Change.columns) FROM hotfix_history WHERE batch = ? ORDER BY id DESC
+            SELECT \(AdminHotfixes.Change.selection) FROM hotfix_history WHERE batch = ? ORDER BY id DESC
             """, [SQLValue(id)])
         var undo: [(key: String, language: String, before: String?, after: String?)] = []
         var skipped = 0
@@ -328,7 +335,7 @@ package struct StringsExchange: Sendable {
         try pool.connection().fetchAll(
             Import.self,
             """
-            SELECT \(Import.columns) FROM string_imports WHERE applied_at IS NOT NULL ORDER BY id DESC LIMIT 10
+            SELECT \(Import.selection) FROM string_imports WHERE applied_at IS NOT NULL ORDER BY id DESC LIMIT 10
             """)
     }
 

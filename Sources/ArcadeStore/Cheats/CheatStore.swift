@@ -39,12 +39,18 @@ package struct CheatStore: Sendable {
                     )
                 }
                 try db.send(
-                    """
-                    INSERT INTO cheat_progress (player, progress) VALUES (?, ?)
-                    ON CONFLICT (player) DO UPDATE SET progress = excluded.progress
-                    """, [.text(player), .text(JSONWriter().string(.object(members)))])
+                    Progress.upsert(on: .player) { row in
+                        row[.player] = player
+                        row[.progress] = JSONWriter().string(.object(members))
+                    })
                 return outcome
             }, prefetch: prefetch, then: then)
+    }
+
+    /// `cheat_progress`: a player's partial inputs, as JSON.
+    package enum Progress: TableRecord {
+        package static let table = "cheat_progress"
+        package enum Columns: String, ColumnName { case player, progress }
     }
 
     private static let loadSQL = "SELECT progress FROM cheat_progress WHERE player = ?"

@@ -68,11 +68,10 @@ package struct DatabaseCopy {
         var found = 0
         var stored = 0
         for row in try from.query("SELECT photo FROM people WHERE photo LIKE '/photos/%'") {
-            guard let name = PhotoLibrary.name(try row.decode("photo")) else { continue }
+            guard let name = PhotoLibrary.name(try row.decode(PeopleStore.PersonRow.Columns.photo)) else { continue }
             found += 1
             guard let bytes = Files.read(folder + "/" + name) else { continue }
-            stored += try to.execute(
-                "INSERT INTO photos (name, bytes) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(name), .blob(bytes)])
+            stored += try to.execute(PhotoLibrary.Photos.insert(name: name, bytes: bytes, "ON CONFLICT DO NOTHING"))
         }
         return (found, stored)
     }
@@ -83,13 +82,12 @@ package struct DatabaseCopy {
         var found = 0
         var stored = 0
         for row in try from.query("SELECT name, bytes FROM photos ORDER BY name") {
-            let name: String = try row.decode("name")
-            let bytes: [UInt8] = try row.decode("bytes")
+            let name: String = try row.decode(PhotoLibrary.Photos.Columns.name)
+            let bytes: [UInt8] = try row.decode(PhotoLibrary.Photos.Columns.bytes)
             found += 1
             if to.dialect == .postgresql {
                 stored += try to.execute(
-                    "INSERT INTO photos (name, bytes) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                    [.text(name), .blob(bytes)])
+                    PhotoLibrary.Photos.insert(name: name, bytes: bytes, "ON CONFLICT DO NOTHING"))
             } else if let folder {
                 Files.remove(folder + "/" + name)
                 guard Files.writeDurably(bytes, to: folder + "/" + name) else {

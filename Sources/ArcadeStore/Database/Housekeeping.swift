@@ -16,7 +16,10 @@ import Glibc
 package final class Housekeeping: Sendable {
     /// The last scheduled backup, for the admin dashboard: kept in the database, so every instance shows the one
     /// the leader took.
-    package struct Outcome: Sendable, FetchableRecord {
+    package struct Outcome: Sendable, FetchableRecord, TableRecord {
+        package static let table = "backup_status"
+        /// `id` is 1, the table's one row.
+        package enum Columns: String, ColumnName { case id, at, path, bytes, rows = "row_count", error }
         package let at: Int
         package let path: String
         package let bytes: Int
@@ -28,11 +31,11 @@ package final class Housekeeping: Sendable {
         }
 
         package init(row: Row) throws(DatabaseError) {
-            at = try row.decode("at")
-            path = try row.decode("path")
-            bytes = try row.decode("bytes")
-            rows = try row.decode("row_count")
-            error = try row.decodeIfPresent("error")
+            at = try row.decode(Columns.at)
+            path = try row.decode(Columns.path)
+            bytes = try row.decode(Columns.bytes)
+            rows = try row.decode(Columns.rows)
+            error = try row.decodeIfPresent(Columns.error)
         }
     }
 
@@ -108,22 +111,21 @@ package final class Housekeeping: Sendable {
     /// The last scheduled backup any instance took, if one has.
     package func lastBackup() throws -> Outcome? {
         try pool.connection().fetchOne(
-            Outcome.self, "SELECT at, path, bytes, row_count, error FROM backup_status WHERE id = 1")
+            Outcome.self, "SELECT \(Outcome.selection) FROM backup_status WHERE id = 1")
     }
 
     private func record(_ outcome: Outcome) {
         do {
             _ = try pool.write { db in
                 try db.execute(
-                    """
-                    INSERT INTO backup_status (id, at, path, bytes, row_count, error) VALUES (1, ?, ?, ?, ?, ?)
-                    ON CONFLICT (id) DO UPDATE SET at = excluded.at, path = excluded.path, bytes = excluded.bytes,
-                        row_count = excluded.row_count, error = excluded.error
-                    """,
-                    [
-                        .integer(Int64(outcome.at)), .text(outcome.path), .integer(Int64(outcome.bytes)),
-                        .integer(Int64(outcome.rows)), SQLValue(outcome.error),
-                    ])
+                    Outcome.upsert(on: .id) { row in
+                        row[.id] = 1
+                        row[.at] = outcome.at
+                        row[.path] = outcome.path
+                        row[.bytes] = outcome.bytes
+                        row[.rows] = outcome.rows
+                        row[.error] = outcome.error
+                    })
             }
         } catch {
             Log.error("backup: could not record the outcome: \(error)")

@@ -2,7 +2,10 @@ import Crypto
 import Storage
 
 /// What start-up keeps in the `secrets` table: the keys made at first start and the day the site first ran.
-package enum Secrets {
+package enum Secrets: TableRecord {
+    package static let table = "secrets"
+    package enum Columns: String, ColumnName { case name, value }
+
     /// The UTC day (since 1970) the site first ran, kept in the database: the daily code's #0.
     package static func firstDay(in db: Database, clock: () -> Double) throws -> Int {
         if let stored = try db.value([UInt8].self, "SELECT value FROM secrets WHERE name = 'first-day'"),
@@ -11,7 +14,11 @@ package enum Secrets {
             return day
         }
         let day = Int(clock() / 86_400)
-        try db.execute("INSERT INTO secrets (name, value) VALUES ('first-day', ?)", [.blob(Array(String(day).utf8))])
+        try db.execute(
+            insert { row in
+                row[.name] = "first-day"
+                row[.value] = Array(String(day).utf8)
+            })
         return day
     }
 
@@ -24,8 +31,10 @@ package enum Secrets {
         }
         let fresh = Crypto.randomBytes(32)
         try db.execute(
-            "INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-            [.text(name), .blob(fresh)])
+            upsert(on: .name) { row in
+                row[.name] = name
+                row[.value] = fresh
+            })
         return fresh
     }
 }

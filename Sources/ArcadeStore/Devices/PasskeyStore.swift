@@ -36,8 +36,16 @@ package struct PasskeyChallenges: Sendable {
     package static func use(_ challenge: String, expires: Int64, now: Int64, _ db: Database) throws -> Bool {
         try db.execute("DELETE FROM passkey_challenges_used WHERE expires_ms < ?", [.integer(now)])
         return try db.execute(
-            "INSERT INTO passkey_challenges_used (challenge, expires_ms) VALUES (?, ?) ON CONFLICT DO NOTHING",
-            [.text(challenge), .integer(expires)]) == 1
+            UsedChallenges.insert("ON CONFLICT DO NOTHING") { row in
+                row[.challenge] = challenge
+                row[.expires] = expires
+            }) == 1
+    }
+
+    /// `passkey_challenges_used`: challenges used up, kept until they expire.
+    package enum UsedChallenges: TableRecord {
+        package static let table = "passkey_challenges_used"
+        package enum Columns: String, ColumnName { case challenge, expires = "expires_ms" }
     }
 
     /// A challenge this session asked for `purpose`, as a form's `challenge` field carries it, still fresh: its
@@ -65,7 +73,13 @@ package struct PasskeyChallenges: Sendable {
 package struct PasskeyStore: Sendable {
     package let pool: DatabasePool
 
-    package struct Passkey: Sendable, FetchableRecord {
+    /// A `passkeys` row.
+    package struct Passkey: Sendable, FetchableRecord, TableRecord {
+        package static let table = "passkeys"
+        package enum Columns: String, ColumnName {
+            case id, player, publicKey = "public_key", signCount = "sign_count", backedUp = "backed_up"
+            case created = "created_ms", lastUsed = "last_used_ms", device
+        }
         package let id: String
         package let createdMs: Int64
         package let lastUsedMs: Int64?
@@ -73,10 +87,10 @@ package struct PasskeyStore: Sendable {
         package let device: String?
 
         package init(row: Row) throws(DatabaseError) {
-            id = try row.decode("id")
-            device = try row.decodeIfPresent("device")
-            createdMs = try row.decode("created_ms")
-            lastUsedMs = try row.decodeIfPresent("last_used_ms")
+            id = try row.decode(Columns.id)
+            device = try row.decodeIfPresent(Columns.device)
+            createdMs = try row.decode(Columns.created)
+            lastUsedMs = try row.decodeIfPresent(Columns.lastUsed)
         }
     }
 
@@ -107,7 +121,7 @@ package struct PasskeyStore: Sendable {
     package func passkeys(player: String) throws -> [Passkey] {
         try pool.connection().fetchAll(
             Passkey.self,
-            "SELECT id, device, created_ms, last_used_ms FROM passkeys WHERE player = ? ORDER BY created_ms, id",
+            "SELECT \(Passkey.selection) FROM passkeys WHERE player = ? ORDER BY created_ms, id",
             [.text(player)])
     }
 
@@ -116,8 +130,8 @@ package struct PasskeyStore: Sendable {
             "SELECT player, public_key, sign_count FROM passkeys WHERE id = ?", [.text(id)]
         ).map { row throws in
             Key(
-                player: try row.decode("player"), publicKey: try row.decode("public_key"),
-                signCount: UInt32(clamping: try row.decode("sign_count", as: Int64.self)))
+                player: try row.decode(Passkey.Columns.player), publicKey: try row.decode(Passkey.Columns.publicKey),
+                signCount: UInt32(clamping: try row.decode(Passkey.Columns.signCount, as: Int64.self)))
         }
     }
 
@@ -137,14 +151,15 @@ package struct PasskeyStore: Sendable {
                 try use(challenge, expires: expires, now: now, db)
                 try player.ensureRow(db)
                 try db.execute(
-                    """
-                    INSERT INTO passkeys (id, player, public_key, sign_count, backed_up, created_ms, device)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        .text(id), .text(player.id), .blob(publicKey), .integer(Int64(signCount)),
-                        SQLValue(backedUp ? 1 : 0), .integer(now), device.isEmpty ? .null : .text(device),
-                    ])
+                    Passkey.insert { row in
+                        row[.id] = id
+                        row[.player] = player.id
+                        row[.publicKey] = publicKey
+                        row[.signCount] = Int64(signCount)
+                        row[.backedUp] = backedUp
+                        row[.created] = now
+                        row[.device] = device.isEmpty ? nil : device
+                    })
             }
         }.failure
     }

@@ -7,7 +7,15 @@ import Storage
 /// it last; cheats found and the once-store's marks are united. One transaction (the caller's), audited in
 /// `player_merges`, which the player's export shows.
 package enum PlayerMerge {
+    private typealias Game = MastermindStore.GameRow.Columns
+
     /// What moved, as the audit row and the sign-in's message give it.
+    /// `player_merges`: each merge into a player, and what it moved (JSON).
+    package enum Merges: TableRecord {
+        package static let table = "player_merges"
+        package enum Columns: String, ColumnName { case player, mergedFrom = "merged_from", at = "at_ms", moved }
+    }
+
     package struct Moved: Sendable, Equatable {
         package var games = 0, rounds = 0, cards = 0, marks = 0, passkeys = 0
         /// Dailies both sides played (the better-finished game kept) and open games set aside (see `openGames`).
@@ -47,8 +55,12 @@ package enum PlayerMerge {
         try db.execute("DELETE FROM transfer_codes WHERE player = ?", [a])
         try db.execute("UPDATE player_merges SET player = ? WHERE player = ?", [b, a])
         try db.execute(
-            "INSERT INTO player_merges (player, merged_from, at_ms, moved) VALUES (?, ?, ?, ?)",
-            [b, a, .integer(now), .text(JSONWriter(sortedKeys: true).string(moved.json))])
+            Merges.insert { row in
+                row[.player] = into
+                row[.mergedFrom] = from
+                row[.at] = now
+                row[.moved] = JSONWriter(sortedKeys: true).string(moved.json)
+            })
         // The pace: the passkey's player's own, or else the device's.
         try db.execute(
             """
@@ -62,7 +74,10 @@ package enum PlayerMerge {
         if let name {
             try db.execute(
                 "UPDATE players SET display_name = ?, name_key = ? WHERE id = ? AND name_key IS NULL",
-                [.text(try name.decode("display_name")), .text(try name.decode("name_key")), b])
+                [
+                    .text(try name.decode(Player.Table.Columns.displayName)),
+                    .text(try name.decode(Player.Table.Columns.nameKey)), b,
+                ])
         }
         return moved
     }
@@ -72,8 +87,8 @@ package enum PlayerMerge {
         let streak = try mergedStreak(a, b, db)
         moved.games = try db.execute("UPDATE mastermind_games SET player = ? WHERE player = ?", [b, a])
         try sum(
-            "mastermind_totals", key: [], sums: ["played", "wins", "hint_wins", "hard_wins"],
-            larger: ["longest_streak"], a, b, db)
+            MastermindStore.Totals.self, key: [], sums: [.played, .wins, .hintWins, .hardWins],
+            larger: [.longestStreak], a, b, db)
         if let streak {
             try db.execute(
                 """
@@ -81,7 +96,7 @@ package enum PlayerMerge {
                     longest_streak = CASE WHEN longest_streak < ? THEN ? ELSE longest_streak END WHERE player = ?
                 """, [SQLValue(streak), SQLValue(streak), SQLValue(streak), b])
         }
-        try sum("mastermind_wins_by_guesses", key: ["guesses"], sums: ["n"], a, b, db)
+        try sum(MastermindStore.WinsByGuesses.self, key: [.guesses], sums: [.n], a, b, db)
     }
 
     /// The Name Game: sessions (one in play per mode), rounds, lifetime figures and each person's card.
@@ -97,17 +112,18 @@ package enum PlayerMerge {
         try db.execute("UPDATE namegame_sessions SET player = ? WHERE player = ?", [b, a])
         moved.rounds = try db.execute("UPDATE namegame_rounds SET player = ? WHERE player = ?", [b, a])
         try sum(
-            "namegame_lifetime", key: ["mode"], sums: ["rounds", "identified", "correct", "incorrect", "identify_ms"],
-            larger: ["best_streak", "streak"], a, b, db)
+            NameGameStore.Lifetime.self, key: [.mode],
+            sums: [.rounds, .identified, .correct, .incorrect, .identifyMilliseconds],
+            larger: [.bestStreak, .streak], a, b, db)
         moved.cards = try cards(a, b, db)
     }
 
     /// The once-store's marks, to-dos, sessions and versions, and the cheat codes' progress.
     private static func onceAndCheats(_ a: SQLValue, _ b: SQLValue, _ moved: inout Moved, _ db: Database) throws {
         moved.marks = try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM once_marks WHERE player = ?", [a])
-        try sum("once_marks", key: ["task", "at_ms"], sums: ["times"], a, b, db)
-        try keepFirst("once_todos", key: ["task"], columns: ["created_ms", "expires_ms", "info"], a, b, db)
-        try keepFirst("once_sessions", key: ["session"], columns: ["started_ms"], a, b, db)
+        try sum(OnceStore.Mark.self, key: [.task, .at], sums: [.times], a, b, db)
+        try keepFirst(OnceStore.ToDoRow.self, key: [.task], columns: [.created, .expires, .info], a, b, db)
+        try keepFirst(OnceStore.Sessions.self, key: [.session], columns: [.started], a, b, db)
         try db.execute(
             """
             UPDATE once_versions SET first_seen_ms = (SELECT o.first_seen_ms FROM once_versions o
@@ -115,8 +131,8 @@ package enum PlayerMerge {
             WHERE player = ? AND first_seen_ms > (SELECT o.first_seen_ms FROM once_versions o
                 WHERE o.player = ? AND o.version = once_versions.version)
             """, [a, b, a])
-        try keepFirst("once_versions", key: ["version"], columns: ["first_seen_ms"], a, b, db)
-        try keepFirst("cheat_progress", key: [], columns: ["progress"], a, b, db)
+        try keepFirst(OnceStore.Versions.self, key: [.version], columns: [.firstSeen], a, b, db)
+        try keepFirst(CheatStore.Progress.self, key: [], columns: [.progress], a, b, db)
     }
 
     /// The device's player becomes `owner` (a passkey's or a code's): both rows locked in one order (two sign-ins
@@ -161,11 +177,11 @@ package enum PlayerMerge {
         var byDay: [Int: [(id: Int64, rank: Int, player: String, status: String)]] = [:]
         for row in both {
             // On a tie the passkey's own game stays.
-            let player: String = try row.decode("player")
-            byDay[try row.decode("daily"), default: []].append(
+            let player: String = try row.decode(Game.player)
+            byDay[try row.decode(Game.daily), default: []].append(
                 (
-                    try row.decode("id"), try row.decode("rank") * 2 + (player == into ? 1 : 0), player,
-                    try row.decode("status")
+                    try row.decode(Game.id), try row.decode("rank") * 2 + (player == into ? 1 : 0), player,
+                    try row.decode(Game.status)
                 ))
         }
         let twice = byDay.values.filter { $0.count == 2 }
@@ -201,8 +217,8 @@ package enum PlayerMerge {
             """, [a, b])
         guard open.count == 2 else { return 0 }
         let older = open[0]
-        let id: Int64 = try older.decode("id")
-        let owner = SQLValue.text(try older.decode("player"))
+        let id: Int64 = try older.decode(Game.id)
+        let owner: String = try older.decode(Game.player)
         guard try older.decode("guesses", as: Int.self) > 0 else {
             try deleteGame(id, db)
             return 1
@@ -210,10 +226,9 @@ package enum PlayerMerge {
         try db.execute(
             "UPDATE mastermind_games SET status = 'lost', finished = ? WHERE id = ?",
             [.integer(now / 1000), .integer(id)])
+        try db.execute(MastermindStore.Totals.insertIfMissing(owner))
         try db.execute(
-            "INSERT INTO mastermind_totals (player) VALUES (?) ON CONFLICT (player) DO NOTHING", [owner])
-        try db.execute(
-            "UPDATE mastermind_totals SET played = played + 1, streak = 0 WHERE player = ?", [owner])
+            "UPDATE mastermind_totals SET played = played + 1, streak = 0 WHERE player = ?", [.text(owner)])
         return 1
     }
 
@@ -222,7 +237,7 @@ package enum PlayerMerge {
     /// streaks run unbroken and add up (a review: 3 wins and 1 win merged into a streak of 1). Nil without totals.
     private static func mergedStreak(_ a: SQLValue, _ b: SQLValue, _ db: Database) throws -> Int? {
         let streaks = try db.query("SELECT streak FROM mastermind_totals WHERE player IN (?, ?)", [a, b])
-            .map { row throws in try row.decode("streak", as: Int.self) }
+            .map { row throws in try row.decode(MastermindStore.Totals.Columns.streak, as: Int.self) }
         guard !streaks.isEmpty else { return nil }
         let games = try db.query(
             """
@@ -231,7 +246,7 @@ package enum PlayerMerge {
             """, [a, b])
         var wins = 0
         for game in games {
-            guard try game.decode("status", as: String.self) == "won" else { return wins }
+            guard try game.decode(Game.status, as: String.self) == "won" else { return wins }
             wins += 1
         }
         return max(wins, streaks.reduce(0, +))
@@ -268,10 +283,11 @@ package enum PlayerMerge {
     }
 
     /// `a`'s rows of a table keyed by player and `key` added into `b`'s: `sums` added, `larger` the larger kept.
-    private static func sum(
-        _ table: String, key: [String], sums: [String], larger: [String] = [], _ a: SQLValue, _ b: SQLValue,
+    private static func sum<R: TableRecord>(
+        _: R.Type, key: [R.Columns], sums: [R.Columns], larger: [R.Columns] = [], _ a: SQLValue, _ b: SQLValue,
         _ db: Database
     ) throws {
+        let (table, key, sums, larger) = (R.table, key.map(\.rawValue), sums.map(\.rawValue), larger.map(\.rawValue))
         let columns = key + sums + larger
         let set =
             sums.map { "\($0) = \(table).\($0) + excluded.\($0)" }
@@ -288,10 +304,11 @@ package enum PlayerMerge {
     }
 
     /// `a`'s rows of a table keyed by player and `key` moved to `b` where `b` has none with that key.
-    private static func keepFirst(
-        _ table: String, key: [String], columns: [String], _ a: SQLValue, _ b: SQLValue, _ db: Database
+    private static func keepFirst<R: TableRecord>(
+        _: R.Type, key: [R.Columns], columns: [R.Columns], _ a: SQLValue, _ b: SQLValue, _ db: Database
     ) throws {
-        let all = (key + columns).joined(separator: ", ")
+        let (table, key) = (R.table, key.map(\.rawValue))
+        let all = (key + columns.map(\.rawValue)).joined(separator: ", ")
         try db.execute(
             """
             INSERT INTO \(table) (player, \(all)) SELECT ?, \(all) FROM \(table) WHERE player = ?

@@ -5,8 +5,10 @@ import Storage
 /// of Crockford's base 32 (no I, L, O or U, so it reads aloud and types without doubt), valid for ten minutes, used
 /// once. The first three find the code; the other five are stored as a hash (a glance at the table shows no live code;
 /// five characters are no secret from someone who can read the database). A player has one live code at a time.
-package struct TransferCodes: Sendable {
+package struct TransferCodes: Sendable, TableRecord {
     package let pool: DatabasePool
+    package static let table = "transfer_codes"
+    package enum Columns: String, ColumnName { case id, secretHash = "secret_hash", player, expires = "expires_ms" }
 
     package static let lifetime: Int64 = 600_000
     package static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
@@ -29,14 +31,12 @@ package struct TransferCodes: Sendable {
             while true {
                 let code = Self.draw()
                 let inserted = try db.execute(
-                    """
-                    INSERT INTO transfer_codes (id, secret_hash, player, expires_ms) VALUES (?, ?, ?, ?)
-                    ON CONFLICT DO NOTHING
-                    """,
-                    [
-                        .text(String(code.prefix(3))), .text(Self.hash(code)), .text(player.id),
-                        .integer(now + Self.lifetime),
-                    ])
+                    Self.insert("ON CONFLICT DO NOTHING") { row in
+                        row[.id] = String(code.prefix(3))
+                        row[.secretHash] = Self.hash(code)
+                        row[.player] = player.id
+                        row[.expires] = now + Self.lifetime
+                    })
                 if inserted == 1 { return String(code.prefix(4)) + "-" + String(code.dropFirst(4)) }
             }
         }
@@ -65,11 +65,11 @@ package struct TransferCodes: Sendable {
             let row = try pool.connection().first(
                 "SELECT secret_hash, player, expires_ms FROM transfer_codes WHERE id = ?",
                 [.text(String(code.prefix(3)))]),
-            try row.decode("expires_ms", as: Int64.self) >= now,
+            try row.decode(Columns.expires, as: Int64.self) >= now,
             Crypto.constantTimeEqual(
-                Array(try row.decode("secret_hash", as: String.self).utf8), Array(Self.hash(code).utf8))
+                Array(try row.decode(Columns.secretHash, as: String.self).utf8), Array(Self.hash(code).utf8))
         else { return nil }
-        return try row.decode("player")
+        return try row.decode(Columns.player)
     }
 
     /// Uses the code: the device becomes its player, its own progress merged in; the code is gone.

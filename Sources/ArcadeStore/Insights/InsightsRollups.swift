@@ -157,19 +157,25 @@ package enum InsightsRollups {
         try db.query(
             "SELECT day FROM insights_days WHERE day >= ? AND day <= ? AND metric = 'day' AND item = '' ORDER BY day",
             [.integer(Int64(days.lowerBound)), .integer(Int64(days.upperBound))]
-        ).map { row throws in try row.decode("day") }
+        ).map { row throws in try row.decode(Days.Columns.day) }
+    }
+
+    /// `insights_days`: a closed day's figures, a row per metric and item; the `day` metric marks the day stored.
+    package enum Days: TableRecord {
+        package static let table = "insights_days"
+        package enum Columns: String, ColumnName { case day, metric, item, n, m }
     }
 
     /// The stored rows of `days`.
     package static func stored(_ days: ClosedRange<Int>, _ db: Database) throws -> [Entry] {
         try db.query(
-            "SELECT day, metric, item, n, m FROM insights_days WHERE day >= ? AND day <= ?",
+            "SELECT \(Days.selection) FROM insights_days WHERE day >= ? AND day <= ?",
             [.integer(Int64(days.lowerBound)), .integer(Int64(days.upperBound))]
         ).compactMap { row throws in
-            guard let metric = Metric(rawValue: try row.decode("metric")), metric != .day else { return nil }
+            guard let metric = Metric(rawValue: try row.decode(Days.Columns.metric)), metric != .day else { return nil }
             return Entry(
-                day: try row.decode("day"), metric: metric, item: try row.decode("item"), n: try row.decode("n"),
-                m: try row.decode("m"))
+                day: try row.decode(Days.Columns.day), metric: metric, item: try row.decode(Days.Columns.item),
+                n: try row.decode(Days.Columns.n), m: try row.decode(Days.Columns.m))
         }
     }
 
@@ -187,13 +193,12 @@ package enum InsightsRollups {
             // parameters.
             let chunk = all[start..<min(start + 100, all.count)]
             _ = try db.execute(
-                "INSERT INTO insights_days (day, metric, item, n, m) VALUES "
-                    + chunk.map { _ in "(?, ?, ?, ?, ?)" }.joined(separator: ", "),
-                chunk.flatMap { entry -> [SQLValue] in
-                    [
-                        .integer(Int64(entry.day)), .text(entry.metric.rawValue), .text(entry.item),
-                        .integer(Int64(entry.n)), .integer(Int64(entry.m)),
-                    ]
+                Days.insert(each: chunk) { row, entry in
+                    row[.day] = entry.day
+                    row[.metric] = entry.metric.rawValue
+                    row[.item] = entry.item
+                    row[.n] = entry.n
+                    row[.m] = entry.m
                 })
             start += 100
         }

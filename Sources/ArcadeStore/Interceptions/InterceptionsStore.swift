@@ -47,63 +47,87 @@ package struct InterceptionsStore: Sendable {
     }
 
     package func rules(in db: Database? = nil) throws -> [UpdateRule] {
-        try (db ?? pool.connection()).fetchAll(RuleRow.self, "SELECT \(RuleRow.columns) FROM update_rules ORDER BY id")
-            .map(\.rule)
+        try (db ?? pool.connection()).fetchAll(
+            RuleRow.self, "SELECT \(RuleRow.selection) FROM update_rules ORDER BY id"
+        )
+        .map(\.rule)
     }
 
     package func rule(_ id: Int, in db: Database? = nil) throws -> UpdateRule? {
         try (db ?? pool.connection()).fetchOne(
-            RuleRow.self, "SELECT \(RuleRow.columns) FROM update_rules WHERE id = ?",
+            RuleRow.self, "SELECT \(RuleRow.selection) FROM update_rules WHERE id = ?",
             [SQLValue(id)])?.rule
     }
 
     /// An `update_rules` row.
-    package struct RuleRow: FetchableRecord {
-        package static let columns = """
-            id, platform, restriction, active, min_app_version, min_app_messages, min_os_version, min_os_messages, os
-            """
+    package struct RuleRow: FetchableRecord, TableRecord {
+        package static let table = "update_rules"
+        package enum Columns: String, ColumnName {
+            case id, platform, restriction, active, minAppVersion = "min_app_version"
+            case minAppMessages = "min_app_messages", minOSVersion = "min_os_version"
+            case minOSMessages = "min_os_messages", os
+        }
         package let rule: UpdateRule
 
         package init(row: Row) throws(DatabaseError) {
-            let level: Int = try row.decode("restriction")
+            let level: Int = try row.decode(Columns.restriction)
             guard let restriction = Restriction(rawValue: level) else {
                 throw DatabaseError("update_rules: restriction \(level)")
             }
-            let app = requirement(try row.decodeIfPresent("min_app_version"), try row.decode("min_app_messages"))
-            let system = requirement(try row.decodeIfPresent("min_os_version"), try row.decode("min_os_messages"))
+            let app = requirement(
+                try row.decodeIfPresent(Columns.minAppVersion), try row.decode(Columns.minAppMessages))
+            let system = requirement(
+                try row.decodeIfPresent(Columns.minOSVersion), try row.decode(Columns.minOSMessages))
             rule = UpdateRule(
-                id: try row.decode("id"), platform: try row.decode("platform"), restriction: restriction,
-                active: try row.decode("active"), minimumApp: app, minimumOS: system,
-                os: try row.decodeIfPresent("os"))
+                id: try row.decode(Columns.id), platform: try row.decode(Columns.platform), restriction: restriction,
+                active: try row.decode(Columns.active), minimumApp: app, minimumOS: system,
+                os: try row.decodeIfPresent(Columns.os))
+        }
+
+        /// Every column but `id`.
+        static func encode(_ rule: UpdateRule, to row: inout ColumnValues<Columns>) {
+            row[.platform] = rule.platform
+            row[.restriction] = rule.restriction.rawValue
+            row[.active] = rule.active
+            row[.minAppVersion] = rule.minimumApp?.version.text
+            row[.minAppMessages] = json(rule.minimumApp?.messages ?? [:])
+            row[.minOSVersion] = rule.minimumOS?.version.text
+            row[.minOSMessages] = json(rule.minimumOS?.messages ?? [:])
+            row[.os] = rule.os
         }
     }
 
     /// A `maintenance` row.
-    package struct MaintenanceRow: FetchableRecord {
-        package static let columns = "platform, active, messages, ends_at, poll_interval"
+    package struct MaintenanceRow: FetchableRecord, TableRecord {
+        package static let table = "maintenance"
+        package enum Columns: String, ColumnName {
+            case platform, active, messages, endsAt = "ends_at", pollInterval = "poll_interval"
+        }
         package let platform: String
         package let maintenance: Maintenance
 
         package init(row: Row) throws(DatabaseError) {
-            platform = try row.decode("platform")
+            platform = try row.decode(Columns.platform)
             maintenance = Maintenance(
-                active: try row.decode("active"), messages: messages(try row.decode("messages", as: String.self)),
-                endsAt: try row.decodeIfPresent("ends_at"), pollInterval: try row.decode("poll_interval"))
+                active: try row.decode(Columns.active),
+                messages: messages(try row.decode(Columns.messages, as: String.self)),
+                endsAt: try row.decodeIfPresent(Columns.endsAt), pollInterval: try row.decode(Columns.pollInterval))
         }
     }
 
     /// A `change_history` row.
-    package struct ChangeRow: FetchableRecord {
-        package static let columns = "id, kind, target, before, after, admin, at"
+    package struct ChangeRow: FetchableRecord, TableRecord {
+        package static let table = "change_history"
+        package enum Columns: String, ColumnName { case id, kind, target, before, after, admin, at }
         package let change: Change
 
         package init(row: Row) throws(DatabaseError) {
-            let name: String = try row.decode("kind")
+            let name: String = try row.decode(Columns.kind)
             guard let kind = Kind(rawValue: name) else { throw DatabaseError("change_history: kind \(name)") }
             change = Change(
-                id: try row.decode("id"), kind: kind, target: try row.decode("target"),
-                before: try row.decodeIfPresent("before"), after: try row.decodeIfPresent("after"),
-                admin: try row.decode("admin"), at: try row.decode("at"))
+                id: try row.decode(Columns.id), kind: kind, target: try row.decode(Columns.target),
+                before: try row.decodeIfPresent(Columns.before), after: try row.decodeIfPresent(Columns.after),
+                admin: try row.decode(Columns.admin), at: try row.decode(Columns.at))
         }
     }
 
@@ -160,30 +184,13 @@ package struct InterceptionsStore: Sendable {
     }
 
     private static func put(_ rule: UpdateRule, in db: Database) throws -> Int {
-        let values: [SQLValue] = [
-            .text(rule.platform), SQLValue(rule.restriction.rawValue), SQLValue(rule.active ? 1 : 0),
-            SQLValue(rule.minimumApp?.version.text), .text(json(rule.minimumApp?.messages ?? [:])),
-            SQLValue(rule.minimumOS?.version.text), .text(json(rule.minimumOS?.messages ?? [:])),
-            SQLValue(rule.os),
-        ]
-        if rule.id == 0 {
-            return Int(
-                try db.insert(
-                    """
-                    INSERT INTO update_rules (platform, restriction, active, min_app_version, min_app_messages, min_os_version,
-                        min_os_messages, os) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """, values))
-        }
+        if rule.id == 0 { return Int(try db.insert(RuleRow.insert { RuleRow.encode(rule, to: &$0) })) }
         // With its id, so a reverted deletion brings the same rule back.
         try db.execute(
-            """
-            INSERT INTO update_rules (platform, restriction, active, min_app_version, min_app_messages,
-                min_os_version, min_os_messages, os, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (id) DO UPDATE SET platform = excluded.platform, restriction = excluded.restriction,
-                active = excluded.active, min_app_version = excluded.min_app_version,
-                min_app_messages = excluded.min_app_messages, min_os_version = excluded.min_os_version,
-                min_os_messages = excluded.min_os_messages, os = excluded.os
-            """, values + [SQLValue(rule.id)])
+            RuleRow.upsert(on: .id) { row in
+                row[.id] = rule.id
+                RuleRow.encode(rule, to: &row)
+            })
         return rule.id
     }
 
@@ -204,7 +211,7 @@ package struct InterceptionsStore: Sendable {
 
     package func maintenance(_ platform: String, in db: Database? = nil) throws -> Maintenance {
         try (db ?? pool.connection()).fetchOne(
-            MaintenanceRow.self, "SELECT \(MaintenanceRow.columns) FROM maintenance WHERE platform = ?",
+            MaintenanceRow.self, "SELECT \(MaintenanceRow.selection) FROM maintenance WHERE platform = ?",
             [.text(platform)])?.maintenance ?? Maintenance()
     }
 
@@ -214,15 +221,13 @@ package struct InterceptionsStore: Sendable {
             let before = try maintenance(platform, in: db)
             guard before != value else { return }
             try db.execute(
-                """
-                INSERT INTO maintenance (\(MaintenanceRow.columns)) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (platform) DO UPDATE SET active = excluded.active,
-                    messages = excluded.messages, ends_at = excluded.ends_at, poll_interval = excluded.poll_interval
-                """,
-                [
-                    .text(platform), SQLValue(value.active ? 1 : 0), .text(Self.json(value.messages)),
-                    value.endsAt.map { SQLValue($0) } ?? .null, SQLValue(value.pollInterval),
-                ])
+                MaintenanceRow.upsert(on: .platform) { row in
+                    row[.platform] = platform
+                    row[.active] = value.active
+                    row[.messages] = Self.json(value.messages)
+                    row[.endsAt] = value.endsAt
+                    row[.pollInterval] = value.pollInterval
+                })
             try record(
                 db, .maintenance, platform, before: Self.json(before), after: Self.json(value), by: admin,
                 action: "maintenance", summary: (before.active ? "on" : "off", value.active ? "on" : "off"))
@@ -244,15 +249,21 @@ package struct InterceptionsStore: Sendable {
     ) throws {
         let at = Int(clock())
         try db.execute(
-            "INSERT INTO change_history (kind, target, before, after, admin, at) VALUES (?, ?, ?, ?, ?, ?)",
-            [.text(kind.rawValue), .text(target), SQLValue(before), SQLValue(after), .text(admin), SQLValue(at)])
+            ChangeRow.insert { row in
+                row[.kind] = kind.rawValue
+                row[.target] = target
+                row[.before] = before
+                row[.after] = after
+                row[.admin] = admin
+                row[.at] = at
+            })
         try AdminStore.audit(
             db, at: at, admin, action: action, target: target, before: summary.before, after: summary.after)
     }
 
     /// The newest changes first: of one item, or of every one of a kind.
     package func history(_ kind: Kind, target: String? = nil, limit: Int = 50) throws -> [Change] {
-        let select = "SELECT \(ChangeRow.columns) FROM change_history"
+        let select = "SELECT \(ChangeRow.selection) FROM change_history"
         let rows =
             if let target {
                 try pool.connection().fetchAll(
@@ -269,7 +280,7 @@ package struct InterceptionsStore: Sendable {
 
     /// Puts an item back as it was before a change (itself a change, audited); false if there is no such change.
     package func revert(_ id: Int, by admin: String) throws -> Bool {
-        let select = "SELECT \(ChangeRow.columns) FROM change_history WHERE id = ?"
+        let select = "SELECT \(ChangeRow.selection) FROM change_history WHERE id = ?"
         guard let change = try pool.connection().fetchOne(ChangeRow.self, select, [SQLValue(id)])?.change else {
             return false
         }

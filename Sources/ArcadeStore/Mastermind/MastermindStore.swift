@@ -141,48 +141,83 @@ package struct MastermindStore: Store {
     }
 
     /// A `mastermind_games` row.
-    package struct GameRow: FetchableRecord {
-        package static let columns = """
-            id, player, secret, code_length, digit_min, digit_max, attempts, status, used_hint, hint, created, finished,
-            revealed, hard, daily, played_day, challenge
-            """
+    package struct GameRow: FetchableRecord, TableRecord {
+        package static let table = "mastermind_games"
+        package enum Columns: String, ColumnName {
+            case id, player, secret, codeLength = "code_length", digitMin = "digit_min", digitMax = "digit_max"
+            case attempts, status, usedHint = "used_hint", hint, created, finished, revealed, hard, daily
+            case playedDay = "played_day", challenge
+        }
         package let id: Int64, player: String, secret: String, rules: Rules, status: String, usedHint: Bool,
             hint: String?
         package let created: Int64, finished: Int64?, revealed: Int?, hard: Bool, daily: Int?, playedDay: Int?
         package let challenge: Int64?
 
         package init(row: Row) throws(DatabaseError) {
-            id = try row.decode("id")
-            player = try row.decode("player")
-            secret = try row.decode("secret")
+            id = try row.decode(Columns.id)
+            player = try row.decode(Columns.player)
+            secret = try row.decode(Columns.secret)
             rules = Rules(
-                length: try row.decode("code_length"), digitMin: try row.decode("digit_min"),
-                digitMax: try row.decode("digit_max"), attempts: try row.decode("attempts"))
-            status = try row.decode("status")
-            usedHint = try row.decode("used_hint")
-            hint = try row.decodeIfPresent("hint")
-            created = try row.decode("created")
-            finished = try row.decodeIfPresent("finished")
-            revealed = try row.decodeIfPresent("revealed")
-            hard = try row.decode("hard")
-            daily = try row.decodeIfPresent("daily")
-            playedDay = try row.decodeIfPresent("played_day")
-            challenge = try row.decodeIfPresent("challenge")
+                length: try row.decode(Columns.codeLength), digitMin: try row.decode(Columns.digitMin),
+                digitMax: try row.decode(Columns.digitMax), attempts: try row.decode(Columns.attempts))
+            status = try row.decode(Columns.status)
+            usedHint = try row.decode(Columns.usedHint)
+            hint = try row.decodeIfPresent(Columns.hint)
+            created = try row.decode(Columns.created)
+            finished = try row.decodeIfPresent(Columns.finished)
+            revealed = try row.decodeIfPresent(Columns.revealed)
+            hard = try row.decode(Columns.hard)
+            daily = try row.decodeIfPresent(Columns.daily)
+            playedDay = try row.decodeIfPresent(Columns.playedDay)
+            challenge = try row.decodeIfPresent(Columns.challenge)
         }
     }
 
     /// A `mastermind_guesses` row.
-    package struct GuessRow: FetchableRecord {
-        package static let columns = "game, number, guess, red, blue, gray, pegs"
+    package struct GuessRow: FetchableRecord, TableRecord {
+        package static let table = "mastermind_guesses"
+        package enum Columns: String, ColumnName { case game, number, guess, red, blue, gray, pegs }
         package let game: Int64, number: Int, guess: String, feedback: Feedback, pegs: String
 
         package init(row: Row) throws(DatabaseError) {
-            game = try row.decode("game")
-            number = try row.decode("number")
-            guess = try row.decode("guess")
-            feedback = Feedback(red: try row.decode("red"), blue: try row.decode("blue"), gray: try row.decode("gray"))
-            pegs = try row.decode("pegs")
+            game = try row.decode(Columns.game)
+            number = try row.decode(Columns.number)
+            guess = try row.decode(Columns.guess)
+            feedback = Feedback(
+                red: try row.decode(Columns.red), blue: try row.decode(Columns.blue),
+                gray: try row.decode(Columns.gray))
+            pegs = try row.decode(Columns.pegs)
         }
+    }
+
+    /// A `mastermind_totals` row: the ordinary games' running figures.
+    package struct Totals: FetchableRecord, TableRecord {
+        package static let table = "mastermind_totals"
+        package enum Columns: String, ColumnName {
+            case player, played, wins, hintWins = "hint_wins", hardWins = "hard_wins", streak
+            case longestStreak = "longest_streak"
+        }
+        package var stats = Stats()
+
+        package init(row: Row) throws(DatabaseError) {
+            stats.played = try row.decode(Columns.played)
+            stats.wins = try row.decode(Columns.wins)
+            stats.hintWins = try row.decode(Columns.hintWins)
+            stats.hardWins = try row.decode(Columns.hardWins)
+            stats.currentStreak = try row.decode(Columns.streak)
+            stats.longestStreak = try row.decode(Columns.longestStreak)
+        }
+
+        /// The player's row, all zeros, unless they have one.
+        static func insertIfMissing(_ player: String) -> SQLStatement {
+            insert("ON CONFLICT (player) DO NOTHING") { $0[.player] = player }
+        }
+    }
+
+    /// `mastermind_wins_by_guesses`: a player's wins without a hint, counted by guesses.
+    package enum WinsByGuesses: TableRecord {
+        package static let table = "mastermind_wins_by_guesses"
+        package enum Columns: String, ColumnName { case player, guesses, n }
     }
 
     /// The player's latest game: the one in play, or the last finished.
@@ -216,16 +251,20 @@ package struct MastermindStore: Store {
         let rules = deal.rules
         if deal.daily == nil { try abandon(who.id, now: now, db) }
         let id = try db.insert(
-            """
-            INSERT INTO mastermind_games (player, secret, code_length, digit_min, digit_max, attempts, status, created, hard,
-                                          daily, played_day, challenge)
-            VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?, ?, ?, ?)
-            """,
-            [
-                .text(who.id), .text(deal.secret.description), SQLValue(rules.length), SQLValue(rules.digitMin),
-                SQLValue(rules.digitMax), SQLValue(rules.attempts), .integer(now), SQLValue(deal.hard ? 1 : 0),
-                deal.daily.map { SQLValue($0) } ?? .null, SQLValue(today), deal.challenge.map { .integer($0) } ?? .null,
-            ])
+            GameRow.insert { row in
+                row[.player] = who.id
+                row[.secret] = deal.secret.description
+                row[.codeLength] = rules.length
+                row[.digitMin] = rules.digitMin
+                row[.digitMax] = rules.digitMax
+                row[.attempts] = rules.attempts
+                row[.status] = "playing"
+                row[.created] = now
+                row[.hard] = deal.hard
+                row[.daily] = deal.daily
+                row[.playedDay] = today
+                row[.challenge] = deal.challenge
+            })
         return Record(
             id: id, game: Game(rules: rules, secret: deal.secret), usedHint: false, hint: nil,
             hard: deal.hard, daily: deal.daily, challenge: deal.challenge)
@@ -243,7 +282,7 @@ package struct MastermindStore: Store {
             WHERE player = ? AND status = 'playing' AND daily IS NULL RETURNING id, used_hint, hard
             """, [.integer(now), .text(player)])
         {
-            let id: Int64 = try row.decode("id")
+            let id: Int64 = try row.decode(GameRow.Columns.id)
             let guesses = try db.scalar(
                 Int.self, "SELECT COUNT(*) AS n FROM mastermind_guesses WHERE game = ?", [.integer(id)])
             // A game left before its first guess was never played: gone, and neither a game played nor a loss (it
@@ -253,7 +292,8 @@ package struct MastermindStore: Store {
                 continue
             }
             try tally(
-                player, won: false, usedHint: try row.decode("used_hint"), hard: try row.decode("hard"),
+                player, won: false, usedHint: try row.decode(GameRow.Columns.usedHint),
+                hard: try row.decode(GameRow.Columns.hard),
                 guesses: guesses, db)
         }
         guard
@@ -270,8 +310,7 @@ package struct MastermindStore: Store {
 
     /// Counts an ordinary game that just ended in the player's totals, in the transaction that ended it.
     private func tally(_ player: String, won: Bool, usedHint: Bool, hard: Bool, guesses: Int, _ db: Database) throws {
-        try db.execute(
-            "INSERT INTO mastermind_totals (player) VALUES (?) ON CONFLICT (player) DO NOTHING", [.text(player)])
+        try db.execute(Totals.insertIfMissing(player))
         let win = SQLValue(won ? 1 : 0)
         try db.execute(
             """
@@ -282,11 +321,13 @@ package struct MastermindStore: Store {
             """,
             [win, SQLValue(won && usedHint ? 1 : 0), SQLValue(won && hard ? 1 : 0), win, win, .text(player)])
         guard won, !usedHint, guesses >= 1 else { return }
+        let counted = "ON CONFLICT (player, guesses) DO UPDATE SET n = mastermind_wins_by_guesses.n + 1"
         try db.execute(
-            """
-            INSERT INTO mastermind_wins_by_guesses (player, guesses, n) VALUES (?, ?, 1)
-            ON CONFLICT (player, guesses) DO UPDATE SET n = mastermind_wins_by_guesses.n + 1
-            """, [.text(player), SQLValue(guesses)])
+            WinsByGuesses.insert(counted) { row in
+                row[.player] = player
+                row[.guesses] = guesses
+                row[.n] = 1
+            })
     }
 
     /// Scores a guess for the game the page showed, at the turn it showed. Game 0 is the unstarted board:
@@ -355,12 +396,15 @@ package struct MastermindStore: Store {
     /// Stores a scored guess, the game's outcome and, for an ordinary game that ended, the player's totals.
     private func save(_ scored: Turn, of record: Record, player: String, _ db: Database) throws {
         try db.execute(
-            "INSERT INTO mastermind_guesses (\(GuessRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                .integer(record.id), SQLValue(record.game.turns.count), .text(scored.guess.description),
-                SQLValue(scored.feedback.red), SQLValue(scored.feedback.blue), SQLValue(scored.feedback.gray),
-                .text(String(scored.pegs.map { $0.rawValue.first! })),
-            ])
+            GuessRow.insert { row in
+                row[.game] = record.id
+                row[.number] = record.game.turns.count
+                row[.guess] = scored.guess.description
+                row[.red] = scored.feedback.red
+                row[.blue] = scored.feedback.blue
+                row[.gray] = scored.feedback.gray
+                row[.pegs] = String(scored.pegs.map { $0.rawValue.first! })
+            })
         let outcome = record.game.outcome
         try db.execute(
             "UPDATE mastermind_games SET status = ?, hint = NULL, finished = ? WHERE id = ?",
@@ -456,12 +500,12 @@ package struct MastermindStore: Store {
         var streak = 0
         var last: Int? = nil
         for row in rows {
-            let day: Int = try row.decode("daily")
+            let day: Int = try row.decode(GameRow.Columns.daily)
             stats.played += 1
-            let won = try row.decode("status", as: String.self) == "won"
+            let won = try row.decode(GameRow.Columns.status, as: String.self) == "won"
             if won { stats.wins += 1 }
             // Played on another day: an archive game.
-            guard try row.decodeIfPresent("played_day", as: Int.self) == day else { continue }
+            guard try row.decodeIfPresent(GameRow.Columns.playedDay, as: Int.self) == day else { continue }
             streak = won ? (last == day - 1 ? streak + 1 : 1) : 0
             last = won ? day : nil
             stats.longestStreak = max(stats.longestStreak, streak)
@@ -477,21 +521,15 @@ package struct MastermindStore: Store {
         let db = try pool.connection()
         var stats = Stats()
         guard
-            let row = try db.first(
-                "SELECT played, wins, hint_wins, hard_wins, streak, longest_streak FROM mastermind_totals WHERE player = ?",
-                [.text(player)])
+            let totals = try db.fetchOne(
+                Totals.self, "SELECT \(Totals.selection) FROM mastermind_totals WHERE player = ?", [.text(player)])
         else { return stats }
-        stats.played = try row.decode("played")
-        stats.wins = try row.decode("wins")
-        stats.hintWins = try row.decode("hint_wins")
-        stats.hardWins = try row.decode("hard_wins")
-        stats.currentStreak = try row.decode("streak")
-        stats.longestStreak = try row.decode("longest_streak")
+        stats = totals.stats
         var counts: [Int: Int] = [:]
         for row in try db.query(
             "SELECT guesses, n FROM mastermind_wins_by_guesses WHERE player = ? AND guesses <= 64", [.text(player)])
         {
-            counts[try row.decode("guesses")] = try row.decode("n")
+            counts[try row.decode(WinsByGuesses.Columns.guesses)] = try row.decode(WinsByGuesses.Columns.n)
         }
         if stats.played > 0 {
             let bars = max(rules.attempts, counts.keys.max() ?? 0)
@@ -524,7 +562,7 @@ package struct MastermindStore: Store {
             "SELECT daily, status FROM mastermind_games WHERE player = ? AND daily BETWEEN ? AND ?",
             [.text(player), SQLValue(oldest), SQLValue(newest)])
         {
-            outcomes[try row.decode("daily")] = try row.decode("status", as: String.self)
+            outcomes[try row.decode(GameRow.Columns.daily)] = try row.decode(GameRow.Columns.status, as: String.self)
         }
         return outcomes
     }
@@ -556,20 +594,20 @@ package struct MastermindStore: Store {
         return try db.query(
             "SELECT id FROM mastermind_games WHERE challenge = ? AND status != 'playing' ORDER BY finished, id LIMIT ?",
             [.integer(source), SQLValue(limit)]
-        ).compactMap { row throws in try load(db, "id = ?", [.integer(try row.decode("id"))]) }
+        ).compactMap { row throws in try load(db, "id = ?", [.integer(try row.decode(GameRow.Columns.id))]) }
     }
 
     /// The first game `condition` finds, with its guesses.
     private func load(_ db: Database, _ condition: String, _ values: [SQLValue]) throws -> Record? {
         guard
             let row = try db.fetchOne(
-                GameRow.self, "SELECT \(GameRow.columns) FROM mastermind_games WHERE \(condition)", values)
+                GameRow.self, "SELECT \(GameRow.selection) FROM mastermind_games WHERE \(condition)", values)
         else { return nil }
         let rules = row.rules
         let secret = try Code(row.secret, rules: rules)
         var turns: [Turn] = []
         for g in try db.fetchAll(
-            GuessRow.self, "SELECT \(GuessRow.columns) FROM mastermind_guesses WHERE game = ? ORDER BY number",
+            GuessRow.self, "SELECT \(GuessRow.selection) FROM mastermind_guesses WHERE game = ? ORDER BY number",
             [.integer(row.id)])
         {
             let pegs = g.pegs.map { ch -> Peg in ch == "r" ? .red : ch == "b" ? .blue : .gray }

@@ -53,14 +53,14 @@ extension NameGameStore {
             WHERE r.session = ? AND r.status <> 'open' ORDER BY r.id
             """, [.integer(session)])
         return try rows.map { row in
-            let status: String = try row.decode("status")
+            let status: String = try row.decode(RoundRow.Columns.status)
             let wrongs: Int = try row.decode("wrongs")
-            let started: Int64 = try row.decode("started_ms")
-            let finished: Int64 = try row.decodeIfPresent("finished_ms") ?? started
+            let started: Int64 = try row.decode(RoundRow.Columns.startedMilliseconds)
+            let finished: Int64 = try row.decodeIfPresent(RoundRow.Columns.finishedMilliseconds) ?? started
             let missed =
                 plan.rating(
                     wrongPicks: wrongs, gaveUp: status != "identified", milliseconds: Int(finished - started)) == .again
-            return (try row.decode("person"), missed, missed && (wrongs > 0 || status != "identified"))
+            return (try row.decode(Face.Columns.person), missed, missed && (wrongs > 0 || status != "identified"))
         }
     }
 
@@ -73,7 +73,7 @@ extension NameGameStore {
             "SELECT person, reviews FROM namegame_cards WHERE player = ? AND person IN (\(marks))",
             [.text(player)] + people.map { .text($0) })
         {
-            result[try row.decode("person")] = try row.decode("reviews", as: Int.self)
+            result[try row.decode(CardRow.Columns.person)] = try row.decode(CardRow.Columns.reviews, as: Int.self)
         }
         return result
     }

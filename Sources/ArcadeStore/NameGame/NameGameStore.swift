@@ -6,6 +6,15 @@ import Storage
 import Glibc
 #endif
 
+/// The columns a session and a lifetime share: a mode's figures.
+package protocol FiguresColumns: ColumnName {
+    static var rounds: Self { get }
+    static var identified: Self { get }
+    static var correct: Self { get }
+    static var incorrect: Self { get }
+    static var identifyMilliseconds: Self { get }
+}
+
 /// Name Game sessions and rounds in SQLite. A round lives only here: the
 /// page never holds its answer before it is answered. Every answer is
 /// checked and recorded in one transaction.
@@ -35,10 +44,13 @@ package struct NameGameStore: Store {
     package func nowMilliseconds() -> Int64 { WallClock.milliseconds(clock) }
 
     /// A `namegame_sessions` row, with its people to come (`namegame_session_people`).
-    package struct Session: Sendable, FetchableRecord {
-        package static let columns =
-            "id, mode, started_ms, ended, rounds, identified, correct, incorrect, identify_ms, streak, best_streak, extra_ms, "
-            + "penalty_ms"
+    package struct Session: Sendable, FetchableRecord, TableRecord {
+        package static let table = "namegame_sessions"
+        package enum Columns: String, FiguresColumns {
+            case id, player, mode, startedMilliseconds = "started_ms", ended, rounds, identified, correct, incorrect
+            case identifyMilliseconds = "identify_ms", streak, bestStreak = "best_streak"
+            case extraMilliseconds = "extra_ms", penaltyMilliseconds = "penalty_ms"
+        }
         package let id: Int64
         package let mode: Mode
         package let startedMilliseconds: Int64
@@ -72,12 +84,12 @@ package struct NameGameStore: Store {
 
         package init(row: Row) throws(DatabaseError) {
             self.init(
-                id: try row.decode("id"), mode: try NameGameStore.mode(row),
-                startedMilliseconds: try row.decode("started_ms"),
-                ended: try row.decode("ended"), stats: try NameGameStore.stats(row), nextPeople: [],
-                streak: try row.decode("streak"), bestStreak: try row.decode("best_streak"))
-            extraMilliseconds = try row.decode("extra_ms")
-            penaltyMilliseconds = try row.decode("penalty_ms")
+                id: try row.decode(Columns.id), mode: try NameGameStore.mode(row, Columns.mode),
+                startedMilliseconds: try row.decode(Columns.startedMilliseconds),
+                ended: try row.decode(Columns.ended), stats: try NameGameStore.stats(row, Columns.self), nextPeople: [],
+                streak: try row.decode(Columns.streak), bestStreak: try row.decode(Columns.bestStreak))
+            extraMilliseconds = try row.decode(Columns.extraMilliseconds)
+            penaltyMilliseconds = try row.decode(Columns.penaltyMilliseconds)
         }
 
         /// When a timed session's clock runs out: its length, plus the time its player added, less its wrong taps'.
@@ -92,74 +104,96 @@ package struct NameGameStore: Store {
     }
 
     /// A `namegame_rounds` row; its faces are `Face`s.
-    package struct RoundRow: FetchableRecord {
-        package static let columns = "id, session, mode, answer, started_ms, status, finished_ms, cheat, recall, typed"
+    package struct RoundRow: FetchableRecord, TableRecord {
+        package static let table = "namegame_rounds"
+        package enum Columns: String, ColumnName {
+            case id, session, player, mode, answer, startedMilliseconds = "started_ms", status
+            case finishedMilliseconds = "finished_ms", cheat, recall, typed
+        }
         package let id: Int64, session: Int64, mode: Mode, answer: Int, startedMilliseconds: Int64, status: String
         package let finishedMilliseconds: Int64?, cheat: Bool, recall: Bool, typed: String?
 
         package init(row: Row) throws(DatabaseError) {
-            id = try row.decode("id")
-            session = try row.decode("session")
-            mode = try NameGameStore.mode(row)
-            answer = try row.decode("answer")
-            startedMilliseconds = try row.decode("started_ms")
-            status = try row.decode("status")
-            finishedMilliseconds = try row.decodeIfPresent("finished_ms")
-            cheat = try row.decode("cheat")
-            recall = try row.decode("recall")
-            typed = try row.decodeIfPresent("typed")
+            id = try row.decode(Columns.id)
+            session = try row.decode(Columns.session)
+            mode = try NameGameStore.mode(row, Columns.mode)
+            answer = try row.decode(Columns.answer)
+            startedMilliseconds = try row.decode(Columns.startedMilliseconds)
+            status = try row.decode(Columns.status)
+            finishedMilliseconds = try row.decodeIfPresent(Columns.finishedMilliseconds)
+            cheat = try row.decode(Columns.cheat)
+            recall = try row.decode(Columns.recall)
+            typed = try row.decodeIfPresent(Columns.typed)
         }
     }
 
     /// A `namegame_round_faces` row: one person shown in a round.
-    package struct Face: FetchableRecord {
-        package static let columns = "position, person, hide_rank, wrong_rank"
+    package struct Face: FetchableRecord, TableRecord {
+        package static let table = "namegame_round_faces"
+        package enum Columns: String, ColumnName {
+            case round, position, person, hideRank = "hide_rank", wrongRank = "wrong_rank"
+        }
         package let position: Int, person: String, hideRank: Int?, wrongRank: Int?
 
         package init(row: Row) throws(DatabaseError) {
-            position = try row.decode("position")
-            person = try row.decode("person")
-            hideRank = try row.decodeIfPresent("hide_rank")
-            wrongRank = try row.decodeIfPresent("wrong_rank")
+            position = try row.decode(Columns.position)
+            person = try row.decode(Columns.person)
+            hideRank = try row.decodeIfPresent(Columns.hideRank)
+            wrongRank = try row.decodeIfPresent(Columns.wrongRank)
         }
     }
 
     /// A `namegame_lifetime` row: a mode's figures for a lifetime, with its current and best streak.
-    package struct Lifetime: Sendable, FetchableRecord {
-        package static let columns = "mode, rounds, identified, correct, incorrect, identify_ms, streak, best_streak"
+    package struct Lifetime: Sendable, FetchableRecord, TableRecord {
+        package static let table = "namegame_lifetime"
+        package enum Columns: String, FiguresColumns {
+            case player, mode, rounds, identified, correct, incorrect, identifyMilliseconds = "identify_ms", streak
+            case bestStreak = "best_streak"
+        }
         package let mode: Mode
         package let stats: Stats
         package let streak: Int
         package let best: Int
 
         package init(row: Row) throws(DatabaseError) {
-            mode = try NameGameStore.mode(row)
-            stats = try NameGameStore.stats(row)
-            streak = try row.decode("streak")
-            best = try row.decode("best_streak")
+            mode = try NameGameStore.mode(row, Columns.mode)
+            stats = try NameGameStore.stats(row, Columns.self)
+            streak = try row.decode(Columns.streak)
+            best = try row.decode(Columns.bestStreak)
         }
     }
 
     /// A `namegame_cards` row: what a player knows of one person.
-    package struct CardRow: FetchableRecord {
-        package static let columns = "person, state, step, stability, difficulty, due_ms, last_ms, met_ms"
+    package struct CardRow: FetchableRecord, TableRecord {
+        package static let table = "namegame_cards"
+        package enum Columns: String, ColumnName {
+            case player, person, state, step, stability, difficulty, due = "due_ms", lastReview = "last_ms", reviews
+            case lapses, met = "met_ms", introduced
+        }
         package let person: String
         package let card: Card
 
         package init(row: Row) throws(DatabaseError) {
-            person = try row.decode("person")
-            let name: String = try row.decode("state")
+            person = try row.decode(Columns.person)
+            let name: String = try row.decode(Columns.state)
             guard let state = Card.State(rawValue: name) else {
                 throw DatabaseError("namegame_cards: unknown state \(name)")
             }
             // An introduction is not a review: its stability and difficulty are stored as 0, read as none yet.
-            let stability = try row.decode("stability", as: Double.self)
-            let difficulty = try row.decode("difficulty", as: Double.self)
+            let stability = try row.decode(Columns.stability, as: Double.self)
+            let difficulty = try row.decode(Columns.difficulty, as: Double.self)
             card = Card(
-                state: state, step: try row.decodeIfPresent("step"), stability: stability > 0 ? stability : nil,
-                difficulty: difficulty > 0 ? difficulty : nil, due: try row.decode("due_ms"),
-                lastReview: try row.decode("last_ms", as: Int64.self), created: try row.decodeIfPresent("met_ms"))
+                state: state, step: try row.decodeIfPresent(Columns.step), stability: stability > 0 ? stability : nil,
+                difficulty: difficulty > 0 ? difficulty : nil, due: try row.decode(Columns.due),
+                lastReview: try row.decode(Columns.lastReview, as: Int64.self),
+                created: try row.decodeIfPresent(Columns.met))
         }
+    }
+
+    /// `namegame_session_people`: a session's people to come (`next`) and, in a review, still to ask (`queue`).
+    package enum SessionPeople: TableRecord {
+        package static let table = "namegame_session_people"
+        package enum Columns: String, ColumnName { case session, list, position, person }
     }
 
     package struct RoundRecord: Sendable {
@@ -199,15 +233,15 @@ package struct NameGameStore: Store {
     private func session(_ db: Database, _ condition: String, _ values: [SQLValue]) throws -> Session? {
         guard
             var session = try db.fetchOne(
-                Session.self, "SELECT \(Session.columns) FROM namegame_sessions WHERE \(condition)",
+                Session.self, "SELECT \(Session.selection) FROM namegame_sessions WHERE \(condition)",
                 values)
         else { return nil }
         for row in try db.query(
             "SELECT list, person FROM namegame_session_people WHERE session = ? ORDER BY list, position",
             [.integer(session.id)])
         {
-            let person: String = try row.decode("person")
-            if try row.decode("list", as: String.self) == "next" {
+            let person: String = try row.decode(SessionPeople.Columns.person)
+            if try row.decode(SessionPeople.Columns.list, as: String.self) == "next" {
                 session.nextPeople.append(person)
             } else {
                 session.queue.append(person)
@@ -222,8 +256,12 @@ package struct NameGameStore: Store {
             "DELETE FROM namegame_session_people WHERE session = ? AND list = ?", [.integer(session), .text(list)])
         for (position, person) in people.enumerated() {
             try db.execute(
-                "INSERT INTO namegame_session_people (session, list, position, person) VALUES (?, ?, ?, ?)",
-                [.integer(session), .text(list), SQLValue(position), .text(person)])
+                SessionPeople.insert { row in
+                    row[.session] = session
+                    row[.list] = list
+                    row[.position] = position
+                    row[.person] = person
+                })
         }
     }
 
@@ -235,8 +273,11 @@ package struct NameGameStore: Store {
                 "UPDATE namegame_sessions SET ended = 1 WHERE player = ? AND mode = ? AND ended = 0",
                 [.text(player), .text(mode.rawValue)])
             let id = try db.insert(
-                "INSERT INTO namegame_sessions (player, mode, started_ms) VALUES (?, ?, ?)",
-                [.text(player), .text(mode.rawValue), .integer(nowMilliseconds())])
+                Session.insert { row in
+                    row[.player] = player
+                    row[.mode] = mode.rawValue
+                    row[.startedMilliseconds] = nowMilliseconds()
+                })
             return Session(
                 id: id, mode: mode, startedMilliseconds: nowMilliseconds(), ended: false,
                 stats: Stats(), nextPeople: [])
@@ -286,20 +327,22 @@ package struct NameGameStore: Store {
         let id = try pool.write { db in
             try who.ensureRow(db)
             let id = try db.insert(
-                """
-                INSERT INTO namegame_rounds (session, player, mode, answer, started_ms, recall) VALUES (?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    .integer(session), .text(player), .text(round.mode.rawValue), SQLValue(round.answer),
-                    .integer(started), SQLValue(round.recall ? 1 : 0),
-                ])
+                RoundRow.insert { row in
+                    row[.session] = session
+                    row[.player] = player
+                    row[.mode] = round.mode.rawValue
+                    row[.answer] = round.answer
+                    row[.startedMilliseconds] = started
+                    row[.recall] = round.recall
+                })
             for (position, person) in round.people.enumerated() {
                 try db.execute(
-                    "INSERT INTO namegame_round_faces (round, position, person, hide_rank) VALUES (?, ?, ?, ?)",
-                    [
-                        .integer(id), SQLValue(position), .text(person.id),
-                        round.hideOrder.firstIndex(of: position).map { SQLValue($0) } ?? .null,
-                    ])
+                    Face.insert { row in
+                        row[.round] = id
+                        row[.position] = position
+                        row[.person] = person.id
+                        row[.hideRank] = round.hideOrder.firstIndex(of: position)
+                    })
             }
             try setList(db, "next", session: session, next.map(\.id))
             return id
@@ -471,8 +514,10 @@ package struct NameGameStore: Store {
                 best_streak = \(best) WHERE id = ?
             """, delta + [.integer(record.session)])
         try db.execute(
-            "INSERT INTO namegame_lifetime (player, mode) VALUES (?, ?) ON CONFLICT DO NOTHING",
-            [.text(player), .text(mode)])
+            Lifetime.insert("ON CONFLICT DO NOTHING") { row in
+                row[.player] = player
+                row[.mode] = mode
+            })
         try db.execute(
             """
             UPDATE namegame_lifetime SET rounds = rounds + ?, identified = identified + ?, correct = correct + ?,
@@ -496,7 +541,7 @@ package struct NameGameStore: Store {
         guard firstMiss || (finished && record.wrong.isEmpty) else { return }
         let person = round.answerPerson.id
         let known = try db.fetchOne(
-            CardRow.self, "SELECT \(CardRow.columns) FROM namegame_cards WHERE player = ? AND person = ?",
+            CardRow.self, "SELECT \(CardRow.selection) FROM namegame_cards WHERE player = ? AND person = ?",
             [.text(player), .text(person)])?.card
         // A quiz asks about someone never met only until the player has met a few of its pool (`quizRound`): that
         // round meets them, shown, named and placed whatever the guess, which rates nothing (a review: every face of
@@ -525,20 +570,27 @@ package struct NameGameStore: Store {
         // two people just missed "Strengthened" and cleared their review).
         if round.mode == .fifty && rating != .again { return }
         let next = fsrs.review(card, rating, at: now)
-        try db.execute(
-            """
-            INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews, lapses,
-                met_ms)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
+        // The first review makes the card; later ones count up, and keep when it was met.
+        let reviewed = """
             ON CONFLICT (player, person) DO UPDATE SET state = excluded.state, step = excluded.step,
                 stability = excluded.stability, difficulty = excluded.difficulty, due_ms = excluded.due_ms,
-                last_ms = excluded.last_ms, reviews = namegame_cards.reviews + 1, lapses = namegame_cards.lapses + excluded.lapses
-            """,
-            [
-                .text(player), .text(person), .text(next.state.rawValue), next.step.map { SQLValue($0) } ?? .null,
-                .real(next.stability ?? 0), .real(next.difficulty ?? 0), .integer(next.due), .integer(now),
-                SQLValue(rating == .again ? 1 : 0), .integer(now),
-            ])
+                last_ms = excluded.last_ms, reviews = namegame_cards.reviews + 1,
+                lapses = namegame_cards.lapses + excluded.lapses
+            """
+        try db.execute(
+            CardRow.insert(reviewed) { row in
+                row[.player] = player
+                row[.person] = person
+                row[.state] = next.state.rawValue
+                row[.step] = next.step
+                row[.stability] = next.stability ?? 0
+                row[.difficulty] = next.difficulty ?? 0
+                row[.due] = next.due
+                row[.lastReview] = now
+                row[.reviews] = 1
+                row[.lapses] = rating == .again ? 1 : 0
+                row[.met] = now
+            })
     }
 
     /// An introduction of someone new was seen: they are met. In Learn they are due at once; the caller plans the
@@ -592,18 +644,24 @@ package struct NameGameStore: Store {
     private func meet(
         _ db: Database, player: String, person: String, now: Int64, due: Int64? = nil, introduced: Bool = true
     ) throws {
-        try db.execute(
-            """
-            INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews, met_ms,
-                introduced)
-            VALUES (?, ?, 'learning', 0, 0, 0, ?, ?, 0, ?, ?)
+        let introduces = """
             ON CONFLICT (player, person) DO UPDATE SET introduced = 1 WHERE excluded.introduced = 1
                 AND namegame_cards.introduced = 0
-            """,
-            [
-                .text(player), .text(person), .integer(due ?? now), .integer(now), .integer(now),
-                SQLValue(introduced ? 1 : 0),
-            ])
+            """
+        try db.execute(
+            CardRow.insert(introduces) { row in
+                row[.player] = player
+                row[.person] = person
+                row[.state] = Card.State.learning.rawValue
+                row[.step] = 0
+                row[.stability] = 0.0
+                row[.difficulty] = 0.0
+                row[.due] = due ?? now
+                row[.lastReview] = now
+                row[.reviews] = 0
+                row[.met] = now
+                row[.introduced] = introduced
+            })
     }
 
     /// Whether the player met someone only by a guess in a quiz, and Learn has not introduced them yet.
@@ -637,7 +695,7 @@ package struct NameGameStore: Store {
     package func cards(player: String) throws -> [String: Card] {
         var cards: [String: Card] = [:]
         for row in try pool.connection().fetchAll(
-            CardRow.self, "SELECT \(CardRow.columns) FROM namegame_cards WHERE player = ?",
+            CardRow.self, "SELECT \(CardRow.selection) FROM namegame_cards WHERE player = ?",
             [.text(player)])
         {
             cards[row.person] = row.card
@@ -653,7 +711,7 @@ package struct NameGameStore: Store {
             SELECT f.person FROM namegame_rounds r JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
             WHERE r.session = ? ORDER BY r.id DESC LIMIT ?
             """, [.integer(session), SQLValue(limit)]
-        ).map { try $0.decode("person") }
+        ).map { try $0.decode(Face.Columns.person) }
     }
 
     /// Whether the player's last round about `person` outside a review asked the name to be typed.
@@ -679,7 +737,7 @@ package struct NameGameStore: Store {
         var seen = Set<String>()
         var result: [Person] = []
         for row in rows {
-            let id: String = try row.decode("person")
+            let id: String = try row.decode(Face.Columns.person)
             guard seen.insert(id).inserted, let person = people.person(id) else { continue }
             result.append(person)
         }
@@ -711,8 +769,12 @@ package struct NameGameStore: Store {
             "SELECT MAX(position) AS p FROM namegame_session_people WHERE session = ? AND list = 'queue'",
             [.integer(session)])?.int("p")
         try db.execute(
-            "INSERT INTO namegame_session_people (session, list, position, person) VALUES (?, 'queue', ?, ?)",
-            [.integer(session), SQLValue((last ?? -1) + 1), .text(person)])
+            SessionPeople.insert { row in
+                row[.session] = session
+                row[.list] = "queue"
+                row[.position] = (last ?? -1) + 1
+                row[.person] = person
+            })
     }
 
     /// Takes the head of a review session's queue.
@@ -727,14 +789,14 @@ package struct NameGameStore: Store {
             else { return nil }
             try db.execute(
                 "DELETE FROM namegame_session_people WHERE session = ? AND list = 'queue' AND position = ?",
-                [.integer(session), .integer(try row.decode("position"))])
-            return try row.decode("person", as: String.self)
+                [.integer(session), .integer(try row.decode(SessionPeople.Columns.position))])
+            return try row.decode(SessionPeople.Columns.person, as: String.self)
         }
     }
 
     package func lifetime(player: String) throws -> [Lifetime] {
         try pool.connection().fetchAll(
-            Lifetime.self, "SELECT \(Lifetime.columns) FROM namegame_lifetime WHERE player = ?",
+            Lifetime.self, "SELECT \(Lifetime.selection) FROM namegame_lifetime WHERE player = ?",
             [.text(player)]
         ).sorted { Mode.allCases.firstIndex(of: $0.mode)! < Mode.allCases.firstIndex(of: $1.mode)! }
     }
@@ -750,18 +812,18 @@ package struct NameGameStore: Store {
         .map { row throws in Double(try row.decode("ms", as: Int.self)) / 1000 }.reversed()
     }
 
-    fileprivate static func stats(_ row: Row) throws(DatabaseError) -> Stats {
+    fileprivate static func stats<C: FiguresColumns>(_ row: Row, _: C.Type) throws(DatabaseError) -> Stats {
         var stats = Stats()
-        stats.rounds = try row.decode("rounds")
-        stats.identified = try row.decode("identified")
-        stats.correctTaps = try row.decode("correct")
-        stats.incorrectTaps = try row.decode("incorrect")
-        stats.identifyMilliseconds = try row.decode("identify_ms")
+        stats.rounds = try row.decode(C.rounds)
+        stats.identified = try row.decode(C.identified)
+        stats.correctTaps = try row.decode(C.correct)
+        stats.incorrectTaps = try row.decode(C.incorrect)
+        stats.identifyMilliseconds = try row.decode(C.identifyMilliseconds)
         return stats
     }
 
-    fileprivate static func mode(_ row: Row) throws(DatabaseError) -> Mode {
-        let name: String = try row.decode("mode")
+    fileprivate static func mode(_ row: Row, _ column: some ColumnName) throws(DatabaseError) -> Mode {
+        let name: String = try row.decode(column)
         guard let mode = Mode(rawValue: name) else {
             throw DatabaseError("unknown Name Game mode \(name) (in: \(row.query))")
         }
@@ -776,10 +838,10 @@ package struct NameGameStore: Store {
     {
         guard
             let row = try db.fetchOne(
-                RoundRow.self, "SELECT \(RoundRow.columns) FROM namegame_rounds WHERE \(condition)", values)
+                RoundRow.self, "SELECT \(RoundRow.selection) FROM namegame_rounds WHERE \(condition)", values)
         else { return nil }
         let faces = try db.fetchAll(
-            Face.self, "SELECT \(Face.columns) FROM namegame_round_faces WHERE round = ? ORDER BY position",
+            Face.self, "SELECT \(Face.selection) FROM namegame_round_faces WHERE round = ? ORDER BY position",
             [.integer(row.id)])
         let people = faces.compactMap { directory.person($0.person) }
         let hide = faces.filter { $0.hideRank != nil }.sorted { $0.hideRank! < $1.hideRank! }.map(\.position)

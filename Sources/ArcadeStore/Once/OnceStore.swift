@@ -197,52 +197,74 @@ package struct OnceStore: Sendable {
     ) throws {
         try visitor.player.ensureRow(db)
         try db.send(
-            "INSERT INTO once_versions (player, version, first_seen_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-            [.text(visitor.playerID), .text(version), .integer(Int64((anchors.version * 1000).rounded()))])
+            Versions.insert("ON CONFLICT DO NOTHING") { row in
+                row[.player] = visitor.playerID
+                row[.version] = version
+                row[.firstSeen] = Int64((anchors.version * 1000).rounded())
+            })
         guard session else { return }
         try db.send(
-            "INSERT INTO once_sessions (player, session, started_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-            [.text(visitor.playerID), .text(visitor.sessionID), .integer(Int64((anchors.session * 1000).rounded()))])
+            Sessions.insert("ON CONFLICT DO NOTHING") { row in
+                row[.player] = visitor.playerID
+                row[.session] = visitor.sessionID
+                row[.started] = Int64((anchors.session * 1000).rounded())
+            })
+    }
+
+    /// `once_versions`: when a player first ran each version of the site.
+    package enum Versions: TableRecord {
+        package static let table = "once_versions"
+        package enum Columns: String, ColumnName { case player, version, firstSeen = "first_seen_ms" }
+    }
+
+    /// `once_sessions`: when each of a player's sessions started.
+    package enum Sessions: TableRecord {
+        package static let table = "once_sessions"
+        package enum Columns: String, ColumnName { case player, session, started = "started_ms" }
     }
 
     private func load(_ player: String, _ db: Database) throws -> Once.Record {
         var record = Once.Record()
         for mark in try db.fetchAll(
-            Mark.self, "SELECT \(Mark.columns) FROM once_marks WHERE player = ?", [.text(player)])
+            Mark.self, "SELECT \(Mark.selection) FROM once_marks WHERE player = ?", [.text(player)])
         {
             record.done[mark.task, default: [:]][Double(mark.atMilliseconds) / 1000, default: 0] += mark.times
         }
         for todo in try db.fetchAll(
-            ToDoRow.self, "SELECT \(ToDoRow.columns) FROM once_todos WHERE player = ?", [.text(player)])
+            ToDoRow.self, "SELECT \(ToDoRow.selection) FROM once_todos WHERE player = ?", [.text(player)])
         {
             record.toDos[todo.task] = todo.toDo
         }
         return record
     }
 
-    /// A `once_marks` row (its player aside).
-    package struct Mark: FetchableRecord {
-        package static let columns = "task, at_ms, times"
+    /// A `once_marks` row.
+    package struct Mark: FetchableRecord, TableRecord {
+        package static let table = "once_marks"
+        package enum Columns: String, ColumnName { case player, task, at = "at_ms", times }
         package let task: String, atMilliseconds: Int64, times: Int
 
         package init(row: Row) throws(DatabaseError) {
-            task = try row.decode("task")
-            atMilliseconds = try row.decode("at_ms")
-            times = try row.decode("times")
+            task = try row.decode(Columns.task)
+            atMilliseconds = try row.decode(Columns.at)
+            times = try row.decode(Columns.times)
         }
     }
 
-    /// A `once_todos` row (its player aside).
-    package struct ToDoRow: FetchableRecord {
-        package static let columns = "task, created_ms, expires_ms, info"
+    /// A `once_todos` row.
+    package struct ToDoRow: FetchableRecord, TableRecord {
+        package static let table = "once_todos"
+        package enum Columns: String, ColumnName {
+            case player, task, created = "created_ms", expires = "expires_ms", info
+        }
         package let task: String, toDo: Once.ToDo
 
         package init(row: Row) throws(DatabaseError) {
-            task = try row.decode("task")
+            task = try row.decode(Columns.task)
             toDo = Once.ToDo(
-                created: Double(try row.decode("created_ms", as: Int64.self)) / 1000,
-                expires: try row.decodeIfPresent("expires_ms", as: Int64.self).map { Double($0) / 1000 },
-                info: try row.decodeIfPresent("info"))
+                created: Double(try row.decode(Columns.created, as: Int64.self)) / 1000,
+                expires: try row.decodeIfPresent(Columns.expires, as: Int64.self).map { Double($0) / 1000 },
+                info: try row.decodeIfPresent(Columns.info))
         }
     }
 
@@ -251,21 +273,20 @@ package struct OnceStore: Sendable {
         switch effect {
         case .mark(let task, let at):
             try db.send(
-                """
-                INSERT INTO once_marks (player, task, at_ms) VALUES (?, ?, ?)
-                ON CONFLICT (player, task, at_ms) DO UPDATE SET times = once_marks.times + 1
-                """, [p, .text(task), .integer(Int64((at * 1000).rounded()))])
+                Mark.insert("ON CONFLICT (player, task, at_ms) DO UPDATE SET times = once_marks.times + 1") { row in
+                    row[.player] = player
+                    row[.task] = task
+                    row[.at] = Int64((at * 1000).rounded())
+                })
         case .setToDo(let task, let item):
             try db.send(
-                """
-                INSERT INTO once_todos (player, \(ToDoRow.columns)) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (player, task) DO UPDATE SET
-                    created_ms = excluded.created_ms, expires_ms = excluded.expires_ms, info = excluded.info
-                """,
-                [
-                    p, .text(task), .integer(Int64((item.created * 1000).rounded())),
-                    item.expires.map { .integer(Int64(($0 * 1000).rounded())) } ?? .null, SQLValue(item.info),
-                ])
+                ToDoRow.upsert(on: .player, .task) { row in
+                    row[.player] = player
+                    row[.task] = task
+                    row[.created] = Int64((item.created * 1000).rounded())
+                    row[.expires] = item.expires.map { Int64(($0 * 1000).rounded()) }
+                    row[.info] = item.info
+                })
         case .removeToDo(let task):
             try db.send("DELETE FROM once_todos WHERE player = ? AND task = ?", [p, .text(task)])
         case .clearDone(let task):

@@ -65,7 +65,11 @@ package final class PeopleStore: Sendable {
         try pool.write { db in
             guard try db.first("SELECT 1 AS x FROM secrets WHERE name = 'people-seeded'") == nil else { return }
             for person in directory.people { try insert(db, person) }
-            try db.execute("INSERT INTO secrets (name, value) VALUES ('people-seeded', ?)", [.blob([1])])
+            try db.execute(
+                Secrets.insert { row in
+                    row[.name] = "people-seeded"
+                    row[.value] = [UInt8]([1])
+                })
         }
         try reload()
     }
@@ -97,7 +101,7 @@ package final class PeopleStore: Sendable {
 
     package func reload() throws {
         let people = try pool.connection().fetchAll(
-            PersonRow.self, "SELECT \(PersonRow.columns) FROM people ORDER BY position, id"
+            PersonRow.self, "SELECT \(PersonRow.selection) FROM people ORDER BY position, id"
         )
         .map(\.person)
         current.withLock { $0 = Directory(people: people) }
@@ -199,8 +203,12 @@ package final class PeopleStore: Sendable {
             .map { row throws in try Self.plan(row) }
             try db.execute("DELETE FROM people_imports WHERE created_ms < ?", [.integer(now() - 86_400_000)])
             try db.execute(
-                "INSERT INTO people_imports (id, admin, created_ms, plan) VALUES (?, ?, ?, ?)",
-                [.text(id), .text(admin), .integer(now()), .text(JSONWriter().string(plan.json))])
+                Imports.insert { row in
+                    row[.id] = id
+                    row[.admin] = admin
+                    row[.created] = now()
+                    row[.plan] = JSONWriter().string(plan.json)
+                })
             return old.compactMap { $0 }
         }
         for plan in stale { plan.discardPhotos(photos) }
@@ -227,7 +235,8 @@ package final class PeopleStore: Sendable {
 
     /// A stored plan that no longer parses is as good as gone.
     private static func plan(_ row: Row) throws(DatabaseError) -> ImportPlan? {
-        (try? JSONParser.parse(Array(try row.decode("plan", as: String.self).utf8))).flatMap(ImportPlan.init(json:))
+        let text: String = try row.decode(Imports.Columns.plan)
+        return (try? JSONParser.parse(Array(text.utf8))).flatMap(ImportPlan.init(json:))
     }
 
     /// Applies a previewed import in one transaction, an audit entry for each person; nil if it is gone (applied or
@@ -249,7 +258,7 @@ package final class PeopleStore: Sendable {
                         db, admin, "import: add person", entry.person, before: nil, after: Self.describe(entry.person))
                 case .change:
                     let before = try db.fetchOne(
-                        PersonRow.self, "SELECT \(PersonRow.columns) FROM people WHERE id = ?",
+                        PersonRow.self, "SELECT \(PersonRow.selection) FROM people WHERE id = ?",
                         [.text(entry.person.id)])?.person
                     try db.execute(
                         """
@@ -279,15 +288,17 @@ package final class PeopleStore: Sendable {
 
     private func insert(_ db: Database, _ person: Person) throws {
         try db.execute(
-            """
-            INSERT INTO people (id, first_name, last_name, job_title, photo, retired, updated_ms, appearance, position)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM people))
-            """,
-            [
-                .text(person.id), .text(person.firstName), .text(person.lastName), SQLValue(person.jobTitle),
-                .text(person.headshotURL), SQLValue(person.retired ? 1 : 0), .integer(now()),
-                SQLValue(person.appearance),
-            ])
+            PersonRow.insert { row in
+                row[.id] = person.id
+                row[.firstName] = person.firstName
+                row[.lastName] = person.lastName
+                row[.jobTitle] = person.jobTitle
+                row[.photo] = person.headshotURL
+                row[.retired] = person.retired
+                row[.updated] = now()
+                row[.appearance] = person.appearance
+                row.set(.position, sql: "(SELECT COALESCE(MAX(position), 0) + 1 FROM people)")
+            })
     }
 
     private func audit(
@@ -309,17 +320,27 @@ package final class PeopleStore: Sendable {
         ].compactMap { $0 }.joined(separator: " · ")
     }
 
-    /// A `people` row (its `updated_ms` and `position` aside).
-    package struct PersonRow: FetchableRecord {
-        package static let columns = "id, first_name, last_name, job_title, photo, retired, appearance"
+    /// A `people` row.
+    package struct PersonRow: FetchableRecord, TableRecord {
+        package static let table = "people"
+        package enum Columns: String, ColumnName {
+            case id, firstName = "first_name", lastName = "last_name", jobTitle = "job_title", photo, retired
+            case updated = "updated_ms", appearance, position
+        }
         package let person: Person
 
         package init(row: Row) throws(DatabaseError) {
             person = Person(
-                id: try row.decode("id"), firstName: try row.decode("first_name"),
-                lastName: try row.decode("last_name"),
-                jobTitle: try row.decodeIfPresent("job_title"), headshotURL: try row.decode("photo"),
-                retired: try row.decode("retired"), appearance: try row.decodeIfPresent("appearance"))
+                id: try row.decode(Columns.id), firstName: try row.decode(Columns.firstName),
+                lastName: try row.decode(Columns.lastName),
+                jobTitle: try row.decodeIfPresent(Columns.jobTitle), headshotURL: try row.decode(Columns.photo),
+                retired: try row.decode(Columns.retired), appearance: try row.decodeIfPresent(Columns.appearance))
         }
+    }
+
+    /// A `people_imports` row: an import previewed and not yet confirmed, its plan as JSON.
+    package enum Imports: TableRecord {
+        package static let table = "people_imports"
+        package enum Columns: String, ColumnName { case id, admin, created = "created_ms", plan }
     }
 }

@@ -15,6 +15,20 @@ package struct PhotoLibrary: Sendable {
         case empty, tooLarge, notAnImage, unsaved
     }
 
+    /// `photos`: each photo's bytes, in a database several instances share.
+    package enum Photos: TableRecord {
+        package static let table = "photos"
+        package enum Columns: String, ColumnName { case name, bytes }
+
+        /// A photo's row, with `tail` (`ON CONFLICT DO NOTHING` where it may be there already).
+        static func insert(name: String, bytes: [UInt8], _ tail: String = "") -> SQLStatement {
+            insert(tail) { row in
+                row[.name] = name
+                row[.bytes] = bytes
+            }
+        }
+    }
+
     /// Checks and stores a photo, flushed to disk; its path for the site.
     package func save(_ bytes: [UInt8]) -> Result<String, Refusal> {
         guard !bytes.isEmpty else { return .failure(.empty) }
@@ -25,7 +39,7 @@ package struct PhotoLibrary: Sendable {
         if let shared {
             do {
                 _ = try shared.write { db in
-                    try db.execute("INSERT INTO photos (name, bytes) VALUES (?, ?)", [.text(name), .blob(bytes)])
+                    try db.execute(Photos.insert(name: name, bytes: bytes))
                 }
             } catch {
                 Files.remove(folder + "/" + name)

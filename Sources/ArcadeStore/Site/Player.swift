@@ -32,19 +32,27 @@ package struct Player: Sendable, Equatable {
 
     /// What `ensureRow` runs, for a write that sends it ahead (`DatabasePool.write(_:prefetch:then:)`).
     package func rowStatements(_ dialect: SQLDialect) -> [(sql: String, values: [SQLValue])] {
-        let values = [SQLValue.text(id), .integer(Int64(firstSeen))]
-        guard dialect == .postgresql else {
-            return [("INSERT INTO players (id, first_seen) VALUES (?, ?) ON CONFLICT DO NOTHING", values)]
-        }
-        // One statement makes the row or locks it: an upsert whose update never applies still locks the row it meets
-        // (PostgreSQL's ON CONFLICT DO UPDATE ... WHERE), one statement less a write than an insert and a
+        // One statement makes the row or locks it on PostgreSQL: an upsert whose update never applies still locks the
+        // row it meets (ON CONFLICT DO UPDATE ... WHERE), one statement less a write than an insert and a
         // SELECT ... FOR UPDATE (a cheat action sent four).
-        return [(Self.makeOrLockSQL, values)]
+        let tail =
+            dialect == .postgresql
+            ? "ON CONFLICT (id) DO UPDATE SET first_seen = players.first_seen WHERE false" : "ON CONFLICT DO NOTHING"
+        let insert = Table.insert(tail) { row in
+            row[.id] = id
+            row[.firstSeen] = firstSeen
+        }
+        return [(insert.sql, insert.values)]
     }
 
-    private static let makeOrLockSQL =
-        "INSERT INTO players (id, first_seen) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET first_seen = players.first_seen"
-        + " WHERE false"
+    /// The `players` table.
+    package enum Table: TableRecord {
+        package static let table = "players"
+        package enum Columns: String, ColumnName {
+            case id, firstSeen = "first_seen", displayName = "display_name", nameKey = "name_key"
+            case nameGamePace = "namegame_pace"
+        }
+    }
 
     private static let lockSQL = "SELECT id FROM players WHERE id = ? FOR UPDATE"
 

@@ -88,9 +88,9 @@ struct TypedRowsTests {
         let game = try #require(
             try db.fetchOne(
                 MastermindStore.GameRow.self,
-                "SELECT \(MastermindStore.GameRow.columns) FROM mastermind_games"))
+                "SELECT \(MastermindStore.GameRow.selection) FROM mastermind_games"))
         #expect(game.rules.length == 4 && game.status == "playing" && game.daily == nil && !game.hard)
-        let columns = MastermindStore.GameRow.columns.replacing("code_length, ", with: "")
+        let columns = MastermindStore.GameRow.selection.replacing("code_length, ", with: "")
         let missing = #expect(throws: DatabaseError.self) {
             try db.fetchOne(MastermindStore.GameRow.self, "SELECT \(columns) FROM mastermind_games")
         }
