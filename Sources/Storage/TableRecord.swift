@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A table's columns, named once in a record's enum (`enum Columns: String, ColumnName { case id, player }`): its
 /// select list, its inserts and its reads all come from that list, so a misspelt or forgotten column is a compile
 /// error, not a failure at run time.
@@ -11,11 +13,11 @@ public protocol TableRecord {
 
 extension TableRecord {
     /// The select list, every column in `Columns`' order: `SELECT \(R.selection) FROM ...`.
-    public static var selection: String { Columns.allCases.map(\.rawValue).joined(separator: ", ") }
+    @inlinable public static var selection: String { Columns.allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// An INSERT of the columns `fill` sets, its names and values in one order, and `tail` after its VALUES (an
     /// `ON CONFLICT` clause, a `RETURNING` list).
-    public static func insert<E: Error>(
+    @inlinable public static func insert<E: Error>(
         _ tail: String = "", _ fill: (inout ColumnValues<Columns>) throws(E) -> Void
     ) throws(E) -> SQLStatement {
         var row = ColumnValues<Columns>()
@@ -24,7 +26,7 @@ extension TableRecord {
     }
 
     /// One INSERT of a row per item, each filled by `fill` with the same columns: a batch in one statement.
-    public static func insert<S: Sequence>(
+    @inlinable public static func insert<S: Sequence>(
         each items: S, _ tail: String = "", _ fill: (inout ColumnValues<Columns>, S.Element) -> Void
     ) -> SQLStatement {
         var names = ""
@@ -44,70 +46,152 @@ extension TableRecord {
 
     /// An INSERT that, where a row with the same `key` is there already, gives it every other column `fill` sets
     /// (`ON CONFLICT (key) DO UPDATE SET c = excluded.c, ...`).
-    public static func upsert<E: Error>(
+    @inlinable public static func upsert<E: Error>(
         on key: Columns..., fill: (inout ColumnValues<Columns>) throws(E) -> Void
     ) throws(E) -> SQLStatement {
         var row = ColumnValues<Columns>()
         try fill(&row)
-        let update = row.assigned.map(\.column).filter { !key.contains($0) }.map(\.rawValue)
-        precondition(!update.isEmpty, "an upsert of \(table) that sets no column but its key")
-        return row.insert(
-            into: table,
-            "ON CONFLICT (\(key.map(\.rawValue).joined(separator: ", "))) DO UPDATE SET "
-                + update.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+        let keys = key.map(ColumnValues<Columns>.rank)
+        return row.statement(table, keys: keys) { parts in
+            let update = parts.columns.filter { !key.contains($0) }.map(\.rawValue)
+            precondition(!update.isEmpty, "an upsert of \(table) that sets no column but its key")
+            return insertSQL(
+                table, parts.names, "(\(parts.marks))",
+                "ON CONFLICT (\(key.map(\.rawValue).joined(separator: ", "))) DO UPDATE SET "
+                    + update.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+        }
     }
 }
 
 /// One row's values by column, as an insert writes them; a column left unset is not named (its default applies).
-public struct ColumnValues<Columns: ColumnName> {
+@frozen public struct ColumnValues<Columns: ColumnName> {
     /// A value bound to a `?`, or SQL the insert evaluates.
-    enum Value {
+    @usableFromInline enum Value {
         case bound(SQLValue)
         case sql(String)
     }
-    private var values: [Columns: Value] = [:]
+    /// The columns set, in the order set: a row has a few, so a search along them is cheaper than hashing (a
+    /// dictionary here cost a committed cheat action an eighth of its rate, `scripts/bench`).
+    @usableFromInline var values: [(column: Columns, value: Value)] = []
+
+    @inlinable public init() {}
 
     /// A column's value; nil writes NULL.
-    public subscript<T: ColumnValue>(_ column: Columns) -> T? {
+    @inlinable public subscript<T: ColumnValue>(_ column: Columns) -> T? {
         get {
-            guard case .bound(let value) = values[column] else { return nil }
+            guard case .bound(let value) = values.first(where: { $0.column == column })?.value else { return nil }
             return T(column: value)
         }
-        set { values[column] = .bound(newValue?.sqlValue ?? .null) }
+        set { put(column, .bound(newValue?.sqlValue ?? .null)) }
     }
 
     /// A column the statement computes (`(SELECT MAX(position) + 1 FROM people)`), in the insert's own snapshot.
-    public mutating func set(_ column: Columns, sql expression: String) { values[column] = .sql(expression) }
+    @inlinable public mutating func set(_ column: Columns, sql expression: String) { put(column, .sql(expression)) }
 
-    /// The columns set, in `Columns`' order (so one call site always makes the same statement, prepared once).
-    var assigned: [(column: Columns, value: Value)] {
-        Columns.allCases.compactMap { column in values[column].map { (column, $0) } }
+    @inlinable mutating func put(_ column: Columns, _ value: Value) {
+        if let index = values.firstIndex(where: { $0.column == column }) {
+            values[index].value = value
+        } else {
+            values.append((column, value))
+        }
+    }
+
+    /// A column's place in `Columns`.
+    @inlinable static func rank(_ column: Columns) -> Int { Array(Columns.allCases).firstIndex(of: column)! }
+
+    /// The columns set, in `Columns`' order (so one call site always makes the same statement, prepared once), with
+    /// their places.
+    @inlinable var assigned: [(rank: Int, column: Columns, value: Value)] {
+        let order = Array(Columns.allCases)
+        let ranked = values.map { (order.firstIndex(of: $0.column)!, $0.column, $0.value) }
+        guard zip(ranked, ranked.dropFirst()).contains(where: { $0.0 > $1.0 }) else { return ranked }
+        return ranked.sorted { $0.0 < $1.0 }
     }
 
     /// The column list, the VALUES list and the values bound in it.
-    func parts() -> (names: String, marks: String, bound: [SQLValue]) {
-        var names: [String] = []
-        var marks: [String] = []
-        var bound: [SQLValue] = []
-        for (column, value) in assigned {
-            names.append(column.rawValue)
-            switch value {
-            case .bound(let value):
-                marks.append("?")
-                bound.append(value)
-            case .sql(let expression): marks.append(expression)
-            }
-        }
-        return (names.joined(separator: ", "), marks.joined(separator: ", "), bound)
+    @inlinable func parts() -> (names: String, marks: String, bound: [SQLValue]) {
+        let parts = Parts(assigned)
+        return (parts.names, parts.marks, parts.bound)
     }
 
-    func insert(into table: String, _ tail: String) -> SQLStatement {
-        let (names, marks, bound) = parts()
-        return SQLStatement(insertSQL(table, names, "(\(marks))", tail), bound)
+    /// What a statement is made of: the columns set, their names, the VALUES list and the values bound in it.
+    @usableFromInline struct Parts {
+        @usableFromInline var columns: [Columns] = [], names = "", marks = "", bound: [SQLValue] = []
+        /// Whether every value is bound (none is SQL of its own): the text then depends on the columns alone.
+        @usableFromInline var allBound = true
+
+        @inlinable init(_ assigned: [(rank: Int, column: Columns, value: Value)]) {
+            bound.reserveCapacity(assigned.count)
+            for (_, column, value) in assigned {
+                if !columns.isEmpty {
+                    names += ", "
+                    marks += ", "
+                }
+                columns.append(column)
+                names += column.rawValue
+                switch value {
+                case .bound(let value):
+                    marks += "?"
+                    bound.append(value)
+                case .sql(let expression):
+                    marks += expression
+                    allBound = false
+                }
+            }
+        }
+    }
+
+    @inlinable func insert(into table: String, _ tail: String) -> SQLStatement {
+        statement(table, tail: tail) { parts in insertSQL(table, parts.names, "(\(parts.marks))", tail) }
+    }
+
+    /// The statement `text` builds from these values' parts, its text kept by shape (`StatementTexts`).
+    @inlinable func statement(
+        _ table: String, tail: String = "", keys: [Int] = [], _ text: (Parts) -> String
+    ) -> SQLStatement {
+        let assigned = self.assigned
+        let shape = StatementTexts.Shape(
+            record: ObjectIdentifier(Columns.self), columns: assigned.map(\.rank), keys: keys, tail: tail)
+        if assigned.allSatisfy({ if case .bound = $0.value { true } else { false } }) {
+            let bound = assigned.map { item -> SQLValue in
+                if case .bound(let value) = item.value { value } else { .null }
+            }
+            return SQLStatement(StatementTexts.shared.text(shape) { text(Parts(assigned)) }, bound)
+        }
+        let parts = Parts(assigned)
+        return SQLStatement(text(parts), parts.bound)
     }
 }
 
-private func insertSQL(_ table: String, _ names: String, _ rows: String, _ tail: String) -> String {
+/// Built statements' text by shape: a record, the columns set, what follows VALUES. One call site makes the same
+/// text every time, so it is built once (built for each committed cheat action, it cost a twentieth of their rate,
+/// `scripts/bench`). Bounded: past `limit` shapes, texts are built and not kept.
+@usableFromInline final class StatementTexts: Sendable {
+    @usableFromInline static let shared = StatementTexts()
+    static let limit = 1024
+
+    @usableFromInline struct Shape: Hashable, Sendable {
+        let record: ObjectIdentifier, columns: [Int], keys: [Int], tail: String
+
+        @usableFromInline init(record: ObjectIdentifier, columns: [Int], keys: [Int], tail: String) {
+            self.record = record
+            self.columns = columns
+            self.keys = keys
+            self.tail = tail
+        }
+    }
+
+    private let texts = Mutex<[Shape: String]>([:])
+
+    @usableFromInline func text(_ shape: Shape, _ build: () -> String) -> String {
+        if let text = texts.withLock({ $0[shape] }) { return text }
+        let text = build()
+        texts.withLock { texts in if texts.count < Self.limit { texts[shape] = text } }
+        return text
+    }
+}
+
+@usableFromInline func insertSQL(_ table: String, _ names: String, _ rows: String, _ tail: String) -> String {
     "INSERT INTO \(table) (\(names)) VALUES \(rows)" + (tail.isEmpty ? "" : " " + tail)
 }
 
@@ -125,14 +209,14 @@ public struct SQLStatement: Sendable, Equatable {
 
 extension Row {
     /// A `NOT NULL` column of a record's `Columns` (see `decode(_:as:)` by name).
-    public func decode<C: ColumnName, T: ColumnValue>(
+    @inlinable public func decode<C: ColumnName, T: ColumnValue>(
         _ column: C, as type: T.Type = T.self
     ) throws(DatabaseError) -> T {
         try decode(column.rawValue, as: type)
     }
 
     /// A nullable column of a record's `Columns`: NULL is nil, a missing column an error.
-    public func decodeIfPresent<C: ColumnName, T: ColumnValue>(
+    @inlinable public func decodeIfPresent<C: ColumnName, T: ColumnValue>(
         _ column: C, as type: T.Type = T.self
     ) throws(DatabaseError) -> T? {
         try decodeIfPresent(column.rawValue, as: type)
