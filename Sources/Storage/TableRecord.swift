@@ -35,11 +35,11 @@ extension TableRecord {
         for item in items {
             var row = ColumnValues<Columns>()
             fill(&row, item)
-            let (rowNames, marks, values) = row.parts()
-            precondition(tuples.isEmpty || rowNames == names, "rows of one insert set different columns")
-            names = rowNames
-            tuples.append("(\(marks))")
-            bound += values
+            let parts = StatementParts(row.ranked())
+            precondition(tuples.isEmpty || parts.list == names, "rows of one insert set different columns")
+            names = parts.list
+            tuples.append("(\(parts.marks))")
+            bound += parts.bound
         }
         return SQLStatement(insertSQL(table, names, tuples.joined(separator: ", "), tail), bound)
     }
@@ -51,28 +51,25 @@ extension TableRecord {
     ) throws(E) -> SQLStatement {
         var row = ColumnValues<Columns>()
         try fill(&row)
-        let keys = key.map(ColumnValues<Columns>.rank)
+        let keys = key.map(\.rawValue)
         return row.statement(table, keys: keys) { parts in
-            let update = parts.columns.filter { !key.contains($0) }.map(\.rawValue)
+            let update = parts.names.filter { !keys.contains($0) }
             precondition(!update.isEmpty, "an upsert of \(table) that sets no column but its key")
             return insertSQL(
-                table, parts.names, "(\(parts.marks))",
-                "ON CONFLICT (\(key.map(\.rawValue).joined(separator: ", "))) DO UPDATE SET "
+                table, parts.list, "(\(parts.marks))",
+                "ON CONFLICT (\(keys.joined(separator: ", "))) DO UPDATE SET "
                     + update.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
         }
     }
 }
 
 /// One row's values by column, as an insert writes them; a column left unset is not named (its default applies).
+/// Only what needs the record's `Columns` is generic; the statement is built by code compiled once (`StatementParts`),
+/// not once per record.
 @frozen public struct ColumnValues<Columns: ColumnName> {
-    /// A value bound to a `?`, or SQL the insert evaluates.
-    @usableFromInline enum Value {
-        case bound(SQLValue)
-        case sql(String)
-    }
     /// The columns set, in the order set: a row has a few, so a search along them is cheaper than hashing (a
     /// dictionary here cost a committed cheat action an eighth of its rate, `scripts/bench`).
-    @usableFromInline var values: [(column: Columns, value: Value)] = []
+    @usableFromInline var values: [(column: Columns, value: AssignedValue)] = []
 
     @inlinable public init() {}
 
@@ -88,7 +85,7 @@ extension TableRecord {
     /// A column the statement computes (`(SELECT MAX(position) + 1 FROM people)`), in the insert's own snapshot.
     @inlinable public mutating func set(_ column: Columns, sql expression: String) { put(column, .sql(expression)) }
 
-    @inlinable mutating func put(_ column: Columns, _ value: Value) {
+    @inlinable mutating func put(_ column: Columns, _ value: AssignedValue) {
         if let index = values.firstIndex(where: { $0.column == column }) {
             values[index].value = value
         } else {
@@ -96,94 +93,96 @@ extension TableRecord {
         }
     }
 
-    /// A column's place in `Columns`.
-    @inlinable static func rank(_ column: Columns) -> Int { Array(Columns.allCases).firstIndex(of: column)! }
-
-    /// The columns set, in `Columns`' order (so one call site always makes the same statement, prepared once), with
-    /// their places.
-    @inlinable var assigned: [(rank: Int, column: Columns, value: Value)] {
+    /// The columns set, each with its place in `Columns`.
+    @inlinable func ranked() -> [AssignedColumn] {
         let order = Array(Columns.allCases)
-        let ranked = values.map { (order.firstIndex(of: $0.column)!, $0.column, $0.value) }
-        guard zip(ranked, ranked.dropFirst()).contains(where: { $0.0 > $1.0 }) else { return ranked }
-        return ranked.sorted { $0.0 < $1.0 }
-    }
-
-    /// The column list, the VALUES list and the values bound in it.
-    @inlinable func parts() -> (names: String, marks: String, bound: [SQLValue]) {
-        let parts = Parts(assigned)
-        return (parts.names, parts.marks, parts.bound)
-    }
-
-    /// What a statement is made of: the columns set, their names, the VALUES list and the values bound in it.
-    @usableFromInline struct Parts {
-        @usableFromInline var columns: [Columns] = [], names = "", marks = "", bound: [SQLValue] = []
-        /// Whether every value is bound (none is SQL of its own): the text then depends on the columns alone.
-        @usableFromInline var allBound = true
-
-        @inlinable init(_ assigned: [(rank: Int, column: Columns, value: Value)]) {
-            bound.reserveCapacity(assigned.count)
-            for (_, column, value) in assigned {
-                if !columns.isEmpty {
-                    names += ", "
-                    marks += ", "
-                }
-                columns.append(column)
-                names += column.rawValue
-                switch value {
-                case .bound(let value):
-                    marks += "?"
-                    bound.append(value)
-                case .sql(let expression):
-                    marks += expression
-                    allBound = false
-                }
-            }
-        }
+        return values.map { AssignedColumn(rank: order.firstIndex(of: $0.column)!, name: $0.column.rawValue, $0.value) }
     }
 
     @inlinable func insert(into table: String, _ tail: String) -> SQLStatement {
-        statement(table, tail: tail) { parts in insertSQL(table, parts.names, "(\(parts.marks))", tail) }
+        statement(table, tail: tail) { parts in insertSQL(table, parts.list, "(\(parts.marks))", tail) }
     }
 
     /// The statement `text` builds from these values' parts, its text kept by shape (`StatementTexts`).
     @inlinable func statement(
-        _ table: String, tail: String = "", keys: [Int] = [], _ text: (Parts) -> String
+        _ table: String, tail: String = "", keys: [String] = [], _ text: (StatementParts) -> String
     ) -> SQLStatement {
-        let assigned = self.assigned
-        let shape = StatementTexts.Shape(
-            record: ObjectIdentifier(Columns.self), columns: assigned.map(\.rank), keys: keys, tail: tail)
-        if assigned.allSatisfy({ if case .bound = $0.value { true } else { false } }) {
-            let bound = assigned.map { item -> SQLValue in
-                if case .bound(let value) = item.value { value } else { .null }
+        builtStatement(ObjectIdentifier(Columns.self), ranked(), tail: tail, keys: keys, text)
+    }
+}
+
+/// A value an insert writes: bound to a `?`, or SQL the insert evaluates.
+@usableFromInline enum AssignedValue {
+    case bound(SQLValue)
+    case sql(String)
+}
+
+/// A column set, by its place in its record's `Columns` and its name.
+@usableFromInline struct AssignedColumn {
+    let rank: Int, name: String, value: AssignedValue
+
+    @usableFromInline init(rank: Int, name: String, _ value: AssignedValue) {
+        self.rank = rank
+        self.name = name
+        self.value = value
+    }
+}
+
+/// What a statement is made of: the columns set in their record's order (so one call site always makes the same
+/// statement, prepared once), their names, the VALUES list and the values bound in it.
+@usableFromInline struct StatementParts {
+    @usableFromInline let columns: [AssignedColumn]
+    @usableFromInline var names: [String] = [], list = "", marks = "", bound: [SQLValue] = []
+
+    @usableFromInline init(_ assigned: [AssignedColumn]) {
+        columns =
+            zip(assigned, assigned.dropFirst()).contains { $0.rank > $1.rank }
+            ? assigned.sorted { $0.rank < $1.rank } : assigned
+        bound.reserveCapacity(columns.count)
+        for column in columns {
+            if !names.isEmpty {
+                list += ", "
+                marks += ", "
             }
-            return SQLStatement(StatementTexts.shared.text(shape) { text(Parts(assigned)) }, bound)
+            names.append(column.name)
+            list += column.name
+            switch column.value {
+            case .bound(let value):
+                marks += "?"
+                bound.append(value)
+            case .sql(let expression): marks += expression
+            }
         }
-        let parts = Parts(assigned)
+    }
+}
+
+/// The statement `text` builds from `assigned`, its text kept by shape where every value is bound (`StatementTexts`).
+@usableFromInline func builtStatement(
+    _ record: ObjectIdentifier, _ assigned: [AssignedColumn], tail: String, keys: [String],
+    _ text: (StatementParts) -> String
+) -> SQLStatement {
+    let parts = StatementParts(assigned)
+    guard parts.columns.allSatisfy({ if case .bound = $0.value { true } else { false } }) else {
         return SQLStatement(text(parts), parts.bound)
     }
+    let shape = StatementTexts.Shape(record: record, columns: parts.columns.map(\.rank), keys: keys, tail: tail)
+    return SQLStatement(StatementTexts.shared.text(shape) { text(parts) }, parts.bound)
 }
 
 /// Built statements' text by shape: a record, the columns set, what follows VALUES. One call site makes the same
 /// text every time, so it is built once (built for each committed cheat action, it cost a twentieth of their rate,
 /// `scripts/bench`). Bounded: past `limit` shapes, texts are built and not kept.
-@usableFromInline final class StatementTexts: Sendable {
-    @usableFromInline static let shared = StatementTexts()
+final class StatementTexts: Sendable {
+    static let shared = StatementTexts()
     static let limit = 1024
 
-    @usableFromInline struct Shape: Hashable, Sendable {
-        let record: ObjectIdentifier, columns: [Int], keys: [Int], tail: String
-
-        @usableFromInline init(record: ObjectIdentifier, columns: [Int], keys: [Int], tail: String) {
-            self.record = record
-            self.columns = columns
-            self.keys = keys
-            self.tail = tail
-        }
+    struct Shape: Hashable, Sendable {
+        let record: ObjectIdentifier, columns: [Int], keys: [String], tail: String
     }
 
     private let texts = Mutex<[Shape: String]>([:])
 
-    @usableFromInline func text(_ shape: Shape, _ build: () -> String) -> String {
+    func text(_ shape: Shape, _ build: () -> String) -> String {
         if let text = texts.withLock({ $0[shape] }) { return text }
         let text = build()
         texts.withLock { texts in if texts.count < Self.limit { texts[shape] = text } }
