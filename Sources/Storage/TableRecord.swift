@@ -1,8 +1,8 @@
 import Synchronization
 
 /// A table's columns, named once in a record's enum (`enum Columns: String, ColumnName { case id, player }`): its
-/// select list, its inserts and its reads all come from that list, so a misspelt or forgotten column is a compile
-/// error, not a failure at run time.
+/// select list, its inserts and its reads all come from that list, so a column misspelt where it is used is a
+/// compile error (its name, the raw value, is still spelt once, and checked against the table when a read runs).
 public protocol ColumnName: RawRepresentable<String>, CaseIterable, Hashable {}
 
 /// A record stored in one table, its columns named once in `Columns`.
