@@ -42,6 +42,9 @@ package final class Housekeeping: Sendable {
     package let folder: String?
     private let pool: DatabasePool
     private let thread = Mutex<PeriodicThread?>(nil)
+    private let settings: Settings
+    private let leadership: Leadership
+    private let insights: InsightsStore
 
     /// What the thread does and how often, as the command line sets it.
     package struct Settings: Sendable {
@@ -72,6 +75,22 @@ package final class Housekeeping: Sendable {
     package init(_ settings: Settings, pool: DatabasePool, leadership: Leadership, insights: InsightsStore) {
         folder = settings.backups
         self.pool = pool
+        self.settings = settings
+        self.leadership = leadership
+        self.insights = insights
+    }
+
+    /// Starts the thread, once: from `Services.startBackground`, after every step of the start that may fail (started
+    /// in `init`, it outlived a start that failed later; the newcomer's review).
+    package func start() {
+        thread.withLock { running in
+            if running == nil { running = PeriodicThread(idle: 0.1, turn()) }
+        }
+    }
+
+    /// One turn of the thread: what is due now.
+    private func turn() -> @Sendable () -> Bool {
+        let (settings, leadership, insights, pool) = (settings, leadership, insights, pool)
         let backup = Backup(source: settings.database, photos: settings.photos)
         let every = Int(settings.backupHours * 3600)
         let keep = settings.backupKeep
@@ -83,7 +102,7 @@ package final class Housekeeping: Sendable {
         let nextPrune = Mutex(Int(clock()))
         let nextRollup = Mutex(Int.min)
         let nextHour = Mutex(Int.min)
-        let started = PeriodicThread(idle: 0.1) { [self, folder] in
+        return { [self, folder] in
             let now = Int(clock())
             var worked = false
             if let folder, now >= nextBackup.withLock({ $0 }) && leadership.held() {
@@ -105,7 +124,6 @@ package final class Housekeeping: Sendable {
             // A backlog goes on at once (each step is short and off the loops); an idle turn waits.
             return worked
         }
-        thread.withLock { $0 = started }
     }
 
     /// The last scheduled backup any instance took, if one has.

@@ -217,6 +217,7 @@ struct Services: Sendable {
             tick()
             return false
         }
+        housekeeping.start()
         return [leadership, housekeeping] + (changes.map { [$0] } ?? []) + [ticker]
     }
 
