@@ -330,6 +330,7 @@ extension NameGameController {
                 record.typed.map { !$0.isEmpty } == true
                     ? t.string("namegame.recall.miss.typed", [.string(record.typed ?? ""), .string(named)])
                     : t.string("namegame.recall.miss", [.string(named)]))
+            context["typedOther"] = typedOther(record.typed ?? "", asked: person, t: t)
         }
         // Right only when the first answer was: a round found after a miss stays a miss.
         let rightAtOnce = record.status == "identified" && record.wrong.isEmpty
@@ -429,5 +430,19 @@ extension NameGameController {
                     "disabled": .bool(reveal || !result.isEmpty || hidden.contains(index) || (taught && !isAnswer)),
                 ])
             })
+    }
+
+    /// A wrong name typed that is someone else's: who that is, face and name, as a wrong face picked shows who it is
+    /// (a review typed "Anouk" for Mat Holloway and never saw which one Anouk was). Only a name that is one person's.
+    func typedOther(_ typed: String, asked: Person, t: LanguageStrings) -> TemplateValue {
+        let others = directory.people.filter { $0.id != asked.id && NameMatch.spelledRight(typed, for: $0) }
+        guard others.count == 1, let other = others.first else { return .null }
+        let named =
+            role(other, t).map { t.string("namegame.person.role", [.string(other.fullName), .string($0)]) }
+            ?? t.string("namegame.person", [.string(other.fullName)])
+        return [
+            "img": .string(other.headshotURL), "alt": .string(looks(other, t) ?? ""),
+            "text": .string(t.string("namegame.recall.other", [.string(typed), .string(named)])),
+        ]
     }
 }

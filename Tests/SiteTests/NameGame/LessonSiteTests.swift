@@ -84,6 +84,21 @@ struct LessonSiteTests {
                 "data-recall-miss><span class=\"visually-hidden\">Wrong. </span>You typed “Ugo”, but this is Maren Tanaka"
             ))
         #expect(page.contains("data-session-incorrect=\"1\""), "the miss counted once")
+        #expect(!page.contains("data-typed-other"), "two people are called Ugo: neither is shown")
+        // A name that is one other person's shows who that is, face and name, as a wrong face picked does (a review
+        // typed "Anouk" for Mat and never saw which one Anouk was).
+        try player.post("/namegame/next", "mode=recall")
+        page = try player.play("recall").text
+        round = try #require(Player.attribute("data-round", in: try typedRound()))
+        try ask(server, round: round, name: "Maren Tanaka")
+        #expect(try player.post("/namegame/recall", "mode=recall&round=\(round)&name=matteo").status == 303)
+        page = try player.get("/namegame/recall").text
+        let other = try #require(
+            page.firstRange(of: "<figure class=\"typed-other\" data-typed-other>").map { page[$0.lowerBound...] })
+        #expect(
+            other.hasPrefix(
+                "<figure class=\"typed-other\" data-typed-other><img src=\"/headshots/9a0f437e8bcc8683.svg\""))
+        #expect(other.contains("<figcaption>“matteo” is Matteo Okafor (Engineering Manager).</figcaption></figure>"))
         try player.post("/namegame/next", "mode=recall")
         page = try player.play("recall").text
         round = try #require(Player.attribute("data-round", in: try typedRound()))
