@@ -43,6 +43,14 @@ struct LessonSiteTests {
             }
             return page
         }
+        /// The next typed round, made to ask for Maren Tanaka.
+        func nextTypedRound() throws -> String {
+            try player.post("/namegame/next", "mode=recall")
+            page = try player.play("recall").text
+            let round = try #require(Player.attribute("data-round", in: try typedRound()))
+            try ask(server, round: round, name: "Maren Tanaka")
+            return round
+        }
         page = try typedRound()
         #expect(page.contains("data-recall-input") && !page.contains("data-choice"))
         var round = try #require(Player.attribute("data-round", in: page))
@@ -61,10 +69,7 @@ struct LessonSiteTests {
         #expect(page.contains("data-identified=\"true\"") && page.contains("Right: Maren Tanaka"))
         #expect(!page.contains("data-typo"), "an accent is not a typo")
         // A typo forgiven is said, with the spelling (a review: accepted without a word).
-        try player.post("/namegame/next", "mode=recall")
-        page = try player.play("recall").text
-        round = try #require(Player.attribute("data-round", in: try typedRound()))
-        try ask(server, round: round, name: "Maren Tanaka")
+        round = try nextTypedRound()
         let typed = try player.post("/namegame/recall", "mode=recall&round=\(round)&name=Mraen")
         let next = try #require(typed.header("Location"))
         #expect(next == "/namegame/recall?typo=\(round)")
@@ -72,10 +77,7 @@ struct LessonSiteTests {
         #expect(page.contains("data-identified=\"true\"") && page.contains("data-typo>Close enough!"))
         #expect(page.contains("It’s spelled Maren."))
         // Another name is a miss that shows the answer.
-        try player.post("/namegame/next", "mode=recall")
-        page = try player.play("recall").text
-        round = try #require(Player.attribute("data-round", in: try typedRound()))
-        try ask(server, round: round, name: "Maren Tanaka")
+        round = try nextTypedRound()
         #expect(try player.post("/namegame/recall", "mode=recall&round=\(round)&name=Ugo").status == 303)
         page = try player.get("/namegame/recall").text
         // What was typed is said beside the answer (a review: a wrong name vanished without an echo), escaped.
@@ -87,10 +89,7 @@ struct LessonSiteTests {
         #expect(!page.contains("data-typed-other"), "two people are called Ugo: neither is shown")
         // A name that is one other person's shows who that is, face and name, as a wrong face picked does (a review
         // typed "Anouk" for Mat and never saw which one Anouk was).
-        try player.post("/namegame/next", "mode=recall")
-        page = try player.play("recall").text
-        round = try #require(Player.attribute("data-round", in: try typedRound()))
-        try ask(server, round: round, name: "Maren Tanaka")
+        round = try nextTypedRound()
         #expect(try player.post("/namegame/recall", "mode=recall&round=\(round)&name=matteo").status == 303)
         page = try player.get("/namegame/recall").text
         let other = try #require(
