@@ -210,7 +210,21 @@
       box.appendChild(line);
     }
     box.classList.toggle("is-first", !!first);
+    box.classList.remove("is-low");
     box.hidden = false;
+    // Over Mastermind's header, unless the page is scrolled and it would lie over the rows just played (a review):
+    // then at the window's foot, wherever it covers less of the game.
+    var game = document.querySelector(".mastermind-board");
+    if (game) {
+      var area = game.getBoundingClientRect();
+      var over = function () {
+        var at = box.getBoundingClientRect();
+        return Math.max(0, Math.min(at.bottom, area.bottom) - Math.max(at.top, area.top));
+      };
+      var high = over();
+      box.classList.add("is-low");
+      if (over() >= high) box.classList.remove("is-low");
+    }
     clearTimeout(toastTimer);
     // Short, as it sits over the header (taps go through it to the menu beneath).
     toastTimer = setTimeout(function () { box.hidden = true; }, first ? 3000 : 2000);

@@ -794,6 +794,26 @@ class Unlock(Play):
         WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "#cheat-progress .pip") == [])
         self.assertEqual(self.driver.execute_script("return scrollY"), 0, "the arrows did not scroll")
 
+    def test_on_a_scrolled_phone_the_toast_leaves_the_rows_in_sight(self):
+        """A review: with a phone's page scrolled, the unlock toast at the window's top lay over the rows just played;
+        it goes to the foot then, where it covers less of the game (at the top again on a page not scrolled)."""
+        self.phone()
+        secret = self.start()
+        wrong = next(d for d in "01234567" if d not in secret)
+        self.tap(wrong * 4)
+        self.wait_rows(1)
+        # Row 1 just under the window's top, where a toast at the top would lie.
+        self.driver.execute_script(
+            "window.scrollTo(0, document.querySelector('#board .row').getBoundingClientRect().top + scrollY - 20)")
+        self.assertGreater(self.driver.execute_script("return scrollY"), 100, "the page scrolls")
+        self.type_keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT,
+                        Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
+        toast = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-toast]"))
+        row = self.box(self.driver.find_element("css selector", "#board .row"))
+        at = self.box(toast)
+        self.assertTrue(at["bottom"] <= row["top"] or at["top"] >= row["bottom"], (at, row))
+        self.assertIn("is-low", toast.get_attribute("class"))
+
     def test_the_toast_says_what_the_cheat_did_and_the_digit_lands_as_a_hint(self):
         secret = self.start()
         self.type_keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT,
