@@ -22,7 +22,8 @@ extension NameGameController {
         let words = query.lowercased().split(separator: " ").map(String.init)
         let rows: [TemplateValue] = met.compactMap { person in
             guard let card = cards[person.id] else { return nil }
-            let role = role(person, t) ?? ""
+            // Someone who has left has no role; said so, not left blank (a review read the blank as missing data).
+            let role = role(person, t) ?? (person.retired ? t.string("namegame.people.former") : "")
             let search = (person.fullName + " " + role).lowercased()
             guard words.allSatisfy({ search.contains($0) }) else { return nil }
             let level =

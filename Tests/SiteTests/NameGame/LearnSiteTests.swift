@@ -386,13 +386,17 @@ struct LearnSiteTests {
 @Suite("Learning in depth, over HTTP")
 struct LearnDepthSiteTests {
     /// The directory's first `count` people, made met and in review for the (one) player, as learn mode would have.
+    /// (Or those in `people`.)
     func met(
-        _ server: SiteServer, count: Int, stability: Double, due: Int64, excluding: Set<String> = []
+        _ server: SiteServer, count: Int, stability: Double, due: Int64, excluding: Set<String> = [],
+        people chosen: [String]? = nil
     ) throws -> [String] {
         let db = try Database(location: server.database)
-        let people: [String] = try db.query("SELECT id FROM people ORDER BY id LIMIT ?", [SQLValue(count + 5)]).map {
-            try $0.decode("id") as String
-        }.filter { !excluding.contains($0) }.prefix(count).map { $0 }
+        let people: [String] =
+            try chosen
+            ?? db.query("SELECT id FROM people ORDER BY id LIMIT ?", [SQLValue(count + 5)]).map {
+                try $0.decode("id") as String
+            }.filter { !excluding.contains($0) }.prefix(count).map { $0 }
         for person in people {
             _ = try db.execute(
                 """
@@ -493,6 +497,17 @@ struct LearnDepthSiteTests {
         #expect(met.allSatisfy { page.contains("<strong>\($0)</strong>") })
         #expect(sticking > 0 && page.ranges(of: "data-level=\"sticking\"").count == sticking, "\(sticking)")
         #expect(page.contains("Comes back"), "when each comes back")
+        #expect(!page.contains("Just met"), "a person missed since they were met is still being learned, not just met")
+        // Someone met who has left says so where a role would be (a review read the blank as missing).
+        let former = try #require(
+            try db.first("SELECT id, first_name || ' ' || last_name AS name FROM people WHERE retired = 1 LIMIT 1"))
+        _ = try self.met(server, count: 0, stability: 0.5, due: 0, people: [try former.decode("id")])
+        let withFormer = try player.get("/namegame/people").text
+        let row = try #require(
+            withFormer.firstRange(of: "<strong>\(try former.decode("name") as String)</strong>").map {
+                withFormer[$0.upperBound...].prefix(300)
+            })
+        #expect(row.contains("No longer on the team") && row.contains("Still learning"), "\(row)")
         // Found by name (without a script the form asks the server); a stranger is not found.
         let found = try player.get("/namegame/people?q=" + met[0].lowercased().replacing(" ", with: "+")).text
         #expect(found.ranges(of: "class=\"person-row\"").count == 1 && found.contains("<p data-no-match hidden>"))
