@@ -226,9 +226,13 @@
       // the board, only as a badge on a key, for one place at a time).
       var ruled = row[i] ? [] : (notes[String(i)] || []).slice().sort(), half = Math.ceil(ruled.length / 2);
       if (ruled.length > 4) ruled.splice(half, 0, "\n");
-      if (ruled.length) cell.setAttribute("data-ruled", ruled.join(""));
-      else cell.removeAttribute("data-ruled");
-      cell.setAttribute("data-ruled-size", ruled.length > 4 ? "5" : ruled.length > 2 ? "3" : "1");
+      if (ruled.length) {
+        cell.setAttribute("data-ruled", ruled.join(""));
+        cell.setAttribute("data-ruled-size", ruled.length > 4 ? "5" : ruled.length > 2 ? "3" : "1");
+      } else {
+        cell.removeAttribute("data-ruled");
+        cell.removeAttribute("data-ruled-size");
+      }
       cell.classList.toggle("is-filled", digit !== "");
       cell.classList.toggle("is-cursor", notesOn ? i === noteAt() : i === at && digit === "");
       cell.classList.toggle("is-revealed", !!revealed && revealed.position === i && row[i] === revealed.digit);

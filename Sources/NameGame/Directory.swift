@@ -11,6 +11,8 @@ public struct Person: Sendable, Equatable, Hashable {
     public let retired: Bool
     /// The face in words (the headshot's alternative text): how a player who does not see it learns this person.
     public let appearance: String?
+    /// What the words name, read once (learn mode orders the whole directory by it on every round).
+    let features: Features
 
     public init(
         id: String, firstName: String, lastName: String, jobTitle: String?, headshotURL: String, retired: Bool,
@@ -23,6 +25,7 @@ public struct Person: Sendable, Equatable, Hashable {
         self.headshotURL = headshotURL
         self.retired = retired
         self.appearance = appearance
+        features = Features(appearance)
     }
 
     public var fullName: String { firstName + " " + lastName }
@@ -34,21 +37,19 @@ extension Person {
     /// a thing or a colour (a headband, a pink top). Met one after the other, such look-alikes were mixed up (a review:
     /// Zane and Keiko, pink hair and a headband each, introduced and asked back to back). About one pair in twelve of
     /// the bundled faces; faces without a description are not compared.
-    public func looksLike(_ other: Person) -> Bool {
-        Self.looksAlike(Features(appearance), Features(other.appearance))
-    }
+    public func looksLike(_ other: Person) -> Bool { Self.looksAlike(features, other.features) }
 
     /// `people` in the same order, but for a person who looks like the one before them: the first of the next few
     /// who does not takes their place.
     public static func lookAlikesApart(_ people: [Person], lookahead: Int = 8) -> [Person] {
-        var rest = people.map { (person: $0, features: Features($0.appearance)) }
+        var rest = people
         var order: [Person] = []
         var last = Features(nil)
         order.reserveCapacity(people.count)
         while !rest.isEmpty {
             let unlike = rest.prefix(lookahead).firstIndex { !looksAlike(last, $0.features) } ?? 0
             let next = rest.remove(at: unlike)
-            order.append(next.person)
+            order.append(next)
             last = next.features
         }
         return order
@@ -56,7 +57,7 @@ extension Person {
 
     /// The words of a description (the bundled ones name the hair first, before a comma), less those every
     /// description may have.
-    struct Features {
+    struct Features: Sendable, Hashable {
         var hair: Set<Substring> = []
         var rest: Set<Substring> = []
 
