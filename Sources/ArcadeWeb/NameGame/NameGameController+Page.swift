@@ -207,15 +207,19 @@ extension NameGameController {
         // A wrong pick answers the round, though it stays open for the right one to be tapped: counted at once (a
         // review saw the bar stall on a miss, then jump by two).
         let done = session.stats.rounds + (record.isOpen && !record.wrong.isEmpty ? 1 : 0)
+        // `total` is what the bar says; `end`, the rounds after which the lesson is over.
         let total: Int
-        if let length = (try? lessonTotal(session)) ?? mode.lessonRounds(lessonLength) {
-            total = length
-            // Past its length, a lesson asks again whom it missed, and says so.
-            if session.stats.rounds >= lessonLength && record.isOpen && mode == .learn {
+        let end: Int
+        if let length = mode.lessonRounds(lessonLength) {
+            // Past its length, a lesson asks again whom it missed, and says so; its bar stays full (a review read a
+            // count going from 10 to 11 to 15 as a lesson whose length kept changing).
+            (total, end) = (length, (try? lessonTotal(session)) ?? length)
+            if session.stats.rounds >= length && record.isOpen && mode == .learn {
                 context["secondTry"] = .string(t.string("namegame.lesson.again"))
             }
         } else if mode == .review {
             total = done + session.queue.count + (record.isOpen ? 1 : 0)
+            end = total
         } else {
             // Practice's run ends at its first miss, after that miss is shown (a review: "Session over" came at once,
             // with nothing marked).
@@ -228,7 +232,7 @@ extension NameGameController {
             "done": .int(min(done, total)), "total": .int(total), "label": .string(t.string(label)),
             "text": .string(t.string("namegame.lesson.count", [.int(min(done, total)), .int(total)])),
         ])
-        context["lastOfLesson"] = .bool(!record.isOpen && done >= total)
+        context["lastOfLesson"] = .bool(!record.isOpen && done >= end)
     }
 
     /// What the page shows of the round: the question, the choices (or the name to type), and what an answer, a wrong
