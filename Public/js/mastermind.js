@@ -176,11 +176,11 @@
         heard = toggleNote(key) ? (noted ? notedLabel(noted) : key) : notesWords("data-ear-removed", key);
       }
       // A full row says how to go on (a review's Enter on a focused key typed into a full row, and nothing happened).
+      // A revealed digit stays: a whole code typed around it is refused at its last digit, saying why (a review typed
+      // four digits, the last pushed the reveal out, and the guess it had paid a hint for was wasted).
       else if (nextSlot() < 0 && revealed && typed[revealed.position] === "") {
-        // The cells around a revealed digit are full: one more digit means a whole code typed, played as typed (the
-        // reveal gives way), as a code typed before the reveal was.
-        typed = typed.filter(function (digit, i) { return i !== revealed.position; }).concat([key]);
-        heard = key + ". " + rowWords();
+        refuse("data-full", host.querySelector("[data-revealed]"));
+        return;
       }
       // A refused row is done with: the next digit starts the row afresh (a review tapped digits into a refused
       // 7777 and nothing happened until it had deleted all four).
@@ -288,11 +288,12 @@
   // A refusal: the row shakes, and the message line says why for a while (and to a screen reader), then shows what
   // it showed before.
   var flashTimer = null, flashed = null;
-  function refuse(which) {
+  // `from`: an element whose own words for the refusal replace the message line's.
+  function refuse(which, from) {
     shake();
     var line = host.querySelector("[data-message]");
     if (!line) return;
-    var text = line.getAttribute(which);
+    var text = (from && from.getAttribute(which)) || line.getAttribute(which);
     var p = document.createElement("p");
     p.className = "is-error";
     p.setAttribute("data-flash", which.replace("data-", ""));

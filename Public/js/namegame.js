@@ -294,8 +294,13 @@
       timer.setAttribute("data-seconds-left", String(left));
       if (bar) bar.value = left;
       if (left <= 5) { timer.classList.add("is-ending"); timer.setAttribute("data-ending", "true"); }
-      // A spoken warning at ten seconds (issue 46): the timer itself is not live, or every second would be read.
-      if (left === 10 && announce) announce.textContent = timer.getAttribute("data-ten-seconds") || "";
+      // More time comes near the end, with a spoken warning (issue 46; the timer itself is not live, or every
+      // second would be read).
+      var later = timer.querySelector(".more-time.is-later");
+      if (later && left <= parseInt(timer.getAttribute("data-more-time-from"), 10)) {
+        later.classList.remove("is-later");
+        if (announce) announce.textContent = timer.getAttribute("data-warning") || "";
+      }
     }, 1000);
   }
 })();

@@ -385,12 +385,15 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         face = self.driver.find_element("css selector", "#round-face").get_attribute("alt")
         self.assertTrue(face)
 
-    def test_more_time_says_the_time_now_left(self):
+    def test_more_time_is_announced_and_says_the_time_now_left(self):
         self.meet_people()
         self.start_mode("timed")
+        self.shift_timed(self.game().get_attribute("data-round"), 38000)
+        self.driver.refresh()
+        self.wait_said(lambda t: "Twenty seconds left. The More time button" in t, "More time offered, and said")
         self.navigate(lambda: self.driver.find_element("css selector", "[data-more-time]").click())
         import re
-        self.wait_said(lambda t: any(int(n) >= 80 for n in re.findall(r"Time left: (\d+)", t)),
+        self.wait_said(lambda t: any(int(n) >= 40 for n in re.findall(r"Time left: (\d+)", t)),
                        "the time now left, half a minute more")
 
 

@@ -495,7 +495,7 @@ class MastermindBoard(BoardHelpers):
         self.assertTrue(banner.is_displayed() and digit in banner.text, banner.text)
         self.assertNotEqual(self.game(), "0", "the reveal made the game")
 
-    def test_after_a_konami_reveal_a_full_code_typed_is_the_guess_played(self):
+    def test_after_a_konami_reveal_the_revealed_digit_stays_in_the_row(self):
         secret = self.start()
         self.driver.execute_script("document.activeElement && document.activeElement.blur()")
         self.keys(self.KONAMI)
@@ -503,23 +503,30 @@ class MastermindBoard(BoardHelpers):
             lambda d: d.find_element("css selector", "[data-revealed]")).get_attribute("data-revealed")
         position, digit = int(revealed.split(":")[0]) - 1, revealed.split(":")[1]
         WebDriverWait(self.driver, 10).until(lambda d: self.cells()[position] == digit)
-        # A guess whose digit at the revealed place differs from it: the player's own digits, every one of them.
-        guess = next(g for g in wrong_guesses(secret) if g[position] != digit)
+
+        def around(code):  # the row a whole code typed makes: its first three digits around the revealed one
+            row = list(code[:3])
+            row.insert(position, digit)
+            return "".join(row)
+        # A whole code typed whose digit at the revealed place differs: the reveal stays (a review's fourth digit
+        # pushed it out, and the guess it had paid a hint for was wasted); the fourth digit is refused, saying why.
+        guess = next(g for g in wrong_guesses(secret) if g[position] != digit and around(g) != secret)
         self.keys(guess)
-        self.assertEqual(self.cells(), list(guess), "four digits typed fill the four cells")
+        self.assertEqual(self.cells(), list(around(guess)), "the revealed digit stays where it was")
+        refusal = self.driver.find_element("css selector", "[data-message] [data-flash=full]")
+        self.assertIn(f"the revealed {digit} stays in position {position + 1}", refusal.text)
         self.keys(Keys.ENTER)
         self.wait_rows(1)
-        self.assertEqual(self.driver.find_element("css selector", "#row-1").get_attribute("data-guess"), guess)
+        self.assertEqual(self.driver.find_element("css selector", "#row-1").get_attribute("data-guess"), around(guess))
         self.assertEqual(self.driver.find_elements("css selector", "[data-error]"), [])
-        # The revealed digit shows again in the next row; typed over, it gives way as well, with the keypad.
+        # The revealed digit shows again in the next row, and stays there when the keypad types a whole code.
         WebDriverWait(self.driver, 10).until(lambda d: self.cells()[position] == digit)
-        # The third row below plays its first three digits with the last place revealed: that row must be new too (a
-        # guess already made is refused).
-        other = next(g for g in wrong_guesses(secret)[1:]
-                     if g[position] != digit and g != guess and g[:3] + secret[3] not in (g, guess))
+        other = next(g for g in wrong_guesses(secret)
+                     if around(g) not in (around(guess), secret)
+                     and g[:3] + secret[3] not in (around(guess), around(g), secret))
         self.tap(other)
         self.wait_rows(2)
-        self.assertEqual(self.driver.find_element("css selector", "#row-2").get_attribute("data-guess"), other)
+        self.assertEqual(self.driver.find_element("css selector", "#row-2").get_attribute("data-guess"), around(other))
         # With the last place revealed, three digits typed and Enter play what the row shows: them and the reveal.
         with sqlite3.connect(DATABASE) as db:
             db.execute("UPDATE mastermind_games SET revealed = 3 WHERE id = ?", (int(self.board().get_attribute("data-game")),))

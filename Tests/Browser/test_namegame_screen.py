@@ -170,11 +170,6 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         self.assertEqual(first.get_attribute("data-score"), "0")
         self.assertIn("Score", first.text)
 
-    def shift_timed(self, round_id, milliseconds):
-        with sqlite3.connect(DATABASE) as db:
-            db.execute("UPDATE namegame_sessions SET started_ms = started_ms - ? WHERE id ="
-                       " (SELECT session FROM namegame_rounds WHERE id = ?)", (milliseconds, int(round_id)))
-
     def test_learn_mode_introduces_someone_before_asking_about_them(self):
         self.open("/namegame/learn")
         if self.driver.find_elements("css selector", "[data-start]"):

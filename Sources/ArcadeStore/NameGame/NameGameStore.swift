@@ -288,22 +288,25 @@ package struct NameGameStore: Store {
     /// `maxExtraTime` in all (ten presses: the clock still ends).
     package static let extraTime: Int64 = 30_000
     package static let maxExtraTime: Int64 = 300_000
+    /// More time is offered only this close to the end, with a spoken warning (WCAG 2.2.1's "at least 20 seconds to
+    /// extend"): offered from the first second, a review read it as a way to buy a minute's score off.
+    package static let moreTimeOffered: Int64 = 20_000
     /// What a wrong tap takes off a timed session's clock: tapping faces at random scores less than thinking.
     package static let wrongTapCost: Int64 = 3_000
 
-    /// Adds `extraTime` to the player's open timed session while its clock still runs; false if there is none, its
-    /// time is up, or it has had all it may.
+    /// Adds `extraTime` to the player's open timed session in its clock's last `moreTimeOffered`; false if there is
+    /// none, its time is up or not yet near, or it has had all it may.
     package func addTime(player: String, timedSeconds: Int) throws -> Bool {
         let now = nowMilliseconds()
         return try pool.write { db in
             try db.execute(
                 """
                 UPDATE namegame_sessions SET extra_ms = extra_ms + ? WHERE player = ? AND mode = 'timed' AND ended = 0
-                    AND extra_ms < ? AND started_ms + ? + extra_ms >= ?
+                    AND extra_ms < ? AND started_ms + ? + extra_ms BETWEEN ? AND ?
                 """,
                 [
                     .integer(Self.extraTime), .text(player), .integer(Self.maxExtraTime),
-                    .integer(Int64(timedSeconds) * 1000), .integer(now),
+                    .integer(Int64(timedSeconds) * 1000), .integer(now), .integer(now + Self.moreTimeOffered),
                 ]) == 1
         }
     }

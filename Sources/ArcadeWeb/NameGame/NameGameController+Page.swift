@@ -194,6 +194,9 @@ extension NameGameController {
         fields["secondsTotal"] = .int(timedSeconds + Int(session.extraMilliseconds / 1000))
         fields["ending"] = .bool(secondsLeft <= 5)
         fields["moreTime"] = .bool(session.extraMilliseconds < NameGameStore.maxExtraTime)
+        // Its place is kept from the start (nothing moves when it comes); the script shows it when the time comes.
+        fields["moreTimeLater"] = .bool(left > NameGameStore.moreTimeOffered)
+        fields["moreTimeFrom"] = .int(Int(NameGameStore.moreTimeOffered / 1000))
         fields["extraSeconds"] = .int(Int(NameGameStore.extraTime / 1000))
         return fields
     }
