@@ -451,7 +451,17 @@
     // The status says the win once the row has turned over, not before (a review: "Cracked" while the tiles flipped).
     if (won) {
       fresh.classList.add("is-revealing");
-      afterReveal(function () { fresh.classList.remove("is-revealing"); burst(); praise(); }, 0);
+      afterReveal(function () { fresh.classList.remove("is-revealing"); }, 0);
+      // The burst goes up as the row jumps, and the card follows as it lands: a review's phone showed a word and
+      // confetti over a settled board, then the card a second later. The card's title is the win's word.
+      var hop = fresh.querySelector(".row.is-won");
+      if (hop) {
+        hop.addEventListener("animationstart", function jump(event) {
+          if (event.animationName !== "win-bounce") return;
+          hop.removeEventListener("animationstart", jump);
+          window.Arcade.burst(hop);
+        });
+      }
     }
     // A win's burst is seen before the results cover the board. Meanwhile they wait out of the page, where a review
     // saw them appear first, then again in the card.
@@ -495,7 +505,7 @@
       // board first (a review: the loss was flat, the card came at once over the rows); a give-up's, asked for, is
       // not waited on (another review: seconds of a board with nothing to press).
       var lost = !!fresh.querySelector("[data-secret-row]") && !fresh.querySelector("[data-gave-up]");
-      afterReveal(openResults, still ? 1000 : won ? 850 : lost ? 500 : 120);
+      afterReveal(openResults, still ? 1000 : won ? 400 : lost ? 500 : 120);
     }
     var typedEarly = early;
     early = [];
@@ -539,26 +549,6 @@
   // …and says so large, as Wordle's "Splendid" does, until the results open (a review: the win was a small green
   // line, and the wait for the card read as lag). Its words are the card's title; the status says it. Over the page's
   // title, not the rows (a later review: it hid rows 5 and 6 of a win in 7).
-  function praise() {
-    var title = host.querySelector("[data-results] [data-praise]"), row = host.querySelector(".row.is-won");
-    if (!title || !row) return;
-    var toast = document.createElement("p");
-    toast.className = "win-praise";
-    toast.setAttribute("aria-hidden", "true");
-    toast.textContent = title.textContent.trim();
-    var heading = document.querySelector("main > h1");
-    var top = heading ? heading.getBoundingClientRect().top : row.getBoundingClientRect().top - 72;
-    toast.style.top = Math.max(8, top) + "px";
-    document.body.appendChild(toast);
-    setTimeout(function () { toast.remove(); }, 1400);
-  }
-
-  // A win pays off: pegs burst from the winning row as its cells hop (CSS times it; none with reduced motion).
-  function burst() {
-    var row = host.querySelector(".row.is-won");
-    if (row) window.Arcade.burst(row);
-  }
-
   // The results wait for the last row's pegs (staggered, or a fade when motion is reduced).
   function afterReveal(then, pause) {
     var pegs = host.querySelectorAll(".row.is-newest .peg, .row.is-newest .pegs, .row.is-won .cell, .secret-row .cell");
@@ -577,8 +567,6 @@
   }
 
   function openResults() {
-    // The win's word goes as its card comes (a review read it through the card's backdrop).
-    Array.prototype.forEach.call(document.querySelectorAll(".win-praise"), function (toast) { toast.remove(); });
     var result = host.querySelector("[data-results]");
     if (result) result.hidden = false;
     if (!result || results || !window.HTMLDialogElement) {
