@@ -1,10 +1,11 @@
 """The Name Game as a lesson (issue 41): one tap from the menu to a question in every mode, a right answer that
 moves on by itself, a wrong tap that names who was tapped, recall by typing, a lesson's progress bar and summary,
 the timed end's score in focus, and every mode played to its end without JavaScript."""
+import os
 import sqlite3
 import unittest
 
-from arcade_browser import BrowserTest, gone
+from arcade_browser import ARTIFACTS, BrowserTest, gone
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.action_chains import ActionChains
 from arcade_browser import WebDriverWait
@@ -455,6 +456,21 @@ class Lesson(LessonHelpers):
                          "offered again in the last 20 seconds")
         self.assertEqual(self.game().get_attribute("data-round"), round_id, "the same question")
         self.assertAlmostEqual(faces_top(), top, delta=1, msg="the faces did not move")
+        # In every language the clock and the button's place lie side by side, inside the screen (a Russian reader's
+        # phone: "Добавить время (+30 с)" covered the time left).
+        try:
+            for language in ("de", "es", "fr", "ja", "ru"):
+                self.open(f"/namegame/timed?lang={language}")
+                boxes = self.driver.execute_script("""
+                    const box = e => e.getBoundingClientRect();
+                    const text = box(document.querySelector('.timer-text')), button = box(document.querySelector(
+                      '.timer [data-more-time]'));
+                    return {apart: text.right <= button.left || text.bottom <= button.top, right: button.right,
+                            width: document.documentElement.clientWidth};""")
+                self.assertTrue(boxes["apart"] and boxes["right"] <= boxes["width"], f"{language}: {boxes}")
+                self.driver.save_screenshot(os.path.join(ARTIFACTS, f"ng-timed-clock-{language}-{self.width}.png"))
+        finally:
+            self.open("/namegame?lang=en")
 
 
 class LessonOnADesktop(Lesson, BrowserTest):

@@ -73,7 +73,12 @@ extension NameGameController {
             let accuracy = session.stats.accuracy
         else { return nil }
         let kind = accuracy >= 1 ? "perfect" : accuracy >= 0.8 ? "great" : accuracy >= 0.5 ? "good" : "keep"
-        return ["kind": .string(kind), "text": .string(t.string("namegame.summary.praise.\(kind)"))]
+        // Praise leads, above the heading; advice ("keep at it") follows it (two native readers read it above as a
+        // second headline that came before the result).
+        return [
+            "kind": .string(kind), "text": .string(t.string("namegame.summary.praise.\(kind)")),
+            "leads": .bool(kind != "keep"),
+        ]
     }
 
     /// A timed minute's score beside the personal best.

@@ -332,6 +332,9 @@ struct LessonSiteTests {
         #expect(
             hard.contains("data-praise=\"keep\"") && hard.contains("Keep at it: the ones you missed come back"),
             "four right of ten")
+        // Advice follows the heading (two native readers read it above as a second headline before the result).
+        let advice = try #require(hard.firstRange(of: "data-praise=\"keep\""))
+        #expect(try #require(hard.firstRange(of: "data-summary-heading>")).upperBound < advice.lowerBound)
     }
 
     @Test(arguments: Engine.allCases) func aLessonEndsOnItsSummary(_ engine: Engine) throws {
