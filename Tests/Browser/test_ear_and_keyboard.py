@@ -390,7 +390,7 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         self.start_mode("timed")
         self.shift_timed(self.game().get_attribute("data-round"), 38000)
         self.driver.refresh()
-        self.wait_said(lambda t: "Twenty seconds left. The More time button" in t, "More time offered, and said")
+        self.wait_said(lambda t: "Twenty seconds left. The “More time” button" in t, "More time offered, and said")
         self.navigate(lambda: self.driver.find_element("css selector", "[data-more-time]").click())
         import re
         self.wait_said(lambda t: any(int(n) >= 40 for n in re.findall(r"Time left: (\d+)", t)),

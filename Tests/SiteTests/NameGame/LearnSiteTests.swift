@@ -579,7 +579,7 @@ struct LearnDepthSiteTests {
         #expect(menu.ranges(of: "data-locked>").count == 1 && menu.contains("data-locked>Meet a few people first"))
         #expect(try player.post("/namegame/next", "mode=timed&resume=1").status == 303)
         let timed = try player.get("/namegame/timed").text
-        #expect(timed.contains("data-meet-first>The clock asks about people you’ve met, at least 4 of them"))
+        #expect(timed.contains("data-meet-first>Timed only asks about people you’ve met (at least 4)"))
         #expect(!timed.contains("data-choice"))
         #expect(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM namegame_sessions WHERE mode = 'timed'") == 0)
         _ = try met(server, count: 3, stability: 10, due: 0, excluding: [person])
@@ -636,7 +636,7 @@ struct LearnDepthSiteTests {
         #expect(try player.get("/namegame").text.contains("data-locked>Meet someone first: Learn introduces people."))
         #expect(try player.post("/namegame/next", "mode=practice&resume=1").status == 303)
         let page = try player.get("/namegame/practice").text
-        #expect(page.contains("data-meet-first>It asks about people you’ve met, and you haven’t met anyone yet"))
+        #expect(page.contains("data-meet-first>Practice only asks about people you’ve met, and you haven’t met anyone yet"))
         #expect(page.contains("<a class=\"button\" href=\"/namegame/learn\">Start with Learn</a>"))
         #expect(!page.contains("data-choice") && !page.contains("<button type=\"submit\" data-next>Start</button>"))
         let db = try Database(location: server.database)

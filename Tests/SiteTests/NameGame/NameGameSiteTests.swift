@@ -334,7 +334,7 @@ struct NameGameSiteTests {
         try player.answerRight("normal", page)
         let answered = try player.get("/namegame/normal").text
         #expect(answered.contains("data-round-seconds=\"9.0\""))
-        #expect(answered.contains("<span data-slow>Over 8 s, they come back soon, as after a miss.</span>"))
+        #expect(answered.contains("<span data-slow>Answers slower than 8 s bring the person back soon, just like a miss.</span>"))
     }
 
     /// Similar names asks, every round, for someone whose look-alike is among the faces (a review was asked for Yara
@@ -700,7 +700,7 @@ struct NameGameSiteTests {
             try player.post("/namegame/answer", "mode=timed&round=\(round)&choice=\((answer + 1) % 6)").status == 303)
         let taught = try player.play("timed").text
         #expect(Player.attribute("data-seconds-left", in: taught) == "57")
-        #expect(taught.contains("data-penalty>Wrong: −3"))
+        #expect(taught.contains("data-penalty>Penalty: −3"))
         try player.post("/namegame/answer", "mode=timed&round=\(round)&choice=\(answer)")
         try player.post("/namegame/next", "mode=timed")
         let (second, right) = try player.round(try player.play("timed").text)

@@ -362,7 +362,7 @@ struct ErrorPageTests {
         defer { server.stop() }
         let localizer = server.site.pages.localizer
         let expected = [
-            "en": "Nov 29, 2026", "de": "29. Nov. 2026", "fr": "29 nov. 2026", "es": "29 nov 2026",
+            "en": "29 Nov 2026", "de": "29. Nov. 2026", "fr": "29 nov. 2026", "es": "29 nov 2026",
             "ja": "2026年11月29日", "ru": "29 нояб. 2026 г.",
         ]
         for (language, text) in expected {
