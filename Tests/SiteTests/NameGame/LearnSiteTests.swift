@@ -636,7 +636,8 @@ struct LearnDepthSiteTests {
         #expect(try player.get("/namegame").text.contains("data-locked>Meet someone first: Learn introduces people."))
         #expect(try player.post("/namegame/next", "mode=practice&resume=1").status == 303)
         let page = try player.get("/namegame/practice").text
-        #expect(page.contains("data-meet-first>Practice only asks about people you’ve met, and you haven’t met anyone yet"))
+        #expect(
+            page.contains("data-meet-first>Practice only asks about people you’ve met, and you haven’t met anyone yet"))
         #expect(page.contains("<a class=\"button\" href=\"/namegame/learn\">Start with Learn</a>"))
         #expect(!page.contains("data-choice") && !page.contains("<button type=\"submit\" data-next>Start</button>"))
         let db = try Database(location: server.database)

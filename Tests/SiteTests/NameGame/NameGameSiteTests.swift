@@ -334,7 +334,9 @@ struct NameGameSiteTests {
         try player.answerRight("normal", page)
         let answered = try player.get("/namegame/normal").text
         #expect(answered.contains("data-round-seconds=\"9.0\""))
-        #expect(answered.contains("<span data-slow>Answers slower than 8 s bring the person back soon, just like a miss.</span>"))
+        #expect(
+            answered.contains(
+                "<span data-slow>Answers slower than 8 s bring the person back soon, just like a miss.</span>"))
     }
 
     /// Similar names asks, every round, for someone whose look-alike is among the faces (a review was asked for Yara
