@@ -695,6 +695,13 @@ package enum Schema {
             -- guess in a quiz has not been, and Learn introduces them before it asks.
             ALTER TABLE namegame_cards ADD COLUMN introduced INTEGER NOT NULL DEFAULT 1;
             """),
+        Migration(
+            39,
+            """
+            -- The closed days are summed again: they counted a Name Game round whose right face was tapped after a wrong
+            -- one as recognised. The insights show 30 days, summed again from the rounds there are.
+            DELETE FROM insights_days;
+            """),
     ]
 
     /// Migration 24: a player's ordinary Mastermind figures as running counters, kept as each game ends (the stats

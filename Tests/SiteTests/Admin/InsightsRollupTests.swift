@@ -28,6 +28,9 @@ struct InsightsRollupTests {
         let startedMs: Int
         let finishedMs: Int?
         let status: String
+        /// A wrong face tapped first: the round ends identified (the right face tapped after), but was missed.
+        let wrongFirst: Bool
+        var rightAtOnce: Bool { status == "identified" && !wrongFirst }
     }
 
     /// The rows seeded, and the page's tables as counting them one by one gives them.
@@ -64,7 +67,7 @@ struct InsightsRollupTests {
                 let done = rounds.filter { $0.finishedMs.map { $0 / 86_400_000 == day } ?? false }
                 return [
                     InsightsController.dayLabel(day), "\(count(day, rounds.map(\.startedMs), per: 86_400_000))",
-                    "\(done.count)", "\(done.filter { $0.status == "identified" }.count)",
+                    "\(done.count)", "\(done.filter(\.rightAtOnce).count)",
                 ]
             }
             let won = games.filter { $0.status == "won" && $0.finished! >= since }
@@ -82,14 +85,14 @@ struct InsightsRollupTests {
             let answered = rounds.filter { ($0.finishedMs ?? -1) >= sinceMs }
             tables["accuracy"] = Set(answered.map(\.mode)).sorted().map { mode in
                 let all = answered.filter { $0.mode == mode }
-                let right = all.filter { $0.status == "identified" }.count
+                let right = all.filter(\.rightAtOnce).count
                 // Named as players see them (the page's words for the modes it knows).
                 let name = ["learn": "Learn", "normal": "Normal", "review": "Review my misses"][mode] ?? mode
                 return [name, "\(all.count)", "\(right)", InsightsController.percent(right, all.count)]
             }
             tables["hardest"] = people.keys.compactMap { person -> (String, Int, Int)? in
                 let asked = answered.filter { $0.person == person }
-                let missed = asked.filter { $0.status != "identified" }.count
+                let missed = asked.filter { !$0.rightAtOnce }.count
                 return asked.count >= 3 ? (people[person]!, asked.count, missed) : nil
             }.sorted { a, b in
                 Double(a.2) / Double(a.1) != Double(b.2) / Double(b.1)
@@ -170,7 +173,7 @@ struct InsightsRollupTests {
                 let status = open ? "open" : ["identified", "identified", "failed", "skipped"][random.next(0...3)]
                 let round = Round(
                     id: id, player: player, mode: mode, person: people[random.next(0...3)], startedMs: started,
-                    finishedMs: finished, status: status)
+                    finishedMs: finished, status: status, wrongFirst: status == "identified" && random.next(0...2) == 0)
                 seeded.rounds.append(round)
                 try db.execute(
                     "INSERT INTO namegame_sessions (id, player, mode, started_ms, ended) VALUES (?, ?, ?, ?, 1)",
@@ -184,12 +187,12 @@ struct InsightsRollupTests {
                         .integer(Int64(id)), .integer(Int64(id)), .text(player), .text(mode), .integer(Int64(started)),
                         .text(status), finished.map { .integer(Int64($0)) } ?? .null,
                     ])
-                // The answer's face, and a decoy that must not count.
+                // The answer's face, and a decoy that must not count (tapped first, when it was).
                 try db.execute(
-                    "INSERT INTO namegame_round_faces (round, position, person) VALUES (?, 0, ?), (?, 1, ?)",
+                    "INSERT INTO namegame_round_faces (round, position, person, wrong_rank) VALUES (?, 0, ?, ?), (?, 1, ?, NULL)",
                     [
-                        .integer(Int64(id)), .text(people[(random.next(0...3) + 1) % 4]), .integer(Int64(id)),
-                        .text(round.person),
+                        .integer(Int64(id)), .text(people[(random.next(0...3) + 1) % 4]),
+                        round.wrongFirst ? .integer(0) : .null, .integer(Int64(id)), .text(round.person),
                     ])
             }
         }
