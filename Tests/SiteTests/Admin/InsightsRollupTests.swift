@@ -189,7 +189,10 @@ struct InsightsRollupTests {
                     ])
                 // The answer's face, and a decoy that must not count (tapped first, when it was).
                 try db.execute(
-                    "INSERT INTO namegame_round_faces (round, position, person, wrong_rank) VALUES (?, 0, ?, ?), (?, 1, ?, NULL)",
+                    """
+                    INSERT INTO namegame_round_faces (round, position, person, wrong_rank)
+                    VALUES (?, 0, ?, ?), (?, 1, ?, NULL)
+                    """,
                     [
                         .integer(Int64(id)), .text(people[(random.next(0...3) + 1) % 4]),
                         round.wrongFirst ? .integer(0) : .null, .integer(Int64(id)), .text(round.person),
