@@ -765,10 +765,11 @@ struct MastermindController: Sendable {
         let verdictText = t.string(best == guess ? "mastermind.analysis.same" : "mastermind.analysis.\(verdict)")
         // A row that left fewer than the solver's pick would have, yet does less well on average, says both (a review
         // read "625 left; the solver's would have left 976. Nearly as good as the solver's pick." as a contradiction).
+        // Not when the two averages are one number once rounded ("it leaves 10 to the solver's 10", an English reader).
+        let (mine, solvers) = (Int(played.rounded()), Int(solverAverage.rounded()))
         let here: String? =
-            luck == nil && (verdict == "close" || verdict == "worse") && left < move.left
-            ? t.string("mastermind.analysis.here", [.int(Int(played.rounded())), .int(Int(solverAverage.rounded()))])
-            : nil
+            luck == nil && (verdict == "close" || verdict == "worse") && left < move.left && mine != solvers
+            ? t.string("mastermind.analysis.here", [.int(mine), .int(solvers)]) : nil
         return .object([
             "number": .int(number), "guess": .string(guess.description), "left": .int(left),
             "best": .string(best.description), "bestLeft": .int(move.left), "verdict": .string(verdict),

@@ -193,14 +193,15 @@ struct MastermindSiteTests {
 
     /// A game won in place (a script posts, the board is swapped) shows the new win count and how many
     /// guesses it took, in every language, never "no tries left".
-    /// The finished page of a game of `guess`, then the code itself, against `secret`: its solver's review.
-    private func reviewed(_ guess: String, against secret: String, _ engine: Engine) throws -> String {
+    /// The finished page of a game of `guesses`, then the code itself, against `secret`: its solver's review.
+    private func reviewed(_ guesses: String..., against secret: String, _ engine: Engine) throws -> String {
         let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let player = Player(server)
         let game = try player.startMastermind(secret: secret)
-        _ = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(guess)")
-        _ = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=\(secret)")
+        for (turn, guess) in (guesses + [secret]).enumerated() {
+            _ = try player.post("/mastermind/guess", "game=\(game)&turn=\(turn)&guess=\(guess)")
+        }
         return try player.get("/mastermind").text
     }
 
@@ -223,6 +224,16 @@ struct MastermindSiteTests {
         #expect(text.contains("data-left=\"625\"") && text.contains("data-best=\"0123\" data-best-left=\"976\""))
         #expect(
             text.contains("<strong>This time it beat the solver’s pick; on average, though, it"))
+    }
+
+    /// An English reader's third row, 4563 against 3443, left 10 where the solver's 0556 would have left 13, and
+    /// read "on average, though, it leaves 10 to the solver's 10. Nearly as good": averages equal once rounded are
+    /// not set against each other.
+    @Test func averagesEqualOnceRoundedAreNotSetAgainstEachOther() throws {
+        let text = try reviewed("0123", "4455", "4563", against: "3443", .sqlite)
+        #expect(text.contains("data-left=\"10\"") && text.contains("data-best=\"0556\" data-best-left=\"13\""))
+        #expect(!text.contains("on average, though"))
+        #expect(text.contains("Nearly as good as the solver’s pick."))
     }
 
     /// The solver's own opener met a lucky answer: a review read "You got lucky" beside "the solver would have played
