@@ -398,3 +398,19 @@ class PeopleMet(NameGameHelpers, BrowserTest):
         self.assertEqual(self.axe_violations(), [])
         self.assertEqual(self.low_contrast(), [])
         self.screenshots("namegame-people", "/namegame/people")
+
+    def test_the_wall_of_faces_keeps_each_name_in_its_cell_on_a_phone(self):
+        # An English reader's phone read "RavensworthDunmore": a long surname ran into the next face's cell.
+        self.meet_people(200)
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        try:
+            self.open("/namegame/stats")
+            spill = self.driver.execute_script("""
+                return [...document.querySelectorAll('[data-wall] li:not(.wall-unknown)')]
+                  .filter(li => li.scrollWidth > li.clientWidth + 1).map(li => li.textContent);""")
+            self.assertGreater(len(self.driver.find_elements("css selector", "[data-wall] li img")), 100)
+            self.assertEqual(spill, [])
+            self.driver.save_screenshot(os.path.join(ARTIFACTS, "namegame-wall-360.png"))
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
