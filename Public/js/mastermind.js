@@ -418,7 +418,9 @@
     // At the end of a game the keypad goes, but the cells keep their size: the board does not jump.
     setup(!!fresh.getAttribute("data-outcome") && !wasOver);
     // A hint is said itself (the board's own announcement repeats the last row); any other answer says the row.
-    var hint = fresh.querySelector("[data-message] [data-hint]");
+    var hint = fresh.querySelector("[data-message] [data-hint], [data-hint-ask]");
+    // Hint's question first, where a hint would take a win out of the chart: its answer is the next thing to press.
+    if (fresh.querySelector("[data-hint-ask]")) focusKey = "[data-hint-confirm]";
     // A refusal says itself: the board's announcement would repeat the last row as if it were scored.
     var refusal = status === 422 && fresh.querySelector("[data-error]");
     // Said once, by the board's live region (an alert inserted with its text in it is often not read at all).
@@ -956,6 +958,16 @@
   // keypad, which it presses as Space does, on another button or link of the game, and on an item of an open menu,
   // which it chooses. Escape closes the menu. Inside a field the browser's own typing applies, and nothing
   // happens under an open dialog.
+  // "Not now" to Hint's question puts it away in place (without a script, the link loads the board again).
+  host.addEventListener("click", function (event) {
+    var cancel = event.target.closest && event.target.closest("[data-hint-cancel]");
+    if (!cancel) return;
+    event.preventDefault();
+    cancel.closest("[data-hint-ask]").remove();
+    placeMessage();
+    board().focus({ preventScroll: true });
+  });
+
   // Notes on, a tap on a box of the row being typed makes it the place notes go to.
   host.addEventListener("click", function (event) {
     var cell = notesOn && event.target.closest && event.target.closest("[data-current-row] [data-cell]");

@@ -78,6 +78,16 @@ class MastermindHelpers(BrowserTest):
             chain.send_keys(key).pause(0.02)
         chain.perform()
 
+    def hint(self):
+        """Presses Hint and, where it asks first (a hint that takes a win out of the chart), says yes; the hint."""
+        self.driver.find_element("css selector", "form[action='/mastermind/hint'] button").click()
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_elements("css selector", "[data-hint-ask], [data-message] [data-hint]"))
+        for confirm in self.driver.find_elements("css selector", "[data-hint-confirm]"):
+            confirm.click()
+        return WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-message] [data-hint]"))
+
     def tap(self, code):
         for digit in code:
             self.driver.find_element("css selector", f"[data-keypad] button[data-key='{digit}']").click()

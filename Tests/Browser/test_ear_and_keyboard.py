@@ -68,7 +68,7 @@ class Ear:
         return self.driver.execute_script(
             "const a = document.activeElement, b = a.getBoundingClientRect();"
             "return {tag: a.tagName, id: a.id, key: a.getAttribute('data-key'), next: a.hasAttribute('data-next'),"
-            " answer: a.hasAttribute('data-answer'),"
+            " answer: a.hasAttribute('data-answer'), text: a.textContent.trim(),"
             " inView: b.bottom > 0 && b.top < innerHeight && b.right > 0 && b.left < innerWidth}")
 
 
@@ -106,10 +106,16 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         self.wait_said(lambda t: t.startswith(", ".join(guess) + ":"), "the row's result, digit by digit")
         focus = self.focused()
         self.assertEqual((focus["key"], focus["inView"]), ("Enter", True), focus)
-        # Hint, pressed by Enter from the keyboard: the hint itself is said, stays on screen, and focus goes to the
-        # board (where the next digits go), in view.
+        # Hint, pressed by Enter from the keyboard: first its question (a hint takes a win out of the chart), said,
+        # with focus on its answer, in view; Enter again, and the hint itself is said, stays on screen, and focus goes
+        # to the board (where the next digits go), in view.
         hint = self.driver.find_element("css selector", "form[action='/mastermind/hint'] button")
         self.driver.execute_script("arguments[0].focus()", hint)
+        self.keys(Keys.ENTER)
+        ask = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-hint-ask]"))
+        self.wait_said(lambda t: t == ask.get_attribute("data-hint-spoken") and "guess chart" in t, "Hint's question")
+        focus = self.focused()
+        self.assertEqual((focus["text"], focus["inView"]), ("Show a hint", True), focus)
         self.keys(Keys.ENTER)
         WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "[data-message] [data-hint]"))
         shown = self.driver.find_element("css selector", "[data-message] [data-hint]")

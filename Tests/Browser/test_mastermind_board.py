@@ -669,8 +669,11 @@ class MastermindBoard(BoardHelpers):
         self.tap(miss)
         self.wait_rows(1)
         played = self.still()
-        # A hint shows in the same line: nothing moves either.
+        # Hint's question, then the hint, show in the same line: nothing moves either.
         self.driver.find_element("css selector", "form[action='/mastermind/hint'] button").click()
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "[data-hint-ask]"))
+        self.assertEqual(self.still(), played, "the hint's question moved the board")
+        self.driver.find_element("css selector", "[data-hint-confirm]").click()
         WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "[data-message] [data-hint]"))
         self.assertEqual(self.still(), played, "the hint moved the board")
         # The game ends: the cells keep their size (the keypad goes, the rows stay where they were).
@@ -689,9 +692,7 @@ class MastermindBoard(BoardHelpers):
                          "const e = document.elementFromPoint(r.left + 4, r.top + r.height / 2);"
                          "return !!e && !!e.closest('[data-legend]');")
         self.assertTrue(self.driver.execute_script(legend_on_top), "the legend shows before the hint")
-        self.driver.find_element("css selector", "form[action='/mastermind/hint'] button").click()
-        hint = WebDriverWait(self.driver, 10).until(
-            lambda d: d.find_element("css selector", "[data-message] [data-hint]"))
+        hint = self.hint()
         self.assertTrue(hint.is_displayed())
         # Beside the row being typed, in the window, over nothing a player reads (reviews: the toast covered the
         # legend, the title and the menu; by the board's top it was far from where the player looked).

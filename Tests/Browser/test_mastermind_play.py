@@ -384,8 +384,7 @@ class Input(Play):
                 const b = r.getBoundingClientRect();
                 return b.bottom > m.top + 1 && b.top < m.bottom - 1;
             }).map(r => r.id || r.className);"""
-        self.driver.find_element("css selector", "form[action='/mastermind/hint'] button").click()
-        hint = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-message] [data-hint]"))
+        hint = self.hint()
         WebDriverWait(self.driver, 10).until(lambda d: hint.size["height"] > 0)
         self.assertEqual(self.driver.execute_script(overlap, hint), [], "the hint covers no row")
         self.assertGreaterEqual(self.box(hint)["top"], 0, "in sight")
@@ -472,13 +471,23 @@ class HintCost(Play):
 
     def test_a_hint_says_what_it_costs_before_the_win_on_a_phone(self):
         """A review learnt only from the results that a hinted win leaves the chart: the phone's hint line left the
-        cost out. It says it, under the row being typed, inside the screen."""
+        cost out. It says it, under the row being typed, inside the screen; and asks first (another review: one tap
+        took the win out of the chart), where "Not now" leaves the game as it was."""
         self.phone()
         secret = self.start()
         self.tap(wrong_guesses(secret)[0])
         self.wait_rows(1)
         self.driver.find_element("css selector", "form[action='/mastermind/hint'] button").click()
-        cost = self.wait(lambda d: d.find_element("css selector", "[data-hint] .hint-cost"), "the hint")
+        ask = self.wait(lambda d: d.find_element("css selector", "[data-hint-ask]"), "Hint's question")
+        self.assertIn("guess chart", ask.text)
+        for part in ("[data-hint-confirm]", "[data-hint-cancel]"):
+            box = self.box(self.driver.find_element("css selector", part))
+            self.assertTrue(0 <= box["left"] and box["right"] <= 360 and box["bottom"] <= 740, box)
+            self.assertGreaterEqual(box["bottom"] - box["top"], 44, f"{part}: a target a finger can hit")
+        self.driver.find_element("css selector", "[data-hint-cancel]").click()
+        self.assertEqual(self.driver.find_elements("css selector", "[data-hint-ask], [data-message] [data-hint]"), [])
+        self.assertTrue(self.driver.find_element("css selector", "[data-message] [data-rules]").is_displayed())
+        cost = self.hint().find_element("css selector", ".hint-cost")
         self.assertTrue(cost.is_displayed())
         self.assertIn("guess chart", cost.text)
         box, row = self.box(cost), self.box(self.driver.find_element("css selector", ".slot-current"))

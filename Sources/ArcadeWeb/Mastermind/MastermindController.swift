@@ -145,9 +145,17 @@ struct MastermindController: Sendable {
         return !number.isEmpty && number.count <= 9 && number.allSatisfy { ("0"..."9").contains($0) } ? path : nil
     }
 
-    /// Looking writes nothing: a player's first board is unstarted until their first guess.
+    /// Looking writes nothing: a player's first board is unstarted until their first guess. `?hint=ask`: Hint's
+    /// question, without a script.
     func current(_ request: Request, _ context: PlayerContext) throws -> Response {
-        board(try store.latest(player: context.visitor.playerID) ?? store.unstarted(), context.visitor, request)
+        let record = try store.latest(player: context.visitor.playerID) ?? store.unstarted()
+        return board(record, context.visitor, request, askHint: request.query["hint"] == "ask" && hintCosts(record))
+    }
+
+    /// A hint that would keep this game's win out of the guess chart: asked first, once a game (a review: one tap
+    /// took a win out of the chart for good, with no way back). An opening's hint tells nothing and costs nothing.
+    private func hintCosts(_ record: MastermindStore.Record) -> Bool {
+        record.game.outcome == .playing && record.daily == nil && !record.usedHint && !record.game.turns.isEmpty
     }
 
     /// The daily code: the same for everyone today; one game each; past days from the archive.
@@ -211,6 +219,10 @@ struct MastermindController: Sendable {
         let record = try store.latest(player: visitor.playerID) ?? store.start(player: visitor.player, store.deal())
         guard record.game.outcome == .playing else {
             return isFragment(request) ? board(record, visitor, request) : .redirect(to: "/mastermind")
+        }
+        if hintCosts(record) && request.form?["confirm"] != "1" {
+            return isFragment(request)
+                ? board(record, visitor, request, askHint: true) : .redirect(to: "/mastermind?hint=ask")
         }
         let history = record.game.turns.map { ($0.guess, $0.feedback) }
         // With two guesses left a hint is a code that could win: a probe that cannot be the code, however much it
@@ -314,7 +326,7 @@ struct MastermindController: Sendable {
     /// everyone compared (a review: switched on in free play it counted the daily's codes, and nothing marked it).
     private func board(
         _ record: MastermindStore.Record, _ visitor: Visitor, _ request: Request, status: Status = .ok,
-        error: String? = nil, value: String = "", showLeft: Bool? = nil
+        error: String? = nil, value: String = "", showLeft: Bool? = nil, askHint: Bool = false
     ) -> Response {
         let t = pages.localizer.strings(for: visitor.language)
         let stats = (try? store.stats(player: visitor.playerID)) ?? MastermindStore.Stats()
@@ -339,6 +351,10 @@ struct MastermindController: Sendable {
             && ((try? once.perform(visitor).once.needToDo(SiteTasks.tryNameGame)) ?? false)
         if inviting, case .object(var fields) = context {
             fields["tryNameGame"] = .bool(true)
+            context = .object(fields)
+        }
+        if askHint, case .object(var fields) = context {
+            fields["hintAsk"] = .bool(true)
             context = .object(fields)
         }
         if isFragment(request) {

@@ -54,7 +54,7 @@ struct MastermindSiteTests {
                     "/mastermind/guess", "game=\(game)&turn=\(n)&guess=\(wrong(secret, n * 411 + 7))",
                     fragment: n % 2 == 0))
             if n < 9 { responses.append(try player.get("/mastermind")) }
-            responses.append(try player.post("/mastermind/hint", "", fragment: true))
+            responses.append(try player.post("/mastermind/hint", "confirm=1", fragment: true))
         }
         for response in responses.dropLast(2) {
             // A hint is computed from the feedback the player already has, so
@@ -301,6 +301,30 @@ struct MastermindSiteTests {
         }
     }
 
+    /// A hint that would take a win out of the chart asks first, once a game, with and without a script (a review:
+    /// one tap took a win out of the chart for good); asked, it changes nothing. Confirmed, it is given; a second hint
+    /// in that game asks no more.
+    @Test(arguments: Engine.allCases) func aHintThatCostsTheChartAsksFirst(_ engine: Engine) throws {
+        let server = try InProcessSite(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind()
+        let secret = try player.secret()
+        _ = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, 5))")
+        let asked = try player.post("/mastermind/hint", "", fragment: true)
+        #expect(asked.status == 200 && asked.text.contains("data-hint-ask"))
+        #expect(asked.text.contains("<p>With a hint, a win in this game won’t appear in the guess chart.</p>"))
+        #expect(!asked.text.contains("data-hint-spoken=\"Hint:"), "no hint yet")
+        let page = try player.post("/mastermind/hint", "")
+        #expect(page.status == 303 && page.header("Location") == "/mastermind?hint=ask")
+        #expect(try player.get("/mastermind?hint=ask").text.contains("data-hint-confirm"))
+        #expect(try !player.get("/mastermind").text.contains("data-hint-ask"), "Not now: the board as it was")
+        #expect(try player.get("/mastermind/stats").text.contains("data-hint-wins=\"0\""))
+        let given = try player.post("/mastermind/hint", "confirm=1", fragment: true).text
+        #expect(given.contains("data-hint-spoken=\"Hint:") && !given.contains("data-hint-ask"))
+        #expect(!(try player.post("/mastermind/hint", "", fragment: true).text.contains("data-hint-ask")))
+    }
+
     /// Hint wins are counted apart, so after only those the chart would be bars of 0: it says so instead.
     @Test(arguments: Engine.allCases) func statisticsAfterOnlyAHintWinShowNoEmptyChart(_ engine: Engine) throws {
         let server = try InProcessSite(engine: engine)
@@ -309,7 +333,7 @@ struct MastermindSiteTests {
         let game = try player.startMastermind()
         let secret = try player.secret()
         _ = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, 5))")
-        try player.post("/mastermind/hint", "")
+        try player.post("/mastermind/hint", "confirm=1")
         // What a hint costs is said with it, shown and spoken (a review learnt it only from the results); set apart, so a
         // phone's line can leave it out (another review: four lines of hint covered the last rows).
         let hinted = try player.get("/mastermind").text
@@ -333,7 +357,7 @@ struct MastermindSiteTests {
         defer { server.stop() }
         let player = Player(server)
         let game = try player.startMastermind()
-        try player.post("/mastermind/hint", "")
+        try player.post("/mastermind/hint", "confirm=1")
         let hinted = try player.get("/mastermind").text
         #expect(hinted.firstMatch(of: /data-hint="\d{4}"/) != nil && !hinted.contains("hint-cost"))
         #expect(!(Player.attribute("data-hint-spoken", in: hinted) ?? "").contains("won’t appear"))
@@ -350,11 +374,11 @@ struct MastermindSiteTests {
         defer { server.stop() }
         let player = Player(server)
         let game = try player.startMastermind(secret: "4567")
-        try player.post("/mastermind/hint", "")
+        try player.post("/mastermind/hint", "confirm=1")
         let first = try player.get("/mastermind").text
         #expect(!first.contains("It can’t be the code itself"), "a first hint fits: there are no rows yet")
         _ = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=1234")
-        try player.post("/mastermind/hint", "")
+        try player.post("/mastermind/hint", "confirm=1")
         let second = try player.get("/mastermind").text
         let hint = try #require(second.firstMatch(of: /data-hint="(\d{4})"/)?.1)
         #expect(hint == "0055")
@@ -376,7 +400,7 @@ struct MastermindSiteTests {
         for (turn, guess) in ["0123", "4444", "4455"].enumerated() {
             _ = try player.post("/mastermind/guess", "game=\(game)&turn=\(turn)&guess=\(guess)")
         }
-        try player.post("/mastermind/hint", "")
+        try player.post("/mastermind/hint", "confirm=1")
         let page = try player.get("/mastermind").text
         let said = try #require(Player.attribute("data-hint-spoken", in: page))
         #expect(said.hasPrefix("Hint: only one code fits every row so far. It’s yours to find."))
@@ -388,7 +412,7 @@ struct MastermindSiteTests {
         let other = Player(server)
         let early = try other.startMastermind(secret: "5544")
         _ = try other.post("/mastermind/guess", "game=\(early)&turn=0&guess=0123")
-        try other.post("/mastermind/hint", "")
+        try other.post("/mastermind/hint", "confirm=1")
         let first = try other.get("/mastermind").text
         #expect(!first.contains("data-hint-nudge") && first.firstMatch(of: /data-hint="\d{4}"/) != nil)
     }
@@ -632,7 +656,7 @@ struct MastermindSiteTests {
         for (turn, guess) in rows.enumerated() {
             #expect(try player.post("/mastermind/guess", "game=\(game)&turn=\(turn)&guess=\(guess)").status == 303)
         }
-        try player.post("/mastermind/hint", "")
+        try player.post("/mastermind/hint", "confirm=1")
         let page = try player.get("/mastermind").text
         let hint = try Code(try #require(page.firstMatch(of: /data-hint="(\d{4})"/)?.1).description, rules: .classic)
         for row in rows {

@@ -77,7 +77,7 @@ struct OpenGameSecrecyTests {
         answers.append(("refused guess", try player.post("/mastermind/guess", "game=\(game)&turn=9&daily=0&guess=9")))
         // The other actions a player has, around the daily in play.
         answers.append(("new game", try player.post("/mastermind/new", "", fragment: true)))
-        answers.append(("hint", try player.post("/mastermind/hint", "", fragment: true)))
+        answers.append(("hint", try player.post("/mastermind/hint", "confirm=1", fragment: true)))
         answers.append(("cheat", try player.post("/cheats/actions", "kind=key&value=a")))
         answers.append(("theme", try player.post("/theme", "theme=dark&back=/")))
         answers.append(("dismiss", try player.post("/once/dismiss", "task=tutorial.mastermind&back=/")))
