@@ -301,19 +301,25 @@ struct MastermindSiteTests {
         }
     }
 
-    /// A hint that would take a win out of the chart asks first, once a game, with and without a script (a review:
-    /// one tap took a win out of the chart for good); asked, it changes nothing. Confirmed, it is given; a second hint
-    /// in that game asks no more.
-    @Test(arguments: Engine.allCases) func aHintThatCostsTheChartAsksFirst(_ engine: Engine) throws {
+    /// A free game one wrong row in: its site (to stop), player, game and secret.
+    private func oneRowIn(_ engine: Engine) throws -> (InProcessSite, Player, game: String, secret: String) {
         let server = try InProcessSite(engine: engine)
-        defer { server.stop() }
         let player = Player(server)
         let game = try player.startMastermind()
         let secret = try player.secret()
         _ = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, 5))")
+        return (server, player, game, secret)
+    }
+
+    /// A hint that would take a win out of the chart asks first, once a game, with and without a script (a review:
+    /// one tap took a win out of the chart for good); asked, it changes nothing. Confirmed, it is given; a second hint
+    /// in that game asks no more.
+    @Test(arguments: Engine.allCases) func aHintThatCostsTheChartAsksFirst(_ engine: Engine) throws {
+        let (server, player, game, secret) = try oneRowIn(engine)
+        defer { server.stop() }
         let asked = try player.post("/mastermind/hint", "", fragment: true)
         #expect(asked.status == 200 && asked.text.contains("data-hint-ask"))
-        #expect(asked.text.contains("<p>With a hint, a win in this game won’t appear in the guess chart.</p>"))
+        #expect(asked.text.contains(">With a hint, a win in this game won’t appear in the guess chart.</span>"))
         #expect(!asked.text.contains("data-hint-spoken=\"Hint:"), "no hint yet")
         let page = try player.post("/mastermind/hint", "")
         #expect(page.status == 303 && page.header("Location") == "/mastermind?hint=ask")
@@ -327,12 +333,8 @@ struct MastermindSiteTests {
 
     /// Hint wins are counted apart, so after only those the chart would be bars of 0: it says so instead.
     @Test(arguments: Engine.allCases) func statisticsAfterOnlyAHintWinShowNoEmptyChart(_ engine: Engine) throws {
-        let server = try InProcessSite(engine: engine)
+        let (server, player, game, secret) = try oneRowIn(engine)
         defer { server.stop() }
-        let player = Player(server)
-        let game = try player.startMastermind()
-        let secret = try player.secret()
-        _ = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, 5))")
         try player.post("/mastermind/hint", "confirm=1")
         // What a hint costs is said with it, shown and spoken (a review learnt it only from the results); set apart, so a
         // phone's line can leave it out (another review: four lines of hint covered the last rows).
