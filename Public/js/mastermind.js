@@ -488,6 +488,9 @@
           key.classList.remove("is-noted");
         });
         part.classList.add("board-room", "is-spent");
+        // The message line keeps its room but says nothing more: a hint beside a game given up, its "Type it in"
+        // still there, read as still in play (two native readers).
+        if (part.classList.contains("mm-message")) part.replaceChildren();
         part.setAttribute("inert", "");
         part.setAttribute("aria-hidden", "true");
         fresh.insertBefore(part, inline);

@@ -267,8 +267,20 @@ public struct LanguageStrings: Sendable {
 
     /// Whole sentences one after another, as the language writes them: Japanese with nothing between, others with a
     /// space. An empty part (a sentence said only sometimes) is left out.
+    /// A part that ends without a sentence's mark gets the language's full stop before the next (a Russian title
+    /// written without one, "Вы сдались", ran into the code that followed it when read out).
     public func sentences(_ parts: String...) -> String {
-        parts.filter { !$0.isEmpty }.joined(separator: sentenceGap)
+        let kept = parts.filter { !$0.isEmpty }
+        let stop = language == "ja" ? "。" : "."
+        return kept.indices.map { kept[$0] + ($0 < kept.count - 1 && !Self.endsSentence(kept[$0]) ? stop : "") }
+            .joined(separator: sentenceGap)
+    }
+
+    /// Whether the text ends with a sentence's mark, closing quotes and brackets aside.
+    static func endsSentence(_ text: String) -> Bool {
+        let closing = "»”’\")）」』".unicodeScalars
+        guard let last = text.unicodeScalars.last(where: { !closing.contains($0) && $0 != " " }) else { return true }
+        return ".!?…:。！？：".unicodeScalars.contains(last)
     }
 
     /// What separates two sentences: a space, but none in Japanese.

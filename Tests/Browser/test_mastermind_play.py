@@ -335,11 +335,15 @@ class Input(Play):
         self.assertEqual(self.board().get_attribute("data-outcome") or "playing", "playing")
         self.keys(wrong_guesses(secret)[1] + Keys.ENTER)
         self.wait_rows(2)
+        self.hint()
         ask().find_element("css selector", "[data-confirm-giveup]").click()
         WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "lost")
         # In place, and its results are the card every ending shows (a review: give-up alone ended on a page).
         self.assertEqual(self.driver.current_url, where)
         WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        # The hint asked for went with the game: beside the card it read as still in play (two native readers).
+        self.assertEqual([h for h in self.driver.find_elements("css selector", "[data-hint], [data-hint-type]")
+                          if h.is_displayed()], [])
         self.assertEqual(self.driver.find_element("css selector", "[data-secret]").get_attribute("data-secret"), secret)
         # The outcome's heading has the focus, so it is read (a review: focus was on nothing after giving up).
         WebDriverWait(self.driver, 10).until(

@@ -78,4 +78,15 @@ struct NumberFormatTests {
         // A language without its own text still writes its own digits.
         #expect(localizer.strings(for: "de").bound("n")([.int(1500), .double(0.25)]) == "1.500 people, 0,2 s")
     }
+
+    /// Sentences said one after another: a part without its own mark gets the language's stop (a Russian reader
+    /// heard "Вы сдались Код был такой"); Japanese joins them with no space.
+    @Test func sentencesEndBeforeTheNext() {
+        let localizer = Localizer(base: "en", strings: ["en": [:], "ru": [:], "ja": [:]])
+        #expect(localizer.strings(for: "ru").sentences("Вы сдались", "", "Код: 1, 2.") == "Вы сдались. Код: 1, 2.")
+        #expect(
+            localizer.strings(for: "en").sentences("Out of guesses!", "«Cracked»", "Next:", "x")
+                == "Out of guesses! «Cracked». Next: x")
+        #expect(localizer.strings(for: "ja").sentences("降参しました", "コードは1234です。") == "降参しました。コードは1234です。")
+    }
 }
