@@ -268,12 +268,17 @@ public struct LanguageStrings: Sendable {
     /// Whole sentences one after another, as the language writes them: Japanese with nothing between, others with a
     /// space. An empty part (a sentence said only sometimes) is left out.
     /// A part that ends without a sentence's mark gets the language's full stop before the next (a Russian title
-    /// written without one, "Вы сдались", ran into the code that followed it when read out).
+    /// written without one, "Вы сдались", ran into the code that followed it when read out). Japanese sets a
+    /// full-width space after ！ and ？ within a text, none after 。 (a Japanese reader).
     public func sentences(_ parts: String...) -> String {
         let kept = parts.filter { !$0.isEmpty }
         let stop = language == "ja" ? "。" : "."
-        return kept.indices.map { kept[$0] + ($0 < kept.count - 1 && !Self.endsSentence(kept[$0]) ? stop : "") }
-            .joined(separator: sentenceGap)
+        return kept.indices.map { index in
+            let part = kept[index]
+            guard index < kept.count - 1 else { return part }
+            if !Self.endsSentence(part) { return part + stop + sentenceGap }
+            return part + (language == "ja" && (part.hasSuffix("！") || part.hasSuffix("？")) ? "\u{3000}" : sentenceGap)
+        }.joined()
     }
 
     /// Whether the text ends with a sentence's mark, closing quotes and brackets aside.

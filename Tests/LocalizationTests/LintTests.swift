@@ -13,7 +13,9 @@ struct LintTests {
     ///   punctuation among `: ( ) · . , ;` (with at least one of those): `{{t.a}} · {{t.b}}`, `{{t.list}} ({{n}})`;
     /// - an interpolation followed at once by `:`, `%`, or a `.` that ends it (not `{{code}}.strings`): a colon,
     ///   percent sign or full stop glued on by the template, which a language may write otherwise ("Langue :",
-    ///   "100 %", "。").
+    ///   "100 %", "。");
+    /// - a middle dot anywhere in the text: facts set apart are a `dot-list`, whose dot each language draws (a
+    ///   Japanese reader read the footer's and the archive's Latin "·" between Japanese words).
     static func gluedPieces(in source: String) -> [String] {
         var text = source.replacing(try! Regex(#"\{\{![\s\S]*?\}\}"#), with: "")
         text = text.replacing(try! Regex(#"<[^>]*>"#), with: "")
@@ -33,6 +35,9 @@ struct LintTests {
             found.append("{{\(a)}}\(gap){{\(b)}}")
         }
         for match in text.matches(of: try! Regex(tag + #"([:%]|\.(?!\w))"#)) {
+            found.append(String(text[match.range]))
+        }
+        for match in text.matches(of: try! Regex(#".{0,24}·.{0,24}"#)) {
             found.append(String(text[match.range]))
         }
         return found
@@ -101,6 +106,8 @@ struct LintTests {
             "<dd>{{stats.winPercent}}%</dd>",
             "<span>{{t.mastermind.used mm.turn mm.attempts}}</span> · <span>{{t.mastermind.streak a b}}</span>",
             #"<li data-cheat="{{slug}}"><strong>{{name}}</strong>: {{hint}}</li>"#,
+            "<p>{{t.footer.version siteVersion}} · {{#footerNav}}{{> nav-link}}{{/footerNav}}</p>",
+            #"<li><a href="{{href}}">{{label}}</a> · {{status}}</li>"#,
         ]
         for line in templates { #expect(!Self.gluedPieces(in: line).isEmpty, "\(line)") }
         let fine = [

@@ -88,5 +88,6 @@ struct NumberFormatTests {
             localizer.strings(for: "en").sentences("Out of guesses!", "«Cracked»", "Next:", "x")
                 == "Out of guesses! «Cracked». Next: x")
         #expect(localizer.strings(for: "ja").sentences("降参しました", "コードは1234です。") == "降参しました。コードは1234です。")
+        #expect(localizer.strings(for: "ja").sentences("解読しました！", "8回です。") == "解読しました！\u{3000}8回です。")
     }
 }
