@@ -180,7 +180,11 @@ struct AdminController: Sendable {
                 "at": .string(UTCTime.format(entry.at)), "admin": .string(Self.actorText(entry.admin, t)),
                 "action": .string(entry.action), "actionText": .string(Self.actionText(entry.action, t)),
                 "target": .string(entry.target),
-                "before": .string(entry.before ?? ""), "after": .string(entry.after ?? ""),
+                "before": .string(entry.before ?? ""),
+                // How an admin signed in, in the reader's language (four native readers met "password" in English).
+                "after": .string(
+                    entry.action == "sign-in" ? Self.words("admin.audit.how.", entry.after ?? "", t) : entry.after ?? ""
+                ),
             ])
         }
         return pages.render(
@@ -202,9 +206,13 @@ struct AdminController: Sendable {
     /// An audit entry's action in the reader's language ("add rule" is "Rule added"); one the strings do not know
     /// (logged by a later version), as logged. The log keeps the words it was written with.
     static func actionText(_ action: String, _ t: LanguageStrings) -> String {
-        let words = action.lowercased().split { !$0.isLetter && !$0.isNumber }
-        let key = "admin.audit.action." + words.joined(separator: ".")
-        return t.has(key) ? t.string(key) : action
+        words("admin.audit.action.", action, t)
+    }
+
+    /// A logged value's words under `prefix` ("password + code" is `prefix` + "password.code"), or the value as logged.
+    static func words(_ prefix: String, _ value: String, _ t: LanguageStrings) -> String {
+        let key = prefix + value.lowercased().split { !$0.isLetter && !$0.isNumber }.joined(separator: ".")
+        return t.has(key) ? t.string(key) : value
     }
 
     /// What an operator checks first: maintenance and active rules per platform, hotfixes per language, what is

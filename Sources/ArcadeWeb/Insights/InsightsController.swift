@@ -107,9 +107,9 @@ struct InsightsController: Sendable {
                     [name, "\(mode.answered)", "\(mode.identified)", Self.percent(mode.identified, mode.answered)]
                 }),
             Self.chart(
-                "cheats", t, x: "insights.cheat", y: "insights.series.players",
+                "cheats", t, x: "insights.cheat", y: "insights.series.found",
                 n.cheats.map { named("cheats.name.", $0.0) },
-                [("insights.series.players", n.cheats.map(\.1))]),
+                [("insights.series.found", n.cheats.map(\.1))]),
             Self.chart(
                 "traffic", t, x: "insights.hour", y: "insights.count", hours.map { UTCTime.hourLabel($0.start) },
                 [

@@ -125,6 +125,8 @@ struct AdminTests {
         try server.site.admins.create(name: "eve", password: "correct horse battery", by: "command line (root)")
         let german = try player.get("/admin/audit?lang=de").text
         #expect(german.contains(">erster Start</td>") && german.contains(">Kommandozeile (root)</td>"))
+        // And how an admin signed in (four native readers met "password" in English).
+        #expect(german.contains("\">Passwort</td></tr>") && !german.contains(">password<"))
         player.cookies["arcade_lang"] = nil
         // Sign-out needs the CSRF token, ends the session and clears the cookie.
         #expect(try server.post("/admin/logout", body: "", headers: ["Cookie": player.cookieHeader]).status == 403)
