@@ -595,8 +595,14 @@
     close.textContent = "×";
     close.setAttribute("aria-label", result.getAttribute("data-close-label") || "×");
     close.addEventListener("click", function () { dialog.close(); });
-    dialog.appendChild(close);
+    var top = document.createElement("div");
+    top.className = "results-top";
+    top.appendChild(close);
+    dialog.appendChild(top);
     dialog.appendChild(result);
+    // Scrolled, the × has a band of its own across the card: over the card's buttons it was easy to tap for New game
+    // (a low-vision review, large text on a phone).
+    dialog.addEventListener("scroll", function () { dialog.classList.toggle("is-scrolled", dialog.scrollTop > 0); });
     dialog.addEventListener("close", function () {
       // Back in the page, where it is without a script; focus returns where it was.
       clearRoom();

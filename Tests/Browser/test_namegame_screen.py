@@ -264,6 +264,44 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         finally:
             self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
 
+    def test_with_large_text_the_face_met_and_a_miss_stay_in_sight(self):
+        """A low-vision review, text at 200 % on a phone: meeting someone, the held heading covered the face to learn
+        once the page scrolled to Got it; after a miss, Next sat over its words, one word a line."""
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        try:
+            round_id, answer = self.fresh_round("normal")
+            self.choose_wrong(answer)
+            boxes = self.driver.execute_script("""
+                const next = document.querySelector('.is-miss [data-next]').getBoundingClientRect();
+                return [...document.querySelectorAll('.is-miss p')].flatMap(p => {
+                  const words = document.createRange(); words.selectNodeContents(p);
+                  return [...words.getClientRects()]; }).filter(r =>
+                  r.left < next.right && next.left < r.right && r.top < next.bottom && next.top < r.bottom).length""")
+            self.assertEqual(boxes, 0, "Next lies over the miss's words")
+            self.driver.save_screenshot(os.path.join(ARTIFACTS, "namegame-large-text-miss-360.png"))
+            self.open("/namegame/learn")
+            for _ in range(12):
+                if self.driver.find_elements("css selector", "[data-intro]"):
+                    break
+                if self.driver.find_elements("css selector", "[data-start]") or self.game().get_attribute("data-answered"):
+                    self.navigate(lambda: self.driver.find_element("css selector", "button[data-next]").click(), meet=False)
+                    continue
+                self.navigate(lambda: self.driver.find_element(
+                    "css selector", f'button[data-choice="{answer_of(self.game().get_attribute("data-round"))}"]').click(),
+                    meet=False)
+            # Got it has the focus, and the page scrolls it into view (smoothly: waited for).
+            WebDriverWait(self.driver, 10).until(lambda d: self.in_view("[data-meet]"))
+            face = self.driver.execute_script("""
+                const img = document.querySelector('[data-intro] img'), r = img.getBoundingClientRect();
+                const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, innerHeight);
+                return {shown: (bottom - top) / r.height, on: img === document.elementFromPoint(r.left + r.width / 2,
+                        (top + bottom) / 2)};""")
+            self.assertGreater(self.driver.execute_script("return scrollY"), 0, "scrolled to Got it")
+            self.assertTrue(face["shown"] > 0.75 and face["on"], face)
+            self.driver.save_screenshot(os.path.join(ARTIFACTS, "namegame-large-text-meet-360.png"))
+        finally:
+            self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
+
     def test_a_face_fills_its_card_until_the_names_come_then_clears_them(self):
         """A review: a blank band under every face while picking, a quarter of each card. Until the answer the portrait
         fills the card; once the names come, its mouth (the picture's middle two thirds) is above the name."""
