@@ -236,7 +236,8 @@ struct NameGameController: Sendable {
         }
         switch try store.giveUp(player: visitor.playerID, round: roundID, people: directory, timedSeconds: timedSeconds)
         {
-        case .success(let record): return .redirect(to: "/namegame/\(record.round.mode.rawValue)")
+        // A round ended by "I don't know" is played too (an English reader's progress still said "Try the Name Game").
+        case .success(let record): return try played(record, visitor)
         case .failure(let refusal):
             return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
         }

@@ -164,7 +164,7 @@ struct CheatSiteTests {
         var last: JSONValue = .null
         for key in ["R", "E", "T", "R", "O"] { last = try JSONParser.parse(try act(player, "key=\(key)").text) }
         // Said as it happens (a blind review heard "switches on" as it went off).
-        #expect(last["did"] == .array([.string("CRT screen off (do it again to switch it back on).")]))
+        #expect(last["did"] == .array([.string("Retro screen off (do it again to switch it back on).")]))
         let off = try player.get("/").text
         #expect(!off.contains("class=\"theme-crt\""))
         #expect(off.contains("<option value=\"crt\">Retro</option>"), "found once, retro stays in the theme chooser")
@@ -266,7 +266,7 @@ struct CheatSiteTests {
         let fromDaily = try konami("&game=\(daily)&daily=1")
         #expect(
             fromDaily["did"]
-                == .array([.string("Not in the daily game: everyone plays the same code. Try it in a free game.")]
+                == .array([.string("Not on the daily code: everyone plays the same one. Try it in a free game.")]
                 ))
         #expect(try revealed(String(daily)) == nil && revealed(game) == nil)
         // Even named by its id alone.

@@ -268,6 +268,8 @@ struct LearnSiteTests {
         #expect(after.contains("data-session-incorrect=\"1\""))
         #expect(!after.contains("data-dontknow"), "answered: no second give-up")
         #expect(try player.post("/namegame/dontknow", "mode=normal&round=\(round)").status == 422)
+        // A round ended so is played (an English reader's progress still said "Try the Name Game" after lessons).
+        #expect(try player.get("/progress").text.contains("data-task=\"namegame.played\" data-count=\"1\""))
         // Review my misses waits for the lesson's end (a review: mid-lesson, it took the player out of it).
         #expect(!after.contains("data-review"))
 
@@ -579,7 +581,7 @@ struct LearnDepthSiteTests {
         #expect(menu.ranges(of: "data-locked>").count == 1 && menu.contains("data-locked>Meet a few people first"))
         #expect(try player.post("/namegame/next", "mode=timed&resume=1").status == 303)
         let timed = try player.get("/namegame/timed").text
-        #expect(timed.contains("data-meet-first>Timed only asks about people you’ve met (at least 4)"))
+        #expect(timed.contains("data-meet-first>Timed mode only asks about people you’ve met (at least 4)"))
         #expect(!timed.contains("data-choice"))
         #expect(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM namegame_sessions WHERE mode = 'timed'") == 0)
         _ = try met(server, count: 3, stability: 10, due: 0, excluding: [person])
@@ -637,7 +639,8 @@ struct LearnDepthSiteTests {
         #expect(try player.post("/namegame/next", "mode=practice&resume=1").status == 303)
         let page = try player.get("/namegame/practice").text
         #expect(
-            page.contains("data-meet-first>Practice only asks about people you’ve met, and you haven’t met anyone yet"))
+            page.contains(
+                "data-meet-first>Practice mode only asks about people you’ve met, and you haven’t met anyone yet"))
         #expect(page.contains("<a class=\"button\" href=\"/namegame/learn\">Start with Learn</a>"))
         #expect(!page.contains("data-choice") && !page.contains("<button type=\"submit\" data-next>Start</button>"))
         let db = try Database(location: server.database)
@@ -697,7 +700,7 @@ struct LearnDepthSiteTests {
         // The goal met and people met, the menu names the next step.
         let menu = try player.get("/namegame").text
         #expect(menu.contains("data-play-suggested=\"recall\">Recall</button>"))
-        #expect(menu.contains(">Practise the people you’ve met</h2>"))
+        #expect(menu.contains(">Practise the names of people you’ve met</h2>"))
     }
 
     /// A review: two lessons met five of 130, and nothing set the pace. The player chooses it on the menu; it is kept
