@@ -320,15 +320,22 @@
   function explainKeys() {
     var line = host.querySelector("[data-message]"), own = board();
     if (!line || !line.getAttribute("data-keys-tip") || !own || own.getAttribute("data-outcome")) return;
-    if (!host.querySelector("[data-keypad] button.is-present, [data-keypad] button.is-absent")) return;
     if (line.querySelector(":scope > p:not([data-rules])")) return;  // a hint or a refusal has the line
+    // Each mark explained the first time it shows, and only it: "Green keys are in the code" over a keypad with no
+    // green key read as wrong (a review).
+    var marks = ["in", "out"].filter(function (mark) {
+      return host.querySelector("[data-keypad] button.is-" + (mark === "in" ? "present" : "absent"));
+    });
     try {
-      if (window.localStorage.getItem("arcade-mm-keys-tip")) return;
-      window.localStorage.setItem("arcade-mm-keys-tip", "1");
+      marks = marks.filter(function (mark) {
+        return !window.localStorage.getItem("arcade-mm-keys-tip-" + mark) && !window.localStorage.getItem("arcade-mm-keys-tip");
+      });
+      marks.forEach(function (mark) { window.localStorage.setItem("arcade-mm-keys-tip-" + mark, "1"); });
     } catch (e) { return; }
+    if (!marks.length) return;
     var p = document.createElement("p");
     p.setAttribute("data-keys-tip", "");
-    p.textContent = line.getAttribute("data-keys-tip");
+    p.textContent = line.getAttribute(marks.length > 1 ? "data-keys-tip" : "data-keys-tip-" + marks[0]);
     flash(line, p, 6000);
     placeMessage();
   }

@@ -504,21 +504,29 @@ class Rows(Play):
     """A row reads at a glance: pegs of at least 16 px, counts beside them; the codes-left count is opt-in."""
 
     def test_the_keys_marks_are_explained_once_where_they_first_appear(self):
-        """Two reviews never learned what a green or crossed-out key meant: a phone's first how-to leaves it out."""
+        """Two reviews never learned what a green or crossed-out key meant: a phone's first how-to leaves it out. Each
+        mark is explained the first time it shows, and only it (a later review read "Green keys are in the code" over
+        a keypad with no green key)."""
         self.phone()
         secret = self.start()
-        self.driver.execute_script("localStorage.removeItem('arcade-mm-keys-tip')")
+        self.driver.execute_script("Object.keys(localStorage).filter(k => k.startsWith('arcade-mm-keys-tip'))"
+                                   ".forEach(k => localStorage.removeItem(k))")
         absent = next(d for d in "01234567" if d not in secret)
         self.tap(absent * 4)
         self.wait_rows(1)
         tip = self.wait(lambda d: d.find_element("css selector", "[data-message] [data-keys-tip]"), "the tip")
-        self.assertIn("crossed-out", tip.text)
+        self.assertEqual(tip.text, "Crossed-out keys are not in the code.")
         self.assertIn("is-absent", self.driver.find_element(
             "css selector", f"[data-keypad] button[data-key='{absent}']").get_attribute("class"))
         other = next(d for d in "76543210" if d not in secret and d != absent)
         self.tap(other * 4)
         self.wait_rows(2)
         self.assertEqual(self.driver.find_elements("css selector", "[data-message] [data-keys-tip]"), [], "once")
+        # One of the code's digits beside three known absent: its key turns green, and that mark is explained now.
+        self.tap(secret[0] + absent * 3)
+        self.wait_rows(3)
+        tip = self.wait(lambda d: d.find_element("css selector", "[data-message] [data-keys-tip]"), "the green keys")
+        self.assertEqual(tip.text, "Green keys are in the code.")
 
     def test_notes_show_in_their_boxes_and_a_win_leaves_the_keys_agreeing(self):
         """A review: the notes showed nowhere on the board (a badge on a key, one place at a time), and after a win two
