@@ -302,8 +302,11 @@ extension NameGameController {
         _ round: Round, hidden: inout Set<Int>, t: LanguageStrings, into context: inout TemplateFields
     ) {
         guard round.showsNames || round.recall else {
-            hidden.formUnion(round.hideOrder.prefix(round.hideOrder.count / 2))
-            context["cheat"] = .string(t.string("namegame.cheat.faces"))
+            // Beside one wrong face, half is that one (a review's cheat in a round of two faces took none away).
+            let gone = max(1, round.hideOrder.count / 2)
+            hidden.formUnion(round.hideOrder.prefix(gone))
+            let words = round.hideOrder.count == 1 ? "namegame.cheat.face" : "namegame.cheat.faces"
+            context["cheat"] = .string(t.string(words))
             return
         }
         let letter = String(round.answerPerson.firstName.prefix(1))

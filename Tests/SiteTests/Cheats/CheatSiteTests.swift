@@ -333,5 +333,19 @@ struct CheatSiteTests {
         let normal = try player.play("normal").text
         #expect(normal.contains("data-cheat-help"))
         #expect(normal.ranges(of: "data-hidden=\"true\"").count == 2, "2 of the 5 wrong faces")
+        // Learn's first questions show two faces: the cheat takes the one wrong face away, and says so (a review's
+        // "half the wrong faces are gone" took none).
+        let learner = Player(server)
+        var learn = try learner.play("learn").text
+        while learn.contains("data-intro") {
+            let round = try #require(Player.attribute("data-round", in: learn))
+            try learner.post("/namegame/meet", "mode=learn&round=\(round)")
+            learn = try learner.play("learn").text
+        }
+        #expect(learn.ranges(of: "data-choice=").count == 2)
+        let learnRound = try #require(Player.attribute("data-round", in: learn))
+        for key in ["w", "h", "o"] { try act(learner, "key=\(key)", on: "&round=\(learnRound)") }
+        let helped = try learner.play("learn").text
+        #expect(helped.ranges(of: "data-hidden=\"true\"").count == 1 && helped.contains("the wrong face is gone"))
     }
 }
