@@ -1056,9 +1056,21 @@ class LargeText(Play):
         self.phone()
         self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
         width = "return [document.documentElement.scrollWidth, innerWidth, getComputedStyle(document.body).fontSize]"
+        # A page's title keeps its words whole ("Mastermin / d statistic / s", a low-vision review).
+        split = """
+            const range = document.createRange(), broken = [], walk = document.createTreeWalker(
+              document.querySelector('main h1'), NodeFilter.SHOW_TEXT);
+            for (let text = walk.nextNode(); text; text = walk.nextNode()) {
+              for (const m of text.textContent.matchAll(/\\S+/g)) {
+                range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);
+                if (new Set(Array.from(range.getClientRects(), r => Math.round(r.top))).size > 1) broken.push(m[0]);
+              }
+            }
+            return broken;"""
         for path in ["/", "/namegame", "/progress", "/mastermind/stats"]:
             self.open(path)
             self.assertEqual(self.driver.execute_script(width), [360, 360, "32px"], path)
+            self.assertEqual(self.driver.execute_script(split), [], path)
         secret = self.start()
         for count, guess in enumerate(wrong_guesses(secret)[:2], start=1):
             # Each key brought to the middle of the screen first: the keypad is below the fold at this size.
