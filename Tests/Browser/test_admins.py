@@ -240,7 +240,8 @@ class AdminsPage(AdminBrowserTest):
         entries = self.audit()
         self.assertIn(("enable two-factor", name, name), [e[:3] for e in entries])
         ways = [e[3] for e in entries if e[:2] == ("sign-in", name)]
-        self.assertIn("password + code", ways)
+        # In the reader's words (the log keeps "password + code").
+        self.assertIn("password + authenticator code", ways)
         self.assertIn("password + recovery code", ways)
 
 

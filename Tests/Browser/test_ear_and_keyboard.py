@@ -420,7 +420,7 @@ class SettingsByKeyboard(Ear, MastermindHelpers):
         self.keys("retro")
         WebDriverWait(self.driver, 10).until(lambda d: "theme-crt" in root.get_attribute("class"))
         self.assertEqual(self.driver.execute_script("return window.__cheatPosts"), 5, "one post a key, in turn")
-        self.wait_said(lambda t: t.startswith("Cheat unlocked") and "CRT" in t, "the unlock and what it did")
+        self.wait_said(lambda t: t.startswith("Cheat unlocked") and "Retro screen on" in t, "the unlock and what it did")
         # The theme chooser follows (a review saw "System" under the CRT); dark again, chosen the same way.
         WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-theme-select]")
                                              .get_attribute("value") == "crt")

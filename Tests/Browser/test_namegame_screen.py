@@ -279,6 +279,8 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
                   r.left < next.right && next.left < r.right && r.top < next.bottom && next.top < r.bottom).length""")
             self.assertEqual(boxes, 0, "Next lies over the miss's words")
             self.driver.save_screenshot(os.path.join(ARTIFACTS, "namegame-large-text-miss-360.png"))
+            # A new player, whom Learn introduces to someone at once (this browser's player has met people by now).
+            self.driver.delete_all_cookies()
             self.open("/namegame/learn")
             for _ in range(12):
                 if self.driver.find_elements("css selector", "[data-intro]"):
@@ -289,8 +291,12 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
                 self.navigate(lambda: self.driver.find_element(
                     "css selector", f'button[data-choice="{answer_of(self.game().get_attribute("data-round"))}"]').click(),
                     meet=False)
-            # Got it has the focus, and the page scrolls it into view (smoothly: waited for).
-            WebDriverWait(self.driver, 10).until(lambda d: self.in_view("[data-meet]"))
+            self.assertTrue(self.driver.find_elements("css selector", "[data-intro]"), "someone new to meet")
+            # Got it has the focus; with it in view (as the page brings it), the face above it is in sight, uncovered.
+            settled = "return new Promise(done => { const y = scrollY; setTimeout(() => done(scrollY === y), 300); })"
+            WebDriverWait(self.driver, 10).until(lambda d: d.execute_script(settled))
+            self.assertEqual(self.driver.switch_to.active_element.get_attribute("data-meet"), "")
+            self.driver.execute_script("document.querySelector('[data-meet]').scrollIntoView({block: 'end'})")
             face = self.driver.execute_script("""
                 const img = document.querySelector('[data-intro] img'), r = img.getBoundingClientRect();
                 const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, innerHeight);
