@@ -333,28 +333,22 @@ struct MastermindController: Sendable {
         var context = boardContext(
             record, language: visitor.language, error: error, value: value, stats: stats, link: link(request, record),
             showLeft: record.daily == nil && (showLeft ?? (request.cookies[LookCookies.codesLeft] == "1")))
-        if let number = record.daily, case .object(var fields) = context {
-            dailyFields(number, record, visitor, t: t, into: &fields)
-            context = .object(fields)
-        }
-        // A free game over can be played by a friend; a challenge's own game leads back to see how both did.
-        if record.daily == nil, record.id != 0, record.game.outcome != .playing, case .object(var fields) = context {
-            fields["challenge"] = .string(challengePath(record.challenge ?? record.id))
-            fields["challengeTaken"] = .bool(record.challenge != nil)
-            context = .object(fields)
-        }
-        // The first win invites the player to the Name Game in its results, once (the moment it is earned); the game's
-        // page has no banner for it (two reviews counted the other game pushed at them in every card and over the
-        // board).
-        let inviting =
-            record.game.outcome == .won && record.daily == nil && stats.wins == 1
-            && ((try? once.perform(visitor).once.needToDo(SiteTasks.tryNameGame)) ?? false)
-        if inviting, case .object(var fields) = context {
-            fields["tryNameGame"] = .bool(true)
-            context = .object(fields)
-        }
-        if askHint, case .object(var fields) = context {
-            fields["hintAsk"] = .bool(true)
+        if case .object(var fields) = context {
+            if let number = record.daily { dailyFields(number, record, visitor, t: t, into: &fields) }
+            // A free game over can be played by a friend; a challenge's own game leads back to see how both did.
+            if record.daily == nil, record.id != 0, record.game.outcome != .playing {
+                fields["challenge"] = .string(challengePath(record.challenge ?? record.id))
+                fields["challengeTaken"] = .bool(record.challenge != nil)
+            }
+            // The first win invites the player to the Name Game in its results, once (the moment it is earned); the
+            // game's page has no banner for it (two reviews counted the other game pushed at them in every card and
+            // over the board).
+            if record.game.outcome == .won && record.daily == nil && stats.wins == 1
+                && ((try? once.perform(visitor).once.needToDo(SiteTasks.tryNameGame)) ?? false)
+            {
+                fields["tryNameGame"] = .bool(true)
+            }
+            if askHint { fields["hintAsk"] = .bool(true) }
             context = .object(fields)
         }
         if isFragment(request) {
