@@ -502,7 +502,11 @@ struct LearnDepthSiteTests {
         #expect(!page.contains("Just met"), "a person missed since they were met is still being learned, not just met")
         // Someone met who has left says so where a role would be (a review read the blank as missing).
         let former = try #require(
-            try db.first("SELECT id, first_name || ' ' || last_name AS name FROM people WHERE retired = 1 LIMIT 1"))
+            try db.first(
+                """
+                SELECT id, first_name || ' ' || last_name AS name FROM people
+                WHERE retired = 1 AND id NOT IN (SELECT person FROM namegame_cards) ORDER BY id LIMIT 1
+                """))
         _ = try self.met(server, count: 0, stability: 0.5, due: 0, people: [try former.decode("id")])
         let withFormer = try player.get("/namegame/people").text
         let row = try #require(
