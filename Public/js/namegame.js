@@ -77,6 +77,9 @@
     if (ended && timed) return;
     if (/^[0-6]$/.test(event.key)) {
       var choice = game.querySelector('button[data-key="' + event.key + '"]:not([disabled])');
+      // In a timed minute an answered round's faces are done: the next digit goes on to the next question (a review
+      // pressed digits after a miss, and the round stood still while the clock ran).
+      if (!choice && timed && next) choice = next;
       if (choice) { event.preventDefault(); go(choice); }
     } else if (event.key === "Enter" && !(target && (target.tagName === "BUTTON" || target.tagName === "A"))) {
       if (next) { event.preventDefault(); go(next); }
@@ -233,8 +236,9 @@
     }, { once: true });
     // A key other than Enter (Tab to read the role, an arrow to scroll) keeps the round on screen: a review's
     // magnifier user lost it as the page moved on under the focus. Next, or Enter, goes on.
+    // Not in a timed minute, whose clock runs: there every key goes on, Enter and the digits at once.
     var stay = function (event) {
-      if (event.key === "Enter") return;
+      if (event.key === "Enter" || timed) return;
       window.clearTimeout(wait);
       game.classList.remove("is-advancing");
       document.removeEventListener("keydown", stay, true);

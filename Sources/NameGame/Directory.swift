@@ -83,6 +83,9 @@ extension Person {
 /// counted.
 public struct Directory: Sendable {
     public let people: [Person]
+    /// The people on the team now: whom the learning modes teach and count (a review's first lesson taught four people
+    /// "no longer on the team").
+    public let team: [Person]
     /// Each left-out profile and why.
     public let skipped: [Skipped]
     private let index: [String: Int]
@@ -169,6 +172,7 @@ public struct Directory: Sendable {
 
     public init(people: [Person], skipped: [Skipped] = []) {
         self.people = people
+        team = people.filter(\.isCurrentStaff)
         self.skipped = skipped
         index = Dictionary(people.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
     }

@@ -81,7 +81,8 @@ public enum Mode: String, Sendable, CaseIterable {
     public func pool(_ people: [Person]) -> [Person] {
         switch self {
         case .matt: Self.similarNames(people)
-        case .team: people.filter(\.isCurrentStaff)
+        // The learning modes teach the team as it is now; the classic quizzes keep everyone in the directory.
+        case .team, .learn, .recall, .review, .practice, .timed: people.filter(\.isCurrentStaff)
         default: people
         }
     }

@@ -159,8 +159,9 @@ class BrowserTest(unittest.TestCase):
             db.execute("INSERT OR IGNORE INTO players (id, first_seen) VALUES (?, ?)", (player, int(seen)))
             db.execute("INSERT OR IGNORE INTO namegame_cards (player, person, state, step, stability, difficulty,"
                        " due_ms, last_ms, reviews, lapses, met_ms, introduced) SELECT ?, id, 'review', NULL, 10, 5, 0,"
-                       " 0, 1, 0, 0, 1 FROM people WHERE id NOT IN (SELECT f.person FROM namegame_round_faces f JOIN"
-                       " namegame_rounds r ON f.round = r.id AND f.position = r.answer WHERE r.player = ?"
+                       " 0, 1, 0, 0, 1 FROM people WHERE retired = 0 AND id NOT IN (SELECT f.person FROM"
+                       " namegame_round_faces f JOIN namegame_rounds r ON f.round = r.id AND f.position = r.answer"
+                       " WHERE r.player = ?"
                        " AND r.status = 'open') ORDER BY id LIMIT ?", (player, player, count))
 
     def reveal_mode(self, mode):

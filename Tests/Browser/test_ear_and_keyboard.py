@@ -374,6 +374,23 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         WebDriverWait(self.driver, 10).until(
             lambda d: self.game().get_attribute("data-round") not in (None, round_id), "moved on by itself")
 
+    def test_a_timed_miss_by_keyboard_goes_on_at_the_next_digit(self):
+        """A review pressed digits after a timed miss and the round stood still while the clock ran: the next digit
+        goes on at once (the page's own beat is stretched here, so only the key can move it on)."""
+        self.meet_people()
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            const later = window.setTimeout;
+            window.setTimeout = (f, ms, ...rest) => later(f, ms >= 1000 ? ms * 100 : ms, ...rest);"""})
+        self.start_mode("timed")
+        round_id = self.game().get_attribute("data-round")
+        wrong = (test_namegame.answer_of(round_id) + 1) % len(self.driver.find_elements("css selector", "[data-choice]"))
+        self.navigate(lambda: ActionChains(self.driver).send_keys(str(wrong + 1)).perform())
+        self.assertTrue(self.game().get_attribute("data-taught") and self.game().get_attribute("data-round") == round_id)
+        self.assertIn("is-advancing", self.game().get_attribute("class"))
+        # The same digit again: its face is done, and the one to go on with is the next question.
+        self.navigate(lambda: ActionChains(self.driver).send_keys(str(wrong + 1)).perform())
+        self.assertNotEqual(self.game().get_attribute("data-round"), round_id, "on to the next question")
+
     def test_someone_new_is_said_by_name(self):
         self.start_mode("learn")
         name = self.text("[data-intro-name]")

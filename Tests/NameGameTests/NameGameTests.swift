@@ -175,6 +175,12 @@ struct NameGameTests {
         #expect(Mode.matt.pool(everyone).count == 4)
         #expect(Mode.team.pool(everyone).allSatisfy { $0.isCurrentStaff })
         #expect(Mode.team.pool(everyone).count == 20)
+        // The learning modes teach the team as it is now (a review's first lesson taught four people who had left);
+        // the classic quizzes keep the whole directory.
+        for mode in [Mode.learn, .recall, .review, .practice, .timed] {
+            #expect(mode.pool(everyone).count == 20, "\(mode)")
+        }
+        #expect(Mode.normal.pool(everyone).count == 30 && Mode.reverse.pool(everyone).count == 30)
         var rng = SystemRandomNumberGenerator()
         #expect(
             Round.make(.matt, from: everyone, using: &rng)?.people.count == 4, "fewer than six: as many as there are")

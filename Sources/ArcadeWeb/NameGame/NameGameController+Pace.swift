@@ -60,7 +60,7 @@ extension NameGameController {
     /// Without `due` (a lesson's summary, whose own line says what is due), only the new people: two reviews read its
     /// "due by the end of tomorrow" beside "nothing is due right now" as a contradiction.
     private func tomorrow(_ cards: [String: Card], pace: Pace, due: Bool, t: LanguageStrings) -> TemplateValue {
-        let mastery = Self.mastery(store, people: directory.people, cards: cards, daysAhead: 1)
+        let mastery = Self.mastery(store, people: directory.team, cards: cards, daysAhead: 1)
         let new = min(pace.newPerDay(newPerDay), mastery.notMet)
         return [
             "due": .int(mastery.due), "new": .int(new),

@@ -167,16 +167,16 @@ extension NameGameController {
         var fields: TemplateFields = [:]
         // Learned: remembered past the first day (`LearningPlan.knows`), not just right once today.
         // Shown once there is one: "Learned: 0 of 130" after a first lesson read as no progress (two reviews).
-        let learned = directory.people.count { LearningPlan.knows(cards[$0.id]) }
+        let learned = directory.team.count { LearningPlan.knows(cards[$0.id]) }
         if learned > 0 {
             fields["learned"] = .object([
                 "count": .int(learned),
-                "text": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),
+                "text": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.team.count)])),
             ])
         }
         // Met and on their way (a review: "Learned: 0 of 130" after a perfect first lesson read as no progress;
         // learned waits for a later day, so the count that moves today is this one).
-        let learning = directory.people.count { cards[$0.id] != nil && !LearningPlan.knows(cards[$0.id]) }
+        let learning = directory.team.count { cards[$0.id] != nil && !LearningPlan.knows(cards[$0.id]) }
         if learning > 0 {
             fields["learning"] = .object([
                 "count": .int(learning), "text": .string(t.string("namegame.learning.count", [.int(learning)])),

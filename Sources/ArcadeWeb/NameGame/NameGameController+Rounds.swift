@@ -59,7 +59,7 @@ extension NameGameController {
         guard
             let person = try again
                 ?? plan.next(
-                    people: Self.meetingOrder(directory.people, player: visitor.playerID), cards: cards,
+                    people: Self.meetingOrder(directory.team, player: visitor.playerID), cards: cards,
                     now: store.nowMilliseconds(), avoid: avoid,
                     meetNew: try roomToLearn && meetsNew(visitor.playerID, pace: pace))
         else { return nil }
@@ -78,7 +78,7 @@ extension NameGameController {
     /// first recognised among six names, as in learn mode: a new player was asked to type names never shown (a
     /// review).
     private func recallRound(cards: [String: Card], avoid: String?, _ random: inout SecureRandom) -> Round? {
-        let everyone = directory.people
+        let everyone = directory.team
         // Among the people met once there are a few: with two, a newcomer's whole session asked them in turn (a
         // review: Mat, Maren, Mat, Maren…); until then someone new may come, introduced first.
         let met = everyone.filter { cards[$0.id] != nil }

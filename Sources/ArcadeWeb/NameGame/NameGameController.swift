@@ -104,10 +104,10 @@ struct NameGameController: Sendable {
         // who has met people sees where they stand there, and what is due (a review: after two lessons the menu still
         // said "New to the Name Game?").
         let pace = context.visitor.isNew ? Pace.steady : try pace(context.visitor.playerID)
-        let everyone = directory.people.count
-        let learned = directory.people.count { LearningPlan.knows(cards[$0.id]) }
-        let met = directory.people.count { cards[$0.id] != nil }
-        let sticking = directory.people.count { LearningPlan.gettingThere(cards[$0.id]) }
+        let everyone = directory.team.count
+        let learned = directory.team.count { LearningPlan.knows(cards[$0.id]) }
+        let met = directory.team.count { cards[$0.id] != nil }
+        let sticking = directory.team.count { LearningPlan.gettingThere(cards[$0.id]) }
         // Met first, the count that moves on a first day: a review read "Learned: 0 of 130" after a day's lessons as
         // nothing learned (learned waits for answers over more than one day). A bar shows the three parts.
         let progress: TemplateValue =
@@ -142,7 +142,7 @@ struct NameGameController: Sendable {
 
     /// Who is due by the end of today (UTC) and who now.
     func dueCounts(_ cards: [String: Card]) -> (today: Int, now: Int) {
-        Self.dueCounts(store, people: directory.people, cards: cards)
+        Self.dueCounts(store, people: directory.team, cards: cards)
     }
 
     /// The same, for a page of another feature (Your progress).
@@ -405,10 +405,10 @@ struct NameGameController: Sendable {
             return .object(fields)
         }
         let cards = try store.cards(player: visitor.playerID)
-        let mastery = Self.mastery(store, people: directory.people, cards: cards)
+        let mastery = Self.mastery(store, people: directory.team, cards: cards)
         let masteryData: TemplateFields = [
             "known": .int(mastery.knownWell), "learning": .int(mastery.learning), "notMet": .int(mastery.notMet),
-            "due": .int(mastery.due), "total": .int(directory.people.count),
+            "due": .int(mastery.due), "total": .int(directory.team.count),
         ]
         let times = try store.recentIdentifyTimes(player: visitor.playerID)
         let chart = TimeChart(
@@ -440,8 +440,8 @@ struct NameGameController: Sendable {
         let knows = { (person: Person) in LearningPlan.knows(cards[person.id]) }
         let learning = { (person: Person) in cards[person.id] != nil && !knows(person) }
         let order =
-            directory.people.filter(knows) + directory.people.filter(learning)
-            + directory.people.filter { cards[$0.id] == nil }
+            directory.team.filter(knows) + directory.team.filter(learning)
+            + directory.team.filter { cards[$0.id] == nil }
         let wall: [TemplateValue] = order.map { person in
             guard cards[person.id] != nil else { return ["unknown": .bool(true)] }
             return [
@@ -449,11 +449,11 @@ struct NameGameController: Sendable {
                 "learning": .bool(learning(person)),
             ]
         }
-        let learned = directory.people.count(where: knows)
-        let inProgress = directory.people.count(where: learning)
+        let learned = directory.team.count(where: knows)
+        let inProgress = directory.team.count(where: learning)
         return [
             "wall": .list(wall),
-            "wallLabel": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.people.count)])),
+            "wallLabel": .string(t.string("namegame.wall.count", [.int(learned), .int(directory.team.count)])),
             "wallLearning": inProgress > 0 ? .string(t.string("namegame.learning.count", [.int(inProgress)])) : .null,
         ]
     }

@@ -30,7 +30,7 @@ extension Player {
             INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews,
                 lapses, met_ms)
             SELECT pl.id, p.id, 'review', NULL, 10, 5, 0, 0, 1, 0, 0 FROM players pl, people p
-            WHERE p.id IN (SELECT id FROM people ORDER BY id LIMIT 6)
+            WHERE p.id IN (SELECT id FROM people WHERE retired = 0 ORDER BY id LIMIT 6)
             """)
         #expect(met == 6)
     }
