@@ -397,6 +397,7 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         self.wait_said(lambda t: name in t, "the new person's name")
 
     def test_a_recall_hint_is_said_and_describes_the_field(self):
+        self.meet_people()  # past their learning steps: the letter is the hint's to give
         self.start_mode("recall")
         self.reach_a_typed_round()
         self.navigate(lambda: self.driver.find_element("css selector", "[data-recall-hint]").click())

@@ -349,6 +349,8 @@ class Lesson(LessonHelpers):
         self.assertIn("/namegame/review", self.driver.current_url)
 
     def test_recall_hint_and_i_dont_know(self):
+        # People past their learning steps: a first typed round gives the letter itself, as a step of the lesson.
+        self.meet_people()
         self.hold_answers()
         self.play_from_menu("recall")
         self.reach_a_typed_round()

@@ -503,9 +503,12 @@ struct MastermindController: Sendable {
     private func hintFields(_ record: MastermindStore.Record, remaining: [Int], t: LanguageStrings) -> TemplateFields {
         let game = record.game
         let ruledOut = record.hint.flatMap { try? Code($0, rules: game.rules) }.map { game.contradiction($0) != nil }
+        // Before any row the hint is an opening, and says what makes it one (a review: "a strong next guess is 0 1 2 3"
+        // teaches nothing, and is worth almost nothing).
+        let text = game.turns.isEmpty ? "mastermind.hint.opening" : "mastermind.hint.text"
         func hintWords(_ hint: String, shown: String, cost: Bool = true) -> String {
             t.sentences(
-                t.string("mastermind.hint.text", [.string(shown)]),
+                t.string(text, [.string(shown)]),
                 ruledOut == true ? t.string("mastermind.hint.probe") : "", cost ? t.string("mastermind.hint.cost") : "")
         }
         let nudge: TemplateValue =
@@ -517,7 +520,7 @@ struct MastermindController: Sendable {
                 ?? .null,
             // Its digits apart on the board too: a blind review reading the board back heard "0525" as a number.
             // Why it is offered apart: a phone's line short of room leaves it out, as it does the cost.
-            "hintLine": record.hint.map { .string(t.string("mastermind.hint.text", [.string(Self.spaced($0))])) }
+            "hintLine": record.hint.map { .string(t.string(text, [.string(Self.spaced($0))])) }
                 ?? .null,
             "hintProbe": ruledOut == true ? .string(t.sentenceGap + t.string("mastermind.hint.probe")) : .null,
             // Its cost apart: a phone leaves it out of the line (a review: four lines of hint covered rows 9 and 10).

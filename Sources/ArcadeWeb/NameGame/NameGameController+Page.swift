@@ -77,6 +77,7 @@ extension NameGameController {
         }
         if let record, !summaryOnly {
             roundFields(mode, session: current, record: record, typo: typo == record.id, t: t, into: &context)
+            if !current.ended && !timeIsUp(current) { cueFields(record, cards: cards, t: t, into: &context) }
             lessonFields(mode, session: current, record: record, t: t, into: &context)
         }
         return page(.object(context))
@@ -314,6 +315,21 @@ extension NameGameController {
         // Shown in the box, as its placeholder: typed there, a player who typed the whole name sent "ZZora" (a
         // review; before that, another found the letter said but not in the box).
         if round.recall { context["letter"] = .string(letter) }
+    }
+
+    /// A person's first typed round, while still in their learning steps, starts with the first letter given: cued
+    /// recall between picking a face and typing from nothing (a review: "after a single exposure, you must type the
+    /// first name from memory"; Anki and Duolingo ramp up). Part of the lesson, so not counted as help.
+    private func cueFields(
+        _ record: NameGameStore.RoundRecord, cards: [String: Card], t: LanguageStrings,
+        into context: inout TemplateFields
+    ) {
+        let round = record.round
+        guard round.recall, record.isOpen, !record.cheat, let card = cards[round.answerPerson.id], card.state != .review
+        else { return }
+        let letter = String(round.answerPerson.firstName.prefix(1))
+        context["cheat"] = .string(t.string("namegame.recall.cue", [.string(letter)]))
+        context["letter"] = .string(letter)
     }
 
     /// What an answer (or a wrong pick, "I don't know", the hints running out) says: the right name, the one tapped,

@@ -363,6 +363,9 @@ struct MastermindSiteTests {
         let hinted = try player.get("/mastermind").text
         #expect(hinted.firstMatch(of: /data-hint="\d{4}"/) != nil && !hinted.contains("hint-cost"))
         #expect(!(Player.attribute("data-hint-spoken", in: hinted) ?? "").contains("won’t appear"))
+        // And says what makes it an opening (a review: "a strong next guess is 0 1 2 3" taught nothing).
+        #expect(hinted.contains("Hint: open with ") && hinted.contains("rules out more codes than most first guesses"))
+        #expect(!hinted.contains("a strong next guess"))
         try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
         let stats = try player.get("/mastermind/stats").text
         #expect(stats.contains("data-wins=\"1\"") && stats.contains("data-hint-wins=\"0\""), "in the chart")

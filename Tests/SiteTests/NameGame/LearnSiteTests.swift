@@ -423,6 +423,39 @@ struct LearnDepthSiteTests {
         ).map { (try $0.decode("person"), try $0.decode("recall", as: Int64.self) == 1) }
     }
 
+    /// Recognition, then cued recall, then recall (a review: "after a single exposure, you must type the first name
+    /// from memory"): a person's first typed round, still in their learning steps, gives the first letter, said and in
+    /// the box, not counted as help; someone past their steps types from nothing, with the hint on offer.
+    @Test(arguments: Engine.allCases) func aFirstTypedNameStartsWithItsFirstLetter(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        var page = try player.play("learn").text
+        for _ in 0..<10 where !page.contains("data-recall-input") {
+            try player.answerRight("learn", page)
+            try player.post("/namegame/next", "mode=learn")
+            page = try player.play("learn").text
+        }
+        let (round, _) = try player.round(page)
+        let first = try player.firstName(round)
+        let letter = String(first.prefix(1))
+        #expect(page.contains("To start you off, the first name begins with “\(letter)”."), "a typed round, cued")
+        #expect(page.contains("placeholder=\"\(letter)…\"") && !page.contains("data-recall-hint"))
+        try player.post("/namegame/recall", "mode=learn&round=\(round)&name=\(first.addingFormEncoding)")
+        let db = try Database(location: server.database)
+        let row = try #require(
+            try db.first("SELECT cheat FROM namegame_rounds WHERE id = ?", [.integer(Int64(round)!)]))
+        #expect(try row.decode("cheat", as: Int64.self) == 0, "the lesson's cue is not help")
+        // Someone past their learning steps: the name from nothing, the letter one tap away.
+        let other = Player(server)
+        try other.get("/")
+        try other.post("/namegame/next", "mode=normal")  // the player's row
+        _ = try met(server, count: 6, stability: 10, due: 0)
+        let recall = try other.play("recall").text
+        #expect(recall.contains("data-recall-input") && recall.contains("data-recall-hint"), "typed, uncued")
+        #expect(!recall.contains("To start you off") && !recall.contains("placeholder="))
+    }
+
     @Test(arguments: Engine.allCases) func aLessonAsksEachPersonItMetAndTheFirstTwiceTheSecondTimeTyped(
         _ engine: Engine
     ) throws {
@@ -609,15 +642,22 @@ struct LearnDepthSiteTests {
     @Test(arguments: Engine.allCases) func learnIntroducesPeopleMetOnlyByAGuess(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
-        let player = Player(server)
         // Met by a guess: the round's face picked without its introduction seen (a page sent before quizzes introduced
-        // people, or a form posted by hand).
-        try player.get("/")
-        try player.post("/namegame/next", "mode=normal")
-        let page = try player.get("/namegame/normal").text
+        // people, or a form posted by hand). Normal plays the whole directory, Learn the team: a player whose first
+        // question is about someone on the team.
+        let db = try Database(location: server.database)
+        var player = Player(server)
+        var page = ""
+        for _ in 0..<30 {
+            player = Player(server)
+            try player.get("/")
+            try player.post("/namegame/next", "mode=normal")
+            page = try player.get("/namegame/normal").text
+            let asked = try db.first("SELECT retired FROM people WHERE id = ?", [.text(try player.askedID(page))])
+            if try asked?.int("retired") == 0 { break }
+        }
         let guessed = try player.askedID(page)
         try player.miss("normal", page)
-        let db = try Database(location: server.database)
         let introduced = "SELECT introduced FROM namegame_cards WHERE person = ?"
         #expect(try db.first(introduced, [.text(guessed)])?.int("introduced") == 0, "met by a guess")
         try player.post("/namegame/next", "mode=learn")
@@ -712,10 +752,14 @@ struct LearnDepthSiteTests {
         let cheer = "Today’s goal: done! Your streak counts for today; anything more is a bonus."
         #expect(summaries[0].contains("data-goal-cheer>\(cheer)<"))
         #expect(!summaries[1].contains("data-goal-cheer"), "cheered once")
-        // The goal met and people met, the menu names the next step.
+        // The goal met and people met, the menu names the next step: recall, once it has four of the team to ask
+        // (Normal plays the whole directory, so some met may have left the team; recall teaches the team).
         let menu = try player.get("/namegame").text
-        #expect(menu.contains("data-play-suggested=\"recall\">Recall</button>"))
-        #expect(menu.contains(">Practise the names of people you’ve met</h2>"))
+        let teamMet = try Database(location: server.database).query(
+            "SELECT 1 FROM namegame_cards c JOIN people p ON p.id = c.person WHERE p.retired = 0"
+        ).count
+        #expect(menu.contains("data-play-suggested=\"recall\">Recall</button>") == (teamMet >= 4), "\(teamMet)")
+        #expect(menu.contains(">Practise the names of people you’ve met</h2>") == (teamMet >= 4))
     }
 
     /// A review: two lessons met five of 130, and nothing set the pace. The player chooses it on the menu; it is kept
