@@ -1,23 +1,34 @@
 /// Whether a typed name is the person asked for, in recall rounds. The rule: case, accents and spacing are folded
 /// away; the first name alone is enough (the full name also counts); for names of three letters or more one typo is
 /// forgiven (Damerau–Levenshtein distance ≤ 1: a letter wrong, missing, extra, or two swapped); but a name that is
-/// exactly someone else's first name never counts, so "Mat" is not "Matt".
+/// exactly someone else's first name never counts, so "Mat" is not "Matt". Where the player knows two people of one
+/// first name, it is not enough: the full name is asked for (`fullName`; a review: with two Hiros, "Hiro" named
+/// neither).
 public enum NameMatch {
     /// Shortest name that forgives a typo: in a two-letter one, one letter is most of it. A three-letter typo that is
     /// another person's first name is still refused (a review: "bee" for Bea was plain wrong).
     public static let typoMinimum = 3
 
-    public static func accepts(_ typed: String, for person: Person, among everyone: [Person]) -> Bool {
+    public static func accepts(
+        _ typed: String, for person: Person, among everyone: [Person], fullName: Bool = false
+    ) -> Bool {
         let text = fold(typed)
         guard !text.isEmpty else { return false }
         let first = fold(person.firstName)
         let full = fold(person.fullName)
+        if fullName { return text == full || close(text, full) }
         if text == first || text == full { return true }
         let word = String(text.split(separator: " ").first ?? "")
         let others = everyone.filter { $0.id != person.id && fold($0.firstName) != first }
         if others.contains(where: { fold($0.firstName) == word || fold($0.fullName) == text }) { return false }
         if word == first { return true }
         return close(word, first) || close(text, full)
+    }
+
+    /// Everyone else with the same first name (case and accents aside): only the full name tells them apart.
+    public static func namesakes(_ person: Person, among everyone: [Person]) -> [Person] {
+        let first = fold(person.firstName)
+        return everyone.filter { $0.id != person.id && fold($0.firstName) == first }
     }
 
     /// Whether an accepted name was typed as spelled (case and accents aside): false for a forgiven typo, which the

@@ -95,8 +95,19 @@ class BoardHelpers(MastermindHelpers):
                 self.assertGreaterEqual(cell["bottom"] - cell["top"], 44, "desktop cells at least 44 px")
                 self.assertLessEqual(g["board"]["right"] - g["board"]["left"], 640, "a centred board")
         WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
-        WebDriverWait(self.driver, 10).until(
-            lambda d: d.find_element("css selector", "dialog[open] [data-close-results]")).click()
+        close = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open] [data-close-results]"))
+        if width >= 1280:
+            # Beside the board, which stays in sight: a review could not see the board it had just solved.
+            card, rows = self.driver.execute_script("""
+                const box = e => e.getBoundingClientRect();
+                const rows = [...document.querySelectorAll('.board .row')].map(box);
+                return [box(document.querySelector('dialog[open]')),
+                        {left: Math.min(...rows.map(r => r.left)), right: Math.max(...rows.map(r => r.right)),
+                         top: Math.min(...rows.map(r => r.top)), bottom: Math.max(...rows.map(r => r.bottom))}];""")
+            self.assertGreaterEqual(card["left"], rows["right"], f"{where}: the card beside the rows {card} {rows}")
+            self.assertLessEqual(card["right"], width, f"{where}: the card on screen {card}")
+        close.click()
         self.assert_in_view(f"{where} after the game")
 
 

@@ -22,6 +22,15 @@ def answer_of(round_id):
         return db.execute("SELECT answer FROM namegame_rounds WHERE id = ?", (int(round_id),)).fetchone()[0]
 
 
+def full_name_of(round_id):
+    """The full name of the person a round asks for: always accepted (a first name is not, where the player knows two
+    people who share it)."""
+    with sqlite3.connect(DATABASE) as db:
+        return db.execute("SELECT p.first_name || ' ' || p.last_name FROM namegame_rounds r JOIN namegame_round_faces f"
+                          " ON f.round = r.id AND f.position = r.answer JOIN people p ON p.id = f.person"
+                          " WHERE r.id = ?", (int(round_id),)).fetchone()[0]
+
+
 def first_name_of(round_id):
     """The first name of the person a round asks for (the oracle, as answer_of)."""
     with sqlite3.connect(DATABASE) as db:
@@ -106,7 +115,7 @@ class NameGameHelpers:
     def type_name(self, round_id, typed=None):
         """A recall round (learn mode asks people already answered right to be named): types the name, Enter."""
         field = self.driver.find_element("css selector", "[data-recall-input]")
-        self.navigate(lambda: field.send_keys((typed or first_name_of(round_id)) + Keys.ENTER))
+        self.navigate(lambda: field.send_keys((typed or full_name_of(round_id)) + Keys.ENTER))
 
     def fresh_round(self, mode):
         self.hold_answers()

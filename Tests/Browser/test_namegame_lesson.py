@@ -9,7 +9,7 @@ from arcade_browser import ARTIFACTS, BrowserTest, gone
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.action_chains import ActionChains
 from arcade_browser import WebDriverWait
-from test_namegame import DATABASE, NameGameHelpers, answer_of, first_name_of, wait
+from test_namegame import DATABASE, NameGameHelpers, answer_of, first_name_of, full_name_of, wait
 
 MENU = ["normal", "matt", "reverse", "recall", "team", "hint", "fifty", "practice", "timed", "learn"]
 
@@ -546,7 +546,7 @@ class WithoutJavaScript(LessonHelpers, BrowserTest):
         round_id = game.get_attribute("data-round")
         if game.get_attribute("data-recall"):
             field = self.driver.find_element("css selector", "[data-recall-input]")
-            field.send_keys(first_name_of(round_id) if right else "Nobody")
+            field.send_keys(full_name_of(round_id) if right else "Nobody")
             self.click("[data-recall-check]")
         else:
             answer = answer_of(round_id)

@@ -48,6 +48,22 @@ struct NameMatchTests {
         #expect(!accepts("Matt", Self.everyone[2]), "Matt is someone else: not a typo for Mat")
     }
 
+    /// Two people with one first name, both known: "Hiro" names neither, so the full name is asked for, a typo in it
+    /// forgiven (a review's recall asked one of two Hiros by first name).
+    @Test func aSharedFirstNameAsksForTheFullName() {
+        let grimaldi = person("g", "Hiro", "Grimaldi")
+        let team = Self.everyone + [grimaldi, person("l", "Hiró", "Lindqvist")]
+        #expect(NameMatch.namesakes(grimaldi, among: team).map(\.id) == ["l"])
+        #expect(NameMatch.namesakes(Self.maren, among: team).isEmpty)
+        for typed in ["Hiro Grimaldi", "hiro grimaldi", "Hiro Grimaldo"] {
+            #expect(NameMatch.accepts(typed, for: grimaldi, among: team, fullName: true), "\(typed)")
+        }
+        for typed in ["Hiro", "hiro", "Hiro Lindqvist", "Grimaldi"] {
+            #expect(!NameMatch.accepts(typed, for: grimaldi, among: team, fullName: true), "\(typed)")
+        }
+        #expect(NameMatch.accepts("hiro", for: grimaldi, among: team), "one Hiro known: the first name is enough")
+    }
+
     /// A typo forgiven is one the player is shown the spelling of; case, accents, the full name and a first name
     /// spelled right before a misspelled last name are not.
     @Test func aForgivenTypoIsToldApartFromTheSpelling() {

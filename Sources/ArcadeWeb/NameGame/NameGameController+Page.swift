@@ -77,7 +77,7 @@ extension NameGameController {
         }
         if let record, !summaryOnly {
             roundFields(mode, session: current, record: record, typo: typo == record.id, t: t, into: &context)
-            if !current.ended && !timeIsUp(current) { cueFields(record, cards: cards, t: t, into: &context) }
+            if !current.ended && !timeIsUp(current) { recallFields(record, cards: cards, t: t, into: &context) }
             lessonFields(mode, session: current, record: record, t: t, into: &context)
         }
         return page(.object(context))
@@ -317,16 +317,22 @@ extension NameGameController {
         if round.recall { context["letter"] = .string(letter) }
     }
 
-    /// A person's first typed round, while still in their learning steps, starts with the first letter given: cued
-    /// recall between picking a face and typing from nothing (a review: "after a single exposure, you must type the
-    /// first name from memory"; Anki and Duolingo ramp up). Part of the lesson, so not counted as help.
-    private func cueFields(
+    /// An open typed round: the full name asked for where the player knows two people of this first name, and why (a
+    /// review: two Hiros, and "Hiro" was the answer). A person's first typed round, while still in their learning
+    /// steps, starts with the first letter given: cued recall between picking a face and typing from nothing (a
+    /// review: "after a single exposure, you must type the first name from memory"; Anki and Duolingo ramp up). Part
+    /// of the lesson, so not counted as help.
+    private func recallFields(
         _ record: NameGameStore.RoundRecord, cards: [String: Card], t: LanguageStrings,
         into context: inout TemplateFields
     ) {
         let round = record.round
-        guard round.recall, record.isOpen, !record.cheat, let card = cards[round.answerPerson.id], card.state != .review
-        else { return }
+        guard round.recall, record.isOpen else { return }
+        let person = round.answerPerson
+        if NameMatch.namesakes(person, among: directory.people).contains(where: { cards[$0.id] != nil }) {
+            context["namesake"] = .string(t.string("namegame.recall.namesake", [.string(person.firstName)]))
+        }
+        guard !record.cheat, let card = cards[person.id], card.state != .review else { return }
         let letter = String(round.answerPerson.firstName.prefix(1))
         context["cheat"] = .string(t.string("namegame.recall.cue", [.string(letter)]))
         context["letter"] = .string(letter)
@@ -461,6 +467,8 @@ extension NameGameController {
     /// A wrong name typed that is someone else's: who that is, face and name, as a wrong face picked shows who it is
     /// (a review typed "Anouk" for Mat Holloway and never saw which one Anouk was). Only a name that is one person's.
     func typedOther(_ typed: String, asked: Person, t: LanguageStrings) -> TemplateValue {
+        // Not the asked person's own first name, refused only because two people share it.
+        guard !NameMatch.spelledRight(typed, for: asked) else { return .null }
         let others = directory.people.filter { $0.id != asked.id && NameMatch.spelledRight(typed, for: $0) }
         guard others.count == 1, let other = others.first else { return .null }
         let named =

@@ -48,10 +48,24 @@ extension Player {
     func answerRight(_ mode: String, _ page: String) throws {
         let (round, answer) = try self.round(page)
         if page.contains("data-recall-input") {
-            try post("/namegame/recall", "mode=\(mode)&round=\(round)&name=\(URI.encode(try firstName(round)))")
+            // The full name: always right (the first name is not where the player knows two people who share it).
+            try post("/namegame/recall", "mode=\(mode)&round=\(round)&name=\(URI.encode(try fullName(round)))")
         } else {
             try post("/namegame/answer", "mode=\(mode)&round=\(round)&choice=\(answer)")
         }
+    }
+
+    /// The full name of the person a round asks for (the oracle).
+    func fullName(_ round: String) throws -> String {
+        let db = try Database(location: server.database)
+        let row = try #require(
+            try db.first(
+                """
+                SELECT p.first_name || ' ' || p.last_name AS name FROM namegame_rounds r
+                JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer JOIN people p ON p.id = f.person
+                WHERE r.id = ?
+                """, [.integer(Int64(round)!)]))
+        return try row.decode("name")
     }
 
     /// The first name of the person a round asks for (the oracle).
