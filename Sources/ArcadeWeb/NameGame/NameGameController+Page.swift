@@ -42,6 +42,8 @@ extension NameGameController {
                 "mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
                 "about": .string(t.string("namegame.mode.\(mode.rawValue).about")), "notStarted": .bool(true),
                 "isTimed": .bool(mode == .timed), "error": error.map { .string(t.string($0)) } ?? .null,
+                // How long a lesson is, before it starts (a review: one sentence and Start said nothing of it).
+                "length": mode == .learn ? .string(t.string("namegame.start.length", [.int(lessonLength)])) : .null,
                 "meetFirst": try waitsToMeet(mode, player: visitor.playerID, t: t).map { .string($0) } ?? .null,
             ])
         }

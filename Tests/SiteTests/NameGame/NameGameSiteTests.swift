@@ -117,6 +117,12 @@ struct NameGameSiteTests {
             #expect(Player.attribute("data-round", in: try player.get("/namegame/\(mode)").text) == round)
         }
         #expect(try player.get("/namegame/nonsense").status == 404)
+        // Learn by its address, before a lesson: the start card says how long a lesson is (a review: one sentence and
+        // Start said nothing of it).
+        let learn = try Player(server).get("/namegame/learn").text
+        #expect(
+            learn.contains("data-start")
+                && learn.contains("<p data-lesson-length>A lesson is 10 rounds: a minute or two.</p>"))
     }
 
     @Test(arguments: Engine.allCases) func theAnswerIsNotInThePageBeforeAnswering(_ engine: Engine) throws {
