@@ -1077,12 +1077,14 @@ class LargeText(Play):
         width = "return [document.documentElement.scrollWidth, innerWidth, getComputedStyle(document.body).fontSize]"
         # A page's title keeps its words whole ("Mastermin / d statistic / s", a low-vision review).
         split = """
-            const range = document.createRange(), broken = [], walk = document.createTreeWalker(
-              document.querySelector('main h1'), NodeFilter.SHOW_TEXT);
-            for (let text = walk.nextNode(); text; text = walk.nextNode()) {
-              for (const m of text.textContent.matchAll(/\\S+/g)) {
-                range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);
-                if (new Set(Array.from(range.getClientRects(), r => Math.round(r.top))).size > 1) broken.push(m[0]);
+            const range = document.createRange(), broken = [];
+            for (const title of document.querySelectorAll('main h1, main .game-card h3')) {
+              const walk = document.createTreeWalker(title, NodeFilter.SHOW_TEXT);
+              for (let text = walk.nextNode(); text; text = walk.nextNode()) {
+                for (const m of text.textContent.matchAll(/\\S+/g)) {
+                  range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);
+                  if (new Set(Array.from(range.getClientRects(), r => Math.round(r.top))).size > 1) broken.push(m[0]);
+                }
               }
             }
             return broken;"""
@@ -1110,6 +1112,24 @@ class LargeText(Play):
         for part in ("newest", "next"):
             self.assertGreaterEqual(seen[part]["top"], -1, (part, seen))
             self.assertLessEqual(seen[part]["bottom"], seen["keys"] + 1, (part, seen))
+        # A note's ✎ on a key sits on its corner, off its digit (the same review read "3" and "5" as fragments).
+        notes = self.driver.find_element("css selector", "[data-keypad] .key-notes")
+        self.driver.execute_script("arguments[0].click()", notes)
+        self.driver.execute_script("arguments[0].click()", self.driver.find_element(
+            "css selector", "[data-keypad] button[data-key='5']"))
+        over = self.driver.execute_script("""
+            const key = document.querySelector('[data-keypad] button.is-noted'); if (!key) return 'no noted key';
+            const k = key.getBoundingClientRect(), badge = getComputedStyle(key, '::after'), range = document.createRange();
+            range.selectNodeContents(key);
+            const digit = range.getBoundingClientRect(), px = v => parseFloat(v);
+            const b = {right: k.right - px(badge.right), top: k.top + px(badge.top)};
+            b.left = b.right - px(badge.width); b.bottom = b.top + px(badge.height);
+            return b.left < digit.right && b.right > digit.left && b.top < digit.bottom && b.bottom > digit.top
+              ? [b, digit.toJSON()] : false;""")
+        self.assertFalse(over, "the ✎ badge over the key's digit")
+        self.driver.execute_script("arguments[0].click()", notes)  # notes off, and their tip with them
+        WebDriverWait(self.driver, 10).until(
+            lambda d: not d.find_elements("css selector", "[data-message] > p:not([data-rules])"), "the tip gone")
         cell = self.box(self.driver.find_element("css selector", "#board .row .cell"))
         self.assertGreaterEqual(cell["right"] - cell["left"], 32, "digits no smaller than at normal text")
         # The row's counts stay beside its digits, inside the screen.

@@ -261,6 +261,11 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
                     return broken;""")
                 self.assertEqual(split, [], mode)
                 self.assertEqual(self.driver.execute_script("return document.documentElement.scrollWidth"), 360, mode)
+                # And grow with the text: they are what is learnt (a later review read them at a third of its size).
+                if mode == "normal":
+                    size = self.driver.execute_script(
+                        "return parseFloat(getComputedStyle(document.querySelector('.faces .face-name')).fontSize)")
+                    self.assertGreaterEqual(size, 20, "names at 200 % text")
         finally:
             self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
 
