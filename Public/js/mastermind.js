@@ -740,6 +740,8 @@
     var pad = host.querySelector("[data-keypad]");
     host.classList.remove("keys-held");
     if (!pad || pad.hidden || !window.matchMedia || !window.matchMedia("(max-height: 32em)").matches) return;
+    // A finished game types nothing: held, the keys covered its last row and its words (a low-vision review).
+    if (board() && board().getAttribute("data-outcome")) return;
     var tall = pad.getBoundingClientRect().height;
     host.classList.toggle("keys-held", tall < window.innerHeight * 0.45);
     document.documentElement.style.setProperty("--keys-height", Math.ceil(tall) + "px");
@@ -843,6 +845,7 @@
       });
     }
     if (!keepSize) fit();
+    else holdKeys();
     placeMessage();
     settleMessage();
   }

@@ -100,6 +100,15 @@
     ? game.querySelector("[data-score]") || game.querySelector("[data-summary-heading]") || next
     : game.querySelector("button[data-answer]:not([disabled])") || game.querySelector("[data-outcome] button[data-next]")
       || game.querySelector("[data-recall-input]") || next || game.querySelector(".question");
+  // On a short window (a page zoomed to 400 % is 225 px tall) an open question's faces started below its foot, and a
+  // timed minute ran while the player scrolled to them (a low-vision review): the question goes to the top, where it
+  // stays, and the faces come up under it.
+  var openChoices = !ended && !game.hasAttribute("data-answered") && !game.hasAttribute("data-taught")
+    && game.querySelector("ul.faces, ul.names");
+  var asked = game.querySelector("h1.question");
+  if (openChoices && asked && openChoices.getBoundingClientRect().top > window.innerHeight * 0.6) {
+    asked.scrollIntoView({ block: "start" });
+  }
   if (focusTarget) {
     focusTarget.focus({ preventScroll: true });
     // What happened comes into sight too, where the window has room for both (a review, zoomed in: the words about

@@ -1071,6 +1071,26 @@ class LargeText(Play):
     """A phone with its text at 200 % (a low-vision review: the page was 498 px wide, the Menu button beside the name
     ran off it, and the board's digits shrank as the text grew)."""
 
+    def test_with_large_text_the_winning_row_jumps_in_sight(self):
+        """A low-vision review, text at 200 % on a phone: the winning row jumped half under the keys held at the
+        screen's foot, for a game that types nothing more."""
+        self.phone()
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        secret = self.start()
+        for count, guess in enumerate(wrong_guesses(secret)[:2] + [secret], start=1):
+            for key in list(guess) + ["Enter"]:
+                self.driver.execute_script("arguments[0].click()", self.driver.find_element(
+                    "css selector", f"[data-keypad] button[data-key='{key}']"))
+            if count < 3:
+                WebDriverWait(self.driver, 10).until(lambda d: self.rows() == count)
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+        seen = self.driver.execute_script("""
+            const box = s => document.querySelector(s).getBoundingClientRect().toJSON();
+            return {row: box('#board .row.is-won'), keys: box('[data-keypad]'), height: innerHeight};""")
+        row, keys = seen["row"], seen["keys"]
+        self.assertTrue(row["top"] >= -1 and row["bottom"] <= seen["height"] + 1, f"in sight: {seen}")
+        self.assertFalse(keys["top"] < row["bottom"] and keys["bottom"] > row["top"], f"the keys over the row: {seen}")
+
     def test_a_phone_with_large_text_keeps_its_width_and_the_digits_grow(self):
         self.phone()
         self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})

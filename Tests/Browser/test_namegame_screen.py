@@ -238,6 +238,24 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
             self.assertTrue(all(names), f"{mode}: the names show once answered {names}")
             self.assertEqual(self.driver.execute_script(sizes), before, f"{mode}: no card grew or shrank")
 
+    def test_at_400_percent_a_timed_question_brings_its_faces_into_sight(self):
+        """A low-vision review at 400 % (320×225): a timed question showed the breadcrumb, the clock and the name asked
+        for, every face below the foot, and the minute ran while it scrolled. The question goes to the top, where it
+        stays, with the faces under it."""
+        self.meet_people()
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 320, "height": 225, "deviceScaleFactor": 1, "mobile": False})
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+        for _ in range(2):  # the first question (with its how-to line), then the next
+            round_id, answer = self.fresh_round("timed")
+            seen = self.driver.execute_script("""
+                const box = s => document.querySelector(s).getBoundingClientRect().toJSON();
+                return {question: box('h1.question'), face: box('button[data-choice]'), height: innerHeight};""")
+            self.assertGreaterEqual(seen["question"]["top"], -1, seen)
+            self.assertLessEqual(seen["face"]["top"], seen["height"] - 60, f"a face in sight: {seen}")
+            self.driver.save_screenshot(os.path.join(ARTIFACTS, "ng-timed-400-question.png"))
+            self.choose(answer)
+
     def test_with_large_text_names_keep_their_words_whole(self):
         """A low-vision review, text at 200 % on a phone: three narrow columns split names into letters ("Fara / h /
         Lind / qvis / t"). Two columns, and every word of every name on one line; in Reverse too, whose two columns
