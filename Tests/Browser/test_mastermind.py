@@ -201,6 +201,22 @@ class MastermindOnAPhone(Mastermind):
             "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
             "return r.top >= 0 && r.bottom <= innerHeight && r.height > 0;", selector)
 
+    def test_without_javascript_a_first_visit_shows_the_board_in_its_first_screen(self):
+        """A review, without a script on a phone: the first visit's How to play, examples and all, filled the first
+        screen, and the board was below it."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        self.driver.delete_all_cookies()
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+        try:
+            self.open("/mastermind")
+            self.assertTrue(self.driver.find_element("css selector", "[data-tutorial] [data-rules]").is_displayed())
+            top = self.driver.execute_script("return document.querySelector('#board .board').getBoundingClientRect().top")
+            self.assertLess(top, 740 - 120, "the board's first rows in the first screen")
+            self.driver.save_screenshot(os.path.join(ARTIFACTS, "mm-nojs-first-visit-360.png"))
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+
     def test_phone_first_the_guess_the_newest_row_and_the_whole_keypad_show(self):
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
