@@ -45,7 +45,12 @@ public final class SiteLock: Sendable {
     /// Lets another instance start (on shutdown, once the writer has committed what it held).
     public func release() {
         let fd = descriptor.exchange(-1, ordering: .relaxed)
-        if fd >= 0 { close(fd) }
+        guard fd >= 0 else { return }
+        // Unlocked before it is closed: a child forked meanwhile (a process the site or a test starts) shares the
+        // open file, and a close alone left the lock held until that child's exec (a site restarted on the same file
+        // at that moment was refused).
+        _ = flock(fd, LOCK_UN)
+        close(fd)
     }
 
     deinit { release() }

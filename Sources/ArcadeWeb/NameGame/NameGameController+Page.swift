@@ -35,18 +35,7 @@ extension NameGameController {
                 path: "/namegame/\(mode.rawValue)", section: "namegame",
                 data: ["ng": context, "once": banners])
         }
-        guard var current = session else {
-            // Never played this mode and came here by address: a start card. Looking writes nothing, and the clock
-            // (and the hints' timer) starts with Start. The menu's buttons start the round themselves.
-            return page([
-                "mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
-                "about": .string(t.string("namegame.mode.\(mode.rawValue).about")), "notStarted": .bool(true),
-                "isTimed": .bool(mode == .timed), "error": error.map { .string(t.string($0)) } ?? .null,
-                // How long a lesson is, before it starts (a review: one sentence and Start said nothing of it).
-                "length": mode == .learn ? .string(t.string("namegame.start.length", [.int(lessonLength)])) : .null,
-                "meetFirst": try waitsToMeet(mode, player: visitor.playerID, t: t).map { .string($0) } ?? .null,
-            ])
-        }
+        guard var current = session else { return page(try startCard(mode, visitor, error: error, t: t)) }
         var record = try shownRound(mode, session: current)
         if record == nil && !current.ended {
             record = try newRound(mode, session: current, visitor)
@@ -83,6 +72,20 @@ extension NameGameController {
             lessonFields(mode, session: current, record: record, t: t, into: &context)
         }
         return page(.object(context))
+    }
+
+    /// Never played this mode and came here by address: a start card. Looking writes nothing, and the clock (and the
+    /// hints' timer) starts with Start. The menu's buttons start the round themselves.
+    private func startCard(_ mode: Mode, _ visitor: Visitor, error: String?, t: LanguageStrings) throws -> TemplateValue
+    {
+        [
+            "mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
+            "about": .string(t.string("namegame.mode.\(mode.rawValue).about")), "notStarted": .bool(true),
+            "isTimed": .bool(mode == .timed), "error": error.map { .string(t.string($0)) } ?? .null,
+            // How long a lesson is, before it starts (a review: one sentence and Start said nothing of it).
+            "length": mode == .learn ? .string(t.string("namegame.start.length", [.int(lessonLength)])) : .null,
+            "meetFirst": try waitsToMeet(mode, player: visitor.playerID, t: t).map { .string($0) } ?? .null,
+        ]
     }
 
     /// A round about someone new introduces them (face, name, role) before its question (`Mode.introducesNewFaces`);
