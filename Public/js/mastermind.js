@@ -175,6 +175,13 @@
         var noted = host.querySelector('[data-keypad] button[data-key="' + key + '"]');
         heard = toggleNote(key) ? (noted ? notedLabel(noted) : key) : notesWords("data-ear-removed", key);
       }
+      // The revealed digit typed where it stands is typed through: a player typing the whole code, the revealed digit
+      // in its place, gets that code (a review typed 2 2 1 2 around a revealed 2 in place 2 and got 2 2 2 1).
+      else if (revealed && key === revealed.digit && typed.indexOf("") === revealed.position
+          && typed.slice(revealed.position + 1).join("") === "") {
+        typed[revealed.position] = key;
+        heard = typed.indexOf("") < 0 ? key + ". " + rowWords() : key;
+      }
       // A full row says how to go on (a review's Enter on a focused key typed into a full row, and nothing happened).
       // A revealed digit stays: a whole code typed around it is refused at its last digit, saying why (a review typed
       // four digits, the last pushed the reveal out, and the guess it had paid a hint for was wasted).

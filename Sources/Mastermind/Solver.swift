@@ -18,14 +18,18 @@ public final class Solver: Sendable {
     }
 
     /// The next guess given the turns so far (nil if no code fits them). `fitting`: only a code that could be the
-    /// secret, as hard mode requires of every guess (a hint there named a code the game then refused).
-    public func nextGuess(after history: [(Code, Feedback)], fitting onlyFitting: Bool = false) -> Code? {
+    /// secret, as hard mode requires of every guess (a hint there named a code the game then refused). `known`: a
+    /// digit the player knows in its place (a cheat's reveal), which only codes with it there can be.
+    public func nextGuess(
+        after history: [(Code, Feedback)], fitting onlyFitting: Bool = false,
+        known: (position: Int, digit: UInt8)? = nil
+    ) -> Code? {
         let length = rules.length
         return codes.withUnsafeBufferPointer { all -> Code? in
             func code(_ i: Int) -> UnsafeBufferPointer<UInt8> {
                 UnsafeBufferPointer(rebasing: all[(i * length)..<((i + 1) * length)])
             }
-            let consistent = fitting(history, all)
+            let consistent = fitting(history, all).filter { known == nil || code($0)[known!.position] == known!.digit }
             guard !consistent.isEmpty else { return nil }
             if consistent.count == 1 { return Code(digits: Array(code(consistent[0]))) }
             let isConsistent = Set(consistent)
@@ -36,6 +40,8 @@ public final class Solver: Sendable {
             // code of its class, so ties still go to the lowest.
             var used = [Bool](repeating: false, count: 16)
             for (guess, _) in history { for d in guess.digits { used[Int(d)] = true } }
+            // The known digit is set apart from the unused ones: it is not interchangeable with them.
+            if let known { used[Int(known.digit)] = true }
             let candidates = onlyFitting ? consistent : (0..<count).filter { isCanonical(code($0), used: used) }
             var best = -1
             var bestWorst = Int.max

@@ -530,15 +530,25 @@ class MastermindBoard(BoardHelpers):
         self.wait_rows(1)
         self.assertEqual(self.driver.find_element("css selector", "#row-1").get_attribute("data-guess"), around(guess))
         self.assertEqual(self.driver.find_elements("css selector", "[data-error]"), [])
+        # The whole code typed with the revealed digit in its place is that code (a review typed 2 2 1 2 around a
+        # revealed 2 in place 2 and got 2 2 2 1).
+        WebDriverWait(self.driver, 10).until(lambda d: self.cells()[position] == digit)
+        through = next(g for g in wrong_guesses(secret) + [str(d) * 4 for d in range(8)]
+                       if g[position] == digit and around(g) != g and g not in (around(guess), secret))
+        self.keys(through)
+        self.assertEqual(self.cells(), list(through), "typed through the revealed digit")
+        self.keys(Keys.BACKSPACE * 4)
         # The revealed digit shows again in the next row, and stays there when the keypad types a whole code.
         WebDriverWait(self.driver, 10).until(lambda d: self.cells()[position] == digit)
-        other = next(g for g in wrong_guesses(secret) if around(g) not in (around(guess), secret))
+        def played(code):  # what a whole code typed plays: itself with the revealed digit in its place, else around
+            return code if code[position] == digit else around(code)
+        other = next(g for g in wrong_guesses(secret) if played(g) not in (around(guess), secret))
         self.tap(other)
         self.wait_rows(2)
-        self.assertEqual(self.driver.find_element("css selector", "#row-2").get_attribute("data-guess"), around(other))
+        self.assertEqual(self.driver.find_element("css selector", "#row-2").get_attribute("data-guess"), played(other))
         # With the last place revealed, three digits typed and Enter play what the row shows: them and the reveal.
         third = next(g for g in wrong_guesses(secret) + [str(d) * 4 for d in range(8)]
-                     if g[:3] + secret[3] not in (around(guess), around(other), secret))
+                     if g[:3] + secret[3] not in (around(guess), played(other), secret))
         with sqlite3.connect(DATABASE) as db:
             db.execute("UPDATE mastermind_games SET revealed = 3 WHERE id = ?", (int(self.board().get_attribute("data-game")),))
         self.open("/mastermind")

@@ -110,6 +110,36 @@ struct MastermindTests {
         #expect(unfitting > 0, "the unrestricted solver's picks never left the fitting codes: the test proves nothing")
     }
 
+    /// A digit the player knows in its place (the Konami code's reveal) narrows the hint: a review's late hint ignored
+    /// it and named a probe that could not win, with two codes left that had the digit in place. With it, a hint is
+    /// one of the codes left once only two are; a fitting hint has the digit in its place.
+    @Test func aKnownDigitNarrowsTheHint() throws {
+        let solver = Solver(rules: .classic)
+        let all = (0..<Rules.classic.codeCount).map { Code(index: $0, rules: .classic) }
+        var random = SystemRandomNumberGenerator()
+        var endgames = 0
+        for secret in ["5306", "7777", "0123", "4455", "6170", "2222", "3571", "0606"] {
+            let known = (position: 1, digit: code(secret).digits[1])
+            var game = Game(rules: .classic, secret: code(secret))
+            while game.outcome == .playing {
+                let history = game.turns.map { ($0.guess, $0.feedback) }
+                let left = all.filter { c in
+                    c.digits[known.position] == known.digit
+                        && history.allSatisfy { Feedback.score(secret: c, guess: $0.0) == $0.1 }
+                }
+                let hint = try #require(solver.nextGuess(after: history, known: known))
+                if left.count <= 2 {
+                    endgames += 1
+                    #expect(left.contains(hint), "\(hint) with \(left) left for \(secret)")
+                }
+                let fitting = try #require(solver.nextGuess(after: history, fitting: true, known: known))
+                #expect(left.contains(fitting), "\(fitting) for \(secret)")
+                _ = try game.guess(String(hint.digits.map { Character(String($0)) }), using: &random)
+            }
+        }
+        #expect(endgames > 0, "no game came down to two codes: the test proves nothing")
+    }
+
     /// A guess's expected codes left: the average over every secret still possible, by brute force.
     @Test func expectedLeftAveragesOverEverySecretStillPossible() {
         let solver = Solver(rules: .classic)

@@ -228,7 +228,10 @@ struct MastermindController: Sendable {
         // With two guesses left a hint is a code that could win: a probe that cannot be the code, however much it
         // rules out, read as the game holding back (a review, row 9, six codes left).
         let fitting = record.hard || record.game.attemptsLeft <= 2
-        if let hint = solvers.solver(record.game.rules).nextGuess(after: history, fitting: fitting) {
+        // A digit the Konami code revealed is known: the hint plays the codes with it in place (a review's late hint
+        // ignored it and named a probe that told the last codes nothing apart).
+        let known = record.revealed.map { (position: $0, digit: record.game.secret.digits[$0]) }
+        if let hint = solvers.solver(record.game.rules).nextGuess(after: history, fitting: fitting, known: known) {
             // Before any row it is an opening, which tells nothing of the code: not counted against the win (a review
             // lost a win from its chart for "a strong next guess is 0 1 2 3").
             _ = try store.recordHint(player: visitor.playerID, game: record.id, hint: hint, free: history.isEmpty)
