@@ -420,6 +420,9 @@
     // So do the rows left unplayed: the board keeps its shape until the card.
     var unplayed = ending ? Array.prototype.slice.call(kept.querySelectorAll("ol.board > li.slot:not(.slot-current)"))
       : [];
+    // And the bar over the board (guesses left, wins, Hint): a review saw "Wins: 1" and Hint go while the last row's
+    // pegs were still turning over, the ending told before it was shown.
+    var oldBar = ending ? kept.querySelector(":scope > .mm-bar") : null;
     Array.prototype.slice.call(kept.attributes).forEach(function (a) {
       if (!fresh.hasAttribute(a.name)) kept.removeAttribute(a.name);
     });
@@ -431,6 +434,12 @@
     if (wasOver && fresh.getAttribute("data-game") !== wasGame && window.scrollY > 0) window.scrollTo(0, 0);
     // At the end of a game the keypad goes, but the cells keep their size: the board does not jump.
     setup(!!fresh.getAttribute("data-outcome") && !wasOver);
+    var freshBar = oldBar && fresh.querySelector(":scope > .mm-bar");
+    if (freshBar && status === 200) {
+      oldBar.inert = true;
+      freshBar.replaceWith(oldBar);
+      afterReveal(function () { if (oldBar.isConnected) oldBar.replaceWith(freshBar); }, 0);
+    }
     // A hint is said itself (the board's own announcement repeats the last row); any other answer says the row.
     var hint = fresh.querySelector("[data-message] [data-hint], [data-hint-ask]");
     // Hint's question first, where a hint would take a win out of the chart: its answer is the next thing to press.

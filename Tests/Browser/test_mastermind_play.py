@@ -632,7 +632,10 @@ class Results(Play):
         self.driver.execute_script("""
             window.winAt = {};
             const seen = (what, yes) => { if (!(what in window.winAt) && yes) window.winAt[what] = performance.now(); };
+            const wins = document.querySelector('#board [data-wins]').getAttribute('data-wins');
             new MutationObserver(() => {
+              const shown = document.querySelector('#board [data-wins]');
+              seen('wins', shown && shown.getAttribute('data-wins') !== wins);
               seen('row', document.querySelector('#board .row.is-won'));
               seen('burst', document.querySelector('.win-burst'));
               seen('card', document.querySelector('dialog[open][data-results-dialog]'));
@@ -657,6 +660,9 @@ class Results(Play):
         self.assertLess(at["burst"] - at["row"], schedule - 300, at)
         self.assertLess(at["card"] - at["row"], schedule + 700, at)
         self.assertNotIn("toast", at)
+        # The bar over the board tells the ending once the row has turned over, not while its pegs still come (a
+        # review saw "Wins: 1" before the last peg).
+        self.assertGreaterEqual(at["wins"] - at["row"], schedule - 100, at)
         card = self.driver.execute_script(CARD_JS)
         self.assertGreaterEqual(card["top"], 0, card)
         self.assertGreaterEqual(card["left"], 0, card)

@@ -478,6 +478,18 @@ class PeopleMet(NameGameHelpers, BrowserTest):
                   .filter(li => li.scrollWidth > li.clientWidth + 1).map(li => li.textContent);""")
             self.assertGreater(len(self.driver.find_elements("css selector", "[data-wall] li img")), 100)
             self.assertEqual(spill, [])
+            # And no name of the bundled directory breaks inside a word ("Underwoo / d", a later review).
+            broken = self.driver.execute_script("""
+                const range = document.createRange(), broken = [];
+                for (const li of document.querySelectorAll('[data-wall] li')) {
+                  const walk = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
+                  for (let t = walk.nextNode(); t; t = walk.nextNode()) for (const m of t.textContent.matchAll(/\\S+/g)) {
+                    range.setStart(t, m.index); range.setEnd(t, m.index + m[0].length);
+                    if (new Set(Array.from(range.getClientRects(), r => Math.round(r.top))).size > 1) broken.push(m[0]);
+                  }
+                }
+                return broken;""")
+            self.assertEqual(broken, [])
             self.driver.save_screenshot(os.path.join(ARTIFACTS, "namegame-wall-360.png"))
         finally:
             self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

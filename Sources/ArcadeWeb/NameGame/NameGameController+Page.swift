@@ -289,6 +289,10 @@ extension NameGameController {
             let slow = store.plan.slowMilliseconds
             if rightAtOnce && mode != .timed && finished - record.startedMilliseconds > Int64(slow) {
                 context["slowLine"] = .string(t.string("namegame.roundtime.slow", [.int(slow / 1000)]))
+            } else if mode == .learn {
+                // A lesson times a round only where the time counted (a review: "This round took 6.9 s" after every
+                // answer felt like pressure where the aim is to learn).
+                context["roundSeconds"] = nil
             }
         }
         questionFields(mode, round: round, t: t, into: &context)
@@ -337,7 +341,9 @@ extension NameGameController {
         if NameMatch.namesakes(person, among: directory.people).contains(where: { cards[$0.id] != nil }) {
             context["namesake"] = .string(t.string("namegame.recall.namesake", [.string(person.firstName)]))
         }
-        guard !record.cheat, let card = cards[person.id], card.state != .review else { return }
+        // Learn's step only: Recall, chosen to type names from memory, keeps its letter behind the hint (a review saw
+        // every Recall round give it).
+        guard round.mode == .learn, !record.cheat, let card = cards[person.id], card.state != .review else { return }
         let letter = String(round.answerPerson.firstName.prefix(1))
         context["cheat"] = .string(t.string("namegame.recall.cue", [.string(letter)]))
         context["letter"] = .string(letter)

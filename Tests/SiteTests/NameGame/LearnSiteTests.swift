@@ -446,6 +446,9 @@ struct LearnDepthSiteTests {
         let row = try #require(
             try db.first("SELECT cheat FROM namegame_rounds WHERE id = ?", [.integer(Int64(round)!)]))
         #expect(try row.decode("cheat", as: Int64.self) == 0, "the lesson's cue is not help")
+        // A lesson's right answer in time is not timed aloud (a review: "This round took 6.9 s" after every answer).
+        let answered = try player.get("/namegame/learn").text
+        #expect(answered.contains("data-identified") && !answered.contains("data-round-seconds"))
         // Someone past their learning steps: the name from nothing, the letter one tap away.
         let other = Player(server)
         try other.get("/")
@@ -454,6 +457,16 @@ struct LearnDepthSiteTests {
         let recall = try other.play("recall").text
         #expect(recall.contains("data-recall-input") && recall.contains("data-recall-hint"), "typed, uncued")
         #expect(!recall.contains("To start you off") && !recall.contains("placeholder="))
+        // Nor does Recall give it to someone still in their steps: chosen to type names from memory, it keeps the
+        // letter behind its hint (a review saw every Recall round give it).
+        let third = Player(server)
+        try third.get("/")
+        try third.post("/namegame/next", "mode=normal")
+        _ = try met(server, count: 6, stability: 10, due: 0)
+        _ = try db.execute("UPDATE namegame_cards SET state = 'learning', step = 1, due_ms = 0")
+        let stepping = try third.play("recall").text
+        #expect(stepping.contains("data-recall-input") && stepping.contains("data-recall-hint"), "typed, uncued")
+        #expect(!stepping.contains("To start you off"))
     }
 
     /// A player who knows two Hiros types the full name of either: "Hiro" names neither (a review's recall asked one
