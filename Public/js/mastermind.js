@@ -677,12 +677,20 @@
     if (!share) return;
     // "Copied", on the button and said by the card's own status line (a blind review heard nothing).
     var said = host.querySelector("[data-share-said]");
-    function toClipboard(which) { window.Arcade.copyFrom(which, share.textContent, said); }
+    // What was shared shows under the buttons, once shared: "Copied" alone left a review pasting blind.
+    function toClipboard(which) {
+      window.Arcade.copyFrom(which, share.textContent, said);
+      shown();
+    }
+    function shown() {
+      share.classList.add("is-shown");
+      share.scrollIntoView({ block: "nearest" });
+    }
     if (button) {
       button.hidden = false;
       button.addEventListener("click", function () {
         // The device's share sheet where there is one (a phone); the clipboard otherwise, saying "Copied".
-        if (navigator.share) navigator.share({ text: share.textContent }).catch(function () {});
+        if (navigator.share) navigator.share({ text: share.textContent }).then(shown, function () {});
         else toClipboard(button);
       });
     }

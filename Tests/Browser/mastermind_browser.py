@@ -67,7 +67,8 @@ class MastermindHelpers(BrowserTest):
             if path == "/mastermind":
                 self.assertEqual(self.post("/mastermind/new"), 200)
             self.open(path)
-        WebDriverWait(self.driver, 10).until(
+        # (As long as a row may take: a busy machine's first script run on a page took over 10 s once.)
+        WebDriverWait(self.driver, 20).until(
             lambda d: not d.find_element("css selector", "[data-keypad]").get_attribute("hidden"))
         game = self.game()
         return secret_of(int(game)) if game != "0" else None

@@ -140,6 +140,12 @@ class Mastermind(MastermindHelpers):
         self.assertTrue(share.startswith("Arcade Mastermind 2/10"), share)
         self.assertTrue(self.driver.find_element("css selector", "[data-share-button]").is_displayed())
         self.assertTrue(self.driver.find_elements("css selector", "[data-distribution] li[data-current]"))
+        # Shared, what was shared shows (a review pasted blind after "Copied").
+        preview = self.driver.find_element("css selector", "[data-share]")
+        self.assertFalse(preview.is_displayed())
+        self.driver.execute_script("document.querySelector('[data-share-button]').click()")
+        WebDriverWait(self.driver, 10).until(lambda d: preview.is_displayed())
+        self.assertIn("Arcade Mastermind 2/10", preview.text)
         self.assertEqual(len(self.screenshots("mastermind-result", "/mastermind")), self.shots)
 
     def test_the_daily_code_and_its_archive(self):
