@@ -73,16 +73,24 @@ public struct Round: Sendable, Equatable {
         let fromUnknown = min(unknown.count, max(strangers, count - known.count))
         others = Array(known.prefix(max(0, count - fromUnknown))) + unknown.prefix(fromUnknown)
         if mode == .matt {
-            others = known + unknown
             // The names that look most like the one asked for come first: its group, then the likest of the rest (a
-            // review saw one look-alike among four unrelated names). A stable sort keeps those met first among equals.
-            // People met come before strangers as alike (a review: with one familiar face among six, it was the
-            // answer without knowing the name).
+            // review saw one look-alike among four unrelated names), people met and strangers in turn, each the likest
+            // of its kind: met ones first outranked every look-alike stranger, and a later review saw Isla asked
+            // among Umar, Olga, Yara and Matt; all strangers made the one familiar face the answer (an earlier one).
             let asked = NameMatch.fold(person.firstName)
-            let scored = others.enumerated().map {
-                (Mode.likeness(asked, NameMatch.fold($1.firstName)) + (first.contains($1.id) ? 50 : 0), $0, $1)
+            func likest(_ people: [Person]) -> [(Int, Person)] {
+                people.enumerated().map { (Mode.likeness(asked, NameMatch.fold($1.firstName)), $0, $1) }
+                    .sorted { ($0.0, -$0.1) > ($1.0, -$1.1) }.map { ($0.0, $0.2) }
             }
-            others = scored.sorted { ($0.0, -$0.1) > ($1.0, -$1.1) }.map(\.2)
+            let met = likest(known)
+            let unmet = likest(unknown)
+            let group = likest((met + unmet).filter { $0.0 >= 100 }.map(\.1)).map(\.1)
+            let (restMet, restUnmet) = (met.filter { $0.0 < 100 }.map(\.1), unmet.filter { $0.0 < 100 }.map(\.1))
+            others = group
+            for index in 0..<max(restMet.count, restUnmet.count) {
+                if index < restMet.count { others.append(restMet[index]) }
+                if index < restUnmet.count { others.append(restUnmet[index]) }
+            }
         }
         var picked = [person] + others.prefix(count)
         picked.shuffle(using: &random)

@@ -149,6 +149,21 @@ struct NameGameTests {
             let round = Round.make(.matt, asking: everyone[2], from: everyone, first: ["p5", "p6"], using: &rng)
             #expect(Set(round.people.map(\.firstName)).isSuperset(of: ["Mat", "Matthew"]), "\(round.people)")
         }
+        // Past its group, people met and strangers in turn, the likest of each: met ones no longer outrank every
+        // look-alike (a later review saw Isla asked among Umar, Olga, Yara and Matt, all met).
+        let pairs = ["Isla", "Ines", "Idris", "Umar", "Olga", "Yara", "Matt"]
+        let isla = (pairs + pairs).enumerated().map {
+            Person(
+                id: "i\($0)", firstName: $1, lastName: "L\($0)", jobTitle: "Job", headshotURL: "/h/i\($0).svg",
+                retired: false)
+        }
+        for _ in 0..<50 {
+            let round = Round.make(.matt, asking: isla[0], from: isla, first: ["i3", "i4", "i5", "i6"], using: &rng)
+            let names = round.people.map(\.firstName)
+            #expect(names.filter { $0 == "Isla" }.count == 2, "its group: \(names)")
+            #expect(names.filter { $0.hasPrefix("I") }.count >= 4, "look-alike strangers: \(names)")
+            #expect(names.contains { ["Umar", "Olga", "Yara", "Matt"].contains($0) }, "and someone met: \(names)")
+        }
         // Past its group, the likest names come next (a review saw one look-alike among unrelated names).
         #expect(Mode.likeness("priya", "pria") > Mode.likeness("priya", "olga"))
         #expect(Mode.likeness("mat", "matthew") > Mode.likeness("mat", "max"))
