@@ -38,7 +38,8 @@ struct LearnSiteTests {
     @Test(arguments: Engine.allCases) func aLessonAsksAgainWhomItMissedBeforeItEnds(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
-        for missesAgain in [false, true] {
+        var typedMisses = 0
+        for missesAgain in [false, true, true] {
             let player = Player(server)
             try player.answerRounds("learn", count: 9)
             let tenth = try player.play("learn").text
@@ -51,6 +52,11 @@ struct LearnSiteTests {
                 #expect(try player.askedID(again) == missed, "round \(10 + extra)")
                 #expect(again.contains("<p class=\"howto\" data-second-try>Once more: someone you missed"))
                 #expect(again.contains("data-lesson-done=\"10\" data-lesson-total=\"10\""), "the bar stays full")
+                // Asked as it was missed: a name missed typed is typed again (a review: it came back as a face to
+                // pick), its first letter given.
+                let typed = tenth.contains("data-recall-input")
+                #expect(again.contains("data-recall-input") == typed, "typed \(typed), round \(10 + extra)")
+                if typed { typedMisses += 1 }
                 guard missesAgain else {
                     try player.answerRight("learn", again)
                     break
@@ -68,6 +74,7 @@ struct LearnSiteTests {
                 Int.self, "SELECT rounds FROM namegame_sessions WHERE id = (SELECT MAX(id) FROM namegame_sessions)")
             #expect(rounds == (missesAgain ? 15 : 11))
         }
+        #expect(typedMisses > 0, "no tenth round was typed: the typed case went untried")
     }
 
     @Test(arguments: Engine.allCases) func aWrongPickInNormalModeIsTheNextLearnQuestion(_ engine: Engine) throws {
