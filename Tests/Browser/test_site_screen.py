@@ -244,6 +244,11 @@ class PegExamples(BrowserTest):
         self.driver.get(BASE_URL + "/mastermind")  # not self.open, which closes the tutorial
         dialog = self.driver.find_element("css selector", "dialog[open]")
         self.assert_examples(self.examples(dialog, "[data-peg-examples] li"), "the tutorial dialog")
+        # The rules once, by their examples, on a desktop too (a review read them twice, then the keys' and notes'
+        # help: a wall of text); the rest is How to play's.
+        shown = [part for part in (".tutorial-text", "[data-rules]", "[data-keys-help]", "[data-notes-help]")
+                 if any(e.is_displayed() for e in dialog.find_elements("css selector", part))]
+        self.assertEqual(shown, ["[data-rules]"], "only the rules line")
         self.assertEqual(self.axe_violations(), [], "the tutorial dialog")
         self.driver.delete_all_cookies()
         self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
