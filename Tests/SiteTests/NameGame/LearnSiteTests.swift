@@ -458,8 +458,7 @@ struct LearnDepthSiteTests {
         #expect(answered.contains("data-identified") && !answered.contains("data-round-seconds"))
         // Someone past their learning steps: the name from nothing, the letter one tap away.
         let other = Player(server)
-        try other.get("/")
-        try other.post("/namegame/next", "mode=normal")  // the player's row
+        try other.startPlaying()
         _ = try met(server, count: 6, stability: 10, due: 0)
         let recall = try other.play("recall").text
         #expect(recall.contains("data-recall-input") && recall.contains("data-recall-hint"), "typed, uncued")
@@ -467,8 +466,7 @@ struct LearnDepthSiteTests {
         // Nor does Recall give it to someone still in their steps: chosen to type names from memory, it keeps the
         // letter behind its hint (a review saw every Recall round give it).
         let third = Player(server)
-        try third.get("/")
-        try third.post("/namegame/next", "mode=normal")
+        try third.startPlaying()
         _ = try met(server, count: 6, stability: 10, due: 0)
         _ = try db.execute("UPDATE namegame_cards SET state = 'learning', step = 1, due_ms = 0")
         let stepping = try third.play("recall").text
@@ -482,8 +480,7 @@ struct LearnDepthSiteTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
-        try player.get("/")
-        try player.post("/namegame/next", "mode=normal")  // the player's row
+        try player.startPlaying()
         let db = try Database(location: server.database)
         let hiros: [String] = try db.query("SELECT id FROM people WHERE first_name = 'Hiro' AND retired = 0").map {
             try $0.decode("id")
@@ -984,8 +981,7 @@ struct LearnDepthSiteTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
-        try player.get("/")
-        try player.post("/namegame/next", "mode=normal")  // the player's row
+        try player.startPlaying()
         let four = try met(server, count: 4, stability: 3, due: 0)
         let db = try Database(location: server.database)
         _ = try db.execute("UPDATE namegame_cards SET state = 'learning', step = 0")

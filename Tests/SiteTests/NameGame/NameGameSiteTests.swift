@@ -10,6 +10,12 @@ import Testing
 @testable import ArcadeWeb
 
 extension Player {
+    /// A player with a row of their own (a first page and a first round), for set-ups that write their cards.
+    func startPlaying() throws {
+        try get("/")
+        try post("/namegame/next", "mode=normal")
+    }
+
     /// The round on a Name Game page: its id and the answer's index, read
     /// from the database as an oracle (the page must not tell).
     func round(_ html: String) throws -> (id: String, answer: Int) {
