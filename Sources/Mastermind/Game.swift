@@ -97,6 +97,17 @@ public struct Game: Sendable {
                     }
                 }
             }
+            // The code's places all accounted for, every other digit is out (a review: 3415 scored four pegs, and 7
+            // stayed plain beside 0, 2 and 6 crossed out).
+            if least.values.reduce(0, +) >= rules.length {
+                let others = (rules.digitMin...rules.digitMax).map(UInt8.init).filter {
+                    least[$0, default: 0] == 0 && !absent.contains($0)
+                }
+                if !others.isEmpty {
+                    absent.formUnion(others)
+                    changed = true
+                }
+            }
         }
         return (absent, Set(least.filter { $0.value > 0 }.keys))
     }

@@ -215,6 +215,11 @@ struct MastermindTests {
         #expect(game.digitsKnown.present == [0, 1])
         _ = try game.guess("3210", using: &random)  // four pegs: every digit
         #expect(game.digitsKnown.present == [0, 1, 2, 3])
+        #expect(game.digitsKnown.absent == [4, 5, 6, 7], "every place accounted for: the rest out (a review's 7)")
+        // As in a review's daily: 3415 scored two and two, and 7 stayed plain beside 0, 2 and 6 crossed out.
+        var daily = Game(rules: .classic, secret: code("3451"))
+        _ = try daily.guess("3415", using: &random)
+        #expect(daily.digitsKnown.absent == [0, 2, 6, 7] && daily.digitsKnown.present == [1, 3, 4, 5])
         // As in a review's game: 0011 two pegs, 2233 and 1144 nothing, 5500 three: with 1 out, 0011's pegs say the
         // code has two 0s, so 5500's third peg is a 5's.
         var review = Game(rules: .classic, secret: code("0057"))
