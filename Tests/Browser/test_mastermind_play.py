@@ -709,6 +709,14 @@ class Results(Play):
         self.assertGreaterEqual(d["left"], max(r["right"] for r in rows), f"beside the rows: {d}")
         self.assertGreaterEqual(d["top"], menu["bottom"], f"below the Game menu {menu}: {d}")
         self.assertTrue(d["top"] >= 0 and d["bottom"] <= 900 and d["right"] <= 1280, f"inside the window: {d}")
+        # So in a browser whose window leaves 757 pixels for the page (a review's): below the Game menu still.
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 1280, "height": 757, "deviceScaleFactor": 1, "mobile": False})
+        low = self.box(dialog)
+        self.assertGreaterEqual(low["top"], menu["bottom"], f"757 px: below the Game menu {menu}: {low}")
+        self.assertLessEqual(low["bottom"], 757, f"757 px: inside the window {low}")
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
         self.assertEqual(self.driver.execute_script(CARD_JS)["scroll"], 0, "the card does not scroll")
         dialog.find_element("css selector", "[data-close-results]").click()
         WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "dialog[open]"))

@@ -509,26 +509,27 @@ struct MastermindController: Sendable {
         // Before any row the hint is an opening, and says what makes it one (a review: "a strong next guess is 0 1 2 3"
         // teaches nothing, and is worth almost nothing).
         let text = game.turns.isEmpty ? "mastermind.hint.opening" : "mastermind.hint.text"
-        func hintWords(_ hint: String, shown: String, cost: Bool = true) -> String {
+        // What it costs, said with it: a chart entry, or nothing before the first row (a review could not tell whether
+        // its unasked opening hint had counted).
+        let price = game.turns.isEmpty ? "mastermind.hint.free" : record.usedHint ? "mastermind.hint.cost" : nil
+        func hintWords(_ hint: String, shown: String) -> String {
             t.sentences(
-                t.string(text, [.string(shown)]),
-                ruledOut == true ? t.string("mastermind.hint.probe") : "", cost ? t.string("mastermind.hint.cost") : "")
+                t.string(text, [.string(shown)]), ruledOut == true ? t.string("mastermind.hint.probe") : "",
+                price.map { t.string($0) } ?? "")
         }
         let nudge: TemplateValue =
             ruledOut == false && (1...2).contains(remaining.last ?? 0)
             ? .string(t.string(remaining.last == 1 ? "mastermind.hint.one" : "mastermind.hint.two")) : .null
         return [
             "hintNudge": nudge, "hintSpaced": record.hint.map { .string(Self.spaced($0)) } ?? .null,
-            "hintSpoken": record.hint.map { .string(hintWords($0, shown: Self.spoken($0, t), cost: record.usedHint)) }
-                ?? .null,
+            "hintSpoken": record.hint.map { .string(hintWords($0, shown: Self.spoken($0, t))) } ?? .null,
             // Its digits apart on the board too: a blind review reading the board back heard "0525" as a number.
             // Why it is offered apart: a phone's line short of room leaves it out, as it does the cost.
             "hintLine": record.hint.map { .string(t.string(text, [.string(Self.spaced($0))])) }
                 ?? .null,
             "hintProbe": ruledOut == true ? .string(t.sentenceGap + t.string("mastermind.hint.probe")) : .null,
             // Its cost apart: a phone leaves it out of the line (a review: four lines of hint covered rows 9 and 10).
-            "hintCost": record.hint != nil && record.usedHint
-                ? .string(t.sentenceGap + t.string("mastermind.hint.cost")) : .null,
+            "hintCost": record.hint != nil ? price.map { .string(t.sentenceGap + t.string($0)) } ?? .null : .null,
         ]
     }
 
