@@ -10,6 +10,12 @@ public struct LearningPlan: Sendable {
     public var batch = 4
     /// A right answer slower than this is a lapse: the name did not come.
     public var slowMilliseconds = 8_000
+    /// The same for a name typed: a phone's keyboard takes its own seconds (a review's typed "hugoo", right at 8.5 s,
+    /// came back as a miss).
+    public var typedSlowMilliseconds = 20_000
+
+    /// How long a right answer may take before it counts as a lapse.
+    public func slowLimit(typed: Bool) -> Int { typed ? typedSlowMilliseconds : slowMilliseconds }
 
     public init() {}
 
@@ -99,8 +105,10 @@ public struct LearningPlan: Sendable {
     /// A round's verdict on the person asked: a wrong pick, "I don't know" or a slow answer is a lapse; a right answer
     /// after help (the first letter, half the faces gone) is a hard one, not a clean recall (a review: a name typed
     /// after its first letter was shown made its person "Learned").
-    public func rating(wrongPicks: Int, gaveUp: Bool, milliseconds: Int, helped: Bool = false) -> Rating {
-        if wrongPicks > 0 || gaveUp || milliseconds > slowMilliseconds { return .again }
+    public func rating(
+        wrongPicks: Int, gaveUp: Bool, milliseconds: Int, helped: Bool = false, typed: Bool = false
+    ) -> Rating {
+        if wrongPicks > 0 || gaveUp || milliseconds > slowLimit(typed: typed) { return .again }
         return helped ? .hard : .good
     }
 

@@ -47,7 +47,7 @@ extension NameGameStore {
     private func rated(session: Int64) throws -> [(person: String, missed: Bool, wrong: Bool)] {
         let rows = try pool.connection().query(
             """
-            SELECT f.person, r.status, r.started_ms, r.finished_ms,
+            SELECT f.person, r.status, r.started_ms, r.finished_ms, r.recall,
                 (SELECT COUNT(*) FROM namegame_round_faces w WHERE w.round = r.id AND w.wrong_rank IS NOT NULL) AS wrongs
             FROM namegame_rounds r JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
             WHERE r.session = ? AND r.status <> 'open' ORDER BY r.id
@@ -59,7 +59,8 @@ extension NameGameStore {
             let finished: Int64 = try row.decodeIfPresent(RoundRow.Columns.finishedMilliseconds) ?? started
             let missed =
                 plan.rating(
-                    wrongPicks: wrongs, gaveUp: status != "identified", milliseconds: Int(finished - started)) == .again
+                    wrongPicks: wrongs, gaveUp: status != "identified", milliseconds: Int(finished - started),
+                    typed: try row.decode("recall", as: Int64.self) == 1) == .again
             return (try row.decode(Face.Columns.person), missed, missed && (wrongs > 0 || status != "identified"))
         }
     }

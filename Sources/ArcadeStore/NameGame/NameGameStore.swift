@@ -576,7 +576,7 @@ package struct NameGameStore: Store {
         let card = known ?? Card(due: now)
         let rating = plan.rating(
             wrongPicks: wrong.count, gaveUp: gaveUp || status == "failed",
-            milliseconds: Int(now - record.startedMilliseconds), helped: record.cheat)
+            milliseconds: Int(now - record.startedMilliseconds), helped: record.cheat, typed: round.recall)
         // Someone asked before they are due is practice (Anki's cramming): a miss counts, a right answer moves nothing.
         // So in every quiz (a review: one timed minute of four people marked them all learned), and for anyone past
         // their learning steps in any mode (a review: 25 minutes of recall and lessons made a person met that day

@@ -286,7 +286,7 @@ extension NameGameController {
             context["roundSeconds"] = .string(Self.seconds(Double(finished - record.startedMilliseconds) / 1000))
             // A right answer slower than the plan's limit counts as a lapse: said with it (a review was marked "Right,
             // but slowly" at 8.3 s without knowing there was a limit). Timed has its own clock.
-            let slow = store.plan.slowMilliseconds
+            let slow = store.plan.slowLimit(typed: round.recall)
             if rightAtOnce && mode != .timed && finished - record.startedMilliseconds > Int64(slow) {
                 context["slowLine"] = .string(t.string("namegame.roundtime.slow", [.int(slow / 1000)]))
             } else if mode == .learn {
