@@ -60,18 +60,13 @@
   // pressed Enter twice, and never saw "You typed …, but this is …"): for a moment after it shows, Enter waits.
   var loadedAt = window.performance ? window.performance.now() : 0;
   var missShown = !!game.querySelector("[data-recall-miss]");
-  // Nor is someone new met by the Enter (or the tap) that sent the last Got it, pressed twice: a review's double Enter
-  // skipped the next introduction, and the person came up in a question never shown.
+  // Nor is someone new met by the Enter that sent the last Got it, pressed twice: a review's double Enter skipped the
+  // next introduction, and the person came up in a question never shown. (A second tap is the page's own: a tap at
+  // once on Got it is a player's, and the first page's second tap posts nothing twice.)
   var introShown = !!game.querySelector("[data-intro]");
   function tooSoon() { return window.performance && window.performance.now() - loadedAt < 700; }
   document.addEventListener("keydown", function (event) {
     if (event.key === "Enter" && (missShown || introShown) && tooSoon()) {
-      event.preventDefault();
-      event.stopImmediatePropagation();
-    }
-  }, true);
-  game.addEventListener("click", function (event) {
-    if (introShown && tooSoon() && event.target.closest && event.target.closest("[data-meet]")) {
       event.preventDefault();
       event.stopImmediatePropagation();
     }
