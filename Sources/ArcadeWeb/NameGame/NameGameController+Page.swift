@@ -367,6 +367,9 @@ extension NameGameController {
             let waitedOut = round.hintsRanOut(after: waited, interval: hintInterval)
             context["revealed"] = .string(
                 t.string(waitedOut ? "namegame.hint.waited" : "namegame.dontknow.answer", [.string(named)]))
+            // "I don't know" is the honest answer spaced repetition lives on: shown calmly, not as a wrong one's red ✖
+            // (a review: "it punishes the honest answer"). It still brings the person back soon.
+            context["calm"] = .bool(!waitedOut)
         }
         if record.status == "failed" && round.recall {
             context["recallMiss"] = .string(

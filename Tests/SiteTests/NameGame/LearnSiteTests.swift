@@ -269,7 +269,8 @@ struct LearnSiteTests {
         let (round, _) = try player.round(page)
         #expect(try player.post("/namegame/dontknow", "mode=normal&round=\(round)").status == 303)
         let after = try player.play("normal").text
-        #expect(after.contains("data-revealed"))
+        // Calmly, not as a wrong answer's red ✖ (a review: "it punishes the honest answer").
+        #expect(after.contains("<p class=\"outcome-answer\" data-revealed>This is "))
         // Named with the role (issue 41: the answer teaches who they are).
         #expect(after.contains("This is \(name)"), "\(name)")
         #expect(after.contains("data-session-incorrect=\"1\""))
