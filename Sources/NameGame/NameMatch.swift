@@ -25,10 +25,16 @@ public enum NameMatch {
         return close(word, first) || close(text, full)
     }
 
-    /// Everyone else with the same first name (case and accents aside): only the full name tells them apart.
-    public static func namesakes(_ person: Person, among everyone: [Person]) -> [Person] {
+    /// Whether the full name is asked for: the player has met (`met`, by id) someone else with the same first name
+    /// (case and accents aside), whom only the full name tells apart.
+    public static func asksFullName(
+        _ person: Person, among everyone: [Person], met: (String) throws -> Bool
+    ) rethrows -> Bool {
         let first = fold(person.firstName)
-        return everyone.filter { $0.id != person.id && fold($0.firstName) == first }
+        return try everyone.contains { other in
+            guard other.id != person.id, fold(other.firstName) == first else { return false }
+            return try met(other.id)
+        }
     }
 
     /// Whether an accepted name was typed as spelled (case and accents aside): false for a forgiven typo, which the

@@ -78,15 +78,14 @@ public struct Round: Sendable, Equatable {
             // of its kind: met ones first outranked every look-alike stranger, and a later review saw Isla asked
             // among Umar, Olga, Yara and Matt; all strangers made the one familiar face the answer (an earlier one).
             let asked = NameMatch.fold(person.firstName)
-            func likest(_ people: [Person]) -> [(Int, Person)] {
-                people.enumerated().map { (Mode.likeness(asked, NameMatch.fold($1.firstName)), $0, $1) }
-                    .sorted { ($0.0, -$0.1) > ($1.0, -$1.1) }.map { ($0.0, $0.2) }
-            }
-            let met = likest(known)
-            let unmet = likest(unknown)
-            let group = likest((met + unmet).filter { $0.0 >= 100 }.map(\.1)).map(\.1)
-            let (restMet, restUnmet) = (met.filter { $0.0 < 100 }.map(\.1), unmet.filter { $0.0 < 100 }.map(\.1))
-            others = group
+            // Likest first; among equals, the shuffled order, people met before strangers.
+            let ranked = (known + unknown).enumerated()
+                .map { (likeness: Mode.likeness(asked, NameMatch.fold($1.firstName)), order: $0, person: $1) }
+                .sorted { ($0.likeness, -$0.order) > ($1.likeness, -$1.order) }
+            let rest = ranked.filter { $0.likeness < 100 }.map(\.person)
+            let restMet = rest.filter { first.contains($0.id) }
+            let restUnmet = rest.filter { !first.contains($0.id) }
+            others = ranked.filter { $0.likeness >= 100 }.map(\.person)
             for index in 0..<max(restMet.count, restUnmet.count) {
                 if index < restMet.count { others.append(restMet[index]) }
                 if index < restUnmet.count { others.append(restUnmet[index]) }

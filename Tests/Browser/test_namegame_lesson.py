@@ -282,51 +282,45 @@ class Lesson(LessonHelpers):
                 self.assertEqual(notes, [], typed)
             self.navigate(lambda: self.tap("[data-outcome] button[data-next]"))
 
-    def test_a_second_enter_does_not_skip_a_typed_miss_correction(self):
-        """A review typed a wrong name and pressed Enter twice: the correction ("You typed …, but this is …") never
-        stayed. For a moment after it shows, Enter waits (the page's clock is the test's here, so no race decides)."""
+    def stub_page_clock(self):
+        """The page's clock is the test's (`window.testNow`), so no race decides what a moment is."""
         self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
             window.testNow = 0; performance.now = () => window.testNow;"""})
+
+    def assert_a_second_enter_waits(self, still, meet=True):
+        """Enter, 200 ms after the page showed, sends nothing and leaves `still` in place; 1 s after, it goes on."""
+        round_id = self.game().get_attribute("data-round")
+        def enter():
+            for kind in ("keyDown", "keyUp"):
+                self.driver.execute_cdp_cmd("Input.dispatchKeyEvent", {
+                    "type": kind, "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "text": "\r"})
+        self.driver.execute_script("""window.testNow = 200; window.sent = false;
+            document.addEventListener("submit", () => { window.sent = true; }, true);""")
+        enter()
+        self.assertFalse(self.driver.execute_script("return window.sent"), "nothing sent")
+        self.assertTrue(self.driver.find_elements("css selector", still), f"{still} stays")
+        self.assertEqual(self.game().get_attribute("data-round"), round_id)
+        self.driver.execute_script("window.testNow = 1000")
+        self.navigate(enter, meet=meet)  # a moment later Enter goes on (navigate waits for the next page)
+
+    def test_a_second_enter_does_not_skip_a_typed_miss_correction(self):
+        """A review typed a wrong name and pressed Enter twice: the correction ("You typed …, but this is …") never
+        stayed. For a moment after it shows, Enter waits."""
+        self.stub_page_clock()
         self.hold_answers()
         self.play_from_menu("recall")
         self.reach_a_typed_round()
         round_id = self.game().get_attribute("data-round")
         self.type_name(round_id, "Nobody")
-        self.assertTrue(self.driver.find_elements("css selector", "[data-recall-miss]"))
-        def enter():
-            for kind in ("keyDown", "keyUp"):
-                self.driver.execute_cdp_cmd("Input.dispatchKeyEvent", {
-                    "type": kind, "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "text": "\r"})
-        self.driver.execute_script("""window.testNow = 200; window.sent = false;
-            document.addEventListener("submit", () => { window.sent = true; }, true);""")
-        enter()
-        self.assertFalse(self.driver.execute_script("return window.sent"), "nothing sent")
-        self.assertTrue(self.driver.find_elements("css selector", "[data-recall-miss]"), "the correction stays")
-        self.assertEqual(self.game().get_attribute("data-round"), round_id)
-        self.driver.execute_script("window.testNow = 1000")
-        self.navigate(enter)
+        self.assert_a_second_enter_waits("[data-recall-miss]")
         self.assertNotEqual(self.game().get_attribute("data-round"), round_id, "a moment later Enter goes on")
 
     def test_a_second_enter_does_not_skip_the_next_introduction(self):
         """A review pressed Enter twice on Got it: the second skipped the next person's introduction, who then came up
-        in a question never shown. For a moment after an introduction shows, Enter waits (the page's clock is the
-        test's)."""
-        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
-            window.testNow = 0; performance.now = () => window.testNow;"""})
+        in a question never shown. For a moment after an introduction shows, Enter waits."""
+        self.stub_page_clock()
         self.play_from_menu("learn", meet=False)
-        self.assertTrue(self.driver.find_elements("css selector", "[data-intro]"), "someone new first")
-        round_id = self.game().get_attribute("data-round")
-        def enter():
-            for kind in ("keyDown", "keyUp"):
-                self.driver.execute_cdp_cmd("Input.dispatchKeyEvent", {
-                    "type": kind, "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "text": "\r"})
-        self.driver.execute_script("""window.testNow = 200; window.sent = false;
-            document.addEventListener("submit", () => { window.sent = true; }, true);""")
-        enter()
-        self.assertFalse(self.driver.execute_script("return window.sent"), "nothing sent")
-        self.assertEqual(self.game().get_attribute("data-round"), round_id)
-        self.driver.execute_script("window.testNow = 1000")
-        self.navigate(enter, meet=False)  # a moment later Enter goes on (navigate waits for the next page)
+        self.assert_a_second_enter_waits("[data-intro]", meet=False)
 
     def test_who_is_it_takes_half_the_wrong_faces_and_its_toast_outlives_the_reload(self):
         # A review: the cheat reloaded the round at once, so its toast was never seen.

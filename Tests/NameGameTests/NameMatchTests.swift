@@ -53,8 +53,9 @@ struct NameMatchTests {
     @Test func aSharedFirstNameAsksForTheFullName() {
         let grimaldi = person("g", "Hiro", "Grimaldi")
         let team = Self.everyone + [grimaldi, person("l", "Hiró", "Lindqvist")]
-        #expect(NameMatch.namesakes(grimaldi, among: team).map(\.id) == ["l"])
-        #expect(NameMatch.namesakes(Self.maren, among: team).isEmpty)
+        #expect(NameMatch.asksFullName(grimaldi, among: team, met: { $0 == "l" }), "the other Hiro met")
+        #expect(!NameMatch.asksFullName(grimaldi, among: team, met: { $0 != "l" }), "the other Hiro not met")
+        #expect(!NameMatch.asksFullName(Self.maren, among: team, met: { _ in true }), "no other Maren")
         for typed in ["Hiro Grimaldi", "hiro grimaldi", "Hiro Grimaldo"] {
             #expect(NameMatch.accepts(typed, for: grimaldi, among: team, fullName: true), "\(typed)")
         }

@@ -453,9 +453,14 @@ package struct NameGameStore: Store {
                 return .failure(.timeUp)
             }
             let person = record.round.answerPerson
+            let met = { (id: String) in
+                try db.first(
+                    "SELECT 1 AS met FROM namegame_cards WHERE player = ? AND person = ?", [.text(player), .text(id)])
+                    != nil
+            }
             let right = NameMatch.accepts(
                 typed, for: person, among: people.people,
-                fullName: try knowsNamesake(db, player: player, of: person, among: people.people))
+                fullName: try NameMatch.asksFullName(person, among: people.people, met: met))
             let status = right ? "identified" : "failed"
             try finish(db, player: player, record, session: session, status: status, wrong: [], now: now)
             if !right {
@@ -468,20 +473,6 @@ package struct NameGameStore: Store {
                     startedMilliseconds: record.startedMilliseconds, wrong: [], status: status,
                     finishedMilliseconds: now, typed: right ? nil : typed))
         }
-    }
-
-    /// Whether the player has met someone else of this person's first name: then the full name is asked for.
-    private func knowsNamesake(
-        _ db: Database, player: String, of person: Person, among everyone: [Person]
-    ) throws
-        -> Bool
-    {
-        let others = NameMatch.namesakes(person, among: everyone)
-        guard !others.isEmpty else { return false }
-        let marks = Array(repeating: "?", count: others.count).joined(separator: ", ")
-        return try db.first(
-            "SELECT 1 AS met FROM namegame_cards WHERE player = ? AND person IN (\(marks)) LIMIT 1",
-            [.text(player)] + others.map { .text($0.id) }) != nil
     }
 
     /// A recall round's hint: its first letter shows (the round is marked helped); false if it is not open.

@@ -529,7 +529,7 @@ struct MastermindController: Sendable {
                 ?? .null,
             "hintProbe": ruledOut == true ? .string(t.sentenceGap + t.string("mastermind.hint.probe")) : .null,
             // Its cost apart: a phone leaves it out of the line (a review: four lines of hint covered rows 9 and 10).
-            "hintCost": record.hint != nil ? price.map { .string(t.sentenceGap + t.string($0)) } ?? .null : .null,
+            "hintCost": record.hint.flatMap { _ in price }.map { .string(t.sentenceGap + t.string($0)) } ?? .null,
         ]
     }
 

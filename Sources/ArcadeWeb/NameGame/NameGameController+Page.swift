@@ -283,16 +283,15 @@ extension NameGameController {
         context["failed"] = .bool(record.status == "failed")
         context["open"] = .bool(record.isOpen && !over)
         if let finished = record.finishedMilliseconds {
-            context["roundSeconds"] = .string(Self.seconds(Double(finished - record.startedMilliseconds) / 1000))
             // A right answer slower than the plan's limit counts as a lapse: said with it (a review was marked "Right,
             // but slowly" at 8.3 s without knowing there was a limit). Timed has its own clock.
             let slow = store.plan.slowLimit(typed: round.recall)
-            if rightAtOnce && mode != .timed && finished - record.startedMilliseconds > Int64(slow) {
-                context["slowLine"] = .string(t.string("namegame.roundtime.slow", [.int(slow / 1000)]))
-            } else if mode == .learn {
-                // A lesson times a round only where the time counted (a review: "This round took 6.9 s" after every
-                // answer felt like pressure where the aim is to learn).
-                context["roundSeconds"] = nil
+            let tooSlow = rightAtOnce && mode != .timed && finished - record.startedMilliseconds > Int64(slow)
+            if tooSlow { context["slowLine"] = .string(t.string("namegame.roundtime.slow", [.int(slow / 1000)])) }
+            // A lesson times a round only where the time counted (a review: "This round took 6.9 s" after every answer
+            // felt like pressure where the aim is to learn).
+            if tooSlow || mode != .learn {
+                context["roundSeconds"] = .string(Self.seconds(Double(finished - record.startedMilliseconds) / 1000))
             }
         }
         questionFields(mode, round: round, t: t, into: &context)
@@ -338,7 +337,7 @@ extension NameGameController {
         let round = record.round
         guard round.recall, record.isOpen else { return }
         let person = round.answerPerson
-        if NameMatch.namesakes(person, among: directory.people).contains(where: { cards[$0.id] != nil }) {
+        if NameMatch.asksFullName(person, among: directory.people, met: { cards[$0] != nil }) {
             context["namesake"] = .string(t.string("namegame.recall.namesake", [.string(person.firstName)]))
         }
         // Learn's step only: Recall, chosen to type names from memory, keeps its letter behind the hint (a review saw
