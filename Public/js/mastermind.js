@@ -645,6 +645,31 @@
     if (heading) heading.setAttribute("autofocus", "");
     dialog.showModal();
     if (heading) heading.focus({ preventScroll: true });
+    dock(dialog);
+  }
+
+  // Where the card is a sheet at the window's foot (narrower than the card beside the board), the page scrolls the
+  // board's last row up above it, the room it needs added below the page while the card is open: the solved rows are
+  // the payoff (three reviews on a phone: the card covered the whole board).
+  function dock(dialog) {
+    if (window.matchMedia("(min-width: 79rem)").matches) return;
+    var rows = host.querySelectorAll(".board > .row, .board > .secret-row");
+    if (!rows.length) return;
+    // Measured by its height, not its box: the sheet is still rising.
+    var over = rows[rows.length - 1].getBoundingClientRect().bottom + 8 - (window.innerHeight - dialog.offsetHeight);
+    if (over <= 0) return;
+    var was = window.scrollY;
+    document.body.style.paddingBottom = dialog.offsetHeight + "px";
+    var still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    window.scrollBy({ top: over, behavior: still ? "auto" : "smooth" });
+    // Closed, the board goes back where it was.
+    function back() { window.scrollTo({ top: was, behavior: "instant" }); }
+    dialog.addEventListener("close", function () {
+      document.body.style.paddingBottom = "";
+      // Again a frame later: closed at once, the board's own scroll up may not have stopped yet.
+      back();
+      window.requestAnimationFrame(back);
+    });
   }
 
   function closeResults() {

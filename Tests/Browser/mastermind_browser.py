@@ -50,6 +50,19 @@ class MastermindHelpers(BrowserTest):
             return WebDriverWait(self.driver, 10).until(
                 lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
 
+    def settled_card(self):
+        """The results card once it has risen and the page has scrolled the board above it (a narrow window): a
+        finger's tap lands where it is then."""
+        last = []
+
+        def settled(d):
+            now = d.execute_script("""const c = document.querySelector('dialog[open][data-results-dialog]');
+                return c && !c.getAnimations().length ? [scrollY, c.getBoundingClientRect().top] : null;""")
+            still = now is not None and last == [now]
+            last[:] = [now]
+            return still and d.find_element("css selector", "dialog[open][data-results-dialog]")
+        return WebDriverWait(self.driver, 10, poll_frequency=0.2).until(settled)
+
     def game(self):
         return self.board().get_attribute("data-game")
 

@@ -64,8 +64,7 @@ class BoardHelpers(MastermindHelpers):
         results, and only there while they show (no banner above the board besides)."""
         self.tap(self.start())
         WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
-        dialog = WebDriverWait(self.driver, 10).until(
-            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        dialog = self.settled_card()
         invite = dialog.find_element("css selector", "[data-try-namegame] a")
         self.assertTrue(invite.is_displayed())
         self.assertTrue(invite.get_attribute("href").endswith("/namegame"))
@@ -95,8 +94,7 @@ class BoardHelpers(MastermindHelpers):
                 self.assertGreaterEqual(cell["bottom"] - cell["top"], 44, "desktop cells at least 44 px")
                 self.assertLessEqual(g["board"]["right"] - g["board"]["left"], 640, "a centred board")
         WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
-        close = WebDriverWait(self.driver, 10).until(
-            lambda d: d.find_element("css selector", "dialog[open] [data-close-results]"))
+        close = self.settled_card().find_element("css selector", "[data-close-results]")
         if width >= 1280:
             # Beside the board, which stays in sight: a review could not see the board it had just solved.
             card, rows = self.driver.execute_script("""
@@ -108,6 +106,9 @@ class BoardHelpers(MastermindHelpers):
             self.assertGreaterEqual(card["left"], rows["right"], f"{where}: the card beside the rows {card} {rows}")
             self.assertLessEqual(card["right"], width, f"{where}: the card on screen {card}")
         close.click()
+        # Gone, and a frame later (closing puts the board back where it was).
+        WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "[data-results-dialog]"))
+        self.driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]))")
         self.assert_in_view(f"{where} after the game")
 
 
@@ -325,8 +326,7 @@ class MastermindBoard(BoardHelpers):
               });
             }).observe(document.body, {childList: true, subtree: true});""")
         self.tap(secret)
-        dialog = WebDriverWait(self.driver, 10).until(
-            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        dialog = self.settled_card()
         seen = self.driver.execute_script("return window.seen")
         # Nothing jumps as the last row is revealed (a review: the empty rows and the keypad went at once); the keys
         # stay where they were, spent, until the card (a later review saw them vanish and the board over an empty
@@ -374,8 +374,7 @@ class MastermindBoard(BoardHelpers):
         for n, guess in enumerate(wrong_guesses(secret)):
             self.tap(guess)
             self.wait_rows(n + 1)
-        dialog = WebDriverWait(self.driver, 10).until(
-            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        dialog = self.settled_card()
         self.assertEqual(dialog.find_element("css selector", "[data-secret]").get_attribute("data-secret"), secret)
         self.assertTrue(dialog.find_element("css selector", "[data-encourage]").text)
         self.assertEqual(dialog.find_elements("css selector", "svg.chart, [data-distribution]"), [])
@@ -398,7 +397,7 @@ class MastermindBoard(BoardHelpers):
         secret = self.start()
         first = self.game()
         self.tap(secret)
-        WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        self.settled_card()
         self.keys("n")
         WebDriverWait(self.driver, 10).until(lambda d: self.game() != first and not self.board().get_attribute(
             "data-outcome"))
@@ -406,7 +405,7 @@ class MastermindBoard(BoardHelpers):
         # On a Russian layout the same key types «т»: it starts the next game too (a native reader's catch).
         second = self.game()
         self.tap(secret_of(int(second)))
-        WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        self.settled_card()
         for kind in ("keyDown", "keyUp"):
             self.driver.execute_cdp_cmd("Input.dispatchKeyEvent", {
                 "type": kind, "key": "т", "code": "KeyN", "text": "т" if kind == "keyDown" else "",
@@ -761,16 +760,14 @@ class MastermindBoard(BoardHelpers):
             self.tap(guess)
             self.wait_rows(n + 1)
         self.tap(secret)
-        dialog = WebDriverWait(self.driver, 10).until(
-            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        dialog = self.settled_card()
         lines = dialog.find_element("css selector", "[data-share]").get_attribute("textContent").splitlines()
         for guess, line in zip(misses + [secret], lines[1:]):
             red, blue = score(secret, guess)
             self.assertEqual(line, "🔴" * red + "🟦" * blue + "➖" * (4 - red - blue), f"{guess}: {lines}")
 
     def assert_first_screen(self, selectors):
-        dialog = WebDriverWait(self.driver, 10).until(
-            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        dialog = self.settled_card()
         bottom = self.driver.execute_script("return innerHeight")
         for selector in selectors:
             element = dialog.find_element("css selector", selector)

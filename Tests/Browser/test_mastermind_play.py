@@ -37,6 +37,15 @@ class Play(MastermindHelpers):
     def box(self, element):
         return self.driver.execute_script(BOX_JS, element)
 
+    def assert_in_sight_above_the_card(self, selector):
+        """On a phone the card is a sheet at the foot, and the page scrolls the board's last row up above it (three
+        reviews: the card covered the whole board)."""
+        def above(d):
+            card = d.execute_script(CARD_JS)
+            row = self.box(d.find_element("css selector", selector))
+            return card and row["top"] >= 0 and row["bottom"] <= card["top"] and card["bottom"] <= card["height"]
+        self.wait(above, selector + " in sight above the card " + str(self.driver.execute_script(CARD_JS)))
+
     # A finger, through the DevTools protocol (the browser makes its own gestures of it: scrolls, clicks, back).
 
     def swipe(self, x, y, direction):
@@ -274,6 +283,7 @@ class Input(Play):
         self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "board")
 
     def test_a_loss_that_narrowed_nothing_does_not_praise_the_rows(self):
+        self.phone()
         secret = self.start()
         # Four digits the code lacks, then the same four in another order: the second row (all gray again) narrowed
         # nothing. (A repeated guess would be refused.)
@@ -282,9 +292,10 @@ class Input(Play):
         for n, guess in enumerate(rows):
             self.keys(guess + Keys.ENTER)
             self.wait_rows(n + 1)
-        dialog = WebDriverWait(self.driver, 10).until(
-            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        dialog = self.settled_card()
         self.assertNotIn("every row", dialog.find_element("css selector", "[data-encourage]").text)
+        self.assert_in_sight_above_the_card("#board .secret-row")
+        self.assertGreaterEqual(self.box(self.driver.find_element("css selector", "#board .row"))["bottom"], 0)
 
     def test_a_give_up_after_a_first_win_shows_no_code_cracked(self):
         self.tap(self.start())
@@ -340,7 +351,7 @@ class Input(Play):
         WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "lost")
         # In place, and its results are the card every ending shows (a review: give-up alone ended on a page).
         self.assertEqual(self.driver.current_url, where)
-        WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        self.settled_card()
         # The hint asked for went with the game: beside the card it read as still in play (two native readers).
         self.assertEqual([h for h in self.driver.find_elements("css selector", "[data-hint], [data-hint-type]")
                           if h.is_displayed()], [])
@@ -372,7 +383,7 @@ class Input(Play):
             box = self.box(element)
             self.assertTrue(box["left"] >= 0 and box["right"] <= 360, box)
         # The card follows at once: the player asked to end it (no reveal is waited on).
-        WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        self.settled_card()
 
     def test_on_a_phone_a_long_message_leaves_the_last_rows_in_sight(self):
         """Two reviews: on a phone a hint (with why it is offered) and Notes' explanation grew over rows 9 and 10, the
@@ -644,8 +655,7 @@ class Results(Play):
         self.tap(secret)
         WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "#board .row.is-won"))
         schedule = self.driver.execute_script(SCHEDULE_JS)
-        dialog = WebDriverWait(self.driver, 10).until(
-            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        dialog = self.settled_card()
         return secret, schedule, dialog
 
     def test_the_results_card_fits_a_phone_without_scrolling(self):
@@ -663,6 +673,7 @@ class Results(Play):
         # The bar over the board tells the ending once the row has turned over, not while its pegs still come (a
         # review saw "Wins: 1" before the last peg).
         self.assertGreaterEqual(at["wins"] - at["row"], schedule - 100, at)
+        self.assert_in_sight_above_the_card("#board .row.is-won")
         card = self.driver.execute_script(CARD_JS)
         self.assertGreaterEqual(card["top"], 0, card)
         self.assertGreaterEqual(card["left"], 0, card)
@@ -777,8 +788,7 @@ class Results(Play):
             "window.shared = []; navigator.share = t => { window.shared.push(t); return Promise.resolve(); }")
         secret = secret_of(int(self.board().get_attribute("data-game")))
         self.tap(secret)
-        dialog = WebDriverWait(self.driver, 10).until(
-            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        dialog = self.settled_card()
         dialog.find_element("css selector", "[data-share-button]").click()
         shared = WebDriverWait(self.driver, 10).until(lambda d: d.execute_script("return window.shared"))
         text = dialog.find_element("css selector", "[data-share]").get_attribute("textContent")
@@ -789,8 +799,7 @@ class Results(Play):
         self.start()
         self.driver.execute_script("delete Navigator.prototype.share; delete navigator.share")
         self.tap(secret_of(int(self.board().get_attribute("data-game"))))
-        dialog = WebDriverWait(self.driver, 10).until(
-            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        dialog = self.settled_card()
         button = dialog.find_element("css selector", "[data-share-button]")
         # Without the clipboard API (a plain-HTTP page), the old way: its hidden field took the focus and left it on
         # the page's body, and nothing was said (a blind review).
@@ -1037,8 +1046,7 @@ class Zoomed(Play):
         secret = self.start()
         self.driver.execute_script("document.getElementById('board').focus()")
         self.keys(secret + Keys.ENTER)
-        dialog = WebDriverWait(self.driver, 10).until(
-            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        dialog = self.settled_card()
         close, code = (self.box(dialog.find_element("css selector", s))
                        for s in ("[data-close-results]", ".result-code .secret"))
         self.assertFalse(close["left"] < code["right"] and close["right"] > code["left"]
@@ -1188,8 +1196,7 @@ class LargeText(Play):
             button = self.driver.find_element("css selector", f"[data-keypad] button[data-key='{key}']")
             self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
             button.click()
-        dialog = WebDriverWait(self.driver, 10).until(
-            lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
+        dialog = self.settled_card()
         lines = self.driver.execute_script("""
             const title = arguments[0].querySelector('h2'), text = title.firstChild, range = document.createRange();
             const words = [];
