@@ -725,14 +725,20 @@ package struct NameGameStore: Store {
         ).map { try $0.decode(Face.Columns.person) }
     }
 
-    /// Whether the player's last round about `person` outside a review asked the name to be typed.
-    package func lastAskedTyped(player: String, person: String) throws -> Bool {
-        try pool.connection().first(
-            """
-            SELECT r.recall FROM namegame_rounds r JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
-            WHERE r.player = ? AND f.person = ? AND r.mode != 'review' ORDER BY r.id DESC LIMIT 1
-            """, [.text(player), .text(person)]
-        )?.int("recall") == 1
+    /// Whether the player's last round about `person` outside a review (before round `before`, if given) asked the
+    /// name to be typed; with `missed`, typed and not named.
+    package func lastAskedTyped(
+        player: String, person: String, before: Int64 = .max, missed: Bool = false
+    ) throws -> Bool {
+        guard
+            let last = try pool.connection().first(
+                """
+                SELECT r.recall, r.status FROM namegame_rounds r
+                JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
+                WHERE r.player = ? AND f.person = ? AND r.mode != 'review' AND r.id < ? ORDER BY r.id DESC LIMIT 1
+                """, [.text(player), .text(person), .integer(before)])
+        else { return false }
+        return try last.int("recall") == 1 && !(missed && last.decode("status", as: String.self) == "identified")
     }
 
     /// The people a session missed (a wrong pick, a failed round, "I don't know"), in the order they were asked.

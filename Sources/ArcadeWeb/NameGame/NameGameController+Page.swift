@@ -68,7 +68,9 @@ extension NameGameController {
         }
         if let record, !summaryOnly {
             roundFields(mode, session: current, record: record, typo: typo == record.id, t: t, into: &context)
-            if !current.ended && !timeIsUp(current) { recallFields(record, cards: cards, t: t, into: &context) }
+            if !current.ended && !timeIsUp(current) {
+                try recallFields(record, visitor.playerID, cards: cards, t: t, into: &context)
+            }
             lessonFields(mode, session: current, record: record, t: t, into: &context)
         }
         return page(.object(context))
@@ -326,14 +328,14 @@ extension NameGameController {
     }
 
     /// An open typed round: the full name asked for where the player knows two people of this first name, and why (a
-    /// review: two Hiros, and "Hiro" was the answer). A person's first typed round, while still in their learning
-    /// steps, starts with the first letter given: cued recall between picking a face and typing from nothing (a
-    /// review: "after a single exposure, you must type the first name from memory"; Anki and Duolingo ramp up). Part
-    /// of the lesson, so not counted as help.
+    /// review: two Hiros, and "Hiro" was the answer). A name missed typed, asked again in its learning steps, starts
+    /// with its first letter given, part of the lesson and not counted as help: the fix is typed, with a start. A
+    /// first typed round is from memory, the letter one tap away (counted as help): given unasked, a review scored a
+    /// lesson 100 % "with zero effort"; an earlier one found a name typed after one meeting hard, which the tap eases.
     private func recallFields(
-        _ record: NameGameStore.RoundRecord, cards: [String: Card], t: LanguageStrings,
+        _ record: NameGameStore.RoundRecord, _ player: String, cards: [String: Card], t: LanguageStrings,
         into context: inout TemplateFields
-    ) {
+    ) throws {
         let round = record.round
         guard round.recall, record.isOpen else { return }
         let person = round.answerPerson
@@ -342,7 +344,9 @@ extension NameGameController {
         }
         // Learn's step only: Recall, chosen to type names from memory, keeps its letter behind the hint (a review saw
         // every Recall round give it).
-        guard round.mode == .learn, !record.cheat, let card = cards[person.id], card.state != .review else { return }
+        guard round.mode == .learn, !record.cheat, let card = cards[person.id], card.state != .review,
+            try store.lastAskedTyped(player: player, person: person.id, before: record.id, missed: true)
+        else { return }
         let letter = String(round.answerPerson.firstName.prefix(1))
         context["cheat"] = .string(t.string("namegame.recall.cue", [.string(letter)]))
         context["letter"] = .string(letter)

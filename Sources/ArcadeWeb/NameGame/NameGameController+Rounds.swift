@@ -67,9 +67,9 @@ extension NameGameController {
         // name (three reviews; the last: with four met, two of six faces had never been introduced). Until six are
         // met, as many faces as people met (two at least), not six.
         let met = cards.count + (cards[person.id] == nil ? 1 : 0)
-        // A name missed typed is asked again typed, its first letter given (a review: a wrong typed name came back as
-        // a face to pick, the practice softest where it had failed).
-        let typedAgain = try again != nil && store.lastAskedTyped(player: visitor.playerID, person: person.id)
+        // A name missed typed is asked again typed, its first letter given, whenever it comes back (two reviews: a
+        // wrong typed name came back as a face to pick, the practice softest where it had failed).
+        let typedAgain = try store.lastAskedTyped(player: visitor.playerID, person: person.id)
         return LearningPlan.learned(cards[person.id]) || typedAgain
             ? Round.recall(.learn, asking: person)
             : Round.make(

@@ -431,10 +431,10 @@ struct LearnDepthSiteTests {
         ).map { (try $0.decode("person"), try $0.decode("recall", as: Int64.self) == 1) }
     }
 
-    /// Recognition, then cued recall, then recall (a review: "after a single exposure, you must type the first name
-    /// from memory"): a person's first typed round, still in their learning steps, gives the first letter, said and in
-    /// the box, not counted as help; someone past their steps types from nothing, with the hint on offer.
-    @Test(arguments: Engine.allCases) func aFirstTypedNameStartsWithItsFirstLetter(_ engine: Engine) throws {
+    /// A first typed name is from memory, the first letter one tap away (a review scored a lesson given it unasked
+    /// 100 % "with zero effort"); a name missed typed comes back typed with its first letter given, said and in the
+    /// box, not counted as help: the fix is typed, with a start. Someone past their steps types from nothing too.
+    @Test(arguments: Engine.allCases) func aNameMissedTypedComesBackWithItsFirstLetter(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
@@ -444,10 +444,22 @@ struct LearnDepthSiteTests {
             try player.post("/namegame/next", "mode=learn")
             page = try player.play("learn").text
         }
+        let missed = try player.askedID(page)
+        #expect(page.contains("data-recall-hint") && !page.contains("Once more, with a start"), "from memory")
+        #expect(!page.contains("placeholder="))
+        try player.miss("learn", page)
+        try player.post("/namegame/next", "mode=learn")
+        page = try player.play("learn").text
+        for _ in 0..<6 where try player.askedID(page) != missed {
+            try player.answerRight("learn", page)
+            try player.post("/namegame/next", "mode=learn")
+            page = try player.play("learn").text
+        }
+        #expect(try player.askedID(page) == missed, "asked again within the lesson")
         let (round, _) = try player.round(page)
         let first = try player.firstName(round)
         let letter = String(first.prefix(1))
-        #expect(page.contains("To start you off, the first name begins with “\(letter)”."), "a typed round, cued")
+        #expect(page.contains("Once more, with a start: the first name begins with “\(letter)”."), "typed again, cued")
         #expect(page.contains("placeholder=\"\(letter)…\"") && !page.contains("data-recall-hint"))
         try player.post("/namegame/recall", "mode=learn&round=\(round)&name=\(first.addingFormEncoding)")
         let db = try Database(location: server.database)
@@ -463,7 +475,7 @@ struct LearnDepthSiteTests {
         _ = try met(server, count: 6, stability: 10, due: 0)
         let recall = try other.play("recall").text
         #expect(recall.contains("data-recall-input") && recall.contains("data-recall-hint"), "typed, uncued")
-        #expect(!recall.contains("To start you off") && !recall.contains("placeholder="))
+        #expect(!recall.contains("Once more, with a start") && !recall.contains("placeholder="))
         // Nor does Recall give it to someone still in their steps: chosen to type names from memory, it keeps the
         // letter behind its hint (a review saw every Recall round give it).
         let third = Player(server)
@@ -472,7 +484,7 @@ struct LearnDepthSiteTests {
         _ = try db.execute("UPDATE namegame_cards SET state = 'learning', step = 1, due_ms = 0")
         let stepping = try third.play("recall").text
         #expect(stepping.contains("data-recall-input") && stepping.contains("data-recall-hint"), "typed, uncued")
-        #expect(!stepping.contains("To start you off"))
+        #expect(!stepping.contains("Once more, with a start"))
     }
 
     /// A player who knows two Hiros types the full name of either: "Hiro" names neither (a review's recall asked one
