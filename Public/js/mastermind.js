@@ -652,7 +652,17 @@
   // board's last row up above it, the room it needs added below the page while the card is open: the solved rows are
   // the payoff (three reviews on a phone: the card covered the whole board).
   function dock(dialog) {
-    if (window.matchMedia("(min-width: 79rem)").matches) return;
+    if (window.matchMedia("(min-width: 79rem)").matches) {
+      // Beside the board, below the Game menu's line wherever it is (a review: the daily's longer lead put the menu
+      // under the card).
+      var menu = host.querySelector(".mm-menu > summary");
+      var below = menu ? Math.round(menu.getBoundingClientRect().bottom + 8) : 0;
+      if (below > dialog.getBoundingClientRect().top && below < window.innerHeight / 2) {
+        dialog.style.marginTop = below + "px";
+        dialog.style.maxHeight = "calc(100dvh - " + (below + 16) + "px)";
+      }
+      return;
+    }
     var rows = host.querySelectorAll(".board > .row, .board > .secret-row");
     if (!rows.length) return;
     // Measured by its height, not its box: the sheet is still rising.

@@ -419,6 +419,8 @@ class MastermindBoard(BoardHelpers):
         self.assertEqual(self.game(), playing)
 
     def test_a_daily_result_counts_down_to_the_next_code(self):
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
         self.open("/mastermind/daily")
         self.assertIn("#1", self.driver.find_element("tag name", "h1").text, "dailies are numbered from 1")
         self.tap("0123")
@@ -428,6 +430,12 @@ class MastermindBoard(BoardHelpers):
         clock = WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("css selector", "dialog[open] [data-next-daily]"))
         first = clock.text
+        # Beside the board, below the Game menu, which the daily's longer lead puts lower than a free game's (a review:
+        # the card covered it).
+        card = self.driver.execute_script(
+            "return document.querySelector('dialog[open]').getBoundingClientRect().top")
+        menu = self.driver.find_element("css selector", ".mm-menu > summary").rect
+        self.assertGreaterEqual(card, menu["y"] + menu["height"], "the card below the Game menu")
         time.sleep(1.3)
         self.assertNotEqual(clock.text, first, "the countdown is live")
         self.assertIn("#1", self.driver.find_element("css selector", "dialog[open] [data-share]").get_attribute(
