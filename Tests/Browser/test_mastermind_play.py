@@ -1052,6 +1052,11 @@ class Zoomed(Play):
         self.assertFalse(close["left"] < code["right"] and close["right"] > code["left"]
                          and close["top"] < code["bottom"] and close["bottom"] > code["top"],
                          f"the × over the code: {close} {code}")
+        # The card and its × wholly in the window, beside the page's scrollbar, not under it (a sheet as wide as the
+        # window was: the × cut in half).
+        room = self.driver.execute_script("return document.documentElement.clientWidth")
+        self.assertLessEqual(self.box(dialog)["right"], room)
+        self.assertLessEqual(close["right"], room)
         self.driver.save_screenshot(os.path.join(ARTIFACTS, "mm-zoomed-400-win-card.png"))
 
     def test_at_400_percent_the_open_menu_reflows_and_the_name_asked_stays_in_sight(self):
