@@ -77,9 +77,9 @@ extension NameGameController {
                 choices: met < Mode.learn.choices ? max(2, met) : nil, using: &random)
     }
 
-    /// Recall: names typed for people met (the scheduler's choice among them). Someone not yet answered right is
-    /// first recognised among six names, as in learn mode: a new player was asked to type names never shown (a
-    /// review).
+    /// Recall: names typed for people met (the scheduler's choice among them). Someone new, introduced first, is then
+    /// recognised among six names: a new player was asked to type names never shown (a review). Anyone met is typed,
+    /// as the mode promises (a later review: a six-name pick for someone met but not yet named was jarring mid-mode).
     private func recallRound(cards: [String: Card], avoid: String?, _ random: inout SecureRandom) -> Round? {
         let everyone = directory.team
         // Among the people met once there are a few: with two, a newcomer's whole session asked them in turn (a
@@ -90,7 +90,7 @@ extension NameGameController {
             let person = store.plan.next(people: pool, cards: cards, now: store.nowMilliseconds(), avoid: avoid)
                 ?? pool.randomElement(using: &random)
         else { return nil }
-        if LearningPlan.learned(cards[person.id]) { return Round.recall(.recall, asking: person) }
+        if cards[person.id] != nil { return Round.recall(.recall, asking: person) }
         let shown = Round.make(.normal, asking: person, from: everyone, first: Set(cards.keys), using: &random)
         return Round(
             mode: .recall, people: shown.people, answer: shown.answer, hideOrder: shown.hideOrder, recall: false)

@@ -485,6 +485,13 @@ struct LearnDepthSiteTests {
         let stepping = try third.play("recall").text
         #expect(stepping.contains("data-recall-input") && stepping.contains("data-recall-hint"), "typed, uncued")
         #expect(!stepping.contains("Once more, with a start"))
+        // Nor a pick for someone met and not yet named right (step 0): Recall types the name of anyone met, as it
+        // promises (a review: a six-name pick there was jarring mid-mode).
+        let fourth = Player(server)
+        try fourth.startPlaying()
+        _ = try met(server, count: 6, stability: 10, due: 0)
+        _ = try db.execute("UPDATE namegame_cards SET state = 'learning', step = 0, due_ms = 0")
+        #expect(try fourth.play("recall").text.contains("data-recall-input"), "typed, just met")
     }
 
     /// A player who knows two Hiros types the full name of either: "Hiro" names neither (a review's recall asked one
