@@ -63,6 +63,9 @@ extension NameGameController {
             context["continueText"] = .string(t.string(meets ? "namegame.lesson.meet" : "namegame.lesson.practise"))
             context["continueQuiet"] = .bool(!meets)
         }
+        // Nothing due, a keen learner can still type the names of the people met, now (a review: after six people
+        // and ten picks the only way on was more new people): Recall asks those met, typed.
+        if mode == .learn && dueNow == 0 { context["typeNames"] = .string(t.string("namegame.lesson.typeNames")) }
     }
 
     /// How a lesson went, said first and large (a review: "a report, not a celebration"), by its share of right

@@ -106,6 +106,25 @@ struct LessonSiteTests {
         #expect(page.contains("You typed “&lt;b&gt;”") && !page.contains("“<b>”"))
     }
 
+    /// A lesson's end with nothing due offers to type the names of the people met, now (a review: after six people
+    /// and ten picks the only way on was more new people): Recall, asking one of them, typed.
+    @Test(arguments: Engine.allCases) func aLessonsEndOffersToTypeTheNamesMet(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.answerRounds("learn", count: 10)
+        let over = try player.get("/namegame/learn").text
+        #expect(over.contains("data-ended=\"true\""))
+        #expect(over.contains("data-type-names>Type their names now</button>"))
+        #expect(try player.post("/namegame/next", "mode=recall&resume=1").status == 303)
+        let page = try player.play("recall").text
+        #expect(page.contains("data-recall-input"), "a name to type")
+        let db = try Database(location: server.database)
+        let met = try db.value(
+            Int.self, "SELECT COUNT(*) FROM namegame_cards WHERE person = ?", [.text(try player.askedID(page))])
+        #expect(met == 1, "someone met in the lesson")
+    }
+
     @Test(arguments: Engine.allCases) func aWrongTapNamesThePersonTappedAndMeetsNobody(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
