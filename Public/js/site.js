@@ -59,18 +59,23 @@
       spray.setAttribute("aria-hidden", "true");
       spray.style.left = box.left + box.width / 2 + "px";
       spray.style.top = box.top + box.height / 2 + "px";
-      var reach = Math.min(window.innerWidth, 640) / 2;
-      for (var i = 0; i < 28; i++) {
+      // Thrown up and out across the window, then falling past the row (three reviews found a win flat beside a
+      // smaller spray).
+      var reach = Math.min(window.innerWidth, 900) / 2;
+      for (var i = 0; i < 56; i++) {
         var piece = document.createElement("i");
-        var angle = (i / 28) * 2 * Math.PI + Math.random() * 0.2;
-        var distance = reach * (0.45 + Math.random() * 0.55);
+        var angle = (i / 56) * 2 * Math.PI + Math.random() * 0.3;
+        var distance = reach * (0.35 + Math.random() * 0.75);
         piece.style.setProperty("--dx", Math.round(Math.cos(angle) * distance) + "px");
-        piece.style.setProperty("--dy", Math.round(Math.sin(angle) * distance * 0.8) + "px");
-        piece.style.setProperty("--turn", Math.round(Math.random() * 540 - 270) + "deg");
+        piece.style.setProperty("--dy", Math.round(Math.sin(angle) * distance * 0.7 - reach * 0.35) + "px");
+        piece.style.setProperty("--fall", Math.round(window.innerHeight * (0.25 + Math.random() * 0.3)) + "px");
+        piece.style.setProperty("--turn", Math.round(Math.random() * 900 - 450) + "deg");
+        piece.style.setProperty("--size", (0.45 + Math.random() * 0.55).toFixed(2) + "rem");
+        piece.style.animationDelay = Math.round(Math.random() * 120) + "ms";
         spray.appendChild(piece);
       }
       document.body.appendChild(spray);
-      setTimeout(function () { spray.remove(); }, 2400);
+      setTimeout(function () { spray.remove(); }, 2600);
     },
     // Pieces said through a live region, each a sentence of its own (run together, a title, a name and a face's words
     // were heard as one breathless sentence: a blind review).
