@@ -73,6 +73,14 @@ class Home(NameGameHelpers, BrowserTest):
         start = review.find_element("css selector", "a[data-learn-start]")
         self.assertEqual((start.text, start.get_attribute("href").endswith("/namegame/learn")),
                          ("Meet your colleagues", True))
+        # Beside it on a desktop, what a lesson asks (a review: a gap there, where the daily's figures stand in the
+        # other card); the gap between the card's words and its button is no taller than the other card's.
+        about = review.find_element("css selector", "[data-learn-about]")
+        self.assertTrue(about.is_displayed() and about.text.startswith("A few faces at a time"), about.text)
+        gaps = self.driver.execute_script("""return [...document.querySelectorAll('.game-card')].map(card =>
+            card.querySelector('.home-daily, .home-review').getBoundingClientRect().top
+            - card.querySelector('h3 + p').getBoundingClientRect().bottom);""")
+        self.assertLessEqual(gaps[1], gaps[0] + 30, gaps)
         round_id, answer = self.fresh_round("learn")
         self.choose((answer + 1) % self.choice_count())  # a miss: due again within a minute, so today
         self.open("/")
