@@ -645,13 +645,13 @@
     if (heading) heading.setAttribute("autofocus", "");
     dialog.showModal();
     if (heading) heading.focus({ preventScroll: true });
-    dock(dialog);
+    place(dialog);
   }
 
-  // Where the card is a sheet at the window's foot (narrower than the card beside the board), the page scrolls the
-  // board's last row up above it, the room it needs added below the page while the card is open: the solved rows are
-  // the payoff (three reviews on a phone: the card covered the whole board).
-  function dock(dialog) {
+  // The card keeps the solved rows in sight, the payoff (three reviews on a phone: it covered the whole board). Beside
+  // the board on a wide window; narrower, it is a sheet at the window's foot, and the page scrolls the board's last row
+  // up above it, the room it needs added below the page while the card is open.
+  function place(dialog) {
     if (window.matchMedia("(min-width: 79rem)").matches) {
       // Beside the board, below the Game menu's line wherever it is (a review: the daily's longer lead put the menu
       // under the card).
