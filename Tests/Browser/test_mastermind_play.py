@@ -1118,6 +1118,31 @@ class LargeText(Play):
         self.assertTrue(row["top"] >= -1 and row["bottom"] <= seen["height"] + 1, f"in sight: {seen}")
         self.assertFalse(keys["top"] < row["bottom"] and keys["bottom"] > row["top"], f"the keys over the row: {seen}")
 
+    def test_with_large_text_a_loss_keeps_the_page_s_width_and_the_card_s_title_clear_of_its_close(self):
+        """A low-vision review, text at 200 % on a phone: at a loss the page grew 38 px wider (the code's row named
+        itself past the screen) and the card's × went off it; at a win the × lay over the title's "!"."""
+        self.phone()
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        secret = self.start()
+        for count, guess in enumerate(wrong_guesses(secret)[:10], start=1):
+            for key in list(guess) + ["Enter"]:
+                self.driver.execute_script("arguments[0].click()", self.driver.find_element(
+                    "css selector", f"[data-keypad] button[data-key='{key}']"))
+            if count < 10:
+                WebDriverWait(self.driver, 10).until(lambda d: self.rows() == count)
+        dialog = self.settled_card()
+        seen = self.driver.execute_script("""const box = e => e.getBoundingClientRect().toJSON();
+            return {page: document.documentElement.scrollWidth, width: innerWidth, card: box(arguments[0]),
+                    close: box(arguments[0].querySelector('[data-close-results]')),
+                    title: box(arguments[0].querySelector('h2'))};""", dialog)
+        # The phone's 360 pixels (a wider page widens the window it is laid out in, innerWidth with it).
+        self.assertLessEqual(seen["page"], 360, f"no wider than the screen: {seen}")
+        self.assertLessEqual(seen["close"]["right"], 360, f"the × on the screen: {seen}")
+        close, title = seen["close"], seen["title"]
+        self.assertFalse(close["left"] < title["right"] and close["right"] > title["left"]
+                         and close["top"] < title["bottom"] and close["bottom"] > title["top"],
+                         f"the × over the title: {seen}")
+
     def test_a_phone_with_large_text_keeps_its_width_and_the_digits_grow(self):
         self.phone()
         self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
