@@ -569,6 +569,11 @@
     var keys = host.querySelector("[data-keypad]"), foot = window.innerHeight;
     if (keys && !element.closest("[data-keypad]") && getComputedStyle(keys).position === "sticky") {
       foot = Math.min(foot, keys.getBoundingClientRect().top);
+      // …and the message line they carry (see placeMessage).
+      var line = host.querySelector("[data-message]");
+      if (line && line.offsetHeight && !element.closest("[data-message]")) {
+        foot = Math.min(foot, line.getBoundingClientRect().top);
+      }
     }
     if (box.top < 0) element.scrollIntoView({ block: "nearest" });
     else if (box.bottom > foot) window.scrollBy(0, Math.min(box.bottom - foot + 8, box.top));
@@ -803,6 +808,8 @@
     if (board() && board().getAttribute("data-outcome")) return;
     var tall = pad.getBoundingClientRect().height;
     host.classList.toggle("keys-held", tall < window.innerHeight * 0.45);
+    // Measured again as held (its padding and shadow band come with it): what rides on the keys sits clear of them.
+    tall = pad.getBoundingClientRect().height;
     document.documentElement.style.setProperty("--keys-height", Math.ceil(tall) + "px");
   }
 
@@ -971,15 +978,21 @@
     var own = board(), row = own && own.querySelector(".slot-current");
     if (!row) return;
     phoneMessage(own);
+    // With the keys held at the screen's foot, the message line rides on them (see the CSS): as a toast under the row
+    // being typed it lay over the keys (a low-vision review could not reach 0 to 5, nor Enter), above that row over the
+    // row just scored (another, at 200 %). The row being typed is scrolled clear of both.
+    if (host.classList.contains("keys-held")) {
+      var line = own.querySelector("[data-message]");
+      document.documentElement.style.setProperty("--message-height", (line ? line.offsetHeight : 0) + "px");
+      inSight(row);
+      return;
+    }
     var at = own.getBoundingClientRect(), box = row.getBoundingClientRect();
     own.style.setProperty("--message-top", Math.round(box.top - at.top) + "px");
     own.style.setProperty("--message-left", Math.round(box.right - at.left + 12) + "px");
     // Without that room, under the row being typed, over rows not yet played (over the peg legend it hid what the
     // pegs mean, a low-vision review at 200 %); over the row above when it is the last.
     var last = !(row.nextElementSibling && row.nextElementSibling.classList.contains("slot"));
-    // With the keys held at the screen's foot, the row being typed sits just above them: a message under it lay over
-    // the keys (a low-vision review could not reach 0 to 5, nor Enter), so it goes above the row.
-    if (host.classList.contains("keys-held")) last = true;
     own.classList.toggle("message-above", last);
     own.style.setProperty("--message-below", Math.round((last ? box.top : box.bottom) - at.top) + "px");
   }

@@ -1039,6 +1039,37 @@ class Zoomed(Play):
                 self.assertEqual(self.post("/mastermind/new"), 200)
 
 
+    def test_zoomed_a_message_rides_on_the_keys_and_covers_no_row(self):
+        """A low-vision review at 200 %: a message lay over the row just scored (above the row being typed; under it,
+        an earlier one found it over the keys). Held keys carry it above them; the rows it would cover scroll clear."""
+        for width, height in ((640, 450), (320, 225)):
+            with self.subTest(zoom=f"{width}x{height}"):
+                self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                    "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+                secret = self.start()
+                self.driver.execute_script("document.getElementById('board').focus()")
+                guess = wrong_guesses(secret)[0]
+                self.keys(guess + Keys.ENTER)
+                self.wait_rows(1)
+                # The same guess again is refused, and says why.
+                self.keys(guess + Keys.ENTER)
+                WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "[data-message] .is-error"))
+
+                # Read at once (an error goes after a while, and a gone one covers nothing).
+                self.driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]))")
+                seen = self.driver.execute_script("""const box = s => document.querySelector(s).getBoundingClientRect().toJSON();
+                    return {message: box('[data-message] .is-error'), keys: box('[data-keypad]'),
+                            scored: box('#board .row.is-newest'), typed: box('#board .slot-current'),
+                            height: innerHeight};""")
+                m = seen["message"]
+                for name in ("keys", "scored", "typed"):
+                    self.assertFalse(m["top"] < seen[name]["bottom"] - 1 and m["bottom"] > seen[name]["top"] + 1,
+                                     f"{width}x{height}: the message over the {name}: {seen}")
+                for name in ("message", "typed"):
+                    self.assertTrue(seen[name]["top"] >= -1 and seen[name]["bottom"] <= seen["height"] + 1,
+                                    f"{width}x{height}: the {name} in sight: {seen}")
+                self.assertEqual(self.post("/mastermind/new"), 200)
+
     def test_at_400_percent_the_cards_close_button_covers_nothing_of_the_code(self):
         """A low-vision review at 400 %: the results card's × lay over the code's last digit."""
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
