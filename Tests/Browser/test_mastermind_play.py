@@ -1053,11 +1053,12 @@ class Zoomed(Play):
                 self.wait_rows(1)
                 # The same guess again is refused, and says why.
                 self.keys(guess + Keys.ENTER)
-                WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "[data-message] .is-error"))
-
+                WebDriverWait(self.driver, 10).until(
+                    lambda d: d.find_elements("css selector", "[data-message] .is-error"))
                 # Read at once (an error goes after a while, and a gone one covers nothing).
                 self.driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]))")
-                seen = self.driver.execute_script("""const box = s => document.querySelector(s).getBoundingClientRect().toJSON();
+                seen = self.driver.execute_script("""
+                    const box = s => document.querySelector(s).getBoundingClientRect().toJSON();
                     return {message: box('[data-message] .is-error'), keys: box('[data-keypad]'),
                             scored: box('#board .row.is-newest'), typed: box('#board .slot-current'),
                             height: innerHeight};""")
