@@ -111,6 +111,9 @@
   var openChoices = !ended && !game.hasAttribute("data-answered") && !game.hasAttribute("data-taught")
     && game.querySelector("ul.faces, ul.names");
   var asked = game.querySelector("h1.question");
+  // A timed minute's clock is held at the top: the question is held under it, not scrolled beneath it (see the CSS).
+  var clock = game.querySelector(".timer");
+  if (clock) game.style.setProperty("--timer-height", clock.offsetHeight + "px");
   if (openChoices && asked && openChoices.getBoundingClientRect().top > window.innerHeight * 0.6) {
     asked.scrollIntoView({ block: "start" });
   }

@@ -256,6 +256,30 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
             self.driver.save_screenshot(os.path.join(ARTIFACTS, "ng-timed-400-question.png"))
             self.choose(answer)
 
+    def test_with_large_text_a_timed_question_is_held_under_its_clock(self):
+        """A low-vision review, text at 200 % on a phone: scrolled to the faces, the name asked for lay under the clock
+        held at the top, and the clock's bar ran past the screen's edge (More time, unshown, kept the line)."""
+        self.meet_people()
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        try:
+            self.fresh_round("timed")
+            for scrolled in (False, True):
+                if scrolled:
+                    self.driver.execute_script("window.scrollBy(0, 300)")
+                seen = self.driver.execute_script("""
+                    const box = s => document.querySelector(s).getBoundingClientRect().toJSON();
+                    return {question: box('h1.question'), clock: box('.timer'), bar: box('.timer-bar'),
+                            page: document.documentElement.scrollWidth, height: innerHeight};""")
+                self.assertGreaterEqual(seen["question"]["top"], seen["clock"]["bottom"] - 1,
+                                        f"scrolled {scrolled}: the question under the clock, not beneath it: {seen}")
+                self.assertLessEqual(seen["question"]["bottom"], seen["height"], seen)
+                self.assertLessEqual(seen["bar"]["right"], 360, f"the clock's bar inside the screen: {seen}")
+                self.assertLessEqual(seen["page"], 360, seen)
+        finally:
+            self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
+
     def test_with_large_text_names_keep_their_words_whole(self):
         """A low-vision review, text at 200 % on a phone: three narrow columns split names into letters ("Fara / h /
         Lind / qvis / t"). Two columns, and every word of every name on one line; in Reverse too, whose two columns
