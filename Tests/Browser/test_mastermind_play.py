@@ -630,6 +630,17 @@ SCHEDULE_JS = """
 """
 
 
+BADGE_OVER_DIGIT_JS = """
+    const key = document.querySelector('[data-keypad] button.is-noted'); if (!key) return 'no noted key';
+    const k = key.getBoundingClientRect(), badge = getComputedStyle(key, '::after'), range = document.createRange();
+    range.selectNodeContents(key);
+    const digit = range.getBoundingClientRect(), px = v => parseFloat(v);
+    const b = {right: k.right - px(badge.right), top: k.top + px(badge.top)};
+    b.left = b.right - px(badge.width); b.bottom = b.top + px(badge.height);
+    return b.left < digit.right && b.right > digit.left && b.top < digit.bottom && b.bottom > digit.top
+      ? [b, digit.toJSON()] : false;"""
+
+
 class Results(Play):
     """The win is a moment (pegs one by one, the row hops), then one card that fits the phone."""
 
@@ -1071,6 +1082,16 @@ class Zoomed(Play):
                                     f"{width}x{height}: the {name} in sight: {seen}")
                 self.assertEqual(self.post("/mastermind/new"), 200)
 
+    def test_at_400_percent_a_notes_badge_sits_off_its_keys_digit(self):
+        """A low-vision review at 400 %: the ✎ badges lay over the 5 and most of the 6."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 320, "height": 225, "deviceScaleFactor": 1, "mobile": False})
+        self.start()
+        for selector in (".key-notes", "button[data-key='5']"):
+            self.driver.execute_script("arguments[0].click()", self.driver.find_element(
+                "css selector", "[data-keypad] " + selector))
+        self.assertFalse(self.driver.execute_script(BADGE_OVER_DIGIT_JS), "the ✎ badge over the key's digit")
+
     def test_at_400_percent_the_cards_close_button_covers_nothing_of_the_code(self):
         """A low-vision review at 400 %: the results card's × lay over the code's last digit."""
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
@@ -1221,15 +1242,7 @@ class LargeText(Play):
         self.driver.execute_script("arguments[0].click()", notes)
         self.driver.execute_script("arguments[0].click()", self.driver.find_element(
             "css selector", "[data-keypad] button[data-key='5']"))
-        over = self.driver.execute_script("""
-            const key = document.querySelector('[data-keypad] button.is-noted'); if (!key) return 'no noted key';
-            const k = key.getBoundingClientRect(), badge = getComputedStyle(key, '::after'), range = document.createRange();
-            range.selectNodeContents(key);
-            const digit = range.getBoundingClientRect(), px = v => parseFloat(v);
-            const b = {right: k.right - px(badge.right), top: k.top + px(badge.top)};
-            b.left = b.right - px(badge.width); b.bottom = b.top + px(badge.height);
-            return b.left < digit.right && b.right > digit.left && b.top < digit.bottom && b.bottom > digit.top
-              ? [b, digit.toJSON()] : false;""")
+        over = self.driver.execute_script(BADGE_OVER_DIGIT_JS)
         self.assertFalse(over, "the ✎ badge over the key's digit")
         self.driver.execute_script("arguments[0].click()", notes)  # notes off, and their tip with them
         WebDriverWait(self.driver, 10).until(
