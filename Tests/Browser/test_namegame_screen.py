@@ -488,6 +488,15 @@ class PeopleMet(NameGameHelpers, BrowserTest):
         self.assertTrue(self.driver.find_element("css selector", "[data-no-match]").is_displayed(), "nobody matches")
         self.assertEqual(self.axe_violations(), [])
         self.assertEqual(self.low_contrast(), [])
+        # The faces grow with the text (a low-vision review, text at 200 %: 56 pixels beside 32-pixel names).
+        face = "return document.querySelector('[data-met-people] img').getBoundingClientRect().width"
+        self.open("/namegame/people")
+        self.assertEqual(self.driver.execute_script(face), 64)
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        try:
+            self.assertEqual(self.driver.execute_script(face), 128)
+        finally:
+            self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
         self.screenshots("namegame-people", "/namegame/people")
 
     def test_the_wall_of_faces_keeps_each_name_in_its_cell_on_a_phone(self):
