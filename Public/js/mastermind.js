@@ -982,7 +982,12 @@
     // being typed it lay over the keys (a low-vision review could not reach 0 to 5, nor Enter), above that row over the
     // row just scored (another, at 200 %). The row being typed is scrolled clear of both.
     if (host.classList.contains("keys-held")) {
-      var line = own.querySelector("[data-message]");
+      var line = own.querySelector("[data-message]"), most = window.innerHeight * 0.4;
+      // Taller than two fifths of the window it would hide the rows above the keys (a low-vision review's hint, 510
+      // pixels at text 200 %): it says less, smaller, as a phone's does; still too tall, it scrolls in its own box.
+      own.classList.remove("message-scrolls");
+      var steps = ["is-terse", "is-small", "message-scrolls"];
+      for (var i = 0; line && line.offsetHeight > most && i < steps.length; i++) own.classList.add(steps[i]);
       document.documentElement.style.setProperty("--message-height", (line ? line.offsetHeight : 0) + "px");
       inSight(row);
       return;

@@ -1171,6 +1171,29 @@ class LargeText(Play):
         self.assertTrue(row["top"] >= -1 and row["bottom"] <= seen["height"] + 1, f"in sight: {seen}")
         self.assertFalse(keys["top"] < row["bottom"] and keys["bottom"] > row["top"], f"the keys over the row: {seen}")
 
+    def test_with_large_text_a_hint_leaves_the_row_being_typed_in_sight(self):
+        """A low-vision review, text at 200 % on a phone: a hint 510 pixels tall rode on the held keys, and between
+        them the row being typed was never in sight. It says less, smaller, and the row stays clear of both."""
+        self.phone()
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        self.start()
+        # The opening hint, before any guess: the longest (why 0 1 2 3, and that it is free).
+        self.driver.execute_script("document.querySelector('form[action=\"/mastermind/hint\"] button').click()")
+        confirm = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_elements("css selector", "[data-hint-confirm], [data-message] [data-hint]"))
+        if confirm[0].get_attribute("data-hint-confirm") is not None:
+            self.driver.execute_script("arguments[0].click()", confirm[0])
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "[data-message] [data-hint]"))
+        self.driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]))")
+        seen = self.driver.execute_script("""const box = s => document.querySelector(s).getBoundingClientRect().toJSON();
+            return {row: box('#board .slot-current'), message: box('[data-message] [data-hint]'),
+                    keys: box('[data-keypad]'), height: innerHeight};""")
+        row = seen["row"]
+        self.assertTrue(row["top"] >= -1 and row["bottom"] <= seen["height"] + 1, f"the row in sight: {seen}")
+        for name in ("message", "keys"):
+            self.assertFalse(seen[name]["top"] < row["bottom"] - 1 and seen[name]["bottom"] > row["top"] + 1,
+                             f"the {name} over the row being typed: {seen}")
+
     def test_with_large_text_a_loss_keeps_the_page_s_width_and_the_card_s_title_clear_of_its_close(self):
         """A low-vision review, text at 200 % on a phone: at a loss the page grew 38 px wider (the code's row named
         itself past the screen) and the card's × went off it; at a win the × lay over the title's "!"."""
