@@ -123,12 +123,7 @@ final class HomeController: Sendable {
         let review = try summaries.panel(key + "review|\(due ?? -1)") {
             let line: TemplateValue =
                 if let due { ["count": .int(due), "line": .string(t.string("home.review", [.int(due)]))] } else {
-                    // What a lesson asks of a newcomer, beside the button (a review: a gap where the daily's figures
-                    // stand in the other card).
-                    [
-                        "count": .null, "start": .string(t.string("home.review.start")),
-                        "about": .string(t.string("home.review.about")),
-                    ]
+                    ["count": .null, "start": .string(t.string("home.review.start"))]
                 }
             return try pages.html("home-review", language: language, data: ["review": line])
         }
