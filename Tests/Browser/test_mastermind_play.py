@@ -1236,10 +1236,17 @@ class LargeText(Play):
               }
             }
             return broken;"""
+        # The page's title stays the largest heading (a low-vision review: "Mastermind statistics" at 40 px under
+        # "Free play" at 43).
+        sizes = """const px = e => parseFloat(getComputedStyle(e).fontSize);
+            return [px(document.querySelector('main h1')),
+                    Math.max(0, ...[...document.querySelectorAll('main h2')].map(px))];"""
         for path in ["/", "/namegame", "/progress", "/mastermind/stats"]:
             self.open(path)
             self.assertEqual(self.driver.execute_script(width), [360, 360, "32px"], path)
             self.assertEqual(self.driver.execute_script(split), [], path)
+            title, section = self.driver.execute_script(sizes)
+            self.assertGreaterEqual(title, section, path)
         secret = self.start()
         for count, guess in enumerate(wrong_guesses(secret)[:2], start=1):
             # Each key brought to the middle of the screen first: the keypad is below the fold at this size.
