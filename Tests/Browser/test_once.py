@@ -58,6 +58,23 @@ class Tutorial(BrowserTest):
         cells = self.driver.find_elements("css selector", ".slot-current [data-cell]")
         self.assertEqual([c.text for c in cells], ["5", "", "", ""], "the key tapped behind it was pressed")
 
+    def test_on_a_phone_it_leaves_the_keys_free_and_a_tap_on_one_presses_it(self):
+        """A review on a phone: four taps on digits visible under the first visit's how-to did nothing (it covered the
+        keypad's first row), and the fifth, on Enter, closed it and said "Not enough digits"."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        self.driver.get(BASE_URL + "/mastermind")
+        dialog = self.driver.find_element("css selector", "dialog[open]")
+        bottom = self.driver.execute_script("return arguments[0].getBoundingClientRect().bottom", dialog)
+        keys = self.driver.execute_script(
+            "return document.querySelector('[data-keypad]').getBoundingClientRect().top")
+        self.assertLessEqual(bottom, keys, "the how-to ends above the keys")
+        key = self.driver.find_element("css selector", "[data-keypad] button[data-key='2']")
+        ActionChains(self.driver).move_to_element(key).click().perform()
+        WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "dialog[open]"))
+        cells = self.driver.find_elements("css selector", ".slot-current [data-cell]")
+        self.assertEqual([c.text for c in cells], ["2", "", "", ""], "the key tapped was pressed")
+
     def test_without_scripts_it_is_a_card_with_a_dismiss_button(self):
         self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
         try:
