@@ -69,8 +69,11 @@ extension NameGameController {
         let met = cards.count + (cards[person.id] == nil ? 1 : 0)
         // A name missed typed is asked again typed, its first letter given, whenever it comes back (two reviews: a
         // wrong typed name came back as a face to pick, the practice softest where it had failed).
-        let typedAgain = try store.lastAskedTyped(player: visitor.playerID, person: person.id)
-        return LearningPlan.learned(cards[person.id]) || typedAgain
+        // (Asked of the store only when the card does not already say typed.)
+        let typed =
+            try LearningPlan.learned(cards[person.id])
+            || store.lastAskedTyped(player: visitor.playerID, person: person.id)
+        return typed
             ? Round.recall(.learn, asking: person)
             : Round.make(
                 .learn, asking: person, from: directory.people, first: Set(cards.keys),
