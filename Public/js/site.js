@@ -62,9 +62,9 @@
       // Thrown up and out across the window, then falling past the row (three reviews found a win flat beside a
       // smaller spray).
       var reach = Math.min(window.innerWidth, 900) / 2;
-      for (var i = 0; i < 56; i++) {
+      for (var i = 0; i < 36; i++) {
         var piece = document.createElement("i");
-        var angle = (i / 56) * 2 * Math.PI + Math.random() * 0.3;
+        var angle = (i / 36) * 2 * Math.PI + Math.random() * 0.3;
         var distance = reach * (0.35 + Math.random() * 0.75);
         piece.style.setProperty("--dx", Math.round(Math.cos(angle) * distance) + "px");
         piece.style.setProperty("--dy", Math.round(Math.sin(angle) * distance * 0.7 - reach * 0.35) + "px");
