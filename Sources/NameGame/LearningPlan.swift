@@ -8,13 +8,14 @@ public struct LearningPlan: Sendable {
     /// New people are met only while fewer than this many are still new to the player (not yet answered right since
     /// met or missed, or answered right once and asked again soon): small batches.
     public var batch = 4
-    /// A right answer slower than this is a lapse: the name did not come.
+    /// A right answer slower than this came with effort: rated hard, not good (Anki's grade; a review read "just like a
+    /// miss" as a penalty on slow typists).
     public var slowMilliseconds = 8_000
     /// The same for a name typed: a phone's keyboard takes its own seconds (a review's typed "hugoo", right at 8.5 s,
     /// came back as a miss).
     public var typedSlowMilliseconds = 20_000
 
-    /// How long a right answer may take before it counts as a lapse.
+    /// How long a right answer may take before it counts as a hard one.
     public func slowLimit(typed: Bool) -> Int { typed ? typedSlowMilliseconds : slowMilliseconds }
 
     public init() {}
@@ -102,14 +103,14 @@ public struct LearningPlan: Sendable {
     /// The stability (days) from which someone counts as learned: beyond what the first day's answers give.
     public static let learnedDays = 7.0
 
-    /// A round's verdict on the person asked: a wrong pick, "I don't know" or a slow answer is a lapse; a right answer
-    /// after help (the first letter, half the faces gone) is a hard one, not a clean recall (a review: a name typed
-    /// after its first letter was shown made its person "Learned").
+    /// A round's verdict on the person asked: a wrong pick or "I don't know" is a lapse; a right answer after help (the
+    /// first letter, half the faces gone) or a slow one is a hard one, not a clean recall (a review: a name typed after
+    /// its first letter was shown made its person "Learned"; another: a slow right answer rated as a miss).
     public func rating(
         wrongPicks: Int, gaveUp: Bool, milliseconds: Int, helped: Bool = false, typed: Bool = false
     ) -> Rating {
-        if wrongPicks > 0 || gaveUp || milliseconds > slowLimit(typed: typed) { return .again }
-        return helped ? .hard : .good
+        if wrongPicks > 0 || gaveUp { return .again }
+        return helped || milliseconds > slowLimit(typed: typed) ? .hard : .good
     }
 
     /// What a player knows, in four counts; people not met are only counted, never named. "Learned" is `knows`, on

@@ -290,11 +290,11 @@ struct NameGameTests {
         #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 2_000) == .good)
         #expect(plan.rating(wrongPicks: 1, gaveUp: false, milliseconds: 2_000) == .again)
         #expect(plan.rating(wrongPicks: 0, gaveUp: true, milliseconds: 2_000) == .again)
-        #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 9_000) == .again)
+        #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 9_000) == .hard)
         // A name typed has longer: a phone's keyboard takes its own seconds (a review's typed name, right at 8.5 s,
         // came back as a miss).
         #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 12_000, typed: true) == .good)
-        #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 21_000, typed: true) == .again)
+        #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 21_000, typed: true) == .hard)
         // Right after help (the first letter, half the faces gone) is a hard recall, not a clean one.
         #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 2_000, helped: true) == .hard)
         #expect(plan.rating(wrongPicks: 1, gaveUp: false, milliseconds: 2_000, helped: true) == .again)

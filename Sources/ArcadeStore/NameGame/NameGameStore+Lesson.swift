@@ -57,11 +57,11 @@ extension NameGameStore {
             let wrongs: Int = try row.decode("wrongs")
             let started: Int64 = try row.decode(RoundRow.Columns.startedMilliseconds)
             let finished: Int64 = try row.decodeIfPresent(RoundRow.Columns.finishedMilliseconds) ?? started
-            let missed =
-                plan.rating(
-                    wrongPicks: wrongs, gaveUp: status != "identified", milliseconds: Int(finished - started),
-                    typed: try row.decode("recall", as: Int64.self) == 1) == .again
-            return (try row.decode(Face.Columns.person), missed, missed && (wrongs > 0 || status != "identified"))
+            // Missed: wrong, or right but slow (rated hard, so back sooner: the summary says which).
+            let wrong = wrongs > 0 || status != "identified"
+            let slow =
+                Int(finished - started) > plan.slowLimit(typed: try row.decode("recall", as: Int64.self) == 1)
+            return (try row.decode(Face.Columns.person), wrong || slow, wrong)
         }
     }
 

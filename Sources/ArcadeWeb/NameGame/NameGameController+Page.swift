@@ -285,7 +285,7 @@ extension NameGameController {
         context["failed"] = .bool(record.status == "failed")
         context["open"] = .bool(record.isOpen && !over)
         if let finished = record.finishedMilliseconds {
-            // A right answer slower than the plan's limit counts as a lapse: said with it (a review was marked "Right,
+            // A right answer slower than the plan's limit counts as a hard one: said with it (a review was marked "Right,
             // but slowly" at 8.3 s without knowing there was a limit). Timed has its own clock.
             let slow = store.plan.slowLimit(typed: round.recall)
             let tooSlow = rightAtOnce && mode != .timed && finished - record.startedMilliseconds > Int64(slow)
@@ -343,12 +343,21 @@ extension NameGameController {
             context["namesake"] = .string(t.string("namegame.recall.namesake", [.string(person.firstName)]))
         }
         // Learn's step only: Recall, chosen to type names from memory, keeps its letter behind the hint (a review saw
-        // every Recall round give it).
-        guard round.mode == .learn, !record.cheat, let card = cards[person.id], card.state != .review,
+        // every Recall round give it). Given to a newcomer's first names, typed for want of faces to pick among, and
+        // to a name missed typed, asked again.
+        guard round.mode == .learn, !record.cheat else { return }
+        let key: String
+        if Self.met(person, cards: cards) < Self.learnPicksFromMet {
+            key = "namegame.recall.start"
+        } else if let card = cards[person.id], card.state != .review,
             try store.lastAskedTyped(player: player, person: person.id, before: record.id, missed: true)
-        else { return }
-        let letter = String(round.answerPerson.firstName.prefix(1))
-        context["cheat"] = .string(t.string("namegame.recall.cue", [.string(letter)]))
+        {
+            key = "namegame.recall.cue"
+        } else {
+            return
+        }
+        let letter = String(person.firstName.prefix(1))
+        context["cheat"] = .string(t.string(key, [.string(letter)]))
         context["letter"] = .string(letter)
     }
 

@@ -66,12 +66,13 @@ extension NameGameController {
         // The other faces are people met: among strangers, the one familiar face was the answer without knowing the
         // name (three reviews; the last: with four met, two of six faces had never been introduced). Until six are
         // met, as many faces as people met (two at least), not six.
-        let met = cards.count + (cards[person.id] == nil ? 1 : 0)
+        let met = Self.met(person, cards: cards)
         // A name missed typed is asked again typed, its first letter given, whenever it comes back (two reviews: a
-        // wrong typed name came back as a face to pick, the practice softest where it had failed).
+        // wrong typed name came back as a face to pick, the practice softest where it had failed). Typed too, with its
+        // first letter, while too few are met for a real pick (`learnPicksFromMet`).
         // (Asked of the store only when the card does not already say typed.)
         let typed =
-            try LearningPlan.learned(cards[person.id])
+            try met < Self.learnPicksFromMet || LearningPlan.learned(cards[person.id])
             || store.lastAskedTyped(player: visitor.playerID, person: person.id)
         return typed
             ? Round.recall(.learn, asking: person)

@@ -34,6 +34,12 @@ struct NameGameController: Sendable {
     }
     /// People met in a quiz's pool from which its questions are about them only (`newRound`).
     static let quizFromMet = 4
+    /// People met (the one asked among them) from which Learn asks a name picked among faces; below, it asks it typed,
+    /// its first letter given: a pick between two faces is a coin toss (a review's first lesson opened on two 50/50s).
+    static let learnPicksFromMet = 3
+
+    /// How many people the player has met, counting `person` (about to be met when not yet).
+    static func met(_ person: Person, cards: [String: Card]) -> Int { cards.count + (cards[person.id] == nil ? 1 : 0) }
 
     /// Whether a quiz asks about the people met, `met` of its pool: once there are `quizFromMet`; Practice, which ends
     /// at the first miss, from the first (a guess about a stranger ended a newcomer's run at once).

@@ -141,27 +141,44 @@ struct LearnSiteTests {
         let other = try player.askedID(second)
         #expect(other != person)
         try player.post("/namegame/meet", "round=\(try #require(Player.attribute("data-round", in: second)))")
-        // Then the question about the first, then about the second.
+        // Then the question about the first, then about the second: typed, its first letter given, while two are met
+        // (a review: a pick between the only two faces met was a coin toss).
         let question = try player.get("/namegame/learn").text
-        #expect(question.contains("data-choice"))
         #expect(try player.askedID(question) == person, "asked one round after meeting them")
-        // As many faces as people met, not six, while fewer than four are met (a review: after two introductions,
-        // four of six faces had never been shown; another: among strangers the one familiar face was the answer).
-        #expect(question.ranges(of: "data-choice=\"").count == 2)
-        let faces = try Database(location: server.database).query(
-            "SELECT person FROM namegame_round_faces WHERE round = ?",
-            [.integer(Int64(try #require(Player.attribute("data-round", in: question)))!)]
-        ).map { try $0.decode("person") as String }
-        #expect(Set(faces) == [person, other], "both faces met")
+        #expect(question.contains("data-recall-input") && !question.contains("data-choice"))
+        let (asked, _) = try player.round(question)
+        let first = try player.firstName(asked)
+        let letter = String(first.prefix(1))
+        #expect(question.contains("New to you: type the first name. It begins with “\(letter)”."))
+        #expect(question.contains("placeholder=\"\(letter)…\"") && !question.contains("data-recall-hint"))
         #expect(!question.contains("data-small-pool") && !question.contains("fit this mode"))
-        let (asked, answer) = try player.round(question)
-        #expect(try player.post("/namegame/answer", "mode=learn&round=\(asked)&choice=\(answer)").status == 303)
+        #expect(
+            try player.post("/namegame/recall", "mode=learn&round=\(asked)&name=\(first.addingFormEncoding)").status
+                == 303)
         // Right about them on the first day: learning, not "Learned" (issue 41), and no "Learned: 0" either.
         let answered = try player.get("/namegame/learn").text
         #expect(answered.contains("data-identified=\"true\"") && answered.contains("data-learning=\"2\""))
         #expect(!answered.contains("data-learned"), "no learned count until someone is")
         try player.post("/namegame/next", "mode=learn")
-        #expect(try player.askedID(try player.get("/namegame/learn").text) == other)
+        let next = try player.get("/namegame/learn").text
+        #expect(try player.askedID(next) == other)
+        #expect(next.contains("data-recall-input"), "typed too: two met")
+        // With three met, a pick among the three faces met, not six (a review: after two introductions, four of six
+        // faces had never been shown; another: among strangers the one familiar face was the answer).
+        try player.answerRight("learn", next)
+        try player.post("/namegame/next", "mode=learn")
+        var pick = try player.play("learn").text
+        for _ in 0..<4 where !pick.contains("data-choice") {
+            try player.answerRight("learn", pick)
+            try player.post("/namegame/next", "mode=learn")
+            pick = try player.play("learn").text
+        }
+        let faces = try db.query(
+            "SELECT person FROM namegame_round_faces WHERE round = ?",
+            [.integer(Int64(try #require(Player.attribute("data-round", in: pick)))!)]
+        ).map { try $0.decode("person") as String }
+        let everyoneMet = try db.query("SELECT person FROM namegame_cards").map { try $0.decode("person") as String }
+        #expect(everyoneMet.count >= 3 && faces.count == everyoneMet.count && Set(faces) == Set(everyoneMet))
     }
 
     /// A first lesson at a player's speed meets several people, each asked again later in it, rather than spending its
@@ -439,7 +456,8 @@ struct LearnDepthSiteTests {
         defer { server.stop() }
         let player = Player(server)
         var page = try player.play("learn").text
-        for _ in 0..<10 where !page.contains("data-recall-input") {
+        // (Past the first names, typed with their letter for want of faces to pick among.)
+        for _ in 0..<10 where !page.contains("data-recall-input") || page.contains("New to you") {
             try player.answerRight("learn", page)
             try player.post("/namegame/next", "mode=learn")
             page = try player.play("learn").text

@@ -341,7 +341,7 @@ struct NameGameSiteTests {
         #expect(asked.count >= 3, "\(asked.count) people in ten rounds")
     }
 
-    /// A right answer slower than the plan's limit is a lapse (it comes back soon): said with it, not only in the
+    /// A right answer slower than the plan's limit is a hard one (it comes back sooner): said with it, not only in the
     /// summary (a review was marked "Right, but slowly" at 8.3 s and did not know there was a limit).
     @Test func aSlowRightAnswerSaysItsLimit() throws {
         let clock = DailySiteTests.Clock()
@@ -362,7 +362,7 @@ struct NameGameSiteTests {
         #expect(answered.contains("data-round-seconds=\"9.0\""))
         #expect(
             answered.contains(
-                "<span data-slow>Answers slower than 8 s bring the person back soon, just like a miss.</span>"))
+                "<span data-slow>Slower than 8 s: right, and they’ll come back a little sooner.</span>"))
     }
 
     /// Similar names asks, every round, for someone whose look-alike is among the faces (a review was asked for Yara
