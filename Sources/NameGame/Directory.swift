@@ -35,7 +35,7 @@ public struct Person: Sendable, Equatable, Hashable {
 extension Person {
     /// Whether two faces look alike at a glance: their hair shares a colour or a style, and what else they wear shares
     /// a thing or a colour (a headband, a pink top). Met one after the other, such look-alikes were mixed up (a review:
-    /// Zane and Keiko, pink hair and a headband each, introduced and asked back to back). About one pair in twelve of
+    /// Zane and Keiko, pink hair and a headband each, introduced and asked back to back). About one pair in ten of
     /// the bundled faces; faces without a description are not compared.
     public func looksLike(_ other: Person) -> Bool { Self.looksAlike(features, other.features) }
 

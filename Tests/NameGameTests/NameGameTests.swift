@@ -87,14 +87,26 @@ struct NameGameTests {
         }
     }
 
+    /// No two of the bundled people share a surname (a review met three Ivanovas and learnt fake people by a name
+    /// they shared), nor its first three letters, so a batch of people met together never holds two alike.
+    @Test func everyoneHasASurnameOfTheirOwn() throws {
+        let bytes = try #require(Files.read("Config/people.json"))
+        let people = try Directory(bytes: bytes, file: "Config/people.json").people
+        let surnames = people.map { NameMatch.fold($0.lastName) }
+        #expect(people.count >= 120)
+        #expect(Set(surnames).count == people.count, "\(people.count - Set(surnames).count) surnames shared")
+        let starts = Dictionary(grouping: people) { String(NameMatch.fold($0.lastName).prefix(3)) }
+        #expect(starts.values.filter { $0.count > 1 }.map { $0.map(\.fullName) } == [])
+    }
+
     /// Look-alikes are not met one after the other (a review: Zane and Keiko, pink hair and a headband each, back to
     /// back): the bundled directory in any order has no look-alike next to the one before, where another was near.
+    /// Keiko's face has since been redrawn; Kai's pink hair and pink top look like Zane's pink hair and headband.
     @Test func lookAlikesAreMetApart() throws {
         let bytes = try #require(Files.read("Config/people.json"))
         let people = try Directory(bytes: bytes, file: "Config/people.json").people
         let zane = try #require(people.first { $0.appearance?.hasPrefix("Wavy pink hair, a pink headband") == true })
-        let keiko = try #require(
-            people.first { $0.appearance?.hasPrefix("Side-parted pink hair, a brick red") == true })
+        let keiko = try #require(people.first { $0.appearance?.hasPrefix("A pink ponytail, a full beard") == true })
         #expect(zane.looksLike(keiko) && keiko.looksLike(zane))
         #expect(!zane.looksLike(people.first { !$0.looksLike(zane) && $0 != zane }!), "most faces do not")
         func neighbours(_ order: [Person]) -> Int { zip(order, order.dropFirst()).count { $0.looksLike($1) } }
