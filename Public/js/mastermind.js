@@ -423,6 +423,7 @@
     // And the bar over the board (guesses left, wins, Hint): a review saw "Wins: 1" and Hint go while the last row's
     // pegs were still turning over, the ending told before it was shown.
     var oldBar = ending ? kept.querySelector(":scope > .mm-bar") : null;
+    var played = kept.querySelectorAll("ol.board > li.row").length;
     Array.prototype.slice.call(kept.attributes).forEach(function (a) {
       if (!fresh.hasAttribute(a.name)) kept.removeAttribute(a.name);
     });
@@ -435,10 +436,13 @@
     // At the end of a game the keypad goes, but the cells keep their size: the board does not jump.
     setup(!!fresh.getAttribute("data-outcome") && !wasOver);
     var freshBar = oldBar && fresh.querySelector(":scope > .mm-bar");
+    // The ending's bar once the row has turned over: a win's as its row jumps (a review's phone showed "4 guesses
+    // left" and Hint beside the burst while the solved row bounced).
+    function barNow() { if (oldBar && oldBar.isConnected) oldBar.replaceWith(freshBar); }
     if (freshBar && status === 200) {
       oldBar.inert = true;
       freshBar.replaceWith(oldBar);
-      afterReveal(function () { if (oldBar.isConnected) oldBar.replaceWith(freshBar); }, 0);
+      afterReveal(barNow, 0);
     }
     // A hint is said itself (the board's own announcement repeats the last row); any other answer says the row.
     var hint = fresh.querySelector("[data-message] [data-hint], [data-hint-ask]");
@@ -464,7 +468,10 @@
     [scored, next, hint].forEach(inSight);
     if (status === 422) shake();
     var newest = fresh.querySelector(".row.is-newest");
-    if (settled && newest) newest.classList.add("is-settled");
+    // A row already on the board does not turn over again: a give-up's answer (a review saw the last row's pegs gone,
+    // half drawn again beside the code turning over) or a cheat's refresh.
+    var again = fresh.querySelectorAll("ol.board > li.row").length === played;
+    if ((settled || again) && newest) newest.classList.add("is-settled");
     if (status === 200 && newest && !settled) {
       revealing = true;
       afterReveal(function () {
@@ -484,6 +491,8 @@
         hop.addEventListener("animationstart", function jump(event) {
           if (event.animationName !== "win-bounce") return;
           hop.removeEventListener("animationstart", jump);
+          fresh.classList.remove("is-revealing");
+          barNow();
           window.Arcade.burst(hop);
         });
       }

@@ -148,21 +148,22 @@ class BrowserTest(unittest.TestCase):
         self.driver.get(BASE_URL + path)
         self.close_tutorial()
 
-    def meet_people(self, count=6):
+    def meet_people(self, count=6, stability=10):
         """Test set-up through the database: this browser's player has met `count` people (in review, due now), none
         of them asked about in an open round, so the quizzes ask about people met rather than introduce someone new,
-        and a timed minute starts (it waits for four met)."""
+        and a timed minute starts (it waits for four met). Learn types the names of memories of 5 days and more:
+        `stability` below that, it asks them picked."""
         self.open("/namegame")
         value = self.driver.get_cookie("arcade_player")["value"].split(".")[0]
         player, seen = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode().split(".")[:2]
         with sqlite3.connect(os.environ["ARCADE_DB"]) as db:
             db.execute("INSERT OR IGNORE INTO players (id, first_seen) VALUES (?, ?)", (player, int(seen)))
             db.execute("INSERT OR IGNORE INTO namegame_cards (player, person, state, step, stability, difficulty,"
-                       " due_ms, last_ms, reviews, lapses, met_ms, introduced) SELECT ?, id, 'review', NULL, 10, 5, 0,"
+                       " due_ms, last_ms, reviews, lapses, met_ms, introduced) SELECT ?, id, 'review', NULL, ?, 5, 0,"
                        " 0, 1, 0, 0, 1 FROM people WHERE retired = 0 AND id NOT IN (SELECT f.person FROM"
                        " namegame_round_faces f JOIN namegame_rounds r ON f.round = r.id AND f.position = r.answer"
                        " WHERE r.player = ?"
-                       " AND r.status = 'open') ORDER BY id LIMIT ?", (player, player, count))
+                       " AND r.status = 'open') ORDER BY id LIMIT ?", (player, stability, player, count))
 
     def reveal_mode(self, mode):
         """The Name Game menu shows three modes after Learn; the others open under "Other ways to play", as a player

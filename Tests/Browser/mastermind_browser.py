@@ -36,6 +36,19 @@ def wrong_guesses(secret):
     return out
 
 
+# Whether the badge an element's ::after draws in its corner (a key's ✎, a covered cell's revealed digit) lies over
+# the element's own text: false, or the two boxes. Its argument is the element's selector.
+BADGE_OVER_TEXT_JS = """
+    const host = document.querySelector(arguments[0]); if (!host) return 'nothing at ' + arguments[0];
+    const k = host.getBoundingClientRect(), badge = getComputedStyle(host, '::after'), range = document.createRange();
+    range.selectNodeContents(host);
+    const text = range.getBoundingClientRect(), px = v => parseFloat(v);
+    const b = {right: k.right - px(badge.right), top: k.top + px(badge.top)};
+    b.left = b.right - px(badge.width); b.bottom = b.top + px(badge.height);
+    return b.left < text.right && b.right > text.left && b.top < text.bottom && b.bottom > text.top
+      ? [b, text.toJSON()] : false;"""
+
+
 class MastermindHelpers(BrowserTest):
     """How a player drives the board; no tests of its own."""
 

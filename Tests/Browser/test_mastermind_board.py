@@ -8,7 +8,7 @@ import unittest
 from urllib.parse import urlparse
 
 from arcade_browser import SETTLE_JS
-from mastermind_browser import MastermindHelpers, WebDriverWait, score, secret_of, wrong_guesses
+from mastermind_browser import BADGE_OVER_TEXT_JS, MastermindHelpers, WebDriverWait, score, secret_of, wrong_guesses
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
@@ -503,10 +503,13 @@ class MastermindBoard(BoardHelpers):
         # the player); the reveal takes its cell only if it is empty, and says its place and digit by the board.
         expected = ["5", "6", "5", digit if position == 3 else ""]
         WebDriverWait(self.driver, 10).until(lambda d: self.cells() == expected, f"{self.cells()} != {expected}")
-        # A typed digit over the revealed one keeps the reveal in sight, in its cell's corner (a review lost it).
+        # A typed digit over the revealed one keeps the reveal in sight, in its cell's corner, clear of the digit (a
+        # review lost the reveal; a later one saw its badge over half the typed digit).
         covered = self.driver.find_elements("css selector", "[data-current-row] .cell.is-covered")
         if position < 3 and ["5", "6", "5"][position] != digit:
             self.assertEqual([c.get_attribute("data-reveal") for c in covered], [digit])
+            self.assertFalse(self.driver.execute_script(
+                BADGE_OVER_TEXT_JS, "[data-current-row] .cell.is-covered"), "the revealed digit over the typed one")
         else:
             self.assertEqual(covered, [])
         banner = self.driver.find_element("css selector", "[data-revealed]")

@@ -4,7 +4,7 @@ import os
 import time
 import unittest
 
-from mastermind_browser import MastermindHelpers, WebDriverWait, score, secret_of, wrong_guesses
+from mastermind_browser import BADGE_OVER_TEXT_JS, MastermindHelpers, WebDriverWait, score, secret_of, wrong_guesses
 from arcade_browser import ARTIFACTS, SETTLE_JS
 from test_namegame import answer_of
 from selenium.webdriver.common.keys import Keys
@@ -349,6 +349,12 @@ class Input(Play):
         self.hint()
         ask().find_element("css selector", "[data-confirm-giveup]").click()
         WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "lost")
+        # The rows played stay as they were: the last does not turn over again (a review saw its pegs gone, half drawn
+        # again beside the code turning over).
+        self.assertEqual(self.driver.execute_script("""
+            const row = document.getElementById('row-2');
+            return [row.classList.contains('is-settled'), Array.from(row.querySelectorAll('.peg, .pegs, .row-counts'))
+              .flatMap(p => p.getAnimations()).filter(a => a.playState === 'running').length];"""), [True, 0])
         # In place, and its results are the card every ending shows (a review: give-up alone ended on a page).
         self.assertEqual(self.driver.current_url, where)
         self.settled_card()
@@ -625,20 +631,12 @@ CARD_JS = """
             scroll: d.scrollHeight - d.clientHeight, pageScroll: scrollY};
 """
 SCHEDULE_JS = """
-    return Math.max(0, ...document.querySelector('#board .row.is-won').getAnimations({subtree: true}).map(a => {
+    return Math.max(0, ...document.querySelector('#board .row.is-won').getAnimations({subtree: true})
+        .filter(a => !arguments[0] || a.effect.target.matches(arguments[0])).map(a => {
         const t = a.effect.getComputedTiming(); return t.delay + t.activeDuration; }));
 """
 
-
-BADGE_OVER_DIGIT_JS = """
-    const key = document.querySelector('[data-keypad] button.is-noted'); if (!key) return 'no noted key';
-    const k = key.getBoundingClientRect(), badge = getComputedStyle(key, '::after'), range = document.createRange();
-    range.selectNodeContents(key);
-    const digit = range.getBoundingClientRect(), px = v => parseFloat(v);
-    const b = {right: k.right - px(badge.right), top: k.top + px(badge.top)};
-    b.left = b.right - px(badge.width); b.bottom = b.top + px(badge.height);
-    return b.left < digit.right && b.right > digit.left && b.top < digit.bottom && b.bottom > digit.top
-      ? [b, digit.toJSON()] : false;"""
+NOTED_KEY = "[data-keypad] button.is-noted"
 
 
 class Results(Play):
@@ -666,6 +664,7 @@ class Results(Play):
         self.tap(secret)
         WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "#board .row.is-won"))
         schedule = self.driver.execute_script(SCHEDULE_JS)
+        self.pegs_in = self.driver.execute_script(SCHEDULE_JS, ".peg, .row-counts")
         dialog = self.settled_card()
         return secret, schedule, dialog
 
@@ -681,9 +680,11 @@ class Results(Play):
         self.assertLess(at["burst"] - at["row"], schedule - 300, at)
         self.assertLess(at["card"] - at["row"], schedule + 700, at)
         self.assertNotIn("toast", at)
-        # The bar over the board tells the ending once the row has turned over, not while its pegs still come (a
-        # review saw "Wins: 1" before the last peg).
-        self.assertGreaterEqual(at["wins"] - at["row"], schedule - 100, at)
+        # The bar over the board tells the ending once the row's pegs are in, not while they still come (a review saw
+        # "Wins: 1" before the last peg), and as the row jumps, not after (a later one saw "4 guesses left" and Hint
+        # beside the burst).
+        self.assertGreaterEqual(at["wins"] - at["row"], self.pegs_in - 50, (self.pegs_in, at))
+        self.assertLessEqual(at["wins"], at["burst"] + 50, at)
         self.assert_in_sight_above_the_card("#board .row.is-won")
         card = self.driver.execute_script(CARD_JS)
         self.assertGreaterEqual(card["top"], 0, card)
@@ -1090,7 +1091,8 @@ class Zoomed(Play):
         for selector in (".key-notes", "button[data-key='5']"):
             self.driver.execute_script("arguments[0].click()", self.driver.find_element(
                 "css selector", "[data-keypad] " + selector))
-        self.assertFalse(self.driver.execute_script(BADGE_OVER_DIGIT_JS), "the ✎ badge over the key's digit")
+        self.assertFalse(self.driver.execute_script(BADGE_OVER_TEXT_JS, NOTED_KEY),
+                         "the ✎ badge over the key's digit")
 
     def test_at_400_percent_the_cards_close_button_covers_nothing_of_the_code(self):
         """A low-vision review at 400 %: the results card's × lay over the code's last digit."""
@@ -1272,7 +1274,7 @@ class LargeText(Play):
         self.driver.execute_script("arguments[0].click()", notes)
         self.driver.execute_script("arguments[0].click()", self.driver.find_element(
             "css selector", "[data-keypad] button[data-key='5']"))
-        over = self.driver.execute_script(BADGE_OVER_DIGIT_JS)
+        over = self.driver.execute_script(BADGE_OVER_TEXT_JS, NOTED_KEY)
         self.assertFalse(over, "the ✎ badge over the key's digit")
         self.driver.execute_script("arguments[0].click()", notes)  # notes off, and their tip with them
         WebDriverWait(self.driver, 10).until(

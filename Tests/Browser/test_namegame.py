@@ -365,6 +365,7 @@ class LearnModeOnAPhone(NameGameHelpers, BrowserTest):
     width, height = 360, 740
 
     def test_learn_by_keyboard_a_miss_comes_back(self):
+        self.meet_people(stability=1)  # picked among faces (a newcomer's first names are typed)
         round_id, answer = self.fresh_round("learn")
         missed = asked_of(round_id)
         # 0 is "I don't know": the answer is shown and named; Enter goes on.
@@ -408,6 +409,7 @@ class LearnModeOnAPhone(NameGameHelpers, BrowserTest):
 
     def test_learn_by_touch(self):
         self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 2})
+        self.meet_people(stability=1)  # picked among faces (a newcomer's first names are typed)
         round_id, answer = self.fresh_round("learn")
 
         def tap(selector):

@@ -385,8 +385,11 @@ struct MastermindController: Sendable {
         // The dailies' own chart, this one's bar marked (a review: Wordle's chart after every daily, ours none).
         let counts = (try? store.dailyDistribution(player: visitor.playerID)) ?? []
         let won = record.game.outcome == .won && !record.usedHint
+        let lost = max(0, daily.played - daily.wins)
         fields["hasDistribution"] = .bool(record.game.outcome != .playing && !counts.isEmpty)
-        fields["compact"] = compactDistribution(counts, highlight: won ? record.game.turns.count : nil, t: t)
+        fields["compact"] = compactDistribution(
+            counts, highlight: won ? record.game.turns.count : nil, lost: lost, lostNow: record.game.outcome == .lost,
+            t: t)
         // New game from a daily's results: back to a free game in play, else a new one (a review's New game
         // opened the free game it had finished, and needed a second New game).
         fields["freeInPlay"] = .bool((try? store.latest(player: visitor.playerID))?.game.outcome == .playing)
@@ -459,6 +462,7 @@ struct MastermindController: Sendable {
         let outcome = game.outcome
         let rules = game.rules
         let highlight = outcome == .won && !record.usedHint ? game.turns.count : nil
+        let lost = max(0, stats.played - stats.wins)
         var fields = hintFields(record, remaining: remaining, t: t)
         fields.merge([
             // The secret is in the page state only once the game is over.
@@ -486,7 +490,9 @@ struct MastermindController: Sendable {
                 ? .string(t.string(record.usedHint ? "mastermind.won.title" : Self.praise(game.turns.count))) : .null,
             "distribution": outcome == .playing ? .null : distribution(stats, highlight: highlight),
             "compact": outcome == .playing
-                ? .null : compactDistribution(stats.distribution, highlight: highlight, t: t),
+                ? .null
+                : compactDistribution(
+                    stats.distribution, highlight: highlight, lost: lost, lostNow: outcome == .lost, t: t),
             "encourage": .string(
                 t.string(
                     // Praise for the rows needs rows to praise (a review gave up after one and read "every row").
@@ -816,8 +822,12 @@ struct MastermindController: Sendable {
 
     /// The results card's distribution: at most five bars, always the same ones, as Wordle's are (a review saw them
     /// move with the player's most common count): 4 to 8 guesses, where most wins fall with ten tries, the first and
-    /// last bars holding everything below and above ("≤4", "≥8"); this game's bar, wherever it falls, marked.
-    func compactDistribution(_ counts: [Int], highlight: Int?, t: LanguageStrings) -> TemplateValue {
+    /// last bars holding everything below and above ("≤4", "≥8"); this game's bar, wherever it falls, marked. Where
+    /// `lost` counts games, a last bar holds those not cracked, marked when this one was (a review: after a loss the
+    /// card charted wins only, as if it had not happened). No wins, no chart: only a loss's would be drawn.
+    func compactDistribution(
+        _ counts: [Int], highlight: Int?, lost: Int = 0, lostNow: Bool = false, t: LanguageStrings
+    ) -> TemplateValue {
         guard counts.contains(where: { $0 > 0 }) else { return .list([]) }
         let n = counts.count
         let first = n <= 5 ? 1 : min(4, n - 4)
@@ -828,7 +838,15 @@ struct MastermindController: Sendable {
             return ("\(guesses)", guesses...guesses)
         }
         let sums = buckets.map { bucket in bucket.range.reduce(0) { $0 + counts[$1 - 1] } }
-        let most = max(1, sums.max() ?? 1)
+        let most = max(1, lost, sums.max() ?? 1)
+        let notCracked: [TemplateValue] =
+            lost > 0
+            ? [
+                .object([
+                    "label": "✕", "count": .int(lost), "most": .int(most), "current": .bool(lostNow), "lost": true,
+                    "text": .string(t.string("mastermind.dist.lost", [.int(lost)])),
+                ])
+            ] : []
         return .list(
             zip(buckets, sums).map { bucket, count in
                 // The noun agrees with the bucket's bound: "≤2 guesses", "1 guess".
@@ -844,7 +862,7 @@ struct MastermindController: Sendable {
                                 [.int(bound), .int(count)])
                             : t.string("mastermind.dist.item", [.string(bucket.label), .int(count), .int(bound)])),
                 ])
-            })
+            } + notCracked)
     }
 
     /// The guess distribution, this game's bar marked (a win without help).

@@ -301,6 +301,30 @@ struct MastermindSiteTests {
         }
     }
 
+    /// The card charts the games not cracked beside the wins, marked after a loss (a review: a loss's card charted
+    /// wins only, as if it had not happened); no loss yet, no bar for them.
+    @Test func theCardChartsTheGamesNotCracked() throws {
+        let server = try InProcessSite(engine: .sqlite)
+        defer { server.stop() }
+        let player = Player(server)
+        let won = try player.startMastermind()
+        try player.post("/mastermind/guess", "game=\(won)&turn=0&guess=\(try player.secret())")
+        #expect(
+            try player.get("/mastermind").text.contains("data-distribution")
+                && !player.get("/mastermind").text.contains("is-lost"))
+        let lost = try player.startMastermind()
+        try player.post("/mastermind/guess", "game=\(lost)&turn=0&guess=\(wrong(try player.secret(), 5))")
+        try player.post("/mastermind/giveup", "game=\(lost)")
+        #expect(
+            try player.get("/mastermind").text.contains(
+                "<li data-guesses=\"✕\" data-count=\"1\" data-current class=\"is-current is-lost\">"
+                    + "<span class=\"visually-hidden\">Not cracked: 1</span>"))
+        let next = try player.startMastermind()
+        try player.post("/mastermind/guess", "game=\(next)&turn=0&guess=\(try player.secret())")
+        #expect(
+            try player.get("/mastermind").text.contains("<li data-guesses=\"✕\" data-count=\"1\" class=\" is-lost\">"))
+    }
+
     /// A free game one wrong row in: its site (to stop), player, game and secret.
     private func oneRowIn(_ engine: Engine) throws -> (InProcessSite, Player, game: String, secret: String) {
         let server = try InProcessSite(engine: engine)
