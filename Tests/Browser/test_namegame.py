@@ -1,4 +1,5 @@
 """The Name Game in a real browser: every mode by click and by keys, statistics, a phone."""
+import json
 import os
 import sqlite3
 import unittest
@@ -446,8 +447,29 @@ class LearnModeOnAPhone(NameGameHelpers, BrowserTest):
         self.assertTrue(self.driver.find_element("css selector", "[data-revealed]").text)
 
 
-class NameGameOnAPhone(BrowserTest):
+class NameGameOnAPhone(NameGameHelpers, BrowserTest):
     width, height = 360, 800
+
+    def test_team_roles_show_whole_on_a_phone(self):
+        """A review: Team mode's roles were cut to "Senior Software…" on a phone's cards. Each role shown once
+        answered, the directory's longest among them, is whole, and no card grew when the roles came."""
+        self.meet_people()
+        round_id, answer = self.fresh_round("team")
+        before = [c.size["height"] for c in self.driver.find_elements("css selector", "button[data-choice]")]
+        self.choose(answer)
+        with open(os.path.join(os.path.dirname(__file__), "..", "..", "Config", "people.json")) as f:
+            roles = sorted({p["jobTitle"] for p in json.load(f) if p.get("jobTitle")})
+        # Every role of the directory in every card's place (which roles a round deals is chance).
+        cut = self.driver.execute_script("""
+            const cut = [];
+            for (const role of arguments[0]) for (const t of document.querySelectorAll('.team-faces .face-title')) {
+              t.textContent = role;
+              if (getComputedStyle(t).display !== 'none' && t.scrollHeight > t.clientHeight + 1) cut.push(role);
+            }
+            return [...new Set(cut)];""", roles)
+        self.assertEqual(cut, [], "roles cut")
+        self.assertEqual([c.size["height"] for c in self.driver.find_elements("css selector", "button[data-choice]")],
+                         before, "the cards kept their size")
 
     def test_targets_are_large_on_a_phone(self):
         self.meet_people()
