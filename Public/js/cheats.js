@@ -16,7 +16,10 @@
   function boardFields() {
     var board = document.querySelector("#board[data-game]");
     var round = document.querySelector("[data-round]");
-    if (round && !board) return "&round=" + encodeURIComponent(round.getAttribute("data-round"));
+    if (round && !board) {
+      return "&round=" + encodeURIComponent(round.getAttribute("data-round")) +
+        (document.querySelector("[data-intro]") ? "&intro=1" : "");
+    }
     if (!board) return "";
     return "&game=" + encodeURIComponent(board.getAttribute("data-game")) + (board.hasAttribute("data-daily") ? "&daily=1" : "");
   }

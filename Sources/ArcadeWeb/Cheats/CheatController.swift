@@ -83,7 +83,8 @@ struct CheatController: Sendable {
         if effects.contains("namegame.firstLetter") {
             if let round = page.round {
                 let helped = try nameGame.cheat(player: visitor.playerID, round: round)
-                if !helped { idle["namegame.firstLetter"] = ".none" }
+                // On an introduction it helps the question that follows (a review saw nothing change on the card).
+                if !helped || page.intro { idle["namegame.firstLetter"] = helped ? ".intro" : ".none" }
             } else {
                 idle["namegame.firstLetter"] = ".elsewhere"
             }
@@ -114,12 +115,15 @@ struct CheatController: Sendable {
         var daily = false
         var onBoard = false
         var round: Int64? = nil
+        /// The round's page introduces its person: the question comes after.
+        var intro = false
 
         init(_ form: FormFields) {
             onBoard = form["game"] != nil
             game = form["game"].flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
             daily = form["daily"] == "1"
             round = form["round"].flatMap { Int64($0) }
+            intro = form["intro"] == "1"
         }
     }
 
