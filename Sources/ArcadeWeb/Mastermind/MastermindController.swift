@@ -275,7 +275,7 @@ struct MastermindController: Sendable {
             )
         }
         let t = pages.localizer.strings(for: visitor.language)
-        var dailyFields = chart(counts, title: "daily-distribution", t: t)
+        var dailyFields = chart(counts, lost: max(0, daily.played - daily.wins), title: "daily-distribution", t: t)
         for (name, value) in [
             ("played", daily.played), ("wins", daily.wins), ("currentStreak", daily.currentStreak),
             ("longestStreak", daily.longestStreak),
@@ -480,7 +480,6 @@ struct MastermindController: Sendable {
                 ])
             } ?? .null,
             "share": outcome == .playing ? .null : .string(shareText(record, t: t, link: link)),
-            "distributionHeight": .int(max(18, stats.distribution.count * 18)),
             "hasDistribution": .bool(outcome != .playing && stats.distribution.contains { $0 > 0 }),
             // A win with a hint is kept out of the chart: said, or the chart looks as if the win went uncounted.
             "hintedWin": .bool(outcome == .won && record.usedHint),
@@ -488,7 +487,6 @@ struct MastermindController: Sendable {
             // times on one screen); a hinted one is only cracked.
             "praise": outcome == .won
                 ? .string(t.string(record.usedHint ? "mastermind.won.title" : Self.praise(game.turns.count))) : .null,
-            "distribution": outcome == .playing ? .null : distribution(stats, highlight: highlight),
             "compact": outcome == .playing
                 ? .null
                 : compactDistribution(
@@ -839,44 +837,42 @@ struct MastermindController: Sendable {
         }
         let sums = buckets.map { bucket in bucket.range.reduce(0) { $0 + counts[$1 - 1] } }
         let most = max(1, lost, sums.max() ?? 1)
-        let notCracked: [TemplateValue] =
-            lost > 0
-            ? [
-                .object([
-                    "label": "✕", "count": .int(lost), "most": .int(most), "current": .bool(lostNow), "lost": true,
-                    "text": .string(t.string("mastermind.dist.lost", [.int(lost)])),
-                ])
-            ] : []
         return .list(
             zip(buckets, sums).map { bucket, count in
                 // The noun agrees with the bucket's bound: "≤2 guesses", "1 guess".
                 let bound = bucket.range.lowerBound == 1 ? bucket.range.upperBound : bucket.range.lowerBound
-                return .object([
-                    "label": .string(bucket.label), "count": .int(count), "most": .int(most),
-                    "current": .bool(highlight.map { bucket.range.contains($0) } ?? false),
-                    // An open bucket in words ("4 guesses or fewer"): a screen reader said "less-than-or-equal 4".
-                    "text": .string(
-                        bucket.range.count > 1
-                            ? t.string(
-                                bucket.range.lowerBound == 1 ? "mastermind.dist.atMost" : "mastermind.dist.atLeast",
-                                [.int(bound), .int(count)])
-                            : t.string("mastermind.dist.item", [.string(bucket.label), .int(count), .int(bound)])),
-                ])
-            } + notCracked)
+                // An open bucket in words ("4 guesses or fewer"): a screen reader said "less-than-or-equal 4".
+                let text =
+                    bucket.range.count > 1
+                    ? t.string(
+                        bucket.range.lowerBound == 1 ? "mastermind.dist.atMost" : "mastermind.dist.atLeast",
+                        [.int(bound), .int(count)])
+                    : t.string("mastermind.dist.item", [.string(bucket.label), .int(count), .int(bound)])
+                return Self.bar(
+                    bucket.label, count: count, most: most, text: text,
+                    current: highlight.map { bucket.range.contains($0) } ?? false)
+            } + Self.lostBar(lost, most: most, current: lostNow, t: t))
     }
 
-    /// The guess distribution, this game's bar marked (a win without help).
-    func distribution(_ stats: MastermindStore.Stats, highlight: Int?) -> TemplateValue {
-        let most = max(1, stats.distribution.max() ?? 1)
-        return .list(
-            stats.distribution.enumerated().map { index, count in
-                let width = count == 0 ? 2 : max(4, count * 200 / most)
-                return .object([
-                    "guesses": .int(index + 1), "count": .int(count), "y": .int(index * 18),
-                    "textY": .int(index * 18 + 12),
-                    "width": .int(width), "labelX": .int(40 + width), "current": .bool(highlight == index + 1),
-                ])
-            })
+    /// One bar of a guess chart (`mastermind-bar`): its label, count, and words for a screen reader.
+    static func bar(
+        _ label: String, count: Int, most: Int, text: String, current: Bool = false, lost: Bool = false
+    ) -> TemplateValue {
+        .object([
+            "label": .string(label), "count": .int(count), "most": .int(most), "current": .bool(current),
+            "lost": .bool(lost), "text": .string(text),
+        ])
+    }
+
+    /// A chart's last bar, the games not cracked; none while there are none.
+    static func lostBar(_ lost: Int, most: Int, current: Bool, t: LanguageStrings) -> [TemplateValue] {
+        lost > 0
+            ? [
+                bar(
+                    "✕", count: lost, most: most, text: t.string("mastermind.dist.lost", [.int(lost)]),
+                    current: current, lost: true)
+            ]
+            : []
     }
 
     /// The last 30 dailies before `?before=` (default today), each with how this player did.
@@ -909,7 +905,7 @@ struct MastermindController: Sendable {
     }
 
     func statsContext(_ stats: MastermindStore.Stats, t: LanguageStrings) -> TemplateValue {
-        var fields = chart(stats.distribution, title: "distribution", t: t)
+        var fields = chart(stats.distribution, lost: max(0, stats.played - stats.wins), title: "distribution", t: t)
         for (name, value) in [
             ("played", stats.played), ("wins", stats.wins), ("winPercent", stats.winPercent),
             ("currentStreak", stats.currentStreak), ("longestStreak", stats.longestStreak),
@@ -921,23 +917,17 @@ struct MastermindController: Sendable {
         return .object(fields)
     }
 
-    /// A guess distribution's bars for `mastermind-chart`, under the heading whose id is `title`.
-    func chart(_ counts: [Int], title: String, t: LanguageStrings) -> TemplateFields {
-        let most = max(1, counts.max() ?? 1)
-        let bars: [TemplateValue] = counts.enumerated().map { index, count in
-            let width = count == 0 ? 2 : max(4, count * 240 / most)
-            return .object([
-                "guesses": .int(index + 1), "count": .int(count), "y": .int(index * 26), "textY": .int(index * 26 + 15),
-                "width": .int(width), "labelX": .int(40 + width),
-                // In words for a screen reader, which reads a chart drawn as an image by its title alone (a review).
-                "text": .string(
-                    t.string("mastermind.dist.item", [.string("\(index + 1)"), .int(count), .int(index + 1)])),
-            ])
-        }
-        return [
-            "bars": .list(bars), "chartTitle": .string(title),
-            // Only wins without help are charted: a chart of zeros says nothing.
-            "hasBars": .bool(counts.contains { $0 > 0 }), "chartHeight": .int(max(26, counts.count * 26)),
-        ]
+    /// A guess distribution's bars, every count of guesses and then the games not cracked (`mastermind-bar`), under
+    /// the heading whose id is `title`.
+    func chart(_ counts: [Int], lost: Int, title: String, t: LanguageStrings) -> TemplateFields {
+        let most = max(1, lost, counts.max() ?? 1)
+        let bars =
+            counts.enumerated().map { index, count in
+                Self.bar(
+                    "\(index + 1)", count: count, most: most,
+                    text: t.string("mastermind.dist.item", [.string("\(index + 1)"), .int(count), .int(index + 1)]))
+            } + Self.lostBar(lost, most: most, current: false, t: t)
+        // Only wins without help are charted: a chart of zeros says nothing.
+        return ["bars": .list(bars), "chartTitle": .string(title), "hasBars": .bool(counts.contains { $0 > 0 })]
     }
 }

@@ -348,8 +348,8 @@ struct CheatSiteTests {
             said["did"]
                 == .array([
                     .string(
-                        "The Name Game gives you a head start on the question after this introduction: first letters,"
-                            + " or half the wrong faces gone.")
+                        "The Name Game will give you a head start on the question after this introduction: the first"
+                            + " letter, or half the wrong faces gone.")
                 ]))
         #expect(try learner.play("learn").text.contains("data-cheat-help"), "the question after it, helped")
         // Learn's first picks show as many faces as people met (three at least): the cheat takes half the wrong ones

@@ -148,10 +148,11 @@ struct DailySiteTests {
         let ones = (try [0, 1, 2, 3].map { try Self.secret(server, player: player, day: $0) }).count { $0 == "0000" }
         let chart = try #require(
             stats.firstRange(of: "data-chart=\"daily-distribution\"").map { stats[$0.lowerBound...] })
-        #expect(chart.contains("<g data-guesses=\"1\" data-count=\"\(ones)\">"))
-        #expect(chart.contains("<g data-guesses=\"2\" data-count=\"\(4 - ones)\">"))
+        #expect(chart.contains("<li data-guesses=\"1\" data-count=\"\(ones)\""))
+        #expect(chart.contains("<li data-guesses=\"2\" data-count=\"\(4 - ones)\""))
+        #expect(!chart.contains("data-guesses=\"✕\""), "no loss, no bar for losses")
         #expect(stats.contains("<h3 id=\"daily-distribution\">Guesses per win (without hints)</h3>"))
-        #expect(stats.contains("aria-labelledby=\"daily-distribution\" data-chart-words><li>"))
+        #expect(stats.contains("<ol class=\"dist\" aria-labelledby=\"daily-distribution\""))
         let card = try player.get("/mastermind/daily").text
         #expect(card.contains("data-distribution") && card.contains("data-current class=\"is-current\""))
         // "Played 0" is under a heading saying whose games it counts (a review read it as the daily not counted).

@@ -181,9 +181,9 @@ struct MastermindSiteTests {
         let stats = try player.get("/mastermind/stats")
         #expect(stats.text.contains("data-played=\"1\" data-wins=\"1\""))
         #expect(stats.text.contains("data-guesses=\"2\" data-count=\"1\""))
-        #expect(stats.text.contains("<svg class=\"chart\" aria-hidden=\"true\""))
+        #expect(stats.text.contains("<ol class=\"dist\" aria-labelledby=\"distribution\" data-chart=\"distribution\">"))
         // The chart in words for a screen reader (a review: an image read by its title alone).
-        #expect(stats.text.contains("<li>Won in 2 guesses: 1</li>"))
+        #expect(stats.text.contains("<span class=\"visually-hidden\">Won in 2 guesses: 1</span>"))
         // A new game starts clean.
         #expect(try player.post("/mastermind/new", "").status == 303)
         let fresh = try player.get("/mastermind")

@@ -362,7 +362,7 @@ struct NameGameSiteTests {
         #expect(answered.contains("data-round-seconds=\"9.0\""))
         #expect(
             answered.contains(
-                "<span data-slow>Slower than 8 s: right, and they’ll come back a little sooner.</span>"))
+                "<span data-slow>Right, but slower than 8 s: they’ll come up again a little sooner.</span>"))
     }
 
     /// Similar names asks, every round, for someone whose look-alike is among the faces (a review was asked for Yara
