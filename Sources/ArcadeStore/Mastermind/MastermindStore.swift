@@ -333,10 +333,11 @@ package struct MastermindStore: Store {
     /// Scores a guess for the game the page showed, at the turn it showed. Game 0 is the unstarted board:
     /// for a player with no game yet, `first` becomes the game, stored with its first valid guess (an invalid
     /// guess stores nothing); for anyone else it is a page out of date.
-    /// A daily game is found by its number (`first.daily`), an ordinary one as the player's latest.
+    /// A daily game is found by its number (`first.daily`), an ordinary one as the player's latest. A guess that ends
+    /// the game runs `ended` in its transaction.
     package func guess<R: RandomNumberGenerator>(
         player who: Player, game id: Int64?, turn: Int?, _ text: String, first: Deal?,
-        using random: inout R
+        using random: inout R, ended: Ended? = nil
     ) throws -> Result<Record, Refusal> {
         return try pool.write { db throws -> Result<Record, Refusal> in
             // The player's row, locked: two tabs on two instances score one turn.
@@ -380,6 +381,7 @@ package struct MastermindStore: Store {
             record = Record(
                 id: record.id, game: record.game, usedHint: record.usedHint, hint: nil, revealed: record.revealed,
                 hard: record.hard, daily: record.daily, challenge: record.challenge)
+            if record.game.outcome != .playing { try ended?(record, db) }
             return .success(record)
         }
     }
@@ -416,8 +418,12 @@ package struct MastermindStore: Store {
         }
     }
 
+    /// What else a game's end writes, in the transaction that ends it (the once-store's marks): one commit, so a
+    /// failure leaves the game as it was, not ended without them.
+    package typealias Ended = @Sendable (Record, Database) throws -> Void
+
     /// Ends the game in play as lost, if it is still the one the page showed; nil when it is not.
-    package func giveUp(player: String, game id: Int64) throws -> Record? {
+    package func giveUp(player: String, game id: Int64, ended: Ended? = nil) throws -> Record? {
         try pool.write { db in
             guard
                 try db.execute(
@@ -430,6 +436,7 @@ package struct MastermindStore: Store {
                     player, won: false, usedHint: record.usedHint, hard: record.hard,
                     guesses: record.game.turns.count, db)
             }
+            if let record { try ended?(record, db) }
             return record
         }
     }

@@ -78,10 +78,10 @@ package struct OnceStore: Sendable {
     /// before this returns (bodies are pure, so running twice is safe).
     /// With `wait: false` (bookkeeping a page view does on an event loop) the
     /// effects are queued for the writer and the answer is the record as it
-    /// will be.
+    /// will be. `in db`: inside the caller's write, committed with it (a game's end and its marks, one transaction).
     @discardableResult
     package func perform(
-        _ visitor: some PlayerSession, wait: Bool = true,
+        _ visitor: some PlayerSession, wait: Bool = true, in db: Database? = nil,
         _ body: @escaping @Sendable (inout Once) -> [Once.Effect] = { _ in [] }
     ) throws -> Snapshot {
         // The version is read once: a hotfix may change it before the writer runs this.
@@ -122,7 +122,7 @@ package struct OnceStore: Sendable {
             return Snapshot(once: once, sawEarlierVersion: anchor.sawEarlierVersion)
         }
         cache.records[PlayerKey(visitor.playerID)] = nil
-        let written = try pool.write { try change($0) }
+        let written = try db.map(change) ?? pool.write { try change($0) }
         return Snapshot(once: written, sawEarlierVersion: anchor.sawEarlierVersion)
     }
 

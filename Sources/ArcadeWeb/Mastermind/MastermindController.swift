@@ -187,11 +187,10 @@ struct MastermindController: Sendable {
             ? .failure(.stale)
             : try store.guess(
                 player: visitor.player, game: game, turn: form["turn"].flatMap { Int($0) },
-                form["guess"] ?? "", first: first, using: &random)
+                form["guess"] ?? "", first: first, using: &random, ended: recordEnd(visitor))
         let path = daily.map { $0 == store.today ? "/mastermind/daily" : "/mastermind/daily/\($0)" } ?? "/mastermind"
         switch result {
         case .success(let record):
-            if record.game.outcome != .playing { try recordEnd(record, visitor) }
             // Without a script, land on what changed (a phone would otherwise show the page's top).
             let anchor = record.game.outcome == .playing ? "#board" : "#result"
             return isFragment(request) ? board(record, visitor, request) : .redirect(to: path + anchor)
@@ -255,10 +254,8 @@ struct MastermindController: Sendable {
     /// With a script, the board comes back in place and its results open as a card, as a win's and a loss's do (a
     /// review: give-up alone ended on a page of its own).
     func giveUp(_ request: Request, _ context: PlayerContext) throws -> Response {
-        if let id = request.form?["game"].flatMap({ Int64($0) }),
-            let record = try store.giveUp(player: context.visitor.playerID, game: id)
-        {
-            try recordEnd(record, context.visitor)
+        if let id = request.form?["game"].flatMap({ Int64($0) }) {
+            _ = try store.giveUp(player: context.visitor.playerID, game: id, ended: recordEnd(context.visitor))
         }
         guard isFragment(request), let record = try store.latest(player: context.visitor.playerID) else {
             return .redirect(to: "/mastermind#result")
@@ -291,18 +288,20 @@ struct MastermindController: Sendable {
             ])
     }
 
-    /// A finished game: remembered in the once-store; the first win schedules
+    /// A finished game: remembered in the once-store, in the transaction that ends it; the first win schedules
     /// a reminder to try the Name Game for three days.
-    private func recordEnd(_ record: MastermindStore.Record, _ visitor: Visitor) throws {
-        try once.perform(visitor) { o in
-            var effects = o.markDone(SiteTasks.mastermindPlayed)
-            if record.game.outcome == .won {
-                effects += o.markDone(SiteTasks.mastermindWon)
-                if o.count(SiteTasks.mastermindWon) == 1 && !o.beenDone(SiteTasks.nameGamePlayed) {
-                    effects += o.toDo(SiteTasks.tryNameGame, scope: .until(3 * 86_400))
+    private func recordEnd(_ visitor: Visitor) -> MastermindStore.Ended {
+        { [once] record, db in
+            try once.perform(visitor, in: db) { o in
+                var effects = o.markDone(SiteTasks.mastermindPlayed)
+                if record.game.outcome == .won {
+                    effects += o.markDone(SiteTasks.mastermindWon)
+                    if o.count(SiteTasks.mastermindWon) == 1 && !o.beenDone(SiteTasks.nameGamePlayed) {
+                        effects += o.toDo(SiteTasks.tryNameGame, scope: .until(3 * 86_400))
+                    }
                 }
+                return effects
             }
-            return effects
         }
     }
 

@@ -162,6 +162,31 @@ struct OnceSiteTests {
         #expect((asked...answered).contains(Int64(at)), "marked at \(at), seen between \(asked) and \(answered)")
     }
 
+    /// A game's end and its once-store marks are one commit: when the marks cannot be written, the game is not ended
+    /// either (in two transactions a win was saved without them), and the same guess wins once they can.
+    @Test func aGamesEndAndItsMarksCommitTogether() throws {
+        let server = try InProcessSite(engine: .sqlite)
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind()
+        let secret = try player.secret()
+        let db = try Database(location: server.database)
+        func status() throws -> String? {
+            try db.first("SELECT status FROM mastermind_games WHERE id = ?", [.text(game)])?.string("status")
+        }
+        func marks() throws -> Int? {
+            try db.first("SELECT COUNT(*) AS n FROM once_marks WHERE task = 'mastermind.won'")?.int("n")
+        }
+        _ = try db.execute("CREATE TRIGGER refuse BEFORE INSERT ON once_marks BEGIN SELECT RAISE(ABORT, 'no'); END")
+        let refused = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(secret)")
+        #expect(refused.status == 500 || refused.status == 503, "\(refused.status)")
+        #expect(try status() == "playing" && marks() == 0)
+        #expect(try db.first("SELECT COUNT(*) AS n FROM mastermind_guesses")?.int("n") == 0, "the guess not saved")
+        _ = try db.execute("DROP TRIGGER refuse")
+        #expect(try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(secret)").status == 303)
+        #expect(try status() == "won" && marks() == 1)
+    }
+
     @Test(arguments: Engine.allCases) func firstMastermindWinRemindsOfTheNameGameUntilPlayed(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
