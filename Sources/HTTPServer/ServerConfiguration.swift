@@ -50,8 +50,8 @@ public struct ServerConfiguration: Sendable {
     public var trustedProxies = TrustedProxies()
     /// One line per request on standard output.
     public var accessLog = true
-    /// The access log as JSON lines, with request ids (`X-Request-Id`, sent back; on `Request.requestID` for the
-    /// site's own log lines about the request).
+    /// The access log as JSON lines, with request ids (`X-Request-Id`, sent back). Every request has an id either
+    /// way, on `Request.requestID` for the site's own log lines about it.
     public var accessLogJSON = false
     /// The `Server` header's value; nil sends none.
     public var serverName: String? = "arcade"

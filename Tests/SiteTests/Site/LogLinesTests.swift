@@ -127,6 +127,11 @@ struct LogLinesTests {
             #expect(line.prefixMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z[ ]/) != nil, "\(line)")
         }
         #expect(child.standardOutput.contains(" 127.0.0.1 GET /admin/login 200 "), "access lines are timestamped")
+        // The refusal's line names its request in the plain format too (issue 42: only the JSON log had ids).
+        #expect(
+            child.standardError.split(separator: "\n").contains {
+                $0.contains("sign-in") && $0.contains(" request_id=")
+            }, "\(child.standardError)")
         #expect(
             child.standardError.contains(
                 "arcade: warning: admin sign-in refused: wrong name or password account=admin client=127.0.0.1"),
