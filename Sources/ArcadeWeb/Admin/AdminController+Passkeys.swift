@@ -85,7 +85,7 @@ extension AdminController {
         let device = request.cookies[Self.deviceCookie].flatMap { deviceID($0, for: key.admin.name) }
         // The password's limits: a passkey is another way in to the same account.
         if case .refused(let seconds) = limits.admit(name: key.admin.name, address: address, device: device) {
-            logFailure("throttled", name: key.admin.name, request)
+            logFailure("throttled", name: key.admin.name, request, context.log)
             var response = JSONAnswer.error(t.string("admin.login.throttled"), status: .tooManyRequests)
             response.headers.set("Retry-After", String(seconds))
             return response
@@ -96,7 +96,8 @@ extension AdminController {
             signCount: key.signCount, userVerification: true)
         {
         case .failure(let refused):
-            logFailure("passkey refused (\(refused.log ?? refused.message))", name: key.admin.name, request)
+            logFailure(
+                "passkey refused (\(refused.log ?? refused.message))", name: key.admin.name, request, context.log)
             return PasskeyController.refuse(refused, t, context.log)
         case .success(let value): checked = value
         }
@@ -104,7 +105,7 @@ extension AdminController {
             try store.usePasskey(
                 id, signCount: checked.value.signCount, challenge: checked.challenge, expires: checked.expires)
         else {
-            logFailure("passkey replayed or its counter went back", name: key.admin.name, request)
+            logFailure("passkey replayed or its counter went back", name: key.admin.name, request, context.log)
             return PasskeyController.refuse(WebAuthnSite.Refused("counter"), t, context.log)
         }
         limits.succeeded(name: key.admin.name, address: address, device: device)

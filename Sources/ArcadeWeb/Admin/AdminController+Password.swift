@@ -1,5 +1,6 @@
 import ArcadeStore
 import HTTP
+import Logger
 
 /// `/admin/password`: an admin changes their own password, proving the current one; every other session of theirs
 /// ends (a stolen cookie with it), this one stays.
@@ -23,7 +24,7 @@ extension AdminController {
         guard new.count >= 10, new.utf8.count <= 1024 else {
             return passwordPage(visitor, status: .unprocessableContent, error: "admin.password.short")
         }
-        switch try checkOwnPassword(admin, current, request) {
+        switch try checkOwnPassword(admin, current, request, context.log) {
         case .right: break
         case .wrong: return passwordPage(visitor, status: .unprocessableContent, error: "admin.password.wrong")
         case .refused(let status, let error, let seconds):
@@ -62,7 +63,9 @@ extension AdminController {
     /// An admin's own password, asked again inside the console (to change it, to turn the second factor off): under
     /// the sign-in limits, so a stolen session cannot try passwords at the hashing's pace (an attacker's review: 30
     /// wrong ones in 5 s, none refused).
-    func checkOwnPassword(_ admin: AdminStore.Admin, _ password: String, _ request: Request) throws -> OwnPassword {
+    func checkOwnPassword(
+        _ admin: AdminStore.Admin, _ password: String, _ request: Request, _ log: RequestLog
+    ) throws -> OwnPassword {
         let address = ClientAddress.limitKey(request.remoteAddress)
         if case .refused(let seconds) = limits.admit(name: admin.name, address: address, device: nil) {
             SiteMetrics.refusals.add(["signin_throttled"])
@@ -73,7 +76,7 @@ extension AdminController {
             return .refused(.serviceUnavailable, "admin.login.busy", 2)
         }
         guard verified != nil else {
-            logFailure("wrong password in the console", name: admin.name, request)
+            logFailure("wrong password in the console", name: admin.name, request, log)
             return .wrong
         }
         limits.succeeded(name: admin.name, address: address, device: nil)

@@ -50,14 +50,14 @@ extension AdminController {
         // The same limits as the password: a code is six digits, so guessing must cost as much.
         if case .refused(let seconds) = limits.admit(name: admin.name, address: address, device: device) {
             SiteMetrics.refusals.add(["signin_throttled"])
-            logFailure("throttled", name: admin.name, request)
+            logFailure("throttled", name: admin.name, request, context.log)
             var page = codePage(context.visitor, status: .tooManyRequests, error: "admin.login.throttled")
             page.headers.set("Retry-After", String(seconds))
             return page
         }
         guard let how = try store.checkSecondFactor(admin, code: code) else {
             SiteMetrics.refusals.add(["signin_wrong_code"])
-            logFailure("wrong second-factor code", name: admin.name, request)
+            logFailure("wrong second-factor code", name: admin.name, request, context.log)
             return codePage(context.visitor, status: .unauthorized, error: "admin.code.wrong")
         }
         limits.succeeded(name: admin.name, address: address, device: device)
@@ -138,7 +138,7 @@ extension AdminController {
             return try totpPage(
                 request, context, status: .unprocessableContent, error: "admin.password.wrong", codes: nil)
         }
-        switch try checkOwnPassword(admin, password, request) {
+        switch try checkOwnPassword(admin, password, request, context.log) {
         case .right: break
         case .wrong:
             return try totpPage(

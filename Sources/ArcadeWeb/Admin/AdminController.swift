@@ -75,14 +75,14 @@ struct AdminController: Sendable {
         // Limits count an IPv6 client by its /64; the audit log names the address itself.
         let address = ClientAddress.limitKey(request.remoteAddress)
         guard AdminStore.validName(name), !password.isEmpty else {
-            logFailure("no valid name or no password", name: name, request)
+            logFailure("no valid name or no password", name: name, request, context.log)
             return loginPage(visitor, status: .unprocessableContent, error: "admin.login.wrong", name: name)
         }
         let device = request.cookies[Self.deviceCookie].flatMap { deviceID($0, for: name) }
         // Counted before any hashing: a refusal costs nothing and writes nothing.
         if case .refused(let seconds) = limits.admit(name: name, address: address, device: device) {
             SiteMetrics.refusals.add(["signin_throttled"])
-            logFailure("throttled", name: name, request)
+            logFailure("throttled", name: name, request, context.log)
             var page = loginPage(visitor, status: .tooManyRequests, error: "admin.login.throttled", name: name)
             page.headers.set("Retry-After", String(seconds))
             return page
@@ -100,7 +100,7 @@ struct AdminController: Sendable {
         }
         guard let admin = verified else {
             SiteMetrics.refusals.add(["signin_wrong_password"])
-            logFailure("wrong name or password", name: name, request)
+            logFailure("wrong name or password", name: name, request, context.log)
             return loginPage(visitor, status: .unauthorized, error: "admin.login.wrong", name: name)
         }
         if try store.hasTwoFactor(admin) {
@@ -120,11 +120,11 @@ struct AdminController: Sendable {
 
     /// A refused sign-in, for the operator: the account tried (at most 64 characters, escaped by the log) and the
     /// client, never the password or code. Throttled tries are rate-limited lines: a flood is one line and a count.
-    func logFailure(_ why: String, name: String, _ request: Request) {
-        Log.warning(
+    func logFailure(_ why: String, name: String, _ request: Request, _ log: RequestLog) {
+        log.warning(
             "admin sign-in refused: \(why)",
             ["account": .string(String(name.prefix(64))), "client": .string(request.remoteAddress)],
-            requestID: request.requestID, every: why == "throttled" ? "admin sign-in throttled" : nil)
+            every: why == "throttled" ? "admin sign-in throttled" : nil)
     }
 
     /// The session, its cookie and the device cookie, once every step passed.
