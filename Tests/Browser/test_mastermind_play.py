@@ -1220,6 +1220,14 @@ class LargeText(Play):
         self.assertFalse(close["left"] < title["right"] and close["right"] > title["left"]
                          and close["top"] < title["bottom"] and close["bottom"] > title["top"],
                          f"the × over the title: {seen}")
+        # The game's pegs at a glance grow with the text (11 px, a low-vision review), set under the figures, not
+        # beside them (floated, they left the figures a word a line).
+        grid = self.driver.execute_script("""const box = s => arguments[0].querySelector(s).getBoundingClientRect();
+            const rows = box('.result-rows'), figures = box('.result-figures');
+            return {peg: box('.result-rows .peg').width, beside: rows.top < figures.bottom && figures.top < rows.bottom};
+            """, dialog)
+        self.assertGreaterEqual(grid["peg"], 20, grid)
+        self.assertFalse(grid["beside"], grid)
 
     def test_a_phone_with_large_text_keeps_its_width_and_the_digits_grow(self):
         self.phone()

@@ -118,6 +118,14 @@ class NameGameHelpers:
         field = self.driver.find_element("css selector", "[data-recall-input]")
         self.navigate(lambda: field.send_keys((typed or full_name_of(round_id)) + Keys.ENTER))
 
+    def answer_right(self):
+        """The round on screen answered right: its name typed where it asks for one, else its face picked."""
+        round_id = self.game().get_attribute("data-round")
+        if self.game().get_attribute("data-recall"):
+            self.type_name(round_id)
+        else:
+            self.choose(answer_of(round_id))
+
     def fresh_round(self, mode):
         self.hold_answers()
         self.open(f"/namegame/{mode}")
