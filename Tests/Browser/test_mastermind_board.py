@@ -745,6 +745,12 @@ class MastermindBoard(BoardHelpers):
         self.assertTrue(place["beside"] and place["gap"] <= 40, place)
         self.assertLessEqual(place["right"], place["width"], place)
         self.assertGreaterEqual(place["top"], 0, place)
+        # Its button under its words, not run on after their last one (a review read "chart.Type it in").
+        self.assertTrue(self.driver.execute_script("""
+            const words = Array.from(arguments[0].querySelectorAll('.hint-words, .hint-cost'))
+              .map(e => e.getBoundingClientRect().bottom);
+            return arguments[0].querySelector('[data-hint-type]').getBoundingClientRect().top >= Math.max(...words) - 1;
+            """, hint), "the hint's button on its words' last line")
         # It stays while its row is typed (issue 46: it went after 4 s; a low-vision review typed a hinted code from
         # memory, the hint gone at the first key).
         self.driver.find_element("css selector", "[data-keypad] button[data-key='1']").click()
