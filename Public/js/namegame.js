@@ -308,13 +308,22 @@
     var text = timer.querySelector(".timer-text"), bar = timer.querySelector("progress");
     var left = parseInt(timer.getAttribute("data-seconds-left"), 10);
     var template = text.textContent.replace(String(left), "{n}");
+    // The question carries the time too, shown where the clock has scrolled away (a window zoomed to 400 %).
+    var asked = game.querySelector("h1.question");
+    var short = (timer.getAttribute("data-short") || "").replace(String(left), "{n}");
+    if (asked) asked.setAttribute("data-time-left", short.replace("{n}", String(left)));
     var tick = window.setInterval(function () {
       left -= 1;
       if (left <= 0) { window.clearInterval(tick); window.location.reload(); return; }
       text.textContent = template.replace("{n}", String(left));
+      if (asked) asked.setAttribute("data-time-left", short.replace("{n}", String(left)));
       timer.setAttribute("data-seconds-left", String(left));
       if (bar) bar.value = left;
-      if (left <= 5) { timer.classList.add("is-ending"); timer.setAttribute("data-ending", "true"); }
+      if (left <= 5) {
+        timer.classList.add("is-ending");
+        timer.setAttribute("data-ending", "true");
+        if (asked) asked.setAttribute("data-ending", "");
+      }
       // More time comes near the end, with a spoken warning (issue 46; the timer itself is not live, or every
       // second would be read).
       var later = timer.querySelector(".more-time.is-later");

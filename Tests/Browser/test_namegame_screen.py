@@ -255,6 +255,15 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
             self.assertGreaterEqual(seen["question"]["top"], -1, seen)
             self.assertLessEqual(seen["face"]["top"], seen["height"] - 60, f"a face in sight: {seen}")
             self.driver.save_screenshot(os.path.join(ARTIFACTS, "ng-timed-400-question.png"))
+            # Scrolled to the last face, the time left is in sight: on the question held at the top (a later review
+            # raced a clock 500 px above the screen).
+            self.driver.execute_script("document.querySelector('button[data-choice]:last-of-type')"
+                                       ".scrollIntoView({block: 'end'})")
+            held = self.driver.execute_script("""const q = document.querySelector('h1.question');
+                return {top: q.getBoundingClientRect().top, time: getComputedStyle(q, '::after').content,
+                        left: document.querySelector('[data-seconds-left]').getAttribute('data-seconds-left')};""")
+            self.assertGreaterEqual(held["top"], -1, held)
+            self.assertIn(f'{held["left"]}\u00a0s', held["time"], held)
             self.choose(answer)
 
     def test_with_large_text_a_timed_question_is_held_under_its_clock(self):
@@ -349,9 +358,11 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
                 const img = document.querySelector('[data-intro] img'), r = img.getBoundingClientRect();
                 const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, innerHeight);
                 return {shown: (bottom - top) / r.height, on: img === document.elementFromPoint(r.left + r.width / 2,
-                        (top + bottom) / 2)};""")
+                        (top + bottom) / 2), width: r.width};""")
             self.assertGreater(self.driver.execute_script("return scrollY"), 0, "scrolled to Got it")
             self.assertTrue(face["shown"] > 0.75 and face["on"], face)
+            # The face to learn grows with the text (a later review: 140 px under a name in 48-px type).
+            self.assertGreaterEqual(face["width"], 240, face)
             self.driver.save_screenshot(os.path.join(ARTIFACTS, "namegame-large-text-meet-360.png"))
         finally:
             self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
