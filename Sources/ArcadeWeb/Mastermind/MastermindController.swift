@@ -491,11 +491,16 @@ struct MastermindController: Sendable {
                 : compactDistribution(
                     stats.distribution, highlight: highlight, lost: lost, lostNow: outcome == .lost, t: t),
             "encourage": .string(
-                t.string(
-                    // Praise for the rows needs rows to praise (a review gave up after one and read "every row").
-                    game.turns.count >= 3 && Self.everyRowNarrowed(remaining, rules)
-                        ? "mastermind.lost.encourage"
-                        : "mastermind.lost.encourage.plain")),
+                t.sentences(
+                    t.string(
+                        // Praise for the rows needs rows to praise (a review gave up after one and read "every row").
+                        game.turns.count >= 3 && Self.everyRowNarrowed(remaining, rules)
+                            ? "mastermind.lost.encourage"
+                            : "mastermind.lost.encourage.plain"),
+                    // How close the rows came (a review: the loss's words were flat, though the game knows).
+                    remaining.last.map {
+                        $0 == 1 ? t.string("mastermind.lost.leftOne") : t.string("mastermind.lost.left", [.int($0)])
+                    } ?? "")),
             "analysis": outcome == .playing || rules.codeCount > Self.analysisLimit || solver == nil
                 ? .null : analysis(record, solver: solver!, remaining: remaining, t: t),
         ])

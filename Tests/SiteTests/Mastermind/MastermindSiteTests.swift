@@ -301,6 +301,36 @@ struct MastermindSiteTests {
         }
     }
 
+    /// A loss says how close its rows came: how many codes still fitted them (a review: the loss's words were flat),
+    /// counted here by brute force.
+    @Test func aLossSaysHowManyCodesStillFitted() throws {
+        let server = try InProcessSite(engine: .sqlite)
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind(secret: "1234")
+        let rows = ["0011", "2233", "4455"]
+        for (turn, guess) in rows.enumerated() {
+            try player.post("/mastermind/guess", "game=\(game)&turn=\(turn)&guess=\(guess)")
+        }
+        func score(_ code: [Int], _ guess: [Int]) -> [Int] {
+            let red = zip(code, guess).count { $0 == $1 }
+            return [
+                red, (0...7).reduce(0) { sum, d in sum + min(code.count { $0 == d }, guess.count { $0 == d }) } - red,
+            ]
+        }
+        let secret = [1, 2, 3, 4]
+        let fitting = (0..<4096).map { n in (0..<4).map { (n >> (3 * (3 - $0))) & 7 } }.count { code in
+            rows.allSatisfy { row in
+                let guess = row.map { Int(String($0))! }
+                return score(code, guess) == score(secret, guess)
+            }
+        }
+        #expect(fitting > 1)
+        try player.post("/mastermind/giveup", "game=\(game)")
+        let page = try player.get("/mastermind").text
+        #expect(page.contains("Codes still possible after your last row: \(fitting)."), "\(fitting)")
+    }
+
     /// The card charts the games not cracked beside the wins, marked after a loss (a review: a loss's card charted
     /// wins only, as if it had not happened); no loss yet, no bar for them.
     @Test func theCardChartsTheGamesNotCracked() throws {
