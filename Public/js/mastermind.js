@@ -282,8 +282,10 @@
       beforeNotes = Array.prototype.slice.call(line.childNodes);
       var p = document.createElement("p");
       p.setAttribute("data-notes-on", "");
-      // A phone's words leave out the arrow keys it has none of (and fit the room over the title, see phoneMessage).
-      p.textContent = (!wideMessages() && key.getAttribute("data-touch-help")) || key.getAttribute("title") || "";
+      // A phone's words leave out the arrow keys it has none of (and fit the room over the title, see phoneMessage),
+      // its keys held with large text too (a low-vision review read the arrow keys' eight lines there).
+      var touch = !wideMessages() || (!!window.matchMedia && window.matchMedia("(pointer: coarse)").matches);
+      p.textContent = (touch && key.getAttribute("data-touch-help")) || key.getAttribute("title") || "";
       line.replaceChildren(p);
     } else if (!notesOn && shown) {
       line.replaceChildren.apply(line, beforeNotes || []);

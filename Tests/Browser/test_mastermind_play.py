@@ -1196,6 +1196,18 @@ class LargeText(Play):
             self.assertFalse(seen[name]["top"] < row["bottom"] - 1 and seen[name]["bottom"] > row["top"] + 1,
                              f"the {name} over the row being typed: {seen}")
 
+    def test_with_large_text_notes_say_a_phone_s_words(self):
+        """A low-vision review, text at 200 % on a phone: Notes on said eight lines about arrow keys a phone has none
+        of, over the rows (the held keys took the desktop's words)."""
+        self.phone()
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        self.start()
+        self.driver.execute_script("document.querySelector('[data-keypad] [data-notes]').click()")
+        said = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-notes-on]")).text
+        self.assertEqual(said, self.driver.find_element(
+            "css selector", "[data-keypad] [data-notes]").get_attribute("data-touch-help"))
+        self.assertNotIn("arrow", said)
+
     def test_with_large_text_a_loss_keeps_the_page_s_width_and_the_card_s_title_clear_of_its_close(self):
         """A low-vision review, text at 200 % on a phone: at a loss the page grew 38 px wider (the code's row named
         itself past the screen) and the card's × went off it; at a win the × lay over the title's "!"."""
