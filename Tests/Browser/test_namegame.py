@@ -479,6 +479,15 @@ class NameGameOnAPhone(NameGameHelpers, BrowserTest):
         self.assertEqual([c.size["height"] for c in self.driver.find_elements("css selector", "button[data-choice]")],
                          before, "the cards kept their size")
 
+    def test_a_round_s_status_line_is_one_line_on_a_phone(self):
+        """A review: "The Name Game · Learn · Learning: 2 · How to play" wrapped onto two lines over a one-face
+        question; the count of people being learned is the menu's and the summary's to say."""
+        self.meet_people(stability=1)
+        self.fresh_round("learn")
+        lines = self.driver.execute_script("""const line = document.querySelector('.namegame .status-line');
+            return Math.round(line.getBoundingClientRect().height / parseFloat(getComputedStyle(line).lineHeight));""")
+        self.assertEqual(lines, 1)
+
     def test_targets_are_large_on_a_phone(self):
         self.meet_people()
         self.open("/namegame/normal")
