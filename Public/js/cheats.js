@@ -320,8 +320,10 @@
     } else if (dt <= 350 && Math.sqrt(dx * dx + dy * dy) <= 10) {
       var onPressable = !!(s.on.closest && s.on.closest(pressable));
       // A press unless a code is two steps in: one swipe up is as often a scroll as a code (a review's keypad taps
-      // after one typed nothing for two seconds), and no code taps after a single step.
-      if (onPressable && !codeUnderWay(event.timeStamp)) return;
+      // after one typed nothing for two seconds), and no code taps after a single step. Off a game page always a
+      // press: there a scroll down and back up is reading, and the link tapped next must open (a review's scrolls on
+      // the Name Game's menu went toward a code).
+      if (onPressable && (!playArea() || !codeUnderWay(event.timeStamp))) return;
       // The code's tap: the click the browser would make of it never happens.
       if (onPressable && event.cancelable) event.preventDefault();
       codeUntil = event.timeStamp + 2000;

@@ -86,6 +86,24 @@ class Cheats(MastermindHelpers):
         stats = self.driver.find_element("css selector", "[data-session-incorrect]")
         self.assertEqual(stats.get_attribute("data-session-incorrect"), "0")
 
+    def test_off_a_game_page_a_link_tapped_after_scrolling_opens(self):
+        """A review: on the Name Game's menu, a scroll down and back up went toward the "who" code; the next taps on a
+        link would have been the code's, swallowed. Off a game page a tap on a link is always a press."""
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+        self.open("/namegame")
+        link = next(a for a in self.driver.find_elements("css selector", "main a[href^='/namegame/']")
+                    if a.is_displayed())
+        href = link.get_attribute("href")
+        x, y = 180, 300
+        for dy in (1, -1):
+            self.finger([(x, y + 10 + dy * step) for step in (0, 20, 40, 60, 80)])
+            time.sleep(0.1)
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+        box = self.driver.execute_script(
+            "const r = arguments[0].getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];", link)
+        self.finger([(box[0], box[1])], pause=0)
+        WebDriverWait(self.driver, 10).until(lambda d: d.current_url == href, f"the link opened: {href}")
+
     def test_retro_theme_toggles_and_the_found_page_counts(self):
         self.open("/cheats")
         self.assertEqual(self.driver.find_element("css selector", "[data-found]").get_attribute("data-found"), "0")
