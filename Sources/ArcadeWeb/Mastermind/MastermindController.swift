@@ -490,17 +490,15 @@ struct MastermindController: Sendable {
                 ? .null
                 : compactDistribution(
                     stats.distribution, highlight: highlight, lost: lost, lostNow: outcome == .lost, t: t),
+            // How close the rows came, where the game knows (a review: the loss's words were flat); else praise for
+            // the rows, which needs rows to praise (a review gave up after one and read "every row").
             "encourage": .string(
-                t.sentences(
-                    t.string(
-                        // Praise for the rows needs rows to praise (a review gave up after one and read "every row").
+                remaining.last.map {
+                    $0 == 1 ? t.string("mastermind.lost.leftOne") : t.string("mastermind.lost.left", [.int($0)])
+                }
+                    ?? t.string(
                         game.turns.count >= 3 && Self.everyRowNarrowed(remaining, rules)
-                            ? "mastermind.lost.encourage"
-                            : "mastermind.lost.encourage.plain"),
-                    // How close the rows came (a review: the loss's words were flat, though the game knows).
-                    remaining.last.map {
-                        $0 == 1 ? t.string("mastermind.lost.leftOne") : t.string("mastermind.lost.left", [.int($0)])
-                    } ?? "")),
+                            ? "mastermind.lost.encourage" : "mastermind.lost.encourage.plain")),
             "analysis": outcome == .playing || rules.codeCount > Self.analysisLimit || solver == nil
                 ? .null : analysis(record, solver: solver!, remaining: remaining, t: t),
         ])
