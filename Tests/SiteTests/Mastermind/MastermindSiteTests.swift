@@ -328,7 +328,8 @@ struct MastermindSiteTests {
         #expect(fitting > 1)
         try player.post("/mastermind/giveup", "game=\(game)")
         let page = try player.get("/mastermind").text
-        #expect(page.contains("data-encourage>Not this time. Codes that still fit your rows: \(fitting).<"), "\(fitting)")
+        #expect(
+            page.contains("data-encourage>Not this time. Codes that still fit your rows: \(fitting).<"), "\(fitting)")
     }
 
     /// The card charts the games not cracked beside the wins, marked after a loss (a review: a loss's card charted
