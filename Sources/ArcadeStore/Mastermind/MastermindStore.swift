@@ -136,6 +136,8 @@ package struct MastermindStore: Store {
         /// Wins without a hint, by number of guesses (index 0 is one guess).
         package var distribution: [Int] = []
         package var winPercent: Int { played == 0 ? 0 : Int((Double(wins) * 100 / Double(played)).rounded()) }
+        /// Games played and not won (lost or given up).
+        package var lost: Int { max(0, played - wins) }
 
         package init() {}
     }
@@ -493,6 +495,8 @@ package struct MastermindStore: Store {
     /// (a missed or lost day ends it; archive games never count).
     package struct DailyStats: Sendable {
         package var played = 0, wins = 0, currentStreak = 0, longestStreak = 0
+        /// Dailies played and not won.
+        package var lost: Int { max(0, played - wins) }
 
         package init() {}
     }

@@ -272,7 +272,7 @@ struct MastermindController: Sendable {
             )
         }
         let t = pages.localizer.strings(for: visitor.language)
-        var dailyFields = chart(counts, lost: max(0, daily.played - daily.wins), title: "daily-distribution", t: t)
+        var dailyFields = chart(counts, lost: daily.lost, title: "daily-distribution", t: t)
         for (name, value) in [
             ("played", daily.played), ("wins", daily.wins), ("currentStreak", daily.currentStreak),
             ("longestStreak", daily.longestStreak),
@@ -384,10 +384,10 @@ struct MastermindController: Sendable {
         // The dailies' own chart, this one's bar marked (a review: Wordle's chart after every daily, ours none).
         let counts = (try? store.dailyDistribution(player: visitor.playerID)) ?? []
         let won = record.game.outcome == .won && !record.usedHint
-        let lost = max(0, daily.played - daily.wins)
         fields["hasDistribution"] = .bool(record.game.outcome != .playing && !counts.isEmpty)
         fields["compact"] = compactDistribution(
-            counts, highlight: won ? record.game.turns.count : nil, lost: lost, lostNow: record.game.outcome == .lost,
+            counts, highlight: won ? record.game.turns.count : nil, lost: daily.lost,
+            lostNow: record.game.outcome == .lost,
             t: t)
         // New game from a daily's results: back to a free game in play, else a new one (a review's New game
         // opened the free game it had finished, and needed a second New game).
@@ -461,7 +461,6 @@ struct MastermindController: Sendable {
         let outcome = game.outcome
         let rules = game.rules
         let highlight = outcome == .won && !record.usedHint ? game.turns.count : nil
-        let lost = max(0, stats.played - stats.wins)
         var fields = hintFields(record, remaining: remaining, t: t)
         fields.merge([
             // The secret is in the page state only once the game is over.
@@ -489,7 +488,7 @@ struct MastermindController: Sendable {
             "compact": outcome == .playing
                 ? .null
                 : compactDistribution(
-                    stats.distribution, highlight: highlight, lost: lost, lostNow: outcome == .lost, t: t),
+                    stats.distribution, highlight: highlight, lost: stats.lost, lostNow: outcome == .lost, t: t),
             // How close the rows came, where the game knows (a review: the loss's words were flat); else praise for
             // the rows, which needs rows to praise (a review gave up after one and read "every row").
             "encourage": .string(
@@ -907,7 +906,7 @@ struct MastermindController: Sendable {
     }
 
     func statsContext(_ stats: MastermindStore.Stats, t: LanguageStrings) -> TemplateValue {
-        var fields = chart(stats.distribution, lost: max(0, stats.played - stats.wins), title: "distribution", t: t)
+        var fields = chart(stats.distribution, lost: stats.lost, title: "distribution", t: t)
         for (name, value) in [
             ("played", stats.played), ("wins", stats.wins), ("winPercent", stats.winPercent),
             ("currentStreak", stats.currentStreak), ("longestStreak", stats.longestStreak),
