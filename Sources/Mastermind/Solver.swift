@@ -20,9 +20,11 @@ public final class Solver: Sendable {
     /// The next guess given the turns so far (nil if no code fits them). `fitting`: only a code that could be the
     /// secret, as hard mode requires of every guess (a hint there named a code the game then refused). `known`: a
     /// digit the player knows in its place (a cheat's reveal), which only codes with it there can be.
+    /// `preferFitting`: a code that could be the secret wins when its worst case leaves at most a third more codes
+    /// (and one) than the best probe's: a player's hint that can never win read as the game holding back (a review).
     public func nextGuess(
         after history: [(Code, Feedback)], fitting onlyFitting: Bool = false,
-        known: (position: Int, digit: UInt8)? = nil
+        known: (position: Int, digit: UInt8)? = nil, preferFitting: Bool = false
     ) -> Code? {
         let length = rules.length
         return codes.withUnsafeBufferPointer { all -> Code? in
@@ -46,26 +48,39 @@ public final class Solver: Sendable {
             var best = -1
             var bestWorst = Int.max
             var bestFits = false
+            // The best code that could be the secret, kept apart when one is preferred.
+            var bestFitting = -1
+            var bestFittingWorst = Int.max
             var partition = [Int](repeating: 0, count: buckets)
             for g in candidates {
                 for b in 0..<buckets { partition[b] = 0 }
                 var worst = 0
                 let guess = code(g)
+                let fits = isConsistent.contains(g)
+                // Counting stops once the guess cannot win (bestWorst <= bestFittingWorst, so a code that fits is
+                // counted as long as it can beat either).
+                let limit = fits && preferFitting ? bestFittingWorst : bestWorst
                 for s in consistent {
                     let (red, blue) = Scorer.score(code(s), guess)
                     let bucket = red * (length + 1) + blue
                     partition[bucket] += 1
                     if partition[bucket] > worst {
                         worst = partition[bucket]
-                        if worst > bestWorst { break }  // cannot win: stop counting
+                        if worst > limit { break }
                     }
                 }
-                let fits = isConsistent.contains(g)
                 if worst < bestWorst || (worst == bestWorst && fits && !bestFits) {
                     best = g
                     bestWorst = worst
                     bestFits = fits
                 }
+                if preferFitting && fits && worst < bestFittingWorst {
+                    bestFitting = g
+                    bestFittingWorst = worst
+                }
+            }
+            if preferFitting && bestFitting >= 0 && bestFittingWorst <= bestWorst + bestWorst / 3 + 1 {
+                best = bestFitting
             }
             return Code(digits: Array(code(best)))
         }

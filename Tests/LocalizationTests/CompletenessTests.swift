@@ -67,6 +67,15 @@ struct CompletenessTests {
         }
     }
 
+    /// Words that point at a control name it as it is labelled (all six named the Game menu's switch by an older
+    /// label, and a review could not parse the English one).
+    @Test(arguments: CompletenessTests.required)
+    func helpNamesTheSwitchAsItIsLabelled(_ language: String) throws {
+        let strings = try load().strings(for: language)
+        let label = strings.string("mastermind.left.switch")
+        #expect(strings.string("mastermind.examples.keys").contains(label), "\(language): \(label)")
+    }
+
     @Test(arguments: CompletenessTests.required)
     func applesParserReadsTheSameTable(_ language: String) throws {
         let path = "Localizations/\(language).lproj/Localizable.strings"

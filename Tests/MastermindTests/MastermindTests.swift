@@ -110,6 +110,36 @@ struct MastermindTests {
         #expect(unfitting > 0, "the unrestricted solver's picks never left the fitting codes: the test proves nothing")
     }
 
+    /// A player's hint is a code that could win where that costs little: its worst case leaves at most a third more
+    /// codes (and one) than the best probe's. Games played by it are still won, and some of its picks differ from the
+    /// probe's (a review: a hint that "can't be the code itself" spends a guess that can never win).
+    @Test func aPlayersHintCanWinWhereThatCostsLittle() throws {
+        let solver = Solver(rules: .classic)
+        let all = (0..<Rules.classic.codeCount).map { Code(index: $0, rules: .classic) }
+        var random = SystemRandomNumberGenerator()
+        var nowFitting = 0
+        for secret in ["5306", "7777", "0123", "4455", "6170", "2222", "3571", "0606"] {
+            var game = Game(rules: .classic, secret: code(secret))
+            while game.outcome == .playing {
+                let history = game.turns.map { ($0.guess, $0.feedback) }
+                let left = all.filter { c in history.allSatisfy { Feedback.score(secret: c, guess: $0.0) == $0.1 } }
+                func worst(_ guess: Code) -> Int {
+                    var counts: [Feedback: Int] = [:]
+                    for c in left { counts[Feedback.score(secret: c, guess: guess), default: 0] += 1 }
+                    return counts.values.max() ?? 0
+                }
+                let probe = try #require(solver.nextGuess(after: history))
+                let hint = try #require(solver.nextGuess(after: history, preferFitting: true))
+                let (hintWorst, probeWorst) = (worst(hint), worst(probe))
+                #expect(hintWorst <= probeWorst + probeWorst / 3 + 1, "\(hint) after \(history)")
+                if !left.contains(probe) && left.contains(hint) { nowFitting += 1 }
+                _ = try game.guess(String(hint.digits.map { Character(String($0)) }), using: &random)
+            }
+            #expect(game.outcome == .won, "\(secret) in \(game.turns.count)")
+        }
+        #expect(nowFitting > 0, "no hint differed from the probe: the preference never applied")
+    }
+
     /// A digit the player knows in its place (the Konami code's reveal) narrows the hint: a review's late hint ignored
     /// it and named a probe that could not win, with two codes left that had the digit in place. With it, a hint is
     /// one of the codes left once only two are; a fitting hint has the digit in its place.

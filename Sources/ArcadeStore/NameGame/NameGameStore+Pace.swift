@@ -8,9 +8,9 @@ package enum Pace: String, CaseIterable, Sendable {
     /// New people a day, from the site's steady number (`namegame.newPerDay`).
     package func newPerDay(_ steady: Int) -> Int {
         switch self {
-        case .relaxed: max(1, steady / 3)
+        case .relaxed: max(1, steady / 2)
         case .steady: steady
-        case .fast: steady * 8 / 3
+        case .fast: steady * 2
         }
     }
 

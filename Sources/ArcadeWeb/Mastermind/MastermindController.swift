@@ -230,7 +230,11 @@ struct MastermindController: Sendable {
         // A digit the Konami code revealed is known: the hint plays the codes with it in place (a review's late hint
         // ignored it and named a probe that told the last codes nothing apart).
         let known = record.revealed.map { (position: $0, digit: record.game.secret.digits[$0]) }
-        if let hint = solvers.solver(record.game.rules).nextGuess(after: history, fitting: fitting, known: known) {
+        // A code that could win, where one costs little against the best probe (a review: "it can't be the code itself"
+        // read as a hint that spends a guess and can never win).
+        if let hint = solvers.solver(record.game.rules).nextGuess(
+            after: history, fitting: fitting, known: known, preferFitting: true)
+        {
             // Before any row it is an opening, which tells nothing of the code: not counted against the win (a review
             // lost a win from its chart for "a strong next guess is 0 1 2 3").
             _ = try store.recordHint(player: visitor.playerID, game: record.id, hint: hint, free: history.isEmpty)

@@ -25,7 +25,7 @@ struct NameGameController: Sendable {
     var lessonLength: Int { max(3, constants.int("namegame.lessonRounds", default: 10)) }
     /// New people learn mode meets a day (UTC) at a steady pace, at most: then its lessons review (Anki's new cards a
     /// day). A player's pace scales it (`Pace`).
-    var newPerDay: Int { max(1, constants.int("namegame.newPerDay", default: 15)) }
+    var newPerDay: Int { max(1, constants.int("namegame.newPerDay", default: 10)) }
 
     /// Whether learn mode may still meet someone new today, at the player's pace.
     func meetsNew(_ player: String, pace: Pace? = nil) throws -> Bool {

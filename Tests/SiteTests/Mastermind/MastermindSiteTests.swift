@@ -436,17 +436,20 @@ struct MastermindSiteTests {
         let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let player = Player(server)
-        let game = try player.startMastermind(secret: "4567")
+        let game = try player.startMastermind(secret: "4236")
         try player.post("/mastermind/hint", "confirm=1")
         let first = try player.get("/mastermind").text
         #expect(!first.contains("It can’t be the code itself"), "a first hint fits: there are no rows yet")
         _ = try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=1234")
+        // After 1234 and 5175 twelve codes are left: the best that could win leaves six where the probe leaves two, so
+        // the hint is the probe, and says why.
+        _ = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=5175")
         try player.post("/mastermind/hint", "confirm=1")
         let second = try player.get("/mastermind").text
         let hint = try #require(second.firstMatch(of: /data-hint="(\d{4})"/)?.1)
-        #expect(hint == "0055")
+        #expect(hint == "2036")
         // Its digits apart, so a screen reader reading the board back says four digits, not a number.
-        #expect(second.contains("a strong next guess is 0\u{00A0}0\u{00A0}5\u{00A0}5."))
+        #expect(second.contains("a strong next guess is 2\u{00A0}0\u{00A0}3\u{00A0}6."))
         #expect(second.contains("It can’t be the code itself, but its feedback will rule out the most codes."))
     }
 

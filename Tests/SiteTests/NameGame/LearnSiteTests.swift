@@ -866,13 +866,13 @@ struct LearnDepthSiteTests {
         defer { server.stop() }
         let player = Player(server)
         let menu = try player.get("/namegame").text
-        #expect(menu.contains("data-pace-choice=\"steady\">Steady: 15</button>"))
+        #expect(menu.contains("data-pace-choice=\"steady\">Steady: 10</button>"))
         #expect(menu.contains("aria-pressed=\"true\" data-pace-choice=\"steady\""), "steady until chosen")
         #expect(try player.post("/namegame/pace", "pace=sprint").status == 422)
         #expect(try player.post("/namegame/pace", "pace=relaxed").status == 303)
         let chosen = try player.get("/namegame").text
         #expect(chosen.contains("aria-pressed=\"true\" data-pace-choice=\"relaxed\">Relaxed: 5</button>"))
-        #expect(chosen.contains("aria-pressed=\"false\" data-pace-choice=\"fast\">Fast: 40</button>"))
+        #expect(chosen.contains("aria-pressed=\"false\" data-pace-choice=\"fast\">Fast: 20</button>"))
         // Five met today, none due: at a relaxed pace the day's new people are met, and a lesson meets nobody new.
         let db = try Database(location: server.database)
         _ = try met(server, count: 5, stability: 10, due: Int64.max / 2)
