@@ -141,9 +141,12 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// Once the writer has retried it enough, its caller is told the site is busy (503), not broken.
     public var isContention: Bool { sqlState == "40P01" || sqlState == "40001" }
 
-    /// The refusal of a PostgreSQL connection on an event loop: a route placed on the loop that reads (a release
-    /// build's answer to what stops a debug one).
+    /// The refusal of a PostgreSQL connection on an event loop: a route placed on the loop that reads.
     public static let onEventLoop = DatabaseError("an event loop may not wait for PostgreSQL")
+    /// The refusal of a write asked on an event loop, whose commit the loop would wait for (a route placed on the loop
+    /// that writes: place it with `.pool`).
+    public static let commitOnEventLoop = DatabaseError(
+        "an event loop may not wait for a commit: place the route on the pool")
     /// The writer's queue is full: nothing was written; the caller may try again in a moment.
     public static let busy = DatabaseError("the database writer is busy")
     public var isBusy: Bool { message == Self.busy.message }

@@ -34,13 +34,10 @@ public final class DatabasePool: Sendable {
 
     /// The calling thread's connection (on the writer's thread, the writer's own). An event loop never waits for a
     /// database across the network (PostgreSQL): routes that read are placed on the pool there (`Execution.reads`),
-    /// so asking on a loop is a misplaced route, a programming error that stops a debug build and is refused in a
-    /// release one.
+    /// so asking on a loop is a misplaced route, refused in every build (a test meets it as a 500, as production
+    /// would).
     public func connection() throws(DatabaseError) -> Database {
-        if location.dialect == .postgresql && ThreadRole.isEventLoop {
-            assertionFailure("an event loop asked PostgreSQL: place the route with `.reads` or `.pool`")
-            throw DatabaseError.onEventLoop
-        }
+        if location.dialect == .postgresql && ThreadRole.isEventLoop { throw DatabaseError.onEventLoop }
         let thread = DatabaseWriter.currentThread
         let existing = connections.withLock({ $0[thread] })?.value
         let outages = health.outages.load(ordering: .relaxed)

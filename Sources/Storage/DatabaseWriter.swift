@@ -126,14 +126,15 @@ public final class DatabaseWriter: Sendable {
         if let refusal { done(refusal) }
     }
 
-    /// Runs `body` as one transaction and returns once it is committed. Blocks the calling thread,
-    /// so never call it on an event loop (a debug build stops there). A write inside a write (on the writer's own
-    /// thread) is a mistake, the caller meant one transaction and should pass its `Database` on: a debug build stops
-    /// there too; a release build runs it inside the transaction already open.
+    /// Runs `body` as one transaction and returns once it is committed. Blocks the calling thread, so an event loop
+    /// asking is refused in every build (`DatabaseError.commitOnEventLoop`, nothing run): a misplaced route answers
+    /// 500 in a test and in production alike, never a loop stalled for a disk flush. A write inside a write (on the
+    /// writer's own thread) is a mistake, the caller meant one transaction and should pass its `Database` on: a debug
+    /// build stops there; a release build runs it inside the transaction already open.
     public func perform<T>(_ body: (Database) throws -> T) throws -> T {
         assert(!isCurrentThread, "a write inside a write: use the transaction's Database")
         if isCurrentThread { return try body(current) }
-        assert(!ThreadRole.isEventLoop, "an event loop must not wait for a database commit")
+        if ThreadRole.isEventLoop { throw DatabaseError.commitOnEventLoop }
         return try withoutActuallyEscaping(body) { body in
             // The writer drops its only reference to `body` before the caller may return.
             let answer = Answer<T>(body)

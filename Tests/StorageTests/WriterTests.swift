@@ -315,4 +315,39 @@ struct WriterTests {
         let db = try Database(location: pool.location)
         #expect(try db.scalar(Int.self, "SELECT turns FROM players WHERE id = 'a'") == 5 * jobs)
     }
+
+    /// A write asked on an event loop is refused in every build, nothing run, where it would stall the loop for a
+    /// commit's flush (and, on PostgreSQL, a read: a network round trip); the same write off the loop commits.
+    @Test(arguments: Engine.allCases) func anEventLoopIsRefusedAWrite(_ engine: Engine) throws {
+        let pool = try pool(engine)
+        defer { pool.close() }
+        let outcome = Mutex<String>("not run")
+        let readRefused = Mutex<String>("not asked")
+        let ran = Flag()
+        let loop = OSThread {
+            ThreadRole.markEventLoop()
+            do {
+                _ = try pool.connection()
+                readRefused.withLock { $0 = "read" }
+            } catch {
+                readRefused.withLock { $0 = "\(error)" }
+            }
+            do {
+                try pool.write { db in
+                    ran.set()
+                    try db.execute("UPDATE players SET turns = 1 WHERE id = 'a'")
+                }
+                outcome.withLock { $0 = "written" }
+            } catch {
+                outcome.withLock { $0 = "\(error)" }
+            }
+        }
+        loop.join()
+        #expect(outcome.withLock { $0 } == DatabaseError.commitOnEventLoop.message && !ran.isSet)
+        #expect(readRefused.withLock { $0 } == (engine == .postgresql ? DatabaseError.onEventLoop.message : "read"))
+        let db = try Database(location: pool.location)
+        #expect(try db.scalar(Int.self, "SELECT turns FROM players WHERE id = 'a'") == 0)
+        try pool.write { db in try db.execute("UPDATE players SET turns = 1 WHERE id = 'a'") }
+        #expect(try db.scalar(Int.self, "SELECT turns FROM players WHERE id = 'a'") == 1, "off the loop it commits")
+    }
 }
