@@ -363,11 +363,14 @@ package struct NameGameStore: Store {
         }
     }
 
+    /// What a round's end also writes (the once-store's marks), in the transaction that ends it.
+    package typealias Ended = @Sendable (Database) throws -> Void
+
     /// Records a tap. The round must be open, the choice valid, not tried
-    /// before and not hidden; in timed mode the minute must not be over.
+    /// before and not hidden; in timed mode the minute must not be over. `ended` runs if the tap ends the round.
     package func answer(
         player: String, round id: Int64, choice: Int, people: Directory, hintInterval: Double,
-        timedSeconds: Int
+        timedSeconds: Int, ended: Ended? = nil
     ) throws -> Result<RoundRecord, Refusal> {
         return try pool.write { db throws -> Result<RoundRecord, Refusal> in
             try Player.lock(player, db)  // an answer is checked once, whichever instance runs it
@@ -394,6 +397,7 @@ package struct NameGameStore: Store {
             let waitedOut = correct && record.wrong.isEmpty && round.hintsRanOut(after: elapsed, interval: hintInterval)
             let status = waitedOut ? "skipped" : correct ? "identified" : failed ? "failed" : "open"
             try finish(db, player: player, record, session: session, status: status, wrong: wrong, now: now)
+            if status != "open" { try ended?(db) }
             if !correct && round.mode == .timed {
                 try db.execute(
                     "UPDATE namegame_sessions SET penalty_ms = penalty_ms + ? WHERE id = ?",
@@ -409,7 +413,7 @@ package struct NameGameStore: Store {
     /// "I don't know": the round ends as a miss and shows the answer; a practice run ends after it, as after a wrong
     /// pick.
     package func giveUp(
-        player: String, round id: Int64, people: Directory, timedSeconds: Int
+        player: String, round id: Int64, people: Directory, timedSeconds: Int, ended: Ended? = nil
     ) throws -> Result<RoundRecord, Refusal> {
         try pool.write { db throws -> Result<RoundRecord, Refusal> in
             try Player.lock(player, db)
@@ -425,6 +429,7 @@ package struct NameGameStore: Store {
                 return .failure(.timeUp)
             }
             try finish(db, player: player, record, session: session, status: "skipped", wrong: record.wrong, now: now)
+            try ended?(db)
             return .success(
                 RoundRecord(
                     id: id, session: record.session, round: record.round,
@@ -436,7 +441,7 @@ package struct NameGameStore: Store {
     /// Records a typed name in a recall round: right (the matcher's rule, `NameMatch`) identifies the person, anything
     /// else is a miss that shows the answer. One try, like a tap that ends the round.
     package func recall(
-        player: String, round id: Int64, typed: String, people: Directory, timedSeconds: Int
+        player: String, round id: Int64, typed: String, people: Directory, timedSeconds: Int, ended: Ended? = nil
     ) throws -> Result<RoundRecord, Refusal> {
         try pool.write { db throws -> Result<RoundRecord, Refusal> in
             try Player.lock(player, db)
@@ -463,6 +468,7 @@ package struct NameGameStore: Store {
                 fullName: try NameMatch.asksFullName(person, among: people.people, met: met))
             let status = right ? "identified" : "failed"
             try finish(db, player: player, record, session: session, status: status, wrong: [], now: now)
+            try ended?(db)
             if !right {
                 // Kept to be shown beside the answer: what was typed and what the name is, side by side.
                 try db.execute("UPDATE namegame_rounds SET typed = ? WHERE id = ?", [.text(typed), .integer(id)])

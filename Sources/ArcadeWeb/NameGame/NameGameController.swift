@@ -185,12 +185,11 @@ struct NameGameController: Sendable {
         }
         switch try store.answer(
             player: visitor.playerID, round: roundID, choice: choice, people: directory,
-            hintInterval: hintInterval, timedSeconds: timedSeconds)
+            hintInterval: hintInterval, timedSeconds: timedSeconds, ended: recordPlay(visitor))
         {
         case .success(let record):
             // The tap on the answer shown after a miss only moves on: straight to the next round, no "Right".
-            guard record.status == "identified", !record.wrong.isEmpty else { return try played(record, visitor) }
-            _ = try played(record, visitor)
+            guard record.status == "identified", !record.wrong.isEmpty else { return played(record) }
             return try advance(record.round.mode, visitor, resume: false)
         case .failure(let refusal):
             return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
@@ -213,24 +212,31 @@ struct NameGameController: Sendable {
             return .redirect(to: "/namegame/\(mode.rawValue)")
         }
         switch try store.recall(
-            player: visitor.playerID, round: roundID, typed: typed, people: directory, timedSeconds: timedSeconds)
+            player: visitor.playerID, round: roundID, typed: typed, people: directory, timedSeconds: timedSeconds,
+            ended: recordPlay(visitor))
         {
         case .success(let record):
             // A forgiven typo is right, and the next page shows how the name is spelled.
             let typo = record.status == "identified" && !NameMatch.spelledRight(typed, for: record.round.answerPerson)
-            return try played(record, visitor, typo: typo)
+            return played(record, typo: typo)
         case .failure(let refusal):
             return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
         }
     }
 
-    /// After an answer: a finished round marks the Name Game as played (and the reminder to try it as done).
-    private func played(_ record: NameGameStore.RoundRecord, _ visitor: Visitor, typo: Bool = false) throws -> Response
-    {
-        if !record.isOpen {
-            try once.perform(visitor) { $0.markDone(SiteTasks.nameGamePlayed) + $0.markDone(SiteTasks.tryNameGame) }
+    /// A finished round marks the Name Game as played (and the reminder to try it as done), in the transaction that
+    /// ends it: a mark refused leaves the round open, to be answered again.
+    private func recordPlay(_ visitor: Visitor) -> NameGameStore.Ended {
+        { [once] db in
+            try once.perform(visitor, in: db) {
+                $0.markDone(SiteTasks.nameGamePlayed) + $0.markDone(SiteTasks.tryNameGame)
+            }
         }
-        return .redirect(to: "/namegame/\(record.round.mode.rawValue)" + (typo ? "?typo=\(record.id)" : ""))
+    }
+
+    /// After an answer: back to the mode's page.
+    private func played(_ record: NameGameStore.RoundRecord, typo: Bool = false) -> Response {
+        .redirect(to: "/namegame/\(record.round.mode.rawValue)" + (typo ? "?typo=\(record.id)" : ""))
     }
 
     func dontKnow(_ request: Request, _ context: PlayerContext) throws -> Response {
@@ -240,10 +246,12 @@ struct NameGameController: Sendable {
         guard let roundID = form["round"].flatMap({ Int64($0) }) else {
             return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
         }
-        switch try store.giveUp(player: visitor.playerID, round: roundID, people: directory, timedSeconds: timedSeconds)
+        switch try store.giveUp(
+            player: visitor.playerID, round: roundID, people: directory, timedSeconds: timedSeconds,
+            ended: recordPlay(visitor))
         {
         // A round ended by "I don't know" is played too (an English reader's progress still said "Try the Name Game").
-        case .success(let record): return try played(record, visitor)
+        case .success(let record): return played(record)
         case .failure(let refusal):
             return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
         }

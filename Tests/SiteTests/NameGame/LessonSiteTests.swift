@@ -287,15 +287,15 @@ struct LessonSiteTests {
                 .int("n"))
         #expect(due >= 2)
         let menu = try player.get("/namegame").text
-        #expect(menu.contains("data-tomorrow data-due=\"\(due)\" data-new=\"15\""))
+        #expect(menu.contains("data-tomorrow data-due=\"\(due)\" data-new=\"10\""))
         // By the end of tomorrow, today's included, and saying so (one review read "due tomorrow: 0" and met nine the
         // next morning; another read the same people counted as today's and tomorrow's).
         #expect(
             menu.contains(
-                "Due today or tomorrow: \(due)</span> <span>New people tomorrow: up to 15</span>"
+                "Due today or tomorrow: \(due)</span> <span>New people tomorrow: up to 10</span>"
             ))
         try player.post("/namegame/pace", "pace=fast")
-        #expect(try player.get("/namegame").text.contains("New people tomorrow: up to 40"))
+        #expect(try player.get("/namegame").text.contains("New people tomorrow: up to 20"))
         try player.answerRounds("learn", count: 6)
         #expect(try player.get("/namegame/learn").text.contains("data-tomorrow"), "the summary says it too")
     }

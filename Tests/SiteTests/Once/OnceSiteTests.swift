@@ -187,6 +187,30 @@ struct OnceSiteTests {
         #expect(try status() == "won" && marks() == 1)
     }
 
+    /// A Name Game round's end and its "played" mark are one transaction too: with the mark refused, the answer is
+    /// not saved and the round stays open, to be answered once the mark can be written.
+    @Test func aRoundsEndAndItsMarkCommitTogether() throws {
+        let server = try InProcessSite(engine: .sqlite)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.meetPeople()
+        let (round, answer) = try player.round(try player.play("normal").text)
+        let db = try Database(location: server.database)
+        func status() throws -> String? {
+            try db.first("SELECT status FROM namegame_rounds WHERE id = ?", [.text(round)])?.string("status")
+        }
+        func marks() throws -> Int? {
+            try db.first("SELECT COUNT(*) AS n FROM once_marks WHERE task = 'namegame.played'")?.int("n")
+        }
+        _ = try db.execute("CREATE TRIGGER refuse BEFORE INSERT ON once_marks BEGIN SELECT RAISE(ABORT, 'no'); END")
+        let refused = try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
+        #expect(refused.status == 500 || refused.status == 503, "\(refused.status)")
+        #expect(try status() == "open" && marks() == 0)
+        _ = try db.execute("DROP TRIGGER refuse")
+        #expect(try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)").status == 303)
+        #expect(try status() == "identified" && marks() == 1)
+    }
+
     @Test(arguments: Engine.allCases) func firstMastermindWinRemindsOfTheNameGameUntilPlayed(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
