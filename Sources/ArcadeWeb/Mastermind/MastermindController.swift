@@ -796,6 +796,13 @@ struct MastermindController: Sendable {
         let here: String? =
             luck == nil && (verdict == "close" || verdict == "worse") && left < move.left && mine != solvers
             ? t.string("mastermind.analysis.here", [.int(mine), .int(solvers)]) : nil
+        // And the other way round: a row as good as the solver's on average that left more this time (a review read
+        // "185 left; the solver's would have left 47. As good as the solver's pick." as the page contradicting itself).
+        let thisTime: String? =
+            luck == nil && best != guess && (verdict == "best" || verdict == "better") && left > move.left
+            ? (mine == solvers
+                ? t.string("mastermind.analysis.thisTimeSame")
+                : t.string("mastermind.analysis.thisTime", [.int(mine), .int(solvers)])) : nil
         return .object([
             "number": .int(number), "guess": .string(guess.description), "left": .int(left),
             "best": .string(best.description), "bestLeft": .int(move.left), "verdict": .string(verdict),
@@ -819,7 +826,7 @@ struct MastermindController: Sendable {
                 luck.map {
                     t.sentences(t.string("mastermind.analysis.\($0)", [.int(Int(played.rounded()))]), verdictText)
                 }
-                    ?? here.map { t.sentences($0, verdictText) } ?? verdictText),
+                    ?? (here ?? thisTime).map { t.sentences($0, verdictText) } ?? verdictText),
         ])
     }
 

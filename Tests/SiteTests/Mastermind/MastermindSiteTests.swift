@@ -276,7 +276,29 @@ struct MastermindSiteTests {
         let best = try #require(text.firstRange(of: "data-step=\"2\"").map { text[$0.upperBound...] })
         #expect(Player.attribute("data-best", in: String(best)) == "\(secret)", "a code that fits the first row")
         let spaced = MastermindController.spaced("\(secret)")
-        #expect(text.contains("The solver would have played \(spaced): the code itself, here."))
+        #expect(text.contains("In its place, the solver would have played \(spaced): the code itself, here."))
+    }
+
+    /// A row as good as the solver's on average that left more codes this time says so before its verdict (a review
+    /// read "185 left; the solver's would have left 47. As good as the solver's pick." as a contradiction). 1235
+    /// after 0011 is the solver's 1234 with two unused digits swapped: the same on average, 161 left against 47.
+    @Test func aRowAsGoodAsTheSolversThatLeftMoreSaysThisTime() throws {
+        let server = try InProcessSite(engine: .sqlite)
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind(secret: "6143")
+        for (turn, guess) in ["0011", "1235", "6143"].enumerated() {
+            #expect(try player.post("/mastermind/guess", "game=\(game)&turn=\(turn)&guess=\(guess)").status == 303)
+        }
+        let text = try player.get("/mastermind").text
+        #expect(
+            text.contains(
+                "Guess 2 (1\u{00A0}2\u{00A0}3\u{00A0}5): codes still possible after it: 161. In its place, the solver "
+                    + "would have played 1\u{00A0}2\u{00A0}3\u{00A0}4, which here would have left 47."))
+        #expect(
+            text.contains(
+                "This time the solver’s pick would have left fewer; on average, the two leave as many. "
+                    + "As good as the solver’s pick."))
     }
 
     @Test(arguments: Engine.allCases) func anInPlaceWinUpdatesTheCountAndSaysHowManyGuesses(_ engine: Engine) throws {
@@ -405,6 +427,18 @@ struct MastermindSiteTests {
         #expect(stats.contains("data-played=\"1\" data-wins=\"1\"") && stats.contains("data-hint-wins=\"1\""))
         #expect(!stats.contains("<svg class=\"chart\""), "no chart of zeros")
         #expect(stats.contains("data-empty=\"bars\"") && stats.contains("No wins without hints yet"))
+        // The card says why there is no chart; once there is one, that it charts the wins without a hint only (a
+        // review read "isn't shown in the guess chart" beside a chart with a bar, an earlier win's).
+        #expect(try player.get("/mastermind").text.contains("data-used-hint>A win with a hint still counts as a win"))
+        let clean = try player.startMastermind()
+        try player.post("/mastermind/guess", "game=\(clean)&turn=0&guess=\(try player.secret())")
+        let helped = try player.startMastermind()
+        let code = try player.secret()
+        try player.post("/mastermind/guess", "game=\(helped)&turn=0&guess=\(wrong(code, 5))")
+        try player.post("/mastermind/hint", "confirm=1")
+        try player.post("/mastermind/guess", "game=\(helped)&turn=1&guess=\(code)")
+        let card = try player.get("/mastermind").text
+        #expect(card.contains("data-distribution") && card.contains("the chart above shows only your wins without one"))
     }
 
     /// A hint before any row is an opening guess, which tells nothing of the code: it costs nothing (a review lost a
