@@ -641,6 +641,21 @@ class MastermindBoard(BoardHelpers):
             "return {current: box('[data-current-row]'), keypad: box('[data-keypad]'),"
             " last: box('#board .board > li:last-child'), cell: box('#board .board li .cell')};")
 
+    def test_hard_mode_on_a_phone_keeps_the_board_where_a_normal_game_has_it(self):
+        """Hard mode's badge takes the line of the wins count on a phone: on a line of its own it pushed the board
+        and keys 40 px down (a review)."""
+        self.phone()
+        self.start()
+        normal = self.still()
+        self.assertTrue(self.driver.find_element("css selector", "[data-wins]").is_displayed())
+        self.assertEqual(self.post("/mastermind/new", "hard=1"), 200)
+        self.open("/mastermind")
+        WebDriverWait(self.driver, 20).until(lambda d: d.find_elements("css selector", "#board[data-mode='hard']"))
+        hard = self.still()
+        self.assertTrue(self.driver.find_element("css selector", "[data-hard-badge]").is_displayed())
+        self.assertAlmostEqual(hard["current"][0], normal["current"][0], delta=1, msg=f"{hard} against {normal}")
+        self.assertAlmostEqual(hard["keypad"][0], normal["keypad"][0], delta=1)
+
     def test_a_phone_player_is_told_the_rules(self):
         self.phone()
         self.start()
