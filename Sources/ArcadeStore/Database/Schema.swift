@@ -702,6 +702,23 @@ package enum Schema {
             -- one as recognised. The insights show 30 days, summed again from the rounds there are.
             DELETE FROM insights_days;
             """),
+        Migration(
+            40,
+            """
+            -- Each daily's figures over every player, kept as its games end (the card after a daily reads one row):
+            -- games finished, won, and the guesses the wins took.
+            CREATE TABLE mastermind_daily_totals (
+                daily INTEGER PRIMARY KEY,
+                played INTEGER NOT NULL DEFAULT 0,
+                wins INTEGER NOT NULL DEFAULT 0,
+                win_guesses INTEGER NOT NULL DEFAULT 0
+            );
+            INSERT INTO mastermind_daily_totals (daily, played, wins, win_guesses)
+            SELECT g.daily, COUNT(*), SUM(CASE WHEN g.status = 'won' THEN 1 ELSE 0 END),
+                SUM(CASE WHEN g.status = 'won'
+                    THEN (SELECT COUNT(*) FROM mastermind_guesses q WHERE q.game = g.id) ELSE 0 END)
+            FROM mastermind_games g WHERE g.daily IS NOT NULL AND g.status != 'playing' GROUP BY g.daily;
+            """),
     ]
 
     /// Migration 24: a player's ordinary Mastermind figures as running counters, kept as each game ends (the stats

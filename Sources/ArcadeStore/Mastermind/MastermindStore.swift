@@ -418,6 +418,35 @@ package struct MastermindStore: Store {
                 player, won: outcome == .won, usedHint: record.usedHint, hard: record.hard,
                 guesses: record.game.turns.count, db)
         }
+        if outcome != .playing, let daily = record.daily {
+            try tallyDaily(daily, won: outcome == .won, guesses: record.game.turns.count, db)
+        }
+    }
+
+    /// Counts a daily game that just ended in that daily's figures over every player, in the transaction that ended it.
+    private func tallyDaily(_ daily: Int, won: Bool, guesses: Int, _ db: Database) throws {
+        try db.execute(
+            """
+            INSERT INTO mastermind_daily_totals (daily, played, wins, win_guesses) VALUES (?, 1, ?, ?)
+            ON CONFLICT (daily) DO UPDATE SET played = mastermind_daily_totals.played + 1,
+                wins = mastermind_daily_totals.wins + excluded.wins,
+                win_guesses = mastermind_daily_totals.win_guesses + excluded.win_guesses
+            """, [SQLValue(daily), SQLValue(won ? 1 : 0), SQLValue(won ? guesses : 0)])
+    }
+
+    /// A daily's figures over every player: games finished, won, and the guesses the wins took.
+    package struct Everyone: Equatable, Sendable {
+        package var played = 0, wins = 0, winGuesses = 0
+    }
+
+    /// One row by its key, however many play.
+    package func everyone(daily: Int) throws -> Everyone? {
+        guard
+            let row = try pool.connection().first(
+                "SELECT played, wins, win_guesses FROM mastermind_daily_totals WHERE daily = ?", [SQLValue(daily)])
+        else { return nil }
+        return Everyone(
+            played: try row.decode("played"), wins: try row.decode("wins"), winGuesses: try row.decode("win_guesses"))
     }
 
     /// What else a game's end writes, in the transaction that ends it (the once-store's marks): one commit, so a
@@ -438,6 +467,7 @@ package struct MastermindStore: Store {
                     player, won: false, usedHint: record.usedHint, hard: record.hard,
                     guesses: record.game.turns.count, db)
             }
+            if let daily = record?.daily { try tallyDaily(daily, won: false, guesses: 0, db) }
             if let record { try ended?(record, db) }
             return record
         }

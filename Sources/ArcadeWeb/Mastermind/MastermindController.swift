@@ -393,6 +393,15 @@ struct MastermindController: Sendable {
             counts, highlight: won ? record.game.turns.count : nil, lost: daily.lost,
             lostNow: record.game.outcome == .lost,
             t: t)
+        // Everyone's figures on this daily, once this player's game is over (a review: Wordle's daily is a shared
+        // ritual, ours a private one): how many played, the share who cracked it, and their average guesses.
+        if record.game.outcome != .playing, let everyone = try? store.everyone(daily: number), everyone.played > 0 {
+            fields["everyone"] = .object([
+                "played": .int(everyone.played),
+                "cracked": .int(Int((Double(everyone.wins) * 100 / Double(everyone.played)).rounded())),
+                "average": everyone.wins > 0 ? .double(Double(everyone.winGuesses) / Double(everyone.wins)) : .null,
+            ])
+        }
         // New game from a daily's results: back to a free game in play, else a new one (a review's New game
         // opened the free game it had finished, and needed a second New game).
         fields["freeInPlay"] = .bool((try? store.latest(player: visitor.playerID))?.game.outcome == .playing)

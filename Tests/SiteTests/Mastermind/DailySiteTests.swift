@@ -46,6 +46,35 @@ struct DailySiteTests {
         #expect(try player.get("/mastermind").text.contains("data-left-shown"), "free play counts, as switched on")
     }
 
+    /// A daily's results say how everyone did on it once the player's game is over (a review: Wordle's daily is
+    /// shared, ours was private): games finished, the share cracked, the wins' average guesses; one row per daily,
+    /// kept as each game ends (a give-up counts as played).
+    @Test func theDailysResultsSayHowEveryoneDid() throws {
+        let clock = Clock()
+        let server = try Self.server(clock)
+        defer { server.stop() }
+        let (ann, bob) = (Player(server), Player(server))
+        try ann.get("/mastermind/daily")
+        try ann.post("/mastermind/guess", "game=0&turn=0&daily=0&guess=0000")
+        let code = try Self.secret(server, player: ann, day: 0)
+        let game = try #require(Player.attribute("data-game", in: try ann.get("/mastermind/daily").text))
+        if code != "0000" {
+            #expect(!(try ann.get("/mastermind/daily").text.contains("data-everyone")), "not while the game is open")
+            try ann.post("/mastermind/guess", "game=\(game)&turn=1&daily=0&guess=\(code)")
+        }
+        let guesses = code == "0000" ? 1 : 2
+        try bob.get("/mastermind/daily")
+        try bob.post("/mastermind/guess", "game=0&turn=0&daily=0&guess=\(code == "1111" ? "2222" : "1111")")
+        let bobs = try #require(Player.attribute("data-game", in: try bob.get("/mastermind/daily").text))
+        #expect(try bob.post("/mastermind/giveup", "game=\(bobs)").status == 303)
+        let card = try ann.get("/mastermind/daily").text
+        #expect(card.contains("data-everyone-played=\"2\"") && card.contains("data-everyone-cracked=\"50\""), "\(card)")
+        #expect(card.contains("<dt>Average guesses</dt><dd data-everyone-average>\(guesses).0</dd>"))
+        let db = try Database(location: server.database)
+        let row = try #require(try db.first("SELECT played, wins, win_guesses FROM mastermind_daily_totals"))
+        #expect(try row.int("played") == 2 && row.int("wins") == 1 && row.int("win_guesses") == guesses)
+    }
+
     @Test func oneCodeForEveryoneAndOneGameADay() throws {
         let clock = Clock()
         let server = try Self.server(clock)
