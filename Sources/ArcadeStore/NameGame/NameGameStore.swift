@@ -467,7 +467,10 @@ package struct NameGameStore: Store {
                 typed, for: person, among: people.people,
                 fullName: try NameMatch.asksFullName(person, among: people.people, met: met))
             let status = right ? "identified" : "failed"
-            try finish(db, player: player, record, session: session, status: status, wrong: [], now: now)
+            // A name forgiven a typo is right, not a clean recall: it comes back sooner, to be spelled (a review: "Amira"
+            // for Amara is the very mistake the game is there to prevent).
+            let typo = right && !NameMatch.spelledRight(typed, for: person)
+            try finish(db, player: player, record, session: session, status: status, wrong: [], now: now, helped: typo)
             try ended?(db)
             if !right {
                 // Kept to be shown beside the answer: what was typed and what the name is, side by side.
@@ -494,7 +497,7 @@ package struct NameGameStore: Store {
     /// the round is over, what the player now knows of the person asked.
     private func finish(
         _ db: Database, player: String, _ record: RoundRecord, session: Session, status: String, wrong: [Int],
-        now: Int64
+        now: Int64, helped: Bool = false
     ) throws {
         let round = record.round
         let mode = round.mode.rawValue
@@ -544,13 +547,14 @@ package struct NameGameStore: Store {
         // Review my misses drills: someone missed is asked again at the end of its list (a review: once each was thin,
         // where Anki relearns a card until it is remembered).
         if round.mode == .review && missed { try requeue(db, session: record.session, person: round.answerPerson.id) }
-        try teach(db, player: player, record, wrong: wrong, status: status, now: now)
+        try teach(db, player: player, record, wrong: wrong, status: status, now: now, helped: helped)
     }
 
     /// Every mode teaches the scheduler about the person asked, once a round: at its first miss (a wrong pick
     /// counts at once, even if the player then leaves the round), or when it ends without one.
     private func teach(
-        _ db: Database, player: String, _ record: RoundRecord, wrong: [Int], status: String, now: Int64
+        _ db: Database, player: String, _ record: RoundRecord, wrong: [Int], status: String, now: Int64,
+        helped: Bool
     ) throws {
         let round = record.round
         let (gaveUp, finished) = (status == "skipped", status != "open")
@@ -573,7 +577,7 @@ package struct NameGameStore: Store {
         let card = known ?? Card(due: now)
         let rating = plan.rating(
             wrongPicks: wrong.count, gaveUp: gaveUp || status == "failed",
-            milliseconds: Int(now - record.startedMilliseconds), helped: record.cheat, typed: round.recall)
+            milliseconds: Int(now - record.startedMilliseconds), helped: record.cheat || helped, typed: round.recall)
         // Someone asked before they are due is practice (Anki's cramming): a miss counts, a right answer moves nothing.
         // So in every quiz (a review: one timed minute of four people marked them all learned), and for anyone past
         // their learning steps in any mode (a review: 25 minutes of recall and lessons made a person met that day

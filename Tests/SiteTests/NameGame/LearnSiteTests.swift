@@ -1,4 +1,5 @@
 import Glibc
+import HTTP
 import Storage
 import TestSupport
 import Testing
@@ -510,6 +511,38 @@ struct LearnDepthSiteTests {
         _ = try met(server, count: 6, stability: 10, due: 0)
         _ = try db.execute("UPDATE namegame_cards SET state = 'learning', step = 0, due_ms = 0")
         #expect(try fourth.play("recall").text.contains("data-recall-input"), "typed, just met")
+    }
+
+    /// A name forgiven a typo is right, but not a clean recall: its person comes back sooner than after the name
+    /// spelled right (a review: "Amira" for Amara is the mistake the game is there to prevent).
+    @Test func aTypoForgivenComesBackSoonerThanTheNameSpelledRight() throws {
+        let server = try SiteServer(engine: .sqlite)
+        defer { server.stop() }
+        let db = try Database(location: server.database)
+        func stability(typo: Bool) throws -> Double {
+            let player = Player(server)
+            try player.startPlaying()
+            _ = try met(server, count: 6, stability: 10, due: 0)
+            let round = try #require(Player.attribute("data-round", in: try player.play("recall").text))
+            let name = try player.fullName(round)
+            // The first name's last letter changed, the surname kept: one typo in the name that is asked.
+            let first = try player.firstName(round)
+            let changed = String(first.dropLast()) + (first.last == "x" ? "y" : "x")
+            let typed = typo ? changed + name.dropFirst(first.count) : name
+            let answer = "mode=recall&round=\(round)&name=\(URI.encode(typed))"
+            #expect(try player.post("/namegame/recall", answer).status == 303)
+            let status = try db.first("SELECT status FROM namegame_rounds WHERE id = ?", [.text(round)])
+            #expect(try status?.string("status") == "identified", "\(typed)")
+            return try #require(
+                try db.first(
+                    """
+                    SELECT c.stability FROM namegame_rounds r
+                    JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
+                    JOIN namegame_cards c ON c.player = r.player AND c.person = f.person WHERE r.id = ?
+                    """, [.text(round)])?.double("stability"))
+        }
+        let (typo, spelled) = (try stability(typo: true), try stability(typo: false))
+        #expect(typo < spelled && spelled > 10, "\(typo) against \(spelled)")
     }
 
     /// A player who knows two Hiros types the full name of either: "Hiro" names neither (a review's recall asked one

@@ -74,8 +74,8 @@ struct LessonSiteTests {
         let next = try #require(typed.header("Location"))
         #expect(next == "/namegame/recall?typo=\(round)")
         page = try player.get(next).text
-        #expect(page.contains("data-identified=\"true\"") && page.contains("data-typo>Close enough!"))
-        #expect(page.contains("It’s spelled Maren."))
+        #expect(page.contains("data-identified=\"true\"") && page.contains("data-typo>Almost: it’s spelled Maren."))
+        #expect(page.contains("They’ll come up again a little sooner."))
         // Another name is a miss that shows the answer.
         round = try nextTypedRound()
         #expect(try player.post("/namegame/recall", "mode=recall&round=\(round)&name=Ugo").status == 303)
