@@ -47,7 +47,7 @@ struct OnceSiteTests {
                 && nameGameHelp.contains("href=\"/namegame/timed\""))
         // Each mode's own rules follow: Learn's say how a lesson goes, Hints' what waiting costs.
         #expect(nameGameHelp.contains("<h2 data-help-mode>Timed</h2>") && nameGameHelp.contains("costs 3 seconds"))
-        #expect(try player.get("/namegame/help?mode=learn").text.contains("then type their first name"))
+        #expect(try player.get("/namegame/help?mode=learn").text.contains("then type the name from memory"))
         #expect(nameGameHelp.contains("who can load your own team"), "where the faces come from")
         #expect(try player.get("/namegame/help?mode=hint").text.contains("if only the right face is left"))
         // Sentences follow each other with the language's own gap: a space in English, none in Japanese (a native
