@@ -236,7 +236,11 @@
   var timedMiss = timed && game.hasAttribute("data-taught") && !game.hasAttribute("data-answered");
   var advances = game.hasAttribute("data-identified") || timedMiss;
   // In a timed minute a keyboard's answer moves on too: its clock runs while Enter waits (a review lost 5 s a round).
-  if (!ended && !hold && (!byKeyboard || timed) && inSight && advances && !game.querySelector("[data-typo]") && next) {
+  // So does a name typed on a touch screen, whose keys are the screen's own: a review's phone waited on every typed
+  // answer and moved on after every tapped one.
+  var touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+  if (!ended && !hold && (!byKeyboard || timed || touch) && inSight && advances && !game.querySelector("[data-typo]")
+    && next) {
     // The next question within 2 s of the answer (issue 41), long enough to read the name shown; a slower reader has
     // the switch below, a keyboard's answer (a screen reader's) stays until Enter, reduced motion waits longer.
     // A timed minute's clock runs meanwhile: there a right answer moves on at once (a review: "the score measures

@@ -257,6 +257,24 @@ class Lesson(LessonHelpers):
         self.assertEqual(self.counts(), (9, 1), "ten rounds, each counted once")
         self.assertEqual(self.driver.find_element("css selector", "[data-summary-accuracy]").text, "90%")
 
+    def test_a_typed_name_moves_on_by_itself_on_a_touch_screen(self):
+        """A review's phone waited for Next after every typed name and moved on after every tapped face: on a touch
+        screen, whose keys are the screen's own, a typed right answer moves on too. With a keyboard (a screen reader's
+        user) it waits for Enter, as a key's pick does."""
+        self.meet_people()
+        self.play_from_menu("recall")
+        round_id = self.game().get_attribute("data-round")
+        self.assertTrue(self.game().get_attribute("data-recall"), "a name to type")
+        self.type_name(round_id)
+        self.assertTrue(self.game().get_attribute("data-identified"))
+        if self.width < 400:
+            WebDriverWait(self.driver, 10).until(
+                lambda d: self.game().get_attribute("data-round") not in (None, round_id), "moved on by itself")
+        else:
+            # The countdown is set as the page loads, or not at all.
+            self.assertNotIn("is-advancing", self.game().get_attribute("class"), "no countdown to the next round")
+            self.assertEqual(self.game().get_attribute("data-round"), round_id)
+
     def test_recall_accepts_small_differences_and_refuses_another_name(self):
         self.hold_answers()
         self.play_from_menu("recall")
