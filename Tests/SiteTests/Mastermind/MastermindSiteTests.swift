@@ -276,7 +276,7 @@ struct MastermindSiteTests {
         let best = try #require(text.firstRange(of: "data-step=\"2\"").map { text[$0.upperBound...] })
         #expect(Player.attribute("data-best", in: String(best)) == "\(secret)", "a code that fits the first row")
         let spaced = MastermindController.spaced("\(secret)")
-        #expect(text.contains("In its place, the solver would have played \(spaced): the code itself, here."))
+        #expect(text.contains("In its place, the solver would have played \(spaced), which was the code itself."))
     }
 
     /// A row as good as the solver's on average that left more codes this time says so before its verdict (a review
@@ -297,7 +297,7 @@ struct MastermindSiteTests {
                     + "would have played 1\u{00A0}2\u{00A0}3\u{00A0}4, which here would have left 47."))
         #expect(
             text.contains(
-                "This time the solver’s pick would have left fewer; on average, the two leave as many. "
+                "This time the solver’s pick would have left fewer; on average, though, the two leave the same number. "
                     + "As good as the solver’s pick."))
     }
 
