@@ -1053,6 +1053,36 @@ class Zoomed(Play):
                 self.assertEqual(self.post("/mastermind/new"), 200)
 
 
+    def test_with_large_text_on_a_phone_the_keys_take_two_rows_and_rows_stay_in_sight(self):
+        """A low-vision review, text at 200 % on a phone: three rows of large keys held at the foot left two rows of
+        the board in sight. Two rows of keys, each still larger than 44 px and than its glyph."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        try:
+            secret = self.start()
+            for n, guess in enumerate(wrong_guesses(secret)[:3]):
+                self.tap(guess)
+                self.wait_rows(n + 1)
+            seen = self.driver.execute_script("""
+                const keys = [...document.querySelectorAll('[data-keypad] button')].map(b => {
+                    const r = b.getBoundingClientRect();
+                    return {top: Math.round(r.top), width: r.width, height: r.height,
+                            fits: b.scrollWidth <= b.clientWidth + 1};
+                });
+                const pad = document.querySelector('[data-keypad]').getBoundingClientRect();
+                const rows = [...document.querySelectorAll('#board .board > li')].filter(li => {
+                    const r = li.getBoundingClientRect(); return r.top >= -1 && r.bottom <= pad.top + 1; });
+                return {keys, rows: rows.length};""")
+            self.assertEqual(len({k["top"] for k in seen["keys"]}), 2, f"two rows of keys: {seen}")
+            for key in seen["keys"]:
+                self.assertTrue(key["width"] >= 44 and key["height"] >= 44 and key["fits"], key)
+            self.assertGreaterEqual(seen["rows"], 4, f"rows of the board in sight above the keys: {seen}")
+            self.driver.save_screenshot(os.path.join(ARTIFACTS, "mm-phone-text200-keys.png"))
+        finally:
+            self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 16}})
+
     def test_zoomed_a_message_rides_on_the_keys_and_covers_no_row(self):
         """A low-vision review at 200 %: a message lay over the row just scored (above the row being typed; under it,
         an earlier one found it over the keys). Held keys carry it above them; the rows it would cover scroll clear."""
