@@ -706,7 +706,7 @@ package enum Schema {
             40,
             """
             -- Each daily's figures over every player, kept as its games end (the card after a daily reads one row):
-            -- games finished, won, and the guesses the wins took.
+            -- games finished on the daily's own day (as today's board counts), won, and the guesses the wins took.
             CREATE TABLE mastermind_daily_totals (
                 daily INTEGER PRIMARY KEY,
                 played INTEGER NOT NULL DEFAULT 0,
@@ -717,7 +717,8 @@ package enum Schema {
             SELECT g.daily, COUNT(*), SUM(CASE WHEN g.status = 'won' THEN 1 ELSE 0 END),
                 SUM(CASE WHEN g.status = 'won'
                     THEN (SELECT COUNT(*) FROM mastermind_guesses q WHERE q.game = g.id) ELSE 0 END)
-            FROM mastermind_games g WHERE g.daily IS NOT NULL AND g.status != 'playing' GROUP BY g.daily;
+            FROM mastermind_games g WHERE g.daily IS NOT NULL AND g.status != 'playing' AND g.played_day = g.daily
+            GROUP BY g.daily;
             """),
     ]
 

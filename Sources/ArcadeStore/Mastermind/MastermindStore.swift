@@ -418,20 +418,22 @@ package struct MastermindStore: Store {
                 player, won: outcome == .won, usedHint: record.usedHint, hard: record.hard,
                 guesses: record.game.turns.count, db)
         }
-        if outcome != .playing, let daily = record.daily {
-            try tallyDaily(daily, won: outcome == .won, guesses: record.game.turns.count, db)
+        if outcome != .playing, record.daily != nil {
+            try tallyDaily(record.id, won: outcome == .won, guesses: record.game.turns.count, db)
         }
     }
 
-    /// Counts a daily game that just ended in that daily's figures over every player, in the transaction that ended it.
-    private func tallyDaily(_ daily: Int, won: Bool, guesses: Int, _ db: Database) throws {
+    /// Counts a daily game that just ended in that daily's figures over every player, in the transaction that ended it;
+    /// only a game played on its own day, as today's board counts (a past day's played later is an archive game).
+    private func tallyDaily(_ game: Int64, won: Bool, guesses: Int, _ db: Database) throws {
         try db.execute(
             """
-            INSERT INTO mastermind_daily_totals (daily, played, wins, win_guesses) VALUES (?, 1, ?, ?)
+            INSERT INTO mastermind_daily_totals (daily, played, wins, win_guesses)
+            SELECT daily, 1, ?, ? FROM mastermind_games WHERE id = ? AND played_day = daily
             ON CONFLICT (daily) DO UPDATE SET played = mastermind_daily_totals.played + 1,
                 wins = mastermind_daily_totals.wins + excluded.wins,
                 win_guesses = mastermind_daily_totals.win_guesses + excluded.win_guesses
-            """, [SQLValue(daily), SQLValue(won ? 1 : 0), SQLValue(won ? guesses : 0)])
+            """, [SQLValue(won ? 1 : 0), SQLValue(won ? guesses : 0), .integer(game)])
     }
 
     /// A daily's figures over every player: games finished, won, and the guesses the wins took.
@@ -467,7 +469,7 @@ package struct MastermindStore: Store {
                     player, won: false, usedHint: record.usedHint, hard: record.hard,
                     guesses: record.game.turns.count, db)
             }
-            if let daily = record?.daily { try tallyDaily(daily, won: false, guesses: 0, db) }
+            if record?.daily != nil { try tallyDaily(id, won: false, guesses: 0, db) }
             if let record { try ended?(record, db) }
             return record
         }

@@ -73,6 +73,12 @@ struct DailySiteTests {
         let db = try Database(location: server.database)
         let row = try #require(try db.first("SELECT played, wins, win_guesses FROM mastermind_daily_totals"))
         #expect(try row.int("played") == 2 && row.int("wins") == 1 && row.int("win_guesses") == guesses)
+        // A past day's code played later is an archive game: not on that day's figures, as not on its board.
+        clock.advance(days: 1)
+        let carl = Player(server)
+        try carl.get("/mastermind/daily/0")
+        try carl.post("/mastermind/guess", "game=0&turn=0&daily=0&guess=\(code)")
+        #expect(try carl.get("/mastermind/daily/0").text.contains("data-everyone-played=\"2\""))
     }
 
     @Test func oneCodeForEveryoneAndOneGameADay() throws {
