@@ -224,6 +224,9 @@
   }
 
   function showTyped() {
+    try {
+      window.sessionStorage.setItem("arcade-mm-typed", JSON.stringify({ row: rowKey, cells: typed }));
+    } catch (e) { /* private mode: kept in the page only */ }
     var cells = host.querySelectorAll("[data-current-row] [data-cell]");
     var at = cursor(), row = shown(), notes = loadNotes();
     Array.prototype.forEach.call(cells, function (cell, i) {
@@ -844,9 +847,17 @@
       // A new row (or a refused guess the server handed back): start from what the field holds.
       rowKey = key;
       var value = field() ? field().value.replace(/[^0-9]/g, "").slice(0, length()) : "";
+      // Else the digits this tab typed into this row before a reload, each in its cell (a review's half-typed guess
+      // was lost to one, while the cheat's revealed digit stayed).
+      var kept = null;
+      try { kept = JSON.parse(window.sessionStorage.getItem("arcade-mm-typed") || "null"); } catch (e) { kept = null; }
+      var cells = !value && kept && kept.row === key && Array.isArray(kept.cells) ? kept.cells : null;
       typed = [];
       notePlace = null;
-      for (var i = 0; i < length(); i++) typed.push(value.charAt(i) || "");
+      for (var i = 0; i < length(); i++) {
+        var digit = cells ? String(cells[i] || "") : value.charAt(i);
+        typed.push(/^[0-9]$/.test(digit) ? digit : "");
+      }
     }
     // The row being typed keeps the digits typed, where they were typed: a reveal takes its cell only where it is
     // empty (reviews: overwritten, then pushed along, the guess changed under the player), and says its place and digit

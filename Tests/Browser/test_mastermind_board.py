@@ -641,6 +641,23 @@ class MastermindBoard(BoardHelpers):
             "return {current: box('[data-current-row]'), keypad: box('[data-keypad]'),"
             " last: box('#board .board > li:last-child'), cell: box('#board .board li .cell')};")
 
+    def test_a_reload_keeps_the_digits_typed_in_the_row(self):
+        """A review reloaded with two digits typed: they were gone (the cheat's revealed digit stayed). The row keeps
+        them, each in its cell; once the row is sent, the next starts empty."""
+        secret = self.start()
+        for key in ("4", "5"):
+            self.driver.find_element("css selector", f"[data-keypad] button[data-key='{key}']").click()
+        self.assertEqual(self.cells()[:2], ["4", "5"])
+        self.open("/mastermind")
+        WebDriverWait(self.driver, 20).until(lambda d: self.cells()[:2] == ["4", "5"], "kept over the reload")
+        rest = "00" if secret != "4500" else "11"
+        for key in [*rest, "Enter"]:
+            self.driver.find_element("css selector", f"[data-keypad] button[data-key='{key}']").click()
+        self.wait_rows(1)
+        self.open("/mastermind")
+        WebDriverWait(self.driver, 20).until(lambda d: self.rows() == 1)
+        self.assertEqual(self.cells(), ["", "", "", ""], "the next row starts empty")
+
     def test_hard_mode_on_a_phone_keeps_the_board_where_a_normal_game_has_it(self):
         """Hard mode's badge takes the line of the wins count on a phone: on a line of its own it pushed the board
         and keys 40 px down (a review)."""
