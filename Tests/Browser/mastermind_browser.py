@@ -49,8 +49,16 @@ BADGE_OVER_TEXT_JS = """
       ? [b, text.toJSON()] : false;"""
 
 
+BOX_JS = """const r = arguments[0].getBoundingClientRect();
+            return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, cx: r.left + r.width / 2,
+                    cy: r.top + r.height / 2};"""
+
+
 class MastermindHelpers(BrowserTest):
     """How a player drives the board; no tests of its own."""
+
+    def box(self, element):
+        return self.driver.execute_script(BOX_JS, element)
 
     def board(self):
         return self.driver.find_element("css selector", "#board")

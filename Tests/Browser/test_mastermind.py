@@ -98,6 +98,10 @@ class Mastermind(MastermindHelpers):
             self.assertIn("“8” is not one of them", error.text)
             self.assertEqual(self.rows(), 0)
             self.assertEqual(self.driver.find_element("id", "guess").get_attribute("aria-invalid"), "true")
+            # Said by the field it is about, just above it (a review found it beside row 2, a screen's width away).
+            said, field = (self.box(e) for e in (error, self.driver.find_element("id", "guess")))
+            self.assertTrue(0 <= field["top"] - said["bottom"] < 120 and said["left"] < field["right"]
+                            and said["right"] > field["left"], f"the error {said}, the field {field}")
         finally:
             self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
 

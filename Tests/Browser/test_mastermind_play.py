@@ -15,9 +15,6 @@ MOVES = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
 PLACE_JS = """return {history: history.length, location: location.href, scrollY: scrollY,
                       scrollable: document.documentElement.scrollHeight - innerHeight};"""
-BOX_JS = """const r = arguments[0].getBoundingClientRect();
-            return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, cx: r.left + r.width / 2,
-                    cy: r.top + r.height / 2};"""
 
 
 class Play(MastermindHelpers):
@@ -33,9 +30,6 @@ class Play(MastermindHelpers):
         except Exception:
             self.fail(what + ": not seen; cheat progress " + str(self.driver.execute_script(
                 "return document.documentElement.getAttribute('data-cheat-progress')")))
-
-    def box(self, element):
-        return self.driver.execute_script(BOX_JS, element)
 
     def assert_in_sight_above_the_card(self, selector):
         """On a phone the card is a sheet at the foot, and the page scrolls the board's last row up above it (three
