@@ -151,6 +151,8 @@ struct CheatSiteTests {
         #expect(!empty.contains("Konami") && !empty.contains("data-cheat="), "no unfound cheat is named")
         // Only hinted at (a review found no way to discover three of the four).
         #expect(empty.ranges(of: "data-cheat-clue").count == 4 && empty.contains("what rolls at the end of a film"))
+        // Each says its way on a phone too, which has no keys on a game's page (a review found retro's typed only).
+        #expect(empty.contains("On a phone, swipe right, left, right, left and tap twice."))
         #expect(try player.get("/credits").status == 404, "hidden until found")
         // R E T R O: the CRT theme on every page, and off again on the next completion.
         var unlocked: JSONValue = .null
