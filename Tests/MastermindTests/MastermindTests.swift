@@ -91,13 +91,16 @@ struct MastermindTests {
             ]) == nil)
     }
 
+    /// The secrets the solver's tests play to the end.
+    static let secrets = ["5306", "7777", "0123", "4455", "6170", "2222", "3571", "0606"]
+
     /// Hard mode's hint fits every row so far (the game would refuse one that does not); Knuth's minimax pick often
     /// does not, so the games below meet that case.
     @Test func aFittingHintFitsEveryRowSoFar() throws {
         let solver = Solver(rules: .classic)
         var random = SystemRandomNumberGenerator()
         var unfitting = 0
-        for secret in ["5306", "7777", "0123", "4455", "6170", "2222", "3571", "0606"] {
+        for secret in Self.secrets {
             var game = Game(rules: .classic, secret: code(secret))
             while game.outcome == .playing {
                 let history = game.turns.map { ($0.guess, $0.feedback) }
@@ -118,7 +121,7 @@ struct MastermindTests {
         let all = (0..<Rules.classic.codeCount).map { Code(index: $0, rules: .classic) }
         var random = SystemRandomNumberGenerator()
         var nowFitting = 0
-        for secret in ["5306", "7777", "0123", "4455", "6170", "2222", "3571", "0606"] {
+        for secret in Self.secrets {
             var game = Game(rules: .classic, secret: code(secret))
             while game.outcome == .playing {
                 let history = game.turns.map { ($0.guess, $0.feedback) }
@@ -148,7 +151,7 @@ struct MastermindTests {
         let all = (0..<Rules.classic.codeCount).map { Code(index: $0, rules: .classic) }
         var random = SystemRandomNumberGenerator()
         var endgames = 0
-        for secret in ["5306", "7777", "0123", "4455", "6170", "2222", "3571", "0606"] {
+        for secret in Self.secrets {
             let known = (position: 1, digit: code(secret).digits[1])
             var game = Game(rules: .classic, secret: code(secret))
             while game.outcome == .playing {

@@ -805,10 +805,11 @@ struct MastermindController: Sendable {
         let here: String? =
             luck == nil && (verdict == "close" || verdict == "worse") && left < move.left && mine != solvers
             ? t.string("mastermind.analysis.here", [.int(mine), .int(solvers)]) : nil
-        // And the other way round: a row as good as the solver's on average that left more this time (a review read
-        // "185 left; the solver's would have left 47. As good as the solver's pick." as the page contradicting itself).
+        // And the other way round: a row as good as the solver's on average, or nearly, that left more this time (two
+        // reviews read "185 left; the solver's would have left 47. As good as the solver's pick." and "34 … 5. Nearly
+        // as good" as the page contradicting itself).
         let thisTime: String? =
-            luck == nil && best != guess && (verdict == "best" || verdict == "better") && left > move.left
+            luck == nil && best != guess && verdict != "worse" && left > move.left
             ? (mine == solvers
                 ? t.string("mastermind.analysis.thisTimeSame")
                 : t.string("mastermind.analysis.thisTime", [.int(mine), .int(solvers)])) : nil

@@ -299,6 +299,20 @@ struct MastermindSiteTests {
             text.contains(
                 "This time the solver’s pick would have left fewer; on average, though, the two leave the same number. "
                     + "As good as the solver’s pick."))
+        // Nearly as good on average, 34 left where the solver's pick would have left 5 (a second review's game): the
+        // averages are said before the verdict too.
+        let other = Player(server)
+        let second = try other.startMastermind(secret: "5074")
+        for (turn, guess) in ["0123", "4567", "1675", "5074"].enumerated() {
+            #expect(try other.post("/mastermind/guess", "game=\(second)&turn=\(turn)&guess=\(guess)").status == 303)
+        }
+        let review = try other.get("/mastermind").text
+        let third = try #require(
+            review.firstRange(of: "Guess 3 (1").map { String(review[$0.lowerBound...].prefix(400)) })
+        #expect(
+            third.contains(
+                "would have left 5. <strong>This time the solver’s pick would have left fewer; on average, though, "
+                    + "this guess leaves 24 to the solver’s 21. Nearly as good as the solver’s pick."), "\(third)")
     }
 
     @Test(arguments: Engine.allCases) func anInPlaceWinUpdatesTheCountAndSaysHowManyGuesses(_ engine: Engine) throws {
