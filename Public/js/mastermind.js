@@ -229,12 +229,19 @@
     } catch (e) { /* private mode: kept in the page only */ }
     var cells = host.querySelectorAll("[data-current-row] [data-cell]");
     var at = cursor(), row = shown(), notes = loadNotes();
+    // A digit the rows have ruled out everywhere (its key crossed out) needs no note any more: a review read notes
+    // kept to row 10 for digits the keypad had long crossed out.
+    var absent = {};
+    Array.prototype.forEach.call(host.querySelectorAll("[data-keypad] [data-absent]"), function (key) {
+      absent[key.getAttribute("data-key")] = true;
+    });
     Array.prototype.forEach.call(cells, function (cell, i) {
       var digit = typed[i] || "";
       cell.textContent = row[i] || "";
       // An empty box shows the digits ruled out for its place, struck through (a review: the notes showed nowhere on
       // the board, only as a badge on a key, for one place at a time).
-      var ruled = row[i] ? [] : (notes[String(i)] || []).slice().sort(), half = Math.ceil(ruled.length / 2);
+      var ruled = row[i] ? [] : (notes[String(i)] || []).filter(function (d) { return !absent[d]; }).sort();
+      var half = Math.ceil(ruled.length / 2);
       if (ruled.length > 4) ruled.splice(half, 0, "\n");
       if (ruled.length) {
         cell.setAttribute("data-ruled", ruled.join(""));

@@ -571,6 +571,24 @@ class Rows(Play):
         for digit, classes in keys.items():
             self.assertIn("is-present" if digit in secret else "is-absent", classes, digit)
 
+    def test_a_note_goes_once_the_rows_rule_its_digit_out(self):
+        """A review read notes kept to row 10 for digits the keypad had long crossed out: a digit ruled out by the
+        rows everywhere needs no note."""
+        self.phone()
+        secret = self.start()
+        a, b = [d for d in "01234567" if d not in secret][:2]
+        notes = self.driver.find_element("css selector", "[data-keypad] [data-notes]")
+        notes.click()
+        for digit in (a, b):
+            self.driver.find_element("css selector", f"[data-keypad] button[data-key='{digit}']").click()
+        cell = lambda: self.driver.find_elements("css selector", "[data-current-row] [data-cell]")[0]
+        self.assertEqual(cell().get_attribute("data-ruled"), a + b)
+        notes.click()
+        self.tap(a * 2 + b * 2)
+        self.wait_rows(1)
+        self.assertTrue(self.driver.find_elements("css selector", f"[data-keypad] [data-absent][data-key='{a}']"))
+        self.assertIsNone(cell().get_attribute("data-ruled"), "the rows crossed both out: no note left")
+
     def test_the_peg_counts_match_the_feedback_and_pegs_are_big_enough(self):
         self.phone()
         secret = self.start()
