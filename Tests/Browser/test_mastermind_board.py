@@ -659,8 +659,8 @@ class MastermindBoard(BoardHelpers):
         self.assertEqual(self.cells(), ["", "", "", ""], "the next row starts empty")
 
     def test_hard_mode_on_a_phone_keeps_the_board_where_a_normal_game_has_it(self):
-        """Hard mode's badge takes the line of the wins count on a phone: on a line of its own it pushed the board
-        and keys 40 px down (a review)."""
+        """Hard mode's badge is one short word beside the wins count on a phone: on a line of its own it pushed the
+        board and keys 29 px down (a review); in the count's place it hid the count (the next)."""
         self.phone()
         self.start()
         normal = self.still()
@@ -669,7 +669,10 @@ class MastermindBoard(BoardHelpers):
         self.open("/mastermind")
         WebDriverWait(self.driver, 20).until(lambda d: d.find_elements("css selector", "#board[data-mode='hard']"))
         hard = self.still()
-        self.assertTrue(self.driver.find_element("css selector", "[data-hard-badge]").is_displayed())
+        badge, wins = (self.driver.find_element("css selector", s) for s in ("[data-hard-badge]", "[data-wins]"))
+        self.assertTrue(badge.is_displayed() and wins.is_displayed(), "the badge and the wins count")
+        self.assertEqual(badge.find_element("css selector", ".hard-short").text, "Hard")
+        self.assertLess(badge.rect["width"], 80, "one short word")
         self.assertAlmostEqual(hard["current"][0], normal["current"][0], delta=1, msg=f"{hard} against {normal}")
         self.assertAlmostEqual(hard["keypad"][0], normal["keypad"][0], delta=1)
 
