@@ -172,7 +172,17 @@ struct NameGameController: Sendable {
 
     func mode(_ request: Request, _ context: PlayerContext) throws -> Response {
         guard let mode = Mode(rawValue: try request.parameter("mode")) else { throw PageError(.notFound) }
-        return try play(mode, context.visitor, typo: request.query["typo"].flatMap { Int64($0) })
+        // From the home page's review line (`?start=1`): a lesson, not the last one's summary (a review came back the
+        // next visit to "Perfect! Lesson complete"). Only for a player who has met people: a visitor who only looks
+        // gets no row from a link.
+        let visitor = context.visitor
+        if request.query["start"] == "1", mode.lessonRounds(lessonLength) != nil, !visitor.isNew,
+            try store.openSession(player: visitor.playerID, mode: mode) == nil,
+            try !store.cards(player: visitor.playerID).isEmpty
+        {
+            return try advance(mode, visitor, resume: true)
+        }
+        return try play(mode, visitor, typo: request.query["typo"].flatMap { Int64($0) })
     }
 
     func answer(_ request: Request, _ context: PlayerContext) throws -> Response {

@@ -356,6 +356,27 @@ struct LessonSiteTests {
         #expect(try #require(hard.firstRange(of: "data-summary-heading>")).upperBound < advice.lowerBound)
     }
 
+    /// The home page's review line starts a lesson, not the last one's summary (a review came back to "Perfect! Lesson
+    /// complete"); a visitor who only looks gets no row from the link.
+    @Test func theHomesReviewLineStartsALessonNotTheLastSummary() throws {
+        let server = try SiteServer(engine: .sqlite)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.answerRounds("learn", count: 4)
+        let db = try Database(location: server.database)
+        _ = try db.execute("UPDATE namegame_sessions SET ended = 1 WHERE mode = 'learn'")  // the lesson over
+        #expect(try player.get("/namegame/learn").text.contains("data-ended=\"true\""), "the lesson's summary")
+        let start = try player.get("/namegame/learn?start=1")
+        #expect(start.status == 303 && start.header("Location") == "/namegame/learn")
+        let lesson = try player.get("/namegame/learn").text
+        #expect(!lesson.contains("data-ended=\"true\"") && lesson.contains("data-round="), "a new lesson's round")
+        let players = try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM players")
+        let looker = Player(server)
+        try looker.get("/")
+        #expect(try looker.get("/namegame/learn?start=1").status == 200)
+        #expect(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM players") == players, "no row for a look")
+    }
+
     @Test(arguments: Engine.allCases) func aLessonEndsOnItsSummary(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
