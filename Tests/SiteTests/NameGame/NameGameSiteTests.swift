@@ -207,6 +207,9 @@ struct NameGameSiteTests {
         let stats = try player.get("/namegame/stats").text
         #expect(stats.contains("data-mode=\"normal\" data-rounds=\"1\" data-correct=\"0\" data-incorrect=\"1\""))
         #expect(stats.contains("<svg class=\"chart\""))
+        // Right, wrong and answered, which add up; no "Rounds" beside them, which counted rounds finished only (a review
+        // read 7, 7, 1 and 8).
+        #expect(!stats.contains(">Rounds</th>") && stats.contains("data-label=\"Answered\">1</td>"))
         // A forged post (no token) is refused.
         let forged = try server.post(
             "/namegame/answer", body: "mode=normal&round=\(round)&choice=0", headers: ["Cookie": player.cookieHeader])
@@ -662,7 +665,7 @@ struct NameGameSiteTests {
         #expect(stats.contains(">Seconds</text>"))
         #expect(stats.contains("<figcaption id=\"times-summary\">Fastest "))
         #expect(stats.contains("<table data-times>"))
-        #expect(stats.contains("<td data-label=\"Rounds\">"))
+        #expect(stats.contains("<td data-label=\"Answered\">"))
         #expect(stats.contains("class=\"table-scroll\" tabindex=\"0\" role=\"region\""))
         let japanese = try server.get(
             "/namegame/stats", headers: ["Cookie": player.cookieHeader, "Accept-Language": "ja"]
