@@ -858,7 +858,9 @@
       // was lost to one, while the cheat's revealed digit stayed).
       var kept = null;
       try { kept = JSON.parse(window.sessionStorage.getItem("arcade-mm-typed") || "null"); } catch (e) { kept = null; }
-      var cells = !value && kept && kept.row === key && Array.isArray(kept.cells) ? kept.cells : null;
+      // (Not an unstarted board's, game 0: every new player's is "0:0", and another's digits came back in it.)
+      var cells = !value && kept && kept.row === key && !/^0:/.test(key) && Array.isArray(kept.cells)
+        ? kept.cells : null;
       typed = [];
       notePlace = null;
       for (var i = 0; i < length(); i++) {

@@ -590,8 +590,15 @@ package struct NameGameStore: Store {
         // A coin toss between two faces proves nothing: in 50/50 only a miss counts (a review: ten rounds of it marked
         // two people just missed "Strengthened" and cleared their review).
         if round.mode == .fifty && rating != .again { return }
-        let next = fsrs.review(card, rating, at: now)
-        // The first review makes the card; later ones count up, and keep when it was met.
+        try save(fsrs.review(card, rating, at: now), rating, player: player, person: person, now: now, db)
+    }
+
+    /// A review's card: the first makes it; later ones count up, and keep when it was met.
+    private func save(
+        _ next: Card, _ rating: Rating, player: String, person: String, now: Int64, _ db: Database
+    )
+        throws
+    {
         let reviewed = """
             ON CONFLICT (player, person) DO UPDATE SET state = excluded.state, step = excluded.step,
                 stability = excluded.stability, difficulty = excluded.difficulty, due_ms = excluded.due_ms,

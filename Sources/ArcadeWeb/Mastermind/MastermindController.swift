@@ -798,21 +798,12 @@ struct MastermindController: Sendable {
                 ? (strong ? "luckyToo" : "lucky")
                 : Double(left) > played * 1.5 ? (strong ? "unluckyToo" : "unlucky") : nil
         let verdictText = t.string(best == guess ? "mastermind.analysis.same" : "mastermind.analysis.\(verdict)")
-        // A row that left fewer than the solver's pick would have, yet does less well on average, says both (a review
-        // read "625 left; the solver's would have left 976. Nearly as good as the solver's pick." as a contradiction).
-        // Not when the two averages are one number once rounded ("it leaves 10 to the solver's 10", an English reader).
-        let (mine, solvers) = (Int(played.rounded()), Int(solverAverage.rounded()))
-        let here: String? =
-            luck == nil && (verdict == "close" || verdict == "worse") && left < move.left && mine != solvers
-            ? t.string("mastermind.analysis.here", [.int(mine), .int(solvers)]) : nil
-        // And the other way round: a row as good as the solver's on average, or nearly, that left more this time (two
-        // reviews read "185 left; the solver's would have left 47. As good as the solver's pick." and "34 … 5. Nearly
-        // as good" as the page contradicting itself).
-        let thisTime: String? =
-            luck == nil && best != guess && verdict != "worse" && left > move.left
-            ? (mine == solvers
-                ? t.string("mastermind.analysis.thisTimeSame")
-                : t.string("mastermind.analysis.thisTime", [.int(mine), .int(solvers)])) : nil
+        let bothWays =
+            luck == nil
+            ? Self.bothWays(
+                verdict, same: best == guess, left: left, solverLeft: move.left, averages: (played, solverAverage), t: t
+            )
+            : nil
         return .object([
             "number": .int(number), "guess": .string(guess.description), "left": .int(left),
             "best": .string(best.description), "bestLeft": .int(move.left), "verdict": .string(verdict),
@@ -836,8 +827,27 @@ struct MastermindController: Sendable {
                 luck.map {
                     t.sentences(t.string("mastermind.analysis.\($0)", [.int(Int(played.rounded()))]), verdictText)
                 }
-                    ?? (here ?? thisTime).map { t.sentences($0, verdictText) } ?? verdictText),
+                    ?? bothWays.map { t.sentences($0, verdictText) } ?? verdictText),
         ])
+    }
+
+    /// Where this game's counts and the averages point different ways, a sentence that says both. A row that left
+    /// fewer than the solver's pick would have, yet does less well on average (a review read "625 left; the solver's
+    /// would have left 976. Nearly as good as the solver's pick." as a contradiction); and the other way round, a row
+    /// as good as the solver's on average, or nearly, that left more this time (two reviews read "185 … 47. As good as
+    /// the solver's pick." and "34 … 5. Nearly as good"). Not "it leaves 10 to the solver's 10" (an English reader).
+    private static func bothWays(
+        _ verdict: String, same: Bool, left: Int, solverLeft: Int, averages: (mine: Double, solver: Double),
+        t: LanguageStrings
+    ) -> String? {
+        let (mine, solvers) = (Int(averages.mine.rounded()), Int(averages.solver.rounded()))
+        if (verdict == "close" || verdict == "worse") && left < solverLeft {
+            return mine == solvers ? nil : t.string("mastermind.analysis.here", [.int(mine), .int(solvers)])
+        }
+        guard !same, verdict != "worse", left > solverLeft else { return nil }
+        return mine == solvers
+            ? t.string("mastermind.analysis.thisTimeSame")
+            : t.string("mastermind.analysis.thisTime", [.int(mine), .int(solvers)])
     }
 
     /// The results card's distribution: at most five bars, always the same ones, as Wordle's are (a review saw them

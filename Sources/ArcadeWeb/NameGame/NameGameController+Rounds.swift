@@ -142,13 +142,17 @@ extension NameGameController {
         // The faces fetched ahead last time (`nextPeople`) become this round, asking one of those met when the quiz
         // asks them; else a new deal. Either way, not the person asked last.
         let hinted = session.nextPeople.compactMap { directory.person($0) }
+        var candidates = Array(hinted.indices)
+        if asksMet, hinted.contains(where: { cards[$0.id] != nil }) {
+            candidates.removeAll { cards[hinted[$0].id] == nil }
+        }
+        if candidates.count > 1 { candidates.removeAll { hinted[$0].id == last } }
         var round: Round
-        if hinted.count == session.nextPeople.count && !hinted.isEmpty && Set(hinted).isSubset(of: Set(pool)) {
-            var candidates = Array(hinted.indices)
-            if asksMet, hinted.contains(where: { cards[$0.id] != nil }) {
-                candidates.removeAll { cards[hinted[$0].id] == nil }
-            }
-            if candidates.count > 1 { candidates.removeAll { hinted[$0].id == last } }
+        // (Faces fetched ahead whose only person to ask is the one asked last are dealt again: a test's Similar names
+        // asked one person twice in a row.)
+        if hinted.count == session.nextPeople.count && !hinted.isEmpty && Set(hinted).isSubset(of: Set(pool))
+            && candidates.contains(where: { hinted[$0].id != last })
+        {
             // Similar names asks for someone whose look-alikes are among the faces (a review was asked for Yara among
             // two Orins and two Olgas): the faces were dealt around one person's group.
             if mode == .matt {
