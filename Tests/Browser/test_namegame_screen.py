@@ -295,6 +295,9 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         Lind / qvis / t"). Two columns, and every word of every name on one line; in Reverse too, whose two columns
         of names split them ("Ibarr / a", a later one): there one."""
         self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        # The answered round is read, not the next: a clean clone's run on a busy machine read the next question's
+        # names after the right answer had moved on.
+        self.hold_answers()
         try:
             for mode in ("normal", "reverse"):
                 round_id, answer = self.fresh_round(mode)
