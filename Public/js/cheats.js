@@ -285,9 +285,9 @@
   function playArea() { return document.querySelector("[data-cheat-area]"); }
   // Two steps into a code, its taps may land anywhere on the page (reviews tapped the question, above the faces, and
   // nothing counted).
-  function codeUnderWay(time, least) {
+  function codeUnderWay(time) {
     var steps = (Number(document.documentElement.getAttribute("data-cheat-progress")) || 0) + inflight;
-    return time <= codeUntil && steps >= (least || 2);
+    return time <= codeUntil && steps >= 2;
   }
   document.addEventListener("touchstart", function (event) {
     var touch = event.touches.length === 1 ? event.touches[0] : null;
@@ -323,9 +323,7 @@
       // after one typed nothing for two seconds), and no code taps after a single step. Off a game page always a
       // press: there a scroll down and back up is reading, and the link tapped next must open (a review's scrolls on
       // the Name Game's menu went toward a code).
-      // Four steps in, off a game page too: no scroll is that (a review's Konami taps on the home page, eight swipes
-      // in, opened the daily under them).
-      if (onPressable && !codeUnderWay(event.timeStamp, playArea() ? 2 : 4)) return;
+      if (onPressable && (!playArea() || !codeUnderWay(event.timeStamp))) return;
       // The code's tap: the click the browser would make of it never happens.
       if (onPressable && event.cancelable) event.preventDefault();
       codeUntil = event.timeStamp + 2000;
