@@ -177,12 +177,9 @@ public struct HMACKey: Sendable {
 }
 
 /// Values signed with HMAC-SHA256: `value.signature`, both base64url.
-/// Genuine values are remembered (a bounded map from the exact signed text),
-/// since returning visitors present the same cookies on every request;
-/// anything that fails is checked afresh every time.
+/// Nothing is remembered here: the site keeps returning visitors' verified cookies once, in `Identity`.
 public struct Signer: Sendable {
     private let key: HMACKey
-    private let verified = BoundedCache<String, String>(limit: 50_000)
 
     public init(key: [UInt8]) {
         precondition(key.count >= 32, "a signing key needs at least 256 bits")
@@ -196,13 +193,6 @@ public struct Signer: Sendable {
 
     /// The value, if the signature is genuine; nil for anything tampered or malformed.
     public func verify(_ signed: String) -> String? {
-        if let known = verified[signed] { return known }
-        guard let value = check(signed) else { return nil }
-        verified[signed] = value
-        return value
-    }
-
-    private func check(_ signed: String) -> String? {
         let utf8 = signed.utf8
         guard let dot = utf8.firstIndex(of: UInt8(ascii: ".")), utf8.distance(from: utf8.startIndex, to: dot) <= 4096
         else { return nil }

@@ -17,11 +17,8 @@ struct Identity: Sendable {
     let secureCookies: Bool
     /// Whether the request comes from a signed-in admin: only they may choose the pseudo-locale.
     var isAdmin: @Sendable (Request) -> Bool = { _ in false }
-    /// Session → CSRF token, so a returning visitor costs no HMAC.
-    let tokens = BoundedCache<String, String>(limit: 50_000)
-
     /// A returning visitor's two signed cookies → who they are: one lookup instead of two signature checks, two
-    /// parses and a token.
+    /// parses and a token. The site's only cache of verified cookies (each player costs its memory once).
     let returning = BoundedCache<SignedPair, Returning>(limit: 50_000)
     struct SignedPair: Hashable, Sendable {
         let player, session: String
@@ -48,9 +45,7 @@ struct Identity: Sendable {
         let look = PageLook(
             theme: theme, retroUnlocked: cookies[LookCookies.retro] == "1" || theme == "crt",
             shortcutsOff: cookies[LookCookies.keys] == "off")
-        let pair = cookies[Visitor.playerCookie].flatMap { player in
-            cookies[Visitor.sessionCookie].map { SignedPair(player: player, session: $0) }
-        }
+        let pair = Self.pair(cookies)
         if let pair, let known = returning[pair] {
             return Visitor(
                 player: known.player, sessionID: known.session, language: language, csrfToken: known.csrfToken,
@@ -80,7 +75,7 @@ struct Identity: Sendable {
                 SetCookie(
                     name: Visitor.sessionCookie, value: signer.sign(session), secure: secureCookies, sameSite: .lax))
         }
-        let token = csrfToken(session: session, remember: !isNew)
+        let token = csrfToken(session: session)
         if let pair, !isNew, !sessionIsNew {
             returning[pair] = Returning(player: player, session: session, csrfToken: token)
         }
@@ -114,20 +109,28 @@ struct Identity: Sendable {
         return (negotiation.negotiate(request.headers["Accept-Language"]), false)
     }
 
-    func csrfToken(session: String, remember: Bool = true) -> String {
-        if let known = tokens[session] { return known }
-        let token = Base64URL.encode(csrfKey.authenticate("csrf|" + session))
-        if remember { tokens[session] = token }
-        return token
+    static func pair(_ cookies: Cookies) -> SignedPair? {
+        cookies[Visitor.playerCookie].flatMap { player in
+            cookies[Visitor.sessionCookie].map { SignedPair(player: player, session: $0) }
+        }
     }
+
+    func csrfToken(session: String) -> String { Base64URL.encode(csrfKey.authenticate("csrf|" + session)) }
 
     /// Whether a POST carries the token of the session it comes from, in the
     /// form field `csrf` or the `X-CSRF-Token` header.
     /// `token`: one a multipart form carried, where `request.form` cannot see it.
     func passesCSRF(_ request: Request, token: String? = nil) -> Bool {
-        guard let session = request.cookies[Visitor.sessionCookie].flatMap(signer.verify) else { return false }
+        let cookies = request.cookies
+        let expected: String
+        if let pair = Self.pair(cookies), let known = returning[pair] {
+            expected = known.csrfToken
+        } else {
+            guard let session = cookies[Visitor.sessionCookie].flatMap(signer.verify) else { return false }
+            expected = csrfToken(session: session)
+        }
         let sent = request.headers["X-CSRF-Token"] ?? request.form?["csrf"] ?? token ?? ""
-        return Crypto.constantTimeEqual(Array(sent.utf8), Array(csrfToken(session: session).utf8))
+        return Crypto.constantTimeEqual(Array(sent.utf8), Array(expected.utf8))
     }
 
     static func newID() -> String { Base64URL.encode(Crypto.randomBytes(16)) }
