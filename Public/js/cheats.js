@@ -279,8 +279,10 @@
   // they never scroll or go back; elsewhere the page scrolls as usual and a swipe is still seen (a touch that scrolls
   // ends with touchend).
   // A tap is either a code's or a press, never both: on a key, a face or a button it presses, unless a code is under
-  // way (two steps in, the last within two seconds: the codes' own timeout), when it counts and presses nothing.
-  var start = null, taps = 0, burst = null;
+  // way (two steps in, the last within two seconds: the codes' own timeout) and a second tap follows it at once:
+  // every code's taps come two or more in a burst, and a lone tap there presses after all, 300 ms late (a review's
+  // drag down and up over the faces, a try at scrolling, made the next tap on a face the "who" code's).
+  var start = null, taps = 0, burst = null, held = null;
   var pressable = "a, button, input, select, textarea, label, summary, [role=button], [data-key], [data-choice]";
   function playArea() { return document.querySelector("[data-cheat-area]"); }
   // Two steps into a code, its taps may land anywhere on the page (reviews tapped the question, above the faces, and
@@ -318,14 +320,15 @@
       codeUntil = event.timeStamp + 2000;
       send("swipe", ax > ay ? (dx > 0 ? "right" : "left") : (dy > 0 ? "down" : "up"));
     } else if (dt <= 350 && Math.sqrt(dx * dx + dy * dy) <= 10) {
-      var onPressable = !!(s.on.closest && s.on.closest(pressable));
+      var pressed = s.on.closest ? s.on.closest(pressable) : null;
       // A press unless a code is two steps in: one swipe up is as often a scroll as a code (a review's keypad taps
-      // after one typed nothing for two seconds), and no code taps after a single step. Off a game page always a
-      // press: there a scroll down and back up is reading, and the link tapped next must open (a review's scrolls on
-      // the Name Game's menu went toward a code).
-      if (onPressable && (!playArea() || !codeUnderWay(event.timeStamp))) return;
-      // The code's tap: the click the browser would make of it never happens.
-      if (onPressable && event.cancelable) event.preventDefault();
+      // after one typed nothing for two seconds), and no code taps after a single step. On any page: a review's
+      // Konami taps on the home page opened the daily under them, and a scroll down and back up there, reading, still
+      // leaves a link's lone tap a press.
+      if (pressed && !codeUnderWay(event.timeStamp)) return;
+      // Held: the click the browser would make of it never happens, and the burst's end decides.
+      if (pressed && event.cancelable) event.preventDefault();
+      if (pressed && taps === 0) held = pressed;
       codeUntil = event.timeStamp + 2000;
       taps += 1;
       clearTimeout(burst);
@@ -334,7 +337,10 @@
   }
   function flushTaps() {
     clearTimeout(burst);
-    if (taps > 0) send("tap", taps);
+    var press = taps === 1 ? held : null;
+    held = null;
+    if (press) press.click();
+    else if (taps > 0) send("tap", taps);
     taps = 0;
   }
   // Not passive: a code's tap on a key cancels its click.

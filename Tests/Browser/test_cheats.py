@@ -104,6 +104,30 @@ class Cheats(MastermindHelpers):
         self.finger([(box[0], box[1])], pause=0)
         WebDriverWait(self.driver, 10).until(lambda d: d.current_url == href, f"the link opened: {href}")
 
+    def test_off_a_game_page_a_long_codes_taps_are_the_codes(self):
+        """A review swiped the Konami code's eight arrows on the home page and tapped twice, as its clue says: the taps
+        opened the daily under them. Two quick taps after a code's steps are the code's, and press nothing."""
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+        self.open("/")
+        start = self.driver.current_url
+        x, y = 180, 400
+        moves = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
+        for way in ("up", "up", "down", "down", "left", "right", "left", "right"):
+            dx, dy = moves[way]
+            self.finger([(x + dx * step, y + dy * step) for step in (0, 20, 40, 60, 80)])
+            time.sleep(0.1)
+        link = next(a for a in self.driver.find_elements("css selector", "main a[href]") if a.is_displayed())
+        box = self.driver.execute_script(
+            "const r = arguments[0].getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];", link)
+        # Two real touches: the browser's synthesized double tap makes no clicks, so it could not show none was made.
+        for _ in range(2):
+            self.finger([(box[0], box[1])], pause=0)
+            time.sleep(0.05)
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "html").get_attribute("data-cheats-found") == "1"
+            or "Cheat unlocked" in d.find_element("css selector", "body").text, "the code unlocked")
+        self.assertEqual(self.driver.current_url, start, "the taps opened nothing")
+
     def test_retro_theme_toggles_and_the_found_page_counts(self):
         self.open("/cheats")
         self.assertEqual(self.driver.find_element("css selector", "[data-found]").get_attribute("data-found"), "0")

@@ -167,6 +167,25 @@ class Gestures(Play):
             "const toast = document.querySelector('[data-toast]'); return toast ? toast.textContent : ''"), "the unlock")
         self.assertEqual(self.driver.find_elements("css selector", "[data-result]"), [], "no face was pressed")
 
+    def test_a_lone_tap_on_a_face_after_a_drag_down_and_up_answers(self):
+        """A review dragged down and up over the faces (a try at scrolling: the "who" code's two swipes), then tapped a
+        face: nothing happened, the tap taken for the code's. Codes' taps come two at once; a lone one presses."""
+        self.phone()
+        self.meet_people()  # people met: the quiz asks rather than introduces
+        self.open("/namegame/normal")
+        if self.driver.find_elements("css selector", "[data-start]"):
+            self.click_and_wait("button[data-next]")
+        area = self.box(self.driver.find_element("css selector", "[data-cheat-area]"))
+        x, y = area["cx"], min(area["cy"], area["top"] + 100)
+        self.swipe(x, y, "down")
+        self.swipe(x, y + 75, "up")
+        self.wait(lambda d: d.execute_script(
+            "return document.documentElement.getAttribute('data-cheat-progress')") == "2", "two steps")
+        face = self.box(self.driver.find_elements("css selector", "[data-cheat-area] button[data-choice]")[0])
+        self.finger([(face["cx"], face["cy"])], pause=0)
+        self.wait(lambda d: d.find_elements("css selector", "[data-result]"), "the face answered")
+        self.assertFalse(self.driver.find_elements("css selector", "[data-cheat-help]"), "no code unlocked")
+
     def test_the_name_games_faces_are_never_pressed_by_a_codes_taps(self):
         self.phone()
         self.meet_people()  # people met: the quiz asks rather than introduces
