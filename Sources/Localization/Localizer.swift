@@ -270,7 +270,9 @@ public struct LanguageStrings: Sendable {
     /// A part that ends without a sentence's mark gets the language's full stop before the next (a Russian title
     /// written without one, "Вы сдались", ran into the code that followed it when read out). Japanese sets a
     /// full-width space after ！ and ？ within a text, none after 。 (a Japanese reader).
-    public func sentences(_ parts: String...) -> String {
+    public func sentences(_ parts: String...) -> String { sentences(parts) }
+
+    public func sentences(_ parts: [String]) -> String {
         let kept = parts.filter { !$0.isEmpty }
         let stop = language == "ja" ? "。" : "."
         return kept.indices.map { index in

@@ -94,10 +94,22 @@ public final class Solver: Sendable {
 
     /// The same for several guesses from one position, the codes that still fit found once.
     public func expectedLeft(after history: [(Code, Feedback)], guesses: [Code]) -> [Double] {
+        partitions(after: history, guesses: guesses).map { partition, fitting in
+            fitting == 0 ? 0 : Double(partition.reduce(0) { $0 + $1 * $1 }) / Double(fitting)
+        }
+    }
+
+    /// The most codes `guess` can leave after `history`, whatever its feedback: a hint's reason in a number.
+    public func mostLeft(after history: [(Code, Feedback)], guess: Code) -> Int {
+        partitions(after: history, guesses: [guess])[0].partition.max() ?? 0
+    }
+
+    /// For each guess, how many of the codes that still fit would get each feedback, a win's counted as none (a win
+    /// leaves nothing to find); and how many fit.
+    private func partitions(after history: [(Code, Feedback)], guesses: [Code]) -> [(partition: [Int], fitting: Int)] {
         let length = rules.length
         return codes.withUnsafeBufferPointer { all in
             let consistent = fitting(history, all)
-            guard !consistent.isEmpty else { return guesses.map { _ in 0 } }
             return guesses.map { guess in
                 var partition = [Int](repeating: 0, count: buckets)
                 guess.digits.withUnsafeBufferPointer { guess in
@@ -107,9 +119,8 @@ public final class Solver: Sendable {
                         partition[red * (length + 1) + blue] += 1
                     }
                 }
-                // A win leaves nothing to find: the all-red answer's codes do not count.
                 partition[length * (length + 1)] = 0
-                return Double(partition.reduce(0) { $0 + $1 * $1 }) / Double(consistent.count)
+                return (partition, consistent.count)
             }
         }
     }

@@ -173,7 +173,8 @@ struct MastermindTests {
         #expect(endgames > 0, "no game came down to two codes: the test proves nothing")
     }
 
-    /// A guess's expected codes left: the average over every secret still possible, by brute force.
+    /// A guess's expected and most codes left: the average and the largest over every secret still possible, by
+    /// brute force.
     @Test func expectedLeftAveragesOverEverySecretStillPossible() {
         let solver = Solver(rules: .classic)
         let secret = code("5306")
@@ -188,6 +189,8 @@ struct MastermindTests {
             }
             let expected = Double(left.reduce(0, +)) / Double(fitting.count)
             #expect(abs(solver.expectedLeft(after: history, guess: guess) - expected) < 1e-9)
+            // The most it can leave: the largest group of one feedback, a win's none.
+            #expect(solver.mostLeft(after: history, guess: guess) == left.max(), "\(guess.digits)")
         }
     }
 

@@ -474,7 +474,7 @@ struct MastermindController: Sendable {
         let outcome = game.outcome
         let rules = game.rules
         let highlight = outcome == .won && !record.usedHint ? game.turns.count : nil
-        var fields = hintFields(record, remaining: remaining, t: t)
+        var fields = hintFields(record, solver: solver, remaining: remaining, t: t)
         fields.merge([
             // The secret is in the page state only once the game is over.
             "secret": outcome == .playing ? .null : .string(game.secret.description),
@@ -521,9 +521,19 @@ struct MastermindController: Sendable {
     /// guess is 0055", which the rows had ruled out, read as a mistake); and what it costs, not only on the results
     /// (another felt tricked). With one or two codes left that fit every row, one that could be the code is a nudge
     /// first, the guess folded under it (a review: the late hint "5 5 4 4" was the code, the deduction taken away).
-    private func hintFields(_ record: MastermindStore.Record, remaining: [Int], t: LanguageStrings) -> TemplateFields {
+    private func hintFields(
+        _ record: MastermindStore.Record, solver: Solver?, remaining: [Int], t: LanguageStrings
+    ) -> TemplateFields {
         let game = record.game
-        let ruledOut = record.hint.flatMap { try? Code($0, rules: game.rules) }.map { game.contradiction($0) != nil }
+        let hint = record.hint.flatMap { try? Code($0, rules: game.rules) }
+        let ruledOut = hint.map { game.contradiction($0) != nil }
+        // Why it is strong, in a number (a review: the hint gave no reason it could check); an opening says why in
+        // words.
+        let most = game.turns.isEmpty ? nil : hint.flatMap { hint in
+            solver.map { $0.mostLeft(after: game.turns.map { ($0.guess, $0.feedback) }, guess: hint) }
+        }
+        let reason = [ruledOut == true ? t.string("mastermind.hint.probe") : "",
+            most.map { t.string("mastermind.hint.most", [.int($0)]) } ?? ""].filter { !$0.isEmpty }
         // Before any row the hint is an opening, and says what makes it one (a review: "a strong next guess is 0 1 2 3"
         // teaches nothing, and is worth almost nothing).
         let text = game.turns.isEmpty ? "mastermind.hint.opening" : "mastermind.hint.text"
@@ -531,9 +541,7 @@ struct MastermindController: Sendable {
         // its unasked opening hint had counted).
         let price = game.turns.isEmpty ? "mastermind.hint.free" : record.usedHint ? "mastermind.hint.cost" : nil
         func hintWords(_ hint: String, shown: String) -> String {
-            t.sentences(
-                t.string(text, [.string(shown)]), ruledOut == true ? t.string("mastermind.hint.probe") : "",
-                price.map { t.string($0) } ?? "")
+            t.sentences([t.string(text, [.string(shown)])] + reason + [price.map { t.string($0) } ?? ""])
         }
         let nudge: TemplateValue =
             ruledOut == false && (1...2).contains(remaining.last ?? 0)
@@ -545,7 +553,7 @@ struct MastermindController: Sendable {
             // Why it is offered apart: a phone's line short of room leaves it out, as it does the cost.
             "hintLine": record.hint.map { .string(t.string(text, [.string(Self.spaced($0))])) }
                 ?? .null,
-            "hintProbe": ruledOut == true ? .string(t.sentenceGap + t.string("mastermind.hint.probe")) : .null,
+            "hintProbe": reason.isEmpty ? .null : .string(t.sentenceGap + t.sentences(reason)),
             // Its cost apart: a phone leaves it out of the line (a review: four lines of hint covered rows 9 and 10).
             "hintCost": record.hint.flatMap { _ in price }.map { .string(t.sentenceGap + t.string($0)) } ?? .null,
         ]

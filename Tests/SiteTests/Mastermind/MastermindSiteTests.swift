@@ -477,8 +477,9 @@ struct MastermindSiteTests {
         #expect(stats.contains("data-wins=\"1\"") && stats.contains("data-hint-wins=\"0\""), "in the chart")
     }
 
-    /// A hint the rows rule out as the code says why it is offered; one that could be the code does not (a review
-    /// read "a strong next guess is 0055", ruled out by its rows, as a mistake): after 1234 scored one misplaced
+    /// A hint the rows rule out as the code says why it is offered, and any hint after a row how many codes it can
+    /// leave; one that could be the code does not say it cannot (a review read "a strong next guess is 0055", ruled
+    /// out by its rows, as a mistake): after 1234 scored one misplaced
     /// against 4567, the solver's pick is 0055, which scores nothing against 1234.
     @Test(arguments: Engine.allCases) func aHintThatCannotBeTheCodeSaysWhy(_ engine: Engine) throws {
         let server = try InProcessSite(engine: engine)
@@ -499,6 +500,13 @@ struct MastermindSiteTests {
         // Its digits apart, so a screen reader reading the board back says four digits, not a number.
         #expect(second.contains("a strong next guess is 2\u{00A0}0\u{00A0}3\u{00A0}6."))
         #expect(second.contains("It can’t be the code itself, but its feedback will rule out the most codes."))
+        // And why, in a number the player can check (a review: the hint gave no reason): of the twelve, whatever 2036
+        // scores, at most two are left. Said, and shown beside it; an opening says why in words.
+        let most = "Whatever its feedback, at most 2 codes will still be possible."
+        #expect(second.contains("<span class=\"hint-probe\"> It can’t be the code itself, but its feedback will rule out "
+            + "the most codes. \(most)</span>"))
+        #expect((Player.attribute("data-hint-spoken", in: second) ?? "").contains(most))
+        #expect(!first.contains("at most"))
     }
 
     /// With one code left that fits every row, a hint says so and folds the guess, which is that code, under "Show a
