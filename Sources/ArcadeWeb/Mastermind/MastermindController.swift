@@ -529,11 +529,16 @@ struct MastermindController: Sendable {
         let ruledOut = hint.map { game.contradiction($0) != nil }
         // Why it is strong, in a number (a review: the hint gave no reason it could check); an opening says why in
         // words.
-        let most = game.turns.isEmpty ? nil : hint.flatMap { hint in
-            solver.map { $0.mostLeft(after: game.turns.map { ($0.guess, $0.feedback) }, guess: hint) }
-        }
-        let reason = [ruledOut == true ? t.string("mastermind.hint.probe") : "",
-            most.map { t.string("mastermind.hint.most", [.int($0)]) } ?? ""].filter { !$0.isEmpty }
+        let most =
+            game.turns.isEmpty
+            ? nil
+            : hint.flatMap { hint in
+                solver.map { $0.mostLeft(after: game.turns.map { ($0.guess, $0.feedback) }, guess: hint) }
+            }
+        let reason = [
+            ruledOut == true ? t.string("mastermind.hint.probe") : "",
+            most.map { t.string("mastermind.hint.most", [.int($0)]) } ?? "",
+        ].filter { !$0.isEmpty }
         // Before any row the hint is an opening, and says what makes it one (a review: "a strong next guess is 0 1 2 3"
         // teaches nothing, and is worth almost nothing).
         let text = game.turns.isEmpty ? "mastermind.hint.opening" : "mastermind.hint.text"
