@@ -502,7 +502,7 @@ struct MastermindSiteTests {
         #expect(second.contains("It can’t be the code itself, but its feedback will rule out the most codes."))
         // And why, in a number the player can check (a review: the hint gave no reason): of the twelve, whatever 2036
         // scores, at most two are left. Said, and shown beside it; an opening says why in words.
-        let most = "Whatever its feedback, at most 2 codes will still be possible."
+        let most = "After it, at most 2 codes will still be possible."
         let probe = "It can’t be the code itself, but its feedback will rule out the most codes."
         #expect(second.contains("<span class=\"hint-probe\"> \(probe) \(most)</span>"))
         #expect((Player.attribute("data-hint-spoken", in: second) ?? "").contains(most))
