@@ -600,9 +600,6 @@
     else if (box.bottom > foot) window.scrollBy(0, Math.min(box.bottom - foot + 8, box.top));
   }
 
-  // …and says so large, as Wordle's "Splendid" does, until the results open (a review: the win was a small green
-  // line, and the wait for the card read as lag). Its words are the card's title; the status says it. Over the page's
-  // title, not the rows (a later review: it hid rows 5 and 6 of a win in 7).
   // The results wait for the last row's pegs (staggered, or a fade when motion is reduced).
   function afterReveal(then, pause) {
     var pegs = host.querySelectorAll(".row.is-newest .peg, .row.is-newest .pegs, .row.is-won .cell, .secret-row .cell");
