@@ -144,21 +144,25 @@ class Gestures(Play):
         self.assertEqual(self.driver.find_elements("css selector", "[data-current-row] .cell.is-filled"), [],
                          "the code's taps on a key typed nothing")
 
-    def test_whos_taps_count_on_the_question_too(self):
-        """Two reviews swiped down and up over the faces, then tapped the question three times: nothing counted (a
-        touch outside the play area was the page's), and the trail's two dots stayed."""
+    def who_swipes_on_a_round(self):
+        """A Name Game round on a phone, and the "who" code's two swipes, down and up, over its faces."""
         self.phone()
         self.meet_people()  # people met: the quiz asks rather than introduces
         self.open("/namegame/normal")
         if self.driver.find_elements("css selector", "[data-start]"):
             self.click_and_wait("button[data-next]")
         area = self.box(self.driver.find_element("css selector", "[data-cheat-area]"))
-        question = self.box(self.driver.find_element("css selector", ".question"))
         x, y = area["cx"], min(area["cy"], area["top"] + 100)
         self.swipe(x, y, "down")
         self.swipe(x, y + 75, "up")
         self.wait(lambda d: d.execute_script(
             "return document.documentElement.getAttribute('data-cheat-progress')") == "2", "two steps")
+
+    def test_whos_taps_count_on_the_question_too(self):
+        """Two reviews swiped down and up over the faces, then tapped the question three times: nothing counted (a
+        touch outside the play area was the page's), and the trail's two dots stayed."""
+        self.who_swipes_on_a_round()
+        question = self.box(self.driver.find_element("css selector", ".question"))
         for _ in range(3):
             self.finger([(question["cx"], question["cy"])], pause=0)
         # Read in one step in the page: the cheat's refresh of the round can replace the toast between a find and a read
@@ -170,17 +174,7 @@ class Gestures(Play):
     def test_a_lone_tap_on_a_face_after_a_drag_down_and_up_answers(self):
         """A review dragged down and up over the faces (a try at scrolling: the "who" code's two swipes), then tapped a
         face: nothing happened, the tap taken for the code's. Codes' taps come two at once; a lone one presses."""
-        self.phone()
-        self.meet_people()  # people met: the quiz asks rather than introduces
-        self.open("/namegame/normal")
-        if self.driver.find_elements("css selector", "[data-start]"):
-            self.click_and_wait("button[data-next]")
-        area = self.box(self.driver.find_element("css selector", "[data-cheat-area]"))
-        x, y = area["cx"], min(area["cy"], area["top"] + 100)
-        self.swipe(x, y, "down")
-        self.swipe(x, y + 75, "up")
-        self.wait(lambda d: d.execute_script(
-            "return document.documentElement.getAttribute('data-cheat-progress')") == "2", "two steps")
+        self.who_swipes_on_a_round()
         face = self.box(self.driver.find_elements("css selector", "[data-cheat-area] button[data-choice]")[0])
         self.finger([(face["cx"], face["cy"])], pause=0)
         self.wait(lambda d: d.find_elements("css selector", "[data-result]"), "the face answered")
