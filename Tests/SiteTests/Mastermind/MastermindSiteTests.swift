@@ -293,7 +293,7 @@ struct MastermindSiteTests {
         let text = try player.get("/mastermind").text
         #expect(
             text.contains(
-                "Guess 2 (1\u{00A0}2\u{00A0}3\u{00A0}5): codes still possible after it: 161. In its place, the solver "
+                "Guess 2 (1\u{00A0}2\u{00A0}3\u{00A0}5). Codes still possible after it: 161. In its place, the solver "
                     + "would have played 1\u{00A0}2\u{00A0}3\u{00A0}4, which here would have left 47."))
         #expect(
             text.contains(
@@ -466,11 +466,11 @@ struct MastermindSiteTests {
         let hinted = try player.get("/mastermind").text
         #expect(hinted.firstMatch(of: /data-hint="\d{4}"/) != nil && !hinted.contains("won’t appear"))
         // And says so, shown and spoken (a review could not tell whether its unasked opening hint had counted).
-        let free = "Before your first guess a hint is free: a win still appears in the guess chart."
+        let free = "Before your first guess, a hint is free: a win still appears in the guess chart."
         #expect(hinted.contains("<span class=\"hint-cost\"> \(free)</span>"))
         #expect((Player.attribute("data-hint-spoken", in: hinted) ?? "").hasSuffix(free))
         // And says what makes it an opening (a review: "a strong next guess is 0 1 2 3" taught nothing).
-        #expect(hinted.contains("Hint: open with ") && hinted.contains("rules out more codes than most first guesses"))
+        #expect(hinted.contains("Hint: open with ") && hinted.contains("rules out more codes than most opening guesses"))
         #expect(!hinted.contains("a strong next guess"))
         try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
         let stats = try player.get("/mastermind/stats").text

@@ -464,7 +464,7 @@ struct LearnDepthSiteTests {
             page = try player.play("learn").text
         }
         let missed = try player.askedID(page)
-        #expect(page.contains("data-recall-hint") && !page.contains("Once more, with a start"), "from memory")
+        #expect(page.contains("data-recall-hint") && !page.contains("Once more, with a head start"), "from memory")
         #expect(!page.contains("placeholder="))
         try player.miss("learn", page)
         try player.post("/namegame/next", "mode=learn")
@@ -478,7 +478,7 @@ struct LearnDepthSiteTests {
         let (round, _) = try player.round(page)
         let first = try player.firstName(round)
         let letter = String(first.prefix(1))
-        #expect(page.contains("Once more, with a start: the first name begins with “\(letter)”."), "typed again, cued")
+        #expect(page.contains("Once more, with a head start: the first name begins with “\(letter)”."), "typed again, cued")
         #expect(page.contains("placeholder=\"\(letter)…\"") && !page.contains("data-recall-hint"))
         try player.post("/namegame/recall", "mode=learn&round=\(round)&name=\(first.addingFormEncoding)")
         let db = try Database(location: server.database)
@@ -494,7 +494,7 @@ struct LearnDepthSiteTests {
         _ = try met(server, count: 6, stability: 10, due: 0)
         let recall = try other.play("recall").text
         #expect(recall.contains("data-recall-input") && recall.contains("data-recall-hint"), "typed, uncued")
-        #expect(!recall.contains("Once more, with a start") && !recall.contains("placeholder="))
+        #expect(!recall.contains("Once more, with a head start") && !recall.contains("placeholder="))
         // Nor does Recall give it to someone still in their steps: chosen to type names from memory, it keeps the
         // letter behind its hint (a review saw every Recall round give it).
         let third = Player(server)
@@ -503,7 +503,7 @@ struct LearnDepthSiteTests {
         _ = try db.execute("UPDATE namegame_cards SET state = 'learning', step = 1, due_ms = 0")
         let stepping = try third.play("recall").text
         #expect(stepping.contains("data-recall-input") && stepping.contains("data-recall-hint"), "typed, uncued")
-        #expect(!stepping.contains("Once more, with a start"))
+        #expect(!stepping.contains("Once more, with a head start"))
         // Nor a pick for someone met and not yet named right (step 0): Recall types the name of anyone met, as it
         // promises (a review: a six-name pick there was jarring mid-mode).
         let fourth = Player(server)
