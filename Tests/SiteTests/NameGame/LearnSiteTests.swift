@@ -478,7 +478,8 @@ struct LearnDepthSiteTests {
         let (round, _) = try player.round(page)
         let first = try player.firstName(round)
         let letter = String(first.prefix(1))
-        #expect(page.contains("Once more, with a head start: the first name begins with “\(letter)”."), "typed again, cued")
+        let cue = "Once more, with a head start: the first name begins with “\(letter)”."
+        #expect(page.contains(cue), "typed again, cued")
         #expect(page.contains("placeholder=\"\(letter)…\"") && !page.contains("data-recall-hint"))
         try player.post("/namegame/recall", "mode=learn&round=\(round)&name=\(first.addingFormEncoding)")
         let db = try Database(location: server.database)
