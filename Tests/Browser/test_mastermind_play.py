@@ -1140,6 +1140,23 @@ class Zoomed(Play):
                                     f"{width}x{height}: the {name} in sight: {seen}")
                 self.assertEqual(self.post("/mastermind/new"), 200)
 
+    def test_on_a_phone_in_every_theme_a_notes_badge_sits_off_its_keys_digit(self):
+        """A review's phone in the retro theme, whose digits are wide: the ✎ badges lay over the 4 and the 5."""
+        self.phone()
+        self.start()
+        for theme in ("crt", "light", "dark"):
+            self.driver.add_cookie({"name": "arcade_theme", "value": theme, "path": "/"})
+            self.open("/mastermind")
+            WebDriverWait(self.driver, 20).until(
+                lambda d: not d.find_element("css selector", "[data-keypad]").get_attribute("hidden"))
+            if not self.driver.find_elements("css selector", NOTED_KEY):  # (notes stay in the browser)
+                for selector in (".key-notes", "button[data-key='5']"):
+                    self.driver.execute_script("arguments[0].click()", self.driver.find_element(
+                        "css selector", "[data-keypad] " + selector))
+            self.assertIn(theme, self.driver.find_element("css selector", "html").get_attribute("class"))
+            self.assertFalse(self.driver.execute_script(BADGE_OVER_TEXT_JS, NOTED_KEY),
+                             f"{theme}: the ✎ badge over the key's digit")
+
     def test_at_400_percent_a_notes_badge_sits_off_its_keys_digit(self):
         """A low-vision review at 400 %: the ✎ badges lay over the 5 and most of the 6."""
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
