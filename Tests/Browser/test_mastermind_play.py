@@ -746,6 +746,25 @@ class Results(Play):
         dialog.find_element("css selector", "[data-more] > summary").click()
         self.assertEqual(len(dialog.find_elements("css selector", "[data-analysis] [data-step]")), 7)
 
+    def test_scrolled_on_a_phone_nothing_of_the_card_shows_above_its_band(self):
+        """A review's phone scrolled the card to "How each guess did": half its heading showed above the × band."""
+        self.phone()
+        _, _, dialog = self.win_after(3)
+        dialog.find_element("css selector", "[data-more] > summary").click()
+        self.driver.execute_script("arguments[0].scrollTop = 120; arguments[0].dispatchEvent(new Event('scroll'))",
+                                   dialog)
+        self.wait(lambda d: "is-scrolled" in dialog.get_attribute("class"), "the card scrolled")
+        # Down the card's top, across its width: the band, or the card's edge, never its content.
+        seen = self.driver.execute_script("""
+            const card = arguments[0], box = card.getBoundingClientRect(), seen = [];
+            for (let y = box.top + 3; y < box.top + 40; y += 4)
+              for (let x = box.left + 10; x < box.right - 10; x += 20) {
+                const at = document.elementFromPoint(x, y);
+                if (at && at !== card && !at.closest('.results-top')) seen.push([x, y, at.tagName, at.textContent.slice(0, 20)]);
+              }
+            return seen;""", dialog)
+        self.assertEqual(seen, [], "the card's content above its band")
+
     def test_on_a_wide_screen_the_card_is_the_phones_and_once_closed_stays_closed(self):
         # Two reviews: docked at the top right it covered the Game menu, the lead and the Theme select; a later one
         # could not see the board it had solved under the centred card. Where there is room, the card stands beside
