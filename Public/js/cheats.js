@@ -67,7 +67,9 @@
         var roll = document.createElement("div");
         roll.className = "credits-roll";
         roll.append(document.importNode(title, true), document.importNode(credits, true));
-        window.Arcade.dialog(roll, announcer && announcer.getAttribute("data-close-label")).classList.add("credits-dialog");
+        var shown = window.Arcade.dialog(roll, announcer && announcer.getAttribute("data-close-label"));
+        shown.classList.add("credits-dialog");
+        roll.addEventListener("animationend", function () { shown.classList.add("is-rolled"); });
       }).catch(function () { window.location.assign("/credits"); });
     },
     // The revealed digit flies into its cell of the row being played, without a reload, marked as a hint.

@@ -176,6 +176,12 @@ class Cheats(MastermindHelpers):
         dialog = WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("css selector", "dialog[open].credits-dialog"))
         self.assertTrue(self.driver.current_url.endswith("/mastermind"))
+        # They roll, from below the card's foot up to their place (a review: rising a little, they read as a plain
+        # dialog), and once in place the card scrolls as usual.
+        top = "return arguments[0].querySelector('.credits-roll').getBoundingClientRect().top"
+        first = self.driver.execute_script(top, dialog)
+        WebDriverWait(self.driver, 10).until(lambda d: "is-rolled" in dialog.get_attribute("class"), "the roll ends")
+        self.assertGreater(first - self.driver.execute_script(top, dialog), 100, "the credits rolled up")
         dialog.find_element("css selector", "form[method=dialog] button").click()
         WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "dialog[open]"))
         cells = [c.text for c in self.driver.find_elements("css selector", "[data-current-row] .cell")]
