@@ -1,7 +1,9 @@
 /// Whether a typed name is the person asked for, in recall rounds. The rule: case, accents and spacing are folded
 /// away; the first name alone is enough (the full name also counts); for names of three letters or more one typo is
 /// forgiven (Damerau–Levenshtein distance ≤ 1: a letter wrong, missing, extra, or two swapped); but a name that is
-/// exactly someone else's first name never counts, so "Mat" is not "Matt". Where the player knows two people of one
+/// exactly the first name of someone else the player has met never counts, so "Mat" is not "Matt" once a Mat is
+/// known (a review: refused for a Mat never met, "Mat" read as a typo the rule had promised to forgive). Where the
+/// player knows two people of one
 /// first name, it is not enough: the full name is asked for (`fullName`; a review: with two Hiros, "Hiro" named
 /// neither).
 public enum NameMatch {
@@ -9,9 +11,18 @@ public enum NameMatch {
     /// another person's first name is still refused (a review: "bee" for Bea was plain wrong).
     public static let typoMinimum = 3
 
+    /// Everyone `among` counted as met.
     public static func accepts(
         _ typed: String, for person: Person, among everyone: [Person], fullName: Bool = false
     ) -> Bool {
+        accepts(typed, for: person, among: everyone, fullName: fullName, known: { _ in true })
+    }
+
+    /// `known`: whether the player has met someone, by id.
+    public static func accepts(
+        _ typed: String, for person: Person, among everyone: [Person], fullName: Bool = false,
+        known: (String) throws -> Bool
+    ) rethrows -> Bool {
         let text = fold(typed)
         guard !text.isEmpty else { return false }
         let first = fold(person.firstName)
@@ -20,7 +31,8 @@ public enum NameMatch {
         if text == first || text == full { return true }
         let word = String(text.split(separator: " ").first ?? "")
         let others = everyone.filter { $0.id != person.id && fold($0.firstName) != first }
-        if others.contains(where: { fold($0.firstName) == word || fold($0.fullName) == text }) { return false }
+        let namesakes = others.filter { fold($0.firstName) == word || fold($0.fullName) == text }
+        if try namesakes.contains(where: { try known($0.id) }) { return false }
         if word == first { return true }
         return close(word, first) || close(text, full)
     }

@@ -46,6 +46,8 @@ struct NameMatchTests {
         #expect(accepts("Ugi", ugo) && accepts("Uggo", ugo) && accepts("Gugo", ugo) && accepts("Ugo", ugo))
         #expect(!accepts("U", ugo) && !accepts("Xyo", ugo), "two edits")
         #expect(!accepts("Matt", Self.everyone[2]), "Matt is someone else: not a typo for Mat")
+        // Someone else, once met: a Matt never met leaves "Matt" a typo for Mat.
+        #expect(NameMatch.accepts("Matt", for: Self.everyone[2], among: Self.everyone, known: { $0 != "b" }))
     }
 
     /// Two people with one first name, both known: "Hiro" names neither, so the full name is asked for, a typo in it

@@ -463,9 +463,9 @@ package struct NameGameStore: Store {
                     "SELECT 1 AS met FROM namegame_cards WHERE player = ? AND person = ?", [.text(player), .text(id)])
                     != nil
             }
-            let right = NameMatch.accepts(
+            let right = try NameMatch.accepts(
                 typed, for: person, among: people.people,
-                fullName: try NameMatch.asksFullName(person, among: people.people, met: met))
+                fullName: try NameMatch.asksFullName(person, among: people.people, met: met), known: met)
             let status = right ? "identified" : "failed"
             // A name forgiven a typo is right, not a clean recall: it comes back sooner, to be spelled (a review: "Amira"
             // for Amara is the very mistake the game is there to prevent).

@@ -18,6 +18,52 @@ struct LessonSiteTests {
             """, [.text(name), .integer(Int64(round)!)])
     }
 
+    /// Recall rounds picked right from `page` until one asks for a typed name (people met come back to be named).
+    func untilTyped(_ player: Player, from page: String) throws -> String {
+        var page = page
+        for _ in 0..<16 where !page.contains("data-recall-input") {
+            let (shown, answer) = try player.round(page)
+            #expect(try player.post("/namegame/answer", "mode=recall&round=\(shown)&choice=\(answer)").status == 303)
+            try player.post("/namegame/next", "mode=recall")
+            page = try player.play("recall").text
+        }
+        return page
+    }
+
+    /// Someone else's first name is refused only once the player has met them (a review: "Mat" for Matt, refused for
+    /// a Mat never met, broke the promise that a typo is forgiven).
+    @Test(arguments: Engine.allCases) func anotherColleaguesNameIsATypoUntilTheyAreMet(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        let db = try Database(location: server.database)
+        let namesakes = "SELECT id FROM people WHERE first_name IN ('Mat', 'Matt') AND last_name <> 'Achebe'"
+        /// A typed round asking for Matt Achebe, with the Mats and the other Matt met or not.
+        func typedRound(meetingAMat: Bool) throws -> String {
+            try player.post("/namegame/next", "mode=recall&resume=1")
+            let page = try untilTyped(player, from: try player.play("recall").text)
+            let round = try #require(Player.attribute("data-round", in: page))
+            try ask(server, round: round, name: "Matt Achebe")
+            _ = try db.execute("DELETE FROM namegame_cards WHERE person IN (\(namesakes))")
+            if meetingAMat {
+                _ = try db.execute(
+                    """
+                    UPDATE namegame_cards SET person = (SELECT id FROM people WHERE first_name = 'Mat' AND last_name = 'Holloway')
+                    WHERE person = (SELECT MIN(person) FROM namegame_cards)
+                    """)
+            }
+            return round
+        }
+        var round = try typedRound(meetingAMat: false)
+        #expect(try player.post("/namegame/recall", "mode=recall&round=\(round)&name=Mat").status == 303)
+        var page = try player.get("/namegame/recall?typo=\(round)").text
+        #expect(page.contains("data-typo>Almost: it’s spelled Matt."), "no Mat met: a typo")
+        round = try typedRound(meetingAMat: true)
+        #expect(try player.post("/namegame/recall", "mode=recall&round=\(round)&name=Mat").status == 303)
+        page = try player.get("/namegame/recall").text
+        #expect(page.contains("You typed “Mat”, but this is Matt Achebe"), "Mat Holloway met: someone else")
+    }
+
     @Test(arguments: Engine.allCases) func recallTakesATypedNameWithoutAScript(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
@@ -34,13 +80,7 @@ struct LessonSiteTests {
         // Until a typed round: picked right, a person met comes back to be named (among a few met: with two, a
         // newcomer's session asked them in turn, a later review).
         func typedRound() throws -> String {
-            for _ in 0..<16 where !page.contains("data-recall-input") {
-                let (shown, answer) = try player.round(page)
-                #expect(
-                    try player.post("/namegame/answer", "mode=recall&round=\(shown)&choice=\(answer)").status == 303)
-                try player.post("/namegame/next", "mode=recall")
-                page = try player.play("recall").text
-            }
+            page = try untilTyped(player, from: page)
             return page
         }
         /// The next typed round, made to ask for Maren Tanaka.
