@@ -25,9 +25,12 @@ public struct Round: Sendable, Equatable {
     public var answerPerson: Person { people[answer] }
 
     /// One face and names to pick from: reverse mode, recall's first step for someone not yet named (its text
-    /// promises names; the faces it showed asked the other way round, a review), and a review of misses (asked the
-    /// harder way: a review found the name it had just been shown among six faces).
-    public var showsNames: Bool { mode == .reverse || ((mode == .recall || mode == .review) && !recall) }
+    /// promises names; the faces it showed asked the other way round, a review), a review of misses (asked the
+    /// harder way: a review found the name it had just been shown among six faces), and similar names (the
+    /// look-alike names side by side are what it tests: asked by name among their faces, a review never saw them).
+    public var showsNames: Bool {
+        mode == .reverse || mode == .matt || ((mode == .recall || mode == .review) && !recall)
+    }
 
     /// These faces, asking for the one at `answer`; hint mode hides the others in a random order.
     public static func asking<R: RandomNumberGenerator>(

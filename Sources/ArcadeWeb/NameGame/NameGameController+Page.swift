@@ -483,7 +483,7 @@ extension NameGameController {
                     "result": .string(result), "isAnswer": .bool(isAnswer),
                     "hidden": .bool(hidden.contains(index)),
                     // Reverse: a name picked by mistake shows its face (a review never saw whom it had confused).
-                    "thumb": .bool(round.mode == .reverse && pickedWrong),
+                    "thumb": .bool((round.mode == .reverse || round.mode == .matt) && pickedWrong),
                     "timedOut": .bool(reveal && !answered && index == round.answer),
                     "disabled": .bool(reveal || !result.isEmpty || hidden.contains(index) || (taught && !isAnswer)),
                 ])

@@ -406,6 +406,10 @@ struct NameGameSiteTests {
             let group = String(NameMatch.fold(asked).prefix(3))
             #expect(faces.count { NameMatch.fold($0.1).hasPrefix(group) } >= 2, "round \(round): \(faces.map(\.1))")
         }
+        // It asks by face, the look-alike names side by side to pick from (a review: asked "Who is Matt Achebe?"
+        // among faces, it never saw the names it was to tell apart, and scored 10 of 10).
+        let page = try player.play("matt").text
+        #expect(page.contains("class=\"single-face\"") && page.ranges(of: "class=\"name-choice").count == 6)
     }
 
     /// Issue 46: a player who does not see the faces hears each described ("Face 2: long red hair, …"), never by
