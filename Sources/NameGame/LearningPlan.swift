@@ -9,8 +9,9 @@ public struct LearningPlan: Sendable {
     /// met or missed, or answered right once and asked again soon): small batches.
     public var batch = 4
     /// A right answer slower than this came with effort: rated hard, not good (Anki's grade; a review read "just like a
-    /// miss" as a penalty on slow typists).
-    public var slowMilliseconds = 8_000
+    /// miss" as a penalty on slow typists). Time to read the question and look at six faces on a phone: at 8 s a
+    /// careful reader's right answers at 9 and 10 s came back as hard (a later review).
+    public var slowMilliseconds = 12_000
     /// The same for a name typed: a phone's keyboard takes its own seconds (a review's typed "hugoo", right at 8.5 s,
     /// came back as a miss).
     public var typedSlowMilliseconds = 20_000
