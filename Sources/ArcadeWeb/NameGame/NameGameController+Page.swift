@@ -291,8 +291,9 @@ extension NameGameController {
             let tooSlow = rightAtOnce && mode != .timed && finished - record.startedMilliseconds > Int64(slow)
             if tooSlow { context["slowLine"] = .string(t.string("namegame.roundtime.slow", [.int(slow / 1000)])) }
             // A lesson times a round only where the time counted (a review: "This round took 6.9 s" after every answer
-            // felt like pressure where the aim is to learn).
-            if tooSlow || mode != .learn {
+            // felt like pressure where the aim is to learn); no mode times a miss or "I don't know" (another read
+            // "This round took 6.8 s" after giving up as a judgement).
+            if rightAtOnce && (tooSlow || mode != .learn) {
                 context["roundSeconds"] = .string(Self.seconds(Double(finished - record.startedMilliseconds) / 1000))
             }
         }
