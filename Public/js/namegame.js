@@ -252,8 +252,10 @@
     document.addEventListener("pointerdown", function (event) {
       window.clearTimeout(wait);
       game.classList.remove("is-advancing");
+      // A tap on the answered faces, buttons no more, skips the wait too (a review's tap on one stopped the round
+      // moving on, and nothing said why).
       var control = event.target.closest && event.target.closest("a, button, input, select, summary, label");
-      if (!control) go(next);
+      if (!control || control.disabled) go(next);
     }, { once: true });
     // A key other than Enter (Tab to read the role, an arrow to scroll) keeps the round on screen: a review's
     // magnifier user lost it as the page moved on under the focus. Next, or Enter, goes on.

@@ -135,6 +135,19 @@ class Lesson(LessonHelpers):
         self.navigate(lambda: self.tap(f'button[data-choice="{answer_of(round_id)}"]'))
         return round_id
 
+    def test_a_tap_on_an_answered_face_skips_the_wait(self):
+        """A review tapped an answered face while the round waited to move on: the wait stopped, and nothing said
+        why. The answered faces are buttons no more: a tap there skips the wait, as a tap beside them does."""
+        round_id = self.answer_right_with_slow_timers("normal", 1000)
+        self.assertIn("is-advancing", self.game().get_attribute("class"))
+        face = self.driver.find_element("css selector", 'button[data-choice]:not([data-choice="%s"])'
+                                        % answer_of(round_id))
+        self.assertFalse(face.is_enabled(), "an answered face")
+        self.driver.execute_script("""const r = arguments[0].getBoundingClientRect();
+            for (const type of ["pointerdown", "pointerup"]) arguments[0].dispatchEvent(new PointerEvent(type,
+              {bubbles: true, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2}));""", face)
+        wait(self.driver).until(lambda _: self.game().get_attribute("data-round") != round_id, "the next round")
+
     def test_a_timed_minutes_right_answer_moves_on_at_once(self):
         """The clock runs while an answer shows: a review's timed score "measures waiting, not knowing" at 2.5 s a
         right answer. The page's timers are stretched, so the beat is read before it ends on any machine."""
