@@ -442,10 +442,11 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
 class QuizIntroduction(NameGameHelpers, BrowserTest):
     width, height = 360, 740
 
-    def test_a_quiz_introduces_someone_new_then_asks_about_them(self):
+    def test_a_quiz_introduces_someone_new_and_asks_about_them_later(self):
         """Teach before testing (issue 41; two reviews in a row: the quizzes opened on strangers, and a guess among
-        strangers teaches nothing). A newcomer's first Reverse round opens on the person it asks about: face, name and
-        Got it on one phone screen, and a screen reader told who it is; Got it asks about them, on the same round."""
+        strangers teaches nothing). A newcomer's first Reverse round opens on someone new: face, name and Got it on one
+        phone screen, and a screen reader told who it is; Got it meets them, and the question about them comes later,
+        not next (a later review: asked at once, it was matching a picture just seen)."""
         self.open("/namegame")
         self.reveal_mode("reverse")
         self.click_and_wait('button[data-play="reverse"]')
@@ -461,11 +462,12 @@ class QuizIntroduction(NameGameHelpers, BrowserTest):
         self.assertEqual(self.axe_violations(), [])
         self.screenshots("namegame-quiz-intro", "/namegame/reverse")
         self.navigate(lambda: self.driver.find_element("css selector", "[data-meet]").click(), meet=False)
-        self.assertEqual(self.game().get_attribute("data-round"), round_id, "the same round, now its question")
-        self.assertEqual(len(self.driver.find_elements("css selector", "button[data-choice]")), 6)
-        right = self.driver.find_element("css selector", f'button[data-choice="{answer_of(round_id)}"]')
-        self.assertIn(name, right.text, "about the person just introduced")
-        self.assertIsNotNone(card_of(round_id), "met")
+        self.assertNotEqual(self.game().get_attribute("data-round"), round_id, "another round")
+        asked = self.driver.find_elements("css selector", "[data-intro-name]") or self.driver.find_elements(
+            "css selector", "button[data-choice]")
+        self.assertTrue(asked, "someone else introduced, or a question")
+        self.assertNotIn(name, " ".join(a.text for a in asked if a.get_attribute("data-intro-name") is not None),
+                         "not the person just met again")
 
 
 class LearnIntroScreenshots(NameGameHelpers, BrowserTest):

@@ -267,9 +267,10 @@ struct NameGameController: Sendable {
         }
     }
 
-    /// The player has seen the introduction of someone new. In Learn the question about them comes after the next
-    /// round (someone due, or the next new face), so it is recalled rather than read off the page just seen; a quiz
-    /// asks it now.
+    /// The player has seen the introduction of someone new. The question about them comes after the next round
+    /// (someone due, someone met before, or the next new face), so it is recalled rather than read off the page just
+    /// seen: in Learn, and in a quiz too (a review: Normal asked "Who is Quinn?" right after meeting Quinn, among
+    /// strangers, matching a picture, not recalling a name). Recall and Review ask it now.
     func meet(_ request: Request, _ context: PlayerContext) throws -> Response {
         let visitor = context.visitor
         let mode = request.form?["mode"].flatMap(Mode.init) ?? .learn
@@ -278,15 +279,15 @@ struct NameGameController: Sendable {
         else {
             return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
         }
-        guard introduced.round.mode == .learn else {
-            return .redirect(to: "/namegame/\(introduced.round.mode.rawValue)")
-        }
-        if let session = try store.openSession(player: visitor.playerID, mode: .learn),
-            let next = try newRound(.learn, session: session, visitor, avoid: introduced.round.answerPerson.id)
+        let played = introduced.round.mode
+        // (Recall recognises the person just met among six names, its first step; Review shows who a miss was.)
+        guard played != .recall && played != .review else { return .redirect(to: "/namegame/\(played.rawValue)") }
+        if let session = try store.openSession(player: visitor.playerID, mode: played),
+            let next = try newRound(played, session: session, visitor, avoid: introduced.round.answerPerson.id)
         {
             try store.dropIntroduction(player: visitor.playerID, round: roundID, replacedBy: next.id)
         }
-        return .redirect(to: "/namegame/learn")
+        return .redirect(to: "/namegame/\(played.rawValue)")
     }
 
     /// Timed mode's "More time": the clock gets `NameGameStore.extraTime` more (WCAG 2.2.1, a time limit a player

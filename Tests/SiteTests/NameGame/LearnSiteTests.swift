@@ -696,21 +696,22 @@ struct LearnDepthSiteTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
+        // A newcomer's quiz meets four people, one introduction at a time, each asked later, never next; then every
+        // question asks about one of them.
         let first = try player.play("normal").text
-        // Four people met (as learn mode would have), then every normal question asks about one of them or the one the
-        // first question introduced.
-        _ = try met(server, count: 4, stability: 10, due: 0, excluding: [try player.askedID(first)])
-        try player.answerRight("normal", first)
-        try player.post("/namegame/next", "mode=normal")
-        _ = try player.play("normal")
-        try player.answerRounds("normal", count: 8)
-        // The second round was dealt before the four were met, so it may have introduced someone too.
-        let quizzed = try asked(server, mode: "normal").dropFirst(2).map(\.person)
         let metNow = Set(
             try Database(location: server.database).query("SELECT person FROM namegame_cards").map {
                 try $0.decode("person") as String
             })
-        #expect(quizzed.count == 7 && quizzed.allSatisfy(metNow.contains) && metNow.count <= 6, "\(quizzed)")
+        let firstAsked = try player.askedID(first)
+        // (Four in its pool: someone met who has since left, or has no face to show, is not in it.)
+        #expect(metNow.count >= 4 && metNow.contains(firstAsked), "\(metNow.count) \(metNow.contains(firstAsked))")
+        try player.answerRight("normal", first)
+        try player.post("/namegame/next", "mode=normal")
+        _ = try player.play("normal")
+        try player.answerRounds("normal", count: 8)
+        let quizzed = try asked(server, mode: "normal").map(\.person)
+        #expect(quizzed.count == 9 && quizzed.allSatisfy(metNow.contains), "\(quizzed)")
         #expect(Set(quizzed).count >= 3, "at random but not the last few, so all of them come round: \(quizzed)")
         // The statistics' wall shows the people being learned by face and name, marked so, not as silhouettes.
         // The statistics' wall shows the team's people being learned by face and name, marked so, not as silhouettes
@@ -718,15 +719,15 @@ struct LearnDepthSiteTests {
         let stats = try player.get("/namegame/stats").text
         let teamMet = try Database(location: server.database).query(
             "SELECT 1 FROM namegame_cards c JOIN people p ON p.id = c.person WHERE p.retired = 0")
-        #expect(teamMet.count >= 4)
+        #expect(teamMet.count >= 2)
         #expect(
             stats.ranges(of: "data-learning><img").count + stats.ranges(of: "data-known><img").count == teamMet.count)
     }
 
     /// Teach before testing: a quiz's round about someone the player has not met opens on their introduction (face,
-    /// name, role), and asks once it is seen (two reviews in a row: the quizzes opened on strangers, a guess among
-    /// them teaches nothing). The question's clock starts with it, and the answer read off the introduction rates
-    /// nothing; in Timed, whose clock cannot wait, a newcomer is sent to meet people first.
+    /// name, role) (two reviews in a row: the quizzes opened on strangers, a guess among them teaches nothing); and, as
+    /// in Learn, the question about them comes later, never next (a later review: "Who is Quinn?" right after meeting
+    /// Quinn was matching a picture). In Timed, whose clock cannot wait, a newcomer is sent to meet people first.
     @Test(arguments: Engine.allCases) func aQuizIntroducesSomeoneNewBeforeAskingAboutThem(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
@@ -744,16 +745,12 @@ struct LearnDepthSiteTests {
         let card = try #require(
             try db.first("SELECT introduced, due_ms, met_ms FROM namegame_cards WHERE person = ?", [.text(person)]))
         #expect(card.int("introduced") == 1 && card.int("due_ms")! > card.int("met_ms")!)
-        let question = try player.get("/namegame/reverse").text
-        #expect(!question.contains("data-intro") && question.contains("data-choice"), "then the question")
-        let asked = try player.askedID(question)
-        #expect(Player.attribute("data-round", in: question) == round && asked == person)
-        let started = try db.first("SELECT started_ms FROM namegame_rounds WHERE id = ?", [.integer(Int64(round)!)])
-        #expect(started?.int("started_ms") == card.int("met_ms"), "its clock starts with the question")
-        try player.answerRight("reverse", question)
-        #expect(
-            try db.first("SELECT reviews FROM namegame_cards WHERE person = ?", [.text(person)])?.int("reviews") == 0)
-        // Seen again, a question is a question (a second "Got it" does not meet anyone else).
+        // The next round is another: someone else introduced, or asked; the introduction asked nothing and is gone.
+        let next = try player.get("/namegame/reverse").text
+        let nextAsked = try player.askedID(next)
+        #expect(Player.attribute("data-round", in: next) != round && nextAsked != person)
+        #expect(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM namegame_rounds WHERE id = \(round)") == 0)
+        // Seen again, a gone introduction meets no one (a second "Got it").
         #expect(try player.post("/namegame/meet", "mode=reverse&round=\(round)").status == 422)
         // Timed waits for four people met, and says so on the menu and on its start card; its start writes nothing.
         let menu = try player.get("/namegame").text

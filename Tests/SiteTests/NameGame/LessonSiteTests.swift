@@ -451,8 +451,8 @@ struct LessonSiteTests {
             ON CONFLICT (player, person) DO NOTHING
             """)
         let met = try player.get("/namegame/normal").text
-        // (Four at least: the quiz met four strangers, then asked about them.)
-        #expect(met.ranges(of: "<li class=\"is-today\"").count >= 4, "the people it covered, right today")
+        // (Three at least: the quiz met four strangers, then asked about them, at random, none of the last asked.)
+        #expect(met.ranges(of: "<li class=\"is-today\"").count >= 3, "the people it covered, right today")
         #expect(!met.contains("is-learned") && met.contains("Right today"))
         // Remembered past the first day (in review, stability of a week): learned.
         // A week's stability reached on the day of meeting is not learned yet (a review: "Learned" 25 minutes after).
@@ -462,7 +462,7 @@ struct LessonSiteTests {
         #expect(try player.get("/namegame/stats").text.contains("data-known=\"0\""), "the statistics say the same")
         _ = try db.execute("UPDATE namegame_cards SET last_ms = met_ms + 86400000")
         let later = try player.get("/namegame/normal").text
-        #expect(later.ranges(of: "<li class=\"is-learned\"").count >= 4 && !later.contains("is-today"))
+        #expect(later.ranges(of: "<li class=\"is-learned\"").count >= 3 && !later.contains("is-today"))
         // Found only after a long wait is rated as a miss, and the summary says it comes back soon (a review: "Got it
         // today" after waiting), as slow rather than missed (a later one: a miss's red ring on a right answer).
         #expect(!later.contains("is-again") && !later.contains("is-slow"))
