@@ -249,14 +249,19 @@
     game.style.setProperty("--advance-ms", delay + "ms");
     game.classList.add("is-advancing");
     wait = window.setTimeout(function () { go(next); }, delay);
-    document.addEventListener("pointerdown", function (event) {
+    var shownAt = window.performance ? window.performance.now() : 0;
+    document.addEventListener("pointerdown", function skip(event) {
+      // The second tap of a double tap that answered is not a tap on the answer: it skipped the last round's result
+      // straight to the lesson's summary (a review).
+      if (window.performance && window.performance.now() - shownAt < 500) return;
+      document.removeEventListener("pointerdown", skip);
       window.clearTimeout(wait);
       game.classList.remove("is-advancing");
       // A tap on the answered faces, buttons no more, skips the wait too (a review's tap on one stopped the round
       // moving on, and nothing said why).
       var control = event.target.closest && event.target.closest("a, button, input, select, summary, label");
       if (!control || control.disabled) go(next);
-    }, { once: true });
+    });
     // A key other than Enter (Tab to read the role, an arrow to scroll) keeps the round on screen: a review's
     // magnifier user lost it as the page moved on under the focus. Next, or Enter, goes on.
     // Not in a timed minute, whose clock runs: there every key goes on, Enter and the digits at once.

@@ -35,6 +35,12 @@ def make_round_ask(round_id, first_name):
                    " ORDER BY last_name = 'Tanaka' DESC LIMIT 1) WHERE round = ? AND position = 0", (first_name, int(round_id)))
 
 
+# A finger's tap on an element, as the page's listeners see it.
+TAP_JS = """const r = arguments[0].getBoundingClientRect();
+    for (const type of ["pointerdown", "pointerup"]) arguments[0].dispatchEvent(new PointerEvent(type,
+      {bubbles: true, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2}));"""
+
+
 class LessonHelpers(NameGameHelpers):
 
     def tap(self, selector):
@@ -143,10 +149,21 @@ class Lesson(LessonHelpers):
         face = self.driver.find_element("css selector", 'button[data-choice]:not([data-choice="%s"])'
                                         % answer_of(round_id))
         self.assertFalse(face.is_enabled(), "an answered face")
-        self.driver.execute_script("""const r = arguments[0].getBoundingClientRect();
-            for (const type of ["pointerdown", "pointerup"]) arguments[0].dispatchEvent(new PointerEvent(type,
-              {bubbles: true, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2}));""", face)
+        # (Half a second after the answer showed: a tap sooner is a double tap's second, see below.)
+        wait(self.driver).until(lambda d: d.execute_script("return performance.now() > 600"))
+        self.driver.execute_script(TAP_JS, face)
         wait(self.driver).until(lambda _: self.game().get_attribute("data-round") != round_id, "the next round")
+
+    def test_a_double_taps_second_tap_does_not_skip_the_answer(self):
+        """A review double-tapped Check on a lesson's last round: the second tap skipped its answer straight to the
+        summary. A tap within half a second of the answer showing is the answering tap's twin, and skips nothing."""
+        round_id = self.answer_right_with_slow_timers("normal", 1000)
+        soon = self.driver.execute_script(
+            "const t = performance.now(); if (t < 400) { " + TAP_JS + " } return t;", self.game())
+        if soon >= 400:
+            self.skipTest(f"the page was slow: the tap came {soon:.0f} ms after it showed")
+        self.assertEqual(self.game().get_attribute("data-round"), round_id, "still the answered round")
+        self.assertIn("is-advancing", self.game().get_attribute("class"), "still moving on by itself")
 
     def test_a_timed_minutes_right_answer_moves_on_at_once(self):
         """The clock runs while an answer shows: a review's timed score "measures waiting, not knowing" at 2.5 s a
