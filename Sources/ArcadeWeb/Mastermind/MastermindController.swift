@@ -443,6 +443,8 @@ struct MastermindController: Sendable {
             "usedHint": .bool(record.usedHint), "hint": record.hint.map { .string($0) } ?? .null,
             "error": error.map { .string($0) } ?? .null, "value": .string(value), "wins": .int(stats.wins),
             "hard": .bool(record.hard),
+            // A friend's code says so while it is played (a review: it looked like any game until its end).
+            "challengePlaying": .bool(record.challenge != nil && outcome == .playing),
             "currentStreak": .int(stats.currentStreak), "longestStreak": .int(stats.longestStreak),
             // The rest of the board: the row being typed, then one empty slot per attempt still to come.
             "nextNumber": .int(game.turns.count + 1),

@@ -47,6 +47,10 @@ struct ChallengeSiteTests {
         #expect(!invitation.text.contains("data-guess=") && !invitation.text.contains(secret))
         #expect(try bo.post(path, "").header("Location") == "/mastermind")
         #expect(try bo.secret() == secret, "the same code")
+        // Bo's board says whose code it is while it is played (a review: it looked like any game until its end).
+        let board = try bo.get("/mastermind").text
+        #expect(board.contains("data-challenge-board>A friend’s code: once your game is over, you’ll see each other’s"))
+        #expect(board.contains("data-challenge-rules>A friend’s code"), "and under a phone's board, for its rules")
         let playing = try bo.get(path).text
         #expect(playing.contains("data-challenge-playing") && !playing.contains("data-guess="))
         // Taken once: a second start changes nothing.
@@ -55,6 +59,7 @@ struct ChallengeSiteTests {
         #expect(try ana.get(path).text.ranges(of: "data-side ").count == 1)
         try finish(bo, misses: 0)
         let compare = try bo.get("/mastermind").text
+        #expect(!compare.contains("data-challenge-board"), "said while it is played only")
         #expect(compare.contains("href=\"\(path)\""), "Bo's card leads back to the challenge")
         let both = try bo.get(path).text
         #expect(both.ranges(of: "data-side ").count == 2)
