@@ -529,6 +529,29 @@ class HintCost(Play):
 class Rows(Play):
     """A row reads at a glance: pegs of at least 16 px, counts beside them; the codes-left count is opt-in."""
 
+    def test_on_a_phone_no_match_rings_stand_apart(self):
+        """A review: on a phone the four dashed rings of a row with nothing in the code ran into one another. Each is
+        drawn inside its 16 px place, with room between neighbours; the place stays 16 px."""
+        self.phone()
+        secret = self.start()
+        absent = next(d for d in "01234567" if d not in secret)
+        self.tap(absent * 4)
+        self.wait_rows(1)
+        self.wait(lambda d: d.execute_script(
+            "return Array.from(document.querySelectorAll('#row-1 .peg'))"
+            ".every(p => p.getAnimations().every(a => a.playState === 'finished'))"),
+            "the pegs in place")
+        rings = self.driver.execute_script("""
+            return Array.from(document.querySelectorAll('#row-1 .peg-gray')).map(peg => {
+                const box = peg.getBoundingClientRect(), ring = getComputedStyle(peg, '::after');
+                return [box.left, box.width, parseFloat(ring.width)];
+            });""")
+        self.assertEqual(len(rings), 4, rings)
+        for (left, width, ring), (next_left, _, next_ring) in zip(rings, rings[1:]):
+            self.assertGreaterEqual(width, 16, rings)
+            gap = (next_left + (width - next_ring) / 2) - (left + (width + ring) / 2)
+            self.assertGreaterEqual(gap, 4, f"rings {gap:.1f} px apart: {rings}")
+
     def test_the_keys_marks_are_explained_once_where_they_first_appear(self):
         """Two reviews never learned what a green or crossed-out key meant: a phone's first how-to leaves it out. Each
         mark is explained the first time it shows, and only it (a later review read "Green keys are in the code" over

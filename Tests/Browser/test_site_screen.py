@@ -189,7 +189,7 @@ EXAMPLES_JS = """
                 marked: colour(marked, 'borderTopColor'),
                 look: ['borderTopColor', 'borderTopStyle', 'borderTopWidth'].map(p => colour(marked, p)).join(' '),
                 plain: ['borderTopColor', 'borderTopStyle', 'borderTopWidth'].map(p => colour(plain, p)).join(' '),
-                peg: kind === 'gray' ? colour(peg, 'borderTopColor') : colour(peg, 'backgroundColor'),
+                peg: kind === 'gray' ? getComputedStyle(peg, '::after').borderTopColor : colour(peg, 'backgroundColor'),
                 visible: box.width > 8 && box.height > 8 && peg.getBoundingClientRect().width > 8,
                 text: item.lastElementChild.textContent.replace(/\\s+/g, ' ').trim()};
     });
