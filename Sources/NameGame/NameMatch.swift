@@ -49,6 +49,12 @@ public enum NameMatch {
         }
     }
 
+    /// Whether `typed` is the person's surname alone (case and accents aside), not also their first name.
+    public static func isSurname(_ typed: String, of person: Person) -> Bool {
+        let text = fold(typed)
+        return !text.isEmpty && text == fold(person.lastName) && text != fold(person.firstName)
+    }
+
     /// Whether an accepted name was typed as spelled (case and accents aside): false for a forgiven typo, which the
     /// player is shown the spelling of.
     public static func spelledRight(_ typed: String, for person: Person) -> Bool {

@@ -213,6 +213,8 @@ package struct NameGameStore: Store {
 
     package enum Refusal: Error, Equatable {
         case unknownRound, alreadyAnswered, invalidChoice, alreadyTried, hidden, timeUp
+        /// A recall round answered with the person's surname alone, where the first name is asked: said, not scored.
+        case surnameOnly
     }
 
     package func session(id: Int64, player: String) throws -> Session? {
@@ -463,9 +465,12 @@ package struct NameGameStore: Store {
                     "SELECT 1 AS met FROM namegame_cards WHERE player = ? AND person = ?", [.text(player), .text(id)])
                     != nil
             }
+            let fullName = try NameMatch.asksFullName(person, among: people.people, met: met)
+            // Their surname is what they are called too: asked again for the first name, not marked wrong (a review
+            // typed Achebe for Matt Achebe and read "Wrong").
+            if !fullName && NameMatch.isSurname(typed, of: person) { return .failure(.surnameOnly) }
             let right = try NameMatch.accepts(
-                typed, for: person, among: people.people,
-                fullName: try NameMatch.asksFullName(person, among: people.people, met: met), known: met)
+                typed, for: person, among: people.people, fullName: fullName, known: met)
             let status = right ? "identified" : "failed"
             // A name forgiven a typo is right, not a clean recall: it comes back sooner, to be spelled (a review: "Amira"
             // for Amara is the very mistake the game is there to prevent).

@@ -385,6 +385,7 @@ struct NameGameController: Sendable {
         case .alreadyTried: "namegame.error.tried"
         case .hidden: "namegame.error.hidden"
         case .timeUp: "namegame.error.timeup"
+        case .surnameOnly: "namegame.error.surname"
         }
     }
 
