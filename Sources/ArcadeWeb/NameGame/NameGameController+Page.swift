@@ -53,6 +53,9 @@ extension NameGameController {
         {
             context["roundId"] = .int(Int(record.id))
             context["intro"] = intro
+            // The first person a player meets says the team is made up, where it is (a review came from the home page
+            // straight to a lesson, and took the bundled colleagues for real ones).
+            context["demoNote"] = .bool(cards.isEmpty && directory.people.contains(where: PeopleStore.isDemo))
             // An introduction keeps the session's bar where it was (a review saw it vanish on the cards).
             lessonFields(mode, session: current, record: record, t: t, into: &context)
             return page(.object(context))

@@ -268,6 +268,10 @@ struct DemoPeopleTests {
         // A player is told the people are drawings while any are left (a review took them for the product).
         let player = Player(server)
         #expect(try player.get("/namegame").text.contains("data-demo-note"))
+        // And by the first person met, for a player who came straight to a lesson from the home page (a review).
+        #expect(try player.post("/namegame/next", "mode=learn&resume=1").status == 303)
+        let first = try player.get("/namegame/learn").text
+        #expect(first.contains("data-intro") && first.contains("data-demo-note"))
 
         let unconfirmed = try admin.post("/admin/people/demo/remove", "")
         #expect(unconfirmed.status == 422)
