@@ -38,7 +38,7 @@ class AdminPasskeyTests(AdminBrowserTest):
         self.driver.find_element("css selector", "[data-passkey-signin]").click()
         message = WebDriverWait(self.driver, 20).until(
             lambda d: d.find_element("css selector", "[data-passkey-message]:not([hidden])"))
-        self.assertIn("did not check out", message.text)
+        self.assertIn("couldn’t be verified", message.text)
         self.assertIsNone(self.driver.get_cookie("arcade_admin"))
         self.open("/admin/login")
         self.driver.find_element("css selector", "[data-passkey-signin]").click()

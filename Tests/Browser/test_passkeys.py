@@ -208,7 +208,7 @@ class PasskeyTests(MastermindHelpers):
                     rows("SELECT COUNT(*) FROM player_merges WHERE player = ?", owner), self.player())
 
         before = state()
-        for change, words in (("signature", "did not check out"), ("origin", "another site")):
+        for change, words in (("signature", "couldn’t be verified"), ("origin", "another site")):
             self.open("/progress")
             self.driver.execute_script(self.TAMPER_JS, change)
             self.driver.find_element("css selector", "[data-passkey-signin]").click()
