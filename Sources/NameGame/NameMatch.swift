@@ -3,9 +3,8 @@
 /// forgiven (Damerau–Levenshtein distance ≤ 1: a letter wrong, missing, extra, or two swapped); but a name that is
 /// exactly the first name of someone else the player has met never counts, so "Mat" is not "Matt" once a Mat is
 /// known (a review: refused for a Mat never met, "Mat" read as a typo the rule had promised to forgive). Where the
-/// player knows two people of one
-/// first name, it is not enough: the full name is asked for (`fullName`; a review: with two Hiros, "Hiro" named
-/// neither).
+/// team has two people of one first name, it is not enough: the full name is asked for (`fullName`; a review: with
+/// two Hiros, "Hiro" named neither).
 public enum NameMatch {
     /// Shortest name that forgives a typo: in a two-letter one, one letter is most of it. A three-letter typo that is
     /// another person's first name is still refused (a review: "bee" for Bea was plain wrong).
@@ -37,16 +36,12 @@ public enum NameMatch {
         return close(word, first) || close(text, full)
     }
 
-    /// Whether the full name is asked for: the player has met (`met`, by id) someone else with the same first name
-    /// (case and accents aside), whom only the full name tells apart.
-    public static func asksFullName(
-        _ person: Person, among everyone: [Person], met: (String) throws -> Bool
-    ) rethrows -> Bool {
+    /// Whether the full name is asked for: someone else in `team` has the same first name (case and accents aside),
+    /// whom only the full name tells apart, met or not (a review: with two Samis on the team, "Sami" could not show
+    /// which one the player knew).
+    public static func asksFullName(_ person: Person, among team: [Person]) -> Bool {
         let first = fold(person.firstName)
-        return try everyone.contains { other in
-            guard other.id != person.id, fold(other.firstName) == first else { return false }
-            return try met(other.id)
-        }
+        return team.contains { $0.id != person.id && fold($0.firstName) == first }
     }
 
     /// Whether `typed` is the person's surname alone (case and accents aside), not also their first name.
@@ -56,10 +51,11 @@ public enum NameMatch {
     }
 
     /// Whether an accepted name was typed as spelled (case and accents aside): false for a forgiven typo, which the
-    /// player is shown the spelling of.
-    public static func spelledRight(_ typed: String, for person: Person) -> Bool {
+    /// player is shown the spelling of. Where the full name is asked (`fullName`), all of it.
+    public static func spelledRight(_ typed: String, for person: Person, fullName: Bool = false) -> Bool {
         let text = fold(typed)
         let first = fold(person.firstName)
+        if fullName { return text == fold(person.fullName) }
         return text == first || text == fold(person.fullName)
             || text.split(separator: " ").first.map(String.init) == first
     }

@@ -59,19 +59,21 @@ public struct Round: Sendable, Equatable {
     }
 
     /// A round asking for `person`, with the others drawn at random from the mode's pool, those in `first` (people
-    /// met) before the rest; `choices` faces in all (the mode's number by default). A quiz's others are about half
-    /// strangers where there are any: all of them people met taught elimination (two reviews: the six names were the
-    /// five just met and a stranger; a timed minute showed the same six faces every round), all strangers made the one
-    /// familiar face the answer (an earlier one). Learn's are people met only: it asks about someone just introduced.
+    /// met) before the rest, and among them those in `fresh` first; `choices` faces in all (the mode's number by
+    /// default). The others are about half strangers where there are any: all of them people met taught elimination
+    /// (three reviews: the six names were the five just met and a stranger; a timed minute showed the same six faces
+    /// every round; Learn's picks showed everyone met, the one not yet named the answer), all strangers made the one
+    /// familiar face the answer (an earlier one).
     public static func make<R: RandomNumberGenerator>(
-        _ mode: Mode, asking person: Person, from everyone: [Person], first: Set<String> = [], choices: Int? = nil,
-        using random: inout R
+        _ mode: Mode, asking person: Person, from everyone: [Person], first: Set<String> = [],
+        fresh: Set<String> = [], choices: Int? = nil, using random: inout R
     ) -> Round {
         let count = (choices ?? mode.choices) - 1
-        let strangers = mode == .learn ? 0 : count / 2
+        let strangers = count / 2
         var others = mode.pool(everyone).filter { $0.id != person.id }
         others.shuffle(using: &random)
-        let known = others.filter { first.contains($0.id) }
+        let met = others.filter { first.contains($0.id) }
+        let known = met.filter { fresh.contains($0.id) } + met.filter { !fresh.contains($0.id) }
         let unknown = others.filter { !first.contains($0.id) }
         let fromUnknown = min(unknown.count, max(strangers, count - known.count))
         others = Array(known.prefix(max(0, count - fromUnknown))) + unknown.prefix(fromUnknown)

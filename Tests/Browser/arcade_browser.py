@@ -148,10 +148,10 @@ class BrowserTest(unittest.TestCase):
         self.driver.get(BASE_URL + path)
         self.close_tutorial()
 
-    def meet_people(self, count=6, stability=10):
+    def meet_people(self, count=8, stability=10):
         """Test set-up through the database: this browser's player has met `count` people (in review, due now), none
         of them asked about in an open round, so the quizzes ask about people met rather than introduce someone new,
-        and a timed minute starts (it waits for four met). Learn types the names of memories of 5 days and more:
+        and a timed minute starts (it waits for eight met). Learn types the names of memories of 5 days and more:
         `stability` below that, it asks them picked."""
         self.open("/namegame")
         value = self.driver.get_cookie("arcade_player")["value"].split(".")[0]

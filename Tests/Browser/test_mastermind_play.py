@@ -728,7 +728,10 @@ class Results(Play):
         # word is laid over the board (the card's title is the win's word).
         at = self.driver.execute_script("return window.winAt")
         self.assertLess(at["burst"] - at["row"], schedule - 300, at)
-        self.assertLess(at["card"] - at["row"], schedule + 700, at)
+        # (Within a second and a half of the row's landing: a clean clone's run beside a build took 0.9 s, its timers
+        # late; the card "a second later" than the settled row, as a review saw it, still fails.)
+        self.assertLess(at["burst"], at["card"], at)
+        self.assertLess(at["card"] - at["row"], schedule + 1500, at)
         self.assertNotIn("toast", at)
         # The bar over the board tells the ending once the row's pegs are in, not while they still come (a review saw
         # "Wins: 1" before the last peg), and as the row jumps, not after (a later one saw "4 guesses left" and Hint

@@ -32,23 +32,37 @@ extension NameGameStore {
         return result
     }
 
-    /// The people whose latest round in the session was a miss (a wrong pick, a wrong name, "I don't know", the
-    /// clock), in the order first asked: Learn asks them again before its lesson ends.
-    package func unfixedMisses(session: Int64) throws -> [String] {
+    /// What a lesson has left to ask before it ends, each in the order first asked: `missed`, whose latest round in
+    /// the session was a miss (a wrong pick, a wrong name, "I don't know", the clock); `unnamed`, met in the session
+    /// and only picked since, never asked to type their name (a review saw one person typed five times in a lesson,
+    /// and another picked once among four faces and called "Right today").
+    package func unfinished(session: Int64) throws -> (missed: [String], unnamed: [String]) {
         var last: [String: Bool] = [:]
+        var typed: Set<String> = []
         var order: [String] = []
-        for round in try rated(session: session) {
+        let rounds = try rated(session: session)
+        for round in rounds {
             if last.updateValue(round.wrong, forKey: round.person) == nil { order.append(round.person) }
+            if round.typed { typed.insert(round.person) }
         }
-        return order.filter { last[$0] == true }
+        let met = Set(rounds.filter(\.metHere).map(\.person))
+        return (
+            order.filter { last[$0] == true },
+            order.filter { last[$0] == false && !typed.contains($0) && met.contains($0) }
+        )
     }
 
-    /// Each answered round of a session, in order: whom it asked, and how the scheduler rated the answer.
-    private func rated(session: Int64) throws -> [(person: String, missed: Bool, wrong: Bool)] {
+    /// Each answered round of a session, in order: whom it asked, how the scheduler rated the answer, whether the name
+    /// was typed, and whether the person was first met in the session.
+    private func rated(
+        session: Int64
+    ) throws -> [(person: String, missed: Bool, wrong: Bool, typed: Bool, metHere: Bool)] {
         let rows = try pool.connection().query(
             """
             SELECT f.person, r.status, r.started_ms, r.finished_ms, r.recall,
-                (SELECT COUNT(*) FROM namegame_round_faces w WHERE w.round = r.id AND w.wrong_rank IS NOT NULL) AS wrongs
+                (SELECT COUNT(*) FROM namegame_round_faces w WHERE w.round = r.id AND w.wrong_rank IS NOT NULL) AS wrongs,
+                (SELECT COUNT(*) FROM namegame_cards c JOIN namegame_sessions s ON s.id = r.session
+                    WHERE c.player = r.player AND c.person = f.person AND c.met_ms >= s.started_ms) AS met_here
             FROM namegame_rounds r JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
             WHERE r.session = ? AND r.status <> 'open' ORDER BY r.id
             """, [.integer(session)])
@@ -59,9 +73,10 @@ extension NameGameStore {
             let finished: Int64 = try row.decodeIfPresent(RoundRow.Columns.finishedMilliseconds) ?? started
             // Missed: wrong, or right but slow (rated hard, so back sooner: the summary says which).
             let wrong = wrongs > 0 || status != "identified"
-            let slow =
-                Int(finished - started) > plan.slowLimit(typed: try row.decode("recall", as: Int64.self) == 1)
-            return (try row.decode(Face.Columns.person), wrong || slow, wrong)
+            let typed = try row.decode("recall", as: Int64.self) == 1
+            let slow = Int(finished - started) > plan.slowLimit(typed: typed)
+            let metHere = try row.decode("met_here", as: Int64.self) > 0
+            return (try row.decode(Face.Columns.person), wrong || slow, wrong, typed, metHere)
         }
     }
 

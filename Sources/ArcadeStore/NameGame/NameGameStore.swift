@@ -215,6 +215,9 @@ package struct NameGameStore: Store {
         case unknownRound, alreadyAnswered, invalidChoice, alreadyTried, hidden, timeUp
         /// A recall round answered with the person's surname alone, where the first name is asked: said, not scored.
         case surnameOnly
+        /// The first name or the surname alone, where a namesake on the team makes the full name asked: said, not
+        /// scored.
+        case partOfFullName
     }
 
     package func session(id: Int64, player: String) throws -> Session? {
@@ -465,16 +468,21 @@ package struct NameGameStore: Store {
                     "SELECT 1 AS met FROM namegame_cards WHERE player = ? AND person = ?", [.text(player), .text(id)])
                     != nil
             }
-            let fullName = try NameMatch.asksFullName(person, among: people.people, met: met)
+            let fullName = NameMatch.asksFullName(person, among: people.team)
             // Their surname is what they are called too: asked again for the first name, not marked wrong (a review
             // typed Achebe for Matt Achebe and read "Wrong").
             if !fullName && NameMatch.isSurname(typed, of: person) { return .failure(.surnameOnly) }
+            if fullName
+                && (NameMatch.isSurname(typed, of: person) || NameMatch.fold(typed) == NameMatch.fold(person.firstName))
+            {
+                return .failure(.partOfFullName)
+            }
             let right = try NameMatch.accepts(
                 typed, for: person, among: people.people, fullName: fullName, known: met)
             let status = right ? "identified" : "failed"
             // A name forgiven a typo is right, not a clean recall: it comes back sooner, to be spelled (a review: "Amira"
             // for Amara is the very mistake the game is there to prevent).
-            let typo = right && !NameMatch.spelledRight(typed, for: person)
+            let typo = right && !NameMatch.spelledRight(typed, for: person, fullName: fullName)
             try finish(db, player: player, record, session: session, status: status, wrong: [], now: now, helped: typo)
             try ended?(db)
             if !right {

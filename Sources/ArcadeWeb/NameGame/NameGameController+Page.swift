@@ -343,7 +343,8 @@ extension NameGameController {
         let round = record.round
         guard round.recall, record.isOpen else { return }
         let person = round.answerPerson
-        if NameMatch.asksFullName(person, among: directory.people, met: { cards[$0] != nil }) {
+        let fullName = NameMatch.asksFullName(person, among: directory.team)
+        if fullName {
             context["namesake"] = .string(t.string("namegame.recall.namesake", [.string(person.firstName)]))
         }
         // Learn's step only: Recall, chosen to type names from memory, keeps its letter behind the hint (a review saw
@@ -361,7 +362,7 @@ extension NameGameController {
             return
         }
         let letter = String(person.firstName.prefix(1))
-        context["cheat"] = .string(t.string(key, [.string(letter)]))
+        context["cheat"] = .string(t.string(fullName ? key + ".full" : key, [.string(letter)]))
         context["letter"] = .string(letter)
     }
 
@@ -399,7 +400,8 @@ extension NameGameController {
         if rightAtOnce {
             context["rightLine"] = .string(t.string("namegame.right.named", [.string(named)]))
             if typo && round.recall {
-                context["spelling"] = .string(t.string("namegame.recall.typo", [.string(person.firstName)]))
+                let spelled = NameMatch.asksFullName(person, among: directory.team) ? person.fullName : person.firstName
+                context["spelling"] = .string(t.string("namegame.recall.typo", [.string(spelled)]))
             }
         } else if record.status == "identified" {
             context["revealed"] = .string(t.string("namegame.found", [.string(named)]))

@@ -33,7 +33,12 @@ extension NameGameController {
         case .review:
             round = try reviewRound(session, visitor, cards: cards, &random)
             if round == nil { try store.endSession(session.id) }
-        default: (round, next) = quizRound(mode, session, cards: cards, last: last, &random)
+        default:
+            // After an introduction, neither the person met nor the one asked before it (a test saw Similar names ask
+            // one person, introduce another, then ask the first again).
+            let before = avoid == nil ? [] : try store.recentlyAsked(session: session.id, limit: 2)
+            let avoiding = Set([last].compactMap { $0 } + before)
+            (round, next) = quizRound(mode, session, cards: cards, avoid: avoiding, &random)
         }
         guard let round else { return nil }
         return try store.addRound(round, next: next, session: session.id, player: visitor.player)
@@ -53,9 +58,13 @@ extension NameGameController {
         // A lesson meets two new people at least, while the day has room, however many are being learned from other
         // modes (a review: after five first meetings in Normal, a whole lesson drilled them and met one).
         if try store.met(player: visitor.playerID, since: session.startedMilliseconds) < 2 { plan.batch = .max }
-        // Past the lesson's length, whom it missed, asked again (`lessonTotal`).
-        let misses = session.stats.rounds >= lessonLength ? try store.unfixedMisses(session: session.id) : []
-        let again = (misses.first { $0 != avoid } ?? misses.first).flatMap(directory.person)
+        // Past the lesson's length, whom it missed, asked again, then whom it met and only picked, asked to type the
+        // name (`lessonTotal`).
+        let left =
+            session.stats.rounds >= lessonLength ? try store.unfinished(session: session.id) : (missed: [], unnamed: [])
+        let again =
+            (left.missed.first { $0 != avoid } ?? left.missed.first ?? left.unnamed.first { $0 != avoid }
+            ?? left.unnamed.first).flatMap(directory.person)
         guard
             let person = try again
                 ?? plan.next(
@@ -63,9 +72,10 @@ extension NameGameController {
                     now: store.nowMilliseconds(), avoid: avoid,
                     meetNew: try roomToLearn && meetsNew(visitor.playerID, pace: pace))
         else { return nil }
-        // The other faces are people met: among strangers, the one familiar face was the answer without knowing the
-        // name (three reviews; the last: with four met, two of six faces had never been introduced). Until six are
-        // met, as many faces as people met (two at least), not six.
+        // The other faces: people met, those still being learned first (their names as fresh as this one's), and
+        // strangers, about half each (`Round.make`). Among strangers only, the one familiar face was the answer
+        // (three reviews); among the people met only, the one not yet named was (a later one: "the same six faces
+        // each time", answered without remembering anything but "that face is new").
         let met = Self.met(person, cards: cards)
         // A name missed typed is asked again typed, its first letter given, whenever it comes back (two reviews: a
         // wrong typed name came back as a face to pick, the practice softest where it had failed). Typed too, with its
@@ -73,12 +83,13 @@ extension NameGameController {
         // (Asked of the store only when the card does not already say typed.)
         let typed =
             try met < Self.learnPicksFromMet || LearningPlan.learned(cards[person.id])
+            || left.unnamed.contains(person.id)
             || store.lastAskedTyped(player: visitor.playerID, person: person.id)
         return typed
             ? Round.recall(.learn, asking: person)
             : Round.make(
                 .learn, asking: person, from: directory.people, first: Set(cards.keys),
-                choices: met < Mode.learn.choices ? max(2, met) : nil, using: &random)
+                fresh: Set(cards.filter { $0.value.state != .review }.keys), using: &random)
     }
 
     /// Recall: names typed for people met (the scheduler's choice among them). Someone new, introduced first, is then
@@ -124,7 +135,7 @@ extension NameGameController {
     /// only, elimination was). Never the person asked last,
     /// when anyone else would do (a review: Similar names asked Mat twice in a row).
     private func quizRound(
-        _ mode: Mode, _ session: NameGameStore.Session, cards: [String: Card], last: String?,
+        _ mode: Mode, _ session: NameGameStore.Session, cards: [String: Card], avoid last: Set<String>,
         _ random: inout SecureRandom
     ) -> (Round?, next: [Person]) {
         let everyone = directory.people
@@ -133,8 +144,8 @@ extension NameGameController {
         let asksMet = Self.asksMet(mode, met: met.count)
         let recent = (try? store.recentlyAsked(session: session.id, limit: min(3, max(0, met.count / 2 - 1)))) ?? []
         let known = Set(cards.keys)
-        func deal(avoid: String?) -> Round? {
-            let fresh = met.filter { $0.id != avoid && !recent.contains($0.id) }
+        func deal(avoid: Set<String>) -> Round? {
+            let fresh = met.filter { !avoid.contains($0.id) && !recent.contains($0.id) }
             let person = asksMet ? (fresh.isEmpty ? met : fresh).randomElement(using: &random) : nil
             return person.map { Round.make(mode, asking: $0, from: everyone, first: known, using: &random) }
                 ?? Round.make(mode, from: everyone, using: &random)
@@ -146,12 +157,13 @@ extension NameGameController {
         if asksMet, hinted.contains(where: { cards[$0.id] != nil }) {
             candidates.removeAll { cards[hinted[$0].id] == nil }
         }
-        if candidates.count > 1 { candidates.removeAll { hinted[$0].id == last } }
+        let others = candidates.filter { !last.contains(hinted[$0].id) }
+        if !others.isEmpty { candidates = others }
         var round: Round
         // (Faces fetched ahead whose only person to ask is the one asked last are dealt again: a test's Similar names
         // asked one person twice in a row.)
         if hinted.count == session.nextPeople.count && !hinted.isEmpty && Set(hinted).isSubset(of: Set(pool))
-            && candidates.contains(where: { hinted[$0].id != last })
+            && candidates.contains(where: { !last.contains(hinted[$0].id) })
         {
             // Similar names asks for someone whose look-alikes are among the faces (a review was asked for Yara among
             // two Orins and two Olgas): the faces were dealt around one person's group.
@@ -166,11 +178,11 @@ extension NameGameController {
         } else {
             guard let dealt = deal(avoid: last) else { return (nil, []) }
             round = dealt
-            if dealt.answerPerson.id == last, dealt.people.count > 1 {
-                let other = dealt.people.indices.filter { $0 != dealt.answer }.randomElement(using: &random)!
+            let others = dealt.people.indices.filter { !last.contains(dealt.people[$0].id) }
+            if last.contains(dealt.answerPerson.id), let other = others.randomElement(using: &random) {
                 round = Round.asking(mode, people: dealt.people, answer: other, using: &random)
             }
         }
-        return (round, deal(avoid: round.answerPerson.id)?.people ?? [])
+        return (round, deal(avoid: [round.answerPerson.id])?.people ?? [])
     }
 }

@@ -34,6 +34,8 @@ struct NameGameController: Sendable {
     }
     /// People met in a quiz's pool from which its questions are about them only (`newRound`).
     static let quizFromMet = 4
+    /// People met before a timed minute starts: with four, a minute asked the same four faces over and over (a review).
+    static let timedFromMet = 8
     /// People met (the one asked among them) from which Learn asks a name picked among faces; below, it asks it typed,
     /// its first letter given: a pick between two faces is a coin toss (a review's first lesson opened on two 50/50s).
     static let learnPicksFromMet = 3
@@ -53,14 +55,14 @@ struct NameGameController: Sendable {
             return nil
         }
         return mode == .practice
-            ? t.string("namegame.practice.meetfirst") : t.string("namegame.timed.meetfirst", [.int(Self.quizFromMet)])
+            ? t.string("namegame.practice.meetfirst") : t.string("namegame.timed.meetfirst", [.int(Self.timedFromMet)])
     }
 
     /// The modes the menu shows after Learn, in order: recall (typing a name teaches most), the classic, the minute.
     static let featured: [Mode] = [.recall, .normal, .timed]
 
     /// How many people a mode waits for the player to have met (`waitsToMeet`): 0, it starts at once.
-    static func meetsFirst(_ mode: Mode) -> Int { mode == .practice ? 1 : mode == .timed ? quizFromMet : 0 }
+    static func meetsFirst(_ mode: Mode) -> Int { mode == .practice ? 1 : mode == .timed ? timedFromMet : 0 }
     /// The longest typed name read: anything longer is refused before it is compared.
     static let maxTypedName = 200
     /// An open round seen again after this long (milliseconds) was left: its clock starts again.
@@ -227,7 +229,9 @@ struct NameGameController: Sendable {
         {
         case .success(let record):
             // A forgiven typo is right, and the next page shows how the name is spelled.
-            let typo = record.status == "identified" && !NameMatch.spelledRight(typed, for: record.round.answerPerson)
+            let person = record.round.answerPerson
+            let fullName = NameMatch.asksFullName(person, among: directory.team)
+            let typo = record.status == "identified" && !NameMatch.spelledRight(typed, for: person, fullName: fullName)
             return played(record, typo: typo)
         case .failure(let refusal):
             return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
@@ -369,13 +373,14 @@ struct NameGameController: Sendable {
     static let secondTries = 5
 
     /// A session's rounds: Learn's lesson goes on past its length while someone it missed has not been asked again
-    /// and named, `secondTries` rounds at most (Duolingo redoes mistakes before a lesson ends; a review's miss in round
-    /// 9 of 10 waited for another day). Nil: the mode has no set length.
+    /// and named, or someone it met has not typed their name (`NameGameStore.unfinished`), `secondTries` rounds at most
+    /// (Duolingo redoes mistakes before a lesson ends; a review's miss in round 9 of 10 waited for another day). Nil:
+    /// the mode has no set length.
     func lessonTotal(_ session: NameGameStore.Session) throws -> Int? {
         guard let length = session.mode.lessonRounds(lessonLength) else { return nil }
         guard session.mode == .learn, session.stats.rounds >= length else { return length }
-        let misses = try store.unfixedMisses(session: session.id).count
-        return min(length + Self.secondTries, session.stats.rounds + misses)
+        let left = try store.unfinished(session: session.id)
+        return min(length + Self.secondTries, session.stats.rounds + left.missed.count + left.unnamed.count)
     }
 
     static func key(_ refusal: NameGameStore.Refusal) -> String {
@@ -386,6 +391,7 @@ struct NameGameController: Sendable {
         case .hidden: "namegame.error.hidden"
         case .timeUp: "namegame.error.timeup"
         case .surnameOnly: "namegame.error.surname"
+        case .partOfFullName: "namegame.error.namesake"
         }
     }
 

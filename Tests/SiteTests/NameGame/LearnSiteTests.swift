@@ -69,11 +69,15 @@ struct LearnSiteTests {
             if try db.value(Int.self, "SELECT COUNT(*) FROM namegame_sessions WHERE ended = 0") == 1 {
                 try player.post("/namegame/next", "mode=learn")
             }
+            // Named again, the lesson ends once whom it met and only picked have typed their names.
+            if !missesAgain { try player.finishLesson("learn") }
             let over = try player.get("/namegame/learn").text
-            #expect(over.contains("data-ended=\"true\""), "over after \(missesAgain ? 15 : 11) rounds")
-            let rounds = try db.value(
-                Int.self, "SELECT rounds FROM namegame_sessions WHERE id = (SELECT MAX(id) FROM namegame_sessions)")
-            #expect(rounds == (missesAgain ? 15 : 11))
+            #expect(over.contains("data-ended=\"true\""), "over after \(missesAgain ? 15 : 11) rounds or more")
+            let rounds = try #require(
+                try db.value(
+                    Int.self,
+                    "SELECT rounds FROM namegame_sessions WHERE id = (SELECT MAX(id) FROM namegame_sessions)"))
+            #expect(missesAgain ? rounds == 15 : (11...15).contains(rounds), "\(rounds)")
         }
         #expect(typedMisses > 0, "no tenth round was typed: the typed case went untried")
     }
@@ -150,11 +154,14 @@ struct LearnSiteTests {
         let (asked, _) = try player.round(question)
         let first = try player.firstName(asked)
         let letter = String(first.prefix(1))
-        #expect(question.contains("New to you: type the first name. It begins with “\(letter)”."))
+        // (The bundled team has two of most first names: then the full name is asked, `NameMatch.asksFullName`.)
+        let name = try player.namesake(asked) ? try player.fullName(asked) : first
+        let what = name == first ? "first name" : "full name"
+        #expect(question.contains("New to you: type the \(what). It begins with “\(letter)”."))
         #expect(question.contains("placeholder=\"\(letter)…\"") && !question.contains("data-recall-hint"))
         #expect(!question.contains("data-small-pool") && !question.contains("fit this mode"))
         #expect(
-            try player.post("/namegame/recall", "mode=learn&round=\(asked)&name=\(first.addingFormEncoding)").status
+            try player.post("/namegame/recall", "mode=learn&round=\(asked)&name=\(name.addingFormEncoding)").status
                 == 303)
         // Right about them on the first day: learning, not "Learned" (issue 41), and no "Learned: 0" either.
         let answered = try player.get("/namegame/learn").text
@@ -164,8 +171,9 @@ struct LearnSiteTests {
         let next = try player.get("/namegame/learn").text
         #expect(try player.askedID(next) == other)
         #expect(next.contains("data-recall-input"), "typed too: two met")
-        // With three met, a pick among the three faces met, not six (a review: after two introductions, four of six
-        // faces had never been shown; another: among strangers the one familiar face was the answer).
+        // With three met, a pick among the three faces met and three strangers (a review: after two introductions, four
+        // of six faces had never been shown; another: among strangers the one familiar face was the answer; a third:
+        // among the people met only, the one not yet named was).
         try player.answerRight("learn", next)
         try player.post("/namegame/next", "mode=learn")
         var pick = try player.play("learn").text
@@ -179,7 +187,7 @@ struct LearnSiteTests {
             [.integer(Int64(try #require(Player.attribute("data-round", in: pick)))!)]
         ).map { try $0.decode("person") as String }
         let everyoneMet = try db.query("SELECT person FROM namegame_cards").map { try $0.decode("person") as String }
-        #expect(everyoneMet.count >= 3 && faces.count == everyoneMet.count && Set(faces) == Set(everyoneMet))
+        #expect(everyoneMet.count >= 3 && faces.count == 6 && Set(everyoneMet).isSubset(of: Set(faces)))
     }
 
     /// A first lesson at a player's speed meets several people, each asked again later in it, rather than spending its
@@ -478,10 +486,11 @@ struct LearnDepthSiteTests {
         let (round, _) = try player.round(page)
         let first = try player.firstName(round)
         let letter = String(first.prefix(1))
-        let cue = "Once more, with a head start: the first name begins with “\(letter)”."
+        let name = try player.namesake(round) ? try player.fullName(round) : first
+        let cue = "Once more, with a head start: the \(name == first ? "first" : "full") name begins with “\(letter)”."
         #expect(page.contains(cue), "typed again, cued")
         #expect(page.contains("placeholder=\"\(letter)…\"") && !page.contains("data-recall-hint"))
-        try player.post("/namegame/recall", "mode=learn&round=\(round)&name=\(first.addingFormEncoding)")
+        try player.post("/namegame/recall", "mode=learn&round=\(round)&name=\(name.addingFormEncoding)")
         let db = try Database(location: server.database)
         let row = try #require(
             try db.first("SELECT cheat FROM namegame_rounds WHERE id = ?", [.integer(Int64(round)!)]))
@@ -546,9 +555,10 @@ struct LearnDepthSiteTests {
         #expect(typo < spelled && spelled > 10, "\(typo) against \(spelled)")
     }
 
-    /// A player who knows two Hiros types the full name of either: "Hiro" names neither (a review's recall asked one
-    /// of two Hiros by first name). The field says so, and why; "Hiro" is not said to be the other Hiro.
-    @Test(arguments: Engine.allCases) func twoPeopleOfOneFirstNameAreTypedInFull(_ engine: Engine) throws {
+    /// A player who knows a Hiro, with another on the team, types the full name: "Hiro" names neither (a review's
+    /// recall asked one of two Hiros by first name; a later one: "Sami" could not show which Sami, met or not). The
+    /// field says so, and why; "Hiro" alone is asked again, not scored, nor said to be the other Hiro.
+    @Test(arguments: Engine.allCases) func aFirstNameSharedOnTheTeamIsTypedInFull(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
@@ -558,33 +568,33 @@ struct LearnDepthSiteTests {
             try $0.decode("id")
         }
         #expect(hiros.count == 2)
-        _ = try met(server, count: 0, stability: 10, due: 0, people: hiros)
+        _ = try met(server, count: 0, stability: 10, due: 0, people: [hiros[0]])
         _ = try met(server, count: 2, stability: 10, due: 0, excluding: Set(hiros))
-        var refused = false
         for _ in 0..<24 {
             let page = try player.play("recall").text
             let (round, _) = try player.round(page)
-            // (A Hiro missed comes back to be picked, not typed, until answered right again.)
-            guard hiros.contains(try player.askedID(page)) && page.contains("data-recall-input") else {
+            guard try player.askedID(page) == hiros[0] && page.contains("data-recall-input") else {
                 try player.answerRight("recall", page)
                 try player.post("/namegame/next", "mode=recall")
                 continue
             }
             #expect(page.contains(">Full name</label>"), "the field asks for the full name")
             #expect(page.contains("More than one person here is called Hiro: type the full name."))
-            let name = refused ? try player.fullName(round) : "Hiro"
+            for part in ["Hiro", try player.fullName(round).split(separator: " ").last.map(String.init) ?? ""] {
+                let refused = try player.post("/namegame/recall", "mode=recall&round=\(round)&name=\(part)")
+                #expect(refused.status == 422, "\(part)")
+                #expect(
+                    refused.text.contains("Someone else here has that name too: type the first name and the surname."))
+                #expect(
+                    refused.text.contains("data-recall-input") && refused.text.contains("data-session-incorrect=\"0\""))
+            }
+            let name = try player.fullName(round)
             try player.post("/namegame/recall", "mode=recall&round=\(round)&name=\(name.addingFormEncoding)")
             let status = try #require(try db.first("SELECT status FROM namegame_rounds WHERE id = ?", [.text(round)]))
-            if refused {
-                #expect(try status.decode("status", as: String.self) == "identified", "the full name")
-                return
-            }
-            #expect(try status.decode("status", as: String.self) == "failed", "\"Hiro\" names neither")
-            #expect(!(try player.get("/namegame/recall").text.contains("“Hiro” is Hiro")), "not the other Hiro")
-            refused = true
-            try player.post("/namegame/next", "mode=recall")
+            #expect(try status.decode("status", as: String.self) == "identified", "the full name")
+            return
         }
-        Issue.record("recall asked about a Hiro once at most: refused \(refused)")
+        Issue.record("recall never asked about the Hiro met")
     }
 
     @Test(arguments: Engine.allCases) func aLessonAsksEachPersonItMetAndTheFirstTwiceTheSecondTimeTyped(
@@ -593,32 +603,40 @@ struct LearnDepthSiteTests {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
         let player = Player(server)
-        try player.answerRounds("learn", count: 10)
+        let answered = try player.finishLesson("learn")
         let over = try player.get("/namegame/learn").text
         #expect(over.contains("data-ended=\"true\""), "the lesson is over")
         // Nobody due now: the button says what another lesson does, not "Next lesson" under "done for now" (a review).
         #expect(over.contains("data-due-now=\"0\"") && over.contains("data-continue>Meet new people</button>"))
         let questions = try asked(server, mode: "learn")
-        #expect(questions.count == 10, "\(questions)")
+        #expect((10...15).contains(answered) && questions.count == answered, "\(questions)")
         let db = try Database(location: server.database)
         let met: [String] = try db.query("SELECT person FROM namegame_cards ORDER BY met_ms, person").map {
             try $0.decode("person")
         }
         #expect(met.count >= 3, "\(met)")
+        // Each of them named, typed, before it ends (a review: one person typed five times, another picked once among
+        // four faces and called "Right today").
         for person in met {
-            #expect(questions.contains { $0.person == person }, "met and asked in the same lesson: \(person)")
+            #expect(questions.contains { $0.person == person && $0.typed }, "met and typed in the lesson: \(person)")
         }
-        // Every face a question showed is someone met, as many as were met (a review: with four met, two of six
-        // faces were strangers, and the answer came by elimination).
-        let faces: [(round: Int64, person: String)] = try db.query(
+        // A face to pick is one of six, people met and strangers: neither the one familiar face (a review: among
+        // strangers only) nor the one not yet named (a later one: "the same six faces each time", everyone met) is
+        // the answer.
+        let faces: [(round: Int64, metBefore: Bool)] = try db.query(
             """
-            SELECT f.round, f.person FROM namegame_round_faces f JOIN namegame_rounds r ON r.id = f.round
+            SELECT f.round, EXISTS (SELECT 1 FROM namegame_cards c WHERE c.person = f.person AND c.met_ms <= r.started_ms)
+                AS met_before
+            FROM namegame_round_faces f JOIN namegame_rounds r ON r.id = f.round
             WHERE r.mode = 'learn' AND r.recall = 0
             """
-        ).map { (try $0.decode("round"), try $0.decode("person")) }
-        let perRound = Dictionary(grouping: faces, by: \.round).values.map(\.count)
-        #expect(perRound.contains { $0 >= 3 } && perRound.allSatisfy { $0 <= met.count }, "\(perRound)")
-        #expect(faces.filter { !met.contains($0.person) }.map(\.person) == [], "strangers among the faces")
+        ).map { (try $0.decode("round"), try $0.decode("met_before", as: Int64.self) == 1) }
+        let picks = Dictionary(grouping: faces, by: \.round).values.map { $0.map(\.metBefore) }
+        #expect(!picks.isEmpty && picks.allSatisfy { $0.count == 6 }, "\(picks)")
+        for pick in picks {
+            let strangers = pick.count { !$0 }
+            #expect(strangers >= 2 && pick.count - strangers >= 3, "people met and strangers: \(pick)")
+        }
         let first = questions.filter { $0.person == questions[0].person }
         #expect(first.count >= 2 && first.contains { $0.typed }, "picked, then typed: \(first)")
         // The statistics' wall shows them by face and name, marked as being learned (a review: a first day's work
@@ -750,16 +768,19 @@ struct LearnDepthSiteTests {
         #expect(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM namegame_rounds WHERE id = \(round)") == 0)
         // Seen again, a gone introduction meets no one (a second "Got it").
         #expect(try player.post("/namegame/meet", "mode=reverse&round=\(round)").status == 422)
-        // Timed waits for four people met, and says so on the menu and on its start card; its start writes nothing.
+        // Timed waits for eight people met (a review: with four, a minute asked the same four over and over), and says
+        // so on the menu and on its start card; its start writes nothing.
         let menu = try player.get("/namegame").text
         #expect(menu.ranges(of: "data-locked>").count == 1 && menu.contains("data-locked>Meet a few people first"))
         #expect(try player.post("/namegame/next", "mode=timed&resume=1").status == 303)
         let timed = try player.get("/namegame/timed").text
-        #expect(timed.contains("data-meet-first>Timed mode only asks about people you’ve met (at least 4)"))
+        #expect(timed.contains("data-meet-first>Timed mode only asks about people you’ve met (at least 8)"))
         #expect(!timed.contains("data-choice"))
         #expect(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM namegame_sessions WHERE mode = 'timed'") == 0)
-        _ = try met(server, count: 3, stability: 10, due: 0, excluding: [person])
-        #expect(try player.play("timed").text.contains("data-choice"), "four met: the clock runs")
+        _ = try met(server, count: 6, stability: 10, due: 0, excluding: [person])
+        #expect(try player.play("timed").text.contains("data-meet-first"), "seven met: not yet")
+        _ = try met(server, count: 7, stability: 10, due: 0, excluding: [person])
+        #expect(try player.play("timed").text.contains("data-choice"), "eight met: the clock runs")
         #expect(!(try player.get("/namegame").text.contains("data-locked")))
     }
 
@@ -1072,7 +1093,7 @@ struct LearnDepthSiteTests {
         try player.get("/")
         #expect(try player.post("/namegame/pace", "pace=steady").status == 303, "the player's row")
         let db = try Database(location: server.database)
-        let five = try met(server, count: 5, stability: 6, due: 9_000_000_000_000)
+        let eight = try met(server, count: 8, stability: 6, due: 9_000_000_000_000)
         try player.post("/namegame/next", "mode=timed")
         let page = try player.play("timed").text
         let missed = try player.askedID(page)
@@ -1085,12 +1106,12 @@ struct LearnDepthSiteTests {
         // A timed minute asks about the people met.
         let metNow = Set(try db.query("SELECT person FROM namegame_cards").map { try $0.decode("person") as String })
         let asked = try asked(server, mode: "timed").map(\.person).suffix(11)
-        #expect(asked.allSatisfy(metNow.contains) && metNow.count <= 7, "\(asked), met \(metNow)")
+        #expect(asked.allSatisfy(metNow.contains) && metNow.count <= 10, "\(asked), met \(metNow)")
         let most = Dictionary(grouping: asked, by: { $0 }).values.map(\.count).max() ?? 0
-        // At random among the four not asked last, one of five asked five times in eleven happens about one run in
-        // eighteen; six times, one in a thousand (the old cramming asked one every other round).
-        #expect(most <= 5, "spread over the five: \(asked)")
-        for person in five where person != missed {
+        // At random among the five not asked last, one of eight asked five times in eleven happens about one run in
+        // two hundred (the old cramming asked one every other round).
+        #expect(most <= 4, "spread over the eight: \(asked)")
+        for person in eight where person != missed {
             let card = try #require(try db.first("SELECT due_ms FROM namegame_cards WHERE person = ?", [.text(person)]))
             #expect(try card.decode("due_ms", as: Int64.self) == 9_000_000_000_000, "not due: not moved")
         }
@@ -1100,16 +1121,17 @@ struct LearnDepthSiteTests {
         _ = try db.execute(
             "UPDATE namegame_cards SET state = 'review', step = NULL, stability = 6, due_ms = 9000000000000 WHERE person = ?",
             [.text(missed)])
-        for person in metNow.subtracting(five) {
+        for person in metNow.subtracting(eight) {
             _ = try db.execute("DELETE FROM namegame_cards WHERE person = ?", [.text(person)])
         }
         let recall = try player.play("recall").text
         let person = try player.askedID(recall)
-        #expect(five.contains(person) && recall.contains("name=\"name\""), "a typed round about someone met")
-        let first = try #require(
-            try db.first("SELECT first_name FROM people WHERE id = ?", [.text(person)])?.string("first_name"))
+        #expect(eight.contains(person) && recall.contains("name=\"name\""), "a typed round about someone met")
         let (id, _) = try player.round(recall)
-        try player.post("/namegame/recall", "mode=recall&round=\(id)&name=\(first.addingFormEncoding)")
+        let name = try player.fullName(id)
+        #expect(
+            try player.post("/namegame/recall", "mode=recall&round=\(id)&name=\(name.addingFormEncoding)").status == 303
+        )
         let card = try #require(
             try db.first("SELECT due_ms, stability FROM namegame_cards WHERE person = ?", [.text(person)]))
         #expect(try card.decode("due_ms", as: Int64.self) == 9_000_000_000_000 && card.double("stability") == 6)

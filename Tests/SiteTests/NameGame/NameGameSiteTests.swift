@@ -26,7 +26,8 @@ extension Player {
         return (id, answer)
     }
 
-    /// Meets six people (due now), so that quiz questions ask about people met rather than strangers.
+    /// Meets eight people (due now), so that quiz questions ask about people met rather than strangers, and a timed
+    /// minute starts.
     func meetPeople() throws {
         try get("/namegame")
         #expect(try post("/namegame/pace", "pace=steady").status == 303, "the player's row")
@@ -36,9 +37,9 @@ extension Player {
             INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews,
                 lapses, met_ms)
             SELECT pl.id, p.id, 'review', NULL, 10, 5, 0, 0, 1, 0, 0 FROM players pl, people p
-            WHERE p.id IN (SELECT id FROM people WHERE retired = 0 ORDER BY id LIMIT 6)
+            WHERE p.id IN (SELECT id FROM people WHERE retired = 0 ORDER BY id LIMIT 8)
             """)
-        #expect(met == 6)
+        #expect(met == 8)
     }
 
     /// Answers `count` rounds of a mode right (a face picked, or a name typed), going on to the next each time.
@@ -47,6 +48,29 @@ extension Player {
             try answerRight(mode, try play(mode).text)
             try post("/namegame/next", "mode=\(mode)")
         }
+    }
+
+    /// Whether the person a round asks for shares a first name with someone else on the team (the oracle).
+    func namesake(_ round: String) throws -> Bool {
+        try Database(location: server.database).value(
+            Int.self,
+            """
+            SELECT COUNT(*) FROM people o JOIN namegame_round_faces f ON f.round = ? JOIN namegame_rounds r ON r.id = f.round
+                AND f.position = r.answer JOIN people p ON p.id = f.person
+            WHERE o.first_name = p.first_name AND o.id <> p.id AND o.retired = 0
+            """, [.integer(Int64(round)!)]) ?? 0 > 0
+    }
+
+    /// Answers a lesson's rounds right until it ends (past its length, it asks whom it met and only picked to type
+    /// their names), twenty rounds at most; how many were answered.
+    @discardableResult func finishLesson(_ mode: String) throws -> Int {
+        for answered in 0..<20 {
+            let page = try play(mode).text
+            if page.contains("data-ended=\"true\"") { return answered }
+            try answerRight(mode, page)
+            try post("/namegame/next", "mode=\(mode)")
+        }
+        return 20
     }
 
     /// Answers the page's round right: the face picked, or (learn mode asks people answered right to be named) the
