@@ -127,6 +127,8 @@ class NameGameHelpers:
             self.choose(answer_of(round_id))
 
     def fresh_round(self, mode):
+        if mode == "timed":
+            self.meet_people()  # a timed minute waits for eight people met
         self.hold_answers()
         self.open(f"/namegame/{mode}")
         game = self.game()

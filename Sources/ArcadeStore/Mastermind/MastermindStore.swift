@@ -338,7 +338,7 @@ package struct MastermindStore: Store {
     /// A daily game is found by its number (`first.daily`), an ordinary one as the player's latest. A guess that ends
     /// the game runs `ended` in its transaction.
     package func guess<R: RandomNumberGenerator>(
-        player who: Player, game id: Int64?, turn: Int?, _ text: String, first: Deal?,
+        player who: Player, game id: Int64?, turn: Int?, _ text: String, first: Deal?, assisted: Bool = false,
         using random: inout R, ended: Ended? = nil
     ) throws -> Result<Record, Refusal> {
         return try pool.write { db throws -> Result<Record, Refusal> in
@@ -378,6 +378,15 @@ package struct MastermindStore: Store {
                 record = try insert(who, first, db)
                 record.game = Game(rules: first.rules, secret: first.secret, turns: turns)
             }
+            // Played with the codes left in sight (`assisted`): helped, like a hint (a review: such a win was praised,
+            // shared clean and charted). Never a daily, where the switch is not offered.
+            let helped = record.usedHint || (assisted && record.daily == nil)
+            if helped && !record.usedHint {
+                try db.execute("UPDATE mastermind_games SET used_hint = 1 WHERE id = ?", [.integer(record.id)])
+            }
+            record = Record(
+                id: record.id, game: record.game, usedHint: helped, hint: record.hint, revealed: record.revealed,
+                hard: record.hard, daily: record.daily, challenge: record.challenge)
             try save(scored, of: record, player: who.id, db)
             // The hint is spent by the guess; a cheat's reveal stays for the rest of the game.
             record = Record(

@@ -187,7 +187,8 @@ struct MastermindController: Sendable {
             ? .failure(.stale)
             : try store.guess(
                 player: visitor.player, game: game, turn: form["turn"].flatMap { Int($0) },
-                form["guess"] ?? "", first: first, using: &random, ended: recordEnd(visitor))
+                form["guess"] ?? "", first: first, assisted: request.cookies[LookCookies.codesLeft] == "1",
+                using: &random, ended: recordEnd(visitor))
         let path = daily.map { $0 == store.today ? "/mastermind/daily" : "/mastermind/daily/\($0)" } ?? "/mastermind"
         switch result {
         case .success(let record):

@@ -403,6 +403,8 @@ extension NameGameController {
                 let spelled = NameMatch.asksFullName(person, among: directory.team) ? person.fullName : person.firstName
                 context["spelling"] = .string(t.string("namegame.recall.typo", [.string(spelled)]))
             }
+            // The letter asked for is help, rated so and said so (a review: "hints are free" after a bare "Right").
+            if !typo && record.cheat && round.recall { context["helped"] = .string(t.string("namegame.recall.helped")) }
         } else if record.status == "identified" {
             context["revealed"] = .string(t.string("namegame.found", [.string(named)]))
         } else if taught || (record.status == "failed" && !round.recall) {

@@ -44,6 +44,15 @@ struct DailySiteTests {
         let game = try player.startMastermind()
         try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=0123")
         #expect(try player.get("/mastermind").text.contains("data-left-shown"), "free play counts, as switched on")
+        // Won with the codes left in sight: helped, as with a hint (a review: praised, shared clean and charted); the
+        // daily's win, where the switch is not offered, is not.
+        let secret = try player.secret()
+        if secret != "0123" { try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=\(secret)") }
+        #expect(try player.get("/mastermind").text.contains("data-used-hint>"), "the card says the win had help")
+        try player.post(
+            "/mastermind/guess", "game=0&turn=1&daily=0&guess=\(try Self.secret(server, player: player, day: 0))")
+        let stats = try player.get("/mastermind/stats").text
+        #expect(stats.contains("data-hint-wins=\"1\""), "the free game's win, not the daily's")
     }
 
     /// A daily's results say how everyone did on it once the player's game is over (a review: Wordle's daily is

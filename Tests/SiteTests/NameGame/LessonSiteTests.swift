@@ -129,6 +129,8 @@ struct LessonSiteTests {
         page = try player.get("/namegame/recall").text
         #expect(page.contains("data-identified=\"true\"") && page.contains("Right: Maren Tanaka"))
         #expect(!page.contains("data-typo"), "an accent is not a typo")
+        // The letter was help, and it is said (a review: "hints are free", a bare "Right" after the letter).
+        #expect(page.contains("data-helped>The first letter helped: they’ll come up again a little sooner."))
         // A typo forgiven is said, with the spelling (a review: accepted without a word).
         round = try nextTypedRound()
         let typed = try player.post("/namegame/recall", "mode=recall&round=\(round)&name=Mraen")
