@@ -546,8 +546,10 @@ struct MastermindController: Sendable {
         // teaches nothing, and is worth almost nothing).
         let text = game.turns.isEmpty ? "mastermind.hint.opening" : "mastermind.hint.text"
         // What it costs, said with it: a chart entry, or nothing before the first row (a review could not tell whether
-        // its unasked opening hint had counted).
-        let price = game.turns.isEmpty ? "mastermind.hint.free" : record.usedHint ? "mastermind.hint.cost" : nil
+        // its unasked opening hint had counted) unless the game is helped already (a later one read "a hint is free"
+        // after Konami's digit, which "counts as a hint").
+        let price =
+            record.usedHint ? "mastermind.hint.cost" : game.turns.isEmpty ? "mastermind.hint.free" : nil
         func hintWords(_ hint: String, shown: String) -> String {
             t.sentences([t.string(text, [.string(shown)])] + reason + [price.map { t.string($0) } ?? ""])
         }

@@ -475,6 +475,14 @@ struct MastermindSiteTests {
         try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(try player.secret())")
         let stats = try player.get("/mastermind/stats").text
         #expect(stats.contains("data-wins=\"1\"") && stats.contains("data-hint-wins=\"0\""), "in the chart")
+        // A game helped already (Konami's digit, which "counts as a hint") is not told its opening hint is free (a
+        // review read both).
+        let helped = try player.startMastermind()
+        _ = try Database(location: server.database).execute(
+            "UPDATE mastermind_games SET used_hint = 1 WHERE id = ?", [.integer(Int64(helped)!)])
+        try player.post("/mastermind/hint", "confirm=1")
+        let costly = try player.get("/mastermind").text
+        #expect(!costly.contains(free) && costly.contains("A win with a hint won’t appear in the guess chart."))
     }
 
     /// A hint the rows rule out as the code says why it is offered, and any hint after a row how many codes it can
