@@ -104,9 +104,13 @@ extension NameGameController {
             try cards[person.id] == nil
                 || mode == .learn && store.notIntroduced(player: visitor.playerID, person: person.id)
         else { return nil }
+        // In a review, someone missed in a quiz before they were met: said so, not "Meet someone new" (a review read
+        // its review as an ordinary lesson).
+        let heading = mode == .review ? "namegame.intro.heading.review" : "namegame.intro.heading"
         return [
             "img": .string(person.headshotURL), "name": .string(person.fullName),
             "role": .string(role(person, t) ?? ""), "alt": .string(looks(person, t) ?? ""),
+            "heading": .string(t.string(heading)),
         ]
     }
 
@@ -228,8 +232,11 @@ extension NameGameController {
             // Past its length, a lesson asks again whom it missed, and says so; its bar stays full (a review read a
             // count going from 10 to 11 to 15 as a lesson whose length kept changing).
             (total, end) = (length, (try? lessonTotal(session)) ?? length)
+            // Whom it met and only picked, asked to type the name, is told so: not "someone you missed" (a review).
             if session.stats.rounds >= length && record.isOpen && mode == .learn {
-                context["secondTry"] = .string(t.string("namegame.lesson.again"))
+                let missed = (try? store.unfinished(session: session.id).missed) ?? []
+                let again = missed.contains(record.round.answerPerson.id) || !record.round.recall
+                context["secondTry"] = .string(t.string(again ? "namegame.lesson.again" : "namegame.lesson.named"))
             }
         } else if mode == .review {
             total = done + session.queue.count + (record.isOpen ? 1 : 0)
@@ -345,7 +352,8 @@ extension NameGameController {
         let person = round.answerPerson
         let fullName = NameMatch.asksFullName(person, among: directory.team)
         if fullName {
-            context["namesake"] = .string(t.string("namegame.recall.namesake", [.string(person.firstName)]))
+            // Without the name: it gave the first name away, leaving only the surname to recall (a review).
+            context["namesake"] = .string(t.string("namegame.recall.namesake"))
         }
         // Learn's step only: Recall, chosen to type names from memory, keeps its letter behind the hint (a review saw
         // every Recall round give it). Given to a newcomer's first names, typed for want of faces to pick among, and
