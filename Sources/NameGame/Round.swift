@@ -59,16 +59,16 @@ public struct Round: Sendable, Equatable {
     }
 
     /// A round asking for `person`, with the others drawn at random from the mode's pool, those in `first` (people
-    /// met) before the rest, and among them those in `fresh` first; `choices` faces in all (the mode's number by
-    /// default). The others are about half strangers where there are any: all of them people met taught elimination
-    /// (three reviews: the six names were the five just met and a stranger; a timed minute showed the same six faces
-    /// every round; Learn's picks showed everyone met, the one not yet named the answer), all strangers made the one
-    /// familiar face the answer (an earlier one).
+    /// met) before the rest, and among them those in `fresh` first; the mode's number of faces in all. The others are
+    /// about half strangers where there are any: all of them people met taught elimination (three reviews: the six
+    /// names were the five just met and a stranger; a timed minute showed the same six faces every round; Learn's
+    /// picks showed everyone met, the one not yet named the answer), all strangers made the one familiar face the
+    /// answer (an earlier one).
     public static func make<R: RandomNumberGenerator>(
         _ mode: Mode, asking person: Person, from everyone: [Person], first: Set<String> = [],
-        fresh: Set<String> = [], choices: Int? = nil, using random: inout R
+        fresh: Set<String> = [], using random: inout R
     ) -> Round {
-        let count = (choices ?? mode.choices) - 1
+        let count = mode.choices - 1
         let strangers = count / 2
         var others = mode.pool(everyone).filter { $0.id != person.id }
         others.shuffle(using: &random)

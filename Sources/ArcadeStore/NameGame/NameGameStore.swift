@@ -208,6 +208,8 @@ package struct NameGameStore: Store {
         package var cheat = false
         /// What the player typed, when a recall round's answer was wrong.
         package var typed: String? = nil
+        /// A recall round's name accepted with a typo forgiven (`NameMatch.spelledRight`), as it was just answered.
+        package var typo = false
         package var isOpen: Bool { status == "open" }
     }
 
@@ -493,7 +495,7 @@ package struct NameGameStore: Store {
                 RoundRecord(
                     id: id, session: record.session, round: record.round,
                     startedMilliseconds: record.startedMilliseconds, wrong: [], status: status,
-                    finishedMilliseconds: now, typed: right ? nil : typed))
+                    finishedMilliseconds: now, typed: right ? nil : typed, typo: typo))
         }
     }
 

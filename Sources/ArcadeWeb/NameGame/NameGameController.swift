@@ -229,10 +229,7 @@ struct NameGameController: Sendable {
         {
         case .success(let record):
             // A forgiven typo is right, and the next page shows how the name is spelled.
-            let person = record.round.answerPerson
-            let fullName = NameMatch.asksFullName(person, among: directory.team)
-            let typo = record.status == "identified" && !NameMatch.spelledRight(typed, for: person, fullName: fullName)
-            return played(record, typo: typo)
+            return played(record, typo: record.typo)
         case .failure(let refusal):
             return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
         }
