@@ -40,6 +40,11 @@ def first_name_of(round_id):
                           " WHERE r.id = ?", (int(round_id),)).fetchone()[0]
 
 
+# True once the page has not scrolled for two frames.
+STILL_JS = """const done = arguments[arguments.length - 1], y = scrollY;
+    requestAnimationFrame(() => requestAnimationFrame(() => done(scrollY === y)));"""
+
+
 class NameGameHelpers:
     """Playing through the page, for the test classes below."""
     def game(self):
@@ -51,8 +56,10 @@ class NameGameHelpers:
         old = self.game()
         act()
         WebDriverWait(self.driver, 10).until(gone(old))
-        wait(self.driver).until(lambda d: d.execute_script("return document.readyState") == "complete" and self.game())
-        if meet and self.game().get_attribute("data-mode") != "learn":
+        # Read in the wait: a page that moves on by itself (a timed right answer) may replace the one just loaded.
+        mode, = wait(self.driver).until(lambda d: d.execute_script("return document.readyState") == "complete"
+                                        and (self.game().get_attribute("data-mode"),))
+        if meet and mode != "learn":
             self.meet()
 
     def shift_timed(self, round_id, milliseconds):
@@ -83,6 +90,9 @@ class NameGameHelpers:
         """Someone new is introduced before the question about them (Learn asks a round later): read each card, go on
         until a question."""
         while self.driver.find_elements("css selector", "[data-intro]"):
+            # The page glides Got it into view where it is below the fold (text at 200 %): a click sent mid-glide
+            # lands where the button was, and nothing happens. Two frames without a move, then the tap.
+            WebDriverWait(self.driver, 10).until(lambda d: d.execute_async_script(STILL_JS))
             self.navigate(lambda: self.driver.find_element("css selector", "[data-meet]").click(), meet=False)
 
     def meet_someone(self):
