@@ -40,9 +40,11 @@ def first_name_of(round_id):
                           " WHERE r.id = ?", (int(round_id),)).fetchone()[0]
 
 
-# True once the page has not scrolled for two frames.
+# True once the page has not scrolled for two frames; at once where the page's scripts are off (no glide, and no
+# frames for a script to wait on: the class is site.js's).
 STILL_JS = """const done = arguments[arguments.length - 1], y = scrollY;
-    requestAnimationFrame(() => requestAnimationFrame(() => done(scrollY === y)));"""
+    if (!document.documentElement.classList.contains('js')) done(true);
+    else requestAnimationFrame(() => requestAnimationFrame(() => done(scrollY === y)));"""
 
 
 class NameGameHelpers:
