@@ -99,11 +99,45 @@
   var keys = game.querySelector("[data-keys]");
   if (keys) keys.hidden = false;
 
+  // A name missed in a typed round is typed once right before going on, as flash-card apps ask (the server offers it
+  // where it applies); Next skips it, as does Enter in the empty field. Letters are compared without case or accents.
+  var retype = !ended && game.querySelector("[data-retype]");
+  var retypeInput = retype && retype.querySelector("[data-retype-input]");
+  if (retypeInput) {
+    retype.hidden = false;
+    var retypeSaid = document.createElement("span");
+    retypeSaid.className = "field-help";
+    retype.appendChild(retypeSaid);
+    var fold = function (words) {
+      return words.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/\s+/g, " ").trim().toLowerCase();
+    };
+    var retyped = function () { return fold(retypeInput.value) === fold(retype.getAttribute("data-retype")); };
+    var sayRetype = function (words) {
+      retypeSaid.textContent = words;
+      if (announce) announce.textContent = words;
+    };
+    retypeInput.addEventListener("input", function () {
+      if (!retyped() || retype.classList.contains("is-done")) return;
+      retype.classList.add("is-done");
+      retypeInput.readOnly = true;
+      sayRetype(retype.getAttribute("data-retype-done"));
+      window.setTimeout(function () { go(next); }, reduced ? 1500 : 700);
+    });
+    retypeInput.addEventListener("keydown", function (event) {
+      if (event.key !== "Enter") return;
+      event.preventDefault();
+      if (!retypeInput.value.trim() || retyped()) go(next);
+      else sayRetype(retype.getAttribute("data-retype-again"));
+    });
+  }
+
   // Focus goes to what the player needs next, in view: the score at the end of a timed minute, the summary, the
-  // right answer after a wrong pick, Next after an answer, the name field in recall, else the question.
+  // right answer after a wrong pick, the missed name to type once, Next after an answer, the name field in recall,
+  // else the question.
   var focusTarget = ended
     ? game.querySelector("[data-score]") || game.querySelector("[data-summary-heading]") || next
-    : game.querySelector("button[data-answer]:not([disabled])") || game.querySelector("[data-outcome] button[data-next]")
+    : game.querySelector("button[data-answer]:not([disabled])") || retypeInput
+      || game.querySelector("[data-outcome] button[data-next]")
       || game.querySelector("[data-recall-input]") || next || game.querySelector(".question");
   // On a short window (a page zoomed to 400 % is 225 px tall) an open question's faces started below its foot, and a
   // timed minute ran while the player scrolled to them (a low-vision review): the question goes to the top, where it

@@ -370,6 +370,29 @@ class Lesson(LessonHelpers):
         self.assert_a_second_enter_waits("[data-recall-miss]")
         self.assertNotEqual(self.game().get_attribute("data-round"), round_id, "a moment later Enter goes on")
 
+    def test_a_missed_name_is_typed_once_right_before_going_on(self):
+        """A review: a typed miss showed the right name, and Next took it away unpractised. The field to type it once
+        has the focus; a wrong copy is said and stays; the right one (case and accents aside) goes on by itself."""
+        self.stub_page_clock()  # past the moment the miss's Enter is held (the test types faster than a player)
+        self.hold_answers()
+        self.play_from_menu("recall")
+        self.reach_a_typed_round()
+        round_id = self.game().get_attribute("data-round")
+        make_round_ask(round_id, "Maren")
+        self.open("/namegame/recall")
+        self.type_name(round_id, "Nobody")
+        field = self.driver.find_element("css selector", "[data-retype-input]")
+        self.assertEqual(field, self.driver.switch_to.active_element, "the field to type the name has the focus")
+        self.assertIn("Maren Tanaka", self.text("label[for=retype]"), "it says what to type (a namesake's full name)")
+        self.driver.save_screenshot(os.path.join(ARTIFACTS, f"namegame-retype-{self.width}.png"))
+        self.driver.execute_script("window.testNow = 1000")
+        field.send_keys("Marne Tanaka" + Keys.ENTER)
+        WebDriverWait(self.driver, 5).until(lambda d: "Not quite" in self.text("[data-retype] .field-help"))
+        self.assertEqual(self.game().get_attribute("data-round"), round_id, "a wrong copy stays")
+        field.clear()
+        self.navigate(lambda: field.send_keys("marén tanaka"))
+        self.assertNotEqual(self.game().get_attribute("data-round"), round_id, "the right copy goes on by itself")
+
     def test_a_second_enter_does_not_skip_the_next_introduction(self):
         """A review pressed Enter twice on Got it: the second skipped the next person's introduction, who then came up
         in a question never shown. For a moment after an introduction shows, Enter waits."""

@@ -396,13 +396,7 @@ extension NameGameController {
             // (a review: "it punishes the honest answer"). It still brings the person back soon.
             context["calm"] = .bool(!waitedOut)
         }
-        if record.status == "failed" && round.recall {
-            context["recallMiss"] = .string(
-                record.typed.map { !$0.isEmpty } == true
-                    ? t.string("namegame.recall.miss.typed", [.string(record.typed ?? ""), .string(named)])
-                    : t.string("namegame.recall.miss", [.string(named)]))
-            context["typedOther"] = typedOther(record.typed ?? "", asked: person, t: t)
-        }
+        if round.recall { typedMissFields(mode, record: record, named: named, t: t, into: &context) }
         // Right only when the first answer was: a round found after a miss stays a miss.
         let rightAtOnce = record.status == "identified" && record.wrong.isEmpty
         if rightAtOnce {
@@ -435,6 +429,29 @@ extension NameGameController {
             }
         }
         return rightAtOnce
+    }
+
+    /// A typed round missed: what was typed against the right name, and the name to type once right before going
+    /// on, as flash-card apps ask (a review: the miss was read and gone), for a miss or "I don't know" alike. The
+    /// page's script offers it; Next skips it. Not in a timed minute.
+    private func typedMissFields(
+        _ mode: Mode, record: NameGameStore.RoundRecord, named: String, t: LanguageStrings,
+        into context: inout TemplateFields
+    ) {
+        let person = record.round.answerPerson
+        if record.status == "failed" {
+            context["recallMiss"] = .string(
+                record.typed.map { !$0.isEmpty } == true
+                    ? t.string("namegame.recall.miss.typed", [.string(record.typed ?? ""), .string(named)])
+                    : t.string("namegame.recall.miss", [.string(named)]))
+            context["typedOther"] = typedOther(record.typed ?? "", asked: person, t: t)
+        }
+        guard mode != .timed, record.status == "failed" || record.status == "skipped" else { return }
+        let asked = NameMatch.asksFullName(person, among: directory.team) ? person.fullName : person.firstName
+        context["retype"] = .object([
+            "name": .string(asked), "label": .string(t.string("namegame.retype.label", [.string(asked)])),
+            "again": .string(t.string("namegame.retype.again", [.string(asked)])),
+        ])
     }
 
     /// The question: a name to find among faces, or a face to name (its picture described), and how to answer.
