@@ -608,7 +608,10 @@
       if (peg.getAnimations) animations = animations.concat(peg.getAnimations());
     });
     var done = animations.map(function (a) { return a.finished.catch(function () {}); });
-    Promise.all(done).then(function () { setTimeout(then, pause === undefined ? 250 : pause); });
+    // Nor longer than the reveal can take: an animation held (a tab in the background, a paused timeline) left a won
+    // board with no results and nothing to press (a keyboard review, until it reloaded).
+    var late = new Promise(function (resolve) { setTimeout(resolve, 3000); });
+    Promise.race([Promise.all(done), late]).then(function () { setTimeout(then, pause === undefined ? 250 : pause); });
   }
 
   // The board's spent parts, kept while its last row turns over, stay behind the card too (a review saw the board

@@ -201,6 +201,16 @@ class MastermindBoard(BoardHelpers):
         self.driver.delete_all_cookies()
         self.play_a_whole_game(768, 1024, touch=True, by_tap=False)
 
+    def test_a_win_opens_its_results_even_when_the_reveal_never_ends(self):
+        """A keyboard review won and saw no results, nothing to press, until it reloaded: the card waited on the last
+        row's animations, and one never finished. Here none does; the card comes anyway."""
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            Object.defineProperty(Animation.prototype, 'finished', {get() { return new Promise(() => {}); }});"""})
+        self.keys(self.start() + Keys.ENTER)
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_elements("css selector", "dialog[open][data-results-dialog]"), "the results open")
+
     def test_a_double_enter_counts_one_guess_and_shows_no_error(self):
         secret = self.start()
         miss = wrong_guesses(secret)[0]
