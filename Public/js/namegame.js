@@ -198,7 +198,10 @@
   }
   var outcome = game.querySelector("[data-outcome]") || game.querySelector("[data-summary]");
   var intro = game.querySelector("[data-intro]");
-  var said = [];
+  // A refusal (a namesake's first name alone) arrives with its page: said first, as a change (a blind review heard
+  // nothing of it, the alert being there from the load).
+  var refused = game.querySelector("[data-error]");
+  var said = refused ? text([refused]) : [];
   if (carried === "timer") {
     said = text(game.querySelectorAll(".timer-text"));
   }

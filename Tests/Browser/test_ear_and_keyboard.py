@@ -411,6 +411,23 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         face = self.driver.find_element("css selector", "#round-face").get_attribute("alt")
         self.assertTrue(face)
 
+    def test_a_first_name_refused_for_a_namesake_is_said_and_kept_to_mend(self):
+        """A blind review typed "Matt" where two share the name: the page came back with its alert already in it (not
+        read) and the field emptied. The refusal is said, and the name stays in the field, marked invalid."""
+        from test_namegame_lesson import make_round_ask
+        self.meet_people()
+        self.start_mode("recall")
+        self.reach_a_typed_round()
+        make_round_ask(self.game().get_attribute("data-round"), "Maren")
+        self.driver.refresh()
+        self.meet()  # (Maren Tanaka is introduced first, where the player has not met her)
+        field = self.driver.find_element("css selector", "[data-recall-input]")
+        self.navigate(lambda: field.send_keys("Maren" + Keys.ENTER))
+        self.wait_said(lambda t: "Someone else here has that name too" in t, "the refusal")
+        field = self.driver.find_element("css selector", "[data-recall-input]")
+        self.assertEqual(field, self.driver.switch_to.active_element)
+        self.assertEqual((field.get_attribute("value"), field.get_attribute("aria-invalid")), ("Maren", "true"))
+
     def test_more_time_is_announced_and_says_the_time_now_left(self):
         self.meet_people()
         self.start_mode("timed")

@@ -21,9 +21,11 @@ extension NameGameController {
         }
     }
 
-    /// `typo`: the round whose typed name was right but for a typo (its spelling is shown).
+    /// `typo`: the round whose typed name was right but for a typo (its spelling is shown). `typed`: a name refused,
+    /// given back in its field to be mended.
     func play(
-        _ mode: Mode, _ visitor: Visitor, status: Status = .ok, error: String? = nil, typo: Int64? = nil
+        _ mode: Mode, _ visitor: Visitor, status: Status = .ok, error: String? = nil, typo: Int64? = nil,
+        typed: String? = nil
     ) throws -> Response {
         let session = try shownSession(mode, player: visitor.playerID)
         let t = pages.localizer.strings(for: visitor.language)
@@ -45,6 +47,7 @@ extension NameGameController {
         // An answer the clock beat is refused; the minute's end says so itself (a review read the alert as an error).
         let shown = error == "namegame.error.timeup" && (current.ended || timeIsUp(current)) ? nil : error
         var context = sessionFields(mode, session: current, t: t, error: shown.map { t.string($0) }, cards: cards)
+        if shown != nil, let typed { context["typed"] = .string(typed) }
         if current.ended || timeIsUp(current) {
             try summaryFields(mode, session: current, visitor: visitor, cards: cards, t: t, into: &context)
         }

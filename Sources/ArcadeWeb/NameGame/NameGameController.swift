@@ -231,7 +231,7 @@ struct NameGameController: Sendable {
             // A forgiven typo is right, and the next page shows how the name is spelled.
             return played(record, typo: record.typo)
         case .failure(let refusal):
-            return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
+            return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal), typed: typed)
         }
     }
 
