@@ -1233,6 +1233,23 @@ class Zoomed(Play):
         self.assertLessEqual(close["right"], room)
         self.driver.save_screenshot(os.path.join(ARTIFACTS, "mm-zoomed-400-win-card.png"))
 
+    def test_at_400_percent_give_up_shows_both_answers(self):
+        """A low-vision review at 400 %: Give up's dialog showed Keep playing, and its Give up lay under the dialog's
+        foot, unseen: giving up looked impossible."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 320, "height": 225, "deviceScaleFactor": 1, "mobile": False})
+        secret = self.start()
+        self.tap(wrong_guesses(secret)[0])
+        self.wait_rows(1)
+        self.driver.find_element("css selector", ".mm-menu summary").click()
+        self.driver.find_element("css selector", ".mm-menu a[data-giveup-link]").click()
+        dialog = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "dialog[open][data-giveup-dialog]"))
+        for answer in ("[data-keep-playing]", "[data-confirm-giveup]"):
+            box, frame = self.box(dialog.find_element("css selector", answer)), self.box(dialog)
+            self.assertTrue(frame["top"] <= box["top"] and box["bottom"] <= frame["bottom"], f"{answer} {box} {frame}")
+        self.driver.save_screenshot(os.path.join(ARTIFACTS, "mm-zoomed-400-give-up.png"))
+
     def test_at_400_percent_the_open_menu_reflows_and_the_name_asked_stays_in_sight(self):
         """A low-vision review at 400 %: the open site menu made the page 427 px wide in a 320-pixel window, and the
         Name Game's question scrolled away while six screens of faces went by."""
