@@ -1233,14 +1233,18 @@ class Zoomed(Play):
         self.assertLessEqual(close["right"], room)
         self.driver.save_screenshot(os.path.join(ARTIFACTS, "mm-zoomed-400-win-card.png"))
 
-    def test_at_400_percent_give_up_shows_both_answers(self):
-        """A low-vision review at 400 %: Give up's dialog showed Keep playing, and its Give up lay under the dialog's
-        foot, unseen: giving up looked impossible."""
+    def test_at_400_percent_the_row_typed_says_its_number_and_give_up_shows_both_answers(self):
+        """A low-vision review at 400 %: the guesses left had scrolled away by the third row, and row numbers give way
+        to the digits' size; Give up's dialog showed Keep playing, its Give up under the dialog's foot, unseen."""
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": 320, "height": 225, "deviceScaleFactor": 1, "mobile": False})
         secret = self.start()
         self.tap(wrong_guesses(secret)[0])
         self.wait_rows(1)
+        number = self.driver.find_element("css selector", ".slot-current [data-slot-of]")
+        self.assertEqual(number.text, "2/10")
+        cell = self.box(self.driver.find_elements("css selector", ".slot-current .cell")[-1])
+        self.assertTrue(cell["right"] <= self.box(number)["left"] and self.box(number)["right"] <= 320, "beside the cells")
         self.driver.find_element("css selector", ".mm-menu summary").click()
         self.driver.find_element("css selector", ".mm-menu a[data-giveup-link]").click()
         dialog = WebDriverWait(self.driver, 10).until(
