@@ -252,9 +252,15 @@ extension NameGameController {
         }
         // Only Learn's runs are lessons.
         let label = mode == .learn ? "namegame.lesson.label" : "namegame.session.label"
+        // Past its length the full bar says how many rounds are still to come (a review read 10/10 and was asked
+        // three more times).
+        let extra = done >= total && end > done ? t.string("namegame.lesson.extra", [.int(end - done)]) : nil
+        let count = t.string("namegame.lesson.count", [.int(min(done, total)), .int(total)])
         context["lesson"] = .object([
             "done": .int(min(done, total)), "total": .int(total), "label": .string(t.string(label)),
-            "text": .string(t.string("namegame.lesson.count", [.int(min(done, total)), .int(total)])),
+            "text": .string(
+                extra.map { t.string("namegame.lesson.countExtra", [.string(count), .string($0)]) } ?? count),
+            "extra": extra.map { .string($0) } ?? .null,
         ])
         context["lastOfLesson"] = .bool(!record.isOpen && done >= end)
     }

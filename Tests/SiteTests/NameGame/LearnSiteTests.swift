@@ -53,6 +53,8 @@ struct LearnSiteTests {
                 #expect(try player.askedID(again) == missed, "round \(10 + extra)")
                 #expect(again.contains("<p class=\"howto\" data-second-try>Once more: someone you missed"))
                 #expect(again.contains("data-lesson-done=\"10\" data-lesson-total=\"10\""), "the bar stays full")
+                // …and says rounds are still to come (a review read 10/10 and was asked three more times).
+                #expect(again.contains(try Regex(#"<span data-lesson-extra>[1-9] more</span>"#)))
                 // Asked as it was missed: a name missed typed is typed again (a review: it came back as a face to
                 // pick), its first letter given.
                 let typed = tenth.contains("data-recall-input")
