@@ -381,6 +381,9 @@ extension NameGameController {
         let letter = String(person.firstName.prefix(1))
         context["cheat"] = .string(t.string(fullName ? key + ".full" : key, [.string(letter)]))
         context["letter"] = .string(letter)
+        // The head start asks for the full name itself: the namesake line besides made three stacked instructions
+        // saying one thing (a review, above the phone's keyboard).
+        context["namesake"] = nil
     }
 
     /// What an answer (or a wrong pick, "I don't know", the hints running out) says: the right name, the one tapped,

@@ -160,6 +160,8 @@ struct LearnSiteTests {
         let name = try player.namesake(asked) ? try player.fullName(asked) : first
         let what = name == first ? "first name" : "full name"
         #expect(question.contains("New to you: type the \(what). It begins with “\(letter)”."))
+        // Said once: no namesake line besides (a review read three stacked instructions saying one thing).
+        #expect(!question.contains("data-namesake"))
         #expect(question.contains("placeholder=\"\(letter)…\"") && !question.contains("data-recall-hint"))
         #expect(!question.contains("data-small-pool") && !question.contains("fit this mode"))
         #expect(
