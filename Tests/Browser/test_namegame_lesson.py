@@ -491,6 +491,9 @@ class Lesson(LessonHelpers):
         self.assertTrue(self.in_view(summary.find_element("css selector", "h1")))
         listed = [li.get_attribute("data-person") for li in summary.find_elements("css selector", "[data-summary-people] li")]
         self.assertEqual(sorted(set(asked)), sorted(listed), "the summary lists the people it covered")
+        # Faces large enough to know again (a review could recognise nobody in 45 px circles).
+        face = summary.find_element("css selector", "[data-summary-people] img").size
+        self.assertGreaterEqual(min(face["width"], face["height"]), 56 if self.width < 400 else 70, face)
         self.assertEqual(self.driver.find_element("css selector", "[data-summary-accuracy]").text, "100%")
         self.assertEqual(self.driver.find_element("css selector", "[data-day-streak]").text, "1")
         self.assertTrue(self.driver.find_element("css selector", "[data-due]").text)
