@@ -324,6 +324,19 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         finally:
             self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
 
+    def test_in_team_mode_a_named_portrait_slides_clear_of_its_name(self):
+        """A review, Team on a phone: once answered, each card's name band lay over the portrait's mouth and chin. The
+        portrait slides up by the band's whole height, as on wider screens."""
+        round_id, answer = self.fresh_round("team")
+        self.choose(answer)
+        slides = self.driver.execute_script("""
+            return [...document.querySelectorAll('.team-faces .face')].map(card => {
+              const band = card.querySelector('.face-name[data-named]').getBoundingClientRect();
+              const moved = new DOMMatrix(getComputedStyle(card.querySelector('img')).transform).m42;
+              return [Math.round(-moved), Math.round(band.height)];
+            })""")
+        self.assertTrue(slides and all(moved >= band - 1 for moved, band in slides), slides)
+
     def test_with_large_text_the_face_met_and_a_miss_stay_in_sight(self):
         """A low-vision review, text at 200 % on a phone: meeting someone, the held heading covered the face to learn
         once the page scrolled to Got it; after a miss, Next sat over its words, one word a line."""
