@@ -149,6 +149,21 @@ class Cheats(MastermindHelpers):
         self.assertEqual(len(self.driver.find_elements("css selector", "[data-cheat]")), 1)
         self.assertIn("1", found.text)
 
+    def test_with_large_text_an_unlock_toast_stays_twice_as_long(self):
+        """A low-vision review at 200 % and 400 % lost the unlock's two lines in 3 s. The page's own timer is read (the
+        test waits for no clock): 6 s with text at 200 %."""
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            window.timers = []; const later = window.setTimeout;
+            window.setTimeout = (f, ms, ...rest) => { window.timers.push(ms); return later(f, ms, ...rest); };"""})
+        try:
+            self.open("/")
+            self.type_keys(list("retro"))
+            WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "[data-toast]:not([hidden])"))
+            self.assertIn(6000, self.driver.execute_script("return window.timers"))
+        finally:
+            self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
+
     def test_two_shakes_open_the_credits(self):
         self.open("/credits")
         self.assertEqual(self.driver.find_elements("css selector", "[data-credits]"), [], "hidden until found")
