@@ -30,10 +30,12 @@
   game.addEventListener("submit", function () {
     if (!area) return;
     var top = area.getBoundingClientRect().top + window.scrollY;
-    var howto = game.querySelector("[data-howto]");
+    // The first visit's how-to and a mode's own (Hints: "A wrong face disappears…", a review saw a blank band).
+    var howto = Array.prototype.map.call(game.querySelectorAll("[data-howto], [data-mode-howto]"),
+      function (line) { return line.textContent; });
     try {
       window.sessionStorage.setItem("namegame.grid", JSON.stringify({
-        round: game.getAttribute("data-round"), top: top, howto: howto ? howto.textContent : "" }));
+        round: game.getAttribute("data-round"), top: top, howto: howto }));
     } catch (e) { /* private mode */ }
   }, true);
   try {
@@ -41,12 +43,14 @@
     window.sessionStorage.removeItem("namegame.grid");
     if (kept && area && kept.round === game.getAttribute("data-round")) {
       var question = game.querySelector("#round-question");
-      if (kept.howto && question && !game.querySelector("[data-howto]")) {
-        var line = document.createElement("p");
-        line.className = "howto";
-        line.setAttribute("data-howto", "kept");
-        line.textContent = kept.howto;
-        question.insertAdjacentElement("afterend", line);
+      if (kept.howto && kept.howto.length && question && !game.querySelector("[data-howto], [data-mode-howto]")) {
+        kept.howto.slice().reverse().forEach(function (words) {
+          var line = document.createElement("p");
+          line.className = "howto";
+          line.setAttribute("data-howto", "kept");
+          line.textContent = words;
+          question.insertAdjacentElement("afterend", line);
+        });
       }
       var rise = kept.top - (area.getBoundingClientRect().top + window.scrollY);
       if (rise > 1) area.style.paddingTop = rise + "px";

@@ -75,9 +75,10 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         for mode in ("normal", "matt", "reverse", "team", "hint", "fifty", "practice", "timed", "learn"):
             round_id, answer = self.fresh_round(mode)
             self.assert_round_fits(mode)
-            if mode in ("normal", "reverse"):
+            if mode in ("normal", "reverse", "hint"):
                 # Answered, the outcome and Next are in view too, still nothing scrolled, and the faces stay where
-                # they were (a review: the grid jumped 45 px up as the first visit's how-to line went).
+                # they were (a review: the grid jumped 45 px up as the first visit's how-to line went; another, in
+                # Hints, saw a blank band where its mode's line had been).
                 grid = self.grid_top()
                 self.choose(answer)
                 self.assertAlmostEqual(self.grid_top(), grid, delta=1, msg=f"{mode}: the faces moved")
@@ -88,6 +89,8 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
                 self.assertEqual(self.driver.execute_script("return scrollY"), 0, mode)
                 self.assertTrue(self.in_view("button[data-next]"), f"{mode}: Next is in view")
                 self.assertTrue(self.in_view("button[data-choice]"), f"{mode}: the answered faces stay in view")
+                if mode == "hint":
+                    continue
                 # A wrong pick too (a review: after a wrong name in Reverse the page scrolled 32 px and Next sat at
                 # 687-732 of 740): both named cards, the miss's words and Next fit, and nothing scrolled.
                 self.fresh_round(mode)
