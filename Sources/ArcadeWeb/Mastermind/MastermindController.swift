@@ -494,6 +494,10 @@ struct MastermindController: Sendable {
                 ])
             } ?? .null,
             "share": outcome == .playing ? .null : .string(shareText(record, t: t, link: link)),
+            // Its rows are symbols a screen reader reads out one by one ("heavy minus sign" four times a row, a
+            // blind review): said in words instead.
+            "shareSaid": outcome == .playing
+                ? .null : .string(t.string("mastermind.share.said", [.string(shareHeadline(record, t: t))])),
             "hasDistribution": .bool(outcome != .playing && stats.distribution.contains { $0 > 0 }),
             // A win with a hint is kept out of the chart: said, or the chart looks as if the win went uncounted.
             "hintedWin": .bool(outcome == .won && record.usedHint),
@@ -700,16 +704,7 @@ struct MastermindController: Sendable {
     /// No digit of any guess or of the code.
     func shareText(_ record: MastermindStore.Record, t: LanguageStrings, link: String = "") -> String {
         let game = record.game
-        let score = game.outcome == .won ? String(game.turns.count) : "X"
-        // Hard mode keeps its star; a hint is said in words (a win with help is not the same score). Each language's
-        // headline is one sentence of its own, its marks bringing their own spacing (none after Japanese text).
-        let hard = record.hard ? t.string("mastermind.share.hard") : ""
-        let marks = hard + (record.usedHint ? t.string("mastermind.share.hint") : "")
-        let scoreText = "\(score)/\(game.rules.attempts)\(record.hard ? "*" : "")"
-        let headline =
-            record.daily.map { t.string("mastermind.share.daily", [.int($0 + 1), .string(scoreText), .string(marks)]) }
-            ?? t.string("mastermind.share.game", [.string(scoreText), .string(marks)])
-        var lines = [headline]
+        var lines = [shareHeadline(record, t: t)]
         // No match is a dash, not a white circle: white is "right digit, wrong place" to a Mastermind player (a review).
         let symbol: [Peg: String] = [.red: "🔴", .blue: "🟦", .gray: "➖"]
         lines += game.turns.map { turn in
@@ -718,6 +713,20 @@ struct MastermindController: Sendable {
         }
         if !link.isEmpty { lines.append(link) }
         return lines.joined(separator: "\n")
+    }
+
+    /// The share text's first line: the game, its score and its marks. Hard mode keeps its star; a hint is said in
+    /// words (a win with help is not the same score). Each language's headline is one sentence of its own, its marks
+    /// bringing their own spacing (none after Japanese text).
+    func shareHeadline(_ record: MastermindStore.Record, t: LanguageStrings) -> String {
+        let game = record.game
+        let score = game.outcome == .won ? String(game.turns.count) : "X"
+        let hard = record.hard ? t.string("mastermind.share.hard") : ""
+        let marks = hard + (record.usedHint ? t.string("mastermind.share.hint") : "")
+        let scoreText = "\(score)/\(game.rules.attempts)\(record.hard ? "*" : "")"
+        return record.daily.map {
+            t.string("mastermind.share.daily", [.int($0 + 1), .string(scoreText), .string(marks)])
+        } ?? t.string("mastermind.share.game", [.string(scoreText), .string(marks)])
     }
 
     /// Codes at most this many get exact counts per row; at most `analysisLimit`, the solver's analysis.

@@ -601,7 +601,7 @@ struct MastermindSiteTests {
         defer { server.stop() }
         let player = Player(server)
         func share(_ html: String) throws -> String {
-            let start = try #require(html.firstRange(of: "data-share>"))
+            let start = try #require(html.firstRange(of: "data-share aria-hidden=\"true\">"))
             return String(html[start.upperBound...].prefix { $0 != "<" })
         }
         let game = try player.startMastermind()
@@ -615,6 +615,8 @@ struct MastermindSiteTests {
         let text = try share(won)
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.first == "Arcade Mastermind 3/10")
+        // Its symbols hidden from a screen reader, which is told in words (a blind review heard "heavy minus sign").
+        #expect(won.contains("data-share-said>The text to share: Arcade Mastermind 3/10, then a line of symbols"))
         #expect(lines.count == 5 && lines[3] == "🔴🔴🔴🔴")
         // The link is the game's challenge, as the player reached the site (Host: t): a friend plays the same code (a
         // review: it led to a new game).
