@@ -157,6 +157,15 @@
   }
   if (focusTarget) {
     focusTarget.focus({ preventScroll: true });
+    // Reached by a tap, a focused button shows no ring until a key is pressed: on a phone the ring round Next and
+    // Got it read as something selected (a review). A keyboard's answer keeps it, where Enter goes is seen.
+    var tapped = false;
+    try { tapped = window.sessionStorage.getItem("namegame.input") === "pointer"; } catch (e) { tapped = false; }
+    if (tapped && focusTarget.tagName === "BUTTON") {
+      focusTarget.setAttribute("data-quiet-focus", "");
+      document.addEventListener("keydown", function () { focusTarget.removeAttribute("data-quiet-focus"); },
+        { once: true, capture: true });
+    }
     // What happened comes into sight too, where the window has room for both (a review, zoomed in: the words about
     // a miss were below the fold while the focus sat on the right face); the focused control wins.
     var outcome = !ended && focusTarget !== next && game.querySelector("[data-outcome]");

@@ -6,6 +6,7 @@ import unittest
 
 from arcade_browser import ARTIFACTS, BrowserTest, gone
 from selenium.common.exceptions import ElementClickInterceptedException, ElementNotInteractableException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 from arcade_browser import WebDriverWait
 
@@ -346,6 +347,16 @@ class NameGame(NameGameHelpers, BrowserTest):
         ring = self.driver.execute_script("const s = getComputedStyle(arguments[0]); return [s.outlineStyle, s.outlineWidth];", focused)
         self.assertNotEqual(ring[0], "none", "Next shows where focus is")
         self.assertGreaterEqual(float(ring[1].rstrip("px")), 2)
+        # Reached by a tap, Next has the focus without a ring (a touch review read it as something selected), until
+        # a key is pressed.
+        round_id, answer = self.fresh_round("reverse")
+        self.choose(answer)
+        focused = self.driver.switch_to.active_element
+        style = "return getComputedStyle(arguments[0]).outlineStyle"
+        self.assertTrue(focused.get_attribute("data-next") is not None and
+                        self.driver.execute_script(style, focused) == "none", "no ring after a tap")
+        ActionChains(self.driver).send_keys(Keys.SHIFT).perform()
+        self.assertNotEqual(self.driver.execute_script(style, focused), "none", "the ring at the first key")
 
 
 class NameGameStatisticsInJapanese(BrowserTest):
