@@ -43,7 +43,7 @@
     window.sessionStorage.removeItem("namegame.grid");
     if (kept && area && kept.round === game.getAttribute("data-round")) {
       var question = game.querySelector("#round-question");
-      if (kept.howto && kept.howto.length && question && !game.querySelector("[data-howto], [data-mode-howto]")) {
+      if (Array.isArray(kept.howto) && kept.howto.length && question && !game.querySelector("[data-howto], [data-mode-howto]")) {
         kept.howto.slice().reverse().forEach(function (words) {
           var line = document.createElement("p");
           line.className = "howto";
@@ -135,6 +135,13 @@
     });
   }
 
+  // How the last page's answer was given ("key" or "pointer"), noted as it was sent (see the submit listener below).
+  var arrivedBy = null;
+  try {
+    arrivedBy = window.sessionStorage.getItem("namegame.input");
+    window.sessionStorage.removeItem("namegame.input");
+  } catch (e) { arrivedBy = null; }
+
   // Focus goes to what the player needs next, in view: the score at the end of a timed minute, the summary, the
   // right answer after a wrong pick, the missed name to type once, Next after an answer, the name field in recall,
   // else the question.
@@ -159,9 +166,7 @@
     focusTarget.focus({ preventScroll: true });
     // Reached by a tap, a focused button shows no ring until a key is pressed: on a phone the ring round Next and
     // Got it read as something selected (a review). A keyboard's answer keeps it, where Enter goes is seen.
-    var tapped = false;
-    try { tapped = window.sessionStorage.getItem("namegame.input") === "pointer"; } catch (e) { tapped = false; }
-    if (tapped && focusTarget.tagName === "BUTTON") {
+    if (arrivedBy === "pointer" && focusTarget.tagName === "BUTTON") {
       focusTarget.setAttribute("data-quiet-focus", "");
       document.addEventListener("keydown", function () { focusTarget.removeAttribute("data-quiet-focus"); },
         { once: true, capture: true });
@@ -245,11 +250,7 @@
   // below (or sessionStorage "namegame.autoAdvance" = "off", as the tests set it) keeps every answer.
   // An answer given by keyboard stays until Enter (a blind review: the page moved on at 2.6 s while the answer was
   // still being read); a tap's or a click's moves on by itself. How the last answer was given rides to its page.
-  var byKeyboard = false;
-  try {
-    byKeyboard = window.sessionStorage.getItem("namegame.input") === "key";
-    window.sessionStorage.removeItem("namegame.input");
-  } catch (e) { byKeyboard = false; }
+  var byKeyboard = arrivedBy === "key";
   var lastInput = "pointer";
   document.addEventListener("keydown", function () { lastInput = "key"; }, true);
   document.addEventListener("pointerdown", function () { lastInput = "pointer"; }, true);

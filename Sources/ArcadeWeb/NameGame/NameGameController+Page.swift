@@ -360,30 +360,40 @@ extension NameGameController {
         guard round.recall, record.isOpen else { return }
         let person = round.answerPerson
         let fullName = NameMatch.asksFullName(person, among: directory.team)
-        if fullName {
+        if let key = try headStart(record, player, cards: cards) {
+            // The head start asks for the full name itself: no namesake line besides (a review read three stacked
+            // instructions saying one thing, above the phone's keyboard).
+            let letter = String(person.firstName.prefix(1))
+            context["cheat"] = .string(t.string(fullName ? key + ".full" : key, [.string(letter)]))
+            context["letter"] = .string(letter)
+        } else if fullName {
             // Without the name: it gave the first name away, leaving only the surname to recall (a review).
             context["namesake"] = .string(t.string("namegame.recall.namesake"))
         }
-        // Learn's step only: Recall, chosen to type names from memory, keeps its letter behind the hint (a review saw
-        // every Recall round give it). Given to a newcomer's first names, typed for want of faces to pick among, and
-        // to a name missed typed, asked again.
-        guard round.mode == .learn, !record.cheat else { return }
-        let key: String
-        if Self.met(person, cards: cards) < Self.learnPicksFromMet {
-            key = "namegame.recall.start"
-        } else if let card = cards[person.id], card.state != .review,
+    }
+
+    /// Learn's step only: Recall, chosen to type names from memory, keeps its letter behind the hint (a review saw
+    /// every Recall round give it). Given to a newcomer's first names, typed for want of faces to pick among, and to a
+    /// name missed typed, asked again. The key of its words, or nil.
+    private func headStart(
+        _ record: NameGameStore.RoundRecord, _ player: String, cards: [String: Card]
+    ) throws
+        -> String?
+    {
+        let person = record.round.answerPerson
+        guard record.round.mode == .learn, !record.cheat else { return nil }
+        if Self.met(person, cards: cards) < Self.learnPicksFromMet { return "namegame.recall.start" }
+        if let card = cards[person.id], card.state != .review,
             try store.lastAskedTyped(player: player, person: person.id, before: record.id, missed: true)
         {
-            key = "namegame.recall.cue"
-        } else {
-            return
+            return "namegame.recall.cue"
         }
-        let letter = String(person.firstName.prefix(1))
-        context["cheat"] = .string(t.string(fullName ? key + ".full" : key, [.string(letter)]))
-        context["letter"] = .string(letter)
-        // The head start asks for the full name itself: the namesake line besides made three stacked instructions
-        // saying one thing (a review, above the phone's keyboard).
-        context["namesake"] = nil
+        return nil
+    }
+
+    /// The name a typed round asks for: the first name, or the full name where someone else on the team shares it.
+    func askedName(_ person: Person) -> String {
+        NameMatch.asksFullName(person, among: directory.team) ? person.fullName : person.firstName
     }
 
     /// What an answer (or a wrong pick, "I don't know", the hints running out) says: the right name, the one tapped,
@@ -414,7 +424,7 @@ extension NameGameController {
         if rightAtOnce {
             context["rightLine"] = .string(t.string("namegame.right.named", [.string(named)]))
             if typo && round.recall {
-                let spelled = NameMatch.asksFullName(person, among: directory.team) ? person.fullName : person.firstName
+                let spelled = askedName(person)
                 context["spelling"] = .string(t.string("namegame.recall.typo", [.string(spelled)]))
             }
             // The letter asked for is help, rated so and said so (a review: "hints are free" after a bare "Right").
@@ -459,7 +469,7 @@ extension NameGameController {
             context["typedOther"] = typedOther(record.typed ?? "", asked: person, t: t)
         }
         guard mode != .timed, record.status == "failed" || record.status == "skipped" else { return }
-        let asked = NameMatch.asksFullName(person, among: directory.team) ? person.fullName : person.firstName
+        let asked = askedName(person)
         context["retype"] = .object([
             "name": .string(asked), "label": .string(t.string("namegame.retype.label", [.string(asked)])),
             "again": .string(t.string("namegame.retype.again", [.string(asked)])),
