@@ -414,11 +414,12 @@
     var ending = !wasOver && fresh.getAttribute("data-outcome") && window.HTMLDialogElement;
     var tall = ending ? board().offsetHeight : 0;
     var focusKey = focusedControl();
-    // The switch chosen by keyboard: focus stays on the Game button it was chosen from, where its new state is heard
-    // (a blind review was moved to the board and had to go back through the menu to check it).
+    // The switch chosen by keyboard stays in sight with the focus, its menu open again, its new state heard (a blind
+    // review was moved to the board and had to go back through the menu to check it; a keyboard review, left on the
+    // closed menu's button, could not see what it had switched). Escape closes the menu to its button.
     var menuButton = document.activeElement && document.activeElement.matches &&
       document.activeElement.matches(".mm-menu > summary");
-    if (spoken && menuButton) focusKey = ".mm-menu > summary";
+    if (spoken && menuButton) focusKey = spoken;
     closeResults(false);
     clearTimeout(flashTimer);
     flashed = null;
@@ -471,6 +472,8 @@
     if (!hint && !refusal && !settled) explainKeys();
     // At a game's end the board holds the focus while the last row is revealed, until the results take it (it fell
     // to the page's body, so the next Tab began again at the skip link).
+    var reopened = focusKey === spoken && spoken && fresh.querySelector(".mm-menu");
+    if (reopened) reopened.open = true;
     if (!fresh.getAttribute("data-outcome")) refocus(focusKey);
     else if (!wasOver) refocus(focusKey === null ? null : "");
     // The row just scored and the one to type next stay in sight: on a short window (a page zoomed to 400 %) the
@@ -1179,13 +1182,15 @@
   window.addEventListener("resize", function () { fit(); placeMessage(); });
 
   // Keys typed on a finished game did nothing, and a review thought the game broken (it had reloaded a won game and
-  // typed ten rows): the results say the game is over and how to go on, and New game takes the focus, in sight.
+  // typed ten rows): the results say the game is over and how to go on, with New game in sight. The note takes the
+  // focus, not New game: a keyboard review's digits and Enter, typed as on any row, pressed it and lost the board.
   function overNote() {
     var note = host.querySelector("[data-over-note]"), next = host.querySelector("[data-results] [data-new-game]");
     if (!note || !next) return;
     note.hidden = false;
     say(note.textContent);
-    next.focus({ preventScroll: true });
+    note.setAttribute("tabindex", "-1");
+    note.focus({ preventScroll: true });
     next.scrollIntoView({ block: "nearest" });
   }
 

@@ -827,28 +827,32 @@ class Results(Play):
         moving = self.driver.execute_script(
             "return [...document.querySelectorAll('#board .row.is-won .cell')].map(c => getComputedStyle(c).animationName)")
         self.assertEqual(moving, ["none"] * 4, "the won row is still")
-        # A key typed there says the game is over and how to go on, and New game takes the focus, in sight (a review
-        # typed ten rows into a finished board and nothing happened).
+        # A key typed there says the game is over and how to go on, New game in sight (a review typed ten rows into a
+        # finished board and nothing happened); the note has the focus, so a row's Enter presses nothing (a keyboard
+        # review typed 0 1 2 3 Enter there and lost the board to a new game).
+        game = self.game()
+        self.driver.execute_script("""window.newGameClicks = 0; document.addEventListener("click", e => {
+            if (e.target.closest && e.target.closest("[data-new-game]")) window.newGameClicks++; }, true);""")
         note = self.driver.find_element("css selector", "[data-results] [data-over-note]")
         self.assertFalse(note.is_displayed())
         self.keys("7")
         WebDriverWait(self.driver, 10).until(lambda d: note.is_displayed())
         self.assertEqual(note.text, "This game is over. Press N for a new game.")
         focused = self.driver.switch_to.active_element
-        self.assertIsNotNone(focused.get_attribute("data-new-game"), "New game has the focus")
-        f = self.box(focused)
-        self.assertTrue(f["top"] >= 0 and f["bottom"] <= 900, f"in sight: {f}")
+        self.assertIsNotNone(focused.get_attribute("data-over-note"), "the note has the focus")
+        n = self.box(self.driver.find_element("css selector", "[data-results] [data-new-game]"))
+        self.assertTrue(n["top"] >= 0 and n["bottom"] <= 900, f"New game in sight: {n}")
         WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("id", "mastermind-live").get_attribute("textContent")
             == "This game is over. Press N for a new game.")
+        for key in ["0", "1", "2", Keys.ENTER, Keys.ENTER]:
+            self.keys(key)
         # Enter on the board does the same, and starts nothing (a review's reflex Enter lost the board it had won).
-        game = self.game()
-        self.driver.execute_script("""window.newGameClicks = 0; document.addEventListener("click", e => {
-            if (e.target.closest && e.target.closest("[data-new-game]")) window.newGameClicks++; }, true);
-            document.getElementById("board").focus();""")
+        self.driver.execute_script("document.getElementById('board').focus()")
+        self.keys(Keys.ENTER)
         self.keys(Keys.ENTER)
         WebDriverWait(self.driver, 10).until(lambda d: self.driver.switch_to.active_element.get_attribute(
-            "data-new-game") is not None)
+            "data-over-note") is not None)
         self.assertEqual(self.driver.execute_script("return window.newGameClicks"), 0, "New game was not pressed")
         self.assertEqual(self.game(), game, "the finished game stays")
 
