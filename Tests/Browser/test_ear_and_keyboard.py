@@ -252,8 +252,9 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         self.driver.find_element("css selector", "[data-codes-left-switch]").click()
         self.wait_said(lambda t: t.startswith("Possible codes are shown"), "the switch's new state")
         self.assertFalse(any(t.startswith(row) for t in self.said()[said:]), "the last row is not said again")
-        # Switched back by keyboard, focus stays on the Game button it was chosen from (a blind review was moved to the
-        # board and had to go back through the menu to hear the switch's state).
+        # Switched back by keyboard, focus stays on the switch, its menu open (a blind review was moved to the board and
+        # had to go back through the menu to hear the switch's state; a keyboard review, left on the closed menu's
+        # button, could not see it); Escape then closes the menu to its button.
         summary = self.driver.find_element("css selector", ".mm-menu summary")
         self.driver.execute_script("arguments[0].focus()", summary)
         self.keys(Keys.ENTER)
@@ -262,7 +263,13 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         self.keys(Keys.SPACE)
         self.wait_said(lambda t: t.startswith("Possible codes are hidden"), "the switch's state, off")
         WebDriverWait(self.driver, 10).until(lambda d: d.execute_script(
-            "return document.activeElement.matches('.mm-menu > summary')"), "focus on the Game button")
+            "return document.activeElement.matches('.mm-menu[open] [data-codes-left-switch]')"), "focus on the switch")
+        switch = self.driver.switch_to.active_element
+        self.assertEqual(switch.get_attribute("aria-checked"), "false")
+        self.assertTrue(switch.is_displayed(), "the switch in sight")
+        self.keys(Keys.ESCAPE)
+        WebDriverWait(self.driver, 10).until(lambda d: d.execute_script(
+            "return document.activeElement.matches('.mm-menu:not([open]) > summary')"), "Escape: to the Game button")
         # A note says the place it is for (the same review: "5: ruled out here" named no place); notes on say where
         # they go and how to move them, the arrows move them, and a note taken back says so (a blind review heard
         # neither the place nor a way to change it, and a note removed sounded like a digit typed).
