@@ -16,8 +16,12 @@ public struct LearningPlan: Sendable {
     /// came back as a miss).
     public var typedSlowMilliseconds = 20_000
 
-    /// How long a right answer may take before it counts as a hard one.
-    public func slowLimit(typed: Bool) -> Int { typed ? typedSlowMilliseconds : slowMilliseconds }
+    /// How long a right answer may take before it counts as a hard one: the plan's limit, or half again the player's
+    /// `usual` time (a median of their right answers) where that is longer. A blind review's right picks, six faces
+    /// heard described first, all came back as hard: slow is slow for this player, as Anki's grades are the learner's.
+    public func slowLimit(typed: Bool, usual: Int? = nil) -> Int {
+        max(typed ? typedSlowMilliseconds : slowMilliseconds, (usual ?? 0) * 3 / 2)
+    }
 
     public init() {}
 
@@ -108,10 +112,10 @@ public struct LearningPlan: Sendable {
     /// first letter, half the faces gone) or a slow one is a hard one, not a clean recall (a review: a name typed after
     /// its first letter was shown made its person "Learned"; another: a slow right answer rated as a miss).
     public func rating(
-        wrongPicks: Int, gaveUp: Bool, milliseconds: Int, helped: Bool = false, typed: Bool = false
+        wrongPicks: Int, gaveUp: Bool, milliseconds: Int, helped: Bool = false, typed: Bool = false, usual: Int? = nil
     ) -> Rating {
         if wrongPicks > 0 || gaveUp { return .again }
-        return helped || milliseconds > slowLimit(typed: typed) ? .hard : .good
+        return helped || milliseconds > slowLimit(typed: typed, usual: usual) ? .hard : .good
     }
 
     /// What a player knows, in four counts; people not met are only counted, never named. "Learned" is `knows`, on

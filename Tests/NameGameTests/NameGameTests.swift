@@ -312,6 +312,11 @@ struct NameGameTests {
         // Right after help (the first letter, half the faces gone) is a hard recall, not a clean one.
         #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 2_000, helped: true) == .hard)
         #expect(plan.rating(wrongPicks: 1, gaveUp: false, milliseconds: 2_000, helped: true) == .again)
+        // A player whose usual right answer takes 25 s (a screen reader describing six faces first) has until 37.5 s;
+        // a quick player's usual never lowers the plan's limit.
+        #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 28_000, usual: 25_000) == .good)
+        #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 38_000, usual: 25_000) == .hard)
+        #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 13_000, usual: 3_000) == .hard)
     }
 
     @Test func masteryCountsWithoutNaming() {

@@ -74,7 +74,8 @@ extension NameGameStore {
             // Missed: wrong, or right but slow (rated hard, so back sooner: the summary says which).
             let wrong = wrongs > 0 || status != "identified"
             let typed = try row.decode("recall", as: Int64.self) == 1
-            let slow = Int(finished - started) > plan.slowLimit(typed: typed)
+            let limit = wrong ? 0 : try slowLimit(session: session, typed: typed, before: started)
+            let slow = !wrong && Int(finished - started) > limit
             let metHere = try row.decode("met_here", as: Int64.self) > 0
             return (try row.decode(Face.Columns.person), wrong || slow, wrong, typed, metHere)
         }
@@ -148,5 +149,29 @@ extension NameGameStore {
                 AND extra_ms = 0
             """,
             [.text(player), .integer(session)])?.decodeIfPresent("best")
+    }
+}
+
+extension NameGameStore {
+    /// How long a right answer of this kind (a name picked or typed) may take before `before` and still count as a
+    /// clean recall for this player (`LearningPlan.slowLimit`).
+    package func slowLimit(session: Int64, typed: Bool, before: Int64) throws -> Int {
+        plan.slowLimit(
+            typed: typed,
+            usual: try usualMilliseconds(session: session, typed: typed, before: before, pool.connection()))
+    }
+
+    /// The usual time of the session's player for a right answer of this kind, before `before`: the median of their
+    /// last 20 outside Timed, once there are 5 (fewer say little). Nil before that.
+    func usualMilliseconds(session: Int64, typed: Bool, before: Int64, _ db: Database) throws -> Int? {
+        let rows = try db.query(
+            """
+            SELECT finished_ms - started_ms AS took FROM namegame_rounds
+            WHERE player = (SELECT player FROM namegame_sessions WHERE id = ?) AND finished_ms < ?
+                AND status = 'identified' AND recall = ? AND mode <> 'timed'
+            ORDER BY finished_ms DESC LIMIT 20
+            """, [.integer(session), .integer(before), .integer(typed ? 1 : 0)])
+        let times = try rows.map { try $0.decode("took", as: Int64.self) }.sorted()
+        return times.count < 5 ? nil : Int(times[times.count / 2])
     }
 }

@@ -592,7 +592,9 @@ package struct NameGameStore: Store {
         let card = known ?? Card(due: now)
         let rating = plan.rating(
             wrongPicks: wrong.count, gaveUp: gaveUp || status == "failed",
-            milliseconds: Int(now - record.startedMilliseconds), helped: record.cheat || helped, typed: round.recall)
+            milliseconds: Int(now - record.startedMilliseconds), helped: record.cheat || helped, typed: round.recall,
+            usual: try usualMilliseconds(
+                session: record.session, typed: round.recall, before: record.startedMilliseconds, db))
         // Someone asked before they are due is practice (Anki's cramming): a miss counts, a right answer moves nothing.
         // So in every quiz (a review: one timed minute of four people marked them all learned), and for anyone past
         // their learning steps in any mode (a review: 25 minutes of recall and lessons made a person met that day

@@ -303,18 +303,8 @@ extension NameGameController {
         context["identified"] = .bool(rightAtOnce)
         context["failed"] = .bool(record.status == "failed")
         context["open"] = .bool(record.isOpen && !over)
-        if let finished = record.finishedMilliseconds {
-            // A right answer slower than the plan's limit counts as a hard one: said with it (a review was marked "Right,
-            // but slowly" at 8.3 s without knowing there was a limit). Timed has its own clock.
-            let slow = store.plan.slowLimit(typed: round.recall)
-            let tooSlow = rightAtOnce && mode != .timed && finished - record.startedMilliseconds > Int64(slow)
-            if tooSlow { context["slowLine"] = .string(t.string("namegame.roundtime.slow", [.int(slow / 1000)])) }
-            // A lesson times a round only where the time counted (a review: "This round took 6.9 s" after every answer
-            // felt like pressure where the aim is to learn); no mode times a miss or "I don't know" (another read
-            // "This round took 6.8 s" after giving up as a judgement).
-            if rightAtOnce && (tooSlow || mode != .learn) {
-                context["roundSeconds"] = .string(Self.seconds(Double(finished - record.startedMilliseconds) / 1000))
-            }
+        if let finished = record.finishedMilliseconds, rightAtOnce {
+            timeFields(mode, record: record, took: finished - record.startedMilliseconds, t: t, into: &context)
         }
         questionFields(mode, round: round, t: t, into: &context)
         // Hints' catch, said where it applies, on a session's first question (a review let the faces run out, as the
@@ -325,6 +315,24 @@ extension NameGameController {
         if !round.recall {
             context["choices"] = choices(mode, record: record, reveal: reveal, taught: taught, hidden: hidden, t: t)
         }
+    }
+
+    /// A right answer's time: said as slow past the player's limit, when it made the answer a hard one (a review was
+    /// marked "Right, but slowly" at 8.3 s without knowing there was a limit; Timed has its own clock), and shown where
+    /// it counted (a review: "This round took 6.9 s" after every answer of a lesson felt like pressure where the aim is
+    /// to learn). A miss or "I don't know" is never timed (another read "This round took 6.8 s" as a judgement).
+    private func timeFields(
+        _ mode: Mode, record: NameGameStore.RoundRecord, took: Int64, t: LanguageStrings,
+        into context: inout TemplateFields
+    ) {
+        let typed = record.round.recall
+        // (A read that fails leaves the plan's own limit: the page still shows.)
+        let slow =
+            (try? store.slowLimit(session: record.session, typed: typed, before: record.startedMilliseconds))
+            ?? store.plan.slowLimit(typed: typed)
+        let tooSlow = mode != .timed && took > Int64(slow)
+        if tooSlow { context["slowLine"] = .string(t.string("namegame.roundtime.slow", [.int(slow / 1000)])) }
+        if tooSlow || mode != .learn { context["roundSeconds"] = .string(Self.seconds(Double(took) / 1000)) }
     }
 
     /// The cheat (or recall's hint): the name's first letter when a face is the question, else half the wrong faces

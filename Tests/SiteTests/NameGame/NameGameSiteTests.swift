@@ -394,6 +394,39 @@ struct NameGameSiteTests {
                 "<span data-slow>Right, but slower than 12 s: they’ll come up again a little sooner.</span>"))
     }
 
+    /// Slow is slow for this player: past five right answers, the limit is half again their usual time where that is
+    /// longer (a blind review heard six faces described before each pick, and every right answer came back as hard).
+    @Test func aPlayersUsualPaceSetsTheirLimit() throws {
+        let clock = DailySiteTests.Clock()
+        let server = try DailySiteTests.server(clock)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.meetPeople()
+        func answer(after seconds: Double) throws -> String {
+            let page = try player.play("normal").text
+            clock.seconds.withLock { $0 += seconds }
+            try player.answerRight("normal", page)
+            let answered = try player.get("/namegame/normal").text
+            try player.post("/namegame/next", "mode=normal")
+            return answered
+        }
+        // The first answers at a screen reader's pace are past the plan's 12 s, and said to be slow.
+        var slowSaid = 0
+        for _ in 0..<6 where try answer(after: 25).contains("data-slow") { slowSaid += 1 }
+        #expect(slowSaid >= 1, "before a usual pace is known, 25 s is slow")
+        #expect(!(try answer(after: 28).contains("data-slow")), "28 s is this player's pace")
+        let slower = try answer(after: 40)
+        #expect(slower.contains("<span data-slow>Right, but slower than 37 s"), "half again 25 s: 37.5 s")
+        // (The rounds took what the clock says; the ratings behind the words are `NameGameTests.ratings`.)
+        let db = try Database(location: server.database)
+        let took = try db.query(
+            """
+            SELECT finished_ms - started_ms AS took FROM namegame_rounds WHERE mode = 'normal' AND status = 'identified'
+            ORDER BY id DESC LIMIT 2
+            """)
+        #expect(try took.map { try $0.decode("took", as: Int64.self) } == [40_000, 28_000], "the rounds' times")
+    }
+
     /// Similar names asks, every round, for someone whose look-alike is among the faces (a review was asked for Yara
     /// among two Orins and two Olgas: a round dealt ahead around one person asked for another).
     @Test func similarNamesAlwaysShowsALookAlike() throws {
