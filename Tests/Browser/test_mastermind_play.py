@@ -1343,6 +1343,26 @@ class LargeText(Play):
             self.assertFalse(seen[name]["top"] < row["bottom"] - 1 and seen[name]["bottom"] > row["top"] + 1,
                              f"the {name} over the row being typed: {seen}")
 
+    def test_with_large_text_the_codes_left_count_leaves_the_digits_their_size(self):
+        """A low-vision review, text at 200 % on a phone: "Show codes left" fitted the cells down to half their size
+        (33 px against 51) to make room for "1,296 left" on one line."""
+        self.phone()
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        secret = self.start()
+        for count, guess in enumerate(wrong_guesses(secret)[:2], start=1):
+            self.tap(guess)
+            self.wait_rows(count)
+        cell = "return document.querySelector('#board .slot-current .cell').getBoundingClientRect().width"
+        off = self.driver.execute_script(cell)
+        self.driver.execute_script("document.querySelector('.mm-menu > summary').click()")
+        self.driver.execute_script("document.querySelector('[data-codes-left-switch]').click()")
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "#board .row-left"))
+        self.driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]))")
+        on = self.driver.execute_script(cell)
+        self.assertGreaterEqual(on, off * 0.9, f"cells {on} px with the count, {off} px without")
+        page = self.driver.execute_script("return [document.documentElement.scrollWidth, innerWidth]")
+        self.assertLessEqual(page[0], page[1], f"no sideways scroll: {page}")
+
     def test_with_large_text_notes_say_a_phone_s_words(self):
         """A low-vision review, text at 200 % on a phone: Notes on said eight lines about arrow keys a phone has none
         of, over the rows (the held keys took the desktop's words)."""
