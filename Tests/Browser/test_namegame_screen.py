@@ -407,6 +407,18 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         for card in self.driver.execute_script(geometry):
             self.assertLessEqual(card["mouth"], card["name"], f"the name covers no mouth {card}")
 
+    def test_in_reverse_a_name_picked_wrong_shows_its_face_cropped_to_the_head(self):
+        """A low-vision review: the face beside a name picked by mistake was 27 px, half of it shoulders and
+        background, and it could not tell who that was."""
+        round_id, answer = self.fresh_round("reverse")
+        self.choose_wrong(answer)
+        thumb = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_elements("css selector", ".name-choice.is-wrong img[data-name-face]"))[0]
+        seen = self.driver.execute_script("""const r = arguments[0].getBoundingClientRect();
+            return {width: r.width, crop: getComputedStyle(arguments[0]).objectViewBox};""", thumb)
+        self.assertGreaterEqual(seen["width"], 30, seen)
+        self.assertIn("inset", seen["crop"], seen)
+
     def test_reverse_names_and_roles_fit_their_buttons(self):
         """Issue 41: after an answer in Reverse the role was clipped ("Marketin…") and the marks sat past the buttons'
         edge at 360 px. Each button holds its mark, name and role."""
