@@ -57,6 +57,34 @@
     }
   } catch (e) { /* private mode, or nothing kept */ }
 
+  // A face to name (Reverse, Similar names, a name to type): where the question is held at the top of a short
+  // window, it carries a small copy of the face once the face has scrolled under it, so the names below are read with
+  // the face in sight (a low-vision review, at 400 % and with text at 200 %, scrolled between them on every round).
+  (function () {
+    var face = game.querySelector("#round-face"), asked = game.querySelector("h1.question");
+    if (!face || !asked || !window.IntersectionObserver || game.hasAttribute("data-answered")) return;
+    var copy = document.createElement("img");
+    copy.className = "question-face";
+    copy.src = face.currentSrc || face.src;
+    copy.alt = "";
+    copy.setAttribute("aria-hidden", "true");
+    asked.appendChild(copy);
+    var watch = null;
+    function observe() {
+      if (watch) watch.disconnect();
+      var held = getComputedStyle(asked).position === "sticky";
+      asked.classList.remove("has-face-away");
+      if (!held) return;
+      watch = new IntersectionObserver(function (entries) {
+        var seen = entries[entries.length - 1];
+        asked.classList.toggle("has-face-away", seen.intersectionRatio < 0.35);
+      }, { rootMargin: "-" + Math.round(asked.offsetHeight) + "px 0px 0px 0px", threshold: [0, 0.35, 1] });
+      watch.observe(face);
+    }
+    observe();
+    window.addEventListener("resize", observe);
+  })();
+
   // At a lesson's end with misses, Enter reviews them, the summary's first button (a review's Enter skipped it and met
   // new people).
   var next = (ended && game.querySelector("button[data-review]")) || game.querySelector("button[data-next]");

@@ -345,6 +345,30 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
             self.assertGreaterEqual(card["size"], card["width"] - 1, f"the portrait shrunk: {card}")
             self.assertAlmostEqual(card["card"], was["card"], delta=1, msg=f"the card changed size: {was} → {card}")
 
+    def test_with_large_text_the_face_asked_about_stays_in_sight_with_the_names(self):
+        """A low-vision review, text at 200 % on a phone and at 400 %: in Reverse the face scrolled away while it read
+        names 3 to 6, and it compared them with the face from memory. The held question carries a copy of it."""
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        try:
+            self.fresh_round("reverse")
+            self.assertEqual(self.driver.execute_script(
+                "return getComputedStyle(document.querySelector('.question-face')).display"), "none", "at the top")
+            self.driver.execute_script("[...document.querySelectorAll('button[data-choice]')].pop().scrollIntoView()")
+            copy = WebDriverWait(self.driver, 10).until(
+                lambda d: d.find_elements("css selector", "h1.question.has-face-away .question-face"))[0]
+            seen = self.driver.execute_script("""const r = arguments[0].getBoundingClientRect();
+                return {top: r.top, bottom: r.bottom, width: r.width, same: arguments[0].src === document
+                    .getElementById('round-face').src, on: document.elementFromPoint(r.left + r.width / 2,
+                    r.top + r.height / 2) === arguments[0], name: document.querySelector('h1.question').textContent};""",
+                copy)
+            self.assertTrue(seen["top"] >= 0 and seen["bottom"] <= 740 and seen["on"], f"in sight: {seen}")
+            self.assertGreaterEqual(seen["width"], 48, seen)
+            self.assertTrue(seen["same"], seen)
+            self.assertEqual(seen["name"].strip(), "Who is this?", "the copy adds nothing to the heading's words")
+            self.driver.save_screenshot(os.path.join(ARTIFACTS, "namegame-large-text-reverse-scrolled-360.png"))
+        finally:
+            self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
+
     def test_with_large_text_the_face_met_and_a_miss_stay_in_sight(self):
         """A low-vision review, text at 200 % on a phone: meeting someone, the held heading covered the face to learn
         once the page scrolled to Got it; after a miss, Next sat over its words, one word a line."""
