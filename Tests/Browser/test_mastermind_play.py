@@ -1261,6 +1261,36 @@ class Zoomed(Play):
             self.assertTrue(frame["top"] <= box["top"] and box["bottom"] <= frame["bottom"], f"{answer} {box} {frame}")
         self.driver.save_screenshot(os.path.join(ARTIFACTS, "mm-zoomed-400-give-up.png"))
 
+    def test_at_400_percent_how_to_play_keeps_a_way_out_in_sight(self):
+        """A low-vision review at 400 %: How to play showed its first lines and no way out; Close came after 550 px of
+        text. A × stays at its top corner there, and only there."""
+        self.start()
+        opened = """document.querySelector('.mm-menu > summary').click();
+            document.querySelector('.mm-menu a[data-help-link]').click();"""
+        self.driver.execute_script(opened)
+        dialog = WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "dialog[open]"))[0]
+        corner = dialog.find_element("css selector", ".dialog-corner")
+        self.assertFalse(corner.is_displayed(), "a window of 900 px: Close is in sight, no ×")
+        dialog.find_element("css selector", "form[method=dialog] button").click()
+        WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "dialog[open]"))
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 320, "height": 225, "deviceScaleFactor": 1, "mobile": False})
+        self.driver.execute_script(opened)
+        dialog = WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "dialog[open]"))[0]
+        self.driver.execute_script("arguments[0].scrollTop = arguments[0].scrollHeight / 2", dialog)
+        seen = self.driver.execute_script("""const b = arguments[0].querySelector('.dialog-corner'),
+            r = b.getBoundingClientRect(), d = arguments[0].getBoundingClientRect();
+            return {inside: r.top >= d.top - 1 && r.bottom <= d.bottom + 1 && r.right <= d.right + 1,
+                    on: document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === b,
+                    size: Math.min(r.width, r.height), name: b.getAttribute('aria-label'),
+                    scrolled: arguments[0].scrollTop};""", dialog)
+        self.assertGreater(seen["scrolled"], 0, seen)
+        self.assertTrue(seen["inside"] and seen["on"], f"the × in sight, scrolled: {seen}")
+        self.assertGreaterEqual(seen["size"], 44, seen)
+        self.assertEqual(seen["name"], "Close")
+        dialog.find_element("css selector", ".dialog-corner").click()
+        WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "dialog[open]"))
+
     def test_at_400_percent_the_open_menu_reflows_and_the_name_asked_stays_in_sight(self):
         """A low-vision review at 400 %: the open site menu made the page 427 px wide in a 320-pixel window, and the
         Name Game's question scrolled away while six screens of faces went by."""
