@@ -1261,6 +1261,22 @@ class Zoomed(Play):
             self.assertTrue(frame["top"] <= box["top"] and box["bottom"] <= frame["bottom"], f"{answer} {box} {frame}")
         self.driver.save_screenshot(os.path.join(ARTIFACTS, "mm-zoomed-400-give-up.png"))
 
+    def test_at_400_percent_a_hard_game_says_so_beside_the_row_typed(self):
+        """A low-vision review at 400 %: nothing in sight said the game was in hard mode (the status that says so had
+        scrolled away)."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 320, "height": 225, "deviceScaleFactor": 1, "mobile": False})
+        self.start()
+        self.assertEqual(self.post("/mastermind/new", "hard=1"), 200)
+        self.open("/mastermind")
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-mode") == "hard")
+        self.driver.execute_script("document.getElementById('board').focus()")
+        self.keys("1")
+        seen = self.driver.execute_script("""const of = document.querySelector('#board .slot-current [data-slot-of]'),
+            r = of.getBoundingClientRect(); return {text: of.innerText, top: r.top, bottom: r.bottom, height: innerHeight};""")
+        self.assertIn("Hard", seen["text"], seen)
+        self.assertTrue(seen["top"] >= 0 and seen["bottom"] <= seen["height"], f"in sight: {seen}")
+
     def test_at_400_percent_how_to_play_keeps_a_way_out_in_sight(self):
         """A low-vision review at 400 %: How to play showed its first lines and no way out; Close came after 550 px of
         text. A × stays at its top corner there, and only there."""
