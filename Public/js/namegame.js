@@ -90,18 +90,27 @@
   var next = (ended && game.querySelector("button[data-review]")) || game.querySelector("button[data-next]");
   // A miss's correction is not skipped by the Enter that sent the answer, pressed twice (a review typed a wrong name,
   // pressed Enter twice, and never saw "You typed …, but this is …"): for a moment after it shows, Enter waits.
-  var loadedAt = window.performance ? window.performance.now() : 0;
   var missShown = !!game.querySelector("[data-recall-miss]");
   // Nor is someone new met by the Enter that sent the last Got it, pressed twice: a review's double Enter skipped the
   // next introduction, and the person came up in a question never shown. (A second tap is the page's own: a tap at
   // once on Got it is a player's, and the first page's second tap posts nothing twice.)
   var introShown = !!game.querySelector("[data-intro]");
-  function tooSoon() { return window.performance && window.performance.now() - loadedAt < 700; }
+  // Only the second press of a double Enter: within a moment of the Enter that left the last page. An Enter pressed
+  // for itself, however soon the page came, goes through (a desktop review's single Enters on a new page were
+  // swallowed three times in a lesson, with nothing said, when every Enter within 0.7 s of a load was).
+  function tooSoon() {
+    var last = 0;
+    try { last = Number(window.sessionStorage.getItem("namegame.enterAt")) || 0; } catch (e) { last = 0; }
+    return Date.now() - last < 350;
+  }
   document.addEventListener("keydown", function (event) {
-    if (event.key === "Enter" && (missShown || introShown) && tooSoon()) {
+    if (event.key !== "Enter") return;
+    if ((missShown || introShown) && tooSoon()) {
       event.preventDefault();
       event.stopImmediatePropagation();
+      return;
     }
+    try { window.sessionStorage.setItem("namegame.enterAt", String(Date.now())); } catch (e) { /* private mode */ }
   }, true);
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
