@@ -499,10 +499,14 @@ extension NameGameController {
                         ?? t.string("namegame.face.single")),
             ])
         }
+        // Timed's line says its own rule where the others say how to pick (a review raced a clock it had not been
+        // told about: the mode's card was skipped, as every mode now starts at once).
         context["howto"] = .string(
             t.string(
-                round.recall
-                    ? "namegame.howto.recall" : round.showsNames ? "namegame.howto.names" : "namegame.howto.faces"))
+                mode == .timed
+                    ? "namegame.mode.timed.about"
+                    : round.recall
+                        ? "namegame.howto.recall" : round.showsNames ? "namegame.howto.names" : "namegame.howto.faces"))
         context["keyCount"] = .int(round.people.count)
         // Only a small pool, not a round made smaller on purpose (Learn's three faces); the pool counted only then.
         if !round.recall && round.people.count < mode.choices && mode.pool(directory.people).count < mode.choices {

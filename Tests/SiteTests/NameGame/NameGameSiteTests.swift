@@ -278,6 +278,11 @@ struct NameGameSiteTests {
         try player.meetPeople()  // a timed minute asks about people met
         let page = try player.play("timed").text
         #expect(Player.attribute("data-seconds-left", in: page) == "60")
+        // Its rule said on the round, every mode starting at once (a review raced a clock it had not been told about).
+        #expect(
+            page.contains(
+                "<p class=\"howto\" data-howto>Name as many people as you can in a minute. A wrong pick costs 3 seconds.</p>"
+            ))
         let (round, answer) = try player.round(page)
         clock.seconds.withLock { $0 += 59 }
         #expect(Player.attribute("data-seconds-left", in: try player.play("timed").text) == "1")
