@@ -1409,6 +1409,28 @@ class LargeText(Play):
         page = self.driver.execute_script("return [document.documentElement.scrollWidth, innerWidth]")
         self.assertLessEqual(page[0], page[1], f"no sideways scroll: {page}")
 
+    def test_with_large_text_a_key_s_in_the_code_dot_clears_its_digit(self):
+        """A low-vision review, text at 200 % on a phone: the dot that marks a key in the code touched the top of its
+        digit."""
+        self.phone()
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        secret = self.start()
+        guess = secret[0] * 4  # a digit of the code, not the code itself
+        self.tap(guess if guess != secret else secret[0] * 3 + str((int(secret[0]) + 1) % 8))
+        self.wait_rows(1)
+        overlaps = self.driver.execute_script("""
+            return [...document.querySelectorAll('[data-keypad] .is-present')].map(key => {
+              const k = key.getBoundingClientRect(), dot = getComputedStyle(key, '::after');
+              const right = k.right - parseFloat(dot.right) - parseFloat(key.style.borderRightWidth || 0);
+              const d = {left: right - parseFloat(dot.width), top: k.top + parseFloat(dot.top), right: right};
+              d.bottom = d.top + parseFloat(dot.height);
+              const range = document.createRange(); range.selectNodeContents(key);
+              const g = range.getBoundingClientRect();
+              return {key: key.textContent.trim(), hits: d.left < g.right && g.left < d.right && d.top < g.bottom
+                      && g.top < d.bottom, dot: d, glyph: g.toJSON()}; })""")
+        self.assertTrue(overlaps, "a key in the code")
+        self.assertEqual([o for o in overlaps if o["hits"]], [], overlaps)
+
     def test_with_large_text_notes_say_a_phone_s_words(self):
         """A low-vision review, text at 200 % on a phone: Notes on said eight lines about arrow keys a phone has none
         of, over the rows (the held keys took the desktop's words)."""
