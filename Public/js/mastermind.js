@@ -1204,6 +1204,12 @@
   // itself on a later visit (a review: it took the focus from the page's navigation 1.7 s after the load).
   // Nor does its winning row turn over again (a review caught it mid-jump and read it as broken), unless the page is
   // the answer to Give up's form, whose code turns over as it would have in place.
+  // A game in play takes the focus as its page loads, where nothing else has it: the keys type into it, single-key
+  // shortcuts off too (a keyboard review: on the daily, and on a page loaded again, focus stayed on the page, and with
+  // shortcuts off the board was 8 Tabs away). A dialog opened over it gives the focus back to it.
+  if (!board().getAttribute("data-outcome") && document.activeElement === document.body) {
+    board().focus({ preventScroll: true });
+  }
   if (board().getAttribute("data-outcome")) {
     board().setAttribute("data-results-inline", "");
     if (window.location.hash !== "#result") board().classList.add("is-settled");

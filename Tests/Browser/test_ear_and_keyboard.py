@@ -490,6 +490,13 @@ class SettingsByKeyboard(Ear, MastermindHelpers):
         self.assertEqual(self.cells(), ["1", "2", "", ""])
         self.assertEqual(self.driver.execute_script("return window.__cheatPosts"), 0)
         self.assertEqual(self.axe_violations(), [])
+        # A game's page puts the focus there as it loads, the daily's too: the keys play at once (a keyboard review,
+        # shortcuts off, found the daily's board 8 Tabs away).
+        self.open("/mastermind/daily")
+        WebDriverWait(self.driver, 10).until(lambda d: d.execute_script(
+            "return document.activeElement === document.getElementById('board')"), "the board has the focus")
+        self.keys("3")
+        self.assertEqual(self.cells()[0], "3")
 
     def test_screenshots_of_the_settings(self):
         def bottom():
