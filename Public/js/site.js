@@ -70,7 +70,9 @@
         piece.style.setProperty("--dy", Math.round(Math.sin(angle) * distance * 0.7 - reach * 0.35) + "px");
         piece.style.setProperty("--fall", Math.round(window.innerHeight * (0.25 + Math.random() * 0.3)) + "px");
         piece.style.setProperty("--turn", Math.round(Math.random() * 900 - 450) + "deg");
-        piece.style.setProperty("--size", (0.45 + Math.random() * 0.55).toFixed(2) + "rem");
+        // In pixels: sized by the text, at 200 % the pieces were twice as large and hid the winning row (a low-vision
+        // review could not read it through them).
+        piece.style.setProperty("--size", Math.round(7 + Math.random() * 9) + "px");
         piece.style.animationDelay = Math.round(Math.random() * 120) + "ms";
         spray.appendChild(piece);
       }

@@ -1365,6 +1365,10 @@ class LargeText(Play):
         row, keys = seen["row"], seen["keys"]
         self.assertTrue(row["top"] >= -1 and row["bottom"] <= seen["height"] + 1, f"in sight: {seen}")
         self.assertFalse(keys["top"] < row["bottom"] and keys["bottom"] > row["top"], f"the keys over the row: {seen}")
+        # Its burst's pieces keep their size, not the text's (at twice the size they hid the winning row, a review).
+        sizes = WebDriverWait(self.driver, 10).until(lambda d: d.execute_script(
+            "return [...document.querySelectorAll('.win-burst i')].map(i => parseFloat(getComputedStyle(i).width))"))
+        self.assertLessEqual(max(sizes), 16, sizes)
 
     def test_with_large_text_a_hint_leaves_the_row_being_typed_in_sight(self):
         """A low-vision review, text at 200 % on a phone: a hint 510 pixels tall rode on the held keys, and between
