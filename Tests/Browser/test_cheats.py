@@ -140,6 +140,16 @@ class Cheats(MastermindHelpers):
         # The server remembers: every page has it now.
         self.open("/mastermind")
         self.assertIn("theme-crt", self.driver.find_element("css selector", "html").get_attribute("class") or "")
+        # Its scanlines cut through every glyph: a player who asks for more contrast gets the screen without them (a
+        # low-vision review).
+        lines = "return getComputedStyle(document.body, '::after').display"
+        self.assertNotEqual(self.driver.execute_script(lines), "none")
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-contrast",
+                                                                              "value": "more"}]})
+        try:
+            self.assertEqual(self.driver.execute_script(lines), "none")
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
         self.type_keys(list("retro"))
         WebDriverWait(self.driver, 10).until(
             lambda d: "theme-crt" not in (d.find_element("css selector", "html").get_attribute("class") or ""))
