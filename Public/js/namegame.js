@@ -182,9 +182,14 @@
   // Focus goes to what the player needs next, in view: the score at the end of a timed minute, the summary, the
   // right answer after a wrong pick, the missed name to type once, Next after an answer, the name field in recall,
   // else the question.
+  // A short window (a page at 400 %, text at 200 % on a phone) has no room for the right card and the words about the
+  // miss together: the words, with the right face beside them, and their Next (which answers as the card does).
+  var short = window.matchMedia && window.matchMedia("(max-height: 32em)").matches;
+  var missNext = short && game.querySelector("[data-outcome] [data-right-face]")
+    && game.querySelector("[data-outcome] button[data-go-on]");
   var focusTarget = ended
     ? game.querySelector("[data-score]") || game.querySelector("[data-summary-heading]") || next
-    : game.querySelector("button[data-answer]:not([disabled])") || retypeInput
+    : missNext || game.querySelector("button[data-answer]:not([disabled])") || retypeInput
       || game.querySelector("[data-outcome] button[data-next]")
       || game.querySelector("[data-recall-input]") || next || game.querySelector(".question");
   // On a short window (a page zoomed to 400 % is 225 px tall) an open question's faces started below its foot, and a
@@ -211,6 +216,8 @@
     // What happened comes into sight too, where the window has room for both (a review, zoomed in: the words about
     // a miss were below the fold while the focus sat on the right face); the focused control wins.
     var outcome = !ended && focusTarget !== next && game.querySelector("[data-outcome]");
+    // (A short window's miss: its words from their first line, Next among them.)
+    if (missNext) game.querySelector("[data-outcome]").scrollIntoView({ block: "start" });
     [outcome, focusTarget].forEach(function (element) {
       if (!element) return;
       var box = element.getBoundingClientRect();

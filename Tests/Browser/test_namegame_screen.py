@@ -369,6 +369,29 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         finally:
             self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
 
+    def test_at_400_percent_a_miss_shows_its_words_with_the_right_face_in_sight(self):
+        """A low-vision review at 400 %: after a miss the page went to the right card, and the words about the miss
+        were cut off at the window's foot. A short window shows the words from their first line, the right face
+        beside them and their Next focused; a tall one still focuses the right card."""
+        round_id, answer = self.fresh_round("normal")
+        self.choose_wrong(answer)
+        self.assertIsNotNone(self.driver.switch_to.active_element.get_attribute("data-answer"), "a phone: the card")
+        self.choose(answer)  # the round ends
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 320, "height": 225, "deviceScaleFactor": 1, "mobile": False})
+        round_id, answer = self.fresh_round("normal")
+        wrong = next(b for b in self.driver.find_elements("css selector", "button[data-choice]")
+                     if int(b.get_attribute("data-choice")) != answer)
+        self.navigate(lambda: self.driver.execute_script("arguments[0].click()", wrong))
+        WebDriverWait(self.driver, 10).until(lambda d: d.switch_to.active_element.get_attribute("data-go-on") is not None)
+        seen = self.driver.execute_script("""const box = e => e.getBoundingClientRect(),
+            outcome = box(document.querySelector('[data-outcome]')), face = document.querySelector('[data-right-face]'),
+            next = box(document.activeElement);
+            return {top: outcome.top, face: box(face).bottom, next: next.bottom, height: innerHeight,
+                    same: face.src === document.querySelector('button[data-answer] img').src};""")
+        self.assertTrue(seen["top"] >= -1 and seen["face"] <= seen["height"] and seen["next"] <= seen["height"], seen)
+        self.assertTrue(seen["same"], f"the right person's face: {seen}")
+
     def test_with_large_text_the_face_met_and_a_miss_stay_in_sight(self):
         """A low-vision review, text at 200 % on a phone: meeting someone, the held heading covered the face to learn
         once the page scrolled to Got it; after a miss, Next sat over its words, one word a line."""

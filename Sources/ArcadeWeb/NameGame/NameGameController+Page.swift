@@ -445,6 +445,9 @@ extension NameGameController {
             context["rightLine"] = .string(
                 t.string(round.showsNames ? "namegame.dontknow.answer" : "namegame.answer.shown", [.string(named)]))
             context["answerIndex"] = .int(round.answer)
+            // Their face beside the words: where the window is short the words and the right card are not in sight
+            // together (a low-vision review at 400 % had the face asked about, its miss and the answer each alone).
+            context["rightFace"] = .string(person.headshotURL)
             // Who was tapped: a face is someone ("That's Maren Tanaka"); a name is not this one ("Not Hugo Eastwick": a
             // blind review heard only "This is …" after a wrong name, never that it was wrong).
             if let last = record.wrong.last {
