@@ -156,7 +156,7 @@ struct LearnSiteTests {
         let (asked, _) = try player.round(question)
         let first = try player.firstName(asked)
         let letter = String(first.prefix(1))
-        // (The bundled team has two of most first names: then the full name is asked, `NameMatch.asksFullName`.)
+        // (A few of the bundled team share a first name: then the full name is asked, `NameMatch.asksFullName`.)
         let name = try player.namesake(asked) ? try player.fullName(asked) : first
         let what = name == first ? "first name" : "full name"
         #expect(question.contains("New to you: type the \(what). It begins with “\(letter)”."))
