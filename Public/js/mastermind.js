@@ -87,7 +87,24 @@
       };
     }
     var hint = host.querySelector("[data-message] > p[data-hint]");
-    if (!hint || hint.querySelector("button")) return;
+    if (!hint) return;
+    // A hint can be put aside without acting on it (a low-vision review, text at 200 % on a phone: with the keys it
+    // took almost half the screen, and only "Type it in" took it away); Hint shows it again.
+    var line = host.querySelector("[data-message]");
+    if (!hint.querySelector(".hint-away") && line && line.getAttribute("data-hint-close")) {
+      var away = document.createElement("button");
+      away.type = "button";
+      away.className = "button-quiet hint-away";
+      away.setAttribute("aria-label", line.getAttribute("data-hint-close"));
+      away.textContent = "\u00D7";
+      away.addEventListener("click", function () {
+        hint.hidden = true;
+        placeMessage();
+        board().focus({ preventScroll: true });
+      });
+      hint.appendChild(away);
+    }
+    if (hint.querySelector("[data-hint-type]")) return;
     var code = hint.getAttribute("data-hint") || "";
     if (code.length !== length()) return;
     var use = document.createElement("button");

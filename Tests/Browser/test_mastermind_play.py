@@ -1335,10 +1335,14 @@ class Zoomed(Play):
         wrong.click()
         WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("id", "namegame").get_attribute("data-taught") == "true")
+        # (The focus is on the words about the miss and their Next, the right face beside them, as a short window
+        # has no room for both; the right card, scrolled back to, shows its mark.)
         covered = self.driver.execute_script("""
-            const face = document.activeElement, box = face.getBoundingClientRect();
+            const focused = document.activeElement.matches('[data-outcome] [data-go-on]');
+            const face = document.querySelector('button.is-right'); face.scrollIntoView({block: 'nearest'});
+            const box = face.getBoundingClientRect();
             const at = document.elementFromPoint(box.right - 12, Math.max(box.top, 0) + 6);
-            return {focused: face.matches('button.is-right'), top: box.top, mark: !!at && face.contains(at)};""")
+            return {focused: focused, top: box.top, mark: !!at && face.contains(at)};""")
         self.assertTrue(covered["focused"] and covered["top"] >= -1 and covered["mark"], covered)
 
 
@@ -1392,6 +1396,16 @@ class LargeText(Play):
         for name in ("message", "keys"):
             self.assertFalse(seen[name]["top"] < row["bottom"] - 1 and seen[name]["bottom"] > row["top"] + 1,
                              f"the {name} over the row being typed: {seen}")
+        # It can be put aside without acting on it (a later low-vision review: with the keys it took almost half the
+        # screen, and only "Type it in" took it away).
+        away = self.driver.find_element("css selector", "[data-message] [data-hint] .hint-away")
+        box = self.driver.execute_script("return arguments[0].getBoundingClientRect().toJSON()", away)
+        self.assertTrue(box["width"] >= 44 and box["height"] >= 44 and box["top"] >= 0, box)
+        self.assertEqual(away.get_attribute("aria-label"), "Close")
+        away.click()
+        WebDriverWait(self.driver, 10).until(lambda d: not d.find_element(
+            "css selector", "[data-message] [data-hint]").is_displayed())
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "board", "the keys type on")
 
     def test_with_large_text_the_codes_left_count_leaves_the_digits_their_size(self):
         """A low-vision review, text at 200 % on a phone: "Show codes left" fitted the cells down to half their size
