@@ -423,8 +423,10 @@ extension NameGameController {
             context["revealed"] = .string(
                 t.string(waitedOut ? "namegame.hint.waited" : "namegame.dontknow.answer", [.string(named)]))
             // "I don't know" is the honest answer spaced repetition lives on: shown calmly, not as a wrong one's red ✖
-            // (a review: "it punishes the honest answer"). It still brings the person back soon.
-            context["calm"] = .bool(!waitedOut)
+            // (a review: "it punishes the honest answer"). It still brings the person back soon. So is a face waited
+            // for in Hints, which the mode invites: said to count as a miss, not marked as a wrong pick (a review
+            // read the red ✖ there as punishment for waiting).
+            context["calm"] = true
         }
         if round.recall { typedMissFields(mode, record: record, named: named, t: t, into: &context) }
         // Right only when the first answer was: a round found after a miss stays a miss.

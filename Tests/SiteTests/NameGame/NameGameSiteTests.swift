@@ -777,7 +777,10 @@ struct NameGameSiteTests {
         #expect(try player.post("/namegame/answer", "mode=hint&round=\(round)&choice=\(answer)").status == 303)
         let waited = try player.play("hint").text
         #expect(waited.contains("data-session-correct=\"0\" data-session-incorrect=\"1\""))
-        #expect(waited.contains("Every other face had gone, so this counts as a miss"))
+        // Said calmly, not as a wrong pick's red ✖ (a later review read that as punishment for waiting).
+        #expect(
+            waited.contains(
+                "<p class=\"outcome-answer\" data-revealed>Every other face had gone, so this counts as a miss"))
         // Tapped while others still show, it is right.
         try player.post("/namegame/next", "mode=hint")
         let (next, nextAnswer) = try player.round(try player.play("hint").text)
