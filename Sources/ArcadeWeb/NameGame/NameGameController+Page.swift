@@ -450,13 +450,8 @@ extension NameGameController {
             // Their face beside the words: where the window is short the words and the right card are not in sight
             // together (a low-vision review at 400 % had the face asked about, its miss and the answer each alone).
             context["rightFace"] = .string(person.headshotURL)
-            // Who was tapped: a face is someone ("That's Maren Tanaka"); a name is not this one ("Not Hugo Eastwick": a
-            // blind review heard only "This is …" after a wrong name, never that it was wrong).
             if let last = record.wrong.last {
-                context["tapped"] = .string(
-                    t.string(
-                        round.showsNames ? "namegame.notThem" : "namegame.thats", [.string(round.people[last].fullName)]
-                    ))
+                tappedFields(round.people[last], names: round.showsNames, t: t, into: &context)
             }
             if mode == .timed {
                 context["penalty"] = .string(
@@ -464,6 +459,15 @@ extension NameGameController {
             }
         }
         return rightAtOnce
+    }
+
+    /// Who was tapped: a face is someone ("That's Maren Tanaka"); a name is not this one ("Not Hugo Eastwick": a blind
+    /// review heard only "This is …" after a wrong name, never that it was wrong), with its face beside the words (a
+    /// review never saw whom it had confused; beside the name in its button the face was 27 px and pushed the name
+    /// onto a second line).
+    private func tappedFields(_ tapped: Person, names: Bool, t: LanguageStrings, into context: inout TemplateFields) {
+        context["tapped"] = .string(t.string(names ? "namegame.notThem" : "namegame.thats", [.string(tapped.fullName)]))
+        if names { context["tappedFace"] = .string(tapped.headshotURL) }
     }
 
     /// A typed round missed: what was typed against the right name, and the name to type once right before going
@@ -539,8 +543,11 @@ extension NameGameController {
                 // the player is most ready to learn, named two faces where a right answer named six).
                 let showName = round.showsNames || reveal || taught
                 // Roles: the answer's and each wrong pick's as soon as they are named, and everyone's in team mode,
-                // a miss's too (a review: a team miss named six faces and gave four of them no role).
-                let showTitle = (reveal || taught) && (mode == .team || isAnswer || pickedWrong)
+                // a miss's too (a review: a team miss named six faces and gave four of them no role). Not on names
+                // to choose from: a role added under a name made its row twice as tall, and the grid jumped under the
+                // thumb (a review); the words about the answer carry it there.
+                let showTitle =
+                    (reveal || taught) && (mode == .team || isAnswer || pickedWrong) && !round.showsNames
                 return .object([
                     "index": .int(index), "key": .int(index + 1), "img": .string(person.headshotURL),
                     // Described where the directory says what the face looks like: a player who does not see the
@@ -554,8 +561,6 @@ extension NameGameController {
                     "tapped": .bool(index == record.wrong.last && !answered),
                     "result": .string(result), "isAnswer": .bool(isAnswer),
                     "hidden": .bool(hidden.contains(index)),
-                    // Reverse: a name picked by mistake shows its face (a review never saw whom it had confused).
-                    "thumb": .bool((round.mode == .reverse || round.mode == .matt) && pickedWrong),
                     "timedOut": .bool(reveal && !answered && index == round.answer),
                     "disabled": .bool(reveal || !result.isEmpty || hidden.contains(index) || (taught && !isAnswer)),
                 ])
