@@ -155,6 +155,7 @@
     // A slow answer keeps the digits typed meanwhile for the next row (a review on a slow line lost them).
     if (busy && /^[0-9]$/.test(key) && early.length < 12) early.push(key);
     if (busy || !form()) return;
+    unflash();  // a refusal or a tip stays until the next key
     var digits = keypadDigits();
     if (key !== "Enter") untouched = false;
     // A hint stays while its row is typed (a low-vision review typed a hinted code from memory), unless it covers the
@@ -323,7 +324,7 @@
 
   // A refusal: the row shakes, and the message line says why for a while (and to a screen reader), then shows what
   // it showed before.
-  var flashTimer = null, flashed = null;
+  var flashed = null;
   // `from`: an element whose own words for the refusal replace the message line's.
   function refuse(which, from) {
     shake();
@@ -334,20 +335,20 @@
     p.className = "is-error";
     p.setAttribute("data-flash", which.replace("data-", ""));
     p.textContent = text;
-    flash(line, p, 2500);
+    flash(line, p);
     say(text);
   }
 
-  // `p` in the message line for `ms`, then what the line showed before.
-  function flash(line, p, ms) {
+  // `p` in the message line until the next key, then what the line showed before. Not on a timer: a low-vision review
+  // at 200 % and 400 % panned to "Not enough digits" and found it gone after 2.5 s.
+  function flash(line, p) {
     if (flashed === null) flashed = Array.prototype.slice.call(line.childNodes);
     line.replaceChildren(p);
-    clearTimeout(flashTimer);
-    flashTimer = setTimeout(function () {
-      if (flashed && line.isConnected) line.replaceChildren.apply(line, flashed);
-      flashed = null;
-      settleMessage();
-    }, ms);
+  }
+  function unflash() {
+    var line = host.querySelector("[data-message]");
+    if (flashed && line) line.replaceChildren.apply(line, flashed);
+    flashed = null;
   }
 
   // The keypad's marks are explained once, where they first appear, for a few seconds (a phone's first how-to leaves
@@ -372,7 +373,7 @@
     var p = document.createElement("p");
     p.setAttribute("data-keys-tip", "");
     p.textContent = line.getAttribute(marks.length > 1 ? "data-keys-tip" : "data-keys-tip-" + marks[0]);
-    flash(line, p, 6000);
+    flash(line, p);
     placeMessage();
   }
 
@@ -438,7 +439,6 @@
       document.activeElement.matches(".mm-menu > summary");
     if (spoken && menuButton) focusKey = spoken;
     closeResults(false);
-    clearTimeout(flashTimer);
     flashed = null;
     // The board stays the same element, its attributes and contents renewed: focus on it stays put, so a screen
     // reader says the row's result alone, not the board's name on top of it (a review).
@@ -964,7 +964,6 @@
     if (!keepSize) fit();
     else holdKeys();
     placeMessage();
-    settleMessage();
   }
 
   // Give up asks in place, over the board (a review: its own page took the player away from the game); "Keep
@@ -1019,10 +1018,9 @@
     if (menu && !menu.contains(event.target)) closeMenu(menu);
   });
 
-  // On a wider screen a hint or an error lies over the peg legend: an error goes after a while, as a toast does, a
-  // hint at the next key (see press), and the legend shows again (Hint shows the same hint again). A phone keeps its
-  // message in the line kept for it.
-  var settleTimer = null;
+  // On a wider screen a hint or an error lies over the peg legend until the next key (see press), and the legend
+  // shows again (Hint shows the same hint again); none goes on a timer (a low-vision review lost Hint's question, its
+  // button focused, after 4 s). A phone keeps its message in the line kept for it.
   // With room beside the board, a message stands beside the row being typed (two reviews: by the board's top it was
   // far from where the player looked, and went unseen); CSS uses these only on such a window.
   function placeMessage() {
@@ -1090,14 +1088,6 @@
   function wideMessages() {
     return host.classList.contains("keys-held") ||
       (!!window.matchMedia && window.matchMedia("(min-width: 30.01rem)").matches);
-  }
-  function settleMessage() {
-    clearTimeout(settleTimer);
-    if (!wideMessages()) return;
-    // A hint stays until the next action (issue 46): only an error goes.
-    var message = host.querySelector("[data-message] > p:not([data-rules]):not([data-hint]):not([data-notes-on])");
-    if (!message) return;
-    settleTimer = setTimeout(function () { if (message.isConnected) message.hidden = true; }, 4000);
   }
 
   // Digits, Backspace, Delete and Enter work from anywhere on the page (or only from within the game, with single-key

@@ -1407,6 +1407,24 @@ class LargeText(Play):
             "css selector", "[data-message] [data-hint]").is_displayed())
         self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "board", "the keys type on")
 
+    def test_with_large_text_hint_s_question_waits_for_its_answer(self):
+        """A low-vision review, text at 200 % on a phone: Hint's question ("a win won't appear in the guess chart",
+        Show a hint, Not now) went after about 3 s, its focused button with it, the focus left on the page."""
+        self.phone()
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        secret = self.start()
+        self.tap(wrong_guesses(secret)[0])
+        self.wait_rows(1)
+        # The page's clock runs fast: every wait of a second or more is over at once (no fixed wait in the test).
+        self.driver.execute_script("""const later = window.setTimeout;
+            window.setTimeout = (f, ms, ...rest) => later(f, ms >= 1000 ? 0 : ms, ...rest);
+            document.querySelector('form[action="/mastermind/hint"] button').click()""")
+        confirm = WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "[data-hint-confirm]"))[0]
+        WebDriverWait(self.driver, 10).until(lambda d: d.switch_to.active_element == confirm, "its answer focused")
+        self.driver.execute_async_script("setTimeout(arguments[0], 0)")  # after every timer due by now
+        self.assertTrue(confirm.is_displayed(), "the question went")
+        self.assertEqual(self.driver.switch_to.active_element, confirm, "the focus went")
+
     def test_with_large_text_the_codes_left_count_leaves_the_digits_their_size(self):
         """A low-vision review, text at 200 % on a phone: "Show codes left" fitted the cells down to half their size
         (33 px against 51) to make room for "1,296 left" on one line."""
