@@ -160,8 +160,9 @@ class Cheats(MastermindHelpers):
         self.assertIn("1", found.text)
 
     def test_with_large_text_an_unlock_toast_stays_twice_as_long(self):
-        """A low-vision review at 200 % and 400 % lost the unlock's two lines in 3 s. The page's own timer is read (the
-        test waits for no clock): 6 s with text at 200 %."""
+        """A low-vision review at 200 % and 400 % lost the unlock's two lines in 3 s, a later one in 1.7 s at 200 %.
+        The page's own timer is read (the test waits for no clock): 12 s with text at 200 %, and in a window zoomed to
+        200 % (640×450)."""
         self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
         self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
             window.timers = []; const later = window.setTimeout;
@@ -170,8 +171,16 @@ class Cheats(MastermindHelpers):
             self.open("/")
             self.type_keys(list("retro"))
             WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "[data-toast]:not([hidden])"))
-            self.assertIn(6000, self.driver.execute_script("return window.timers"))
+            self.assertIn(12000, self.driver.execute_script("return window.timers"))
+            self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": 640, "height": 450, "deviceScaleFactor": 1, "mobile": False})
+            self.open("/")
+            self.type_keys(list("retro"))
+            WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "[data-toast]:not([hidden])"))
+            self.assertTrue({8000, 12000} & set(self.driver.execute_script("return window.timers")), "twice as long")
         finally:
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
             self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
 
     def test_two_shakes_open_the_credits(self):
