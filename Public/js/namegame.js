@@ -74,15 +74,29 @@
       if (watch) watch.disconnect();
       var held = getComputedStyle(asked).position === "sticky";
       asked.classList.remove("has-face-away");
+      clear();
       if (!held) return;
       watch = new IntersectionObserver(function (entries) {
         var seen = entries[entries.length - 1];
         asked.classList.toggle("has-face-away", seen.intersectionRatio < 0.35);
+        clear();
       }, { rootMargin: "-" + Math.round(asked.offsetHeight) + "px 0px 0px 0px", threshold: [0, 0.35, 1] });
       watch.observe(face);
+      clear();
+    }
+    // What the browser scrolls into view (the field typed in, a button reached by Tab) stops below the held question,
+    // not under it (a low-vision review typed a name it could not see: the field had scrolled under the question).
+    function clear() {
+      var held = getComputedStyle(asked).position === "sticky";
+      document.documentElement.style.scrollPaddingTop = held ? Math.round(asked.offsetHeight + 8) + "px" : "";
+      var typing = document.activeElement;
+      if (!held || !typing || typing.tagName !== "INPUT" || !game.contains(typing)) return;
+      var under = asked.getBoundingClientRect().bottom + 8 - typing.getBoundingClientRect().top;
+      if (under > 0) window.scrollBy(0, -under);
     }
     observe();
     window.addEventListener("resize", observe);
+    game.addEventListener("focusin", function () { window.requestAnimationFrame(clear); });
   })();
 
   // At a lesson's end with misses, Enter reviews them, the summary's first button (a review's Enter skipped it and met

@@ -395,6 +395,23 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         self.assertTrue(seen["top"] >= -1 and seen["face"] <= seen["height"] and seen["next"] <= seen["height"], seen)
         self.assertTrue(seen["same"], f"the right person's face: {seen}")
 
+    def test_with_large_text_the_name_typed_stays_below_the_held_question(self):
+        """A low-vision review, text at 200 % on a phone: typing a name, the field lay under the question held at the
+        top (with its copy of the face), and it could not see what it typed."""
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        try:
+            self.meet_people()  # people met: recall has their names typed
+            self.fresh_round("recall")
+            field = self.driver.find_element("css selector", "[data-recall-input]")
+            # Scrolled as the review's page was, the field at the window's top edge, then typed in.
+            self.driver.execute_script("window.scrollBy(0, arguments[0].getBoundingClientRect().top - 4)", field)
+            field.send_keys("M")
+            WebDriverWait(self.driver, 10).until(lambda d: d.execute_script(
+                "return arguments[0].getBoundingClientRect().top >= "
+                "document.querySelector('h1.question').getBoundingClientRect().bottom", field), "the field in sight")
+        finally:
+            self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
+
     def test_with_large_text_the_face_met_and_a_miss_stay_in_sight(self):
         """A low-vision review, text at 200 % on a phone: meeting someone, the held heading covered the face to learn
         once the page scrolled to Got it; after a miss, Next sat over its words, one word a line."""
