@@ -220,6 +220,11 @@
   }
   if (focusTarget) {
     focusTarget.focus({ preventScroll: true });
+    // A name kept in its field (a namesake's first name, refused) is typed on from its end: the caret at its start
+    // made "Mat" and then " Holloway" into " HollowayMat", marked wrong (a keyboard review).
+    if (focusTarget.tagName === "INPUT" && focusTarget.value) {
+      focusTarget.setSelectionRange(focusTarget.value.length, focusTarget.value.length);
+    }
     // Reached by a tap, a focused button shows no ring until a key is pressed: on a phone the ring round Next and
     // Got it read as something selected (a review). A keyboard's answer keeps it, where Enter goes is seen.
     if (arrivedBy === "pointer" && focusTarget.tagName === "BUTTON") {

@@ -434,6 +434,10 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         field = self.driver.find_element("css selector", "[data-recall-input]")
         self.assertEqual(field, self.driver.switch_to.active_element)
         self.assertEqual((field.get_attribute("value"), field.get_attribute("aria-invalid")), ("Maren", "true"))
+        # Typed on, the surname follows the first name (a keyboard review's caret stood before "Mat", and its answer
+        # went in as " HollowayMat", marked wrong).
+        self.navigate(lambda: ActionChains(self.driver).send_keys(" Tanaka" + Keys.ENTER).perform())
+        self.assertEqual(self.game().get_attribute("data-identified"), "true", "Maren Tanaka, right")
 
     def test_more_time_is_announced_and_says_the_time_now_left(self):
         self.meet_people()
