@@ -1144,6 +1144,13 @@
       closeMenu(menu, clicked !== button);
       return;
     }
+    // Escape answers Hint's question "Not now", as it closes a dialog (a keyboard review pressed it, and nothing).
+    var asking = host.querySelector("[data-hint-ask] [data-hint-cancel]");
+    if (event.key === "Escape" && asking) {
+      event.preventDefault();
+      asking.click();
+      return;
+    }
     // Notes on, the left and right arrows choose the place they go to, from within the game (elsewhere they scroll).
     if (notesOn && (event.key === "ArrowLeft" || event.key === "ArrowRight") && form() && host.contains(target) &&
         !(target.closest && target.closest(".mm-menu[open]"))) {
