@@ -467,7 +467,12 @@ extension NameGameController {
     /// onto a second line).
     private func tappedFields(_ tapped: Person, names: Bool, t: LanguageStrings, into context: inout TemplateFields) {
         context["tapped"] = .string(t.string(names ? "namegame.notThem" : "namegame.thats", [.string(tapped.fullName)]))
-        if names { context["tappedFace"] = .string(tapped.headshotURL) }
+        guard names else { return }
+        context["tappedFace"] = .string(tapped.headshotURL)
+        // …and to the ear, that face in words (a blind review never heard whom it had confused).
+        if let words = looks(tapped, t) {
+            context["tappedLooks"] = .string(t.string("namegame.tapped.looks", [.string(words)]))
+        }
     }
 
     /// A typed round missed: what was typed against the right name, and the name to type once right before going

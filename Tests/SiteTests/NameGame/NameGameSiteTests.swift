@@ -622,6 +622,8 @@ struct NameGameSiteTests {
             // Reverse shows the face of the name picked by mistake (a review never saw whom it had confused); normal
             // mode shows every face anyway.
             #expect(missed.ranges(of: "data-name-face").count == (mode == "reverse" ? 1 : 0), "\(mode)")
+            // …and says it in words (a blind review never heard whom it had confused).
+            #expect(missed.contains("<span class=\"visually-hidden\"> Their face: ") == (mode == "reverse"), "\(mode)")
             // In Japanese the name takes さん with its role too (a native reader): 名前さん（役職）.
             let japanese = try server.get(
                 "/namegame/\(mode)", headers: ["Cookie": player.cookieHeader, "Accept-Language": "ja"]
