@@ -29,7 +29,9 @@ extension NameGameController {
             let level =
                 LearningPlan.knows(card) ? "learned" : LearningPlan.gettingThere(card) ? "sticking" : "new"
             return [
-                "img": .string(person.headshotURL), "name": .string(person.fullName), "role": .string(role),
+                // The face in words, to revise by ear too (a blind review: the list's faces said nothing).
+                "img": .string(person.headshotURL), "alt": .string(looks(person, t) ?? ""),
+                "name": .string(person.fullName), "role": .string(role),
                 "level": .string(level), "levelText": .string(t.string("namegame.people.level.\(level)")),
                 "next": .string(Self.comesBack(card.due, now: now, t: t)), "search": .string(search),
             ]

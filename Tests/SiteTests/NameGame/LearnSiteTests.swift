@@ -703,6 +703,8 @@ struct LearnDepthSiteTests {
         #expect(met.allSatisfy { page.contains("<strong>\($0)</strong>") })
         #expect(sticking > 0 && page.ranges(of: "data-level=\"sticking\"").count == sticking, "\(sticking)")
         #expect(page.contains("Comes back"), "when each comes back")
+        // Each face said in words, to revise by ear too (a blind review: the list's faces said nothing).
+        #expect(page.ranges(of: "alt=\"\" width=\"64\"").count == 0, "a face without words")
         #expect(!page.contains("Just met"), "a person missed since they were met is still being learned, not just met")
         // Someone met who has left says so where a role would be (a review read the blank as missing).
         let former = try #require(
