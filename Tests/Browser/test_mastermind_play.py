@@ -1471,6 +1471,25 @@ class LargeText(Play):
         self.assertTrue(overlaps, "a key in the code")
         self.assertEqual([o for o in overlaps if o["hits"]], [], overlaps)
 
+    def test_with_large_text_the_row_s_count_lies_over_no_cell_and_notes_move_nothing(self):
+        """A low-vision review, text at 200 % on a phone: on a fresh board "1/10" lay over the fourth cell and its digit;
+        Notes on printed its word over the count and moved the board sideways."""
+        self.phone()
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        self.start()
+        self.driver.execute_script("document.getElementById('board').focus()")
+        self.keys("0123")
+        seen = """const cells = [...document.querySelectorAll('#board .slot-current .cell')].map(c => c.getBoundingClientRect()),
+            of = document.querySelector('#board .slot-current [data-slot-of]').getBoundingClientRect();
+            return {cell: cells[cells.length - 1].right, of: of.left, right: of.right, left: cells[0].left,
+                    width: innerWidth};"""
+        fresh = self.driver.execute_script(seen)
+        self.assertLessEqual(fresh["cell"], fresh["of"], f"the count over a cell: {fresh}")
+        self.assertLessEqual(fresh["right"], fresh["width"], fresh)
+        self.driver.execute_script("document.querySelector('[data-keypad] [data-notes]').click()")
+        noting = self.driver.execute_script(seen)
+        self.assertEqual((noting["left"], noting["of"]), (fresh["left"], fresh["of"]), "Notes moved the row")
+
     def test_with_large_text_notes_say_a_phone_s_words(self):
         """A low-vision review, text at 200 % on a phone: Notes on said eight lines about arrow keys a phone has none
         of, over the rows (the held keys took the desktop's words)."""
