@@ -412,6 +412,24 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         finally:
             self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
 
+    def test_at_400_percent_the_face_met_its_name_and_got_it_share_the_screen(self):
+        """A low-vision review at 400 %: meeting someone, the page brought Got it into view and only the foot of the
+        face showed above the name. Face and name side by side, they and Got it fit the 225-pixel window."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 320, "height": 225, "deviceScaleFactor": 1, "mobile": False})
+        self.open("/namegame/learn")
+        for _ in range(6):
+            if self.driver.find_elements("css selector", "[data-intro]"):
+                break
+            self.navigate(lambda: self.driver.find_element("css selector", "button[data-next]").click(), meet=False)
+        self.assertTrue(self.driver.find_elements("css selector", "[data-intro]"), "someone to meet")
+        self.driver.execute_script("document.querySelector('[data-meet]').scrollIntoView({block: 'nearest'})")
+        seen = self.driver.execute_script("""const box = s => document.querySelector(s).getBoundingClientRect();
+            return {face: box('[data-intro] img'), name: box('[data-intro-name]'), meet: box('[data-meet]'),
+                    height: innerHeight};""")
+        for part in ("face", "name", "meet"):
+            self.assertTrue(seen[part]["top"] >= -1 and seen[part]["bottom"] <= seen["height"] + 1, f"{part}: {seen}")
+
     def test_with_large_text_the_face_met_and_a_miss_stay_in_sight(self):
         """A low-vision review, text at 200 % on a phone: meeting someone, the held heading covered the face to learn
         once the page scrolled to Got it; after a miss, Next sat over its words, one word a line."""
