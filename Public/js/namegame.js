@@ -457,6 +457,12 @@
       // second would be read).
       var later = timer.querySelector(".more-time.is-later");
       if (later && left <= parseInt(timer.getAttribute("data-more-time-from"), 10)) {
+        // With large text the clock has no room beside it: it comes under the faces, where it moves nothing (in the
+        // clock held at the top it pushed the question and the faces down 125 px mid-minute, a low-vision review).
+        var choices = game.querySelector("[data-cheat-area]");
+        if (choices && window.matchMedia && window.matchMedia("(max-width: 20em)").matches) {
+          choices.insertAdjacentElement("afterend", later);
+        }
         later.classList.remove("is-later");
         if (announce) announce.textContent = timer.getAttribute("data-warning") || "";
       }

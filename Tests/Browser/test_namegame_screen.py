@@ -430,6 +430,26 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         for part in ("face", "name", "meet"):
             self.assertTrue(seen[part]["top"] >= -1 and seen[part]["bottom"] <= seen["height"] + 1, f"{part}: {seen}")
 
+    def test_with_large_text_more_time_moves_no_face(self):
+        """A low-vision review, text at 200 % on a phone: with 20 s left, More time came into the clock held at the top
+        and pushed the question and the faces down 125 px, mid-minute."""
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        try:
+            round_id, answer = self.fresh_round("timed")
+            self.shift_timed(round_id, 36000)  # 24 s left: More time comes within seconds
+            self.open("/namegame/timed")
+            # (The clock held at the top grew by the button; the page's scroll anchoring kept the faces where they were,
+            # under a taller header: four of six in sight.)
+            face = "return document.querySelector('.timer').getBoundingClientRect().height"
+            before = self.driver.execute_script(face)
+            self.assertTrue(self.driver.find_elements("css selector", ".more-time.is-later"), "not yet offered")
+            button = WebDriverWait(self.driver, 10).until(
+                lambda d: d.find_elements("css selector", ".more-time:not(.is-later) [data-more-time]"))[0]
+            self.assertTrue(button.is_displayed())
+            self.assertAlmostEqual(self.driver.execute_script(face), before, delta=1, msg="the clock grew")
+        finally:
+            self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
+
     def test_with_large_text_the_face_met_and_a_miss_stay_in_sight(self):
         """A low-vision review, text at 200 % on a phone: meeting someone, the held heading covered the face to learn
         once the page scrolled to Got it; after a miss, Next sat over its words, one word a line."""
