@@ -368,6 +368,9 @@ extension NameGameController {
         guard round.recall, record.isOpen else { return }
         let person = round.answerPerson
         let fullName = NameMatch.asksFullName(person, among: directory.team)
+        // The field's label says which name, whatever line says why (a review: "First name" over a head start that
+        // asked for the full name).
+        context["askFull"] = .bool(fullName)
         if let key = try headStart(record, player, cards: cards) {
             // The head start asks for the full name itself: no namesake line besides (a review read three stacked
             // instructions saying one thing, above the phone's keyboard).
