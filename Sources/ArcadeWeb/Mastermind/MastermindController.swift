@@ -594,8 +594,11 @@ struct MastermindController: Sendable {
         let stop = t.language == "ja" ? "。" : "."
         switch game.outcome {
         // A give-up is said as one (a blind review heard "Out of tries." with nine tries left).
+        // A last row that ran out of guesses is said too, before the code (a blind review heard the loss and never
+        // how close that row had come).
         case .lost:
             return t.sentences(
+                game.forfeited ? "" : game.turns.last.map { rowSaid($0, game, t) } ?? "",
                 t.string(game.forfeited ? "mastermind.gaveup.title" : "mastermind.lost.title"),
                 t.string("mastermind.ear.code", [.string(spoken(game.secret.description, t))]))
         case .won:
@@ -614,12 +617,15 @@ struct MastermindController: Sendable {
             let japanese = t.language == "ja"
             return said + (japanese ? "" : " ") + t.string("mastermind.hard.label") + (japanese ? "。" : ".")
         }
-        // Digit by digit, as the row being typed is said: "0123" would be read as a number.
-        let digits = last.guess.description.map(String.init).joined(separator: t.string("mastermind.ear.separator"))
-        let row = t.string(
+        return t.sentences(rowSaid(last, game, t), left.map { t.string("mastermind.ear.left", [.int($0)]) } ?? "")
+    }
+
+    /// A scored row as it is said: digit by digit, as the row being typed is ("0123" would be read as a number).
+    private static func rowSaid(_ turn: Turn, _ game: Game, _ t: LanguageStrings) -> String {
+        let digits = turn.guess.description.map(String.init).joined(separator: t.string("mastermind.ear.separator"))
+        return t.string(
             "mastermind.row.announce",
-            [.string(digits), .int(last.feedback.red), .int(last.feedback.blue), .int(game.attemptsLeft)])
-        return t.sentences(row, left.map { t.string("mastermind.ear.left", [.int($0)]) } ?? "")
+            [.string(digits), .int(turn.feedback.red), .int(turn.feedback.blue), .int(game.attemptsLeft)])
     }
 
     /// A code inside a sentence, its digits apart ("4 4 5 5", no-break spaces): read out as four digits, not as

@@ -825,6 +825,17 @@ struct MastermindSiteTests {
         try player.post("/mastermind/guess", "game=\(next)&turn=0&guess=4567")
         let gaveUp = try player.post("/mastermind/giveup", "game=\(next)", fragment: true).text
         #expect(gaveUp.contains("data-announce=\"You gave up. The code was 0, 1, 2, 3.\""), "\(gaveUp.prefix(600))")
+        // Out of guesses, the last row is said before the code (a blind review never heard how close it came).
+        let last = try player.startMastermind(secret: "0123")
+        var out = ""
+        let rows = ["4567", "4566", "4565", "4564", "4577", "4576", "4575", "4574", "4555", "0132"]
+        for (turn, row) in rows.enumerated() {
+            out = try player.post("/mastermind/guess", "game=\(last)&turn=\(turn)&guess=\(row)", fragment: true).text
+        }
+        let lost = try #require(out.firstMatch(of: /data-announce="([^"]*)"/)?.1)
+        #expect(
+            lost.hasPrefix("0, 1, 3, 2: 2 in place, 2 misplaced") && lost.hasSuffix("The code was 0, 1, 2, 3."),
+            "\(lost)")
     }
 
     /// The board is a board: played rows, the row being typed, then a slot for each attempt still to come.
