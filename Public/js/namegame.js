@@ -283,6 +283,8 @@
   // nothing of it, the alert being there from the load).
   var refused = game.querySelector("[data-error]");
   var said = refused ? text([refused]) : [];
+  // Said once, by the live region: an alert as well made it twice (a blind review heard it two or three times).
+  if (refused) refused.removeAttribute("role");
   if (carried === "timer") {
     said = text(game.querySelectorAll(".timer-text"));
   }
