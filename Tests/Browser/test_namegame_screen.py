@@ -423,7 +423,9 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
                 break
             self.navigate(lambda: self.driver.find_element("css selector", "button[data-next]").click(), meet=False)
         self.assertTrue(self.driver.find_elements("css selector", "[data-intro]"), "someone to meet")
-        self.driver.execute_script("document.querySelector('[data-meet]').scrollIntoView({block: 'nearest'})")
+        # As the page leaves it: Got it brought into view (it glides there), the page still.
+        settled = "return new Promise(done => { const y = scrollY; setTimeout(() => done(scrollY === y), 300); })"
+        WebDriverWait(self.driver, 10).until(lambda d: d.execute_script(settled))
         seen = self.driver.execute_script("""const box = s => document.querySelector(s).getBoundingClientRect();
             return {face: box('[data-intro] img'), name: box('[data-intro-name]'), meet: box('[data-meet]'),
                     height: innerHeight};""")
