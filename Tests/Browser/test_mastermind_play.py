@@ -856,6 +856,23 @@ class Results(Play):
         self.assertEqual(self.driver.execute_script("return window.newGameClicks"), 0, "New game was not pressed")
         self.assertEqual(self.game(), game, "the finished game stays")
 
+    def test_the_results_glance_has_a_line_for_every_row_no_match_too(self):
+        """A review: the results' rows of pegs left out a row that matched nothing (its rings were not drawn), so the
+        glance had a row fewer than the board."""
+        secret = self.start()
+        absent = [d for d in "01234567" if d not in secret]
+        miss = (absent * 4)[:4]  # no digit of the code: four no-match pegs
+        self.tap(miss)
+        self.wait_rows(1)
+        self.tap(secret)
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+        drawn = WebDriverWait(self.driver, 10).until(lambda d: d.execute_script("""
+            const rows = [...document.querySelectorAll('[data-result-rows] li')];
+            return rows.length && rows.map(li => [...li.querySelectorAll('.peg')].filter(p =>
+              getComputedStyle(p).backgroundColor !== 'rgba(0, 0, 0, 0)'
+              || getComputedStyle(p, '::after').content !== 'none').length);"""))
+        self.assertEqual(drawn, [4, 4], "every peg of both rows drawn")
+
     def test_hard_mode_is_offered_after_a_win_and_says_its_rule(self):
         _, _, dialog = self.win_after(1)
         dialog.find_element("css selector", "[data-new-hard-game]").click()
