@@ -74,8 +74,8 @@ extension NameGameStore {
             // Missed: wrong, or right but slow (rated hard, so back sooner: the summary says which).
             let wrong = wrongs > 0 || status != "identified"
             let typed = try row.decode("recall", as: Int64.self) == 1
-            let limit = wrong ? 0 : try slowLimit(session: session, typed: typed, before: started)
-            let slow = !wrong && Int(finished - started) > limit
+            let slow =
+                try !wrong && Int(finished - started) > slowLimit(session: session, typed: typed, before: started)
             let metHere = try row.decode("met_here", as: Int64.self) > 0
             return (try row.decode(Face.Columns.person), wrong || slow, wrong, typed, metHere)
         }
