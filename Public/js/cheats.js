@@ -234,8 +234,7 @@
     // Long enough to read twice (taps go through it to the menu beneath, and Escape takes it away); twice as long
     // with large text or in a short window (a page zoomed to 200 % or 400 %), where two lines take longer to find and
     // read (two low-vision reviews lost them, in 3 s and then in 1.7 s at 200 %).
-    var root = document.documentElement;
-    var slow = parseFloat(window.getComputedStyle(root).fontSize) >= 24 || window.innerHeight < 600 ? 2 : 1;
+    var slow = window.Arcade.slowReading() ? 2 : 1;
     toastTimer = setTimeout(function () { box.hidden = true; }, (first ? 6000 : 4000) * slow);
     // Escape takes it away at once (a review: it sat over Hint and Game and Escape did not help).
     var dismiss = function (event) {

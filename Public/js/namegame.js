@@ -364,8 +364,7 @@
     var delay = timedMiss ? (reduced ? 3000 : 1500) : timed ? 600 : reduced ? 4000 : 1700;
     // Twice as long with large text or in a short window (a page at 200 % or 400 %), outside a timed minute: a
     // low-vision review could not study the face it had named in 1.7 s, and the switch to keep it was out of sight.
-    var large = parseFloat(window.getComputedStyle(document.documentElement).fontSize) >= 24 || window.innerHeight < 600;
-    if (large && !timed) delay *= 2;
+    if (!timed && window.Arcade && window.Arcade.slowReading()) delay *= 2;
     game.style.setProperty("--advance-ms", delay + "ms");
     game.classList.add("is-advancing");
     wait = window.setTimeout(function () { go(next); }, delay);
