@@ -27,10 +27,11 @@ public struct LearningPlan: Sendable {
 
     /// People just met or missed falling due come first (and those answered right since, once due), then people due for
     /// review, then someone new (in a small batch, and only while `meetNew`: the day's new people are not all met),
-    /// then the person due soonest (reviewed ahead). `avoid`
+    /// then the person due soonest (reviewed ahead) among those not in `recent` (whom the lesson asked last). `avoid`
     /// (the person just asked) is skipped when anyone else would do. Nil only when there is no one.
     public func next(
-        people: [Person], cards: [String: Card], now: Int64, avoid: String? = nil, meetNew: Bool = true
+        people: [Person], cards: [String: Card], now: Int64, avoid: String? = nil, recent: [String] = [],
+        meetNew: Bool = true
     ) -> Person? {
         let candidates = people.count > 1 ? people.filter { $0.id != avoid } : people
         let met = candidates.compactMap { person in cards[person.id].map { (person, $0) } }
@@ -57,22 +58,23 @@ public struct LearningPlan: Sendable {
         if meetNew, stillLearning < batch, let new = newPerson(candidates, learning: beingLearned, cards: cards) {
             return new
         }
-        return met.min(by: { $0.1.due < $1.1.due })?.0 ?? candidates.first
+        // Ahead of time, the soonest due apart from the last few asked: past the day's new people, the two due
+        // soonest were asked in turn for a whole lesson, so the order gave the answer (a review: Umar, Flynn, Umar…).
+        let rested = met.filter { !recent.contains($0.0.id) }
+        return (rested.isEmpty ? met : rested).min(by: { $0.1.due < $1.1.due })?.0 ?? candidates.first
     }
 
-    /// Someone not met yet whose name cannot be mixed up with anyone still being learned (no shared first name or
-    /// first three letters: not Mat, Matt and Matthew in one batch); when everyone left clashes, the first not met.
+    /// Someone not met yet whose name cannot be mixed up with anyone still being learned (`similar`: not Mat, Matt and
+    /// Matthew in one batch); when everyone left clashes, the first not met.
     public func newPerson(_ candidates: [Person], learning: [Person], cards: [String: Card]) -> Person? {
         let notMet = candidates.filter { cards[$0.id] == nil }
         return notMet.first { new in !learning.contains { Self.similar(new, $0) } } ?? notMet.first
     }
 
-    /// Names easily confused in one batch: the same first name, or the same first three letters (case and accents
-    /// folded).
+    /// Names easily confused in one batch: first names that begin alike (case and accents folded). The first letter,
+    /// not three: it is the hint a typed question gives, which told Finn from Flynn nothing (a review's first lesson).
     public static func similar(_ a: Person, _ b: Person) -> Bool {
-        let x = NameMatch.fold(a.firstName)
-        let y = NameMatch.fold(b.firstName)
-        return x == y || (x.count >= 3 && y.count >= 3 && x.prefix(3) == y.prefix(3))
+        NameMatch.fold(a.firstName).first == NameMatch.fold(b.firstName).first
     }
 
     /// Answered right since they were met (or last missed): learn mode then asks the name typed rather than picked

@@ -310,6 +310,31 @@ struct NameGameTests {
         #expect(plan.next(people: people, cards: cards, now: now)?.id == "p3")
     }
 
+    /// Past the day's new people, a lesson asks ahead of time: not the two due soonest in turn (a review: Umar, Flynn,
+    /// Umar, Flynn for ten rounds, so the order gave the answer), but the soonest due apart from the last three asked.
+    @Test func aheadOfTimeTheLessonDoesNotAskTwoPeopleInTurn() {
+        let plan = LearningPlan()
+        var cards: [String: Card] = [:]
+        // Two answered right once today (their next step minutes away), five known for days.
+        for id in ["p0", "p1"] { cards[id] = fsrs.review(Card(due: now), .good, at: now) }
+        for id in ["p2", "p3", "p4", "p5", "p6"] {
+            cards[id] = fsrs.review(fsrs.review(Card(due: now), .good, at: now), .good, at: now + 600_000)
+        }
+        var asked: [String] = []
+        var clock = now + 60_000
+        for _ in 0..<10 {
+            let person = try! #require(
+                plan.next(
+                    people: people, cards: cards, now: clock, avoid: asked.last,
+                    recent: Array(asked.suffix(3).reversed()), meetNew: false))
+            cards[person.id] = fsrs.review(cards[person.id]!, .good, at: clock)
+            asked.append(person.id)
+            clock += 10_000
+        }
+        #expect(Set(asked).count >= 5, "ten rounds about \(Set(asked).count) people: \(asked)")
+        for i in 3..<asked.count { #expect(!asked[(i - 3)..<i].contains(asked[i]), "\(asked)") }
+    }
+
     @Test func ratings() {
         let plan = LearningPlan()
         #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 2_000) == .good)

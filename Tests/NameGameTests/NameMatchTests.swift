@@ -156,6 +156,8 @@ struct BatchTests {
         #expect(LearningPlan.similar(Self.people[0], Self.people[1]))
         #expect(LearningPlan.similar(Self.people[5], Self.people[7]), "Adam and Ádám: accents folded")
         #expect(!LearningPlan.similar(Self.people[4], Self.people[6]))
+        // The first letter is a typed question's hint: Finn and Flynn in one batch shared it (a review).
+        #expect(LearningPlan.similar(person("10", "Finn", "Huang"), person("11", "Flynn", "Benedetti")))
     }
 
     @Test func whenEveryoneLeftClashesTheFirstNotMetStillComes() {

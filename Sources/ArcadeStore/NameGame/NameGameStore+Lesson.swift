@@ -141,14 +141,15 @@ extension NameGameStore {
             [.text(player), .integer(nowMilliseconds() / day * day)]) ?? 0
     }
 
-    /// The player's best timed score before this session (nil: none); a session given more time is not a score.
-    package func bestTimedScore(player: String, before session: Int64) throws -> Int? {
+    /// The player's best score in `mode` (a timed minute's, a practice run's) before this session (nil: none); a
+    /// session given more time is not a score.
+    package func bestScore(player: String, mode: Mode, before session: Int64) throws -> Int? {
         try pool.connection().first(
             """
-            SELECT MAX(correct) AS best FROM namegame_sessions WHERE player = ? AND mode = 'timed' AND id < ?
+            SELECT MAX(correct) AS best FROM namegame_sessions WHERE player = ? AND mode = ? AND id < ?
                 AND extra_ms = 0
             """,
-            [.text(player), .integer(session)])?.decodeIfPresent("best")
+            [.text(player), .text(mode.rawValue), .integer(session)])?.decodeIfPresent("best")
     }
 }
 

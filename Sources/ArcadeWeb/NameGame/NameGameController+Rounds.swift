@@ -29,7 +29,9 @@ extension NameGameController {
         let round: Round?
         switch mode {
         case .learn: round = try learnRound(session, visitor, cards: cards, avoid: last, &random)
-        case .recall: round = recallRound(cards: cards, avoid: last, &random)
+        case .recall:
+            let recent = try store.recentlyAsked(session: session.id, limit: Self.restAhead)
+            round = recallRound(cards: cards, avoid: last, recent: recent, &random)
         case .review:
             round = try reviewRound(session, visitor, cards: cards, &random)
             if round == nil { try store.endSession(session.id) }
@@ -38,7 +40,8 @@ extension NameGameController {
             // one person, introduce another, then ask the first again).
             let before = avoid == nil ? [] : try store.recentlyAsked(session: session.id, limit: 2)
             let avoiding = Set([last].compactMap { $0 } + before)
-            (round, next) = quizRound(mode, session, cards: cards, avoid: avoiding, &random)
+            (round, next) = quizRound(
+                mode, session, cards: cards, avoid: avoiding, afterIntroduction: avoid != nil, &random)
         }
         guard let round else { return nil }
         return try store.addRound(round, next: next, session: session.id, player: visitor.player)
@@ -70,6 +73,7 @@ extension NameGameController {
                 ?? plan.next(
                     people: Self.meetingOrder(directory.team, player: visitor.playerID), cards: cards,
                     now: store.nowMilliseconds(), avoid: avoid,
+                    recent: try store.recentlyAsked(session: session.id, limit: Self.restAhead),
                     meetNew: try roomToLearn && meetsNew(visitor.playerID, pace: pace))
         else { return nil }
         // The other faces: people met, those still being learned first (their names as fresh as this one's), and
@@ -95,14 +99,17 @@ extension NameGameController {
     /// Recall: names typed for people met (the scheduler's choice among them). Someone new, introduced first, is then
     /// recognised among six names: a new player was asked to type names never shown (a review). Anyone met is typed,
     /// as the mode promises (a later review: a six-name pick for someone met but not yet named was jarring mid-mode).
-    private func recallRound(cards: [String: Card], avoid: String?, _ random: inout SecureRandom) -> Round? {
+    private func recallRound(
+        cards: [String: Card], avoid: String?, recent: [String], _ random: inout SecureRandom
+    ) -> Round? {
         let everyone = directory.team
         // Among the people met once there are a few: with two, a newcomer's whole session asked them in turn (a
         // review: Mat, Maren, Mat, Maren…); until then someone new may come, introduced first.
         let met = everyone.filter { cards[$0.id] != nil }
         let pool = met.count >= Self.quizFromMet ? met : everyone
         guard
-            let person = store.plan.next(people: pool, cards: cards, now: store.nowMilliseconds(), avoid: avoid)
+            let person = store.plan.next(
+                people: pool, cards: cards, now: store.nowMilliseconds(), avoid: avoid, recent: recent)
                 ?? pool.randomElement(using: &random)
         else { return nil }
         if cards[person.id] != nil { return Round.recall(.recall, asking: person) }
@@ -133,15 +140,18 @@ extension NameGameController {
     /// five met and four left out, the rounds went round in one order). The other faces are people met and strangers,
     /// about half each (`Round.make`: among strangers, the one familiar face or name was the answer; among those met
     /// only, elimination was). Never the person asked last,
-    /// when anyone else would do (a review: Similar names asked Mat twice in a row).
+    /// when anyone else would do (a review: Similar names asked Mat twice in a row). Until then, a round after an
+    /// introduction asks about someone met before it, if anyone: two new people at most in a row (a review: Normal met
+    /// five before its first question; Duolingo brings one or two new items at a time).
     private func quizRound(
         _ mode: Mode, _ session: NameGameStore.Session, cards: [String: Card], avoid last: Set<String>,
-        _ random: inout SecureRandom
+        afterIntroduction: Bool, _ random: inout SecureRandom
     ) -> (Round?, next: [Person]) {
         let everyone = directory.people
         let pool = mode.pool(everyone)
         let met = pool.filter { cards[$0.id] != nil }
-        let asksMet = Self.asksMet(mode, met: met.count)
+        let metBefore = afterIntroduction && met.contains { !last.contains($0.id) }
+        let asksMet = Self.asksMet(mode, met: met.count) || metBefore
         let recent = (try? store.recentlyAsked(session: session.id, limit: min(3, max(0, met.count / 2 - 1)))) ?? []
         let known = Set(cards.keys)
         func deal(avoid: Set<String>) -> Round? {
@@ -162,7 +172,8 @@ extension NameGameController {
         var round: Round
         // (Faces fetched ahead whose only person to ask is the one asked last are dealt again: a test's Similar names
         // asked one person twice in a row.)
-        if hinted.count == session.nextPeople.count && !hinted.isEmpty && Set(hinted).isSubset(of: Set(pool))
+        if !metBefore && hinted.count == session.nextPeople.count && !hinted.isEmpty
+            && Set(hinted).isSubset(of: Set(pool))
             && candidates.contains(where: { !last.contains(hinted[$0].id) })
         {
             // Similar names asks for someone whose look-alikes are among the faces (a review was asked for Yara among

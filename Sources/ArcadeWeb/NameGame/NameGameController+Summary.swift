@@ -5,7 +5,7 @@ import SpacedRepetition
 import Templates
 
 /// The end of a lesson (or a timed minute): whom it covered and how, accuracy, time, the day streak, what is due
-/// next; in timed mode, the score beside the personal best.
+/// next; in timed and practice mode, the score beside the personal best.
 extension NameGameController {
     func summaryFields(
         _ mode: Mode, session: NameGameStore.Session, visitor: Visitor, cards: [String: Card], t: LanguageStrings,
@@ -20,7 +20,12 @@ extension NameGameController {
                     ? "namegame.summary.people.review"
                     : mode == .learn ? "namegame.summary.people" : "namegame.summary.people.run"
             ))
-        if mode == .timed { context["best"] = try timedBest(session, player: visitor.playerID, t: t) }
+        // A timed minute and a practice run end on a score, said first, beside the best (a review: a run of 13 ended on
+        // "Session over", its figure small and grey below).
+        if mode == .timed || mode == .practice {
+            context["overTitle"] = .string(t.string(mode == .timed ? "namegame.timed.over" : "namegame.practice.over"))
+            context["best"] = try bestScore(session, player: visitor.playerID, t: t)
+        }
         context["praise"] = praise(mode, session: session, t: t)
         let people = try coveredPeople(session, player: visitor.playerID, cards: cards, t: t)
         // A timed session lasted its clock (a review: "Time 0:02" after a minute whose last answers were misses);
@@ -54,12 +59,19 @@ extension NameGameController {
             "showDue": .bool(showDue),
             "due": .string(dueText),
         ])
+        try nextStepFields(mode, dueNow: dueNow, player: visitor.playerID, t: t, into: &context)
+    }
+
+    /// What the summary offers next: another run, or a lesson's own next step.
+    private func nextStepFields(
+        _ mode: Mode, dueNow: Int, player: String, t: LanguageStrings, into context: inout TemplateFields
+    ) throws {
         // "You're done for now" over a big "Next lesson" was a mixed message (a review): with nobody due, the button
         // says what another lesson would do, meet someone new, or is a quiet "Keep practising" when today's new
         // people are met.
         if mode != .learn { context["continueText"] = .string(t.string("namegame.again")) }
         if mode == .learn && dueNow == 0 {
-            let meets = try meetsNew(visitor.playerID)
+            let meets = try meetsNew(player)
             context["continueText"] = .string(t.string(meets ? "namegame.lesson.meet" : "namegame.lesson.practise"))
             context["continueQuiet"] = .bool(!meets)
         }
@@ -84,11 +96,11 @@ extension NameGameController {
         ]
     }
 
-    /// A timed minute's score beside the personal best.
-    private func timedBest(_ session: NameGameStore.Session, player: String, t: LanguageStrings) throws -> TemplateValue
+    /// A timed minute's score, or a practice run's, beside the personal best.
+    private func bestScore(_ session: NameGameStore.Session, player: String, t: LanguageStrings) throws -> TemplateValue
     {
         let score = session.stats.correctTaps
-        let previous = try store.bestTimedScore(player: player, before: session.id)
+        let previous = try store.bestScore(player: player, mode: session.mode, before: session.id)
         // A minute given more time is played, not compared: the best stays what it was.
         let extended = session.extraMilliseconds > 0
         let best = extended ? previous ?? 0 : max(previous ?? 0, score)

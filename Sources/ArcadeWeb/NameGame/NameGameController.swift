@@ -39,6 +39,8 @@ struct NameGameController: Sendable {
     /// People met (the one asked among them) from which Learn asks a name picked among faces; below, it asks it typed,
     /// its first letter given: a pick between two faces is a coin toss (a review's first lesson opened on two 50/50s).
     static let learnPicksFromMet = 3
+    /// How many of the people a lesson asked last wait while it asks ahead of time (`LearningPlan.next`'s `recent`).
+    static let restAhead = 3
 
     /// How many people the player has met, counting `person` (about to be met when not yet).
     static func met(_ person: Person, cards: [String: Card]) -> Int { cards.count + (cards[person.id] == nil ? 1 : 0) }

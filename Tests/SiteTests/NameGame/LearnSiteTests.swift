@@ -802,6 +802,37 @@ struct LearnDepthSiteTests {
         #expect(!(try player.get("/namegame").text.contains("data-locked")))
     }
 
+    /// A newcomer's quiz brings new people two at a time, asking about the first met after meeting the second (a
+    /// review: Normal introduced five in a row before its first question).
+    @Test(arguments: Engine.allCases) func aNewcomersQuizMeetsTwoAtMostInARow(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/")
+        try player.post("/namegame/next", "mode=normal&resume=1")
+        var met: [String] = []
+        var inARow = 0
+        var asked: [String] = []
+        for _ in 0..<12 {
+            let page = try player.get("/namegame/normal").text
+            let person = try player.askedID(page)
+            if page.contains("data-intro") {
+                met.append(person)
+                inARow += 1
+                #expect(inARow <= 2, "introduced in a row: \(met)")
+                try player.post(
+                    "/namegame/meet", "mode=normal&round=\(try #require(Player.attribute("data-round", in: page)))")
+                continue
+            }
+            inARow = 0
+            asked.append(person)
+            try player.answerRight("normal", page)
+            try player.post("/namegame/next", "mode=normal")
+        }
+        #expect(met.count >= 3 && asked.count >= 4, "met \(met), asked \(asked)")
+        #expect(asked.first == met.first, "the first met is asked after the second is met: met \(met), asked \(asked)")
+    }
+
     /// A review met people by guessing in Normal, and Learn then quizzed them as if it had introduced them: Learn
     /// introduces someone met only by a guess before it asks about them, once.
     @Test(arguments: Engine.allCases) func learnIntroducesPeopleMetOnlyByAGuess(_ engine: Engine) throws {

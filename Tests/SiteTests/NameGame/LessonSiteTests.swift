@@ -8,9 +8,18 @@ import Testing
 /// Issue 41 over HTTP: recall by a typed name, a wrong tap that meets the person tapped, a lesson's end.
 @Suite("The Name Game as a lesson, over HTTP")
 struct LessonSiteTests {
-    /// The open recall round now asks for the person of this full name (test set-up through the database).
+    /// The open recall round now asks for the person of this full name (test set-up through the database), whom the
+    /// player has met: the card of the person it asked becomes theirs, unless they have one.
     func ask(_ server: SiteServer, round: String, name: String) throws {
         let db = try Database(location: server.database)
+        let person = "(SELECT id FROM people WHERE first_name || ' ' || last_name = ?)"
+        _ = try db.execute(
+            """
+            UPDATE namegame_cards SET person = \(person)
+            WHERE person = (SELECT person FROM namegame_round_faces WHERE round = ? AND position = 0)
+                AND player = (SELECT player FROM namegame_rounds WHERE id = ?)
+                AND NOT EXISTS (SELECT 1 FROM namegame_cards c WHERE c.player = namegame_cards.player AND c.person = \(person))
+            """, [.text(name), .integer(Int64(round)!), .integer(Int64(round)!), .text(name)])
         _ = try db.execute(
             """
             UPDATE namegame_round_faces SET person = (SELECT id FROM people WHERE first_name || ' ' || last_name = ?)

@@ -265,8 +265,20 @@ struct NameGameSiteTests {
         let over = try player.play("practice").text
         #expect(over.contains("data-ended=\"true\""))
         #expect(over.contains("data-streak=\"2\""))
+        // The run ends on its score, said first, and the best (a review: "Session over", the run small and grey).
+        #expect(
+            over.contains("<h1>Practice over</h1>") && over.contains("data-score=\"2\"")
+                && !over.contains("Session over"))
+        #expect(over.contains("data-best=\"2\"") && over.contains("Personal best: 2"))
         #expect(try player.post("/namegame/next", "mode=practice").status == 303)
-        #expect(!(try player.play("practice").text.contains("data-ended")), "a new run")
+        let next = try player.play("practice").text
+        #expect(!next.contains("data-ended"), "a new run")
+        // A shorter run keeps the best; one miss at once is a score of 0.
+        let (first, right) = try player.round(next)
+        try player.post("/namegame/answer", "mode=practice&round=\(first)&choice=\((right + 1) % 6)")
+        try player.post("/namegame/next", "mode=practice")
+        let short = try player.play("practice").text
+        #expect(short.contains("data-score=\"0\"") && short.contains("Personal best: 2"))
     }
 
     /// The site's one clock is injected: the test moves it past the minute instead of waiting.
