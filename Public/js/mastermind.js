@@ -11,6 +11,7 @@
   if (!host || !window.Arcade || !window.fetch) return;
   var live = document.getElementById("mastermind-live");
   var typed = [];        // the current row's cells: a digit or ""
+  var aroundReveal = false;  // the last key was a digit refused because the revealed digit keeps its place
   var revealed = null;   // {position (0-based), digit} from the Konami cheat: shown in its cell until typed over
   var rowKey = "";       // game:turn the typed cells belong to
   var busy = false;      // a guess (or any board action) is in flight
@@ -156,6 +157,10 @@
     if (busy && /^[0-9]$/.test(key) && early.length < 12) early.push(key);
     if (busy || !form()) return;
     unflash();  // a refusal or a tip stays until the next key
+    // An Enter straight after a digit refused beside the revealed one is asked again: the row is not what was typed
+    // (a review typed 4152 + Enter around a revealed 1 in place 3 and played 4115).
+    var held = aroundReveal;
+    aroundReveal = false;
     var digits = keypadDigits();
     if (key !== "Enter") untouched = false;
     // A hint stays while its row is typed (a low-vision review typed a hinted code from memory), unless it covers the
@@ -181,6 +186,7 @@
       if (revealing) { waiting = true; return; }
       if (untouched && typed.join("") === "") return;
       if (shown().indexOf("") >= 0) { refuse("data-short"); return; }
+      if (held) { refuse("data-full", host.querySelector("[data-revealed]")); return; }
       untouched = true;
       field().value = shown().join("");
       send(form());
@@ -205,6 +211,7 @@
       // four digits, the last pushed the reveal out, and the guess it had paid a hint for was wasted).
       else if (nextSlot() < 0 && revealed && typed[revealed.position] === "") {
         refuse("data-full", host.querySelector("[data-revealed]"));
+        aroundReveal = true;
         return;
       }
       // A refused row is done with: the next digit starts the row afresh (a review tapped digits into a refused

@@ -546,6 +546,12 @@ class MastermindBoard(BoardHelpers):
         self.assertEqual(self.cells(), list(around(guess)), "the revealed digit stays where it was")
         refusal = self.driver.find_element("css selector", "[data-message] [data-flash=full]")
         self.assertIn(f"the revealed {digit} stays in position {position + 1}", refusal.text)
+        # An Enter at once is asked again: the row is not the code typed (a review typed 4152 + Enter around a revealed
+        # 1 and played 4115); a second plays it.
+        self.keys(Keys.ENTER)
+        again = self.driver.find_elements("css selector", "[data-message] [data-flash=full]")
+        self.assertTrue(again and "stays in position" in again[0].text, "the first Enter is asked again")
+        self.assertEqual(self.driver.find_elements("css selector", "#row-1"), [])
         self.keys(Keys.ENTER)
         self.wait_rows(1)
         self.assertEqual(self.driver.find_element("css selector", "#row-1").get_attribute("data-guess"), around(guess))

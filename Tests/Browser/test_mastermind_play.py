@@ -1418,6 +1418,9 @@ class LargeText(Play):
         away = self.driver.find_element("css selector", "[data-message] [data-hint] .hint-away")
         box = self.driver.execute_script("return arguments[0].getBoundingClientRect().toJSON()", away)
         self.assertTrue(box["width"] >= 44 and box["height"] >= 44 and box["top"] >= 0, box)
+        # Inside the panel's corner (a review: hung past its edge, it looked broken).
+        panel = seen["message"]
+        self.assertTrue(box["right"] <= panel["right"] + 0.5 and box["top"] >= panel["top"] - 0.5, (box, panel))
         self.assertEqual(away.get_attribute("aria-label"), "Close")
         away.click()
         WebDriverWait(self.driver, 10).until(lambda d: not d.find_element(

@@ -114,8 +114,8 @@ struct MastermindController: Sendable {
         addBoardRoutes(to: routes)
     }
 
-    /// The "codes still possible" switch of the Game menu: off by default, remembered in a cookie, so it works
-    /// without a script (a form and a 303 back to the board it was set on) and without an account.
+    /// The "codes still possible" switch of the Game menu: off by default, remembered in a cookie until a new game, so
+    /// it works without a script (a form and a 303 back to the board it was set on) and without an account.
     func codesLeft(_ request: Request, _ context: PlayerContext) throws -> Response {
         let on = request.form?["on"] == "1"
         let back = Self.boardPath(request.form?["back"] ?? "") ?? "/mastermind"
@@ -207,9 +207,17 @@ struct MastermindController: Sendable {
         }
     }
 
+    /// A new game starts without the codes-left aid, which counts as a hint: left on, it made every later game a hinted
+    /// one, the player unaware (a review: "one curious tap quietly keeps every later win out of your chart").
     func newGame(_ request: Request, _ context: PlayerContext) throws -> Response {
         let record = try store.start(player: context.visitor.player, store.deal(hard: request.form?["hard"] == "1"))
-        return isFragment(request) ? board(record, context.visitor, request) : .redirect(to: "/mastermind")
+        var response =
+            isFragment(request)
+            ? board(record, context.visitor, request, showLeft: false) : .redirect(to: "/mastermind")
+        if request.cookies[LookCookies.codesLeft] != nil {
+            response.setCookie(SetCookie(name: LookCookies.codesLeft, value: "", maxAge: 0))
+        }
+        return response
     }
 
     /// The solver can take tens of milliseconds: off the event loop, as every action.

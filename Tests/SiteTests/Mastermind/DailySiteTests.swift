@@ -41,7 +41,9 @@ struct DailySiteTests {
         let daily = try player.get("/mastermind/daily").text
         #expect(daily.contains("data-guess=\"0123\"") && !daily.contains("data-left-shown"))
         #expect(!daily.contains("data-codes-left"), "no switch on the daily")
+        // (A new game starts with the aid off: switched on again in it.)
         let game = try player.startMastermind()
+        try player.post("/mastermind/codes-left", "on=1&back=/mastermind")
         try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=0123")
         #expect(try player.get("/mastermind").text.contains("data-left-shown"), "free play counts, as switched on")
         // Won with the codes left in sight: helped, as with a hint (a review: praised, shared clean and charted); the

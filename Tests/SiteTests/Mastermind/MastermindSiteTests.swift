@@ -800,6 +800,27 @@ struct MastermindSiteTests {
         #expect(!page.contains("It can’t be the code itself"))
     }
 
+    /// The codes-left aid is the game's it was turned on in: a new game starts without it, and its win is not a hinted
+    /// one (a review: left on, every later game said "You used a hint", its wins out of the chart, no hint asked).
+    @Test func theCodesLeftAidEndsWithItsGame() throws {
+        let server = try InProcessSite()
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind(secret: "4567")
+        try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=1234")
+        try player.post("/mastermind/codes-left", "on=1&back=/mastermind")
+        #expect(try player.get("/mastermind").text.contains("role=\"switch\" aria-checked=\"true\""))
+        let helped = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=4567", fragment: true).text
+        #expect(helped.contains("data-used-hint"), "the game it was on in is helped")
+        let next = try player.startMastermind(secret: "0123")
+        let board = try player.get("/mastermind").text
+        #expect(board.contains("role=\"switch\" aria-checked=\"false\"") && !board.contains("data-remaining"))
+        try player.post("/mastermind/guess", "game=\(next)&turn=0&guess=4567")
+        let won = try player.post("/mastermind/guess", "game=\(next)&turn=1&guess=0123", fragment: true).text
+        #expect(won.contains("data-outcome=\"won\""))
+        #expect(!won.contains("data-used-hint"), "a new game is not helped")
+    }
+
     /// With the codes-left aid on, the row's announcement says how many codes still fit (a blind review had to leave
     /// the game after every row to read the count in the board's list).
     @Test func theAidsCountAndAnEndingsFiguresAreSaid() throws {
