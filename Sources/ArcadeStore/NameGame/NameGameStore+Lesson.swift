@@ -141,6 +141,12 @@ extension NameGameStore {
             [.text(player), .integer(nowMilliseconds() / day * day)]) ?? 0
     }
 
+    /// A session's rounds answered with help (the "who is it?" cheat, a typed name's first letter).
+    package func helpedRounds(session: Int64) throws -> Int {
+        try pool.connection().value(
+            Int.self, "SELECT COUNT(*) FROM namegame_rounds WHERE session = ? AND cheat = 1", [.integer(session)]) ?? 0
+    }
+
     /// The player's best score in `mode` (a timed minute's, a practice run's) before this session (nil: none); a
     /// session given more time is not a score.
     package func bestScore(player: String, mode: Mode, before session: Int64) throws -> Int? {

@@ -26,7 +26,7 @@ extension NameGameController {
             context["overTitle"] = .string(t.string(mode == .timed ? "namegame.timed.over" : "namegame.practice.over"))
             context["best"] = try bestScore(session, player: visitor.playerID, t: t)
         }
-        context["praise"] = praise(mode, session: session, t: t)
+        context["praise"] = try praise(mode, session: session, t: t)
         let people = try coveredPeople(session, player: visitor.playerID, cards: cards, t: t)
         // A timed session lasted its clock (a review: "Time 0:02" after a minute whose last answers were misses);
         // another, the time its rounds took (a review: "13:24" for a lesson left and finished on another device).
@@ -82,12 +82,14 @@ extension NameGameController {
 
     /// How a lesson went, said first and large (a review: "a report, not a celebration"), by its share of right
     /// answers; nil after Practice and Timed, which have their own figure to beat, and after a short run.
-    private func praise(_ mode: Mode, session: NameGameStore.Session, t: LanguageStrings) -> TemplateValue? {
+    private func praise(_ mode: Mode, session: NameGameStore.Session, t: LanguageStrings) throws -> TemplateValue? {
         // A few rounds earn no stars (a review: "Perfect!" for a one-question review).
         guard mode.lessonRounds(lessonLength) != nil || mode == .review, session.stats.rounds >= 5,
             let accuracy = session.stats.accuracy
         else { return nil }
-        let kind = accuracy >= 1 ? "perfect" : accuracy >= 0.8 ? "great" : accuracy >= 0.5 ? "good" : "keep"
+        // Perfect is without help (a review: two rounds helped by the "who" cheat, and still "Perfect!").
+        let perfect = accuracy >= 1 ? try store.helpedRounds(session: session.id) == 0 : false
+        let kind = perfect ? "perfect" : accuracy >= 0.8 ? "great" : accuracy >= 0.5 ? "good" : "keep"
         // Praise leads, above the heading; advice ("keep at it") follows it (two native readers read it above as a
         // second headline that came before the result).
         return [

@@ -420,6 +420,18 @@ struct LessonSiteTests {
         let praise = try #require(summary.firstRange(of: ">Perfect!</p>"))
         let heading = try #require(summary.firstRange(of: "data-summary-heading>Session over</h1>"))
         #expect(praise.upperBound < heading.lowerBound, "first")
+        // All right, but one round with help (the "who is it?" cheat's mark, as its action writes it): great, not
+        // perfect (a review: cheat-aided rounds, and still "Perfect!").
+        let helped = Player(server)
+        try helped.answerRounds("normal", count: 9)
+        let last = try helped.play("normal").text
+        let round = try #require(Player.attribute("data-round", in: last).flatMap { Int64($0) })
+        _ = try Database(location: server.database).execute(
+            "UPDATE namegame_rounds SET cheat = 1 WHERE id = ?", [.integer(round)])
+        try helped.answerRight("normal", last)
+        try helped.post("/namegame/next", "mode=normal")
+        let great = try helped.get("/namegame/normal").text
+        #expect(great.contains("data-praise=\"great\"") && !great.contains("Perfect!"))
         let missing = Player(server)
         // Six missed (a wrong face, then the right one, which goes on), then four right.
         for _ in 0..<6 { try missing.miss("normal", try missing.play("normal").text) }
