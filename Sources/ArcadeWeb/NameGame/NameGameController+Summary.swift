@@ -115,13 +115,20 @@ extension NameGameController {
         return .object(["score": .int(best), "record": .bool(record), "text": .string(text)])
     }
 
-    /// Whom the session asked, each tagged with how it went.
+    /// Whom the session asked, each tagged with how it went: the misses first, then the slow answers (a review: the one
+    /// miss was buried among nine "Remembered again" on a phone).
     private func coveredPeople(
         _ session: NameGameStore.Session, player: String, cards: [String: Card], t: LanguageStrings
     ) throws -> [TemplateValue] {
         let covered = try store.covered(session: session.id)
         let reviews = try store.reviews(player: player, people: covered.map(\.person))
-        return covered.compactMap { item in
+        let first = covered.enumerated().sorted { a, b in
+            let (x, y) = (
+                a.element.missed ? a.element.wrong ? 0 : 1 : 2, b.element.missed ? b.element.wrong ? 0 : 1 : 2
+            )
+            return x != y ? x < y : a.offset < b.offset
+        }
+        return first.map(\.element).compactMap { item in
             guard let person = directory.person(item.person) else { return nil }
             // Learned only when remembered past the first day; a first right answer today is just that (issue 41).
             // A quiz meets nobody: someone it asked who was never met is not "Got it today" (a review: eight modes'

@@ -368,6 +368,9 @@ struct NameGameSiteTests {
         #expect(summary.contains("data-person=\"\(slowName)\" data-tag=\"slow\""), "\(slowName)")
         #expect(summary.contains("Right, but slowly: comes back soon"))
         #expect(summary.contains("data-person=\"\(missedName)\" data-tag=\"again\""), "\(missedName)")
+        // The miss, asked last, is listed first, then the slow answer (a review: a miss buried among nine others).
+        let tags = summary.matches(of: /data-tag="(\w+)"/).map { String($0.1) }
+        #expect(tags.prefix(2) == ["again", "slow"], "\(tags)")
     }
 
     /// Recall for a newcomer asks about more than the first two people it meets (a review: Mat, Maren, Mat, Maren for
