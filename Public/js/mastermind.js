@@ -768,17 +768,22 @@
     // What was shared shows under the buttons, once shared: "Copied" alone left a review pasting blind.
     function toClipboard(which) {
       window.Arcade.copyFrom(which, share.textContent, said);
-      shown();
+      shown(which);
     }
-    function shown() {
+    // The text comes into sight, and the button pressed stays there, focused, saying "Copied" (a low-vision review at
+    // 400 %: scrolled to the text, the button went above the card's band).
+    function shown(pressed) {
       share.classList.add("is-shown");
       share.scrollIntoView({ block: "nearest" });
+      pressed.scrollIntoView({ block: "nearest" });
     }
     if (button) {
       button.hidden = false;
       button.addEventListener("click", function () {
         // The device's share sheet where there is one (a phone); the clipboard otherwise, saying "Copied".
-        if (navigator.share) navigator.share({ text: share.textContent }).then(shown, function () {});
+        if (navigator.share) {
+          navigator.share({ text: share.textContent }).then(function () { shown(button); }, function () {});
+        }
         else toClipboard(button);
       });
     }

@@ -919,6 +919,25 @@ class Results(Play):
         WebDriverWait(self.driver, 10).until(
             lambda d: dialog.find_element("css selector", "[data-share-said]").get_attribute("textContent") == "Copied")
 
+    def test_at_400_percent_copied_stays_in_sight(self):
+        """A low-vision review at 400 %: Share scrolled the card to the shared text, and the button, saying "Copied"
+        and holding the focus, went above the card's band, out of sight."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 320, "height": 225, "deviceScaleFactor": 1, "mobile": False})
+        self.start()
+        self.driver.execute_script("delete Navigator.prototype.share; delete navigator.share")
+        self.tap(secret_of(int(self.board().get_attribute("data-game"))))
+        dialog = self.settled_card()
+        button = dialog.find_element("css selector", "[data-share-button]")
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].click()", button)
+        WebDriverWait(self.driver, 10).until(lambda d: button.text == "Copied")
+        self.driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]))")
+        seen = self.driver.execute_script("""const [b, d] = arguments, box = e => e.getBoundingClientRect().toJSON();
+            return {button: box(b), dialog: box(d), band: box(d.querySelector('.results-top [data-close-results]'))};""",
+                                          button, dialog)
+        self.assertGreaterEqual(seen["button"]["top"], seen["band"]["bottom"] - 1, seen)
+        self.assertLessEqual(seen["button"]["bottom"], seen["dialog"]["bottom"] + 1, seen)
+
     def test_without_javascript_the_card_is_in_the_page(self):
         secret = self.start()
         self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
