@@ -403,9 +403,12 @@
         var fresh = doc.getElementById("namegame");
         if (!fresh || fresh.getAttribute("data-round") !== game.getAttribute("data-round")
             || fresh.hasAttribute("data-taught")) { window.clearInterval(poll); return; }
+        var gone = [];
         Array.prototype.forEach.call(fresh.querySelectorAll("button[data-hidden]"), function (hidden) {
           var mine = game.querySelector('button[data-choice="' + hidden.getAttribute("data-choice") + '"]');
           if (mine && !mine.hasAttribute("data-hidden")) {
+            var face = mine.querySelector("img");
+            gone.push(face && face.alt ? face.alt : mine.getAttribute("data-key"));
             mine.setAttribute("data-hidden", "true");
             mine.disabled = true;
             mine.classList.add("is-hidden");
@@ -416,11 +419,13 @@
         // One face left: a beat later the round ends by itself, as not known, showing who it is (a review waited
         // 27 s before a round with one face left, which said nothing, ended at its tap).
         var left = game.querySelectorAll("button[data-choice]:not([data-hidden])");
-        // A face gone is said, with how many are left (a blind review: they vanished in silence under the cursor).
+        // A face gone is said, which one and how many are left (a blind review: they vanished in silence under the
+        // cursor; a later one heard only "Faces left: 4", and walked all six again to find which had gone).
         var count = (game.getAttribute("data-faces-left") || "").replace("%d", String(left.length));
         if (announce && count && announce.getAttribute("data-said-left") !== String(left.length)) {
           announce.setAttribute("data-said-left", String(left.length));
-          if (left.length < 6) announce.textContent = count;
+          var which = gone.length ? (game.getAttribute("data-face-gone") || "%@").replace("%@", gone.join("; ")) : "";
+          if (left.length < 6) announce.textContent = (which ? which + " " : "") + count;
         }
         if (left.length === 1) {
           window.clearInterval(poll);

@@ -204,9 +204,13 @@ class NameGame(NameGameHelpers, BrowserTest):
         served = hidden()  # a slow load may already bring some (one more every two seconds)
         self.assertLess(served, 5, "a wrong face is left to hide")
         wait(self.driver, 15).until(lambda _: hidden() > served)
-        # Said as it goes (a blind review: faces vanished in silence under the cursor).
-        wait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-announce]").get_attribute(
-            "textContent") == f"Faces left: {6 - hidden()}")
+        # Said as it goes, which face went and how many are left (a blind review: faces vanished in silence under the
+        # cursor; a later one heard only the count, and walked all six again to find which had gone).
+        said = lambda: self.driver.find_element("css selector", "[data-announce]").get_attribute("textContent")
+        wait(self.driver, 10).until(lambda d: said().endswith(f"Faces left: {6 - hidden()}"))
+        gone = [img.get_attribute("alt") for img in self.driver.find_elements(
+            "css selector", "button.face.is-hidden[data-hidden] img")]
+        self.assertTrue(said().startswith("Gone: Face ") and any(alt in said() for alt in gone), (said(), gone))
         self.assertTrue(game.get_attribute("data-round"), "the same page, not a reloaded one")
         self.assertFalse(any(face.is_enabled() for face in self.driver.find_elements("css selector", "button[data-hidden]")))
 
