@@ -141,7 +141,8 @@ extension NameGameController {
                     : LearningPlan.knows(cards[item.person])
                         ? "learned" : (reviews[item.person] ?? 0) <= item.rounds ? "today" : "strengthened"
             return .object([
-                "img": .string(person.headshotURL), "name": .string(person.fullName), "tag": .string(tag),
+                "img": .string(person.headshotURL), "alt": .string(looks(person, t) ?? ""),
+                "name": .string(person.fullName), "tag": .string(tag),
                 "tagText": .string(t.string("namegame.summary.\(tag)")),
             ])
         }

@@ -475,9 +475,10 @@ struct NameGameController: Sendable {
             + directory.team.filter { cards[$0.id] == nil }
         let wall: [TemplateValue] = order.map { person in
             guard cards[person.id] != nil else { return ["unknown": .bool(true)] }
+            // The face in words, where a blind player would revise (a review: only names here).
             return [
                 "img": .string(person.headshotURL), "name": .string(person.fullName),
-                "learning": .bool(learning(person)),
+                "alt": .string(looks(person, t) ?? ""), "learning": .bool(learning(person)),
             ]
         }
         let learned = directory.team.count(where: knows)

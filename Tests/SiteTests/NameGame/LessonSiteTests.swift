@@ -420,6 +420,12 @@ struct LessonSiteTests {
         let praise = try #require(summary.firstRange(of: ">Perfect!</p>"))
         let heading = try #require(summary.firstRange(of: "data-summary-heading>Session over</h1>"))
         #expect(praise.upperBound < heading.lowerBound, "first")
+        // Each face in words, where a blind player revises (a review: names only).
+        let faces = summary.matches(of: /data-tag="\w+"><img src="[^"]*" alt="([^"]*)"/).map { String($0.1) }
+        #expect(faces.count >= 3 && faces.allSatisfy { $0.count > 10 }, "\(faces)")
+        let wall = try perfect.get("/namegame/stats").text.matches(
+            of: /data-known><img src="[^"]*" alt="([^"]*)"|data-learning><img src="[^"]*" alt="([^"]*)"/)
+        #expect(!wall.isEmpty && wall.allSatisfy { ($0.1 ?? $0.2 ?? "").count > 10 }, "the statistics' wall")
         // All right, but one round with help (the "who is it?" cheat's mark, as its action writes it): great, not
         // perfect (a review: cheat-aided rounds, and still "Perfect!").
         let helped = Player(server)
