@@ -271,8 +271,10 @@
     // Single-key shortcuts turned off (WCAG 2.1.4, the setting beside Theme): no key is a cheat's.
     if (document.documentElement.getAttribute("data-shortcuts") === "off") return;
     if (arrows[event.key]) {
-      // The arrows are the Konami code's, not the page's scrolling, only while the play area has focus (issue 46).
-      if (target && target.closest && target.closest("[data-cheat-area]")) event.preventDefault();
+      // The arrows are the Konami code's, not the page's scrolling, while the play area has focus (issue 46), and
+      // anywhere once a code is two steps in (a keyboard review: its Down Down scrolled the header off screen).
+      var underway = parseInt(document.documentElement.getAttribute("data-cheat-progress") || "0", 10) >= 2;
+      if (underway || (target && target.closest && target.closest("[data-cheat-area]"))) event.preventDefault();
       send("swipe", arrows[event.key]);
     }
     else if (event.key && event.key.length <= 32) send("key", event.key);

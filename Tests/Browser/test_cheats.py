@@ -31,6 +31,23 @@ class Cheats(MastermindHelpers):
                         Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
         self.check_revealed(secret)
 
+    def test_a_code_under_way_does_not_scroll_the_page(self):
+        """A keyboard review typed the Konami code with the focus on the page's body: Down Down scrolled the header
+        off screen. Once a code is two steps in, its arrows are the code's."""
+        self.open("/")
+        self.driver.execute_script("window.scrollTo(0, 200)")
+        self.type_keys([Keys.ARROW_UP, Keys.ARROW_UP])
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.execute_script("return document.documentElement.getAttribute('data-cheat-progress')") == "2")
+        settled = """const done = arguments[0]; let last = -1, same = 0;
+            (function frame() { same = scrollY === last ? same + 1 : 0; last = scrollY;
+                                same >= 5 ? done(scrollY) : requestAnimationFrame(frame); })();"""
+        before = self.driver.execute_async_script(settled)  # the Ups' own smooth scroll, over
+        self.type_keys([Keys.ARROW_DOWN, Keys.ARROW_DOWN])
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.execute_script("return document.documentElement.getAttribute('data-cheat-progress')") == "4")
+        self.assertEqual(self.driver.execute_async_script(settled), before)
+
     def posted(self):
         """The cheat actions this page sent, as the browser's own record of its requests has them."""
         return self.driver.execute_script(
