@@ -552,6 +552,26 @@ class Rows(Play):
             gap = (next_left + (width - next_ring) / 2) - (left + (width + ring) / 2)
             self.assertGreaterEqual(gap, 4, f"rings {gap:.1f} px apart: {rings}")
 
+    def test_a_count_of_none_is_grey(self):
+        """A low-vision review at 400 %: every row read as a pink dot and a blue square whatever it scored, "0● 0■"
+        too. A count of none draws its symbol grey, the digit as dark as ever."""
+        secret = self.start()
+        absent = next(d for d in "01234567" if d not in secret)
+        self.tap(absent * 4)
+        self.wait_rows(1)
+        seen = self.driver.execute_script("""
+            const counts = document.querySelector('#row-1 .row-counts'), after = e => getComputedStyle(e, '::after').color;
+            const one = counts.querySelector('.count-red').cloneNode(true);
+            one.setAttribute('data-n', '1');
+            counts.appendChild(one);
+            const found = {zero: after(counts.querySelector('.count-red')), one: after(one),
+                           digit: getComputedStyle(counts.querySelector('.count-red')).color,
+                           ink: getComputedStyle(counts).color};
+            one.remove();
+            return found;""")
+        self.assertNotEqual(seen["zero"], seen["one"], seen)
+        self.assertEqual(seen["digit"], seen["ink"], seen)
+
     def test_the_keys_marks_are_explained_once_where_they_first_appear(self):
         """Two reviews never learned what a green or crossed-out key meant: a phone's first how-to leaves it out. Each
         mark is explained the first time it shows, and only it (a later review read "Green keys are in the code" over
