@@ -289,7 +289,10 @@
     said = text(game.querySelectorAll(".timer-text"));
   }
   if (outcome) {
-    said = said.concat(text(outcome.querySelectorAll("h1, .score, .best, p:not([data-advance-choice])")).slice(0, 3));
+    // (Not the day's goal, read as a label run into its figure: "Today's goal Answered today: 12 of 20", a blind
+    // review; it is the next thing in the page.)
+    said = said.concat(text(outcome.querySelectorAll(
+      "h1, .score, .best, p:not([data-advance-choice]):not([data-today] p)")).slice(0, 3));
   } else if (intro) {
     // Someone new: who they are, not only "Meet someone new".
     said = said.concat(text(intro.querySelectorAll("h1, [data-intro-name], [data-intro-title]")));

@@ -494,6 +494,11 @@ class Lesson(LessonHelpers):
         self.assertEqual(self.driver.find_element("css selector", "[data-day-streak]").text, "1")
         self.assertTrue(self.driver.find_element("css selector", "[data-due]").text)
         self.assertEqual(len(summary.find_elements("css selector", "button[data-continue]")), 1, "one button on")
+        # Said: how it went and the heading, not the day's goal run into its figure (a blind review heard "Today's goal
+        # Answered today: 12 of 20").
+        said = self.driver.find_element("css selector", "[data-announce]").get_attribute("textContent")
+        self.assertIn("Session over", said)
+        self.assertNotIn("Today’s goal", said)
 
     def test_the_timed_end_keeps_the_score_in_view_and_focused(self):
         # (The answered round held: on a busy machine its move to the next round, 600 ms on, came after the clock was
