@@ -194,7 +194,9 @@ protocol Connection: AnyObject {
 /// `DatabasePool` gives each thread its own.
 public final class Database {
     /// A reader serves requests from its thread; the writer is `DatabaseWriter`'s one connection.
-    public enum Role: Sendable { case reader, writer }
+    /// `pooled`: a `DatabasePool`'s reader, which refuses writes, so that only the writer writes (a review: readers
+    /// opened read-write made that a convention); `reader`: a connection of its own (commands, tests).
+    public enum Role: Sendable { case reader, pooled, writer }
 
     public let location: DatabaseLocation
     /// How messages name the database (a PostgreSQL URL without its password).

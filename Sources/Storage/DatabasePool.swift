@@ -52,7 +52,7 @@ public final class DatabasePool: Sendable {
                 try existing.reconnect()
                 return existing
             }
-            let fresh = try Database(location: location)
+            let fresh = try Database(location: location, role: .pooled)
             fresh.health = health
             return fresh
         }

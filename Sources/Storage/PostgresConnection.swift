@@ -37,7 +37,6 @@ final class PostgresConnection: Connection {
             throw DatabaseError(location.redact("cannot connect to \(name): \(message)"), sqlState: "08001")
         }
         self.connection = connection
-        _ = role
         if cpg_has_pipeline() == 0 {  // refused by every connection, so start-up says it
             cpg_finish(connection)
             throw DatabaseError(
@@ -47,6 +46,8 @@ final class PostgresConnection: Connection {
         }
         // An acknowledged write is durable (the server default, stated so no configuration can weaken it).
         try executeScript("SET synchronous_commit = on; SET client_min_messages = warning; SET TIME ZONE 'UTC'")
+        // A pool's reader refuses writes: only the writer writes.
+        if role == .pooled { try executeScript("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY") }
     }
 
     deinit { cpg_finish(connection) }

@@ -29,9 +29,10 @@ final class SQLiteConnection: Connection {
                 // The writer holds the hot pages of every table it changes; its commits (and so
                 // SQLite's automatic checkpoints, every 1000 WAL pages) happen on its own thread.
                 try execute("PRAGMA cache_size=-16384", [])
-            case .reader:
+            case .reader, .pooled:
                 // A reader never checkpoints: that would be disk work on an event loop.
                 _ = try query("PRAGMA wal_autocheckpoint=0", [])
+                if role == .pooled { try execute("PRAGMA query_only=1", []) }
             }
         } catch {
             throw DatabaseError("cannot use database \(path): \(error.message)")

@@ -2,7 +2,7 @@ import CSystem
 
 /// What the calling thread is for. An event loop must never wait (for a
 /// disk flush, a lock held across I/O, the network): code that would can
-/// ask, and a debug build stops at the first such wait.
+/// ask, and refuses (the database's writer does, in every build).
 public enum ThreadRole {
     /// Marks the calling thread as an event loop, for its whole life.
     public static func markEventLoop() { csys_set_thread_role(1) }

@@ -194,7 +194,7 @@ public enum CommandLineTool {
         }
         do {
             let pool = DatabasePool(location: options.database)
-            try Schema.migrate(pool.connection())
+            try Schema.migrate(Database(location: options.database))
             let store = AdminStore(pool: pool)
             return try admin(verb, name, password, store)
         } catch {

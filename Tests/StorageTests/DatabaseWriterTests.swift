@@ -10,7 +10,7 @@ struct DatabaseWriterTests {
     func pool(_ engine: Engine, commitDelay: Double = 0) throws -> DatabasePool {
         let pool = DatabasePool(
             location: try TestDatabase.fresh(engine, in: scratch, name: "w"), commitDelay: commitDelay)
-        try pool.connection().migrate(StorageTests.schema)
+        try Database(location: pool.location).migrate(StorageTests.schema)
         return pool
     }
 

@@ -350,4 +350,16 @@ struct WriterTests {
         try pool.write { db in try db.execute("UPDATE players SET turns = 1 WHERE id = 'a'") }
         #expect(try db.scalar(Int.self, "SELECT turns FROM players WHERE id = 'a'") == 1, "off the loop it commits")
     }
+
+    /// Only the writer writes: a pool's reader connection refuses a write, nothing changed (a review: readers opened
+    /// read-write, the rule was a convention); it still reads, and the writer still writes.
+    @Test(arguments: Engine.allCases) func aPoolsReaderRefusesAWrite(_ engine: Engine) throws {
+        let pool = try pool(engine)
+        defer { pool.close() }
+        let reader = try pool.connection()
+        #expect(throws: DatabaseError.self) { try reader.execute("UPDATE players SET turns = 5 WHERE id = 'a'") }
+        #expect(try reader.scalar(Int.self, "SELECT turns FROM players WHERE id = 'a'") == 0)
+        try pool.write { db in try db.execute("UPDATE players SET turns = 1 WHERE id = 'a'") }
+        #expect(try reader.scalar(Int.self, "SELECT turns FROM players WHERE id = 'a'") == 1)
+    }
 }

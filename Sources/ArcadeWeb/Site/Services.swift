@@ -134,7 +134,8 @@ struct Services: Sendable {
         let pool = DatabasePool(
             location: options.database, commitDelay: options.commitDelay, maxQueued: options.maxQueuedWrites)
         return try StartupError.reading(options.database.description, as: StartupError.database) {
-            let db = try pool.connection()
+            // A connection of its own: the pool's readers refuse writes.
+            let db = try Database(location: options.database)
             try Schema.migrate(db)
             return (
                 pool, try Secrets.random("cookie-signing", in: db), try Secrets.random("mastermind-daily", in: db),
