@@ -1,5 +1,6 @@
 import Constants
 import Localization
+import Logger
 import PropertyList
 import Storage
 
@@ -72,7 +73,7 @@ package struct AdminHotfixes: Sendable {
     /// Sets (or with nil removes) a constant's hotfix; it must keep the type.
     package func setConstant(_ key: String, to text: String?, by admin: String) throws -> Result<Void, Refusal> {
         guard let base = constants.base[key] else { return .failure(.unknownKey) }
-        let before = constants.hotfixValues.first { $0.0 == key }.map { Self.text($0.1) }
+        let heard = constants.hotfixValues.first { $0.0 == key }.map { Self.text($0.1) }
         var value: PropertyListValue?
         if let text {
             guard ["string", "integer", "real", "boolean"].contains(base.typeName) else {
@@ -83,8 +84,11 @@ package struct AdminHotfixes: Sendable {
         }
         if let range = constants.refusal(key, value) { return .failure(.outOfRange(range)) }
         let after = value.map(Self.text)
-        guard before != after else { return .success(()) }
+        guard heard != after else { return .success(()) }
         try pool.write { db in
+            // What it was, as committed (see `set`).
+            let before: String? = try db.first("SELECT value FROM constant_hotfixes WHERE key = ?", [.text(key)])?
+                .decode(ConstantHotfixes.Columns.value)
             if let value {
                 try db.execute(
                     ConstantHotfixes.upsert(on: .key) { row in
@@ -103,8 +107,10 @@ package struct AdminHotfixes: Sendable {
                 db, at: admins.clock(), admin, action: value == nil ? "remove constant" : "set constant", target: key,
                 before: before, after: after)
         }
-        // Applied once committed.
-        try? constants.setHotfix(key, value)
+        // Applied once committed (checked above: only rules changed since would refuse it, and that is said).
+        do { try constants.setHotfix(key, value) } catch {
+            Log.error("constant hotfix \(key) saved, not applied: \(error)")
+        }
         return .success(())
     }
 
@@ -139,9 +145,13 @@ package struct AdminHotfixes: Sendable {
         _ key: String, language: String, to value: String?, by admin: String
     ) throws -> Result<Void, Refusal> {
         if let refusal = check(key, language: language, value: value) { return .failure(refusal) }
-        let before = localizer.overlay.values(for: language)[key]
-        guard before != value else { return .success(()) }
+        guard localizer.overlay.values(for: language)[key] != value else { return .success(()) }
         try pool.write { db in
+            // What it was, as committed, not as this instance last heard (a review: two admins, or another instance
+            // before its change reached this one, left history a wrong "before", and a revert restored it).
+            let before: String? = try db.first(
+                "SELECT value FROM string_hotfixes WHERE key = ? AND language = ?", [.text(key), .text(language)]
+            )?.decode(StringHotfixes.Hotfix.Columns.value)
             try record(db, key, language: language, from: before, to: value, by: admin)
             try AdminStore.audit(
                 db, at: admins.clock(), admin, action: value == nil ? "remove hotfix" : "set hotfix",

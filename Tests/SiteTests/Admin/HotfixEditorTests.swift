@@ -106,6 +106,25 @@ struct HotfixEditorTests {
         #expect(!(try player.get("/?lang=en").text.contains("Hacked")))
     }
 
+    /// History's "before" is what was committed, not what this instance last heard: another instance's change (here
+    /// written to the database behind this one's back) is what a later save replaced, and what its revert restores.
+    @Test(arguments: Engine.allCases) func historyRecordsTheCommittedBefore(_ engine: Engine) throws {
+        let server = try InProcessSite(engine: engine)
+        defer { server.stop() }
+        let admin = try admin(server)
+        #expect(try admin.post("/admin/hotfixes", "key=home.heading&language=fr&value=Un").status == 303)
+        #expect(try admin.post("/admin/constants", "key=namegame.lessonRounds&value=12").status == 303)
+        let db = try Database(location: server.database)
+        _ = try db.execute("UPDATE string_hotfixes SET value = 'Deux' WHERE key = 'home.heading' AND language = 'fr'")
+        _ = try db.execute("UPDATE constant_hotfixes SET value = '14' WHERE key = 'namegame.lessonRounds'")
+        #expect(try admin.post("/admin/hotfixes", "key=home.heading&language=fr&value=Trois").status == 303)
+        #expect(try admin.post("/admin/constants", "key=namegame.lessonRounds&value=16").status == 303)
+        let last = "SELECT before FROM hotfix_history WHERE key = ? ORDER BY id DESC LIMIT 1"
+        #expect(try db.first(last, [.text("home.heading")])?.decodeIfPresent("before", as: String.self) == "Deux")
+        #expect(
+            try db.first(last, [.text("namegame.lessonRounds")])?.decodeIfPresent("before", as: String.self) == "14")
+    }
+
     @Test(arguments: Engine.allCases) func constantHotfixesKeepTheirTypeAndSurviveRestart(_ engine: Engine) throws {
         let server = try InProcessSite(engine: engine)
         let admin = try admin(server)
