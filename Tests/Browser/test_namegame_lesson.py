@@ -29,10 +29,17 @@ def person_of(round_id):
 
 
 def make_round_ask(round_id, first_name):
-    """Test set-up through the database: the open recall round asks for the person with this first name."""
+    """Test set-up through the database: the open recall round asks for the person with this first name, whom the
+    player has met (the card of the person it asked becomes theirs, unless they have one)."""
+    person = "(SELECT id FROM people WHERE first_name = ? ORDER BY last_name = 'Tanaka' DESC LIMIT 1)"
     with sqlite3.connect(DATABASE) as db:
-        db.execute("UPDATE namegame_round_faces SET person = (SELECT id FROM people WHERE first_name = ?"
-                   " ORDER BY last_name = 'Tanaka' DESC LIMIT 1) WHERE round = ? AND position = 0", (first_name, int(round_id)))
+        db.execute(f"UPDATE namegame_cards SET person = {person}"
+                   " WHERE person = (SELECT person FROM namegame_round_faces WHERE round = ? AND position = 0)"
+                   " AND player = (SELECT player FROM namegame_rounds WHERE id = ?)"
+                   f" AND NOT EXISTS (SELECT 1 FROM namegame_cards c WHERE c.player = namegame_cards.player"
+                   f" AND c.person = {person})", (first_name, int(round_id), int(round_id), first_name))
+        db.execute(f"UPDATE namegame_round_faces SET person = {person} WHERE round = ? AND position = 0",
+                   (first_name, int(round_id)))
 
 
 # A finger's tap on an element, as the page's listeners see it.
