@@ -2,7 +2,6 @@ import ArcadeStore
 import Crypto
 import HTTP
 import JSON
-import Storage
 import Templates
 import WebAuthn
 

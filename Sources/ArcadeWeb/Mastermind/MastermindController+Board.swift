@@ -1,5 +1,4 @@
 import HTTP
-import Storage
 import Synchronization
 import Templates
 

@@ -1,7 +1,6 @@
 import HTTP
 import NameGame
 import SpacedRepetition
-import Storage
 import Templates
 
 /// The week's board of the Name Game: the players who chose a name, by how many people they met this week (from

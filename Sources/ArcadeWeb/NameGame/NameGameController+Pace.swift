@@ -3,7 +3,6 @@ import HTTP
 import Localization
 import NameGame
 import SpacedRepetition
-import Storage
 import Templates
 
 extension NameGameController {
