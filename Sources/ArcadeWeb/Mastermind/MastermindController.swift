@@ -127,7 +127,7 @@ struct MastermindController: Sendable {
             let record =
                 try daily.map { try store.daily(player: visitor.playerID, $0) ?? store.unstartedDaily($0) }
                 ?? store.latest(player: visitor.playerID) ?? store.unstarted()
-            response = board(record, visitor, request, showLeft: on)
+            response = try board(record, visitor, request, showLeft: on)
         } else {
             response = .redirect(to: back + "#board")
         }
@@ -149,7 +149,7 @@ struct MastermindController: Sendable {
     /// question, without a script.
     func current(_ request: Request, _ context: PlayerContext) throws -> Response {
         let record = try store.latest(player: context.visitor.playerID) ?? store.unstarted()
-        return board(record, context.visitor, request, askHint: request.query["hint"] == "ask" && hintCosts(record))
+        return try board(record, context.visitor, request, askHint: request.query["hint"] == "ask" && hintCosts(record))
     }
 
     /// A hint that would keep this game's win out of the guess chart: asked first, once a game (a review: one tap
@@ -162,7 +162,7 @@ struct MastermindController: Sendable {
     func today(_ request: Request, _ context: PlayerContext) throws -> Response {
         let today = store.today
         let record = try store.daily(player: context.visitor.playerID, today) ?? store.unstartedDaily(today)
-        return board(record, context.visitor, request)
+        return try board(record, context.visitor, request)
     }
 
     func pastDaily(_ request: Request, _ context: PlayerContext) throws -> Response {
@@ -171,7 +171,7 @@ struct MastermindController: Sendable {
         }
         if number == store.today { return .redirect(to: "/mastermind/daily") }
         let record = try store.daily(player: context.visitor.playerID, number) ?? store.unstartedDaily(number)
-        return board(record, context.visitor, request)
+        return try board(record, context.visitor, request)
     }
 
     func guess(_ request: Request, _ context: PlayerContext) throws -> Response {
@@ -194,14 +194,14 @@ struct MastermindController: Sendable {
         case .success(let record):
             // Without a script, land on what changed (a phone would otherwise show the page's top).
             let anchor = record.game.outcome == .playing ? "#board" : "#result"
-            return isFragment(request) ? board(record, visitor, request) : .redirect(to: path + anchor)
+            return try isFragment(request) ? board(record, visitor, request) : .redirect(to: path + anchor)
         case .failure(let refusal):
             // Nothing changed: show the current board with a clear message.
             let shown = daily.flatMap { $0 >= 0 ? $0 : nil }
             let record =
                 try shown.map { try store.daily(player: visitor.playerID, $0) ?? store.unstartedDaily($0) }
                 ?? store.latest(player: visitor.playerID) ?? store.unstarted()
-            return board(
+            return try board(
                 record, visitor, request, status: .unprocessableContent,
                 error: message(refusal, language: visitor.language), value: form["guess"] ?? "")
         }
@@ -212,7 +212,7 @@ struct MastermindController: Sendable {
     func newGame(_ request: Request, _ context: PlayerContext) throws -> Response {
         let record = try store.start(player: context.visitor.player, store.deal(hard: request.form?["hard"] == "1"))
         var response =
-            isFragment(request)
+            try isFragment(request)
             ? board(record, context.visitor, request, showLeft: false) : .redirect(to: "/mastermind")
         if request.cookies[LookCookies.codesLeft] != nil {
             response.setCookie(SetCookie(name: LookCookies.codesLeft, value: "", maxAge: 0))
@@ -226,10 +226,10 @@ struct MastermindController: Sendable {
         // Asking for a hint on the unstarted board starts the game.
         let record = try store.latest(player: visitor.playerID) ?? store.start(player: visitor.player, store.deal())
         guard record.game.outcome == .playing else {
-            return isFragment(request) ? board(record, visitor, request) : .redirect(to: "/mastermind")
+            return try isFragment(request) ? board(record, visitor, request) : .redirect(to: "/mastermind")
         }
         if hintCosts(record) && request.form?["confirm"] != "1" {
-            return isFragment(request)
+            return try isFragment(request)
                 ? board(record, visitor, request, askHint: true) : .redirect(to: "/mastermind?hint=ask")
         }
         let history = record.game.turns.map { ($0.guess, $0.feedback) }
@@ -249,7 +249,7 @@ struct MastermindController: Sendable {
             _ = try store.recordHint(player: visitor.playerID, game: record.id, hint: hint, free: history.isEmpty)
         }
         guard isFragment(request) else { return .redirect(to: "/mastermind") }
-        return board(try store.latest(player: visitor.playerID) ?? record, visitor, request)
+        return try board(try store.latest(player: visitor.playerID) ?? record, visitor, request)
     }
 
     /// Giving up asks first (a page, so it works without a script), then shows the code and counts a loss.
@@ -273,7 +273,7 @@ struct MastermindController: Sendable {
         guard isFragment(request), let record = try store.latest(player: context.visitor.playerID) else {
             return .redirect(to: "/mastermind#result")
         }
-        return board(record, context.visitor, request)
+        return try board(record, context.visitor, request)
     }
 
     func statsPage(_ request: Request, _ context: PlayerContext) throws -> Response {
@@ -342,14 +342,15 @@ struct MastermindController: Sendable {
     private func board(
         _ record: MastermindStore.Record, _ visitor: Visitor, _ request: Request, status: Status = .ok,
         error: String? = nil, value: String = "", showLeft: Bool? = nil, askHint: Bool = false
-    ) -> Response {
+    ) throws -> Response {
         let t = pages.localizer.strings(for: visitor.language)
-        let stats = (try? store.stats(player: visitor.playerID)) ?? MastermindStore.Stats()
+        // A database that fails is said (503, the error page), not shown as a player with no games (a code review).
+        let stats = try store.stats(player: visitor.playerID)
         var context = boardContext(
             record, language: visitor.language, error: error, value: value, stats: stats, link: link(request, record),
             showLeft: record.daily == nil && (showLeft ?? (request.cookies[LookCookies.codesLeft] == "1")))
         if case .object(var fields) = context {
-            if let number = record.daily { dailyFields(number, record, visitor, t: t, into: &fields) }
+            if let number = record.daily { try dailyFields(number, record, visitor, t: t, into: &fields) }
             // A free game over can be played by a friend; a challenge's own game leads back to see how both did.
             if record.daily == nil, record.id != 0, record.game.outcome != .playing {
                 fields["challenge"] = .string(challengePath(record.challenge ?? record.id))
@@ -387,15 +388,15 @@ struct MastermindController: Sendable {
     private func dailyFields(
         _ number: Int, _ record: MastermindStore.Record, _ visitor: Visitor, t: LanguageStrings,
         into fields: inout TemplateFields
-    ) {
-        let daily = (try? store.dailyStats(player: visitor.playerID)) ?? MastermindStore.DailyStats()
+    ) throws {
+        let daily = try store.dailyStats(player: visitor.playerID)
         fields["daily"] = .int(number)
         fields["isDaily"] = .bool(true)
         fields["isToday"] = .bool(number == store.today)
         fields["currentStreak"] = .int(daily.currentStreak)
         fields["longestStreak"] = .int(daily.longestStreak)
         // The dailies' own chart, this one's bar marked (a review: Wordle's chart after every daily, ours none).
-        let counts = (try? store.dailyDistribution(player: visitor.playerID)) ?? []
+        let counts = try store.dailyDistribution(player: visitor.playerID)
         let won = record.game.outcome == .won && !record.usedHint
         fields["hasDistribution"] = .bool(record.game.outcome != .playing && !counts.isEmpty)
         fields["compact"] = compactDistribution(

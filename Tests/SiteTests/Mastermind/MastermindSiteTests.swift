@@ -800,6 +800,20 @@ struct MastermindSiteTests {
         #expect(!page.contains("It can’t be the code itself"))
     }
 
+    /// A board whose statistics cannot be read is an error page, not a player with no games (a code review: the
+    /// failure was swallowed and the card said "Wins: 0"). Here the totals' table is gone from under the site.
+    @Test func unreadableStatisticsAreAnErrorNotZero() throws {
+        let server = try InProcessSite()
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind(secret: "4567")
+        try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=4567")
+        #expect(try player.get("/mastermind").text.contains("data-streak"))
+        _ = try Database(location: server.database).execute("ALTER TABLE mastermind_totals RENAME TO totals_gone")
+        let page = try player.get("/mastermind")
+        #expect(page.status >= 500 && !page.text.contains("data-streak"), "\(page.status)")
+    }
+
     /// The codes-left aid is the game's it was turned on in: a new game starts without it, and its win is not a hinted
     /// one (a review: left on, every later game said "You used a hint", its wins out of the chart, no hint asked).
     @Test func theCodesLeftAidEndsWithItsGame() throws {
