@@ -11,89 +11,11 @@ import Templates
 /// Mastermind on the web: complete without JavaScript (forms and 303s), and
 /// with it, boards updated in place from a server-rendered fragment (the
 /// request says `X-Fragment: board`). The secret appears only once the game is over.
-extension MastermindController.Solvers.Board {
-    init(_ game: Game, hard: Bool = false) {
-        self.init(rules: game.rules, secret: game.secret, guesses: game.turns.map(\.guess), hard: hard)
-    }
-}
-
 struct MastermindController: Sendable {
     let store: MastermindStore
     let pages: Pages
     let once: OnceStore
-    let solvers = Solvers()
-
-    /// One solver per rule set (building one lists every code), and what it worked out for each board: the codes
-    /// left after each row, the digits surely in and out, and once a game is over its best move at each step. A
-    /// history always gives the same, and working it out again on every view of a board took the solver up to tens of
-    /// milliseconds a row.
-    final class Solvers: Sendable {
-        private let cache = Mutex<[Rules: Solver]>([:])
-        private let counts = BoundedCache<Board, [Int]>(limit: 4_096)
-        private let moves = BoundedCache<Board, [Step?]>(limit: 4_096)
-        private let digits = BoundedCache<Board, (absent: Set<UInt8>, present: Set<UInt8>)>(limit: 4_096)
-
-        struct Board: Hashable, Sendable {
-            let rules: Rules
-            let secret: Code
-            let guesses: [Code]
-            /// Whether every guess had to fit the rows before it (the solver's moves then do too).
-            let hard: Bool
-        }
-
-        /// The solver's move from one position, the codes it would have left against the secret, and on average (its
-        /// skill); and the player's guess's average from the same position.
-        struct Step: Sendable {
-            let guess: Code
-            let left: Int
-            let expected: Double
-            let playedExpected: Double
-        }
-
-        func solver(_ rules: Rules) -> Solver {
-            if let known = cache.withLock({ $0[rules] }) { return known }
-            let made = Solver(rules: rules)
-            cache.withLock { $0[rules] = made }
-            return made
-        }
-
-        func remaining(_ game: Game, _ solver: Solver) -> [Int] {
-            let board = Board(game)
-            if let known = counts[board] { return known }
-            let made = solver.remaining(after: game.turns.map { ($0.guess, $0.feedback) })
-            counts[board] = made
-            return made
-        }
-
-        func known(_ game: Game, _ solver: Solver) -> (absent: Set<UInt8>, present: Set<UInt8>) {
-            let board = Board(game)
-            if let known = digits[board] { return known }
-            let made = solver.digitsKnown(after: game.turns.map { ($0.guess, $0.feedback) })
-            digits[board] = made
-            return made
-        }
-
-        /// The solver's move at each row, under the rules the player had: in hard mode, and with two guesses left, a
-        /// code that could be the secret (a review was told to play 0 0 1 1 in hard mode, which refuses it, and 0 0 0 1
-        /// as its last guess, which could not win), as a hint is.
-        func best(_ game: Game, _ solver: Solver, hard: Bool) -> [Step?] {
-            let board = Board(game, hard: hard)
-            if let known = moves[board] { return known }
-            var history: [(Code, Feedback)] = []
-            let made = game.turns.enumerated().map { index, turn -> Step? in
-                defer { history.append((turn.guess, turn.feedback)) }
-                let fitting = hard || game.rules.attempts - index <= 2
-                guard let guess = solver.nextGuess(after: history, fitting: fitting) else { return nil }
-                let after = history + [(guess, Feedback.score(secret: game.secret, guess: guess))]
-                let averages = solver.expectedLeft(after: history, guesses: [guess, turn.guess])
-                return Step(
-                    guess: guess, left: solver.remaining(after: after).last ?? 0, expected: averages[0],
-                    playedExpected: averages[1])
-            }
-            moves[board] = made
-            return made
-        }
-    }
+    let solvers = MastermindSolvers()
 
     func addRoutes(to routes: PlayerRoutes) {
         // A board counts the codes left after each row and a finished one carries the solver's analysis: off the loop.
@@ -814,31 +736,12 @@ struct MastermindController: Sendable {
 
     /// A row that did not win, weighed against the solver's move from the same position.
     private func step(
-        _ number: Int, _ guess: Code, left: Int, _ move: Solvers.Step, secret: Code, t: LanguageStrings
+        _ number: Int, _ guess: Code, left: Int, _ move: MastermindSolvers.Step, secret: Code, t: LanguageStrings
     ) -> TemplateValue {
         let best = move.guess
-        // Skill is weighed on average over every secret still possible, not against this one: a review read the
-        // rows' verdicts as scolding when a good guess met an unlucky answer. Luck is the answer against that
-        // average, said only when it is far off (and by more than a code or two).
         let (played, solverAverage) = (move.playedExpected, move.expected)
-        let verdict: String
-        if played < solverAverage * 0.999 {
-            verdict = "better"
-        } else if played <= solverAverage * 1.001 {
-            verdict = "best"
-        } else {
-            // Close is within a quarter more (a review: 1,296 against the solver's 936 was called close).
-            verdict = played <= solverAverage * 1.25 ? "close" : "worse"
-        }
-        // Beside a guess as good as the solver's the answer's luck is only that (a review read "You got lucky" over
-        // the solver's own opener, and over a guess "better than the solver's").
-        let strong = best == guess || verdict == "better" || verdict == "best"
-        let luck: String? =
-            abs(Double(left) - played) < 2.5
-            ? nil
-            : Double(left) < played / 1.5
-                ? (strong ? "luckyToo" : "lucky")
-                : Double(left) > played * 1.5 ? (strong ? "unluckyToo" : "unlucky") : nil
+        let verdict = move.verdict
+        let luck = move.luck(left: left, strong: best == guess || verdict == "better" || verdict == "best")
         let verdictText = t.string(best == guess ? "mastermind.analysis.same" : "mastermind.analysis.\(verdict)")
         let bothWays =
             luck == nil
