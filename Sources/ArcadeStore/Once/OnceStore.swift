@@ -303,3 +303,30 @@ package struct OnceStore: Sendable {
         self.constants = constants
     }
 }
+
+extension OnceStore {
+    /// A Mastermind game's end marks it played (and won), and after a first win invites the player to the Name Game
+    /// for three days, in the transaction that ends the game: a mark refused leaves the game in play.
+    package func mastermindEnded(for visitor: some PlayerSession) -> MastermindStore.Ended {
+        { [self] record, db in
+            try perform(visitor, in: db) { o in
+                var effects = o.markDone(SiteTasks.mastermindPlayed)
+                if record.game.outcome == .won {
+                    effects += o.markDone(SiteTasks.mastermindWon)
+                    if o.count(SiteTasks.mastermindWon) == 1 && !o.beenDone(SiteTasks.nameGamePlayed) {
+                        effects += o.toDo(SiteTasks.tryNameGame, scope: .until(3 * 86_400))
+                    }
+                }
+                return effects
+            }
+        }
+    }
+
+    /// A finished Name Game round marks the game played (and the reminder to try it done), in the transaction that
+    /// ends it: a mark refused leaves the round open, to be answered again.
+    package func nameGameEnded(for visitor: some PlayerSession) -> NameGameStore.Ended {
+        { [self] db in
+            try perform(visitor, in: db) { $0.markDone(SiteTasks.nameGamePlayed) + $0.markDone(SiteTasks.tryNameGame) }
+        }
+    }
+}

@@ -110,7 +110,7 @@ struct MastermindController: Sendable {
             : try store.guess(
                 player: visitor.player, game: game, turn: form["turn"].flatMap { Int($0) },
                 form["guess"] ?? "", first: first, assisted: request.cookies[LookCookies.codesLeft] == "1",
-                using: &random, ended: recordEnd(visitor))
+                using: &random, ended: once.mastermindEnded(for: visitor))
         let path = daily.map { $0 == store.today ? "/mastermind/daily" : "/mastermind/daily/\($0)" } ?? "/mastermind"
         switch result {
         case .success(let record):
@@ -190,7 +190,8 @@ struct MastermindController: Sendable {
     /// review: give-up alone ended on a page of its own).
     func giveUp(_ request: Request, _ context: PlayerContext) throws -> Response {
         if let id = request.form?["game"].flatMap({ Int64($0) }) {
-            _ = try store.giveUp(player: context.visitor.playerID, game: id, ended: recordEnd(context.visitor))
+            _ = try store.giveUp(
+                player: context.visitor.playerID, game: id, ended: once.mastermindEnded(for: context.visitor))
         }
         guard isFragment(request), let record = try store.latest(player: context.visitor.playerID) else {
             return .redirect(to: "/mastermind#result")
@@ -221,23 +222,6 @@ struct MastermindController: Sendable {
                 "stats": statsContext(stats, t: t),
                 "daily": .object(dailyFields),
             ])
-    }
-
-    /// A finished game: remembered in the once-store, in the transaction that ends it; the first win schedules
-    /// a reminder to try the Name Game for three days.
-    private func recordEnd(_ visitor: Visitor) -> MastermindStore.Ended {
-        { [once] record, db in
-            try once.perform(visitor, in: db) { o in
-                var effects = o.markDone(SiteTasks.mastermindPlayed)
-                if record.game.outcome == .won {
-                    effects += o.markDone(SiteTasks.mastermindWon)
-                    if o.count(SiteTasks.mastermindWon) == 1 && !o.beenDone(SiteTasks.nameGamePlayed) {
-                        effects += o.toDo(SiteTasks.tryNameGame, scope: .until(3 * 86_400))
-                    }
-                }
-                return effects
-            }
-        }
     }
 
     private func isFragment(_ request: Request) -> Bool { request.headers["X-Fragment"] == "board" }

@@ -199,7 +199,7 @@ struct NameGameController: Sendable {
         }
         switch try store.answer(
             player: visitor.playerID, round: roundID, choice: choice, people: directory,
-            hintInterval: hintInterval, timedSeconds: timedSeconds, ended: recordPlay(visitor))
+            hintInterval: hintInterval, timedSeconds: timedSeconds, ended: once.nameGameEnded(for: visitor))
         {
         case .success(let record):
             // The tap on the answer shown after a miss only moves on: straight to the next round, no "Right".
@@ -227,23 +227,13 @@ struct NameGameController: Sendable {
         }
         switch try store.recall(
             player: visitor.playerID, round: roundID, typed: typed, people: directory, timedSeconds: timedSeconds,
-            ended: recordPlay(visitor))
+            ended: once.nameGameEnded(for: visitor))
         {
         case .success(let record):
             // A forgiven typo is right, and the next page shows how the name is spelled.
             return played(record, typo: record.typo)
         case .failure(let refusal):
             return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal), typed: typed)
-        }
-    }
-
-    /// A finished round marks the Name Game as played (and the reminder to try it as done), in the transaction that
-    /// ends it: a mark refused leaves the round open, to be answered again.
-    private func recordPlay(_ visitor: Visitor) -> NameGameStore.Ended {
-        { [once] db in
-            try once.perform(visitor, in: db) {
-                $0.markDone(SiteTasks.nameGamePlayed) + $0.markDone(SiteTasks.tryNameGame)
-            }
         }
     }
 
@@ -261,7 +251,7 @@ struct NameGameController: Sendable {
         }
         switch try store.giveUp(
             player: visitor.playerID, round: roundID, people: directory, timedSeconds: timedSeconds,
-            ended: recordPlay(visitor))
+            ended: once.nameGameEnded(for: visitor))
         {
         // A round ended by "I don't know" is played too (an English reader's progress still said "Try the Name Game").
         case .success(let record): return played(record)
