@@ -332,9 +332,12 @@
 
   // A list filtered as its search field is typed in (People you've met): every word must be in an item's
   // data-search; the "nobody matches" line follows. Without a script the form asks the server.
+  // How many it found is said (a blind review: the list narrowed in silence), in the language's plural form.
   Array.prototype.forEach.call(document.querySelectorAll("[data-filter-input]"), function (input) {
     var items = document.querySelectorAll(input.getAttribute("data-filter-input"));
     var none = document.querySelector("[data-no-match]");
+    var found = document.querySelector("[data-found]");
+    var plural = window.Intl && Intl.PluralRules ? new Intl.PluralRules(document.documentElement.lang || "en") : null;
     input.addEventListener("input", function () {
       var words = input.value.toLowerCase().split(/\s+/).filter(Boolean), shown = 0;
       Array.prototype.forEach.call(items, function (item) {
@@ -343,6 +346,11 @@
         if (!item.hidden) shown += 1;
       });
       if (none) none.hidden = shown > 0;
+      if (found) {
+        var form = found.getAttribute("data-found-" + (plural ? plural.select(shown) : "other"))
+          || found.getAttribute("data-found-other") || "";
+        found.textContent = !words.length ? "" : shown ? form.replace("{n}", String(shown)) : none ? none.textContent : "";
+      }
     });
   });
 })();

@@ -644,9 +644,20 @@ class PeopleMet(NameGameHelpers, BrowserTest):
         self.assertIn(name, shown)
         self.assertLess(len(shown), 6, "narrowed as it is typed")
         self.assertFalse(self.driver.find_element("css selector", "[data-no-match]").is_displayed())
+        # Said as it narrows (a blind review: the list narrowed in silence).
+        found = self.driver.find_element("css selector", "[data-found]")
+        self.assertEqual(found.get_attribute("role"), "status")
+        self.assertEqual(found.text, "1 person found" if len(shown) == 1 else f"{len(shown)} people found")
         field.send_keys("zzz")
         self.assertEqual([r for r in rows if r.is_displayed()], [])
         self.assertTrue(self.driver.find_element("css selector", "[data-no-match]").is_displayed(), "nobody matches")
+        self.assertEqual(found.text, "Nobody you’ve met matches that search.")
+        # Asked of the server (Enter), the count comes with the page, the field focused and described by it (a blind
+        # review landed on the page's body, told nothing).
+        self.open("/namegame/people?q=" + name.split(" ")[0])
+        focused = self.driver.switch_to.active_element
+        self.assertEqual(focused.get_attribute("id"), "people-q")
+        self.assertRegex(self.driver.find_element("id", "people-found").text, r"^\d+ (person|people) found$")
         self.assertEqual(self.axe_violations(), [])
         self.assertEqual(self.low_contrast(), [])
         # The faces grow with the text (a low-vision review, text at 200 %: 56 pixels beside 32-pixel names).

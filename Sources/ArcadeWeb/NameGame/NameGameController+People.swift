@@ -42,7 +42,22 @@ extension NameGameController {
             data: [
                 "people": .list(rows), "query": .string(query), "none": .bool(met.isEmpty),
                 "noMatch": .bool(!met.isEmpty && rows.isEmpty),
+                // How many a search found, said (a blind review: the list narrowed in silence), and its forms for the
+                // script, which counts as the field is typed in.
+                "found": .string(
+                    query.isEmpty || rows.isEmpty ? "" : t.string("namegame.people.found", [.int(rows.count)])),
+                "foundForms": .list(foundForms(visitor.language)),
             ])
+    }
+
+    /// "%d people found" in each plural category the language has, `{n}` for the count.
+    private func foundForms(_ language: String) -> [TemplateValue] {
+        guard let format = pages.localizer.pluralTable(language)["namegame.people.found"] else { return [] }
+        return PluralCategory.allCases.compactMap { category in
+            format.variables["count"]?.forms[category].map { form in
+                ["category": .string(category.rawValue), "text": .string(form.replacing("%d", with: "{n}"))]
+            }
+        }
     }
 
     /// When a card comes back: now, later today, tomorrow or in some days (days counted from today, UTC, as "due
