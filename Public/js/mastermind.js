@@ -1239,6 +1239,12 @@
   if (board().getAttribute("data-outcome")) {
     board().setAttribute("data-results-inline", "");
     if (window.location.hash !== "#result") board().classList.add("is-settled");
+    // A game over, loaded again (a finished daily, say), puts the focus on its outcome, where Share, New game and the
+    // next daily follow (a keyboard review: the focus on the page's body, "See today's board" 12 Tabs away).
+    var over = document.getElementById("result-title");
+    if (over && window.location.hash !== "#result" && document.activeElement === document.body) {
+      over.focus({ preventScroll: true });
+    }
   }
   // Sent to the results (Give up's confirmation posts a form, and its answer comes back to #result): their heading
   // takes the focus, so the outcome is read (a review: focus was on nothing, and the code only seen). After the

@@ -6,7 +6,7 @@ import unittest
 
 import test_namegame
 from arcade_browser import BrowserTest
-from mastermind_browser import MastermindHelpers, WebDriverWait, wrong_guesses
+from mastermind_browser import MastermindHelpers, WebDriverWait, secret_of, wrong_guesses
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
@@ -503,6 +503,16 @@ class SettingsByKeyboard(Ear, MastermindHelpers):
             "return document.activeElement === document.getElementById('board')"), "the board has the focus")
         self.keys("3")
         self.assertEqual(self.cells()[0], "3")
+        # A game over, loaded again, puts it on its outcome, where Share and New game follow (a keyboard review: the
+        # focus on the page's body, "See today's board" 12 Tabs away).
+        self.keys(Keys.BACKSPACE + "0123" + Keys.ENTER)
+        WebDriverWait(self.driver, 30).until(lambda d: self.driver.find_elements("css selector", "#row-1"))
+        if self.board().get_attribute("data-outcome") != "won":
+            self.keys(secret_of(int(self.board().get_attribute("data-game"))) + Keys.ENTER)
+        WebDriverWait(self.driver, 30).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+        self.open("/mastermind/daily")
+        WebDriverWait(self.driver, 10).until(lambda d: d.execute_script(
+            "return document.activeElement && document.activeElement.id") == "result-title", "the outcome has the focus")
 
     def test_screenshots_of_the_settings(self):
         def bottom():
