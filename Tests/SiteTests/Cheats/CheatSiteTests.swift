@@ -354,6 +354,22 @@ struct CheatSiteTests {
                             + " letter, or half the wrong faces gone.")
                 ]))
         #expect(try learner.play("learn").text.contains("data-cheat-help"), "the question after it, helped")
+        // …once the introduction is seen, too: in Normal, "Got it", and the question had all six faces (a review; the
+        // mark went with the introduction's round).
+        let newcomer = Player(server)
+        try newcomer.get("/")
+        try newcomer.post("/namegame/next", "mode=normal&resume=1")
+        var next = try newcomer.get("/namegame/normal").text
+        #expect(next.contains("data-intro"))
+        let first = try #require(Player.attribute("data-round", in: next))
+        for key in ["w", "h", "o"] { try act(newcomer, "key=\(key)", on: "&round=\(first)&intro=1") }
+        for _ in 0..<4 where next.contains("data-intro") {
+            let round = try #require(Player.attribute("data-round", in: next))
+            try newcomer.post("/namegame/meet", "mode=normal&round=\(round)")
+            next = try newcomer.get("/namegame/normal").text
+        }
+        #expect(!next.contains("data-intro") && next.contains("data-cheat-help"), "the question, helped")
+        #expect(next.ranges(of: "data-hidden=\"true\"").count == 2, "2 of the 5 wrong faces")
         // Learn's first picks show as many faces as people met (three at least): the cheat takes half the wrong ones
         // away (a review's "half the wrong faces are gone" took none of one).
         var learn = try learner.play("learn").text
