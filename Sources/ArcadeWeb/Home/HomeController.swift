@@ -96,7 +96,10 @@ final class HomeController: Sendable {
         let today = mastermind.today
         let player = visitor.playerID
         // A newcomer has played nothing yet: nothing to look up.
-        let outcome = visitor.isNew ? .playing : try mastermind.daily(player: player, today)?.game.outcome ?? .playing
+        let game = visitor.isNew ? nil : try mastermind.daily(player: player, today)?.game
+        let outcome = game?.outcome ?? .playing
+        // A daily begun says so, not "Not played yet today" (a review, two guesses in).
+        let begun = outcome == .playing ? game?.turns.count ?? 0 : 0
         let streak = visitor.isNew ? 0 : try mastermind.dailyStats(player: player).currentStreak
         let cards = visitor.isNew ? [:] : try nameGame.cards(player: player)
         let due =
@@ -105,16 +108,22 @@ final class HomeController: Sendable {
         let language = visitor.language
         let strings = pages.versions()
         let key = "\(language)|\(strings)|"
-        let daily = try summaries.panel(key + "daily|\(today)|\(outcome.rawValue)|\(streak)") {
+        let daily = try summaries.panel(key + "daily|\(today)|\(outcome.rawValue)|\(begun)|\(streak)") {
             try pages.html(
                 "home-daily", language: language,
                 data: [
                     "title": .string(t.string("home.daily.today", [.int(today + 1)])),
                     "state": .string(
-                        t.string(
-                            outcome == .won
-                                ? "home.daily.won" : outcome == .lost ? "home.daily.lost" : "home.daily.open"
-                        )),
+                        begun > 0
+                            ? t.string(
+                                "home.daily.begun",
+                                [
+                                    .string(
+                                        t.string("mastermind.used", [.int(begun), .int(game?.rules.attempts ?? begun)]))
+                                ])
+                            : t.string(
+                                outcome == .won
+                                    ? "home.daily.won" : outcome == .lost ? "home.daily.lost" : "home.daily.open")),
                     "streak": .string(t.string("home.daily.streak", [.int(streak)])), "streakCount": .int(streak),
                     // Unplayed, today's code is the card's first call (a review: the daily ritual was a side door).
                     "open": .bool(outcome != .won && outcome != .lost),

@@ -60,6 +60,24 @@ struct DailySiteTests {
     /// A daily's results say how everyone did on it once the player's game is over (a review: Wordle's daily is
     /// shared, ours was private): games finished, the share cracked, the wins' average guesses; one row per daily,
     /// kept as each game ends (a give-up counts as played).
+    /// The home page says a daily begun is begun, not "Not played yet today" (a review, two guesses in), and solved
+    /// once it is.
+    @Test func theHomePageSaysHowFarTheDailyIs() throws {
+        let clock = Clock()
+        let server = try Self.server(clock)
+        defer { server.stop() }
+        let player = Player(server)
+        let state = { try #require(try player.get("/").text.firstMatch(of: /data-daily-state>([^<]*)</)?.1) }
+        #expect(try state() == "Not played yet today.")
+        try player.get("/mastermind/daily")
+        try player.post("/mastermind/guess", "game=0&turn=0&daily=0&guess=0123")
+        let secret = try Self.secret(server, player: player, day: 0)
+        guard secret != "0123" else { return #expect(try state() == "Solved today.") }  // one time in 4,096
+        #expect(try state() == "Begun: 1 of 10 guesses used.")
+        try player.post("/mastermind/guess", "turn=1&daily=0&guess=\(secret)")
+        #expect(try state() == "Solved today.")
+    }
+
     @Test func theDailysResultsSayHowEveryoneDid() throws {
         let clock = Clock()
         let server = try Self.server(clock)
