@@ -1163,6 +1163,13 @@
       asking.click();
       return;
     }
+    // …and puts a hint shown aside, as its × does (a keyboard review: Escape left it open, as nothing else is).
+    var away = host.querySelector("[data-message] > p[data-hint]:not([hidden]) .hint-away");
+    if (event.key === "Escape" && away) {
+      event.preventDefault();
+      away.click();
+      return;
+    }
     // Notes on, the left and right arrows choose the place they go to, from within the game (elsewhere they scroll).
     if (notesOn && (event.key === "ArrowLeft" || event.key === "ArrowRight") && form() && host.contains(target) &&
         !(target.closest && target.closest(".mm-menu[open]"))) {

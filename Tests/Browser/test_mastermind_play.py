@@ -1466,6 +1466,22 @@ class LargeText(Play):
             "css selector", "[data-message] [data-hint]").is_displayed())
         self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "board", "the keys type on")
 
+    def test_escape_puts_a_hint_aside(self):
+        """A keyboard review: the hint shown, Escape left it open with the focus on "Type it in", as nothing else in
+        the site is. Escape puts it aside as its × does, the keys typing on."""
+        self.start()
+        self.driver.execute_script("document.querySelector('form[action=\"/mastermind/hint\"] button').click()")
+        confirm = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_elements("css selector", "[data-hint-confirm], [data-message] [data-hint]"))
+        if confirm[0].get_attribute("data-hint-confirm") is not None:
+            self.driver.execute_script("arguments[0].click()", confirm[0])
+        use = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-message] [data-hint] .hint-use"))
+        use.send_keys(Keys.ESCAPE)
+        WebDriverWait(self.driver, 10).until(lambda d: not d.find_element(
+            "css selector", "[data-message] [data-hint]").is_displayed())
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "board")
+
     def test_with_large_text_hint_s_question_waits_for_its_answer(self):
         """A low-vision review, text at 200 % on a phone: Hint's question ("a win won't appear in the guess chart",
         Show a hint, Not now) went after about 3 s, its focused button with it, the focus left on the page."""
