@@ -227,6 +227,13 @@
     }
     // Reached by a tap, a focused button shows no ring until a key is pressed: on a phone the ring round Next and
     // Got it read as something selected (a review). A keyboard's answer keeps it, where Enter goes is seen.
+    // Reached by a key, it shows its ring at once: a page's own focus is not "visible" to the browser until the next
+    // key (a keyboard review could not see that Enter would press Next, on every step of a lesson).
+    if (arrivedBy === "key" && /^(BUTTON|A|INPUT)$/.test(focusTarget.tagName)) {
+      focusTarget.setAttribute("data-key-focus", "");
+      focusTarget.addEventListener("blur", function () { focusTarget.removeAttribute("data-key-focus"); },
+        { once: true });
+    }
     if (arrivedBy === "pointer" && focusTarget.tagName === "BUTTON") {
       focusTarget.setAttribute("data-quiet-focus", "");
       document.addEventListener("keydown", function () { focusTarget.removeAttribute("data-quiet-focus"); },
@@ -319,7 +326,9 @@
   // An answer given by keyboard stays until Enter (a blind review: the page moved on at 2.6 s while the answer was
   // still being read); a tap's or a click's moves on by itself. How the last answer was given rides to its page.
   var byKeyboard = arrivedBy === "key";
-  var lastInput = "pointer";
+  // (A page sent on by the script itself, a hint round's last face say, keeps the way the player came: a keyboard
+  // player's next page hid its focus as if tapped, a keyboard review.)
+  var lastInput = arrivedBy || "pointer";
   document.addEventListener("keydown", function () { lastInput = "key"; }, true);
   document.addEventListener("pointerdown", function () { lastInput = "pointer"; }, true);
   game.addEventListener("submit", function () {
@@ -410,6 +419,19 @@
         Array.prototype.forEach.call(fresh.querySelectorAll("button[data-hidden]"), function (hidden) {
           var mine = game.querySelector('button[data-choice="' + hidden.getAttribute("data-choice") + '"]');
           if (mine && !mine.hasAttribute("data-hidden")) {
+            // The face the focus is on keeps the player's place: the focus goes on to the next face left (a keyboard
+            // review's focus fell to the page's body as its face went).
+            if (document.activeElement === mine) {
+              var stay = Array.prototype.filter.call(game.querySelectorAll("button[data-choice]"), function (b) {
+                return b !== mine && !b.hasAttribute("data-hidden") && !fresh.querySelector(
+                  'button[data-hidden][data-choice="' + b.getAttribute("data-choice") + '"]');
+              });
+              var after = stay.filter(function (b) {
+                return mine.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING;
+              });
+              var to = after[0] || stay[stay.length - 1];
+              if (to) to.focus({ preventScroll: true });
+            }
             var face = mine.querySelector("img");
             gone.push(face && face.alt ? face.alt : mine.getAttribute("data-key"));
             mine.setAttribute("data-hidden", "true");

@@ -190,6 +190,12 @@ class NameGame(NameGameHelpers, BrowserTest):
             else:
                 self.navigate(lambda: self.driver.find_element("css selector", "body").send_keys(str(answer + 1)))
             self.assertEqual(self.game().get_attribute("data-answered"), "true", mode)
+            # Where Enter goes is seen at once: the page's own focus shows its ring (a keyboard review saw none until
+            # the next key, on every step of a lesson).
+            focused = self.driver.switch_to.active_element
+            if focused.tag_name in ("button", "input"):
+                self.assertNotEqual(self.driver.execute_script(
+                    "return getComputedStyle(arguments[0]).outlineStyle", focused), "none", mode)
             # Enter goes on to the next round.
             self.navigate(lambda: self.driver.switch_to.active_element.send_keys(Keys.ENTER))
             self.assertNotEqual(self.game().get_attribute("data-round"), round_id)
@@ -214,13 +220,37 @@ class NameGame(NameGameHelpers, BrowserTest):
         self.assertTrue(game.get_attribute("data-round"), "the same page, not a reloaded one")
         self.assertFalse(any(face.is_enabled() for face in self.driver.find_elements("css selector", "button[data-hidden]")))
 
+    def test_hint_mode_keeps_the_focus_on_a_face_when_its_face_goes(self):
+        """A keyboard review: the focus was on the face that went, and fell to the page's body. It goes on to the next
+        face left."""
+        round_id, _ = self.fresh_round("hint")
+        hidden = lambda: len(self.driver.find_elements("css selector", "button.face.is-hidden[data-hidden]"))
+        served = hidden()
+        with sqlite3.connect(DATABASE) as db:
+            position = db.execute("SELECT position FROM namegame_round_faces WHERE round = ? AND hide_rank = ?",
+                                  (int(round_id), served)).fetchone()[0]
+        face = self.driver.find_element("css selector", f'button[data-choice="{position}"]')
+        self.driver.execute_script("arguments[0].focus()", face)
+        wait(self.driver, 15).until(lambda _: face.get_attribute("data-hidden") == "true")
+        focused = self.driver.switch_to.active_element
+        self.assertEqual(focused.tag_name, "button", "not the page's body")
+        self.assertIsNotNone(focused.get_attribute("data-choice"))
+        self.assertIsNone(focused.get_attribute("data-hidden"))
+
     def test_hint_mode_ends_a_round_with_one_face_left_by_itself(self):
         """A review waited 27 s before a round whose wrong faces were all gone: nothing said it waited for a tap. A
         beat after the last wrong face goes, the round ends as not known and shows who it is."""
         round_id, _ = self.fresh_round("hint")
+        # Come by a key: the page the script sends on keeps it, its focus seen (a keyboard review: hidden as if tapped).
+        self.driver.execute_script('sessionStorage.setItem("namegame.input", "key")')
+        self.open("/namegame/hint")
         wait(self.driver, 40).until(lambda _: self.game().get_attribute("data-answered") == "true")
         self.assertEqual(self.game().get_attribute("data-round"), round_id, "the same round, ended")
         self.assertIn("counts as a miss", self.driver.find_element("css selector", "[data-outcome]").text)
+        focused = self.driver.switch_to.active_element
+        self.assertIsNone(focused.get_attribute("data-quiet-focus"))
+        self.assertNotEqual(self.driver.execute_script("return getComputedStyle(arguments[0]).outlineStyle", focused),
+                            "none")
 
     def test_faces_have_alt_text_that_gives_nothing_away(self):
         """Each face is numbered and described in words (issue 46: a player who does not see them learns people by
