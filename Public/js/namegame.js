@@ -294,6 +294,8 @@
   if (refused) refused.removeAttribute("role");
   if (carried === "timer") {
     said = text(game.querySelectorAll(".timer-text"));
+  } else if (carried) {
+    said = [carried];  // a timed answer's words, its own page gone in a moment (see below)
   }
   if (outcome) {
     // (Not the day's goal, read as a label run into its figure: "Today's goal Answered today: 12 of 20", a blind
@@ -379,6 +381,9 @@
     if (!timed && window.Arcade && window.Arcade.slowReading()) delay *= 2;
     game.style.setProperty("--advance-ms", delay + "ms");
     game.classList.add("is-advancing");
+    // A timed answer's page is gone before its words are heard: they go with the player to the next question (a
+    // blind review heard nothing, right or wrong, in 30 picks, until "Time's up").
+    if (timed && outcome) carry(text(outcome.querySelectorAll("p:not([data-advance-choice])")).slice(0, 1).join(" "));
     wait = window.setTimeout(function () { go(next); }, delay);
     var shownAt = window.performance ? window.performance.now() : 0;
     document.addEventListener("pointerdown", function skip(event) {

@@ -342,6 +342,22 @@ class NameGame(NameGameHelpers, BrowserTest):
             self.assertGreaterEqual(self.contrast_of(rest.find_element("css selector", ".face-name")), 4.5)
         self.screenshots("namegame-answered", "/namegame/normal")
 
+    def test_a_timed_answer_is_said_on_the_next_question(self):
+        """A blind review heard nothing, right or wrong, in 30 picks of a timed minute, until "Time's up": the answer's
+        page moves on before its words are read. They go with the player and are said on the next question."""
+        self.meet_people()
+        self.open("/namegame/timed")
+        start = self.driver.find_elements("css selector", "[data-start] button[data-next]")
+        if start:
+            self.navigate(lambda: start[0].click())
+        round_id = self.game().get_attribute("data-round")
+        face = self.driver.find_element("css selector", f'button[data-choice="{answer_of(round_id)}"]')
+        face.click()
+        wait(self.driver, 15).until(lambda d: self.game().get_attribute("data-round") not in (None, round_id)
+                                    and not self.game().get_attribute("data-answered"))
+        said = self.driver.find_element("css selector", "[data-announce]")
+        wait(self.driver, 10).until(lambda d: said.get_attribute("textContent").startswith("Right"))
+
     def test_the_timed_end_leaves_nothing_to_click(self):
         self.meet_people()
         round_id, answer = self.fresh_round("timed")
