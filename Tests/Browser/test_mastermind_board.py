@@ -572,6 +572,8 @@ class MastermindBoard(BoardHelpers):
             return code if code[position] == digit else around(code)
         other = next(g for g in wrong_guesses(secret) if played(g) not in (around(guess), secret))
         self.tap(other)
+        if other[position] != digit:  # its last digit refused beside the reveal: the first Enter asks again
+            self.driver.find_element("css selector", "[data-keypad] button[data-key='Enter']").click()
         self.wait_rows(2)
         self.assertEqual(self.driver.find_element("css selector", "#row-2").get_attribute("data-guess"), played(other))
         # With the last place revealed, three digits typed and Enter play what the row shows: them and the reveal.

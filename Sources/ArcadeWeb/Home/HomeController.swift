@@ -88,6 +88,14 @@ final class HomeController: Sendable {
                 ], room: Pages.chromeFields))
     }
 
+    /// How far today's daily is: solved, played, begun (a review, two guesses in, read "Not played yet today"), or not.
+    static func dailyState(_ outcome: Game.Outcome, begun: Int, of attempts: Int, _ t: LanguageStrings) -> String {
+        if begun > 0 {
+            return t.string("home.daily.begun", [.string(t.string("mastermind.used", [.int(begun), .int(attempts)]))])
+        }
+        return t.string(outcome == .won ? "home.daily.won" : outcome == .lost ? "home.daily.lost" : "home.daily.open")
+    }
+
     /// What the page shows of the player's games: today's daily code (how they did, their streak), how many people
     /// are due for review (once they have met anyone), and the cheats found by name, the rest as silhouettes.
     private func summarize(
@@ -113,17 +121,7 @@ final class HomeController: Sendable {
                 "home-daily", language: language,
                 data: [
                     "title": .string(t.string("home.daily.today", [.int(today + 1)])),
-                    "state": .string(
-                        begun > 0
-                            ? t.string(
-                                "home.daily.begun",
-                                [
-                                    .string(
-                                        t.string("mastermind.used", [.int(begun), .int(game?.rules.attempts ?? begun)]))
-                                ])
-                            : t.string(
-                                outcome == .won
-                                    ? "home.daily.won" : outcome == .lost ? "home.daily.lost" : "home.daily.open")),
+                    "state": .string(Self.dailyState(outcome, begun: begun, of: game?.rules.attempts ?? begun, t)),
                     "streak": .string(t.string("home.daily.streak", [.int(streak)])), "streakCount": .int(streak),
                     // Unplayed, today's code is the card's first call (a review: the daily ritual was a side door).
                     "open": .bool(outcome != .won && outcome != .lost),
