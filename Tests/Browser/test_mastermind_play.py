@@ -1430,6 +1430,14 @@ class LargeText(Play):
             "return [...document.querySelectorAll('.win-burst i')].map(i => parseFloat(getComputedStyle(i).width))"))
         self.assertLessEqual(max(sizes), 16, sizes)
 
+    def show_hint(self):
+        """Hint pressed, and its question (if it asks one) answered "Show a hint"."""
+        self.driver.execute_script("document.querySelector('form[action=\"/mastermind/hint\"] button').click()")
+        confirm = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_elements("css selector", "[data-hint-confirm], [data-message] [data-hint]"))
+        if confirm[0].get_attribute("data-hint-confirm") is not None:
+            self.driver.execute_script("arguments[0].click()", confirm[0])
+
     def test_with_large_text_a_hint_leaves_the_row_being_typed_in_sight(self):
         """A low-vision review, text at 200 % on a phone: a hint 510 pixels tall rode on the held keys, and between
         them the row being typed was never in sight. It says less, smaller, and the row stays clear of both."""
@@ -1437,11 +1445,7 @@ class LargeText(Play):
         self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
         self.start()
         # The opening hint, before any guess: the longest (why 0 1 2 3, and that it is free).
-        self.driver.execute_script("document.querySelector('form[action=\"/mastermind/hint\"] button').click()")
-        confirm = WebDriverWait(self.driver, 10).until(
-            lambda d: d.find_elements("css selector", "[data-hint-confirm], [data-message] [data-hint]"))
-        if confirm[0].get_attribute("data-hint-confirm") is not None:
-            self.driver.execute_script("arguments[0].click()", confirm[0])
+        self.show_hint()
         WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "[data-message] [data-hint]"))
         self.driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]))")
         seen = self.driver.execute_script("""const box = s => document.querySelector(s).getBoundingClientRect().toJSON();
@@ -1470,11 +1474,7 @@ class LargeText(Play):
         """A keyboard review: the hint shown, Escape left it open with the focus on "Type it in", as nothing else in
         the site is. Escape puts it aside as its × does, the keys typing on."""
         self.start()
-        self.driver.execute_script("document.querySelector('form[action=\"/mastermind/hint\"] button').click()")
-        confirm = WebDriverWait(self.driver, 10).until(
-            lambda d: d.find_elements("css selector", "[data-hint-confirm], [data-message] [data-hint]"))
-        if confirm[0].get_attribute("data-hint-confirm") is not None:
-            self.driver.execute_script("arguments[0].click()", confirm[0])
+        self.show_hint()
         use = WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("css selector", "[data-message] [data-hint] .hint-use"))
         use.send_keys(Keys.ESCAPE)
