@@ -782,15 +782,13 @@ package struct NameGameStore: Store {
         return try last.int("recall") == 1 && !(missed && last.decode("status", as: String.self) == "identified")
     }
 
-    /// The people a session missed (a wrong pick, a failed round, "I don't know"), in the order they were asked; of
-    /// answered rounds only, as its summary lists them (a review: a timed minute's last round, a wrong pick and then
-    /// the clock, made "Review the people I missed (2)" beside one listed as missed).
+    /// The people a session missed (a wrong pick, a failed round, "I don't know"), in the order they were asked.
     package func misses(session: Int64, people: Directory) throws -> [Person] {
         let rows = try pool.connection().query(
             """
             SELECT f.person FROM namegame_rounds r
             JOIN namegame_round_faces f ON f.round = r.id AND f.position = r.answer
-            WHERE r.session = ? AND r.status <> 'open' AND (r.status IN ('failed', 'skipped')
+            WHERE r.session = ? AND (r.status IN ('failed', 'skipped')
                 OR EXISTS (SELECT 1 FROM namegame_round_faces w WHERE w.round = r.id AND w.wrong_rank IS NOT NULL))
             ORDER BY r.id
             """, [.integer(session)])

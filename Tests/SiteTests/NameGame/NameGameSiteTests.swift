@@ -306,23 +306,6 @@ struct NameGameSiteTests {
         #expect(try player.play("timed").text.contains("data-ended=\"true\""))
     }
 
-    /// A timed minute's last round, a wrong pick and then the clock, is not one to review: the summary does not list it,
-    /// and "Review the people I missed" counted it (a review: "(2)" beside one listed as missed).
-    @Test func theMinutesUnfinishedRoundIsNotAMissToReview() throws {
-        let clock = DailySiteTests.Clock()
-        let server = try DailySiteTests.server(clock)
-        defer { server.stop() }
-        let player = Player(server)
-        try player.meetPeople()
-        let page = try player.play("timed").text
-        let (round, answer) = try player.round(page)
-        try player.post("/namegame/answer", "mode=timed&round=\(round)&choice=\((answer + 1) % 6)")
-        clock.seconds.withLock { $0 += 61 }
-        let over = try player.play("timed").text
-        #expect(over.contains("data-ended=\"true\""))
-        #expect(!over.contains("Review the people I missed"), "nothing answered, nothing to review")
-    }
-
     /// Timed from the menu is a fresh minute: a review came back to a run whose clock had run down to 42 s. A second
     /// tap at once is the same start.
     @Test func timedFromTheMenuStartsAFreshMinute() throws {
