@@ -347,8 +347,7 @@
       });
       if (none) none.hidden = shown > 0;
       if (found) {
-        var form = found.getAttribute("data-found-" + (plural ? plural.select(shown) : "other"))
-          || found.getAttribute("data-found-other") || "";
+        var form = found.getAttribute("data-found-" + (plural ? plural.select(shown) : "other")) || "";
         found.textContent = !words.length ? "" : shown ? form.replace("{n}", String(shown)) : none ? none.textContent : "";
       }
     });

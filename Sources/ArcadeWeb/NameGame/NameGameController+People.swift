@@ -50,11 +50,11 @@ extension NameGameController {
             ])
     }
 
-    /// "%d people found" in each plural category the language has, `{n}` for the count.
+    /// "%d people found" in each plural category (the language's own form, else its `other`), `{n}` for the count.
     private func foundForms(_ language: String) -> [TemplateValue] {
         guard let format = pages.localizer.pluralTable(language)["namegame.people.found"] else { return [] }
         return PluralCategory.allCases.compactMap { category in
-            format.variables["count"]?.forms[category].map { form in
+            format.form("count", category).map { form in
                 ["category": .string(category.rawValue), "text": .string(form.replacing("%d", with: "{n}"))]
             }
         }
