@@ -420,23 +420,11 @@
         var fresh = doc.getElementById("namegame");
         if (!fresh || fresh.getAttribute("data-round") !== game.getAttribute("data-round")
             || fresh.hasAttribute("data-taught")) { window.clearInterval(poll); return; }
-        var gone = [];
+        var gone = [], lost = null;
         Array.prototype.forEach.call(fresh.querySelectorAll("button[data-hidden]"), function (hidden) {
           var mine = game.querySelector('button[data-choice="' + hidden.getAttribute("data-choice") + '"]');
           if (mine && !mine.hasAttribute("data-hidden")) {
-            // The face the focus is on keeps the player's place: the focus goes on to the next face left (a keyboard
-            // review's focus fell to the page's body as its face went).
-            if (document.activeElement === mine) {
-              var stay = Array.prototype.filter.call(game.querySelectorAll("button[data-choice]"), function (b) {
-                return b !== mine && !b.hasAttribute("data-hidden") && !fresh.querySelector(
-                  'button[data-hidden][data-choice="' + b.getAttribute("data-choice") + '"]');
-              });
-              var after = stay.filter(function (b) {
-                return mine.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING;
-              });
-              var to = after[0] || stay[stay.length - 1];
-              if (to) to.focus({ preventScroll: true });
-            }
+            if (document.activeElement === mine) lost = mine;  // (noted before it is disabled, which blurs it)
             var face = mine.querySelector("img");
             gone.push(face && face.alt ? face.alt : mine.getAttribute("data-key"));
             mine.setAttribute("data-hidden", "true");
@@ -449,6 +437,14 @@
         // One face left: a beat later the round ends by itself, as not known, showing who it is (a review waited
         // 27 s before a round with one face left, which said nothing, ended at its tap).
         var left = game.querySelectorAll("button[data-choice]:not([data-hidden])");
+        // The face the focus was on keeps the player's place: the focus goes on to the next face left (a keyboard
+        // review's focus fell to the page's body as its face went).
+        if (lost && left.length) {
+          var after = Array.prototype.filter.call(left, function (b) {
+            return lost.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING;
+          });
+          (after[0] || left[left.length - 1]).focus({ preventScroll: true });
+        }
         // A face gone is said, which one and how many are left (a blind review: they vanished in silence under the
         // cursor; a later one heard only "Faces left: 4", and walked all six again to find which had gone).
         var count = (game.getAttribute("data-faces-left") || "").replace("%d", String(left.length));
