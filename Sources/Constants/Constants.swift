@@ -103,20 +103,36 @@ public final class Constants: Sendable {
 
     /// Why a hotfix would be refused (naming the allowed range), or nil.
     /// Removing a hotfix is never refused (it must always be possible to go back; readers keep their own bounds).
-    public func refusal(_ key: String, _ value: PropertyListValue?) -> String? {
+    /// `among`: the other hotfixes it must agree with, if not those live now.
+    public func refusal(
+        _ key: String, _ value: PropertyListValue?, among others: [String: PropertyListValue]? = nil
+    ) -> String? {
         guard let value else { return nil }
         if let original = base[key], original.typeName != value.typeName {
             return "'\(key)' is a \(original.typeName); a \(value.typeName) cannot replace it"
         }
         if let range = schema.refusal(key, value) { return range }
-        let current = hotfixes.withLock { $0 }
+        let current = others ?? hotfixes.withLock { $0 }
         return schema.across { $0 == key ? value : (current[$0] ?? base[$0]) }
+    }
+
+    /// Replaces every live override with what was read, unless one changed after `version` (taken before the
+    /// reading began): then it returns false, to read again (see `StringOverlay.replaceAll`).
+    public func replaceHotfixes(_ all: [String: PropertyListValue], readAt version: Int) -> Bool {
+        hotfixes.withLock {
+            guard changes.load(ordering: .acquiring) == version else { return false }
+            $0 = all
+            changes.add(1, ordering: .releasing)
+            return true
+        }
     }
 
     /// Sets or removes a live override; refuses a change of type or a value out of range.
     public func setHotfix(_ key: String, _ value: PropertyListValue?) throws(Error) {
         if let refusal = refusal(key, value) { throw Error(refusal) }
-        hotfixes.withLock { $0[key] = value }
-        changes.add(1, ordering: .releasing)
+        hotfixes.withLock {
+            $0[key] = value
+            changes.add(1, ordering: .releasing)
+        }
     }
 }

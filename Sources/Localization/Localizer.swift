@@ -35,11 +35,15 @@ public final class StringOverlay: Sendable {
     /// The overrides for one language (or `allLanguages`).
     public func values(for language: String) -> [String: String] { values.withLock { $0[language] ?? [:] } }
 
-    public func replaceAll(_ all: [String: [String: String]]) {
+    /// Replaces every override with what was read, unless the overlay changed after `version` (taken before the
+    /// reading began): a write shown since may be newer than what was read, so it returns false to read again.
+    public func replaceAll(_ all: [String: [String: String]], readAt version: Int) -> Bool {
         values.withLock {
+            guard changes.load(ordering: .acquiring) == version else { return false }
             $0 = all
             count.store(all.values.reduce(0) { $0 + $1.count }, ordering: .releasing)
             changes.add(1, ordering: .releasing)
+            return true
         }
     }
 }

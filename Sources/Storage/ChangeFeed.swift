@@ -84,7 +84,10 @@ public final class ChangeFeed: Sendable {
                 connection = nil
                 continue
             }
-            while let payload = live.nextNotification() {
+            // Each once: a burst of changes elsewhere costs one reading of each kind, not one per change.
+            var heard = Set<String>()
+            while let payload = live.nextNotification() { heard.insert(payload) }
+            for payload in heard {
                 if let colon = payload.firstIndex(of: ":") {
                     handler(String(payload[..<colon]), String(payload[payload.index(after: colon)...]))
                 } else {

@@ -52,22 +52,25 @@ package struct AdminHotfixes: Sendable {
         }
     }
 
-    /// Loads the persisted constant hotfixes at start-up.
-    /// Reads every constant hotfix again: those removed meanwhile (by another instance) are dropped.
+    /// Reads every constant hotfix again, at start-up and when another instance changed one (those removed there go
+    /// here too); a save of this instance's during the reading makes it read again (see `StringHotfixes.load`).
     package func loadConstants() throws {
-        var kept = Set<String>()
-        for row in try pool.connection().query("SELECT key, value FROM constant_hotfixes") {
-            let key: String = try row.decode(ConstantHotfixes.Columns.key)
-            let text: String = try row.decode(ConstantHotfixes.Columns.value)
-            // A constant the build no longer has, or whose type changed, keeps its row but is not applied.
-            // Nor one out of its (possibly narrowed) range.
-            guard let base = constants.base[key], let value = Self.parse(text, like: base),
-                constants.refusal(key, value) == nil
-            else { continue }
-            try constants.setHotfix(key, value)
-            kept.insert(key)
+        var replaced = false
+        while !replaced {
+            let version = constants.version
+            var kept: [String: PropertyListValue] = [:]
+            for row in try pool.connection().query("SELECT key, value FROM constant_hotfixes ORDER BY key") {
+                let key: String = try row.decode(ConstantHotfixes.Columns.key)
+                let text: String = try row.decode(ConstantHotfixes.Columns.value)
+                // A constant the build no longer has, or whose type changed, keeps its row but is not applied.
+                // Nor one out of its (possibly narrowed) range.
+                guard let base = constants.base[key], let value = Self.parse(text, like: base),
+                    constants.refusal(key, value, among: kept) == nil
+                else { continue }
+                kept[key] = value
+            }
+            replaced = constants.replaceHotfixes(kept, readAt: version)
         }
-        for (key, _) in constants.hotfixValues where !kept.contains(key) { try constants.setHotfix(key, nil) }
     }
 
     /// Sets (or with nil removes) a constant's hotfix; it must keep the type.

@@ -19,13 +19,19 @@ package struct StringHotfixes: Sendable {
         package enum Columns: String, ColumnName { case key, language, value, updated }
     }
 
+    /// Reads every hotfix again (another instance changed one); a save of this instance's during the reading, newer
+    /// than what was read, makes it read again rather than put the older value back.
     package func load() throws {
-        var all: [String: [String: String]] = [:]
-        for row in try pool.connection().query("SELECT key, language, value FROM string_hotfixes") {
-            let language: String = try row.decode(Hotfix.Columns.language)
-            all[language, default: [:]][try row.decode(Hotfix.Columns.key)] = try row.decode(Hotfix.Columns.value)
+        var replaced = false
+        while !replaced {
+            let version = overlay.version
+            var all: [String: [String: String]] = [:]
+            for row in try pool.connection().query("SELECT key, language, value FROM string_hotfixes") {
+                let language: String = try row.decode(Hotfix.Columns.language)
+                all[language, default: [:]][try row.decode(Hotfix.Columns.key)] = try row.decode(Hotfix.Columns.value)
+            }
+            replaced = overlay.replaceAll(all, readAt: version)
         }
-        overlay.replaceAll(all)
     }
 
     /// Sets (or, with nil, removes) a hotfix; `language` may be `StringOverlay.allLanguages`.

@@ -3,6 +3,7 @@ import Storage
 import Synchronization
 import TestSupport
 import Testing
+import Threads
 
 @testable import ArcadeStore
 @testable import ArcadeWeb
@@ -123,6 +124,67 @@ struct HotfixEditorTests {
         #expect(try db.first(last, [.text("home.heading")])?.decodeIfPresent("before", as: String.self) == "Deux")
         #expect(
             try db.first(last, [.text("namegame.lessonRounds")])?.decodeIfPresent("before", as: String.self) == "14")
+    }
+
+    /// A save shows at once and stays, while other instances' changes keep this one reading the table again: a
+    /// reading begun before the save committed must not put back what it read over the newer value (a clean clone
+    /// once saw a reverted string return).
+    @Test func aSaveIsNotUndoneByAReadingOfOtherInstancesChanges() throws {
+        let server = try InProcessSite(engine: .postgresql)
+        defer { server.stop() }
+        let admin = try admin(server)
+        let location = server.database
+        // Many rows, so that each reading takes a while (the window a save falls into).
+        _ = try Database(location: location).execute(
+            "INSERT INTO string_hotfixes (key, language, value, updated) "
+                + "SELECT 'filler.' || n, 'en', 'Text ' || n, 0 FROM generate_series(1, 2000) AS n")
+        let stop = Atomic<Bool>(false)
+        let writes = Atomic<Int>(0)
+        // Another instance, busy: every commit notifies this one, which reads the table again.
+        let elsewhere = OSThread {
+            guard let others = try? Database(location: location) else { return }
+            var n = 0
+            while !stop.load(ordering: .acquiring) {
+                n += 1
+                _ = try? others.execute(
+                    "INSERT INTO string_hotfixes (key, language, value, updated) VALUES ('home.heading', 'de', ?, 0) "
+                        + "ON CONFLICT (key, language) DO UPDATE SET value = excluded.value", [.text("Zug \(n)")])
+                _ = try? others.execute(
+                    "INSERT INTO constant_hotfixes (key, value, updated) VALUES ('namegame.newPerDay', ?, 0) "
+                        + "ON CONFLICT (key) DO UPDATE SET value = excluded.value", [.text("\(8 + n % 4)")])
+                writes.add(1, ordering: .relaxed)
+            }
+        }
+        defer {
+            stop.store(true, ordering: .releasing)
+            elsewhere.join()
+        }
+        let localizer = server.site.localizer
+        let constants = server.site.constants
+        var undone: [String] = []
+        for round in 1...20 {
+            #expect(try admin.post("/admin/hotfixes", "key=home.title&language=de&value=Runde+\(round)").status == 303)
+            #expect(
+                try admin.post("/admin/constants", "key=namegame.lessonRounds&value=\(11 + round % 2)").status == 303)
+            // Checked twice: after the save, and after the next reading of the others' changes.
+            for _ in 0..<2 {
+                let seen = server.site.hotfixes.overlay.version
+                let string = localizer.overlay.values(for: "de")["home.title"]
+                let constant = constants.int("namegame.lessonRounds", default: 0)
+                if string != "Runde \(round)" || constant != 11 + round % 2 {
+                    undone.append("round \(round): \(string ?? "nil"), \(constant)")
+                }
+                // The next reading (a guard against a feed that stopped, not a pause the test relies on).
+                var waited = 0
+                while server.site.hotfixes.overlay.version == seen && waited < 30_000 {
+                    usleep(1_000)
+                    waited += 1
+                }
+                try #require(waited < 30_000, "this instance stopped reading the others' changes")
+            }
+        }
+        #expect(writes.load(ordering: .relaxed) > 20, "the other instance kept writing")
+        #expect(undone.isEmpty, "\(undone.count) saves undone: \(undone.prefix(5))")
     }
 
     @Test(arguments: Engine.allCases) func constantHotfixesKeepTheirTypeAndSurviveRestart(_ engine: Engine) throws {
