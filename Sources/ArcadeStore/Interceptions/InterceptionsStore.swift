@@ -16,33 +16,36 @@ package struct InterceptionsStore: Sendable {
     package let switches = Switches()
 
     package final class Switches: Sendable {
-        package let web = Mutex<Maintenance?>(nil)
-        package let rules = Mutex<[UpdateRule]?>(nil)
+        /// Each value with the generation it was read in: one read before a write committed is not used after it.
+        package let web = Mutex<(Maintenance, generation: Int)?>(nil)
+        package let rules = Mutex<([UpdateRule], generation: Int)?>(nil)
         /// Counts the writes, so watchers (the live-push stream) notice a change without reading the tables.
         package let generation = Atomic<Int>(0)
     }
 
-    /// Writes bump the generation (after they committed) and drop the cached values; so does another instance's
-    /// write, through the change feed.
+    /// Writes bump the generation after they committed, which makes what was read before stale; so does another
+    /// instance's write, through the change feed.
     package func changed() {
-        switches.rules.withLock { $0 = nil }
-        switches.web.withLock { $0 = nil }
         switches.generation.wrappingAdd(1, ordering: .releasing)
     }
 
     /// The rules, from memory (every page asks); writes below refresh them.
-    package func cachedRules() throws -> [UpdateRule] {
-        if let known = switches.rules.withLock({ $0 }) { return known }
-        let loaded = try rules()
-        switches.rules.withLock { $0 = loaded }
-        return loaded
-    }
+    package func cachedRules() throws -> [UpdateRule] { try cached(switches.rules) { try rules() } }
 
     /// The web's maintenance switch, from memory.
-    package func webMaintenance() throws -> Maintenance {
-        if let known = switches.web.withLock({ $0 }) { return known }
-        let value = try maintenance("web")
-        switches.web.withLock { $0 = value }
+    package func webMaintenance() throws -> Maintenance { try cached(switches.web) { try maintenance("web") } }
+
+    /// The value read in this generation, else read now. The generation is taken before reading: a write committing
+    /// during the reading has bumped it, so what was read is returned to this caller but kept for nobody.
+    private func cached<Value: Sendable>(
+        _ slot: borrowing Mutex<(Value, generation: Int)?>, _ read: () throws -> Value
+    ) throws -> Value {
+        let generation = switches.generation.load(ordering: .acquiring)
+        if let known = slot.withLock({ $0 }), known.generation == generation { return known.0 }
+        let value = try read()
+        slot.withLock { kept in
+            if generation >= kept?.generation ?? .min { kept = (value, generation) }
+        }
         return value
     }
 

@@ -10,7 +10,10 @@ package final class PeopleStore: Sendable {
     package let pool: DatabasePool
     package let clock: @Sendable () -> Double
     package let photos: PhotoLibrary
-    private let current = Mutex(Directory(people: []))
+    /// With the number of the reading it came from: readings overlap (a change here, another instance's there), and a
+    /// later-begun one, which saw every change committed before it, is never replaced by an earlier-begun one.
+    private let current = Mutex((Directory(people: []), reading: 0))
+    private let readings = Atomic<Int>(0)
 
     /// The demo people's words in other languages (`DemoWords`).
     package let demoWords: DemoWords
@@ -26,7 +29,7 @@ package final class PeopleStore: Sendable {
     }
 
     /// Everyone, current and former staff, in the order they were added.
-    package var directory: Directory { current.withLock { $0 } }
+    package var directory: Directory { current.withLock { $0.0 } }
 
     /// What an admin typed for a person, checked.
     package struct Fields: Sendable, Equatable {
@@ -100,11 +103,12 @@ package final class PeopleStore: Sendable {
     }
 
     package func reload() throws {
+        let reading = readings.add(1, ordering: .acquiringAndReleasing).newValue
         let people = try pool.connection().fetchAll(
             PersonRow.self, "SELECT \(PersonRow.selection) FROM people ORDER BY position, id"
         )
         .map(\.person)
-        current.withLock { $0 = Directory(people: people) }
+        current.withLock { if reading > $0.reading { $0 = (Directory(people: people), reading) } }
     }
 
     package func add(_ fields: Fields, photo: String, by admin: String) throws -> Person {

@@ -1,9 +1,16 @@
 import Interceptions
+import Storage
+import Synchronization
 import TestSupport
 import Testing
+import Threads
 
 @testable import ArcadeStore
 @testable import ArcadeWeb
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite("Update rules for browsers")
 struct UpdateRulesSiteTests {
@@ -71,5 +78,50 @@ struct UpdateRulesSiteTests {
         let iphone = player(server, agent: Self.iPhone17)
         #expect(try iphone("/mastermind").text.contains("id=\"board\""))
         #expect(!(try iphone("/mastermind").text.contains("data-update")))
+    }
+
+    /// A rule saved is the rule every page meets next, while pages keep asking: a reading of the rules begun before
+    /// the save committed is not kept after it (it was, until the next change).
+    @Test(arguments: Engine.allCases) func aSavedRuleIsNotHiddenByAReadingBegunBeforeIt(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let store = server.site.interceptions
+        // Many rules, so that each reading takes a while (the window a save falls into).
+        _ = try Database(location: server.database).execute(
+            """
+            INSERT INTO update_rules (platform, restriction, active, min_app_version)
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) SELECT 'ios', 0, 0, '1.0' FROM n
+            """)
+        let id = try store.addRule(
+            platform: "web", restriction: .low, active: false, minimumApp: ("9.0", [:]), minimumOS: nil)
+        let stop = Atomic<Bool>(false)
+        let readings = Atomic<Int>(0)
+        // Pages, asking all the while.
+        let pages = OSThread {
+            while !stop.load(ordering: .acquiring) {
+                _ = try? store.cachedRules()
+                readings.add(1, ordering: .relaxed)
+            }
+        }
+        defer {
+            stop.store(true, ordering: .releasing)
+            pages.join()
+        }
+        var hidden = 0
+        for round in 1...20 {
+            let active = round % 2 == 1
+            // Another instance's change, heard: the pages read the rules again, and the save falls into that reading.
+            store.changed()
+            #expect(
+                try store.updateRule(
+                    id, platform: "web", restriction: .low, active: active, minimumApp: ("9.0", [:]), minimumOS: nil))
+            // Checked after the save, and again once the pages' reading under way has ended.
+            let begun = readings.load(ordering: .relaxed)
+            if try store.cachedRules().first(where: { $0.id == id })?.active != active { hidden += 1 }
+            while readings.load(ordering: .relaxed) < begun + 2 { usleep(500) }
+            if try store.cachedRules().first(where: { $0.id == id })?.active != active { hidden += 1 }
+        }
+        #expect(readings.load(ordering: .relaxed) > 40, "pages kept asking")
+        #expect(hidden == 0, "\(hidden) of 40 looks at the rules missed the save")
     }
 }

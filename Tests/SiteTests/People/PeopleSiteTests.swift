@@ -1,7 +1,9 @@
 import Files
 import Storage
+import Synchronization
 import TestSupport
 import Testing
+import Threads
 
 @testable import ArcadeStore
 @testable import ArcadeWeb
@@ -286,5 +288,60 @@ struct DemoPeopleTests {
         #expect(try !player.get("/namegame").text.contains("data-demo-note"), "a real team is not called made up")
         let audit = try admin.get("/admin/audit").text
         #expect(audit.contains("delete demo people") && audit.contains("\(demo) people"))
+    }
+
+    /// A change to a person is what the game meets next, while other instances' changes keep this one reading the
+    /// people again: a reading begun before the change committed does not put the person back as they were.
+    @Test func aChangeIsNotUndoneByAReadingOfOtherInstancesChanges() throws {
+        let server = try SiteServer(engine: .postgresql)
+        defer { server.stop() }
+        let admin = Player(server)
+        try admin.signInAsAdmin()
+        let people = server.site.services.people
+        let id = try #require(people.directory.people.first?.id)
+        let location = server.database
+        // Many people, so that each reading takes a while (the window a change falls into).
+        _ = try Database(location: location).execute(
+            """
+            INSERT INTO people (id, first_name, last_name, photo, retired, updated_ms)
+            SELECT 'filler' || n, 'First', 'Last ' || n, '/x.png', 1, 0 FROM generate_series(1, 2000) AS n
+            """)
+        let stop = Atomic<Bool>(false)
+        let writes = Atomic<Int>(0)
+        // Another instance, busy: every commit notifies this one, which reads the people again.
+        let elsewhere = OSThread {
+            guard let others = try? Database(location: location) else { return }
+            var n = 0
+            while !stop.load(ordering: .acquiring) {
+                n += 1
+                _ = try? others.execute("UPDATE people SET job_title = ? WHERE id = 'filler1'", [.text("Job \(n)")])
+                writes.add(1, ordering: .relaxed)
+            }
+        }
+        defer {
+            stop.store(true, ordering: .releasing)
+            elsewhere.join()
+        }
+        let readings: @Sendable () -> Double = {
+            SiteMetrics.cacheReloads.samples.first { $0.0 == ["people"] }?.1 ?? 0
+        }
+        var undone = 0
+        for round in 1...50 {
+            let retired = round % 2 == 1
+            #expect(try admin.post("/admin/people/\(id)/retire", retired ? "retired=1" : "").status == 303)
+            // Checked after the change, and again once the reading under way has ended (the next one has begun).
+            for _ in 0..<2 {
+                let begun = readings()
+                if people.directory.person(id)?.retired != retired { undone += 1 }
+                var waited = 0
+                while readings() == begun && waited < 30_000 {
+                    usleep(1_000)
+                    waited += 1
+                }
+                try #require(waited < 30_000, "this instance stopped reading the others' changes")
+            }
+        }
+        #expect(writes.load(ordering: .relaxed) > 50, "the other instance kept writing")
+        #expect(undone == 0, "\(undone) of 100 looks at the person missed the change")
     }
 }
