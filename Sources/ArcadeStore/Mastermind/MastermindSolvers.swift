@@ -83,7 +83,8 @@ package final class MastermindSolvers: Sendable {
 
     /// The solver's move at each row, under the rules the player had: in hard mode, and with two guesses left, a
     /// code that could be the secret (a review was told to play 0 0 1 1 in hard mode, which refuses it, and 0 0 0 1
-    /// as its last guess, which could not win), as a hint is.
+    /// as its last guess, which could not win), and preferring a code that could win as a hint does: its pick is the
+    /// hint that row was given (a review played its hint and read that the solver would have played another).
     package func best(_ game: Game, _ solver: Solver, hard: Bool) -> [Step?] {
         let board = Board(game, hard: hard)
         if let known = moves[board] { return known }
@@ -91,7 +92,9 @@ package final class MastermindSolvers: Sendable {
         let made = game.turns.enumerated().map { index, turn -> Step? in
             defer { history.append((turn.guess, turn.feedback)) }
             let fitting = hard || game.rules.attempts - index <= 2
-            guard let guess = solver.nextGuess(after: history, fitting: fitting) else { return nil }
+            guard let guess = solver.nextGuess(after: history, fitting: fitting, preferFitting: true) else {
+                return nil
+            }
             let after = history + [(guess, Feedback.score(secret: game.secret, guess: guess))]
             let averages = solver.expectedLeft(after: history, guesses: [guess, turn.guess])
             return Step(

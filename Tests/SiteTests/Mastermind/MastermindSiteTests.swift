@@ -232,7 +232,9 @@ struct MastermindSiteTests {
     @Test func averagesEqualOnceRoundedAreNotSetAgainstEachOther() throws {
         let text = try reviewed("0123", "4455", "4563", against: "3443", .sqlite)
         #expect(text.contains("data-left=\"10\"") && text.contains("data-best=\"0556\" data-best-left=\"13\""))
-        #expect(!text.contains("on average, though"))
+        let from = try #require(text.firstRange(of: "data-step=\"3\"")).lowerBound
+        let third = try #require(text[from...].firstRange(of: "</li>").map { text[from..<$0.lowerBound] })
+        #expect(!third.contains("on average, though"))
         #expect(text.contains("Nearly as good as the solver’s pick."))
     }
 
@@ -279,6 +281,27 @@ struct MastermindSiteTests {
         #expect(text.contains("In its place, the solver would have played \(spaced), which was the code itself."))
     }
 
+    /// The review's pick at a row is the hint that row was given: a review was hinted 1 4 5 6, played it, and read
+    /// that the solver would have played 4 4 5 5, so that the hint had beaten the solver.
+    @Test func theReviewsPickAtARowIsTheHintItWasGiven() throws {
+        let server = try InProcessSite(engine: .sqlite)
+        defer { server.stop() }
+        let player = Player(server)
+        let game = try player.startMastermind(secret: "3443")
+        #expect(try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=0123").status == 303)
+        let hinted = try player.post("/mastermind/hint", "confirm=1", fragment: true).text
+        let hint = try #require(
+            [Player.attribute("data-hint-nudge", in: hinted), Player.attribute("data-hint", in: hinted)]
+                .compactMap { $0 }.first { !$0.isEmpty })
+        for (turn, guess) in [hint, "3443"].enumerated() where guess != "3443" || hint != "3443" {
+            #expect(try player.post("/mastermind/guess", "game=\(game)&turn=\(turn + 1)&guess=\(guess)").status == 303)
+        }
+        let text = try player.get("/mastermind").text
+        let second = try #require(text.firstRange(of: "data-step=\"2\"").map { String(text[$0.upperBound...]) })
+        #expect(Player.attribute("data-best", in: second) == hint)
+        #expect(Player.attribute("data-verdict", in: second) == "best", "the hint played is the solver's pick")
+    }
+
     /// A row as good as the solver's on average that left more codes this time says so before its verdict (a review
     /// read "185 left; the solver's would have left 47. As good as the solver's pick." as a contradiction). 1235
     /// after 0011 is the solver's 1234 with two unused digits swapped: the same on average, 161 left against 47.
@@ -299,11 +322,11 @@ struct MastermindSiteTests {
             text.contains(
                 "This time the solver’s pick would have left fewer; on average, though, the two leave the same number. "
                     + "As good as the solver’s pick."))
-        // Nearly as good on average, 34 left where the solver's pick would have left 5 (a second review's game): the
-        // averages are said before the verdict too.
+        // Nearly as good on average, 38 left where the solver's pick would have left 34 (a second review's game, its
+        // third row changed once the solver's pick became the hint's): the averages are said before the verdict too.
         let other = Player(server)
         let second = try other.startMastermind(secret: "5074")
-        for (turn, guess) in ["0123", "4567", "1675", "5074"].enumerated() {
+        for (turn, guess) in ["0123", "4567", "1205", "5074"].enumerated() {
             #expect(try other.post("/mastermind/guess", "game=\(second)&turn=\(turn)&guess=\(guess)").status == 303)
         }
         let review = try other.get("/mastermind").text
@@ -311,8 +334,8 @@ struct MastermindSiteTests {
             review.firstRange(of: "Guess 3 (1").map { String(review[$0.lowerBound...].prefix(400)) })
         #expect(
             third.contains(
-                "would have left 5. <strong>This time the solver’s pick would have left fewer; on average, though, "
-                    + "this guess leaves 24 to the solver’s 21. Nearly as good as the solver’s pick."), "\(third)")
+                "would have left 34. <strong>This time the solver’s pick would have left fewer; on average, though, "
+                    + "this guess leaves 27 to the solver’s 24. Nearly as good as the solver’s pick."), "\(third)")
     }
 
     @Test(arguments: Engine.allCases) func anInPlaceWinUpdatesTheCountAndSaysHowManyGuesses(_ engine: Engine) throws {
