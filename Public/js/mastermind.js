@@ -491,8 +491,11 @@
     if (refusal) refusal.removeAttribute("role");
     // A cheat's refresh says nothing of its own: the rows are the same, and the cheat's announcement says what changed.
     var switched = spoken && fresh.querySelector(spoken);
+    // A game just ended says only what its results card, read as it opens, does not (a blind review heard a win twice).
+    var carded = fresh.getAttribute("data-outcome") && !wasOver && fresh.querySelector("[data-results]");
+    var announced = fresh.getAttribute(carded ? "data-announce-before-results" : "data-announce") || "";
     if (switched) say(switched.getAttribute("data-switched"));
-    else if (!settled) say(hint ? hint.getAttribute("data-hint-spoken") || hint.textContent.trim() : refusal ? refusal.textContent.trim() : fresh.getAttribute("data-announce") || "");
+    else if (!settled) say(hint ? hint.getAttribute("data-hint-spoken") || hint.textContent.trim() : refusal ? refusal.textContent.trim() : announced);
     if (!hint && !refusal && !settled) explainKeys();
     // At a game's end the board holds the focus while the last row is revealed, until the results take it (it fell
     // to the page's body, so the next Tab began again at the skip link).

@@ -385,6 +385,24 @@
     // blind review heard nothing, right or wrong, in 30 picks, until "Time's up").
     if (timed && outcome) carry(text(outcome.querySelectorAll("p:not([data-advance-choice])")).slice(0, 1).join(" "));
     wait = window.setTimeout(function () { go(next); }, delay);
+    // Without motion its bar stands still, so Next counts the seconds down instead (a review with reduced motion saw
+    // the round move on by itself with nothing to warn of it). Not read out: the answer's words are being heard.
+    if (reduced) {
+      var advanceLeft = Math.ceil(delay / 1000);
+      var advanceCount = document.createElement("span");
+      advanceCount.className = "advance-count";
+      advanceCount.setAttribute("aria-hidden", "true");
+      advanceCount.setAttribute("data-advance-count", "");
+      advanceCount.textContent = " " + advanceLeft;
+      next.appendChild(advanceCount);
+      var advanceTick = window.setInterval(function () {
+        advanceLeft -= 1;
+        var still = game.classList.contains("is-advancing");
+        if (advanceLeft > 0 && still) { advanceCount.textContent = " " + advanceLeft; return; }
+        window.clearInterval(advanceTick);
+        if (!still) advanceCount.remove();
+      }, 1000);
+    }
     var shownAt = window.performance ? window.performance.now() : 0;
     document.addEventListener("pointerdown", function skip(event) {
       // The second tap of a double tap that answered is not a tap on the answer: it skipped the last round's result

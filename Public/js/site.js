@@ -183,6 +183,24 @@
   function openDialog(content, closeLabel) {
     var dialog = document.createElement("dialog");
     dialog.className = "help-dialog";
+    // A dialog's title is a level under the page's: a page's h1 becomes an h2 there, as the results' are, and a card's
+    // landmark is no landmark inside it (a blind review met h1 in some dialogs, h2 in others, and a region in two).
+    if (content.querySelector("h1")) {
+      Array.prototype.forEach.call(content.querySelectorAll("h1, h2, h3, h4, h5"), function (from) {
+        var to = document.createElement("h" + (Number(from.tagName.charAt(1)) + 1));
+        Array.prototype.forEach.call(from.attributes, function (a) { to.setAttribute(a.name, a.value); });
+        if (from.tagName === "H1") to.classList.add("dialog-title");
+        while (from.firstChild) to.appendChild(from.firstChild);
+        from.replaceWith(to);
+      });
+    }
+    [content].concat(Array.prototype.slice.call(content.querySelectorAll("aside, section[aria-label], section[aria-labelledby]")))
+      .forEach(function (part) {
+        if (!/^(ASIDE|SECTION)$/.test(part.tagName)) return;
+        part.setAttribute("role", "none");
+        part.removeAttribute("aria-label");
+        part.removeAttribute("aria-labelledby");
+      });
     dialog.appendChild(content);
     if (closeLabel !== null) {
       var form = document.createElement("form");

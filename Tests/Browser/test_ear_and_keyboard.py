@@ -228,6 +228,7 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
                          "the refused row is not said as if it were scored again")
         for _ in range(4):
             self.keys(Keys.BACKSPACE)
+        said = len(self.said())
         self.keys(secret + Keys.ENTER)
         # Through the reveal until the results take it, focus never falls to the page's body.
         seen = set()
@@ -237,6 +238,11 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
                 break
             self.driver.execute_script("return new Promise(r => setTimeout(r, 50))")
         self.assertNotIn("BODY", seen, seen)
+        # The win is said once, by the card its heading's focus reads, not first by the live region too (a blind
+        # review heard it twice, 2 s apart).
+        WebDriverWait(self.driver, 10).until(lambda d: d.execute_script(
+            "return document.activeElement && document.activeElement.id") == "result-title")
+        self.assertFalse(any("cracked" in t for t in self.said()[said:]), self.said()[said:])
 
     def test_the_codes_left_switch_and_a_konami_reveal_are_each_said_once(self):
         """A blind review: the switch's state went unsaid (the last row was said again), and a Konami's unlock, the
@@ -325,6 +331,8 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         self.wait_said(lambda t: tapped in t and right in t, "who was tapped and who it is")
         focus = self.focused()
         self.assertTrue(focus["answer"] and focus["inView"], focus)
+        # The face focused says it is the answer (a blind review heard a face's description and name, nothing more).
+        self.assertTrue(any(n.startswith("The answer: Face") for n in self.ax_names()), self.ax_names())
         # After a miss the right face only moves on (a miss stays a miss): a right answer, in the next round.
         self.choose(answer)
         answer = test_namegame.answer_of(self.game().get_attribute("data-round"))
@@ -356,6 +364,27 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         self.assertTrue(self.text("#round-question"))
         time.sleep(0.5)  # the new page's region fills 150 ms after its load: give it the chance to say it again
         self.assertFalse(any(line in t for t in self.said()), "said again on the next round (its own log)")
+
+    def test_with_reduced_motion_next_counts_down_before_the_round_moves_on(self):
+        """A review with reduced motion: the round moved on by itself after 4 s with nothing to warn of it (the bar
+        along Next stands still then). Next counts the seconds down instead, hidden from the ear."""
+        self.meet_people()
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        try:
+            self.start_mode("normal")
+            round_id = self.game().get_attribute("data-round")
+            self.choose(test_namegame.answer_of(round_id))
+            count = WebDriverWait(self.driver, 5).until(
+                lambda d: d.find_element("css selector", "button[data-next] [data-advance-count]"))
+            self.assertEqual(count.get_attribute("aria-hidden"), "true")
+            first = int(count.text)
+            self.assertGreaterEqual(first, 3)
+            WebDriverWait(self.driver, 5).until(lambda d: count.text and int(count.text) < first, "it counts down")
+            WebDriverWait(self.driver, 10).until(
+                lambda d: self.game().get_attribute("data-round") not in (None, round_id), "then moves on")
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
     def test_a_right_answer_by_keyboard_waits_for_enter(self):
         """A blind review: the page moved on 2.6 s after a right answer, while it was still being read. An answer

@@ -347,7 +347,7 @@ class Input(Play):
         self.assertEqual(self.driver.current_url, where, "no page of its own")
         self.assertEqual(self.driver.execute_script(
             "return document.getElementById(arguments[0].getAttribute('aria-labelledby')).textContent", dialog),
-            dialog.find_element("css selector", "h1").text, "named by its question")
+            dialog.find_element("css selector", "h2").text, "named by its question")
         dialog.find_element("css selector", "[data-keep-playing]").click()
         WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "dialog[open]"))
         self.assertEqual(self.driver.current_url, where)

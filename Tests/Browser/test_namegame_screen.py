@@ -576,6 +576,11 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         self.screenshots("namegame-team-answered", "/namegame/team")
         self.fresh_round("reverse")
         self.screenshots("namegame-round-reverse", "/namegame/reverse")
+        # Hints with its speed button beside "I don't know"; 50/50's two faces centred.
+        self.fresh_round("hint")
+        self.screenshots("namegame-hint", "/namegame/hint")
+        self.fresh_round("fifty")
+        self.screenshots("namegame-fifty", "/namegame/fifty")
         self.meet_people()
         self.fresh_round("timed")
         self.screenshots("namegame-timed", "/namegame/timed")

@@ -368,6 +368,10 @@ struct MastermindController: Sendable {
             "upcoming": .list(upcoming.map { .int($0) }),
             "announcement": .string(
                 Self.announcement(game, hard: record.hard, left: showLeft ? remaining.last : nil, t)),
+            // Where the results card opens (with a script), it says the ending; the live region says only what the
+            // card does not: a lost game's last row (a blind review heard a win twice, 2 s apart).
+            "announcementBeforeResults": .string(
+                outcome == .lost && !game.forfeited ? game.turns.last.map { Self.rowSaid($0, game, t) } ?? "" : ""),
             // The row being typed, said by the script: its sentences with a slot it fills ("Your guess: {row}").
             "earRow": .string(t.string("mastermind.ear.row", [.string("{row}")])),
             "earDeleted": .string(t.string("mastermind.ear.deleted", [.string("{digit}")])),

@@ -46,7 +46,8 @@ extension NameGameController {
         let cards = try store.cards(player: visitor.playerID)
         // An answer the clock beat is refused; the minute's end says so itself (a review read the alert as an error).
         let shown = error == "namegame.error.timeup" && (current.ended || timeIsUp(current)) ? nil : error
-        var context = sessionFields(mode, session: current, t: t, error: shown.map { t.string($0) }, cards: cards)
+        let interval = hintInterval(visitor)
+        var context = sessionFields(mode, session: current, t: t, error: shown, cards: cards, hintInterval: interval)
         if shown != nil, let typed { context["typed"] = .string(typed) }
         if current.ended || timeIsUp(current) {
             try summaryFields(mode, session: current, visitor: visitor, cards: cards, t: t, into: &context)
@@ -73,7 +74,8 @@ extension NameGameController {
             context["misses"] = .string(t.string("namegame.review.button", [.int(misses.count)]))
         }
         if let record, !summaryOnly {
-            roundFields(mode, session: current, record: record, typo: typo == record.id, t: t, into: &context)
+            roundFields(
+                mode, session: current, record: record, typo: typo, hintInterval: interval, t: t, into: &context)
             if !current.ended && !timeIsUp(current) {
                 try recallFields(record, visitor.playerID, cards: cards, t: t, into: &context)
             }
@@ -154,15 +156,25 @@ extension NameGameController {
 
     /// What the page shows of the session, with or without a round.
     func sessionFields(
-        _ mode: Mode, session: NameGameStore.Session, t: LanguageStrings, error: String?, cards: [String: Card]
+        _ mode: Mode, session: NameGameStore.Session, t: LanguageStrings, error: String?, cards: [String: Card],
+        hintInterval: Double
     ) -> TemplateFields {
         var context: TemplateFields = [
             "mode": .string(mode.rawValue), "modeName": .string(t.string("namegame.mode.\(mode.rawValue)")),
-            "error": error.map { .string($0) } ?? .null, "ended": .bool(session.ended || timeIsUp(session)),
+            "error": error.map { .string(t.string($0)) } ?? .null, "ended": .bool(session.ended || timeIsUp(session)),
             "reverse": .bool(mode == .reverse), "isTimed": .bool(mode == .timed), "timer": .bool(mode == .timed),
             "isHint": .bool(mode == .hint), "isTeam": .bool(mode == .team),
             "isPractice": .bool(mode == .practice), "hintMilliseconds": .int(Int(hintInterval * 1000)),
         ]
+        if mode == .hint {
+            // Slower, or back to the usual speed: the button says what it changes to (WCAG 2.2.1).
+            let slow = hintInterval > self.hintInterval
+            let seconds = Int((slow ? self.hintInterval : self.hintInterval * Self.slowerHints).rounded())
+            context["hintSpeed"] = .object([
+                "slow": .string(slow ? "0" : "1"),
+                "label": .string(t.string(slow ? "namegame.hint.faster" : "namegame.hint.slower", [.int(seconds)])),
+            ])
+        }
         let stats = session.stats
         context["session"] = .object([
             "rounds": .int(stats.rounds), "correct": .int(stats.correctTaps), "incorrect": .int(stats.incorrectTaps),
@@ -266,11 +278,12 @@ extension NameGameController {
     }
 
     /// What the page shows of the round: the question, the choices (or the name to type), and what an answer, a wrong
-    /// pick or the clock revealed.
+    /// pick or the clock revealed. `typo`: the round whose typed name was right but for a typo (as `play`).
     func roundFields(
-        _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord, typo: Bool = false,
-        t: LanguageStrings, into context: inout TemplateFields
+        _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord, typo typoRound: Int64?,
+        hintInterval: Double, t: LanguageStrings, into context: inout TemplateFields
     ) {
+        let typo = typoRound == record.id
         let round = record.round
         let answered = !record.isOpen
         // A session that ended (time up) with this round unanswered: nothing can be chosen any more, and the answer
@@ -296,7 +309,8 @@ extension NameGameController {
             // mid-lesson, it took the player out of the lesson).
             context["misses"] = .string(t.string("namegame.review.button", [.int(misses.count)]))
         }
-        let rightAtOnce = outcomeFields(mode, record: record, taught: taught, typo: typo, t: t, into: &context)
+        let rightAtOnce = outcomeFields(
+            mode, record: record, taught: taught, typo: typo, hintInterval: hintInterval, t: t, into: &context)
         context["answerName"] = .string(person.fullName)
         context["answerRole"] = .string(role(person, t) ?? "")
         context["answered"] = .bool(answered)
@@ -410,8 +424,8 @@ extension NameGameController {
     /// What an answer (or a wrong pick, "I don't know", the hints running out) says: the right name, the one tapped,
     /// the one typed, a typo forgiven, a timed miss's cost. Whether the round was right at once.
     private func outcomeFields(
-        _ mode: Mode, record: NameGameStore.RoundRecord, taught: Bool, typo: Bool, t: LanguageStrings,
-        into context: inout TemplateFields
+        _ mode: Mode, record: NameGameStore.RoundRecord, taught: Bool, typo: Bool, hintInterval: Double,
+        t: LanguageStrings, into context: inout TemplateFields
     ) -> Bool {
         let round = record.round
         let person = round.answerPerson

@@ -20,6 +20,11 @@ struct NameGameController: Sendable {
     /// Everyone playable now (admins may change them at any moment).
     var directory: Directory { people.directory }
     var hintInterval: Double { max(0.2, constants.double("namegame.hintInterval", default: 3)) }
+    /// How much longer a face stays in Hints mode for a player who slowed it down: ten times, WCAG 2.2.1's "adjust"
+    /// (a blind review: by the time three descriptions were read, half the faces were gone).
+    static let slowerHints = 10.0
+    /// The seconds between two faces going in Hints mode, for this player.
+    func hintInterval(_ visitor: Visitor) -> Double { hintInterval * (visitor.look.slowHints ? Self.slowerHints : 1) }
     var timedSeconds: Int { max(5, constants.int("namegame.timedSeconds", default: 60)) }
     /// Rounds in a lesson (the modes that have lessons: `Mode.lessonRounds`).
     var lessonLength: Int { max(3, constants.int("namegame.lessonRounds", default: 10)) }
@@ -89,6 +94,7 @@ struct NameGameController: Sendable {
         routes.actions.post("/namegame/meet", use: meet)
         routes.actions.post("/namegame/moretime", use: moreTime)
         routes.actions.post("/namegame/pace", use: choosePace)
+        routes.actions.post("/namegame/hint-speed", use: hintSpeed)
     }
 
     func menu(_ request: Request, _ context: PlayerContext) throws -> Response {
@@ -199,7 +205,7 @@ struct NameGameController: Sendable {
         }
         switch try store.answer(
             player: visitor.playerID, round: roundID, choice: choice, people: directory,
-            hintInterval: hintInterval, timedSeconds: timedSeconds, ended: once.nameGameEnded(for: visitor))
+            hintInterval: hintInterval(visitor), timedSeconds: timedSeconds, ended: once.nameGameEnded(for: visitor))
         {
         case .success(let record):
             // The tap on the answer shown after a miss only moves on: straight to the next round, no "Right".
@@ -290,6 +296,15 @@ struct NameGameController: Sendable {
             return try play(.timed, context.visitor, status: .unprocessableContent, error: "namegame.error.moretime")
         }
         return .redirect(to: "/namegame/timed")
+    }
+
+    /// Hints mode slowed down or back to its usual speed: a cookie, so it works without an account or a script.
+    func hintSpeed(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let slow = request.form?["slow"] == "1"
+        var response = Response.redirect(to: "/namegame/hint")
+        response.setCookie(
+            SetCookie(name: LookCookies.hints, value: slow ? "slow" : "", maxAge: slow ? 365 * 86_400 : 0))
+        return response
     }
 
     /// Review my misses: a review session of exactly the people a session missed.

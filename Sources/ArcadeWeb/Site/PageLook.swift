@@ -10,6 +10,8 @@ struct PageLook: Sendable {
     var retroUnlocked = false
     /// Single-key shortcuts are off: `data-shortcuts="off"` on <html> tells the scripts, the chooser shows it.
     var shortcutsOff = false
+    /// Hints mode slowed down (`LookCookies.hints`).
+    var slowHints = false
     /// The update banner's data (`level`, `message`, `dismissible`, `back`), shown on 200 pages only.
     var banner: TemplateValue? = nil
     /// What the last admin change did ("Saved."), shown once on the next page; set by `AdminSession`.

@@ -79,4 +79,7 @@ enum LookCookies {
     /// "off" when the player turned single-key shortcuts and cheat keys off (WCAG 2.1.4): a page's keys then act only
     /// while its play area has focus, and cheat keys not at all.
     static let keys = "arcade_keys"
+    /// "slow" when the player slowed Hints mode down (WCAG 2.2.1: a face goes `NameGameController.slowerHints` times
+    /// less often).
+    static let hints = "arcade_hints"
 }

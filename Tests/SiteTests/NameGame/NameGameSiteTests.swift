@@ -767,6 +767,28 @@ struct NameGameSiteTests {
         #expect(!german.contains(/<td>\d+\.\d<\/td>/), "the table in German")
     }
 
+    /// Hints mode slows down ten times on request (WCAG 2.2.1; a blind review lost half the faces while its screen
+    /// reader read three), by a button on the round that works without a script, and back again.
+    @Test func hintModeSlowsDownTenTimesOnRequest() throws {
+        let now = Mutex(1_800_000_000.0)
+        let server = try SiteServer(engine: .sqlite, routes: nil) { $0.clock = { now.withLock { $0 } } }
+        defer { server.stop() }
+        try server.site.constants.setHotfix("namegame.hintInterval", .real(1))
+        let player = Player(server)
+        let first = try player.play("hint").text
+        #expect(first.contains("data-hint-speed>Slower: one face every 10\u{00A0}s<"))
+        #expect(try player.post("/namegame/hint-speed", "slow=1").status == 303)
+        now.withLock { $0 += 5 }
+        let slowed = try player.play("hint").text
+        #expect(!slowed.contains("data-hidden=\"true\"") && slowed.contains("data-hint-ms=\"10000\""))
+        #expect(slowed.contains("data-hint-speed>Usual speed: one face every 1\u{00A0}s<"))
+        now.withLock { $0 += 6 }
+        #expect(try player.play("hint").text.ranges(of: "data-hidden=\"true\"").count == 1, "one in 11 s")
+        #expect(try player.post("/namegame/hint-speed", "slow=0").status == 303)
+        let usual = try player.play("hint").text
+        #expect(usual.ranges(of: "data-hidden=\"true\"").count == 5 && usual.contains("data-hint-ms=\"1000\""))
+    }
+
     @Test(arguments: Engine.allCases) func hintModeHidesWrongFacesOverTime(_ engine: Engine) throws {
         // The site's clock, moved by the test: a loaded machine's slow request cannot hide one more face.
         let now = Mutex(1_800_000_000.0)
