@@ -3,7 +3,6 @@ import Storage
 import Synchronization
 import TestSupport
 import Testing
-import Threads
 
 @testable import ArcadeStore
 @testable import ArcadeWeb
@@ -138,27 +137,16 @@ struct HotfixEditorTests {
         _ = try Database(location: location).execute(
             "INSERT INTO string_hotfixes (key, language, value, updated) "
                 + "SELECT 'filler.' || n, 'en', 'Text ' || n, 0 FROM generate_series(1, 2000) AS n")
-        let stop = Atomic<Bool>(false)
-        let writes = Atomic<Int>(0)
         // Another instance, busy: every commit notifies this one, which reads the table again.
-        let elsewhere = OSThread {
-            guard let others = try? Database(location: location) else { return }
-            var n = 0
-            while !stop.load(ordering: .acquiring) {
-                n += 1
-                _ = try? others.execute(
-                    "INSERT INTO string_hotfixes (key, language, value, updated) VALUES ('home.heading', 'de', ?, 0) "
-                        + "ON CONFLICT (key, language) DO UPDATE SET value = excluded.value", [.text("Zug \(n)")])
-                _ = try? others.execute(
-                    "INSERT INTO constant_hotfixes (key, value, updated) VALUES ('namegame.newPerDay', ?, 0) "
-                        + "ON CONFLICT (key) DO UPDATE SET value = excluded.value", [.text("\(8 + n % 4)")])
-                writes.add(1, ordering: .relaxed)
-            }
+        let elsewhere = BusyElsewhere(location) { others, n in
+            _ = try others.execute(
+                "INSERT INTO string_hotfixes (key, language, value, updated) VALUES ('home.heading', 'de', ?, 0) "
+                    + "ON CONFLICT (key, language) DO UPDATE SET value = excluded.value", [.text("Zug \(n)")])
+            _ = try others.execute(
+                "INSERT INTO constant_hotfixes (key, value, updated) VALUES ('namegame.newPerDay', ?, 0) "
+                    + "ON CONFLICT (key) DO UPDATE SET value = excluded.value", [.text("\(8 + n % 4)")])
         }
-        defer {
-            stop.store(true, ordering: .releasing)
-            elsewhere.join()
-        }
+        defer { elsewhere.stop() }
         let localizer = server.site.localizer
         let constants = server.site.constants
         var undone: [String] = []
@@ -183,7 +171,7 @@ struct HotfixEditorTests {
                 try #require(waited < 30_000, "this instance stopped reading the others' changes")
             }
         }
-        #expect(writes.load(ordering: .relaxed) > 20, "the other instance kept writing")
+        #expect(elsewhere.writes > 20, "the other instance kept writing")
         #expect(undone.isEmpty, "\(undone.count) saves undone: \(undone.prefix(5))")
     }
 

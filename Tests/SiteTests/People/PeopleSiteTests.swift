@@ -1,9 +1,7 @@
 import Files
 import Storage
-import Synchronization
 import TestSupport
 import Testing
-import Threads
 
 @testable import ArcadeStore
 @testable import ArcadeWeb
@@ -306,22 +304,11 @@ struct DemoPeopleTests {
             INSERT INTO people (id, first_name, last_name, photo, retired, updated_ms)
             SELECT 'filler' || n, 'First', 'Last ' || n, '/x.png', 1, 0 FROM generate_series(1, 2000) AS n
             """)
-        let stop = Atomic<Bool>(false)
-        let writes = Atomic<Int>(0)
         // Another instance, busy: every commit notifies this one, which reads the people again.
-        let elsewhere = OSThread {
-            guard let others = try? Database(location: location) else { return }
-            var n = 0
-            while !stop.load(ordering: .acquiring) {
-                n += 1
-                _ = try? others.execute("UPDATE people SET job_title = ? WHERE id = 'filler1'", [.text("Job \(n)")])
-                writes.add(1, ordering: .relaxed)
-            }
+        let elsewhere = BusyElsewhere(location) { others, n in
+            _ = try others.execute("UPDATE people SET job_title = ? WHERE id = 'filler1'", [.text("Job \(n)")])
         }
-        defer {
-            stop.store(true, ordering: .releasing)
-            elsewhere.join()
-        }
+        defer { elsewhere.stop() }
         let readings: @Sendable () -> Double = {
             SiteMetrics.cacheReloads.samples.first { $0.0 == ["people"] }?.1 ?? 0
         }
@@ -341,7 +328,7 @@ struct DemoPeopleTests {
                 try #require(waited < 30_000, "this instance stopped reading the others' changes")
             }
         }
-        #expect(writes.load(ordering: .relaxed) > 50, "the other instance kept writing")
+        #expect(elsewhere.writes > 50, "the other instance kept writing")
         #expect(undone == 0, "\(undone) of 100 looks at the person missed the change")
     }
 }

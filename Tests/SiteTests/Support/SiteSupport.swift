@@ -1,9 +1,11 @@
 import HTTP
 import HTTPServer
 import Storage
+import Synchronization
 import Templates
 import TestSupport
 import Testing
+import Threads
 
 @testable import ArcadeStore
 @testable import ArcadeWeb
@@ -127,5 +129,38 @@ extension WireResponse {
 
     func cookieHeader(adding more: [String: String] = [:]) -> String {
         cookies.merging(more) { $1 }.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")
+    }
+}
+
+/// Another instance on the same database, busy: `write` runs over and over on a connection of its own (given the
+/// round's number) until `stop`, each commit a change this instance hears of through its change feed.
+final class BusyElsewhere: Sendable {
+    private let stopping = Atomic<Bool>(false)
+    private let done = Atomic<Int>(0)
+    private let thread = Mutex<OSThread?>(nil)
+
+    /// Rounds written so far.
+    var writes: Int { done.load(ordering: .relaxed) }
+
+    init(_ location: DatabaseLocation, _ write: @escaping @Sendable (Database, Int) throws -> Void) {
+        thread.withLock {
+            $0 = OSThread { [self] in
+                guard let others = try? Database(location: location) else { return }
+                var n = 0
+                while !stopping.load(ordering: .acquiring) {
+                    n += 1
+                    try? write(others, n)
+                    done.add(1, ordering: .relaxed)
+                }
+            }
+        }
+    }
+
+    func stop() {
+        stopping.store(true, ordering: .releasing)
+        thread.withLock { running in
+            running?.join()
+            running = nil
+        }
     }
 }
