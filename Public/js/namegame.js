@@ -155,7 +155,8 @@
   if (keys) keys.hidden = false;
 
   // A name missed in a typed round is typed once right before going on, as flash-card apps ask (the server offers it
-  // where it applies); Next skips it, as does Enter in the empty field. Letters are compared without case or accents.
+  // where it applies); Next skips it, as does a second Enter in the empty field. Letters are compared without case or
+  // accents.
   var retype = !ended && game.querySelector("[data-retype]");
   var retypeInput = retype && retype.querySelector("[data-retype-input]");
   if (retypeInput) {
@@ -178,11 +179,16 @@
       sayRetype(retype.getAttribute("data-retype-done"));
       window.setTimeout(function () { go(next); }, reduced ? 1500 : 700);
     });
+    // Enter in the empty field asks once, then goes on: a first Enter skipped the step without a word (two reviews,
+    // one by ear: only the field's new label said the round had moved on).
+    var askedEmpty = false;
     retypeInput.addEventListener("keydown", function (event) {
       if (event.key !== "Enter") return;
       event.preventDefault();
-      if (!retypeInput.value.trim() || retyped()) go(next);
-      else sayRetype(retype.getAttribute("data-retype-again"));
+      var empty = !retypeInput.value.trim();
+      if (retyped() || (empty && askedEmpty)) go(next);
+      else sayRetype(retype.getAttribute(empty ? "data-retype-empty" : "data-retype-again"));
+      askedEmpty = askedEmpty || empty;
     });
   }
 

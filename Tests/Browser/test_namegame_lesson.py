@@ -344,7 +344,7 @@ class Lesson(LessonHelpers):
                 self.assertEqual(notes, [], typed)
             self.navigate(lambda: self.tap("[data-outcome] button[data-next]"))
 
-    def assert_a_second_enter_waits(self, still, meet=True):
+    def assert_a_second_enter_waits(self, still, meet=True, asks_first=False):
         """The second Enter of a double press (a moment after the Enter that left the last page) sends nothing and
         leaves `still` in place; an Enter of its own goes on, however soon the page came (a desktop review's single
         Enters were swallowed three times in a lesson when every Enter within 0.7 s of a load was)."""
@@ -361,6 +361,12 @@ class Lesson(LessonHelpers):
         self.assertEqual(self.game().get_attribute("data-round"), round_id)
         # The last Enter half a second ago: this one is the player's own.
         self.driver.execute_script('sessionStorage.setItem("namegame.enterAt", String(Date.now() - 500))')
+        if asks_first:
+            # In the empty field to type a missed name once, the first Enter asks for it; the next goes on.
+            enter()
+            WebDriverWait(self.driver, 5).until(lambda d: "first" in self.text("[data-retype] .field-help"))
+            self.assertEqual(self.game().get_attribute("data-round"), round_id)
+            self.driver.execute_script('sessionStorage.setItem("namegame.enterAt", String(Date.now() - 500))')
         self.navigate(enter, meet=meet)  # Enter goes on (navigate waits for the next page)
 
     def test_a_second_enter_does_not_skip_a_typed_miss_correction(self):
@@ -371,7 +377,7 @@ class Lesson(LessonHelpers):
         self.reach_a_typed_round()
         round_id = self.game().get_attribute("data-round")
         self.type_name(round_id, "Nobody")
-        self.assert_a_second_enter_waits("[data-recall-miss]")
+        self.assert_a_second_enter_waits("[data-recall-miss]", asks_first=True)
         self.assertNotEqual(self.game().get_attribute("data-round"), round_id, "a moment later Enter goes on")
 
     def test_a_missed_name_is_typed_once_right_before_going_on(self):
@@ -389,6 +395,11 @@ class Lesson(LessonHelpers):
         self.assertIn("Maren Tanaka", self.text("label[for=retype]"), "it says what to type (a namesake's full name)")
         self.driver.save_screenshot(os.path.join(ARTIFACTS, f"namegame-retype-{self.width}.png"))
         # (Past the moment a double Enter's second press is held: the test types faster than a player.)
+        self.driver.execute_script('sessionStorage.setItem("namegame.enterAt", "0")')
+        # Enter in the empty field asks first, out loud too (two reviews skipped the step without a word).
+        field.send_keys(Keys.ENTER)
+        WebDriverWait(self.driver, 5).until(lambda d: "type “Maren Tanaka” first" in self.text("[data-retype] .field-help"))
+        self.assertEqual(self.game().get_attribute("data-round"), round_id, "the first Enter in the empty field stays")
         self.driver.execute_script('sessionStorage.setItem("namegame.enterAt", "0")')
         field.send_keys("Marne Tanaka" + Keys.ENTER)
         WebDriverWait(self.driver, 5).until(lambda d: "Not quite" in self.text("[data-retype] .field-help"))

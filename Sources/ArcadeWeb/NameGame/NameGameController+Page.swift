@@ -512,6 +512,7 @@ extension NameGameController {
         context["retype"] = .object([
             "name": .string(asked), "label": .string(t.string("namegame.retype.label", [.string(asked)])),
             "again": .string(t.string("namegame.retype.again", [.string(asked)])),
+            "empty": .string(t.string("namegame.retype.empty", [.string(asked)])),
         ])
     }
 
