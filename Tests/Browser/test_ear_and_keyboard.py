@@ -81,6 +81,9 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         self.assertIn("Your guess: blank, blank, blank, blank", names)
         # Decorative glyphs are drawn, not read ("▶︎ ARCADE", "Game ▾").
         self.assertEqual([n for n in names if "\u25b6" in n or "\u25be" in n], [])
+        # The board, which takes the focus as the page loads, says which game it is (a blind review started mid-page
+        # on "10 guesses left" and never heard "Daily #2").
+        self.assertIn("Mastermind 10 guesses left", names)
         # Typing digits: each is said, and the row reads as words in the accessibility tree (it was aria-hidden).
         self.keys("12")
         self.wait_said(lambda t: t == "2", "the second digit")
