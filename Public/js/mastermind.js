@@ -286,7 +286,17 @@
       else cell.removeAttribute("data-reveal");
     });
     var words = host.querySelector("[data-current-words]");
-    if (words) words.textContent = rowWords();
+    // The row's words carry its notes too, each empty place's digits ruled out (a blind review walked every place with
+    // the arrows to hear them: the row said only "blank").
+    var notesKey = host.querySelector("[data-keypad] [data-notes]");
+    var separator = (host.querySelector("[data-current-row]") || board()).getAttribute("data-ear-separator") || ", ";
+    var heardNotes = Array.prototype.map.call(cells, function (cell, i) {
+      var ruled = row[i] ? [] : (notes[String(i)] || []).filter(function (d) { return !absent[d]; }).sort();
+      if (!ruled.length || !notesKey) return "";
+      return (notesKey.getAttribute("data-ear-place") || "").replace("{place}", String(i + 1))
+        .replace("{digits}", ruled.join(separator));
+    }).filter(Boolean);
+    if (words) words.textContent = [rowWords()].concat(heardNotes).join(" ");
     var noted = loadNotes()[String(noteAt())] || [];
     Array.prototype.forEach.call(host.querySelectorAll("[data-keypad] button[data-key]"), function (button) {
       var digit = button.getAttribute("data-key");

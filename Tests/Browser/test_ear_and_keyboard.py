@@ -288,6 +288,8 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         self.driver.execute_script("document.getElementById('board').focus()")
         self.keys("5")
         self.wait_said(lambda t: t == "5: ruled out in place 1", "the note and its place")
+        # The row's words carry it (a blind review walked every place with the arrows to hear its notes).
+        self.assertIn("Your guess: blank, blank, blank, blank Place 1. Ruled out: 5.", self.ax_names())
         self.keys(Keys.ARROW_RIGHT)
         self.wait_said(lambda t: t == "Place 2. Nothing ruled out.", "the place moved")
         self.keys(Keys.ARROW_LEFT)
