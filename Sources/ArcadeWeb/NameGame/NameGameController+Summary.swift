@@ -70,6 +70,11 @@ extension NameGameController {
         // says what another lesson would do, meet someone new, or is a quiet "Keep practising" when today's new
         // people are met.
         if mode != .learn { context["continueText"] = .string(t.string("namegame.again")) }
+        // People due now are offered where they are said to be due: a quiz's summary said "Due for review now: 1"
+        // and offered only another round (a review). Learn reviews them.
+        if mode != .learn && mode.lessonRounds(lessonLength) != nil && dueNow > 0 {
+            context["reviewDue"] = .string(t.string("home.review", [.int(dueNow)]))
+        }
         if mode == .learn && dueNow == 0 {
             let meets = try meetsNew(player)
             context["continueText"] = .string(t.string(meets ? "namegame.lesson.meet" : "namegame.lesson.practise"))

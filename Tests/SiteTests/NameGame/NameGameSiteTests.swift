@@ -767,6 +767,22 @@ struct NameGameSiteTests {
         #expect(!german.contains(/<td>\d+\.\d<\/td>/), "the table in German")
     }
 
+    /// A quiz's summary that says people are due now offers to review them, in Learn (a review: "Due for review now: 1"
+    /// beside only "Play again").
+    @Test func aQuizSummaryWithPeopleDueOffersToReviewThem() throws {
+        let server = try SiteServer(engine: .sqlite)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.meetPeople()
+        try player.finishLesson("normal")
+        _ = try Database(location: server.database).execute("UPDATE namegame_cards SET due_ms = 0")
+        let summary = try player.play("normal").text
+        #expect(summary.contains("data-ended=\"true\"") && summary.contains("data-due-now=\"8\""))
+        #expect(summary.contains("data-review-due>8 people to review today</button>"))
+        #expect(try player.post("/namegame/next", "mode=learn&resume=1").status == 303)
+        #expect(Player.attribute("data-mode", in: try player.play("learn").text) == "learn")
+    }
+
     /// Hints mode slows down ten times on request (WCAG 2.2.1; a blind review lost half the faces while its screen
     /// reader read three), by a button on the round that works without a script, and back again.
     @Test func hintModeSlowsDownTenTimesOnRequest() throws {
