@@ -16,6 +16,9 @@ extension NameGameStore {
         package var wrong = false
         /// Rounds in the lesson that rated them (one each).
         package var rounds: Int
+        /// Their latest round in the lesson was right: a miss put right later in it (a review read "Missed" beside
+        /// someone it had named right three times since).
+        package var rightLast = false
     }
 
     package func covered(session: Int64) throws -> [Covered] {
@@ -25,8 +28,12 @@ extension NameGameStore {
                 result[index].missed = result[index].missed || round.missed
                 result[index].wrong = result[index].wrong || round.wrong
                 result[index].rounds += 1
+                result[index].rightLast = !round.missed
             } else {
-                result.append(Covered(person: round.person, missed: round.missed, wrong: round.wrong, rounds: 1))
+                result.append(
+                    Covered(
+                        person: round.person, missed: round.missed, wrong: round.wrong, rounds: 1,
+                        rightLast: !round.missed))
             }
         }
         return result

@@ -75,6 +75,10 @@ struct LearnSiteTests {
             if !missesAgain { try player.finishLesson("learn") }
             let over = try player.get("/namegame/learn").text
             #expect(over.contains("data-ended=\"true\""), "over after \(missesAgain ? 15 : 11) rounds or more")
+            // The summary says a miss put right later in the lesson was (a review read "Missed" beside someone it had
+            // named right since); one missed to the end stays missed.
+            let recovered = over.ranges(of: "data-tag=\"recovered\"").count
+            #expect(recovered == (missesAgain ? 0 : 1) && over.contains("data-tag=\"again\"") == missesAgain)
             let rounds = try #require(
                 try db.value(
                     Int.self,
