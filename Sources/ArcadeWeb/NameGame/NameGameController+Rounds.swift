@@ -107,9 +107,13 @@ extension NameGameController {
         // review: Mat, Maren, Mat, Maren…); until then someone new may come, introduced first.
         let met = everyone.filter { cards[$0.id] != nil }
         let pool = met.count >= Self.quizFromMet ? met : everyone
+        // A miss rests for the last few rounds too, as anyone asked does: two people missed were asked in turn for
+        // most of a session, and half the people met never came up (a review: 8 of 10 rounds).
+        let rested = pool.filter { !recent.contains($0.id) }
         guard
             let person = store.plan.next(
-                people: pool, cards: cards, now: store.nowMilliseconds(), avoid: avoid, recent: recent)
+                people: rested.isEmpty ? pool : rested, cards: cards, now: store.nowMilliseconds(), avoid: avoid,
+                recent: recent)
                 ?? pool.randomElement(using: &random)
         else { return nil }
         if cards[person.id] != nil { return Round.recall(.recall, asking: person) }

@@ -767,6 +767,30 @@ struct NameGameSiteTests {
         #expect(!german.contains(/<td>\d+\.\d<\/td>/), "the table in German")
     }
 
+    /// Recall drills a miss, but not in turn with another: each rests for the last few rounds, so the others met are
+    /// asked between (a review: two people missed took 8 of 10 rounds, half of those met never came up).
+    @Test func recallRestsItsMissesSoTheOthersMetAreAskedToo() throws {
+        let server = try SiteServer(engine: .sqlite)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.meetPeople()
+        var asked: [String] = []
+        var missing: [String] = []
+        for _ in 0..<10 {
+            let page = try player.play("recall").text
+            guard !page.contains("data-ended=\"true\"") else { break }
+            let id = try player.askedID(page)
+            asked.append(id)
+            if missing.count < 2 && !missing.contains(id) { missing.append(id) }
+            if missing.contains(id) { try player.miss("recall", page) } else { try player.answerRight("recall", page) }
+            try player.post("/namegame/next", "mode=recall")
+        }
+        #expect(asked.count == 10)
+        #expect(Set(asked).count >= 5, "\(asked)")
+        let back = zip(asked, asked.dropFirst(2)).filter { $0.0 == $0.1 && missing.contains($0.0) }
+        #expect(back.isEmpty, "a miss asked again two rounds later: \(asked)")
+    }
+
     /// A quiz's summary that says people are due now offers to review them, in Learn (a review: "Due for review now: 1"
     /// beside only "Play again").
     @Test func aQuizSummaryWithPeopleDueOffersToReviewThem() throws {
