@@ -68,6 +68,13 @@ struct NameGameController: Sendable {
     /// The modes the menu shows after Learn, in order: recall (typing a name teaches most), the classic, the minute.
     static let featured: [Mode] = [.recall, .normal, .timed]
 
+    /// The three ways on shown after Learn: not Recall where the card above already names it as the next step, nor a
+    /// mode still waiting for people met (a review: Recall twice on one screen, and Timed locked among three).
+    static func featured(suggesting recall: Bool, met: Int) -> [Mode] {
+        Array(
+            (featured + [.practice, .fifty]).filter { !(recall && $0 == .recall) && met >= meetsFirst($0) }.prefix(3))
+    }
+
     /// How many people a mode waits for the player to have met (`waitsToMeet`): 0, it starts at once.
     static func meetsFirst(_ mode: Mode) -> Int { mode == .practice ? 1 : mode == .timed ? timedFromMet : 0 }
     /// The longest typed name read: anything longer is refused before it is compared.
@@ -138,6 +145,7 @@ struct NameGameController: Sendable {
                 "everyone": .int(everyone), "metCount": .int(met), "learnedCount": .int(learned),
                 "stickingCount": .int(learned + sticking),
             ]
+        let (shown, suggests) = try menuModes(context.visitor.playerID, cards: cards, met: met, pace: pace)
         return pages.render(
             "namegame-menu", title: t.string("namegame.title"), for: context.visitor, path: "/namegame",
             section: "namegame",
@@ -150,10 +158,20 @@ struct NameGameController: Sendable {
                 "demo": .bool(directory.people.contains(where: PeopleStore.isDemo)),
                 // Three ways on, the rest behind "More ways to play" (reviews: ten look-alike modes, no path after
                 // Learn); once four people are met, the next step is named under a met goal (the template's test).
-                "modes": .list(Self.featured.map(card)),
-                "moreModes": .list(Mode.menu.filter { $0 != .learn && !Self.featured.contains($0) }.map(card)),
-                "suggest": met >= Self.quizFromMet ? card(.recall) : .null,
+                "modes": .list(shown.map(card)),
+                "moreModes": .list(Mode.menu.filter { $0 != .learn && !shown.contains($0) }.map(card)),
+                "suggest": suggests ? card(.recall) : .null,
             ])
+    }
+
+    /// The three ways on shown after Learn, and whether Recall is the next step named above them, once four of the
+    /// team are met (the card names it once today's goal is met too: the template's test).
+    private func menuModes(
+        _ player: String, cards: [String: Card], met: Int, pace: Pace
+    ) throws -> (shown: [Mode], suggests: Bool) {
+        let suggests = met >= Self.quizFromMet
+        let goalMet = try !cards.isEmpty && store.answeredToday(player: player) >= lessonLength * pace.lessons
+        return (Self.featured(suggesting: suggests && goalMet, met: cards.count), suggests)
     }
 
     /// Who is due by the end of today (UTC) and who now.

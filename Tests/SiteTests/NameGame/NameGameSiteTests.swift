@@ -767,6 +767,27 @@ struct NameGameSiteTests {
         #expect(!german.contains(/<td>\d+\.\d<\/td>/), "the table in German")
     }
 
+    /// The menu's three ways on after Learn repeat neither the next step named above them nor a mode that would only
+    /// say "meet people first" (a review: Recall twice on one screen; Timed locked among the three for a newcomer).
+    @Test func theMenusThreeModesRepeatNoSuggestionAndNoLockedMode() throws {
+        let server = try SiteServer(engine: .sqlite)
+        defer { server.stop() }
+        let player = Player(server)
+        let newcomer = try #require(try player.get("/namegame").text.components(separatedBy: "data-more-modes").first)
+        #expect(newcomer.contains("data-play=\"recall\"") && !newcomer.contains("data-play=\"timed\""))
+        try player.meetPeople()
+        #expect(
+            try player.get("/namegame").text.components(separatedBy: "data-more-modes").first?.contains(
+                "data-play=\"recall\"") == true, "not named above until today's goal is met")
+        #expect(try player.post("/namegame/pace", "pace=relaxed").status == 303, "a goal of one lesson")
+        try player.answerRounds("normal", count: 10)
+        let menu = try player.get("/namegame").text
+        let shown = try #require(menu.components(separatedBy: "data-more-modes").first)
+        #expect(shown.contains("data-play-suggested=\"recall\"") && !shown.contains("data-play=\"recall\""))
+        #expect(shown.contains("data-play=\"timed\"") && shown.ranges(of: "data-play=\"").count == 4)
+        #expect(menu.contains("data-play=\"recall\""), "still one tap away")
+    }
+
     /// Recall drills a miss, but not in turn with another: each rests for the last few rounds, so the others met are
     /// asked between (a review: two people missed took 8 of 10 rounds, half of those met never came up).
     @Test func recallRestsItsMissesSoTheOthersMetAreAskedToo() throws {
