@@ -193,11 +193,9 @@
   }
 
   // How the last page's answer was given ("key" or "pointer"), noted as it was sent (see the submit listener below).
+  // (Kept from page to page by site.js, which also rings a focus set here after a key.)
   var arrivedBy = null;
-  try {
-    arrivedBy = window.sessionStorage.getItem("namegame.input");
-    window.sessionStorage.removeItem("namegame.input");
-  } catch (e) { arrivedBy = null; }
+  try { arrivedBy = window.sessionStorage.getItem("arcade.input"); } catch (e) { arrivedBy = null; }
 
   // Focus goes to what the player needs next, in view: the score at the end of a timed minute, the summary, the
   // right answer after a wrong pick, the missed name to type once, Next after an answer, the name field in recall,
@@ -232,14 +230,7 @@
       focusTarget.setSelectionRange(focusTarget.value.length, focusTarget.value.length);
     }
     // Reached by a tap, a focused button shows no ring until a key is pressed: on a phone the ring round Next and
-    // Got it read as something selected (a review). A keyboard's answer keeps it, where Enter goes is seen.
-    // Reached by a key, it shows its ring at once: a page's own focus is not "visible" to the browser until the next
-    // key (a keyboard review could not see that Enter would press Next, on every step of a lesson).
-    if (arrivedBy === "key" && /^(BUTTON|A|INPUT)$/.test(focusTarget.tagName)) {
-      focusTarget.setAttribute("data-key-focus", "");
-      focusTarget.addEventListener("blur", function () { focusTarget.removeAttribute("data-key-focus"); },
-        { once: true });
-    }
+    // Got it read as something selected (a review). Reached by a key, site.js rings it at once.
     if (arrivedBy === "pointer" && focusTarget.tagName === "BUTTON") {
       focusTarget.setAttribute("data-quiet-focus", "");
       document.addEventListener("keydown", function () { focusTarget.removeAttribute("data-quiet-focus"); },
@@ -333,15 +324,8 @@
   // below (or sessionStorage "namegame.autoAdvance" = "off", as the tests set it) keeps every answer.
   // An answer given by keyboard stays until Enter (a blind review: the page moved on at 2.6 s while the answer was
   // still being read); a tap's or a click's moves on by itself. How the last answer was given rides to its page.
+  // (A page sent on by the script itself, a hint round's last face say, keeps the way the player came.)
   var byKeyboard = arrivedBy === "key";
-  // (A page sent on by the script itself, a hint round's last face say, keeps the way the player came: a keyboard
-  // player's next page hid its focus as if tapped, a keyboard review.)
-  var lastInput = arrivedBy || "pointer";
-  document.addEventListener("keydown", function () { lastInput = "key"; }, true);
-  document.addEventListener("pointerdown", function () { lastInput = "pointer"; }, true);
-  game.addEventListener("submit", function () {
-    try { window.sessionStorage.setItem("namegame.input", lastInput); } catch (e) { /* private mode */ }
-  }, true);
   var hold = false;
   try {
     hold = window.sessionStorage.getItem("namegame.autoAdvance") === "off"

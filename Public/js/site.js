@@ -4,6 +4,25 @@
   "use strict";
   document.documentElement.classList.add("js");
 
+  // How the player last acted, a key or a pointer, kept from page to page: where a page puts the focus itself, a
+  // keyboard player sees its ring at once (the browser's own :focus-visible waits for the next key after a load, and
+  // a keyboard review saw no ring after every answer, Next and Got it). The board is ringed at its row instead.
+  var input = null;
+  try { input = window.sessionStorage.getItem("arcade.input"); } catch (e) { input = null; }
+  function note(kind) {
+    if (input === kind) return;
+    input = kind;
+    try { window.sessionStorage.setItem("arcade.input", kind); } catch (e) { /* private mode */ }
+  }
+  document.addEventListener("keydown", function () { note("key"); }, true);
+  document.addEventListener("pointerdown", function () { note("pointer"); }, true);
+  document.addEventListener("focusin", function (event) {
+    var target = event.target;
+    if (input !== "key" || !target.setAttribute || target.id === "board" || target.matches(":focus-visible")) return;
+    target.setAttribute("data-key-focus", "");
+    target.addEventListener("blur", function () { target.removeAttribute("data-key-focus"); }, { once: true });
+  }, true);
+
   var meta = document.querySelector('meta[name="csrf-token"]');
   var csrf = meta ? meta.getAttribute("content") : "";
 

@@ -242,7 +242,7 @@ class NameGame(NameGameHelpers, BrowserTest):
         beat after the last wrong face goes, the round ends as not known and shows who it is."""
         round_id, _ = self.fresh_round("hint")
         # Come by a key: the page the script sends on keeps it, its focus seen (a keyboard review: hidden as if tapped).
-        self.driver.execute_script('sessionStorage.setItem("namegame.input", "key")')
+        self.driver.execute_script('sessionStorage.setItem("arcade.input", "key")')
         self.open("/namegame/hint")
         wait(self.driver, 40).until(lambda _: self.game().get_attribute("data-answered") == "true")
         self.assertEqual(self.game().get_attribute("data-round"), round_id, "the same round, ended")
@@ -407,6 +407,29 @@ class NameGame(NameGameHelpers, BrowserTest):
                         self.driver.execute_script(style, focused) == "none", "no ring after a tap")
         ActionChains(self.driver).send_keys(Keys.SHIFT).perform()
         self.assertNotEqual(self.driver.execute_script(style, focused), "none", "the ring at the first key")
+
+
+class FocusSeenByKeyboard(NameGameHelpers, BrowserTest):
+    def test_a_page_reached_by_keyboard_shows_its_focus_at_once(self):
+        """A keyboard review saw no focus ring after every page load (Got it, Next, the answer card): the browser's
+        own :focus-visible waits for the next key. After a key, the focus a page sets itself is ringed at once; after
+        a tap, not."""
+        for came_by, ringed in (("key", True), ("pointer", False)):
+            self.open("/namegame")
+            if came_by == "key":
+                ActionChains(self.driver).send_keys(Keys.SHIFT).perform()
+            else:
+                self.driver.find_element("css selector", "h1").click()
+            self.open("/namegame/learn")
+            if self.driver.find_elements("css selector", "[data-start] button[data-next]"):
+                self.navigate(lambda: self.driver.find_element("css selector", "[data-start] button[data-next]").click())
+                if came_by == "key":
+                    ActionChains(self.driver).send_keys(Keys.SHIFT).perform()
+                    self.open("/namegame/learn")
+            focused = self.driver.switch_to.active_element
+            self.assertNotEqual(focused.tag_name, "body")
+            style = self.driver.execute_script("return getComputedStyle(arguments[0]).outlineStyle", focused)
+            self.assertEqual(style != "none", ringed, f"{came_by}: {focused.get_attribute('outerHTML')[:120]}")
 
 
 class NameGameStatisticsInJapanese(BrowserTest):
