@@ -158,9 +158,15 @@ extension NameGameController {
         let asksMet = Self.asksMet(mode, met: met.count) || metBefore
         let recent = (try? store.recentlyAsked(session: session.id, limit: min(3, max(0, met.count / 2 - 1)))) ?? []
         let known = Set(cards.keys)
+        // Someone new to meet is on the team now: a classic quiz's faces include former staff, but a review was
+        // introduced to someone who had left, then listed as "No longer on the team".
+        let strangers = pool.filter { $0.isCurrentStaff && cards[$0.id] == nil }
         func deal(avoid: Set<String>) -> Round? {
             let fresh = met.filter { !avoid.contains($0.id) && !recent.contains($0.id) }
-            let person = asksMet ? (fresh.isEmpty ? met : fresh).randomElement(using: &random) : nil
+            let person =
+                asksMet
+                ? (fresh.isEmpty ? met : fresh).randomElement(using: &random)
+                : strangers.filter { !avoid.contains($0.id) }.randomElement(using: &random)
             return person.map { Round.make(mode, asking: $0, from: everyone, first: known, using: &random) }
                 ?? Round.make(mode, from: everyone, using: &random)
         }

@@ -767,6 +767,26 @@ struct NameGameSiteTests {
         #expect(!german.contains(/<td>\d+\.\d<\/td>/), "the table in German")
     }
 
+    /// A quiz introduces only people on the team now: its faces may include former staff, but a review was introduced
+    /// to someone who had left, whom People you've met then listed as "No longer on the team".
+    @Test func aQuizIntroducesOnlyPeopleOnTheTeamNow() throws {
+        let server = try SiteServer(engine: .sqlite)
+        defer { server.stop() }
+        let db = try Database(location: server.database)
+        #expect(try db.value(Int.self, "SELECT COUNT(*) FROM people WHERE retired = 1") ?? 0 >= 10, "former staff")
+        var asked: [String] = []
+        for mode in ["normal", "matt", "reverse", "hint", "fifty"] {
+            for _ in 0..<6 {
+                let player = Player(server)
+                asked.append(try player.askedID(try player.play(mode).text))
+            }
+        }
+        let former = try asked.filter {
+            try db.value(Int.self, "SELECT retired FROM people WHERE id = ?", [.text($0)]) == 1
+        }
+        #expect(asked.count == 30 && former.isEmpty, "introduced though gone: \(former)")
+    }
+
     /// The menu's three ways on after Learn repeat neither the next step named above them nor a mode that would only
     /// say "meet people first" (a review: Recall twice on one screen; Timed locked among the three for a newcomer).
     @Test func theMenusThreeModesRepeatNoSuggestionAndNoLockedMode() throws {
