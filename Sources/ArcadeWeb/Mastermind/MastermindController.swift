@@ -424,6 +424,8 @@ struct MastermindController: Sendable {
             // times on one screen); a hinted one is only cracked.
             "praise": outcome == .won
                 ? .string(t.string(record.usedHint ? "mastermind.won.title" : Self.praise(game.turns.count))) : .null,
+            // …and says it is a win too, to the ear: a blind review heard the card named only "Splendid!".
+            "praiseSaysWin": .bool(outcome == .won && !record.usedHint),
             "compact": outcome == .playing
                 ? .null
                 : compactDistribution(
