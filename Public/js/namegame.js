@@ -433,8 +433,9 @@
           var mine = game.querySelector('button[data-choice="' + hidden.getAttribute("data-choice") + '"]');
           if (mine && !mine.hasAttribute("data-hidden")) {
             if (document.activeElement === mine) lost = mine;  // (noted before it is disabled, which blurs it)
-            var face = mine.querySelector("img");
-            gone.push(face && face.alt ? face.alt : mine.getAttribute("data-key"));
+            // Its number only ("Face 5"): read whole, each face's description ran on for longer than a face stays
+            // (a blind review: every 3 s, "Gone: Face 5: Long pink hair, round glasses…").
+            gone.push(mine.getAttribute("data-face-label") || mine.getAttribute("data-key"));
             mine.setAttribute("data-hidden", "true");
             mine.disabled = true;
             mine.classList.add("is-hidden");

@@ -578,6 +578,8 @@ extension NameGameController {
                     "alt": .string(
                         looks(person, t).map { t.string("namegame.face.described", [.int(index + 1), .string($0)]) }
                             ?? t.string("namegame.face", [.int(index + 1)])),
+                    // Its number alone, as a face gone in Hints mode is said (its description ran on too long).
+                    "label": .string(t.string("namegame.face", [.int(index + 1)])),
                     "name": showName ? .string(person.fullName) : .null,
                     "long": .bool(showName && Self.isLong(person.fullName)),
                     "title": showTitle ? .string(role(person, t) ?? "") : .null,
