@@ -107,22 +107,7 @@ struct NameGameController: Sendable {
     func menu(_ request: Request, _ context: PlayerContext) throws -> Response {
         let t = pages.localizer.strings(for: context.visitor.language)
         let cards = context.visitor.isNew ? [:] : try store.cards(player: context.visitor.playerID)
-        func card(_ mode: Mode) -> TemplateValue {
-            // A mode that waits for people met says so on the menu (a review tapped Practice and Timed to find
-            // "Start with Learn").
-            let waits = Self.meetsFirst(mode)
-            let locked =
-                cards.count >= waits
-                ? nil
-                : waits == 1
-                    ? t.string("namegame.menu.locked.one") : t.string("namegame.menu.locked.few")
-            return [
-                "mode": .string(mode.rawValue), "href": .string("/namegame/\(mode.rawValue)"),
-                "name": .string(t.string("namegame.mode.\(mode.rawValue)")),
-                "description": .string(t.string("namegame.mode.\(mode.rawValue).about")),
-                "locked": locked.map { .string($0) } ?? .null,
-            ]
-        }
+        func card(_ mode: Mode) -> TemplateValue { menuCard(mode, met: cards.count, t: t) }
         // Learn is where a newcomer starts (issue 41): first and primary; the other modes follow as practice. A player
         // who has met people sees where they stand there, and what is due (a review: after two lessons the menu still
         // said "New to the Name Game?").
@@ -162,6 +147,23 @@ struct NameGameController: Sendable {
                 "moreModes": .list(Mode.menu.filter { $0 != .learn && !shown.contains($0) }.map(card)),
                 "suggest": suggests ? card(.recall) : .null,
             ])
+    }
+
+    /// A mode's card on the menu. One that waits for people met says so (a review tapped Practice and Timed to find
+    /// "Start with Learn"), and how far along (another met six and read "a few" with no target).
+    private func menuCard(_ mode: Mode, met: Int, t: LanguageStrings) -> TemplateValue {
+        let waits = Self.meetsFirst(mode)
+        let locked =
+            met >= waits
+            ? nil
+            : waits == 1
+                ? t.string("namegame.menu.locked.one") : t.string("namegame.menu.locked.few", [.int(met), .int(waits)])
+        return [
+            "mode": .string(mode.rawValue), "href": .string("/namegame/\(mode.rawValue)"),
+            "name": .string(t.string("namegame.mode.\(mode.rawValue)")),
+            "description": .string(t.string("namegame.mode.\(mode.rawValue).about")),
+            "locked": locked.map { .string($0) } ?? .null,
+        ]
     }
 
     /// The three ways on shown after Learn, and whether Recall is the next step named above them, once four of the

@@ -798,6 +798,9 @@ struct LearnDepthSiteTests {
         // so on the menu and on its start card; its start writes nothing.
         let menu = try player.get("/namegame").text
         #expect(menu.ranges(of: "data-locked>").count == 1 && menu.contains("data-locked>Meet a few people first"))
+        // …how many, and how far along (a review met six and read "a few" with no target).
+        let known = try #require(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM namegame_cards"))
+        #expect(menu.contains("data-locked>Meet a few people first (met: \(known) of 8)"))
         #expect(try player.post("/namegame/next", "mode=timed&resume=1").status == 303)
         let timed = try player.get("/namegame/timed").text
         #expect(timed.contains("data-meet-first>Timed mode only asks about people you’ve met (at least 8)"))
