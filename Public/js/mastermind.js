@@ -260,12 +260,21 @@
     Array.prototype.forEach.call(host.querySelectorAll("[data-keypad] [data-absent]"), function (key) {
       absent[key.getAttribute("data-key")] = true;
     });
+    // The row's words carry its notes, each empty place's digits ruled out.
+    var notesKey = host.querySelector("[data-keypad] [data-notes]");
+    var separator = (host.querySelector("[data-current-row]") || board()).getAttribute("data-ear-separator") || ", ";
+    var heardNotes = [];
     Array.prototype.forEach.call(cells, function (cell, i) {
       var digit = typed[i] || "";
       cell.textContent = row[i] || "";
       // An empty box shows the digits ruled out for its place, struck through (a review: the notes showed nowhere on
       // the board, only as a badge on a key, for one place at a time).
       var ruled = row[i] ? [] : (notes[String(i)] || []).filter(function (d) { return !absent[d]; }).sort();
+      // Said with the row too (a blind review walked every place with the arrows to hear its notes).
+      if (ruled.length && notesKey) {
+        heardNotes.push((notesKey.getAttribute("data-ear-place") || "").replace("{place}", String(i + 1))
+          .replace("{digits}", ruled.join(separator)));
+      }
       var half = Math.ceil(ruled.length / 2);
       if (ruled.length > 4) ruled.splice(half, 0, "\n");
       if (ruled.length) {
@@ -286,16 +295,6 @@
       else cell.removeAttribute("data-reveal");
     });
     var words = host.querySelector("[data-current-words]");
-    // The row's words carry its notes too, each empty place's digits ruled out (a blind review walked every place with
-    // the arrows to hear them: the row said only "blank").
-    var notesKey = host.querySelector("[data-keypad] [data-notes]");
-    var separator = (host.querySelector("[data-current-row]") || board()).getAttribute("data-ear-separator") || ", ";
-    var heardNotes = Array.prototype.map.call(cells, function (cell, i) {
-      var ruled = row[i] ? [] : (notes[String(i)] || []).filter(function (d) { return !absent[d]; }).sort();
-      if (!ruled.length || !notesKey) return "";
-      return (notesKey.getAttribute("data-ear-place") || "").replace("{place}", String(i + 1))
-        .replace("{digits}", ruled.join(separator));
-    }).filter(Boolean);
     if (words) words.textContent = [rowWords()].concat(heardNotes).join(" ");
     var noted = loadNotes()[String(noteAt())] || [];
     Array.prototype.forEach.call(host.querySelectorAll("[data-keypad] button[data-key]"), function (button) {

@@ -194,8 +194,7 @@
 
   // How the last page's answer was given ("key" or "pointer"), noted as it was sent (see the submit listener below).
   // (Kept from page to page by site.js, which also rings a focus set here after a key.)
-  var arrivedBy = null;
-  try { arrivedBy = window.sessionStorage.getItem("arcade.input"); } catch (e) { arrivedBy = null; }
+  var arrivedBy = window.Arcade ? window.Arcade.lastInput() : null;
 
   // Focus goes to what the player needs next, in view: the score at the end of a timed minute, the summary, the
   // right answer after a wrong pick, the missed name to type once, Next after an answer, the name field in recall,

@@ -29,6 +29,8 @@
   // The site's one way to ask the server from script (the game scripts use it too): same-origin, and a POST carries
   // the CSRF token in a header, as forms carry it in a field. `headers` adds to those.
   window.Arcade = {
+    // How the player last acted, "key" or "pointer" (or null), here or on the page before (see above).
+    lastInput: function () { return input; },
     // Large text, or a short window (a page zoomed to 200 % or 400 %): what is read then takes longer to find and
     // read, and what goes by itself waits twice as long (the cheats' toasts, a right answer's beat).
     slowReading: function () {

@@ -65,14 +65,15 @@ struct NameGameController: Sendable {
             ? t.string("namegame.practice.meetfirst") : t.string("namegame.timed.meetfirst", [.int(Self.timedFromMet)])
     }
 
-    /// The modes the menu shows after Learn, in order: recall (typing a name teaches most), the classic, the minute.
-    static let featured: [Mode] = [.recall, .normal, .timed]
+    /// The modes the menu shows after Learn, in order: recall (typing a name teaches most), the classic, the minute,
+    /// then two more in the place of any left out (`featured(suggesting:met:)` shows three).
+    static let featured: [Mode] = [.recall, .normal, .timed, .practice, .fifty]
 
-    /// The three ways on shown after Learn: not Recall where the card above already names it as the next step, nor a
-    /// mode still waiting for people met (a review: Recall twice on one screen, and Timed locked among three).
+    /// The three ways on shown after Learn, the first of `featured` that fit: not Recall where the card above already
+    /// names it as the next step, nor a mode still waiting for people met (a review: Recall twice on one screen, and
+    /// Timed locked among three).
     static func featured(suggesting recall: Bool, met: Int) -> [Mode] {
-        Array(
-            (featured + [.practice, .fifty]).filter { !(recall && $0 == .recall) && met >= meetsFirst($0) }.prefix(3))
+        Array(featured.filter { !(recall && $0 == .recall) && met >= meetsFirst($0) }.prefix(3))
     }
 
     /// How many people a mode waits for the player to have met (`waitsToMeet`): 0, it starts at once.
@@ -130,15 +131,17 @@ struct NameGameController: Sendable {
                 "everyone": .int(everyone), "metCount": .int(met), "learnedCount": .int(learned),
                 "stickingCount": .int(learned + sticking),
             ]
-        let (shown, suggests) = try menuModes(context.visitor.playerID, cards: cards, met: met, pace: pace)
+        let today = try todayFields(
+            context.visitor.playerID, isNew: context.visitor.isNew, pace: pace, cards: cards, t: t)
+        // Recall is named as the next step once four of the team are met, under today's goal met (the template's test).
+        let suggests = met >= Self.quizFromMet
+        let shown = Self.featured(suggesting: suggests && Self.goalMet(today), met: cards.count)
         return pages.render(
             "namegame-menu", title: t.string("namegame.title"), for: context.visitor, path: "/namegame",
             section: "namegame",
             data: [
                 "start": card(.learn), "progress": progress,
-                "today": try todayFields(
-                    context.visitor.playerID, isNew: context.visitor.isNew, pace: pace, cards: cards, t: t),
-                "pace": paceFields(pace, t: t),
+                "today": today, "pace": paceFields(pace, t: t),
                 // The bundled people are drawings (a review took them for the product: "it does not teach my team").
                 "demo": .bool(directory.people.contains(where: PeopleStore.isDemo)),
                 // Three ways on, the rest behind "More ways to play" (reviews: ten look-alike modes, no path after
@@ -166,14 +169,10 @@ struct NameGameController: Sendable {
         ]
     }
 
-    /// The three ways on shown after Learn, and whether Recall is the next step named above them, once four of the
-    /// team are met (the card names it once today's goal is met too: the template's test).
-    private func menuModes(
-        _ player: String, cards: [String: Card], met: Int, pace: Pace
-    ) throws -> (shown: [Mode], suggests: Bool) {
-        let suggests = met >= Self.quizFromMet
-        let goalMet = try !cards.isEmpty && store.answeredToday(player: player) >= lessonLength * pace.lessons
-        return (Self.featured(suggesting: suggests && goalMet, met: cards.count), suggests)
+    /// Whether today's goal is met, as `todayFields` worked it out.
+    static func goalMet(_ today: TemplateValue) -> Bool {
+        guard case .object(let fields) = today, case .bool(let met) = fields["met"] else { return false }
+        return met
     }
 
     /// Who is due by the end of today (UTC) and who now.
