@@ -196,6 +196,26 @@ struct NameGameTests {
         #expect(Mode.likeness("daniel", "gabriel") > Mode.likeness("daniel", "zane"))
     }
 
+    /// A quiz's other faces: about half strangers while few people are met, so the answer is not found by elimination
+    /// among them; all people met once there are enough of them (a review passed every pick by recognising who it had
+    /// met, the answer never a stranger), drawn anew each round.
+    @Test func theOtherFacesAreAllPeopleMetOnceThereAreEnough() {
+        var rng = SystemRandomNumberGenerator()
+        let everyone = people(40)
+        for (metCount, strangers) in [(6, 2...2), (8, 2...2), (9, 0...0), (20, 0...0)] {
+            let met = Set(everyone.prefix(metCount).map(\.id))
+            var seen: Set<Set<String>> = []
+            for _ in 0..<40 {
+                let round = Round.make(.normal, asking: everyone[0], from: everyone, first: met, using: &rng)
+                let ids = Set(round.people.map(\.id))
+                #expect(round.people.count == 6)
+                #expect(strangers.contains(ids.subtracting(met).count), "\(metCount) met: \(ids.sorted())")
+                seen.insert(ids)
+            }
+            #expect(seen.count > 10, "the faces change from round to round, \(metCount) met")
+        }
+    }
+
     @Test(arguments: Mode.allCases)
     func roundsHaveNoRepeatsAndTheAnswerInside(_ mode: Mode) throws {
         var rng = SystemRandomNumberGenerator()
