@@ -133,6 +133,10 @@ struct NameGameController: Sendable {
             ]
         let today = try todayFields(
             context.visitor.playerID, isNew: context.visitor.isNew, pace: pace, cards: cards, t: t)
+        // Nobody due and nobody new today: Learn gives a lesson of people met, and says so (a review pressed it under
+        // "Nothing is due right now" and was given a whole lesson).
+        let newToday = try met < everyone && meetsNew(context.visitor.playerID, pace: pace)
+        let extra = !cards.isEmpty && dueCounts(cards).now == 0 && !newToday
         // Recall is named as the next step once four of the team are met, under today's goal met (the template's test).
         let suggests = met >= Self.quizFromMet
         let shown = Self.featured(suggesting: suggests && Self.goalMet(today), met: cards.count)
@@ -140,7 +144,7 @@ struct NameGameController: Sendable {
             "namegame-menu", title: t.string("namegame.title"), for: context.visitor, path: "/namegame",
             section: "namegame",
             data: [
-                "start": card(.learn), "progress": progress,
+                "start": card(.learn), "progress": progress, "extra": .bool(extra),
                 "today": today, "pace": paceFields(pace, t: t),
                 // The bundled people are drawings (a review took them for the product: "it does not teach my team").
                 "demo": .bool(directory.people.contains(where: PeopleStore.isDemo)),
