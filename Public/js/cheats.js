@@ -75,7 +75,9 @@
     // The revealed digit flies into its cell of the row being played, without a reload, marked as a hint.
     // Its place and digit join the unlock's announcement (the promise's value).
     "mastermind.reveal": function () {
-      if (!window.ArcadeMastermind) return;
+      // Over, a game has nothing to reveal, and its results stay open with their focus (a keyboard review's code
+      // closed them and left the focus on the page's body).
+      if (!window.ArcadeMastermind || document.querySelector("#board[data-outcome]")) return;
       return window.ArcadeMastermind.refresh().then(function (said) {
         var cell = document.querySelector("[data-current-row] .cell.is-revealed");
         if (cell) cell.classList.add("is-flying");

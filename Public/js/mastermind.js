@@ -1149,6 +1149,7 @@
       target = document.activeElement;
     } else if (open && !open.hasAttribute("data-results-dialog")) return;
     if (shortcutsOff() && !(target && host.contains(target)) && !open) return;
+    if (window.Arcade.elsewhere(target, host, open)) return;
     // A finished game: N starts the next, as its New game does (a review found no key for it), from its results too.
     var over = board() && board().getAttribute("data-outcome");
     // The key, whatever the layout types on it (a Russian reader: N types «т» there, and nothing happened).

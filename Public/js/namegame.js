@@ -133,6 +133,7 @@
     // Single-key shortcuts turned off (WCAG 2.1.4): the keys act only while focus is in the game.
     var off = document.documentElement.getAttribute("data-shortcuts") === "off";
     if (off && !(target && game.contains(target))) return;
+    if (window.Arcade && window.Arcade.elsewhere(target, game)) return;
     // The end of a timed minute keeps its score: only a deliberate press of Play again starts another.
     if (ended && timed) return;
     if (/^[0-6]$/.test(event.key)) {
@@ -143,8 +144,24 @@
       if (choice) { event.preventDefault(); go(choice); }
     } else if (event.key === "Enter" && !(target && (target.tagName === "BUTTON" || target.tagName === "A"))) {
       if (next) { event.preventDefault(); go(next); }
+    } else if (typedOn && next && /^\p{L}$/u.test(event.key)) {
+      // A name typed straight after a typed answer goes on, into the next round's field: a desktop review's first
+      // letters of the next name were lost while the last one's spelling showed.
+      event.preventDefault();
+      try {
+        var typed = window.sessionStorage.getItem("namegame.typed") || "";
+        window.sessionStorage.setItem("namegame.typed", (typed + event.key).slice(0, 80));
+      } catch (e) { /* private mode: the letters are lost, as before */ }
+      go(next);
     }
   });
+  var typedOn = !ended && !timed && game.getAttribute("data-recall") === "true"
+    && (game.hasAttribute("data-answered") || game.hasAttribute("data-identified"));
+  var typedAhead = "";
+  try {
+    typedAhead = window.sessionStorage.getItem("namegame.typed") || "";
+    window.sessionStorage.removeItem("namegame.typed");
+  } catch (e) { typedAhead = ""; }
 
   // A page reloaded (a timed minute's end) starts where its focus is, not where the last one was scrolled (a
   // low-vision review: the score had focus 1,100 px above a view left on the last round's faces).
@@ -221,8 +238,9 @@
   if (openChoices && asked && openChoices.getBoundingClientRect().top > window.innerHeight * 0.6) {
     asked.scrollIntoView({ block: "start" });
   }
-  if (focusTarget) {
+  if (focusTarget && !(window.Arcade && window.Arcade.languageSwitched)) {
     focusTarget.focus({ preventScroll: true });
+    if (typedAhead && focusTarget.hasAttribute("data-recall-input") && !focusTarget.value) focusTarget.value = typedAhead;
     // A name kept in its field (a namesake's first name, refused) is typed on from its end: the caret at its start
     // made "Mat" and then " Holloway" into " HollowayMat", marked wrong (a keyboard review).
     if (focusTarget.tagName === "INPUT" && focusTarget.value) {
@@ -321,29 +339,21 @@
   // A right answer: the name shows, then the next round comes by itself (longer with reduced motion). A tap
   // anywhere but on a control, or Enter, skips the wait; any other key, or a tap on a control, stops it; the switch
   // below (or sessionStorage "namegame.autoAdvance" = "off", as the tests set it) keeps every answer.
-  // An answer given by keyboard stays until Enter (a blind review: the page moved on at 2.6 s while the answer was
-  // still being read); a tap's or a click's moves on by itself. How the last answer was given rides to its page.
-  // (A page sent on by the script itself, a hint round's last face say, keeps the way the player came.)
+  // An answer given by keyboard stays until Enter unless the player unticks the switch (a blind review: the page moved
+  // on at 2.6 s while the answer was still being read), and the switch shows it ticked (two reviews saw it unticked
+  // while every keyboard answer waited); a tap's or a click's moves on by itself. In a timed minute a keyboard's
+  // answer moves on too: its clock runs while Enter waits (a review lost 5 s a round). So does a name typed on a touch
+  // screen, whose keys are the screen's own: a review's phone waited on every typed answer and moved on after every
+  // tapped one. (A page sent on by the script itself, a hint round's last face say, keeps the way the player came.)
   var byKeyboard = arrivedBy === "key";
-  var hold = false;
+  var touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+  var chosen = null, hold = false;
   try {
-    hold = window.sessionStorage.getItem("namegame.autoAdvance") === "off"
-      || window.localStorage.getItem("namegame.autoAdvance") === "off";
-  } catch (e) { hold = false; }
+    chosen = window.localStorage.getItem("namegame.autoAdvance");
+    hold = window.sessionStorage.getItem("namegame.autoAdvance") === "off";
+  } catch (e) { chosen = null; }
+  hold = hold || chosen === "off" || (chosen !== "on" && byKeyboard && !timed && !touch);
   var wait = null;
-  // The player's own switch, under Next (WCAG 2.2.1: a review's slow reader lost each right answer after a second):
-  // "Wait for Next after a right answer", kept in this browser; ticking it holds this answer too.
-  var waitBox = game.querySelector("[data-wait-next]");
-  if (waitBox && !ended) {
-    waitBox.closest("[data-advance-choice]").hidden = false;
-    waitBox.checked = hold;
-    waitBox.addEventListener("change", function () {
-      try { window.localStorage.setItem("namegame.autoAdvance", waitBox.checked ? "off" : "on"); } catch (e) { /* private */ }
-      if (!waitBox.checked) return;
-      window.clearTimeout(wait);
-      game.classList.remove("is-advancing");
-    });
-  }
   // A forgiven typo waits for Next: its spelling is there to be read.
   // Nor when the answered round is not all in sight (zoomed in: a low-vision review could not scroll through the
   // names in the time; the names are what a right answer teaches).
@@ -353,13 +363,26 @@
   // A timed minute's miss, too, once its right face has been seen a moment: the clock runs meanwhile (a review lost
   // ten seconds on Next after a wrong pick).
   var timedMiss = timed && game.hasAttribute("data-taught") && !game.hasAttribute("data-answered");
-  var advances = game.hasAttribute("data-identified") || timedMiss;
-  // In a timed minute a keyboard's answer moves on too: its clock runs while Enter waits (a review lost 5 s a round).
-  // So does a name typed on a touch screen, whose keys are the screen's own: a review's phone waited on every typed
-  // answer and moved on after every tapped one.
-  var touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
-  if (!ended && !hold && (!byKeyboard || timed || touch) && inSight && advances && !game.querySelector("[data-typo]")
-    && next) {
+  var advances = !ended && (game.hasAttribute("data-identified") || timedMiss) && inSight
+    && !game.querySelector("[data-typo]") && next;
+  // The player's own switch, under Next (WCAG 2.2.1: a review's slow reader lost each right answer after a second):
+  // "Pause after right answers", kept in this browser; ticking it holds this answer, unticking it moves it on.
+  var waitBox = game.querySelector("[data-wait-next]");
+  if (waitBox && !ended) {
+    waitBox.closest("[data-advance-choice]").hidden = false;
+    waitBox.checked = hold;
+    waitBox.addEventListener("change", function () {
+      try { window.localStorage.setItem("namegame.autoAdvance", waitBox.checked ? "off" : "on"); } catch (e) { /* private */ }
+      if (!waitBox.checked) {
+        if (advances && !game.classList.contains("is-advancing")) advance();
+        return;
+      }
+      window.clearTimeout(wait);
+      game.classList.remove("is-advancing");
+    });
+  }
+  if (advances && !hold) advance();
+  function advance() {
     // The next question within 2 s of the answer (issue 41), long enough to read the name shown; a slower reader has
     // the switch below, a keyboard's answer (a screen reader's) stays until Enter, reduced motion waits longer.
     // A timed minute's clock runs meanwhile: there a right answer moves on at once (a review: "the score measures

@@ -31,6 +31,13 @@
   window.Arcade = {
     // How the player last acted, "key" or "pointer" (or null), here or on the page before (see above).
     lastInput: function () { return input; },
+    // Whether a key pressed on `target` belongs to a control outside the game `game` (and the dialog `open`): a link
+    // or a button of the header, say, whose keys are its own (a keyboard review's "1" on the header's Home link typed
+    // into the row). A game's single-key shortcuts act from the page itself and from within the game.
+    elsewhere: function (target, game, open) {
+      return !!(target && target !== document.body && target.closest && !game.contains(target)
+        && !(open && open.contains(target)) && target.closest("a[href], button, summary"));
+    },
     // Large text, or a short window (a page zoomed to 200 % or 400 %): what is read then takes longer to find and
     // read, and what goes by itself waits twice as long (the cheats' toasts, a right answer's beat).
     slowReading: function () {
@@ -317,6 +324,18 @@
     });
   }
 
+  // After a language switch the focus is where it was, on the language button (or, on a phone, the menu holding
+  // it), which says the language now chosen; a game's page does not take it for its board (a keyboard review was
+  // moved to the board and heard nothing of the change).
+  if (/[?&]lang=/.test(window.location.search)) {
+    var chooser = [".language-picker > summary", ".site-menu > summary"].map(function (selector) {
+      return document.querySelector(selector);
+    }).filter(function (element) { return element && element.getClientRects().length; })[0];
+    if (chooser) {
+      chooser.focus({ preventScroll: true });
+      window.Arcade.languageSwitched = true;
+    }
+  }
   // After a language switch, keep the address free of ?lang=.
   if (window.history && window.history.replaceState && /[?&]lang=/.test(window.location.search)) {
     var url = new URL(window.location.href);

@@ -5,7 +5,7 @@ reload, and single-key shortcuts can be turned off (WCAG 2.1.4)."""
 import unittest
 
 import test_namegame
-from arcade_browser import BrowserTest
+from arcade_browser import BrowserTest, gone
 from mastermind_browser import MastermindHelpers, WebDriverWait, secret_of, wrong_guesses
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
@@ -402,8 +402,32 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         self.wait_said(lambda t: line in t, "the right answer")
         self.assertNotIn("is-advancing", self.game().get_attribute("class"), "no countdown to the next round")
         self.assertEqual(self.game().get_attribute("data-round"), round_id)
+        # The switch says so: "Pause after right answers" ticked (two reviews saw it unticked while every keyboard
+        # answer waited).
+        box = self.driver.find_element("css selector", "[data-wait-next]")
+        self.assertTrue(box.is_displayed() and box.is_selected(), "the switch shows the pause")
         self.navigate(lambda: ActionChains(self.driver).send_keys(Keys.ENTER).perform())
         self.assertNotEqual(self.game().get_attribute("data-round"), round_id)
+        # Unticked, by keyboard, it moves this answer on, and the next keyboard answer moves on by itself too.
+        try:
+            for _ in range(2):
+                round_id = self.game().get_attribute("data-round")
+                if not self.driver.find_elements("css selector", "button[data-choice]"):  # someone new, met first
+                    self.navigate(lambda: self.driver.find_element("css selector", "button[data-next]").click())
+                    round_id = self.game().get_attribute("data-round")
+                answer = test_namegame.answer_of(round_id)
+                self.navigate(lambda: ActionChains(self.driver).send_keys(str(answer + 1)).perform())
+                box = self.driver.find_element("css selector", "[data-wait-next]")
+                if box.is_selected():
+                    self.driver.execute_script("arguments[0].focus()", box)
+                    ActionChains(self.driver).send_keys(Keys.SPACE).perform()
+                    self.assertFalse(box.is_selected())
+                else:
+                    self.assertIn("is-advancing", self.game().get_attribute("class"), "the next one moves on itself")
+                WebDriverWait(self.driver, 10).until(
+                    lambda d: self.game().get_attribute("data-round") not in (None, round_id), "moved on by itself")
+        finally:
+            self.driver.execute_script("localStorage.removeItem('namegame.autoAdvance')")
 
     def test_a_timed_right_answer_by_keyboard_moves_on_by_itself(self):
         """A review: in a timed minute a number key's answer waited for Enter while the clock ran (59 to 54 s)."""
@@ -451,6 +475,22 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         self.assertEqual(field.get_attribute("aria-describedby"), f"round-question round-face{namesake} round-help")
         face = self.driver.find_element("css selector", "#round-face").get_attribute("alt")
         self.assertTrue(face)
+
+    def test_the_next_name_typed_during_an_answer_goes_into_the_next_field(self):
+        """A desktop review typed the next name while the last one's answer showed: its first letters were lost, and
+        only Enter went on. A letter typed there goes on, into the next typed round's field."""
+        self.meet_people()
+        self.start_mode("recall")
+        self.reach_a_typed_round()
+        round_id = self.game().get_attribute("data-round")
+        self.type_name(round_id)
+        self.assertTrue(self.game().get_attribute("data-answered"))
+        self.navigate(lambda: ActionChains(self.driver).send_keys("x").perform())
+        self.assertNotEqual(self.game().get_attribute("data-round"), round_id, "the letter went on")
+        field = self.driver.find_element("css selector", "[data-recall-input]")
+        ActionChains(self.driver).send_keys("yz").perform()
+        self.assertEqual(field.get_attribute("value"), "xyz", "typed on from the letter that went on")
+        self.assertEqual(field, self.driver.switch_to.active_element)
 
     def test_a_first_name_refused_for_a_namesake_is_said_and_kept_to_mend(self):
         """A blind review typed "Matt" where two share the name: the page came back with its alert already in it (not
@@ -500,6 +540,11 @@ class SettingsByKeyboard(Ear, MastermindHelpers):
         self.assertTrue(self.driver.execute_script("return window.__samePage === true"))
         # With shortcuts on, `retro` typed on the page is a cheat (the control): the theme goes retro, and the unlock
         # is said in full through a live region the page had from its load (the toast alone was often not read).
+        # A digit pressed on a link of the header is the link's, not the game's (a keyboard review's "1" on Home typed
+        # into the row).
+        self.driver.execute_script("document.querySelector('header a[href]').focus()")
+        self.keys("1")
+        self.assertEqual(self.cells(), ["", "", "", ""])
         self.driver.execute_script("document.activeElement.blur()")
         self.keys("retro")
         WebDriverWait(self.driver, 10).until(lambda d: "theme-crt" in root.get_attribute("class"))
@@ -547,6 +592,31 @@ class SettingsByKeyboard(Ear, MastermindHelpers):
         self.open("/mastermind/daily")
         WebDriverWait(self.driver, 10).until(lambda d: d.execute_script(
             "return document.activeElement && document.activeElement.id") == "result-title", "the outcome has the focus")
+
+    def test_after_a_language_switch_the_focus_is_on_the_language_button(self):
+        """A keyboard review chose Deutsch on a game's page: the focus went to the board, and nothing said the change.
+        It stays on the language button, which says the language now chosen (the Name Game's round too)."""
+        for path in ("/mastermind", "/namegame/normal"):
+            self.open(path)
+            summary = self.driver.find_element("css selector", ".language-picker > summary")
+            summary.send_keys(Keys.ENTER)
+            german = self.driver.find_element("css selector", ".language-picker a[data-lang=de]")
+            self.load_by(lambda: german.send_keys(Keys.ENTER))
+            self.assertEqual(self.driver.find_element("tag name", "html").get_attribute("lang"), "de")
+            focused = self.driver.switch_to.active_element
+            self.assertEqual(focused, self.driver.find_element("css selector", ".language-picker > summary"), path)
+            self.assertIn("Deutsch", focused.text)
+            # Back to English the same way, for the tests after.
+            focused.send_keys(Keys.ENTER)
+            english = self.driver.find_element("css selector", ".language-picker a[data-lang=en]")
+            self.load_by(lambda: english.send_keys(Keys.ENTER))
+
+    def load_by(self, act):
+        """Does something that loads another page, and waits until its scripts have run."""
+        old = self.driver.find_element("tag name", "html")
+        act()
+        WebDriverWait(self.driver, 10).until(gone(old))
+        WebDriverWait(self.driver, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
     def test_screenshots_of_the_settings(self):
         def bottom():

@@ -526,6 +526,21 @@ class MastermindBoard(BoardHelpers):
         self.assertTrue(banner.is_displayed() and digit in banner.text, banner.text)
         self.assertNotEqual(self.game(), "0", "the reveal made the game")
 
+    def test_the_konami_code_over_a_finished_games_results_leaves_them_open(self):
+        """A keyboard review typed the code while a finished game's results were open: they closed, and the focus
+        fell to the page's body."""
+        secret = self.start()
+        self.keys(secret + Keys.ENTER)
+        WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-outcome") == "won")
+        dialog = self.settled_card()
+        focused = self.driver.switch_to.active_element
+        self.assertTrue(self.driver.execute_script("return arguments[0].contains(arguments[1])", dialog, focused))
+        self.keys(self.KONAMI)
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "[data-toast]"))
+        self.assertTrue(dialog.is_displayed() and dialog.get_attribute("open") is not None, "the results stay open")
+        self.assertTrue(self.driver.execute_script(
+            "return arguments[0].contains(document.activeElement)", dialog), "the focus stays in them")
+
     def test_after_a_konami_reveal_the_revealed_digit_stays_in_the_row(self):
         secret = self.start()
         self.driver.execute_script("document.activeElement && document.activeElement.blur()")
