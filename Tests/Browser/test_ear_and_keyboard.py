@@ -593,6 +593,13 @@ class SettingsByKeyboard(Ear, MastermindHelpers):
         WebDriverWait(self.driver, 10).until(lambda d: d.execute_script(
             "return document.activeElement && document.activeElement.id") == "result-title", "the outcome has the focus")
 
+    def test_the_brand_is_named_in_its_own_letters(self):
+        """A blind review: the brand link, drawn in capitals, was named "ARCADE", which some readers spell out."""
+        self.open("/")
+        names = self.ax_names()
+        self.assertIn("Arcade", names)
+        self.assertNotIn("ARCADE", names)
+
     def test_after_a_language_switch_the_focus_is_on_the_language_button(self):
         """A keyboard review chose Deutsch on a game's page: the focus went to the board, and nothing said the change.
         It stays on the language button, which says the language now chosen (the Name Game's round too)."""

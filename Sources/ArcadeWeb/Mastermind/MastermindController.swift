@@ -368,10 +368,7 @@ struct MastermindController: Sendable {
             "upcoming": .list(upcoming.map { .int($0) }),
             "announcement": .string(
                 Self.announcement(game, hard: record.hard, left: showLeft ? remaining.last : nil, t)),
-            // Where the results card opens (with a script), it says the ending; the live region says only what the
-            // card does not: a lost game's last row (a blind review heard a win twice, 2 s apart).
-            "announcementBeforeResults": .string(
-                outcome == .lost && !game.forfeited ? game.turns.last.map { Self.rowSaid($0, game, t) } ?? "" : ""),
+            "announcementBeforeResults": .string(Self.beforeResults(game, t)),
             // The row being typed, said by the script: its sentences with a slot it fills ("Your guess: {row}").
             "earRow": .string(t.string("mastermind.ear.row", [.string("{row}")])),
             "earDeleted": .string(t.string("mastermind.ear.deleted", [.string("{digit}")])),
@@ -504,6 +501,15 @@ struct MastermindController: Sendable {
         case 6...7: "mastermind.praise.great"
         default: "mastermind.praise.phew"
         }
+    }
+
+    /// Where the results card opens (with a script), it says the ending; the live region says only what the card does
+    /// not: a lost game's last row (a blind review heard a win twice, 2 s apart), and a give-up's code, said as it
+    /// turns over (a keyboard review heard nothing for 2 s before the card).
+    static func beforeResults(_ game: Game, _ t: LanguageStrings) -> String {
+        guard game.outcome == .lost else { return "" }
+        if game.forfeited { return t.string("mastermind.ear.code", [.string(spoken(game.secret.description, t))]) }
+        return game.turns.last.map { rowSaid($0, game, t) } ?? ""
     }
 
     /// What a screen reader is told of the board as it loads: the rules of a new game, the last row (with the codes
