@@ -377,6 +377,8 @@ class NameGame(NameGameHelpers, BrowserTest):
         right = self.driver.find_element("css selector", f'button[data-choice="{answer}"]')
         self.assertIn("is-right", right.get_attribute("class"), "the answer is shown")
         self.assertEqual(self.opacity(right), 1.0)
+        # Only whom it asked shows, under the summary: six faces under "Play again" read as a new round (a review).
+        self.assertEqual([c for c in choices if c.is_displayed()], [right])
         self.screenshots("namegame-timed-end", "/namegame/timed")
 
     def test_keys_are_explained_only_when_they_work(self):
