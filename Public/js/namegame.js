@@ -482,7 +482,7 @@
         if (announce && count && announce.getAttribute("data-said-left") !== String(left.length)) {
           announce.setAttribute("data-said-left", String(left.length));
           var which = gone.length ? (game.getAttribute("data-face-gone") || "%@").replace("%@", gone.join("; ")) : "";
-          if (left.length < 6) announce.textContent = (which ? which + " " : "") + count;
+          if (left.length < 6) announce.textContent = window.Arcade.sentences([which, count].filter(Boolean));
         }
         if (left.length === 1) {
           window.clearInterval(poll);

@@ -97,6 +97,8 @@ struct Pages: Sendable {
         }
         let library = source.compiled(constants: [
             "t": strings(language), "num": Pages.numbers(language), "lang": .string(language),
+            // Between two sentences a template joins: a space, none in Japanese (a Japanese reader saw "不正解。 選んだ").
+            "gap": .string(language == "ja" ? "" : " "),
             "languageMenu": menus[language] ?? menus[localizer.base] ?? .list([]),
             "siteVersion": .string(self.version()), "cheatStarts": .string(cheats.starts),
             "cheatPause": .int(cheats.pause),
