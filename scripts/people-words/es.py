@@ -36,23 +36,23 @@ The table still carries the noun's gender, so a feminine hairstyle added later g
 TITLES = {
     "Software Engineer": "Software Engineer",                # English, as usual in tech companies
     "Senior Software Engineer": "Senior Software Engineer",  # English, as usual
-    "Product Designer": "Product Designer",                  # English, as usual
+    "Product Designer": "Diseño de producto",                # a function: no gender
     "UX Researcher": "UX Researcher",                        # English, as usual
     "Engineering Manager": "Engineering Manager",            # English, as usual
-    "Project Manager": "Project Manager",                    # English: usual, and the same in every country
-    "QA Engineer": "QA Engineer",                            # English, as usual
+    "Project Manager": "Gestión de proyectos",                # a function: no gender
+    "QA Engineer": "Control de calidad",                     # a function: no gender
     "Data Scientist": "Data Scientist",                      # English, as usual
     "iOS Developer": "iOS Developer",                        # English, as usual
     "Android Developer": "Android Developer",                # English, as usual
     "DevOps Engineer": "DevOps Engineer",                    # English, as usual
     "Content Strategist": "Estratega de contenidos",
     "Office Manager": "Office Manager",                      # English, as usual in tech companies
-    "Recruiter": "Recruiter",                                # English, as usual in tech recruiting
+    "Recruiter": "Selección de personal",                   # a function: no gender
     "Solutions Architect": "Solutions Architect",            # English, as usual
     "Product Manager": "Product Manager",                    # English, as usual
     "Accessibility Specialist": "Especialista en accesibilidad",
-    "Security Engineer": "Security Engineer",                # English, as usual
-    "Technical Writer": "Technical Writer",                  # English, as usual in tech companies
+    "Security Engineer": "Ingeniería de seguridad",          # a function, not a person: no gender (a Spanish reader)
+    "Technical Writer": "Redacción técnica",                 # a function: no gender
     "Marketing Lead": "Responsable de marketing",
 }
 

@@ -31,19 +31,19 @@ TITLES = {
     "UX Researcher": "UX Researcher",                        # English, as usual
     "Engineering Manager": "Engineering Manager",            # English, as usual
     "Project Manager": "Chef de projet",
-    "QA Engineer": "QA Engineer",                            # English, as usual
+    "QA Engineer": "Assurance qualité",                      # a function: no gender
     "Data Scientist": "Data Scientist",                      # English: the usual French title for the role
-    "iOS Developer": "iOS Developer",                        # English, as usual ("Développeur iOS" is gendered)
-    "Android Developer": "Android Developer",                # English, as usual
+    "iOS Developer": "Développement iOS",                    # a function, not a person: no gender (a French reader)
+    "Android Developer": "Développement Android",            # a function: no gender
     "DevOps Engineer": "DevOps Engineer",                    # English, as usual
     "Content Strategist": "Content Strategist",              # English, as usual
     "Office Manager": "Office Manager",                      # English: the usual French title for the role
-    "Recruiter": "Recruiter",                                # English, as usual in tech ("Chargé de recrutement" is gendered)
+    "Recruiter": "Recrutement",                             # a function: no gender
     "Solutions Architect": "Architecte solutions",
     "Product Manager": "Product Manager",                    # English, as usual
     "Accessibility Specialist": "Spécialiste en accessibilité numérique",
-    "Security Engineer": "Security Engineer",                # English, as usual
-    "Technical Writer": "Technical Writer",                  # English, as usual ("Rédacteur technique" is gendered)
+    "Security Engineer": "Ingénierie sécurité",              # a function: no gender
+    "Technical Writer": "Rédaction technique",               # a function: no gender
     "Marketing Lead": "Responsable marketing",
 }
 
