@@ -435,6 +435,37 @@ class FocusSeenByKeyboard(NameGameHelpers, BrowserTest):
             style = self.driver.execute_script("return getComputedStyle(arguments[0]).outlineStyle", focused)
             self.assertEqual(style != "none", ringed, f"{came_by}: {focused.get_attribute('outerHTML')[:120]}")
 
+    def test_after_a_typed_answer_by_keyboard_next_is_ringed(self):
+        """A later keyboard review: after a name typed and Enter, the focus was on Next with no ring, round after
+        round."""
+        self.meet_people()
+        self.open("/namegame/recall")
+        if self.driver.find_elements("css selector", "[data-start] button[data-next]"):
+            self.navigate(lambda: self.driver.find_element("css selector", "[data-start] button[data-next]").click())
+        self.reach_a_typed_round()
+        for _ in range(2):
+            round_id = self.game().get_attribute("data-round")
+            field = self.driver.find_element("css selector", "[data-recall-input]")
+            field.click()
+            self.navigate(lambda: ActionChains(self.driver).send_keys(full_name_of(round_id) + Keys.ENTER).perform())
+            focused = self.driver.switch_to.active_element
+            self.assertEqual(focused.get_attribute("data-next"), "", focused.get_attribute("outerHTML")[:120])
+            style = self.driver.execute_script("return getComputedStyle(arguments[0]).outlineStyle", focused)
+            self.assertNotEqual(style, "none", focused.get_attribute("outerHTML")[:160])
+            self.navigate(lambda: ActionChains(self.driver).send_keys(Keys.ENTER).perform())
+            if not self.driver.find_elements("css selector", "[data-recall-input]"):
+                break
+        # A face picked by its number key, too.
+        self.open("/namegame/normal")
+        if self.driver.find_elements("css selector", "[data-start] button[data-next]"):
+            self.navigate(lambda: self.driver.find_element("css selector", "[data-start] button[data-next]").click())
+        round_id = self.game().get_attribute("data-round")
+        self.driver.find_element("css selector", "h1").click()
+        self.navigate(lambda: ActionChains(self.driver).send_keys(str(answer_of(round_id) + 1)).perform())
+        focused = self.driver.switch_to.active_element
+        self.assertEqual(focused.get_attribute("data-next"), "", focused.get_attribute("outerHTML")[:120])
+        self.assertNotEqual(self.driver.execute_script("return getComputedStyle(arguments[0]).outlineStyle", focused),
+                            "none", focused.get_attribute("outerHTML")[:160])
 
 class NameGameStatisticsInJapanese(BrowserTest):
     languages = "ja"
