@@ -11,7 +11,7 @@
   if (!host || !window.Arcade || !window.fetch) return;
   var live = document.getElementById("mastermind-live");
   var typed = [];        // the current row's cells: a digit or ""
-  var aroundReveal = false;  // the last key was a digit refused because the revealed digit keeps its place
+  var aroundReveal = null;  // when the last key, a digit, was refused because the revealed digit keeps its place
   var revealed = null;   // {position (0-based), digit} from the Konami cheat: shown in its cell until typed over
   var rowKey = "";       // game:turn the typed cells belong to
   var busy = false;      // a guess (or any board action) is in flight
@@ -158,9 +158,11 @@
     if (busy || !form()) return;
     unflash();  // a refusal or a tip stays until the next key
     // An Enter straight after a digit refused beside the revealed one is asked again: the row is not what was typed
-    // (a review typed 4152 + Enter around a revealed 1 in place 3 and played 4115).
-    var held = aroundReveal;
-    aroundReveal = false;
+    // (a review typed 4152 + Enter around a revealed 1 in place 3 and played 4115). Straight after only: an Enter
+    // pressed once the refusal was there to read sends the row it told of (a keyboard review was told "Press Enter
+    // to submit it", pressed Enter, and was told the same again).
+    var held = aroundReveal !== null && window.performance.now() - aroundReveal < 1000;
+    aroundReveal = null;
     var digits = keypadDigits();
     if (key !== "Enter") untouched = false;
     // A hint stays while its row is typed (a low-vision review typed a hinted code from memory), unless it covers the
@@ -211,7 +213,7 @@
       // four digits, the last pushed the reveal out, and the guess it had paid a hint for was wasted).
       else if (nextSlot() < 0 && revealed && typed[revealed.position] === "") {
         refuse("data-full", host.querySelector("[data-revealed]"));
-        aroundReveal = true;
+        aroundReveal = window.performance.now();
         return;
       }
       // A refused row is done with: the next digit starts the row afresh (a review tapped digits into a refused

@@ -557,6 +557,8 @@ class MastermindBoard(BoardHelpers):
         # A whole code typed whose digit at the revealed place differs: the reveal stays (a review's fourth digit
         # pushed it out, and the guess it had paid a hint for was wasted); the fourth digit is refused, saying why.
         guess = next(g for g in wrong_guesses(secret) if g[position] != digit and around(g) != secret)
+        # The page's clock held still: an Enter "at once" is at once however slow the machine (the script reads it).
+        self.driver.execute_script("window.__clock = 0; performance.now = () => window.__clock")
         self.keys(guess)
         self.assertEqual(self.cells(), list(around(guess)), "the revealed digit stays where it was")
         refusal = self.driver.find_element("css selector", "[data-message] [data-flash=full]")
@@ -570,6 +572,16 @@ class MastermindBoard(BoardHelpers):
         self.keys(Keys.ENTER)
         self.wait_rows(1)
         self.assertEqual(self.driver.find_element("css selector", "#row-1").get_attribute("data-guess"), around(guess))
+        # An Enter pressed once the refusal was there to be read plays the row it told of (a keyboard review was told
+        # "Press Enter to submit it", pressed Enter, and was told the same again).
+        WebDriverWait(self.driver, 10).until(lambda d: self.cells()[position] == digit)
+        later = next(g for g in wrong_guesses(secret) if g[position] != digit and around(g) not in (secret, around(guess)))
+        self.keys(later)
+        self.assertTrue(self.driver.find_elements("css selector", "[data-message] [data-flash=full]"))
+        self.driver.execute_script("window.__clock += 5000")
+        self.keys(Keys.ENTER)
+        self.wait_rows(2)
+        self.assertEqual(self.driver.find_element("css selector", "#row-2").get_attribute("data-guess"), around(later))
         self.assertEqual(self.driver.find_elements("css selector", "[data-error]"), [])
         # The whole code typed with the revealed digit in its place is that code (a review typed 2 2 1 2 around a
         # revealed 2 in place 2 and got 2 2 2 1).
@@ -585,15 +597,15 @@ class MastermindBoard(BoardHelpers):
         WebDriverWait(self.driver, 10).until(lambda d: self.cells()[position] == digit)
         def played(code):  # what a whole code typed plays: itself with the revealed digit in its place, else around
             return code if code[position] == digit else around(code)
-        other = next(g for g in wrong_guesses(secret) if played(g) not in (around(guess), secret))
+        other = next(g for g in wrong_guesses(secret) if played(g) not in (around(guess), around(later), secret))
         self.tap(other)
         if other[position] != digit:  # its last digit refused beside the reveal: the first Enter asks again
             self.driver.find_element("css selector", "[data-keypad] button[data-key='Enter']").click()
-        self.wait_rows(2)
-        self.assertEqual(self.driver.find_element("css selector", "#row-2").get_attribute("data-guess"), played(other))
+        self.wait_rows(3)
+        self.assertEqual(self.driver.find_element("css selector", "#row-3").get_attribute("data-guess"), played(other))
         # With the last place revealed, three digits typed and Enter play what the row shows: them and the reveal.
         third = next(g for g in wrong_guesses(secret) + [str(d) * 4 for d in range(8)]
-                     if g[:3] + secret[3] not in (around(guess), played(other), secret))
+                     if g[:3] + secret[3] not in (around(guess), around(later), played(other), secret))
         with sqlite3.connect(DATABASE) as db:
             db.execute("UPDATE mastermind_games SET revealed = 3 WHERE id = ?", (int(self.board().get_attribute("data-game")),))
         self.open("/mastermind")
@@ -602,8 +614,8 @@ class MastermindBoard(BoardHelpers):
         self.keys(Keys.BACKSPACE)
         self.assertEqual(self.cells(), list(third[:2]) + ["", secret[3]], "Backspace takes a typed digit, not the reveal")
         self.keys(third[2] + Keys.ENTER)
-        self.wait_rows(3)
-        self.assertEqual(self.driver.find_element("css selector", "#row-3").get_attribute("data-guess"),
+        self.wait_rows(4)
+        self.assertEqual(self.driver.find_element("css selector", "#row-4").get_attribute("data-guess"),
                          third[:3] + secret[3])
 
     def test_nothing_outside_the_play_area_blocks_vertical_panning(self):

@@ -504,12 +504,11 @@ struct MastermindController: Sendable {
     }
 
     /// Where the results card opens (with a script), it says the ending; the live region says only what the card does
-    /// not: a lost game's last row (a blind review heard a win twice, 2 s apart), and a give-up's code, said as it
-    /// turns over (a keyboard review heard nothing for 2 s before the card).
+    /// not (a blind review heard a win twice, 2 s apart): the last row played, a win's too (a keyboard review heard
+    /// every row's pegs but the winning one's, then 2 s of nothing), and a give-up's code as it turns over.
     static func beforeResults(_ game: Game, _ t: LanguageStrings) -> String {
-        guard game.outcome == .lost else { return "" }
         if game.forfeited { return t.string("mastermind.ear.code", [.string(spoken(game.secret.description, t))]) }
-        return game.turns.last.map { rowSaid($0, game, t) } ?? ""
+        return game.outcome == .playing ? "" : game.turns.last.map { rowSaid($0, game, t) } ?? ""
     }
 
     /// What a screen reader is told of the board as it loads: the rules of a new game, the last row (with the codes
