@@ -1217,6 +1217,33 @@ class Zoomed(Play):
         finally:
             self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 16}})
 
+    def test_with_large_text_on_a_phone_a_losss_code_is_named_whole(self):
+        """A low-vision review, text at 200 % on a phone: the name beside a lost game's code was cut to "T / c"."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        try:
+            secret = self.start()
+            self.keys(wrong_guesses(secret)[0] + Keys.ENTER)
+            self.wait_rows(1)
+            self.assertEqual(self.post("/mastermind/giveup", f"game={self.board().get_attribute('data-game')}"), 200)
+            self.open("/mastermind")
+            seen = self.driver.execute_script("""
+                const label = document.querySelector('[data-secret-row] .secret-label'), r = label.getBoundingClientRect();
+                const cells = document.querySelector('[data-secret-row] .cells').getBoundingClientRect();
+                return {whole: label.scrollWidth <= label.clientWidth + 1 && label.scrollHeight <= label.clientHeight + 1,
+                        left: r.left, right: r.right, width: innerWidth, page: document.documentElement.scrollWidth,
+                        overCells: r.top < cells.bottom && r.bottom > cells.top && r.left < cells.right,
+                        cells: cells.width, played: document.querySelector('#board .row .cells').getBoundingClientRect().width};""")
+            self.assertAlmostEqual(seen["cells"], seen["played"], delta=1, msg=f"the code as wide as a played row: {seen}")
+            self.assertTrue(seen["whole"], seen)
+            self.assertTrue(seen["left"] >= 0 and seen["right"] <= seen["width"] + 0.5, seen)
+            self.assertLessEqual(seen["page"], seen["width"], seen)
+            self.assertFalse(seen["overCells"], seen)
+            self.driver.save_screenshot(os.path.join(ARTIFACTS, "mm-phone-text200-lost.png"))
+        finally:
+            self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 16}})
+
     def test_zoomed_a_message_rides_on_the_keys_and_covers_no_row(self):
         """A low-vision review at 200 %: a message lay over the row just scored (above the row being typed; under it,
         an earlier one found it over the keys). Held keys carry it above them; the rows it would cover scroll clear."""
