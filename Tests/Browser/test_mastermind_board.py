@@ -159,6 +159,11 @@ class MastermindBoard(BoardHelpers):
             self.assertEqual(key.value_of_css_property("border-top-style"), "double")
             dot = self.driver.execute_script("return getComputedStyle(arguments[0], '::after').backgroundColor", key)
             self.assertNotIn(dot, ("rgba(0, 0, 0, 0)", "transparent"))
+            # So does the box the next digit goes to (a later one: all four boxes of the row looked alike).
+            cursor = self.driver.find_element("css selector", "[data-current-row] .cell.is-cursor")
+            other = self.driver.find_elements("css selector", "[data-current-row] .cell:not(.is-cursor)")[0]
+            self.assertNotEqual(cursor.value_of_css_property("border-top-style"),
+                                other.value_of_css_property("border-top-style"))
         finally:
             self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
                 {"name": "prefers-color-scheme", "value": "light"}]})
