@@ -381,6 +381,31 @@ class NameGame(NameGameHelpers, BrowserTest):
         self.assertEqual([c for c in choices if c.is_displayed()], [right])
         self.screenshots("namegame-timed-end", "/namegame/timed")
 
+    def test_at_400_percent_the_summarys_names_are_whole(self):
+        """A low-vision review at 400 % (320 CSS pixels): the summary's two columns broke names and tags mid-word
+        ("Haverfor / d", "Remembe / red again"). One column there, each name on its line whole."""
+        self.meet_people()
+        round_id, answer = self.fresh_round("timed")
+        self.choose(answer)
+        with sqlite3.connect(DATABASE) as db:
+            db.execute("UPDATE namegame_sessions SET started_ms = started_ms - 61000 WHERE id ="
+                       " (SELECT session FROM namegame_rounds WHERE id = ?)", (int(round_id),))
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 320, "height": 225, "deviceScaleFactor": 1, "mobile": False})
+        try:
+            self.open("/namegame/timed")
+            seen = self.driver.execute_script("""
+                const list = document.querySelector('[data-summary-people]');
+                return {columns: getComputedStyle(list).gridTemplateColumns.split(' ').length,
+                        cut: [...list.querySelectorAll('.summary-name')].filter(n => {
+                            const words = n.textContent.trim().split(/\\s+/);
+                            const range = document.createRange(); range.selectNodeContents(n);
+                            return range.getClientRects().length > words.length; }).map(n => n.textContent)};""")
+            self.assertEqual(seen["columns"], 1, seen)
+            self.assertEqual(seen["cut"], [], seen)
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
     def test_keys_are_explained_only_when_they_work(self):
         self.fresh_round("fifty")
         keys = self.driver.find_element("css selector", "[data-keys]")
