@@ -19,21 +19,26 @@ extension NameGameStore {
         /// Their latest round in the lesson was right: a miss put right later in it (a review read "Missed" beside
         /// someone it had named right three times since).
         package var rightLast = false
+        /// Named right only with help (the first letter shown, half the faces gone): rated so, it comes back soon, and
+        /// is not said as known (a review's hinted answer read "Remembered again").
+        package var helped = false
     }
 
     package func covered(session: Int64) throws -> [Covered] {
         var result: [Covered] = []
         for round in try rated(session: session) {
+            let helped = round.helped && !round.wrong
             if let index = result.firstIndex(where: { $0.person == round.person }) {
-                result[index].missed = result[index].missed || round.missed
+                result[index].missed = result[index].missed || round.missed || helped
                 result[index].wrong = result[index].wrong || round.wrong
                 result[index].rounds += 1
                 result[index].rightLast = !round.missed
+                result[index].helped = result[index].helped || helped
             } else {
                 result.append(
                     Covered(
-                        person: round.person, missed: round.missed, wrong: round.wrong, rounds: 1,
-                        rightLast: !round.missed))
+                        person: round.person, missed: round.missed || helped, wrong: round.wrong, rounds: 1,
+                        rightLast: !round.missed, helped: helped))
             }
         }
         return result
@@ -63,10 +68,10 @@ extension NameGameStore {
     /// was typed, and whether the person was first met in the session.
     private func rated(
         session: Int64
-    ) throws -> [(person: String, missed: Bool, wrong: Bool, typed: Bool, metHere: Bool)] {
+    ) throws -> [(person: String, missed: Bool, wrong: Bool, typed: Bool, metHere: Bool, helped: Bool)] {
         let rows = try pool.connection().query(
             """
-            SELECT f.person, r.status, r.started_ms, r.finished_ms, r.recall,
+            SELECT f.person, r.status, r.started_ms, r.finished_ms, r.recall, r.cheat,
                 (SELECT COUNT(*) FROM namegame_round_faces w WHERE w.round = r.id AND w.wrong_rank IS NOT NULL) AS wrongs,
                 (SELECT COUNT(*) FROM namegame_cards c JOIN namegame_sessions s ON s.id = r.session
                     WHERE c.player = r.player AND c.person = f.person AND c.met_ms >= s.started_ms) AS met_here
@@ -84,7 +89,8 @@ extension NameGameStore {
             let slow =
                 try !wrong && Int(finished - started) > slowLimit(session: session, typed: typed, before: started)
             let metHere = try row.decode("met_here", as: Int64.self) > 0
-            return (try row.decode(Face.Columns.person), wrong || slow, wrong, typed, metHere)
+            let helped: Bool = try row.decode(RoundRow.Columns.cheat)
+            return (try row.decode(Face.Columns.person), wrong || slow, wrong, typed, metHere, helped)
         }
     }
 

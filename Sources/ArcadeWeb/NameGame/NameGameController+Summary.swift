@@ -142,7 +142,7 @@ extension NameGameController {
                 cards[item.person] == nil
                 ? "notmet"
                 : item.missed
-                    ? (item.wrong ? (item.rightLast ? "recovered" : "again") : "slow")
+                    ? (item.wrong ? (item.rightLast ? "recovered" : "again") : item.helped ? "helped" : "slow")
                     : LearningPlan.knows(cards[item.person])
                         ? "learned" : (reviews[item.person] ?? 0) <= item.rounds ? "today" : "strengthened"
             return .object([

@@ -373,6 +373,32 @@ struct NameGameSiteTests {
         #expect(tags.prefix(2) == ["again", "slow"], "\(tags)")
     }
 
+    /// A name typed right with its first letter shown is not said as known: a review's hinted answer read "Remembered
+    /// again" in the summary. It says the hint, and the person comes back soon.
+    @Test func aNameTypedWithAHintIsSaidSoInTheSummary() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        try player.meetPeople()
+        var page = try player.play("recall").text
+        for _ in 0..<6 where !page.contains("data-recall-input") {
+            try player.answerRight("recall", page)
+            try player.post("/namegame/next", "mode=recall")
+            page = try player.play("recall").text
+        }
+        let (round, _) = try player.round(page)
+        #expect(try player.post("/namegame/recall", "mode=recall&round=\(round)&hint=1").status == 303)
+        let hinted = try player.play("recall").text
+        #expect(hinted.contains("data-cheat-help"), "the first letter shown")
+        let name = try player.fullName(round)
+        try player.answerRight("recall", hinted)
+        try player.post("/namegame/next", "mode=recall")
+        try player.finishLesson("recall")
+        let over = try player.get("/namegame/recall").text
+        #expect(over.contains("data-person=\"\(name)\" data-tag=\"helped\""), "\(name)")
+        #expect(over.contains("Right with a hint: comes back soon"))
+    }
+
     /// Recall for a newcomer asks about more than the first two people it meets (a review: Mat, Maren, Mat, Maren for
     /// a whole session): until a few are met, someone new may come, introduced first.
     @Test func recallForANewcomerMeetsMoreThanTwo() throws {
