@@ -63,9 +63,9 @@ public struct Round: Sendable, Equatable {
     /// about half strangers where there are any: all of them people met taught elimination (three reviews: the six
     /// names were the five just met and a stranger; a timed minute showed the same six faces every round; Learn's
     /// picks showed everyone met, the one not yet named the answer), all strangers made the one familiar face the
-    /// answer (an earlier one). Once the player has met half as many again as a round's others, they are all people
-    /// met (a fourth review passed every pick by recognising who it had met: the answer was never a stranger), drawn
-    /// from enough people that the faces change from round to round.
+    /// answer (an earlier one). As more are met, fewer strangers, none once there are two more people met than a
+    /// round's others (two reviews passed every pick by recognising who they had met: the answer was never a
+    /// stranger), drawn from enough people that the faces change from round to round.
     public static func make<R: RandomNumberGenerator>(
         _ mode: Mode, asking person: Person, from everyone: [Person], first: Set<String> = [],
         fresh: Set<String> = [], using random: inout R
@@ -74,7 +74,7 @@ public struct Round: Sendable, Equatable {
         var others = mode.pool(everyone).filter { $0.id != person.id }
         others.shuffle(using: &random)
         let met = others.filter { first.contains($0.id) }
-        let strangers = met.count * 2 >= count * 3 ? 0 : count / 2
+        let strangers = min(count / 2, max(0, count + 2 - met.count))
         let known = met.filter { fresh.contains($0.id) } + met.filter { !fresh.contains($0.id) }
         let unknown = others.filter { !first.contains($0.id) }
         let fromUnknown = min(unknown.count, max(strangers, count - known.count))
