@@ -482,7 +482,9 @@
         if (announce && count && announce.getAttribute("data-said-left") !== String(left.length)) {
           announce.setAttribute("data-said-left", String(left.length));
           var which = gone.length ? (game.getAttribute("data-face-gone") || "%@").replace("%@", gone.join("; ")) : "";
-          if (left.length < 6) announce.textContent = window.Arcade.sentences([which, count].filter(Boolean));
+          // (Japanese runs its sentences on, with no space between them: a Japanese reader.)
+          var gap = document.documentElement.lang === "ja" ? "" : " ";
+          if (left.length < 6) announce.textContent = (which ? which + gap : "") + count;
         }
         if (left.length === 1) {
           window.clearInterval(poll);

@@ -67,7 +67,9 @@ struct NameGameController: Sendable {
 
     /// The modes the menu shows after Learn, in order: recall (typing a name teaches most), the classic, the minute,
     /// then two more in the place of any left out (`featured(suggesting:met:)` shows three).
-    static let featured: [Mode] = [.recall, .normal, .timed, .practice, .fifty]
+    /// 50/50 before the modes that unlock as people are met, so that the three stay put as they do (a review: after
+    /// one game Practice took 50/50's place, and the menu moved under a returning player).
+    static let featured: [Mode] = [.recall, .normal, .fifty, .timed, .practice]
 
     /// The three ways on shown after Learn, the first of `featured` that fit: not Recall where the card above already
     /// names it as the next step, nor a mode still waiting for people met (a review: Recall twice on one screen, and

@@ -373,6 +373,27 @@ struct NameGameSiteTests {
         #expect(tags.prefix(2) == ["again", "slow"], "\(tags)")
     }
 
+    /// Each mode is offered once on the menu, whatever the player has met (a keyboard review met 50/50 twice: among
+    /// the three ways to play and again behind "Other ways to play").
+    @Test func theMenuOffersEachModeOnce() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        var firstThree: [[String]] = []
+        for step in 0..<3 {
+            if step == 1 { try player.answerRounds("normal", count: 2) }
+            if step == 2 { try player.meetPeople() }
+            let menu = try player.get("/namegame").text
+            let modes = menu.matches(of: /data-play="(\w+)"/).map { String($0.1) }
+            #expect(Set(modes).count == modes.count, "step \(step): \(modes)")
+            #expect(Set(modes).count == 10, "step \(step): every mode: \(modes)")
+            firstThree.append(Array(modes.dropFirst().prefix(3)))
+        }
+        // …and the three after Learn stay put as modes unlock (a player review: after one game Practice took 50/50's
+        // place, the menu moving under a returning player).
+        #expect(Set(firstThree).count == 1, "\(firstThree)")
+    }
+
     /// A name typed right with its first letter shown is not said as known: a review's hinted answer read "Remembered
     /// again" in the summary. It says the hint, and the person comes back soon.
     @Test func aNameTypedWithAHintIsSaidSoInTheSummary() throws {
