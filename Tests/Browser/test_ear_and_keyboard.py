@@ -1,3 +1,4 @@
+import os
 import time
 """Issue 46, by ear and by keyboard: what a screen reader is told (the accessibility tree, and a log of every live
 region's changes) and where focus goes, in Mastermind and the Name Game; the settings beside Theme apply without a
@@ -5,7 +6,7 @@ reload, and single-key shortcuts can be turned off (WCAG 2.1.4)."""
 import unittest
 
 import test_namegame
-from arcade_browser import BrowserTest, gone
+from arcade_browser import ARTIFACTS, BrowserTest, gone
 from mastermind_browser import MastermindHelpers, WebDriverWait, secret_of, wrong_guesses
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
@@ -460,6 +461,26 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         self.start_mode("learn")
         name = self.text("[data-intro-name]")
         self.wait_said(lambda t: name in t, "the new person's name")
+
+    def test_hints_speed_is_the_first_tab_after_the_question(self):
+        """A keyboard review: the button that slows Hints came after all six faces, which went one by one while they
+        were read. It is the first Tab from the question, seen once focused, and slows the faces down."""
+        self.meet_people()
+        self.start_mode("hint")
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "round-question")
+        early = self.driver.find_element("css selector", "[data-hint-speed-early]")
+        self.assertLess(early.size["width"], 2, "out of sight until focused")
+        ActionChains(self.driver).send_keys(Keys.TAB).perform()
+        self.assertEqual(self.driver.switch_to.active_element, early)
+        self.assertGreater(early.size["width"], 40, "seen once focused")
+        self.driver.save_screenshot(os.path.join(ARTIFACTS, "namegame-hints-speed-focused-1280.png"))
+        self.assertTrue(self.driver.execute_script(
+            "const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight", early))
+        fast = int(self.game().get_attribute("data-hint-ms"))
+        self.navigate(lambda: ActionChains(self.driver).send_keys(Keys.ENTER).perform())
+        self.assertEqual(int(self.game().get_attribute("data-hint-ms")), fast * 10)
+        # Back to the usual speed, for the tests after.
+        self.navigate(lambda: self.driver.find_element("css selector", "button[data-hint-speed]").click())
 
     def test_a_recall_hint_is_said_and_describes_the_field(self):
         self.meet_people()  # past their learning steps: the letter is the hint's to give
