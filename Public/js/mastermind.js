@@ -1266,6 +1266,9 @@
     var over = document.getElementById("result-title");
     if (over && window.location.hash !== "#result" && document.activeElement === document.body) {
       over.focus({ preventScroll: true });
+      // …in sight (a keyboard review: the heading had the focus a pixel under the screen's foot).
+      var box = over.getBoundingClientRect();
+      if (box.top < 0 || box.bottom > window.innerHeight) over.scrollIntoView({ block: "nearest" });
     }
   }
   // Sent to the results (Give up's confirmation posts a form, and its answer comes back to #result): their heading

@@ -613,6 +613,16 @@ class SettingsByKeyboard(Ear, MastermindHelpers):
         self.open("/mastermind/daily")
         WebDriverWait(self.driver, 10).until(lambda d: d.execute_script(
             "return document.activeElement && document.activeElement.id") == "result-title", "the outcome has the focus")
+        # …in sight, a lost game's too, under its ten rows (a later review: a pixel under the screen's foot).
+        secret = self.start()
+        game = self.board().get_attribute("data-game")
+        for turn, guess in enumerate(wrong_guesses(secret)[:10]):
+            self.assertEqual(self.post("/mastermind/guess", f"game={game}&turn={turn}&guess={guess}"), 200)
+        self.open("/mastermind")
+        WebDriverWait(self.driver, 10).until(lambda d: d.execute_script(
+            "return document.activeElement && document.activeElement.id") == "result-title", "the outcome has the focus")
+        self.assertTrue(self.driver.execute_script(
+            "const r = document.activeElement.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight"))
 
     def test_the_brand_is_named_in_its_own_letters(self):
         """A blind review: the brand link, drawn in capitals, was named "ARCADE", which some readers spell out."""
