@@ -225,7 +225,8 @@
     ? game.querySelector("[data-score]") || game.querySelector("[data-summary-heading]") || next
     : missNext || game.querySelector("button[data-answer]:not([disabled])") || retypeInput
       || game.querySelector("[data-outcome] button[data-next]")
-      || game.querySelector("[data-recall-input]") || next || game.querySelector(".question");
+      || game.querySelector("[data-recall-input]") || next || game.querySelector("[data-start-learn]")
+      || game.querySelector(".question");
   // On a short window (a page zoomed to 400 % is 225 px tall) an open question's faces started below its foot, and a
   // timed minute ran while the player scrolled to them (a low-vision review): the question goes to the top, where it
   // stays, and the faces come up under it.

@@ -462,6 +462,14 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         name = self.text("[data-intro-name]")
         self.wait_said(lambda t: name in t, "the new person's name")
 
+    def test_a_mode_that_waits_for_people_met_gives_the_focus_to_its_way_on(self):
+        """A keyboard review pressed Timed before meeting enough people: the page said "Start with Learn", the focus on
+        the page's body. It is on that link, which says why."""
+        self.open("/namegame/timed")
+        focused = self.driver.switch_to.active_element
+        self.assertEqual(focused.get_attribute("data-start-learn"), "", focused.get_attribute("outerHTML")[:120])
+        self.assertEqual(focused.get_attribute("aria-describedby"), "meet-first")
+
     def test_hints_speed_is_the_first_tab_after_the_question(self):
         """A keyboard review: the button that slows Hints came after all six faces, which went one by one while they
         were read. It is the first Tab from the question, seen once focused, and slows the faces down."""

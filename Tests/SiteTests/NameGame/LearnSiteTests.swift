@@ -824,6 +824,11 @@ struct LearnDepthSiteTests {
         // …how many, and how far along (a review met six and read "a few" with no target).
         let known = try #require(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM namegame_cards"))
         #expect(menu.contains("data-locked>Meet a few people first (met: \(known) of 8)"))
+        // …said with the mode's button, as a screen reader reaches it (a keyboard review: an enabled button, its lock a
+        // paragraph after it).
+        #expect(
+            menu.contains("data-play=\"timed\" aria-describedby=\"locked-timed\"")
+                && menu.contains("id=\"locked-timed\" data-locked>"))
         #expect(try player.post("/namegame/next", "mode=timed&resume=1").status == 303)
         let timed = try player.get("/namegame/timed").text
         #expect(timed.contains("data-meet-first>Timed mode only asks about people you’ve met (at least 8)"))
@@ -926,7 +931,10 @@ struct LearnDepthSiteTests {
         #expect(
             page.contains(
                 "data-meet-first>Practice mode only asks about people you’ve met, and you haven’t met anyone yet"))
-        #expect(page.contains("<a class=\"button\" href=\"/namegame/learn\">Start with Learn</a>"))
+        #expect(
+            page.contains(
+                "<a class=\"button\" href=\"/namegame/learn\" aria-describedby=\"meet-first\" data-start-learn>Start with Learn</a>"
+            ))
         #expect(!page.contains("data-choice") && !page.contains("<button type=\"submit\" data-next>Start</button>"))
         let db = try Database(location: server.database)
         #expect(try db.scalar(Int.self, "SELECT COUNT(*) AS n FROM namegame_sessions WHERE mode = 'practice'") == 0)
