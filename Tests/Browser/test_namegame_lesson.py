@@ -763,6 +763,7 @@ class WithoutJavaScript(LessonHelpers, BrowserTest):
         # shows the score.
         self.meet_people()
         self.open("/namegame")
+        self.reveal_mode("timed")
         self.click('button[data-play="timed"]')
         self.answer()
         with sqlite3.connect(DATABASE) as db:
