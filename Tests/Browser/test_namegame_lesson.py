@@ -512,6 +512,8 @@ class Lesson(LessonHelpers):
         self.assertEqual(self.driver.find_element("css selector", "[data-day-streak]").text, "1")
         self.assertTrue(self.driver.find_element("css selector", "[data-due]").text)
         self.assertEqual(len(summary.find_elements("css selector", "button[data-continue]")), 1, "one button on")
+        # …in sight with its heading, not a screen down under the faces and the figures (a review's taps missed it).
+        self.assertTrue(self.in_view(summary.find_element("css selector", "button[data-continue]")))
         # Said: how it went and the heading, not the day's goal run into its figure (a blind review heard "Today's goal
         # Answered today: 12 of 20").
         said = self.driver.find_element("css selector", "[data-announce]").get_attribute("textContent")
