@@ -1185,6 +1185,13 @@
       away.click();
       return;
     }
+    // …and, nothing else open, turns notes off, as their key does (a keyboard review found that key 11 Tabs away).
+    var notesKey = notesOn && host.querySelector("[data-keypad] button[data-notes]");
+    if (event.key === "Escape" && notesKey) {
+      event.preventDefault();
+      notesKey.click();
+      return;
+    }
     // Notes on, the left and right arrows choose the place they go to, from within the game (elsewhere they scroll).
     if (notesOn && (event.key === "ArrowLeft" || event.key === "ArrowRight") && form() && host.contains(target) &&
         !(target.closest && target.closest(".mm-menu[open]"))) {

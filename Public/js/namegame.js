@@ -326,7 +326,12 @@
     said = said.concat(text(game.querySelectorAll("[data-cheat-help]")));
   }
   if (announce && said.length) {
-    window.setTimeout(function () { announce.textContent = window.Arcade.sentences(said); }, 150);
+    window.setTimeout(function () {
+      // A timed answer moving on says its words on the next question, where they go (see carry): said here too, they
+      // were heard twice, in full and then again shorter (a blind review).
+      if (timed && game.classList.contains("is-advancing")) return;
+      announce.textContent = window.Arcade.sentences(said);
+    }, 150);
   }
   // A right answer's words go with the player to the next round, and More time's to the page it reloads.
   function carry(words) {

@@ -440,6 +440,25 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         WebDriverWait(self.driver, 10).until(
             lambda d: self.game().get_attribute("data-round") not in (None, round_id), "moved on by itself")
 
+    def test_a_timed_answer_is_said_once(self):
+        """A blind review heard every timed answer twice: in full on its own page, then shorter on the next question,
+        where its words are carried. They are said there only. (The page's beat is stretched so it is looked at.)"""
+        self.meet_people()
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            const later = window.setTimeout;
+            window.setTimeout = (f, ms, ...rest) => later(f, ms >= 500 ? ms * 100 : ms, ...rest);"""})
+        self.start_mode("timed")
+        round_id = self.game().get_attribute("data-round")
+        answer = test_namegame.answer_of(round_id)
+        self.navigate(lambda: ActionChains(self.driver).send_keys(str(answer + 1)).perform())
+        self.assertIn("is-advancing", self.game().get_attribute("class"))
+        line = self.text("[data-outcome] [data-right-name]")
+        self.driver.execute_script("window.__looked = false; setTimeout(() => { window.__looked = true; }, 400)")
+        WebDriverWait(self.driver, 10).until(lambda d: d.execute_script("return window.__looked"))
+        self.assertEqual([t for t in self.said() if line in t], [], "not said on the answer's own page")
+        self.navigate(lambda: ActionChains(self.driver).send_keys(Keys.ENTER).perform())
+        self.wait_said(lambda t: line in t, "the answer, on the next question")
+
     def test_a_timed_miss_by_keyboard_goes_on_at_the_next_digit(self):
         """A review pressed digits after a timed miss and the round stood still while the clock ran: the next digit
         goes on at once (the page's own beat is stretched here, so only the key can move it on)."""

@@ -929,6 +929,10 @@ class MastermindBoard(BoardHelpers):
         self.assertEqual(self.driver.execute_script(rows), before)
         self.assertNotEqual(on[:2], off[:2], "on and off differ in colour")
         self.assertEqual((off[2], on[2]), ("none", "underline"), "and not in colour alone")
+        # Escape turns them off, as their key does (a keyboard review found the key 11 Tabs from the board).
+        self.driver.execute_script("document.getElementById('board').focus()")
+        self.keys(Keys.ESCAPE)
+        self.assertEqual(notes.get_attribute("aria-pressed"), "false")
 
 
 class MastermindBoardScreenshots(BoardHelpers):

@@ -882,7 +882,9 @@ struct MastermindSiteTests {
         let won = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=4567", fragment: true).text
         #expect(won.contains("data-announce=\"You cracked the code! 2 of 10 guesses used.\""))
         // Before the card, the winning row's pegs, as every row's are (a keyboard review heard all but that one).
-        #expect(won.contains("data-announce-before-results=\"4, 5, 6, 7: 4 in place"), "\(won.prefix(700))")
+        #expect(
+            won.contains("data-announce-before-results=\"4, 5, 6, 7: 4 in place, 0 misplaced. Guesses left: 8.\""),
+            "\(won.prefix(700))")
         // The first row's count shows; the winning row's goes without saying (a review read "1 left" beside the code).
         #expect(won.ranges(of: "data-left-shown").count == 1)
         let next = try player.startMastermind(secret: "0123")
