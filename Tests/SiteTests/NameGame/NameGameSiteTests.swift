@@ -764,8 +764,12 @@ struct NameGameSiteTests {
         #expect(fifty.contains("<p class=\"field-help key-hint\" data-keys hidden>Keys: 1–2 to choose,"))
         #expect(try player.play("normal").text.contains("data-keys hidden>Keys: 1–6 to choose,"))
         let reverse = try player.play("reverse").text
-        // Each name says its key to a screen reader too ("1 …"; a blind review heard names alone, unnumbered).
-        #expect(reverse.matches(of: /class="face-name" data-named( data-long)?><span class="key-hint">/).count == 6)
+        // Each name's key is given to a screen reader as its shortcut (a blind review heard names alone, unnumbered),
+        // not as part of the name (two later ones: "1 Hiro Visser", "The answer: 4 Matt Achebe", noise).
+        #expect(
+            reverse.matches(of: /class="face-name" data-named( data-long)?><span class="key-hint" aria-hidden="true">/)
+                .count == 6)
+        #expect(reverse.matches(of: /aria-keyshortcuts="[1-6]"/).count == 6)
     }
 
     /// Defect 6: progress speaks in words; bookkeeping marks never show as keys.
