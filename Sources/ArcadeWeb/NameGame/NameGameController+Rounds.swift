@@ -173,7 +173,9 @@ extension NameGameController {
         // The faces fetched ahead last time (`nextPeople`) become this round, asking one of those met when the quiz
         // asks them; else a new deal. Either way, not the person asked last.
         let hinted = session.nextPeople.compactMap { directory.person($0) }
-        var candidates = Array(hinted.indices)
+        // Nobody who has left is asked before being met: asked, a stranger is introduced (a review met, and drilled,
+        // a former colleague in Similar names, by way of the faces fetched ahead).
+        var candidates = hinted.indices.filter { cards[hinted[$0].id] != nil || hinted[$0].isCurrentStaff }
         if asksMet, hinted.contains(where: { cards[$0.id] != nil }) {
             candidates.removeAll { cards[hinted[$0].id] == nil }
         }
@@ -199,7 +201,10 @@ extension NameGameController {
         } else {
             guard let dealt = deal(avoid: last) else { return (nil, []) }
             round = dealt
-            let others = dealt.people.indices.filter { !last.contains(dealt.people[$0].id) }
+            let others = dealt.people.indices.filter {
+                !last.contains(dealt.people[$0].id)
+                    && (cards[dealt.people[$0].id] != nil || dealt.people[$0].isCurrentStaff)
+            }
             if last.contains(dealt.answerPerson.id), let other = others.randomElement(using: &random) {
                 round = Round.asking(mode, people: dealt.people, answer: other, using: &random)
             }

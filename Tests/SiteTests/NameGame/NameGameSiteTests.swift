@@ -827,15 +827,26 @@ struct NameGameSiteTests {
         #expect(try db.value(Int.self, "SELECT COUNT(*) FROM people WHERE retired = 1") ?? 0 >= 10, "former staff")
         var asked: [String] = []
         for mode in ["normal", "matt", "reverse", "hint", "fifty"] {
+            var player = Player(server)
             for _ in 0..<6 {
-                let player = Player(server)
+                player = Player(server)
                 asked.append(try player.askedID(try player.play(mode).text))
+            }
+            // …in a session's later rounds too, dealt from the faces fetched ahead (a later review met, and drilled, a
+            // former colleague in Similar names). (The last new player plays on: a new one each would pass the cap on
+            // new players from one address.)
+            for _ in 0..<8 {
+                let page = try player.play(mode).text
+                guard page.contains("data-round=") && !page.contains("data-ended=") else { break }
+                asked.append(try player.askedID(page))
+                try player.answerRight(mode, page)
+                try player.post("/namegame/next", "mode=\(mode)")
             }
         }
         let former = try asked.filter {
             try db.value(Int.self, "SELECT retired FROM people WHERE id = ?", [.text($0)]) == 1
         }
-        #expect(asked.count == 30 && former.isEmpty, "introduced though gone: \(former)")
+        #expect(asked.count >= 60 && former.isEmpty, "introduced though gone: \(former) of \(asked.count)")
     }
 
     /// The menu's three ways on after Learn repeat neither the next step named above them nor a mode that would only
