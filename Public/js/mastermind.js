@@ -152,7 +152,8 @@
     return at < 0;
   }
 
-  function press(key) {
+  // `onKeypad`: pressed on the on-screen keys (a tap or a click), not typed.
+  function press(key, onKeypad) {
     // A slow answer keeps the digits typed meanwhile for the next row (a review on a slow line lost them).
     if (busy && /^[0-9]$/.test(key) && early.length < 12) early.push(key);
     if (busy || !form()) return;
@@ -161,7 +162,8 @@
     // (a review typed 4152 + Enter around a revealed 1 in place 3 and played 4115). Straight after only: an Enter
     // pressed once the refusal was there to read sends the row it told of (a keyboard review was told "Press Enter
     // to submit it", pressed Enter, and was told the same again).
-    var held = aroundReveal !== null && window.performance.now() - aroundReveal < 1000;
+    // Nor on the on-screen Enter, which a finger moves to on purpose (a review's tap after the refusal did nothing).
+    var held = aroundReveal !== null && !onKeypad && window.performance.now() - aroundReveal < 1000;
     aroundReveal = null;
     var digits = keypadDigits();
     if (key !== "Enter") untouched = false;
@@ -599,7 +601,7 @@
     }
     var typedEarly = early;
     early = [];
-    if (!fresh.getAttribute("data-outcome") && !settled) typedEarly.forEach(press);
+    if (!fresh.getAttribute("data-outcome") && !settled) typedEarly.forEach(function (key) { press(key); });
   }
 
   // Focus after a board action (issue 46): the new board replaces the control that had it, so it goes to the same
@@ -946,7 +948,7 @@
           return;
         }
         var button = event.target.closest("button[data-key]");
-        if (button) press(button.getAttribute("data-key"));
+        if (button) press(button.getAttribute("data-key"), true);
       });
       var toggle = keypad.querySelector("[data-notes]");
       if (toggle) toggle.setAttribute("aria-pressed", String(notesOn));
