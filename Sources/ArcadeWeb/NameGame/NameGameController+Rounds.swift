@@ -173,14 +173,7 @@ extension NameGameController {
         // The faces fetched ahead last time (`nextPeople`) become this round, asking one of those met when the quiz
         // asks them; else a new deal. Either way, not the person asked last.
         let hinted = session.nextPeople.compactMap { directory.person($0) }
-        // Nobody who has left is asked before being met: asked, a stranger is introduced (a review met, and drilled,
-        // a former colleague in Similar names, by way of the faces fetched ahead).
-        var candidates = hinted.indices.filter { cards[hinted[$0].id] != nil || hinted[$0].isCurrentStaff }
-        if asksMet, hinted.contains(where: { cards[$0.id] != nil }) {
-            candidates.removeAll { cards[hinted[$0].id] == nil }
-        }
-        let others = candidates.filter { !last.contains(hinted[$0].id) }
-        if !others.isEmpty { candidates = others }
+        var candidates = Self.askable(hinted, cards: cards, metOnly: asksMet, last: last)
         var round: Round
         // (Faces fetched ahead whose only person to ask is the one asked last are dealt again: a test's Similar names
         // asked one person twice in a row.)
@@ -201,14 +194,24 @@ extension NameGameController {
         } else {
             guard let dealt = deal(avoid: last) else { return (nil, []) }
             round = dealt
-            let others = dealt.people.indices.filter {
-                !last.contains(dealt.people[$0].id)
-                    && (cards[dealt.people[$0].id] != nil || dealt.people[$0].isCurrentStaff)
-            }
+            let others = Self.askable(dealt.people, cards: cards, metOnly: false, last: last)
+                .filter { !last.contains(dealt.people[$0].id) }
             if last.contains(dealt.answerPerson.id), let other = others.randomElement(using: &random) {
                 round = Round.asking(mode, people: dealt.people, answer: other, using: &random)
             }
         }
         return (round, deal(avoid: [round.answerPerson.id])?.people ?? [])
+    }
+
+    /// Which of these faces a quiz may ask about: anyone met, else someone on the team now, who is introduced first
+    /// (a review met, and drilled, a former colleague in Similar names, by way of the faces fetched ahead); only those
+    /// met where `metOnly` and there are any; not the person asked last where anyone else will do.
+    static func askable(_ people: [Person], cards: [String: Card], metOnly: Bool, last: Set<String>) -> [Int] {
+        var candidates = people.indices.filter { cards[people[$0].id] != nil || people[$0].isCurrentStaff }
+        if metOnly, people.contains(where: { cards[$0.id] != nil }) {
+            candidates.removeAll { cards[people[$0].id] == nil }
+        }
+        let others = candidates.filter { !last.contains(people[$0].id) }
+        return others.isEmpty ? candidates : others
     }
 }
