@@ -51,6 +51,13 @@ class Ear:
         super().setUp()
         self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": LIVE_LOG})
 
+    def stretch_timers(self, from_ms):
+        """The page's timers of `from_ms` or more stretched a hundredfold, on every page from now: what the page does
+        after a beat is looked at before it, however slow the machine."""
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": f"""
+            const later = window.setTimeout;
+            window.setTimeout = (f, ms, ...rest) => later(f, ms >= {from_ms} ? ms * 100 : ms, ...rest);"""})
+
     def said(self):
         return self.driver.execute_script("return window.__live || []")
 
@@ -444,9 +451,7 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         """A blind review heard every timed answer twice: in full on its own page, then shorter on the next question,
         where its words are carried. They are said there only. (The page's beat is stretched so it is looked at.)"""
         self.meet_people()
-        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
-            const later = window.setTimeout;
-            window.setTimeout = (f, ms, ...rest) => later(f, ms >= 500 ? ms * 100 : ms, ...rest);"""})
+        self.stretch_timers(500)
         self.start_mode("timed")
         round_id = self.game().get_attribute("data-round")
         answer = test_namegame.answer_of(round_id)
@@ -463,9 +468,7 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         """A review pressed digits after a timed miss and the round stood still while the clock ran: the next digit
         goes on at once (the page's own beat is stretched here, so only the key can move it on)."""
         self.meet_people()
-        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
-            const later = window.setTimeout;
-            window.setTimeout = (f, ms, ...rest) => later(f, ms >= 1000 ? ms * 100 : ms, ...rest);"""})
+        self.stretch_timers(1000)
         self.start_mode("timed")
         round_id = self.game().get_attribute("data-round")
         wrong = (test_namegame.answer_of(round_id) + 1) % len(self.driver.find_elements("css selector", "[data-choice]"))

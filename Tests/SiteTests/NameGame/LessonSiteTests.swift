@@ -27,18 +27,6 @@ struct LessonSiteTests {
             """, [.text(name), .integer(Int64(round)!)])
     }
 
-    /// Recall rounds picked right from `page` until one asks for a typed name (people met come back to be named).
-    func untilTyped(_ player: Player, from page: String) throws -> String {
-        var page = page
-        for _ in 0..<16 where !page.contains("data-recall-input") {
-            let (shown, answer) = try player.round(page)
-            #expect(try player.post("/namegame/answer", "mode=recall&round=\(shown)&choice=\(answer)").status == 303)
-            try player.post("/namegame/next", "mode=recall")
-            page = try player.play("recall").text
-        }
-        return page
-    }
-
     /// Someone else's first name is refused only once the player has met them (a review: "Mat" for Matt, refused for
     /// a Mat never met, broke the promise that a typo is forgiven); the surname alone is asked again, not wrong.
     @Test(arguments: Engine.allCases) func anotherColleaguesNameIsATypoUntilTheyAreMet(_ engine: Engine) throws {
@@ -54,7 +42,7 @@ struct LessonSiteTests {
         /// A typed round asking for Matt Achebe, with the Mats and the other Matt met or not.
         func typedRound(meetingAMat: Bool) throws -> String {
             try player.post("/namegame/next", "mode=recall&resume=1")
-            let page = try untilTyped(player, from: try player.play("recall").text)
+            let page = try player.untilTyped(from: try player.play("recall").text)
             let round = try #require(Player.attribute("data-round", in: page))
             // Matt Achebe in the place of the person it asks, whom the player has met (typed rounds ask people met).
             let met = try player.askedID(page)
@@ -110,7 +98,7 @@ struct LessonSiteTests {
         // Until a typed round: picked right, a person met comes back to be named (among a few met: with two, a
         // newcomer's session asked them in turn, a later review).
         func typedRound() throws -> String {
-            page = try untilTyped(player, from: page)
+            page = try player.untilTyped(from: page)
             return page
         }
         /// The next typed round, made to ask for Maren Tanaka.

@@ -42,6 +42,18 @@ extension Player {
         #expect(met == 8)
     }
 
+    /// Recall rounds picked right from `page` until one asks for a typed name (people met come back to be named).
+    func untilTyped(from page: String) throws -> String {
+        var page = page
+        for _ in 0..<16 where !page.contains("data-recall-input") {
+            let (shown, answer) = try round(page)
+            #expect(try post("/namegame/answer", "mode=recall&round=\(shown)&choice=\(answer)").status == 303)
+            try post("/namegame/next", "mode=recall")
+            page = try play("recall").text
+        }
+        return page
+    }
+
     /// Answers `count` rounds of a mode right (a face picked, or a name typed), going on to the next each time.
     func answerRounds(_ mode: String, count: Int) throws {
         for _ in 0..<count {
@@ -401,12 +413,7 @@ struct NameGameSiteTests {
         defer { server.stop() }
         let player = Player(server)
         try player.meetPeople()
-        var page = try player.play("recall").text
-        for _ in 0..<6 where !page.contains("data-recall-input") {
-            try player.answerRight("recall", page)
-            try player.post("/namegame/next", "mode=recall")
-            page = try player.play("recall").text
-        }
+        let page = try player.untilTyped(from: try player.play("recall").text)
         let (round, _) = try player.round(page)
         #expect(try player.post("/namegame/recall", "mode=recall&round=\(round)&hint=1").status == 303)
         let hinted = try player.play("recall").text
