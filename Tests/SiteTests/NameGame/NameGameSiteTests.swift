@@ -27,7 +27,7 @@ extension Player {
     }
 
     /// Meets eight people (due now), so that quiz questions ask about people met rather than strangers, and a timed
-    /// minute starts.
+    /// minute starts. Rounds played before may have met some of them: those are made due alike.
     func meetPeople() throws {
         try get("/namegame")
         #expect(try post("/namegame/pace", "pace=steady").status == 303, "the player's row")
@@ -38,6 +38,8 @@ extension Player {
                 lapses, met_ms)
             SELECT pl.id, p.id, 'review', NULL, 10, 5, 0, 0, 1, 0, 0 FROM players pl, people p
             WHERE p.id IN (SELECT id FROM people WHERE retired = 0 ORDER BY id LIMIT 8)
+            ON CONFLICT (player, person) DO UPDATE SET state = 'review', step = NULL, stability = 10, due_ms = 0,
+                met_ms = 0
             """)
         #expect(met == 8)
     }
