@@ -77,13 +77,11 @@ public enum Mode: String, Sendable, CaseIterable {
         String(NameMatch.fold(person.firstName).prefix(3))
     }
 
-    /// Whom this mode plays with.
+    /// Whom this mode plays with: the team as it is now, in every mode. The classic quizzes kept former staff, as
+    /// WillowTree's did, and reviews met and drilled a colleague who had left, as a face to pick and a name to learn
+    /// ("exactly the memory the app exists to build, wasted").
     public func pool(_ people: [Person]) -> [Person] {
-        switch self {
-        case .matt: Self.similarNames(people)
-        // The learning modes teach the team as it is now; the classic quizzes keep everyone in the directory.
-        case .team, .learn, .recall, .review, .practice, .timed: people.filter(\.isCurrentStaff)
-        default: people
-        }
+        let team = people.filter(\.isCurrentStaff)
+        return self == .matt ? Self.similarNames(team) : team
     }
 }

@@ -141,7 +141,7 @@ struct NameGameTests {
             Person(
                 // Every other first name begins differently: only the Matts look alike.
                 id: "p\(i)", firstName: i < matts ? "Matt\(i)" : Self.distinctName(i), lastName: "L\(i)",
-                jobTitle: i < former ? nil : "Job", headshotURL: "/h/\(i).svg", retired: i < former)
+                jobTitle: i >= n - former ? nil : "Job", headshotURL: "/h/\(i).svg", retired: i >= n - former)
         }
     }
 
@@ -235,12 +235,12 @@ struct NameGameTests {
         #expect(Mode.matt.pool(everyone).count == 4)
         #expect(Mode.team.pool(everyone).allSatisfy { $0.isCurrentStaff })
         #expect(Mode.team.pool(everyone).count == 20)
-        // The learning modes teach the team as it is now (a review's first lesson taught four people who had left);
-        // the classic quizzes keep the whole directory.
-        for mode in [Mode.learn, .recall, .review, .practice, .timed] {
+        // Every mode plays with the team as it is now (a review's first lesson taught four people who had left;
+        // later ones picked among former staff in Normal and drilled one in Similar names).
+        for mode in Mode.allCases where mode != .matt {
             #expect(mode.pool(everyone).count == 20, "\(mode)")
         }
-        #expect(Mode.normal.pool(everyone).count == 30 && Mode.reverse.pool(everyone).count == 30)
+        #expect(Mode.matt.pool(people(30, matts: 4, former: 28)).count == 2, "the Matts on the team")
         var rng = SystemRandomNumberGenerator()
         #expect(
             Round.make(.matt, from: everyone, using: &rng)?.people.count == 4, "fewer than six: as many as there are")

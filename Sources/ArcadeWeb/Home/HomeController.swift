@@ -112,7 +112,7 @@ final class HomeController: Sendable {
         let cards = visitor.isNew ? [:] : try nameGame.cards(player: player)
         let due =
             cards.isEmpty
-            ? nil : NameGameController.mastery(nameGame, people: people.directory.people, cards: cards).due
+            ? nil : NameGameController.mastery(nameGame, people: people.directory.team, cards: cards).due
         let language = visitor.language
         let strings = pages.versions()
         let key = "\(language)|\(strings)|"

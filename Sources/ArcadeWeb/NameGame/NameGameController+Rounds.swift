@@ -158,9 +158,7 @@ extension NameGameController {
         let asksMet = Self.asksMet(mode, met: met.count) || metBefore
         let recent = (try? store.recentlyAsked(session: session.id, limit: min(3, max(0, met.count / 2 - 1)))) ?? []
         let known = Set(cards.keys)
-        // Someone new to meet is on the team now: a classic quiz's faces include former staff, but a review was
-        // introduced to someone who had left, then listed as "No longer on the team".
-        let strangers = pool.filter { $0.isCurrentStaff && cards[$0.id] == nil }
+        let strangers = pool.filter { cards[$0.id] == nil }
         func deal(avoid: Set<String>) -> Round? {
             let fresh = met.filter { !avoid.contains($0.id) && !recent.contains($0.id) }
             let person =
@@ -203,11 +201,10 @@ extension NameGameController {
         return (round, deal(avoid: [round.answerPerson.id])?.people ?? [])
     }
 
-    /// Which of these faces a quiz may ask about: anyone met, else someone on the team now, who is introduced first
-    /// (a review met, and drilled, a former colleague in Similar names, by way of the faces fetched ahead); only those
-    /// met where `metOnly` and there are any; not the person asked last where anyone else will do.
+    /// Which of these faces a quiz may ask about: only those met where `metOnly` and there are any; not the person
+    /// asked last where anyone else will do.
     static func askable(_ people: [Person], cards: [String: Card], metOnly: Bool, last: Set<String>) -> [Int] {
-        var candidates = people.indices.filter { cards[people[$0].id] != nil || people[$0].isCurrentStaff }
+        var candidates = Array(people.indices)
         if metOnly, people.contains(where: { cards[$0.id] != nil }) {
             candidates.removeAll { cards[people[$0].id] == nil }
         }

@@ -164,7 +164,7 @@ public final class Site: Sendable {
             // the lesson it linked to, as those ten came later in the day).
             reviewsDue: { player in
                 NameGameController.dueCounts(
-                    nameGame, people: people.directory.people, cards: try nameGame.cards(player: player))
+                    nameGame, people: people.directory.team, cards: try nameGame.cards(player: player))
             }
         ).addRoutes(to: player)
         PrivacyController(once: services.once, pages: pages, secureCookies: options.secureCookies).addRoutes(to: player)

@@ -751,6 +751,7 @@ struct LearnDepthSiteTests {
                 withFormer[$0.upperBound...].prefix(300)
             })
         #expect(row.contains("No longer on the team") && row.contains("Still learning"), "\(row)")
+        #expect(!row.prefix { $0 != "\n" }.contains("Comes back"), "not asked again: \(row)")
         // Found by name (without a script the form asks the server); a stranger is not found.
         let found = try player.get("/namegame/people?q=" + met[0].lowercased().replacing(" ", with: "+")).text
         #expect(found.ranges(of: "class=\"person-row\"").count == 1 && found.contains("<p data-no-match hidden>"))

@@ -827,9 +827,9 @@ struct NameGameSiteTests {
         #expect(!german.contains(/<td>\d+\.\d<\/td>/), "the table in German")
     }
 
-    /// A quiz introduces only people on the team now: its faces may include former staff, but a review was introduced
-    /// to someone who had left, whom People you've met then listed as "No longer on the team".
-    @Test func aQuizIntroducesOnlyPeopleOnTheTeamNow() throws {
+    /// A quiz shows only people on the team now: a review was introduced to someone who had left, whom People you've
+    /// met then listed as "No longer on the team", and another picked among faces that had left in Normal.
+    @Test func aQuizShowsOnlyPeopleOnTheTeamNow() throws {
         let server = try SiteServer(engine: .sqlite)
         defer { server.stop() }
         let db = try Database(location: server.database)
@@ -856,6 +856,11 @@ struct NameGameSiteTests {
             try db.value(Int.self, "SELECT retired FROM people WHERE id = ?", [.text($0)]) == 1
         }
         #expect(asked.count >= 60 && former.isEmpty, "introduced though gone: \(former) of \(asked.count)")
+        let faces = try db.value(Int.self, "SELECT COUNT(*) FROM namegame_round_faces") ?? 0
+        let gone = try db.value(
+            Int.self,
+            "SELECT COUNT(*) FROM namegame_round_faces f JOIN people p ON p.id = f.person WHERE p.retired = 1")
+        #expect(faces >= 200 && gone == 0, "faces of people who have left: \(gone ?? -1) of \(faces)")
     }
 
     /// The menu's three ways on after Learn repeat neither the next step named above them nor a mode that would only
