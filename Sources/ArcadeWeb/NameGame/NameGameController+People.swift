@@ -34,7 +34,8 @@ extension NameGameController {
                 "name": .string(person.fullName), "role": .string(role),
                 "level": .string(level), "levelText": .string(t.string("namegame.people.level.\(level)")),
                 // Someone who has left is not asked again, so does not "come back" (a review read "Comes back now").
-                "next": .string(person.retired ? "" : Self.comesBack(card.due, now: now, t: t)), "search": .string(search),
+                "next": .string(person.retired ? "" : Self.comesBack(card.due, now: now, t: t)),
+                "search": .string(search),
             ]
         }
         return pages.render(
