@@ -283,7 +283,7 @@
       .filter(Boolean);
   }
   // A lesson's end is a payoff the first time it is seen (a reload, or the page seen again, stays still): its praise
-  // pops, and a lesson that went well bursts.
+  // pops, and a perfect lesson (or a new best) bursts.
   var praise = game.querySelector("[data-praise]");
   if (praise) {
     var seen = null, id = praise.getAttribute("data-session");
@@ -294,7 +294,7 @@
     if (seen !== id) {
       praise.classList.add("is-fresh");
       var kind = praise.getAttribute("data-praise");
-      if (kind === "perfect" || kind === "great" || kind === "record") {
+      if (kind === "perfect" || kind === "record") {
         setTimeout(function () { window.Arcade.burst(praise); }, 200);
       }
     }

@@ -22,6 +22,9 @@ extension NameGameStore {
         /// Named right only with help (the first letter shown, half the faces gone): rated so, it comes back soon, and
         /// is not said as known (a review's hinted answer read "Remembered again").
         package var helped = false
+        /// Named right by typing, at least once: recall, not only recognition among faces (a review: a 50/50 coin
+        /// flip and a typed name were both said "Remembered again").
+        package var named = false
     }
 
     package func covered(session: Int64) throws -> [Covered] {
@@ -34,11 +37,12 @@ extension NameGameStore {
                 result[index].rounds += 1
                 result[index].rightLast = !round.missed
                 result[index].helped = result[index].helped || helped
+                result[index].named = result[index].named || (round.typed && !round.missed)
             } else {
                 result.append(
                     Covered(
                         person: round.person, missed: round.missed || helped, wrong: round.wrong, rounds: 1,
-                        rightLast: !round.missed, helped: helped))
+                        rightLast: !round.missed, helped: helped, named: round.typed && !round.missed))
             }
         }
         return result
@@ -92,20 +96,6 @@ extension NameGameStore {
             let helped: Bool = try row.decode(RoundRow.Columns.cheat)
             return (try row.decode(Face.Columns.person), wrong || slow, wrong, typed, metHere, helped)
         }
-    }
-
-    /// How many times each of `people` has been rated, ever: a person rated only in this lesson is new today.
-    package func reviews(player: String, people: [String]) throws -> [String: Int] {
-        guard !people.isEmpty else { return [:] }
-        let marks = Array(repeating: "?", count: people.count).joined(separator: ", ")
-        var result: [String: Int] = [:]
-        for row in try pool.connection().query(
-            "SELECT person, reviews FROM namegame_cards WHERE player = ? AND person IN (\(marks))",
-            [.text(player)] + people.map { .text($0) })
-        {
-            result[try row.decode(CardRow.Columns.person)] = try row.decode(CardRow.Columns.reviews, as: Int.self)
-        }
-        return result
     }
 
     /// The time a session was played: each round from its start (or restart, `restartClock`) to its answer, and the

@@ -94,7 +94,8 @@ extension NameGameController {
         else { return nil }
         // Perfect is without help (a review: two rounds helped by the "who" cheat, and still "Perfect!").
         let perfect = accuracy >= 1 ? try store.helpedRounds(session: session.id) == 0 : false
-        let kind = perfect ? "perfect" : accuracy >= 0.8 ? "great" : accuracy >= 0.5 ? "good" : "keep"
+        // "Great work!" and confetti at 80 % were cheap (a review): great is nine in ten, and only perfect bursts.
+        let kind = perfect ? "perfect" : accuracy >= 0.9 ? "great" : accuracy >= 0.5 ? "good" : "keep"
         // Praise leads, above the heading; advice ("keep at it") follows it (two native readers read it above as a
         // second headline that came before the result).
         return [
@@ -126,7 +127,7 @@ extension NameGameController {
         _ session: NameGameStore.Session, player: String, cards: [String: Card], t: LanguageStrings
     ) throws -> [TemplateValue] {
         let covered = try store.covered(session: session.id)
-        let reviews = try store.reviews(player: player, people: covered.map(\.person))
+        let now = store.nowMilliseconds()
         let first = covered.enumerated().sorted { a, b in
             let (x, y) = (
                 a.element.missed ? a.element.wrong ? 0 : 1 : 2, b.element.missed ? b.element.wrong ? 0 : 1 : 2
@@ -135,21 +136,28 @@ extension NameGameController {
         }
         return first.map(\.element).compactMap { item in
             guard let person = directory.person(item.person) else { return nil }
-            // Learned only when remembered past the first day; a first right answer today is just that (issue 41).
-            // A quiz meets nobody: someone it asked who was never met is not "Got it today" (a review: eight modes'
-            // summaries said so, and the statistics counted none of them).
+            // Learned only when remembered past the first day (issue 41). A name typed is said apart from a face picked
+            // out (a review: a 50/50 coin flip and a typed name were both "Remembered again"), and each says when they
+            // come back, as Anki shows its next interval (the same review: "only 'later'").
+            guard let card = cards[item.person] else {
+                return Self.coveredFields(person, tag: "notmet", next: nil, t: t, looks: looks(person, t))
+            }
             let tag =
-                cards[item.person] == nil
-                ? "notmet"
-                : item.missed
-                    ? (item.wrong ? (item.rightLast ? "recovered" : "again") : item.helped ? "helped" : "slow")
-                    : LearningPlan.knows(cards[item.person])
-                        ? "learned" : (reviews[item.person] ?? 0) <= item.rounds ? "today" : "strengthened"
-            return .object([
-                "img": .string(person.headshotURL), "alt": .string(looks(person, t) ?? ""),
-                "name": .string(person.fullName), "tag": .string(tag),
-                "tagText": .string(t.string("namegame.summary.\(tag)")),
-            ])
+                item.missed
+                ? (item.wrong ? (item.rightLast ? "recovered" : "again") : item.helped ? "helped" : "slow")
+                : LearningPlan.knows(card) ? "learned" : item.named ? "named" : "picked"
+            return Self.coveredFields(
+                person, tag: tag, next: Self.comesBack(card.due, now: now, t: t), t: t, looks: looks(person, t))
         }
+    }
+
+    private static func coveredFields(
+        _ person: Person, tag: String, next: String?, t: LanguageStrings, looks: String?
+    ) -> TemplateValue {
+        [
+            "img": .string(person.headshotURL), "alt": .string(looks ?? ""), "name": .string(person.fullName),
+            "tag": .string(tag), "tagText": .string(t.string("namegame.summary.\(tag)")),
+            "next": next.map(TemplateValue.string) ?? .null,
+        ]
     }
 }

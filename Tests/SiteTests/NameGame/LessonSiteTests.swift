@@ -476,10 +476,11 @@ struct LessonSiteTests {
         #expect(!summary.contains("Lesson") && summary.contains("data-continue>Play again</button>"))
         // A quiz meets the strangers it asks until four are met (a review: every face of eight modes' summaries was
         // "New to you", never met); then it asks them. None is left "New to you".
-        #expect(!summary.contains("is-notmet") && summary.contains("Right today"))
+        #expect(!summary.contains("is-notmet") && summary.contains("Recognised"))
         let db = try Database(location: server.database)
-        // Met (as if in learn mode earlier), right on the first day is "Right today", never "Learned" (issue 41: a
-        // first lucky pick was called learned).
+        // Met (as if in learn mode earlier), picked right on the first day is "Recognised", never "Learned" (issue 41:
+        // a first lucky pick was called learned), nor "Remembered again" (a review: a 50/50 coin flip was), and says
+        // when they come back.
         _ = try db.execute(
             """
             INSERT INTO namegame_cards (player, person, state, step, stability, difficulty, due_ms, last_ms, reviews,
@@ -490,8 +491,9 @@ struct LessonSiteTests {
             """)
         let met = try player.get("/namegame/normal").text
         // (Three at least: the quiz met four strangers, then asked about them, at random, none of the last asked.)
-        #expect(met.ranges(of: "<li class=\"is-today\"").count >= 3, "the people it covered, right today")
-        #expect(!met.contains("is-learned") && met.contains("Right today"))
+        #expect(met.ranges(of: "<li class=\"is-picked\"").count >= 3, "the people it covered, picked out")
+        #expect(!met.contains("is-learned") && met.contains("<span class=\"summary-tag\">Recognised</span>"))
+        #expect(met.ranges(of: "<span class=\"summary-next\">Comes back ").count >= 3, "when each comes back")
         // Remembered past the first day (in review, stability of a week): learned.
         // A week's stability reached on the day of meeting is not learned yet (a review: "Learned" 25 minutes after).
         _ = try db.execute(
@@ -500,7 +502,7 @@ struct LessonSiteTests {
         #expect(try player.get("/namegame/stats").text.contains("data-known=\"0\""), "the statistics say the same")
         _ = try db.execute("UPDATE namegame_cards SET last_ms = met_ms + 86400000")
         let later = try player.get("/namegame/normal").text
-        #expect(later.ranges(of: "<li class=\"is-learned\"").count >= 3 && !later.contains("is-today"))
+        #expect(later.ranges(of: "<li class=\"is-learned\"").count >= 3 && !later.contains("is-picked"))
         // Found only after a long wait is rated as a miss, and the summary says it comes back soon (a review: "Got it
         // today" after waiting), as slow rather than missed (a later one: a miss's red ring on a right answer).
         #expect(!later.contains("is-again") && !later.contains("is-slow"))

@@ -358,6 +358,24 @@ struct NameGameSiteTests {
         #expect(second.contains("data-praise=\"record\"") && second.contains("A new personal best!"))
     }
 
+    /// Eight in ten is "Good going!", without confetti: "Great work!" and a burst at 80 % read as cheap praise (a review).
+    @Test func eightInTenIsGoodGoingNotGreat() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        for index in 0..<10 {
+            let (round, answer) = try player.round(try player.play("normal").text)
+            if index < 2 {
+                let wrong = (answer + 1) % 6
+                #expect(try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(wrong)").status == 303)
+            }
+            try player.post("/namegame/answer", "mode=normal&round=\(round)&choice=\(answer)")
+            try player.post("/namegame/next", "mode=normal")
+        }
+        let over = try player.play("normal").text
+        #expect(over.contains("data-summary-accuracy=\"80\"") && over.contains("data-praise=\"good\""))
+    }
+
     /// A review saw the red ring of a miss on someone it had named right three times, the first slowly: a right
     /// answer too slow to count as known says so in the summary, apart from a miss.
     @Test func aSlowRightAnswerIsSummedUpAsSlowNotAsAMiss() throws {
@@ -380,7 +398,7 @@ struct NameGameSiteTests {
         try player.post("/namegame/next", "mode=practice")
         let summary = try player.play("practice").text
         #expect(summary.contains("data-person=\"\(slowName)\" data-tag=\"slow\""), "\(slowName)")
-        #expect(summary.contains("Right, but slowly: comes back soon"))
+        #expect(summary.contains("<span class=\"summary-tag\">Right, but slowly</span>"))
         #expect(summary.contains("data-person=\"\(missedName)\" data-tag=\"again\""), "\(missedName)")
         // The miss, asked last, is listed first, then the slow answer (a review: a miss buried among nine others).
         let tags = summary.matches(of: /data-tag="(\w+)"/).map { String($0.1) }
@@ -426,7 +444,25 @@ struct NameGameSiteTests {
         try player.finishLesson("recall")
         let over = try player.get("/namegame/recall").text
         #expect(over.contains("data-person=\"\(name)\" data-tag=\"helped\""), "\(name)")
-        #expect(over.contains("Right with a hint: comes back soon"))
+        #expect(
+            over.contains("<span class=\"summary-tag\">Right with a hint</span><span class=\"summary-next\">Comes back")
+        )
+    }
+
+    /// A lesson's summary says a name typed apart from a face picked out (a review: a 50/50 coin flip and a typed name
+    /// were both "Remembered again: comes back later"), and when each person comes back, as Anki shows its interval.
+    @Test func aLessonSummarySaysANameTypedAndWhenItComesBack() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        #expect(try player.finishLesson("learn") >= 10)
+        let over = try player.get("/namegame/learn").text
+        let named = over.ranges(of: "<span class=\"summary-tag\">Named from memory</span>").count
+        #expect(named >= 2 && over.ranges(of: "data-tag=\"named\"").count == named, "typed right, unhelped")
+        #expect(
+            over.ranges(of: /<span class="summary-next">Comes back (later today|tomorrow|in \d+ days)<\/span>/).count
+                >= named)
+        #expect(!over.contains("Remembered again") && !over.contains("comes back soon"))
     }
 
     /// Recall for a newcomer asks about more than the first two people it meets (a review: Mat, Maren, Mat, Maren for
