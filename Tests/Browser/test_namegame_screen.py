@@ -333,7 +333,8 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
     def test_in_team_mode_a_named_portrait_slides_clear_of_its_name(self):
         """Two reviews, Team on a phone: once answered, each card's name band lay over the portrait's mouth and chin
         (slid up by 0.6 of the band, then by all of it). The portrait is now whole above the name, no smaller than
-        the card is wide, and the card keeps its size."""
+        the card is wide, and the card keeps its size; and the portrait keeps its own, before the answer as after (a
+        later review: filling the card until then, every face shrank under the finger that picked it)."""
         round_id, answer = self.fresh_round("team")
         geometry = """return [...document.querySelectorAll('.team-faces .face')].map(card => {
               const img = card.querySelector('img').getBoundingClientRect(), box = card.getBoundingClientRect(),
@@ -347,6 +348,8 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
             self.assertLessEqual(card["img"], card["band"] + 1, f"the portrait's foot under its name: {card}")
             self.assertGreaterEqual(card["size"], card["width"] - 1, f"the portrait shrunk: {card}")
             self.assertAlmostEqual(card["card"], was["card"], delta=1, msg=f"the card changed size: {was} → {card}")
+            self.assertAlmostEqual(card["size"], was["size"], delta=1, msg=f"the portrait changed: {was} → {card}")
+            self.assertAlmostEqual(card["img"], was["img"], delta=1, msg=f"the portrait moved: {was} → {card}")
 
     def test_with_large_text_the_face_asked_about_stays_in_sight_with_the_names(self):
         """A low-vision review, text at 200 % on a phone and at 400 %: in Reverse the face scrolled away while it read
