@@ -172,6 +172,9 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         first = self.driver.find_element("css selector", "[data-summary] h1 + p")
         self.assertEqual(first.get_attribute("data-score"), "0")
         self.assertIn("Score", first.text)
+        # Under it, the last question's fate is a quiet note, not a red ✖ line after Play again (a review).
+        note = self.driver.find_element("css selector", "[data-timed-out]")
+        self.assertNotIn("outcome-lost", note.get_attribute("class"))
 
     def test_learn_mode_introduces_someone_before_asking_about_them(self):
         self.open("/namegame/learn")

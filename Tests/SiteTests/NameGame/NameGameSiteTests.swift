@@ -1013,6 +1013,8 @@ struct NameGameSiteTests {
         #expect(
             waited.contains(
                 "<p class=\"outcome-answer\" data-revealed>Every other face had gone, so this counts as a miss"))
+        // In a panel like every other result, its edge calm (a later review: bare text, unlike every other miss).
+        #expect(waited.contains("<div class=\"round-result is-out is-calm\" data-outcome>"))
         // Tapped while others still show, it is right.
         try player.post("/namegame/next", "mode=hint")
         let (next, nextAnswer) = try player.round(try player.play("hint").text)
