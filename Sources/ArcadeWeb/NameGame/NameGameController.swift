@@ -503,8 +503,11 @@ struct NameGameController: Sendable {
         let order =
             directory.team.filter(knows) + directory.team.filter(learning)
             + directory.team.filter { cards[$0.id] == nil }
-        let wall: [TemplateValue] = order.map { person in
-            guard cards[person.id] != nil else { return ["unknown": .bool(true)] }
+        let met = cards.isEmpty ? 0 : order.count { cards[$0.id] != nil }
+        let wall: [TemplateValue] = order.enumerated().map { index, person in
+            // The silhouettes start a line of their own, under the faces (after them on the faces' line, the wall
+            // was ragged, a review).
+            guard cards[person.id] != nil else { return ["unknown": .bool(true), "first": .bool(index == met)] }
             // The face in words, where a blind player would revise (a review: only names here).
             return [
                 "img": .string(person.headshotURL), "name": .string(person.fullName),
