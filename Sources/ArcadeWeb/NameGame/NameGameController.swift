@@ -148,8 +148,9 @@ struct NameGameController: Sendable {
             data: [
                 "start": card(.learn), "progress": progress, "extra": .bool(extra),
                 "today": today, "pace": paceFields(pace, t: t),
-                // The bundled people are drawings (a review took them for the product: "it does not teach my team").
-                "demo": .bool(directory.people.contains(where: PeopleStore.isDemo)),
+                // The bundled people are drawings (a review took them for the product: "it does not teach my team"):
+                // said in full to a newcomer, then in a line at the foot (a fifth of every first screen, a review).
+                "demo": .bool(directory.people.contains(where: PeopleStore.isDemo)), "returning": .bool(!cards.isEmpty),
                 // Three ways on, the rest behind "More ways to play" (reviews: ten look-alike modes, no path after
                 // Learn); once four people are met, the next step is named under a met goal (the template's test).
                 "modes": .list(shown.map(card)),

@@ -272,6 +272,14 @@ struct DemoPeopleTests {
         #expect(try player.post("/namegame/next", "mode=learn&resume=1").status == 303)
         let first = try player.get("/namegame/learn").text
         #expect(first.contains("data-intro") && first.contains("data-demo-note"))
+        // Once someone is met, the menu says it in a line at its foot (a review: a fifth of every first screen).
+        #expect(
+            try player.post(
+                "/namegame/meet", "mode=learn&round=\(try #require(Player.attribute("data-round", in: first)))"
+            ).status == 303)
+        let returning = try player.get("/namegame").text
+        #expect(returning.contains("<p class=\"field-help\" data-demo-note>The team here is made up"))
+        #expect(!returning.contains("These colleagues are made up"))
 
         let unconfirmed = try admin.post("/admin/people/demo/remove", "")
         #expect(unconfirmed.status == 422)
