@@ -631,6 +631,12 @@ class LearnIntroScreenshots(NameGameHelpers, BrowserTest):
         if self.driver.find_elements("css selector", "[data-start]"):
             self.navigate(lambda: self.driver.find_element("css selector", "button[data-next]").click())
         self.assertTrue(self.driver.find_elements("css selector", "[data-intro]"), "a new player meets someone first")
+        # On a desktop the face met is the largest thing on the page, with Got it in view (a review: 190 px in a
+        # 640 px column, the rest of the screen empty).
+        seen = self.driver.execute_script("""const face = document.querySelector('[data-intro] img').getBoundingClientRect(),
+            got = document.querySelector('[data-meet]').getBoundingClientRect();
+            return {face: face.width, got: got.bottom, height: innerHeight};""")
+        self.assertTrue(seen["face"] >= 280 and seen["got"] <= seen["height"], seen)
         self.screenshots("namegame-intro", "/namegame/learn")
 
 
