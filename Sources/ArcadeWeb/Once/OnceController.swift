@@ -40,14 +40,17 @@ struct OnceController: Sendable {
         let chosen = game == "namegame" ? request.query["mode"].flatMap(Mode.init) : nil
         let mode = chosen.map { "/\($0.rawValue)" } ?? ""
         let title = t.string("once.tutorial.\(game).title")
-        // The mode's own rules after the game's (a review: Learn's help said nothing of meeting, typing or spacing).
+        // The mode's own rules after the game's (a review: Learn's help said nothing of meeting, typing or spacing),
+        // a point a sentence (a later review: "one 20-line paragraph, nobody reads it").
         let modeHelp: TemplateValue =
             chosen.map { mode in
                 let more =
                     [Mode.learn, .hint].contains(mode) ? t.sentenceGap + t.string("namegame.help.\(mode.rawValue)") : ""
                 return .object([
                     "name": .string(t.string("namegame.mode.\(mode.rawValue)")),
-                    "text": .string(t.string("namegame.mode.\(mode.rawValue).about") + more),
+                    "points": .list(
+                        Self.sentences(t.string("namegame.mode.\(mode.rawValue).about") + more).map(
+                            TemplateValue.string)),
                 ])
             } ?? .null
         return pages.render(
@@ -62,6 +65,30 @@ struct OnceController: Sendable {
                 // Where the faces come from (a review looked for a way to learn its own team).
                 "people": game == "namegame" ? .string(t.string("namegame.help.people")) : .null,
             ])
+    }
+
+    /// A text's sentences: cut after a full stop, "!" or "?" and a space before a capital or an opening quote, and
+    /// after "。", "！" or "？" (Japanese, no space) unless a closing bracket or quote follows.
+    static func sentences(_ text: String) -> [String] {
+        var result: [String] = []
+        var current = ""
+        let characters = Array(text)
+        for (index, character) in characters.enumerated() {
+            current.append(character)
+            let next = index + 1 < characters.count ? characters[index + 1] : nil
+            let after = index + 2 < characters.count ? characters[index + 2] : nil
+            let ends =
+                "。！？".contains(character)
+                ? next.map { !"」』）)\"”".contains($0) } ?? false
+                : ".!?".contains(character) && next == " "
+                    && after.map { $0.isUppercase || "“„«\"(".contains($0) } ?? false
+            if ends {
+                result.append(current.trimmingSpaces)
+                current = ""
+            }
+        }
+        if !current.trimmingSpaces.isEmpty { result.append(current.trimmingSpaces) }
+        return result
     }
 
     func progress(_ request: Request, _ context: PlayerContext) throws -> Response {

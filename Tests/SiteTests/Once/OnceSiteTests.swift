@@ -47,7 +47,12 @@ struct OnceSiteTests {
                 && nameGameHelp.contains("href=\"/namegame/timed\""))
         // Each mode's own rules follow: Learn's say how a lesson goes, Hints' what waiting costs.
         #expect(nameGameHelp.contains("<h2 data-help-mode>Timed</h2>") && nameGameHelp.contains("costs 3 seconds"))
-        #expect(try player.get("/namegame/help?mode=learn").text.contains("then type the name from memory"))
+        let learnHelp = try player.get("/namegame/help?mode=learn").text
+        #expect(learnHelp.contains("then type the name from memory"))
+        // A point a sentence (a review: "one 20-line paragraph, nobody reads it").
+        #expect(
+            learnHelp.contains("<li>A lesson is a short run of rounds; the bar at the top shows your progress.</li>"))
+        #expect(learnHelp.ranges(of: "<li>").count >= 5)
         #expect(nameGameHelp.contains("who can load your own team"), "where the faces come from")
         #expect(try player.get("/namegame/help?mode=hint").text.contains("if only the right face is left"))
         // Sentences follow each other with the language's own gap: a space in English, none in Japanese (a native
@@ -56,6 +61,7 @@ struct OnceSiteTests {
         let japanese = try player.get("/namegame/help?mode=learn&lang=ja").text
         #expect(japanese.contains("進みます。<span class=\"key-hint\" data-key-hint>"), "no space between sentences")
         #expect(!japanese.contains("。 "), "no ASCII space after a full stop")
+        #expect(japanese.contains("わかります。</li><li>まず"), "Japanese sentences cut after their full stop")
         player.cookies["arcade_lang"] = nil
         let hints = try player.play("hint").text
         #expect(
