@@ -687,6 +687,7 @@
     close.textContent = "×";
     close.setAttribute("aria-label", result.getAttribute("data-close-label") || "×");
     close.addEventListener("click", function () { dialog.close(); });
+    dialog.addEventListener("click", function (event) { if (window.Arcade.onBackdrop(dialog, event)) dialog.close(); });
     var top = document.createElement("div");
     top.className = "results-top";
     top.appendChild(close);

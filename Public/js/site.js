@@ -43,6 +43,14 @@
     slowReading: function () {
       return parseFloat(window.getComputedStyle(document.documentElement).fontSize) >= 24 || window.innerHeight < 600;
     },
+    // Whether a click on the modal `dialog` fell on its backdrop, beside it: such a tap closes a card, as a sheet's
+    // does (a review tapped the keys behind the how-to; another missed Wordle's one-tap dismissal of its results).
+    onBackdrop: function (dialog, event) {
+      if (event.target !== dialog) return false;
+      var box = dialog.getBoundingClientRect();
+      return event.clientX < box.left || event.clientX > box.right || event.clientY < box.top
+        || event.clientY > box.bottom;
+    },
     get: function (url) {
       return fetch(url, { credentials: "same-origin" });
     },
@@ -262,14 +270,8 @@
       }
       back.focus({ preventScroll: true });
     });
-    // A tap outside it (on the backdrop) closes it, as a sheet does (a review tapped the keys behind the first
-    // visit's how-to on a phone, and nothing happened).
     dialog.addEventListener("click", function (event) {
-      if (event.target !== dialog) return;
-      var box = dialog.getBoundingClientRect();
-      var inside = event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top
-        && event.clientY <= box.bottom;
-      if (inside) return;
+      if (!window.Arcade.onBackdrop(dialog, event)) return;
       dialog.close();
       // The first visit's how-to gives way to play: the key or face tapped behind it is pressed too (a review's
       // first tap on a phone only closed it, and its guess went in one digit short).

@@ -216,6 +216,21 @@ class MastermindBoard(BoardHelpers):
         WebDriverWait(self.driver, 10).until(
             lambda d: d.find_elements("css selector", "dialog[open][data-results-dialog]"), "the results open")
 
+    def test_a_tap_beside_the_results_closes_them(self):
+        """A review on a phone: Wordle's results go in one tap. A tap on the board above the sheet closes it, and
+        the solved board is there."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        self.keys(self.start() + Keys.ENTER)
+        card = self.settled_card()
+        top = self.driver.execute_script("return arguments[0].getBoundingClientRect().top", card)
+        self.assertGreater(top, 60, "a sheet at the foot, the board above it")
+        for kind in ("mousePressed", "mouseReleased"):
+            self.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {
+                "type": kind, "x": 180, "y": top / 2, "button": "left", "clickCount": 1})
+        WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "dialog[open]"), "closed")
+        self.assertEqual(self.board().get_attribute("data-outcome"), "won")
+
     def test_a_double_enter_counts_one_guess_and_shows_no_error(self):
         secret = self.start()
         miss = wrong_guesses(secret)[0]
