@@ -517,6 +517,28 @@ class MastermindBoard(BoardHelpers):
         self.assertTrue(self.driver.execute_script("return window.samePage === true"), "no reload")
         self.assertEqual(self.driver.execute_script("return window.scrollY"), 0, "the arrows did not scroll")
 
+    def test_on_a_phone_the_konami_toast_leaves_the_title_and_the_board(self):
+        """A review on a phone: the unlock's toast covered the header and the game's title. It lies on the site's bar."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        self.start()
+        self.driver.execute_script("document.getElementById('board').focus()")
+        self.keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT,
+                   Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
+        toast = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-toast]"))
+        WebDriverWait(self.driver, 10).until(lambda d: "Cheat unlocked" in toast.text)
+        rests = []  # where it rests, risen: the same place twice running
+        WebDriverWait(self.driver, 10, poll_frequency=0.1).until(lambda d: rests.append(d.execute_script(
+            "const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom]", toast)) or rests[-2:] == [
+                rests[-1]] * 2, "where it rests")
+        over = self.driver.execute_script("""const t = arguments[0].getBoundingClientRect();
+            return Array.from(document.querySelectorAll('main h1, #board .row, [data-keypad] button')).filter(e => {
+              const r = e.getBoundingClientRect();
+              return r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom; })
+              .map(e => e.tagName + ' ' + e.textContent.trim().slice(0, 20));""", toast)
+        self.assertTrue(toast.is_displayed(), "still shown")
+        self.assertEqual(over, [], "the toast covers the title, the board or the keys")
+
     def test_digits_typed_on_a_new_board_stay_when_the_konami_code_reveals_one(self):
         # A first visit's board has no game until something makes one; the reveal does, and the row typed so far is
         # the same row (the review of stop 50: "the Konami code wipes the guess you were typing").
