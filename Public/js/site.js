@@ -390,6 +390,27 @@
     button.addEventListener("click", function () { window.Arcade.copyFrom(button, field.value, said); });
   });
 
+  // A name said aloud by the browser's own voice, where it has one (a review: "names like Nwosu and Adeyemi are never
+  // spoken; Duolingo speaks"). The button shows only then; a second press says it again from the start.
+  var sayers = document.querySelectorAll("button[data-say]");
+  if (sayers.length && window.speechSynthesis && window.SpeechSynthesisUtterance) {
+    var voiced = function () {
+      if (!window.speechSynthesis.getVoices().length) return;
+      Array.prototype.forEach.call(sayers, function (button) { button.hidden = false; });
+    };
+    voiced();
+    window.speechSynthesis.addEventListener("voiceschanged", voiced);
+    Array.prototype.forEach.call(sayers, function (button) {
+      button.addEventListener("click", function () {
+        var words = new window.SpeechSynthesisUtterance(button.getAttribute("data-say"));
+        words.lang = document.documentElement.lang || "en";
+        words.rate = 0.85;
+        window.speechSynthesis.cancel();
+        window.speechSynthesis.speak(words);
+      });
+    });
+  }
+
   // A list filtered as its search field is typed in (People you've met): every word must be in an item's
   // data-search; the "nobody matches" line follows. Without a script the form asks the server.
   // How many it found is said (a blind review: the list narrowed in silence), in the language's plural form.

@@ -639,6 +639,25 @@ class LearnIntroScreenshots(NameGameHelpers, BrowserTest):
         self.assertTrue(seen["face"] >= 280 and seen["got"] <= seen["height"], seen)
         self.screenshots("namegame-intro", "/namegame/learn")
 
+    def test_the_name_met_can_be_heard(self):
+        """A review: "names like Nwosu and Adeyemi are never spoken; Duolingo speaks". Where the browser has a voice,
+        "Hear the name" says the name met in the page's language; without one (this headless browser has none) the
+        button is not shown. (The browser's voice is stood in for: what it was asked to say is recorded.)"""
+        self.open("/namegame/learn")
+        if self.driver.find_elements("css selector", "[data-start]"):
+            self.navigate(lambda: self.driver.find_element("css selector", "button[data-next]").click())
+        button = self.driver.find_element("css selector", "[data-intro] button[data-say]")
+        self.assertFalse(button.is_displayed(), "no voice, no button")
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            window.said = [];
+            Object.defineProperty(speechSynthesis, 'getVoices', {value: () => [{name: 'a voice'}]});
+            Object.defineProperty(speechSynthesis, 'speak', {value: words => window.said.push([words.text, words.lang])});"""})
+        self.driver.refresh()
+        button = self.driver.find_element("css selector", "[data-intro] button[data-say]")
+        name = self.text("[data-intro-name]")
+        button.click()
+        self.assertEqual(self.driver.execute_script("return window.said"), [[name, "en"]])
+
 
 if __name__ == "__main__":
     unittest.main()
