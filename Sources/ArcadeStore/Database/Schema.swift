@@ -720,6 +720,13 @@ package enum Schema {
             FROM mastermind_games g WHERE g.daily IS NOT NULL AND g.status != 'playing' AND g.played_day = g.daily
             GROUP BY g.daily;
             """),
+        Migration(
+            41,
+            """
+            -- A player's own note on someone met, to remember them by (Anki's own fields: a review found "no memory
+            -- hooks"): on the card, so it goes wherever the card goes (merged, exported, deleted with the person).
+            ALTER TABLE namegame_cards ADD COLUMN note TEXT;
+            """),
     ]
 
     /// Migration 24: a player's ordinary Mastermind figures as running counters, kept as each game ends (the stats

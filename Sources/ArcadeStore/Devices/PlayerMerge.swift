@@ -268,6 +268,12 @@ package enum PlayerMerge {
                 UPDATE namegame_cards SET met_ms = \(met)
                 WHERE player = ? AND \(met) IS NOT NULL AND (met_ms IS NULL OR met_ms > \(met))
                 """, [other, side, other, other])
+            // A note written on either side stays, whichever card does.
+            try db.execute(
+                """
+                UPDATE namegame_cards SET note = (SELECT o.note FROM namegame_cards o WHERE o.player = ?
+                    AND o.person = namegame_cards.person) WHERE player = ? AND note IS NULL
+                """, [other, side])
         }
         try db.execute(
             """

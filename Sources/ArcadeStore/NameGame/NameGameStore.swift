@@ -716,6 +716,41 @@ package struct NameGameStore: Store {
             })
     }
 
+    /// The longest note a player keeps on someone met, in characters.
+    package static let maxNote = 140
+
+    /// A player's note on someone they have met (cut to `maxNote` characters; empty clears it). False: not met, no
+    /// card to keep it on.
+    package func setNote(player: String, person: String, note: String) throws -> Bool {
+        let kept = String(note.trimmingSpaces.prefix(Self.maxNote))
+        return try pool.write { db in
+            try db.execute(
+                "UPDATE namegame_cards SET note = ? WHERE player = ? AND person = ?",
+                [kept.isEmpty ? .null : .text(kept), .text(player), .text(person)]) > 0
+        }
+    }
+
+    /// The player's notes, by person.
+    package func notes(player: String) throws -> [String: String] {
+        var notes: [String: String] = [:]
+        for row in try pool.connection().query(
+            "SELECT person, note FROM namegame_cards WHERE player = ? AND note IS NOT NULL", [.text(player)])
+        {
+            notes[try row.decode("person")] = try row.decode("note")
+        }
+        return notes
+    }
+
+    /// The note of the player who played `round` on `person`, if any.
+    package func note(round: Int64, person: String) throws -> String? {
+        try pool.connection().value(
+            String.self,
+            """
+            SELECT c.note FROM namegame_cards c JOIN namegame_rounds r ON r.player = c.player
+            WHERE r.id = ? AND c.person = ? AND c.note IS NOT NULL
+            """, [.integer(round), .text(person)])
+    }
+
     /// Whether the player met someone only by a guess in a quiz, and Learn has not introduced them yet.
     package func notIntroduced(player: String, person: String) throws -> Bool {
         try pool.connection().first(

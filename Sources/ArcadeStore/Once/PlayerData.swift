@@ -38,7 +38,7 @@ package enum PlayerData {
             "player = ?"
         ),
         (
-            "namegame_cards", "person, state, step, stability, difficulty, due_ms, last_ms, reviews, lapses",
+            "namegame_cards", "person, state, step, stability, difficulty, due_ms, last_ms, reviews, lapses, note",
             "player = ?"
         ),
         ("passkeys", "id, device, sign_count, backed_up, created_ms, last_used_ms", "player = ?"),

@@ -311,6 +311,10 @@ extension NameGameController {
         }
         let rightAtOnce = outcomeFields(
             mode, record: record, taught: taught, typo: typo, hintInterval: hintInterval, t: t, into: &context)
+        // A miss brings back the player's own note on them, the memory hook they wrote.
+        if taught || (answered && !rightAtOnce), let note = try? store.note(round: record.id, person: person.id) {
+            context["note"] = .string(t.string("namegame.note.yours", [.string(note)]))
+        }
         context["answerName"] = .string(person.fullName)
         context["answerRole"] = .string(role(person, t) ?? "")
         context["answered"] = .bool(answered)

@@ -16,6 +16,7 @@ extension NameGameController {
         let t = pages.localizer.strings(for: visitor.language)
         let query = String((request.query["q"] ?? "").prefix(Self.maxPeopleQuery))
         let cards = visitor.isNew ? [:] : try store.cards(player: visitor.playerID)
+        let notes = visitor.isNew ? [:] : try store.notes(player: visitor.playerID)
         let now = store.nowMilliseconds()
         let met = directory.people.filter { cards[$0.id] != nil }
             .sorted { ($0.firstName, $0.lastName) < ($1.firstName, $1.lastName) }
@@ -24,7 +25,8 @@ extension NameGameController {
             guard let card = cards[person.id] else { return nil }
             // Someone who has left has no role; said so, not left blank (a review read the blank as missing data).
             let role = role(person, t) ?? (person.retired ? t.string("namegame.people.former") : "")
-            let search = (person.fullName + " " + role).lowercased()
+            let note = notes[person.id]
+            let search = ([person.fullName, role] + (note.map { [$0] } ?? [])).joined(separator: " ").lowercased()
             guard words.allSatisfy({ search.contains($0) }) else { return nil }
             let level =
                 LearningPlan.knows(card) ? "learned" : LearningPlan.gettingThere(card) ? "sticking" : "new"
@@ -35,7 +37,7 @@ extension NameGameController {
                 "level": .string(level), "levelText": .string(t.string("namegame.people.level.\(level)")),
                 // Someone who has left is not asked again, so does not "come back" (a review read "Comes back now").
                 "next": .string(person.retired ? "" : Self.comesBack(card.due, now: now, t: t)),
-                "search": .string(search),
+                "search": .string(search), "id": .string(person.id), "note": note.map(TemplateValue.string) ?? .null,
             ]
         }
         return pages.render(
@@ -50,6 +52,16 @@ extension NameGameController {
                     query.isEmpty || rows.isEmpty ? "" : t.string("namegame.people.found", [.int(rows.count)])),
                 "foundForms": .list(foundForms(visitor.language)),
             ])
+    }
+
+    /// `POST /namegame/note`: the player's own note on someone met, to remember them by (a review: "no memory hooks;
+    /// Anki lets you add your own fields"); empty clears it. Someone not met has no card to keep it on.
+    func saveNote(_ request: Request, _ context: PlayerContext) throws -> Response {
+        let form = request.form ?? FormFields()
+        guard let person = form["person"], !context.visitor.isNew,
+            try store.setNote(player: context.visitor.playerID, person: person, note: form["note"] ?? "")
+        else { throw PageError(.unprocessableContent) }
+        return .redirect(to: "/namegame/people#person-\(URI.encode(person))")
     }
 
     /// "%d people found" in each plural category (the language's own form, else its `other`), `{n}` for the count.

@@ -102,6 +102,7 @@ struct NameGameController: Sendable {
         routes.creating.post("/namegame/review", use: review)
         routes.creating.post("/namegame/next", use: next)
         routes.actions.post("/namegame/meet", use: meet)
+        routes.actions.post("/namegame/note", use: saveNote)
         routes.actions.post("/namegame/moretime", use: moreTime)
         routes.actions.post("/namegame/pace", use: choosePace)
         routes.actions.post("/namegame/hint-speed", use: hintSpeed)
@@ -305,6 +306,10 @@ struct NameGameController: Sendable {
             return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.invalid")
         }
         let played = introduced.round.mode
+        // A note written on meeting them, to remember them by (the card now exists to keep it on).
+        if let note = request.form?["note"], !note.trimmingSpaces.isEmpty {
+            _ = try store.setNote(player: visitor.playerID, person: introduced.round.answerPerson.id, note: note)
+        }
         // (Recall recognises the person just met among six names, its first step; Review shows who a miss was.)
         guard played != .recall && played != .review else { return .redirect(to: "/namegame/\(played.rawValue)") }
         if let session = try store.openSession(player: visitor.playerID, mode: played),

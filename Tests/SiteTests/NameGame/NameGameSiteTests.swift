@@ -465,6 +465,58 @@ struct NameGameSiteTests {
         #expect(!over.contains("Remembered again") && !over.contains("comes back soon"))
     }
 
+    /// A player's own note on someone met, to remember them by (a review: "no memory hooks; Anki lets you add your own
+    /// fields"): written on meeting them or on People you've met, brought back by a miss, exported with the card.
+    /// Nobody not met takes one, and a long one is cut.
+    @Test func aNoteToRememberSomeoneByComesBackWithAMiss() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/namegame")
+        #expect(try player.post("/namegame/next", "mode=learn&resume=1").status == 303)
+        let intro = try player.get("/namegame/learn").text
+        let round = try #require(Player.attribute("data-round", in: intro))
+        #expect(intro.contains("<input id=\"intro-note\" name=\"note\" maxlength=\"140\""))
+        let note = "Climbs on Fridays & runs the <b>quiz</b>"
+        #expect(try player.post("/namegame/meet", "mode=learn&round=\(round)&note=\(URI.encode(note))").status == 303)
+        let db = try Database(location: server.database)
+        let noted = try #require(try db.value(String.self, "SELECT person FROM namegame_cards WHERE note IS NOT NULL"))
+        let people = try player.get("/namegame/people").text
+        #expect(people.contains("data-note>Your note: Climbs on Fridays &amp; runs the &lt;b&gt;quiz&lt;/b&gt;</span>"))
+        // Changed on People you've met; cut at 140 characters; someone not met, or a field past any note's bytes,
+        // refused, nothing written.
+        let long = String(repeating: "x", count: 300)
+        #expect(try player.post("/namegame/note", "person=\(URI.encode(noted))&note=\(long)").status == 303)
+        #expect(
+            try db.value(String.self, "SELECT note FROM namegame_cards WHERE person = ?", [.text(noted)])?.count == 140)
+        let stranger = try #require(
+            try db.value(
+                String.self, "SELECT id FROM people WHERE id NOT IN (SELECT person FROM namegame_cards) LIMIT 1"))
+        #expect(try player.post("/namegame/note", "person=\(URI.encode(stranger))&note=hi").status == 422)
+        let huge = String(repeating: "y", count: 600)
+        #expect(try player.post("/namegame/note", "person=\(URI.encode(noted))&note=\(huge)").status == 422)
+        #expect(try db.value(Int.self, "SELECT COUNT(*) FROM namegame_cards WHERE note IS NOT NULL") == 1)
+        #expect(try player.post("/namegame/note", "person=\(URI.encode(noted))&note=Climbs").status == 303)
+        // A miss on them brings it back (the round made to ask them).
+        let (asked, answer) = try player.round(try player.play("normal").text)
+        let faces = try db.query("SELECT position, person FROM namegame_round_faces WHERE round = ?", [.text(asked)])
+        if let seat = try faces.first(where: { try $0.decode("person") as String == noted }) {
+            _ = try db.execute(
+                "UPDATE namegame_rounds SET answer = ? WHERE id = ?",
+                [.integer(try seat.decode("position")), .text(asked)])
+        } else {
+            _ = try db.execute(
+                "UPDATE namegame_round_faces SET person = ? WHERE round = ? AND position = ?",
+                [.text(noted), .text(asked), .integer(Int64(answer))])
+        }
+        let (_, right) = try player.round(try player.get("/namegame/normal").text)
+        try player.post("/namegame/answer", "mode=normal&round=\(asked)&choice=\((right + 1) % 6)")
+        #expect(
+            try player.get("/namegame/normal").text.contains(
+                "<p class=\"outcome-note\" data-note>Your note: Climbs</p>"))
+        #expect(try player.get("/progress/data").text.contains("Climbs"), "exported with the card")
+    }
+
     /// Recall for a newcomer asks about more than the first two people it meets (a review: Mat, Maren, Mat, Maren for
     /// a whole session): until a few are met, someone new may come, introduced first.
     @Test func recallForANewcomerMeetsMoreThanTwo() throws {

@@ -62,6 +62,8 @@ struct PlayerMergeTests {
                    ('pb', 'p1', 'learning', 0, 0.5, 6.0, 600, 500, 2, 1, 10),
                    ('pb', 'p3', 'review', NULL, 3.0, 5.0, 7000, 700, 3, 0, 30)
             """)
+        // A note on pb's p1, whose card gives way to pa's later one.
+        try db.execute("UPDATE namegame_cards SET note = 'Climbs' WHERE player = 'pb' AND person = 'p1'")
         try db.execute(
             """
             INSERT INTO namegame_lifetime (player, mode, rounds, identified, correct, incorrect, identify_ms, streak,
@@ -140,6 +142,10 @@ struct PlayerMergeTests {
                 + "\(try row.decode("met_ms", as: Int.self))"
         }
         #expect(cards == ["p1:9.0:10", "p2:1.0:20", "p3:3.0:30"])
+        // …and its note stays (the player wrote it).
+        #expect(
+            try db.scalar(String.self, "SELECT note AS n FROM namegame_cards WHERE player = 'pb' AND person = 'p1'")
+                == "Climbs")
 
         let normal = try #require(
             try db.first("SELECT * FROM namegame_lifetime WHERE player = 'pb' AND mode = 'normal'"))
