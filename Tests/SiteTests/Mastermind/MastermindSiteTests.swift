@@ -357,7 +357,7 @@ struct MastermindSiteTests {
         #expect(board.contains("data-wins=\"1\""), "the fragment carries the new count")
         #expect(board.contains("6 of 10 guesses used") && !board.contains("No guesses left"))
         for (language, words) in [
-            ("ja", "10回中6回を使用"), ("de", "6 von 10 Versuchen verbraucht"), ("ru", "Использовано 6 попыток из\u{00A0}10"),
+            ("ja", "予想：10回中6回"), ("de", "6 von 10 Versuchen verbraucht"), ("ru", "Использовано 6 попыток из\u{00A0}10"),
         ] {
             let page = try player.get("/mastermind?lang=\(language)").text
             #expect(page.contains(words), "\(language)")
