@@ -46,6 +46,16 @@ class Languages(BrowserTest):
             self.assertNotRegex(text, r"[^\s\d][ ]?[;!?]|\w :|« | »", f"{where}: French spacing")
         if language == "ja":
             self.assertNotRegex(text, r"[。！？：][ ][^\s]", f"{where}: an ASCII space after Japanese punctuation")
+            # The full-width dot between the footer's facts sits halfway between them (pulled in, it hugged the one
+            # before it, "1.1.0・", a native reader).
+            gaps = self.driver.execute_script("""const items = [...document.querySelector('footer .dot-list').children];
+                const range = document.createRange(), right = e => { range.selectNodeContents(e);
+                  return range.getBoundingClientRect().right; };
+                const a = right(items[0]), b = items[1].querySelector('a').getBoundingClientRect().left,
+                      dot = items[1].getBoundingClientRect().left, width = parseFloat(getComputedStyle(items[1],
+                        '::before').width), margin = parseFloat(getComputedStyle(items[1], '::before').marginLeft);
+                const centre = dot + margin + width / 2; return [centre - a, b - centre];""")
+            self.assertLess(abs(gaps[0] - gaps[1]), 3, f"{where}: the dot between the footer's facts {gaps}")
         if axe:
             self.assertEqual(self.axe_violations(), [], where)
         return text
