@@ -508,10 +508,9 @@ struct MastermindController: Sendable {
     /// every row's pegs but the winning one's, then 2 s of nothing), and a give-up's code as it turns over.
     static func beforeResults(_ game: Game, _ t: LanguageStrings) -> String {
         if game.forfeited { return t.string("mastermind.ear.code", [.string(spoken(game.secret.description, t))]) }
-        // (A won game has no guesses left to play, but those it had not needed are what its row is said with: a review
-        // heard "Guesses left: 0" after a win in six.)
-        let left = game.outcome == .won ? game.rules.attempts - game.turns.count : game.attemptsLeft
-        return game.outcome == .playing ? "" : game.turns.last.map { rowSaid($0, game, t, left: left) } ?? ""
+        // The last row without the guesses left, which an ended game has none of to play (reviews heard "Guesses
+        // left: 0" after a win, then "Guesses left: 4", as noise).
+        return game.outcome == .playing ? "" : game.turns.last.map { rowSaid($0, game, t, final: true) } ?? ""
     }
 
     /// What a screen reader is told of the board as it loads: the rules of a new game, the last row (with the codes
@@ -527,7 +526,7 @@ struct MastermindController: Sendable {
         // how close that row had come).
         case .lost:
             return t.sentences(
-                game.forfeited ? "" : game.turns.last.map { rowSaid($0, game, t) } ?? "",
+                game.forfeited ? "" : game.turns.last.map { rowSaid($0, game, t, final: true) } ?? "",
                 t.string(game.forfeited ? "mastermind.gaveup.title" : "mastermind.lost.title"),
                 t.string("mastermind.ear.code", [.string(spoken(game.secret.description, t))]))
         case .won:
@@ -550,11 +549,11 @@ struct MastermindController: Sendable {
     }
 
     /// A scored row as it is said: digit by digit, as the row being typed is ("0123" would be read as a number).
-    private static func rowSaid(_ turn: Turn, _ game: Game, _ t: LanguageStrings, left: Int? = nil) -> String {
+    private static func rowSaid(_ turn: Turn, _ game: Game, _ t: LanguageStrings, final: Bool = false) -> String {
         let digits = turn.guess.description.map(String.init).joined(separator: t.string("mastermind.ear.separator"))
         return t.string(
-            "mastermind.row.announce",
-            [.string(digits), .int(turn.feedback.red), .int(turn.feedback.blue), .int(left ?? game.attemptsLeft)])
+            final ? "mastermind.row.final" : "mastermind.row.announce",
+            [.string(digits), .int(turn.feedback.red), .int(turn.feedback.blue), .int(game.attemptsLeft)])
     }
 
     /// A code inside a sentence, its digits apart ("4 4 5 5", no-break spaces): read out as four digits, not as
