@@ -167,12 +167,13 @@ extension NameGameController {
             "isPractice": .bool(mode == .practice), "hintMilliseconds": .int(Int(hintInterval * 1000)),
         ]
         if mode == .hint {
-            // Slower, or back to the usual speed: the button says what it changes to (WCAG 2.2.1).
+            // Slower faces (WCAG 2.2.1): a toggle that says its state, pressed or not, under one name (a blind review:
+            // a label that flipped between "Slower" and "Usual speed" said nothing of which was on).
             let slow = hintInterval > self.hintInterval
-            let seconds = Int((slow ? self.hintInterval : self.hintInterval * Self.slowerHints).rounded())
+            let seconds = Int((self.hintInterval * Self.slowerHints).rounded())
             context["hintSpeed"] = .object([
-                "slow": .string(slow ? "0" : "1"),
-                "label": .string(t.string(slow ? "namegame.hint.faster" : "namegame.hint.slower", [.int(seconds)])),
+                "slow": .string(slow ? "0" : "1"), "pressed": .string(slow ? "true" : "false"),
+                "label": .string(t.string("namegame.hint.slower", [.int(seconds)])),
             ])
         }
         let stats = session.stats

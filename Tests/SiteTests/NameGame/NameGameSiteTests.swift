@@ -1021,12 +1021,13 @@ struct NameGameSiteTests {
         try server.site.constants.setHotfix("namegame.hintInterval", .real(1))
         let player = Player(server)
         let first = try player.play("hint").text
-        #expect(first.contains("data-hint-speed>Slower: one face every 10\u{00A0}s<"))
+        #expect(first.contains("aria-pressed=\"false\" data-hint-speed>Slower: one face every 10\u{00A0}s<"))
         #expect(try player.post("/namegame/hint-speed", "slow=1").status == 303)
         now.withLock { $0 += 5 }
         let slowed = try player.play("hint").text
         #expect(!slowed.contains("data-hidden=\"true\"") && slowed.contains("data-hint-ms=\"10000\""))
-        #expect(slowed.contains("data-hint-speed>Usual speed: one face every 1\u{00A0}s<"))
+        // A toggle that says its state under one name (a blind review: the flipping label said nothing of it).
+        #expect(slowed.contains("aria-pressed=\"true\" data-hint-speed>Slower: one face every 10\u{00A0}s<"))
         now.withLock { $0 += 6 }
         #expect(try player.play("hint").text.ranges(of: "data-hidden=\"true\"").count == 1, "one in 11 s")
         #expect(try player.post("/namegame/hint-speed", "slow=0").status == 303)
