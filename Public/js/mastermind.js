@@ -121,6 +121,10 @@
       showTyped();
       say(rowWords());
       board().focus({ preventScroll: true });
+      // …and the row it typed is brought into sight (a low-vision review at 200 % on a phone: it was filled 372 px
+      // above the screen's top, and could not be checked before Enter).
+      placeMessage();
+      inSight(host.querySelector(".slot-current"));
     });
     hint.appendChild(use);
   }

@@ -844,6 +844,35 @@ class MastermindBoard(BoardHelpers):
         end = self.still()
         self.assertEqual(end["cell"], played["cell"], "the cells grew at the end of the game")
 
+    def test_a_hint_typed_in_with_large_text_on_a_phone_is_in_sight(self):
+        """A low-vision review, text at 200 % on a phone: "Type it in" filled a row 372 px above the screen's top, to
+        be sent unseen. The row it typed is brought into sight, clear of the keypad."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        self.addCleanup(lambda: self.driver.execute_cdp_cmd(
+            "Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}}))
+        secret = self.start()
+        hint = self.hint()
+        # Its button in sight, not only by scrolling inside the hint's box (the same review found it so, and nothing
+        # showed the box could scroll).
+        shown = self.driver.execute_script("""const b = arguments[0].querySelector('[data-hint-type]').getBoundingClientRect(),
+            box = document.querySelector('[data-message]').getBoundingClientRect();
+            return {top: b.top, bottom: b.bottom, boxTop: box.top, boxBottom: box.bottom, height: innerHeight};""", hint)
+        self.assertTrue(shown["top"] >= max(0, shown["boxTop"]) - 1
+                        and shown["bottom"] <= min(shown["height"], shown["boxBottom"]) + 1, shown)
+        for n, guess in enumerate(wrong_guesses(secret)[:3]):
+            self.tap(guess)
+            self.wait_rows(n + 1)
+        hint = self.hint()
+        self.driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
+        hint.find_element("css selector", "[data-hint-type]").click()
+        self.assertEqual("".join(self.cells()), hint.get_attribute("data-hint"))
+        seen = self.driver.execute_script("""const row = document.querySelector('.slot-current').getBoundingClientRect(),
+            keys = document.querySelector('[data-keypad]').getBoundingClientRect();
+            return {top: row.top, bottom: row.bottom, foot: Math.min(innerHeight, keys.top)};""")
+        self.assertTrue(seen["top"] >= -1 and seen["bottom"] <= seen["foot"] + 1, seen)
+
     def test_a_desktop_hint_sits_beside_the_board_covering_nothing(self):
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
