@@ -10,11 +10,12 @@ public struct LearningPlan: Sendable {
     public var batch = 4
     /// A right answer slower than this came with effort: rated hard, not good (Anki's grade; a review read "just like a
     /// miss" as a penalty on slow typists). Time to read the question and look at six faces on a phone: at 8 s a
-    /// careful reader's right answers at 9 and 10 s came back as hard (a later review).
-    public var slowMilliseconds = 12_000
+    /// careful reader's right answers at 9 and 10 s came back as hard (a later review); at 12 s, a look at the faces
+    /// (13.5 s) and six faces over two screens at 200 % text (20.7 s) were marked down (two later reviews).
+    public var slowMilliseconds = 20_000
     /// The same for a name typed: a phone's keyboard takes its own seconds (a review's typed "hugoo", right at 8.5 s,
     /// came back as a miss).
-    public var typedSlowMilliseconds = 20_000
+    public var typedSlowMilliseconds = 30_000
 
     /// How long a right answer may take before it counts as a hard one: the plan's limit, or half again the player's
     /// `usual` time (a median of their right answers) where that is longer. A blind review's right picks, six faces

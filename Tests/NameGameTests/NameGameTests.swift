@@ -360,13 +360,15 @@ struct NameGameTests {
         #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 2_000) == .good)
         #expect(plan.rating(wrongPicks: 1, gaveUp: false, milliseconds: 2_000) == .again)
         #expect(plan.rating(wrongPicks: 0, gaveUp: true, milliseconds: 2_000) == .again)
-        // A careful reader's 10 s on a phone is still good (a review); past 12 s, hard.
+        // A careful reader's 10 s on a phone is still good (a review), and a look over six faces at large text (reviews
+        // at 13.5 and 20.7 s); past 20 s, hard.
         #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 10_000) == .good)
-        #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 13_000) == .hard)
+        #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 19_000) == .good)
+        #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 21_000) == .hard)
         // A name typed has longer: a phone's keyboard takes its own seconds (a review's typed name, right at 8.5 s,
         // came back as a miss).
-        #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 12_000, typed: true) == .good)
-        #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 21_000, typed: true) == .hard)
+        #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 25_000, typed: true) == .good)
+        #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 31_000, typed: true) == .hard)
         // Right after help (the first letter, half the faces gone) is a hard recall, not a clean one.
         #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 2_000, helped: true) == .hard)
         #expect(plan.rating(wrongPicks: 1, gaveUp: false, milliseconds: 2_000, helped: true) == .again)
@@ -374,7 +376,7 @@ struct NameGameTests {
         // a quick player's usual never lowers the plan's limit.
         #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 28_000, usual: 25_000) == .good)
         #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 38_000, usual: 25_000) == .hard)
-        #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 13_000, usual: 3_000) == .hard)
+        #expect(plan.rating(wrongPicks: 0, gaveUp: false, milliseconds: 21_000, usual: 3_000) == .hard)
     }
 
     @Test func masteryCountsWithoutNaming() {

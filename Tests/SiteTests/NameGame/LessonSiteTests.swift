@@ -507,7 +507,7 @@ struct LessonSiteTests {
         // today" after waiting), as slow rather than missed (a later one: a miss's red ring on a right answer).
         #expect(!later.contains("is-again") && !later.contains("is-slow"))
         _ = try db.execute(
-            "UPDATE namegame_rounds SET started_ms = finished_ms - 20000 WHERE id = ?", [.integer(Int64(round)!)])
+            "UPDATE namegame_rounds SET started_ms = finished_ms - 40000 WHERE id = ?", [.integer(Int64(round)!)])
         #expect(try player.get("/namegame/normal").text.ranges(of: "<li class=\"is-slow\"").count == 1)
         #expect(summary.contains("data-summary-accuracy=\"100\"") && summary.contains("data-day-streak=\"1\""))
         #expect(summary.contains("data-due="), "a lesson ends on what is due next")

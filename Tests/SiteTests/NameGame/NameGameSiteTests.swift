@@ -389,7 +389,7 @@ struct NameGameSiteTests {
         try player.post("/namegame/next", "mode=practice")
         let slow = try player.play("practice").text
         let slowName = try #require(Player.asked(slow)).dropFirst("Who is ".count).dropLast()
-        clock.seconds.withLock { $0 += 13 }
+        clock.seconds.withLock { $0 += 21 }
         try player.answerRight("practice", slow)
         try player.post("/namegame/next", "mode=practice")
         let missed = try player.play("practice").text
@@ -549,13 +549,13 @@ struct NameGameSiteTests {
             try player.post("/namegame/next", "mode=normal")
         }
         let page = try player.play("normal").text
-        clock.seconds.withLock { $0 += 13 }
+        clock.seconds.withLock { $0 += 21 }
         try player.answerRight("normal", page)
         let answered = try player.get("/namegame/normal").text
-        #expect(answered.contains("data-round-seconds=\"13.0\""))
+        #expect(answered.contains("data-round-seconds=\"21.0\""))
         #expect(
             answered.contains(
-                "<span data-slow>Right, but slower than 12 s: they’ll come up again a little sooner.</span>"))
+                "<span data-slow>Right, but slower than 20 s: they’ll come up again a little sooner.</span>"))
     }
 
     /// Slow is slow for this player: past five right answers, the limit is half again their usual time where that is
@@ -574,7 +574,7 @@ struct NameGameSiteTests {
             try player.post("/namegame/next", "mode=normal")
             return answered
         }
-        // The first answers at a screen reader's pace are past the plan's 12 s, and said to be slow.
+        // The first answers at a screen reader's pace are past the plan's 20 s, and said to be slow.
         var slowSaid = 0
         for _ in 0..<6 where try answer(after: 25).contains("data-slow") { slowSaid += 1 }
         #expect(slowSaid >= 1, "before a usual pace is known, 25 s is slow")
