@@ -40,8 +40,12 @@ extension NameGameController {
             // one person, introduce another, then ask the first again).
             let before = avoid == nil ? [] : try store.recentlyAsked(session: session.id, limit: 2)
             let avoiding = Set([last].compactMap { $0 } + before)
+            // The day's new people met (the pace the player chose), a quiz asks those it has met (a review: Similar
+            // names introduced three of the most confusable names past a limit of ten).
+            let dayFull = try !cards.isEmpty && !meetsNew(visitor.playerID)
             (round, next) = quizRound(
-                mode, session, cards: cards, avoid: avoiding, afterIntroduction: avoid != nil, &random)
+                mode, session, cards: cards, avoid: avoiding, afterIntroduction: avoid != nil,
+                dayFull: dayFull, &random)
         }
         guard let round else { return nil }
         return try store.addRound(round, next: next, session: session.id, player: visitor.player)
@@ -146,16 +150,17 @@ extension NameGameController {
     /// only, elimination was). Never the person asked last,
     /// when anyone else would do (a review: Similar names asked Mat twice in a row). Until then, a round after an
     /// introduction asks about someone met before it, if anyone: two new people at most in a row (a review: Normal met
-    /// five before its first question; Duolingo brings one or two new items at a time).
+    /// five before its first question; Duolingo brings one or two new items at a time); and once the day's new people
+    /// are met (`dayFull`), anyone met, even the one asked last.
     private func quizRound(
         _ mode: Mode, _ session: NameGameStore.Session, cards: [String: Card], avoid last: Set<String>,
-        afterIntroduction: Bool, _ random: inout SecureRandom
+        afterIntroduction: Bool, dayFull: Bool, _ random: inout SecureRandom
     ) -> (Round?, next: [Person]) {
         let everyone = directory.people
         let pool = mode.pool(everyone)
         let met = pool.filter { cards[$0.id] != nil }
         let metBefore = afterIntroduction && met.contains { !last.contains($0.id) }
-        let asksMet = Self.asksMet(mode, met: met.count) || metBefore
+        let asksMet = Self.asksMet(mode, met: met.count) || metBefore || (dayFull && !met.isEmpty)
         let recent = (try? store.recentlyAsked(session: session.id, limit: min(3, max(0, met.count / 2 - 1)))) ?? []
         let known = Set(cards.keys)
         let strangers = pool.filter { cards[$0.id] == nil }
@@ -193,7 +198,7 @@ extension NameGameController {
         } else {
             guard let dealt = deal(avoid: last) else { return (nil, []) }
             round = dealt
-            let others = Self.askable(dealt.people, cards: cards, metOnly: false, last: last)
+            let others = Self.askable(dealt.people, cards: cards, metOnly: asksMet, last: last)
                 .filter { !last.contains(dealt.people[$0].id) }
             if last.contains(dealt.answerPerson.id), let other = others.randomElement(using: &random) {
                 round = Round.asking(mode, people: dealt.people, answer: other, using: &random)

@@ -951,6 +951,36 @@ struct NameGameSiteTests {
         #expect(faces >= 200 && gone == 0, "faces of people who have left: \(gone ?? -1) of \(faces)")
     }
 
+    /// The day's new people met, a quiz asks about those met in its pool, not strangers (a review: Similar names
+    /// introduced Mat, Matt and Maren past a limit of ten a day).
+    @Test func aQuizMeetsNobodyNewOnceTheDaysNewPeopleAreMet() throws {
+        let server = try SiteServer(engine: .sqlite)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.meetPeople()  // eight
+        let db = try Database(location: server.database)
+        let matt = try #require(
+            try db.value(String.self, "SELECT id FROM people WHERE first_name = 'Matt' AND last_name = 'Achebe'"))
+        let other = try #require(
+            try db.value(
+                String.self,
+                """
+                SELECT id FROM people WHERE retired = 0 AND first_name NOT LIKE 'Ma%'
+                AND id NOT IN (SELECT person FROM namegame_cards) LIMIT 1
+                """))
+        _ = try LearnDepthSiteTests().met(server, count: 2, stability: 10, due: 0, people: [matt, other])
+        _ = try db.execute("UPDATE namegame_cards SET met_ms = CAST(strftime('%s', 'now') AS INTEGER) * 1000")
+        let before = try db.value(Int.self, "SELECT COUNT(*) FROM namegame_cards")
+        #expect(before == 10, "ten met today: the steady pace's day")
+        for _ in 0..<4 {
+            let page = try player.play("matt").text
+            #expect(!page.contains("data-intro"), "someone new introduced")
+            try player.answerRight("matt", page)
+            try player.post("/namegame/next", "mode=matt")
+        }
+        #expect(try db.value(Int.self, "SELECT COUNT(*) FROM namegame_cards") == before, "nobody new met")
+    }
+
     /// The menu's three ways on after Learn repeat neither the next step named above them nor a mode that would only
     /// say "meet people first" (a review: Recall twice on one screen; Timed locked among the three for a newcomer).
     @Test func theMenusThreeModesRepeatNoSuggestionAndNoLockedMode() throws {
