@@ -8,7 +8,7 @@ struct ConstantsTests {
         let c = try Constants.load(directory: "Config", environments: ["development"])
         #expect(c.int("mastermind.attempts", default: 0) == 10)
         #expect(c.int("mastermind.digitMax", default: 0) == 7)
-        #expect(c.double("namegame.hintInterval", default: 0) == 3)
+        #expect(c.double("namegame.hintInterval", default: 0) == 4)
         #expect(c.string("site.version", default: "") == "1.1.0-dev", "the override wins")
         try c.setHotfix("site.version", .string("1.0.1"))
         #expect(c.string("site.version", default: "") == "1.0.1", "a hotfix beats the override")

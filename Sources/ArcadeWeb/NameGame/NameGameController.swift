@@ -19,7 +19,9 @@ struct NameGameController: Sendable {
 
     /// Everyone playable now (admins may change them at any moment).
     var directory: Directory { people.directory }
-    var hintInterval: Double { max(0.2, constants.double("namegame.hintInterval", default: 3)) }
+    /// Seconds between one face going and the next in Hints: at 3, the last went at 15 s, a beginner's miss (a review:
+    /// "called Hints, it plays like a timer"); at 4, at 20 s, the pace at which a right pick is slow anyway.
+    var hintInterval: Double { max(0.2, constants.double("namegame.hintInterval", default: 4)) }
     /// How much longer a face stays in Hints mode for a player who slowed it down: ten times, WCAG 2.2.1's "adjust"
     /// (a blind review: by the time three descriptions were read, half the faces were gone).
     static let slowerHints = 10.0
