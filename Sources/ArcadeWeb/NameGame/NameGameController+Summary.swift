@@ -40,8 +40,8 @@ extension NameGameController {
         let showDue = mode.lessonRounds(lessonLength) != nil || mode == .review
         // "Nothing is due right now" read as a contradiction above "Review the people I missed" (a review): beside
         // that offer, only what comes back later.
-        let offersMisses =
-            try showDue && dueNow == 0 && due > 0 && !store.misses(session: session.id, people: directory).isEmpty
+        let missed = try !store.misses(session: session.id, people: directory).isEmpty
+        let offersMisses = showDue && dueNow == 0 && due > 0 && missed
         let dueText = offersMisses ? t.string("namegame.summary.later", [.int(due)]) : dueLine((due, dueNow), t: t)
         context["summary"] = .object([
             "people": .list(people), "hasPeople": .bool(!people.isEmpty),
@@ -59,20 +59,21 @@ extension NameGameController {
             "showDue": .bool(showDue),
             "due": .string(dueText),
         ])
-        try nextStepFields(mode, dueNow: dueNow, player: visitor.playerID, t: t, into: &context)
+        try nextStepFields(mode, dueNow: dueNow, missed: missed, player: visitor.playerID, t: t, into: &context)
     }
 
     /// What the summary offers next: another run, or a lesson's own next step.
     private func nextStepFields(
-        _ mode: Mode, dueNow: Int, player: String, t: LanguageStrings, into context: inout TemplateFields
+        _ mode: Mode, dueNow: Int, missed: Bool, player: String, t: LanguageStrings, into context: inout TemplateFields
     ) throws {
         // "You're done for now" over a big "Next lesson" was a mixed message (a review): with nobody due, the button
         // says what another lesson would do, meet someone new, or is a quiet "Keep practising" when today's new
         // people are met.
         if mode != .learn { context["continueText"] = .string(t.string("namegame.again")) }
         // People due now are offered where they are said to be due: a quiz's summary said "Due for review now: 1"
-        // and offered only another round (a review). Learn reviews them.
-        if mode != .learn && mode.lessonRounds(lessonLength) != nil && dueNow > 0 {
+        // and offered only another round (a review). Learn reviews them. Not beside "Review the people I missed",
+        // whose people are among them (a later review: two offers, 3 and 1, and no telling which to press).
+        if mode != .learn && mode.lessonRounds(lessonLength) != nil && dueNow > 0 && !missed {
             context["reviewDue"] = .string(t.string("home.review", [.int(dueNow)]))
         }
         if mode == .learn && dueNow == 0 {

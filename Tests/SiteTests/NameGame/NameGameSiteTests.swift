@@ -1040,6 +1040,15 @@ struct NameGameSiteTests {
         #expect(summary.contains("data-review-due>8 people to review today</button>"))
         #expect(try player.post("/namegame/next", "mode=learn&resume=1").status == 303)
         #expect(Player.attribute("data-mode", in: try player.play("learn").text) == "learn")
+        // Beside "Review the people I missed", not offered again (a later review: two offers, 3 and 1, and no telling
+        // which to press): a run with a miss.
+        try player.post("/namegame/next", "mode=normal")
+        try player.miss("normal", try player.play("normal").text)
+        try player.finishLesson("normal")
+        _ = try Database(location: server.database).execute("UPDATE namegame_cards SET due_ms = 0")
+        let missed = try player.play("normal").text
+        #expect(missed.contains("data-due-now=\"8\"") && missed.contains("Review the people I missed (1)"))
+        #expect(!missed.contains("data-review-due"))
     }
 
     /// Hints mode slows down ten times on request (WCAG 2.2.1; a blind review lost half the faces while its screen
