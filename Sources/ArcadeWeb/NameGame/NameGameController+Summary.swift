@@ -42,7 +42,15 @@ extension NameGameController {
         // that offer, only what comes back later.
         let missed = try !store.misses(session: session.id, people: directory).isEmpty
         let offersMisses = showDue && dueNow == 0 && due > 0 && missed
-        let dueText = offersMisses ? t.string("namegame.summary.later", [.int(due)]) : dueLine((due, dueNow), t: t)
+        // The people due now are others than those listed as coming back later (a review read "Comes back later
+        // today" beside each, over "Due for review now: 3", as a contradiction).
+        let now = store.nowMilliseconds()
+        let listed = try store.covered(session: session.id).map(\.person)
+        let othersDue = dueNow > 0 && !listed.isEmpty && !listed.contains { (cards[$0]?.due ?? .max) <= now }
+        let dueText =
+            offersMisses
+            ? t.string("namegame.summary.later", [.int(due)])
+            : othersDue ? t.string("namegame.summary.due.others", [.int(dueNow)]) : dueLine((due, dueNow), t: t)
         context["summary"] = .object([
             "people": .list(people), "hasPeople": .bool(!people.isEmpty),
             "accuracy": .int(Int(((session.stats.accuracy ?? 0) * 100).rounded())),

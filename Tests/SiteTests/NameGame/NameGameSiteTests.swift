@@ -1051,6 +1051,25 @@ struct NameGameSiteTests {
         #expect(!missed.contains("data-review-due"))
     }
 
+    /// A review's summary lists whom it reviewed, each coming back later; the people due now are said to be others (a
+    /// review read "Comes back later today" beside each, over "Due for review now: 3", as a contradiction).
+    @Test func aReviewSaysThePeopleDueNowAreOthers() throws {
+        let server = try SiteServer(engine: .sqlite)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.meetPeople()
+        try player.post("/namegame/next", "mode=normal")
+        try player.miss("normal", try player.play("normal").text)
+        try player.finishLesson("normal")
+        let over = try player.play("normal").text
+        let session = try #require(Player.attribute("name=\"session\" value", in: over))
+        #expect(try player.post("/namegame/review", "session=\(session)").status == 303)
+        try player.finishLesson("review")
+        let reviewed = try player.play("review").text
+        #expect(reviewed.contains("data-ended=\"true\"") && reviewed.contains("Comes back later today"))
+        #expect(reviewed.contains(/>Others due for review now: \d+</) && !reviewed.contains("Due for review now"))
+    }
+
     /// Hints mode slows down ten times on request (WCAG 2.2.1; a blind review lost half the faces while its screen
     /// reader read three), by a button on the round that works without a script, and back again.
     @Test func hintModeSlowsDownTenTimesOnRequest() throws {
