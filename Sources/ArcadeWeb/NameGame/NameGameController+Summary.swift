@@ -38,19 +38,10 @@ extension NameGameController {
         let days = try store.dayStreak(player: visitor.playerID)
         let (due, dueNow) = dueCounts(cards)
         let showDue = mode.lessonRounds(lessonLength) != nil || mode == .review
-        // "Nothing is due right now" read as a contradiction above "Review the people I missed" (a review): beside
-        // that offer, only what comes back later.
         let missed = try !store.misses(session: session.id, people: directory).isEmpty
-        let offersMisses = showDue && dueNow == 0 && due > 0 && missed
-        // The people due now are others than those listed as coming back later (a review read "Comes back later
-        // today" beside each, over "Due for review now: 3", as a contradiction).
-        let now = store.nowMilliseconds()
-        let listed = try store.covered(session: session.id).map(\.person)
-        let othersDue = dueNow > 0 && !listed.isEmpty && !listed.contains { (cards[$0]?.due ?? .max) <= now }
-        let dueText =
-            offersMisses
-            ? t.string("namegame.summary.later", [.int(due)])
-            : othersDue ? t.string("namegame.summary.due.others", [.int(dueNow)]) : dueLine((due, dueNow), t: t)
+        let dueText = try summaryDue(
+            (due, dueNow), offersMisses: showDue && dueNow == 0 && due > 0 && missed, session: session, cards: cards,
+            t: t)
         context["summary"] = .object([
             "people": .list(people), "hasPeople": .bool(!people.isEmpty),
             "accuracy": .int(Int(((session.stats.accuracy ?? 0) * 100).rounded())),
@@ -68,6 +59,21 @@ extension NameGameController {
             "due": .string(dueText),
         ])
         try nextStepFields(mode, dueNow: dueNow, missed: missed, player: visitor.playerID, t: t, into: &context)
+    }
+
+    /// What is due, said under a summary. "Nothing is due right now" read as a contradiction above "Review the people
+    /// I missed" (a review): beside that offer, only what comes back later. And the people due now are others than
+    /// those listed as coming back later (a review read "Comes back later today" beside each, over "Due for review
+    /// now: 3", as a contradiction).
+    private func summaryDue(
+        _ counts: (today: Int, now: Int), offersMisses: Bool, session: NameGameStore.Session, cards: [String: Card],
+        t: LanguageStrings
+    ) throws -> String {
+        if offersMisses { return t.string("namegame.summary.later", [.int(counts.today)]) }
+        let now = store.nowMilliseconds()
+        let listed = try store.covered(session: session.id).map(\.person)
+        let others = counts.now > 0 && !listed.isEmpty && !listed.contains { (cards[$0]?.due ?? .max) <= now }
+        return others ? t.string("namegame.summary.due.others", [.int(counts.now)]) : dueLine(counts, t: t)
     }
 
     /// What the summary offers next: another run, or a lesson's own next step.
