@@ -53,7 +53,7 @@ extension MastermindController {
         let own = mine ? record : taken
         func side(_ record: MastermindStore.Record, _ name: String, _ index: Int) -> TemplateValue {
             .object([
-                "index": .int(index), "name": .string(name), "score": .string(score(record)),
+                "index": .int(index), "name": .string(name), "score": .string(score(record, t)),
                 "verdict": own.flatMap { [$0.id, id].contains(record.id) ? nil : verdict($0, record, t) }.map {
                     .string($0)
                 } ?? .null,
@@ -75,12 +75,12 @@ extension MastermindController {
             path: challengePath(id), section: "mastermind",
             data: [
                 "mine": .bool(mine), "link": .string(link), "path": .string(challengePath(id)),
-                "score": .string(score(record)), "hard": .bool(record.hard),
+                "score": .string(score(record, t)), "hard": .bool(record.hard),
                 // Who sent it, by the name they chose (a review read "A friend" from a friend with a name).
                 "beat": .string(
                     try store.displayName(of: owner).map {
-                        t.string("mastermind.challenge.beat.named", [.string($0), .string(score(record))])
-                    } ?? t.string("mastermind.challenge.beat", [.string(score(record))])),
+                        t.string("mastermind.challenge.beat.named", [.string($0), .string(score(record, t))])
+                    } ?? t.string("mastermind.challenge.beat", [.string(score(record, t))])),
                 "playing": .bool(taken?.game.outcome == .playing), "open": .bool(!mine && taken == nil),
                 "done": .bool(done), "verdict": lead.map { .string($0) } ?? .null, "sides": .list(sides),
                 "waiting": .bool(mine && friends.isEmpty),
@@ -108,22 +108,27 @@ extension MastermindController {
         func guesses(_ record: MastermindStore.Record) -> Int? {
             record.game.outcome == .won ? record.game.turns.count : nil
         }
-        let scores: [FormatArgument] = [.string(score(own)), .string(score(other))]
+        let scores: [FormatArgument] = [.string(score(own, t)), .string(score(other, t))]
         let key: String
         switch (guesses(own), guesses(other)) {
         case (nil, nil): key = "none"
         case (nil, _): key = "lose"
         case (_, nil): key = "win"
+        // In as many guesses, the one without a hint wins (a review's hinted 6/10 was "a tie" with a clean one).
+        case (let mine?, let theirs?) where mine == theirs && own.usedHint != other.usedHint:
+            key = own.usedHint ? "lose" : "win"
         case (let mine?, let theirs?): key = mine == theirs ? "tie" : mine < theirs ? "win" : "lose"
         }
         return t.string("mastermind.challenge.verdict." + key, key == "tie" ? [scores[0]] : scores)
     }
 
-    /// "3/10", "X/10" for a game not won, a star for hard mode: the share text's score.
-    private func score(_ record: MastermindStore.Record) -> String {
+    /// "3/10", "X/10" for a game not won, a star for hard mode: the share text's score; "with a hint" where one was
+    /// used (a review: a hinted 6/10 stood beside a clean one unmarked).
+    private func score(_ record: MastermindStore.Record, _ t: LanguageStrings) -> String {
         let game = record.game
-        return
+        let score =
             "\(game.outcome == .won ? String(game.turns.count) : "X")/\(game.rules.attempts)\(record.hard ? "*" : "")"
+        return record.usedHint ? t.string("mastermind.challenge.hinted", [.string(score)]) : score
     }
 
     /// The site's address as the player used it, for a link to copy (nil without a plain Host).

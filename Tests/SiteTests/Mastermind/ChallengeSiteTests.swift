@@ -89,6 +89,22 @@ struct ChallengeSiteTests {
         #expect(cySees.ranges(of: "data-side-verdict>").count == 1)
         #expect(cySees.contains("data-side-verdict>You lose: 5/10 against 1/10.</p>"))
 
+        // Dee matches Ana's 3/10 with a hint: marked so, and not a tie (a review's hinted 6/10 was "a tie").
+        let dee = Player(server, from: "127.0.0.5")
+        try dee.get(path)
+        try dee.post(path, "")
+        let code = try dee.secret()
+        let deeGame = try #require(Player.attribute("data-game", in: try dee.get("/mastermind").text))
+        for (turn, guess) in [wrong(code, 0), wrong(code, 2), code].enumerated() {
+            if turn == 1 { #expect(try dee.post("/mastermind/hint", "confirm=1").status == 303) }  // not the free one
+            #expect(try dee.post("/mastermind/guess", "game=\(deeGame)&turn=\(turn)&guess=\(guess)").status == 303)
+        }
+        let deeSees = try dee.get(path).text
+        #expect(
+            deeSees.contains("data-verdict>You lose: 3/10 with a hint against 3/10.</p>"),
+            "\(deeSees.matches(of: /data-(side-)?verdict>[^<]*/).map { $0.0 })")
+        #expect(try ana.get(path).text.contains("data-side-verdict>You win: 3/10 against 3/10 with a hint.</p>"))
+
         // A forged or cut link is a 404; a daily has no challenge.
         var forged = Array(path)
         forged[forged.count - 1] = forged.last == "A" ? "B" : "A"
