@@ -206,6 +206,7 @@
       if (notesOn) {
         var noted = host.querySelector('[data-keypad] button[data-key="' + key + '"]');
         heard = toggleNote(key) ? (noted ? notedLabel(noted) : key) : notesWords("data-ear-removed", key);
+        notesHelpSeen();
       }
       // The revealed digit typed where it stands is typed through: a player typing the whole code, the revealed digit
       // in its place, gets that code (a review typed 2 2 1 2 around a revealed 2 in place 2 and got 2 2 2 1).
@@ -343,6 +344,16 @@
       line.replaceChildren.apply(line, beforeNotes || []);
       beforeNotes = null;
     }
+    placeMessage();
+  }
+
+  // Its use seen (a note taken), the help gives the rows their room back: it sat over rows 4 and 5 for as long as
+  // notes were on (a review). Notes stay on; the key says so.
+  function notesHelpSeen() {
+    var line = host.querySelector("[data-message]"), shown = line && line.querySelector("[data-notes-on]");
+    if (!shown) return;
+    line.replaceChildren.apply(line, beforeNotes || []);
+    beforeNotes = null;
     placeMessage();
   }
 

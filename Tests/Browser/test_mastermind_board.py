@@ -291,6 +291,11 @@ class MastermindBoard(BoardHelpers):
         self.driver.find_element("css selector", "[data-keypad] button[data-key='6']").click()
         six = self.driver.find_element("css selector", "[data-keypad] button[data-key='6']")
         self.assertIn("is-noted", six.get_attribute("class"))
+        # Its use seen, the words go and the line says what it said before (a review: they sat over rows 4 and 5
+        # while notes were on); notes stay on.
+        self.assertEqual(self.driver.find_elements("css selector", "[data-message] [data-notes-on]"), [])
+        self.assertEqual(self.driver.find_element("css selector", "[data-message]").text, rules)
+        self.assertEqual(notes.get_attribute("aria-pressed"), "true")
         # A note never looks like the rows' verdict (dashed, struck through): two reviews could not tell them apart.
         # The key keeps its style and carries a pencil badge.
         self.assertNotEqual(six.value_of_css_property("border-top-style"), "dashed")
