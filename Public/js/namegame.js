@@ -142,7 +142,8 @@
       // pressed digits after a miss, and the round stood still while the clock ran).
       if (!choice && timed && next) choice = next;
       if (choice) { event.preventDefault(); go(choice); }
-    } else if (event.key === "Enter" && !(target && (target.tagName === "BUTTON" || target.tagName === "A"))) {
+    // (Enter on a control is the control's: a keyboard review's Enter on "Add a note" went on to the next round.)
+    } else if (event.key === "Enter" && !(target && target.closest && target.closest("button, a, summary"))) {
       if (next) { event.preventDefault(); go(next); }
     } else if (typedOn && next && /^\p{L}$/u.test(event.key)) {
       // A name typed straight after a typed answer goes on, into the next round's field: a desktop review's first

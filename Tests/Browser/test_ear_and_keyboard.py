@@ -357,6 +357,19 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         self.assertEqual(self.axe_violations(), [])
 
 
+    def test_enter_on_add_a_note_opens_it(self):
+        """A keyboard review pressed Enter on "Add a note to remember them by", twice, and went on to the next round,
+        the person met gone. Enter opens it; the round stays."""
+        self.start_mode("learn")
+        round_id = self.game().get_attribute("data-round")
+        self.assertTrue(self.driver.find_elements("css selector", "[data-intro]"), "someone to meet")
+        summary = self.driver.find_element("css selector", "[data-intro] .note-edit summary")
+        self.driver.execute_script("arguments[0].focus()", summary)
+        ActionChains(self.driver).send_keys(Keys.ENTER).perform()
+        WebDriverWait(self.driver, 5).until(
+            lambda d: d.find_element("css selector", "[data-intro] .note-edit").get_attribute("open") is not None)
+        self.assertEqual(self.game().get_attribute("data-round"), round_id, "the same introduction")
+
     def start_mode(self, mode):
         """A first visit to a mode by address (its start card), started; auto-advance stays on."""
         self.open(f"/namegame/{mode}")
