@@ -282,7 +282,8 @@
     else if (event.key && event.key.length <= 32) send("key", event.key);
   });
 
-  // Touch: one finger. A swipe is at least 40 px along its dominant axis within 800 ms; a tap at most 350 ms (a
+  // Touch: one finger. A swipe is at least 40 px along its dominant axis within 2 s (at 800 ms a review's ordinary
+  // drags, slower than flicks, were not swipes, and nothing said why); a tap at most 350 ms (a
   // press still, not a long press) and 10 px; taps within 300 ms of each other are one burst, posted as tap(n). On a
   // game page only the play area ([data-cheat-area]) reads gestures, and CSS gives it its swipes (touch-action), so
   // they never scroll or go back; elsewhere the page scrolls as usual and a swipe is still seen (a touch that scrolls
@@ -324,7 +325,7 @@
     if (cancelled) return;
     var dx = touch.clientX - s.x, dy = touch.clientY - s.y, dt = event.timeStamp - s.t;
     var ax = Math.abs(dx), ay = Math.abs(dy);
-    if (Math.max(ax, ay) >= 40 && dt <= 800) {
+    if (Math.max(ax, ay) >= 40 && dt <= 2000) {
       flushTaps();
       codeUntil = event.timeStamp + 2000;
       send("swipe", ax > ay ? (dx > 0 ? "right" : "left") : (dy > 0 ? "down" : "up"));

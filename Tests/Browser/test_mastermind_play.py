@@ -96,6 +96,24 @@ class Gestures(Play):
         WebDriverWait(self.driver, 10).until(
             lambda d: len(d.find_elements("css selector", "[data-current-row] .cell.is-filled")) == 2)
 
+    def test_konami_by_slow_drags_unlocks_too(self):
+        """A review's ordinary drags, each about a second, were not swipes (the limit was 0.8 s): only quick flicks
+        unlocked the code, and nothing said why. A drag of a second is a swipe."""
+        self.phone()
+        secret = self.start()
+        board = self.box(self.driver.find_element("css selector", "#board .board"))
+        x, y = board["left"] + 90, board["cy"]
+        for direction in KONAMI_SWIPES:
+            dx, dy = MOVES[direction]
+            began = time.monotonic()
+            self.finger([(x + dx * step, y + dy * step) for step in (0, 20, 40, 60, 75)], pause=0.25)
+            self.assertGreater(time.monotonic() - began, 0.9, "a slow drag")
+        key = self.box(self.driver.find_element("css selector", "[data-keypad] button[data-key='5']"))
+        self.double_tap(key["cx"], key["cy"])
+        revealed = self.wait(lambda d: d.find_element("css selector", "[data-revealed]"), "the unlock")
+        position, digit = revealed.get_attribute("data-revealed").split(":")
+        self.assertEqual(secret[int(position) - 1], digit)
+
     def test_on_a_short_phone_a_drag_on_the_board_reaches_the_keys(self):
         """A review on a 360x600 phone: Enter lay below the window at the smallest cells, and a drag on the board did
         not scroll (it was kept for the codes), so the keys were out of reach but by the strips around the game. (600
