@@ -46,9 +46,16 @@ struct CheatController: Sendable {
                 ("total", .integer(Int64(store.book.entries.count))), ("first", .bool(first)),
             ])
         if effects.contains("theme.crt") {
-            let on = crtOn
+            // Switched off, it gives back the theme chosen before it (a low-vision review's high contrast became the
+            // system's).
+            let (on, before) = (crtOn, visitor.look.theme == "crt" ? "" : visitor.look.theme)
+            let theme = on ? "crt" : visitor.look.themeBefore
             response.setCookie(
-                SetCookie(name: LookCookies.theme, value: on ? "crt" : "", maxAge: on ? 365 * 86_400 : 0))
+                SetCookie(name: LookCookies.theme, value: theme, maxAge: theme.isEmpty ? 0 : 365 * 86_400))
+            response.setCookie(
+                SetCookie(
+                    name: LookCookies.themeBefore, value: on ? before : "",
+                    maxAge: on && !before.isEmpty ? 365 * 86_400 : 0))
             // Found once, retro stays in the theme chooser.
             response.setCookie(SetCookie(name: LookCookies.retro, value: "1", maxAge: 365 * 86_400))
         }

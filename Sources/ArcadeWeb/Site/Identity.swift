@@ -43,7 +43,8 @@ struct Identity: Sendable {
         }
         let theme = PageLook.theme(cookies[LookCookies.theme])
         let look = PageLook(
-            theme: theme, retroUnlocked: cookies[LookCookies.retro] == "1" || theme == "crt",
+            theme: theme, themeBefore: PageLook.theme(cookies[LookCookies.themeBefore]),
+            retroUnlocked: cookies[LookCookies.retro] == "1" || theme == "crt",
             shortcutsOff: cookies[LookCookies.keys] == "off", slowHints: cookies[LookCookies.hints] == "slow")
         let pair = Self.pair(cookies)
         if let pair, let known = returning[pair] {

@@ -6,6 +6,8 @@ import Templates
 struct PageLook: Sendable {
     /// The theme class on <html> ("" follows the system's light or dark setting).
     var theme = ""
+    /// The theme the retro cheat switched away from (`LookCookies.themeBefore`), "" for the system's.
+    var themeBefore = ""
     /// Retro is offered in the chooser once its cheat was found.
     var retroUnlocked = false
     /// Single-key shortcuts are off: `data-shortcuts="off"` on <html> tells the scripts, the chooser shows it.

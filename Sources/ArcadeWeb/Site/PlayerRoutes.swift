@@ -72,6 +72,8 @@ struct Later: Sendable {
 enum LookCookies {
     /// The theme, toggled to CRT by each completion of the `crt` cheat.
     static let theme = "arcade_theme"
+    /// The theme chosen before the retro cheat switched to CRT, given back when it switches off.
+    static let themeBefore = "arcade_theme_before"
     /// Set when the retro cheat was found: the chooser offers retro from then on.
     static let retro = "arcade_retro"
     /// "1" when the player asked Mastermind to show the codes still possible after each row (an opt-in aid).

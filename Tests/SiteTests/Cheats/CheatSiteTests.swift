@@ -173,6 +173,11 @@ struct CheatSiteTests {
         #expect(try player.post("/theme", "theme=crt&back=/").status == 303)
         #expect(try player.get("/").text.contains("class=\"theme-crt\""))
         try player.post("/theme", "theme=&back=/")
+        // Off again, it gives back the theme chosen before it (a low-vision review's high contrast became System).
+        #expect(try player.post("/theme", "theme=contrast&back=/").status == 303)
+        for key in ["r", "e", "t", "r", "o", "r", "e", "t", "r", "o"] { try act(player, "key=\(key)") }
+        #expect(try player.get("/").text.contains("dir=\"ltr\" class=\"theme-contrast\">"))
+        try player.post("/theme", "theme=&back=/")
         // Two shakes open the credits.
         try act(player, "shake=")
         #expect(try JSONParser.parse(try act(player, "shake=").text)["unlocked"] == .array([.string("credits")]))
