@@ -16,12 +16,23 @@
   }
   document.addEventListener("keydown", function () { note("key"); }, true);
   document.addEventListener("pointerdown", function () { note("pointer"); }, true);
-  document.addEventListener("focusin", function (event) {
-    var target = event.target;
-    if (input !== "key" || !target.setAttribute || target.id === "board" || target.matches(":focus-visible")) return;
-    target.setAttribute("data-key-focus", "");
-    target.addEventListener("blur", function () { target.removeAttribute("data-key-focus"); }, { once: true });
-  }, true);
+  // The ring follows the focused element itself, not only focus events: a browser window without system focus (one
+  // in the background) moves its focus without them and matches no :focus, and two keyboard reviews saw no ring on
+  // any page they loaded.
+  function ringFocus() {
+    var active = document.activeElement;
+    var keyed = input === "key" && active && active !== document.body && active.id !== "board" && active.setAttribute;
+    Array.prototype.forEach.call(document.querySelectorAll("[data-key-focus]"), function (element) {
+      if (!keyed || element !== active) element.removeAttribute("data-key-focus");
+    });
+    if (keyed && !active.matches(":focus-visible")) active.setAttribute("data-key-focus", "");
+  }
+  ["focusin", "focusout", "keyup", "pointerdown"].forEach(function (kind) {
+    document.addEventListener(kind, function () { window.setTimeout(ringFocus, 0); }, true);
+  });
+  // Where a page's own script puts the focus as it loads (the games' scripts run after this one).
+  document.addEventListener("DOMContentLoaded", ringFocus);
+  window.addEventListener("load", ringFocus);
 
   var meta = document.querySelector('meta[name="csrf-token"]');
   var csrf = meta ? meta.getAttribute("content") : "";

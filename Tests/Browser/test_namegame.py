@@ -466,6 +466,37 @@ class FocusSeenByKeyboard(NameGameHelpers, BrowserTest):
             style = self.driver.execute_script("return getComputedStyle(arguments[0]).outlineStyle", focused)
             self.assertEqual(style != "none", ringed, f"{came_by}: {focused.get_attribute('outerHTML')[:120]}")
 
+    def test_a_page_reached_by_keyboard_in_a_background_window_shows_its_focus_too(self):
+        """Two keyboard reviews saw no ring on any page they loaded, where these tests saw one: their window had lost
+        system focus (a tab opened beside it takes it), and there focus moves without focus events and matches no
+        :focus. The ring follows the focused element itself. (Full Chromium: the headless shell's page keeps focus.)"""
+        import arcade_browser
+        shell, arcade_browser.CHROMIUM = arcade_browser.CHROMIUM, "/usr/bin/chromium"
+        try:
+            driver = arcade_browser.chromium()
+        finally:
+            arcade_browser.CHROMIUM = shell
+        try:
+            base = arcade_browser.BASE_URL
+            driver.get(base + "/namegame")
+            ActionChains(driver).send_keys(Keys.SHIFT).perform()  # a keyboard player
+            other = driver.execute_cdp_cmd("Target.createTarget", {"url": "about:blank"})
+            driver.execute_cdp_cmd("Target.activateTarget", {"targetId": other["targetId"]})
+            def arrive(go):
+                page = driver.find_element("css selector", "html")
+                driver.execute_script(go)
+                WebDriverWait(driver, 10).until(lambda d: gone(page)(d) and d.execute_script(
+                    "return document.readyState === 'complete' && !!document.getElementById('namegame')"))
+            arrive("location.href = '/namegame/learn'")
+            if driver.find_elements("css selector", "[data-start] button[data-next]"):
+                arrive("document.querySelector('[data-start] button[data-next]').click()")
+            self.assertFalse(driver.execute_script("return document.hasFocus()"), "a window in the background")
+            seen = driver.execute_script("""const e = document.activeElement;
+                return [e.outerHTML.slice(0, 80), getComputedStyle(e).outlineStyle];""")
+            self.assertNotEqual(seen[1], "none", seen)
+        finally:
+            driver.quit()
+
     def test_after_a_typed_answer_by_keyboard_next_is_ringed(self):
         """A later keyboard review: after a name typed and Enter, the focus was on Next with no ring, round after
         round."""
