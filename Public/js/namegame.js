@@ -105,6 +105,8 @@
   // A miss's correction is not skipped by the Enter that sent the answer, pressed twice (a review typed a wrong name,
   // pressed Enter twice, and never saw "You typed …, but this is …"): for a moment after it shows, Enter waits.
   var missShown = !!game.querySelector("[data-recall-miss]");
+  // Nor a right typed name's "Right" (a review's double Enter went straight on to the next round, unseen).
+  var rightTyped = game.getAttribute("data-recall") === "true" && game.hasAttribute("data-identified");
   // Nor is someone new met by the Enter that sent the last Got it, pressed twice: a review's double Enter skipped the
   // next introduction, and the person came up in a question never shown. (A second tap is the page's own: a tap at
   // once on Got it is a player's, and the first page's second tap posts nothing twice.)
@@ -119,7 +121,7 @@
   }
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Enter") return;
-    if ((missShown || introShown) && tooSoon()) {
+    if ((missShown || introShown || rightTyped) && tooSoon()) {
       event.preventDefault();
       event.stopImmediatePropagation();
       return;

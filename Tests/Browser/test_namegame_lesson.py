@@ -380,6 +380,17 @@ class Lesson(LessonHelpers):
         self.assert_a_second_enter_waits("[data-recall-miss]", asks_first=True)
         self.assertNotEqual(self.game().get_attribute("data-round"), round_id, "a moment later Enter goes on")
 
+    def test_a_second_enter_does_not_skip_a_right_typed_name(self):
+        """A review typed a right name and pressed Enter twice: it went straight on to the next round, the "Right"
+        unseen. For a moment after it shows, Enter waits."""
+        self.hold_answers()
+        self.play_from_menu("recall")
+        self.reach_a_typed_round()
+        round_id = self.game().get_attribute("data-round")
+        self.type_name(round_id, full_name_of(round_id))
+        self.assert_a_second_enter_waits("[data-outcome] [data-right-name]")
+        self.assertNotEqual(self.game().get_attribute("data-round"), round_id, "a moment later Enter goes on")
+
     def test_a_missed_name_is_typed_once_right_before_going_on(self):
         """A review: a typed miss showed the right name, and Next took it away unpractised. The field to type it once
         has the focus; a wrong copy is said and stays; the right one (case and accents aside) goes on by itself."""
