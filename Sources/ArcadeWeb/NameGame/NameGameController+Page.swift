@@ -312,8 +312,9 @@ extension NameGameController {
         }
         let rightAtOnce = outcomeFields(
             mode, record: record, taught: taught, typo: typo, hintInterval: hintInterval, t: t, into: &context)
-        // A miss brings back the player's own note on them, the memory hook they wrote.
-        if taught || (answered && !rightAtOnce), let note = try? store.note(round: record.id, person: person.id) {
+        // An answer brings back the player's own note on them, the memory hook they wrote (a review wrote one and never
+        // saw it again when asked: shown after misses only).
+        if taught || answered, let note = try? store.note(round: record.id, person: person.id) {
             context["note"] = .string(t.string("namegame.note.yours", [.string(note)]))
         }
         context["answerName"] = .string(person.fullName)

@@ -497,23 +497,32 @@ struct NameGameSiteTests {
         #expect(try player.post("/namegame/note", "person=\(URI.encode(noted))&note=\(huge)").status == 422)
         #expect(try db.value(Int.self, "SELECT COUNT(*) FROM namegame_cards WHERE note IS NOT NULL") == 1)
         #expect(try player.post("/namegame/note", "person=\(URI.encode(noted))&note=Climbs").status == 303)
-        // A miss on them brings it back (the round made to ask them).
-        let (asked, answer) = try player.round(try player.play("normal").text)
-        let faces = try db.query("SELECT position, person FROM namegame_round_faces WHERE round = ?", [.text(asked)])
-        if let seat = try faces.first(where: { try $0.decode("person") as String == noted }) {
-            _ = try db.execute(
-                "UPDATE namegame_rounds SET answer = ? WHERE id = ?",
-                [.integer(try seat.decode("position")), .text(asked)])
-        } else {
-            _ = try db.execute(
-                "UPDATE namegame_round_faces SET person = ? WHERE round = ? AND position = ?",
-                [.text(noted), .text(asked), .integer(Int64(answer))])
+        // An answer about them brings it back, right or wrong (the round made to ask them; a later review wrote a note
+        // and, shown after misses only, never saw it again).
+        func askNoted() throws -> (id: String, answer: Int) {
+            let (asked, answer) = try player.round(try player.play("normal").text)
+            let faces = try db.query(
+                "SELECT position, person FROM namegame_round_faces WHERE round = ?", [.text(asked)])
+            if let seat = try faces.first(where: { try $0.decode("person") as String == noted }) {
+                _ = try db.execute(
+                    "UPDATE namegame_rounds SET answer = ? WHERE id = ?",
+                    [.integer(try seat.decode("position")), .text(asked)])
+            } else {
+                _ = try db.execute(
+                    "UPDATE namegame_round_faces SET person = ? WHERE round = ? AND position = ?",
+                    [.text(noted), .text(asked), .integer(Int64(answer))])
+            }
+            return try player.round(try player.get("/namegame/normal").text)
         }
-        let (_, right) = try player.round(try player.get("/namegame/normal").text)
+        let shown = "<p class=\"outcome-note\" data-note>Your note: Climbs</p>"
+        var (asked, right) = try askNoted()
         try player.post("/namegame/answer", "mode=normal&round=\(asked)&choice=\((right + 1) % 6)")
-        #expect(
-            try player.get("/namegame/normal").text.contains(
-                "<p class=\"outcome-note\" data-note>Your note: Climbs</p>"))
+        #expect(try player.get("/namegame/normal").text.contains(shown), "after a miss")
+        try player.post("/namegame/answer", "mode=normal&round=\(asked)&choice=\(right)")
+        try player.post("/namegame/next", "mode=normal")
+        (asked, right) = try askNoted()
+        try player.post("/namegame/answer", "mode=normal&round=\(asked)&choice=\(right)")
+        #expect(try player.get("/namegame/normal").text.contains(shown), "after a right answer")
         #expect(try player.get("/progress/data").text.contains("Climbs"), "exported with the card")
     }
 
