@@ -466,9 +466,9 @@ struct NameGameSiteTests {
     }
 
     /// A player's own note on someone met, to remember them by (a review: "no memory hooks; Anki lets you add your own
-    /// fields"): written on meeting them or on People you've met, brought back by a miss, exported with the card.
+    /// fields"): written on meeting them or on People you've met, brought back by an answer, exported with the card.
     /// Nobody not met takes one, and a long one is cut.
-    @Test func aNoteToRememberSomeoneByComesBackWithAMiss() throws {
+    @Test func aNoteToRememberSomeoneByComesBackWithTheirAnswers() throws {
         let server = try SiteServer()
         defer { server.stop() }
         let player = Player(server)
