@@ -616,7 +616,8 @@ class Rows(Play):
         self.tap(secret[0] + absent * 3)
         self.wait_rows(3)
         tip = self.wait(lambda d: d.find_element("css selector", "[data-message] [data-keys-tip]"), "the green keys")
-        self.assertEqual(tip.text, "Green keys are in the code.")
+        # Named by its dot as well as its colour (a low-vision review in forced colours read "green" and saw none).
+        self.assertEqual(tip.text, "Keys with a dot (green) are in the code.")
 
     def test_notes_show_in_their_boxes_and_a_win_leaves_the_keys_agreeing(self):
         """A review: the notes showed nowhere on the board (a badge on a key, one place at a time), and after a win two
