@@ -369,27 +369,25 @@ class Lesson(LessonHelpers):
             self.driver.execute_script('sessionStorage.setItem("namegame.enterAt", String(Date.now() - 500))')
         self.navigate(enter, meet=meet)  # Enter goes on (navigate waits for the next page)
 
-    def test_a_second_enter_does_not_skip_a_typed_miss_correction(self):
-        """A review typed a wrong name and pressed Enter twice: the correction ("You typed …, but this is …") never
-        stayed. For a moment after it shows, Enter waits."""
+    def assert_a_typed_answer_outlives_a_second_enter(self, typed, still, asks_first=False):
+        """A typed round answered with `typed(round_id)`, then a double Enter: `still` stays a moment, then goes."""
         self.hold_answers()
         self.play_from_menu("recall")
         self.reach_a_typed_round()
         round_id = self.game().get_attribute("data-round")
-        self.type_name(round_id, "Nobody")
-        self.assert_a_second_enter_waits("[data-recall-miss]", asks_first=True)
+        self.type_name(round_id, typed(round_id))
+        self.assert_a_second_enter_waits(still, asks_first=asks_first)
         self.assertNotEqual(self.game().get_attribute("data-round"), round_id, "a moment later Enter goes on")
+
+    def test_a_second_enter_does_not_skip_a_typed_miss_correction(self):
+        """A review typed a wrong name and pressed Enter twice: the correction ("You typed …, but this is …") never
+        stayed. For a moment after it shows, Enter waits."""
+        self.assert_a_typed_answer_outlives_a_second_enter(lambda _: "Nobody", "[data-recall-miss]", asks_first=True)
 
     def test_a_second_enter_does_not_skip_a_right_typed_name(self):
         """A review typed a right name and pressed Enter twice: it went straight on to the next round, the "Right"
         unseen. For a moment after it shows, Enter waits."""
-        self.hold_answers()
-        self.play_from_menu("recall")
-        self.reach_a_typed_round()
-        round_id = self.game().get_attribute("data-round")
-        self.type_name(round_id, full_name_of(round_id))
-        self.assert_a_second_enter_waits("[data-outcome] [data-right-name]")
-        self.assertNotEqual(self.game().get_attribute("data-round"), round_id, "a moment later Enter goes on")
+        self.assert_a_typed_answer_outlives_a_second_enter(full_name_of, "[data-outcome] [data-right-name]")
 
     def test_a_missed_name_is_typed_once_right_before_going_on(self):
         """A review: a typed miss showed the right name, and Next took it away unpractised. The field to type it once

@@ -27,7 +27,8 @@ extension NameGameController {
             context["best"] = try bestScore(session, player: visitor.playerID, t: t)
         }
         context["praise"] = try praise(mode, session: session, t: t)
-        let people = try coveredPeople(session, player: visitor.playerID, cards: cards, t: t)
+        let covered = try store.covered(session: session.id)
+        let people = coveredPeople(covered, cards: cards, t: t)
         // A timed session lasted its clock (a review: "Time 0:02" after a minute whose last answers were misses);
         // another, the time its rounds took (a review: "13:24" for a lesson left and finished on another device).
         let played =
@@ -39,8 +40,9 @@ extension NameGameController {
         let (due, dueNow) = dueCounts(cards)
         let showDue = mode.lessonRounds(lessonLength) != nil || mode == .review
         let missed = try !store.misses(session: session.id, people: directory).isEmpty
-        let dueText = try summaryDue(
-            (due, dueNow), offersMisses: showDue && dueNow == 0 && due > 0 && missed, session: session, cards: cards,
+        let dueText = summaryDue(
+            (due, dueNow), offersMisses: showDue && dueNow == 0 && due > 0 && missed, listed: covered.map(\.person),
+            cards: cards,
             t: t)
         context["summary"] = .object([
             "people": .list(people), "hasPeople": .bool(!people.isEmpty),
@@ -66,12 +68,11 @@ extension NameGameController {
     /// those listed as coming back later (a review read "Comes back later today" beside each, over "Due for review
     /// now: 3", as a contradiction).
     private func summaryDue(
-        _ counts: (today: Int, now: Int), offersMisses: Bool, session: NameGameStore.Session, cards: [String: Card],
+        _ counts: (today: Int, now: Int), offersMisses: Bool, listed: [String], cards: [String: Card],
         t: LanguageStrings
-    ) throws -> String {
+    ) -> String {
         if offersMisses { return t.string("namegame.summary.later", [.int(counts.today)]) }
         let now = store.nowMilliseconds()
-        let listed = try store.covered(session: session.id).map(\.person)
         let others = counts.now > 0 && !listed.isEmpty && !listed.contains { (cards[$0]?.due ?? .max) <= now }
         return others ? t.string("namegame.summary.due.others", [.int(counts.now)]) : dueLine(counts, t: t)
     }
@@ -139,9 +140,8 @@ extension NameGameController {
     /// Whom the session asked, each tagged with how it went: the misses first, then the slow answers (a review: the one
     /// miss was buried among nine "Remembered again" on a phone).
     private func coveredPeople(
-        _ session: NameGameStore.Session, player: String, cards: [String: Card], t: LanguageStrings
-    ) throws -> [TemplateValue] {
-        let covered = try store.covered(session: session.id)
+        _ covered: [NameGameStore.Covered], cards: [String: Card], t: LanguageStrings
+    ) -> [TemplateValue] {
         let now = store.nowMilliseconds()
         let first = covered.enumerated().sorted { a, b in
             let (x, y) = (
