@@ -612,7 +612,7 @@
       // board first (a review: the loss was flat, the card came at once over the rows); a give-up's, asked for, is
       // not waited on (another review: seconds of a board with nothing to press).
       var lost = !!fresh.querySelector("[data-secret-row]") && !fresh.querySelector("[data-gave-up]");
-      afterReveal(openResults, still ? 1000 : won ? 400 : lost ? 500 : 120);
+      afterReveal(openResults, still ? 1000 : won ? 100 : lost ? 500 : 120);
     }
     var typedEarly = early;
     early = [];
@@ -1181,6 +1181,14 @@
       }
       return;
     }
+    // Enter on the card's words (its heading has the focus as it opens) goes on to New game, saying N does it: a
+    // desktop review pressed Enter after a win and nothing happened. Not New game at once: the Enters typed on the
+    // winning row would throw the card away before it was read.
+    if (open && over && event.key === "Enter" && !(target && target.closest && target.closest("a, button, summary"))) {
+      event.preventDefault();
+      if (!event.repeat) overNote(open);
+      return;
+    }
     if (open) return;
     var menu = host.querySelector(".mm-menu[open]");
     if (event.key === "Escape" && menu) {
@@ -1257,13 +1265,15 @@
   // Keys typed on a finished game did nothing, and a review thought the game broken (it had reloaded a won game and
   // typed ten rows): the results say the game is over and how to go on, with New game in sight. The note takes the
   // focus, not New game: a keyboard review's digits and Enter, typed as on any row, pressed it and lost the board.
-  function overNote() {
-    var note = host.querySelector("[data-over-note]"), next = host.querySelector("[data-results] [data-new-game]");
+  // In the open card (`card`), the focus goes on to New game itself: a second Enter there is asked for.
+  function overNote(card) {
+    var within = card || host;
+    var note = within.querySelector("[data-over-note]"), next = within.querySelector("[data-results] [data-new-game]");
     if (!note || !next) return;
     note.hidden = false;
     say(note.textContent);
     note.setAttribute("tabindex", "-1");
-    note.focus({ preventScroll: true });
+    (card ? next : note).focus({ preventScroll: true });
     next.scrollIntoView({ block: "nearest" });
   }
 

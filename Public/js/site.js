@@ -101,7 +101,7 @@
         if (said) { said.textContent = ""; setTimeout(function () { said.textContent = button.textContent; }, 50); }
       }).catch(function () {});
     },
-    // A burst of pegs from the middle of `element`, a moment's decoration at a win or a lesson's good end; none when
+    // A burst of ribbons from the middle of `element`, a moment's decoration at a win or a lesson's good end; none when
     // motion is reduced.
     burst: function (element) {
       if (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
@@ -129,7 +129,7 @@
         spray.appendChild(piece);
       }
       document.body.appendChild(spray);
-      setTimeout(function () { spray.remove(); }, 2600);
+      setTimeout(function () { spray.remove(); }, 1500);
     },
     // Pieces said through a live region, each a sentence of its own (run together, a title, a name and a face's words
     // were heard as one breathless sentence: a blind review).

@@ -31,6 +31,8 @@ extension MastermindController {
             "playedCount": .int(board.played), "solvedCount": .int(board.solved),
             "bars": compactDistribution(board.distribution, highlight: mine, t: t), "hasBars": .bool(board.solved > 0),
             "hasSolvers": .bool(!board.named.isEmpty),
+            // Today's code played to its end, the page offers free play, not the daily again (a review).
+            "finished": .bool(own.map { $0.game.outcome != .playing } ?? false),
             "solvers": .list(
                 board.named.enumerated().map { index, solver in
                     [

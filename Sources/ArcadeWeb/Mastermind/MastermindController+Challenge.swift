@@ -84,6 +84,14 @@ extension MastermindController {
                 "playing": .bool(taken?.game.outcome == .playing), "open": .bool(!mine && taken == nil),
                 "done": .bool(done), "verdict": lead.map { .string($0) } ?? .null, "sides": .list(sides),
                 "waiting": .bool(mine && friends.isEmpty),
+                // The game's rules for a friend who has never played (a review: the landing said only what to beat).
+                "rules": .string(
+                    t.string(
+                        "mastermind.intro",
+                        [
+                            .int(record.game.rules.length), .int(record.game.rules.digitMin),
+                            .int(record.game.rules.digitMax), .int(record.game.rules.attempts),
+                        ])),
             ])
     }
 

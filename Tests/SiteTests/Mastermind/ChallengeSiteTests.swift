@@ -44,6 +44,9 @@ struct ChallengeSiteTests {
         #expect(invitation.status == 200)
         #expect(Player.attribute("data-to-beat", in: invitation.text) == "3/10")
         #expect(invitation.text.contains("Ana played this code: 3/10."), "who sent it, by the name they chose")
+        // …and the rules, for a friend new to the game (a review: the landing said only what to beat).
+        #expect(invitation.text.contains("data-challenge-rules>Crack the 4-digit code. Digits run from 0 to 7"))
+        #expect(invitation.text.contains("right digit, wrong place"))
         #expect(!invitation.text.contains("data-guess=") && !invitation.text.contains(secret))
         #expect(try bo.post(path, "").header("Location") == "/mastermind")
         #expect(try bo.secret() == secret, "the same code")

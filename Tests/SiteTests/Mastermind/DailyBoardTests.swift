@@ -49,6 +49,12 @@ struct DailyBoardTests {
         #expect(Player.attribute("data-solved", in: board) == "2")
         #expect(board.ranges(of: "<li data-rank=").count == 1 && board.contains(">Ann<"))
         #expect(!board.contains(code), "nothing of the code on the board while Cy plays")
+        // Cy, still playing, is offered today's code; Ann, done with it, free play (a review was offered a daily
+        // already finished).
+        #expect(board.contains("data-board-play>") && !board.contains("data-board-free"))
+        let annBoard = try ann.get("/mastermind/daily/board").text
+        #expect(annBoard.contains("<a href=\"/mastermind\" data-board-free>Free play</a>"))
+        #expect(!annBoard.contains("data-board-play"))
 
         // Live: an open stream hears of Cy's win, and the board then names Cy after Ann (fewer guesses first).
         let stream = try RawClient(port: server.port)

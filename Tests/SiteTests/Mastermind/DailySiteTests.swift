@@ -132,6 +132,8 @@ struct DailySiteTests {
             "the home page numbers the daily as its board does")
         // Unplayed, it is the Mastermind card's first call (a review: the daily ritual was a side door).
         #expect(home.contains("class=\"button button-primary home-daily-link\" data-daily-play>Today’s code (#1)<"))
+        // …with free play beside it (a review's first visit saw only the daily, and took it for all there was).
+        #expect(home.contains("<a href=\"/mastermind\" class=\"button button-quiet\" data-free-play>Free play</a>"))
         // …and the Name Game's card has its own button for a newcomer (a review: only a text link there).
         #expect(home.contains("data-learn-start>Meet your colleagues</a>"))
         try bob.get("/mastermind/daily")
@@ -153,7 +155,8 @@ struct DailySiteTests {
                 == "/mastermind/daily#result")
         let won = try ann.get("/mastermind/daily").text
         #expect(Player.attribute("data-outcome", in: won) == "won" && won.contains("Arcade Mastermind #1 2/10"))
-        #expect(!(try ann.get("/").text.contains("data-daily-play")), "solved: a plain link")
+        let solvedHome = try ann.get("/").text
+        #expect(!solvedHome.contains("data-daily-play") && solvedHome.contains("data-free-play"), "solved: a plain link")
         // The ordinary games' win count is not the daily's (a review read "Wins: 0" beside a daily just cracked).
         #expect(!won.contains("data-wins="))
         #expect(
@@ -218,7 +221,8 @@ struct DailySiteTests {
         #expect(chart.contains("<li data-guesses=\"1\" data-count=\"\(ones)\""))
         #expect(chart.contains("<li data-guesses=\"2\" data-count=\"\(4 - ones)\""))
         #expect(!chart.contains("data-guesses=\"✕\""), "no loss, no bar for losses")
-        #expect(stats.contains("<h3 id=\"daily-distribution\">Guesses per win (without hints)</h3>"))
+        // (A daily has no hints to leave out: a review read "without hints" over it.)
+        #expect(stats.contains("<h3 id=\"daily-distribution\">Guesses per win</h3>"))
         #expect(stats.contains("<ol class=\"dist\" aria-labelledby=\"daily-distribution\""))
         let card = try player.get("/mastermind/daily").text
         #expect(card.contains("data-distribution") && card.contains("data-current class=\"is-current\""))
