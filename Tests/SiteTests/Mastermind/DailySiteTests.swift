@@ -156,7 +156,8 @@ struct DailySiteTests {
         let won = try ann.get("/mastermind/daily").text
         #expect(Player.attribute("data-outcome", in: won) == "won" && won.contains("Arcade Mastermind #1 2/10"))
         let solvedHome = try ann.get("/").text
-        #expect(!solvedHome.contains("data-daily-play") && solvedHome.contains("data-free-play"), "solved: a plain link")
+        #expect(
+            !solvedHome.contains("data-daily-play") && solvedHome.contains("data-free-play"), "solved: a plain link")
         // The ordinary games' win count is not the daily's (a review read "Wins: 0" beside a daily just cracked).
         #expect(!won.contains("data-wins="))
         #expect(
