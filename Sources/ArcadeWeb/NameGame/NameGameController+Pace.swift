@@ -13,7 +13,9 @@ extension NameGameController {
     func choosePace(_ request: Request, _ context: PlayerContext) throws -> Response {
         guard let pace = request.form?["pace"].flatMap(Pace.init) else { throw PageError(.unprocessableContent) }
         try store.choose(pace, player: context.visitor.player)
-        return .redirect(to: "/namegame#pace")
+        // Said where it was chosen, the choice focused (a blind review: the page came back silent, focus on its body);
+        // no fragment, which would keep the browser from focusing it.
+        return .redirect(to: "/namegame?pace=saved")
     }
 
     /// Today's goal (the pace's lessons' worth of answers), what tomorrow holds, and the run of days, on the menu and a lesson's summary: a reason to
@@ -69,11 +71,13 @@ extension NameGameController {
     }
 
     /// The menu's choice of pace: each with its new people a day, the player's own pressed.
-    func paceFields(_ chosen: Pace, t: LanguageStrings) -> TemplateValue {
+    /// `saved`: just chosen, so the choice takes the focus as the page loads.
+    func paceFields(_ chosen: Pace, saved: Bool = false, t: LanguageStrings) -> TemplateValue {
         .list(
             Pace.allCases.map { pace in
                 .object([
                     "pace": .string(pace.rawValue), "chosen": .bool(pace == chosen),
+                    "focus": .bool(saved && pace == chosen),
                     "label": .string(t.string("namegame.pace.\(pace.rawValue)", [.int(pace.newPerDay(newPerDay))])),
                 ])
             })

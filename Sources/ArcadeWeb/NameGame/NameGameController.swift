@@ -118,6 +118,7 @@ struct NameGameController: Sendable {
         // who has met people sees where they stand there, and what is due (a review: after two lessons the menu still
         // said "New to the Name Game?").
         let pace = context.visitor.isNew ? Pace.steady : try pace(context.visitor.playerID)
+        let paceSaved = request.query["pace"] == "saved"
         let everyone = directory.team.count
         let learned = directory.team.count { LearningPlan.knows(cards[$0.id]) }
         let met = directory.team.count { cards[$0.id] != nil }
@@ -150,7 +151,9 @@ struct NameGameController: Sendable {
             section: "namegame",
             data: [
                 "start": card(.learn), "progress": progress, "extra": .bool(extra),
-                "today": today, "pace": paceFields(pace, t: t),
+                "today": today, "pace": paceFields(pace, saved: paceSaved, t: t),
+                "paceSaved": paceSaved
+                    ? .string(t.string("namegame.pace.saved", [.int(pace.newPerDay(newPerDay))])) : .null,
                 // The bundled people are drawings (a review took them for the product: "it does not teach my team"):
                 // said in full to a newcomer, then in a line at the foot (a fifth of every first screen, a review).
                 "demo": .bool(directory.people.contains(where: PeopleStore.isDemo)), "returning": .bool(!cards.isEmpty),

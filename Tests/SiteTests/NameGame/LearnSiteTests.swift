@@ -1014,8 +1014,14 @@ struct LearnDepthSiteTests {
         #expect(menu.contains("data-pace-choice=\"steady\">Steady: 10</button>"))
         #expect(menu.contains("aria-pressed=\"true\" data-pace-choice=\"steady\""), "steady until chosen")
         #expect(try player.post("/namegame/pace", "pace=sprint").status == 422)
-        #expect(try player.post("/namegame/pace", "pace=relaxed").status == 303)
+        let saved = try player.post("/namegame/pace", "pace=relaxed")
+        #expect(saved.status == 303 && saved.header("Location") == "/namegame?pace=saved")
+        // Back from the choice, it says so and the choice has the focus (a blind review: the page came back silent).
+        let back = try player.get("/namegame?pace=saved").text
+        #expect(back.contains("data-pace-choice=\"relaxed\" autofocus aria-describedby=\"pace-saved\">Relaxed: 5<"))
+        #expect(back.contains("id=\"pace-saved\" data-pace-saved>Saved. New people per day: 5.</p>"))
         let chosen = try player.get("/namegame").text
+        #expect(!chosen.contains("autofocus") && !chosen.contains("data-pace-saved"))
         #expect(chosen.contains("aria-pressed=\"true\" data-pace-choice=\"relaxed\">Relaxed: 5</button>"))
         #expect(chosen.contains("aria-pressed=\"false\" data-pace-choice=\"fast\">Fast: 20</button>"))
         // Five met today, none due: at a relaxed pace the day's new people are met, and a lesson meets nobody new.
