@@ -56,7 +56,10 @@ public struct LearningPlan: Sendable {
         }
         // Everyone being learned, the avoided person too: Mat, just introduced, is not followed by Matt (a review).
         let beingLearned = people.filter { cards[$0.id].map { $0.state != .review } ?? false }
-        if meetNew, stillLearning < batch, let new = newPerson(candidates, learning: beingLearned, cards: cards) {
+        let unsettled = people.filter { cards[$0.id].map { !Self.knows($0) } ?? false }
+        if meetNew, stillLearning < batch,
+            let new = newPerson(candidates, learning: beingLearned, unsettled: unsettled, cards: cards)
+        {
             return new
         }
         // Ahead of time, the soonest due apart from the last few asked: past the day's new people, the two due
@@ -66,10 +69,21 @@ public struct LearningPlan: Sendable {
     }
 
     /// Someone not met yet whose name cannot be mixed up with anyone still being learned (`similar`: not Mat, Matt and
-    /// Matthew in one batch); when everyone left clashes, the first not met.
-    public func newPerson(_ candidates: [Person], learning: [Person], cards: [String: Card]) -> Person? {
+    /// Matthew in one batch), and, where anyone else will do, whose first name is not nearly that of someone met and
+    /// not yet learned (`unsettled`; `alike`): a review met Maren Thornbury, then Maren Tanaka, on its first day, as
+    /// soon as the first had left her learning steps. When everyone left clashes, the first not met.
+    public func newPerson(
+        _ candidates: [Person], learning: [Person], unsettled: [Person] = [], cards: [String: Card]
+    ) -> Person? {
         let notMet = candidates.filter { cards[$0.id] == nil }
-        return notMet.first { new in !learning.contains { Self.similar(new, $0) } } ?? notMet.first
+        let apart = notMet.filter { new in !learning.contains { Self.similar(new, $0) } }
+        return apart.first { new in !unsettled.contains { Self.alike(new, $0) } } ?? apart.first ?? notMet.first
+    }
+
+    /// First names that begin with the same three letters (case and accents folded): Mat, Matt, Matthew and Mathilda;
+    /// two Hiros.
+    public static func alike(_ a: Person, _ b: Person) -> Bool {
+        NameMatch.fold(a.firstName).prefix(3) == NameMatch.fold(b.firstName).prefix(3)
     }
 
     /// Names easily confused in one batch: first names that begin alike (case and accents folded). The first letter,

@@ -160,6 +160,21 @@ struct BatchTests {
         #expect(LearningPlan.similar(person("10", "Finn", "Huang"), person("11", "Flynn", "Benedetti")))
     }
 
+    /// A review met Maren Thornbury, then Maren Tanaka, the same day: the first had left her learning steps, so the
+    /// batch rule no longer kept them apart. Someone met and not yet learned keeps their near namesakes waiting.
+    @Test func aNearNamesakeOfSomeoneNotYetLearnedWaits() {
+        let plan = LearningPlan()
+        let people = [person("1", "Maren", "Thornbury"), person("2", "Maren", "Tanaka"), person("3", "Zora", "Quist")]
+        let fsrs = FSRS()
+        // Met an hour ago, answered right twice: out of her learning steps, not learned.
+        let thornbury = fsrs.review(fsrs.review(Card(due: 0), .good, at: 0), .good, at: 600_000)
+        #expect(thornbury.state == .review && !LearningPlan.knows(thornbury))
+        let cards = ["1": thornbury]
+        #expect(plan.next(people: people, cards: cards, now: 3_600_000)?.firstName == "Zora")
+        // With nobody else left, she comes after all.
+        #expect(plan.next(people: Array(people.prefix(2)), cards: cards, now: 3_600_000)?.lastName == "Tanaka")
+    }
+
     @Test func whenEveryoneLeftClashesTheFirstNotMetStillComes() {
         let plan = LearningPlan()
         let mats = Array(Self.people.prefix(2))
