@@ -713,7 +713,13 @@ class NameGameOnAPhone(NameGameHelpers, BrowserTest):
         self.driver.find_element("css selector", "[data-pace-choice='fast']").click()
         wait(self.driver).until(lambda d: d.find_element(
             "css selector", "[data-pace-choice='fast']").get_attribute("aria-pressed") == "true")
-        self.assertTrue(self.driver.current_url.endswith("/namegame#pace"))
+        self.assertTrue(self.driver.current_url.endswith("/namegame?pace=saved"))
+        # The choice has the focus, in sight, and says it was saved (a blind review: a silent reload).
+        focused = self.driver.switch_to.active_element
+        self.assertEqual(focused.get_attribute("data-pace-choice"), "fast")
+        self.assertTrue(self.driver.execute_script(
+            "const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight", focused))
+        self.assertEqual(self.driver.find_element("id", "pace-saved").text, "Saved. New people per day: 20.")
         self.assertEqual(self.axe_violations(), [])
         self.driver.find_element("css selector", "[data-pace-choice='steady']").click()
         wait(self.driver).until(lambda d: d.find_element(

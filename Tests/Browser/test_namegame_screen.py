@@ -438,6 +438,23 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         for part in ("face", "name", "meet"):
             self.assertTrue(seen[part]["top"] >= -1 and seen[part]["bottom"] <= seen["height"] + 1, f"{part}: {seen}")
 
+    def test_with_large_text_a_questions_faces_are_faces_not_blank_room(self):
+        """A low-vision review, text at 200 % on a phone: in Team, Normal and Timed each card was 299 px tall around
+        a 134 px face (room kept for the name and the role to come), and six faces took two screens while the minute
+        ran. Before the answer a card is its face; once answered it grows, as names there always could."""
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        try:
+            for mode in ("team", "normal"):
+                self.fresh_round(mode)
+                cards = self.driver.execute_script("""return [...document.querySelectorAll('.faces > li')].map(l =>
+                    [l.getBoundingClientRect().height, l.querySelector('img').getBoundingClientRect().height]);""")
+                self.assertEqual(len(cards), 6, mode)
+                for card, face in cards:
+                    self.assertLessEqual(card, face + 40, f"{mode}: a card {card} px around a face of {face} px")
+                self.driver.save_screenshot(os.path.join(ARTIFACTS, f"namegame-large-text-{mode}-question-360.png"))
+        finally:
+            self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
+
     def test_with_large_text_more_time_moves_no_face(self):
         """A low-vision review, text at 200 % on a phone: with 20 s left, More time came into the clock held at the top
         and pushed the question and the faces down 125 px, mid-minute."""
