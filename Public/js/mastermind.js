@@ -1146,7 +1146,9 @@
     event.preventDefault();
     cancel.closest("[data-hint-ask]").remove();
     placeMessage();
-    board().focus({ preventScroll: true });
+    // Back to Hint, which asked, as a dialog gives focus back to what opened it (a keyboard review: to the board).
+    var opener = host.querySelector("form[action='/mastermind/hint'] button");
+    (opener || board()).focus({ preventScroll: true });
   });
 
   // Notes on, a tap on a box of the row being typed makes it the place notes go to.

@@ -124,6 +124,8 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         self.driver.execute_script("arguments[0].focus()", hint)
         self.keys(Keys.ENTER)
         ask = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-hint-ask]"))
+        # A question with its answers: a dialog, named by its words (a review found no role and no name).
+        self.assertEqual((ask.aria_role, ask.accessible_name), ("dialog", ask.get_attribute("data-hint-spoken")))
         self.wait_said(lambda t: t == ask.get_attribute("data-hint-spoken") and "guess chart" in t, "Hint's question")
         focus = self.focused()
         self.assertEqual((focus["text"], focus["inView"]), ("Show a hint", True), focus)
