@@ -705,6 +705,17 @@
     dialog.addEventListener("click", function (event) { if (window.Arcade.onBackdrop(dialog, event)) dialog.close(); });
     var top = document.createElement("div");
     top.className = "results-top";
+    // Scrolled, the band says whose card it is, the outcome and the code (a review: an empty band sliced the text).
+    var title = result.querySelector("h2"), code = result.querySelector("[data-secret]");
+    if (title) {
+      var said = title.cloneNode(true);
+      Array.prototype.forEach.call(said.querySelectorAll(".visually-hidden"), function (part) { part.remove(); });
+      var label = document.createElement("span");
+      label.className = "results-top-title";
+      label.setAttribute("aria-hidden", "true");
+      label.textContent = said.textContent.trim() + (code ? " · " + code.getAttribute("data-secret") : "");
+      top.appendChild(label);
+    }
     top.appendChild(close);
     dialog.appendChild(top);
     dialog.appendChild(result);

@@ -9,6 +9,8 @@ from arcade_browser import ARTIFACTS, SETTLE_JS
 from test_namegame import answer_of
 from selenium.webdriver.common.keys import Keys
 
+import test_site_screen
+
 KONAMI_SWIPES = ["up", "up", "down", "down", "left", "right", "left", "right"]
 MOVES = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
@@ -843,6 +845,14 @@ class Results(Play):
               }
             return seen;""", dialog)
         self.assertEqual(seen, [], "the card's content above its band")
+        # The band says whose card it is: the outcome and the code, beside the × (a review: an empty band sliced the
+        # text under it); it is the heading's echo, so a screen reader does not hear it twice.
+        title = dialog.find_element("css selector", ".results-top-title")
+        heading = dialog.find_element("css selector", "h2").text.split("\n")[0]  # (its words seen, not those heard)
+        code = dialog.find_element("css selector", "[data-secret]").get_attribute("data-secret")
+        self.assertTrue(title.is_displayed())
+        self.assertEqual(title.text, f"{heading} · {code}")
+        self.assertEqual(title.get_attribute("aria-hidden"), "true")
 
     def test_on_a_wide_screen_the_card_is_the_phones_and_once_closed_stays_closed(self):
         # Two reviews: docked at the top right it covered the Game menu, the lead and the Theme select; a later one
@@ -921,6 +931,28 @@ class Results(Play):
         self.assertEqual(self.game(), game)
         self.keys(Keys.ENTER)
         self.wait(lambda d: self.game() != game and not d.find_elements("css selector", "dialog[open]"), "a new game")
+
+    def test_in_forced_colours_the_charts_bars_are_filled(self):
+        """A low-vision review in forced colours: the results chart's bars were all empty outlines, the one with a
+        count of 1 as empty as those of 0."""
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "forced-colors", "value": "active"}, {"name": "prefers-color-scheme", "value": "dark"}]})
+        try:
+            _, _, dialog = self.win_after(1)
+            bars = dialog.find_elements("css selector", "[data-distribution] progress")
+            full = [b for b in bars if b.find_element("xpath", "./ancestor::li").get_attribute("data-count") != "0"]
+            empty = [b for b in bars if b.find_element("xpath", "./ancestor::li").get_attribute("data-count") == "0"]
+            self.assertEqual(len(full), 1, "one bar with a win")
+            shot = dialog.find_element("css selector", "[data-distribution]")
+            png, box = shot.screenshot_as_png, shot.rect
+
+            def middle(bar):
+                r = bar.rect
+                return test_site_screen.pixel(png, int(r["x"] - box["x"] + r["width"] / 2), int(r["y"] - box["y"] + r["height"] / 2))
+            self.assertNotEqual(middle(full[0]), middle(empty[0]), "the won bar is filled, the empty one is not")
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+                {"name": "prefers-color-scheme", "value": "light"}]})
 
     def test_the_results_glance_has_a_line_for_every_row_no_match_too(self):
         """A review: the results' rows of pegs left out a row that matched nothing (its rings were not drawn), so the
