@@ -459,6 +459,7 @@ extension NameGameController {
             if typo && round.recall {
                 let spelled = askedName(person)
                 context["spelling"] = .string(t.string("namegame.recall.typo", [.string(spelled)]))
+                context["spellingLetters"] = Self.spelledOut(spelled, typed: record.typed ?? "").map { .string($0) }
             }
             // The letter asked for is help, rated so and said so (a review: "hints are free" after a bare "Right").
             if !typo && record.cheat && round.recall { context["helped"] = .string(t.string("namegame.recall.helped")) }
@@ -496,6 +497,16 @@ extension NameGameController {
         if let words = looks(tapped, t) {
             context["tappedLooks"] = .string(t.string("namegame.tapped.looks", [.string(words)]))
         }
+    }
+
+    /// The words of a name typed with a typo, letter by letter, for the ear: "Echeverria" and "Echeveria" sound
+    /// alike (a blind review heard "it's spelled Hiro Echeverria" after typing "hiro echeveria", and learnt nothing).
+    /// Only the words not typed as spelled (case and accents aside); nil when there are none.
+    static func spelledOut(_ name: String, typed: String) -> String? {
+        let typedWords = Set(typed.split(separator: " ").map { NameMatch.fold(String($0)) })
+        let missed = name.split(separator: " ").filter { !typedWords.contains(NameMatch.fold(String($0))) }
+        guard !missed.isEmpty else { return nil }
+        return missed.map { $0.map(String.init).joined(separator: ", ") }.joined(separator: "; ")
     }
 
     /// A typed round missed: what was typed against the right name, and the name to type once right before going

@@ -136,6 +136,13 @@ struct LessonSiteTests {
         page = try player.get(next).text
         #expect(page.contains("data-identified=\"true\"") && page.contains("data-typo>Almost: it’s spelled Maren."))
         #expect(page.contains("They’ll come up again a little sooner."))
+        // …and, for the ear, the word typed wrong letter by letter ("Mraen" and "Maren" are heard alike: a blind
+        // review learnt nothing from the line).
+        #expect(page.contains("<span class=\"visually-hidden\" data-spelled-out> M, a, r, e, n</span>"))
+        // (Only the words typed wrong; none where only case or accents differ.)
+        #expect(
+            NameGameController.spelledOut("Hiro Echeverria", typed: "hiro echeveria") == "E, c, h, e, v, e, r, r, i, a")
+        #expect(NameGameController.spelledOut("Zoë Brandt", typed: "zoe brandt") == nil)
         // Another name is a miss that shows the answer.
         round = try nextTypedRound()
         #expect(try player.post("/namegame/recall", "mode=recall&round=\(round)&name=Ugo").status == 303)
