@@ -64,6 +64,10 @@ public struct FSRS: Sendable {
     public let learningSteps: [Int64]
     public let relearningSteps: [Int64]
     public let maximumInterval: Int
+    /// The most stability (days) a card may leave its learning steps with on the day it was made (`Card.created`):
+    /// each same-day step grows it by the short-term formula, and four steps passed in one sitting took a name met
+    /// that day to nine days (a review: "comes back in 9 days" on day one). Nil: no cap (FSRS as published).
+    public var firstDayStability: Double?
 
     private let decay = -0.5
     private var factor: Double { pow(0.9, 1 / decay) - 1 }
@@ -92,6 +96,12 @@ public struct FSRS: Sendable {
             next.difficulty = initialDifficulty(rating)
         }
         next.due = now + interval(&next, rating)
+        if let cap = firstDayStability, card.state == .learning, next.state == .review, let s = next.stability, s > cap,
+            now - (card.created ?? card.lastReview ?? now) < FSRS.day
+        {
+            next.stability = cap
+            next.due = now + interval(&next, rating)
+        }
         next.lastReview = now
         return next
     }

@@ -68,6 +68,27 @@ import Testing
         #expect(lapse.state == .relearning && lapse.step == 0 && lapse.due == graduated.due + 10 * FSRS.minute)
     }
 
+    /// Four learning steps passed in one sitting grow stability four times by the short-term formula: a name met that
+    /// day came back in nine days (a review). With `firstDayStability`, a card made that day leaves its steps with at
+    /// most that; a card made the day before is not held back.
+    @Test func aFirstDaysStepsGraduateNoFurtherThanTheCap() {
+        var fsrs = FSRS(learningSteps: [40_000, FSRS.minute, 3 * FSRS.minute, 10 * FSRS.minute])
+        func graduate(_ fsrs: FSRS, created: Int64) -> Card {
+            var card = Card(due: Self.start)
+            card.created = created
+            while card.state != .review { card = fsrs.review(card, .good, at: max(card.due, Self.start)) }
+            return card
+        }
+        let free = graduate(fsrs, created: Self.start)
+        #expect((free.due - free.lastReview!) / FSRS.day == 9, "FSRS as published: nine days")
+        fsrs.firstDayStability = fsrs.w[2]
+        let capped = graduate(fsrs, created: Self.start)
+        #expect(capped.stability == fsrs.w[2])
+        #expect((capped.due - capped.lastReview!) / FSRS.day == 3)
+        let older = graduate(fsrs, created: Self.start - 2 * FSRS.day)
+        #expect((older.due - older.lastReview!) / FSRS.day == 9, "met two days before: no cap")
+    }
+
     @Test func difficultyNeverPassesTen() {
         let fsrs = FSRS()
         var card = Card(due: Self.start)

@@ -24,9 +24,15 @@ package struct NameGameStore: Store {
     /// Learning steps: a first question one round after the introduction, then after 1, 3 and 10 minutes before the
     /// long-term schedule. A miss goes back to a 40-second step, a known face's too: with the plan's look-ahead it is
     /// asked again a few rounds later, within the lesson (a review: a miss never came back in it).
-    package var fsrs = FSRS(
-        learningSteps: [40_000, FSRS.minute, 3 * FSRS.minute, 10 * FSRS.minute],
-        relearningSteps: [40_000, 10 * FSRS.minute])
+    /// Out of those steps on the day someone was met, they come back in three days at most (FSRS's first "good"):
+    /// four steps in one sitting gave nine (`FSRS.firstDayStability`).
+    package var fsrs: FSRS = {
+        var fsrs = FSRS(
+            learningSteps: [40_000, FSRS.minute, 3 * FSRS.minute, 10 * FSRS.minute],
+            relearningSteps: [40_000, 10 * FSRS.minute])
+        fsrs.firstDayStability = fsrs.w[2]
+        return fsrs
+    }()
     /// Learning steps are taken in play: someone comes back once their step is at most a minute and a half away, so a
     /// person met is asked twice in the lesson that met them (picked, then typed) and a miss comes back in it. With half
     /// a minute, each was asked once (a review: "meet A, meet B, quiz A, quiz B", nothing deeper).
