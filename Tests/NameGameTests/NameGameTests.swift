@@ -1,3 +1,4 @@
+import Glibc
 import Files
 import JSON
 import SpacedRepetition
@@ -85,6 +86,40 @@ struct NameGameTests {
                 !person.headshotURL.lowercased().contains(person.firstName.lowercased()), "file names give nothing away"
             )
         }
+    }
+
+    /// A face's features read on its skin: on the darkest skins, black frames and a dark red mouth all but vanished
+    /// (a review: Maren Thornbury's features "almost vanish into her skin"). Glasses and mouths are 2:1 or more
+    /// against the skin in every bundled picture.
+    @Test func everyFacesFeaturesStandOutFromItsSkin() throws {
+        let bytes = try #require(Files.read("Config/people.json"))
+        let directory = try Directory(bytes: bytes, file: "Config/people.json")
+        func luminance(_ hex: Substring) -> Double {
+            let value = Int(hex.dropFirst(), radix: 16) ?? 0
+            func channel(_ shift: Int) -> Double {
+                let c = Double((value >> shift) & 0xFF) / 255
+                return c <= 0.040_45 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+            }
+            return 0.2126 * channel(16) + 0.7152 * channel(8) + 0.0722 * channel(0)
+        }
+        func contrast(_ a: Substring, _ b: Substring) -> Double {
+            let (x, y) = (luminance(a), luminance(b))
+            return (max(x, y) + 0.05) / (min(x, y) + 0.05)
+        }
+        var checked = 0
+        for person in directory.people where person.headshotURL.hasSuffix(".svg") {
+            guard let file = Files.read("Public" + person.headshotURL) else { continue }
+            let svg = String(decoding: file, as: UTF8.self)
+            let skin = try #require(svg.firstMatch(of: /<g fill="(#[0-9a-f]{6})" stroke="#[0-9a-f]{6}" stroke-width="2">/))
+            let features =
+                svg.matches(of: /<g fill="none" stroke="(#[0-9a-f]{6})" stroke-width="[35]">/).map(\.output.1)
+                + svg.matches(of: /(?:Q100 [0-9]+ 112 120|L109 122)" (?:fill="none" )?stroke="(#[0-9a-f]{6})"/).map(\.output.1)
+            for ink in features {
+                #expect(contrast(ink, skin.output.1) >= 2, "\(person.headshotURL): \(ink) on \(skin.output.1)")
+                checked += 1
+            }
+        }
+        #expect(checked >= 80, "glasses and mouths found: \(checked)")
     }
 
     /// No two of the bundled people share a surname (a review met three Ivanovas and learnt fake people by a name
