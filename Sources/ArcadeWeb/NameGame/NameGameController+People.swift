@@ -15,6 +15,9 @@ extension NameGameController {
         let visitor = context.visitor
         let t = pages.localizer.strings(for: visitor.language)
         let query = String((request.query["q"] ?? "").prefix(Self.maxPeopleQuery))
+        // Faces first, each name behind a tap: to test oneself before a lesson (a review: "no study aid; Anki's
+        // browser and WillowTree's learn list make pre-study easy").
+        let study = request.query["view"] == "study"
         let cards = visitor.isNew ? [:] : try store.cards(player: visitor.playerID)
         let notes = visitor.isNew ? [:] : try store.notes(player: visitor.playerID)
         let now = store.nowMilliseconds()
@@ -44,7 +47,7 @@ extension NameGameController {
             "namegame-people", title: t.string("namegame.people.title"), for: visitor, path: "/namegame/people",
             section: "namegame",
             data: [
-                "people": .list(rows), "query": .string(query), "none": .bool(met.isEmpty),
+                "people": .list(rows), "query": .string(query), "none": .bool(met.isEmpty), "study": .bool(study),
                 "noMatch": .bool(!met.isEmpty && rows.isEmpty),
                 // How many a search found, said (a blind review: the list narrowed in silence), and its forms for the
                 // script, which counts as the field is typed in.

@@ -758,6 +758,15 @@ struct LearnDepthSiteTests {
         let stranger = try rows.last!.decode("name") as String
         let none = try player.get("/namegame/people?q=" + stranger.replacing(" ", with: "+")).text
         #expect(!none.contains("class=\"person-row\"") && none.contains("<p data-no-match>"), "\(stranger)")
+        // Test yourself: each face met, its name behind a tap (a review: no study aid before a lesson), the search
+        // kept to that view.
+        let study = try player.get("/namegame/people?view=study").text
+        #expect(study.contains("data-study") && !study.contains("class=\"person-row\""))
+        #expect(study.ranges(of: "<details class=\"study-card\"><summary><img").count == met.count + 1)
+        #expect(study.ranges(of: "<span class=\"study-ask\">Who is this?</span></summary>").count == met.count + 1)
+        #expect(met.allSatisfy { study.contains("<strong data-study-name>\($0)</strong>") })
+        #expect(study.contains("<input type=\"hidden\" name=\"view\" value=\"study\">"))
+        #expect(study.contains("href=\"/namegame/people?view=study\" aria-current=\"page\""))
     }
 
     @Test(arguments: Engine.allCases) func quizzesAskAboutPeopleMetOnceThereAreFour(_ engine: Engine) throws {

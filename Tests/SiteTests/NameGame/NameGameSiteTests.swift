@@ -1074,6 +1074,15 @@ struct NameGameSiteTests {
         let session = try #require(Player.attribute("name=\"session\" value", in: over))
         #expect(try player.post("/namegame/review", "session=\(session)").status == 303)
         try player.finishLesson("review")
+        // Someone the review did not ask is due now, whoever the lesson's draw left (a clean clone's lesson asked all
+        // eight right, and nobody was due).
+        let due = try Database(location: server.database).execute(
+            """
+            UPDATE namegame_cards SET due_ms = 0 WHERE person = (SELECT person FROM namegame_cards WHERE person NOT IN
+                (SELECT f.person FROM namegame_round_faces f JOIN namegame_rounds r ON r.id = f.round
+                 AND f.position = r.answer WHERE r.mode = 'review') ORDER BY person LIMIT 1)
+            """)
+        #expect(due == 1)
         let reviewed = try player.play("review").text
         #expect(reviewed.contains("data-ended=\"true\"") && reviewed.contains("Comes back later today"))
         #expect(reviewed.contains(/>Others due for review now: \d+</) && !reviewed.contains("Due for review now"))
