@@ -1,5 +1,5 @@
-import Glibc
 import Files
+import Glibc
 import JSON
 import SpacedRepetition
 import Testing
@@ -110,10 +110,12 @@ struct NameGameTests {
         for person in directory.people where person.headshotURL.hasSuffix(".svg") {
             guard let file = Files.read("Public" + person.headshotURL) else { continue }
             let svg = String(decoding: file, as: UTF8.self)
-            let skin = try #require(svg.firstMatch(of: /<g fill="(#[0-9a-f]{6})" stroke="#[0-9a-f]{6}" stroke-width="2">/))
+            let skin = try #require(
+                svg.firstMatch(of: /<g fill="(#[0-9a-f]{6})" stroke="#[0-9a-f]{6}" stroke-width="2">/))
             let features =
                 svg.matches(of: /<g fill="none" stroke="(#[0-9a-f]{6})" stroke-width="[35]">/).map(\.output.1)
-                + svg.matches(of: /(?:Q100 [0-9]+ 112 120|L109 122)" (?:fill="none" )?stroke="(#[0-9a-f]{6})"/).map(\.output.1)
+                + svg.matches(of: /(?:Q100 [0-9]+ 112 120|L109 122)" (?:fill="none" )?stroke="(#[0-9a-f]{6})"/).map(
+                    \.output.1)
             for ink in features {
                 #expect(contrast(ink, skin.output.1) >= 2, "\(person.headshotURL): \(ink) on \(skin.output.1)")
                 checked += 1
