@@ -723,6 +723,21 @@ class PeopleMet(NameGameHelpers, BrowserTest):
         finally:
             self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
         self.screenshots("namegame-people", "/namegame/people")
+        # Test yourself: a face, then its name at a tap (or Enter), the rest still hidden; axe passes, light and dark.
+        self.open("/namegame/people?view=study")
+        cards = self.driver.find_elements("css selector", "details.study-card")
+        self.assertGreater(len(cards), 1)
+        name = cards[0].find_element("css selector", "[data-study-name]")
+        self.assertFalse(name.is_displayed())
+        cards[0].find_element("css selector", "summary").click()
+        self.assertTrue(name.is_displayed())
+        self.assertFalse(cards[1].find_element("css selector", "[data-study-name]").is_displayed())
+        for theme in ("light", "dark"):
+            self.emulate_scheme(theme)
+            self.assertEqual(self.axe_violations(), [], theme)
+            self.assertEqual(self.low_contrast(), [], theme)
+        self.emulate_scheme("light")
+        self.screenshots("namegame-people-study", "/namegame/people?view=study")
 
     def test_the_wall_of_faces_keeps_each_name_in_its_cell_on_a_phone(self):
         # An English reader's phone read "RavensworthDunmore": a long surname ran into the next face's cell.
