@@ -984,6 +984,12 @@ struct LearnDepthSiteTests {
         let player = Player(server)
         let fresh = try player.get("/namegame").text
         #expect(!fresh.contains("data-suggest"), "no next step before the goal")
+        // The goal is heard once, as its bar (a blind review heard its line, then the bar named by that line).
+        #expect(fresh.contains("<p class=\"today-goal\" aria-hidden=\"true\">"))
+        #expect(
+            fresh.contains(
+                "role=\"progressbar\" aria-label=\"Today’s goal\" aria-valuemin=\"0\" aria-valuemax=\"20\" "
+                    + "aria-valuenow=\"0\" aria-valuetext=\"Answered today: 0 of 20\""))
         // A newcomer's modes are not "the people you've met" (a review: Normal, so headed, opened on a stranger).
         #expect(fresh.contains(">Ways to play</h2>"))
         // Three ways on after Learn, the other six one tap away (reviews: ten look-alike modes and no path).
