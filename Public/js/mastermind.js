@@ -331,7 +331,9 @@
     var line = host.querySelector("[data-message]"), key = host.querySelector("[data-keypad] [data-notes]");
     if (!line || !key) return;
     var shown = line.querySelector("[data-notes-on]");
-    if (notesOn && !shown) {
+    // Hint's question, or its hint, keeps the line: the notes' help stood in for it, and Hint, pressed with notes on,
+    // asked nothing and gave nothing (a blind review).
+    if (notesOn && !shown && !line.querySelector("[data-hint-ask], [data-hint]")) {
       beforeNotes = Array.prototype.slice.call(line.childNodes);
       var p = document.createElement("p");
       p.setAttribute("data-notes-on", "");
@@ -1194,9 +1196,9 @@
       }
       return;
     }
-    // Enter on the card's words (its heading has the focus as it opens) goes on to New game, saying N does it: a
-    // desktop review pressed Enter after a win and nothing happened. Not New game at once: the Enters typed on the
-    // winning row would throw the card away before it was read.
+    // Enter on the card's words (its heading has the focus as it opens) says how to go on, N for a new game, New game
+    // in sight: a desktop review pressed Enter after a win and nothing happened. Not New game, nor its focus: a blind
+    // review's Enters, pressed as on a row, went on to press it and threw the card away.
     if (open && over && event.key === "Enter" && !(target && target.closest && target.closest("a, button, summary"))) {
       event.preventDefault();
       if (!event.repeat) overNote(open);
@@ -1248,6 +1250,8 @@
         // Any other button or link of the game a keyboard reached (Hint, New game) keeps its Enter (issue 46: Enter
         // on Hint sent the row); the menu's own button still sends the row, as the focus a click left there.
         if (host.contains(target) && /^(BUTTON|A)$/.test(target.tagName)) return;
+        // …as does the results' "How each guess did" in the page (a blind review: its Enter said the game was over).
+        if (within("[data-results] summary")) return;
         // A link or a button elsewhere on the page (the site's navigation) keeps its Enter.
         if (!host.contains(target) && /^(BUTTON|A|SUMMARY)$/.test(target.tagName)) return;
         if (menu) menu.open = false;
@@ -1278,7 +1282,7 @@
   // Keys typed on a finished game did nothing, and a review thought the game broken (it had reloaded a won game and
   // typed ten rows): the results say the game is over and how to go on, with New game in sight. The note takes the
   // focus, not New game: a keyboard review's digits and Enter, typed as on any row, pressed it and lost the board.
-  // In the open card (`card`), the focus goes on to New game itself: a second Enter there is asked for.
+  // `card`: the open results card, where the note is.
   function overNote(card) {
     var within = card || host;
     var note = within.querySelector("[data-over-note]"), next = within.querySelector("[data-results] [data-new-game]");
@@ -1286,7 +1290,7 @@
     note.hidden = false;
     say(note.textContent);
     note.setAttribute("tabindex", "-1");
-    (card ? next : note).focus({ preventScroll: true });
+    note.focus({ preventScroll: true });
     next.scrollIntoView({ block: "nearest" });
   }
 

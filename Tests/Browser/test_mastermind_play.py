@@ -546,6 +546,21 @@ class HintCost(Play):
                                 row["bottom"] - 1, "the row being typed stays in sight")
 
 
+    def test_hint_with_notes_on_still_asks_and_shows_the_hint(self):
+        """A blind review pressed Hint with notes on: the notes' help took the message line, and Hint asked nothing."""
+        secret = self.start()
+        self.keys(wrong_guesses(secret)[0] + Keys.ENTER)
+        self.wait_rows(1)
+        self.driver.find_element("css selector", "[data-keypad] [data-notes]").click()
+        self.wait(lambda d: d.find_elements("css selector", "[data-message] [data-notes-on]"), "the notes' help")
+        self.driver.find_element("css selector", "form[action='/mastermind/hint'] button").click()
+        ask = self.wait(lambda d: d.find_element("css selector", "[data-message] [data-hint-ask]"), "Hint's question")
+        self.assertTrue(ask.is_displayed())
+        ask.find_element("css selector", "[data-hint-confirm]").click()
+        shown = self.wait(lambda d: d.find_element("css selector", "[data-message] [data-hint]"), "the hint")
+        self.assertTrue(shown.is_displayed())
+
+
 class Rows(Play):
     """A row reads at a glance: pegs of at least 16 px, counts beside them; the codes-left count is opt-in."""
 
@@ -916,21 +931,38 @@ class Results(Play):
         self.assertEqual(self.driver.execute_script("return window.newGameClicks"), 0, "New game was not pressed")
         self.assertEqual(self.game(), game, "the finished game stays")
 
-    def test_enter_on_a_desktop_win_card_goes_on_to_new_game_and_a_second_enter_starts_it(self):
-        """A review pressed Enter after a desktop win and nothing happened (the card's heading had the focus)."""
+    def test_enter_on_a_desktop_win_card_says_how_to_go_on_and_starts_nothing(self):
+        """A review pressed Enter after a desktop win and nothing happened (the card's heading had the focus); a blind
+        review's Enters, pressed as on a row, went on to press New game once it had the focus, and the card was gone.
+        Enter says how to go on, New game in sight; N starts it."""
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
         _, _, dialog = self.win_after(1)
         game = self.game()
         self.assertEqual(self.driver.switch_to.active_element.tag_name, "h2", "the card's heading has the focus")
         self.keys(Keys.ENTER)
-        self.wait(lambda d: d.switch_to.active_element.get_attribute("data-new-game") is not None, "New game focused")
         note = dialog.find_element("css selector", "[data-over-note]")
-        self.assertTrue(note.is_displayed(), "the note says N starts a new game")
-        self.assertTrue(dialog.is_displayed(), "the card stays: the first Enter starts nothing")
-        self.assertEqual(self.game(), game)
+        self.wait(lambda d: note.is_displayed(), "the note says N starts a new game")
+        self.assertEqual(note.text, "This game is over. Press N for a new game.")
+        self.assertIsNotNone(self.driver.switch_to.active_element.get_attribute("data-over-note"))
         self.keys(Keys.ENTER)
+        self.keys(Keys.ENTER)
+        self.assertTrue(dialog.is_displayed(), "the card stays: Enters start nothing")
+        self.assertEqual(self.game(), game)
+        self.keys("n")
         self.wait(lambda d: self.game() != game and not d.find_elements("css selector", "dialog[open]"), "a new game")
+
+    def test_enter_on_how_each_guess_did_in_the_page_opens_it(self):
+        """A blind review closed the card and pressed Enter on "How each guess did" in the page: the board said the
+        game was over, and the review stayed shut."""
+        _, _, dialog = self.win_after(1)
+        dialog.find_element("css selector", "[data-close-results]").click()
+        WebDriverWait(self.driver, 10).until(lambda d: not d.find_elements("css selector", "dialog[open]"))
+        more = self.driver.find_element("css selector", "#board [data-results] [data-more]")
+        self.driver.execute_script("arguments[0].focus()", more.find_element("css selector", "summary"))
+        self.keys(Keys.ENTER)
+        self.wait(lambda d: more.get_attribute("open") is not None, "the review opened")
+        self.assertFalse(self.driver.find_element("css selector", "#board [data-over-note]").is_displayed())
 
     def test_in_forced_colours_the_charts_bars_are_filled(self):
         """A low-vision review in forced colours: the results chart's bars were all empty outlines, the one with a
