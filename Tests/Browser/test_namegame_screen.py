@@ -418,6 +418,30 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         finally:
             self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
 
+    def test_with_large_text_a_typed_miss_shows_the_face_beside_the_name_to_type(self):
+        """A low-vision review, text at 200 % on a phone: after a wrong typed name the page showed the correction and
+        the field to type it once, the face scrolled away, at the moment to link the two."""
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        try:
+            self.meet_people()
+            self.fresh_round("recall")
+            field = self.driver.find_element("css selector", "[data-recall-input]")
+            field.send_keys("Zzzz")
+            self.navigate(lambda: field.submit())
+            retype = WebDriverWait(self.driver, 10).until(
+                lambda d: d.find_element("css selector", "[data-retype-input]"))
+            WebDriverWait(self.driver, 10).until(lambda d: d.switch_to.active_element == retype)
+            seen = self.driver.execute_script("""const box = e => e.getBoundingClientRect();
+                return {face: box(document.querySelector('[data-miss-face]')), field: box(arguments[0]),
+                        height: innerHeight};""", retype)
+            for part in ("face", "field"):
+                self.assertTrue(seen[part]["height"] > 40 and seen[part]["top"] >= -1
+                                and seen[part]["bottom"] <= seen["height"] + 1, f"{part} in sight: {seen}")
+        finally:
+            self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
+        # At the usual size the question's own face is in sight: no second one.
+        self.assertFalse(self.driver.find_element("css selector", "[data-miss-face]").is_displayed())
+
     def test_at_400_percent_the_face_met_its_name_and_got_it_share_the_screen(self):
         """A low-vision review at 400 %: meeting someone, the page brought Got it into view and only the foot of the
         face showed above the name. Face and name side by side, they and Got it fit the 225-pixel window."""

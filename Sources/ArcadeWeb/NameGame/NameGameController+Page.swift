@@ -525,6 +525,9 @@ extension NameGameController {
             context["typedOther"] = typedOther(record.typed ?? "", asked: person, t: t)
         }
         guard mode != .timed, record.status == "failed" || record.status == "skipped" else { return }
+        // The face again beside the name to type, where the question's has scrolled away (a low-vision review, text
+        // at 200 % on a phone: the correction with no face in sight, at the moment to link the two).
+        context["missFace"] = .string(person.headshotURL)
         let asked = askedName(person)
         context["retype"] = .object([
             "name": .string(asked), "label": .string(t.string("namegame.retype.label", [.string(asked)])),

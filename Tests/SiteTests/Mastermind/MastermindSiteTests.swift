@@ -614,6 +614,12 @@ struct MastermindSiteTests {
         #expect(Player.attribute("data-secret", in: result) == secret)
         // A harder game is offered after a win, not after giving up (a review: the wrong next step).
         #expect(result.contains("data-new-game") && !result.contains("data-new-hard-game"))
+        // The game's menu offers the next too, in the mode played (a low-vision review: the card's New game was
+        // screens down at 200 % text, and the menu had none); a game in play has none there.
+        #expect(
+            result.contains(
+                "name=\"hard\" value=\"1\"><button type=\"submit\" class=\"button-quiet\" data-menu-new-game>"))
+        #expect(!board.contains("data-menu-new-game"))
         #expect(try player.get("/mastermind/stats").text.contains("data-played=\"1\" data-wins=\"0\""))
         // A stale give-up (another game, or one already over) changes nothing.
         #expect(try player.post("/mastermind/giveup", "game=\(game)").status == 303)
