@@ -208,6 +208,8 @@
       var empty = !retypeInput.value.trim();
       if (retyped() || (empty && askedEmpty)) go(next);
       else sayRetype(retype.getAttribute(empty ? "data-retype-empty" : "data-retype-again"));
+      // A wrong try is selected, so the next typing replaces it (a blind review typed again after it).
+      if (!empty && !retyped()) retypeInput.select();
       askedEmpty = askedEmpty || empty;
     });
   }
@@ -249,6 +251,15 @@
     // made "Mat" and then " Holloway" into " HollowayMat", marked wrong (a keyboard review).
     if (focusTarget.tagName === "INPUT" && focusTarget.value) {
       focusTarget.setSelectionRange(focusTarget.value.length, focusTarget.value.length);
+      // …or typed again whole after it, as the refusal asks ("the first name and the surname"): what follows the kept
+      // name is sent when it begins with that name again (a blind review's "MattMatt Achebe", marked wrong).
+      var kept = focusTarget.value, fold = function (words) { return words.trim().toLowerCase(); };
+      var keptField = focusTarget;
+      var recallForm = keptField.hasAttribute("data-recall-input") && keptField.form;
+      if (recallForm) recallForm.addEventListener("submit", function () {
+        var rest = keptField.value.indexOf(kept) === 0 ? keptField.value.slice(kept.length) : "";
+        if (fold(rest) && fold(rest).indexOf(fold(kept)) === 0) keptField.value = rest.trim();
+      }, true);
     }
     // Reached by a tap, a focused button shows no ring until a key is pressed: on a phone the ring round Next and
     // Got it read as something selected (a review). Reached by a key, site.js rings it at once.

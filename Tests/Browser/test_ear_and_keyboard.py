@@ -582,6 +582,22 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         self.navigate(lambda: ActionChains(self.driver).send_keys(" Tanaka" + Keys.ENTER).perform())
         self.assertEqual(self.game().get_attribute("data-identified"), "true", "Maren Tanaka, right")
 
+    def test_a_name_typed_again_whole_after_a_namesake_refusal_counts(self):
+        """A blind review did as the refusal said, "type the first name and the surname", after the name kept in the
+        field: "MarenMaren Tanaka" went in, marked wrong."""
+        from test_namegame_lesson import make_round_ask
+        self.meet_people()
+        self.start_mode("recall")
+        self.reach_a_typed_round()
+        make_round_ask(self.game().get_attribute("data-round"), "Maren")
+        self.driver.refresh()
+        self.meet()
+        field = self.driver.find_element("css selector", "[data-recall-input]")
+        self.navigate(lambda: field.send_keys("Maren" + Keys.ENTER))
+        self.wait_said(lambda t: "Someone else here has that name too" in t, "the refusal")
+        self.navigate(lambda: ActionChains(self.driver).send_keys("Maren Tanaka" + Keys.ENTER).perform())
+        self.assertEqual(self.game().get_attribute("data-identified"), "true", "Maren Tanaka, right")
+
     def test_more_time_is_announced_and_says_the_time_now_left(self):
         self.meet_people()
         self.start_mode("timed")
