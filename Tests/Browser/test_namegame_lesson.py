@@ -525,7 +525,9 @@ class Lesson(LessonHelpers):
         self.assertTrue(self.in_view(summary.find_element("css selector", "button[data-continue]")))
         # Said: how it went and the heading, not the day's goal run into its figure (a blind review heard "Today's goal
         # Answered today: 12 of 20").
-        said = self.driver.find_element("css selector", "[data-announce]").get_attribute("textContent")
+        # (Waited for: the page says it a moment after its load, and a fast test read the region empty.)
+        announce = self.driver.find_element("css selector", "[data-announce]")
+        said = WebDriverWait(self.driver, 10).until(lambda d: announce.get_attribute("textContent"))
         self.assertIn("Session over", said)
         self.assertNotIn("Today’s goal", said)
 
@@ -551,6 +553,29 @@ class Lesson(LessonHelpers):
         self.driver.execute_script("return 1")
         self.assertEqual(self.game().get_attribute("data-ended"), "true")
         self.assertTrue(score.is_displayed(), "still the same page")
+        # Nor does a tap on Play again as the end appears (a review's tap meant for a face, where Play again now is,
+        # began a new minute and threw the score away unseen); a moment later it plays again. (The page's second is
+        # held until the test lets it pass: a slow machine's load would otherwise outlast it.)
+        hold = self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            window.__held = []; const later = window.setTimeout;
+            window.setTimeout = (f, ms, ...rest) => ms === 1000 ? window.__held.push(f) : later(f, ms, ...rest);"""})
+        self.addCleanup(self.driver.execute_cdp_cmd, "Page.removeScriptToEvaluateOnNewDocument",
+                        {"identifier": hold["identifier"]})
+        self.open("/namegame/timed")
+        self.assertIsNotNone(self.game().get_attribute("data-end-settling"))
+        self.driver.execute_script("window.samePage = true")
+        again = self.driver.find_element("css selector", "[data-summary] button[data-continue]")
+        self.driver.execute_script("""const b = arguments[0], r = b.getBoundingClientRect();
+            b.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, detail: 1,
+              clientX: r.x + 2, clientY: r.y + 2}));""", again)
+        self.assertTrue(self.driver.execute_script("return window.samePage === true"), "the early tap started nothing")
+        self.assertEqual(self.game().get_attribute("data-ended"), "true")
+        self.driver.execute_script("window.__held.forEach(f => f())")
+        WebDriverWait(self.driver, 10).until(lambda d: d.execute_script("""
+            if (!window.samePage) return true;
+            const b = document.querySelector('[data-summary] button[data-continue]');
+            if (b) b.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, detail: 1}));
+            return false;"""))
 
 
     def test_more_time_is_in_view_and_adds_half_a_minute(self):
