@@ -161,8 +161,10 @@ extension NameGameController {
                 item.missed
                 ? (item.wrong ? (item.rightLast ? "recovered" : "again") : item.helped ? "helped" : "slow")
                 : LearningPlan.knows(card) ? "learned" : item.named ? "named" : "picked"
-            return Self.coveredFields(
-                person, tag: tag, next: Self.comesBack(card.due, now: now, t: t), t: t, looks: looks(person, t))
+            // Answered right and still due (a 50/50's coin toss moves no one) makes no claim: "Comes back now" beside
+            // a right answer read as a contradiction (a review).
+            let next = !item.missed && card.due <= now ? nil : Self.comesBack(card.due, now: now, t: t)
+            return Self.coveredFields(person, tag: tag, next: next, t: t, looks: looks(person, t))
         }
     }
 

@@ -1060,6 +1060,20 @@ struct NameGameSiteTests {
         #expect(!missed.contains("data-review-due"))
     }
 
+    /// A 50/50 answered right moves no one (a coin toss proves little), so its people stay due: the summary makes no
+    /// claim for them, where it said "Comes back now" beside "Recognised" (a review read a contradiction).
+    @Test func aRightAnswerStillDueClaimsNoReturn() throws {
+        let server = try SiteServer(engine: .sqlite)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.meetPeople()
+        try player.post("/namegame/next", "mode=fifty")
+        try player.finishLesson("fifty")
+        let over = try player.play("fifty").text
+        #expect(over.contains("data-ended=\"true\"") && over.contains("Recognised"))
+        #expect(!over.contains("Comes back now"))
+    }
+
     /// A review's summary lists whom it reviewed, each coming back later; the people due now are said to be others (a
     /// review read "Comes back later today" beside each, over "Due for review now: 3", as a contradiction).
     @Test func aReviewSaysThePeopleDueNowAreOthers() throws {
