@@ -261,6 +261,11 @@ struct MastermindController: Sendable {
             if record.daily == nil, record.id != 0, record.game.outcome != .playing {
                 fields["challenge"] = .string(challengePath(record.challenge ?? record.id))
                 fields["challengeTaken"] = .bool(record.challenge != nil)
+                // A friend's code played to its end says who won, in the card (a review: only behind "See how you
+                // compare", at its foot).
+                if let source = record.challenge, let (_, theirs) = try store.challengeSource(source) {
+                    fields["challengeVerdict"] = .string(verdict(record, theirs, t))
+                }
             }
             // The first win invites the player to the Name Game in its results, once (the moment it is earned); the
             // game's page has no banner for it (two reviews counted the other game pushed at them in every card and

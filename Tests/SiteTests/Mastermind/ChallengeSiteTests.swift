@@ -63,6 +63,8 @@ struct ChallengeSiteTests {
         try finish(bo, misses: 0)
         let compare = try bo.get("/mastermind").text
         #expect(!compare.contains("data-challenge-board"), "said while it is played only")
+        // Bo's card says who won (a review found it only behind "See how you compare", at the card's foot).
+        #expect(compare.contains("data-challenge-verdict>You win: 1/10 against 3/10.</p>"))
         #expect(compare.contains("href=\"\(path)\""), "Bo's card leads back to the challenge")
         let both = try bo.get(path).text
         #expect(both.ranges(of: "data-side ").count == 2)
