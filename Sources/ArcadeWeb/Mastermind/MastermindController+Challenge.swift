@@ -111,8 +111,7 @@ extension MastermindController {
     }
 
     /// "You win: 4/10 against 6/10.": `own` against `other`, fewer guesses winning among solved games.
-    func verdict(_ own: MastermindStore.Record, _ other: MastermindStore.Record, _ t: LanguageStrings) -> String
-    {
+    func verdict(_ own: MastermindStore.Record, _ other: MastermindStore.Record, _ t: LanguageStrings) -> String {
         func guesses(_ record: MastermindStore.Record) -> Int? {
             record.game.outcome == .won ? record.game.turns.count : nil
         }
