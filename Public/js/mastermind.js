@@ -327,13 +327,15 @@
   // Notes on, the message line says what a tap does now, until they are off (a review: a key got a small × and
   // nothing said why). What the line said before comes back.
   var beforeNotes = null;
-  function notesHelp() {
+  // `pressed`: Notes was just pressed, so its help is wanted even over a hint; a board come back with notes on keeps
+  // what it brought.
+  function notesHelp(pressed) {
     var line = host.querySelector("[data-message]"), key = host.querySelector("[data-keypad] [data-notes]");
     if (!line || !key) return;
     var shown = line.querySelector("[data-notes-on]");
     // Hint's question, or its hint, keeps the line: the notes' help stood in for it, and Hint, pressed with notes on,
     // asked nothing and gave nothing (a blind review).
-    if (notesOn && !shown && !line.querySelector("[data-hint-ask], [data-hint]")) {
+    if (notesOn && !shown && (pressed || !line.querySelector("[data-hint-ask], [data-hint]"))) {
       beforeNotes = Array.prototype.slice.call(line.childNodes);
       var p = document.createElement("p");
       p.setAttribute("data-notes-on", "");
@@ -970,7 +972,7 @@
           notes.setAttribute("aria-pressed", String(notesOn));
           // The board says so too (a review: only the key changed, and digits "typed" were notes).
           board().classList.toggle("is-noting", notesOn);
-          notesHelp();
+          notesHelp(true);
           showTyped();
           // …and to the ear: where notes go and how to move them (a blind review never heard the place).
           say(notesWords(notesOn ? "data-ear-on" : "data-ear-off"));
