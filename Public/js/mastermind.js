@@ -158,9 +158,13 @@
 
   // `onKeypad`: pressed on the on-screen keys (a tap or a click), not typed.
   function press(key, onKeypad) {
-    // A slow answer keeps the digits typed meanwhile for the next row (a review on a slow line lost them).
-    if (busy && /^[0-9]$/.test(key) && early.length < 12) early.push(key);
-    if (busy || !form()) return;
+    // A slow answer keeps the digits typed meanwhile for the next row (a review on a slow line lost them), and an
+    // Enter after them, as do the keys after an Enter that waits for a reveal: a review typed five guesses in one
+    // burst and two were played, the rest gone without a word. (An Enter alone is a double Enter's second: the row it
+    // finds is empty, and it sends nothing.)
+    var later = busy || waiting;
+    if (later && (/^[0-9]$/.test(key) || (key === "Enter" && early.length)) && early.length < 30) early.push(key);
+    if (later || !form()) return;
     unflash();  // a refusal or a tip stays until the next key
     // An Enter straight after a digit refused beside the revealed one is asked again: the row is not what was typed
     // (a review typed 4152 + Enter around a revealed 1 in place 3 and played 4115). Straight after only: an Enter

@@ -235,6 +235,16 @@ class Input(Play):
     def message(self):
         return [p.text for p in self.driver.find_elements("css selector", "[data-message] [data-flash]")]
 
+    def test_guesses_typed_in_one_burst_are_all_played(self):
+        """A review typed five guesses in one burst on a desktop: two were played, the rest gone without a word. Keys
+        typed while a row is sent, or after an Enter that waits for a reveal, are kept for the rows that follow."""
+        secret = self.start()
+        misses = wrong_guesses(secret)[:3]
+        self.keys("".join(guess + Keys.ENTER for guess in misses))
+        self.wait_rows(3)
+        played = [row.get_attribute("data-guess") for row in self.driver.find_elements("css selector", "#board .row")]
+        self.assertEqual(played, misses)
+
     def test_enter_after_the_game_menu_sends_the_guess(self):
         secret = self.start()
         misses = wrong_guesses(secret)
