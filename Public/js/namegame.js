@@ -188,6 +188,11 @@
   var keys = game.querySelector("[data-keys]");
   if (keys) keys.hidden = false;
 
+  // Names compared as the server does, without case, accents or extra spaces.
+  function fold(words) {
+    return words.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/\s+/g, " ").trim().toLowerCase();
+  }
+
   // A name missed in a typed round is typed once right before going on, as flash-card apps ask (the server offers it
   // where it applies); Next skips it, as does a second Enter in the empty field. Letters are compared without case or
   // accents.
@@ -198,9 +203,6 @@
     var retypeSaid = document.createElement("span");
     retypeSaid.className = "field-help";
     retype.appendChild(retypeSaid);
-    var fold = function (words) {
-      return words.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/\s+/g, " ").trim().toLowerCase();
-    };
     var retyped = function () { return fold(retypeInput.value) === fold(retype.getAttribute("data-retype")); };
     var sayRetype = function (words) {
       retypeSaid.textContent = words;
@@ -267,12 +269,11 @@
       focusTarget.setSelectionRange(focusTarget.value.length, focusTarget.value.length);
       // …or typed again whole after it, as the refusal asks ("the first name and the surname"): what follows the kept
       // name is sent when it begins with that name again (a blind review's "MattMatt Achebe", marked wrong).
-      var kept = focusTarget.value, fold = function (words) { return words.trim().toLowerCase(); };
-      var keptField = focusTarget;
+      var kept = focusTarget.value, keptField = focusTarget;
       var recallForm = keptField.hasAttribute("data-recall-input") && keptField.form;
       if (recallForm) recallForm.addEventListener("submit", function () {
-        var rest = keptField.value.indexOf(kept) === 0 ? keptField.value.slice(kept.length) : "";
-        if (fold(rest) && fold(rest).indexOf(fold(kept)) === 0) keptField.value = rest.trim();
+        var rest = keptField.value.indexOf(kept) === 0 ? fold(keptField.value.slice(kept.length)) : "";
+        if (rest && rest.indexOf(fold(kept)) === 0) keptField.value = keptField.value.slice(kept.length).trim();
       }, true);
     }
     // Reached by a tap, a focused button shows no ring until a key is pressed: on a phone the ring round Next and
