@@ -25,7 +25,9 @@
     Array.prototype.forEach.call(document.querySelectorAll("[data-key-focus]"), function (element) {
       if (!keyed || element !== active) element.removeAttribute("data-key-focus");
     });
-    if (keyed && !active.matches(":focus-visible")) active.setAttribute("data-key-focus", "");
+    if (keyed && (!active.matches(":focus-visible") || active.getAttribute("tabindex") === "-1")) {
+      active.setAttribute("data-key-focus", "");
+    }
   }
   ["focusin", "focusout", "keyup", "pointerdown"].forEach(function (kind) {
     document.addEventListener(kind, function () { window.setTimeout(ringFocus, 0); }, true);

@@ -5,8 +5,9 @@ import time
 import unittest
 
 from mastermind_browser import BADGE_OVER_TEXT_JS, MastermindHelpers, WebDriverWait, score, secret_of, wrong_guesses
-from arcade_browser import ARTIFACTS, SETTLE_JS
+from arcade_browser import ARTIFACTS, BASE_URL, SETTLE_JS
 from test_namegame import answer_of
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 import test_site_screen
@@ -878,6 +879,21 @@ class Results(Play):
         self.assertTrue(title.is_displayed())
         self.assertEqual(title.text, f"{heading} · {code}")
         self.assertEqual(title.get_attribute("aria-hidden"), "true")
+
+    def test_a_card_opened_after_taps_draws_no_box_round_its_title_and_a_key_does(self):
+        """A player's screenshots: a box round "Brilliant!" as the card rose after keypad taps, and round "How to
+        play" on a first visit (the browser's own :focus-visible rings a heading focused by script there)."""
+        self.phone()
+        self.driver.delete_all_cookies()
+        self.driver.get(BASE_URL + "/mastermind")  # (not self.open: it closes the how-to)
+        outline = "return document.activeElement.closest('dialog') && getComputedStyle(document.activeElement).outlineStyle"
+        self.wait(lambda d: d.execute_script(outline), "the how-to open and focused")
+        self.assertEqual(self.driver.execute_script(outline), "none", "how-to's title on a first visit")
+        self.close_tutorial()
+        self.win_after(1)
+        self.assertEqual(self.driver.execute_script(outline), "none", "the card's title after taps")
+        ActionChains(self.driver).send_keys(Keys.SHIFT).perform()
+        self.wait(lambda d: d.execute_script(outline) != "none", "a ring after a key")
 
     def test_on_a_wide_screen_the_card_is_the_phones_and_once_closed_stays_closed(self):
         # Two reviews: docked at the top right it covered the Game menu, the lead and the Theme select; a later one
