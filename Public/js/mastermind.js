@@ -749,6 +749,8 @@
     if (heading) heading.setAttribute("autofocus", "");
     dialog.showModal();
     if (heading) heading.focus({ preventScroll: true });
+    // As it rises under a thumb still tapping, its buttons and its backdrop wait half a second.
+    window.Arcade.settle(dialog, "a[href], button, summary", 500);
     place(dialog);
   }
 

@@ -23,17 +23,7 @@
 
   // An end's buttons take no tap in its first second: a tap meant for a face as the minute ran out landed on Play
   // again, where that face had been, and a new minute threw the score away unseen (a review). Keys are not held.
-  if (ended) {
-    game.setAttribute("data-end-settling", "");
-    window.setTimeout(function () { game.removeAttribute("data-end-settling"); }, 1000);
-    game.addEventListener("click", function (event) {
-      if (game.hasAttribute("data-end-settling") && event.detail > 0 && event.target.closest
-        && event.target.closest("[data-summary] button")) {
-        event.preventDefault();
-        event.stopPropagation();
-      }
-    }, true);
-  }
+  if (ended) window.Arcade.settle(game, "[data-summary] button", 1000);
   function go(button) { if (button && !leaving) button.click(); }
 
   // The faces stay where they were when their round is answered: the lines above them that an answer ends (the first

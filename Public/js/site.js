@@ -64,6 +64,20 @@
       return event.clientX < box.left || event.clientX > box.right || event.clientY < box.top
         || event.clientY > box.bottom;
     },
+    // An end's card or page takes no tap on `selector` within `area` in its first `ms`: a tap meant for what was
+    // there a moment before lands on what just came (reviews: Play again as a timed minute ran out, Play in hard mode
+    // as the win's card rose under a thumb). Keys are not held; while held, `area` carries data-settling.
+    settle: function (area, selector, ms) {
+      area.setAttribute("data-settling", "");
+      window.setTimeout(function () { area.removeAttribute("data-settling"); }, ms);
+      area.addEventListener("click", function (event) {
+        if (area.hasAttribute("data-settling") && event.detail > 0 && event.target.closest
+          && (event.target === area || event.target.closest(selector))) {
+          event.preventDefault();
+          event.stopPropagation();
+        }
+      }, true);
+    },
     get: function (url) {
       return fetch(url, { credentials: "same-origin" });
     },

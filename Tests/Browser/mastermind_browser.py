@@ -72,13 +72,14 @@ class MastermindHelpers(BrowserTest):
                 lambda d: d.find_element("css selector", "dialog[open][data-results-dialog]"))
 
     def settled_card(self):
-        """The results card once it has risen and the page has scrolled the board above it (a narrow window): a
-        finger's tap lands where it is then."""
+        """The results card once it has risen, the page has scrolled the board above it (a narrow window) and it
+        takes taps: a finger's tap lands where it is then."""
         last = []
 
         def settled(d):
             now = d.execute_script("""const c = document.querySelector('dialog[open][data-results-dialog]');
-                return c && !c.getAnimations().length ? [scrollY, c.getBoundingClientRect().top] : null;""")
+                return c && !c.getAnimations().length && !c.hasAttribute('data-settling')
+                  ? [scrollY, c.getBoundingClientRect().top] : null;""")
             still = now is not None and last == [now]
             last[:] = [now]
             return still and d.find_element("css selector", "dialog[open][data-results-dialog]")

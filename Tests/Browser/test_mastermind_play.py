@@ -895,6 +895,31 @@ class Results(Play):
         ActionChains(self.driver).send_keys(Keys.SHIFT).perform()
         self.wait(lambda d: d.execute_script(outline) != "none", "a ring after a key")
 
+    def test_a_tap_as_the_card_rises_presses_nothing_and_one_after_does(self):
+        """A review: the card rose under a thumb still tapping, where the keys had been, and its buttons took the tap
+        (Play in hard mode, New game). Its first half second takes no tap; the Enter key is not held."""
+        self.phone()
+        secret = self.start()
+        self.tap(wrong_guesses(secret)[0])
+        self.wait_rows(1)
+        self.driver.execute_script("""
+            window.earlyTaps = [];
+            new MutationObserver((_, watch) => {
+              const card = document.querySelector('dialog[open][data-results-dialog]');
+              if (!card) return;
+              watch.disconnect();
+              for (const b of [card.querySelector('[data-new-game]'), card.querySelector('[data-close-results]'), card])
+                window.earlyTaps.push(b.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, detail: 1})));
+            }).observe(document.body, {childList: true, subtree: true, attributes: true, attributeFilter: ['open']});""")
+        game = self.game()
+        self.tap(secret)
+        card = self.settled_card()
+        self.assertEqual(self.driver.execute_script("return window.earlyTaps"), [False, False, False], "all held")
+        self.assertTrue(card.is_displayed())
+        self.assertEqual(self.game(), game, "no new game")
+        card.find_element("css selector", "[data-new-game]").click()
+        WebDriverWait(self.driver, 10).until(lambda d: self.game() != game)
+
     def test_on_a_wide_screen_the_card_is_the_phones_and_once_closed_stays_closed(self):
         # Two reviews: docked at the top right it covered the Game menu, the lead and the Theme select; a later one
         # could not see the board it had solved under the centred card. Where there is room, the card stands beside

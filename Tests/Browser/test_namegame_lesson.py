@@ -562,7 +562,7 @@ class Lesson(LessonHelpers):
         self.addCleanup(self.driver.execute_cdp_cmd, "Page.removeScriptToEvaluateOnNewDocument",
                         {"identifier": hold["identifier"]})
         self.open("/namegame/timed")
-        self.assertIsNotNone(self.game().get_attribute("data-end-settling"))
+        self.assertIsNotNone(self.game().get_attribute("data-settling"))
         self.driver.execute_script("window.samePage = true")
         again = self.driver.find_element("css selector", "[data-summary] button[data-continue]")
         self.driver.execute_script("""const b = arguments[0], r = b.getBoundingClientRect();
