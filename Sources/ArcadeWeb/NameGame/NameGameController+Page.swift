@@ -339,8 +339,9 @@ extension NameGameController {
 
     /// A right answer's time: said as slow past the player's limit, when it made the answer a hard one (a review was
     /// marked "Right, but slowly" at 8.3 s without knowing there was a limit; Timed has its own clock), and shown where
-    /// it counted (a review: "This round took 6.9 s" after every answer of a lesson felt like pressure where the aim is
-    /// to learn). A miss or "I don't know" is never timed (another read "This round took 6.8 s" as a judgement).
+    /// it counts: when slow, and in Timed, a race (reviews: "This round took 6.9 s" after every answer of a lesson felt
+    /// like pressure where the aim is to learn, and "took 0.4 s" after a quick pick was noise). A miss or "I don't
+    /// know" is never timed (another read "This round took 6.8 s" as a judgement).
     private func timeFields(
         _ mode: Mode, record: NameGameStore.RoundRecord, took: Int64, t: LanguageStrings,
         into context: inout TemplateFields
@@ -352,7 +353,7 @@ extension NameGameController {
             ?? store.plan.slowLimit(typed: typed)
         let tooSlow = mode != .timed && took > Int64(slow)
         if tooSlow { context["slowLine"] = .string(t.string("namegame.roundtime.slow", [.int(slow / 1000)])) }
-        if tooSlow || mode != .learn { context["roundSeconds"] = .string(Self.seconds(Double(took) / 1000)) }
+        if tooSlow || mode == .timed { context["roundSeconds"] = .string(Self.seconds(Double(took) / 1000)) }
     }
 
     /// The cheat (or recall's hint): the name's first letter when a face is the question, else half the wrong faces
