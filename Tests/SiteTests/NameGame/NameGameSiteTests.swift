@@ -556,7 +556,8 @@ struct NameGameSiteTests {
             try player.answerRight("normal", quick)
             let quickly = try player.get("/namegame/normal").text
             // (Nor its time: "This round took 0.4 s" after every pick was noise to a review.)
-            #expect(!quickly.contains("data-slow") && !quickly.contains("data-round-seconds"), "a quick one says nothing")
+            #expect(
+                !quickly.contains("data-slow") && !quickly.contains("data-round-seconds"), "a quick one says nothing")
             try player.post("/namegame/next", "mode=normal")
         }
         let page = try player.play("normal").text
