@@ -165,7 +165,7 @@
     var later = busy || waiting;
     if (later && (/^[0-9]$/.test(key) || (key === "Enter" && early.length)) && early.length < 30) early.push(key);
     if (later || !form()) return;
-    unflash();  // a refusal or a tip stays until the next key
+    unflash();  // a refusal or a tip goes at the next key
     // An Enter straight after a digit refused beside the revealed one is asked again: the row is not what was typed
     // (a review typed 4152 + Enter around a revealed 1 in place 3 and played 4115). Straight after only: an Enter
     // pressed once the refusal was there to read sends the row it told of (a keyboard review was told "Press Enter
@@ -382,13 +382,21 @@
     say(text);
   }
 
-  // `p` in the message line until the next key, then what the line showed before. Not on a timer: a low-vision review
-  // at 200 % and 400 % panned to "Not enough digits" and found it gone after 2.5 s.
+  // `p` in the message line for a moment (the design's toast, about 3 s: a review found "Not enough digits" and a tip
+  // still there 15 s on) or until the next key, then what the line showed before. With large text or a zoomed page,
+  // only the next key ends it: a low-vision review at 200 % and 400 % panned to "Not enough digits" and found it gone
+  // after 2.5 s.
+  var flashTimer = null;
   function flash(line, p) {
     if (flashed === null) flashed = Array.prototype.slice.call(line.childNodes);
     line.replaceChildren(p);
+    clearTimeout(flashTimer);
+    if (!window.Arcade.slowReading()) {
+      flashTimer = setTimeout(function () { if (p.isConnected) { unflash(); placeMessage(); } }, 3000);
+    }
   }
   function unflash() {
+    clearTimeout(flashTimer);
     var line = host.querySelector("[data-message]");
     if (flashed && line) line.replaceChildren.apply(line, flashed);
     flashed = null;
