@@ -95,8 +95,12 @@ class Cheats(MastermindHelpers):
         for dy in (1, -1):
             self.finger([(x, y + 10 + dy * step) for step in (0, 20, 40, 60, 80)])
             time.sleep(0.1)
+        # On the question, as the clue says (a tap on a face picks it).
+        question = self.driver.execute_script(
+            "const r = document.querySelector('.question').getBoundingClientRect();"
+            " return [r.left + r.width / 2, r.top + r.height / 2];")
         for _ in range(3):
-            self.finger([(x, y)], pause=0)
+            self.finger([tuple(question)], pause=0)
             time.sleep(0.08)
         WebDriverWait(self.driver, 30).until(lambda d: d.find_elements("css selector", "[data-cheat-help]"))
         self.assertFalse(self.driver.find_elements("css selector", "[data-result=wrong]"), "no face was answered")
