@@ -11,6 +11,15 @@ class Tutorial(BrowserTest):
         self.driver.get(BASE_URL + "/mastermind")  # not self.open, which closes it
         dialog = self.driver.find_element("css selector", "dialog[open]")
         self.assertIn("How to play", dialog.text)
+        # Its title stands above its words, the rules read as text, and the examples are a part of their own (a
+        # review: a bold paragraph, "Examples" jammed under it, the title no larger than either).
+        look = self.driver.execute_script("""const d = arguments[0], size = e => parseFloat(getComputedStyle(e).fontSize);
+            const rules = d.querySelector('[data-rules]'), examples = d.querySelector('.peg-examples-title');
+            return {title: size(d.querySelector('h2')), rules: size(rules), weight: getComputedStyle(rules).fontWeight,
+                    gap: examples.getBoundingClientRect().top - rules.getBoundingClientRect().bottom};""", dialog)
+        self.assertGreaterEqual(look["title"], 1.2 * look["rules"], look)
+        self.assertEqual(look["weight"], "400", look)
+        self.assertGreaterEqual(look["gap"], 12, look)
         self.assertFalse(self.driver.find_elements("css selector", "main [data-once='tutorial.mastermind']"),
                          "no card in the page's flow")
         dialog.find_element("css selector", "form[method=dialog] button").click()
