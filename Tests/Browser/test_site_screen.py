@@ -81,6 +81,13 @@ class Home(NameGameHelpers, BrowserTest):
             card.querySelector('.home-daily, .home-review').getBoundingClientRect().top
             - card.querySelector('h3 + p').getBoundingClientRect().bottom);""")
         self.assertLessEqual(gaps[1], gaps[0] + 30, gaps)
+        # One tap from home to the first person met, no Start card between (a review counted three taps to a
+        # question: the link's page asked for Start first).
+        self.click_and_wait("a[data-learn-start]")
+        self.assertTrue(self.driver.current_url.endswith("/namegame/learn"), self.driver.current_url)
+        self.assertFalse(self.driver.find_elements("css selector", "[data-start]"), "no Start card")
+        self.assertTrue(self.driver.find_elements("css selector", "[data-intro], #round-question"),
+                        "someone met, or a question")
         round_id, answer = self.fresh_round("learn")
         # A miss (a wrong name typed, as a newcomer's first questions are): due again within a minute, so today.
         if self.game().get_attribute("data-recall"):
