@@ -14,7 +14,13 @@
     input = kind;
     try { window.sessionStorage.setItem("arcade.input", kind); } catch (e) { /* private mode */ }
   }
-  document.addEventListener("keydown", function () { note("key"); }, true);
+  // A touch screen's own keyboard, typing a name into a field, is not a keyboard player's (a review's phone had a box
+  // drawn round every lesson's end heading after its typed names); Tab there is.
+  var coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+  document.addEventListener("keydown", function (event) {
+    var field = event.target && /^(INPUT|TEXTAREA)$/.test(event.target.tagName);
+    if (!(coarse && field && event.key !== "Tab")) note("key");
+  }, true);
   document.addEventListener("pointerdown", function () { note("pointer"); }, true);
   // The ring follows the focused element itself, not only focus events: a browser window without system focus (one
   // in the background) moves its focus without them and matches no :focus, and two keyboard reviews saw no ring on

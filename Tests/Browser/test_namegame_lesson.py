@@ -646,6 +646,20 @@ class LessonOnAPhone(Lesson, BrowserTest):
             "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
         self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 2})
 
+    def test_a_name_typed_on_the_screens_keyboard_draws_no_ring_after_it(self):
+        """A review's phone had a box drawn round every lesson's end heading, and round Next, after its typed names:
+        the screen's own keyboard counted as a keyboard player's. Tab there still does."""
+        self.meet_people()  # people met long ago: recall has their names typed at once
+        self.play_from_menu("recall")
+        self.driver.execute_script('sessionStorage.setItem("namegame.autoAdvance", "off")')  # the answer stays
+        self.type_name(self.game().get_attribute("data-round"))
+        self.assertNotEqual(self.driver.execute_script("return Arcade.lastInput()"), "key")
+        focused = self.driver.switch_to.active_element
+        self.assertEqual(self.driver.execute_script("return getComputedStyle(arguments[0]).outlineStyle", focused),
+                         "none", focused.get_attribute("outerHTML")[:120])
+        ActionChains(self.driver).send_keys(Keys.TAB).perform()
+        self.assertEqual(self.driver.execute_script("return Arcade.lastInput()"), "key")
+
     def test_with_large_text_a_right_answer_stays_twice_as_long(self):
         """A low-vision review, text at 200 % on a phone: a right answer moved on after 1.7 s, before it had studied
         the face, and the switch to keep it was out of sight. (A phone's: a desktop's typed answer waits for Enter.)"""
