@@ -164,7 +164,7 @@ struct LearnSiteTests {
         // (A few of the bundled team share a first name: then the full name is asked, `NameMatch.asksFullName`.)
         let name = try player.namesake(asked) ? try player.fullName(asked) : first
         let what = name == first ? "first name" : "full name"
-        #expect(question.contains("New to you: type the \(what). It begins with “\(letter)”."))
+        #expect(question.contains("Type the \(what). It begins with “\(letter)”."))
         // Said once: no namesake line besides (a review read three stacked instructions saying one thing).
         #expect(!question.contains("data-namesake"))
         #expect(question.contains("placeholder=\"\(letter)…\"") && !question.contains("data-recall-hint"))
@@ -479,7 +479,7 @@ struct LearnDepthSiteTests {
         let player = Player(server)
         var page = try player.play("learn").text
         // (Past the first names, typed with their letter for want of faces to pick among.)
-        for _ in 0..<10 where !page.contains("data-recall-input") || page.contains("New to you") {
+        for _ in 0..<10 where !page.contains("data-recall-input") || page.contains("placeholder=") {
             try player.answerRight("learn", page)
             try player.post("/namegame/next", "mode=learn")
             page = try player.play("learn").text
