@@ -244,8 +244,17 @@ struct NameGameController: Sendable {
             guard record.status == "identified", !record.wrong.isEmpty else { return played(record) }
             return try advance(record.round.mode, visitor, resume: false)
         case .failure(let refusal):
-            return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
+            return try refused(refusal, mode, visitor)
         }
+    }
+
+    /// A refused answer's page, with its reason; time up is the minute's end, the page a reload shows (a review's
+    /// address bar kept /namegame/answer after a last tap as the minute ran out).
+    private func refused(
+        _ refusal: NameGameStore.Refusal, _ mode: Mode, _ visitor: Visitor, typed: String? = nil
+    ) throws -> Response {
+        if refusal == .timeUp { return .redirect(to: "/namegame/\(mode.rawValue)") }
+        return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal), typed: typed)
     }
 
     /// A typed name in a recall round, or (`hint=1`) the request for its first letter.
@@ -271,7 +280,7 @@ struct NameGameController: Sendable {
             // A forgiven typo is right, and the next page shows how the name is spelled.
             return played(record, typo: record.typo)
         case .failure(let refusal):
-            return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal), typed: typed)
+            return try refused(refusal, mode, visitor, typed: typed)
         }
     }
 
@@ -293,8 +302,7 @@ struct NameGameController: Sendable {
         {
         // A round ended by "I don't know" is played too (an English reader's progress still said "Try the Name Game").
         case .success(let record): return played(record)
-        case .failure(let refusal):
-            return try play(mode, visitor, status: .unprocessableContent, error: Self.key(refusal))
+        case .failure(let refusal): return try refused(refusal, mode, visitor)
         }
     }
 

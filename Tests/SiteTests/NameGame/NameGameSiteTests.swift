@@ -314,10 +314,14 @@ struct NameGameSiteTests {
         #expect(Player.attribute("data-seconds-left", in: try player.play("timed").text) == "1")
         clock.seconds.withLock { $0 += 1.5 }
         let late = try player.post("/namegame/answer", "mode=timed&round=\(round)&choice=\(answer)")
-        #expect(late.status == 422)
-        // The minute's end says it, with no alert over it (a review read one as an error).
-        #expect(late.text.contains("Time’s up") && !late.text.contains("data-error"))
-        #expect(try player.play("timed").text.contains("data-ended=\"true\""))
+        // To the minute's end, the page a reload shows (a review's address bar kept /namegame/answer)…
+        #expect(late.status == 303 && late.header("Location") == "/namegame/timed")
+        // …which says it, with no alert over it (a review read one as an error).
+        let end = try player.play("timed").text
+        #expect(end.contains("Time’s up") && !end.contains("data-error") && end.contains("data-ended=\"true\""))
+        // "I don't know" late, the same.
+        let given = try player.post("/namegame/dontknow", "mode=timed&round=\(round)")
+        #expect(given.status == 303 && given.header("Location") == "/namegame/timed")
     }
 
     /// Timed from the menu is a fresh minute: a review came back to a run whose clock had run down to 42 s. A second
