@@ -31,6 +31,19 @@ class Cheats(MastermindHelpers):
                         Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
         self.check_revealed(secret)
 
+    def test_keys_in_a_modal_dialog_are_no_codes(self):
+        """A keyboard review read How to play with the arrows and pressed B A: the Konami code revealed a digit behind
+        the dialog's backdrop, and the game counted a hint unseen."""
+        self.start()
+        self.driver.execute_script("""document.querySelector('.mm-menu > summary').click();
+            document.querySelector('.mm-menu a[data-help-link]').click();""")
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "dialog[open]"))
+        self.type_keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT,
+                        Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
+        self.assertTrue(self.driver.find_elements("css selector", "dialog[open]"), "still reading")
+        self.assertEqual(self.posted(), 0, "no step of a code sent")
+        self.assertEqual(self.driver.find_elements("css selector", "[data-revealed]"), [])
+
     def test_a_code_under_way_does_not_scroll_the_page(self):
         """A keyboard review typed the Konami code with the focus on the page's body: Down Down scrolled the header
         off screen. Once a code is two steps in, its arrows are the code's."""
