@@ -1201,6 +1201,12 @@
     } else if (open && !open.hasAttribute("data-results-dialog")) return;
     if (shortcutsOff() && !(target && host.contains(target)) && !open) return;
     if (window.Arcade.elsewhere(target, host, open)) return;
+    // Space on the board types nothing, and does not scroll the board away from the row being typed (a keyboard
+    // review's Space slid the page 328 px down).
+    if (event.key === " " && target === board()) {
+      event.preventDefault();
+      return;
+    }
     // A finished game: N starts the next, as its New game does (a review found no key for it), from its results too.
     var over = board() && board().getAttribute("data-outcome");
     // The key, whatever the layout types on it (a Russian reader: N types «т» there, and nothing happened).

@@ -272,6 +272,19 @@ class Input(Play):
         self.wait_rows(2)
         self.assertEqual(self.message(), [])
 
+    def test_space_on_the_board_scrolls_nothing(self):
+        """A keyboard review pressed Space on the board: the page slid 328 px down, the row being typed with it."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 1280, "height": 600, "deviceScaleFactor": 1, "mobile": False})
+        self.start()
+        self.driver.execute_script("document.getElementById('board').focus(); window.scrollTo(0, 0)")
+        self.assertGreater(self.driver.execute_script("return document.documentElement.scrollHeight - innerHeight"), 0,
+                           "a page that could scroll")
+        self.keys(" ")
+        self.keys("1")
+        WebDriverWait(self.driver, 10).until(lambda d: self.cells()[0] == "1")
+        self.assertEqual(self.driver.execute_script("return scrollY"), 0)
+
     def test_enter_on_a_focused_key_presses_it_and_a_clicked_key_keeps_no_focus(self):
         self.start()
         self.driver.find_element("css selector", "[data-keypad] button[data-key='3']").click()
