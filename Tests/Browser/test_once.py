@@ -20,6 +20,9 @@ class Tutorial(BrowserTest):
         self.assertGreaterEqual(look["title"], 1.2 * look["rules"], look)
         self.assertEqual(look["weight"], "400", look)
         self.assertGreaterEqual(look["gap"], 12, look)
+        # Where there is a keyboard it says its keys (a keyboard review: nothing said digits, Backspace and Enter work).
+        keys = dialog.find_element("css selector", "[data-keyboard-help]")
+        self.assertTrue(keys.is_displayed() and "Enter sends the row" in keys.text, keys.get_attribute("outerHTML"))
         self.assertFalse(self.driver.find_elements("css selector", "main [data-once='tutorial.mastermind']"),
                          "no card in the page's flow")
         dialog.find_element("css selector", "form[method=dialog] button").click()
