@@ -417,7 +417,8 @@
     var delay = timedMiss ? (reduced ? 2000 : 1500) : timed ? 600 : reduced ? 2000 : 1200;
     // Twice as long with large text or in a short window (a page at 200 % or 400 %), outside a timed minute: a
     // low-vision review could not study the face it had named in 1.7 s, and the switch to keep it was out of sight.
-    if (!timed && window.Arcade && window.Arcade.slowReading()) delay *= 2;
+    // A timed miss's correction too, the clock running (a low-vision review at 400 % lost its twenty words in 2 s).
+    if ((!timed || timedMiss) && window.Arcade && window.Arcade.slowReading()) delay *= 2;
     game.style.setProperty("--advance-ms", delay + "ms");
     game.classList.add("is-advancing");
     // A timed answer's page is gone before its words are heard: they go with the player to the next question (a

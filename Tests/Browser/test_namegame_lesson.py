@@ -204,6 +204,20 @@ class Lesson(LessonHelpers):
             "return document.getElementById('namegame').style.getPropertyValue('--advance-ms')"), "1500ms")
         WebDriverWait(self.driver, 10).until(
             lambda _: self.game().get_attribute("data-round") not in (None, round_id), "on to the next round")
+        # With large text, twice as long (a low-vision review lost the correction's twenty words in 2 s).
+        self.driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+        self.addCleanup(self.driver.execute_cdp_cmd, "Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 1280, "height": 2000, "deviceScaleFactor": 1, "mobile": False})
+        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+        self.open("/namegame/timed")
+        round_id = self.game().get_attribute("data-round")
+        wrong = (answer_of(round_id) + 1) % self.choice_count()
+        self.navigate(lambda: self.driver.execute_script("arguments[0].click()", self.driver.find_element(
+            "css selector", f'button[data-choice="{wrong}"]')))
+        self.assertEqual(self.driver.execute_script(
+            "return document.getElementById('namegame').style.getPropertyValue('--advance-ms')"), "3000ms")
 
     def test_a_switch_under_next_keeps_right_answers_on_screen(self):
         """WCAG 2.2.1: a review's slow reader lost every right answer after a second. "Wait for Next after a right
