@@ -31,6 +31,30 @@ class Cheats(MastermindHelpers):
                         Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
         self.check_revealed(secret)
 
+    def test_at_400_percent_the_toast_leaves_the_focused_control_in_sight(self):
+        """A low-vision review at 400 % typed "retro" with the focus on Today's code: the toast lay over the focused
+        button for its whole time (WCAG 2.4.11). (A control held at the window's foot, where the toast comes, stands for
+        it: the theme the code switches moves the page's own.)"""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 320, "height": 225, "deviceScaleFactor": 1, "mobile": False})
+        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+        self.open("/")
+        self.driver.execute_script("""const b = document.createElement('button');
+            b.textContent = 'Focused'; b.id = 'probe';
+            Object.assign(b.style, {position: 'fixed', left: '8px', right: '8px', bottom: '4px', height: '44px'});
+            document.body.appendChild(b); b.focus();""")
+        ActionChains(self.driver).send_keys("retro").perform()
+        toast = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-toast]:not([hidden])"))
+        self.driver.set_script_timeout(20)
+        self.driver.execute_async_script("""const done = arguments[arguments.length - 1];
+            Promise.all(document.querySelector('[data-toast]').getAnimations().map(a => a.finished)).then(done);""")
+        overlap = self.driver.execute_script("""const a = arguments[0].getBoundingClientRect(),
+            f = document.activeElement.getBoundingClientRect();
+            return [a.left < f.right && f.left < a.right && a.top < f.bottom && f.top < a.bottom, document.activeElement.id];""",
+            toast)
+        self.assertEqual(overlap, [False, "probe"])
+        self.type_keys(["r", "e", "t", "r", "o"])  # the theme back
+
     def test_keys_in_a_modal_dialog_are_no_codes(self):
         """A keyboard review read How to play with the arrows and pressed B A: the Konami code revealed a digit behind
         the dialog's backdrop, and the game counted a hint unseen."""
