@@ -2,7 +2,7 @@
 import os
 import unittest
 
-from arcade_browser import ARTIFACTS, BrowserTest
+from arcade_browser import ARTIFACTS, BrowserTest, WebDriverWait
 from selenium.webdriver.common.keys import Keys
 
 
@@ -28,7 +28,7 @@ class EnglishHome(BrowserTest):
         tabbable = self.driver.execute_script(
             "return [...document.querySelectorAll('header a, header summary')]"
             ".filter(e => e.getClientRects().length && e.checkVisibility()).length")
-        self.assertLessEqual(tabbable, 6, "brand, four links and the language button")
+        self.assertLessEqual(tabbable, 7, "brand, four links, Settings and the language button")
         # Escape closes the list and gives its button the focus back.
         picker.click()
         self.assertTrue(self.driver.find_element("css selector", "a[data-lang=fr]").is_displayed())
@@ -51,6 +51,16 @@ class EnglishHome(BrowserTest):
         self.driver.find_element("css selector", ".language-picker > summary").click()
         self.click_and_wait("a[data-lang=en]")
         self.assertEqual(self.text("h1"), "Pick a game")
+
+    def test_the_header_reaches_the_theme_in_one_step(self):
+        """A low-vision review: the theme (high contrast among them) was the last thing on every page, 14 Tabs down and
+        below the footer at 400 %. The header's Settings goes to it, with the focus on it."""
+        self.open("/namegame")
+        self.driver.find_element("css selector", "[data-settings-link]").click()
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.execute_script("return document.activeElement.id") == "theme-select")
+        box = self.driver.execute_script("return document.activeElement.getBoundingClientRect().toJSON()")
+        self.assertTrue(0 <= box["top"] and box["bottom"] <= self.driver.execute_script("return innerHeight"), box)
 
     def test_keyboard_reaches_the_skip_link_first(self):
         self.open("/")
