@@ -69,47 +69,26 @@ public struct Game: Sendable {
         turns.firstIndex { Feedback.score(secret: guess, guess: $0.guess) != $0.feedback }
     }
 
-    /// What the rows say of each digit, by the bookkeeping a player does (no search over codes), as Wordle's keyboard
-    /// shows its letters. A row's pegs are the sum, over its digits, of the fewer of their count in the guess and in the
-    /// code; so a digit of a row that scored nothing is out, and once a row's other digits are accounted for (out, or
-    /// known to be in the code as often as the row has them), what is left of its pegs is theirs.
+    /// What each row says of the digits on its own, as How to play tells and as Wordle's keyboard shows its letters:
+    /// a row that scored nothing rules its digits out; a digit is in the code when the row's other places could not
+    /// have earned all its pegs; a row that scored every place rules out every digit it lacks (a review's 7 beside
+    /// 3415's four pegs). What rows prove together is the codes-left aid's, which counts as a hint: the keypad had
+    /// combined rows (0 green from 0011 once 2313 had ruled the 1 out) where the help said "a single row", and a
+    /// review found its deduction done for it, unmarked.
     public var digitsKnown: (absent: Set<UInt8>, present: Set<UInt8>) {
         var absent: Set<UInt8> = []
-        var least: [UInt8: Int] = [:]  // the code has at least this many of the digit
-        var changed = true
-        while changed {
-            changed = false
-            for turn in turns {
-                var counts: [UInt8: Int] = [:]
-                for digit in turn.guess.digits where !absent.contains(digit) { counts[digit, default: 0] += 1 }
-                let settled = counts.filter { least[$0.key, default: 0] >= $0.value }
-                let open = counts.filter { least[$0.key, default: 0] < $0.value }
-                let rest = turn.feedback.red + turn.feedback.blue - settled.values.reduce(0, +)
-                guard !open.isEmpty else { continue }
-                if rest == 0 {
-                    absent.formUnion(open.keys)
-                    changed = true
-                } else if rest == open.values.reduce(0, +) || open.count == 1 {
-                    // All of the open digits score in full, or one digit scores all that is left.
-                    for (digit, count) in open where least[digit, default: 0] < min(count, rest) {
-                        least[digit] = min(count, rest)
-                        changed = true
-                    }
-                }
-            }
-            // The code's places all accounted for, every other digit is out (a review: 3415 scored four pegs, and 7
-            // stayed plain beside 0, 2 and 6 crossed out).
-            if least.values.reduce(0, +) >= rules.length {
-                let others = (rules.digitMin...rules.digitMax).map(UInt8.init).filter {
-                    least[$0, default: 0] == 0 && !absent.contains($0)
-                }
-                if !others.isEmpty {
-                    absent.formUnion(others)
-                    changed = true
-                }
+        var present: Set<UInt8> = []
+        for turn in turns {
+            let pegs = turn.feedback.red + turn.feedback.blue
+            var counts: [UInt8: Int] = [:]
+            for digit in turn.guess.digits { counts[digit, default: 0] += 1 }
+            if pegs == 0 { absent.formUnion(counts.keys) }
+            for (digit, count) in counts where pegs > rules.length - count { present.insert(digit) }
+            if pegs == rules.length {
+                absent.formUnion((rules.digitMin...rules.digitMax).map(UInt8.init).filter { counts[$0] == nil })
             }
         }
-        return (absent, Set(least.filter { $0.value > 0 }.keys))
+        return (absent, present)
     }
 
     /// A uniformly random secret, without modulo bias (the generator's own
