@@ -552,12 +552,13 @@ extension NameGameController {
                         ?? t.string("namegame.face.single")),
             ])
         }
-        // Timed's line says its own rule where the others say how to pick (a review raced a clock it had not been
-        // told about: the mode's card was skipped, as every mode now starts at once).
+        // Timed's line, and Sudden death's, say their own rule where the others say how to pick (reviews: one raced a
+        // clock it had not been told about, the mode's card skipped as every mode starts at once; one's first miss
+        // ended a "Practice" unwarned).
         context["howto"] = .string(
             t.string(
-                mode == .timed
-                    ? "namegame.mode.timed.about"
+                mode == .timed || mode == .practice
+                    ? "namegame.mode.\(mode.rawValue).about"
                     : round.recall
                         ? "namegame.howto.recall" : round.showsNames ? "namegame.howto.names" : "namegame.howto.faces"))
         context["keyCount"] = .int(round.people.count)

@@ -261,6 +261,11 @@ struct NameGameSiteTests {
         defer { server.stop() }
         let player = Player(server)
         try player.meetPeople()  // people met: Practice and Timed wait for that
+        // Its rule is said on its first round, as modes start at once (a review's first miss ended a "Practice"
+        // unwarned).
+        #expect(
+            try player.play("practice").text.contains(
+                "<p class=\"howto\" data-howto>One miss ends the run: how many can you name in a row?</p>"))
         for _ in 0..<2 {
             let (round, answer) = try player.round(try player.play("practice").text)
             try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\(answer)")
@@ -281,7 +286,7 @@ struct NameGameSiteTests {
         #expect(over.contains("data-streak=\"2\""))
         // The run ends on its score, said first, and the best (a review: "Session over", the run small and grey).
         #expect(
-            over.contains("<h1>Practice over</h1>") && over.contains("data-score=\"2\"")
+            over.contains("<h1>Run over</h1>") && over.contains("data-score=\"2\"")
                 && !over.contains("Session over"))
         #expect(over.contains("data-best=\"2\"") && over.contains("Personal best: 2"))
         #expect(try player.post("/namegame/next", "mode=practice").status == 303)
