@@ -285,9 +285,9 @@
     if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
     // Single-key shortcuts turned off (WCAG 2.1.4, the setting beside Theme): no key is a cheat's.
     if (document.documentElement.getAttribute("data-shortcuts") === "off") return;
-    // Nor in a modal dialog, whose arrows read it (a keyboard review's Konami code in How to play revealed a digit
-    // behind the backdrop, and the game counted a hint unseen).
-    if (document.querySelector("dialog[open]:modal")) return;
+    // Nor in How to play, whose arrows read it (a keyboard review's Konami code there revealed a digit behind the
+    // backdrop, and the game counted a hint unseen). A finished game's results are no reading: codes work there.
+    if (document.querySelector("dialog[open]:modal:not([data-results-dialog])")) return;
     if (arrows[event.key]) {
       // The arrows are the Konami code's, not the page's scrolling, while the play area has focus (issue 46), and
       // anywhere once a code is two steps in (a keyboard review: its Down Down scrolled the header off screen).
