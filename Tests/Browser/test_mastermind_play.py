@@ -1207,6 +1207,14 @@ class Unlock(Play):
             "data-revealed").split(":")[0])
         # Its text, however far its flight in has gone (selenium reads no text while it is still transparent).
         self.assertEqual(cell.get_attribute("textContent"), secret[position - 1])
+        # Its flight starts inside the game, below the site's header (a review: from 40 % of the window up, it crossed
+        # the header's links, a layout glitch rather than a reward).
+        start, header = self.driver.execute_script("""const cell = arguments[0];
+            cell.getAnimations().forEach(a => { a.pause(); a.currentTime = 0; });
+            const at = cell.getBoundingClientRect().top;
+            cell.getAnimations().forEach(a => a.finish());
+            return [at, document.querySelector('.site-header').getBoundingClientRect().bottom];""", cell)
+        self.assertGreaterEqual(start, header, "the digit's flight begins below the header")
         # The digits typed next go around it, never over it (a review's next two taps wrote over the reveal).
         others = [d for d in "01234567" if d != secret[position - 1]][:3]
         self.type_keys(others)
