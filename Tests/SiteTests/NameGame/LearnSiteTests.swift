@@ -940,7 +940,7 @@ struct LearnDepthSiteTests {
         let page = try player.get("/namegame/practice").text
         #expect(
             page.contains(
-                "data-meet-first>Practice mode only asks about people you’ve met, and you haven’t met anyone yet"))
+                "data-meet-first>Sudden death only asks about people you’ve met, and you haven’t met anyone yet"))
         #expect(
             page.contains(
                 "<a class=\"button\" href=\"/namegame/learn\" aria-describedby=\"meet-first\" data-start-learn>Start with Learn</a>"
