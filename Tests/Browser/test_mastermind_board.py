@@ -880,6 +880,10 @@ class MastermindBoard(BoardHelpers):
             self.tap(guess)
             self.wait_rows(n + 1)
         hint = self.hint()
+        # Where the rows leave one code, the hint is a nudge that shows its guess when asked (a clean clone's random
+        # code did so).
+        for show in hint.find_elements("css selector", "[data-hint-show]"):
+            show.click()
         self.driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
         hint.find_element("css selector", "[data-hint-type]").click()
         self.assertEqual("".join(self.cells()), hint.get_attribute("data-hint"))
@@ -964,6 +968,17 @@ class MastermindBoard(BoardHelpers):
             self.assertTrue(element.is_displayed(), selector)
             box = self.driver.execute_script("return arguments[0].getBoundingClientRect().bottom", element)
             self.assertLessEqual(box, bottom, f"{selector} on the dialog's first screen")
+        # The whole card, with nothing to scroll inside it (a review: hard mode, a friend's challenge, the Name
+        # Game's invitation and "How each guess did" took a phone's sheet past its half screen), and Share and New
+        # game side by side (beside the rows in pegs they broke onto two lines).
+        fit = self.driver.execute_script("""const d = arguments[0], box = e => e.getBoundingClientRect();
+            const share = d.querySelector('[data-share-button]'), next = d.querySelector('[data-new-game]');
+            return {scroll: d.scrollHeight, client: d.clientHeight, bottom: box(d).bottom, height: innerHeight,
+                    more: box(d.querySelector('[data-more] > summary')).bottom,
+                    share: box(share).top, next: box(next).top};""", dialog)
+        self.assertLessEqual(fit["scroll"], fit["client"] + 1, f"the card scrolls inside: {fit}")
+        self.assertLessEqual(fit["more"], min(fit["bottom"], fit["height"]) + 1, f"How each guess did: {fit}")
+        self.assertAlmostEqual(fit["share"], fit["next"], delta=2, msg=f"Share and New game on one line: {fit}")
 
     def test_a_phone_sees_the_outcome_share_and_countdown_first(self):
         self.phone()

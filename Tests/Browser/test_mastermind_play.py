@@ -1075,6 +1075,8 @@ class Results(Play):
 
     def test_hard_mode_is_offered_after_a_win_and_says_its_rule(self):
         _, _, dialog = self.win_after(1)
+        # Behind "How each guess did", with the rest of what a finished game offers beyond its two actions.
+        dialog.find_element("css selector", "[data-more] > summary").click()
         dialog.find_element("css selector", "[data-new-hard-game]").click()
         WebDriverWait(self.driver, 10).until(lambda d: self.board().get_attribute("data-mode") == "hard")
         rule = self.driver.find_element("css selector", "[data-hard-badge] [data-hard-rule]")
