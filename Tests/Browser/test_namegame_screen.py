@@ -342,7 +342,9 @@ class OneScreenARound(NameGameHelpers, BrowserTest):
         geometry = """return [...document.querySelectorAll('.team-faces .face')].map(card => {
               const img = card.querySelector('img').getBoundingClientRect(), box = card.getBoundingClientRect(),
                     band = card.querySelector('.face-name').getBoundingClientRect();
-              return {img: img.bottom, band: band.top, size: img.height, width: box.width - 6, card: box.height}; })"""
+              // From the card's top: the page may scroll a little to bring the answer's line into sight.
+              return {img: img.bottom - box.top, band: band.top - box.top, size: img.height, width: box.width - 6,
+                      card: box.height}; })"""
         before = self.driver.execute_script(geometry)
         self.choose(answer)
         WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", ".face-name[data-named]"))
