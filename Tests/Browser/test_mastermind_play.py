@@ -1942,7 +1942,11 @@ class LargeText(Play):
         self.driver.save_screenshot(os.path.join(ARTIFACTS, "mm-large-text-card-scrolled-360-light-js.png"))
         self.assertTrue(all(len(set(line)) == 1 for line in row), f"New game half under the × {row}")
         self.driver.execute_script("arguments[0].scrollTop = 0", dialog)
+        finished = self.game()
         dialog.find_element("css selector", "[data-new-game]").click()
+        # The new game in (on a busy clean clone, opening the page at once raced the click's request and met the
+        # finished game again).
+        WebDriverWait(self.driver, 20).until(lambda d: self.game() != finished)
         # Give up's question fits the screen with both its answers (its Give up was under the foot, the same review).
         secret = self.start()
         for key in list(wrong_guesses(secret)[0]) + ["Enter"]:
