@@ -1010,10 +1010,14 @@ class Results(Play):
         _, _, dialog = self.win_after(1)
         game = self.game()
         self.assertEqual(self.driver.switch_to.active_element.tag_name, "h2", "the card's heading has the focus")
+        share = "return document.querySelector('dialog[open] [data-share-button]').getBoundingClientRect().top"
+        before = self.driver.execute_script(share)
         self.keys(Keys.ENTER)
         note = dialog.find_element("css selector", "[data-over-note]")
         self.wait(lambda d: note.is_displayed(), "the note says N starts a new game")
         self.assertEqual(note.text, "This game is over. Press N for a new game.")
+        # Under the two actions: above them it pushed Share and New game 50 px down (a review).
+        self.assertAlmostEqual(self.driver.execute_script(share), before, delta=1)
         self.assertIsNotNone(self.driver.switch_to.active_element.get_attribute("data-over-note"))
         self.keys(Keys.ENTER)
         self.keys(Keys.ENTER)
