@@ -60,6 +60,12 @@ class MastermindHelpers(BrowserTest):
     def box(self, element):
         return self.driver.execute_script(BOX_JS, element)
 
+    def phone(self):
+        """A 360x740 phone with a finger."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+
     def board(self):
         return self.driver.find_element("css selector", "#board")
 

@@ -720,11 +720,6 @@ class MastermindBoard(BoardHelpers):
             self.open_results()
             self.assertEqual(self.axe_violations(), [], f"the results dialog in {theme}")
 
-    def phone(self):
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
-        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
-
     def still(self):
         """Where the rows being played and the keypad are, and how big a cell is."""
         return self.driver.execute_script(

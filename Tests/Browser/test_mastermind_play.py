@@ -22,11 +22,6 @@ PLACE_JS = """return {history: history.length, location: location.href, scrollY:
 
 class Play(MastermindHelpers):
 
-    def phone(self):
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
-        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
-
     def wait(self, condition, what):
         try:
             return WebDriverWait(self.driver, 10).until(condition)

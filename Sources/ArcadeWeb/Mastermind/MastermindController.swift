@@ -263,8 +263,13 @@ struct MastermindController: Sendable {
                 fields["challengeTaken"] = .bool(record.challenge != nil)
                 // A friend's code played to its end says who won, in the card (a review: only behind "See how you
                 // compare", at its foot).
-                if let source = record.challenge, let (_, theirs) = try store.challengeSource(source) {
+                // Their rows in pegs beside the player's: the challenge promised each other's rows once the game is
+                // over (a review met only the two scores, the rows behind a link under "How each guess did").
+                if let source = record.challenge, let (owner, theirs) = try store.challengeSource(source) {
                     fields["challengeVerdict"] = .string(verdict(record, theirs, t))
+                    fields["challengeFriend"] = .string(
+                        try store.displayName(of: owner) ?? t.string("mastermind.challenge.friend"))
+                    fields["challengeRows"] = .list(rowsContext(theirs.game, remaining: [], showLeft: false, t: t))
                 }
             }
             // The first win invites the player to the Name Game in its results, once (the moment it is earned); the
