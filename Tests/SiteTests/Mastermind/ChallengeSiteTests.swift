@@ -64,8 +64,11 @@ struct ChallengeSiteTests {
         let compare = try bo.get("/mastermind").text
         #expect(!compare.contains("data-challenge-board"), "said while it is played only")
         // Bo's card says who won (a review found it only behind "See how you compare", at the card's foot).
-        #expect(compare.contains("data-challenge-verdict>You win: 1/10 against 3/10.</p>"))
-        #expect(compare.contains("href=\"\(path)\""), "Bo's card leads back to the challenge")
+        #expect(compare.contains("data-challenge-verdict>You win: 1/10 against 3/10. <a class=\"result-compare\""))
+        #expect(compare.contains("href=\"\(path)\" data-compare>"), "Bo's card leads back to the challenge")
+        // …and shows Ana's rows beside his own, as the challenge promised (a review met only the two scores).
+        let theirs = try #require(compare.split(separator: "data-challenge-rows>").dropFirst().first)
+        #expect(theirs.split(separator: "</ol>")[0].ranges(of: "<li>").count == 3)
         let both = try bo.get(path).text
         #expect(both.ranges(of: "data-side ").count == 2)
         #expect(both.contains("data-score=\"3/10\"") && both.contains("data-score=\"1/10\""))
