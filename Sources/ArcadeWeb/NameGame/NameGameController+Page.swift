@@ -331,6 +331,9 @@ extension NameGameController {
         // mode seemed to invite, and was told it had not known).
         if mode == .hint && session.stats.rounds == 0 && record.isOpen {
             context["modeHowto"] = .string(t.string("namegame.help.hint"))
+            // Without a script the faces go on the server's clock unseen, until the next page (a review read "faces
+            // disappear" and saw none go).
+            context["modeHowtoNoScript"] = .string(t.string("namegame.help.hint.nojs"))
         }
         if !round.recall {
             context["choices"] = choices(mode, record: record, reveal: reveal, taught: taught, hidden: hidden, t: t)

@@ -66,6 +66,8 @@ struct OnceSiteTests {
         let hints = try player.play("hint").text
         #expect(
             hints.contains("data-mode-howto>Answer before the faces disappear"), "said on the session's first question")
+        // Without a script, when the player sees them go (the page hides this line when a script runs).
+        #expect(hints.contains("data-nojs-only>Without JavaScript, the faces that have gone show each time you answer"))
         #expect(
             try player.get("/namegame/help?mode=%3Cx%3E").text.contains("href=\"/namegame\""),
             "an unknown mode links the menu")
