@@ -670,8 +670,13 @@
         foot = Math.min(foot, line.getBoundingClientRect().top);
       }
     }
-    if (box.top < 0) element.scrollIntoView({ block: "nearest" });
-    else if (box.bottom > foot) window.scrollBy(0, Math.min(box.bottom - foot + 8, box.top));
+    // Above the window (the page scrolled down past the game): the board comes back from its top where it fits with
+    // the element, not the row pinned to the window's edge with the rows before it out of sight (a review).
+    if (box.top < 0) {
+      var top = board().getBoundingClientRect().top;
+      if (board().contains(element) && box.bottom - top + 8 <= foot) window.scrollBy(0, top - 8);
+      else element.scrollIntoView({ block: "nearest" });
+    } else if (box.bottom > foot) window.scrollBy(0, Math.min(box.bottom - foot + 8, box.top));
   }
 
   // The results wait for the last row's pegs (staggered, or a fade when motion is reduced).

@@ -280,6 +280,21 @@ class Input(Play):
         WebDriverWait(self.driver, 10).until(lambda d: self.cells()[0] == "1")
         self.assertEqual(self.driver.execute_script("return scrollY"), 0)
 
+    def test_a_key_tapped_with_the_board_scrolled_away_brings_the_board_back_whole(self):
+        """A review scrolled a phone's page down past the first rows and typed: the row being typed was pinned to the
+        window's top edge, the rows before it out of sight. The board comes back from its top."""
+        self.phone()
+        secret = self.start()
+        self.tap(wrong_guesses(secret)[0])
+        self.wait_rows(1)
+        self.driver.execute_script("window.scrollTo(0, document.getElementById('row-1').getBoundingClientRect().bottom"
+                                   " + scrollY + 40)")
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='5']").click()
+        WebDriverWait(self.driver, 10).until(lambda d: self.cells()[0] == "5")
+        board, row = (self.box(self.driver.find_element("css selector", selector)) for selector in ("#board", "#row-1"))
+        self.assertGreaterEqual(board["top"], 0, "the board's top in sight")
+        self.assertGreaterEqual(row["top"], 0, "the row played before in sight")
+
     def test_enter_on_a_focused_key_presses_it_and_a_clicked_key_keeps_no_focus(self):
         self.start()
         self.driver.find_element("css selector", "[data-keypad] button[data-key='3']").click()
