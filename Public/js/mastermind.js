@@ -562,7 +562,14 @@
       revealing = true;
       afterReveal(function () {
         revealing = false;
-        if (waiting) { waiting = false; press("Enter"); }
+        if (!waiting) return;
+        waiting = false;
+        press("Enter");
+        // The keys typed after that Enter, held meanwhile, follow it: they were lost until the next row came, which
+        // none would (a double Enter's second on the turning row, then the next guess typed: nothing happened).
+        var held = early;
+        early = [];
+        held.forEach(function (key) { press(key); });
       }, 0);
     }
     var won = fresh.getAttribute("data-outcome") === "won" && !wasOver;

@@ -249,6 +249,30 @@ class MastermindBoard(BoardHelpers):
         self.assertEqual(self.driver.find_elements("css selector", "[data-error]"), [])
         self.assertEqual(self.board().get_attribute("data-attempts-left"), "8")
 
+    def test_a_guess_typed_while_the_row_turns_over_after_a_second_enter_is_sent(self):
+        """A double Enter's second landing on the row as it turns over, then the next guess typed at once: it is sent
+        when the row has turned (it was held for a next row that never came, and nothing happened)."""
+        secret = self.start()
+        miss, other = wrong_guesses(secret)[:2]
+        self.keys(miss)
+        # The keys at the moment the scored row comes, from the page itself (a test's own calls may come too late).
+        self.driver.execute_async_script("""
+            const [keys, done] = arguments;
+            new MutationObserver((_, observer) => {
+              if (document.querySelectorAll('#board .row').length !== 1) return;
+              observer.disconnect();
+              for (const key of keys) {
+                (document.activeElement || document.body).dispatchEvent(
+                    new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true}));
+              }
+              done();
+            }).observe(document.body, {childList: true, subtree: true});
+            document.activeElement.dispatchEvent(
+                new KeyboardEvent('keydown', {key: 'Enter', bubbles: true, cancelable: true}));
+        """, ["Enter", *other, "Enter"])
+        self.wait_rows(2)
+        self.assertEqual(self.driver.find_element("css selector", "#row-2").get_attribute("data-guess"), other)
+
     def test_backspace_after_a_refused_guess_edits_the_row(self):
         secret = self.start()
         self.keys("123" + Keys.ENTER)
