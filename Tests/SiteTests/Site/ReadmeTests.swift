@@ -49,14 +49,15 @@ struct ReadmeTests {
     @Test func theInstallListMatchesTheScripts() throws {
         let scripts = try ["scripts/test", "scripts/postgres"].map { try String(contentsOfFile: $0, encoding: .utf8) }
         var installed: [String] = []
-        for line in scripts.joined(separator: "\n").split(separator: "\n") {
+        // A command continued on the next line (a trailing backslash) is read as one line.
+        let text = scripts.joined(separator: "\n").replacingOccurrences(of: "\\\n", with: " ")
+        for line in text.split(separator: "\n") {
             let words = line.split(separator: " ").map(String.init)
             if let apt = words.firstIndex(of: "ensure_apt") {
                 installed += words[(apt + 1)...].prefix { !$0.hasPrefix("#") && !$0.hasPrefix("|") && $0 != "&&" }
             }
-            installed += words.filter { $0.hasPrefix("\"") && $0.contains("==") }.map {
-                $0.trimmingCharacters(in: ["\""])
-            }
+            // `pip_pin NAME VERSION`, as README names it: NAME==VERSION.
+            if words.first == "pip_pin", words.count >= 3 { installed.append("\(words[1])==\(words[2])") }
         }
         let listed = Self.section("The two commands").joined(separator: "\n")
         #expect(installed.count >= 10, "\(installed)")
