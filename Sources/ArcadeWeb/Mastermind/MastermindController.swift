@@ -600,7 +600,11 @@ struct MastermindController: Sendable {
             return .object([
                 "number": .int(index + 1), "newest": .bool(index == game.turns.count - 1),
                 "won": .bool(index == game.turns.count - 1 && game.outcome == .won),
-                "guess": .string(turn.guess.description), "spoken": .string(Self.spoken(turn.guess.description, t)),
+                // Numbered: a list of bare codes was hard to go back over by ear (a blind review, seven rows on).
+                "guess": .string(turn.guess.description),
+                "spoken": .string(
+                    t.string(
+                        "mastermind.row.spoken", [.int(index + 1), .string(Self.spoken(turn.guess.description, t))])),
                 "red": .int(turn.feedback.red),
                 "digits": .list(turn.guess.digits.map { .string(String($0)) }),
                 "blue": .int(turn.feedback.blue), "gray": .int(turn.feedback.gray), "summary": .string(summary),

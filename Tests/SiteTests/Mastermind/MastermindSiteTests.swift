@@ -162,10 +162,12 @@ struct MastermindSiteTests {
                 "data-praise>Brilliant!<span class=\"visually-hidden\"> You cracked the code!</span></h2>"),
             "a win to the ear too (a blind review heard only \"Splendid!\")")
         #expect(result.text.contains("data-verdict=\"cracked\">Guess 2 ("), "the winning row is not weighed")
-        // A code is said digit by digit, in the rows and on the card (a blind review heard "4455" as a number).
+        // A code is said digit by digit, in the rows and on the card (a blind review heard "4455" as a number), each
+        // row with its number (another went back over seven bare codes).
         let spelled = secret.map(String.init).joined(separator: ", ")
         #expect(
-            result.text.contains("<span class=\"row-guess cells\"><span class=\"visually-hidden\">\(spelled)</span>"))
+            result.text.contains(
+                "<span class=\"row-guess cells\"><span class=\"visually-hidden\">Guess 2: \(spelled)</span>"))
         #expect(
             result.text.contains(
                 "<span aria-hidden=\"true\">\(secret)</span><span class=\"visually-hidden\">\(spelled)</span>"))
