@@ -23,6 +23,8 @@ class Tutorial(BrowserTest):
         # Where there is a keyboard it says its keys (a keyboard review: nothing said digits, Backspace and Enter work).
         keys = dialog.find_element("css selector", "[data-keyboard-help]")
         self.assertTrue(keys.is_displayed() and "Enter sends the row" in keys.text, keys.get_attribute("outerHTML"))
+        # …and how a screen reader's player types them (a blind review: browse mode takes digits for its own keys).
+        self.assertIn("focus mode", keys.text)
         self.assertFalse(self.driver.find_elements("css selector", "main [data-once='tutorial.mastermind']"),
                          "no card in the page's flow")
         dialog.find_element("css selector", "form[method=dialog] button").click()
