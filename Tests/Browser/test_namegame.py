@@ -155,6 +155,18 @@ class NameGameHelpers:
 
 
 class NameGame(NameGameHelpers, BrowserTest):
+    def test_the_days_goal_bar_shows_its_edge_when_empty(self):
+        """A low-vision review: at 0 answered the day's goal was a dark line on a dark card, almost invisible. Its
+        edge stands out at 3:1 in light and dark, as a control's does (WCAG 1.4.11)."""
+        self.open("/namegame")
+        meter = self.driver.find_element("css selector", "[data-today] .lesson-meter")
+        self.assertEqual(meter.get_attribute("value"), "0")
+        try:
+            for scheme in self.schemes():
+                self.assertGreaterEqual(self.edge_contrast_of(meter), 3, scheme)
+        finally:
+            self.emulate_scheme("light")
+
     def test_every_mode_by_click(self):
         for mode in MODES:
             round_id, answer = self.fresh_round(mode)

@@ -51,6 +51,27 @@ class Home(NameGameHelpers, BrowserTest):
         self.emulate_scheme("dark")
         self.assertNotEqual(self.driver.execute_script(fill), light)
 
+    def test_a_narrow_window_gives_the_pitch_the_cards_width(self):
+        """A low-vision review at 400 % (320 CSS px across): the picture beside the pitch left it two or three words a
+        line. There the picture gives way and the words take the card's width; a 360 px phone keeps it beside them."""
+        try:
+            for width, shown in ((320, False), (360, True)):
+                self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                    "width": width, "height": 225 if width == 320 else 740, "deviceScaleFactor": 1, "mobile": False})
+                self.open("/")
+                for slug in ("mastermind", "namegame"):
+                    art = self.driver.find_element("css selector", f"[data-game={slug}] svg.game-art")
+                    self.assertEqual(art.is_displayed(), shown, (width, slug))
+                    share = self.driver.execute_script("""const card = arguments[0], p = card.querySelector(':scope > p');
+                        const style = getComputedStyle(card);
+                        const inner = card.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+                        return p.getBoundingClientRect().width / inner;""",
+                        self.driver.find_element("css selector", f"[data-game={slug}]"))
+                    if not shown:
+                        self.assertGreater(share, 0.95, (width, slug))
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
     def test_todays_daily_code_counts_down_and_shows_the_streak(self):
         self.open("/")
         daily = self.driver.find_element("css selector", "[data-daily]")
