@@ -327,7 +327,9 @@
   // Said once, by the live region: an alert as well made it twice (a blind review heard it two or three times).
   if (refused) refused.removeAttribute("role");
   if (carried === "timer") {
-    said = text(game.querySelectorAll(".timer-text"));
+    // What More time did, then the clock (a blind review heard only the time left, and could not tell it was added).
+    var clock = game.querySelector(".timer[data-added]");
+    said = (clock ? [clock.getAttribute("data-added")] : []).concat(text(game.querySelectorAll(".timer-text")));
   } else if (carried) {
     said = [carried];  // a timed answer's words, its own page gone in a moment (see below)
   }

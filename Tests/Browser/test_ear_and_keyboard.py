@@ -609,8 +609,10 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         self.wait_said(lambda t: "Twenty seconds left. The “More time” button" in t, "More time offered, and said")
         self.navigate(lambda: self.driver.find_element("css selector", "[data-more-time]").click())
         import re
-        self.wait_said(lambda t: any(int(n) >= 40 for n in re.findall(r"Time left: (\d+)", t)),
-                       "the time now left, half a minute more")
+        # What was done, then the time now left (a blind review heard the time alone, and could not tell).
+        self.wait_said(lambda t: "30 s added. Time left: " in t and
+                       any(int(n) >= 40 for n in re.findall(r"Time left: (\d+)", t)),
+                       "the time added and the time now left, half a minute more")
 
 
 class SettingsByKeyboard(Ear, MastermindHelpers):
