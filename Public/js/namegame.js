@@ -425,7 +425,12 @@
     game.classList.add("is-advancing");
     // A timed answer's page is gone before its words are heard: they go with the player to the next question (a
     // blind review heard nothing, right or wrong, in 30 picks, until "Time's up").
-    if (timed && outcome) carry(text(outcome.querySelectorAll("p:not([data-advance-choice])")).slice(0, 1).join(" "));
+    // A miss says who was tapped and who was asked for, as outside a timed minute (a blind review heard "Wrong. That's
+    // Rosa Xiong." and never who was right).
+    if (timed && outcome) {
+      var words = text(outcome.querySelectorAll("[data-tapped], [data-right-name]"));
+      carry((words.length ? words : text(outcome.querySelectorAll("p:not([data-advance-choice])")).slice(0, 1)).join(" "));
+    }
     wait = window.setTimeout(function () { go(next); }, delay);
     // Without motion its bar stands still, so Next counts the seconds down instead (a review with reduced motion saw
     // the round move on by itself with nothing to warn of it). Not read out: the answer's words are being heard.

@@ -483,6 +483,22 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         self.navigate(lambda: ActionChains(self.driver).send_keys(Keys.ENTER).perform())
         self.wait_said(lambda t: line in t, "the answer, on the next question")
 
+    def test_a_timed_miss_says_who_was_asked_for(self):
+        """A blind review heard a timed miss as "Wrong. That's Rosa Xiong." and never who was right: the next question
+        says both, as a miss outside a timed minute does."""
+        self.meet_people()
+        self.stretch_timers(1000)
+        self.start_mode("timed")
+        round_id = self.game().get_attribute("data-round")
+        wrong = (test_namegame.answer_of(round_id) + 1) % len(self.driver.find_elements("css selector", "[data-choice]"))
+        self.navigate(lambda: ActionChains(self.driver).send_keys(str(wrong + 1)).perform())
+        words = "return document.querySelector(arguments[0]).textContent.replace(/\\s+/g, ' ').trim()"
+        tapped = self.driver.execute_script(words, "[data-outcome] [data-tapped]")
+        right = self.driver.execute_script(words, "[data-outcome] [data-right-name]")
+        self.assertTrue(tapped and right, (tapped, right))
+        self.navigate(lambda: ActionChains(self.driver).send_keys(str(wrong + 1)).perform())
+        self.wait_said(lambda t: tapped in t and right in t, "who was tapped and who was asked for")
+
     def test_a_timed_miss_by_keyboard_goes_on_at_the_next_digit(self):
         """A review pressed digits after a timed miss and the round stood still while the clock ran: the next digit
         goes on at once (the page's own beat is stretched here, so only the key can move it on)."""
