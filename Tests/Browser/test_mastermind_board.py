@@ -168,6 +168,26 @@ class MastermindBoard(BoardHelpers):
             self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
                 {"name": "prefers-color-scheme", "value": "light"}]})
 
+    def test_a_scored_row_turns_over_cell_by_cell_with_its_pegs(self):
+        """A review saw the small pegs "just appear": as each lands, its cell turns over, one after another, as
+        Wordle's tiles do."""
+        secret = self.start()
+        self.keys(wrong_guesses(secret)[0])
+        # The row's animations the moment it comes, read from the page itself (a test's own call may come late).
+        turns = self.driver.execute_async_script("""
+            const done = arguments[0];
+            new MutationObserver((_, observer) => {
+              const row = document.querySelector('#board .row.is-newest');
+              if (!row) return;
+              observer.disconnect();
+              done(Array.from(row.querySelectorAll('.cell')).map(cell => cell.getAnimations().map(a =>
+                  [a.animationName, a.effect.getComputedTiming().delay])));
+            }).observe(document.body, {childList: true, subtree: true});
+            document.activeElement.dispatchEvent(
+                new KeyboardEvent('keydown', {key: 'Enter', bubbles: true, cancelable: true}));
+        """)
+        self.assertEqual(turns, [[["cell-turn", delay]] for delay in (0, 150, 300, 450)])
+
     def test_every_turn_fits_a_phone(self):
         self.play_a_whole_game(360, 740, touch=True, by_tap=True)
 
