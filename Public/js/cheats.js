@@ -322,6 +322,9 @@
   document.addEventListener("touchstart", function (event) {
     var touch = event.touches.length === 1 ? event.touches[0] : null;
     var target = event.target;
+    // A modal dialog's touches are its own, as its keys are (a review's swipes over the credits switched the retro
+    // screen behind them); a finished game's results are no reading, as for keys.
+    if (document.querySelector("dialog[open]:modal:not([data-results-dialog])")) touch = null;
     // On a game page, a touch outside the play area is the page's, not a code's, unless a code is under way.
     if (touch && playArea() && !(target.closest && target.closest("[data-cheat-area]")) &&
         !codeUnderWay(event.timeStamp)) touch = null;

@@ -103,6 +103,23 @@ class Cheats(MastermindHelpers):
         WebDriverWait(self.driver, 30).until(lambda d: d.find_elements("css selector", "[data-revealed]"))
         self.assertEqual(self.posted(), 10, "each step of the Konami code, once")
 
+    def test_swipes_on_a_modal_dialog_are_no_codes(self):
+        """A player's review swiped a code with the credits open over the home page: the retro screen switched behind
+        them. A modal dialog's touches are the dialog's, as its keys are."""
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+        self.open("/")
+        self.type_keys(list("credits"))
+        dialog = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "dialog[open]"))
+        before = self.posted()
+        box = self.driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width];",
+                                         dialog)
+        x, y = box[0] + box[2] / 2, box[1] + 120
+        for dx in (1, -1, 1, -1):
+            self.finger([(x - 40 * dx + dx * step, y) for step in (0, 20, 40, 60, 80)])
+        self.taps(x, y, 2)
+        self.assertTrue(self.driver.find_elements("css selector", "dialog[open]"), "still open")
+        self.assertEqual(self.posted(), before, "no step of a code sent")
+
     def test_konami_by_touch_reveals_a_digit(self):
         self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
         secret = self.start()
