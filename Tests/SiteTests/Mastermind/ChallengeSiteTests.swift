@@ -73,9 +73,9 @@ struct ChallengeSiteTests {
         #expect(both.ranges(of: "data-side ").count == 2)
         #expect(both.contains("data-score=\"3/10\"") && both.contains("data-score=\"1/10\""))
         #expect(both.contains("data-guess=\"\(secret)\""))
-        // Each guess read digit by digit, as the board says it (a blind review heard "0123" as a number).
+        // Each guess read digit by digit, as the board says it (a blind review heard "0123" as a number), numbered.
         let spelled = secret.map(String.init).joined(separator: ", ")
-        #expect(both.contains("<span class=\"visually-hidden\">\(spelled)</span>"))
+        #expect(both.contains("<span class=\"visually-hidden\">Guess 1: \(spelled)</span>"))
         // Who won, said against Bo's own game at the top (once: not again under Ana's board).
         #expect(both.contains("data-verdict>You win: 1/10 against 3/10.</p>"))
         #expect(!both.contains("data-side-verdict"))
