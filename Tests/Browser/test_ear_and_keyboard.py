@@ -483,15 +483,21 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         self.navigate(lambda: ActionChains(self.driver).send_keys(Keys.ENTER).perform())
         self.wait_said(lambda t: line in t, "the answer, on the next question")
 
-    def test_a_timed_miss_says_who_was_asked_for(self):
-        """A blind review heard a timed miss as "Wrong. That's Rosa Xiong." and never who was right: the next question
-        says both, as a miss outside a timed minute does."""
+    def timed_miss_by_key(self):
+        """A timed minute's first round missed by its key, the page's own beat stretched so only a key moves it on:
+        the round and the (0-based) face picked."""
         self.meet_people()
         self.stretch_timers(1000)
         self.start_mode("timed")
         round_id = self.game().get_attribute("data-round")
         wrong = (test_namegame.answer_of(round_id) + 1) % len(self.driver.find_elements("css selector", "[data-choice]"))
         self.navigate(lambda: ActionChains(self.driver).send_keys(str(wrong + 1)).perform())
+        return round_id, wrong
+
+    def test_a_timed_miss_says_who_was_asked_for(self):
+        """A blind review heard a timed miss as "Wrong. That's Rosa Xiong." and never who was right: the next question
+        says both, as a miss outside a timed minute does."""
+        round_id, wrong = self.timed_miss_by_key()
         words = "return document.querySelector(arguments[0]).textContent.replace(/\\s+/g, ' ').trim()"
         tapped = self.driver.execute_script(words, "[data-outcome] [data-tapped]")
         right = self.driver.execute_script(words, "[data-outcome] [data-right-name]")
@@ -502,12 +508,7 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
     def test_a_timed_miss_by_keyboard_goes_on_at_the_next_digit(self):
         """A review pressed digits after a timed miss and the round stood still while the clock ran: the next digit
         goes on at once (the page's own beat is stretched here, so only the key can move it on)."""
-        self.meet_people()
-        self.stretch_timers(1000)
-        self.start_mode("timed")
-        round_id = self.game().get_attribute("data-round")
-        wrong = (test_namegame.answer_of(round_id) + 1) % len(self.driver.find_elements("css selector", "[data-choice]"))
-        self.navigate(lambda: ActionChains(self.driver).send_keys(str(wrong + 1)).perform())
+        round_id, wrong = self.timed_miss_by_key()
         self.assertTrue(self.game().get_attribute("data-taught") and self.game().get_attribute("data-round") == round_id)
         self.assertIn("is-advancing", self.game().get_attribute("class"))
         # The same digit again: its face is done, and the one to go on with is the next question.
