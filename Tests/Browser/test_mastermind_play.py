@@ -574,10 +574,11 @@ class HintCost(Play):
         self.driver.find_element("css selector", "[data-hint-cancel]").click()
         self.assertEqual(self.driver.find_elements("css selector", "[data-hint-ask], [data-message] [data-hint]"), [])
         self.assertTrue(self.driver.find_element("css selector", "[data-message] [data-rules]").is_displayed())
-        cost = self.hint().find_element("css selector", ".hint-cost")
-        self.assertTrue(cost.is_displayed())
-        self.assertIn("guess chart", cost.text)
-        box, row = self.box(cost), self.box(self.driver.find_element("css selector", ".slot-current"))
+        # Asked and answered, the cost is not shown again on the card (a review: its lines lay over the board).
+        hint = self.hint()
+        self.assertEqual(hint.find_elements("css selector", ".hint-cost"), [])
+        self.assertIn("guess chart", hint.get_attribute("data-hint-spoken"))
+        box, row = self.box(hint), self.box(self.driver.find_element("css selector", ".slot-current"))
         self.assertTrue(0 <= box["left"] and box["right"] <= 360 and box["bottom"] <= 740, box)
         self.assertGreaterEqual(self.box(self.driver.find_element("css selector", "[data-hint]"))["top"],
                                 row["bottom"] - 1, "the row being typed stays in sight")
@@ -741,6 +742,26 @@ class Rows(Play):
                 self.assertGreaterEqual(box["right"] - box["left"], 16)
                 self.assertGreaterEqual(box["bottom"] - box["top"], 16)
             self.assertLessEqual(self.box(counts)["right"], 360, "the counts are on the screen")
+
+    def test_on_a_phone_the_codes_left_count_moves_nothing(self):
+        """A review switched the aid on mid-game on a phone: every row shrank and the keypad jumped (36 px), the count's
+        wider column taking its room from the cells. The count fits under the counts; nothing else moves."""
+        self.phone()
+        secret = self.start()
+        self.tap(wrong_guesses(secret)[0])
+        self.wait_rows(1)
+        where = """return ['#row-1 .cell', '.slot-current .cell', '[data-keypad] button', '#board .slot:last-child']
+            .map(s => { const r = document.querySelector(s).getBoundingClientRect();
+                        return [s, Math.round(r.top), Math.round(r.height), Math.round(r.width)]; });"""
+        before = self.driver.execute_script(where)
+        self.driver.find_element("css selector", ".mm-menu summary").click()
+        self.driver.find_element("css selector", "[data-codes-left-switch]").click()
+        shown = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "#row-1 [data-left-shown]"))
+        self.driver.find_element("css selector", ".mm-menu summary").click()
+        self.assertEqual(self.driver.execute_script(where), before)
+        box = self.box(shown)
+        self.assertTrue(box["right"] <= 360 and box["bottom"] <= self.box(self.driver.find_element(
+            "css selector", "#row-1"))["bottom"] + 1, box)
 
     def test_the_codes_left_switch_is_off_by_default_and_persists(self):
         secret = self.start()

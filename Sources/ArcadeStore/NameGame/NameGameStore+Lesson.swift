@@ -136,12 +136,16 @@ extension NameGameStore {
         return streak
     }
 
-    /// Rounds the player answered today (UTC, the days `dayStreak` counts).
+    /// Rounds the player answered today (UTC, the days `dayStreak` counts) toward the day's goal: Timed and Sudden
+    /// death are played for a score, and a review met the learning goal ("104 of 20") mashing them.
     package func answeredToday(player: String) throws -> Int {
         let day = FSRS.day
         return try pool.connection().value(
-            Int.self, "SELECT COUNT(*) FROM namegame_rounds WHERE player = ? AND finished_ms >= ?",
-            [.text(player), .integer(nowMilliseconds() / day * day)]) ?? 0
+            Int.self,
+            """
+            SELECT COUNT(*) FROM namegame_rounds WHERE player = ? AND finished_ms >= ?
+                AND mode NOT IN ('\(Mode.timed.rawValue)', '\(Mode.practice.rawValue)')
+            """, [.text(player), .integer(nowMilliseconds() / day * day)]) ?? 0
     }
 
     /// A session's rounds answered with help (the "who is it?" cheat, a typed name's first letter).

@@ -367,7 +367,7 @@ struct MastermindController: Sendable {
             // No guess yet: the mode can still change (the Game menu offers the other), and there is nothing to give up.
             "fresh": .bool(game.turns.isEmpty),
             "usedHint": .bool(record.usedHint), "hint": record.hint.map { .string($0) } ?? .null,
-            "error": error.map { .string($0) } ?? .null, "value": .string(value), "wins": .int(stats.wins),
+            "error": error.map { .string($0) } ?? .null, "value": .string(value),
             "hard": .bool(record.hard),
             // A friend's code says so while it is played (a review: it looked like any game until its end).
             "challengePlaying": .bool(record.challenge != nil && outcome == .playing),
@@ -497,7 +497,10 @@ struct MastermindController: Sendable {
                 ?? .null,
             "hintProbe": reason.isEmpty ? .null : .string(t.sentenceGap + t.sentences(reason)),
             // Its cost apart: a phone leaves it out of the line (a review: four lines of hint covered rows 9 and 10).
-            "hintCost": record.hint.flatMap { _ in price }.map { .string(t.sentenceGap + t.string($0)) } ?? .null,
+            // Shown only when it is news: a hint that costs the chart asked first, in those words (a review read the
+            // card, two lines of it the question it had just answered, over the rows below the one being typed).
+            "hintCost": record.hint.flatMap { _ in price == "mastermind.hint.cost" ? nil : price }
+                .map { .string(t.sentenceGap + t.string($0)) } ?? .null,
         ]
     }
 

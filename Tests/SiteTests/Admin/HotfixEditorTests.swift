@@ -229,11 +229,11 @@ struct HotfixEditorTests {
         #expect(!api.contains("randomOrgURL") && !api.contains("/etc/passwd"))
         // A string hotfix may not ask for a huge field width.
         let wide = try admin.post(
-            "/admin/hotfixes", "key=mastermind.wins&language=*&value=\(URI.encode("Wins: %99999d"))")
+            "/admin/hotfixes", "key=stats.hardwins&language=*&value=\(URI.encode("Hard-mode wins: %99999d"))")
         #expect(wide.status == 422)
         #expect(wide.text.contains("at most 64"), "\(wide.text)")
         let narrow = try admin.post(
-            "/admin/hotfixes", "key=mastermind.wins&language=en&value=\(URI.encode("Wins: %3d"))")
+            "/admin/hotfixes", "key=stats.hardwins&language=en&value=\(URI.encode("Hard-mode wins: %3d"))")
         #expect(narrow.status == 303, "\(narrow.text)")
     }
 
