@@ -791,18 +791,17 @@ class MastermindBoard(BoardHelpers):
         self.assertEqual(self.cells(), ["", "", "", ""], "the next row starts empty")
 
     def test_hard_mode_on_a_phone_keeps_the_board_where_a_normal_game_has_it(self):
-        """Hard mode's badge is one short word beside the wins count on a phone: on a line of its own it pushed the
-        board and keys 29 px down (a review); in the count's place it hid the count (the next)."""
+        """Hard mode's badge is one short word beside the guesses left on a phone: on a line of its own it pushed the
+        board and keys 29 px down (a review)."""
         self.phone()
         self.start()
         normal = self.still()
-        self.assertTrue(self.driver.find_element("css selector", "[data-wins]").is_displayed())
         self.assertEqual(self.post("/mastermind/new", "hard=1"), 200)
         self.open("/mastermind")
         WebDriverWait(self.driver, 20).until(lambda d: d.find_elements("css selector", "#board[data-mode='hard']"))
         hard = self.still()
-        badge, wins = (self.driver.find_element("css selector", s) for s in ("[data-hard-badge]", "[data-wins]"))
-        self.assertTrue(badge.is_displayed() and wins.is_displayed(), "the badge and the wins count")
+        badge, left = (self.driver.find_element("css selector", s) for s in ("[data-hard-badge]", "#attempts-left"))
+        self.assertTrue(badge.is_displayed() and left.is_displayed(), "the badge and the guesses left")
         self.assertEqual(badge.find_element("css selector", ".hard-short").text, "Hard")
         self.assertLess(badge.rect["width"], 80, "one short word")
         self.assertAlmostEqual(hard["current"][0], normal["current"][0], delta=1, msg=f"{hard} against {normal}")

@@ -820,15 +820,14 @@ class Results(Play):
         self.driver.execute_script("""
             window.winAt = {};
             const seen = (what, yes) => { if (!(what in window.winAt) && yes) window.winAt[what] = performance.now(); };
-            const wins = document.querySelector('#board [data-wins]').getAttribute('data-wins');
             new MutationObserver(() => {
-              const shown = document.querySelector('#board [data-wins]');
-              seen('wins', shown && shown.getAttribute('data-wins') !== wins);
+              const won = document.querySelector('#board [data-status-won]');
+              seen('status', won && !won.closest('.is-revealing'));
               seen('row', document.querySelector('#board .row.is-won'));
               seen('burst', document.querySelector('.win-burst'));
               seen('card', document.querySelector('dialog[open][data-results-dialog]'));
               seen('toast', document.querySelector('.win-praise, body > .toast'));
-            }).observe(document.body, {childList: true, subtree: true, attributes: true, attributeFilter: ['open']});""")
+            }).observe(document.body, {childList: true, subtree: true, attributes: true, attributeFilter: ['open', 'class']});""")
         self.tap(secret)
         WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "#board .row.is-won"))
         schedule = self.driver.execute_script(SCHEDULE_JS)
@@ -857,8 +856,8 @@ class Results(Play):
         # The bar over the board tells the ending once the row's pegs are in, not while they still come (a review saw
         # "Wins: 1" before the last peg), and as the row jumps, not after (a later one saw "4 guesses left" and Hint
         # beside the burst).
-        self.assertGreaterEqual(at["wins"] - at["row"], self.pegs_in - 50, (self.pegs_in, at))
-        self.assertLessEqual(at["wins"], at["burst"] + 50, at)
+        self.assertGreaterEqual(at["status"] - at["row"], self.pegs_in - 50, (self.pegs_in, at))
+        self.assertLessEqual(at["status"], at["burst"] + 50, at)
         self.assert_in_sight_above_the_card("#board .row.is-won")
         card = self.driver.execute_script(CARD_JS)
         self.assertGreaterEqual(card["top"], 0, card)

@@ -61,7 +61,7 @@ extension NameGameController {
             // straight to a lesson, and took the bundled colleagues for real ones).
             context["demoNote"] = .bool(cards.isEmpty && directory.people.contains(where: PeopleStore.isDemo))
             // An introduction keeps the session's bar where it was (a review saw it vanish on the cards).
-            lessonFields(mode, session: current, record: record, t: t, into: &context)
+            lessonFields(mode, session: current, record: record, player: visitor.playerID, t: t, into: &context)
             return page(.object(context))
         }
         // A lesson's or a practice run's summary stands alone (issue 41: practice's was stacked over its last
@@ -79,7 +79,7 @@ extension NameGameController {
             if !current.ended && !timeIsUp(current) {
                 try recallFields(record, visitor.playerID, cards: cards, t: t, into: &context)
             }
-            lessonFields(mode, session: current, record: record, t: t, into: &context)
+            lessonFields(mode, session: current, record: record, player: visitor.playerID, t: t, into: &context)
         }
         return page(.object(context))
     }
@@ -234,8 +234,8 @@ extension NameGameController {
 
     /// The lesson's progress bar: rounds done of the lesson's (a review: of its list).
     func lessonFields(
-        _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord, t: LanguageStrings,
-        into context: inout TemplateFields
+        _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord, player: String,
+        t: LanguageStrings, into context: inout TemplateFields
     ) {
         guard !(session.ended || timeIsUp(session)) else { return }
         // A wrong pick answers the round, though it stays open for the right one to be tapped: counted at once (a
@@ -260,7 +260,11 @@ extension NameGameController {
         } else {
             // Practice's run ends at its first miss, after that miss is shown (a review: "Session over" came at once,
             // with nothing marked).
-            if mode == .practice { context["lastOfLesson"] = .bool(!record.isOpen && session.stats.incorrectTaps > 0) }
+            if mode == .practice {
+                context["lastOfLesson"] = .bool(
+                    !record.isOpen
+                        && (session.stats.incorrectTaps > 0 || (try? swept(session, player: player)) == true))
+            }
             return
         }
         // Only Learn's runs are lessons.

@@ -38,7 +38,11 @@ extension NameGameController {
         default:
             // After an introduction, neither the person met nor the one asked before it (a test saw Similar names ask
             // one person, introduce another, then ask the first again).
-            let before = avoid == nil ? [] : try store.recentlyAsked(session: session.id, limit: 2)
+            // A practice run asks each person once, to its finish line (`swept`).
+            let before =
+                mode == .practice
+                ? try store.recentlyAsked(session: session.id, limit: session.stats.rounds + 1)
+                : avoid == nil ? [] : try store.recentlyAsked(session: session.id, limit: 2)
             let avoiding = Set([last].compactMap { $0 } + before)
             // The day's new people met (the pace the player chose), a quiz asks those it has met (a review: Similar
             // names introduced three of the most confusable names past a limit of ten).

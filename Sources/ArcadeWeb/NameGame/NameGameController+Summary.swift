@@ -23,7 +23,11 @@ extension NameGameController {
         // A timed minute and a practice run end on a score, said first, beside the best (a review: a run of 13 ended on
         // "Session over", its figure small and grey below).
         if mode == .timed || mode == .practice {
-            context["overTitle"] = .string(t.string(mode == .timed ? "namegame.timed.over" : "namegame.practice.over"))
+            let over =
+                mode == .timed
+                ? "namegame.timed.over"
+                : try swept(session, player: visitor.playerID) ? "namegame.practice.swept" : "namegame.practice.over"
+            context["overTitle"] = .string(t.string(over))
             context["best"] = try bestScore(session, player: visitor.playerID, t: t)
         }
         context["praise"] = try praise(mode, session: session, t: t)

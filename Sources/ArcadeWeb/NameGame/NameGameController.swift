@@ -392,7 +392,7 @@ struct NameGameController: Sendable {
             return try play(mode, visitor, status: .unprocessableContent, error: "namegame.error.unanswered")
         }
         if let session = open {
-            guard try lessonDone(session) else {
+            guard try lessonDone(session, player: visitor.playerID) else {
                 _ = try newRound(mode, session: session, visitor)
                 return .redirect(to: "/namegame/\(mode.rawValue)")
             }
@@ -410,11 +410,20 @@ struct NameGameController: Sendable {
         return .redirect(to: "/namegame/\(mode.rawValue)")
     }
 
-    /// Whether a lesson has played all its rounds (a practice run, its first miss).
-    func lessonDone(_ session: NameGameStore.Session) throws -> Bool {
-        if session.mode == .practice { return session.stats.incorrectTaps > 0 }
+    /// Whether a lesson has played all its rounds (a practice run, its first miss or everyone met named once).
+    func lessonDone(_ session: NameGameStore.Session, player: String) throws -> Bool {
+        if session.mode == .practice { return try session.stats.incorrectTaps > 0 || swept(session, player: player) }
         guard let total = try lessonTotal(session) else { return false }
         return session.stats.rounds >= total
+    }
+
+    /// Whether a practice run has named everyone the player has met, each once: its finish line (a review ran 27 in a
+    /// row through twelve people, with no end in sight).
+    func swept(_ session: NameGameStore.Session, player: String) throws -> Bool {
+        let stats = session.stats
+        guard stats.incorrectTaps == 0, stats.identified == stats.rounds, stats.rounds > 0 else { return false }
+        let cards = try store.cards(player: player)
+        return stats.identified >= Mode.practice.pool(directory.people).count { cards[$0.id] != nil }
     }
 
     /// Rounds a lesson may add to ask again whom it missed.

@@ -256,6 +256,29 @@ struct NameGameSiteTests {
         #expect(try player.post("/namegame/next", "mode=normal").status == 422)
     }
 
+    /// A run has a finish line: everyone met, each named once (a review ran 27 in a row through twelve people with no
+    /// end in sight). Nobody comes twice; the last right answer leads to the run's end, which says so.
+    @Test(arguments: Engine.allCases) func practiceEndsOnceEveryoneMetIsNamed(_ engine: Engine) throws {
+        let server = try SiteServer(engine: engine)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.meetPeople()
+        var asked: [String] = []
+        for n in 1...8 {
+            let page = try player.play("practice").text
+            #expect(!page.contains("data-ended=\"true\""), "round \(n)")
+            asked.append(try player.askedID(page))
+            let (round, answer) = try player.round(page)
+            try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\(answer)")
+            #expect(try player.play("practice").text.contains("See how it went") == (n == 8), "round \(n)")
+            try player.post("/namegame/next", "mode=practice")
+        }
+        #expect(Set(asked).count == 8, "each of the eight met once: \(asked)")
+        let over = try player.play("practice").text
+        #expect(over.contains("data-ended=\"true\"") && over.contains("data-score=\"8\""))
+        #expect(over.contains("<h1>Clean sweep: everyone you’ve met, named</h1>") && !over.contains("Run over"))
+    }
+
     @Test(arguments: Engine.allCases) func practiceEndsAtTheFirstMistakeWithTheStreak(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }
@@ -265,7 +288,8 @@ struct NameGameSiteTests {
         // unwarned).
         #expect(
             try player.play("practice").text.contains(
-                "<p class=\"howto\" data-howto>One miss ends the run: how many can you name in a row?</p>"))
+                "<p class=\"howto\" data-howto>One miss ends the run; name everyone you’ve met to clear it. Just for fun: "
+                    + "it doesn’t count toward today’s goal.</p>"))
         for _ in 0..<2 {
             let (round, answer) = try player.round(try player.play("practice").text)
             try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\(answer)")
@@ -312,8 +336,8 @@ struct NameGameSiteTests {
         // Its rule said on the round, every mode starting at once (a review raced a clock it had not been told about).
         #expect(
             page.contains(
-                "<p class=\"howto\" data-howto>Name as many people as you can in a minute. A wrong pick costs 3 seconds.</p>"
-            ))
+                "<p class=\"howto\" data-howto>Name as many people as you can in a minute. A wrong pick costs 3 seconds. "
+                    + "Just for fun: it doesn’t count toward today’s goal.</p>"))
         let (round, answer) = try player.round(page)
         clock.seconds.withLock { $0 += 59 }
         #expect(Player.attribute("data-seconds-left", in: try player.play("timed").text) == "1")
