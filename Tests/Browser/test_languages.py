@@ -112,6 +112,13 @@ class Languages(BrowserTest):
         self.check(language, "namegame", axe=True)
         self.shoot(language, "namegame")
 
+        # The people met, each with a link to add a note (a language review: in Spanish it ran 77 px off the phone).
+        self.click_and_wait("form[action='/namegame/meet'] button")
+        self.open("/namegame/people")
+        self.assertTrue(self.driver.find_elements("css selector", ".note-edit summary"), f"{language}: someone met")
+        self.check(language, "namegame-people")
+        self.shoot(language, "namegame-people")
+
         self.open("/progress")
         self.check(language, "progress")
         self.shoot(language, "progress")
