@@ -782,11 +782,15 @@ struct MastermindController: Sendable {
                             "mastermind.analysis.solver", [.string(Self.spaced(best.description)), .int(move.left)])),
             "verdictText": .string(
                 // The luck first: after the numbers of this game, it says why the average may read otherwise (a
-                // review read "the solver's pick leaves fewer" under a row that had left fewer, the luck last).
-                luck.map {
-                    t.sentences(t.string("mastermind.analysis.\($0)", [.int(Int(played.rounded()))]), verdictText)
+                // review read "the solver's pick leaves fewer" under a row that had left fewer, the luck last); luck
+                // that is "too" follows the verdict it adds to (a language review read it before).
+                luck.map { luck in
+                    let words = t.string("mastermind.analysis.\(luck)", [.int(Int(played.rounded()))])
+                    return luck.hasSuffix("Too") ? t.sentences(verdictText, words) : t.sentences(words, verdictText)
                 }
-                    ?? bothWays.map { t.sentences($0, verdictText) } ?? verdictText),
+                    // Both ways with its averages says the solver's pick is better: "worse" would say it again (a
+                    // language review, in every language).
+                    ?? bothWays.map { verdict == "worse" ? $0 : t.sentences($0, verdictText) } ?? verdictText),
         ])
     }
 

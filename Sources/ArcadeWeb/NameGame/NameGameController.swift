@@ -96,6 +96,7 @@ struct NameGameController: Sendable {
         // Off the event loop: it reads the player's cards.
         routes.pages.running(.pool).get("/namegame/people", use: peoplePage)
         routes.pages.running(.pool).get("/namegame/board", use: boardPage)
+        routes.pages.get("/namegame/reminder.ics", use: reminder)
         // Off the event loop: a returning player's page may end a timed session or deal a missing round.
         routes.pages.running(.pool).get("/namegame/:mode", use: mode)
         routes.actions.post("/namegame/answer", use: answer)

@@ -197,8 +197,6 @@ struct MastermindSiteTests {
         #expect(Player.attribute("data-game", in: fresh.text) != game)
     }
 
-    /// A game won in place (a script posts, the board is swapped) shows the new win count and how many
-    /// guesses it took, in every language, never "no tries left".
     /// The finished page of a game of `guesses`, then the code itself, against `secret`: its solver's review.
     private func reviewed(_ guesses: String..., against secret: String, _ engine: Engine) throws -> String {
         let server = try InProcessSite(engine: engine)
@@ -232,6 +230,16 @@ struct MastermindSiteTests {
             text.contains("<strong>This time it beat the solver’s pick; on average, though, it"))
     }
 
+    /// 0011 against 1242 left 864 where the solver's 0123 would have left 936, and on average leaves 853 to its 665:
+    /// said both ways, the verdict "the solver's pick usually leaves fewer" said it a second time (a language review).
+    @Test func aRowSaidBothWaysDoesNotSayTheVerdictAgain() throws {
+        let text = try reviewed("0011", against: "1242", .sqlite)
+        let from = try #require(text.firstRange(of: "data-step=\"1\"")).lowerBound
+        let first = try #require(text[from...].firstRange(of: "</li>").map { text[from..<$0.lowerBound] })
+        #expect(first.contains("data-verdict=\"worse\"") && first.contains("data-left=\"864\""))
+        #expect(first.contains("it leaves 853 to the solver’s 665.") && !first.contains("usually leaves fewer"))
+    }
+
     /// An English reader's third row, 4563 against 3443, left 10 where the solver's 0556 would have left 13, and
     /// read "on average, though, it leaves 10 to the solver's 10. Nearly as good": averages equal once rounded are
     /// not set against each other.
@@ -249,7 +257,11 @@ struct MastermindSiteTests {
     @Test func theSolversOwnGuessIsNotCalledLucky() throws {
         let text = try reviewed("0123", against: "3210", .sqlite)
         #expect(text.contains("data-verdict=\"best\" data-luck=\"luckyToo\">"))
-        #expect(text.contains("<strong>A lucky answer, too: on average this guess leaves 665. The solver"))
+        // …said after the verdict it adds to (a language review read "too" before it).
+        #expect(
+            text.contains(
+                "<strong>The solver would have played the same. A lucky answer, too: on average this guess leaves 665.")
+        )
         #expect(!text.contains("Lucky: "))
     }
 
@@ -344,7 +356,9 @@ struct MastermindSiteTests {
                     + "this guess leaves 27 to the solver’s 24. Nearly as good as the solver’s pick."), "\(third)")
     }
 
-    @Test(arguments: Engine.allCases) func anInPlaceWinUpdatesTheCountAndSaysHowManyGuesses(_ engine: Engine) throws {
+    /// A game won in place (a script posts, the board is swapped) says how many guesses it took, in every language,
+    /// never "no tries left".
+    @Test(arguments: Engine.allCases) func anInPlaceWinSaysHowManyGuesses(_ engine: Engine) throws {
         let server = try InProcessSite(engine: engine)
         defer { server.stop() }
         let player = Player(server)

@@ -310,6 +310,38 @@ struct LessonSiteTests {
         #expect(Player.attribute("data-summary-time", in: summary) == "44", "10 × 2 s, and 3 s pauses but the long one")
     }
 
+    /// A reason to come back where the player lives, their calendar (a review: nothing reminded them, as Duolingo and
+    /// Anki do): the menu offers a daily event at a time of their choosing, from tomorrow, in the calendar's own zone,
+    /// linking to Learn; a file valid by RFC 5545's rules (CRLF lines of at most 75 octets, TEXT escaped). Any other
+    /// time is refused.
+    @Test func aDailyReminderGoesToThePlayersCalendar() throws {
+        let clock = AdminConsoleTests.Clock()  // 2026-11-22 23:14 UTC
+        let server = try AdminConsoleTests.server(clock)
+        defer { server.stop() }
+        let player = Player(server)
+        let menu = try player.get("/namegame").text
+        let form = "<summary>Remind me every day</summary><form method=\"get\" action=\"/namegame/reminder.ics\""
+        #expect(menu.contains(form))
+        let file = try player.get("/namegame/reminder.ics?at=07:30")
+        #expect(file.status == 200 && file.header("Content-Type") == "text/calendar; charset=utf-8")
+        #expect(file.header("Content-Disposition") == "attachment; filename=\"arcade-name-game.ics\"")
+        let lines = file.text.split(separator: "\r\n", omittingEmptySubsequences: false)
+        #expect(lines.first == "BEGIN:VCALENDAR" && lines.dropLast().last == "END:VCALENDAR" && lines.last == "")
+        #expect(lines.allSatisfy { $0.utf8.count <= 75 && !$0.contains("\n") })
+        let unfolded = file.text.replacing("\r\n ", with: "")
+        for line in [
+            "DTSTART:20261123T073000", "RRULE:FREQ=DAILY", "URL:http://t/namegame/learn",
+            "SUMMARY:The Name Game: today’s lesson",
+            "DESCRIPTION:A few minutes keeps your colleagues’ names fresh: http://t/namegame/learn",
+        ] {
+            #expect(unfolded.contains("\r\n\(line)\r\n"), "\(line)")
+        }
+        for at in ["24:00", "7:30", "07:60", "07:30:00", "0a:30", String(repeating: "9", count: 300)] {
+            #expect(try player.get("/namegame/reminder.ics?at=\(at)").status == 400, "\(at)")
+        }
+        #expect(NameGameController.calendarText("a,b;c\\d\ne") == "a\\,b\\;c\\\\d\\ne")
+    }
+
     /// A reason to come back, and a number that moves in a first session (reviews: nothing brought a player back, and
     /// "Learned: 0 of 130" stood still all day): the menu's goal counts today's answers to a lesson's worth, its bar
     /// says so to a screen reader, the run of days follows, and a day later it asks for one answer to keep it.
