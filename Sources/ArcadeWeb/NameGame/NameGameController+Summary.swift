@@ -54,10 +54,13 @@ extension NameGameController {
             "seconds": .int(seconds),
             "time": .string("\(seconds / 60):" + (seconds % 60 < 10 ? "0" : "") + "\(seconds % 60)"),
             "days": .int(days),
-            // Tomorrow's due people, as what is due, belong to lessons (below).
-            "today": try todayFields(
-                visitor.playerID, isNew: false, streak: false, tomorrow: showDue, tomorrowDue: false,
-                justAnswered: session.stats.rounds, pace: try pace(visitor.playerID), cards: cards, t: t),
+            // Tomorrow's due people, as what is due, belong to lessons (below). A score's run does not count toward
+            // the day's goal, so its end does not show it ("Answered today: 0 of 20" after a timed minute).
+            "today": mode == .timed || mode == .practice
+                ? .null
+                : try todayFields(
+                    visitor.playerID, isNew: false, streak: false, tomorrow: showDue, tomorrowDue: false,
+                    justAnswered: session.stats.rounds, pace: try pace(visitor.playerID), cards: cards, t: t),
             "dueCount": .int(due), "dueNow": .int(dueNow),
             // What is due belongs to lessons; after a practice run or a timed minute it read as this run's score (a
             // review: "due today: 42" after two rounds of practice).

@@ -277,6 +277,8 @@ struct NameGameSiteTests {
         let over = try player.play("practice").text
         #expect(over.contains("data-ended=\"true\"") && over.contains("data-score=\"8\""))
         #expect(over.contains("<h1>Clean sweep: everyone you’ve met, named</h1>") && !over.contains("Run over"))
+        // Its end does not show the day's goal, which it does not count toward.
+        #expect(!over.contains("data-today"))
     }
 
     @Test(arguments: Engine.allCases) func practiceEndsAtTheFirstMistakeWithTheStreak(_ engine: Engine) throws {
