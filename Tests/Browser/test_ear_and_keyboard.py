@@ -318,6 +318,23 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         self.assertFalse(any(t.startswith(row) for t in later), later)
         self.assertEqual(sum("digit in position" in t for t in later), 1, later)
 
+    def test_a_key_reached_by_tab_is_ringed_twice(self):
+        """A review tabbing through the keypad lost its place: on a row of orange keys one ring was hard to find. The
+        focused key has the page's colour inside its ring as well, in light and dark; the others none."""
+        self.start()
+        self.driver.execute_script("document.querySelector(\"[data-keypad] button[data-key='7']\").focus()")
+        self.keys(Keys.TAB)
+        self.assertTrue(self.driver.execute_script("return !!document.activeElement.closest('[data-keypad]')"))
+        for scheme in ("light", "dark"):
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+                "features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            rings = self.driver.execute_script("""return [...document.querySelectorAll('[data-keypad] button')]
+                .filter(b => b.offsetParent).map(b => [b === document.activeElement,
+                  getComputedStyle(b).boxShadow.includes('inset'), getComputedStyle(b).outlineStyle]);""")
+            self.assertIn([True, True, "solid"], rings, scheme)
+            self.assertTrue(all(not inset for focus, inset, _ in rings if not focus), rings)
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
     def test_a_320_pixel_screen_keeps_the_rows_on_it(self):
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": 320, "height": 740, "deviceScaleFactor": 1, "mobile": True})
