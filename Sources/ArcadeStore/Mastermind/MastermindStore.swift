@@ -498,7 +498,8 @@ package struct MastermindStore: Store {
 
     /// What the Konami code's reveal did: a digit shown, or why not (the game is over, its one reveal is used, or it is
     /// a daily).
-    package enum Reveal: Equatable { case revealed(Int), finished, used, daily }
+    /// `revealed`: the position (0 first) and its digit.
+    package enum Reveal: Equatable { case revealed(Int, digit: String), finished, used, daily }
 
     /// Reveals one position of a game in play, once per game: one the player has not yet had red at, chosen at
     /// random. Like a hint, it makes a win assisted. The game is the one on the player's page (`game`), else their
@@ -528,7 +529,7 @@ package struct MastermindStore: Store {
             try db.execute(
                 "UPDATE mastermind_games SET revealed = ?, used_hint = 1 WHERE id = ?",
                 [SQLValue(position), .integer(record.id)])
-            return .revealed(position)
+            return .revealed(position, digit: String(secret[position]))
         }
     }
 

@@ -22,7 +22,7 @@ struct CheatController: Sendable {
     {
         let found = try once.perform(visitor) { o in outcome.unlocked.flatMap { o.markDone(SiteTasks.cheat($0)) } }.once
         let effects = outcome.unlocked.compactMap { store.book.entry($0)?.effect }
-        var idle = try act(effects, visitor, page: page)
+        var (idle, revealed) = try act(effects, visitor, page: page)
         // Each completion of the CRT's code toggles it: on after an odd number of them, and said so (a blind review
         // heard "switches on" as it went off).
         let crtOn = found.count(SiteTasks.cheat("crt")) % 2 == 1
@@ -36,7 +36,14 @@ struct CheatController: Sendable {
                 [.string(t.string("cheats.name.\($0)"))])
         }
         // And what it did, in the same toast; with how many the player has found, for every open page's cabinet.
-        let did = effects.map { t.string("cheats.did.\($0)" + (idle[$0] ?? "")) }
+        // A revealed digit is named with its place: the box it lands in may hold a digit typed over it (a review on
+        // a phone saw only a small badge on its own "4", and the toast did not say which).
+        let did = effects.map { effect in
+            if effect == "mastermind.reveal", idle[effect] == nil, let (position, digit) = revealed {
+                return t.string("cheats.did.mastermind.reveal", [.int(position + 1), .string(digit)])
+            }
+            return t.string("cheats.did.\(effect)" + (idle[effect] ?? ""))
+        }
         let count = store.book.tasks.filter { found.beenDone($0) }.count
         let first = outcome.unlocked.contains { found.count(SiteTasks.cheat($0)) == 1 }
         var response = answer(
@@ -65,8 +72,11 @@ struct CheatController: Sendable {
     /// The games' effects, each on the game on the page. Effects with nothing to act on (a finished game, no round
     /// open) say so rather than claim what they did not do (a review: a finished game's Konami code said a digit was
     /// revealed): their keys map to the words' suffix.
-    private func act(_ effects: [String], _ visitor: Visitor, page: MastermindPage) throws -> [String: String] {
+    private func act(
+        _ effects: [String], _ visitor: Visitor, page: MastermindPage
+    ) throws -> (idle: [String: String], revealed: (Int, String)?) {
         var idle: [String: String] = [:]
+        var revealed: (Int, String)?
         // Only the game on the page the code was entered on: from any other page a reveal or a head start would be
         // spent unseen on a game left open elsewhere (a review's Konami on the home page marked its game as hinted).
         if effects.contains("mastermind.reveal"), !page.onBoard {
@@ -80,7 +90,7 @@ struct CheatController: Sendable {
             switch page.daily
                 ? .daily : try mastermind.reveal(player: visitor.playerID, game: page.game, using: &random)
             {
-            case .revealed: break
+            case .revealed(let position, let digit): revealed = (position, digit)
             // Said to work again in the next game (a review read "nothing to reveal" as the cheat spent).
             case .finished: idle["mastermind.reveal"] = ".none"
             case .used: idle["mastermind.reveal"] = ".again"
@@ -96,7 +106,7 @@ struct CheatController: Sendable {
                 idle["namegame.firstLetter"] = ".elsewhere"
             }
         }
-        return idle
+        return (idle, revealed)
     }
 
     private func answer(
