@@ -20,15 +20,8 @@ extension NameGameController {
                     ? "namegame.summary.people.review"
                     : mode == .learn ? "namegame.summary.people" : "namegame.summary.people.run"
             ))
-        // A timed minute and a practice run end on a score, said first, beside the best (a review: a run of 13 ended on
-        // "Session over", its figure small and grey below).
         if mode == .timed || mode == .practice {
-            let over =
-                mode == .timed
-                ? "namegame.timed.over"
-                : try swept(session, player: visitor.playerID) ? "namegame.practice.swept" : "namegame.practice.over"
-            context["overTitle"] = .string(t.string(over))
-            context["best"] = try bestScore(session, player: visitor.playerID, t: t)
+            try scoreFields(session, player: visitor.playerID, t: t, into: &context)
         }
         context["praise"] = try praise(mode, session: session, t: t)
         let covered = try store.covered(session: session.id)
@@ -68,6 +61,19 @@ extension NameGameController {
             "due": .string(dueText),
         ])
         try nextStepFields(mode, dueNow: dueNow, missed: missed, player: visitor.playerID, t: t, into: &context)
+    }
+
+    /// A timed minute and a practice run end on a score, said first, beside the best (a review: a run of 13 ended on
+    /// "Session over", its figure small and grey below); a run that named everyone met says so.
+    private func scoreFields(
+        _ session: NameGameStore.Session, player: String, t: LanguageStrings, into context: inout TemplateFields
+    ) throws {
+        let over =
+            session.mode == .timed
+            ? "namegame.timed.over"
+            : try swept(session, player: player) ? "namegame.practice.swept" : "namegame.practice.over"
+        context["overTitle"] = .string(t.string(over))
+        context["best"] = try bestScore(session, player: player, t: t)
     }
 
     /// What is due, said under a summary. "Nothing is due right now" read as a contradiction above "Review the people
