@@ -143,6 +143,9 @@
     // The end of a timed minute keeps its score: only a deliberate press of Play again starts another.
     if (ended && timed) return;
     if (/^[0-6]$/.test(event.key)) {
+      // Not from a link or a disclosure, as on Mastermind's board (a keyboard review's 3, pressed on "How to play",
+      // answered the round).
+      if (target && target.closest && target.closest("a[href], summary")) return;
       var choice = game.querySelector('button[data-key="' + event.key + '"]:not([disabled])');
       // In a timed minute an answered round's faces are done: the next digit goes on to the next question (a review
       // pressed digits after a miss, and the round stood still while the clock ran).
@@ -417,6 +420,9 @@
     // A timed minute's clock runs meanwhile: there a right answer moves on at once (a review: "the score measures
     // waiting, not knowing").
     var delay = timedMiss ? (reduced ? 2000 : 1500) : timed ? 600 : reduced ? 2000 : 1200;
+    // Team mode's answer shows six names and roles, which is what it is for: time to read them (a review saw them
+    // for about a second and a half).
+    if (game.getAttribute("data-mode") === "team") delay = Math.max(delay, 4000);
     // Twice as long with large text or in a short window (a page at 200 % or 400 %), outside a timed minute: a
     // low-vision review could not study the face it had named in 1.7 s, and the switch to keep it was out of sight.
     // A timed miss's correction too, the clock running (a low-vision review at 400 % lost its twenty words in 2 s).

@@ -432,6 +432,19 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         finally:
             self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
+    def test_a_digit_pressed_on_a_link_answers_nothing(self):
+        """A keyboard review pressed 3 with "How to play" focused, and the round was answered (wrongly): on a link a
+        digit is the link's, as on Mastermind's board. The round is then answered right by the next digit."""
+        self.start_mode("normal")
+        answer = test_namegame.answer_of(self.game().get_attribute("data-round"))
+        wrong = str((answer + 1) % 6 + 1)
+        self.driver.execute_script("document.querySelector('[data-help-link]').focus()")
+        ActionChains(self.driver).send_keys(wrong).perform()
+        self.driver.execute_script("document.activeElement.blur()")
+        self.navigate(lambda: ActionChains(self.driver).send_keys(str(answer + 1)).perform())
+        self.assertEqual(self.driver.find_elements("css selector", "[data-result='wrong']"), [], "no wrong pick")
+        self.assertTrue(self.game().get_attribute("data-identified") is not None)
+
     def test_a_right_answer_by_keyboard_waits_for_enter(self):
         """A blind review: the page moved on 2.6 s after a right answer, while it was still being read. An answer
         given by keyboard stays, said, until Enter; a tap's moves on by itself (the test above)."""

@@ -143,6 +143,21 @@ class Lesson(LessonHelpers):
         self.assertLessEqual(float(self.driver.execute_script("return sessionStorage.getItem('advanceMs')")), 1200)
         self.assertEqual(self.driver.find_element("css selector", "[data-announce]").get_attribute("aria-live"), "polite")
 
+    def test_team_mode_leaves_the_roles_time_to_be_read(self):
+        """Team mode's answer shows every face's name and role, what the mode is for: a review saw them for about a
+        second and a half before the round moved on. Its beat is four seconds; it still moves on by itself."""
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            addEventListener("DOMContentLoaded", () => {
+                const game = document.getElementById("namegame");
+                if (game && game.classList.contains("is-advancing"))
+                    sessionStorage.setItem("advanceMs", game.style.getPropertyValue("--advance-ms").replace("ms", ""));
+            });"""})
+        self.play_from_menu("team")
+        round_id = self.game().get_attribute("data-round")
+        self.tap(f'button[data-choice="{answer_of(round_id)}"]')
+        wait(self.driver).until(lambda _: self.game().get_attribute("data-round") != round_id)
+        self.assertGreaterEqual(float(self.driver.execute_script("return sessionStorage.getItem('advanceMs')")), 4000)
+
     def answer_right_with_slow_timers(self, mode, from_ms):
         """Answers a round of `mode` right with the page's timers of `from_ms` or more stretched a hundredfold, so the
         answered round is looked at before it moves on, however slow the machine."""

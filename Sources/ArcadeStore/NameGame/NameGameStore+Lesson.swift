@@ -155,12 +155,12 @@ extension NameGameStore {
     }
 
     /// The player's best score in `mode` (a timed minute's, a practice run's) before this session (nil: none); a
-    /// session given more time is not a score.
+    /// session given more time, or helped by a cheat, is not a score.
     package func bestScore(player: String, mode: Mode, before session: Int64) throws -> Int? {
         try pool.connection().first(
             """
-            SELECT MAX(correct) AS best FROM namegame_sessions WHERE player = ? AND mode = ? AND id < ?
-                AND extra_ms = 0
+            SELECT MAX(correct) AS best FROM namegame_sessions s WHERE player = ? AND mode = ? AND id < ?
+                AND extra_ms = 0 AND NOT EXISTS (SELECT 1 FROM namegame_rounds r WHERE r.session = s.id AND r.cheat = 1)
             """,
             [.text(player), .text(mode.rawValue), .integer(session)])?.decodeIfPresent("best")
     }

@@ -138,15 +138,19 @@ extension NameGameController {
     {
         let score = session.stats.correctTaps
         let previous = try store.bestScore(player: player, mode: session.mode, before: session.id)
-        // A minute given more time is played, not compared: the best stays what it was.
+        // A minute given more time is played, not compared: the best stays what it was; so is a run a cheat helped (a
+        // review's "Who is it?" in Timed made "A new personal best!").
         let extended = session.extraMilliseconds > 0
-        let best = extended ? previous ?? 0 : max(previous ?? 0, score)
+        let helped = try !extended && store.helpedRounds(session: session.id) > 0
+        let best = extended || helped ? previous ?? 0 : max(previous ?? 0, score)
         // A first minute sets the best without beating one (a review: a first run "A new personal best!").
-        let record = !extended && (previous.map { score > $0 } ?? false)
+        let record = !extended && !helped && (previous.map { score > $0 } ?? false)
         let text =
             extended
             ? t.string("namegame.timed.extended")
-            : record ? t.string("namegame.timed.record") : t.string("namegame.timed.best", [.int(best)])
+            : helped
+                ? t.string("namegame.timed.helped")
+                : record ? t.string("namegame.timed.record") : t.string("namegame.timed.best", [.int(best)])
         return .object(["score": .int(best), "record": .bool(record), "text": .string(text)])
     }
 

@@ -943,7 +943,7 @@ struct LearnDepthSiteTests {
                 "data-meet-first>Sudden death only asks about people you’ve met, and you haven’t met anyone yet"))
         #expect(
             page.contains(
-                "<a class=\"button\" href=\"/namegame/learn\" aria-describedby=\"meet-first\" data-start-learn>Start with Learn</a>"
+                "<button type=\"submit\" class=\"button-primary\" aria-describedby=\"meet-first\" data-start-learn>Start with Learn</button>"
             ))
         #expect(!page.contains("data-choice") && !page.contains("<button type=\"submit\" data-next>Start</button>"))
         let db = try Database(location: server.database)
@@ -953,6 +953,23 @@ struct LearnDepthSiteTests {
         #expect(!met.isEmpty)
         let first = try player.play("practice").text
         #expect(met.contains(try player.askedID(first)), "asked about someone met")
+    }
+
+    /// A locked mode's "Start with Learn" starts a lesson: a link to Learn showed the summary of the lesson just
+    /// finished (a keyboard review).
+    @Test func startWithLearnStartsALessonAfterOneJustEnded() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/")
+        try player.finishLesson("learn")
+        #expect(try player.get("/namegame/learn").text.contains("data-ended=\"true\""), "the summary")
+        #expect(try player.post("/namegame/next", "mode=timed&resume=1").status == 303)
+        let locked = try player.get("/namegame/timed").text
+        #expect(locked.contains("<input type=\"hidden\" name=\"mode\" value=\"learn\">"))
+        #expect(locked.contains("data-start-learn>Start with Learn</button>"))
+        #expect(try player.post("/namegame/next", "mode=learn&resume=1").status == 303)
+        #expect(!(try player.get("/namegame/learn").text.contains("data-ended=\"true\"")), "a new lesson's round")
     }
 
     /// A review met five people by guessing in Normal, then a whole Learn lesson drilled them and met one new person:

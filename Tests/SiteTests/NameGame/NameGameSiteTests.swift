@@ -326,6 +326,31 @@ struct NameGameSiteTests {
         #expect(short.contains("data-score=\"0\"") && short.contains("Personal best: 2"))
     }
 
+    /// A run a cheat helped is played, not compared (a review's "Who is it?" in Timed made "A new personal best!"):
+    /// its end says why, and the next run's best does not count it.
+    @Test func aRunACheatHelpedIsNoPersonalBest() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        try player.meetPeople()
+        let (round, answer) = try player.round(try player.play("practice").text)
+        for key in ["w", "h", "o"] { try player.post("/cheats/actions", "kind=key&value=\(key)&round=\(round)") }
+        try player.post("/namegame/answer", "mode=practice&round=\(round)&choice=\(answer)")
+        try player.post("/namegame/next", "mode=practice")
+        let (miss, right) = try player.round(try player.play("practice").text)
+        try player.post("/namegame/answer", "mode=practice&round=\(miss)&choice=\((right + 1) % 6)")
+        try player.post("/namegame/next", "mode=practice")
+        let over = try player.play("practice").text
+        #expect(over.contains("data-score=\"1\""))
+        #expect(over.contains("You used a cheat, so this score does not count as a personal best."))
+        #expect(!over.contains("A new personal best!"))
+        try player.post("/namegame/next", "mode=practice")
+        let (next, nextAnswer) = try player.round(try player.play("practice").text)
+        try player.post("/namegame/answer", "mode=practice&round=\(next)&choice=\((nextAnswer + 1) % 6)")
+        try player.post("/namegame/next", "mode=practice")
+        #expect(try player.play("practice").text.contains("Personal best: 0"), "the helped run is not the best")
+    }
+
     /// The site's one clock is injected: the test moves it past the minute instead of waiting.
     @Test func timedSessionsEndWhenTheTimeIsUp() throws {
         let clock = DailySiteTests.Clock()
