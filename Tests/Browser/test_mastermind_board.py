@@ -546,8 +546,9 @@ class MastermindBoard(BoardHelpers):
         # Shown, not spoken: the footer's announcer, present from load, says it once (a review heard it twice).
         self.assertEqual(toast.get_attribute("aria-hidden"), "true")
         WebDriverWait(self.driver, 10).until(lambda d: "Cheat unlocked" in toast.text, toast.get_attribute("textContent"))
-        # Said as two sentences (a blind review heard "The Konami code One digit" run together).
-        WebDriverWait(self.driver, 10).until(lambda d: "Konami code. One digit" in d.find_element(
+        # Said as two sentences (a blind review heard "The Konami code One digit" run together), naming the digit and
+        # its place (a review's phone showed it only as a badge over a typed digit).
+        WebDriverWait(self.driver, 10).until(lambda d: "Konami code. The digit in position" in d.find_element(
             "id", "cheat-announcer").get_attribute("textContent"))
         # Clear of the rows and the keys (a review: on a phone it hid the keys 1 to 4 just after the unlock), and with
         # room beside the board, of the menu bar (a review: it hid "The Name Game" and "Your progress").

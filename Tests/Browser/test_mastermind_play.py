@@ -1241,7 +1241,10 @@ class Unlock(Play):
         toast = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-toast]"))
         # Read whether or not it has gone already (a busy machine may look late).
         self.assertIn("Konami", toast.get_attribute("textContent"))
-        self.assertIn("now shown", toast.find_element("css selector", ".toast-did").get_attribute("textContent"))
+        did = toast.find_element("css selector", ".toast-did").get_attribute("textContent")
+        position, digit = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-revealed]")).get_attribute("data-revealed").split(":")
+        self.assertIn(f"The digit in position {position} is {digit}.", did, "which digit, and where")
         cell = WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("css selector", "[data-current-row] .cell.is-revealed.is-flying"))
         position = int(self.driver.find_element("css selector", "[data-revealed]").get_attribute(

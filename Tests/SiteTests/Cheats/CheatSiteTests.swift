@@ -218,7 +218,7 @@ struct CheatSiteTests {
         #expect(
             (1...4).contains(position) && parts[1] == String(secret[position - 1]), "the right digit at its position")
         // The toast names the digit and its place (a review's phone showed it as a badge over a typed digit).
-        let said = "The digit in position \(position) is \(parts[1]): it is now shown in its box. It counts as a hint."
+        let said = "The digit in position \(position) is \(parts[1]). It counts as a hint."
         #expect(last["did"] == .array([.string(said)]))
         // Once per game: a second Konami changes nothing, and says so (a review: it claimed a digit revealed).
         let id = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
