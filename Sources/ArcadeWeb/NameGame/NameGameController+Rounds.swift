@@ -76,13 +76,21 @@ extension NameGameController {
         let again =
             (left.missed.first { $0 != avoid } ?? left.missed.first ?? left.unnamed.first { $0 != avoid }
             ?? left.unnamed.first).flatMap(directory.person)
+        // People due for review later today, none yet: a lesson's first rounds review them a little early (a review
+        // followed the home page's "8 people to review today" and met someone new first). Not those in learning
+        // steps, whose minutes apart are the lesson's spacing.
+        let now = store.nowMilliseconds()
+        let endOfDay = (now / FSRS.day + 1) * FSRS.day
+        let early =
+            session.stats.rounds < 3 && !cards.values.contains { $0.state == .review && $0.due <= now }
+            && cards.values.contains { $0.state == .review && $0.due < endOfDay }
         guard
             let person = try again
                 ?? plan.next(
                     people: Self.meetingOrder(directory.team, player: visitor.playerID), cards: cards,
-                    now: store.nowMilliseconds(), avoid: avoid,
+                    now: early ? endOfDay : now, avoid: avoid,
                     recent: try store.recentlyAsked(session: session.id, limit: Self.restAhead),
-                    meetNew: try roomToLearn && meetsNew(visitor.playerID, pace: pace))
+                    meetNew: try !early && roomToLearn && meetsNew(visitor.playerID, pace: pace))
         else { return nil }
         // The other faces: people met, those still being learned first (their names as fresh as this one's), and
         // strangers, about half each (`Round.make`). Among strangers only, the one familiar face was the answer

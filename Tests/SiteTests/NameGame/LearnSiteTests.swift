@@ -955,6 +955,27 @@ struct LearnDepthSiteTests {
         #expect(met.contains(try player.askedID(first)), "asked about someone met")
     }
 
+    /// A review followed the home page's "8 people to review today" into Learn and met someone new first: they were
+    /// due later that day, not yet. A lesson with people due today, now or later, starts with them.
+    @Test(arguments: [0, 3600]) func aLessonWithPeopleDueTodayStartsWithThem(_ later: Int64) throws {
+        let clock = AdminConsoleTests.Clock()
+        clock.advance(46_560)  // noon (UTC), the site's day
+        let server = try AdminConsoleTests.server(clock)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.get("/namegame")
+        #expect(try player.post("/namegame/pace", "pace=steady").status == 303, "the player's row")
+        let due = try met(server, count: 6, stability: 10, due: (Int64(clock.now) + later) * 1000)
+        #expect(try player.get("/").text.contains("6 people to review today"))
+        for round in 0..<3 {
+            let page = try player.play("learn").text
+            #expect(!page.contains("action=\"/namegame/meet\""), "round \(round): no introduction")
+            #expect(due.contains(try player.askedID(page)), "round \(round): someone due today")
+            try player.answerRight("learn", page)
+            try player.post("/namegame/next", "mode=learn")
+        }
+    }
+
     /// A locked mode's "Start with Learn" starts a lesson: a link to Learn showed the summary of the lesson just
     /// finished (a keyboard review).
     @Test func startWithLearnStartsALessonAfterOneJustEnded() throws {
