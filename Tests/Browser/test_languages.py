@@ -119,6 +119,15 @@ class Languages(BrowserTest):
         self.check(language, "namegame-people")
         self.shoot(language, "namegame-people")
 
+        # The menu's figures: in Japanese one a line (joined by 「・」 they read as one noun, and a dot began a line).
+        self.open("/namegame")
+        tops = self.driver.execute_script("""return [...document.querySelectorAll('[data-menu-progress] > *')]
+            .map(e => Math.round(e.getBoundingClientRect().top));""")
+        self.assertEqual(len(tops), 4, f"{language}: the menu's figures")
+        if language == "ja":
+            self.assertEqual(sorted(set(tops)), tops, "one figure a line")
+        self.check(language, "namegame-menu")
+
         self.open("/progress")
         self.check(language, "progress")
         self.shoot(language, "progress")
