@@ -115,9 +115,9 @@ class Lesson(LessonHelpers):
             answers = self.driver.find_elements("css selector", "button[data-choice], [data-recall-input]")
             self.assertTrue(answers and all(self.in_view(a) for a in answers), f"{mode}: the answers are in view")
 
-    def test_a_right_answer_moves_on_by_itself(self):
-        # Each page that shows a right answer notes when it was ready (the wall clock, as the server's), so the test
-        # need not catch that page in its second on screen.
+    def note_answers(self):
+        """Each page that shows a right answer notes when it was ready (the wall clock, as the server's) and the beat it
+        waits before moving on, so a test need not catch that page in its second on screen."""
         self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
             addEventListener("DOMContentLoaded", () => {
                 const game = document.getElementById("namegame");
@@ -126,6 +126,9 @@ class Lesson(LessonHelpers):
                 if (game && game.classList.contains("is-advancing"))
                     sessionStorage.setItem("advanceMs", game.style.getPropertyValue("--advance-ms").replace("ms", ""));
             });"""})
+
+    def test_a_right_answer_moves_on_by_itself(self):
+        self.note_answers()
         self.play_from_menu("normal")
         round_id = self.game().get_attribute("data-round")
         self.tap(f'button[data-choice="{answer_of(round_id)}"]')
@@ -146,12 +149,7 @@ class Lesson(LessonHelpers):
     def test_team_mode_leaves_the_roles_time_to_be_read(self):
         """Team mode's answer shows every face's name and role, what the mode is for: a review saw them for about a
         second and a half before the round moved on. Its beat is four seconds; it still moves on by itself."""
-        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
-            addEventListener("DOMContentLoaded", () => {
-                const game = document.getElementById("namegame");
-                if (game && game.classList.contains("is-advancing"))
-                    sessionStorage.setItem("advanceMs", game.style.getPropertyValue("--advance-ms").replace("ms", ""));
-            });"""})
+        self.note_answers()
         self.play_from_menu("team")
         round_id = self.game().get_attribute("data-round")
         self.tap(f'button[data-choice="{answer_of(round_id)}"]')

@@ -61,7 +61,7 @@ extension NameGameController {
             // straight to a lesson, and took the bundled colleagues for real ones).
             context["demoNote"] = .bool(cards.isEmpty && directory.people.contains(where: PeopleStore.isDemo))
             // An introduction keeps the session's bar where it was (a review saw it vanish on the cards).
-            lessonFields(mode, session: current, record: record, player: visitor.playerID, t: t, into: &context)
+            lessonFields(mode, session: current, record: record, cards: cards, t: t, into: &context)
             return page(.object(context))
         }
         // A lesson's or a practice run's summary stands alone (issue 41: practice's was stacked over its last
@@ -79,7 +79,7 @@ extension NameGameController {
             if !current.ended && !timeIsUp(current) {
                 try recallFields(record, visitor.playerID, cards: cards, t: t, into: &context)
             }
-            lessonFields(mode, session: current, record: record, player: visitor.playerID, t: t, into: &context)
+            lessonFields(mode, session: current, record: record, cards: cards, t: t, into: &context)
         }
         return page(.object(context))
     }
@@ -234,7 +234,7 @@ extension NameGameController {
 
     /// The lesson's progress bar: rounds done of the lesson's (a review: of its list).
     func lessonFields(
-        _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord, player: String,
+        _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord, cards: [String: Card],
         t: LanguageStrings, into context: inout TemplateFields
     ) {
         guard !(session.ended || timeIsUp(session)) else { return }
@@ -263,7 +263,7 @@ extension NameGameController {
             if mode == .practice {
                 context["lastOfLesson"] = .bool(
                     !record.isOpen
-                        && (session.stats.incorrectTaps > 0 || (try? swept(session, player: player)) == true))
+                        && (session.stats.incorrectTaps > 0 || swept(session, cards: cards)))
             }
             return
         }

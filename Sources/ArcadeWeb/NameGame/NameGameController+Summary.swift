@@ -21,7 +21,7 @@ extension NameGameController {
                     : mode == .learn ? "namegame.summary.people" : "namegame.summary.people.run"
             ))
         if mode == .timed || mode == .practice {
-            try scoreFields(session, player: visitor.playerID, t: t, into: &context)
+            try scoreFields(session, player: visitor.playerID, cards: cards, t: t, into: &context)
         }
         context["praise"] = try praise(mode, session: session, t: t)
         let covered = try store.covered(session: session.id)
@@ -66,12 +66,13 @@ extension NameGameController {
     /// A timed minute and a practice run end on a score, said first, beside the best (a review: a run of 13 ended on
     /// "Session over", its figure small and grey below); a run that named everyone met says so.
     private func scoreFields(
-        _ session: NameGameStore.Session, player: String, t: LanguageStrings, into context: inout TemplateFields
+        _ session: NameGameStore.Session, player: String, cards: [String: Card], t: LanguageStrings,
+        into context: inout TemplateFields
     ) throws {
         let over =
             session.mode == .timed
             ? "namegame.timed.over"
-            : try swept(session, player: player) ? "namegame.practice.swept" : "namegame.practice.over"
+            : swept(session, cards: cards) ? "namegame.practice.swept" : "namegame.practice.over"
         context["overTitle"] = .string(t.string(over))
         context["best"] = try bestScore(session, player: player, t: t)
     }

@@ -413,17 +413,19 @@ struct NameGameController: Sendable {
 
     /// Whether a lesson has played all its rounds (a practice run, its first miss or everyone met named once).
     func lessonDone(_ session: NameGameStore.Session, player: String) throws -> Bool {
-        if session.mode == .practice { return try session.stats.incorrectTaps > 0 || swept(session, player: player) }
+        if session.mode == .practice {
+            return try session.stats.incorrectTaps > 0 || swept(session, cards: store.cards(player: player))
+        }
         guard let total = try lessonTotal(session) else { return false }
         return session.stats.rounds >= total
     }
 
     /// Whether a practice run has named everyone the player has met, each once: its finish line (a review ran 27 in a
     /// row through twelve people, with no end in sight).
-    func swept(_ session: NameGameStore.Session, player: String) throws -> Bool {
+    /// `cards`: the player's, as the caller has read them.
+    func swept(_ session: NameGameStore.Session, cards: [String: Card]) -> Bool {
         let stats = session.stats
         guard stats.incorrectTaps == 0, stats.identified == stats.rounds, stats.rounds > 0 else { return false }
-        let cards = try store.cards(player: player)
         return stats.identified >= Mode.practice.pool(directory.people).count { cards[$0.id] != nil }
     }
 
