@@ -48,23 +48,28 @@ extension NameGameStore {
         return result
     }
 
-    /// What a lesson has left to ask before it ends, each in the order first asked: `missed`, whose latest round in
-    /// the session was a miss (a wrong pick, a wrong name, "I don't know", the clock); `unnamed`, met in the session
-    /// and only picked since, never asked to type their name (a review saw one person typed five times in a lesson,
-    /// and another picked once among four faces and called "Right today").
-    package func unfinished(session: Int64) throws -> (missed: [String], unnamed: [String]) {
+    /// Whom a lesson asks once more past its `length` rounds, each in the order first asked and not yet asked since:
+    /// `missed`, whose latest round in those rounds was a miss (a wrong pick, a wrong name, "I don't know", the clock);
+    /// `unnamed`, met in the session and only picked, never asked to type their name (a review saw one person typed
+    /// five times in a lesson, and another picked once among four faces and called "Right today"). Planned once, at the
+    /// length: a second miss is not asked a third time (a struggling review's "2 more" stood while the same two people
+    /// came back, first letter shown, round after round), so the rounds to come fall by one each round.
+    package func unfinished(session: Int64, after length: Int) throws -> (missed: [String], unnamed: [String]) {
         var last: [String: Bool] = [:]
         var typed: Set<String> = []
         var order: [String] = []
         let rounds = try rated(session: session)
-        for round in rounds {
+        let lesson = rounds.prefix(length)
+        for round in lesson {
             if last.updateValue(round.wrong, forKey: round.person) == nil { order.append(round.person) }
             if round.typed { typed.insert(round.person) }
         }
-        let met = Set(rounds.filter(\.metHere).map(\.person))
+        let met = Set(lesson.filter(\.metHere).map(\.person))
+        let askedSince = Set(rounds.dropFirst(length).map(\.person))
+        let left = order.filter { !askedSince.contains($0) }
         return (
-            order.filter { last[$0] == true },
-            order.filter { last[$0] == false && !typed.contains($0) && met.contains($0) }
+            left.filter { last[$0] == true },
+            left.filter { last[$0] == false && !typed.contains($0) && met.contains($0) }
         )
     }
 

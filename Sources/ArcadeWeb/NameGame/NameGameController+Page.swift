@@ -250,7 +250,7 @@ extension NameGameController {
             (total, end) = (length, (try? lessonTotal(session)) ?? length)
             // Whom it met and only picked, asked to type the name, is told so: not "someone you missed" (a review).
             if session.stats.rounds >= length && record.isOpen && mode == .learn {
-                let missed = (try? store.unfinished(session: session.id).missed) ?? []
+                let missed = (try? store.unfinished(session: session.id, after: length).missed) ?? []
                 let again = missed.contains(record.round.answerPerson.id) || !record.round.recall
                 context["secondTry"] = .string(t.string(again ? "namegame.lesson.again" : "namegame.lesson.named"))
             }

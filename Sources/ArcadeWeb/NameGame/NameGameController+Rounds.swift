@@ -72,7 +72,8 @@ extension NameGameController {
         // Past the lesson's length, whom it missed, asked again, then whom it met and only picked, asked to type the
         // name (`lessonTotal`).
         let left =
-            session.stats.rounds >= lessonLength ? try store.unfinished(session: session.id) : (missed: [], unnamed: [])
+            session.stats.rounds >= lessonLength
+            ? try store.unfinished(session: session.id, after: lessonLength) : (missed: [], unnamed: [])
         let again =
             (left.missed.first { $0 != avoid } ?? left.missed.first ?? left.unnamed.first { $0 != avoid }
             ?? left.unnamed.first).flatMap(directory.person)

@@ -432,14 +432,13 @@ struct NameGameController: Sendable {
     /// Rounds a lesson may add to ask again whom it missed.
     static let secondTries = 5
 
-    /// A session's rounds: Learn's lesson goes on past its length while someone it missed has not been asked again
-    /// and named, or someone it met has not typed their name (`NameGameStore.unfinished`), `secondTries` rounds at most
-    /// (Duolingo redoes mistakes before a lesson ends; a review's miss in round 9 of 10 waited for another day). Nil:
-    /// the mode has no set length.
+    /// A session's rounds: Learn's lesson goes on past its length to ask once more whom it missed, and whom it met and
+    /// never asked to type the name (`NameGameStore.unfinished`), `secondTries` rounds at most (Duolingo redoes mistakes
+    /// before a lesson ends; a review's miss in round 9 of 10 waited for another day). Nil: the mode has no set length.
     func lessonTotal(_ session: NameGameStore.Session) throws -> Int? {
         guard let length = session.mode.lessonRounds(lessonLength) else { return nil }
         guard session.mode == .learn, session.stats.rounds >= length else { return length }
-        let left = try store.unfinished(session: session.id)
+        let left = try store.unfinished(session: session.id, after: length)
         return min(length + Self.secondTries, session.stats.rounds + left.missed.count + left.unnamed.count)
     }
 
