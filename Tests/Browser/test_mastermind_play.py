@@ -584,6 +584,13 @@ class HintCost(Play):
         self.assertTrue(0 <= box["left"] and box["right"] <= 360 and box["bottom"] <= 740, box)
         self.assertGreaterEqual(self.box(self.driver.find_element("css selector", "[data-hint]"))["top"],
                                 row["bottom"] - 1, "the row being typed stays in sight")
+        # The Game menu opened, the hint waits behind it, and is back once it closes (a review saw the box stand half
+        # under the open menu).
+        menu = self.driver.find_element("css selector", ".mm-menu > summary")
+        menu.click()
+        self.wait(lambda d: not hint.is_displayed(), "the hint waits while the menu is open")
+        menu.click()
+        self.wait(lambda d: hint.is_displayed(), "the hint back")
 
 
     def test_hint_with_notes_on_still_asks_and_shows_the_hint(self):

@@ -82,9 +82,18 @@ struct MastermindController: Sendable {
 
     /// The daily code: the same for everyone today; one game each; past days from the archive.
     func today(_ request: Request, _ context: PlayerContext) throws -> Response {
-        let today = store.today
-        let record = try store.daily(player: context.visitor.playerID, today) ?? store.unstartedDaily(today)
-        return try board(record, context.visitor, request)
+        try board(
+            dailyRecord(store.today, context.visitor, hard: request.query["hard"] == "1"), context.visitor, request)
+    }
+
+    /// A player's game of a daily, or its unstarted board: in hard mode when asked (`?hard=1`, or the first guess's
+    /// `hard` field), as Wordle's daily can be played (a review found hard mode only in free play). Chosen before the
+    /// first guess only; that guess's row keeps it.
+    private func dailyRecord(_ number: Int, _ visitor: Visitor, hard: Bool) throws -> MastermindStore.Record {
+        if let record = try store.daily(player: visitor.playerID, number) { return record }
+        var record = store.unstartedDaily(number)
+        record.hard = hard
+        return record
     }
 
     func pastDaily(_ request: Request, _ context: PlayerContext) throws -> Response {
@@ -92,7 +101,7 @@ struct MastermindController: Sendable {
             throw PageError(.notFound)
         }
         if number == store.today { return .redirect(to: "/mastermind/daily") }
-        let record = try store.daily(player: context.visitor.playerID, number) ?? store.unstartedDaily(number)
+        let record = try dailyRecord(number, context.visitor, hard: request.query["hard"] == "1")
         return try board(record, context.visitor, request)
     }
 
@@ -103,7 +112,13 @@ struct MastermindController: Sendable {
         let game = form["game"].flatMap { Int64($0) }
         // A daily board says which day; one not yet come (or malformed) is refused like a stale page.
         let daily = form["daily"].map { Int($0).flatMap { (0...store.today).contains($0) ? $0 : nil } ?? -1 }
-        let first = daily.map { store.dailyDeal($0) } ?? (game == 0 ? store.deal() : nil)
+        let hard = form["hard"] == "1"
+        let first =
+            daily.map { number in
+                var deal = store.dailyDeal(number)
+                deal.hard = hard
+                return deal
+            } ?? (game == 0 ? store.deal() : nil)
         let result =
             daily == -1
             ? .failure(.stale)
@@ -121,7 +136,7 @@ struct MastermindController: Sendable {
             // Nothing changed: show the current board with a clear message.
             let shown = daily.flatMap { $0 >= 0 ? $0 : nil }
             let record =
-                try shown.map { try store.daily(player: visitor.playerID, $0) ?? store.unstartedDaily($0) }
+                try shown.map { try dailyRecord($0, visitor, hard: hard) }
                 ?? store.latest(player: visitor.playerID) ?? store.unstarted()
             return try board(
                 record, visitor, request, status: .unprocessableContent,

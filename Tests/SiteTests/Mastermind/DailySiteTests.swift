@@ -51,10 +51,50 @@ struct DailySiteTests {
         let secret = try player.secret()
         if secret != "0123" { try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=\(secret)") }
         #expect(try player.get("/mastermind").text.contains("data-used-hint>"), "the card says the win had help")
-        try player.post(
-            "/mastermind/guess", "game=0&turn=1&daily=0&guess=\(try Self.secret(server, player: player, day: 0))")
+        let dailyGame = try #require(Player.attribute("data-game", in: daily))
+        let dailySecret = try Self.secret(server, player: player, day: 0)
+        if dailySecret != "0123" {
+            try player.post("/mastermind/guess", "game=\(dailyGame)&turn=1&daily=0&guess=\(dailySecret)")
+        }
+        #expect(try player.get("/mastermind/daily").text.contains("data-status-won"), "the daily won")
         let stats = try player.get("/mastermind/stats").text
         #expect(stats.contains("data-hint-wins=\"1\""), "the free game's win, not the daily's")
+    }
+
+    /// The daily can be played in hard mode, chosen before its first guess, as Wordle's can (a review found hard mode
+    /// in free play only): the first guess keeps it, later ones must fit, and the share text stars it.
+    @Test func theDailyCanBePlayedInHardMode() throws {
+        let clock = Clock()
+        let server = try Self.server(clock)
+        defer { server.stop() }
+        let player = Player(server)
+        let fresh = try player.get("/mastermind/daily").text
+        #expect(fresh.contains("<a href=\"/mastermind/daily?hard=1\" data-start-hard>Play in hard mode</a>"))
+        let hard = try player.get("/mastermind/daily?hard=1").text
+        #expect(
+            hard.contains("data-mode=\"hard\"") && hard.contains("<input type=\"hidden\" name=\"hard\" value=\"1\">"))
+        #expect(hard.contains("<a href=\"/mastermind/daily\" data-start-normal>"), "and back")
+        try player.post("/mastermind/guess", "game=0&turn=0&daily=0&hard=1&guess=0000")
+        let secret = try Self.secret(server, player: player, day: 0)
+        // Once guessed, the mode stays, whatever the address asks.
+        let played = try player.get("/mastermind/daily").text
+        #expect(played.contains("data-mode=\"hard\"") && !played.contains("data-hard-later"))
+        #expect(!played.contains("data-start-hard") && !played.contains("data-start-normal"))
+        // A guess that does not fit row 1 (0000) is refused, as in free play's hard mode: 1111 where the code holds a
+        // 0, else any guess with a 0.
+        try #require(secret != "0000", "won at once: nothing left to refuse")
+        let misfit = secret.contains("0") ? "1111" : "0123"
+        let game = try #require(Player.attribute("data-game", in: played))
+        let refused = try player.post("/mastermind/guess", "game=\(game)&turn=1&daily=0&guess=\(misfit)")
+        #expect(refused.status == 422 && refused.text.contains("Hard mode: a guess must fit row 1"), "\(secret)")
+        try player.post("/mastermind/guess", "game=\(game)&turn=1&daily=0&guess=\(secret)")
+        let won = try player.get("/mastermind/daily").text
+        #expect(won.contains("/10*"), "the share text stars a hard win")
+        // A player who did not choose it plays the daily as usual.
+        let other = Player(server)
+        try other.get("/mastermind/daily")
+        try other.post("/mastermind/guess", "game=0&turn=0&daily=0&guess=0000")
+        #expect(!(try other.get("/mastermind/daily?hard=1").text.contains("data-mode=\"hard\"")), "chosen before only")
     }
 
     /// A daily's results say how everyone did on it once the player's game is over (a review: Wordle's daily is
