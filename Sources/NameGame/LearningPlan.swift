@@ -28,8 +28,9 @@ public struct LearningPlan: Sendable {
 
     /// People just met or missed falling due come first (and those answered right since, once due), then people due for
     /// review, then someone new (in a small batch, and only while `meetNew`: the day's new people are not all met),
-    /// then the person due soonest (reviewed ahead) among those not in `recent` (whom the lesson asked last). `avoid`
-    /// (the person just asked) is skipped when anyone else would do. Nil only when there is no one.
+    /// then the person due soonest (reviewed ahead); those in `recent` (whom the lesson asked last) only when nobody
+    /// else would do. `avoid` (the person just asked) is skipped when anyone else would do. Nil only when there is no
+    /// one.
     public func next(
         people: [Person], cards: [String: Card], now: Int64, avoid: String? = nil, recent: [String] = [],
         meetNew: Bool = true
@@ -41,12 +42,11 @@ public struct LearningPlan: Sendable {
         // right since: only once due, someone new meanwhile (a review's first lesson spent ten rounds on two people,
         // each asked again before the last answer had had time to fade).
         let asked = learning.filter { ($0.1.step ?? 0) == 0 ? $0.1.due <= now + learnAhead : $0.1.due <= now }
-        if let missed = asked.min(by: { $0.1.due < $1.1.due }) {
-            return missed.0
-        }
-        if let due = met.filter({ $0.1.state == .review && $0.1.due <= now }).min(by: { $0.1.due < $1.1.due }) {
-            return due.0
-        }
+        let soonest: ([(Person, Card)]) -> Person? = { $0.min(by: { $0.1.due < $1.1.due })?.0 }
+        // Someone asked in the last few rounds waits while anyone else is due or new (a struggling review's first
+        // lesson asked its two misses in turn, first letter shown, for ten rounds: nobody else came).
+        if let missed = soonest(asked.filter { !recent.contains($0.0.id) }) { return missed }
+        if let due = soonest(met.filter { $0.1.state == .review && $0.1.due <= now }) { return due }
         // The batch counts people not yet answered right since met (or missed), and those answered right once whose
         // second question (the name typed) is near. The next comes while the rest wait for their later steps (a
         // review's second lesson met nobody new; a first lesson that met the next person as soon as the last was
@@ -62,6 +62,7 @@ public struct LearningPlan: Sendable {
         {
             return new
         }
+        if let missed = soonest(asked) { return missed }
         // Ahead of time, the soonest due apart from the last few asked: past the day's new people, the two due
         // soonest were asked in turn for a whole lesson, so the order gave the answer (a review: Umar, Flynn, Umar…).
         let rested = met.filter { !recent.contains($0.0.id) }
