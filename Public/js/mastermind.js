@@ -529,6 +529,11 @@
     var hint = fresh.querySelector("[data-message] [data-hint], [data-hint-ask]");
     // Hint's question first, where a hint would take a win out of the chart: its answer is the next thing to press.
     if (fresh.querySelector("[data-hint-ask]")) focusKey = "[data-hint-confirm]";
+    // A hint just shown: focus on its "Type it in", the next thing reached for (a keyboard review found it three Tabs
+    // away); digits typed there still go to the row, and its Enter types the hint in.
+    else if (hint && !settled && focusKey === "" && hint.querySelector("[data-hint-type]")) {
+      focusKey = "[data-message] [data-hint-type]";
+    }
     // A refusal says itself: the board's announcement would repeat the last row as if it were scored.
     var refusal = status === 422 && fresh.querySelector("[data-error]");
     // Said once, by the board's live region (an alert inserted with its text in it is often not read at all).

@@ -119,7 +119,7 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         self.assertEqual((focus["key"], focus["inView"]), ("Enter", True), focus)
         # Hint, pressed by Enter from the keyboard: first its question (a hint takes a win out of the chart), said,
         # with focus on its answer, in view; Enter again, and the hint itself is said, stays on screen, and focus goes
-        # to the board (where the next digits go), in view.
+        # to its "Type it in" (a keyboard review found it three Tabs away), in view.
         hint = self.driver.find_element("css selector", "form[action='/mastermind/hint'] button")
         self.driver.execute_script("arguments[0].focus()", hint)
         self.keys(Keys.ENTER)
@@ -136,8 +136,17 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         spelled = ", ".join(shown.get_attribute("data-hint"))
         self.wait_said(lambda t: t == shown.get_attribute("data-hint-spoken") and spelled in t, "the hint")
         focus = self.focused()
-        self.assertEqual((focus["id"], focus["inView"]), ("board", True), focus)
+        self.assertEqual((focus["text"], focus["inView"]), ("Type it in", True), focus)
         self.assertEqual(self.rows(), 1, "Enter on Hint gave a hint, not the row")
+        # A digit typed there goes to the row, the focus with it to the board; taken back, Enter on "Type it in" types
+        # the hint in.
+        self.keys("5")
+        self.assertEqual((self.cells()[0], self.focused()["id"]), ("5", "board"))
+        self.keys(Keys.BACKSPACE)
+        self.driver.execute_script("document.querySelector('[data-message] [data-hint-type]').focus()")
+        self.keys(Keys.ENTER)
+        self.assertEqual(self.cells(), list(shown.get_attribute("data-hint")))
+        self.assertEqual((self.focused()["id"], self.rows()), ("board", 1), "typed in, not sent")
         # axe, in every theme, each chosen with the select (no reload) on this board with its hint.
         select = Select(self.driver.find_element("css selector", "[data-theme-select]"))
         for value in ["", "light", "dark", "contrast"]:
