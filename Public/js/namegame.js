@@ -165,6 +165,26 @@
       go(next);
     }
   });
+  // The arrows move between the faces (or names) as in their grid, the nearest in that direction within the same row
+  // or column (a keyboard review: no arrows between faces, only Tab through all six). Moving presses nothing; they
+  // are still the Konami code's too.
+  var steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  document.addEventListener("keydown", function (event) {
+    var step = steps[event.key];
+    var from = step && event.target && event.target.closest && event.target.closest("button[data-choice]");
+    if (!from || !game.contains(from) || event.ctrlKey || event.metaKey || event.altKey) return;
+    var box = from.getBoundingClientRect(), nearest = null, distance = Infinity;
+    Array.prototype.forEach.call(game.querySelectorAll("button[data-choice]:not([disabled])"), function (face) {
+      var other = face.getBoundingClientRect();
+      var dx = other.left + other.width / 2 - (box.left + box.width / 2);
+      var dy = other.top + other.height / 2 - (box.top + box.height / 2);
+      var along = step[0] ? dx * step[0] : dy * step[1];
+      var across = step[0] ? Math.abs(dy) < box.height / 2 : Math.abs(dx) < box.width / 2;
+      if (face !== from && across && along > 0 && along < distance) { distance = along; nearest = face; }
+    });
+    event.preventDefault();
+    if (nearest) nearest.focus();
+  });
   var typedOn = !ended && !timed && game.getAttribute("data-recall") === "true"
     && (game.hasAttribute("data-answered") || game.hasAttribute("data-identified"));
   var typedAhead = "";

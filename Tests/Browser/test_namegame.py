@@ -588,6 +588,24 @@ def asked_of(round_id):
 class LearnModeOnAPhone(NameGameHelpers, BrowserTest):
     width, height = 360, 740
 
+    def test_the_arrows_move_between_the_faces(self):
+        """A keyboard review: no arrows between faces, only Tab through all six. They move as in the grid (three
+        across, two down on a phone), press nothing and scroll nothing."""
+        self.meet_people(stability=1)
+        self.fresh_round("normal")
+        faces = self.driver.find_elements("css selector", "button[data-choice]")
+        self.assertEqual(len(faces), 6)
+        self.driver.execute_script("arguments[0].focus()", faces[0])
+        scrolled = self.driver.execute_script("return window.scrollY")
+        focused = lambda: self.driver.execute_script("return document.activeElement.getAttribute('data-choice')")
+        for key, choice in ((Keys.ARROW_RIGHT, "1"), (Keys.ARROW_RIGHT, "2"), (Keys.ARROW_RIGHT, "2"),
+                            (Keys.ARROW_DOWN, "5"), (Keys.ARROW_LEFT, "4"), (Keys.ARROW_UP, "1"),
+                            (Keys.ARROW_LEFT, "0")):
+            self.driver.switch_to.active_element.send_keys(key)
+            self.assertEqual(focused(), choice, key)
+        self.assertIsNone(self.game().get_attribute("data-answered"), "moving pressed nothing")
+        self.assertEqual(self.driver.execute_script("return window.scrollY"), scrolled)
+
     def test_learn_by_keyboard_a_miss_comes_back(self):
         self.meet_people(stability=1)  # picked among faces (a newcomer's first names are typed)
         round_id, answer = self.fresh_round("learn")
