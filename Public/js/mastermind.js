@@ -897,32 +897,45 @@
     var floor = Math.max(wide, Math.round(text * (short ? 1.7 : 1.25)));
     start = Math.max(start, floor);
     var cell = start;
-    var rows = host.querySelectorAll(".board > li").length || 10;
-    for (var i = 0; i < 4; i++) {
+    function setCell(size) {
+      cell = size;
       root.style.setProperty("--cell", cell + "px");
       // Cells under 36 px have no height for two rows of 16 px pegs: the pegs go in one line.
       root.classList.toggle("is-compact", cell < 36);
-      var bottom = lastBottom() + window.scrollY;
-      var over = bottom - (window.innerHeight - 6);
-      if (over <= 0) break;
-      var next = Math.max(floor, Math.floor(cell - over / (rows * 1.12)));
-      if (next === cell) break;
-      cell = next;
     }
-    holdKeys();
-    // …and a row must fit the width (on a 320-pixel screen it ran past both edges and the page scrolled sideways).
-    for (var j = 0; j < 4; j++) {
+    function tooWide() {
       var room = host.getBoundingClientRect().width, widest = 0;
       Array.prototype.forEach.call(host.querySelectorAll(".board > li"), function (li) {
         widest = Math.max(widest, li.getBoundingClientRect().width);
       });
-      if (widest <= room) break;
-      var narrower = Math.max(20, Math.floor(cell - (widest - room) / length()) - 1);
-      if (narrower >= cell) break;
-      cell = narrower;
-      root.style.setProperty("--cell", cell + "px");
-      root.classList.toggle("is-compact", cell < 36);
+      return widest - room;
     }
+    // A row must fit the width (on a 320-pixel screen it ran past both edges and the page scrolled sideways): first,
+    // so the height below is measured on a page that does not overflow (a phone's viewport grew with the rows, and
+    // a language whose codes-left count stuck out a little more came out 2 px smaller).
+    setCell(cell);
+    for (var j = 0; j < 4; j++) {
+      var over = tooWide();
+      if (over <= 0) break;
+      var narrower = Math.max(20, Math.floor(cell - over / length()) - 1);
+      if (narrower >= cell) break;
+      setCell(narrower);
+    }
+    // The estimate above undershoots (not every part of a row grows with its cells): back up while a row still fits.
+    while (cell < start && tooWide() <= 0) {
+      setCell(cell + 1);
+      if (tooWide() > 0) { setCell(cell - 1); break; }
+    }
+    var rows = host.querySelectorAll(".board > li").length || 10;
+    for (var i = 0; i < 4; i++) {
+      var bottom = lastBottom() + window.scrollY;
+      var below = bottom - (window.innerHeight - 6);
+      if (below <= 0) break;
+      var next = Math.max(Math.min(floor, cell), Math.floor(cell - below / (rows * 1.12)));
+      if (next === cell) break;
+      setCell(next);
+    }
+    holdKeys();
     // Still taller than the window at the smallest cells (a 360×560 phone): a vertical drag on the board scrolls the
     // page again, or its last keys were out of reach (a review); the codes' swipes are still seen as it scrolls.
     host.classList.toggle("board-scrolls", lastBottom() + window.scrollY > window.innerHeight - 5);
