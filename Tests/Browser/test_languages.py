@@ -52,10 +52,29 @@ class Languages(BrowserTest):
                 const range = document.createRange(), right = e => { range.selectNodeContents(e);
                   return range.getBoundingClientRect().right; };
                 const a = right(items[0]), b = items[1].querySelector('a').getBoundingClientRect().left,
-                      dot = items[1].getBoundingClientRect().left, width = parseFloat(getComputedStyle(items[1],
-                        '::before').width), margin = parseFloat(getComputedStyle(items[1], '::before').marginLeft);
-                const centre = dot + margin + width / 2; return [centre - a, b - centre];""")
+                      end = items[0].getBoundingClientRect().right, after = getComputedStyle(items[0], '::after'),
+                      width = parseFloat(after.width), margin = parseFloat(after.marginRight);
+                const centre = end - margin - width / 2; return [centre - a, b - centre];""")
             self.assertLess(abs(gaps[0] - gaps[1]), 3, f"{where}: the dot between the footer's facts {gaps}")
+        # Wherever facts set apart by dots wrap, no line starts with a dot (a Japanese reader saw 「・」 begin one): each
+        # list narrowed until it wraps, every fact that starts a line has its words at its left edge.
+        starts = self.driver.execute_script("""const found = [];
+            for (const list of document.querySelectorAll('.dot-list:not(.result-figures)')) {
+              if (!list.offsetParent || list.children.length < 2) continue;
+              const width = list.style.width;
+              list.style.width = '4em';
+              const left = list.getBoundingClientRect().left, range = document.createRange();
+              for (const item of [...list.children].slice(1)) {
+                const box = item.getClientRects()[0];
+                if (!box || box.left - left > 2) continue;
+                range.selectNodeContents(item);
+                const words = range.getClientRects()[0];
+                if (words && words.left - box.left > 2) found.push(item.textContent.trim());
+              }
+              list.style.width = width;
+            }
+            return found;""")
+        self.assertEqual(starts, [], f"{where}: a line starts with a dot")
         if axe:
             self.assertEqual(self.axe_violations(), [], where)
         return text
