@@ -881,6 +881,7 @@
   function fit() {
     var root = host;
     root.style.removeProperty("--cell");
+    root.style.removeProperty("--row-gap");
     // Large text (a larger root size) means larger digits too: at 200 % on a phone they were fitted down to 24 px,
     // smaller than the words around them (a low-vision review); the page scrolls instead.
     var text = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
@@ -935,6 +936,11 @@
       if (next === cell) break;
       setCell(next);
     }
+    // Room to spare below the keys (a phone's cells are as wide as its width allows): the rows of a game in play take
+    // some of it, up to a third of a cell apart (a review: "boxes and rows nearly touch"). Not a finished game's, whose
+    // results follow its rows.
+    var spare = window.innerHeight - 6 - (lastBottom() + window.scrollY);
+    if (spare > rows && !host.querySelector("#board[data-outcome]")) root.style.setProperty("--row-gap", Math.min(cell / 3, cell * 0.12 + spare / rows) + "px");
     holdKeys();
     // Still taller than the window at the smallest cells (a 360×560 phone): a vertical drag on the board scrolls the
     // page again, or its last keys were out of reach (a review); the codes' swipes are still seen as it scrolls.

@@ -119,6 +119,10 @@ def keep(driver, languages, width, height):
 
 
 # Every animation ended, as a player sees the page once it settles (an endless one, a timer's pulse, cannot be ended).
+# How the focused element (arguments[0]) shows its focus: its outline's style, or "bar" for a heading focused by script
+# and marked by a bar at its start rather than ringed (a player review read a ring round "Brilliant!" as a text field).
+FOCUS_MARK_JS = """const e = arguments[0], s = getComputedStyle(e);
+    return s.outlineStyle !== "none" ? s.outlineStyle : e.matches("h1, h2") && s.boxShadow !== "none" ? "bar" : "none";"""
 SETTLE_JS = "document.getAnimations().forEach(a => isFinite(a.effect.getComputedTiming().endTime) && a.finish());"
 
 

@@ -5,7 +5,7 @@ import time
 import unittest
 
 from mastermind_browser import BADGE_OVER_TEXT_JS, MastermindHelpers, WebDriverWait, score, secret_of, wrong_guesses
-from arcade_browser import ARTIFACTS, BASE_URL, SETTLE_JS
+from arcade_browser import ARTIFACTS, BASE_URL, FOCUS_MARK_JS, SETTLE_JS
 from test_namegame import answer_of
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
@@ -776,6 +776,37 @@ class Rows(Play):
         self.open("/mastermind")
         self.assertEqual(self.driver.execute_script(where), before)
 
+    def test_on_a_phone_the_rows_use_the_screen_and_their_digits_sit_centred(self):
+        """A review's phone: boxes and rows nearly touched with 80 px to spare under the keys, the digits sat high in
+        their boxes, and the daily's "9 guesses / left" broke over two lines beside "No hints on the daily code"."""
+        self.phone()
+        secret = self.start()
+        self.tap(wrong_guesses(secret)[0])
+        self.wait_rows(1)
+        self.driver.execute_script(SETTLE_JS)
+        geometry = self.driver.execute_script("""const box = s => document.querySelector(s).getBoundingClientRect();
+            return [box('#row-1 .cell').bottom, box('.slot-current .cell').top, box('[data-keypad]').bottom];""")
+        cell = self.box(self.driver.find_element("css selector", "#row-1 .cell"))
+        self.assertGreaterEqual(geometry[1] - geometry[0], (cell["bottom"] - cell["top"]) / 4, f"rows apart: {geometry}")
+        self.assertLessEqual(geometry[2], 740, "the keys still on the screen")
+        # The digit's ink (its glyph's bounds, from a canvas's measure of the same font) as far from its box's top as
+        # from its bottom.
+        ink = self.driver.execute_script("""return [...document.querySelectorAll('#row-1 .cell')].map(cell => {
+            const text = cell.firstChild, range = document.createRange(), style = getComputedStyle(cell);
+            range.selectNodeContents(cell);
+            const line = range.getBoundingClientRect(), box = cell.getBoundingClientRect();
+            const context = document.createElement('canvas').getContext('2d');
+            context.font = style.fontWeight + ' ' + style.fontSize + ' ' + style.fontFamily;
+            const m = context.measureText(cell.textContent.trim());
+            const baseline = line.top + m.fontBoundingBoxAscent * line.height
+              / (m.fontBoundingBoxAscent + m.fontBoundingBoxDescent);
+            return (baseline - m.actualBoundingBoxAscent - box.top) - (box.bottom - baseline - m.actualBoundingBoxDescent);
+        });""")
+        self.assertTrue(all(abs(offset) <= 1.5 for offset in ink), f"ink above minus below, px: {ink}")
+        self.start("/mastermind/daily")
+        left = self.box(self.driver.find_element("css selector", "#attempts-left"))
+        self.assertLess(left["bottom"] - left["top"], 24, "the guesses left on one line")
+
     def test_the_codes_left_switch_is_off_by_default_and_persists(self):
         secret = self.start()
         self.tap(wrong_guesses(secret)[0])
@@ -954,14 +985,15 @@ class Results(Play):
         self.phone()
         self.driver.delete_all_cookies()
         self.driver.get(BASE_URL + "/mastermind")  # (not self.open: it closes the how-to)
-        outline = "return document.activeElement.closest('dialog') && getComputedStyle(document.activeElement).outlineStyle"
+        outline = ("if (!document.activeElement.closest('dialog')) return null; "
+                   + FOCUS_MARK_JS.replace("arguments[0]", "document.activeElement"))
         self.wait(lambda d: d.execute_script(outline), "the how-to open and focused")
         self.assertEqual(self.driver.execute_script(outline), "none", "how-to's title on a first visit")
         self.close_tutorial()
         self.win_after(1)
         self.assertEqual(self.driver.execute_script(outline), "none", "the card's title after taps")
         ActionChains(self.driver).send_keys(Keys.SHIFT).perform()
-        self.wait(lambda d: d.execute_script(outline) != "none", "a ring after a key")
+        self.wait(lambda d: d.execute_script(outline) == "bar", "a mark after a key")
 
     def test_a_tap_as_the_card_rises_presses_nothing_and_one_after_does(self):
         """A review: the card rose under a thumb still tapping, where the keys had been, and its buttons took the tap

@@ -4,7 +4,7 @@ import os
 import sqlite3
 import unittest
 
-from arcade_browser import ARTIFACTS, BrowserTest, gone
+from arcade_browser import ARTIFACTS, FOCUS_MARK_JS, BrowserTest, gone
 from selenium.common.exceptions import ElementClickInterceptedException, ElementNotInteractableException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
@@ -481,7 +481,7 @@ class FocusSeenByKeyboard(NameGameHelpers, BrowserTest):
                     self.open("/namegame/learn")
             focused = self.driver.switch_to.active_element
             self.assertNotEqual(focused.tag_name, "body")
-            style = self.driver.execute_script("return getComputedStyle(arguments[0]).outlineStyle", focused)
+            style = self.driver.execute_script(FOCUS_MARK_JS, focused)
             self.assertEqual(style != "none", ringed, f"{came_by}: {focused.get_attribute('outerHTML')[:120]}")
 
     def test_a_page_reached_by_keyboard_in_a_background_window_shows_its_focus_too(self):
@@ -509,8 +509,8 @@ class FocusSeenByKeyboard(NameGameHelpers, BrowserTest):
             if driver.find_elements("css selector", "[data-start] button[data-next]"):
                 arrive("document.querySelector('[data-start] button[data-next]').click()")
             self.assertFalse(driver.execute_script("return document.hasFocus()"), "a window in the background")
-            seen = driver.execute_script("""const e = document.activeElement;
-                return [e.outerHTML.slice(0, 80), getComputedStyle(e).outlineStyle];""")
+            seen = driver.execute_script("return [document.activeElement.outerHTML.slice(0, 80), (() => {"
+                                         + FOCUS_MARK_JS.replace("arguments[0]", "document.activeElement") + "})()];")
             self.assertNotEqual(seen[1], "none", seen)
         finally:
             driver.quit()
