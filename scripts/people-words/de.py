@@ -14,31 +14,28 @@ are given as the regular "-farben" adjective instead: ein orangefarbener Hoodie,
 """
 
 # Job titles. German job titles are gendered (Softwareentwickler / Softwareentwicklerin) and the table has one
-# title per role for people of any gender, so it uses the forms German offices use for anyone:
-# - English titles stay where German tech companies use them as they are (in job ads, on team pages, in the
-#   org chart): the engineering, design, product and data roles, Office Manager and Recruiter. They also read
-#   the same for everyone.
-# - German titles where German is the usual choice, written as the role ("Projektleitung", as on a German team
-#   page or signature), which fits anyone.
+# title per role for people of any gender, so each is written as the role ("Projektleitung", "Softwareentwicklung",
+# as on a German team page or signature), which fits anyone. All German: English ones beside German ones read as
+# unplanned ("Gesucht war Arjun Arslan (QA Engineer)", then "(Fachkraft für Barrierefreiheit)": a native reader).
 TITLES = {
-    "Software Engineer": "Software Engineer",                # English, as usual in German tech companies
-    "Senior Software Engineer": "Senior Software Engineer",  # English, as usual
-    "Product Designer": "Product Designer",                  # English, as usual
-    "UX Researcher": "UX Researcher",                        # English, as usual
-    "Engineering Manager": "Engineering Manager",            # English, as usual
+    "Software Engineer": "Softwareentwicklung",
+    "Senior Software Engineer": "Softwareentwicklung (Senior)",
+    "Product Designer": "Produktdesign",
+    "UX Researcher": "UX-Forschung",
+    "Engineering Manager": "Leitung Softwareentwicklung",
     "Project Manager": "Projektleitung",
-    "QA Engineer": "QA Engineer",                            # English, as usual
-    "Data Scientist": "Data Scientist",                      # English, as usual
-    "iOS Developer": "iOS Developer",                        # English, as usual
-    "Android Developer": "Android Developer",                # English, as usual
-    "DevOps Engineer": "DevOps Engineer",                    # English, as usual
-    "Content Strategist": "Content Strategist",              # English, as usual
-    "Office Manager": "Office Manager",                      # English: the usual German title for the role
-    "Recruiter": "Recruiter",                                # English: the usual German title for the role
-    "Solutions Architect": "Solutions Architect",            # English, as usual
-    "Product Manager": "Product Manager",                    # English, as usual
+    "QA Engineer": "Qualitätssicherung",
+    "Data Scientist": "Datenanalyse",
+    "iOS Developer": "iOS-Entwicklung",
+    "Android Developer": "Android-Entwicklung",
+    "DevOps Engineer": "DevOps",
+    "Content Strategist": "Content-Strategie",
+    "Office Manager": "Büroleitung",
+    "Recruiter": "Personalgewinnung",
+    "Solutions Architect": "Lösungsarchitektur",
+    "Product Manager": "Produktmanagement",
     "Accessibility Specialist": "Fachkraft für Barrierefreiheit",
-    "Security Engineer": "Security Engineer",                # English, as usual
+    "Security Engineer": "IT-Sicherheit",
     "Technical Writer": "Technische Redaktion",
     "Marketing Lead": "Marketingleitung",
 }

@@ -25,34 +25,30 @@ The table still carries the noun's gender, so a feminine hairstyle added later g
 """
 
 # Job titles (the site calls them «cargo»). Spanish job titles are gendered (ingeniero / ingeniera, desarrollador /
-# desarrolladora) and this table has one title per role for people of any gender, so it uses what Spanish-speaking
-# offices write for anyone:
-# - English, as Spanish-speaking tech companies (Spain and Latin America alike) write these roles on job ads,
-#   LinkedIn and team pages: the engineering, design, product and data roles, Office Manager, Recruiter and
-#   Technical Writer. They also read the same for everyone and avoid country-specific words (jefe de proyecto in
-#   Spain, gerente or líder de proyecto in Latin America; selección / reclutamiento).
-# - Spanish where offices write Spanish and the title is the same word for anyone (especialista, estratega,
-#   responsable are of common gender).
+# desarrolladora) and this table has one title per role for people of any gender, so each is written as the
+# function ("Desarrollo iOS", "Investigación UX", "Gestión de producto"), or with a word of common gender
+# (especialista, estratega, responsable). All Spanish: English titles beside Spanish ones read as unplanned ("UX
+# Researcher" next to "Responsable de marketing": a native reader).
 TITLES = {
-    "Software Engineer": "Software Engineer",                # English, as usual in tech companies
-    "Senior Software Engineer": "Senior Software Engineer",  # English, as usual
-    "Product Designer": "Diseño de producto",                # a function: no gender
-    "UX Researcher": "UX Researcher",                        # English, as usual
-    "Engineering Manager": "Engineering Manager",            # English, as usual
-    "Project Manager": "Gestión de proyectos",                # a function: no gender
-    "QA Engineer": "Control de calidad",                     # a function: no gender
-    "Data Scientist": "Data Scientist",                      # English, as usual
-    "iOS Developer": "iOS Developer",                        # English, as usual
-    "Android Developer": "Android Developer",                # English, as usual
-    "DevOps Engineer": "DevOps Engineer",                    # English, as usual
+    "Software Engineer": "Ingeniería de software",
+    "Senior Software Engineer": "Ingeniería de software (sénior)",
+    "Product Designer": "Diseño de producto",
+    "UX Researcher": "Investigación UX",
+    "Engineering Manager": "Dirección de ingeniería",
+    "Project Manager": "Gestión de proyectos",
+    "QA Engineer": "Control de calidad",
+    "Data Scientist": "Ciencia de datos",
+    "iOS Developer": "Desarrollo iOS",
+    "Android Developer": "Desarrollo Android",
+    "DevOps Engineer": "Ingeniería DevOps",
     "Content Strategist": "Estratega de contenidos",
-    "Office Manager": "Office Manager",                      # English, as usual in tech companies
-    "Recruiter": "Selección de personal",                   # a function: no gender
-    "Solutions Architect": "Solutions Architect",            # English, as usual
-    "Product Manager": "Product Manager",                    # English, as usual
+    "Office Manager": "Administración de oficina",
+    "Recruiter": "Selección de personal",
+    "Solutions Architect": "Arquitectura de soluciones",
+    "Product Manager": "Gestión de producto",
     "Accessibility Specialist": "Especialista en accesibilidad",
-    "Security Engineer": "Ingeniería de seguridad",          # a function, not a person: no gender (a Spanish reader)
-    "Technical Writer": "Redacción técnica",                 # a function: no gender
+    "Security Engineer": "Ingeniería de seguridad",
+    "Technical Writer": "Redacción técnica",
     "Marketing Lead": "Responsable de marketing",
 }
 

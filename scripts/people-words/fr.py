@@ -16,34 +16,30 @@ feminine nouns as it is ("une queue de cheval châtain"; "châtaine" is rare).
 """
 
 # Job titles. French job titles are gendered (développeur / développeuse, ingénieur / ingénieure) and the table has
-# one title per role for people of any gender, so it uses the forms that fit anyone:
-# - English where French tech companies use the English title as it is (team pages, job ads, org charts): the
-#   engineering, design, product and data roles, Office Manager, Recruiter, Technical Writer and Content
-#   Strategist. They read the same for everyone, where the French ("Développeur iOS", "Ingénieur sécurité",
-#   "Rédacteur technique", "Chargé de recrutement") would need one gender.
-# - French where the usual French title fits anyone: "Architecte solutions", "Responsable marketing",
-#   "Spécialiste en accessibilité numérique", and "Chef de projet", the standard French title, used in French
-#   offices for women as well as men.
+# one title per role for people of any gender, so each is written as the function ("Développement iOS", "Rédaction
+# technique", "Recrutement"), or with a title that fits anyone ("Architecte solutions", "Responsable marketing",
+# "Chef de projet", used in French offices for women as well as men). All French: English titles beside French ones
+# read as unplanned ("Software Engineer" next to "Chef de projet": a native reader).
 TITLES = {
-    "Software Engineer": "Software Engineer",                # English, as usual in French tech companies
-    "Senior Software Engineer": "Senior Software Engineer",  # English, as usual
-    "Product Designer": "Product Designer",                  # English, as usual
-    "UX Researcher": "UX Researcher",                        # English, as usual
-    "Engineering Manager": "Engineering Manager",            # English, as usual
+    "Software Engineer": "Développement logiciel",
+    "Senior Software Engineer": "Développement logiciel (senior)",
+    "Product Designer": "Design produit",
+    "UX Researcher": "Recherche UX",
+    "Engineering Manager": "Direction technique",
     "Project Manager": "Chef de projet",
-    "QA Engineer": "Assurance qualité",                      # a function: no gender
-    "Data Scientist": "Data Scientist",                      # English: the usual French title for the role
-    "iOS Developer": "Développement iOS",                    # a function, not a person: no gender (a French reader)
-    "Android Developer": "Développement Android",            # a function: no gender
-    "DevOps Engineer": "DevOps Engineer",                    # English, as usual
-    "Content Strategist": "Content Strategist",              # English, as usual
-    "Office Manager": "Office Manager",                      # English: the usual French title for the role
-    "Recruiter": "Recrutement",                             # a function: no gender
+    "QA Engineer": "Assurance qualité",
+    "Data Scientist": "Science des données",
+    "iOS Developer": "Développement iOS",
+    "Android Developer": "Développement Android",
+    "DevOps Engineer": "Ingénierie DevOps",
+    "Content Strategist": "Stratégie de contenu",
+    "Office Manager": "Services généraux",
+    "Recruiter": "Recrutement",
     "Solutions Architect": "Architecte solutions",
-    "Product Manager": "Product Manager",                    # English, as usual
+    "Product Manager": "Gestion de produit",
     "Accessibility Specialist": "Spécialiste en accessibilité numérique",
-    "Security Engineer": "Ingénierie sécurité",              # a function: no gender
-    "Technical Writer": "Rédaction technique",               # a function: no gender
+    "Security Engineer": "Ingénierie sécurité",
+    "Technical Writer": "Rédaction technique",
     "Marketing Lead": "Responsable marketing",
 }
 

@@ -18,7 +18,7 @@ TITLES = {
     "Engineering Manager": "Руководитель разработки",
     "Project Manager": "Менеджер проектов",
     "QA Engineer": "Инженер по тестированию",
-    "Data Scientist": "Data Scientist",
+    "Data Scientist": "Специалист по данным",
     "iOS Developer": "iOS-разработчик",
     "Android Developer": "Android-разработчик",
     "DevOps Engineer": "DevOps-инженер",
