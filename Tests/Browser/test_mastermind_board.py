@@ -360,7 +360,9 @@ class MastermindBoard(BoardHelpers):
         it is on its way, and the digit is the next row's first."""
         secret = self.start()
         self.driver.execute_cdp_cmd("Network.enable", {})
-        slow = {"offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1}
+        # (Slow enough that a busy machine's key press still lands while the row is on its way: at 1.5 s a loaded run's
+        # answer came first.)
+        slow = {"offline": False, "latency": 4000, "downloadThroughput": -1, "uploadThroughput": -1}
         self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", slow)
         try:
             self.tap(wrong_guesses(secret)[0])
