@@ -134,6 +134,9 @@
   }, true);
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
+    // A dialog open over the round (How to play) has the keys: its Enter, on its heading, moved the lesson on behind
+    // it, past someone being introduced (a keyboard and a blind review).
+    if (document.querySelector("dialog[open]:modal")) return;
     var target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
     // Single-key shortcuts turned off (WCAG 2.1.4): the keys act only while focus is in the game.

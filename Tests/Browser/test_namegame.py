@@ -588,6 +588,22 @@ def asked_of(round_id):
 class LearnModeOnAPhone(NameGameHelpers, BrowserTest):
     width, height = 360, 740
 
+    def test_keys_in_how_to_play_stay_in_it(self):
+        """A keyboard and a blind review: Enter in How to play, opened over a round, closed it and moved the lesson on
+        behind it. Its keys are its own: the round stands, unanswered."""
+        self.meet_people(stability=1)
+        self.fresh_round("normal")
+        round_id = self.game().get_attribute("data-round")
+        self.driver.find_element("css selector", "[data-help-link]").click()
+        WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "dialog[open]"))
+        # (A key that answered would submit a form: the page starts to leave at once.)
+        self.driver.execute_script("window.leaving = false; addEventListener('beforeunload', () => leaving = true)")
+        for key in (Keys.ENTER, "1", "0"):
+            self.driver.switch_to.active_element.send_keys(key)
+        self.assertFalse(self.driver.execute_script("return window.leaving"), "a key left the page")
+        self.assertEqual(self.game().get_attribute("data-round"), round_id)
+        self.assertIsNone(self.game().get_attribute("data-answered"), "nothing answered behind the dialog")
+
     def test_the_arrows_move_between_the_faces(self):
         """A keyboard review: no arrows between faces, only Tab through all six. They move as in the grid (three
         across, two down on a phone), press nothing and scroll nothing."""
