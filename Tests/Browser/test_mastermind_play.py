@@ -759,7 +759,8 @@ class Rows(Play):
         secret = self.start()
         self.tap(wrong_guesses(secret)[0])
         self.wait_rows(1)
-        where = """return ['#row-1 .cell', '.slot-current .cell', '[data-keypad] button', '#board .slot:last-child']
+        # (Measured settled: a row turning over, or a page's first rows turning, is mid-flip.)
+        where = SETTLE_JS + """return ['#row-1 .cell', '.slot-current .cell', '[data-keypad] button', '#board .slot:last-child']
             .map(s => { const r = document.querySelector(s).getBoundingClientRect();
                         return [s, Math.round(r.top), Math.round(r.height), Math.round(r.width)]; });"""
         before = self.driver.execute_script(where)
