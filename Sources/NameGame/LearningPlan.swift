@@ -66,7 +66,7 @@ public struct LearningPlan: Sendable {
         // Ahead of time, the soonest due apart from the last few asked: past the day's new people, the two due
         // soonest were asked in turn for a whole lesson, so the order gave the answer (a review: Umar, Flynn, Umar…).
         let rested = met.filter { !recent.contains($0.0.id) }
-        return (rested.isEmpty ? met : rested).min(by: { $0.1.due < $1.1.due })?.0 ?? candidates.first
+        return soonest(rested.isEmpty ? met : rested) ?? candidates.first
     }
 
     /// Someone not met yet whose name cannot be mixed up with anyone still being learned (`similar`: not Mat, Matt and
