@@ -304,9 +304,12 @@
   // game page only the play area ([data-cheat-area]) reads gestures, and CSS gives it its swipes (touch-action), so
   // they never scroll or go back; elsewhere the page scrolls as usual and a swipe is still seen (a touch that scrolls
   // ends with touchend).
-  // A tap is either a code's or a press, never both. On a game page a key, a face or a button always presses (issue
-  // 40; a review's swipes on the board followed by two quick taps of a digit switched the retro screen on and typed
+  // A tap is either a code's or a press, never both. On a game page a key or a button always presses (issue 40; a
+  // review's swipes on the board followed by two quick taps of a digit switched the retro screen on and typed
   // nothing): a code's taps go on the play area's empty parts, or anywhere else not pressable once it is under way.
+  // A face is the exception: two quick taps on faces mean nothing to the game, and a Name Game board is all faces (a
+  // review followed the clue, tapped the board twice, and answered the round wrong three times out of three). Once a
+  // code is under way, a face's tap waits for the burst: two or more are the code's, a lone one presses, 300 ms late.
   // Off a game page a link or a button presses unless a code is under way (two steps in, the last within two
   // seconds: the codes' own timeout) and a second tap follows at once: a code's taps come two or more in a burst, and
   // a lone tap there presses after all, 300 ms late (a review's Konami taps on the home page opened the daily).
@@ -352,10 +355,12 @@
       send("swipe", ax > ay ? (dx > 0 ? "right" : "left") : (dy > 0 ? "down" : "up"));
     } else if (dt <= 350 && Math.sqrt(dx * dx + dy * dy) <= 10) {
       var pressed = s.on.closest ? s.on.closest(pressable) : null;
-      // A press on a game page; elsewhere unless a code is two steps in: one swipe up is as often a scroll as a code,
-      // and no code taps after a single step; a scroll down and back up, reading, still leaves a link's lone tap a
-      // press.
-      if (pressed && (playArea() || !codeUnderWay(event.timeStamp))) return;
+      var underWay = codeUnderWay(event.timeStamp);
+      // A press on a game page (but a face's, see above); elsewhere unless a code is two steps in: one swipe up is as
+      // often a scroll as a code, and no code taps after a single step; a scroll down and back up, reading, still
+      // leaves a link's lone tap a press.
+      var face = underWay && pressed && pressed.matches("[data-choice]");
+      if (pressed && !face && (playArea() || !underWay)) return;
       // Held: the click the browser would make of it never happens, and the burst's end decides.
       if (pressed && event.cancelable) event.preventDefault();
       if (pressed && taps === 0) held = pressed;

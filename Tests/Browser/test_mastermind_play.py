@@ -201,6 +201,8 @@ class Gestures(Play):
         self.assertFalse(self.driver.find_elements("css selector", "[data-cheat-help]"), "no code unlocked")
 
     def test_the_name_games_faces_are_never_pressed_by_a_codes_taps(self):
+        """A review followed the clue ("then tap it twice") and tapped the faces: each time the first tap answered the
+        round wrong, and the code did not unlock. Two quick taps on a face, once a code is under way, are the code's."""
         self.phone()
         self.meet_people()  # people met: the quiz asks rather than introduces
         self.open("/namegame/fifty")
@@ -216,9 +218,9 @@ class Gestures(Play):
         places = self.konami_swipes(area["cx"], min(area["cy"], area["top"] + 100))
         still = [before["scrollY"], 0, before["history"], before["location"]]
         self.assertEqual(places, [still] * 8, "no swipe scrolled or navigated")
-        # The code's taps on the question (on a face they would pick it).
-        question = self.box(self.driver.find_element("css selector", ".question"))
-        self.double_tap(question["cx"], question["cy"])
+        # The code's taps on a face, as the clue says: the board is all faces.
+        face = self.box(faces[0])
+        self.double_tap(face["cx"], face["cy"])
         toast = self.wait(lambda d: d.find_element("css selector", "[data-toast]"), "the unlock")
         self.assertIn("Konami", toast.get_attribute("textContent"))
         time.sleep(0.5)
