@@ -407,7 +407,8 @@
   } catch (e) { chosen = null; }
   hold = hold || chosen === "off" || (chosen !== "on" && byKeyboard && !timed && !touch);
   var wait = null;
-  // A forgiven typo waits for Next: its spelling is there to be read.
+  // A forgiven typo waits for Next: its spelling is there to be read; so does a helped answer's note, which says why
+  // Right did not rise.
   // Nor when the answered round is not all in sight (zoomed in: a low-vision review could not scroll through the
   // names in the time; the names are what a right answer teaches).
   var choices = game.querySelector("ul.faces, ul.names");
@@ -417,7 +418,7 @@
   // ten seconds on Next after a wrong pick).
   var timedMiss = timed && game.hasAttribute("data-taught") && !game.hasAttribute("data-answered");
   var advances = !ended && (game.hasAttribute("data-identified") || timedMiss) && inSight
-    && !game.querySelector("[data-typo]") && next;
+    && !game.querySelector("[data-typo], [data-helped]") && next;
   // The player's own switch, under Next (WCAG 2.2.1: a review's slow reader lost each right answer after a second):
   // "Pause after right answers", kept in this browser; ticking it holds this answer, unticking it moves it on.
   var waitBox = game.querySelector("[data-wait-next]");

@@ -537,15 +537,19 @@ package struct NameGameStore: Store {
         // "I don't know" is incorrect, and the tap on the shown answer that follows a miss only moves on.
         let firstAnswer = record.wrong.isEmpty
         let rightAtOnce = identified && wrong.isEmpty
+        // Right with the "who is it?" cheat or a recall's letter is found, not known: it counts neither as right nor
+        // as wrong, and leaves the streak as it was (a review: Right and the streak rose for a cheat-helped pick).
+        let known = rightAtOnce && !record.cheat
         let missed = firstAnswer && !identified && (!wrong.isEmpty || gaveUp || status == "failed")
         let delta: [SQLValue] = [
-            SQLValue(finished ? 1 : 0), SQLValue(rightAtOnce ? 1 : 0), SQLValue(rightAtOnce ? 1 : 0),
+            SQLValue(finished ? 1 : 0), SQLValue(rightAtOnce ? 1 : 0), SQLValue(known ? 1 : 0),
             SQLValue(missed ? 1 : 0), .integer(rightAtOnce ? now - record.startedMilliseconds : 0),
         ]
         // Streaks: rounds in a row identified at the first pick, broken by the miss itself (a review saw "Streak 1"
         // beside "Incorrect 1" until the shown answer was tapped), "I don't know" too (a review saw Wrong rise and the
         // streak stay).
-        let streak: String = missed ? "0" : !finished ? "streak" : rightAtOnce ? "streak + 1" : "0"
+        let streak: String =
+            missed ? "0" : !finished ? "streak" : known ? "streak + 1" : rightAtOnce ? "streak" : "0"
         // In the SQL both engines read: no two-argument max(), no OR over integers.
         let best = "CASE WHEN best_streak > \(streak) THEN best_streak ELSE \(streak) END"
         try db.execute(

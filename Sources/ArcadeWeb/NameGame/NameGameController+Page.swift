@@ -469,8 +469,11 @@ extension NameGameController {
                 context["spelling"] = .string(t.string("namegame.recall.typo", [.string(spelled)]))
                 context["spellingLetters"] = Self.spelledOut(spelled, typed: record.typed ?? "").map { .string($0) }
             }
-            // The letter asked for is help, rated so and said so (a review: "hints are free" after a bare "Right").
-            if !typo && record.cheat && round.recall { context["helped"] = .string(t.string("namegame.recall.helped")) }
+            // Help asked for (the letter, or the "who is it?" cheat) is rated so and said so (a review: "hints are free"
+            // after a bare "Right"; another saw Right and the streak rise for a cheat-helped pick).
+            if !typo && record.cheat {
+                context["helped"] = .string(t.string(round.recall ? "namegame.recall.helped" : "namegame.cheat.helped"))
+            }
         } else if record.status == "identified" {
             context["revealed"] = .string(t.string("namegame.found", [.string(named)]))
         } else if taught || (record.status == "failed" && !round.recall) {

@@ -345,6 +345,16 @@ struct CheatSiteTests {
         let normal = try player.play("normal").text
         #expect(normal.contains("data-cheat-help"))
         #expect(normal.ranges(of: "data-hidden=\"true\"").count == 2, "2 of the 5 wrong faces")
+        // Picked right with that help, it is found, not known: Right and the streak stay as they were, and the answer
+        // says why (a review saw both rise for a cheat-helped pick).
+        let counts = /data-session-correct="(\d+)".*data-session-streak="(\d+)"/.dotMatchesNewlines()
+        let counted = try #require(normal.firstMatch(of: counts))
+        try player.answerRight("normal", normal)
+        let answered = try player.get("/namegame/normal").text
+        #expect(answered.contains("data-identified=\"true\""))
+        #expect(answered.contains("data-helped>The hint helped, so it doesn’t add to Right or to your streak."))
+        let recounted = try #require(answered.firstMatch(of: counts))
+        #expect((recounted.1, recounted.2) == (counted.1, counted.2))
         // On Learn's introduction it helps the question that follows, and says so (a review saw nothing change).
         let learner = Player(server)
         try learner.get("/")

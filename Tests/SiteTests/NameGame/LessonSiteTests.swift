@@ -127,7 +127,7 @@ struct LessonSiteTests {
         #expect(page.contains("data-identified=\"true\"") && page.contains("Right: Maren Tanaka"))
         #expect(!page.contains("data-typo"), "an accent is not a typo")
         // The letter was help, and it is said (a review: "hints are free", a bare "Right" after the letter).
-        #expect(page.contains("data-helped>The first letter helped: they’ll come up again a little sooner."))
+        #expect(page.contains("data-helped>The first letter helped, so it doesn’t add to Right or to your streak."))
         // A typo forgiven is said, with the spelling (a review: accepted without a word).
         round = try nextTypedRound()
         let typed = try player.post("/namegame/recall", "mode=recall&round=\(round)&name=Mraen")
