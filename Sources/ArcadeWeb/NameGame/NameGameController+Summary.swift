@@ -60,7 +60,8 @@ extension NameGameController {
             "showDue": .bool(showDue),
             "due": .string(dueText),
         ])
-        try nextStepFields(mode, dueNow: dueNow, missed: missed, player: visitor.playerID, t: t, into: &context)
+        try nextStepFields(
+            mode, dueNow: dueNow, missed: missed, player: visitor.playerID, cards: cards, t: t, into: &context)
     }
 
     /// A timed minute and a practice run end on a score, said first, beside the best (a review: a run of 13 ended on
@@ -93,7 +94,8 @@ extension NameGameController {
 
     /// What the summary offers next: another run, or a lesson's own next step.
     private func nextStepFields(
-        _ mode: Mode, dueNow: Int, missed: Bool, player: String, t: LanguageStrings, into context: inout TemplateFields
+        _ mode: Mode, dueNow: Int, missed: Bool, player: String, cards: [String: Card], t: LanguageStrings,
+        into context: inout TemplateFields
     ) throws {
         // "You're done for now" over a big "Next lesson" was a mixed message (a review): with nobody due, the button
         // says what another lesson would do, meet someone new, or is a quiet "Keep practising" when today's new
@@ -109,6 +111,19 @@ extension NameGameController {
             let meets = try meetsNew(player)
             context["continueText"] = .string(t.string(meets ? "namegame.lesson.meet" : "namegame.lesson.practise"))
             context["continueQuiet"] = .bool(!meets)
+            // Today's new people met, and more to meet: said beside the buttons, with a faster pace one tap away (a
+            // review: "Meet new people" was gone without a word, and the pace was on the menu, unseen).
+            if !meets && Mode.learn.pool(directory.people).contains(where: { cards[$0.id] == nil }) {
+                let pace = try pace(player)
+                let faster = Pace.allCases.drop { $0 != pace }.dropFirst().first
+                context["capped"] = .object([
+                    "text": .string(t.string("namegame.summary.capped")),
+                    "pace": faster.map { .string($0.rawValue) } ?? .null,
+                    "faster": faster.map {
+                        .string(t.string("namegame.summary.faster", [.int($0.newPerDay(newPerDay))]))
+                    } ?? .null,
+                ])
+            }
         }
         // Nothing due, a keen learner can still type the names of the people met, now (a review: after six people
         // and ten picks the only way on was more new people): Recall asks those met, typed.

@@ -744,6 +744,31 @@ struct LearnDepthSiteTests {
         #expect(try player.get("/namegame").text.contains(">Continue learning</p>"), "someone due")
     }
 
+    /// Today's new people met, a lesson's end says so where its buttons are, and offers a faster pace, which starts a
+    /// lesson that meets someone new at once (a review: "Meet new people" was gone without a word, and "Keep
+    /// practising" asked the same ten names again).
+    @Test func aLessonsEndAtTheDaysNewPeopleSaysSoAndAFasterPaceMeetsMoreNow() throws {
+        let server = try SiteServer(engine: .sqlite)
+        defer { server.stop() }
+        let player = Player(server)
+        try player.finishLesson("learn")
+        let ended = try player.play("learn").text
+        #expect(ended.contains("data-summary-heading") && !ended.contains("data-capped"), "more new people today")
+        // Ten met today (steady's ten a day), nobody due.
+        _ = try met(server, count: 10, stability: 30, due: Int64.max / 2)
+        _ = try Database(location: server.database).execute(
+            "UPDATE namegame_cards SET due_ms = ?, met_ms = (SELECT max(started_ms) FROM namegame_rounds)",
+            [.integer(Int64.max / 2)])
+        let capped = try player.play("learn").text
+        #expect(capped.contains("data-capped>You’ve met today’s new people: more come tomorrow.</p>"))
+        #expect(capped.contains("data-faster>Meet more now: 20 new people a day</button>"))
+        #expect(capped.contains(">Keep practising</button>"))
+        let faster = try player.post("/namegame/pace", "pace=fast&then=learn")
+        #expect(faster.status == 303 && faster.header("Location") == "/namegame/learn")
+        #expect(try player.get("/namegame/learn").text.contains("data-intro"), "someone new, at once")
+        #expect(try player.get("/namegame").text.contains("Fast: 20"))
+    }
+
     /// People you've met: everyone met, by face, name and role, with how each stands and when they come back, found by
     /// name; nobody unmet is listed or found (reviews: nowhere to look someone up, and no progress seen on a first day).
     @Test(arguments: Engine.allCases) func peopleMetAreListedWithHowEachStands(_ engine: Engine) throws {
