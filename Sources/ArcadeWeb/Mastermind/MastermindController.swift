@@ -927,17 +927,13 @@ struct MastermindController: Sendable {
         return .object(fields)
     }
 
-    /// A guess distribution's bars, every count of guesses and then the games not cracked (`mastermind-bar`), under
-    /// the heading whose id is `title`.
+    /// A guess distribution's bars under the heading whose id is `title`: the results card's (a review saw the same
+    /// win in a "≤4" bar there and a "2" bar here, and had to work out which was which).
     func chart(_ counts: [Int], lost: Int, title: String, t: LanguageStrings) -> TemplateFields {
-        let most = max(1, lost, counts.max() ?? 1)
-        let bars =
-            counts.enumerated().map { index, count in
-                Self.bar(
-                    "\(index + 1)", count: count, most: most,
-                    text: t.string("mastermind.dist.item", [.string("\(index + 1)"), .int(count), .int(index + 1)]))
-            } + Self.lostBar(lost, most: most, current: false, t: t)
         // Only wins without help are charted: a chart of zeros says nothing.
-        return ["bars": .list(bars), "chartTitle": .string(title), "hasBars": .bool(counts.contains { $0 > 0 })]
+        [
+            "bars": compactDistribution(counts, highlight: nil, lost: lost, t: t), "chartTitle": .string(title),
+            "hasBars": .bool(counts.contains { $0 > 0 }),
+        ]
     }
 }
