@@ -591,7 +591,8 @@
           hop.removeEventListener("animationstart", jump);
           fresh.classList.remove("is-revealing");
           barNow();
-          window.Arcade.burst(hop);
+          // A record of the player's own (the card says which) is a bigger moment than an ordinary win.
+          window.Arcade.burst(hop, fresh.querySelector("[data-record]") ? 72 : 36);
         });
       }
     }

@@ -124,8 +124,9 @@
       }).catch(function () {});
     },
     // A burst of ribbons from the middle of `element`, a moment's decoration at a win or a lesson's good end; none when
-    // motion is reduced.
-    burst: function (element) {
+    // motion is reduced. `pieces`: 36 unless told (a record's win throws twice as many).
+    burst: function (element, pieces) {
+      var count = pieces || 36;
       if (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
       var box = element.getBoundingClientRect();
       var spray = document.createElement("div");
@@ -136,9 +137,9 @@
       // Thrown up and out across the window, then falling past the row (three reviews found a win flat beside a
       // smaller spray).
       var reach = Math.min(window.innerWidth, 900) / 2;
-      for (var i = 0; i < 36; i++) {
+      for (var i = 0; i < count; i++) {
         var piece = document.createElement("i");
-        var angle = (i / 36) * 2 * Math.PI + Math.random() * 0.3;
+        var angle = (i / count) * 2 * Math.PI + Math.random() * 0.3;
         var distance = reach * (0.35 + Math.random() * 0.75);
         piece.style.setProperty("--dx", Math.round(Math.cos(angle) * distance) + "px");
         piece.style.setProperty("--dy", Math.round(Math.sin(angle) * distance * 0.7 - reach * 0.35) + "px");

@@ -330,6 +330,9 @@ struct MastermindController: Sendable {
         let counts = try store.dailyDistribution(player: visitor.playerID)
         let won = record.game.outcome == .won && !record.usedHint
         fields["hasDistribution"] = .bool(record.game.outcome != .playing && !counts.isEmpty)
+        // A record among the dailies (not "first": free play may have had wins before).
+        let best = won ? Self.record(counts, turns: record.game.turns.count) : nil
+        fields["record"] = best.flatMap { $0 == "mastermind.record.first" ? nil : .string(t.string($0)) } ?? .null
         fields["compact"] = compactDistribution(
             counts, highlight: won ? record.game.turns.count : nil, lost: daily.lost,
             lostNow: record.game.outcome == .lost,
@@ -448,6 +451,8 @@ struct MastermindController: Sendable {
                 ? .string(t.string(record.usedHint ? "mastermind.won.title" : Self.praise(game.turns.count))) : .null,
             // …and says it is a win too, to the ear: a blind review heard the card named only "Splendid!".
             "praiseSaysWin": .bool(outcome == .won && !record.usedHint),
+            "record": highlight.flatMap { Self.record(stats.distribution, turns: $0) }.map { .string(t.string($0)) }
+                ?? .null,
             "compact": outcome == .playing
                 ? .null
                 : compactDistribution(
@@ -520,6 +525,16 @@ struct MastermindController: Sendable {
     }
 
     /// A win's word by the guesses it took, from a first-guess fluke to the last try.
+    /// What a win without help is among the player's own (`counts`: wins by guesses, this one's included): the first,
+    /// a new fewest, or the fewest again, as a key of its words; nil otherwise. A three-row win and a ten-row one got
+    /// the same card (a review: "paperwork"); a record is the moment a player remembers.
+    static func record(_ counts: [Int], turns: Int) -> String? {
+        guard turns >= 1, turns <= counts.count, counts[turns - 1] > 0 else { return nil }
+        if counts.reduce(0, +) == 1 { return "mastermind.record.first" }
+        guard counts[..<(turns - 1)].allSatisfy({ $0 == 0 }) else { return nil }
+        return counts[turns - 1] == 1 ? "mastermind.record.best" : "mastermind.record.equal"
+    }
+
     static func praise(_ turns: Int) -> String {
         switch turns {
         case ...1: "mastermind.praise.genius"

@@ -129,6 +129,28 @@ struct MastermindSiteTests {
         }
     }
 
+    /// A win says where it stands among the player's own: the first, the fewest guesses again, a new fewest; an
+    /// ordinary one says nothing more (a review: a three-row win and a ten-row one got the same card).
+    @Test func aWinSaysWhenItIsARecord() throws {
+        let server = try InProcessSite(engine: .sqlite)
+        defer { server.stop() }
+        let player = Player(server)
+        var said: [String] = []
+        for misses in [1, 1, 0, 2] {
+            let game = try player.startMastermind()
+            let secret = try player.secret()
+            for turn in 0..<misses {
+                try player.post("/mastermind/guess", "game=\(game)&turn=\(turn)&guess=\(wrong(secret, 100 + turn))")
+            }
+            try player.post("/mastermind/guess", "game=\(game)&turn=\(misses)&guess=\(secret)")
+            let page = try player.get("/mastermind").text
+            #expect(Player.attribute("data-outcome", in: page) == "won")
+            said.append(page.firstMatch(of: /data-record>([^<]*)</).map { String($0.1) } ?? "")
+        }
+        #expect(
+            said == ["Your first code cracked!", "That equals your best.", "A new best: your fewest guesses yet!", ""])
+    }
+
     @Test(arguments: Engine.allCases) func aGameCanBeWonWithFormsAlone(_ engine: Engine) throws {
         let server = try InProcessSite(engine: engine)
         defer { server.stop() }
