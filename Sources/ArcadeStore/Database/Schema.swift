@@ -727,6 +727,12 @@ package enum Schema {
             -- hooks"): on the card, so it goes wherever the card goes (merged, exported, deleted with the person).
             ALTER TABLE namegame_cards ADD COLUMN note TEXT;
             """),
+        Migration(
+            42,
+            """
+            -- Whom Learn meets first, the player's choice: a job title of the directory's (none: everyone alike).
+            ALTER TABLE players ADD COLUMN namegame_focus TEXT;
+            """),
     ]
 
     /// Migration 24: a player's ordinary Mastermind figures as running counters, kept as each game ends (the stats

@@ -61,12 +61,14 @@ package enum PlayerMerge {
                 row[.at] = now
                 row[.moved] = JSONWriter(sortedKeys: true).string(moved.json)
             })
-        // The pace: the passkey's player's own, or else the device's.
-        try db.execute(
-            """
-            UPDATE players SET namegame_pace = (SELECT namegame_pace FROM players WHERE id = ?)
-            WHERE id = ? AND namegame_pace IS NULL
-            """, [a, b])
+        // The pace and whom to meet first: the passkey's player's own, or else the device's.
+        for column in ["namegame_pace", "namegame_focus"] {
+            try db.execute(
+                """
+                UPDATE players SET \(column) = (SELECT \(column) FROM players WHERE id = ?)
+                WHERE id = ? AND \(column) IS NULL
+                """, [a, b])
+        }
         // The name: the passkey's player's own, or else the device's (freed first: one player per name).
         let name = try db.first("SELECT display_name, name_key FROM players WHERE id = ? AND name_key IS NOT NULL", [a])
         // Every table of `PlayerData.tables` was moved above (a test checks that none is left behind).

@@ -51,4 +51,19 @@ extension NameGameStore {
                 [pace == .steady ? .null : .text(pace.rawValue), .text(player.id)])
         }
     }
+
+    /// Whom Learn meets first: a job title, or nil for everyone alike.
+    package func focus(player: String) throws -> String? {
+        try pool.connection().value(String.self, "SELECT namegame_focus FROM players WHERE id = ?", [.text(player)])
+    }
+
+    /// Kept on the player's row (made now if need be); nil: everyone alike.
+    package func chooseFocus(_ role: String?, player: Player) throws {
+        try pool.write { db in
+            try player.ensureRow(db)
+            try db.execute(
+                "UPDATE players SET namegame_focus = ? WHERE id = ?",
+                [role.map { .text($0) } ?? .null, .text(player.id)])
+        }
+    }
 }

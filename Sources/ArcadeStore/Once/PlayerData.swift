@@ -51,7 +51,7 @@ package enum PlayerData {
         ("cheat_progress", "progress", "player = ?"),
         ("mastermind_wins_by_guesses", "guesses, n", "player = ?"),
         ("mastermind_totals", "played, wins, hint_wins, hard_wins, streak, longest_streak", "player = ?"),
-        ("players", "id, first_seen, display_name, namegame_pace", "id = ?"),
+        ("players", "id, first_seen, display_name, namegame_pace, namegame_focus", "id = ?"),
     ]
 
     /// Columns the export leaves empty (null) while their game is open: a Mastermind game's secret (a daily's is

@@ -20,6 +20,37 @@ extension NameGameController {
         return .redirect(to: "/namegame?pace=saved")
     }
 
+    /// `POST /namegame/focus`: whom Learn meets first, one of the team's job titles or "" for everyone; back to the menu.
+    func chooseFocus(_ request: Request, _ context: PlayerContext) throws -> Response {
+        guard let role = request.form?["role"], role.isEmpty || directory.team.contains(where: { $0.jobTitle == role })
+        else { throw PageError(.unprocessableContent) }
+        try store.chooseFocus(role.isEmpty ? nil : role, player: context.visitor.player)
+        return .redirect(to: "/namegame?focus=saved")
+    }
+
+    /// The menu's choice of whom to meet first: everyone, or those of one job title (with how many there are), in the
+    /// player's language and alphabetical; the player's own selected. None where the team has fewer than two titles.
+    /// `chosen`: the choice in words.
+    func focusFields(_ chosen: String?, t: LanguageStrings) -> (choices: [TemplateValue], chosen: String) {
+        var roles: [String: (label: String, count: Int)] = [:]
+        for person in directory.team {
+            guard let title = person.jobTitle, !title.isEmpty else { continue }
+            roles[title, default: (role(person, t) ?? title, 0)].count += 1
+        }
+        let everyone = t.string("namegame.focus.everyone")
+        guard roles.count >= 2 else { return ([], everyone) }
+        let sorted = roles.sorted { $0.value.label.lowercased() < $1.value.label.lowercased() }
+        let options: [TemplateValue] =
+            [["value": "", "label": .string(everyone), "chosen": .bool(chosen == nil)]]
+            + sorted.map { title, role in
+                [
+                    "value": .string(title), "chosen": .bool(title == chosen),
+                    "label": .string(t.string("namegame.focus.role", [.string(role.label), .int(role.count)])),
+                ]
+            }
+        return (options, chosen.flatMap { roles[$0]?.label } ?? everyone)
+    }
+
     /// Today's goal (the pace's lessons' worth of answers), what tomorrow holds, and the run of days, on the menu and a lesson's summary: a reason to
     /// come back tomorrow, and a number that moves in a first session (reviews: nothing brought a player back, and
     /// "Learned: 0 of 130" stood still all day, as learned waits for a later day).

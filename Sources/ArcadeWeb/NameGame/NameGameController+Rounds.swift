@@ -7,14 +7,17 @@ import SpacedRepetition
 extension NameGameController {
     /// The directory in an order of the player's own, the order learn mode meets new people in (a review: every
     /// player met the same two first, Mat and then Matt), with look-alikes apart. Stable for a player: an FNV-1a
-    /// hash of their id and each person's.
-    static func meetingOrder(_ people: [Person], player: String) -> [Person] {
+    /// hash of their id and each person's. Those whose job title is `focus` come first (a review: no way to start
+    /// with one's own part of the team).
+    static func meetingOrder(_ people: [Person], player: String, focus: String? = nil) -> [Person] {
         func rank(_ id: String) -> UInt64 {
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             for byte in (player + "/" + id).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
             return hash
         }
-        return Person.lookAlikesApart(people.map { (rank($0.id), $0) }.sorted { $0.0 < $1.0 }.map(\.1))
+        let order = Person.lookAlikesApart(people.map { (rank($0.id), $0) }.sorted { $0.0 < $1.0 }.map(\.1))
+        guard let focus else { return order }
+        return order.filter { $0.jobTitle == focus } + order.filter { $0.jobTitle != focus }
     }
 
     /// Deals the mode's next round into the session (nil: nobody to ask; a review's list is done, and its session
@@ -88,7 +91,9 @@ extension NameGameController {
         guard
             let person = try again
                 ?? plan.next(
-                    people: Self.meetingOrder(directory.team, player: visitor.playerID), cards: cards,
+                    people: Self.meetingOrder(
+                        directory.team, player: visitor.playerID, focus: try store.focus(player: visitor.playerID)),
+                    cards: cards,
                     now: early ? endOfDay : now, avoid: avoid,
                     recent: try store.recentlyAsked(session: session.id, limit: Self.restAhead),
                     meetNew: try !early && roomToLearn && meetsNew(visitor.playerID, pace: pace))

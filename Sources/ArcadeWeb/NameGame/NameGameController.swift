@@ -108,6 +108,7 @@ struct NameGameController: Sendable {
         routes.actions.post("/namegame/note", use: saveNote)
         routes.actions.post("/namegame/moretime", use: moreTime)
         routes.actions.post("/namegame/pace", use: choosePace)
+        routes.actions.post("/namegame/focus", use: chooseFocus)
         routes.actions.post("/namegame/hint-speed", use: hintSpeed)
     }
 
@@ -120,6 +121,8 @@ struct NameGameController: Sendable {
         // said "New to the Name Game?").
         let pace = context.visitor.isNew ? Pace.steady : try pace(context.visitor.playerID)
         let paceSaved = request.query["pace"] == "saved"
+        let focus = focusFields(context.visitor.isNew ? nil : try store.focus(player: context.visitor.playerID), t: t)
+        let focusSaved = request.query["focus"] == "saved"
         let everyone = directory.team.count
         let learned = directory.team.count { LearningPlan.knows(cards[$0.id]) }
         let met = directory.team.count { cards[$0.id] != nil }
@@ -155,6 +158,8 @@ struct NameGameController: Sendable {
                 "today": today, "pace": paceFields(pace, saved: paceSaved, t: t),
                 "paceSaved": paceSaved
                     ? .string(t.string("namegame.pace.saved", [.int(pace.newPerDay(newPerDay))])) : .null,
+                "focus": .list(focus.choices), "focusOffered": .bool(!focus.choices.isEmpty),
+                "focusSaved": focusSaved ? .string(t.string("namegame.focus.saved", [.string(focus.chosen)])) : .null,
                 // The bundled people are drawings (a review took them for the product: "it does not teach my team"):
                 // said in full to a newcomer, then in a line at the foot (a fifth of every first screen, a review).
                 "demo": .bool(directory.people.contains(where: PeopleStore.isDemo)), "returning": .bool(!cards.isEmpty),

@@ -769,6 +769,30 @@ struct LearnDepthSiteTests {
         #expect(try player.get("/namegame").text.contains("Fast: 20"))
     }
 
+    /// Whom to meet first, chosen by job title under Learn's button: a lesson meets those first (a review: no way to
+    /// start with one's own part of the team); a title the team does not have is refused, and "" is everyone again.
+    @Test func learnMeetsTheChosenJobTitleFirst() throws {
+        let server = try SiteServer(engine: .sqlite)
+        defer { server.stop() }
+        let player = Player(server)
+        let menu = try player.get("/namegame").text
+        #expect(menu.contains("<option value=\"\" selected>Everyone, mixed</option>"))
+        #expect(menu.contains("<option value=\"Product Manager\">Product Manager (8)</option>"))
+        #expect(try player.post("/namegame/focus", "role=Sales+Wizard").status == 422)
+        let saved = try player.post("/namegame/focus", "role=Product+Manager")
+        #expect(saved.status == 303 && saved.header("Location") == "/namegame?focus=saved")
+        let back = try player.get("/namegame?focus=saved").text
+        #expect(back.contains("data-focus-saved>Saved. Meet first: Product Manager.</p>"))
+        #expect(back.contains("<option value=\"Product Manager\" selected>"))
+        try player.finishLesson("learn")
+        let titles = try Database(location: server.database).query(
+            "SELECT p.job_title FROM namegame_cards c JOIN people p ON p.id = c.person"
+        ).map { try $0.decode("job_title") as String }
+        #expect(titles.count >= 3 && titles.allSatisfy { $0 == "Product Manager" }, "\(titles)")
+        #expect(try player.post("/namegame/focus", "role=").status == 303)
+        #expect(try player.get("/namegame").text.contains("<option value=\"\" selected>Everyone, mixed</option>"))
+    }
+
     /// People you've met: everyone met, by face, name and role, with how each stands and when they come back, found by
     /// name; nobody unmet is listed or found (reviews: nowhere to look someone up, and no progress seen on a first day).
     @Test(arguments: Engine.allCases) func peopleMetAreListedWithHowEachStands(_ engine: Engine) throws {
