@@ -581,7 +581,16 @@
     // The status says the win once the row has turned over, not before (a review: "Cracked" while the tiles flipped).
     if (won) {
       fresh.classList.add("is-revealing");
-      afterReveal(function () { fresh.classList.remove("is-revealing"); }, 0);
+      // Heard as the row jumps, or (without motion, nothing jumps) once it has turned.
+      var cheered = false;
+      var cheer = function () {
+        if (!cheered) window.Arcade.sound("win");
+        cheered = true;
+      };
+      afterReveal(function () {
+        fresh.classList.remove("is-revealing");
+        cheer();
+      }, 0);
       // The burst goes up as the row jumps, and the card follows as it lands: a review's phone showed a word and
       // confetti over a settled board, then the card a second later. The card's title is the win's word.
       var hop = fresh.querySelector(".row.is-won");
@@ -593,6 +602,7 @@
           barNow();
           // A record of the player's own (the card says which) is a bigger moment than an ordinary win.
           window.Arcade.burst(hop, fresh.querySelector("[data-record]") ? 72 : 36);
+          cheer();
         });
       }
     }
@@ -641,6 +651,7 @@
       // board first (a review: the loss was flat, the card came at once over the rows); a give-up's, asked for, is
       // not waited on (another review: seconds of a board with nothing to press).
       var lost = !!fresh.querySelector("[data-secret-row]") && !fresh.querySelector("[data-gave-up]");
+      if (lost) afterReveal(function () { window.Arcade.sound("lost"); }, 0);
       afterReveal(openResults, still ? 1000 : won ? 100 : lost ? 500 : 120);
     }
     var typedEarly = early;
@@ -970,10 +981,14 @@
     // counted 21 Tabs to the keypad's Enter on the daily, which has no Hint). Without one, the form's field is.
     fresh.tabIndex = 0;
     var rows = host.querySelectorAll(".board .row").length;
-    var key = fresh.getAttribute("data-game") + ":" + rows;
+    // An unstarted board is game 0 for every new player: its row is told apart by the player's own form token, so the
+    // digits typed there come back after a reload to that player only (a review typed three and reloaded: gone).
+    var token = (document.querySelector('meta[name="csrf-token"]') || { content: "" }).content;
+    var game = fresh.getAttribute("data-game");
+    var key = game + ":" + rows + (game === "0" ? ":" + token : "");
     // An unstarted board (game 0) gets its game from whatever changes it first, a cheat's reveal too: the row being
     // typed is the same one, and its digits stay.
-    if (rowKey === "0:" + rows && rows === 0) rowKey = key;
+    if (/^0:0(:|$)/.test(rowKey) && rows === 0) rowKey = key;
     var revealMark = fresh.querySelector("[data-revealed]");
     revealed = null;
     if (revealMark) {
@@ -988,9 +1003,7 @@
       // was lost to one, while the cheat's revealed digit stayed).
       var kept = null;
       try { kept = JSON.parse(window.sessionStorage.getItem("arcade-mm-typed") || "null"); } catch (e) { kept = null; }
-      // (Not an unstarted board's, game 0: every new player's is "0:0", and another's digits came back in it.)
-      var cells = !value && kept && kept.row === key && !/^0:/.test(key) && Array.isArray(kept.cells)
-        ? kept.cells : null;
+      var cells = !value && kept && kept.row === key && Array.isArray(kept.cells) ? kept.cells : null;
       typed = [];
       notePlace = null;
       for (var i = 0; i < length(); i++) {

@@ -339,12 +339,23 @@
     if (seen !== id) {
       praise.classList.add("is-fresh");
       var kind = praise.getAttribute("data-praise");
+      if (kind !== "keep") window.Arcade.sound("done");
       if (kind === "perfect" || kind === "record") {
         setTimeout(function () { window.Arcade.burst(praise); }, 200);
       }
     }
   }
   var outcome = game.querySelector("[data-outcome]") || game.querySelector("[data-summary]");
+  // An answer is heard once (a reload stays quiet): a rising pair when right, a falling one for a miss, nothing for
+  // "I don't know", the honest answer, shown calmly too.
+  var answered = game.querySelector("[data-outcome]"), roundId = game.getAttribute("data-round") || "";
+  var heard = null;
+  try { heard = window.sessionStorage.getItem("namegame.heard"); } catch (e) { heard = null; }
+  if (answered && roundId && heard !== roundId) {
+    try { window.sessionStorage.setItem("namegame.heard", roundId); } catch (e) { /* private mode */ }
+    if (game.hasAttribute("data-identified")) window.Arcade.sound("right");
+    else if (!answered.classList.contains("is-calm")) window.Arcade.sound("wrong");
+  }
   var intro = game.querySelector("[data-intro]");
   // A refusal (a namesake's first name alone) arrives with its page: said first, as a change (a blind review heard
   // nothing of it, the alert being there from the load).
@@ -506,9 +517,11 @@
   }
 
   // Hint mode: ask the server which faces are hidden now (it decides; the
-  // page never knows the answer), and fade them out.
+  // page never knows the answer), and fade them out. Not on an introduction, which has no faces to count (a review
+  // found "Faces left: 0" in its live region).
   var hintMs = parseInt(game.getAttribute("data-hint-ms"), 10);
-  if (hintMs && canAsk && !game.hasAttribute("data-answered") && !game.hasAttribute("data-taught")) {
+  if (hintMs && canAsk && !game.hasAttribute("data-answered") && !game.hasAttribute("data-taught")
+      && !game.querySelector("[data-intro]")) {
     var poll = window.setInterval(function () {
       window.Arcade.get(window.location.pathname).then(function (r) { return r.text(); }).then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");

@@ -44,6 +44,7 @@
 
   var meta = document.querySelector('meta[name="csrf-token"]');
   var csrf = meta ? meta.getAttribute("content") : "";
+  var audio = null;  // the one AudioContext, made at the first sound
 
   // The site's one way to ask the server from script (the game scripts use it too): same-origin, and a POST carries
   // the CSRF token in a header, as forms carry it in a field. `headers` adds to those.
@@ -123,6 +124,37 @@
         if (said) { said.textContent = ""; setTimeout(function () { said.textContent = button.textContent; }, 50); }
       }).catch(function () {});
     },
+    // A short sound for what just happened ("right", "wrong", "win", "lost", "done"), made here rather than loaded:
+    // a rising pair for right, a soft falling pair for a miss, an arpeggio for a win or a lesson's good end (a review:
+    // "no sound", where Duolingo's feedback is heard as well as seen). Quiet, and none when the player turned sounds
+    // off (the settings' third choice) or the browser will not play before a tap on this page.
+    sound: function (kind) {
+      var notes = {
+        right: [[660, 0.09], [880, 0.16]], wrong: [[330, 0.12, "sine"], [247, 0.2, "sine"]],
+        win: [[523, 0.09], [659, 0.09], [784, 0.09], [1047, 0.32]], done: [[523, 0.1], [784, 0.1], [1047, 0.3]],
+        lost: [[392, 0.14, "sine"], [330, 0.14, "sine"], [262, 0.3, "sine"]]
+      }[kind];
+      var Context = window.AudioContext || window.webkitAudioContext;
+      if (!notes || !Context || document.documentElement.getAttribute("data-sound") === "off") return;
+      try {
+        audio = audio || new Context();
+        if (audio.state === "suspended") audio.resume();
+        var at = audio.currentTime + 0.02;
+        notes.forEach(function (note) {
+          var tone = audio.createOscillator(), level = audio.createGain();
+          tone.type = note[2] || "triangle";
+          tone.frequency.value = note[0];
+          level.gain.setValueAtTime(0.0001, at);
+          level.gain.exponentialRampToValueAtTime(0.08, at + 0.012);
+          level.gain.exponentialRampToValueAtTime(0.0001, at + note[1]);
+          tone.connect(level);
+          level.connect(audio.destination);
+          tone.start(at);
+          tone.stop(at + note[1] + 0.02);
+          at += note[1] * 0.85;
+        });
+      } catch (e) { /* no sound, no harm */ }
+    },
     // A burst of ribbons from the middle of `element`, a moment's decoration at a win or a lesson's good end; none when
     // motion is reduced. `pieces`: 36 unless told (a record's win throws twice as many).
     burst: function (element, pieces) {
@@ -170,6 +202,7 @@
   // script, its Apply button posts the form.
   var themeSelect = document.querySelector("[data-theme-select]");
   var keysSelect = document.querySelector("[data-shortcuts-select]");
+  var soundSelect = document.querySelector("[data-sound-select]");
   function applySettings() {
     var root = document.documentElement;
     if (themeSelect) {
@@ -182,18 +215,24 @@
       if (keysSelect.value === "off") root.setAttribute("data-shortcuts", "off");
       else root.removeAttribute("data-shortcuts");
     }
+    if (soundSelect) {
+      if (soundSelect.value === "off") root.setAttribute("data-sound", "off");
+      else root.removeAttribute("data-sound");
+    }
     var form = (themeSelect || keysSelect).form;
     var body = new URLSearchParams(new FormData(form)).toString();
     fetch(form.getAttribute("action"), {
       method: "POST", credentials: "same-origin", redirect: "manual", body: body,
       headers: { "X-CSRF-Token": csrf, "Content-Type": "application/x-www-form-urlencoded" }
     }).then(function () {
-      var saved = (themeSelect ? themeSelect.value : "") + "/" + (keysSelect ? keysSelect.value : "");
+      var saved = (themeSelect ? themeSelect.value : "") + "/" + (keysSelect ? keysSelect.value : "")
+        + "/" + (soundSelect ? soundSelect.value : "");
       root.setAttribute("data-settings-saved", saved);
     }).catch(function () { form.submit(); });
   }
   if (themeSelect) themeSelect.addEventListener("change", applySettings);
   if (keysSelect) keysSelect.addEventListener("change", applySettings);
+  if (soundSelect) soundSelect.addEventListener("change", applySettings);
 
   // The menu is always open on a wide screen (CSS shows it without a script; this keeps its state true too).
   var menu = document.querySelector(".site-menu");

@@ -43,6 +43,19 @@ window.fetch = function (url) {
 };
 """
 
+# Notes the pitch of every tone a page starts (the site makes its sounds with the Web Audio API, not files).
+SOUND_SPY = """
+window.__tones = [];
+if (window.AudioContext) {
+  const make = AudioContext.prototype.createOscillator;
+  AudioContext.prototype.createOscillator = function () {
+    const tone = make.call(this), start = tone.start.bind(tone);
+    tone.start = (...at) => { window.__tones.push(Math.round(tone.frequency.value)); return start(...at); };
+    return tone;
+  };
+}
+"""
+
 
 class Ear:
     """What a screen reader is told and where focus is; a mixin for the classes below."""
@@ -419,6 +432,38 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         time.sleep(0.5)  # the new page's region fills 150 ms after its load: give it the chance to say it again
         self.assertFalse(any(line in t for t in self.said()), "said again on the next round (its own log)")
 
+    def test_an_answer_is_heard_once_and_never_with_sounds_off(self):
+        """A review: "no sound", where Duolingo's feedback is heard as well as seen. A right answer rises, a miss
+        falls, each once (a reload is quiet); "I don't know" is not punished with one; Sounds off in the settings, none."""
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SOUND_SPY})
+        self.hold_answers()
+        self.meet_people()
+        self.start_mode("normal")
+        tones = lambda: self.driver.execute_script("return window.__tones")
+        round_id = self.game().get_attribute("data-round")
+        self.choose(test_namegame.answer_of(round_id))
+        self.assertEqual(tones(), [660, 880], "right: a rising pair")
+        self.navigate(lambda: self.driver.refresh())
+        self.assertEqual(tones(), [], "heard once")
+        self.navigate(lambda: self.driver.find_element("css selector", "button[data-next]").click())
+        self.choose_wrong(test_namegame.answer_of(self.game().get_attribute("data-round")))
+        self.assertEqual(tones(), [330, 247], "a miss: a falling pair")
+        # The right face tapped after the miss: the round's own, heard already (and then the next round).
+        self.navigate(lambda: self.driver.find_element("css selector", "button[data-answer]").click())
+        self.assertEqual(tones(), [], "the miss's round is heard once")
+        if self.game().get_attribute("data-answered"):
+            self.navigate(lambda: self.driver.find_element("css selector", "button[data-next]").click())
+        self.navigate(lambda: self.driver.find_element("css selector", "button[data-dontknow]").click())
+        self.assertEqual(tones(), [], "I don't know")
+        self.navigate(lambda: self.driver.find_element("css selector", "button[data-next]").click())
+        Select(self.driver.find_element("css selector", "[data-sound-select]")).select_by_value("off")
+        WebDriverWait(self.driver, 10).until(
+            lambda d: (d.find_element("tag name", "html").get_attribute("data-settings-saved") or "").endswith("/off"))
+        self.navigate(lambda: self.driver.refresh())
+        self.assertEqual(self.driver.find_element("tag name", "html").get_attribute("data-sound"), "off")
+        self.choose(test_namegame.answer_of(self.game().get_attribute("data-round")))
+        self.assertEqual(tones(), [], "sounds off")
+
     def test_with_reduced_motion_next_counts_down_before_the_round_moves_on(self):
         """A review with reduced motion: the round moved on by itself after 4 s with nothing to warn of it (the bar
         along Next stands still then). Next counts the seconds down instead, hidden from the ear; from 2, the pace of
@@ -587,6 +632,20 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         # Back to the usual speed, for the tests after.
         self.navigate(lambda: self.driver.find_element("css selector", "button[data-hint-speed]").click())
 
+    def test_a_hints_introduction_counts_no_faces(self):
+        """A review found "Faces left: 0" said on a Hints introduction, which has no faces: the faces' count is for a
+        question only. (Three of the mode's intervals pass on the page's own clock first: the count came after one.)"""
+        self.open("/namegame/hint")
+        self.navigate(lambda: self.driver.find_element("css selector", "[data-start] button[data-next]").click(),
+                      meet=False)
+        self.assertTrue(self.driver.find_elements("css selector", "[data-intro]"), "a newcomer meets someone first")
+        interval = int(self.game().get_attribute("data-hint-ms"))
+        WebDriverWait(self.driver, 30).until(
+            lambda d: d.execute_script("return performance.now()") > 3 * interval + 500, "three intervals")
+        said = " ".join(self.said()) + self.driver.execute_script(
+            "return document.querySelector('[data-announce]').textContent")
+        self.assertNotIn("Faces left", said)
+
     def test_a_recall_hint_is_said_and_describes_the_field(self):
         self.meet_people()  # past their learning steps: the letter is the hint's to give
         self.start_mode("recall")
@@ -680,7 +739,7 @@ class SettingsByKeyboard(Ear, MastermindHelpers):
         # The theme changes with no navigation (and is kept for the next page).
         Select(self.driver.find_element("css selector", "[data-theme-select]")).select_by_value("dark")
         self.assertIn("theme-dark", root.get_attribute("class"))
-        WebDriverWait(self.driver, 10).until(lambda d: root.get_attribute("data-settings-saved") == "dark/on")
+        WebDriverWait(self.driver, 10).until(lambda d: root.get_attribute("data-settings-saved") == "dark/on/on")
         self.assertTrue(self.driver.execute_script("return window.__samePage === true"))
         # With shortcuts on, `retro` typed on the page is a cheat (the control): the theme goes retro, and the unlock
         # is said in full through a live region the page had from its load (the toast alone was often not read).
@@ -698,11 +757,11 @@ class SettingsByKeyboard(Ear, MastermindHelpers):
         WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-theme-select]")
                                              .get_attribute("value") == "crt")
         Select(self.driver.find_element("css selector", "[data-theme-select]")).select_by_value("dark")
-        WebDriverWait(self.driver, 10).until(lambda d: root.get_attribute("data-settings-saved") == "dark/on")
+        WebDriverWait(self.driver, 10).until(lambda d: root.get_attribute("data-settings-saved") == "dark/on/on")
         # Shortcuts off: chosen the same way, kept for the next page.
         Select(self.driver.find_element("css selector", "[data-shortcuts-select]")).select_by_value("off")
         self.assertEqual(root.get_attribute("data-shortcuts"), "off")
-        WebDriverWait(self.driver, 10).until(lambda d: root.get_attribute("data-settings-saved") == "dark/off")
+        WebDriverWait(self.driver, 10).until(lambda d: root.get_attribute("data-settings-saved") == "dark/off/on")
         self.open("/mastermind")
         root = self.driver.find_element("tag name", "html")
         self.assertEqual((root.get_attribute("data-shortcuts"), sorted(root.get_attribute("class").split())),

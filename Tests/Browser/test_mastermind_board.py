@@ -793,6 +793,23 @@ class MastermindBoard(BoardHelpers):
         WebDriverWait(self.driver, 20).until(lambda d: self.rows() == 1)
         self.assertEqual(self.cells(), ["", "", "", ""], "the next row starts empty")
 
+    def test_a_reload_keeps_the_digits_typed_on_an_unstarted_board_for_that_player_only(self):
+        """A review typed three digits on a new player's board (no game yet, game 0) and reloaded: gone. They stay;
+        another player in the same tab (game 0 too) starts with an empty row."""
+        self.driver.delete_all_cookies()
+        self.open("/mastermind")
+        self.driver.execute_script("document.querySelectorAll('dialog[open]').forEach(x => x.close())")
+        self.assertEqual(self.board().get_attribute("data-game"), "0", "an unstarted board")
+        for key in ("0", "1", "2"):
+            self.driver.find_element("css selector", f"[data-keypad] button[data-key='{key}']").click()
+        self.assertEqual(self.cells(), ["0", "1", "2", ""])
+        self.open("/mastermind")
+        WebDriverWait(self.driver, 20).until(lambda d: self.cells() == ["0", "1", "2", ""], "kept over the reload")
+        self.driver.delete_all_cookies()
+        self.open("/mastermind")
+        self.assertEqual(self.board().get_attribute("data-game"), "0")
+        self.assertEqual(self.cells(), ["", "", "", ""], "another player's row is their own")
+
     def test_hard_mode_on_a_phone_keeps_the_board_where_a_normal_game_has_it(self):
         """Hard mode's badge is one short word beside the guesses left on a phone: on a line of its own it pushed the
         board and keys 29 px down (a review)."""

@@ -21,7 +21,11 @@ struct CheatController: Sendable {
     private func complete(_ outcome: CheatMatcher.Outcome, _ visitor: Visitor, page: MastermindPage) throws -> Response
     {
         let found = try once.perform(visitor) { o in outcome.unlocked.flatMap { o.markDone(SiteTasks.cheat($0)) } }.once
-        let effects = outcome.unlocked.compactMap { store.book.entry($0)?.effect }
+        // On a Name Game round, Mastermind's reveal helps the round as "who is it?" does (a review found the most famous
+        // code did nothing in the Name Game but point to the other game).
+        let effects = outcome.unlocked.compactMap { store.book.entry($0)?.effect }.map {
+            $0 == "mastermind.reveal" && page.round != nil && !page.onBoard ? "namegame.firstLetter" : $0
+        }
         var (idle, revealed) = try act(effects, visitor, page: page)
         // Each completion of the CRT's code toggles it: on after an odd number of them, and said so (a blind review
         // heard "switches on" as it went off).

@@ -162,7 +162,10 @@ final class HomeController: Sendable {
         else { throw PageError(.unprocessableContent) }
         // The chooser's second setting: single-key shortcuts on or off (WCAG 2.1.4). Absent from older forms.
         let keys = form["keys"]
-        guard keys == nil || keys == "on" || keys == "off" else { throw PageError(.unprocessableContent) }
+        let sound = form["sound"]
+        guard keys == nil || keys == "on" || keys == "off", sound == nil || sound == "on" || sound == "off" else {
+            throw PageError(.unprocessableContent)
+        }
         var response = Response.redirect(to: OnceController.localPath(form["back"]))
         response.setCookie(
             SetCookie(
@@ -173,6 +176,14 @@ final class HomeController: Sendable {
             response.setCookie(
                 SetCookie(
                     name: LookCookies.keys, value: off ? "off" : "", maxAge: off ? 365 * 86_400 : 0,
+                    secure: secureCookies, sameSite: .lax))
+        }
+        // And the third: the games' sounds.
+        if let sound {
+            let off = sound == "off"
+            response.setCookie(
+                SetCookie(
+                    name: LookCookies.sound, value: off ? "off" : "", maxAge: off ? 365 * 86_400 : 0,
                     secure: secureCookies, sameSite: .lax))
         }
         return response

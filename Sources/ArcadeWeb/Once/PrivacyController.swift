@@ -38,7 +38,7 @@ struct PrivacyController: Sendable {
         // The browser forgets them too: the next visit is a stranger's.
         for name in [
             Visitor.playerCookie, Visitor.sessionCookie, Visitor.languageCookie, LookCookies.theme,
-            LookCookies.retro, LookCookies.codesLeft, LookCookies.keys, LookCookies.hints,
+            LookCookies.retro, LookCookies.codesLeft, LookCookies.keys, LookCookies.hints, LookCookies.sound,
         ] {
             response.setCookie(SetCookie(name: name, value: "", maxAge: 0, secure: secureCookies, sameSite: .lax))
         }

@@ -45,7 +45,8 @@ struct Identity: Sendable {
         let look = PageLook(
             theme: theme, themeBefore: PageLook.theme(cookies[LookCookies.themeBefore]),
             retroUnlocked: cookies[LookCookies.retro] == "1" || theme == "crt",
-            shortcutsOff: cookies[LookCookies.keys] == "off", slowHints: cookies[LookCookies.hints] == "slow")
+            shortcutsOff: cookies[LookCookies.keys] == "off", soundOff: cookies[LookCookies.sound] == "off",
+            slowHints: cookies[LookCookies.hints] == "slow")
         let pair = Self.pair(cookies)
         if let pair, let known = returning[pair] {
             return Visitor(

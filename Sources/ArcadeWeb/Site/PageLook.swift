@@ -12,6 +12,8 @@ struct PageLook: Sendable {
     var retroUnlocked = false
     /// Single-key shortcuts are off: `data-shortcuts="off"` on <html> tells the scripts, the chooser shows it.
     var shortcutsOff = false
+    /// The games' sounds are off: `data-sound="off"` on <html> tells the scripts, the chooser shows it.
+    var soundOff = false
     /// Hints mode slowed down (`LookCookies.hints`).
     var slowHints = false
     /// The update banner's data (`level`, `message`, `dismissible`, `back`), shown on 200 pages only.

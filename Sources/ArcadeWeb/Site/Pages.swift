@@ -27,7 +27,7 @@ struct Pages: Sendable {
     /// What a prepared layout depends on besides the language's library.
     struct PreparedKey: Hashable {
         let language, page, section, theme, title: String
-        let retro, shortcutsOff: Bool
+        let retro, shortcutsOff, soundOff: Bool
     }
 
     init(
@@ -204,12 +204,12 @@ struct Pages: Sendable {
         let library = try library(language)
         let key = PreparedKey(
             language: language, page: page, section: section, theme: look.theme, title: title,
-            retro: look.retroUnlocked, shortcutsOff: look.shortcutsOff)
+            retro: look.retroUnlocked, shortcutsOff: look.shortcutsOff, soundOff: look.soundOff)
         if let hit = compiled.prepared.withLock({ $0[key] }), hit.library === library { return hit.layout }
         var known: TemplateFields = [
             "page": .string(page), "title": .string(title), "section": .object([section: true]),
             "themes": themes(language: language, look: look), "theme": .string(look.theme),
-            "shortcutsOff": .bool(look.shortcutsOff),
+            "shortcutsOff": .bool(look.shortcutsOff), "soundOff": .bool(look.soundOff),
         ]
         known.merge(navigation(language: language, section: section))
         known.merge(shared())

@@ -84,4 +84,6 @@ enum LookCookies {
     /// "slow" when the player slowed Hints mode down (WCAG 2.2.1: a face goes `NameGameController.slowerHints` times
     /// less often).
     static let hints = "arcade_hints"
+    /// "off" when the player turned the games' sounds off (on by default, as Duolingo's are).
+    static let sound = "arcade_sound"
 }

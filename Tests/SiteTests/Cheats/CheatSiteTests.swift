@@ -307,6 +307,20 @@ struct CheatSiteTests {
         #expect(last["unlocked"] == .array([.string("namegame.firstLetter")]))
     }
 
+    /// The Konami code on a Name Game round helps it, as "who is it?" does (a review: the most famous code did nothing
+    /// in the Name Game but point to Mastermind).
+    @Test func konamiOnANameGameRoundHelpsIt() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        try player.meetPeople()
+        let round = try #require(Player.attribute("data-round", in: try player.play("normal").text))
+        var konami: JSONValue = .null
+        for pair in Self.konami { konami = try JSONParser.parse(try act(player, pair, on: "&round=\(round)").text) }
+        #expect(konami["unlocked"] == .array([.string("namegame.firstLetter")]))
+        #expect(try player.play("normal").text.contains("data-cheat-help"))
+    }
+
     @Test(arguments: Engine.allCases) func whoIsItHelpsTheRoundInPlay(_ engine: Engine) throws {
         let server = try SiteServer(engine: engine)
         defer { server.stop() }

@@ -166,7 +166,10 @@ struct NameGameSiteTests {
         let learn = try Player(server).get("/namegame/learn").text
         #expect(
             learn.contains("data-start")
-                && learn.contains("<p data-lesson-length>A lesson is 10 rounds: a minute or two.</p>"))
+                && learn.contains(
+                    "<p data-lesson-length>A lesson is 10 rounds, and anyone you miss is asked once more at the end: a"
+                        + " minute or two.</p>")
+        )
     }
 
     @Test(arguments: Engine.allCases) func theAnswerIsNotInThePageBeforeAnswering(_ engine: Engine) throws {
