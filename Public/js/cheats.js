@@ -72,16 +72,16 @@
         roll.addEventListener("animationend", function () { shown.classList.add("is-rolled"); });
       }).catch(function () { window.location.assign("/credits"); });
     },
-    // The revealed digit flies into its cell of the row being played, without a reload, marked as a hint.
-    // Its place and digit join the unlock's announcement (the promise's value).
+    // The revealed digit flies into its cell of the row being played, without a reload, marked as a hint. Its place
+    // and digit are in the unlock's own words: the mark beside the board, said as well, repeated them (a blind review
+    // heard "Konami code: the digit in position 1 is 5" after the same sentence).
     "mastermind.reveal": function () {
       // Over, a game has nothing to reveal, and its results stay open with their focus (a keyboard review's code
       // closed them and left the focus on the page's body).
       if (!window.ArcadeMastermind || document.querySelector("#board[data-outcome]")) return;
-      return window.ArcadeMastermind.refresh().then(function (said) {
+      return window.ArcadeMastermind.refresh().then(function () {
         var cell = document.querySelector("[data-current-row] .cell.is-revealed");
         if (cell) cell.classList.add("is-flying");
-        return said;
       });
     },
     // A fresh copy of the round shows the letter (or loses half its wrong faces); the toast goes with it (a review:

@@ -1230,11 +1230,19 @@
     (opener || board()).focus({ preventScroll: true });
   });
 
-  // Notes on, a tap on a box of the row being typed makes it the place notes go to.
+  // A tap on a box of the row being typed: notes on, it makes it the place notes go to; else a digit there is taken
+  // out, and the next digit typed goes there (a review tapped a middle box to fix it and was told the row was full).
   host.addEventListener("click", function (event) {
-    var cell = notesOn && event.target.closest && event.target.closest("[data-current-row] [data-cell]");
-    if (!cell) return;
-    moveNotes(0, Array.prototype.indexOf.call(host.querySelectorAll("[data-current-row] [data-cell]"), cell));
+    var cell = event.target.closest && event.target.closest("[data-current-row] [data-cell]");
+    if (!cell || !form()) return;
+    var place = Array.prototype.indexOf.call(host.querySelectorAll("[data-current-row] [data-cell]"), cell);
+    if (notesOn) { moveNotes(0, place); return; }
+    if (busy || waiting || typed[place] === "" || (revealed && revealed.position === place)) return;
+    var heard = earText("data-ear-deleted", "{digit}", typed[place]);
+    typed[place] = "";
+    unflash();
+    showTyped();
+    say(heard);
   });
 
   document.addEventListener("keydown", function (event) {

@@ -276,6 +276,21 @@
   if (openChoices && asked && openChoices.getBoundingClientRect().top > window.innerHeight * 0.6) {
     asked.scrollIntoView({ block: "start" });
   }
+  var carried = "";
+  try {
+    carried = window.sessionStorage.getItem("namegame.said") || "";
+    window.sessionStorage.removeItem("namegame.said");
+  } catch (e) { carried = ""; }
+  // A timed answer's words, carried from its page, open the next question's heading, read as the focus lands there:
+  // said by the live region, they came after the next question, a second late (a blind review).
+  var carriedAhead = !!carried && carried !== "timer" && !!focusTarget && focusTarget.matches("h1.question");
+  if (carriedAhead) {
+    var verdict = document.createElement("span");
+    verdict.className = "visually-hidden";
+    verdict.setAttribute("data-carried", "");
+    verdict.textContent = carried + " ";
+    focusTarget.insertBefore(verdict, focusTarget.firstChild);
+  }
   if (focusTarget && !(window.Arcade && window.Arcade.languageSwitched)) {
     focusTarget.focus({ preventScroll: true });
     if (typedAhead && focusTarget.hasAttribute("data-recall-input") && !focusTarget.value) focusTarget.value = typedAhead;
@@ -318,11 +333,6 @@
   // What an earlier page had to say and could not finish (a right answer moves on after a beat, More time reloads
   // the page) is said first here: a review heard nothing after a right answer, the next page cut it off.
   var announce = game.querySelector("[data-announce]");
-  var carried = "";
-  try {
-    carried = window.sessionStorage.getItem("namegame.said") || "";
-    window.sessionStorage.removeItem("namegame.said");
-  } catch (e) { carried = ""; }
   function text(elements) {
     return Array.prototype.map.call(elements, function (p) { return p.textContent.replace(/\s+/g, " ").trim(); })
       .filter(Boolean);
@@ -367,7 +377,7 @@
     // What More time did, then the clock (a blind review heard only the time left, and could not tell it was added).
     var clock = game.querySelector(".timer[data-added]");
     said = (clock ? [clock.getAttribute("data-added")] : []).concat(text(game.querySelectorAll(".timer-text")));
-  } else if (carried) {
+  } else if (carried && !carriedAhead) {
     said = [carried];  // a timed answer's words, its own page gone in a moment (see below)
   }
   if (outcome) {

@@ -793,6 +793,19 @@ class MastermindBoard(BoardHelpers):
         WebDriverWait(self.driver, 20).until(lambda d: self.rows() == 1)
         self.assertEqual(self.cells(), ["", "", "", ""], "the next row starts empty")
 
+    def test_a_tap_on_a_box_takes_its_digit_out_for_the_next(self):
+        """A review typed 0123, tapped the second box to fix it, pressed 5, and was told the row was full (three
+        Backspaces to fix one digit). A tap on a box takes its digit out; the next digit goes there."""
+        self.start()
+        for key in "0123":
+            self.driver.find_element("css selector", f"[data-keypad] button[data-key='{key}']").click()
+        cells = self.driver.find_elements("css selector", "[data-current-row] [data-cell]")
+        cells[1].click()
+        self.assertEqual(self.cells(), ["0", "", "2", "3"])
+        self.driver.find_element("css selector", "[data-keypad] button[data-key='5']").click()
+        self.assertEqual(self.cells(), ["0", "5", "2", "3"])
+        self.assertEqual(self.driver.find_elements("css selector", "[data-message] [data-flash]"), [], "no refusal")
+
     def test_a_reload_keeps_the_digits_typed_on_an_unstarted_board_for_that_player_only(self):
         """A review typed three digits on a new player's board (no game yet, game 0) and reloaded: gone. They stay;
         another player in the same tab (game 0 too) starts with an empty row."""
