@@ -11,6 +11,7 @@
   if (!host || !window.Arcade || !window.fetch) return;
   var live = document.getElementById("mastermind-live");
   var typed = [];        // the current row's cells: a digit or ""
+  var coveredAsked = null; // the row whose Enter was asked again: a typed digit covers the revealed one
   var aroundReveal = null;  // when the last key, a digit, was refused because the revealed digit keeps its place
   var revealed = null;   // {position (0-based), digit} from the Konami cheat: shown in its cell until typed over
   var rowKey = "";       // game:turn the typed cells belong to
@@ -199,6 +200,15 @@
       if (untouched && typed.join("") === "") return;
       if (shown().indexOf("") >= 0) { refuse("data-short"); return; }
       if (held) { refuse("data-full", host.querySelector("[data-revealed]")); return; }
+      // A digit typed before the reveal, other than the revealed one in its place, is asked about once: shown as a
+      // badge only, it was played (a review spent a guess on a digit it had just been told was wrong).
+      var over = revealed && typed[revealed.position];
+      if (over && over !== revealed.digit && coveredAsked !== typed.join("")) {
+        coveredAsked = typed.join("");
+        refuse("data-covered", host.querySelector("[data-revealed]"));
+        return;
+      }
+      coveredAsked = null;
       untouched = true;
       field().value = shown().join("");
       send(form());

@@ -620,6 +620,29 @@ class MastermindBoard(BoardHelpers):
         self.assertTrue(banner.is_displayed() and digit in banner.text, banner.text)
         self.assertNotEqual(self.game(), "0", "the reveal made the game")
 
+    def test_an_enter_over_a_digit_typed_where_the_reveal_belongs_is_asked_again(self):
+        """A review had typed 6 6 when the Konami code revealed a 0 in place 2: it showed as a badge on the second 6,
+        and Enter played 6 6 5 5, a guess spent on a digit just shown wrong. That Enter is asked again; a second plays
+        the row as typed."""
+        secret = self.start()
+        row = "".join(str((int(c) + 1) % 8) for c in secret)  # no digit in its place in the secret
+        self.keys(row)
+        self.driver.execute_script("document.getElementById('board').focus()")
+        self.keys(self.KONAMI)
+        revealed = WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_element("css selector", "[data-revealed]")).get_attribute("data-revealed")
+        position, digit = int(revealed.split(":")[0]) - 1, revealed.split(":")[1]
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.find_elements("css selector", "[data-current-row] .cell.is-covered"))
+        self.assertEqual(self.cells(), list(row), "the digits typed stay")
+        self.keys(Keys.ENTER)
+        refusal = self.driver.find_element("css selector", "[data-message] [data-flash=covered]")
+        self.assertIn(f"The revealed {digit} belongs in position {position + 1}", refusal.text)
+        self.assertEqual(self.driver.find_elements("css selector", "#row-1"), [], "nothing played")
+        self.keys(Keys.ENTER)
+        self.wait_rows(1)
+        self.assertEqual(self.driver.find_element("css selector", "#row-1").get_attribute("data-guess"), row)
+
     def test_the_konami_code_over_a_finished_games_results_leaves_them_open(self):
         """A keyboard review typed the code while a finished game's results were open: they closed, and the focus
         fell to the page's body."""

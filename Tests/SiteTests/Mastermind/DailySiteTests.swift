@@ -261,7 +261,7 @@ struct DailySiteTests {
         #expect(chart.contains("<li data-guesses=\"≤4\" data-count=\"4\""))
         #expect(!chart.contains("data-guesses=\"✕\""), "no loss, no bar for losses")
         // (A daily has no hints to leave out: a review read "without hints" over it.)
-        #expect(stats.contains("<h3 id=\"daily-distribution\">Guesses per win</h3>"))
+        #expect(stats.contains("<h3 id=\"daily-distribution\">Guesses per game</h3>"))
         #expect(stats.contains("<ol class=\"dist\" aria-labelledby=\"daily-distribution\""))
         let card = try player.get("/mastermind/daily").text
         #expect(card.contains("data-distribution") && card.contains("data-current class=\"is-current\""))

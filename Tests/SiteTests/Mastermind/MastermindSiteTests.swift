@@ -635,6 +635,7 @@ struct MastermindSiteTests {
         #expect(!fresh.contains("Hard mode: every guess must fit all the feedback so far.\""))
         let stats = try player.get("/mastermind/stats").text
         #expect(stats.contains("data-played=\"0\""), "a game left before its first guess was not played")
+        #expect(stats.contains("<dd data-win-rate>–</dd>"), "no rate of no games (a review read \"Win rate 0%\")")
         let game = try #require(Player.attribute("data-game", in: hard))
         let secret = try player.secret()
         try player.post("/mastermind/guess", "game=\(game)&turn=0&guess=\(wrong(secret, 5))")
@@ -660,7 +661,13 @@ struct MastermindSiteTests {
             result.contains(
                 "name=\"hard\" value=\"1\"><button type=\"submit\" class=\"button-quiet\" data-menu-new-game>"))
         #expect(!board.contains("data-menu-new-game"))
-        #expect(try player.get("/mastermind/stats").text.contains("data-played=\"1\" data-wins=\"0\""))
+        // …and the other mode beside it (a review: after a hard game every New game was hard, a normal one found only
+        // under the solver's review).
+        #expect(
+            result.contains(
+                "name=\"hard\" value=\"0\"><button type=\"submit\" class=\"button-quiet\" data-menu-other-game>"))
+        let lost = try player.get("/mastermind/stats").text
+        #expect(lost.contains("data-played=\"1\" data-wins=\"0\"") && lost.contains("<dd data-win-rate>0%</dd>"))
         // A stale give-up (another game, or one already over) changes nothing.
         #expect(try player.post("/mastermind/giveup", "game=\(game)").status == 303)
         #expect(try player.get("/mastermind/stats").text.contains("data-played=\"1\""))
