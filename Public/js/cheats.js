@@ -42,16 +42,50 @@
     var action = kind + (value === "" ? "" : ":" + value);
     return starts.indexOf(action) >= 0 || starts.indexOf(action.toLowerCase()) >= 0;
   }
+  function post(kind, value) {
+    return Arcade.post("/cheats/actions", "kind=" + encodeURIComponent(kind) + "&value=" + encodeURIComponent(String(value))
+      + boardFields())
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .catch(function () { return null; /* a lost action only breaks a sequence */ })
+      .then(function (answer) { inflight -= 1; if (answer) follows(answer); apply(answer); })
+      .catch(function () {});
+  }
   function send(kind, value) {
     if (!wanted(kind, String(value))) return;
     inflight += 1;
+    queue = queue.then(function () { return post(kind, value); });
+  }
+  // The keys a code two steps in takes next (the server says, for a while): in a text field, those are the code's,
+  // every other key the field's (a review typed the Konami code in a typed round: its name field read "ba", and
+  // nothing unlocked). A key typed there while a step is still unanswered waits for the answers before it, then is
+  // sent, or typed where the caret is.
+  var codeKeys = [], codeKeysUntil = 0, heldKeys = 0;
+  function codeKey(key) {
+    return Date.now() <= codeKeysUntil && codeKeys.some(function (k) { return k.toLowerCase() === key.toLowerCase(); });
+  }
+  function fieldKey(event) {
+    var field = event.target, key = event.key;
+    var steps = (Number(document.documentElement.getAttribute("data-cheat-progress")) || 0) + inflight;
+    if (key === "Enter" && heldKeys > 0) {
+      event.preventDefault();
+      queue = queue.then(function () { if (field.isConnected && field.form) field.form.requestSubmit(); });
+      return;
+    }
+    if (key.length !== 1 || (steps < 2 && heldKeys === 0)) return;
+    if (inflight === 0 && heldKeys === 0) {
+      if (codeKey(key)) { event.preventDefault(); send("key", key); }
+      return;
+    }
+    event.preventDefault();
+    heldKeys += 1;
+    inflight += 1;
     queue = queue.then(function () {
-      return Arcade.post("/cheats/actions", "kind=" + encodeURIComponent(kind) + "&value=" + encodeURIComponent(String(value))
-        + boardFields())
-        .then(function (response) { return response.ok ? response.json() : null; })
-        .catch(function () { return null; /* a lost action only breaks a sequence */ })
-        .then(function (answer) { inflight -= 1; if (answer) follows(answer); apply(answer); })
-        .catch(function () {});
+      heldKeys -= 1;
+      if (codeKey(key)) return post("key", key);
+      inflight -= 1;
+      if (!field.isConnected) return;
+      field.setRangeText(key, field.selectionStart, field.selectionEnd, "end");
+      field.dispatchEvent(new Event("input", { bubbles: true }));
     });
   }
 
@@ -160,6 +194,8 @@
     if (!answer) return;
     var unlocked = answer.unlocked || [];
     document.documentElement.setAttribute("data-cheat-progress", String(answer.progress || 0));
+    codeKeys = answer.keys || [];
+    codeKeysUntil = Date.now() + pause * 1000;
     // A code done or broken: the next tap on a key is a press again.
     if (unlocked.length || !answer.progress) codeUntil = 0;
     trail(answer.progress || 0, unlocked.length > 0);
@@ -282,9 +318,12 @@
   document.addEventListener("keydown", function (event) {
     if (event.repeat || event.ctrlKey || event.metaKey || event.altKey || modifiers.indexOf(event.key) >= 0) return;
     var target = event.target;
-    if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
     // Single-key shortcuts turned off (WCAG 2.1.4, the setting beside Theme): no key is a cheat's.
     if (document.documentElement.getAttribute("data-shortcuts") === "off") return;
+    // In a one-line text field the arrows only move the caret: they are a code's too (see fieldKey for the rest).
+    var line = target && target.tagName === "INPUT" && /^(text|search)$/.test(target.type);
+    if (line && !arrows[event.key]) { fieldKey(event); return; }
+    if (!line && target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
     // Nor in How to play, whose arrows read it (a keyboard review's Konami code there revealed a digit behind the
     // backdrop, and the game counted a hint unseen). A finished game's results are no reading: codes work there.
     if (document.querySelector("dialog[open]:modal:not([data-results-dialog])")) return;
@@ -292,7 +331,9 @@
       // The arrows are the Konami code's, not the page's scrolling, while the play area has focus (issue 46), and
       // anywhere once a code is two steps in (a keyboard review: its Down Down scrolled the header off screen).
       var underway = parseInt(document.documentElement.getAttribute("data-cheat-progress") || "0", 10) >= 2;
-      if (underway || (target && target.closest && target.closest("[data-cheat-area]"))) event.preventDefault();
+      if (!line && (underway || (target && target.closest && target.closest("[data-cheat-area]")))) {
+        event.preventDefault();
+      }
       send("swipe", arrows[event.key]);
     }
     else if (event.key && event.key.length <= 32) send("key", event.key);
@@ -313,15 +354,15 @@
   // Off a game page a link or a button presses unless a code is under way (two steps in, the last within two
   // seconds: the codes' own timeout) and a second tap follows at once: a code's taps come two or more in a burst, and
   // a lone tap there presses after all, 300 ms late (a review's Konami taps on the home page opened the daily).
-  var start = null, taps = 0, burst = null, held = null;
+  var start = null, taps = 0, burst = null, held = null, heldDeep = false;
   var pressable = "a, button, input, select, textarea, label, summary, [role=button], [data-key], [data-choice]";
   function playArea() { return document.querySelector("[data-cheat-area]"); }
   // Two steps into a code, its taps may land anywhere on the page (reviews tapped the question, above the faces, and
   // nothing counted).
-  function codeUnderWay(time) {
-    var steps = (Number(document.documentElement.getAttribute("data-cheat-progress")) || 0) + inflight;
-    return time <= codeUntil && steps >= 2;
+  function codeSteps(time) {
+    return time <= codeUntil ? (Number(document.documentElement.getAttribute("data-cheat-progress")) || 0) + inflight : 0;
   }
+  function codeUnderWay(time) { return codeSteps(time) >= 2; }
   document.addEventListener("touchstart", function (event) {
     var touch = event.touches.length === 1 ? event.touches[0] : null;
     var target = event.target;
@@ -361,9 +402,13 @@
       // leaves a link's lone tap a press.
       var face = underWay && pressed && pressed.matches("[data-choice]");
       if (pressed && !face && (playArea() || !underWay)) return;
-      // Held: the click the browser would make of it never happens, and the burst's end decides.
-      if (pressed && event.cancelable) event.preventDefault();
-      if (pressed && taps === 0) held = pressed;
+      // Held: the click the browser would make of it never happens, and the burst's end decides. A code's tap
+      // between faces is cancelled too: the browser's click goes to the nearest button (a review's tap on the gap
+      // between two rows of faces answered the round, wrong).
+      if ((pressed || underWay) && event.cancelable) event.preventDefault();
+      // Four steps in, no scroll made the code: a face's lone tap is the code's too (a review tapped twice, slowly,
+      // after the Konami code's eight swipes, and the first tap answered the round).
+      if (pressed && taps === 0) { held = pressed; heldDeep = codeSteps(event.timeStamp) >= 4; }
       codeUntil = event.timeStamp + 2000;
       taps += 1;
       clearTimeout(burst);
@@ -372,7 +417,7 @@
   }
   function flushTaps() {
     clearTimeout(burst);
-    var press = taps === 1 ? held : null;
+    var press = taps === 1 && !heldDeep ? held : null;
     held = null;
     if (press) press.click();
     else if (taps > 0) send("tap", taps);

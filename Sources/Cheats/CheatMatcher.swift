@@ -12,6 +12,9 @@ public struct CheatMatcher: Sendable, Equatable {
         public let state: CheatProgress.State
         public let progress: Int
         public let length: Int
+        /// The keys a cheat two or more steps in takes next: typed in a text field, those are the cheat's (the Konami
+        /// code's "b a" after its arrows went into a name field, and nothing unlocked), every other key the field's.
+        public var nextKeys: [String] = []
     }
 
     public init(cheats: [CheatCode], progress: [String: CheatProgress] = [:]) throws(CheatError) {
@@ -35,10 +38,14 @@ public struct CheatMatcher: Sendable, Equatable {
     public mutating func record(_ action: Action, at time: Double) -> Outcome {
         var unlocked: [String] = []
         var best: (name: String, state: CheatProgress.State, progress: Int, length: Int)?
+        var nextKeys: [String] = []
         for cheat in cheats {
             var state = progress[cheat.name] ?? CheatProgress()
             if state.record(action, at: time, for: cheat) { unlocked.append(cheat.name) }
             progress[cheat.name] = state
+            if state.progress >= 2, case .key(let key) = state.nextAction(for: cheat), !nextKeys.contains(key) {
+                nextKeys.append(key)
+            }
             // Closest: the largest share of a sequence entered so far.
             // Its length: the shortest sequence the entered actions are on the way to.
             guard state.progress > 0,
@@ -52,9 +59,11 @@ public struct CheatMatcher: Sendable, Equatable {
         }
         if let best {
             return Outcome(
-                unlocked: unlocked, closest: best.name, state: best.state, progress: best.progress, length: best.length)
+                unlocked: unlocked, closest: best.name, state: best.state, progress: best.progress, length: best.length,
+                nextKeys: nextKeys)
         }
         return Outcome(
-            unlocked: unlocked, closest: nil, state: unlocked.isEmpty ? .notMatched : .matched, progress: 0, length: 0)
+            unlocked: unlocked, closest: nil, state: unlocked.isEmpty ? .notMatched : .matched, progress: 0, length: 0,
+            nextKeys: nextKeys)
     }
 }

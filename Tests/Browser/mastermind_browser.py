@@ -138,11 +138,13 @@ class MastermindHelpers(BrowserTest):
     def cells(self):
         return [c.text for c in self.driver.find_elements("css selector", "[data-current-row] [data-cell]")]
 
-    def finger(self, points, pause=0.02):
+    def finger(self, points, pause=0.02, radius=None):
         """One finger through the DevTools protocol: down at the first point, through the others, up at the last (the
-        browser makes its own gestures of it: scrolls, clicks, back)."""
+        browser makes its own gestures of it: scrolls, clicks, back). With a radius, a fingertip's breadth: the browser
+        sends its click to the nearest button it covers."""
+        size = {"radiusX": radius, "radiusY": radius} if radius else {}
         send = lambda kind, point: self.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {
-            "type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": point[0], "y": point[1]}]})
+            "type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": point[0], "y": point[1], **size}]})
         send("touchStart", points[0])
         for point in points[1:]:
             time.sleep(pause)

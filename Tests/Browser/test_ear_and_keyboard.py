@@ -690,6 +690,25 @@ class NameGameByEar(Ear, test_namegame.NameGameHelpers, BrowserTest):
         self.assertEqual(field.get_attribute("value"), "xyz", "typed on from the letter that went on")
         self.assertEqual(field, self.driver.switch_to.active_element)
 
+    def test_the_konami_code_typed_in_a_name_field_is_the_codes(self):
+        """A desktop review typed the Konami code in a typed round, whose name field has the focus: the field read
+        "ba", and nothing unlocked. The arrows only move the caret there; the b and a that follow them are the code's,
+        every other key the field's, in the order typed however fast."""
+        self.meet_people()
+        self.start_mode("recall")
+        self.reach_a_typed_round()
+        field = self.driver.find_element("css selector", "[data-recall-input]")
+        self.assertEqual(field, self.driver.switch_to.active_element)
+        ActionChains(self.driver).send_keys(Keys.ARROW_UP, Keys.ARROW_UP, "Maren").perform()
+        WebDriverWait(self.driver, 10).until(lambda d: field.get_attribute("value") == "Maren", "the name typed")
+        self.driver.execute_script("arguments[0].value = ''", field)
+        konami = [Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT, Keys.ARROW_RIGHT,
+                  Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"]
+        self.navigate(lambda: ActionChains(self.driver).send_keys(*konami).perform())
+        toast = WebDriverWait(self.driver, 10).until(lambda d: d.find_element("css selector", "[data-toast]"))
+        self.assertIn("Konami", toast.get_attribute("textContent"))
+        self.assertNotIn("ba", self.driver.find_element("css selector", "[data-recall-input]").get_attribute("value"))
+
     def test_a_first_name_refused_for_a_namesake_is_said_and_kept_to_mend(self):
         """A blind review typed "Matt" where two share the name: the page came back with its alert already in it (not
         read) and the field emptied. The refusal is said, and the name stays in the field, marked invalid."""

@@ -200,6 +200,41 @@ class Gestures(Play):
         self.wait(lambda d: d.find_elements("css selector", "[data-result]"), "the face answered")
         self.assertFalse(self.driver.find_elements("css selector", "[data-cheat-help]"), "no code unlocked")
 
+    def test_a_codes_taps_one_at_a_time_between_the_faces_press_none(self):
+        """A review followed the Konami clue with two taps, one after the other, on the gap between two rows of faces:
+        the browser gave the first to the nearest face, and it answered the round wrong. Once a code is four steps in
+        (no scroll makes that), its taps are its own, one at a time too."""
+        self.phone()
+        self.meet_people()
+        self.open("/namegame/normal")
+        if self.driver.find_elements("css selector", "[data-start]"):
+            self.click_and_wait("button[data-next]")
+        faces = self.driver.find_elements("css selector", "[data-cheat-area] button[data-choice]")
+        upper = self.box(faces[0])
+        lower = next(self.box(f) for f in faces[1:] if self.box(f)["top"] >= upper["bottom"])
+        gap = (upper["bottom"] + lower["top"]) / 2
+        self.assertFalse(self.driver.execute_script(
+            "return document.elementFromPoint(arguments[0], arguments[1]).closest('button')", upper["cx"], gap),
+            "the point is between the faces")
+        round_id = self.driver.find_element("css selector", "#namegame").get_attribute("data-round")
+        area = self.box(self.driver.find_element("css selector", "[data-cheat-area]"))
+        self.konami_swipes(area["cx"], min(area["cy"], area["top"] + 100))
+        progress = "return document.documentElement.getAttribute('data-cheat-progress')"
+        self.wait(lambda d: d.execute_script(progress) == "8", "eight swipes")
+        self.driver.execute_script("window.samePage = true")
+        # A fingertip's breadth: the browser takes the touch for the nearest face's.
+        self.finger([(upper["cx"], gap)], pause=0, radius=12)
+        self.wait(lambda d: d.execute_script(progress) == "9", "the first tap, the code's")
+        self.assertTrue(self.driver.execute_script("return window.samePage === true"), "no answer was sent")
+        self.finger([(upper["cx"], gap)], pause=0, radius=12)
+        self.wait(lambda d: d.execute_script("return window.samePage !== true"), "the round comes again, helped")
+        toast = self.wait(lambda d: d.find_element("css selector", "[data-toast]"), "the unlock")
+        self.assertIn("Konami", toast.get_attribute("textContent"))
+        game = self.driver.find_element("css selector", "#namegame")
+        self.assertEqual(game.get_attribute("data-round"), round_id, "the same round")
+        self.assertIsNone(game.get_attribute("data-answered"), "no answer was sent")
+        self.assertEqual(self.driver.find_elements("css selector", "[data-result]"), [], "no face was pressed")
+
     def test_the_name_games_faces_are_never_pressed_by_a_codes_taps(self):
         """A review followed the clue ("then tap it twice") and tapped the faces: each time the first tap answered the
         round wrong, and the code did not unlock. Two quick taps on a face, once a code is under way, are the code's."""

@@ -115,10 +115,13 @@ struct CheatsTests {
         var m = try CheatMatcher(cheats: [cheat], progress: ["abc": p])
         let outcome = m.record(.key("x"), at: 4)
         #expect(outcome.closest == nil && outcome.state == .notMatched)
-        _ = m.record(.key("a"), at: 5)
+        // One step in, no key is yet the cheat's; two in, the next is (a text field leaves it to the cheat).
+        #expect(m.record(.key("a"), at: 5).nextKeys == [])
         #expect(
             m.record(.key("b"), at: 6)
-                == CheatMatcher.Outcome(unlocked: [], closest: "abc", state: .matching, progress: 2, length: 3))
+                == CheatMatcher.Outcome(
+                    unlocked: [], closest: "abc", state: .matching, progress: 2, length: 3, nextKeys: ["c"]))
+        #expect(m.record(.key("c"), at: 7).nextKeys == [], "done")
         p.reset()
         #expect(p == CheatProgress())
     }

@@ -126,6 +126,7 @@ struct CheatController: Sendable {
                     ("cheat", closest.map { .string($0) } ?? .null),
                     ("progress", .integer(Int64(outcome.progress))), ("length", .integer(Int64(outcome.length))),
                     ("unlocked", .array(effects.map { .string($0) })), ("toasts", .array(toasts.map { .string($0) })),
+                    ("keys", .array(outcome.nextKeys.map { .string($0) })),
                 ] + news))
     }
 
