@@ -26,12 +26,14 @@
 
   // Play by ear (issue 46): everything worth hearing goes through the one polite live region the page has from its
   // load. Emptied, then filled on the next frame, so the same words twice (a digit typed again) are read again.
+  // Words said in a burst are said once, the last: typing 7777 and Enter at speed, a blind review heard eight changes
+  // in 210 ms, each digit's echo and the row before the score that mattered.
+  var sayTimer = null;
   function say(text) {
     if (!live || !text) return;
+    clearTimeout(sayTimer);
     live.textContent = "";
-    var fill = function () { live.textContent = text; };
-    if (window.requestAnimationFrame) window.requestAnimationFrame(function () { setTimeout(fill, 0); });
-    else setTimeout(fill, 30);
+    sayTimer = setTimeout(function () { live.textContent = text; }, 120);
   }
   // Single-key shortcuts turned off (the settings beside Theme, WCAG 2.1.4): keys act only while focus is in the game.
   function shortcutsOff() { return document.documentElement.getAttribute("data-shortcuts") === "off"; }
