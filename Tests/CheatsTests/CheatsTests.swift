@@ -71,6 +71,22 @@ struct CheatsTests {
         #expect(feed(&m, [.tap(3)], from: 5) == ["taps"])
     }
 
+    /// Taps reach the server in bursts, which end 300 ms after a tap: three quick taps may come as 2 and 1 (a review's
+    /// triple tap for "who", 0.3 s apart, unlocked nothing). A run of taps counts by its total, however it is split.
+    @Test func tapsCountByTheirTotalHoweverTheyComeInBursts() throws {
+        let code = try CheatCode(name: "who", sequences: [[.swipe(.down), .swipe(.up), .tap(3)]])
+        for (index, split) in [[3], [2, 1], [1, 2], [1, 1, 1]].enumerated() {
+            var m = try CheatMatcher(cheats: [code])
+            #expect(feed(&m, [.swipe(.down), .swipe(.up)] + split.map(Action.tap), from: Double(index)) == ["who"])
+        }
+        var over = try CheatMatcher(cheats: [code])
+        #expect(feed(&over, [.swipe(.down), .swipe(.up), .tap(2), .tap(2)]) == [], "four taps are not three")
+        let two = try CheatCode(name: "two", sequences: [[.swipe(.left), .tap(1), .tap(1)]])
+        #expect(two.sequences == [[.swipe(.left), .tap(1), .tap(1)], [.swipe(.left), .tap(2)]], "written form first")
+        // Long runs stay as written (their splits would number in the thousands).
+        #expect(try CheatCode(name: "many", sequences: [[.tap(7)]]).sequences == [[.tap(7)]])
+    }
+
     @Test func keysCompareCaseInsensitivelyUnlessConfigured() throws {
         var loose = try CheatMatcher(cheats: [CheatCode(name: "idkfa", sequences: [keys("i d k f a")])])
         #expect(feed(&loose, keys("I D k F a")) == ["idkfa"])
