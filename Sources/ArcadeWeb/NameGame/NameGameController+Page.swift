@@ -75,7 +75,8 @@ extension NameGameController {
         }
         if let record, !summaryOnly {
             roundFields(
-                mode, session: current, record: record, typo: typo, hintInterval: interval, t: t, into: &context)
+                mode, session: current, record: record, typo: typo, hintInterval: interval, cards: cards, t: t,
+                into: &context)
             if !current.ended && !timeIsUp(current) {
                 try recallFields(record, visitor.playerID, cards: cards, t: t, into: &context)
             }
@@ -286,7 +287,7 @@ extension NameGameController {
     /// pick or the clock revealed. `typo`: the round whose typed name was right but for a typo (as `play`).
     func roundFields(
         _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord, typo typoRound: Int64?,
-        hintInterval: Double, t: LanguageStrings, into context: inout TemplateFields
+        hintInterval: Double, cards: [String: Card], t: LanguageStrings, into context: inout TemplateFields
     ) {
         let typo = typoRound == record.id
         let round = record.round
@@ -314,8 +315,14 @@ extension NameGameController {
             // mid-lesson, it took the player out of the lesson).
             context["misses"] = .string(t.string("namegame.review.button", [.int(misses.count)]))
         }
+        // Someone on the faces whom a mode that introduces people has not introduced yet: named by none of its answers
+        // (a review saw "Nadia Everly" under a face after a pick, before her introduction).
+        let stranger = { (person: Person) in
+            mode.introducesNewFaces && cards[person.id] == nil && person.id != round.answerPerson.id
+        }
         let rightAtOnce = outcomeFields(
-            mode, record: record, taught: taught, typo: typo, hintInterval: hintInterval, t: t, into: &context)
+            mode, record: record, taught: taught, typo: typo, hintInterval: hintInterval, stranger: stranger, t: t,
+            into: &context)
         // An answer brings back the player's own note on them, the memory hook they wrote (a review wrote one and never
         // saw it again when asked: shown after misses only).
         if taught || answered, let note = try? store.note(round: record.id, person: person.id) {
@@ -340,7 +347,8 @@ extension NameGameController {
             context["modeHowtoNoScript"] = .string(t.string("namegame.help.hint.nojs"))
         }
         if !round.recall {
-            context["choices"] = choices(mode, record: record, reveal: reveal, taught: taught, hidden: hidden, t: t)
+            context["choices"] = choices(
+                mode, record: record, reveal: reveal, taught: taught, hidden: hidden, stranger: stranger, t: t)
         }
     }
 
@@ -439,7 +447,7 @@ extension NameGameController {
     /// the one typed, a typo forgiven, a timed miss's cost. Whether the round was right at once.
     private func outcomeFields(
         _ mode: Mode, record: NameGameStore.RoundRecord, taught: Bool, typo: Bool, hintInterval: Double,
-        t: LanguageStrings, into context: inout TemplateFields
+        stranger: (Person) -> Bool, t: LanguageStrings, into context: inout TemplateFields
     ) -> Bool {
         let round = record.round
         let person = round.answerPerson
@@ -486,7 +494,9 @@ extension NameGameController {
             // together (a low-vision review at 400 % had the face asked about, its miss and the answer each alone).
             context["rightFace"] = .string(person.headshotURL)
             if let last = record.wrong.last {
-                tappedFields(round.people[last], names: round.showsNames, t: t, into: &context)
+                tappedFields(
+                    round.people[last], names: round.showsNames, stranger: stranger(round.people[last]), t: t,
+                    into: &context)
             }
             if mode == .timed {
                 context["penalty"] = .string(
@@ -500,8 +510,13 @@ extension NameGameController {
     /// review heard only "This is …" after a wrong name, never that it was wrong), with its face beside the words (a
     /// review never saw whom it had confused; beside the name in its button the face was 27 px and pushed the name
     /// onto a second line).
-    private func tappedFields(_ tapped: Person, names: Bool, t: LanguageStrings, into context: inout TemplateFields) {
-        context["tapped"] = .string(t.string(names ? "namegame.notThem" : "namegame.thats", [.string(tapped.fullName)]))
+    private func tappedFields(
+        _ tapped: Person, names: Bool, stranger: Bool, t: LanguageStrings, into context: inout TemplateFields
+    ) {
+        context["tapped"] = .string(
+            !names && stranger
+                ? t.string("namegame.thats.notMet")
+                : t.string(names ? "namegame.notThem" : "namegame.thats", [.string(tapped.fullName)]))
         guard names else { return }
         context["tappedFace"] = .string(tapped.headshotURL)
         // …and to the ear, that face in words (a blind review never heard whom it had confused).
@@ -581,7 +596,7 @@ extension NameGameController {
     /// The faces (or names) to choose from, each with what the player did and what is revealed of it.
     func choices(
         _ mode: Mode, record: NameGameStore.RoundRecord, reveal: Bool, taught: Bool, hidden: Set<Int>,
-        t: LanguageStrings
+        stranger: (Person) -> Bool, t: LanguageStrings
     ) -> TemplateValue {
         let round = record.round
         let answered = !record.isOpen
@@ -601,8 +616,9 @@ extension NameGameController {
                 // a miss's too (a review: a team miss named six faces and gave four of them no role). Not on names
                 // to choose from: a role added under a name made its row twice as tall, and the grid jumped under the
                 // thumb (a review); the words about the answer carry it there.
+                let unmet = !round.showsNames && stranger(person)
                 let showTitle =
-                    (reveal || taught) && (mode == .team || isAnswer || pickedWrong) && !round.showsNames
+                    (reveal || taught) && (mode == .team || isAnswer || pickedWrong) && !round.showsNames && !unmet
                 return .object([
                     "index": .int(index), "key": .int(index + 1), "img": .string(person.headshotURL),
                     // Described where the directory says what the face looks like: a player who does not see the
@@ -612,8 +628,9 @@ extension NameGameController {
                             ?? t.string("namegame.face", [.int(index + 1)])),
                     // Its number alone, as a face gone in Hints mode is said (its description ran on too long).
                     "label": .string(t.string("namegame.face", [.int(index + 1)])),
-                    "name": showName ? .string(person.fullName) : .null,
-                    "long": .bool(showName && Self.isLong(person.fullName)),
+                    "name": showName ? .string(unmet ? t.string("namegame.face.notMet") : person.fullName) : .null,
+                    "unmet": .bool(showName && unmet),
+                    "long": .bool(showName && !unmet && Self.isLong(person.fullName)),
                     "title": showTitle ? .string(role(person, t) ?? "") : .null,
                     "tapped": .bool(index == record.wrong.last && !answered),
                     "result": .string(result), "isAnswer": .bool(isAnswer),

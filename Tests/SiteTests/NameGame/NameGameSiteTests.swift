@@ -205,11 +205,41 @@ struct NameGameSiteTests {
         let server = try SiteServer()
         defer { server.stop() }
         let player = Player(server)
+        try player.meetPeople()
         let (round, answer) = try player.round(try player.play("team").text)
         try player.post("/namegame/answer", "mode=team&round=\(round)&choice=\((answer + 1) % 6)")
         let page = try player.get("/namegame/team").text
         #expect(page.contains("data-taught=\"true\""))
         #expect(page.ranges(of: "data-named").count == 6 && page.ranges(of: "class=\"face-title\"").count == 6)
+    }
+
+    /// Someone not introduced yet is not named by an answer: a review saw "Nadia Everly" under a face after a pick in
+    /// a lesson, before her introduction. Their card says they are still to be met, and so does a wrong pick of them.
+    @Test func aFaceNotMetYetIsNotNamedAfterAnAnswer() throws {
+        let server = try SiteServer()
+        defer { server.stop() }
+        let player = Player(server)
+        let (round, answer) = try player.round(try player.play("team").text)
+        let db = try Database(location: server.database)
+        let faces = try db.query(
+            """
+            SELECT f.position, p.first_name || ' ' || p.last_name AS name,
+                EXISTS (SELECT 1 FROM namegame_cards c WHERE c.person = p.id) AS met
+            FROM namegame_round_faces f JOIN people p ON p.id = f.person WHERE f.round = ? ORDER BY f.position
+            """, [.integer(Int64(round)!)])
+        let strangers = faces.filter { $0.int("met") == 0 }
+        try #require(!strangers.isEmpty, "a new player's round shows people not met yet")
+        let wrong = try #require(strangers.first?.int("position"))
+        try player.post("/namegame/answer", "mode=team&round=\(round)&choice=\(wrong)")
+        let page = try player.get("/namegame/team").text
+        for stranger in strangers {
+            let name: String = try stranger.decode("name")
+            #expect(!page.contains(name), "\(name) is named before being met")
+        }
+        #expect(page.ranges(of: "data-unmet>Not met yet</span>").count == strangers.count)
+        #expect(page.contains("Wrong. </span>That’s someone you haven’t met yet: you will.</p>"))
+        let asked: String = try #require(faces.first { $0.int("position") == answer }).decode("name")
+        #expect(page.contains(asked), "the one asked about is named")
     }
 
     @Test(arguments: Engine.allCases) func aRoundPlaysAndBadOrReplayedAnswersChangeNothing(_ engine: Engine) throws {
