@@ -228,7 +228,10 @@
       if (!retyped() || retype.classList.contains("is-done")) return;
       retype.classList.add("is-done");
       retypeInput.readOnly = true;
-      sayRetype(retype.getAttribute("data-retype-done"));
+      // Shown here, and said as the next question opens: said here, the page that followed cut it off (a blind review
+      // never heard that the name typed counted).
+      retypeSaid.textContent = retype.getAttribute("data-retype-done");
+      carry(retypeSaid.textContent);
       window.setTimeout(function () { go(next); }, reduced ? 1500 : 700);
     });
     // Enter in the empty field asks once, then goes on: a first Enter skipped the step without a word (two reviews,

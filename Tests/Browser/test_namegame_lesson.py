@@ -447,6 +447,11 @@ class Lesson(LessonHelpers):
         field.clear()
         self.navigate(lambda: field.send_keys("marén tanaka"))
         self.assertNotEqual(self.game().get_attribute("data-round"), round_id, "the right copy goes on by itself")
+        # Its "That's it." is said on the next page, whose load cut it off where it was shown (a blind review): in the
+        # next question's heading, or else its live region.
+        WebDriverWait(self.driver, 5).until(lambda d: "That’s it." in d.execute_script(
+            "const c = document.querySelector('h1.question [data-carried]'), a = document.querySelector('[data-announce]');"
+            "return (c ? c.textContent : '') + ' ' + (a ? a.textContent : '')"), "That's it, said")
 
     def test_a_second_enter_does_not_skip_the_next_introduction(self):
         """A review pressed Enter twice on Got it: the second skipped the next person's introduction, who then came up
