@@ -94,6 +94,26 @@ class Gestures(Play):
         WebDriverWait(self.driver, 10).until(
             lambda d: len(d.find_elements("css selector", "[data-current-row] .cell.is-filled")) == 2)
 
+    def test_a_long_drag_over_the_board_scrolls_the_page(self):
+        """A review dragged 300 to 500 px over the board and the keys for the settings under them: the page never
+        moved. A code's swipes are flicks; a long vertical drag scrolls, from where it passes 160 px, and is no code's."""
+        self.phone()
+        self.start()
+        before = self.driver.execute_script(PLACE_JS)
+        self.assertGreater(before["scrollable"], 200, "the page could scroll (the settings are below the keys)")
+        board = self.box(self.driver.find_element("css selector", "#board .board"))
+        x, y = board["left"] + 90, board["bottom"] - 10
+        self.finger([(x, y - step) for step in range(0, 401, 50)], pause=0.02)
+        after = self.driver.execute_script(PLACE_JS)
+        self.assertGreater(after["scrollY"], before["scrollY"] + 150, "scrolled down by the drag past 160 px")
+        self.assertLessEqual(after["scrollY"], before["scrollY"] + 250)
+        self.assertEqual((after["history"], after["location"]), (before["history"], before["location"]))
+        self.assertIn(self.driver.execute_script(
+            "return document.documentElement.getAttribute('data-cheat-progress')"), (None, "0"), "no code's swipe")
+        # …and a drag back down scrolls back up.
+        self.finger([(x, 200 + step) for step in range(0, 401, 50)], pause=0.02)
+        self.assertLess(self.driver.execute_script("return scrollY"), after["scrollY"] - 150)
+
     def test_konami_by_slow_drags_unlocks_too(self):
         """A review's ordinary drags, each about a second, were not swipes (the limit was 0.8 s): only quick flicks
         unlocked the code, and nothing said why. A drag of a second is a swipe."""
