@@ -241,6 +241,16 @@
     var follow = function () { menu.open = wide.matches; };
     follow();
     if (wide.addEventListener) wide.addEventListener("change", follow);
+    // Its Settings link closes a narrow screen's menu on its way, and the choice it goes to takes the focus: left
+    // open, the menu pushed a game's Enter key below a phone's screen (a review).
+    var settingsLink = menu.querySelector("[data-settings-link]");
+    var settingsTarget = document.getElementById("theme-select");
+    if (settingsLink && settingsTarget) settingsLink.addEventListener("click", function (event) {
+      event.preventDefault();
+      if (!wide.matches) menu.open = false;
+      settingsTarget.scrollIntoView({ block: "center" });
+      settingsTarget.focus({ preventScroll: true });
+    });
     // Escape closes the narrow screen's menu and gives its button the focus back (issue 46).
     menu.addEventListener("keydown", function (event) {
       if (event.key !== "Escape" || !menu.open || wide.matches) return;

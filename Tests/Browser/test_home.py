@@ -62,6 +62,22 @@ class EnglishHome(BrowserTest):
         box = self.driver.execute_script("return document.activeElement.getBoundingClientRect().toJSON()")
         self.assertTrue(0 <= box["top"] and box["bottom"] <= self.driver.execute_script("return innerHeight"), box)
 
+    def test_the_phones_menu_closes_on_its_way_to_the_settings(self):
+        """A phone review opened the menu mid-game and tapped Settings: the menu stayed open above the game, and the
+        page it lengthened pushed Mastermind's Enter key below the screen."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        self.open("/mastermind")
+        self.driver.find_element("css selector", ".site-menu > summary").click()
+        link = self.driver.find_element("css selector", "[data-settings-link]")
+        WebDriverWait(self.driver, 10).until(lambda d: link.is_displayed())
+        link.click()
+        WebDriverWait(self.driver, 10).until(
+            lambda d: d.execute_script("return document.activeElement.id") == "theme-select")
+        self.assertIsNone(self.driver.find_element("css selector", ".site-menu").get_attribute("open"), "closed")
+        box = self.driver.execute_script("return document.activeElement.getBoundingClientRect().toJSON()")
+        self.assertTrue(0 <= box["top"] and box["bottom"] <= self.driver.execute_script("return innerHeight"), box)
+
     def test_keyboard_reaches_the_skip_link_first(self):
         self.open("/")
         self.driver.find_element("css selector", "body").send_keys(Keys.TAB)
