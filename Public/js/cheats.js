@@ -165,7 +165,7 @@
 
   // A code in progress: one pip per correct step, from the second (a review's ordinary scroll, an upward swipe, lit a
   // stray pip); a wrong step shakes the trail and empties it.
-  var shownProgress = 0;
+  var shownProgress = 0, trailTimer = null;
   function trail(progress, unlocked) {
     if (!progressBar) return;
     progressBar.setAttribute("data-progress", String(progress));
@@ -199,6 +199,14 @@
     // A code done or broken: the next tap on a key is a press again.
     if (unlocked.length || !answer.progress) codeUntil = 0;
     trail(answer.progress || 0, unlocked.length > 0);
+    // A code left off goes quietly when its time is up (a review's dots, lit by ordinary swipes, stayed on).
+    clearTimeout(trailTimer);
+    if (answer.progress) trailTimer = setTimeout(function () {
+      if (inflight > 0) return;
+      document.documentElement.setAttribute("data-cheat-progress", "0");
+      shownProgress = 0;
+      if (progressBar) progressBar.replaceChildren();
+    }, pause * 1000 + 100);
     if (!unlocked.length) return;
     flash();
     var shown = [];

@@ -1322,6 +1322,17 @@ class Unlock(Play):
         WebDriverWait(self.driver, 10).until(lambda d: d.find_elements("css selector", "#cheat-progress .pip") == [])
         self.assertEqual(self.driver.execute_script("return scrollY"), 0, "the arrows did not scroll")
 
+    def test_a_code_left_off_takes_its_trail_away_quietly(self):
+        """A review's ordinary swipes lit pips that stayed on, unexplained. When the code's time is up they go, without
+        the wrong step's shake."""
+        self.start()
+        self.type_keys([Keys.ARROW_UP, Keys.ARROW_UP])
+        WebDriverWait(self.driver, 10).until(lambda d: len(d.find_elements("css selector", "#cheat-progress .pip")) == 2)
+        WebDriverWait(self.driver, 15).until(lambda d: d.find_elements("css selector", "#cheat-progress .pip") == [])
+        self.assertNotIn("is-reset", self.driver.find_element("css selector", "#cheat-progress").get_attribute("class"))
+        self.assertEqual(self.driver.execute_script(
+            "return document.documentElement.getAttribute('data-cheat-progress')"), "0")
+
     def test_on_a_scrolled_phone_the_toast_leaves_the_rows_in_sight(self):
         """A review: with a phone's page scrolled, the unlock toast at the window's top lay over the rows just played;
         it goes to the foot then, where it covers less of the game (at the top again on a page not scrolled)."""
