@@ -763,6 +763,10 @@ class Rows(Play):
             "return [parseFloat(getComputedStyle(arguments[0], '::before').fontSize),"
             " arguments[0].getBoundingClientRect().height]", first)
         self.assertGreaterEqual(size, 0.42 * box, (size, box))
+        # …as pencil marks, not digits: light, in the box's corner (a later review read a lone note as a typed digit).
+        weight, corner = self.driver.execute_script(
+            "const s = getComputedStyle(arguments[0], '::before'); return [s.fontWeight, s.alignItems]", first)
+        self.assertEqual((weight, corner), ("400", "flex-start"))
         notes.click()
         self.tap(secret)
         self.wait(lambda d: d.find_elements("css selector", "dialog[open][data-results-dialog]"), "the results")
