@@ -375,6 +375,14 @@
       title.focus({ preventScroll: true });
     }
     dialog.scrollTop = 0;
+    // Text below the fold says so, above Close (a review never saw the how-to's last example on a phone: nothing
+    // showed that the dialog scrolled).
+    var more = function () {
+      dialog.classList.toggle("has-more", dialog.scrollTop + dialog.clientHeight < dialog.scrollHeight - 4);
+    };
+    more();
+    if (window.requestAnimationFrame) window.requestAnimationFrame(more);
+    dialog.addEventListener("scroll", more, { passive: true });
     return dialog;
   }
   if (window.HTMLDialogElement) {

@@ -397,6 +397,16 @@ class Input(Play):
         self.assertGreater(self.driver.execute_script("return arguments[0].scrollHeight - arguments[0].clientHeight",
                                                       dialog), 0, "the dialog is taller than the phone")
         self.assertEqual(self.driver.execute_script("return arguments[0].scrollTop", dialog), 0)
+        # Its text below the fold says so, by Close (a review never saw the last example: nothing showed it scrolled),
+        # until it is read to its end.
+        self.wait(lambda d: "has-more" in dialog.get_attribute("class"), "more below")
+        cue = self.driver.execute_script(
+            "return getComputedStyle(arguments[0], '::before').content",
+            dialog.find_element("css selector", "form[method=dialog]"))
+        self.assertNotIn(cue, ("none", "normal", ""), "a mark by Close")
+        self.driver.execute_script("arguments[0].scrollTop = arguments[0].scrollHeight", dialog)
+        self.wait(lambda d: "has-more" not in dialog.get_attribute("class"), "read to its end")
+        self.driver.execute_script("arguments[0].scrollTop = 0", dialog)
         # Its Close is in sight without scrolling (a review found it 30 px below a phone's screen), and closes it.
         close = dialog.find_element("css selector", "form[method=dialog] button")
         self.assertLessEqual(self.box(close)["bottom"], 740, "Close is on the screen")
