@@ -294,6 +294,18 @@
     verdict.textContent = carried + " ";
     focusTarget.insertBefore(verdict, focusTarget.firstChild);
   }
+  // A miss's words open the right face's name, which takes the focus: said by the live region too, "Wrong. That's …,
+  // you were looking for …" and the face's 25 words came at once, one over the other (a blind review). The face
+  // says whom it was looking for.
+  var tappedLine = !timed && !!focusTarget && focusTarget.matches("button[data-answer]")
+    && game.querySelector("[data-outcome] [data-tapped]");
+  if (tappedLine) {
+    var miss = document.createElement("span");
+    miss.className = "visually-hidden";
+    miss.setAttribute("data-carried", "");
+    miss.textContent = tappedLine.textContent.replace(/\s+/g, " ").trim() + " ";
+    focusTarget.insertBefore(miss, focusTarget.firstChild);
+  }
   if (focusTarget && !(window.Arcade && window.Arcade.languageSwitched)) {
     focusTarget.focus({ preventScroll: true });
     if (typedAhead && focusTarget.hasAttribute("data-recall-input") && !focusTarget.value) focusTarget.value = typedAhead;
@@ -383,7 +395,7 @@
   } else if (carried && !carriedAhead) {
     said = [carried];  // a timed answer's words, its own page gone in a moment (see below)
   }
-  if (outcome) {
+  if (outcome && !tappedLine) {
     // (Not the day's goal, read as a label run into its figure: "Today's goal Answered today: 12 of 20", a blind
     // review; it is the next thing in the page.)
     said = said.concat(text(outcome.querySelectorAll(
