@@ -348,12 +348,12 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         said = len(self.said())
         self.keys([Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_LEFT, Keys.ARROW_RIGHT,
                    Keys.ARROW_LEFT, Keys.ARROW_RIGHT, "b", "a"])
-        self.wait_said(lambda t: t.startswith("Cheat unlocked") and "The digit in position" in t,
+        self.wait_said(lambda t: t.startswith("Cheat unlocked") and "Position " in t,
                        "the unlock with the reveal's place and digit, as one announcement")
         later = [t for t in self.said()[said:] if t]
         self.assertFalse(any(t.startswith(row) for t in later), later)
         # Once (a blind review heard the place and digit twice in the one announcement).
-        self.assertEqual(sum(t.lower().count("digit in position") for t in later), 1, later)
+        self.assertEqual(sum(t.lower().count("position ") for t in later), 1, later)
 
     def test_a_key_reached_by_tab_is_ringed_twice(self):
         """A review tabbing through the keypad lost its place: on a row of orange keys one ring was hard to find. The

@@ -550,7 +550,7 @@ class MastermindBoard(BoardHelpers):
         WebDriverWait(self.driver, 10).until(lambda d: "Cheat unlocked" in toast.text, toast.get_attribute("textContent"))
         # Said as two sentences (a blind review heard "The Konami code One digit" run together), naming the digit and
         # its place (a review's phone showed it only as a badge over a typed digit).
-        WebDriverWait(self.driver, 10).until(lambda d: "Konami code. The digit in position" in d.find_element(
+        WebDriverWait(self.driver, 10).until(lambda d: "Konami code. Position " in d.find_element(
             "id", "cheat-announcer").get_attribute("textContent"))
         # Clear of the rows and the keys (a review: on a phone it hid the keys 1 to 4 just after the unlock), and with
         # room beside the board, of the menu bar (a review: it hid "The Name Game" and "Your progress").

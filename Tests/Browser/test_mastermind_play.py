@@ -1377,7 +1377,7 @@ class Unlock(Play):
         did = toast.find_element("css selector", ".toast-did").get_attribute("textContent")
         position, digit = WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("css selector", "[data-revealed]")).get_attribute("data-revealed").split(":")
-        self.assertIn(f"The digit in position {position} is {digit}.", did, "which digit, and where")
+        self.assertIn(f"Position {position} is {digit}.", did, "which digit, and where")
         cell = WebDriverWait(self.driver, 10).until(
             lambda d: d.find_element("css selector", "[data-current-row] .cell.is-revealed.is-flying"))
         position = int(self.driver.find_element("css selector", "[data-revealed]").get_attribute(

@@ -218,7 +218,8 @@ struct CheatSiteTests {
         #expect(
             (1...4).contains(position) && parts[1] == String(secret[position - 1]), "the right digit at its position")
         // The toast names the digit and its place (a review's phone showed it as a badge over a typed digit).
-        let said = "The digit in position \(position) is \(parts[1]). It counts as a hint."
+        // …and, as Hint asks first, that it costs the game its place in the chart (a review: taken away unwarned).
+        let said = "Position \(position) is \(parts[1]). Like a hint, it keeps a win off the chart."
         #expect(last["did"] == .array([.string(said)]))
         // Once per game: a second Konami changes nothing, and says so (a review: it claimed a digit revealed).
         let id = try #require(Player.attribute("data-game", in: try player.get("/mastermind").text))
@@ -286,7 +287,7 @@ struct CheatSiteTests {
         #expect(try konami("&game=\(daily)")["did"] == fromDaily["did"])
         // From the game's page: that game.
         let words = try #require(try konami("&game=\(game)")["did"]?[0]?.string)
-        #expect(words.hasPrefix("The digit in position ") && words.hasSuffix("It counts as a hint."))
+        #expect(words.hasPrefix("Position ") && words.hasSuffix("Like a hint, it keeps a win off the chart."))
         #expect(try revealed(game) != nil && revealed(String(daily)) == nil)
     }
 
