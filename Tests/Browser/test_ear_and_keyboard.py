@@ -270,6 +270,7 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         # says the row's result alone, not the board's name on top of it (a review).
         self.assertTrue(self.driver.execute_script(
             "return document.activeElement === window.boardBefore && window.boardBefore.isConnected"))
+        self.wait_said(lambda t: t.startswith(", ".join(miss) + ":"), "the row's score, said a beat after the keys")
         said = len(self.said())
         self.keys(miss + Keys.ENTER)
         WebDriverWait(self.driver, 10).until(lambda d: any("already" in t for t in self.said()[said:]))

@@ -64,8 +64,7 @@ extension NameGameController {
             lessonFields(mode, session: current, record: record, cards: cards, t: t, into: &context)
             return page(.object(context))
         }
-        // A lesson's or a practice run's summary stands alone (issue 41: practice's was stacked over its last
-        // question); a timed minute ends on its last question, kept in view.
+        // A lesson's or a practice run's summary stands alone (issue 41); a timed minute ends on its last question.
         let summaryOnly =
             (current.ended || timeIsUp(current))
             && (mode.lessonRounds(lessonLength) != nil || mode == .review || mode == .practice)
@@ -338,18 +337,24 @@ extension NameGameController {
             timeFields(mode, record: record, took: finished - record.startedMilliseconds, t: t, into: &context)
         }
         questionFields(mode, round: round, t: t, into: &context)
-        // Hints' catch, said where it applies, on a session's first question (a review let the faces run out, as the
-        // mode seemed to invite, and was told it had not known).
-        if mode == .hint && session.stats.rounds == 0 && record.isOpen {
-            context["modeHowto"] = .string(t.string("namegame.help.hint"))
-            // Without a script the faces go on the server's clock unseen, until the next page (a review read "faces
-            // disappear" and saw none go).
-            context["modeHowtoNoScript"] = .string(t.string("namegame.help.hint.nojs"))
-        }
+        hintCatchFields(mode, session: session, record: record, t: t, into: &context)
         if !round.recall {
             context["choices"] = choices(
                 mode, record: record, reveal: reveal, taught: taught, hidden: hidden, stranger: stranger, t: t)
         }
+    }
+
+    /// Hints' catch, said where it applies, on a session's first question (a review let the faces run out, as the
+    /// mode seemed to invite, and was told it had not known).
+    private func hintCatchFields(
+        _ mode: Mode, session: NameGameStore.Session, record: NameGameStore.RoundRecord, t: LanguageStrings,
+        into context: inout TemplateFields
+    ) {
+        guard mode == .hint && session.stats.rounds == 0 && record.isOpen else { return }
+        context["modeHowto"] = .string(t.string("namegame.help.hint"))
+        // Without a script the faces go on the server's clock unseen, until the next page (a review read "faces
+        // disappear" and saw none go).
+        context["modeHowtoNoScript"] = .string(t.string("namegame.help.hint.nojs"))
     }
 
     /// A right answer's time: said as slow past the player's limit, when it made the answer a hard one (a review was
