@@ -388,14 +388,14 @@
   // two seconds). Only on game pages: elsewhere the listener would hold up every scroll. A game that does not fit
   // its window at all (.board-scrolls, a 360×600 phone) scrolls on a vertical drag (see the CSS).
   var owned = "[data-cheat-area]:not(.mastermind-board), .mastermind-board:not([data-outcome]) > :not(.result)";
-  // A long vertical drag there scrolls the page after all, from where it passes 160 px: a code's swipes are flicks
+  // A long vertical drag there scrolls the page after all, from where it passes 200 px: a code's swipes are shorter
   // (40 px will do), and a review dragging 300 to 500 px over the board for the settings under it found the page
-  // frozen. Such a drag is no swipe of a code.
+  // frozen. It still counts as a swipe: a review's code swipes were 180 px.
   if (playArea()) document.addEventListener("touchmove", function (event) {
     if (!start || !start.owned || event.touches.length !== 1 || !event.cancelable) return;
     event.preventDefault();
     var touch = event.touches[0], dx = touch.clientX - start.x, dy = touch.clientY - start.y;
-    if (!start.scrolled && Math.abs(dy) > 160 && Math.abs(dy) > 2 * Math.abs(dx)) {
+    if (!start.scrolled && Math.abs(dy) > 200 && Math.abs(dy) > 2 * Math.abs(dx)) {
       start.scrolled = { y: window.scrollY, from: dy };
     }
     if (start.scrolled) window.scrollTo(window.scrollX, start.scrolled.y - (dy - start.scrolled.from));
@@ -404,7 +404,7 @@
     var s = start, touch = event.changedTouches[0];
     if (!s || !touch || s.id !== touch.identifier) return;
     start = null;
-    if (cancelled || s.scrolled) return;
+    if (cancelled) return;
     var dx = touch.clientX - s.x, dy = touch.clientY - s.y, dt = event.timeStamp - s.t;
     var ax = Math.abs(dx), ay = Math.abs(dy);
     if (Math.max(ax, ay) >= 40 && dt <= 2000) {
