@@ -284,28 +284,24 @@
     carried = window.sessionStorage.getItem("namegame.said") || "";
     window.sessionStorage.removeItem("namegame.said");
   } catch (e) { carried = ""; }
+  // Words read first as the focus lands on `target`: hidden words opening its name.
+  function opensWith(target, words) {
+    var said = document.createElement("span");
+    said.className = "visually-hidden";
+    said.setAttribute("data-carried", "");
+    said.textContent = words + " ";
+    target.insertBefore(said, target.firstChild);
+  }
   // A timed answer's words, carried from its page, open the next question's heading, read as the focus lands there:
   // said by the live region, they came after the next question, a second late (a blind review).
   var carriedAhead = !!carried && carried !== "timer" && !!focusTarget && focusTarget.matches("h1.question");
-  if (carriedAhead) {
-    var verdict = document.createElement("span");
-    verdict.className = "visually-hidden";
-    verdict.setAttribute("data-carried", "");
-    verdict.textContent = carried + " ";
-    focusTarget.insertBefore(verdict, focusTarget.firstChild);
-  }
+  if (carriedAhead) opensWith(focusTarget, carried);
   // A miss's words open the right face's name, which takes the focus: said by the live region too, "Wrong. That's …,
   // you were looking for …" and the face's 25 words came at once, one over the other (a blind review). The face
   // says whom it was looking for.
   var tappedLine = !timed && !!focusTarget && focusTarget.matches("button[data-answer]")
     && game.querySelector("[data-outcome] [data-tapped]");
-  if (tappedLine) {
-    var miss = document.createElement("span");
-    miss.className = "visually-hidden";
-    miss.setAttribute("data-carried", "");
-    miss.textContent = tappedLine.textContent.replace(/\s+/g, " ").trim() + " ";
-    focusTarget.insertBefore(miss, focusTarget.firstChild);
-  }
+  if (tappedLine) opensWith(focusTarget, tappedLine.textContent.replace(/\s+/g, " ").trim());
   if (focusTarget && !(window.Arcade && window.Arcade.languageSwitched)) {
     focusTarget.focus({ preventScroll: true });
     if (typedAhead && focusTarget.hasAttribute("data-recall-input") && !focusTarget.value) focusTarget.value = typedAhead;
