@@ -210,8 +210,8 @@
   }
 
   // A name missed in a typed round is typed once right before going on, as flash-card apps ask (the server offers it
-  // where it applies); Next skips it, as does a second Enter in the empty field. Letters are compared without case or
-  // accents.
+  // where it applies). Letters are compared without case or accents. Nothing goes on until it is typed, Next and Enter
+  // alike, as Duolingo redoes a mistake (a review skipped every one with Next, the field empty, and the lesson ended).
   var retype = !ended && game.querySelector("[data-retype]");
   var retypeInput = retype && retype.querySelector("[data-retype-input]");
   if (retypeInput) {
@@ -234,18 +234,29 @@
       carry(retypeSaid.textContent);
       window.setTimeout(function () { go(next); }, reduced ? 1500 : 700);
     });
-    // Enter in the empty field asks once, then goes on: a first Enter skipped the step without a word (two reviews,
-    // one by ear: only the field's new label said the round had moved on).
-    var askedEmpty = false;
+    // What stands in the way is said each time, out loud too, and the field takes the focus (two reviews, one by ear:
+    // a first Enter skipped the step without a word).
+    var holdFor = function () {
+      var empty = !retypeInput.value.trim();
+      sayRetype(retype.getAttribute(empty ? "data-retype-empty" : "data-retype-again"));
+      retypeInput.focus();
+      // A wrong try is selected, so the next typing replaces it (a blind review typed again after it).
+      if (!empty) retypeInput.select();
+    };
     retypeInput.addEventListener("keydown", function (event) {
       if (event.key !== "Enter") return;
       event.preventDefault();
-      var empty = !retypeInput.value.trim();
-      if (retyped() || (empty && askedEmpty)) go(next);
-      else sayRetype(retype.getAttribute(empty ? "data-retype-empty" : "data-retype-again"));
-      // A wrong try is selected, so the next typing replaces it (a blind review typed again after it).
-      if (!empty && !retyped()) retypeInput.select();
-      askedEmpty = askedEmpty || empty;
+      if (retyped()) go(next);
+      else holdFor();
+    });
+    // Caught on the way to the page's own submit listener, which would count the page as left.
+    Array.prototype.forEach.call(game.querySelectorAll("button[data-next]"), function (button) {
+      if (button.form) button.form.addEventListener("submit", function (event) {
+        if (retyped()) return;
+        event.preventDefault();
+        event.stopPropagation();
+        holdFor();
+      });
     });
   }
 

@@ -733,6 +733,13 @@ package enum Schema {
             -- Whom Learn meets first, the player's choice: a job title of the directory's (none: everyone alike).
             ALTER TABLE players ADD COLUMN namegame_focus TEXT;
             """),
+        Migration(
+            43,
+            """
+            -- A lesson asked for to meet more people than the day's pace (a review: past today's ten, every lesson was
+            -- the same ten again, and only a faster pace for good moved on): how many it may meet.
+            ALTER TABLE namegame_sessions ADD COLUMN meet_more INTEGER NOT NULL DEFAULT 0;
+            """),
     ]
 
     /// Migration 24: a player's ordinary Mastermind figures as running counters, kept as each game ends (the stats

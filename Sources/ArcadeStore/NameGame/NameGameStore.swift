@@ -55,7 +55,7 @@ package struct NameGameStore: Store {
         package enum Columns: String, FiguresColumns {
             case id, player, mode, startedMilliseconds = "started_ms", ended, rounds, identified, correct, incorrect
             case identifyMilliseconds = "identify_ms", streak, bestStreak = "best_streak"
-            case extraMilliseconds = "extra_ms", penaltyMilliseconds = "penalty_ms"
+            case extraMilliseconds = "extra_ms", penaltyMilliseconds = "penalty_ms", meetMore = "meet_more"
         }
         package let id: Int64
         package let mode: Mode
@@ -72,6 +72,8 @@ package struct NameGameStore: Store {
         package var bestStreak = 0
         /// A review session's people still to ask.
         package var queue: [String] = []
+        /// New people a lesson asked for past the day's pace may meet ("Meet 5 more"); 0 for any other.
+        package var meetMore = 0
 
         package init(
             id: Int64, mode: Mode, startedMilliseconds: Int64, ended: Bool, stats: Stats, nextPeople: [String],
@@ -96,6 +98,7 @@ package struct NameGameStore: Store {
                 streak: try row.decode(Columns.streak), bestStreak: try row.decode(Columns.bestStreak))
             extraMilliseconds = try row.decode(Columns.extraMilliseconds)
             penaltyMilliseconds = try row.decode(Columns.penaltyMilliseconds)
+            meetMore = try row.decode(Columns.meetMore)
         }
 
         /// When a timed session's clock runs out: its length, plus the time its player added, less its wrong taps'.
@@ -278,7 +281,8 @@ package struct NameGameStore: Store {
         }
     }
 
-    package func startSession(player who: Player, mode: Mode) throws -> Session {
+    /// `meetMore`: new people it may meet past the day's pace (a lesson asked for them).
+    package func startSession(player who: Player, mode: Mode, meetMore: Int = 0) throws -> Session {
         let player = who.id
         return try pool.write { db in
             try who.ensureRow(db)
@@ -290,10 +294,13 @@ package struct NameGameStore: Store {
                     row[.player] = player
                     row[.mode] = mode.rawValue
                     row[.startedMilliseconds] = nowMilliseconds()
+                    row[.meetMore] = meetMore
                 })
-            return Session(
+            var session = Session(
                 id: id, mode: mode, startedMilliseconds: nowMilliseconds(), ended: false,
                 stats: Stats(), nextPeople: [])
+            session.meetMore = meetMore
+            return session
         }
     }
 

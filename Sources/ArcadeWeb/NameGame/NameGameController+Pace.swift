@@ -9,12 +9,10 @@ extension NameGameController {
     /// The player's pace; steady for anyone who never chose.
     func pace(_ player: String) throws -> Pace { try store.pace(player: player) }
 
-    /// `POST /namegame/pace`: the pace chosen on the menu; back to it (or, from a lesson's end, on to the next).
+    /// `POST /namegame/pace`: the pace chosen on the menu; back to it.
     func choosePace(_ request: Request, _ context: PlayerContext) throws -> Response {
         guard let pace = request.form?["pace"].flatMap(Pace.init) else { throw PageError(.unprocessableContent) }
         try store.choose(pace, player: context.visitor.player)
-        // Chosen at a lesson's end to meet more people now: the next lesson, at once.
-        if request.form?["then"] == "learn" { return try advance(.learn, context.visitor, resume: true) }
         // Said where it was chosen, the choice focused (a blind review: the page came back silent, focus on its body);
         // no fragment, which would keep the browser from focusing it.
         return .redirect(to: "/namegame?pace=saved")

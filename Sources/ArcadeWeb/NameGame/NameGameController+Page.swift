@@ -243,11 +243,18 @@ extension NameGameController {
         let done = session.stats.rounds + (record.isOpen && !record.wrong.isEmpty ? 1 : 0)
         // `total` is what the bar says; `end`, the rounds after which the lesson is over.
         let total: Int
-        let end: Int
+        var end: Int
         if let length = mode.lessonRounds(lessonLength) {
-            // Past its length, a lesson asks again whom it missed, and says so; its bar stays full (a review read a
-            // count going from 10 to 11 to 15 as a lesson whose length kept changing).
+            // Past its length, a lesson asks again whom it missed, and says so; its count stays "of 10" (a review read
+            // a count going from 10 to 11 to 15 as a lesson whose length kept changing). Before it, the misses it will
+            // ask again are said as they happen, and the bar does not fill before the end (a later review: "10 rounds"
+            // took 12 to 14 answers, and the rounds past 9/10 came as a surprise).
             (total, end) = (length, (try? lessonTotal(session)) ?? length)
+            if mode == .learn && session.stats.rounds < length {
+                var missed = Set((try? store.unfinished(session: session.id, after: session.stats.rounds).missed) ?? [])
+                if record.isOpen && !record.wrong.isEmpty { missed.insert(record.round.answerPerson.id) }
+                end = length + min(Self.secondTries, missed.count)
+            }
             // Whom it met and only picked, asked to type the name, is told so: not "someone you missed" (a review).
             if session.stats.rounds >= length && record.isOpen && mode == .learn {
                 let missed = (try? store.unfinished(session: session.id, after: length).missed) ?? []
@@ -269,12 +276,14 @@ extension NameGameController {
         }
         // Only Learn's runs are lessons.
         let label = mode == .learn ? "namegame.lesson.label" : "namegame.session.label"
-        // Past its length the full bar says how many rounds are still to come (a review read 10/10 and was asked
-        // three more times).
-        let extra = done >= total && end > done ? t.string("namegame.lesson.extra", [.int(end - done)]) : nil
+        // The rounds to come past the length, said beside the count (a review read 10/10 and was asked three more
+        // times); the bar runs to the end, theirs included.
+        let repeats = end - max(done, total)
+        let extra = repeats > 0 ? t.string("namegame.lesson.extra", [.int(repeats)]) : nil
         let count = t.string("namegame.lesson.count", [.int(min(done, total)), .int(total)])
         context["lesson"] = .object([
-            "done": .int(min(done, total)), "total": .int(total), "label": .string(t.string(label)),
+            "done": .int(done), "total": .int(total), "end": .int(max(end, done)), "label": .string(t.string(label)),
+            "shown": .int(min(done, total)),
             "text": .string(
                 extra.map { t.string("namegame.lesson.countExtra", [.string(count), .string($0)]) } ?? count),
             "extra": extra.map { .string($0) } ?? .null,
@@ -542,7 +551,7 @@ extension NameGameController {
 
     /// A typed round missed: what was typed against the right name, and the name to type once right before going
     /// on, as flash-card apps ask (a review: the miss was read and gone), for a miss or "I don't know" alike. The
-    /// page's script offers it; Next skips it. Not in a timed minute.
+    /// page's script asks for it before going on (without a script, Next goes on). Not in a timed minute.
     private func typedMissFields(
         _ mode: Mode, record: NameGameStore.RoundRecord, named: String, t: LanguageStrings,
         into context: inout TemplateFields

@@ -71,7 +71,8 @@ extension NameGameController {
         plan.batch = pace.batch
         // A lesson meets two new people at least, while the day has room, however many are being learned from other
         // modes (a review: after five first meetings in Normal, a whole lesson drilled them and met one).
-        if try store.met(player: visitor.playerID, since: session.startedMilliseconds) < 2 { plan.batch = .max }
+        let metHere = try store.met(player: visitor.playerID, since: session.startedMilliseconds)
+        if metHere < 2 { plan.batch = .max }
         // Past the lesson's length, whom it missed, asked again, then whom it met and only picked, asked to type the
         // name (`lessonTotal`).
         let left =
@@ -96,7 +97,8 @@ extension NameGameController {
                     cards: cards,
                     now: early ? endOfDay : now, avoid: avoid,
                     recent: try store.recentlyAsked(session: session.id, limit: Self.restAhead),
-                    meetNew: try !early && roomToLearn && meetsNew(visitor.playerID, pace: pace))
+                    meetNew: try !early && roomToLearn
+                        && (metHere < session.meetMore || meetsNew(visitor.playerID, pace: pace)))
         else { return nil }
         // The other faces: people met, those still being learned first (their names as fresh as this one's), and
         // strangers, about half each (`Round.make`). Among strangers only, the one familiar face was the answer

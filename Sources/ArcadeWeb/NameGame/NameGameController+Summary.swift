@@ -111,17 +111,13 @@ extension NameGameController {
             let meets = try meetsNew(player)
             context["continueText"] = .string(t.string(meets ? "namegame.lesson.meet" : "namegame.lesson.practise"))
             context["continueQuiet"] = .bool(!meets)
-            // Today's new people met, and more to meet: said beside the buttons, with a faster pace one tap away (a
-            // review: "Meet new people" was gone without a word, and the pace was on the menu, unseen).
+            // Today's new people met, and more to meet: said beside the buttons, with a lesson that meets a few more
+            // one tap away (a review: "Meet new people" was gone without a word; a later one: past today's ten, every
+            // lesson was the same ten again, and only a faster pace for good moved on).
             if !meets && Mode.learn.pool(directory.people).contains(where: { cards[$0.id] == nil }) {
-                let pace = try pace(player)
-                let faster = Pace.allCases.drop { $0 != pace }.dropFirst().first
                 context["capped"] = .object([
                     "text": .string(t.string("namegame.summary.capped")),
-                    "pace": faster.map { .string($0.rawValue) } ?? .null,
-                    "faster": faster.map {
-                        .string(t.string("namegame.summary.faster", [.int($0.newPerDay(newPerDay))]))
-                    } ?? .null,
+                    "more": .string(t.string("namegame.more", [.int(moreAtOnce)])),
                 ])
             }
         }

@@ -33,6 +33,10 @@ struct NameGameController: Sendable {
     /// New people learn mode meets a day (UTC) at a steady pace, at most: then its lessons review (Anki's new cards a
     /// day). A player's pace scales it (`Pace`).
     var newPerDay: Int { max(1, constants.int("namegame.newPerDay", default: 10)) }
+    /// New people a lesson asked for past the day's pace meets ("Meet 5 more now"): half a steady day's, so a keen
+    /// learner always has a next step without changing their pace for good (a review: past today's ten, every lesson
+    /// was the same ten again).
+    var moreAtOnce: Int { max(3, newPerDay / 2) }
 
     /// Whether learn mode may still meet someone new today, at the player's pace.
     func meetsNew(_ player: String, pace: Pace? = nil) throws -> Bool {
@@ -155,6 +159,8 @@ struct NameGameController: Sendable {
             section: "namegame",
             data: [
                 "start": card(.learn), "progress": progress, "extra": .bool(extra),
+                // Today's new people met and nobody due: a few more now, beside the extra lesson of those met.
+                "more": extra && met < everyone ? .string(t.string("namegame.more", [.int(moreAtOnce)])) : .null,
                 "today": today, "pace": paceFields(pace, saved: paceSaved, t: t),
                 "paceSaved": paceSaved
                     ? .string(t.string("namegame.pace.saved", [.int(pace.newPerDay(newPerDay))])) : .null,
@@ -378,11 +384,13 @@ struct NameGameController: Sendable {
     /// a new one, so one tap on a mode reaches a question.
     func next(_ request: Request, _ context: PlayerContext) throws -> Response {
         let mode = request.form?["mode"].flatMap(Mode.init) ?? .normal
-        return try advance(mode, context.visitor, resume: request.form?["resume"] == "1")
+        let more = mode == .learn && request.form?["more"] == "1" ? moreAtOnce : 0
+        return try advance(mode, context.visitor, resume: request.form?["resume"] == "1", meetMore: more)
     }
 
-    /// Deals the mode's next round (or ends a finished lesson) and sends the player to it.
-    func advance(_ mode: Mode, _ visitor: Visitor, resume: Bool) throws -> Response {
+    /// Deals the mode's next round (or ends a finished lesson) and sends the player to it. `meetMore`: a new lesson
+    /// may meet so many people past the day's pace.
+    func advance(_ mode: Mode, _ visitor: Visitor, resume: Bool, meetMore: Int = 0) throws -> Response {
         // Timed from the menu is a fresh minute: a run left for the menu had its clock run down meanwhile (a review
         // came back to 42 s left). A second tap within a few seconds is the same start.
         // The mode's open session, read once; one whose time is up counts as none.
@@ -411,7 +419,7 @@ struct NameGameController: Sendable {
         if try waitsToMeet(mode, player: visitor.playerID, t: t) != nil {
             return .redirect(to: "/namegame/\(mode.rawValue)")
         }
-        let session = try store.startSession(player: visitor.player, mode: mode)
+        let session = try store.startSession(player: visitor.player, mode: mode, meetMore: meetMore)
         _ = try newRound(mode, session: session, visitor)
         return .redirect(to: "/namegame/\(mode.rawValue)")
     }
