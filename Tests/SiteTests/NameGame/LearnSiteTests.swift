@@ -48,7 +48,7 @@ struct LearnSiteTests {
             #expect(!tenth.contains("data-second-try"))
             try player.miss("learn", tenth)
             let missedPage = try player.get("/namegame/learn").text
-            #expect(missedPage.contains(#/<span data-lesson-extra>\+[1-5] to repeat</span>/#), "the miss said to come back")
+            #expect(missedPage.contains(#/<span data-lesson-extra>\+[1-5] to repeat</span>/#), "said to come back")
             try player.post("/namegame/next", "mode=learn")
             let again = try player.play("learn").text
             #expect(try player.askedID(again) == missed, "round 11")
