@@ -576,6 +576,15 @@
     var again = fresh.querySelectorAll("ol.board > li.row").length === played;
     if ((settled || again) && newest) newest.classList.add("is-settled");
     if (status === 200 && newest && !settled) {
+      // Each peg ticks as it turns over, high for the right place, lower for a misplaced digit, a low soft one for
+      // neither (a review heard sound only at a game's end). A win has its own.
+      if (!newest.classList.contains("is-won")) {
+        var tick = { red: [1175, 0.05, "triangle", 0.15], blue: [784, 0.05, "triangle", 0.15],
+          gray: [262, 0.04, "sine", 0.15] };
+        window.Arcade.sound(Array.prototype.map.call(newest.querySelectorAll(".pegs .peg"), function (peg) {
+          return tick[(peg.className.match(/peg-(red|blue|gray)/) || [])[1] || "gray"];
+        }));
+      }
       revealing = true;
       afterReveal(function () {
         revealing = false;
@@ -1418,11 +1427,25 @@
   // Sent to the results (Give up's confirmation posts a form, and its answer comes back to #result): their heading
   // takes the focus, so the outcome is read (a review: focus was on nothing, and the code only seen). After the
   // load: the browser's own move to the #result fragment, which is not focusable, would take the focus away again.
+  // The board comes first into view, the outcome under it, as after a give-up in the page (a review's confirmed
+  // give-up landed on the heading cut off at the top, the rows scrolled away). The fragment goes from the address:
+  // kept, it went on into the next game.
   if (window.location.hash === "#result") {
     window.addEventListener("load", function () {
       window.setTimeout(function () {
+        if (window.history.replaceState) {
+          window.history.replaceState(window.history.state, "", window.location.pathname + window.location.search);
+        }
         var outcome = document.getElementById("result-title");
-        if (outcome && !document.querySelector("dialog[open]")) outcome.focus({ preventScroll: true });
+        if (!outcome || document.querySelector("dialog[open]")) return;
+        var hidden = function () {
+          var box = outcome.getBoundingClientRect();
+          return box.top < 0 || box.bottom > window.innerHeight;
+        };
+        window.scrollTo(0, 0);
+        if (hidden()) board().scrollIntoView({ block: "start" });
+        if (hidden()) outcome.scrollIntoView({ block: "nearest" });
+        outcome.focus({ preventScroll: true });
       }, 0);
     });
   }

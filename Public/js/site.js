@@ -128,14 +128,21 @@
     // a rising pair for right, a soft falling pair for a miss, an arpeggio for a win or a lesson's good end (a review:
     // "no sound", where Duolingo's feedback is heard as well as seen). Quiet, and none when the player turned sounds
     // off (the settings' third choice) or the browser will not play before a tap on this page.
+    // `kind` may be a list of notes of its own ([hertz, seconds, wave, gap]): Mastermind's pegs, one tick each.
+    // A phone that can also buzzes, briefly, with the same setting (a review: no haptics, where puzzle apps have them).
     sound: function (kind) {
-      var notes = {
+      var notes = typeof kind === "string" ? {
         right: [[660, 0.09], [880, 0.16]], wrong: [[330, 0.12, "sine"], [247, 0.2, "sine"]],
         win: [[523, 0.09], [659, 0.09], [784, 0.09], [1047, 0.32]], done: [[523, 0.1], [784, 0.1], [1047, 0.3]],
         lost: [[392, 0.14, "sine"], [330, 0.14, "sine"], [262, 0.3, "sine"]]
-      }[kind];
+      }[kind] : kind;
+      if (!notes || document.documentElement.getAttribute("data-sound") === "off") return;
+      var buzz = { right: [12], wrong: [30, 60, 30], win: [25, 50, 25, 50, 90], done: [25, 50, 60], lost: [90] }[kind];
+      if (navigator.vibrate && (buzz || notes.length)) {
+        try { navigator.vibrate(buzz || [8]); } catch (e) { /* none */ }
+      }
       var Context = window.AudioContext || window.webkitAudioContext;
-      if (!notes || !Context || document.documentElement.getAttribute("data-sound") === "off") return;
+      if (!Context) return;
       try {
         audio = audio || new Context();
         if (audio.state === "suspended") audio.resume();
@@ -151,7 +158,7 @@
           level.connect(audio.destination);
           tone.start(at);
           tone.stop(at + note[1] + 0.02);
-          at += note[1] * 0.85;
+          at += note[3] || note[1] * 0.85;
         });
       } catch (e) { /* no sound, no harm */ }
     },

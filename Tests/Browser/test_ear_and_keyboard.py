@@ -111,6 +111,30 @@ class MastermindByEarAndKeyboard(Ear, MastermindHelpers):
         self.assertEqual([t for t in said if not t.startswith(", ".join(guess) + ":")], [],
                          "nothing but the score: no digit, no row before it")
 
+    def test_a_rows_pegs_are_heard_and_felt_as_they_turn(self):
+        """A review heard sound only at a game's end, and no haptics. Each peg of a scored row ticks as it turns over,
+        high for a right place, lower for a misplaced digit, low for neither, with a short buzz where a phone can; with
+        Sounds off, neither."""
+        spy = SOUND_SPY + "window.__buzz = []; navigator.vibrate = (p) => { window.__buzz.push(p); return true; };"
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": spy})
+        secret = self.start()
+        guess = next(g for g in ("0123", "4567", "0011", "2345") if g != secret)
+        red = sum(a == b for a, b in zip(guess, secret))
+        blue = sum(min(guess.count(d), secret.count(d)) for d in set(guess)) - red
+        self.keys(guess + Keys.ENTER)
+        self.wait_rows(1)
+        WebDriverWait(self.driver, 10).until(lambda d: d.execute_script("return window.__tones.length") >= 4)
+        self.assertEqual(self.driver.execute_script("return window.__tones"),
+                         [1175] * red + [784] * blue + [262] * (4 - red - blue), f"{guess} against {secret}")
+        self.assertEqual(self.driver.execute_script("return window.__buzz"), [[8]])
+        Select(self.driver.find_element("css selector", "[data-sound-select]")).select_by_value("off")
+        WebDriverWait(self.driver, 10).until(
+            lambda d: (d.find_element("tag name", "html").get_attribute("data-settings-saved") or "").endswith("/off"))
+        self.open("/mastermind")
+        self.keys(next(g for g in ("7654", "3210") if g != secret) + Keys.ENTER)
+        self.wait_rows(2)
+        self.assertEqual(self.driver.execute_script("return [window.__tones, window.__buzz]"), [[], []], "Sounds off")
+
     def test_mastermind_by_ear_and_by_keyboard(self):
         secret = self.start()
         # The row being typed is readable at any time (it was aria-hidden): empty, it says so.

@@ -458,6 +458,18 @@ class Input(Play):
         self.open("/mastermind/giveup")
         self.click_and_wait("main form button[type=submit]")
         self.assertEqual(self.board().get_attribute("data-outcome"), "lost")
+        # The outcome's heading has the focus, whole in sight, the board's rows above it where there is room (a review
+        # landed on the heading cut off at the top, the rows scrolled away); the fragment goes from the address
+        # (kept, it went on into the next game).
+        WebDriverWait(self.driver, 10).until(lambda d: "#" not in d.current_url, "the fragment is gone")
+        WebDriverWait(self.driver, 10).until(lambda d: d.switch_to.active_element.get_attribute("id") == "result-title")
+        seen = self.driver.execute_script(
+            "const t = document.getElementById('result-title').getBoundingClientRect(),"
+            " r = document.querySelector('#board .row').getBoundingClientRect();"
+            " return {top: t.top, bottom: t.bottom, row: r.top, height: innerHeight}")
+        self.assertTrue(0 <= seen["top"] and seen["bottom"] <= seen["height"], seen)
+        if self.driver.get_window_size()["height"] >= 800:
+            self.assertGreaterEqual(seen["row"], 0, seen)
         # Nothing says the code was cracked (the chart's "Not cracked" bar counts this game among the losses).
         said = self.driver.find_element("tag name", "main").text.lower()
         self.assertNotRegex(said, r"(?<!not )cracked", said)
