@@ -928,7 +928,9 @@
     // A laptop's window (1280×757) is not a zoomed page: there 30 px keeps the daily's keypad in sight (a review
     // found its last row of keys below the fold).
     var wide = window.innerWidth >= 1000 ? 30 : window.innerWidth >= 600 ? 36 : 24;
-    var floor = Math.max(wide, Math.round(text * (short ? 1.7 : 1.25)));
+    // Text set larger than the usual 16 px makes the digits as much larger (a low-vision review at 200 %: the digits
+    // grew from 30 to 33 px while every word doubled); the board scrolls above its keys then.
+    var floor = Math.max(wide, Math.round(text * (text > 17 ? 2.4 : short ? 1.7 : 1.25)));
     start = Math.max(start, floor);
     var cell = start;
     function setCell(size) {

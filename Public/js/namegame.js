@@ -220,9 +220,12 @@
     retypeSaid.className = "field-help";
     retype.appendChild(retypeSaid);
     var retyped = function () { return fold(retypeInput.value) === fold(retype.getAttribute("data-retype")); };
+    // Emptied first, so the same words a second time are said again (a blind review's second wrong copy was silent).
     var sayRetype = function (words) {
       retypeSaid.textContent = words;
-      if (announce) announce.textContent = words;
+      if (!announce) return;
+      announce.textContent = "";
+      window.setTimeout(function () { announce.textContent = words; }, 60);
     };
     retypeInput.addEventListener("input", function () {
       if (!retyped() || retype.classList.contains("is-done")) return;
@@ -259,6 +262,13 @@
       });
     });
   }
+
+  // Enter in the empty name field is said, not only shown in the browser's bubble (a blind review heard nothing).
+  var recallInput = game.querySelector("[data-recall-input]"), emptySaid = game.querySelector("[data-announce]");
+  if (recallInput && emptySaid) recallInput.addEventListener("invalid", function () {
+    emptySaid.textContent = "";
+    window.setTimeout(function () { emptySaid.textContent = recallInput.getAttribute("data-empty"); }, 60);
+  });
 
   // How the last page's answer was given ("key" or "pointer"), noted as it was sent (see the submit listener below).
   // (Kept from page to page by site.js, which also rings a focus set here after a key.)
@@ -309,10 +319,13 @@
   if (carriedAhead) opensWith(focusTarget, carried);
   // A miss's words open the right face's name, which takes the focus: said by the live region too, "Wrong. That's …,
   // you were looking for …" and the face's 25 words came at once, one over the other (a blind review). The face
-  // says whom it was looking for.
-  var tappedLine = !timed && !!focusTarget && focusTarget.matches("button[data-answer]")
+  // says whom it was looking for. In a timed minute too, with what the miss cost (a blind review heard only "The
+  // answer: …", never that the pick was wrong, nor the seconds it took off the clock).
+  var tappedLine = !!focusTarget && focusTarget.matches("button[data-answer]")
     && game.querySelector("[data-outcome] [data-tapped]");
-  if (tappedLine) opensWith(focusTarget, tappedLine.textContent.replace(/\s+/g, " ").trim());
+  if (tappedLine) {
+    opensWith(focusTarget, text(game.querySelectorAll("[data-outcome] :is([data-tapped], [data-penalty])")).join(" "));
+  }
   if (focusTarget && !(window.Arcade && window.Arcade.languageSwitched)) {
     focusTarget.focus({ preventScroll: true });
     if (typedAhead && focusTarget.hasAttribute("data-recall-input") && !focusTarget.value) focusTarget.value = typedAhead;

@@ -383,6 +383,24 @@ class NameGame(NameGameHelpers, BrowserTest):
             "const a = document.activeElement, v = a && a.querySelector('[data-carried]');"
             "return a.matches('h1.question') && a.firstElementChild === v && v.textContent.startsWith('Right')"))
 
+    def test_a_timed_miss_is_said_wrong_with_what_it_cost(self):
+        """A blind review's wrong pick in a timed minute was heard as "The answer: Face 5: …": never that it was
+        wrong, nor the seconds it took off the clock. The right face, focused, opens with both."""
+        self.meet_people()
+        self.open("/namegame/timed")
+        start = self.driver.find_elements("css selector", "[data-start] button[data-next]")
+        if start:
+            self.navigate(lambda: start[0].click())
+        round_id = self.game().get_attribute("data-round")
+        self.choose_wrong(answer_of(round_id))
+        wait(self.driver, 10).until(lambda d: d.execute_script(
+            "const a = document.activeElement, v = a && a.querySelector('[data-carried]');"
+            "return !!v && a.matches('button[data-answer]') && a.firstElementChild === v"))
+        said = self.driver.execute_script("return document.activeElement.querySelector('[data-carried]').textContent")
+        self.assertTrue(said.startswith("Wrong."), said)
+        self.assertIn("That’s", said)
+        self.assertIn("Penalty: −3 s", said)
+
     def test_the_timed_end_leaves_nothing_to_click(self):
         self.meet_people()
         round_id, answer = self.fresh_round("timed")

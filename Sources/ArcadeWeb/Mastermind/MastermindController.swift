@@ -552,8 +552,12 @@ struct MastermindController: Sendable {
     static func beforeResults(_ game: Game, _ t: LanguageStrings) -> String {
         if game.forfeited { return t.string("mastermind.ear.code", [.string(spoken(game.secret.description, t))]) }
         // The last row without the guesses left, which an ended game has none of to play (reviews heard "Guesses
-        // left: 0" after a win, then "Guesses left: 4", as noise).
-        return game.outcome == .playing ? "" : game.turns.last.map { rowSaid($0, game, t, final: true) } ?? ""
+        // left: 0" after a win, then "Guesses left: 4", as noise), and the ending in two words, at once: the card's
+        // title came 1.3 s later, after a silence (a blind review; Wordle says it in the same line).
+        guard game.outcome != .playing, let last = game.turns.last else { return "" }
+        return t.sentences(
+            rowSaid(last, game, t, final: true),
+            t.string(game.outcome == .won ? "mastermind.ear.ended.won" : "mastermind.ear.ended.lost"))
     }
 
     /// What a screen reader is told of the board as it loads: the rules of a new game, the last row (with the codes

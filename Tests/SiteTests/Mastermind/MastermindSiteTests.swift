@@ -946,9 +946,10 @@ struct MastermindSiteTests {
         // win took, or the code of a loss.
         let won = try player.post("/mastermind/guess", "game=\(game)&turn=1&guess=4567", fragment: true).text
         #expect(won.contains("data-announce=\"You cracked the code! 2 of 10 guesses used.\""))
-        // Before the card, the winning row's pegs, as every row's are (a keyboard review heard all but that one).
+        // Before the card, the winning row's pegs, as every row's are (a keyboard review heard all but that one), and
+        // the ending at once (a blind review heard the card's title 1.3 s after a silence).
         #expect(
-            won.contains("data-announce-before-results=\"4, 5, 6, 7: 4 in place, 0 misplaced.\""),
+            won.contains("data-announce-before-results=\"4, 5, 6, 7: 4 in place, 0 misplaced. Code cracked!\""),
             "\(won.prefix(700))")
         // The first row's count shows; the winning row's goes without saying (a review read "1 left" beside the code).
         #expect(won.ranges(of: "data-left-shown").count == 1)
@@ -971,6 +972,7 @@ struct MastermindSiteTests {
             "\(lost)")
         // An ended game's rows are said without the guesses left, which it has none of to play (reviews: noise).
         #expect(!lost.contains("Guesses left") && !out.contains("misplaced. Guesses left"), "\(lost)")
+        #expect(out.contains("data-announce-before-results=\"0, 1, 3, 2: 2 in place, 2 misplaced. Out of guesses.\""))
     }
 
     /// The board is a board: played rows, the row being typed, then a slot for each attempt still to come.
