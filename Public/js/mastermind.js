@@ -815,6 +815,8 @@
   // The card keeps the solved rows in sight, the payoff (three reviews on a phone: it covered the whole board). Beside
   // the board on a wide window; narrower, it is a sheet at the window's foot, and the page scrolls the board's last row
   // up above it, the room it needs added below the page while the card is open.
+  // The window where the card stands at the right (site.css says the same).
+  var SIDEWAYS = "(max-width: 78.99rem) and (min-width: 36rem) and (max-height: 30rem) and (orientation: landscape)";
   function place(dialog) {
     if (window.matchMedia("(min-width: 79rem)").matches) {
       // Beside the board, below the Game menu's line wherever it is (a review: the daily's longer lead put the menu
@@ -829,6 +831,12 @@
     }
     var rows = host.querySelectorAll(".board > .row, .board > .secret-row");
     if (!rows.length) return;
+    // A phone held sideways: the card at the right, the board beside it, its played rows scrolled into sight.
+    if (window.matchMedia(SIDEWAYS).matches) {
+      var first = rows[0].getBoundingClientRect().top - 8, last = rows[rows.length - 1].getBoundingClientRect().bottom;
+      window.scrollBy({ top: Math.min(first, Math.max(0, last + 8 - window.innerHeight)), behavior: "instant" });
+      return;
+    }
     // Measured by its height, not its box: the sheet is still rising.
     var over = rows[rows.length - 1].getBoundingClientRect().bottom + 8 - (window.innerHeight - dialog.offsetHeight);
     if (over <= 0) return;

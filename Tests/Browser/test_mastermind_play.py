@@ -977,6 +977,26 @@ class Results(Play):
         dialog = self.settled_card()
         return secret, schedule, dialog
 
+    def test_on_a_phone_held_sideways_the_card_stands_beside_the_board(self):
+        """A review's phone in landscape (740×360): the card, a sheet, covered the whole board. It stands at the right,
+        the board's played rows in sight beside it, and the board at the window's left comes back when it closes."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 740, "height": 360, "deviceScaleFactor": 1, "mobile": True,
+            "screenOrientation": {"type": "landscapePrimary", "angle": 90}})
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+        self.win_after(1)
+        card = self.driver.execute_script(CARD_JS)
+        self.assertGreaterEqual(card["left"], card["width"] / 2, card)
+        self.assertEqual((round(card["top"]), round(card["bottom"])), (0, card["height"]), card)
+        for row in self.driver.find_elements("css selector", "#board .row :is(.row-guess, .row-counts)"):
+            box = self.box(row)
+            self.assertTrue(box["top"] >= 0 and box["bottom"] <= card["height"] and box["right"] <= card["left"] + 1,
+                            (box, card))
+        self.driver.find_element("css selector", "dialog[open] [data-close-results]").click()
+        WebDriverWait(self.driver, 10).until(lambda d: not d.execute_script(CARD_JS))
+        self.assertGreater(self.box(self.driver.find_element("css selector", "#board .row .row-counts"))["right"],
+                           card["left"] + 1, "the board in the middle again")
+
     def test_the_results_card_on_a_phone_leaves_its_board_and_line_in_sight(self):
         self.phone()
         # A first win after six misses: the invitation to the Name Game shows too.
