@@ -1389,6 +1389,18 @@
     }
   });
   window.addEventListener("resize", function () { fit(); placeMessage(); });
+  // A theme switched in place (the retro screen's cheat, the settings) changes the type and so the sizes: fitted
+  // again, or a phone's last row of keys fell below the screen (a review, after the retro cheat).
+  if (window.MutationObserver) {
+    var themeWas = document.documentElement.className;
+    new MutationObserver(function () {
+      var now = document.documentElement.className;
+      var theme = function (name) { return (name.match(/\btheme-[\w-]+/) || [""])[0]; };
+      if (theme(now) === theme(themeWas)) return;
+      themeWas = now;
+      window.requestAnimationFrame(function () { fit(); placeMessage(); });
+    }).observe(document.documentElement, { attributes: true, attributeFilter: ["class"] });
+  }
 
   // Keys typed on a finished game did nothing, and a review thought the game broken (it had reloaded a won game and
   // typed ten rows): the results say the game is over and how to go on, with New game in sight. The note takes the

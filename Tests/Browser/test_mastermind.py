@@ -235,6 +235,20 @@ class MastermindOnAPhone(Mastermind):
         finally:
             self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
 
+    def test_the_retro_screen_switched_in_play_keeps_every_key_on_a_phone(self):
+        """A review switched the retro screen on by its cheat in a phone game: its type is wider, the legend took two
+        lines, and the last row of keys, Enter with it, fell below the screen. The board is fitted again."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        secret = self.start()
+        self.tap(wrong_guess(secret, 40))
+        self.wait_rows(1)
+        self.assertTrue(self.fits("[data-keypad] button[data-key='Enter']"), "Enter in sight before")
+        self.driver.execute_script("document.documentElement.classList.add('theme-crt')")
+        WebDriverWait(self.driver, 10).until(lambda d: self.fits("[data-keypad] button[data-key='Enter']"),
+                                             "Enter in sight on the retro screen")
+        self.assertTrue(self.fits("[data-current-row]"))
+
     def test_phone_first_the_guess_the_newest_row_and_the_whole_keypad_show(self):
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
