@@ -223,6 +223,16 @@
         var noted = host.querySelector('[data-keypad] button[data-key="' + key + '"]');
         heard = toggleNote(key) ? (noted ? notedLabel(noted) : key) : notesWords("data-ear-removed", key);
         notesHelpSeen();
+        // …and shown, for a moment, where the help was: a review took a note, saw a faint digit in a corner, and
+        // thought the key had failed ("ruled out in place 3" was only heard).
+        var noteLine = host.querySelector("[data-message]");
+        if (noteLine) {
+          var said = document.createElement("p");
+          said.setAttribute("data-flash", "note");
+          said.textContent = heard;
+          flash(noteLine, said);
+          placeMessage();
+        }
       }
       // The revealed digit typed where it stands is typed through: a player typing the whole code, the revealed digit
       // in its place, gets that code (a review typed 2 2 1 2 around a revealed 2 in place 2 and got 2 2 2 1).
