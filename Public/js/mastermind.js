@@ -1074,6 +1074,8 @@
         if (notes) {
           notesOn = !notesOn;
           if (!notesOn) notePlace = null;
+          // A note's words, still shown (large text keeps them until a key), go with the notes.
+          if (host.querySelector("[data-message] [data-flash='note']")) unflash();
           notes.setAttribute("aria-pressed", String(notesOn));
           // The board says so too (a review: only the key changed, and digits "typed" were notes).
           board().classList.toggle("is-noting", notesOn);
